@@ -1,0 +1,11 @@
+#pragma once
+// Entry points of the subcommands (one cmd_<name>.cpp each). args[0] is the subcommand name.
+#include <QStringList>
+
+namespace mfu::cli {
+
+int runPresets(const QStringList& args);
+int runCalc(const QStringList& args);
+int runDiagnose(const QStringList& args);
+
+} // namespace mfu::cli

@@ -1,0 +1,26 @@
+#include "app/cli/subcommand.h"
+
+#include "app/cli/commands.h"
+
+namespace mfu::cli {
+
+const std::vector<Subcommand>& subcommands()
+{
+    // One line per subcommand; keep in the order `mfu-explorer --help` should list them.
+    static const std::vector<Subcommand> list {
+        { "presets", "List hardware and model presets", false, runPresets },
+        { "calc", "FLOP/token under each formula, achieved TFLOPS, MFU and HFU", false, runCalc },
+        { "diagnose", "Check a reported run (JSON) and name each mistake with the corrected MFU", false, runDiagnose },
+    };
+    return list;
+}
+
+const Subcommand* findSubcommand(const QString& name)
+{
+    for (const auto& s : subcommands())
+        if (name == QLatin1String(s.name))
+            return &s;
+    return nullptr;
+}
+
+} // namespace mfu::cli

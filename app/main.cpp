@@ -1,0 +1,70 @@
+// mfu-explorer: with a subcommand it answers on the command line (no window); without one it opens the window.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <memory>
+
+#include "app/application_info.h"
+#include "app/cli/subcommand.h"
+#include "app/main_window.h"
+
+namespace {
+
+void printTopLevelHelp()
+{
+    std::printf("Usage: mfu-explorer [FILE...]            open the window (traces, configs, scenarios)\n"
+                "       mfu-explorer <subcommand> [options] [--json]\n\nSubcommands:\n");
+    for (const auto& s : mfu::cli::subcommands())
+        std::printf("  %-10s %s\n", s.name, s.summary);
+    std::printf("\nRun 'mfu-explorer <subcommand> --help' for its options.\n"
+                "  -h, --help     Show this help\n  -v, --version  Show the version\n");
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    mfu::app::setApplicationInfo();
+    if (argc >= 2) {
+        const QString first = QString::fromLocal8Bit(argv[1]);
+        if (const auto* sub = mfu::cli::findSubcommand(first)) {
+            // Subcommands that render charts need a GUI application; without a display they render offscreen.
+            std::unique_ptr<QCoreApplication> app;
+            if (sub->needsGui) {
+                if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+                    && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                    qputenv("QT_QPA_PLATFORM", "offscreen");
+                app = std::make_unique<QApplication>(argc, argv);
+            } else {
+                app = std::make_unique<QCoreApplication>(argc, argv);
+            }
+            QStringList args = QCoreApplication::arguments();
+            args.removeFirst(); // program name
+            return sub->run(args);
+        }
+        if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+            printTopLevelHelp();
+            return 0;
+        }
+        if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
+            std::printf("mfu-explorer %s\n", MFU_VERSION_STRING);
+            return 0;
+        }
+    }
+
+    QApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("MFU Explorer: measure, predict, explain and value MFU"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Traces, logs, config.json or scenarios"),
+        QStringLiteral("[FILE...]"));
+    parser.process(app);
+
+    mfu::app::MainWindow window;
+    window.show();
+    window.openFiles(parser.positionalArguments());
+    return app.exec();
+}

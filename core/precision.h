@@ -1,0 +1,23 @@
+#pragma once
+// Numeric formats a GPU has a peak for, and the training precision modes a run can use.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mfu {
+
+// Tensor-core formats with a datasheet peak. BF16 and FP16 share one peak on every device we ship.
+enum class NumberFormat { FP32, TF32, BF16, FP8, FP4 };
+inline constexpr int kNumberFormatCount = 5;
+
+// How a run computes: BF16 everywhere, or BF16 with FP8 linear layers (torchao float8 / Transformer Engine).
+enum class TrainingPrecision { BF16, BF16_FP8 };
+
+std::string_view numberFormatKey(NumberFormat f); // "fp32", "tf32", "bf16", "fp8", "fp4"
+std::optional<NumberFormat> numberFormatFromKey(std::string_view key);
+std::string_view trainingPrecisionKey(TrainingPrecision p); // "bf16", "fp8"
+std::string_view trainingPrecisionLabel(TrainingPrecision p); // "BF16", "BF16+FP8"
+// Accepts "bf16", "fp8", "bf16+fp8" (case-insensitive); nullopt otherwise.
+std::optional<TrainingPrecision> trainingPrecisionFromKey(std::string_view key);
+
+} // namespace mfu
