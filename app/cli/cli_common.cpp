@@ -1,0 +1,241 @@
+#include "app/cli/cli_common.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "app/preset_store.h"
+#include "core/errors.h"
+#include "core/hf_config.h"
+
+namespace mfu::cli {
+
+namespace {
+std::string s(const QString& q) { return q.toStdString(); }
+
+QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
+{
+    if (valueName)
+        return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description),
+            QString::fromLatin1(valueName));
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
+}
+
+std::string presetIdList(bool hardware)
+{
+    std::string out;
+    const auto& lib = app::presetLibrary();
+    if (hardware) {
+        for (const auto& h : lib.hardware())
+            out += (out.empty() ? "" : ", ") + h.id;
+    } else {
+        for (const auto& m : lib.models())
+            out += (out.empty() ? "" : ", ") + m.id;
+    }
+    return out;
+}
+} // namespace
+
+void addModelOptions(QCommandLineParser& parser)
+{
+    parser.addOption(opt("model", "Model preset id, or the path of a Hugging Face config.json", "ID|FILE"));
+    parser.addOption(opt("params", "Bare parameter count instead of --model (only 6N applies), e.g. 7e9 or 7B", "N"));
+}
+
+void addClusterOptions(QCommandLineParser& parser)
+{
+    parser.addOption(opt("gpu", "Hardware preset id (see 'mfu-explorer presets')", "ID"));
+    parser.addOption(opt("gpus", "Number of GPUs in the run (default 1)", "N"));
+}
+
+void addWorkloadOptions(QCommandLineParser& parser)
+{
+    parser.addOption(opt("seq", "Sequence length in tokens", "S"));
+    parser.addOption(opt("precision", "Training precision: bf16 or fp8 (BF16 with FP8 linear layers)", "P"));
+}
+
+void addThroughputOptions(QCommandLineParser& parser)
+{
+    parser.addOption(opt("tokens-per-sec", "Measured throughput of the whole cluster, tokens/s", "X"));
+    parser.addOption(opt("tokens-per-sec-per-gpu", "Measured throughput per GPU, tokens/s", "X"));
+    parser.addOption(opt("step-time", "Measured time per optimizer step, seconds (with --tokens-per-step)", "SECONDS"));
+    parser.addOption(opt("tokens-per-step", "Global tokens per step: micro-batch x seq x grad-accum x DP ranks", "N"));
+}
+
+void addJsonOption(QCommandLineParser& parser)
+{
+    parser.addOption(opt("json", "Print machine-readable JSON instead of text"));
+}
+
+double parseNumber(const QString& text, const QString& flag)
+{
+    QString t = text.trimmed();
+    t.remove(QLatin1Char(','));
+    t.remove(QLatin1Char('_'));
+    double scale = 1.0;
+    if (!t.isEmpty()) {
+        const QChar last = t.back();
+        static const QString suffixes = QStringLiteral("kKmMbBgGtT");
+        const int i = suffixes.indexOf(last);
+        if (i >= 0) {
+            static const double scales[] = { 1e3, 1e3, 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e12, 1e12 };
+            scale = scales[i];
+            t.chop(1);
+        }
+    }
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok || !std::isfinite(v))
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number");
+    return v * scale;
+}
+
+double parsePositive(const QString& text, const QString& flag)
+{
+    const double v = parseNumber(text, flag);
+    if (!(v > 0))
+        throw InputError("--" + s(flag) + ": must be greater than zero, got '" + s(text) + "'");
+    return v;
+}
+
+int64_t parsePositiveInteger(const QString& text, const QString& flag)
+{
+    const double v = parsePositive(text, flag);
+    if (v != std::floor(v) || v > 9.0e15)
+        throw InputError("--" + s(flag) + ": must be a whole number, got '" + s(text) + "'");
+    return static_cast<int64_t>(v);
+}
+
+std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
+{
+    const bool hasModel = parser.isSet(QStringLiteral("model"));
+    const bool hasParams = parser.isSet(QStringLiteral("params"));
+    if (hasModel && hasParams)
+        throw InputError("give either --model or --params, not both");
+    if (hasParams)
+        return bareModel(parsePositiveInteger(parser.value(QStringLiteral("params")), QStringLiteral("params")));
+    if (!hasModel)
+        return std::nullopt;
+    const QString value = parser.value(QStringLiteral("model"));
+    if (const ModelSpec* preset = app::presetLibrary().findModel(s(value)))
+        return *preset;
+    const QFileInfo file(value);
+    if (file.isFile()) {
+        std::ifstream in(file.absoluteFilePath().toStdString(), std::ios::binary);
+        if (!in)
+            throw InputError("--model: cannot read '" + s(value) + "'");
+        std::ostringstream text;
+        text << in.rdbuf();
+        return modelFromHfConfigText(text.str(), s(file.fileName()));
+    }
+    throw InputError("--model: '" + s(value) + "' is neither a model preset (" + presetIdList(false)
+        + ") nor a readable config.json file");
+}
+
+ModelSpec resolveModel(const QCommandLineParser& parser)
+{
+    if (auto m = resolveOptionalModel(parser))
+        return *m;
+    throw InputError("a model is required: --model ID|config.json or --params N");
+}
+
+HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& defaultId)
+{
+    const QString id = parser.isSet(QStringLiteral("gpu")) ? parser.value(QStringLiteral("gpu")) : defaultId;
+    if (id.isEmpty())
+        throw InputError("--gpu is required (one of: " + presetIdList(true) + ")");
+    if (const HardwareSpec* h = app::presetLibrary().findHardware(s(id)))
+        return *h;
+    throw InputError("--gpu: unknown hardware preset '" + s(id) + "' (one of: " + presetIdList(true) + ")");
+}
+
+int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
+{
+    if (!parser.isSet(QStringLiteral("gpus")))
+        return defaultCount;
+    const int64_t n = parsePositiveInteger(parser.value(QStringLiteral("gpus")), QStringLiteral("gpus"));
+    if (n > 10'000'000)
+        throw InputError("--gpus: " + std::to_string(n) + " GPUs is beyond any cluster (at most 10,000,000)");
+    return static_cast<int>(n);
+}
+
+int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq)
+{
+    if (!parser.isSet(QStringLiteral("seq")))
+        return defaultSeq;
+    const int64_t seq = parsePositiveInteger(parser.value(QStringLiteral("seq")), QStringLiteral("seq"));
+    if (seq > 100'000'000)
+        throw InputError("--seq: " + std::to_string(seq) + " tokens is beyond any context length (at most 1e8)");
+    return seq;
+}
+
+TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("precision")))
+        return TrainingPrecision::BF16;
+    const QString v = parser.value(QStringLiteral("precision"));
+    if (auto p = trainingPrecisionFromKey(s(v)))
+        return *p;
+    throw InputError("--precision: '" + s(v) + "' is not one of bf16, fp8");
+}
+
+std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser)
+{
+    const bool cluster = parser.isSet(QStringLiteral("tokens-per-sec"));
+    const bool perGpu = parser.isSet(QStringLiteral("tokens-per-sec-per-gpu"));
+    const bool step = parser.isSet(QStringLiteral("step-time"));
+    const bool stepTokens = parser.isSet(QStringLiteral("tokens-per-step"));
+    if (int(cluster) + int(perGpu) + int(step || stepTokens) > 1)
+        throw InputError("give one throughput: --tokens-per-sec, --tokens-per-sec-per-gpu, or --step-time with "
+                         "--tokens-per-step");
+    if (cluster)
+        return Throughput { parsePositive(parser.value(QStringLiteral("tokens-per-sec")), QStringLiteral("tokens-per-sec")),
+            ThroughputScope::Cluster };
+    if (perGpu)
+        return Throughput { parsePositive(parser.value(QStringLiteral("tokens-per-sec-per-gpu")),
+                                QStringLiteral("tokens-per-sec-per-gpu")),
+            ThroughputScope::PerGpu };
+    if (step != stepTokens)
+        throw InputError(step ? "--step-time needs --tokens-per-step" : "--tokens-per-step needs --step-time");
+    if (step)
+        return throughputFromStep(parsePositive(parser.value(QStringLiteral("step-time")), QStringLiteral("step-time")),
+            parsePositive(parser.value(QStringLiteral("tokens-per-step")), QStringLiteral("tokens-per-step")));
+    return std::nullopt;
+}
+
+std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& command)
+{
+    parser.setApplicationDescription(QStringLiteral("mfu-explorer ") + command);
+    const QCommandLineOption help = parser.addHelpOption();
+    QStringList argv = args;
+    argv[0] = QStringLiteral("mfu-explorer ") + command; // shown in the usage line
+    if (!parser.parse(argv)) {
+        std::fprintf(stderr, "mfu-explorer %s: error: %s\n", qPrintable(command), qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(help)) {
+        std::printf("%s", qPrintable(parser.helpText()));
+        return 0;
+    }
+    return std::nullopt;
+}
+
+int runSubcommand(const QString& command, const std::function<int()>& body)
+{
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mfu-explorer %s: error: %s\n", qPrintable(command), e.what());
+        return 2;
+    }
+}
+
+void printJson(const nlohmann::json& value) { std::printf("%s\n", value.dump(2).c_str()); }
+
+void printText(const QString& text) { std::printf("%s", text.toUtf8().constData()); }
+
+} // namespace mfu::cli

@@ -1,0 +1,58 @@
+#pragma once
+// Shared by every subcommand: the FIXED scenario flags (--model, --params, --gpu, --gpus, --seq, --precision and the
+// throughput forms), their resolution into core specs, number parsing, and the one-line error convention.
+// Resolution throws mfu::InputError with a message naming the flag; runSubcommand() turns it into
+// "mfu-explorer <cmd>: error: <message>" on stderr and exit status 2.
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "core/hardware_spec.h"
+#include "core/mfu.h"
+#include "core/model_spec.h"
+#include "core/precision.h"
+
+namespace mfu::cli {
+
+// --model ID|config.json, --params N
+void addModelOptions(QCommandLineParser& parser);
+// --gpu ID, --gpus N
+void addClusterOptions(QCommandLineParser& parser);
+// --seq S, --precision bf16|fp8
+void addWorkloadOptions(QCommandLineParser& parser);
+// --tokens-per-sec X (cluster), --tokens-per-sec-per-gpu X, --step-time SECONDS with --tokens-per-step N
+void addThroughputOptions(QCommandLineParser& parser);
+// --json
+void addJsonOption(QCommandLineParser& parser);
+
+// A preset id, or the path of a Hugging Face config.json; or --params N for a bare model. Throws when neither.
+ModelSpec resolveModel(const QCommandLineParser& parser);
+std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser);
+HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& defaultId = {});
+int resolveGpuCount(const QCommandLineParser& parser, int defaultCount = 1);
+int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
+TrainingPrecision resolvePrecision(const QCommandLineParser& parser);
+// nullopt when no throughput flag was given; throws on a contradictory or incomplete combination.
+std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser);
+
+// Parses "8192", "2.5e9", "21,111", "7B", "1.5M", "32k" (k/M/B/G/T suffixes); throws naming the flag.
+double parseNumber(const QString& text, const QString& flag);
+double parsePositive(const QString& text, const QString& flag);
+int64_t parsePositiveInteger(const QString& text, const QString& flag);
+
+// Parses args (args[0] = subcommand name). Returns nullopt to continue, or the exit status to return now (after --help,
+// or a one-line error for unknown options / stray arguments).
+std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& command);
+
+// Runs body; an InputError or other exception becomes one line on stderr and exit status 2.
+int runSubcommand(const QString& command, const std::function<int()>& body);
+
+void printJson(const nlohmann::json& value);
+void printText(const QString& text);
+
+} // namespace mfu::cli
