@@ -38,7 +38,7 @@ class PresetLibrary {
 public:
     // Parses one preset file; valid entries are added (replacing any with the same id), problems are recorded.
     void loadText(const std::string& fileName, std::string_view jsonText);
-    // Loads every *.json file in a folder, in name order. A missing folder is not an error.
+    // Loads every *.json file in a folder and its subfolders, in path order. A missing folder is not an error.
     void loadDirectory(const std::filesystem::path& folder);
 
     void addHardware(HardwareSpec spec);
