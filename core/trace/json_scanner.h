@@ -1,0 +1,66 @@
+#pragma once
+// A pull tokenizer for JSON over a ByteSource: the trace readers walk the document and keep only the fields they
+// need, skipping the rest without building a tree. Validates as it goes (grammar, UTF-8, control characters,
+// nesting depth) and reports errors as InputError "<file>: byte <offset>: <what>".
+//
+// Views returned by string()/number() stay valid only until the next call on the scanner.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/trace/byte_source.h"
+
+namespace mfu::trace {
+
+class JsonScanner {
+public:
+    static constexpr int kMaxDepth = 256;
+
+    explicit JsonScanner(ByteSource& source);
+
+    // Next non-whitespace character without consuming it; 0 at the end of input.
+    char peek();
+    bool atEnd() { return peek() == 0; }
+    void expect(char c);
+
+    // Containers: call begin, then next() before each member/element until it returns false.
+    void beginObject();
+    bool nextMember(); // reads the key (see key()) and the ':'; false at '}'
+    const std::string& key() const { return m_key; }
+    void beginArray();
+    bool nextElement(); // false at ']'
+
+    std::string_view string(); // reads a string value
+    std::string_view number(); // reads a number, validated against the JSON grammar, as its text
+    void literal(); // true, false or null
+    void skipValue();
+
+    uint64_t offset() const { return m_base + static_cast<uint64_t>(m_p - m_buf.data()); }
+    [[noreturn]] void fail(const std::string& what) const;
+    const std::string& sourceName() const { return m_source.name(); }
+
+private:
+    bool refill();
+    int nextByte(); // -1 at end
+    void readEscape();
+    void readUtf8(unsigned char lead);
+    void appendCodePoint(uint32_t cp);
+    bool containerNext(char close, bool& first);
+
+    ByteSource& m_source;
+    std::vector<char> m_buf;
+    const char* m_p = nullptr;
+    const char* m_end = nullptr;
+    uint64_t m_base = 0;
+    std::string m_scratch;
+    std::string m_key;
+    std::vector<bool> m_first; // one per open container: no member read yet
+    int m_depth = 0;
+};
+
+// Decimal text (JSON number grammar) times 10^scale, rounded to the nearest integer; false when it does not fit
+// int64. scale 3 turns microseconds into nanoseconds exactly, without a round trip through double.
+bool scaledDecimal(std::string_view text, int scale, int64_t& out);
+
+} // namespace mfu::trace

@@ -1,0 +1,330 @@
+#include "core/trace/kineto_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include "core/trace/json_scanner.h"
+
+namespace mfu::trace {
+
+namespace {
+
+enum class EventCat : uint8_t { Skip, Kernel, Memcpy, Memset, Runtime, CpuAnnotation, GpuAnnotation };
+
+EventCat eventCat(std::string_view cat)
+{
+    if (cat == "kernel" || cat == "Kernel")
+        return EventCat::Kernel;
+    if (cat == "gpu_memcpy" || cat == "Memcpy")
+        return EventCat::Memcpy;
+    if (cat == "gpu_memset" || cat == "Memset")
+        return EventCat::Memset;
+    if (cat == "cuda_runtime" || cat == "Runtime" || cat == "cuda_driver")
+        return EventCat::Runtime;
+    if (cat == "user_annotation")
+        return EventCat::CpuAnnotation;
+    if (cat == "gpu_user_annotation")
+        return EventCat::GpuAnnotation;
+    return EventCat::Skip;
+}
+
+// Trailing integer of "stream 7" / "GPU 0"; -1 when there is none.
+int64_t trailingInteger(std::string_view s)
+{
+    size_t i = s.size();
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        --i;
+    int64_t v = -1;
+    std::from_chars(s.data() + i, s.data() + s.size(), v);
+    return v;
+}
+
+struct Event {
+    char ph = 0;
+    EventCat cat = EventCat::Skip;
+    std::string name;
+    bool hasTs = false;
+    bool hasDur = false;
+    int64_t tsNs = 0;
+    int64_t durNs = 0;
+    int64_t pid = -1;
+    int64_t tid = -1;
+    int64_t device = -1;
+    int64_t stream = -1;
+    int64_t correlation = -1;
+};
+
+class KinetoReader {
+public:
+    explicit KinetoReader(ByteSource& source)
+        : m_in(source)
+    {
+        m_timeline.sourceFile = source.name();
+        m_timeline.format = "kineto-json";
+    }
+
+    Timeline read()
+    {
+        const char first = m_in.peek();
+        if (first == '[') {
+            readEvents(true);
+        } else if (first == '{') {
+            readTopObject();
+        } else {
+            m_in.fail(first == 0 ? "empty file" : "not a JSON trace (expected '{' or '[')");
+        }
+        if (!m_in.atEnd())
+            m_in.fail("unexpected content after the end of the trace");
+        if (!m_sawEvents)
+            m_in.fail("no traceEvents array: not a Chrome/Kineto trace");
+        finish();
+        return std::move(m_timeline);
+    }
+
+private:
+    void readTopObject()
+    {
+        m_in.beginObject();
+        while (m_in.nextMember()) {
+            const std::string& key = m_in.key();
+            if (key == "traceEvents")
+                readEvents(false);
+            else if (key == "deviceProperties" && m_in.peek() == '[')
+                readDeviceProperties();
+            else if (key == "distributedInfo" && m_in.peek() == '{')
+                readDistributedInfo();
+            else if (key == "baseTimeNanoseconds")
+                m_timeline.timeOriginNs = integer("baseTimeNanoseconds");
+            else
+                m_in.skipValue();
+        }
+    }
+
+    // Chrome's JSON Array Format allows the closing ']' to be missing (a trace written by a process that died).
+    void readEvents(bool topLevel)
+    {
+        m_sawEvents = true;
+        m_in.beginArray();
+        for (;;) {
+            if (topLevel && m_in.peek() == 0)
+                break;
+            if (!m_in.nextElement())
+                break;
+            if (topLevel && m_in.peek() == 0)
+                break;
+            readEvent();
+        }
+    }
+
+    int64_t integer(const char* what)
+    {
+        if (m_in.peek() == '"')
+            m_in.fail(std::string(what) + " must be a number, found a string");
+        const std::string_view text = m_in.number();
+        int64_t v = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec != std::errc() || ptr != text.data() + text.size())
+            m_in.fail(std::string(what) + " must be an integer that fits 64 bits, found " + std::string(text));
+        return v;
+    }
+
+    int64_t microsecondsAsNs(const char* what)
+    {
+        const char c = m_in.peek();
+        if (c != '-' && (c < '0' || c > '9'))
+            m_in.fail(std::string(what) + " must be a number");
+        const std::string_view text = m_in.number();
+        int64_t ns = 0;
+        if (!scaledDecimal(text, 3, ns))
+            m_in.fail(std::string(what) + " out of range: " + std::string(text.substr(0, 40)));
+        return ns;
+    }
+
+    // pid/tid: integer or string; a string yields its trailing integer ("stream 7" -> 7) or -1.
+    int64_t idValue(const char* what)
+    {
+        const char c = m_in.peek();
+        if (c == '"')
+            return trailingInteger(m_in.string());
+        if (c == '-' || (c >= '0' && c <= '9'))
+            return integer(what);
+        m_in.fail(std::string(what) + " must be an integer or a string");
+    }
+
+    void readArgs(Event& e)
+    {
+        if (m_in.peek() != '{') {
+            m_in.skipValue();
+            return;
+        }
+        m_in.beginObject();
+        while (m_in.nextMember()) {
+            const std::string& key = m_in.key();
+            const char c = m_in.peek();
+            const bool isNumber = c == '-' || (c >= '0' && c <= '9');
+            if (key == "device" && isNumber)
+                e.device = integer("args.device");
+            else if (key == "stream" && isNumber)
+                e.stream = integer("args.stream");
+            else if (key == "correlation" && isNumber)
+                e.correlation = integer("args.correlation");
+            else
+                m_in.skipValue();
+        }
+    }
+
+    void readEvent()
+    {
+        Event& e = m_event;
+        e.ph = 0;
+        e.cat = EventCat::Skip;
+        e.name.clear();
+        e.hasTs = e.hasDur = false;
+        e.pid = e.tid = e.device = e.stream = e.correlation = -1;
+        if (m_in.peek() != '{')
+            m_in.fail("trace event must be an object");
+        m_in.beginObject();
+        while (m_in.nextMember()) {
+            const std::string& key = m_in.key();
+            if (key == "ph") {
+                const std::string_view ph = m_in.string();
+                e.ph = ph.size() == 1 ? ph[0] : '?';
+            } else if (key == "cat") {
+                e.cat = m_in.peek() == '"' ? eventCat(m_in.string()) : (m_in.skipValue(), EventCat::Skip);
+            } else if (key == "name") {
+                if (m_in.peek() == '"')
+                    e.name.assign(m_in.string());
+                else
+                    m_in.skipValue();
+            } else if (key == "ts") {
+                e.tsNs = microsecondsAsNs("ts");
+                e.hasTs = true;
+            } else if (key == "dur") {
+                e.durNs = microsecondsAsNs("dur");
+                e.hasDur = true;
+            } else if (key == "pid") {
+                e.pid = idValue("pid");
+            } else if (key == "tid") {
+                e.tid = idValue("tid");
+            } else if (key == "args") {
+                readArgs(e);
+            } else {
+                m_in.skipValue();
+            }
+        }
+        if (e.ph == 'X' && e.cat != EventCat::Skip)
+            keep(e);
+    }
+
+    void keep(const Event& e)
+    {
+        if (!e.hasTs)
+            m_in.fail("event '" + e.name.substr(0, 60) + "' has no ts");
+        if (e.cat == EventCat::Runtime) {
+            if (e.correlation >= 0)
+                m_timeline.launches.push_back({ e.correlation, e.tsNs });
+            return;
+        }
+        if (!e.hasDur)
+            m_in.fail("event '" + e.name.substr(0, 60) + "' has no dur");
+        if (e.durNs < 0) {
+            ++m_negativeDurations;
+            return;
+        }
+        if (e.cat == EventCat::CpuAnnotation || e.cat == EventCat::GpuAnnotation) {
+            m_timeline.annotations.push_back(
+                { e.tsNs, e.tsNs + e.durNs, m_timeline.names.intern(e.name), e.cat == EventCat::GpuAnnotation });
+            return;
+        }
+        GpuActivity a;
+        a.startNs = e.tsNs;
+        a.endNs = e.tsNs + e.durNs;
+        a.correlation = e.correlation;
+        a.name = m_timeline.names.intern(e.name);
+        a.device = static_cast<int32_t>(e.device >= 0 ? e.device : std::max<int64_t>(e.pid, 0));
+        a.stream = static_cast<int32_t>(e.stream >= 0 ? e.stream : std::max<int64_t>(e.tid, 0));
+        a.kind = e.cat == EventCat::Kernel ? ActivityKind::Kernel
+            : e.cat == EventCat::Memcpy    ? ActivityKind::Memcpy
+                                           : ActivityKind::Memset;
+        m_timeline.activities.push_back(a);
+    }
+
+    void readDeviceProperties()
+    {
+        m_in.beginArray();
+        while (m_in.nextElement()) {
+            if (m_in.peek() != '{') {
+                m_in.skipValue();
+                continue;
+            }
+            int64_t id = static_cast<int64_t>(m_deviceNames.size());
+            std::string name;
+            m_in.beginObject();
+            while (m_in.nextMember()) {
+                if (m_in.key() == "id" && m_in.peek() != '"')
+                    id = integer("deviceProperties.id");
+                else if (m_in.key() == "name" && m_in.peek() == '"')
+                    name.assign(m_in.string());
+                else
+                    m_in.skipValue();
+            }
+            if (!name.empty())
+                m_deviceNames[id] = name;
+        }
+    }
+
+    void readDistributedInfo()
+    {
+        m_in.beginObject();
+        while (m_in.nextMember()) {
+            const char c = m_in.peek();
+            const bool isNumber = c == '-' || (c >= '0' && c <= '9');
+            if (m_in.key() == "rank" && isNumber)
+                m_timeline.rank = static_cast<int>(integer("distributedInfo.rank"));
+            else if (m_in.key() == "world_size" && isNumber)
+                m_timeline.worldSize = static_cast<int>(integer("distributedInfo.world_size"));
+            else
+                m_in.skipValue();
+        }
+    }
+
+    void finish()
+    {
+        Timeline& t = m_timeline;
+        auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
+        std::stable_sort(t.activities.begin(), t.activities.end(), byStart);
+        std::stable_sort(t.annotations.begin(), t.annotations.end(), byStart);
+        std::sort(t.launches.begin(), t.launches.end(),
+            [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+        if (!m_deviceNames.empty()) {
+            // The device this process ran on: the one most activities name; files list every visible GPU.
+            std::map<int32_t, size_t> perDevice;
+            for (const auto& a : t.activities)
+                ++perDevice[a.device];
+            auto busiest = std::max_element(
+                perDevice.begin(), perDevice.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+            auto it = busiest != perDevice.end() ? m_deviceNames.find(busiest->first) : m_deviceNames.end();
+            t.gpuName = it != m_deviceNames.end() ? it->second : m_deviceNames.begin()->second;
+        }
+        if (m_negativeDurations > 0)
+            t.warnings.push_back(
+                "dropped " + std::to_string(m_negativeDurations) + " event(s) with a negative duration");
+    }
+
+    JsonScanner m_in;
+    Timeline m_timeline;
+    Event m_event;
+    std::map<int64_t, std::string> m_deviceNames;
+    size_t m_negativeDurations = 0;
+    bool m_sawEvents = false;
+};
+
+} // namespace
+
+Timeline readKinetoTrace(ByteSource& source)
+{
+    return KinetoReader(source).read();
+}
+
+} // namespace mfu::trace

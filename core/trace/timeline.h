@@ -1,0 +1,79 @@
+#pragma once
+// What a profiler trace leaves after reading: the GPU activities (kernels, memory copies, memsets) and the
+// annotations (ProfilerStep#N on the CPU thread or the GPU stream), with names interned once.
+//
+// Time is int64 nanoseconds on the file's own clock (`ts` x 1000, converted from the decimal text exactly).
+// Newer Kineto files write `ts` relative to `baseTimeNanoseconds`; absolute time = timeOriginNs + startNs.
+// Absolute nanoseconds (~1.7e18) exceed double precision, so nothing here is stored as a double.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/trace/kernel_category.h"
+
+namespace mfu::trace {
+
+using NameId = uint32_t;
+
+// Interns strings: kernel names repeat thousands of times, and classification runs once per distinct name.
+class NameTable {
+public:
+    NameId intern(std::string_view name);
+    const std::string& name(NameId id) const { return m_names[id]; }
+    size_t size() const { return m_names.size(); }
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
+    };
+    std::vector<std::string> m_names;
+    std::unordered_map<std::string, NameId, Hash, std::equal_to<>> m_ids;
+};
+
+enum class ActivityKind : uint8_t { Kernel, Memcpy, Memset };
+
+struct GpuActivity {
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t correlation = -1; // links the kernel to its CPU launch (cuda_runtime event); -1 when absent
+    NameId name = 0;
+    int32_t device = 0;
+    int32_t stream = 0;
+    ActivityKind kind = ActivityKind::Kernel;
+    KernelCategory category = KernelCategory::Other; // set by classify()
+    int64_t durationNs() const { return endNs - startNs; }
+};
+
+struct Annotation {
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    NameId name = 0;
+    bool onGpu = false; // gpu_user_annotation (on a stream) vs user_annotation (on a CPU thread)
+};
+
+// A CPU-side launch (cudaLaunchKernel, cudaMemcpyAsync...): when it happened, for assigning kernels to steps.
+struct Launch {
+    int64_t correlation = 0;
+    int64_t startNs = 0;
+};
+
+struct Timeline {
+    std::string sourceFile;
+    std::string format; // "kineto-json"
+    NameTable names;
+    std::vector<GpuActivity> activities; // sorted by startNs after reading
+    std::vector<Annotation> annotations; // sorted by startNs after reading
+    std::vector<Launch> launches; // sorted by correlation after reading
+    int64_t timeOriginNs = 0; // baseTimeNanoseconds, 0 when the file's ts are absolute
+    std::optional<std::string> gpuName; // deviceProperties of the device the activities ran on
+    std::optional<int> rank; // distributedInfo.rank
+    std::optional<int> worldSize;
+    std::vector<std::string> warnings; // documented repairs, e.g. events dropped for a negative duration
+    uint64_t bytesRead = 0; // of the file as stored (compressed size for gzip)
+};
+
+} // namespace mfu::trace

@@ -1,0 +1,61 @@
+#include "core/trace/trace_loader.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "core/trace/kineto_reader.h"
+
+namespace mfu::trace {
+
+Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control)
+{
+    if (std::filesystem::is_directory(path))
+        throw InputError(path.string() + ": is a folder; open it as a multi-rank run");
+    auto source = openTraceFile(path, control);
+    return readKinetoTrace(*source);
+}
+
+std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::path& folder)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        if (!entry.is_regular_file())
+            continue;
+        const std::string name = entry.path().filename().string();
+        auto endsWith = [&](std::string_view suffix) {
+            return name.size() >= suffix.size()
+                && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        if (endsWith(".json") || endsWith(".json.gz"))
+            files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+std::vector<Timeline> loadRun(const std::vector<std::filesystem::path>& paths, const ReadControl& control)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& p : paths) {
+        if (std::filesystem::is_directory(p)) {
+            const auto inFolder = traceFilesInFolder(p);
+            if (inFolder.empty())
+                throw InputError(p.string() + ": no trace files (*.json, *.json.gz) in this folder");
+            files.insert(files.end(), inFolder.begin(), inFolder.end());
+        } else {
+            files.push_back(p);
+        }
+    }
+    std::vector<Timeline> timelines;
+    timelines.reserve(files.size());
+    for (const auto& f : files)
+        timelines.push_back(loadTrace(f, control));
+    for (size_t i = 0; i < timelines.size(); ++i)
+        if (!timelines[i].rank)
+            timelines[i].rank = static_cast<int>(i);
+    std::stable_sort(
+        timelines.begin(), timelines.end(), [](const Timeline& a, const Timeline& b) { return *a.rank < *b.rank; });
+    return timelines;
+}
+
+} // namespace mfu::trace

@@ -1,0 +1,21 @@
+#pragma once
+// One entry point for every trace format: the file's first bytes decide the reader, never its name.
+// A folder opens as a multi-rank run: one Timeline per trace file in it, in rank order.
+#include <filesystem>
+#include <vector>
+
+#include "core/trace/byte_source.h"
+#include "core/trace/timeline.h"
+
+namespace mfu::trace {
+
+Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control = {});
+
+// Trace files (*.json, *.json.gz, *.pt.trace.json...) directly inside a folder, sorted by name.
+std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::path& folder);
+
+// Loads each path (a folder expands to its trace files) and orders the timelines by rank: distributedInfo.rank
+// where present, else the order given. Throws InputError when a folder holds no trace file.
+std::vector<Timeline> loadRun(const std::vector<std::filesystem::path>& paths, const ReadControl& control = {});
+
+} // namespace mfu::trace
