@@ -99,6 +99,8 @@ void PresetLibrary::loadText(const std::string& fileName, std::string_view jsonT
             listKey = "hardware";
         else if (format == kModelsFormat)
             listKey = "models";
+        else if (format == "mfu-explorer-kernel-rules")
+            return; // kernel classification rules, read by core/trace/kernel_rules.h
         else
             throw FieldError("format",
                 "unknown format \"" + format + "\" (expected \"" + std::string(kHardwareFormat) + "\" or \""

@@ -1,0 +1,146 @@
+#include "core/trace/kernel_rules.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+
+namespace mfu::trace {
+
+namespace {
+
+std::string lowered(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+std::vector<std::string> stringList(const nlohmann::json& rule, const char* key, const std::string& where)
+{
+    std::vector<std::string> out;
+    if (!rule.contains(key))
+        return out;
+    const auto& list = rule[key];
+    if (!list.is_array())
+        throw InputError(where + "." + key + ": must be an array of strings");
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string() || list[i].get_ref<const std::string&>().empty())
+            throw InputError(where + "." + key + "[" + std::to_string(i) + "]: must be a non-empty string");
+        out.push_back(list[i].get<std::string>());
+    }
+    return out;
+}
+
+} // namespace
+
+KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::string& fileName)
+{
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(jsonText);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(fileName + ": not valid JSON at byte " + std::to_string(e.byte));
+    }
+    if (!doc.is_object() || doc.value("format", "") != kKernelRulesFormat)
+        throw InputError(fileName + ": format: expected \"" + std::string(kKernelRulesFormat) + "\"");
+    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
+        throw InputError(fileName + ": version: expected 1");
+    if (!doc.contains("rules") || !doc["rules"].is_array())
+        throw InputError(fileName + ": rules: missing or not an array");
+    KernelRules rules;
+    const auto& list = doc["rules"];
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string where = fileName + ": rules[" + std::to_string(i) + "]";
+        const auto& entry = list[i];
+        if (!entry.is_object())
+            throw InputError(where + ": must be an object");
+        if (!entry.contains("category") || !entry["category"].is_string())
+            throw InputError(where + ".category: missing or not a string");
+        const std::string key = entry["category"].get<std::string>();
+        const auto category = categoryFromKey(key);
+        if (!category)
+            throw InputError(where + ".category: unknown category \"" + key + "\" (see docs/trace-analysis.md)");
+        Rule rule;
+        rule.category = *category;
+        if (entry.contains("ignore_case")) {
+            if (!entry["ignore_case"].is_boolean())
+                throw InputError(where + ".ignore_case: must be true or false");
+            rule.ignoreCase = entry["ignore_case"].get<bool>();
+        }
+        for (auto& s : stringList(entry, "contains", where))
+            rule.contains.push_back(rule.ignoreCase ? lowered(s) : s);
+        const auto regexes = stringList(entry, "regex", where);
+        for (size_t r = 0; r < regexes.size(); ++r) {
+            try {
+                auto flags = std::regex::ECMAScript | std::regex::optimize;
+                if (rule.ignoreCase)
+                    flags |= std::regex::icase;
+                rule.patterns.emplace_back(regexes[r], flags);
+            } catch (const std::regex_error& e) {
+                throw InputError(where + ".regex[" + std::to_string(r) + "]: invalid regular expression: " + e.what());
+            }
+        }
+        if (rule.contains.empty() && rule.patterns.empty())
+            throw InputError(where + ": needs at least one pattern in \"contains\" or \"regex\"");
+        rules.m_rules.push_back(std::move(rule));
+    }
+    return rules;
+}
+
+KernelRules KernelRules::fromFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path + ": cannot open kernel rules file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return fromJsonText(text.str(), path);
+}
+
+KernelRules KernelRules::withPriorityRules(const KernelRules& first) const
+{
+    KernelRules combined = first;
+    combined.m_rules.insert(combined.m_rules.end(), m_rules.begin(), m_rules.end());
+    return combined;
+}
+
+KernelCategory KernelRules::classify(std::string_view kernelName) const
+{
+    std::string lower; // computed on first use
+    for (const Rule& rule : m_rules) {
+        if (rule.ignoreCase && lower.empty())
+            lower = lowered(kernelName);
+        const std::string_view subject = rule.ignoreCase ? std::string_view(lower) : kernelName;
+        for (const auto& needle : rule.contains)
+            if (subject.find(needle) != std::string_view::npos)
+                return rule.category;
+        for (const auto& pattern : rule.patterns)
+            if (std::regex_search(kernelName.begin(), kernelName.end(), pattern))
+                return rule.category;
+    }
+    return KernelCategory::Other;
+}
+
+void classifyActivities(Timeline& timeline, const KernelRules& rules)
+{
+    std::vector<int> byName(timeline.names.size(), -1);
+    for (GpuActivity& a : timeline.activities) {
+        if (a.kind == ActivityKind::Memcpy) {
+            a.category = KernelCategory::Memcpy;
+        } else if (a.kind == ActivityKind::Memset) {
+            a.category = KernelCategory::Memset;
+        } else {
+            int& cached = byName[a.name];
+            if (cached < 0)
+                cached = static_cast<int>(rules.classify(timeline.names.name(a.name)));
+            a.category = static_cast<KernelCategory>(cached);
+        }
+    }
+}
+
+} // namespace mfu::trace
