@@ -21,7 +21,10 @@ constexpr FormulaName kFormulaNames[] = {
     { FlopFormula::PerComponentCausal, "per_component_causal", "Per-component, causal attention" },
 };
 
-double ffnMatrices(const ModelSpec& m) { return m.activation == FfnActivation::SwiGLU ? 3.0 : 2.0; }
+double ffnMatrices(const ModelSpec& m)
+{
+    return m.activation == FfnActivation::SwiGLU ? 3.0 : 2.0;
+}
 } // namespace
 
 std::string_view flopFormulaKey(FlopFormula f)
@@ -98,7 +101,8 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     if (moeLayers > 0) {
         const auto& e = m.moe;
         const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
-        const double activeWidth = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
+        const double activeWidth
+            = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
         f.ffn += double(moeLayers) * 2.0 * ffnMatrices(m) * h * activeWidth;
         f.router = double(moeLayers) * 2.0 * h * double(e.experts);
     }
@@ -116,7 +120,8 @@ FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen)
         return out;
     out.forward = forwardComponents(m, seqLen);
     // PaLM appendix B: 6N + 12 L H Q T with N non-embedding; generalised to 6 L H S (Q_qk + Q_v) for MLA.
-    const double attention = 6.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
+    const double attention
+        = 6.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
     out.palm = 6.0 * double(p.activeNonEmbedding) + attention;
     out.perComponent = 3.0 * out.forward.total();
     out.perComponentCausal = 3.0 * (out.forward.total() - 0.5 * out.forward.attentionCore());
@@ -162,8 +167,9 @@ double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationChec
     case FlopFormula::SixN:
         return 0.0;
     case FlopFormula::PaLM:
-        return m.isBare() ? 0.0
-                          : 2.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
+        return m.isBare()
+            ? 0.0
+            : 2.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
     case FlopFormula::PerComponent:
         return f.forward.attentionCore();
     case FlopFormula::PerComponentCausal:

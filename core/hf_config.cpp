@@ -131,18 +131,19 @@ Family detectFamily(const json& config, Reader& r, const std::string& source)
             if (arch.rfind(f.architecturePrefix, 0) == 0)
                 modelType = std::string(f.modelType);
         if (modelType.empty())
-            throw InputError(source + ": architecture '" + arch + "' is not supported (supported model_type: "
-                + supportedList() + ")");
+            throw InputError(source + ": architecture '" + arch
+                + "' is not supported (supported model_type: " + supportedList() + ")");
     }
     if (modelType.empty())
-        throw InputError(source + ": key 'model_type': missing (and no 'architectures'); is this a Hugging Face "
-                                  "config.json?");
+        throw InputError(source
+            + ": key 'model_type': missing (and no 'architectures'); is this a Hugging Face "
+              "config.json?");
     r.setModelType(modelType);
     for (const auto& f : kFamilies)
         if (f.modelType == modelType)
             return f.family;
-    throw InputError(source + ": key 'model_type': '" + modelType + "' is not supported (supported: " + supportedList()
-        + ")");
+    throw InputError(
+        source + ": key 'model_type': '" + modelType + "' is not supported (supported: " + supportedList() + ")");
 }
 
 FfnActivation activationOf(const Reader& r, const std::string& key, const std::string& fallback, Family family)
@@ -166,8 +167,8 @@ ModelSpec modelFromHfConfig(const json& configIn, const std::string& source)
     if (!configIn.is_object())
         throw InputError(source + ": a config.json must be a JSON object");
     // Multimodal configs keep the language model under text_config.
-    const json& config = (!configIn.contains("model_type") && configIn.contains("text_config")
-                             && configIn["text_config"].is_object())
+    const json& config
+        = (!configIn.contains("model_type") && configIn.contains("text_config") && configIn["text_config"].is_object())
         ? configIn["text_config"]
         : configIn;
     Reader r(config, source);

@@ -4,10 +4,16 @@ namespace mfu {
 
 namespace {
 
-int64_t normParams(const ModelSpec& m) { return m.norm == NormKind::LayerNorm ? 2 * m.hidden : m.hidden; }
+int64_t normParams(const ModelSpec& m)
+{
+    return m.norm == NormKind::LayerNorm ? 2 * m.hidden : m.hidden;
+}
 
 // Weights (+ biases) of one linear layer in -> out.
-int64_t linear(int64_t in, int64_t out, bool bias) { return in * out + (bias ? out : 0); }
+int64_t linear(int64_t in, int64_t out, bool bias)
+{
+    return in * out + (bias ? out : 0);
+}
 
 int64_t attentionParams(const ModelSpec& m)
 {
@@ -63,7 +69,8 @@ ParameterCounts countParameters(const ModelSpec& m)
     if (moeLayers > 0) {
         const auto& e = m.moe;
         const int64_t expert = ffnParams(m, e.expertFfnDim);
-        const int64_t shared = e.sharedExperts * ffnParams(m, e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
+        const int64_t shared
+            = e.sharedExperts * ffnParams(m, e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
         const int64_t router = int64_t(e.experts) * m.hidden + (e.routerBias ? e.experts : 0);
         moeTotal = e.experts * expert + shared + router;
         moeActive = e.expertsPerToken * expert + shared + router;

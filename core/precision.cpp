@@ -16,7 +16,10 @@ std::string lower(std::string_view s)
 constexpr std::array<std::string_view, kNumberFormatCount> kFormatKeys { "fp32", "tf32", "bf16", "fp8", "fp4" };
 } // namespace
 
-std::string_view numberFormatKey(NumberFormat f) { return kFormatKeys[static_cast<size_t>(f)]; }
+std::string_view numberFormatKey(NumberFormat f)
+{
+    return kFormatKeys[static_cast<size_t>(f)];
+}
 
 std::optional<NumberFormat> numberFormatFromKey(std::string_view key)
 {
@@ -29,7 +32,10 @@ std::optional<NumberFormat> numberFormatFromKey(std::string_view key)
     return std::nullopt;
 }
 
-std::string_view trainingPrecisionKey(TrainingPrecision p) { return p == TrainingPrecision::BF16 ? "bf16" : "fp8"; }
+std::string_view trainingPrecisionKey(TrainingPrecision p)
+{
+    return p == TrainingPrecision::BF16 ? "bf16" : "fp8";
+}
 
 std::string_view trainingPrecisionLabel(TrainingPrecision p)
 {

@@ -15,13 +15,16 @@
 namespace mfu::cli {
 
 namespace {
-std::string s(const QString& q) { return q.toStdString(); }
+std::string s(const QString& q)
+{
+    return q.toStdString();
+}
 
 QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
 {
     if (valueName)
-        return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description),
-            QString::fromLatin1(valueName));
+        return QCommandLineOption(
+            QString::fromLatin1(name), QString::fromLatin1(description), QString::fromLatin1(valueName));
     return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
 }
 
@@ -193,7 +196,8 @@ std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser)
         throw InputError("give one throughput: --tokens-per-sec, --tokens-per-sec-per-gpu, or --step-time with "
                          "--tokens-per-step");
     if (cluster)
-        return Throughput { parsePositive(parser.value(QStringLiteral("tokens-per-sec")), QStringLiteral("tokens-per-sec")),
+        return Throughput { parsePositive(
+                                parser.value(QStringLiteral("tokens-per-sec")), QStringLiteral("tokens-per-sec")),
             ThroughputScope::Cluster };
     if (perGpu)
         return Throughput { parsePositive(parser.value(QStringLiteral("tokens-per-sec-per-gpu")),
@@ -234,8 +238,14 @@ int runSubcommand(const QString& command, const std::function<int()>& body)
     }
 }
 
-void printJson(const nlohmann::json& value) { std::printf("%s\n", value.dump(2).c_str()); }
+void printJson(const nlohmann::json& value)
+{
+    std::printf("%s\n", value.dump(2).c_str());
+}
 
-void printText(const QString& text) { std::printf("%s", text.toUtf8().constData()); }
+void printText(const QString& text)
+{
+    std::printf("%s", text.toUtf8().constData());
+}
 
 } // namespace mfu::cli
