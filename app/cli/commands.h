@@ -7,5 +7,6 @@ namespace mfu::cli {
 int runPresets(const QStringList& args);
 int runCalc(const QStringList& args);
 int runDiagnose(const QStringList& args);
+int runCost(const QStringList& args);
 
 } // namespace mfu::cli

@@ -11,6 +11,7 @@ const std::vector<Subcommand>& subcommands()
         { "presets", "List hardware and model presets", false, runPresets },
         { "calc", "FLOP/token under each formula, achieved TFLOPS, MFU and HFU", false, runCalc },
         { "diagnose", "Check a reported run (JSON) and name each mistake with the corrected MFU", false, runDiagnose },
+        { "cost", "GPU-hours, days, dollars and energy of a job; what an MFU uplift saves", false, runCost },
     };
     return list;
 }

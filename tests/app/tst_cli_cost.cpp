@@ -1,0 +1,172 @@
+// Contract test of `mfu-explorer cost`: the FIXED flags and JSON keys scripts rely on, run through the real binary.
+#include <QProcess>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(MFU_CLI_BINARY), QStringList { QStringLiteral("cost") } + args);
+    Run r;
+    if (!p.waitForFinished(60000))
+        return r;
+    r.status = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+nlohmann::json runJson(const QStringList& args)
+{
+    const Run r = runCli(args + QStringList { QStringLiteral("--json") });
+    if (r.status != 0)
+        qWarning("stderr: %s", qPrintable(r.err));
+    return nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+}
+
+QStringList seed001(const QString& baseline, const QString& target)
+{
+    return QString::fromLatin1("--gpu h100-sxm --gpus 256 --days 90 --price-per-gpu-hour 2.50 --baseline-mfu %1 "
+                               "--target-mfu %2")
+        .arg(baseline, target)
+        .split(QLatin1Char(' '));
+}
+
+} // namespace
+
+class TestCliCost : public QObject {
+    Q_OBJECT
+private slots:
+    void seed001Json_data()
+    {
+        QTest::addColumn<QString>("baseline");
+        QTest::addColumn<QString>("target");
+        QTest::newRow("fractions") << "0.4"
+                                   << "0.6";
+        QTest::newRow("percent numbers") << "40"
+                                         << "60";
+        QTest::newRow("percent signs") << "40%"
+                                       << "60%";
+    }
+    void seed001Json()
+    {
+        // Seed 001: 256 H100 x 90 days x $2.50 = $1,382,400; 40% -> 60% recovers 256 x 0.2 = 51.2 GPU-equivalents
+        // worth 51.2 x 2,160 h x $2.50 = $276,480; the same work finishes 1 - 40/60 = a third sooner.
+        QFETCH(QString, baseline);
+        QFETCH(QString, target);
+        const auto j = runJson(seed001(baseline, target));
+        QVERIFY2(j.is_object(), "no JSON on stdout");
+        QCOMPARE(j.at("gpu_hours").get<double>(), 552960.0);
+        QCOMPARE(j.at("total_cost_usd").get<double>(), 1382400.0);
+        QCOMPARE(j.at("gpu_equivalents_recovered").get<double>(), 51.2);
+        QCOMPARE(j.at("recovered_value_usd").get<double>(), 276480.0);
+        QCOMPARE(j.at("time_saved_fraction").get<double>(), 1.0 / 3.0);
+        QCOMPARE(j.at("baseline_mfu").get<double>(), 0.4);
+        QCOMPARE(j.at("gpu_equivalents_baseline").get<double>(), 102.4);
+        QCOMPARE(j.at("fixed_work").at("cost_saved_usd").get<double>(), 460800.0);
+        QCOMPARE(j.at("fixed_work").at("days_saved").get<double>(), 30.0);
+        // H100 SXM preset: 700 W per board -> 552,960 GPU-h x 0.7 kW.
+        QCOMPARE(j.at("energy_kwh").get<double>(), 387072.0);
+    }
+
+    void seed001Text()
+    {
+        const Run r = runCli(seed001(QStringLiteral("40%"), QStringLiteral("60%")));
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("$1,382,400")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("51.2 recovered")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("$276,480")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("33.3% sooner")), qPrintable(r.out));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void tokenBudget()
+    {
+        // A bare 7B model (6N = 4.2e10 FLOP/token) for 1T tokens at 40% of 989 TFLOP/s on 64 GPUs:
+        // 4.2e22 / (0.4 x 989e12) s = 106,167,846 GPU-s = 29,491.07 GPU-h; x $2.50.
+        const auto j = runJson(QString::fromLatin1("--gpu h100-sxm --gpus 64 --tokens 1T --params 7B --baseline-mfu 40 "
+                                                   "--target-mfu 50")
+                                   .split(QLatin1Char(' ')));
+        QVERIFY(j.is_object());
+        const double gpuHours = 4.2e22 / (0.4 * 989e12) / 3600.0;
+        QCOMPARE(j.at("gpu_hours").get<double>(), gpuHours);
+        QCOMPARE(j.at("total_cost_usd").get<double>(), gpuHours * 2.5); // the preset's typical price
+        QCOMPARE(j.at("wall_clock_days").get<double>(), gpuHours / 64 / 24);
+        QCOMPARE(j.at("job").at("flops_per_token").get<double>(), 4.2e10);
+        QCOMPARE(j.at("job").at("formula").get<std::string>(), std::string("six_n"));
+        QCOMPARE(j.at("fixed_budget").at("extra_tokens").get<double>(), 0.25e12);
+        QCOMPARE(j.at("time_saved_fraction").get<double>(), 0.2);
+    }
+
+    void stepsEqualTokens()
+    {
+        const auto byTokens = runJson(QString::fromLatin1("--gpu b200 --gpus 8 --tokens 4e9 --model llama-3.1-8b "
+                                                          "--seq 8192 --baseline-mfu 0.35")
+                                          .split(QLatin1Char(' ')));
+        const auto bySteps = runJson(QString::fromLatin1("--gpu b200 --gpus 8 --steps 1000 --tokens-per-step 4M "
+                                                         "--model llama-3.1-8b --seq 8192 --baseline-mfu 0.35")
+                                         .split(QLatin1Char(' ')));
+        QVERIFY(byTokens.is_object() && bySteps.is_object());
+        QCOMPARE(bySteps.at("gpu_hours").get<double>(), byTokens.at("gpu_hours").get<double>());
+        QCOMPARE(byTokens.at("job").at("formula").get<std::string>(), std::string("palm"));
+        QVERIFY(!byTokens.contains("gpu_equivalents_recovered")); // no target, no savings
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("no gpu") << "--gpus 8 --days 1"
+                                << "--gpu";
+        QTest::newRow("unknown gpu") << "--gpu h900 --days 1"
+                                     << "h900";
+        QTest::newRow("MFU above 100%") << "--gpu h100-sxm --days 1 --baseline-mfu 150%"
+                                        << "above 100%";
+        QTest::newRow("MFU not a number") << "--gpu h100-sxm --days 1 --baseline-mfu high"
+                                          << "--baseline-mfu";
+        QTest::newRow("zero days") << "--gpu h100-sxm --days 0"
+                                   << "--days";
+        QTest::newRow("negative price") << "--gpu h100-sxm --days 1 --price-per-gpu-hour -2"
+                                        << "--price-per-gpu-hour";
+        QTest::newRow("no job") << "--gpu h100-sxm"
+                                << "exactly one of";
+        QTest::newRow("two jobs") << "--gpu h100-sxm --days 1 --tokens 1T"
+                                  << "exactly one of";
+        QTest::newRow("tokens without model") << "--gpu h100-sxm --tokens 1T --baseline-mfu 0.4"
+                                              << "--model";
+        QTest::newRow("tokens without MFU") << "--gpu h100-sxm --tokens 1T --params 7B"
+                                            << "--baseline-mfu";
+        QTest::newRow("target without baseline") << "--gpu h100-sxm --days 1 --target-mfu 0.6"
+                                                 << "--baseline-mfu";
+        QTest::newRow("steps without size") << "--gpu h100-sxm --steps 10 --params 7B --baseline-mfu 0.4"
+                                            << "--tokens-per-step";
+        QTest::newRow("palm on a bare model") << "--gpu h100-sxm --tokens 1T --params 7B --formula palm "
+                                                 "--baseline-mfu 0.4"
+                                              << "bare parameter count";
+        QTest::newRow("unknown option") << "--gpu h100-sxm --days 1 --mfu 0.4"
+                                        << "mfu";
+    }
+    void badInput()
+    {
+        QFETCH(QString, args);
+        QFETCH(QString, mentions);
+        const Run r = runCli(args.split(QLatin1Char(' ')) + QStringList { QStringLiteral("--json") });
+        QVERIFY(r.status != 0);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith(QStringLiteral("mfu-explorer cost: error: ")), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCost)
+#include "tst_cli_cost.moc"
