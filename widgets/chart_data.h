@@ -1,0 +1,52 @@
+#pragma once
+// The data behind a chart, kept apart from QCustomPlot: the CSV export writes exactly these numbers, and tests and
+// headless reports can read what a chart shows without touching the plot.
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace mfu::widgets {
+
+enum class SeriesKind {
+    Line,
+    Scatter, // measured points
+    Bars,
+    Misfit // points that do not fit the model: drawn with a distinct symbol
+};
+
+struct ChartSeries {
+    QString name;
+    QString unit; // unit of y; empty means the y axis unit
+    SeriesKind kind = SeriesKind::Line;
+    QVector<double> x; // ascending (the chart sorts on insertion, as QCustomPlot does)
+    QVector<double> y;
+    int stackedOn = -1; // Bars only: index of the bars series this one sits on
+};
+
+struct ChartAxis {
+    QString label;
+    QString unit;
+    QString text() const { return unit.isEmpty() ? label : label + QStringLiteral(" (") + unit + QLatin1Char(')'); }
+};
+
+struct ChartData {
+    QString title;
+    ChartAxis xAxis;
+    ChartAxis yAxis;
+    bool logX = false;
+    QStringList categories; // when set, x is a category index 0..n-1 and the CSV writes these names
+    QVector<ChartSeries> series;
+
+    QString unitOf(const ChartSeries& s) const { return s.unit.isEmpty() ? yAxis.unit : s.unit; }
+};
+
+// Shortest text that reads back as the same double (std::to_chars), so CSV and read-outs lose nothing.
+QString formatExact(double value);
+// Human display: grouped integers ("131,072") for large whole values, otherwise 4 significant digits.
+QString formatReadable(double value);
+
+// One column for x (or the category name), then one column per series, headers with units. Rows are the union of
+// all x values in ascending order; a series without a point at an x leaves its cell empty.
+QString chartDataToCsv(const ChartData& data);
+
+} // namespace mfu::widgets

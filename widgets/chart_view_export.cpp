@@ -1,0 +1,221 @@
+// ChartView: exports, hover read-out and context menu (the drawing side is in chart_view.cpp).
+#include "widgets/chart_view.h"
+
+#include <QBuffer>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QToolTip>
+
+#include <qcustomplot.h>
+
+namespace mfu::widgets {
+
+namespace {
+
+bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    file.write(bytes);
+    if (!file.commit()) {
+        *error = QStringLiteral("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    return true;
+}
+
+QString folderProblem(const QString& path)
+{
+    const QFileInfo folder(QFileInfo(path).absolutePath());
+    if (!folder.exists())
+        return QStringLiteral("the folder %1 does not exist").arg(QDir::toNativeSeparators(folder.filePath()));
+    if (!folder.isWritable())
+        return QStringLiteral("the folder %1 is not writable").arg(QDir::toNativeSeparators(folder.filePath()));
+    return QStringLiteral("the file could not be written");
+}
+
+} // namespace
+
+bool ChartView::fail(const QString& message)
+{
+    m_lastError = message;
+    return false;
+}
+
+QSize ChartView::exportSize() const
+{
+    // A chart that was never shown still has QWidget's default geometry; give headless exports a sensible size.
+    if (!m_plot->testAttribute(Qt::WA_WState_Created) || m_plot->width() < 200 || m_plot->height() < 150)
+        return { 800, 500 };
+    return m_plot->size();
+}
+
+bool ChartView::exportPng(const QString& path, double scale)
+{
+    const QSize size = exportSize();
+    if (!m_plot->savePng(path, size.width(), size.height(), scale))
+        return fail(QStringLiteral("Cannot save PNG %1: %2").arg(QDir::toNativeSeparators(path), folderProblem(path)));
+    return true;
+}
+
+bool ChartView::exportSvg(const QString& path)
+{
+    const QSize size = exportSize();
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(m_data.title);
+    QCPPainter painter;
+    if (!painter.begin(&generator))
+        return fail(QStringLiteral("Cannot render SVG"));
+    // Vectorized and uncached so text stays text (searchable, sharp) instead of cached label pixmaps.
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    m_plot->toPainter(&painter, size.width(), size.height());
+    painter.end();
+    return writeAtomically(path, buffer.data(), &m_lastError);
+}
+
+bool ChartView::exportPdf(const QString& path)
+{
+    const QSize size = exportSize();
+    // epNoCosmetic: cosmetic (zero-width) pens would print as hairlines at the printer's resolution.
+    if (!m_plot->savePdf(
+            path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("MFU Explorer"), m_data.title))
+        return fail(QStringLiteral("Cannot save PDF %1: %2").arg(QDir::toNativeSeparators(path), folderProblem(path)));
+    return true;
+}
+
+bool ChartView::exportCsv(const QString& path)
+{
+    return writeAtomically(path, chartDataToCsv(m_data).toUtf8(), &m_lastError);
+}
+
+bool ChartView::exportTo(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return exportPng(path);
+    if (suffix == QLatin1String("svg"))
+        return exportSvg(path);
+    if (suffix == QLatin1String("pdf"))
+        return exportPdf(path);
+    if (suffix == QLatin1String("csv"))
+        return exportCsv(path);
+    return fail(QStringLiteral("Cannot export to %1: unknown format '%2' (use .png, .svg, .pdf or .csv)")
+                    .arg(QDir::toNativeSeparators(path), suffix));
+}
+
+QString ChartView::exportFileFilter()
+{
+    return QStringLiteral(
+        "PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf);;Chart data as CSV (*.csv)");
+}
+
+bool ChartView::exportInteractively(const QString& suggestedSuffix)
+{
+    QString base = m_data.title.isEmpty() ? QStringLiteral("chart") : m_data.title;
+    base.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("_"));
+    QString selectedFilter;
+    const QStringList filters = exportFileFilter().split(QStringLiteral(";;"));
+    for (const QString& f : filters)
+        if (f.contains(QStringLiteral("*.") + suggestedSuffix))
+            selectedFilter = f;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+        QDir::home().filePath(base + QLatin1Char('.') + suggestedSuffix), exportFileFilter(), &selectedFilter);
+    if (path.isEmpty())
+        return false;
+    if (exportTo(path))
+        return true;
+    QMessageBox::warning(this, tr("Export failed"), m_lastError);
+    return false;
+}
+
+ChartView::Hit ChartView::nearestPoint(const QPointF& pos) const
+{
+    Hit best;
+    double bestDistance = m_plot->selectionTolerance();
+    for (int i = 0; i < m_plottables.size(); ++i) {
+        QVariant details;
+        const double distance = m_plottables[i]->selectTest(pos, false, &details);
+        if (distance < 0 || distance > bestDistance)
+            continue;
+        const auto selection = details.value<QCPDataSelection>();
+        if (selection.isEmpty() || selection.dataRange().begin() >= m_data.series[i].x.size())
+            continue;
+        best = { i, selection.dataRange().begin() };
+        bestDistance = distance;
+    }
+    return best;
+}
+
+QString ChartView::readoutAt(const QPointF& pos) const
+{
+    const Hit hit = nearestPoint(pos);
+    if (hit.series < 0)
+        return {};
+    const ChartSeries& s = m_data.series[hit.series];
+    const double x = s.x[hit.point];
+    const int category = static_cast<int>(x);
+    const QString xText = !m_data.categories.isEmpty() && category >= 0 && category < m_data.categories.size()
+        ? m_data.categories[category]
+        : formatReadable(x) + (m_data.xAxis.unit.isEmpty() ? QString() : QLatin1Char(' ') + m_data.xAxis.unit);
+    const QString unit = m_data.unitOf(s);
+    return QStringLiteral("%1\n%2: %3\n%4: %5%6")
+        .arg(s.name, m_data.xAxis.label, xText, m_data.yAxis.label, formatReadable(s.y[hit.point]),
+            unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
+}
+
+void ChartView::onMouseMove(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    const Hit hit = nearestPoint(pos);
+    const QString text = readoutAt(pos);
+    if (hit.series >= 0) {
+        const ChartSeries& s = m_data.series[hit.series];
+        double top = s.y[hit.point];
+        // A stacked bar's read-out marks the top of its own segment.
+        for (int below = s.stackedOn; below >= 0; below = m_data.series[below].stackedOn) {
+            const auto& b = m_data.series[below];
+            const auto it = std::find(b.x.begin(), b.x.end(), s.x[hit.point]);
+            if (it != b.x.end())
+                top += b.y[static_cast<int>(it - b.x.begin())];
+        }
+        m_tracer->position->setCoords(s.x[hit.point], top);
+        m_tracer->setVisible(true);
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    } else {
+        m_tracer->setVisible(false);
+        QToolTip::hideText();
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (text != m_hoverText) {
+        m_hoverText = text;
+        emit hovered(text);
+    }
+}
+
+void ChartView::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Save as PNG..."), this, [this] { exportInteractively(QStringLiteral("png")); });
+    menu.addAction(tr("Save as SVG..."), this, [this] { exportInteractively(QStringLiteral("svg")); });
+    menu.addAction(tr("Save as PDF..."), this, [this] { exportInteractively(QStringLiteral("pdf")); });
+    menu.addAction(tr("Export data as CSV..."), this, [this] { exportInteractively(QStringLiteral("csv")); });
+    menu.addSeparator();
+    menu.addAction(tr("Reset zoom"), this, [this] { rescale(); });
+    menu.exec(m_plot->mapToGlobal(pos));
+}
+
+} // namespace mfu::widgets
