@@ -1,0 +1,148 @@
+#include "core/trace/analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/errors.h"
+
+namespace mfu::trace {
+
+namespace {
+
+std::vector<KernelStat> topKernels(const Timeline& t, const StepPlan& plan, size_t limit)
+{
+    std::unordered_map<NameId, KernelStat> byName;
+    int64_t totalNs = 0;
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        const GpuActivity& a = t.activities[i];
+        if (plan.activityStep[i] < 0)
+            continue;
+        KernelStat& s = byName[a.name];
+        s.category = a.category;
+        ++s.count;
+        s.totalNs += a.durationNs();
+        s.maxNs = std::max(s.maxNs, a.durationNs());
+        totalNs += a.durationNs();
+    }
+    std::vector<KernelStat> stats;
+    stats.reserve(byName.size());
+    for (auto& [id, s] : byName) {
+        s.name = t.names.name(id);
+        s.shareOfKernelTime = totalNs > 0 ? static_cast<double>(s.totalNs) / static_cast<double>(totalNs) : 0.0;
+        stats.push_back(std::move(s));
+    }
+    std::sort(stats.begin(), stats.end(), [](const KernelStat& a, const KernelStat& b) {
+        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+    });
+    if (stats.size() > limit)
+        stats.resize(limit);
+    return stats;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+Straggler findStraggler(const std::vector<RankAnalysis>& ranks)
+{
+    auto perStep = [](const RankAnalysis& r, int64_t ns) {
+        return r.steps.empty() ? 0.0 : static_cast<double>(ns) / 1e9 / static_cast<double>(r.steps.size());
+    };
+    size_t slowest = 0;
+    for (size_t i = 1; i < ranks.size(); ++i)
+        if (perStep(ranks[i], ranks[i].total.computeNs) > perStep(ranks[slowest], ranks[slowest].total.computeNs))
+            slowest = i;
+    Straggler s;
+    s.rank = ranks[slowest].rank;
+    auto consider = [&](const std::string& cause, auto nsOf) {
+        std::vector<double> values;
+        for (const auto& r : ranks)
+            values.push_back(perStep(r, nsOf(r)));
+        const double excess = perStep(ranks[slowest], nsOf(ranks[slowest])) - median(values);
+        if (s.cause.empty() || excess > s.excessSecondsPerStep) {
+            s.cause = cause;
+            s.excessSecondsPerStep = excess;
+        }
+    };
+    for (int c = 0; c < kKernelCategoryCount; ++c)
+        consider(std::string(categoryKey(static_cast<KernelCategory>(c))),
+            [c](const RankAnalysis& r) { return r.total.exclusiveNs[static_cast<size_t>(c)]; });
+    consider("idle", [](const RankAnalysis& r) { return r.total.idleNs(); });
+    return s;
+}
+
+} // namespace
+
+RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOptions& options)
+{
+    classifyActivities(t, rules);
+    const StepPlan plan = planSteps(t);
+    const std::vector<Breakdown> perStep = breakdownPerStep(t, plan, options.breakdown);
+
+    RankAnalysis r;
+    r.rank = t.rank.value_or(0);
+    r.sourceFile = t.sourceFile;
+    r.gpuName = t.gpuName;
+    r.worldSize = t.worldSize;
+    r.stepSource = plan.source;
+    r.droppedLastStep = plan.droppedLastStep;
+    r.warnings = t.warnings;
+    double sum = 0;
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+        r.steps.push_back({ plan.steps[s], t.timeOriginNs + plan.steps[s].annotationStartNs, perStep[s] });
+        r.total += perStep[s];
+        sum += static_cast<double>(plan.steps[s].annotationDurationNs()) / 1e9;
+    }
+    if (!r.steps.empty()) {
+        r.meanStepSeconds = sum / static_cast<double>(r.steps.size());
+        double var = 0;
+        for (const auto& s : r.steps) {
+            const double d = static_cast<double>(s.step.annotationDurationNs()) / 1e9 - r.meanStepSeconds;
+            var += d * d;
+        }
+        r.stepSpreadSeconds = std::sqrt(var / static_cast<double>(r.steps.size()));
+    }
+    r.topKernels = topKernels(t, plan, options.topKernelCount);
+    if (t.activities.empty())
+        r.warnings.push_back("no GPU activity (kernels, memcpy, memset) in this trace");
+    return r;
+}
+
+int RunAnalysis::gpuCount() const
+{
+    for (const auto& r : ranks)
+        if (r.worldSize && *r.worldSize > 0)
+            return *r.worldSize;
+    return std::max(1, static_cast<int>(ranks.size()));
+}
+
+RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rules, const AnalysisOptions& options)
+{
+    RunAnalysis run;
+    for (Timeline& t : timelines)
+        run.ranks.push_back(analyzeRank(t, rules, options));
+    if (!run.ranks.empty()) {
+        double sum = 0;
+        for (const auto& r : run.ranks)
+            sum += r.meanStepSeconds;
+        run.meanStepSeconds = sum / static_cast<double>(run.ranks.size());
+    }
+    if (run.ranks.size() >= 2)
+        run.straggler = findStraggler(run.ranks);
+    return run;
+}
+
+double measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds, double peakFlopsPerGpu)
+{
+    if (!(flopsPerToken > 0) || !(tokensPerStep > 0) || gpuCount <= 0 || !(stepSeconds > 0) || !(peakFlopsPerGpu > 0))
+        throw InputError("measured MFU needs positive FLOP/token, tokens per step, GPU count, step time and peak");
+    return flopsPerToken * tokensPerStep / (static_cast<double>(gpuCount) * stepSeconds * peakFlopsPerGpu);
+}
+
+} // namespace mfu::trace

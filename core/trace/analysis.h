@@ -1,0 +1,75 @@
+#pragma once
+// The figures a trace yields, per rank and per run (docs/trace-analysis.md defines each one).
+// analyzeRun() is pure and thread-safe on its inputs: a GUI panel can call loadRun() + analyzeRun() from a
+// background thread and hand the result to the GUI thread.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/trace/breakdown.h"
+#include "core/trace/kernel_rules.h"
+#include "core/trace/steps.h"
+#include "core/trace/timeline.h"
+
+namespace mfu::trace {
+
+struct StepFigures {
+    Step step;
+    int64_t startNsAbsolute = 0; // annotation start + the file's time origin
+    Breakdown breakdown; // over the step's GPU window
+};
+
+struct KernelStat {
+    std::string name;
+    KernelCategory category = KernelCategory::Other;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+    int64_t maxNs = 0;
+    double shareOfKernelTime = 0; // of the summed kernel durations in the analysed steps
+};
+
+struct RankAnalysis {
+    int rank = 0;
+    std::string sourceFile;
+    std::optional<std::string> gpuName;
+    std::optional<int> worldSize;
+    StepSource stepSource = StepSource::WholeTrace;
+    bool droppedLastStep = false;
+    std::vector<StepFigures> steps;
+    Breakdown total; // sum over the analysed steps
+    std::vector<KernelStat> topKernels; // by total time, longest first
+    double meanStepSeconds = 0; // annotation durations of the analysed steps
+    double stepSpreadSeconds = 0; // population standard deviation of the same
+    std::vector<std::string> warnings;
+};
+
+struct AnalysisOptions {
+    BreakdownOptions breakdown;
+    size_t topKernelCount = 20;
+};
+
+// Classifies the timeline's activities with the rules and computes every figure.
+RankAnalysis analyzeRank(Timeline& timeline, const KernelRules& rules, const AnalysisOptions& options = {});
+
+struct Straggler {
+    int rank = 0;
+    // Category (or "idle") whose seconds per step exceed the median over ranks the most, and by how much.
+    std::string cause;
+    double excessSecondsPerStep = 0;
+};
+
+struct RunAnalysis {
+    std::vector<RankAnalysis> ranks;
+    std::optional<Straggler> straggler; // with two or more ranks: the rank with the most computation per step
+    double meanStepSeconds = 0; // over ranks
+    int gpuCount() const; // world size from distributedInfo, else the number of ranks
+};
+
+RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rules, const AnalysisOptions& options = {});
+
+// MFU from the measured step time: flopsPerToken x tokensPerStep / (gpuCount x stepSeconds x peak dense FLOP/s).
+// tokensPerStep is global (all data-parallel ranks together). Throws InputError on non-positive inputs.
+double measuredMfu(
+    double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds, double peakFlopsPerGpu);
+
+} // namespace mfu::trace
