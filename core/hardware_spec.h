@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/costmodel/constants.h"
 #include "core/precision.h"
 
 namespace mfu {
@@ -27,6 +28,8 @@ struct HardwareSpec {
     double scaleOutBandwidthBytesPerSec = 0; // per GPU, one direction (400 Gb/s InfiniBand = 50e9 B/s)
     double pricePerGpuHourUsd = 0;
     std::optional<double> powerWatts; // board power per GPU, for energy estimates
+    // Cost-model efficiency and overhead constants; absent: defaults by vendor/generation (core/costmodel/constants.h).
+    std::optional<CostModelConstants> costModel;
 
     // Source of each figure, keyed like the preset file's fields ("peak_dense_tflops.bf16", "memory_gb", ...).
     std::map<std::string, std::string> sources;

@@ -1,0 +1,58 @@
+#include "core/costmodel/activation_memory.h"
+
+namespace mfu {
+
+double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const ActivationLayout& layout)
+{
+    const double t = layout.tp > 1 ? static_cast<double>(layout.tp) : 1.0;
+    const double h = x.hidden;
+    const double q = x.heads * x.qkHeadDim;
+    const double kv = x.kvHeads * (x.qkHeadDim + x.vHeadDim);
+    const double o = x.heads * x.vHeadDim;
+    const double f = x.ffnDim;
+    // Parts split by TP even without SP (they live in the column/row-parallel interior)...
+    const double qkv = 2.0 * (q + kv);
+    const double outProjInput = 2.0 * o;
+    const bool remat = layout.compiledRematerialisation;
+    const double ffnInterior = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0);
+    double scores = 0;
+    if (x.flashAttention)
+        scores = 4.0 * x.heads; // FP32 log-sum-exp per head
+    else
+        scores = (x.dropout ? 5.0 : 2.0) * x.heads * seqLen;
+    // ...and parts that are whole on every TP rank unless SP splits them: norm inputs, block inputs, dropout masks.
+    const double masks = x.dropout ? 2.0 * h : 0.0;
+    const double replicated = 4.0 * h + (remat ? 0.0 : 4.0 * h) + masks;
+    const double replicatedDiv = layout.sequenceParallel ? t : 1.0;
+
+    switch (layout.recompute) {
+    case ActivationRecompute::None:
+        return replicated / replicatedDiv + (qkv + outProjInput + ffnInterior + scores) / t;
+    case ActivationRecompute::AttentionCore:
+        return replicated / replicatedDiv + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0)) / t;
+    case ActivationRecompute::OpLevel: {
+        // Matmul outputs: Q, K, V, output projection (h), FFN up/gate (F each) and down (h).
+        const double matmulOutputs = qkv + 2.0 * h + (x.gatedFfn ? 4.0 * f : 2.0 * f) + 2.0 * h;
+        const double attentionOut = outProjInput + (x.flashAttention ? scores : 0.0);
+        return 2.0 * h / replicatedDiv + (attentionOut + layout.keptMatmulFraction * matmulOutputs) / t;
+    }
+    case ActivationRecompute::Full:
+        return 2.0 * h / replicatedDiv;
+    }
+    return 0.0;
+}
+
+ActivationRecompute activationRecomputeFor(ActivationCheckpointing ac)
+{
+    switch (ac) {
+    case ActivationCheckpointing::None:
+        return ActivationRecompute::None;
+    case ActivationCheckpointing::Selective:
+        return ActivationRecompute::OpLevel;
+    case ActivationCheckpointing::Full:
+        return ActivationRecompute::Full;
+    }
+    return ActivationRecompute::None;
+}
+
+} // namespace mfu

@@ -1,0 +1,50 @@
+#pragma once
+// Activation memory per transformer layer, after Korthikanti et al. 2022 ("Reducing Activation Recomputation in
+// Large Transformer Models"), generalised from GPT (MHA, 4h GELU FFN, dropout) to GQA, SwiGLU, flash attention and
+// no dropout. 16-bit activations; bytes per token of one layer (multiply by tokens per GPU):
+//   attention block: QKV input 2h + Q 2(a dqk) + K 2(kv dqk) + V 2(kv dv) + out-proj input 2(a dv) [+ dropout mask h]
+//                    + score terms: 5 a s with dropout (softmax 2, mask 1, dropout out 2), 2 a s without, 0 with flash
+//                    attention (which keeps only the log-sum-exp, 4a bytes)
+//   MLP block:       input 2h + GELU: 2F in + 2F out | SwiGLU: 2F gate + 2F up + 2F product [+ dropout mask h]
+//   norms:           2h each, two per layer
+// For GPT this is 34h + 5as per token: the paper's s b h (34 + 5 a s / h). With TP t and sequence parallelism every
+// term is divided by t; without SP the 10h of norms, block inputs and dropout masks stay whole (the paper's
+// 10 + 24/t). Context parallelism divides the tokens each GPU holds. Checkpointing keeps:
+//   AttentionCore (the paper's selective)  everything but the score terms
+//   OpLevel (TorchTitan's selective, op-level SAC)  the layer input, the attention output and a fraction of matmul
+//                                                   outputs; the rest is recomputed
+//   Full                                    the layer input only (2h, split by t under SP)
+// Compiled graphs (torch.compile's min-cut partitioner) do not save pointwise outputs that are cheap to recompute:
+// the norm outputs (QKV and MLP inputs, 4h) and the SwiGLU product / GELU output (2F) are rebuilt in backward.
+#include "core/flops.h"
+
+namespace mfu {
+
+struct LayerShape {
+    double hidden = 0;
+    double heads = 0;
+    double kvHeads = 0;
+    double qkHeadDim = 0;
+    double vHeadDim = 0;
+    double ffnDim = 0; // width of the FFN intermediate a token passes through (MoE: top-k x expert width + shared)
+    bool gatedFfn = true; // SwiGLU (3 matrices) vs GELU (2)
+    bool dropout = false;
+    bool flashAttention = true;
+};
+
+enum class ActivationRecompute { None, AttentionCore, OpLevel, Full };
+
+struct ActivationLayout {
+    int tp = 1;
+    bool sequenceParallel = true;
+    ActivationRecompute recompute = ActivationRecompute::None;
+    double keptMatmulFraction = 0.5; // OpLevel only
+    bool compiledRematerialisation = false; // None/AttentionCore: pointwise outputs recomputed, not saved
+};
+
+// Bytes per token per layer saved for backward, on one GPU, for a sequence of seqLen tokens.
+double activationBytesPerTokenLayer(const LayerShape& shape, double seqLen, const ActivationLayout& layout);
+
+ActivationRecompute activationRecomputeFor(ActivationCheckpointing ac);
+
+} // namespace mfu

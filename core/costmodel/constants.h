@@ -1,0 +1,87 @@
+#pragma once
+// Every efficiency and overhead figure the cost model uses, in one editable struct. A HardwareSpec may carry its own
+// (HardwareSpec::costModel, editable in the GUI, stored in the preset); when it does not, defaultCostModelConstants()
+// picks documented defaults by vendor and generation. Justifications: docs/cost-model.md, "Constants".
+#include <string>
+
+namespace mfu {
+
+struct HardwareSpec;
+
+struct CostModelConstants {
+    // Dense GEMMs: achieved fraction of the dense peak for large, well-shaped matmuls (cuBLAS/cuBLASLt).
+    double gemmEfficiency = 0.66;
+    // Shape penalty: a GEMM whose smaller weight dimension per GPU is d runs at d / (d + gemmHalfSaturationDim) of
+    // gemmEfficiency (tile and wave quantisation, lower arithmetic intensity after TP slices the weights).
+    double gemmHalfSaturationDim = 160;
+    // FP8 GEMMs reach a lower fraction of their (doubled) peak than BF16 ones.
+    double fp8GemmEfficiencyRatio = 0.80;
+    // FP8 cast/scale passes: bytes moved per GEMM operand element (read bf16, write fp8, amax).
+    double fp8CastBytesPerElement = 3.0;
+
+    // Flash attention (causal; the executed FLOPs are half the full S x S square). Backward efficiency is quoted
+    // against 2x the forward FLOPs and absorbs the kernel's internal recomputation of Q.K^T.
+    double attentionForwardEfficiency = 0.55;
+    double attentionBackwardEfficiency = 0.35;
+    // Attention split into context-parallel chunks runs less efficiently (smaller tiles, ring steps).
+    double contextParallelAttentionEfficiency = 0.90;
+
+    // Memory-bound kernels: achieved fraction of HBM bandwidth.
+    double hbmEfficiency = 0.80;
+    // Elementwise/norm traffic per token per layer (forward + backward), in passes over a hidden-size bf16 vector,
+    // and over an FFN-size vector. Compiled (torch.compile/Inductor fuses norms, residual adds, SwiGLU).
+    double elementwiseHiddenPassesCompiled = 16;
+    double elementwiseFfnPassesCompiled = 8;
+    double elementwiseHiddenPassesEager = 64;
+    double elementwiseFfnPassesEager = 24;
+    // AdamW bytes per parameter shard per step: fused (one pass) and multi-tensor (foreach) implementation.
+    // Loss: bytes moved per logit (forward + backward): compiled keeps bf16 logits and fuses the softmax/grad,
+    // eager upcasts to FP32 and materialises the softmax gradient.
+    double lossBytesPerLogitCompiled = 8;
+    double lossBytesPerLogitEager = 20;
+    double optimizerBytesPerParamFused = 28;
+    double optimizerBytesPerParamUnfused = 56;
+
+    // Interconnect: achieved fraction of the link bandwidth by large collectives, and per-hop latency.
+    double scaleUpEfficiency = 0.80;
+    double scaleOutEfficiency = 0.80;
+    double scaleUpLatencySeconds = 4e-6;
+    double scaleOutLatencySeconds = 12e-6;
+    // Rings that can cross a domain boundary at once, one per NIC rail (8 on an HGX node): a collective whose group
+    // spans domains moves its data at up to this many times the per-GPU NIC bandwidth, capped by the scale-up link.
+    int crossDomainRings = 8;
+    // Share of communication that stays exposed even when compute could hide it, with one layer of FSDP prefetch
+    // (late issue, stream ordering, SM contention). Divided by the prefetch depth.
+    double fsdpPrefetchExposedFraction = 0.12;
+    // Share of TP communication left exposed by async TP (symmetric-memory collective matmuls).
+    double asyncTpExposedFraction = 0.30;
+    // Share of context-parallel ring traffic that attention compute cannot hide.
+    double contextParallelExposedFraction = 0.30;
+    // Share of pipeline point-to-point traffic left exposed.
+    double pipelineP2pExposedFraction = 0.30;
+    // Share of MoE all-to-all left exposed (dispatch/combine sit on the critical path).
+    double expertAllToAllExposedFraction = 0.80;
+    // Residual bubble of a zero-bubble schedule, as a fraction of the 1F1B bubble.
+    double zeroBubbleResidual = 0.15;
+
+    // Fixed costs.
+    double perLayerOverheadSecondsCompiled = 15e-6; // launches and host work per layer per micro-batch pass
+    double perLayerOverheadSecondsEager = 60e-6;
+    double perStepOverheadSeconds = 0.02; // data loading, logging, grad-norm clipping, synchronisation
+
+    // Memory.
+    double runtimeReservedBytes = 4e9; // CUDA context, NCCL buffers, cuBLAS workspaces
+    double allocatorFragmentation = 0.05; // share of the dynamic peak lost to the caching allocator
+    // Torch-titan-style selective (op-level) checkpointing keeps every other matmul output.
+    double selectiveKeptMatmulFraction = 0.5;
+
+    int gpusPerNode = 8; // for "per node" figures: an HGX board, or a compute tray of a rack-scale system
+    std::string basis; // which default set this came from, for display
+};
+
+// Defaults for a device, keyed by vendor and generation (docs/cost-model.md says why each differs).
+CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware);
+// The hardware's own constants when it carries them, otherwise the defaults.
+CostModelConstants costModelConstantsFor(const HardwareSpec& hardware);
+
+} // namespace mfu

@@ -1,0 +1,106 @@
+#include "core/costmodel/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/costmodel/collectives.h"
+#include "core/errors.h"
+
+namespace mfu {
+
+namespace {
+double peakOf(const HardwareSpec& hw, NumberFormat f)
+{
+    return hw.densePeak(f).value_or(0.0);
+}
+} // namespace
+
+int fsdpShards(const Scenario& s)
+{
+    const auto& p = s.parallelism;
+    const long long fixed = static_cast<long long>(p.tp) * p.pp * p.cp * p.hsdpReplicas;
+    if (fixed <= 0 || s.cluster.gpuCount <= 0 || s.cluster.gpuCount % fixed != 0)
+        return 0;
+    return static_cast<int>(s.cluster.gpuCount / fixed);
+}
+
+int dataParallelRanks(const Scenario& s)
+{
+    return fsdpShards(s) * s.parallelism.hsdpReplicas;
+}
+
+CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware)
+    : CostModel(model, hardware, costModelConstantsFor(hardware))
+{
+}
+
+CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware, const CostModelConstants& constants)
+    : m_shape(modelShapeOf(model))
+    , m_c(constants)
+    , m_peakBf16(peakOf(hardware, NumberFormat::BF16))
+    , m_peakFp8(peakOf(hardware, NumberFormat::FP8))
+    , m_model(model)
+{
+    if (m_peakBf16 <= 0)
+        throw InputError("cost model: hardware '" + hardware.id + "' has no dense BF16 peak");
+    if (hardware.hbmBandwidthBytesPerSec <= 0)
+        throw InputError("cost model: hardware '" + hardware.id + "' has no HBM bandwidth");
+    if (hardware.scaleUpBandwidthBytesPerSec <= 0 && hardware.scaleUpDomainGpus > 1)
+        throw InputError("cost model: hardware '" + hardware.id + "' has no scale-up bandwidth");
+}
+
+const char* CostModel::invalidReason(const Scenario& s) const
+{
+    const auto& p = s.parallelism;
+    const int gpus = s.cluster.gpuCount;
+    if (gpus < 1)
+        return "GPU count must be at least 1";
+    if (p.tp < 1 || p.pp < 1 || p.cp < 1 || p.ep < 1 || p.hsdpReplicas < 1 || p.virtualStages < 1)
+        return "parallel degrees (tp, pp, cp, ep, hsdp replicas, virtual stages) must be at least 1";
+    if (s.workload.seqLen < 1)
+        return "sequence length must be at least 1";
+    if (s.workload.microBatch < 1)
+        return "micro-batch must be at least 1 sequence";
+    if (fsdpShards(s) == 0)
+        return "tp x pp x cp x hsdp replicas must divide the GPU count";
+    const auto& x = m_shape.layer;
+    if (static_cast<int>(x.heads) % p.tp != 0)
+        return "tp must divide the number of attention heads";
+    if (static_cast<int>(x.kvHeads) % p.tp != 0 && p.tp % static_cast<int>(x.kvHeads) != 0)
+        return "tp and the number of KV heads must divide one another";
+    if (p.pp > m_shape.layers)
+        return "pp cannot exceed the number of layers";
+    if (p.virtualStages > 1 && (p.pp < 2 || static_cast<long long>(p.pp) * p.virtualStages > m_shape.layers))
+        return "virtual stages need pp > 1 and at least pp x virtual stages layers";
+    if (s.workload.seqLen % p.cp != 0)
+        return "cp must divide the sequence length";
+    if (p.ep > 1) {
+        if (m_shape.experts <= 0)
+            return "ep > 1 needs a mixture-of-experts model";
+        if (static_cast<int>(m_shape.experts) % p.ep != 0)
+            return "ep must divide the number of experts";
+        if ((fsdpShards(s) * p.cp) % p.ep != 0)
+            return "ep must divide fsdp shards x cp (experts are sharded over the data-parallel ranks)";
+    }
+    if (s.precision == TrainingPrecision::BF16_FP8 && m_peakFp8 <= 0)
+        return "BF16+FP8 needs a dense FP8 peak for this hardware";
+    if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)
+        return "the GPUs span several scale-up domains but the hardware has no scale-out bandwidth";
+    if (s.cluster.hardware.hbmBytes <= 0)
+        return "hardware memory capacity is missing";
+    return nullptr;
+}
+
+StepPrediction CostModel::evaluate(const Scenario& s) const
+{
+    if (const char* reason = invalidReason(s))
+        throw InputError(std::string("cost model: ") + reason);
+    return evaluateValid(s);
+}
+
+StepPrediction evaluate(const Scenario& scenario)
+{
+    return CostModel(scenario.model, scenario.cluster.hardware).evaluate(scenario);
+}
+
+} // namespace mfu

@@ -1,0 +1,74 @@
+#pragma once
+// The analytic cost model of one training step (equations in docs/cost-model.md).
+//
+//   step = compute (matmul + attention + memory-bound + recompute) + exposed communication + pipeline bubble
+//          + fixed overheads
+//   compute time = FLOPs / (dense peak of the precision x efficiency(op, shape)); memory-bound = bytes / HBM BW
+//   communication = ring bytes / tier bandwidth + steps x latency; hidden behind the compute it overlaps with
+//   (FSDP prefetch, async TP, bucketed DP all-reduce, ring attention), the rest is exposed
+//   MFU = FLOP/token (the scenario's formula) x tokens/s per GPU / BF16 dense peak
+//
+// CostModel precomputes what depends only on the model (parameter counts, layer shapes), so evaluating a scenario
+// allocates nothing and takes about a microsecond; the planner calls it hundreds of thousands of times.
+#include "core/costmodel/activation_memory.h"
+#include "core/costmodel/constants.h"
+#include "core/costmodel/step_prediction.h"
+#include "core/scenario.h"
+
+namespace mfu {
+
+// Model facts the cost model needs, computed once per ModelSpec.
+struct ModelShape {
+    int layers = 0;
+    LayerShape layer; // dense-equivalent shape a token passes through
+    double vocab = 0;
+    double totalParams = 0;
+    double embeddingParams = 0;
+    double lmHeadParams = 0; // untied output layer (0 when tied: the embedding is reused)
+    double paramsPerLayer = 0; // all parameters of one block (MoE: every expert)
+    double expertParamsPerLayer = 0; // routed experts of one MoE block (averaged over all layers)
+    double activeLinearParamsPerLayer = 0; // weights a token multiplies by in one block (MoE: active experts)
+    double moeLayerShare = 0; // fraction of layers with routed experts
+    double experts = 0;
+    double expertsPerToken = 0;
+    // Forward FLOP per token of one layer's GEMMs, split by the dimension that limits their efficiency.
+    double qkvFlops = 0, outProjFlops = 0, ffnFlops = 0, routerFlops = 0;
+    double qkvOut = 0, attnOut = 0; // output widths of the QKV projection and the attention (a x dv)
+    double ffnWidth = 0; // intermediate width per expert (dense: ffnDim)
+};
+
+ModelShape modelShapeOf(const ModelSpec& model); // throws InputError for a bare model
+
+class CostModel {
+public:
+    // Throws InputError when the model is bare (no architecture) or the hardware lacks a BF16 peak.
+    CostModel(const ModelSpec& model, const HardwareSpec& hardware);
+    CostModel(const ModelSpec& model, const HardwareSpec& hardware, const CostModelConstants& constants);
+
+    // Throws InputError when the scenario is inconsistent (degrees that do not multiply to the GPU count, ...).
+    // The scenario's model and hardware must be the ones this CostModel was built for.
+    StepPrediction evaluate(const Scenario& scenario) const;
+    // Non-throwing: nullptr when the scenario is valid, otherwise a static message naming the problem.
+    const char* invalidReason(const Scenario& scenario) const;
+    // Evaluate a scenario already known to be valid (the planner's hot path).
+    StepPrediction evaluateValid(const Scenario& scenario) const;
+
+    const ModelShape& shape() const { return m_shape; }
+    const CostModelConstants& constants() const { return m_c; }
+
+private:
+    ModelShape m_shape;
+    CostModelConstants m_c;
+    double m_peakBf16 = 0;
+    double m_peakFp8 = 0; // 0 when the device has none
+    ModelSpec m_model; // for FLOP/token under the scenario's formula
+};
+
+// Convenience: builds a CostModel from the scenario's own model, hardware and constants.
+StepPrediction evaluate(const Scenario& scenario);
+
+// Data-parallel degree and FSDP shard count implied by a scenario (gpus / (tp pp cp hsdpReplicas)).
+int dataParallelRanks(const Scenario& s); // hsdpReplicas x fsdpShards
+int fsdpShards(const Scenario& s); // 0 when the degrees do not divide the GPU count
+
+} // namespace mfu

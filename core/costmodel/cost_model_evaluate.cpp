@@ -1,0 +1,304 @@
+// CostModel::evaluateValid: the step-time and memory equations (docs/cost-model.md writes them out).
+// Everything here is per GPU on the critical path: the slowest pipeline stage, one data-parallel rank.
+#include <algorithm>
+#include <cmath>
+
+#include "core/costmodel/collectives.h"
+#include "core/costmodel/cost_model.h"
+#include "core/costmodel/step_memory.h"
+
+namespace mfu {
+
+namespace {
+
+// Efficiency of a GEMM whose limiting dimension (smallest of tokens, out and in per GPU) is d.
+double gemmShapeFactor(double d, const CostModelConstants& c)
+{
+    return d / (d + c.gemmHalfSaturationDim);
+}
+
+LinkTiers tiersFor(const HardwareSpec& hw, int domain, const CostModelConstants& c)
+{
+    LinkTiers t;
+    t.scaleUpBytesPerSec = std::max(hw.scaleUpBandwidthBytesPerSec, 1.0) * c.scaleUpEfficiency;
+    t.scaleOutBytesPerSec = std::max(hw.scaleOutBandwidthBytesPerSec, 1.0) * c.scaleOutEfficiency;
+    t.scaleUpLatency = c.scaleUpLatencySeconds;
+    t.scaleOutLatency = c.scaleOutLatencySeconds;
+    t.domainGpus = std::max(1, domain);
+    t.crossDomainRings = std::max(1, c.crossDomainRings);
+    return t;
+}
+
+// Overlap of communication `comm` with compute `compute`: what cannot hide, plus a share that stays exposed.
+double exposedAfterOverlap(double comm, double compute, double exposedShare)
+{
+    return std::max(0.0, comm - compute) + std::min(comm, compute) * exposedShare;
+}
+
+} // namespace
+
+StepPrediction CostModel::evaluateValid(const Scenario& s) const
+{
+    const auto& c = m_c;
+    const auto& sh = m_shape;
+    const auto& x = sh.layer;
+    const auto& par = s.parallelism;
+    const auto& hw = s.cluster.hardware;
+    const auto& flags = s.flags;
+    const int gpus = s.cluster.gpuCount;
+    const int domain = s.cluster.domainSize();
+    const LinkTiers tiers = tiersFor(hw, domain, c);
+
+    const double tp = par.tp, pp = par.pp, cp = par.cp, ep = par.ep, v = par.virtualStages;
+    const int shards = fsdpShards(s);
+    const int fsdpGroup = shards * par.cp; // FSDP shards over data-parallel x context-parallel ranks
+    const double dp = static_cast<double>(shards) * par.hsdpReplicas;
+    const double seq = static_cast<double>(s.workload.seqLen);
+    const double mb = static_cast<double>(s.workload.microBatch);
+    const double tokensMb = mb * seq / cp; // tokens one GPU processes per micro-batch
+    const double layersPerStage = std::ceil(sh.layers / pp);
+    const bool fp8 = s.precision == TrainingPrecision::BF16_FP8;
+    const bool sp = par.sequenceParallel && par.tp > 1;
+    const double hbm = hw.hbmBandwidthBytesPerSec * c.hbmEfficiency;
+
+    // Gradient accumulation: micro-batches per data-parallel rank to reach the global batch.
+    const double tokensPerMbGlobal = dp * mb * seq;
+    const double accum = s.workload.globalBatchTokens > 0
+        ? std::max(1.0, std::ceil(static_cast<double>(s.workload.globalBatchTokens) / tokensPerMbGlobal))
+        : 1.0;
+
+    // --- Matmuls: FLOP / (peak x efficiency(shape)), forward; backward is twice the forward.
+    const double linearPeak = fp8 ? m_peakFp8 * c.fp8GemmEfficiencyRatio : m_peakBf16;
+    const double etp = par.ep > 1 ? 1.0 : tp; // experts are not TP-split when EP shards them
+    const double gemmPeak = linearPeak * c.gemmEfficiency;
+    const double dModel = x.hidden;
+    const double fQkv = gemmShapeFactor(std::min({ tokensMb, sh.qkvOut / tp, dModel }), c);
+    const double fOut = gemmShapeFactor(std::min({ tokensMb, dModel, sh.attnOut / tp }), c);
+    double ffnTokens = tokensMb; // MoE: tokens each expert sees per micro-batch
+    double ffnSplit = tp;
+    if (sh.experts > 0) {
+        ffnTokens = tokensMb * ep * sh.expertsPerToken / sh.experts;
+        ffnSplit = etp;
+    }
+    const double fFfn = gemmShapeFactor(std::min({ ffnTokens, sh.ffnWidth / ffnSplit, dModel }), c);
+    const double layerFwdMatmul = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + sh.ffnFlops / fFfn) / (tp * gemmPeak)
+        + sh.routerFlops / (m_peakBf16 * c.gemmEfficiency);
+    const double fHead = gemmShapeFactor(std::min({ tokensMb, sh.vocab / tp, dModel }), c);
+    const double headFwd = 2.0 * dModel * sh.vocab / tp / (m_peakBf16 * c.gemmEfficiency * fHead);
+    // The LM head runs on the last stage only; spread over stages (stages are balanced by layer count).
+    const double matmulFwdMb = tokensMb * (layersPerStage * layerFwdMatmul + headFwd / pp);
+    const double matmulMb = 3.0 * matmulFwdMb;
+
+    // --- Attention core (always BF16): causal half of the S x S square per query, split over TP heads.
+    const double cpEff = par.cp > 1 ? c.contextParallelAttentionEfficiency : 1.0;
+    const double attnFwdFlops
+        = tokensMb * layersPerStage * 2.0 * seq * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim) / 2.0;
+    const double attnFwdMb = attnFwdFlops / (m_peakBf16 * c.attentionForwardEfficiency * cpEff);
+    const double attnBwdMb = 2.0 * attnFwdFlops / (m_peakBf16 * c.attentionBackwardEfficiency * cpEff);
+
+    // --- Memory-bound work per micro-batch: elementwise and norms, loss, FP8 casts.
+    const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled : c.elementwiseHiddenPassesEager;
+    const double ffnPasses = flags.compiled ? c.elementwiseFfnPassesCompiled : c.elementwiseFfnPassesEager;
+    const double elemBytes
+        = 2.0 * tokensMb * layersPerStage * (hiddenPasses * dModel / (sp ? tp : 1.0) + ffnPasses * x.ffnDim / tp);
+    const double lossBytes
+        = tokensMb * sh.vocab / tp / pp * (flags.compiled ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
+    double castBytes = 0;
+    if (fp8) {
+        // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
+        const double operands = 2.0 * dModel + sh.qkvOut + sh.attnOut + 3.0 * x.ffnDim;
+        castBytes = c.fp8CastBytesPerElement
+            * (tokensMb * layersPerStage * operands / tp + 2.0 * layersPerStage * sh.activeLinearParamsPerLayer / tp);
+    }
+    const double elemMb = elemBytes / hbm;
+    const double memBoundMb = (elemBytes + lossBytes + castBytes) / hbm;
+
+    // --- Recomputation.
+    double recomputeMb = 0;
+    if (s.activationCheckpointing == ActivationCheckpointing::Full)
+        recomputeMb = tokensMb * layersPerStage * layerFwdMatmul + attnFwdMb + elemMb / 3.0;
+    else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
+        recomputeMb = (1.0 - c.selectiveKeptMatmulFraction) * tokensMb * layersPerStage * layerFwdMatmul + elemMb / 3.0;
+
+    const double fwdComputeMb = matmulFwdMb + attnFwdMb + elemMb / 3.0;
+    const double bwdComputeMb = 2.0 * matmulFwdMb + attnBwdMb + 2.0 * elemMb / 3.0 + recomputeMb;
+    const double computeMb = matmulMb + attnFwdMb + attnBwdMb + memBoundMb + recomputeMb;
+
+    StepPrediction out;
+    auto& commAll = out.commSeconds;
+    TimeBreakdown& t = out.time;
+    const auto idx = [](CommKind k) { return static_cast<size_t>(k); };
+
+    // --- Tensor parallel: per layer 2 all-gathers + 2 reduce-scatters forward (all-reduces without SP), as many
+    // backward, and the forward's again under full recompute.
+    double tpExposedMb = 0;
+    if (par.tp > 1) {
+        const CommGroup g { par.tp, 1 };
+        const double buffer = tokensMb * dModel * 2.0;
+        const double pair = collectiveSeconds(Collective::AllGather, buffer, g, tiers)
+            + collectiveSeconds(Collective::ReduceScatter, buffer, g, tiers);
+        const double passes = s.activationCheckpointing == ActivationCheckpointing::Full ? 3.0 : 2.0;
+        const double tpMb = layersPerStage * 2.0 * pair * passes;
+        commAll[idx(CommKind::Tp)] = tpMb;
+        tpExposedMb = par.asyncTp && sp ? exposedAfterOverlap(tpMb, matmulMb, c.asyncTpExposedFraction) : tpMb;
+    }
+
+    // --- Context parallel: ring attention passes K and V around the cp ranks (forward), K, V and their gradients
+    // backward.
+    double cpExposedMb = 0;
+    if (par.cp > 1) {
+        const CommGroup g { par.cp, par.tp };
+        const double kvBuffer
+            = cp * tokensMb * (x.kvHeads * (x.qkHeadDim + x.vHeadDim)) / std::min(tp, x.kvHeads) * 2.0;
+        const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, tiers);
+        const double cpMb = layersPerStage * (3.0 * one);
+        commAll[idx(CommKind::Cp)] = cpMb;
+        cpExposedMb = exposedAfterOverlap(cpMb, attnFwdMb + attnBwdMb, c.contextParallelExposedFraction);
+    }
+
+    // --- Expert parallel: dispatch and combine all-to-alls, forward and backward, in MoE layers.
+    double epExposedMb = 0;
+    if (par.ep > 1) {
+        const CommGroup g { par.ep, par.tp };
+        const double buffer = tokensMb * sh.expertsPerToken * dModel * 2.0;
+        const double epMb
+            = layersPerStage * sh.moeLayerShare * 4.0 * collectiveSeconds(Collective::AllToAll, buffer, g, tiers);
+        commAll[idx(CommKind::EpAllToAll)] = epMb;
+        epExposedMb = epMb * c.expertAllToAllExposedFraction;
+    }
+
+    // --- Pipeline point-to-point: activations forward, gradients backward, at every stage boundary of every chunk.
+    double ppExposedMb = 0;
+    if (par.pp > 1) {
+        const bool cross = gpus > domain;
+        const double bw = cross ? tiers.scaleOutBytesPerSec : tiers.scaleUpBytesPerSec;
+        const double lat = cross ? tiers.scaleOutLatency : tiers.scaleUpLatency;
+        const double bytes = tokensMb * dModel * 2.0 / (sp ? tp : 1.0);
+        const double ppMb = 2.0 * v * (bytes / bw + lat);
+        commAll[idx(CommKind::PpP2p)] = ppMb;
+        ppExposedMb = ppMb * c.pipelineP2pExposedFraction;
+    }
+
+    // --- FSDP: all-gather every unit's weights before forward and again before backward, reduce-scatter its
+    // gradients after backward; one unit per layer plus one for the embedding and LM head.
+    const double denseParams = sh.totalParams - sh.expertParamsPerLayer * sh.layers;
+    const double expertParams = sh.expertParamsPerLayer * sh.layers;
+    const double mpParams = (denseParams / tp + expertParams / (etp * ep)) / pp; // one model-parallel rank's weights
+    const double reduceBytes = flags.reduceInBf16 ? 2.0 : 4.0;
+    const double units = layersPerStage + 1.0;
+    double agMb = 0, rsMb = 0;
+    if (fsdpGroup > 1) {
+        const CommGroup g { fsdpGroup, par.tp };
+        const double denseUnit = denseParams / tp / pp / units;
+        agMb = units * collectiveSeconds(Collective::AllGather, denseUnit * 2.0, g, tiers);
+        rsMb = units * collectiveSeconds(Collective::ReduceScatter, denseUnit * reduceBytes, g, tiers);
+        const int expertGroup = fsdpGroup / par.ep;
+        if (expertParams > 0 && expertGroup > 1) {
+            const CommGroup ge { expertGroup, par.tp };
+            const double expertUnit = expertParams / (etp * ep) / pp / layersPerStage;
+            agMb += layersPerStage * collectiveSeconds(Collective::AllGather, expertUnit * 2.0, ge, tiers);
+            rsMb += layersPerStage * collectiveSeconds(Collective::ReduceScatter, expertUnit * reduceBytes, ge, tiers);
+        }
+    }
+    const double prefetch = std::max(1, flags.fsdpPrefetchLayers);
+    const double share = c.fsdpPrefetchExposedFraction / prefetch;
+    const double agFwdExposed = agMb > 0 ? exposedAfterOverlap(agMb, fwdComputeMb, share) + agMb / units : 0.0;
+    const double bwdComm = agMb + rsMb;
+    const double bwdExposed = bwdComm > 0 ? exposedAfterOverlap(bwdComm, bwdComputeMb, share) + rsMb / units : 0.0;
+    const double agBwdExposed = bwdComm > 0 ? bwdExposed * agMb / bwdComm : 0.0;
+    const double rsExposed = bwdExposed - agBwdExposed;
+
+    // --- Per micro-batch and per step.
+    const double passes = s.activationCheckpointing == ActivationCheckpointing::None ? 2.0 : 3.0;
+    const double overheadMb = passes * layersPerStage
+        * (flags.compiled ? c.perLayerOverheadSecondsCompiled : c.perLayerOverheadSecondsEager);
+    const double exposedMb
+        = tpExposedMb + cpExposedMb + epExposedMb + ppExposedMb + agFwdExposed + agBwdExposed + rsExposed;
+    const double perMb = computeMb + overheadMb + exposedMb;
+
+    t.matmul = accum * matmulMb;
+    t.attention = accum * (attnFwdMb + attnBwdMb);
+    t.memoryBound = accum * memBoundMb;
+    t.recompute = accum * recomputeMb;
+    t.overhead = accum * overheadMb + c.perStepOverheadSeconds;
+    t.comm(CommKind::Tp) = accum * tpExposedMb;
+    t.comm(CommKind::Cp) = accum * cpExposedMb;
+    t.comm(CommKind::EpAllToAll) = accum * epExposedMb;
+    t.comm(CommKind::PpP2p) = accum * ppExposedMb;
+    t.comm(CommKind::FsdpAllGather) = accum * (agFwdExposed + agBwdExposed);
+    t.comm(CommKind::FsdpReduceScatter) = accum * rsExposed;
+    commAll[idx(CommKind::Tp)] *= accum;
+    commAll[idx(CommKind::Cp)] *= accum;
+    commAll[idx(CommKind::EpAllToAll)] *= accum;
+    commAll[idx(CommKind::PpP2p)] *= accum;
+    commAll[idx(CommKind::FsdpAllGather)] = accum * 2.0 * agMb;
+    commAll[idx(CommKind::FsdpReduceScatter)] = accum * rsMb;
+
+    // Pipeline bubble: (pp - 1) / v micro-batch slots of idle time per step (1F1B and interleaved 1F1B).
+    if (par.pp > 1) {
+        double bubble = (pp - 1.0) / v * perMb;
+        if (par.schedule == PipelineSchedule::ZeroBubble)
+            bubble *= c.zeroBubbleResidual;
+        t.pipelineBubble = bubble;
+    }
+
+    // Data-parallel all-reduce across HSDP replicas (or plain DDP): once per step, bucketed behind the last
+    // micro-batch's backward; the last bucket is exposed.
+    if (par.hsdpReplicas > 1) {
+        const CommGroup g { par.hsdpReplicas, par.tp * fsdpGroup };
+        const double buffer = mpParams / fsdpGroup * reduceBytes;
+        const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, tiers);
+        commAll[idx(CommKind::DpAllReduce)] = ar;
+        t.comm(CommKind::DpAllReduce) = std::max(0.0, ar - bwdComputeMb) + ar / units;
+    }
+
+    // Optimizer (memory-bound over the local shard) and FP8 weight-scale precomputation.
+    const double shardParams = mpParams / fsdpGroup;
+    const double optBytes
+        = shardParams * (flags.fusedOptimizer ? c.optimizerBytesPerParamFused : c.optimizerBytesPerParamUnfused);
+    const double optSeconds = optBytes / hbm;
+    t.memoryBound += flags.optimizerInBackward ? optSeconds / units : optSeconds;
+    if (fp8 && !flags.fp8ScalesInBackward)
+        t.memoryBound += shardParams * 4.0 / hbm
+            + static_cast<double>(ringSteps(Collective::AllReduce, fsdpGroup)) * tiers.scaleUpLatency;
+
+    // --- Throughput and utilisation.
+    out.stepTimeSeconds = t.total();
+    out.gradAccumSteps = static_cast<int64_t>(accum);
+    out.tokensPerStep = accum * tokensPerMbGlobal;
+    out.tokensPerSec = out.tokensPerStep / out.stepTimeSeconds;
+    out.tokensPerSecPerGpu = out.tokensPerSec / gpus;
+    const FlopsPerToken fpt = countFlopsPerToken(m_model, s.workload.seqLen);
+    out.flopsPerToken = fpt.get(s.mfuFormula).value_or(fpt.sixN);
+    double recomputeFpt = 0;
+    if (s.activationCheckpointing == ActivationCheckpointing::Full)
+        recomputeFpt = out.flopsPerToken / 3.0;
+    else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
+        recomputeFpt = (1.0 - c.selectiveKeptMatmulFraction) * 2.0 * sh.activeLinearParamsPerLayer * sh.layers;
+    out.hardwareFlopsPerToken = out.flopsPerToken + recomputeFpt;
+    const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu;
+    out.tflopsPerGpu = achieved / 1e12;
+    out.tflopsPerNode = out.tflopsPerGpu * std::min(gpus, c.gpusPerNode);
+    out.mfu = achieved / m_peakBf16;
+    out.hfu = out.hardwareFlopsPerToken * out.tokensPerSecPerGpu / m_peakBf16;
+    if (fp8)
+        out.mfuVsFp8Peak = achieved / m_peakFp8;
+
+    // --- Memory.
+    StepMemoryInputs mi;
+    mi.shape = &sh;
+    mi.constants = &c;
+    mi.scenario = &s;
+    mi.modelParallelParams = mpParams;
+    mi.fsdpGroup = fsdpGroup;
+    mi.tokensPerMicroBatch = tokensMb;
+    mi.layersPerStage = layersPerStage;
+    mi.microBatchesPerStep = accum;
+    out.memory = stepMemory(mi);
+    out.memoryCapacityBytes = hw.hbmBytes;
+    out.fits = out.memory.total() <= hw.hbmBytes;
+    classifyBottleneck(out);
+    return out;
+}
+
+} // namespace mfu

@@ -1,0 +1,60 @@
+#include "core/costmodel/cost_model.h"
+
+#include "core/errors.h"
+#include "core/param_count.h"
+
+namespace mfu {
+
+ModelShape modelShapeOf(const ModelSpec& m)
+{
+    if (m.isBare())
+        throw InputError("cost model: model '" + m.id
+            + "' is a bare parameter count; the cost model needs its architecture (layers, hidden size, heads)");
+    if (m.layers <= 0 || m.hidden <= 0 || m.heads <= 0)
+        throw InputError("cost model: model '" + m.id + "' lacks layers, hidden size or heads");
+    const ParameterCounts p = countParameters(m);
+    const ForwardComponents fwd = forwardComponents(m, 1); // seq-independent parts only
+    const double L = static_cast<double>(m.layers);
+
+    ModelShape s;
+    s.layers = m.layers;
+    s.vocab = static_cast<double>(m.vocab);
+    s.totalParams = static_cast<double>(p.total);
+    s.embeddingParams = static_cast<double>(p.embedding);
+    s.lmHeadParams = static_cast<double>(p.lmHead);
+    s.paramsPerLayer = static_cast<double>(p.attention + p.ffn + p.norms) / L;
+
+    const double matrices = m.activation == FfnActivation::SwiGLU ? 3.0 : 2.0;
+    const int moeLayers = m.isMoe() ? m.layers - m.moe.denseLayers : 0;
+    s.moeLayerShare = static_cast<double>(moeLayers) / L;
+    s.experts = m.isMoe() ? m.moe.experts : 0;
+    s.expertsPerToken = m.isMoe() ? m.moe.expertsPerToken : 0;
+    s.expertParamsPerLayer = m.isMoe() ? static_cast<double>(moeLayers) * m.moe.experts * matrices
+            * static_cast<double>(m.hidden) * static_cast<double>(m.moe.expertFfnDim) / L
+                                       : 0.0;
+
+    s.qkvFlops = fwd.qkvProjection / L;
+    s.outProjFlops = fwd.outputProjection / L;
+    s.ffnFlops = fwd.ffn / L;
+    s.routerFlops = fwd.router / L;
+    s.activeLinearParamsPerLayer = (s.qkvFlops + s.outProjFlops + s.ffnFlops + s.routerFlops) / 2.0;
+    s.qkvOut = static_cast<double>(m.heads) * static_cast<double>(m.qkHeadDim())
+        + 2.0 * static_cast<double>(m.kvHeads) * static_cast<double>(m.headDim);
+    s.attnOut = static_cast<double>(m.heads) * static_cast<double>(m.vHeadDim());
+    s.ffnWidth = m.isMoe() ? static_cast<double>(m.moe.expertFfnDim) : static_cast<double>(m.ffnDim);
+
+    LayerShape& x = s.layer;
+    x.hidden = static_cast<double>(m.hidden);
+    x.heads = m.heads;
+    x.kvHeads = m.kvHeads > 0 ? m.kvHeads : m.heads;
+    x.qkHeadDim = static_cast<double>(m.qkHeadDim());
+    x.vHeadDim = static_cast<double>(m.vHeadDim());
+    x.gatedFfn = m.activation == FfnActivation::SwiGLU;
+    // The FFN width one token passes through, averaged over dense and MoE layers.
+    x.ffnDim = s.ffnFlops / (2.0 * matrices * x.hidden);
+    x.dropout = false; // modern LLM pre-training runs without dropout
+    x.flashAttention = true;
+    return s;
+}
+
+} // namespace mfu

@@ -1,0 +1,102 @@
+#include "core/costmodel/step_memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mfu {
+
+MemoryBreakdown stepMemory(const StepMemoryInputs& in)
+{
+    const ModelShape& sh = *in.shape;
+    const CostModelConstants& c = *in.constants;
+    const Scenario& s = *in.scenario;
+    const auto& par = s.parallelism;
+    const double tp = par.tp;
+    const double shard = in.modelParallelParams / std::max(1, in.fsdpGroup);
+
+    MemoryBreakdown m;
+    m.parameters = 4.0 * shard;
+    m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard;
+    m.optimizerState = 8.0 * shard;
+    m.reserved = c.runtimeReservedBytes;
+
+    ActivationLayout layout;
+    layout.tp = par.tp;
+    layout.sequenceParallel = par.sequenceParallel;
+    layout.recompute = activationRecomputeFor(s.activationCheckpointing);
+    layout.keptMatmulFraction = c.selectiveKeptMatmulFraction;
+    layout.compiledRematerialisation = s.flags.compiled;
+    const double seq = static_cast<double>(s.workload.seqLen);
+    const double perTokenLayer = activationBytesPerTokenLayer(sh.layer, seq, layout);
+    double inFlight = 1.0;
+    if (par.pp > 1) {
+        inFlight = std::min(static_cast<double>(par.pp), in.microBatchesPerStep);
+        if (par.virtualStages > 1)
+            inFlight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.virtualStages);
+    }
+    m.activations = perTokenLayer * in.tokensPerMicroBatch * in.layersPerStage * inFlight;
+
+    // Temporary buffers.
+    double temp = 0;
+    const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
+    const double unitParams = std::max(sh.paramsPerLayer / tp, (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0);
+    if (in.fsdpGroup > 1) {
+        const double gathered = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * unitParams * 2.0;
+        // One unit's unsharded BF16 gradients, plus their FP32 copy when the reduction runs in FP32.
+        const double reducing = unitParams * (2.0 + (reduceBytes > 2.0 ? reduceBytes : 0.0));
+        temp += gathered + reducing;
+    } else if (s.flags.optimizerInBackward) {
+        temp += 2.0 * unitParams * 4.0;
+    }
+    // Logits (BF16) and their gradient; eager mode upcasts to FP32 for the loss.
+    const double logitBytes = s.flags.compiled ? 4.0 : 10.0;
+    temp += in.tokensPerMicroBatch * sh.vocab / tp * logitBytes;
+    // Recomputation rebuilds one layer's activations at a time.
+    if (layout.recompute != ActivationRecompute::None) {
+        ActivationLayout whole = layout;
+        whole.recompute = ActivationRecompute::None;
+        temp += (activationBytesPerTokenLayer(sh.layer, seq, whole) - perTokenLayer) * in.tokensPerMicroBatch;
+    }
+    temp += c.allocatorFragmentation * (m.activations + temp);
+    m.temporary = temp;
+    return m;
+}
+
+void classifyBottleneck(StepPrediction& p)
+{
+    const TimeBreakdown& t = p.time;
+    double worst = -1;
+    for (CommKind k : kAllCommKinds) {
+        if (t.comm(k) > worst) {
+            worst = t.comm(k);
+            p.worstComm = k;
+        }
+    }
+    if (!p.fits) {
+        p.bottleneck = Bottleneck::Memory;
+        return;
+    }
+    struct Part {
+        Bottleneck b;
+        double seconds;
+    };
+    const Part parts[] = { { Bottleneck::Compute, t.matmul }, { Bottleneck::Attention, t.attention },
+        { Bottleneck::MemoryBandwidth, t.memoryBound }, { Bottleneck::Recompute, t.recompute },
+        { Bottleneck::Communication, t.exposedCommTotal() }, { Bottleneck::PipelineBubble, t.pipelineBubble },
+        { Bottleneck::Overhead, t.overhead } };
+    // Compute is the healthy limit; name another part when it costs at least a tenth of the step.
+    p.bottleneck = Bottleneck::Compute;
+    double largest = 0;
+    for (const Part& part : parts) {
+        if (part.b == Bottleneck::Compute || part.b == Bottleneck::Attention)
+            continue;
+        if (part.seconds > largest) {
+            largest = part.seconds;
+            p.bottleneck = part.b;
+        }
+    }
+    if (largest < 0.1 * p.stepTimeSeconds)
+        p.bottleneck = t.attention > t.matmul ? Bottleneck::Attention : Bottleneck::Compute;
+}
+
+} // namespace mfu

@@ -1,0 +1,81 @@
+#include "core/costmodel/step_prediction.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace mfu {
+
+namespace {
+struct CommName {
+    CommKind kind;
+    std::string_view key;
+    std::string_view label;
+};
+constexpr CommName kCommNames[] = {
+    { CommKind::FsdpAllGather, "fsdp_allgather", "FSDP all-gather" },
+    { CommKind::FsdpReduceScatter, "fsdp_reducescatter", "FSDP reduce-scatter" },
+    { CommKind::Tp, "tp", "tensor-parallel collectives" },
+    { CommKind::PpP2p, "pp_p2p", "pipeline point-to-point" },
+    { CommKind::Cp, "cp", "context-parallel ring" },
+    { CommKind::DpAllReduce, "dp_allreduce", "data-parallel all-reduce" },
+    { CommKind::EpAllToAll, "ep_alltoall", "expert-parallel all-to-all" },
+};
+
+std::string percentOf(double part, double whole)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
+    return buf;
+}
+
+std::string gib(double bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    return buf;
+}
+} // namespace
+
+std::string_view commKindKey(CommKind kind)
+{
+    return kCommNames[static_cast<size_t>(kind)].key;
+}
+std::string_view commKindLabel(CommKind kind)
+{
+    return kCommNames[static_cast<size_t>(kind)].label;
+}
+
+std::string bottleneckSentence(const StepPrediction& p)
+{
+    const TimeBreakdown& t = p.time;
+    const double step = p.stepTimeSeconds;
+    switch (p.bottleneck) {
+    case Bottleneck::Memory:
+        return "Does not fit: needs " + gib(p.memory.total()) + " per GPU of " + gib(p.memoryCapacityBytes)
+            + "; shard more, checkpoint more activations or shrink the micro-batch.";
+    case Bottleneck::Compute:
+        return "Compute-bound: matmuls take " + percentOf(t.matmul, step) + " of the step and attention "
+            + percentOf(t.attention, step) + "; gains now come from kernel efficiency.";
+    case Bottleneck::Attention:
+        return "Attention-bound: the attention core takes " + percentOf(t.attention, step)
+            + " of the step at this sequence length.";
+    case Bottleneck::MemoryBandwidth:
+        return "Memory-bandwidth work (norms, elementwise, loss, optimizer, casts) takes "
+            + percentOf(t.memoryBound, step) + " of the step; fuse it (torch.compile, fused optimizer).";
+    case Bottleneck::Recompute:
+        return "Activation recomputation takes " + percentOf(t.recompute, step)
+            + " of the step; lighter checkpointing would pay if memory allows.";
+    case Bottleneck::Communication:
+        return "Exposed " + std::string(commKindLabel(p.worstComm)) + " takes " + percentOf(t.comm(p.worstComm), step)
+            + " of the step (all exposed communication " + percentOf(t.exposedCommTotal(), step) + ").";
+    case Bottleneck::PipelineBubble:
+        return "The pipeline bubble takes " + percentOf(t.pipelineBubble, step)
+            + " of the step; more micro-batches or virtual stages would shrink it.";
+    case Bottleneck::Overhead:
+        return "Fixed overheads (launches, host work, per-step costs) take " + percentOf(t.overhead, step)
+            + " of the step; larger micro-batches amortise them.";
+    }
+    return {};
+}
+
+} // namespace mfu

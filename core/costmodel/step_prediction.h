@@ -1,0 +1,93 @@
+#pragma once
+// What the cost model predicts for one optimizer step of a Scenario: where the time goes (per GPU, on the critical
+// path), what the step achieves (tokens/s, TFLOPS, MFU, HFU) and what it holds in memory. Plain data, no allocation,
+// so the planner can evaluate hundreds of thousands of these per second.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mfu {
+
+enum class CommKind { FsdpAllGather, FsdpReduceScatter, Tp, PpP2p, Cp, DpAllReduce, EpAllToAll };
+inline constexpr int kCommKindCount = 7;
+inline constexpr CommKind kAllCommKinds[] = { CommKind::FsdpAllGather, CommKind::FsdpReduceScatter, CommKind::Tp,
+    CommKind::PpP2p, CommKind::Cp, CommKind::DpAllReduce, CommKind::EpAllToAll };
+// "fsdp_allgather", "fsdp_reducescatter", "tp", "pp_p2p", "cp", "dp_allreduce", "ep_alltoall"
+std::string_view commKindKey(CommKind kind);
+std::string_view commKindLabel(CommKind kind); // "FSDP all-gather", ...
+
+// Seconds per optimizer step. The parts add up to the step time.
+struct TimeBreakdown {
+    double matmul = 0; // linear layers (BF16 or FP8), forward + backward
+    double attention = 0; // attention core (flash attention), forward + backward
+    double memoryBound = 0; // norms, elementwise, loss, optimizer, FP8 casts
+    double recompute = 0; // activation checkpointing's extra forward work
+    std::array<double, kCommKindCount> exposedComm {}; // communication not hidden behind compute, by kind
+    double pipelineBubble = 0;
+    double overhead = 0; // kernel launches and host work per layer, fixed per-step costs
+
+    double& comm(CommKind k) { return exposedComm[static_cast<size_t>(k)]; }
+    double comm(CommKind k) const { return exposedComm[static_cast<size_t>(k)]; }
+    double exposedCommTotal() const
+    {
+        double s = 0;
+        for (double v : exposedComm)
+            s += v;
+        return s;
+    }
+    double total() const
+    {
+        return matmul + attention + memoryBound + recompute + exposedCommTotal() + pipelineBubble + overhead;
+    }
+};
+
+// Bytes per GPU at the step's peak.
+struct MemoryBreakdown {
+    double parameters = 0; // sharded FP32 master weights
+    double gradients = 0; // sharded FP32 gradients (0 when the optimizer runs inside backward)
+    double optimizerState = 0; // AdamW moments
+    double activations = 0; // saved for backward, all micro-batches in flight
+    double temporary = 0; // unsharded layer weights/grads, logits, recompute working set, allocator slack
+    double reserved = 0; // CUDA context, communication buffers, workspaces
+    double total() const { return parameters + gradients + optimizerState + activations + temporary + reserved; }
+};
+
+enum class Bottleneck {
+    Memory,
+    Compute,
+    Attention,
+    MemoryBandwidth,
+    Recompute,
+    Communication,
+    PipelineBubble,
+    Overhead
+};
+
+struct StepPrediction {
+    TimeBreakdown time;
+    std::array<double, kCommKindCount> commSeconds {}; // all communication per step, hidden or not
+    double stepTimeSeconds = 0;
+    int64_t gradAccumSteps = 1; // micro-batches per data-parallel rank per step
+    double tokensPerStep = 0;
+    double tokensPerSec = 0; // whole cluster
+    double tokensPerSecPerGpu = 0;
+    double flopsPerToken = 0; // the scenario's MFU formula
+    double hardwareFlopsPerToken = 0; // + recomputation
+    double tflopsPerGpu = 0; // model FLOPs achieved per GPU, TFLOP/s
+    double tflopsPerNode = 0;
+    double mfu = 0; // against the BF16 dense peak (also for BF16+FP8 runs)
+    double hfu = 0;
+    std::optional<double> mfuVsFp8Peak; // BF16+FP8 runs: against the FP8 dense peak
+    MemoryBreakdown memory;
+    double memoryCapacityBytes = 0;
+    bool fits = false;
+    Bottleneck bottleneck = Bottleneck::Compute;
+    CommKind worstComm = CommKind::FsdpAllGather; // the largest exposed communication, when that is the bottleneck
+};
+
+// One sentence naming what limits the step ("Compute-bound: matmuls take 68% of the step.").
+std::string bottleneckSentence(const StepPrediction& p);
+
+} // namespace mfu
