@@ -9,4 +9,6 @@ int runCalc(const QStringList& args);
 int runDiagnose(const QStringList& args);
 int runCost(const QStringList& args);
 
+int runTrace(const QStringList& args);
+
 } // namespace mfu::cli

@@ -12,6 +12,8 @@ const std::vector<Subcommand>& subcommands()
         { "calc", "FLOP/token under each formula, achieved TFLOPS, MFU and HFU", false, runCalc },
         { "diagnose", "Check a reported run (JSON) and name each mistake with the corrected MFU", false, runDiagnose },
         { "cost", "GPU-hours, days, dollars and energy of a job; what an MFU uplift saves", false, runCost },
+        { "trace", "Import profiler traces: step-time breakdown, overlap, idle, measured MFU, comparison", false,
+            runTrace },
     };
     return list;
 }

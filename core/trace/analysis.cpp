@@ -138,11 +138,12 @@ RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rule
     return run;
 }
 
-double measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds, double peakFlopsPerGpu)
+MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds,
+    const HardwareSpec& hardware, TrainingPrecision precision)
 {
-    if (!(flopsPerToken > 0) || !(tokensPerStep > 0) || gpuCount <= 0 || !(stepSeconds > 0) || !(peakFlopsPerGpu > 0))
-        throw InputError("measured MFU needs positive FLOP/token, tokens per step, GPU count, step time and peak");
-    return flopsPerToken * tokensPerStep / (static_cast<double>(gpuCount) * stepSeconds * peakFlopsPerGpu);
+    if (!(tokensPerStep > 0) || gpuCount <= 0 || !(stepSeconds > 0))
+        throw InputError("measured MFU needs positive tokens per step, GPU count and step time");
+    return computeMfu(flopsPerToken, 0.0, tokensPerStep / stepSeconds / gpuCount, gpuCount, hardware, precision);
 }
 
 } // namespace mfu::trace

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/hardware_spec.h"
+#include "core/mfu.h"
 #include "core/trace/breakdown.h"
 #include "core/trace/kernel_rules.h"
 #include "core/trace/steps.h"
@@ -67,9 +69,10 @@ struct RunAnalysis {
 
 RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rules, const AnalysisOptions& options = {});
 
-// MFU from the measured step time: flopsPerToken x tokensPerStep / (gpuCount x stepSeconds x peak dense FLOP/s).
-// tokensPerStep is global (all data-parallel ranks together). Throws InputError on non-positive inputs.
-double measuredMfu(
-    double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds, double peakFlopsPerGpu);
+// MFU from the measured step time, through core/mfu.h: tokens/s per GPU = tokensPerStep / stepSeconds / gpuCount,
+// MFU = flopsPerToken x that / dense peak. tokensPerStep is global (all data-parallel ranks together).
+// Throws InputError on non-positive inputs or a hardware without a dense peak for the precision.
+MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds,
+    const HardwareSpec& hardware, TrainingPrecision precision);
 
 } // namespace mfu::trace

@@ -1,0 +1,215 @@
+// `mfu-explorer trace FILE... [--compare FILE...] [--model ... --gpu ... --tokens-per-step N] [--json]`
+// Reads profiler traces (a folder = one multi-rank run), breaks the step time into kernel categories, overlap and
+// idle (core/trace), and with a model and tokens per step gives the measured MFU. The JSON keys listed in
+// core/trace/analysis_json.h are FIXED (issue 4).
+#include <QFile>
+
+#include <filesystem>
+#include <optional>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "core/errors.h"
+#include "core/flops.h"
+#include "core/trace/analysis_json.h"
+#include "core/trace/comparison.h"
+#include "core/trace/gpu_match.h"
+#include "core/trace/trace_loader.h"
+
+namespace mfu::cli {
+
+namespace {
+
+QString qs(const char* text)
+{
+    return QString::fromLatin1(text);
+}
+
+trace::KernelRules kernelRules(const QCommandLineParser& parser)
+{
+    QFile builtIn(qs(":/presets/kernels/kernel_rules.json"));
+    if (!builtIn.open(QIODevice::ReadOnly))
+        throw InputError("built-in kernel rules are missing from the application resources");
+    const QByteArray text = builtIn.readAll();
+    trace::KernelRules rules = trace::KernelRules::fromJsonText(
+        std::string_view(text.constData(), static_cast<size_t>(text.size())), "presets/kernels/kernel_rules.json");
+    // User rules win: each --kernel-rules file is tried before the ones given after it and before the built-ins.
+    const QStringList files = parser.values(qs("kernel-rules"));
+    for (auto it = files.rbegin(); it != files.rend(); ++it)
+        rules = rules.withPriorityRules(trace::KernelRules::fromFile(it->toStdString()));
+    return rules;
+}
+
+std::vector<std::filesystem::path> paths(const QStringList& names)
+{
+    std::vector<std::filesystem::path> out;
+    for (const QString& n : names)
+        out.emplace_back(n.toStdString());
+    return out;
+}
+
+struct MfuInputs {
+    double flopsPerToken = 0;
+    double tokensPerStep = 0;
+    HardwareSpec hardware;
+    TrainingPrecision precision = TrainingPrecision::BF16;
+    nlohmann::json description;
+};
+
+// --model/--params and --tokens-per-step together switch measured MFU on; the GPU comes from --gpu, else from the
+// trace's deviceProperties name.
+std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace::RunAnalysis& run)
+{
+    const auto model = resolveOptionalModel(parser);
+    const bool tokens = parser.isSet(qs("tokens-per-step"));
+    if (!model && !tokens)
+        return std::nullopt;
+    if (!model || !tokens)
+        throw InputError("measured MFU needs both a model (--model or --params) and --tokens-per-step");
+    MfuInputs in;
+    in.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
+    const int64_t seq = resolveSeqLen(parser, 8192);
+    FlopFormula formula = model->isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
+    if (parser.isSet(qs("formula"))) {
+        const auto f = flopFormulaFromKey(parser.value(qs("formula")).toStdString());
+        if (!f)
+            throw InputError("--formula: '" + parser.value(qs("formula")).toStdString()
+                + "' is not one of six_n, palm, per_component, per_component_causal");
+        formula = *f;
+    }
+    const auto fpt = countFlopsPerToken(*model, seq).get(formula);
+    if (!fpt)
+        throw InputError("--formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
+            + model->id + " is a bare parameter count (use six_n)");
+    in.flopsPerToken = *fpt;
+    QString gpuId;
+    if (!parser.isSet(qs("gpu"))) {
+        for (const auto& r : run.ranks)
+            if (r.gpuName)
+                if (const auto id = trace::proposeHardwarePresetId(*r.gpuName)) {
+                    gpuId = QString::fromStdString(*id);
+                    break;
+                }
+        if (gpuId.isEmpty())
+            throw InputError("the trace does not name a GPU with a known preset; give --gpu ID");
+    }
+    in.hardware = resolveHardware(parser, gpuId);
+    in.precision = resolvePrecision(parser);
+    in.description = { { "model", model->id }, { "seq", seq }, { "formula", std::string(flopFormulaKey(formula)) },
+        { "gpu", in.hardware.id }, { "tokens_per_step", in.tokensPerStep } };
+    return in;
+}
+
+nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& files, const trace::KernelRules& rules,
+    trace::RunAnalysis& run)
+{
+    std::vector<trace::Timeline> timelines = trace::loadRun(paths(files));
+    run = trace::analyzeRun(timelines, rules);
+    const auto in = mfuInputs(parser, run);
+    std::vector<std::optional<MfuResult>> perRank;
+    std::optional<MfuResult> overall;
+    const int gpus = parser.isSet(qs("gpus")) ? resolveGpuCount(parser) : run.gpuCount();
+    if (in) {
+        for (const auto& r : run.ranks)
+            perRank.push_back(r.meanStepSeconds > 0 ? std::optional(trace::measuredMfu(in->flopsPerToken,
+                                  in->tokensPerStep, gpus, r.meanStepSeconds, in->hardware, in->precision))
+                                                    : std::nullopt);
+        if (run.meanStepSeconds > 0)
+            overall = trace::measuredMfu(
+                in->flopsPerToken, in->tokensPerStep, gpus, run.meanStepSeconds, in->hardware, in->precision);
+    }
+    nlohmann::json j = trace::runToJson(run, perRank);
+    if (overall) {
+        nlohmann::json m = trace::mfuToJson(*overall);
+        m["inputs"] = in->description;
+        m["gpu_count"] = gpus;
+        j["measured_mfu"] = m;
+    }
+    return j;
+}
+
+void printSummary(const nlohmann::json& run, const char* title)
+{
+    printText(QString::fromLatin1(title));
+    for (const auto& r : run["ranks"]) {
+        printText(QString::asprintf("rank %d  %s  steps %zu  mean step %.4f s  busy %.4f s  idle %.4f s  kernels %lld",
+            r["rank"].get<int>(), r["gpu_name"].is_null() ? "GPU unknown" : r["gpu_name"].get<std::string>().c_str(),
+            r["steps"].size(), r["mean_step_s"].get<double>(), r["busy_s"].get<double>(), r["idle_s"].get<double>(),
+            static_cast<long long>(r["kernel_count"].get<int64_t>())));
+        for (const auto& [key, c] : r["categories"].items())
+            if (c["seconds"].get<double>() > 0)
+                printText(QString::asprintf("  %-20s %10.6f s  %6.2f%%", key.c_str(), c["seconds"].get<double>(),
+                    100.0 * c["share"].get<double>()));
+        printText(QString::asprintf("  communication %.6f s, %.1f%% hidden under compute, exposed %.6f s",
+            r["comm_s"].get<double>(), 100.0 * r["comm_overlap_fraction"].get<double>(),
+            r["exposed_comm_s"].get<double>()));
+        if (r.contains("measured_mfu"))
+            printText(QString::asprintf("  measured MFU %.2f%%", 100.0 * r["measured_mfu"].get<double>()));
+    }
+    if (run.contains("straggler"))
+        printText(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median",
+            run["straggler"]["rank"].get<int>(), run["straggler"]["cause"].get<std::string>().c_str(),
+            run["straggler"]["excess_s_per_step"].get<double>()));
+}
+
+} // namespace
+
+int runTrace(const QStringList& args)
+{
+    const QString command = qs("trace");
+    return runSubcommand(command, [&]() -> int {
+        QCommandLineParser parser;
+        parser.addPositionalArgument(
+            qs("files"), qs("Trace files (Kineto .json/.json.gz); a folder is a multi-rank run"), qs("FILE..."));
+        parser.addOption({ qs("compare"),
+            qs("Baseline-vs-optimised: the positional FILEs are the baseline, these "
+               "(repeat the option) the optimised run"),
+            qs("FILE") });
+        parser.addOption({ qs("kernel-rules"),
+            qs("Extra kernel classification rules (JSON), tried before the "
+               "built-in ones; repeatable"),
+            qs("FILE") });
+        parser.addOption({ qs("formula"),
+            qs("FLOP/token formula: six_n, palm (default), per_component, "
+               "per_component_causal"),
+            qs("F") });
+        parser.addOption({ qs("tokens-per-step"), qs("Global tokens per step (all data-parallel ranks)"), qs("N") });
+        addModelOptions(parser);
+        addClusterOptions(parser);
+        addWorkloadOptions(parser);
+        addJsonOption(parser);
+        if (const auto status = parseArguments(parser, args, command))
+            return *status;
+        const QStringList files = parser.positionalArguments();
+        if (files.isEmpty())
+            throw InputError("give at least one trace file or folder");
+        const trace::KernelRules rules = kernelRules(parser);
+
+        trace::RunAnalysis baseline;
+        nlohmann::json out = analyse(parser, files, rules, baseline);
+        if (parser.isSet(qs("compare"))) {
+            trace::RunAnalysis optimised;
+            out["compare"] = analyse(parser, parser.values(qs("compare")), rules, optimised);
+            out["comparison"] = trace::comparisonToJson(trace::compareRuns(baseline, optimised));
+        }
+        if (parser.isSet(qs("json"))) {
+            printJson(out);
+            return 0;
+        }
+        printSummary(out, parser.isSet(qs("compare")) ? "baseline" : "trace");
+        if (out.contains("compare")) {
+            printSummary(out["compare"], "optimised");
+            const auto& c = out["comparison"];
+            printText(QString::asprintf("step time %.4f s -> %.4f s (speed-up %.3fx)",
+                c["baseline_step_s"].get<double>(), c["optimised_step_s"].get<double>(), c["speedup"].get<double>()));
+        }
+        if (out.contains("measured_mfu"))
+            printText(QString::asprintf("measured MFU %.2f%% (%.1f TFLOPS per GPU of %.1f dense peak)",
+                100.0 * out["measured_mfu"]["mfu"].get<double>(),
+                out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),
+                out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>()));
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

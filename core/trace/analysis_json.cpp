@@ -1,0 +1,101 @@
+#include "core/trace/analysis_json.h"
+
+#include "core/trace/gpu_match.h"
+
+namespace mfu::trace {
+
+namespace {
+double seconds(int64_t ns)
+{
+    return static_cast<double>(ns) / 1e9;
+}
+} // namespace
+
+nlohmann::json mfuToJson(const MfuResult& m)
+{
+    return { { "mfu", m.mfu }, { "flops_per_token", m.flopsPerToken }, { "tokens_per_s_per_gpu", m.tokensPerSecPerGpu },
+        { "achieved_tflops_per_gpu", m.achievedFlopsPerGpu / 1e12 },
+        { "peak_dense_tflops_per_gpu", m.peakFlopsPerGpu / 1e12 } };
+}
+
+nlohmann::json rankToJson(const RankAnalysis& r, const std::optional<MfuResult>& measured)
+{
+    const Breakdown& b = r.total;
+    nlohmann::json j;
+    j["rank"] = r.rank;
+    j["gpu_name"] = r.gpuName ? nlohmann::json(*r.gpuName) : nlohmann::json(nullptr);
+    const auto proposed = r.gpuName ? proposeHardwarePresetId(*r.gpuName) : std::nullopt;
+    j["proposed_gpu_preset"] = proposed ? nlohmann::json(*proposed) : nlohmann::json(nullptr);
+    j["source_file"] = r.sourceFile;
+    j["kernel_count"] = b.kernelCount;
+    j["step_source"] = std::string(stepSourceKey(r.stepSource));
+    j["dropped_last_step"] = r.droppedLastStep;
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& s : r.steps)
+        steps.push_back({ { "step", s.step.number }, { "start_ns", s.startNsAbsolute },
+            { "duration_s", seconds(s.step.annotationDurationNs()) },
+            { "gpu_window_s", seconds(s.step.windowDurationNs()) }, { "busy_s", seconds(s.breakdown.busyNs) },
+            { "kernel_count", s.breakdown.kernelCount } });
+    j["steps"] = steps;
+    j["mean_step_s"] = r.meanStepSeconds;
+    j["step_spread_s"] = r.stepSpreadSeconds;
+    j["span_s"] = seconds(b.spanNs);
+    j["busy_s"] = seconds(b.busyNs);
+    j["idle_s"] = seconds(b.idleNs());
+    nlohmann::json categories = nlohmann::json::object();
+    for (int c = 0; c < kKernelCategoryCount; ++c) {
+        const auto k = static_cast<size_t>(c);
+        categories[std::string(categoryKey(static_cast<KernelCategory>(c)))]
+            = { { "seconds", seconds(b.categoryNs[k]) }, { "share", b.share(b.categoryNs[k]) },
+                  { "exclusive_seconds", seconds(b.exclusiveNs[k]) },
+                  { "exclusive_share", b.share(b.exclusiveNs[k]) } };
+    }
+    j["categories"] = categories;
+    j["compute_s"] = seconds(b.computeNs);
+    j["comm_s"] = seconds(b.commNs);
+    j["comm_overlap_fraction"] = b.commOverlapFraction();
+    j["exposed_comm_s"] = seconds(b.exposedCommNs());
+    j["tiny_kernel_count"] = b.tinyKernelCount;
+    j["tiny_kernel_share"] = b.kernelCount > 0 ? static_cast<double>(b.tinyKernelCount) / b.kernelCount : 0.0;
+    j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", seconds(b.idleGapNs) } };
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& k : r.topKernels)
+        top.push_back({ { "name", k.name }, { "category", std::string(categoryKey(k.category)) }, { "count", k.count },
+            { "total_s", seconds(k.totalNs) }, { "max_s", seconds(k.maxNs) },
+            { "share_of_kernel_time", k.shareOfKernelTime } });
+    j["top_kernels"] = top;
+    if (measured)
+        j["measured_mfu"] = measured->mfu;
+    j["warnings"] = r.warnings;
+    return j;
+}
+
+nlohmann::json runToJson(const RunAnalysis& run, const std::vector<std::optional<MfuResult>>& perRankMfu)
+{
+    nlohmann::json j;
+    nlohmann::json ranks = nlohmann::json::array();
+    for (size_t i = 0; i < run.ranks.size(); ++i)
+        ranks.push_back(rankToJson(run.ranks[i], i < perRankMfu.size() ? perRankMfu[i] : std::nullopt));
+    j["ranks"] = ranks;
+    j["gpu_count"] = run.gpuCount();
+    j["mean_step_s"] = run.meanStepSeconds;
+    if (run.straggler)
+        j["straggler"] = { { "rank", run.straggler->rank }, { "cause", run.straggler->cause },
+            { "excess_s_per_step", run.straggler->excessSecondsPerStep } };
+    return j;
+}
+
+nlohmann::json comparisonToJson(const RunComparison& c)
+{
+    nlohmann::json categories = nlohmann::json::array();
+    for (const auto& row : c.categories)
+        categories.push_back({ { "category", row.key }, { "baseline_share", row.baselineShare },
+            { "optimised_share", row.optimisedShare }, { "delta_share", row.deltaShare() },
+            { "baseline_s_per_step", row.baselineSecondsPerStep },
+            { "optimised_s_per_step", row.optimisedSecondsPerStep },
+            { "delta_s_per_step", row.deltaSecondsPerStep() } });
+    return { { "baseline_step_s", c.baselineStepSeconds }, { "optimised_step_s", c.optimisedStepSeconds },
+        { "speedup", c.speedup }, { "categories", categories } };
+}
+
+} // namespace mfu::trace
