@@ -1,0 +1,205 @@
+// mfu-explorer calc: FLOP/token under each formula side by side, and (with a throughput) achieved TFLOPS, MFU, HFU.
+#include <QCommandLineParser>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "core/errors.h"
+#include "core/flops.h"
+#include "core/mfu.h"
+#include "core/number_format.h"
+#include "core/param_count.h"
+
+namespace mfu::cli {
+
+namespace {
+
+nlohmann::json optionalNumber(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+struct CalcResult {
+    ModelSpec model;
+    std::optional<HardwareSpec> hardware;
+    int gpus = 1;
+    int64_t seq = 0;
+    TrainingPrecision precision = TrainingPrecision::BF16;
+    ActivationCheckpointing ac = ActivationCheckpointing::None;
+    FlopFormula formula = FlopFormula::PaLM;
+    ParameterCounts params;
+    FlopsPerToken flops;
+    std::optional<MfuResult> mfu;
+    std::map<std::string, double> mfuByFormula;
+};
+
+std::optional<Throughput> throughputOf(const QCommandLineParser& p, int64_t seq, int gpus)
+{
+    if (p.isSet(QStringLiteral("step-time")) && !p.isSet(QStringLiteral("tokens-per-step"))
+        && p.isSet(QStringLiteral("micro-batch"))) {
+        // tokens per step = micro-batch x sequence x gradient accumulation x data-parallel ranks
+        const int64_t mb = parsePositiveInteger(p.value(QStringLiteral("micro-batch")), QStringLiteral("micro-batch"));
+        const int64_t ga = p.isSet(QStringLiteral("grad-accum"))
+            ? parsePositiveInteger(p.value(QStringLiteral("grad-accum")), QStringLiteral("grad-accum"))
+            : 1;
+        const int64_t dp = p.isSet(QStringLiteral("dp"))
+            ? parsePositiveInteger(p.value(QStringLiteral("dp")), QStringLiteral("dp"))
+            : gpus;
+        return throughputFromStep(parsePositive(p.value(QStringLiteral("step-time")), QStringLiteral("step-time")),
+            double(tokensPerStep(mb, seq, ga, dp)));
+    }
+    return resolveThroughput(p);
+}
+
+CalcResult compute(const QCommandLineParser& p)
+{
+    CalcResult r;
+    r.model = resolveModel(p);
+    r.gpus = resolveGpuCount(p, 1);
+    r.seq = resolveSeqLen(p, 8192);
+    r.precision = resolvePrecision(p);
+    if (p.isSet(QStringLiteral("ac"))) {
+        const auto ac = activationCheckpointingFromKey(p.value(QStringLiteral("ac")).toStdString());
+        if (!ac)
+            throw InputError("--ac: must be none, selective or full");
+        r.ac = *ac;
+    }
+    r.params = countParameters(r.model);
+    r.flops = countFlopsPerToken(r.model, r.seq);
+    r.formula = r.model.isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
+    if (p.isSet(QStringLiteral("formula"))) {
+        const auto f = flopFormulaFromKey(p.value(QStringLiteral("formula")).toStdString());
+        if (!f)
+            throw InputError("--formula: must be six_n, palm, per_component or per_component_causal");
+        if (!r.flops.get(*f))
+            throw InputError("--formula: a bare parameter count only supports six_n");
+        r.formula = *f;
+    }
+    const auto throughput = throughputOf(p, r.seq, r.gpus);
+    if (p.isSet(QStringLiteral("gpu")) || throughput)
+        r.hardware = resolveHardware(p);
+    if (throughput) {
+        const double perGpu = tokensPerSecPerGpu(*throughput, r.gpus);
+        const double recompute = recomputeFlopsPerToken(r.model, r.seq, r.ac, r.formula);
+        r.mfu = computeMfu(*r.flops.get(r.formula), recompute, perGpu, r.gpus, *r.hardware, r.precision);
+        for (FlopFormula f : kAllFlopFormulas)
+            if (const auto v = r.flops.get(f))
+                r.mfuByFormula[std::string(flopFormulaKey(f))] = *v * perGpu / r.mfu->peakFlopsPerGpu;
+    }
+    return r;
+}
+
+nlohmann::json toJson(const CalcResult& r)
+{
+    nlohmann::json j;
+    j["model"] = { { "id", r.model.id }, { "name", r.model.name }, { "bare", r.model.isBare() } };
+    j["gpus"] = r.gpus;
+    j["seq_len"] = r.seq;
+    j["precision"] = std::string(trainingPrecisionKey(r.precision));
+    j["activation_checkpointing"] = std::string(activationCheckpointingKey(r.ac));
+    j["params"] = { { "total", r.params.total }, { "embedding", r.params.embedding },
+        { "non_embedding", r.params.nonEmbedding }, { "active", r.params.active } };
+    nlohmann::json flops;
+    for (FlopFormula f : kAllFlopFormulas)
+        flops[std::string(flopFormulaKey(f))] = optionalNumber(r.flops.get(f));
+    j["flops_per_token"] = flops;
+    j["mfu_formula"] = std::string(flopFormulaKey(r.formula));
+    const auto& c = r.flops.forward;
+    j["forward_flops_per_token"] = { { "qkv_projection", c.qkvProjection }, { "attention_scores", c.attentionScores },
+        { "attention_values", c.attentionValues }, { "output_projection", c.outputProjection }, { "ffn", c.ffn },
+        { "router", c.router }, { "lm_head", c.lmHead } };
+    if (r.hardware)
+        j["gpu"] = { { "id", r.hardware->id }, { "name", r.hardware->name } };
+    const auto bf16 = r.hardware ? r.hardware->densePeak(NumberFormat::BF16) : std::nullopt;
+    j["peak_tflops_per_gpu"] = bf16 ? nlohmann::json(*bf16 / 1e12) : nlohmann::json();
+    if (r.mfu) {
+        const MfuResult& m = *r.mfu;
+        j["tokens_per_sec_per_gpu"] = m.tokensPerSecPerGpu;
+        j["tokens_per_sec"] = m.tokensPerSecCluster;
+        j["achieved_tflops_per_gpu"] = m.achievedFlopsPerGpu / 1e12;
+        j["achieved_tflops_cluster"] = m.achievedFlopsCluster / 1e12;
+        j["mfu"] = m.mfu;
+        j["hfu"] = m.hfu;
+        j["mfu_peak_basis"] = "bf16_dense";
+        j["mfu_by_formula"] = r.mfuByFormula;
+        if (m.mfuVsFp8Peak) {
+            j["fp8_peak_tflops_per_gpu"] = *m.fp8PeakFlopsPerGpu / 1e12;
+            j["mfu_vs_fp8_peak"] = *m.mfuVsFp8Peak;
+        }
+    } else {
+        for (const char* key : { "tokens_per_sec_per_gpu", "tokens_per_sec", "achieved_tflops_per_gpu", "mfu", "hfu" })
+            j[key] = nullptr;
+    }
+    return j;
+}
+
+QString toText(const CalcResult& r)
+{
+    QString out;
+    auto line = [&out](const std::string& label, const std::string& value) {
+        out += QStringLiteral("  %1 %2\n").arg(QString::fromStdString(label), -34).arg(QString::fromStdString(value));
+    };
+    out += QStringLiteral("%1, S = %2\n").arg(QString::fromStdString(r.model.name)).arg(r.seq);
+    out += QStringLiteral("Parameters\n");
+    line("total N", formatNumber(double(r.params.total)));
+    line("embedding N_emb", formatNumber(double(r.params.embedding)));
+    line("non-embedding", formatNumber(double(r.params.nonEmbedding)));
+    if (r.model.isMoe())
+        line("active per token", formatNumber(double(r.params.active)));
+    out += QStringLiteral("Training FLOP per token\n");
+    for (FlopFormula f : kAllFlopFormulas)
+        if (const auto v = r.flops.get(f))
+            line(std::string(flopFormulaLabel(f)) + (f == r.formula ? " *" : ""), formatGflop(*v));
+    if (r.mfu) {
+        const MfuResult& m = *r.mfu;
+        out += QStringLiteral("Throughput on %1 x %2 (%3)\n")
+                   .arg(r.gpus)
+                   .arg(QString::fromStdString(r.hardware->name))
+                   .arg(QString::fromStdString(std::string(trainingPrecisionLabel(r.precision))));
+        line("tokens/s per GPU", formatNumber(m.tokensPerSecPerGpu));
+        line("tokens/s whole run", formatNumber(m.tokensPerSecCluster));
+        line("achieved per GPU", formatTflops(m.achievedFlopsPerGpu));
+        line("achieved whole run", formatTflops(m.achievedFlopsCluster));
+        line("dense BF16 peak per GPU", formatTflops(m.peakFlopsPerGpu));
+        line("MFU (* formula, BF16 peak)", formatPercent(m.mfu));
+        line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatPercent(m.hfu));
+        if (m.mfuVsFp8Peak)
+            line("MFU vs dense FP8 peak " + formatTflops(*m.fp8PeakFlopsPerGpu), formatPercent(*m.mfuVsFp8Peak));
+    } else {
+        out += QStringLiteral("(give --tokens-per-sec, --tokens-per-sec-per-gpu or --step-time for MFU)\n");
+    }
+    return out;
+}
+
+} // namespace
+
+int runCalc(const QStringList& args)
+{
+    const QString command = QStringLiteral("calc");
+    QCommandLineParser parser;
+    addModelOptions(parser);
+    addClusterOptions(parser);
+    addWorkloadOptions(parser);
+    addThroughputOptions(parser);
+    parser.addOption({ QStringLiteral("micro-batch"), QStringLiteral("Sequences per GPU per micro-step (with --step-time)"),
+        QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("grad-accum"), QStringLiteral("Gradient accumulation micro-steps (default 1)"),
+        QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("dp"), QStringLiteral("Data-parallel ranks (default: --gpus)"), QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("ac"), QStringLiteral("Activation checkpointing for HFU: none|selective|full"),
+        QStringLiteral("MODE") });
+    parser.addOption({ QStringLiteral("formula"),
+        QStringLiteral("FLOP/token formula for MFU: six_n|palm|per_component|per_component_causal (default palm)"),
+        QStringLiteral("F") });
+    addJsonOption(parser);
+    if (const auto exit = parseArguments(parser, args, command))
+        return *exit;
+    return runSubcommand(command, [&] {
+        if (!parser.positionalArguments().isEmpty())
+            throw InputError("unexpected argument '" + parser.positionalArguments().first().toStdString() + "'");
+        const CalcResult r = compute(parser);
+        if (parser.isSet(QStringLiteral("json")))
+            printJson(toJson(r));
+        else
+            printText(toText(r));
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

@@ -1,0 +1,124 @@
+// Contract tests for `calc` and `diagnose`: the fixed flags and JSON keys scripts rely on (issue 2).
+#include <QJsonArray>
+#include <QtTest>
+
+#include "cli_runner.h"
+
+using mfu::test::runCli;
+
+class TestCliCalc : public QObject {
+    Q_OBJECT
+private slots:
+    void seed000Example()
+    {
+        const auto r = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "1", "--seq", "8192",
+            "--precision", "bf16", "--tokens-per-sec-per-gpu", "21111", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = r.json();
+        const QJsonObject params = j["params"].toObject();
+        QCOMPARE(params["total"].toDouble(), 8030261248.0);
+        QCOMPARE(params["embedding"].toDouble(), 525336576.0);
+        QCOMPARE(params["non_embedding"].toDouble(), 8030261248.0 - 525336576.0);
+        QCOMPARE(params["active"].toDouble(), 8030261248.0);
+        const QJsonObject flops = j["flops_per_token"].toObject();
+        for (const char* key : { "six_n", "palm", "per_component", "per_component_causal" })
+            QVERIFY2(flops[key].isDouble(), key);
+        QCOMPARE(flops["palm"].toDouble(), 57914449920.0);
+        QCOMPARE(qRound(j["achieved_tflops_per_gpu"].toDouble()), 1223);
+        QCOMPARE(qRound(j["mfu"].toDouble() * 10000), 5434);
+        QCOMPARE(j["hfu"].toDouble(), j["mfu"].toDouble());
+        QCOMPARE(j["peak_tflops_per_gpu"].toDouble(), 2250.0);
+    }
+
+    void clusterThroughputAndStepTime()
+    {
+        // The same run stated three ways gives the same MFU.
+        const QStringList base { "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "8", "--seq", "8192",
+            "--json" };
+        const auto perGpu = runCli(base + QStringList { "--tokens-per-sec-per-gpu", "20000" });
+        const auto cluster = runCli(base + QStringList { "--tokens-per-sec", "160000" });
+        const auto step = runCli(base + QStringList { "--step-time", "4.096", "--tokens-per-step", "655360" });
+        QCOMPARE(perGpu.exitCode, 0);
+        QCOMPARE(cluster.json()["mfu"].toDouble(), perGpu.json()["mfu"].toDouble());
+        QCOMPARE(step.json()["mfu"].toDouble(), perGpu.json()["mfu"].toDouble());
+    }
+
+    void bareParamsAndFp8()
+    {
+        const auto r = runCli({ "calc", "--params", "7e9", "--gpu", "h100-sxm", "--gpus", "8", "--seq", "4096",
+            "--precision", "fp8", "--step-time", "1.2", "--tokens-per-step", "32768", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = r.json();
+        QVERIFY(j["flops_per_token"].toObject()["palm"].isNull());
+        QCOMPARE(qRound(j["mfu"].toDouble() * 1000), 145); // seed 002: 14.5%
+        QVERIFY(j["mfu_vs_fp8_peak"].toDouble() < j["mfu"].toDouble());
+    }
+
+    void hfuWithFullRecompute()
+    {
+        const auto r = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",
+            "--tokens-per-sec-per-gpu", "15000", "--ac", "full", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.json()["hfu"].toDouble() / r.json()["mfu"].toDouble(), 4.0 / 3.0);
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown gpu") << QStringList { "calc", "--params", "7e9", "--gpu", "z9", "--tokens-per-sec", "1" }
+                                     << "unknown hardware preset 'z9'";
+        QTest::newRow("no model") << QStringList { "calc", "--gpu", "b200" } << "a model is required";
+        QTest::newRow("negative gpus") << QStringList { "calc", "--params", "7e9", "--gpus", "-8" } << "--gpus";
+        QTest::newRow("zero seq") << QStringList { "calc", "--params", "7e9", "--seq", "0" } << "--seq";
+        QTest::newRow("absurd seq") << QStringList { "calc", "--model", "llama-3.1-8b", "--seq", "1e9" } << "--seq";
+        QTest::newRow("two throughputs") << QStringList { "calc", "--params", "7e9", "--gpu", "b200",
+            "--tokens-per-sec", "5", "--tokens-per-sec-per-gpu", "5" } << "give one throughput";
+        QTest::newRow("bad precision") << QStringList { "calc", "--params", "7e9", "--precision", "fp64" }
+                                       << "--precision";
+        QTest::newRow("unknown option") << QStringList { "calc", "--frobnicate" } << "frobnicate";
+        QTest::newRow("missing file") << QStringList { "diagnose", "/nonexistent/report.json" } << "cannot read";
+    }
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const auto r = runCli(args);
+        QVERIFY(r.exitCode != 0);
+        QVERIFY2(QString::fromUtf8(r.err).contains(expected), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1); // one line
+    }
+
+    void diagnoseSeed004()
+    {
+        const auto r = runCli({ "diagnose", MFU_SOURCE_DIR "/examples/seed004-b200-scaling.json", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = r.json();
+        QCOMPARE(qRound(j["mfu"].toDouble() * 1000), 396);
+        QStringList codes;
+        for (const auto& f : j["findings"].toArray()) {
+            const QJsonObject o = f.toObject();
+            QVERIFY(o.contains("code") && o.contains("message") && o.contains("figures"));
+            codes << o["code"].toString();
+        }
+        for (const char* code : { "peak_is_sparse", "per_gpu_over_cluster_peak", "flops_include_embeddings",
+                 "step_time_inconsistent", "scaling", "different_work_per_step" })
+            QVERIFY2(codes.contains(QLatin1String(code)), code);
+        const auto text = runCli({ "diagnose", MFU_SOURCE_DIR "/examples/seed004-b200-scaling.json" });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("it scaled"));
+    }
+
+    void helpAndVersion()
+    {
+        QCOMPARE(runCli({ "calc", "--help" }).exitCode, 0);
+        QVERIFY(runCli({ "calc", "--help" }).out.contains("--tokens-per-sec-per-gpu"));
+        const auto v = runCli({ "--version" });
+        QCOMPARE(v.exitCode, 0);
+        QVERIFY(v.out.startsWith("mfu-explorer "));
+        QCOMPARE(runCli({ "--help" }).exitCode, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCalc)
+#include "tst_cli_calc.moc"
