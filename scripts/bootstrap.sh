@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One entry point for the README's quick start and for CI.
+#   scripts/bootstrap.sh run    install what is missing, build (release) and launch the application
+#   scripts/bootstrap.sh test   install what is missing, build (release) and run every test through CTest
+#   scripts/bootstrap.sh asan   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+# Runs as root on Debian 12 (uses sudo when not root). Idempotent: installs only missing packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-run}"
+shift || true
+
+packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqt6svg6-dev libgl-dev libqcustomplot-dev
+  nlohmann-json3-dev zlib1g-dev libsqlite3-dev poppler-utils xvfb xauth dpkg-dev file)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc)
+case "$mode" in
+  run)
+    cmake --preset release >/dev/null
+    cmake --build --preset release -j "$jobs" --target mfu-explorer
+    exec ./build/release/app/mfu-explorer "$@"
+    ;;
+  test)
+    cmake --preset release >/dev/null
+    cmake --build --preset release -j "$jobs"
+    ctest --preset release -j "$jobs" "$@"
+    ;;
+  asan)
+    cmake --preset asan >/dev/null
+    cmake --build --preset asan -j "$jobs"
+    ctest --preset asan -j "$jobs" "$@"
+    ;;
+  *)
+    echo "usage: scripts/bootstrap.sh run|test|asan" >&2
+    exit 2
+    ;;
+esac
