@@ -403,14 +403,14 @@ bool scaledDecimal(std::string_view s, int scale, int64_t& out)
     const bool negative = i < s.size() && s[i] == '-';
     if (negative)
         ++i;
-    // Up to 18 significant digits in an unsigned mantissa; further digits only move the decimal exponent.
+    // Up to 19 significant digits in an unsigned mantissa; further digits only move the decimal exponent.
     uint64_t mantissa = 0;
     int digits = 0;
     int exponent = scale;
     bool roundUp = false;
     bool dropped = false;
     auto take = [&](char d, bool fractional) {
-        if (digits < 18) {
+        if (digits < 19) {
             if (mantissa != 0 || d != '0')
                 ++digits;
             mantissa = mantissa * 10 + static_cast<uint64_t>(d - '0');
