@@ -8,6 +8,7 @@
 #include "core/money/hardware_comparison.h"
 #include "core/money/job_cost.h"
 #include "core/money/savings.h"
+#include "core/money/scenario_cost.h"
 
 using namespace mfu;
 
@@ -251,6 +252,40 @@ private slots:
         const HardwareComparison t = compareHardware(3.6e12, 1e10, tied);
         QCOMPARE(t.cheapest, size_t(2));
         QCOMPARE(t.fastest, size_t(1));
+    }
+
+    void scenarioDocumentCost()
+    {
+        // Seed 001 as a scenario document: 256 H100 for 90 days at $2.50, 40% -> 60%.
+        ScenarioDocument doc;
+        doc.scenario.model = bareModel(7'000'000'000);
+        doc.scenario.cluster.hardware = kH100;
+        doc.scenario.cluster.gpuCount = 256;
+        doc.scenario.pricePerGpuHourUsd = 2.50;
+        doc.cost.days = 90;
+        doc.cost.targetMfu = 0.6;
+        // No MFU given: the measured one wins over the prediction.
+        ScenarioCost c = scenarioCost(doc, 0.4, 0.55);
+        QCOMPARE(c.baselineOrigin, MfuOrigin::Measured);
+        QCOMPARE(c.job.costUsd, 1382400.0);
+        QCOMPARE(c.flopsPerToken, 4.2e10); // bare model: 6N
+        // 552,960 GPU-h x 3600 x 0.4 x 989e12 FLOP/s / 4.2e10 FLOP per token.
+        QCOMPARE(*c.job.tokens, 552960.0 * 3600 * 0.4 * 989e12 / 4.2e10);
+        QVERIFY(c.savings);
+        QCOMPARE(c.savings->fixedBudget.recoveredValueUsd, 276480.0);
+        QCOMPARE(scenarioCost(doc, {}, 0.4).baselineOrigin, MfuOrigin::Predicted);
+        doc.cost.baselineMfu = 0.4;
+        QCOMPARE(scenarioCost(doc, 0.3, 0.5).baselineOrigin, MfuOrigin::Given);
+        // A token budget takes precedence over days; the preset price applies without an override.
+        doc.cost.tokenBudget = 1e12;
+        doc.scenario.pricePerGpuHourUsd.reset();
+        c = scenarioCost(doc, {}, {});
+        QCOMPARE(c.job.gpuHours, 4.2e22 / (0.4 * 989e12) / 3600);
+        QCOMPARE(c.rate.pricePerGpuHourUsd, 2.50);
+        doc.cost = {};
+        QVERIFY_THROWS_EXCEPTION(InputError, scenarioCost(doc, 0.4, {})); // no job
+        doc.cost.days = 1;
+        QVERIFY_THROWS_EXCEPTION(InputError, scenarioCost(doc, {}, {})); // no MFU
     }
 
     void badInput_data()

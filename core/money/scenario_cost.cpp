@@ -1,0 +1,62 @@
+#include "core/money/scenario_cost.h"
+
+#include "core/errors.h"
+#include "core/flops.h"
+
+namespace mfu {
+
+std::string_view mfuOriginLabel(MfuOrigin origin)
+{
+    switch (origin) {
+    case MfuOrigin::Given:
+        return "given";
+    case MfuOrigin::Measured:
+        return "measured";
+    case MfuOrigin::Predicted:
+        return "predicted by the cost model";
+    }
+    return "given";
+}
+
+double scenarioFlopsPerToken(const Scenario& scenario)
+{
+    const FlopsPerToken f = countFlopsPerToken(scenario.model, scenario.workload.seqLen);
+    return f.get(scenario.mfuFormula).value_or(f.sixN);
+}
+
+ScenarioCost scenarioCost(
+    const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu)
+{
+    const Scenario& s = document.scenario;
+    const CostInputs& in = document.cost;
+    ScenarioCost out;
+    if (in.baselineMfu) {
+        out.baselineMfu = *in.baselineMfu;
+        out.baselineOrigin = MfuOrigin::Given;
+    } else if (measuredMfu) {
+        out.baselineMfu = *measuredMfu;
+        out.baselineOrigin = MfuOrigin::Measured;
+    } else if (predictedMfu) {
+        out.baselineMfu = *predictedMfu;
+        out.baselineOrigin = MfuOrigin::Predicted;
+    } else {
+        throw InputError("no MFU to cost the job at: give a baseline MFU, a measured throughput, or a scenario the "
+                         "cost model can predict");
+    }
+    const double price = s.effectivePricePerGpuHourUsd();
+    if (!(price > 0))
+        throw InputError("no price per GPU-hour: set one for " + s.cluster.hardware.id);
+    out.rate = clusterRate(s.cluster.hardware, s.cluster.gpuCount, price);
+    out.flopsPerToken = scenarioFlopsPerToken(s);
+    if (in.tokenBudget)
+        out.job = costForTokens(*in.tokenBudget, out.flopsPerToken, out.baselineMfu, out.rate);
+    else if (in.days)
+        out.job = costForReservation(*in.days, out.rate, out.flopsPerToken, out.baselineMfu);
+    else
+        throw InputError("no job to cost: give a token budget or a number of days");
+    if (in.targetMfu)
+        out.savings = mfuSavings(out.job, { out.baselineMfu, *in.targetMfu }, out.rate);
+    return out;
+}
+
+} // namespace mfu

@@ -1,0 +1,32 @@
+#pragma once
+// The money figures of a scenario document (what the Cost panel and the report show): the cluster's rate at the
+// scenario's price, the job from the cost inputs (a token budget, else days of the cluster), the MFU it runs at
+// (the one the user gave, else the measured one, else the cost model's prediction) and the savings for a target.
+#include <optional>
+#include <string>
+
+#include "core/money/savings.h"
+#include "core/scenario_file.h"
+
+namespace mfu {
+
+enum class MfuOrigin { Given, Measured, Predicted };
+std::string_view mfuOriginLabel(MfuOrigin origin); // "given", "measured", "predicted by the cost model"
+
+struct ScenarioCost {
+    ClusterRate rate;
+    double baselineMfu = 0;
+    MfuOrigin baselineOrigin = MfuOrigin::Given;
+    double flopsPerToken = 0; // the scenario's MFU formula at its sequence length
+    JobCost job; // at the baseline MFU
+    std::optional<MfuSavings> savings; // when a target MFU is set
+};
+
+// Throws InputError when the document has no job (token budget or days), no MFU from any origin, or no price.
+ScenarioCost scenarioCost(
+    const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu);
+
+// FLOP per token of the scenario's model under its MFU formula (6N for a bare model, whose other formulas are absent).
+double scenarioFlopsPerToken(const Scenario& scenario);
+
+} // namespace mfu
