@@ -41,7 +41,7 @@ CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware)
         c.basis = "AMD Instinct defaults";
     } else if (vendor.find("google") != std::string::npos || startsWithAny(id, { "tpu" })) {
         c.gemmEfficiency = 0.75;
-        c.gemmHalfSaturationDim = 256; // 128x128 (v5p) / 256x256 (v6e) systolic arrays
+        c.gemmHalfSaturationDim = 512; // 128x128 (v5p) / 256x256 (v6e) systolic arrays tile coarsely
         c.attentionForwardEfficiency = 0.55;
         c.attentionBackwardEfficiency = 0.40;
         c.basis = "Google TPU defaults";
@@ -53,16 +53,15 @@ CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware)
         c.basis = "Intel Gaudi defaults";
     } else if (startsWithAny(id, { "a100", "a800", "a10", "a30", "a40" })) {
         // Ampere: a modest peak that cuBLAS nearly saturates; FlashAttention-2 at ~70% forward.
-        c.gemmEfficiency = 0.80;
-        c.gemmHalfSaturationDim = 96;
+        c.gemmEfficiency = 0.85;
+        c.gemmHalfSaturationDim = 256;
         c.attentionForwardEfficiency = 0.70;
         c.attentionBackwardEfficiency = 0.50;
         c.basis = "NVIDIA Ampere defaults";
     } else if (startsWithAny(id, { "h100", "h200", "h800", "h20", "gh200" })) {
-        c.gemmEfficiency = 0.74;
-        c.gemmHalfSaturationDim = 128;
-        c.attentionForwardEfficiency = 0.65;
-        c.attentionBackwardEfficiency = 0.45;
+        c.gemmEfficiency = 0.71;
+        c.attentionForwardEfficiency = 0.60;
+        c.attentionBackwardEfficiency = 0.40;
         c.basis = "NVIDIA Hopper defaults";
     }
     // "Per node": an HGX board (8) or, on rack-scale NVLink systems, a 4-GPU compute tray.

@@ -10,10 +10,10 @@ struct HardwareSpec;
 
 struct CostModelConstants {
     // Dense GEMMs: achieved fraction of the dense peak for large, well-shaped matmuls (cuBLAS/cuBLASLt).
-    double gemmEfficiency = 0.66;
+    double gemmEfficiency = 0.675;
     // Shape penalty: a GEMM whose smaller weight dimension per GPU is d runs at d / (d + gemmHalfSaturationDim) of
     // gemmEfficiency (tile and wave quantisation, lower arithmetic intensity after TP slices the weights).
-    double gemmHalfSaturationDim = 160;
+    double gemmHalfSaturationDim = 384;
     // FP8 GEMMs reach a lower fraction of their (doubled) peak than BF16 ones.
     double fp8GemmEfficiencyRatio = 0.80;
     // FP8 cast/scale passes: bytes moved per GEMM operand element (read bf16, write fp8, amax).
@@ -24,7 +24,7 @@ struct CostModelConstants {
     double attentionForwardEfficiency = 0.55;
     double attentionBackwardEfficiency = 0.35;
     // Attention split into context-parallel chunks runs less efficiently (smaller tiles, ring steps).
-    double contextParallelAttentionEfficiency = 0.90;
+    double contextParallelAttentionEfficiency = 0.75;
 
     // Memory-bound kernels: achieved fraction of HBM bandwidth.
     double hbmEfficiency = 0.80;
@@ -56,7 +56,7 @@ struct CostModelConstants {
     // Share of TP communication left exposed by async TP (symmetric-memory collective matmuls).
     double asyncTpExposedFraction = 0.30;
     // Share of context-parallel ring traffic that attention compute cannot hide.
-    double contextParallelExposedFraction = 0.30;
+    double contextParallelExposedFraction = 0.50;
     // Share of pipeline point-to-point traffic left exposed.
     double pipelineP2pExposedFraction = 0.30;
     // Share of MoE all-to-all left exposed (dispatch/combine sit on the critical path).

@@ -85,8 +85,8 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         + sh.routerFlops / (m_peakBf16 * c.gemmEfficiency);
     const double fHead = gemmShapeFactor(std::min({ tokensMb, sh.vocab / tp, dModel }), c);
     const double headFwd = 2.0 * dModel * sh.vocab / tp / (m_peakBf16 * c.gemmEfficiency * fHead);
-    // The LM head runs on the last stage only; spread over stages (stages are balanced by layer count).
-    const double matmulFwdMb = tokensMb * (layersPerStage * layerFwdMatmul + headFwd / pp);
+    // The LM head and loss run on the last stage, which sets the pace of the pipeline (critical path).
+    const double matmulFwdMb = tokensMb * (layersPerStage * layerFwdMatmul + headFwd);
     const double matmulMb = 3.0 * matmulFwdMb;
 
     // --- Attention core (always BF16): causal half of the S x S square per query, split over TP heads.
@@ -102,7 +102,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double elemBytes
         = 2.0 * tokensMb * layersPerStage * (hiddenPasses * dModel / (sp ? tp : 1.0) + ffnPasses * x.ffnDim / tp);
     const double lossBytes
-        = tokensMb * sh.vocab / tp / pp * (flags.compiled ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
+        = tokensMb * sh.vocab / tp * (flags.compiled ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
     double castBytes = 0;
     if (fp8) {
         // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
@@ -202,11 +202,23 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     }
     const double prefetch = std::max(1, flags.fsdpPrefetchLayers);
     const double share = c.fsdpPrefetchExposedFraction / prefetch;
-    const double agFwdExposed = agMb > 0 ? exposedAfterOverlap(agMb, fwdComputeMb, share) + agMb / units : 0.0;
-    const double bwdComm = agMb + rsMb;
-    const double bwdExposed = bwdComm > 0 ? exposedAfterOverlap(bwdComm, bwdComputeMb, share) + rsMb / units : 0.0;
-    const double agBwdExposed = bwdComm > 0 ? bwdExposed * agMb / bwdComm : 0.0;
-    const double rsExposed = bwdExposed - agBwdExposed;
+    // Without PP, weights are resharded after forward: all-gathered again for backward, every micro-batch.
+    // With PP (TorchTitan, Llama 3), weights and gradients stay unsharded across the micro-batches of a step:
+    // one all-gather before the first forward and one reduce-scatter after the last backward.
+    const bool reshardEachMicroBatch = par.pp == 1;
+    double agFwdExposed = 0, agBwdExposed = 0, rsExposed = 0;
+    if (reshardEachMicroBatch && agMb > 0) {
+        agFwdExposed = exposedAfterOverlap(agMb, fwdComputeMb, share) + agMb / units;
+        const double bwdComm = agMb + rsMb;
+        const double bwdExposed = exposedAfterOverlap(bwdComm, bwdComputeMb, share) + rsMb / units;
+        agBwdExposed = bwdExposed * agMb / bwdComm;
+        rsExposed = bwdExposed - agBwdExposed;
+    }
+    double agStepExposed = 0, rsStepExposed = 0;
+    if (!reshardEachMicroBatch && agMb > 0) {
+        agStepExposed = exposedAfterOverlap(agMb, fwdComputeMb, share) + agMb / units;
+        rsStepExposed = exposedAfterOverlap(rsMb, bwdComputeMb, share) + rsMb / units;
+    }
 
     // --- Per micro-batch and per step.
     const double passes = s.activationCheckpointing == ActivationCheckpointing::None ? 2.0 : 3.0;
@@ -225,14 +237,14 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     t.comm(CommKind::Cp) = accum * cpExposedMb;
     t.comm(CommKind::EpAllToAll) = accum * epExposedMb;
     t.comm(CommKind::PpP2p) = accum * ppExposedMb;
-    t.comm(CommKind::FsdpAllGather) = accum * (agFwdExposed + agBwdExposed);
-    t.comm(CommKind::FsdpReduceScatter) = accum * rsExposed;
+    t.comm(CommKind::FsdpAllGather) = accum * (agFwdExposed + agBwdExposed) + agStepExposed;
+    t.comm(CommKind::FsdpReduceScatter) = accum * rsExposed + rsStepExposed;
     commAll[idx(CommKind::Tp)] *= accum;
     commAll[idx(CommKind::Cp)] *= accum;
     commAll[idx(CommKind::EpAllToAll)] *= accum;
     commAll[idx(CommKind::PpP2p)] *= accum;
-    commAll[idx(CommKind::FsdpAllGather)] = accum * 2.0 * agMb;
-    commAll[idx(CommKind::FsdpReduceScatter)] = accum * rsMb;
+    commAll[idx(CommKind::FsdpAllGather)] = reshardEachMicroBatch ? accum * 2.0 * agMb : agMb;
+    commAll[idx(CommKind::FsdpReduceScatter)] = reshardEachMicroBatch ? accum * rsMb : rsMb;
 
     // Pipeline bubble: (pp - 1) / v micro-batch slots of idle time per step (1F1B and interleaved 1F1B).
     if (par.pp > 1) {

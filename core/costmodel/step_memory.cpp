@@ -40,7 +40,10 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     double temp = 0;
     const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
     const double unitParams = std::max(sh.paramsPerLayer / tp, (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0);
-    if (in.fsdpGroup > 1) {
+    if (in.fsdpGroup > 1 && par.pp > 1) {
+        // PP keeps the stage's weights (BF16) and gradients unsharded across the step's micro-batches.
+        temp += in.modelParallelParams * (2.0 + reduceBytes);
+    } else if (in.fsdpGroup > 1) {
         const double gathered = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * unitParams * 2.0;
         // One unit's unsharded BF16 gradients, plus their FP32 copy when the reduction runs in FP32.
         const double reducing = unitParams * (2.0 + (reduceBytes > 2.0 ? reduceBytes : 0.0));

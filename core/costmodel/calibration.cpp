@@ -1,0 +1,73 @@
+#include "core/costmodel/calibration.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+
+namespace mfu {
+
+namespace {
+std::string percent(double fraction)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f%%", 100.0 * fraction);
+    return buf;
+}
+} // namespace
+
+CostModelConstants scaledEfficiencies(const CostModelConstants& c, double k)
+{
+    CostModelConstants out = c;
+    out.gemmEfficiency = std::min(1.0, c.gemmEfficiency * k);
+    out.attentionForwardEfficiency = std::min(1.0, c.attentionForwardEfficiency * k);
+    out.attentionBackwardEfficiency = std::min(1.0, c.attentionBackwardEfficiency * k);
+    out.hbmEfficiency = std::min(1.0, c.hbmEfficiency * k);
+    return out;
+}
+
+CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
+{
+    if (!(measuredMfu > 0) || measuredMfu >= 1.0)
+        throw InputError(
+            "calibration: measured MFU must lie between 0 and 1 (a fraction), got " + std::to_string(measuredMfu));
+    const HardwareSpec& hw = scenario.cluster.hardware;
+    const CostModelConstants base = costModelConstantsFor(hw);
+    const auto mfuAt
+        = [&](double k) { return CostModel(scenario.model, hw, scaledEfficiencies(base, k)).evaluate(scenario).mfu; };
+
+    CalibrationResult r;
+    r.before = CostModel(scenario.model, hw, base).evaluate(scenario);
+    // Past the scale that lifts the least efficient constant to 1 nothing changes any more.
+    double lo = 0.02,
+           hi = 1.0
+        / std::min({ base.gemmEfficiency, base.attentionForwardEfficiency, base.attentionBackwardEfficiency,
+            base.hbmEfficiency });
+    const double reachLo = mfuAt(lo), reachHi = mfuAt(hi);
+    if (measuredMfu < reachLo || measuredMfu > reachHi)
+        throw InputError("calibration: measured MFU " + percent(measuredMfu)
+            + " is outside what this scenario can reach (" + percent(reachLo) + " to " + percent(reachHi)
+            + "); check the configuration (communication or memory limits do not scale with efficiency)");
+    for (int i = 0; i < 60 && hi - lo > 1e-9; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (mfuAt(mid) < measuredMfu ? lo : hi) = mid;
+    }
+    r.scale = 0.5 * (lo + hi);
+    r.constants = scaledEfficiencies(base, r.scale);
+    r.constants.basis = base.basis + " calibrated x" + std::to_string(r.scale).substr(0, 5);
+    r.after = CostModel(scenario.model, hw, r.constants).evaluate(scenario);
+    return r;
+}
+
+CalibrationResult calibrateToTokensPerSecPerGpu(const Scenario& scenario, double tokensPerSecPerGpu)
+{
+    if (!(tokensPerSecPerGpu > 0))
+        throw InputError("calibration: measured tokens/s per GPU must be positive");
+    const StepPrediction p = evaluate(scenario);
+    // MFU is proportional to tokens/s at fixed FLOP/token and peak.
+    return calibrateToMfu(scenario, p.mfu * tokensPerSecPerGpu / p.tokensPerSecPerGpu);
+}
+
+} // namespace mfu

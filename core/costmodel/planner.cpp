@@ -1,0 +1,221 @@
+#include "core/costmodel/planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "core/costmodel/cost_model.h"
+#include "core/units.h"
+
+namespace mfu {
+
+namespace {
+
+std::vector<int> divisorsOf(int n, int limit)
+{
+    std::vector<int> out;
+    for (int d = 1; d <= n && d <= limit; ++d)
+        if (n % d == 0)
+            out.push_back(d);
+    return out;
+}
+
+// Simpler layouts win ties: fewer and smaller model-parallel dimensions.
+int complexity(const PlannedConfig& c)
+{
+    const auto& p = c.parallelism;
+    return p.tp + p.pp * p.virtualStages + p.cp + p.ep + static_cast<int>(c.activationCheckpointing);
+}
+
+bool better(const PlannedConfig& a, const PlannedConfig& b)
+{
+    const double ta = a.prediction.tokensPerSec, tb = b.prediction.tokensPerSec;
+    if (ta > tb * (1.0 + 1e-9))
+        return true;
+    if (tb > ta * (1.0 + 1e-9))
+        return false;
+    return complexity(a) < complexity(b);
+}
+
+void keepTop(std::vector<PlannedConfig>& top, const PlannedConfig& c, int topN)
+{
+    if (static_cast<int>(top.size()) >= topN && !better(c, top.back()))
+        return;
+    auto pos = std::find_if(top.begin(), top.end(), [&](const PlannedConfig& t) { return better(c, t); });
+    top.insert(pos, c);
+    if (static_cast<int>(top.size()) > topN)
+        top.pop_back();
+}
+
+std::string gib(double bytes)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", bytes / kGiB);
+    return buf;
+}
+
+std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const Scenario& s)
+{
+    const auto& p = c.parallelism;
+    const int domain = s.cluster.domainSize();
+    std::string r;
+    if (p.tp == 1 && p.pp == 1 && p.cp == 1)
+        r += "no model parallelism, so every GPU runs whole-width GEMMs with pure data parallelism";
+    else {
+        r += "model parallelism";
+        if (p.tp > 1)
+            r += ": TP " + std::to_string(p.tp) + " inside one " + std::to_string(domain) + "-GPU domain";
+        if (p.pp > 1)
+            r += ", PP " + std::to_string(p.pp);
+        if (p.cp > 1)
+            r += ", CP " + std::to_string(p.cp);
+        r += " to fit memory";
+    }
+    const long long fsdpBlock = static_cast<long long>(c.fsdpShards) * p.cp * p.tp;
+    if (p.hsdpReplicas > 1 && fsdpBlock <= domain)
+        r += "; HSDP keeps FSDP all-gathers inside each domain and only all-reduces gradients across "
+            + std::to_string(p.hsdpReplicas) + " replicas";
+    else if (c.fsdpShards * p.cp > 1 && fsdpBlock > domain)
+        r += "; FSDP spans " + std::to_string((fsdpBlock + domain - 1) / std::max(1, domain)) + " domains";
+    r += "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
+    r += "; uses " + gib(c.prediction.memory.total()) + " of " + gib(c.prediction.memoryCapacityBytes) + " GiB";
+    if (&c != &best && best.prediction.tokensPerSec > 0) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "; %.1f%% below the best",
+            100.0 * (1.0 - c.prediction.tokensPerSec / best.prediction.tokensPerSec));
+        r += buf;
+    }
+    return r + ". " + bottleneckSentence(c.prediction);
+}
+
+} // namespace
+
+PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
+    const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const CostModel model(scenario.model, scenario.cluster.hardware);
+    Scenario s = scenario; // mutated in place: no allocation per evaluation
+    const int gpus = scenario.cluster.gpuCount;
+    const int domain = scenario.cluster.domainSize();
+    const int64_t seq = scenario.workload.seqLen;
+    PlanResult result;
+    result.globalBatchTokens = scenario.workload.globalBatchTokens > 0 ? scenario.workload.globalBatchTokens
+                                                                       : static_cast<int64_t>(gpus) * seq;
+    s.workload.globalBatchTokens = result.globalBatchTokens;
+    result.configs.reserve(static_cast<size_t>(o.topN) + 1);
+
+    const std::vector<int> tps = divisorsOf(gpus, o.tpWithinDomain ? domain : gpus);
+    const std::vector<int> pps = divisorsOf(gpus, std::min(o.maxPipelineStages, model.shape().layers));
+    std::vector<ActivationCheckpointing> acs { scenario.activationCheckpointing };
+    if (o.searchActivationCheckpointing)
+        acs = { ActivationCheckpointing::None, ActivationCheckpointing::Selective, ActivationCheckpointing::Full };
+    std::vector<int64_t> mbs { scenario.workload.microBatch };
+    if (o.searchMicroBatch) {
+        mbs.clear();
+        for (int64_t m = 1; m <= o.maxMicroBatch; m *= 2)
+            mbs.push_back(m);
+    }
+    const bool moe = model.shape().experts > 0;
+
+    PlannedConfig candidate;
+    const double outerTotal = static_cast<double>(tps.size() * pps.size());
+    double outerDone = 0;
+    for (int tp : tps) {
+        if (o.fixedTp > 0 && tp != o.fixedTp)
+            continue;
+        for (int pp : pps) {
+            if (cancel && cancel->load()) {
+                result.cancelled = true;
+                break;
+            }
+            if (progress)
+                progress(outerDone / outerTotal);
+            outerDone += 1;
+            if (gpus % (tp * pp) != 0)
+                continue;
+            const int rest = gpus / (tp * pp);
+            for (int cp : divisorsOf(rest, rest)) {
+                if (seq % cp != 0 || (cp > 1 && seq / cp < o.minTokensPerCpRank))
+                    continue;
+                for (int replicas : divisorsOf(rest / cp, rest / cp)) {
+                    if (o.fixedHsdpReplicas > 0 && replicas != o.fixedHsdpReplicas)
+                        continue;
+                    const int shards = rest / cp / replicas;
+                    const std::vector<int> eps = moe ? divisorsOf(shards * cp, static_cast<int>(model.shape().experts))
+                                                     : std::vector<int> { 1 };
+                    for (int ep : eps) {
+                        for (int v = 1; v <= (pp > 1 ? o.maxVirtualStages : 1); v *= 2) {
+                            Parallelism& p = s.parallelism;
+                            p.tp = tp;
+                            p.pp = pp;
+                            p.cp = cp;
+                            p.ep = ep;
+                            p.hsdpReplicas = replicas;
+                            p.virtualStages = v;
+                            p.schedule = v > 1 ? PipelineSchedule::Interleaved1F1B : scenario.parallelism.schedule;
+                            for (ActivationCheckpointing ac : acs) {
+                                s.activationCheckpointing = ac;
+                                for (int64_t mb : mbs) {
+                                    s.workload.microBatch = mb;
+                                    if (model.invalidReason(s))
+                                        continue;
+                                    ++result.evaluated;
+                                    candidate.prediction = model.evaluateValid(s);
+                                    if (!candidate.prediction.fits)
+                                        continue;
+                                    ++result.fitting;
+                                    candidate.parallelism = p;
+                                    candidate.microBatch = mb;
+                                    candidate.activationCheckpointing = ac;
+                                    candidate.fsdpShards = shards;
+                                    keepTop(result.configs, candidate, o.topN);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (result.cancelled)
+            break;
+    }
+    for (auto& c : result.configs)
+        c.reason = reasonFor(c, result.configs.front(), s);
+    if (progress && !result.cancelled)
+        progress(1.0);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+Scenario withConfig(const Scenario& scenario, const PlannedConfig& config)
+{
+    Scenario s = scenario;
+    s.parallelism = config.parallelism;
+    s.workload.microBatch = config.microBatch;
+    s.activationCheckpointing = config.activationCheckpointing;
+    return s;
+}
+
+std::string describeConfig(const PlannedConfig& c)
+{
+    const auto& p = c.parallelism;
+    std::string d;
+    if (p.hsdpReplicas > 1)
+        d += std::to_string(p.hsdpReplicas) + " HSDP replicas x ";
+    d += "FSDP " + std::to_string(c.fsdpShards);
+    if (p.tp > 1)
+        d += " x TP " + std::to_string(p.tp);
+    if (p.pp > 1)
+        d += " x PP " + std::to_string(p.pp)
+            + (p.virtualStages > 1 ? " (" + std::to_string(p.virtualStages) + " virtual)" : "");
+    if (p.cp > 1)
+        d += " x CP " + std::to_string(p.cp);
+    if (p.ep > 1)
+        d += ", EP " + std::to_string(p.ep);
+    d += ", " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " AC, micro-batch "
+        + std::to_string(c.microBatch);
+    return d;
+}
+
+} // namespace mfu

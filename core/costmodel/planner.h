@@ -1,0 +1,62 @@
+#pragma once
+// The configuration planner: evaluates every valid way to run a scenario's model on its cluster and ranks those that
+// fit by tokens/s. Searched: factorisations of the GPU count into HSDP replicas x FSDP shards x TP x PP x CP (x EP for
+// MoE, drawn from the FSDP x CP ranks), TP inside one scale-up domain (dividing the heads), micro-batch sizes,
+// activation checkpointing modes and virtual pipeline stages. The seed's rules of thumb (prefer no AC/TP/CP/PP; add
+// selective then full AC, then TP, then CP as memory runs out; TP only inside NVLink domains; one HSDP replica per
+// rack) are not coded here: they come out of the cost model.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/costmodel/step_prediction.h"
+#include "core/scenario.h"
+
+namespace mfu {
+
+struct PlannerOptions {
+    int topN = 10;
+    int maxMicroBatch = 8; // micro-batches 1, 2, 4, ... up to this
+    int maxVirtualStages = 4; // 1, 2, 4 ... chunks per pipeline rank
+    int maxPipelineStages = 64;
+    int64_t minTokensPerCpRank = 1024; // CP never splits a sequence finer than this
+    bool tpWithinDomain = true; // TP groups never cross the scale-up domain
+    bool searchActivationCheckpointing = true; // false: keep the scenario's mode
+    bool searchMicroBatch = true; // false: keep the scenario's micro-batch
+    // Restrictions for what-if questions (0: search all).
+    int fixedHsdpReplicas = 0;
+    int fixedTp = 0;
+};
+
+struct PlannedConfig {
+    Parallelism parallelism;
+    int64_t microBatch = 1;
+    ActivationCheckpointing activationCheckpointing = ActivationCheckpointing::None;
+    StepPrediction prediction;
+    int fsdpShards = 1;
+    std::string reason; // why it ranks where it does
+};
+
+struct PlanResult {
+    std::vector<PlannedConfig> configs; // fitting configurations, best first, at most topN
+    int64_t evaluated = 0; // configurations evaluated
+    int64_t fitting = 0;
+    double seconds = 0;
+    bool cancelled = false;
+    int64_t globalBatchTokens = 0; // the batch every configuration was compared at
+};
+
+// progress(fraction 0..1) is called from the calling thread now and then; a set `cancel` stops the search early
+// (the result holds what was found so far, cancelled = true). Throws InputError for a bare model or missing figures.
+PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& options = {},
+    const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// The scenario with a planned configuration applied (what "Apply" in the GUI does).
+Scenario withConfig(const Scenario& scenario, const PlannedConfig& config);
+
+// "TP 2 x FSDP 64 x 2 HSDP replicas, selective AC, micro-batch 2"
+std::string describeConfig(const PlannedConfig& config);
+
+} // namespace mfu
