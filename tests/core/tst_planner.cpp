@@ -1,0 +1,185 @@
+// The planner against seed 000's rules of thumb. Each test checks the planner's choice for a situation where the
+// rule applies; none of the rules is coded in the planner, they come out of the cost model.
+#include <QtTest>
+
+#include <atomic>
+
+#include "core/costmodel/cost_model.h"
+#include "core/costmodel/planner.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+using AC = ActivationCheckpointing;
+
+namespace {
+PlannedConfig best(const Scenario& s, const PlannerOptions& o = {})
+{
+    const PlanResult r = planConfigurations(s, o);
+    if (r.configs.empty())
+        qFatal("nothing fits");
+    return r.configs.front();
+}
+} // namespace
+
+class TestPlanner : public QObject {
+    Q_OBJECT
+private slots:
+    // Rule 1: prefer no AC, no TP/CP/PP, maximise data parallelism - while memory allows.
+    void noModelParallelismWhileMemoryAllows_data()
+    {
+        QTest::addColumn<int>("seq");
+        QTest::newRow("8k") << 8192;
+        QTest::newRow("16k") << 16384;
+        QTest::newRow("32k") << 32768;
+    }
+    void noModelParallelismWhileMemoryAllows()
+    {
+        QFETCH(int, seq);
+        const PlannedConfig c = best(scenarioFor(llama31_8b(), "b200", 8, seq));
+        QCOMPARE(c.parallelism.tp, 1);
+        QCOMPARE(c.parallelism.pp, 1);
+        QCOMPARE(c.parallelism.cp, 1);
+        QCOMPARE(c.activationCheckpointing, AC::None);
+        QCOMPARE(c.fsdpShards * c.parallelism.hsdpReplicas, 8); // every GPU is a data-parallel rank
+    }
+
+    // Rule 2: TP only inside NVSwitch domains. The search is allowed to cross; the planner still does not.
+    void tpStaysInsideTheDomain_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("gpus");
+        QTest::newRow("70B on 16 H100") << "h100-sxm" << 16;
+        QTest::newRow("70B on 16 B200") << "b200" << 16;
+        QTest::newRow("70B on 32 H100") << "h100-sxm" << 32;
+    }
+    void tpStaysInsideTheDomain()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(int, gpus);
+        PlannerOptions o;
+        o.tpWithinDomain = false;
+        const Scenario s = scenarioFor(llama31_70b(), qPrintable(gpu), gpus, 8192);
+        const PlanResult r = planConfigurations(s, o);
+        QVERIFY(!r.configs.empty());
+        for (const auto& c : r.configs)
+            QVERIFY2(c.parallelism.tp <= s.cluster.domainSize(), qPrintable(QString::fromStdString(describeConfig(c))));
+    }
+
+    // Rule 3a: as memory per GPU shrinks, checkpointing grows from selective to full (70B at 8k on H100s).
+    void checkpointingGrowsAsMemoryShrinks()
+    {
+        const PlannedConfig roomy = best(scenarioFor(llama31_70b(), "h100-sxm", 64, 8192));
+        const PlannedConfig tight = best(scenarioFor(llama31_70b(), "h100-sxm", 16, 8192));
+        QCOMPARE(roomy.activationCheckpointing, AC::Selective);
+        QCOMPARE(tight.activationCheckpointing, AC::Full);
+    }
+
+    // Rule 3b: CP comes after TP - whenever the planner splits sequences, it has already split the weights.
+    void contextParallelOnlyAfterTensorParallel_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<int>("seq");
+        for (int seq : { 8192, 16384, 32768, 65536, 131072 }) {
+            QTest::newRow(qPrintable(QString("8B on 8 H100 at %1").arg(seq))) << "8b" << 8 << seq;
+            QTest::newRow(qPrintable(QString("70B on 64 H100 at %1").arg(seq))) << "70b" << 64 << seq;
+        }
+    }
+    void contextParallelOnlyAfterTensorParallel()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, gpus);
+        QFETCH(int, seq);
+        const PlannedConfig c = best(scenarioFor(model == "8b" ? llama31_8b() : llama31_70b(), "h100-sxm", gpus, seq));
+        if (c.parallelism.cp > 1)
+            QVERIFY2(c.parallelism.tp > 1, qPrintable(QString::fromStdString(describeConfig(c))));
+    }
+
+    // Rule 4: with HSDP, one replica per rack: the FSDP group fills an NVL72 rack and only gradients cross racks.
+    void oneHsdpReplicaPerRack()
+    {
+        const Scenario s = scenarioFor(llama31_405b(), "gb300", 128, 8192);
+        double bestTokens = 0;
+        int bestReplicas = 0;
+        for (int replicas : { 2, 4, 8, 16 }) {
+            PlannerOptions o;
+            o.fixedHsdpReplicas = replicas;
+            const PlanResult r = planConfigurations(s, o);
+            if (!r.configs.empty() && r.configs.front().prediction.tokensPerSec > bestTokens) {
+                bestTokens = r.configs.front().prediction.tokensPerSec;
+                bestReplicas = replicas;
+            }
+        }
+        QCOMPARE(bestReplicas, 2);
+        // A model small enough to leave memory free keeps every FSDP group inside one rack.
+        const PlannedConfig small = best(scenarioFor(llama31_8b(), "gb300", 144, 8192));
+        QVERIFY(small.parallelism.hsdpReplicas > 1);
+        QVERIFY(small.fsdpShards * small.parallelism.cp * small.parallelism.tp <= 72);
+    }
+
+    // Seed 000, 2.5.2: on large clusters moderate TP pays, because it shrinks the FSDP world.
+    void tensorParallelPaysAtScale()
+    {
+        Scenario s = scenarioFor(llama31_405b(), "h100-sxm", 16384, 8192);
+        s.workload.globalBatchTokens = 16 * 1024 * 1024;
+        const PlannedConfig c = best(s);
+        QVERIFY(c.parallelism.tp > 1);
+        QVERIFY(c.fsdpShards * c.parallelism.cp < 16384 / c.parallelism.tp);
+    }
+
+    void resultsAreRankedAndApplicable()
+    {
+        const Scenario s = scenarioFor(llama31_70b(), "b200", 16, 8192);
+        const PlanResult r = planConfigurations(s);
+        QVERIFY(r.evaluated > 1000);
+        QVERIFY(r.fitting > 0 && r.fitting <= r.evaluated);
+        QCOMPARE(r.globalBatchTokens, int64_t(16) * 8192);
+        QCOMPARE(int(r.configs.size()), PlannerOptions {}.topN);
+        for (size_t i = 1; i < r.configs.size(); ++i)
+            QVERIFY(r.configs[i - 1].prediction.tokensPerSec >= r.configs[i].prediction.tokensPerSec);
+        for (const auto& c : r.configs) {
+            QVERIFY(c.prediction.fits);
+            QVERIFY(!c.reason.empty());
+            Scenario applied = withConfig(s, c);
+            applied.workload.globalBatchTokens = r.globalBatchTokens;
+            QCOMPARE(evaluate(applied).tokensPerSec, c.prediction.tokensPerSec);
+        }
+    }
+
+    void progressAndCancel()
+    {
+        const Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192);
+        std::vector<double> seen;
+        const PlanResult full = planConfigurations(s, {}, [&](double f) { seen.push_back(f); });
+        QVERIFY(seen.size() > 2);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1.0);
+        QVERIFY(!full.cancelled);
+
+        std::atomic<bool> cancel { false };
+        int calls = 0;
+        const PlanResult stopped = planConfigurations(
+            s, {}, [&](double) { cancel = ++calls >= 3; }, &cancel);
+        QVERIFY(stopped.cancelled);
+        QVERIFY(stopped.evaluated < full.evaluated);
+    }
+
+    void mixtureOfExpertsSearchesExpertParallelism()
+    {
+        const Scenario s = scenarioFor(mixtral_8x7b(), "h100-sxm", 64, 4096);
+        PlannerOptions o;
+        o.topN = 50;
+        const PlanResult r = planConfigurations(s, o);
+        QVERIFY(!r.configs.empty());
+        bool sawEp = false;
+        for (const auto& c : r.configs) {
+            QCOMPARE(8 % c.parallelism.ep, 0);
+            sawEp = sawEp || c.parallelism.ep > 1;
+        }
+        QVERIFY(sawEp);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlanner)
+#include "tst_planner.moc"
