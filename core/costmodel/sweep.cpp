@@ -1,0 +1,147 @@
+#include "core/costmodel/sweep.h"
+
+#include <cstdio>
+
+#include "core/costmodel/cost_model.h"
+#include "core/units.h"
+
+namespace mfu {
+
+std::string_view sweepAxisKey(SweepAxis axis)
+{
+    switch (axis) {
+    case SweepAxis::SeqLen:
+        return "seq";
+    case SweepAxis::GpuCount:
+        return "gpus";
+    case SweepAxis::Precision:
+        return "precision";
+    }
+    return {};
+}
+
+std::optional<SweepAxis> sweepAxisFromKey(std::string_view key)
+{
+    for (SweepAxis a : { SweepAxis::SeqLen, SweepAxis::GpuCount, SweepAxis::Precision })
+        if (sweepAxisKey(a) == key)
+            return a;
+    return std::nullopt;
+}
+
+std::vector<double> defaultSweepValues(SweepAxis axis)
+{
+    std::vector<double> v;
+    switch (axis) {
+    case SweepAxis::SeqLen:
+        for (double s = 2048; s <= 131072; s *= 2)
+            v.push_back(s);
+        break;
+    case SweepAxis::GpuCount:
+        for (double g = 1; g <= 16384; g *= 2)
+            v.push_back(g);
+        break;
+    case SweepAxis::Precision:
+        v = { 0, 1 };
+        break;
+    }
+    return v;
+}
+
+Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
+{
+    Scenario s = scenario;
+    switch (axis) {
+    case SweepAxis::SeqLen:
+        s.workload.seqLen = static_cast<int64_t>(x);
+        break;
+    case SweepAxis::GpuCount:
+        s.cluster.gpuCount = static_cast<int>(x);
+        break;
+    case SweepAxis::Precision:
+        s.precision = x > 0.5 ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
+        break;
+    }
+    return s;
+}
+
+SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOptions& options,
+    const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
+{
+    const CostModel model(scenario.model, scenario.cluster.hardware);
+    SweepResult result;
+    result.axis = axis;
+    const std::vector<double> values = options.values.empty() ? defaultSweepValues(axis) : options.values;
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (cancel && cancel->load()) {
+            result.cancelled = true;
+            break;
+        }
+        if (progress)
+            progress(static_cast<double>(i) / static_cast<double>(values.size()));
+        const Scenario s = scenarioAt(scenario, axis, values[i]);
+        SweepPoint p;
+        p.x = values[i];
+        p.precision = s.precision;
+        if (const char* problem = model.invalidReason(s)) {
+            p.currentProblem = problem;
+        } else {
+            p.currentValid = true;
+            p.current = model.evaluateValid(s);
+            ++result.evaluated;
+        }
+        if (options.includePlannerBest) {
+            const PlanResult plan = planConfigurations(s, options.planner, {}, cancel);
+            result.evaluated += plan.evaluated;
+            if (!plan.configs.empty())
+                p.best = plan.configs.front();
+            if (plan.cancelled) {
+                result.cancelled = true;
+                break;
+            }
+        }
+        result.points.push_back(std::move(p));
+    }
+    if (progress && !result.cancelled)
+        progress(1.0);
+    return result;
+}
+
+namespace {
+void appendPrediction(std::string& out, const StepPrediction& p)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, ",%.6f,%.3f,%.3f,%s,%.3f,%.3f,%s", p.mfu, p.tflopsPerGpu, p.tflopsPerNode,
+        p.mfuVsFp8Peak ? std::to_string(*p.mfuVsFp8Peak).c_str() : "", p.tokensPerSec, p.memory.total() / kGiB,
+        p.fits ? "true" : "false");
+    out += buf;
+}
+} // namespace
+
+std::string sweepToCsv(const SweepResult& r)
+{
+    std::string out = std::string(sweepAxisKey(r.axis))
+        + ",precision,mfu,tflops_per_gpu,tflops_per_node,mfu_vs_fp8_peak,tokens_per_sec,memory_gib,fits"
+          ",best_mfu,best_tflops_per_gpu,best_tflops_per_node,best_mfu_vs_fp8_peak,best_tokens_per_sec,best_memory_gib,"
+          "best_fits,best_config\n";
+    for (const SweepPoint& p : r.points) {
+        char x[32];
+        std::snprintf(x, sizeof x, "%.0f", p.x);
+        out += x;
+        out += ",";
+        out += std::string(trainingPrecisionKey(p.precision));
+        if (p.currentValid)
+            appendPrediction(out, p.current);
+        else
+            out += ",,,,,,,invalid";
+        if (p.best) {
+            appendPrediction(out, p.best->prediction);
+            out += ",\"" + describeConfig(*p.best) + "\"";
+        } else {
+            out += ",,,,,,,false,none fits";
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace mfu

@@ -1,0 +1,55 @@
+#pragma once
+// Sweeps: the cost model's prediction along one axis - sequence length (2k-128k), GPU count (1 to 16,384) or
+// precision (BF16 vs BF16+FP8) - for the scenario's own configuration and for the planner's best configuration at
+// each point. Points where the configuration does not fit (or cannot be laid out) are kept and marked, never dropped.
+// Runs in the caller's thread with progress and cancel, so a panel can run it in the background.
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/costmodel/planner.h"
+
+namespace mfu {
+
+enum class SweepAxis { SeqLen, GpuCount, Precision };
+std::string_view sweepAxisKey(SweepAxis axis); // "seq", "gpus", "precision"
+std::optional<SweepAxis> sweepAxisFromKey(std::string_view key);
+
+struct SweepOptions {
+    std::vector<double> values; // empty: defaultSweepValues()
+    bool includePlannerBest = true;
+    PlannerOptions planner { .topN = 1 };
+};
+
+struct SweepPoint {
+    double x = 0; // sequence length, GPU count, or 0 (BF16) / 1 (BF16+FP8)
+    TrainingPrecision precision = TrainingPrecision::BF16;
+    bool currentValid = false; // the scenario's configuration can be laid out at this point
+    std::string currentProblem; // why not, when it cannot
+    StepPrediction current; // meaningful when currentValid; current.fits says whether it fits
+    std::optional<PlannedConfig> best; // the planner's best fitting configuration; empty when nothing fits
+};
+
+struct SweepResult {
+    SweepAxis axis = SweepAxis::SeqLen;
+    std::vector<SweepPoint> points;
+    int64_t evaluated = 0; // configurations evaluated, planner included
+    bool cancelled = false;
+};
+
+// 2k..128k doubling; 1..16,384 doubling; {BF16, BF16+FP8}.
+std::vector<double> defaultSweepValues(SweepAxis axis);
+// The scenario moved to one point of the axis.
+Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x);
+
+SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOptions& options = {},
+    const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// One header line, then one line per point: x, precision, the current configuration's MFU, TFLOPS/GPU, TFLOPS/node,
+// MFU against the FP8 peak, tokens/s, memory (GiB), fits, and the same for the best configuration with its layout.
+std::string sweepToCsv(const SweepResult& result);
+
+} // namespace mfu

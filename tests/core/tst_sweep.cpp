@@ -1,0 +1,88 @@
+// Sweeps along sequence length, GPU count and precision: the current configuration and the planner's best per
+// point, with points that do not fit kept and marked.
+#include <QtTest>
+
+#include "core/costmodel/sweep.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+
+class TestSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void axisKeys()
+    {
+        QCOMPARE(sweepAxisFromKey("seq"), std::optional<SweepAxis>(SweepAxis::SeqLen));
+        QCOMPARE(sweepAxisFromKey("gpus"), std::optional<SweepAxis>(SweepAxis::GpuCount));
+        QCOMPARE(sweepAxisFromKey("precision"), std::optional<SweepAxis>(SweepAxis::Precision));
+        QVERIFY(!sweepAxisFromKey("batch"));
+        QCOMPARE(defaultSweepValues(SweepAxis::SeqLen).front(), 2048.0);
+        QCOMPARE(defaultSweepValues(SweepAxis::SeqLen).back(), 131072.0);
+        QCOMPARE(defaultSweepValues(SweepAxis::GpuCount).back(), 16384.0);
+    }
+
+    // 8B on 8 B200 without checkpointing: MFU rises with sequence length until memory runs out; the points that
+    // do not fit stay in the series, and the planner still finds a layout for them.
+    void sequenceLengthMarksWhatDoesNotFit()
+    {
+        const SweepResult r = runSweep(scenarioFor(llama31_8b(), "b200", 8, 8192), SweepAxis::SeqLen);
+        QCOMPARE(int(r.points.size()), 7);
+        QVERIFY(r.points.front().current.fits);
+        QVERIFY(!r.points.back().current.fits); // 128k without AC or sharding of activations
+        for (size_t i = 1; i < r.points.size(); ++i) {
+            QVERIFY(r.points[i].current.mfu > r.points[i - 1].current.mfu);
+            QVERIFY(r.points[i].best.has_value());
+            QVERIFY(r.points[i].best->prediction.fits);
+            QVERIFY(r.points[i].best->prediction.tokensPerSec
+                >= (r.points[i].current.fits ? r.points[i].current.tokensPerSec : 0));
+        }
+        const std::string csv = sweepToCsv(r);
+        QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 8L);
+        QVERIFY(csv.rfind("seq,precision,mfu,", 0) == 0);
+        QVERIFY(csv.find(",false,") != std::string::npos);
+    }
+
+    // GPU count 1..16,384 for 70B with FSDP: too few GPUs cannot hold it; the current layout (TP 8) cannot be laid
+    // out on fewer than 8 GPUs, which is marked rather than dropped.
+    void gpuCountKeepsInvalidPoints()
+    {
+        SweepOptions o;
+        o.values = { 1, 4, 8, 64, 1024, 16384 };
+        const SweepResult r = runSweep(
+            scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 8, ActivationCheckpointing::Full), SweepAxis::GpuCount, o);
+        QCOMPARE(int(r.points.size()), 6);
+        QVERIFY(!r.points[0].currentValid && !r.points[0].currentProblem.empty());
+        QVERIFY(!r.points[0].best.has_value()); // 70B on one 80 GB GPU: nothing fits
+        QVERIFY(r.points[2].currentValid);
+        QVERIFY(r.points[5].best.has_value());
+        QVERIFY(r.evaluated > 1000);
+    }
+
+    // Precision: BF16+FP8 raises TFLOPS per GPU and per node; MFU against the FP8 peak is labelled apart.
+    void precisionComparesTflops()
+    {
+        const SweepResult r = runSweep(scenarioFor(llama31_8b(), "b200", 8, 8192), SweepAxis::Precision);
+        QCOMPARE(int(r.points.size()), 2);
+        const auto& bf16 = r.points[0].current;
+        const auto& fp8 = r.points[1].current;
+        QCOMPARE(r.points[1].precision, TrainingPrecision::BF16_FP8);
+        QVERIFY(fp8.tflopsPerGpu > bf16.tflopsPerGpu);
+        QCOMPARE(fp8.tflopsPerNode, 8 * fp8.tflopsPerGpu);
+        QVERIFY(!bf16.mfuVsFp8Peak && fp8.mfuVsFp8Peak);
+        QVERIFY(*fp8.mfuVsFp8Peak < fp8.mfu);
+    }
+
+    void cancelStopsTheSweep()
+    {
+        std::atomic<bool> cancel { false };
+        const SweepResult r = runSweep(
+            scenarioFor(llama31_8b(), "b200", 8, 8192), SweepAxis::SeqLen, {}, [&](double f) { cancel = f > 0.2; },
+            &cancel);
+        QVERIFY(r.cancelled);
+        QVERIFY(r.points.size() < 7);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "tst_sweep.moc"
