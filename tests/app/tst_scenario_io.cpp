@@ -133,5 +133,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestScenarioIo)
+QTEST_GUILESS_MAIN(TestScenarioIo)
 #include "tst_scenario_io.moc"
