@@ -440,6 +440,38 @@ private slots:
         QVERIFY(library.hardware().empty());
     }
 
+    // validateHardwareSpec on a spec built in code (a GUI custom device): no sources needed, figures checked.
+    void validateHardwareSpecDirectly()
+    {
+        mfu::HardwareSpec spec;
+        spec.id = "custom";
+        spec.name = "Custom";
+        spec.peakDenseFlops[size_t(mfu::NumberFormat::BF16)] = 1000e12;
+        spec.hbmBytes = 80e9;
+        spec.hbmBandwidthBytesPerSec = 3e12;
+        mfu::validateHardwareSpec(spec); // must not throw
+        auto expectError = [](const mfu::HardwareSpec& s, const std::string& start) {
+            try {
+                mfu::validateHardwareSpec(s);
+            } catch (const mfu::InputError& e) {
+                return std::string(e.what()).rfind(start, 0) == 0;
+            }
+            return false;
+        };
+        auto sparse = spec;
+        sparse.peakSparseFlops[size_t(mfu::NumberFormat::BF16)] = 900e12;
+        QVERIFY(expectError(sparse, "peak_sparse_tflops.bf16: sparse figure 900 is below the dense 1000"));
+        auto noBf16 = spec;
+        noBf16.peakDenseFlops[size_t(mfu::NumberFormat::BF16)].reset();
+        QVERIFY(expectError(noBf16, "peak_dense_tflops.bf16: missing"));
+        auto domain = spec;
+        domain.scaleUpDomainGpus = 0;
+        QVERIFY(expectError(domain, "scale_up.domain_gpus"));
+        auto memory = spec;
+        memory.hbmBytes = 0;
+        QVERIFY(expectError(memory, "memory_gb: must be positive"));
+    }
+
     void singleEntryParsersThrowWithKey()
     {
         auto bad = goodGpu("bad");
