@@ -1,6 +1,7 @@
 #include "core/trace/json_scanner.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "core/errors.h"
 
@@ -79,7 +80,7 @@ int JsonScanner::nextByte()
     return static_cast<unsigned char>(*m_p++);
 }
 
-char JsonScanner::peek()
+char JsonScanner::peekSlow()
 {
     for (;;) {
         while (m_p < m_end && isSpace(*m_p))
@@ -107,7 +108,7 @@ void JsonScanner::beginObject()
     ++m_p;
     if (++m_depth > kMaxDepth)
         fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
-    m_first.push_back(true);
+    m_first[m_depth] = true;
 }
 
 void JsonScanner::beginArray()
@@ -117,7 +118,7 @@ void JsonScanner::beginArray()
     ++m_p;
     if (++m_depth > kMaxDepth)
         fail("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
-    m_first.push_back(true);
+    m_first[m_depth] = true;
 }
 
 bool JsonScanner::containerNext(char close, bool& first)
@@ -126,7 +127,6 @@ bool JsonScanner::containerNext(char close, bool& first)
     if (c == close) {
         ++m_p;
         --m_depth;
-        m_first.pop_back();
         return false;
     }
     if (!first) {
@@ -143,25 +143,28 @@ bool JsonScanner::containerNext(char close, bool& first)
 
 bool JsonScanner::nextMember()
 {
-    bool first = m_first.back();
-    const bool more = containerNext('}', first);
-    if (!more)
+    if (!containerNext('}', m_first[m_depth]))
         return false;
-    m_first.back() = first;
     if (peek() != '"')
         fail(atEnd() ? "unexpected end of input (truncated file?)" : "expected a quoted key");
-    m_key.assign(string());
+    m_keyView = string();
+    // Common case: the ':' follows in the buffer, so the view stays valid. Otherwise copy before refilling.
+    const char* q = m_p;
+    while (q < m_end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+        ++q;
+    if (q < m_end && *q == ':' && m_keyView.data() != m_scratch.data()) {
+        m_p = q + 1;
+        return true;
+    }
+    m_key.assign(m_keyView);
+    m_keyView = m_key;
     expect(':');
     return true;
 }
 
 bool JsonScanner::nextElement()
 {
-    bool first = m_first.back();
-    const bool more = containerNext(']', first);
-    if (more)
-        m_first.back() = first;
-    return more;
+    return containerNext(']', m_first[m_depth]);
 }
 
 std::string_view JsonScanner::string()
@@ -172,13 +175,30 @@ std::string_view JsonScanner::string()
     const char* start = m_p;
     bool scratch = false;
     for (;;) {
-        // Fast path: plain ASCII inside the buffer.
-        while (m_p < m_end) {
-            const auto c = static_cast<unsigned char>(*m_p);
+        // Fast path: plain ASCII inside the buffer, eight bytes at a time while none is special, with a local
+        // cursor (the member would be stored back at every step).
+        const char* p = m_p;
+        const char* end = m_end;
+        while (end - p >= 8) {
+            uint64_t v;
+            std::memcpy(&v, p, 8);
+            constexpr uint64_t ones = 0x0101010101010101ULL;
+            constexpr uint64_t highs = 0x8080808080808080ULL;
+            const uint64_t quote = v ^ (ones * '"');
+            const uint64_t backslash = v ^ (ones * '\\');
+            const uint64_t special
+                = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((v - ones * 0x20) & ~v) | v;
+            if (special & highs)
+                break;
+            p += 8;
+        }
+        while (p < end) {
+            const auto c = static_cast<unsigned char>(*p);
             if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
                 break;
-            ++m_p;
+            ++p;
         }
+        m_p = p;
         if (m_p == m_end) {
             if (!scratch) {
                 m_scratch.clear();
@@ -337,29 +357,53 @@ std::string_view JsonScanner::number()
     const char first = peek();
     if (first != '-' && (first < '0' || first > '9'))
         fail(first == 0 ? "unexpected end of input, expected a number" : "expected a number");
+    // Fast path: the whole number and the byte after it are in the buffer; the grammar is checked in one pass with
+    // a local cursor (a member would be reloaded at every byte).
+    const char* p = m_p;
+    const char* end = m_end;
+    auto digits = [&] {
+        const char* from = p;
+        while (p < end && static_cast<unsigned char>(*p - '0') <= 9)
+            ++p;
+        return p - from;
+    };
+    if (*p == '-')
+        ++p;
+    const char* intStart = p;
+    const auto intDigits = digits();
+    bool ok = intDigits > 0 && !(intDigits > 1 && *intStart == '0');
+    if (ok && p < end && *p == '.') {
+        ++p;
+        ok = digits() > 0;
+    }
+    if (ok && p < end && (*p == 'e' || *p == 'E')) {
+        ++p;
+        if (p < end && (*p == '+' || *p == '-'))
+            ++p;
+        ok = digits() > 0;
+    }
+    if (ok && p < end && !isNumberChar(*p)) {
+        const std::string_view text(m_p, static_cast<size_t>(p - m_p));
+        m_p = p;
+        return text;
+    }
+    return numberSlow();
+}
+
+// The number straddles a buffer boundary, or is malformed: collect its characters, then validate.
+std::string_view JsonScanner::numberSlow()
+{
     const char* start = m_p;
-    bool scratch = false;
+    m_scratch.clear();
     for (;;) {
         while (m_p < m_end && isNumberChar(*m_p))
             ++m_p;
-        if (m_p < m_end)
-            break;
-        if (!scratch) {
-            m_scratch.clear();
-            scratch = true;
-        }
         m_scratch.append(start, m_p);
-        if (!refill())
+        if (m_p < m_end || !refill())
             break;
         start = m_p;
     }
-    std::string_view text;
-    if (scratch) {
-        m_scratch.append(start, m_p);
-        text = m_scratch;
-    } else {
-        text = std::string_view(start, static_cast<size_t>(m_p - start));
-    }
+    const std::string_view text = m_scratch;
     if (!validNumber(text))
         fail("malformed number '" + std::string(text.substr(0, 40)) + "'");
     return text;

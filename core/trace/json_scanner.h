@@ -20,14 +20,19 @@ public:
     explicit JsonScanner(ByteSource& source);
 
     // Next non-whitespace character without consuming it; 0 at the end of input.
-    char peek();
+    char peek()
+    {
+        if (m_p<m_end&& static_cast<unsigned char>(*m_p)> ' ')
+            return *m_p;
+        return peekSlow();
+    }
     bool atEnd() { return peek() == 0; }
     void expect(char c);
 
     // Containers: call begin, then next() before each member/element until it returns false.
     void beginObject();
     bool nextMember(); // reads the key (see key()) and the ':'; false at '}'
-    const std::string& key() const { return m_key; }
+    std::string_view key() const { return m_keyView; } // valid until the next call
     void beginArray();
     bool nextElement(); // false at ']'
 
@@ -41,6 +46,8 @@ public:
     const std::string& sourceName() const { return m_source.name(); }
 
 private:
+    char peekSlow();
+    std::string_view numberSlow();
     bool refill();
     int nextByte(); // -1 at end
     void readEscape();
@@ -54,8 +61,9 @@ private:
     const char* m_end = nullptr;
     uint64_t m_base = 0;
     std::string m_scratch;
-    std::string m_key;
-    std::vector<bool> m_first; // one per open container: no member read yet
+    std::string m_key; // the key, when it could not stay a view into the buffer
+    std::string_view m_keyView;
+    bool m_first[kMaxDepth + 2] = {}; // per nesting level: no member read yet
     int m_depth = 0;
 };
 

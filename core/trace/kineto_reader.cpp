@@ -29,6 +29,27 @@ EventCat eventCat(std::string_view cat)
     return EventCat::Skip;
 }
 
+enum class EventKey : uint8_t { Ph, Cat, Name, Ts, Dur, Pid, Tid, Args, Other };
+
+// Dispatch on length first: this runs for every key of every event.
+EventKey eventKey(std::string_view k)
+{
+    switch (k.size()) {
+    case 2:
+        return k == "ph" ? EventKey::Ph : k == "ts" ? EventKey::Ts : EventKey::Other;
+    case 3:
+        return k == "cat" ? EventKey::Cat
+            : k == "dur"  ? EventKey::Dur
+            : k == "pid"  ? EventKey::Pid
+            : k == "tid"  ? EventKey::Tid
+                          : EventKey::Other;
+    case 4:
+        return k == "name" ? EventKey::Name : k == "args" ? EventKey::Args : EventKey::Other;
+    default:
+        return EventKey::Other;
+    }
+}
+
 // Trailing integer of "stream 7" / "GPU 0"; -1 when there is none.
 int64_t trailingInteger(std::string_view s)
 {
@@ -44,6 +65,7 @@ struct Event {
     char ph = 0;
     EventCat cat = EventCat::Skip;
     std::string name;
+    bool catKnown = false;
     bool hasTs = false;
     bool hasDur = false;
     int64_t tsNs = 0;
@@ -87,14 +109,19 @@ private:
     {
         m_in.beginObject();
         while (m_in.nextMember()) {
-            const std::string& key = m_in.key();
-            if (key == "traceEvents")
+            // Compare the key before any other scanner call: the view lives only until then.
+            const std::string_view key = m_in.key();
+            const bool events = key == "traceEvents";
+            const bool devices = key == "deviceProperties";
+            const bool distributed = key == "distributedInfo";
+            const bool baseTime = key == "baseTimeNanoseconds";
+            if (events)
                 readEvents(false);
-            else if (key == "deviceProperties" && m_in.peek() == '[')
+            else if (devices && m_in.peek() == '[')
                 readDeviceProperties();
-            else if (key == "distributedInfo" && m_in.peek() == '{')
+            else if (distributed && m_in.peek() == '{')
                 readDistributedInfo();
-            else if (key == "baseTimeNanoseconds")
+            else if (baseTime)
                 m_timeline.timeOriginNs = integer("baseTimeNanoseconds");
             else
                 m_in.skipValue();
@@ -160,15 +187,17 @@ private:
         }
         m_in.beginObject();
         while (m_in.nextMember()) {
-            const std::string& key = m_in.key();
+            const std::string_view key = m_in.key();
+            int64_t* target = key == "device" ? &e.device
+                : key == "stream"             ? &e.stream
+                : key == "correlation"        ? &e.correlation
+                                              : nullptr;
             const char c = m_in.peek();
             const bool isNumber = c == '-' || (c >= '0' && c <= '9');
-            if (key == "device" && isNumber)
-                e.device = integer("args.device");
-            else if (key == "stream" && isNumber)
-                e.stream = integer("args.stream");
-            else if (key == "correlation" && isNumber)
-                e.correlation = integer("args.correlation");
+            if (target && isNumber)
+                *target = integer(target == &e.device ? "args.device"
+                        : target == &e.stream         ? "args.stream"
+                                                      : "args.correlation");
             else
                 m_in.skipValue();
         }
@@ -180,37 +209,56 @@ private:
         e.ph = 0;
         e.cat = EventCat::Skip;
         e.name.clear();
-        e.hasTs = e.hasDur = false;
+        e.hasTs = e.hasDur = e.catKnown = false;
         e.pid = e.tid = e.device = e.stream = e.correlation = -1;
         if (m_in.peek() != '{')
             m_in.fail("trace event must be an object");
         m_in.beginObject();
         while (m_in.nextMember()) {
-            const std::string& key = m_in.key();
-            if (key == "ph") {
+            switch (eventKey(m_in.key())) {
+            case EventKey::Ph: {
                 const std::string_view ph = m_in.string();
                 e.ph = ph.size() == 1 ? ph[0] : '?';
-            } else if (key == "cat") {
-                e.cat = m_in.peek() == '"' ? eventCat(m_in.string()) : (m_in.skipValue(), EventCat::Skip);
-            } else if (key == "name") {
-                if (m_in.peek() == '"')
+                break;
+            }
+            case EventKey::Cat:
+                if (m_in.peek() == '"') {
+                    e.cat = eventCat(m_in.string());
+                    e.catKnown = true;
+                } else {
+                    m_in.skipValue();
+                }
+                break;
+            case EventKey::Name:
+                // Most events (cpu_op, python_function) are not kept: skip copying their names.
+                if (m_in.peek() == '"' && !(e.catKnown && e.cat == EventCat::Skip))
                     e.name.assign(m_in.string());
                 else
                     m_in.skipValue();
-            } else if (key == "ts") {
+                break;
+            case EventKey::Ts:
                 e.tsNs = microsecondsAsNs("ts");
                 e.hasTs = true;
-            } else if (key == "dur") {
+                break;
+            case EventKey::Dur:
                 e.durNs = microsecondsAsNs("dur");
                 e.hasDur = true;
-            } else if (key == "pid") {
+                break;
+            case EventKey::Pid:
                 e.pid = idValue("pid");
-            } else if (key == "tid") {
+                break;
+            case EventKey::Tid:
                 e.tid = idValue("tid");
-            } else if (key == "args") {
-                readArgs(e);
-            } else {
+                break;
+            case EventKey::Args:
+                if (e.catKnown && e.cat == EventCat::Skip)
+                    m_in.skipValue();
+                else
+                    readArgs(e);
+                break;
+            case EventKey::Other:
                 m_in.skipValue();
+                break;
             }
         }
         if (e.ph == 'X' && e.cat != EventCat::Skip)
@@ -262,9 +310,11 @@ private:
             std::string name;
             m_in.beginObject();
             while (m_in.nextMember()) {
-                if (m_in.key() == "id" && m_in.peek() != '"')
+                const bool isId = m_in.key() == "id";
+                const bool isName = m_in.key() == "name";
+                if (isId && m_in.peek() != '"')
                     id = integer("deviceProperties.id");
-                else if (m_in.key() == "name" && m_in.peek() == '"')
+                else if (isName && m_in.peek() == '"')
                     name.assign(m_in.string());
                 else
                     m_in.skipValue();
@@ -278,11 +328,13 @@ private:
     {
         m_in.beginObject();
         while (m_in.nextMember()) {
+            const bool isRank = m_in.key() == "rank";
+            const bool isWorld = m_in.key() == "world_size";
             const char c = m_in.peek();
             const bool isNumber = c == '-' || (c >= '0' && c <= '9');
-            if (m_in.key() == "rank" && isNumber)
+            if (isRank && isNumber)
                 m_timeline.rank = static_cast<int>(integer("distributedInfo.rank"));
-            else if (m_in.key() == "world_size" && isNumber)
+            else if (isWorld && isNumber)
                 m_timeline.worldSize = static_cast<int>(integer("distributedInfo.world_size"));
             else
                 m_in.skipValue();
