@@ -82,7 +82,7 @@ ChartView::ChartView(QWidget* parent)
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->legend->setVisible(true);
-    setLegendAlignment(Qt::AlignTop | Qt::AlignLeft);
+    setLegendOutside(true);
 
     m_tracer = new QCPItemTracer(m_plot);
     m_tracer->setStyle(QCPItemTracer::tsCircle);
@@ -147,9 +147,32 @@ void ChartView::setCategories(const QStringList& categories)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ChartView::setLegendAlignment(Qt::Alignment alignment)
+void ChartView::setLegendOutside(bool outside)
 {
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, alignment);
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    if (outside == m_legendOutside && m_legendPlaced)
+        return;
+    m_legendPlaced = true;
+    m_legendOutside = outside;
+    if (QCPLayout* owner = m_plot->legend->layout())
+        owner->take(m_plot->legend);
+    if (outside) {
+        // Right of the axis rect, top-aligned: the legend never hides data.
+        auto* column = new QCPLayoutGrid;
+        layout->addElement(1, 1, column);
+        column->addElement(0, 0, m_plot->legend);
+        column->addElement(1, 0, new QCPLayoutElement(m_plot));
+        column->setRowStretchFactor(0, 0.01);
+        layout->setColumnStretchFactor(1, 0.01);
+        column->setMargins(QMargins(2, 6, 8, 6)); // keeps the legend border off the widget edge
+        m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
+    } else {
+        if (layout->columnCount() > 1 && layout->hasElement(1, 1))
+            layout->remove(layout->element(1, 1));
+        layout->simplify();
+        m_plot->axisRect()->insetLayout()->addElement(m_plot->legend, Qt::AlignTop | Qt::AlignLeft);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 int ChartView::addLine(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
@@ -222,11 +245,15 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
     }
     auto* graph = qobject_cast<QCPGraph*>(plottable);
     switch (series.kind) {
-    case SeriesKind::Line:
-        graph->setPen(QPen(colour, 2));
+    case SeriesKind::Line: {
+        // Dash patterns as well as colours: lines that coincide (PaLM and per-component for dense models) both
+        // stay visible, and the chart survives greyscale printing.
+        const Qt::PenStyle styles[] = { Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine };
+        graph->setPen(QPen(colour, 2, styles[index % std::size(styles)]));
         graph->setLineStyle(QCPGraph::lsLine);
         graph->setScatterStyle(QCPScatterStyle::ssNone);
         break;
+    }
     case SeriesKind::Scatter:
         graph->setPen(QPen(colour, 1.5));
         graph->setLineStyle(QCPGraph::lsNone);

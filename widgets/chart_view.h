@@ -30,7 +30,8 @@ public:
     void setLogX(bool logX, double base = 10);
     // Named x positions 0..n-1 (bar charts of components, runs, ...).
     void setCategories(const QStringList& categories);
-    void setLegendAlignment(Qt::Alignment alignment);
+    // Legend right of the plot (default: never covers data) or inside its top-left corner.
+    void setLegendOutside(bool outside);
 
     // Series; each returns its index in data().series. Points are sorted by x.
     int addLine(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit = {});
@@ -89,6 +90,8 @@ private:
     ChartData m_data;
     QVector<QCPAbstractPlottable*> m_plottables; // parallel to m_data.series
     double m_logBase = 10;
+    bool m_legendOutside = true;
+    bool m_legendPlaced = false;
     QString m_lastError;
     QString m_hoverText;
 };

@@ -1,0 +1,302 @@
+#include "app/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include "app/preset_store.h"
+#include "widgets/calculator_panel.h"
+#include "widgets/chart_view.h"
+#include "widgets/scenario_editor.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::app {
+
+namespace {
+
+// Bump when docks or toolbars change, so an old saved layout is ignored instead of restored wrongly.
+constexpr int kWindowStateVersion = 1;
+constexpr int kMaxRecentFiles = 10;
+const QString kRecentFilesKey = QStringLiteral("recentFiles");
+
+enum class FileKind { HfConfig, JsonWithoutModelType, Trace, Unknown };
+
+// Decided from the content, not the name: a Kineto trace is *.json too. Only the head of a big file is read.
+FileKind sniff(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return FileKind::Unknown;
+    const QByteArray head = file.peek(64 * 1024);
+    if (head.contains("\"traceEvents\"") || path.endsWith(QLatin1String(".json.gz"))
+        || path.endsWith(QLatin1String(".pt.trace.json")))
+        return FileKind::Trace;
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || file.size() > 16 * 1024 * 1024)
+        return FileKind::Unknown;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+    if (!doc.isObject())
+        return FileKind::Unknown;
+    const QJsonObject o = doc.object();
+    if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures")))
+        return FileKind::HfConfig;
+    return FileKind::JsonWithoutModelType;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_scenario(new widgets::ScenarioModel(this))
+    , m_tabs(new QTabWidget)
+{
+    setWindowTitle(QStringLiteral("MFU Explorer"));
+    setAcceptDrops(true);
+    m_scenario->setScenario(widgets::defaultScenario(presetLibrary()));
+
+    m_editor = new widgets::ScenarioEditor(m_scenario, presetLibrary());
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_editor);
+    scroll->setWidgetResizable(true);
+    auto* dock = new QDockWidget(tr("Scenario"), this);
+    dock->setObjectName(QStringLiteral("scenarioDock")); // saveState() needs a name
+    dock->setWidget(scroll);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    connect(m_editor, &widgets::ScenarioEditor::statusMessage, this, [this](const QString& m) { tell(m); });
+
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
+    // Panels: one line each.
+    addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
+
+    createMenus();
+    statusBar();
+    for (const auto& problem : presetLibrary().problems())
+        tell(tr("Preset problem: %1").arg(QString::fromStdString(problem.message())), true);
+    resize(1400, 900);
+    resizeDocks({ dock }, { 430 }, Qt::Horizontal);
+    restoreWindowState();
+    if (m_lastMessage.isEmpty())
+        tell(tr("Ready: edit the scenario on the left, or open a config.json (%1).")
+                 .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPanel(QWidget* panel, const QString& title)
+{
+    m_tabs->addTab(panel, title);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open..."), this, &MainWindow::chooseAndOpenFiles);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* exportChart = file->addAction(tr("&Export Chart..."), this, &MainWindow::exportChartInteractively);
+    exportChart->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About MFU Explorer"), this, [this] {
+        QMessageBox::about(this, tr("About MFU Explorer"),
+            tr("MFU Explorer %1\nModel FLOPs Utilization: measure, predict, explain and value it.")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+bool MainWindow::openFiles(const QStringList& paths)
+{
+    bool allOpened = true;
+    for (const QString& path : paths)
+        allOpened = openFile(path) && allOpened;
+    return allOpened;
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    if (!QFileInfo(path).isFile()) {
+        tell(tr("Cannot open %1: no such file.").arg(shown), true);
+        return false;
+    }
+    switch (sniff(path)) {
+    case FileKind::HfConfig: {
+        QString error;
+        if (!m_editor->importModelConfig(path, &error)) {
+            tell(error, true);
+            return false;
+        }
+        addRecentFile(path);
+        tell(tr("Imported the model from %1.").arg(shown));
+        return true;
+    }
+    case FileKind::JsonWithoutModelType:
+        tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\". "
+                "Scenario files and run reports cannot be opened here yet.")
+                 .arg(shown),
+            true);
+        return false;
+    case FileKind::Trace:
+        tell(tr("%1 looks like a profiler trace: opening traces is not supported yet.").arg(shown), true);
+        return false;
+    case FileKind::Unknown:
+        break;
+    }
+    tell(tr("Cannot open %1: not supported yet (open a Hugging Face config.json).").arg(shown), true);
+    return false;
+}
+
+void MainWindow::chooseAndOpenFiles()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open"), QString(), tr("Model configs and traces (*.json *.json.gz);;All files (*)"));
+    openFiles(paths);
+}
+
+widgets::ChartView* MainWindow::currentChart() const
+{
+    QWidget* panel = m_tabs->currentWidget();
+    if (!panel)
+        return nullptr;
+    for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget())
+        if (auto* chart = qobject_cast<widgets::ChartView*>(w); chart && panel->isAncestorOf(chart))
+            return chart;
+    return panel->findChild<widgets::ChartView*>();
+}
+
+bool MainWindow::exportCurrentChart(const QString& path)
+{
+    widgets::ChartView* chart = currentChart();
+    if (!chart) {
+        tell(tr("The %1 panel has no chart to export.").arg(m_tabs->tabText(m_tabs->currentIndex())), true);
+        return false;
+    }
+    if (!chart->exportTo(path)) {
+        tell(chart->lastError(), true);
+        return false;
+    }
+    tell(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void MainWindow::exportChartInteractively()
+{
+    if (widgets::ChartView* chart = currentChart()) {
+        if (chart->exportInteractively())
+            tell(tr("Chart saved."));
+        return;
+    }
+    tell(tr("The %1 panel has no chart to export.").arg(m_tabs->tabText(m_tabs->currentIndex())), true);
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    QSettings settings;
+    QStringList files;
+    const int count = settings.beginReadArray(kRecentFilesKey);
+    for (int i = 0; i < count; ++i) {
+        settings.setArrayIndex(i);
+        files << settings.value(QStringLiteral("path")).toString();
+    }
+    settings.endArray();
+    return files;
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings settings;
+    settings.beginWriteArray(kRecentFilesKey, static_cast<int>(files.size()));
+    for (int i = 0; i < files.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(QStringLiteral("path"), files[i]);
+    }
+    settings.endArray();
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& path : files)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openFiles({ path }); });
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::tell(const QString& message, bool persistent)
+{
+    m_lastMessage = message;
+    statusBar()->showMessage(message, persistent ? 0 : 8000);
+}
+
+void MainWindow::saveWindowState() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("mainWindow/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("mainWindow/state"), saveState(kWindowStateVersion));
+    settings.setValue(QStringLiteral("mainWindow/stateVersion"), kWindowStateVersion);
+}
+
+void MainWindow::restoreWindowState()
+{
+    QSettings settings;
+    if (settings.value(QStringLiteral("mainWindow/stateVersion")).toInt() != kWindowStateVersion)
+        return;
+    restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveWindowState();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    event->acceptProposedAction();
+    openFiles(paths);
+}
+
+} // namespace mfu::app

@@ -1,0 +1,63 @@
+#pragma once
+// MainWindow: the scenario editor in a dock, the panels in tabs, File menu, recent files, window state, drag and
+// drop. Every way of opening a file (menu, recent list, command line, drop) ends in openFiles(), which routes by
+// content. Adding a panel is one addPanel() line in the constructor.
+#include <QMainWindow>
+#include <QStringList>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace mfu::widgets {
+class ChartView;
+class ScenarioEditor;
+class ScenarioModel;
+} // namespace mfu::widgets
+
+namespace mfu::app {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens each file by what it contains: a Hugging Face config.json imports the model; other kinds are named in
+    // a clear status message. Returns true when every file was opened.
+    bool openFiles(const QStringList& paths);
+
+    void addPanel(QWidget* panel, const QString& title);
+    widgets::ScenarioModel* scenarioModel() const { return m_scenario; }
+    widgets::ScenarioEditor* scenarioEditor() const { return m_editor; }
+    QTabWidget* panels() const { return m_tabs; }
+    // The chart of the current panel that File > Export saves (the focused one, else the first), or nullptr.
+    widgets::ChartView* currentChart() const;
+    bool exportCurrentChart(const QString& path);
+    QStringList recentFiles() const;
+    QString lastMessage() const { return m_lastMessage; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createMenus();
+    void chooseAndOpenFiles();
+    void exportChartInteractively();
+    bool openFile(const QString& path);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void tell(const QString& message, bool persistent = false);
+    void saveWindowState() const;
+    void restoreWindowState();
+
+    widgets::ScenarioModel* m_scenario = nullptr;
+    widgets::ScenarioEditor* m_editor = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QString m_lastMessage;
+};
+
+} // namespace mfu::app

@@ -1,0 +1,173 @@
+// MainWindow: starts on the seed-000 scenario, opens files through one path (config.json imports, other kinds get
+// a clear message), remembers recent files, exports the current chart, and renders (screenshot test).
+#include <QLabel>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include "app/main_window.h"
+#include "widgets/calculator_panel.h"
+#include "widgets/chart_view.h"
+#include "widgets/scenario_model.h"
+
+using mfu::app::MainWindow;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const QString& name, const QByteArray& bytes)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(bytes);
+        return path;
+    }
+
+    static QString labelText(const MainWindow& w, const char* name)
+    {
+        auto* label = w.findChild<QLabel*>(QLatin1String(name));
+        return label ? label->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location, not the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void startsOnTheSeedScenario()
+    {
+        MainWindow w;
+        const auto& s = w.scenarioModel()->scenario();
+        QCOMPARE(QString::fromStdString(s.model.id), QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(QString::fromStdString(s.cluster.hardware.id), QStringLiteral("b200"));
+        QCOMPARE(s.workload.seqLen, 8192);
+        QCOMPARE(labelText(w, "mfu"), QStringLiteral("54.3%"));
+        QVERIFY2(labelText(w, "tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")),
+            qPrintable(labelText(w, "tflops")));
+        QVERIFY2(labelText(w, "flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token")),
+            qPrintable(labelText(w, "flopsPerToken")));
+        QCOMPARE(w.panels()->tabText(0), QStringLiteral("Calculator"));
+    }
+
+    void opensHfConfigAndRemembersIt()
+    {
+        MainWindow w;
+        const QString path = writeFile(QStringLiteral("config.json"), R"({
+            "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+            "intermediate_size": 8192, "num_hidden_layers": 16, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": true, "head_dim": 64 })");
+        const QString before = labelText(w, "params");
+        QVERIFY2(w.openFiles({ path }), qPrintable(w.lastMessage()));
+        QVERIFY(labelText(w, "params") != before);
+        QCOMPARE(w.recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+        QVERIFY(w.lastMessage().contains(QStringLiteral("Imported")));
+    }
+
+    void unsupportedFilesGiveClearMessages_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("json without model_type")
+            << "run.json" << QByteArray(R"({"hidden_size": 4096})") << "neither \"model_type\" nor \"architectures\"";
+        QTest::newRow("trace") << "step.pt.trace.json" << QByteArray(R"({"traceEvents": []})") << "not supported yet";
+        QTest::newRow("other") << "notes.txt" << QByteArray("hello") << "not supported yet";
+        QTest::newRow("broken config") << "bad.json" << QByteArray(R"({"model_type": "llama"})") << "config.json";
+    }
+
+    void unsupportedFilesGiveClearMessages()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        MainWindow w;
+        const QString path = writeFile(name, content);
+        QVERIFY(!w.openFiles({ path }));
+        QVERIFY2(w.lastMessage().contains(expected), qPrintable(w.lastMessage()));
+        QVERIFY(w.lastMessage().contains(name));
+    }
+
+    void missingFileIsNamed()
+    {
+        MainWindow w;
+        QVERIFY(!w.openFiles({ m_dir.filePath(QStringLiteral("nope.json")) }));
+        QVERIFY(w.lastMessage().contains(QStringLiteral("nope.json")));
+    }
+
+    void dropOpensThroughTheSamePath()
+    {
+        MainWindow w;
+        const QString path = writeFile(QStringLiteral("dropped.json"), R"({"traceEvents": []})");
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(path) });
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &drop);
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("dropped.json")), qPrintable(w.lastMessage()));
+    }
+
+    void exportsTheCurrentChart()
+    {
+        MainWindow w;
+        QVERIFY(w.currentChart());
+        const QString path = m_dir.filePath(QStringLiteral("calculator.csv"));
+        QVERIFY2(w.exportCurrentChart(path), qPrintable(w.lastMessage()));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readLine().startsWith("Sequence length (tokens),6N (GFLOP/token)"));
+        QVERIFY(!w.exportCurrentChart(m_dir.filePath(QStringLiteral("missing/dir/c.png"))));
+        QVERIFY(!w.lastMessage().isEmpty());
+    }
+
+    // Renders the whole window; MFU_SCREENSHOT_DIR=folder keeps PNGs (light and dark palette) to look at.
+    void screenshot()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        for (const bool dark : { false, true }) {
+            if (dark) {
+                QPalette p;
+                p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+                p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+                p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+                p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
+                p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+                p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+                p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+                p.setColor(QPalette::Highlight, QColor(0x3d, 0x6e, 0xa8));
+                QApplication::setPalette(p);
+            }
+            QTest::qWait(50);
+            w.findChild<mfu::widgets::ChartView*>()->plot()->replot();
+            const QImage image = w.grab().toImage();
+            QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+            if (!folder.isEmpty())
+                QVERIFY(image.save(
+                    folder + (dark ? QStringLiteral("/main_window_dark.png") : QStringLiteral("/main_window.png"))));
+        }
+        QApplication::setPalette(QPalette());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

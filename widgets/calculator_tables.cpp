@@ -1,0 +1,143 @@
+#include "widgets/calculator_tables.h"
+
+#include <QFont>
+#include <QLocale>
+#include <QStandardItemModel>
+
+#include "core/errors.h"
+#include "core/units.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString billions(int64_t n)
+{
+    return QLocale().toString(static_cast<double>(n) / kGiga, 'f', 3) + QStringLiteral(" B");
+}
+QString grouped(int64_t n)
+{
+    return QLocale().toString(static_cast<qlonglong>(n));
+}
+QString gflops(double flop)
+{
+    return QLocale().toString(flop / kGiga, 'f', 2);
+}
+
+QStandardItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
+{
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setTextAlignment(align);
+    return item;
+}
+
+} // namespace
+
+QString formulaShortName(FlopFormula formula)
+{
+    switch (formula) {
+    case FlopFormula::SixN:
+        return QStringLiteral("6N");
+    case FlopFormula::PaLM:
+        return QStringLiteral("PaLM");
+    case FlopFormula::PerComponent:
+        return QStringLiteral("Per-component");
+    case FlopFormula::PerComponentCausal:
+        return QStringLiteral("Per-component, causal");
+    }
+    return {};
+}
+
+QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, int64_t seqLen)
+{
+    const QString n = billions(model.isMoe() ? params.active : params.total);
+    switch (formula) {
+    case FlopFormula::SixN:
+        return QStringLiteral("6 x %1%2").arg(n, model.isMoe() ? QStringLiteral(" (active)") : QString());
+    case FlopFormula::PaLM:
+        return QStringLiteral("6 x (%1 - %2) + 12 x %3 x %4 x %5 x %6")
+            .arg(n, billions(params.embedding))
+            .arg(model.layers)
+            .arg(model.heads)
+            .arg(model.qkHeadDim() == model.vHeadDim()
+                    ? QString::number(model.qkHeadDim())
+                    : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
+            .arg(grouped(seqLen));
+    case FlopFormula::PerComponent:
+        return QStringLiteral("3 x sum of forward matmuls, full S x S attention");
+    case FlopFormula::PerComponentCausal:
+        return QStringLiteral("3 x sum of forward matmuls, attention halved by the causal mask");
+    }
+    return {};
+}
+
+void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params,
+    const FlopsPerToken& flops, std::optional<double> tokensPerSecPerGpu)
+{
+    table->clear();
+    table->setHorizontalHeaderLabels({ QStringLiteral("Formula"), QStringLiteral("With this scenario's terms"),
+        QStringLiteral("GFLOP/token"), QStringLiteral("TFLOPS per GPU"), QStringLiteral("MFU") });
+    const QLocale locale;
+    for (FlopFormula f : kAllFlopFormulas) {
+        const std::optional<double> perToken = flops.get(f);
+        QString tflops = QStringLiteral("-");
+        QString mfu = QStringLiteral("-");
+        if (perToken && tokensPerSecPerGpu) {
+            try {
+                const double recompute = recomputeFlopsPerToken(
+                    scenario.model, scenario.workload.seqLen, scenario.activationCheckpointing, f);
+                const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
+                    scenario.cluster.hardware, scenario.precision);
+                tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
+                mfu = locale.toString(r.mfu * 100, 'f', 1) + QLatin1Char('%');
+            } catch (const InputError&) {
+                // The panel shows the reason once, above the tables.
+            }
+        }
+        QList<QStandardItem*> row { cell(formulaShortName(f), Qt::AlignLeft | Qt::AlignVCenter),
+            cell(perToken ? formulaWithTerms(f, scenario.model, params, scenario.workload.seqLen)
+                          : QStringLiteral("needs the architecture (bare parameter count)"),
+                Qt::AlignLeft | Qt::AlignVCenter),
+            cell(perToken ? gflops(*perToken) : QStringLiteral("-")), cell(tflops), cell(mfu) };
+        row[0]->setToolTip(
+            QString::fromUtf8(flopFormulaLabel(f).data(), static_cast<qsizetype>(flopFormulaLabel(f).size())));
+        if (f == scenario.mfuFormula) {
+            // The convention the MFU figures elsewhere in the window are reported in.
+            for (auto* item : row) {
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            }
+            row[0]->setText(row[0]->text() + QStringLiteral(" (reported)"));
+        }
+        table->appendRow(row);
+    }
+}
+
+void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward)
+{
+    table->clear();
+    table->setHorizontalHeaderLabels({ QStringLiteral("Component"), QStringLiteral("Forward GFLOP/token"),
+        QStringLiteral("Training GFLOP/token (x3)"), QStringLiteral("Share") });
+    const double total = forward.total();
+    const std::pair<QString, double> parts[] = {
+        { QStringLiteral("Q/K/V projections"), forward.qkvProjection },
+        { QStringLiteral("Attention scores (Q.K^T)"), forward.attentionScores },
+        { QStringLiteral("Attention x V"), forward.attentionValues },
+        { QStringLiteral("Output projection"), forward.outputProjection },
+        { QStringLiteral("FFN"), forward.ffn },
+        { QStringLiteral("Router"), forward.router },
+        { QStringLiteral("LM head"), forward.lmHead },
+        { QStringLiteral("Total"), total },
+    };
+    const QLocale locale;
+    for (const auto& [name, value] : parts) {
+        if (value == 0 && name != QLatin1String("Total"))
+            continue; // a dense model has no router
+        table->appendRow({ cell(name, Qt::AlignLeft | Qt::AlignVCenter), cell(gflops(value)), cell(gflops(3 * value)),
+            cell(total > 0 ? locale.toString(100 * value / total, 'f', 1) + QLatin1Char('%') : QStringLiteral("-")) });
+    }
+}
+
+} // namespace mfu::widgets

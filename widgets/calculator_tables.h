@@ -1,0 +1,30 @@
+#pragma once
+// Table contents of the Calculator panel, built from core results only: the FLOP/token formulas side by side and
+// the per-component breakdown. Kept apart from the panel so the rows can be read (and tested) without a window.
+#include <QString>
+
+#include <optional>
+
+#include "core/flops.h"
+#include "core/mfu.h"
+#include "core/param_count.h"
+#include "core/scenario.h"
+
+class QStandardItemModel;
+
+namespace mfu::widgets {
+
+// Short name for legends and table rows: "6N", "PaLM", "Per-component", "Per-component, causal".
+QString formulaShortName(FlopFormula formula);
+// The formula with this scenario's terms substituted, e.g. "6 x (8.030 B - 0.525 B) + 12 x 32 x 32 x 128 x 8,192".
+QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, int64_t seqLen);
+
+// One row per formula: Formula | With this scenario's terms | GFLOP/token | TFLOPS per GPU | MFU. The throughput
+// columns are "-" without a measurement. The scenario's MFU formula is marked.
+void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params,
+    const FlopsPerToken& flops, std::optional<double> tokensPerSecPerGpu);
+
+// Component | Forward GFLOP/token | Training GFLOP/token (x3) | Share of the training total.
+void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward);
+
+} // namespace mfu::widgets

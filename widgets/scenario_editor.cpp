@@ -1,0 +1,359 @@
+#include "widgets/scenario_editor.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/hf_config.h"
+#include "widgets/chart_data.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+const QString kImportedPrefix = QStringLiteral("imported:");
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QSpinBox* countSpin(int minimum, int maximum)
+{
+    auto* spin = new QSpinBox;
+    spin->setMinimumWidth(90);
+    spin->setRange(minimum, maximum);
+    spin->setGroupSeparatorShown(true);
+    spin->setAccelerated(true);
+    return spin;
+}
+
+} // namespace
+
+std::optional<double> parseGroupedNumber(const QString& text)
+{
+    QString plain = text.trimmed();
+    plain.remove(QLatin1Char(',')).remove(QLatin1Char(' ')).remove(QLatin1Char('_')).remove(QChar(0x202F));
+    bool ok = false;
+    const double value = plain.toDouble(&ok);
+    if (!ok || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+ScenarioEditor::ScenarioEditor(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_presets(presets)
+{
+    buildUi();
+    connect(m_model, &ScenarioModel::changed, this, &ScenarioEditor::syncFromModel);
+    syncFromModel();
+}
+
+void ScenarioEditor::buildUi()
+{
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // Preset names are long ("NVIDIA GB300 (NVL72)"); let combos shrink so the dock can stay narrow.
+    auto shrinkable = [](QComboBox* combo) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(14);
+    };
+    auto reasonLabel = [this](const char* name) {
+        auto* label = new QLabel(this);
+        label->setObjectName(QLatin1String(name));
+        label->setWordWrap(true);
+        label->setVisible(false);
+        return label;
+    };
+
+    m_modelCombo = new QComboBox;
+    shrinkable(m_modelCombo);
+    m_modelCombo->setObjectName(QStringLiteral("model"));
+    m_modelCombo->setAccessibleName(tr("Model"));
+    for (const ModelSpec& m : m_presets.models()) {
+        m_modelCombo->addItem(qs(m.name), qs(m.id));
+        m_modelCombo->setItemData(m_modelCombo->count() - 1, qs(m.source), Qt::ToolTipRole);
+    }
+    m_importButton = new QPushButton(tr("Import config.json..."));
+    m_importButton->setObjectName(QStringLiteral("importConfig"));
+    m_importButton->setAccessibleName(tr("Import a Hugging Face config.json"));
+    form->addRow(tr("&Model:"), m_modelCombo);
+    form->addRow(QString(), m_importButton);
+    m_modelReason = reasonLabel("modelReason");
+    form->addRow(QString(), m_modelReason);
+
+    m_hardwareCombo = new QComboBox;
+    shrinkable(m_hardwareCombo);
+    m_hardwareCombo->setObjectName(QStringLiteral("hardware"));
+    m_hardwareCombo->setAccessibleName(tr("GPU"));
+    for (const HardwareSpec& h : m_presets.hardware())
+        m_hardwareCombo->addItem(qs(h.name), qs(h.id));
+    form->addRow(tr("&GPU:"), m_hardwareCombo);
+
+    m_gpuCount = countSpin(1, 1'000'000);
+    m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
+    m_gpuCount->setAccessibleName(tr("GPU count"));
+    form->addRow(tr("GPU &count:"), m_gpuCount);
+
+    m_precisionCombo = new QComboBox;
+    shrinkable(m_precisionCombo);
+    m_precisionCombo->setObjectName(QStringLiteral("precision"));
+    m_precisionCombo->setAccessibleName(tr("Training precision"));
+    m_precisionCombo->addItem(tr("BF16"), static_cast<int>(TrainingPrecision::BF16));
+    m_precisionCombo->addItem(tr("BF16 + FP8 linear layers"), static_cast<int>(TrainingPrecision::BF16_FP8));
+    form->addRow(tr("&Precision:"), m_precisionCombo);
+    m_precisionReason = reasonLabel("precisionReason");
+    form->addRow(QString(), m_precisionReason);
+
+    m_seqLen = new QLineEdit;
+    m_seqLen->setObjectName(QStringLiteral("seqLen"));
+    m_seqLen->setAccessibleName(tr("Sequence length in tokens"));
+    m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192"));
+    form->addRow(tr("&Sequence length:"), m_seqLen);
+    m_seqLenReason = reasonLabel("seqLenReason");
+    form->addRow(QString(), m_seqLenReason);
+
+    m_microBatch = countSpin(1, 1'000'000);
+    m_microBatch->setObjectName(QStringLiteral("microBatch"));
+    m_microBatch->setAccessibleName(tr("Micro-batch size in sequences per GPU"));
+    m_microBatch->setSuffix(tr(" seq/GPU"));
+    form->addRow(tr("M&icro-batch:"), m_microBatch);
+
+    m_gradAccum = countSpin(1, 1'000'000);
+    m_gradAccum->setObjectName(QStringLiteral("gradAccum"));
+    m_gradAccum->setAccessibleName(tr("Gradient accumulation steps"));
+    form->addRow(tr("Gradient &accumulation:"), m_gradAccum);
+
+    m_tokensPerStep = new QLabel;
+    m_tokensPerStep->setObjectName(QStringLiteral("tokensPerStep"));
+    m_tokensPerStep->setWordWrap(true);
+    m_tokensPerStep->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(tr("Tokens per step:"), m_tokensPerStep);
+
+    m_throughputMode = new QComboBox;
+    shrinkable(m_throughputMode);
+    m_throughputMode->setObjectName(QStringLiteral("throughputMode"));
+    m_throughputMode->setAccessibleName(tr("How the throughput was measured"));
+    m_throughputMode->addItem(tr("tokens/s per GPU"), static_cast<int>(ThroughputInput::TokensPerSecPerGpu));
+    m_throughputMode->addItem(tr("tokens/s, whole cluster"), static_cast<int>(ThroughputInput::TokensPerSecCluster));
+    m_throughputMode->addItem(tr("step time (s/step)"), static_cast<int>(ThroughputInput::StepTime));
+    form->addRow(tr("Measured &as:"), m_throughputMode);
+    m_throughputValue = new QLineEdit;
+    m_throughputValue->setObjectName(QStringLiteral("throughputValue"));
+    m_throughputValue->setAccessibleName(tr("Measured throughput"));
+    form->addRow(tr("Measured &value:"), m_throughputValue);
+    m_throughputReason = reasonLabel("throughputReason");
+    form->addRow(QString(), m_throughputReason);
+
+    setTabOrder(m_modelCombo, m_importButton);
+    setTabOrder(m_importButton, m_hardwareCombo);
+    setTabOrder(m_hardwareCombo, m_gpuCount);
+    setTabOrder(m_gpuCount, m_precisionCombo);
+    setTabOrder(m_precisionCombo, m_seqLen);
+    setTabOrder(m_seqLen, m_microBatch);
+    setTabOrder(m_microBatch, m_gradAccum);
+    setTabOrder(m_gradAccum, m_throughputMode);
+    setTabOrder(m_throughputMode, m_throughputValue);
+
+    connect(m_modelCombo, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onModelChosen);
+    connect(m_importButton, &QPushButton::clicked, this, &ScenarioEditor::importFromDialog);
+    connect(m_hardwareCombo, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onHardwareChosen);
+    connect(m_gpuCount, &QSpinBox::valueChanged, m_model, &ScenarioModel::setGpuCount);
+    connect(m_precisionCombo, &QComboBox::currentIndexChanged, this,
+        [this] { m_model->setPrecision(static_cast<TrainingPrecision>(m_precisionCombo->currentData().toInt())); });
+    connect(m_seqLen, &QLineEdit::textEdited, this, &ScenarioEditor::onSeqLenEdited);
+    connect(m_microBatch, &QSpinBox::valueChanged, this, [this](int v) { m_model->setMicroBatch(v); });
+    connect(m_gradAccum, &QSpinBox::valueChanged, this, [this](int v) { m_model->setGradAccum(v); });
+    connect(m_throughputMode, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onThroughputEdited);
+    connect(m_throughputValue, &QLineEdit::textEdited, this, &ScenarioEditor::onThroughputEdited);
+}
+
+void ScenarioEditor::onModelChosen(int index)
+{
+    const QString id = m_modelCombo->itemData(index).toString();
+    if (id.startsWith(kImportedPrefix)) {
+        m_model->setModel(m_imported.at(id.mid(kImportedPrefix.size()).toULongLong()));
+    } else if (const ModelSpec* spec = m_presets.findModel(id.toStdString())) {
+        m_model->setModel(*spec);
+    }
+}
+
+void ScenarioEditor::onHardwareChosen(int index)
+{
+    if (const HardwareSpec* spec = m_presets.findHardware(m_hardwareCombo->itemData(index).toString().toStdString()))
+        m_model->setHardware(*spec);
+}
+
+void ScenarioEditor::onSeqLenEdited()
+{
+    const auto value = parseGroupedNumber(m_seqLen->text());
+    if (!value || *value < 1 || *value != std::floor(*value) || *value > 1e9) {
+        showReason(m_seqLenReason, m_seqLen, tr("Enter a whole number of tokens from 1 to 1,000,000,000."));
+        return;
+    }
+    showReason(m_seqLenReason, m_seqLen, {});
+    m_model->setSeqLen(static_cast<int64_t>(*value));
+}
+
+void ScenarioEditor::onThroughputEdited()
+{
+    const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
+    const QString text = m_throughputValue->text().trimmed();
+    const auto value = parseGroupedNumber(text);
+    if (text.isEmpty()) {
+        showReason(m_throughputReason, m_throughputValue, tr("No measurement: enter one to get TFLOPS and MFU."));
+        m_model->setThroughput(input, 0);
+        return;
+    }
+    if (!value || *value <= 0) {
+        showReason(m_throughputReason, m_throughputValue,
+            input == ThroughputInput::StepTime ? tr("Enter the step time as a positive number of seconds.")
+                                               : tr("Enter the throughput as a positive number of tokens per second."));
+        return;
+    }
+    showReason(m_throughputReason, m_throughputValue, {});
+    m_model->setThroughput(input, *value);
+}
+
+void ScenarioEditor::showReason(QLabel* reason, QWidget* field, const QString& text)
+{
+    reason->setText(text);
+    reason->setVisible(!text.isEmpty());
+    // Read by screen readers with the field, so the reason is not only a colour and a position.
+    field->setAccessibleDescription(text);
+}
+
+QString ScenarioEditor::validationReason(const QString& fieldName) const
+{
+    if (auto* label = findChild<QLabel*>(fieldName + QStringLiteral("Reason")))
+        return label->isHidden() ? QString() : label->text();
+    return {};
+}
+
+bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    try {
+        ModelSpec spec = modelFromHfConfigText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
+            QFileInfo(path).fileName().toStdString());
+        if (spec.name.empty())
+            spec.name = QFileInfo(path).fileName().toStdString();
+        m_imported.push_back(spec);
+        const QString id = kImportedPrefix + QString::number(m_imported.size() - 1);
+        m_modelCombo->addItem(tr("%1 (imported)").arg(qs(spec.name)), id);
+        m_modelCombo->setItemData(m_modelCombo->count() - 1, QDir::toNativeSeparators(path), Qt::ToolTipRole);
+        m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1); // emits -> model updated
+        showReason(m_modelReason, m_modelCombo, {});
+        return true;
+    } catch (const InputError& e) {
+        *error = tr("Cannot import %1 as a Hugging Face config.json: %2")
+                     .arg(QDir::toNativeSeparators(path), QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void ScenarioEditor::importFromDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import a Hugging Face config.json"), QString(), tr("Model config (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (importModelConfig(path, &error)) {
+        emit statusMessage(tr("Imported %1").arg(m_modelCombo->currentText()));
+    } else {
+        showReason(m_modelReason, m_modelCombo, error);
+        emit statusMessage(error);
+    }
+}
+
+void ScenarioEditor::selectModelById(const QString& id)
+{
+    const int index = m_modelCombo->findData(id);
+    if (index >= 0) {
+        m_modelCombo->setCurrentIndex(index);
+        return;
+    }
+    // A scenario whose model is not in the list (loaded from a file): add it as imported.
+    m_imported.push_back(m_model->scenario().model);
+    m_modelCombo->addItem(tr("%1 (imported)").arg(qs(m_model->scenario().model.name)),
+        kImportedPrefix + QString::number(m_imported.size() - 1));
+    m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1);
+}
+
+// Brings the fields in line with the model after any change; signals are blocked so this never writes back.
+void ScenarioEditor::syncFromModel()
+{
+    const Scenario& s = m_model->scenario();
+    {
+        const QSignalBlocker b1(m_modelCombo), b2(m_hardwareCombo), b3(m_gpuCount), b4(m_precisionCombo),
+            b5(m_microBatch), b6(m_gradAccum), b7(m_throughputMode);
+        const QString currentId = m_modelCombo->currentData().toString();
+        const bool currentMatches = currentId.startsWith(kImportedPrefix)
+            ? m_imported.at(currentId.mid(kImportedPrefix.size()).toULongLong()).id == s.model.id
+            : currentId == qs(s.model.id);
+        if (!currentMatches)
+            selectModelById(qs(s.model.id));
+        const int hw = m_hardwareCombo->findData(qs(s.cluster.hardware.id));
+        if (hw >= 0)
+            m_hardwareCombo->setCurrentIndex(hw);
+        m_gpuCount->setValue(s.cluster.gpuCount);
+        m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(s.precision)));
+        m_microBatch->setValue(static_cast<int>(s.workload.microBatch));
+        m_gradAccum->setValue(static_cast<int>(m_model->gradAccum()));
+        m_throughputMode->setCurrentIndex(m_throughputMode->findData(static_cast<int>(m_model->throughputInput())));
+    }
+    const auto seq = parseGroupedNumber(m_seqLen->text());
+    if (!seq || *seq != static_cast<double>(s.workload.seqLen))
+        m_seqLen->setText(QString::number(s.workload.seqLen));
+    const auto tput = parseGroupedNumber(m_throughputValue->text());
+    if (m_model->throughputValue() > 0 && (!tput || *tput != m_model->throughputValue()))
+        m_throughputValue->setText(QLocale::c().toString(m_model->throughputValue(), 'g', 12));
+    updateDerivedTexts();
+}
+
+void ScenarioEditor::updateDerivedTexts()
+{
+    const Scenario& s = m_model->scenario();
+    const QLocale locale;
+    m_tokensPerStep->setText(tr("%1\n= %2 seq %6 %3 tokens %6 %4 accum. %6 %5 DP rank(s)")
+                                 .arg(locale.toString(static_cast<qlonglong>(m_model->tokensPerStep())))
+                                 .arg(s.workload.microBatch)
+                                 .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))
+                                 .arg(m_model->gradAccum())
+                                 .arg(m_model->dataParallelRanks())
+                                 .arg(QChar(0x00D7)));
+    m_throughputValue->setPlaceholderText(
+        m_model->throughputInput() == ThroughputInput::StepTime ? tr("seconds per step") : tr("tokens per second"));
+
+    const bool fp8 = s.precision == TrainingPrecision::BF16_FP8;
+    showReason(m_precisionReason, m_precisionCombo,
+        fp8 && !s.cluster.hardware.densePeak(NumberFormat::FP8)
+            ? tr("%1 has no FP8 dense peak: MFU is against its BF16 peak only.").arg(qs(s.cluster.hardware.name))
+            : QString());
+    showReason(m_modelReason, m_modelCombo,
+        s.model.isBare() ? tr("Known only by its parameter count: only the 6N formula applies.") : QString());
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,138 @@
+#include "widgets/scenario_model.h"
+
+#include <algorithm>
+
+namespace mfu::widgets {
+
+ScenarioModel::ScenarioModel(QObject* parent)
+    : QObject(parent)
+{
+}
+
+void ScenarioModel::setScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    const Workload& w = scenario.workload;
+    const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
+    m_gradAccum = scenario.workload.globalBatchTokens > 0
+        ? std::max<int64_t>(1, scenario.workload.globalBatchTokens / perMicroStep)
+        : 1;
+    if (scenario.measuredThroughput) {
+        m_throughputInput = scenario.measuredThroughput->scope == ThroughputScope::PerGpu
+            ? ThroughputInput::TokensPerSecPerGpu
+            : ThroughputInput::TokensPerSecCluster;
+        m_throughputValue = scenario.measuredThroughput->tokensPerSec;
+    } else {
+        m_throughputValue = 0;
+    }
+    deriveAndNotify();
+}
+
+void ScenarioModel::setModel(const ModelSpec& model)
+{
+    m_scenario.model = model;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setHardware(const HardwareSpec& hardware)
+{
+    m_scenario.cluster.hardware = hardware;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setGpuCount(int gpus)
+{
+    m_scenario.cluster.gpuCount = gpus;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setPrecision(TrainingPrecision precision)
+{
+    m_scenario.precision = precision;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setSeqLen(int64_t seqLen)
+{
+    m_scenario.workload.seqLen = seqLen;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setMicroBatch(int64_t microBatch)
+{
+    m_scenario.workload.microBatch = microBatch;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setGradAccum(int64_t gradAccum)
+{
+    m_gradAccum = gradAccum;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setThroughput(ThroughputInput input, double value)
+{
+    m_throughputInput = input;
+    m_throughputValue = value;
+    deriveAndNotify();
+}
+
+int ScenarioModel::dataParallelRanks() const
+{
+    const Parallelism& p = m_scenario.parallelism;
+    const int modelParallel = std::max(1, p.tp * p.pp * p.cp);
+    return std::max(1, m_scenario.cluster.gpuCount / modelParallel);
+}
+
+int64_t ScenarioModel::tokensPerStep() const
+{
+    const Workload& w = m_scenario.workload;
+    if (w.microBatch <= 0 || w.seqLen <= 0 || m_gradAccum <= 0)
+        return 0;
+    return mfu::tokensPerStep(w.microBatch, w.seqLen, m_gradAccum, dataParallelRanks());
+}
+
+// The batch and the measurement follow from the editor inputs; invalid inputs (zero or negative) leave the
+// measurement empty so panels show "no measurement" instead of a wrong number.
+void ScenarioModel::deriveAndNotify()
+{
+    m_scenario.workload.globalBatchTokens = tokensPerStep();
+    m_scenario.measuredThroughput.reset();
+    if (m_throughputValue > 0) {
+        switch (m_throughputInput) {
+        case ThroughputInput::TokensPerSecPerGpu:
+            m_scenario.measuredThroughput = Throughput { m_throughputValue, ThroughputScope::PerGpu };
+            break;
+        case ThroughputInput::TokensPerSecCluster:
+            m_scenario.measuredThroughput = Throughput { m_throughputValue, ThroughputScope::Cluster };
+            break;
+        case ThroughputInput::StepTime:
+            if (tokensPerStep() > 0)
+                m_scenario.measuredThroughput
+                    = throughputFromStep(m_throughputValue, static_cast<double>(tokensPerStep()));
+            break;
+        }
+    }
+    emit changed();
+}
+
+Scenario defaultScenario(const PresetLibrary& presets)
+{
+    Scenario s;
+    if (const ModelSpec* model = presets.findModel("llama-3.1-8b"))
+        s.model = *model;
+    else if (!presets.models().empty())
+        s.model = presets.models().front();
+    if (const HardwareSpec* gpu = presets.findHardware("b200"))
+        s.cluster.hardware = *gpu;
+    else if (!presets.hardware().empty())
+        s.cluster.hardware = presets.hardware().front();
+    s.cluster.gpuCount = 1;
+    s.precision = TrainingPrecision::BF16;
+    s.workload.seqLen = 8192;
+    s.workload.microBatch = 1;
+    s.measuredThroughput = Throughput { 21111, ThroughputScope::PerGpu };
+    return s;
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,61 @@
+#pragma once
+// ScenarioModel: the window's one Scenario, shared by the editor and every panel. Setters change one field and emit
+// changed() once; panels recompute from scenario() in their slot. It also keeps the editor inputs that a Scenario
+// does not store directly (gradient accumulation, how the throughput was measured) and derives from them the
+// scenario's tokens per step and measured throughput, so the two can never disagree.
+#include <QObject>
+
+#include "core/presets.h"
+#include "core/scenario.h"
+
+namespace mfu::widgets {
+
+// How the user states the measured throughput.
+enum class ThroughputInput {
+    TokensPerSecPerGpu,
+    TokensPerSecCluster,
+    StepTime // seconds per optimizer step; tokens per step from micro-batch x sequence x grad. accum. x DP ranks
+};
+
+class ScenarioModel : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioModel(QObject* parent = nullptr);
+
+    const Scenario& scenario() const { return m_scenario; }
+    // Replaces everything (a loaded scenario file, a reset); gradient accumulation is derived from its batch.
+    void setScenario(const Scenario& scenario);
+
+    void setModel(const ModelSpec& model);
+    void setHardware(const HardwareSpec& hardware);
+    void setGpuCount(int gpus);
+    void setPrecision(TrainingPrecision precision);
+    void setSeqLen(int64_t seqLen);
+    void setMicroBatch(int64_t microBatch);
+    void setGradAccum(int64_t gradAccum);
+    // value: tokens/s for the tokens/s inputs, seconds for StepTime. A value <= 0 clears the measurement.
+    void setThroughput(ThroughputInput input, double value);
+
+    int64_t gradAccum() const { return m_gradAccum; }
+    ThroughputInput throughputInput() const { return m_throughputInput; }
+    double throughputValue() const { return m_throughputValue; }
+    // GPUs that each hold a full model replica's share of the batch: gpus / (tp x pp x cp).
+    int dataParallelRanks() const;
+    int64_t tokensPerStep() const;
+
+signals:
+    void changed();
+
+private:
+    void deriveAndNotify();
+
+    Scenario m_scenario;
+    int64_t m_gradAccum = 1;
+    ThroughputInput m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
+    double m_throughputValue = 0;
+};
+
+// What the window starts on (seed 000): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111 tokens/s per GPU.
+Scenario defaultScenario(const PresetLibrary& presets);
+
+} // namespace mfu::widgets
