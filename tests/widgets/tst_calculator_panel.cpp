@@ -1,0 +1,185 @@
+// Calculator panel: shows the seed-000 figures on the default scenario, follows every edit made in the editor, and
+// its tables are well-behaved item models. Expected values other than the seed's come from core itself, so the test
+// checks that the panel shows what core computes for the scenario the editor produced.
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QtTest>
+
+#include "app/preset_store.h"
+#include "core/flops.h"
+#include "core/mfu.h"
+#include "core/units.h"
+#include "widgets/calculator_panel.h"
+#include "widgets/chart_view.h"
+#include "widgets/scenario_editor.h"
+#include "widgets/scenario_model.h"
+
+using namespace mfu::widgets;
+
+class TestCalculatorPanel : public QObject {
+    Q_OBJECT
+
+private:
+    struct Fixture {
+        ScenarioModel model;
+        ScenarioEditor editor;
+        CalculatorPanel panel;
+        QAbstractItemModelTester formulasTester;
+        QAbstractItemModelTester componentsTester;
+        QAbstractItemModelTester findingsTester;
+        Fixture()
+            : editor(&model, mfu::app::presetLibrary())
+            , panel(&model, mfu::app::presetLibrary())
+            , formulasTester(panel.formulaTable(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+            , componentsTester(panel.componentTable(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+            , findingsTester(panel.findings(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+        {
+            model.setScenario(defaultScenario(mfu::app::presetLibrary()));
+        }
+        QString text(const char* name) const
+        {
+            auto* label = panel.findChild<QLabel*>(QLatin1String(name));
+            return label ? label->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+        }
+        void chooseGpu(const QString& id) const
+        {
+            auto* combo = editor.findChild<QComboBox*>(QStringLiteral("hardware"));
+            combo->setCurrentIndex(combo->findData(id));
+        }
+        QStringList findingCodes() const
+        {
+            QStringList codes;
+            for (int r = 0; r < panel.findings()->rowCount(); ++r)
+                codes << panel.findings()->item(r)->data(Qt::UserRole).toString();
+            return codes;
+        }
+    };
+
+private slots:
+    void showsTheSeedFigures()
+    {
+        Fixture f;
+        QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token (PaLM)")),
+            qPrintable(f.text("flopsPerToken")));
+        QVERIFY2(f.text("tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")), qPrintable(f.text("tflops")));
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.3%"));
+        QVERIFY(f.text("params").startsWith(QStringLiteral("8,030,261,248")));
+        QCOMPARE(f.text("embedding"), QStringLiteral("525,336,576"));
+        QCOMPARE(f.text("shape"), QStringLiteral("L = 32, H = 32, Q = 128"));
+        QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("error"))->isHidden());
+    }
+
+    void formulaTableHasEveryFormula()
+    {
+        Fixture f;
+        QStandardItemModel* t = f.panel.formulaTable();
+        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("6N"));
+        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("PaLM (reported)"));
+        QCOMPARE(t->item(1, 2)->text(), QStringLiteral("57.91"));
+        QCOMPARE(t->item(1, 3)->text(), QStringLiteral("1,223"));
+        QCOMPARE(t->item(1, 4)->text(), QStringLiteral("54.3%"));
+        QVERIFY(t->item(1, 1)->text().contains(QStringLiteral("12 x 32 x 32 x 128 x 8,192")));
+        // Components add up to the per-component formula (x3 for training).
+        QStandardItemModel* c = f.panel.componentTable();
+        QCOMPARE(c->item(c->rowCount() - 1, 0)->text(), QStringLiteral("Total"));
+        QCOMPARE(c->item(c->rowCount() - 1, 2)->text(), t->item(2, 2)->text());
+    }
+
+    void followsTheGpu_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::newRow("H100 SXM") << "h100-sxm";
+        QTest::newRow("MI300X") << "mi300x";
+        QTest::newRow("GB300") << "gb300";
+    }
+
+    void followsTheGpu()
+    {
+        QFETCH(QString, gpu);
+        Fixture f;
+        const QString before = f.text("mfu");
+        f.chooseGpu(gpu);
+        const auto& s = f.model.scenario();
+        QCOMPARE(QString::fromStdString(s.cluster.hardware.id), gpu);
+        const double perToken = *mfu::countFlopsPerToken(s.model, s.workload.seqLen).palm;
+        const auto r = mfu::computeMfu(perToken, 0, 21111, 1, s.cluster.hardware, s.precision);
+        const QString expected = QLocale().toString(r.mfu * 100, 'f', 1) + QLatin1Char('%');
+        QCOMPARE(f.text("mfu"), expected);
+        QVERIFY(f.text("mfu") != before);
+        QVERIFY(f.text("peak").contains(QString::fromStdString(s.cluster.hardware.name)));
+    }
+
+    void impossibleThroughputIsDiagnosed()
+    {
+        Fixture f;
+        f.chooseGpu(QStringLiteral("a100-sxm-80gb")); // 21,111 tok/s of an 8B model is ~4x an A100's peak
+        QVERIFY2(f.findingCodes().contains(QStringLiteral("impossible_throughput")),
+            qPrintable(f.findingCodes().join(QLatin1Char(','))));
+    }
+
+    void fp8ShowsBothPeaksLabelled()
+    {
+        Fixture f;
+        auto* precision = f.editor.findChild<QComboBox*>(QStringLiteral("precision"));
+        precision->setCurrentIndex(precision->findData(static_cast<int>(mfu::TrainingPrecision::BF16_FP8)));
+        QVERIFY2(f.text("mfu").contains(QStringLiteral("54.3% vs BF16 peak")), qPrintable(f.text("mfu")));
+        QVERIFY(f.text("mfu").contains(QStringLiteral("vs FP8 peak")));
+        QVERIFY(f.text("peak").contains(QStringLiteral("FP8")));
+    }
+
+    void clusterThroughputIsDividedByGpus()
+    {
+        Fixture f;
+        f.editor.findChild<QSpinBox*>(QStringLiteral("gpuCount"))->setValue(8);
+        auto* mode = f.editor.findChild<QComboBox*>(QStringLiteral("throughputMode"));
+        mode->setCurrentIndex(mode->findData(static_cast<int>(ThroughputInput::TokensPerSecCluster)));
+        auto* value = f.editor.findChild<QLineEdit*>(QStringLiteral("throughputValue"));
+        value->selectAll();
+        QTest::keyClicks(value, QStringLiteral("168888"));
+        QVERIFY2(
+            f.text("throughput").startsWith(QStringLiteral("21,111 tokens/s per GPU, 168,888 tokens/s cluster of 8")),
+            qPrintable(f.text("throughput")));
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.3%"));
+    }
+
+    void bareModelUsesSixNOnly()
+    {
+        Fixture f;
+        auto* model = f.editor.findChild<QComboBox*>(QStringLiteral("model"));
+        model->setCurrentIndex(model->findData(QStringLiteral("generic-7b")));
+        QVERIFY(f.model.scenario().model.isBare());
+        QVERIFY2(f.text("flopsPerToken").contains(QStringLiteral("(6N)")), qPrintable(f.text("flopsPerToken")));
+        QCOMPARE(f.panel.formulaTable()->item(1, 2)->text(), QStringLiteral("-"));
+        QCOMPARE(f.panel.chart()->data().series.size(), 2); // 6N line + this scenario
+    }
+
+    void chartComparesFormulasAcrossSequenceLength()
+    {
+        Fixture f;
+        const ChartData& d = f.panel.chart()->data();
+        QVERIFY(d.logX);
+        QCOMPARE(d.xAxis.unit, QStringLiteral("tokens"));
+        QCOMPARE(d.yAxis.unit, QStringLiteral("GFLOP/token"));
+        QCOMPARE(d.series.size(), 5); // four formulas + this scenario
+        const ChartSeries& palm = d.series[1];
+        QCOMPARE(palm.name, QStringLiteral("PaLM"));
+        QCOMPARE(palm.x.first(), 1024.0);
+        QCOMPARE(palm.x.last(), 131072.0);
+        const int at8k = static_cast<int>(palm.x.indexOf(8192.0));
+        QVERIFY(at8k >= 0);
+        QCOMPARE(palm.y[at8k], *mfu::countFlopsPerToken(f.model.scenario().model, 8192).palm / mfu::kGiga);
+        QCOMPARE(d.series[4].kind, SeriesKind::Scatter);
+
+        f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen"))->selectAll();
+        QTest::keyClicks(f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen")), QStringLiteral("262144"));
+        QCOMPARE(f.panel.chart()->data().series[1].x.last(), 262144.0); // range grows to include S
+    }
+};
+
+QTEST_MAIN(TestCalculatorPanel)
+#include "tst_calculator_panel.moc"

@@ -1,0 +1,229 @@
+// ScenarioEditor driven like a user: typing, choosing from combos, tabbing. Each valid edit reaches the
+// ScenarioModel; an invalid one is explained next to its field and leaves the model unchanged.
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/preset_store.h"
+#include "widgets/scenario_editor.h"
+#include "widgets/scenario_model.h"
+
+using mfu::widgets::ScenarioEditor;
+using mfu::widgets::ScenarioModel;
+
+class TestScenarioEditor : public QObject {
+    Q_OBJECT
+
+private:
+    struct Fixture {
+        ScenarioModel model;
+        ScenarioEditor editor;
+        Fixture()
+            : editor(&model, mfu::app::presetLibrary())
+        {
+            model.setScenario(mfu::widgets::defaultScenario(mfu::app::presetLibrary()));
+        }
+        template <typename T> T* field(const char* name) const { return editor.findChild<T*>(QLatin1String(name)); }
+    };
+
+    static void retype(QLineEdit* edit, const QString& text)
+    {
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, text);
+    }
+
+private slots:
+    void parsesGroupedNumbers_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("expected"); // -1: not a number
+        QTest::newRow("plain") << "21111" << 21111.0;
+        QTest::newRow("commas") << "21,111" << 21111.0;
+        QTest::newRow("spaces") << " 21 111 " << 21111.0;
+        QTest::newRow("underscores") << "1_000_000" << 1e6;
+        QTest::newRow("exponent") << "2.1e4" << 21000.0;
+        QTest::newRow("decimal") << "0.75" << 0.75;
+        QTest::newRow("words") << "fast" << -1.0;
+        QTest::newRow("empty") << "" << -1.0;
+        QTest::newRow("infinity") << "inf" << -1.0;
+    }
+
+    void parsesGroupedNumbers()
+    {
+        QFETCH(QString, text);
+        QFETCH(double, expected);
+        const auto value = mfu::widgets::parseGroupedNumber(text);
+        if (expected < 0)
+            QVERIFY(!value);
+        else
+            QCOMPARE(value.value_or(-1), expected);
+    }
+
+    void showsTheScenario()
+    {
+        Fixture f;
+        QCOMPARE(f.field<QComboBox>("model")->currentData().toString(), QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(f.field<QComboBox>("hardware")->currentData().toString(), QStringLiteral("b200"));
+        QCOMPARE(f.field<QSpinBox>("gpuCount")->value(), 1);
+        QCOMPARE(f.field<QLineEdit>("seqLen")->text(), QStringLiteral("8192"));
+        QCOMPARE(f.field<QLineEdit>("throughputValue")->text(), QStringLiteral("21111"));
+    }
+
+    void typingASequenceLengthUpdatesTheModel()
+    {
+        Fixture f;
+        QSignalSpy changed(&f.model, &ScenarioModel::changed);
+        retype(f.field<QLineEdit>("seqLen"), QStringLiteral("32,768"));
+        QCOMPARE(f.model.scenario().workload.seqLen, 32768);
+        QVERIFY(changed.count() >= 1);
+        QVERIFY(f.editor.validationReason(QStringLiteral("seqLen")).isEmpty());
+    }
+
+    void invalidSequenceLengthIsExplainedAndIgnored_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("letters") << "long";
+        QTest::newRow("zero") << "0";
+        QTest::newRow("fraction") << "8192.5";
+        QTest::newRow("negative") << "-4096";
+    }
+
+    void invalidSequenceLengthIsExplainedAndIgnored()
+    {
+        QFETCH(QString, text);
+        Fixture f;
+        auto* seq = f.field<QLineEdit>("seqLen");
+        retype(seq, text);
+        QCOMPARE(f.model.scenario().workload.seqLen, 8192);
+        const QString reason = f.editor.validationReason(QStringLiteral("seqLen"));
+        QVERIFY2(reason.contains(QStringLiteral("whole number of tokens")), qPrintable(reason));
+        QCOMPARE(seq->accessibleDescription(), reason); // a screen reader hears it too
+        retype(seq, QStringLiteral("4096"));
+        QVERIFY(f.editor.validationReason(QStringLiteral("seqLen")).isEmpty());
+        QCOMPARE(f.model.scenario().workload.seqLen, 4096);
+    }
+
+    void choosingAGpuAndCountUpdatesTheModel()
+    {
+        Fixture f;
+        auto* gpu = f.field<QComboBox>("hardware");
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("h100-sxm")));
+        QCOMPARE(QString::fromStdString(f.model.scenario().cluster.hardware.id), QStringLiteral("h100-sxm"));
+        auto* count = f.field<QSpinBox>("gpuCount");
+        count->selectAll();
+        QTest::keyClicks(count, QStringLiteral("64"));
+        QCOMPARE(f.model.scenario().cluster.gpuCount, 64);
+    }
+
+    void stepTimeGivesClusterThroughput()
+    {
+        Fixture f;
+        f.field<QSpinBox>("gpuCount")->setValue(8);
+        f.field<QSpinBox>("gradAccum")->setValue(8);
+        auto* mode = f.field<QComboBox>("throughputMode");
+        mode->setCurrentIndex(mode->findData(static_cast<int>(mfu::widgets::ThroughputInput::StepTime)));
+        retype(f.field<QLineEdit>("throughputValue"), QStringLiteral("2.5"));
+        // 1 sequence x 8,192 tokens x 8 accumulation steps x 8 data-parallel ranks per step.
+        QCOMPARE(f.model.tokensPerStep(), 524288);
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, 524288);
+        const auto& t = f.model.scenario().measuredThroughput;
+        QVERIFY(t);
+        QCOMPARE(t->scope, mfu::ThroughputScope::Cluster);
+        QCOMPARE(t->tokensPerSec, 524288 / 2.5);
+        QVERIFY(f.field<QLabel>("tokensPerStep")->text().startsWith(QStringLiteral("524,288")));
+    }
+
+    void badThroughputIsExplained()
+    {
+        Fixture f;
+        retype(f.field<QLineEdit>("throughputValue"), QStringLiteral("-3"));
+        QVERIFY(f.editor.validationReason(QStringLiteral("throughput")).contains(QStringLiteral("positive")));
+        QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 21111.0); // unchanged
+        retype(f.field<QLineEdit>("throughputValue"), QString());
+        QVERIFY(!f.model.scenario().measuredThroughput); // empty = no measurement
+        QVERIFY(f.editor.validationReason(QStringLiteral("throughput")).contains(QStringLiteral("No measurement")));
+    }
+
+    void fp8OnAGpuWithoutFp8PeakIsNoted()
+    {
+        Fixture f;
+        auto* gpu = f.field<QComboBox>("hardware");
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("a100-sxm-80gb")));
+        auto* precision = f.field<QComboBox>("precision");
+        precision->setCurrentIndex(precision->findData(static_cast<int>(mfu::TrainingPrecision::BF16_FP8)));
+        QCOMPARE(f.model.scenario().precision, mfu::TrainingPrecision::BF16_FP8);
+        QVERIFY2(f.editor.validationReason(QStringLiteral("precision")).contains(QStringLiteral("no FP8 dense peak")),
+            qPrintable(f.editor.validationReason(QStringLiteral("precision"))));
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("b200")));
+        QVERIFY(f.editor.validationReason(QStringLiteral("precision")).isEmpty());
+    }
+
+    void importsAConfigJson()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336,
+            "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 32000,
+            "tie_word_embeddings": false})");
+        file.close();
+        Fixture f;
+        QString error;
+        QVERIFY2(f.editor.importModelConfig(path, &error), qPrintable(error));
+        QCOMPARE(f.model.scenario().model.layers, 32);
+        QCOMPARE(f.model.scenario().model.vocab, 32000);
+        QVERIFY(f.field<QComboBox>("model")->currentText().contains(QStringLiteral("imported")));
+
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(R"({"hidden_size": 4096})");
+        file.close();
+        QVERIFY(!f.editor.importModelConfig(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("model_type")), qPrintable(error));
+        QVERIFY(error.contains(QStringLiteral("config.json")));
+        QCOMPARE(f.model.scenario().model.vocab, 32000); // the previous import stays
+    }
+
+    void everyFieldHasAnAccessibleName()
+    {
+        Fixture f;
+        for (const char* name : { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen", "microBatch",
+                 "gradAccum", "throughputMode", "throughputValue" }) {
+            auto* w = f.field<QWidget>(name);
+            QVERIFY2(w, name);
+            QVERIFY2(!w->accessibleName().isEmpty(), name);
+        }
+    }
+
+    void tabOrderFollowsTheForm()
+    {
+        Fixture f;
+        f.editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.editor));
+        f.editor.activateWindow();
+        if (!QTest::qWaitForWindowActive(&f.editor))
+            QSKIP("this platform plugin cannot activate windows, so keyboard focus cannot be checked");
+        const QStringList order { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen", "microBatch",
+            "gradAccum", "throughputMode", "throughputValue" };
+        f.field<QWidget>("model")->setFocus();
+        for (int i = 1; i < order.size(); ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QWidget* focus = QApplication::focusWidget();
+            // Spin boxes give focus to their inner line edit.
+            if (focus && focus->objectName() != order[i] && focus->parentWidget())
+                focus = focus->parentWidget();
+            QVERIFY2(focus && focus->objectName() == order[i],
+                qPrintable(QStringLiteral("after %1 expected %2, got %3")
+                               .arg(order[i - 1], order[i], focus ? focus->objectName() : QStringLiteral("none"))));
+        }
+    }
+};
+
+QTEST_MAIN(TestScenarioEditor)
+#include "tst_scenario_editor.moc"
