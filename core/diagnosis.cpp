@@ -434,6 +434,19 @@ std::vector<Finding> compareRuns(const std::vector<ReportedRun>& runs, const std
                 + "Corrected MFU " + formatPercent(base.mfu) + " -> " + formatPercent(run.mfu) + ".",
             { { "scaling_efficiency", efficiency }, { "throughput_ratio", clusterRatio }, { "gpu_ratio", gpuRatio },
                 { "mfu_baseline", base.mfu }, { "mfu", run.mfu } } });
+        if (runs[0].mfu && runs[i].mfu) {
+            const double statedRatio = *runs[i].mfu / *runs[0].mfu;
+            const double correctedRatio = run.mfu / base.mfu;
+            if (!agree(statedRatio, correctedRatio, 0.1))
+                out.push_back({ "reported_mfu_change_artifact", "error",
+                    "The reported MFU went from " + formatPercent(*runs[0].mfu) + " to " + formatPercent(*runs[i].mfu)
+                        + " (" + formatNumber(statedRatio, 2) + "x) while the corrected MFU went from "
+                        + formatPercent(base.mfu) + " to " + formatPercent(run.mfu) + " ("
+                        + formatNumber(correctedRatio, 2)
+                        + "x): the change is an artefact of how the report computes "
+                          "MFU (see each run's findings), not of how hard the GPUs work.",
+                    { { "stated_mfu_ratio", statedRatio }, { "corrected_mfu_ratio", correctedRatio } } });
+        }
     }
     return out;
 }
