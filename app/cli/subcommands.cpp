@@ -12,6 +12,7 @@ const std::vector<Subcommand>& subcommands()
         { "calc", "FLOP/token under each formula, achieved TFLOPS, MFU and HFU", false, runCalc },
         { "diagnose", "Check a reported run (JSON) and name each mistake with the corrected MFU", false, runDiagnose },
         { "cost", "GPU-hours, days, dollars and energy of a job; what an MFU uplift saves", false, runCost },
+        { "report", "Render a scenario's report (PDF, or HTML with PNGs) without a window", true, runReport },
         { "trace", "Import profiler traces: step-time breakdown, overlap, idle, measured MFU, comparison", false,
             runTrace },
     };

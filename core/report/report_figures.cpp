@@ -97,8 +97,8 @@ ReportSection predictedSection(const StepPrediction& p)
 {
     ReportSection out { "Predicted by the cost model",
         { { "Step time", ms(p.stepTimeSeconds),
-              std::to_string(p.gradAccumSteps) + " micro-batches per rank, " + count(p.tokensPerStep)
-                  + " tokens per step" },
+              std::to_string(p.gradAccumSteps) + (p.gradAccumSteps == 1 ? " micro-batch" : " micro-batches")
+                  + " per rank, " + count(p.tokensPerStep) + " tokens per step" },
             { "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
                 formatNumber(p.tokensPerSec, 0) + " tokens/s for the cluster" },
             { "Achieved", formatNumber(p.tflopsPerGpu, 1) + " TFLOPS per GPU", "" },

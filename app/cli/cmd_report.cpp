@@ -1,0 +1,85 @@
+// `mfu-explorer report --scenario FILE.json --out report.pdf [--html report.html]`: the scenario's report with no
+// window (the subcommand table runs it under an offscreen QApplication). --out ending in .html writes the HTML page
+// instead of a PDF; the PNGs go to <name>_files/ beside the page.
+#include <QFileInfo>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/preset_store.h"
+#include "app/report/report_writer.h"
+#include "app/scenario_io.h"
+#include "core/errors.h"
+
+namespace mfu::cli {
+
+namespace {
+QString qs(const char* text)
+{
+    return QString::fromLatin1(text);
+}
+
+void write(bool pdf, const QString& path, const QString& title, const ScenarioDocument& doc, app::ReportResult* result)
+{
+    QString error;
+    const bool ok = pdf ? app::writeReportPdf(path, title, doc, app::presetLibrary(), result, &error)
+                        : app::writeReportHtml(path, title, doc, app::presetLibrary(), result, &error);
+    if (!ok)
+        throw InputError(error.toStdString());
+}
+} // namespace
+
+int runReport(const QStringList& args)
+{
+    const QString command = QStringLiteral("report");
+    QCommandLineParser parser;
+    parser.addOption({ qs("scenario"), qs("Scenario file (.json) to report on"), qs("FILE") });
+    parser.addOption({ qs("out"), qs("Report to write: a .pdf, or a .html page with PNGs beside it"), qs("FILE") });
+    parser.addOption({ qs("html"), qs("Also write this HTML page (with its PNGs) next to the PDF"), qs("FILE") });
+    parser.addOption({ qs("title"), qs("Report title (default: the scenario file's name)"), qs("TEXT") });
+    addJsonOption(parser);
+    if (auto status = parseArguments(parser, args, command))
+        return *status;
+
+    return runSubcommand(command, [&] {
+        if (!parser.isSet(qs("scenario")))
+            throw InputError("--scenario FILE.json is required");
+        if (!parser.isSet(qs("out")))
+            throw InputError("--out report.pdf (or report.html) is required");
+        const QString scenarioPath = parser.value(qs("scenario"));
+        const ScenarioDocument doc = app::openScenarioFile(scenarioPath);
+        const QString title = parser.isSet(qs("title"))
+            ? parser.value(qs("title"))
+            : QStringLiteral("MFU report: %1").arg(QFileInfo(scenarioPath).completeBaseName());
+
+        const QString out = parser.value(qs("out"));
+        const bool outIsHtml = out.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
+            || out.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+        app::ReportResult result;
+        write(!outIsHtml, out, title, doc, &result);
+        if (parser.isSet(qs("html"))) {
+            app::ReportResult html;
+            write(false, parser.value(qs("html")), title, doc, &html);
+            result.files << html.files;
+        }
+        if (parser.isSet(qs("json"))) {
+            nlohmann::json files = nlohmann::json::array();
+            for (const auto& f : result.files)
+                files.push_back(f.toStdString());
+            nlohmann::json charts = nlohmann::json::array();
+            for (const auto& c : result.charts)
+                charts.push_back(c.toStdString());
+            printJson({ { "out", out.toStdString() },
+                { "pages", outIsHtml ? nlohmann::json() : nlohmann::json(result.pages) }, { "charts", charts },
+                { "files", files } });
+        } else {
+            printText(
+                QStringLiteral("Wrote %1 (%2)\n")
+                    .arg(out,
+                        outIsHtml ? QStringLiteral("%1 charts").arg(result.charts.size())
+                                  : QStringLiteral("%1 pages, %2 charts").arg(result.pages).arg(result.charts.size())));
+        }
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

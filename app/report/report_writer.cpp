@@ -1,0 +1,256 @@
+#include "app/report/report_writer.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QPdfWriter>
+#include <QSaveFile>
+
+#include <qcustomplot.h>
+
+#include "app/report/report_charts.h"
+#include "core/report/report_figures.h"
+
+namespace mfu::app {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString subtitle()
+{
+    return QStringLiteral("MFU Explorer %1 - %2")
+        .arg(QStringLiteral(MFU_VERSION_STRING), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+}
+
+// Top-to-bottom layout on A4 pages with a page break whenever the next block does not fit. Coordinates are
+// points (the writer runs at 72 dpi), so font point sizes and chart sizes mean what they say on paper.
+class PdfLayout {
+public:
+    PdfLayout(QPdfWriter& writer, QCPPainter& painter)
+        : m_writer(writer)
+        , m_painter(painter)
+        , m_width(writer.width())
+        , m_height(writer.height())
+    {
+    }
+
+    int pages() const { return m_pages; }
+
+    void text(const QString& content, double pointSize, bool bold = false, QColor color = Qt::black, int x = 0,
+        int width = -1, bool advance = true, int* heightOut = nullptr)
+    {
+        QFont font = QGuiApplication::font();
+        font.setPointSizeF(pointSize);
+        font.setBold(bold);
+        m_painter.setFont(font);
+        m_painter.setPen(color);
+        const QRect box(x, m_y, width < 0 ? m_width - x : width, 10000);
+        const QRect needed = m_painter.boundingRect(box, Qt::TextWordWrap, content);
+        if (advance)
+            ensure(needed.height());
+        m_painter.drawText(QRect(x, m_y, box.width(), needed.height()), Qt::TextWordWrap, content);
+        if (heightOut)
+            *heightOut = needed.height();
+        if (advance)
+            m_y += needed.height();
+    }
+
+    int measure(const QString& content, double pointSize, int width, bool bold = false)
+    {
+        QFont font = QGuiApplication::font();
+        font.setPointSizeF(pointSize);
+        font.setBold(bold);
+        m_painter.setFont(font);
+        return m_painter.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, content).height();
+    }
+
+    void space(int points) { m_y += points; }
+
+    void heading(const QString& title)
+    {
+        ensure(60); // never strand a heading at the foot of a page
+        space(10);
+        text(title, 13, true, QColor(0x1f, 0x3b, 0x73));
+        m_painter.setPen(QColor(0x1f, 0x3b, 0x73));
+        m_painter.drawLine(QLineF(0, m_y + 2, m_width, m_y + 2));
+        space(6);
+    }
+
+    void row(const ReportRow& r)
+    {
+        const int labelWidth = m_width * 30 / 100;
+        const int valueWidth = m_width * 32 / 100;
+        const int noteX = labelWidth + valueWidth + 8;
+        const int noteWidth = m_width - noteX;
+        const int h = std::max({ measure(qs(r.label), 9, labelWidth - 6), measure(qs(r.value), 9, valueWidth, true),
+            measure(qs(r.note), 8, noteWidth) });
+        ensure(h + 3);
+        text(qs(r.label), 9, false, QColor(0x44, 0x44, 0x44), 0, labelWidth - 6, false);
+        text(qs(r.value), 9, true, Qt::black, labelWidth, valueWidth, false);
+        text(qs(r.note), 8, false, QColor(0x70, 0x70, 0x70), noteX, noteWidth, false);
+        m_y += h + 3;
+    }
+
+    void chart(widgets::ChartView& view, const QString& caption)
+    {
+        const int w = m_width;
+        const int h = m_width * 55 / 100;
+        ensure(h + 40);
+        space(8);
+        m_painter.save();
+        m_painter.translate(0, m_y);
+        m_painter.setMode(QCPPainter::pmVectorized);
+        m_painter.setMode(QCPPainter::pmNoCaching);
+        // Drawn 1.4x larger and scaled down: the chart's point-size fonts then fit a printed page's width.
+        constexpr double kShrink = 1.4;
+        m_painter.scale(1.0 / kShrink, 1.0 / kShrink);
+        view.plot()->toPainter(&m_painter, int(w * kShrink), int(h * kShrink));
+        m_painter.restore();
+        m_y += h + 4;
+        text(caption, 8, false, QColor(0x55, 0x55, 0x55));
+    }
+
+private:
+    void ensure(int h)
+    {
+        if (m_y + h <= m_height || m_y == 0)
+            return;
+        m_writer.newPage();
+        ++m_pages;
+        m_y = 0;
+    }
+
+    QPdfWriter& m_writer;
+    QCPPainter& m_painter;
+    int m_width;
+    int m_height;
+    int m_y = 0;
+    int m_pages = 1;
+};
+
+bool fail(QString* errorMessage, const QString& path, const QString& reason)
+{
+    if (errorMessage)
+        *errorMessage = QStringLiteral("Could not write %1: %2").arg(QDir::toNativeSeparators(path), reason);
+    return false;
+}
+
+} // namespace
+
+bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
+    const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
+{
+    const ReportFigures figures = reportFigures(document);
+    const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(errorMessage, path, file.errorString());
+    int pages = 0;
+    {
+        QPdfWriter writer(&file);
+        writer.setTitle(title);
+        writer.setCreator(QStringLiteral("MFU Explorer"));
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout::Millimeter);
+        writer.setResolution(72);
+        QCPPainter painter;
+        if (!painter.begin(&writer)) {
+            file.cancelWriting();
+            return fail(errorMessage, path, QStringLiteral("cannot start the PDF"));
+        }
+        PdfLayout layout(writer, painter);
+        layout.text(title, 18, true, QColor(0x1f, 0x3b, 0x73));
+        layout.text(subtitle(), 8, false, QColor(0x70, 0x70, 0x70));
+        for (const auto& section : figures.sections) {
+            layout.heading(qs(section.title));
+            for (const auto& row : section.rows)
+                layout.row(row);
+        }
+        if (!figures.notes.empty()) {
+            layout.heading(QStringLiteral("Not in this report"));
+            for (const auto& note : figures.notes)
+                layout.text(qs(note), 8, false, QColor(0x55, 0x55, 0x55));
+        }
+        layout.heading(QStringLiteral("Charts"));
+        for (const auto& chart : charts) {
+            layout.chart(*chart.view, chart.caption);
+            if (result)
+                result->charts << chart.stem;
+        }
+        painter.end();
+        pages = layout.pages();
+    }
+    if (!file.commit())
+        return fail(errorMessage, path, file.errorString());
+    if (result) {
+        result->pages = pages;
+        result->files << path;
+    }
+    return true;
+}
+
+bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
+    const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
+{
+    const ReportFigures figures = reportFigures(document);
+    const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
+
+    const QFileInfo info(path);
+    const QString folderName = info.completeBaseName() + QStringLiteral("_files");
+    const QString folder = info.absoluteDir().filePath(folderName);
+    if (!QDir().mkpath(folder))
+        return fail(errorMessage, folder, QStringLiteral("cannot create the folder for the chart images"));
+
+    QString html = QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>\n"
+                                  "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}"
+                                  "h1,h2{color:#1f3b73}table{border-collapse:collapse;width:100%}"
+                                  "td{padding:2px 8px;vertical-align:top;border-bottom:1px solid #eee}"
+                                  "td.v{font-weight:bold}td.n{color:#777;font-size:90%}"
+                                  "figure{margin:1.5em 0}img{max-width:100%}figcaption{color:#555}</style>"
+                                  "</head><body>\n<h1>%1</h1>\n<p class=\"n\">%2</p>\n")
+                       .arg(title.toHtmlEscaped(), subtitle().toHtmlEscaped());
+    for (const auto& section : figures.sections) {
+        html += QStringLiteral("<h2>%1</h2>\n<table>\n").arg(qs(section.title).toHtmlEscaped());
+        for (const auto& row : section.rows)
+            html
+                += QStringLiteral("<tr><td>%1</td><td class=\"v\">%2</td><td class=\"n\">%3</td></tr>\n")
+                       .arg(qs(row.label).toHtmlEscaped(), qs(row.value).toHtmlEscaped(), qs(row.note).toHtmlEscaped());
+        html += QStringLiteral("</table>\n");
+    }
+    if (!figures.notes.empty()) {
+        html += QStringLiteral("<h2>Not in this report</h2>\n<ul>\n");
+        for (const auto& note : figures.notes)
+            html += QStringLiteral("<li>%1</li>\n").arg(qs(note).toHtmlEscaped());
+        html += QStringLiteral("</ul>\n");
+    }
+    html += QStringLiteral("<h2>Charts</h2>\n");
+    QStringList written;
+    for (const auto& chart : charts) {
+        const QString png = folder + QLatin1Char('/') + chart.stem + QStringLiteral(".png");
+        if (!chart.view->exportPng(png, 2.0))
+            return fail(errorMessage, png, chart.view->lastError());
+        written << png;
+        html += QStringLiteral("<figure><img src=\"%1/%2.png\" alt=\"%3\"><figcaption>%4</figcaption></figure>\n")
+                    .arg(folderName.toHtmlEscaped(), chart.stem, chart.view->data().title.toHtmlEscaped(),
+                        chart.caption.toHtmlEscaped());
+        if (result)
+            result->charts << chart.stem;
+    }
+    html += QStringLiteral("</body></html>\n");
+
+    QSaveFile file(path);
+    const QByteArray bytes = html.toUtf8();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return fail(errorMessage, path, file.errorString());
+    if (result)
+        result->files << written << path;
+    return true;
+}
+
+} // namespace mfu::app

@@ -1,0 +1,29 @@
+#pragma once
+// The report of a scenario: one PDF (QPdfWriter, charts drawn as vectors by the shared ChartView's plot), and an
+// HTML page with the charts as PNGs in a folder beside it (<name>_files/). Both hold the same sections (the
+// scenario, FLOP/token, measured and predicted MFU, step-time breakdown, cost and savings) and the same charts.
+// Needs a QApplication (charts are widgets); the `report` subcommand runs one offscreen.
+#include <QString>
+#include <QStringList>
+
+#include "core/scenario_file.h"
+
+namespace mfu {
+class PresetLibrary;
+}
+
+namespace mfu::app {
+
+struct ReportResult {
+    int pages = 0; // PDF pages
+    QStringList files; // everything written
+    QStringList charts; // chart stems, in order
+};
+
+// Each returns false with a message naming the file and the reason in *errorMessage.
+bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
+    const PresetLibrary& presets, ReportResult* result, QString* errorMessage);
+bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
+    const PresetLibrary& presets, ReportResult* result, QString* errorMessage);
+
+} // namespace mfu::app

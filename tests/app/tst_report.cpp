@@ -1,0 +1,209 @@
+// `mfu-explorer report`: renders a scenario's PDF and HTML page offscreen through the real binary; the pages are
+// checked with poppler (pdfinfo, pdftotext, pdftoppm) when it is installed.
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include "app/preset_store.h"
+#include "app/scenario_io.h"
+
+using namespace mfu;
+
+namespace {
+
+struct Run {
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+Run report(const QStringList& args)
+{
+    return run(QStringLiteral(MFU_CLI_BINARY), QStringList { QStringLiteral("report") } + args);
+}
+
+// Seed 001: 256 H100 at $2.50 for 90 days, 40% -> 60%, training Llama 3.1 70B (TP 8).
+ScenarioDocument seed001()
+{
+    ScenarioDocument d;
+    d.scenario.model = *app::presetLibrary().findModel("llama-3.1-70b");
+    d.scenario.cluster.hardware = *app::presetLibrary().findHardware("h100-sxm");
+    d.scenario.cluster.gpuCount = 256;
+    d.scenario.parallelism.tp = 8;
+    d.scenario.pricePerGpuHourUsd = 2.50;
+    d.cost.days = 90;
+    d.cost.baselineMfu = 0.4;
+    d.cost.targetMfu = 0.6;
+    d.tracePaths = { "traces/rank0.json.gz" };
+    return d;
+}
+
+// Share of pixels that are not near-white: a blank page renders as ~0.
+double inkShare(const QImage& image)
+{
+    qint64 ink = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) < 200)
+                ++ink;
+    return double(ink) / (double(image.width()) * image.height());
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        // To look at the pages: MFU_KEEP_TEST_OUTPUT=1 keeps the folder and prints where it is.
+        if (qEnvironmentVariableIsSet("MFU_KEEP_TEST_OUTPUT")) {
+            m_dir.setAutoRemove(false);
+            qInfo("report test output kept in %s", qPrintable(m_dir.path()));
+        }
+    }
+
+    void pdfAndHtml()
+    {
+        const QString scenario = m_dir.filePath(QStringLiteral("seed001.json"));
+        QString error;
+        QVERIFY2(app::saveScenarioFile(scenario, seed001(), &error), qPrintable(error));
+        const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+        const QString html = m_dir.filePath(QStringLiteral("report.html"));
+        const Run r = report({ QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), pdf,
+            QStringLiteral("--html"), html, QStringLiteral("--json") });
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const int pages = j.at("pages").get<int>();
+        QVERIFY2(pages >= 3, qPrintable(r.out));
+        // Charts: FLOP/token, step time, memory, cost and days vs MFU, cost and days by GPU.
+        const auto charts = j.at("charts");
+        QCOMPARE(charts.size(), size_t(7));
+        QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
+
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        QVERIFY(pdfFile.read(5) == "%PDF-");
+
+        // The HTML page names every chart PNG, and each PNG is beside it and is a real image.
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(page.readAll());
+        QVERIFY(text.contains(QStringLiteral("$1,382,400")));
+        QVERIFY(text.contains(QStringLiteral("51.2 GPU-equivalents")));
+        for (const auto& stem : charts) {
+            const QString rel
+                = QStringLiteral("report_files/%1.png").arg(QString::fromStdString(stem.get<std::string>()));
+            QVERIFY2(text.contains(QStringLiteral("src=\"") + rel + QLatin1Char('"')), qPrintable(rel));
+            const QImage image(m_dir.filePath(rel));
+            QVERIFY2(!image.isNull() && image.width() >= 800, qPrintable(rel));
+            QVERIFY2(inkShare(image) > 0.005, qPrintable(rel)); // something is drawn
+        }
+        m_pdf = pdf;
+        m_pages = pages;
+    }
+
+    void pdfPages()
+    {
+        if (m_pdf.isEmpty())
+            QSKIP("pdfAndHtml did not produce a PDF");
+        const QString pdfinfo = QStandardPaths::findExecutable(QStringLiteral("pdfinfo"));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
+        if (pdfinfo.isEmpty() || pdftotext.isEmpty() || pdftoppm.isEmpty())
+            QSKIP("poppler-utils (pdfinfo, pdftotext, pdftoppm) not installed: PDF pages not checked");
+
+        const Run info = run(pdfinfo, { m_pdf });
+        QCOMPARE(info.status, 0);
+        QVERIFY2(info.out.contains(QRegularExpression(QStringLiteral("Pages:\\s+%1\\b").arg(m_pages))),
+            qPrintable(info.out));
+        QVERIFY(info.out.contains(QStringLiteral("A4")));
+
+        const Run text = run(pdftotext, { QStringLiteral("-layout"), m_pdf, QStringLiteral("-") });
+        QCOMPARE(text.status, 0);
+        for (const char* expected : { "MFU report: seed001", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
+                 "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.3%", "Cost of the job vs MFU",
+                 "Predicted step time breakdown", "Cost of the same job by GPU" })
+            QVERIFY2(text.out.contains(QString::fromUtf8(expected)), expected);
+
+        const QString prefix = m_dir.filePath(QStringLiteral("page"));
+        QCOMPARE(
+            run(pdftoppm, { QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("30"), m_pdf, prefix }).status,
+            0);
+        const QStringList images
+            = QDir(m_dir.path()).entryList({ QStringLiteral("page*.png") }, QDir::Files, QDir::Name);
+        QCOMPARE(images.size(), m_pages);
+        for (const auto& name : images) {
+            const QImage image(m_dir.filePath(name));
+            QVERIFY(!image.isNull());
+            QVERIFY2(image.height() > image.width(), qPrintable(name)); // portrait
+            QVERIFY2(inkShare(image) > 0.01, qPrintable(name)); // no blank pages
+        }
+    }
+
+    void htmlOnly()
+    {
+        const QString scenario = m_dir.filePath(QStringLiteral("seed001.json"));
+        const QString html = m_dir.filePath(QStringLiteral("only.html"));
+        const Run r = report({ QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), html });
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(html));
+        QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("only_files/cost_vs_mfu.png"))));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("no scenario") << QStringList { QStringLiteral("--out"), QStringLiteral("r.pdf") }
+                                     << "--scenario";
+        QTest::newRow("no out") << QStringList { QStringLiteral("--scenario"), QStringLiteral("s.json") } << "--out";
+        QTest::newRow("missing file") << QStringList { QStringLiteral("--scenario"),
+            QStringLiteral("/nonexistent/s.json"), QStringLiteral("--out"), QStringLiteral("r.pdf") }
+                                      << "cannot be opened";
+        QTest::newRow("unwritable out") << QStringList { QStringLiteral("--scenario"),
+            QStringLiteral(MFU_SOURCE_DIR "/tests/data/scenario_v0.json"), QStringLiteral("--out"),
+            QStringLiteral("/nonexistent/dir/r.pdf") }
+                                        << "Could not write";
+    }
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const Run r = report(args);
+        QVERIFY(r.status != 0);
+        const QStringList lines
+            = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts).filter(QStringLiteral("mfu-explorer report"));
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("mfu-explorer report: error: ")), qPrintable(r.err));
+        QVERIFY2(lines[0].contains(mentions), qPrintable(r.err));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_pdf;
+    int m_pages = 0;
+};
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "tst_report.moc"
