@@ -11,5 +11,8 @@ int runCost(const QStringList& args);
 int runReport(const QStringList& args);
 
 int runTrace(const QStringList& args);
+int runPredict(const QStringList& args);
+int runSweep(const QStringList& args);
+int runPlan(const QStringList& args);
 
 } // namespace mfu::cli

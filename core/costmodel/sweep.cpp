@@ -119,15 +119,17 @@ void appendPrediction(std::string& out, const StepPrediction& p)
 
 std::string sweepToCsv(const SweepResult& r)
 {
-    std::string out = std::string(sweepAxisKey(r.axis))
-        + ",precision,mfu,tflops_per_gpu,tflops_per_node,mfu_vs_fp8_peak,tokens_per_sec,memory_gib,fits"
+    const bool byPrecision = r.axis == SweepAxis::Precision;
+    std::string out = std::string(byPrecision ? "" : std::string(sweepAxisKey(r.axis)) + ",")
+        + "precision,mfu,tflops_per_gpu,tflops_per_node,mfu_vs_fp8_peak,tokens_per_sec,memory_gib,fits"
           ",best_mfu,best_tflops_per_gpu,best_tflops_per_node,best_mfu_vs_fp8_peak,best_tokens_per_sec,best_memory_gib,"
           "best_fits,best_config\n";
     for (const SweepPoint& p : r.points) {
-        char x[32];
-        std::snprintf(x, sizeof x, "%.0f", p.x);
-        out += x;
-        out += ",";
+        if (!byPrecision) {
+            char x[32];
+            std::snprintf(x, sizeof x, "%.0f,", p.x);
+            out += x;
+        }
         out += std::string(trainingPrecisionKey(p.precision));
         if (p.currentValid)
             appendPrediction(out, p.current);

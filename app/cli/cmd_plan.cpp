@@ -1,0 +1,68 @@
+// mfu-explorer plan: search every valid parallel layout, checkpointing mode and micro-batch for the scenario's
+// model and cluster; print the best that fit, best first, with why they win.
+#include <QCommandLineParser>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/scenario_flags.h"
+#include "core/costmodel/planner.h"
+#include "core/units.h"
+
+namespace mfu::cli {
+
+int runPlan(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("plan");
+    QCommandLineParser parser;
+    addScenarioOptions(parser);
+    addJsonOption(parser);
+    parser.addOption({ QStringLiteral("top"), QStringLiteral("How many configurations to print (default 10)"),
+        QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("max-micro-batch"), QStringLiteral("Largest micro-batch searched (default 8)"),
+        QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("allow-tp-across-domains"),
+        QStringLiteral("Also search TP groups that leave the NVLink domain") });
+    if (auto exit = parseArguments(parser, args, cmd))
+        return *exit;
+    return runSubcommand(cmd, [&] {
+        const Scenario s = scenarioFromFlags(parser);
+        PlannerOptions o;
+        if (parser.isSet(QStringLiteral("top")))
+            o.topN = static_cast<int>(std::min<int64_t>(
+                1000, parsePositiveInteger(parser.value(QStringLiteral("top")), QStringLiteral("top"))));
+        if (parser.isSet(QStringLiteral("max-micro-batch")))
+            o.maxMicroBatch = static_cast<int>(std::min<int64_t>(4096,
+                parsePositiveInteger(
+                    parser.value(QStringLiteral("max-micro-batch")), QStringLiteral("max-micro-batch"))));
+        o.tpWithinDomain = !parser.isSet(QStringLiteral("allow-tp-across-domains"));
+        const PlanResult r = planConfigurations(s, o);
+        if (parser.isSet(QStringLiteral("json"))) {
+            nlohmann::json configs = nlohmann::json::array();
+            for (const auto& c : r.configs)
+                configs.push_back(plannedConfigJson(c));
+            printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
+                { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens } });
+            return 0;
+        }
+        QString t = QStringLiteral("%1 configurations evaluated in %2 s, %3 fit (global batch %4 tokens)\n")
+                        .arg(r.evaluated)
+                        .arg(r.seconds, 0, 'f', 3)
+                        .arg(r.fitting)
+                        .arg(r.globalBatchTokens);
+        if (r.configs.empty())
+            t += QStringLiteral("Nothing fits: more GPUs, or GPUs with more memory, are needed.\n");
+        int rank = 1;
+        for (const auto& c : r.configs) {
+            t += QStringLiteral("%1. MFU %2%  %3 tokens/s  %4 GiB  %5\n   %6\n")
+                     .arg(rank++)
+                     .arg(100 * c.prediction.mfu, 0, 'f', 1)
+                     .arg(c.prediction.tokensPerSec, 0, 'f', 0)
+                     .arg(c.prediction.memory.total() / kGiB, 0, 'f', 1)
+                     .arg(QString::fromStdString(describeConfig(c)), QString::fromStdString(c.reason));
+        }
+        printText(t);
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

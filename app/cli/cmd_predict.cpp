@@ -1,0 +1,96 @@
+// mfu-explorer predict: the cost model's prediction for one scenario - step time by component, tokens/s, TFLOPS,
+// MFU and HFU, memory per GPU and whether it fits, and the bottleneck in one sentence.
+#include <QCommandLineParser>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/scenario_flags.h"
+#include "core/costmodel/calibration.h"
+#include "core/costmodel/cost_model.h"
+#include "core/units.h"
+
+namespace mfu::cli {
+
+namespace {
+QString line(const char* label, double value, const char* unit, int precision = 2)
+{
+    return QStringLiteral("  %1 %2 %3\n")
+        .arg(QString::fromLatin1(label), -26)
+        .arg(value, 0, 'f', precision)
+        .arg(QString::fromLatin1(unit));
+}
+
+QString text(const Scenario& s, const StepPrediction& p)
+{
+    QString t = QStringLiteral("%1 on %2 x %3, %4 tokens, %5\n")
+                    .arg(QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name))
+                    .arg(s.cluster.gpuCount)
+                    .arg(QString::fromStdString(s.cluster.hardware.id))
+                    .arg(s.workload.seqLen)
+                    .arg(QString::fromStdString(std::string(trainingPrecisionLabel(s.precision))));
+    t += line("MFU", 100 * p.mfu, "%", 1);
+    if (p.mfuVsFp8Peak)
+        t += line("MFU vs FP8 peak", 100 * *p.mfuVsFp8Peak, "%", 1);
+    t += line("HFU", 100 * p.hfu, "%", 1);
+    t += line("tokens/s", p.tokensPerSec, "", 0);
+    t += line("TFLOPS per GPU", p.tflopsPerGpu, "", 1);
+    t += line("step time", p.stepTimeSeconds, "s", 3);
+    t += QStringLiteral("  time per step:\n");
+    t += line("  matmul", p.time.matmul, "s", 3);
+    t += line("  attention", p.time.attention, "s", 3);
+    t += line("  memory-bound", p.time.memoryBound, "s", 3);
+    t += line("  recompute", p.time.recompute, "s", 3);
+    for (CommKind k : kAllCommKinds)
+        if (p.time.comm(k) > 0)
+            t += line(("  exposed " + std::string(commKindKey(k))).c_str(), p.time.comm(k), "s", 3);
+    t += line("  pipeline bubble", p.time.pipelineBubble, "s", 3);
+    t += line("  overhead", p.time.overhead, "s", 3);
+    t += line("peak memory per GPU", p.memory.total() / kGiB, "GiB", 1);
+    t += line("capacity", p.memoryCapacityBytes / kGiB, p.fits ? "GiB (fits)" : "GiB (DOES NOT FIT)", 1);
+    t += QStringLiteral("  %1\n").arg(QString::fromStdString(bottleneckSentence(p)));
+    return t;
+}
+} // namespace
+
+int runPredict(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("predict");
+    QCommandLineParser parser;
+    addScenarioOptions(parser);
+    addJsonOption(parser);
+    parser.addOption({ QStringLiteral("calibrate-mfu"),
+        QStringLiteral("Fit the efficiency constants so the model reproduces this measured MFU (fraction or %)"),
+        QStringLiteral("MFU") });
+    if (auto exit = parseArguments(parser, args, cmd))
+        return *exit;
+    return runSubcommand(cmd, [&] {
+        Scenario s = scenarioFromFlags(parser);
+        nlohmann::json calibration;
+        if (parser.isSet(QStringLiteral("calibrate-mfu"))) {
+            double measured
+                = parsePositive(parser.value(QStringLiteral("calibrate-mfu")), QStringLiteral("calibrate-mfu"));
+            if (measured > 1.0)
+                measured /= 100.0; // given in percent
+            const CalibrationResult r = calibrateToMfu(s, measured);
+            s.cluster.hardware.costModel = r.constants;
+            calibration = { { "measured_mfu", measured }, { "scale", r.scale }, { "uncalibrated_mfu", r.before.mfu } };
+        }
+        const StepPrediction p = evaluate(s);
+        if (parser.isSet(QStringLiteral("json"))) {
+            nlohmann::json out = predictionJson(p);
+            if (!calibration.is_null())
+                out["calibration"] = calibration;
+            printJson(out);
+        } else {
+            QString t = text(s, p);
+            if (!calibration.is_null())
+                t += QStringLiteral("  calibrated: efficiencies x%1 (uncalibrated MFU %2%)\n")
+                         .arg(calibration["scale"].get<double>(), 0, 'f', 3)
+                         .arg(100 * calibration["uncalibrated_mfu"].get<double>(), 0, 'f', 1);
+            printText(t);
+        }
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

@@ -1,0 +1,94 @@
+// mfu-explorer sweep --axis seq|gpus|precision: the prediction along one axis for the scenario's configuration and
+// the planner's best at each point; points that do not fit are marked. Text, --json or --csv.
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/scenario_flags.h"
+#include "core/costmodel/sweep.h"
+#include "core/errors.h"
+
+namespace mfu::cli {
+
+int runSweep(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("sweep");
+    QCommandLineParser parser;
+    addScenarioOptions(parser);
+    addJsonOption(parser);
+    parser.addOption({ QStringLiteral("axis"),
+        QStringLiteral("What to sweep: seq (2k-128k), gpus (1-16,384) or precision"), QStringLiteral("AXIS") });
+    parser.addOption({ QStringLiteral("values"), QStringLiteral("Comma-separated points instead of the default grid"),
+        QStringLiteral("LIST") });
+    parser.addOption({ QStringLiteral("csv"), QStringLiteral("Print CSV") });
+    parser.addOption({ QStringLiteral("no-planner"),
+        QStringLiteral("Only the current configuration (skip the planner's best per point)") });
+    if (auto exit = parseArguments(parser, args, cmd))
+        return *exit;
+    return runSubcommand(cmd, [&] {
+        if (!parser.isSet(QStringLiteral("axis")))
+            throw InputError("--axis is required: seq, gpus or precision");
+        const auto axis = sweepAxisFromKey(parser.value(QStringLiteral("axis")).toStdString());
+        if (!axis)
+            throw InputError("--axis: '" + parser.value(QStringLiteral("axis")).toStdString()
+                + "' is not one of seq, gpus, precision");
+        const Scenario s = scenarioFromFlags(parser);
+        SweepOptions o;
+        o.includePlannerBest = !parser.isSet(QStringLiteral("no-planner"));
+        if (parser.isSet(QStringLiteral("values"))) {
+            for (const QString& v : parser.value(QStringLiteral("values")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+                o.values.push_back(*axis == SweepAxis::Precision
+                        ? (trainingPrecisionFromKey(v.trimmed().toStdString()).value_or(TrainingPrecision::BF16)
+                                    == TrainingPrecision::BF16_FP8
+                                ? 1.0
+                                : 0.0)
+                        : parsePositive(v, QStringLiteral("values")));
+        }
+        const SweepResult r = mfu::runSweep(s, *axis, o);
+        if (parser.isSet(QStringLiteral("csv"))) {
+            std::fputs(sweepToCsv(r).c_str(), stdout);
+            return 0;
+        }
+        if (parser.isSet(QStringLiteral("json"))) {
+            nlohmann::json points = nlohmann::json::array();
+            for (const auto& p : r.points) {
+                nlohmann::json j = { { "x", p.x }, { "precision", std::string(trainingPrecisionKey(p.precision)) } };
+                j["current"]
+                    = p.currentValid ? predictionJson(p.current) : nlohmann::json { { "invalid", p.currentProblem } };
+                j["best"] = p.best ? plannedConfigJson(*p.best) : nlohmann::json();
+                points.push_back(j);
+            }
+            printJson(
+                { { "axis", std::string(sweepAxisKey(r.axis)) }, { "points", points }, { "evaluated", r.evaluated } });
+            return 0;
+        }
+        QString t = QStringLiteral("%1  %2  %3  %4\n")
+                        .arg(QString::fromStdString(std::string(sweepAxisKey(r.axis))), 10)
+                        .arg(QStringLiteral("current MFU"), 14)
+                        .arg(QStringLiteral("TFLOPS/GPU"), 11)
+                        .arg(QStringLiteral("best MFU (layout)"));
+        for (const auto& p : r.points) {
+            const QString x = *axis == SweepAxis::Precision
+                ? QString::fromStdString(std::string(trainingPrecisionLabel(p.precision)))
+                : QString::number(p.x, 'f', 0);
+            QString cur = !p.currentValid
+                ? QStringLiteral("invalid")
+                : QStringLiteral("%1%%2").arg(100 * p.current.mfu, 0, 'f', 1).arg(p.current.fits ? "" : " (no fit)");
+            QString best = p.best ? QStringLiteral("%1% (%2)")
+                                        .arg(100 * p.best->prediction.mfu, 0, 'f', 1)
+                                        .arg(QString::fromStdString(describeConfig(*p.best)))
+                                  : QStringLiteral("nothing fits");
+            t += QStringLiteral("%1  %2  %3  %4\n")
+                     .arg(x, 10)
+                     .arg(cur, 14)
+                     .arg(p.currentValid ? p.current.tflopsPerGpu : 0.0, 11, 'f', 1)
+                     .arg(best);
+        }
+        printText(t);
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

@@ -1,0 +1,196 @@
+#include "app/cli/scenario_flags.h"
+
+#include <QFileInfo>
+
+#include "app/cli/cli_common.h"
+#include "app/scenario_io.h"
+#include "core/errors.h"
+
+namespace mfu::cli {
+
+namespace {
+QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
+{
+    if (valueName)
+        return QCommandLineOption(
+            QString::fromLatin1(name), QString::fromLatin1(description), QString::fromLatin1(valueName));
+    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
+}
+
+bool isSet(const QCommandLineParser& p, const char* name)
+{
+    return p.isSet(QString::fromLatin1(name));
+}
+
+int degree(const QCommandLineParser& p, const char* name, int current)
+{
+    if (!isSet(p, name))
+        return current;
+    const int64_t v = parsePositiveInteger(p.value(QString::fromLatin1(name)), QString::fromLatin1(name));
+    if (v > 1'000'000)
+        throw InputError(std::string("--") + name + ": " + std::to_string(v) + " is beyond any cluster");
+    return static_cast<int>(v);
+}
+} // namespace
+
+void addScenarioOptions(QCommandLineParser& parser)
+{
+    addModelOptions(parser);
+    addClusterOptions(parser);
+    addWorkloadOptions(parser);
+    parser.addOption(opt("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
+    parser.addOption(opt(
+        "global-batch-tokens", "Tokens per optimizer step, whole cluster (default: one micro-batch per DP rank)", "N"));
+    parser.addOption(opt("micro-batch", "Sequences per GPU per micro-step (default 1)", "N"));
+    parser.addOption(opt("tp", "Tensor-parallel degree (default 1)", "N"));
+    parser.addOption(opt("pp", "Pipeline stages (default 1)", "N"));
+    parser.addOption(opt("cp", "Context-parallel degree (default 1)", "N"));
+    parser.addOption(opt("ep", "Expert-parallel degree, MoE only (default 1)", "N"));
+    parser.addOption(
+        opt("hsdp-replicas", "HSDP replica groups; FSDP shards over the rest (default 1: flat FSDP)", "N"));
+    parser.addOption(opt("ac", "Activation checkpointing: none|selective|full (default none)", "MODE"));
+    parser.addOption(opt("virtual-stages", "Interleaved pipeline chunks per rank (default 1)", "N"));
+    parser.addOption(opt("schedule", "Pipeline schedule: 1f1b|interleaved_1f1b|zero_bubble", "NAME"));
+    parser.addOption(opt("async-tp", "Overlap TP collectives with the matmuls"));
+    parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
+    parser.addOption(opt("fsdp-prefetch", "Layers FSDP all-gathers ahead (default 1)", "N"));
+    parser.addOption(opt("reduce-bf16", "Reduce gradients in BF16 (default FP32)"));
+    parser.addOption(opt("eager", "No torch.compile (unfused elementwise ops)"));
+    parser.addOption(opt("unfused-optimizer", "Multi-tensor instead of fused AdamW"));
+    parser.addOption(opt("optimizer-in-backward", "Run the optimizer step inside the backward pass"));
+    parser.addOption(opt("fp8-scales-in-backward", "Precompute FP8 weight scales during backward"));
+}
+
+Scenario scenarioFromFlags(const QCommandLineParser& p)
+{
+    Scenario s;
+    const bool fromFile = isSet(p, "scenario");
+    if (fromFile) {
+        s = app::openScenarioFile(p.value(QStringLiteral("scenario"))).scenario;
+    } else {
+        s.workload.seqLen = 8192;
+    }
+    if (!fromFile || isSet(p, "model") || isSet(p, "params"))
+        s.model = resolveModel(p);
+    if (!fromFile || isSet(p, "gpu"))
+        s.cluster.hardware = resolveHardware(p);
+    s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);
+    s.workload.seqLen = resolveSeqLen(p, s.workload.seqLen);
+    if (isSet(p, "precision"))
+        s.precision = resolvePrecision(p);
+    if (isSet(p, "global-batch-tokens"))
+        s.workload.globalBatchTokens = parsePositiveInteger(
+            p.value(QStringLiteral("global-batch-tokens")), QStringLiteral("global-batch-tokens"));
+    if (isSet(p, "micro-batch"))
+        s.workload.microBatch
+            = parsePositiveInteger(p.value(QStringLiteral("micro-batch")), QStringLiteral("micro-batch"));
+    auto& par = s.parallelism;
+    par.tp = degree(p, "tp", par.tp);
+    par.pp = degree(p, "pp", par.pp);
+    par.cp = degree(p, "cp", par.cp);
+    par.ep = degree(p, "ep", par.ep);
+    par.hsdpReplicas = degree(p, "hsdp-replicas", par.hsdpReplicas);
+    par.virtualStages = degree(p, "virtual-stages", par.virtualStages);
+    if (par.virtualStages > 1 && !isSet(p, "schedule"))
+        par.schedule = PipelineSchedule::Interleaved1F1B;
+    if (isSet(p, "schedule")) {
+        const auto sch = pipelineScheduleFromKey(p.value(QStringLiteral("schedule")).toStdString());
+        if (!sch)
+            throw InputError("--schedule: must be 1f1b, interleaved_1f1b or zero_bubble");
+        par.schedule = *sch;
+    }
+    if (isSet(p, "async-tp"))
+        par.asyncTp = true;
+    if (isSet(p, "no-sequence-parallel"))
+        par.sequenceParallel = false;
+    if (isSet(p, "ac")) {
+        const auto ac = activationCheckpointingFromKey(p.value(QStringLiteral("ac")).toStdString());
+        if (!ac)
+            throw InputError("--ac: must be none, selective or full");
+        s.activationCheckpointing = *ac;
+    }
+    s.flags.fsdpPrefetchLayers = degree(p, "fsdp-prefetch", s.flags.fsdpPrefetchLayers);
+    if (isSet(p, "reduce-bf16"))
+        s.flags.reduceInBf16 = true;
+    if (isSet(p, "eager"))
+        s.flags.compiled = false;
+    if (isSet(p, "unfused-optimizer"))
+        s.flags.fusedOptimizer = false;
+    if (isSet(p, "optimizer-in-backward"))
+        s.flags.optimizerInBackward = true;
+    if (isSet(p, "fp8-scales-in-backward"))
+        s.flags.fp8ScalesInBackward = true;
+    return s;
+}
+
+nlohmann::json predictionJson(const StepPrediction& p)
+{
+    nlohmann::json breakdown = {
+        { "matmul", p.time.matmul },
+        { "attention", p.time.attention },
+        { "memory_bound", p.time.memoryBound },
+        { "recompute", p.time.recompute },
+        { "pipeline_bubble", p.time.pipelineBubble },
+        { "overhead", p.time.overhead },
+    };
+    nlohmann::json commTotal = nlohmann::json::object();
+    for (CommKind k : kAllCommKinds) {
+        breakdown[std::string(commKindKey(k))] = p.time.comm(k);
+        commTotal[std::string(commKindKey(k))] = p.commSeconds[static_cast<size_t>(k)];
+    }
+    nlohmann::json memory = {
+        { "parameters", p.memory.parameters },
+        { "gradients", p.memory.gradients },
+        { "optimizer_state", p.memory.optimizerState },
+        { "activations", p.memory.activations },
+        { "temporary", p.memory.temporary },
+        { "reserved", p.memory.reserved },
+    };
+    return {
+        { "mfu", p.mfu },
+        { "hfu", p.hfu },
+        { "mfu_vs_fp8_peak", p.mfuVsFp8Peak ? nlohmann::json(*p.mfuVsFp8Peak) : nlohmann::json() },
+        { "tokens_per_sec", p.tokensPerSec },
+        { "tokens_per_sec_per_gpu", p.tokensPerSecPerGpu },
+        { "tflops_per_gpu", p.tflopsPerGpu },
+        { "tflops_per_node", p.tflopsPerNode },
+        { "step_time_s", p.stepTimeSeconds },
+        { "tokens_per_step", p.tokensPerStep },
+        { "grad_accum_steps", p.gradAccumSteps },
+        { "flops_per_token", p.flopsPerToken },
+        { "fits", p.fits },
+        { "peak_memory_bytes", p.memory.total() },
+        { "memory_capacity_bytes", p.memoryCapacityBytes },
+        { "memory_bytes", memory },
+        { "time_breakdown_s", breakdown },
+        { "communication_total_s", commTotal },
+        { "bottleneck", bottleneckSentence(p) },
+    };
+}
+
+nlohmann::json plannedConfigJson(const PlannedConfig& c)
+{
+    const auto& par = c.parallelism;
+    return {
+        { "tp", par.tp },
+        { "pp", par.pp },
+        { "virtual_stages", par.virtualStages },
+        { "cp", par.cp },
+        { "ep", par.ep },
+        { "hsdp_replicas", par.hsdpReplicas },
+        { "fsdp_shards", c.fsdpShards },
+        { "micro_batch", c.microBatch },
+        { "ac", std::string(activationCheckpointingKey(c.activationCheckpointing)) },
+        { "mfu", c.prediction.mfu },
+        { "hfu", c.prediction.hfu },
+        { "tokens_per_sec", c.prediction.tokensPerSec },
+        { "tflops_per_gpu", c.prediction.tflopsPerGpu },
+        { "step_time_s", c.prediction.stepTimeSeconds },
+        { "peak_memory_bytes", c.prediction.memory.total() },
+        { "fits", c.prediction.fits },
+        { "description", describeConfig(c) },
+        { "reason", c.reason },
+    };
+}
+
+} // namespace mfu::cli

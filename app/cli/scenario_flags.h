@@ -1,0 +1,24 @@
+#pragma once
+// Scenario flags shared by `predict`, `sweep` and `plan`: the FIXED ones of issue 3 (--global-batch-tokens,
+// --micro-batch, --tp, --pp, --cp, --ep, --hsdp-replicas, --ac) on top of calc's model/GPU/count/seq/precision flags
+// (cli_common.h), framework switches, and --scenario FILE to start from a saved scenario (flags then override it).
+#include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
+
+#include "core/costmodel/planner.h"
+#include "core/costmodel/step_prediction.h"
+#include "core/scenario.h"
+
+namespace mfu::cli {
+
+void addScenarioOptions(QCommandLineParser& parser);
+// Throws InputError naming the flag. Defaults without a scenario file: 8,192 tokens, 1 GPU, micro-batch 1,
+// global batch = one micro-batch per data-parallel rank, FSDP over every GPU, no checkpointing.
+Scenario scenarioFromFlags(const QCommandLineParser& parser);
+
+// The JSON of one prediction (predict --json's keys; sweeps and plans reuse them per point/config).
+nlohmann::json predictionJson(const StepPrediction& p);
+nlohmann::json plannedConfigJson(const PlannedConfig& c);
+
+} // namespace mfu::cli

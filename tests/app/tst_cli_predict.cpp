@@ -1,0 +1,162 @@
+// Contract test of `mfu-explorer predict`, `sweep` and `plan`: the FIXED flags and JSON keys of issue 3, run through
+// the real binary.
+#include <QProcess>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+    int status = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QString& command, const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(MFU_CLI_BINARY), QStringList { command } + args);
+    Run r;
+    if (!p.waitForFinished(120000))
+        return r;
+    r.status = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+nlohmann::json runJson(const QString& command, const QString& args)
+{
+    const Run r = runCli(command, args.split(QLatin1Char(' ')) + QStringList { QStringLiteral("--json") });
+    if (r.status != 0)
+        qWarning("stderr: %s", qPrintable(r.err));
+    return nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+}
+
+} // namespace
+
+class TestCliPredict : public QObject {
+    Q_OBJECT
+private slots:
+    void predictJsonKeys()
+    {
+        const auto j = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --seq 8192 --precision bf16 --micro-batch 1 "
+                           "--global-batch-tokens 65536 --tp 1 --pp 1 --cp 1 --ep 1 --hsdp-replicas 1 --ac none"));
+        QVERIFY(j.is_object());
+        for (const char* key : { "mfu", "hfu", "tokens_per_sec", "tflops_per_gpu", "step_time_s", "fits",
+                 "peak_memory_bytes", "time_breakdown_s" })
+            QVERIFY2(j.contains(key), key);
+        QVERIFY(j["mfu"].get<double>() > 0.5 && j["mfu"].get<double>() < 0.6); // seed 000: 55.34%
+        QVERIFY(j["fits"].get<bool>());
+        double sum = 0;
+        for (const auto& [k, v] : j["time_breakdown_s"].items())
+            sum += v.get<double>();
+        QVERIFY(qAbs(sum - j["step_time_s"].get<double>()) < 1e-9 * sum);
+        for (const char* kind : { "matmul", "attention", "memory_bound", "recompute", "fsdp_allgather",
+                 "fsdp_reducescatter", "tp", "pp_p2p", "cp", "dp_allreduce", "ep_alltoall", "pipeline_bubble" })
+            QVERIFY2(j["time_breakdown_s"].contains(kind), kind);
+    }
+
+    void predictSeed70bLevers()
+    {
+        const auto tp8 = runJson(
+            QStringLiteral("predict"), QStringLiteral("--model llama-3.1-70b --gpu b200 --gpus 16 --tp 8 --ac full"));
+        const auto tp1 = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-70b --gpu b200 --gpus 16 --tp 1 --ac selective"));
+        QVERIFY(tp8["mfu"].get<double>() < 0.30);
+        QVERIFY(tp1["mfu"].get<double>() > 0.45);
+    }
+
+    void predictCalibrates()
+    {
+        const auto j = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --calibrate-mfu 55.34"));
+        QVERIFY(qAbs(j["mfu"].get<double>() - 0.5534) < 1e-4);
+        QVERIFY(j["calibration"]["scale"].get<double>() > 0);
+    }
+
+    void planJsonKeys()
+    {
+        const auto j = runJson(
+            QStringLiteral("plan"), QStringLiteral("--model llama-3.1-70b --gpu b200 --gpus 16 --seq 8192 --top 5"));
+        QVERIFY(j.is_object());
+        QVERIFY(j["evaluated"].get<int64_t>() > 100);
+        QVERIFY(j["seconds"].get<double>() >= 0);
+        QCOMPARE(int(j["configs"].size()), 5);
+        double previous = 1e300;
+        for (const auto& c : j["configs"]) {
+            for (const char* key : { "tp", "pp", "cp", "ep", "hsdp_replicas", "fsdp_shards", "micro_batch", "ac", "mfu",
+                     "tokens_per_sec", "peak_memory_bytes", "fits" })
+                QVERIFY2(c.contains(key), key);
+            QVERIFY(c["fits"].get<bool>());
+            QVERIFY(c["tokens_per_sec"].get<double>() <= previous);
+            previous = c["tokens_per_sec"].get<double>();
+            QCOMPARE(c["tp"].get<int>() * c["pp"].get<int>() * c["cp"].get<int>() * c["hsdp_replicas"].get<int>()
+                    * c["fsdp_shards"].get<int>(),
+                16);
+        }
+    }
+
+    void sweepCsvAndJson_data()
+    {
+        QTest::addColumn<QString>("axis");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("seq") << "seq" << 7;
+        QTest::newRow("gpus") << "gpus" << 15;
+        QTest::newRow("precision") << "precision" << 2;
+    }
+    void sweepCsvAndJson()
+    {
+        QFETCH(QString, axis);
+        QFETCH(int, rows);
+        const QStringList base
+            = QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --no-planner --axis").split(QLatin1Char(' '))
+            + QStringList { axis };
+        const Run csv = runCli(QStringLiteral("sweep"), base + QStringList { QStringLiteral("--csv") });
+        QCOMPARE(csv.status, 0);
+        QCOMPARE(csv.out.trimmed().split(QLatin1Char('\n')).size(), rows + 1);
+        const Run json = runCli(QStringLiteral("sweep"), base + QStringList { QStringLiteral("--json") });
+        const auto j = nlohmann::json::parse(json.out.toStdString(), nullptr, false);
+        QCOMPARE(int(j["points"].size()), rows);
+        QCOMPARE(QString::fromStdString(j["axis"].get<std::string>()), axis);
+    }
+
+    void errorsAreOneLine_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("bad ac") << "predict"
+                                << "--model llama-3.1-8b --gpu b200 --ac sometimes"
+                                << "--ac";
+        QTest::newRow("tp not dividing") << "predict"
+                                         << "--model llama-3.1-8b --gpu b200 --gpus 8 --tp 3"
+                                         << "divide";
+        QTest::newRow("no axis") << "sweep"
+                                 << "--model llama-3.1-8b --gpu b200"
+                                 << "--axis";
+        QTest::newRow("bad axis") << "sweep"
+                                  << "--model llama-3.1-8b --gpu b200 --axis batch"
+                                  << "--axis";
+        QTest::newRow("bare model") << "plan"
+                                    << "--params 7B --gpu b200 --gpus 8"
+                                    << "architecture";
+    }
+    void errorsAreOneLine()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, args);
+        QFETCH(QString, expected);
+        const Run r = runCli(command, args.split(QLatin1Char(' ')));
+        QVERIFY(r.status != 0);
+        QCOMPARE(r.err.trimmed().count(QLatin1Char('\n')), 0);
+        QVERIFY2(r.err.startsWith(QStringLiteral("mfu-explorer ") + command + QStringLiteral(": error: ")),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPredict)
+#include "tst_cli_predict.moc"
