@@ -94,6 +94,46 @@ private slots:
         QVERIFY2(p.mfu >= 0.33 && p.mfu <= 0.50, qPrintable(QString::number(p.mfu)));
     }
 
+    // PaLM 540B on 6,144 TPU v4 (PaLM paper, section 4 and appendix B): 12-way model parallelism, 256-way FSDP in
+    // each of 2 pods, 2,048 x 2,048-token batches, rematerialisation; published 46.2% MFU and 57.8% HFU.
+    void palmPublishedConfiguration()
+    {
+        ModelSpec m;
+        m.id = "palm-540b";
+        m.layers = 118;
+        m.hidden = 18432;
+        m.heads = 48;
+        m.kvHeads = 1; // multi-query attention
+        m.headDim = 256;
+        m.ffnDim = 4 * 18432;
+        m.vocab = 256000;
+        m.tiedEmbeddings = true;
+        // TPU v4 (Google Cloud documentation): 275 TFLOPS BF16, 32 GiB HBM at 1,228 GB/s, a 3,072-chip ICI pod.
+        HardwareSpec h;
+        h.id = "tpu-v4";
+        h.vendor = "Google";
+        h.peakDenseFlops[size_t(NumberFormat::BF16)] = 275e12;
+        h.hbmBytes = 32.0 * 1024 * 1024 * 1024;
+        h.hbmBandwidthBytesPerSec = 1228e9;
+        h.scaleUpDomainGpus = 3072;
+        h.scaleUpBandwidthBytesPerSec = 270e9;
+        h.scaleOutBandwidthBytesPerSec = 25e9;
+        Scenario s;
+        s.model = m;
+        s.cluster.hardware = h;
+        s.cluster.gpuCount = 6144;
+        s.workload.seqLen = 2048;
+        s.workload.globalBatchTokens = 2048 * 2048;
+        s.workload.microBatch = 4;
+        s.parallelism.tp = 12;
+        s.parallelism.hsdpReplicas = 2;
+        s.activationCheckpointing = AC::Full;
+        const StepPrediction p = evaluate(s);
+        QVERIFY(p.fits);
+        QVERIFY2(p.mfu >= 0.38 && p.mfu <= 0.52, qPrintable(QString::number(p.mfu)));
+        QVERIFY2(p.hfu >= 0.50 && p.hfu <= 0.65, qPrintable(QString::number(p.hfu)));
+    }
+
     void partsAddUpToTheStep()
     {
         Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 4, AC::Full, 2, 2);
