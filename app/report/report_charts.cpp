@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
-#include "core/costmodel/cost_model.h"
-#include "core/errors.h"
 #include "core/money/hardware_comparison.h"
 #include "core/presets.h"
+#include "core/report/hardware_options.h"
 #include "core/units.h"
+#include "widgets/cost_charts.h"
 
 namespace mfu::app {
 
@@ -101,102 +101,40 @@ ReportChart memoryChart(const StepPrediction& p)
     return chart;
 }
 
-// Cost (or days) of the same work at every MFU from 10% to 80% (or the target, if higher).
-std::vector<ReportChart> costCurveCharts(const ScenarioCost& c)
+std::vector<ReportChart> moneyCharts(const ScenarioDocument& doc, const ScenarioCost& c, const PresetLibrary& presets)
 {
-    const double target = c.savings ? c.savings->uplift.targetMfu : c.baselineMfu;
-    const double top = std::max({ 0.8, target, c.baselineMfu });
-    const auto curve = costVsMfu(c.job, c.baselineMfu, c.rate, 0.1, top, 71);
-    QVector<double> mfuPct, costK, days;
-    for (const auto& p : curve) {
-        mfuPct << p.mfu * 100;
-        costK << p.cost.costUsd / 1e3;
-        days << p.cost.wallClockDays();
-    }
-    ReportChart cost = makeChart(QStringLiteral("cost_vs_mfu"), QStringLiteral("Cost of the job vs MFU"),
-        QStringLiteral("Same work (tokens) at other MFUs on the same cluster."));
-    cost.view->setXAxis(QStringLiteral("MFU"), QStringLiteral("%"));
-    cost.view->setYAxis(QStringLiteral("Cost"), QStringLiteral("k$"));
-    cost.view->addLine(QStringLiteral("Cost"), mfuPct, costK);
-    ReportChart time = makeChart(QStringLiteral("days_vs_mfu"), QStringLiteral("Wall-clock days vs MFU"),
-        QStringLiteral("Same work (tokens) at other MFUs on the same cluster."));
-    time.view->setXAxis(QStringLiteral("MFU"), QStringLiteral("%"));
-    time.view->setYAxis(QStringLiteral("Wall-clock"), QStringLiteral("days"));
-    time.view->addLine(QStringLiteral("Days"), mfuPct, days);
-
-    const auto mark = [&](const QString& name, double mfu, const JobCost& job) {
-        cost.view->addScatter(name, { mfu * 100 }, { job.costUsd / 1e3 });
-        time.view->addScatter(name, { mfu * 100 }, { job.wallClockDays() });
-    };
-    mark(QStringLiteral("Baseline"), c.baselineMfu, c.job);
-    if (c.savings)
-        mark(QStringLiteral("Target"), c.savings->uplift.targetMfu, c.savings->fixedWork.target);
     std::vector<ReportChart> out;
-    out.push_back(std::move(cost));
-    out.push_back(std::move(time));
-    return out;
-}
-
-// Every hardware preset trains the job's tokens at the MFU the cost model predicts for this scenario on it.
-std::vector<ReportChart> hardwareCharts(
-    const ScenarioDocument& doc, const ScenarioCost& c, const PresetLibrary& presets)
-{
-    if (!c.job.tokens)
-        return {};
-    std::vector<HardwareOption> options;
-    for (const HardwareSpec& h : presets.hardware()) {
-        Scenario s = doc.scenario;
-        const bool own = h.id == s.cluster.hardware.id;
-        s.cluster.hardware = own ? s.cluster.hardware : h;
-        try {
-            const StepPrediction p = evaluate(s);
-            // The scenario's price override is for its own GPU; the others cost their preset's typical price.
-            const double price = own ? s.effectivePricePerGpuHourUsd() : h.pricePerGpuHourUsd;
-            if (!p.fits || !(p.mfu > 0 && p.mfu <= 1) || !(price > 0))
-                continue;
-            options.push_back({ s.cluster.hardware, s.cluster.gpuCount, p.mfu, price });
-        } catch (const InputError&) {
-            continue; // a device this configuration cannot run on is left out of the comparison
-        }
+    const QString sameWork = QStringLiteral("Same work (tokens) at other MFUs on the same cluster.");
+    out.push_back(makeChart(QStringLiteral("cost_vs_mfu"), {}, sameWork));
+    widgets::fillCostVsMfu(*out.back().view, c);
+    out.push_back(makeChart(QStringLiteral("days_vs_mfu"), {}, sameWork));
+    widgets::fillDaysVsMfu(*out.back().view, c);
+    if (c.savings) {
+        out.push_back(makeChart(QStringLiteral("savings"), {},
+            QStringLiteral("Fixed work: the same tokens cost less. Fixed budget: the same GPU-hours recover "
+                           "GPUs x (target - baseline) GPU-equivalents, valued at the price per GPU-hour.")));
+        widgets::fillSavings(*out.back().view, *c.savings);
     }
+    if (!c.job.tokens)
+        return out;
+    const auto options = predictedHardwareOptions(doc.scenario, presets.hardware());
     if (options.empty())
-        return {};
+        return out;
     HardwareComparison cmp = compareHardware(*c.job.tokens, c.flopsPerToken, options);
     const std::string cheapest = cmp.rows[cmp.cheapest].hardwareId;
     const std::string fastest = cmp.rows[cmp.fastest].hardwareId;
     std::stable_sort(cmp.rows.begin(), cmp.rows.end(),
         [](const auto& a, const auto& b) { return a.cost.costUsd < b.cost.costUsd; }); // cheapest first
-    QStringList names;
-    QVector<double> costK, days;
-    for (const auto& row : cmp.rows) {
-        names << QStringLiteral("%1 (%2%)").arg(qs(row.hardwareId)).arg(row.mfu * 100, 0, 'f', 0);
-        costK << row.cost.costUsd / 1e3;
-        days << row.cost.wallClockDays();
-    }
-    const QString caption
-        = QStringLiteral("%1 GPUs of each kind, this scenario's configuration, MFU predicted by "
-                         "the cost model for every GPU alike (in brackets; not the MFU given for the job), "
-                         "cheapest first; devices it does not fit on are left out. "
-                         "Cheapest: %2. Fastest: %3.")
-              .arg(c.rate.gpuCount)
-              .arg(qs(cheapest), qs(fastest));
-    ReportChart cost
-        = makeChart(QStringLiteral("hardware_cost"), QStringLiteral("Cost of the same job by GPU"), caption);
-    cost.view->setCategories(names);
-    cost.view->setXAxis(QStringLiteral("GPU (predicted MFU)"), {});
-    cost.view->setYAxis(QStringLiteral("Cost"), QStringLiteral("k$"));
-    cost.view->addBars(QStringLiteral("Cost"), indices(int(names.size())), costK);
-    tiltCategoryLabels(*cost.view);
-    ReportChart time
-        = makeChart(QStringLiteral("hardware_days"), QStringLiteral("Days to train the same job by GPU"), caption);
-    time.view->setCategories(names);
-    time.view->setXAxis(QStringLiteral("GPU (predicted MFU)"), {});
-    time.view->setYAxis(QStringLiteral("Wall-clock"), QStringLiteral("days"));
-    time.view->addBars(QStringLiteral("Days"), indices(int(names.size())), days);
-    tiltCategoryLabels(*time.view);
-    std::vector<ReportChart> out;
-    out.push_back(std::move(cost));
-    out.push_back(std::move(time));
+    const QString caption = QStringLiteral("%1 GPUs of each kind, this scenario's configuration, MFU predicted by "
+                                           "the cost model for every GPU alike (in brackets; not the MFU given for "
+                                           "the job), cheapest first; devices it does not fit on are left out. "
+                                           "Cheapest: %2. Fastest: %3.")
+                                .arg(c.rate.gpuCount)
+                                .arg(qs(cheapest), qs(fastest));
+    out.push_back(makeChart(QStringLiteral("hardware_cost"), {}, caption));
+    widgets::fillHardwareCost(*out.back().view, cmp);
+    out.push_back(makeChart(QStringLiteral("hardware_days"), {}, caption));
+    widgets::fillHardwareDays(*out.back().view, cmp);
     return out;
 }
 
@@ -212,9 +150,7 @@ std::vector<ReportChart> buildReportCharts(
         charts.push_back(memoryChart(*figures.predicted));
     }
     if (figures.cost) {
-        for (auto& chart : costCurveCharts(*figures.cost))
-            charts.push_back(std::move(chart));
-        for (auto& chart : hardwareCharts(document, *figures.cost, presets))
+        for (auto& chart : moneyCharts(document, *figures.cost, presets))
             charts.push_back(std::move(chart));
     }
     for (auto& chart : charts)

@@ -96,9 +96,9 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const int pages = j.at("pages").get<int>();
         QVERIFY2(pages >= 3, qPrintable(r.out));
-        // Charts: FLOP/token, step time, memory, cost and days vs MFU, cost and days by GPU.
+        // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU.
         const auto charts = j.at("charts");
-        QCOMPARE(charts.size(), size_t(7));
+        QCOMPARE(charts.size(), size_t(8));
         QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
 
         QFile pdfFile(pdf);
@@ -143,7 +143,7 @@ private slots:
         QCOMPARE(text.status, 0);
         for (const char* expected : { "MFU report: seed001", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
                  "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.3%", "Cost of the job vs MFU",
-                 "Predicted step time breakdown", "Cost of the same job by GPU" })
+                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40% to 60% MFU" })
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), expected);
 
         const QString prefix = m_dir.filePath(QStringLiteral("page"));
