@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/costmodel/constants_json.h"
 #include "core/preset_fields.h"
 #include "core/presets.h"
 #include "core/units.h"
@@ -77,8 +78,9 @@ std::map<std::string, std::string> resolveSources(const FieldReader& entry, cons
 HardwareSpec hardwareFromPresetJson(const json& entryJson)
 {
     const FieldReader entry(entryJson, "");
-    entry.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_tflops", "peak_sparse_tflops", "memory_gb",
-        "hbm_bandwidth_gbps", "scale_up", "scale_out_gbitps", "price_per_gpu_hour_usd", "power_watts", "sources" });
+    entry.rejectUnknownKeys(
+        { "id", "name", "vendor", "peak_dense_tflops", "peak_sparse_tflops", "memory_gb", "hbm_bandwidth_gbps",
+            "scale_up", "scale_out_gbitps", "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
 
     HardwareSpec spec;
     spec.id = entry.requiredString("id");
@@ -122,6 +124,10 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
 
     validateHardwareSpec(spec);
     spec.sources = resolveSources(entry, figures);
+    // Optional cost-model constants (justified in docs/cost-model.md) override the device's defaults key by key.
+    if (entryJson.contains("cost_model"))
+        spec.costModel
+            = costModelConstantsFromJson(entryJson["cost_model"], defaultCostModelConstants(spec), "cost_model");
     return spec;
 }
 

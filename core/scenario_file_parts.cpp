@@ -4,6 +4,7 @@
 // must reopen identical.
 #include <nlohmann/json.hpp>
 
+#include "core/costmodel/constants_json.h"
 #include "core/preset_fields.h"
 #include "core/presets.h"
 #include "core/scenario_file.h"
@@ -59,6 +60,8 @@ json hardwareToScenarioJson(const HardwareSpec& h)
         { "price_per_gpu_hour_usd", h.pricePerGpuHourUsd }, { "sources", h.sources } };
     if (h.powerWatts)
         out["power_watts"] = *h.powerWatts;
+    if (h.costModel)
+        out["cost_model"] = costModelConstantsToJson(*h.costModel);
     return out;
 }
 
@@ -67,7 +70,7 @@ HardwareSpec hardwareFromScenarioJson(const json& object, const std::string& pat
     const FieldReader r(object, path);
     r.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_flops", "peak_sparse_flops", "hbm_bytes",
         "hbm_bandwidth_bytes_per_sec", "scale_up_domain_gpus", "scale_up_bandwidth_bytes_per_sec", "scale_up_name",
-        "scale_out_bandwidth_bytes_per_sec", "price_per_gpu_hour_usd", "power_watts", "sources" });
+        "scale_out_bandwidth_bytes_per_sec", "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
     HardwareSpec h;
     h.id = r.requiredString("id");
     h.name = r.requiredString("name");
@@ -93,6 +96,9 @@ HardwareSpec hardwareFromScenarioJson(const json& object, const std::string& pat
     } catch (const InputError& e) {
         throw FieldError(path, e.what()); // the validator names the figure by its preset key
     }
+    if (object.contains("cost_model"))
+        h.costModel
+            = costModelConstantsFromJson(object["cost_model"], defaultCostModelConstants(h), path + ".cost_model");
     return h;
 }
 

@@ -1,0 +1,124 @@
+#include "core/costmodel/constants_json.h"
+
+#include <cmath>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+
+namespace mfu {
+
+namespace {
+
+enum class Range { Fraction, NonNegative };
+
+struct NumberField {
+    std::string_view key;
+    double CostModelConstants::*member;
+    Range range;
+};
+
+constexpr NumberField kNumbers[] = {
+    { "gemm_efficiency", &CostModelConstants::gemmEfficiency, Range::Fraction },
+    { "gemm_half_saturation_dim", &CostModelConstants::gemmHalfSaturationDim, Range::NonNegative },
+    { "fp8_gemm_efficiency_ratio", &CostModelConstants::fp8GemmEfficiencyRatio, Range::Fraction },
+    { "fp8_cast_bytes_per_element", &CostModelConstants::fp8CastBytesPerElement, Range::NonNegative },
+    { "attention_forward_efficiency", &CostModelConstants::attentionForwardEfficiency, Range::Fraction },
+    { "attention_backward_efficiency", &CostModelConstants::attentionBackwardEfficiency, Range::Fraction },
+    { "context_parallel_attention_efficiency", &CostModelConstants::contextParallelAttentionEfficiency,
+        Range::Fraction },
+    { "hbm_efficiency", &CostModelConstants::hbmEfficiency, Range::Fraction },
+    { "elementwise_hidden_passes_compiled", &CostModelConstants::elementwiseHiddenPassesCompiled, Range::NonNegative },
+    { "elementwise_ffn_passes_compiled", &CostModelConstants::elementwiseFfnPassesCompiled, Range::NonNegative },
+    { "elementwise_hidden_passes_eager", &CostModelConstants::elementwiseHiddenPassesEager, Range::NonNegative },
+    { "elementwise_ffn_passes_eager", &CostModelConstants::elementwiseFfnPassesEager, Range::NonNegative },
+    { "loss_bytes_per_logit_compiled", &CostModelConstants::lossBytesPerLogitCompiled, Range::NonNegative },
+    { "loss_bytes_per_logit_eager", &CostModelConstants::lossBytesPerLogitEager, Range::NonNegative },
+    { "optimizer_bytes_per_param_fused", &CostModelConstants::optimizerBytesPerParamFused, Range::NonNegative },
+    { "optimizer_bytes_per_param_unfused", &CostModelConstants::optimizerBytesPerParamUnfused, Range::NonNegative },
+    { "scale_up_efficiency", &CostModelConstants::scaleUpEfficiency, Range::Fraction },
+    { "scale_out_efficiency", &CostModelConstants::scaleOutEfficiency, Range::Fraction },
+    { "scale_up_latency_seconds", &CostModelConstants::scaleUpLatencySeconds, Range::NonNegative },
+    { "scale_out_latency_seconds", &CostModelConstants::scaleOutLatencySeconds, Range::NonNegative },
+    { "fsdp_prefetch_exposed_fraction", &CostModelConstants::fsdpPrefetchExposedFraction, Range::Fraction },
+    { "async_tp_exposed_fraction", &CostModelConstants::asyncTpExposedFraction, Range::Fraction },
+    { "context_parallel_exposed_fraction", &CostModelConstants::contextParallelExposedFraction, Range::Fraction },
+    { "pipeline_p2p_exposed_fraction", &CostModelConstants::pipelineP2pExposedFraction, Range::Fraction },
+    { "expert_all_to_all_exposed_fraction", &CostModelConstants::expertAllToAllExposedFraction, Range::Fraction },
+    { "zero_bubble_residual", &CostModelConstants::zeroBubbleResidual, Range::Fraction },
+    { "per_layer_overhead_seconds_compiled", &CostModelConstants::perLayerOverheadSecondsCompiled, Range::NonNegative },
+    { "per_layer_overhead_seconds_eager", &CostModelConstants::perLayerOverheadSecondsEager, Range::NonNegative },
+    { "per_step_overhead_seconds", &CostModelConstants::perStepOverheadSeconds, Range::NonNegative },
+    { "runtime_reserved_bytes", &CostModelConstants::runtimeReservedBytes, Range::NonNegative },
+    { "allocator_fragmentation", &CostModelConstants::allocatorFragmentation, Range::Fraction },
+    { "selective_kept_matmul_fraction", &CostModelConstants::selectiveKeptMatmulFraction, Range::Fraction },
+};
+
+struct IntegerField {
+    std::string_view key;
+    int CostModelConstants::*member;
+};
+
+constexpr IntegerField kIntegers[] = {
+    { "cross_domain_rings", &CostModelConstants::crossDomainRings },
+    { "gpus_per_node", &CostModelConstants::gpusPerNode },
+};
+
+} // namespace
+
+nlohmann::json costModelConstantsToJson(const CostModelConstants& c)
+{
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& f : kNumbers)
+        out[std::string(f.key)] = c.*(f.member);
+    for (const auto& f : kIntegers)
+        out[std::string(f.key)] = c.*(f.member);
+    if (!c.basis.empty())
+        out["basis"] = c.basis;
+    return out;
+}
+
+CostModelConstants costModelConstantsFromJson(
+    const nlohmann::json& object, const CostModelConstants& base, const std::string& path)
+{
+    if (!object.is_object())
+        throw InputError(path + ": must be an object of cost-model constants");
+    CostModelConstants c = base;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const std::string where = path + "." + it.key();
+        if (it.key() == "basis") {
+            if (!it->is_string())
+                throw InputError(where + ": must be text");
+            c.basis = it->get<std::string>();
+            continue;
+        }
+        bool known = false;
+        for (const auto& f : kNumbers) {
+            if (f.key != it.key())
+                continue;
+            known = true;
+            if (!it->is_number() || !std::isfinite(it->get<double>()))
+                throw InputError(where + ": must be a number");
+            const double v = it->get<double>();
+            if (f.range == Range::Fraction && !(v > 0 && v <= 1))
+                throw InputError(where + ": must lie in (0, 1]");
+            if (f.range == Range::NonNegative && v < 0)
+                throw InputError(where + ": must not be negative");
+            c.*(f.member) = v;
+        }
+        for (const auto& f : kIntegers) {
+            if (f.key != it.key())
+                continue;
+            known = true;
+            if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > 1'000'000)
+                throw InputError(where + ": must be a whole number of at least 1");
+            c.*(f.member) = static_cast<int>(it->get<long long>());
+        }
+        if (!known)
+            throw InputError(where + ": unknown cost-model constant");
+    }
+    return c;
+}
+
+} // namespace mfu
