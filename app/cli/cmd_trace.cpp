@@ -25,6 +25,11 @@ QString qs(const char* text)
     return QString::fromLatin1(text);
 }
 
+void printLine(const QString& text)
+{
+    printText(text + QLatin1Char('\n'));
+}
+
 trace::KernelRules kernelRules(const QCommandLineParser& parser)
 {
     QFile builtIn(qs(":/presets/kernels/kernel_rules.json"));
@@ -130,24 +135,24 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
 
 void printSummary(const nlohmann::json& run, const char* title)
 {
-    printText(QString::fromLatin1(title));
+    printLine(QString::fromLatin1(title));
     for (const auto& r : run["ranks"]) {
-        printText(QString::asprintf("rank %d  %s  steps %zu  mean step %.4f s  busy %.4f s  idle %.4f s  kernels %lld",
+        printLine(QString::asprintf("rank %d  %s  steps %zu  mean step %.4f s  busy %.4f s  idle %.4f s  kernels %lld",
             r["rank"].get<int>(), r["gpu_name"].is_null() ? "GPU unknown" : r["gpu_name"].get<std::string>().c_str(),
             r["steps"].size(), r["mean_step_s"].get<double>(), r["busy_s"].get<double>(), r["idle_s"].get<double>(),
             static_cast<long long>(r["kernel_count"].get<int64_t>())));
         for (const auto& [key, c] : r["categories"].items())
             if (c["seconds"].get<double>() > 0)
-                printText(QString::asprintf("  %-20s %10.6f s  %6.2f%%", key.c_str(), c["seconds"].get<double>(),
+                printLine(QString::asprintf("  %-20s %10.6f s  %6.2f%%", key.c_str(), c["seconds"].get<double>(),
                     100.0 * c["share"].get<double>()));
-        printText(QString::asprintf("  communication %.6f s, %.1f%% hidden under compute, exposed %.6f s",
+        printLine(QString::asprintf("  communication %.6f s, %.1f%% hidden under compute, exposed %.6f s",
             r["comm_s"].get<double>(), 100.0 * r["comm_overlap_fraction"].get<double>(),
             r["exposed_comm_s"].get<double>()));
         if (r.contains("measured_mfu"))
-            printText(QString::asprintf("  measured MFU %.2f%%", 100.0 * r["measured_mfu"].get<double>()));
+            printLine(QString::asprintf("  measured MFU %.2f%%", 100.0 * r["measured_mfu"].get<double>()));
     }
     if (run.contains("straggler"))
-        printText(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median",
+        printLine(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median",
             run["straggler"]["rank"].get<int>(), run["straggler"]["cause"].get<std::string>().c_str(),
             run["straggler"]["excess_s_per_step"].get<double>()));
 }
@@ -200,11 +205,11 @@ int runTrace(const QStringList& args)
         if (out.contains("compare")) {
             printSummary(out["compare"], "optimised");
             const auto& c = out["comparison"];
-            printText(QString::asprintf("step time %.4f s -> %.4f s (speed-up %.3fx)",
+            printLine(QString::asprintf("step time %.4f s -> %.4f s (speed-up %.3fx)",
                 c["baseline_step_s"].get<double>(), c["optimised_step_s"].get<double>(), c["speedup"].get<double>()));
         }
         if (out.contains("measured_mfu"))
-            printText(QString::asprintf("measured MFU %.2f%% (%.1f TFLOPS per GPU of %.1f dense peak)",
+            printLine(QString::asprintf("measured MFU %.2f%% (%.1f TFLOPS per GPU of %.1f dense peak)",
                 100.0 * out["measured_mfu"]["mfu"].get<double>(),
                 out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),
                 out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>()));
