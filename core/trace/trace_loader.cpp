@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/trace/kineto_reader.h"
+#include "core/trace/nsys_reader.h"
 
 namespace mfu::trace {
 
@@ -11,6 +12,8 @@ Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control
 {
     if (std::filesystem::is_directory(path))
         throw InputError(path.string() + ": is a folder; open it as a multi-rank run");
+    if (isSqliteFile(path))
+        return readNsysSqlite(path, control);
     auto source = openTraceFile(path, control);
     return readKinetoTrace(*source);
 }
@@ -26,7 +29,7 @@ std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::pat
             return name.size() >= suffix.size()
                 && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
         };
-        if (endsWith(".json") || endsWith(".json.gz"))
+        if (endsWith(".json") || endsWith(".json.gz") || endsWith(".sqlite"))
             files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());

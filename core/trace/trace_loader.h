@@ -11,7 +11,7 @@ namespace mfu::trace {
 
 Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control = {});
 
-// Trace files (*.json, *.json.gz, *.pt.trace.json...) directly inside a folder, sorted by name.
+// Trace files (*.json, *.json.gz, *.sqlite Nsight exports) directly inside a folder, sorted by name.
 std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::path& folder);
 
 // Loads each path (a folder expands to its trace files) and orders the timelines by rank: distributedInfo.rank
