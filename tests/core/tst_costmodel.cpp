@@ -134,6 +134,23 @@ private slots:
         QVERIFY2(p.hfu >= 0.50 && p.hfu <= 0.65, qPrintable(QString::number(p.hfu)));
     }
 
+    // Seed 000's profile of the 8B step (8k, 8x B200): matmuls 56% -> 68% of the step, elementwise 14% -> 1.5% once
+    // torch.compile fuses it, attention ~18%. Compare the shares, not the absolute times.
+    void llama8bProfileShares()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192, 1, AC::None, 1, 2);
+        s.flags.compiled = false;
+        const StepPrediction eager = evaluate(s);
+        s.flags.compiled = true;
+        const StepPrediction compiled = evaluate(s);
+        const auto share = [](const StepPrediction& p, double part) { return part / p.stepTimeSeconds; };
+        QVERIFY(share(eager, eager.time.memoryBound) > 0.10);
+        QVERIFY(share(compiled, compiled.time.memoryBound) < 0.06);
+        QVERIFY(share(compiled, compiled.time.matmul) > share(eager, eager.time.matmul));
+        QVERIFY(share(compiled, compiled.time.matmul) > 0.55 && share(compiled, compiled.time.matmul) < 0.80);
+        QVERIFY(share(compiled, compiled.time.attention) > 0.10 && share(compiled, compiled.time.attention) < 0.25);
+    }
+
     void partsAddUpToTheStep()
     {
         Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 4, AC::Full, 2, 2);
