@@ -60,7 +60,7 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const S
     const int domain = s.cluster.domainSize();
     std::string r;
     if (p.tp == 1 && p.pp == 1 && p.cp == 1)
-        r += "no model parallelism, so every GPU runs whole-width GEMMs with pure data parallelism";
+        r += "no tensor, pipeline or context parallelism: every GPU runs whole-width GEMMs as a data-parallel rank";
     else {
         r += "model parallelism";
         if (p.tp > 1)
@@ -77,6 +77,8 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const S
             + std::to_string(p.hsdpReplicas) + " replicas";
     else if (c.fsdpShards * p.cp > 1 && fsdpBlock > domain)
         r += "; FSDP spans " + std::to_string((fsdpBlock + domain - 1) / std::max(1, domain)) + " domains";
+    if (p.ep > 1)
+        r += "; experts sharded " + std::to_string(p.ep) + "-way (EP) with all-to-all dispatch";
     r += "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
     r += "; uses " + gib(c.prediction.memory.total()) + " of " + gib(c.prediction.memoryCapacityBytes) + " GiB";
     if (&c != &best && best.prediction.tokensPerSec > 0) {
