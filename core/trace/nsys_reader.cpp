@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <unordered_map>
 
@@ -49,18 +50,19 @@ public:
     explicit Database(const std::filesystem::path& path)
         : m_name(path.string())
     {
-        if (sqlite3_open_v2(m_name.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+        sqlite3* db = nullptr;
+        const int rc = sqlite3_open_v2(m_name.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+        m_db.reset(db); // closed on every path, also when this constructor throws below
+        if (rc != SQLITE_OK)
             fail("cannot open as SQLite");
         for (Statement& s : query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
             m_tables.insert(s.text(0));
     }
-    ~Database() { sqlite3_close(m_db); }
-    Database(const Database&) = delete;
-    Database& operator=(const Database&) = delete;
 
     [[noreturn]] void fail(const std::string& what) const
     {
-        throw InputError(m_name + ": " + what + (m_db ? std::string(": ") + sqlite3_errmsg(m_db) : std::string()));
+        throw InputError(
+            m_name + ": " + what + (m_db ? std::string(": ") + sqlite3_errmsg(m_db.get()) : std::string()));
     }
 
     bool hasTable(const std::string& t) const { return m_tables.count(t) > 0; }
@@ -78,7 +80,7 @@ public:
         Statement(Database& db, const std::string& sql)
             : m_db(db)
         {
-            if (sqlite3_prepare_v2(db.m_db, sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK)
+            if (sqlite3_prepare_v2(db.m_db.get(), sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK)
                 db.fail("cannot query (" + sql.substr(0, 60) + ")");
         }
         ~Statement() { sqlite3_finalize(m_stmt); }
@@ -123,7 +125,7 @@ public:
 
 private:
     std::string m_name;
-    sqlite3* m_db = nullptr;
+    std::unique_ptr<sqlite3, int (*)(sqlite3*)> m_db { nullptr, sqlite3_close };
     std::set<std::string> m_tables;
 };
 
