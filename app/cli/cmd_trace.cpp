@@ -55,6 +55,7 @@ std::vector<std::filesystem::path> paths(const QStringList& names)
 
 struct MfuInputs {
     double flopsPerToken = 0;
+    std::optional<double> matmulFlopsPerToken; // training FLOP/token of the matmuls (attention core excluded)
     double tokensPerStep = 0;
     HardwareSpec hardware;
     TrainingPrecision precision = TrainingPrecision::BF16;
@@ -87,6 +88,10 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
         throw InputError("--formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
             + model->id + " is a bare parameter count (use six_n)");
     in.flopsPerToken = *fpt;
+    if (!model->isBare()) {
+        const ForwardComponents fc = forwardComponents(*model, seq);
+        in.matmulFlopsPerToken = 3.0 * (fc.total() - fc.attentionCore());
+    }
     QString gpuId;
     if (!parser.isSet(qs("gpu"))) {
         for (const auto& r : run.ranks)
@@ -124,6 +129,11 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
                 in->flopsPerToken, in->tokensPerStep, gpus, run.meanStepSeconds, in->hardware, in->precision);
     }
     nlohmann::json j = trace::runToJson(run, perRank);
+    if (in && in->matmulFlopsPerToken)
+        for (size_t i = 0; i < run.ranks.size(); ++i)
+            if (const auto e = trace::measuredGemmEfficiency(*in->matmulFlopsPerToken, in->tokensPerStep, gpus,
+                    run.ranks[i], overall ? overall->peakFlopsPerGpu : 0.0))
+                j["ranks"][i]["measured_gemm_efficiency"] = *e;
     if (overall) {
         nlohmann::json m = trace::mfuToJson(*overall);
         m["inputs"] = in->description;

@@ -146,4 +146,14 @@ MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, 
     return computeMfu(flopsPerToken, 0.0, tokensPerStep / stepSeconds / gpuCount, gpuCount, hardware, precision);
 }
 
+std::optional<double> measuredGemmEfficiency(
+    double matmulFlopsPerToken, double tokensPerStep, int gpuCount, const RankAnalysis& rank, double peakFlopsPerGpu)
+{
+    const int64_t gemmNs = rank.total.categoryNs[static_cast<size_t>(KernelCategory::Gemm)];
+    if (gemmNs <= 0 || rank.steps.empty() || gpuCount <= 0 || !(peakFlopsPerGpu > 0))
+        return std::nullopt;
+    const double gemmSecondsPerStep = static_cast<double>(gemmNs) / 1e9 / static_cast<double>(rank.steps.size());
+    return matmulFlopsPerToken * tokensPerStep / gpuCount / (gemmSecondsPerStep * peakFlopsPerGpu);
+}
+
 } // namespace mfu::trace

@@ -75,4 +75,10 @@ RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rule
 MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds,
     const HardwareSpec& hardware, TrainingPrecision precision);
 
+// Measured GEMM efficiency, which the cost model can adopt as its calibration: the matmul FLOPs a GPU must do per
+// step (matmulFlopsPerToken x tokensPerStep / gpuCount) over the time GEMM kernels ran per step (union of `gemm`
+// intervals / analysed steps) x the dense peak. nullopt when the rank has no GEMM time.
+std::optional<double> measuredGemmEfficiency(
+    double matmulFlopsPerToken, double tokensPerStep, int gpuCount, const RankAnalysis& rank, double peakFlopsPerGpu);
+
 } // namespace mfu::trace

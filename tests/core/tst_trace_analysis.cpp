@@ -176,6 +176,17 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(mfu::InputError, measuredMfu(6e9, 1e6, 8, 0.0, gpu, mfu::TrainingPrecision::BF16));
     }
 
+    // The overlap trace's GEMM ran 100 us in its one step. 2e9 matmul FLOP/token x 1e4 tokens on 2 GPUs =
+    // 1e13 FLOP per GPU per step in 1e-4 s of GEMM time = 1e17 FLOP/s, against a 1e18 peak: 10%.
+    void gemmEfficiency()
+    {
+        Timeline t = read(overlapTrace());
+        const RankAnalysis r = analyzeRank(t, builtInRules());
+        QCOMPARE(measuredGemmEfficiency(2e9, 1e4, 2, r, 1e18).value_or(-1), 0.1);
+        Timeline none = read(traceOf({ kernel(kElementwise, "0", "5") }));
+        QVERIFY(!measuredGemmEfficiency(2e9, 1e4, 2, analyzeRank(none, builtInRules()), 1e18));
+    }
+
     void jsonCarriesTheFixedKeys()
     {
         Timeline t = read(overlapTrace(), "rank.json");
