@@ -138,6 +138,8 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
         nlohmann::json m = trace::mfuToJson(*overall);
         m["inputs"] = in->description;
         m["gpu_count"] = gpus;
+        if (overall->mfu > 1.0) // impossible: the inputs do not describe this trace
+            m["warning"] = "MFU above 100%: check --tokens-per-step (global, all ranks), --gpus and the model";
         j["measured_mfu"] = m;
     }
     return j;
@@ -218,6 +220,8 @@ int runTrace(const QStringList& args)
             printLine(QString::asprintf("step time %.4f s -> %.4f s (speed-up %.3fx)",
                 c["baseline_step_s"].get<double>(), c["optimised_step_s"].get<double>(), c["speedup"].get<double>()));
         }
+        if (out.contains("measured_mfu") && out["measured_mfu"].contains("warning"))
+            printLine(QString::fromStdString("warning: " + out["measured_mfu"]["warning"].get<std::string>()));
         if (out.contains("measured_mfu"))
             printLine(QString::asprintf("measured MFU %.2f%% (%.1f TFLOPS per GPU of %.1f dense peak)",
                 100.0 * out["measured_mfu"]["mfu"].get<double>(),
