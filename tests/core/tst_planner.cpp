@@ -118,6 +118,26 @@ private slots:
         QVERIFY(small.fsdpShards * small.parallelism.cp * small.parallelism.tp <= 72);
     }
 
+    // Left free, the default constants let flat FSDP x TP 2 win for 405B on two racks (docs/cost-model.md says why).
+    // When rings cross a rack at one or two NICs' speed, one HSDP replica per rack comes out on top.
+    void hsdpPerRackWhenCrossRackRingsAreSlow_data()
+    {
+        QTest::addColumn<int>("rings");
+        QTest::newRow("1 ring") << 1;
+        QTest::newRow("2 rings") << 2;
+    }
+    void hsdpPerRackWhenCrossRackRingsAreSlow()
+    {
+        QFETCH(int, rings);
+        Scenario s = scenarioFor(llama31_405b(), "gb300", 128, 8192);
+        CostModelConstants c = costModelConstantsFor(s.cluster.hardware);
+        c.crossDomainRings = rings;
+        s.cluster.hardware.costModel = c;
+        const PlannedConfig choice = best(s);
+        QCOMPARE(choice.parallelism.hsdpReplicas, 2);
+        QVERIFY(choice.fsdpShards * choice.parallelism.cp * choice.parallelism.tp <= 72);
+    }
+
     // Seed 000, 2.5.2: on large clusters moderate TP pays, because it shrinks the FSDP world.
     void tensorParallelPaysAtScale()
     {
