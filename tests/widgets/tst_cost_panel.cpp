@@ -1,0 +1,150 @@
+// Cost panel: seed 001's figures through the real widgets, the predicted-MFU fallback, remembered prices, and the
+// message when there is no MFU to cost the job at.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTest>
+
+#include "app/preset_store.h"
+#include "widgets/chart_view.h"
+#include "widgets/cost_panel.h"
+#include "widgets/scenario_model.h"
+
+using namespace mfu;
+using namespace mfu::widgets;
+
+namespace {
+
+QString valueOf(const CostPanel& panel, const char* name)
+{
+    const auto* label = panel.findChild<QLabel*>(QString::fromLatin1(name));
+    return label ? label->text() : QStringLiteral("<no label %1>").arg(QString::fromLatin1(name));
+}
+
+// Seed 001: 256 H100 (Llama 3.1 70B, TP 8) for 90 days at $2.50, 40% -> 60%.
+Scenario seed001()
+{
+    Scenario s;
+    s.model = *app::presetLibrary().findModel("llama-3.1-70b");
+    s.cluster.hardware = *app::presetLibrary().findHardware("h100-sxm");
+    s.cluster.gpuCount = 256;
+    s.parallelism.tp = 8;
+    return s;
+}
+
+void typeInto(QDoubleSpinBox* box, const QString& text)
+{
+    // QAbstractSpinBox::lineEdit() is protected; the editor is its one QLineEdit child.
+    auto* edit = box->findChild<QLineEdit*>();
+    QVERIFY(edit);
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Enter);
+}
+
+} // namespace
+
+class TestCostPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("cost"));
+    }
+    void cleanupTestCase() { QSettings().remove(QStringLiteral("cost")); }
+
+    void seed001Figures()
+    {
+        ScenarioModel model;
+        model.setScenario(seed001());
+        CostPanel panel(&model, app::presetLibrary());
+        QCOMPARE(panel.pricePerGpuHour()->value(), 2.5); // the H100 preset's typical price
+        QCOMPARE(panel.jobKind()->currentIndex(), 1); // days of the cluster
+        typeInto(panel.days(), QStringLiteral("90"));
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        typeInto(panel.targetMfuPercent(), QStringLiteral("60"));
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        QCOMPARE(valueOf(panel, "mfu"), QStringLiteral("40.0% (given)"));
+        QCOMPARE(valueOf(panel, "gpuHours"), QStringLiteral("552,960"));
+        QCOMPARE(valueOf(panel, "cost"), QStringLiteral("$1,382,400"));
+        QCOMPARE(valueOf(panel, "energy"), QStringLiteral("387,072 kWh"));
+        QCOMPARE(valueOf(panel, "gpuEquivalents"), QStringLiteral("102.4 -> 153.6"));
+        QCOMPARE(valueOf(panel, "recovered"), QStringLiteral("51.2 GPU-equivalents, worth $276,480"));
+        QCOMPARE(valueOf(panel, "timeSaved"), QStringLiteral("33.3% (60.0 days instead of 90.0)"));
+        QCOMPARE(valueOf(panel, "costSaved"), QStringLiteral("$460,800"));
+
+        // Charts: the cost curve with baseline and target marked; the savings bars; every GPU that fits.
+        const ChartData& cost = panel.costChart()->data();
+        QCOMPARE(cost.series.size(), 3);
+        QCOMPARE(cost.series[1].name, QStringLiteral("Baseline"));
+        QCOMPARE(cost.series[1].y.value(0), 1382.4);
+        QCOMPARE(cost.series[2].y.value(0), 921.6);
+        QCOMPARE(panel.daysChart()->data().series[2].y.value(0), 60.0);
+        const QVector<double> savings = panel.savingsChart()->data().series.value(0).y;
+        QCOMPARE(savings.size(), 4);
+        QCOMPARE(savings[0], 1382.4); // cost at baseline, k$
+        QCOMPARE(savings[1], 921.6); // at target
+        QCOMPARE(savings[2], 460.8); // saved, same tokens
+        QCOMPARE(savings[3], 276.48); // recovered, same GPU-hours
+        QVERIFY(panel.hardwareComparison());
+        QVERIFY(panel.hardwareComparison()->rows.size() >= 2);
+        QCOMPARE(panel.hardwareChart()->data().categories.size(), int(panel.hardwareComparison()->rows.size()));
+    }
+
+    void tokenBudgetAndPredictedMfu()
+    {
+        ScenarioModel model;
+        model.setScenario(seed001());
+        CostPanel panel(&model, app::presetLibrary());
+        panel.jobKind()->setCurrentIndex(0);
+        typeInto(panel.tokensBillions(), QStringLiteral("1000"));
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("0")); // measured or predicted: no throughput, so predicted
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        QVERIFY(panel.cost());
+        QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Predicted);
+        QVERIFY(valueOf(panel, "mfu").endsWith(QStringLiteral("(predicted by the cost model)")));
+        QCOMPARE(*panel.cost()->job.tokens, 1e12);
+        QCOMPARE(valueOf(panel, "tokens"), QStringLiteral("1,000.0 B"));
+    }
+
+    void priceRemembered()
+    {
+        ScenarioModel model;
+        model.setScenario(seed001());
+        {
+            CostPanel panel(&model, app::presetLibrary());
+            typeInto(panel.pricePerGpuHour(), QStringLiteral("3.10"));
+            QCOMPARE(panel.cost()->rate.pricePerGpuHourUsd, 3.1);
+        }
+        CostPanel again(&model, app::presetLibrary());
+        QCOMPARE(again.pricePerGpuHour()->value(), 3.1);
+        // Another GPU has its own price: the preset's until edited.
+        model.setHardware(*app::presetLibrary().findHardware("b200"));
+        QCOMPARE(again.pricePerGpuHour()->value(), app::presetLibrary().findHardware("b200")->pricePerGpuHourUsd);
+        model.setHardware(*app::presetLibrary().findHardware("h100-sxm"));
+        QCOMPARE(again.pricePerGpuHour()->value(), 3.1);
+    }
+
+    void noMfuSaysWhy()
+    {
+        // A bare model with no measurement: the cost model cannot predict and no MFU was given.
+        ScenarioModel model;
+        Scenario s = seed001();
+        s.model = bareModel(7'000'000'000, "a 7B model");
+        model.setScenario(s);
+        CostPanel panel(&model, app::presetLibrary());
+        QVERIFY(!panel.cost());
+        QVERIFY2(panel.errorText().contains(QStringLiteral("no MFU")), qPrintable(panel.errorText()));
+        QCOMPARE(valueOf(panel, "cost"), QStringLiteral("-"));
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("45"));
+        QVERIFY(panel.cost());
+        QVERIFY(panel.errorText().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestCostPanel)
+#include "tst_cost_panel.moc"

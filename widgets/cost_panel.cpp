@@ -1,0 +1,238 @@
+#include "widgets/cost_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "core/number_format.h"
+#include "core/presets.h"
+#include "core/report/hardware_options.h"
+#include "core/units.h"
+#include "widgets/chart_view.h"
+#include "widgets/cost_charts.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString priceKey(const std::string& hardwareId)
+{
+    return QStringLiteral("cost/price/") + qs(hardwareId);
+}
+
+QDoubleSpinBox* spin(double minimum, double maximum, int decimals, double value, const QString& suffix)
+{
+    auto* box = new QDoubleSpinBox;
+    box->setRange(minimum, maximum);
+    box->setDecimals(decimals);
+    box->setValue(value);
+    box->setSuffix(suffix);
+    box->setKeyboardTracking(false); // recompute when an edit is done, not on every keystroke
+    return box;
+}
+
+} // namespace
+
+CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_presets(presets)
+{
+    m_jobKind = new QComboBox;
+    m_jobKind->addItems({ tr("Token budget"), tr("Days of the cluster") });
+    m_jobKind->setCurrentIndex(1);
+    m_tokens = spin(0.001, 1e6, 1, 1000, tr(" B tokens"));
+    m_days = spin(0.01, 1e5, 1, 90, tr(" days"));
+    m_baseline = spin(0, 100, 1, 0, QStringLiteral(" %"));
+    m_baseline->setSpecialValueText(tr("measured or predicted"));
+    m_target = spin(0, 100, 1, 60, QStringLiteral(" %"));
+    m_target->setSpecialValueText(tr("none"));
+    m_price = spin(0.01, 1000, 2, 2.0, tr(" $ per GPU-hour"));
+
+    auto* inputs = new QGroupBox(tr("Job"));
+    auto* inputForm = new QFormLayout(inputs);
+    inputForm->addRow(tr("Job given as:"), m_jobKind);
+    inputForm->addRow(tr("Tokens:"), m_tokens);
+    inputForm->addRow(tr("Duration:"), m_days);
+    inputForm->addRow(tr("Baseline MFU:"), m_baseline);
+    inputForm->addRow(tr("Target MFU:"), m_target);
+    inputForm->addRow(tr("Price:"), m_price);
+
+    auto* results = new QGroupBox(tr("Cost and savings"));
+    auto* resultForm = new QFormLayout(results);
+    m_mfu = addValue(resultForm, tr("Runs at MFU:"), "mfu");
+    m_tokensTrained = addValue(resultForm, tr("Tokens:"), "tokens");
+    m_gpuHours = addValue(resultForm, tr("GPU-hours:"), "gpuHours");
+    m_wallClock = addValue(resultForm, tr("Wall-clock:"), "wallClock");
+    m_dollars = addValue(resultForm, tr("Cost:"), "cost");
+    m_energy = addValue(resultForm, tr("Energy (GPU boards):"), "energy");
+    m_equivalents = addValue(resultForm, tr("Productive GPU-equivalents:"), "gpuEquivalents");
+    m_recovered = addValue(resultForm, tr("Recovered (same GPU-hours):"), "recovered");
+    m_timeSaved = addValue(resultForm, tr("Time saved (same tokens):"), "timeSaved");
+    m_costSaved = addValue(resultForm, tr("Saved (same tokens):"), "costSaved");
+
+    m_error = new QLabel;
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setWordWrap(true);
+    m_error->setVisible(false);
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(inputs);
+    left->addWidget(results);
+    left->addWidget(m_error);
+    left->addStretch();
+
+    m_costChart = new ChartView;
+    m_daysChart = new ChartView;
+    m_savingsChart = new ChartView;
+    m_hardwareChart = new ChartView;
+    auto* charts = new QTabWidget;
+    charts->addTab(m_costChart, tr("Cost vs MFU"));
+    charts->addTab(m_daysChart, tr("Days vs MFU"));
+    charts->addTab(m_savingsChart, tr("Savings"));
+    charts->addTab(m_hardwareChart, tr("By GPU"));
+
+    auto* layout = new QHBoxLayout(this);
+    layout->addLayout(left, 0);
+    layout->addWidget(charts, 1);
+
+    const auto changed = [this] { recompute(); };
+    connect(m_jobKind, &QComboBox::currentIndexChanged, this, changed);
+    for (auto* box : { m_tokens, m_days, m_baseline, m_target })
+        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double price) {
+        if (!m_loadingPrice && !m_hardwareId.empty())
+            QSettings().setValue(priceKey(m_hardwareId), price);
+        recompute();
+    });
+    connect(m_model, &ScenarioModel::changed, this, [this] {
+        if (m_model->scenario().cluster.hardware.id != m_hardwareId)
+            hardwareChanged();
+        recompute();
+    });
+    hardwareChanged();
+    recompute();
+}
+
+QLabel* CostPanel::addValue(QFormLayout* form, const QString& label, const char* objectName)
+{
+    auto* value = new QLabel;
+    value->setObjectName(QString::fromLatin1(objectName));
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(label, value);
+    return value;
+}
+
+QString CostPanel::errorText() const
+{
+    return m_error->isHidden() ? QString() : m_error->text(); // isHidden: also right before the panel is shown
+}
+
+void CostPanel::hardwareChanged()
+{
+    // A GPU's price is remembered once the user edits it; otherwise the preset's typical price (or the scenario's).
+    const Scenario& s = m_model->scenario();
+    m_hardwareId = s.cluster.hardware.id;
+    const QVariant remembered = QSettings().value(priceKey(m_hardwareId));
+    const double price = remembered.isValid() ? remembered.toDouble() : s.effectivePricePerGpuHourUsd();
+    m_loadingPrice = true;
+    if (price > 0)
+        m_price->setValue(price);
+    m_loadingPrice = false;
+}
+
+ScenarioDocument CostPanel::document() const
+{
+    ScenarioDocument doc;
+    doc.scenario = m_model->scenario();
+    doc.scenario.pricePerGpuHourUsd = m_price->value();
+    if (m_jobKind->currentIndex() == 0)
+        doc.cost.tokenBudget = m_tokens->value() * kGiga;
+    else
+        doc.cost.days = m_days->value();
+    if (m_baseline->value() > 0)
+        doc.cost.baselineMfu = m_baseline->value() / 100.0;
+    if (m_target->value() > 0)
+        doc.cost.targetMfu = m_target->value() / 100.0;
+    return doc;
+}
+
+void CostPanel::recompute()
+{
+    m_tokens->setEnabled(m_jobKind->currentIndex() == 0);
+    m_days->setEnabled(m_jobKind->currentIndex() == 1);
+    const ScenarioDocument doc = document();
+    m_figures = reportFigures(doc);
+    m_comparison.reset();
+    if (m_figures.cost && m_figures.cost->job.tokens) {
+        const auto options = predictedHardwareOptions(doc.scenario, m_presets.hardware());
+        if (!options.empty()) {
+            m_comparison = compareHardware(*m_figures.cost->job.tokens, m_figures.cost->flopsPerToken, options);
+            std::stable_sort(m_comparison->rows.begin(), m_comparison->rows.end(),
+                [](const auto& a, const auto& b) { return a.cost.costUsd < b.cost.costUsd; });
+        }
+    }
+    showResults();
+}
+
+void CostPanel::showResults()
+{
+    QString error;
+    for (const auto& note : m_figures.notes)
+        if (note.rfind("Cost: ", 0) == 0)
+            error = qs(note);
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+
+    const auto& c = m_figures.cost;
+    const QString none = QStringLiteral("-");
+    for (auto* label : { m_mfu, m_tokensTrained, m_gpuHours, m_wallClock, m_dollars, m_energy, m_equivalents,
+             m_recovered, m_timeSaved, m_costSaved })
+        label->setText(none);
+    for (auto* chart : { m_costChart, m_daysChart, m_savingsChart, m_hardwareChart })
+        chart->clearSeries();
+    if (!c)
+        return;
+    const JobCost& j = c->job;
+    m_mfu->setText(qs(formatPercent(c->baselineMfu, 1) + " (" + std::string(mfuOriginLabel(c->baselineOrigin)) + ")"));
+    if (j.tokens)
+        m_tokensTrained->setText(qs(formatNumber(*j.tokens / kGiga, 1) + " B"));
+    m_gpuHours->setText(qs(formatNumber(j.gpuHours, 0)));
+    m_wallClock->setText(qs(formatNumber(j.wallClockDays(), 1) + " days"));
+    m_dollars->setText(qs("$" + formatNumber(j.costUsd, 0)));
+    if (j.energyKwh)
+        m_energy->setText(qs(formatNumber(*j.energyKwh, 0) + " kWh"));
+    fillCostVsMfu(*m_costChart, *c);
+    fillDaysVsMfu(*m_daysChart, *c);
+    if (c->savings) {
+        const auto& b = c->savings->fixedBudget;
+        const auto& w = c->savings->fixedWork;
+        m_equivalents->setText(qs(formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
+            + formatNumber(b.productiveGpuEquivalentsTarget, 1)));
+        m_recovered->setText(qs(formatNumber(b.gpuEquivalentsRecovered, 1) + " GPU-equivalents, worth $"
+            + formatNumber(b.recoveredValueUsd, 0)));
+        m_timeSaved->setText(qs(formatPercent(w.timeSavedFraction, 1) + " (" + formatNumber(w.target.wallClockDays(), 1)
+            + " days instead of " + formatNumber(w.baseline.wallClockDays(), 1) + ")"));
+        m_costSaved->setText(qs("$" + formatNumber(w.costSavedUsd, 0)));
+        fillSavings(*m_savingsChart, *c->savings);
+    }
+    if (m_comparison)
+        fillHardwareCost(*m_hardwareChart, *m_comparison);
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,90 @@
+#pragma once
+// Cost panel: what the window's scenario costs and what an MFU uplift is worth (seed 001). The job is a token budget
+// or days of the cluster; it runs at the MFU the user gives, else the measured one, else the cost model's
+// prediction. Shows GPU-hours, days, dollars, energy, both savings readings, and charts of cost and days vs MFU
+// (baseline and target marked), the savings, and the same job on every GPU preset at its predicted MFU.
+// Every figure comes from core (reportFigures -> scenarioCost, compareHardware); prices are editable and
+// remembered per GPU in QSettings ("cost/price/<gpu id>").
+#include <QWidget>
+
+#include <optional>
+
+#include "core/money/hardware_comparison.h"
+#include "core/report/report_figures.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+
+namespace mfu {
+class PresetLibrary;
+}
+
+namespace mfu::widgets {
+
+class ChartView;
+class ScenarioModel;
+
+class CostPanel : public QWidget {
+    Q_OBJECT
+public:
+    CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent = nullptr);
+
+    // Inputs, for tests and scripting the panel. MFUs in percent; 0 baseline = measured or predicted, 0 target = none.
+    QComboBox* jobKind() const { return m_jobKind; } // 0: token budget, 1: days
+    QDoubleSpinBox* tokensBillions() const { return m_tokens; }
+    QDoubleSpinBox* days() const { return m_days; }
+    QDoubleSpinBox* baselineMfuPercent() const { return m_baseline; }
+    QDoubleSpinBox* targetMfuPercent() const { return m_target; }
+    QDoubleSpinBox* pricePerGpuHour() const { return m_price; }
+
+    const std::optional<ScenarioCost>& cost() const { return m_figures.cost; }
+    const HardwareComparison* hardwareComparison() const { return m_comparison ? &*m_comparison : nullptr; }
+    QString errorText() const;
+    ChartView* costChart() const { return m_costChart; }
+    ChartView* daysChart() const { return m_daysChart; }
+    ChartView* savingsChart() const { return m_savingsChart; }
+    ChartView* hardwareChart() const { return m_hardwareChart; }
+
+private:
+    void hardwareChanged();
+    void recompute();
+    void showResults();
+    ScenarioDocument document() const;
+    QLabel* addValue(QFormLayout* form, const QString& label, const char* objectName);
+
+    ScenarioModel* m_model;
+    const PresetLibrary& m_presets;
+    std::string m_hardwareId;
+    bool m_loadingPrice = false;
+
+    QComboBox* m_jobKind = nullptr;
+    QDoubleSpinBox* m_tokens = nullptr;
+    QDoubleSpinBox* m_days = nullptr;
+    QDoubleSpinBox* m_baseline = nullptr;
+    QDoubleSpinBox* m_target = nullptr;
+    QDoubleSpinBox* m_price = nullptr;
+
+    QLabel* m_error = nullptr;
+    QLabel* m_mfu = nullptr;
+    QLabel* m_gpuHours = nullptr;
+    QLabel* m_wallClock = nullptr;
+    QLabel* m_dollars = nullptr;
+    QLabel* m_energy = nullptr;
+    QLabel* m_tokensTrained = nullptr;
+    QLabel* m_equivalents = nullptr;
+    QLabel* m_recovered = nullptr;
+    QLabel* m_timeSaved = nullptr;
+    QLabel* m_costSaved = nullptr;
+
+    ChartView* m_costChart = nullptr;
+    ChartView* m_daysChart = nullptr;
+    ChartView* m_savingsChart = nullptr;
+    ChartView* m_hardwareChart = nullptr;
+
+    ReportFigures m_figures;
+    std::optional<HardwareComparison> m_comparison;
+};
+
+} // namespace mfu::widgets
