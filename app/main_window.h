@@ -5,6 +5,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include "core/scenario_file.h"
+
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -23,8 +25,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Opens each file by what it contains: a Hugging Face config.json imports the model; other kinds are named in
-    // a clear status message. Returns true when every file was opened.
+    // Opens each file by what it contains (app/file_kind.h): a Hugging Face config.json imports the model, a
+    // scenario file replaces the scenario; other kinds are named in a clear status message. Returns true when every
+    // file was opened.
     bool openFiles(const QStringList& paths);
 
     void addPanel(QWidget* panel, const QString& title);
@@ -34,6 +37,8 @@ public:
     // The chart of the current panel that File > Export saves (the focused one, else the first), or nullptr.
     widgets::ChartView* currentChart() const;
     bool exportCurrentChart(const QString& path);
+    // Writes the scenario (with the cost inputs and traces of the file it came from) through QSaveFile.
+    bool saveScenarioTo(const QString& path);
     QStringList recentFiles() const;
     QString lastMessage() const { return m_lastMessage; }
 
@@ -46,6 +51,7 @@ private:
     void createMenus();
     void chooseAndOpenFiles();
     void exportChartInteractively();
+    void saveScenarioInteractively(bool askForName);
     bool openFile(const QString& path);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -58,6 +64,8 @@ private:
     QTabWidget* m_tabs = nullptr;
     QMenu* m_recentMenu = nullptr;
     QString m_lastMessage;
+    QString m_scenarioPath; // where Save writes; empty until opened or saved
+    ScenarioDocument m_documentExtras;
 };
 
 } // namespace mfu::app

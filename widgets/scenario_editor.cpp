@@ -196,7 +196,10 @@ void ScenarioEditor::onModelChosen(int index)
 
 void ScenarioEditor::onHardwareChosen(int index)
 {
-    if (const HardwareSpec* spec = m_presets.findHardware(m_hardwareCombo->itemData(index).toString().toStdString()))
+    const QString id = m_hardwareCombo->itemData(index).toString();
+    if (id.startsWith(kImportedPrefix))
+        m_model->setHardware(m_importedHardware.at(id.mid(kImportedPrefix.size()).toULongLong()));
+    else if (const HardwareSpec* spec = m_presets.findHardware(id.toStdString()))
         m_model->setHardware(*spec);
 }
 
@@ -302,6 +305,26 @@ void ScenarioEditor::selectModelById(const QString& id)
     m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1);
 }
 
+void ScenarioEditor::syncHardware(const HardwareSpec& hardware)
+{
+    const QString current = m_hardwareCombo->currentData().toString();
+    const bool matches = current.startsWith(kImportedPrefix)
+        ? m_importedHardware.at(current.mid(kImportedPrefix.size()).toULongLong()).id == hardware.id
+        : current == qs(hardware.id);
+    if (matches)
+        return;
+    const int index = m_hardwareCombo->findData(qs(hardware.id));
+    if (index >= 0) {
+        m_hardwareCombo->setCurrentIndex(index);
+        return;
+    }
+    // A GPU from a scenario file that the presets do not have: list it so the field tells the truth.
+    m_importedHardware.push_back(hardware);
+    m_hardwareCombo->addItem(
+        tr("%1 (from file)").arg(qs(hardware.name)), kImportedPrefix + QString::number(m_importedHardware.size() - 1));
+    m_hardwareCombo->setCurrentIndex(m_hardwareCombo->count() - 1);
+}
+
 // Brings the fields in line with the model after any change; signals are blocked so this never writes back.
 void ScenarioEditor::syncFromModel()
 {
@@ -315,9 +338,7 @@ void ScenarioEditor::syncFromModel()
             : currentId == qs(s.model.id);
         if (!currentMatches)
             selectModelById(qs(s.model.id));
-        const int hw = m_hardwareCombo->findData(qs(s.cluster.hardware.id));
-        if (hw >= 0)
-            m_hardwareCombo->setCurrentIndex(hw);
+        syncHardware(s.cluster.hardware);
         m_gpuCount->setValue(s.cluster.gpuCount);
         m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(s.precision)));
         m_microBatch->setValue(static_cast<int>(s.workload.microBatch));

@@ -40,6 +40,7 @@ private:
     void buildUi();
     void syncFromModel();
     void selectModelById(const QString& id);
+    void syncHardware(const HardwareSpec& hardware); // signals already blocked by the caller
     void onModelChosen(int index);
     void onHardwareChosen(int index);
     void onSeqLenEdited();
@@ -51,6 +52,7 @@ private:
     ScenarioModel* m_model;
     const PresetLibrary& m_presets;
     std::vector<ModelSpec> m_imported;
+    std::vector<HardwareSpec> m_importedHardware; // from scenario files, when not among the presets
 
     QComboBox* m_modelCombo = nullptr;
     QPushButton* m_importButton = nullptr;

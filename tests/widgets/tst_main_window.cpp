@@ -85,7 +85,6 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("json without model_type")
             << "run.json" << QByteArray(R"({"hidden_size": 4096})") << "neither \"model_type\" nor \"architectures\"";
-        QTest::newRow("trace") << "step.pt.trace.json" << QByteArray(R"({"traceEvents": []})") << "not supported yet";
         QTest::newRow("other") << "notes.txt" << QByteArray("hello") << "not supported yet";
         QTest::newRow("broken config") << "bad.json" << QByteArray(R"({"model_type": "llama"})") << "config.json";
     }
@@ -100,6 +99,35 @@ private slots:
         QVERIFY(!w.openFiles({ path }));
         QVERIFY2(w.lastMessage().contains(expected), qPrintable(w.lastMessage()));
         QVERIFY(w.lastMessage().contains(name));
+    }
+
+    void scenarioFileRoundTrips()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("run.mfu.json"));
+        {
+            MainWindow w;
+            w.scenarioModel()->setGpuCount(8);
+            w.scenarioModel()->setSeqLen(32768);
+            QVERIFY2(w.saveScenarioTo(path), qPrintable(w.lastMessage()));
+        }
+        MainWindow w;
+        const QString mfuBefore = labelText(w, "mfu");
+        QVERIFY2(w.openFiles({ path }), qPrintable(w.lastMessage()));
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 8);
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 32768);
+        QVERIFY(labelText(w, "mfu") != mfuBefore); // 21,111 tok/s at 32k carries more FLOP per token
+        QVERIFY(w.lastMessage().contains(QStringLiteral("Opened the scenario")));
+        QVERIFY(!w.saveScenarioTo(m_dir.filePath(QStringLiteral("missing/dir/s.json"))));
+        QVERIFY(w.lastMessage().contains(QStringLiteral("s.json")));
+    }
+
+    void presetFileIsExplained()
+    {
+        MainWindow w;
+        const QString path = writeFile(
+            QStringLiteral("my_gpus.json"), R"({"format": "mfu-explorer-hardware", "version": 1, "hardware": []})");
+        QVERIFY(!w.openFiles({ path }));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("preset file")), qPrintable(w.lastMessage()));
     }
 
     void missingFileIsNamed()

@@ -1,0 +1,20 @@
+#pragma once
+// What a file given to the window is, decided from its content (a Kineto trace is *.json too, and so are configs,
+// scenarios and presets). MainWindow::openFiles routes on this; a new kind of file gets a value here and a case there.
+#include <QString>
+
+namespace mfu::app {
+
+enum class FileKind {
+    HfConfig, // Hugging Face config.json: has "model_type" or "architectures"
+    Scenario, // "format": "mfu-explorer-scenario"
+    Preset, // "format": "mfu-explorer-hardware" / "mfu-explorer-models"
+    Trace, // profiler trace ("traceEvents", *.pt.trace.json, *.json.gz)
+    OtherJson, // a JSON object that is none of the above
+    Unknown
+};
+
+// Reads at most the head of a large file; never throws.
+FileKind sniffFileKind(const QString& path);
+
+} // namespace mfu::app

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Saves screenshots of the main window (light and dark palette) to look at: docs, reviews, "is anything clipped?".
+# Uses the widget test's screenshot case, which builds the real MainWindow on the default scenario and grabs it
+# offscreen (no display needed).
+#   scripts/screenshot.sh [BUILD_DIR] [OUT_DIR]     defaults: build/dev, build/screenshots
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build/dev}
+out=${2:-$root/build/screenshots}
+[ -d "$build" ] || cmake --preset dev -S "$root"
+cmake --build "$build" --target tst_widgets_main_window
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+MFU_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen QT_FONT_DPI=96 \
+    "$build/tests/tst_widgets_main_window" screenshot >/dev/null
+ls "$out"/main_window*.png
