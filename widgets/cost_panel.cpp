@@ -75,19 +75,19 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
 
     auto* results = new QGroupBox(tr("Cost and savings"));
     auto* resultForm = new QFormLayout(results);
-    m_mfu = addValue(resultForm, tr("Runs at MFU:"), "mfu");
-    m_tokensTrained = addValue(resultForm, tr("Tokens:"), "tokens");
-    m_gpuHours = addValue(resultForm, tr("GPU-hours:"), "gpuHours");
-    m_wallClock = addValue(resultForm, tr("Wall-clock:"), "wallClock");
-    m_dollars = addValue(resultForm, tr("Cost:"), "cost");
-    m_energy = addValue(resultForm, tr("Energy (GPU boards):"), "energy");
-    m_equivalents = addValue(resultForm, tr("Productive GPU-equivalents:"), "gpuEquivalents");
-    m_recovered = addValue(resultForm, tr("Recovered (same GPU-hours):"), "recovered");
-    m_timeSaved = addValue(resultForm, tr("Time saved (same tokens):"), "timeSaved");
+    m_mfu = addValue(resultForm, tr("Runs at MFU:"), "costMfu");
+    m_tokensTrained = addValue(resultForm, tr("Tokens:"), "costTokens");
+    m_gpuHours = addValue(resultForm, tr("GPU-hours:"), "costGpuHours");
+    m_wallClock = addValue(resultForm, tr("Wall-clock:"), "costWallClock");
+    m_dollars = addValue(resultForm, tr("Cost:"), "costDollars");
+    m_energy = addValue(resultForm, tr("Energy (GPU boards):"), "costEnergy");
+    m_equivalents = addValue(resultForm, tr("Productive GPU-equivalents:"), "costGpuEquivalents");
+    m_recovered = addValue(resultForm, tr("Recovered (same GPU-hours):"), "costRecovered");
+    m_timeSaved = addValue(resultForm, tr("Time saved (same tokens):"), "costTimeSaved");
     m_costSaved = addValue(resultForm, tr("Saved (same tokens):"), "costSaved");
 
     m_error = new QLabel;
-    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setObjectName(QStringLiteral("costError"));
     m_error->setWordWrap(true);
     m_error->setVisible(false);
 

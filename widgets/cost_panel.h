@@ -3,8 +3,9 @@
 // or days of the cluster; it runs at the MFU the user gives, else the measured one, else the cost model's
 // prediction. Shows GPU-hours, days, dollars, energy, both savings readings, and charts of cost and days vs MFU
 // (baseline and target marked), the savings, and the same job on every GPU preset at its predicted MFU.
-// Every figure comes from core (reportFigures -> scenarioCost, compareHardware); prices are editable and
-// remembered per GPU in QSettings ("cost/price/<gpu id>").
+// Value labels are named cost<Figure> (costDollars, costRecovered...) for tests. Every figure comes from core
+// (reportFigures -> scenarioCost, compareHardware); prices are editable and remembered per GPU in QSettings
+// ("cost/price/<gpu id>").
 #include <QWidget>
 
 #include <optional>

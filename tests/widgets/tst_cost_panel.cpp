@@ -68,13 +68,13 @@ private slots:
         typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
         typeInto(panel.targetMfuPercent(), QStringLiteral("60"));
         QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-        QCOMPARE(valueOf(panel, "mfu"), QStringLiteral("40.0% (given)"));
-        QCOMPARE(valueOf(panel, "gpuHours"), QStringLiteral("552,960"));
-        QCOMPARE(valueOf(panel, "cost"), QStringLiteral("$1,382,400"));
-        QCOMPARE(valueOf(panel, "energy"), QStringLiteral("387,072 kWh"));
-        QCOMPARE(valueOf(panel, "gpuEquivalents"), QStringLiteral("102.4 -> 153.6"));
-        QCOMPARE(valueOf(panel, "recovered"), QStringLiteral("51.2 GPU-equivalents, worth $276,480"));
-        QCOMPARE(valueOf(panel, "timeSaved"), QStringLiteral("33.3% (60.0 days instead of 90.0)"));
+        QCOMPARE(valueOf(panel, "costMfu"), QStringLiteral("40.0% (given)"));
+        QCOMPARE(valueOf(panel, "costGpuHours"), QStringLiteral("552,960"));
+        QCOMPARE(valueOf(panel, "costDollars"), QStringLiteral("$1,382,400"));
+        QCOMPARE(valueOf(panel, "costEnergy"), QStringLiteral("387,072 kWh"));
+        QCOMPARE(valueOf(panel, "costGpuEquivalents"), QStringLiteral("102.4 -> 153.6"));
+        QCOMPARE(valueOf(panel, "costRecovered"), QStringLiteral("51.2 GPU-equivalents, worth $276,480"));
+        QCOMPARE(valueOf(panel, "costTimeSaved"), QStringLiteral("33.3% (60.0 days instead of 90.0)"));
         QCOMPARE(valueOf(panel, "costSaved"), QStringLiteral("$460,800"));
 
         // Charts: the cost curve with baseline and target marked; the savings bars; every GPU that fits.
@@ -106,9 +106,9 @@ private slots:
         QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
         QVERIFY(panel.cost());
         QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Predicted);
-        QVERIFY(valueOf(panel, "mfu").endsWith(QStringLiteral("(predicted by the cost model)")));
+        QVERIFY(valueOf(panel, "costMfu").endsWith(QStringLiteral("(predicted by the cost model)")));
         QCOMPARE(*panel.cost()->job.tokens, 1e12);
-        QCOMPARE(valueOf(panel, "tokens"), QStringLiteral("1,000.0 B"));
+        QCOMPARE(valueOf(panel, "costTokens"), QStringLiteral("1,000.0 B"));
     }
 
     void priceRemembered()
@@ -139,7 +139,7 @@ private slots:
         CostPanel panel(&model, app::presetLibrary());
         QVERIFY(!panel.cost());
         QVERIFY2(panel.errorText().contains(QStringLiteral("no MFU")), qPrintable(panel.errorText()));
-        QCOMPARE(valueOf(panel, "cost"), QStringLiteral("-"));
+        QCOMPARE(valueOf(panel, "costDollars"), QStringLiteral("-"));
         typeInto(panel.baselineMfuPercent(), QStringLiteral("45"));
         QVERIFY(panel.cost());
         QVERIFY(panel.errorText().isEmpty());
