@@ -8,8 +8,6 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -18,12 +16,17 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include "app/file_kind.h"
 #include "app/preset_store.h"
+#include "app/scenario_io.h"
+#include "core/errors.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
+#include "widgets/predict_panel.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
+#include "widgets/trace_panel.h"
 
 namespace mfu::app {
 
@@ -33,29 +36,6 @@ namespace {
 constexpr int kWindowStateVersion = 1;
 constexpr int kMaxRecentFiles = 10;
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
-
-enum class FileKind { HfConfig, JsonWithoutModelType, Trace, Unknown };
-
-// Decided from the content, not the name: a Kineto trace is *.json too. Only the head of a big file is read.
-FileKind sniff(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return FileKind::Unknown;
-    const QByteArray head = file.peek(64 * 1024);
-    if (head.contains("\"traceEvents\"") || path.endsWith(QLatin1String(".json.gz"))
-        || path.endsWith(QLatin1String(".pt.trace.json")))
-        return FileKind::Trace;
-    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || file.size() > 16 * 1024 * 1024)
-        return FileKind::Unknown;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
-    if (!doc.isObject())
-        return FileKind::Unknown;
-    const QJsonObject o = doc.object();
-    if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures")))
-        return FileKind::HfConfig;
-    return FileKind::JsonWithoutModelType;
-}
 
 } // namespace
 
@@ -83,6 +63,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_tabs);
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
+    addPanel(new widgets::PredictPanel(m_scenario), tr("Predict"));
+    addPanel(new widgets::TracePanel(m_scenario), tr("Trace"));
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
 
     createMenus();
@@ -111,6 +93,10 @@ void MainWindow::createMenus()
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    QAction* save = file->addAction(tr("&Save Scenario"), this, [this] { saveScenarioInteractively(false); });
+    save->setShortcut(QKeySequence::Save);
+    QAction* saveAs = file->addAction(tr("Save Scenario &As..."), this, [this] { saveScenarioInteractively(true); });
+    saveAs->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     QAction* exportChart = file->addAction(tr("&Export Chart..."), this, &MainWindow::exportChartInteractively);
     exportChart->setShortcut(QKeySequence(tr("Ctrl+E")));
@@ -133,8 +119,20 @@ void MainWindow::createMenus()
 bool MainWindow::openFiles(const QStringList& paths)
 {
     bool allOpened = true;
+    // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel.
+    QStringList traces;
     for (const QString& path : paths)
-        allOpened = openFile(path) && allOpened;
+        if (QFileInfo(path).isDir() || (QFileInfo(path).isFile() && sniffFileKind(path) == FileKind::Trace))
+            traces << path;
+        else
+            allOpened = openFile(path) && allOpened;
+    if (auto* panel = m_tabs->findChild<widgets::TracePanel*>(); panel && !traces.isEmpty()) {
+        m_tabs->setCurrentWidget(panel);
+        panel->openTraces(traces);
+        for (const QString& path : traces)
+            addRecentFile(path);
+        tell(tr("Importing %1 in the Trace panel...").arg(QDir::toNativeSeparators(traces.join(QStringLiteral(", ")))));
+    }
     return allOpened;
 }
 
@@ -145,7 +143,7 @@ bool MainWindow::openFile(const QString& path)
         tell(tr("Cannot open %1: no such file.").arg(shown), true);
         return false;
     }
-    switch (sniff(path)) {
+    switch (sniffFileKind(path)) {
     case FileKind::HfConfig: {
         QString error;
         if (!m_editor->importModelConfig(path, &error)) {
@@ -156,9 +154,27 @@ bool MainWindow::openFile(const QString& path)
         tell(tr("Imported the model from %1.").arg(shown));
         return true;
     }
-    case FileKind::JsonWithoutModelType:
-        tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\". "
-                "Scenario files and run reports cannot be opened here yet.")
+    case FileKind::Scenario:
+        try {
+            const ScenarioDocument document = openScenarioFile(path);
+            m_scenario->setScenario(document.scenario);
+            m_documentExtras = document; // cost inputs and traces are written back on save
+            m_scenarioPath = path;
+            addRecentFile(path);
+            tell(tr("Opened the scenario %1.").arg(shown));
+            return true;
+        } catch (const InputError& e) {
+            tell(QString::fromUtf8(e.what()), true);
+            return false;
+        }
+    case FileKind::Preset:
+        tell(tr("%1 is a preset file: copy it into %2 to add its entries at the next start.")
+                 .arg(shown, QDir::toNativeSeparators(userPresetFolder())),
+            true);
+        return false;
+    case FileKind::OtherJson:
+        tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\" "
+                "(and it is not a scenario file). Run reports cannot be opened here yet.")
                  .arg(shown),
             true);
         return false;
@@ -168,14 +184,43 @@ bool MainWindow::openFile(const QString& path)
     case FileKind::Unknown:
         break;
     }
-    tell(tr("Cannot open %1: not supported yet (open a Hugging Face config.json).").arg(shown), true);
+    tell(
+        tr("Cannot open %1: not supported yet (open a Hugging Face config.json or a scenario file).").arg(shown), true);
     return false;
+}
+
+bool MainWindow::saveScenarioTo(const QString& path)
+{
+    ScenarioDocument document = m_documentExtras;
+    document.scenario = m_scenario->scenario();
+    QString error;
+    if (!saveScenarioFile(path, document, &error)) {
+        tell(error, true);
+        return false;
+    }
+    m_scenarioPath = path;
+    addRecentFile(path);
+    tell(tr("Saved the scenario to %1.").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void MainWindow::saveScenarioInteractively(bool askForName)
+{
+    QString path = m_scenarioPath;
+    if (askForName || path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
+            path.isEmpty() ? QDir::home().filePath(QStringLiteral("scenario.mfu.json")) : path,
+            tr("MFU Explorer scenario (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (!saveScenarioTo(path))
+        QMessageBox::warning(this, tr("Save failed"), m_lastMessage);
 }
 
 void MainWindow::chooseAndOpenFiles()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open"), QString(), tr("Model configs and traces (*.json *.json.gz);;All files (*)"));
+        this, tr("Open"), QString(), tr("Configs, scenarios and traces (*.json *.json.gz);;All files (*)"));
     openFiles(paths);
 }
 
