@@ -159,6 +159,8 @@ std::vector<ReportedRun> reportedRunsFromText(
         document = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         throw InputError(sourceName + ": not valid JSON at byte " + std::to_string(e.byte));
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        throw InputError(sourceName + ": not valid JSON: a number is too large");
     }
     try {
         return reportedRunsFromJson(document, presets);

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 
+#include "core/errors.h"
 #include "core/param_count.h"
 
 namespace mfu {
@@ -71,6 +72,8 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     ForwardComponents f;
     if (m.isBare())
         return f;
+    if (seqLen <= 0)
+        throw InputError("sequence length must be greater than zero (got " + std::to_string(seqLen) + ")");
     // Every matmul of (1 x in) by (in x out) costs 2 x in x out FLOP per token. Biases, norms, softmax and
     // elementwise work are left out, as every published formula does: they are not tensor-core FLOPs.
     const double h = double(m.hidden);

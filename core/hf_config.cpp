@@ -261,6 +261,8 @@ ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source
         config = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         throw InputError(source + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        throw InputError(source + ": not valid JSON: a number is too large");
     }
     return modelFromHfConfig(config, source);
 }

@@ -12,7 +12,12 @@ int64_t tokensPerStep(int64_t microBatch, int64_t seqLen, int64_t gradAccum, int
     if (microBatch <= 0 || seqLen <= 0 || gradAccum <= 0 || dataParallelRanks <= 0)
         throw InputError("tokens per step: micro-batch, sequence length, gradient accumulation and data-parallel "
                          "ranks must all be greater than zero");
-    return microBatch * seqLen * gradAccum * dataParallelRanks;
+    int64_t tokens = 0; // checked: a product past int64 would be undefined behaviour, not a number
+    if (__builtin_mul_overflow(microBatch, seqLen, &tokens) || __builtin_mul_overflow(tokens, gradAccum, &tokens)
+        || __builtin_mul_overflow(tokens, dataParallelRanks, &tokens))
+        throw InputError("tokens per step: micro-batch x sequence length x gradient accumulation x data-parallel "
+                         "ranks is too large");
+    return tokens;
 }
 
 double tokensPerSecPerGpu(const Throughput& t, int gpuCount)
@@ -24,7 +29,8 @@ double tokensPerSecPerGpu(const Throughput& t, int gpuCount)
 
 Throughput throughputFromStep(double stepTimeSeconds, double tokensPerStepCount)
 {
-    if (!(stepTimeSeconds > 0) || !(tokensPerStepCount > 0))
+    if (!(stepTimeSeconds > 0) || !(tokensPerStepCount > 0) || !std::isfinite(stepTimeSeconds)
+        || !std::isfinite(tokensPerStepCount))
         throw InputError("step time and tokens per step must be greater than zero");
     return { tokensPerStepCount / stepTimeSeconds, ThroughputScope::Cluster };
 }
@@ -38,8 +44,8 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
         throw InputError("throughput must be a positive number of tokens per second");
     if (gpuCount <= 0)
         throw InputError("GPU count must be greater than zero");
-    if (recomputeFlopsPerToken < 0)
-        throw InputError("recompute FLOP per token cannot be negative");
+    if (!(recomputeFlopsPerToken >= 0) || !std::isfinite(recomputeFlopsPerToken))
+        throw InputError("recompute FLOP per token must be a finite number, zero or more");
     const auto bf16 = hardware.densePeak(NumberFormat::BF16);
     if (!bf16 || !(*bf16 > 0))
         throw InputError("hardware '" + hardware.id + "' has no dense BF16 peak");

@@ -89,6 +89,9 @@ void PresetLibrary::loadText(const std::string& fileName, std::string_view jsonT
     } catch (const json::parse_error& e) {
         problem("", "not valid JSON at byte " + std::to_string(e.byte) + ": " + withoutExceptionTag(e.what()));
         return;
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        problem("", "not valid JSON: a number is too large");
+        return;
     }
 
     std::string listKey;

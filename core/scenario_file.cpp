@@ -309,6 +309,8 @@ ScenarioDocument scenarioFromText(std::string_view text, const std::string& file
         root = json::parse(text);
     } catch (const json::parse_error& e) {
         throw InputError(fileName + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        throw InputError(fileName + ": not valid JSON: a number is too large");
     }
     return scenarioFromJson(root, fileName, presets);
 }

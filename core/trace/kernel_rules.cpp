@@ -45,6 +45,8 @@ KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::stri
         doc = nlohmann::json::parse(jsonText);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(fileName + ": not valid JSON at byte " + std::to_string(e.byte));
+    } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        throw InputError(fileName + ": not valid JSON: a number is too large");
     }
     if (!doc.is_object() || doc.value("format", "") != kKernelRulesFormat)
         throw InputError(fileName + ": format: expected \"" + std::string(kKernelRulesFormat) + "\"");
