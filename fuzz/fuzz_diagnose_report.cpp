@@ -1,0 +1,32 @@
+// The reported-run JSON read by `mfu-explorer diagnose` and the Calculator panel, resolved against the real presets.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "core/diagnosis.h"
+#include "core/diagnosis_report.h"
+#include "core/errors.h"
+#include "core/presets.h"
+
+namespace {
+const mfu::PresetLibrary& presets()
+{
+    static const mfu::PresetLibrary library = [] {
+        mfu::PresetLibrary l;
+        l.loadDirectory(MFU_SOURCE_DIR "/presets");
+        return l;
+    }();
+    return library;
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    try {
+        const auto runs = mfu::reportedRunsFromText(text, "report.json", presets());
+        (void)mfu::diagnose(runs, presets().hardware());
+    } catch (const mfu::InputError&) {
+    }
+    return 0;
+}
