@@ -35,14 +35,16 @@ private:
 
     static QString labelText(const MainWindow& w, const char* name)
     {
-        auto* label = w.findChild<QLabel*>(QLatin1String(name));
+        // Looked up inside the Calculator: other panels may name their labels alike.
+        auto* label = w.findChild<mfu::widgets::CalculatorPanel*>()->findChild<QLabel*>(QLatin1String(name));
         return label ? label->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
     }
 
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location, not the user's
+        QStandardPaths::setTestModeEnabled(true);
+        // Our own organisation and application names keep these QSettings apart from the user's.
         QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
         QSettings().clear();
@@ -128,6 +130,24 @@ private slots:
             QStringLiteral("my_gpus.json"), R"({"format": "mfu-explorer-hardware", "version": 1, "hardware": []})");
         QVERIFY(!w.openFiles({ path }));
         QVERIFY2(w.lastMessage().contains(QStringLiteral("preset file")), qPrintable(w.lastMessage()));
+    }
+
+    void windowStateIsRestoredOnlyForItsVersion()
+    {
+        {
+            MainWindow w;
+            w.resize(1000, 700);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.close(); // saves geometry and dock state
+        }
+        {
+            MainWindow w;
+            QCOMPARE(w.size(), QSize(1000, 700));
+        }
+        QSettings().setValue(QStringLiteral("mainWindow/stateVersion"), 0); // a layout from an older release
+        MainWindow w;
+        QCOMPARE(w.size(), QSize(1400, 900));
     }
 
     void missingFileIsNamed()
