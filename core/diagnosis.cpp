@@ -84,7 +84,8 @@ RunFacts gatherFacts(const ReportedRun& run)
     if (run.tokensPerStep)
         f.stepTokens = run.tokensPerStep;
     else if (run.microBatch && run.seqLen && run.gradAccum)
-        f.stepTokens = double(*run.microBatch * *run.seqLen * *run.gradAccum) * run.gpus;
+        // In double: each count may be up to 1e15, so their product in int64 could overflow.
+        f.stepTokens = double(*run.microBatch) * double(*run.seqLen) * double(*run.gradAccum) * run.gpus;
 
     if (run.tokensPerSec)
         addScoped(f.witnesses, *run.tokensPerSec, run.tokensPerSecScope, run.gpus, kGroupTokensPerSec);
