@@ -23,6 +23,7 @@
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
+#include "widgets/predict_panel.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
 
@@ -61,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_tabs);
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
+    addPanel(new widgets::PredictPanel(m_scenario), tr("Predict"));
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
 
     createMenus();

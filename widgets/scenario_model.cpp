@@ -77,6 +77,25 @@ void ScenarioModel::setThroughput(ThroughputInput input, double value)
     deriveAndNotify();
 }
 
+void ScenarioModel::setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
+    const FrameworkFlags& flags, int64_t microBatch)
+{
+    const int64_t batch = tokensPerStep();
+    m_scenario.parallelism = parallelism;
+    m_scenario.activationCheckpointing = checkpointing;
+    m_scenario.flags = flags;
+    m_scenario.workload.microBatch = microBatch;
+    setGlobalBatchTokens(batch);
+}
+
+void ScenarioModel::setGlobalBatchTokens(int64_t tokens)
+{
+    const Workload& w = m_scenario.workload;
+    const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
+    m_gradAccum = std::max<int64_t>(1, tokens / perMicroStep);
+    deriveAndNotify();
+}
+
 int ScenarioModel::dataParallelRanks() const
 {
     const Parallelism& p = m_scenario.parallelism;

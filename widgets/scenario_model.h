@@ -35,6 +35,12 @@ public:
     void setGradAccum(int64_t gradAccum);
     // value: tokens/s for the tokens/s inputs, seconds for StepTime. A value <= 0 clears the measurement.
     void setThroughput(ThroughputInput input, double value);
+    // Parallelism, checkpointing, framework flags and micro-batch at once (Predict panel edits, planner "Apply").
+    // Keeps the global batch in tokens: gradient accumulation is re-derived for the new data-parallel degree.
+    void setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
+        const FrameworkFlags& flags, int64_t microBatch);
+    // Rounds down to whole micro-batches per data-parallel rank (at least one).
+    void setGlobalBatchTokens(int64_t tokens);
 
     int64_t gradAccum() const { return m_gradAccum; }
     ThroughputInput throughputInput() const { return m_throughputInput; }

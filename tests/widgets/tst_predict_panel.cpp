@@ -1,0 +1,288 @@
+// Predict panel: the summary follows every edit of the parallelism controls (synchronously), invalid layouts are
+// explained next to their field, the sweeps and the planner arrive from the background with the not-fitting points
+// marked and measured points overlaid, only the newest scenario's results are drawn, Apply hands a planned
+// configuration to the scenario, and calibration moves the predictions. Expected numbers come from core for the
+// scenario the panel ended up with, so the test checks that the panel shows what core computes.
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QtTest>
+
+#include "app/preset_store.h"
+#include "core/costmodel/cost_model.h"
+#include "core/units.h"
+#include "widgets/calibration_box.h"
+#include "widgets/chart_view.h"
+#include "widgets/parallelism_editor.h"
+#include "widgets/planner_table.h"
+#include "widgets/predict_charts.h"
+#include "widgets/predict_panel.h"
+#include "widgets/scenario_model.h"
+
+using namespace mfu;
+using namespace mfu::widgets;
+
+namespace {
+constexpr int kBackgroundTimeoutMs = 120'000; // Debug and sanitizer builds on a shared machine
+
+Scenario scenarioOn(const char* model, const char* gpu, int gpus, int64_t seq)
+{
+    const PresetLibrary& presets = app::presetLibrary();
+    Scenario s;
+    s.model = *presets.findModel(model);
+    s.cluster.hardware = *presets.findHardware(gpu);
+    s.cluster.gpuCount = gpus;
+    s.workload.seqLen = seq;
+    s.workload.microBatch = 1;
+    return s;
+}
+
+QString percent(double fraction)
+{
+    return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', 1);
+}
+
+const ChartSeries* seriesNamed(const ChartView* chart, const char* name)
+{
+    for (const ChartSeries& s : chart->data().series)
+        if (s.name == QLatin1String(name))
+            return &s;
+    return nullptr;
+}
+
+double yAt(const ChartSeries& s, double x)
+{
+    const auto i = s.x.indexOf(x);
+    return i < 0 ? -1 : s.y[i];
+}
+} // namespace
+
+class TestPredictPanel : public QObject {
+    Q_OBJECT
+
+private:
+    struct Fixture {
+        ScenarioModel model;
+        PredictPanel panel;
+        QAbstractItemModelTester plannerTester;
+        QAbstractItemModelTester sortedTester;
+        explicit Fixture(const Scenario& s)
+            : panel(&model)
+            , plannerTester(panel.plannerModel(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+            , sortedTester(panel.plannerView(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+        {
+            // Small GPU sweep: the full 1..16,384 range is the core sweep test's job, and slow in Debug builds.
+            panel.setSweepValues(SweepAxis::GpuCount, { 1, 2, 4, 8, 16 });
+            model.setScenario(s);
+        }
+        QString text(const char* name) const
+        {
+            auto* label = panel.findChild<QLabel*>(QLatin1String(name));
+            return label ? label->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+        }
+        template <class W> W* field(const char* name) const
+        {
+            return panel.editor()->findChild<W*>(QLatin1String(name));
+        }
+        StepPrediction predicted() const { return evaluate(model.scenario()); }
+        bool settled() const { return !panel.isComputing(); }
+    };
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(app::presetLibrary().findModel("llama-3.1-70b"));
+        QVERIFY(app::presetLibrary().findHardware("b200"));
+    }
+
+    // 70B on 16 B200 at 8k: every step of the TP spin box (as while dragging) updates the summary at once.
+    void tpStepUpdatesSummarySynchronously()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 16, 8192));
+        const QString before = f.text("predictedMfu");
+        QCOMPARE(before, percent(f.predicted().mfu));
+        auto* tp = f.field<QSpinBox>("tp");
+        QVERIFY(tp);
+        QCOMPARE(tp->accessibleName(), QStringLiteral("Tensor-parallel degree"));
+        tp->setFocus();
+        QTest::keyClick(tp, Qt::Key_Up); // TP 2
+        QCOMPARE(f.model.scenario().parallelism.tp, 2);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+        QVERIFY(f.text("predictedMfu") != before);
+        QCOMPARE(f.text("bottleneck"), QString::fromStdString(bottleneckSentence(f.predicted())));
+        QVERIFY(f.text("fits").contains(QLatin1String("GiB")));
+    }
+
+    void checkpointingComboChangesPrediction()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        const QString mfuBefore = f.text("predictedMfu");
+        auto* ac = f.field<QComboBox>("activationCheckpointing");
+        QVERIFY(ac);
+        ac->setCurrentIndex(ac->findData(int(ActivationCheckpointing::Full)));
+        QCOMPARE(f.model.scenario().activationCheckpointing, ActivationCheckpointing::Full);
+        const StepPrediction p = f.predicted();
+        QVERIFY(p.hfu > p.mfu); // full recompute: hardware does more than the model needs
+        QCOMPARE(f.text("predictedMfu"), percent(p.mfu));
+        QCOMPARE(f.text("predictedHfu"), percent(p.hfu));
+        QVERIFY(f.text("predictedMfu") != mfuBefore);
+        // The global batch in tokens is kept when the data-parallel degree changes.
+        const int64_t batch = f.model.scenario().workload.globalBatchTokens;
+        f.field<QSpinBox>("tp")->setValue(2);
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, batch);
+    }
+
+    // TP 3 cannot divide 8 GPUs or the heads: the reason appears next to TP and the scenario keeps TP 1.
+    void invalidLayoutIsExplainedAndNotApplied()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        f.field<QSpinBox>("tp")->setValue(3);
+        QCOMPARE(f.model.scenario().parallelism.tp, 1);
+        QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("tp")).isEmpty());
+        QVERIFY(f.panel.editor()->findChild<QLabel*>(QStringLiteral("tpReason"))->isVisibleTo(f.panel.editor()));
+        QCOMPARE(f.field<QSpinBox>("tp")->accessibleDescription(), f.panel.editor()->validationReason("tp"));
+        f.field<QSpinBox>("tp")->setValue(2);
+        QCOMPARE(f.model.scenario().parallelism.tp, 2);
+        QVERIFY(f.panel.editor()->validationReason(QStringLiteral("tp")).isEmpty());
+        // A global batch that is not a whole number of micro-steps.
+        f.field<QSpinBox>("globalBatchTokens")->setValue(8192 * 4 + 1);
+        QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("globalBatchTokens")).isEmpty());
+    }
+
+    void breakdownCharts()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        const StepPrediction p = f.predicted();
+        const ChartData& w = f.panel.waterfallChart()->data();
+        QCOMPARE(w.categories.front(), QStringLiteral("BF16 dense peak"));
+        QCOMPARE(w.categories.back(), QStringLiteral("Achieved MFU"));
+        QCOMPARE(w.series.size(), 2);
+        QCOMPARE(w.series[0].y.front(), 100.0);
+        QVERIFY(std::abs(w.series[0].y.back() - 100.0 * p.mfu) < 1e-9);
+        QCOMPARE(w.series[1].stackedOn, 0);
+        const ChartData& m = f.panel.memoryChart()->data();
+        QCOMPARE(m.yAxis.unit, QStringLiteral("GiB"));
+        const ChartSeries* capacity = seriesNamed(f.panel.memoryChart(), series::kCapacity);
+        QVERIFY(capacity);
+        QVERIFY(std::abs(capacity->y.front() - p.memoryCapacityBytes / kGiB) < 1e-9);
+        double stacked = 0;
+        for (const ChartSeries& s : m.series)
+            if (s.kind == SeriesKind::Bars)
+                stacked += s.y.front();
+        QVERIFY(std::abs(stacked - p.memory.total() / kGiB) < 1e-6);
+    }
+
+    // 8B on 8 B200 without checkpointing: 128k does not fit (marked, not dropped); the planner's best is drawn for
+    // every point; a measured point at 8k is overlaid; TP 2 cannot be laid out on one GPU (marked at 0).
+    void sweepChartsMarkMisfitsAndMeasuredPoints()
+    {
+        Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        s.measuredPoints.push_back({ "my run", 8192, 8, TrainingPrecision::BF16, 0.52 });
+        s.parallelism.tp = 2;
+        Fixture f(s);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !f.panel.seqChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+        const ChartView* seq = f.panel.seqChart();
+        QCOMPARE(seq->data().xAxis.unit, QStringLiteral("tokens"));
+        QVERIFY(seq->data().logX);
+        QVERIFY(seriesNamed(seq, series::kCurrent));
+        QVERIFY(seriesNamed(seq, series::kBest));
+        const ChartSeries* misfit = seriesNamed(seq, series::kCurrentMisfit);
+        QVERIFY(misfit);
+        QCOMPARE(misfit->kind, SeriesKind::Misfit);
+        QVERIFY(misfit->x.contains(131072.0));
+        QCOMPARE(seriesNamed(seq, series::kBest)->x.size(), 7);
+        const ChartSeries* measured = seriesNamed(seq, series::kMeasured);
+        QVERIFY(measured);
+        QCOMPARE(yAt(*measured, 8192), 52.0);
+        // The chart shows the current scenario's own prediction at its sequence length.
+        QVERIFY(std::abs(yAt(*seriesNamed(seq, series::kCurrent), 8192) - 100.0 * f.predicted().mfu) < 1e-9);
+
+        const ChartView* gpus = f.panel.gpuChart();
+        const ChartSeries* invalid = seriesNamed(gpus, series::kCurrentInvalid);
+        QVERIFY(invalid);
+        QVERIFY(invalid->x.contains(1.0));
+        QVERIFY(seriesNamed(gpus, series::kCurrent)->x.contains(16.0));
+
+        const ChartView* tflops = f.panel.precisionTflopsChart();
+        QCOMPARE(tflops->data().categories, QStringList({ "BF16", "BF16+FP8" }));
+        QCOMPARE(tflops->data().series.front().x.size(), 2);
+        const ChartView* mfuChart = f.panel.precisionMfuChart();
+        QCOMPARE(mfuChart->data().categories.size(), 3);
+        QCOMPARE(seriesNamed(mfuChart, series::kCurrent)->x.size(), 3); // BF16, FP8 vs BF16 peak, FP8 vs FP8 peak
+    }
+
+    // Several edits in quick succession: only the newest scenario's sweep is drawn.
+    void onlyTheNewestSweepIsShown()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        auto* tp = f.field<QSpinBox>("tp");
+        tp->setValue(2);
+        QCoreApplication::processEvents(); // the restart is queued: let it start before the next edit
+        tp->setValue(4);
+        QCoreApplication::processEvents();
+        tp->setValue(8);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+        const ChartSeries* current = seriesNamed(f.panel.seqChart(), series::kCurrent);
+        QVERIFY(current);
+        QVERIFY(std::abs(yAt(*current, 8192) - 100.0 * f.predicted().mfu) < 1e-9);
+    }
+
+    void plannerApplyChangesScenario()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 16, 8192));
+        f.field<QSpinBox>("tp")->setValue(8);
+        f.field<QComboBox>("activationCheckpointing")->setCurrentIndex(2); // torchtitan default: TP 8, full AC
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && f.panel.plannerModel()->rowCount() > 0, kBackgroundTimeoutMs);
+        QTableView* table = f.panel.plannerTable();
+        table->sortByColumn(PlannerTableModel::Mfu, Qt::DescendingOrder);
+        const QModelIndex top = f.panel.plannerView()->index(0, PlannerTableModel::Mfu);
+        const int sourceRow = f.panel.plannerView()->mapToSource(top).row();
+        const PlannedConfig config = f.panel.plannerModel()->config(sourceRow);
+        QVERIFY(config.prediction.mfu
+            >= f.panel.plannerView()->index(1, PlannerTableModel::Mfu).data(PlannerTableModel::SortRole).toDouble());
+        QVERIFY(!top.siblingAtColumn(PlannerTableModel::Reason).data().toString().isEmpty());
+        table->selectRow(0);
+        auto* apply = f.panel.findChild<QPushButton*>(QStringLiteral("applyPlan"));
+        QVERIFY(apply->isEnabled());
+        QTest::mouseClick(apply, Qt::LeftButton);
+        const Scenario& s = f.model.scenario();
+        QCOMPARE(s.parallelism.tp, config.parallelism.tp);
+        QCOMPARE(s.parallelism.pp, config.parallelism.pp);
+        QCOMPARE(s.parallelism.hsdpReplicas, config.parallelism.hsdpReplicas);
+        QCOMPARE(s.activationCheckpointing, config.activationCheckpointing);
+        QCOMPARE(s.workload.microBatch, config.microBatch);
+        QCOMPARE(f.field<QSpinBox>("tp")->value(), config.parallelism.tp);
+        // The seed: the planner's choice beats the torchtitan default markedly.
+        QVERIFY(f.predicted().mfu > 0.4);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+    }
+
+    void calibrationMovesPredictions()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        CalibrationBox* box = f.panel.calibration();
+        auto* input = box->findChild<QLineEdit*>(QStringLiteral("calibrationMfu"));
+        QTest::keyClicks(input, QStringLiteral("40"));
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
+        QVERIFY2(box->result().has_value(), qPrintable(box->resultText()));
+        QVERIFY(box->resultText().contains(QLatin1String("This configuration")));
+        QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value() || box->result()); // nothing applied yet
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("applyCalibration")), Qt::LeftButton);
+        QVERIFY(f.model.scenario().cluster.hardware.costModel.has_value());
+        QCOMPARE(f.text("predictedMfu"), QStringLiteral("40.0%"));
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("undoCalibration")), Qt::LeftButton);
+        QVERIFY(f.text("predictedMfu") != QStringLiteral("40.0%"));
+        // A measurement nothing can reach is explained, not applied.
+        QVERIFY(!box->calibrateToMfu(99.5));
+        QVERIFY(box->resultText().contains(QLatin1String("outside")));
+    }
+};
+
+QTEST_MAIN(TestPredictPanel)
+#include "tst_predict_panel.moc"

@@ -1,0 +1,249 @@
+#include "widgets/parallelism_editor.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <climits>
+#include <exception>
+
+#include "core/costmodel/cost_model.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+const QString kGlobalBatch = QStringLiteral("globalBatchTokens");
+
+int clampToInt(int64_t v)
+{
+    return static_cast<int>(std::clamp<int64_t>(v, 0, INT_MAX));
+}
+} // namespace
+
+QString scenarioProblem(const Scenario& scenario)
+{
+    try {
+        const CostModel model(scenario.model, scenario.cluster.hardware);
+        if (const char* reason = model.invalidReason(scenario))
+            return QString::fromUtf8(reason);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+ParallelismEditor::ParallelismEditor(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+{
+    buildUi();
+    connect(m_model, &ScenarioModel::changed, this, &ParallelismEditor::syncFromModel);
+    syncFromModel();
+}
+
+void ParallelismEditor::buildUi()
+{
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    addSpin(
+        form, "tp", tr("&Tensor parallel (TP):"), tr("Tensor-parallel degree"), 1, 4096,
+        [](const Scenario& s) { return s.parallelism.tp; }, [](Scenario& s, int v) { s.parallelism.tp = v; });
+    addCheck(
+        form, "sequenceParallel", tr("Sequence parallel with TP"), tr("Sequence parallelism alongside TP"),
+        [](const Scenario& s) { return int(s.parallelism.sequenceParallel); },
+        [](Scenario& s, int v) { s.parallelism.sequenceParallel = v != 0; });
+    addCheck(
+        form, "asyncTp", tr("Async TP (overlap TP collectives)"), tr("Asynchronous tensor parallelism"),
+        [](const Scenario& s) { return int(s.parallelism.asyncTp); },
+        [](Scenario& s, int v) { s.parallelism.asyncTp = v != 0; });
+    addSpin(
+        form, "pp", tr("&Pipeline stages (PP):"), tr("Pipeline-parallel stages"), 1, 1024,
+        [](const Scenario& s) { return s.parallelism.pp; }, [](Scenario& s, int v) { s.parallelism.pp = v; });
+    addSpin(
+        form, "virtualStages", tr("&Virtual stages:"), tr("Virtual pipeline stages per rank"), 1, 64,
+        [](const Scenario& s) { return s.parallelism.virtualStages; },
+        [](Scenario& s, int v) { s.parallelism.virtualStages = v; });
+    addCombo(
+        form, "schedule", tr("Pipeline &schedule:"), tr("Pipeline schedule"),
+        { { tr("1F1B"), int(PipelineSchedule::OneFOneB) },
+            { tr("Interleaved 1F1B"), int(PipelineSchedule::Interleaved1F1B) },
+            { tr("Zero bubble"), int(PipelineSchedule::ZeroBubble) } },
+        [](const Scenario& s) { return int(s.parallelism.schedule); },
+        [](Scenario& s, int v) { s.parallelism.schedule = static_cast<PipelineSchedule>(v); });
+    addSpin(
+        form, "cp", tr("&Context parallel (CP):"), tr("Context-parallel degree"), 1, 4096,
+        [](const Scenario& s) { return s.parallelism.cp; }, [](Scenario& s, int v) { s.parallelism.cp = v; });
+    addSpin(
+        form, "ep", tr("&Expert parallel (EP):"), tr("Expert-parallel degree"), 1, 4096,
+        [](const Scenario& s) { return s.parallelism.ep; }, [](Scenario& s, int v) { s.parallelism.ep = v; });
+    addSpin(
+        form, "hsdpReplicas", tr("&HSDP replicas:"), tr("HSDP replica groups (FSDP shards over the rest)"), 1,
+        1'000'000, [](const Scenario& s) { return s.parallelism.hsdpReplicas; },
+        [](Scenario& s, int v) { s.parallelism.hsdpReplicas = v; });
+    addSpin(
+        form, "microBatch", tr("&Micro-batch:"), tr("Micro-batch in sequences per GPU"), 1, 1'000'000,
+        [](const Scenario& s) { return clampToInt(s.workload.microBatch); },
+        [](Scenario& s, int v) { s.workload.microBatch = v; });
+    addSpin(
+        form, "globalBatchTokens", tr("&Global batch:"), tr("Global batch in tokens per optimizer step"), 1, INT_MAX,
+        [](const Scenario& s) { return clampToInt(s.workload.globalBatchTokens); },
+        [](Scenario& s, int v) { s.workload.globalBatchTokens = v; });
+    addCombo(
+        form, "activationCheckpointing", tr("&Activation checkpointing:"), tr("Activation checkpointing"),
+        { { tr("None"), int(ActivationCheckpointing::None) },
+            { tr("Selective"), int(ActivationCheckpointing::Selective) },
+            { tr("Full"), int(ActivationCheckpointing::Full) } },
+        [](const Scenario& s) { return int(s.activationCheckpointing); },
+        [](Scenario& s, int v) { s.activationCheckpointing = static_cast<ActivationCheckpointing>(v); });
+    addSpin(
+        form, "fsdpPrefetch", tr("FSDP pre&fetch depth:"), tr("FSDP prefetch depth in layers"), 0, 8,
+        [](const Scenario& s) { return s.flags.fsdpPrefetchLayers; },
+        [](Scenario& s, int v) { s.flags.fsdpPrefetchLayers = v; });
+    addCombo(
+        form, "reduceDtype", tr("Gradient &reduce dtype:"), tr("Gradient reduce data type"),
+        { { tr("FP32"), 0 }, { tr("BF16"), 1 } }, [](const Scenario& s) { return int(s.flags.reduceInBf16); },
+        [](Scenario& s, int v) { s.flags.reduceInBf16 = v != 0; });
+    addCheck(
+        form, "fusedOptimizer", tr("Fused optimizer"), tr("Fused AdamW optimizer"),
+        [](const Scenario& s) { return int(s.flags.fusedOptimizer); },
+        [](Scenario& s, int v) { s.flags.fusedOptimizer = v != 0; });
+    addCheck(
+        form, "compiled", tr("torch.compile (fused elementwise)"), tr("Compiled model"),
+        [](const Scenario& s) { return int(s.flags.compiled); }, [](Scenario& s, int v) { s.flags.compiled = v != 0; });
+    addCheck(
+        form, "optimizerInBackward", tr("Optimizer in backward"), tr("Optimizer step overlapped with backward"),
+        [](const Scenario& s) { return int(s.flags.optimizerInBackward); },
+        [](Scenario& s, int v) { s.flags.optimizerInBackward = v != 0; });
+    addCheck(
+        form, "fp8ScalesInBackward", tr("FP8 scales precomputed in backward"),
+        tr("Precompute FP8 weight scales during backward"),
+        [](const Scenario& s) { return int(s.flags.fp8ScalesInBackward); },
+        [](Scenario& s, int v) { s.flags.fp8ScalesInBackward = v != 0; });
+
+    for (int i = 1; i < m_order.size(); ++i)
+        setTabOrder(m_fields[m_order[i - 1]].widget, m_fields[m_order[i]].widget);
+}
+
+ParallelismEditor::Field& ParallelismEditor::addField(
+    QFormLayout* form, const char* name, const QString& label, QWidget* widget, Read read, Write write)
+{
+    const QString key = QLatin1String(name);
+    widget->setObjectName(key);
+    auto* reason = new QLabel;
+    reason->setObjectName(key + QStringLiteral("Reason"));
+    reason->setWordWrap(true);
+    reason->setVisible(false);
+    reason->setForegroundRole(QPalette::Link); // stands out in light and dark palettes
+    form->addRow(label, widget);
+    form->addRow(QString(), reason);
+    m_order << key;
+    Field& f = m_fields[key];
+    f = { widget, reason, std::move(read), std::move(write) };
+    return f;
+}
+
+void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+    int min, int max, Read read, Write write)
+{
+    auto* spin = new QSpinBox;
+    spin->setRange(min, max);
+    spin->setAccessibleName(accessible);
+    spin->setKeyboardTracking(false); // typed numbers apply on Enter; arrows and the wheel apply at every step
+    spin->setGroupSeparatorShown(max > 100'000);
+    addField(form, name, label, spin, std::move(read), std::move(write));
+    const QString key = QLatin1String(name);
+    connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) { edit(key, v); });
+}
+
+void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+    const std::vector<std::pair<QString, int>>& items, Read read, Write write)
+{
+    auto* combo = new QComboBox;
+    combo->setAccessibleName(accessible);
+    for (const auto& [text, value] : items)
+        combo->addItem(text, value);
+    addField(form, name, label, combo, std::move(read), std::move(write));
+    const QString key = QLatin1String(name);
+    connect(
+        combo, &QComboBox::currentIndexChanged, this, [this, key, combo] { edit(key, combo->currentData().toInt()); });
+}
+
+void ParallelismEditor::addCheck(
+    QFormLayout* form, const char* name, const QString& text, const QString& accessible, Read read, Write write)
+{
+    auto* check = new QCheckBox(text);
+    check->setAccessibleName(accessible);
+    addField(form, name, QString(), check, std::move(read), std::move(write));
+    const QString key = QLatin1String(name);
+    connect(check, &QCheckBox::toggled, this, [this, key](bool on) { edit(key, on ? 1 : 0); });
+}
+
+QString ParallelismEditor::validationReason(const QString& fieldName) const
+{
+    const auto it = m_fields.constFind(fieldName);
+    return it == m_fields.constEnd() ? QString() : it->reason->text();
+}
+
+void ParallelismEditor::showReason(Field& field, const QString& text)
+{
+    field.reason->setText(text);
+    field.reason->setVisible(!text.isEmpty());
+    field.widget->setAccessibleDescription(text); // read with the field, not only seen next to it
+}
+
+void ParallelismEditor::edit(const QString& name, int value)
+{
+    Field& field = m_fields[name];
+    Scenario candidate = m_model->scenario();
+    field.write(candidate, value);
+    QString problem = scenarioProblem(candidate);
+    if (problem.isEmpty() && name == kGlobalBatch) {
+        const Workload& w = candidate.workload;
+        const int64_t perMicroStep = w.microBatch * w.seqLen * m_model->dataParallelRanks();
+        if (value < perMicroStep || value % perMicroStep != 0)
+            problem = tr("must be a whole number of micro-steps of %L1 tokens (micro-batch x sequence x %2 "
+                         "data-parallel ranks)")
+                          .arg(perMicroStep)
+                          .arg(m_model->dataParallelRanks());
+    }
+    showReason(field, problem);
+    if (!problem.isEmpty())
+        return;
+    if (name == kGlobalBatch) {
+        m_model->setGlobalBatchTokens(value);
+        return;
+    }
+    m_model->setConfiguration(
+        candidate.parallelism, candidate.activationCheckpointing, candidate.flags, candidate.workload.microBatch);
+}
+
+void ParallelismEditor::syncFromModel()
+{
+    const Scenario& s = m_model->scenario();
+    for (auto it = m_fields.begin(); it != m_fields.end(); ++it) {
+        Field& f = it.value();
+        const QSignalBlocker block(f.widget);
+        const int v = f.read(s);
+        if (auto* spin = qobject_cast<QSpinBox*>(f.widget))
+            spin->setValue(v);
+        else if (auto* combo = qobject_cast<QComboBox*>(f.widget))
+            combo->setCurrentIndex(combo->findData(v));
+        else if (auto* check = qobject_cast<QCheckBox*>(f.widget))
+            check->setChecked(v != 0);
+        showReason(f, {});
+    }
+    // The global batch moves in whole micro-steps.
+    const Workload& w = s.workload;
+    const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * m_model->dataParallelRanks());
+    static_cast<QSpinBox*>(m_fields[kGlobalBatch].widget)->setSingleStep(clampToInt(perMicroStep));
+    m_fields[kGlobalBatch].widget->setToolTip(
+        tr("Steps of %L1 tokens: one micro-batch on every data-parallel rank").arg(perMicroStep));
+}
+
+} // namespace mfu::widgets

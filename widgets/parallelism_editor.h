@@ -1,0 +1,61 @@
+#pragma once
+// ParallelismEditor: how the scenario runs - TP (with SP and async TP), PP (virtual stages, schedule), CP, EP, HSDP
+// replicas, micro-batch, global batch in tokens, activation checkpointing and the framework flags seed 000 names.
+// Every edit is checked by the cost model (CostModel::invalidReason) before it reaches the ScenarioModel; an edit
+// that cannot be laid out is explained next to its field and leaves the scenario as it was. Spin boxes apply on every
+// step (arrows, wheel, dragging), typed numbers on Enter, so panels follow the control while it moves.
+#include <QHash>
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+#include <vector>
+
+#include "core/scenario.h"
+
+class QFormLayout;
+class QLabel;
+
+namespace mfu::widgets {
+
+class ScenarioModel;
+
+class ParallelismEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParallelismEditor(ScenarioModel* model, QWidget* parent = nullptr);
+
+    // The reason shown next to a field ("" when its last edit was accepted); fields are named by objectName.
+    QString validationReason(const QString& fieldName) const;
+
+private:
+    using Write = std::function<void(Scenario&, int)>;
+    using Read = std::function<int(const Scenario&)>;
+    struct Field {
+        QWidget* widget = nullptr;
+        QLabel* reason = nullptr;
+        Read read;
+        Write write;
+    };
+
+    void buildUi();
+    void addSpin(QFormLayout* form, const char* name, const QString& label, const QString& accessible, int min, int max,
+        Read read, Write write);
+    void addCombo(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+        const std::vector<std::pair<QString, int>>& items, Read read, Write write);
+    void addCheck(
+        QFormLayout* form, const char* name, const QString& text, const QString& accessible, Read read, Write write);
+    Field& addField(QFormLayout* form, const char* name, const QString& label, QWidget* widget, Read read, Write write);
+    void edit(const QString& name, int value);
+    void showReason(Field& field, const QString& text);
+    void syncFromModel();
+
+    ScenarioModel* m_model;
+    QHash<QString, Field> m_fields;
+    QStringList m_order; // tab order
+};
+
+// Why a scenario cannot be evaluated, "" when it can (the cost model's own check, or why the model is unusable).
+QString scenarioProblem(const Scenario& scenario);
+
+} // namespace mfu::widgets

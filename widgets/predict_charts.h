@@ -1,0 +1,40 @@
+#pragma once
+// What the Predict panel draws, as functions from core results to a ChartView: the MFU waterfall and the memory
+// breakdown of one prediction, and the sweeps (sequence length, GPU count, precision) with the current configuration,
+// the planner's best per point, the points that do not fit (marked, never dropped) and the user's measured points.
+// Every number comes from core (StepPrediction, mfuWaterfall, runSweep); these only choose series and labels.
+#include <vector>
+
+#include "core/costmodel/sweep.h"
+#include "core/scenario.h"
+
+namespace mfu::widgets {
+
+class ChartView;
+
+// Series names the panel and its tests share.
+namespace series {
+inline constexpr const char* kCurrent = "This configuration";
+inline constexpr const char* kCurrentMisfit = "This configuration: does not fit in memory";
+inline constexpr const char* kCurrentInvalid = "This configuration: cannot be laid out (shown at 0)";
+inline constexpr const char* kBest = "Planner's best";
+inline constexpr const char* kBestNone = "Planner: nothing fits (shown at 0)";
+inline constexpr const char* kMeasured = "Measured";
+inline constexpr const char* kCapacity = "GPU memory capacity";
+} // namespace series
+
+// Peak 100% -> each loss in MFU points -> achieved MFU, as stacked bars (MFU left + points lost at each step).
+void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction);
+// Stacked GiB per GPU (parameters, gradients, optimizer state, activations, temporary buffers, reserved) for the
+// current configuration and, when known, the planner's best, against the capacity line.
+void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const PlannedConfig* best);
+// MFU (%) along sequence length (log2 x) or GPU count (log x).
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario);
+// BF16 vs BF16+FP8: achieved TFLOPS per GPU and per node, and MFU against the BF16 and the FP8 dense peak.
+void showPrecisionTflops(ChartView* chart, const SweepResult& sweep);
+void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario);
+
+// The measured points that belong on a sweep of the scenario along an axis (the other coordinates match).
+std::vector<MeasuredPoint> measuredOnAxis(const Scenario& scenario, SweepAxis axis);
+
+} // namespace mfu::widgets

@@ -1,0 +1,367 @@
+#include "widgets/predict_panel.h"
+
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <exception>
+
+#include "core/costmodel/cost_model.h"
+#include "core/units.h"
+#include "widgets/background_job.h"
+#include "widgets/calibration_box.h"
+#include "widgets/chart_view.h"
+#include "widgets/parallelism_editor.h"
+#include "widgets/planner_table.h"
+#include "widgets/predict_charts.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+QString percent(double fraction)
+{
+    return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', 1);
+}
+
+QLabel* addMetric(QGridLayout* grid, int column, const QString& caption, const char* name)
+{
+    auto* title = new QLabel(caption);
+    auto* value = new QLabel;
+    value->setObjectName(QLatin1String(name));
+    value->setAccessibleName(caption);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont big = value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    value->setFont(big);
+    grid->addWidget(title, 0, column);
+    grid->addWidget(value, 1, column);
+    return value;
+}
+} // namespace
+
+PredictPanel::PredictPanel(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_seqJob(new BackgroundJob(this))
+    , m_gpuJob(new BackgroundJob(this))
+    , m_precisionJob(new BackgroundJob(this))
+    , m_planJob(new BackgroundJob(this))
+{
+    buildUi();
+    for (BackgroundJob* job : { m_seqJob, m_gpuJob, m_precisionJob, m_planJob }) {
+        connect(job, &BackgroundJob::progressChanged, this, &PredictPanel::updateProgress);
+        connect(job, &BackgroundJob::runningChanged, this, &PredictPanel::updateProgress);
+        connect(job, &BackgroundJob::failed, this, [this](int, const QString& message) {
+            m_backgroundStatus->setText(tr("Could not compute: %1").arg(message));
+        });
+    }
+    connect(m_model, &ScenarioModel::changed, this, [this] {
+        recompute();
+        // Several setters may fire in one go (a loaded file, Apply): restart the background work once.
+        if (!m_restartQueued) {
+            m_restartQueued = true;
+            QTimer::singleShot(0, this, &PredictPanel::restartBackground);
+        }
+    });
+    recompute();
+    restartBackground();
+}
+
+PredictPanel::~PredictPanel() = default;
+
+void PredictPanel::buildUi()
+{
+    auto* layout = new QHBoxLayout(this);
+    m_editor = new ParallelismEditor(m_model);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_editor);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(m_editor->sizeHint().width() + 24);
+    scroll->setMaximumWidth(m_editor->sizeHint().width() + 40);
+    layout->addWidget(scroll);
+
+    auto* right = new QVBoxLayout;
+    layout->addLayout(right, 1);
+    right->addWidget(buildSummary());
+
+    m_views = new QTabWidget;
+    m_views->setObjectName(QStringLiteral("predictViews"));
+    m_waterfall = new ChartView;
+    m_waterfall->setObjectName(QStringLiteral("mfuWaterfall"));
+    m_memory = new ChartView;
+    m_memory->setObjectName(QStringLiteral("memoryBreakdown"));
+    auto* breakdown = new QWidget;
+    auto* breakdownLayout = new QHBoxLayout(breakdown);
+    breakdownLayout->setContentsMargins(0, 0, 0, 0);
+    breakdownLayout->addWidget(m_waterfall, 3);
+    breakdownLayout->addWidget(m_memory, 2);
+    m_views->addTab(breakdown, tr("&Breakdown"));
+
+    m_seqChart = new ChartView;
+    m_seqChart->setObjectName(QStringLiteral("mfuVsSeqLen"));
+    m_views->addTab(m_seqChart, tr("&Sequence length"));
+    m_gpuChart = new ChartView;
+    m_gpuChart->setObjectName(QStringLiteral("mfuVsGpuCount"));
+    m_views->addTab(m_gpuChart, tr("&GPU count"));
+
+    m_precisionTflops = new ChartView;
+    m_precisionTflops->setObjectName(QStringLiteral("precisionTflops"));
+    m_precisionMfu = new ChartView;
+    m_precisionMfu->setObjectName(QStringLiteral("precisionMfu"));
+    auto* precision = new QWidget;
+    auto* precisionLayout = new QHBoxLayout(precision);
+    precisionLayout->setContentsMargins(0, 0, 0, 0);
+    precisionLayout->addWidget(m_precisionTflops);
+    precisionLayout->addWidget(m_precisionMfu);
+    m_views->addTab(precision, tr("P&recision"));
+    m_views->addTab(buildPlannerTab(), tr("P&lanner"));
+    right->addWidget(m_views, 1);
+}
+
+QWidget* PredictPanel::buildSummary()
+{
+    auto* box = new QWidget;
+    auto* outer = new QVBoxLayout(box);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* grid = new QGridLayout;
+    outer->addLayout(grid);
+    m_mfu = addMetric(grid, 0, tr("Predicted MFU"), "predictedMfu");
+    m_hfu = addMetric(grid, 1, tr("HFU"), "predictedHfu");
+    m_tokens = addMetric(grid, 2, tr("Tokens/s (cluster)"), "tokensPerSec");
+    m_tflops = addMetric(grid, 3, tr("TFLOPS per GPU"), "tflopsPerGpu");
+    m_stepTime = addMetric(grid, 4, tr("Step time"), "stepTime");
+    m_fits = addMetric(grid, 5, tr("Memory per GPU"), "fits");
+    m_bottleneck = new QLabel;
+    m_bottleneck->setObjectName(QStringLiteral("bottleneck"));
+    m_bottleneck->setWordWrap(true);
+    m_bottleneck->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outer->addWidget(m_bottleneck);
+
+    auto* progressRow = new QHBoxLayout;
+    m_backgroundStatus = new QLabel;
+    m_backgroundStatus->setObjectName(QStringLiteral("backgroundStatus"));
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("backgroundProgress"));
+    m_progress->setAccessibleName(tr("Progress of the sweeps and the planner"));
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(200);
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName(QStringLiteral("cancelBackground"));
+    m_cancel->setAccessibleName(tr("Cancel the sweeps and the planner"));
+    progressRow->addWidget(m_backgroundStatus, 1);
+    progressRow->addWidget(m_progress);
+    progressRow->addWidget(m_cancel);
+    outer->addLayout(progressRow);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        for (BackgroundJob* job : { m_seqJob, m_gpuJob, m_precisionJob, m_planJob })
+            job->cancel();
+        m_backgroundStatus->setText(tr("Cancelled: the sweeps and the planner show their last finished results."));
+    });
+    return box;
+}
+
+QWidget* PredictPanel::buildPlannerTab()
+{
+    auto* tab = new QWidget;
+    auto* layout = new QVBoxLayout(tab);
+    m_planner = new PlannerTableModel(this);
+    m_plannerSorted = new QSortFilterProxyModel(this);
+    m_plannerSorted->setSourceModel(m_planner);
+    m_plannerSorted->setSortRole(PlannerTableModel::SortRole);
+    m_plannerTable = new QTableView;
+    m_plannerTable->setObjectName(QStringLiteral("plannerTable"));
+    m_plannerTable->setAccessibleName(tr("Planner's top configurations"));
+    m_plannerTable->setModel(m_plannerSorted);
+    m_plannerTable->setSortingEnabled(true);
+    m_plannerTable->sortByColumn(PlannerTableModel::Rank, Qt::AscendingOrder);
+    m_plannerTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_plannerTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_plannerTable->setWordWrap(false);
+    m_plannerTable->verticalHeader()->setVisible(false);
+    m_plannerTable->horizontalHeader()->setStretchLastSection(true);
+    m_plannerStatus = new QLabel;
+    m_plannerStatus->setObjectName(QStringLiteral("plannerStatus"));
+    m_plannerStatus->setWordWrap(true);
+    m_apply = new QPushButton(tr("&Apply selected configuration"));
+    m_apply->setObjectName(QStringLiteral("applyPlan"));
+    m_apply->setEnabled(false);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_plannerStatus, 1);
+    row->addWidget(m_apply);
+    layout->addLayout(row);
+    layout->addWidget(m_plannerTable, 1);
+    m_calibration = new CalibrationBox(m_model);
+    layout->addWidget(m_calibration);
+
+    connect(m_plannerTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+        [this] { m_apply->setEnabled(m_plannerTable->selectionModel()->hasSelection()); });
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = m_plannerTable->selectionModel()->selectedRows();
+        if (!rows.isEmpty())
+            applyPlannedConfig(rows.front().row());
+    });
+    connect(m_plannerTable, &QTableView::doubleClicked, this,
+        [this](const QModelIndex& index) { applyPlannedConfig(index.row()); });
+    return tab;
+}
+
+void PredictPanel::recompute()
+{
+    const Scenario& s = m_model->scenario();
+    const QString problem = scenarioProblem(s);
+    m_current.reset();
+    if (problem.isEmpty()) {
+        try {
+            m_current = evaluate(s);
+        } catch (const std::exception& e) {
+            m_bottleneck->setText(QString::fromUtf8(e.what()));
+        }
+    } else {
+        m_bottleneck->setText(tr("Cannot predict this scenario: %1.").arg(problem));
+    }
+    if (!m_current) {
+        for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits })
+            l->setText(QStringLiteral("\u2014"));
+        m_waterfall->clearSeries();
+        m_memory->clearSeries();
+        return;
+    }
+    const StepPrediction& p = *m_current;
+    const QLocale locale;
+    m_mfu->setText(
+        percent(p.mfu) + (p.mfuVsFp8Peak ? tr(" (%1 of FP8 peak)").arg(percent(*p.mfuVsFp8Peak)) : QString()));
+    m_hfu->setText(percent(p.hfu));
+    m_tokens->setText(locale.toString(p.tokensPerSec, 'f', 0));
+    m_tokens->setToolTip(tr("%1 tokens/s per GPU").arg(locale.toString(p.tokensPerSecPerGpu, 'f', 0)));
+    m_tflops->setText(QString::number(p.tflopsPerGpu, 'f', 0));
+    m_stepTime->setText(tr("%1 s").arg(p.stepTimeSeconds, 0, 'f', 3));
+    m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))
+                        .arg(p.memory.total() / kGiB, 0, 'f', 1)
+                        .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0));
+    m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p)));
+    showMfuWaterfall(m_waterfall, p);
+    showMemory();
+}
+
+void PredictPanel::showMemory()
+{
+    if (m_current)
+        showMemoryBreakdown(m_memory, *m_current, m_best ? &*m_best : nullptr);
+}
+
+void PredictPanel::restartBackground()
+{
+    m_restartQueued = false;
+    m_backgroundStatus->setText(tr("Updating the sweeps and the planner..."));
+    startSweep(SweepAxis::SeqLen);
+    startSweep(SweepAxis::GpuCount);
+    startSweep(SweepAxis::Precision);
+    startPlanner();
+}
+
+void PredictPanel::startSweep(SweepAxis axis)
+{
+    BackgroundJob* job = axis == SweepAxis::SeqLen ? m_seqJob : axis == SweepAxis::GpuCount ? m_gpuJob : m_precisionJob;
+    const Scenario s = m_model->scenario();
+    SweepOptions options;
+    if (axis == SweepAxis::SeqLen)
+        options.values = m_seqValues;
+    else if (axis == SweepAxis::GpuCount)
+        options.values = m_gpuValues;
+    job->start<SweepResult>(
+        [s, axis, options](JobControl& control) {
+            return runSweep(
+                s, axis, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
+        },
+        [this, s, axis](SweepResult& r) {
+            if (axis == SweepAxis::Precision) {
+                showPrecisionTflops(m_precisionTflops, r);
+                showPrecisionMfu(m_precisionMfu, r, s);
+            } else {
+                showMfuSweep(axis == SweepAxis::SeqLen ? m_seqChart : m_gpuChart, r, s);
+            }
+        });
+}
+
+void PredictPanel::startPlanner()
+{
+    const Scenario s = m_model->scenario();
+    m_planJob->start<PlanResult>(
+        [s](JobControl& control) {
+            return planConfigurations(
+                s, PlannerOptions {}, [&control](double f) { control.setProgress(f); }, &control.cancel);
+        },
+        [this](PlanResult& r) {
+            m_planner->setPlan(r);
+            m_best.reset();
+            if (!r.configs.empty())
+                m_best = r.configs.front();
+            m_calibration->setBestConfig(m_best);
+            m_apply->setEnabled(m_plannerTable->selectionModel()->hasSelection());
+            m_plannerStatus->setText(
+                tr("%L1 configurations evaluated, %L2 fit, in %3 s, at a global batch of %L4 tokens. %5")
+                    .arg(r.evaluated)
+                    .arg(r.fitting)
+                    .arg(r.seconds, 0, 'f', 2)
+                    .arg(r.globalBatchTokens)
+                    .arg(r.configs.empty() ? tr("Nothing fits: add GPUs, shorten the sequence or pick a larger GPU.")
+                                           : tr("Select a row and Apply it, or double-click it.")));
+            showMemory();
+        });
+}
+
+void PredictPanel::updateProgress()
+{
+    double sum = 0;
+    int running = 0;
+    for (BackgroundJob* job : { m_seqJob, m_gpuJob, m_precisionJob, m_planJob })
+        if (job->isRunning()) {
+            sum += job->progress();
+            ++running;
+        }
+    m_progress->setVisible(running > 0);
+    m_cancel->setVisible(running > 0);
+    if (running > 0) {
+        m_progress->setValue(static_cast<int>(100.0 * sum / running));
+    } else if (m_backgroundStatus->text() == tr("Updating the sweeps and the planner...")) {
+        m_backgroundStatus->setText(tr("Sweeps and planner are up to date."));
+    }
+}
+
+bool PredictPanel::isComputing() const
+{
+    return m_seqJob->isRunning() || m_gpuJob->isRunning() || m_precisionJob->isRunning() || m_planJob->isRunning();
+}
+
+void PredictPanel::setSweepValues(SweepAxis axis, std::vector<double> values)
+{
+    if (axis == SweepAxis::SeqLen)
+        m_seqValues = std::move(values);
+    else if (axis == SweepAxis::GpuCount)
+        m_gpuValues = std::move(values);
+    startSweep(axis);
+}
+
+bool PredictPanel::applyPlannedConfig(int viewRow)
+{
+    const QModelIndex source = m_plannerSorted->mapToSource(m_plannerSorted->index(viewRow, 0));
+    if (!source.isValid())
+        return false;
+    const PlannedConfig& c = m_planner->config(source.row());
+    m_model->setConfiguration(c.parallelism, c.activationCheckpointing, m_model->scenario().flags, c.microBatch);
+    m_backgroundStatus->setText(tr("Applied: %1.").arg(QString::fromStdString(describeConfig(c))));
+    return true;
+}
+
+} // namespace mfu::widgets
