@@ -26,6 +26,7 @@
 #include "widgets/predict_panel.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
+#include "widgets/trace_panel.h"
 
 namespace mfu::app {
 
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
     addPanel(new widgets::PredictPanel(m_scenario), tr("Predict"));
+    addPanel(new widgets::TracePanel(m_scenario), tr("Trace"));
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
 
     createMenus();
@@ -117,8 +119,20 @@ void MainWindow::createMenus()
 bool MainWindow::openFiles(const QStringList& paths)
 {
     bool allOpened = true;
+    // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel.
+    QStringList traces;
     for (const QString& path : paths)
-        allOpened = openFile(path) && allOpened;
+        if (QFileInfo(path).isDir() || (QFileInfo(path).isFile() && sniffFileKind(path) == FileKind::Trace))
+            traces << path;
+        else
+            allOpened = openFile(path) && allOpened;
+    if (auto* panel = m_tabs->findChild<widgets::TracePanel*>(); panel && !traces.isEmpty()) {
+        m_tabs->setCurrentWidget(panel);
+        panel->openTraces(traces);
+        for (const QString& path : traces)
+            addRecentFile(path);
+        tell(tr("Importing %1 in the Trace panel...").arg(QDir::toNativeSeparators(traces.join(QStringLiteral(", ")))));
+    }
     return allOpened;
 }
 

@@ -1,0 +1,133 @@
+#include "widgets/trace_charts.h"
+
+#include <QLocale>
+
+#include <array>
+
+#include "widgets/chart_view.h"
+
+namespace mfu::widgets {
+
+using trace::KernelCategory;
+
+QString categoryLabel(std::string_view key)
+{
+    static const std::array<std::pair<std::string_view, const char*>, 18> labels { {
+        { "gemm", "GEMM" },
+        { "attention_fwd", "Attention fwd" },
+        { "attention_bwd", "Attention bwd" },
+        { "elementwise", "Elementwise/fused" },
+        { "normalization", "Normalization" },
+        { "softmax_loss", "Softmax/loss" },
+        { "optimizer", "Optimizer" },
+        { "comm_allreduce", "All-reduce" },
+        { "comm_allgather", "All-gather" },
+        { "comm_reducescatter", "Reduce-scatter" },
+        { "comm_alltoall", "All-to-all" },
+        { "comm_sendrecv", "Send/recv" },
+        { "comm_broadcast", "Broadcast" },
+        { "comm_other", "Other comm." },
+        { "memcpy", "Memcpy" },
+        { "memset", "Memset" },
+        { "other", "Other" },
+        { "idle", "Idle" },
+    } };
+    for (const auto& [k, label] : labels)
+        if (k == key)
+            return QString::fromLatin1(label);
+    return QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
+}
+
+QColor categoryColour(KernelCategory category)
+{
+    // Computation in saturated hues, communication in reds/purples, memory in greys: a timeline reads at a glance.
+    static const std::array<QColor, trace::kKernelCategoryCount> colours { {
+        QColor(0x00, 0x72, 0xb2), // gemm
+        QColor(0xe6, 0x9f, 0x00), // attention fwd
+        QColor(0xd5, 0x5e, 0x00), // attention bwd
+        QColor(0x00, 0x9e, 0x73), // elementwise
+        QColor(0x56, 0xb4, 0xe9), // normalization
+        QColor(0xf0, 0xe4, 0x42), // softmax/loss
+        QColor(0x8c, 0x6d, 0x31), // optimizer
+        QColor(0xcc, 0x33, 0x33), // all-reduce
+        QColor(0xcc, 0x79, 0xa7), // all-gather
+        QColor(0x99, 0x33, 0x66), // reduce-scatter
+        QColor(0x88, 0x22, 0x55), // all-to-all
+        QColor(0xaa, 0x44, 0x99), // send/recv
+        QColor(0x77, 0x33, 0x88), // broadcast
+        QColor(0xbb, 0x55, 0x55), // other comm
+        QColor(0x88, 0x88, 0x88), // memcpy
+        QColor(0xaa, 0xaa, 0xaa), // memset
+        QColor(0x44, 0x44, 0x44), // other
+    } };
+    return colours[static_cast<size_t>(category)];
+}
+
+void fillStepChart(ChartView* chart, const trace::RankAnalysis& rank, BreakdownUnit unit)
+{
+    chart->clearSeries();
+    const bool share = unit == BreakdownUnit::Share;
+    chart->setTitle(QObject::tr("Step time by kernel category, rank %1").arg(rank.rank));
+    chart->setXAxis(rank.stepSource == trace::StepSource::WholeTrace ? QObject::tr("Whole trace (no ProfilerStep)")
+                                                                     : QObject::tr("Step (ProfilerStep#)"),
+        {});
+    chart->setYAxis(share ? QObject::tr("Share of step") : QObject::tr("Time per step"),
+        share ? QStringLiteral("%") : QStringLiteral("ms"));
+    QStringList names;
+    QVector<double> x;
+    for (size_t i = 0; i < rank.steps.size(); ++i) {
+        names << QStringLiteral("#%1").arg(rank.steps[i].step.number);
+        x << static_cast<double>(i);
+    }
+    chart->setCategories(names);
+    auto value = [&](const trace::Breakdown& b, int64_t ns) {
+        return share ? 100.0 * b.share(ns) : static_cast<double>(ns) / 1e6;
+    };
+    int below = -1;
+    for (int c = 0; c <= trace::kKernelCategoryCount; ++c) {
+        const bool idle = c == trace::kKernelCategoryCount; // idle last: the top of every bar
+        QVector<double> y;
+        bool any = false;
+        for (const auto& s : rank.steps) {
+            const int64_t ns = idle ? s.breakdown.idleNs() : s.breakdown.exclusiveNs[static_cast<size_t>(c)];
+            any = any || ns > 0;
+            y << value(s.breakdown, ns);
+        }
+        if (!any)
+            continue;
+        const QString name
+            = idle ? categoryLabel("idle") : categoryLabel(trace::categoryKey(static_cast<KernelCategory>(c)));
+        below = chart->addBars(name, x, y, below);
+    }
+    chart->rescale();
+}
+
+void fillComparisonChart(ChartView* chart, const trace::RunComparison& comparison)
+{
+    chart->clearSeries();
+    const QLocale locale;
+    // Short enough for a half-width chart: the shares themselves are in the bars and the hover read-out.
+    QString title = QObject::tr("Baseline vs optimised");
+    if (comparison.speedup > 0)
+        title += QObject::tr(": step %1 → %2 ms (%3×)")
+                     .arg(locale.toString(comparison.baselineStepSeconds * 1e3, 'f', 3),
+                         locale.toString(comparison.optimisedStepSeconds * 1e3, 'f', 3),
+                         locale.toString(comparison.speedup, 'f', 2));
+    chart->setTitle(title);
+    chart->setXAxis(QObject::tr("Run"), {});
+    chart->setYAxis(QObject::tr("Share of step"), QStringLiteral("%"));
+    chart->setCategories({ QObject::tr("Baseline"), QObject::tr("Optimised") });
+    int below = -1;
+    for (const auto& c : comparison.categories) {
+        if (c.baselineShare <= 0 && c.optimisedShare <= 0)
+            continue;
+        const double deltaPp = c.deltaShare() * 100;
+        const QString name = QStringLiteral("%1 %2%3 pp")
+                                 .arg(categoryLabel(c.key), deltaPp >= 0 ? QStringLiteral("+") : QString(),
+                                     locale.toString(deltaPp, 'f', 1));
+        below = chart->addBars(name, { 0, 1 }, { 100 * c.baselineShare, 100 * c.optimisedShare }, below);
+    }
+    chart->rescale();
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,31 @@
+#pragma once
+// The Trace panel's charts, filled from core's analysis into the shared ChartView: the stacked category breakdown
+// per step and the baseline-vs-optimised comparison in the style of seed 000's Figure 3 (one stacked bar per run,
+// the category shares side by side, deltas in the legend). Only categories with time in them get a series.
+#include <QColor>
+#include <QString>
+
+#include <string_view>
+
+#include "core/trace/analysis.h"
+#include "core/trace/comparison.h"
+
+namespace mfu::widgets {
+
+class ChartView;
+
+// "gemm" -> "GEMM", "attention_bwd" -> "Attention bwd", "idle" -> "Idle"; unknown keys come back unchanged.
+QString categoryLabel(std::string_view key);
+// A fixed colour per category (timeline lanes, legends), distinct for the computation categories.
+QColor categoryColour(trace::KernelCategory category);
+
+enum class BreakdownUnit { Share, Milliseconds };
+
+// One stacked bar per analysed step: exclusive time per category plus idle, as % of the step window or in ms.
+void fillStepChart(ChartView* chart, const trace::RankAnalysis& rank, BreakdownUnit unit);
+
+// Baseline and optimised as two stacked bars of category shares (% of the analysed span); each series is named
+// with its change in percentage points.
+void fillComparisonChart(ChartView* chart, const trace::RunComparison& comparison);
+
+} // namespace mfu::widgets

@@ -1,0 +1,67 @@
+#include "widgets/trace_import.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/errors.h"
+#include "core/trace/trace_loader.h"
+#include "widgets/background_job.h"
+
+namespace mfu::widgets {
+
+trace::KernelRules builtInKernelRules()
+{
+    QFile file(QStringLiteral(":/presets/kernels/kernel_rules.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError(
+            "the built-in kernel rules (presets/kernels/kernel_rules.json) are missing from the application");
+    const QByteArray text = file.readAll();
+    return trace::KernelRules::fromJsonText(
+        std::string_view(text.constData(), static_cast<size_t>(text.size())), "presets/kernels/kernel_rules.json");
+}
+
+TraceRun importTraceRun(const QStringList& paths, const trace::KernelRules& rules, JobControl& control)
+{
+    std::vector<std::filesystem::path> files;
+    for (const QString& p : paths) {
+        const std::filesystem::path path = p.toStdString();
+        if (!std::filesystem::is_directory(path)) {
+            files.push_back(path);
+            continue;
+        }
+        const auto inFolder = trace::traceFilesInFolder(path);
+        if (inFolder.empty())
+            throw InputError(path.string() + ": no trace files (*.json, *.json.gz) in this folder");
+        files.insert(files.end(), inFolder.begin(), inFolder.end());
+    }
+    // One file at a time (rather than loadRun over all) so progress spans the whole run, not each file anew.
+    TraceRun run;
+    run.paths = paths;
+    const double fileCount = static_cast<double>(files.size());
+    for (size_t i = 0; i < files.size(); ++i) {
+        trace::ReadControl read;
+        read.cancel = &control.cancel;
+        read.onProgress = [&control, i, fileCount](uint64_t done, uint64_t total) {
+            const double inFile = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+            control.setProgress(0.95 * (static_cast<double>(i) + inFile) / fileCount); // the rest: analysis
+        };
+        run.timelines.push_back(trace::loadTrace(files[i], read));
+    }
+    // Rank order as trace::loadRun gives it: distributedInfo.rank, else the order given.
+    for (size_t i = 0; i < run.timelines.size(); ++i)
+        if (!run.timelines[i].rank)
+            run.timelines[i].rank = static_cast<int>(i);
+    std::stable_sort(run.timelines.begin(), run.timelines.end(),
+        [](const trace::Timeline& a, const trace::Timeline& b) { return *a.rank < *b.rank; });
+    if (control.cancel.load())
+        throw trace::Cancelled();
+    trace::AnalysisOptions options;
+    options.topKernelCount = 1000; // the table filters and sorts; the CLI's top 20 would hide the long tail
+    run.analysis = trace::analyzeRun(run.timelines, rules, options);
+    control.setProgress(1);
+    return run;
+}
+
+} // namespace mfu::widgets

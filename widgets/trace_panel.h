@@ -1,0 +1,127 @@
+#pragma once
+// Trace panel: imports profiler traces (a file, several ranks, or a folder) off the GUI thread and shows where the
+// step time goes: a stacked category breakdown per step, the baseline-vs-optimised comparison (seed 000's
+// Figure 3), a zoomable per-stream timeline, the top kernels (sortable, filterable, Ctrl+C copies TSV), overlap
+// and idle figures, per-rank step times with the slowest rank, and the measured MFU beside the cost model's
+// prediction for the window's scenario. Every figure comes from core/trace; this class lays them out.
+//
+// Import: BackgroundJob runs the reader with a progress bar and Cancel; a cancelled or failed import leaves the
+// run shown before untouched, and a failure names the file and byte position.
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+#include "core/trace/kernel_rules.h"
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTabWidget;
+class QTableView;
+
+namespace mfu::widgets {
+
+class BackgroundJob;
+class ChartView;
+class ScenarioModel;
+class TimelineView;
+class TopKernelsModel;
+struct TraceRun;
+
+class TracePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TracePanel(ScenarioModel* scenario, QWidget* parent = nullptr);
+    ~TracePanel() override;
+
+    // The run to analyse (the "optimised" side of a comparison). Files of one run: one per rank, or a folder.
+    void openTraces(const QStringList& paths);
+    // The run to compare against.
+    void openBaseline(const QStringList& paths);
+    void cancelImport();
+    bool isImporting() const;
+
+    std::shared_ptr<const TraceRun> run() const { return m_run; }
+    std::shared_ptr<const TraceRun> baseline() const { return m_baseline; }
+    ChartView* stepChart() const { return m_stepChart; }
+    ChartView* comparisonChart() const { return m_comparisonChart; }
+    TimelineView* timeline() const { return m_timeline; }
+    TopKernelsModel* kernelModel() const { return m_kernels; }
+    QSortFilterProxyModel* kernelProxy() const { return m_kernelProxy; }
+    QTableView* kernelView() const { return m_kernelView; }
+    QLineEdit* kernelFilter() const { return m_filter; }
+    QStandardItemModel* rankTable() const { return m_ranks; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QTabWidget* views() const { return m_views; }
+    QString errorText() const;
+    void setSelectedRank(int index);
+    void copySelectedKernels() const;
+
+signals:
+    void statusMessage(const QString& message);
+    void imported(); // a new run or baseline is shown
+    void importFailed(const QString& message);
+
+private:
+    void chooseTraces();
+    void chooseBaseline();
+    void startImport(const QStringList& paths, bool baseline);
+    void showError(const QString& message);
+    void showRun();
+    void showRank();
+    void updateComparison();
+    void updateFigures();
+    void updateMfu();
+    void updateRanks();
+    QLabel* addFigure(QFormLayout* form, const QString& label, const char* objectName);
+    QWidget* buildOverview();
+    QWidget* buildKernels();
+    QWidget* buildRanks();
+
+    ScenarioModel* m_scenario;
+    std::unique_ptr<trace::KernelRules> m_rules; // null when the built-in rules are missing (then import says why)
+    QString m_rulesError;
+    BackgroundJob* m_runJob = nullptr;
+    BackgroundJob* m_baselineJob = nullptr;
+    std::shared_ptr<const TraceRun> m_run;
+    std::shared_ptr<const TraceRun> m_baseline;
+
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_source = nullptr;
+    QLabel* m_error = nullptr;
+    QComboBox* m_rank = nullptr;
+    QComboBox* m_unit = nullptr;
+    QTabWidget* m_views = nullptr;
+    ChartView* m_stepChart = nullptr;
+    ChartView* m_comparisonChart = nullptr;
+    QLabel* m_comparisonHint = nullptr; // shown instead of an empty comparison chart
+    TimelineView* m_timeline = nullptr;
+    TopKernelsModel* m_kernels = nullptr;
+    QSortFilterProxyModel* m_kernelProxy = nullptr;
+    QTableView* m_kernelView = nullptr;
+    QLineEdit* m_filter = nullptr;
+    QStandardItemModel* m_ranks = nullptr;
+    QLabel* m_slowest = nullptr;
+    // Figures of the selected rank.
+    QLabel* m_steps = nullptr;
+    QLabel* m_stepTime = nullptr;
+    QLabel* m_busy = nullptr;
+    QLabel* m_idle = nullptr;
+    QLabel* m_comm = nullptr;
+    QLabel* m_overlap = nullptr;
+    QLabel* m_exposed = nullptr;
+    QLabel* m_kernelCount = nullptr;
+    QLabel* m_gpu = nullptr;
+    QLabel* m_measuredMfu = nullptr;
+    QLabel* m_predictedMfu = nullptr;
+    QLabel* m_mfuNote = nullptr;
+};
+
+} // namespace mfu::widgets
