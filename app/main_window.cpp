@@ -20,6 +20,7 @@
 #include "app/preset_store.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
+#include "core/trace/nsys_reader.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
@@ -119,10 +120,13 @@ void MainWindow::createMenus()
 bool MainWindow::openFiles(const QStringList& paths)
 {
     bool allOpened = true;
-    // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel.
+    // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel; Nsight
+    // Systems SQLite exports are traces too.
     QStringList traces;
     for (const QString& path : paths)
-        if (QFileInfo(path).isDir() || (QFileInfo(path).isFile() && sniffFileKind(path) == FileKind::Trace))
+        if (QFileInfo(path).isDir()
+            || (QFileInfo(path).isFile()
+                && (sniffFileKind(path) == FileKind::Trace || trace::isSqliteFile(path.toStdString()))))
             traces << path;
         else
             allOpened = openFile(path) && allOpened;

@@ -18,6 +18,7 @@
 #include <QtTest>
 
 #include <qcustomplot.h>
+#include <sqlite3.h>
 
 #include "app/main_window.h"
 #include "core/trace/comparison.h"
@@ -373,6 +374,34 @@ private slots:
         panel.timeline()->grab();
         QVERIFY(panel.timeline()->lastBinnedColumns() > 0);
         QVERIFY(panel.timeline()->lastBinnedColumns() <= 2 * 1000);
+    }
+
+    // An Nsight Systems SQLite export (content-sniffed, not by name) goes through the same open path.
+    void mainWindowOpensNsightExports()
+    {
+        const std::string path = m_dir.filePath(QStringLiteral("profile.sqlite")).toStdString();
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        const char* sql = "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                          "INSERT INTO StringIds VALUES (5, 'volta_sgemm_128x64_nt'), (6, 'ProfilerStep#9');"
+                          "CREATE TABLE TARGET_INFO_CUDA_GPU (id INTEGER, name TEXT);"
+                          "INSERT INTO TARGET_INFO_CUDA_GPU VALUES (0, 'Tesla V100-SXM2-32GB');"
+                          "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+                          " streamId INTEGER, correlationId INTEGER, shortName INTEGER);"
+                          "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 20, 0, 7, 1, 5), (30, 60, 0, 7, 2, 5);"
+                          "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT,"
+                          " textId INTEGER);"
+                          "INSERT INTO NVTX_EVENTS VALUES (0, 100, 60, NULL, 6);";
+        QCOMPARE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        mfu::app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QSignalSpy done(panel, &TracePanel::imported);
+        QVERIFY2(w.openFiles({ QString::fromStdString(path) }), qPrintable(w.lastMessage()));
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 20000);
+        QCOMPARE(panel->kernelModel()->rowCount(), 1);
+        QCOMPARE(panel->kernelProxy()->index(0, TopKernelsModel::Calls).data().toString(), QStringLiteral("2"));
+        QVERIFY2(label(*panel, "gpu").contains(QStringLiteral("V100")), qPrintable(label(*panel, "gpu")));
     }
 
     // The window routes a trace from its one open path to the Trace tab; MFU_SCREENSHOT_DIR keeps a PNG.
