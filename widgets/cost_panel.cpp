@@ -6,7 +6,9 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSettings>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -62,7 +64,7 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     m_baseline->setSpecialValueText(tr("measured or predicted"));
     m_target = spin(0, 100, 1, 60, QStringLiteral(" %"));
     m_target->setSpecialValueText(tr("none"));
-    m_price = spin(0.01, 1000, 2, 2.0, tr(" $ per GPU-hour"));
+    m_price = spin(0.01, 1000, 2, 2.0, tr(" $/GPU-hour"));
 
     auto* inputs = new QGroupBox(tr("Job"));
     auto* inputForm = new QFormLayout(inputs);
@@ -107,9 +109,20 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     charts->addTab(m_savingsChart, tr("Savings"));
     charts->addTab(m_hardwareChart, tr("By GPU"));
 
+    // The figures scroll rather than set the panel's minimum width: the window must fit beside the scenario dock.
+    auto* figures = new QWidget;
+    figures->setLayout(left);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(figures);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(scroll);
+    splitter->addWidget(charts);
+    splitter->setStretchFactor(1, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addLayout(left, 0);
-    layout->addWidget(charts, 1);
+    layout->addWidget(splitter);
 
     const auto changed = [this] { recompute(); };
     connect(m_jobKind, &QComboBox::currentIndexChanged, this, changed);
@@ -134,6 +147,7 @@ QLabel* CostPanel::addValue(QFormLayout* form, const QString& label, const char*
     auto* value = new QLabel;
     value->setObjectName(QString::fromLatin1(objectName));
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
     form->addRow(label, value);
     return value;
 }

@@ -63,6 +63,8 @@ private slots:
         model.setScenario(seed001());
         CostPanel panel(&model, app::presetLibrary());
         QCOMPARE(panel.pricePerGpuHour()->value(), 2.5); // the H100 preset's typical price
+        // Narrow enough to sit beside the scenario dock in a 1000-pixel window.
+        QVERIFY2(panel.minimumSizeHint().width() <= 520, qPrintable(QString::number(panel.minimumSizeHint().width())));
         QCOMPARE(panel.jobKind()->currentIndex(), 1); // days of the cluster
         typeInto(panel.days(), QStringLiteral("90"));
         typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
