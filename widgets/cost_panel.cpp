@@ -121,6 +121,7 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     splitter->addWidget(scroll);
     splitter->addWidget(charts);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 420, 680 }); // room for the figures unwrapped; the charts take what is left
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(splitter);
 

@@ -95,6 +95,15 @@ private slots:
         QVERIFY(panel.hardwareComparison());
         QVERIFY(panel.hardwareComparison()->rows.size() >= 2);
         QCOMPARE(panel.hardwareChart()->data().categories.size(), int(panel.hardwareComparison()->rows.size()));
+
+        // MFU_SCREENSHOT_DIR=folder saves what the panel looks like (scripts/screenshot.sh sets it).
+        const QString shots = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        if (!shots.isEmpty()) {
+            panel.resize(1100, 700);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QVERIFY(panel.grab().save(shots + QStringLiteral("/cost_panel.png")));
+        }
     }
 
     void tokenBudgetAndPredictedMfu()
