@@ -32,6 +32,13 @@ QString milliseconds(double ms, double step)
     return QLocale().toString(ms, 'f', decimals);
 }
 
+// "void at::native::foo<...>(...)" -> "at::native::foo<...>(...)": the return type says nothing in a narrow box.
+QString displayName(const std::string& name)
+{
+    const QString n = QString::fromStdString(name);
+    return n.startsWith(QLatin1String("void ")) ? n.mid(5) : n;
+}
+
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -264,8 +271,8 @@ void TimelineView::paintLane(QPainter& p, const Lane& lane, const QRect& rect)
             if (r.width() > 40) { // room for the name
                 p.setPen(c.lightnessF() < 0.55 ? Qt::white : Qt::black);
                 p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                    QFontMetrics(font()).elidedText(QString::fromStdString(m_timeline->names.name(a.name)),
-                        Qt::ElideRight, static_cast<int>(r.width()) - 6));
+                    QFontMetrics(font()).elidedText(
+                        displayName(m_timeline->names.name(a.name)), Qt::ElideRight, static_cast<int>(r.width()) - 6));
             }
             ++m_lastRects;
             continue;

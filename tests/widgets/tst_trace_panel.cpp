@@ -440,6 +440,16 @@ private slots:
         for (auto* chart : panel->findChildren<ChartView*>())
             chart->plot()->replot();
         QVERIFY(w.grab().save(folder + QStringLiteral("/trace_panel_comparison.png")));
+        // Two ranks: the per-rank table and the slowest rank.
+        const QString dir = QStringLiteral(MFU_SHARED_TRACES_DIR);
+        if (!QFileInfo::exists(dir + "/hta__trace_filter__sampled_rank-0.json.gz"))
+            return;
+        QVERIFY(imports(*panel,
+            { dir + "/hta__trace_filter__sampled_rank-0.json.gz",
+                dir + "/hta__trace_filter__sampled_rank-1.json.gz" }));
+        panel->views()->setCurrentIndex(3);
+        QTest::qWait(50);
+        QVERIFY(w.grab().save(folder + QStringLiteral("/trace_panel_ranks.png")));
     }
 };
 
