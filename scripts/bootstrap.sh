@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point for the README's quick start and for CI.
 #   scripts/bootstrap.sh run    install what is missing, build (release) and launch the application
-#   scripts/bootstrap.sh test   install what is missing, build (release) and run every test through CTest
+#   scripts/bootstrap.sh test   install what is missing, build (dev: debug, warnings as errors) and run every test
 #   scripts/bootstrap.sh asan   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 # Runs as root on Debian 12 (uses sudo when not root). Idempotent: installs only missing packages.
 set -euo pipefail
@@ -33,9 +33,9 @@ case "$mode" in
     exec ./build/release/app/mfu-explorer "$@"
     ;;
   test)
-    cmake --preset release >/dev/null
-    cmake --build --preset release -j "$jobs"
-    ctest --preset release -j "$jobs" "$@"
+    cmake --preset dev >/dev/null
+    cmake --build --preset dev -j "$jobs"
+    ctest --preset dev -j "$jobs" "$@"
     ;;
   asan)
     cmake --preset asan >/dev/null
