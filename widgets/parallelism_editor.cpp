@@ -52,35 +52,35 @@ void ParallelismEditor::buildUi()
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
     addSpin(
-        form, "tp", tr("&Tensor parallel (TP):"), tr("Tensor-parallel degree"), 1, 4096,
+        form, "tp", tr("&TP:"), tr("Tensor-parallel degree"), 1, 4096,
         [](const Scenario& s) { return s.parallelism.tp; }, [](Scenario& s, int v) { s.parallelism.tp = v; });
     addCheck(
-        form, "sequenceParallel", tr("Sequence parallel with TP"), tr("Sequence parallelism alongside TP"),
+        form, "sequenceParallel", tr("Sequence parallel"), tr("Sequence parallelism alongside TP"),
         [](const Scenario& s) { return int(s.parallelism.sequenceParallel); },
         [](Scenario& s, int v) { s.parallelism.sequenceParallel = v != 0; });
     addCheck(
-        form, "asyncTp", tr("Async TP (overlap TP collectives)"), tr("Asynchronous tensor parallelism"),
+        form, "asyncTp", tr("Async TP"), tr("Asynchronous tensor parallelism"),
         [](const Scenario& s) { return int(s.parallelism.asyncTp); },
         [](Scenario& s, int v) { s.parallelism.asyncTp = v != 0; });
     addSpin(
-        form, "pp", tr("&Pipeline stages (PP):"), tr("Pipeline-parallel stages"), 1, 1024,
+        form, "pp", tr("&PP stages:"), tr("Pipeline-parallel stages"), 1, 1024,
         [](const Scenario& s) { return s.parallelism.pp; }, [](Scenario& s, int v) { s.parallelism.pp = v; });
     addSpin(
         form, "virtualStages", tr("&Virtual stages:"), tr("Virtual pipeline stages per rank"), 1, 64,
         [](const Scenario& s) { return s.parallelism.virtualStages; },
         [](Scenario& s, int v) { s.parallelism.virtualStages = v; });
     addCombo(
-        form, "schedule", tr("Pipeline &schedule:"), tr("Pipeline schedule"),
+        form, "schedule", tr("&Schedule:"), tr("Pipeline schedule"),
         { { tr("1F1B"), int(PipelineSchedule::OneFOneB) },
             { tr("Interleaved 1F1B"), int(PipelineSchedule::Interleaved1F1B) },
             { tr("Zero bubble"), int(PipelineSchedule::ZeroBubble) } },
         [](const Scenario& s) { return int(s.parallelism.schedule); },
         [](Scenario& s, int v) { s.parallelism.schedule = static_cast<PipelineSchedule>(v); });
     addSpin(
-        form, "cp", tr("&Context parallel (CP):"), tr("Context-parallel degree"), 1, 4096,
+        form, "cp", tr("&CP:"), tr("Context-parallel degree"), 1, 4096,
         [](const Scenario& s) { return s.parallelism.cp; }, [](Scenario& s, int v) { s.parallelism.cp = v; });
     addSpin(
-        form, "ep", tr("&Expert parallel (EP):"), tr("Expert-parallel degree"), 1, 4096,
+        form, "ep", tr("&EP:"), tr("Expert-parallel degree"), 1, 4096,
         [](const Scenario& s) { return s.parallelism.ep; }, [](Scenario& s, int v) { s.parallelism.ep = v; });
     addSpin(
         form, "hsdpReplicas", tr("&HSDP replicas:"), tr("HSDP replica groups (FSDP shards over the rest)"), 1,
@@ -95,18 +95,18 @@ void ParallelismEditor::buildUi()
         [](const Scenario& s) { return clampToInt(s.workload.globalBatchTokens); },
         [](Scenario& s, int v) { s.workload.globalBatchTokens = v; });
     addCombo(
-        form, "activationCheckpointing", tr("&Activation checkpointing:"), tr("Activation checkpointing"),
+        form, "activationCheckpointing", tr("&Checkpointing:"), tr("Activation checkpointing"),
         { { tr("None"), int(ActivationCheckpointing::None) },
             { tr("Selective"), int(ActivationCheckpointing::Selective) },
             { tr("Full"), int(ActivationCheckpointing::Full) } },
         [](const Scenario& s) { return int(s.activationCheckpointing); },
         [](Scenario& s, int v) { s.activationCheckpointing = static_cast<ActivationCheckpointing>(v); });
     addSpin(
-        form, "fsdpPrefetch", tr("FSDP pre&fetch depth:"), tr("FSDP prefetch depth in layers"), 0, 8,
+        form, "fsdpPrefetch", tr("FSDP pre&fetch:"), tr("FSDP prefetch depth in layers"), 0, 8,
         [](const Scenario& s) { return s.flags.fsdpPrefetchLayers; },
         [](Scenario& s, int v) { s.flags.fsdpPrefetchLayers = v; });
     addCombo(
-        form, "reduceDtype", tr("Gradient &reduce dtype:"), tr("Gradient reduce data type"),
+        form, "reduceDtype", tr("&Reduce dtype:"), tr("Gradient reduce data type"),
         { { tr("FP32"), 0 }, { tr("BF16"), 1 } }, [](const Scenario& s) { return int(s.flags.reduceInBf16); },
         [](Scenario& s, int v) { s.flags.reduceInBf16 = v != 0; });
     addCheck(
@@ -114,15 +114,14 @@ void ParallelismEditor::buildUi()
         [](const Scenario& s) { return int(s.flags.fusedOptimizer); },
         [](Scenario& s, int v) { s.flags.fusedOptimizer = v != 0; });
     addCheck(
-        form, "compiled", tr("torch.compile (fused elementwise)"), tr("Compiled model"),
+        form, "compiled", tr("torch.compile"), tr("Compiled model"),
         [](const Scenario& s) { return int(s.flags.compiled); }, [](Scenario& s, int v) { s.flags.compiled = v != 0; });
     addCheck(
         form, "optimizerInBackward", tr("Optimizer in backward"), tr("Optimizer step overlapped with backward"),
         [](const Scenario& s) { return int(s.flags.optimizerInBackward); },
         [](Scenario& s, int v) { s.flags.optimizerInBackward = v != 0; });
     addCheck(
-        form, "fp8ScalesInBackward", tr("FP8 scales precomputed in backward"),
-        tr("Precompute FP8 weight scales during backward"),
+        form, "fp8ScalesInBackward", tr("FP8 scales in backward"), tr("Precompute FP8 weight scales during backward"),
         [](const Scenario& s) { return int(s.flags.fp8ScalesInBackward); },
         [](Scenario& s, int v) { s.flags.fp8ScalesInBackward = v != 0; });
 

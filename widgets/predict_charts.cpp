@@ -68,7 +68,7 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
 {
     const MfuWaterfall w = mfuWaterfall(prediction);
     chart->clearSeries();
-    chart->setTitle(QObject::tr("From peak to achieved MFU: what each part of the step costs"));
+    chart->setTitle(QObject::tr("From peak to achieved MFU"));
     chart->setXAxis(QString(), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("% of BF16 dense peak"));
     QStringList categories { QObject::tr("BF16 dense peak") };
@@ -88,7 +88,7 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
     lost << 0;
     chart->setCategories(categories);
     const int base = chart->addBars(QObject::tr("MFU left"), x, left);
-    chart->addBars(QObject::tr("MFU points lost at this step"), x, lost, base);
+    chart->addBars(QObject::tr("Lost here"), x, lost, base);
     chart->plot()->xAxis->setTickLabelRotation(35); // long component names stay readable side by side
     chart->rescale();
 }
@@ -198,7 +198,7 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
 {
     chart->clearSeries();
     chart->setTitle(QObject::tr("MFU against each dense peak"));
-    chart->setXAxis(QObject::tr("Run, and the peak MFU is quoted against"), QString());
+    chart->setXAxis(QObject::tr("Run / dense peak MFU is quoted against"), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
     chart->setCategories(
         { QObject::tr("BF16 run / BF16 peak"), QObject::tr("FP8 run / BF16 peak"), QObject::tr("FP8 run / FP8 peak") });

@@ -44,8 +44,10 @@ QLabel* addMetric(QGridLayout* grid, int column, const QString& caption, const c
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
     value->setFont(big);
-    grid->addWidget(title, 0, column);
-    grid->addWidget(value, 1, column);
+    // Two rows of three, so the panel stays narrow enough for small windows.
+    const int row = 2 * (column / 3);
+    grid->addWidget(title, row, column % 3);
+    grid->addWidget(value, row + 1, column % 3);
     return value;
 }
 } // namespace
@@ -87,8 +89,10 @@ void PredictPanel::buildUi()
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_editor);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(m_editor->sizeHint().width() + 24);
-    scroll->setMaximumWidth(m_editor->sizeHint().width() + 40);
+    // As wide as the editor needs and no wider (the charts get the rest); narrower windows scroll it.
+    scroll->setMaximumWidth(m_editor->minimumSizeHint().width() + 28);
+    scroll->setMinimumWidth(120);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     layout->addWidget(scroll);
 
     auto* right = new QVBoxLayout;
@@ -102,7 +106,7 @@ void PredictPanel::buildUi()
     m_memory = new ChartView;
     m_memory->setObjectName(QStringLiteral("memoryBreakdown"));
     auto* breakdown = new QWidget;
-    auto* breakdownLayout = new QHBoxLayout(breakdown);
+    auto* breakdownLayout = new QVBoxLayout(breakdown); // stacked: each chart gets the full width
     breakdownLayout->setContentsMargins(0, 0, 0, 0);
     breakdownLayout->addWidget(m_waterfall, 3);
     breakdownLayout->addWidget(m_memory, 2);
@@ -120,12 +124,15 @@ void PredictPanel::buildUi()
     m_precisionMfu = new ChartView;
     m_precisionMfu->setObjectName(QStringLiteral("precisionMfu"));
     auto* precision = new QWidget;
-    auto* precisionLayout = new QHBoxLayout(precision);
+    auto* precisionLayout = new QVBoxLayout(precision);
     precisionLayout->setContentsMargins(0, 0, 0, 0);
     precisionLayout->addWidget(m_precisionTflops);
     precisionLayout->addWidget(m_precisionMfu);
     m_views->addTab(precision, tr("P&recision"));
     m_views->addTab(buildPlannerTab(), tr("P&lanner"));
+    // Two charts share a tab: let them shrink so the panel fits small windows (the window's minimum size).
+    for (ChartView* chart : { m_waterfall, m_memory, m_seqChart, m_gpuChart, m_precisionTflops, m_precisionMfu })
+        chart->setMinimumSize(200, 140);
     right->addWidget(m_views, 1);
 }
 
@@ -190,6 +197,8 @@ QWidget* PredictPanel::buildPlannerTab()
     m_plannerTable->setWordWrap(false);
     m_plannerTable->verticalHeader()->setVisible(false);
     m_plannerTable->horizontalHeader()->setStretchLastSection(true);
+    m_plannerTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_plannerTable->horizontalHeader()->setSectionResizeMode(PlannerTableModel::Reason, QHeaderView::Stretch);
     m_plannerStatus = new QLabel;
     m_plannerStatus->setObjectName(QStringLiteral("plannerStatus"));
     m_plannerStatus->setWordWrap(true);
@@ -201,11 +210,18 @@ QWidget* PredictPanel::buildPlannerTab()
     row->addWidget(m_apply);
     layout->addLayout(row);
     layout->addWidget(m_plannerTable, 1);
+    m_plannerReason = new QLabel;
+    m_plannerReason->setObjectName(QStringLiteral("plannerReason"));
+    m_plannerReason->setWordWrap(true);
+    m_plannerReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_plannerReason);
     m_calibration = new CalibrationBox(m_model);
     layout->addWidget(m_calibration);
 
-    connect(m_plannerTable->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-        [this] { m_apply->setEnabled(m_plannerTable->selectionModel()->hasSelection()); });
+    connect(m_plannerTable->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        m_apply->setEnabled(m_plannerTable->selectionModel()->hasSelection());
+        showPlannerReason();
+    });
     connect(m_apply, &QPushButton::clicked, this, [this] {
         const QModelIndexList rows = m_plannerTable->selectionModel()->selectedRows();
         if (!rows.isEmpty())
@@ -318,7 +334,20 @@ void PredictPanel::startPlanner()
                     .arg(r.configs.empty() ? tr("Nothing fits: add GPUs, shorten the sequence or pick a larger GPU.")
                                            : tr("Select a row and Apply it, or double-click it.")));
             showMemory();
+            showPlannerReason();
         });
+}
+
+void PredictPanel::showPlannerReason()
+{
+    const QModelIndexList rows = m_plannerTable->selectionModel()->selectedRows();
+    const int row = rows.isEmpty() ? 0 : rows.front().row();
+    const QModelIndex reason = m_plannerSorted->index(row, PlannerTableModel::Reason);
+    m_plannerReason->setText(reason.isValid()
+            ? tr("Why #%1 ranks here: %2")
+                  .arg(m_plannerSorted->index(row, PlannerTableModel::Rank).data().toInt())
+                  .arg(reason.data().toString())
+            : QString());
 }
 
 void PredictPanel::updateProgress()

@@ -65,6 +65,7 @@ private:
     void startPlanner();
     void updateProgress();
     void showMemory();
+    void showPlannerReason();
 
     ScenarioModel* m_model;
     ParallelismEditor* m_editor = nullptr;
@@ -92,6 +93,7 @@ private:
     QTableView* m_plannerTable = nullptr;
     QPushButton* m_apply = nullptr;
     QLabel* m_plannerStatus = nullptr;
+    QLabel* m_plannerReason = nullptr; // the selected (or top) row's reason, in full
     CalibrationBox* m_calibration = nullptr;
 
     BackgroundJob* m_seqJob = nullptr;

@@ -11,9 +11,11 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableView>
 #include <QtTest>
 
+#include "app/main_window.h"
 #include "app/preset_store.h"
 #include "core/costmodel/cost_model.h"
 #include "core/units.h"
@@ -24,6 +26,7 @@
 #include "widgets/predict_charts.h"
 #include "widgets/predict_panel.h"
 #include "widgets/scenario_model.h"
+#include <qcustomplot.h>
 
 using namespace mfu;
 using namespace mfu::widgets;
@@ -248,6 +251,7 @@ private slots:
             >= f.panel.plannerView()->index(1, PlannerTableModel::Mfu).data(PlannerTableModel::SortRole).toDouble());
         QVERIFY(!top.siblingAtColumn(PlannerTableModel::Reason).data().toString().isEmpty());
         table->selectRow(0);
+        QVERIFY(f.text("plannerReason").contains(top.siblingAtColumn(PlannerTableModel::Reason).data().toString()));
         auto* apply = f.panel.findChild<QPushButton*>(QStringLiteral("applyPlan"));
         QVERIFY(apply->isEnabled());
         QTest::mouseClick(apply, Qt::LeftButton);
@@ -281,6 +285,33 @@ private slots:
         // A measurement nothing can reach is explained, not applied.
         QVERIFY(!box->calibrateToMfu(99.5));
         QVERIFY(box->resultText().contains(QLatin1String("outside")));
+    }
+
+    // The main window at a typical 1440x900 with the Predict tab and each of its views; saved as PNGs when
+    // MFU_SCREENSHOT_DIR is set, to look at (titles, axis units, legends, clipped text).
+    void screenshot()
+    {
+        app::MainWindow w;
+        w.resize(1440, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* panel = w.findChild<PredictPanel*>();
+        QVERIFY(panel);
+        w.panels()->setCurrentWidget(panel);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isComputing(), kBackgroundTimeoutMs);
+        const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        for (int tab = 0; tab < panel->views()->count(); ++tab) {
+            panel->views()->setCurrentIndex(tab);
+            QTest::qWait(50);
+            for (ChartView* chart : panel->views()->currentWidget()->findChildren<ChartView*>())
+                chart->plot()->replot();
+            if (auto* chart = qobject_cast<ChartView*>(panel->views()->currentWidget()))
+                chart->plot()->replot();
+            const QImage image = w.grab().toImage();
+            QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+            if (!folder.isEmpty())
+                QVERIFY(image.save(folder + QStringLiteral("/predict_%1.png").arg(tab)));
+        }
     }
 };
 
