@@ -20,9 +20,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # mfu-explorer_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# Qt loads the SVG icon engine and image plugin (package libqt6svg6) at run time, which dpkg-shlibdeps cannot see
-# when the binary does not link the library itself; the xcb/offscreen platform plugins ship in libqt6gui6.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6")
+# libqt6svg6 (SVG icon engine plugin) comes through shlibdeps because the binary links Qt6::Svg; the xcb and
+# offscreen platform plugins ship in libqt6gui6. Nothing needs listing by hand.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "shared-mime-info, desktop-file-utils, hicolor-icon-theme")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/mfu-explorer/mfu-explorer")
 
