@@ -15,9 +15,12 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoStack>
 
 #include "app/file_kind.h"
 #include "app/preset_store.h"
+#include "app/report/report_writer.h"
+#include "app/scenario_history.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
 #include "core/trace/nsys_reader.h"
@@ -45,9 +48,16 @@ MainWindow::MainWindow(QWidget* parent)
     , m_scenario(new widgets::ScenarioModel(this))
     , m_tabs(new QTabWidget)
 {
-    setWindowTitle(QStringLiteral("MFU Explorer"));
     setAcceptDrops(true);
     m_scenario->setScenario(widgets::defaultScenario(presetLibrary()));
+    m_history = new ScenarioHistory(m_scenario, this);
+    connect(m_history->stack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+    updateTitle();
+    m_unsavedChangesPrompt = [this] {
+        return QMessageBox::warning(this, tr("Unsaved changes"),
+            tr("The scenario has changes that are not saved. Save them before closing?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
 
     m_editor = new widgets::ScenarioEditor(m_scenario, presetLibrary());
     auto* scroll = new QScrollArea;
@@ -101,9 +111,18 @@ void MainWindow::createMenus()
     file->addSeparator();
     QAction* exportChart = file->addAction(tr("&Export Chart..."), this, &MainWindow::exportChartInteractively);
     exportChart->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export &Report..."), this, &MainWindow::exportReportInteractively);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_history->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    QAction* redo = m_history->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -164,6 +183,8 @@ bool MainWindow::openFile(const QString& path)
             m_scenario->setScenario(document.scenario);
             m_documentExtras = document; // cost inputs and traces are written back on save
             m_scenarioPath = path;
+            m_history->reset(); // the opened file is the clean state; earlier edits cannot be undone into it
+            updateTitle();
             addRecentFile(path);
             tell(tr("Opened the scenario %1.").arg(shown));
             return true;
@@ -203,12 +224,14 @@ bool MainWindow::saveScenarioTo(const QString& path)
         return false;
     }
     m_scenarioPath = path;
+    m_history->markSaved();
+    updateTitle();
     addRecentFile(path);
     tell(tr("Saved the scenario to %1.").arg(QDir::toNativeSeparators(path)));
     return true;
 }
 
-void MainWindow::saveScenarioInteractively(bool askForName)
+bool MainWindow::saveScenarioInteractively(bool askForName)
 {
     QString path = m_scenarioPath;
     if (askForName || path.isEmpty())
@@ -216,9 +239,59 @@ void MainWindow::saveScenarioInteractively(bool askForName)
             path.isEmpty() ? QDir::home().filePath(QStringLiteral("scenario.mfu.json")) : path,
             tr("MFU Explorer scenario (*.json)"));
     if (path.isEmpty())
-        return;
-    if (!saveScenarioTo(path))
+        return false;
+    if (!saveScenarioTo(path)) {
         QMessageBox::warning(this, tr("Save failed"), m_lastMessage);
+        return false;
+    }
+    return true;
+}
+
+QUndoStack* MainWindow::undoStack() const
+{
+    return m_history->stack();
+}
+
+void MainWindow::updateTitle()
+{
+    // "[*]" is where Qt shows the modified marker (setWindowModified, driven by the undo stack's clean state).
+    setWindowTitle(m_scenarioPath.isEmpty()
+            ? QStringLiteral("MFU Explorer[*]")
+            : QStringLiteral("%1[*] - MFU Explorer").arg(QFileInfo(m_scenarioPath).fileName()));
+}
+
+bool MainWindow::exportReport(const QString& path)
+{
+    ScenarioDocument document = m_documentExtras;
+    document.scenario = m_scenario->scenario();
+    const QString title = m_scenarioPath.isEmpty()
+        ? tr("MFU report")
+        : tr("MFU report: %1").arg(QFileInfo(m_scenarioPath).completeBaseName());
+    const bool html = path.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
+        || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+    ReportResult result;
+    QString error;
+    const bool written = html ? writeReportHtml(path, title, document, presetLibrary(), &result, &error)
+                              : writeReportPdf(path, title, document, presetLibrary(), &result, &error);
+    if (!written) {
+        tell(tr("Report not written: %1").arg(error), true);
+        return false;
+    }
+    tell(tr("Saved the report to %1.").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+void MainWindow::exportReportInteractively()
+{
+    const QString start = m_scenarioPath.isEmpty()
+        ? QDir::home().filePath(QStringLiteral("mfu-report.pdf"))
+        : QFileInfo(m_scenarioPath).dir().filePath(QFileInfo(m_scenarioPath).completeBaseName() + ".pdf");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export report"), start, tr("PDF report (*.pdf);;HTML report with PNG charts (*.html)"));
+    if (path.isEmpty())
+        return;
+    if (!exportReport(path))
+        QMessageBox::warning(this, tr("Export failed"), m_lastMessage);
 }
 
 void MainWindow::chooseAndOpenFiles()
@@ -329,6 +402,13 @@ void MainWindow::restoreWindowState()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (isWindowModified()) {
+        const QMessageBox::StandardButton answer = m_unsavedChangesPrompt();
+        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveScenarioInteractively(false))) {
+            event->ignore();
+            return;
+        }
+    }
     saveWindowState();
     event->accept();
 }

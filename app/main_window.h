@@ -3,13 +3,17 @@
 // drop. Every way of opening a file (menu, recent list, command line, drop) ends in openFiles(), which routes by
 // content. Adding a panel is one addPanel() line in the constructor.
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QStringList>
+
+#include <functional>
 
 #include "core/scenario_file.h"
 
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QUndoStack;
 
 namespace mfu::widgets {
 class ChartView;
@@ -18,6 +22,8 @@ class ScenarioModel;
 } // namespace mfu::widgets
 
 namespace mfu::app {
+
+class ScenarioHistory;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -41,6 +47,14 @@ public:
     bool saveScenarioTo(const QString& path);
     QStringList recentFiles() const;
     QString lastMessage() const { return m_lastMessage; }
+    // Edit > Undo/Redo act on this; it is clean when the scenario matches the file last opened or saved.
+    QUndoStack* undoStack() const;
+    // Writes the report of the current scenario (app/report): PDF, or HTML when the name ends in .html/.htm.
+    bool exportReport(const QString& path);
+    // Asked on close with unsaved changes: Save, Discard or Cancel. The default shows a QMessageBox; tests set their
+    // own answer so closing does not block.
+    using UnsavedChangesPrompt = std::function<QMessageBox::StandardButton()>;
+    void setUnsavedChangesPrompt(UnsavedChangesPrompt prompt) { m_unsavedChangesPrompt = std::move(prompt); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -51,7 +65,9 @@ private:
     void createMenus();
     void chooseAndOpenFiles();
     void exportChartInteractively();
-    void saveScenarioInteractively(bool askForName);
+    bool saveScenarioInteractively(bool askForName); // false when cancelled or failed
+    void exportReportInteractively();
+    void updateTitle();
     bool openFile(const QString& path);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -66,6 +82,8 @@ private:
     QString m_lastMessage;
     QString m_scenarioPath; // where Save writes; empty until opened or saved
     ScenarioDocument m_documentExtras;
+    ScenarioHistory* m_history = nullptr;
+    UnsavedChangesPrompt m_unsavedChangesPrompt;
 };
 
 } // namespace mfu::app

@@ -1,11 +1,13 @@
 // MainWindow: starts on the seed-000 scenario, opens files through one path (config.json imports, other kinds get
 // a clear message), remembers recent files, exports the current chart, and renders (screenshot test).
 #include <QLabel>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <qcustomplot.h>
@@ -121,6 +123,97 @@ private slots:
         QVERIFY(w.lastMessage().contains(QStringLiteral("Opened the scenario")));
         QVERIFY(!w.saveScenarioTo(m_dir.filePath(QStringLiteral("missing/dir/s.json"))));
         QVERIFY(w.lastMessage().contains(QStringLiteral("s.json")));
+    }
+
+    void undoRedoAndTheModifiedMarker()
+    {
+        MainWindow w;
+        QVERIFY(w.windowTitle().contains(QStringLiteral("[*]")));
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 8192);
+        // A spin box drag: three edits of one field are one undo step.
+        for (int64_t seqLen : { 9000, 12000, 16384 })
+            w.scenarioModel()->setSeqLen(seqLen);
+        w.scenarioModel()->setGpuCount(16);
+        QVERIFY(w.isWindowModified());
+        QCOMPARE(w.undoStack()->count(), 2);
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 1);
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 8192);
+        QVERIFY(!w.isWindowModified()); // back at the state it started in
+        w.undoStack()->redo();
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
+        QVERIFY(w.isWindowModified());
+        const QString path = m_dir.filePath(QStringLiteral("undo.mfu.json"));
+        QVERIFY2(w.saveScenarioTo(path), qPrintable(w.lastMessage()));
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.windowTitle().contains(QStringLiteral("undo.mfu.json")));
+        w.scenarioModel()->setSeqLen(4096); // not merged into the saved step: saving is a boundary
+        QVERIFY(w.isWindowModified());
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
+        QVERIFY(!w.isWindowModified());
+        // Opening a file starts a fresh history.
+        w.scenarioModel()->setGpuCount(64);
+        QVERIFY(w.openFiles({ path }));
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.undoStack()->count(), 0);
+    }
+
+    void closeWithChangesAsks_data()
+    {
+        QTest::addColumn<int>("answer");
+        QTest::addColumn<bool>("closes");
+        QTest::newRow("discard") << int(QMessageBox::Discard) << true;
+        QTest::newRow("cancel") << int(QMessageBox::Cancel) << false;
+    }
+
+    void closeWithChangesAsks()
+    {
+        QFETCH(int, answer);
+        QFETCH(bool, closes);
+        MainWindow w;
+        int asked = 0;
+        w.setUnsavedChangesPrompt([&] {
+            ++asked;
+            return static_cast<QMessageBox::StandardButton>(answer);
+        });
+        w.show();
+        QVERIFY(w.close()); // unmodified: closes without asking
+        QCOMPARE(asked, 0);
+        w.show();
+        w.scenarioModel()->setGpuCount(8);
+        QCOMPARE(w.close(), closes);
+        QCOMPARE(asked, 1);
+    }
+
+    void closeWithChangesCanSave()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("close.mfu.json"));
+        QVERIFY(MainWindow().saveScenarioTo(path));
+        MainWindow w;
+        QVERIFY(w.openFiles({ path }));
+        w.setUnsavedChangesPrompt([] { return QMessageBox::Save; });
+        w.show();
+        w.scenarioModel()->setGpuCount(32);
+        QVERIFY(w.close()); // saved to the file it came from, no dialog
+        MainWindow reopened;
+        QVERIFY(reopened.openFiles({ path }));
+        QCOMPARE(reopened.scenarioModel()->scenario().cluster.gpuCount, 32);
+    }
+
+    void exportsTheReport()
+    {
+        MainWindow w;
+        const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+        QVERIFY2(w.exportReport(pdf), qPrintable(w.lastMessage()));
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.read(5) == "%PDF-");
+        QVERIFY(!w.exportReport(m_dir.filePath(QStringLiteral("missing/dir/report.pdf"))));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("report.pdf")), qPrintable(w.lastMessage()));
     }
 
     void presetFileIsExplained()

@@ -1,0 +1,115 @@
+#include "app/scenario_history.h"
+
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "core/scenario_file.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::app {
+
+namespace {
+
+nlohmann::json toJson(const Scenario& scenario)
+{
+    ScenarioDocument document;
+    document.scenario = scenario;
+    return scenarioToJson(document);
+}
+
+// The JSON paths that differ between two scenarios ("/workload/seq_len /workload/global_batch_tokens"): what a
+// change touched, so that repeated edits of one field can be told apart from an edit of another.
+std::string changedFields(const nlohmann::json& before, const nlohmann::json& after)
+{
+    std::string fields;
+    for (const auto& operation : nlohmann::json::diff(before, after))
+        fields += operation.at("path").get<std::string>() + ' ';
+    return fields;
+}
+
+class ScenarioEditCommand : public QUndoCommand {
+public:
+    ScenarioEditCommand(
+        const Scenario& before, const Scenario& after, std::string fields, std::function<void(const Scenario&)> apply)
+        : m_before(before)
+        , m_after(after)
+        , m_fields(std::move(fields))
+        , m_apply(std::move(apply))
+    {
+        setText(QObject::tr("scenario edit"));
+    }
+
+    int id() const override { return 1; }
+    void undo() override { m_apply(m_before); }
+    void redo() override
+    {
+        // QUndoStack::push() calls redo(): the model already holds the new scenario then.
+        if (m_pushed)
+            m_apply(m_after);
+        m_pushed = true;
+    }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* next = static_cast<const ScenarioEditCommand*>(other);
+        if (next->m_fields != m_fields)
+            return false;
+        m_after = next->m_after;
+        return true;
+    }
+
+private:
+    Scenario m_before;
+    Scenario m_after;
+    std::string m_fields;
+    std::function<void(const Scenario&)> m_apply;
+    bool m_pushed = false;
+};
+
+} // namespace
+
+ScenarioHistory::ScenarioHistory(widgets::ScenarioModel* model, QObject* parent)
+    : QObject(parent)
+    , m_model(model)
+    , m_stack(new QUndoStack(this))
+    , m_current(model->scenario())
+{
+    connect(m_model, &widgets::ScenarioModel::changed, this, &ScenarioHistory::recordChange);
+}
+
+void ScenarioHistory::reset()
+{
+    m_current = m_model->scenario();
+    m_stack->clear();
+    m_stack->setClean();
+}
+
+void ScenarioHistory::markSaved()
+{
+    m_stack->setClean();
+}
+
+void ScenarioHistory::recordChange()
+{
+    if (m_applying)
+        return;
+    const Scenario before = m_current;
+    m_current = m_model->scenario();
+    const std::string fields = changedFields(toJson(before), toJson(m_current));
+    if (fields.empty())
+        return; // the editor re-set a value it already had
+    m_stack->push(new ScenarioEditCommand(before, m_current, fields, [this](const Scenario& s) { apply(s); }));
+}
+
+void ScenarioHistory::apply(const Scenario& scenario)
+{
+    m_applying = true;
+    m_model->setScenario(scenario);
+    m_applying = false;
+    m_current = m_model->scenario();
+}
+
+} // namespace mfu::app

@@ -1,0 +1,39 @@
+#pragma once
+// ScenarioHistory: undo/redo of the window's scenario. It watches the ScenarioModel and turns every change into an
+// undo command holding the whole scenario before and after (a scenario is small, and restoring it whole cannot miss
+// a derived field). Consecutive changes of the same fields merge, so dragging a spin box is one undo step. Changes
+// made by undo/redo themselves, and scenarios loaded with reset(), are not recorded.
+#include <QObject>
+
+#include "core/scenario.h"
+
+class QUndoStack;
+
+namespace mfu::widgets {
+class ScenarioModel;
+}
+
+namespace mfu::app {
+
+class ScenarioHistory : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioHistory(widgets::ScenarioModel* model, QObject* parent = nullptr);
+
+    QUndoStack* stack() const { return m_stack; }
+    // Forgets the history and takes the model's current scenario as the clean (saved) state: after an open.
+    void reset();
+    // The current scenario is what is on disk now: after a save.
+    void markSaved();
+
+private:
+    void recordChange();
+    void apply(const Scenario& scenario);
+
+    widgets::ScenarioModel* m_model;
+    QUndoStack* m_stack;
+    Scenario m_current; // the model's scenario as last seen, the "before" of the next change
+    bool m_applying = false;
+};
+
+} // namespace mfu::app
