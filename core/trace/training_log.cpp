@@ -1,6 +1,7 @@
 #include "core/trace/training_log.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "core/errors.h"
 
@@ -40,6 +41,14 @@ std::optional<double> number(const std::string& text)
     }
 }
 
+// A step number from a matched run of digits; one beyond int64 (a corrupt line) means the line is not a step.
+std::optional<int64_t> stepNumber(const std::string& digits)
+{
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return error == std::errc() && end == digits.data() + digits.size() ? std::optional(value) : std::nullopt;
+}
+
 std::optional<double> field(const std::string& line, const std::regex& re)
 {
     std::smatch m;
@@ -63,7 +72,10 @@ std::optional<LogStep> torchtitan(const std::string& line)
     if (!std::regex_search(line, m, kTitanStep) || !std::regex_search(line, kTitanThroughput))
         return std::nullopt;
     LogStep s;
-    s.step = std::stoll(m[1].str());
+    const auto step = stepNumber(m[1].str());
+    if (!step)
+        return std::nullopt;
+    s.step = *step;
     s.tokensPerSecPerGpu = field(line, kTitanThroughput);
     s.tflopsPerGpu = field(line, kTitanTflops);
     if (const auto mfu = field(line, kTitanMfu))
@@ -78,7 +90,10 @@ std::optional<LogStep> megatron(const std::string& line)
     if (!std::regex_search(line, m, kMegatronIteration) || !std::regex_search(line, kMegatronTime))
         return std::nullopt;
     LogStep s;
-    s.step = std::stoll(m[1].str());
+    const auto step = stepNumber(m[1].str());
+    if (!step)
+        return std::nullopt;
+    s.step = *step;
     if (const auto ms = field(line, kMegatronTime))
         s.stepSeconds = *ms / 1000.0;
     s.tflopsPerGpu = field(line, kMegatronTflops);
@@ -92,7 +107,10 @@ std::optional<LogStep> nanogpt(const std::string& line)
     if (!std::regex_search(line, m, kNanoGpt))
         return std::nullopt;
     LogStep s;
-    s.step = std::stoll(m[1].str());
+    const auto step = stepNumber(m[1].str());
+    if (!step)
+        return std::nullopt;
+    s.step = *step;
     s.loss = number(m[2].str());
     if (const auto ms = number(m[3].str()))
         s.stepSeconds = *ms / 1000.0;
