@@ -55,12 +55,13 @@ int main(int argc, char* argv[])
     }
 
     QApplication app(argc, argv);
+    QGuiApplication::setDesktopFileName(QStringLiteral("mfu-explorer")); // Wayland matches the installed .desktop
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("MFU Explorer: measure, predict, explain and value MFU"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Traces, logs, config.json or scenarios"),
-        QStringLiteral("[FILE...]"));
+    parser.addPositionalArgument(
+        QStringLiteral("files"), QStringLiteral("Traces, logs, config.json or scenarios"), QStringLiteral("[FILE...]"));
     parser.process(app);
 
     mfu::app::MainWindow window;

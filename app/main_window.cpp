@@ -30,6 +30,7 @@
 #include "widgets/predict_panel.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
+#include "widgets/start_panel.h"
 #include "widgets/trace_panel.h"
 
 namespace mfu::app {
@@ -77,6 +78,10 @@ MainWindow::MainWindow(QWidget* parent)
     addPanel(new widgets::PredictPanel(m_scenario), tr("Predict"));
     addPanel(new widgets::TracePanel(m_scenario), tr("Trace"));
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
+    auto* start = new widgets::StartPanel(*m_scenario, presetLibrary());
+    connect(start, &widgets::StartPanel::showPanel, this, &MainWindow::showPanel);
+    connect(start, &widgets::StartPanel::demoFailed, this, [this](const QString& m) { tell(m, true); });
+    addPanel(start, tr("Start here"));
 
     createMenus();
     statusBar();
@@ -86,7 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     resizeDocks({ dock }, { 430 }, Qt::Horizontal);
     restoreWindowState();
     if (m_lastMessage.isEmpty())
-        tell(tr("Ready: edit the scenario on the left, or open a config.json (%1).")
+        tell(tr("Ready: edit the scenario on the left, or open a config.json (%1). New here? See the Start here tab.")
                  .arg(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)));
 }
 
@@ -95,6 +100,16 @@ MainWindow::~MainWindow() = default;
 void MainWindow::addPanel(QWidget* panel, const QString& title)
 {
     m_tabs->addTab(panel, title);
+}
+
+bool MainWindow::showPanel(const QString& title)
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (m_tabs->tabText(i) == title) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
+    return false;
 }
 
 void MainWindow::createMenus()
@@ -129,6 +144,8 @@ void MainWindow::createMenus()
         view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* startHere = help->addAction(tr("&Start Here"), this, [this] { showPanel(tr("Start here")); });
+    startHere->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About MFU Explorer"), this, [this] {
         QMessageBox::about(this, tr("About MFU Explorer"),
             tr("MFU Explorer %1\nModel FLOPs Utilization: measure, predict, explain and value it.")

@@ -37,6 +37,8 @@ public:
     bool openFiles(const QStringList& paths);
 
     void addPanel(QWidget* panel, const QString& title);
+    // Switches to the panel with this tab title; false when there is none.
+    bool showPanel(const QString& title);
     widgets::ScenarioModel* scenarioModel() const { return m_scenario; }
     widgets::ScenarioEditor* scenarioEditor() const { return m_editor; }
     QTabWidget* panels() const { return m_tabs; }

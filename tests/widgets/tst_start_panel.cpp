@@ -1,0 +1,114 @@
+// The Start here page: each one-click demo sets the shared scenario to a seed's worked example and shows the panel
+// that answers it; the figures those panels then display are computed by core (checked here through core).
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "core/flops.h"
+#include "core/mfu.h"
+#include "widgets/scenario_model.h"
+#include "widgets/start_panel.h"
+
+using namespace mfu;
+using namespace mfu::widgets;
+
+namespace {
+const PresetLibrary& presets()
+{
+    static const PresetLibrary lib = [] {
+        PresetLibrary l;
+        l.loadDirectory(MFU_SOURCE_DIR "/presets");
+        return l;
+    }();
+    return lib;
+}
+
+double mfuOf(const Scenario& s)
+{
+    const FlopsPerToken f = countFlopsPerToken(s.model, s.workload.seqLen);
+    const double flops = f.get(s.mfuFormula).value_or(f.sixN);
+    return computeMfu(flops, 0, tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount), s.cluster.gpuCount,
+        s.cluster.hardware, s.precision)
+        .mfu;
+}
+
+QPushButton* button(StartPanel& panel, const QString& accessibleName)
+{
+    for (auto* b : panel.findChildren<QPushButton*>())
+        if (b->accessibleName() == accessibleName)
+            return b;
+    return nullptr;
+}
+} // namespace
+
+class TestStartPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void sevenBOnH100Demo()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        QSignalSpy shown(&panel, &StartPanel::showPanel);
+        QPushButton* demo = button(panel, QStringLiteral("Demo: 7B model on 8 H100"));
+        QVERIFY(demo);
+        QTest::mouseClick(demo, Qt::LeftButton);
+        const Scenario& s = model.scenario();
+        QVERIFY(s.model.isBare());
+        QCOMPARE(s.cluster.gpuCount, 8);
+        QCOMPARE(QString::fromStdString(s.cluster.hardware.id), QStringLiteral("h100-sxm"));
+        QVERIFY(s.measuredThroughput.has_value());
+        QCOMPARE(qRound(mfuOf(s) * 1000), 145); // seed 002: 14.5%
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(shown.first().first().toString(), QStringLiteral("Calculator"));
+    }
+
+    void seed000Demo()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        model.setGpuCount(64); // the user had changed something
+        QVERIFY(panel.runDemo(StartPanel::Demo::Seed000SingleB200));
+        QCOMPARE(model.scenario().cluster.gpuCount, 1);
+        QCOMPARE(qRound(mfuOf(model.scenario()) * 10000), 5434); // 54.34%
+    }
+
+    void llama70BDemoOpensPredict()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        QSignalSpy shown(&panel, &StartPanel::showPanel);
+        QVERIFY(panel.runDemo(StartPanel::Demo::Seed000Llama70BDefault));
+        QCOMPARE(model.scenario().parallelism.tp, 8);
+        QCOMPARE(model.scenario().activationCheckpointing, ActivationCheckpointing::Full);
+        QCOMPARE(model.scenario().cluster.gpuCount, 16);
+        QCOMPARE(shown.first().first().toString(), QStringLiteral("Predict"));
+    }
+
+    // With MFU_SCREENSHOT_DIR set, saves the page to look at (scripts/screenshot.sh's habit); otherwise checks it
+    // renders at a typical dock-beside-panel width without growing wider than the window.
+    void screenshot()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        panel.resize(960, 820);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.minimumSizeHint().width() <= 960);
+        const QByteArray dir = qgetenv("MFU_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            QVERIFY(panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/start_panel.png")));
+    }
+
+    void missingPresetIsReported()
+    {
+        ScenarioModel model;
+        PresetLibrary empty;
+        StartPanel panel(model, empty);
+        QSignalSpy failed(&panel, &StartPanel::demoFailed);
+        QVERIFY(!panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QCOMPARE(failed.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestStartPanel)
+#include "tst_start_panel.moc"

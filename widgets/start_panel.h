@@ -1,0 +1,36 @@
+#pragma once
+// StartPanel: the "Start here" page. It says in a sentence what each panel answers and offers the seeds' worked
+// examples as one-click demos: each demo sets the shared scenario (from presets, so every figure on screen is still
+// computed by core) and asks the window to show the panel that answers it.
+#include <QWidget>
+
+#include "core/presets.h"
+
+namespace mfu::widgets {
+
+class ScenarioModel;
+
+class StartPanel : public QWidget {
+    Q_OBJECT
+public:
+    enum class Demo {
+        Seed000SingleB200, // Llama 3.1 8B on one B200, 21,111 tokens/s: 54.3% MFU
+        Seed002SevenBOnH100, // a bare 7B model on 8 x H100, 8 x 4,096 tokens in 1.2 s: 14.5% MFU
+        Seed000Llama70BDefault // Llama 3.1 70B on 16 x B200 with TorchTitan's default TP 8 + full AC
+    };
+
+    StartPanel(ScenarioModel& scenario, const PresetLibrary& presets, QWidget* parent = nullptr);
+
+    // Applies a demo; returns false (and says why in demoFailed) when a preset it needs is missing.
+    bool runDemo(Demo demo);
+
+signals:
+    void showPanel(const QString& title); // the tab title of the panel that answers the demo
+    void demoFailed(const QString& reason);
+
+private:
+    ScenarioModel& m_scenario;
+    const PresetLibrary& m_presets;
+};
+
+} // namespace mfu::widgets
