@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "core/errors.h"
@@ -102,9 +103,14 @@ private:
     int64_t positive(const std::string& key) const
     {
         const json& v = m_config.at(key);
-        // Some exporters write integers as 4096.0; accept whole floats, reject everything else.
-        if (v.is_number_float() && v.get<double>() == double(int64_t(v.get<double>())))
-            return checkedPositive(key, int64_t(v.get<double>()));
+        // Some exporters write integers as 4096.0; accept whole floats, reject everything else. The range check
+        // comes before the cast: converting a double beyond int64 is undefined behaviour (found by fuzz_hf_config).
+        if (v.is_number_float()) {
+            const double d = v.get<double>();
+            if (!(d >= 1.0 && d <= 1099511627776.0 && d == std::floor(d)))
+                fail(key, "must be a positive integer below 2^40, got " + v.dump());
+            return checkedPositive(key, static_cast<int64_t>(d));
+        }
         if (!v.is_number_integer())
             fail(key, "must be a positive integer, got " + v.dump());
         return checkedPositive(key, v.get<int64_t>());

@@ -119,6 +119,9 @@ private slots:
         QTest::newRow("gigantic") << QByteArray(R"({"model_type":"gpt2","n_embd":1e300,"n_layer":12,"n_head":12,
             "n_positions":1024,"vocab_size":50257})")
                                   << QStringLiteral("'n_embd'");
+        QTest::newRow("whole float beyond int64") << QByteArray(R"({"model_type":"llama","hidden_size":5.1e53,
+            "num_hidden_layers":32,"num_attention_heads":32,"vocab_size":1,"intermediate_size":1})")
+                                                  << QStringLiteral("'hidden_size': must be a positive integer");
         QTest::newRow("not JSON") << QByteArray(R"({"model_type": "llama",)")
                                   << QStringLiteral("not valid JSON at byte");
         QTest::newRow("not an object") << QByteArray("[1,2,3]") << QStringLiteral("must be a JSON object");
