@@ -186,6 +186,24 @@ TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
     throw InputError("--precision: '" + s(v) + "' is not one of bf16, fp8");
 }
 
+FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model)
+{
+    if (!parser.isSet(QStringLiteral("formula")))
+        return model.isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
+    const QString value = parser.value(QStringLiteral("formula"));
+    if (const auto f = flopFormulaFromKey(s(value)))
+        return *f;
+    throw InputError("--formula: '" + s(value) + "' is not one of six_n, palm, per_component, per_component_causal");
+}
+
+double resolveFlopsPerToken(const ModelSpec& model, int64_t seq, FlopFormula formula)
+{
+    if (const auto flops = countFlopsPerToken(model, seq).get(formula))
+        return *flops;
+    throw InputError("--formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
+        + model.id + " is a bare parameter count (use six_n)");
+}
+
 std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser)
 {
     const bool cluster = parser.isSet(QStringLiteral("tokens-per-sec"));

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/flops.h"
 #include "core/hardware_spec.h"
 #include "core/mfu.h"
 #include "core/model_spec.h"
@@ -37,6 +38,10 @@ HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& de
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount = 1);
 int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
 TrainingPrecision resolvePrecision(const QCommandLineParser& parser);
+// --formula six_n|palm|per_component|per_component_causal; default palm, six_n for a bare parameter count.
+FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model);
+// The model's training FLOP/token at seq under formula; throws when the formula needs an architecture (bare model).
+double resolveFlopsPerToken(const ModelSpec& model, int64_t seq, FlopFormula formula);
 // nullopt when no throughput flag was given; throws on a contradictory or incomplete combination.
 std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser);
 

@@ -13,7 +13,10 @@ namespace mfu::cli {
 
 namespace {
 
-nlohmann::json optionalNumber(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+nlohmann::json optionalNumber(const std::optional<double>& v)
+{
+    return v ? nlohmann::json(*v) : nlohmann::json();
+}
 
 struct CalcResult {
     ModelSpec model;
@@ -62,15 +65,8 @@ CalcResult compute(const QCommandLineParser& p)
     }
     r.params = countParameters(r.model);
     r.flops = countFlopsPerToken(r.model, r.seq);
-    r.formula = r.model.isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
-    if (p.isSet(QStringLiteral("formula"))) {
-        const auto f = flopFormulaFromKey(p.value(QStringLiteral("formula")).toStdString());
-        if (!f)
-            throw InputError("--formula: must be six_n, palm, per_component or per_component_causal");
-        if (!r.flops.get(*f))
-            throw InputError("--formula: a bare parameter count only supports six_n");
-        r.formula = *f;
-    }
+    r.formula = resolveFormula(p, r.model);
+    resolveFlopsPerToken(r.model, r.seq, r.formula); // a formula the model cannot answer is an error now
     const auto throughput = throughputOf(p, r.seq, r.gpus);
     if (p.isSet(QStringLiteral("gpu")) || throughput)
         r.hardware = resolveHardware(p);
@@ -177,11 +173,12 @@ int runCalc(const QStringList& args)
     addClusterOptions(parser);
     addWorkloadOptions(parser);
     addThroughputOptions(parser);
-    parser.addOption({ QStringLiteral("micro-batch"), QStringLiteral("Sequences per GPU per micro-step (with --step-time)"),
-        QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("micro-batch"),
+        QStringLiteral("Sequences per GPU per micro-step (with --step-time)"), QStringLiteral("N") });
     parser.addOption({ QStringLiteral("grad-accum"), QStringLiteral("Gradient accumulation micro-steps (default 1)"),
         QStringLiteral("N") });
-    parser.addOption({ QStringLiteral("dp"), QStringLiteral("Data-parallel ranks (default: --gpus)"), QStringLiteral("N") });
+    parser.addOption(
+        { QStringLiteral("dp"), QStringLiteral("Data-parallel ranks (default: --gpus)"), QStringLiteral("N") });
     parser.addOption({ QStringLiteral("ac"), QStringLiteral("Activation checkpointing for HFU: none|selective|full"),
         QStringLiteral("MODE") });
     parser.addOption({ QStringLiteral("formula"),

@@ -51,7 +51,7 @@ struct Work {
     nlohmann::json description;
 };
 
-std::optional<double> resolveFlopsPerToken(const QCommandLineParser& parser, nlohmann::json& description)
+std::optional<double> jobFlopsPerToken(const QCommandLineParser& parser, nlohmann::json& description)
 {
     if (parser.isSet(qs("flops-per-token"))) {
         if (parser.isSet(qs("model")) || parser.isSet(qs("params")))
@@ -62,22 +62,12 @@ std::optional<double> resolveFlopsPerToken(const QCommandLineParser& parser, nlo
     if (!model)
         return std::nullopt;
     const int64_t seq = resolveSeqLen(parser, 8192);
-    FlopFormula formula = model->isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
-    if (parser.isSet(qs("formula"))) {
-        const auto f = flopFormulaFromKey(parser.value(qs("formula")).toStdString());
-        if (!f)
-            throw InputError("--formula: '" + parser.value(qs("formula")).toStdString()
-                + "' is not one of six_n, palm, per_component, per_component_causal");
-        formula = *f;
-    }
-    const auto fpt = countFlopsPerToken(*model, seq).get(formula);
-    if (!fpt)
-        throw InputError("--formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
-            + model->id + " is a bare parameter count (use six_n)");
+    const FlopFormula formula = resolveFormula(parser, *model);
+    const double fpt = resolveFlopsPerToken(*model, seq, formula);
     description["model"] = model->id;
     description["seq"] = seq;
     description["formula"] = std::string(flopFormulaKey(formula));
-    return *fpt;
+    return fpt;
 }
 
 JobCost costJob(
@@ -88,7 +78,7 @@ JobCost costJob(
     const bool steps = parser.isSet(qs("steps"));
     if (int(days) + int(tokens) + int(steps) != 1)
         throw InputError("give the job as exactly one of --days D, --tokens T, or --steps N with --tokens-per-step");
-    const auto flopsPerToken = resolveFlopsPerToken(parser, job);
+    const auto flopsPerToken = jobFlopsPerToken(parser, job);
     if (flopsPerToken)
         job["flops_per_token"] = *flopsPerToken;
     if (days) {

@@ -75,19 +75,9 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
     MfuInputs in;
     in.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
     const int64_t seq = resolveSeqLen(parser, 8192);
-    FlopFormula formula = model->isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
-    if (parser.isSet(qs("formula"))) {
-        const auto f = flopFormulaFromKey(parser.value(qs("formula")).toStdString());
-        if (!f)
-            throw InputError("--formula: '" + parser.value(qs("formula")).toStdString()
-                + "' is not one of six_n, palm, per_component, per_component_causal");
-        formula = *f;
-    }
-    const auto fpt = countFlopsPerToken(*model, seq).get(formula);
-    if (!fpt)
-        throw InputError("--formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
-            + model->id + " is a bare parameter count (use six_n)");
-    in.flopsPerToken = *fpt;
+    const FlopFormula formula = resolveFormula(parser, *model);
+    const double fpt = resolveFlopsPerToken(*model, seq, formula);
+    in.flopsPerToken = fpt;
     if (!model->isBare()) {
         const ForwardComponents fc = forwardComponents(*model, seq);
         in.matmulFlopsPerToken = 3.0 * (fc.total() - fc.attentionCore());
