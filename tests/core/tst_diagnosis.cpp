@@ -9,19 +9,14 @@
 #include "core/diagnosis_report.h"
 #include "core/errors.h"
 #include "core/presets.h"
+#include "shipped_presets.h"
 
 using namespace mfu;
 
 namespace {
 const PresetLibrary& presets()
 {
-    static const PresetLibrary lib = [] {
-        PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/hardware");
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/models");
-        return l;
-    }();
-    return lib;
+    return test::shippedPresets();
 }
 
 Diagnosis diagnoseText(const std::string& json)

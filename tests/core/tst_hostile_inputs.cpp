@@ -22,8 +22,10 @@
 #include "core/trace/kernel_rules.h"
 #include "core/trace/kineto_reader.h"
 #include "model_fixtures.h"
+#include "shipped_presets.h"
 
 using namespace mfu;
+using mfu::test::shippedPresets;
 using json = nlohmann::json;
 
 namespace {
@@ -59,22 +61,10 @@ QByteArray llamaWith(const char* key, const char* rawValue)
 
 HardwareSpec h100()
 {
-    PresetLibrary presets;
-    presets.loadDirectory(MFU_SOURCE_DIR "/presets");
-    const HardwareSpec* h = presets.findHardware("h100-sxm");
+    const HardwareSpec* h = shippedPresets().findHardware("h100-sxm");
     if (!h)
         throw std::runtime_error("h100-sxm preset missing");
     return *h;
-}
-
-const PresetLibrary& shippedPresets()
-{
-    static const PresetLibrary library = [] {
-        PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets");
-        return l;
-    }();
-    return library;
 }
 
 // The shipped H100 entry as a one-entry hardware file, its BF16 peak left as the placeholder %1 and its name as

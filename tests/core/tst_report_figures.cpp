@@ -5,6 +5,7 @@
 #include "core/number_format.h"
 #include "core/presets.h"
 #include "core/report/report_figures.h"
+#include "shipped_presets.h"
 
 using namespace mfu;
 
@@ -12,13 +13,7 @@ namespace {
 
 const PresetLibrary& presets()
 {
-    static const PresetLibrary library = [] {
-        PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/hardware");
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/models");
-        return l;
-    }();
-    return library;
+    return test::shippedPresets();
 }
 
 // Seed 001's cluster (256 H100, 90 days, $2.50, 40% -> 60%) training Llama 3.1 70B.

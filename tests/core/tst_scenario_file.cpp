@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/presets.h"
 #include "core/scenario_file.h"
+#include "shipped_presets.h"
 
 using namespace mfu;
 
@@ -17,13 +18,7 @@ namespace {
 
 const PresetLibrary& presets()
 {
-    static const PresetLibrary library = [] {
-        PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/hardware");
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/models");
-        return l;
-    }();
-    return library;
+    return test::shippedPresets();
 }
 
 // Every field away from its default, so a field the file forgets cannot pass by coincidence.

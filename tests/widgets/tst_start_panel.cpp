@@ -6,6 +6,7 @@
 
 #include "core/flops.h"
 #include "core/mfu.h"
+#include "shipped_presets.h"
 #include "widgets/scenario_model.h"
 #include "widgets/start_panel.h"
 
@@ -15,12 +16,7 @@ using namespace mfu::widgets;
 namespace {
 const PresetLibrary& presets()
 {
-    static const PresetLibrary lib = [] {
-        PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets");
-        return l;
-    }();
-    return lib;
+    return test::shippedPresets();
 }
 
 double mfuOf(const Scenario& s)
