@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <sys/stat.h>
+
 #include "core/errors.h"
 
 namespace mfu::trace {
@@ -26,10 +28,9 @@ public:
         m_file = std::fopen(path.c_str(), "rb");
         if (!m_file)
             throw InputError(path.string() + ": cannot open: " + std::strerror(errno));
-        std::error_code ec;
-        m_total = std::filesystem::file_size(path, ec);
-        if (ec)
-            m_total = 0;
+        m_name = path.string();
+        m_atOpen = stamp();
+        m_total = m_atOpen.size;
     }
     ~FileInput() override { std::fclose(m_file); }
     FileInput(const FileInput&) = delete;
@@ -41,6 +42,8 @@ public:
             throw Cancelled();
         const size_t n = std::fread(out, 1, capacity, m_file);
         m_done += n;
+        if (m_total > 0)
+            checkUnchanged(n == 0);
         if (m_control.onProgress && (m_done - m_reported >= kChunk || n == 0)) {
             m_reported = m_done;
             m_control.onProgress(m_done, m_total);
@@ -49,7 +52,38 @@ public:
     }
 
 private:
+    // Size and modification time of the open file (not the path: a file replaced by rename keeps being read whole
+    // and consistent from the old one). Size 0 means unknown (a pipe), and then nothing is checked.
+    struct Stamp {
+        uint64_t size = 0;
+        int64_t mtimeSec = 0;
+        int64_t mtimeNsec = 0;
+        bool operator==(const Stamp&) const = default;
+    };
+    Stamp stamp() const
+    {
+        struct stat st { };
+        if (fstat(fileno(m_file), &st) != 0 || !S_ISREG(st.st_mode))
+            return {};
+        return { static_cast<uint64_t>(st.st_size), static_cast<int64_t>(st.st_mtim.tv_sec),
+            static_cast<int64_t>(st.st_mtim.tv_nsec) };
+    }
+    // A file truncated, grown or rewritten in place while being read would give a mix of old and new bytes; say so
+    // before those bytes reach a reader, rather than report a misleading parse error (or a silently wrong result).
+    // One fstat per chunk (a megabyte) costs nothing next to parsing it.
+    void checkUnchanged(bool atEnd) const
+    {
+        const Stamp now = stamp();
+        if (now == m_atOpen && (atEnd ? m_done == m_total : m_done <= m_total))
+            return;
+        throw InputError(m_name + ": the file changed while being read (" + std::to_string(m_total)
+            + " bytes when opened, " + std::to_string(now.size) + " now, " + std::to_string(m_done)
+            + " read); open it again once it is complete");
+    }
+
     std::FILE* m_file = nullptr;
+    std::string m_name;
+    Stamp m_atOpen;
     ReadControl m_control;
     uint64_t m_total = 0;
     uint64_t m_done = 0;

@@ -26,7 +26,8 @@ public:
 };
 
 struct ReadControl {
-    // Called from the reading thread about every megabyte: bytes of the stored file consumed, and its size.
+    // Called from the reading thread about every megabyte: bytes of the stored file consumed, and its size (for an
+    // Nsight SQLite export: tables read, of all). A file that changes while being read ends in InputError.
     std::function<void(uint64_t done, uint64_t total)> onProgress;
     const std::atomic<bool>* cancel = nullptr; // checked at every chunk
 };

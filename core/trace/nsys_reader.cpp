@@ -154,12 +154,21 @@ public:
             && m_db.hasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs"))
             for (auto& row : m_db.query("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1"))
                 m_timeline.timeOriginNs = row.integer(0);
+        // Progress counts tables read (SQLite gives no byte position). A file changed between them (re-exported)
+        // makes SQLite fail with a read or schema error, which Database::fail reports naming the file.
+        constexpr uint64_t kSteps = 7;
         readKernels();
+        reportProgress(1, kSteps);
         readMemory("CUPTI_ACTIVITY_KIND_MEMCPY", ActivityKind::Memcpy);
+        reportProgress(2, kSteps);
         readMemory("CUPTI_ACTIVITY_KIND_MEMSET", ActivityKind::Memset);
+        reportProgress(3, kSteps);
         readLaunches();
+        reportProgress(4, kSteps);
         readNvtx();
+        reportProgress(5, kSteps);
         readGpuName();
+        reportProgress(6, kSteps);
         auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
         std::stable_sort(m_timeline.activities.begin(), m_timeline.activities.end(), byStart);
         std::stable_sort(m_timeline.annotations.begin(), m_timeline.annotations.end(), byStart);
@@ -168,12 +177,16 @@ public:
         if (m_dropped > 0)
             m_timeline.warnings.push_back(
                 "dropped " + std::to_string(m_dropped) + " event(s) whose end is before their start");
-        if (m_control.onProgress)
-            m_control.onProgress(1, 1);
+        reportProgress(kSteps, kSteps);
         return std::move(m_timeline);
     }
 
 private:
+    void reportProgress(uint64_t done, uint64_t total) const
+    {
+        if (m_control.onProgress)
+            m_control.onProgress(done, total);
+    }
     void checkCancel()
     {
         if ((++m_rows & 0xFFFF) == 0 && m_control.cancel && m_control.cancel->load(std::memory_order_relaxed))

@@ -2,6 +2,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <filesystem>
+#include <fstream>
+
 #include <sqlite3.h>
 
 #include "core/errors.h"
@@ -170,6 +173,41 @@ private slots:
         ReadControl control;
         control.cancel = &cancel;
         QVERIFY_THROWS_EXCEPTION(Cancelled, readNsysSqlite(path, control));
+    }
+
+    void fileChangedBetweenTables_data()
+    {
+        QTest::addColumn<bool>("truncate"); // else: overwritten in place with other bytes of the same size
+        QTest::newRow("truncated") << true;
+        QTest::newRow("overwritten") << false;
+    }
+
+    void fileChangedBetweenTables()
+    {
+        // Progress runs after each table, while the database is open: change the file there, as a re-export does.
+        QFETCH(bool, truncate);
+        QTemporaryDir dir;
+        const std::string path = modernExport(dir);
+        const auto size = std::filesystem::file_size(path);
+        int calls = 0;
+        ReadControl control;
+        control.onProgress = [&](uint64_t, uint64_t) {
+            if (++calls != 1)
+                return;
+            if (truncate) {
+                std::filesystem::resize_file(path, 0);
+            } else {
+                std::ofstream out(path, std::ios::binary | std::ios::trunc);
+                out << std::string(size, 'x');
+            }
+        };
+        try {
+            loadTrace(path, control);
+            QFAIL("expected an InputError");
+        } catch (const mfu::InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(QString::fromStdString(path)), e.what());
+        }
+        QVERIFY(calls >= 1);
     }
 };
 
