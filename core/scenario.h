@@ -56,6 +56,15 @@ struct MeasuredPoint {
     double mfu = 0; // fraction of 1
 };
 
+// The money inputs (Cost panel, core/money): a job as a token budget or as days of the cluster, and an MFU uplift.
+// Part of the scenario so that edits are undoable and saved with it.
+struct CostInputs {
+    std::optional<double> tokenBudget; // wins over days when both are set
+    std::optional<double> days;
+    std::optional<double> baselineMfu; // fraction of 1; empty: the scenario's measured or predicted MFU
+    std::optional<double> targetMfu;
+};
+
 struct Scenario {
     ModelSpec model;
     ClusterSpec cluster;
@@ -75,6 +84,7 @@ struct Scenario {
     {
         return pricePerGpuHourUsd ? *pricePerGpuHourUsd : cluster.hardware.pricePerGpuHourUsd;
     }
+    CostInputs cost;
 };
 
 } // namespace mfu

@@ -194,7 +194,7 @@ ScenarioDocument readV1(const json& root)
     for (size_t i = 0; i < points.size(); ++i)
         s.measuredPoints.push_back(readPoint(points[i], "measured_points[" + std::to_string(i) + "]"));
     s.pricePerGpuHourUsd = optionalPositive(r, "price_per_gpu_hour_usd");
-    doc.cost = readCost(r);
+    s.cost = readCost(r);
     const json& traces = requiredArray(r, "trace_paths");
     for (size_t i = 0; i < traces.size(); ++i) {
         if (!traces[i].is_string() || traces[i].get<std::string>().empty())
@@ -266,9 +266,9 @@ json scenarioToJson(const ScenarioDocument& doc)
         { "measured_points", points },
         { "price_per_gpu_hour_usd", optionalJson(s.pricePerGpuHourUsd) },
         { "cost",
-            { { "token_budget", optionalJson(doc.cost.tokenBudget) }, { "days", optionalJson(doc.cost.days) },
-                { "baseline_mfu", optionalJson(doc.cost.baselineMfu) },
-                { "target_mfu", optionalJson(doc.cost.targetMfu) } } },
+            { { "token_budget", optionalJson(s.cost.tokenBudget) }, { "days", optionalJson(s.cost.days) },
+                { "baseline_mfu", optionalJson(s.cost.baselineMfu) },
+                { "target_mfu", optionalJson(s.cost.targetMfu) } } },
         { "trace_paths", doc.tracePaths },
     };
 }

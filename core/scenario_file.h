@@ -26,18 +26,9 @@ class PresetLibrary;
 inline constexpr const char* kScenarioFormat = "mfu-explorer-scenario";
 inline constexpr int kScenarioFileVersion = 1;
 
-// The Cost panel's inputs (core/money): a job as a token budget or as days of the cluster, and an MFU uplift.
-struct CostInputs {
-    std::optional<double> tokenBudget;
-    std::optional<double> days;
-    std::optional<double> baselineMfu; // fraction of 1; empty: the scenario's measured or predicted MFU
-    std::optional<double> targetMfu;
-};
-
 // What a scenario file holds: the scenario plus the session around it.
 struct ScenarioDocument {
-    Scenario scenario;
-    CostInputs cost;
+    Scenario scenario; // with the Cost panel's inputs (scenario.cost)
     std::vector<std::string> tracePaths; // profiler traces / training logs loaded with it, as the user gave them
 };
 

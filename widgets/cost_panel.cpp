@@ -177,13 +177,13 @@ ScenarioDocument CostPanel::document() const
     doc.scenario = m_model->scenario();
     doc.scenario.pricePerGpuHourUsd = m_price->value();
     if (m_jobKind->currentIndex() == 0)
-        doc.cost.tokenBudget = m_tokens->value() * kGiga;
+        doc.scenario.cost.tokenBudget = m_tokens->value() * kGiga;
     else
-        doc.cost.days = m_days->value();
+        doc.scenario.cost.days = m_days->value();
     if (m_baseline->value() > 0)
-        doc.cost.baselineMfu = m_baseline->value() / 100.0;
+        doc.scenario.cost.baselineMfu = m_baseline->value() / 100.0;
     if (m_target->value() > 0)
-        doc.cost.targetMfu = m_target->value() / 100.0;
+        doc.scenario.cost.targetMfu = m_target->value() / 100.0;
     return doc;
 }
 

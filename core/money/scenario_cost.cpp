@@ -28,7 +28,7 @@ ScenarioCost scenarioCost(
     const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu)
 {
     const Scenario& s = document.scenario;
-    const CostInputs& in = document.cost;
+    const CostInputs& in = s.cost;
     ScenarioCost out;
     if (in.baselineMfu) {
         out.baselineMfu = *in.baselineMfu;

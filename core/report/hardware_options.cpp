@@ -1,6 +1,7 @@
 #include "core/report/hardware_options.h"
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/planner.h"
 #include "core/errors.h"
 
 namespace mfu {
@@ -31,6 +32,37 @@ std::vector<HardwareOption> predictedHardwareOptions(const Scenario& scenario, c
         }
     }
     return options;
+}
+
+PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices)
+{
+    PlannedHardware out;
+    PlannerOptions planner;
+    planner.topN = 1;
+    for (const HardwareSpec& h : devices) {
+        const bool own = h.id == scenario.cluster.hardware.id;
+        const double price = own ? scenario.effectivePricePerGpuHourUsd() : h.pricePerGpuHourUsd;
+        if (!(price > 0)) {
+            out.leftOut.push_back({ h.id, "no price per GPU-hour" });
+            continue;
+        }
+        Scenario s = scenario;
+        s.cluster.hardware = h;
+        try {
+            const PlanResult plan = planConfigurations(s, planner);
+            if (plan.configs.empty()) {
+                out.leftOut.push_back(
+                    { h.id, "no configuration fits on " + std::to_string(s.cluster.gpuCount) + " of it" });
+                continue;
+            }
+            const PlannedConfig& best = plan.configs.front();
+            out.options.push_back({ h, s.cluster.gpuCount, best.prediction.mfu, price });
+            out.configurations.push_back(describeConfig(best));
+        } catch (const InputError& e) {
+            out.leftOut.push_back({ h.id, e.what() });
+        }
+    }
+    return out;
 }
 
 } // namespace mfu

@@ -2,6 +2,7 @@
 // The hardware a scenario's job could run on, each at the MFU the cost model predicts for the scenario's own
 // configuration on it: the input of the hardware comparison (core/money/hardware_comparison.h) in the Cost panel and
 // the report. Lives beside the report rather than in money so money does not depend on the cost model.
+#include <string>
 #include <vector>
 
 #include "core/money/hardware_comparison.h"
@@ -14,5 +15,20 @@ namespace mfu {
 // (degrees that do not divide, no BF16 peak, ...) are left out.
 std::vector<HardwareOption> predictedHardwareOptions(
     const Scenario& scenario, const std::vector<HardwareSpec>& devices);
+
+// The same question at each device's best: the planner's best configuration of the scenario's model on
+// scenario.cluster.gpuCount of it (`mfu-explorer cost --compare`). A device nothing fits on, that has no price or that
+// the cost model rejects is listed in leftOut with the reason, so one bad device does not sink the comparison.
+struct PlannedHardware {
+    std::vector<HardwareOption> options;
+    std::vector<std::string> configurations; // per option: describeConfig of the planner's best
+    struct LeftOut {
+        std::string hardwareId;
+        std::string reason;
+    };
+    std::vector<LeftOut> leftOut;
+};
+// The scenario's own GPU (by id) keeps the scenario's price; the others cost their preset's typical price.
+PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices);
 
 } // namespace mfu

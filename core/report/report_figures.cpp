@@ -167,7 +167,7 @@ std::string parallelismSummary(const Parallelism& p)
     return out;
 }
 
-ReportFigures reportFigures(const ScenarioDocument& doc)
+ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& options)
 {
     const Scenario& s = doc.scenario;
     ReportFigures out;
@@ -194,6 +194,30 @@ ReportFigures reportFigures(const ScenarioDocument& doc)
         out.sections.push_back(predictedSection(*out.predicted));
     } catch (const InputError& e) {
         out.notes.push_back(std::string("Cost model: ") + e.what());
+    }
+    if (options.plan) {
+        try {
+            PlannerOptions planner;
+            planner.topN = 1;
+            const PlanResult plan = planConfigurations(s, planner);
+            if (plan.configs.empty()) {
+                out.notes.push_back("Planner: no configuration of this model fits on "
+                    + std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.id + ".");
+            } else {
+                out.bestConfig = plan.configs.front();
+                out.sections.push_back(plannerSection(*out.bestConfig, s, out.predicted, plan));
+            }
+        } catch (const InputError& e) {
+            out.notes.push_back(std::string("Planner: ") + e.what());
+        }
+    }
+    if (options.traceRules && !doc.tracePaths.empty()) {
+        try {
+            out.trace = traceFigures(doc, *options.traceRules, out.predicted);
+            out.sections.push_back(traceSection(*out.trace));
+        } catch (const InputError& e) {
+            out.notes.push_back(std::string("Trace breakdown: ") + e.what());
+        }
     }
     try {
         out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt,

@@ -4,14 +4,19 @@
 // strings, so the PDF, the HTML page and a test read the same text; the numbers behind them are kept alongside for
 // the charts. A part that cannot be computed (no throughput, a bare model the cost model cannot predict, no job to
 // cost) leaves its section out and says why in `notes`.
+// Two parts are opt-in (ReportOptions), because they take time or need data from outside core: the planner's best
+// configuration, and the breakdown of the traces whose paths the document holds (a path that no longer exists is
+// listed as missing, not an error).
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/costmodel/planner.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/mfu.h"
 #include "core/money/scenario_cost.h"
 #include "core/scenario_file.h"
+#include "core/trace/analysis.h"
 
 namespace mfu {
 
@@ -26,6 +31,21 @@ struct ReportSection {
     std::vector<ReportRow> rows;
 };
 
+// The document's traces, analysed (core/trace) and set against the scenario.
+struct TraceFigures {
+    std::vector<std::string> loadedPaths;
+    std::vector<std::string> missingPaths; // no longer on disk
+    trace::RunAnalysis run;
+    trace::Breakdown total; // summed over ranks and analysed steps: the shares the report prints
+    std::optional<MfuResult> measured; // from the mean step time and the scenario's tokens per step
+    std::string measuredNote; // why there is no measured MFU, or a warning about it
+};
+
+struct ReportOptions {
+    bool plan = false; // run the planner for the best configuration (seconds on a large cluster)
+    const trace::KernelRules* traceRules = nullptr; // analyse the document's traces with these; null: skip them
+};
+
 struct ReportFigures {
     std::vector<ReportSection> sections;
     std::vector<std::string> notes; // what is missing and why
@@ -33,9 +53,19 @@ struct ReportFigures {
     std::optional<MfuResult> measured;
     std::optional<StepPrediction> predicted;
     std::optional<ScenarioCost> cost;
+    std::optional<PlannedConfig> bestConfig; // the planner's first, when options.plan
+    std::optional<TraceFigures> trace; // when options.traceRules and the document has trace paths
 };
 
-ReportFigures reportFigures(const ScenarioDocument& document);
+ReportFigures reportFigures(const ScenarioDocument& document, const ReportOptions& options = {});
+
+// The parts, for callers that want one (report_sections.cpp). traceFigures throws InputError when no trace path
+// exists any more or one cannot be read.
+TraceFigures traceFigures(
+    const ScenarioDocument& document, const trace::KernelRules& rules, const std::optional<StepPrediction>& predicted);
+ReportSection traceSection(const TraceFigures& figures);
+ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario,
+    const std::optional<StepPrediction>& current, const PlanResult& plan);
 
 // "TP 8 (SP) x PP 4 (1F1B) x CP 1, EP 1, HSDP 1"
 std::string parallelismSummary(const Parallelism& p);

@@ -50,9 +50,9 @@ ScenarioDocument seed001()
     d.scenario.cluster.gpuCount = 256;
     d.scenario.parallelism.tp = 8;
     d.scenario.pricePerGpuHourUsd = 2.50;
-    d.cost.days = 90;
-    d.cost.baselineMfu = 0.4;
-    d.cost.targetMfu = 0.6;
+    d.scenario.cost.days = 90;
+    d.scenario.cost.baselineMfu = 0.4;
+    d.scenario.cost.targetMfu = 0.6;
     d.tracePaths = { "traces/rank0.json.gz" };
     return d;
 }

@@ -22,7 +22,7 @@ ScenarioDocument sampleDocument(int gpus)
     d.scenario.model = *app::presetLibrary().findModel("llama-3.1-8b");
     d.scenario.cluster.hardware = *app::presetLibrary().findHardware("h100-sxm");
     d.scenario.cluster.gpuCount = gpus;
-    d.cost.targetMfu = 0.6;
+    d.scenario.cost.targetMfu = 0.6;
     d.tracePaths = { "rank0.json" };
     return d;
 }
@@ -70,7 +70,7 @@ private slots:
         QVERIFY(error.isEmpty());
         const ScenarioDocument reopened = app::openScenarioFile(path);
         QCOMPARE(reopened.scenario.cluster.gpuCount, 64);
-        QCOMPARE(*reopened.cost.targetMfu, 0.6);
+        QCOMPARE(*reopened.scenario.cost.targetMfu, 0.6);
         QCOMPARE(QString::fromStdString(scenarioFileText(reopened)), QString::fromUtf8(readAll(path)));
         // Saving over an existing file replaces it.
         QVERIFY2(app::saveScenarioFile(path, sampleDocument(128), &error), qPrintable(error));

@@ -262,8 +262,8 @@ private slots:
         doc.scenario.cluster.hardware = kH100;
         doc.scenario.cluster.gpuCount = 256;
         doc.scenario.pricePerGpuHourUsd = 2.50;
-        doc.cost.days = 90;
-        doc.cost.targetMfu = 0.6;
+        doc.scenario.cost.days = 90;
+        doc.scenario.cost.targetMfu = 0.6;
         // No MFU given: the measured one wins over the prediction.
         ScenarioCost c = scenarioCost(doc, 0.4, 0.55);
         QCOMPARE(c.baselineOrigin, MfuOrigin::Measured);
@@ -274,17 +274,17 @@ private slots:
         QVERIFY(c.savings);
         QCOMPARE(c.savings->fixedBudget.recoveredValueUsd, 276480.0);
         QCOMPARE(scenarioCost(doc, {}, 0.4).baselineOrigin, MfuOrigin::Predicted);
-        doc.cost.baselineMfu = 0.4;
+        doc.scenario.cost.baselineMfu = 0.4;
         QCOMPARE(scenarioCost(doc, 0.3, 0.5).baselineOrigin, MfuOrigin::Given);
         // A token budget takes precedence over days; the preset price applies without an override.
-        doc.cost.tokenBudget = 1e12;
+        doc.scenario.cost.tokenBudget = 1e12;
         doc.scenario.pricePerGpuHourUsd.reset();
         c = scenarioCost(doc, {}, {});
         QCOMPARE(c.job.gpuHours, 4.2e22 / (0.4 * 989e12) / 3600);
         QCOMPARE(c.rate.pricePerGpuHourUsd, 2.50);
-        doc.cost = {};
+        doc.scenario.cost = {};
         QVERIFY_THROWS_EXCEPTION(InputError, scenarioCost(doc, 0.4, {})); // no job
-        doc.cost.days = 1;
+        doc.scenario.cost.days = 1;
         QVERIFY_THROWS_EXCEPTION(InputError, scenarioCost(doc, {}, {})); // no MFU
     }
 

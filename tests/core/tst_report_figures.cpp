@@ -1,11 +1,19 @@
 // The report's key figures: each row's text comes from the core function that owns the number, and the seed-001
 // money figures appear as the seed states them.
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <fstream>
+
+#include "core/costmodel/cost_model.h"
 #include "core/number_format.h"
 #include "core/presets.h"
+#include "core/report/hardware_options.h"
 #include "core/report/report_figures.h"
+#include "core/trace/kernel_rules.h"
+#include "core/units.h"
 #include "shipped_presets.h"
+#include "trace_test_support.h"
 
 using namespace mfu;
 
@@ -26,9 +34,9 @@ ScenarioDocument seed001()
     d.scenario.workload.seqLen = 8192;
     d.scenario.parallelism.tp = 8;
     d.scenario.pricePerGpuHourUsd = 2.50;
-    d.cost.days = 90;
-    d.cost.baselineMfu = 0.4;
-    d.cost.targetMfu = 0.6;
+    d.scenario.cost.days = 90;
+    d.scenario.cost.baselineMfu = 0.4;
+    d.scenario.cost.targetMfu = 0.6;
     return d;
 }
 
@@ -104,7 +112,7 @@ private slots:
         ScenarioDocument d = seed001();
         const double palm = *countFlopsPerToken(d.scenario.model, 8192).palm;
         d.scenario.measuredThroughput = Throughput { 0.4 * 989e12 / palm, ThroughputScope::PerGpu };
-        d.cost.baselineMfu.reset(); // the job is then costed at the measured MFU
+        d.scenario.cost.baselineMfu.reset(); // the job is then costed at the measured MFU
         const ReportFigures f = reportFigures(d);
         QVERIFY(f.measured);
         QCOMPARE(f.measured->mfu, 0.4);
@@ -126,6 +134,135 @@ private slots:
         QVERIFY(!section(f, "Cost of the job"));
         QCOMPARE(section(f, "FLOP per token")->rows.size(), size_t(1)); // a bare model has only 6N
         QCOMPARE(section(f, "FLOP per token")->rows[0].value, std::string("42.00 GFLOP"));
+    }
+
+    void plannerBestConfiguration()
+    {
+        ScenarioDocument d = seed001();
+        d.scenario.workload.globalBatchTokens = 32 * 8192; // fixed, so the planner and the scenario compare alike
+        QVERIFY(!reportFigures(d).bestConfig); // opt-in: the Cost panel does not pay for a search
+        QVERIFY(!section(reportFigures(d), "Planner's best configuration"));
+        ReportOptions options;
+        options.plan = true;
+        const ReportFigures f = reportFigures(d, options);
+        QVERIFY(f.bestConfig);
+        QVERIFY(f.predicted);
+        const StepPrediction& best = f.bestConfig->prediction;
+        QVERIFY(best.fits);
+        // The scenario's own layout (TP 8, micro-batch 1, no AC) is one the planner searches, so its best is no worse.
+        QVERIFY2(best.mfu >= f.predicted->mfu,
+            qPrintable(QString::number(best.mfu) + " < " + QString::number(f.predicted->mfu)));
+        // The best configuration's figures are the cost model's for that configuration, not the planner's own.
+        QCOMPARE(evaluate(withConfig(d.scenario, *f.bestConfig)).mfu, best.mfu);
+        const ReportSection* s = section(f, "Planner's best configuration");
+        QVERIFY(s);
+        QCOMPARE(row(s, "Best")->value, describeConfig(*f.bestConfig));
+        QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
+        QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu, 1));
+        QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu, 1));
+        QCOMPARE(row(s, "Memory per GPU")->value, formatNumber(best.memory.total() / kGiB, 1) + " GiB");
+        QCOMPARE(row(s, "Step time")->value, formatNumber(best.stepTimeSeconds * 1e3, 1) + " ms");
+    }
+
+    void plannerWithoutAnArchitectureIsANote()
+    {
+        ScenarioDocument d;
+        d.scenario.model = bareModel(7'000'000'000, "a 7B model");
+        d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+        ReportOptions options;
+        options.plan = true;
+        const ReportFigures f = reportFigures(d, options);
+        QVERIFY(!f.bestConfig);
+        QVERIFY(hasNote(f, "Planner: "));
+    }
+
+    void traceBreakdown()
+    {
+        // One 100 ms step on the GPU: a GEMM over [0, 60) ms, an all-reduce on another stream over [40, 80) ms, idle
+        // after. Busy 80%, idle 20%; exclusive GEMM 60%, all-reduce 20% (computation wins the overlap); 20 of the
+        // 40 ms of communication overlap compute (50%), exposed 20%. Measured MFU: 6 x 1e9 FLOP/token x 4096
+        // tokens / 0.1 s / 989 TFLOPS = 24.8%.
+        using namespace trace_test;
+        QTemporaryDir dir;
+        const std::string tracePath = dir.filePath(QStringLiteral("rank0.json")).toStdString();
+        std::ofstream(tracePath) << traceOf({ annotation("ProfilerStep#1", "0", "100000", true),
+            kernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n", "0", "60000"),
+            kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "40000", "40000", 20) });
+        const std::string missing = dir.filePath(QStringLiteral("moved-away.json")).toStdString();
+        ScenarioDocument d;
+        d.scenario.model = bareModel(1'000'000'000, "a 1B model");
+        d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+        d.scenario.cluster.gpuCount = 1;
+        d.scenario.workload.globalBatchTokens = 4096;
+        d.tracePaths = { tracePath, missing };
+        QVERIFY(!reportFigures(d).trace); // no rules given: traces are not read
+        const auto rules = trace::KernelRules::fromFile(MFU_SOURCE_DIR "/presets/kernels/kernel_rules.json");
+        ReportOptions options;
+        options.traceRules = &rules;
+        const ReportFigures f = reportFigures(d, options);
+        QVERIFY(f.trace);
+        QCOMPARE(f.trace->missingPaths, std::vector<std::string> { missing });
+        const ReportSection* s = section(f, "Trace breakdown");
+        QVERIFY(s);
+        QCOMPARE(row(s, "Missing")->value, missing);
+        QCOMPARE(row(s, "Step time")->value, std::string("100.0 ms"));
+        QCOMPARE(row(s, "Busy")->value, std::string("80.0%"));
+        QCOMPARE(row(s, "Idle")->value, std::string("20.0%"));
+        QCOMPARE(row(s, "gemm")->value, std::string("60.0%"));
+        QCOMPARE(row(s, "comm_allreduce")->value, std::string("20.0%"));
+        QCOMPARE(row(s, "Communication")->value, std::string("40.0%"));
+        QCOMPARE(row(s, "Communication")->note, std::string("50.0% of it overlapped with compute; exposed 20.0%"));
+        QVERIFY(f.trace->measured);
+        QCOMPARE(row(s, "Measured MFU")->value, std::string("24.8%"));
+        QVERIFY(qAbs(f.trace->measured->mfu - 6e9 * 4096 / 0.1 / 989e12) < 1e-12);
+
+        // Every path gone: the section still says which, and nothing fails.
+        d.tracePaths = { missing };
+        const ReportFigures gone = reportFigures(d, options);
+        QVERIFY(gone.trace);
+        QCOMPARE(row(section(gone, "Trace breakdown"), "Missing")->value, missing);
+        QVERIFY(!row(section(gone, "Trace breakdown"), "Busy"));
+    }
+
+    void plannedHardwareAtEachDevicesBest()
+    {
+        // Llama 3.1 8B on 8 GPUs: each device's option is the planner's best there; the scenario's own GPU keeps the
+        // scenario's price; a device without a price and one nothing fits on are left out with the reason.
+        Scenario s;
+        s.model = *presets().findModel("llama-3.1-8b");
+        s.cluster.hardware = *presets().findHardware("h100-sxm");
+        s.cluster.gpuCount = 8;
+        s.pricePerGpuHourUsd = 3.25;
+        HardwareSpec unpriced = *presets().findHardware("b200");
+        unpriced.id = "b200-unpriced";
+        unpriced.pricePerGpuHourUsd = 0;
+        const std::vector<HardwareSpec> devices { *presets().findHardware("h100-sxm"), *presets().findHardware("b200"),
+            unpriced };
+        const PlannedHardware p = plannedHardwareOptions(s, devices);
+        QCOMPARE(p.options.size(), size_t(2));
+        QCOMPARE(p.configurations.size(), size_t(2));
+        PlannerOptions top1;
+        top1.topN = 1;
+        for (size_t i = 0; i < 2; ++i) {
+            Scenario onDevice = s;
+            onDevice.cluster.hardware = devices[i];
+            const PlanResult plan = planConfigurations(onDevice, top1);
+            QCOMPARE(*p.options[i].mfu, plan.configs.front().prediction.mfu);
+            QCOMPARE(p.configurations[i], describeConfig(plan.configs.front()));
+            QCOMPARE(p.options[i].gpuCount, 8);
+        }
+        QCOMPARE(*p.options[0].pricePerGpuHourUsd, 3.25);
+        QCOMPARE(*p.options[1].pricePerGpuHourUsd, devices[1].pricePerGpuHourUsd);
+        QCOMPARE(p.leftOut.size(), size_t(1));
+        QCOMPARE(p.leftOut[0].hardwareId, std::string("b200-unpriced"));
+        QCOMPARE(p.leftOut[0].reason, std::string("no price per GPU-hour"));
+
+        s.model = *presets().findModel("llama-3.1-70b");
+        s.cluster.gpuCount = 1; // 70B with its optimizer state fits on no single GPU
+        const PlannedHardware none = plannedHardwareOptions(s, { devices[0] });
+        QVERIFY(none.options.empty());
+        QCOMPARE(none.leftOut.size(), size_t(1));
+        QVERIFY2(none.leftOut[0].reason.find("no configuration fits") == 0, none.leftOut[0].reason.c_str());
     }
 
     void parallelismText()

@@ -41,7 +41,7 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
         { "tuned, fp8", 16384, 512, TrainingPrecision::BF16_FP8, 0.1 + 0.2 } };
     s.pricePerGpuHourUsd = 2.5;
-    d.cost = { 15e12, 90, 0.4, 0.6 };
+    d.scenario.cost = { 15e12, 90, 0.4, 0.6 };
     d.tracePaths = { "/data/run 1/rank0.json.gz", "logs/torchtitan.log" };
     return d;
 }
@@ -151,10 +151,10 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
     }
     const ScenarioDocument& a = da;
     const ScenarioDocument& b = db;
-    SAME(cost.tokenBudget);
-    SAME(cost.days);
-    SAME(cost.baselineMfu);
-    SAME(cost.targetMfu);
+    SAME(scenario.cost.tokenBudget);
+    SAME(scenario.cost.days);
+    SAME(scenario.cost.baselineMfu);
+    SAME(scenario.cost.targetMfu);
     SAME(tracePaths);
 }
 
@@ -234,7 +234,7 @@ private slots:
         compareDocuments(d, reopened);
         QVERIFY(!reopened.scenario.measuredThroughput);
         QVERIFY(!reopened.scenario.pricePerGpuHourUsd);
-        QVERIFY(!reopened.cost.targetMfu);
+        QVERIFY(!reopened.scenario.cost.targetMfu);
     }
 
     void versionZeroFixture()

@@ -1,0 +1,151 @@
+// The report's opt-in sections: the planner's best configuration beside the scenario's own, and the breakdown of
+// the traces the scenario file lists.
+#include <filesystem>
+
+#include "core/errors.h"
+#include "core/money/scenario_cost.h"
+#include "core/number_format.h"
+#include "core/report/report_figures.h"
+#include "core/trace/trace_loader.h"
+#include "core/units.h"
+
+namespace mfu {
+
+namespace {
+
+std::string ms(double seconds)
+{
+    return formatNumber(seconds * 1e3, 1) + " ms";
+}
+std::string gib(double bytes)
+{
+    return formatNumber(bytes / kGiB, 1) + " GiB";
+}
+std::string share(const trace::Breakdown& b, int64_t ns)
+{
+    return formatPercent(b.share(ns), 1);
+}
+
+// Tokens per optimizer step for the whole cluster: the scenario's global batch, else the cost model's step.
+std::optional<double> tokensPerStep(const Scenario& s, const std::optional<StepPrediction>& predicted)
+{
+    if (s.workload.globalBatchTokens > 0)
+        return static_cast<double>(s.workload.globalBatchTokens);
+    if (predicted && predicted->tokensPerStep > 0)
+        return static_cast<double>(predicted->tokensPerStep);
+    return std::nullopt;
+}
+
+} // namespace
+
+ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario,
+    const std::optional<StepPrediction>& current, const PlanResult& plan)
+{
+    const StepPrediction& p = best.prediction;
+    // The current configuration's figure in the note column, or why there is none.
+    const auto now = [&](const std::string& text) {
+        return current ? "now " + text : std::string("current configuration not predicted");
+    };
+    ReportSection out { "Planner's best configuration",
+        { { "Best", describeConfig(best),
+              formatNumber(static_cast<double>(plan.evaluated), 0) + " configurations evaluated, "
+                  + formatNumber(static_cast<double>(plan.fitting), 0) + " fit; "
+                  + formatNumber(static_cast<double>(plan.globalBatchTokens), 0) + " tokens per step" },
+            { "Current", parallelismSummary(scenario.parallelism),
+                std::string(activationCheckpointingKey(scenario.activationCheckpointing)) + " AC, micro-batch "
+                    + std::to_string(scenario.workload.microBatch) } } };
+    out.rows.push_back({ "MFU", formatPercent(p.mfu, 1), now(current ? formatPercent(current->mfu, 1) : "") });
+    out.rows.push_back({ "Step time", ms(p.stepTimeSeconds), now(current ? ms(current->stepTimeSeconds) : "") });
+    out.rows.push_back({ "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
+        now(current ? formatNumber(current->tokensPerSecPerGpu, 0) : "") });
+    out.rows.push_back({ "Memory per GPU", gib(p.memory.total()),
+        now(current ? gib(current->memory.total()) + (current->fits ? "" : " (does not fit)") : "") });
+    if (current && current->mfu > 0)
+        out.rows.push_back({ "Uplift", formatNumber(p.mfu / current->mfu, 2) + "x the current MFU",
+            formatNumber((p.mfu - current->mfu) * 100.0, 1) + " points" });
+    if (!best.reason.empty())
+        out.rows.push_back({ "Why", best.reason, "" });
+    return out;
+}
+
+TraceFigures traceFigures(
+    const ScenarioDocument& document, const trace::KernelRules& rules, const std::optional<StepPrediction>& predicted)
+{
+    TraceFigures out;
+    std::vector<std::filesystem::path> present;
+    for (const std::string& path : document.tracePaths) {
+        std::error_code error;
+        if (std::filesystem::exists(path, error)) {
+            out.loadedPaths.push_back(path);
+            present.emplace_back(path);
+        } else {
+            out.missingPaths.push_back(path);
+        }
+    }
+    if (present.empty())
+        return out;
+    std::vector<trace::Timeline> timelines = trace::loadRun(present);
+    out.run = trace::analyzeRun(timelines, rules);
+    for (const auto& rank : out.run.ranks)
+        out.total += rank.total;
+
+    const Scenario& s = document.scenario;
+    const auto tokens = tokensPerStep(s, predicted);
+    if (!tokens) {
+        out.measuredNote = "no tokens per step in the scenario to turn the step time into MFU";
+    } else if (!(out.run.meanStepSeconds > 0)) {
+        out.measuredNote = "the traces have no step time";
+    } else {
+        try {
+            out.measured = trace::measuredMfu(scenarioFlopsPerToken(s), *tokens, s.cluster.gpuCount,
+                out.run.meanStepSeconds, s.cluster.hardware, s.precision);
+            if (out.measured->mfu > 1.0)
+                out.measuredNote = "above 100%: the scenario (model, tokens per step, GPUs) does not describe "
+                                   "these traces";
+        } catch (const InputError& e) {
+            out.measuredNote = e.what();
+        }
+    }
+    return out;
+}
+
+ReportSection traceSection(const TraceFigures& f)
+{
+    ReportSection out { "Trace breakdown", {} };
+    for (size_t i = 0; i < f.missingPaths.size(); ++i)
+        out.rows.push_back({ i == 0 ? "Missing" : "", f.missingPaths[i], "no longer exists; not analysed" });
+    if (f.loadedPaths.empty())
+        return out;
+    const trace::Breakdown& b = f.total;
+    size_t steps = 0;
+    for (const auto& rank : f.run.ranks)
+        steps += rank.steps.size();
+    const auto& first = f.run.ranks.front();
+    out.rows.push_back(
+        { "Analysed", std::to_string(f.run.ranks.size()) + (f.run.ranks.size() == 1 ? " rank" : " ranks"),
+            std::to_string(steps) + " steps from " + std::string(trace::stepSourceKey(first.stepSource))
+                + (first.gpuName ? ", " + *first.gpuName : "") });
+    out.rows.push_back({ "Step time", ms(f.run.meanStepSeconds), "mean over ranks" });
+    out.rows.push_back({ "Busy", share(b, b.busyNs), "of the step windows: GPU running anything" });
+    out.rows.push_back({ "Idle", share(b, b.idleNs()),
+        formatNumber(static_cast<double>(b.idleGapCount), 0) + " gaps of 100 us or more" });
+    for (int c = 0; c < trace::kKernelCategoryCount; ++c)
+        if (b.exclusiveNs[static_cast<size_t>(c)] > 0)
+            out.rows.push_back({ std::string(trace::categoryKey(static_cast<trace::KernelCategory>(c))),
+                share(b, b.exclusiveNs[static_cast<size_t>(c)]), "exclusive share of the step" });
+    out.rows.push_back({ "Communication", share(b, b.commNs),
+        formatPercent(b.commOverlapFraction(), 1) + " of it overlapped with compute; exposed "
+            + share(b, b.exposedCommNs()) });
+    if (f.measured)
+        out.rows.push_back({ "Measured MFU", formatPercent(f.measured->mfu, 1),
+            f.measuredNote.empty() ? formatTflops(f.measured->achievedFlopsPerGpu) + " per GPU from the step time"
+                                   : f.measuredNote });
+    else
+        out.rows.push_back({ "Measured MFU", "-", f.measuredNote });
+    for (const auto& rank : f.run.ranks)
+        for (const auto& warning : rank.warnings)
+            out.rows.push_back({ "Warning", warning, rank.sourceFile });
+    return out;
+}
+
+} // namespace mfu
