@@ -69,7 +69,8 @@ void fillStepChart(ChartView* chart, const trace::RankAnalysis& rank, BreakdownU
     const bool share = unit == BreakdownUnit::Share;
     chart->setTitle(QObject::tr("Step time by kernel category, rank %1").arg(rank.rank));
     chart->setXAxis(rank.stepSource == trace::StepSource::WholeTrace ? QObject::tr("Whole trace (no ProfilerStep)")
-                                                                     : QObject::tr("Step (ProfilerStep#)"),
+            : rank.stepSource == trace::StepSource::Inferred ? QObject::tr("Step (inferred from the kernel sequence)")
+                                                             : QObject::tr("Step (ProfilerStep#)"),
         {});
     chart->setYAxis(share ? QObject::tr("Share of step") : QObject::tr("Time per step"),
         share ? QStringLiteral("%") : QStringLiteral("ms"));

@@ -61,15 +61,22 @@ void TracePanel::updateFigures()
     case trace::StepSource::CpuAnnotation:
         steps = tr("%n ProfilerStep(s) on the CPU thread", nullptr, static_cast<int>(r.steps.size()));
         break;
+    case trace::StepSource::Inferred:
+        steps = tr("%n step(s) inferred from the repeating kernel sequence (no ProfilerStep annotation)", nullptr,
+            static_cast<int>(r.steps.size()));
+        break;
     case trace::StepSource::WholeTrace:
-        steps = tr("no ProfilerStep annotation: the whole trace is one step");
+        steps = tr("no ProfilerStep annotation and no repeating kernel sequence: the whole trace is one step");
         break;
     }
     if (r.droppedLastStep)
         steps += tr("; the last step is left out (the profiler usually stops inside it)");
     m_steps->setText(steps);
     m_stepTime->setText(r.meanStepSeconds > 0
-            ? tr("%1 mean, %2 spread (ProfilerStep annotations)").arg(ms(r.meanStepSeconds), ms(r.stepSpreadSeconds))
+            ? tr("%1 mean, %2 spread (%3)")
+                  .arg(ms(r.meanStepSeconds), ms(r.stepSpreadSeconds),
+                      r.stepSource == trace::StepSource::Inferred ? tr("inferred steps, first kernel to first kernel")
+                                                                  : tr("ProfilerStep annotations"))
             : tr("%1 per step (GPU window; no annotation)").arg(nsAsMs(b.spanNs, n)));
     m_busy->setText(tr("%1 per step, %2 of the analysed span").arg(nsAsMs(b.busyNs, n), percent(b.share(b.busyNs))));
     m_idle->setText(tr("%1 per step, %2; %3 gap(s) of 0.1 ms or more waiting on the host (%4 per step)")

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <limits>
 
+#include "core/trace/step_inference.h"
+
 namespace mfu::trace {
 
 std::string_view stepSourceKey(StepSource s)
@@ -13,6 +15,8 @@ std::string_view stepSourceKey(StepSource s)
         return "gpu_annotation";
     case StepSource::CpuAnnotation:
         return "cpu_annotation";
+    case StepSource::Inferred:
+        return "inferred";
     case StepSource::WholeTrace:
         return "whole_trace";
     }
@@ -75,6 +79,68 @@ int64_t launchTime(const Timeline& t, const GpuActivity& a)
     return a.startNs;
 }
 
+// On the GPU clock an activity belongs to the window it starts in, so counts and times agree.
+void assignByStart(const Timeline& t, const std::vector<Step>& steps, StepPlan& plan)
+{
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        const int64_t start = t.activities[i].startNs;
+        auto it = std::upper_bound(
+            steps.begin(), steps.end(), start, [](int64_t v, const Step& st) { return v < st.windowStartNs; });
+        int s = -1;
+        if (it != steps.begin() && start < std::prev(it)->windowEndNs)
+            s = static_cast<int>(std::prev(it) - steps.begin());
+        plan.activityStep[i] = s;
+    }
+}
+
+// As in HTA, with two or more steps the last is dropped: the profiler usually stops inside it.
+void keepSteps(std::vector<Step> steps, StepPlan& plan)
+{
+    if (steps.size() >= 2) {
+        steps.pop_back();
+        plan.droppedLastStep = true;
+        const int dropped = static_cast<int>(steps.size());
+        for (int& s : plan.activityStep)
+            if (s == dropped)
+                s = -1;
+    }
+    plan.steps = std::move(steps);
+}
+
+// Inferred steps: window j runs from step j's first kernel (or the memory copies/sets directly before it, such as
+// the batch's host-to-device copy) to step j+1's; the last ends with the last activity that starts in it. Kernels
+// before the first step (the end of an iteration the profiler caught) belong to none.
+StepPlan inferredPlan(const Timeline& t, const InferredSteps& inferred)
+{
+    StepPlan plan;
+    plan.source = StepSource::Inferred;
+    plan.activityStep.assign(t.activities.size(), -1);
+    std::vector<Step> steps;
+    for (size_t j = 0; j < inferred.startActivities.size(); ++j) {
+        size_t first = inferred.startActivities[j];
+        const size_t floor = j > 0 ? inferred.startActivities[j - 1] + 1 : 0;
+        while (first > floor && t.activities[first - 1].kind != ActivityKind::Kernel)
+            --first;
+        Step s;
+        s.number = static_cast<int64_t>(j) + 1;
+        s.windowStartNs = t.activities[first].startNs;
+        steps.push_back(s);
+    }
+    for (size_t j = 0; j + 1 < steps.size(); ++j)
+        steps[j].windowEndNs = steps[j + 1].windowStartNs;
+    Step& last = steps.back();
+    last.windowEndNs = last.windowStartNs;
+    for (size_t i = inferred.startActivities.back(); i < t.activities.size(); ++i)
+        last.windowEndNs = std::max(last.windowEndNs, t.activities[i].endNs);
+    for (Step& s : steps) {
+        s.annotationStartNs = s.windowStartNs;
+        s.annotationEndNs = s.windowEndNs;
+    }
+    assignByStart(t, steps, plan);
+    keepSteps(std::move(steps), plan);
+    return plan;
+}
+
 } // namespace
 
 StepPlan planSteps(const Timeline& t)
@@ -88,6 +154,8 @@ StepPlan planSteps(const Timeline& t)
         plan.source = StepSource::CpuAnnotation;
     }
     if (steps.empty()) {
+        if (const auto inferred = inferSteps(t))
+            return inferredPlan(t, *inferred);
         plan.source = StepSource::WholeTrace;
         if (t.activities.empty())
             return plan;
@@ -131,27 +199,9 @@ StepPlan planSteps(const Timeline& t)
     last.windowEndNs = std::max({ last.windowStartNs, lastEnd.back(),
         plan.source == StepSource::GpuAnnotation ? last.annotationEndNs : last.windowStartNs });
 
-    if (plan.source == StepSource::GpuAnnotation) {
-        // On the GPU clock an activity belongs to the window it starts in, so counts and times agree.
-        for (size_t i = 0; i < t.activities.size(); ++i) {
-            const int64_t start = t.activities[i].startNs;
-            auto it = std::upper_bound(
-                steps.begin(), steps.end(), start, [](int64_t v, const Step& st) { return v < st.windowStartNs; });
-            int s = -1;
-            if (it != steps.begin() && start < std::prev(it)->windowEndNs)
-                s = static_cast<int>(std::prev(it) - steps.begin());
-            plan.activityStep[i] = s;
-        }
-    }
-    if (steps.size() >= 2) {
-        steps.pop_back();
-        plan.droppedLastStep = true;
-        const int dropped = static_cast<int>(steps.size());
-        for (int& s : plan.activityStep)
-            if (s == dropped)
-                s = -1;
-    }
-    plan.steps = std::move(steps);
+    if (plan.source == StepSource::GpuAnnotation)
+        assignByStart(t, steps, plan);
+    keepSteps(std::move(steps), plan);
     return plan;
 }
 

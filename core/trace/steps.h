@@ -5,7 +5,9 @@
 //  1. ProfilerStep#N annotations on the GPU stream (gpu_user_annotation): already on the GPU clock.
 //  2. ProfilerStep#N annotations on the CPU thread: an activity belongs to the step during which it was launched
 //     (its cuda_runtime launch, matched by correlation id; its own start when the launch is missing).
-//  3. None: the whole trace is one inferred step.
+//  3. None: steps inferred from the recurring kernel sequence (core/trace/step_inference.h); a step's window runs
+//     from its first kernel to the next step's first kernel.
+//  4. No repetition either: the whole trace is one step.
 // Each step gets a GPU window; windows tile the analysed span: window i runs from the first activity of step i to
 // the first activity of step i+1, so the idle time between steps (data loading, host work) belongs to a step.
 // As in HTA, with two or more steps the last one is dropped: the profiler often stops in the middle of it.
@@ -17,12 +19,12 @@
 
 namespace mfu::trace {
 
-enum class StepSource { GpuAnnotation, CpuAnnotation, WholeTrace };
-std::string_view stepSourceKey(StepSource s); // "gpu_annotation", "cpu_annotation", "whole_trace"
+enum class StepSource { GpuAnnotation, CpuAnnotation, Inferred, WholeTrace };
+std::string_view stepSourceKey(StepSource s); // "gpu_annotation", "cpu_annotation", "inferred", "whole_trace"
 
 struct Step {
-    int64_t number = 0; // N of ProfilerStep#N (0 for the whole trace)
-    int64_t annotationStartNs = 0; // file clock (add Timeline::timeOriginNs for absolute time)
+    int64_t number = 0; // N of ProfilerStep#N (1, 2, ... when inferred; 0 for the whole trace)
+    int64_t annotationStartNs = 0; // file clock (add Timeline::timeOriginNs for absolute time); = window if inferred
     int64_t annotationEndNs = 0;
     int64_t windowStartNs = 0; // GPU window, file clock
     int64_t windowEndNs = 0;
