@@ -56,7 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
     m_unsavedChangesPrompt = [this] {
         return QMessageBox::warning(this, tr("Unsaved changes"),
-            tr("The scenario has changes that are not saved. Save them before closing?"),
+            tr("The scenario has changes that are not saved. Save them first?"),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
 
@@ -197,6 +197,10 @@ bool MainWindow::openFile(const QString& path)
     case FileKind::Scenario:
         try {
             const ScenarioDocument document = openScenarioFile(path);
+            if (!resolveUnsavedChanges()) {
+                tell(tr("Did not open %1: the current scenario has unsaved changes.").arg(shown));
+                return false;
+            }
             m_scenario->setScenario(document.scenario);
             m_documentExtras = document; // cost inputs and traces are written back on save
             m_scenarioPath = path;
@@ -417,14 +421,19 @@ void MainWindow::restoreWindowState()
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion);
 }
 
+bool MainWindow::resolveUnsavedChanges()
+{
+    if (!isWindowModified())
+        return true;
+    const QMessageBox::StandardButton answer = m_unsavedChangesPrompt();
+    return answer == QMessageBox::Discard || (answer == QMessageBox::Save && saveScenarioInteractively(false));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (isWindowModified()) {
-        const QMessageBox::StandardButton answer = m_unsavedChangesPrompt();
-        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveScenarioInteractively(false))) {
-            event->ignore();
-            return;
-        }
+    if (!resolveUnsavedChanges()) {
+        event->ignore();
+        return;
     }
     saveWindowState();
     event->accept();

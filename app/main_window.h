@@ -53,8 +53,8 @@ public:
     QUndoStack* undoStack() const;
     // Writes the report of the current scenario (app/report): PDF, or HTML when the name ends in .html/.htm.
     bool exportReport(const QString& path);
-    // Asked on close with unsaved changes: Save, Discard or Cancel. The default shows a QMessageBox; tests set their
-    // own answer so closing does not block.
+    // Asked on close, and before opening another scenario file, with unsaved changes: Save, Discard or Cancel. The
+    // default shows a QMessageBox; tests set their own answer so closing does not block.
     using UnsavedChangesPrompt = std::function<QMessageBox::StandardButton()>;
     void setUnsavedChangesPrompt(UnsavedChangesPrompt prompt) { m_unsavedChangesPrompt = std::move(prompt); }
 
@@ -68,6 +68,8 @@ private:
     void chooseAndOpenFiles();
     void exportChartInteractively();
     bool saveScenarioInteractively(bool askForName); // false when cancelled or failed
+    // Asks about unsaved changes (if any); true when the caller may go on (saved or discarded).
+    bool resolveUnsavedChanges();
     void exportReportInteractively();
     void updateTitle();
     bool openFile(const QString& path);

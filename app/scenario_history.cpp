@@ -14,11 +14,16 @@ namespace mfu::app {
 
 namespace {
 
-nlohmann::json toJson(const Scenario& scenario)
+using widgets::ScenarioModelState;
+
+nlohmann::json toJson(const ScenarioModelState& state)
 {
     ScenarioDocument document;
-    document.scenario = scenario;
-    return scenarioToJson(document);
+    document.scenario = state.scenario;
+    nlohmann::json j = scenarioToJson(document);
+    j["editor"] = { { "grad_accum", state.gradAccum }, { "throughput_input", static_cast<int>(state.throughputInput) },
+        { "throughput_value", state.throughputValue } };
+    return j;
 }
 
 // The JSON paths that differ between two scenarios ("/workload/seq_len /workload/global_batch_tokens"): what a
@@ -33,8 +38,8 @@ std::string changedFields(const nlohmann::json& before, const nlohmann::json& af
 
 class ScenarioEditCommand : public QUndoCommand {
 public:
-    ScenarioEditCommand(
-        const Scenario& before, const Scenario& after, std::string fields, std::function<void(const Scenario&)> apply)
+    ScenarioEditCommand(const ScenarioModelState& before, const ScenarioModelState& after, std::string fields,
+        std::function<void(const ScenarioModelState&)> apply)
         : m_before(before)
         , m_after(after)
         , m_fields(std::move(fields))
@@ -62,10 +67,10 @@ public:
     }
 
 private:
-    Scenario m_before;
-    Scenario m_after;
+    ScenarioModelState m_before;
+    ScenarioModelState m_after;
     std::string m_fields;
-    std::function<void(const Scenario&)> m_apply;
+    std::function<void(const ScenarioModelState&)> m_apply;
     bool m_pushed = false;
 };
 
@@ -75,14 +80,14 @@ ScenarioHistory::ScenarioHistory(widgets::ScenarioModel* model, QObject* parent)
     : QObject(parent)
     , m_model(model)
     , m_stack(new QUndoStack(this))
-    , m_current(model->scenario())
+    , m_current(model->state())
 {
     connect(m_model, &widgets::ScenarioModel::changed, this, &ScenarioHistory::recordChange);
 }
 
 void ScenarioHistory::reset()
 {
-    m_current = m_model->scenario();
+    m_current = m_model->state();
     m_stack->clear();
     m_stack->setClean();
 }
@@ -96,20 +101,21 @@ void ScenarioHistory::recordChange()
 {
     if (m_applying)
         return;
-    const Scenario before = m_current;
-    m_current = m_model->scenario();
+    const ScenarioModelState before = m_current;
+    m_current = m_model->state();
     const std::string fields = changedFields(toJson(before), toJson(m_current));
     if (fields.empty())
         return; // the editor re-set a value it already had
-    m_stack->push(new ScenarioEditCommand(before, m_current, fields, [this](const Scenario& s) { apply(s); }));
+    m_stack->push(
+        new ScenarioEditCommand(before, m_current, fields, [this](const ScenarioModelState& s) { apply(s); }));
 }
 
-void ScenarioHistory::apply(const Scenario& scenario)
+void ScenarioHistory::apply(const ScenarioModelState& state)
 {
     m_applying = true;
-    m_model->setScenario(scenario);
+    m_model->restore(state);
     m_applying = false;
-    m_current = m_model->scenario();
+    m_current = m_model->state();
 }
 
 } // namespace mfu::app

@@ -1,17 +1,14 @@
 #pragma once
 // ScenarioHistory: undo/redo of the window's scenario. It watches the ScenarioModel and turns every change into an
-// undo command holding the whole scenario before and after (a scenario is small, and restoring it whole cannot miss
-// a derived field). Consecutive changes of the same fields merge, so dragging a spin box is one undo step. Changes
-// made by undo/redo themselves, and scenarios loaded with reset(), are not recorded.
+// undo command holding the whole model state before and after: the scenario with the editor inputs it derives from,
+// such as the throughput input mode (a scenario is small, and restoring it whole cannot miss a derived field).
+// Consecutive changes of the same fields merge, so dragging a spin box is one undo step. Changes made by undo/redo
+// themselves, and scenarios loaded with reset(), are not recorded.
 #include <QObject>
 
-#include "core/scenario.h"
+#include "widgets/scenario_model.h"
 
 class QUndoStack;
-
-namespace mfu::widgets {
-class ScenarioModel;
-}
 
 namespace mfu::app {
 
@@ -28,11 +25,11 @@ public:
 
 private:
     void recordChange();
-    void apply(const Scenario& scenario);
+    void apply(const widgets::ScenarioModelState& state);
 
     widgets::ScenarioModel* m_model;
     QUndoStack* m_stack;
-    Scenario m_current; // the model's scenario as last seen, the "before" of the next change
+    widgets::ScenarioModelState m_current; // the model's state as last seen, the "before" of the next change
     bool m_applying = false;
 };
 

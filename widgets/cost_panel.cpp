@@ -7,7 +7,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
-#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -21,6 +20,7 @@
 #include "core/units.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_charts.h"
+#include "widgets/price_memory.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::widgets {
@@ -30,11 +30,6 @@ namespace {
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-QString priceKey(const std::string& hardwareId)
-{
-    return QStringLiteral("cost/price/") + qs(hardwareId);
 }
 
 QDoubleSpinBox* spin(double minimum, double maximum, int decimals, double value, const QString& suffix)
@@ -58,8 +53,10 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     m_jobKind = new QComboBox;
     m_jobKind->addItems({ tr("Token budget"), tr("Days of the cluster") });
     m_jobKind->setCurrentIndex(1);
-    m_tokens = spin(0.001, 1e6, 1, 1000, tr(" B tokens"));
-    m_days = spin(0.01, 1e5, 1, 90, tr(" days"));
+    m_tokens = spin(0, 1e6, 1, 1000, tr(" B tokens"));
+    m_tokens->setSpecialValueText(tr("none"));
+    m_days = spin(0, 1e5, 1, 90, tr(" days"));
+    m_days->setSpecialValueText(tr("none"));
     m_baseline = spin(0, 100, 1, 0, QStringLiteral(" %"));
     m_baseline->setSpecialValueText(tr("measured or predicted"));
     m_target = spin(0, 100, 1, 60, QStringLiteral(" %"));
@@ -115,6 +112,7 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     auto* scroll = new QScrollArea;
     scroll->setWidget(figures);
     scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Cost figures"));
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* splitter = new QSplitter(Qt::Horizontal);
@@ -125,21 +123,22 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(splitter);
 
-    const auto changed = [this] { recompute(); };
-    connect(m_jobKind, &QComboBox::currentIndexChanged, this, changed);
+    // Edits go into the scenario (undoable, saved with it); the panel shows what the scenario holds.
+    const auto edited = [this] { writeInputs(); };
+    connect(m_jobKind, &QComboBox::currentIndexChanged, this, edited);
     for (auto* box : { m_tokens, m_days, m_baseline, m_target })
-        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
+        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double price) {
-        if (!m_loadingPrice && !m_hardwareId.empty())
-            QSettings().setValue(priceKey(m_hardwareId), price);
-        recompute();
+        if (m_syncing)
+            return;
+        rememberPrice(m_model->scenario().cluster.hardware.id, price);
+        m_model->setPricePerGpuHour(price);
     });
     connect(m_model, &ScenarioModel::changed, this, [this] {
-        if (m_model->scenario().cluster.hardware.id != m_hardwareId)
-            hardwareChanged();
+        syncInputs();
         recompute();
     });
-    hardwareChanged();
+    syncInputs();
     recompute();
 }
 
@@ -158,39 +157,56 @@ QString CostPanel::errorText() const
     return m_error->isHidden() ? QString() : m_error->text(); // isHidden: also right before the panel is shown
 }
 
-void CostPanel::hardwareChanged()
+void CostPanel::syncInputs()
 {
-    // A GPU's price is remembered once the user edits it; otherwise the preset's typical price (or the scenario's).
     const Scenario& s = m_model->scenario();
-    m_hardwareId = s.cluster.hardware.id;
-    const QVariant remembered = QSettings().value(priceKey(m_hardwareId));
-    const double price = remembered.isValid() ? remembered.toDouble() : s.effectivePricePerGpuHourUsd();
-    m_loadingPrice = true;
+    const CostInputs& in = s.cost;
+    m_syncing = true;
+    const QSignalBlocker blockKind(m_jobKind);
+    const QSignalBlocker blockTokens(m_tokens);
+    const QSignalBlocker blockDays(m_days);
+    const QSignalBlocker blockBaseline(m_baseline);
+    const QSignalBlocker blockTarget(m_target);
+    const QSignalBlocker blockPrice(m_price);
+    m_jobKind->setCurrentIndex(in.tokenBudget ? 0 : 1);
+    if (in.tokenBudget)
+        m_tokens->setValue(*in.tokenBudget / kGiga);
+    if (in.days || !in.tokenBudget)
+        m_days->setValue(in.days.value_or(0)); // 0 shows "none": no job to cost yet
+    m_baseline->setValue(in.baselineMfu ? *in.baselineMfu * 100.0 : 0);
+    m_target->setValue(in.targetMfu ? *in.targetMfu * 100.0 : 0);
+    const double price = s.effectivePricePerGpuHourUsd();
     if (price > 0)
         m_price->setValue(price);
-    m_loadingPrice = false;
+    m_tokens->setEnabled(m_jobKind->currentIndex() == 0);
+    m_days->setEnabled(m_jobKind->currentIndex() == 1);
+    m_syncing = false;
+}
+
+void CostPanel::writeInputs()
+{
+    if (m_syncing)
+        return;
+    const auto positive = [](double v, double scale) { return v > 0 ? std::optional(v * scale) : std::nullopt; };
+    CostInputs in;
+    if (m_jobKind->currentIndex() == 0)
+        in.tokenBudget = positive(m_tokens->value(), kGiga);
+    else
+        in.days = positive(m_days->value(), 1.0);
+    in.baselineMfu = positive(m_baseline->value(), 0.01);
+    in.targetMfu = positive(m_target->value(), 0.01);
+    m_model->setCostInputs(in);
 }
 
 ScenarioDocument CostPanel::document() const
 {
     ScenarioDocument doc;
     doc.scenario = m_model->scenario();
-    doc.scenario.pricePerGpuHourUsd = m_price->value();
-    if (m_jobKind->currentIndex() == 0)
-        doc.scenario.cost.tokenBudget = m_tokens->value() * kGiga;
-    else
-        doc.scenario.cost.days = m_days->value();
-    if (m_baseline->value() > 0)
-        doc.scenario.cost.baselineMfu = m_baseline->value() / 100.0;
-    if (m_target->value() > 0)
-        doc.scenario.cost.targetMfu = m_target->value() / 100.0;
     return doc;
 }
 
 void CostPanel::recompute()
 {
-    m_tokens->setEnabled(m_jobKind->currentIndex() == 0);
-    m_days->setEnabled(m_jobKind->currentIndex() == 1);
     const ScenarioDocument doc = document();
     m_figures = reportFigures(doc);
     m_comparison.reset();

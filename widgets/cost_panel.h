@@ -4,8 +4,9 @@
 // prediction. Shows GPU-hours, days, dollars, energy, both savings readings, and charts of cost and days vs MFU
 // (baseline and target marked), the savings, and the same job on every GPU preset at its predicted MFU.
 // Value labels are named cost<Figure> (costDollars, costRecovered...) for tests. Every figure comes from core
-// (reportFigures -> scenarioCost, compareHardware); prices are editable and remembered per GPU in QSettings
-// ("cost/price/<gpu id>").
+// (reportFigures -> scenarioCost, compareHardware). The inputs are the scenario's (Scenario::cost and its price):
+// edits go through the ScenarioModel, so they undo and save like any other; a price typed for a GPU is also
+// remembered for that GPU across sessions (price_memory.h).
 #include <QWidget>
 
 #include <optional>
@@ -32,7 +33,8 @@ class CostPanel : public QWidget {
 public:
     CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent = nullptr);
 
-    // Inputs, for tests and scripting the panel. MFUs in percent; 0 baseline = measured or predicted, 0 target = none.
+    // Inputs, for tests and scripting the panel. MFUs in percent; 0 baseline = measured or predicted, 0 target = none;
+    // 0 tokens or days = no job.
     QComboBox* jobKind() const { return m_jobKind; } // 0: token budget, 1: days
     QDoubleSpinBox* tokensBillions() const { return m_tokens; }
     QDoubleSpinBox* days() const { return m_days; }
@@ -49,7 +51,8 @@ public:
     ChartView* hardwareChart() const { return m_hardwareChart; }
 
 private:
-    void hardwareChanged();
+    void syncInputs(); // scenario -> widgets
+    void writeInputs(); // widgets -> scenario
     void recompute();
     void showResults();
     ScenarioDocument document() const;
@@ -57,8 +60,7 @@ private:
 
     ScenarioModel* m_model;
     const PresetLibrary& m_presets;
-    std::string m_hardwareId;
-    bool m_loadingPrice = false;
+    bool m_syncing = false;
 
     QComboBox* m_jobKind = nullptr;
     QDoubleSpinBox* m_tokens = nullptr;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "widgets/price_memory.h"
+
 namespace mfu::widgets {
 
 ScenarioModel::ScenarioModel(QObject* parent)
@@ -37,6 +39,7 @@ void ScenarioModel::setModel(const ModelSpec& model)
 void ScenarioModel::setHardware(const HardwareSpec& hardware)
 {
     m_scenario.cluster.hardware = hardware;
+    m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware.id);
     deriveAndNotify();
 }
 
@@ -96,6 +99,32 @@ void ScenarioModel::setGlobalBatchTokens(int64_t tokens)
     deriveAndNotify();
 }
 
+void ScenarioModel::setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd)
+{
+    m_scenario.pricePerGpuHourUsd = pricePerGpuHourUsd;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setCostInputs(const CostInputs& inputs)
+{
+    m_scenario.cost = inputs;
+    deriveAndNotify();
+}
+
+ScenarioModelState ScenarioModel::state() const
+{
+    return { m_scenario, m_gradAccum, m_throughputInput, m_throughputValue };
+}
+
+void ScenarioModel::restore(const ScenarioModelState& state)
+{
+    m_scenario = state.scenario;
+    m_gradAccum = state.gradAccum;
+    m_throughputInput = state.throughputInput;
+    m_throughputValue = state.throughputValue;
+    deriveAndNotify();
+}
+
 int ScenarioModel::dataParallelRanks() const
 {
     const Parallelism& p = m_scenario.parallelism;
@@ -151,6 +180,10 @@ Scenario defaultScenario(const PresetLibrary& presets)
     s.workload.seqLen = 8192;
     s.workload.microBatch = 1;
     s.measuredThroughput = Throughput { 21111, ThroughputScope::PerGpu };
+    s.pricePerGpuHourUsd = rememberedPrice(s.cluster.hardware.id);
+    // Seed 001's reading: the cluster for 90 days, and what 60% MFU would be worth.
+    s.cost.days = 90;
+    s.cost.targetMfu = 0.6;
     return s;
 }
 

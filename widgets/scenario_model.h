@@ -17,6 +17,15 @@ enum class ThroughputInput {
     StepTime // seconds per optimizer step; tokens per step from micro-batch x sequence x grad. accum. x DP ranks
 };
 
+// Everything undo must restore: the scenario and the editor inputs it is derived from (so undoing an edit made in
+// step-time mode gives back step-time mode, not the tokens/s it was converted to).
+struct ScenarioModelState {
+    Scenario scenario;
+    int64_t gradAccum = 1;
+    ThroughputInput throughputInput = ThroughputInput::TokensPerSecPerGpu;
+    double throughputValue = 0;
+};
+
 class ScenarioModel : public QObject {
     Q_OBJECT
 public:
@@ -41,6 +50,13 @@ public:
         const FrameworkFlags& flags, int64_t microBatch);
     // Rounds down to whole micro-batches per data-parallel rank (at least one).
     void setGlobalBatchTokens(int64_t tokens);
+    // Cost panel inputs. A hardware change resets the price to the one remembered for the new GPU (price_memory.h),
+    // else its preset's typical price.
+    void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);
+    void setCostInputs(const CostInputs& inputs);
+
+    ScenarioModelState state() const;
+    void restore(const ScenarioModelState& state);
 
     int64_t gradAccum() const { return m_gradAccum; }
     ThroughputInput throughputInput() const { return m_throughputInput; }

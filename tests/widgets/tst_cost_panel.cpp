@@ -8,7 +8,10 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <QUndoStack>
+
 #include "app/preset_store.h"
+#include "app/scenario_history.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
 #include "widgets/scenario_model.h"
@@ -32,6 +35,7 @@ Scenario seed001()
     s.cluster.hardware = *app::presetLibrary().findHardware("h100-sxm");
     s.cluster.gpuCount = 256;
     s.parallelism.tp = 8;
+    s.cost.days = 90;
     return s;
 }
 
@@ -138,6 +142,61 @@ private slots:
         QCOMPARE(again.pricePerGpuHour()->value(), app::presetLibrary().findHardware("b200")->pricePerGpuHourUsd);
         model.setHardware(*app::presetLibrary().findHardware("h100-sxm"));
         QCOMPARE(again.pricePerGpuHour()->value(), 3.1);
+    }
+
+    void inputsLiveInTheScenarioAndUndo()
+    {
+        ScenarioModel model;
+        model.setScenario(seed001());
+        app::ScenarioHistory history(&model);
+        CostPanel panel(&model, app::presetLibrary());
+        QCOMPARE(panel.days()->value(), 90.0); // shown from the scenario
+        typeInto(panel.targetMfuPercent(), QStringLiteral("70"));
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        typeInto(panel.pricePerGpuHour(), QStringLiteral("2.75"));
+        QCOMPARE(*model.scenario().cost.targetMfu, 0.7);
+        QCOMPARE(*model.scenario().cost.baselineMfu, 0.4);
+        QCOMPARE(*model.scenario().pricePerGpuHourUsd, 2.75);
+        QCOMPARE(panel.cost()->job.costUsd, 256 * 90 * 24 * 2.75);
+        panel.jobKind()->setCurrentIndex(0);
+        typeInto(panel.tokensBillions(), QStringLiteral("500"));
+        QCOMPARE(*model.scenario().cost.tokenBudget, 500e9);
+        QVERIFY(!model.scenario().cost.days);
+
+        history.stack()->undo(); // the token budget
+        history.stack()->undo(); // the job kind
+        QCOMPARE(panel.jobKind()->currentIndex(), 1);
+        QCOMPARE(*model.scenario().cost.days, 90.0);
+        history.stack()->undo(); // the price
+        QCOMPARE(panel.pricePerGpuHour()->value(), 2.5);
+        QVERIFY(!model.scenario().pricePerGpuHourUsd);
+        history.stack()->undo(); // the baseline
+        history.stack()->undo(); // the target
+        QCOMPARE(panel.targetMfuPercent()->value(), 0.0);
+        QVERIFY(!model.scenario().cost.targetMfu);
+        QCOMPARE(valueOf(panel, "costSaved"), QStringLiteral("-"));
+        history.stack()->redo();
+        QCOMPARE(panel.targetMfuPercent()->value(), 70.0);
+    }
+
+    void editedPriceIsTheNextSessionsDefault()
+    {
+        // The window starts on defaultScenario (B200): a B200 price typed in one session is its price in the next.
+        QSettings().remove(QStringLiteral("cost"));
+        QVERIFY(!defaultScenario(app::presetLibrary()).pricePerGpuHourUsd);
+        {
+            ScenarioModel model;
+            model.setScenario(defaultScenario(app::presetLibrary()));
+            CostPanel panel(&model, app::presetLibrary());
+            typeInto(panel.pricePerGpuHour(), QStringLiteral("4.20"));
+        }
+        const Scenario next = defaultScenario(app::presetLibrary());
+        QCOMPARE(*next.pricePerGpuHourUsd, 4.2);
+        ScenarioModel model;
+        model.setScenario(next);
+        CostPanel panel(&model, app::presetLibrary());
+        QCOMPARE(panel.pricePerGpuHour()->value(), 4.2);
+        QCOMPARE(panel.cost()->rate.pricePerGpuHourUsd, 4.2);
     }
 
     void noMfuSaysWhy()

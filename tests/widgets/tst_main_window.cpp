@@ -155,11 +155,88 @@ private slots:
         w.undoStack()->undo();
         QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
         QVERIFY(!w.isWindowModified());
-        // Opening a file starts a fresh history.
+        // Opening a file starts a fresh history (the unsaved edit is discarded when asked).
         w.scenarioModel()->setGpuCount(64);
+        w.setUnsavedChangesPrompt([] { return QMessageBox::Discard; });
         QVERIFY(w.openFiles({ path }));
         QVERIFY(!w.isWindowModified());
         QCOMPARE(w.undoStack()->count(), 0);
+    }
+
+    void undoRestoresTheThroughputMode()
+    {
+        // An edit made while the throughput is given as a step time undoes to a step time, not to the tokens/s
+        // the scenario derived from it.
+        MainWindow w;
+        auto* model = w.scenarioModel();
+        model->setThroughput(mfu::widgets::ThroughputInput::StepTime, 2.0);
+        model->setGpuCount(8);
+        w.undoStack()->undo();
+        QCOMPARE(model->scenario().cluster.gpuCount, 1);
+        QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::StepTime);
+        QCOMPARE(model->throughputValue(), 2.0);
+        QCOMPARE(model->scenario().measuredThroughput->scope, mfu::ThroughputScope::Cluster);
+        QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8192 / 2.0);
+        w.undoStack()->undo(); // back to the start: tokens/s per GPU
+        QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::TokensPerSecPerGpu);
+        QCOMPARE(model->throughputValue(), 21111.0);
+        w.undoStack()->redo();
+        QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::StepTime);
+        QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8 * 8192 / 2.0);
+    }
+
+    void openWithChangesAsks()
+    {
+        const QString first = m_dir.filePath(QStringLiteral("open-first.mfu.json"));
+        const QString second = m_dir.filePath(QStringLiteral("open-second.mfu.json"));
+        {
+            MainWindow writer;
+            writer.scenarioModel()->setGpuCount(4);
+            QVERIFY(writer.saveScenarioTo(first));
+            writer.scenarioModel()->setGpuCount(2);
+            QVERIFY(writer.saveScenarioTo(second));
+        }
+        MainWindow w;
+        QVERIFY(w.openFiles({ first }));
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        int asked = 0;
+        w.setUnsavedChangesPrompt([&] {
+            ++asked;
+            return answer;
+        });
+        QVERIFY(w.openFiles({ second })); // nothing unsaved: no question
+        QCOMPARE(asked, 0);
+        QVERIFY(w.openFiles({ first }));
+        w.scenarioModel()->setGpuCount(16);
+        const QString title = w.windowTitle();
+        // Cancel: the edited scenario, its undo step, its file name and the modified marker all stay.
+        QVERIFY(!w.openFiles({ second }));
+        QCOMPARE(asked, 1);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 16);
+        QVERIFY(w.isWindowModified());
+        QCOMPARE(w.undoStack()->count(), 1);
+        QCOMPARE(w.windowTitle(), title);
+        // Discard: the other file opens.
+        answer = QMessageBox::Discard;
+        QVERIFY(w.openFiles({ second }));
+        QCOMPARE(asked, 2);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 2);
+        QVERIFY(!w.isWindowModified());
+        // Save: written to the file it came from, then the other opens.
+        w.scenarioModel()->setGpuCount(32);
+        answer = QMessageBox::Save;
+        QVERIFY(w.openFiles({ first }));
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 4);
+        MainWindow reopened;
+        QVERIFY(reopened.openFiles({ second }));
+        QCOMPARE(reopened.scenarioModel()->scenario().cluster.gpuCount, 32);
+        // A broken file is refused before anything is asked.
+        w.scenarioModel()->setGpuCount(64);
+        const QString broken = writeFile(QStringLiteral("broken.mfu.json"),
+            R"({"format": "mfu-explorer-scenario", "version": 1, "model": 7})");
+        QVERIFY(!w.openFiles({ broken }));
+        QCOMPARE(asked, 3);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 64);
     }
 
     void closeWithChangesAsks_data()
