@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/trace/kineto_reader.h"
 #include "core/trace/nsys_reader.h"
+#include "core/trace/prefetch_source.h"
 
 namespace mfu::trace {
 
@@ -14,7 +15,7 @@ Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control
         throw InputError(path.string() + ": is a folder; open it as a multi-rank run");
     if (isSqliteFile(path))
         return readNsysSqlite(path, control);
-    auto source = openTraceFile(path, control);
+    auto source = openTraceFilePrefetched(path, control); // gzip: inflate on a second thread, overlapping the parse
     return readKinetoTrace(*source);
 }
 
