@@ -11,9 +11,10 @@ constexpr double kMinSimilarity = 0.8;
 constexpr size_t kMaxPeriodsTried = 64;
 
 // Noise allowance on a step's kernel count: an extra or missing kernel now and then, streams reordering neighbours.
+// At most a quarter of the period, so that a very short period still has to repeat.
 size_t tolerance(size_t period)
 {
-    return std::max<size_t>(2, period / 10);
+    return std::min(std::max<size_t>(2, period / 10), period / 4);
 }
 
 size_t distance(size_t a, size_t b)
@@ -118,7 +119,7 @@ std::vector<size_t> stepStarts(const KernelSequence& k, const Candidate& c, bool
             starts.push_back(start);
     }
     // A head of about one period is a complete first iteration that the anchor rule could not open.
-    if (!starts.empty() && distance(starts.front(), m) <= tolerance(m))
+    if (!starts.empty() && starts.front() > 0 && distance(starts.front(), m) <= tolerance(m))
         starts.insert(starts.begin(), 0);
     return starts;
 }

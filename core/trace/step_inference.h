@@ -4,9 +4,10 @@
 // Method (docs/trace-analysis.md, "Steps"): a training iteration launches the same kernels in the same order every
 // time, so the kernel-name sequence (kernels on all streams, in start order) repeats with the iteration's length.
 //  1. Period: a kernel name that occurs at least three times at regular distances (every gap within 10% or two
-//     kernels of the median gap) marks a candidate period. With optimizer kernels in the trace the finest candidate
-//     wins whose every step contains optimizer work (an iteration ends with the optimizer step, which rules out
-//     layers and micro-batches); without them the coarsest wins (the outermost loop, not the layers inside it).
+//     kernels of the median gap, at most a quarter of it) marks a candidate period. With optimizer kernels in the trace
+//     the finest candidate wins whose every step contains optimizer work (an iteration ends with the optimizer step,
+//     which rules out layers and micro-batches); without them the coarsest wins (the outermost loop, not the layers
+//     inside it).
 //  2. Phase: a step starts at the first kernel after the optimizer's last kernel (snapped to the nearest end of an
 //     optimizer run within the tolerance); without optimizer kernels, at the phase of the trace's first kernel
 //     (the profiler starts recording at a step boundary).
