@@ -1,5 +1,7 @@
 #include "app/report/report_charts.h"
 
+#include <QFileInfo>
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include "core/report/hardware_options.h"
 #include "core/units.h"
 #include "widgets/cost_charts.h"
+#include "widgets/trace_charts.h"
 
 namespace mfu::app {
 
@@ -138,6 +141,18 @@ std::vector<ReportChart> moneyCharts(const ScenarioDocument& doc, const Scenario
     return out;
 }
 
+// The first rank's steps as stacked category shares (the Trace panel's step chart).
+ReportChart traceChart(const TraceFigures& t)
+{
+    const trace::RankAnalysis& rank = t.run.ranks.front();
+    ReportChart chart = makeChart(QStringLiteral("trace_breakdown"), QStringLiteral("Step time by kernel category"),
+        QStringLiteral("Exclusive GPU time per category and idle, as a share of each analysed step of %1 (rank %2).")
+            .arg(QFileInfo(qs(rank.sourceFile)).fileName())
+            .arg(rank.rank));
+    widgets::fillStepChart(chart.view.get(), rank, widgets::BreakdownUnit::Share);
+    return chart;
+}
+
 } // namespace
 
 std::vector<ReportChart> buildReportCharts(
@@ -153,6 +168,8 @@ std::vector<ReportChart> buildReportCharts(
         for (auto& chart : moneyCharts(document, *figures.cost, presets))
             charts.push_back(std::move(chart));
     }
+    if (figures.trace && !figures.trace->run.ranks.empty() && !figures.trace->run.ranks.front().steps.empty())
+        charts.push_back(traceChart(*figures.trace));
     for (auto& chart : charts)
         chart.view->rescale();
     return charts;

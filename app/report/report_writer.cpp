@@ -10,7 +10,9 @@
 #include <qcustomplot.h>
 
 #include "app/report/report_charts.h"
+#include "core/errors.h"
 #include "core/report/report_figures.h"
+#include "widgets/trace_import.h"
 
 namespace mfu::app {
 
@@ -133,6 +135,23 @@ private:
     int m_pages = 1;
 };
 
+// The report runs the planner and reads the scenario's traces with the built-in kernel rules.
+ReportFigures fullFigures(const ScenarioDocument& document)
+{
+    ReportOptions options;
+    options.plan = true;
+    std::optional<trace::KernelRules> rules;
+    try {
+        rules = widgets::builtInKernelRules();
+        options.traceRules = &*rules;
+    } catch (const InputError& e) {
+        ReportFigures figures = reportFigures(document, options);
+        figures.notes.push_back(std::string("Trace breakdown: ") + e.what());
+        return figures;
+    }
+    return reportFigures(document, options);
+}
+
 bool fail(QString* errorMessage, const QString& path, const QString& reason)
 {
     if (errorMessage)
@@ -145,7 +164,7 @@ bool fail(QString* errorMessage, const QString& path, const QString& reason)
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = reportFigures(document);
+    const ReportFigures figures = fullFigures(document);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     QSaveFile file(path);
@@ -198,7 +217,7 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
 bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = reportFigures(document);
+    const ReportFigures figures = fullFigures(document);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     const QFileInfo info(path);

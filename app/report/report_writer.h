@@ -1,7 +1,8 @@
 #pragma once
 // The report of a scenario: one PDF (QPdfWriter, charts drawn as vectors by the shared ChartView's plot), and an
 // HTML page with the charts as PNGs in a folder beside it (<name>_files/). Both hold the same sections (the
-// scenario, FLOP/token, measured and predicted MFU, step-time breakdown, cost and savings) and the same charts.
+// scenario, FLOP/token, measured and predicted MFU, step-time breakdown, the planner's best configuration, cost and
+// savings, and the breakdown of the scenario's traces with their chart) and the same charts.
 // Needs a QApplication (charts are widgets); the `report` subcommand runs one offscreen.
 #include <QString>
 #include <QStringList>

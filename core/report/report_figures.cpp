@@ -199,7 +199,11 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         try {
             PlannerOptions planner;
             planner.topN = 1;
-            const PlanResult plan = planConfigurations(s, planner);
+            // Compared at the scenario's own batch, so the best and the current configuration do the same work.
+            Scenario atBatch = s;
+            if (atBatch.workload.globalBatchTokens <= 0 && out.predicted)
+                atBatch.workload.globalBatchTokens = static_cast<int64_t>(out.predicted->tokensPerStep);
+            const PlanResult plan = planConfigurations(atBatch, planner);
             if (plan.configs.empty()) {
                 out.notes.push_back("Planner: no configuration of this model fits on "
                     + std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.id + ".");

@@ -49,13 +49,18 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
     ReportSection out { "Planner's best configuration",
         { { "Best", describeConfig(best),
               formatNumber(static_cast<double>(plan.evaluated), 0) + " configurations evaluated, "
-                  + formatNumber(static_cast<double>(plan.fitting), 0) + " fit; "
-                  + formatNumber(static_cast<double>(plan.globalBatchTokens), 0) + " tokens per step" },
+                  + formatNumber(static_cast<double>(plan.fitting), 0) + " fit; " + "compared at a global batch of "
+                  + formatNumber(static_cast<double>(plan.globalBatchTokens), 0) + " tokens" },
             { "Current", parallelismSummary(scenario.parallelism),
-                std::string(activationCheckpointingKey(scenario.activationCheckpointing)) + " AC, micro-batch "
-                    + std::to_string(scenario.workload.microBatch) } } };
+                "activation checkpointing " + std::string(activationCheckpointingKey(scenario.activationCheckpointing))
+                    + ", micro-batch " + std::to_string(scenario.workload.microBatch) } } };
     out.rows.push_back({ "MFU", formatPercent(p.mfu, 1), now(current ? formatPercent(current->mfu, 1) : "") });
-    out.rows.push_back({ "Step time", ms(p.stepTimeSeconds), now(current ? ms(current->stepTimeSeconds) : "") });
+    // More data-parallel ranks than the batch has micro-batches for take a larger step: say so beside the times.
+    std::string stepNote = now(current ? ms(current->stepTimeSeconds) : "");
+    if (current && current->tokensPerStep != p.tokensPerStep)
+        stepNote += "; steps of " + formatNumber(p.tokensPerStep, 0) + " vs " + formatNumber(current->tokensPerStep, 0)
+            + " tokens";
+    out.rows.push_back({ "Step time", ms(p.stepTimeSeconds), stepNote });
     out.rows.push_back({ "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
         now(current ? formatNumber(current->tokensPerSecPerGpu, 0) : "") });
     out.rows.push_back({ "Memory per GPU", gib(p.memory.total()),
@@ -64,7 +69,7 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
         out.rows.push_back({ "Uplift", formatNumber(p.mfu / current->mfu, 2) + "x the current MFU",
             formatNumber((p.mfu - current->mfu) * 100.0, 1) + " points" });
     if (!best.reason.empty())
-        out.rows.push_back({ "Why", best.reason, "" });
+        out.rows.push_back({ "Why", "", best.reason });
     return out;
 }
 
@@ -123,12 +128,13 @@ ReportSection traceSection(const TraceFigures& f)
     const auto& first = f.run.ranks.front();
     out.rows.push_back(
         { "Analysed", std::to_string(f.run.ranks.size()) + (f.run.ranks.size() == 1 ? " rank" : " ranks"),
-            std::to_string(steps) + " steps from " + std::string(trace::stepSourceKey(first.stepSource))
-                + (first.gpuName ? ", " + *first.gpuName : "") });
+            std::to_string(steps) + (steps == 1 ? " step" : " steps") + " from "
+                + std::string(trace::stepSourceKey(first.stepSource)) + (first.gpuName ? ", " + *first.gpuName : "") });
     out.rows.push_back({ "Step time", ms(f.run.meanStepSeconds), "mean over ranks" });
     out.rows.push_back({ "Busy", share(b, b.busyNs), "of the step windows: GPU running anything" });
     out.rows.push_back({ "Idle", share(b, b.idleNs()),
-        formatNumber(static_cast<double>(b.idleGapCount), 0) + " gaps of 100 us or more" });
+        formatNumber(static_cast<double>(b.idleGapCount), 0) + (b.idleGapCount == 1 ? " gap" : " gaps")
+            + " of 100 us or more" });
     for (int c = 0; c < trace::kKernelCategoryCount; ++c)
         if (b.exclusiveNs[static_cast<size_t>(c)] > 0)
             out.rows.push_back({ std::string(trace::categoryKey(static_cast<trace::KernelCategory>(c))),

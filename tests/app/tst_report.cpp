@@ -10,8 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 #include "app/preset_store.h"
 #include "app/scenario_io.h"
+#include "core/trace_test_support.h"
 
 using namespace mfu;
 
@@ -53,8 +56,18 @@ ScenarioDocument seed001()
     d.scenario.cost.days = 90;
     d.scenario.cost.baselineMfu = 0.4;
     d.scenario.cost.targetMfu = 0.6;
-    d.tracePaths = { "traces/rank0.json.gz" };
+    d.tracePaths = { "traces/rank0.json.gz" }; // not there: the report says so
     return d;
+}
+
+// One 1.2 s step of a Kineto trace: a GEMM over [0, 0.72) s and an all-reduce over [0.48, 0.96) s on another
+// stream, idle after; about seed 001's step at 40% MFU (256 x 8,192 tokens of a 70B).
+void writeStepTrace(const std::string& path)
+{
+    using namespace trace_test;
+    std::ofstream(path) << traceOf({ annotation("ProfilerStep#1", "0", "1200000", true),
+        kernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n", "0", "720000"),
+        kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "480000", "480000", 20) });
 }
 
 // Share of pixels that are not near-white: a blank page renders as ~0.
@@ -86,8 +99,12 @@ private slots:
     void pdfAndHtml()
     {
         const QString scenario = m_dir.filePath(QStringLiteral("seed001.json"));
+        ScenarioDocument doc = seed001();
+        const std::string trace = m_dir.filePath(QStringLiteral("rank0.json")).toStdString();
+        writeStepTrace(trace);
+        doc.tracePaths.push_back(trace);
         QString error;
-        QVERIFY2(app::saveScenarioFile(scenario, seed001(), &error), qPrintable(error));
+        QVERIFY2(app::saveScenarioFile(scenario, doc, &error), qPrintable(error));
         const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
         const QString html = m_dir.filePath(QStringLiteral("report.html"));
         const Run r = report({ QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), pdf,
@@ -96,10 +113,11 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const int pages = j.at("pages").get<int>();
         QVERIFY2(pages >= 3, qPrintable(r.out));
-        // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU.
+        // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU, the trace.
         const auto charts = j.at("charts");
-        QCOMPARE(charts.size(), size_t(8));
+        QCOMPARE(charts.size(), size_t(9));
         QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
+        QCOMPARE(charts[8].get<std::string>(), std::string("trace_breakdown"));
 
         QFile pdfFile(pdf);
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));
@@ -111,6 +129,9 @@ private slots:
         const QString text = QString::fromUtf8(page.readAll());
         QVERIFY(text.contains(QStringLiteral("$1,382,400")));
         QVERIFY(text.contains(QStringLiteral("51.2 GPU-equivalents")));
+        QVERIFY(text.contains(QStringLiteral("<h2>Planner&#39;s best configuration</h2>"))
+            || text.contains(QStringLiteral("<h2>Planner's best configuration</h2>")));
+        QVERIFY(text.contains(QStringLiteral("<h2>Trace breakdown</h2>")));
         for (const auto& stem : charts) {
             const QString rel
                 = QStringLiteral("report_files/%1.png").arg(QString::fromStdString(stem.get<std::string>()));
@@ -143,7 +164,9 @@ private slots:
         QCOMPARE(text.status, 0);
         for (const char* expected : { "MFU report: seed001", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
                  "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.3%", "Cost of the job vs MFU",
-                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40% to 60% MFU" })
+                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40% to 60% MFU",
+                 "Planner's best", "now 4", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.0%",
+                 "overlapped with compute", "Measured MFU", "Step time by kernel category" })
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), expected);
 
         const QString prefix = m_dir.filePath(QStringLiteral("page"));

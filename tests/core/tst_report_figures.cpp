@@ -162,6 +162,22 @@ private slots:
         QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu, 1));
         QCOMPARE(row(s, "Memory per GPU")->value, formatNumber(best.memory.total() / kGiB, 1) + " GiB");
         QCOMPARE(row(s, "Step time")->value, formatNumber(best.stepTimeSeconds * 1e3, 1) + " ms");
+
+        // A scenario without a global batch (one micro-batch per rank): the planner is held to the batch the
+        // scenario's own configuration runs, not one of its choosing; a best with more data-parallel ranks than
+        // that batch has micro-batches runs a larger step, and the step-time note says so.
+        d.scenario.workload.globalBatchTokens = 0;
+        const ReportFigures unset = reportFigures(d, options);
+        QVERIFY(unset.predicted);
+        QCOMPARE(unset.predicted->tokensPerStep, 32.0 * 8192);
+        const ReportSection* u = section(unset, "Planner's best configuration");
+        QVERIFY2(row(u, "Best")->note.find("compared at a global batch of 262,144 tokens") != std::string::npos,
+            row(u, "Best")->note.c_str());
+        const StepPrediction& ub = unset.bestConfig->prediction;
+        const std::string stepNote = row(u, "Step time")->note;
+        QCOMPARE(
+            stepNote.find("steps of " + formatNumber(ub.tokensPerStep, 0) + " vs 262,144 tokens") != std::string::npos,
+            ub.tokensPerStep != 262144.0);
     }
 
     void plannerWithoutAnArchitectureIsANote()
