@@ -4,12 +4,14 @@
 // The job is a reservation (--days), a token budget (--tokens with --model/--params) or --steps x --tokens-per-step.
 // MFU values: a trailing '%' or a value above 1 is a percentage (40, 40%), otherwise a fraction (0.4); so 1 means
 // 100% and 1% must be written "1%".
+// --compare ID,ID,... / --compare-all add the same job on other GPUs (app/cli/cost_compare.h): "hardware_comparison".
 #include <QLocale>
 
 #include <optional>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/cli/cost_compare.h"
 #include "core/errors.h"
 #include "core/flops.h"
 #include "core/money/savings.h"
@@ -183,6 +185,7 @@ int runCost(const QStringList& args)
     parser.addOption(
         { qs("baseline-mfu"), qs("MFU the job runs at: 0.4, 40 or 40% (a value <= 1 is a fraction)"), qs("A") });
     parser.addOption({ qs("target-mfu"), qs("MFU after tuning, same forms: prints the savings"), qs("B") });
+    addCompareOptions(parser);
     addJsonOption(parser);
     if (auto status = parseArguments(parser, args, command))
         return *status;
@@ -206,9 +209,11 @@ int runCost(const QStringList& args)
         std::optional<MfuSavings> savings;
         if (target)
             savings = mfuSavings(cost, { *baseline, *target }, rate);
+        const auto comparison = costComparison(parser, hw, gpus, price, cost);
 
         if (!parser.isSet(qs("json"))) {
-            printText(costText(hw, rate, cost) + (savings ? savingsText(*savings) : QString()));
+            printText(costText(hw, rate, cost) + (savings ? savingsText(*savings) : QString())
+                + (comparison ? comparisonText(*comparison) : QString()));
             return 0;
         }
         nlohmann::json out = { { "gpu", hw.id }, { "gpu_name", hw.name }, { "gpus", gpus },
@@ -233,6 +238,8 @@ int runCost(const QStringList& args)
                 { "baseline_tokens", optionalJson(b.baselineTokens) },
                 { "target_tokens", optionalJson(b.targetTokens) }, { "extra_tokens", optionalJson(b.extraTokens) } };
         }
+        if (comparison)
+            out.update(comparisonJson(*comparison));
         printJson(out);
         return 0;
     });

@@ -2,6 +2,8 @@
 #include <QProcess>
 #include <QTest>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -121,6 +123,59 @@ private slots:
         QVERIFY(!byTokens.contains("gpu_equivalents_recovered")); // no target, no savings
     }
 
+    void hardwareComparison()
+    {
+        // Seed 001's job (256 H100, 90 days at 40%: 552,960 GPU-hours) on H100 and B200, each at the MFU of the
+        // planner's best configuration of Llama 3.1 70B on 256 of it. The same FLOPs: GPU-hours scale as
+        // 40% / MFU, and by the dense peak ratio for another GPU. The fixed keys are those without --compare.
+        const QStringList job = seed001(QStringLiteral("40"), QStringLiteral("60"))
+            + QStringList { QStringLiteral("--model"), QStringLiteral("llama-3.1-70b") };
+        const auto plain = runJson(job);
+        const auto j = runJson(job + QStringList { QStringLiteral("--compare"), QStringLiteral("h100-sxm,b200") });
+        QVERIFY(j.is_object());
+        for (const char* key : { "gpu_hours", "total_cost_usd", "gpu_equivalents_recovered", "recovered_value_usd",
+                 "time_saved_fraction" })
+            QCOMPARE(j.at(key).get<double>(), plain.at(key).get<double>());
+        QCOMPARE(j.at("gpu_hours").get<double>(), 552960.0);
+        const auto& rows = j.at("hardware_comparison");
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(rows[0].at("gpu").get<std::string>(), std::string("h100-sxm"));
+        QCOMPARE(rows[1].at("gpu").get<std::string>(), std::string("b200"));
+        for (const auto& r : rows) {
+            const double mfu = r.at("mfu").get<double>();
+            QVERIFY2(mfu > 0.1 && mfu <= 1, r.dump().c_str());
+            QCOMPARE(r.at("gpus").get<int>(), 256);
+            const double hours = r.at("gpu_hours").get<double>();
+            QCOMPARE(hours, 552960.0 * 0.4 / mfu / r.at("peak_speedup_vs_first").get<double>());
+            QCOMPARE(r.at("total_cost_usd").get<double>(), hours * r.at("price_per_gpu_hour_usd").get<double>());
+            QCOMPARE(r.at("wall_clock_days").get<double>(), hours / 256 / 24);
+            QVERIFY(!r.at("configuration").get<std::string>().empty());
+        }
+        QCOMPARE(rows[0].at("price_per_gpu_hour_usd").get<double>(), 2.5); // --price-per-gpu-hour is the H100's
+        QCOMPARE(rows[0].at("peak_speedup_vs_first").get<double>(), 1.0);
+        QVERIFY(rows[1].at("peak_speedup_vs_first").get<double>() > 2); // B200's dense BF16 peak vs H100's
+        QVERIFY(j.at("hardware_left_out").empty());
+        const auto fastest = j.at("hardware_fastest").get<std::string>();
+        QCOMPARE(fastest, std::string("b200"));
+
+        // Every preset: each is compared or left out with a reason, once.
+        const auto all = runJson(job + QStringList { QStringLiteral("--compare-all") });
+        std::set<std::string> seen;
+        for (const auto& r : all.at("hardware_comparison"))
+            QVERIFY(seen.insert(r.at("gpu").get<std::string>()).second);
+        for (const auto& l : all.at("hardware_left_out")) {
+            QVERIFY(seen.insert(l.at("gpu").get<std::string>()).second);
+            QVERIFY(!l.at("reason").get<std::string>().empty());
+        }
+        QVERIFY2(seen.size() >= 10, all.dump().c_str());
+        QVERIFY(seen.count("h100-sxm") && seen.count("b200"));
+
+        const Run text = runCli(job + QStringList { QStringLiteral("--compare"), QStringLiteral("h100-sxm,b200") });
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("Same job on other GPUs")), qPrintable(text.out));
+        QVERIFY(text.out.contains(QStringLiteral("[fastest]")));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QString>("args");
@@ -154,6 +209,21 @@ private slots:
                                               << "bare parameter count";
         QTest::newRow("unknown option") << "--gpu h100-sxm --days 1 --mfu 0.4"
                                         << "mfu";
+        QTest::newRow("compare an unknown gpu")
+            << "--gpu h100-sxm --days 1 --baseline-mfu 0.4 --model llama-3.1-8b --compare b200,h900"
+            << "h900";
+        QTest::newRow("compare a bare model") << "--gpu h100-sxm --tokens 1T --params 7B --baseline-mfu 0.4 "
+                                                 "--formula six_n --compare b200"
+                                              << "--compare";
+        QTest::newRow("compare a reservation without MFU")
+            << "--gpu h100-sxm --days 1 --model llama-3.1-8b --compare b200"
+            << "--baseline-mfu";
+        QTest::newRow("compare and compare-all")
+            << "--gpu h100-sxm --days 1 --baseline-mfu 0.4 --model llama-3.1-8b --compare b200 --compare-all"
+            << "--compare-all";
+        QTest::newRow("compare where nothing fits")
+            << "--gpu h100-sxm --gpus 1 --days 1 --baseline-mfu 0.4 --model llama-3.1-70b --compare h100-sxm"
+            << "fits on none";
     }
     void badInput()
     {
