@@ -42,6 +42,14 @@ constexpr int kWindowStateVersion = 1;
 constexpr int kMaxRecentFiles = 10;
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 
+// Every binding the platform defines for a standard key (Redo: Ctrl+Y and Ctrl+Shift+Z), or the usual one where it
+// defines none (Windows and the offscreen platform have no Save As or Quit key).
+void setStandardShortcuts(QAction* action, QKeySequence::StandardKey key, const QKeySequence& fallback = {})
+{
+    const QList<QKeySequence> bindings = QKeySequence::keyBindings(key);
+    action->setShortcuts(bindings.isEmpty() ? QList<QKeySequence> { fallback } : bindings);
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -64,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_editor);
     scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Scenario inputs"));
     auto* dock = new QDockWidget(tr("Scenario"), this);
     dock->setObjectName(QStringLiteral("scenarioDock")); // saveState() needs a name
     dock->setWidget(scroll);
@@ -72,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_editor, &widgets::ScenarioEditor::statusMessage, this, [this](const QString& m) { tell(m); });
 
     m_tabs->setDocumentMode(true);
+    m_tabs->setAccessibleName(tr("Panels"));
     setCentralWidget(m_tabs);
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
@@ -116,36 +126,42 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, &MainWindow::chooseAndOpenFiles);
-    open->setShortcut(QKeySequence::Open);
+    setStandardShortcuts(open, QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* save = file->addAction(tr("&Save Scenario"), this, [this] { saveScenarioInteractively(false); });
-    save->setShortcut(QKeySequence::Save);
+    setStandardShortcuts(save, QKeySequence::Save);
     QAction* saveAs = file->addAction(tr("Save Scenario &As..."), this, [this] { saveScenarioInteractively(true); });
-    saveAs->setShortcut(QKeySequence::SaveAs);
+    setStandardShortcuts(saveAs, QKeySequence::SaveAs, QKeySequence(tr("Ctrl+Shift+S")));
     file->addSeparator();
     QAction* exportChart = file->addAction(tr("&Export Chart..."), this, &MainWindow::exportChartInteractively);
     exportChart->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addAction(tr("Export &Report..."), this, &MainWindow::exportReportInteractively);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    setStandardShortcuts(quit, QKeySequence::Quit, QKeySequence(tr("Ctrl+Q")));
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = m_history->stack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    setStandardShortcuts(undo, QKeySequence::Undo);
     edit->addAction(undo);
     QAction* redo = m_history->stack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    setStandardShortcuts(redo, QKeySequence::Redo);
     edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    // Qt has no standard key for switching pages; Ctrl+1..9 is the common convention (browsers, IDEs).
+    for (int i = 0; i < m_tabs->count() && i < 9; ++i) {
+        QAction* panel = view->addAction(m_tabs->tabText(i), this, [this, i] { m_tabs->setCurrentIndex(i); });
+        panel->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* startHere = help->addAction(tr("&Start Here"), this, [this] { showPanel(tr("Start here")); });
-    startHere->setShortcut(QKeySequence::HelpContents);
+    setStandardShortcuts(startHere, QKeySequence::HelpContents, QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About MFU Explorer"), this, [this] {
         QMessageBox::about(this, tr("About MFU Explorer"),
             tr("MFU Explorer %1\nModel FLOPs Utilization: measure, predict, explain and value it.")

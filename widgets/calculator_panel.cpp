@@ -136,6 +136,7 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     auto* scroll = new QScrollArea;
     scroll->setWidget(figures);
     scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Calculator figures"));
     scroll->setFrameShape(QFrame::NoFrame);
 
     auto* splitter = new QSplitter(Qt::Vertical);

@@ -89,6 +89,7 @@ void PredictPanel::buildUi()
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_editor);
     scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Parallelism inputs"));
     // As wide as the editor needs and no wider (the charts get the rest); narrower windows scroll it.
     scroll->setMaximumWidth(m_editor->minimumSizeHint().width() + 28);
     scroll->setMinimumWidth(120);

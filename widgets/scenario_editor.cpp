@@ -106,10 +106,26 @@ void ScenarioEditor::buildUi()
         m_hardwareCombo->addItem(qs(h.name), qs(h.id));
     form->addRow(tr("&GPU:"), m_hardwareCombo);
 
+    // A spin box silently refuses 0 or an empty field and puts its last value back when it loses focus; say why,
+    // next to the field, while the typed text is not a count it accepts.
+    auto explainBadCount = [this, form, &reasonLabel](QSpinBox* spin, const char* reasonName, const QString& reason) {
+        QLabel* label = reasonLabel(reasonName);
+        form->addRow(QString(), label);
+        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, spin, label, reason] {
+            QString typed = spin->text();
+            typed.remove(spin->prefix()).remove(spin->suffix());
+            bool ok = false;
+            const qlonglong value = spin->locale().toLongLong(typed.trimmed(), &ok);
+            showReason(label, spin, ok && value >= spin->minimum() && value <= spin->maximum() ? QString() : reason);
+        });
+    };
+
     m_gpuCount = countSpin(1, 1'000'000);
     m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
     m_gpuCount->setAccessibleName(tr("GPU count"));
     form->addRow(tr("GPU &count:"), m_gpuCount);
+    explainBadCount(m_gpuCount, "gpuCountReason",
+        tr("Enter a whole number of GPUs from 1 to 1,000,000; until then the scenario keeps its count."));
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
@@ -134,11 +150,15 @@ void ScenarioEditor::buildUi()
     m_microBatch->setAccessibleName(tr("Micro-batch size in sequences per GPU"));
     m_microBatch->setSuffix(tr(" seq/GPU"));
     form->addRow(tr("M&icro-batch:"), m_microBatch);
+    explainBadCount(m_microBatch, "microBatchReason",
+        tr("Enter a whole number of sequences per GPU from 1 to 1,000,000; until then the scenario keeps its value."));
 
     m_gradAccum = countSpin(1, 1'000'000);
     m_gradAccum->setObjectName(QStringLiteral("gradAccum"));
     m_gradAccum->setAccessibleName(tr("Gradient accumulation steps"));
     form->addRow(tr("Gradient &accumulation:"), m_gradAccum);
+    explainBadCount(m_gradAccum, "gradAccumReason",
+        tr("Enter a whole number of accumulation steps from 1 to 1,000,000; until then the scenario keeps its value."));
 
     m_tokensPerStep = new QLabel;
     m_tokensPerStep->setObjectName(QStringLiteral("tokensPerStep"));

@@ -205,6 +205,7 @@ QWidget* TracePanel::buildKernels()
     m_kernelProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_filter = new QLineEdit;
     m_filter->setObjectName(QStringLiteral("kernelFilter"));
+    m_filter->setAccessibleName(tr("Filter the top kernels"));
     m_filter->setPlaceholderText(tr("Filter kernels by name or category (e.g. gemm, nccl, flash)"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_kernelProxy, &QSortFilterProxyModel::setFilterFixedString);

@@ -92,6 +92,9 @@ private slots:
         QTest::newRow("zero") << "0";
         QTest::newRow("fraction") << "8192.5";
         QTest::newRow("negative") << "-4096";
+        QTest::newRow("not a number") << "nan";
+        QTest::newRow("infinite") << "inf";
+        QTest::newRow("above a billion") << "1000000001"; // pasted: typed, 100000000 would be applied on the way
     }
 
     void invalidSequenceLengthIsExplainedAndIgnored()
@@ -99,7 +102,12 @@ private slots:
         QFETCH(QString, text);
         Fixture f;
         auto* seq = f.field<QLineEdit>("seqLen");
-        retype(seq, text);
+        if (text.size() > 6) {
+            seq->selectAll();
+            seq->insert(text); // a paste: one edit
+        } else {
+            retype(seq, text);
+        }
         QCOMPARE(f.model.scenario().workload.seqLen, 8192);
         const QString reason = f.editor.validationReason(QStringLiteral("seqLen"));
         QVERIFY2(reason.contains(QStringLiteral("whole number of tokens")), qPrintable(reason));
@@ -119,6 +127,45 @@ private slots:
         count->selectAll();
         QTest::keyClicks(count, QStringLiteral("64"));
         QCOMPARE(f.model.scenario().cluster.gpuCount, 64);
+    }
+
+    void invalidCountIsExplainedAndIgnored_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("reasonWords");
+        for (const char* field : { "gpuCount", "microBatch", "gradAccum" }) {
+            QTest::addRow("%s zero", field) << field << "0"
+                                            << "whole number";
+            QTest::addRow("%s empty", field) << field << ""
+                                             << "whole number";
+        }
+        // A minus sign or a digit past 1,000,000 cannot even be typed: the spin box refuses those keys.
+    }
+
+    void invalidCountIsExplainedAndIgnored()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, text);
+        QFETCH(QString, reasonWords);
+        Fixture f;
+        auto* spin = f.field<QSpinBox>(qPrintable(field));
+        const mfu::Scenario before = f.model.scenario();
+        const int tokensBefore = static_cast<int>(f.model.tokensPerStep());
+        spin->selectAll();
+        QTest::keyClick(spin, Qt::Key_Backspace);
+        QTest::keyClicks(spin, text);
+        QCOMPARE(f.model.scenario().cluster.gpuCount, before.cluster.gpuCount);
+        QCOMPARE(f.model.scenario().workload.microBatch, before.workload.microBatch);
+        QCOMPARE(static_cast<int>(f.model.tokensPerStep()), tokensBefore);
+        const QString reason = f.editor.validationReason(field);
+        QVERIFY2(reason.contains(reasonWords), qPrintable(field + QStringLiteral(": '") + reason + "'"));
+        auto* label = f.editor.findChild<QLabel*>(field + QStringLiteral("Reason"));
+        QVERIFY(label && !label->isHidden()); // next to the field, not only in a status bar
+        QCOMPARE(spin->accessibleDescription(), reason);
+        QTest::keyClicks(spin, QStringLiteral("4"));
+        QVERIFY(f.editor.validationReason(field).isEmpty());
+        QCOMPARE(spin->value(), 4);
     }
 
     void stepTimeGivesClusterThroughput()
