@@ -24,6 +24,7 @@
 #include "app/main_window.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_editor.h"
+#include "widgets/trace_panel.h"
 
 using mfu::app::MainWindow;
 
@@ -285,21 +286,40 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // A real trace fills the Trace panel's charts and timeline (without the shared traces they stay empty).
+        auto* tracePanel = w.findChild<mfu::widgets::TracePanel*>();
+        QVERIFY(tracePanel);
+        const QString trace = QStringLiteral(MFU_SHARED_TRACES_DIR "/tracelens__h100__qwen1.5-0.5b-chat.json.gz");
+        if (QFileInfo::exists(trace)) {
+            QSignalSpy done(tracePanel, &mfu::widgets::TracePanel::imported);
+            QVERIFY2(w.openFiles({ trace }), qPrintable(w.lastMessage()));
+            QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 30000);
+        } else {
+            qInfo("%s is absent: the Trace panel is checked empty", qPrintable(trace));
+        }
         const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
         QStringList problems;
         for (const bool dark : { false, true }) {
             QApplication::setPalette(dark ? darkPalette() : QPalette());
             for (int tab = 0; tab < w.panels()->count(); ++tab) {
                 w.panels()->setCurrentIndex(tab);
-                QTest::qWait(50);
-                for (auto* chart : w.findChildren<mfu::widgets::ChartView*>())
-                    chart->plot()->replot();
-                const QString panel = w.panels()->tabText(tab);
-                problems << illegibleChartText(w, panel + (dark ? QStringLiteral(" (dark)") : QString()));
-                if (!folder.isEmpty())
-                    QVERIFY(w.grab().save(QStringLiteral("%1/panel_%2_%3.png")
+                const bool isTrace = w.panels()->widget(tab) == tracePanel;
+                for (int view = 0; view < (isTrace ? tracePanel->views()->count() : 1); ++view) {
+                    if (isTrace)
+                        tracePanel->views()->setCurrentIndex(view);
+                    QTest::qWait(50);
+                    for (auto* chart : w.findChildren<mfu::widgets::ChartView*>())
+                        chart->plot()->replot();
+                    QString panel = w.panels()->tabText(tab);
+                    if (isTrace)
+                        panel += QLatin1Char(' ') + tracePanel->views()->tabText(view).remove(QLatin1Char('&'));
+                    problems << illegibleChartText(w, panel + (dark ? QStringLiteral(" (dark)") : QString()));
+                    if (!folder.isEmpty())
+                        QVERIFY(
+                            w.grab().save(QStringLiteral("%1/panel_%2_%3.png")
                                               .arg(folder, panel.toLower().replace(QLatin1Char(' '), QLatin1Char('_')),
                                                   dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+                }
             }
         }
         QApplication::setPalette(QPalette());
