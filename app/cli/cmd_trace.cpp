@@ -1,14 +1,17 @@
 // `mfu-explorer trace FILE... [--compare FILE...] [--model ... --gpu ... --tokens-per-step N] [--json]`
 // Reads profiler traces (a folder = one multi-rank run), breaks the step time into kernel categories, overlap and
 // idle (core/trace), and with a model and tokens per step gives the measured MFU. The JSON keys listed in
-// core/trace/analysis_json.h are FIXED (issue 4).
+// core/trace/analysis_json.h are FIXED (issue 4). A training log (detected by content) goes to cmd_trace_log.cpp.
 #include <QFile>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/cmd_trace_log.h"
 #include "app/cli/commands.h"
+#include "app/cli/log_input.h"
 #include "core/errors.h"
 #include "core/flops.h"
 #include "core/trace/analysis_json.h"
@@ -167,7 +170,9 @@ int runTrace(const QStringList& args)
     return runSubcommand(command, [&]() -> int {
         QCommandLineParser parser;
         parser.addPositionalArgument(
-            qs("files"), qs("Trace files (Kineto .json/.json.gz); a folder is a multi-rank run"), qs("FILE..."));
+            qs("files"),
+            qs("Trace files (Kineto .json/.json.gz, Nsight SQLite); a folder is a multi-rank run; or one training log"),
+            qs("FILE..."));
         parser.addOption({ qs("compare"),
             qs("Baseline-vs-optimised: the positional FILEs are the baseline, these "
                "(repeat the option) the optimised run"),
@@ -184,12 +189,18 @@ int runTrace(const QStringList& args)
         addModelOptions(parser);
         addClusterOptions(parser);
         addWorkloadOptions(parser);
+        addLogOptions(parser);
         addJsonOption(parser);
         if (const auto status = parseArguments(parser, args, command))
             return *status;
         const QStringList files = parser.positionalArguments();
         if (files.isEmpty())
             throw InputError("give at least one trace file or folder");
+        if (parser.isSet(qs("log-pattern")) || std::any_of(files.begin(), files.end(), isTrainingLogFile)) {
+            if (!parser.isSet(qs("log-pattern")) && !std::all_of(files.begin(), files.end(), isTrainingLogFile))
+                throw InputError("give profiler traces or one training log, not both");
+            return runTraceLog(parser, files);
+        }
         const trace::KernelRules rules = kernelRules(parser);
 
         trace::RunAnalysis baseline;

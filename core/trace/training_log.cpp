@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
+#include <regex>
 
 #include "core/errors.h"
 
@@ -49,96 +51,225 @@ std::optional<int64_t> stepNumber(const std::string& digits)
     return error == std::errc() && end == digits.data() + digits.size() ? std::optional(value) : std::nullopt;
 }
 
-std::optional<double> field(const std::string& line, const std::regex& re)
+enum class Field { StepSeconds, TokensPerSec, Tflops, MfuPercent, Loss, PeakTflops, FlopsPerToken };
+
+// One field: a literal that must be on the line (cheap pre-filter before the regex), the regex, its capture group,
+// and the factor to the stored unit.
+struct FieldRule {
+    std::string needle;
+    std::shared_ptr<const std::regex> re;
+    Field field;
+    size_t group = 1;
+    double scale = 1.0;
+};
+
+struct Format {
+    std::string name;
+    std::string stepNeedle;
+    std::shared_ptr<const std::regex> step; // a line matching it starts a step
+    size_t stepGroup = 1; // 0: no step number, steps are counted
+    LogScope scope = LogScope::Unknown;
+    bool multiLine = false; // fields also on the lines after the step line
+    std::vector<FieldRule> fields;
+};
+
+std::shared_ptr<const std::regex> re(const char* pattern)
 {
-    std::smatch m;
-    return std::regex_search(line, m, re) ? number(m[1].str()) : std::nullopt;
+    return std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
 }
 
-const std::regex kTitanStep(R"(\bstep:\s*(\d+))");
-const std::regex kTitanThroughput(R"(\b(?:tps|wps):\s*([\d,.]+))");
-const std::regex kTitanTflops(R"(\btflops:\s*([\d,.]+))");
-const std::regex kTitanMfu(R"(\bmfu:\s*(-?[\d.]+)%)");
-const std::regex kTitanLoss(R"(\bloss:\s*([-\d.eE+]+))");
-const std::regex kMegatronIteration(R"(\biteration\s+(\d+)\s*/\s*\d+)");
-const std::regex kMegatronTime(R"(elapsed time per iteration \(ms\):\s*([\d.]+))");
-const std::regex kMegatronTflops(R"(throughput per GPU \(TFLOP/s/GPU\):\s*([\d.]+))");
-const std::regex kMegatronLoss(R"(lm loss:\s*([-\d.eE+]+))");
-const std::regex kNanoGpt(R"(\biter (\d+): loss ([-\d.]+), time ([\d.]+)ms, mfu (-?[\d.]+)%)");
-
-std::optional<LogStep> torchtitan(const std::string& line)
+FieldRule rule(const char* needle, const char* pattern, Field field, double scale = 1.0)
 {
-    std::smatch m;
-    if (!std::regex_search(line, m, kTitanStep) || !std::regex_search(line, kTitanThroughput))
-        return std::nullopt;
-    LogStep s;
-    const auto step = stepNumber(m[1].str());
-    if (!step)
-        return std::nullopt;
-    s.step = *step;
-    s.tokensPerSecPerGpu = field(line, kTitanThroughput);
-    s.tflopsPerGpu = field(line, kTitanTflops);
-    if (const auto mfu = field(line, kTitanMfu))
-        s.mfu = *mfu / 100.0;
-    s.loss = field(line, kTitanLoss);
-    return s;
+    return { needle, re(pattern), field, 1, scale };
 }
 
-std::optional<LogStep> megatron(const std::string& line)
+const std::vector<Format>& builtInFormats()
 {
-    std::smatch m;
-    if (!std::regex_search(line, m, kMegatronIteration) || !std::regex_search(line, kMegatronTime))
-        return std::nullopt;
-    LogStep s;
-    const auto step = stepNumber(m[1].str());
-    if (!step)
-        return std::nullopt;
-    s.step = *step;
-    if (const auto ms = field(line, kMegatronTime))
-        s.stepSeconds = *ms / 1000.0;
-    s.tflopsPerGpu = field(line, kMegatronTflops);
-    s.loss = field(line, kMegatronLoss);
-    return s;
-}
-
-std::optional<LogStep> nanogpt(const std::string& line)
-{
-    std::smatch m;
-    if (!std::regex_search(line, m, kNanoGpt))
-        return std::nullopt;
-    LogStep s;
-    const auto step = stepNumber(m[1].str());
-    if (!step)
-        return std::nullopt;
-    s.step = *step;
-    s.loss = number(m[2].str());
-    if (const auto ms = number(m[3].str()))
-        s.stepSeconds = *ms / 1000.0;
-    if (const auto mfu = number(m[4].str()); mfu && *mfu >= 0) // -100% = not estimated yet
-        s.mfu = *mfu / 100.0;
-    return s;
-}
-
-std::optional<LogStep> custom(const std::string& line, const std::regex& re, const LogPattern& p)
-{
-    std::smatch m;
-    if (!std::regex_search(line, m, re))
-        return std::nullopt;
-    auto group = [&](int g) -> std::optional<double> {
-        return g > 0 && static_cast<size_t>(g) < m.size() && m[static_cast<size_t>(g)].matched
-            ? number(m[static_cast<size_t>(g)].str())
-            : std::nullopt;
+    static const std::vector<Format> formats {
+        { "megatron", "elapsed time per iteration", re(R"(\biteration\s+(\d+)\s*/\s*\d+.*elapsed time per iteration)"),
+            1, LogScope::PerGpu, false,
+            { rule("elapsed", R"(elapsed time per iteration \(ms\):\s*([\d.]+))", Field::StepSeconds, 1e-3),
+                rule("TFLOP/s/GPU", R"(throughput per GPU \(TFLOP/s/GPU\):\s*([\d.]+))", Field::Tflops),
+                rule("lm loss", R"(lm loss:\s*([-\d.eE+]+))", Field::Loss) } },
+        { "nanogpt", "iter ", re(R"(\biter (\d+): loss [-\d.]+, time [\d.]+ms, mfu)"), 1, LogScope::Unknown, false,
+            { rule("loss", R"(: loss ([-\d.]+))", Field::Loss),
+                rule("time", R"(time ([\d.]+)ms)", Field::StepSeconds, 1e-3),
+                rule("mfu", R"(mfu (-?[\d.]+)%)", Field::MfuPercent) } },
+        { "torchtitan", "step:", re(R"(\bstep:\s*(\d+)\b.*\b[tw]ps:)"), 1, LogScope::PerGpu, false,
+            { rule("ps:", R"(\b[tw]ps:\s*([\d,.]+))", Field::TokensPerSec),
+                rule("tflops:", R"(\btflops:\s*([\d,.]+))", Field::Tflops),
+                rule("mfu:", R"(\bmfu:\s*(-?[\d.]+)%)", Field::MfuPercent),
+                rule("loss:", R"(\bloss:\s*([-\d.eE+]+))", Field::Loss) } },
+        { "iter_block", "Iter", re(R"(\bIter\s+(\d+)\b)"), 1, LogScope::Unknown, true,
+            { rule("oss", R"(\b[Ll]oss:?\s+([-\d.eE+]+))", Field::Loss),
+                rule("ime", R"(\b[Tt]ime:?\s+([\d.]+)\s*ms)", Field::StepSeconds, 1e-3),
+                rule("MFU:", R"(\bMFU:\s*(-?[\d.]+)%)", Field::MfuPercent),
+                rule("Achieved:", R"(Achieved:\s*([\d.]+)\s*TF)", Field::Tflops),
+                rule("Peak:", R"(\bPeak:\s*([\d.]+)\s*TF)", Field::PeakTflops),
+                rule("Tokens/s:", R"(Tokens/s:\s*([\d,.]+))", Field::TokensPerSec),
+                rule("FLOPs/token:", R"(FLOPs/token:\s*([\d.]+)\s*GF)", Field::FlopsPerToken, 1e9) } },
     };
+    return formats;
+}
+
+// Settings printed once: seed 004's header, torchtitan's start line, Megatron's argument dump and iteration lines.
+enum class Fact { Gpus, TokensPerStep, GlobalBatch, MicroBatch, GradAccum, SeqLen, PeakTflops, PeakFlops, Device };
+
+struct FactRule {
+    std::string needle;
+    std::shared_ptr<const std::regex> re;
+    Fact fact;
+};
+
+const std::vector<FactRule>& factRules()
+{
+    static const std::vector<FactRule> rules {
+        { "GPUs:", re(R"(\bGPUs:\s*(\d+))"), Fact::Gpus },
+        { "world_size", re(R"(\bworld_size\s*[.:=]*\s*(\d+))"), Fact::Gpus },
+        { "Tokens per iteration:", re(R"(Tokens per iteration:\s*([\d,]+))"), Fact::TokensPerStep },
+        { "lobal batch size", re(R"([Gg]lobal batch size:?\s*(\d+))"), Fact::GlobalBatch },
+        { "global_batch_size", re(R"(\bglobal_batch_size\s*[.:=]*\s*(\d+))"), Fact::GlobalBatch },
+        { "Batch size (micro):", re(R"(Batch size \(micro\):\s*(\d+))"), Fact::MicroBatch },
+        { "micro_batch_size", re(R"(\bmicro_batch_size\s*[.:=]*\s*(\d+))"), Fact::MicroBatch },
+        { "local batch size", re(R"(local batch size (\d+))"), Fact::MicroBatch },
+        { "Gradient accum steps:", re(R"(Gradient accum steps:\s*(\d+))"), Fact::GradAccum },
+        { "sequence length", re(R"(sequence length (\d+))"), Fact::SeqLen },
+        { "seq_length", re(R"(\bseq_length\s*[.:=]*\s*(\d+))"), Fact::SeqLen },
+        { "Hardware peak:", re(R"(Hardware peak:\s*([\d.]+)\s*TFLOPS)"), Fact::PeakTflops },
+        { "Peak FLOPS used for computing MFU:", re(R"(Peak FLOPS used for computing MFU:\s*([\d.eE+]+))"),
+            Fact::PeakFlops },
+        { "Device:", re(R"(\bDevice:\s*(\S.*\S))"), Fact::Device },
+        { "GPU capacity:", re(R"(GPU capacity:\s*(.+?)\s*\(\d+\))"), Fact::Device },
+    };
+    return rules;
+}
+
+template <typename T> void setOnce(std::optional<T>& slot, const std::optional<double>& v)
+{
+    if (!slot && v && *v > 0)
+        slot = static_cast<T>(*v);
+}
+
+void readFacts(const std::string& line, LogFacts& facts)
+{
+    for (const FactRule& r : factRules()) {
+        std::smatch m;
+        if (line.find(r.needle) == std::string::npos || !std::regex_search(line, m, *r.re))
+            continue;
+        const std::string text = m[1].str();
+        switch (r.fact) {
+        case Fact::Gpus:
+            setOnce(facts.gpus, number(text));
+            break;
+        case Fact::TokensPerStep:
+            setOnce(facts.tokensPerStep, number(text));
+            break;
+        case Fact::GlobalBatch:
+            setOnce(facts.globalBatchSamples, number(text));
+            break;
+        case Fact::MicroBatch:
+            setOnce(facts.microBatch, number(text));
+            break;
+        case Fact::GradAccum:
+            setOnce(facts.gradAccum, number(text));
+            break;
+        case Fact::SeqLen:
+            setOnce(facts.seqLen, number(text));
+            break;
+        case Fact::PeakTflops:
+            setOnce(facts.peakTflops, number(text));
+            break;
+        case Fact::PeakFlops:
+            if (const auto v = number(text))
+                setOnce(facts.peakTflops, std::optional(*v / 1e12));
+            break;
+        case Fact::Device:
+            if (!facts.device)
+                facts.device = text;
+            break;
+        }
+    }
+}
+
+void setField(LogStep& s, Field field, double v)
+{
+    auto once = [v](std::optional<double>& slot) {
+        if (!slot)
+            slot = v;
+    };
+    switch (field) {
+    case Field::StepSeconds:
+        once(s.stepSeconds);
+        break;
+    case Field::TokensPerSec:
+        once(s.tokensPerSec);
+        break;
+    case Field::Tflops:
+        once(s.tflops);
+        break;
+    case Field::MfuPercent:
+        if (v >= 0 && !s.mfu) // nanoGPT's -100% means "not estimated yet"
+            s.mfu = v / 100.0;
+        break;
+    case Field::Loss:
+        once(s.loss);
+        break;
+    case Field::PeakTflops:
+        once(s.peakTflops);
+        break;
+    case Field::FlopsPerToken:
+        once(s.flopsPerToken);
+        break;
+    }
+}
+
+void readFields(const std::string& line, const Format& f, LogStep& s)
+{
+    for (const FieldRule& r : f.fields) {
+        std::smatch m;
+        if (line.find(r.needle) == std::string::npos || !std::regex_search(line, m, *r.re) || r.group >= m.size()
+            || !m[r.group].matched)
+            continue;
+        if (const auto v = number(m[r.group].str()))
+            setField(s, r.field, *v * r.scale);
+    }
+}
+
+// The step this line starts under format f, if any.
+std::optional<LogStep> startStep(const std::string& line, const Format& f, size_t stepsSoFar)
+{
+    std::smatch m;
+    if (line.find(f.stepNeedle) == std::string::npos || !std::regex_search(line, m, *f.step))
+        return std::nullopt;
     LogStep s;
-    s.step = static_cast<int64_t>(group(p.stepGroup).value_or(0));
-    if (const auto t = group(p.stepTimeGroup))
-        s.stepSeconds = *t * p.stepTimeScaleToSeconds;
-    s.tokensPerSecPerGpu = group(p.tokensPerSecGroup);
-    s.tflopsPerGpu = group(p.tflopsGroup);
-    if (const auto mfu = group(p.mfuPercentGroup))
-        s.mfu = *mfu / 100.0;
-    s.loss = group(p.lossGroup);
+    if (f.stepGroup == 0 || f.stepGroup >= m.size() || !m[f.stepGroup].matched) {
+        s.step = static_cast<int64_t>(stepsSoFar + 1);
+    } else if (const auto n = stepNumber(m[f.stepGroup].str())) {
+        s.step = *n;
+    } else {
+        return std::nullopt;
+    }
+    readFields(line, f, s);
     return s;
+}
+
+Format customFormat(const LogPattern& p, const std::string& name)
+{
+    std::shared_ptr<const std::regex> regex;
+    try {
+        regex = std::make_shared<const std::regex>(p.regex, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+        throw InputError(name + ": invalid log pattern: " + e.what());
+    }
+    Format f { "custom", "", regex, static_cast<size_t>(std::max(p.stepGroup, 0)), LogScope::Unknown, false, {} };
+    const std::pair<int, std::pair<Field, double>> groups[]
+        = { { p.stepTimeGroup, { Field::StepSeconds, p.stepTimeScaleToSeconds } },
+              { p.tokensPerSecGroup, { Field::TokensPerSec, 1.0 } }, { p.tflopsGroup, { Field::Tflops, 1.0 } },
+              { p.mfuPercentGroup, { Field::MfuPercent, 1.0 } }, { p.lossGroup, { Field::Loss, 1.0 } } };
+    for (const auto& [group, target] : groups)
+        if (group > 0)
+            f.fields.push_back({ "", regex, target.first, static_cast<size_t>(group), target.second });
+    return f;
 }
 
 std::optional<double> median(std::vector<double> v)
@@ -152,64 +283,118 @@ std::optional<double> median(std::vector<double> v)
 
 } // namespace
 
+LogPattern logPatternFromGroups(const std::string& regex, const std::string& groups)
+{
+    LogPattern p;
+    p.regex = regex;
+    size_t start = 0;
+    while (start < groups.size()) {
+        const size_t end = std::min(groups.find(',', start), groups.size());
+        const std::string item = groups.substr(start, end - start);
+        start = end + 1;
+        const size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        const auto index = eq == std::string::npos ? std::nullopt : stepNumber(item.substr(eq + 1));
+        if (!index || *index <= 0 || *index > 99)
+            throw InputError("log groups: '" + item + "' is not KEY=GROUP with a group number from 1 to 99");
+        const int g = static_cast<int>(*index);
+        if (key == "step")
+            p.stepGroup = g;
+        else if (key == "time_s" || key == "time_ms") {
+            p.stepTimeGroup = g;
+            p.stepTimeScaleToSeconds = key == "time_ms" ? 1e-3 : 1.0;
+        } else if (key == "tokens_per_sec")
+            p.tokensPerSecGroup = g;
+        else if (key == "tflops")
+            p.tflopsGroup = g;
+        else if (key == "mfu_percent")
+            p.mfuPercentGroup = g;
+        else if (key == "loss")
+            p.lossGroup = g;
+        else
+            throw InputError("log groups: unknown field '" + key
+                + "' (use step, time_s, time_ms, tokens_per_sec, tflops, mfu_percent, loss)");
+    }
+    return p;
+}
+
 TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern)
 {
-    std::optional<std::regex> customRe;
-    if (pattern) {
-        try {
-            customRe.emplace(pattern->regex, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw InputError(name + ": invalid log pattern: " + e.what());
-        }
-    }
+    const std::optional<Format> custom = pattern ? std::optional(customFormat(*pattern, name)) : std::nullopt;
+    const Format* format = custom ? &*custom : nullptr;
     TrainingLog log;
     std::string raw;
     while (std::getline(in, raw)) {
         const std::string line = withoutAnsi(raw);
+        readFacts(line, log.facts);
         std::optional<LogStep> step;
-        std::string format;
-        if (customRe) {
-            step = custom(line, *customRe, *pattern);
-            format = "custom";
-        } else if ((step = megatron(line))) {
-            format = "megatron";
-        } else if ((step = nanogpt(line))) {
-            format = "nanogpt";
-        } else if ((step = torchtitan(line))) {
-            format = "torchtitan";
+        if (format) {
+            step = startStep(line, *format, log.steps.size());
+        } else {
+            for (const Format& f : builtInFormats())
+                if ((step = startStep(line, f, 0))) {
+                    format = &f;
+                    log.format = f.name;
+                    log.scope = f.scope;
+                    break;
+                }
         }
-        if (!step)
-            continue;
-        if (log.format.empty())
-            log.format = format;
-        log.steps.push_back(*step);
+        if (step)
+            log.steps.push_back(*step);
+        else if (format && format->multiLine && !log.steps.empty())
+            readFields(line, *format, log.steps.back());
     }
     if (log.steps.empty())
-        throw InputError(name + ": no training-step lines recognised (torchtitan, Megatron-LM, nanoGPT"
+        throw InputError(name
+            + ": no training-step lines recognised (torchtitan, Megatron-LM, nanoGPT, iteration blocks"
             + std::string(pattern ? ", or the given pattern)" : "); give a custom pattern"));
+    if (custom)
+        log.format = "custom";
     return log;
+}
+
+bool looksLikeTrainingLog(std::string_view head)
+{
+    const size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head.substr(0, 2) == "\x1f\x8b" || head.find('\0') != std::string_view::npos)
+        return false; // empty, gzip, SQLite and other binaries
+    // A JSON object, or an array of objects; log lines may start with '[' too ("[titan] ...", "[2025-01-01 ...]").
+    const size_t second = head.find_first_not_of(" \t\r\n", first + 1);
+    if (head[first] == '{' || (head[first] == '[' && (second == std::string_view::npos || head[second] == '{')))
+        return false;
+    size_t start = 0;
+    while (start < head.size()) {
+        const size_t end = std::min(head.find('\n', start), head.size());
+        const std::string line = withoutAnsi(std::string(head.substr(start, end - start)));
+        for (const Format& f : builtInFormats())
+            if (startStep(line, f, 0))
+                return true;
+        start = end + 1;
+    }
+    return false;
 }
 
 LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps)
 {
     LogSummary s;
-    std::vector<double> times, tps, tflops, mfu;
-    for (size_t i = warmupSteps; i < log.steps.size(); ++i) {
+    std::vector<double> times, tps, tflops, mfu, peak, fpt;
+    const size_t first = std::min(warmupSteps, log.steps.empty() ? 0 : log.steps.size() - 1);
+    for (size_t i = first; i < log.steps.size(); ++i) {
         const LogStep& st = log.steps[i];
         ++s.stepsUsed;
-        if (st.stepSeconds)
-            times.push_back(*st.stepSeconds);
-        if (st.tokensPerSecPerGpu)
-            tps.push_back(*st.tokensPerSecPerGpu);
-        if (st.tflopsPerGpu)
-            tflops.push_back(*st.tflopsPerGpu);
-        if (st.mfu)
-            mfu.push_back(*st.mfu);
+        const std::pair<const std::optional<double>*, std::vector<double>*> pairs[]
+            = { { &st.stepSeconds, &times }, { &st.tokensPerSec, &tps }, { &st.tflops, &tflops }, { &st.mfu, &mfu },
+                  { &st.peakTflops, &peak }, { &st.flopsPerToken, &fpt } };
+        for (const auto& [value, list] : pairs)
+            if (*value)
+                list->push_back(**value);
     }
     s.medianStepSeconds = median(times);
-    s.medianTokensPerSecPerGpu = median(tps);
-    s.medianTflopsPerGpu = median(tflops);
+    s.medianTokensPerSec = median(tps);
+    s.medianTflops = median(tflops);
     s.medianMfu = median(mfu);
+    s.medianPeakTflops = median(peak);
+    s.medianFlopsPerToken = median(fpt);
     return s;
 }
 

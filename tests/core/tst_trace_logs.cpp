@@ -1,5 +1,6 @@
-// Training-log parsers on the line formats of torchtitan (both eras, ANSI colours), Megatron-LM, nanoGPT and a
-// user pattern; medians after warm-up; errors.
+// Training-log parsers on the line formats of torchtitan (both eras, ANSI colours), Megatron-LM, nanoGPT, multi-line
+// iteration blocks and a user pattern; run settings printed once; detection by content; medians after warm-up;
+// errors.
 #include <QtTest>
 
 #include <sstream>
@@ -32,8 +33,8 @@ private slots:
         QCOMPARE(log.steps.size(), size_t(1));
         const LogStep& s = log.steps[0];
         QCOMPARE(s.step, int64_t(20));
-        QCOMPARE(*s.tokensPerSecPerGpu, 4376.0);
-        QCOMPARE(*s.tflopsPerGpu, 253.41);
+        QCOMPARE(*s.tokensPerSec, 4376.0);
+        QCOMPARE(*s.tflops, 253.41);
         QCOMPARE(*s.mfu, 0.2562);
         QCOMPARE(*s.loss, 11.83506);
         QVERIFY(!s.stepSeconds);
@@ -42,8 +43,8 @@ private slots:
     void torchtitanWpsEra()
     {
         const TrainingLog log = parse("step: 10  loss: 9.1000  memory: 30.10GiB(40.00%)  wps: 2,100  mfu: 12.50%\n");
-        QCOMPARE(*log.steps[0].tokensPerSecPerGpu, 2100.0);
-        QVERIFY(!log.steps[0].tflopsPerGpu);
+        QCOMPARE(*log.steps[0].tokensPerSec, 2100.0);
+        QVERIFY(!log.steps[0].tflops);
         QCOMPARE(*log.steps[0].mfu, 0.125);
     }
 
@@ -57,7 +58,7 @@ private slots:
         const LogStep& s = log.steps[0];
         QCOMPARE(s.step, int64_t(20));
         QCOMPARE(*s.stepSeconds, 1.2345);
-        QCOMPARE(*s.tflopsPerGpu, 401.2);
+        QCOMPARE(*s.tflops, 401.2);
         QCOMPARE(*s.loss, 5.123456);
         QVERIFY(!s.mfu); // Megatron logs no MFU
     }
@@ -77,7 +78,7 @@ private slots:
         QCOMPARE(s.stepsUsed, size_t(3));
         QCOMPARE(*s.medianStepSeconds, 0.124); // median of 130, 120, 124 ms
         QCOMPARE(*s.medianMfu, 0.41); // median of 40% and 42%
-        QVERIFY(!s.medianTflopsPerGpu);
+        QVERIFY(!s.medianTflops);
     }
 
     void customPattern()
@@ -92,7 +93,114 @@ private slots:
         QCOMPARE(log.format, std::string("custom"));
         QCOMPARE(log.steps[0].step, int64_t(7));
         QCOMPARE(*log.steps[0].stepSeconds, 0.25);
-        QCOMPARE(*log.steps[0].tflopsPerGpu, 300.5);
+        QCOMPARE(*log.steps[0].tflops, 300.5);
+    }
+
+    void iterationBlockAcrossLines()
+    {
+        // Seed 004's logger: the step line, then MFU/achieved/peak and tokens/s / FLOP/token on the lines after it.
+        const TrainingLog log = parse("  GPUs:                  8\n"
+                                      "  Device:                NVIDIA B200\n"
+                                      "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
+                                      "  Batch size (micro):    24\n"
+                                      "  Gradient accum steps:  64\n"
+                                      "  Tokens per iteration:  25,165,824\n"
+                                      "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+                                      "Training:  10%|### | 10/100 [05:23<44:35, 29.73s/iter]\n"
+                                      "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                                      "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                                      "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                                      "Memory: 13.53 GB alloc | 103.26 GB peak | 111.23 GB reserved\n");
+        QCOMPARE(log.format, std::string("iter_block"));
+        QVERIFY(log.scope == LogScope::Unknown);
+        QCOMPARE(log.steps.size(), size_t(2));
+        QCOMPARE(*log.steps[0].stepSeconds, 59.848);
+        QCOMPARE(*log.steps[0].loss, 10.8414);
+        QVERIFY(!log.steps[0].mfu);
+        const LogStep& s = log.steps[1];
+        QCOMPARE(s.step, int64_t(10));
+        QCOMPARE(*s.stepSeconds, 29.452);
+        QCOMPARE(*s.loss, 10.7715);
+        QCOMPARE(*s.mfu, 0.0261);
+        QCOMPARE(*s.tflops, 938.2);
+        QCOMPARE(*s.peakTflops, 36000.0);
+        QCOMPARE(*s.tokensPerSec, 106809.0);
+        QCOMPARE(*s.flopsPerToken, 8.78e9);
+        const LogFacts& f = log.facts;
+        QCOMPARE(*f.gpus, 8);
+        QCOMPARE(*f.device, std::string("NVIDIA B200"));
+        QCOMPARE(*f.peakTflops, 36000.0);
+        QCOMPARE(*f.microBatch, int64_t(24));
+        QCOMPARE(*f.gradAccum, int64_t(64));
+        QCOMPARE(*f.tokensPerStep, 25165824.0);
+    }
+
+    void settingsOfTorchtitanAndMegatron()
+    {
+        const TrainingLog titan = parse("GPU capacity: NVIDIA H100 80GB HBM3 (0) with 79.10GiB memory\n"
+                                        "Peak FLOPS used for computing MFU: 9.890e+14\n"
+                                        "Training starts at step 1, with local batch size 2, global batch size 16, "
+                                        "sequence length 8192, total steps 1000\n"
+                                        "step:  1  loss: 12.0  tps: 7,000  mfu: 38.00%\n");
+        QCOMPARE(titan.scope, LogScope::PerGpu);
+        QCOMPARE(*titan.facts.device, std::string("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(*titan.facts.peakTflops, 989.0);
+        QCOMPARE(*titan.facts.globalBatchSamples, int64_t(16));
+        QCOMPARE(*titan.facts.microBatch, int64_t(2));
+        QCOMPARE(*titan.facts.seqLen, int64_t(8192));
+        const TrainingLog megatron = parse("    seq_length ...................................... 4096\n"
+                                           "    world_size ...................................... 64\n"
+                                           " iteration       10/     100 | elapsed time per iteration (ms): 900.0 | "
+                                           "global batch size:   256 | lm loss: 6.0E+00 |\n");
+        QCOMPARE(*megatron.facts.seqLen, int64_t(4096));
+        QCOMPARE(*megatron.facts.gpus, 64);
+        QCOMPARE(*megatron.facts.globalBatchSamples, int64_t(256));
+    }
+
+    void singleStepIsKeptDespiteWarmup()
+    {
+        const LogSummary s = summarizeLog(parse("step: 5  loss: 3.0  tps: 1,000  mfu: 20.00%\n"), 1);
+        QCOMPARE(s.stepsUsed, size_t(1));
+        QCOMPARE(*s.medianMfu, 0.2);
+    }
+
+    void patternFromGroups()
+    {
+        const LogPattern p
+            = logPatternFromGroups("it=(\\d+) dt=([\\d.]+)ms mfu=([\\d.]+)", "step=1,time_ms=2,mfu_percent=3");
+        const TrainingLog log = parse("it=3 dt=500ms mfu=45.5\nit=4 dt=510ms mfu=44.5\n", p);
+        QCOMPARE(log.steps.size(), size_t(2));
+        QCOMPARE(log.steps[1].step, int64_t(4));
+        QCOMPARE(*log.steps[1].stepSeconds, 0.51);
+        QCOMPARE(*log.steps[1].mfu, 0.445);
+        QVERIFY_THROWS_EXCEPTION(mfu::InputError, logPatternFromGroups("x", "speed=1"));
+        QVERIFY_THROWS_EXCEPTION(mfu::InputError, logPatternFromGroups("x", "step=0"));
+        QVERIFY_THROWS_EXCEPTION(mfu::InputError, logPatternFromGroups("x", "step"));
+    }
+
+    void detectionByContent_data()
+    {
+        QTest::addColumn<QByteArray>("head");
+        QTest::addColumn<bool>("isLog");
+        QTest::newRow("torchtitan") << QByteArray("[titan] INFO - step: 1  loss: 3.0  tps: 100\n") << true;
+        QTest::newRow("nanogpt") << QByteArray("config...\niter 1: loss 9.0, time 130.00ms, mfu -100.00%\n") << true;
+        QTest::newRow("megatron") << QByteArray(" [2025-01-01 12:00:00] iteration 1/ 10 | elapsed time per iteration "
+                                                "(ms): 5.0 |")
+                                  << true;
+        QTest::newRow("iter block") << QByteArray("Iter     10 | Loss: 10.7 | Time: 1838ms\n") << true;
+        QTest::newRow("json array") << QByteArray("[\n {\"name\": \"step: 1 tps: 2\"}]") << false;
+        QTest::newRow("kineto json") << QByteArray("{\"traceEvents\": [{\"name\": \"step: 1 tps: 2\"}]}") << false;
+        QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\x00step: 1 tps: 2", 15) << false;
+        QTest::newRow("sqlite") << QByteArray("SQLite format 3\0step: 1 tps: 2", 30) << false;
+        QTest::newRow("prose") << QByteArray("just some notes\nabout a step\n") << false;
+        QTest::newRow("empty") << QByteArray() << false;
+    }
+
+    void detectionByContent()
+    {
+        QFETCH(QByteArray, head);
+        QFETCH(bool, isLog);
+        QCOMPARE(looksLikeTrainingLog(std::string_view(head.constData(), size_t(head.size()))), isLog);
     }
 
     void errors()

@@ -1,0 +1,82 @@
+// `trace LOGFILE [--model ... --gpu ... --gpus N --seq S --tokens-per-step N] [--json]`: a training log's steps and
+// medians (core/trace/training_log.h), and the core diagnosis of the MFU and TFLOPS it claims
+// (core/trace/log_diagnosis.h). JSON: { "log": <core/trace/log_json.h>, "diagnosis": <core/diagnosis_json.h> | null,
+// "diagnosis_unavailable": reason (only when null) }.
+#include "app/cli/cmd_trace_log.h"
+
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/log_input.h"
+#include "app/preset_store.h"
+#include "core/diagnosis_json.h"
+#include "core/errors.h"
+#include "core/number_format.h"
+#include "core/trace/log_json.h"
+
+namespace mfu::cli {
+
+namespace {
+
+std::string figure(const nlohmann::json& v, double scale, int decimals, const char* unit)
+{
+    return v.is_null() ? std::string("not logged") : formatNumber(v.get<double>() * scale, decimals) + unit;
+}
+
+void printLogText(const nlohmann::json& out, const std::optional<Diagnosis>& diagnosis)
+{
+    const auto& log = out["log"];
+    const auto& s = log["summary"];
+    std::string text = "training log " + log["file"].get<std::string>() + " (" + log["format"].get<std::string>()
+        + "): " + std::to_string(log["steps"].size()) + " steps, medians over "
+        + std::to_string(s["steps_used"].get<size_t>()) + " after " + std::to_string(log["warmup_steps"].get<size_t>())
+        + " warm-up\n";
+    const char* scope = log["scope"] == "per_gpu" ? " per GPU" : " (scope not stated)";
+    text += "  step time   " + figure(s["median_step_time_s"], 1, 3, " s") + "\n";
+    text += "  tokens/s    " + figure(s["median_tokens_per_sec"], 1, 0, "") + scope + "\n";
+    text += "  TFLOPS      " + figure(s["median_tflops"], 1, 1, "") + scope + "\n";
+    text += "  MFU claimed " + figure(s["median_mfu_claimed"], 100, 2, "%") + "\n";
+    if (diagnosis)
+        text += diagnosisToText(*diagnosis);
+    else
+        text += "no diagnosis: " + out["diagnosis_unavailable"].get<std::string>() + "\n";
+    printText(QString::fromStdString(text));
+}
+
+} // namespace
+
+int runTraceLog(const QCommandLineParser& parser, const QStringList& files)
+{
+    if (files.size() != 1)
+        throw InputError("one training log at a time (compare logs with 'diagnose --log A --log B')");
+    for (const char* flag : { "compare", "kernel-rules", "formula" })
+        if (parser.isSet(QString::fromLatin1(flag)))
+            throw InputError("--" + std::string(flag) + " applies to profiler traces, not to training logs");
+    const QString path = files.first();
+    const trace::TrainingLog log = readTrainingLog(path, resolveLogPattern(parser));
+    const size_t warmup = resolveWarmupSteps(parser);
+    const auto& presets = app::presetLibrary();
+    const trace::LogCheck check
+        = trace::checkLog(log, logRunContext(parser, QFileInfo(path).fileName()), presets.hardware(), warmup);
+    // Without a model or GPU on the command line the check runs when the log itself names enough; only a check the
+    // user asked for turns its failure into an error.
+    if (!check.diagnosis
+        && (parser.isSet(QStringLiteral("model")) || parser.isSet(QStringLiteral("params"))
+            || parser.isSet(QStringLiteral("gpu"))))
+        throw InputError(check.unavailable);
+    nlohmann::json out;
+    out["log"] = trace::logToJson(log, check.summary, warmup);
+    out["log"]["file"] = path.toStdString();
+    out["diagnosis"] = check.diagnosis ? diagnosisToJson(*check.diagnosis) : nlohmann::json();
+    if (!check.diagnosis)
+        out["diagnosis_unavailable"] = check.unavailable;
+    if (parser.isSet(QStringLiteral("json")))
+        printJson(out);
+    else
+        printLogText(out, check.diagnosis);
+    return 0;
+}
+
+} // namespace mfu::cli
