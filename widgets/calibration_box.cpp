@@ -60,9 +60,9 @@ CalibrationBox::CalibrationBox(ScenarioModel* model, QWidget* parent)
 
     connect(m_fromMfu, &QPushButton::clicked, this, [this] {
         const auto value = parseGroupedNumber(m_measured->text());
-        if (!value) {
+        if (!value || *value <= 0 || *value >= 100) { // core's range message speaks of fractions; this is percent
             m_result.reset();
-            m_resultLabel->setText(tr("Enter the measured MFU as a percentage, e.g. 45."));
+            m_resultLabel->setText(tr("Enter the measured MFU as a percentage above 0 and below 100, e.g. 45."));
             updateButtons();
             return;
         }

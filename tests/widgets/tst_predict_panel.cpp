@@ -287,6 +287,29 @@ private slots:
         QVERIFY(box->resultText().contains(QLatin1String("outside")));
     }
 
+    void badCalibrationInputIsExplainedAndNotApplied_data()
+    {
+        QTest::addColumn<QString>("text");
+        for (const char* text : { "", "abc", "nan", "inf", "0", "-5", "100", "1e9" })
+            QTest::newRow(text) << QString::fromLatin1(text);
+    }
+
+    void badCalibrationInputIsExplainedAndNotApplied()
+    {
+        QFETCH(QString, text);
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        const QString predictedBefore = f.text("predictedMfu");
+        CalibrationBox* box = f.panel.calibration();
+        QTest::keyClicks(box->findChild<QLineEdit*>(QStringLiteral("calibrationMfu")), text);
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
+        QVERIFY(!box->result().has_value());
+        QVERIFY2(box->resultText().contains(QLatin1String("percentage above 0 and below 100")),
+            qPrintable(box->resultText())); // in the box, under the field
+        QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
+        QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value());
+        QCOMPARE(f.text("predictedMfu"), predictedBefore);
+    }
+
     // The main window at a typical 1440x900 with the Predict tab and each of its views; saved as PNGs when
     // MFU_SCREENSHOT_DIR is set, to look at (titles, axis units, legends, clipped text).
     void screenshot()
