@@ -180,8 +180,13 @@ private slots:
         w.undoStack()->undo(); // back to the start: tokens/s per GPU
         QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::TokensPerSecPerGpu);
         QCOMPARE(model->throughputValue(), 21111.0);
-        w.undoStack()->redo();
+        w.undoStack()->redo(); // the step time entered on one GPU
         QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::StepTime);
+        QCOMPARE(model->throughputValue(), 2.0);
+        QCOMPARE(model->scenario().cluster.gpuCount, 1);
+        QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8192 / 2.0);
+        w.undoStack()->redo(); // and the GPU count after it: 8 data-parallel ranks of 8,192 tokens per 2 s step
+        QCOMPARE(model->scenario().cluster.gpuCount, 8);
         QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8 * 8192 / 2.0);
     }
 
