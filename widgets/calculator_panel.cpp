@@ -96,6 +96,9 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     big.setBold(true);
     m_mfu->setFont(big);
     m_hfu = addValue(resultsForm, tr("HFU:"), "hfu");
+    m_flopsPerToken->setToolTip(tr("Training FLOP per token (forward and backward) by the formula MFU is reported in"));
+    m_mfu->setToolTip(tr("Model FLOPs Utilization: the model's FLOP/s (no recomputation) over the GPU's dense peak"));
+    m_hfu->setToolTip(tr("Hardware FLOPs Utilization: like MFU, but counting activation recomputation too"));
 
     auto* top = new QHBoxLayout;
     top->addWidget(terms, 1);

@@ -153,6 +153,7 @@ void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QStri
     auto* spin = new QSpinBox;
     spin->setRange(min, max);
     spin->setAccessibleName(accessible);
+    spin->setToolTip(accessible); // the label is an abbreviation (TP, CP, EP, HSDP): spelled out on hover
     spin->setKeyboardTracking(false); // typed numbers apply on Enter; arrows and the wheel apply at every step
     spin->setGroupSeparatorShown(max > 100'000);
     addField(form, name, label, spin, std::move(read), std::move(write));
@@ -165,6 +166,7 @@ void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QStr
 {
     auto* combo = new QComboBox;
     combo->setAccessibleName(accessible);
+    combo->setToolTip(accessible);
     for (const auto& [text, value] : items)
         combo->addItem(text, value);
     addField(form, name, label, combo, std::move(read), std::move(write));

@@ -8,8 +8,10 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabBar>
@@ -168,6 +170,25 @@ private slots:
             qPrintable(QStringLiteral("focusable controls without an accessible name:\n  ") + unnamed.join("\n  ")));
         QVERIFY2(noTooltip.isEmpty(),
             qPrintable(QStringLiteral("icon-only buttons without a tooltip:\n  ") + noTooltip.join("\n  ")));
+    }
+
+    void abbreviatedLabelsAreSpelledOutOnHover()
+    {
+        // "TP:", "HSDP replicas:": a field whose label starts with an abbreviation explains it in a tooltip.
+        MainWindow w;
+        const QRegularExpression abbreviation(QStringLiteral("^[A-Z][A-Z0-9]+\\b"));
+        QStringList unexplained;
+        int abbreviated = 0;
+        for (QLabel* label : w.findChildren<QLabel*>()) {
+            const QString text = label->text().remove(QLatin1Char('&'));
+            if (!label->buddy() || !abbreviation.match(text).hasMatch() || text.startsWith(QLatin1String("GPU")))
+                continue;
+            ++abbreviated;
+            if (label->buddy()->toolTip().isEmpty() && label->toolTip().isEmpty())
+                unexplained << text;
+        }
+        QVERIFY(abbreviated >= 4); // the parallelism editor's TP, PP, CP, EP at least
+        QVERIFY2(unexplained.isEmpty(), qPrintable(unexplained.join(QStringLiteral(", "))));
     }
 
     void standardShortcuts_data()
