@@ -4,6 +4,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "core/trace/training_log.h"
+
 namespace mfu::app {
 
 FileKind sniffFileKind(const QString& path)
@@ -15,6 +17,8 @@ FileKind sniffFileKind(const QString& path)
     if (head.contains("\"traceEvents\"") || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
         || path.endsWith(QLatin1String(".pt.trace.json"), Qt::CaseInsensitive))
         return FileKind::Trace;
+    if (trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size()))))
+        return FileKind::TrainingLog;
     // Configs, scenarios and presets are small; anything big that is not a trace is not ours.
     if (file.size() > 16 * 1024 * 1024)
         return FileKind::Unknown;

@@ -32,6 +32,7 @@
 #include "widgets/scenario_model.h"
 #include "widgets/start_panel.h"
 #include "widgets/trace_panel.h"
+#include "widgets/training_log_view.h"
 
 namespace mfu::app {
 
@@ -86,7 +87,9 @@ MainWindow::MainWindow(QWidget* parent)
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
     addPanel(new widgets::PredictPanel(m_scenario), tr("Predict"));
-    addPanel(new widgets::TracePanel(m_scenario), tr("Trace"));
+    auto* tracePanel = new widgets::TracePanel(m_scenario);
+    tracePanel->trainingLogView()->setKnownHardware(presetLibrary().hardware()); // to spot another GPU's peak
+    addPanel(tracePanel, tr("Trace"));
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
     auto* start = new widgets::StartPanel(*m_scenario, presetLibrary());
     connect(start, &widgets::StartPanel::showPanel, this, &MainWindow::showPanel);
@@ -240,6 +243,18 @@ bool MainWindow::openFile(const QString& path)
                  .arg(shown),
             true);
         return false;
+    case FileKind::TrainingLog:
+        if (auto* panel = m_tabs->findChild<widgets::TracePanel*>()) {
+            m_tabs->setCurrentWidget(panel);
+            if (!panel->openTrainingLog(path)) {
+                tell(panel->errorText(), true);
+                return false;
+            }
+            addRecentFile(path);
+            tell(tr("Opened the training log %1 in the Trace panel.").arg(shown));
+            return true;
+        }
+        break;
     case FileKind::Trace:
         tell(tr("%1 looks like a profiler trace: opening traces is not supported yet.").arg(shown), true);
         return false;

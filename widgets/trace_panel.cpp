@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -23,7 +24,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <sstream>
+
 #include "core/trace/byte_source.h"
+#include "core/trace/training_log.h"
 #include "widgets/background_job.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
@@ -31,6 +35,7 @@
 #include "widgets/top_kernels_model.h"
 #include "widgets/trace_charts.h"
 #include "widgets/trace_import.h"
+#include "widgets/training_log_view.h"
 
 namespace mfu::widgets {
 
@@ -44,7 +49,17 @@ QString fileNames(const QStringList& paths)
     return names.join(QStringLiteral(", "));
 }
 
-const QString kTraceFilter = QObject::tr("Profiler traces (*.json *.json.gz);;All files (*)");
+const QString kTraceFilter
+    = QObject::tr("Profiler traces (*.json *.json.gz *.sqlite);;Training logs (*.log *.txt *.out);;All files (*)");
+
+bool isTrainingLog(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = file.read(256 * 1024);
+    return trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size())));
+}
 
 } // namespace
 
@@ -121,6 +136,8 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_views->addTab(m_timeline, tr("Timeline"));
     m_views->addTab(buildKernels(), tr("Top kernels"));
     m_views->addTab(buildRanks(), tr("Ranks"));
+    m_logView = new TrainingLogView(m_scenario);
+    m_views->addTab(m_logView, tr("Training log"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(toolbar);
@@ -266,7 +283,9 @@ QLabel* TracePanel::addFigure(QFormLayout* form, const QString& label, const cha
 void TracePanel::chooseTraces()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(), kTraceFilter);
-    if (!paths.isEmpty())
+    if (paths.size() == 1 && isTrainingLog(paths.first()))
+        openTrainingLog(paths.first());
+    else if (!paths.isEmpty())
         openTraces(paths);
 }
 
@@ -309,6 +328,26 @@ void TracePanel::startImport(const QStringList& paths, bool baseline)
             emit statusMessage(tr("Imported %1.").arg(fileNames(result->paths)));
             emit imported();
         });
+}
+
+bool TracePanel::openTrainingLog(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        showError(tr("cannot read %1: %2").arg(path, file.errorString()));
+        return false;
+    }
+    try {
+        std::istringstream in(file.readAll().toStdString());
+        m_logView->setLog(trace::parseTrainingLog(in, QFileInfo(path).fileName().toStdString()), path);
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_error->setVisible(false);
+    m_views->setCurrentWidget(m_logView);
+    emit statusMessage(tr("Opened the training log %1.").arg(QFileInfo(path).fileName()));
+    return true;
 }
 
 void TracePanel::cancelImport()

@@ -5,6 +5,8 @@
 // and idle figures, per-rank step times with the slowest rank, and the measured MFU beside the cost model's
 // prediction for the window's scenario. Every figure comes from core/trace; this class lays them out.
 //
+// A training log (torchtitan, Megatron-LM, nanoGPT, ...) opens in the "Training log" tab (TrainingLogView).
+//
 // Import: BackgroundJob runs the reader with a progress bar and Cancel; a cancelled or failed import leaves the
 // run shown before untouched, and a failure names the file and byte position.
 #include <QStringList>
@@ -32,6 +34,7 @@ class ChartView;
 class ScenarioModel;
 class TimelineView;
 class TopKernelsModel;
+class TrainingLogView;
 struct TraceRun;
 
 class TracePanel : public QWidget {
@@ -44,6 +47,9 @@ public:
     void openTraces(const QStringList& paths);
     // The run to compare against.
     void openBaseline(const QStringList& paths);
+    // A training log: parsed at once (logs are small), shown in the Training log tab; false (and the error shown)
+    // when it cannot be read or holds no step lines.
+    bool openTrainingLog(const QString& path);
     void cancelImport();
     bool isImporting() const;
 
@@ -59,6 +65,7 @@ public:
     QStandardItemModel* rankTable() const { return m_ranks; }
     QProgressBar* progressBar() const { return m_progress; }
     QTabWidget* views() const { return m_views; }
+    TrainingLogView* trainingLogView() const { return m_logView; }
     QString errorText() const;
     void setSelectedRank(int index);
     void copySelectedKernels() const;
@@ -103,6 +110,7 @@ private:
     ChartView* m_comparisonChart = nullptr;
     QLabel* m_comparisonHint = nullptr; // shown instead of an empty comparison chart
     TimelineView* m_timeline = nullptr;
+    TrainingLogView* m_logView = nullptr;
     TopKernelsModel* m_kernels = nullptr;
     QSortFilterProxyModel* m_kernelProxy = nullptr;
     QTableView* m_kernelView = nullptr;

@@ -1,0 +1,151 @@
+// A training log in the Trace panel: seed 004's 8-GPU log (iteration blocks) opens in the "Training log" tab with
+// its step time per step, the MFU it claims (2.61%) and the MFU recomputed for the scenario's model and GPU (39.6%
+// for LLaMA 1.36B on B200, as in tst_diagnosis), with the diagnosis findings as text; a scenario change redoes the
+// check; a file with no step lines is an error that keeps the panel usable; the main window routes a log there by
+// content. MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
+#include <QLabel>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include "app/file_kind.h"
+#include "app/main_window.h"
+#include "shipped_presets.h"
+#include "widgets/chart_view.h"
+#include "widgets/scenario_model.h"
+#include "widgets/trace_panel.h"
+#include "widgets/training_log_view.h"
+
+using namespace mfu;
+using namespace mfu::widgets;
+
+namespace {
+
+const QByteArray kEightGpuLog = "  Device:                NVIDIA B200\n"
+                                "  GPUs:                  8\n"
+                                "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
+                                "  Batch size (micro):    24\n"
+                                "  Gradient accum steps:  64\n"
+                                "  Tokens per iteration:  25,165,824\n"
+                                "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+                                "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                                "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                                "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                                "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                                "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
+                                "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
+
+void useSeedScenario(ScenarioModel& model)
+{
+    const auto& presets = test::shippedPresets();
+    model.setModel(*presets.findModel("llama-1.36b"));
+    model.setHardware(*presets.findHardware("b200"));
+}
+
+} // namespace
+
+class TestTracePanelLog : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_log;
+    QString m_notALog;
+
+    QString write(const QString& name, const QByteArray& bytes)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            return {};
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_trace_panel_log"));
+        QSettings().clear();
+        m_log = write(QStringLiteral("b200-8gpu.log"), kEightGpuLog);
+        m_notALog = write(QStringLiteral("notes.txt"), "nothing\nto see\n");
+        QVERIFY(!m_log.isEmpty() && !m_notALog.isEmpty());
+    }
+
+    void logShowsClaimedAndRecomputedMfu()
+    {
+        ScenarioModel scenario;
+        useSeedScenario(scenario);
+        TracePanel panel(&scenario);
+        TrainingLogView* view = panel.trainingLogView();
+        view->setKnownHardware(test::shippedPresets().hardware());
+        QVERIFY(panel.openTrainingLog(m_log));
+        QCOMPARE(panel.views()->currentWidget(), view);
+        QVERIFY(panel.errorText().isEmpty());
+
+        const ChartData& time = view->throughputChart()->data();
+        QCOMPARE(time.series.size(), 1);
+        QCOMPARE(time.yAxis.text(), QStringLiteral("Step time (s)"));
+        QCOMPARE(time.series[0].x, (QVector<double> { 0, 10, 20 }));
+        QCOMPARE(time.series[0].y, (QVector<double> { 59.848, 29.452, 29.46 }));
+
+        const ChartData& mfu = view->mfuChart()->data();
+        QCOMPARE(mfu.series.size(), 2);
+        QCOMPARE(mfu.series[0].y, (QVector<double> { 2.61, 2.61 })); // claimed, steps 10 and 20
+        const double recomputed = mfu.series[1].y[0];
+        QCOMPARE(qRound(recomputed * 10) / 10.0, 39.6); // median of steps 10 and 20
+        QVERIFY(view->summaryText().contains(QStringLiteral("MFU claimed: 2.61%")));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("llama-1.36b on b200")), qPrintable(view->summaryText()));
+        QVERIFY2(view->findingsText().contains(QStringLiteral("peak_is_sparse")), qPrintable(view->findingsText()));
+        QVERIFY(view->findingsText().contains(QStringLiteral("per_gpu_over_cluster_peak")));
+
+        // The check follows the scenario: on an H100 the same tokens/s would need more than its dense peak.
+        scenario.setHardware(*test::shippedPresets().findHardware("h100-sxm"));
+        QVERIFY(view->summaryText().contains(QStringLiteral("on h100-sxm")));
+        QVERIFY(qAbs(view->mfuChart()->data().series.value(1).y.value(0) - recomputed) > 1.0
+            || view->findingsText().startsWith(QStringLiteral("No diagnosis")));
+    }
+
+    void aFileWithoutStepsIsAnError()
+    {
+        ScenarioModel scenario;
+        useSeedScenario(scenario);
+        TracePanel panel(&scenario);
+        QVERIFY(panel.openTrainingLog(m_log));
+        QVERIFY(!panel.openTrainingLog(m_notALog));
+        QVERIFY2(panel.errorText().contains(QStringLiteral("notes.txt")), qPrintable(panel.errorText()));
+        QVERIFY(panel.errorText().contains(QStringLiteral("no training-step lines")));
+        QVERIFY(panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log"))); // kept
+    }
+
+    void mainWindowRoutesLogsByContent()
+    {
+        QCOMPARE(app::sniffFileKind(m_log), app::FileKind::TrainingLog);
+        QCOMPARE(app::sniffFileKind(m_notALog), app::FileKind::Unknown);
+        app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* panel = w.panels()->findChild<TracePanel*>();
+        QVERIFY(panel);
+        QVERIFY(w.openFiles({ m_log }));
+        QCOMPARE(w.panels()->currentWidget(), panel);
+        QCOMPARE(panel->views()->currentWidget(), panel->trainingLogView());
+        QVERIFY(panel->trainingLogView()->hasLog());
+        const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        if (folder.isEmpty())
+            return;
+        for (auto* chart : panel->findChildren<ChartView*>())
+            chart->plot()->replot();
+        QTest::qWait(100);
+        QVERIFY(w.grab().save(folder + QStringLiteral("/trace_panel_training_log.png")));
+    }
+};
+
+QTEST_MAIN(TestTracePanelLog)
+#include "tst_trace_panel_log.moc"

@@ -1,0 +1,186 @@
+#include "widgets/training_log_view.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "core/diagnosis_json.h"
+#include "core/number_format.h"
+#include "core/trace/log_diagnosis.h"
+#include "widgets/chart_view.h"
+#include "widgets/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString figure(const std::optional<double>& v, double scale, int decimals, const QString& unit)
+{
+    return v ? QString::fromStdString(formatNumber(*v * scale, decimals)) + unit : QObject::tr("not logged");
+}
+
+QLabel* textLabel(const char* objectName)
+{
+    auto* label = new QLabel;
+    label->setObjectName(QLatin1String(objectName));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    return label;
+}
+
+} // namespace
+
+TrainingLogView::TrainingLogView(ScenarioModel* scenario, QWidget* parent)
+    : QWidget(parent)
+    , m_scenario(scenario)
+{
+    m_throughput = new ChartView;
+    m_throughput->setObjectName(QStringLiteral("logThroughputChart"));
+    m_throughput->setAccessibleName(tr("Training log: throughput per step"));
+    m_mfu = new ChartView;
+    m_mfu->setObjectName(QStringLiteral("logMfuChart"));
+    m_mfu->setAccessibleName(tr("Training log: claimed and recomputed MFU per step"));
+    m_summary = textLabel("logSummary");
+    m_summary->setTextFormat(Qt::RichText);
+    m_findings = textLabel("logFindings");
+    m_findings->setTextFormat(Qt::PlainText); // messages may hold a '<'
+
+    auto* text = new QWidget;
+    auto* textLayout = new QVBoxLayout(text);
+    textLayout->addWidget(m_summary);
+    textLayout->addWidget(m_findings);
+    textLayout->addStretch();
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(text);
+    scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Training log summary"));
+    auto* charts = new QSplitter(Qt::Vertical);
+    charts->addWidget(m_throughput);
+    charts->addWidget(m_mfu);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(scroll);
+    split->addWidget(charts);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 420, 580 }); // findings are paragraphs: give them room to read
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    connect(m_scenario, &ScenarioModel::changed, this, &TrainingLogView::refresh);
+    refresh();
+}
+
+TrainingLogView::~TrainingLogView() = default;
+
+void TrainingLogView::setLog(const trace::TrainingLog& log, const QString& path)
+{
+    m_log = std::make_unique<trace::TrainingLog>(log);
+    m_path = path;
+    refresh();
+}
+
+void TrainingLogView::setKnownHardware(std::vector<HardwareSpec> hardware)
+{
+    m_known = std::move(hardware);
+    refresh();
+}
+
+QString TrainingLogView::summaryText() const
+{
+    return m_summary->text();
+}
+
+QString TrainingLogView::findingsText() const
+{
+    return m_findings->text();
+}
+
+void TrainingLogView::refresh()
+{
+    m_throughput->clearSeries();
+    m_mfu->clearSeries();
+    if (!m_log) {
+        m_throughput->setTitle(tr("Throughput per step (open a training log)"));
+        m_mfu->setTitle(tr("MFU per step (open a training log)"));
+        m_summary->setText(tr("No training log open. Open a torchtitan, Megatron-LM or nanoGPT log (or one in "
+                              "seed 004's iteration-block format) to check the MFU it claims."));
+        m_findings->clear();
+        return;
+    }
+    const Scenario& scenario = m_scenario->scenario();
+    const std::string name = QFileInfo(m_path).fileName().toStdString();
+    std::vector<HardwareSpec> known = m_known.empty() ? std::vector { scenario.cluster.hardware } : m_known;
+    const trace::LogCheck check = trace::checkLog(*m_log,
+        trace::scenarioLogContext(scenario, static_cast<double>(m_scenario->tokensPerStep()), *m_log, name), known);
+
+    // Step time when the log has it (Megatron, nanoGPT), else tokens/s (torchtitan).
+    QVector<double> steps, time, tokens, claimed;
+    QVector<double> claimedSteps;
+    for (const auto& s : m_log->steps) {
+        if (s.stepSeconds) {
+            steps << static_cast<double>(s.step);
+            time << *s.stepSeconds;
+        } else if (s.tokensPerSec) {
+            steps << static_cast<double>(s.step);
+            tokens << *s.tokensPerSec;
+        }
+        if (s.mfu) {
+            claimedSteps << static_cast<double>(s.step);
+            claimed << 100.0 * *s.mfu;
+        }
+    }
+    m_throughput->setXAxis(tr("Step"), QString());
+    if (!time.isEmpty() && tokens.isEmpty()) {
+        m_throughput->setTitle(tr("Step time per step"));
+        m_throughput->setYAxis(tr("Step time"), tr("s"));
+        m_throughput->addLine(tr("Step time"), steps, time, tr("s"));
+    } else {
+        m_throughput->setTitle(tr("Throughput per step"));
+        m_throughput->setYAxis(tr("Tokens/s"), m_log->scope == trace::LogScope::PerGpu ? tr("per GPU") : QString());
+        if (!tokens.isEmpty())
+            m_throughput->addLine(tr("Tokens/s"), steps, tokens);
+    }
+    m_throughput->rescale();
+
+    m_mfu->setTitle(tr("Claimed vs recomputed MFU"));
+    m_mfu->setXAxis(tr("Step"), QString());
+    m_mfu->setYAxis(tr("MFU"), tr("%"));
+    if (!claimed.isEmpty())
+        m_mfu->addLine(tr("Claimed"), claimedSteps, claimed, tr("%"));
+    if (check.diagnosis && !m_log->steps.empty()) {
+        const double recomputed = 100.0 * check.diagnosis->mfu;
+        const double first = static_cast<double>(m_log->steps.front().step);
+        const double last = static_cast<double>(m_log->steps.back().step);
+        m_mfu->addLine(tr("Recomputed (median)"), { first, last }, { recomputed, recomputed }, tr("%"));
+    }
+    m_mfu->rescale();
+
+    const trace::LogSummary& s = check.summary;
+    const QString scope = m_log->scope == trace::LogScope::PerGpu ? tr(" per GPU") : tr(" (scope not stated)");
+    QString summary = tr("<b>%1</b> (%2): %3 steps; medians over %4 after warm-up<br>")
+                          .arg(QString::fromStdString(name).toHtmlEscaped(), QString::fromStdString(m_log->format))
+                          .arg(m_log->steps.size())
+                          .arg(s.stepsUsed);
+    summary += tr("Step time: %1<br>Tokens/s: %2%3<br>TFLOPS: %4%3<br>MFU claimed: %5<br>")
+                   .arg(figure(s.medianStepSeconds, 1, 3, tr(" s")), figure(s.medianTokensPerSec, 1, 0, QString()),
+                       scope, figure(s.medianTflops, 1, 1, QString()), figure(s.medianMfu, 100, 2, tr("%")));
+    if (check.diagnosis) {
+        const RunDiagnosis& run = check.diagnosis->runs.front();
+        summary += tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
+                      "peak)")
+                       .arg(QString::fromStdString(formatPercent(run.mfu)), QString::fromStdString(scenario.model.id),
+                           QString::fromStdString(scenario.cluster.hardware.id),
+                           QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
+                           QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
+                           QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)));
+        m_findings->setText(QString::fromStdString(diagnosisToText(*check.diagnosis)));
+    } else {
+        summary += tr("MFU recomputed: not available");
+        m_findings->setText(tr("No diagnosis: %1").arg(QString::fromStdString(check.unavailable)));
+    }
+    m_summary->setText(summary);
+}
+
+} // namespace mfu::widgets
