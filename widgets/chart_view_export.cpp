@@ -7,11 +7,13 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSaveFile>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QToolTip>
 
 #include <qcustomplot.h>
+
+#include "widgets/atomic_file.h"
 
 namespace mfu::widgets {
 
@@ -19,27 +21,11 @@ namespace {
 
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QStringLiteral("Cannot write %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    file.write(bytes);
-    if (!file.commit()) {
-        *error = QStringLiteral("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    return true;
-}
-
-QString folderProblem(const QString& path)
-{
-    const QFileInfo folder(QFileInfo(path).absolutePath());
-    if (!folder.exists())
-        return QStringLiteral("the folder %1 does not exist").arg(QDir::toNativeSeparators(folder.filePath()));
-    if (!folder.isWritable())
-        return QStringLiteral("the folder %1 is not writable").arg(QDir::toNativeSeparators(folder.filePath()));
-    return QStringLiteral("the file could not be written");
+    QString reason;
+    if (writeFileAtomically(path, bytes, &reason))
+        return true;
+    *error = QStringLiteral("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), reason);
+    return false;
 }
 
 } // namespace
@@ -60,10 +46,18 @@ QSize ChartView::exportSize() const
 
 bool ChartView::exportPng(const QString& path, double scale)
 {
+    // Rendered in memory first, so a failed write never leaves a half-written image over the previous one.
     const QSize size = exportSize();
-    if (!m_plot->savePng(path, size.width(), size.height(), scale))
-        return fail(QStringLiteral("Cannot save PNG %1: %2").arg(QDir::toNativeSeparators(path), folderProblem(path)));
-    return true;
+    const QPixmap pixmap = m_plot->toPixmap(size.width(), size.height(), scale);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
+        return fail(QStringLiteral("Cannot render PNG %1 at %2x%3 px")
+                        .arg(QDir::toNativeSeparators(path))
+                        .arg(qRound(size.width() * scale))
+                        .arg(qRound(size.height() * scale)));
+    return writeAtomically(path, bytes, &m_lastError);
 }
 
 bool ChartView::exportSvg(const QString& path)
@@ -89,12 +83,30 @@ bool ChartView::exportSvg(const QString& path)
 
 bool ChartView::exportPdf(const QString& path)
 {
+    // One page the size of the chart, in points (72 dpi: one pixel of the on-screen chart is one point), rendered
+    // in memory and then written atomically, as QCustomPlot::savePdf would but without writing the file in place.
     const QSize size = exportSize();
-    // epNoCosmetic: cosmetic (zero-width) pens would print as hairlines at the printer's resolution.
-    if (!m_plot->savePdf(
-            path, size.width(), size.height(), QCP::epNoCosmetic, QStringLiteral("MFU Explorer"), m_data.title))
-        return fail(QStringLiteral("Cannot save PDF %1: %2").arg(QDir::toNativeSeparators(path), folderProblem(path)));
-    return true;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter writer(&buffer);
+        writer.setCreator(QStringLiteral("MFU Explorer"));
+        writer.setTitle(m_data.title);
+        writer.setResolution(72);
+        writer.setPageLayout(QPageLayout(QPageSize(size, QPageSize::Point, QString(), QPageSize::ExactMatch),
+            QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        QCPPainter painter;
+        if (!painter.begin(&writer))
+            return fail(QStringLiteral("Cannot render PDF %1").arg(QDir::toNativeSeparators(path)));
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        // Cosmetic (zero-width) pens would print as hairlines at the printer's resolution.
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        m_plot->toPainter(&painter, size.width(), size.height());
+        painter.end();
+    }
+    return writeAtomically(path, bytes, &m_lastError);
 }
 
 bool ChartView::exportCsv(const QString& path)

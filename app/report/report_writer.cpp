@@ -1,17 +1,18 @@
 #include "app/report/report_writer.h"
 
+#include <QBuffer>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QPdfWriter>
-#include <QSaveFile>
 
 #include <qcustomplot.h>
 
 #include "app/report/report_charts.h"
 #include "core/errors.h"
 #include "core/report/report_figures.h"
+#include "widgets/atomic_file.h"
 #include "widgets/trace_import.h"
 
 namespace mfu::app {
@@ -167,22 +168,21 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
     const ReportFigures figures = fullFigures(document);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(errorMessage, path, file.errorString());
+    // The PDF is built in memory and written in one atomic step: a full disk never leaves half a report.
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     int pages = 0;
     {
-        QPdfWriter writer(&file);
+        QPdfWriter writer(&buffer);
         writer.setTitle(title);
         writer.setCreator(QStringLiteral("MFU Explorer"));
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout::Millimeter);
         writer.setResolution(72);
         QCPPainter painter;
-        if (!painter.begin(&writer)) {
-            file.cancelWriting();
+        if (!painter.begin(&writer))
             return fail(errorMessage, path, QStringLiteral("cannot start the PDF"));
-        }
         PdfLayout layout(writer, painter);
         layout.text(title, 18, true, QColor(0x1f, 0x3b, 0x73));
         layout.text(subtitle(), 8, false, QColor(0x70, 0x70, 0x70));
@@ -205,8 +205,9 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
         painter.end();
         pages = layout.pages();
     }
-    if (!file.commit())
-        return fail(errorMessage, path, file.errorString());
+    QString reason;
+    if (!widgets::writeFileAtomically(path, bytes, &reason))
+        return fail(errorMessage, path, reason);
     if (result) {
         result->pages = pages;
         result->files << path;
@@ -263,10 +264,9 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
     }
     html += QStringLiteral("</body></html>\n");
 
-    QSaveFile file(path);
-    const QByteArray bytes = html.toUtf8();
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return fail(errorMessage, path, file.errorString());
+    QString reason;
+    if (!widgets::writeFileAtomically(path, html.toUtf8(), &reason))
+        return fail(errorMessage, path, reason);
     if (result)
         result->files << written << path;
     return true;

@@ -13,8 +13,10 @@
 #include <fstream>
 
 #include "app/preset_store.h"
+#include "app/report/report_writer.h"
 #include "app/scenario_io.h"
 #include "core/trace_test_support.h"
+#include "file_size_limit.h"
 
 using namespace mfu;
 
@@ -184,6 +186,36 @@ private slots:
         }
     }
 
+    void writeFailurePartwayKeepsPreviousReport()
+    {
+        // The disk fills while the report is written (a 4 KiB file size limit; the PDF is far larger): the export
+        // fails naming the file and the system's reason, and the previous report is left as it was.
+        const QString path = m_dir.filePath(QStringLiteral("kept.pdf"));
+        const QByteArray previous = "%PDF- the previous report";
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(previous);
+        }
+        ScenarioDocument document = seed001();
+        document.tracePaths.clear();
+        QString error;
+        bool written = true;
+        {
+            const test::FileSizeLimit limit(4096);
+            QVERIFY(limit.active());
+            written
+                = app::writeReportPdf(path, QStringLiteral("kept"), document, app::presetLibrary(), nullptr, &error);
+        }
+        QVERIFY(!written);
+        QVERIFY2(error.contains(path) && error.contains(QStringLiteral("File too large")), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), previous);
+        QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("kept*") }, QDir::Files),
+            QStringList { QStringLiteral("kept.pdf") });
+    }
+
     void htmlOnly()
     {
         const QString scenario = m_dir.filePath(QStringLiteral("seed001.json"));
@@ -228,5 +260,5 @@ private:
     int m_pages = 0;
 };
 
-QTEST_GUILESS_MAIN(TestReport)
+QTEST_MAIN(TestReport) // a QApplication: writeReportPdf draws its charts as widgets in-process too
 #include "tst_report.moc"

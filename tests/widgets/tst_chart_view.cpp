@@ -8,6 +8,7 @@
 
 #include <qcustomplot.h>
 
+#include "file_size_limit.h"
 #include "widgets/chart_view.h"
 
 using mfu::widgets::ChartView;
@@ -124,6 +125,38 @@ private slots:
         QVERIFY(!chart.exportTo(lockedDir + QLatin1Char('/') + fileName));
         QVERIFY(!chart.lastError().isEmpty());
         QFile::setPermissions(lockedDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+
+    void writeFailurePartwayKeepsPreviousFile_data() { failedSaveReturnsFalse_data(); }
+
+    void writeFailurePartwayKeepsPreviousFile()
+    {
+        // The disk fills while the export is written (here: a 64-byte file size limit, which every format's
+        // output exceeds): the export fails with the system's reason and the previous file is left as it was.
+        QFETCH(QString, fileName);
+        QTemporaryDir dir;
+        ChartView chart;
+        fillSequenceChart(chart);
+        const QString path = dir.filePath(fileName);
+        const QByteArray previous = "the previous export";
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(previous);
+        }
+        bool exported = true;
+        {
+            const mfu::test::FileSizeLimit limit(64);
+            QVERIFY(limit.active());
+            exported = chart.exportTo(path);
+        }
+        QVERIFY(!exported);
+        QVERIFY2(chart.lastError().contains(path) && chart.lastError().contains(QStringLiteral("File too large")),
+            qPrintable(chart.lastError()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), previous);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { fileName }); // no temporary left behind
     }
 
     void unknownSuffixIsRefused()
