@@ -15,7 +15,6 @@
 
 namespace mfu::cli {
 
-
 int runDiagnose(const QStringList& args)
 {
     const QString command = QStringLiteral("diagnose");
@@ -61,8 +60,8 @@ int runDiagnose(const QStringList& args)
                 throw InputError(
                     "cannot read '" + files.first().toStdString() + "': " + file.errorString().toStdString());
             const QByteArray bytes = file.readAll();
-            runs = reportedRunsFromText(std::string_view(bytes.constData(), size_t(bytes.size())),
-                files.first().toStdString(), presets);
+            runs = reportedRunsFromText(
+                std::string_view(bytes.constData(), size_t(bytes.size())), files.first().toStdString(), presets);
         }
         const Diagnosis d = diagnose(runs, presets.hardware());
         if (parser.isSet(QStringLiteral("json")))

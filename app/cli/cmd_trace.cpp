@@ -169,8 +169,7 @@ int runTrace(const QStringList& args)
     const QString command = qs("trace");
     return runSubcommand(command, [&]() -> int {
         QCommandLineParser parser;
-        parser.addPositionalArgument(
-            qs("files"),
+        parser.addPositionalArgument(qs("files"),
             qs("Trace files (Kineto .json/.json.gz, Nsight SQLite); a folder is a multi-rank run; or one training log"),
             qs("FILE..."));
         parser.addOption({ qs("compare"),
