@@ -73,6 +73,20 @@ struct Format {
     std::vector<FieldRule> fields;
 };
 
+// Runs a regex only from a little before its literal needle: std::regex is slow, and most of a log line is other
+// fields. Every built-in match starts at most kLookBehind characters before its needle's first occurrence.
+constexpr size_t kLookBehind = 32;
+
+bool searchNear(const std::string& line, const std::string& needle, const std::regex& regex, std::smatch& m)
+{
+    const size_t at = line.find(needle);
+    if (at == std::string::npos)
+        return false;
+    const size_t from = at > kLookBehind ? at - kLookBehind : 0;
+    return std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(from), line.end(), m, regex,
+        from > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default);
+}
+
 std::shared_ptr<const std::regex> re(const char* pattern)
 {
     return std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
@@ -86,8 +100,8 @@ FieldRule rule(const char* needle, const char* pattern, Field field, double scal
 const std::vector<Format>& builtInFormats()
 {
     static const std::vector<Format> formats {
-        { "megatron", "elapsed time per iteration", re(R"(\biteration\s+(\d+)\s*/\s*\d+.*elapsed time per iteration)"),
-            1, LogScope::PerGpu, false,
+        { "megatron", "iteration", re(R"(\biteration\s+(\d+)\s*/\s*\d+.*elapsed time per iteration)"), 1,
+            LogScope::PerGpu, false,
             { rule("elapsed", R"(elapsed time per iteration \(ms\):\s*([\d.]+))", Field::StepSeconds, 1e-3),
                 rule("TFLOP/s/GPU", R"(throughput per GPU \(TFLOP/s/GPU\):\s*([\d.]+))", Field::Tflops),
                 rule("lm loss", R"(lm loss:\s*([-\d.eE+]+))", Field::Loss) } },
@@ -154,7 +168,7 @@ void readFacts(const std::string& line, LogFacts& facts)
 {
     for (const FactRule& r : factRules()) {
         std::smatch m;
-        if (line.find(r.needle) == std::string::npos || !std::regex_search(line, m, *r.re))
+        if (!searchNear(line, r.needle, *r.re, m))
             continue;
         const std::string text = m[1].str();
         switch (r.fact) {
@@ -227,8 +241,7 @@ void readFields(const std::string& line, const Format& f, LogStep& s)
 {
     for (const FieldRule& r : f.fields) {
         std::smatch m;
-        if (line.find(r.needle) == std::string::npos || !std::regex_search(line, m, *r.re) || r.group >= m.size()
-            || !m[r.group].matched)
+        if (!searchNear(line, r.needle, *r.re, m) || r.group >= m.size() || !m[r.group].matched)
             continue;
         if (const auto v = number(m[r.group].str()))
             setField(s, r.field, *v * r.scale);
@@ -239,7 +252,7 @@ void readFields(const std::string& line, const Format& f, LogStep& s)
 std::optional<LogStep> startStep(const std::string& line, const Format& f, size_t stepsSoFar)
 {
     std::smatch m;
-    if (line.find(f.stepNeedle) == std::string::npos || !std::regex_search(line, m, *f.step))
+    if (!searchNear(line, f.stepNeedle, *f.step, m))
         return std::nullopt;
     LogStep s;
     if (f.stepGroup == 0 || f.stepGroup >= m.size() || !m[f.stepGroup].matched) {
