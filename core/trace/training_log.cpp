@@ -6,16 +6,20 @@
 #include <regex>
 
 #include "core/errors.h"
+#include "core/trace/byte_source.h"
+#include "core/trace/log_line_scan.h"
 
 namespace mfu::trace {
 
 namespace {
 
-// Removes ANSI colour sequences (ESC [ ... letter), which torchtitan writes around every field.
-std::string withoutAnsi(const std::string& line)
+// Removes ANSI colour sequences (ESC [ ... letter), which torchtitan writes around every field. Returns the line
+// itself when it has none, else `out` (reused from line to line, so no allocation per line).
+const std::string& withoutAnsi(const std::string& line, std::string& out)
 {
-    std::string out;
-    out.reserve(line.size());
+    if (line.find('\x1b') == std::string::npos)
+        return line;
+    out.clear();
     for (size_t i = 0; i < line.size(); ++i) {
         if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
             i += 2;
@@ -28,23 +32,28 @@ std::string withoutAnsi(const std::string& line)
     return out;
 }
 
-std::optional<double> number(const std::string& text)
+// The whole text as a number, thousands separators and '%' ignored (as std::stod would read it: a leading '+' is
+// allowed); nothing when any of it is not part of the number or it is out of range.
+std::optional<double> number(std::string_view text)
 {
-    std::string t;
+    char buffer[64];
+    size_t n = 0;
     for (char c : text)
-        if (c != ',' && c != '%')
-            t += c;
-    try {
-        size_t used = 0;
-        const double v = std::stod(t, &used);
-        return used == t.size() ? std::optional(v) : std::nullopt;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
+        if (c != ',' && c != '%') {
+            if (n == sizeof buffer)
+                return std::nullopt; // no number a log prints is this long
+            buffer[n++] = c;
+        }
+    const char* first = buffer;
+    if (n > 1 && buffer[0] == '+' && buffer[1] != '-' && buffer[1] != '+')
+        ++first;
+    double v = 0;
+    const auto [end, error] = std::from_chars(first, buffer + n, v);
+    return error == std::errc() && end == buffer + n ? std::optional(v) : std::nullopt;
 }
 
 // A step number from a matched run of digits; one beyond int64 (a corrupt line) means the line is not a step.
-std::optional<int64_t> stepNumber(const std::string& digits)
+std::optional<int64_t> stepNumber(std::string_view digits)
 {
     int64_t value = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
@@ -63,6 +72,15 @@ struct FieldRule {
     double scale = 1.0;
 };
 
+// A field a hand-written scanner reads (core/trace/log_line_scan.h), for the formats with fixed lines.
+struct ScanRule {
+    scan::FieldPattern pattern;
+    Field field;
+    double scale = 1.0;
+};
+
+using StepScanner = std::optional<std::string_view> (*)(std::string_view line);
+
 struct Format {
     std::string name;
     std::string stepNeedle;
@@ -71,6 +89,8 @@ struct Format {
     LogScope scope = LogScope::Unknown;
     bool multiLine = false; // fields also on the lines after the step line
     std::vector<FieldRule> fields;
+    StepScanner stepScan = nullptr; // when set, used instead of `step` and `fields` (same matches, no regex)
+    std::vector<ScanRule> scans;
 };
 
 // Runs a regex only from a little before its literal needle: std::regex is slow, and most of a log line is other
@@ -97,23 +117,40 @@ FieldRule rule(const char* needle, const char* pattern, Field field, double scal
     return { needle, re(pattern), field, 1, scale };
 }
 
+using scan::Chars;
+
+ScanRule scanned(std::string_view key, bool wordStart, bool skipSpace, Chars chars, Field field, double scale = 1.0,
+    bool optionalMinus = false, std::string_view suffix = {}, std::string_view lead = {})
+{
+    return { { key, wordStart, lead, skipSpace, chars, optionalMinus, suffix }, field, scale };
+}
+
+// The regex each scanned rule stands for is quoted beside it; tests/core/tst_log_line_scan.cpp checks them against
+// each other on tricky lines.
 const std::vector<Format>& builtInFormats()
 {
     static const std::vector<Format> formats {
         { "megatron", "iteration", re(R"(\biteration\s+(\d+)\s*/\s*\d+.*elapsed time per iteration)"), 1,
-            LogScope::PerGpu, false,
-            { rule("elapsed", R"(elapsed time per iteration \(ms\):\s*([\d.]+))", Field::StepSeconds, 1e-3),
-                rule("TFLOP/s/GPU", R"(throughput per GPU \(TFLOP/s/GPU\):\s*([\d.]+))", Field::Tflops),
-                rule("lm loss", R"(lm loss:\s*([-\d.eE+]+))", Field::Loss) } },
-        { "nanogpt", "iter ", re(R"(\biter (\d+): loss [-\d.]+, time [\d.]+ms, mfu)"), 1, LogScope::Unknown, false,
-            { rule("loss", R"(: loss ([-\d.]+))", Field::Loss),
-                rule("time", R"(time ([\d.]+)ms)", Field::StepSeconds, 1e-3),
-                rule("mfu", R"(mfu (-?[\d.]+)%)", Field::MfuPercent) } },
-        { "torchtitan", "step:", re(R"(\bstep:\s*(\d+)\b.*\b[tw]ps:)"), 1, LogScope::PerGpu, false,
-            { rule("ps:", R"(\b[tw]ps:\s*([\d,.]+))", Field::TokensPerSec),
-                rule("tflops:", R"(\btflops:\s*([\d,.]+))", Field::Tflops),
-                rule("mfu:", R"(\bmfu:\s*(-?[\d.]+)%)", Field::MfuPercent),
-                rule("loss:", R"(\bloss:\s*([-\d.eE+]+))", Field::Loss) } },
+            LogScope::PerGpu, false, {}, scan::megatronStep,
+            { // elapsed time per iteration \(ms\):\s*([\d.]+)
+                scanned("elapsed time per iteration (ms):", false, true, Chars::Decimal, Field::StepSeconds, 1e-3),
+                // throughput per GPU \(TFLOP/s/GPU\):\s*([\d.]+)
+                scanned("throughput per GPU (TFLOP/s/GPU):", false, true, Chars::Decimal, Field::Tflops),
+                // lm loss:\s*([-\d.eE+]+)
+                scanned("lm loss:", false, true, Chars::Exponent, Field::Loss) } },
+        { "nanogpt", "iter ", re(R"(\biter (\d+): loss [-\d.]+, time [\d.]+ms, mfu)"), 1, LogScope::Unknown, false, {},
+            scan::nanogptStep,
+            { scanned(": loss ", false, false, Chars::Signed, Field::Loss), // : loss ([-\d.]+)
+                scanned(
+                    "time ", false, false, Chars::Decimal, Field::StepSeconds, 1e-3, false, "ms"), // time ([\d.]+)ms
+                scanned("mfu ", false, false, Chars::Decimal, Field::MfuPercent, 1.0, true, "%") } }, // mfu (-?[\d.]+)%
+        { "torchtitan", "step:", re(R"(\bstep:\s*(\d+)\b.*\b[tw]ps:)"), 1, LogScope::PerGpu, false, {},
+            scan::torchtitanStep,
+            { // \b[tw]ps:\s*([\d,.]+)
+                scanned("ps:", true, true, Chars::Grouped, Field::TokensPerSec, 1.0, false, {}, "tw"),
+                scanned("tflops:", true, true, Chars::Grouped, Field::Tflops), // \btflops:\s*([\d,.]+)
+                scanned("mfu:", true, true, Chars::Decimal, Field::MfuPercent, 1.0, true, "%"), // \bmfu:\s*(-?[\d.]+)%
+                scanned("loss:", true, true, Chars::Exponent, Field::Loss) } }, // \bloss:\s*([-\d.eE+]+)
         { "iter_block", "Iter", re(R"(\bIter\s+(\d+)\b)"), 1, LogScope::Unknown, true,
             { rule("oss", R"(\b[Ll]oss:?\s+([-\d.eE+]+))", Field::Loss),
                 rule("ime", R"(\b[Tt]ime:?\s+([\d.]+)\s*ms)", Field::StepSeconds, 1e-3),
@@ -121,7 +158,8 @@ const std::vector<Format>& builtInFormats()
                 rule("Achieved:", R"(Achieved:\s*([\d.]+)\s*TF)", Field::Tflops),
                 rule("Peak:", R"(\bPeak:\s*([\d.]+)\s*TF)", Field::PeakTflops),
                 rule("Tokens/s:", R"(Tokens/s:\s*([\d,.]+))", Field::TokensPerSec),
-                rule("FLOPs/token:", R"(FLOPs/token:\s*([\d.]+)\s*GF)", Field::FlopsPerToken, 1e9) } },
+                rule("FLOPs/token:", R"(FLOPs/token:\s*([\d.]+)\s*GF)", Field::FlopsPerToken, 1e9) },
+            nullptr, {} },
     };
     return formats;
 }
@@ -164,9 +202,37 @@ template <typename T> void setOnce(std::optional<T>& slot, const std::optional<d
         slot = static_cast<T>(*v);
 }
 
+// Whether the slot a fact rule fills is already set: then the rule can change nothing and its regex is skipped
+// (Megatron repeats its global batch size on every iteration line).
+bool known(const LogFacts& facts, Fact fact)
+{
+    switch (fact) {
+    case Fact::Gpus:
+        return facts.gpus.has_value();
+    case Fact::TokensPerStep:
+        return facts.tokensPerStep.has_value();
+    case Fact::GlobalBatch:
+        return facts.globalBatchSamples.has_value();
+    case Fact::MicroBatch:
+        return facts.microBatch.has_value();
+    case Fact::GradAccum:
+        return facts.gradAccum.has_value();
+    case Fact::SeqLen:
+        return facts.seqLen.has_value();
+    case Fact::PeakTflops:
+    case Fact::PeakFlops:
+        return facts.peakTflops.has_value();
+    case Fact::Device:
+        return facts.device.has_value();
+    }
+    return false;
+}
+
 void readFacts(const std::string& line, LogFacts& facts)
 {
     for (const FactRule& r : factRules()) {
+        if (known(facts, r.fact))
+            continue;
         std::smatch m;
         if (!searchNear(line, r.needle, *r.re, m))
             continue;
@@ -239,6 +305,10 @@ void setField(LogStep& s, Field field, double v)
 
 void readFields(const std::string& line, const Format& f, LogStep& s)
 {
+    for (const ScanRule& r : f.scans)
+        if (const auto text = scan::findField(line, r.pattern))
+            if (const auto v = number(*text))
+                setField(s, r.field, *v * r.scale);
     for (const FieldRule& r : f.fields) {
         std::smatch m;
         if (!searchNear(line, r.needle, *r.re, m) || r.group >= m.size() || !m[r.group].matched)
@@ -251,6 +321,16 @@ void readFields(const std::string& line, const Format& f, LogStep& s)
 // The step this line starts under format f, if any.
 std::optional<LogStep> startStep(const std::string& line, const Format& f, size_t stepsSoFar)
 {
+    if (f.stepScan) {
+        const auto digits = f.stepScan(line);
+        const auto n = digits ? stepNumber(*digits) : std::nullopt;
+        if (!n)
+            return std::nullopt;
+        LogStep s;
+        s.step = *n;
+        readFields(line, f, s);
+        return s;
+    }
     std::smatch m;
     if (!searchNear(line, f.stepNeedle, *f.step, m))
         return std::nullopt;
@@ -274,7 +354,8 @@ Format customFormat(const LogPattern& p, const std::string& name)
     } catch (const std::regex_error& e) {
         throw InputError(name + ": invalid log pattern: " + e.what());
     }
-    Format f { "custom", "", regex, static_cast<size_t>(std::max(p.stepGroup, 0)), LogScope::Unknown, false, {} };
+    Format f { "custom", "", regex, static_cast<size_t>(std::max(p.stepGroup, 0)), LogScope::Unknown, false, {},
+        nullptr, {} };
     const std::pair<int, std::pair<Field, double>> groups[]
         = { { p.stepTimeGroup, { Field::StepSeconds, p.stepTimeScaleToSeconds } },
               { p.tokensPerSecGroup, { Field::TokensPerSec, 1.0 } }, { p.tflopsGroup, { Field::Tflops, 1.0 } },
@@ -283,6 +364,30 @@ Format customFormat(const LogPattern& p, const std::string& name)
         if (group > 0)
             f.fields.push_back({ "", regex, target.first, static_cast<size_t>(group), target.second });
     return f;
+}
+
+// Progress and cancel about every megabyte, as the trace readers do (core/trace/byte_source.h).
+constexpr uint64_t kReportEvery = 1 << 20;
+
+void report(const ReadControl& control, uint64_t done, uint64_t total)
+{
+    if (control.cancel && control.cancel->load())
+        throw Cancelled();
+    if (control.onProgress)
+        control.onProgress(done, total);
+}
+
+// The bytes from the stream's position to its end, or 0 when it cannot seek (a pipe); the position is kept.
+uint64_t bytesLeft(std::istream& in)
+{
+    const std::istream::pos_type here = in.tellg();
+    if (here == std::istream::pos_type(-1) || !in.seekg(0, std::ios::end)) {
+        in.clear();
+        return 0;
+    }
+    const std::istream::pos_type end = in.tellg();
+    in.seekg(here);
+    return end > here ? static_cast<uint64_t>(end - here) : 0;
 }
 
 std::optional<double> median(std::vector<double> v)
@@ -333,12 +438,27 @@ LogPattern logPatternFromGroups(const std::string& regex, const std::string& gro
 
 TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern)
 {
+    return parseTrainingLog(in, name, pattern, ReadControl {});
+}
+
+TrainingLog parseTrainingLog(
+    std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern, const ReadControl& control)
+{
     const std::optional<Format> custom = pattern ? std::optional(customFormat(*pattern, name)) : std::nullopt;
     const Format* format = custom ? &*custom : nullptr;
+    const uint64_t total = control.onProgress ? bytesLeft(in) : 0;
+    uint64_t done = 0;
+    uint64_t nextReport = kReportEvery;
     TrainingLog log;
     std::string raw;
+    std::string stripped;
     while (std::getline(in, raw)) {
-        const std::string line = withoutAnsi(raw);
+        done += raw.size() + 1;
+        if (done >= nextReport) {
+            nextReport = done + kReportEvery;
+            report(control, std::min(done, total), total);
+        }
+        const std::string& line = withoutAnsi(raw, stripped);
         readFacts(line, log.facts);
         std::optional<LogStep> step;
         if (format) {
@@ -357,6 +477,7 @@ TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const st
         else if (format && format->multiLine && !log.steps.empty())
             readFields(line, *format, log.steps.back());
     }
+    report(control, total, total);
     if (log.steps.empty())
         throw InputError(name
             + ": no training-step lines recognised (torchtitan, Megatron-LM, nanoGPT, iteration blocks"
@@ -378,7 +499,9 @@ bool looksLikeTrainingLog(std::string_view head)
     size_t start = 0;
     while (start < head.size()) {
         const size_t end = std::min(head.find('\n', start), head.size());
-        const std::string line = withoutAnsi(std::string(head.substr(start, end - start)));
+        std::string stripped;
+        const std::string raw(head.substr(start, end - start));
+        const std::string& line = withoutAnsi(raw, stripped);
         for (const Format& f : builtInFormats())
             if (startStep(line, f, 0))
                 return true;

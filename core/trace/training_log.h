@@ -21,6 +21,8 @@
 
 namespace mfu::trace {
 
+struct ReadControl; // core/trace/byte_source.h
+
 // How a logger scopes its tokens/s and TFLOPS: per GPU (torchtitan, Megatron-LM) or not said (the others).
 enum class LogScope { Unknown, PerGpu };
 
@@ -72,7 +74,12 @@ struct TrainingLog {
 };
 
 // Throws InputError "<name>: ..." when no line matches, or for an invalid custom pattern.
+// Reads line by line (the file is never held whole). With a ReadControl: progress about every megabyte over the
+// bytes from the stream's position to its end (total 0 when it cannot seek), and trace::Cancelled when the cancel
+// flag is set.
 TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const std::optional<LogPattern>& custom = {});
+TrainingLog parseTrainingLog(
+    std::istream& in, const std::string& name, const std::optional<LogPattern>& custom, const ReadControl& control);
 
 // True when the head of a file is text (not JSON, gzip or SQLite) and one of its lines is a built-in step line.
 bool looksLikeTrainingLog(std::string_view head);
