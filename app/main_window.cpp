@@ -251,7 +251,7 @@ bool MainWindow::openFile(const QString& path)
                 return false;
             }
             addRecentFile(path);
-            tell(tr("Opened the training log %1 in the Trace panel.").arg(shown));
+            tell(tr("Reading the training log %1 in the Trace panel...").arg(shown)); // on a worker thread
             return true;
         }
         break;

@@ -24,8 +24,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include <sstream>
+#include <fstream>
 
+#include "core/errors.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/training_log.h"
 #include "widgets/background_job.h"
@@ -68,6 +69,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     , m_scenario(scenario)
     , m_runJob(new BackgroundJob(this))
     , m_baselineJob(new BackgroundJob(this))
+    , m_logJob(new BackgroundJob(this))
     , m_kernels(new TopKernelsModel(this))
     , m_kernelProxy(new QSortFilterProxyModel(this))
     , m_ranks(new QStandardItemModel(this))
@@ -145,7 +147,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     layout->addWidget(m_error);
     layout->addWidget(m_views, 1);
 
-    for (BackgroundJob* job : { m_runJob, m_baselineJob }) {
+    for (BackgroundJob* job : { m_runJob, m_baselineJob, m_logJob }) {
         connect(job, &BackgroundJob::progressChanged, this,
             [this](double f) { m_progress->setValue(static_cast<int>(f * 1000)); });
         connect(job, &BackgroundJob::runningChanged, this, [this] {
@@ -153,9 +155,13 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
             m_progress->setVisible(busy);
             m_cancel->setVisible(busy);
         });
-        connect(job, &BackgroundJob::failed, this, [this](int, const QString& message) { showError(message); });
-        connect(job, &BackgroundJob::cancelled, this,
-            [this] { emit statusMessage(tr("Trace import cancelled; the previous trace is still shown.")); });
+        connect(job, &BackgroundJob::failed, this,
+            [this, job](int, const QString& message) { showError(message, job == m_logJob); });
+        connect(job, &BackgroundJob::cancelled, this, [this, job] {
+            emit statusMessage(job == m_logJob
+                    ? tr("Reading the training log cancelled; the previous log is still shown.")
+                    : tr("Trace import cancelled; the previous trace is still shown."));
+        });
     }
     connect(m_scenario, &ScenarioModel::changed, this, &TracePanel::updateMfu);
     connect(this, &TracePanel::statusMessage, this, [this](const QString& message) {
@@ -334,19 +340,34 @@ bool TracePanel::openTrainingLog(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        showError(tr("cannot read %1: %2").arg(path, file.errorString()));
+        showError(tr("cannot read %1: %2").arg(path, file.errorString()), true);
         return false;
     }
-    try {
-        std::istringstream in(file.readAll().toStdString());
-        m_logView->setLog(trace::parseTrainingLog(in, QFileInfo(path).fileName().toStdString()), path);
-    } catch (const std::exception& e) {
-        showError(QString::fromUtf8(e.what()));
-        return false;
-    }
+    file.close();
     m_error->setVisible(false);
-    m_views->setCurrentWidget(m_logView);
-    emit statusMessage(tr("Opened the training log %1.").arg(QFileInfo(path).fileName()));
+    const QString shown = QFileInfo(path).fileName();
+    emit statusMessage(tr("Reading the training log %1...").arg(shown));
+    const std::string local = QFile::encodeName(path).toStdString();
+    const std::string name = shown.toStdString();
+    m_logJob->start<std::shared_ptr<const trace::TrainingLog>>(
+        [local, name](JobControl& control) {
+            std::ifstream in(local, std::ios::binary);
+            if (!in)
+                throw InputError(name + ": cannot be read");
+            trace::ReadControl read;
+            read.cancel = &control.cancel;
+            read.onProgress = [&control](uint64_t done, uint64_t total) {
+                if (total > 0)
+                    control.setProgress(static_cast<double>(done) / static_cast<double>(total));
+            };
+            return std::make_shared<const trace::TrainingLog>(trace::parseTrainingLog(in, name, {}, read));
+        },
+        [this, path, shown](std::shared_ptr<const trace::TrainingLog>& log) {
+            m_logView->setLog(*log, path);
+            m_views->setCurrentWidget(m_logView);
+            emit statusMessage(tr("Opened the training log %1.").arg(shown));
+            emit trainingLogOpened(path);
+        });
     return true;
 }
 
@@ -354,11 +375,12 @@ void TracePanel::cancelImport()
 {
     m_runJob->cancel();
     m_baselineJob->cancel();
+    m_logJob->cancel();
 }
 
 bool TracePanel::isImporting() const
 {
-    return m_runJob->isRunning() || m_baselineJob->isRunning();
+    return m_runJob->isRunning() || m_baselineJob->isRunning() || m_logJob->isRunning();
 }
 
 QString TracePanel::errorText() const
@@ -366,9 +388,10 @@ QString TracePanel::errorText() const
     return m_error->isHidden() ? QString() : m_error->text(); // isVisible() is false while the tab is hidden
 }
 
-void TracePanel::showError(const QString& message)
+void TracePanel::showError(const QString& message, bool trainingLog)
 {
-    const QString text = tr("Could not import the trace: %1").arg(message);
+    const QString text
+        = (trainingLog ? tr("Could not read the training log: %1") : tr("Could not import the trace: %1")).arg(message);
     m_error->setText(text);
     m_error->setVisible(true);
     emit statusMessage(text);

@@ -47,8 +47,9 @@ public:
     void openTraces(const QStringList& paths);
     // The run to compare against.
     void openBaseline(const QStringList& paths);
-    // A training log: parsed at once (logs are small), shown in the Training log tab; false (and the error shown)
-    // when it cannot be read or holds no step lines.
+    // A training log: read on a worker thread (progress bar and Cancel, like a trace), then shown in the Training
+    // log tab. False (and the error shown) when the file cannot be opened; a log with no step lines fails later
+    // with the error shown, and a failed or cancelled read keeps the log shown before.
     bool openTrainingLog(const QString& path);
     void cancelImport();
     bool isImporting() const;
@@ -74,12 +75,13 @@ signals:
     void statusMessage(const QString& message);
     void imported(); // a new run or baseline is shown
     void importFailed(const QString& message);
+    void trainingLogOpened(const QString& path); // a new training log is shown
 
 private:
     void chooseTraces();
     void chooseBaseline();
     void startImport(const QStringList& paths, bool baseline);
-    void showError(const QString& message);
+    void showError(const QString& message, bool trainingLog = false);
     void showRun();
     void showRank();
     void updateComparison();
@@ -96,6 +98,7 @@ private:
     QString m_rulesError;
     BackgroundJob* m_runJob = nullptr;
     BackgroundJob* m_baselineJob = nullptr;
+    BackgroundJob* m_logJob = nullptr;
     std::shared_ptr<const TraceRun> m_run;
     std::shared_ptr<const TraceRun> m_baseline;
 

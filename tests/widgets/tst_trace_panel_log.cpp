@@ -1,9 +1,11 @@
 // A training log in the Trace panel: seed 004's 8-GPU log (iteration blocks) opens in the "Training log" tab with
 // its step time per step, the MFU it claims (2.61%) and the MFU recomputed for the scenario's model and GPU (39.6%
 // for LLaMA 1.36B on B200, as in tst_diagnosis), with the diagnosis findings as text; a scenario change redoes the
-// check; a file with no step lines is an error that keeps the panel usable; the main window routes a log there by
-// content. MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
+// check; a file with no step lines is an error that keeps the panel usable; the log is read on a worker thread with
+// a progress bar, and Cancel keeps the log shown before; the main window routes a log there by content.
+// MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
 #include <QLabel>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -55,6 +57,7 @@ private:
     QTemporaryDir m_dir;
     QString m_log;
     QString m_notALog;
+    QString m_bigLog;
 
     QString write(const QString& name, const QByteArray& bytes)
     {
@@ -74,7 +77,13 @@ private slots:
         QSettings().clear();
         m_log = write(QStringLiteral("b200-8gpu.log"), kEightGpuLog);
         m_notALog = write(QStringLiteral("notes.txt"), "nothing\nto see\n");
-        QVERIFY(!m_log.isEmpty() && !m_notALog.isEmpty());
+        // Big enough (~24 MB) that the worker is still reading it when the test presses Cancel.
+        QByteArray big;
+        for (int step = 1; step <= 200000; ++step)
+            big += "[titan] step: " + QByteArray::number(step)
+                + "  loss: 10.5  memory: 48.87GiB(51.44%)  tps: 4,376  tflops: 253.41  mfu: 25.62%\n";
+        m_bigLog = write(QStringLiteral("big-torchtitan.log"), big);
+        QVERIFY(!m_log.isEmpty() && !m_notALog.isEmpty() && !m_bigLog.isEmpty());
     }
 
     void logShowsClaimedAndRecomputedMfu()
@@ -85,6 +94,7 @@ private slots:
         TrainingLogView* view = panel.trainingLogView();
         view->setKnownHardware(test::shippedPresets().hardware());
         QVERIFY(panel.openTrainingLog(m_log));
+        QTRY_VERIFY(view->hasLog()); // read on a worker thread
         QCOMPARE(panel.views()->currentWidget(), view);
         QVERIFY(panel.errorText().isEmpty());
 
@@ -117,10 +127,46 @@ private slots:
         useSeedScenario(scenario);
         TracePanel panel(&scenario);
         QVERIFY(panel.openTrainingLog(m_log));
-        QVERIFY(!panel.openTrainingLog(m_notALog));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        QVERIFY(panel.openTrainingLog(m_notALog)); // readable: the worker finds no step lines
+        QTRY_VERIFY(!panel.errorText().isEmpty());
         QVERIFY2(panel.errorText().contains(QStringLiteral("notes.txt")), qPrintable(panel.errorText()));
         QVERIFY(panel.errorText().contains(QStringLiteral("no training-step lines")));
         QVERIFY(panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log"))); // kept
+
+        const QString missing = m_dir.filePath(QStringLiteral("missing.log"));
+        QVERIFY(!panel.openTrainingLog(missing)); // cannot be opened: refused at once
+        QVERIFY2(panel.errorText().contains(QStringLiteral("missing.log")), qPrintable(panel.errorText()));
+        QVERIFY(panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log")));
+    }
+
+    void cancellingKeepsThePreviousLog()
+    {
+        ScenarioModel scenario;
+        useSeedScenario(scenario);
+        TracePanel panel(&scenario);
+        QVERIFY(panel.openTrainingLog(m_log));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        QVERIFY(!panel.isImporting());
+        QVERIFY(panel.progressBar()->isHidden());
+
+        QVERIFY(panel.openTrainingLog(m_bigLog));
+        QVERIFY(panel.isImporting());
+        QVERIFY(!panel.progressBar()->isHidden()); // progress and Cancel while the worker reads
+        panel.cancelImport();
+        QTRY_VERIFY(!panel.isImporting());
+        QVERIFY(panel.progressBar()->isHidden());
+        QVERIFY(panel.errorText().isEmpty());
+        QVERIFY2(panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log")),
+            qPrintable(panel.trainingLogView()->summaryText()));
+
+        // Read to the end, the big log replaces it: 200,000 steps.
+        QVERIFY(panel.openTrainingLog(m_bigLog));
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isImporting(), 60000);
+        QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
+        QVERIFY2(panel.trainingLogView()->summaryText().contains(QStringLiteral("big-torchtitan.log")),
+            qPrintable(panel.trainingLogView()->summaryText()));
+        QVERIFY(panel.trainingLogView()->summaryText().contains(QStringLiteral("200000 steps")));
     }
 
     void mainWindowRoutesLogsByContent()
@@ -135,8 +181,8 @@ private slots:
         QVERIFY(panel);
         QVERIFY(w.openFiles({ m_log }));
         QCOMPARE(w.panels()->currentWidget(), panel);
+        QTRY_VERIFY(panel->trainingLogView()->hasLog());
         QCOMPARE(panel->views()->currentWidget(), panel->trainingLogView());
-        QVERIFY(panel->trainingLogView()->hasLog());
         const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
         if (folder.isEmpty())
             return;
