@@ -3,7 +3,7 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include <sstream>
+#include <fstream>
 
 #include "app/cli/cli_common.h"
 #include "core/errors.h"
@@ -64,10 +64,12 @@ bool isTrainingLogFile(const QString& path)
 
 trace::TrainingLog readTrainingLog(const QString& path, const std::optional<trace::LogPattern>& pattern)
 {
-    QFile file(path);
+    QFile file(path); // opened for its error message; the parser streams the file line by line
     if (!file.open(QIODevice::ReadOnly))
         throw InputError("cannot read '" + path.toStdString() + "': " + file.errorString().toStdString());
-    std::istringstream in(file.readAll().toStdString());
+    std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
+    if (!in)
+        throw InputError("cannot read '" + path.toStdString() + "'");
     return trace::parseTrainingLog(in, path.toStdString(), pattern);
 }
 
