@@ -20,14 +20,19 @@ const std::string& withoutAnsi(const std::string& line, std::string& out)
     if (line.find('\x1b') == std::string::npos)
         return line;
     out.clear();
-    for (size_t i = 0; i < line.size(); ++i) {
-        if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+    size_t i = 0;
+    while (i < line.size()) {
+        const size_t esc = std::min(line.find('\x1b', i), line.size());
+        out.append(line, i, esc - i); // the text up to the next escape, in one piece
+        i = esc;
+        if (i + 1 < line.size() && line[i + 1] == '[') {
             i += 2;
             while (i < line.size() && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z')))
                 ++i;
-            continue;
+            ++i; // the final letter
+        } else if (i < line.size()) {
+            out += line[i++]; // a lone ESC stays
         }
-        out += line[i];
     }
     return out;
 }
