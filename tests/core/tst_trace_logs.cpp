@@ -1,11 +1,12 @@
 // Training-log parsers on the line formats of torchtitan (both eras, ANSI colours), Megatron-LM, nanoGPT, multi-line
 // iteration blocks and a user pattern; run settings printed once; detection by content; medians after warm-up;
-// errors.
+// errors; progress and cancel.
 #include <QtTest>
 
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/trace/byte_source.h"
 #include "core/trace/training_log.h"
 
 using namespace mfu::trace;
@@ -209,6 +210,29 @@ private slots:
         LogPattern bad;
         bad.regex = "(";
         QVERIFY_THROWS_EXCEPTION(mfu::InputError, parse("x\n", bad));
+    }
+
+    // Progress about every MiB, ending at the stream's size; a set cancel flag stops the read with Cancelled.
+    void progressAndCancel()
+    {
+        std::string text;
+        for (int step = 1; text.size() < 3'000'000; ++step)
+            text += "iter " + std::to_string(step) + ": loss 3.1234, time 123.45ms, mfu 41.20%\n";
+        std::vector<std::pair<uint64_t, uint64_t>> reports;
+        ReadControl control;
+        control.onProgress = [&reports](uint64_t done, uint64_t total) { reports.emplace_back(done, total); };
+        std::istringstream in(text);
+        const TrainingLog log = parseTrainingLog(in, "train.log", {}, control);
+        QCOMPARE(log.format, std::string("nanogpt"));
+        QCOMPARE(reports.size(), size_t(3)); // after the 1st and 2nd MiB, and at the end
+        QVERIFY(reports[0].first >= (1u << 20) && reports[0].first < (1u << 20) + 100);
+        QCOMPARE(reports.back(), std::make_pair(uint64_t(text.size()), uint64_t(text.size())));
+
+        std::atomic<bool> cancel { true };
+        ReadControl cancelled;
+        cancelled.cancel = &cancel;
+        std::istringstream again(text);
+        QVERIFY_THROWS_EXCEPTION(Cancelled, parseTrainingLog(again, "train.log", {}, cancelled));
     }
 };
 
