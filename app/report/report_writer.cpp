@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QPdfWriter>
+#include <QTextOption>
+#include <QtMath>
 
 #include <qcustomplot.h>
 
@@ -52,15 +54,15 @@ public:
         font.setBold(bold);
         m_painter.setFont(font);
         m_painter.setPen(color);
-        const QRect box(x, m_y, width < 0 ? m_width - x : width, 10000);
-        const QRect needed = m_painter.boundingRect(box, Qt::TextWordWrap, content);
+        const QRectF box(x, m_y, width < 0 ? m_width - x : width, 10000);
+        const int needed = qCeil(m_painter.boundingRect(box, content, wrapping()).height());
         if (advance)
-            ensure(needed.height());
-        m_painter.drawText(QRect(x, m_y, box.width(), needed.height()), Qt::TextWordWrap, content);
+            ensure(needed);
+        m_painter.drawText(QRectF(x, m_y, box.width(), needed), content, wrapping());
         if (heightOut)
-            *heightOut = needed.height();
+            *heightOut = needed;
         if (advance)
-            m_y += needed.height();
+            m_y += needed;
     }
 
     int measure(const QString& content, double pointSize, int width, bool bold = false)
@@ -69,7 +71,7 @@ public:
         font.setPointSizeF(pointSize);
         font.setBold(bold);
         m_painter.setFont(font);
-        return m_painter.boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, content).height();
+        return qCeil(m_painter.boundingRect(QRectF(0, 0, width, 10000), content, wrapping()).height());
     }
 
     void space(int points) { m_y += points; }
@@ -119,6 +121,14 @@ public:
     }
 
 private:
+    // Words wrap at spaces; a word wider than its column (a trace's file path) breaks where it must, not off the page.
+    static QTextOption wrapping()
+    {
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        return option;
+    }
+
     void ensure(int h)
     {
         if (m_y + h <= m_height || m_y == 0)
@@ -227,14 +237,15 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
     if (!QDir().mkpath(folder))
         return fail(errorMessage, folder, QStringLiteral("cannot create the folder for the chart images"));
 
-    QString html = QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>\n"
-                                  "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}"
-                                  "h1,h2{color:#1f3b73}table{border-collapse:collapse;width:100%}"
-                                  "td{padding:2px 8px;vertical-align:top;border-bottom:1px solid #eee}"
-                                  "td.v{font-weight:bold}td.n{color:#777;font-size:90%}"
-                                  "figure{margin:1.5em 0}img{max-width:100%}figcaption{color:#555}</style>"
-                                  "</head><body>\n<h1>%1</h1>\n<p class=\"n\">%2</p>\n")
-                       .arg(title.toHtmlEscaped(), subtitle().toHtmlEscaped());
+    QString html
+        = QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%1</title>\n"
+                         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}"
+                         "h1,h2{color:#1f3b73}table{border-collapse:collapse;width:100%}"
+                         "td{padding:2px 8px;vertical-align:top;border-bottom:1px solid #eee;overflow-wrap:anywhere}"
+                         "td.v{font-weight:bold}td.n{color:#777;font-size:90%}"
+                         "figure{margin:1.5em 0}img{max-width:100%}figcaption{color:#555}</style>"
+                         "</head><body>\n<h1>%1</h1>\n<p class=\"n\">%2</p>\n")
+              .arg(title.toHtmlEscaped(), subtitle().toHtmlEscaped());
     for (const auto& section : figures.sections) {
         html += QStringLiteral("<h2>%1</h2>\n<table>\n").arg(qs(section.title).toHtmlEscaped());
         for (const auto& row : section.rows)
