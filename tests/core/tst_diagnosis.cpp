@@ -9,9 +9,11 @@
 #include "core/diagnosis_report.h"
 #include "core/errors.h"
 #include "core/presets.h"
+#include "diagnosis_test_support.h"
 #include "shipped_presets.h"
 
 using namespace mfu;
+using mfu::test::percent;
 
 namespace {
 const PresetLibrary& presets()
@@ -24,14 +26,6 @@ Diagnosis diagnoseText(const std::string& json)
     return diagnose(reportedRunsFromText(json, "report.json", presets()), presets().hardware());
 }
 
-const Finding* find(const std::vector<Finding>& findings, const std::string& code)
-{
-    for (const auto& f : findings)
-        if (f.code == code)
-            return &f;
-    return nullptr;
-}
-
 std::string codes(const std::vector<Finding>& findings)
 {
     std::string out;
@@ -40,10 +34,6 @@ std::string codes(const std::vector<Finding>& findings)
     return out;
 }
 
-double percent(double fraction)
-{
-    return qRound(fraction * 1000) / 10.0;
-}
 } // namespace
 
 class TestDiagnosis : public QObject {
@@ -67,14 +57,14 @@ private slots:
 
         // Both runs: the peak is 4,500 TFLOPS per GPU, the B200's sparse BF16 figure, summed over the GPUs...
         for (const auto& run : d.runs) {
-            const Finding* sparse = find(run.findings, "peak_is_sparse");
+            const Finding* sparse = test::findFinding(run.findings, "peak_is_sparse");
             QVERIFY2(sparse, codes(run.findings).c_str());
             QCOMPARE(sparse->figures.at("peak_used_tflops_per_gpu"), 4500.0);
             QCOMPARE(sparse->figures.at("dense_peak_tflops_per_gpu"), 2250.0);
             // ...divided into ONE GPU's achieved TFLOPS.
-            QVERIFY2(find(run.findings, "per_gpu_over_cluster_peak"), codes(run.findings).c_str());
+            QVERIFY2(test::findFinding(run.findings, "per_gpu_over_cluster_peak"), codes(run.findings).c_str());
             // 8.78 GF counts the embeddings: 8.34 GF with PaLM's 6(N - N_emb) + 12LHQS.
-            const Finding* emb = find(run.findings, "flops_include_embeddings");
+            const Finding* emb = test::findFinding(run.findings, "flops_include_embeddings");
             QVERIFY2(emb, codes(run.findings).c_str());
             QCOMPARE(qRound(emb->figures.at("corrected_flops_per_token") / 1e7) / 100.0, 8.34);
         }
@@ -82,10 +72,10 @@ private slots:
         QCOMPARE(qRound(eight.tokensPerSecPerGpu), 106809);
         QCOMPARE(qRound(two.tokensPerSecPerGpu), 106979);
         // The 2-GPU run's 1,838 ms step is impossible (15 PFLOP/s per GPU); its tokens/s implies 29.4 s.
-        const Finding* step = find(two.findings, "step_time_inconsistent");
+        const Finding* step = test::findFinding(two.findings, "step_time_inconsistent");
         QVERIFY2(step, codes(two.findings).c_str());
         QCOMPARE(qRound(step->figures.at("implied_step_time_s") * 10) / 10.0, 29.4);
-        QVERIFY(!find(eight.findings, "step_time_inconsistent"));
+        QVERIFY(!test::findFinding(eight.findings, "step_time_inconsistent"));
 
         // Real MFU of each run: ~39.7% (PaLM FLOP/token), ~41.7% with the log's own 8.78 GF. Not 10.44% / 2.61%.
         QCOMPARE(percent(two.mfu), 39.7);
@@ -95,14 +85,14 @@ private slots:
         QCOMPARE(d.mfu, eight.mfu);
 
         // It scaled: per-GPU throughput unchanged, 4x the cluster throughput on 4x the GPUs.
-        const Finding* scaling = find(d.comparison, "scaling");
+        const Finding* scaling = test::findFinding(d.comparison, "scaling");
         QVERIFY(scaling);
         QVERIFY(scaling->figures.at("scaling_efficiency") > 0.99);
         QVERIFY(qAbs(scaling->figures.at("throughput_ratio") - 4.0) < 0.01); // 854,472 / 213,958
         QVERIFY(QString::fromStdString(scaling->message).contains(QStringLiteral("it scaled")));
-        QVERIFY(find(d.comparison, "different_work_per_step"));
+        QVERIFY(test::findFinding(d.comparison, "different_work_per_step"));
         // The headline "collapse" 10.44% -> 2.61% is named as an artefact of the MFU arithmetic.
-        const Finding* artefact = find(d.comparison, "reported_mfu_change_artifact");
+        const Finding* artefact = test::findFinding(d.comparison, "reported_mfu_change_artifact");
         QVERIFY(artefact);
         QCOMPARE(qRound(artefact->figures.at("stated_mfu_ratio") * 100) / 100.0, 0.25);
     }
@@ -112,7 +102,7 @@ private slots:
         // nanoGPT divides by 312 TFLOPS whatever the GPU.
         const Diagnosis d = diagnoseText(R"({"gpu":"h100-sxm","gpus":1,"params":124439808,"tokens_per_sec":400000,
             "peak_tflops":312,"mfu":0.957,"flops_per_token":7.466e8})");
-        const Finding* f = find(d.runs[0].findings, "peak_wrong_gpu");
+        const Finding* f = test::findFinding(d.runs[0].findings, "peak_wrong_gpu");
         QVERIFY2(f, codes(d.runs[0].findings).c_str());
         QVERIFY(QString::fromStdString(f->message).contains(QStringLiteral("A100")));
         QCOMPARE(f->figures.at("dense_peak_tflops_per_gpu"), 989.0);
@@ -126,7 +116,7 @@ private slots:
         const Diagnosis d = diagnoseText(R"({"gpu":"h100-sxm","gpus":8,"model":"llama-3.1-8b","seq_len":4096,
             "micro_batch":8,"grad_accum":16,"step_time_s":32.0,"tokens_per_sec":8192,"tokens_per_sec_scope":"cluster"})");
         const auto& run = d.runs[0];
-        QVERIFY2(find(run.findings, "tokens_per_sec_ignores_grad_accum"), codes(run.findings).c_str());
+        QVERIFY2(test::findFinding(run.findings, "tokens_per_sec_ignores_grad_accum"), codes(run.findings).c_str());
         QCOMPARE(run.tokensPerSecCluster, 8.0 * 4096 * 16 * 8 / 32.0);
     }
 
@@ -134,7 +124,7 @@ private slots:
     {
         const Diagnosis d = diagnoseText(R"({"gpu":"b200","gpus":8,"model":"llama-3.1-8b","seq_len":131072,
             "tokens_per_sec":20000,"flops_per_token":48181567488})"); // 6N, total params
-        const Finding* f = find(d.runs[0].findings, "attention_omitted");
+        const Finding* f = test::findFinding(d.runs[0].findings, "attention_omitted");
         QVERIFY2(f, codes(d.runs[0].findings).c_str());
         QCOMPARE(QString::fromStdString(f->severity), QStringLiteral("warning"));
         QVERIFY(f->figures.at("attention_flops_per_token") > f->figures.at("stated_flops_per_token"));
@@ -144,8 +134,8 @@ private slots:
     {
         const Diagnosis d = diagnoseText(R"({"gpu":"a100-sxm-80gb","gpus":1,"model":"llama-3.1-8b","seq_len":8192,
             "tokens_per_sec":20000,"mfu":1.3})");
-        QVERIFY(find(d.runs[0].findings, "mfu_above_100"));
-        QVERIFY(find(d.runs[0].findings, "impossible_throughput"));
+        QVERIFY(test::findFinding(d.runs[0].findings, "mfu_above_100"));
+        QVERIFY(test::findFinding(d.runs[0].findings, "impossible_throughput"));
     }
 
     void consistentReportHasNoErrors()

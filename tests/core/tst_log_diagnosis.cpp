@@ -13,9 +13,11 @@
 #include "core/errors.h"
 #include "core/trace/log_diagnosis.h"
 #include "core/trace/log_json.h"
+#include "diagnosis_test_support.h"
 #include "shipped_presets.h"
 
 using namespace mfu;
+using mfu::test::percent;
 using namespace mfu::trace;
 
 namespace {
@@ -82,19 +84,6 @@ LogRunContext seedContext(const char* label)
     return c;
 }
 
-const Finding* find(const std::vector<Finding>& findings, const std::string& code)
-{
-    for (const auto& f : findings)
-        if (f.code == code)
-            return &f;
-    return nullptr;
-}
-
-double percent(double fraction)
-{
-    return qRound(fraction * 1000) / 10.0;
-}
-
 } // namespace
 
 class TestLogDiagnosis : public QObject {
@@ -119,18 +108,18 @@ private slots:
 
         const Diagnosis d = diagnose({ two, eight }, test::shippedPresets().hardware());
         for (const auto& run : d.runs) {
-            const Finding* sparse = find(run.findings, "peak_is_sparse");
+            const Finding* sparse = test::findFinding(run.findings, "peak_is_sparse");
             QVERIFY(sparse);
             QCOMPARE(sparse->figures.at("peak_used_tflops_per_gpu"), 4500.0);
             QCOMPARE(sparse->figures.at("dense_peak_tflops_per_gpu"), 2250.0);
-            QVERIFY(find(run.findings, "per_gpu_over_cluster_peak"));
-            QVERIFY(find(run.findings, "flops_include_embeddings"));
+            QVERIFY(test::findFinding(run.findings, "per_gpu_over_cluster_peak"));
+            QVERIFY(test::findFinding(run.findings, "flops_include_embeddings"));
         }
-        QVERIFY(find(d.runs[0].findings, "step_time_inconsistent"));
+        QVERIFY(test::findFinding(d.runs[0].findings, "step_time_inconsistent"));
         QCOMPARE(percent(d.runs[0].mfu), 39.7);
         QCOMPARE(percent(d.runs[1].mfu), 39.6);
-        QVERIFY(find(d.comparison, "scaling"));
-        QVERIFY(find(d.comparison, "reported_mfu_change_artifact"));
+        QVERIFY(test::findFinding(d.comparison, "scaling"));
+        QVERIFY(test::findFinding(d.comparison, "reported_mfu_change_artifact"));
     }
 
     void eachSeedLogAlone()
