@@ -1,27 +1,18 @@
 #pragma once
-// Scenarios for the cost-model and planner tests: presets read from the source tree (MFU_SOURCE_DIR "/presets"),
+// Scenarios for the cost-model and planner tests: hardware from the shipped presets (tests/shipped_presets.h),
 // models written out in tests/model_fixtures.h so the numbers do not move when a preset file is edited.
 #include <QtTest>
 
 #include "core/presets.h"
 #include "core/scenario.h"
 #include "model_fixtures.h"
+#include "shipped_presets.h"
 
 namespace mfu::test {
 
-inline const PresetLibrary& presetLibrary()
-{
-    static const PresetLibrary lib = [] {
-        PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets/hardware");
-        return l;
-    }();
-    return lib;
-}
-
 inline HardwareSpec presetHardware(const char* id)
 {
-    const HardwareSpec* h = presetLibrary().findHardware(id);
+    const HardwareSpec* h = shippedPresets().findHardware(id);
     if (!h)
         qFatal("hardware preset '%s' missing from %s/presets/hardware", id, MFU_SOURCE_DIR);
     return *h;
