@@ -8,43 +8,13 @@
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/planner.h"
 #include "core/errors.h"
+#include "core/presets.h"
 
 using namespace mfu;
 using Clock = std::chrono::steady_clock;
 using AC = ActivationCheckpointing;
 
 namespace {
-
-ModelSpec llama405b()
-{
-    ModelSpec m;
-    m.id = "llama-3.1-405b";
-    m.layers = 126;
-    m.hidden = 16384;
-    m.heads = 128;
-    m.kvHeads = 8;
-    m.headDim = 128;
-    m.ffnDim = 53248;
-    m.vocab = 128256;
-    return m;
-}
-
-// H100 SXM (NVIDIA datasheet): 989 TFLOPS BF16 dense, 80 GB, 3.35 TB/s, NVLink 4 450 GB/s per direction, 8-GPU
-// HGX domain, 400 Gb/s InfiniBand per GPU.
-HardwareSpec h100()
-{
-    HardwareSpec h;
-    h.id = "h100-sxm";
-    h.vendor = "NVIDIA";
-    h.peakDenseFlops[static_cast<size_t>(NumberFormat::BF16)] = 989e12;
-    h.peakDenseFlops[static_cast<size_t>(NumberFormat::FP8)] = 1979e12;
-    h.hbmBytes = 80e9;
-    h.hbmBandwidthBytesPerSec = 3.35e12;
-    h.scaleUpDomainGpus = 8;
-    h.scaleUpBandwidthBytesPerSec = 450e9;
-    h.scaleOutBandwidthBytesPerSec = 50e9;
-    return h;
-}
 
 double secondsSince(Clock::time_point t)
 {
@@ -57,9 +27,18 @@ volatile double g_sink = 0; // keeps the optimiser from dropping the evaluations
 
 int main()
 {
+    // Llama 3.1 405B and the H100 SXM as the app ships them (presets/, figures with their sources).
+    PresetLibrary presets;
+    presets.loadDirectory(MFU_SOURCE_DIR "/presets");
+    const ModelSpec* llama405b = presets.findModel("llama-3.1-405b");
+    const HardwareSpec* h100 = presets.findHardware("h100-sxm");
+    if (!llama405b || !h100) {
+        std::fprintf(stderr, "bench_costmodel: llama-3.1-405b or h100-sxm missing from %s/presets\n", MFU_SOURCE_DIR);
+        return 1;
+    }
     Scenario s;
-    s.model = llama405b();
-    s.cluster.hardware = h100();
+    s.model = *llama405b;
+    s.cluster.hardware = *h100;
     s.cluster.gpuCount = 16384;
     s.workload.seqLen = 8192;
     s.workload.globalBatchTokens = 16 * 1024 * 1024;
