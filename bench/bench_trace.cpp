@@ -17,16 +17,13 @@
 #include <vector>
 
 #include <malloc.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
 #include "core/trace/kineto_reader.h"
 #include "core/trace/trace_loader.h"
+#include "process_measure.h"
 
 namespace {
 
@@ -135,30 +132,6 @@ void gzipFile(const std::string& from, const std::string& to)
     gzclose(out);
 }
 
-// Peak resident set since the last reset, in MiB.
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stod(line.substr(6)) / 1024.0;
-    return 0;
-}
-
-void resetPeakRss()
-{
-    std::ofstream("/proc/self/clear_refs") << "5";
-}
-
-double cpuSeconds()
-{
-    rusage u {};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
-        + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
 struct Timing {
     double cpu = 0; // seconds, best of the repeats
     double wall = 0;
@@ -171,34 +144,23 @@ struct Timing {
 // through a shared page.
 Timing measure(const char* label, uint64_t bytes, uint64_t events, const std::function<void()>& body, int repeats = 3)
 {
-    std::fflush(stdout);
-    void* page = mmap(nullptr, sizeof(Timing), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    auto* shared = new (page) Timing {};
-    const pid_t child = fork();
-    if (child != 0) {
-        int status = 0;
-        waitpid(child, &status, 0);
-        const Timing result = *shared;
-        munmap(page, sizeof(Timing));
-        return result;
-    }
-    double cpu = 1e300;
-    double wall = 1e300;
-    double peak = 0;
-    for (int i = 0; i < repeats; ++i) {
-        resetPeakRss();
-        const double c0 = cpuSeconds();
-        const auto t0 = std::chrono::steady_clock::now();
-        body();
-        wall = std::min(wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        cpu = std::min(cpu, cpuSeconds() - c0);
-        peak = std::max(peak, peakRssMiB());
-    }
-    std::printf("  %-44s cpu %7.3f s %8.1f MB/s %6.2f Mev/s | wall %7.3f s %8.1f MB/s | peak RSS %7.1f MiB\n", label,
-        cpu, bytes / cpu / 1e6, events / cpu / 1e6, wall, bytes / wall / 1e6, peak);
-    std::fflush(stdout);
-    *shared = { cpu, wall, peak };
-    _exit(0);
+    return bench::inForkedChild<Timing>([&] {
+        double cpu = 1e300;
+        double wall = 1e300;
+        double peak = 0;
+        for (int i = 0; i < repeats; ++i) {
+            bench::resetPeakRss();
+            const double c0 = bench::cpuSeconds();
+            const auto t0 = std::chrono::steady_clock::now();
+            body();
+            wall = std::min(wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            cpu = std::min(cpu, bench::cpuSeconds() - c0);
+            peak = std::max(peak, bench::peakRssMiB());
+        }
+        std::printf("  %-44s cpu %7.3f s %8.1f MB/s %6.2f Mev/s | wall %7.3f s %8.1f MB/s | peak RSS %7.1f MiB\n",
+            label, cpu, bytes / cpu / 1e6, events / cpu / 1e6, wall, bytes / wall / 1e6, peak);
+        return Timing { cpu, wall, peak };
+    });
 }
 
 // Plain zlib, independent of the reader's ByteSource: 1 MiB of compressed input at a time inflated into a 1 MiB

@@ -15,12 +15,8 @@
 #include <string>
 #include <vector>
 
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "core/trace/training_log.h"
+#include "process_measure.h"
 
 namespace {
 
@@ -85,24 +81,6 @@ uint64_t writeLog(const std::string& path, bool megatron, double megabytes, uint
     return bytes;
 }
 
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stod(line.substr(6)) / 1024.0;
-    return 0;
-}
-
-double cpuSeconds()
-{
-    rusage u {};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
-        + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
 struct Timing {
     double cpu = 0;
     double peakMiB = 0;
@@ -111,31 +89,20 @@ struct Timing {
 // Best of `repeats` on CPU time, in a forked child so the peak RSS is this measurement's own.
 Timing measure(const char* label, uint64_t bytes, uint64_t lines, const std::function<size_t()>& body, int repeats = 3)
 {
-    std::fflush(stdout);
-    void* page = mmap(nullptr, sizeof(Timing), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    auto* shared = new (page) Timing {};
-    const pid_t child = fork();
-    if (child != 0) {
-        int status = 0;
-        waitpid(child, &status, 0);
-        const Timing result = *shared;
-        munmap(page, sizeof(Timing));
-        return result;
-    }
-    double cpu = 1e300;
-    size_t result = 0;
-    for (int i = 0; i < repeats; ++i) {
-        std::ofstream("/proc/self/clear_refs") << "5";
-        const double c0 = cpuSeconds();
-        result = body();
-        cpu = std::min(cpu, cpuSeconds() - c0);
-    }
-    const double peak = peakRssMiB();
-    std::printf("  %-34s cpu %7.3f s %8.1f MB/s %6.2f Mlines/s | peak RSS %6.1f MiB | %zu\n", label, cpu,
-        static_cast<double>(bytes) / cpu / 1e6, static_cast<double>(lines) / cpu / 1e6, peak, result);
-    std::fflush(stdout);
-    *shared = { cpu, peak };
-    _exit(0);
+    return bench::inForkedChild<Timing>([&] {
+        double cpu = 1e300;
+        size_t result = 0;
+        for (int i = 0; i < repeats; ++i) {
+            bench::resetPeakRss();
+            const double c0 = bench::cpuSeconds();
+            result = body();
+            cpu = std::min(cpu, bench::cpuSeconds() - c0);
+        }
+        const double peak = bench::peakRssMiB();
+        std::printf("  %-34s cpu %7.3f s %8.1f MB/s %6.2f Mlines/s | peak RSS %6.1f MiB | %zu\n", label, cpu,
+            static_cast<double>(bytes) / cpu / 1e6, static_cast<double>(lines) / cpu / 1e6, peak, result);
+        return Timing { cpu, peak };
+    });
 }
 
 } // namespace
