@@ -24,6 +24,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
+#include "dark_palette.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/trace_panel.h"
@@ -73,24 +74,6 @@ double contrast(const QColor& a, const QColor& b)
     };
     const double la = luminance(a), lb = luminance(b);
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
-QPalette darkPalette()
-{
-    QPalette p;
-    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-    p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-    p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-    p.setColor(QPalette::Highlight, QColor(0x3d, 0x6e, 0xa8));
-    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
-    p.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
-    p.setColor(QPalette::Midlight, QColor(0x40, 0x40, 0x40));
-    p.setColor(QPalette::Link, QColor(0x6c, 0xb4, 0xff));
-    return p;
 }
 
 // Every piece of chart text (title, axis labels and ticks, legend, text items) against the chart's background.
@@ -321,7 +304,7 @@ private slots:
         const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
         QStringList problems;
         for (const bool dark : { false, true }) {
-            QApplication::setPalette(dark ? darkPalette() : QPalette());
+            QApplication::setPalette(dark ? mfu::test::darkPalette() : QPalette());
             for (int tab = 0; tab < w.panels()->count(); ++tab) {
                 w.panels()->setCurrentIndex(tab);
                 const bool isTrace = w.panels()->widget(tab) == tracePanel;

@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
+#include "dark_palette.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
@@ -368,18 +369,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
         for (const bool dark : { false, true }) {
-            if (dark) {
-                QPalette p;
-                p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-                p.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
-                p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-                p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-                p.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-                p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-                p.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
-                p.setColor(QPalette::Highlight, QColor(0x3d, 0x6e, 0xa8));
-                QApplication::setPalette(p);
-            }
+            if (dark)
+                QApplication::setPalette(mfu::test::darkPalette());
             QTest::qWait(50);
             w.findChild<mfu::widgets::ChartView*>()->plot()->replot();
             const QImage image = w.grab().toImage();
