@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-run}"
 shift || true
 
-packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libqt6svg6-dev libgl-dev libqcustomplot-dev
+packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev
   nlohmann-json3-dev zlib1g-dev libsqlite3-dev poppler-utils xvfb xauth dpkg-dev file)
 
 missing=()
