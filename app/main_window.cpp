@@ -10,22 +10,16 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
 
-#include "app/file_kind.h"
 #include "app/preset_store.h"
-#include "app/report/report_writer.h"
 #include "app/scenario_history.h"
 #include "app/scenario_io.h"
-#include "core/errors.h"
-#include "core/trace/nsys_reader.h"
 #include "widgets/calculator_panel.h"
-#include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
 #include "widgets/predict_panel.h"
 #include "widgets/scenario_editor.h"
@@ -40,8 +34,6 @@ namespace {
 
 // Bump when docks or toolbars change, so an old saved layout is ignored instead of restored wrongly.
 constexpr int kWindowStateVersion = 1;
-constexpr int kMaxRecentFiles = 10;
-const QString kRecentFilesKey = QStringLiteral("recentFiles");
 
 // Every binding the platform defines for a standard key (Redo: Ctrl+Y and Ctrl+Shift+Z), or the usual one where it
 // defines none (Windows and the offscreen platform have no Save As or Quit key).
@@ -172,100 +164,6 @@ void MainWindow::createMenus()
     });
 }
 
-bool MainWindow::openFiles(const QStringList& paths)
-{
-    bool allOpened = true;
-    // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel; Nsight
-    // Systems SQLite exports are traces too.
-    QStringList traces;
-    for (const QString& path : paths)
-        if (QFileInfo(path).isDir()
-            || (QFileInfo(path).isFile()
-                && (sniffFileKind(path) == FileKind::Trace || trace::isSqliteFile(path.toStdString()))))
-            traces << path;
-        else
-            allOpened = openFile(path) && allOpened;
-    if (auto* panel = m_tabs->findChild<widgets::TracePanel*>(); panel && !traces.isEmpty()) {
-        m_tabs->setCurrentWidget(panel);
-        panel->openTraces(traces);
-        for (const QString& path : traces)
-            addRecentFile(path);
-        tell(tr("Importing %1 in the Trace panel...").arg(QDir::toNativeSeparators(traces.join(QStringLiteral(", ")))));
-    }
-    return allOpened;
-}
-
-bool MainWindow::openFile(const QString& path)
-{
-    const QString shown = QDir::toNativeSeparators(path);
-    if (!QFileInfo(path).isFile()) {
-        tell(tr("Cannot open %1: no such file.").arg(shown), true);
-        return false;
-    }
-    switch (sniffFileKind(path)) {
-    case FileKind::HfConfig: {
-        QString error;
-        if (!m_editor->importModelConfig(path, &error)) {
-            tell(error, true);
-            return false;
-        }
-        addRecentFile(path);
-        tell(tr("Imported the model from %1.").arg(shown));
-        return true;
-    }
-    case FileKind::Scenario:
-        try {
-            const ScenarioDocument document = openScenarioFile(path);
-            if (!resolveUnsavedChanges()) {
-                tell(tr("Did not open %1: the current scenario has unsaved changes.").arg(shown));
-                return false;
-            }
-            m_scenario->setScenario(document.scenario);
-            m_documentExtras = document; // cost inputs and traces are written back on save
-            m_scenarioPath = path;
-            m_history->reset(); // the opened file is the clean state; earlier edits cannot be undone into it
-            updateTitle();
-            addRecentFile(path);
-            tell(tr("Opened the scenario %1.").arg(shown));
-            return true;
-        } catch (const InputError& e) {
-            tell(QString::fromUtf8(e.what()), true);
-            return false;
-        }
-    case FileKind::Preset:
-        tell(tr("%1 is a preset file: copy it into %2 to add its entries at the next start.")
-                 .arg(shown, QDir::toNativeSeparators(userPresetFolder())),
-            true);
-        return false;
-    case FileKind::OtherJson:
-        tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\" "
-                "(and it is not a scenario file). Run reports cannot be opened here yet.")
-                 .arg(shown),
-            true);
-        return false;
-    case FileKind::TrainingLog:
-        if (auto* panel = m_tabs->findChild<widgets::TracePanel*>()) {
-            m_tabs->setCurrentWidget(panel);
-            if (!panel->openTrainingLog(path)) {
-                tell(panel->errorText(), true);
-                return false;
-            }
-            addRecentFile(path);
-            tell(tr("Reading the training log %1 in the Trace panel...").arg(shown)); // on a worker thread
-            return true;
-        }
-        break;
-    case FileKind::Trace:
-        tell(tr("%1 looks like a profiler trace: opening traces is not supported yet.").arg(shown), true);
-        return false;
-    case FileKind::Unknown:
-        break;
-    }
-    tell(
-        tr("Cannot open %1: not supported yet (open a Hugging Face config.json or a scenario file).").arg(shown), true);
-    return false;
-}
-
 bool MainWindow::saveScenarioTo(const QString& path)
 {
     ScenarioDocument document = m_documentExtras;
@@ -312,123 +210,6 @@ void MainWindow::updateTitle()
             : QStringLiteral("%1[*] - MFU Explorer").arg(QFileInfo(m_scenarioPath).fileName()));
 }
 
-bool MainWindow::exportReport(const QString& path)
-{
-    ScenarioDocument document = m_documentExtras;
-    document.scenario = m_scenario->scenario();
-    const QString title = m_scenarioPath.isEmpty()
-        ? tr("MFU report")
-        : tr("MFU report: %1").arg(QFileInfo(m_scenarioPath).completeBaseName());
-    const bool html = path.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
-        || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
-    ReportResult result;
-    QString error;
-    const bool written = html ? writeReportHtml(path, title, document, presetLibrary(), &result, &error)
-                              : writeReportPdf(path, title, document, presetLibrary(), &result, &error);
-    if (!written) {
-        tell(tr("Report not written: %1").arg(error), true);
-        return false;
-    }
-    tell(tr("Saved the report to %1.").arg(QDir::toNativeSeparators(path)));
-    return true;
-}
-
-void MainWindow::exportReportInteractively()
-{
-    const QString start = m_scenarioPath.isEmpty()
-        ? QDir::home().filePath(QStringLiteral("mfu-report.pdf"))
-        : QFileInfo(m_scenarioPath).dir().filePath(QFileInfo(m_scenarioPath).completeBaseName() + ".pdf");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export report"), start, tr("PDF report (*.pdf);;HTML report with PNG charts (*.html)"));
-    if (path.isEmpty())
-        return;
-    if (!exportReport(path))
-        QMessageBox::warning(this, tr("Export failed"), m_lastMessage);
-}
-
-void MainWindow::chooseAndOpenFiles()
-{
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open"), QString(), tr("Configs, scenarios and traces (*.json *.json.gz);;All files (*)"));
-    openFiles(paths);
-}
-
-widgets::ChartView* MainWindow::currentChart() const
-{
-    QWidget* panel = m_tabs->currentWidget();
-    if (!panel)
-        return nullptr;
-    for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget())
-        if (auto* chart = qobject_cast<widgets::ChartView*>(w); chart && panel->isAncestorOf(chart))
-            return chart;
-    return panel->findChild<widgets::ChartView*>();
-}
-
-bool MainWindow::exportCurrentChart(const QString& path)
-{
-    widgets::ChartView* chart = currentChart();
-    if (!chart) {
-        tell(tr("The %1 panel has no chart to export.").arg(m_tabs->tabText(m_tabs->currentIndex())), true);
-        return false;
-    }
-    if (!chart->exportTo(path)) {
-        tell(chart->lastError(), true);
-        return false;
-    }
-    tell(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
-    return true;
-}
-
-void MainWindow::exportChartInteractively()
-{
-    if (widgets::ChartView* chart = currentChart()) {
-        if (chart->exportInteractively())
-            tell(tr("Chart saved."));
-        return;
-    }
-    tell(tr("The %1 panel has no chart to export.").arg(m_tabs->tabText(m_tabs->currentIndex())), true);
-}
-
-QStringList MainWindow::recentFiles() const
-{
-    QSettings settings;
-    QStringList files;
-    const int count = settings.beginReadArray(kRecentFilesKey);
-    for (int i = 0; i < count; ++i) {
-        settings.setArrayIndex(i);
-        files << settings.value(QStringLiteral("path")).toString();
-    }
-    settings.endArray();
-    return files;
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    QStringList files = recentFiles();
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    files.removeAll(absolute);
-    files.prepend(absolute);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    QSettings settings;
-    settings.beginWriteArray(kRecentFilesKey, static_cast<int>(files.size()));
-    for (int i = 0; i < files.size(); ++i) {
-        settings.setArrayIndex(i);
-        settings.setValue(QStringLiteral("path"), files[i]);
-    }
-    settings.endArray();
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = recentFiles();
-    for (const QString& path : files)
-        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openFiles({ path }); });
-    m_recentMenu->setEnabled(!files.isEmpty());
-}
-
 void MainWindow::tell(const QString& message, bool persistent)
 {
     m_lastMessage = message;
@@ -468,23 +249,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     saveWindowState();
     event->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    const QList<QUrl> urls = event->mimeData()->urls();
-    if (std::any_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
-        event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    QStringList paths;
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            paths << url.toLocalFile();
-    event->acceptProposedAction();
-    openFiles(paths);
 }
 
 } // namespace mfu::app

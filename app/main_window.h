@@ -1,7 +1,8 @@
 #pragma once
 // MainWindow: the scenario editor in a dock, the panels in tabs, File menu, recent files, window state, drag and
 // drop. Every way of opening a file (menu, recent list, command line, drop) ends in openFiles(), which routes by
-// content. Adding a panel is one addPanel() line in the constructor.
+// content. Adding a panel is one addPanel() line in the constructor. File opening and recent files are in
+// app/main_window_files.cpp, chart and report export in app/main_window_export.cpp.
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QStringList>

@@ -1,0 +1,195 @@
+// MainWindow's file opening: File > Open, the recent-files list, drag and drop, and openFiles(), which routes
+// each file by what it contains (app/file_kind.h) to the scenario editor, the scenario or the Trace panel.
+#include "app/main_window.h"
+
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMimeData>
+#include <QSettings>
+#include <QTabWidget>
+#include <QUrl>
+
+#include <algorithm>
+
+#include "app/file_kind.h"
+#include "app/preset_store.h"
+#include "app/scenario_history.h"
+#include "app/scenario_io.h"
+#include "core/errors.h"
+#include "core/trace/nsys_reader.h"
+#include "widgets/scenario_editor.h"
+#include "widgets/scenario_model.h"
+#include "widgets/trace_panel.h"
+
+namespace mfu::app {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const QString kRecentFilesKey = QStringLiteral("recentFiles");
+
+} // namespace
+
+bool MainWindow::openFiles(const QStringList& paths)
+{
+    bool allOpened = true;
+    // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel; Nsight
+    // Systems SQLite exports are traces too.
+    QStringList traces;
+    for (const QString& path : paths)
+        if (QFileInfo(path).isDir()
+            || (QFileInfo(path).isFile()
+                && (sniffFileKind(path) == FileKind::Trace || trace::isSqliteFile(path.toStdString()))))
+            traces << path;
+        else
+            allOpened = openFile(path) && allOpened;
+    if (auto* panel = m_tabs->findChild<widgets::TracePanel*>(); panel && !traces.isEmpty()) {
+        m_tabs->setCurrentWidget(panel);
+        panel->openTraces(traces);
+        for (const QString& path : traces)
+            addRecentFile(path);
+        tell(tr("Importing %1 in the Trace panel...").arg(QDir::toNativeSeparators(traces.join(QStringLiteral(", ")))));
+    }
+    return allOpened;
+}
+
+bool MainWindow::openFile(const QString& path)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    if (!QFileInfo(path).isFile()) {
+        tell(tr("Cannot open %1: no such file.").arg(shown), true);
+        return false;
+    }
+    switch (sniffFileKind(path)) {
+    case FileKind::HfConfig: {
+        QString error;
+        if (!m_editor->importModelConfig(path, &error)) {
+            tell(error, true);
+            return false;
+        }
+        addRecentFile(path);
+        tell(tr("Imported the model from %1.").arg(shown));
+        return true;
+    }
+    case FileKind::Scenario:
+        try {
+            const ScenarioDocument document = openScenarioFile(path);
+            if (!resolveUnsavedChanges()) {
+                tell(tr("Did not open %1: the current scenario has unsaved changes.").arg(shown));
+                return false;
+            }
+            m_scenario->setScenario(document.scenario);
+            m_documentExtras = document; // cost inputs and traces are written back on save
+            m_scenarioPath = path;
+            m_history->reset(); // the opened file is the clean state; earlier edits cannot be undone into it
+            updateTitle();
+            addRecentFile(path);
+            tell(tr("Opened the scenario %1.").arg(shown));
+            return true;
+        } catch (const InputError& e) {
+            tell(QString::fromUtf8(e.what()), true);
+            return false;
+        }
+    case FileKind::Preset:
+        tell(tr("%1 is a preset file: copy it into %2 to add its entries at the next start.")
+                 .arg(shown, QDir::toNativeSeparators(userPresetFolder())),
+            true);
+        return false;
+    case FileKind::OtherJson:
+        tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\" "
+                "(and it is not a scenario file). Run reports cannot be opened here yet.")
+                 .arg(shown),
+            true);
+        return false;
+    case FileKind::TrainingLog:
+        if (auto* panel = m_tabs->findChild<widgets::TracePanel*>()) {
+            m_tabs->setCurrentWidget(panel);
+            if (!panel->openTrainingLog(path)) {
+                tell(panel->errorText(), true);
+                return false;
+            }
+            addRecentFile(path);
+            tell(tr("Reading the training log %1 in the Trace panel...").arg(shown)); // on a worker thread
+            return true;
+        }
+        break;
+    case FileKind::Trace:
+        tell(tr("%1 looks like a profiler trace: opening traces is not supported yet.").arg(shown), true);
+        return false;
+    case FileKind::Unknown:
+        break;
+    }
+    tell(
+        tr("Cannot open %1: not supported yet (open a Hugging Face config.json or a scenario file).").arg(shown), true);
+    return false;
+}
+
+void MainWindow::chooseAndOpenFiles()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open"), QString(), tr("Configs, scenarios and traces (*.json *.json.gz);;All files (*)"));
+    openFiles(paths);
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    QSettings settings;
+    QStringList files;
+    const int count = settings.beginReadArray(kRecentFilesKey);
+    for (int i = 0; i < count; ++i) {
+        settings.setArrayIndex(i);
+        files << settings.value(QStringLiteral("path")).toString();
+    }
+    settings.endArray();
+    return files;
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings settings;
+    settings.beginWriteArray(kRecentFilesKey, static_cast<int>(files.size()));
+    for (int i = 0; i < files.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(QStringLiteral("path"), files[i]);
+    }
+    settings.endArray();
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& path : files)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openFiles({ path }); });
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (std::any_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    event->acceptProposedAction();
+    openFiles(paths);
+}
+
+} // namespace mfu::app
