@@ -11,6 +11,21 @@ seconds=${1:-20}
 cc=${MFU_FUZZ_CC:-clang-14}
 cxx=${MFU_FUZZ_CXX:-clang++-14}
 
+# A fresh Debian 12 machine may lack clang and its libFuzzer runtime: install them (as bootstrap.sh does the rest).
+if [[ -z "${MFU_FUZZ_CC:-}" ]]; then
+  missing=()
+  for p in clang-14 libclang-rt-14-dev; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "ci_fuzz: installing ${missing[*]}"
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+fi
+
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   CC=$cc CXX=$cxx cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMFU_BUILD_FUZZERS=ON
 fi
