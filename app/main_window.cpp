@@ -82,6 +82,12 @@ MainWindow::MainWindow(QWidget* parent)
     auto* tracePanel = new widgets::TracePanel(m_scenario);
     tracePanel->trainingLogView()->setKnownHardware(presetLibrary().hardware()); // to spot another GPU's peak
     addPanel(tracePanel, tr("Trace"));
+    connect(tracePanel, &widgets::TracePanel::trainingLogOpened, this, [this](const QString& path) {
+        if (path == m_pendingTrainingLog) { // opened through this window, and now loaded
+            m_pendingTrainingLog.clear();
+            addRecentFile(path);
+        }
+    });
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
     auto* start = new widgets::StartPanel(*m_scenario, presetLibrary());
     connect(start, &widgets::StartPanel::showPanel, this, &MainWindow::showPanel);

@@ -86,6 +86,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QString m_lastMessage;
     QString m_scenarioPath; // where Save writes; empty until opened or saved
+    QString m_pendingTrainingLog; // opened here and still being read by the Trace panel
     ScenarioDocument m_documentExtras;
     ScenarioHistory* m_history = nullptr;
     UnsavedChangesPrompt m_unsavedChangesPrompt;

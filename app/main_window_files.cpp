@@ -112,7 +112,7 @@ bool MainWindow::openFile(const QString& path)
                 tell(panel->errorText(), true);
                 return false;
             }
-            addRecentFile(path);
+            m_pendingTrainingLog = path; // a recent file once it has loaded (trainingLogOpened), not before
             tell(tr("Reading the training log %1 in the Trace panel...").arg(shown)); // on a worker thread
             return true;
         }

@@ -152,6 +152,9 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
             [this](double f) { m_progress->setValue(static_cast<int>(f * 1000)); });
         connect(job, &BackgroundJob::runningChanged, this, [this] {
             const bool busy = isImporting();
+            // Says what is being read: a training log alone, else traces.
+            const bool logOnly = m_logJob->isRunning() && !m_runJob->isRunning() && !m_baselineJob->isRunning();
+            m_progress->setFormat(logOnly ? tr("Reading the training log %p%") : tr("Importing %p%"));
             m_progress->setVisible(busy);
             m_cancel->setVisible(busy);
         });

@@ -2,8 +2,10 @@
 // its step time per step, the MFU it claims (2.61%) and the MFU recomputed for the scenario's model and GPU (39.6%
 // for LLaMA 1.36B on B200, as in tst_diagnosis), with the diagnosis findings as text; a scenario change redoes the
 // check; a file with no step lines is an error that keeps the panel usable; the log is read on a worker thread with
-// a progress bar, and Cancel keeps the log shown before; the main window routes a log there by content.
+// a progress bar, and Cancel keeps the log shown before; the main window routes a log there by content and adds it
+// to the recent files once it has loaded.
 // MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
+#include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
 #include <QSettings>
@@ -153,6 +155,7 @@ private slots:
         QVERIFY(panel.openTrainingLog(m_bigLog));
         QVERIFY(panel.isImporting());
         QVERIFY(!panel.progressBar()->isHidden()); // progress and Cancel while the worker reads
+        QCOMPARE(panel.progressBar()->format(), QStringLiteral("Reading the training log %p%"));
         panel.cancelImport();
         QTRY_VERIFY(!panel.isImporting());
         QVERIFY(panel.progressBar()->isHidden());
@@ -179,10 +182,20 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* panel = w.panels()->findChild<TracePanel*>();
         QVERIFY(panel);
+        // A log becomes a recent file once it has loaded; one whose reading is cancelled does not.
+        const QString big = QFileInfo(m_bigLog).absoluteFilePath();
+        QVERIFY(w.openFiles({ m_bigLog }));
+        QVERIFY(panel->isImporting());
+        panel->cancelImport();
+        QTRY_VERIFY(!panel->isImporting());
+        QVERIFY(!w.recentFiles().contains(big));
         QVERIFY(w.openFiles({ m_log }));
+        QVERIFY(!w.recentFiles().contains(QFileInfo(m_log).absoluteFilePath())); // still being read
         QCOMPARE(w.panels()->currentWidget(), panel);
         QTRY_VERIFY(panel->trainingLogView()->hasLog());
         QCOMPARE(panel->views()->currentWidget(), panel->trainingLogView());
+        QTRY_COMPARE(w.recentFiles().value(0), QFileInfo(m_log).absoluteFilePath());
+        QVERIFY(!w.recentFiles().contains(big));
         const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
         if (folder.isEmpty())
             return;
