@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "diagnosis_test_support.h"
 
+using mfu::test::percent;
 using mfu::test::runCli;
 
 namespace {
@@ -51,11 +53,6 @@ bool hasFinding(const nlohmann::json& findings, const std::string& code)
         if (f["code"] == code)
             return true;
     return false;
-}
-
-double percent(double fraction)
-{
-    return qRound(fraction * 1000) / 10.0;
 }
 
 void expectOneLineError(const mfu::test::CliResult& r, const char* command, const char* needle)
