@@ -1,7 +1,10 @@
 #include "core/trace/log_facts.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <regex>
+#include <type_traits>
 #include <vector>
 
 #include "core/trace/log_text.h"
@@ -44,10 +47,18 @@ const std::vector<FactRule>& factRules()
     return rules;
 }
 
+// A fact is a hint, not a requirement: a value its type cannot hold (a sequence length of 1e29, say) is left out,
+// as if the log had not stated it, rather than converted out of range (undefined behaviour; found by fuzzing).
 template <typename T> void setOnce(std::optional<T>& slot, const std::optional<double>& v)
 {
-    if (!slot && v && *v > 0)
-        slot = static_cast<T>(*v);
+    if (slot || !v || !(*v > 0) || !std::isfinite(*v))
+        return;
+    if constexpr (std::is_integral_v<T>) {
+        // 2^63 (or 2^31) as a double: every double strictly below it converts.
+        if (*v >= static_cast<double>(std::numeric_limits<T>::max()))
+            return;
+    }
+    slot = static_cast<T>(*v);
 }
 
 // Whether the slot a fact rule fills is already set: then the rule can change nothing and its regex is skipped

@@ -158,6 +158,21 @@ private slots:
         QCOMPARE(*megatron.facts.globalBatchSamples, int64_t(256));
     }
 
+    void factsBeyondTheirTypeAreLeftOut()
+    {
+        // Fuzzing found a 6.7e29 sequence length converted to int64 (undefined behaviour): a fact no integer can
+        // hold is left out, as if unstated, and the steps still parse.
+        const TrainingLog log
+            = parse("    seq_length ...................................... 666666666666666666666666666666\n"
+                    "    world_size ...................................... 99999999999\n"
+                    "    global_batch_size ............................... 256\n"
+                    " iteration       10/     100 | elapsed time per iteration (ms): 900.0 | "
+                    "lm loss: 6.0E+00 |\n");
+        QVERIFY(!log.facts.seqLen);
+        QVERIFY(!log.facts.gpus); // beyond int
+        QCOMPARE(log.steps.size(), size_t(1));
+    }
+
     void singleStepIsKeptDespiteWarmup()
     {
         const LogSummary s = summarizeLog(parse("step: 5  loss: 3.0  tps: 1,000  mfu: 20.00%\n"), 1);
