@@ -25,6 +25,7 @@
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
 #include "widgets/start_panel.h"
+#include "widgets/status_activity.h"
 #include "widgets/trace_panel.h"
 #include "widgets/training_log_view.h"
 
@@ -78,7 +79,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(m_tabs);
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
-    addPanel(new widgets::PredictPanel(m_scenario), tr("Predict"));
+    auto* predictPanel = new widgets::PredictPanel(m_scenario);
+    addPanel(predictPanel, tr("Predict"));
     auto* tracePanel = new widgets::TracePanel(m_scenario);
     tracePanel->trainingLogView()->setKnownHardware(presetLibrary().hardware()); // to spot another GPU's peak
     addPanel(tracePanel, tr("Trace"));
@@ -95,7 +97,12 @@ MainWindow::MainWindow(QWidget* parent)
     addPanel(start, tr("Start here"));
 
     createMenus();
-    statusBar();
+    // Background work of any panel shows its progress and Cancel here, whichever panel is in front.
+    auto* activity = new widgets::StatusActivity;
+    activity->setObjectName(QStringLiteral("statusActivity"));
+    activity->watch(tracePanel->activity());
+    activity->watch(predictPanel->activity());
+    statusBar()->addPermanentWidget(activity);
     for (const auto& problem : presetLibrary().problems())
         tell(tr("Preset problem: %1").arg(QString::fromStdString(problem.message())), true);
     resize(1400, 900);

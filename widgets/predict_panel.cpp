@@ -17,6 +17,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/units.h"
+#include "widgets/activity.h"
 #include "widgets/background_job.h"
 #include "widgets/calibration_box.h"
 #include "widgets/chart_view.h"
@@ -171,6 +172,7 @@ QWidget* PredictPanel::buildSummary()
     progressRow->addWidget(m_progress);
     progressRow->addWidget(m_cancel);
     outer->addLayout(progressRow);
+    m_activity = new Activity([this] { m_cancel->click(); }, this);
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         for (BackgroundJob* job : { m_seqJob, m_gpuJob, m_precisionJob, m_planJob })
             job->cancel();
@@ -362,6 +364,7 @@ void PredictPanel::updateProgress()
         }
     m_progress->setVisible(running > 0);
     m_cancel->setVisible(running > 0);
+    m_activity->update(tr("Sweeps and planner"), running > 0, running > 0 ? sum / running : 0.0);
     if (running > 0) {
         m_progress->setValue(static_cast<int>(100.0 * sum / running));
     } else if (m_backgroundStatus->text() == tr("Updating the sweeps and the planner...")) {

@@ -22,6 +22,7 @@ class QTabWidget;
 
 namespace mfu::widgets {
 
+class Activity;
 class BackgroundJob;
 class CalibrationBox;
 class ChartView;
@@ -48,6 +49,8 @@ public:
     CalibrationBox* calibration() const { return m_calibration; }
     QTabWidget* views() const { return m_views; }
 
+    // The sweeps and the planner in progress, for the status bar.
+    Activity* activity() const { return m_activity; }
     // True while a sweep or the planner is still computing for the newest scenario.
     bool isComputing() const;
     // Sweep points for an axis (empty: the core's defaults: 2k-128k, 1-16,384 GPUs). Restarts that sweep.
@@ -78,6 +81,7 @@ private:
     QLabel* m_fits = nullptr;
     QLabel* m_bottleneck = nullptr;
     QProgressBar* m_progress = nullptr;
+    Activity* m_activity = nullptr;
     QPushButton* m_cancel = nullptr;
     QLabel* m_backgroundStatus = nullptr;
 

@@ -29,6 +29,7 @@
 #include "core/errors.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/training_log.h"
+#include "widgets/activity.h"
 #include "widgets/background_job.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
@@ -147,16 +148,25 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     layout->addWidget(m_error);
     layout->addWidget(m_views, 1);
 
+    m_activity = new Activity([this] { cancelImport(); }, this);
+    const auto updateActivity = [this] {
+        const bool logOnly = m_logJob->isRunning() && !m_runJob->isRunning() && !m_baselineJob->isRunning();
+        m_activity->update(logOnly ? tr("Reading the training log") : tr("Importing the trace"), isImporting(),
+            m_progress->value() / 1000.0);
+    };
     for (BackgroundJob* job : { m_runJob, m_baselineJob, m_logJob }) {
-        connect(job, &BackgroundJob::progressChanged, this,
-            [this](double f) { m_progress->setValue(static_cast<int>(f * 1000)); });
-        connect(job, &BackgroundJob::runningChanged, this, [this] {
+        connect(job, &BackgroundJob::progressChanged, this, [this, updateActivity](double f) {
+            m_progress->setValue(static_cast<int>(f * 1000));
+            updateActivity();
+        });
+        connect(job, &BackgroundJob::runningChanged, this, [this, updateActivity] {
             const bool busy = isImporting();
             // Says what is being read: a training log alone, else traces.
             const bool logOnly = m_logJob->isRunning() && !m_runJob->isRunning() && !m_baselineJob->isRunning();
             m_progress->setFormat(logOnly ? tr("Reading the training log %p%") : tr("Importing %p%"));
             m_progress->setVisible(busy);
             m_cancel->setVisible(busy);
+            updateActivity();
         });
         connect(job, &BackgroundJob::failed, this,
             [this, job](int, const QString& message) { showError(message, job == m_logJob); });

@@ -35,6 +35,7 @@ class ScenarioModel;
 class TimelineView;
 class TopKernelsModel;
 class TrainingLogView;
+class Activity;
 struct TraceRun;
 
 class TracePanel : public QWidget {
@@ -67,6 +68,8 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     QTabWidget* views() const { return m_views; }
     TrainingLogView* trainingLogView() const { return m_logView; }
+    // The import or log read in progress, for the status bar.
+    Activity* activity() const { return m_activity; }
     QString errorText() const;
     void setSelectedRank(int index);
     void copySelectedKernels() const;
@@ -104,6 +107,7 @@ private:
 
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
+    Activity* m_activity = nullptr;
     QLabel* m_source = nullptr;
     QLabel* m_error = nullptr;
     QComboBox* m_rank = nullptr;
