@@ -149,25 +149,23 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     layout->addWidget(m_views, 1);
 
     m_activity = new Activity([this] { cancelImport(); }, this);
-    const auto updateActivity = [this] {
+    // One place shows the import state: the panel's own bar and Cancel, and the Activity the status bar mirrors.
+    // Either names what is being read: a training log alone, else traces.
+    const auto showImportState = [this] {
+        const bool busy = isImporting();
         const bool logOnly = m_logJob->isRunning() && !m_runJob->isRunning() && !m_baselineJob->isRunning();
-        m_activity->update(logOnly ? tr("Reading the training log") : tr("Importing the trace"), isImporting(),
-            m_progress->value() / 1000.0);
+        m_progress->setFormat(logOnly ? tr("Reading the training log %p%") : tr("Importing %p%"));
+        m_progress->setVisible(busy);
+        m_cancel->setVisible(busy);
+        m_activity->update(
+            logOnly ? tr("Reading the training log") : tr("Importing the trace"), busy, m_progress->value() / 1000.0);
     };
     for (BackgroundJob* job : { m_runJob, m_baselineJob, m_logJob }) {
-        connect(job, &BackgroundJob::progressChanged, this, [this, updateActivity](double f) {
+        connect(job, &BackgroundJob::progressChanged, this, [this, showImportState](double f) {
             m_progress->setValue(static_cast<int>(f * 1000));
-            updateActivity();
+            showImportState();
         });
-        connect(job, &BackgroundJob::runningChanged, this, [this, updateActivity] {
-            const bool busy = isImporting();
-            // Says what is being read: a training log alone, else traces.
-            const bool logOnly = m_logJob->isRunning() && !m_runJob->isRunning() && !m_baselineJob->isRunning();
-            m_progress->setFormat(logOnly ? tr("Reading the training log %p%") : tr("Importing %p%"));
-            m_progress->setVisible(busy);
-            m_cancel->setVisible(busy);
-            updateActivity();
-        });
+        connect(job, &BackgroundJob::runningChanged, this, showImportState);
         connect(job, &BackgroundJob::failed, this,
             [this, job](int, const QString& message) { showError(message, job == m_logJob); });
         connect(job, &BackgroundJob::cancelled, this, [this, job] {
