@@ -4,7 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include "core/trace/training_log.h"
+#include "core/logs/training_log.h"
 
 namespace mfu::app {
 

@@ -10,7 +10,7 @@ enum class FileKind {
     Scenario, // "format": "mfu-explorer-scenario"
     Preset, // "format": "mfu-explorer-hardware" / "mfu-explorer-models"
     Trace, // profiler trace ("traceEvents", *.pt.trace.json, *.json.gz)
-    TrainingLog, // text with torchtitan / Megatron-LM / nanoGPT step lines (core/trace/training_log.h)
+    TrainingLog, // text with torchtitan / Megatron-LM / nanoGPT step lines (core/logs/training_log.h)
     OtherJson, // a JSON object that is none of the above
     Unknown
 };

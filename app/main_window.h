@@ -9,7 +9,7 @@
 
 #include <functional>
 
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 
 class QLabel;
 class QMenu;

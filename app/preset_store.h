@@ -4,7 +4,7 @@
 // add to or replace built-ins by id. Loaded once per process.
 #include <QString>
 
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 namespace mfu::app {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::app {

@@ -1,10 +1,10 @@
 #pragma once
 // Saving and opening scenario files from the application. Saves go through QSaveFile: the new text is written to a
 // temporary file beside the target and renamed over it only when complete, so a failed save (read-only folder, full
-// disk) leaves the previous file as it was. The JSON itself is core's (core/scenario_file.h).
+// disk) leaves the previous file as it was. The JSON itself is core's (core/scenario/scenario_file.h).
 #include <QString>
 
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 
 namespace mfu::app {
 

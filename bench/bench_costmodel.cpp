@@ -8,7 +8,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/planner.h"
 #include "core/errors.h"
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 using namespace mfu;
 using Clock = std::chrono::steady_clock;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/trace/training_log.h"
+#include "core/logs/training_log.h"
 #include "process_measure.h"
 
 namespace {

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/diagnosis.h"
-#include "core/diagnosis_report.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 namespace {
 const mfu::PresetLibrary& presets()

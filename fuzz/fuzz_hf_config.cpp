@@ -5,9 +5,9 @@
 #include <string_view>
 
 #include "core/errors.h"
-#include "core/flops.h"
-#include "core/hf_config.h"
-#include "core/param_count.h"
+#include "core/model/flops.h"
+#include "core/presets/hf_config.h"
+#include "core/model/param_count.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

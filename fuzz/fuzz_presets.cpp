@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "core/errors.h"
-#include "core/flops.h"
-#include "core/presets.h"
+#include "core/model/flops.h"
+#include "core/presets/presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "core/errors.h"
-#include "core/presets.h"
-#include "core/scenario_file.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
 
 namespace {
 const mfu::PresetLibrary& presets()

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/errors.h"
-#include "core/trace/training_log.h"
+#include "core/logs/training_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

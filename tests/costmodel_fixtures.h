@@ -3,8 +3,8 @@
 // models written out in tests/model_fixtures.h so the numbers do not move when a preset file is edited.
 #include <QtTest>
 
-#include "core/presets.h"
-#include "core/scenario.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario.h"
 #include "model_fixtures.h"
 #include "shipped_presets.h"
 

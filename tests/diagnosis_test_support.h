@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 
 namespace mfu::test {
 

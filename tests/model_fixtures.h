@@ -1,7 +1,7 @@
 #pragma once
 // Architectures of published models, written out in the tests so the worked examples do not depend on the preset
 // files (which have their own tests). Figures from each model's config.json.
-#include "core/model_spec.h"
+#include "core/model/model_spec.h"
 
 namespace mfu::test {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The presets the binary ships (presets/ in the source tree), loaded once per test executable.
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 namespace mfu::test {
 

@@ -15,11 +15,11 @@
 
 #include <cmath>
 
-#include "core/diagnosis.h"
+#include "core/diagnosis/diagnosis.h"
 #include "core/errors.h"
-#include "core/flops.h"
-#include "core/mfu.h"
-#include "core/param_count.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
+#include "core/model/param_count.h"
 #include "core/units.h"
 #include "widgets/calculator_tables.h"
 #include "widgets/chart_view.h"

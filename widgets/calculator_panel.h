@@ -5,7 +5,7 @@
 // computeMfu, diagnose); this class only lays them out.
 #include <QWidget>
 
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 class QFormLayout;
 class QLabel;

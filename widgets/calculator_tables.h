@@ -5,10 +5,10 @@
 
 #include <optional>
 
-#include "core/flops.h"
-#include "core/mfu.h"
-#include "core/param_count.h"
-#include "core/scenario.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
+#include "core/model/param_count.h"
+#include "core/scenario/scenario.h"
 
 class QStandardItemModel;
 

@@ -9,7 +9,7 @@
 #include <exception>
 
 #include "core/costmodel/cost_model.h"
-#include "core/mfu.h"
+#include "core/model/mfu.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
 

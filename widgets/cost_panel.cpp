@@ -15,7 +15,7 @@
 
 #include "core/errors.h"
 #include "core/number_format.h"
-#include "core/presets.h"
+#include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/units.h"
 #include "widgets/chart_view.h"

@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 class QFormLayout;
 class QLabel;

@@ -17,7 +17,7 @@
 #include <cmath>
 
 #include "core/errors.h"
-#include "core/hf_config.h"
+#include "core/presets/hf_config.h"
 #include "widgets/chart_data.h"
 #include "widgets/scenario_model.h"
 

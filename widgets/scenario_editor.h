@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "core/model_spec.h"
-#include "core/presets.h"
+#include "core/model/model_spec.h"
+#include "core/presets/presets.h"
 
 class QComboBox;
 class QLabel;

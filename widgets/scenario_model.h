@@ -5,8 +5,8 @@
 // scenario's tokens per step and measured throughput, so the two can never disagree.
 #include <QObject>
 
-#include "core/presets.h"
-#include "core/scenario.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu::widgets {
 

@@ -4,7 +4,7 @@
 // computed by core) and asks the window to show the panel that answers it.
 #include <QWidget>
 
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 namespace mfu::widgets {
 

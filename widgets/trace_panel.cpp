@@ -28,7 +28,7 @@
 
 #include "core/errors.h"
 #include "core/trace/byte_source.h"
-#include "core/trace/training_log.h"
+#include "core/logs/training_log.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
 #include "widgets/chart_view.h"

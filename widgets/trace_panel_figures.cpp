@@ -11,9 +11,9 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
-#include "core/flops.h"
+#include "core/model/flops.h"
 #include "core/trace/comparison.h"
-#include "core/trace/gpu_match.h"
+#include "core/presets/gpu_match.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
 #include "widgets/trace_charts.h"

@@ -6,9 +6,9 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "core/diagnosis_json.h"
+#include "core/diagnosis/diagnosis_json.h"
 #include "core/number_format.h"
-#include "core/trace/log_diagnosis.h"
+#include "core/diagnosis/log_diagnosis.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
 

@@ -2,14 +2,14 @@
 // The Trace panel's view of a training log: per-step throughput (step time, else tokens/s) and the MFU the log
 // claims beside the MFU recomputed for the window's scenario (its model and GPU; the log's own GPU count, tokens
 // per step and sequence length where it states them), and the core diagnosis of the claim as text. Every figure
-// comes from core/trace/log_diagnosis.h; this class lays them out and redoes the check when the scenario changes.
+// comes from core/diagnosis/log_diagnosis.h; this class lays them out and redoes the check when the scenario changes.
 #include <QString>
 #include <QWidget>
 
 #include <memory>
 #include <vector>
 
-#include "core/hardware_spec.h"
+#include "core/model/hardware_spec.h"
 
 class QLabel;
 

@@ -10,7 +10,7 @@
 
 #include "app/preset_store.h"
 #include "core/errors.h"
-#include "core/hf_config.h"
+#include "core/presets/hf_config.h"
 
 namespace mfu::cli {
 

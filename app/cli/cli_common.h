@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/flops.h"
-#include "core/hardware_spec.h"
-#include "core/mfu.h"
-#include "core/model_spec.h"
-#include "core/precision.h"
+#include "core/model/flops.h"
+#include "core/model/hardware_spec.h"
+#include "core/model/mfu.h"
+#include "core/model/model_spec.h"
+#include "core/model/precision.h"
 
 namespace mfu::cli {
 

@@ -4,10 +4,10 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "core/errors.h"
-#include "core/flops.h"
-#include "core/mfu.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
 #include "core/number_format.h"
-#include "core/param_count.h"
+#include "core/model/param_count.h"
 
 namespace mfu::cli {
 

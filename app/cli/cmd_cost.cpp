@@ -13,7 +13,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/cost_compare.h"
 #include "core/errors.h"
-#include "core/flops.h"
+#include "core/model/flops.h"
 #include "core/money/savings.h"
 #include "core/units.h"
 

@@ -8,9 +8,9 @@
 #include "app/cli/commands.h"
 #include "app/cli/log_input.h"
 #include "app/preset_store.h"
-#include "core/diagnosis.h"
-#include "core/diagnosis_json.h"
-#include "core/diagnosis_report.h"
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_json.h"
+#include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
 
 namespace mfu::cli {

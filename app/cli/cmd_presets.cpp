@@ -11,7 +11,7 @@
 #include "app/cli/commands.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
-#include "core/param_count.h"
+#include "core/model/param_count.h"
 #include "core/units.h"
 
 namespace mfu::cli {

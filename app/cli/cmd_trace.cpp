@@ -13,10 +13,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/log_input.h"
 #include "core/errors.h"
-#include "core/flops.h"
+#include "core/model/flops.h"
 #include "core/trace/analysis_json.h"
 #include "core/trace/comparison.h"
-#include "core/trace/gpu_match.h"
+#include "core/presets/gpu_match.h"
 #include "core/trace/trace_loader.h"
 
 namespace mfu::cli {

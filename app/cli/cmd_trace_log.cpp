@@ -1,6 +1,6 @@
 // `trace LOGFILE [--model ... --gpu ... --gpus N --seq S --tokens-per-step N] [--json]`: a training log's steps and
-// medians (core/trace/training_log.h), and the core diagnosis of the MFU and TFLOPS it claims
-// (core/trace/log_diagnosis.h). JSON: { "log": <core/trace/log_json.h>, "diagnosis": <core/diagnosis_json.h> | null,
+// medians (core/logs/training_log.h), and the core diagnosis of the MFU and TFLOPS it claims
+// (core/diagnosis/log_diagnosis.h). JSON: { "log": <core/logs/log_json.h>, "diagnosis": <core/diagnosis/diagnosis_json.h> | null,
 // "diagnosis_unavailable": reason (only when null) }.
 #include "app/cli/cmd_trace_log.h"
 
@@ -11,10 +11,10 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/log_input.h"
 #include "app/preset_store.h"
-#include "core/diagnosis_json.h"
+#include "core/diagnosis/diagnosis_json.h"
 #include "core/errors.h"
 #include "core/number_format.h"
-#include "core/trace/log_json.h"
+#include "core/logs/log_json.h"
 
 namespace mfu::cli {
 

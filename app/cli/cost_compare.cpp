@@ -5,7 +5,7 @@
 #include "app/cli/cli_common.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
-#include "core/presets.h"
+#include "core/presets/presets.h"
 
 namespace mfu::cli {
 

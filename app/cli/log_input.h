@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "core/trace/log_diagnosis.h"
-#include "core/trace/training_log.h"
+#include "core/diagnosis/log_diagnosis.h"
+#include "core/logs/training_log.h"
 
 namespace mfu::cli {
 

@@ -8,7 +8,7 @@
 
 #include "core/costmodel/planner.h"
 #include "core/costmodel/step_prediction.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu::cli {
 

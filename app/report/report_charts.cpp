@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "core/money/hardware_comparison.h"
-#include "core/presets.h"
+#include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/units.h"
 #include "widgets/cost_charts.h"

@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 
 namespace mfu {
 class PresetLibrary;

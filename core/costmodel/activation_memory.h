@@ -16,7 +16,7 @@
 //   Full                                    the layer input only (2h, split by t under SP)
 // Compiled graphs (torch.compile's min-cut partitioner) do not save pointwise outputs that are cheap to recompute:
 // the norm outputs (QKV and MLP inputs, 4h) and the SwiGLU product / GELU output (2F) are rebuilt in backward.
-#include "core/flops.h"
+#include "core/model/flops.h"
 
 namespace mfu {
 

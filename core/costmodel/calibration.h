@@ -5,7 +5,7 @@
 // (HardwareSpec::costModel) and every other prediction moves with them.
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <string>
 
-#include "core/hardware_spec.h"
+#include "core/model/hardware_spec.h"
 
 namespace mfu {
 

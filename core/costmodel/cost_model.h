@@ -13,7 +13,7 @@
 #include "core/costmodel/activation_memory.h"
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu {
 

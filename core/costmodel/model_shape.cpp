@@ -1,7 +1,7 @@
 #include "core/costmodel/cost_model.h"
 
 #include "core/errors.h"
-#include "core/param_count.h"
+#include "core/model/param_count.h"
 
 namespace mfu {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/costmodel/step_prediction.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu {
 

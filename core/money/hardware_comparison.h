@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/hardware_spec.h"
+#include "core/model/hardware_spec.h"
 #include "core/money/job_cost.h"
 
 namespace mfu {

@@ -5,11 +5,11 @@
 //   - as a reservation: N GPUs for D days (GPU-hours = N x D x 24), whatever they achieve.
 // Dollars = GPU-hours x price per GPU-hour. Energy = GPU-hours x board power (kWh): the GPUs alone, before host,
 // network and cooling overhead (PUE), which a preset does not know.
-// The MFU denominator is the dense BF16 peak, the same convention as core/mfu.h (BF16+FP8 runs included).
+// The MFU denominator is the dense BF16 peak, the same convention as core/model/mfu.h (BF16+FP8 runs included).
 #include <cstdint>
 #include <optional>
 
-#include "core/hardware_spec.h"
+#include "core/model/hardware_spec.h"
 
 namespace mfu {
 

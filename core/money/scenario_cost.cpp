@@ -1,7 +1,7 @@
 #include "core/money/scenario_cost.h"
 
 #include "core/errors.h"
-#include "core/flops.h"
+#include "core/model/flops.h"
 
 namespace mfu {
 

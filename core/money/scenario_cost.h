@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/money/savings.h"
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 
 namespace mfu {
 

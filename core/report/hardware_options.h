@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/money/hardware_comparison.h"
-#include "core/scenario.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu {
 

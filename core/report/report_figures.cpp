@@ -3,7 +3,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/number_format.h"
-#include "core/param_count.h"
+#include "core/model/param_count.h"
 #include "core/units.h"
 
 namespace mfu {

@@ -13,9 +13,9 @@
 
 #include "core/costmodel/planner.h"
 #include "core/costmodel/step_prediction.h"
-#include "core/mfu.h"
+#include "core/model/mfu.h"
 #include "core/money/scenario_cost.h"
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 #include "core/trace/analysis.h"
 
 namespace mfu {

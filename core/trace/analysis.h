@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/hardware_spec.h"
-#include "core/mfu.h"
+#include "core/model/hardware_spec.h"
+#include "core/model/mfu.h"
 #include "core/trace/breakdown.h"
 #include "core/trace/kernel_rules.h"
 #include "core/trace/steps.h"
@@ -69,7 +69,7 @@ struct RunAnalysis {
 
 RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rules, const AnalysisOptions& options = {});
 
-// MFU from the measured step time, through core/mfu.h: tokens/s per GPU = tokensPerStep / stepSeconds / gpuCount,
+// MFU from the measured step time, through core/model/mfu.h: tokens/s per GPU = tokensPerStep / stepSeconds / gpuCount,
 // MFU = flopsPerToken x that / dense peak. tokensPerStep is global (all data-parallel ranks together).
 // Throws InputError on non-positive inputs or a hardware without a dense peak for the precision.
 MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds,

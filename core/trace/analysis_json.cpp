@@ -1,6 +1,6 @@
 #include "core/trace/analysis_json.h"
 
-#include "core/trace/gpu_match.h"
+#include "core/presets/gpu_match.h"
 
 namespace mfu::trace {
 

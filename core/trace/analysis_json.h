@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/mfu.h"
+#include "core/model/mfu.h"
 #include "core/trace/analysis.h"
 #include "core/trace/comparison.h"
 

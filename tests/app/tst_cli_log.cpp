@@ -1,6 +1,6 @@
 // Contract test of training logs on the command line: `trace LOGFILE` (detected by content, whatever the name) and
 // `diagnose --log FILE...`, through the real binary. Logs are small synthetic ones in the formats of
-// core/trace/training_log.h; the iteration-block log repeats seed 004's 8-GPU lines, whose corrected MFU is 39.6%.
+// core/logs/training_log.h; the iteration-block log repeats seed 004's 8-GPU lines, whose corrected MFU is 39.6%.
 #include <QTemporaryDir>
 #include <QtTest>
 

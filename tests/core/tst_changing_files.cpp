@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "core/errors.h"
-#include "core/scenario_file.h"
+#include "core/scenario/scenario_file.h"
 #include "core/trace/trace_loader.h"
 #include "shipped_presets.h"
 #include "trace_test_support.h"

@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/diagnosis_report.h"
+#include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
-#include "core/flops.h"
-#include "core/hf_config.h"
-#include "core/mfu.h"
-#include "core/presets.h"
-#include "core/scenario_file.h"
+#include "core/model/flops.h"
+#include "core/presets/hf_config.h"
+#include "core/model/mfu.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/kernel_rules.h"
 #include "core/trace/kineto_reader.h"

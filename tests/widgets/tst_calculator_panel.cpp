@@ -10,8 +10,8 @@
 #include <QtTest>
 
 #include "app/preset_store.h"
-#include "core/flops.h"
-#include "core/mfu.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
 #include "core/units.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"

@@ -4,8 +4,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "core/flops.h"
-#include "core/mfu.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
 #include "shipped_presets.h"
 #include "widgets/scenario_model.h"
 #include "widgets/start_panel.h"

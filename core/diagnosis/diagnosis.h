@@ -1,0 +1,76 @@
+#pragma once
+// Diagnosis of a reported run: take what a log or report STATES (GPU, GPU count, sequence, micro-batch, gradient
+// accumulation, step time, tokens/s, FLOP/token, achieved TFLOPS, the peak it divided by, MFU), check that the
+// figures agree with each other and with physics, and name each mistake with the corrected figure.
+//
+// How the true throughput is found: every stated figure that implies a per-GPU tokens/s is a witness (tokens/s under
+// each possible scope, achieved TFLOPS / FLOP/token, tokens per step / step time). Witnesses that would need more
+// than the GPU's dense peak are impossible and dropped; the reading most witnesses agree on wins. A scope that a
+// step time confirms in one run of a report is applied to the report's other runs (one logger labels them alike).
+// The corrected MFU = per-GPU tokens/s x PaLM FLOP/token (when the model is known; else the stated FLOP/token) /
+// the GPU's dense peak for the training precision (BF16 for BF16 and BF16+FP8 runs).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/hardware_spec.h"
+#include "core/model/model_spec.h"
+#include "core/model/precision.h"
+
+namespace mfu {
+
+enum class StatedScope { Unknown, PerGpu, Cluster };
+
+struct ReportedRun {
+    std::string label;
+    HardwareSpec hardware; // the GPU the run used (required)
+    int gpus = 1;
+    std::optional<ModelSpec> model; // when known, FLOP/token is recomputed with the PaLM formula
+    TrainingPrecision precision = TrainingPrecision::BF16;
+    std::optional<int64_t> seqLen;
+    std::optional<int64_t> microBatch; // per GPU
+    std::optional<int64_t> gradAccum; // micro-steps per GPU per optimizer step
+    std::optional<double> tokensPerStep; // global, as stated
+    std::optional<double> stepTimeSeconds;
+    std::optional<double> tokensPerSec;
+    StatedScope tokensPerSecScope = StatedScope::Unknown;
+    std::optional<double> flopsPerToken; // as stated
+    std::optional<double> achievedFlops; // as stated, FLOP/s
+    StatedScope achievedScope = StatedScope::Unknown;
+    std::optional<double> peakFlops; // the denominator the report used, FLOP/s
+    std::optional<double> mfu; // as stated, fraction of 1
+};
+
+struct Finding {
+    std::string code; // stable snake_case identifier, e.g. "peak_is_sparse"
+    std::string severity; // "error" (the figure is wrong), "warning" (misleading), "info"
+    std::string message; // one paragraph, with the numbers
+    std::map<std::string, double> figures; // corrected figures, snake_case keys with units
+};
+
+struct RunDiagnosis {
+    std::string label;
+    std::vector<Finding> findings;
+    double tokensPerSecPerGpu = 0;
+    double tokensPerSecCluster = 0;
+    double flopsPerToken = 0; // the one the corrected MFU uses
+    std::string flopsFormula; // "palm", "six_n" or "stated"
+    double achievedFlopsPerGpu = 0;
+    double peakFlopsPerGpu = 0; // dense peak of the precision
+    double mfu = 0; // corrected
+    std::optional<double> mfuWithStatedFlops; // corrected peak and scope, the report's own FLOP/token
+    std::string throughputBasis; // which stated figures the throughput rests on
+};
+
+struct Diagnosis {
+    std::vector<RunDiagnosis> runs;
+    std::vector<Finding> comparison; // findings across runs (scaling, different work per step)
+    double mfu = 0; // corrected MFU of the last run (the run under question; earlier runs are baselines)
+};
+
+// knownHardware: every preset, to recognise a peak taken from another GPU (e.g. nanoGPT's fixed A100 312 TFLOPS).
+// Throws InputError when a run lacks what any diagnosis needs (a GPU with a dense peak, some throughput figure).
+Diagnosis diagnose(const std::vector<ReportedRun>& runs, const std::vector<HardwareSpec>& knownHardware);
+
+} // namespace mfu

@@ -1,0 +1,172 @@
+#include "core/diagnosis/diagnosis_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "core/errors.h"
+
+namespace mfu {
+
+using nlohmann::json;
+
+namespace {
+
+const std::set<std::string> kKeys { "label", "gpu", "gpus", "model", "params", "precision", "seq_len", "micro_batch",
+    "grad_accum", "tokens_per_step", "step_time_s", "tokens_per_sec", "tokens_per_sec_scope", "flops_per_token",
+    "achieved_tflops", "achieved_tflops_scope", "peak_tflops", "mfu", "mfu_percent", "notes" };
+
+class RunReader {
+public:
+    RunReader(const json& object, std::string where)
+        : m_object(object)
+        , m_where(std::move(where))
+    {
+    }
+    [[noreturn]] void fail(const std::string& key, const std::string& reason) const
+    {
+        throw InputError(m_where + "." + key + ": " + reason);
+    }
+    bool has(const char* key) const { return m_object.contains(key) && !m_object.at(key).is_null(); }
+    std::optional<double> positive(const char* key) const
+    {
+        if (!has(key))
+            return std::nullopt;
+        const json& v = m_object.at(key);
+        if (!v.is_number())
+            fail(key, "must be a number, got " + v.dump());
+        const double d = v.get<double>();
+        if (!std::isfinite(d) || d <= 0)
+            fail(key, "must be greater than zero, got " + v.dump());
+        return d;
+    }
+    std::optional<int64_t> count(const char* key) const
+    {
+        const auto d = positive(key);
+        if (!d)
+            return std::nullopt;
+        if (*d != std::floor(*d) || *d > 1e15)
+            fail(key, "must be a whole number, got " + m_object.at(key).dump());
+        return int64_t(*d);
+    }
+    std::optional<std::string> text(const char* key) const
+    {
+        if (!has(key))
+            return std::nullopt;
+        if (!m_object.at(key).is_string())
+            fail(key, "must be a string, got " + m_object.at(key).dump());
+        return m_object.at(key).get<std::string>();
+    }
+    StatedScope scope(const char* key) const
+    {
+        const auto s = text(key);
+        if (!s || *s == "unknown")
+            return StatedScope::Unknown;
+        if (*s == "per_gpu" || *s == "gpu")
+            return StatedScope::PerGpu;
+        if (*s == "cluster" || *s == "total")
+            return StatedScope::Cluster;
+        fail(key, "must be per_gpu, cluster or unknown, got '" + *s + "'");
+    }
+
+private:
+    const json& m_object;
+    std::string m_where;
+};
+
+ReportedRun readRun(const json& object, const std::string& where, const PresetLibrary& presets)
+{
+    if (!object.is_object())
+        throw InputError(where + ": a run must be a JSON object");
+    for (const auto& [key, value] : object.items())
+        if (!kKeys.count(key))
+            throw InputError(where + "." + key + ": unknown key");
+    RunReader r(object, where);
+    ReportedRun run;
+    run.label = r.text("label").value_or(where);
+    const auto gpu = r.text("gpu");
+    if (!gpu)
+        r.fail("gpu", "missing (a hardware preset id)");
+    const HardwareSpec* hardware = presets.findHardware(*gpu);
+    if (!hardware)
+        r.fail("gpu", "unknown hardware preset '" + *gpu + "'");
+    run.hardware = *hardware;
+    if (const auto g = r.count("gpus")) {
+        if (*g > 10'000'000)
+            r.fail("gpus", "more GPUs than any cluster");
+        run.gpus = int(*g);
+    }
+    if (r.has("model") && r.has("params"))
+        r.fail("params", "give either model or params, not both");
+    if (const auto id = r.text("model")) {
+        const ModelSpec* model = presets.findModel(*id);
+        if (!model)
+            r.fail("model", "unknown model preset '" + *id + "'");
+        run.model = *model;
+    }
+    if (const auto n = r.count("params"))
+        run.model = bareModel(*n);
+    if (const auto p = r.text("precision")) {
+        const auto precision = trainingPrecisionFromKey(*p);
+        if (!precision)
+            r.fail("precision", "must be bf16 or fp8, got '" + *p + "'");
+        run.precision = *precision;
+    }
+    run.seqLen = r.count("seq_len");
+    run.microBatch = r.count("micro_batch");
+    run.gradAccum = r.count("grad_accum");
+    run.tokensPerStep = r.positive("tokens_per_step");
+    run.stepTimeSeconds = r.positive("step_time_s");
+    run.tokensPerSec = r.positive("tokens_per_sec");
+    run.tokensPerSecScope = r.scope("tokens_per_sec_scope");
+    run.flopsPerToken = r.positive("flops_per_token");
+    if (const auto a = r.positive("achieved_tflops"))
+        run.achievedFlops = *a * 1e12;
+    run.achievedScope = r.scope("achieved_tflops_scope");
+    if (const auto p = r.positive("peak_tflops"))
+        run.peakFlops = *p * 1e12;
+    if (r.has("mfu") && r.has("mfu_percent"))
+        r.fail("mfu_percent", "give either mfu (fraction) or mfu_percent, not both");
+    run.mfu = r.positive("mfu");
+    if (const auto pct = r.positive("mfu_percent"))
+        run.mfu = *pct / 100.0;
+    return run;
+}
+
+} // namespace
+
+std::vector<ReportedRun> reportedRunsFromJson(const json& document, const PresetLibrary& presets)
+{
+    std::vector<ReportedRun> runs;
+    if (document.is_object() && document.contains("runs")) {
+        const json& list = document.at("runs");
+        if (!list.is_array() || list.empty())
+            throw InputError("runs: must be a non-empty array of run objects");
+        for (size_t i = 0; i < list.size(); ++i)
+            runs.push_back(readRun(list[i], "runs[" + std::to_string(i) + "]", presets));
+    } else {
+        runs.push_back(readRun(document, "run", presets));
+    }
+    return runs;
+}
+
+std::vector<ReportedRun> reportedRunsFromText(
+    std::string_view text, const std::string& sourceName, const PresetLibrary& presets)
+{
+    json document;
+    try {
+        document = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        throw InputError(sourceName + ": not valid JSON at byte " + std::to_string(e.byte));
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        throw InputError(sourceName + ": not valid JSON: a number is too large");
+    }
+    try {
+        return reportedRunsFromJson(document, presets);
+    } catch (const InputError& e) {
+        throw InputError(sourceName + ": " + e.what());
+    }
+}
+
+} // namespace mfu

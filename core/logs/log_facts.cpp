@@ -1,0 +1,135 @@
+#include "core/logs/log_facts.h"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <regex>
+#include <type_traits>
+#include <vector>
+
+#include "core/logs/log_text.h"
+
+namespace mfu::trace {
+
+namespace {
+
+using logtext::number;
+using logtext::re;
+
+enum class Fact { Gpus, TokensPerStep, GlobalBatch, MicroBatch, GradAccum, SeqLen, PeakTflops, PeakFlops, Device };
+
+struct FactRule {
+    std::string needle;
+    std::shared_ptr<const std::regex> re;
+    Fact fact;
+};
+
+const std::vector<FactRule>& factRules()
+{
+    static const std::vector<FactRule> rules {
+        { "GPUs:", re(R"(\bGPUs:\s*(\d+))"), Fact::Gpus },
+        { "world_size", re(R"(\bworld_size\s*[.:=]*\s*(\d+))"), Fact::Gpus },
+        { "Tokens per iteration:", re(R"(Tokens per iteration:\s*([\d,]+))"), Fact::TokensPerStep },
+        { "lobal batch size", re(R"([Gg]lobal batch size:?\s*(\d+))"), Fact::GlobalBatch },
+        { "global_batch_size", re(R"(\bglobal_batch_size\s*[.:=]*\s*(\d+))"), Fact::GlobalBatch },
+        { "Batch size (micro):", re(R"(Batch size \(micro\):\s*(\d+))"), Fact::MicroBatch },
+        { "micro_batch_size", re(R"(\bmicro_batch_size\s*[.:=]*\s*(\d+))"), Fact::MicroBatch },
+        { "local batch size", re(R"(local batch size (\d+))"), Fact::MicroBatch },
+        { "Gradient accum steps:", re(R"(Gradient accum steps:\s*(\d+))"), Fact::GradAccum },
+        { "sequence length", re(R"(sequence length (\d+))"), Fact::SeqLen },
+        { "seq_length", re(R"(\bseq_length\s*[.:=]*\s*(\d+))"), Fact::SeqLen },
+        { "Hardware peak:", re(R"(Hardware peak:\s*([\d.]+)\s*TFLOPS)"), Fact::PeakTflops },
+        { "Peak FLOPS used for computing MFU:", re(R"(Peak FLOPS used for computing MFU:\s*([\d.eE+]+))"),
+            Fact::PeakFlops },
+        { "Device:", re(R"(\bDevice:\s*(\S.*\S))"), Fact::Device },
+        { "GPU capacity:", re(R"(GPU capacity:\s*(.+?)\s*\(\d+\))"), Fact::Device },
+    };
+    return rules;
+}
+
+// A fact is a hint, not a requirement: a value its type cannot hold (a sequence length of 1e29, say) is left out,
+// as if the log had not stated it, rather than converted out of range (undefined behaviour; found by fuzzing).
+template <typename T> void setOnce(std::optional<T>& slot, const std::optional<double>& v)
+{
+    if (slot || !v || !(*v > 0) || !std::isfinite(*v))
+        return;
+    if constexpr (std::is_integral_v<T>) {
+        // 2^63 (or 2^31) as a double: every double strictly below it converts.
+        if (*v >= static_cast<double>(std::numeric_limits<T>::max()))
+            return;
+    }
+    slot = static_cast<T>(*v);
+}
+
+// Whether the slot a fact rule fills is already set: then the rule can change nothing and its regex is skipped
+// (Megatron repeats its global batch size on every iteration line).
+bool known(const LogFacts& facts, Fact fact)
+{
+    switch (fact) {
+    case Fact::Gpus:
+        return facts.gpus.has_value();
+    case Fact::TokensPerStep:
+        return facts.tokensPerStep.has_value();
+    case Fact::GlobalBatch:
+        return facts.globalBatchSamples.has_value();
+    case Fact::MicroBatch:
+        return facts.microBatch.has_value();
+    case Fact::GradAccum:
+        return facts.gradAccum.has_value();
+    case Fact::SeqLen:
+        return facts.seqLen.has_value();
+    case Fact::PeakTflops:
+    case Fact::PeakFlops:
+        return facts.peakTflops.has_value();
+    case Fact::Device:
+        return facts.device.has_value();
+    }
+    return false;
+}
+
+} // namespace
+
+void readFacts(const std::string& line, LogFacts& facts)
+{
+    for (const FactRule& r : factRules()) {
+        if (known(facts, r.fact))
+            continue;
+        std::smatch m;
+        if (!logtext::searchNear(line, r.needle, *r.re, m))
+            continue;
+        const std::string text = m[1].str();
+        switch (r.fact) {
+        case Fact::Gpus:
+            setOnce(facts.gpus, number(text));
+            break;
+        case Fact::TokensPerStep:
+            setOnce(facts.tokensPerStep, number(text));
+            break;
+        case Fact::GlobalBatch:
+            setOnce(facts.globalBatchSamples, number(text));
+            break;
+        case Fact::MicroBatch:
+            setOnce(facts.microBatch, number(text));
+            break;
+        case Fact::GradAccum:
+            setOnce(facts.gradAccum, number(text));
+            break;
+        case Fact::SeqLen:
+            setOnce(facts.seqLen, number(text));
+            break;
+        case Fact::PeakTflops:
+            setOnce(facts.peakTflops, number(text));
+            break;
+        case Fact::PeakFlops:
+            if (const auto v = number(text))
+                setOnce(facts.peakTflops, std::optional(*v / 1e12));
+            break;
+        case Fact::Device:
+            if (!facts.device)
+                facts.device = text;
+            break;
+        }
+    }
+}
+
+} // namespace mfu::trace

@@ -1,0 +1,70 @@
+#include "core/logs/log_text.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace mfu::trace::logtext {
+
+const std::string& withoutAnsi(const std::string& line, std::string& out)
+{
+    if (line.find('\x1b') == std::string::npos)
+        return line;
+    out.clear();
+    size_t i = 0;
+    while (i < line.size()) {
+        const size_t esc = std::min(line.find('\x1b', i), line.size());
+        out.append(line, i, esc - i); // the text up to the next escape, in one piece
+        i = esc;
+        if (i + 1 < line.size() && line[i + 1] == '[') {
+            i += 2;
+            while (i < line.size() && !((line[i] >= 'A' && line[i] <= 'Z') || (line[i] >= 'a' && line[i] <= 'z')))
+                ++i;
+            ++i; // the final letter
+        } else if (i < line.size()) {
+            out += line[i++]; // a lone ESC stays
+        }
+    }
+    return out;
+}
+
+std::optional<double> number(std::string_view text)
+{
+    char buffer[64];
+    size_t n = 0;
+    for (char c : text)
+        if (c != ',' && c != '%') {
+            if (n == sizeof buffer)
+                return std::nullopt; // no number a log prints is this long
+            buffer[n++] = c;
+        }
+    const char* first = buffer;
+    if (n > 1 && buffer[0] == '+' && buffer[1] != '-' && buffer[1] != '+')
+        ++first;
+    double v = 0;
+    const auto [end, error] = std::from_chars(first, buffer + n, v);
+    return error == std::errc() && end == buffer + n ? std::optional(v) : std::nullopt;
+}
+
+std::optional<int64_t> stepNumber(std::string_view digits)
+{
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    return error == std::errc() && end == digits.data() + digits.size() ? std::optional(value) : std::nullopt;
+}
+
+bool searchNear(const std::string& line, const std::string& needle, const std::regex& regex, std::smatch& m)
+{
+    const size_t at = line.find(needle);
+    if (at == std::string::npos)
+        return false;
+    const size_t from = at > kLookBehind ? at - kLookBehind : 0;
+    return std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(from), line.end(), m, regex,
+        from > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default);
+}
+
+std::shared_ptr<const std::regex> re(const char* pattern)
+{
+    return std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
+}
+
+} // namespace mfu::trace::logtext

@@ -1,0 +1,33 @@
+#pragma once
+// Text helpers shared by the training-log reader's parts (core/logs/training_log.cpp, log_formats.cpp,
+// log_facts.cpp): ANSI stripping, lenient number reading and needle-guided regex search. Internal to core/trace.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+
+namespace mfu::trace::logtext {
+
+// Removes ANSI colour sequences (ESC [ ... letter), which torchtitan writes around every field. Returns the line
+// itself when it has none, else `out` (reused from line to line, so no allocation per line).
+const std::string& withoutAnsi(const std::string& line, std::string& out);
+
+// The whole text as a number, thousands separators and '%' ignored (as std::stod would read it: a leading '+' is
+// allowed); nothing when any of it is not part of the number or it is out of range.
+std::optional<double> number(std::string_view text);
+
+// A step number from a matched run of digits; one beyond int64 (a corrupt line) means the line is not a step.
+std::optional<int64_t> stepNumber(std::string_view digits);
+
+// Runs a regex only from a little before its literal needle: std::regex is slow, and most of a log line is other
+// fields. Every built-in match starts at most kLookBehind characters before its needle's first occurrence.
+constexpr size_t kLookBehind = 32;
+
+bool searchNear(const std::string& line, const std::string& needle, const std::regex& regex, std::smatch& m);
+
+// A compiled, optimised ECMAScript regex, shared by the rule tables.
+std::shared_ptr<const std::regex> re(const char* pattern);
+
+} // namespace mfu::trace::logtext

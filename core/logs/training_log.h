@@ -1,0 +1,101 @@
+#pragma once
+// Training logs: the per-step lines torchtitan, Megatron-LM and nanoGPT print, the multi-line iteration blocks of
+// nanoGPT-derived loggers (seed 004), or a user's own pattern. They give step time, throughput, TFLOPS and the MFU
+// the log claims, which the core's diagnosis (core/diagnosis/log_diagnosis.h) then checks.
+//   torchtitan  `step: 20  loss: 11.83506  grad_norm: 9.6669  memory: 48.87GiB(51.44%)  tps: 4,376  tflops: 253.41
+//               mfu: 25.62%` (ANSI colours; `wps` before late 2024, then `tps`; `tflops` since 2025). No step time.
+//   Megatron-LM ` iteration       20/     100 | consumed samples: 2560 | elapsed time per iteration (ms): 1234.5 |
+//               throughput per GPU (TFLOP/s/GPU): 401.2 | ... | lm loss: 5.123456E+00 | ...`
+//   nanoGPT     `iter 100: loss 3.1234, time 123.45ms, mfu 41.20%` (-100.00% while its MFU estimate warms up: absent)
+//   iter block  `Iter     10 | Loss: 10.7652 | Time: 1838ms | ...` then, on the next lines, `MFU: 10.44% |
+//               Achieved: 939.7 TF | Peak: 9000.0 TF` and `Tokens/s: 106979 | FLOPs/token: 8.78 GF`.
+// A step's fields may follow its step line on later lines until the next step starts. The first format whose step
+// line appears fixes the format of the file. Lines that match nothing are ignored; a file where no step line
+// matches is an InputError. Settings a logger prints once (GPU count, tokens per step, sequence length, device)
+// are collected as LogFacts from any line.
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mfu::trace {
+
+struct ReadControl; // core/trace/byte_source.h
+
+// How a logger scopes its tokens/s and TFLOPS: per GPU (torchtitan, Megatron-LM) or not said (the others).
+enum class LogScope { Unknown, PerGpu };
+
+struct LogStep {
+    int64_t step = 0;
+    std::optional<double> stepSeconds;
+    std::optional<double> tokensPerSec; // scope: TrainingLog::scope
+    std::optional<double> tflops; // achieved, scope: TrainingLog::scope
+    std::optional<double> mfu; // fraction, as claimed
+    std::optional<double> loss;
+    std::optional<double> peakTflops; // the denominator the logger's MFU used
+    std::optional<double> flopsPerToken; // the logger's own FLOP/token
+};
+
+// Run settings the log states once (header lines, argument dumps, Megatron's per-line global batch size).
+struct LogFacts {
+    std::optional<int> gpus;
+    std::optional<double> tokensPerStep; // global
+    std::optional<int64_t> globalBatchSamples;
+    std::optional<int64_t> microBatch;
+    std::optional<int64_t> gradAccum;
+    std::optional<int64_t> seqLen;
+    std::optional<double> peakTflops; // per GPU (torchtitan) or as printed (Hardware peak:)
+    std::optional<std::string> device; // e.g. "NVIDIA B200"
+};
+
+// A user-defined line pattern: an ECMAScript regex and the 1-based capture group of each field (0 = absent).
+// Step time is read in the unit given by stepTimeScaleToSeconds (1e-3 for milliseconds); mfu may carry a '%'.
+struct LogPattern {
+    std::string regex;
+    int stepGroup = 0;
+    int stepTimeGroup = 0;
+    double stepTimeScaleToSeconds = 1.0;
+    int tokensPerSecGroup = 0;
+    int tflopsGroup = 0;
+    int mfuPercentGroup = 0;
+    int lossGroup = 0;
+};
+
+// Builds a pattern from "step=1,time_ms=2,tflops=3" (keys: step, time_s, time_ms, tokens_per_sec, tflops,
+// mfu_percent, loss). Throws InputError naming the bad key or number.
+LogPattern logPatternFromGroups(const std::string& regex, const std::string& groups);
+
+struct TrainingLog {
+    std::string format; // "torchtitan", "megatron", "nanogpt", "iter_block", "custom"
+    LogScope scope = LogScope::Unknown;
+    std::vector<LogStep> steps;
+    LogFacts facts;
+};
+
+// Throws InputError "<name>: ..." when no line matches, or for an invalid custom pattern.
+// Reads line by line (the file is never held whole). With a ReadControl: progress about every megabyte over the
+// bytes from the stream's position to its end (total 0 when it cannot seek), and trace::Cancelled when the cancel
+// flag is set.
+TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const std::optional<LogPattern>& custom = {});
+TrainingLog parseTrainingLog(
+    std::istream& in, const std::string& name, const std::optional<LogPattern>& custom, const ReadControl& control);
+
+// True when the head of a file is text (not JSON, gzip or SQLite) and one of its lines is a built-in step line.
+bool looksLikeTrainingLog(std::string_view head);
+
+struct LogSummary {
+    size_t stepsUsed = 0;
+    std::optional<double> medianStepSeconds;
+    std::optional<double> medianTokensPerSec;
+    std::optional<double> medianTflops;
+    std::optional<double> medianMfu;
+    std::optional<double> medianPeakTflops;
+    std::optional<double> medianFlopsPerToken;
+};
+
+// Medians over the steps after the first `warmupSteps` (compilation, allocator warm-up); a log with no more steps
+// than that keeps its last step.
+LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps = 1);
+
+} // namespace mfu::trace

@@ -1,0 +1,184 @@
+#include "core/model/flops.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "core/errors.h"
+#include "core/model/param_count.h"
+
+namespace mfu {
+
+namespace {
+struct FormulaName {
+    FlopFormula formula;
+    std::string_view key;
+    std::string_view label;
+};
+constexpr FormulaName kFormulaNames[] = {
+    { FlopFormula::SixN, "six_n", "6N" },
+    { FlopFormula::PaLM, "palm", "6(N-N_emb)+12LHQS (PaLM/TorchTitan)" },
+    { FlopFormula::PerComponent, "per_component", "Per-component, full attention" },
+    { FlopFormula::PerComponentCausal, "per_component_causal", "Per-component, causal attention" },
+};
+
+double ffnMatrices(const ModelSpec& m)
+{
+    return m.activation == FfnActivation::SwiGLU ? 3.0 : 2.0;
+}
+} // namespace
+
+std::string_view flopFormulaKey(FlopFormula f)
+{
+    for (const auto& n : kFormulaNames)
+        if (n.formula == f)
+            return n.key;
+    return {};
+}
+
+std::string_view flopFormulaLabel(FlopFormula f)
+{
+    for (const auto& n : kFormulaNames)
+        if (n.formula == f)
+            return n.label;
+    return {};
+}
+
+std::optional<FlopFormula> flopFormulaFromKey(std::string_view key)
+{
+    for (const auto& n : kFormulaNames)
+        if (n.key == key)
+            return n.formula;
+    return std::nullopt;
+}
+
+std::optional<double> FlopsPerToken::get(FlopFormula f) const
+{
+    switch (f) {
+    case FlopFormula::SixN:
+        return sixN;
+    case FlopFormula::PaLM:
+        return palm;
+    case FlopFormula::PerComponent:
+        return perComponent;
+    case FlopFormula::PerComponentCausal:
+        return perComponentCausal;
+    }
+    return std::nullopt;
+}
+
+ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
+{
+    ForwardComponents f;
+    if (m.isBare())
+        return f;
+    if (seqLen <= 0)
+        throw InputError("sequence length must be greater than zero (got " + std::to_string(seqLen) + ")");
+    // Every matmul of (1 x in) by (in x out) costs 2 x in x out FLOP per token. Biases, norms, softmax and
+    // elementwise work are left out, as every published formula does: they are not tensor-core FLOPs.
+    const double h = double(m.hidden);
+    const double L = double(m.layers);
+    const double H = double(m.heads);
+    const double S = double(seqLen);
+    const double qk = double(m.qkHeadDim());
+    const double v = double(m.vHeadDim());
+
+    double qkvPerLayer = 0;
+    if (m.mla.enabled) {
+        const auto& a = m.mla;
+        const double q = a.qLoraRank > 0 ? h * double(a.qLoraRank) + double(a.qLoraRank) * H * qk : h * H * qk;
+        const double kv = h * double(a.kvLoraRank + a.qkRopeHeadDim)
+            + double(a.kvLoraRank) * H * double(a.qkNopeHeadDim + a.vHeadDim);
+        qkvPerLayer = 2.0 * (q + kv);
+    } else {
+        qkvPerLayer = 2.0 * h * (H * qk + 2.0 * double(m.kvHeads) * double(m.headDim));
+    }
+    f.qkvProjection = L * qkvPerLayer;
+    f.attentionScores = L * 2.0 * S * H * qk;
+    f.attentionValues = L * 2.0 * S * H * v;
+    f.outputProjection = L * 2.0 * H * v * h;
+
+    const int moeLayers = m.isMoe() ? m.layers - m.moe.denseLayers : 0;
+    const double denseLayers = double(m.layers - moeLayers);
+    f.ffn = denseLayers * 2.0 * ffnMatrices(m) * h * double(m.ffnDim);
+    if (moeLayers > 0) {
+        const auto& e = m.moe;
+        const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
+        const double activeWidth
+            = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
+        f.ffn += double(moeLayers) * 2.0 * ffnMatrices(m) * h * activeWidth;
+        f.router = double(moeLayers) * 2.0 * h * double(e.experts);
+    }
+    // The LM head runs whether or not its weights are tied to the embedding.
+    f.lmHead = 2.0 * h * double(m.vocab);
+    return f;
+}
+
+FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen)
+{
+    FlopsPerToken out;
+    const ParameterCounts p = countParameters(m);
+    out.sixN = 6.0 * double(p.active);
+    if (m.isBare())
+        return out;
+    out.forward = forwardComponents(m, seqLen);
+    // PaLM appendix B: 6N + 12 L H Q T with N non-embedding; generalised to 6 L H S (Q_qk + Q_v) for MLA.
+    const double attention
+        = 6.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
+    out.palm = 6.0 * double(p.activeNonEmbedding) + attention;
+    out.perComponent = 3.0 * out.forward.total();
+    out.perComponentCausal = 3.0 * (out.forward.total() - 0.5 * out.forward.attentionCore());
+    return out;
+}
+
+std::string_view activationCheckpointingKey(ActivationCheckpointing ac)
+{
+    switch (ac) {
+    case ActivationCheckpointing::None:
+        return "none";
+    case ActivationCheckpointing::Selective:
+        return "selective";
+    case ActivationCheckpointing::Full:
+        return "full";
+    }
+    return {};
+}
+
+std::optional<ActivationCheckpointing> activationCheckpointingFromKey(std::string_view key)
+{
+    std::string k(key);
+    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (k == "none" || k == "off")
+        return ActivationCheckpointing::None;
+    if (k == "selective" || k == "sac" || k == "op")
+        return ActivationCheckpointing::Selective;
+    if (k == "full" || k == "fac")
+        return ActivationCheckpointing::Full;
+    return std::nullopt;
+}
+
+double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula)
+{
+    if (ac == ActivationCheckpointing::None)
+        return 0.0;
+    const FlopsPerToken f = countFlopsPerToken(m, seqLen);
+    const double training = f.get(formula).value_or(f.sixN);
+    if (ac == ActivationCheckpointing::Full)
+        return training / 3.0; // one more forward pass
+    // Selective: the attention core's forward (scores, softmax, x V) is recomputed, under the formula's convention.
+    switch (formula) {
+    case FlopFormula::SixN:
+        return 0.0;
+    case FlopFormula::PaLM:
+        return m.isBare()
+            ? 0.0
+            : 2.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
+    case FlopFormula::PerComponent:
+        return f.forward.attentionCore();
+    case FlopFormula::PerComponentCausal:
+        return 0.5 * f.forward.attentionCore();
+    }
+    return 0.0;
+}
+
+} // namespace mfu

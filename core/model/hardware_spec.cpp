@@ -1,0 +1,94 @@
+#include "core/model/hardware_spec.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/presets/preset_fields.h"
+#include "core/units.h"
+
+// Messages name the figure by its preset-file key ("peak_dense_tflops.bf16: ..."), so a problem found here in a
+// preset reads the same as one found while parsing it.
+namespace mfu {
+
+namespace {
+
+// Per-GPU ceilings well above any shipping part: a figure past them is almost surely in the wrong unit
+// (FLOP/s typed into a TFLOPS field, MB into a GB field).
+constexpr double kMaxPeakFlops = 1e17; // 100,000 TFLOPS
+constexpr double kMaxHbmBytes = 1e13; // 10 TB
+constexpr double kMaxBandwidth = 1e14; // 100 TB/s
+
+std::string tflopsText(double flops)
+{
+    const double tflops = flops / kTera;
+    std::string text = std::to_string(tflops);
+    text.erase(text.find_last_not_of('0') + 1); // "2250.000000" -> "2250."
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+void checkPeak(const std::optional<double>& peak, const std::string& key)
+{
+    if (!peak)
+        return;
+    if (!std::isfinite(*peak) || *peak <= 0)
+        throw FieldError(key, "must be positive");
+    if (*peak > kMaxPeakFlops)
+        throw FieldError(key, "over 100,000 TFLOPS per GPU: is the figure in TFLOPS?");
+}
+
+void checkPositive(double value, const std::string& key, double ceiling, const std::string& unitHint)
+{
+    if (!std::isfinite(value) || value <= 0)
+        throw FieldError(key, "must be positive");
+    if (value > ceiling)
+        throw FieldError(key, "implausibly large per GPU: is the figure in " + unitHint + "?");
+}
+
+void checkNonNegative(double value, const std::string& key, double ceiling, const std::string& unitHint)
+{
+    if (!std::isfinite(value) || value < 0)
+        throw FieldError(key, "must not be negative");
+    if (value > ceiling)
+        throw FieldError(key, "implausibly large per GPU: is the figure in " + unitHint + "?");
+}
+
+} // namespace
+
+void validateHardwareSpec(const HardwareSpec& spec)
+{
+    if (spec.id.empty())
+        throw FieldError("id", "missing");
+    if (spec.name.empty())
+        throw FieldError("name", "missing");
+
+    for (int i = 0; i < kNumberFormatCount; ++i) {
+        const auto format = static_cast<NumberFormat>(i);
+        const std::string formatKey(numberFormatKey(format));
+        const auto dense = spec.densePeak(format);
+        const auto sparse = spec.sparsePeak(format);
+        checkPeak(dense, "peak_dense_tflops." + formatKey);
+        checkPeak(sparse, "peak_sparse_tflops." + formatKey);
+        // The sparse headline is the dense figure with 2:4 sparsity: it can equal dense, never be below it.
+        if (dense && sparse && *sparse < *dense)
+            throw FieldError("peak_sparse_tflops." + formatKey,
+                "sparse figure " + tflopsText(*sparse) + " is below the dense " + tflopsText(*dense)
+                    + " TFLOPS: the two are swapped or one is wrong");
+    }
+    // MFU is defined against the BF16 dense peak; a device without one cannot be measured.
+    if (!spec.densePeak(NumberFormat::BF16))
+        throw FieldError("peak_dense_tflops.bf16", "missing (the BF16 dense peak is the MFU denominator)");
+
+    checkPositive(spec.hbmBytes, "memory_gb", kMaxHbmBytes, "GB");
+    checkPositive(spec.hbmBandwidthBytesPerSec, "hbm_bandwidth_gbps", kMaxBandwidth, "GB/s");
+    if (spec.scaleUpDomainGpus < 1)
+        throw FieldError("scale_up.domain_gpus", "must be at least 1");
+    checkNonNegative(spec.scaleUpBandwidthBytesPerSec, "scale_up.bandwidth_gbps", kMaxBandwidth, "GB/s");
+    checkNonNegative(spec.scaleOutBandwidthBytesPerSec, "scale_out_gbitps", kMaxBandwidth, "Gb/s");
+    checkNonNegative(spec.pricePerGpuHourUsd, "price_per_gpu_hour_usd", 1e4, "USD per GPU-hour");
+    if (spec.powerWatts)
+        checkPositive(*spec.powerWatts, "power_watts", 1e5, "watts");
+}
+
+} // namespace mfu

@@ -1,0 +1,52 @@
+#pragma once
+// HardwareSpec: one accelerator as its datasheet describes it, per GPU. Peak FLOP/s are DENSE; the 2:4-sparsity
+// headline figures are kept apart (peakSparseFlops) so they can be recognised in a report, and are never used as
+// an MFU denominator. ClusterSpec: that accelerator times a GPU count, grouped into scale-up domains.
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/costmodel/constants.h"
+#include "core/model/precision.h"
+
+namespace mfu {
+
+struct HardwareSpec {
+    std::string id; // preset id: "b200", "h100-sxm"
+    std::string name; // "NVIDIA B200 (HGX)"
+    std::string vendor;
+
+    std::array<std::optional<double>, kNumberFormatCount> peakDenseFlops {}; // FLOP/s per GPU, by NumberFormat
+    std::array<std::optional<double>, kNumberFormatCount> peakSparseFlops {}; // 2:4 sparsity headline, FLOP/s
+
+    double hbmBytes = 0; // memory capacity per GPU
+    double hbmBandwidthBytesPerSec = 0;
+    int scaleUpDomainGpus = 1; // GPUs in one NVLink/NVSwitch (or ICI, Infinity Fabric) domain: 8 for HGX, 72 for NVL72
+    double scaleUpBandwidthBytesPerSec = 0; // per GPU, one direction
+    std::string scaleUpName; // "NVLink 5"
+    double scaleOutBandwidthBytesPerSec = 0; // per GPU, one direction (400 Gb/s InfiniBand = 50e9 B/s)
+    double pricePerGpuHourUsd = 0;
+    std::optional<double> powerWatts; // board power per GPU, for energy estimates
+    // Cost-model efficiency and overhead constants; absent: defaults by vendor/generation (core/costmodel/constants.h).
+    std::optional<CostModelConstants> costModel;
+
+    // Source of each figure, keyed like the preset file's fields ("peak_dense_tflops.bf16", "memory_gb", ...).
+    std::map<std::string, std::string> sources;
+
+    std::optional<double> densePeak(NumberFormat f) const { return peakDenseFlops[static_cast<size_t>(f)]; }
+    std::optional<double> sparsePeak(NumberFormat f) const { return peakSparseFlops[static_cast<size_t>(f)]; }
+};
+
+struct ClusterSpec {
+    HardwareSpec hardware;
+    int gpuCount = 1;
+    int gpusPerScaleUpDomain = 0; // 0: use hardware.scaleUpDomainGpus
+
+    int domainSize() const { return gpusPerScaleUpDomain > 0 ? gpusPerScaleUpDomain : hardware.scaleUpDomainGpus; }
+};
+
+// Throws InputError naming the first figure that is missing or absurd.
+void validateHardwareSpec(const HardwareSpec& spec);
+
+} // namespace mfu

@@ -1,0 +1,73 @@
+#include "core/model/mfu.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/errors.h"
+
+namespace mfu {
+
+int64_t tokensPerStep(int64_t microBatch, int64_t seqLen, int64_t gradAccum, int64_t dataParallelRanks)
+{
+    if (microBatch <= 0 || seqLen <= 0 || gradAccum <= 0 || dataParallelRanks <= 0)
+        throw InputError("tokens per step: micro-batch, sequence length, gradient accumulation and data-parallel "
+                         "ranks must all be greater than zero");
+    int64_t tokens = 0; // checked: a product past int64 would be undefined behaviour, not a number
+    if (__builtin_mul_overflow(microBatch, seqLen, &tokens) || __builtin_mul_overflow(tokens, gradAccum, &tokens)
+        || __builtin_mul_overflow(tokens, dataParallelRanks, &tokens))
+        throw InputError("tokens per step: micro-batch x sequence length x gradient accumulation x data-parallel "
+                         "ranks is too large");
+    return tokens;
+}
+
+double tokensPerSecPerGpu(const Throughput& t, int gpuCount)
+{
+    if (gpuCount <= 0)
+        throw InputError("GPU count must be greater than zero");
+    return t.scope == ThroughputScope::PerGpu ? t.tokensPerSec : t.tokensPerSec / gpuCount;
+}
+
+Throughput throughputFromStep(double stepTimeSeconds, double tokensPerStepCount)
+{
+    if (!(stepTimeSeconds > 0) || !(tokensPerStepCount > 0) || !std::isfinite(stepTimeSeconds)
+        || !std::isfinite(tokensPerStepCount))
+        throw InputError("step time and tokens per step must be greater than zero");
+    return { tokensPerStepCount / stepTimeSeconds, ThroughputScope::Cluster };
+}
+
+MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu_, int gpuCount,
+    const HardwareSpec& hardware, TrainingPrecision precision)
+{
+    if (!(flopsPerToken > 0) || !std::isfinite(flopsPerToken))
+        throw InputError("FLOP per token must be a positive number");
+    if (!(tokensPerSecPerGpu_ > 0) || !std::isfinite(tokensPerSecPerGpu_))
+        throw InputError("throughput must be a positive number of tokens per second");
+    if (gpuCount <= 0)
+        throw InputError("GPU count must be greater than zero");
+    if (!(recomputeFlopsPerToken >= 0) || !std::isfinite(recomputeFlopsPerToken))
+        throw InputError("recompute FLOP per token must be a finite number, zero or more");
+    const auto bf16 = hardware.densePeak(NumberFormat::BF16);
+    if (!bf16 || !(*bf16 > 0))
+        throw InputError("hardware '" + hardware.id + "' has no dense BF16 peak");
+
+    MfuResult r;
+    r.precision = precision;
+    r.flopsPerToken = flopsPerToken;
+    r.tokensPerSecPerGpu = tokensPerSecPerGpu_;
+    r.tokensPerSecCluster = tokensPerSecPerGpu_ * gpuCount;
+    r.achievedFlopsPerGpu = flopsPerToken * tokensPerSecPerGpu_;
+    r.achievedFlopsCluster = r.achievedFlopsPerGpu * gpuCount;
+    r.peakFlopsPerGpu = *bf16;
+    r.mfu = r.achievedFlopsPerGpu / r.peakFlopsPerGpu;
+    r.hardwareFlopsPerToken = flopsPerToken + recomputeFlopsPerToken;
+    r.hfu = r.hardwareFlopsPerToken * tokensPerSecPerGpu_ / r.peakFlopsPerGpu;
+    if (precision == TrainingPrecision::BF16_FP8) {
+        if (const auto fp8 = hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
+            r.fp8PeakFlopsPerGpu = *fp8;
+            r.mfuVsFp8Peak = r.achievedFlopsPerGpu / *fp8;
+        }
+    }
+    return r;
+}
+
+} // namespace mfu

@@ -1,0 +1,50 @@
+#pragma once
+// MFU, HFU and achieved TFLOPS from a measured throughput.
+//   achieved FLOP/s per GPU = FLOP/token x tokens/s per GPU
+//   MFU = achieved / dense peak per GPU of the training precision
+//   HFU = (FLOP/token + recompute FLOP/token) x tokens/s per GPU / the same peak
+// Throughput is per GPU or per cluster, stated explicitly (ThroughputScope); a step time is turned into tokens/s
+// with tokens per step = micro-batch x sequence x gradient accumulation x data-parallel ranks.
+// BF16+FP8 runs: MFU is ambiguous (seed 000 reports TFLOPS instead), so both readings are given, labelled: against
+// the BF16 dense peak (`mfu`, comparable with BF16 runs) and against the FP8 dense peak (`mfuVsFp8Peak`).
+#include <cstdint>
+#include <optional>
+
+#include "core/model/hardware_spec.h"
+#include "core/model/precision.h"
+
+namespace mfu {
+
+enum class ThroughputScope { PerGpu, Cluster };
+
+struct Throughput {
+    double tokensPerSec = 0;
+    ThroughputScope scope = ThroughputScope::Cluster;
+};
+
+// Global tokens per optimizer step. dataParallelRanks counts replicas that each see their own micro-batches.
+int64_t tokensPerStep(int64_t microBatch, int64_t seqLen, int64_t gradAccum, int64_t dataParallelRanks);
+// tokens/s per GPU from any of the accepted forms.
+double tokensPerSecPerGpu(const Throughput& t, int gpuCount);
+Throughput throughputFromStep(double stepTimeSeconds, double tokensPerStep); // cluster scope
+
+struct MfuResult {
+    double flopsPerToken = 0;
+    double tokensPerSecPerGpu = 0;
+    double tokensPerSecCluster = 0;
+    double achievedFlopsPerGpu = 0;
+    double achievedFlopsCluster = 0;
+    double peakFlopsPerGpu = 0; // the MFU denominator: BF16 dense peak (also for BF16+FP8, see above)
+    double mfu = 0;
+    double hardwareFlopsPerToken = 0; // FLOP/token + recompute
+    double hfu = 0;
+    TrainingPrecision precision = TrainingPrecision::BF16;
+    std::optional<double> fp8PeakFlopsPerGpu; // BF16+FP8 runs on GPUs with an FP8 peak
+    std::optional<double> mfuVsFp8Peak;
+};
+
+// Throws InputError when the hardware lacks a dense peak for the precision, or inputs are not positive.
+MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu, int gpuCount,
+    const HardwareSpec& hardware, TrainingPrecision precision);
+
+} // namespace mfu

@@ -1,0 +1,91 @@
+#include "core/model/param_count.h"
+
+namespace mfu {
+
+namespace {
+
+int64_t normParams(const ModelSpec& m)
+{
+    return m.norm == NormKind::LayerNorm ? 2 * m.hidden : m.hidden;
+}
+
+// Weights (+ biases) of one linear layer in -> out.
+int64_t linear(int64_t in, int64_t out, bool bias)
+{
+    return in * out + (bias ? out : 0);
+}
+
+int64_t attentionParams(const ModelSpec& m)
+{
+    const int64_t h = m.hidden;
+    const bool b = m.linearBias;
+    if (m.mla.enabled) {
+        const auto& a = m.mla;
+        const int64_t qk = a.qkNopeHeadDim + a.qkRopeHeadDim;
+        int64_t p = 0;
+        if (a.qLoraRank > 0)
+            p += linear(h, a.qLoraRank, b) + a.qLoraRank /* q_a_layernorm */ + linear(a.qLoraRank, m.heads * qk, b);
+        else
+            p += linear(h, m.heads * qk, b);
+        p += linear(h, a.kvLoraRank + a.qkRopeHeadDim, b) + a.kvLoraRank /* kv_a_layernorm */;
+        p += linear(a.kvLoraRank, m.heads * (a.qkNopeHeadDim + a.vHeadDim), b);
+        p += linear(m.heads * a.vHeadDim, h, b);
+        return p;
+    }
+    const int64_t q = m.heads * m.headDim;
+    const int64_t kv = m.kvHeads * m.headDim;
+    const bool qkvBias = m.qkvBias || m.linearBias;
+    return linear(h, q, qkvBias) + 2 * linear(h, kv, qkvBias) + linear(q, h, m.linearBias);
+}
+
+int64_t ffnParams(const ModelSpec& m, int64_t ffnDim)
+{
+    const int64_t matrices = m.activation == FfnActivation::SwiGLU ? 3 : 2;
+    int64_t p = matrices * m.hidden * ffnDim;
+    if (m.linearBias)
+        p += (matrices - 1) * ffnDim + m.hidden;
+    return p;
+}
+
+} // namespace
+
+ParameterCounts countParameters(const ModelSpec& m)
+{
+    ParameterCounts c;
+    if (m.isBare()) {
+        c.total = c.nonEmbedding = c.active = c.activeNonEmbedding = *m.bareParams;
+        return c;
+    }
+    const int64_t embedding = m.vocab * m.hidden + m.learnedPositions * m.hidden;
+    const int64_t lmHead = m.tiedEmbeddings ? 0 : m.vocab * m.hidden;
+    const int64_t attention = attentionParams(m);
+    const int64_t layerNorms = 2 * normParams(m);
+
+    const int moeLayers = m.isMoe() ? m.layers - m.moe.denseLayers : 0;
+    const int denseLayers = m.layers - moeLayers;
+    const int64_t denseFfn = denseLayers > 0 ? ffnParams(m, m.ffnDim) : 0;
+    int64_t moeTotal = 0;
+    int64_t moeActive = 0;
+    if (moeLayers > 0) {
+        const auto& e = m.moe;
+        const int64_t expert = ffnParams(m, e.expertFfnDim);
+        const int64_t shared
+            = e.sharedExperts * ffnParams(m, e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
+        const int64_t router = int64_t(e.experts) * m.hidden + (e.routerBias ? e.experts : 0);
+        moeTotal = e.experts * expert + shared + router;
+        moeActive = e.expertsPerToken * expert + shared + router;
+    }
+
+    c.embedding = embedding;
+    c.lmHead = lmHead;
+    c.attention = int64_t(m.layers) * attention;
+    c.ffn = int64_t(denseLayers) * denseFfn + int64_t(moeLayers) * moeTotal;
+    c.norms = int64_t(m.layers) * layerNorms + normParams(m); // + final norm
+    c.total = c.embedding + c.lmHead + c.attention + c.ffn + c.norms;
+    c.nonEmbedding = c.total - c.embedding;
+    c.active = c.total - int64_t(moeLayers) * (moeTotal - moeActive);
+    c.activeNonEmbedding = c.active - c.embedding;
+    return c;
+}
+
+} // namespace mfu

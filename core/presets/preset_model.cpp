@@ -1,0 +1,154 @@
+// Model preset entry -> ModelSpec. An entry is one of three kinds: a bare parameter count ("params"), a Hugging
+// Face config.json ("hf_config", read by the same importer as user files), or native architecture fields.
+#include <limits>
+#include <string>
+
+#include "core/presets/hf_config.h"
+#include "core/presets/preset_fields.h"
+#include "core/presets/presets.h"
+
+namespace mfu {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
+constexpr int64_t kMaxParams = 1'000'000'000'000'000; // 10^15
+
+int readInt(const FieldReader& r, std::string_view key, int64_t minimum)
+{
+    return static_cast<int>(r.requiredInteger(key, minimum, kMaxCount));
+}
+
+MoeSpec readMoe(const FieldReader& r, int layers)
+{
+    r.rejectUnknownKeys({ "experts", "experts_per_token", "expert_ffn_dim", "shared_experts", "shared_expert_ffn_dim",
+        "dense_layers", "router_bias" });
+    MoeSpec moe;
+    moe.experts = readInt(r, "experts", 1);
+    moe.expertsPerToken = static_cast<int>(r.requiredInteger("experts_per_token", 1, moe.experts));
+    moe.expertFfnDim = r.requiredInteger("expert_ffn_dim", 1, kMaxCount);
+    moe.sharedExperts = static_cast<int>(r.optionalInteger("shared_experts", 0, kMaxCount).value_or(0));
+    moe.sharedExpertFfnDim = r.optionalInteger("shared_expert_ffn_dim", 0, kMaxCount).value_or(0);
+    moe.denseLayers = static_cast<int>(r.optionalInteger("dense_layers", 0, layers).value_or(0));
+    moe.routerBias = r.optionalBool("router_bias", false);
+    return moe;
+}
+
+MlaSpec readMla(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim" });
+    MlaSpec mla;
+    mla.enabled = true;
+    mla.qLoraRank = r.optionalInteger("q_lora_rank", 0, kMaxCount).value_or(0);
+    mla.kvLoraRank = r.requiredInteger("kv_lora_rank", 1, kMaxCount);
+    mla.qkNopeHeadDim = r.requiredInteger("qk_nope_head_dim", 1, kMaxCount);
+    mla.qkRopeHeadDim = r.requiredInteger("qk_rope_head_dim", 0, kMaxCount);
+    mla.vHeadDim = r.requiredInteger("v_head_dim", 1, kMaxCount);
+    return mla;
+}
+
+ModelSpec readNative(const FieldReader& r)
+{
+    r.rejectUnknownKeys(
+        { "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim", "activation", "vocab",
+            "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla" });
+    ModelSpec spec;
+    spec.layers = readInt(r, "layers", 1);
+    spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
+    spec.heads = readInt(r, "heads", 1);
+    spec.kvHeads = static_cast<int>(r.optionalInteger("kv_heads", 1, spec.heads).value_or(spec.heads));
+    if (const auto headDim = r.optionalInteger("head_dim", 1, kMaxCount))
+        spec.headDim = *headDim;
+    else if (spec.hidden % spec.heads == 0)
+        spec.headDim = spec.hidden / spec.heads;
+    else
+        throw FieldError("head_dim", "missing, and hidden is not a multiple of heads");
+
+    const std::string activation = r.requiredString("activation");
+    if (activation == "swiglu")
+        spec.activation = FfnActivation::SwiGLU;
+    else if (activation == "gelu")
+        spec.activation = FfnActivation::GELU;
+    else
+        throw FieldError(r.keyPath("activation"), "\"" + activation + "\" is not swiglu or gelu");
+
+    const std::string norm = r.requiredString("norm");
+    if (norm == "rmsnorm")
+        spec.norm = NormKind::RMSNorm;
+    else if (norm == "layernorm")
+        spec.norm = NormKind::LayerNorm;
+    else
+        throw FieldError(r.keyPath("norm"), "\"" + norm + "\" is not rmsnorm or layernorm");
+
+    spec.vocab = r.requiredInteger("vocab", 1, kMaxCount);
+    spec.tiedEmbeddings = r.optionalBool("tied_embeddings", false);
+    spec.qkvBias = r.optionalBool("qkv_bias", false);
+    spec.linearBias = r.optionalBool("linear_bias", false);
+    spec.learnedPositions = r.optionalInteger("learned_positions", 0, kMaxCount).value_or(0);
+    if (const auto moe = r.optionalObject("moe"))
+        spec.moe = readMoe(*moe, spec.layers);
+    if (const auto mla = r.optionalObject("mla"))
+        spec.mla = readMla(*mla);
+
+    // Every layer routed to experts needs no dense FFN size; otherwise it is required.
+    const bool allLayersMoe = spec.isMoe() && spec.moe.denseLayers == 0;
+    spec.ffnDim = allLayersMoe ? r.optionalInteger("ffn_dim", 0, kMaxCount).value_or(0)
+                               : r.requiredInteger("ffn_dim", 1, kMaxCount);
+    return spec;
+}
+
+ModelSpec readHfConfig(const FieldReader& r, const std::string& source)
+{
+    r.rejectUnknownKeys({ "id", "name", "source", "hf_config" });
+    try {
+        return modelFromHfConfig(r.object().at("hf_config"), source);
+    } catch (const FieldError& e) {
+        throw FieldError(e.key().empty() ? "hf_config" : "hf_config." + e.key(), e.reason());
+    } catch (const InputError& e) {
+        throw FieldError("hf_config", e.what());
+    }
+}
+
+} // namespace
+
+ModelSpec modelFromPresetJson(const json& entryJson)
+{
+    const FieldReader entry(entryJson, "");
+    const std::string id = entry.requiredString("id");
+    checkPresetId(id);
+    const std::string name = entry.requiredString("name");
+    const std::string source = entry.requiredString("source"); // where the architecture comes from
+
+    const int kinds = static_cast<int>(entry.has("params")) + static_cast<int>(entry.has("hf_config"))
+        + static_cast<int>(entry.has("layers"));
+    if (kinds != 1)
+        throw FieldError(
+            "", "give exactly one of \"params\" (a bare count), \"hf_config\" or native fields (\"layers\", ...)");
+
+    ModelSpec spec;
+    if (entry.has("params")) {
+        entry.rejectUnknownKeys({ "id", "name", "source", "params" });
+        spec = bareModel(entry.requiredInteger("params", 1, kMaxParams), name);
+    } else if (entry.has("hf_config")) {
+        spec = readHfConfig(entry, source);
+    } else {
+        spec = readNative(entry);
+    }
+    spec.id = id;
+    spec.name = name;
+    spec.source = source;
+    if (!spec.isBare()) {
+        try {
+            validateModelSpec(spec);
+        } catch (const FieldError&) {
+            throw;
+        } catch (const InputError& e) {
+            throw FieldError("", e.what());
+        }
+    }
+    return spec;
+}
+
+} // namespace mfu

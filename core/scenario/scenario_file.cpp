@@ -1,0 +1,328 @@
+// Version-1 scenario files: writer, reader, and the dispatch on "format"/"version" (older versions: _v0.cpp).
+#include "core/scenario/scenario_file.h"
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/presets/preset_fields.h"
+
+namespace mfu {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
+constexpr int64_t kMaxTokens = std::numeric_limits<int64_t>::max() / 4;
+
+json optionalJson(const std::optional<double>& v)
+{
+    return v ? json(*v) : json();
+}
+
+template <typename Enum>
+Enum readKey(const FieldReader& r, std::string_view key, std::optional<Enum> (*fromKey)(std::string_view),
+    Enum fallback, const char* choices)
+{
+    const auto text = r.optionalString(key);
+    if (!text)
+        return fallback;
+    if (const auto value = fromKey(*text))
+        return *value;
+    throw FieldError(r.keyPath(key), "\"" + *text + "\" is not one of " + choices);
+}
+
+std::optional<double> optionalFraction(const FieldReader& r, std::string_view key)
+{
+    const auto v = r.optionalNumber(key);
+    if (v && !(*v > 0 && *v <= 1))
+        throw FieldError(r.keyPath(key), "must be a fraction in (0, 1]");
+    return v;
+}
+
+std::optional<double> optionalPositive(const FieldReader& r, std::string_view key)
+{
+    const auto v = r.optionalNumber(key);
+    if (v && !(*v > 0))
+        throw FieldError(r.keyPath(key), "must be positive");
+    return v;
+}
+
+const json& requiredArray(const FieldReader& r, std::string_view key)
+{
+    static const json empty = json::array();
+    const auto it = r.object().find(key);
+    if (it == r.object().end() || it->is_null())
+        return empty;
+    if (!it->is_array())
+        throw FieldError(r.keyPath(key), "expected an array, found " + jsonTypeName(*it));
+    return *it;
+}
+
+Workload readWorkload(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch" });
+    Workload w;
+    w.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
+    w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxTokens).value_or(0);
+    w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
+    return w;
+}
+
+Parallelism readParallelism(const FieldReader& r)
+{
+    r.rejectUnknownKeys(
+        { "tp", "sequence_parallel", "async_tp", "pp", "virtual_stages", "schedule", "cp", "ep", "hsdp_replicas" });
+    Parallelism p;
+    p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
+    p.sequenceParallel = r.optionalBool("sequence_parallel", true);
+    p.asyncTp = r.optionalBool("async_tp", false);
+    p.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxCount).value_or(1));
+    p.virtualStages = static_cast<int>(r.optionalInteger("virtual_stages", 1, kMaxCount).value_or(1));
+    p.schedule = readKey<PipelineSchedule>(
+        r, "schedule", pipelineScheduleFromKey, PipelineSchedule::OneFOneB, "1f1b, interleaved_1f1b, zero_bubble");
+    p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxCount).value_or(1));
+    p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxCount).value_or(1));
+    p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxCount).value_or(1));
+    return p;
+}
+
+FrameworkFlags readFlags(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled",
+        "optimizer_in_backward", "fp8_scales_in_backward" });
+    FrameworkFlags f;
+    f.fsdpPrefetchLayers = static_cast<int>(r.optionalInteger("fsdp_prefetch_layers", 0, 1024).value_or(1));
+    f.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
+    f.fusedOptimizer = r.optionalBool("fused_optimizer", true);
+    f.compiled = r.optionalBool("compiled", true);
+    f.optimizerInBackward = r.optionalBool("optimizer_in_backward", false);
+    f.fp8ScalesInBackward = r.optionalBool("fp8_scales_in_backward", false);
+    return f;
+}
+
+std::optional<Throughput> readThroughput(const FieldReader& root)
+{
+    const auto object = root.optionalObject("measured_throughput");
+    if (!object)
+        return std::nullopt;
+    object->rejectUnknownKeys({ "tokens_per_sec", "scope" });
+    Throughput t;
+    t.tokensPerSec = object->requiredNumber("tokens_per_sec");
+    optionalPositive(*object, "tokens_per_sec");
+    const std::string scope = object->requiredString("scope");
+    if (scope == "per_gpu")
+        t.scope = ThroughputScope::PerGpu;
+    else if (scope == "cluster")
+        t.scope = ThroughputScope::Cluster;
+    else
+        throw FieldError(object->keyPath("scope"), "\"" + scope + "\" is not one of per_gpu, cluster");
+    return t;
+}
+
+MeasuredPoint readPoint(const json& value, const std::string& path)
+{
+    const FieldReader r(value, path);
+    r.rejectUnknownKeys({ "label", "seq_len", "gpu_count", "precision", "mfu" });
+    MeasuredPoint p;
+    p.label = r.optionalString("label").value_or("");
+    p.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
+    p.gpuCount = static_cast<int>(r.requiredInteger("gpu_count", 1, kMaxCount));
+    p.precision
+        = readKey<TrainingPrecision>(r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8");
+    p.mfu = r.requiredNumber("mfu");
+    optionalFraction(r, "mfu");
+    return p;
+}
+
+CostInputs readCost(const FieldReader& root)
+{
+    CostInputs c;
+    const auto r = root.optionalObject("cost");
+    if (!r)
+        return c;
+    r->rejectUnknownKeys({ "token_budget", "days", "baseline_mfu", "target_mfu" });
+    c.tokenBudget = optionalPositive(*r, "token_budget");
+    c.days = optionalPositive(*r, "days");
+    c.baselineMfu = optionalFraction(*r, "baseline_mfu");
+    c.targetMfu = optionalFraction(*r, "target_mfu");
+    return c;
+}
+
+ScenarioDocument readV1(const json& root)
+{
+    const FieldReader r(root, "");
+    r.rejectUnknownKeys({ "format", "version", "model", "cluster", "workload", "precision", "parallelism",
+        "activation_checkpointing", "flags", "mfu_formula", "measured_throughput", "measured_points",
+        "price_per_gpu_hour_usd", "cost", "trace_paths" });
+    ScenarioDocument doc;
+    Scenario& s = doc.scenario;
+    if (!r.has("model"))
+        throw FieldError("model", "missing");
+    s.model = modelFromScenarioJson(root.at("model"), "model");
+
+    const auto cluster = r.optionalObject("cluster");
+    if (!cluster)
+        throw FieldError("cluster", "missing");
+    cluster->rejectUnknownKeys({ "hardware", "gpu_count", "gpus_per_scale_up_domain" });
+    if (!cluster->has("hardware"))
+        throw FieldError("cluster.hardware", "missing");
+    s.cluster.hardware = hardwareFromScenarioJson(cluster->object().at("hardware"), "cluster.hardware");
+    s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxCount));
+    s.cluster.gpusPerScaleUpDomain
+        = static_cast<int>(cluster->optionalInteger("gpus_per_scale_up_domain", 0, kMaxCount).value_or(0));
+
+    const auto workload = r.optionalObject("workload");
+    if (!workload)
+        throw FieldError("workload", "missing");
+    s.workload = readWorkload(*workload);
+    s.precision
+        = readKey<TrainingPrecision>(r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8");
+    if (const auto p = r.optionalObject("parallelism"))
+        s.parallelism = readParallelism(*p);
+    s.activationCheckpointing = readKey<ActivationCheckpointing>(r, "activation_checkpointing",
+        activationCheckpointingFromKey, ActivationCheckpointing::None, "none, selective, full");
+    if (const auto f = r.optionalObject("flags"))
+        s.flags = readFlags(*f);
+    s.mfuFormula = readKey<FlopFormula>(
+        r, "mfu_formula", flopFormulaFromKey, FlopFormula::PaLM, "six_n, palm, per_component, per_component_causal");
+    s.measuredThroughput = readThroughput(r);
+    const json& points = requiredArray(r, "measured_points");
+    for (size_t i = 0; i < points.size(); ++i)
+        s.measuredPoints.push_back(readPoint(points[i], "measured_points[" + std::to_string(i) + "]"));
+    s.pricePerGpuHourUsd = optionalPositive(r, "price_per_gpu_hour_usd");
+    s.cost = readCost(r);
+    const json& traces = requiredArray(r, "trace_paths");
+    for (size_t i = 0; i < traces.size(); ++i) {
+        if (!traces[i].is_string() || traces[i].get<std::string>().empty())
+            throw FieldError("trace_paths[" + std::to_string(i) + "]", "expected a file path");
+        doc.tracePaths.push_back(traces[i].get<std::string>());
+    }
+    return doc;
+}
+
+} // namespace
+
+std::string_view pipelineScheduleKey(PipelineSchedule schedule)
+{
+    switch (schedule) {
+    case PipelineSchedule::OneFOneB:
+        return "1f1b";
+    case PipelineSchedule::Interleaved1F1B:
+        return "interleaved_1f1b";
+    case PipelineSchedule::ZeroBubble:
+        return "zero_bubble";
+    }
+    return "1f1b";
+}
+
+std::optional<PipelineSchedule> pipelineScheduleFromKey(std::string_view key)
+{
+    for (const auto s : { PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved1F1B, PipelineSchedule::ZeroBubble })
+        if (key == pipelineScheduleKey(s))
+            return s;
+    return std::nullopt;
+}
+
+json scenarioToJson(const ScenarioDocument& doc)
+{
+    const Scenario& s = doc.scenario;
+    const Parallelism& p = s.parallelism;
+    const FrameworkFlags& f = s.flags;
+    json points = json::array();
+    for (const auto& m : s.measuredPoints)
+        points.push_back({ { "label", m.label }, { "seq_len", m.seqLen }, { "gpu_count", m.gpuCount },
+            { "precision", trainingPrecisionKey(m.precision) }, { "mfu", m.mfu } });
+    json throughput;
+    if (s.measuredThroughput)
+        throughput = { { "tokens_per_sec", s.measuredThroughput->tokensPerSec },
+            { "scope", s.measuredThroughput->scope == ThroughputScope::PerGpu ? "per_gpu" : "cluster" } };
+    return {
+        { "format", kScenarioFormat },
+        { "version", kScenarioFileVersion },
+        { "model", modelToScenarioJson(s.model) },
+        { "cluster",
+            { { "hardware", hardwareToScenarioJson(s.cluster.hardware) }, { "gpu_count", s.cluster.gpuCount },
+                { "gpus_per_scale_up_domain", s.cluster.gpusPerScaleUpDomain } } },
+        { "workload",
+            { { "seq_len", s.workload.seqLen }, { "global_batch_tokens", s.workload.globalBatchTokens },
+                { "micro_batch", s.workload.microBatch } } },
+        { "precision", trainingPrecisionKey(s.precision) },
+        { "parallelism",
+            { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp }, { "pp", p.pp },
+                { "virtual_stages", p.virtualStages }, { "schedule", pipelineScheduleKey(p.schedule) }, { "cp", p.cp },
+                { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas } } },
+        { "activation_checkpointing", activationCheckpointingKey(s.activationCheckpointing) },
+        { "flags",
+            { { "fsdp_prefetch_layers", f.fsdpPrefetchLayers }, { "reduce_in_bf16", f.reduceInBf16 },
+                { "fused_optimizer", f.fusedOptimizer }, { "compiled", f.compiled },
+                { "optimizer_in_backward", f.optimizerInBackward },
+                { "fp8_scales_in_backward", f.fp8ScalesInBackward } } },
+        { "mfu_formula", flopFormulaKey(s.mfuFormula) },
+        { "measured_throughput", throughput },
+        { "measured_points", points },
+        { "price_per_gpu_hour_usd", optionalJson(s.pricePerGpuHourUsd) },
+        { "cost",
+            { { "token_budget", optionalJson(s.cost.tokenBudget) }, { "days", optionalJson(s.cost.days) },
+                { "baseline_mfu", optionalJson(s.cost.baselineMfu) },
+                { "target_mfu", optionalJson(s.cost.targetMfu) } } },
+        { "trace_paths", doc.tracePaths },
+    };
+}
+
+std::string scenarioFileText(const ScenarioDocument& document)
+{
+    return scenarioToJson(document).dump(2) + "\n";
+}
+
+ScenarioDocument scenarioFromJson(const json& root, const std::string& fileName, const PresetLibrary* presets)
+{
+    try {
+        if (!root.is_object())
+            throw FieldError("", "not a scenario file (expected a JSON object, found " + jsonTypeName(root) + ")");
+        const FieldReader r(root, "");
+        const std::string format = r.optionalString("format").value_or("");
+        if (format != kScenarioFormat)
+            throw FieldError("format",
+                format.empty() ? std::string("missing: not an MFU Explorer scenario file")
+                               : "\"" + format + "\" is not an MFU Explorer scenario (\"" + kScenarioFormat + "\")");
+        const int64_t version = r.requiredInteger("version", 0, std::numeric_limits<int32_t>::max());
+        if (version > kScenarioFileVersion)
+            throw FieldError("version",
+                std::to_string(version) + " is newer than this MFU Explorer reads (up to "
+                    + std::to_string(kScenarioFileVersion) + "); open it with a newer release");
+        if (version == 0)
+            return scenarioFromJsonV0(root, presets);
+        return readV1(root);
+    } catch (const InputError& e) {
+        throw InputError(fileName + ": " + e.what());
+    }
+}
+
+ScenarioDocument scenarioFromText(std::string_view text, const std::string& fileName, const PresetLibrary* presets)
+{
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw InputError(fileName + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        throw InputError(fileName + ": not valid JSON: a number is too large");
+    }
+    return scenarioFromJson(root, fileName, presets);
+}
+
+ScenarioDocument readScenarioFile(const std::filesystem::path& path, const PresetLibrary* presets)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path.string() + ": cannot be opened for reading");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return scenarioFromText(text.str(), path.string(), presets);
+}
+
+} // namespace mfu

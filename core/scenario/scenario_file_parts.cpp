@@ -1,0 +1,154 @@
+// Scenario-file JSON of the two embedded specs. The model is written in the preset file's native-field layout and
+// read back by the preset reader (one parser, one set of checks). The hardware is written in SI units rather than
+// the preset's TFLOPS and GB: a value divided and re-multiplied by 1e12 can come back one ulp off, and a scenario
+// must reopen identical.
+#include <nlohmann/json.hpp>
+
+#include "core/costmodel/constants_json.h"
+#include "core/presets/preset_fields.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
+
+namespace mfu {
+
+using nlohmann::json;
+
+namespace {
+
+std::string joinPath(const std::string& path, const std::string& key)
+{
+    if (key.empty())
+        return path;
+    return path.empty() ? key : path + "." + key;
+}
+
+json peaksJson(const std::array<std::optional<double>, kNumberFormatCount>& peaks)
+{
+    json out = json::object();
+    for (int i = 0; i < kNumberFormatCount; ++i)
+        if (peaks[static_cast<size_t>(i)])
+            out[std::string(numberFormatKey(static_cast<NumberFormat>(i)))] = *peaks[static_cast<size_t>(i)];
+    return out;
+}
+
+void readPeaks(const FieldReader& r, std::array<std::optional<double>, kNumberFormatCount>& peaks)
+{
+    for (auto it = r.object().begin(); it != r.object().end(); ++it) {
+        if (!numberFormatFromKey(it.key()))
+            throw FieldError(r.keyPath(it.key()), "unknown number format (fp32, tf32, bf16, fp8, fp4)");
+    }
+    for (int i = 0; i < kNumberFormatCount; ++i) {
+        const std::string key(numberFormatKey(static_cast<NumberFormat>(i)));
+        if (const auto v = r.optionalNumber(key)) {
+            if (!(*v > 0))
+                throw FieldError(r.keyPath(key), "must be positive FLOP/s");
+            peaks[static_cast<size_t>(i)] = *v;
+        }
+    }
+}
+
+} // namespace
+
+json hardwareToScenarioJson(const HardwareSpec& h)
+{
+    json out = { { "id", h.id }, { "name", h.name }, { "vendor", h.vendor },
+        { "peak_dense_flops", peaksJson(h.peakDenseFlops) }, { "peak_sparse_flops", peaksJson(h.peakSparseFlops) },
+        { "hbm_bytes", h.hbmBytes }, { "hbm_bandwidth_bytes_per_sec", h.hbmBandwidthBytesPerSec },
+        { "scale_up_domain_gpus", h.scaleUpDomainGpus },
+        { "scale_up_bandwidth_bytes_per_sec", h.scaleUpBandwidthBytesPerSec }, { "scale_up_name", h.scaleUpName },
+        { "scale_out_bandwidth_bytes_per_sec", h.scaleOutBandwidthBytesPerSec },
+        { "price_per_gpu_hour_usd", h.pricePerGpuHourUsd }, { "sources", h.sources } };
+    if (h.powerWatts)
+        out["power_watts"] = *h.powerWatts;
+    if (h.costModel)
+        out["cost_model"] = costModelConstantsToJson(*h.costModel);
+    return out;
+}
+
+HardwareSpec hardwareFromScenarioJson(const json& object, const std::string& path)
+{
+    const FieldReader r(object, path);
+    r.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_flops", "peak_sparse_flops", "hbm_bytes",
+        "hbm_bandwidth_bytes_per_sec", "scale_up_domain_gpus", "scale_up_bandwidth_bytes_per_sec", "scale_up_name",
+        "scale_out_bandwidth_bytes_per_sec", "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
+    HardwareSpec h;
+    h.id = r.requiredString("id");
+    h.name = r.requiredString("name");
+    h.vendor = r.optionalString("vendor").value_or("");
+    if (const auto dense = r.optionalObject("peak_dense_flops"))
+        readPeaks(*dense, h.peakDenseFlops);
+    if (const auto sparse = r.optionalObject("peak_sparse_flops"))
+        readPeaks(*sparse, h.peakSparseFlops);
+    h.hbmBytes = r.requiredNumber("hbm_bytes");
+    h.hbmBandwidthBytesPerSec = r.requiredNumber("hbm_bandwidth_bytes_per_sec");
+    h.scaleUpDomainGpus = static_cast<int>(r.requiredInteger("scale_up_domain_gpus", 1, 1'000'000));
+    h.scaleUpBandwidthBytesPerSec = r.optionalNumber("scale_up_bandwidth_bytes_per_sec").value_or(0);
+    h.scaleUpName = r.optionalString("scale_up_name").value_or("");
+    h.scaleOutBandwidthBytesPerSec = r.optionalNumber("scale_out_bandwidth_bytes_per_sec").value_or(0);
+    h.pricePerGpuHourUsd = r.optionalNumber("price_per_gpu_hour_usd").value_or(0);
+    h.powerWatts = r.optionalNumber("power_watts");
+    if (const auto sources = r.optionalObject("sources")) {
+        for (auto it = sources->object().begin(); it != sources->object().end(); ++it)
+            h.sources[it.key()] = sources->requiredString(it.key());
+    }
+    try {
+        validateHardwareSpec(h);
+    } catch (const InputError& e) {
+        throw FieldError(path, e.what()); // the validator names the figure by its preset key
+    }
+    if (object.contains("cost_model"))
+        h.costModel
+            = costModelConstantsFromJson(object["cost_model"], defaultCostModelConstants(h), path + ".cost_model");
+    return h;
+}
+
+json modelToScenarioJson(const ModelSpec& m)
+{
+    json out = { { "id", m.id }, { "name", m.name }, { "source", m.source } };
+    if (m.isBare()) {
+        out["params"] = *m.bareParams;
+        return out;
+    }
+    out.update({ { "layers", m.layers }, { "hidden", m.hidden }, { "heads", m.heads }, { "kv_heads", m.kvHeads },
+        { "head_dim", m.headDim }, { "ffn_dim", m.ffnDim },
+        { "activation", m.activation == FfnActivation::SwiGLU ? "swiglu" : "gelu" }, { "vocab", m.vocab },
+        { "tied_embeddings", m.tiedEmbeddings }, { "qkv_bias", m.qkvBias }, { "linear_bias", m.linearBias },
+        { "norm", m.norm == NormKind::RMSNorm ? "rmsnorm" : "layernorm" },
+        { "learned_positions", m.learnedPositions } });
+    if (m.isMoe())
+        out["moe"] = { { "experts", m.moe.experts }, { "experts_per_token", m.moe.expertsPerToken },
+            { "expert_ffn_dim", m.moe.expertFfnDim }, { "shared_experts", m.moe.sharedExperts },
+            { "shared_expert_ffn_dim", m.moe.sharedExpertFfnDim }, { "dense_layers", m.moe.denseLayers },
+            { "router_bias", m.moe.routerBias } };
+    if (m.mla.enabled)
+        out["mla"] = { { "q_lora_rank", m.mla.qLoraRank }, { "kv_lora_rank", m.mla.kvLoraRank },
+            { "qk_nope_head_dim", m.mla.qkNopeHeadDim }, { "qk_rope_head_dim", m.mla.qkRopeHeadDim },
+            { "v_head_dim", m.mla.vHeadDim } };
+    return out;
+}
+
+ModelSpec modelFromScenarioJson(const json& object, const std::string& path)
+{
+    const FieldReader r(object, path);
+    // The preset reader insists on a preset-style id and non-empty name and source; a scenario's model may be an
+    // imported "My Config.json" with no source, so those three are read here and placeholders go to the reader.
+    const std::string id = r.optionalString("id").value_or("");
+    const std::string name = r.optionalString("name").value_or("");
+    const std::string source = r.optionalString("source").value_or("");
+    json entry = object;
+    entry["id"] = "scenario-model";
+    entry["name"] = "scenario model";
+    entry["source"] = "scenario file";
+    ModelSpec spec;
+    try {
+        spec = modelFromPresetJson(entry);
+    } catch (const FieldError& e) {
+        throw FieldError(joinPath(path, e.key()), e.reason());
+    }
+    spec.id = id;
+    spec.name = name;
+    spec.source = source;
+    return spec;
+}
+
+} // namespace mfu

@@ -1,0 +1,104 @@
+// Cost-model constants as data: JSON round trip, per-key overrides in a hardware preset, errors that name the key,
+// and the constants surviving a scenario file.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "core/costmodel/constants_json.h"
+#include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+
+namespace {
+const char* kPreset = R"({ "format": "mfu-explorer-hardware", "version": 1, "hardware": [ {
+  "id": "test-gpu", "name": "Test GPU", "vendor": "NVIDIA",
+  "peak_dense_tflops": { "bf16": 1000 }, "memory_gb": 100, "hbm_bandwidth_gbps": 4000,
+  "scale_up": { "domain_gpus": 8, "bandwidth_gbps": 450 }, "scale_out_gbitps": 400,
+  "sources": { "peak_dense_tflops.bf16": "test", "memory_gb": "test", "hbm_bandwidth_gbps": "test",
+               "scale_up.domain_gpus": "test", "scale_up.bandwidth_gbps": "test", "scale_out_gbitps": "test" },
+  "cost_model": { "gemm_efficiency": 0.5, "cross_domain_rings": 2, "basis": "measured on our cluster" } } ] })";
+} // namespace
+
+class TestCostModelConstants : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTrip()
+    {
+        CostModelConstants c = defaultCostModelConstants(presetHardware("h100-sxm"));
+        c.gemmEfficiency = 0.61;
+        c.crossDomainRings = 3;
+        const nlohmann::json j = costModelConstantsToJson(c);
+        QCOMPARE(j["gemm_efficiency"].get<double>(), 0.61);
+        const CostModelConstants back = costModelConstantsFromJson(j, CostModelConstants {}, "x");
+        QCOMPARE(costModelConstantsToJson(back), j);
+    }
+
+    void presetOverridesOneKey()
+    {
+        PresetLibrary lib;
+        lib.loadText("test.json", kPreset);
+        QVERIFY2(lib.problems().empty(), lib.problems().empty() ? "" : lib.problems().front().message().c_str());
+        const HardwareSpec* h = lib.findHardware("test-gpu");
+        QVERIFY(h && h->costModel);
+        QCOMPARE(h->costModel->gemmEfficiency, 0.5);
+        QCOMPARE(h->costModel->crossDomainRings, 2);
+        QCOMPARE(h->costModel->hbmEfficiency, defaultCostModelConstants(*h).hbmEfficiency); // untouched
+        QCOMPARE(QString::fromStdString(costModelConstantsFor(*h).basis), QStringLiteral("measured on our cluster"));
+        // The model uses them: half the GEMM efficiency, lower MFU than the defaults give.
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 4096);
+        s.cluster.hardware = *h;
+        const double withPreset = evaluate(s).mfu;
+        s.cluster.hardware.costModel.reset();
+        QVERIFY(withPreset < evaluate(s).mfu);
+    }
+
+    void badValuesNameTheKey_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown") << R"({"gemm_eficiency": 0.5})"
+                                 << "cost_model.gemm_eficiency: unknown";
+        QTest::newRow("efficiency above 1") << R"({"hbm_efficiency": 1.5})"
+                                            << "cost_model.hbm_efficiency: must lie in (0, 1]";
+        QTest::newRow("negative") << R"({"scale_up_latency_seconds": -1})"
+                                  << "must not be negative";
+        QTest::newRow("text") << R"({"gemm_efficiency": "high"})"
+                              << "must be a number";
+        QTest::newRow("rings not whole") << R"({"cross_domain_rings": 1.5})"
+                                         << "whole number";
+        QTest::newRow("not an object") << R"([1, 2])"
+                                       << "must be an object";
+    }
+    void badValuesNameTheKey()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        try {
+            costModelConstantsFromJson(nlohmann::json::parse(json.toStdString()), CostModelConstants {}, "cost_model");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void scenarioFileKeepsCalibratedConstants()
+    {
+        ScenarioDocument doc;
+        doc.scenario = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        CostModelConstants c = costModelConstantsFor(doc.scenario.cluster.hardware);
+        c.gemmEfficiency = 0.59;
+        doc.scenario.cluster.hardware.costModel = c;
+        const ScenarioDocument back = scenarioFromText(scenarioFileText(doc), "s.json");
+        QVERIFY(back.scenario.cluster.hardware.costModel.has_value());
+        QCOMPARE(back.scenario.cluster.hardware.costModel->gemmEfficiency, 0.59);
+        QCOMPARE(evaluate(back.scenario).mfu, evaluate(doc.scenario).mfu);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostModelConstants)
+#include "tst_costmodel_constants.moc"

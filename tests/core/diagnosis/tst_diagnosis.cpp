@@ -1,0 +1,191 @@
+// Diagnosis of reported runs. Seed 004 is the acceptance case: its "2.61%" must be explained with numbers, each
+// run's real MFU given, and the 8-GPU run's scaling judged.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_report.h"
+#include "core/errors.h"
+#include "core/presets/presets.h"
+#include "diagnosis_test_support.h"
+#include "shipped_presets.h"
+
+using namespace mfu;
+using mfu::test::percent;
+
+namespace {
+const PresetLibrary& presets()
+{
+    return test::shippedPresets();
+}
+
+Diagnosis diagnoseText(const std::string& json)
+{
+    return diagnose(reportedRunsFromText(json, "report.json", presets()), presets().hardware());
+}
+
+std::string codes(const std::vector<Finding>& findings)
+{
+    std::string out;
+    for (const auto& f : findings)
+        out += f.code + " ";
+    return out;
+}
+
+} // namespace
+
+class TestDiagnosis : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        for (const auto& p : presets().problems())
+            QFAIL(p.message().c_str());
+    }
+
+    void seed004()
+    {
+        std::ifstream in(MFU_SOURCE_DIR "/examples/seed004-b200-scaling.json");
+        std::stringstream text;
+        text << in.rdbuf();
+        const Diagnosis d = diagnoseText(text.str());
+        QCOMPARE(d.runs.size(), size_t(2));
+        const auto& two = d.runs[0];
+        const auto& eight = d.runs[1];
+
+        // Both runs: the peak is 4,500 TFLOPS per GPU, the B200's sparse BF16 figure, summed over the GPUs...
+        for (const auto& run : d.runs) {
+            const Finding* sparse = test::findFinding(run.findings, "peak_is_sparse");
+            QVERIFY2(sparse, codes(run.findings).c_str());
+            QCOMPARE(sparse->figures.at("peak_used_tflops_per_gpu"), 4500.0);
+            QCOMPARE(sparse->figures.at("dense_peak_tflops_per_gpu"), 2250.0);
+            // ...divided into ONE GPU's achieved TFLOPS.
+            QVERIFY2(test::findFinding(run.findings, "per_gpu_over_cluster_peak"), codes(run.findings).c_str());
+            // 8.78 GF counts the embeddings: 8.34 GF with PaLM's 6(N - N_emb) + 12LHQS.
+            const Finding* emb = test::findFinding(run.findings, "flops_include_embeddings");
+            QVERIFY2(emb, codes(run.findings).c_str());
+            QCOMPARE(qRound(emb->figures.at("corrected_flops_per_token") / 1e7) / 100.0, 8.34);
+        }
+        // Tokens/s are per GPU: the 8-GPU run's step time confirms it (25,165,824 / 29.452 s / 8 = 106,809).
+        QCOMPARE(qRound(eight.tokensPerSecPerGpu), 106809);
+        QCOMPARE(qRound(two.tokensPerSecPerGpu), 106979);
+        // The 2-GPU run's 1,838 ms step is impossible (15 PFLOP/s per GPU); its tokens/s implies 29.4 s.
+        const Finding* step = test::findFinding(two.findings, "step_time_inconsistent");
+        QVERIFY2(step, codes(two.findings).c_str());
+        QCOMPARE(qRound(step->figures.at("implied_step_time_s") * 10) / 10.0, 29.4);
+        QVERIFY(!test::findFinding(eight.findings, "step_time_inconsistent"));
+
+        // Real MFU of each run: ~39.7% (PaLM FLOP/token), ~41.7% with the log's own 8.78 GF. Not 10.44% / 2.61%.
+        QCOMPARE(percent(two.mfu), 39.7);
+        QCOMPARE(percent(eight.mfu), 39.6);
+        QCOMPARE(percent(*two.mfuWithStatedFlops), 41.7); // 106,979 x 8.78e9 / 2,250e12
+        QCOMPARE(percent(*eight.mfuWithStatedFlops), 41.7);
+        QCOMPARE(d.mfu, eight.mfu);
+
+        // It scaled: per-GPU throughput unchanged, 4x the cluster throughput on 4x the GPUs.
+        const Finding* scaling = test::findFinding(d.comparison, "scaling");
+        QVERIFY(scaling);
+        QVERIFY(scaling->figures.at("scaling_efficiency") > 0.99);
+        QVERIFY(qAbs(scaling->figures.at("throughput_ratio") - 4.0) < 0.01); // 854,472 / 213,958
+        QVERIFY(QString::fromStdString(scaling->message).contains(QStringLiteral("it scaled")));
+        QVERIFY(test::findFinding(d.comparison, "different_work_per_step"));
+        // The headline "collapse" 10.44% -> 2.61% is named as an artefact of the MFU arithmetic.
+        const Finding* artefact = test::findFinding(d.comparison, "reported_mfu_change_artifact");
+        QVERIFY(artefact);
+        QCOMPARE(qRound(artefact->figures.at("stated_mfu_ratio") * 100) / 100.0, 0.25);
+    }
+
+    void nanoGptA100PeakOnH100()
+    {
+        // nanoGPT divides by 312 TFLOPS whatever the GPU.
+        const Diagnosis d = diagnoseText(R"({"gpu":"h100-sxm","gpus":1,"params":124439808,"tokens_per_sec":400000,
+            "peak_tflops":312,"mfu":0.957,"flops_per_token":7.466e8})");
+        const Finding* f = test::findFinding(d.runs[0].findings, "peak_wrong_gpu");
+        QVERIFY2(f, codes(d.runs[0].findings).c_str());
+        QVERIFY(QString::fromStdString(f->message).contains(QStringLiteral("A100")));
+        QCOMPARE(f->figures.at("dense_peak_tflops_per_gpu"), 989.0);
+        QCOMPARE(percent(d.mfu), percent(400000 * 6.0 * 124439808 / 989e12));
+    }
+
+    void tokensPerSecIgnoringGradAccum()
+    {
+        // Logger computed micro_batch x seq / step time: 8 x 4096 x 8 GPUs / 2.0 s = 131,072, forgetting 16
+        // micro-steps.
+        const Diagnosis d = diagnoseText(R"({"gpu":"h100-sxm","gpus":8,"model":"llama-3.1-8b","seq_len":4096,
+            "micro_batch":8,"grad_accum":16,"step_time_s":32.0,"tokens_per_sec":8192,"tokens_per_sec_scope":"cluster"})");
+        const auto& run = d.runs[0];
+        QVERIFY2(test::findFinding(run.findings, "tokens_per_sec_ignores_grad_accum"), codes(run.findings).c_str());
+        QCOMPARE(run.tokensPerSecCluster, 8.0 * 4096 * 16 * 8 / 32.0);
+    }
+
+    void sixNOnLongSequences()
+    {
+        const Diagnosis d = diagnoseText(R"({"gpu":"b200","gpus":8,"model":"llama-3.1-8b","seq_len":131072,
+            "tokens_per_sec":20000,"flops_per_token":48181567488})"); // 6N, total params
+        const Finding* f = test::findFinding(d.runs[0].findings, "attention_omitted");
+        QVERIFY2(f, codes(d.runs[0].findings).c_str());
+        QCOMPARE(QString::fromStdString(f->severity), QStringLiteral("warning"));
+        QVERIFY(f->figures.at("attention_flops_per_token") > f->figures.at("stated_flops_per_token"));
+    }
+
+    void impossibleMfu()
+    {
+        const Diagnosis d = diagnoseText(R"({"gpu":"a100-sxm-80gb","gpus":1,"model":"llama-3.1-8b","seq_len":8192,
+            "tokens_per_sec":20000,"mfu":1.3})");
+        QVERIFY(test::findFinding(d.runs[0].findings, "mfu_above_100"));
+        QVERIFY(test::findFinding(d.runs[0].findings, "impossible_throughput"));
+    }
+
+    void consistentReportHasNoErrors()
+    {
+        // Seed 000's worked example, stated correctly.
+        const Diagnosis d = diagnoseText(R"({"gpu":"b200","gpus":1,"model":"llama-3.1-8b","seq_len":8192,
+            "tokens_per_sec":21111,"flops_per_token":57914449920,"achieved_tflops":1222.6,"peak_tflops":2250,
+            "mfu":0.5434})");
+        for (const auto& f : d.runs[0].findings)
+            QVERIFY2(f.severity == "info", (f.code + ": " + f.message).c_str());
+        QCOMPARE(qRound(d.mfu * 10000) / 100.0, 54.34);
+    }
+
+    void badReports_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no gpu") << R"({"gpus":2,"tokens_per_sec":1})"
+                                << "run.gpu: missing";
+        QTest::newRow("unknown gpu") << R"({"gpu":"z9000","tokens_per_sec":1,"params":1})"
+                                     << "unknown hardware preset";
+        QTest::newRow("typo key") << R"({"gpu":"b200","tokens_per_secs":1})"
+                                  << "run.tokens_per_secs: unknown key";
+        QTest::newRow("negative") << R"({"gpu":"b200","params":1,"tokens_per_sec":-3})"
+                                  << "greater than zero";
+        QTest::newRow("string number") << R"({"gpu":"b200","params":1,"gpus":"8"})"
+                                       << "must be a number";
+        QTest::newRow("no throughput") << R"({"gpu":"b200","params":1000})"
+                                       << "no throughput stated";
+        QTest::newRow("no flops") << R"({"gpu":"b200","tokens_per_sec":5})"
+                                  << "give a model";
+        QTest::newRow("no seq for model") << R"({"gpu":"b200","model":"llama-3.1-8b","tokens_per_sec":5})"
+                                          << "seq_len";
+        QTest::newRow("empty runs") << R"({"runs":[]})"
+                                    << "non-empty array";
+        QTest::newRow("broken") << R"({"gpu": )"
+                                << "report.json: not valid JSON at byte";
+    }
+    void badReports()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        try {
+            diagnoseText(json.toStdString());
+            QFAIL("expected an InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnosis)
+#include "tst_diagnosis.moc"

@@ -1,0 +1,201 @@
+// From a training log to the core diagnosis. Seed 004's raw terminal lines (2-GPU and 8-GPU runs of LLaMA 1.36B on
+// B200) must give the same findings and corrected MFU as the figures its report states (tst_diagnosis.cpp's
+// seed004, from examples/seed004-b200-scaling.json): a 4,500 TFLOPS sparse per-GPU denominator, a per-GPU
+// numerator over a cluster peak, and real MFU 39.7% / 39.6%. Also: log settings vs user context, torchtitan's
+// per-GPU scope, and the documented JSON.
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "core/diagnosis/diagnosis.h"
+#include "core/errors.h"
+#include "core/diagnosis/log_diagnosis.h"
+#include "core/logs/log_json.h"
+#include "diagnosis_test_support.h"
+#include "shipped_presets.h"
+
+using namespace mfu;
+using mfu::test::percent;
+using namespace mfu::trace;
+
+namespace {
+
+// Seed 004, "Raw Terminal Logs" (box-drawing separators and emoji as in the seed; progress bars shortened).
+const char* const kTwoGpuLog = R"(  Device:                NVIDIA B200
+  GPUs:                  2
+  Memory per GPU:        191.5 GB
+  Precision:             bfloat16
+  Hardware peak:         9000.0 TFLOPS (B200 bf16)
+  FLOPs per token:       8.78 GFLOPs
+  Batch size (micro):    24
+  Gradient accum steps:  64
+  Effective batch size:  3072
+  Tokens per iteration:  6,291,456
+  Max iterations:        1,000
+Training:   0%|                                                     | 0/1000 [00:00<?, ?iter/s]
+Iter 0: loss 10.8422, time 32054ms (warming up...)
+Training:   1%|▌                                                   | 10/1000 [00:48<36:31,  2.21s/iter]
+────────────────────────────────────────────────────────────────────────────────
+📍 Iter     10 │ Loss: 10.7652 │ Time: 1838ms │ LR: 1.65e-06
+────────────────────────────────────────────────────────────────────────────────
+⚡ MFU: 10.44% │ Achieved: 939.7 TF │ Peak: 9000.0 TF
+   Tokens/s: 106979 │ FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)
+💾 Memory: 13.53 GB alloc │ 103.26 GB peak │ 111.23 GB reserved
+)";
+
+const char* const kEightGpuLog = R"(  Device:                NVIDIA B200
+  GPUs:                  8
+  Hardware peak:         36000.0 TFLOPS (B200 bf16)
+  Batch size (micro):    24
+  Gradient accum steps:  64
+  Effective batch size:  12288
+  Tokens per iteration:  25,165,824
+Training:   0%|                                                     | 0/100 [00:00<?, ?iter/s]
+Iter 0: loss 10.8414, time 59848ms (warming up...)
+Training:  10%|████▍                                       | 10/100 [05:23<44:35, 29.73s/iter]
+────────────────────────────────────────────────────────────────────────────────
+📍 Iter     10 │ Loss: 10.7715 │ Time: 29452ms │ LR: 1.65e-06
+────────────────────────────────────────────────────────────────────────────────
+⚡ MFU: 2.61% │ Achieved: 938.2 TF │ Peak: 36000.0 TF
+   Tokens/s: 106809 │ FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)
+💾 Memory: 13.53 GB alloc │ 103.26 GB peak │ 111.23 GB reserved
+Training:  12%|█████▏                                      | 12/100 [06:22<43:17, 29.52s/iter]
+)";
+
+TrainingLog parse(const std::string& text)
+{
+    std::istringstream in(text);
+    return parseTrainingLog(in, "train.log");
+}
+
+ReportedRun runFrom(const std::string& text, LogRunContext context)
+{
+    const TrainingLog log = parse(text);
+    return reportedRunFromLog(log, summarizeLog(log, 1), context, test::shippedPresets().hardware());
+}
+
+LogRunContext seedContext(const char* label)
+{
+    LogRunContext c;
+    c.label = label;
+    c.model = *test::shippedPresets().findModel("llama-1.36b"); // the GPU comes from the log's "Device:" line
+    return c;
+}
+
+} // namespace
+
+class TestLogDiagnosis : public QObject {
+    Q_OBJECT
+private slots:
+    void seed004RunsFromTheirLogs()
+    {
+        const ReportedRun two = runFrom(kTwoGpuLog, seedContext("2 GPU"));
+        const ReportedRun eight = runFrom(kEightGpuLog, seedContext("8 GPU"));
+        // What the logs state, read as the report's JSON states it.
+        QCOMPARE(two.hardware.id, std::string("b200"));
+        QCOMPARE(two.gpus, 2);
+        QCOMPARE(eight.gpus, 8);
+        QCOMPARE(*two.seqLen, int64_t(2048)); // 6,291,456 / (24 x 64 x 2 GPUs)
+        QCOMPARE(*eight.tokensPerStep, 25165824.0);
+        QCOMPARE(*two.stepTimeSeconds, 1.838); // iteration 10: iteration 0 is warm-up
+        QCOMPARE(*eight.tokensPerSec, 106809.0);
+        QCOMPARE(*two.achievedFlops, 939.7e12);
+        QCOMPARE(*eight.peakFlops, 36000e12);
+        QCOMPARE(*two.flopsPerToken, 8.78e9);
+        QCOMPARE(*two.mfu, 0.1044);
+
+        const Diagnosis d = diagnose({ two, eight }, test::shippedPresets().hardware());
+        for (const auto& run : d.runs) {
+            const Finding* sparse = test::findFinding(run.findings, "peak_is_sparse");
+            QVERIFY(sparse);
+            QCOMPARE(sparse->figures.at("peak_used_tflops_per_gpu"), 4500.0);
+            QCOMPARE(sparse->figures.at("dense_peak_tflops_per_gpu"), 2250.0);
+            QVERIFY(test::findFinding(run.findings, "per_gpu_over_cluster_peak"));
+            QVERIFY(test::findFinding(run.findings, "flops_include_embeddings"));
+        }
+        QVERIFY(test::findFinding(d.runs[0].findings, "step_time_inconsistent"));
+        QCOMPARE(percent(d.runs[0].mfu), 39.7);
+        QCOMPARE(percent(d.runs[1].mfu), 39.6);
+        QVERIFY(test::findFinding(d.comparison, "scaling"));
+        QVERIFY(test::findFinding(d.comparison, "reported_mfu_change_artifact"));
+    }
+
+    void eachSeedLogAlone()
+    {
+        // One log at a time (the `trace LOGFILE` path) reaches the same corrected MFU.
+        const auto& hw = test::shippedPresets().hardware();
+        QCOMPARE(percent(diagnose({ runFrom(kTwoGpuLog, seedContext("2 GPU")) }, hw).mfu), 39.7);
+        QCOMPARE(percent(diagnose({ runFrom(kEightGpuLog, seedContext("8 GPU")) }, hw).mfu), 39.6);
+    }
+
+    void userContextWinsOverTheLog()
+    {
+        LogRunContext c = seedContext("override");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.gpus = 4;
+        c.seqLen = 1024;
+        c.tokensPerStep = 1e6;
+        const ReportedRun run = runFrom(kEightGpuLog, c);
+        QCOMPARE(run.hardware.id, std::string("h100-sxm"));
+        QCOMPARE(run.gpus, 4);
+        QCOMPARE(*run.seqLen, int64_t(1024));
+        QCOMPARE(*run.tokensPerStep, 1e6);
+    }
+
+    void torchtitanIsPerGpuAndCountsSamples()
+    {
+        LogRunContext c;
+        c.label = "titan";
+        c.model = *test::shippedPresets().findModel("llama-1.36b");
+        c.gpus = 8;
+        const ReportedRun run
+            = runFrom("GPU capacity: NVIDIA H100 80GB HBM3 (0) with 79.10GiB memory\n"
+                      "Training starts at step 1, with local batch size 2, global batch size 16, sequence length "
+                      "2048, total steps 10\n"
+                      "step:  1  loss: 12.0  tps: 9,000  tflops: 80.0  mfu: 8.00%\n"
+                      "step:  2  loss: 11.0  tps: 10,000  tflops: 90.0  mfu: 9.00%\n"
+                      "step:  3  loss: 10.0  tps: 12,000  tflops: 100.0  mfu: 10.00%\n",
+                c);
+        QCOMPARE(run.hardware.id, std::string("h100-sxm"));
+        QVERIFY(run.tokensPerSecScope == StatedScope::PerGpu);
+        QVERIFY(run.achievedScope == StatedScope::PerGpu);
+        QCOMPARE(*run.tokensPerSec, 11000.0); // median of steps 2 and 3
+        QCOMPARE(*run.tokensPerStep, 16.0 * 2048);
+        const Diagnosis d = diagnose({ run }, test::shippedPresets().hardware());
+        QCOMPARE(d.runs[0].tokensPerSecPerGpu, 11000.0);
+    }
+
+    void missingGpuIsAClearError()
+    {
+        LogRunContext c;
+        c.label = "nano.log";
+        try {
+            runFrom("iter 1: loss 9.0, time 130.00ms, mfu 40.00%\n", c);
+            QFAIL("expected an InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("give the GPU")), e.what());
+        }
+    }
+
+    void documentedJson()
+    {
+        const TrainingLog log = parse(kEightGpuLog);
+        const nlohmann::json j = logToJson(log, summarizeLog(log, 1), 1);
+        QCOMPARE(j["format"].get<std::string>(), std::string("iter_block"));
+        QCOMPARE(j["scope"].get<std::string>(), std::string("unknown"));
+        QCOMPARE(j["facts"]["gpus"].get<int>(), 8);
+        QCOMPARE(j["steps"].size(), size_t(2));
+        QVERIFY(j["steps"][0]["mfu_claimed"].is_null());
+        QCOMPARE(j["steps"][1]["mfu_claimed"].get<double>(), 0.0261);
+        QCOMPARE(j["summary"]["steps_used"].get<size_t>(), size_t(1));
+        QCOMPARE(j["summary"]["median_step_time_s"].get<double>(), 29.452);
+        for (const char* key : { "median_tokens_per_sec", "median_tflops", "median_mfu_claimed", "median_peak_tflops",
+                 "median_flops_per_token" })
+            QVERIFY2(j["summary"].contains(key), key);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLogDiagnosis)
+#include "tst_log_diagnosis.moc"

@@ -1,0 +1,90 @@
+// MFU / HFU / TFLOPS against the seeds' worked examples.
+#include <QtTest>
+
+#include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
+#include "model_fixtures.h"
+
+using namespace mfu;
+
+namespace {
+HardwareSpec gpu(const char* id, double bf16Tflops, double fp8Tflops)
+{
+    HardwareSpec h;
+    h.id = id;
+    h.peakDenseFlops[size_t(NumberFormat::BF16)] = bf16Tflops * 1e12;
+    if (fp8Tflops > 0)
+        h.peakDenseFlops[size_t(NumberFormat::FP8)] = fp8Tflops * 1e12;
+    return h;
+}
+} // namespace
+
+class TestMfu : public QObject {
+    Q_OBJECT
+private slots:
+    void seed000SingleB200()
+    {
+        // 21,111 tok/s on one B200 -> 1,223 TFLOPS, MFU 54.34% (seed 000, appendix).
+        const double flops = *countFlopsPerToken(test::llama31_8b(), 8192).palm;
+        const MfuResult r = computeMfu(flops, 0, 21111, 1, gpu("b200", 2250, 4500), TrainingPrecision::BF16);
+        QCOMPARE(qRound(r.achievedFlopsPerGpu / 1e12), 1223);
+        QCOMPARE(qRound(r.mfu * 10000) / 100.0, 54.34);
+        QCOMPARE(r.hfu, r.mfu); // no recompute
+        QVERIFY(!r.mfuVsFp8Peak);
+    }
+
+    void seed002SevenBOnEightH100()
+    {
+        // step 1.2 s, batch 8 x 4096 tokens, 6N with N = 7e9, 8 x H100 at 989 TFLOPS -> 14.5%.
+        const double perStep = double(tokensPerStep(8, 4096, 1, 1));
+        QCOMPARE(perStep, 32768.0);
+        const Throughput t = throughputFromStep(1.2, perStep);
+        QCOMPARE(qRound(t.tokensPerSec), 27307);
+        const double sixN = countFlopsPerToken(bareModel(7'000'000'000), 4096).sixN;
+        const MfuResult r
+            = computeMfu(sixN, 0, tokensPerSecPerGpu(t, 8), 8, gpu("h100-sxm", 989, 1979), TrainingPrecision::BF16);
+        QCOMPARE(qRound(r.achievedFlopsCluster / 1e12), 1147); // 1.147e15
+        QCOMPARE(qRound(r.mfu * 1000) / 10.0, 14.5);
+    }
+
+    void throughputScopes()
+    {
+        QCOMPARE(tokensPerSecPerGpu({ 80000, ThroughputScope::Cluster }, 8), 10000.0);
+        QCOMPARE(tokensPerSecPerGpu({ 10000, ThroughputScope::PerGpu }, 8), 10000.0);
+        QCOMPARE(tokensPerStep(24, 2048, 64, 8), qint64(25'165'824)); // seed 004's 8-GPU iteration
+    }
+
+    void hfuAddsRecompute()
+    {
+        const ModelSpec m = test::llama31_8b();
+        const double flops = *countFlopsPerToken(m, 8192).palm;
+        const double extra = recomputeFlopsPerToken(m, 8192, ActivationCheckpointing::Full, FlopFormula::PaLM);
+        const MfuResult r = computeMfu(flops, extra, 10000, 16, gpu("b200", 2250, 4500), TrainingPrecision::BF16);
+        QCOMPARE(r.hfu / r.mfu, 4.0 / 3.0); // full recompute: HFU = 8N-style / 6N-style
+    }
+
+    void fp8ReportsBothPeaks()
+    {
+        const MfuResult r = computeMfu(1e10, 0, 100000, 8, gpu("b200", 2250, 4500), TrainingPrecision::BF16_FP8);
+        QCOMPARE(r.achievedFlopsPerGpu, 1e15);
+        QCOMPARE(r.mfu, 1e15 / 2250e12);
+        QVERIFY(r.mfuVsFp8Peak.has_value());
+        QCOMPARE(*r.mfuVsFp8Peak, 1e15 / 4500e12);
+    }
+
+    void badInputs()
+    {
+        const HardwareSpec h = gpu("b200", 2250, 4500);
+        QVERIFY_THROWS_EXCEPTION(InputError, computeMfu(0, 0, 1000, 1, h, TrainingPrecision::BF16));
+        QVERIFY_THROWS_EXCEPTION(InputError, computeMfu(1e9, 0, -5, 1, h, TrainingPrecision::BF16));
+        QVERIFY_THROWS_EXCEPTION(InputError, computeMfu(1e9, 0, 1000, 0, h, TrainingPrecision::BF16));
+        QVERIFY_THROWS_EXCEPTION(InputError, computeMfu(1e9, 0, qQNaN(), 1, h, TrainingPrecision::BF16));
+        QVERIFY_THROWS_EXCEPTION(InputError, computeMfu(1e9, 0, 1000, 1, HardwareSpec {}, TrainingPrecision::BF16));
+        QVERIFY_THROWS_EXCEPTION(InputError, tokensPerStep(0, 2048, 1, 1));
+        QVERIFY_THROWS_EXCEPTION(InputError, throughputFromStep(0, 1000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMfu)
+#include "tst_mfu.moc"

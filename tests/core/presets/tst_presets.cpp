@@ -1,0 +1,491 @@
+// Preset data and loader: every built-in file loads clean, every figure has a source, the known datasheet and
+// parameter-count answers come out, and each kind of bad input is reported with file, key and reason while the
+// good entries of the same file still load.
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "core/model/param_count.h"
+#include "core/presets/presets.h"
+
+using nlohmann::json;
+
+namespace {
+
+const std::filesystem::path kPresetDir = std::filesystem::path(MFU_SOURCE_DIR) / "presets";
+
+mfu::PresetLibrary builtIns()
+{
+    mfu::PresetLibrary library;
+    library.loadDirectory(kPresetDir);
+    return library;
+}
+
+std::string problemsText(const mfu::PresetLibrary& library)
+{
+    std::string text;
+    for (const auto& p : library.problems())
+        text += p.message() + "\n";
+    return text;
+}
+
+json goodGpu(const std::string& id)
+{
+    const std::string sheet = "sheet, 2024";
+    return json { { "id", id }, { "name", "Test GPU" }, { "vendor", "Test" },
+        { "peak_dense_tflops", { { "bf16", 1000 }, { "fp8", 2000 } } }, { "peak_sparse_tflops", { { "bf16", 2000 } } },
+        { "memory_gb", 80 }, { "hbm_bandwidth_gbps", 3000 },
+        { "scale_up", { { "name", "link" }, { "domain_gpus", 8 }, { "bandwidth_gbps", 450 } } },
+        { "scale_out_gbitps", 400 }, { "price_per_gpu_hour_usd", 2.0 },
+        { "sources",
+            { { "peak_dense_tflops", sheet }, { "peak_sparse_tflops.bf16", sheet }, { "memory_gb", sheet },
+                { "hbm_bandwidth_gbps", sheet }, { "scale_up", sheet }, { "scale_out_gbitps", "typical" },
+                { "price_per_gpu_hour_usd", "typical" } } } };
+}
+
+json goodModel(const std::string& id)
+{
+    return json { { "id", id }, { "name", "Tiny" }, { "source", "test" }, { "layers", 2 }, { "hidden", 64 },
+        { "heads", 4 }, { "ffn_dim", 128 }, { "activation", "swiglu" }, { "vocab", 100 }, { "norm", "rmsnorm" } };
+}
+
+std::string hardwareFile(const json& second)
+{
+    return json {
+        { "format", "mfu-explorer-hardware" }, { "version", 1 }, { "hardware", { goodGpu("good"), second } }
+    }.dump();
+}
+
+std::string modelFile(const json& second)
+{
+    return json {
+        { "format", "mfu-explorer-models" }, { "version", 1 }, { "models", { goodModel("good"), second } }
+    }.dump();
+}
+
+} // namespace
+
+class TestPresets : public QObject {
+    Q_OBJECT
+private slots:
+    void everyBuiltInFileLoadsWithoutProblems()
+    {
+        int files = 0;
+        for (const char* folder : { "hardware", "models" }) {
+            for (const auto& item : std::filesystem::directory_iterator(kPresetDir / folder)) {
+                if (item.path().extension() != ".json")
+                    continue;
+                ++files;
+                std::ifstream in(item.path());
+                std::stringstream text;
+                text << in.rdbuf();
+                mfu::PresetLibrary library;
+                library.loadText(item.path().filename().string(), text.str());
+                QVERIFY2(library.problems().empty(), problemsText(library).c_str());
+                QVERIFY2(library.hardware().size() + library.models().size() > 0, item.path().c_str());
+            }
+        }
+        QVERIFY(files >= 10);
+        // The whole folder (other formats in it, such as kernel rules, are skipped) loads clean too.
+        const auto all = builtIns();
+        QVERIFY2(all.problems().empty(), problemsText(all).c_str());
+    }
+
+    void requiredPresetsExist_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<bool>("isHardware");
+        for (const char* id : { "a100-sxm-80gb", "a800-sxm-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "b300",
+                 "gb200", "gb300", "mi300x", "mi325x", "mi355x", "gaudi3", "tpu-v5p", "tpu-v6e" })
+            QTest::newRow(id) << QString(id) << true;
+        for (const char* id : { "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b",
+                 "qwen2.5-7b", "qwen2.5-72b", "mistral-7b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3",
+                 "gpt-3-175b", "llama-1.36b", "gpt2", "generic-7b" })
+            QTest::newRow(id) << QString(id) << false;
+    }
+    void requiredPresetsExist()
+    {
+        QFETCH(QString, id);
+        QFETCH(bool, isHardware);
+        const auto library = builtIns();
+        const std::string key = id.toStdString();
+        QVERIFY2(isHardware ? library.findHardware(key) != nullptr : library.findModel(key) != nullptr, key.c_str());
+    }
+
+    // Every figure present names its source; BF16 dense exists; sparse is never below dense.
+    void everyHardwareFigureHasASource()
+    {
+        const auto library = builtIns();
+        QVERIFY(library.hardware().size() >= 15);
+        for (const auto& hw : library.hardware()) {
+            QVERIFY2(hw.densePeak(mfu::NumberFormat::BF16).has_value(), hw.id.c_str());
+            std::vector<std::string> figures { "memory_gb", "hbm_bandwidth_gbps" };
+            for (int i = 0; i < mfu::kNumberFormatCount; ++i) {
+                const auto f = static_cast<mfu::NumberFormat>(i);
+                const std::string key(mfu::numberFormatKey(f));
+                if (hw.densePeak(f))
+                    figures.push_back("peak_dense_tflops." + key);
+                if (hw.sparsePeak(f))
+                    figures.push_back("peak_sparse_tflops." + key);
+                if (hw.densePeak(f) && hw.sparsePeak(f))
+                    QVERIFY2(*hw.densePeak(f) <= *hw.sparsePeak(f), (hw.id + " " + key).c_str());
+            }
+            if (hw.pricePerGpuHourUsd > 0)
+                figures.push_back("price_per_gpu_hour_usd");
+            if (hw.scaleUpBandwidthBytesPerSec > 0)
+                figures.push_back("scale_up.bandwidth_gbps");
+            if (hw.scaleOutBandwidthBytesPerSec > 0)
+                figures.push_back("scale_out_gbitps");
+            if (hw.powerWatts)
+                figures.push_back("power_watts");
+            for (const auto& figure : figures) {
+                const auto it = hw.sources.find(figure);
+                QVERIFY2(it != hw.sources.end() && it->second.size() > 5, (hw.id + ": " + figure).c_str());
+            }
+        }
+    }
+
+    // Datasheet figures converted to SI: TFLOPS -> FLOP/s, GB -> bytes, GB/s -> B/s, Gb/s -> B/s.
+    void knownFigures_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("figure");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("b200 bf16 dense") << "b200"
+                                         << "dense.bf16" << 2250e12;
+        QTest::newRow("b200 bf16 sparse") << "b200"
+                                          << "sparse.bf16" << 4500e12;
+        QTest::newRow("b200 fp8 dense") << "b200"
+                                        << "dense.fp8" << 4500e12;
+        QTest::newRow("b200 memory") << "b200"
+                                     << "memory" << 180e9;
+        QTest::newRow("b200 nvlink one direction") << "b200"
+                                                   << "scale_up" << 900e9;
+        QTest::newRow("b200 400 Gb/s") << "b200"
+                                       << "scale_out" << 50e9;
+        QTest::newRow("b200 domain") << "b200"
+                                     << "domain" << 8.0;
+        QTest::newRow("a100 bf16 dense") << "a100-sxm-80gb"
+                                         << "dense.bf16" << 312e12;
+        QTest::newRow("a100 nvlink one direction") << "a100-sxm-80gb"
+                                                   << "scale_up" << 300e9;
+        QTest::newRow("a100 200 Gb/s") << "a100-sxm-80gb"
+                                       << "scale_out" << 25e9;
+        QTest::newRow("h100 bf16 dense") << "h100-sxm"
+                                         << "dense.bf16" << 989e12;
+        QTest::newRow("h100 price (seed 001)") << "h100-sxm"
+                                               << "price" << 2.5;
+        QTest::newRow("h100 hbm") << "h100-sxm"
+                                  << "hbm_bw" << 3350e9;
+        QTest::newRow("h100 pcie bf16") << "h100-pcie"
+                                        << "dense.bf16" << 756e12;
+        QTest::newRow("gb200 domain") << "gb200"
+                                      << "domain" << 72.0;
+        QTest::newRow("gb300 domain") << "gb300"
+                                      << "domain" << 72.0;
+        QTest::newRow("gb300 800 Gb/s") << "gb300"
+                                        << "scale_out" << 100e9;
+        QTest::newRow("gb300 bf16 dense") << "gb300"
+                                          << "dense.bf16" << 2500e12;
+        QTest::newRow("mi300x bf16 dense") << "mi300x"
+                                           << "dense.bf16" << 1307.4e12;
+        QTest::newRow("tpu v5p bf16") << "tpu-v5p"
+                                      << "dense.bf16" << 459e12;
+        QTest::newRow("tpu v6e bf16") << "tpu-v6e"
+                                      << "dense.bf16" << 918e12;
+        QTest::newRow("gaudi3 bf16") << "gaudi3"
+                                     << "dense.bf16" << 1835e12;
+    }
+    void knownFigures()
+    {
+        QFETCH(QString, id);
+        QFETCH(QString, figure);
+        QFETCH(double, expected);
+        const auto library = builtIns();
+        const auto* hw = library.findHardware(id.toStdString());
+        QVERIFY(hw);
+        double actual = -1;
+        if (figure.startsWith("dense.") || figure.startsWith("sparse.")) {
+            const auto format = mfu::numberFormatFromKey(figure.section('.', 1).toStdString());
+            QVERIFY(format);
+            const auto peak = figure.startsWith("dense.") ? hw->densePeak(*format) : hw->sparsePeak(*format);
+            QVERIFY(peak);
+            actual = *peak;
+        } else if (figure == "memory") {
+            actual = hw->hbmBytes;
+        } else if (figure == "hbm_bw") {
+            actual = hw->hbmBandwidthBytesPerSec;
+        } else if (figure == "scale_up") {
+            actual = hw->scaleUpBandwidthBytesPerSec;
+        } else if (figure == "scale_out") {
+            actual = hw->scaleOutBandwidthBytesPerSec;
+        } else if (figure == "domain") {
+            actual = hw->scaleUpDomainGpus;
+        } else if (figure == "price") {
+            actual = hw->pricePerGpuHourUsd;
+        }
+        QCOMPARE(actual, expected);
+    }
+
+    // Known parameter counts: the seeds' figures and the models' published (safetensors) totals.
+    void parameterCounts_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("total");
+        QTest::addColumn<qint64>("embedding"); // -1: not checked
+        QTest::addColumn<qint64>("active");
+        QTest::newRow("llama-3.1-8b") << "llama-3.1-8b" << 8030261248LL << 525336576LL << 8030261248LL;
+        QTest::newRow("llama-3.1-70b") << "llama-3.1-70b" << 70553706496LL << -1LL << 70553706496LL;
+        QTest::newRow("llama-3.1-405b") << "llama-3.1-405b" << 405853388800LL << -1LL << 405853388800LL;
+        QTest::newRow("llama-3.2-1b tied") << "llama-3.2-1b" << 1235814400LL << 262668288LL << 1235814400LL;
+        QTest::newRow("llama-3.2-3b tied") << "llama-3.2-3b" << 3212749824LL << -1LL << 3212749824LL;
+        QTest::newRow("qwen2.5-7b qkv bias") << "qwen2.5-7b" << 7615616512LL << -1LL << 7615616512LL;
+        QTest::newRow("qwen2.5-72b") << "qwen2.5-72b" << 72706203648LL << -1LL << 72706203648LL;
+        QTest::newRow("mistral-7b") << "mistral-7b" << 7241732096LL << -1LL << 7241732096LL;
+        QTest::newRow("mixtral-8x7b") << "mixtral-8x7b" << 46702792704LL << -1LL << 12879925248LL;
+        QTest::newRow("mixtral-8x22b") << "mixtral-8x22b" << 140620634112LL << -1LL << 39152031744LL;
+        QTest::newRow("gpt2") << "gpt2" << 124439808LL << 39383808LL << 124439808LL;
+        QTest::newRow("llama-1.36b (seed 004)") << "llama-1.36b" << 1294159104LL << 73728000LL << 1294159104LL;
+        QTest::newRow("generic-7b bare") << "generic-7b" << 7000000000LL << 0LL << 7000000000LL;
+    }
+    void parameterCounts()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, total);
+        QFETCH(qint64, embedding);
+        QFETCH(qint64, active);
+        const auto library = builtIns();
+        const auto* model = library.findModel(id.toStdString());
+        QVERIFY(model);
+        const auto counts = mfu::countParameters(*model);
+        QCOMPARE(counts.total, total);
+        if (embedding >= 0)
+            QCOMPARE(counts.embedding, embedding);
+        QCOMPARE(counts.active, active);
+    }
+
+    // DeepSeek-V3's report gives only rounded figures: 671B total, 37B activated (MTP module not counted).
+    void deepSeekV3RoundedFigures()
+    {
+        const auto library = builtIns();
+        const auto* model = library.findModel("deepseek-v3");
+        QVERIFY(model);
+        QVERIFY(model->isMoe() && model->mla.enabled);
+        const auto counts = mfu::countParameters(*model);
+        QVERIFY2(std::abs(double(counts.total) / 671e9 - 1) < 0.005, std::to_string(counts.total).c_str());
+        QVERIFY2(std::abs(double(counts.active) / 37e9 - 1) < 0.02, std::to_string(counts.active).c_str());
+    }
+
+    void gpt3NativeFields()
+    {
+        const auto library = builtIns();
+        const auto* gpt3 = library.findModel("gpt-3-175b");
+        QVERIFY(gpt3);
+        QCOMPARE(gpt3->activation, mfu::FfnActivation::GELU);
+        QCOMPARE(gpt3->norm, mfu::NormKind::LayerNorm);
+        QVERIFY(gpt3->linearBias && gpt3->tiedEmbeddings);
+        QCOMPARE(gpt3->learnedPositions, int64_t(2048));
+        // Brown et al. 2020 state 175.0B; the count from the architecture is 174.6B.
+        QCOMPARE(mfu::countParameters(*gpt3).total, int64_t(174604259328));
+    }
+
+    // A user file loaded after the built-ins replaces entries by id, in place, and may add new ones.
+    void userFileOverridesById()
+    {
+        auto library = builtIns();
+        const size_t hardwareCount = library.hardware().size();
+        json user = goodGpu("b200");
+        user["name"] = "B200 (our contract)";
+        user["price_per_gpu_hour_usd"] = 3.1;
+        library.loadText("user/b200.json",
+            json { { "format", "mfu-explorer-hardware" }, { "version", 1 }, { "hardware", { user, goodGpu("mine") } } }
+                .dump());
+        QVERIFY2(library.problems().empty(), problemsText(library).c_str());
+        QCOMPARE(library.hardware().size(), hardwareCount + 1);
+        QCOMPARE(library.findHardware("b200")->pricePerGpuHourUsd, 3.1);
+        QCOMPARE(library.findHardware("b200")->name, std::string("B200 (our contract)"));
+        QVERIFY(library.findHardware("mine"));
+
+        const size_t modelCount = library.models().size();
+        json model = goodModel("llama-3.1-8b");
+        library.loadText("user/models.json", modelFile(model));
+        QCOMPARE(library.models().size(), modelCount + 1); // "good" is new, llama-3.1-8b replaced
+        QCOMPARE(library.findModel("llama-3.1-8b")->layers, 2);
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<bool>("goodLoads");
+
+        QTest::newRow("not JSON") << "{ \"format\": \"mfu-explorer-hardware\", \"version\": 1, \"hardware\": [ }"
+                                  << ""
+                                  << "not valid JSON at byte 66" << false;
+        QTest::newRow("empty file") << "  "
+                                    << ""
+                                    << "empty" << false;
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << ""
+                                       << "expected an object" << false;
+        QTest::newRow("unknown format") << "{ \"format\": \"mfu-hardware\", \"version\": 1, \"hardware\": [] }"
+                                        << "format"
+                                        << "unknown format \"mfu-hardware\"" << false;
+        QTest::newRow("newer version") << "{ \"format\": \"mfu-explorer-hardware\", \"version\": 2, \"hardware\": [] }"
+                                       << "version"
+                                       << "newer" << false;
+        QTest::newRow("list missing") << "{ \"format\": \"mfu-explorer-models\", \"version\": 1 }"
+                                      << "models"
+                                      << "missing" << false;
+
+        auto bad = goodGpu("bad");
+        bad["sources"].erase("memory_gb");
+        QTest::newRow("missing source") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memory_gb"
+                                        << "has no source" << true;
+        bad = goodGpu("bad");
+        bad["peak_dense_tflops"]["bf16"] = -5;
+        QTest::newRow("negative peak") << QString::fromStdString(hardwareFile(bad))
+                                       << "hardware[1].peak_dense_tflops.bf16"
+                                       << "must be positive" << true;
+        bad = goodGpu("bad");
+        bad["peak_sparse_tflops"]["bf16"] = 500;
+        QTest::newRow("sparse below dense")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].peak_sparse_tflops.bf16"
+            << "below the dense" << true;
+        bad = goodGpu("bad");
+        bad["memory_gb"] = "80";
+        QTest::newRow("wrong type") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memory_gb"
+                                    << "expected a number, found a string" << true;
+        bad = goodGpu("bad");
+        bad["scale_up"]["domain_gpus"] = 7.5;
+        QTest::newRow("fractional domain")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].scale_up.domain_gpus"
+            << "whole number" << true;
+        bad = goodGpu("bad");
+        bad["peak_dense_tflops"].erase("bf16");
+        QTest::newRow("no bf16 dense") << QString::fromStdString(hardwareFile(bad))
+                                       << "hardware[1].peak_dense_tflops.bf16"
+                                       << "missing" << true;
+        bad = goodGpu("bad");
+        bad["peak_dense_tflops"]["fp16"] = 1000;
+        QTest::newRow("unknown number format")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].peak_dense_tflops.fp16"
+            << "unknown number format" << true;
+        bad = goodGpu("bad");
+        bad["memroy_gb"] = 80;
+        QTest::newRow("misspelt key") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memroy_gb"
+                                      << "unknown key" << true;
+        bad = goodGpu("bad");
+        bad["sources"]["power_watts"] = "sheet";
+        QTest::newRow("source of nothing")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].sources.power_watts"
+            << "names no figure" << true;
+        bad = goodGpu("bad");
+        bad["memory_gb"] = 80e9;
+        QTest::newRow("bytes in a GB field") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memory_gb"
+                                             << "implausibly large" << true;
+        QTest::newRow("duplicate id") << QString::fromStdString(hardwareFile(goodGpu("good"))) << "hardware[1].id"
+                                      << "appears earlier" << true;
+
+        auto badModel = goodModel("bad");
+        badModel["activation"] = "relu2";
+        QTest::newRow("model activation") << QString::fromStdString(modelFile(badModel)) << "models[1].activation"
+                                          << "not swiglu or gelu" << true;
+        badModel = goodModel("bad");
+        badModel["params"] = 7e9;
+        QTest::newRow("model two kinds") << QString::fromStdString(modelFile(badModel)) << "models[1]"
+                                         << "exactly one" << true;
+        badModel = json { { "id", "bad" }, { "name", "Bare" }, { "source", "test" }, { "params", -7 } };
+        QTest::newRow("model negative params") << QString::fromStdString(modelFile(badModel)) << "models[1].params"
+                                               << "must be between" << true;
+        badModel = json { { "id", "bad" }, { "name", "HF" }, { "source", "test" },
+            { "hf_config", { { "model_type", "llama" }, { "hidden_size", 64 } } } };
+        QTest::newRow("hf_config missing key") << QString::fromStdString(modelFile(badModel)) << "models[1].hf_config"
+                                               << "num_hidden_layers" << true;
+        badModel = goodModel("Bad Id");
+        QTest::newRow("model id with spaces") << QString::fromStdString(modelFile(badModel)) << "models[1].id"
+                                              << "lower-case" << true;
+    }
+    void badInput()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, key);
+        QFETCH(QString, reason);
+        QFETCH(bool, goodLoads);
+        mfu::PresetLibrary library;
+        library.loadText("bad.json", text.toStdString());
+        QCOMPARE(library.problems().size(), size_t(1));
+        const auto& problem = library.problems().front();
+        QCOMPARE(problem.file, std::string("bad.json"));
+        QCOMPARE(QString::fromStdString(problem.key), key);
+        QVERIFY2(QString::fromStdString(problem.reason).contains(reason), problem.message().c_str());
+        QVERIFY(QString::fromStdString(problem.message()).startsWith("bad.json: "));
+        const bool loaded = library.findHardware("good") != nullptr || library.findModel("good") != nullptr;
+        QCOMPARE(loaded, goodLoads);
+        QVERIFY(!library.findHardware("bad") && !library.findModel("bad"));
+    }
+
+    void missingFolderIsNotAProblem()
+    {
+        mfu::PresetLibrary library;
+        library.loadDirectory(kPresetDir / "no-such-folder");
+        QVERIFY(library.problems().empty());
+        QVERIFY(library.hardware().empty());
+    }
+
+    // validateHardwareSpec on a spec built in code (a GUI custom device): no sources needed, figures checked.
+    void validateHardwareSpecDirectly()
+    {
+        mfu::HardwareSpec spec;
+        spec.id = "custom";
+        spec.name = "Custom";
+        spec.peakDenseFlops[size_t(mfu::NumberFormat::BF16)] = 1000e12;
+        spec.hbmBytes = 80e9;
+        spec.hbmBandwidthBytesPerSec = 3e12;
+        mfu::validateHardwareSpec(spec); // must not throw
+        auto expectError = [](const mfu::HardwareSpec& s, const std::string& start) {
+            try {
+                mfu::validateHardwareSpec(s);
+            } catch (const mfu::InputError& e) {
+                return std::string(e.what()).rfind(start, 0) == 0;
+            }
+            return false;
+        };
+        auto sparse = spec;
+        sparse.peakSparseFlops[size_t(mfu::NumberFormat::BF16)] = 900e12;
+        QVERIFY(expectError(sparse, "peak_sparse_tflops.bf16: sparse figure 900 is below the dense 1000"));
+        auto noBf16 = spec;
+        noBf16.peakDenseFlops[size_t(mfu::NumberFormat::BF16)].reset();
+        QVERIFY(expectError(noBf16, "peak_dense_tflops.bf16: missing"));
+        auto domain = spec;
+        domain.scaleUpDomainGpus = 0;
+        QVERIFY(expectError(domain, "scale_up.domain_gpus"));
+        auto memory = spec;
+        memory.hbmBytes = 0;
+        QVERIFY(expectError(memory, "memory_gb: must be positive"));
+    }
+
+    void singleEntryParsersThrowWithKey()
+    {
+        auto bad = goodGpu("bad");
+        bad["memory_gb"] = 0;
+        QVERIFY_THROWS_EXCEPTION(mfu::InputError, mfu::hardwareFromPresetJson(bad));
+        try {
+            mfu::hardwareFromPresetJson(bad);
+        } catch (const mfu::InputError& e) {
+            QCOMPARE(std::string(e.what()), std::string("memory_gb: must be positive"));
+        }
+        const auto spec = mfu::hardwareFromPresetJson(goodGpu("ok"));
+        QCOMPARE(spec.sources.at("peak_dense_tflops.fp8"), std::string("sheet, 2024")); // group source resolved
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPresets)
+#include "tst_presets.moc"

@@ -1,0 +1,297 @@
+// The report's key figures: each row's text comes from the core function that owns the number, and the seed-001
+// money figures appear as the seed states them.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+#include "core/costmodel/cost_model.h"
+#include "core/number_format.h"
+#include "core/presets/presets.h"
+#include "core/report/hardware_options.h"
+#include "core/report/report_figures.h"
+#include "core/trace/kernel_rules.h"
+#include "core/units.h"
+#include "shipped_presets.h"
+#include "trace_test_support.h"
+
+using namespace mfu;
+
+namespace {
+
+const PresetLibrary& presets()
+{
+    return test::shippedPresets();
+}
+
+// Seed 001's cluster (256 H100, 90 days, $2.50, 40% -> 60%) training Llama 3.1 70B.
+ScenarioDocument seed001()
+{
+    ScenarioDocument d;
+    d.scenario.model = *presets().findModel("llama-3.1-70b");
+    d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+    d.scenario.cluster.gpuCount = 256;
+    d.scenario.workload.seqLen = 8192;
+    d.scenario.parallelism.tp = 8;
+    d.scenario.pricePerGpuHourUsd = 2.50;
+    d.scenario.cost.days = 90;
+    d.scenario.cost.baselineMfu = 0.4;
+    d.scenario.cost.targetMfu = 0.6;
+    return d;
+}
+
+const ReportSection* section(const ReportFigures& f, const std::string& titleStart)
+{
+    for (const auto& s : f.sections)
+        if (s.title.rfind(titleStart, 0) == 0)
+            return &s;
+    return nullptr;
+}
+
+const ReportRow* row(const ReportSection* s, const std::string& label)
+{
+    if (!s)
+        return nullptr;
+    for (const auto& r : s->rows)
+        if (r.label == label)
+            return &r;
+    return nullptr;
+}
+
+bool hasNote(const ReportFigures& f, const std::string& start)
+{
+    for (const auto& n : f.notes)
+        if (n.rfind(start, 0) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestReportFigures : public QObject {
+    Q_OBJECT
+private slots:
+    void seed001Money()
+    {
+        const ReportFigures f = reportFigures(seed001());
+        const ReportRow* cost = row(section(f, "Cost of the job"), "Cost");
+        QVERIFY(cost);
+        QCOMPARE(cost->value, std::string("$1,382,400"));
+        QCOMPARE(row(section(f, "Cost of the job"), "GPU-hours")->value, std::string("552,960"));
+        QCOMPARE(row(section(f, "Cost of the job"), "MFU")->note, std::string("given"));
+        const ReportSection* savings = section(f, "Savings from 40% to 60% MFU");
+        QVERIFY(savings);
+        QCOMPARE(row(savings, "Productive GPU-equivalents")->value, std::string("102.4 -> 153.6"));
+        QCOMPARE(row(savings, "Recovered (same GPU-hours)")->value, std::string("51.2 GPU-equivalents"));
+        QCOMPARE(row(savings, "Recovered (same GPU-hours)")->note, std::string("worth $276,480"));
+        QCOMPARE(row(savings, "Time saved (same tokens)")->value, std::string("33.3%"));
+        QCOMPARE(row(savings, "Saved (same tokens)")->value, std::string("$460,800"));
+    }
+
+    void flopRowsAndPrediction()
+    {
+        const ScenarioDocument d = seed001();
+        const ReportFigures f = reportFigures(d);
+        const auto flops = countFlopsPerToken(d.scenario.model, 8192);
+        const ReportSection* s = section(f, "FLOP per token");
+        QVERIFY(s);
+        QCOMPARE(s->rows.size(), size_t(4));
+        QCOMPARE(row(s, "six_n")->value, formatGflop(flops.sixN));
+        QCOMPARE(row(s, "palm")->value, formatGflop(*flops.palm));
+        QVERIFY(row(s, "palm")->note.find("the scenario's MFU formula") != std::string::npos);
+        QCOMPARE(row(s, "per_component_causal")->value, formatGflop(*flops.perComponentCausal));
+        // A dense 70B on 256 H100 with TP 8: the cost model predicts, and its MFU row matches its own number.
+        QVERIFY(f.predicted);
+        QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu, 1));
+        QVERIFY(hasNote(f, "Measured MFU: no measured throughput"));
+    }
+
+    void measuredMfu()
+    {
+        // Tokens/s per GPU chosen so that MFU is exactly 40%: 0.4 x 989e12 / PaLM FLOP per token.
+        ScenarioDocument d = seed001();
+        const double palm = *countFlopsPerToken(d.scenario.model, 8192).palm;
+        d.scenario.measuredThroughput = Throughput { 0.4 * 989e12 / palm, ThroughputScope::PerGpu };
+        d.scenario.cost.baselineMfu.reset(); // the job is then costed at the measured MFU
+        const ReportFigures f = reportFigures(d);
+        QVERIFY(f.measured);
+        QCOMPARE(f.measured->mfu, 0.4);
+        QCOMPARE(row(section(f, "Measured"), "MFU")->value, std::string("40.0%"));
+        QCOMPARE(row(section(f, "Measured"), "Achieved")->value, std::string("395.6 TFLOPS per GPU"));
+        QCOMPARE(row(section(f, "Cost of the job"), "MFU")->note, std::string("measured"));
+        QCOMPARE(row(section(f, "Cost of the job"), "Cost")->value, std::string("$1,382,400"));
+    }
+
+    void missingPartsAreNoted()
+    {
+        ScenarioDocument d;
+        d.scenario.model = bareModel(7'000'000'000, "a 7B model");
+        d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+        const ReportFigures f = reportFigures(d);
+        QVERIFY(!f.predicted);
+        QVERIFY(hasNote(f, "Cost model: "));
+        QVERIFY(hasNote(f, "Cost: "));
+        QVERIFY(!section(f, "Cost of the job"));
+        QCOMPARE(section(f, "FLOP per token")->rows.size(), size_t(1)); // a bare model has only 6N
+        QCOMPARE(section(f, "FLOP per token")->rows[0].value, std::string("42.00 GFLOP"));
+    }
+
+    void plannerBestConfiguration()
+    {
+        ScenarioDocument d = seed001();
+        d.scenario.workload.globalBatchTokens = 32 * 8192; // fixed, so the planner and the scenario compare alike
+        QVERIFY(!reportFigures(d).bestConfig); // opt-in: the Cost panel does not pay for a search
+        QVERIFY(!section(reportFigures(d), "Planner's best configuration"));
+        ReportOptions options;
+        options.plan = true;
+        const ReportFigures f = reportFigures(d, options);
+        QVERIFY(f.bestConfig);
+        QVERIFY(f.predicted);
+        const StepPrediction& best = f.bestConfig->prediction;
+        QVERIFY(best.fits);
+        // The scenario's own layout (TP 8, micro-batch 1, no AC) is one the planner searches, so its best is no worse.
+        QVERIFY2(best.mfu >= f.predicted->mfu,
+            qPrintable(QString::number(best.mfu) + " < " + QString::number(f.predicted->mfu)));
+        // The best configuration's figures are the cost model's for that configuration, not the planner's own.
+        QCOMPARE(evaluate(withConfig(d.scenario, *f.bestConfig)).mfu, best.mfu);
+        const ReportSection* s = section(f, "Planner's best configuration");
+        QVERIFY(s);
+        QCOMPARE(row(s, "Best")->value, describeConfig(*f.bestConfig));
+        QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
+        QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu, 1));
+        QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu, 1));
+        QCOMPARE(row(s, "Memory per GPU")->value, formatNumber(best.memory.total() / kGiB, 1) + " GiB");
+        QCOMPARE(row(s, "Step time")->value, formatNumber(best.stepTimeSeconds * 1e3, 1) + " ms");
+
+        // A scenario without a global batch (one micro-batch per rank): the planner is held to the batch the
+        // scenario's own configuration runs, not one of its choosing; a best with more data-parallel ranks than
+        // that batch has micro-batches runs a larger step, and the step-time note says so.
+        d.scenario.workload.globalBatchTokens = 0;
+        const ReportFigures unset = reportFigures(d, options);
+        QVERIFY(unset.predicted);
+        QCOMPARE(unset.predicted->tokensPerStep, 32.0 * 8192);
+        const ReportSection* u = section(unset, "Planner's best configuration");
+        QVERIFY2(row(u, "Best")->note.find("compared at a global batch of 262,144 tokens") != std::string::npos,
+            row(u, "Best")->note.c_str());
+        const StepPrediction& ub = unset.bestConfig->prediction;
+        const std::string stepNote = row(u, "Step time")->note;
+        QCOMPARE(
+            stepNote.find("steps of " + formatNumber(ub.tokensPerStep, 0) + " vs 262,144 tokens") != std::string::npos,
+            ub.tokensPerStep != 262144.0);
+    }
+
+    void plannerWithoutAnArchitectureIsANote()
+    {
+        ScenarioDocument d;
+        d.scenario.model = bareModel(7'000'000'000, "a 7B model");
+        d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+        ReportOptions options;
+        options.plan = true;
+        const ReportFigures f = reportFigures(d, options);
+        QVERIFY(!f.bestConfig);
+        QVERIFY(hasNote(f, "Planner: "));
+    }
+
+    void traceBreakdown()
+    {
+        // One 100 ms step on the GPU: a GEMM over [0, 60) ms, an all-reduce on another stream over [40, 80) ms, idle
+        // after. Busy 80%, idle 20%; exclusive GEMM 60%, all-reduce 20% (computation wins the overlap); 20 of the
+        // 40 ms of communication overlap compute (50%), exposed 20%. Measured MFU: 6 x 1e9 FLOP/token x 4096
+        // tokens / 0.1 s / 989 TFLOPS = 24.8%.
+        using namespace trace_test;
+        QTemporaryDir dir;
+        const std::string tracePath = dir.filePath(QStringLiteral("rank0.json")).toStdString();
+        std::ofstream(tracePath) << traceOf({ annotation("ProfilerStep#1", "0", "100000", true),
+            kernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n", "0", "60000"),
+            kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "40000", "40000", 20) });
+        const std::string missing = dir.filePath(QStringLiteral("moved-away.json")).toStdString();
+        ScenarioDocument d;
+        d.scenario.model = bareModel(1'000'000'000, "a 1B model");
+        d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+        d.scenario.cluster.gpuCount = 1;
+        d.scenario.workload.globalBatchTokens = 4096;
+        d.tracePaths = { tracePath, missing };
+        QVERIFY(!reportFigures(d).trace); // no rules given: traces are not read
+        const auto rules = trace::KernelRules::fromFile(MFU_SOURCE_DIR "/presets/kernels/kernel_rules.json");
+        ReportOptions options;
+        options.traceRules = &rules;
+        const ReportFigures f = reportFigures(d, options);
+        QVERIFY(f.trace);
+        QCOMPARE(f.trace->missingPaths, std::vector<std::string> { missing });
+        const ReportSection* s = section(f, "Trace breakdown");
+        QVERIFY(s);
+        QCOMPARE(row(s, "Missing")->value, missing);
+        QCOMPARE(row(s, "Step time")->value, std::string("100.0 ms"));
+        QCOMPARE(row(s, "Busy")->value, std::string("80.0%"));
+        QCOMPARE(row(s, "Idle")->value, std::string("20.0%"));
+        QCOMPARE(row(s, "gemm")->value, std::string("60.0%"));
+        QCOMPARE(row(s, "comm_allreduce")->value, std::string("20.0%"));
+        QCOMPARE(row(s, "Communication")->value, std::string("40.0%"));
+        QCOMPARE(row(s, "Communication")->note, std::string("50.0% of it overlapped with compute; exposed 20.0%"));
+        QVERIFY(f.trace->measured);
+        QCOMPARE(row(s, "Measured MFU")->value, std::string("24.8%"));
+        QVERIFY(qAbs(f.trace->measured->mfu - 6e9 * 4096 / 0.1 / 989e12) < 1e-12);
+
+        // Every path gone: the section still says which, and nothing fails.
+        d.tracePaths = { missing };
+        const ReportFigures gone = reportFigures(d, options);
+        QVERIFY(gone.trace);
+        QCOMPARE(row(section(gone, "Trace breakdown"), "Missing")->value, missing);
+        QVERIFY(!row(section(gone, "Trace breakdown"), "Busy"));
+    }
+
+    void plannedHardwareAtEachDevicesBest()
+    {
+        // Llama 3.1 8B on 8 GPUs: each device's option is the planner's best there; the scenario's own GPU keeps the
+        // scenario's price; a device without a price and one nothing fits on are left out with the reason.
+        Scenario s;
+        s.model = *presets().findModel("llama-3.1-8b");
+        s.cluster.hardware = *presets().findHardware("h100-sxm");
+        s.cluster.gpuCount = 8;
+        s.pricePerGpuHourUsd = 3.25;
+        HardwareSpec unpriced = *presets().findHardware("b200");
+        unpriced.id = "b200-unpriced";
+        unpriced.pricePerGpuHourUsd = 0;
+        const std::vector<HardwareSpec> devices { *presets().findHardware("h100-sxm"), *presets().findHardware("b200"),
+            unpriced };
+        const PlannedHardware p = plannedHardwareOptions(s, devices);
+        QCOMPARE(p.options.size(), size_t(2));
+        QCOMPARE(p.configurations.size(), size_t(2));
+        PlannerOptions top1;
+        top1.topN = 1;
+        for (size_t i = 0; i < 2; ++i) {
+            Scenario onDevice = s;
+            onDevice.cluster.hardware = devices[i];
+            const PlanResult plan = planConfigurations(onDevice, top1);
+            QCOMPARE(*p.options[i].mfu, plan.configs.front().prediction.mfu);
+            QCOMPARE(p.configurations[i], describeConfig(plan.configs.front()));
+            QCOMPARE(p.options[i].gpuCount, 8);
+        }
+        QCOMPARE(*p.options[0].pricePerGpuHourUsd, 3.25);
+        QCOMPARE(*p.options[1].pricePerGpuHourUsd, devices[1].pricePerGpuHourUsd);
+        QCOMPARE(p.leftOut.size(), size_t(1));
+        QCOMPARE(p.leftOut[0].hardwareId, std::string("b200-unpriced"));
+        QCOMPARE(p.leftOut[0].reason, std::string("no price per GPU-hour"));
+
+        s.model = *presets().findModel("llama-3.1-70b");
+        s.cluster.gpuCount = 1; // 70B with its optimizer state fits on no single GPU
+        const PlannedHardware none = plannedHardwareOptions(s, { devices[0] });
+        QVERIFY(none.options.empty());
+        QCOMPARE(none.leftOut.size(), size_t(1));
+        QVERIFY2(none.leftOut[0].reason.find("no configuration fits") == 0, none.leftOut[0].reason.c_str());
+    }
+
+    void parallelismText()
+    {
+        Parallelism p;
+        p.tp = 8;
+        p.pp = 4;
+        p.virtualStages = 2;
+        p.schedule = PipelineSchedule::Interleaved1F1B;
+        QCOMPARE(parallelismSummary(p),
+            std::string("TP 8 (SP) x PP 4 (interleaved 1F1B, 2 virtual) x CP 1, EP 1, HSDP replicas 1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportFigures)
+#include "tst_report_figures.moc"

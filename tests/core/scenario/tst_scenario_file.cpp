@@ -1,0 +1,349 @@
+// Scenario files: save -> reopen gives the identical scenario (every field), a version-0 file still opens, and a
+// broken, foreign or newer file is an InputError that says what is wrong.
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
+#include "shipped_presets.h"
+
+using namespace mfu;
+
+namespace {
+
+const PresetLibrary& presets()
+{
+    return test::shippedPresets();
+}
+
+// Every field away from its default, so a field the file forgets cannot pass by coincidence.
+ScenarioDocument fullDocument(const ModelSpec& model)
+{
+    ScenarioDocument d;
+    Scenario& s = d.scenario;
+    s.model = model;
+    s.cluster.hardware = *presets().findHardware("h100-sxm");
+    s.cluster.hardware.pricePerGpuHourUsd = 2.1234567890123; // user-edited, many digits
+    s.cluster.gpuCount = 256;
+    s.cluster.gpusPerScaleUpDomain = 4;
+    s.workload = { 16384, 8 * 1024 * 1024, 3 };
+    s.precision = TrainingPrecision::BF16_FP8;
+    s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2 };
+    s.activationCheckpointing = ActivationCheckpointing::Full;
+    s.flags = { 2, true, false, false, true, true };
+    s.mfuFormula = FlopFormula::PerComponentCausal;
+    s.measuredThroughput = Throughput { 1234.5678, ThroughputScope::PerGpu };
+    s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
+        { "tuned, fp8", 16384, 512, TrainingPrecision::BF16_FP8, 0.1 + 0.2 } };
+    s.pricePerGpuHourUsd = 2.5;
+    d.scenario.cost = { 15e12, 90, 0.4, 0.6 };
+    d.tracePaths = { "/data/run 1/rank0.json.gz", "logs/torchtitan.log" };
+    return d;
+}
+
+#define SAME(field) QCOMPARE(b.field, a.field)
+
+void compareModel(const ModelSpec& a, const ModelSpec& b)
+{
+    SAME(id);
+    SAME(name);
+    SAME(source);
+    SAME(layers);
+    SAME(hidden);
+    SAME(heads);
+    SAME(kvHeads);
+    SAME(headDim);
+    SAME(ffnDim);
+    SAME(activation);
+    SAME(vocab);
+    SAME(tiedEmbeddings);
+    SAME(qkvBias);
+    SAME(linearBias);
+    SAME(norm);
+    SAME(learnedPositions);
+    SAME(moe.experts);
+    SAME(moe.expertsPerToken);
+    SAME(moe.expertFfnDim);
+    SAME(moe.sharedExperts);
+    SAME(moe.sharedExpertFfnDim);
+    SAME(moe.denseLayers);
+    SAME(moe.routerBias);
+    SAME(mla.enabled);
+    SAME(mla.qLoraRank);
+    SAME(mla.kvLoraRank);
+    SAME(mla.qkNopeHeadDim);
+    SAME(mla.qkRopeHeadDim);
+    SAME(mla.vHeadDim);
+    SAME(bareParams);
+}
+
+void compareHardware(const HardwareSpec& a, const HardwareSpec& b)
+{
+    SAME(id);
+    SAME(name);
+    SAME(vendor);
+    SAME(peakDenseFlops);
+    SAME(peakSparseFlops);
+    SAME(hbmBytes);
+    SAME(hbmBandwidthBytesPerSec);
+    SAME(scaleUpDomainGpus);
+    SAME(scaleUpBandwidthBytesPerSec);
+    SAME(scaleUpName);
+    SAME(scaleOutBandwidthBytesPerSec);
+    SAME(pricePerGpuHourUsd);
+    SAME(powerWatts);
+    SAME(sources);
+}
+
+void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
+{
+    compareModel(da.scenario.model, db.scenario.model);
+    if (QTest::currentTestFailed())
+        return;
+    compareHardware(da.scenario.cluster.hardware, db.scenario.cluster.hardware);
+    if (QTest::currentTestFailed())
+        return;
+    {
+        const Scenario& a = da.scenario;
+        const Scenario& b = db.scenario;
+        SAME(cluster.gpuCount);
+        SAME(cluster.gpusPerScaleUpDomain);
+        SAME(workload.seqLen);
+        SAME(workload.globalBatchTokens);
+        SAME(workload.microBatch);
+        SAME(precision);
+        SAME(parallelism.tp);
+        SAME(parallelism.sequenceParallel);
+        SAME(parallelism.asyncTp);
+        SAME(parallelism.pp);
+        SAME(parallelism.virtualStages);
+        SAME(parallelism.schedule);
+        SAME(parallelism.cp);
+        SAME(parallelism.ep);
+        SAME(parallelism.hsdpReplicas);
+        SAME(activationCheckpointing);
+        SAME(flags.fsdpPrefetchLayers);
+        SAME(flags.reduceInBf16);
+        SAME(flags.fusedOptimizer);
+        SAME(flags.compiled);
+        SAME(flags.optimizerInBackward);
+        SAME(flags.fp8ScalesInBackward);
+        SAME(mfuFormula);
+        SAME(measuredThroughput.has_value());
+        if (a.measuredThroughput) {
+            SAME(measuredThroughput->tokensPerSec);
+            SAME(measuredThroughput->scope);
+        }
+        SAME(measuredPoints.size());
+        for (size_t i = 0; i < a.measuredPoints.size(); ++i) {
+            SAME(measuredPoints[i].label);
+            SAME(measuredPoints[i].seqLen);
+            SAME(measuredPoints[i].gpuCount);
+            SAME(measuredPoints[i].precision);
+            SAME(measuredPoints[i].mfu);
+        }
+        SAME(pricePerGpuHourUsd);
+    }
+    const ScenarioDocument& a = da;
+    const ScenarioDocument& b = db;
+    SAME(scenario.cost.tokenBudget);
+    SAME(scenario.cost.days);
+    SAME(scenario.cost.baselineMfu);
+    SAME(scenario.cost.targetMfu);
+    SAME(tracePaths);
+}
+
+ModelSpec importedModel()
+{
+    // A config.json the user opened: its id is the file name, which no preset id would allow, and it has no source.
+    ModelSpec m = *presets().findModel("llama-3.1-8b");
+    m.id = "My Config (v2).json";
+    m.name = "My Config (v2).json";
+    m.source.clear();
+    m.vocab = 128257;
+    return m;
+}
+
+void expectError(const std::string& text, const QString& mentions)
+{
+    try {
+        scenarioFromText(text, "broken.json", &presets());
+        QFAIL("expected InputError");
+    } catch (const InputError& e) {
+        const QString message = QString::fromStdString(e.what());
+        QVERIFY2(message.startsWith(QStringLiteral("broken.json: ")), e.what());
+        QVERIFY2(message.contains(mentions), e.what());
+    }
+}
+
+} // namespace
+
+class TestScenarioFile : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY2(presets().findHardware("h100-sxm"), "presets did not load"); }
+
+    void roundTrip_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("dense preset") << "llama-3.1-70b";
+        QTest::newRow("MoE + MLA from hf_config") << "deepseek-v3";
+        QTest::newRow("GELU, LayerNorm, learned positions") << "gpt2";
+        QTest::newRow("bare 7B") << "bare";
+        QTest::newRow("imported config") << "imported";
+    }
+    void roundTrip()
+    {
+        QFETCH(QString, model);
+        ModelSpec spec;
+        if (model == QLatin1String("bare"))
+            spec = bareModel(7'000'000'000, "a 7B model");
+        else if (model == QLatin1String("imported"))
+            spec = importedModel();
+        else
+            spec = *presets().findModel(model.toStdString());
+        const ScenarioDocument original = fullDocument(spec);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("scenario.json")).toStdString();
+        const std::string text = scenarioFileText(original);
+        std::ofstream(path, std::ios::binary) << text;
+        const ScenarioDocument reopened = readScenarioFile(path); // version 1 needs no presets: all embedded
+        compareDocuments(original, reopened);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(scenarioFileText(reopened), text); // and saving again writes the same bytes
+        const auto root = nlohmann::json::parse(text);
+        QCOMPARE(root.at("format").get<std::string>(), std::string("mfu-explorer-scenario"));
+        QCOMPARE(root.at("version").get<int>(), kScenarioFileVersion);
+    }
+
+    void defaultsRoundTrip()
+    {
+        // A fresh scenario: optional parts absent (no throughput, no price override, no cost inputs, no traces).
+        ScenarioDocument d;
+        d.scenario.model = *presets().findModel("llama-3.1-8b");
+        d.scenario.cluster.hardware = *presets().findHardware("b200");
+        const ScenarioDocument reopened = scenarioFromText(scenarioFileText(d), "fresh.json");
+        compareDocuments(d, reopened);
+        QVERIFY(!reopened.scenario.measuredThroughput);
+        QVERIFY(!reopened.scenario.pricePerGpuHourUsd);
+        QVERIFY(!reopened.scenario.cost.targetMfu);
+    }
+
+    void versionZeroFixture()
+    {
+        const ScenarioDocument d = readScenarioFile(MFU_SOURCE_DIR "/tests/data/scenario_v0.json", &presets());
+        const Scenario& s = d.scenario;
+        QCOMPARE(s.model.id, std::string("llama-3.1-70b"));
+        QCOMPARE(s.model.layers, 80);
+        QCOMPARE(s.cluster.hardware.id, std::string("h100-sxm"));
+        QCOMPARE(*s.cluster.hardware.densePeak(NumberFormat::BF16), 989e12);
+        QCOMPARE(s.cluster.gpuCount, 256);
+        QCOMPARE(s.workload.seqLen, int64_t(8192));
+        QCOMPARE(s.workload.microBatch, int64_t(2));
+        QCOMPARE(s.workload.globalBatchTokens, int64_t(16777216));
+        QCOMPARE(s.precision, TrainingPrecision::BF16_FP8);
+        QCOMPARE(s.parallelism.tp, 8);
+        QCOMPARE(s.parallelism.pp, 4);
+        QCOMPARE(s.activationCheckpointing, ActivationCheckpointing::Selective);
+        QCOMPARE(*s.pricePerGpuHourUsd, 2.5);
+        QCOMPARE(s.measuredPoints.size(), size_t(2));
+        QCOMPARE(s.measuredPoints[0].mfu, 0.385); // version 0 stored percent
+        QCOMPARE(s.measuredPoints[1].precision, TrainingPrecision::BF16); // absent: BF16
+        QCOMPARE(s.measuredPoints[1].mfu, 0.47);
+        QCOMPARE(d.tracePaths, (std::vector<std::string> { "traces/rank0.json.gz", "traces/rank1.json.gz" }));
+        QCOMPARE(s.mfuFormula, FlopFormula::PaLM); // no field in version 0: the default
+        // Saved again, it becomes a version-1 file that reopens identical without presets.
+        const std::string upgraded = scenarioFileText(d);
+        QVERIFY(upgraded.find("\"version\": 1") != std::string::npos);
+        compareDocuments(d, scenarioFromText(upgraded, "upgraded.json"));
+    }
+
+    void versionZeroNeedsPresets()
+    {
+        try {
+            readScenarioFile(MFU_SOURCE_DIR "/tests/data/scenario_v0.json");
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("preset library")), e.what());
+        }
+    }
+
+    void brokenFiles_data()
+    {
+        const std::string good = scenarioFileText(fullDocument(*presets().findModel("llama-3.1-8b")));
+        const auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+            auto root = nlohmann::json::parse(good);
+            edit(root);
+            return QString::fromStdString(root.dump());
+        };
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("truncated") << QString::fromStdString(good.substr(0, good.size() / 2)) << "not valid JSON";
+        QTest::newRow("empty") << ""
+                               << "not valid JSON";
+        QTest::newRow("array") << "[1, 2]"
+                               << "expected a JSON object";
+        QTest::newRow("other format") << edited([](auto& j) { j["format"] = "mfu-explorer-hardware"; })
+                                      << "is not an MFU Explorer scenario";
+        QTest::newRow("no format") << edited([](auto& j) { j.erase("format"); }) << "format: missing";
+        QTest::newRow("newer version") << edited([](auto& j) { j["version"] = 7; })
+                                       << "version: 7 is newer than this MFU Explorer reads (up to 1)";
+        QTest::newRow("version as text") << edited([](auto& j) { j["version"] = "1"; }) << "version";
+        QTest::newRow("no model") << edited([](auto& j) { j.erase("model"); }) << "model: missing";
+        QTest::newRow("zero layers") << edited([](auto& j) { j["model"]["layers"] = 0; }) << "model.layers";
+        QTest::newRow("bad activation") << edited([](auto& j) { j["model"]["activation"] = "relu"; })
+                                        << "model.activation";
+        QTest::newRow("negative GPUs") << edited([](auto& j) { j["cluster"]["gpu_count"] = -8; })
+                                       << "cluster.gpu_count";
+        QTest::newRow("no BF16 peak") << edited([](auto& j) {
+            j["cluster"]["hardware"]["peak_dense_flops"].erase("bf16");
+        }) << "cluster.hardware";
+        QTest::newRow("unknown format key")
+            << edited([](auto& j) { j["cluster"]["hardware"]["peak_dense_flops"]["int4"] = 1e15; })
+            << "cluster.hardware.peak_dense_flops.int4";
+        QTest::newRow("typo key") << edited([](auto& j) { j["workload"]["seqlen"] = 4096; }) << "seqlen";
+        QTest::newRow("bad precision") << edited([](auto& j) { j["precision"] = "int8"; }) << "precision";
+        QTest::newRow("bad schedule") << edited([](auto& j) { j["parallelism"]["schedule"] = "gpipe"; })
+                                      << "parallelism.schedule";
+        QTest::newRow("MFU as percent") << edited([](auto& j) { j["measured_points"][1]["mfu"] = 38.5; })
+                                        << "measured_points[1].mfu";
+        QTest::newRow("throughput scope")
+            << edited([](auto& j) { j["measured_throughput"]["scope"] = "node"; }) << "measured_throughput.scope";
+        QTest::newRow("traces not a list") << edited([](auto& j) { j["trace_paths"] = "a.json"; }) << "trace_paths";
+        QTest::newRow("empty trace path") << edited([](auto& j) { j["trace_paths"][1] = ""; }) << "trace_paths[1]";
+        QTest::newRow("negative price") << edited([](auto& j) { j["price_per_gpu_hour_usd"] = -1; })
+                                        << "price_per_gpu_hour_usd";
+        QTest::newRow("target MFU 60") << edited([](auto& j) { j["cost"]["target_mfu"] = 60; }) << "cost.target_mfu";
+        QTest::newRow("v0 unknown GPU") << edited([](auto& j) {
+            j = { { "format", "mfu-explorer-scenario" }, { "version", 0 }, { "model", "llama-3.1-8b" },
+                { "gpu", "h900" }, { "gpus", 8 }, { "seq", 4096 } };
+        }) << "gpu: \"h900\" is not a known hardware preset";
+    }
+    void brokenFiles()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, mentions);
+        expectError(text.toStdString(), mentions);
+    }
+
+    void missingFile()
+    {
+        try {
+            readScenarioFile("/nonexistent/scenario.json");
+            QFAIL("expected InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("cannot be opened")), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioFile)
+#include "tst_scenario_file.moc"

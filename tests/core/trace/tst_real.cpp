@@ -1,0 +1,114 @@
+// The readers and analysis on real public traces (../shared/traces, see its README). Expected counts were taken
+// from the files with Python's json module, independently of this reader.
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+#include "core/trace/analysis.h"
+#include "core/presets/gpu_match.h"
+#include "core/trace/trace_loader.h"
+
+using namespace mfu::trace;
+
+namespace {
+
+std::string tracePath(const char* name)
+{
+    return std::string(MFU_SHARED_TRACES_DIR) + "/" + name;
+}
+
+KernelRules builtInRules()
+{
+    return KernelRules::fromFile(MFU_SOURCE_DIR "/presets/kernels/kernel_rules.json");
+}
+
+size_t countCategory(const Timeline& t, KernelCategory c)
+{
+    return static_cast<size_t>(
+        std::count_if(t.activities.begin(), t.activities.end(), [c](const GpuActivity& a) { return a.category == c; }));
+}
+
+} // namespace
+
+class TestTraceReal : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+    }
+
+    // HTA's NCCL test data: DDP on A100, rank 0 of 2, fractional us relative to baseTimeNanoseconds.
+    void htaNcclData()
+    {
+        Timeline t = loadTrace(tracePath("hta__nccl_parser_config__nccl_data.json.gz"));
+        QCOMPARE(t.gpuName.value_or(""), std::string("NVIDIA A100-PG509-200"));
+        QCOMPARE(t.rank.value_or(-1), 0);
+        QCOMPARE(t.worldSize.value_or(-1), 2);
+        QCOMPARE(t.timeOriginNs, int64_t(1711964646000000000));
+        QCOMPARE(t.activities.size(), size_t(2700 + 960 + 114)); // kernels + memcpy + memset
+        const RankAnalysis r = analyzeRank(t, builtInRules());
+        QCOMPARE(countCategory(t, KernelCategory::CommAllReduce), size_t(15));
+        QCOMPARE(countCategory(t, KernelCategory::CommBroadcast), size_t(6));
+        QCOMPARE(r.stepSource, StepSource::CpuAnnotation);
+        QVERIFY(r.droppedLastStep); // ProfilerStep#4..#6: #6 is dropped
+        QCOMPARE(r.steps.size(), size_t(2));
+        QCOMPARE(r.steps[0].step.number, int64_t(4));
+        QCOMPARE(r.steps[0].startNsAbsolute, int64_t(1711964646000000000) + int64_t(4458676416788066));
+        QCOMPARE(r.steps[0].step.annotationDurationNs(), int64_t(222442191));
+        QCOMPARE(r.steps[1].step.number, int64_t(5));
+        QVERIFY(r.total.commNs > 0);
+        QVERIFY(r.total.overlapNs <= r.total.commNs);
+        QVERIFY(r.total.busyNs <= r.total.spanNs);
+        QCOMPARE(proposeHardwarePresetId(*t.gpuName).value_or(""), std::string("a100-sxm-80gb"));
+    }
+
+    // HTA's sampled recommendation-model pair: integer us, no deviceProperties, world 128.
+    void htaSampledRanksAsOneRun()
+    {
+        QTemporaryDir dir;
+        for (const char* name :
+            { "hta__trace_filter__sampled_rank-1.json.gz", "hta__trace_filter__sampled_rank-0.json.gz" })
+            std::filesystem::create_symlink(tracePath(name), dir.filePath(name).toStdString());
+        std::vector<Timeline> ranks = loadRun({ dir.path().toStdString() });
+        QCOMPARE(ranks.size(), size_t(2));
+        QCOMPARE(ranks[0].rank.value_or(-1), 0);
+        QCOMPARE(ranks[1].rank.value_or(-1), 1);
+        QVERIFY(!ranks[0].gpuName);
+        QCOMPARE(ranks[0].worldSize.value_or(-1), 128);
+        QCOMPARE(ranks[0].activities.size(), size_t(1154 + 40 + 10));
+        const RunAnalysis run = analyzeRun(ranks, builtInRules());
+        QCOMPARE(countCategory(ranks[0], KernelCategory::CommSendRecv), size_t(10));
+        QCOMPARE(run.gpuCount(), 128);
+        for (const auto& r : run.ranks) {
+            QCOMPARE(r.steps.size(), size_t(1)); // ProfilerStep#551 and #552: the last is dropped
+            QCOMPARE(r.steps[0].step.number, int64_t(551));
+        }
+        QCOMPARE(run.ranks[0].steps[0].startNsAbsolute, int64_t(1682725898079292000));
+        QVERIFY(run.straggler);
+    }
+
+    // TraceLens's H100 inference trace: ProfilerStep on the CPU and the GPU stream; the GPU one wins.
+    void traceLensH100()
+    {
+        Timeline t = loadTrace(tracePath("tracelens__h100__qwen1.5-0.5b-chat.json.gz"));
+        QCOMPARE(t.gpuName.value_or(""), std::string("NVIDIA H100 80GB HBM3"));
+        QVERIFY(!t.rank);
+        QCOMPARE(t.activities.size(), size_t(1465 + 241 + 1));
+        const RankAnalysis r = analyzeRank(t, builtInRules());
+        QCOMPARE(r.stepSource, StepSource::GpuAnnotation);
+        QCOMPARE(r.steps.size(), size_t(1));
+        QCOMPARE(r.steps[0].step.number, int64_t(6));
+        QCOMPARE(countCategory(t, KernelCategory::AttentionFwd), size_t(34)); // flash_fwd kernels
+        QVERIFY(countCategory(t, KernelCategory::Gemm) >= 241); // sm90_xmma GEMMs (plus others)
+        QCOMPARE(r.total.commNs, int64_t(0)); // one GPU, no collectives
+        QCOMPARE(proposeHardwarePresetId(*t.gpuName).value_or(""), std::string("h100-sxm"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceReal)
+#include "tst_real.moc"
