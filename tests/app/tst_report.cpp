@@ -15,7 +15,7 @@
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
-#include "core/trace_test_support.h"
+#include "trace_test_support.h"
 #include "file_size_limit.h"
 
 using namespace mfu;

@@ -22,7 +22,7 @@
 
 #include "app/main_window.h"
 #include "core/trace/comparison.h"
-#include "core/trace_test_support.h"
+#include "trace_test_support.h"
 #include "widgets/background_job.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
