@@ -82,7 +82,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* predictPanel = new widgets::PredictPanel(m_scenario);
     addPanel(predictPanel, tr("Predict"));
     auto* tracePanel = new widgets::TracePanel(m_scenario);
-    tracePanel->trainingLogView()->setKnownHardware(presetLibrary().hardware()); // to spot another GPU's peak
+    tracePanel->setKnownHardware(presetLibrary().hardware()); // GPU name matching; another GPU's peak in logs
     addPanel(tracePanel, tr("Trace"));
     connect(tracePanel, &widgets::TracePanel::trainingLogOpened, this, [this](const QString& path) {
         if (path == m_pendingTrainingLog) { // opened through this window, and now loaded

@@ -212,9 +212,11 @@ void CalculatorPanel::updateResults()
 {
     const Scenario& s = m_model->scenario();
     const HardwareSpec& gpu = s.cluster.hardware;
-    const auto bf16Peak = gpu.densePeak(NumberFormat::BF16);
-    m_peak->setText(bf16Peak ? tr("%1 TFLOPS BF16 per GPU (%2)").arg(tflops(*bf16Peak), qs(gpu.name))
-                             : tr("%1 has no BF16 dense peak").arg(qs(gpu.name)));
+    const auto bf16Peak = gpu.mfuPeak(); // FP16 on a device without BF16 (V100), labelled so
+    m_peak->setText(bf16Peak
+            ? tr("%1 TFLOPS %2 per GPU (%3)")
+                  .arg(tflops(*bf16Peak), qs(std::string(numberFormatLabel(gpu.mfuPeakFormat()))), qs(gpu.name))
+            : tr("%1 has no BF16 dense peak").arg(qs(gpu.name)));
     const FlopsPerToken flops = countFlopsPerToken(s.model, s.workload.seqLen);
     const FlopFormula formula = flops.get(s.mfuFormula) ? s.mfuFormula : FlopFormula::SixN;
     const double perToken = *flops.get(formula);

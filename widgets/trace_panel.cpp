@@ -27,8 +27,8 @@
 #include <fstream>
 
 #include "core/errors.h"
-#include "core/trace/byte_source.h"
 #include "core/logs/training_log.h"
+#include "core/trace/byte_source.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
 #include "widgets/chart_view.h"
@@ -407,6 +407,14 @@ void TracePanel::showError(const QString& message, bool trainingLog)
     m_error->setVisible(true);
     emit statusMessage(text);
     emit importFailed(text);
+}
+
+void TracePanel::setKnownHardware(std::vector<HardwareSpec> hardware)
+{
+    m_knownHardware = hardware;
+    m_logView->setKnownHardware(std::move(hardware));
+    if (m_run)
+        showRun(); // the GPU's proposed preset may change
 }
 
 void TracePanel::setSelectedRank(int index)

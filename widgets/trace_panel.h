@@ -13,7 +13,9 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
+#include "core/model/hardware_spec.h"
 #include "core/trace/kernel_rules.h"
 
 class QComboBox;
@@ -68,6 +70,9 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     QTabWidget* views() const { return m_views; }
     TrainingLogView* trainingLogView() const { return m_logView; }
+    // The hardware presets a trace's or log's GPU name is matched against (their "match" patterns); also given to
+    // the training log view, to spot another GPU's peak.
+    void setKnownHardware(std::vector<HardwareSpec> hardware);
     // The import or log read in progress, for the status bar.
     Activity* activity() const { return m_activity; }
     QString errorText() const;
@@ -137,6 +142,7 @@ private:
     QLabel* m_measuredMfu = nullptr;
     QLabel* m_predictedMfu = nullptr;
     QLabel* m_mfuNote = nullptr;
+    std::vector<HardwareSpec> m_knownHardware;
 };
 
 } // namespace mfu::widgets

@@ -12,8 +12,8 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
-#include "core/trace/comparison.h"
 #include "core/presets/gpu_match.h"
+#include "core/trace/comparison.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
 #include "widgets/trace_charts.h"
@@ -99,9 +99,19 @@ void TracePanel::updateFigures()
                                                / static_cast<double>(b.kernelTimeNs)
                                                               : 0.0)));
     QString gpu = r.gpuName ? QString::fromStdString(*r.gpuName) : tr("not recorded in the trace");
-    if (r.gpuName)
-        if (const auto preset = trace::proposeHardwarePresetId(*r.gpuName))
-            gpu += tr(" (preset %1)").arg(QString::fromStdString(*preset));
+    if (r.gpuName) {
+        const GpuMatch match = matchGpuName(*r.gpuName, m_knownHardware);
+        if (match.presetId) {
+            gpu += tr(" (preset %1)").arg(QString::fromStdString(*match.presetId));
+        } else if (match.ambiguous()) {
+            QStringList ids;
+            for (const auto& id : match.candidates)
+                ids << QString::fromStdString(id);
+            gpu += tr(" (could be preset %1: choose in the scenario)").arg(ids.join(QStringLiteral(", ")));
+        } else if (!m_knownHardware.empty()) {
+            gpu += tr(" (no preset matches this name: add one with a \"match\" pattern in the user presets folder)");
+        }
+    }
     m_gpu->setText(gpu);
 }
 
@@ -162,7 +172,7 @@ void TracePanel::updateMfu()
                          s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name));
     for (const auto& r : m_run->analysis.ranks)
         if (r.gpuName)
-            if (const auto preset = trace::proposeHardwarePresetId(*r.gpuName);
+            if (const auto preset = proposeHardwarePresetId(*r.gpuName, m_knownHardware);
                 preset && *preset != s.cluster.hardware.id) {
                 notes << tr("The trace ran on %1 (preset %2) but the scenario's GPU is %3: choose it in the scenario "
                             "for a like-for-like figure.")

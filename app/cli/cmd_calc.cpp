@@ -6,8 +6,8 @@
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
-#include "core/number_format.h"
 #include "core/model/param_count.h"
+#include "core/number_format.h"
 
 namespace mfu::cli {
 
@@ -102,7 +102,7 @@ nlohmann::json toJson(const CalcResult& r)
         { "router", c.router }, { "lm_head", c.lmHead } };
     if (r.hardware)
         j["gpu"] = { { "id", r.hardware->id }, { "name", r.hardware->name } };
-    const auto bf16 = r.hardware ? r.hardware->densePeak(NumberFormat::BF16) : std::nullopt;
+    const auto bf16 = r.hardware ? r.hardware->mfuPeak() : std::nullopt;
     j["peak_tflops_per_gpu"] = bf16 ? nlohmann::json(*bf16 / 1e12) : nlohmann::json();
     if (r.mfu) {
         const MfuResult& m = *r.mfu;
@@ -112,7 +112,8 @@ nlohmann::json toJson(const CalcResult& r)
         j["achieved_tflops_cluster"] = m.achievedFlopsCluster / 1e12;
         j["mfu"] = m.mfu;
         j["hfu"] = m.hfu;
-        j["mfu_peak_basis"] = "bf16_dense";
+        j["mfu_peak_basis"]
+            = r.hardware && r.hardware->mfuPeakFormat() == NumberFormat::FP16 ? "fp16_dense" : "bf16_dense";
         j["mfu_by_formula"] = r.mfuByFormula;
         if (m.mfuVsFp8Peak) {
             j["fp8_peak_tflops_per_gpu"] = *m.fp8PeakFlopsPerGpu / 1e12;

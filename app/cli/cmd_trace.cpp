@@ -12,11 +12,12 @@
 #include "app/cli/cmd_trace_log.h"
 #include "app/cli/commands.h"
 #include "app/cli/log_input.h"
+#include "app/preset_store.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
+#include "core/presets/gpu_match.h"
 #include "core/trace/analysis_json.h"
 #include "core/trace/comparison.h"
-#include "core/presets/gpu_match.h"
 #include "core/trace/trace_loader.h"
 
 namespace mfu::cli {
@@ -87,14 +88,20 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
     }
     QString gpuId;
     if (!parser.isSet(qs("gpu"))) {
+        const auto& known = app::presetLibrary().hardware();
+        std::string hint;
         for (const auto& r : run.ranks)
-            if (r.gpuName)
-                if (const auto id = trace::proposeHardwarePresetId(*r.gpuName)) {
-                    gpuId = QString::fromStdString(*id);
+            if (r.gpuName) {
+                const GpuMatch match = matchGpuName(*r.gpuName, known);
+                if (match.presetId) {
+                    gpuId = QString::fromStdString(*match.presetId);
                     break;
                 }
+                if (hint.empty())
+                    hint = unmatchedGpuHint(*r.gpuName, match, app::userPresetFolder().toStdString());
+            }
         if (gpuId.isEmpty())
-            throw InputError("the trace does not name a GPU with a known preset; give --gpu ID");
+            throw InputError(hint.empty() ? "the trace does not name its GPU; give --gpu ID" : hint);
     }
     in.hardware = resolveHardware(parser, gpuId);
     in.precision = resolvePrecision(parser);
@@ -121,7 +128,8 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
             overall = trace::measuredMfu(
                 in->flopsPerToken, in->tokensPerStep, gpus, run.meanStepSeconds, in->hardware, in->precision);
     }
-    nlohmann::json j = trace::runToJson(run, perRank);
+    const trace::GpuPresetContext gpus { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
+    nlohmann::json j = trace::runToJson(run, gpus, perRank);
     if (in && in->matmulFlopsPerToken)
         for (size_t i = 0; i < run.ranks.size(); ++i)
             if (const auto e = trace::measuredGemmEfficiency(*in->matmulFlopsPerToken, in->tokensPerStep, gpus,
@@ -153,6 +161,10 @@ void printSummary(const nlohmann::json& run, const char* title)
         printLine(QString::asprintf("  communication %.6f s, %.1f%% hidden under compute, exposed %.6f s",
             r["comm_s"].get<double>(), 100.0 * r["comm_overlap_fraction"].get<double>(),
             r["exposed_comm_s"].get<double>()));
+        if (!r["proposed_gpu_preset"].is_null())
+            printLine(QString::fromStdString("  GPU preset " + r["proposed_gpu_preset"].get<std::string>()));
+        else if (r.contains("gpu_preset_hint"))
+            printLine(QString::fromStdString("  GPU preset: " + r["gpu_preset_hint"].get<std::string>()));
         if (r.contains("measured_mfu"))
             printLine(QString::asprintf("  measured MFU %.2f%%", 100.0 * r["measured_mfu"].get<double>()));
     }

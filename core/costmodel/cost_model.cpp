@@ -37,7 +37,7 @@ CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware)
 CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware, const CostModelConstants& constants)
     : m_shape(modelShapeOf(model))
     , m_c(constants)
-    , m_peakBf16(peakOf(hardware, NumberFormat::BF16))
+    , m_peakBf16(hardware.mfuPeak().value_or(0.0)) // FP16 on a device without BF16
     , m_peakFp8(peakOf(hardware, NumberFormat::FP8))
     , m_model(model)
 {

@@ -5,8 +5,8 @@
 
 #include "core/errors.h"
 #include "core/model/flops.h"
-#include "core/number_format.h"
 #include "core/model/param_count.h"
+#include "core/number_format.h"
 
 namespace mfu {
 
@@ -60,7 +60,7 @@ void addScoped(std::vector<Witness>& out, double value, StatedScope stated, int 
 RunFacts gatherFacts(const ReportedRun& run)
 {
     RunFacts f;
-    const auto peak = run.hardware.densePeak(NumberFormat::BF16);
+    const auto peak = run.hardware.mfuPeak(); // BF16, or FP16 on a device without BF16
     if (!peak || *peak <= 0)
         throw InputError("run '" + run.label + "': GPU '" + run.hardware.id + "' has no dense BF16 peak");
     if (run.gpus <= 0)
@@ -173,20 +173,23 @@ std::vector<NamedPeak> candidatePeaks(const ReportedRun& run, const std::vector<
     std::vector<NamedPeak> out;
     const std::string& name = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
     static const std::pair<NumberFormat, const char*> formats[]
-        = { { NumberFormat::BF16, "BF16" }, { NumberFormat::FP8, "FP8" }, { NumberFormat::TF32, "TF32" },
-              { NumberFormat::FP32, "FP32" }, { NumberFormat::FP4, "FP4" } };
+        = { { NumberFormat::BF16, "BF16" }, { NumberFormat::FP16, "FP16" }, { NumberFormat::FP8, "FP8" },
+              { NumberFormat::TF32, "TF32" }, { NumberFormat::FP32, "FP32" }, { NumberFormat::FP4, "FP4" } };
+    const NumberFormat right = run.hardware.mfuPeakFormat();
     for (const auto& [format, label] : formats) {
         if (const auto d = run.hardware.densePeak(format))
-            out.push_back({ "the " + name + "'s dense " + label + " peak", *d, format == NumberFormat::BF16,
-                format == NumberFormat::BF16 ? "" : "peak_wrong_precision" });
+            out.push_back({ "the " + name + "'s dense " + label + " peak", *d, format == right,
+                format == right ? "" : "peak_wrong_precision" });
         if (const auto s = run.hardware.sparsePeak(format))
             out.push_back({ "the " + name + "'s " + label + " figure with 2:4 structured sparsity", *s, false,
                 "peak_is_sparse" });
     }
     for (const auto& h : known)
         if (h.id != run.hardware.id)
-            if (const auto d = h.densePeak(NumberFormat::BF16))
-                out.push_back({ "the " + h.name + "'s dense BF16 peak (another GPU)", *d, false, "peak_wrong_gpu" });
+            if (const auto d = h.mfuPeak())
+                out.push_back({ "the " + h.name + "'s dense " + std::string(numberFormatLabel(h.mfuPeakFormat()))
+                        + " peak (another GPU)",
+                    *d, false, "peak_wrong_gpu" });
     return out;
 }
 

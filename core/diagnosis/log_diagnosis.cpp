@@ -14,7 +14,7 @@ std::optional<HardwareSpec> hardwareNamed(
 {
     if (!device)
         return std::nullopt;
-    const auto id = proposeHardwarePresetId(*device);
+    const auto id = proposeHardwarePresetId(*device, known); // the presets' "match" name patterns
     if (!id)
         return std::nullopt;
     for (const auto& h : known)
@@ -49,6 +49,9 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
         run.hardware = *context.hardware;
     else if (const auto named = hardwareNamed(facts.device, knownHardware))
         run.hardware = *named;
+    else if (facts.device && matchGpuName(*facts.device, knownHardware).ambiguous())
+        throw InputError(context.label + ": "
+            + unmatchedGpuHint(*facts.device, matchGpuName(*facts.device, knownHardware), "the user presets folder"));
     else
         throw InputError(context.label + ": the log names no GPU with a known preset"
             + (facts.device ? " ('" + *facts.device + "')" : std::string()) + "; give the GPU");

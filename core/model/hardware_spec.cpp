@@ -76,9 +76,10 @@ void validateHardwareSpec(const HardwareSpec& spec)
                 "sparse figure " + tflopsText(*sparse) + " is below the dense " + tflopsText(*dense)
                     + " TFLOPS: the two are swapped or one is wrong");
     }
-    // MFU is defined against the BF16 dense peak; a device without one cannot be measured.
-    if (!spec.densePeak(NumberFormat::BF16))
-        throw FieldError("peak_dense_tflops.bf16", "missing (the BF16 dense peak is the MFU denominator)");
+    // MFU is defined against the BF16 dense peak (FP16 on a device without BF16); without one nothing is measured.
+    if (!spec.mfuPeak())
+        throw FieldError("peak_dense_tflops.bf16",
+            "missing (the BF16 dense peak is the MFU denominator; a GPU without BF16, such as V100, gives \"fp16\")");
 
     checkPositive(spec.hbmBytes, "memory_gb", kMaxHbmBytes, "GB");
     checkPositive(spec.hbmBandwidthBytesPerSec, "hbm_bandwidth_gbps", kMaxBandwidth, "GB/s");

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/costmodel/constants.h"
 #include "core/model/precision.h"
@@ -34,8 +35,19 @@ struct HardwareSpec {
     // Source of each figure, keyed like the preset file's fields ("peak_dense_tflops.bf16", "memory_gb", ...).
     std::map<std::string, std::string> sources;
 
+    // GPU names (as a trace's deviceProperties, Nsight's TARGET_INFO_GPU or a training log print them) that mean
+    // this preset: case-insensitive globs, '*' any run of characters, '?' one (core/presets/gpu_match.h).
+    std::vector<std::string> matchPatterns;
+
     std::optional<double> densePeak(NumberFormat f) const { return peakDenseFlops[static_cast<size_t>(f)]; }
     std::optional<double> sparsePeak(NumberFormat f) const { return peakSparseFlops[static_cast<size_t>(f)]; }
+    // The MFU denominator: the dense BF16 peak, or the dense FP16 peak on a device without BF16 (V100).
+    NumberFormat mfuPeakFormat() const
+    {
+        return densePeak(NumberFormat::BF16) || !densePeak(NumberFormat::FP16) ? NumberFormat::BF16
+                                                                               : NumberFormat::FP16;
+    }
+    std::optional<double> mfuPeak() const { return densePeak(mfuPeakFormat()); }
 };
 
 struct ClusterSpec {

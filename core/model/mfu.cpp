@@ -46,7 +46,7 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
         throw InputError("GPU count must be greater than zero");
     if (!(recomputeFlopsPerToken >= 0) || !std::isfinite(recomputeFlopsPerToken))
         throw InputError("recompute FLOP per token must be a finite number, zero or more");
-    const auto bf16 = hardware.densePeak(NumberFormat::BF16);
+    const auto bf16 = hardware.mfuPeak(); // FP16 on a device without BF16 (V100)
     if (!bf16 || !(*bf16 > 0))
         throw InputError("hardware '" + hardware.id + "' has no dense BF16 peak");
 
@@ -58,6 +58,7 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.achievedFlopsPerGpu = flopsPerToken * tokensPerSecPerGpu_;
     r.achievedFlopsCluster = r.achievedFlopsPerGpu * gpuCount;
     r.peakFlopsPerGpu = *bf16;
+    r.peakFormat = hardware.mfuPeakFormat();
     r.mfu = r.achievedFlopsPerGpu / r.peakFlopsPerGpu;
     r.hardwareFlopsPerToken = flopsPerToken + recomputeFlopsPerToken;
     r.hfu = r.hardwareFlopsPerToken * tokensPerSecPerGpu_ / r.peakFlopsPerGpu;

@@ -35,6 +35,7 @@ struct MfuResult {
     double achievedFlopsPerGpu = 0;
     double achievedFlopsCluster = 0;
     double peakFlopsPerGpu = 0; // the MFU denominator: BF16 dense peak (also for BF16+FP8, see above)
+    NumberFormat peakFormat = NumberFormat::BF16; // FP16 on a device without BF16 (V100)
     double mfu = 0;
     double hardwareFlopsPerToken = 0; // FLOP/token + recompute
     double hfu = 0;

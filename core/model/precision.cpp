@@ -13,12 +13,19 @@ std::string lower(std::string_view s)
     std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return out;
 }
-constexpr std::array<std::string_view, kNumberFormatCount> kFormatKeys { "fp32", "tf32", "bf16", "fp8", "fp4" };
+constexpr std::array<std::string_view, kNumberFormatCount> kFormatKeys { "fp32", "tf32", "bf16", "fp8", "fp4", "fp16" };
+constexpr std::array<std::string_view, kNumberFormatCount> kFormatLabels { "FP32", "TF32", "BF16", "FP8", "FP4",
+    "FP16" };
 } // namespace
 
 std::string_view numberFormatKey(NumberFormat f)
 {
     return kFormatKeys[static_cast<size_t>(f)];
+}
+
+std::string_view numberFormatLabel(NumberFormat f)
+{
+    return kFormatLabels[static_cast<size_t>(f)];
 }
 
 std::optional<NumberFormat> numberFormatFromKey(std::string_view key)
@@ -27,8 +34,6 @@ std::optional<NumberFormat> numberFormatFromKey(std::string_view key)
     for (size_t i = 0; i < kFormatKeys.size(); ++i)
         if (kFormatKeys[i] == k)
             return static_cast<NumberFormat>(i);
-    if (k == "fp16")
-        return NumberFormat::BF16;
     return std::nullopt;
 }
 

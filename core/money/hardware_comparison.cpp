@@ -34,7 +34,7 @@ HardwareComparisonRow costOption(
 
 double clusterPeak(const HardwareOption& option)
 {
-    return option.gpuCount * *option.hardware.densePeak(NumberFormat::BF16);
+    return option.gpuCount * *option.hardware.mfuPeak();
 }
 
 } // namespace

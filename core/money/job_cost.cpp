@@ -38,7 +38,7 @@ void requireRate(const ClusterRate& rate)
 
 ClusterRate clusterRate(const HardwareSpec& hardware, int gpuCount, double pricePerGpuHourUsd)
 {
-    const auto peak = hardware.densePeak(NumberFormat::BF16);
+    const auto peak = hardware.mfuPeak();
     if (!peak)
         throw InputError("hardware '" + hardware.id + "' has no dense BF16 peak to measure MFU against");
     ClusterRate rate { gpuCount, *peak, pricePerGpuHourUsd, hardware.powerWatts };

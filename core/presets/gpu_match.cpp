@@ -1,46 +1,117 @@
 #include "core/presets/gpu_match.h"
 
-#include <array>
-#include <utility>
+#include <algorithm>
+#include <cctype>
 
-namespace mfu::trace {
+namespace mfu {
 
-std::optional<std::string> proposeHardwarePresetId(std::string_view gpuName)
+namespace {
+
+char upper(char c)
 {
-    std::string upper(gpuName);
-    for (char& c : upper)
-        if (c >= 'a' && c <= 'z')
-            c = static_cast<char>(c - 'a' + 'A');
-    auto has = [&](std::string_view s) { return upper.find(s) != std::string::npos; };
-    // Most specific first: GB200 contains B200, H100 PCIe and NVL differ from SXM.
-    if (has("GB300"))
-        return "gb300";
-    if (has("GB200"))
-        return "gb200";
-    if (has("B300"))
-        return "b300";
-    if (has("B200"))
-        return "b200";
-    if (has("H200"))
-        return "h200";
-    if (has("H100")) {
-        if (has("PCIE"))
-            return "h100-pcie";
-        if (has("NVL"))
-            return std::nullopt; // 835 TFLOPS, no preset
-        if (has("SXM") || has("HBM3"))
-            return "h100-sxm";
-        return std::nullopt;
-    }
-    if (has("A800"))
-        return "a800-sxm-80gb";
-    if (has("A100"))
-        return "a100-sxm-80gb";
-    for (const auto& [token, id] : std::array<std::pair<std::string_view, std::string_view>, 3> {
-             { { "MI355X", "mi355x" }, { "MI325X", "mi325x" }, { "MI300X", "mi300x" } } })
-        if (has(token))
-            return std::string(id);
-    return std::nullopt;
+    return static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
 }
 
-} // namespace mfu::trace
+std::string_view trimmed(std::string_view s)
+{
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return {};
+    const auto last = s.find_last_not_of(" \t\r\n");
+    return s.substr(first, last - first + 1);
+}
+
+// Iterative glob with single-star backtracking: linear in practice, no recursion on hostile patterns.
+bool globMatch(std::string_view pattern, std::string_view name)
+{
+    size_t p = 0;
+    size_t n = 0;
+    size_t starP = std::string_view::npos;
+    size_t starN = 0;
+    while (n < name.size()) {
+        if (p < pattern.size() && pattern[p] == '*') {
+            starP = p++;
+            starN = n;
+        } else if (p < pattern.size() && (pattern[p] == '?' || upper(pattern[p]) == upper(name[n]))) {
+            ++p;
+            ++n;
+        } else if (starP != std::string_view::npos) {
+            p = starP + 1;
+            n = ++starN;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == '*')
+        ++p;
+    return p == pattern.size();
+}
+
+// Higher is more specific: twice the literal characters, plus one for an exact name (no wildcard).
+int specificity(std::string_view pattern)
+{
+    const auto wild
+        = static_cast<int>(std::count_if(pattern.begin(), pattern.end(), [](char c) { return c == '*' || c == '?'; }));
+    const int literal = static_cast<int>(pattern.size()) - wild;
+    return 2 * literal + (wild == 0 ? 1 : 0);
+}
+
+} // namespace
+
+bool gpuPatternMatches(std::string_view pattern, std::string_view name)
+{
+    return globMatch(trimmed(pattern), trimmed(name));
+}
+
+GpuMatch matchGpuName(std::string_view gpuName, const std::vector<HardwareSpec>& hardware)
+{
+    GpuMatch result;
+    const std::string_view name = trimmed(gpuName);
+    if (name.empty())
+        return result;
+    int best = -1;
+    std::vector<std::pair<std::string, std::string>> tied; // (id, pattern) at the best specificity
+    for (const HardwareSpec& h : hardware)
+        for (const std::string& pattern : h.matchPatterns) {
+            if (!gpuPatternMatches(pattern, name))
+                continue;
+            const int score = specificity(trimmed(pattern));
+            if (score > best) {
+                best = score;
+                tied.clear();
+            }
+            if (score == best && std::none_of(tied.begin(), tied.end(), [&](const auto& t) { return t.first == h.id; }))
+                tied.emplace_back(h.id, pattern);
+        }
+    if (tied.size() == 1) {
+        result.presetId = tied.front().first;
+        result.pattern = tied.front().second;
+    } else {
+        for (const auto& t : tied)
+            result.candidates.push_back(t.first);
+    }
+    return result;
+}
+
+std::optional<std::string> proposeHardwarePresetId(std::string_view gpuName, const std::vector<HardwareSpec>& hardware)
+{
+    return matchGpuName(gpuName, hardware).presetId;
+}
+
+std::string unmatchedGpuHint(std::string_view gpuName, const GpuMatch& match, std::string_view folderHint)
+{
+    const std::string name(trimmed(gpuName));
+    if (match.ambiguous()) {
+        std::string ids;
+        for (const auto& id : match.candidates)
+            ids += (ids.empty() ? "" : ", ") + id;
+        return "'" + name + "' could be any of " + ids
+            + ": choose one with --gpu, or add the exact name to one preset's \"match\" list in a preset file in "
+            + std::string(folderHint) + " (see docs/presets.md)";
+    }
+    return "no hardware preset matches '" + name + "': choose one with --gpu, or add a preset (or an override of a "
+        + "built-in, by id) whose \"match\" list contains \"" + name + "\" in a preset file in "
+        + std::string(folderHint) + " (see docs/presets.md)";
+}
+
+} // namespace mfu

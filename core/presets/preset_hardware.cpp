@@ -28,9 +28,10 @@ void readPeaks(const FieldReader& entry, std::string_view key,
         if (item.key().starts_with('_'))
             continue;
         const auto format = numberFormatFromKey(item.key());
-        // Only the canonical keys: "fp16" would silently alias bf16.
+        // Only the canonical lower-case keys. "fp16" is for devices without BF16 (V100); elsewhere give "bf16".
         if (!format || numberFormatKey(*format) != item.key())
-            throw FieldError(table->keyPath(item.key()), "unknown number format (use fp32, tf32, bf16, fp8, fp4)");
+            throw FieldError(
+                table->keyPath(item.key()), "unknown number format (use fp32, tf32, bf16, fp16, fp8, fp4)");
         peaks[static_cast<size_t>(*format)] = table->requiredNumber(item.key()) * kTera;
         figures.push_back(table->keyPath(item.key()));
     }
@@ -73,20 +74,44 @@ std::map<std::string, std::string> resolveSources(const FieldReader& entry, cons
     return resolved;
 }
 
+// "match": ["NVIDIA H100 80GB HBM3", "*H100*SXM*"]: GPU name patterns (core/presets/gpu_match.h); not figures,
+// so they need no source.
+std::vector<std::string> readMatchPatterns(const json& entryJson)
+{
+    std::vector<std::string> patterns;
+    if (!entryJson.contains("match"))
+        return patterns;
+    const json& list = entryJson["match"];
+    if (!list.is_array())
+        throw FieldError("match", "must be an array of GPU name patterns, not " + jsonTypeName(list));
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string key = "match[" + std::to_string(i) + "]";
+        if (!list[i].is_string())
+            throw FieldError(
+                key, "must be a string (a GPU name or a glob such as \"*H100*SXM*\"), not " + jsonTypeName(list[i]));
+        const std::string pattern = list[i].get<std::string>();
+        if (pattern.find_first_not_of(" *?\t") == std::string::npos)
+            throw FieldError(key, "must name part of a GPU name (a pattern of only wildcards would match every GPU)");
+        patterns.push_back(pattern);
+    }
+    return patterns;
+}
+
 } // namespace
 
 HardwareSpec hardwareFromPresetJson(const json& entryJson)
 {
     const FieldReader entry(entryJson, "");
-    entry.rejectUnknownKeys(
-        { "id", "name", "vendor", "peak_dense_tflops", "peak_sparse_tflops", "memory_gb", "hbm_bandwidth_gbps",
-            "scale_up", "scale_out_gbitps", "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
+    entry.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_tflops", "peak_sparse_tflops", "memory_gb",
+        "hbm_bandwidth_gbps", "scale_up", "scale_out_gbitps", "price_per_gpu_hour_usd", "power_watts", "sources",
+        "cost_model", "match" });
 
     HardwareSpec spec;
     spec.id = entry.requiredString("id");
     checkPresetId(spec.id);
     spec.name = entry.requiredString("name");
     spec.vendor = entry.optionalString("vendor").value_or("");
+    spec.matchPatterns = readMatchPatterns(entryJson);
 
     std::vector<std::string> figures;
     readPeaks(entry, "peak_dense_tflops", spec.peakDenseFlops, figures);

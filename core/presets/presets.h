@@ -4,10 +4,13 @@
 // A file or entry that fails validation is recorded as a PresetProblem (file, key, reason) and the rest still load.
 //
 // Hardware file:  { "format": "mfu-explorer-hardware", "version": 1, "hardware": [ {entry}, ... ] }
-//   entry: id, name, vendor, peak_dense_tflops {fp32,tf32,bf16,fp8,fp4} (TFLOPS; bf16 required),
+//   entry: id, name, vendor, peak_dense_tflops {fp32,tf32,bf16,fp16,fp8,fp4} (TFLOPS; bf16 required, or fp16
+//          on a device without BF16 such as V100: it is then the MFU denominator; "fp16" is not given otherwise),
 //          peak_sparse_tflops {...} (the 2:4-sparsity headline; never below dense), memory_gb (decimal GB),
 //          hbm_bandwidth_gbps (GB/s), scale_up {name, domain_gpus, bandwidth_gbps (GB/s per GPU, one direction)},
 //          scale_out_gbitps (Gb/s per GPU), price_per_gpu_hour_usd, power_watts (optional),
+//          match [ "GPU name or glob", ... ] (optional: the names traces and logs give this GPU, matched by
+//          core/presets/gpu_match.h; a user file adds names by overriding the entry or adding one),
 //          sources { <figure key>: "datasheet name, year" } - every figure present must name its source. A key
 //          is the figure's path ("peak_dense_tflops.bf16", "memory_gb", "scale_up.bandwidth_gbps") or its group
 //          ("peak_dense_tflops", "scale_up") covering all figures in it; HardwareSpec::sources holds the resolved

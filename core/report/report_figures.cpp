@@ -2,8 +2,8 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
-#include "core/number_format.h"
 #include "core/model/param_count.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -47,7 +47,7 @@ ReportSection scenarioSection(const ScenarioDocument& doc)
     out.rows.push_back({ "Model", s.model.name.empty() ? s.model.id : s.model.name, modelNote });
     out.rows.push_back({ "Parameters", paramsText(params.total),
         s.model.isMoe() ? "active per token: " + paramsText(params.active) : "" });
-    const auto peak = s.cluster.hardware.densePeak(NumberFormat::BF16);
+    const auto peak = s.cluster.hardware.mfuPeak();
     out.rows.push_back({ "Hardware", std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.name,
         peak ? "BF16 dense peak " + formatTflops(*peak) + " per GPU" : "" });
     out.rows.push_back({ "Sequence length", count(static_cast<double>(s.workload.seqLen)) + " tokens", "" });

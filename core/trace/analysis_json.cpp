@@ -15,17 +15,27 @@ nlohmann::json mfuToJson(const MfuResult& m)
 {
     return { { "mfu", m.mfu }, { "flops_per_token", m.flopsPerToken }, { "tokens_per_s_per_gpu", m.tokensPerSecPerGpu },
         { "achieved_tflops_per_gpu", m.achievedFlopsPerGpu / 1e12 },
-        { "peak_dense_tflops_per_gpu", m.peakFlopsPerGpu / 1e12 } };
+        { "peak_dense_tflops_per_gpu", m.peakFlopsPerGpu / 1e12 },
+        { "peak_format", std::string(numberFormatKey(m.peakFormat)) } };
 }
 
-nlohmann::json rankToJson(const RankAnalysis& r, const std::optional<MfuResult>& measured)
+nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, const std::optional<MfuResult>& measured)
 {
     const Breakdown& b = r.total;
     nlohmann::json j;
     j["rank"] = r.rank;
     j["gpu_name"] = r.gpuName ? nlohmann::json(*r.gpuName) : nlohmann::json(nullptr);
-    const auto proposed = r.gpuName ? proposeHardwarePresetId(*r.gpuName) : std::nullopt;
-    j["proposed_gpu_preset"] = proposed ? nlohmann::json(*proposed) : nlohmann::json(nullptr);
+    j["proposed_gpu_preset"] = nullptr;
+    if (r.gpuName) {
+        const GpuMatch match = matchGpuName(*r.gpuName, gpus.hardware);
+        if (match.presetId) {
+            j["proposed_gpu_preset"] = *match.presetId;
+        } else {
+            j["gpu_preset_hint"] = unmatchedGpuHint(*r.gpuName, match, gpus.userPresetFolder);
+            if (match.ambiguous())
+                j["gpu_preset_candidates"] = match.candidates;
+        }
+    }
     j["source_file"] = r.sourceFile;
     j["kernel_count"] = b.kernelCount;
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
@@ -70,12 +80,13 @@ nlohmann::json rankToJson(const RankAnalysis& r, const std::optional<MfuResult>&
     return j;
 }
 
-nlohmann::json runToJson(const RunAnalysis& run, const std::vector<std::optional<MfuResult>>& perRankMfu)
+nlohmann::json runToJson(
+    const RunAnalysis& run, const GpuPresetContext& gpus, const std::vector<std::optional<MfuResult>>& perRankMfu)
 {
     nlohmann::json j;
     nlohmann::json ranks = nlohmann::json::array();
     for (size_t i = 0; i < run.ranks.size(); ++i)
-        ranks.push_back(rankToJson(run.ranks[i], i < perRankMfu.size() ? perRankMfu[i] : std::nullopt));
+        ranks.push_back(rankToJson(run.ranks[i], gpus, i < perRankMfu.size() ? perRankMfu[i] : std::nullopt));
     j["ranks"] = ranks;
     j["gpu_count"] = run.gpuCount();
     j["mean_step_s"] = run.meanStepSeconds;

@@ -191,7 +191,7 @@ private slots:
     {
         Timeline t = read(overlapTrace(), "rank.json");
         std::vector<Timeline> ts { std::move(t) };
-        const nlohmann::json j = runToJson(analyzeRun(ts, builtInRules()));
+        const nlohmann::json j = runToJson(analyzeRun(ts, builtInRules()), GpuPresetContext {});
         QCOMPARE(j["ranks"].size(), size_t(1));
         const auto& r = j["ranks"][0];
         for (const char* key : { "rank", "gpu_name", "kernel_count", "steps", "busy_s", "idle_s", "categories",

@@ -6,13 +6,23 @@
 
 #include <filesystem>
 
-#include "core/trace/analysis.h"
 #include "core/presets/gpu_match.h"
+#include "core/presets/presets.h"
+#include "core/trace/analysis.h"
+#include "core/trace/analysis_json.h"
 #include "core/trace/trace_loader.h"
 
 using namespace mfu::trace;
 
 namespace {
+
+// The built-in hardware presets, whose "match" patterns name the GPUs.
+GpuPresetContext builtInGpus()
+{
+    mfu::PresetLibrary library;
+    library.loadDirectory(std::filesystem::path(MFU_SOURCE_DIR) / "presets");
+    return { library.hardware(), "the user presets folder" };
+}
 
 std::string tracePath(const char* name)
 {
@@ -64,7 +74,12 @@ private slots:
         QVERIFY(r.total.commNs > 0);
         QVERIFY(r.total.overlapNs <= r.total.commNs);
         QVERIFY(r.total.busyNs <= r.total.spanNs);
-        QCOMPARE(proposeHardwarePresetId(*t.gpuName).value_or(""), std::string("a100-sxm-80gb"));
+        // Meta's A100-PG509-200 board: its deviceProperties give totalGlobalMem 42,297,524,224 bytes, the 40 GB part.
+        QCOMPARE(mfu::proposeHardwarePresetId(*t.gpuName, builtInGpus().hardware).value_or(""),
+            std::string("a100-sxm-40gb"));
+        const nlohmann::json j = rankToJson(r, builtInGpus());
+        QCOMPARE(j["proposed_gpu_preset"].get<std::string>(), std::string("a100-sxm-40gb"));
+        QVERIFY(!j.contains("gpu_preset_hint"));
     }
 
     // HTA's sampled recommendation-model pair: integer us, no deviceProperties, world 128.
@@ -89,6 +104,13 @@ private slots:
             QCOMPARE(r.steps[0].step.number, int64_t(551));
         }
         QCOMPARE(run.ranks[0].steps[0].startNsAbsolute, int64_t(1682725898079292000));
+        // No deviceProperties: no GPU name, so no preset is proposed and there is nothing to hint about.
+        const nlohmann::json j = runToJson(run, builtInGpus());
+        for (const auto& rank : j["ranks"]) {
+            QVERIFY(rank["gpu_name"].is_null());
+            QVERIFY(rank["proposed_gpu_preset"].is_null());
+            QVERIFY(!rank.contains("gpu_preset_hint"));
+        }
         QVERIFY(run.straggler);
     }
 
@@ -106,7 +128,9 @@ private slots:
         QCOMPARE(countCategory(t, KernelCategory::AttentionFwd), size_t(34)); // flash_fwd kernels
         QVERIFY(countCategory(t, KernelCategory::Gemm) >= 241); // sm90_xmma GEMMs (plus others)
         QCOMPARE(r.total.commNs, int64_t(0)); // one GPU, no collectives
-        QCOMPARE(proposeHardwarePresetId(*t.gpuName).value_or(""), std::string("h100-sxm"));
+        QCOMPARE(
+            mfu::proposeHardwarePresetId(*t.gpuName, builtInGpus().hardware).value_or(""), std::string("h100-sxm"));
+        QCOMPARE(rankToJson(r, builtInGpus())["proposed_gpu_preset"].get<std::string>(), std::string("h100-sxm"));
     }
 };
 

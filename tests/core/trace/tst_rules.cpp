@@ -2,7 +2,6 @@
 #include <QtTest>
 
 #include "core/errors.h"
-#include "core/presets/gpu_match.h"
 #include "core/trace/kernel_rules.h"
 
 using namespace mfu::trace;
@@ -180,34 +179,6 @@ private slots:
             QVERIFY2(what.startsWith("rules.json: "), qPrintable(what));
             QVERIFY2(what.contains(message), qPrintable(what));
         }
-    }
-
-    void gpuNameProposesPreset_data()
-    {
-        QTest::addColumn<QString>("gpuName");
-        QTest::addColumn<QString>("preset");
-        QTest::newRow("H100 SXM") << "NVIDIA H100 80GB HBM3"
-                                  << "h100-sxm";
-        QTest::newRow("H100 PCIe") << "NVIDIA H100 PCIe"
-                                   << "h100-pcie";
-        QTest::newRow("H100 NVL") << "NVIDIA H100 NVL"
-                                  << "";
-        QTest::newRow("A100 PG509") << "NVIDIA A100-PG509-200"
-                                    << "a100-sxm-80gb";
-        QTest::newRow("GB200") << "NVIDIA GB200"
-                               << "gb200";
-        QTest::newRow("B200") << "NVIDIA B200"
-                              << "b200";
-        QTest::newRow("MI300X") << "AMD Instinct MI300X"
-                                << "mi300x";
-        QTest::newRow("unknown") << "NVIDIA GeForce RTX 4090"
-                                 << "";
-    }
-    void gpuNameProposesPreset()
-    {
-        QFETCH(QString, gpuName);
-        QFETCH(QString, preset);
-        QCOMPARE(QString::fromStdString(proposeHardwarePresetId(gpuName.toStdString()).value_or("")), preset);
     }
 };
 

@@ -329,7 +329,7 @@ private slots:
         QCOMPARE(planSteps(annotated).source, StepSource::GpuAnnotation);
         const RankAnalysis r = analyzeRank(t, rules);
         QCOMPARE(r.stepSource, StepSource::Inferred);
-        const nlohmann::json j = rankToJson(r);
+        const nlohmann::json j = rankToJson(r, GpuPresetContext {});
         QCOMPARE(j.at("step_source").get<std::string>(), std::string("inferred"));
         QCOMPARE(j.at("steps").size(), size_t(2));
         QCOMPARE(j.at("steps")[0].at("step").get<int>(), 1);
