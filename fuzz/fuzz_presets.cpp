@@ -1,11 +1,13 @@
 // Preset files (hardware and model): loadText records a problem for a bad file or entry and keeps the rest, so
-// nothing at all may escape it; then every entry that did load must survive the counting formulas.
+// nothing at all may escape it; then every entry that did load must survive the counting formulas, and every GPU
+// name pattern (a glob from an untrusted file) must be matchable against all of them.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "core/errors.h"
 #include "core/model/flops.h"
+#include "core/presets/gpu_match.h"
 #include "core/presets/presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -21,5 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         } catch (const mfu::InputError&) {
         }
     }
+    for (const auto& hardware : library.hardware())
+        for (const auto& pattern : hardware.matchPatterns)
+            (void)mfu::unmatchedGpuHint(pattern, mfu::matchGpuName(pattern, library.hardware()), "presets");
+    (void)mfu::matchGpuName(text, library.hardware());
     return 0;
 }

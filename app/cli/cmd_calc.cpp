@@ -153,8 +153,9 @@ QString toText(const CalcResult& r)
         line("tokens/s whole run", formatNumber(m.tokensPerSecCluster));
         line("achieved per GPU", formatTflops(m.achievedFlopsPerGpu));
         line("achieved whole run", formatTflops(m.achievedFlopsCluster));
-        line("dense BF16 peak per GPU", formatTflops(m.peakFlopsPerGpu));
-        line("MFU (* formula, BF16 peak)", formatPercent(m.mfu));
+        const std::string peakLabel(numberFormatLabel(m.peakFormat)); // FP16 on a GPU without BF16 (V100)
+        line("dense " + peakLabel + " peak per GPU", formatTflops(m.peakFlopsPerGpu));
+        line("MFU (* formula, " + peakLabel + " peak)", formatPercent(m.mfu));
         line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatPercent(m.hfu));
         if (m.mfuVsFp8Peak)
             line("MFU vs dense FP8 peak " + formatTflops(*m.fp8PeakFlopsPerGpu), formatPercent(*m.mfuVsFp8Peak));

@@ -45,6 +45,8 @@ json hardwareJson(const HardwareSpec& hw)
         { "scale_out_bandwidth_bytes_per_sec", hw.scaleOutBandwidthBytesPerSec },
         { "price_per_gpu_hour_usd", hw.pricePerGpuHourUsd },
         { "power_watts", hw.powerWatts ? json(*hw.powerWatts) : json(nullptr) },
+        { "mfu_peak_format", std::string(numberFormatKey(hw.mfuPeakFormat())) },
+        { "match", hw.matchPatterns },
         { "sources", hw.sources },
     };
 }

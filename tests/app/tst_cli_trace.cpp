@@ -1,5 +1,6 @@
 // Contract test of `mfu-explorer trace`: runs the real binary and checks the FIXED JSON keys (issue 4), the exact
-// figures of a synthetic trace, --compare, measured MFU, and the one-line error on a bad file.
+// figures of a synthetic trace, --compare, measured MFU, the GPU preset proposed from the trace's GPU name (built-in
+// and user presets, the real traces in ../shared/traces), and the one-line error on a bad file.
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -14,9 +15,13 @@ struct Run {
     QByteArray err;
 };
 
-Run runCli(const QStringList& args)
+// `presetsDir`: the user presets folder (MFU_EXPLORER_PRESETS_DIR); empty = a folder that does not exist.
+Run runCli(const QStringList& args, const QString& presetsDir = QStringLiteral("/nonexistent/mfu-presets"))
 {
     QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("MFU_EXPLORER_PRESETS_DIR"), presetsDir);
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(MFU_CLI_BINARY), QStringList { QStringLiteral("trace") } + args);
     p.waitForFinished(60000);
     return { p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError() };
@@ -40,10 +45,11 @@ QByteArray kernel(const char* name, const char* ts, const char* dur, int stream)
 
 // GEMM [0,100) and all-reduce [50,150) on two streams, then ProfilerStep#1 [0,200) and #2 [200,400) on the GPU.
 // Step 1 (kept): span 200 us, busy 150, idle 50, comm 100 of which 50 under the GEMM.
-QByteArray syntheticTrace()
+QByteArray syntheticTrace(const QByteArray& gpuName = "NVIDIA H100 80GB HBM3")
 {
-    return "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}],"
-           " \"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
+    return "{\"deviceProperties\": [{\"id\": 0, \"name\": \"" + gpuName
+        + "\"}],"
+          " \"distributedInfo\": {\"rank\": 0, \"world_size\": 1}, \"traceEvents\": ["
         + kernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n", "0", "100", 7) + ","
         + kernel("ncclDevKernel_AllReduce_Sum_bf16_RING_LL(x)", "50", "100", 20) + ","
         + kernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n", "200", "100", 7) + ","
@@ -102,6 +108,133 @@ private slots:
         QCOMPARE(j["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>(), 989.0);
         QVERIFY(qAbs(j["ranks"][0]["measured_mfu"].get<double>() - 3e14 / 989e12) < 1e-12);
         QVERIFY(qAbs(j["measured_mfu"]["mfu"].get<double>() - 3e14 / 989e12) < 1e-12);
+    }
+
+    // The GPU name maps to a preset through the presets' "match" patterns.
+    void proposedGpuPreset_data()
+    {
+        QTest::addColumn<QByteArray>("gpuName");
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("H100 SXM") << QByteArray("NVIDIA H100 80GB HBM3") << "h100-sxm";
+        QTest::newRow("V100 32GB") << QByteArray("Tesla V100-SXM2-32GB") << "v100-sxm2-32gb";
+        QTest::newRow("RTX 3090") << QByteArray("NVIDIA GeForce RTX 3090") << "rtx-3090";
+        QTest::newRow("MI210") << QByteArray("AMD Instinct MI210") << "mi210";
+    }
+    void proposedGpuPreset()
+    {
+        QFETCH(QByteArray, gpuName);
+        QFETCH(QString, preset);
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("t.json"), syntheticTrace(gpuName));
+        const Run r = runCli({ path, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto rank = nlohmann::json::parse(r.out.toStdString())["ranks"][0];
+        QCOMPARE(QString::fromStdString(rank["proposed_gpu_preset"].get<std::string>()), preset);
+        QVERIFY(!rank.contains("gpu_preset_hint"));
+        const Run text = runCli({ path });
+        QVERIFY2(text.out.contains("GPU preset " + preset.toUtf8()), text.out.constData());
+    }
+
+    // No preset matches: null, the name kept, and a hint (JSON and text) naming the user presets folder; a preset
+    // file there with the name in its "match" list makes it match, and measured MFU then finds the GPU itself.
+    void unmatchedGpuSaysHowToAddAPreset()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir presets;
+        const QString path = writeFile(dir, QStringLiteral("t.json"), syntheticTrace("NVIDIA RTX A6000"));
+        Run r = runCli({ path, QStringLiteral("--json") }, presets.path());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto rank = nlohmann::json::parse(r.out.toStdString())["ranks"][0];
+        QVERIFY(rank["proposed_gpu_preset"].is_null());
+        QCOMPARE(rank["gpu_name"].get<std::string>(), std::string("NVIDIA RTX A6000"));
+        const QString hint = QString::fromStdString(rank["gpu_preset_hint"].get<std::string>());
+        QVERIFY2(hint.contains(presets.path()) && hint.contains("\"match\"") && hint.contains("NVIDIA RTX A6000"),
+            qPrintable(hint));
+        r = runCli({ path }, presets.path());
+        QVERIFY2(r.out.contains("GPU preset: no hardware preset matches 'NVIDIA RTX A6000'"), r.out.constData());
+        r = runCli({ path, QStringLiteral("--params"), QStringLiteral("1e9"), QStringLiteral("--tokens-per-step"),
+                       QStringLiteral("10"), QStringLiteral("--json") },
+            presets.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no hardware preset matches"), r.err.constData());
+
+        // 300 TFLOPS dense BF16 (a made-up test figure): 3e14 FLOP/s achieved / 300e12 = MFU 1.0 exactly.
+        const QByteArray user = R"({"format": "mfu-explorer-hardware", "version": 1, "hardware": [
+            {"id": "rtx-a6000", "name": "Our RTX A6000", "match": ["NVIDIA RTX A6000"],
+             "peak_dense_tflops": {"bf16": 300}, "memory_gb": 48, "hbm_bandwidth_gbps": 768,
+             "sources": {"peak_dense_tflops": "test figure", "memory_gb": "test figure",
+                         "hbm_bandwidth_gbps": "test figure"}}]})";
+        writeFile(presets, QStringLiteral("a6000.json"), user);
+        r = runCli({ path, QStringLiteral("--params"), QStringLiteral("1e9"), QStringLiteral("--tokens-per-step"),
+                       QStringLiteral("10"), QStringLiteral("--json") },
+            presets.path());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["ranks"][0]["proposed_gpu_preset"].get<std::string>(), std::string("rtx-a6000"));
+        QCOMPARE(j["measured_mfu"]["inputs"]["gpu"].get<std::string>(), std::string("rtx-a6000"));
+        QCOMPARE(j["measured_mfu"]["mfu"].get<double>(), 1.0);
+    }
+
+    // Ambiguous: a bare "NVIDIA A100" could be three presets; none is proposed and the candidates are listed.
+    void ambiguousGpuListsCandidates()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("t.json"), syntheticTrace("NVIDIA A100"));
+        const Run r = runCli({ path, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto rank = nlohmann::json::parse(r.out.toStdString())["ranks"][0];
+        QVERIFY(rank["proposed_gpu_preset"].is_null());
+        QCOMPARE(rank["gpu_preset_candidates"].size(), size_t(3));
+        QVERIFY(rank["gpu_preset_hint"].get<std::string>().find("could be any of") != std::string::npos);
+    }
+
+    // V100 has no BF16: measured MFU is against its 125 TFLOPS FP16 tensor peak, and the JSON says FP16.
+    // 6e9 FLOP/token x 5e4 tokens/s = 3e14 FLOP/s / 125e12 = 2.4 (the synthetic step is tiny).
+    void v100MeasuresAgainstFp16()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("t.json"), syntheticTrace("Tesla V100-SXM2-16GB"));
+        const Run r = runCli({ path, QStringLiteral("--params"), QStringLiteral("1e9"),
+            QStringLiteral("--tokens-per-step"), QStringLiteral("10"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["measured_mfu"]["inputs"]["gpu"].get<std::string>(), std::string("v100-sxm2-16gb"));
+        QCOMPARE(j["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>(), 125.0);
+        QCOMPARE(j["measured_mfu"]["peak_format"].get<std::string>(), std::string("fp16"));
+        QVERIFY(qAbs(j["measured_mfu"]["mfu"].get<double>() - 3e14 / 125e12) < 1e-12);
+    }
+
+    // The real public traces: Meta's A100-PG509-200 (40 GB: totalGlobalMem 42,297,524,224), TraceLens's H100 SXM,
+    // and HTA's sampled pair that records no GPU.
+    void realTracesProposeTheirPreset_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("A100 PG509-200") << "hta__nccl_parser_config__nccl_data.json.gz"
+                                        << "a100-sxm-40gb";
+        QTest::newRow("H100 80GB HBM3") << "tracelens__h100__qwen1.5-0.5b-chat.json.gz"
+                                        << "h100-sxm";
+        QTest::newRow("none recorded") << "hta__trace_filter__sampled_rank-0.json.gz"
+                                       << "";
+    }
+    void realTracesProposeTheirPreset()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, preset);
+        const QString path = QStringLiteral(MFU_SHARED_TRACES_DIR "/") + file;
+        if (!QFile::exists(path))
+            QSKIP(qPrintable(
+                QStringLiteral("real trace not found: %1 (shared/traces is absent in this checkout)").arg(path)));
+        const Run r = runCli({ path, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto rank = nlohmann::json::parse(r.out.toStdString())["ranks"][0];
+        if (preset.isEmpty()) {
+            QVERIFY(rank["gpu_name"].is_null());
+            QVERIFY(rank["proposed_gpu_preset"].is_null());
+            QVERIFY(!rank.contains("gpu_preset_hint"));
+        } else {
+            QCOMPARE(QString::fromStdString(rank["proposed_gpu_preset"].get<std::string>()), preset);
+        }
     }
 
     void compareTwoRuns()

@@ -155,6 +155,17 @@ private slots:
         }
     }
 
+    // docs/presets.md's Hardware table lists every built-in GPU (its id in backticks at the start of a row).
+    void docsTableListsEveryGpu()
+    {
+        std::ifstream in(std::filesystem::path(MFU_SOURCE_DIR) / "docs" / "presets.md");
+        QVERIFY(in);
+        std::stringstream text;
+        text << in.rdbuf();
+        for (const auto& hw : builtIns().hardware())
+            QVERIFY2(text.str().find("| `" + hw.id + "` |") != std::string::npos, hw.id.c_str());
+    }
+
     // Volta has no BF16: its 16-bit training peak is FP16 (125 TFLOPS on SXM2), stored as "fp16" and used as the
     // MFU denominator, labelled FP16. 1e14 FLOP/s achieved per GPU / 125e12 = 0.8.
     void gpuWithoutBf16MeasuresAgainstFp16()
