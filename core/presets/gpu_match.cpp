@@ -106,10 +106,13 @@ std::string unmatchedGpuHint(std::string_view gpuName, const GpuMatch& match, st
         for (const auto& id : match.candidates)
             ids += (ids.empty() ? "" : ", ") + id;
         return "'" + name + "' could be any of " + ids
-            + ": choose one with --gpu, or add the exact name to one preset's \"match\" list in a preset file in "
+            + ": choose one (--gpu ID on the command line, the scenario's GPU in the app), or add the exact name to "
+              "one preset's \"match\" list in a preset file in "
             + std::string(folderHint) + " (see docs/presets.md)";
     }
-    return "no hardware preset matches '" + name + "': choose one with --gpu, or add a preset (or an override of a "
+    return "no hardware preset matches '" + name
+        + "': choose one (--gpu ID on the command line, the scenario's GPU in the app), or add a preset (or an "
+          "override of a "
         + "built-in, by id) whose \"match\" list contains \"" + name + "\" in a preset file in "
         + std::string(folderHint) + " (see docs/presets.md)";
 }

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "core/diagnosis/diagnosis.h"
-#include "core/errors.h"
 #include "core/diagnosis/log_diagnosis.h"
+#include "core/errors.h"
 #include "core/logs/log_json.h"
 #include "diagnosis_test_support.h"
 #include "shipped_presets.h"
@@ -176,6 +176,36 @@ private slots:
             QFAIL("expected an InputError");
         } catch (const InputError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("give the GPU")), e.what());
+        }
+    }
+
+    // The log's device name goes through the presets' "match" patterns: a V100 log finds its preset (FP16 peak), a
+    // bare "NVIDIA A100" is ambiguous and the error lists the candidates, an unknown part says to give the GPU.
+    void deviceNameMatchesPresetPatterns()
+    {
+        LogRunContext c;
+        c.label = "v100.log";
+        const ReportedRun v100
+            = runFrom("Device: Tesla V100-SXM2-32GB\niter 1: loss 9.0, time 130.00ms, mfu 40.00%\n", c);
+        QCOMPARE(v100.hardware.id, std::string("v100-sxm2-32gb"));
+        QCOMPARE(v100.hardware.mfuPeak().value_or(0), 125e12);
+        c.label = "a100.log";
+        try {
+            runFrom("Device: NVIDIA A100\niter 1: loss 9.0, time 130.00ms, mfu 40.00%\n", c);
+            QFAIL("expected an InputError");
+        } catch (const InputError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.startsWith("a100.log: ") && what.contains("could be any of") && what.contains("a100-sxm-40gb")
+                    && what.contains("a100-sxm-80gb"),
+                e.what());
+        }
+        c.label = "a6000.log";
+        try {
+            runFrom("Device: NVIDIA RTX A6000\niter 1: loss 9.0, time 130.00ms, mfu 40.00%\n", c);
+            QFAIL("expected an InputError");
+        } catch (const InputError& e) {
+            QVERIFY2(
+                QString::fromUtf8(e.what()).contains(QStringLiteral("('NVIDIA RTX A6000'); give the GPU")), e.what());
         }
     }
 
