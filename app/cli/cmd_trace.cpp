@@ -128,8 +128,8 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
             overall = trace::measuredMfu(
                 in->flopsPerToken, in->tokensPerStep, gpus, run.meanStepSeconds, in->hardware, in->precision);
     }
-    const trace::GpuPresetContext gpus { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
-    nlohmann::json j = trace::runToJson(run, gpus, perRank);
+    const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
+    nlohmann::json j = trace::runToJson(run, known, perRank);
     if (in && in->matmulFlopsPerToken)
         for (size_t i = 0; i < run.ranks.size(); ++i)
             if (const auto e = trace::measuredGemmEfficiency(*in->matmulFlopsPerToken, in->tokensPerStep, gpus,
