@@ -9,8 +9,8 @@
 
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
-#include "core/model/model_spec.h"
 #include "core/model/mfu.h"
+#include "core/model/model_spec.h"
 #include "core/model/precision.h"
 
 namespace mfu {
@@ -22,6 +22,17 @@ struct Workload {
 };
 
 enum class PipelineSchedule { OneFOneB, Interleaved1F1B, ZeroBubble };
+
+// How the data-parallel ranks hold the model state. FSDP (ZeRO-3, TorchTitan's FSDP2) shards weights, gradients and
+// optimizer state and all-gathers weights per layer; ZeRO-1 (Megatron's distributed optimizer, DeepSpeed stage 1)
+// keeps whole BF16 weights and FP32 gradients on every rank, shards the FP32 master weights and optimizer state,
+// reduce-scatters gradients and all-gathers the updated weights once per step; DDP keeps everything whole and
+// all-reduces the gradients once per step.
+enum class DataParallelKind { Fsdp, Zero1, Ddp };
+
+// The attention kernel (FlashAttention 3 on Hopper, 2 on Ampere and later, 1, cuDNN SDPA, or the unfused
+// scores-softmax-GEMM path of 2021-2022 Megatron-LM). Auto: the best one the GPU has.
+enum class AttentionKernel { Auto, FlashAttention3, FlashAttention2, FlashAttention1, Cudnn, Unfused };
 
 // Degrees multiply to the GPU count: gpus = hsdpReplicas x fsdpShards x tp x pp x cp. Expert parallelism (ep)
 // shards MoE experts over ranks of the data-parallel x cp group and does not multiply.
@@ -35,16 +46,22 @@ struct Parallelism {
     int cp = 1;
     int ep = 1;
     int hsdpReplicas = 1; // 1: flat FSDP over all data-parallel ranks; R: R replicas, FSDP inside each
+    DataParallelKind dataParallel = DataParallelKind::Fsdp; // how the fsdp-shard ranks hold the state
+    // MoE dispatch/combine all-to-alls overlapped with another micro-batch's compute (DeepSeek's DualPipe,
+    // Megatron-Core's EP A2A overlap) instead of sitting on the critical path.
+    bool expertOverlap = false;
 };
 
 // Framework switches seed 000 names as levers.
 struct FrameworkFlags {
     int fsdpPrefetchLayers = 1; // layers all-gathered ahead of compute (FSDP default 1)
-    bool reduceInBf16 = false; // gradient reduce-scatter/all-reduce dtype: bf16 (true) or fp32 (false, TorchTitan default)
+    bool reduceInBf16
+        = false; // gradient reduce-scatter/all-reduce dtype: bf16 (true) or fp32 (false, TorchTitan default)
     bool fusedOptimizer = true;
     bool compiled = true; // torch.compile: fused elementwise ops
     bool optimizerInBackward = false; // optimizer step overlapped with the backward pass
     bool fp8ScalesInBackward = false; // precompute FP8 weight scales during backward (seed 000, 3.4)
+    AttentionKernel attentionKernel = AttentionKernel::Auto;
 };
 
 // A throughput the user measured, overlaid on sweeps and used for calibration.

@@ -74,8 +74,8 @@ Workload readWorkload(const FieldReader& r)
 
 Parallelism readParallelism(const FieldReader& r)
 {
-    r.rejectUnknownKeys(
-        { "tp", "sequence_parallel", "async_tp", "pp", "virtual_stages", "schedule", "cp", "ep", "hsdp_replicas" });
+    r.rejectUnknownKeys({ "tp", "sequence_parallel", "async_tp", "pp", "virtual_stages", "schedule", "cp", "ep",
+        "hsdp_replicas", "data_parallel", "expert_overlap" });
     Parallelism p;
     p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
     p.sequenceParallel = r.optionalBool("sequence_parallel", true);
@@ -87,13 +87,16 @@ Parallelism readParallelism(const FieldReader& r)
     p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxCount).value_or(1));
     p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxCount).value_or(1));
     p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxCount).value_or(1));
+    p.dataParallel = readKey<DataParallelKind>(
+        r, "data_parallel", dataParallelFromKey, DataParallelKind::Fsdp, "fsdp, zero1, ddp");
+    p.expertOverlap = r.optionalBool("expert_overlap", false);
     return p;
 }
 
 FrameworkFlags readFlags(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled",
-        "optimizer_in_backward", "fp8_scales_in_backward" });
+        "optimizer_in_backward", "fp8_scales_in_backward", "attention_kernel" });
     FrameworkFlags f;
     f.fsdpPrefetchLayers = static_cast<int>(r.optionalInteger("fsdp_prefetch_layers", 0, 1024).value_or(1));
     f.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
@@ -101,6 +104,8 @@ FrameworkFlags readFlags(const FieldReader& r)
     f.compiled = r.optionalBool("compiled", true);
     f.optimizerInBackward = r.optionalBool("optimizer_in_backward", false);
     f.fp8ScalesInBackward = r.optionalBool("fp8_scales_in_backward", false);
+    f.attentionKernel = readKey<AttentionKernel>(r, "attention_kernel", attentionKernelFromKey, AttentionKernel::Auto,
+        "auto, flash3, flash2, flash1, cudnn, unfused");
     return f;
 }
 
@@ -227,6 +232,55 @@ std::optional<PipelineSchedule> pipelineScheduleFromKey(std::string_view key)
     return std::nullopt;
 }
 
+std::string_view dataParallelKey(DataParallelKind kind)
+{
+    switch (kind) {
+    case DataParallelKind::Fsdp:
+        return "fsdp";
+    case DataParallelKind::Zero1:
+        return "zero1";
+    case DataParallelKind::Ddp:
+        return "ddp";
+    }
+    return "fsdp";
+}
+
+std::optional<DataParallelKind> dataParallelFromKey(std::string_view key)
+{
+    for (const auto k : { DataParallelKind::Fsdp, DataParallelKind::Zero1, DataParallelKind::Ddp })
+        if (key == dataParallelKey(k))
+            return k;
+    return std::nullopt;
+}
+
+std::string_view attentionKernelKey(AttentionKernel kernel)
+{
+    switch (kernel) {
+    case AttentionKernel::Auto:
+        return "auto";
+    case AttentionKernel::FlashAttention3:
+        return "flash3";
+    case AttentionKernel::FlashAttention2:
+        return "flash2";
+    case AttentionKernel::FlashAttention1:
+        return "flash1";
+    case AttentionKernel::Cudnn:
+        return "cudnn";
+    case AttentionKernel::Unfused:
+        return "unfused";
+    }
+    return "auto";
+}
+
+std::optional<AttentionKernel> attentionKernelFromKey(std::string_view key)
+{
+    for (const auto k : { AttentionKernel::Auto, AttentionKernel::FlashAttention3, AttentionKernel::FlashAttention2,
+             AttentionKernel::FlashAttention1, AttentionKernel::Cudnn, AttentionKernel::Unfused })
+        if (key == attentionKernelKey(k))
+            return k;
+    return std::nullopt;
+}
+
 json scenarioToJson(const ScenarioDocument& doc)
 {
     const Scenario& s = doc.scenario;
@@ -254,13 +308,14 @@ json scenarioToJson(const ScenarioDocument& doc)
         { "parallelism",
             { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp }, { "pp", p.pp },
                 { "virtual_stages", p.virtualStages }, { "schedule", pipelineScheduleKey(p.schedule) }, { "cp", p.cp },
-                { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas } } },
+                { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas },
+                { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_overlap", p.expertOverlap } } },
         { "activation_checkpointing", activationCheckpointingKey(s.activationCheckpointing) },
         { "flags",
             { { "fsdp_prefetch_layers", f.fsdpPrefetchLayers }, { "reduce_in_bf16", f.reduceInBf16 },
                 { "fused_optimizer", f.fusedOptimizer }, { "compiled", f.compiled },
-                { "optimizer_in_backward", f.optimizerInBackward },
-                { "fp8_scales_in_backward", f.fp8ScalesInBackward } } },
+                { "optimizer_in_backward", f.optimizerInBackward }, { "fp8_scales_in_backward", f.fp8ScalesInBackward },
+                { "attention_kernel", attentionKernelKey(f.attentionKernel) } } },
         { "mfu_formula", flopFormulaKey(s.mfuFormula) },
         { "measured_throughput", throughput },
         { "measured_points", points },

@@ -50,6 +50,11 @@ nlohmann::json modelToScenarioJson(const ModelSpec& model);
 ModelSpec modelFromScenarioJson(const nlohmann::json& object, const std::string& path);
 std::string_view pipelineScheduleKey(PipelineSchedule schedule); // "1f1b", "interleaved_1f1b", "zero_bubble"
 std::optional<PipelineSchedule> pipelineScheduleFromKey(std::string_view key);
+std::string_view dataParallelKey(DataParallelKind kind); // "fsdp", "zero1", "ddp"
+std::optional<DataParallelKind> dataParallelFromKey(std::string_view key);
+// "auto", "flash3", "flash2", "flash1", "cudnn", "unfused"
+std::string_view attentionKernelKey(AttentionKernel kernel);
+std::optional<AttentionKernel> attentionKernelFromKey(std::string_view key);
 
 // Version-0 reader (scenario_file_v0.cpp).
 ScenarioDocument scenarioFromJsonV0(const nlohmann::json& root, const PresetLibrary* presets);

@@ -33,9 +33,9 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.cluster.gpusPerScaleUpDomain = 4;
     s.workload = { 16384, 8 * 1024 * 1024, 3 };
     s.precision = TrainingPrecision::BF16_FP8;
-    s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2 };
+    s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true };
     s.activationCheckpointing = ActivationCheckpointing::Full;
-    s.flags = { 2, true, false, false, true, true };
+    s.flags = { 2, true, false, false, true, true, AttentionKernel::Cudnn };
     s.mfuFormula = FlopFormula::PerComponentCausal;
     s.measuredThroughput = Throughput { 1234.5678, ThroughputScope::PerGpu };
     s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
@@ -126,6 +126,8 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(parallelism.cp);
         SAME(parallelism.ep);
         SAME(parallelism.hsdpReplicas);
+        SAME(parallelism.dataParallel);
+        SAME(parallelism.expertOverlap);
         SAME(activationCheckpointing);
         SAME(flags.fsdpPrefetchLayers);
         SAME(flags.reduceInBf16);
@@ -133,6 +135,7 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(flags.compiled);
         SAME(flags.optimizerInBackward);
         SAME(flags.fp8ScalesInBackward);
+        SAME(flags.attentionKernel);
         SAME(mfuFormula);
         SAME(measuredThroughput.has_value());
         if (a.measuredThroughput) {
@@ -313,6 +316,10 @@ private slots:
         QTest::newRow("bad precision") << edited([](auto& j) { j["precision"] = "int8"; }) << "precision";
         QTest::newRow("bad schedule") << edited([](auto& j) { j["parallelism"]["schedule"] = "gpipe"; })
                                       << "parallelism.schedule";
+        QTest::newRow("bad data parallel")
+            << edited([](auto& j) { j["parallelism"]["data_parallel"] = "zero3"; }) << "parallelism.data_parallel";
+        QTest::newRow("bad attention kernel")
+            << edited([](auto& j) { j["flags"]["attention_kernel"] = "flash4"; }) << "flags.attention_kernel";
         QTest::newRow("MFU as percent") << edited([](auto& j) { j["measured_points"][1]["mfu"] = 38.5; })
                                         << "measured_points[1].mfu";
         QTest::newRow("throughput scope")
