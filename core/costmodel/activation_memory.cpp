@@ -11,7 +11,7 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
     const double o = x.heads * x.vHeadDim;
     const double f = x.ffnDim;
     // Parts split by TP even without SP (they live in the column/row-parallel interior)...
-    const double qkv = 2.0 * (q + kv);
+    const double qkv = x.latentQkvWidth > 0 ? 2.0 * x.latentQkvWidth : 2.0 * (q + kv);
     const double outProjInput = 2.0 * o;
     const bool remat = layout.compiledRematerialisation;
     const double ffnInterior = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0);

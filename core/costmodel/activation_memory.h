@@ -30,6 +30,10 @@ struct LayerShape {
     bool gatedFfn = true; // SwiGLU (3 matrices) vs GELU (2)
     bool dropout = false;
     bool flashAttention = true;
+    // Multi-head latent attention: bytes/2 per token of the compressed query and key-value latents (q_lora_rank +
+    // kv_lora_rank + rope dim). When set, the layer keeps these instead of Q, K and V and recomputes the
+    // up-projections in backward (DeepSeek-V3 technical report, section 3.2.3).
+    double latentQkvWidth = 0;
 };
 
 enum class ActivationRecompute { None, AttentionCore, OpLevel, Full };

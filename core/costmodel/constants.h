@@ -25,6 +25,12 @@ struct CostModelConstants {
     double attentionBackwardEfficiency = 0.35;
     // Attention split into context-parallel chunks runs less efficiently (smaller tiles, ring steps).
     double contextParallelAttentionEfficiency = 0.75;
+    // Fused attention kernels approach their plateau as the keys per call grow: s / (s + this) of it.
+    double attentionHalfSaturationSeq = 256;
+    // Unfused attention (scores materialised in HBM, Megatron-LM before 2022): bytes moved per score element and
+    // layer, forward + backward: scores written, softmax read and written, read by the second batched GEMM (8 B
+    // forward) and about twice that backward.
+    double unfusedAttentionBytesPerScore = 24;
 
     // Memory-bound kernels: achieved fraction of HBM bandwidth.
     double hbmEfficiency = 0.80;
@@ -61,6 +67,12 @@ struct CostModelConstants {
     double pipelineP2pExposedFraction = 0.30;
     // Share of MoE all-to-all left exposed (dispatch/combine sit on the critical path).
     double expertAllToAllExposedFraction = 0.80;
+    // With the all-to-alls overlapped against another micro-batch's compute (Parallelism::expertOverlap), the
+    // share of the overlapped part that still shows (launch, synchronisation, SMs given to communication).
+    double expertOverlapExposedFraction = 0.10;
+    // Dropless routing: the busiest expert group of a micro-batch receives this many times the mean tokens, and the
+    // others wait for it at the combine (grouped GEMMs and the all-to-all alike).
+    double expertLoadImbalance = 1.10;
     // Residual bubble of a zero-bubble schedule, as a fraction of the 1F1B bubble.
     double zeroBubbleResidual = 0.15;
 

@@ -39,6 +39,7 @@ CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware, const
     , m_c(constants)
     , m_peakBf16(hardware.mfuPeak().value_or(0.0)) // FP16 on a device without BF16
     , m_peakFp8(peakOf(hardware, NumberFormat::FP8))
+    , m_family(acceleratorFamilyOf(hardware))
     , m_model(model)
 {
     if (m_peakBf16 <= 0)
@@ -82,6 +83,8 @@ const char* CostModel::invalidReason(const Scenario& s) const
         if ((fsdpShards(s) * p.cp) % p.ep != 0)
             return "ep must divide fsdp shards x cp (experts are sharded over the data-parallel ranks)";
     }
+    if (const char* kernel = attentionKernelUnavailable(s.flags.attentionKernel, m_family))
+        return kernel;
     if (s.precision == TrainingPrecision::BF16_FP8 && m_peakFp8 <= 0)
         return "BF16+FP8 needs a dense FP8 peak for this hardware";
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)

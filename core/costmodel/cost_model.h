@@ -11,6 +11,7 @@
 // CostModel precomputes what depends only on the model (parameter counts, layer shapes), so evaluating a scenario
 // allocates nothing and takes about a microsecond; the planner calls it hundreds of thousands of times.
 #include "core/costmodel/activation_memory.h"
+#include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/scenario/scenario.h"
@@ -35,6 +36,8 @@ struct ModelShape {
     double qkvFlops = 0, outProjFlops = 0, ffnFlops = 0, routerFlops = 0;
     double qkvOut = 0, attnOut = 0; // output widths of the QKV projection and the attention (a x dv)
     double ffnWidth = 0; // intermediate width per expert (dense: ffnDim)
+    double routedFfnShare = 0; // MoE: share of the FFN FLOPs that routed experts (not shared ones) do
+    double latentUpProjFlops = 0; // MLA: forward FLOP per token of one layer's latent up-projections (recomputed)
 };
 
 ModelShape modelShapeOf(const ModelSpec& model); // throws InputError for a bare model
@@ -61,6 +64,7 @@ private:
     CostModelConstants m_c;
     double m_peakBf16 = 0;
     double m_peakFp8 = 0; // 0 when the device has none
+    AcceleratorFamily m_family = AcceleratorFamily::Other;
     ModelSpec m_model; // for FLOP/token under the scenario's formula
 };
 

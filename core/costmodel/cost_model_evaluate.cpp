@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/collectives.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/step_memory.h"
@@ -81,7 +82,10 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         ffnSplit = etp;
     }
     const double fFfn = gemmShapeFactor(std::min({ ffnTokens, sh.ffnWidth / ffnSplit, dModel }), c);
-    const double layerFwdMatmul = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + sh.ffnFlops / fFfn) / (tp * gemmPeak)
+    // MoE layers wait for their busiest expert: the routed share of the FFN runs at the imbalance factor.
+    const double ffnImbalance = sh.experts > 0 ? 1.0 + (c.expertLoadImbalance - 1.0) * sh.routedFfnShare : 1.0;
+    const double layerFwdMatmul
+        = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + ffnImbalance * sh.ffnFlops / fFfn) / (tp * gemmPeak)
         + sh.routerFlops / (m_peakBf16 * c.gemmEfficiency);
     const double fHead = gemmShapeFactor(std::min({ tokensMb, sh.vocab / tp, dModel }), c);
     const double headFwd = 2.0 * dModel * sh.vocab / tp / (m_peakBf16 * c.gemmEfficiency * fHead);
@@ -89,12 +93,25 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double matmulFwdMb = tokensMb * (layersPerStage * layerFwdMatmul + headFwd);
     const double matmulMb = 3.0 * matmulFwdMb;
 
-    // --- Attention core (always BF16): causal half of the S x S square per query, split over TP heads.
+    // --- Attention core (always BF16): causal half of the S x S square per query, split over TP heads, at the
+    // efficiency of the scenario's kernel (attention_kernels.h). An unfused kernel computes the full square with
+    // batched GEMMs over the head dimension and moves every score through HBM several times.
     const double cpEff = par.cp > 1 ? c.contextParallelAttentionEfficiency : 1.0;
+    const AttentionEfficiency ae = attentionEfficiency(
+        c, resolveAttentionKernel(flags.attentionKernel, m_family), m_family, x.qkHeadDim, seq / cp);
     const double attnFwdFlops
         = tokensMb * layersPerStage * 2.0 * seq * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim) / 2.0;
-    const double attnFwdMb = attnFwdFlops / (m_peakBf16 * c.attentionForwardEfficiency * cpEff);
-    const double attnBwdMb = 2.0 * attnFwdFlops / (m_peakBf16 * c.attentionBackwardEfficiency * cpEff);
+    double attnFwdMb = 0, attnBwdMb = 0;
+    if (ae.unfused) {
+        const double bmmPeak = m_peakBf16 * c.gemmEfficiency * gemmShapeFactor(x.qkHeadDim, c) * cpEff;
+        const double scores = tokensMb * layersPerStage * seq * (x.heads / tp);
+        const double bytesFwd = scores * c.unfusedAttentionBytesPerScore / 3.0;
+        attnFwdMb = 2.0 * attnFwdFlops / bmmPeak + bytesFwd / hbm;
+        attnBwdMb = 4.0 * attnFwdFlops / bmmPeak + 2.0 * bytesFwd / hbm;
+    } else {
+        attnFwdMb = attnFwdFlops / (m_peakBf16 * ae.forward * cpEff);
+        attnBwdMb = 2.0 * attnFwdFlops / (m_peakBf16 * ae.backward * cpEff);
+    }
 
     // --- Memory-bound work per micro-batch: elementwise and norms, loss, FP8 casts.
     const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled : c.elementwiseHiddenPassesEager;
@@ -120,6 +137,9 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
         recomputeMb = (1.0 - c.selectiveKeptMatmulFraction) * tokensMb * layersPerStage * layerFwdMatmul + elemMb / 3.0;
 
+    // MLA keeps only the latents (activation_memory.h) and rebuilds the up-projections before backward.
+    if (s.activationCheckpointing != ActivationCheckpointing::Full)
+        recomputeMb += tokensMb * layersPerStage * sh.latentUpProjFlops / (tp * gemmPeak * fQkv);
     const double fwdComputeMb = matmulFwdMb + attnFwdMb + elemMb / 3.0;
     const double bwdComputeMb = 2.0 * matmulFwdMb + attnBwdMb + 2.0 * elemMb / 3.0 + recomputeMb;
     const double computeMb = matmulMb + attnFwdMb + attnBwdMb + memBoundMb + recomputeMb;
@@ -160,11 +180,15 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     double epExposedMb = 0;
     if (par.ep > 1) {
         const CommGroup g { par.ep, par.tp };
-        const double buffer = tokensMb * sh.expertsPerToken * dModel * 2.0;
-        const double epMb
-            = layersPerStage * sh.moeLayerShare * 4.0 * collectiveSeconds(Collective::AllToAll, buffer, g, tiers);
+        // Dispatch forward in FP8 for BF16+FP8 runs (DeepSeek-V3 section 3.3.2), everything else in BF16; the
+        // busiest rank receives the imbalance factor times the mean.
+        const double buffer = tokensMb * sh.expertsPerToken * dModel * c.expertLoadImbalance;
+        const double bytesPerElement = (fp8 ? 1.0 : 2.0) + 2.0 + 2.0 + 2.0; // dispatch, combine, and their gradients
+        const double epMb = layersPerStage * sh.moeLayerShare
+            * collectiveSeconds(Collective::AllToAll, buffer * bytesPerElement, g, tiers);
         commAll[idx(CommKind::EpAllToAll)] = epMb;
-        epExposedMb = epMb * c.expertAllToAllExposedFraction;
+        epExposedMb = par.expertOverlap ? exposedAfterOverlap(epMb, computeMb, c.expertOverlapExposedFraction)
+                                        : epMb * c.expertAllToAllExposedFraction;
     }
 
     // --- Pipeline point-to-point: activations forward, gradients backward, at every stage boundary of every chunk.
@@ -187,7 +211,8 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double reduceBytes = flags.reduceInBf16 ? 2.0 : 4.0;
     const double units = layersPerStage + 1.0;
     double agMb = 0, rsMb = 0;
-    if (fsdpGroup > 1) {
+    const bool fsdp = par.dataParallel == DataParallelKind::Fsdp;
+    if (fsdp && fsdpGroup > 1) {
         const CommGroup g { fsdpGroup, par.tp };
         const double denseUnit = denseParams / tp / pp / units;
         agMb = units * collectiveSeconds(Collective::AllGather, denseUnit * 2.0, g, tiers);
@@ -254,18 +279,46 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         t.pipelineBubble = bubble;
     }
 
-    // Data-parallel all-reduce across HSDP replicas (or plain DDP): once per step, bucketed behind the last
-    // micro-batch's backward; the last bucket is exposed.
-    if (par.hsdpReplicas > 1) {
+    // Data-parallel all-reduce across HSDP replicas: once per step, bucketed behind the last micro-batch's
+    // backward; the last bucket is exposed.
+    if (fsdp && par.hsdpReplicas > 1) {
         const CommGroup g { par.hsdpReplicas, par.tp * fsdpGroup };
         const double buffer = mpParams / fsdpGroup * reduceBytes;
         const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, tiers);
         commAll[idx(CommKind::DpAllReduce)] = ar;
         t.comm(CommKind::DpAllReduce) = std::max(0.0, ar - bwdComputeMb) + ar / units;
     }
+    // DDP and ZeRO-1 (Megatron's distributed optimizer): every data-parallel rank holds the whole model-parallel
+    // shard. DDP all-reduces the gradients once per step; ZeRO-1 reduce-scatters them and all-gathers the updated
+    // BF16 weights, which Megatron overlaps with the next forward (--overlap-param-gather). The gradient bucket
+    // sync hides behind the last backward but for its last bucket. Experts reduce over the ranks that share them.
+    if (!fsdp && dp * cp > 1) {
+        const int group = static_cast<int>(dp) * par.cp;
+        const CommGroup g { group, par.tp };
+        const double denseRank = denseParams / tp / pp;
+        const double expertRank = expertParams / (etp * ep) / pp;
+        const int expertGroup = std::max(1, group / par.ep);
+        const CommGroup ge { expertGroup, par.tp };
+        const bool zero1 = par.dataParallel == DataParallelKind::Zero1;
+        const Collective gradSync = zero1 ? Collective::ReduceScatter : Collective::AllReduce;
+        double grad = collectiveSeconds(gradSync, denseRank * reduceBytes, g, tiers);
+        if (expertRank > 0 && expertGroup > 1)
+            grad += collectiveSeconds(gradSync, expertRank * reduceBytes, ge, tiers);
+        commAll[idx(CommKind::DpAllReduce)] = grad;
+        t.comm(CommKind::DpAllReduce) = std::max(0.0, grad - bwdComputeMb) + grad / units;
+        if (zero1) {
+            double gather = collectiveSeconds(Collective::AllGather, denseRank * 2.0, g, tiers);
+            if (expertRank > 0 && expertGroup > 1)
+                gather += collectiveSeconds(Collective::AllGather, expertRank * 2.0, ge, tiers);
+            commAll[idx(CommKind::FsdpAllGather)] = gather;
+            t.comm(CommKind::FsdpAllGather) = exposedAfterOverlap(gather, fwdComputeMb, share) + gather / units;
+        }
+    }
 
     // Optimizer (memory-bound over the local shard) and FP8 weight-scale precomputation.
-    const double shardParams = mpParams / fsdpGroup;
+    const int optimizerGroup
+        = par.dataParallel == DataParallelKind::Ddp ? 1 : (fsdp ? fsdpGroup : static_cast<int>(dp) * par.cp);
+    const double shardParams = mpParams / optimizerGroup;
     const double optBytes
         = shardParams * (flags.fusedOptimizer ? c.optimizerBytesPerParamFused : c.optimizerBytesPerParamUnfused);
     const double optSeconds = optBytes / hbm;
@@ -287,6 +340,8 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         recomputeFpt = out.flopsPerToken / 3.0;
     else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
         recomputeFpt = (1.0 - c.selectiveKeptMatmulFraction) * 2.0 * sh.activeLinearParamsPerLayer * sh.layers;
+    if (s.activationCheckpointing != ActivationCheckpointing::Full)
+        recomputeFpt += sh.latentUpProjFlops * sh.layers;
     out.hardwareFlopsPerToken = out.flopsPerToken + recomputeFpt;
     const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu;
     out.tflopsPerGpu = achieved / 1e12;
@@ -303,9 +358,11 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     mi.scenario = &s;
     mi.modelParallelParams = mpParams;
     mi.fsdpGroup = fsdpGroup;
+    mi.optimizerGroup = optimizerGroup;
     mi.tokensPerMicroBatch = tokensMb;
     mi.layersPerStage = layersPerStage;
     mi.microBatchesPerStep = accum;
+    mi.unfusedAttention = ae.unfused;
     out.memory = stepMemory(mi);
     out.memoryCapacityBytes = hw.hbmBytes;
     out.fits = out.memory.total() <= hw.hbmBytes;

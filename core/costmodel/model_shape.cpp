@@ -41,6 +41,11 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.qkvOut = static_cast<double>(m.heads) * static_cast<double>(m.qkHeadDim())
         + 2.0 * static_cast<double>(m.kvHeads) * static_cast<double>(m.headDim);
     s.attnOut = static_cast<double>(m.heads) * static_cast<double>(m.vHeadDim());
+    if (m.isMoe() && fwd.ffn > 0) {
+        const double routed = static_cast<double>(moeLayers) * 2.0 * matrices * static_cast<double>(m.hidden)
+            * static_cast<double>(m.moe.expertsPerToken) * static_cast<double>(m.moe.expertFfnDim);
+        s.routedFfnShare = routed / fwd.ffn;
+    }
     s.ffnWidth = m.isMoe() ? static_cast<double>(m.moe.expertFfnDim) : static_cast<double>(m.ffnDim);
 
     LayerShape& x = s.layer;
@@ -54,6 +59,17 @@ ModelShape modelShapeOf(const ModelSpec& m)
     x.ffnDim = s.ffnFlops / (2.0 * matrices * x.hidden);
     x.dropout = false; // modern LLM pre-training runs without dropout
     x.flashAttention = true;
+    if (m.mla.enabled) {
+        const double rope = static_cast<double>(m.mla.qkRopeHeadDim);
+        x.latentQkvWidth = static_cast<double>(m.mla.qLoraRank) + static_cast<double>(m.mla.kvLoraRank) + rope;
+        // Up-projections rebuilt in backward: latent -> per-head queries, and latent -> per-head keys (nope) and
+        // values; 2 FLOP per weight.
+        const double h = static_cast<double>(m.heads);
+        const double qUp = m.mla.qLoraRank > 0 ? static_cast<double>(m.mla.qLoraRank) * h * x.qkHeadDim : 0.0;
+        const double kvUp = static_cast<double>(m.mla.kvLoraRank) * h
+            * (static_cast<double>(m.mla.qkNopeHeadDim) + static_cast<double>(m.mla.vHeadDim));
+        s.latentUpProjFlops = 2.0 * (qUp + kvUp);
+    }
     return s;
 }
 

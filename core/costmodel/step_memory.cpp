@@ -12,12 +12,19 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     const Scenario& s = *in.scenario;
     const auto& par = s.parallelism;
     const double tp = par.tp;
-    const double shard = in.modelParallelParams / std::max(1, in.fsdpGroup);
+    const bool fsdp = par.dataParallel == DataParallelKind::Fsdp;
+    const double shard = in.modelParallelParams / std::max(1, fsdp ? in.fsdpGroup : in.optimizerGroup);
+    const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
 
     MemoryBreakdown m;
     m.parameters = 4.0 * shard;
     m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard;
     m.optimizerState = 8.0 * shard;
+    if (!fsdp) {
+        // Whole BF16 working weights and whole gradients on every data-parallel rank.
+        m.parameters += 2.0 * in.modelParallelParams;
+        m.gradients = reduceBytes * in.modelParallelParams;
+    }
     m.reserved = c.runtimeReservedBytes;
 
     ActivationLayout layout;
@@ -27,7 +34,9 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     layout.keptMatmulFraction = c.selectiveKeptMatmulFraction;
     layout.compiledRematerialisation = s.flags.compiled;
     const double seq = static_cast<double>(s.workload.seqLen);
-    const double perTokenLayer = activationBytesPerTokenLayer(sh.layer, seq, layout);
+    LayerShape layer = sh.layer;
+    layer.flashAttention = !in.unfusedAttention;
+    const double perTokenLayer = activationBytesPerTokenLayer(layer, seq, layout);
     double inFlight = 1.0;
     if (par.pp > 1) {
         inFlight = std::min(static_cast<double>(par.pp), in.microBatchesPerStep);
@@ -38,9 +47,10 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
 
     // Temporary buffers.
     double temp = 0;
-    const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
     const double unitParams = std::max(sh.paramsPerLayer / tp, (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0);
-    if (in.fsdpGroup > 1 && par.pp > 1) {
+    if (!fsdp) {
+        // Nothing is gathered: the weights and gradients above are whole.
+    } else if (in.fsdpGroup > 1 && par.pp > 1) {
         // PP keeps the stage's weights (BF16) and gradients unsharded across the step's micro-batches.
         temp += in.modelParallelParams * (2.0 + reduceBytes);
     } else if (in.fsdpGroup > 1) {
@@ -58,7 +68,7 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     if (layout.recompute != ActivationRecompute::None) {
         ActivationLayout whole = layout;
         whole.recompute = ActivationRecompute::None;
-        temp += (activationBytesPerTokenLayer(sh.layer, seq, whole) - perTokenLayer) * in.tokensPerMicroBatch;
+        temp += (activationBytesPerTokenLayer(layer, seq, whole) - perTokenLayer) * in.tokensPerMicroBatch;
     }
     temp += c.allocatorFragmentation * (m.activations + temp);
     m.temporary = temp;

@@ -2,6 +2,8 @@
 // Peak memory per GPU of a training step (FSDP2-style mixed precision, AdamW):
 //   parameters  4 B x local shard (FP32 master weights)      gradients 4 B x shard (none with optimizer-in-backward)
 //   optimizer   8 B x shard (two FP32 moments)
+//   DDP and ZeRO-1 keep whole BF16 weights (2 B) and whole gradients (4 B, or 2 B reduced in BF16) on every rank;
+//   DDP does not shard the master weights and moments either (Megatron's 18 bytes per parameter).
 //   activations per token per layer (activation_memory.h) x tokens per micro-batch x layers per stage x micro-batches
 //               in flight (1F1B holds pp of them on the first stage; interleaving adds (pp-1)/(pp v))
 //   temporary   unsharded weights of the units being all-gathered (prefetch depth + 1, BF16) and of the gradients
@@ -18,9 +20,11 @@ struct StepMemoryInputs {
     const Scenario* scenario = nullptr;
     double modelParallelParams = 0; // weights of one TP x PP (x EP) rank before FSDP sharding
     int fsdpGroup = 1;
+    int optimizerGroup = 1; // ranks the FP32 master weights and moments are sharded over (FSDP, ZeRO-1; DDP: 1)
     double tokensPerMicroBatch = 0; // per GPU
     double layersPerStage = 0;
     double microBatchesPerStep = 1;
+    bool unfusedAttention = false; // the attention scores are materialised and saved for backward
 };
 
 MemoryBreakdown stepMemory(const StepMemoryInputs& in);
