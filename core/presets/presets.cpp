@@ -104,6 +104,8 @@ void PresetLibrary::loadText(const std::string& fileName, std::string_view jsonT
             listKey = "models";
         else if (format == "mfu-explorer-kernel-rules")
             return; // kernel classification rules, read by core/trace/kernel_rules.h
+        else if (format == "mfu-explorer-validation")
+            return; // published runs the cost model is checked against, read by core/costmodel/validation.h
         else
             throw FieldError("format",
                 "unknown format \"" + format + "\" (expected \"" + std::string(kHardwareFormat) + "\" or \""

@@ -25,7 +25,8 @@
 //          router_bias}, mla {q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim}.
 // Common rules: ids are lower-case letters, digits, '-', '_', '.'; an id appears once per file; unknown keys are
 // errors (a misspelt key would drop a figure silently) except "notes" and keys starting with "_", which are
-// comments; a "version" newer than 1 is refused; files of other formats in the folder (kernel rules) are skipped.
+// comments; a "version" newer than 1 is refused; files of other formats in the folder (kernel rules, the validation
+// runs) are skipped.
 #include <filesystem>
 #include <string>
 #include <string_view>

@@ -1,0 +1,349 @@
+#include "core/costmodel/validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+#include "core/presets/preset_fields.h"
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
+
+namespace mfu {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kMaxCount = 1'000'000'000;
+
+std::optional<ValidationFlopFormula> formulaFromKey(std::string_view key)
+{
+    if (key == "palm")
+        return ValidationFlopFormula::PaLM;
+    if (key == "six_n")
+        return ValidationFlopFormula::SixN;
+    if (key == "megatron")
+        return ValidationFlopFormula::Megatron;
+    if (key == "megatron_recompute")
+        return ValidationFlopFormula::MegatronRecompute;
+    return std::nullopt;
+}
+
+template <class T, class F>
+T enumField(const FieldReader& r, std::string_view key, T fallback, F fromKey, const char* allowed)
+{
+    const auto text = r.optionalString(key);
+    if (!text)
+        return fallback;
+    if (const auto v = fromKey(*text))
+        return *v;
+    throw FieldError(r.keyPath(key), "'" + *text + "' is not one of " + allowed);
+}
+
+struct Library {
+    const PresetLibrary* presets = nullptr;
+    std::map<std::string, ModelSpec> models;
+    std::map<std::string, HardwareSpec> hardware;
+};
+
+void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
+{
+    r.rejectUnknownKeys(
+        { "id", "source", "model", "gpu", "gpus", "tp", "pp", "virtual_stages", "cp", "ep", "schedule", "data_parallel",
+            "hsdp_replicas", "sequence_parallel", "micro_batch", "global_batch", "seq", "precision", "checkpointing",
+            "attention_kernel", "compiled", "fused_optimizer", "expert_overlap", "in_sample", "assumed", "measured" });
+    run.id = r.requiredString("id");
+    run.source = r.requiredString("source");
+    run.assumed = r.optionalString("assumed").value_or("");
+    run.inSample = r.optionalBool("in_sample", false);
+
+    Scenario& s = run.scenario;
+    const std::string modelId = r.requiredString("model");
+    if (auto it = lib.models.find(modelId); it != lib.models.end())
+        s.model = it->second;
+    else if (const ModelSpec* m = lib.presets->findModel(modelId))
+        s.model = *m;
+    else
+        throw FieldError(r.keyPath("model"), "no model '" + modelId + "' in this file or the presets");
+    const std::string gpuId = r.requiredString("gpu");
+    if (auto it = lib.hardware.find(gpuId); it != lib.hardware.end())
+        s.cluster.hardware = it->second;
+    else if (const HardwareSpec* h = lib.presets->findHardware(gpuId))
+        s.cluster.hardware = *h;
+    else
+        throw FieldError(r.keyPath("gpu"), "no hardware '" + gpuId + "' in this file or the presets");
+    s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxCount));
+
+    auto& p = s.parallelism;
+    p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
+    p.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxCount).value_or(1));
+    p.virtualStages = static_cast<int>(r.optionalInteger("virtual_stages", 1, kMaxCount).value_or(1));
+    p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxCount).value_or(1));
+    p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxCount).value_or(1));
+    p.schedule = enumField(
+        r, "schedule", p.virtualStages > 1 ? PipelineSchedule::Interleaved1F1B : PipelineSchedule::OneFOneB,
+        [](std::string_view k) -> std::optional<PipelineSchedule> {
+            if (k == "interleaved")
+                return PipelineSchedule::Interleaved1F1B;
+            return pipelineScheduleFromKey(k);
+        },
+        "1f1b, interleaved, zero_bubble");
+    p.sequenceParallel = r.optionalBool("sequence_parallel", true);
+    p.expertOverlap = r.optionalBool("expert_overlap", false);
+    const std::string dpKind = r.requiredString("data_parallel");
+    if (dpKind == "ddp")
+        p.dataParallel = DataParallelKind::Ddp;
+    else if (dpKind == "zero1")
+        p.dataParallel = DataParallelKind::Zero1;
+    else if (dpKind == "fsdp" || dpKind == "hsdp")
+        p.dataParallel = DataParallelKind::Fsdp;
+    else
+        throw FieldError(r.keyPath("data_parallel"), "'" + dpKind + "' is not one of ddp, zero1, fsdp, hsdp");
+    p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxCount).value_or(1));
+    if (p.hsdpReplicas > 1 && dpKind != "hsdp")
+        throw FieldError(r.keyPath("hsdp_replicas"), "only data_parallel 'hsdp' has replicas");
+
+    auto& w = s.workload;
+    w.seqLen = r.requiredInteger("seq", 1, kMaxCount);
+    w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
+    const auto globalBatch = r.optionalInteger("global_batch", 1, kMaxCount);
+    if (globalBatch)
+        w.globalBatchTokens = *globalBatch * w.seqLen;
+    s.precision = enumField(r, "precision", TrainingPrecision::BF16, trainingPrecisionFromKey, "bf16, bf16_fp8");
+    s.activationCheckpointing = enumField(
+        r, "checkpointing", ActivationCheckpointing::None, activationCheckpointingFromKey, "none, selective, full");
+    s.flags.attentionKernel = enumField(r, "attention_kernel", AttentionKernel::Auto, attentionKernelFromKey,
+        "auto, flash3, flash2, flash1, cudnn, unfused");
+    s.flags.compiled = r.optionalBool("compiled", true);
+    s.flags.fusedOptimizer = r.optionalBool("fused_optimizer", true);
+
+    CostModel model(s.model, s.cluster.hardware);
+    if (const char* reason = model.invalidReason(s))
+        throw FieldError("", std::string("the layout is not valid for the cost model: ") + reason);
+
+    const auto m = r.optionalObject("measured");
+    if (!m)
+        throw FieldError(r.keyPath("measured"), "missing");
+    m->rejectUnknownKeys({ "tokens_per_sec_per_gpu", "iteration_seconds", "tflops_per_gpu", "mfu", "flop_formula" });
+    const int kinds = int(m->has("tokens_per_sec_per_gpu")) + int(m->has("iteration_seconds"))
+        + int(m->has("tflops_per_gpu")) + int(m->has("mfu"));
+    if (kinds != 1)
+        throw FieldError(r.keyPath("measured"),
+            "needs exactly one of tokens_per_sec_per_gpu, iteration_seconds, tflops_per_gpu, mfu");
+    const auto positive = [&](std::string_view key) {
+        const double v = m->requiredNumber(key);
+        if (!(v > 0) || !std::isfinite(v))
+            throw FieldError(m->keyPath(key), "must be positive");
+        return v;
+    };
+    const auto formula = [&] {
+        const std::string key = m->requiredString("flop_formula");
+        const auto f = formulaFromKey(key);
+        if (!f)
+            throw FieldError(
+                m->keyPath("flop_formula"), "'" + key + "' is not one of palm, six_n, megatron, megatron_recompute");
+        return *f;
+    };
+    const auto formulaKey = [&] { return m->requiredString("flop_formula"); };
+    char buffer[128];
+    if (m->has("tokens_per_sec_per_gpu")) {
+        run.measuredTokensPerSecPerGpu = positive("tokens_per_sec_per_gpu");
+        std::snprintf(buffer, sizeof buffer, "%.0f tokens/s/GPU", run.measuredTokensPerSecPerGpu);
+    } else if (m->has("iteration_seconds")) {
+        if (!globalBatch)
+            throw FieldError(m->keyPath("iteration_seconds"), "needs the run's global_batch");
+        const double it = positive("iteration_seconds");
+        run.measuredTokensPerSecPerGpu
+            = static_cast<double>(w.globalBatchTokens) / it / static_cast<double>(s.cluster.gpuCount);
+        std::snprintf(buffer, sizeof buffer, "%.1f s/iteration", it);
+    } else if (m->has("tflops_per_gpu")) {
+        const double tf = positive("tflops_per_gpu");
+        run.measuredTokensPerSecPerGpu = tf * 1e12 / validationFlopsPerToken(s.model, w.seqLen, formula());
+        std::snprintf(buffer, sizeof buffer, "%.0f TFLOPS/GPU (%s)", tf, formulaKey().c_str());
+    } else {
+        double mfu = positive("mfu");
+        if (mfu > 1)
+            throw FieldError(m->keyPath("mfu"), "is a fraction of 1 (0.462, not 46.2)");
+        const double peak = s.cluster.hardware.densePeak(NumberFormat::BF16).value_or(0.0);
+        run.measuredTokensPerSecPerGpu = mfu * peak / validationFlopsPerToken(s.model, w.seqLen, formula());
+        std::snprintf(buffer, sizeof buffer, "%.1f%% MFU (%s)", 100 * mfu, formulaKey().c_str());
+    }
+    run.measuredAs = buffer;
+}
+
+void addGroup(std::vector<ValidationGroup>& groups, const std::string& axis, const std::string& name, double error)
+{
+    auto it = std::find_if(
+        groups.begin(), groups.end(), [&](const ValidationGroup& g) { return g.axis == axis && g.name == name; });
+    if (it == groups.end()) {
+        groups.push_back({ axis, name, 0, 0, 0, 0 });
+        it = groups.end() - 1;
+    }
+    it->runs += 1;
+    it->meanAbsError += std::abs(error);
+    it->meanError += error;
+    it->maxAbsError = std::max(it->maxAbsError, std::abs(error));
+}
+
+void finish(ValidationGroup& g)
+{
+    if (g.runs > 0) {
+        g.meanAbsError /= g.runs;
+        g.meanError /= g.runs;
+    }
+}
+
+} // namespace
+
+double validationFlopsPerToken(const ModelSpec& model, int64_t seqLen, ValidationFlopFormula formula)
+{
+    const FlopsPerToken f = countFlopsPerToken(model, seqLen);
+    const double l = model.layers, h = static_cast<double>(model.hidden), v = static_cast<double>(model.vocab);
+    const double s = static_cast<double>(seqLen);
+    switch (formula) {
+    case ValidationFlopFormula::PaLM:
+        return f.palm.value_or(f.sixN);
+    case ValidationFlopFormula::SixN:
+        return f.sixN;
+    case ValidationFlopFormula::Megatron:
+        return 72.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * l * h));
+    case ValidationFlopFormula::MegatronRecompute:
+        return 96.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * l * h));
+    }
+    return f.sixN;
+}
+
+std::vector<ValidationRun> validationRunsFromJson(
+    std::string_view jsonText, const PresetLibrary& presets, const std::string& fileName)
+{
+    const auto fail = [&](const std::string& what) { throw InputError(fileName + ": " + what); };
+    json doc;
+    try {
+        doc = json::parse(jsonText);
+    } catch (const json::parse_error& e) {
+        fail(std::string("not valid JSON: ") + e.what());
+    }
+    if (!doc.is_object())
+        fail("expected a JSON object");
+    if (doc.value("format", std::string()) != "mfu-explorer-validation")
+        fail("format: expected \"mfu-explorer-validation\"");
+    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
+        fail("version: expected 1");
+
+    Library lib;
+    lib.presets = &presets;
+    const auto entries = [&](const char* key) -> const json& {
+        static const json empty = json::array();
+        if (!doc.contains(key))
+            return empty;
+        if (!doc[key].is_array())
+            fail(std::string(key) + ": expected an array");
+        return doc[key];
+    };
+    const auto where = [](const char* key, size_t i) { return std::string(key) + "[" + std::to_string(i) + "]"; };
+    const json& hw = entries("hardware");
+    for (size_t i = 0; i < hw.size(); ++i) {
+        try {
+            HardwareSpec h = hardwareFromPresetJson(hw[i]);
+            lib.hardware[h.id] = h;
+        } catch (const InputError& e) {
+            fail(where("hardware", i) + "." + e.what());
+        }
+    }
+    const json& models = entries("models");
+    for (size_t i = 0; i < models.size(); ++i) {
+        try {
+            ModelSpec m = modelFromPresetJson(models[i]);
+            lib.models[m.id] = m;
+        } catch (const InputError& e) {
+            fail(where("models", i) + "." + e.what());
+        }
+    }
+    const json& runsJson = entries("runs");
+    if (runsJson.empty())
+        fail("runs: no runs");
+    std::vector<ValidationRun> runs(runsJson.size());
+    for (size_t i = 0; i < runsJson.size(); ++i) {
+        if (!runsJson[i].is_object())
+            fail(where("runs", i) + ": expected an object");
+        try {
+            readRun(FieldReader(runsJson[i], ""), lib, runs[i]);
+        } catch (const InputError& e) {
+            fail(where("runs", i) + (runs[i].id.empty() ? "" : " (" + runs[i].id + ")") + "." + e.what());
+        }
+        for (size_t j = 0; j < i; ++j)
+            if (runs[j].id == runs[i].id)
+                fail(where("runs", i) + ".id: '" + runs[i].id + "' appears twice");
+    }
+    return runs;
+}
+
+std::string gpuGenerationOf(const HardwareSpec& hardware)
+{
+    const std::string& id = hardware.id;
+    const auto starts = [&](const char* p) { return id.rfind(p, 0) == 0; };
+    if (starts("a100") || starts("a800"))
+        return "Ampere";
+    if (starts("h100") || starts("h200") || starts("h800") || starts("gh200"))
+        return "Hopper";
+    if (starts("b200") || starts("b300") || starts("gb200") || starts("gb300"))
+        return "Blackwell";
+    if (starts("mi3"))
+        return "CDNA 3";
+    if (starts("tpu"))
+        return "TPU";
+    return hardware.vendor.empty() ? std::string("other") : hardware.vendor;
+}
+
+std::string sequenceRangeOf(int64_t seqLen)
+{
+    if (seqLen <= 4096)
+        return "<= 4k";
+    if (seqLen <= 16384)
+        return "8k-16k";
+    if (seqLen <= 65536)
+        return "32k-64k";
+    return ">= 128k";
+}
+
+ValidationReport runValidation(const std::vector<ValidationRun>& runs)
+{
+    ValidationReport report;
+    report.all = { "all", "all runs", 0, 0, 0, 0 };
+    report.outOfSample = { "sample", "out of sample", 0, 0, 0, 0 };
+    std::vector<ValidationGroup> groups;
+    for (const ValidationRun& run : runs) {
+        ValidationRow row;
+        row.run = &run;
+        row.prediction = evaluate(run.scenario);
+        const double palm = row.prediction.flopsPerToken;
+        const double peak = run.scenario.cluster.hardware.densePeak(NumberFormat::BF16).value_or(1.0);
+        row.measuredMfu = run.measuredTokensPerSecPerGpu * palm / peak;
+        row.error = row.prediction.tokensPerSecPerGpu / run.measuredTokensPerSecPerGpu - 1.0;
+        if (!row.prediction.fits)
+            ++report.notFitting;
+        const double e = row.error;
+        addGroup(groups, "gpu", gpuGenerationOf(run.scenario.cluster.hardware), e);
+        addGroup(groups, "architecture", run.scenario.model.isMoe() ? "MoE" : "dense", e);
+        addGroup(groups, "sequence", sequenceRangeOf(run.scenario.workload.seqLen), e);
+        addGroup(groups, "sample", run.inSample ? "in sample" : "out of sample", e);
+        std::vector<ValidationGroup> one { report.all };
+        addGroup(one, "all", "all runs", e);
+        report.all = one.front();
+        report.rows.push_back(row);
+    }
+    for (ValidationGroup& g : groups)
+        finish(g);
+    finish(report.all);
+    for (const ValidationGroup& g : groups)
+        if (g.axis == "sample" && g.name == "out of sample")
+            report.outOfSample = g;
+    report.groups = std::move(groups);
+    return report;
+}
+
+} // namespace mfu

@@ -1,0 +1,92 @@
+#pragma once
+// The validation suite: published training runs (presets/validation/runs.json) run through the cost model, the
+// predicted tokens/s per GPU set against the measured ones, and the errors summarised per group (GPU generation,
+// dense/MoE, sequence range). docs/cost-model.md ("Validation") states the mean-error bound that
+// tests/core/costmodel/tst_validation.cpp holds the model to.
+//
+// File: { "format": "mfu-explorer-validation", "version": 1,
+//         "hardware": [ hardware preset entries the shipped presets lack ], "models": [ model preset entries ],
+//         "runs": [ {run}, ... ] }
+// run: id, source (paper, table, row), model (id: the file's own models first, then the presets), gpu (id, the
+//      same way), gpus, tp, pp, virtual_stages, cp, ep (default 1), schedule (1f1b | interleaved | zero_bubble;
+//      default interleaved when virtual_stages > 1), data_parallel (ddp | zero1 | fsdp | hsdp), hsdp_replicas
+//      (hsdp only), sequence_parallel (default true when tp > 1), micro_batch, global_batch (sequences; default one
+//      micro-batch per data-parallel rank), seq, precision (bf16 | bf16_fp8), checkpointing (none | selective |
+//      full), attention_kernel (auto | flash3 | flash2 | flash1 | cudnn | unfused), expert_overlap (default false),
+//      compiled (default true: fused
+//      elementwise kernels), fused_optimizer (default true), in_sample (default false: the constants were set on
+//      this run), assumed (what the source does not state), measured: exactly one of tokens_per_sec_per_gpu,
+//      iteration_seconds (with global_batch), tflops_per_gpu or mfu (both with flop_formula: palm | six_n |
+//      megatron | megatron_recompute; mfu against the hardware's BF16 dense peak).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/costmodel/step_prediction.h"
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+class PresetLibrary;
+
+// How a paper counted FLOP per token when it reported TFLOPS or MFU.
+enum class ValidationFlopFormula {
+    PaLM, // 6 (N - N_emb) + 12 L H Q S (PaLM appendix B)
+    SixN,
+    Megatron, // 72 l h^2 (1 + s / 6h + V / 12 l h): Korthikanti et al. 2022, model FLOPs, GPT blocks
+    MegatronRecompute, // 96 l h^2 (1 + s / 6h + V / 16 l h): Narayanan et al. 2021, eq. 3, counts full recompute
+};
+
+struct ValidationRun {
+    std::string id;
+    std::string source;
+    std::string assumed;
+    bool inSample = false;
+    Scenario scenario;
+    double measuredTokensPerSecPerGpu = 0; // the published figure converted under its own FLOP convention
+    std::string measuredAs; // the figure as published, e.g. "430 TFLOPS/GPU (palm)"
+};
+
+// Throws InputError naming the file and the JSON path of the first problem.
+std::vector<ValidationRun> validationRunsFromJson(
+    std::string_view jsonText, const PresetLibrary& presets, const std::string& fileName);
+
+// FLOP per token of a GPT-style block stack under a paper's convention (Megatron's use layers, hidden, vocab).
+double validationFlopsPerToken(const ModelSpec& model, int64_t seqLen, ValidationFlopFormula formula);
+
+struct ValidationRow {
+    const ValidationRun* run = nullptr;
+    StepPrediction prediction;
+    double measuredMfu = 0; // measured tokens/s per GPU under the scenario's formula (PaLM) over the BF16 peak
+    double error = 0; // predicted / measured tokens/s per GPU - 1
+};
+
+struct ValidationGroup {
+    std::string axis; // "gpu", "architecture", "sequence", "sample"
+    std::string name; // "Ampere", "MoE", "32k-64k", "out of sample"
+    int runs = 0;
+    double meanAbsError = 0;
+    double maxAbsError = 0;
+    double meanError = 0; // signed: > 0 the model is optimistic
+};
+
+struct ValidationReport {
+    std::vector<ValidationRow> rows;
+    std::vector<ValidationGroup> groups;
+    ValidationGroup all; // every row
+    ValidationGroup outOfSample; // rows not used to set the constants: the headline figure
+    int notFitting = 0;
+};
+
+// Runs the cost model on every run (the rows point into `runs`, which must outlive the report).
+ValidationReport runValidation(const std::vector<ValidationRun>& runs);
+
+// The bound docs/cost-model.md states for the out-of-sample mean absolute error (regression guard).
+inline constexpr double kValidationMeanErrorBound = 0.12;
+
+// "Ampere", "Hopper", "Blackwell", "CDNA 3", "TPU v4", ... by hardware id.
+std::string gpuGenerationOf(const HardwareSpec& hardware);
+// "<= 4k", "8k-16k", "32k-64k", ">= 128k"
+std::string sequenceRangeOf(int64_t seqLen);
+
+} // namespace mfu

@@ -1,0 +1,198 @@
+// The validation suite (presets/validation/runs.json): every published run loads, fits in memory (it ran), and the
+// out-of-sample mean error stays within the bound docs/cost-model.md states. Also the file's error handling and the
+// FLOP conventions the papers used, against hand derivations.
+#include <QtTest>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/costmodel/validation.h"
+#include "core/errors.h"
+#include "shipped_presets.h"
+
+using namespace mfu;
+using mfu::test::shippedPresets;
+
+namespace {
+std::string readText(const char* path)
+{
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+const char* kRunsPath = MFU_SOURCE_DIR "/presets/validation/runs.json";
+
+std::string tableText(const ValidationReport& r)
+{
+    std::string t;
+    char line[256];
+    for (const ValidationRow& row : r.rows) {
+        std::snprintf(line, sizeof line, "%-36s measured %8.1f predicted %8.1f tok/s/GPU  error %+6.1f%%%s\n",
+            row.run->id.c_str(), row.run->measuredTokensPerSecPerGpu, row.prediction.tokensPerSecPerGpu,
+            100 * row.error, row.prediction.fits ? "" : "  DOES NOT FIT");
+        t += line;
+        if (std::abs(row.error) > 0.25) {
+            const TimeBreakdown& b = row.prediction.time;
+            std::string comm;
+            for (CommKind k : kAllCommKinds)
+                if (b.comm(k) > 0)
+                    comm += " " + std::string(commKindKey(k)) + " " + std::to_string(b.comm(k));
+            std::snprintf(line, sizeof line,
+                "    step %.3f s: matmul %.3f attention %.3f memory-bound %.3f recompute %.3f bubble %.3f overhead "
+                "%.3f;",
+                row.prediction.stepTimeSeconds, b.matmul, b.attention, b.memoryBound, b.recompute, b.pipelineBubble,
+                b.overhead);
+            t += line + comm + "\n";
+        }
+        if (!row.prediction.fits) {
+            const MemoryBreakdown& m = row.prediction.memory;
+            std::snprintf(line, sizeof line,
+                "    memory GB: params %.1f grads %.1f optimizer %.1f activations %.1f temporary %.1f reserved %.1f\n",
+                m.parameters / 1e9, m.gradients / 1e9, m.optimizerState / 1e9, m.activations / 1e9, m.temporary / 1e9,
+                m.reserved / 1e9);
+            t += line;
+        }
+    }
+    for (const ValidationGroup& g : r.groups) {
+        std::snprintf(line, sizeof line, "%-12s %-14s %2d runs  mean |error| %5.1f%%  max %5.1f%%  bias %+5.1f%%\n",
+            g.axis.c_str(), g.name.c_str(), g.runs, 100 * g.meanAbsError, 100 * g.maxAbsError, 100 * g.meanError);
+        t += line;
+    }
+    return t;
+}
+} // namespace
+
+class TestValidation : public QObject {
+    Q_OBJECT
+
+private slots:
+    void tableLoadsWithEnoughSources()
+    {
+        const std::string text = readText(kRunsPath);
+        QVERIFY2(!text.empty(), kRunsPath);
+        const auto runs = validationRunsFromJson(text, shippedPresets(), "runs.json");
+        QVERIFY(runs.size() >= 30);
+        std::set<std::string> papers;
+        for (const auto& run : runs) {
+            QVERIFY2(run.measuredTokensPerSecPerGpu > 0, run.id.c_str());
+            QVERIFY2(!run.source.empty(), run.id.c_str());
+            papers.insert(run.source.substr(0, run.source.find(',')));
+        }
+        QVERIFY2(papers.size() >= 6, qPrintable(QString::number(papers.size())));
+    }
+
+    // The regression guard: the bound is stated in docs/cost-model.md (Validation). Every published layout ran, so
+    // every one must fit.
+    void meanErrorWithinTheDocumentedBound()
+    {
+        const auto runs = validationRunsFromJson(readText(kRunsPath), shippedPresets(), "runs.json");
+        const ValidationReport r = runValidation(runs);
+        qInfo().noquote() << QString::fromStdString(tableText(r));
+        QCOMPARE(r.rows.size(), runs.size());
+        for (const ValidationRow& row : r.rows)
+            QVERIFY2(row.prediction.fits, row.run->id.c_str());
+        QCOMPARE(r.notFitting, 0);
+        QVERIFY2(r.outOfSample.meanAbsError <= kValidationMeanErrorBound,
+            qPrintable(QString("out-of-sample mean |error| %1").arg(r.outOfSample.meanAbsError)));
+        QVERIFY(r.outOfSample.runs >= 30);
+    }
+
+    // Narayanan et al. 2021, Table 1 and eq. 3: the 1T model at 163 TFLOPS/GPU. Per token: 96 l h^2 (1 + s/6h +
+    // V/16lh) = 96 x 128 x 25600^2 x (1 + 2048/153600 + 51200/52428800) = 8.0531e12 x 1.014310 = 8.1683e12 FLOP,
+    // so 163e12 / 8.1683e12 = 19.96 tokens/s per GPU.
+    void megatronFlopConventions()
+    {
+        ModelSpec m;
+        m.id = "gpt-1t";
+        m.layers = 128;
+        m.hidden = 25600;
+        m.heads = 160;
+        m.ffnDim = 4 * 25600;
+        m.vocab = 51200;
+        const double recompute = validationFlopsPerToken(m, 2048, ValidationFlopFormula::MegatronRecompute);
+        QVERIFY(std::abs(recompute / 8.1683e12 - 1) < 1e-4);
+        // Without recompute: 72 l h^2 (1 + s/6h + V/12lh) is three quarters of the matmul part.
+        const double model = validationFlopsPerToken(m, 2048, ValidationFlopFormula::Megatron);
+        QVERIFY(
+            std::abs(model / (72.0 * 128 * 25600.0 * 25600 * (1 + 2048 / 153600.0 + 51200 / 39321600.0)) - 1) < 1e-12);
+    }
+
+    // Megatron-Turing NLG 530B on 280 nodes: 1,920 x 2,048 tokens in 60.1 s over 2,240 GPUs = 29.21 tokens/s per
+    // GPU, which the paper's 126 TFLOPS/GPU confirms under eq. 3 (4.30e12 FLOP per token with recompute).
+    void iterationTimeConversion()
+    {
+        const auto runs = validationRunsFromJson(readText(kRunsPath), shippedPresets(), "runs.json");
+        const auto it
+            = std::find_if(runs.begin(), runs.end(), [](const auto& r) { return r.id == "mt-nlg-530b-280-nodes"; });
+        QVERIFY(it != runs.end());
+        QVERIFY(std::abs(it->measuredTokensPerSecPerGpu - 1920.0 * 2048 / 60.1 / 2240) < 1e-9);
+        const double tflops = it->measuredTokensPerSecPerGpu
+            * validationFlopsPerToken(it->scenario.model, 2048, ValidationFlopFormula::MegatronRecompute) / 1e12;
+        QVERIFY2(std::abs(tflops - 126) < 1.5, qPrintable(QString::number(tflops)));
+    }
+
+    void badInputNamesTheKey_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected");
+        const QString head = R"({"format":"mfu-explorer-validation","version":1,"runs":[)";
+        const QString run = R"({"id":"r","source":"s","model":"llama-3.1-8b","gpu":"h100-sxm","gpus":8,)"
+                            R"("data_parallel":"fsdp","seq":8192,)";
+        QTest::newRow("not json") << "{"
+                                  << "not valid JSON";
+        QTest::newRow("format") << R"({"format":"x","version":1})"
+                                << "format";
+        QTest::newRow("no runs") << head + "]}"
+                                 << "runs: no runs";
+        QTest::newRow("model") << head + QString(run).replace("llama-3.1-8b", "nope")
+                + R"("measured":{"mfu":0.4,"flop_formula":"palm"}}]})"
+                               << "runs[0] (r).model: no model 'nope'";
+        QTest::newRow("measured twice") << head + run
+                + R"("measured":{"mfu":0.4,"tokens_per_sec_per_gpu":9,"flop_formula":"palm"}}]})"
+                                        << "measured: needs exactly one";
+        QTest::newRow("formula") << head + run + R"("measured":{"mfu":0.4,"flop_formula":"6n"}}]})"
+                                 << "measured.flop_formula: '6n'";
+        QTest::newRow("percent") << head + run + R"("measured":{"mfu":40,"flop_formula":"palm"}}]})"
+                                 << "fraction of 1";
+        QTest::newRow("layout") << head + QString(run).replace("\"gpus\":8", "\"gpus\":8,\"tp\":3")
+                + R"("measured":{"mfu":0.4,"flop_formula":"palm"}}]})"
+                                << "tp x pp x cp x hsdp replicas must divide";
+        QTest::newRow("dp kind") << head + QString(run).replace("fsdp", "zero3")
+                + R"("measured":{"mfu":0.4,"flop_formula":"palm"}}]})"
+                                 << "data_parallel: 'zero3'";
+        QTest::newRow("typo") << head + run + R"("micro_bach":2,"measured":{"mfu":0.4,"flop_formula":"palm"}}]})"
+                              << "micro_bach";
+    }
+    void badInputNamesTheKey()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        try {
+            validationRunsFromJson(json.toStdString(), shippedPresets(), "runs.json");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.startsWith("runs.json: "), qPrintable(message));
+            QVERIFY2(message.contains(expected), qPrintable(message));
+        }
+    }
+
+    void groups()
+    {
+        QCOMPARE(sequenceRangeOf(2048), std::string("<= 4k"));
+        QCOMPARE(sequenceRangeOf(8192), std::string("8k-16k"));
+        QCOMPARE(sequenceRangeOf(65536), std::string("32k-64k"));
+        QCOMPARE(sequenceRangeOf(131072), std::string(">= 128k"));
+        HardwareSpec h;
+        h.id = "h800-sxm";
+        QCOMPARE(gpuGenerationOf(h), std::string("Hopper"));
+        h.id = "a100-sxm-80gb";
+        QCOMPARE(gpuGenerationOf(h), std::string("Ampere"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestValidation)
+#include "tst_validation.moc"
