@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "core/costmodel/cost_model.h"
@@ -54,7 +55,28 @@ std::string gib(double bytes)
     return buf;
 }
 
-std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const Scenario& s)
+// Within the tolerance of the fastest, the simplest layout leads; the rest keep their order by throughput.
+void rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
+{
+    if (configs.empty())
+        return;
+    double fastest = 0;
+    for (const auto& c : configs)
+        fastest = std::max(fastest, c.prediction.tokensPerSec);
+    for (auto& c : configs)
+        c.tiesWithBest = tolerance > 0 && c.prediction.tokensPerSec >= fastest * (1.0 - tolerance);
+    std::stable_sort(configs.begin(), configs.end(), [](const PlannedConfig& a, const PlannedConfig& b) {
+        if (a.tiesWithBest != b.tiesWithBest)
+            return a.tiesWithBest;
+        if (a.tiesWithBest && complexity(a) != complexity(b))
+            return complexity(a) < complexity(b);
+        return false;
+    });
+    if (static_cast<int>(configs.size()) > topN)
+        configs.resize(static_cast<size_t>(topN));
+}
+
+std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const Scenario& s, double tolerance)
 {
     const auto& p = c.parallelism;
     const int domain = s.cluster.domainSize();
@@ -83,8 +105,16 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const S
     r += "; uses " + gib(c.prediction.memory.total()) + " of " + gib(c.prediction.memoryCapacityBytes) + " GiB";
     if (&c != &best && best.prediction.tokensPerSec > 0) {
         char buf[48];
-        std::snprintf(buf, sizeof buf, "; %.1f%% below the best",
-            100.0 * (1.0 - c.prediction.tokensPerSec / best.prediction.tokensPerSec));
+        const double gap = c.prediction.tokensPerSec / best.prediction.tokensPerSec - 1.0;
+        std::snprintf(buf, sizeof buf, "; %.1f%% %s the first", 100.0 * std::abs(gap), gap > 0 ? "above" : "below");
+        r += buf;
+    }
+    if (c.tiesWithBest) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+            "; within the %.0f%% error band of the fastest, so a tie: simpler layouts (less TP, PP, CP, "
+            "checkpointing) rank first",
+            100.0 * tolerance);
         r += buf;
     }
     return r + ". " + bottleneckSentence(c.prediction);
@@ -105,7 +135,9 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     result.globalBatchTokens = scenario.workload.globalBatchTokens > 0 ? scenario.workload.globalBatchTokens
                                                                        : static_cast<int64_t>(gpus) * seq;
     s.workload.globalBatchTokens = result.globalBatchTokens;
-    result.configs.reserve(static_cast<size_t>(o.topN) + 1);
+    // With ties, keep a deeper list so simpler layouts inside the band survive until they are re-ranked.
+    const int keep = o.tieTolerance > 0 ? std::max(o.topN, 256) : o.topN;
+    result.configs.reserve(static_cast<size_t>(keep) + 1);
 
     const std::vector<int> tps = divisorsOf(gpus, o.tpWithinDomain ? domain : gpus);
     const std::vector<int> pps = divisorsOf(gpus, std::min(o.maxPipelineStages, model.shape().layers));
@@ -171,7 +203,7 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                     candidate.microBatch = mb;
                                     candidate.activationCheckpointing = ac;
                                     candidate.fsdpShards = shards;
-                                    keepTop(result.configs, candidate, o.topN);
+                                    keepTop(result.configs, candidate, keep);
                                 }
                             }
                         }
@@ -182,8 +214,9 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
         if (result.cancelled)
             break;
     }
+    rankTies(result.configs, o.tieTolerance, o.topN);
     for (auto& c : result.configs)
-        c.reason = reasonFor(c, result.configs.front(), s);
+        c.reason = reasonFor(c, result.configs.front(), s, o.tieTolerance);
     if (progress && !result.cancelled)
         progress(1.0);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

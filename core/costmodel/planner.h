@@ -25,6 +25,10 @@ struct PlannerOptions {
     bool tpWithinDomain = true; // TP groups never cross the scale-up domain
     bool searchActivationCheckpointing = true; // false: keep the scenario's mode
     bool searchMicroBatch = true; // false: keep the scenario's micro-batch
+    // Configurations whose tokens/s lie within this fraction of the fastest are ties (the prediction's error band,
+    // error_band.h): among them the simpler layout (less TP, PP, CP, EP, checkpointing) ranks first. 0: rank by
+    // predicted throughput alone.
+    double tieTolerance = 0;
     // Restrictions for what-if questions (0: search all).
     int fixedHsdpReplicas = 0;
     int fixedTp = 0;
@@ -37,6 +41,7 @@ struct PlannedConfig {
     StepPrediction prediction;
     int fsdpShards = 1;
     std::string reason; // why it ranks where it does
+    bool tiesWithBest = false; // within PlannerOptions::tieTolerance of the fastest configuration
 };
 
 struct PlanResult {

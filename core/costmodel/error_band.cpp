@@ -1,0 +1,73 @@
+#include "core/costmodel/error_band.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mfu {
+
+namespace {
+// Linear interpolation between order statistics (the "R-7" definition most tools use).
+double percentile(std::vector<double> v, double q)
+{
+    std::sort(v.begin(), v.end());
+    const double pos = q * static_cast<double>(v.size() - 1);
+    const size_t i = static_cast<size_t>(std::floor(pos));
+    const size_t j = std::min(v.size() - 1, i + 1);
+    return v[i] + (v[j] - v[i]) * (pos - static_cast<double>(i));
+}
+} // namespace
+
+ErrorBandModel errorBandModelFrom(const ValidationReport& report)
+{
+    ErrorBandModel m;
+    for (const ValidationRow& row : report.rows)
+        m.residuals.push_back(
+            { gpuGenerationOf(row.run->scenario.cluster.hardware), row.run->scenario.model.isMoe(), row.error });
+    return m;
+}
+
+ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const ErrorBandModel& model)
+{
+    const std::string generation = gpuGenerationOf(scenario.cluster.hardware);
+    const bool moe = scenario.model.isMoe();
+    std::vector<double> errors;
+    std::string basis;
+    for (const auto& r : model.residuals)
+        if (r.generation == generation && r.moe == moe)
+            errors.push_back(r.error);
+    if (static_cast<int>(errors.size()) >= kMinSimilarRuns) {
+        basis = generation + (moe ? " MoE" : " dense");
+    } else {
+        errors.clear();
+        for (const auto& r : model.residuals)
+            if (r.moe == moe)
+                errors.push_back(r.error);
+        basis = moe ? "MoE" : "dense";
+        if (static_cast<int>(errors.size()) < kMinSimilarRuns) {
+            errors.clear();
+            for (const auto& r : model.residuals)
+                errors.push_back(r.error);
+            basis = "all";
+        }
+    }
+    ErrorBand b;
+    b.similarRuns = static_cast<int>(errors.size());
+    double lo = -kMinBandHalfWidth, hi = kMinBandHalfWidth;
+    if (!errors.empty()) {
+        lo = std::min(lo, percentile(errors, 0.10));
+        hi = std::max(hi, percentile(errors, 0.90));
+        b.basis = std::to_string(errors.size()) + " published " + basis + " runs";
+    } else {
+        b.basis = "no validation runs";
+    }
+    // The measurement is likely prediction / (1 + error): an optimistic model (error > 0) lowers the band.
+    b.lowFactor = 1.0 / (1.0 + hi);
+    b.highFactor = 1.0 / std::max(0.05, 1.0 + lo);
+    b.mfuLow = p.mfu * b.lowFactor;
+    b.mfuHigh = p.mfu * b.highFactor;
+    b.tokensPerSecPerGpuLow = p.tokensPerSecPerGpu * b.lowFactor;
+    b.tokensPerSecPerGpuHigh = p.tokensPerSecPerGpu * b.highFactor;
+    return b;
+}
+
+} // namespace mfu

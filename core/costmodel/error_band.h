@@ -1,0 +1,42 @@
+#pragma once
+// Error bands: how far to trust a prediction, from the validation residuals (validation.h) of published runs like
+// it. A run is "like" the scenario when it shares the GPU generation and the architecture (dense or MoE); with fewer
+// than kMinSimilarRuns such runs, the architecture alone; then every run. The band spans the 10th to the 90th
+// percentile of those runs' errors, at least +-kMinBandHalfWidth: a model that was e% optimistic on similar runs
+// says the measurement is likely prediction / (1 + e).
+#include <string>
+#include <vector>
+
+#include "core/costmodel/step_prediction.h"
+#include "core/costmodel/validation.h"
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+inline constexpr int kMinSimilarRuns = 3;
+inline constexpr double kMinBandHalfWidth = 0.05;
+
+struct ValidationResidual {
+    std::string generation; // gpuGenerationOf
+    bool moe = false;
+    double error = 0; // predicted / measured - 1
+};
+
+struct ErrorBandModel {
+    std::vector<ValidationResidual> residuals;
+};
+
+ErrorBandModel errorBandModelFrom(const ValidationReport& report);
+
+struct ErrorBand {
+    double mfuLow = 0, mfuHigh = 0;
+    double tokensPerSecPerGpuLow = 0, tokensPerSecPerGpuHigh = 0;
+    double lowFactor = 1, highFactor = 1; // multiply a prediction by these for the band
+    int similarRuns = 0;
+    std::string basis; // "6 published Blackwell dense runs"
+};
+
+// An empty model gives the +-kMinBandHalfWidth band with basis "no validation runs".
+ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& prediction, const ErrorBandModel& model);
+
+} // namespace mfu

@@ -1,0 +1,91 @@
+#include "core/costmodel/validation_report.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace mfu {
+
+namespace {
+std::string format(const char* fmt, auto... args)
+{
+    char buffer[512];
+    std::snprintf(buffer, sizeof buffer, fmt, args...);
+    return buffer;
+}
+
+std::string layoutOf(const Scenario& s)
+{
+    const auto& p = s.parallelism;
+    std::string t = std::to_string(s.cluster.gpuCount) + "x " + s.cluster.hardware.id;
+    if (p.tp > 1)
+        t += " TP" + std::to_string(p.tp);
+    if (p.pp > 1)
+        t += " PP" + std::to_string(p.pp) + (p.virtualStages > 1 ? "v" + std::to_string(p.virtualStages) : "");
+    if (p.cp > 1)
+        t += " CP" + std::to_string(p.cp);
+    if (p.ep > 1)
+        t += " EP" + std::to_string(p.ep);
+    return t;
+}
+
+nlohmann::json groupJson(const ValidationGroup& g)
+{
+    return { { "axis", g.axis }, { "group", g.name }, { "runs", g.runs }, { "mean_abs_error", g.meanAbsError },
+        { "max_abs_error", g.maxAbsError }, { "mean_error", g.meanError } };
+}
+} // namespace
+
+std::string validationReportText(const ValidationReport& r)
+{
+    std::string t = format("%-34s %-26s %6s %10s %10s %7s %6s %6s  %s\n", "run", "layout", "seq", "measured",
+        "predicted", "error", "MFU", "pred.", "fits");
+    t += format("%-34s %-26s %6s %10s %10s %7s %6s %6s\n", "", "", "", "tok/s/GPU", "tok/s/GPU", "", "meas.", "MFU");
+    for (const ValidationRow& row : r.rows) {
+        const ValidationRun& run = *row.run;
+        t += format("%-34s %-26s %6lld %10.1f %10.1f %+6.1f%% %5.1f%% %5.1f%%  %s%s\n", run.id.c_str(),
+            layoutOf(run.scenario).c_str(), static_cast<long long>(run.scenario.workload.seqLen),
+            run.measuredTokensPerSecPerGpu, row.prediction.tokensPerSecPerGpu, 100 * row.error, 100 * row.measuredMfu,
+            100 * row.prediction.mfu, row.prediction.fits ? "yes" : "NO", run.inSample ? "  (in sample)" : "");
+    }
+    t += "\nError of the predicted tokens/s per GPU (> 0: the model is optimistic)\n";
+    t += format("%-14s %-16s %5s %12s %10s %8s\n", "group by", "group", "runs", "mean |error|", "max |error|", "bias");
+    const auto groupLine = [&](const ValidationGroup& g) {
+        t += format("%-14s %-16s %5d %11.1f%% %9.1f%% %+7.1f%%\n", g.axis.c_str(), g.name.c_str(), g.runs,
+            100 * g.meanAbsError, 100 * g.maxAbsError, 100 * g.meanError);
+    };
+    for (const char* axis : { "gpu", "architecture", "sequence", "sample" })
+        for (const ValidationGroup& g : r.groups)
+            if (g.axis == axis)
+                groupLine(g);
+    groupLine(r.all);
+    t += format(
+        "\nOut-of-sample mean |error| %.1f%% (bound %.0f%%); %d of %zu published layouts predicted not to fit.\n",
+        100 * r.outOfSample.meanAbsError, 100 * kValidationMeanErrorBound, r.notFitting, r.rows.size());
+    return t;
+}
+
+nlohmann::json validationReportJson(const ValidationReport& r)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (const ValidationRow& row : r.rows) {
+        const ValidationRun& run = *row.run;
+        rows.push_back({ { "id", run.id }, { "source", run.source }, { "assumed", run.assumed },
+            { "in_sample", run.inSample }, { "layout", layoutOf(run.scenario) },
+            { "seq_len", run.scenario.workload.seqLen }, { "measured_as", run.measuredAs },
+            { "measured_tokens_per_sec_per_gpu", run.measuredTokensPerSecPerGpu },
+            { "predicted_tokens_per_sec_per_gpu", row.prediction.tokensPerSecPerGpu }, { "error", row.error },
+            { "measured_mfu", row.measuredMfu }, { "predicted_mfu", row.prediction.mfu },
+            { "predicted_hfu", row.prediction.hfu }, { "fits", row.prediction.fits },
+            { "memory_gib", row.prediction.memory.total() / (1024.0 * 1024 * 1024) } });
+    }
+    nlohmann::json groups = nlohmann::json::array();
+    for (const ValidationGroup& g : r.groups)
+        groups.push_back(groupJson(g));
+    return { { "runs", rows }, { "groups", groups }, { "all", groupJson(r.all) },
+        { "out_of_sample", groupJson(r.outOfSample) }, { "mean_abs_error_bound", kValidationMeanErrorBound },
+        { "not_fitting", r.notFitting } };
+}
+
+} // namespace mfu

@@ -1,0 +1,103 @@
+// Error bands from the validation residuals, and the planner treating configurations inside the band as ties.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
+#include "core/costmodel/planner.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+
+namespace {
+ErrorBandModel shippedBands()
+{
+    std::ifstream in(MFU_SOURCE_DIR "/presets/validation/runs.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    static const std::vector<ValidationRun> runs = validationRunsFromJson(ss.str(), shippedPresets(), "runs.json");
+    return errorBandModelFrom(runValidation(runs));
+}
+} // namespace
+
+class TestErrorBand : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Residuals -0.10, 0, +0.10, +0.20, +0.30 (hand): the 10th percentile is -0.10 + 0.4 x 0.10 = -0.06, the 90th
+    // +0.20 + 0.6 x 0.10 = +0.26, so the measurement likely lies between P / 1.26 and P / 0.94.
+    void percentilesOfSimilarRuns()
+    {
+        ErrorBandModel m;
+        for (double e : { 0.0, 0.20, -0.10, 0.30, 0.10 })
+            m.residuals.push_back({ "Hopper", false, e });
+        m.residuals.push_back({ "Ampere", false, 5.0 }); // another generation: not similar
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        StepPrediction p;
+        p.mfu = 0.5;
+        p.tokensPerSecPerGpu = 1000;
+        const ErrorBand b = errorBandFor(s, p, m);
+        QCOMPARE(b.similarRuns, 5);
+        QVERIFY(std::abs(b.tokensPerSecPerGpuLow - 1000 / 1.26) < 1e-9);
+        QVERIFY(std::abs(b.tokensPerSecPerGpuHigh - 1000 / 0.94) < 1e-9);
+        QVERIFY(std::abs(b.mfuLow - 0.5 / 1.26) < 1e-12);
+        QCOMPARE(b.basis, std::string("5 published Hopper dense runs"));
+    }
+    void fallsBackAndHasAMinimumWidth()
+    {
+        ErrorBandModel m;
+        m.residuals.push_back({ "Hopper", true, 0.0 });
+        Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        StepPrediction p;
+        p.tokensPerSecPerGpu = 100;
+        const ErrorBand b = errorBandFor(s, p, m); // no dense run anywhere: all runs, +-5% at least
+        QCOMPARE(b.similarRuns, 1);
+        QVERIFY(std::abs(b.tokensPerSecPerGpuLow - 100 / 1.05) < 1e-9);
+        QVERIFY(std::abs(b.tokensPerSecPerGpuHigh - 100 / 0.95) < 1e-9);
+        QCOMPARE(errorBandFor(s, p, ErrorBandModel {}).basis, std::string("no validation runs"));
+    }
+    void shippedBandContainsThePrediction()
+    {
+        const Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 1, ActivationCheckpointing::Selective);
+        const StepPrediction p = evaluate(s);
+        const ErrorBand b = errorBandFor(s, p, shippedBands());
+        QVERIFY(b.similarRuns >= kMinSimilarRuns);
+        QVERIFY(b.mfuLow < p.mfu && p.mfu < b.mfuHigh);
+        QVERIFY(b.tokensPerSecPerGpuLow < p.tokensPerSecPerGpu && p.tokensPerSecPerGpu < b.tokensPerSecPerGpuHigh);
+    }
+
+    // Lambda's MFU paper (Llama 3.1 70B on 16 HGX B200): plain FSDP (TP 1) with selective checkpointing measured
+    // best. Within the error band of the fastest predicted layout it ties, and as the simplest it ranks first.
+    void plannerPrefersTheSimplerLayoutInsideTheBand()
+    {
+        const Scenario s = scenarioFor(llama31_70b(), "b200", 16, 8192);
+        const PlanResult strict = planConfigurations(s);
+        QVERIFY(!strict.configs.empty());
+        const ErrorBand band = errorBandFor(s, strict.configs.front().prediction, shippedBands());
+        PlannerOptions o;
+        o.tieTolerance = 1.0 - band.lowFactor;
+        QVERIFY(o.tieTolerance > 0.04);
+        const PlanResult tied = planConfigurations(s, o);
+        QVERIFY(!tied.configs.empty());
+        const PlannedConfig& first = tied.configs.front();
+        QCOMPARE(first.parallelism.tp, 1);
+        QCOMPARE(first.parallelism.pp, 1);
+        QCOMPARE(first.parallelism.cp, 1);
+        QVERIFY(first.tiesWithBest);
+        QVERIFY2(QString::fromStdString(first.reason).contains("error band"), first.reason.c_str());
+        // Ties come first, each at least (1 - tolerance) of the fastest.
+        const double fastest = strict.configs.front().prediction.tokensPerSec;
+        for (const auto& c : tied.configs)
+            if (c.tiesWithBest)
+                QVERIFY(c.prediction.tokensPerSec >= fastest * (1 - o.tieTolerance) - 1e-9);
+        // Without a tolerance the order is by throughput alone (unchanged behaviour).
+        for (size_t i = 1; i < strict.configs.size(); ++i)
+            QVERIFY(strict.configs[i - 1].prediction.tokensPerSec >= strict.configs[i].prediction.tokensPerSec);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestErrorBand)
+#include "tst_error_band.moc"
