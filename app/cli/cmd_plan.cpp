@@ -5,6 +5,8 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
+#include "app/validation_store.h"
+#include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
 #include "core/units.h"
 
@@ -20,6 +22,9 @@ int runPlan(const QStringList& args)
         QStringLiteral("N") });
     parser.addOption({ QStringLiteral("max-micro-batch"), QStringLiteral("Largest micro-batch searched (default 8)"),
         QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("strict"),
+        QStringLiteral("Rank by predicted throughput alone (default: layouts within the error band of the fastest "
+                       "tie, and the simpler one ranks first)") });
     parser.addOption({ QStringLiteral("allow-tp-across-domains"),
         QStringLiteral("Also search TP groups that leave the NVLink domain") });
     if (auto exit = parseArguments(parser, args, cmd))
@@ -35,13 +40,18 @@ int runPlan(const QStringList& args)
                 parsePositiveInteger(
                     parser.value(QStringLiteral("max-micro-batch")), QStringLiteral("max-micro-batch"))));
         o.tpWithinDomain = !parser.isSet(QStringLiteral("allow-tp-across-domains"));
+        // The band's width does not depend on the prediction: the error of similar published runs.
+        const ErrorBand band = errorBandFor(s, StepPrediction {}, app::shippedErrorBands());
+        if (!parser.isSet(QStringLiteral("strict")))
+            o.tieTolerance = 1.0 - band.lowFactor;
         const PlanResult r = planConfigurations(s, o);
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json configs = nlohmann::json::array();
             for (const auto& c : r.configs)
                 configs.push_back(plannedConfigJson(c));
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
-                { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens } });
+                { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens },
+                { "tie_tolerance", o.tieTolerance }, { "error_band_basis", band.basis } });
             return 0;
         }
         QString t = QStringLiteral("%1 configurations evaluated in %2 s, %3 fit (global batch %4 tokens)\n")
@@ -49,6 +59,11 @@ int runPlan(const QStringList& args)
                         .arg(r.seconds, 0, 'f', 3)
                         .arg(r.fitting)
                         .arg(r.globalBatchTokens);
+        if (o.tieTolerance > 0)
+            t += QStringLiteral("Within %1% of the fastest is a tie (error band from %2): the simpler layout ranks "
+                                "first (--strict: by throughput alone)\n")
+                     .arg(100 * o.tieTolerance, 0, 'f', 0)
+                     .arg(QString::fromStdString(band.basis));
         if (r.configs.empty())
             t += QStringLiteral("Nothing fits: more GPUs, or GPUs with more memory, are needed.\n");
         int rank = 1;

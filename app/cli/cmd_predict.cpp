@@ -5,8 +5,10 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
+#include "app/validation_store.h"
 #include "core/costmodel/calibration.h"
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
 #include "core/units.h"
 
 namespace mfu::cli {
@@ -20,7 +22,7 @@ QString line(const char* label, double value, const char* unit, int precision = 
         .arg(QString::fromLatin1(unit));
 }
 
-QString text(const Scenario& s, const StepPrediction& p)
+QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
 {
     QString t = QStringLiteral("%1 on %2 x %3, %4 tokens, %5\n")
                     .arg(QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name))
@@ -32,6 +34,13 @@ QString text(const Scenario& s, const StepPrediction& p)
     if (p.mfuVsFp8Peak)
         t += line("MFU vs FP8 peak", 100 * *p.mfuVsFp8Peak, "%", 1);
     t += line("HFU", 100 * p.hfu, "%", 1);
+    t += QStringLiteral("  %1 %2-%3% MFU, %4-%5 tokens/s per GPU (%6)\n")
+             .arg(QStringLiteral("likely range"), -26)
+             .arg(100 * band.mfuLow, 0, 'f', 1)
+             .arg(100 * band.mfuHigh, 0, 'f', 1)
+             .arg(band.tokensPerSecPerGpuLow, 0, 'f', 0)
+             .arg(band.tokensPerSecPerGpuHigh, 0, 'f', 0)
+             .arg(QString::fromStdString("error band from " + band.basis));
     t += line("tokens/s", p.tokensPerSec, "", 0);
     t += line("TFLOPS per GPU", p.tflopsPerGpu, "", 1);
     t += line("step time", p.stepTimeSeconds, "s", 3);
@@ -76,13 +85,19 @@ int runPredict(const QStringList& args)
             calibration = { { "measured_mfu", measured }, { "scale", r.scale }, { "uncalibrated_mfu", r.before.mfu } };
         }
         const StepPrediction p = evaluate(s);
+        const ErrorBand band = errorBandFor(s, p, app::shippedErrorBands());
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json out = predictionJson(p);
+            out["mfu_low"] = band.mfuLow;
+            out["mfu_high"] = band.mfuHigh;
+            out["tokens_per_sec_per_gpu_low"] = band.tokensPerSecPerGpuLow;
+            out["tokens_per_sec_per_gpu_high"] = band.tokensPerSecPerGpuHigh;
+            out["error_band_basis"] = band.basis;
             if (!calibration.is_null())
                 out["calibration"] = calibration;
             printJson(out);
         } else {
-            QString t = text(s, p);
+            QString t = text(s, p, band);
             if (!calibration.is_null())
                 t += QStringLiteral("  calibrated: efficiencies x%1 (uncalibrated MFU %2%)\n")
                          .arg(calibration["scale"].get<double>(), 0, 'f', 3)

@@ -14,5 +14,6 @@ int runTrace(const QStringList& args);
 int runPredict(const QStringList& args);
 int runSweep(const QStringList& args);
 int runPlan(const QStringList& args);
+int runValidate(const QStringList& args);
 
 } // namespace mfu::cli

@@ -51,6 +51,11 @@ void addScenarioOptions(QCommandLineParser& parser)
     parser.addOption(opt("ac", "Activation checkpointing: none|selective|full (default none)", "MODE"));
     parser.addOption(opt("virtual-stages", "Interleaved pipeline chunks per rank (default 1)", "N"));
     parser.addOption(opt("schedule", "Pipeline schedule: 1f1b|interleaved_1f1b|zero_bubble", "NAME"));
+    parser.addOption(
+        opt("data-parallel", "How data-parallel ranks hold the state: fsdp|zero1|ddp (default fsdp)", "KIND"));
+    parser.addOption(opt("attention-kernel",
+        "Attention kernel: auto|flash3|flash2|flash1|cudnn|unfused (default auto: the best on the GPU)", "NAME"));
+    parser.addOption(opt("expert-overlap", "Overlap MoE all-to-alls with another micro-batch's compute (DualPipe)"));
     parser.addOption(opt("async-tp", "Overlap TP collectives with the matmuls"));
     parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
     parser.addOption(opt("fsdp-prefetch", "Layers FSDP all-gathers ahead (default 1)", "N"));
@@ -99,6 +104,20 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
             throw InputError("--schedule: must be 1f1b, interleaved_1f1b or zero_bubble");
         par.schedule = *sch;
     }
+    if (isSet(p, "data-parallel")) {
+        const auto kind = dataParallelFromKey(p.value(QStringLiteral("data-parallel")).toStdString());
+        if (!kind)
+            throw InputError("--data-parallel: must be fsdp, zero1 or ddp");
+        par.dataParallel = *kind;
+    }
+    if (isSet(p, "attention-kernel")) {
+        const auto kernel = attentionKernelFromKey(p.value(QStringLiteral("attention-kernel")).toStdString());
+        if (!kernel)
+            throw InputError("--attention-kernel: must be auto, flash3, flash2, flash1, cudnn or unfused");
+        s.flags.attentionKernel = *kernel;
+    }
+    if (isSet(p, "expert-overlap"))
+        par.expertOverlap = true;
     if (isSet(p, "async-tp"))
         par.asyncTp = true;
     if (isSet(p, "no-sequence-parallel"))
@@ -190,6 +209,7 @@ nlohmann::json plannedConfigJson(const PlannedConfig& c)
         { "fits", c.prediction.fits },
         { "description", describeConfig(c) },
         { "reason", c.reason },
+        { "ties_with_best", c.tiesWithBest },
     };
 }
 

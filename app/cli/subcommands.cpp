@@ -15,9 +15,13 @@ const std::vector<Subcommand>& subcommands()
         { "report", "Render a scenario's report (PDF, or HTML with PNGs) without a window", true, runReport },
         { "trace", "Import profiler traces: step-time breakdown, overlap, idle, measured MFU, comparison", false,
             runTrace },
-        { "predict", "Cost-model prediction of a training step: time by component, MFU/HFU, memory, fit", false, runPredict },
+        { "predict", "Cost-model prediction of a training step: time by component, MFU/HFU, memory, fit", false,
+            runPredict },
         { "sweep", "Predicted MFU along --axis seq|gpus|precision, current and best configuration", false, runSweep },
-        { "plan", "Search parallel layouts, checkpointing and micro-batches; best configurations first", false, runPlan },
+        { "plan", "Search parallel layouts, checkpointing and micro-batches; best configurations first", false,
+            runPlan },
+        { "validate", "Cost model against published training runs: predicted vs measured, error per group", false,
+            runValidate },
     };
     return list;
 }

@@ -1,0 +1,50 @@
+// mfu-explorer validate: run the cost model on every published training run of the validation table
+// (presets/validation/runs.json, embedded; or --runs FILE) and print predicted vs measured throughput, the error,
+// whether the layout fits, and the error per group. --check exits 1 when the out-of-sample mean error exceeds the
+// documented bound or a published layout is predicted not to fit.
+#include <QCommandLineParser>
+#include <QFile>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/preset_store.h"
+#include "core/costmodel/validation.h"
+#include "core/costmodel/validation_report.h"
+#include "core/errors.h"
+
+namespace mfu::cli {
+
+int runValidate(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("validate");
+    QCommandLineParser parser;
+    addJsonOption(parser);
+    parser.addOption({ QStringLiteral("runs"),
+        QStringLiteral("A validation table of your own (format: docs/cost-model.md, Validation)"),
+        QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("check"),
+        QStringLiteral(
+            "Exit 1 when the out-of-sample mean error exceeds the documented bound or a layout does not fit") });
+    if (auto exit = parseArguments(parser, args, cmd))
+        return *exit;
+    return runSubcommand(cmd, [&] {
+        const QString path = parser.isSet(QStringLiteral("runs")) ? parser.value(QStringLiteral("runs"))
+                                                                  : QStringLiteral(":/presets/validation/runs.json");
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw InputError("cannot read '" + path.toStdString() + "': " + file.errorString().toStdString());
+        const QByteArray bytes = file.readAll();
+        const std::string name = parser.isSet(QStringLiteral("runs")) ? path.toStdString() : "runs.json";
+        const std::vector<ValidationRun> runs = validationRunsFromJson(
+            std::string_view(bytes.constData(), size_t(bytes.size())), app::presetLibrary(), name);
+        const ValidationReport report = runValidation(runs);
+        if (parser.isSet(QStringLiteral("json")))
+            printJson(validationReportJson(report));
+        else
+            printText(QString::fromStdString(validationReportText(report)));
+        const bool failed = report.outOfSample.meanAbsError > kValidationMeanErrorBound || report.notFitting > 0;
+        return parser.isSet(QStringLiteral("check")) && failed ? 1 : 0;
+    });
+}
+
+} // namespace mfu::cli
