@@ -19,6 +19,7 @@
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
 #include "app/scenario_io.h"
+#include "app/validation_store.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/cost_panel.h"
 #include "widgets/predict_panel.h"
@@ -80,6 +81,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Panels: one line each.
     addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
     auto* predictPanel = new widgets::PredictPanel(m_scenario);
+    predictPanel->setErrorBandModel(shippedErrorBands());
     addPanel(predictPanel, tr("Predict"));
     auto* tracePanel = new widgets::TracePanel(m_scenario);
     tracePanel->setKnownHardware(presetLibrary().hardware()); // GPU name matching; another GPU's peak in logs

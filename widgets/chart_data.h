@@ -11,7 +11,8 @@ enum class SeriesKind {
     Line,
     Scatter, // measured points
     Bars,
-    Misfit // points that do not fit the model: drawn with a distinct symbol
+    Misfit, // points that do not fit the model: drawn with a distinct symbol
+    Band // an edge of an uncertainty band around the first series: faint; shaded to the edge in stackedOn when set
 };
 
 struct ChartSeries {
@@ -20,7 +21,7 @@ struct ChartSeries {
     SeriesKind kind = SeriesKind::Line;
     QVector<double> x; // ascending (the chart sorts on insertion, as QCustomPlot does)
     QVector<double> y;
-    int stackedOn = -1; // Bars only: index of the bars series this one sits on
+    int stackedOn = -1; // Bars: index of the bars series this one sits on; Band: the edge it is shaded to
 };
 
 struct ChartAxis {

@@ -190,6 +190,14 @@ int ChartView::addMisfits(const QString& name, const QVector<double>& x, const Q
     return addSeries({ name, unit, SeriesKind::Misfit, x, y, -1 });
 }
 
+int ChartView::addBandEdge(
+    const QString& name, const QVector<double>& x, const QVector<double>& y, int fillTo, const QString& unit)
+{
+    const bool validEdge
+        = fillTo >= 0 && fillTo < m_data.series.size() && m_data.series[fillTo].kind == SeriesKind::Band;
+    return addSeries({ name, unit, SeriesKind::Band, x, y, validEdge ? fillTo : -1 });
+}
+
 int ChartView::addBars(
     const QString& name, const QVector<double>& x, const QVector<double>& y, int stackedOn, const QString& unit)
 {
@@ -266,6 +274,23 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
         break;
     case SeriesKind::Bars:
         break;
+    case SeriesKind::Band: {
+        // A band surrounds a chart's first series (its main prediction) and shares its colour.
+        QColor edge = kSeriesColours[0];
+        if (isDark(palette()))
+            edge = edge.lighter(135);
+        edge.setAlpha(110);
+        graph->setPen(QPen(edge, 1, Qt::DotLine));
+        graph->setLineStyle(QCPGraph::lsLine);
+        graph->setScatterStyle(QCPScatterStyle::ssNone);
+        if (series.stackedOn >= 0 && series.stackedOn < m_plottables.size()) {
+            QColor fill = edge;
+            fill.setAlpha(45);
+            graph->setBrush(fill);
+            graph->setChannelFillGraph(qobject_cast<QCPGraph*>(m_plottables[series.stackedOn]));
+        }
+        break;
+    }
     }
 }
 

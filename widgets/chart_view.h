@@ -40,6 +40,10 @@ public:
     // stackedOn: index of an earlier bars series to stack on, -1 for none.
     int addBars(const QString& name, const QVector<double>& x, const QVector<double>& y, int stackedOn = -1,
         const QString& unit = {});
+    // An edge of an uncertainty band around the chart's first series, in its colour; fillTo: index of the other
+    // edge, shaded between the two.
+    int addBandEdge(const QString& name, const QVector<double>& x, const QVector<double>& y, int fillTo = -1,
+        const QString& unit = {});
     void clearSeries();
     // Fits the axes to the data (y from 0 when all data is non-negative) and replots.
     void rescale();

@@ -131,7 +131,7 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
     chart->rescale();
 }
 
-void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario)
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band)
 {
     const bool bySeq = sweep.axis == SweepAxis::SeqLen;
     chart->clearSeries();
@@ -155,6 +155,15 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     }
     chart->addLine(QLatin1String(series::kCurrent), cx, cy);
     chart->addLine(QLatin1String(series::kBest), bestX, bestY);
+    if (band && !cx.isEmpty()) {
+        QVector<double> low, high;
+        for (double y : cy) {
+            low << y * band->lowFactor;
+            high << y * band->highFactor;
+        }
+        const int lowIndex = chart->addBandEdge(QLatin1String(series::kBandLow), cx, low);
+        chart->addBandEdge(QLatin1String(series::kBandHigh), cx, high, lowIndex);
+    }
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentInvalid, badX, QVector<double>(badX.size(), 0.0));
     addIfAny(chart, SeriesKind::Misfit, series::kBestNone, noneX, QVector<double>(noneX.size(), 0.0));

@@ -5,6 +5,7 @@
 // Every number comes from core (StepPrediction, mfuWaterfall, runSweep); these only choose series and labels.
 #include <vector>
 
+#include "core/costmodel/error_band.h"
 #include "core/costmodel/sweep.h"
 #include "core/scenario/scenario.h"
 
@@ -21,6 +22,8 @@ inline constexpr const char* kBest = "Planner's best";
 inline constexpr const char* kBestNone = "Planner: nothing fits (shown at 0)";
 inline constexpr const char* kMeasured = "Measured";
 inline constexpr const char* kCapacity = "GPU memory capacity";
+inline constexpr const char* kBandLow = "This configuration: error band, low";
+inline constexpr const char* kBandHigh = "This configuration: error band, high";
 } // namespace series
 
 // Peak 100% -> each loss in MFU points -> achieved MFU, as stacked bars (MFU left + points lost at each step).
@@ -28,8 +31,10 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction);
 // Stacked GiB per GPU (parameters, gradients, optimizer state, activations, temporary buffers, reserved) for the
 // current configuration and, when known, the planner's best, against the capacity line.
 void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const PlannedConfig* best);
-// MFU (%) along sequence length (log2 x) or GPU count (log x).
-void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario);
+// MFU (%) along sequence length (log2 x) or GPU count (log x); with a band, the current configuration's fitting
+// points carry it as a shaded region (the band's factors scale each point's MFU).
+void showMfuSweep(
+    ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band = nullptr);
 // BF16 vs BF16+FP8: achieved TFLOPS per GPU and per node, and MFU against the BF16 and the FP8 dense peak.
 void showPrecisionTflops(ChartView* chart, const SweepResult& sweep);
 void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario);

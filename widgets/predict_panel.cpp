@@ -16,6 +16,7 @@
 #include <exception>
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
 #include "core/units.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
@@ -151,6 +152,14 @@ QWidget* PredictPanel::buildSummary()
     m_tflops = addMetric(grid, 3, tr("TFLOPS per GPU"), "tflopsPerGpu");
     m_stepTime = addMetric(grid, 4, tr("Step time"), "stepTime");
     m_fits = addMetric(grid, 5, tr("Memory per GPU"), "fits");
+    m_band = new QLabel;
+    m_band->setObjectName(QStringLiteral("predictedBand"));
+    m_band->setWordWrap(true);
+    m_band->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_band->setToolTip(tr("Where a measurement of this configuration likely lies: the 10th to 90th percentile of the "
+                          "cost model's error on published runs of the same GPU generation and architecture "
+                          "(mfu-explorer validate)"));
+    outer->addWidget(m_band);
     m_bottleneck = new QLabel;
     m_bottleneck->setObjectName(QStringLiteral("bottleneck"));
     m_bottleneck->setWordWrap(true);
@@ -250,7 +259,7 @@ void PredictPanel::recompute()
         m_bottleneck->setText(tr("Cannot predict this scenario: %1.").arg(problem));
     }
     if (!m_current) {
-        for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits })
+        for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits, m_band })
             l->setText(QStringLiteral("\u2014"));
         m_waterfall->clearSeries();
         m_memory->clearSeries();
@@ -263,6 +272,12 @@ void PredictPanel::recompute()
     m_hfu->setText(percent(p.hfu));
     m_tokens->setText(locale.toString(p.tokensPerSec, 'f', 0));
     m_tokens->setToolTip(tr("%1 tokens/s per GPU").arg(locale.toString(p.tokensPerSecPerGpu, 'f', 0)));
+    // How far to trust the figures: the error of published runs like this one (validation table).
+    const ErrorBand band = errorBandFor(s, p, m_bands);
+    m_band->setText(
+        tr("Likely: MFU %1\u2013%2, %3\u2013%4 tokens/s per GPU (error band from %5)")
+            .arg(percent(band.mfuLow), percent(band.mfuHigh), locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
+                locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0), QString::fromStdString(band.basis)));
     m_tflops->setText(QString::number(p.tflopsPerGpu, 'f', 0));
     m_stepTime->setText(tr("%1 s").arg(p.stepTimeSeconds, 0, 'f', 3));
     m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))
@@ -308,7 +323,8 @@ void PredictPanel::startSweep(SweepAxis axis)
                 showPrecisionTflops(m_precisionTflops, r);
                 showPrecisionMfu(m_precisionMfu, r, s);
             } else {
-                showMfuSweep(axis == SweepAxis::SeqLen ? m_seqChart : m_gpuChart, r, s);
+                const ErrorBand band = errorBandFor(s, StepPrediction {}, m_bands);
+                showMfuSweep(axis == SweepAxis::SeqLen ? m_seqChart : m_gpuChart, r, s, &band);
             }
         });
 }
@@ -316,10 +332,13 @@ void PredictPanel::startSweep(SweepAxis axis)
 void PredictPanel::startPlanner()
 {
     const Scenario s = m_model->scenario();
+    // Layouts within the error band of the fastest are ties; the simpler one ranks first.
+    PlannerOptions options;
+    options.tieTolerance = 1.0 - errorBandFor(s, StepPrediction {}, m_bands).lowFactor;
     m_planJob->start<PlanResult>(
-        [s](JobControl& control) {
+        [s, options](JobControl& control) {
             return planConfigurations(
-                s, PlannerOptions {}, [&control](double f) { control.setProgress(f); }, &control.cancel);
+                s, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
         },
         [this](PlanResult& r) {
             m_planner->setPlan(r);
@@ -375,6 +394,16 @@ void PredictPanel::updateProgress()
 bool PredictPanel::isComputing() const
 {
     return m_seqJob->isRunning() || m_gpuJob->isRunning() || m_precisionJob->isRunning() || m_planJob->isRunning();
+}
+
+void PredictPanel::setErrorBandModel(ErrorBandModel model)
+{
+    m_bands = std::move(model);
+    recompute();
+    if (!m_restartQueued) { // the sweeps and the planner pick the bands up once
+        m_restartQueued = true;
+        QTimer::singleShot(0, this, &PredictPanel::restartBackground);
+    }
 }
 
 void PredictPanel::setSweepValues(SweepAxis axis, std::vector<double> values)

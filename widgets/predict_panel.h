@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/costmodel/error_band.h"
 #include "core/costmodel/sweep.h"
 
 class QLabel;
@@ -55,6 +56,9 @@ public:
     bool isComputing() const;
     // Sweep points for an axis (empty: the core's defaults: 2k-128k, 1-16,384 GPUs). Restarts that sweep.
     void setSweepValues(SweepAxis axis, std::vector<double> values);
+    // Residuals of the published runs the error bands come from (the application passes the shipped validation
+    // table's); without them the band is +-5%.
+    void setErrorBandModel(ErrorBandModel model);
     // Applies the configuration in a row of the (sorted) planner table to the scenario. False when there is none.
     bool applyPlannedConfig(int viewRow);
 
@@ -79,6 +83,7 @@ private:
     QLabel* m_tflops = nullptr;
     QLabel* m_stepTime = nullptr;
     QLabel* m_fits = nullptr;
+    QLabel* m_band = nullptr; // the error band of the headline figures
     QLabel* m_bottleneck = nullptr;
     QProgressBar* m_progress = nullptr;
     Activity* m_activity = nullptr;
@@ -106,6 +111,7 @@ private:
     BackgroundJob* m_planJob = nullptr;
     std::vector<double> m_seqValues, m_gpuValues;
     std::optional<StepPrediction> m_current; // empty when the scenario cannot be evaluated
+    ErrorBandModel m_bands;
     std::optional<PlannedConfig> m_best; // the newest planner result's winner
     bool m_restartQueued = false;
 };

@@ -18,6 +18,7 @@
 #include "app/main_window.h"
 #include "app/preset_store.h"
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
 #include "core/units.h"
 #include "widgets/calibration_box.h"
 #include "widgets/chart_view.h"
@@ -218,6 +219,36 @@ private slots:
         const ChartView* mfuChart = f.panel.precisionMfuChart();
         QCOMPARE(mfuChart->data().categories.size(), 3);
         QCOMPARE(seriesNamed(mfuChart, series::kCurrent)->x.size(), 3); // BF16, FP8 vs BF16 peak, FP8 vs FP8 peak
+    }
+
+    // The error band: without validation residuals +-5% ("no validation runs"); with residuals of similar runs
+    // (Blackwell dense here: errors -10%..+30%) the headline band and the shaded sweep band follow them.
+    void errorBandOnHeadlineAndSweeps()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        QVERIFY(f.text("predictedBand").contains(QLatin1String("no validation runs")));
+        ErrorBandModel bands;
+        for (double e : { -0.10, 0.0, 0.10, 0.20, 0.30 })
+            bands.residuals.push_back({ "Blackwell", false, e });
+        f.panel.setErrorBandModel(bands);
+        const StepPrediction p = f.predicted();
+        const ErrorBand band = errorBandFor(f.model.scenario(), p, bands);
+        QVERIFY(f.text("predictedBand").contains(percent(band.mfuLow)));
+        QVERIFY(f.text("predictedBand").contains(percent(band.mfuHigh)));
+        QVERIFY(f.text("predictedBand").contains(QLatin1String("5 published Blackwell dense runs")));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && seriesNamed(f.panel.seqChart(), series::kBandHigh), kBackgroundTimeoutMs);
+        const ChartView* seq = f.panel.seqChart();
+        const ChartSeries* low = seriesNamed(seq, series::kBandLow);
+        const ChartSeries* high = seriesNamed(seq, series::kBandHigh);
+        QVERIFY(low && high);
+        QCOMPARE(high->kind, SeriesKind::Band);
+        QCOMPARE(high->stackedOn, int(low - seq->data().series.data())); // shaded down to the low edge
+        const double current = yAt(*seriesNamed(seq, series::kCurrent), 8192);
+        QVERIFY(std::abs(yAt(*low, 8192) - current * band.lowFactor) < 1e-9);
+        QVERIFY(std::abs(yAt(*high, 8192) - current * band.highFactor) < 1e-9);
+        auto* fill = qobject_cast<QCPGraph*>(seq->plot()->plottable(high->stackedOn + 1));
+        QVERIFY(fill && fill->channelFillGraph());
     }
 
     // Several edits in quick succession: only the newest scenario's sweep is drawn.
