@@ -198,7 +198,7 @@ private slots:
         QCOMPARE(sequenceRangeOf(65536), std::string("32k-64k"));
         QCOMPARE(sequenceRangeOf(131072), std::string(">= 128k"));
         HardwareSpec h;
-        h.id = "h800-sxm";
+        h.id = "h800";
         QCOMPARE(gpuGenerationOf(h), std::string("Hopper"));
         h.id = "a100-sxm-80gb";
         QCOMPARE(gpuGenerationOf(h), std::string("Ampere"));
