@@ -279,7 +279,7 @@ bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
     const QByteArray bytes = file.readAll();
     try {
         ModelSpec spec = modelFromHfConfigText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
-            QFileInfo(path).fileName().toStdString());
+            QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()).toStdString());
         if (spec.name.empty())
             spec.name = QFileInfo(path).fileName().toStdString();
         m_imported.push_back(spec);

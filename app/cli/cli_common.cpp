@@ -133,7 +133,7 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
             throw InputError("--model: cannot read '" + s(value) + "'");
         std::ostringstream text;
         text << in.rdbuf();
-        return modelFromHfConfigText(text.str(), s(file.fileName()));
+        return modelFromHfConfigText(text.str(), s(file.absoluteFilePath()));
     }
     throw InputError("--model: '" + s(value) + "' is neither a model preset (" + presetIdList(false)
         + ") nor a readable config.json file");

@@ -85,6 +85,8 @@ nlohmann::json toJson(const CalcResult& r)
 {
     nlohmann::json j;
     j["model"] = { { "id", r.model.id }, { "name", r.model.name }, { "bare", r.model.isBare() } };
+    // What the counts leave out (a multimodal model's vision encoder); empty for most models.
+    j["model_notes"] = r.model.notes;
     j["gpus"] = r.gpus;
     j["seq_len"] = r.seq;
     j["precision"] = std::string(trainingPrecisionKey(r.precision));
@@ -133,6 +135,8 @@ QString toText(const CalcResult& r)
         out += QStringLiteral("  %1 %2\n").arg(QString::fromStdString(label), -34).arg(QString::fromStdString(value));
     };
     out += QStringLiteral("%1, S = %2\n").arg(QString::fromStdString(r.model.name)).arg(r.seq);
+    for (const std::string& note : r.model.notes)
+        out += QStringLiteral("Note: %1\n").arg(QString::fromStdString(note));
     out += QStringLiteral("Parameters\n");
     line("total N", formatNumber(double(r.params.total)));
     line("embedding N_emb", formatNumber(double(r.params.embedding)));

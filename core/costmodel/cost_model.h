@@ -15,6 +15,7 @@
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/scenario/scenario.h"
+#include <vector>
 
 namespace mfu {
 
@@ -38,6 +39,15 @@ struct ModelShape {
     double ffnWidth = 0; // intermediate width per expert (dense: ffnDim)
     double routedFfnShare = 0; // MoE: share of the FFN FLOPs that routed experts (not shared ones) do
     double latentUpProjFlops = 0; // MLA: forward FLOP per token of one layer's latent up-projections (recomputed)
+    struct LocalAttention {
+        TokenMixer mixer; // sliding-window or chunked
+        double layerShare = 0; // fraction of layers
+        double window = 0; // tokens
+    };
+    std::vector<LocalAttention> localAttention; // empty: every layer attends to the whole sequence
+    // Keys a query attends to under the causal mask, averaged over layers: S/2 on full-attention layers,
+    // W - W^2/(2S) on sliding-window layers of window W < S.
+    double causalAttentionSpan(double seqLen) const;
 };
 
 ModelShape modelShapeOf(const ModelSpec& model); // throws InputError for a bare model

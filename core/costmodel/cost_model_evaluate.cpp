@@ -100,7 +100,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const AttentionEfficiency ae = attentionEfficiency(
         c, resolveAttentionKernel(flags.attentionKernel, m_family), m_family, x.qkHeadDim, seq / cp);
     const double attnFwdFlops
-        = tokensMb * layersPerStage * 2.0 * seq * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim) / 2.0;
+        = tokensMb * layersPerStage * 2.0 * sh.causalAttentionSpan(seq) * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim);
     double attnFwdMb = 0, attnBwdMb = 0;
     if (ae.unfused) {
         const double bmmPeak = m_peakBf16 * c.gemmEfficiency * gemmShapeFactor(x.qkHeadDim, c) * cpEff;

@@ -25,7 +25,7 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.paramsPerLayer = static_cast<double>(p.attention + p.ffn + p.norms) / L;
 
     const double matrices = m.activation == FfnActivation::SwiGLU ? 3.0 : 2.0;
-    const int moeLayers = m.isMoe() ? m.layers - m.moe.denseLayers : 0;
+    const int moeLayers = moeLayerCount(m);
     s.moeLayerShare = static_cast<double>(moeLayers) / L;
     s.experts = m.isMoe() ? m.moe.experts : 0;
     s.expertsPerToken = m.isMoe() ? m.moe.expertsPerToken : 0;
@@ -46,6 +46,10 @@ ModelShape modelShapeOf(const ModelSpec& m)
             * static_cast<double>(m.moe.expertsPerToken) * static_cast<double>(m.moe.expertFfnDim);
         s.routedFfnShare = routed / fwd.ffn;
     }
+    for (const TokenMixer mixer : { TokenMixer::SlidingWindowAttention, TokenMixer::ChunkedAttention })
+        if (const int n = localAttentionLayerCount(m, mixer); n > 0)
+            s.localAttention.push_back(
+                { mixer, static_cast<double>(n) / L, static_cast<double>(attentionWindow(m, mixer)) });
     s.ffnWidth = m.isMoe() ? static_cast<double>(m.moe.expertFfnDim) : static_cast<double>(m.ffnDim);
 
     LayerShape& x = s.layer;
@@ -71,6 +75,21 @@ ModelShape modelShapeOf(const ModelSpec& m)
         s.latentUpProjFlops = 2.0 * (qUp + kvUp);
     }
     return s;
+}
+
+} // namespace mfu
+
+namespace mfu {
+
+double ModelShape::causalAttentionSpan(double seqLen) const
+{
+    double fullShare = 1.0;
+    double span = 0.0;
+    for (const LocalAttention& a : localAttention) {
+        fullShare -= a.layerShare;
+        span += a.layerShare * attentionSpanCausal(a.mixer, a.window, seqLen);
+    }
+    return span + fullShare * seqLen / 2.0;
 }
 
 } // namespace mfu

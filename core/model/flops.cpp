@@ -94,20 +94,32 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
         qkvPerLayer = 2.0 * h * (H * qk + 2.0 * double(m.kvHeads) * double(m.headDim));
     }
     f.qkvProjection = L * qkvPerLayer;
-    f.attentionScores = L * 2.0 * S * H * qk;
-    f.attentionValues = L * 2.0 * S * H * v;
     f.outputProjection = L * 2.0 * H * v * h;
 
-    const int moeLayers = m.isMoe() ? m.layers - m.moe.denseLayers : 0;
-    const double denseLayers = double(m.layers - moeLayers);
-    f.ffn = denseLayers * 2.0 * ffnMatrices(m) * h * double(m.ffnDim);
-    if (moeLayers > 0) {
-        const auto& e = m.moe;
-        const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
-        const double activeWidth
-            = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
-        f.ffn += double(moeLayers) * 2.0 * ffnMatrices(m) * h * activeWidth;
-        f.router = double(moeLayers) * 2.0 * h * double(e.experts);
+    // Per layer: the attention core over the keys each query sees (min(S, window) on sliding-window layers) and
+    // the channel mixer's width.
+    const auto& e = m.moe;
+    const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
+    const double moeWidth = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
+    for (const LayerRun& run : layerRuns(m)) {
+        const double n = double(run.count);
+        const double window = double(attentionWindow(m, run.kind.tokenMixer));
+        const double span = attentionSpan(run.kind.tokenMixer, window, S);
+        const double causalSpan = attentionSpanCausal(run.kind.tokenMixer, window, S);
+        f.attentionScores += n * 2.0 * span * H * qk;
+        f.attentionValues += n * 2.0 * span * H * v;
+        f.attentionCoreCausal += n * 2.0 * causalSpan * H * (qk + v);
+        switch (run.kind.channelMixer) {
+        case ChannelMixer::DenseMlp:
+            f.ffn += n * 2.0 * ffnMatrices(m) * h * double(run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
+            break;
+        case ChannelMixer::Moe:
+            f.ffn += n * 2.0 * ffnMatrices(m) * h * moeWidth;
+            f.router += n * 2.0 * h * (double(e.experts) + (e.sharedExpertGate && e.sharedExperts > 0 ? 1.0 : 0.0));
+            break;
+        case ChannelMixer::None:
+            break;
+        }
     }
     // The LM head runs whether or not its weights are tied to the embedding.
     f.lmHead = 2.0 * h * double(m.vocab);
@@ -127,7 +139,8 @@ FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen)
         = 6.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
     out.palm = 6.0 * double(p.activeNonEmbedding) + attention;
     out.perComponent = 3.0 * out.forward.total();
-    out.perComponentCausal = 3.0 * (out.forward.total() - 0.5 * out.forward.attentionCore());
+    out.perComponentCausal
+        = 3.0 * (out.forward.total() - out.forward.attentionCore() + out.forward.attentionCoreCausal);
     return out;
 }
 
@@ -176,7 +189,7 @@ double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationChec
     case FlopFormula::PerComponent:
         return f.forward.attentionCore();
     case FlopFormula::PerComponentCausal:
-        return 0.5 * f.forward.attentionCore();
+        return f.forward.attentionCoreCausal;
     }
     return 0.0;
 }

@@ -4,10 +4,14 @@
 //   six_n                 6 N                               (Kaplan et al.; seed 002's rule; N = total, MoE: active)
 //   palm                  6 (N - N_emb) + 12 L H Q S        (PaLM appendix B, TorchTitan, nanoGPT; MoE: active N)
 //   per_component         3 x forward sum of every matmul: Q/K/V (with GQA or MLA), attention scores Q.K^T and
-//                         attention x V over the full S x S square, output projection, FFN with its real number of
+//                         attention x V over the full S x S square (S x min(S, window) on sliding-window layers),
+//                         output projection, FFN with its real number of
 //                         matrices (3 SwiGLU, 2 GELU), only the active experts and the router, LM head
 //   per_component_causal  the same with the attention core halved by the causal mask (what flash-attention kernels
-//                         actually execute; Megatron-LM counts it this way)
+//                         actually execute; Megatron-LM counts it this way); a sliding-window layer of window W < S
+//                         attends to W - W^2/(2S) keys per query on average
+//
+// PaLM's formula stays as published (12 L H Q S on every layer): it over-counts sliding-window layers.
 //
 // For MLA (Q != V head dim) the PaLM attention term is generalised to 6 L H S (Q_qk + Q_v), which is 12 L H Q S when
 // they are equal.
@@ -21,8 +25,8 @@
 namespace mfu {
 
 enum class FlopFormula { SixN, PaLM, PerComponent, PerComponentCausal };
-inline constexpr FlopFormula kAllFlopFormulas[] = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent,
-    FlopFormula::PerComponentCausal };
+inline constexpr FlopFormula kAllFlopFormulas[]
+    = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent, FlopFormula::PerComponentCausal };
 
 std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_component", "per_component_causal"
 std::string_view flopFormulaLabel(FlopFormula f); // "6N", "6(N-N_emb)+12LHQS", ...
@@ -37,6 +41,8 @@ struct ForwardComponents {
     double ffn = 0; // dense FFN layers + active routed experts + shared experts
     double router = 0;
     double lmHead = 0;
+    // Attention core under the causal mask (not part of total()): half the square on full-attention layers.
+    double attentionCoreCausal = 0;
     double total() const
     {
         return qkvProjection + attentionScores + attentionValues + outputProjection + ffn + router + lmHead;

@@ -1,5 +1,9 @@
 #include "core/model/model_spec.h"
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 #include "core/errors.h"
 
 namespace mfu {
@@ -43,6 +47,159 @@ void validateModelSpec(const ModelSpec& spec)
         require(spec.moe.sharedExperts >= 0, spec, "shared experts cannot be negative");
     }
     require(spec.learnedPositions >= 0, spec, "learned positions cannot be negative");
+    require(spec.normsPerLayer >= 0 && spec.normsPerLayer <= 8, spec, "norms per layer must be between 0 and 8");
+    require(spec.slidingWindow >= 0, spec, "sliding window cannot be negative");
+    require(spec.attentionChunk >= 0, spec, "attention chunk cannot be negative");
+    if (!spec.layerPattern.empty()) {
+        int64_t total = 0;
+        for (const LayerRun& run : spec.layerPattern) {
+            require(run.count > 0, spec, "every run of the layer pattern needs at least one layer");
+            require(run.kind.ffnDim >= 0, spec, "a layer's FFN size cannot be negative");
+            require(run.kind.channelMixer != ChannelMixer::Moe || spec.isMoe(), spec,
+                "the layer pattern has MoE layers but the model has no experts");
+            require(run.kind.channelMixer != ChannelMixer::DenseMlp || run.kind.ffnDim > 0 || spec.ffnDim > 0, spec,
+                "a dense layer needs an FFN size");
+            require(run.kind.tokenMixer != TokenMixer::SlidingWindowAttention || spec.slidingWindow > 0, spec,
+                "the layer pattern has sliding-window layers but no window size");
+            require(run.kind.tokenMixer != TokenMixer::ChunkedAttention || spec.attentionChunk > 0, spec,
+                "the layer pattern has chunked-attention layers but no chunk size");
+            total += run.count;
+        }
+        require(total == spec.layers, spec,
+            "the layer pattern has " + std::to_string(total) + " layers, not " + std::to_string(spec.layers));
+    }
+}
+
+std::vector<LayerRun> layerRuns(const ModelSpec& m)
+{
+    std::vector<LayerRun> runs;
+    auto add = [&runs](int count, LayerKind kind) {
+        if (count <= 0)
+            return;
+        if (!runs.empty() && runs.back().kind == kind)
+            runs.back().count += count;
+        else
+            runs.push_back({ count, kind });
+    };
+    if (m.isBare())
+        return runs;
+    if (!m.layerPattern.empty()) {
+        for (const LayerRun& r : m.layerPattern)
+            add(r.count, r.kind);
+        return runs;
+    }
+    const TokenMixer mixer = m.slidingWindow > 0 ? TokenMixer::SlidingWindowAttention : TokenMixer::FullAttention;
+    const int dense = m.isMoe() ? std::clamp(m.moe.denseLayers, 0, m.layers) : m.layers;
+    add(dense, { mixer, ChannelMixer::DenseMlp, 0 });
+    add(m.layers - dense, { mixer, ChannelMixer::Moe, 0 });
+    return runs;
+}
+
+int moeLayerCount(const ModelSpec& m)
+{
+    int n = 0;
+    for (const LayerRun& r : layerRuns(m))
+        n += r.kind.channelMixer == ChannelMixer::Moe ? r.count : 0;
+    return n;
+}
+
+namespace {
+constexpr std::pair<TokenMixer, std::string_view> kTokenMixers[] = {
+    { TokenMixer::FullAttention, "full_attention" },
+    { TokenMixer::SlidingWindowAttention, "sliding_attention" },
+    { TokenMixer::ChunkedAttention, "chunked_attention" },
+};
+constexpr std::pair<ChannelMixer, std::string_view> kChannelMixers[] = {
+    { ChannelMixer::DenseMlp, "dense" },
+    { ChannelMixer::Moe, "moe" },
+    { ChannelMixer::None, "none" },
+};
+constexpr std::pair<QkNorm, std::string_view> kQkNorms[] = {
+    { QkNorm::None, "none" },
+    { QkNorm::PerHead, "per_head" },
+    { QkNorm::FullWidth, "full_width" },
+};
+
+template <typename E, size_t N> std::string_view keyOf(const std::pair<E, std::string_view> (&table)[N], E value)
+{
+    for (const auto& [e, key] : table)
+        if (e == value)
+            return key;
+    return {};
+}
+
+template <typename E, size_t N>
+std::optional<E> valueOf(const std::pair<E, std::string_view> (&table)[N], std::string_view key)
+{
+    for (const auto& [e, k] : table)
+        if (k == key)
+            return e;
+    return std::nullopt;
+}
+} // namespace
+
+std::string_view tokenMixerKey(TokenMixer m)
+{
+    return keyOf(kTokenMixers, m);
+}
+std::optional<TokenMixer> tokenMixerFromKey(std::string_view key)
+{
+    return valueOf(kTokenMixers, key);
+}
+std::string_view channelMixerKey(ChannelMixer m)
+{
+    return keyOf(kChannelMixers, m);
+}
+std::optional<ChannelMixer> channelMixerFromKey(std::string_view key)
+{
+    return valueOf(kChannelMixers, key);
+}
+std::string_view qkNormKey(QkNorm n)
+{
+    return keyOf(kQkNorms, n);
+}
+std::optional<QkNorm> qkNormFromKey(std::string_view key)
+{
+    return valueOf(kQkNorms, key);
+}
+
+int localAttentionLayerCount(const ModelSpec& m, TokenMixer mixer)
+{
+    int n = 0;
+    for (const LayerRun& r : layerRuns(m))
+        n += r.kind.tokenMixer == mixer ? r.count : 0;
+    return n;
+}
+
+int64_t attentionWindow(const ModelSpec& m, TokenMixer mixer)
+{
+    switch (mixer) {
+    case TokenMixer::FullAttention:
+        return 0;
+    case TokenMixer::SlidingWindowAttention:
+        return m.slidingWindow;
+    case TokenMixer::ChunkedAttention:
+        return m.attentionChunk;
+    }
+    return 0;
+}
+
+double attentionSpan(TokenMixer mixer, double window, double seqLen)
+{
+    if (mixer != TokenMixer::FullAttention && window > 0)
+        return std::min(seqLen, window);
+    return seqLen;
+}
+
+double attentionSpanCausal(TokenMixer mixer, double window, double seqLen)
+{
+    if (mixer == TokenMixer::FullAttention || !(window > 0) || window >= seqLen)
+        return seqLen / 2.0;
+    if (mixer == TokenMixer::SlidingWindowAttention)
+        return window - window * window / (2.0 * seqLen);
+    const double chunks = std::floor(seqLen / window);
+    const double rest = seqLen - chunks * window;
+    return (chunks * window * window / 2.0 + rest * rest / 2.0) / seqLen;
 }
 
 ModelSpec bareModel(int64_t params, std::string name)

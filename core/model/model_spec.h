@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace mfu {
 
@@ -15,7 +17,41 @@ enum class FfnActivation {
 
 enum class NormKind {
     RMSNorm, // weight only (h parameters)
-    LayerNorm // weight and bias (2h parameters)
+    LayerNorm, // weight and bias (2h parameters)
+    LayerNormNoBias // LayerNorm with a weight only (h parameters): Cohere, MPT with no_bias
+};
+
+// Normalisation of queries and keys inside attention, before RoPE.
+enum class QkNorm {
+    None, // also Llama 4's weightless L2 norm: no parameters, negligible FLOPs
+    PerHead, // RMSNorm over head_dim shared by all heads: head_dim weights each for q and k (Qwen3, Gemma 3)
+    FullWidth // RMSNorm over all q (heads x head_dim) and all k (kv_heads x head_dim) channels (OLMo 2)
+};
+
+// Layer-level description. Each decoder layer is a token mixer followed by a channel mixer; a model whose layers
+// differ (Gemma 2/3 and gpt-oss alternate sliding-window and full attention, Llama 4 Maverick interleaves MoE and
+// dense layers, Qwen-MoE's mlp_only_layers) lists its layers as runs of identical layers. More kinds (linear
+// attention, Mamba, no mixer) extend these enums; every count iterates over the runs.
+enum class TokenMixer {
+    FullAttention, // every token attends to the whole sequence (causal)
+    SlidingWindowAttention, // every token attends to the last ModelSpec::slidingWindow tokens (local attention)
+    ChunkedAttention // tokens attend within their chunk of ModelSpec::attentionChunk tokens (Llama 4's RoPE layers)
+};
+enum class ChannelMixer {
+    DenseMlp, // a dense FFN of LayerKind::ffnDim (0: ModelSpec::ffnDim)
+    Moe, // routed experts (+ shared experts) as in ModelSpec::moe
+    None // no channel mixer
+};
+struct LayerKind {
+    TokenMixer tokenMixer = TokenMixer::FullAttention;
+    ChannelMixer channelMixer = ChannelMixer::DenseMlp;
+    int64_t ffnDim = 0; // dense MLP width of this layer; 0: ModelSpec::ffnDim
+    bool operator==(const LayerKind&) const = default;
+};
+struct LayerRun {
+    int count = 0; // consecutive layers of this kind
+    LayerKind kind;
+    bool operator==(const LayerRun&) const = default;
 };
 
 // Mixture of experts. Layers [0, denseLayers) use the dense FFN (ffnDim); the others route each token to
@@ -27,7 +63,8 @@ struct MoeSpec {
     int sharedExperts = 0;
     int64_t sharedExpertFfnDim = 0; // intermediate size of one shared expert (0: same as expertFfnDim)
     int denseLayers = 0; // leading layers with a dense FFN (DeepSeek's first_k_dense_replace)
-    bool routerBias = false; // per-expert bias in the router (DeepSeek-V3's e_score_correction_bias)
+    bool routerBias = false; // per-expert bias in the router (DeepSeek-V3's e_score_correction_bias, gpt-oss)
+    bool sharedExpertGate = false; // sigmoid gate Linear(h, 1) on the shared expert (Qwen2-MoE)
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3): low-rank compressed queries and keys/values.
@@ -54,12 +91,23 @@ struct ModelSpec {
     FfnActivation activation = FfnActivation::SwiGLU;
     int64_t vocab = 0;
     bool tiedEmbeddings = false; // LM head shares the input embedding matrix
-    bool qkvBias = false; // bias on Q, K, V projections only (Qwen2)
-    bool linearBias = false; // bias on every linear layer (GPT-2, GPT-NeoX, GPT-3)
+    bool qkvBias = false; // bias on Q, K, V projections (Qwen2; Llama-family attention_bias with attnOutBias)
+    bool attnOutBias = false; // bias on the attention output projection (Llama attention_bias, gpt-oss)
+    bool mlpBias = false; // biases on the FFN / expert linears (Llama mlp_bias, gpt-oss experts)
+    bool linearBias = false; // bias on every linear layer (GPT-2, GPT-NeoX, GPT-3, StarCoder2)
     NormKind norm = NormKind::RMSNorm;
     int64_t learnedPositions = 0; // learned absolute position embeddings (GPT-2: n_positions); 0 for RoPE
+    int normsPerLayer = 2; // 2 pre-norms; 4 with Gemma 2/3's post-norms; 1 for parallel blocks (Cohere, Falcon-7B)
+    QkNorm qkNorm = QkNorm::None;
+    bool attentionSinks = false; // one learned logit per head per layer (gpt-oss)
+    int64_t slidingWindow = 0; // window of sliding-window layers (tokens); 0: none
+    int64_t attentionChunk = 0; // chunk of chunked-attention layers (tokens); 0: none
     MoeSpec moe;
     MlaSpec mla;
+    // Runs of layers, summing to `layers`. Empty: uniform - moe.denseLayers leading dense layers then MoE layers
+    // (all dense without MoE), all full attention, or all sliding-window when slidingWindow > 0 (Mistral 7B).
+    std::vector<LayerRun> layerPattern;
+    std::vector<std::string> notes; // what the counts leave out (e.g. a multimodal model's vision encoder)
 
     // A model given only as a parameter count. When set, the architecture fields above are unused.
     std::optional<int64_t> bareParams;
@@ -73,6 +121,29 @@ struct ModelSpec {
 
 // Throws InputError naming the first field that is missing or absurd (zero layers, heads not dividing, ...).
 void validateModelSpec(const ModelSpec& spec);
+
+// The layers as runs: layerPattern, or the uniform pattern it implies when empty. Adjacent equal runs merged.
+std::vector<LayerRun> layerRuns(const ModelSpec& spec);
+// Number of layers with routed experts.
+int moeLayerCount(const ModelSpec& spec);
+// Number of layers with local attention (sliding-window or chunked).
+int localAttentionLayerCount(const ModelSpec& spec, TokenMixer mixer);
+// The window of a local token mixer (slidingWindow, attentionChunk); 0 for full attention.
+int64_t attentionWindow(const ModelSpec& spec, TokenMixer mixer);
+// Keys each query attends to at sequence length S in a layer of this mixer with window W (0: unbounded):
+// attentionSpan is the full-square convention (S, or min(S, W) for local layers); attentionSpanCausal is the
+// average under the causal mask: S/2 for full attention; W - W^2/(2S) for a sliding window W < S (the integral of
+// min(t, W) over t in [0, S], divided by S); for chunks of W < S, (k W^2/2 + r^2/2) / S with S = k W + r.
+double attentionSpan(TokenMixer mixer, double window, double seqLen);
+double attentionSpanCausal(TokenMixer mixer, double window, double seqLen);
+
+// Keys of the layer-level enums in preset and scenario files.
+std::string_view tokenMixerKey(TokenMixer m); // "full_attention", "sliding_attention", "chunked_attention"
+std::optional<TokenMixer> tokenMixerFromKey(std::string_view key);
+std::string_view channelMixerKey(ChannelMixer m); // "dense", "moe", "none"
+std::optional<ChannelMixer> channelMixerFromKey(std::string_view key);
+std::string_view qkNormKey(QkNorm n); // "none", "per_head", "full_width"
+std::optional<QkNorm> qkNormFromKey(std::string_view key);
 
 // A bare "N parameters" model, as in "a 7B model".
 ModelSpec bareModel(int64_t params, std::string name = {});

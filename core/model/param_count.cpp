@@ -29,21 +29,28 @@ int64_t attentionParams(const ModelSpec& m)
             p += linear(h, m.heads * qk, b);
         p += linear(h, a.kvLoraRank + a.qkRopeHeadDim, b) + a.kvLoraRank /* kv_a_layernorm */;
         p += linear(a.kvLoraRank, m.heads * (a.qkNopeHeadDim + a.vHeadDim), b);
-        p += linear(m.heads * a.vHeadDim, h, b);
+        p += linear(m.heads * a.vHeadDim, h, b || m.attnOutBias);
         return p;
     }
     const int64_t q = m.heads * m.headDim;
     const int64_t kv = m.kvHeads * m.headDim;
     const bool qkvBias = m.qkvBias || m.linearBias;
-    return linear(h, q, qkvBias) + 2 * linear(h, kv, qkvBias) + linear(q, h, m.linearBias);
+    int64_t p = linear(h, q, qkvBias) + 2 * linear(h, kv, qkvBias) + linear(q, h, m.linearBias || m.attnOutBias);
+    if (m.qkNorm == QkNorm::PerHead)
+        p += 2 * m.headDim; // q_norm and k_norm: RMSNorm(head_dim) each
+    else if (m.qkNorm == QkNorm::FullWidth)
+        p += q + kv; // q_norm: RMSNorm(heads x head_dim), k_norm: RMSNorm(kv_heads x head_dim)
+    if (m.attentionSinks)
+        p += m.heads;
+    return p;
 }
 
 int64_t ffnParams(const ModelSpec& m, int64_t ffnDim)
 {
     const int64_t matrices = m.activation == FfnActivation::SwiGLU ? 3 : 2;
     int64_t p = matrices * m.hidden * ffnDim;
-    if (m.linearBias)
-        p += (matrices - 1) * ffnDim + m.hidden;
+    if (m.linearBias || m.mlpBias)
+        p += (matrices - 1) * ffnDim + m.hidden; // gate and up (or up) biases of ffnDim each, the down bias of h
     return p;
 }
 
@@ -59,31 +66,46 @@ ParameterCounts countParameters(const ModelSpec& m)
     const int64_t embedding = m.vocab * m.hidden + m.learnedPositions * m.hidden;
     const int64_t lmHead = m.tiedEmbeddings ? 0 : m.vocab * m.hidden;
     const int64_t attention = attentionParams(m);
-    const int64_t layerNorms = 2 * normParams(m);
+    const int64_t layerNorms = int64_t(m.normsPerLayer) * normParams(m);
 
-    const int moeLayers = m.isMoe() ? m.layers - m.moe.denseLayers : 0;
-    const int denseLayers = m.layers - moeLayers;
-    const int64_t denseFfn = denseLayers > 0 ? ffnParams(m, m.ffnDim) : 0;
+    // One MoE layer's channel mixer: every expert (total) and what one token touches (active).
     int64_t moeTotal = 0;
     int64_t moeActive = 0;
-    if (moeLayers > 0) {
+    if (m.isMoe()) {
         const auto& e = m.moe;
         const int64_t expert = ffnParams(m, e.expertFfnDim);
         const int64_t shared
             = e.sharedExperts * ffnParams(m, e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
+        const int64_t sharedGate = e.sharedExperts > 0 && e.sharedExpertGate ? m.hidden : 0; // Linear(h, 1)
         const int64_t router = int64_t(e.experts) * m.hidden + (e.routerBias ? e.experts : 0);
-        moeTotal = e.experts * expert + shared + router;
-        moeActive = e.expertsPerToken * expert + shared + router;
+        moeTotal = e.experts * expert + shared + sharedGate + router;
+        moeActive = e.expertsPerToken * expert + shared + sharedGate + router;
+    }
+
+    int64_t ffn = 0;
+    int64_t inactive = 0;
+    for (const LayerRun& run : layerRuns(m)) {
+        switch (run.kind.channelMixer) {
+        case ChannelMixer::DenseMlp:
+            ffn += int64_t(run.count) * ffnParams(m, run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
+            break;
+        case ChannelMixer::Moe:
+            ffn += int64_t(run.count) * moeTotal;
+            inactive += int64_t(run.count) * (moeTotal - moeActive);
+            break;
+        case ChannelMixer::None:
+            break;
+        }
     }
 
     c.embedding = embedding;
     c.lmHead = lmHead;
     c.attention = int64_t(m.layers) * attention;
-    c.ffn = int64_t(denseLayers) * denseFfn + int64_t(moeLayers) * moeTotal;
+    c.ffn = ffn;
     c.norms = int64_t(m.layers) * layerNorms + normParams(m); // + final norm
     c.total = c.embedding + c.lmHead + c.attention + c.ffn + c.norms;
     c.nonEmbedding = c.total - c.embedding;
-    c.active = c.total - int64_t(moeLayers) * (moeTotal - moeActive);
+    c.active = c.total - inactive;
     c.activeNonEmbedding = c.active - c.embedding;
     return c;
 }

@@ -3,10 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
-#include <cmath>
 #include <string>
 
 #include "core/errors.h"
+#include "core/presets/hf_config_families.h"
 
 namespace mfu {
 
@@ -14,24 +14,62 @@ using nlohmann::json;
 
 namespace {
 
-enum class Family { Llama, Qwen2, Mixtral, Gpt2, GptNeoX, DeepSeek };
+using FamilyReader = void (*)(const hf::Reader&, ModelSpec&);
 
-struct FamilyName {
+struct Family {
     std::string_view modelType;
-    std::string_view architecturePrefix;
-    Family family;
+    std::string_view architecture; // the exact architectures entry transformers writes for this model_type
+    FamilyReader read;
 };
-// Mistral and Qwen2 share Llama's layout; Qwen2 adds Q/K/V biases. DeepSeek V2 and V3 share MLA + MoE.
-constexpr std::array<FamilyName, 9> kFamilies { {
-    { "llama", "Llama", Family::Llama },
-    { "mistral", "Mistral", Family::Llama },
-    { "qwen2", "Qwen2", Family::Qwen2 },
-    { "mixtral", "Mixtral", Family::Mixtral },
-    { "gpt2", "GPT2", Family::Gpt2 },
-    { "gpt_neox", "GPTNeoX", Family::GptNeoX },
-    { "deepseek_v2", "DeepseekV2", Family::DeepSeek },
-    { "deepseek_v3", "DeepseekV3", Family::DeepSeek },
-    { "megatron-gpt", "MegatronGPT", Family::GptNeoX },
+
+constexpr std::array<Family, 32> kFamilies { {
+    { "llama", "LlamaForCausalLM", hf::readLlama },
+    { "mistral", "MistralForCausalLM", hf::readLlama },
+    { "granite", "GraniteForCausalLM", hf::readLlama },
+    { "phi3", "Phi3ForCausalLM", hf::readLlama },
+    { "qwen2", "Qwen2ForCausalLM", hf::readQwen },
+    { "qwen3", "Qwen3ForCausalLM", hf::readQwen },
+    { "qwen3_vl_text", "", hf::readQwen },
+    { "olmo2", "Olmo2ForCausalLM", hf::readOlmo2 },
+    { "cohere", "CohereForCausalLM", hf::readCohere },
+    { "internlm2", "InternLM2ForCausalLM", hf::readInternLm2 },
+    { "gemma", "GemmaForCausalLM", hf::readGemma },
+    { "gemma2", "Gemma2ForCausalLM", hf::readGemma },
+    { "gemma3_text", "Gemma3ForCausalLM", hf::readGemma },
+    { "mixtral", "MixtralForCausalLM", hf::readMixtral },
+    { "qwen2_moe", "Qwen2MoeForCausalLM", hf::readQwenMoe },
+    { "qwen3_moe", "Qwen3MoeForCausalLM", hf::readQwenMoe },
+    { "qwen3_vl_moe_text", "", hf::readQwenMoe },
+    { "granitemoe", "GraniteMoeForCausalLM", hf::readGraniteMoe },
+    { "gpt_oss", "GptOssForCausalLM", hf::readGptOss },
+    { "llama4_text", "Llama4ForCausalLM", hf::readLlama4 },
+    { "deepseek_v2", "DeepseekV2ForCausalLM", hf::readDeepSeek },
+    { "deepseek_v3", "DeepseekV3ForCausalLM", hf::readDeepSeek },
+    { "gpt2", "GPT2LMHeadModel", hf::readGpt2 },
+    { "gpt_neox", "GPTNeoXForCausalLM", hf::readGptNeoX },
+    { "megatron-gpt", "", hf::readGptNeoX },
+    { "starcoder2", "Starcoder2ForCausalLM", hf::readStarCoder2 },
+    { "falcon", "FalconForCausalLM", hf::readFalcon },
+    { "mpt", "MPTForCausalLM", hf::readMpt },
+    // Multimodal wrappers: their language model is text_config (model_type given, or the default below).
+    { "llama4", "Llama4ForConditionalGeneration", nullptr },
+    { "gemma3", "Gemma3ForConditionalGeneration", nullptr },
+    { "mistral3", "Mistral3ForConditionalGeneration", nullptr },
+    { "llava", "LlavaForConditionalGeneration", nullptr },
+} };
+
+// A multimodal model_type and the model_type of its text_config when that omits it.
+struct Wrapper {
+    std::string_view modelType;
+    std::string_view textModelType;
+};
+constexpr std::array<Wrapper, 6> kWrappers { {
+    { "llava", "llama" },
+    { "llama4", "llama4_text" },
+    { "gemma3", "gemma3_text" },
+    { "mistral3", "mistral" },
+    { "qwen3_vl", "qwen3_vl_text" },
+    { "qwen3_vl_moe", "qwen3_vl_moe_text" },
 } };
 
 std::string supportedList()
@@ -39,224 +77,132 @@ std::string supportedList()
     std::string out;
     for (const auto& f : kFamilies)
         out += (out.empty() ? "" : ", ") + std::string(f.modelType);
+    for (const auto& w : kWrappers)
+        if (w.modelType.rfind("qwen3_vl", 0) == 0)
+            out += ", " + std::string(w.modelType);
     return out;
 }
 
-class Reader {
-public:
-    Reader(const json& config, const std::string& source)
-        : m_config(config)
-        , m_source(source)
-    {
-    }
-
-    [[noreturn]] void fail(const std::string& key, const std::string& reason) const
-    {
-        throw InputError(m_source + ": key '" + key + "': " + reason);
-    }
-
-    bool has(const std::string& key) const { return m_config.contains(key) && !m_config.at(key).is_null(); }
-
-    int64_t integer(const std::string& key) const
-    {
-        if (!has(key))
-            fail(key, "missing (required for model_type '" + m_modelType + "')");
-        return positive(key);
-    }
-
-    int64_t integerOr(const std::string& key, int64_t fallback) const { return has(key) ? positive(key) : fallback; }
-
-    // Accepts 0 (e.g. n_shared_experts = 0).
-    int64_t countOr(const std::string& key, int64_t fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const json& v = m_config.at(key);
-        if (!v.is_number_integer() || v.get<int64_t>() < 0)
-            fail(key, "must be a non-negative integer, got " + v.dump());
-        return v.get<int64_t>();
-    }
-
-    bool boolean(const std::string& key, bool fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const json& v = m_config.at(key);
-        if (!v.is_boolean())
-            fail(key, "must be true or false, got " + v.dump());
-        return v.get<bool>();
-    }
-
-    std::string string(const std::string& key, const std::string& fallback) const
-    {
-        if (!has(key))
-            return fallback;
-        const json& v = m_config.at(key);
-        if (!v.is_string())
-            fail(key, "must be a string, got " + v.dump());
-        return v.get<std::string>();
-    }
-
-    void setModelType(std::string t) { m_modelType = std::move(t); }
-
-private:
-    int64_t positive(const std::string& key) const
-    {
-        const json& v = m_config.at(key);
-        // Some exporters write integers as 4096.0; accept whole floats, reject everything else. The range check
-        // comes before the cast: converting a double beyond int64 is undefined behaviour (found by fuzz_hf_config).
-        if (v.is_number_float()) {
-            const double d = v.get<double>();
-            if (!(d >= 1.0 && d <= 1099511627776.0 && d == std::floor(d)))
-                fail(key, "must be a positive integer below 2^40, got " + v.dump());
-            return checkedPositive(key, static_cast<int64_t>(d));
-        }
-        if (!v.is_number_integer())
-            fail(key, "must be a positive integer, got " + v.dump());
-        return checkedPositive(key, v.get<int64_t>());
-    }
-    int64_t checkedPositive(const std::string& key, int64_t n) const
-    {
-        if (n <= 0 || n > (int64_t(1) << 40))
-            fail(key, "must be a positive integer below 2^40, got " + std::to_string(n));
-        return n;
-    }
-
-    const json& m_config;
-    std::string m_source;
-    std::string m_modelType;
-};
-
-Family detectFamily(const json& config, Reader& r, const std::string& source)
+const Family* familyOf(std::string_view modelType)
 {
-    std::string modelType = r.string("model_type", "");
-    if (modelType.empty() && config.contains("architectures") && config["architectures"].is_array()
-        && !config["architectures"].empty() && config["architectures"][0].is_string()) {
-        const std::string arch = config["architectures"][0].get<std::string>();
-        for (const auto& f : kFamilies)
-            if (arch.rfind(f.architecturePrefix, 0) == 0)
-                modelType = std::string(f.modelType);
-        if (modelType.empty())
-            throw InputError(source + ": architecture '" + arch
-                + "' is not supported (supported model_type: " + supportedList() + ")");
-    }
-    if (modelType.empty())
-        throw InputError(source
-            + ": key 'model_type': missing (and no 'architectures'); is this a Hugging Face "
-              "config.json?");
-    r.setModelType(modelType);
     for (const auto& f : kFamilies)
-        if (f.modelType == modelType)
-            return f.family;
-    throw InputError(
-        source + ": key 'model_type': '" + modelType + "' is not supported (supported: " + supportedList() + ")");
+        if (f.modelType == modelType && f.read)
+            return &f;
+    return nullptr;
 }
 
-FfnActivation activationOf(const Reader& r, const std::string& key, const std::string& fallback, Family family)
+const Wrapper* wrapperOf(std::string_view modelType)
 {
-    const std::string act = r.string(key, fallback);
-    // Llama-style families always gate their MLP (act_fn(gate) * up); GPT-2/NeoX use a plain MLP.
-    if (family == Family::Gpt2 || family == Family::GptNeoX) {
-        if (act.rfind("gelu", 0) == 0 || act == "relu" || act == "silu" || act == "swish")
-            return FfnActivation::GELU;
-        r.fail(key, "activation '" + act + "' is not supported for this family");
+    for (const auto& w : kWrappers)
+        if (w.modelType == modelType)
+            return &w;
+    return nullptr;
+}
+
+std::string stringKey(const json& config, const std::string& key, const std::string& source)
+{
+    if (!config.contains(key) || config.at(key).is_null())
+        return {};
+    if (!config.at(key).is_string())
+        throw InputError(source + ": key '" + key + "': must be a string, got " + config.at(key).dump());
+    return config.at(key).get<std::string>();
+}
+
+// model_type, or the model_type whose architecture class is EXACTLY one of `architectures` (never a prefix: a
+// Qwen2MoeForCausalLM is not a Qwen2ForCausalLM).
+std::string modelTypeOf(const json& config, const std::string& source)
+{
+    std::string modelType = stringKey(config, "model_type", source);
+    if (!modelType.empty())
+        return modelType;
+    if (!config.contains("architectures") || !config["architectures"].is_array() || config["architectures"].empty())
+        throw InputError(
+            source + ": key 'model_type': missing (and no 'architectures'); is this a Hugging Face config.json?");
+    std::string names;
+    for (const json& a : config["architectures"]) {
+        if (!a.is_string())
+            continue;
+        const std::string arch = a.get<std::string>();
+        for (const auto& f : kFamilies)
+            if (!f.architecture.empty() && f.architecture == arch)
+                return std::string(f.modelType);
+        names += (names.empty() ? "'" : ", '") + arch + "'";
     }
-    if (act == "silu" || act == "swish" || act.rfind("gelu", 0) == 0)
-        return FfnActivation::SwiGLU;
-    r.fail(key, "activation '" + act + "' is not supported (expected silu)");
+    throw InputError(source + ": key 'model_type': missing, and architecture " + names
+        + " is not supported (matched exactly; supported model_type: " + supportedList() + ")");
+}
+
+// The display name: _name_or_path, else the folder holding config.json, else the file name without ".json".
+std::string nameOf(const json& config, const std::string& source)
+{
+    if (config.contains("_name_or_path") && config["_name_or_path"].is_string()) {
+        const std::string n = config["_name_or_path"].get<std::string>();
+        if (!n.empty())
+            return n;
+    }
+    std::string path = source;
+    const auto slash = path.find_last_of("/\\");
+    std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (file == "config.json" && slash != std::string::npos && slash > 0) {
+        const std::string folder = path.substr(0, slash);
+        const auto up = folder.find_last_of("/\\");
+        const std::string parent = up == std::string::npos ? folder : folder.substr(up + 1);
+        if (!parent.empty() && parent != ".")
+            return parent;
+    }
+    for (const std::string_view suffix : { std::string_view(".config.json"), std::string_view(".json") })
+        if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            file.resize(file.size() - suffix.size());
+            break;
+        }
+    return file.empty() ? source : file;
 }
 
 } // namespace
 
-ModelSpec modelFromHfConfig(const json& configIn, const std::string& source)
+ModelSpec modelFromHfConfig(const json& outer, const std::string& source)
 {
-    if (!configIn.is_object())
+    if (!outer.is_object())
         throw InputError(source + ": a config.json must be a JSON object");
-    // Multimodal configs keep the language model under text_config.
-    const json& config
-        = (!configIn.contains("model_type") && configIn.contains("text_config") && configIn["text_config"].is_object())
-        ? configIn["text_config"]
-        : configIn;
-    Reader r(config, source);
-    const Family family = detectFamily(config, r, source);
+    const std::string outerType = modelTypeOf(outer, source);
+
+    // Multimodal configs keep the language model under text_config; only it is counted.
+    const json* config = &outer;
+    std::string type = outerType;
+    std::string prefix;
+    bool multimodal = false;
+    if (const Wrapper* w = wrapperOf(outerType)) {
+        if (!outer.contains("text_config") || !outer["text_config"].is_object())
+            throw InputError(source + ": key 'text_config': missing (required for model_type '" + outerType + "')");
+        config = &outer["text_config"];
+        type = stringKey(*config, "model_type", source + " (text_config)");
+        if (type.empty())
+            type = std::string(w->textModelType);
+        prefix = "text_config.";
+        multimodal = true;
+    }
+    const Family* family = familyOf(type);
+    if (!family) {
+        const std::string key = prefix + "model_type";
+        throw InputError(
+            source + ": key '" + key + "': '" + type + "' is not supported (supported: " + supportedList() + ")");
+    }
+    hf::Reader r(*config, outer, source, prefix);
+    r.setModelType(type);
 
     ModelSpec m;
     m.id = source;
-    m.name = r.string("_name_or_path", source);
-    if (m.name.empty())
-        m.name = source;
+    m.name = nameOf(outer, source);
     m.source = "Hugging Face config.json: " + source;
-
-    if (family == Family::Gpt2) {
-        m.hidden = r.integer("n_embd");
-        m.layers = int(r.integer("n_layer"));
-        m.heads = int(r.integer("n_head"));
-        m.kvHeads = m.heads;
-        m.headDim = m.hidden / m.heads;
-        m.ffnDim = r.integerOr("n_inner", 4 * m.hidden);
-        m.vocab = r.integer("vocab_size");
-        m.learnedPositions = r.integer("n_positions");
-        m.tiedEmbeddings = r.boolean("tie_word_embeddings", true);
-        m.activation = activationOf(r, "activation_function", "gelu_new", family);
-        m.norm = NormKind::LayerNorm;
-        m.linearBias = true;
+    family->read(r, m);
+    if (multimodal)
+        m.notes.push_back("multimodal model (" + outerType
+            + "): parameters and FLOPs are the language model's; the vision encoder's FLOPs are excluded from MFU");
+    try {
         validateModelSpec(m);
-        return m;
+    } catch (const InputError& e) {
+        throw InputError(source + ": " + e.what());
     }
-
-    m.hidden = r.integer("hidden_size");
-    m.layers = int(r.integer("num_hidden_layers"));
-    m.heads = int(r.integer("num_attention_heads"));
-    m.kvHeads = int(r.integerOr("num_key_value_heads", m.heads));
-    m.headDim = r.integerOr("head_dim", m.hidden / m.heads);
-    m.vocab = r.integer("vocab_size");
-    m.tiedEmbeddings = r.boolean("tie_word_embeddings", false);
-
-    switch (family) {
-    case Family::Llama:
-    case Family::Qwen2:
-        m.ffnDim = r.integer("intermediate_size");
-        m.activation = activationOf(r, "hidden_act", "silu", family);
-        m.qkvBias = family == Family::Qwen2 || r.boolean("attention_bias", false);
-        break;
-    case Family::Mixtral:
-        m.ffnDim = r.integer("intermediate_size");
-        m.activation = activationOf(r, "hidden_act", "silu", family);
-        m.moe.experts = int(r.integer("num_local_experts"));
-        m.moe.expertsPerToken = int(r.integer("num_experts_per_tok"));
-        m.moe.expertFfnDim = m.ffnDim;
-        break;
-    case Family::GptNeoX:
-        m.ffnDim = r.integerOr("intermediate_size", 4 * m.hidden);
-        m.activation = activationOf(r, "hidden_act", "gelu", family);
-        m.norm = NormKind::LayerNorm;
-        m.linearBias = true;
-        break;
-    case Family::DeepSeek:
-        m.ffnDim = r.integer("intermediate_size");
-        m.activation = activationOf(r, "hidden_act", "silu", family);
-        m.mla.enabled = true;
-        m.mla.qLoraRank = r.countOr("q_lora_rank", 0); // null in V2-Lite: direct query projection
-        m.mla.kvLoraRank = r.integer("kv_lora_rank");
-        m.mla.qkNopeHeadDim = r.integer("qk_nope_head_dim");
-        m.mla.qkRopeHeadDim = r.integer("qk_rope_head_dim");
-        m.mla.vHeadDim = r.integer("v_head_dim");
-        m.headDim = m.mla.vHeadDim;
-        if (r.has("n_routed_experts")) {
-            m.moe.experts = int(r.integer("n_routed_experts"));
-            m.moe.expertsPerToken = int(r.integer("num_experts_per_tok"));
-            m.moe.expertFfnDim = r.integer("moe_intermediate_size");
-            m.moe.sharedExperts = int(r.countOr("n_shared_experts", 0));
-            m.moe.denseLayers = int(r.countOr("first_k_dense_replace", 0));
-            m.moe.routerBias = r.string("topk_method", "") == "noaux_tc"; // V3's e_score_correction_bias
-        }
-        // Multi-token-prediction modules (num_nextn_predict_layers) are not part of the trained main model's
-        // per-token FLOPs and are not counted.
-        break;
-    case Family::Gpt2:
-        break;
-    }
-    validateModelSpec(m);
     return m;
 }
 

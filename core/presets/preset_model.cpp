@@ -24,7 +24,7 @@ int readInt(const FieldReader& r, std::string_view key, int64_t minimum)
 MoeSpec readMoe(const FieldReader& r, int layers)
 {
     r.rejectUnknownKeys({ "experts", "experts_per_token", "expert_ffn_dim", "shared_experts", "shared_expert_ffn_dim",
-        "dense_layers", "router_bias" });
+        "dense_layers", "router_bias", "shared_expert_gate" });
     MoeSpec moe;
     moe.experts = readInt(r, "experts", 1);
     moe.expertsPerToken = static_cast<int>(r.requiredInteger("experts_per_token", 1, moe.experts));
@@ -33,6 +33,7 @@ MoeSpec readMoe(const FieldReader& r, int layers)
     moe.sharedExpertFfnDim = r.optionalInteger("shared_expert_ffn_dim", 0, kMaxCount).value_or(0);
     moe.denseLayers = static_cast<int>(r.optionalInteger("dense_layers", 0, layers).value_or(0));
     moe.routerBias = r.optionalBool("router_bias", false);
+    moe.sharedExpertGate = r.optionalBool("shared_expert_gate", false);
     return moe;
 }
 
@@ -49,11 +50,40 @@ MlaSpec readMla(const FieldReader& r)
     return mla;
 }
 
+std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
+{
+    if (!list.is_array() || list.empty())
+        throw FieldError(r.keyPath("layer_pattern"), "must be a non-empty list of runs");
+    std::vector<LayerRun> runs;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string path = r.keyPath("layer_pattern") + "[" + std::to_string(i) + "]";
+        const FieldReader run(list[i], path);
+        run.rejectUnknownKeys({ "count", "token_mixer", "channel_mixer", "ffn_dim" });
+        LayerRun out;
+        out.count = readInt(run, "count", 1);
+        const std::string mixer = run.requiredString("token_mixer");
+        const auto tm = tokenMixerFromKey(mixer);
+        if (!tm)
+            throw FieldError(run.keyPath("token_mixer"),
+                "\"" + mixer + "\" is not full_attention, sliding_attention or chunked_attention");
+        out.kind.tokenMixer = *tm;
+        const std::string channel = run.requiredString("channel_mixer");
+        const auto cm = channelMixerFromKey(channel);
+        if (!cm)
+            throw FieldError(run.keyPath("channel_mixer"), "\"" + channel + "\" is not dense, moe or none");
+        out.kind.channelMixer = *cm;
+        out.kind.ffnDim = run.optionalInteger("ffn_dim", 0, kMaxCount).value_or(0);
+        runs.push_back(out);
+    }
+    return runs;
+}
+
 ModelSpec readNative(const FieldReader& r)
 {
-    r.rejectUnknownKeys(
-        { "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim", "activation", "vocab",
-            "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla" });
+    r.rejectUnknownKeys({ "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim",
+        "activation", "vocab", "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla",
+        "attn_out_bias", "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window",
+        "attention_chunk", "layer_pattern", "notes" });
     ModelSpec spec;
     spec.layers = readInt(r, "layers", 1);
     spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
@@ -79,8 +109,10 @@ ModelSpec readNative(const FieldReader& r)
         spec.norm = NormKind::RMSNorm;
     else if (norm == "layernorm")
         spec.norm = NormKind::LayerNorm;
+    else if (norm == "layernorm_nobias")
+        spec.norm = NormKind::LayerNormNoBias;
     else
-        throw FieldError(r.keyPath("norm"), "\"" + norm + "\" is not rmsnorm or layernorm");
+        throw FieldError(r.keyPath("norm"), "\"" + norm + "\" is not rmsnorm, layernorm or layernorm_nobias");
 
     spec.vocab = r.requiredInteger("vocab", 1, kMaxCount);
     spec.tiedEmbeddings = r.optionalBool("tied_embeddings", false);
@@ -91,9 +123,35 @@ ModelSpec readNative(const FieldReader& r)
         spec.moe = readMoe(*moe, spec.layers);
     if (const auto mla = r.optionalObject("mla"))
         spec.mla = readMla(*mla);
+    spec.attnOutBias = r.optionalBool("attn_out_bias", false);
+    spec.mlpBias = r.optionalBool("mlp_bias", false);
+    spec.normsPerLayer = static_cast<int>(r.optionalInteger("norms_per_layer", 0, 8).value_or(2));
+    if (const auto qk = r.optionalString("qk_norm")) {
+        const auto q = qkNormFromKey(*qk);
+        if (!q)
+            throw FieldError(r.keyPath("qk_norm"), "\"" + *qk + "\" is not none, per_head or full_width");
+        spec.qkNorm = *q;
+    }
+    spec.attentionSinks = r.optionalBool("attention_sinks", false);
+    spec.slidingWindow = r.optionalInteger("sliding_window", 0, kMaxCount).value_or(0);
+    spec.attentionChunk = r.optionalInteger("attention_chunk", 0, kMaxCount).value_or(0);
+    if (r.has("layer_pattern"))
+        spec.layerPattern = readLayerPattern(r, r.object().at("layer_pattern"));
+    if (r.has("notes")) {
+        const json& notes = r.object().at("notes");
+        if (!notes.is_array())
+            throw FieldError(r.keyPath("notes"), "must be a list of strings");
+        for (const json& n : notes) {
+            if (!n.is_string())
+                throw FieldError(r.keyPath("notes"), "must be a list of strings");
+            spec.notes.push_back(n.get<std::string>());
+        }
+    }
 
     // Every layer routed to experts needs no dense FFN size; otherwise it is required.
-    const bool allLayersMoe = spec.isMoe() && spec.moe.denseLayers == 0;
+    bool allLayersMoe = spec.isMoe() && spec.moe.denseLayers == 0;
+    for (const LayerRun& run : spec.layerPattern)
+        allLayersMoe = allLayersMoe && (run.kind.channelMixer != ChannelMixer::DenseMlp || run.kind.ffnDim > 0);
     spec.ffnDim = allLayersMoe ? r.optionalInteger("ffn_dim", 0, kMaxCount).value_or(0)
                                : r.requiredInteger("ffn_dim", 1, kMaxCount);
     return spec;

@@ -113,13 +113,46 @@ json modelToScenarioJson(const ModelSpec& m)
         { "head_dim", m.headDim }, { "ffn_dim", m.ffnDim },
         { "activation", m.activation == FfnActivation::SwiGLU ? "swiglu" : "gelu" }, { "vocab", m.vocab },
         { "tied_embeddings", m.tiedEmbeddings }, { "qkv_bias", m.qkvBias }, { "linear_bias", m.linearBias },
-        { "norm", m.norm == NormKind::RMSNorm ? "rmsnorm" : "layernorm" },
+        { "norm",
+            m.norm == NormKind::RMSNorm         ? "rmsnorm"
+                : m.norm == NormKind::LayerNorm ? "layernorm"
+                                                : "layernorm_nobias" },
         { "learned_positions", m.learnedPositions } });
+    // Layer-level fields, written only when they differ from the defaults (older files stay identical).
+    if (m.attnOutBias)
+        out["attn_out_bias"] = true;
+    if (m.mlpBias)
+        out["mlp_bias"] = true;
+    if (m.normsPerLayer != 2)
+        out["norms_per_layer"] = m.normsPerLayer;
+    if (m.qkNorm != QkNorm::None)
+        out["qk_norm"] = std::string(qkNormKey(m.qkNorm));
+    if (m.attentionSinks)
+        out["attention_sinks"] = true;
+    if (m.slidingWindow > 0)
+        out["sliding_window"] = m.slidingWindow;
+    if (m.attentionChunk > 0)
+        out["attention_chunk"] = m.attentionChunk;
+    if (!m.layerPattern.empty()) {
+        json runs = json::array();
+        for (const LayerRun& r : m.layerPattern) {
+            json run = { { "count", r.count }, { "token_mixer", std::string(tokenMixerKey(r.kind.tokenMixer)) },
+                { "channel_mixer", std::string(channelMixerKey(r.kind.channelMixer)) } };
+            if (r.kind.ffnDim > 0)
+                run["ffn_dim"] = r.kind.ffnDim;
+            runs.push_back(run);
+        }
+        out["layer_pattern"] = runs;
+    }
+    if (!m.notes.empty())
+        out["notes"] = m.notes;
     if (m.isMoe())
         out["moe"] = { { "experts", m.moe.experts }, { "experts_per_token", m.moe.expertsPerToken },
             { "expert_ffn_dim", m.moe.expertFfnDim }, { "shared_experts", m.moe.sharedExperts },
             { "shared_expert_ffn_dim", m.moe.sharedExpertFfnDim }, { "dense_layers", m.moe.denseLayers },
             { "router_bias", m.moe.routerBias } };
+    if (m.isMoe() && m.moe.sharedExpertGate)
+        out["moe"]["shared_expert_gate"] = true;
     if (m.mla.enabled)
         out["mla"] = { { "q_lora_rank", m.mla.qLoraRank }, { "kv_lora_rank", m.mla.kvLoraRank },
             { "qk_nope_head_dim", m.mla.qkNopeHeadDim }, { "qk_rope_head_dim", m.mla.qkRopeHeadDim },

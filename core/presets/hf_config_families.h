@@ -1,0 +1,32 @@
+#pragma once
+// Family readers of the Hugging Face config.json importer: one function per model layout, each reading its keys
+// exactly as the transformers implementation of that model_type defines its parameters.
+#include "core/model/model_spec.h"
+#include "core/presets/hf_config_reader.h"
+
+namespace mfu::hf {
+
+// hf_config_dense.cpp
+void readLlama(const Reader& r, ModelSpec& m); // llama, mistral, granite, phi3, mimo-free Llama layouts
+void readQwen(const Reader& r, ModelSpec& m); // qwen2, qwen3, qwen3_vl_text
+void readOlmo2(const Reader& r, ModelSpec& m);
+void readCohere(const Reader& r, ModelSpec& m);
+void readInternLm2(const Reader& r, ModelSpec& m);
+void readGemma(const Reader& r, ModelSpec& m); // gemma, gemma2, gemma3_text
+
+// hf_config_moe.cpp
+void readMixtral(const Reader& r, ModelSpec& m);
+void readQwenMoe(const Reader& r, ModelSpec& m); // qwen2_moe, qwen3_moe, qwen3_vl_moe_text
+void readGraniteMoe(const Reader& r, ModelSpec& m);
+void readGptOss(const Reader& r, ModelSpec& m);
+void readLlama4(const Reader& r, ModelSpec& m);
+void readDeepSeek(const Reader& r, ModelSpec& m);
+
+// hf_config_classic.cpp: LayerNorm, two-matrix-MLP families
+void readGpt2(const Reader& r, ModelSpec& m);
+void readGptNeoX(const Reader& r, ModelSpec& m); // gpt_neox, megatron-gpt
+void readStarCoder2(const Reader& r, ModelSpec& m);
+void readFalcon(const Reader& r, ModelSpec& m);
+void readMpt(const Reader& r, ModelSpec& m);
+
+} // namespace mfu::hf
