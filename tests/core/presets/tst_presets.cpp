@@ -112,6 +112,9 @@ private slots:
                  "qwen2.5-7b", "qwen2.5-72b", "mistral-7b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3",
                  "gpt-3-175b", "llama-1.36b", "gpt2", "generic-7b" })
             QTest::newRow(id) << QString(id) << false;
+        for (const char* id : { "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-20b",
+                 "gpt-oss-120b", "llama-4-scout", "llama-4-maverick", "gemma-3-27b", "mistral-nemo-12b", "phi-4" })
+            QTest::newRow(id) << QString(id) << false;
     }
     void requiredPresetsExist()
     {
@@ -376,6 +379,19 @@ private slots:
         QTest::newRow("gpt2") << "gpt2" << 124439808LL << 39383808LL << 124439808LL;
         QTest::newRow("llama-1.36b (seed 004)") << "llama-1.36b" << 1294159104LL << 73728000LL << 1294159104LL;
         QTest::newRow("generic-7b bare") << "generic-7b" << 7000000000LL << 0LL << 7000000000LL;
+        // Today's models; derivations in tests/core/presets/tst_hf_config_families.cpp.
+        QTest::newRow("qwen3-8b (checkpoint)") << "qwen3-8b" << 8190735360LL << 622329856LL << 8190735360LL;
+        QTest::newRow("qwen3-32b (32.8B)") << "qwen3-32b" << 32762123264LL << -1LL << 32762123264LL;
+        QTest::newRow("qwen3-30b-a3b (30.5B/3.3B)") << "qwen3-30b-a3b" << 30532122624LL << -1LL << 3353032704LL;
+        QTest::newRow("qwen3-235b-a22b (235B/22B)") << "qwen3-235b-a22b" << 235093634560LL << -1LL << 22190763520LL;
+        QTest::newRow("gpt-oss-20b (20.91B)") << "gpt-oss-20b" << 20914757184LL << 579133440LL << 4187440704LL;
+        QTest::newRow("gpt-oss-120b (116.83B)") << "gpt-oss-120b" << 116829156672LL << 579133440LL << 5711982912LL;
+        QTest::newRow("llama-4-scout text") << "llama-4-scout" << 107769861120LL << -1LL << 17172894720LL;
+        QTest::newRow("llama-4-maverick text (400B/17B)")
+            << "llama-4-maverick" << 400711848960LL << -1LL << 17184691200LL;
+        QTest::newRow("gemma-3-27b text, tied") << "gemma-3-27b" << 27009346304LL << 1409630208LL << 27009346304LL;
+        QTest::newRow("mistral-nemo-12b") << "mistral-nemo-12b" << 12247782400LL << -1LL << 12247782400LL;
+        QTest::newRow("phi-4 (14.7B)") << "phi-4" << 14659507200LL << -1LL << 14659507200LL;
     }
     void parameterCounts()
     {

@@ -80,6 +80,16 @@ void compareModel(const ModelSpec& a, const ModelSpec& b)
     SAME(mla.qkRopeHeadDim);
     SAME(mla.vHeadDim);
     SAME(bareParams);
+    SAME(attnOutBias);
+    SAME(mlpBias);
+    SAME(normsPerLayer);
+    SAME(qkNorm);
+    SAME(attentionSinks);
+    SAME(slidingWindow);
+    SAME(attentionChunk);
+    SAME(moe.sharedExpertGate);
+    QVERIFY(a.layerPattern == b.layerPattern);
+    QVERIFY(a.notes == b.notes);
 }
 
 void compareHardware(const HardwareSpec& a, const HardwareSpec& b)
@@ -199,6 +209,9 @@ private slots:
         QTest::newRow("GELU, LayerNorm, learned positions") << "gpt2";
         QTest::newRow("bare 7B") << "bare";
         QTest::newRow("imported config") << "imported";
+        QTest::newRow("sliding-window layers, sinks, biased experts") << "gpt-oss-120b";
+        QTest::newRow("interleaved MoE, chunked attention, notes") << "llama-4-maverick";
+        QTest::newRow("post-norms, per-head q/k norms") << "gemma-3-27b";
     }
     void roundTrip()
     {

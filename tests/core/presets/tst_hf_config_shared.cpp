@@ -1,0 +1,105 @@
+// The real config.json files in ../shared/models/ (verbatim from the Hugging Face Hub; see the README there): each
+// supported one must give its model card's parameter counts, and each of a type not read yet must be refused with an
+// error naming its model_type.
+#include <QtTest>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/errors.h"
+#include "core/model/param_count.h"
+#include "core/presets/hf_config.h"
+
+using namespace mfu;
+
+namespace {
+
+struct Expected {
+    double total; // the card's figure
+    double totalTolerance; // half its last stated digit (0: exact)
+    double active; // 0: same as total
+    double activeTolerance;
+    bool activeWithoutEmbedding = false; // the card counts active parameters without the input embedding
+};
+
+// Card figures. Qwen3-VL text models have exactly the layout of the Qwen3 LLM of the same size, so they are checked
+// against its exact count (Qwen3-8B's 8,190,735,360 is the checkpoint's; the others derived the same way).
+const std::map<std::string, Expected> kExpected {
+    { "Qwen--Qwen3-0.6B", { 596'049'920, 0, 0, 0 } },
+    { "Qwen--Qwen3-1.7B", { 1.7e9, 0.05e9, 0, 0 } },
+    { "Qwen--Qwen3-32B", { 32.8e9, 0.05e9, 0, 0 } },
+    { "Qwen--Qwen3-235B-A22B", { 235e9, 0.5e9, 22e9, 0.5e9 } },
+    { "Qwen--Qwen3-Coder-480B-A35B-Instruct", { 480e9, 0.5e9, 35e9, 0.5e9 } },
+    { "Qwen--Qwen3-VL-2B-Instruct", { 1'720'574'976, 0, 0, 0 } }, // = Qwen3-1.7B
+    { "Qwen--Qwen3-VL-4B-Instruct", { 4'022'468'096, 0, 0, 0 } }, // = Qwen3-4B (card 4.0B)
+    { "Qwen--Qwen3-VL-8B-Instruct", { 8'190'735'360, 0, 0, 0 } }, // = Qwen3-8B
+    { "Qwen--Qwen3-VL-32B-Instruct", { 32'762'123'264, 0, 0, 0 } }, // = Qwen3-32B
+    { "Qwen--Qwen3-VL-32B-Thinking", { 32'762'123'264, 0, 0, 0 } },
+    { "Qwen--Qwen3-VL-30B-A3B-Instruct", { 30'532'122'624, 0, 3'353'032'704, 0 } }, // = Qwen3-30B-A3B
+    { "Qwen--Qwen3-VL-235B-A22B-Instruct", { 235'093'634'560, 0, 22'190'763'520, 0 } }, // = Qwen3-235B-A22B
+    { "meta-llama--Llama-4-Maverick-17B-128E-Instruct", { 400e9, 0.5e9, 17e9, 0.5e9 } },
+    { "meta-llama--Meta-Llama-3.1-70B", { 70'553'706'496, 0, 0, 0 } },
+    { "meta-llama--Meta-Llama-3.1-405B", { 405'853'388'800, 0, 0, 0 } },
+    { "mistralai--Mixtral-8x22B-v0.1", { 141e9, 0.5e9, 39e9, 0.5e9 } },
+    { "openai--gpt-oss-120b", { 116.83e9, 0.005e9, 5.13e9, 0.005e9, true } }, // OpenAI's card
+    { "deepseek-ai--DeepSeek-R1", { 671e9, 0.5e9, 37e9, 0.5e9 } }, // without the MTP module
+};
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+class TestHfConfigShared : public QObject {
+    Q_OBJECT
+private slots:
+    void realConfigs()
+    {
+        const QDir dir(QStringLiteral(MFU_SOURCE_DIR "/../shared/models"));
+        if (!dir.exists())
+            QSKIP("../shared/models/ (real Hugging Face configs) is not present next to the source tree");
+        const QStringList files = dir.entryList({ QStringLiteral("*.config.json") }, QDir::Files, QDir::Name);
+        QVERIFY(!files.isEmpty());
+        int read = 0;
+        for (const QString& file : files) {
+            const std::string name = file.chopped(int(sizeof(".config.json")) - 1).toStdString();
+            const std::string path = dir.filePath(file).toStdString();
+            const auto expected = kExpected.find(name);
+            if (expected == kExpected.end()) {
+                // A type this importer does not read (hybrid linear attention, Mamba, DeepSeek sparse attention,
+                // ...): refused, naming the model_type.
+                QString message;
+                try {
+                    modelFromHfConfigText(readFile(path), path);
+                } catch (const InputError& e) {
+                    message = QString::fromUtf8(e.what());
+                }
+                QVERIFY2(message.contains(QStringLiteral("model_type")) && message.contains(QStringLiteral("is not supported")),
+                    qPrintable(file + ": " + message));
+                QVERIFY2(message.startsWith(QString::fromStdString(path)), qPrintable(message));
+                continue;
+            }
+            const ModelSpec m = modelFromHfConfigText(readFile(path), path);
+            const ParameterCounts c = countParameters(m);
+            const Expected& e = expected->second;
+            const QString what = file + QStringLiteral(": total %1, active %2").arg(c.total).arg(c.active);
+            QVERIFY2(std::abs(double(c.total) - e.total) <= e.totalTolerance, qPrintable(what));
+            const double active = double(e.activeWithoutEmbedding ? c.activeNonEmbedding : c.active);
+            const double wanted = e.active > 0 ? e.active : e.total;
+            const double tolerance = e.active > 0 ? e.activeTolerance : e.totalTolerance;
+            QVERIFY2(std::abs(active - wanted) <= tolerance, qPrintable(what));
+            QVERIFY2(m.name != "config.json" && !m.name.empty(), qPrintable(what));
+            ++read;
+        }
+        QCOMPARE(read, int(kExpected.size())); // every expected file is there and was read
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHfConfigShared)
+#include "tst_hf_config_shared.moc"
