@@ -206,11 +206,49 @@ ModelSpec modelFromHfConfig(const json& outer, const std::string& source)
     return m;
 }
 
+namespace {
+// Python's json module (which writes config.json) emits NaN, Infinity and -Infinity for non-finite floats (e.g.
+// Nemotron-H's time_step_limit); JSON has no such literals. Outside strings they become null, which no key this
+// importer reads accepts as a size.
+std::string withoutNonFiniteLiterals(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        inString = c == '"';
+        bool replaced = false;
+        for (const std::string_view literal :
+            { std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN") }) {
+            if (text.substr(i, literal.size()) == literal) {
+                out += "null";
+                i += literal.size() - 1;
+                replaced = true;
+                break;
+            }
+        }
+        if (!replaced)
+            out += c;
+    }
+    return out;
+}
+} // namespace
+
 ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source)
 {
     json config;
     try {
-        config = json::parse(text.begin(), text.end());
+        const std::string cleaned = withoutNonFiniteLiterals(text);
+        config = json::parse(cleaned.begin(), cleaned.end());
     } catch (const json::parse_error& e) {
         throw InputError(source + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309

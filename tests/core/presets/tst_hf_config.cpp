@@ -3,8 +3,8 @@
 #include <QtTest>
 
 #include "core/errors.h"
-#include "core/presets/hf_config.h"
 #include "core/model/param_count.h"
+#include "core/presets/hf_config.h"
 
 using namespace mfu;
 

@@ -288,6 +288,24 @@ private slots:
         QVERIFY(named.notes.empty());
     }
 
+    void pythonNonFiniteLiteralsAreNull()
+    {
+        // Python's json writes Infinity / NaN (Nemotron-H's time_step_limit); outside strings they read as null.
+        const char* config = "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":64,"
+                             "\"num_attention_heads\":2,\"num_hidden_layers\":2,\"vocab_size\":10,"
+                             "\"time_step_limit\":[0.0,Infinity],\"x\":-Infinity,\"y\":NaN,"
+                             "\"_name_or_path\":\"a \\\"NaN\\\" Infinity\"}";
+        const ModelSpec m = modelFromHfConfigText(config, "/m/config.json");
+        QCOMPARE(m.name, std::string("a \"NaN\" Infinity")); // strings untouched
+        QString message;
+        try {
+            modelFromHfConfigText(R"({"model_type":"llama","hidden_size":NaN})", "/m/config.json");
+        } catch (const InputError& e) {
+            message = QString::fromUtf8(e.what());
+        }
+        QVERIFY2(message.contains(QStringLiteral("'hidden_size'")), qPrintable(message));
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QByteArray>("config");
