@@ -101,7 +101,7 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     const auto& e = m.moe;
     const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
     const double moeWidth = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
-    for (const LayerRun& run : layerRuns(m)) {
+    forEachLayerRun(m, [&](const LayerRun& run) {
         const double n = double(run.count);
         const double window = double(attentionWindow(m, run.kind.tokenMixer));
         const double span = attentionSpan(run.kind.tokenMixer, window, S);
@@ -120,7 +120,7 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
         case ChannelMixer::None:
             break;
         }
-    }
+    });
     // The LM head runs whether or not its weights are tied to the embedding.
     f.lmHead = 2.0 * h * double(m.vocab);
     return f;

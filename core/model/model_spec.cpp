@@ -73,33 +73,19 @@ void validateModelSpec(const ModelSpec& spec)
 std::vector<LayerRun> layerRuns(const ModelSpec& m)
 {
     std::vector<LayerRun> runs;
-    auto add = [&runs](int count, LayerKind kind) {
-        if (count <= 0)
-            return;
-        if (!runs.empty() && runs.back().kind == kind)
-            runs.back().count += count;
+    forEachLayerRun(m, [&runs](const LayerRun& r) {
+        if (!runs.empty() && runs.back().kind == r.kind)
+            runs.back().count += r.count;
         else
-            runs.push_back({ count, kind });
-    };
-    if (m.isBare())
-        return runs;
-    if (!m.layerPattern.empty()) {
-        for (const LayerRun& r : m.layerPattern)
-            add(r.count, r.kind);
-        return runs;
-    }
-    const TokenMixer mixer = m.slidingWindow > 0 ? TokenMixer::SlidingWindowAttention : TokenMixer::FullAttention;
-    const int dense = m.isMoe() ? std::clamp(m.moe.denseLayers, 0, m.layers) : m.layers;
-    add(dense, { mixer, ChannelMixer::DenseMlp, 0 });
-    add(m.layers - dense, { mixer, ChannelMixer::Moe, 0 });
+            runs.push_back(r);
+    });
     return runs;
 }
 
 int moeLayerCount(const ModelSpec& m)
 {
     int n = 0;
-    for (const LayerRun& r : layerRuns(m))
-        n += r.kind.channelMixer == ChannelMixer::Moe ? r.count : 0;
+    forEachLayerRun(m, [&n](const LayerRun& r) { n += r.kind.channelMixer == ChannelMixer::Moe ? r.count : 0; });
     return n;
 }
 
@@ -166,8 +152,7 @@ std::optional<QkNorm> qkNormFromKey(std::string_view key)
 int localAttentionLayerCount(const ModelSpec& m, TokenMixer mixer)
 {
     int n = 0;
-    for (const LayerRun& r : layerRuns(m))
-        n += r.kind.tokenMixer == mixer ? r.count : 0;
+    forEachLayerRun(m, [&n, mixer](const LayerRun& r) { n += r.kind.tokenMixer == mixer ? r.count : 0; });
     return n;
 }
 

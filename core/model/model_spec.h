@@ -124,6 +124,28 @@ void validateModelSpec(const ModelSpec& spec);
 
 // The layers as runs: layerPattern, or the uniform pattern it implies when empty. Adjacent equal runs merged.
 std::vector<LayerRun> layerRuns(const ModelSpec& spec);
+// Calls f(const LayerRun&) for each run of layers, allocating nothing (the cost model's hot path counts with it);
+// runs are not merged.
+template <typename F> void forEachLayerRun(const ModelSpec& m, F&& f)
+{
+    if (m.isBare())
+        return;
+    if (!m.layerPattern.empty()) {
+        for (const LayerRun& run : m.layerPattern)
+            f(run);
+        return;
+    }
+    const TokenMixer mixer = m.slidingWindow > 0 ? TokenMixer::SlidingWindowAttention : TokenMixer::FullAttention;
+    const int dense = !m.isMoe()       ? m.layers
+        : m.moe.denseLayers < 0        ? 0
+        : m.moe.denseLayers > m.layers ? m.layers
+                                       : m.moe.denseLayers;
+    if (dense > 0)
+        f(LayerRun { dense, { mixer, ChannelMixer::DenseMlp, 0 } });
+    if (m.layers - dense > 0)
+        f(LayerRun { m.layers - dense, { mixer, ChannelMixer::Moe, 0 } });
+}
+
 // Number of layers with routed experts.
 int moeLayerCount(const ModelSpec& spec);
 // Number of layers with local attention (sliding-window or chunked).

@@ -84,7 +84,7 @@ ParameterCounts countParameters(const ModelSpec& m)
 
     int64_t ffn = 0;
     int64_t inactive = 0;
-    for (const LayerRun& run : layerRuns(m)) {
+    forEachLayerRun(m, [&](const LayerRun& run) {
         switch (run.kind.channelMixer) {
         case ChannelMixer::DenseMlp:
             ffn += int64_t(run.count) * ffnParams(m, run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
@@ -96,7 +96,7 @@ ParameterCounts countParameters(const ModelSpec& m)
         case ChannelMixer::None:
             break;
         }
-    }
+    });
 
     c.embedding = embedding;
     c.lmHead = lmHead;
