@@ -77,7 +77,6 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     // Every matmul of (1 x in) by (in x out) costs 2 x in x out FLOP per token. Biases, norms, softmax and
     // elementwise work are left out, as every published formula does: they are not tensor-core FLOPs.
     const double h = double(m.hidden);
-    const double L = double(m.layers);
     const double H = double(m.heads);
     const double S = double(seqLen);
     const double qk = double(m.qkHeadDim());
@@ -93,16 +92,54 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     } else {
         qkvPerLayer = 2.0 * h * (H * qk + 2.0 * double(m.kvHeads) * double(m.headDim));
     }
-    f.qkvProjection = L * qkvPerLayer;
-    f.outputProjection = L * 2.0 * H * v * h;
+    if (m.attentionOutputGate)
+        qkvPerLayer += 2.0 * h * H * qk; // the output gate comes out of q_proj beside the query
+    const double outputPerLayer = 2.0 * H * v * h;
 
     // Per layer: the attention core over the keys each query sees (min(S, window) on sliding-window layers) and
     // the channel mixer's width.
     const auto& e = m.moe;
     const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
-    const double moeWidth = double(e.expertsPerToken) * double(e.expertFfnDim) + double(e.sharedExperts) * sharedDim;
+    // Forward FLOP of one MoE layer's channel mixer: top-k routed experts (at the latent width under latent MoE, plus
+    // the two latent projections) and the shared experts at the hidden size.
+    const double routedIn = e.latentDim > 0 ? double(e.latentDim) : h;
+    const double moeFlops = 2.0 * ffnMatrices(m)
+            * (routedIn * double(e.expertsPerToken) * double(e.expertFfnDim) + h * double(e.sharedExperts) * sharedDim)
+        + (e.latentDim > 0 ? 2.0 * 2.0 * h * double(e.latentDim) : 0.0);
     forEachLayerRun(m, [&](const LayerRun& run) {
         const double n = double(run.count);
+        switch (run.kind.tokenMixer) {
+        case TokenMixer::FullAttention:
+        case TokenMixer::SlidingWindowAttention:
+        case TokenMixer::ChunkedAttention:
+            f.qkvProjection += n * qkvPerLayer;
+            f.outputProjection += n * outputPerLayer;
+            break;
+        case TokenMixer::SparseAttention: {
+            // The indexer scores every earlier key; the attention then runs over its top-k (the span below).
+            const auto ix = [&](double keys) {
+                return sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, keys);
+            };
+            f.qkvProjection += n * (qkvPerLayer + ix(S).inputProjection);
+            f.outputProjection += n * outputPerLayer;
+            f.mixerCore += n * ix(S).core;
+            f.mixerCoreCausal += n * ix(S / 2.0).core;
+            break;
+        }
+        case TokenMixer::LinearAttention:
+        case TokenMixer::Mamba2: {
+            const MixerForwardFlops r = run.kind.tokenMixer == TokenMixer::LinearAttention
+                ? gatedDeltaNetForwardFlops(m.linearAttention, m.hidden)
+                : mamba2ForwardFlops(m.mamba, m.hidden);
+            f.qkvProjection += n * r.inputProjection;
+            f.outputProjection += n * r.outputProjection;
+            f.mixerCore += n * r.core; // the same with or without the causal mask: a recurrence is causal
+            f.mixerCoreCausal += n * r.core;
+            break;
+        }
+        case TokenMixer::None:
+            break;
+        }
         const double window = double(attentionWindow(m, run.kind.tokenMixer));
         const double span = attentionSpan(run.kind.tokenMixer, window, S);
         const double causalSpan = attentionSpanCausal(run.kind.tokenMixer, window, S);
@@ -114,7 +151,7 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
             f.ffn += n * 2.0 * ffnMatrices(m) * h * double(run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
             break;
         case ChannelMixer::Moe:
-            f.ffn += n * 2.0 * ffnMatrices(m) * h * moeWidth;
+            f.ffn += n * moeFlops;
             f.router += n * 2.0 * h * (double(e.experts) + (e.sharedExpertGate && e.sharedExperts > 0 ? 1.0 : 0.0));
             break;
         case ChannelMixer::None:
@@ -139,8 +176,9 @@ FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen)
         = 6.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
     out.palm = 6.0 * double(p.activeNonEmbedding) + attention;
     out.perComponent = 3.0 * out.forward.total();
-    out.perComponentCausal
-        = 3.0 * (out.forward.total() - out.forward.attentionCore() + out.forward.attentionCoreCausal);
+    out.perComponentCausal = 3.0
+        * (out.forward.total() - out.forward.attentionCore() + out.forward.attentionCoreCausal - out.forward.mixerCore
+            + out.forward.mixerCoreCausal);
     return out;
 }
 

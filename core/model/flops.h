@@ -43,9 +43,14 @@ struct ForwardComponents {
     double lmHead = 0;
     // Attention core under the causal mask (not part of total()): half the square on full-attention layers.
     double attentionCoreCausal = 0;
+    // Cores of the other token mixers (core/model/token_mixers.h): linear-attention and Mamba recurrences, and the
+    // sparse-attention indexer scoring every key (the full square; mixerCoreCausal, not part of total(), the causal
+    // half). Their projections are counted in qkvProjection and outputProjection.
+    double mixerCore = 0;
+    double mixerCoreCausal = 0;
     double total() const
     {
-        return qkvProjection + attentionScores + attentionValues + outputProjection + ffn + router + lmHead;
+        return qkvProjection + attentionScores + attentionValues + outputProjection + ffn + router + lmHead + mixerCore;
     }
     double attentionCore() const { return attentionScores + attentionValues; }
 };

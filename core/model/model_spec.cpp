@@ -45,6 +45,7 @@ void validateModelSpec(const ModelSpec& spec)
         require(spec.moe.denseLayers >= 0 && spec.moe.denseLayers <= spec.layers, spec,
             "dense layers must be between 0 and the number of layers");
         require(spec.moe.sharedExperts >= 0, spec, "shared experts cannot be negative");
+        require(spec.moe.latentDim >= 0, spec, "MoE latent size cannot be negative");
     }
     require(spec.learnedPositions >= 0, spec, "learned positions cannot be negative");
     require(spec.normsPerLayer >= 0 && spec.normsPerLayer <= 8, spec, "norms per layer must be between 0 and 8");
@@ -63,6 +64,19 @@ void validateModelSpec(const ModelSpec& spec)
                 "the layer pattern has sliding-window layers but no window size");
             require(run.kind.tokenMixer != TokenMixer::ChunkedAttention || spec.attentionChunk > 0, spec,
                 "the layer pattern has chunked-attention layers but no chunk size");
+            try {
+                if (run.kind.tokenMixer == TokenMixer::LinearAttention)
+                    validateGatedDeltaNet(spec.linearAttention);
+                else if (run.kind.tokenMixer == TokenMixer::Mamba2)
+                    validateMamba2(spec.mamba, spec.hidden);
+                else if (run.kind.tokenMixer == TokenMixer::SparseAttention) {
+                    validateSparseIndexer(spec.sparseIndexer);
+                    require(spec.mla.enabled && spec.mla.qLoraRank > 0, spec,
+                        "sparse-attention layers need MLA with a compressed query (q_lora_rank) for their indexer");
+                }
+            } catch (const InputError& e) {
+                require(false, spec, e.what());
+            }
             total += run.count;
         }
         require(total == spec.layers, spec,
@@ -94,6 +108,10 @@ constexpr std::pair<TokenMixer, std::string_view> kTokenMixers[] = {
     { TokenMixer::FullAttention, "full_attention" },
     { TokenMixer::SlidingWindowAttention, "sliding_attention" },
     { TokenMixer::ChunkedAttention, "chunked_attention" },
+    { TokenMixer::SparseAttention, "sparse_attention" },
+    { TokenMixer::LinearAttention, "linear_attention" },
+    { TokenMixer::Mamba2, "mamba2" },
+    { TokenMixer::None, "none" },
 };
 constexpr std::pair<ChannelMixer, std::string_view> kChannelMixers[] = {
     { ChannelMixer::DenseMlp, "dense" },
@@ -165,12 +183,44 @@ int64_t attentionWindow(const ModelSpec& m, TokenMixer mixer)
         return m.slidingWindow;
     case TokenMixer::ChunkedAttention:
         return m.attentionChunk;
+    case TokenMixer::SparseAttention:
+        return m.sparseIndexer.topK;
+    case TokenMixer::LinearAttention:
+    case TokenMixer::Mamba2:
+    case TokenMixer::None:
+        return 0;
     }
     return 0;
 }
 
+bool isSoftmaxAttention(TokenMixer mixer)
+{
+    switch (mixer) {
+    case TokenMixer::FullAttention:
+    case TokenMixer::SlidingWindowAttention:
+    case TokenMixer::ChunkedAttention:
+    case TokenMixer::SparseAttention:
+        return true;
+    case TokenMixer::LinearAttention:
+    case TokenMixer::Mamba2:
+    case TokenMixer::None:
+        return false;
+    }
+    return false;
+}
+
+int attentionLayerCount(const ModelSpec& m)
+{
+    int n = 0;
+    for (const LayerRun& r : layerRuns(m))
+        n += isSoftmaxAttention(r.kind.tokenMixer) ? r.count : 0;
+    return n;
+}
+
 double attentionSpan(TokenMixer mixer, double window, double seqLen)
 {
+    if (!isSoftmaxAttention(mixer))
+        return 0.0;
     if (mixer != TokenMixer::FullAttention && window > 0)
         return std::min(seqLen, window);
     return seqLen;
@@ -178,9 +228,12 @@ double attentionSpan(TokenMixer mixer, double window, double seqLen)
 
 double attentionSpanCausal(TokenMixer mixer, double window, double seqLen)
 {
+    if (!isSoftmaxAttention(mixer))
+        return 0.0;
     if (mixer == TokenMixer::FullAttention || !(window > 0) || window >= seqLen)
         return seqLen / 2.0;
-    if (mixer == TokenMixer::SlidingWindowAttention)
+    // A query at position t sees min(t, W) keys: a sliding window, and the top-k keys of sparse attention alike.
+    if (mixer == TokenMixer::SlidingWindowAttention || mixer == TokenMixer::SparseAttention)
         return window - window * window / (2.0 * seqLen);
     const double chunks = std::floor(seqLen / window);
     const double rest = seqLen - chunks * window;

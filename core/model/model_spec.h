@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/token_mixers.h"
+
 namespace mfu {
 
 enum class FfnActivation {
@@ -35,7 +37,11 @@ enum class QkNorm {
 enum class TokenMixer {
     FullAttention, // every token attends to the whole sequence (causal)
     SlidingWindowAttention, // every token attends to the last ModelSpec::slidingWindow tokens (local attention)
-    ChunkedAttention // tokens attend within their chunk of ModelSpec::attentionChunk tokens (Llama 4's RoPE layers)
+    ChunkedAttention, // tokens attend within their chunk of ModelSpec::attentionChunk tokens (Llama 4's RoPE layers)
+    SparseAttention, // attention over the ModelSpec::sparseIndexer.topK keys its lightning indexer picks (DSA)
+    LinearAttention, // Gated DeltaNet over ModelSpec::linearAttention (Qwen3.5, Qwen3-Next)
+    Mamba2, // Mamba-2 over ModelSpec::mamba (Nemotron-H)
+    None // no token mixer: the layer is its channel mixer alone (Nemotron-H's MLP and MoE blocks)
 };
 enum class ChannelMixer {
     DenseMlp, // a dense FFN of LayerKind::ffnDim (0: ModelSpec::ffnDim)
@@ -65,6 +71,10 @@ struct MoeSpec {
     int denseLayers = 0; // leading layers with a dense FFN (DeepSeek's first_k_dense_replace)
     bool routerBias = false; // per-expert bias in the router (DeepSeek-V3's e_score_correction_bias, gpt-oss)
     bool sharedExpertGate = false; // sigmoid gate Linear(h, 1) on the shared expert (Qwen2-MoE)
+    // Latent MoE (Nemotron 3 Super/Ultra, moe_latent_size): tokens are projected from the hidden size down to this
+    // width before the routed experts and back up after them (two h x latent matrices per MoE layer, always
+    // active); routed experts read and write latentDim-wide vectors. 0: routed experts work at the hidden size.
+    int64_t latentDim = 0;
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3): low-rank compressed queries and keys/values.
@@ -102,6 +112,10 @@ struct ModelSpec {
     bool attentionSinks = false; // one learned logit per head per layer (gpt-oss)
     int64_t slidingWindow = 0; // window of sliding-window layers (tokens); 0: none
     int64_t attentionChunk = 0; // chunk of chunked-attention layers (tokens); 0: none
+    bool attentionOutputGate = false; // q_proj also yields a sigmoid gate on the attention output (Qwen3.5)
+    GatedDeltaNetSpec linearAttention; // the linear-attention layers' mixer (TokenMixer::LinearAttention)
+    Mamba2Spec mamba; // the Mamba layers' mixer (TokenMixer::Mamba2)
+    SparseIndexerSpec sparseIndexer; // the sparse-attention layers' indexer (TokenMixer::SparseAttention)
     MoeSpec moe;
     MlaSpec mla;
     // Runs of layers, summing to `layers`. Empty: uniform - moe.denseLayers leading dense layers then MoE layers
@@ -148,9 +162,14 @@ template <typename F> void forEachLayerRun(const ModelSpec& m, F&& f)
 
 // Number of layers with routed experts.
 int moeLayerCount(const ModelSpec& spec);
+// Number of layers with softmax attention of any kind (full, local or sparse).
+int attentionLayerCount(const ModelSpec& spec);
+// True for the token mixers that are softmax attention with this model's q/k/v/o projections.
+bool isSoftmaxAttention(TokenMixer mixer);
 // Number of layers with local attention (sliding-window or chunked).
 int localAttentionLayerCount(const ModelSpec& spec, TokenMixer mixer);
-// The window of a local token mixer (slidingWindow, attentionChunk); 0 for full attention.
+// The window of a local token mixer (slidingWindow, attentionChunk; for sparse attention the indexer's top-k keys,
+// which bound the keys a query attends to exactly as a window does); 0 for full attention.
 int64_t attentionWindow(const ModelSpec& spec, TokenMixer mixer);
 // Keys each query attends to at sequence length S in a layer of this mixer with window W (0: unbounded):
 // attentionSpan is the full-square convention (S, or min(S, W) for local layers); attentionSpanCausal is the
@@ -160,7 +179,8 @@ double attentionSpan(TokenMixer mixer, double window, double seqLen);
 double attentionSpanCausal(TokenMixer mixer, double window, double seqLen);
 
 // Keys of the layer-level enums in preset and scenario files.
-std::string_view tokenMixerKey(TokenMixer m); // "full_attention", "sliding_attention", "chunked_attention"
+// "full_attention", "sliding_attention", "chunked_attention", "sparse_attention", "linear_attention", "mamba2", "none"
+std::string_view tokenMixerKey(TokenMixer m);
 std::optional<TokenMixer> tokenMixerFromKey(std::string_view key);
 std::string_view channelMixerKey(ChannelMixer m); // "dense", "moe", "none"
 std::optional<ChannelMixer> channelMixerFromKey(std::string_view key);

@@ -36,6 +36,8 @@ int64_t attentionParams(const ModelSpec& m)
     const int64_t kv = m.kvHeads * m.headDim;
     const bool qkvBias = m.qkvBias || m.linearBias;
     int64_t p = linear(h, q, qkvBias) + 2 * linear(h, kv, qkvBias) + linear(q, h, m.linearBias || m.attnOutBias);
+    if (m.attentionOutputGate)
+        p += linear(h, q, qkvBias); // q_proj yields the query and, as wide, the output gate
     if (m.qkNorm == QkNorm::PerHead)
         p += 2 * m.headDim; // q_norm and k_norm: RMSNorm(head_dim) each
     else if (m.qkNorm == QkNorm::FullWidth)
@@ -45,13 +47,19 @@ int64_t attentionParams(const ModelSpec& m)
     return p;
 }
 
-int64_t ffnParams(const ModelSpec& m, int64_t ffnDim)
+// An MLP from `width`-wide vectors through ffnDim and back (width: the hidden size, or a latent MoE's latent size).
+int64_t ffnParamsAt(const ModelSpec& m, int64_t width, int64_t ffnDim)
 {
     const int64_t matrices = m.activation == FfnActivation::SwiGLU ? 3 : 2;
-    int64_t p = matrices * m.hidden * ffnDim;
+    int64_t p = matrices * width * ffnDim;
     if (m.linearBias || m.mlpBias)
-        p += (matrices - 1) * ffnDim + m.hidden; // gate and up (or up) biases of ffnDim each, the down bias of h
+        p += (matrices - 1) * ffnDim + width; // gate and up (or up) biases of ffnDim each, the down bias
     return p;
+}
+
+int64_t ffnParams(const ModelSpec& m, int64_t ffnDim)
+{
+    return ffnParamsAt(m, m.hidden, ffnDim);
 }
 
 } // namespace
@@ -66,6 +74,24 @@ ParameterCounts countParameters(const ModelSpec& m)
     const int64_t embedding = m.vocab * m.hidden + m.learnedPositions * m.hidden;
     const int64_t lmHead = m.tiedEmbeddings ? 0 : m.vocab * m.hidden;
     const int64_t attention = attentionParams(m);
+    // One layer's token mixer: softmax attention (with its indexer when sparse), a recurrence, or nothing.
+    auto tokenMixerParams = [&m, attention](TokenMixer mixer) -> int64_t {
+        switch (mixer) {
+        case TokenMixer::FullAttention:
+        case TokenMixer::SlidingWindowAttention:
+        case TokenMixer::ChunkedAttention:
+            return attention;
+        case TokenMixer::SparseAttention:
+            return attention + sparseIndexerParams(m.sparseIndexer, m.hidden, m.mla.qLoraRank);
+        case TokenMixer::LinearAttention:
+            return gatedDeltaNetParams(m.linearAttention, m.hidden);
+        case TokenMixer::Mamba2:
+            return mamba2Params(m.mamba, m.hidden);
+        case TokenMixer::None:
+            return 0;
+        }
+        return 0;
+    };
     const int64_t layerNorms = int64_t(m.normsPerLayer) * normParams(m);
 
     // One MoE layer's channel mixer: every expert (total) and what one token touches (active).
@@ -73,18 +99,22 @@ ParameterCounts countParameters(const ModelSpec& m)
     int64_t moeActive = 0;
     if (m.isMoe()) {
         const auto& e = m.moe;
-        const int64_t expert = ffnParams(m, e.expertFfnDim);
+        // Under latent MoE the routed experts read and write latentDim-wide vectors, between two projections.
+        const int64_t expert = ffnParamsAt(m, e.latentDim > 0 ? e.latentDim : m.hidden, e.expertFfnDim);
+        const int64_t latentProjections = e.latentDim > 0 ? 2 * m.hidden * e.latentDim : 0;
         const int64_t shared
             = e.sharedExperts * ffnParams(m, e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
         const int64_t sharedGate = e.sharedExperts > 0 && e.sharedExpertGate ? m.hidden : 0; // Linear(h, 1)
         const int64_t router = int64_t(e.experts) * m.hidden + (e.routerBias ? e.experts : 0);
-        moeTotal = e.experts * expert + shared + sharedGate + router;
-        moeActive = e.expertsPerToken * expert + shared + sharedGate + router;
+        moeTotal = e.experts * expert + shared + sharedGate + router + latentProjections;
+        moeActive = e.expertsPerToken * expert + shared + sharedGate + router + latentProjections;
     }
 
     int64_t ffn = 0;
     int64_t inactive = 0;
+    int64_t tokenMixers = 0;
     forEachLayerRun(m, [&](const LayerRun& run) {
+        tokenMixers += int64_t(run.count) * tokenMixerParams(run.kind.tokenMixer);
         switch (run.kind.channelMixer) {
         case ChannelMixer::DenseMlp:
             ffn += int64_t(run.count) * ffnParams(m, run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
@@ -100,7 +130,7 @@ ParameterCounts countParameters(const ModelSpec& m)
 
     c.embedding = embedding;
     c.lmHead = lmHead;
-    c.attention = int64_t(m.layers) * attention;
+    c.attention = tokenMixers;
     c.ffn = ffn;
     c.norms = int64_t(m.layers) * layerNorms + normParams(m); // + final norm
     c.total = c.embedding + c.lmHead + c.attention + c.ffn + c.norms;

@@ -16,7 +16,7 @@ struct ParameterCounts {
     int64_t active = 0; // MoE: per-token active parameters; dense: == total
     int64_t activeNonEmbedding = 0; // active - embedding
     // Parts, for the per-component view (totals over all layers).
-    int64_t attention = 0;
+    int64_t attention = 0; // every layer's token mixer: attention (+ sparse indexer), linear attention or Mamba
     int64_t ffn = 0; // dense FFN + all experts + shared experts + routers
     int64_t norms = 0;
     int64_t lmHead = 0; // 0 when tied

@@ -22,7 +22,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 32> kFamilies { {
+constexpr std::array<Family, 39> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -45,6 +45,11 @@ constexpr std::array<Family, 32> kFamilies { {
     { "llama4_text", "Llama4ForCausalLM", hf::readLlama4 },
     { "deepseek_v2", "DeepseekV2ForCausalLM", hf::readDeepSeek },
     { "deepseek_v3", "DeepseekV3ForCausalLM", hf::readDeepSeek },
+    { "deepseek_v32", "DeepseekV32ForCausalLM", hf::readDeepSeekSparse },
+    { "glm_moe_dsa", "GlmMoeDsaForCausalLM", hf::readDeepSeekSparse },
+    { "qwen3_5_text", "", hf::readQwen35 },
+    { "qwen3_5_moe_text", "", hf::readQwen35 },
+    { "nemotron_h", "NemotronHForCausalLM", hf::readNemotronH },
     { "gpt2", "GPT2LMHeadModel", hf::readGpt2 },
     { "gpt_neox", "GPTNeoXForCausalLM", hf::readGptNeoX },
     { "megatron-gpt", "", hf::readGptNeoX },
@@ -56,6 +61,8 @@ constexpr std::array<Family, 32> kFamilies { {
     { "gemma3", "Gemma3ForConditionalGeneration", nullptr },
     { "mistral3", "Mistral3ForConditionalGeneration", nullptr },
     { "llava", "LlavaForConditionalGeneration", nullptr },
+    { "qwen3_5", "Qwen3_5ForConditionalGeneration", nullptr },
+    { "qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", nullptr },
 } };
 
 // A multimodal model_type and the model_type of its text_config when that omits it.
@@ -63,13 +70,15 @@ struct Wrapper {
     std::string_view modelType;
     std::string_view textModelType;
 };
-constexpr std::array<Wrapper, 6> kWrappers { {
+constexpr std::array<Wrapper, 8> kWrappers { {
     { "llava", "llama" },
     { "llama4", "llama4_text" },
     { "gemma3", "gemma3_text" },
     { "mistral3", "mistral" },
     { "qwen3_vl", "qwen3_vl_text" },
     { "qwen3_vl_moe", "qwen3_vl_moe_text" },
+    { "qwen3_5", "qwen3_5_text" },
+    { "qwen3_5_moe", "qwen3_5_moe_text" },
 } };
 
 std::string supportedList()

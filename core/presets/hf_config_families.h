@@ -29,4 +29,9 @@ void readStarCoder2(const Reader& r, ModelSpec& m);
 void readFalcon(const Reader& r, ModelSpec& m);
 void readMpt(const Reader& r, ModelSpec& m);
 
+// hf_config_hybrid.cpp: layers that mix tokens without full attention
+void readQwen35(const Reader& r, ModelSpec& m); // qwen3_5_text, qwen3_5_moe_text
+void readNemotronH(const Reader& r, ModelSpec& m); // nemotron_h
+void readDeepSeekSparse(const Reader& r, ModelSpec& m); // deepseek_v32, glm_moe_dsa
+
 } // namespace mfu::hf

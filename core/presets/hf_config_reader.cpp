@@ -156,7 +156,8 @@ FfnActivation gatedActivation(const Reader& r, const std::string& key, const std
 FfnActivation plainActivation(const Reader& r, const std::string& key, const std::string& fallback)
 {
     const std::string act = r.string(key, fallback);
-    if (act.rfind("gelu", 0) == 0 || act == "relu" || act == "silu" || act == "swish")
+    // relu2 is squared ReLU (Nemotron-H, Primer): up and down projections, as for every plain MLP.
+    if (act.rfind("gelu", 0) == 0 || act == "relu" || act == "relu2" || act == "silu" || act == "swish")
         return FfnActivation::GELU; // two matrices
     r.fail(key, "activation '" + act + "' is not supported for this family");
 }

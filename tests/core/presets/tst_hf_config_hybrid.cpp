@@ -1,0 +1,226 @@
+// Hybrid and sparse-attention models of 2026 (Qwen3.5, Nemotron-H / Nemotron 3, DeepSeek-V3.2, GLM-5): the layer
+// layout read from the config, exact parameter counts, and forward FLOP per token derived by hand layer type by
+// layer type. The inline configs carry the real models' keys as published; the real files in ../shared/models are
+// checked against the model cards' totals when present.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/param_count.h"
+#include "core/presets/hf_config.h"
+
+using namespace mfu;
+
+namespace {
+
+std::string layerTypes(int layers, int fullEvery)
+{
+    std::string out = "[";
+    for (int i = 0; i < layers; ++i)
+        out += std::string(i ? "," : "") + ((i + 1) % fullEvery == 0 ? "\"full_attention\"" : "\"linear_attention\"");
+    return out + "]";
+}
+
+// Qwen/Qwen3.5-27B's config.json: the keys the importer reads, as published.
+std::string qwen35_27BConfig()
+{
+    return R"({"architectures":["Qwen3_5ForConditionalGeneration"],"model_type":"qwen3_5","tie_word_embeddings":false,
+      "text_config":{"attention_bias":false,"attn_output_gate":true,"head_dim":256,"hidden_act":"silu",
+      "hidden_size":5120,"intermediate_size":17408,"layer_types":)"
+        + layerTypes(64, 4) + R"(,"linear_conv_kernel_dim":4,"linear_key_head_dim":128,"linear_num_key_heads":16,
+      "linear_num_value_heads":48,"linear_value_head_dim":128,"mlp_only_layers":[],"model_type":"qwen3_5_text",
+      "mtp_num_hidden_layers":1,"num_attention_heads":24,"num_hidden_layers":64,"num_key_value_heads":4,
+      "vocab_size":248320},"vision_config":{"depth":27}})";
+}
+
+// nvidia/Nemotron-H-56B-Base-8K's config.json (its time_step_limit really is written [0.0, Infinity]).
+const char* kNemotronH56B = R"({"architectures":["NemotronHForCausalLM"],"attention_bias":false,
+  "attention_head_dim":128,"conv_kernel":4,"expand":2,"hidden_size":8192,
+  "hybrid_override_pattern":"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+  "intermediate_size":32768,"mamba_head_dim":64,"mamba_num_heads":256,"mlp_bias":false,"mlp_hidden_act":"relu2",
+  "model_type":"nemotron_h","n_groups":8,"num_attention_heads":64,"num_hidden_layers":118,"num_key_value_heads":8,
+  "ssm_state_size":256,"tie_word_embeddings":false,"time_step_limit":[0.0, Infinity],"use_bias":false,
+  "use_conv_bias":true,"vocab_size":131072})";
+
+// deepseek-ai/DeepSeek-V3.2's config.json.
+const char* kDeepSeekV32 = R"({"architectures":["DeepseekV32ForCausalLM"],"first_k_dense_replace":3,
+  "hidden_act":"silu","hidden_size":7168,"index_head_dim":128,"index_n_heads":64,"index_topk":2048,
+  "intermediate_size":18432,"kv_lora_rank":512,"model_type":"deepseek_v32","moe_intermediate_size":2048,
+  "n_routed_experts":256,"n_shared_experts":1,"num_attention_heads":128,"num_experts_per_tok":8,
+  "num_hidden_layers":61,"num_key_value_heads":128,"num_nextn_predict_layers":1,"q_lora_rank":1536,
+  "qk_nope_head_dim":128,"qk_rope_head_dim":64,"tie_word_embeddings":false,"topk_method":"noaux_tc",
+  "v_head_dim":128,"vocab_size":129280})";
+
+ModelSpec read(const std::string& json)
+{
+    return modelFromHfConfigText(json, "/models/test/config.json");
+}
+
+QString errorOf(const std::string& json)
+{
+    try {
+        read(json);
+    } catch (const InputError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+std::filesystem::path sharedModels()
+{
+    return std::filesystem::path(MFU_SOURCE_DIR) / ".." / "shared" / "models";
+}
+
+} // namespace
+
+class TestHfConfigHybrid : public QObject {
+    Q_OBJECT
+private slots:
+    void qwen35_27B()
+    {
+        const ModelSpec m = read(qwen35_27BConfig());
+        QCOMPARE(m.layers, 64);
+        QCOMPARE(attentionLayerCount(m), 16);
+        // 16 gated-attention layers: q_proj 5120 x (24 x 256 x 2) with the output gate, k/v 5120 x 1024 each,
+        // o_proj 6144 x 5120, q_norm and k_norm 256 each.
+        const int64_t attention = 5120LL * 12288 + 2 * 5120LL * 1024 + 6144LL * 5120 + 512; // 104,858,112
+        const int64_t linear = 115'876'064; // one Gated DeltaNet layer (tst_token_mixers)
+        const int64_t mlp = 3 * 5120LL * 17408; // 267,386,880
+        const int64_t embedding = 248320LL * 5120;
+        const int64_t expected = 16 * attention + 48 * linear + 64 * (mlp + 2 * 5120) + 5120 + 2 * embedding;
+        QCOMPARE(countParameters(m).total, expected);
+        QCOMPARE(countParameters(m).total, int64_t(26'895'998'464)); // the card's "27B"
+
+        // Forward FLOP per token at S = 4,096, by layer type.
+        const ForwardComponents f = forwardComponents(m, 4096);
+        const double fullLayer = 2.0 * 5120 * (12288 + 2048) + 2.0 * 6144 * 5120 + 2.0 * 4096 * 24 * 512;
+        const double linearLayer = 237'174'784.0; // tst_token_mixers
+        const double mlpLayer = 2.0 * 3 * 5120 * 17408;
+        const double lmHead = 2.0 * 5120 * 248320;
+        QCOMPARE(f.total(), 16 * fullLayer + 48 * linearLayer + 64 * mlpLayer + lmHead);
+        QCOMPARE(f.total(), 53'118'763'008.0);
+        QCOMPARE(f.attentionCore(), 16 * 2.0 * 4096 * 24 * 512); // only the 16 full-attention layers grow with S
+        QCOMPARE(f.mixerCore, 48 * 7.0 * 48 * 128 * 128);
+
+        // PaLM as published charges all 64 layers; the note says it over-counts.
+        const FlopsPerToken t = countFlopsPerToken(m, 4096);
+        const ParameterCounts p = countParameters(m);
+        QCOMPARE(*t.palm, 6.0 * double(p.activeNonEmbedding) + 12.0 * 64 * 24 * 256 * 4096);
+        bool noted = false;
+        for (const std::string& n : m.notes)
+            noted = noted || n.find("only 16 of 64 layers") != std::string::npos;
+        QVERIFY(noted);
+    }
+
+    void nemotronH56B()
+    {
+        const ModelSpec m = read(kNemotronH56B); // parses although the file has the non-JSON word Infinity
+        QCOMPARE(m.layers, 118);
+        QCOMPARE(attentionLayerCount(m), 10);
+        const ParameterCounts p = countParameters(m);
+        // 54 Mamba-2 blocks, 10 attention blocks, 54 squared-ReLU MLP blocks, one RMSNorm each, final norm.
+        const int64_t mamba = 438'424'320; // tst_token_mixers
+        const int64_t attention = 8192LL * 8192 + 2 * 8192LL * 1024 + 8192LL * 8192;
+        const int64_t mlp = 2 * 8192LL * 32768;
+        const int64_t expected = 54 * mamba + 10 * attention + 54 * mlp + 118 * 8192 + 8192 + 2 * 131072LL * 8192;
+        QCOMPARE(p.total, expected);
+        QCOMPARE(p.total, int64_t(56'324'350'464)); // the card's "56B"
+
+        const ForwardComponents f = forwardComponents(m, 4096);
+        const double mambaLayer = 2.0 * 8192 * 37120 + 7.0 * 16384 * 256 + 2.0 * 16384 * 8192;
+        const double attentionLayer = 2.0 * 8192 * 10240 + 2.0 * 8192 * 8192 + 2.0 * 4096 * 64 * 256;
+        const double mlpLayer = 2.0 * 2 * 8192 * 32768;
+        QCOMPARE(f.total(), 54 * mambaLayer + 10 * attentionLayer + 54 * mlpLayer + 2.0 * 8192 * 131072);
+        QCOMPARE(f.total(), 113'413'980'160.0);
+        // Doubling S doubles only the 10 attention layers' core.
+        QCOMPARE(forwardComponents(m, 8192).total() - f.total(), 10 * 2.0 * 4096 * 64 * 256);
+    }
+
+    void deepSeekV32()
+    {
+        const ModelSpec m = read(kDeepSeekV32);
+        QCOMPARE(attentionLayerCount(m), 61);
+        // DeepSeek-V3's 671,026,419,200 parameters plus 61 indexers of 13,959,424.
+        QCOMPARE(countParameters(m).total, int64_t(671'026'419'200LL + 61LL * 13'959'424));
+
+        // At S = 4,096 the attention runs over the indexer's 2,048 keys; the indexer scores all 4,096.
+        const ForwardComponents f = forwardComponents(m, 4096);
+        QCOMPARE(f.attentionScores, 61 * 2.0 * 2048 * 128 * 192);
+        QCOMPARE(f.attentionValues, 61 * 2.0 * 2048 * 128 * 128);
+        QCOMPARE(f.mixerCore, 61 * 2.0 * 64 * 129 * 4096);
+        QCOMPARE(f.mixerCoreCausal, 61 * 2.0 * 64 * 129 * 2048);
+        // Under the causal mask a query at position t < 2,048 sees t keys: 2,048 - 2,048^2 / (2 x 4,096) = 1,536.
+        QCOMPARE(f.attentionCoreCausal, 61 * 2.0 * 1536 * 128 * (192 + 128));
+        // Below top-k the attention is dense: S = 1,024 attends to 1,024 keys.
+        QCOMPARE(forwardComponents(m, 1024).attentionScores, 61 * 2.0 * 1024 * 128 * 192);
+    }
+
+    void unreadableLayoutsAreRefusedByKey()
+    {
+        std::string bad = qwen35_27BConfig();
+        bad.replace(bad.find("\"full_attention\""), 16, "\"mystery_mixer\"");
+        QVERIFY(errorOf(bad).contains("text_config.layer_types"));
+        QVERIFY(errorOf(bad).contains("mystery_mixer"));
+
+        std::string nemotron = kNemotronH56B;
+        nemotron.replace(nemotron.find("M-M-M-M*"), 1, "X");
+        QVERIFY(errorOf(nemotron).contains("hybrid_override_pattern"));
+
+        std::string noIndexer = kDeepSeekV32;
+        noIndexer.replace(noIndexer.find("\"index_n_heads\":64,"), 19, "");
+        QVERIFY(errorOf(noIndexer).contains("index_n_heads"));
+        QVERIFY(errorOf(noIndexer).contains("/models/test/config.json"));
+    }
+
+    // Every real config of these families in ../shared/models against its card's total (and active) count.
+    void realConfigsMatchTheirCards_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<double>("totalBillions");
+        QTest::addColumn<double>("activeBillions");
+        QTest::addColumn<double>("tolerance");
+        // Cards state rounded figures; the tolerance is half the last stated digit, as a fraction.
+        QTest::newRow("Qwen3.5-27B") << "Qwen--Qwen3.5-27B" << 27.0 << 27.0 << 0.02;
+        QTest::newRow("Qwen3.5-35B-A3B") << "Qwen--Qwen3.5-35B-A3B" << 35.0 << 3.0 << 0.17;
+        QTest::newRow("Qwen3.5-122B-A10B") << "Qwen--Qwen3.5-122B-A10B" << 122.0 << 10.0 << 0.05;
+        QTest::newRow("Qwen3.5-397B-A17B") << "Qwen--Qwen3.5-397B-A17B" << 397.0 << 17.0 << 0.03;
+        QTest::newRow("Nemotron-H-56B") << "nvidia--Nemotron-H-56B-Base-8K" << 56.0 << 56.0 << 0.01;
+        // NVIDIA: 31.6B total, 3.6B active including embeddings.
+        QTest::newRow("Nemotron-3-Nano-30B-A3B")
+            << "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16" << 31.6 << 3.6 << 0.02;
+        // Latent MoE (moe_latent_size 2048): 550B total, 55B active.
+        QTest::newRow("Nemotron-3-Ultra-550B-A55B")
+            << "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16" << 550.0 << 55.0 << 0.02;
+        QTest::newRow("DeepSeek-V3.2") << "deepseek-ai--DeepSeek-V3.2" << 671.0 << 37.0 << 0.04;
+        // Z.ai: 744B total, 40B active (without embedding and LM head, the active count here is 39.9B).
+        QTest::newRow("GLM-5") << "zai-org--GLM-5" << 744.0 << 40.0 << 0.05;
+    }
+    void realConfigsMatchTheirCards()
+    {
+        QFETCH(QString, file);
+        QFETCH(double, totalBillions);
+        QFETCH(double, activeBillions);
+        QFETCH(double, tolerance);
+        const auto path = sharedModels() / (file.toStdString() + ".config.json");
+        if (!std::filesystem::exists(path))
+            QSKIP(qPrintable("real model configs not found at " + QString::fromStdString(sharedModels().string())
+                + " (the shared folder beside the repository); skipped"));
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        const ModelSpec m = modelFromHfConfigText(text.str(), path.string());
+        const ParameterCounts p = countParameters(m);
+        const double total = double(p.total) / 1e9;
+        const double active = double(p.active) / 1e9;
+        QVERIFY2(std::abs(total / totalBillions - 1.0) <= tolerance, qPrintable(QString::number(total)));
+        QVERIFY2(std::abs(active / activeBillions - 1.0) <= tolerance, qPrintable(QString::number(active)));
+        QVERIFY(countFlopsPerToken(m, 8192).perComponent.value() > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHfConfigHybrid)
+#include "tst_hf_config_hybrid.moc"
