@@ -30,6 +30,8 @@ constexpr NumberField kNumbers[] = {
         Range::Fraction },
     { "attention_half_saturation_seq", &CostModelConstants::attentionHalfSaturationSeq, Range::NonNegative },
     { "unfused_attention_bytes_per_score", &CostModelConstants::unfusedAttentionBytesPerScore, Range::NonNegative },
+    { "recurrent_mixer_efficiency", &CostModelConstants::recurrentMixerEfficiency, Range::Fraction },
+    { "sparse_indexer_efficiency", &CostModelConstants::sparseIndexerEfficiency, Range::Fraction },
     { "hbm_efficiency", &CostModelConstants::hbmEfficiency, Range::Fraction },
     { "elementwise_hidden_passes_compiled", &CostModelConstants::elementwiseHiddenPassesCompiled, Range::NonNegative },
     { "elementwise_ffn_passes_compiled", &CostModelConstants::elementwiseFfnPassesCompiled, Range::NonNegative },

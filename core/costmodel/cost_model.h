@@ -44,9 +44,14 @@ struct ModelShape {
         double layerShare = 0; // fraction of layers
         double window = 0; // tokens
     };
-    std::vector<LocalAttention> localAttention; // empty: every layer attends to the whole sequence
+    std::vector<LocalAttention> localAttention; // sliding-window, chunked and sparse (top-k) attention layers
+    double fullAttentionShare = 1.0; // fraction of layers with full attention (the rest: local, or no attention)
+    // Other token mixers, forward FLOP per token averaged over layers: recurrences (linear attention, Mamba-2) and the
+    // sparse-attention indexer per key it scores.
+    double recurrentMixerFlops = 0;
+    double indexerFlopsPerKey = 0;
     // Keys a query attends to under the causal mask, averaged over layers: S/2 on full-attention layers,
-    // W - W^2/(2S) on sliding-window layers of window W < S.
+    // W - W^2/(2S) on sliding-window (and top-k sparse) layers of window W < S, none on layers without attention.
     double causalAttentionSpan(double seqLen) const;
 };
 

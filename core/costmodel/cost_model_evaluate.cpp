@@ -112,6 +112,13 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         attnFwdMb = attnFwdFlops / (m_peakBf16 * ae.forward * cpEff);
         attnBwdMb = 2.0 * attnFwdFlops / (m_peakBf16 * ae.backward * cpEff);
     }
+    // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).
+    const double recurrentFwdFlops = tokensMb * layersPerStage * sh.recurrentMixerFlops / tp;
+    const double indexerFwdFlops = tokensMb * layersPerStage * sh.indexerFlopsPerKey * seq / 2.0 / tp;
+    const double mixerFwdMb = recurrentFwdFlops / (m_peakBf16 * c.recurrentMixerEfficiency)
+        + indexerFwdFlops / (m_peakBf16 * c.sparseIndexerEfficiency * cpEff);
+    attnFwdMb += mixerFwdMb;
+    attnBwdMb += 2.0 * mixerFwdMb;
 
     // --- Memory-bound work per micro-batch: elementwise and norms, loss, FP8 casts.
     const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled : c.elementwiseHiddenPassesEager;

@@ -42,14 +42,26 @@ ModelShape modelShapeOf(const ModelSpec& m)
         + 2.0 * static_cast<double>(m.kvHeads) * static_cast<double>(m.headDim);
     s.attnOut = static_cast<double>(m.heads) * static_cast<double>(m.vHeadDim());
     if (m.isMoe() && fwd.ffn > 0) {
-        const double routed = static_cast<double>(moeLayers) * 2.0 * matrices * static_cast<double>(m.hidden)
+        const double expertWidth = static_cast<double>(m.moe.latentDim > 0 ? m.moe.latentDim : m.hidden);
+        const double routed = static_cast<double>(moeLayers) * 2.0 * matrices * expertWidth
             * static_cast<double>(m.moe.expertsPerToken) * static_cast<double>(m.moe.expertFfnDim);
         s.routedFfnShare = routed / fwd.ffn;
     }
-    for (const TokenMixer mixer : { TokenMixer::SlidingWindowAttention, TokenMixer::ChunkedAttention })
+    for (const TokenMixer mixer :
+        { TokenMixer::SlidingWindowAttention, TokenMixer::ChunkedAttention, TokenMixer::SparseAttention })
         if (const int n = localAttentionLayerCount(m, mixer); n > 0)
             s.localAttention.push_back(
                 { mixer, static_cast<double>(n) / L, static_cast<double>(attentionWindow(m, mixer)) });
+    s.fullAttentionShare = static_cast<double>(localAttentionLayerCount(m, TokenMixer::FullAttention)) / L;
+    const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
+    const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
+    if (recurrent > 0)
+        s.recurrentMixerFlops += recurrent * gatedDeltaNetForwardFlops(m.linearAttention, m.hidden).core / L;
+    if (mamba > 0)
+        s.recurrentMixerFlops += mamba * mamba2ForwardFlops(m.mamba, m.hidden).core / L;
+    if (const int sparse = localAttentionLayerCount(m, TokenMixer::SparseAttention); sparse > 0)
+        s.indexerFlopsPerKey
+            = sparse * sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, 1.0).core / L;
     s.ffnWidth = m.isMoe() ? static_cast<double>(m.moe.expertFfnDim) : static_cast<double>(m.ffnDim);
 
     LayerShape& x = s.layer;
@@ -83,13 +95,10 @@ namespace mfu {
 
 double ModelShape::causalAttentionSpan(double seqLen) const
 {
-    double fullShare = 1.0;
     double span = 0.0;
-    for (const LocalAttention& a : localAttention) {
-        fullShare -= a.layerShare;
+    for (const LocalAttention& a : localAttention)
         span += a.layerShare * attentionSpanCausal(a.mixer, a.window, seqLen);
-    }
-    return span + fullShare * seqLen / 2.0;
+    return span + fullAttentionShare * seqLen / 2.0;
 }
 
 } // namespace mfu
