@@ -310,15 +310,13 @@ private slots:
     {
         QTest::addColumn<QByteArray>("config");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("a family not read yet")
-            << QByteArray(R"({"model_type":"kimi_linear","hidden_size":7168})")
-            << QStringLiteral("'model_type': 'kimi_linear' is not supported");
-        QTest::newRow("a hybrid without its layer types")
-            << QByteArray(R"({"model_type":"qwen3_5","text_config":{"model_type":"qwen3_5_text","hidden_size":2048,
+        QTest::newRow("a family not read yet") << QByteArray(R"({"model_type":"kimi_linear","hidden_size":7168})")
+                                               << QStringLiteral("'model_type': 'kimi_linear' is not supported");
+        QTest::newRow("a hybrid without its layer types") << QByteArray(
+            R"({"model_type":"qwen3_5","text_config":{"model_type":"qwen3_5_text","hidden_size":2048,
                 "num_hidden_layers":4,"num_attention_heads":16,"vocab_size":1000,"intermediate_size":4096,
                 "linear_num_key_heads":16,"linear_num_value_heads":32,"linear_key_head_dim":128,
-                "linear_value_head_dim":128}})")
-            << QStringLiteral("key 'text_config.layer_types': missing");
+                "linear_value_head_dim":128}})") << QStringLiteral("key 'text_config.layer_types': missing");
         QTest::newRow("unsupported text model")
             << QByteArray(R"({"model_type":"gemma3","text_config":{"model_type":"gemma4_text"}})")
             << QStringLiteral("'text_config.model_type': 'gemma4_text' is not supported");

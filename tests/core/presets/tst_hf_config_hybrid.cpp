@@ -1,13 +1,8 @@
 // Hybrid and sparse-attention models of 2026 (Qwen3.5, Nemotron-H / Nemotron 3, DeepSeek-V3.2, GLM-5): the layer
 // layout read from the config, exact parameter counts, and forward FLOP per token derived by hand layer type by
 // layer type. The inline configs carry the real models' keys as published; the real files in ../shared/models are
-// checked against the model cards' totals when present.
+// checked against the model cards' totals in tst_hf_config_shared.
 #include <QtTest>
-
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
@@ -68,11 +63,6 @@ QString errorOf(const std::string& json)
         return QString::fromUtf8(e.what());
     }
     return {};
-}
-
-std::filesystem::path sharedModels()
-{
-    return std::filesystem::path(MFU_SOURCE_DIR) / ".." / "shared" / "models";
 }
 
 } // namespace
@@ -174,51 +164,6 @@ private slots:
         noIndexer.replace(noIndexer.find("\"index_n_heads\":64,"), 19, "");
         QVERIFY(errorOf(noIndexer).contains("index_n_heads"));
         QVERIFY(errorOf(noIndexer).contains("/models/test/config.json"));
-    }
-
-    // Every real config of these families in ../shared/models against its card's total (and active) count.
-    void realConfigsMatchTheirCards_data()
-    {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<double>("totalBillions");
-        QTest::addColumn<double>("activeBillions");
-        QTest::addColumn<double>("tolerance");
-        // Cards state rounded figures; the tolerance is half the last stated digit, as a fraction.
-        QTest::newRow("Qwen3.5-27B") << "Qwen--Qwen3.5-27B" << 27.0 << 27.0 << 0.02;
-        QTest::newRow("Qwen3.5-35B-A3B") << "Qwen--Qwen3.5-35B-A3B" << 35.0 << 3.0 << 0.17;
-        QTest::newRow("Qwen3.5-122B-A10B") << "Qwen--Qwen3.5-122B-A10B" << 122.0 << 10.0 << 0.05;
-        QTest::newRow("Qwen3.5-397B-A17B") << "Qwen--Qwen3.5-397B-A17B" << 397.0 << 17.0 << 0.03;
-        QTest::newRow("Nemotron-H-56B") << "nvidia--Nemotron-H-56B-Base-8K" << 56.0 << 56.0 << 0.01;
-        // NVIDIA: 31.6B total, 3.6B active including embeddings.
-        QTest::newRow("Nemotron-3-Nano-30B-A3B")
-            << "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16" << 31.6 << 3.6 << 0.02;
-        // Latent MoE (moe_latent_size 2048): 550B total, 55B active.
-        QTest::newRow("Nemotron-3-Ultra-550B-A55B")
-            << "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16" << 550.0 << 55.0 << 0.02;
-        QTest::newRow("DeepSeek-V3.2") << "deepseek-ai--DeepSeek-V3.2" << 671.0 << 37.0 << 0.04;
-        // Z.ai: 744B total, 40B active (without embedding and LM head, the active count here is 39.9B).
-        QTest::newRow("GLM-5") << "zai-org--GLM-5" << 744.0 << 40.0 << 0.05;
-    }
-    void realConfigsMatchTheirCards()
-    {
-        QFETCH(QString, file);
-        QFETCH(double, totalBillions);
-        QFETCH(double, activeBillions);
-        QFETCH(double, tolerance);
-        const auto path = sharedModels() / (file.toStdString() + ".config.json");
-        if (!std::filesystem::exists(path))
-            QSKIP(qPrintable("real model configs not found at " + QString::fromStdString(sharedModels().string())
-                + " (the shared folder beside the repository); skipped"));
-        std::ifstream in(path);
-        std::stringstream text;
-        text << in.rdbuf();
-        const ModelSpec m = modelFromHfConfigText(text.str(), path.string());
-        const ParameterCounts p = countParameters(m);
-        const double total = double(p.total) / 1e9;
-        const double active = double(p.active) / 1e9;
-        QVERIFY2(std::abs(total / totalBillions - 1.0) <= tolerance, qPrintable(QString::number(total)));
-        QVERIFY2(std::abs(active / activeBillions - 1.0) <= tolerance, qPrintable(QString::number(active)));
-        QVERIFY(countFlopsPerToken(m, 8192).perComponent.value() > 0);
     }
 };
 

@@ -49,6 +49,25 @@ const std::map<std::string, Expected> kExpected {
     // DeepSeek-V3 report: "671B total, 37B activated" (without the MTP module). Derived active: 37.55B with the
     // embedding, 36.6B without it; the report does not say which, so 2% as in tst_hf_config's deepSeekV3.
     { "deepseek-ai--DeepSeek-R1", { 671e9, 0.5e9, 37e9, 0.74e9 } },
+    // Hybrid and sparse-attention models (hf_config_hybrid.cpp; per-layer derivations in tst_hf_config_hybrid).
+    // Qwen's cards count the whole multimodal checkpoint; the language model alone is a little smaller (397B:
+    // 396.35B without its vision encoder), so these are checked to 1B.
+    { "Qwen--Qwen3.5-27B", { 27e9, 0.5e9, 0, 0 } },
+    { "Qwen--Qwen3.5-35B-A3B", { 35e9, 0.5e9, 3e9, 0.5e9 } },
+    { "Qwen--Qwen3.5-122B-A10B", { 122e9, 0.5e9, 10e9, 0.5e9 } },
+    { "Qwen--Qwen3.5-397B-A17B", { 397e9, 1e9, 17e9, 0.5e9 } },
+    { "nvidia--Nemotron-H-56B-Base-8K", { 56e9, 0.5e9, 0, 0 } },
+    // NVIDIA: "31.6B total parameters, about 3.6B active including embeddings".
+    { "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", { 31.6e9, 0.05e9, 3.6e9, 0.05e9 } },
+    // Latent MoE: 550B total, 55B active (54.99B without the input embedding).
+    { "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16", { 550e9, 5e9, 55e9, 0.5e9, true } },
+    // DeepSeek-V3's 671B plus 61 lightning indexers (0.85B); active 37B as for V3.
+    { "deepseek-ai--DeepSeek-V3.2", { 671e9, 1e9, 37e9, 0.74e9, true } },
+    // Z.ai: 744B total, 40B active (40.83B without the input embedding, 39.88B without the LM head as well: the card
+    // does not say which, so to 1B).
+    { "zai-org--GLM-5", { 744e9, 0.5e9, 40e9, 1e9, true } },
+    { "zai-org--GLM-5.1", { 744e9, 0.5e9, 40e9, 1e9, true } },
+    { "zai-org--GLM-5.2", { 744e9, 0.5e9, 40e9, 1e9, true } },
 };
 
 std::string readFile(const std::string& path)
