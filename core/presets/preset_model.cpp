@@ -24,7 +24,7 @@ int readInt(const FieldReader& r, std::string_view key, int64_t minimum)
 MoeSpec readMoe(const FieldReader& r, int layers)
 {
     r.rejectUnknownKeys({ "experts", "experts_per_token", "expert_ffn_dim", "shared_experts", "shared_expert_ffn_dim",
-        "dense_layers", "router_bias", "shared_expert_gate" });
+        "dense_layers", "router_bias", "shared_expert_gate", "latent_dim" });
     MoeSpec moe;
     moe.experts = readInt(r, "experts", 1);
     moe.expertsPerToken = static_cast<int>(r.requiredInteger("experts_per_token", 1, moe.experts));
@@ -34,7 +34,45 @@ MoeSpec readMoe(const FieldReader& r, int layers)
     moe.denseLayers = static_cast<int>(r.optionalInteger("dense_layers", 0, layers).value_or(0));
     moe.routerBias = r.optionalBool("router_bias", false);
     moe.sharedExpertGate = r.optionalBool("shared_expert_gate", false);
+    moe.latentDim = r.optionalInteger("latent_dim", 0, kMaxCount).value_or(0);
     return moe;
+}
+
+// The token mixers beyond attention (core/model/token_mixers.h), keyed as scenario files write them.
+GatedDeltaNetSpec readLinearAttention(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "key_heads", "value_heads", "key_head_dim", "value_head_dim", "conv_kernel" });
+    GatedDeltaNetSpec g;
+    g.keyHeads = readInt(r, "key_heads", 1);
+    g.valueHeads = readInt(r, "value_heads", 1);
+    g.keyHeadDim = r.requiredInteger("key_head_dim", 1, kMaxCount);
+    g.valueHeadDim = r.requiredInteger("value_head_dim", 1, kMaxCount);
+    g.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
+    return g;
+}
+
+Mamba2Spec readMamba(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "heads", "head_dim", "groups", "state_size", "conv_kernel", "projection_bias", "conv_bias" });
+    Mamba2Spec m;
+    m.heads = readInt(r, "heads", 1);
+    m.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
+    m.groups = static_cast<int>(r.optionalInteger("groups", 1, kMaxCount).value_or(1));
+    m.stateSize = r.requiredInteger("state_size", 1, kMaxCount);
+    m.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
+    m.projectionBias = r.optionalBool("projection_bias", false);
+    m.convBias = r.optionalBool("conv_bias", true);
+    return m;
+}
+
+SparseIndexerSpec readSparseIndexer(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "heads", "head_dim", "top_k" });
+    SparseIndexerSpec s;
+    s.heads = readInt(r, "heads", 1);
+    s.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
+    s.topK = r.requiredInteger("top_k", 1, kMaxCount);
+    return s;
 }
 
 MlaSpec readMla(const FieldReader& r)
@@ -65,7 +103,9 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
         const auto tm = tokenMixerFromKey(mixer);
         if (!tm)
             throw FieldError(run.keyPath("token_mixer"),
-                "\"" + mixer + "\" is not full_attention, sliding_attention or chunked_attention");
+                "\"" + mixer
+                    + "\" is not full_attention, sliding_attention, chunked_attention, sparse_attention, "
+                      "linear_attention, mamba2 or none");
         out.kind.tokenMixer = *tm;
         const std::string channel = run.requiredString("channel_mixer");
         const auto cm = channelMixerFromKey(channel);
@@ -80,10 +120,11 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
 
 ModelSpec readNative(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim",
-        "activation", "vocab", "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla",
-        "attn_out_bias", "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window",
-        "attention_chunk", "layer_pattern", "notes" });
+    r.rejectUnknownKeys(
+        { "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim", "activation", "vocab",
+            "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla", "attn_out_bias",
+            "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window", "attention_chunk",
+            "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba", "sparse_indexer" });
     ModelSpec spec;
     spec.layers = readInt(r, "layers", 1);
     spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
@@ -135,6 +176,13 @@ ModelSpec readNative(const FieldReader& r)
     spec.attentionSinks = r.optionalBool("attention_sinks", false);
     spec.slidingWindow = r.optionalInteger("sliding_window", 0, kMaxCount).value_or(0);
     spec.attentionChunk = r.optionalInteger("attention_chunk", 0, kMaxCount).value_or(0);
+    spec.attentionOutputGate = r.optionalBool("attention_output_gate", false);
+    if (const auto g = r.optionalObject("linear_attention"))
+        spec.linearAttention = readLinearAttention(*g);
+    if (const auto mamba = r.optionalObject("mamba"))
+        spec.mamba = readMamba(*mamba);
+    if (const auto ix = r.optionalObject("sparse_indexer"))
+        spec.sparseIndexer = readSparseIndexer(*ix);
     if (r.has("layer_pattern"))
         spec.layerPattern = readLayerPattern(r, r.object().at("layer_pattern"));
     if (r.has("notes")) {

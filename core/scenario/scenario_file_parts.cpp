@@ -153,6 +153,31 @@ json modelToScenarioJson(const ModelSpec& m)
             { "router_bias", m.moe.routerBias } };
     if (m.isMoe() && m.moe.sharedExpertGate)
         out["moe"]["shared_expert_gate"] = true;
+    if (m.isMoe() && m.moe.latentDim > 0)
+        out["moe"]["latent_dim"] = m.moe.latentDim;
+    // Token mixers beyond attention, written only for a model whose layers use them.
+    if (m.attentionOutputGate)
+        out["attention_output_gate"] = true;
+    bool linear = false, mamba = false, sparse = false;
+    for (const LayerRun& r : m.layerPattern) {
+        linear = linear || r.kind.tokenMixer == TokenMixer::LinearAttention;
+        mamba = mamba || r.kind.tokenMixer == TokenMixer::Mamba2;
+        sparse = sparse || r.kind.tokenMixer == TokenMixer::SparseAttention;
+    }
+    if (linear) {
+        const auto& g = m.linearAttention;
+        out["linear_attention"] = { { "key_heads", g.keyHeads }, { "value_heads", g.valueHeads },
+            { "key_head_dim", g.keyHeadDim }, { "value_head_dim", g.valueHeadDim }, { "conv_kernel", g.convKernel } };
+    }
+    if (mamba) {
+        const auto& x = m.mamba;
+        out["mamba"] = { { "heads", x.heads }, { "head_dim", x.headDim }, { "groups", x.groups },
+            { "state_size", x.stateSize }, { "conv_kernel", x.convKernel }, { "projection_bias", x.projectionBias },
+            { "conv_bias", x.convBias } };
+    }
+    if (sparse)
+        out["sparse_indexer"] = { { "heads", m.sparseIndexer.heads }, { "head_dim", m.sparseIndexer.headDim },
+            { "top_k", m.sparseIndexer.topK } };
     if (m.mla.enabled)
         out["mla"] = { { "q_lora_rank", m.mla.qLoraRank }, { "kv_lora_rank", m.mla.kvLoraRank },
             { "qk_nope_head_dim", m.mla.qkNopeHeadDim }, { "qk_rope_head_dim", m.mla.qkRopeHeadDim },

@@ -113,7 +113,9 @@ private slots:
                  "gpt-3-175b", "llama-1.36b", "gpt2", "generic-7b" })
             QTest::newRow(id) << QString(id) << false;
         for (const char* id : { "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-20b",
-                 "gpt-oss-120b", "llama-4-scout", "llama-4-maverick", "gemma-3-27b", "mistral-nemo-12b", "phi-4" })
+                 "gpt-oss-120b", "llama-4-scout", "llama-4-maverick", "gemma-3-27b", "mistral-nemo-12b", "phi-4",
+                 "qwen3.5-27b", "qwen3.5-397b-a17b", "nemotron-3-nano-30b-a3b", "nemotron-3-ultra-550b-a55b",
+                 "deepseek-v3.2", "glm-5" })
             QTest::newRow(id) << QString(id) << false;
     }
     void requiredPresetsExist()
@@ -392,6 +394,15 @@ private slots:
         QTest::newRow("gemma-3-27b text, tied") << "gemma-3-27b" << 27009346304LL << 1409630208LL << 27009346304LL;
         QTest::newRow("mistral-nemo-12b") << "mistral-nemo-12b" << 12247782400LL << -1LL << 12247782400LL;
         QTest::newRow("phi-4 (14.7B)") << "phi-4" << 14659507200LL << -1LL << 14659507200LL;
+        // Hybrid and sparse-attention flagships; derivations in tests/core/presets/tst_hf_config_hybrid.cpp.
+        QTest::newRow("qwen3.5-27b (27B)") << "qwen3.5-27b" << 26895998464LL << -1LL << 26895998464LL;
+        QTest::newRow("qwen3.5-397b-a17b") << "qwen3.5-397b-a17b" << 396346350336LL << -1LL << 17349040896LL;
+        QTest::newRow("nemotron-3-nano (31.6B/3.6B)")
+            << "nemotron-3-nano-30b-a3b" << 31577940288LL << -1LL << 3580076352LL;
+        QTest::newRow("nemotron-3-ultra, latent MoE")
+            << "nemotron-3-ultra-550b-a55b" << 549308993536LL << -1LL << 56058843136LL;
+        QTest::newRow("deepseek-v3.2 (V3 + indexers)") << "deepseek-v3.2" << 671877944064LL << -1LL << 38403822336LL;
+        QTest::newRow("glm-5 (744B)") << "glm-5" << 743911218432LL << -1LL << 41784728832LL;
     }
     void parameterCounts()
     {

@@ -88,6 +88,23 @@ void compareModel(const ModelSpec& a, const ModelSpec& b)
     SAME(slidingWindow);
     SAME(attentionChunk);
     SAME(moe.sharedExpertGate);
+    SAME(moe.latentDim);
+    SAME(attentionOutputGate);
+    SAME(linearAttention.keyHeads);
+    SAME(linearAttention.valueHeads);
+    SAME(linearAttention.keyHeadDim);
+    SAME(linearAttention.valueHeadDim);
+    SAME(linearAttention.convKernel);
+    SAME(mamba.heads);
+    SAME(mamba.headDim);
+    SAME(mamba.groups);
+    SAME(mamba.stateSize);
+    SAME(mamba.convKernel);
+    SAME(mamba.projectionBias);
+    SAME(mamba.convBias);
+    SAME(sparseIndexer.heads);
+    SAME(sparseIndexer.headDim);
+    SAME(sparseIndexer.topK);
     QVERIFY(a.layerPattern == b.layerPattern);
     QVERIFY(a.notes == b.notes);
 }
@@ -212,6 +229,9 @@ private slots:
         QTest::newRow("sliding-window layers, sinks, biased experts") << "gpt-oss-120b";
         QTest::newRow("interleaved MoE, chunked attention, notes") << "llama-4-maverick";
         QTest::newRow("post-norms, per-head q/k norms") << "gemma-3-27b";
+        QTest::newRow("Gated DeltaNet and gated attention, MoE") << "qwen3.5-397b-a17b";
+        QTest::newRow("Mamba-2, attention and latent-MoE blocks") << "nemotron-3-ultra-550b-a55b";
+        QTest::newRow("sparse attention with its indexer") << "deepseek-v3.2";
     }
     void roundTrip()
     {
