@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(row(s, "per_component_causal")->value, formatGflop(*flops.perComponentCausal));
         // A dense 70B on 256 H100 with TP 8: the cost model predicts, and its MFU row matches its own number.
         QVERIFY(f.predicted);
-        QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu, 1));
+        QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu));
         QVERIFY(hasNote(f, "Measured MFU: no measured throughput"));
     }
 
@@ -158,8 +158,8 @@ private slots:
         QVERIFY(s);
         QCOMPARE(row(s, "Best")->value, describeConfig(*f.bestConfig));
         QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
-        QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu, 1));
-        QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu, 1));
+        QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu));
+        QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
         QCOMPARE(row(s, "Memory per GPU")->value, formatNumber(best.memory.total() / kGiB, 1) + " GiB");
         QCOMPARE(row(s, "Step time")->value, formatNumber(best.stepTimeSeconds * 1e3, 1) + " ms");
 
