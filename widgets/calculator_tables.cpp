@@ -5,6 +5,7 @@
 #include <QStandardItemModel>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu::widgets {
@@ -90,7 +91,7 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
                 const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
                     scenario.cluster.hardware, scenario.precision);
                 tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
-                mfu = locale.toString(r.mfu * 100, 'f', 1) + QLatin1Char('%');
+                mfu = QString::fromStdString(formatPercent(r.mfu));
             } catch (const InputError&) {
                 // The panel shows the reason once, above the tables.
             }

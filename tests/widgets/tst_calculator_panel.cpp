@@ -66,7 +66,7 @@ private slots:
         QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token (PaLM)")),
             qPrintable(f.text("flopsPerToken")));
         QVERIFY2(f.text("tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")), qPrintable(f.text("tflops")));
-        QCOMPARE(f.text("mfu"), QStringLiteral("54.3%"));
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.34%"));
         QVERIFY(f.text("params").startsWith(QStringLiteral("8,030,261,248")));
         QCOMPARE(f.text("embedding"), QStringLiteral("525,336,576"));
         QCOMPARE(f.text("shape"), QStringLiteral("L = 32, H = 32, Q = 128"));
@@ -82,7 +82,7 @@ private slots:
         QCOMPARE(t->item(1, 0)->text(), QStringLiteral("PaLM (reported)"));
         QCOMPARE(t->item(1, 2)->text(), QStringLiteral("57.91"));
         QCOMPARE(t->item(1, 3)->text(), QStringLiteral("1,223"));
-        QCOMPARE(t->item(1, 4)->text(), QStringLiteral("54.3%"));
+        QCOMPARE(t->item(1, 4)->text(), QStringLiteral("54.34%"));
         QVERIFY(t->item(1, 1)->text().contains(QStringLiteral("12 x 32 x 32 x 128 x 8,192")));
         // Components add up to the per-component formula (x3 for training).
         QStandardItemModel* c = f.panel.componentTable();
@@ -144,7 +144,7 @@ private slots:
         QVERIFY2(
             f.text("throughput").startsWith(QStringLiteral("21,111 tokens/s per GPU, 168,888 tokens/s cluster of 8")),
             qPrintable(f.text("throughput")));
-        QCOMPARE(f.text("mfu"), QStringLiteral("54.3%"));
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.34%"));
     }
 
     void bareModelUsesSixNOnly()

@@ -191,12 +191,12 @@ private slots:
         QCOMPARE(idle->stackedOn, static_cast<int>(steps.series.size()) - 2);
 
         // Figures: per analysed step, over both steps.
-        QVERIFY2(label(panel, "overlap").startsWith(QStringLiteral("50.0%")), qPrintable(label(panel, "overlap")));
+        QVERIFY2(label(panel, "overlap").startsWith(QStringLiteral("50.00%")), qPrintable(label(panel, "overlap")));
         QVERIFY2(label(panel, "exposedComm").startsWith(QStringLiteral("0.100 ms per step")),
             qPrintable(label(panel, "exposedComm")));
-        QVERIFY2(label(panel, "idle").startsWith(QStringLiteral("0.150 ms per step, 15.0%")),
+        QVERIFY2(label(panel, "idle").startsWith(QStringLiteral("0.150 ms per step, 15.00%")),
             qPrintable(label(panel, "idle")));
-        QVERIFY2(label(panel, "busy").contains(QStringLiteral("85.0%")), qPrintable(label(panel, "busy")));
+        QVERIFY2(label(panel, "busy").contains(QStringLiteral("85.00%")), qPrintable(label(panel, "busy")));
         QVERIFY2(
             label(panel, "stepTime").startsWith(QStringLiteral("1.000 ms mean")), qPrintable(label(panel, "stepTime")));
         QVERIFY2(label(panel, "gpu").contains(QStringLiteral("H100")), qPrintable(label(panel, "gpu")));
