@@ -132,12 +132,11 @@ void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forw
         { QStringLiteral("LM head"), forward.lmHead },
         { QStringLiteral("Total"), total },
     };
-    const QLocale locale;
     for (const auto& [name, value] : parts) {
         if (value == 0 && name != QLatin1String("Total"))
             continue; // a dense model has no router
         table->appendRow({ cell(name, Qt::AlignLeft | Qt::AlignVCenter), cell(gflops(value)), cell(gflops(3 * value)),
-            cell(total > 0 ? locale.toString(100 * value / total, 'f', 1) + QLatin1Char('%') : QStringLiteral("-")) });
+            cell(total > 0 ? QString::fromStdString(formatPercent(value / total)) : QStringLiteral("-")) });
     }
 }
 

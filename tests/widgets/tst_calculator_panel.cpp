@@ -12,6 +12,7 @@
 #include "app/preset_store.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
+#include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"
@@ -108,7 +109,7 @@ private slots:
         QCOMPARE(QString::fromStdString(s.cluster.hardware.id), gpu);
         const double perToken = *mfu::countFlopsPerToken(s.model, s.workload.seqLen).palm;
         const auto r = mfu::computeMfu(perToken, 0, 21111, 1, s.cluster.hardware, s.precision);
-        const QString expected = QLocale().toString(r.mfu * 100, 'f', 1) + QLatin1Char('%');
+        const QString expected = QString::fromStdString(mfu::formatPercent(r.mfu));
         QCOMPARE(f.text("mfu"), expected);
         QVERIFY(f.text("mfu") != before);
         QVERIFY(f.text("peak").contains(QString::fromStdString(s.cluster.hardware.name)));
@@ -127,7 +128,7 @@ private slots:
         Fixture f;
         auto* precision = f.editor.findChild<QComboBox*>(QStringLiteral("precision"));
         precision->setCurrentIndex(precision->findData(static_cast<int>(mfu::TrainingPrecision::BF16_FP8)));
-        QVERIFY2(f.text("mfu").contains(QStringLiteral("54.3% vs BF16 peak")), qPrintable(f.text("mfu")));
+        QVERIFY2(f.text("mfu").contains(QStringLiteral("54.34% vs BF16 peak")), qPrintable(f.text("mfu")));
         QVERIFY(f.text("mfu").contains(QStringLiteral("vs FP8 peak")));
         QVERIFY(f.text("peak").contains(QStringLiteral("FP8")));
     }

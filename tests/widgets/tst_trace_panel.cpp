@@ -12,15 +12,18 @@
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
 
 #include <qcustomplot.h>
 #include <sqlite3.h>
 
 #include "app/main_window.h"
+#include "core/number_format.h"
 #include "core/trace/comparison.h"
 #include "trace_test_support.h"
 #include "widgets/background_job.h"
@@ -267,8 +270,7 @@ private slots:
         // 1 ms per step: MFU = FLOP/token x tokens per step / 1 ms / dense BF16 peak.
         const double expected = fpt * tokens / 1e-3 / s.cluster.hardware.densePeak(mfu::NumberFormat::BF16).value();
         const QString measured = label(*inWindow, "measuredMfu");
-        QVERIFY2(
-            measured.startsWith(QLocale().toString(expected * 100, 'f', 1) + QLatin1Char('%')), qPrintable(measured));
+        QVERIFY2(measured.startsWith(QString::fromStdString(mfu::formatPercent(expected))), qPrintable(measured));
         QVERIFY2(label(*inWindow, "predictedMfu").contains(QStringLiteral("% (step")),
             qPrintable(label(*inWindow, "predictedMfu")));
         QVERIFY2(label(*inWindow, "mfuNote").contains(QStringLiteral("H100")), qPrintable(label(*inWindow, "mfuNote")));
@@ -452,6 +454,42 @@ private slots:
         panel->views()->setCurrentIndex(3);
         QTest::qWait(50);
         QVERIFY(w.grab().save(folder + QStringLiteral("/trace_panel_ranks.png")));
+    }
+
+    // The Open dialogs' filter is translated when the dialog opens, by the translator installed then (a string built
+    // at static initialisation is translated before any translator exists, so never).
+    void fileFilterIsTranslatedWhenAsked()
+    {
+        class Upper : public QTranslator {
+        public:
+            QString translate(const char*, const char* source, const char*, int) const override
+            {
+                return QString::fromUtf8(source).startsWith(QLatin1String("Profiler traces"))
+                    ? QString::fromUtf8(source).toUpper()
+                    : QString();
+            }
+            bool isEmpty() const override { return false; }
+        } upper;
+        QVERIFY(TracePanel::traceFileFilter().startsWith(QLatin1String("Profiler traces (*.json *.json.gz *.sqlite)")));
+        QVERIFY(QCoreApplication::installTranslator(&upper));
+        QVERIFY2(TracePanel::traceFileFilter().startsWith(QLatin1String("PROFILER TRACES")),
+            qPrintable(TracePanel::traceFileFilter()));
+        QCoreApplication::removeTranslator(&upper);
+    }
+
+    // The panel says what happened through its statusMessage signal; the main window shows it in its status bar.
+    void statusMessagesReachTheMainWindow()
+    {
+        mfu::app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(panel);
+        emit panel->statusMessage(QStringLiteral("Trace import cancelled; the previous trace is still shown."));
+        QCOMPARE(w.statusBar()->currentMessage(),
+            QStringLiteral("Trace import cancelled; the previous trace is still shown."));
+        // Outside a main window the signal goes nowhere and nothing breaks.
+        ScenarioModel model;
+        TracePanel alone(&model);
+        emit alone.statusMessage(QStringLiteral("nobody listens"));
     }
 };
 
