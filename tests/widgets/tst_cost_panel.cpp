@@ -61,6 +61,26 @@ private slots:
     }
     void cleanupTestCase() { QSettings().remove(QStringLiteral("cost")); }
 
+    // Applying or undoing a calibration hands the same GPU with other constants to setHardware: the price stays.
+    // Another GPU starts at its own price.
+    void calibrationKeepsThePrice()
+    {
+        ScenarioModel model;
+        model.setScenario(defaultScenario(mfu::app::presetLibrary()));
+        model.setPricePerGpuHour(3.5);
+        HardwareSpec calibrated = model.scenario().cluster.hardware;
+        CostModelConstants constants;
+        constants.gemmEfficiency = 0.6;
+        calibrated.costModel = constants;
+        model.setHardware(calibrated); // apply
+        QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
+        calibrated.costModel.reset();
+        model.setHardware(calibrated); // undo
+        QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
+        model.setHardware(*mfu::app::presetLibrary().findHardware("h100-sxm"));
+        QVERIFY(!model.scenario().pricePerGpuHourUsd); // nothing remembered for the H100: its typical price
+    }
+
     void seed001Figures()
     {
         ScenarioModel model;
