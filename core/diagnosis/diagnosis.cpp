@@ -401,9 +401,10 @@ RunDiagnosis diagnoseRun(
         if (run.mfu)
             bound["stated_mfu"] = *run.mfu;
         d.findings.push_back({ "no_consistent_reading", "error",
-            "No consistent reading of the figures fits the " + run.hardware.id + ": at " + formatGflop(f.flopsCorrect)
-                + "/token its dense BF16 peak of " + tf(f.densePeak) + " TFLOPS allows at most " + tok(f.maxPerGpu)
-                + " tokens/s per GPU (100% MFU), and every stated "
+            "No consistent reading of the figures fits the "
+                + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
+                + formatGflop(f.flopsCorrect) + "/token its dense BF16 peak of " + tf(f.densePeak)
+                + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU (100% MFU), and every stated "
                 + "throughput needs more. There is no corrected MFU; check the GPU, the GPU count and the model.",
             bound });
         return d;
