@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 
 #include "app/main_window.h"
+#include "app/preset_store.h"
 #include "core/number_format.h"
 #include "core/trace/comparison.h"
 #include "trace_test_support.h"
@@ -248,6 +249,23 @@ private slots:
         // Ranks: one rank, no straggler.
         QCOMPARE(panel.rankTable()->rowCount(), 1);
         QVERIFY(label(panel, "slowestRank").contains(QStringLiteral("One rank")));
+    }
+
+    // A bare parameter count: the measured MFU counts 6N, as the Calculator, the command line and the report do (it
+    // used to say "not available" for the scenario's PaLM formula). 7e9 x 6 x 8,192 tokens / 1 ms / 989 TFLOPS.
+    void measuredMfuOfABareModelUsesSixN()
+    {
+        ScenarioModel scenario;
+        mfu::Scenario s = mfu::widgets::defaultScenario(mfu::app::presetLibrary());
+        s.model = mfu::bareModel(7'000'000'000);
+        s.cluster.hardware = *mfu::app::presetLibrary().findHardware("h100-sxm");
+        s.mfuFormula = mfu::FlopFormula::PaLM;
+        scenario.setScenario(s);
+        TracePanel panel(&scenario);
+        QVERIFY(imports(panel, { m_trace }));
+        const double expected = 6.0 * 7e9 * 8192 / 1e-3 / 989e12;
+        QVERIFY2(label(panel, "measuredMfu").startsWith(QString::fromStdString(mfu::formatPercent(expected))),
+            qPrintable(label(panel, "measuredMfu")));
     }
 
     void measuredMfuBesidePrediction()
