@@ -54,6 +54,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double tp = par.tp, pp = par.pp, cp = par.cp, ep = par.ep, v = par.virtualStages;
     const int shards = fsdpShards(s);
     const int fsdpGroup = shards * par.cp; // FSDP shards over data-parallel x context-parallel ranks
+    const double dp = static_cast<double>(shards) * par.hsdpReplicas;
     const double seq = static_cast<double>(s.workload.seqLen);
     const double mb = static_cast<double>(s.workload.microBatch);
     const double tokensMb = mb * seq / cp; // tokens one GPU processes per micro-batch
@@ -335,12 +336,15 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     out.tokensPerSecPerGpu = out.tokensPerSec / gpus;
     // FLOP/token and recompute as everywhere else (core/scenario/scenario_facts.h), for this cost model's own model and
     // its own share of recomputed matmuls under selective checkpointing (the same as the timing above).
-    Scenario own = s;
-    own.model = m_model;
-    out.flopsPerToken = scenarioFlopsPerToken(own);
-    double recomputeFpt = recomputeFlopsPerToken(m_model, s.workload.seqLen, s.activationCheckpointing,
-        scenarioFlopFormula(own), 1.0 - c.selectiveKeptMatmulFraction);
-    if (s.activationCheckpointing != ActivationCheckpointing::Full) // MLA latents' up-projection, recomputed (cost model)
+    // FLOP/token and recompute as everywhere else (core/scenario/scenario_facts.h), for this cost model's own model and
+    // its own share of recomputed matmuls under selective checkpointing (the same as the timing above).
+    // (No Scenario copy: evaluation allocates nothing, tst_costmodel_allocation.)
+    const FlopFormula formula = flopFormulaFor(m_model, s.mfuFormula);
+    out.flopsPerToken = countFlopsPerToken(m_model, s.workload.seqLen).get(formula).value_or(0.0);
+    double recomputeFpt = recomputeFlopsPerToken(
+        m_model, s.workload.seqLen, s.activationCheckpointing, formula, 1.0 - c.selectiveKeptMatmulFraction);
+    if (s.activationCheckpointing
+        != ActivationCheckpointing::Full) // MLA latents' up-projection, recomputed (cost model)
         recomputeFpt += sh.latentUpProjFlops * sh.layers;
     out.hardwareFlopsPerToken = out.flopsPerToken + recomputeFpt;
     const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu;

@@ -28,6 +28,11 @@ double ffnMatrices(const ModelSpec& m)
 }
 } // namespace
 
+FlopFormula flopFormulaFor(const ModelSpec& model, FlopFormula wanted)
+{
+    return model.isBare() ? FlopFormula::SixN : wanted;
+}
+
 std::string_view flopFormulaKey(FlopFormula f)
 {
     for (const auto& n : kFormulaNames)

@@ -24,6 +24,10 @@ enum class FlopFormula { SixN, PaLM, PerComponent, PerComponentCausal };
 inline constexpr FlopFormula kAllFlopFormulas[]
     = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent, FlopFormula::PerComponentCausal };
 
+// The formula a model can be counted under: `wanted`, or SixN for a bare parameter count (the only formula it
+// answers). The one place this fallback is decided (core/scenario/scenario_facts.h applies it to a scenario).
+FlopFormula flopFormulaFor(const ModelSpec& model, FlopFormula wanted);
+
 std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_component", "per_component_causal"
 std::string_view flopFormulaLabel(FlopFormula f); // "6N", "6(N-N_emb)+12LHQS", ...
 std::optional<FlopFormula> flopFormulaFromKey(std::string_view key);

@@ -6,8 +6,7 @@ namespace mfu {
 
 FlopFormula scenarioFlopFormula(const Scenario& s)
 {
-    // Every formula but 6N needs an architecture; only a bare parameter count lacks one.
-    return s.model.isBare() ? FlopFormula::SixN : s.mfuFormula;
+    return flopFormulaFor(s.model, s.mfuFormula);
 }
 
 double scenarioFlopsPerToken(const Scenario& s)
