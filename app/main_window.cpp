@@ -79,13 +79,15 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->setAccessibleName(tr("Panels"));
     setCentralWidget(m_tabs);
     // Panels: one line each.
-    addPanel(new widgets::CalculatorPanel(m_scenario, presetLibrary()), tr("Calculator"));
+    auto* calculatorPanel = new widgets::CalculatorPanel(m_scenario, presetLibrary());
+    addPanel(calculatorPanel, tr("Calculator"));
     auto* predictPanel = new widgets::PredictPanel(m_scenario);
     predictPanel->setErrorBandModel(shippedErrorBands());
     addPanel(predictPanel, tr("Predict"));
     auto* tracePanel = new widgets::TracePanel(m_scenario);
     tracePanel->setKnownHardware(presetLibrary().hardware()); // GPU name matching; another GPU's peak in logs
     addPanel(tracePanel, tr("Trace"));
+    connect(tracePanel, &widgets::TracePanel::statusMessage, this, [this](const QString& m) { tell(m); });
     connect(tracePanel, &widgets::TracePanel::trainingLogOpened, this, [this](const QString& path) {
         if (path == m_pendingTrainingLog) { // opened through this window, and now loaded
             m_pendingTrainingLog.clear();
@@ -94,7 +96,13 @@ MainWindow::MainWindow(QWidget* parent)
     });
     addPanel(new widgets::CostPanel(m_scenario, presetLibrary()), tr("Cost"));
     auto* start = new widgets::StartPanel(*m_scenario, presetLibrary());
-    connect(start, &widgets::StartPanel::showPanel, this, &MainWindow::showPanel);
+    connect(start, &widgets::StartPanel::showPanel, this,
+        [this, calculatorPanel, predictPanel](widgets::StartPanel::Panel panel) {
+            m_tabs->setCurrentWidget(panel == widgets::StartPanel::Panel::Predict
+                    ? static_cast<QWidget*>(predictPanel)
+                    : static_cast<QWidget*>(calculatorPanel));
+        });
+    m_startPanel = start;
     connect(start, &widgets::StartPanel::demoFailed, this, [this](const QString& m) { tell(m, true); });
     addPanel(start, tr("Start here"));
 
@@ -120,16 +128,6 @@ MainWindow::~MainWindow() = default;
 void MainWindow::addPanel(QWidget* panel, const QString& title)
 {
     m_tabs->addTab(panel, title);
-}
-
-bool MainWindow::showPanel(const QString& title)
-{
-    for (int i = 0; i < m_tabs->count(); ++i)
-        if (m_tabs->tabText(i) == title) {
-            m_tabs->setCurrentIndex(i);
-            return true;
-        }
-    return false;
 }
 
 void MainWindow::createMenus()
@@ -170,7 +168,7 @@ void MainWindow::createMenus()
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* startHere = help->addAction(tr("&Start Here"), this, [this] { showPanel(tr("Start here")); });
+    QAction* startHere = help->addAction(tr("&Start Here"), this, [this] { m_tabs->setCurrentWidget(m_startPanel); });
     setStandardShortcuts(startHere, QKeySequence::HelpContents, QKeySequence(Qt::Key_F1));
     help->addAction(tr("&About MFU Explorer"), this, [this] {
         QMessageBox::about(this, tr("About MFU Explorer"),

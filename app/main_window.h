@@ -38,8 +38,6 @@ public:
     bool openFiles(const QStringList& paths);
 
     void addPanel(QWidget* panel, const QString& title);
-    // Switches to the panel with this tab title; false when there is none.
-    bool showPanel(const QString& title);
     widgets::ScenarioModel* scenarioModel() const { return m_scenario; }
     widgets::ScenarioEditor* scenarioEditor() const { return m_editor; }
     QTabWidget* panels() const { return m_tabs; }
@@ -83,6 +81,7 @@ private:
     widgets::ScenarioModel* m_scenario = nullptr;
     widgets::ScenarioEditor* m_editor = nullptr;
     QTabWidget* m_tabs = nullptr;
+    QWidget* m_startPanel = nullptr; // Help > Start Here switches to it
     QMenu* m_recentMenu = nullptr;
     QString m_lastMessage;
     QString m_scenarioPath; // where Save writes; empty until opened or saved

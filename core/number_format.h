@@ -10,7 +10,8 @@ std::string formatNumber(double value, int decimals = 0);
 std::string formatGflop(double flop);
 // FLOP/s as TFLOPS with one decimal and separators: "1,222.6 TFLOPS".
 std::string formatTflops(double flopsPerSec);
-// Fraction as percent with two decimals: "54.34%".
-std::string formatPercent(double fraction, int decimals = 2);
+// Fraction as percent with two decimals: "54.34%". The one percent format of every surface (panels, command line,
+// report, diagnosis messages), so that a figure reads the same wherever it is shown.
+std::string formatPercent(double fraction);
 
 } // namespace mfu

@@ -20,6 +20,8 @@
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
 #include "core/model/param_count.h"
+#include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 #include "widgets/calculator_tables.h"
 #include "widgets/chart_view.h"
@@ -39,7 +41,7 @@ QString grouped(double n)
 }
 QString percent(double fraction)
 {
-    return QLocale().toString(fraction * 100, 'f', 1) + QLatin1Char('%');
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
 }
 QString tflops(double flops)
 {
@@ -217,9 +219,8 @@ void CalculatorPanel::updateResults()
             ? tr("%1 TFLOPS %2 per GPU (%3)")
                   .arg(tflops(*bf16Peak), qs(std::string(numberFormatLabel(gpu.mfuPeakFormat()))), qs(gpu.name))
             : tr("%1 has no BF16 dense peak").arg(qs(gpu.name)));
-    const FlopsPerToken flops = countFlopsPerToken(s.model, s.workload.seqLen);
-    const FlopFormula formula = flops.get(s.mfuFormula) ? s.mfuFormula : FlopFormula::SixN;
-    const double perToken = *flops.get(formula);
+    const FlopFormula formula = scenarioFlopFormula(s);
+    const double perToken = scenarioFlopsPerToken(s);
     m_flopsPerToken->setText(
         tr("%1 GFLOP/token (%2)").arg(QLocale().toString(perToken / kGiga, 'f', 1), formulaShortName(formula)));
     if (!s.measuredThroughput) {
@@ -228,9 +229,8 @@ void CalculatorPanel::updateResults()
             l->setText(none);
         return;
     }
-    const double perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
-    const double recompute = recomputeFlopsPerToken(s.model, s.workload.seqLen, s.activationCheckpointing, formula);
-    const MfuResult r = computeMfu(perToken, recompute, perGpu, s.cluster.gpuCount, gpu, s.precision);
+    const MfuResult r = *scenarioMeasuredMfu(s);
+    const double recompute = r.hardwareFlopsPerToken - r.flopsPerToken;
     m_throughput->setText(tr("%1 tokens/s per GPU, %2 tokens/s cluster of %3 %4")
                               .arg(grouped(r.tokensPerSecPerGpu), grouped(r.tokensPerSecCluster))
                               .arg(s.cluster.gpuCount)
@@ -272,11 +272,10 @@ void CalculatorPanel::updateChart()
         if (!xs.isEmpty())
             m_chart->addLine(formulaShortName(f), xs, ys);
     }
-    const FlopsPerToken here = countFlopsPerToken(s.model, s.workload.seqLen);
-    const FlopFormula formula = here.get(s.mfuFormula) ? s.mfuFormula : FlopFormula::SixN;
-    m_chart->addScatter(tr("This scenario (%1, S = %2)")
-                            .arg(formulaShortName(formula), grouped(static_cast<double>(s.workload.seqLen))),
-        { static_cast<double>(s.workload.seqLen) }, { *here.get(formula) / kGiga });
+    m_chart->addScatter(
+        tr("This scenario (%1, S = %2)")
+            .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen))),
+        { static_cast<double>(s.workload.seqLen) }, { scenarioFlopsPerToken(s) / kGiga });
     m_chart->rescale();
 }
 
@@ -288,22 +287,9 @@ void CalculatorPanel::updateFindings()
         m_findings->appendRow(new QStandardItem(tr("Enter a measured throughput to check the run.")));
         return;
     }
-    ReportedRun run;
-    run.label = s.model.name;
-    run.hardware = s.cluster.hardware;
-    run.gpus = s.cluster.gpuCount;
-    if (!s.model.isBare())
-        run.model = s.model;
-    run.precision = s.precision;
-    run.seqLen = s.workload.seqLen;
-    run.microBatch = s.workload.microBatch;
-    run.gradAccum = m_model->gradAccum();
-    run.tokensPerStep = static_cast<double>(m_model->tokensPerStep());
-    run.tokensPerSec = s.measuredThroughput->tokensPerSec;
-    run.tokensPerSecScope
-        = s.measuredThroughput->scope == ThroughputScope::PerGpu ? StatedScope::PerGpu : StatedScope::Cluster;
-    if (m_model->throughputInput() == ThroughputInput::StepTime)
-        run.stepTimeSeconds = m_model->throughputValue();
+    const ReportedRun run = reportedRunFromScenario(s,
+        m_model->throughputInput() == ThroughputInput::StepTime ? std::optional(m_model->throughputValue())
+                                                                : std::nullopt);
     const Diagnosis diagnosis = diagnose({ run }, m_presets.hardware());
     for (const RunDiagnosis& rd : diagnosis.runs) {
         for (const Finding& f : rd.findings) {

@@ -5,6 +5,7 @@
 #include <QStandardItemModel>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu::widgets {
@@ -90,7 +91,7 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
                 const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
                     scenario.cluster.hardware, scenario.precision);
                 tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
-                mfu = locale.toString(r.mfu * 100, 'f', 1) + QLatin1Char('%');
+                mfu = QString::fromStdString(formatPercent(r.mfu));
             } catch (const InputError&) {
                 // The panel shows the reason once, above the tables.
             }
@@ -131,12 +132,11 @@ void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forw
         { QStringLiteral("LM head"), forward.lmHead },
         { QStringLiteral("Total"), total },
     };
-    const QLocale locale;
     for (const auto& [name, value] : parts) {
         if (value == 0 && name != QLatin1String("Total"))
             continue; // a dense model has no router
         table->appendRow({ cell(name, Qt::AlignLeft | Qt::AlignVCenter), cell(gflops(value)), cell(gflops(3 * value)),
-            cell(total > 0 ? locale.toString(100 * value / total, 'f', 1) + QLatin1Char('%') : QStringLiteral("-")) });
+            cell(total > 0 ? QString::fromStdString(formatPercent(value / total)) : QStringLiteral("-")) });
     }
 }
 

@@ -240,7 +240,7 @@ void CostPanel::showResults()
     if (!c)
         return;
     const JobCost& j = c->job;
-    m_mfu->setText(qs(formatPercent(c->baselineMfu, 1) + " (" + std::string(mfuOriginLabel(c->baselineOrigin)) + ")"));
+    m_mfu->setText(qs(formatPercent(c->baselineMfu) + " (" + std::string(mfuOriginLabel(c->baselineOrigin)) + ")"));
     if (j.tokens)
         m_tokensTrained->setText(qs(formatNumber(*j.tokens / kGiga, 1) + " B"));
     m_gpuHours->setText(qs(formatNumber(j.gpuHours, 0)));
@@ -257,7 +257,7 @@ void CostPanel::showResults()
             + formatNumber(b.productiveGpuEquivalentsTarget, 1)));
         m_recovered->setText(qs(formatNumber(b.gpuEquivalentsRecovered, 1) + " GPU-equivalents, worth $"
             + formatNumber(b.recoveredValueUsd, 0)));
-        m_timeSaved->setText(qs(formatPercent(w.timeSavedFraction, 1) + " (" + formatNumber(w.target.wallClockDays(), 1)
+        m_timeSaved->setText(qs(formatPercent(w.timeSavedFraction) + " (" + formatNumber(w.target.wallClockDays(), 1)
             + " days instead of " + formatNumber(w.baseline.wallClockDays(), 1) + ")"));
         m_costSaved->setText(qs("$" + formatNumber(w.costSavedUsd, 0)));
         fillSavings(*m_savingsChart, *c->savings);

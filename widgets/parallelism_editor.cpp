@@ -12,6 +12,8 @@
 #include <exception>
 
 #include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+#include "core/scenario/scenario_facts.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::widgets {
@@ -205,13 +207,12 @@ void ParallelismEditor::edit(const QString& name, int value)
     field.write(candidate, value);
     QString problem = scenarioProblem(candidate);
     if (problem.isEmpty() && name == kGlobalBatch) {
-        const Workload& w = candidate.workload;
-        const int64_t perMicroStep = w.microBatch * w.seqLen * m_model->dataParallelRanks();
+        const int64_t perMicroStep = tokensPerMicroStep(candidate);
         if (value < perMicroStep || value % perMicroStep != 0)
             problem = tr("must be a whole number of micro-steps of %L1 tokens (micro-batch x sequence x %2 "
                          "data-parallel ranks)")
                           .arg(perMicroStep)
-                          .arg(m_model->dataParallelRanks());
+                          .arg(dataParallelRanks(candidate));
     }
     showReason(field, problem);
     if (!problem.isEmpty())
@@ -240,8 +241,12 @@ void ParallelismEditor::syncFromModel()
         showReason(f, {});
     }
     // The global batch moves in whole micro-steps.
-    const Workload& w = s.workload;
-    const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * m_model->dataParallelRanks());
+    int64_t perMicroStep = 1;
+    try {
+        perMicroStep = tokensPerMicroStep(s);
+    } catch (const InputError&) {
+        perMicroStep = 1; // the layout error is shown by scenarioProblem() beside the degrees
+    }
     static_cast<QSpinBox*>(m_fields[kGlobalBatch].widget)->setSingleStep(clampToInt(perMicroStep));
     m_fields[kGlobalBatch].widget->setToolTip(
         tr("Steps of %L1 tokens: one micro-batch on every data-parallel rank").arg(perMicroStep));

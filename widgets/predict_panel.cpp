@@ -17,6 +17,8 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
+#include "core/number_format.h"
+#include "core/scenario/scenario_file.h"
 #include "core/units.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
@@ -32,7 +34,7 @@ namespace mfu::widgets {
 namespace {
 QString percent(double fraction)
 {
-    return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', 1);
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
 }
 
 QLabel* addMetric(QGridLayout* grid, int column, const QString& caption, const char* name)
@@ -297,6 +299,16 @@ void PredictPanel::showMemory()
 void PredictPanel::restartBackground()
 {
     m_restartQueued = false;
+    // Only what the sweeps and the planner read: not the price, the cost inputs or the measured throughput (the
+    // Calculator's), so a price edit leaves the finished sweeps and plan standing instead of recomputing them.
+    Scenario inputs = m_model->scenario();
+    inputs.pricePerGpuHourUsd.reset();
+    inputs.cost = CostInputs {};
+    inputs.measuredThroughput.reset();
+    std::string key = scenarioToJson(ScenarioDocument { inputs, {} }).dump();
+    if (key == m_backgroundInputs)
+        return;
+    m_backgroundInputs = std::move(key);
     m_backgroundStatus->setText(tr("Updating the sweeps and the planner..."));
     startSweep(SweepAxis::SeqLen);
     startSweep(SweepAxis::GpuCount);

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/costmodel/error_band.h"
@@ -67,7 +68,7 @@ private:
     QWidget* buildSummary();
     QWidget* buildPlannerTab();
     void recompute(); // cheap: one evaluation, the summary, waterfall and memory charts
-    void restartBackground(); // sweeps and planner
+    void restartBackground(); // sweeps and planner, when an input they read has changed
     void startSweep(SweepAxis axis);
     void startPlanner();
     void updateProgress();
@@ -114,6 +115,7 @@ private:
     ErrorBandModel m_bands;
     std::optional<PlannedConfig> m_best; // the newest planner result's winner
     bool m_restartQueued = false;
+    std::string m_backgroundInputs; // the scenario as the sweeps and the planner read it, when they last started
 };
 
 } // namespace mfu::widgets

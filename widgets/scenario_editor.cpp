@@ -378,13 +378,16 @@ void ScenarioEditor::updateDerivedTexts()
 {
     const Scenario& s = m_model->scenario();
     const QLocale locale;
-    m_tokensPerStep->setText(tr("%1\n= %2 seq %6 %3 tokens %6 %4 accum. %6 %5 DP rank(s)")
-                                 .arg(locale.toString(static_cast<qlonglong>(m_model->tokensPerStep())))
-                                 .arg(s.workload.microBatch)
-                                 .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))
-                                 .arg(m_model->gradAccum())
-                                 .arg(m_model->dataParallelRanks())
-                                 .arg(QChar(0x00D7)));
+    if (const QString layout = m_model->layoutError(); !layout.isEmpty())
+        m_tokensPerStep->setText(tr("none: %1").arg(layout));
+    else
+        m_tokensPerStep->setText(tr("%1\n= %2 seq %6 %3 tokens %6 %4 accum. %6 %5 DP rank(s)")
+                                     .arg(locale.toString(static_cast<qlonglong>(m_model->tokensPerStep())))
+                                     .arg(s.workload.microBatch)
+                                     .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))
+                                     .arg(m_model->gradAccum())
+                                     .arg(m_model->dataParallelRanks())
+                                     .arg(QChar(0x00D7)));
     m_throughputValue->setPlaceholderText(
         m_model->throughputInput() == ThroughputInput::StepTime ? tr("seconds per step") : tr("tokens per second"));
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/errors.h"
+#include "core/scenario/scenario_facts.h"
 #include "widgets/price_memory.h"
 
 namespace mfu::widgets {
@@ -14,11 +16,9 @@ ScenarioModel::ScenarioModel(QObject* parent)
 void ScenarioModel::setScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
-    const Workload& w = scenario.workload;
-    const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
-    m_gradAccum = scenario.workload.globalBatchTokens > 0
-        ? std::max<int64_t>(1, scenario.workload.globalBatchTokens / perMicroStep)
-        : 1;
+    m_gradAccum = 1;
+    if (scenario.workload.globalBatchTokens > 0 && layoutError().isEmpty())
+        m_gradAccum = gradAccumForBatch(scenario, scenario.workload.globalBatchTokens);
     if (scenario.measuredThroughput) {
         m_throughputInput = scenario.measuredThroughput->scope == ThroughputScope::PerGpu
             ? ThroughputInput::TokensPerSecPerGpu
@@ -38,8 +38,12 @@ void ScenarioModel::setModel(const ModelSpec& model)
 
 void ScenarioModel::setHardware(const HardwareSpec& hardware)
 {
+    // Another GPU starts at its own remembered (else typical) price; the same GPU with other constants (a calibration
+    // applied or undone) keeps the price the scenario has.
+    const bool sameGpu = hardware.id == m_scenario.cluster.hardware.id;
     m_scenario.cluster.hardware = hardware;
-    m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware.id);
+    if (!sameGpu)
+        m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware.id);
     deriveAndNotify();
 }
 
@@ -93,9 +97,8 @@ void ScenarioModel::setConfiguration(const Parallelism& parallelism, ActivationC
 
 void ScenarioModel::setGlobalBatchTokens(int64_t tokens)
 {
-    const Workload& w = m_scenario.workload;
-    const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
-    m_gradAccum = std::max<int64_t>(1, tokens / perMicroStep);
+    if (layoutError().isEmpty())
+        m_gradAccum = gradAccumForBatch(m_scenario, tokens);
     deriveAndNotify();
 }
 
@@ -125,19 +128,31 @@ void ScenarioModel::restore(const ScenarioModelState& state)
     deriveAndNotify();
 }
 
+QString ScenarioModel::layoutError() const
+{
+    try {
+        (void)tokensPerMicroStep(m_scenario);
+        return {};
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
 int ScenarioModel::dataParallelRanks() const
 {
-    const Parallelism& p = m_scenario.parallelism;
-    const int modelParallel = std::max(1, p.tp * p.pp * p.cp);
-    return std::max(1, m_scenario.cluster.gpuCount / modelParallel);
+    return parallelLayoutError(m_scenario) ? 0 : mfu::dataParallelRanks(m_scenario);
 }
 
 int64_t ScenarioModel::tokensPerStep() const
 {
-    const Workload& w = m_scenario.workload;
-    if (w.microBatch <= 0 || w.seqLen <= 0 || m_gradAccum <= 0)
+    if (m_gradAccum <= 0)
         return 0;
-    return mfu::tokensPerStep(w.microBatch, w.seqLen, m_gradAccum, dataParallelRanks());
+    try {
+        const Workload& w = m_scenario.workload;
+        return mfu::tokensPerStep(w.microBatch, w.seqLen, m_gradAccum, mfu::dataParallelRanks(m_scenario));
+    } catch (const InputError&) {
+        return 0;
+    }
 }
 
 // The batch and the measurement follow from the editor inputs; invalid inputs (zero or negative) leave the

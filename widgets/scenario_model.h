@@ -50,8 +50,8 @@ public:
         const FrameworkFlags& flags, int64_t microBatch);
     // Rounds down to whole micro-batches per data-parallel rank (at least one).
     void setGlobalBatchTokens(int64_t tokens);
-    // Cost panel inputs. A hardware change resets the price to the one remembered for the new GPU (price_memory.h),
-    // else its preset's typical price.
+    // Cost panel inputs. A change to another GPU resets the price to the one remembered for it (price_memory.h), else
+    // its preset's typical price; the same GPU with other constants (calibration) keeps the scenario's price.
     void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);
     void setCostInputs(const CostInputs& inputs);
 
@@ -61,9 +61,12 @@ public:
     int64_t gradAccum() const { return m_gradAccum; }
     ThroughputInput throughputInput() const { return m_throughputInput; }
     double throughputValue() const { return m_throughputValue; }
-    // GPUs that each hold a full model replica's share of the batch: gpus / (tp x pp x cp).
+    // GPUs that each take their own micro-batch: gpus / (tp x pp x cp) (core/scenario/scenario_facts.h); 0 while the
+    // layout is invalid (layoutError() says why), and then tokensPerStep() is 0 too.
     int dataParallelRanks() const;
     int64_t tokensPerStep() const;
+    // Why the parallel degrees or the batch give no tokens per micro-step; empty when they do.
+    QString layoutError() const;
 
 signals:
     void changed();

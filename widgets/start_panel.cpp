@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "widgets/price_memory.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::widgets {
@@ -83,7 +84,7 @@ bool StartPanel::runDemo(Demo demo)
     switch (demo) {
     case Demo::Seed000SingleB200:
         m_scenario.setScenario(defaultScenario(m_presets));
-        emit showPanel(tr("Calculator"));
+        emit showPanel(Panel::Calculator);
         break;
     case Demo::Seed002SevenBOnH100: {
         Scenario s = defaultScenario(m_presets);
@@ -94,8 +95,9 @@ bool StartPanel::runDemo(Demo demo)
         s.workload.microBatch = 1;
         s.workload.globalBatchTokens = 8 * 4096;
         s.measuredThroughput = Throughput { 8.0 * 4096 / 1.2, ThroughputScope::Cluster };
+        s.pricePerGpuHourUsd = rememberedPrice(gpu->id); // the H100's, not the default scenario's B200 price
         m_scenario.setScenario(s);
-        emit showPanel(tr("Calculator"));
+        emit showPanel(Panel::Calculator);
         break;
     }
     case Demo::Seed000Llama70BDefault: {
@@ -110,8 +112,9 @@ bool StartPanel::runDemo(Demo demo)
         s.parallelism.tp = 8;
         s.activationCheckpointing = ActivationCheckpointing::Full;
         s.measuredThroughput.reset();
+        s.pricePerGpuHourUsd = rememberedPrice(gpu->id);
         m_scenario.setScenario(s);
-        emit showPanel(tr("Predict"));
+        emit showPanel(Panel::Predict);
         break;
     }
     }

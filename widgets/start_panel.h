@@ -19,13 +19,17 @@ public:
         Seed000Llama70BDefault // Llama 3.1 70B on 16 x B200 with TorchTitan's default TP 8 + full AC
     };
 
+    // The panel that answers a demo; the window maps it to its tab (never by the translated tab title).
+    enum class Panel { Calculator, Predict };
+    Q_ENUM(Panel)
+
     StartPanel(ScenarioModel& scenario, const PresetLibrary& presets, QWidget* parent = nullptr);
 
     // Applies a demo; returns false (and says why in demoFailed) when a preset it needs is missing.
     bool runDemo(Demo demo);
 
 signals:
-    void showPanel(const QString& title); // the tab title of the panel that answers the demo
+    void showPanel(mfu::widgets::StartPanel::Panel panel); // the panel that answers the demo
     void demoFailed(const QString& reason);
 
 private:

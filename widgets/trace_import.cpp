@@ -24,18 +24,10 @@ trace::KernelRules builtInKernelRules()
 
 TraceRun importTraceRun(const QStringList& paths, const trace::KernelRules& rules, JobControl& control)
 {
-    std::vector<std::filesystem::path> files;
-    for (const QString& p : paths) {
-        const std::filesystem::path path = p.toStdString();
-        if (!std::filesystem::is_directory(path)) {
-            files.push_back(path);
-            continue;
-        }
-        const auto inFolder = trace::traceFilesInFolder(path);
-        if (inFolder.empty())
-            throw InputError(path.string() + ": no trace files (*.json, *.json.gz) in this folder");
-        files.insert(files.end(), inFolder.begin(), inFolder.end());
-    }
+    std::vector<std::filesystem::path> given;
+    for (const QString& p : paths)
+        given.push_back(p.toStdString());
+    const std::vector<std::filesystem::path> files = trace::expandTracePaths(given);
     // One file at a time (rather than loadRun over all) so progress spans the whole run, not each file anew.
     TraceRun run;
     run.paths = paths;

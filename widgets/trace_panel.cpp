@@ -12,14 +12,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMainWindow>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardItemModel>
-#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -50,9 +48,6 @@ QString fileNames(const QStringList& paths)
         names << QFileInfo(p).fileName();
     return names.join(QStringLiteral(", "));
 }
-
-const QString kTraceFilter
-    = QObject::tr("Profiler traces (*.json *.json.gz *.sqlite);;Training logs (*.log *.txt *.out);;All files (*)");
 
 bool isTrainingLog(const QString& path)
 {
@@ -175,14 +170,16 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
         });
     }
     connect(m_scenario, &ScenarioModel::changed, this, &TracePanel::updateMfu);
-    connect(this, &TracePanel::statusMessage, this, [this](const QString& message) {
-        if (auto* mainWindow = qobject_cast<QMainWindow*>(window()))
-            mainWindow->statusBar()->showMessage(message, 10000);
-    });
     showRun();
 }
 
 TracePanel::~TracePanel() = default;
+
+QString TracePanel::traceFileFilter()
+{
+    // Translated when asked, not at static initialisation (before any translator is installed).
+    return tr("Profiler traces (*.json *.json.gz *.sqlite);;Training logs (*.log *.txt *.out);;All files (*)");
+}
 
 QWidget* TracePanel::buildOverview()
 {
@@ -299,7 +296,7 @@ QLabel* TracePanel::addFigure(QFormLayout* form, const QString& label, const cha
 
 void TracePanel::chooseTraces()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(), kTraceFilter);
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open trace"), QString(), traceFileFilter());
     if (paths.size() == 1 && isTrainingLog(paths.first()))
         openTrainingLog(paths.first());
     else if (!paths.isEmpty())
@@ -309,7 +306,7 @@ void TracePanel::chooseTraces()
 void TracePanel::chooseBaseline()
 {
     const QStringList paths
-        = QFileDialog::getOpenFileNames(this, tr("Open baseline for comparison"), QString(), kTraceFilter);
+        = QFileDialog::getOpenFileNames(this, tr("Open baseline for comparison"), QString(), traceFileFilter());
     if (!paths.isEmpty())
         openBaseline(paths);
 }

@@ -45,6 +45,8 @@ class TracePanel : public QWidget {
 public:
     explicit TracePanel(ScenarioModel* scenario, QWidget* parent = nullptr);
     ~TracePanel() override;
+    // The Open dialogs' file filter, in the language of the translator installed now.
+    static QString traceFileFilter();
 
     // The run to analyse (the "optimised" side of a comparison). Files of one run: one per rank, or a folder.
     void openTraces(const QStringList& paths);

@@ -12,7 +12,9 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
+#include "core/number_format.h"
 #include "core/presets/gpu_match.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/trace/comparison.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
@@ -34,7 +36,7 @@ QString nsAsMs(int64_t ns, double perStep)
 }
 QString percent(double fraction)
 {
-    return QLocale().toString(fraction * 100, 'f', 1) + QLatin1Char('%');
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
 }
 
 } // namespace
@@ -137,15 +139,16 @@ void TracePanel::updateMfu()
     }
     std::optional<double> fpt;
     try {
-        fpt = countFlopsPerToken(s.model, s.workload.seqLen).get(s.mfuFormula);
+        fpt = scenarioFlopsPerToken(s); // 6N for a bare parameter count, as on every other surface
     } catch (const std::exception&) {
         fpt.reset(); // said below: the scenario's model cannot give a FLOP/token
     }
     const double tokens = static_cast<double>(m_scenario->tokensPerStep());
     m_mfuNote->clear();
     if (!fpt || !(*fpt > 0) || !(tokens > 0)) {
-        m_measuredMfu->setText(tr("not available: the scenario needs a model architecture for its FLOP/token formula "
-                                  "and a positive batch"));
+        m_measuredMfu->setText(m_scenario->layoutError().isEmpty()
+                ? tr("not available: the scenario needs a model and a positive batch")
+                : tr("not available: %1").arg(m_scenario->layoutError()));
         return;
     }
     try {

@@ -7,8 +7,8 @@
 #include <QVBoxLayout>
 
 #include "core/diagnosis/diagnosis_json.h"
-#include "core/number_format.h"
 #include "core/diagnosis/log_diagnosis.h"
+#include "core/number_format.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
 
@@ -168,13 +168,14 @@ void TrainingLogView::refresh()
                        scope, figure(s.medianTflops, 1, 1, QString()), figure(s.medianMfu, 100, 2, tr("%")));
     if (check.diagnosis) {
         const RunDiagnosis& run = check.diagnosis->runs.front();
-        summary += tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
-                      "peak)")
-                       .arg(QString::fromStdString(formatPercent(run.mfu)), QString::fromStdString(scenario.model.id),
-                           QString::fromStdString(scenario.cluster.hardware.id),
-                           QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
-                           QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
-                           QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)));
+        summary
+            += tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
+                  "peak)")
+                   .arg(QString::fromStdString(run.consistent ? formatPercent(run.mfu) : correctedMfuText(run)),
+                       QString::fromStdString(scenario.model.id), QString::fromStdString(scenario.cluster.hardware.id),
+                       QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
+                       QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
+                       QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)));
         m_findings->setText(QString::fromStdString(diagnosisToText(*check.diagnosis)));
     } else {
         summary += tr("MFU recomputed: not available");

@@ -189,7 +189,7 @@ TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
 FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model)
 {
     if (!parser.isSet(QStringLiteral("formula")))
-        return model.isBare() ? FlopFormula::SixN : FlopFormula::PaLM;
+        return flopFormulaFor(model, FlopFormula::PaLM); // 6N for a bare count, as on every surface
     const QString value = parser.value(QStringLiteral("formula"));
     if (const auto f = flopFormulaFromKey(s(value)))
         return *f;

@@ -6,8 +6,10 @@
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
+#include "core/model/mfu_json.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
 
 namespace mfu::cli {
 
@@ -71,9 +73,18 @@ CalcResult compute(const QCommandLineParser& p)
     if (p.isSet(QStringLiteral("gpu")) || throughput)
         r.hardware = resolveHardware(p);
     if (throughput) {
-        const double perGpu = tokensPerSecPerGpu(*throughput, r.gpus);
-        const double recompute = recomputeFlopsPerToken(r.model, r.seq, r.ac, r.formula);
-        r.mfu = computeMfu(*r.flops.get(r.formula), recompute, perGpu, r.gpus, *r.hardware, r.precision);
+        // The same MFU/HFU as the Calculator panel and the report: the scenario's facts (core/scenario).
+        Scenario s;
+        s.model = r.model;
+        s.cluster.hardware = *r.hardware;
+        s.cluster.gpuCount = r.gpus;
+        s.workload.seqLen = r.seq;
+        s.precision = r.precision;
+        s.activationCheckpointing = r.ac;
+        s.mfuFormula = r.formula;
+        s.measuredThroughput = throughput;
+        r.mfu = scenarioMeasuredMfu(s);
+        const double perGpu = r.mfu->tokensPerSecPerGpu;
         for (FlopFormula f : kAllFlopFormulas)
             if (const auto v = r.flops.get(f))
                 r.mfuByFormula[std::string(flopFormulaKey(f))] = *v * perGpu / r.mfu->peakFlopsPerGpu;
@@ -105,26 +116,16 @@ nlohmann::json toJson(const CalcResult& r)
     if (r.hardware)
         j["gpu"] = { { "id", r.hardware->id }, { "name", r.hardware->name } };
     const auto bf16 = r.hardware ? r.hardware->mfuPeak() : std::nullopt;
+    // The fixed earlier name of the dense BF16 peak (FP16 on a device without BF16), known from the GPU even without a throughput.
     j["peak_tflops_per_gpu"] = bf16 ? nlohmann::json(*bf16 / 1e12) : nlohmann::json();
-    if (r.mfu) {
-        const MfuResult& m = *r.mfu;
-        j["tokens_per_sec_per_gpu"] = m.tokensPerSecPerGpu;
-        j["tokens_per_sec"] = m.tokensPerSecCluster;
-        j["achieved_tflops_per_gpu"] = m.achievedFlopsPerGpu / 1e12;
-        j["achieved_tflops_cluster"] = m.achievedFlopsCluster / 1e12;
-        j["mfu"] = m.mfu;
-        j["hfu"] = m.hfu;
-        j["mfu_peak_basis"]
-            = r.hardware && r.hardware->mfuPeakFormat() == NumberFormat::FP16 ? "fp16_dense" : "bf16_dense";
-        j["mfu_by_formula"] = r.mfuByFormula;
-        if (m.mfuVsFp8Peak) {
-            j["fp8_peak_tflops_per_gpu"] = *m.fp8PeakFlopsPerGpu / 1e12;
-            j["mfu_vs_fp8_peak"] = *m.mfuVsFp8Peak;
-        }
-    } else {
-        for (const char* key : { "tokens_per_sec_per_gpu", "tokens_per_sec", "achieved_tflops_per_gpu", "mfu", "hfu" })
-            j[key] = nullptr;
-    }
+    // Every MFU key, null without a throughput (docs/cli.md, docs/json-keys.md).
+    j.update(mfuResultToJson(r.mfu));
+    if (!r.mfu) // the GPU's peak is known when --gpu is given, whether or not there is a throughput
+        j["peak_dense_tflops_per_gpu"] = j["peak_tflops_per_gpu"];
+    j["mfu_by_formula"] = r.mfu ? nlohmann::json(r.mfuByFormula) : nlohmann::json();
+    const bool fp8 = r.mfu && r.mfu->mfuVsFp8Peak;
+    // The fixed earlier name of peak_dense_fp8_tflops_per_gpu; null unless BF16+FP8, like it.
+    j["fp8_peak_tflops_per_gpu"] = fp8 ? nlohmann::json(*r.mfu->fp8PeakFlopsPerGpu / 1e12) : nlohmann::json();
     return j;
 }
 

@@ -15,6 +15,7 @@
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/money/savings.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu::cli {
@@ -126,7 +127,7 @@ QString number(double v, int decimals = 0)
 }
 QString percent(double fraction)
 {
-    return number(fraction * 100.0, 1) + QLatin1Char('%');
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
 }
 
 QString costText(const HardwareSpec& hw, const ClusterRate& rate, const JobCost& c)

@@ -9,11 +9,20 @@
 #include "core/costmodel/calibration.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu::cli {
 
 namespace {
+// Percentages in the one format of every surface (core/number_format.h).
+QString percentLine(const char* label, double fraction)
+{
+    return QStringLiteral("  %1 %2\n")
+        .arg(QString::fromLatin1(label), -26)
+        .arg(QString::fromStdString(formatPercent(fraction)));
+}
+
 QString line(const char* label, double value, const char* unit, int precision = 2)
 {
     return QStringLiteral("  %1 %2 %3\n")
@@ -30,10 +39,10 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
                     .arg(QString::fromStdString(s.cluster.hardware.id))
                     .arg(s.workload.seqLen)
                     .arg(QString::fromStdString(std::string(trainingPrecisionLabel(s.precision))));
-    t += line("MFU", 100 * p.mfu, "%", 1);
+    t += percentLine("MFU", p.mfu);
     if (p.mfuVsFp8Peak)
-        t += line("MFU vs FP8 peak", 100 * *p.mfuVsFp8Peak, "%", 1);
-    t += line("HFU", 100 * p.hfu, "%", 1);
+        t += percentLine("MFU vs FP8 peak", *p.mfuVsFp8Peak);
+    t += percentLine("HFU", p.hfu);
     t += QStringLiteral("  %1 %2-%3% MFU, %4-%5 tokens/s per GPU (%6)\n")
              .arg(QStringLiteral("likely range"), -26)
              .arg(100 * band.mfuLow, 0, 'f', 1)

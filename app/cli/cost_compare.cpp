@@ -5,6 +5,7 @@
 #include "app/cli/cli_common.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/presets/presets.h"
 
 namespace mfu::cli {
@@ -123,7 +124,7 @@ QString comparisonText(const CostComparison& c)
             mark += QStringLiteral(" [fastest]");
         t += QStringLiteral("  %1 %2 %3 %4 %5  %6%7\n")
                  .arg(QString::fromStdString(r.hardwareId), -22)
-                 .arg(number(r.mfu * 100.0, 1) + QLatin1Char('%'), 7)
+                 .arg(QString::fromStdString(formatPercent(r.mfu)), 7)
                  .arg(number(r.cost.gpuHours), 12)
                  .arg(number(r.cost.wallClockDays(), 1), 8)
                  .arg(QLatin1Char('$') + number(r.cost.costUsd), 14)

@@ -24,11 +24,6 @@ int fsdpShards(const Scenario& s)
     return static_cast<int>(s.cluster.gpuCount / fixed);
 }
 
-int dataParallelRanks(const Scenario& s)
-{
-    return fsdpShards(s) * s.parallelism.hsdpReplicas;
-}
-
 CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware)
     : CostModel(model, hardware, costModelConstantsFor(hardware))
 {

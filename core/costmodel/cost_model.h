@@ -86,8 +86,8 @@ private:
 // Convenience: builds a CostModel from the scenario's own model, hardware and constants.
 StepPrediction evaluate(const Scenario& scenario);
 
-// Data-parallel degree and FSDP shard count implied by a scenario (gpus / (tp pp cp hsdpReplicas)).
-int dataParallelRanks(const Scenario& s); // hsdpReplicas x fsdpShards
+// FSDP shard count implied by a scenario (gpus / (tp pp cp hsdpReplicas)); data-parallel ranks, tokens per
+// micro-step: core/scenario/scenario_facts.h.
 int fsdpShards(const Scenario& s); // 0 when the degrees do not divide the GPU count
 
 } // namespace mfu

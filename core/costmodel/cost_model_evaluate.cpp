@@ -7,6 +7,7 @@
 #include "core/costmodel/collectives.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/step_memory.h"
+#include "core/scenario/scenario_facts.h"
 
 namespace mfu {
 
@@ -63,7 +64,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double hbm = hw.hbmBandwidthBytesPerSec * c.hbmEfficiency;
 
     // Gradient accumulation: micro-batches per data-parallel rank to reach the global batch.
-    const double tokensPerMbGlobal = dp * mb * seq;
+    const double tokensPerMbGlobal = static_cast<double>(tokensPerMicroStep(s));
     const double accum = s.workload.globalBatchTokens > 0
         ? std::max(1.0, std::ceil(static_cast<double>(s.workload.globalBatchTokens) / tokensPerMbGlobal))
         : 1.0;
@@ -340,14 +341,17 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     out.tokensPerStep = accum * tokensPerMbGlobal;
     out.tokensPerSec = out.tokensPerStep / out.stepTimeSeconds;
     out.tokensPerSecPerGpu = out.tokensPerSec / gpus;
-    const FlopsPerToken fpt = countFlopsPerToken(m_model, s.workload.seqLen);
-    out.flopsPerToken = fpt.get(s.mfuFormula).value_or(fpt.sixN);
-    double recomputeFpt = 0;
-    if (s.activationCheckpointing == ActivationCheckpointing::Full)
-        recomputeFpt = out.flopsPerToken / 3.0;
-    else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
-        recomputeFpt = (1.0 - c.selectiveKeptMatmulFraction) * 2.0 * sh.activeLinearParamsPerLayer * sh.layers;
-    if (s.activationCheckpointing != ActivationCheckpointing::Full)
+    // FLOP/token and recompute as everywhere else (core/scenario/scenario_facts.h), for this cost model's own model and
+    // its own share of recomputed matmuls under selective checkpointing (the same as the timing above).
+    // FLOP/token and recompute as everywhere else (core/scenario/scenario_facts.h), for this cost model's own model and
+    // its own share of recomputed matmuls under selective checkpointing (the same as the timing above).
+    // (No Scenario copy: evaluation allocates nothing, tst_costmodel_allocation.)
+    const FlopFormula formula = flopFormulaFor(m_model, s.mfuFormula);
+    out.flopsPerToken = countFlopsPerToken(m_model, s.workload.seqLen).get(formula).value_or(0.0);
+    double recomputeFpt = recomputeFlopsPerToken(
+        m_model, s.workload.seqLen, s.activationCheckpointing, formula, 1.0 - c.selectiveKeptMatmulFraction);
+    if (s.activationCheckpointing
+        != ActivationCheckpointing::Full) // MLA latents' up-projection, recomputed (cost model)
         recomputeFpt += sh.latentUpProjFlops * sh.layers;
     out.hardwareFlopsPerToken = out.flopsPerToken + recomputeFpt;
     const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu;

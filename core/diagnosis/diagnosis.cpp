@@ -212,7 +212,7 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
                 + " embedding parameters are table lookups, not matmuls: PaLM/TorchTitan's 6(N - N_emb) + 12LHQS "
                   "gives "
                 + formatGflop(palm) + "/token, so the report overstates FLOP/token (and MFU) by "
-                + formatPercent(stated / palm - 1.0, 1) + ".",
+                + formatPercent(stated / palm - 1.0) + ".",
             { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", palm },
                 { "embedding_params", double(p.embedding) } } });
         return;
@@ -222,8 +222,8 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
         out.push_back({ "attention_omitted", share > 0.05 ? "warning" : "info",
             "The stated " + formatGflop(stated)
                 + "/token is a 6N count without the attention term 12LHQS, which at S = " + seq + " adds "
-                + formatGflop(attention) + " (" + formatPercent(share, 1)
-                + " of the total). With it: " + formatGflop(palm) + "/token.",
+                + formatGflop(attention) + " (" + formatPercent(share) + " of the total). With it: " + formatGflop(palm)
+                + "/token.",
             { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", palm },
                 { "attention_flops_per_token", attention } } });
         return;
@@ -259,7 +259,8 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const std::vector<Hard
         d.findings.push_back({ "peak_unrecognised", "warning",
             "The peak " + tf(stated) + " TFLOPS matches no figure of this or any known GPU, per GPU or for all "
                 + std::to_string(run.gpus) + ". MFU uses the dense BF16 peak: " + right + " per GPU.",
-            { { "stated_peak_tflops", stated / 1e12 }, { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 } } });
+            { { "stated_peak_tflops", stated / 1e12 }, { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 },
+                { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 } } });
         return;
     }
     const std::string asStated = peakIsClusterWide
@@ -272,7 +273,8 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const std::vector<Hard
                   "run trains in: "
                 + right + " (dense BF16) per GPU for this GPU.",
             { { "stated_peak_tflops", stated / 1e12 }, { "peak_used_tflops_per_gpu", match->flops / 1e12 },
-                { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 } } });
+                { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 },
+                { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 } } });
 }
 
 RunDiagnosis diagnoseRun(
@@ -291,6 +293,13 @@ RunDiagnosis diagnoseRun(
     d.tokensPerSecCluster = chosen.perGpu * run.gpus;
     d.achievedFlopsPerGpu = chosen.perGpu * f.flopsCorrect;
     d.mfu = d.achievedFlopsPerGpu / f.densePeak;
+    d.consistent = !allImpossible;
+    d.maxTokensPerSecPerGpu = f.maxPerGpu;
+    if (run.precision == TrainingPrecision::BF16_FP8)
+        if (const auto fp8 = run.hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
+            d.fp8PeakFlopsPerGpu = *fp8;
+            d.mfuVsFp8Peak = d.achievedFlopsPerGpu / *fp8;
+        }
     if (run.flopsPerToken && f.formula != "stated")
         d.mfuWithStatedFlops = chosen.perGpu * *run.flopsPerToken / f.densePeak;
     d.throughputBasis = chosen.group == kGroupStep ? "tokens per step / step time"
@@ -378,7 +387,7 @@ RunDiagnosis diagnoseRun(
             "The stated MFU " + formatPercent(*run.mfu) + " is not " + tf(*run.achievedFlops) + " / "
                 + tf(*run.peakFlops) + " TFLOPS = " + formatPercent(*run.achievedFlops / *run.peakFlops) + ".",
             { { "stated_mfu", *run.mfu } } });
-    if ((run.mfu && *run.mfu > 1.0) || d.mfu > 1.0)
+    if ((run.mfu && *run.mfu > 1.0) || (d.consistent && d.mfu > 1.0))
         d.findings.push_back({ "mfu_above_100", "error",
             "MFU above 100% is impossible: "
                 + (run.mfu && *run.mfu > 1.0 ? "the report states " + formatPercent(*run.mfu)
@@ -386,6 +395,20 @@ RunDiagnosis diagnoseRun(
                 + ". Look for a sparse or wrong-GPU peak, or a throughput counted on the wrong scope.",
             { { "mfu", d.mfu } } });
 
+    if (!d.consistent) {
+        std::map<std::string, double> bound { { "max_tokens_per_sec_per_gpu", f.maxPerGpu },
+            { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 }, { "flops_per_token", f.flopsCorrect } };
+        if (run.mfu)
+            bound["stated_mfu"] = *run.mfu;
+        d.findings.push_back({ "no_consistent_reading", "error",
+            "No consistent reading of the figures fits the "
+                + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
+                + formatGflop(f.flopsCorrect) + "/token its dense BF16 peak of " + tf(f.densePeak)
+                + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU (100% MFU), and every stated "
+                + "throughput needs more. There is no corrected MFU; check the GPU, the GPU count and the model.",
+            bound });
+        return d;
+    }
     std::string summary = "Corrected MFU: " + tok(d.tokensPerSecPerGpu) + " tokens/s per GPU x "
         + formatGflop(f.flopsCorrect) + "/token ("
         + (f.formula == "palm"         ? "PaLM/TorchTitan formula"
@@ -393,6 +416,9 @@ RunDiagnosis diagnoseRun(
                                        : "as stated")
         + ") = " + tf(d.achievedFlopsPerGpu) + " TFLOPS per GPU / " + tf(f.densePeak)
         + " TFLOPS dense BF16 = " + formatPercent(d.mfu) + ".";
+    if (d.mfuVsFp8Peak)
+        summary += " Against the dense FP8 peak of " + tf(*d.fp8PeakFlopsPerGpu)
+            + " TFLOPS (BF16+FP8 run): " + formatPercent(*d.mfuVsFp8Peak) + ".";
     if (d.mfuWithStatedFlops)
         summary += " With the report's own " + formatGflop(*run.flopsPerToken)
             + "/token: " + formatPercent(*d.mfuWithStatedFlops) + ".";
@@ -400,7 +426,12 @@ RunDiagnosis diagnoseRun(
         summary += " The report said " + formatPercent(*run.mfu) + ".";
     std::map<std::string, double> figures { { "corrected_mfu", d.mfu },
         { "tokens_per_sec_per_gpu", d.tokensPerSecPerGpu }, { "achieved_tflops_per_gpu", d.achievedFlopsPerGpu / 1e12 },
-        { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 }, { "flops_per_token", f.flopsCorrect } };
+        { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 }, { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 },
+        { "flops_per_token", f.flopsCorrect } };
+    if (d.mfuVsFp8Peak) {
+        figures["mfu_vs_fp8_peak"] = *d.mfuVsFp8Peak;
+        figures["peak_dense_fp8_tflops_per_gpu"] = *d.fp8PeakFlopsPerGpu / 1e12;
+    }
     if (run.mfu)
         figures["stated_mfu"] = *run.mfu;
     if (d.mfuWithStatedFlops)
@@ -431,7 +462,7 @@ std::vector<Finding> compareRuns(const std::vector<ReportedRun>& runs, const std
         out.push_back({ "scaling", scaled ? "info" : "warning",
             "From " + std::to_string(runs[0].gpus) + " to " + std::to_string(runs[i].gpus)
                 + " GPUs, tokens/s per GPU went from " + tok(base.tokensPerSecPerGpu) + " to "
-                + tok(run.tokensPerSecPerGpu) + " (" + formatPercent(efficiency, 1)
+                + tok(run.tokensPerSecPerGpu) + " (" + formatPercent(efficiency)
                 + " scaling efficiency) and the whole run from " + tok(base.tokensPerSecCluster) + " to "
                 + tok(run.tokensPerSecCluster) + " tokens/s (" + formatNumber(clusterRatio, 2) + "x on "
                 + formatNumber(gpuRatio, 2) + "x the GPUs): " + (scaled ? "it scaled. " : "it did not scale well. ")

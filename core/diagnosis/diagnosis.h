@@ -8,7 +8,9 @@
 // than the GPU's dense peak are impossible and dropped; the reading most witnesses agree on wins. A scope that a
 // step time confirms in one run of a report is applied to the report's other runs (one logger labels them alike).
 // The corrected MFU = per-GPU tokens/s x PaLM FLOP/token (when the model is known; else the stated FLOP/token) /
-// the GPU's dense peak for the training precision (BF16 for BF16 and BF16+FP8 runs).
+// the GPU's dense peak for the training precision (BF16 for BF16 and BF16+FP8 runs; BF16+FP8 runs also get the MFU
+// against the dense FP8 peak, labelled). When every witness is impossible there is no corrected MFU: the run is
+// marked inconsistent and the bound (the most tokens/s per GPU the dense peak allows) is given instead.
 #include <map>
 #include <optional>
 #include <string>
@@ -58,7 +60,14 @@ struct RunDiagnosis {
     std::string flopsFormula; // "palm", "six_n" or "stated"
     double achievedFlopsPerGpu = 0;
     double peakFlopsPerGpu = 0; // dense peak of the precision
-    double mfu = 0; // corrected
+    double mfu = 0; // corrected; meaningful only when consistent
+    // False when every stated throughput needs more than the GPU's dense peak: no reading of the figures fits the
+    // GPU, so there is no corrected MFU, only the bound maxTokensPerSecPerGpu (100% of the dense BF16 peak).
+    bool consistent = true;
+    double maxTokensPerSecPerGpu = 0;
+    // BF16+FP8 runs on a GPU with an FP8 peak: MFU against it as well, labelled (as calc does).
+    std::optional<double> fp8PeakFlopsPerGpu;
+    std::optional<double> mfuVsFp8Peak;
     std::optional<double> mfuWithStatedFlops; // corrected peak and scope, the report's own FLOP/token
     std::string throughputBasis; // which stated figures the throughput rests on
 };
@@ -66,7 +75,8 @@ struct RunDiagnosis {
 struct Diagnosis {
     std::vector<RunDiagnosis> runs;
     std::vector<Finding> comparison; // findings across runs (scaling, different work per step)
-    double mfu = 0; // corrected MFU of the last run (the run under question; earlier runs are baselines)
+    double mfu = 0; // corrected MFU of the last run (the run under question; earlier runs are baselines); see
+                    // runs.back().consistent
 };
 
 // knownHardware: every preset, to recognise a peak taken from another GPU (e.g. nanoGPT's fixed A100 312 TFLOPS).

@@ -19,6 +19,18 @@ nlohmann::json findingJson(const Finding& f, const std::string& run)
 
 } // namespace
 
+std::string correctedMfuText(const RunDiagnosis& r)
+{
+    if (!r.consistent)
+        return "no consistent reading of the figures fits the GPU: at most " + formatNumber(r.maxTokensPerSecPerGpu)
+            + " tokens/s per GPU (100% of the dense BF16 peak of " + formatNumber(r.peakFlopsPerGpu / 1e12, 1)
+            + " TFLOPS)";
+    if (r.mfuVsFp8Peak)
+        return "corrected MFU " + formatPercent(r.mfu) + " vs the dense BF16 peak, " + formatPercent(*r.mfuVsFp8Peak)
+            + " vs the dense FP8 peak";
+    return "corrected MFU " + formatPercent(r.mfu);
+}
+
 nlohmann::json diagnosisToJson(const Diagnosis& d)
 {
     nlohmann::json runs = nlohmann::json::array();
@@ -29,7 +41,13 @@ nlohmann::json diagnosisToJson(const Diagnosis& d)
             findings.push_back(findingJson(f, {}));
             all.push_back(findingJson(f, r.label));
         }
-        runs.push_back({ { "label", r.label }, { "mfu", r.mfu },
+        // Without a consistent reading there is no corrected MFU: null, and the bound beside it.
+        runs.push_back({ { "label", r.label }, { "mfu", r.consistent ? nlohmann::json(r.mfu) : nlohmann::json() },
+            { "consistent", r.consistent }, { "max_tokens_per_sec_per_gpu", r.maxTokensPerSecPerGpu },
+            { "peak_dense_tflops_per_gpu", r.peakFlopsPerGpu / 1e12 },
+            { "peak_dense_fp8_tflops_per_gpu",
+                r.fp8PeakFlopsPerGpu ? nlohmann::json(*r.fp8PeakFlopsPerGpu / 1e12) : nlohmann::json() },
+            { "mfu_vs_fp8_peak", r.mfuVsFp8Peak ? nlohmann::json(*r.mfuVsFp8Peak) : nlohmann::json() },
             { "mfu_with_stated_flops_per_token",
                 r.mfuWithStatedFlops ? nlohmann::json(*r.mfuWithStatedFlops) : nlohmann::json() },
             { "tokens_per_sec_per_gpu", r.tokensPerSecPerGpu }, { "tokens_per_sec", r.tokensPerSecCluster },
@@ -42,7 +60,9 @@ nlohmann::json diagnosisToJson(const Diagnosis& d)
         comparison.push_back(findingJson(f, {}));
         all.push_back(findingJson(f, "comparison"));
     }
-    return { { "mfu", d.mfu }, { "findings", all }, { "runs", runs }, { "comparison", comparison } };
+    const bool consistent = d.runs.empty() || d.runs.back().consistent;
+    return { { "mfu", consistent ? nlohmann::json(d.mfu) : nlohmann::json() }, { "findings", all }, { "runs", runs },
+        { "comparison", comparison } };
 }
 
 std::string diagnosisToText(const Diagnosis& d)
@@ -53,7 +73,7 @@ std::string diagnosisToText(const Diagnosis& d)
         out += "  " + std::string(mark) + " " + f.code + ": " + f.message + "\n";
     };
     for (const auto& r : d.runs) {
-        out += "Run '" + r.label + "': corrected MFU " + formatPercent(r.mfu) + "\n";
+        out += "Run '" + r.label + "': " + correctedMfuText(r) + "\n";
         for (const auto& f : r.findings)
             finding(f);
     }

@@ -10,7 +10,10 @@
 namespace mfu {
 
 nlohmann::json diagnosisToJson(const Diagnosis& diagnosis);
-// One "Run '<label>': corrected MFU x%" line per run, then "  [severity] code: message" per finding.
+// "corrected MFU 54.34%"; for BF16+FP8 runs "corrected MFU x% vs the dense BF16 peak, y% vs the dense FP8 peak"; when
+// no reading fits the GPU, "no consistent reading of the figures fits the GPU: at most N tokens/s per GPU (...)".
+std::string correctedMfuText(const RunDiagnosis& run);
+// One "Run '<label>': <correctedMfuText>" line per run, then "  [severity] code: message" per finding.
 std::string diagnosisToText(const Diagnosis& diagnosis);
 
 } // namespace mfu

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/diagnosis/diagnosis.h"
-#include "core/scenario/scenario.h"
 #include "core/logs/training_log.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu::trace {
 

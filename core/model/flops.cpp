@@ -28,6 +28,11 @@ double ffnMatrices(const ModelSpec& m)
 }
 } // namespace
 
+FlopFormula flopFormulaFor(const ModelSpec& model, FlopFormula wanted)
+{
+    return model.isBare() ? FlopFormula::SixN : wanted;
+}
+
 std::string_view flopFormulaKey(FlopFormula f)
 {
     for (const auto& n : kFormulaNames)
@@ -208,7 +213,8 @@ std::optional<ActivationCheckpointing> activationCheckpointingFromKey(std::strin
     return std::nullopt;
 }
 
-double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula)
+double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula,
+    double selectiveRecomputedMatmulFraction)
 {
     if (ac == ActivationCheckpointing::None)
         return 0.0;
@@ -216,20 +222,14 @@ double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationChec
     const double training = f.get(formula).value_or(f.sixN);
     if (ac == ActivationCheckpointing::Full)
         return training / 3.0; // one more forward pass
-    // Selective: the attention core's forward (scores, softmax, x V) is recomputed, under the formula's convention.
-    switch (formula) {
-    case FlopFormula::SixN:
-        return 0.0;
-    case FlopFormula::PaLM:
-        return m.isBare()
-            ? 0.0
-            : 2.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
-    case FlopFormula::PerComponent:
-        return f.forward.attentionCore();
-    case FlopFormula::PerComponentCausal:
-        return f.forward.attentionCoreCausal;
-    }
-    return 0.0;
+    if (!(selectiveRecomputedMatmulFraction >= 0.0 && selectiveRecomputedMatmulFraction <= 1.0))
+        throw InputError("selective checkpointing: the recomputed matmul fraction must lie in [0, 1]");
+    // Selective (op-level SAC): a share of the forward linear matmuls is executed again; the attention core is saved.
+    // A bare parameter count has no breakdown: all of its 6N is linear matmuls, so its forward is 2N.
+    const double linearForward = m.isBare()
+        ? f.sixN / 3.0
+        : f.forward.qkvProjection + f.forward.outputProjection + f.forward.ffn + f.forward.router;
+    return selectiveRecomputedMatmulFraction * linearForward;
 }
 
 } // namespace mfu

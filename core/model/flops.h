@@ -28,6 +28,10 @@ enum class FlopFormula { SixN, PaLM, PerComponent, PerComponentCausal };
 inline constexpr FlopFormula kAllFlopFormulas[]
     = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent, FlopFormula::PerComponentCausal };
 
+// The formula a model can be counted under: `wanted`, or SixN for a bare parameter count (the only formula it
+// answers). The one place this fallback is decided (core/scenario/scenario_facts.h applies it to a scenario).
+FlopFormula flopFormulaFor(const ModelSpec& model, FlopFormula wanted);
+
 std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_component", "per_component_causal"
 std::string_view flopFormulaLabel(FlopFormula f); // "6N", "6(N-N_emb)+12LHQS", ...
 std::optional<FlopFormula> flopFormulaFromKey(std::string_view key);
@@ -73,9 +77,18 @@ enum class ActivationCheckpointing { None, Selective, Full };
 std::string_view activationCheckpointingKey(ActivationCheckpointing ac); // "none", "selective", "full"
 std::optional<ActivationCheckpointing> activationCheckpointingFromKey(std::string_view key);
 
-// Extra FLOP per token that activation recomputation executes (for HFU), under the chosen formula's convention:
-// full = one more forward pass (formula / 3); selective = the attention core's forward again (its share / 3);
-// none = 0. A bare model has no attention term, so selective adds 0 there.
-double recomputeFlopsPerToken(const ModelSpec& spec, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula);
+// Extra FLOP per token that activation recomputation executes (for HFU; docs/formulas.md):
+//   none       0
+//   full       one more forward pass: the chosen formula / 3
+//   selective  TorchTitan's op-level selective checkpointing (the "selective" this application models, also in the
+//              cost model): it saves the attention output and every other matmul output of a block, so it runs
+//              selectiveRecomputedMatmulFraction (default 0.5) of the forward linear matmuls again (Q/K/V, output
+//              projection, FFN with the active experts, router; not the LM head, not the attention core). The same
+//              FLOP under every formula, since they agree on the linear matmuls; a bare parameter count: 0.5 x 2N.
+// Source of the 0.5: TorchTitan, torchtitan/models/llama3/infra/parallelize.py, _apply_ac_to_transformer_block
+// (op-level SAC policy: "save every other mm", PyTorch selective activation checkpointing).
+inline constexpr double kSelectiveRecomputedMatmulFraction = 0.5;
+double recomputeFlopsPerToken(const ModelSpec& spec, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula,
+    double selectiveRecomputedMatmulFraction = kSelectiveRecomputedMatmulFraction);
 
 } // namespace mfu

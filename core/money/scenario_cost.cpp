@@ -1,7 +1,7 @@
 #include "core/money/scenario_cost.h"
 
 #include "core/errors.h"
-#include "core/model/flops.h"
+#include "core/scenario/scenario_facts.h"
 
 namespace mfu {
 
@@ -16,12 +16,6 @@ std::string_view mfuOriginLabel(MfuOrigin origin)
         return "predicted by the cost model";
     }
     return "given";
-}
-
-double scenarioFlopsPerToken(const Scenario& scenario)
-{
-    const FlopsPerToken f = countFlopsPerToken(scenario.model, scenario.workload.seqLen);
-    return f.get(scenario.mfuFormula).value_or(f.sixN);
 }
 
 ScenarioCost scenarioCost(

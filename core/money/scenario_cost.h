@@ -26,7 +26,4 @@ struct ScenarioCost {
 ScenarioCost scenarioCost(
     const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu);
 
-// FLOP per token of the scenario's model under its MFU formula (6N for a bare model, whose other formulas are absent).
-double scenarioFlopsPerToken(const Scenario& scenario);
-
 } // namespace mfu

@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -89,8 +90,8 @@ ReportSection measuredSection(const MfuResult& m)
         { { "Throughput", formatNumber(m.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
               formatNumber(m.tokensPerSecCluster, 0) + " tokens/s for the cluster" },
             { "Achieved", formatTflops(m.achievedFlopsPerGpu) + " per GPU", "FLOP/token x tokens/s per GPU" },
-            { "MFU", formatPercent(m.mfu, 1), "achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu) },
-            { "HFU", formatPercent(m.hfu, 1), "counting activation recomputation" } } };
+            { "MFU", formatPercent(m.mfu), "achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu) },
+            { "HFU", formatPercent(m.hfu), "counting activation recomputation" } } };
 }
 
 ReportSection predictedSection(const StepPrediction& p)
@@ -102,7 +103,7 @@ ReportSection predictedSection(const StepPrediction& p)
             { "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
                 formatNumber(p.tokensPerSec, 0) + " tokens/s for the cluster" },
             { "Achieved", formatNumber(p.tflopsPerGpu, 1) + " TFLOPS per GPU", "" },
-            { "MFU", formatPercent(p.mfu, 1), "" }, { "HFU", formatPercent(p.hfu, 1), "" },
+            { "MFU", formatPercent(p.mfu), "" }, { "HFU", formatPercent(p.hfu), "" },
             { "Memory per GPU", gib(p.memory.total()),
                 (p.fits ? "fits in " : "does NOT fit in ") + gib(p.memoryCapacityBytes) },
             { "Bottleneck", bottleneckSentence(p), "" } } };
@@ -123,7 +124,7 @@ std::vector<ReportSection> costSections(const ScenarioCost& c)
 {
     const JobCost& j = c.job;
     ReportSection job { "Cost of the job",
-        { { "MFU", formatPercent(c.baselineMfu, 1), std::string(mfuOriginLabel(c.baselineOrigin)) },
+        { { "MFU", formatPercent(c.baselineMfu), std::string(mfuOriginLabel(c.baselineOrigin)) },
             { "Tokens", j.tokens ? formatNumber(*j.tokens / 1e9, 1) + " B" : "-",
                 formatGflop(c.flopsPerToken) + " per token" },
             { "GPU-hours", count(j.gpuHours), "" }, { "Wall-clock", days(j.wallClockSeconds), "" },
@@ -136,19 +137,19 @@ std::vector<ReportSection> costSections(const ScenarioCost& c)
     const MfuSavings& s = *c.savings;
     const auto& b = s.fixedBudget;
     const auto& w = s.fixedWork;
-    out.push_back({ "Savings from " + formatPercent(s.uplift.baselineMfu, 0) + " to "
-            + formatPercent(s.uplift.targetMfu, 0) + " MFU",
-        { { "Productive GPU-equivalents",
-              formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
-                  + formatNumber(b.productiveGpuEquivalentsTarget, 1),
-              "GPUs x MFU" },
-            { "Recovered (same GPU-hours)", formatNumber(b.gpuEquivalentsRecovered, 1) + " GPU-equivalents",
-                "worth " + usd(b.recoveredValueUsd) },
-            { "More work (same GPU-hours)", formatNumber(b.workMultiplier, 2) + "x the tokens",
-                b.extraTokens ? "+" + formatNumber(*b.extraTokens / 1e9, 1) + " B tokens" : "" },
-            { "Time saved (same tokens)", formatPercent(w.timeSavedFraction, 1),
-                days(w.target.wallClockSeconds) + " instead of " + days(w.baseline.wallClockSeconds) },
-            { "Saved (same tokens)", usd(w.costSavedUsd), count(w.gpuHoursSaved) + " GPU-hours" } } });
+    out.push_back(
+        { "Savings from " + formatPercent(s.uplift.baselineMfu) + " to " + formatPercent(s.uplift.targetMfu) + " MFU",
+            { { "Productive GPU-equivalents",
+                  formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
+                      + formatNumber(b.productiveGpuEquivalentsTarget, 1),
+                  "GPUs x MFU" },
+                { "Recovered (same GPU-hours)", formatNumber(b.gpuEquivalentsRecovered, 1) + " GPU-equivalents",
+                    "worth " + usd(b.recoveredValueUsd) },
+                { "More work (same GPU-hours)", formatNumber(b.workMultiplier, 2) + "x the tokens",
+                    b.extraTokens ? "+" + formatNumber(*b.extraTokens / 1e9, 1) + " B tokens" : "" },
+                { "Time saved (same tokens)", formatPercent(w.timeSavedFraction),
+                    days(w.target.wallClockSeconds) + " instead of " + days(w.baseline.wallClockSeconds) },
+                { "Saved (same tokens)", usd(w.costSavedUsd), count(w.gpuHoursSaved) + " GPU-hours" } } });
     return out;
 }
 
@@ -175,13 +176,9 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     out.flopsPerToken = countFlopsPerToken(s.model, s.workload.seqLen);
     out.sections.push_back(flopsSection(s, out.flopsPerToken));
 
-    const double flopsPerToken = scenarioFlopsPerToken(s);
     if (s.measuredThroughput) {
         try {
-            out.measured = computeMfu(flopsPerToken,
-                recomputeFlopsPerToken(s.model, s.workload.seqLen, s.activationCheckpointing, s.mfuFormula),
-                tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount), s.cluster.gpuCount, s.cluster.hardware,
-                s.precision);
+            out.measured = scenarioMeasuredMfu(s);
             out.sections.push_back(measuredSection(*out.measured));
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Measured MFU: ") + e.what());

@@ -6,6 +6,7 @@
 #include "core/money/scenario_cost.h"
 #include "core/number_format.h"
 #include "core/report/report_figures.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/trace/trace_loader.h"
 #include "core/units.h"
 
@@ -23,7 +24,7 @@ std::string gib(double bytes)
 }
 std::string share(const trace::Breakdown& b, int64_t ns)
 {
-    return formatPercent(b.share(ns), 1);
+    return formatPercent(b.share(ns));
 }
 
 // Tokens per optimizer step for the whole cluster: the scenario's global batch, else the cost model's step.
@@ -54,7 +55,7 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
             { "Current", parallelismSummary(scenario.parallelism),
                 "activation checkpointing " + std::string(activationCheckpointingKey(scenario.activationCheckpointing))
                     + ", micro-batch " + std::to_string(scenario.workload.microBatch) } } };
-    out.rows.push_back({ "MFU", formatPercent(p.mfu, 1), now(current ? formatPercent(current->mfu, 1) : "") });
+    out.rows.push_back({ "MFU", formatPercent(p.mfu), now(current ? formatPercent(current->mfu) : "") });
     // More data-parallel ranks than the batch has micro-batches for take a larger step: say so beside the times.
     std::string stepNote = now(current ? ms(current->stepTimeSeconds) : "");
     if (current && current->tokensPerStep != p.tokensPerStep)
@@ -140,10 +141,10 @@ ReportSection traceSection(const TraceFigures& f)
             out.rows.push_back({ std::string(trace::categoryKey(static_cast<trace::KernelCategory>(c))),
                 share(b, b.exclusiveNs[static_cast<size_t>(c)]), "exclusive share of the step" });
     out.rows.push_back({ "Communication", share(b, b.commNs),
-        formatPercent(b.commOverlapFraction(), 1) + " of it overlapped with compute; exposed "
+        formatPercent(b.commOverlapFraction()) + " of it overlapped with compute; exposed "
             + share(b, b.exposedCommNs()) });
     if (f.measured)
-        out.rows.push_back({ "Measured MFU", formatPercent(f.measured->mfu, 1),
+        out.rows.push_back({ "Measured MFU", formatPercent(f.measured->mfu),
             f.measuredNote.empty() ? formatTflops(f.measured->achievedFlopsPerGpu) + " per GPU from the step time"
                                    : f.measuredNote });
     else

@@ -1,5 +1,6 @@
 #include "core/trace/analysis_json.h"
 
+#include "core/model/mfu_json.h"
 #include "core/presets/gpu_match.h"
 
 namespace mfu::trace {
@@ -13,10 +14,10 @@ double seconds(int64_t ns)
 
 nlohmann::json mfuToJson(const MfuResult& m)
 {
-    return { { "mfu", m.mfu }, { "flops_per_token", m.flopsPerToken }, { "tokens_per_s_per_gpu", m.tokensPerSecPerGpu },
-        { "achieved_tflops_per_gpu", m.achievedFlopsPerGpu / 1e12 },
-        { "peak_dense_tflops_per_gpu", m.peakFlopsPerGpu / 1e12 },
-        { "peak_format", std::string(numberFormatKey(m.peakFormat)) } };
+    nlohmann::json j = mfuResultToJson(m);
+    j["flops_per_token"] = m.flopsPerToken;
+    j["tokens_per_s_per_gpu"] = m.tokensPerSecPerGpu; // the fixed earlier name of tokens_per_sec_per_gpu
+    return j;
 }
 
 nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, const std::optional<MfuResult>& measured)

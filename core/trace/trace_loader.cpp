@@ -37,19 +37,25 @@ std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::pat
     return files;
 }
 
-std::vector<Timeline> loadRun(const std::vector<std::filesystem::path>& paths, const ReadControl& control)
+std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::filesystem::path>& paths)
 {
     std::vector<std::filesystem::path> files;
     for (const auto& p : paths) {
         if (std::filesystem::is_directory(p)) {
             const auto inFolder = traceFilesInFolder(p);
             if (inFolder.empty())
-                throw InputError(p.string() + ": no trace files (*.json, *.json.gz) in this folder");
+                throw InputError(p.string() + ": no trace files (*.json, *.json.gz, *.sqlite) in this folder");
             files.insert(files.end(), inFolder.begin(), inFolder.end());
         } else {
             files.push_back(p);
         }
     }
+    return files;
+}
+
+std::vector<Timeline> loadRun(const std::vector<std::filesystem::path>& paths, const ReadControl& control)
+{
+    const std::vector<std::filesystem::path> files = expandTracePaths(paths);
     std::vector<Timeline> timelines;
     timelines.reserve(files.size());
     for (const auto& f : files)

@@ -13,6 +13,9 @@ Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control
 
 // Trace files (*.json, *.json.gz, *.sqlite Nsight exports) directly inside a folder, sorted by name.
 std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::path& folder);
+// Each folder replaced by its trace files (traceFilesInFolder), files kept as given. Throws InputError naming a folder
+// with no trace file in it.
+std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::filesystem::path>& paths);
 
 // Loads each path (a folder expands to its trace files) and orders the timelines by rank: distributedInfo.rank
 // where present, else the order given. Throws InputError when a folder holds no trace file.

@@ -87,7 +87,7 @@ private slots:
         QVERIFY2(r.out.contains(QStringLiteral("$1,382,400")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("51.2 recovered")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("$276,480")), qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("33.3% sooner")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("33.33% sooner")), qPrintable(r.out));
         QVERIFY(r.err.isEmpty());
     }
 

@@ -165,9 +165,9 @@ private slots:
         const Run text = run(pdftotext, { QStringLiteral("-layout"), m_pdf, QStringLiteral("-") });
         QCOMPARE(text.status, 0);
         for (const char* expected : { "MFU report: seed001", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
-                 "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.3%", "Cost of the job vs MFU",
-                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40% to 60% MFU",
-                 "Planner's best", "now 4", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.0%",
+                 "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.33%", "Cost of the job vs MFU",
+                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40.00% to 60.00% MFU",
+                 "Planner's best", "now 4", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.00%",
                  "overlapped with compute", "Measured MFU", "Step time by kernel category" })
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), expected);
 

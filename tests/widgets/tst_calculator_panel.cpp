@@ -12,6 +12,7 @@
 #include "app/preset_store.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
+#include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/chart_view.h"
@@ -66,7 +67,7 @@ private slots:
         QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token (PaLM)")),
             qPrintable(f.text("flopsPerToken")));
         QVERIFY2(f.text("tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")), qPrintable(f.text("tflops")));
-        QCOMPARE(f.text("mfu"), QStringLiteral("54.3%"));
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.34%"));
         QVERIFY(f.text("params").startsWith(QStringLiteral("8,030,261,248")));
         QCOMPARE(f.text("embedding"), QStringLiteral("525,336,576"));
         QCOMPARE(f.text("shape"), QStringLiteral("L = 32, H = 32, Q = 128"));
@@ -82,7 +83,7 @@ private slots:
         QCOMPARE(t->item(1, 0)->text(), QStringLiteral("PaLM (reported)"));
         QCOMPARE(t->item(1, 2)->text(), QStringLiteral("57.91"));
         QCOMPARE(t->item(1, 3)->text(), QStringLiteral("1,223"));
-        QCOMPARE(t->item(1, 4)->text(), QStringLiteral("54.3%"));
+        QCOMPARE(t->item(1, 4)->text(), QStringLiteral("54.34%"));
         QVERIFY(t->item(1, 1)->text().contains(QStringLiteral("12 x 32 x 32 x 128 x 8,192")));
         // Components add up to the per-component formula (x3 for training).
         QStandardItemModel* c = f.panel.componentTable();
@@ -108,7 +109,7 @@ private slots:
         QCOMPARE(QString::fromStdString(s.cluster.hardware.id), gpu);
         const double perToken = *mfu::countFlopsPerToken(s.model, s.workload.seqLen).palm;
         const auto r = mfu::computeMfu(perToken, 0, 21111, 1, s.cluster.hardware, s.precision);
-        const QString expected = QLocale().toString(r.mfu * 100, 'f', 1) + QLatin1Char('%');
+        const QString expected = QString::fromStdString(mfu::formatPercent(r.mfu));
         QCOMPARE(f.text("mfu"), expected);
         QVERIFY(f.text("mfu") != before);
         QVERIFY(f.text("peak").contains(QString::fromStdString(s.cluster.hardware.name)));
@@ -127,7 +128,7 @@ private slots:
         Fixture f;
         auto* precision = f.editor.findChild<QComboBox*>(QStringLiteral("precision"));
         precision->setCurrentIndex(precision->findData(static_cast<int>(mfu::TrainingPrecision::BF16_FP8)));
-        QVERIFY2(f.text("mfu").contains(QStringLiteral("54.3% vs BF16 peak")), qPrintable(f.text("mfu")));
+        QVERIFY2(f.text("mfu").contains(QStringLiteral("54.34% vs BF16 peak")), qPrintable(f.text("mfu")));
         QVERIFY(f.text("mfu").contains(QStringLiteral("vs FP8 peak")));
         QVERIFY(f.text("peak").contains(QStringLiteral("FP8")));
     }
@@ -144,7 +145,7 @@ private slots:
         QVERIFY2(
             f.text("throughput").startsWith(QStringLiteral("21,111 tokens/s per GPU, 168,888 tokens/s cluster of 8")),
             qPrintable(f.text("throughput")));
-        QCOMPARE(f.text("mfu"), QStringLiteral("54.3%"));
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.34%"));
     }
 
     void bareModelUsesSixNOnly()

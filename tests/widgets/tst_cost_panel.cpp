@@ -61,6 +61,26 @@ private slots:
     }
     void cleanupTestCase() { QSettings().remove(QStringLiteral("cost")); }
 
+    // Applying or undoing a calibration hands the same GPU with other constants to setHardware: the price stays.
+    // Another GPU starts at its own price.
+    void calibrationKeepsThePrice()
+    {
+        ScenarioModel model;
+        model.setScenario(defaultScenario(mfu::app::presetLibrary()));
+        model.setPricePerGpuHour(3.5);
+        HardwareSpec calibrated = model.scenario().cluster.hardware;
+        CostModelConstants constants;
+        constants.gemmEfficiency = 0.6;
+        calibrated.costModel = constants;
+        model.setHardware(calibrated); // apply
+        QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
+        calibrated.costModel.reset();
+        model.setHardware(calibrated); // undo
+        QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
+        model.setHardware(*mfu::app::presetLibrary().findHardware("h100-sxm"));
+        QVERIFY(!model.scenario().pricePerGpuHourUsd); // nothing remembered for the H100: its typical price
+    }
+
     void seed001Figures()
     {
         ScenarioModel model;
@@ -74,13 +94,13 @@ private slots:
         typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
         typeInto(panel.targetMfuPercent(), QStringLiteral("60"));
         QVERIFY2(panel.errorText().isEmpty(), qPrintable(panel.errorText()));
-        QCOMPARE(valueOf(panel, "costMfu"), QStringLiteral("40.0% (given)"));
+        QCOMPARE(valueOf(panel, "costMfu"), QStringLiteral("40.00% (given)"));
         QCOMPARE(valueOf(panel, "costGpuHours"), QStringLiteral("552,960"));
         QCOMPARE(valueOf(panel, "costDollars"), QStringLiteral("$1,382,400"));
         QCOMPARE(valueOf(panel, "costEnergy"), QStringLiteral("387,072 kWh"));
         QCOMPARE(valueOf(panel, "costGpuEquivalents"), QStringLiteral("102.4 -> 153.6"));
         QCOMPARE(valueOf(panel, "costRecovered"), QStringLiteral("51.2 GPU-equivalents, worth $276,480"));
-        QCOMPARE(valueOf(panel, "costTimeSaved"), QStringLiteral("33.3% (60.0 days instead of 90.0)"));
+        QCOMPARE(valueOf(panel, "costTimeSaved"), QStringLiteral("33.33% (60.0 days instead of 90.0)"));
         QCOMPARE(valueOf(panel, "costSaved"), QStringLiteral("$460,800"));
 
         // Charts: the cost curve with baseline and target marked; the savings bars; every GPU that fits.

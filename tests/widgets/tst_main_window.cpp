@@ -61,7 +61,7 @@ private slots:
         QCOMPARE(QString::fromStdString(s.model.id), QStringLiteral("llama-3.1-8b"));
         QCOMPARE(QString::fromStdString(s.cluster.hardware.id), QStringLiteral("b200"));
         QCOMPARE(s.workload.seqLen, 8192);
-        QCOMPARE(labelText(w, "mfu"), QStringLiteral("54.3%"));
+        QCOMPARE(labelText(w, "mfu"), QStringLiteral("54.34%"));
         QVERIFY2(labelText(w, "tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")),
             qPrintable(labelText(w, "tflops")));
         QVERIFY2(labelText(w, "flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token")),

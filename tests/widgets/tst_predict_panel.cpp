@@ -19,7 +19,9 @@
 #include "app/preset_store.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
+#include "core/number_format.h"
 #include "core/units.h"
+#include "widgets/activity.h"
 #include "widgets/calibration_box.h"
 #include "widgets/chart_view.h"
 #include "widgets/parallelism_editor.h"
@@ -49,7 +51,7 @@ Scenario scenarioOn(const char* model, const char* gpu, int gpus, int64_t seq)
 
 QString percent(double fraction)
 {
-    return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', 1);
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format of every surface
 }
 
 const ChartSeries* seriesNamed(const ChartView* chart, const char* name)
@@ -121,6 +123,28 @@ private slots:
         QVERIFY(f.text("predictedMfu") != before);
         QCOMPARE(f.text("bottleneck"), QString::fromStdString(bottleneckSentence(f.predicted())));
         QVERIFY(f.text("fits").contains(QLatin1String("GiB")));
+    }
+
+    // A price edit changes nothing the sweeps or the planner read: they are not restarted. A sequence edit does.
+    void priceEditDoesNotRestartBackgroundWork()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+        bool sawBusy = false;
+        connect(
+            f.panel.activity(), &Activity::changed, this, [&] { sawBusy = sawBusy || f.panel.activity()->isBusy(); });
+        f.model.setPricePerGpuHour(7.25);
+        CostInputs cost = f.model.scenario().cost;
+        cost.days = 30;
+        f.model.setCostInputs(cost);
+        f.model.setThroughput(ThroughputInput::TokensPerSecPerGpu, 12000);
+        QTest::qWait(50); // the queued restart runs
+        QVERIFY(!sawBusy);
+        QVERIFY(f.settled());
+        f.model.setSeqLen(4096);
+        QTest::qWait(50);
+        QVERIFY(sawBusy || !f.settled());
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
     }
 
     void checkpointingComboChangesPrediction()
@@ -310,9 +334,9 @@ private slots:
         QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value() || box->result()); // nothing applied yet
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("applyCalibration")), Qt::LeftButton);
         QVERIFY(f.model.scenario().cluster.hardware.costModel.has_value());
-        QCOMPARE(f.text("predictedMfu"), QStringLiteral("40.0%"));
+        QCOMPARE(f.text("predictedMfu"), QStringLiteral("40.00%"));
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("undoCalibration")), Qt::LeftButton);
-        QVERIFY(f.text("predictedMfu") != QStringLiteral("40.0%"));
+        QVERIFY(f.text("predictedMfu") != QStringLiteral("40.00%"));
         // A measurement nothing can reach is explained, not applied.
         QVERIFY(!box->calibrateToMfu(99.5));
         QVERIFY(box->resultText().contains(QLatin1String("outside")));

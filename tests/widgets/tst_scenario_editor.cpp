@@ -186,6 +186,27 @@ private slots:
         QVERIFY(f.field<QLabel>("tokensPerStep")->text().startsWith(QStringLiteral("524,288")));
     }
 
+    // 12 GPUs with TP 8 are no layout: the editor used to round 12 / 8 down to one data-parallel rank and show a
+    // batch; now there are no tokens per step and the editor says why.
+    void invalidLayoutIsExplainedNotRounded()
+    {
+        Fixture f;
+        f.field<QSpinBox>("gpuCount")->setValue(12);
+        mfu::Parallelism p = f.model.scenario().parallelism;
+        p.tp = 8;
+        f.model.setConfiguration(p, f.model.scenario().activationCheckpointing, f.model.scenario().flags, 1);
+        QCOMPARE(f.model.dataParallelRanks(), 0);
+        QCOMPARE(f.model.tokensPerStep(), 0);
+        QVERIFY2(
+            f.model.layoutError().contains(QStringLiteral("12 GPUs do not divide")), qPrintable(f.model.layoutError()));
+        QVERIFY2(f.field<QLabel>("tokensPerStep")->text().startsWith(QStringLiteral("none: ")),
+            qPrintable(f.field<QLabel>("tokensPerStep")->text()));
+        f.field<QSpinBox>("gpuCount")->setValue(16); // 16 / 8: two data-parallel ranks
+        QCOMPARE(f.model.dataParallelRanks(), 2);
+        QVERIFY(f.model.layoutError().isEmpty());
+        QCOMPARE(f.model.tokensPerStep(), 2 * 8192);
+    }
+
     void badThroughputIsExplained()
     {
         Fixture f;

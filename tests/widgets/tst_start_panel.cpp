@@ -4,9 +4,13 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "core/model/flops.h"
-#include "core/model/mfu.h"
+#include <QSettings>
+#include <QStandardPaths>
+
+#include "core/scenario/scenario_facts.h"
 #include "shipped_presets.h"
+#include "widgets/calculator_panel.h"
+#include "widgets/price_memory.h"
 #include "widgets/scenario_model.h"
 #include "widgets/start_panel.h"
 
@@ -21,11 +25,7 @@ const PresetLibrary& presets()
 
 double mfuOf(const Scenario& s)
 {
-    const FlopsPerToken f = countFlopsPerToken(s.model, s.workload.seqLen);
-    const double flops = f.get(s.mfuFormula).value_or(f.sixN);
-    return computeMfu(flops, 0, tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount), s.cluster.gpuCount,
-        s.cluster.hardware, s.precision)
-        .mfu;
+    return scenarioMeasuredMfu(s).value().mfu; // what every panel shows (core/scenario/scenario_facts.h)
 }
 
 QPushButton* button(StartPanel& panel, const QString& accessibleName)
@@ -40,6 +40,15 @@ QPushButton* button(StartPanel& panel, const QString& accessibleName)
 class TestStartPanel : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_start_panel"));
+        QSettings().clear();
+    }
+    void cleanupTestCase() { QSettings().clear(); }
+
     void sevenBOnH100Demo()
     {
         ScenarioModel model;
@@ -55,7 +64,37 @@ private slots:
         QVERIFY(s.measuredThroughput.has_value());
         QCOMPARE(qRound(mfuOf(s) * 1000), 145); // seed 002: 14.5%
         QCOMPARE(shown.count(), 1);
-        QCOMPARE(shown.first().first().toString(), QStringLiteral("Calculator"));
+        QCOMPARE(shown.first().first().value<StartPanel::Panel>(), StartPanel::Panel::Calculator);
+    }
+
+    // The demo's GPU is priced at its own remembered (else typical) price, not at the price remembered for the
+    // default scenario's B200.
+    void sevenBOnH100DemoIsPricedAsAnH100()
+    {
+        rememberPrice("b200", 9.75);
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        QVERIFY(panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        const Scenario& s = model.scenario();
+        QVERIFY2(!s.pricePerGpuHourUsd, qPrintable(QString::number(s.pricePerGpuHourUsd.value_or(0))));
+        QCOMPARE(s.effectivePricePerGpuHourUsd(), presets().findHardware("h100-sxm")->pricePerGpuHourUsd);
+        rememberPrice("h100-sxm", 2.5);
+        QVERIFY(panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QCOMPARE(model.scenario().effectivePricePerGpuHourUsd(), 2.5);
+        QSettings().remove(QStringLiteral("cost"));
+    }
+
+    // The Calculator diagnoses the bare-parameter demo (it used to drop the model and show an error instead).
+    void sevenBOnH100DemoIsDiagnosed()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        CalculatorPanel calculator(&model, presets());
+        QVERIFY(panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QStringList codes;
+        for (int r = 0; r < calculator.findings()->rowCount(); ++r)
+            codes << calculator.findings()->item(r)->data(Qt::UserRole).toString();
+        QVERIFY2(codes.contains(QStringLiteral("corrected_mfu")), qPrintable(codes.join(QLatin1Char(','))));
     }
 
     void seed000Demo()
@@ -77,7 +116,7 @@ private slots:
         QCOMPARE(model.scenario().parallelism.tp, 8);
         QCOMPARE(model.scenario().activationCheckpointing, ActivationCheckpointing::Full);
         QCOMPARE(model.scenario().cluster.gpuCount, 16);
-        QCOMPARE(shown.first().first().toString(), QStringLiteral("Predict"));
+        QCOMPARE(shown.first().first().value<StartPanel::Panel>(), StartPanel::Panel::Predict);
     }
 
     // With MFU_SCREENSHOT_DIR set, saves the page to look at (scripts/screenshot.sh's habit); otherwise checks it

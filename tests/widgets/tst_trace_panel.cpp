@@ -12,15 +12,19 @@
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
 
 #include <qcustomplot.h>
 #include <sqlite3.h>
 
 #include "app/main_window.h"
+#include "app/preset_store.h"
+#include "core/number_format.h"
 #include "core/trace/comparison.h"
 #include "trace_test_support.h"
 #include "widgets/background_job.h"
@@ -191,12 +195,12 @@ private slots:
         QCOMPARE(idle->stackedOn, static_cast<int>(steps.series.size()) - 2);
 
         // Figures: per analysed step, over both steps.
-        QVERIFY2(label(panel, "overlap").startsWith(QStringLiteral("50.0%")), qPrintable(label(panel, "overlap")));
+        QVERIFY2(label(panel, "overlap").startsWith(QStringLiteral("50.00%")), qPrintable(label(panel, "overlap")));
         QVERIFY2(label(panel, "exposedComm").startsWith(QStringLiteral("0.100 ms per step")),
             qPrintable(label(panel, "exposedComm")));
-        QVERIFY2(label(panel, "idle").startsWith(QStringLiteral("0.150 ms per step, 15.0%")),
+        QVERIFY2(label(panel, "idle").startsWith(QStringLiteral("0.150 ms per step, 15.00%")),
             qPrintable(label(panel, "idle")));
-        QVERIFY2(label(panel, "busy").contains(QStringLiteral("85.0%")), qPrintable(label(panel, "busy")));
+        QVERIFY2(label(panel, "busy").contains(QStringLiteral("85.00%")), qPrintable(label(panel, "busy")));
         QVERIFY2(
             label(panel, "stepTime").startsWith(QStringLiteral("1.000 ms mean")), qPrintable(label(panel, "stepTime")));
         QVERIFY2(label(panel, "gpu").contains(QStringLiteral("H100")), qPrintable(label(panel, "gpu")));
@@ -247,6 +251,23 @@ private slots:
         QVERIFY(label(panel, "slowestRank").contains(QStringLiteral("One rank")));
     }
 
+    // A bare parameter count: the measured MFU counts 6N, as the Calculator, the command line and the report do (it
+    // used to say "not available" for the scenario's PaLM formula). 7e9 x 6 x 8,192 tokens / 1 ms / 989 TFLOPS.
+    void measuredMfuOfABareModelUsesSixN()
+    {
+        ScenarioModel scenario;
+        mfu::Scenario s = mfu::widgets::defaultScenario(mfu::app::presetLibrary());
+        s.model = mfu::bareModel(7'000'000'000);
+        s.cluster.hardware = *mfu::app::presetLibrary().findHardware("h100-sxm");
+        s.mfuFormula = mfu::FlopFormula::PaLM;
+        scenario.setScenario(s);
+        TracePanel panel(&scenario);
+        QVERIFY(imports(panel, { m_trace }));
+        const double expected = 6.0 * 7e9 * 8192 / 1e-3 / 989e12;
+        QVERIFY2(label(panel, "measuredMfu").startsWith(QString::fromStdString(mfu::formatPercent(expected))),
+            qPrintable(label(panel, "measuredMfu")));
+    }
+
     void measuredMfuBesidePrediction()
     {
         ScenarioModel scenario; // a default-constructed scenario has no model: MFU says why instead of a number
@@ -267,8 +288,7 @@ private slots:
         // 1 ms per step: MFU = FLOP/token x tokens per step / 1 ms / dense BF16 peak.
         const double expected = fpt * tokens / 1e-3 / s.cluster.hardware.densePeak(mfu::NumberFormat::BF16).value();
         const QString measured = label(*inWindow, "measuredMfu");
-        QVERIFY2(
-            measured.startsWith(QLocale().toString(expected * 100, 'f', 1) + QLatin1Char('%')), qPrintable(measured));
+        QVERIFY2(measured.startsWith(QString::fromStdString(mfu::formatPercent(expected))), qPrintable(measured));
         QVERIFY2(label(*inWindow, "predictedMfu").contains(QStringLiteral("% (step")),
             qPrintable(label(*inWindow, "predictedMfu")));
         QVERIFY2(label(*inWindow, "mfuNote").contains(QStringLiteral("H100")), qPrintable(label(*inWindow, "mfuNote")));
@@ -452,6 +472,42 @@ private slots:
         panel->views()->setCurrentIndex(3);
         QTest::qWait(50);
         QVERIFY(w.grab().save(folder + QStringLiteral("/trace_panel_ranks.png")));
+    }
+
+    // The Open dialogs' filter is translated when the dialog opens, by the translator installed then (a string built
+    // at static initialisation is translated before any translator exists, so never).
+    void fileFilterIsTranslatedWhenAsked()
+    {
+        class Upper : public QTranslator {
+        public:
+            QString translate(const char*, const char* source, const char*, int) const override
+            {
+                return QString::fromUtf8(source).startsWith(QLatin1String("Profiler traces"))
+                    ? QString::fromUtf8(source).toUpper()
+                    : QString();
+            }
+            bool isEmpty() const override { return false; }
+        } upper;
+        QVERIFY(TracePanel::traceFileFilter().startsWith(QLatin1String("Profiler traces (*.json *.json.gz *.sqlite)")));
+        QVERIFY(QCoreApplication::installTranslator(&upper));
+        QVERIFY2(TracePanel::traceFileFilter().startsWith(QLatin1String("PROFILER TRACES")),
+            qPrintable(TracePanel::traceFileFilter()));
+        QCoreApplication::removeTranslator(&upper);
+    }
+
+    // The panel says what happened through its statusMessage signal; the main window shows it in its status bar.
+    void statusMessagesReachTheMainWindow()
+    {
+        mfu::app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(panel);
+        emit panel->statusMessage(QStringLiteral("Trace import cancelled; the previous trace is still shown."));
+        QCOMPARE(w.statusBar()->currentMessage(),
+            QStringLiteral("Trace import cancelled; the previous trace is still shown."));
+        // Outside a main window the signal goes nowhere and nothing breaks.
+        ScenarioModel model;
+        TracePanel alone(&model);
+        emit alone.statusMessage(QStringLiteral("nobody listens"));
     }
 };
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
 #include "core/presets/presets.h"
@@ -136,6 +137,58 @@ private slots:
             "tokens_per_sec":20000,"mfu":1.3})");
         QVERIFY(test::findFinding(d.runs[0].findings, "mfu_above_100"));
         QVERIFY(test::findFinding(d.runs[0].findings, "impossible_throughput"));
+    }
+
+    // 20,000 tokens/s of an 8B model on one A100 needs 1,158 TFLOPS against 312: no reading of the figures fits the
+    // GPU. There is no corrected MFU (it used to print "corrected MFU 371.24%"), only the bound: 312e12 / 57.91e9 =
+    // 5,387 tokens/s per GPU at 100% MFU.
+    void noConsistentReadingGivesTheBound()
+    {
+        const Diagnosis d = diagnoseText(R"({"gpu":"a100-sxm-80gb","gpus":1,"model":"llama-3.1-8b","seq_len":8192,
+            "tokens_per_sec":20000,"mfu":1.3})");
+        const RunDiagnosis& run = d.runs[0];
+        QVERIFY(!run.consistent);
+        QCOMPARE(qRound(run.maxTokensPerSecPerGpu), qRound(312e12 / 57'914'449'920.0));
+        QVERIFY(!test::findFinding(run.findings, "corrected_mfu"));
+        const Finding* bound = test::findFinding(run.findings, "no_consistent_reading");
+        QVERIFY2(bound, codes(run.findings).c_str());
+        QCOMPARE(bound->figures.at("max_tokens_per_sec_per_gpu"), run.maxTokensPerSecPerGpu);
+        // The report's own 130% is still named; no MFU "implied by the figures" above 100% is.
+        const Finding* above = test::findFinding(run.findings, "mfu_above_100");
+        QVERIFY(above && above->message.find("report states 130.00%") != std::string::npos);
+        const std::string text = diagnosisToText(d);
+        QVERIFY2(text.find("Run 'run': corrected MFU") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("no consistent reading of the figures fits the GPU: at most 5,387 tokens/s per GPU")
+                != std::string::npos,
+            text.c_str());
+        const nlohmann::json j = diagnosisToJson(d);
+        QVERIFY(j["mfu"].is_null());
+        QVERIFY(j["runs"][0]["mfu"].is_null());
+        QCOMPARE(j["runs"][0]["consistent"].get<bool>(), false);
+    }
+
+    // A BF16+FP8 run: MFU against both dense peaks, labelled, as calc does. B200: 2,250 BF16, 4,500 FP8 TFLOPS, so
+    // the FP8 reading is half the BF16 one.
+    void fp8RunGetsBothPeaks()
+    {
+        const Diagnosis d = diagnoseText(R"({"gpu":"b200","gpus":1,"model":"llama-3.1-8b","precision":"fp8",
+            "seq_len":8192,"tokens_per_sec":21111})");
+        const RunDiagnosis& run = d.runs[0];
+        QVERIFY(run.consistent);
+        QCOMPARE(qRound(run.mfu * 10000), 5434);
+        QVERIFY(run.mfuVsFp8Peak && run.fp8PeakFlopsPerGpu);
+        QCOMPARE(*run.fp8PeakFlopsPerGpu, 4500e12);
+        QCOMPARE(*run.mfuVsFp8Peak, run.mfu / 2.0);
+        const std::string text = diagnosisToText(d);
+        QVERIFY2(
+            text.find("corrected MFU 54.34% vs the dense BF16 peak, 27.17% vs the dense FP8 peak") != std::string::npos,
+            text.c_str());
+        QCOMPARE(diagnosisToJson(d)["runs"][0]["mfu_vs_fp8_peak"].get<double>(), *run.mfuVsFp8Peak);
+        // A BF16 run has no FP8 reading.
+        const Diagnosis bf16 = diagnoseText(R"({"gpu":"b200","gpus":1,"model":"llama-3.1-8b","seq_len":8192,
+            "tokens_per_sec":21111})");
+        QVERIFY(!bf16.runs[0].mfuVsFp8Peak);
+        QVERIFY(diagnosisToJson(bf16)["runs"][0]["mfu_vs_fp8_peak"].is_null());
     }
 
     void consistentReportHasNoErrors()

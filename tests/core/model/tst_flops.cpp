@@ -2,6 +2,7 @@
 // seed 004's log (LLaMA 1.36B, "8.78 GF (6N+12LHQT: N=1.294B)"), and hand-derived component counts.
 #include <QtTest>
 
+#include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
 #include "model_fixtures.h"
@@ -95,14 +96,19 @@ private slots:
         QTest::addColumn<int>("formula");
         QTest::addColumn<double>("expected");
         const double palm = 57'914'449'920.0;
-        const double attnFwd = 4.0 * 32 * 32 * 128 * 8192; // a third of 12 L H Q S
+        // Selective (TorchTitan op-level SAC) runs half the forward linear matmuls again. Per layer of Llama 3.1 8B the
+        // linear weights are Q/K/V 4096 x (4096 + 2 x 1024) = 25,165,824, output 4096 x 4096 = 16,777,216 and SwiGLU
+        // 3 x 4096 x 14336 = 176,160,768: 218,103,808 x 32 layers = 6,979,321,856; forward 2x that, half of it again:
+        const double selective = 6'979'321'856.0;
         QTest::newRow("none") << int(ActivationCheckpointing::None) << int(FlopFormula::PaLM) << 0.0;
         QTest::newRow("full = one more forward")
             << int(ActivationCheckpointing::Full) << int(FlopFormula::PaLM) << palm / 3.0;
-        QTest::newRow("selective = attention core forward")
-            << int(ActivationCheckpointing::Selective) << int(FlopFormula::PaLM) << attnFwd;
-        QTest::newRow("selective, causal")
-            << int(ActivationCheckpointing::Selective) << int(FlopFormula::PerComponentCausal) << attnFwd / 2.0;
+        QTest::newRow("selective = half the linear forward")
+            << int(ActivationCheckpointing::Selective) << int(FlopFormula::PaLM) << selective;
+        QTest::newRow("selective, causal: the same linear matmuls")
+            << int(ActivationCheckpointing::Selective) << int(FlopFormula::PerComponentCausal) << selective;
+        QTest::newRow("selective, 6N: the same linear matmuls")
+            << int(ActivationCheckpointing::Selective) << int(FlopFormula::SixN) << selective;
     }
     void recompute()
     {
@@ -111,6 +117,21 @@ private slots:
         QFETCH(double, expected);
         QCOMPARE(recomputeFlopsPerToken(test::llama31_8b(), 8192, ActivationCheckpointing(ac), FlopFormula(formula)),
             expected);
+    }
+
+    void selectiveOnBareModel()
+    {
+        // A bare 7e9 count: its 6N is all linear matmuls, forward 2N = 14e9, half of it again: 7e9.
+        QCOMPARE(recomputeFlopsPerToken(
+                     bareModel(7'000'000'000), 4096, ActivationCheckpointing::Selective, FlopFormula::SixN),
+            7e9);
+        // The share is a parameter (the cost model passes its calibrated one); out of [0, 1] is an error.
+        QCOMPARE(recomputeFlopsPerToken(
+                     test::llama31_8b(), 8192, ActivationCheckpointing::Selective, FlopFormula::PaLM, 1.0),
+            2.0 * 6'979'321'856.0);
+        QVERIFY_THROWS_EXCEPTION(InputError,
+            recomputeFlopsPerToken(
+                test::llama31_8b(), 8192, ActivationCheckpointing::Selective, FlopFormula::PaLM, 1.5));
     }
 
     void formulaKeysRoundTrip()

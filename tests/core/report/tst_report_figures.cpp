@@ -79,12 +79,12 @@ private slots:
         QCOMPARE(cost->value, std::string("$1,382,400"));
         QCOMPARE(row(section(f, "Cost of the job"), "GPU-hours")->value, std::string("552,960"));
         QCOMPARE(row(section(f, "Cost of the job"), "MFU")->note, std::string("given"));
-        const ReportSection* savings = section(f, "Savings from 40% to 60% MFU");
+        const ReportSection* savings = section(f, "Savings from 40.00% to 60.00% MFU");
         QVERIFY(savings);
         QCOMPARE(row(savings, "Productive GPU-equivalents")->value, std::string("102.4 -> 153.6"));
         QCOMPARE(row(savings, "Recovered (same GPU-hours)")->value, std::string("51.2 GPU-equivalents"));
         QCOMPARE(row(savings, "Recovered (same GPU-hours)")->note, std::string("worth $276,480"));
-        QCOMPARE(row(savings, "Time saved (same tokens)")->value, std::string("33.3%"));
+        QCOMPARE(row(savings, "Time saved (same tokens)")->value, std::string("33.33%"));
         QCOMPARE(row(savings, "Saved (same tokens)")->value, std::string("$460,800"));
     }
 
@@ -102,7 +102,7 @@ private slots:
         QCOMPARE(row(s, "per_component_causal")->value, formatGflop(*flops.perComponentCausal));
         // A dense 70B on 256 H100 with TP 8: the cost model predicts, and its MFU row matches its own number.
         QVERIFY(f.predicted);
-        QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu, 1));
+        QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu));
         QVERIFY(hasNote(f, "Measured MFU: no measured throughput"));
     }
 
@@ -116,7 +116,7 @@ private slots:
         const ReportFigures f = reportFigures(d);
         QVERIFY(f.measured);
         QCOMPARE(f.measured->mfu, 0.4);
-        QCOMPARE(row(section(f, "Measured"), "MFU")->value, std::string("40.0%"));
+        QCOMPARE(row(section(f, "Measured"), "MFU")->value, std::string("40.00%"));
         QCOMPARE(row(section(f, "Measured"), "Achieved")->value, std::string("395.6 TFLOPS per GPU"));
         QCOMPARE(row(section(f, "Cost of the job"), "MFU")->note, std::string("measured"));
         QCOMPARE(row(section(f, "Cost of the job"), "Cost")->value, std::string("$1,382,400"));
@@ -158,8 +158,8 @@ private slots:
         QVERIFY(s);
         QCOMPARE(row(s, "Best")->value, describeConfig(*f.bestConfig));
         QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
-        QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu, 1));
-        QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu, 1));
+        QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu));
+        QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
         QCOMPARE(row(s, "Memory per GPU")->value, formatNumber(best.memory.total() / kGiB, 1) + " GiB");
         QCOMPARE(row(s, "Step time")->value, formatNumber(best.stepTimeSeconds * 1e3, 1) + " ms");
 
@@ -222,14 +222,14 @@ private slots:
         QVERIFY(s);
         QCOMPARE(row(s, "Missing")->value, missing);
         QCOMPARE(row(s, "Step time")->value, std::string("100.0 ms"));
-        QCOMPARE(row(s, "Busy")->value, std::string("80.0%"));
-        QCOMPARE(row(s, "Idle")->value, std::string("20.0%"));
-        QCOMPARE(row(s, "gemm")->value, std::string("60.0%"));
-        QCOMPARE(row(s, "comm_allreduce")->value, std::string("20.0%"));
-        QCOMPARE(row(s, "Communication")->value, std::string("40.0%"));
-        QCOMPARE(row(s, "Communication")->note, std::string("50.0% of it overlapped with compute; exposed 20.0%"));
+        QCOMPARE(row(s, "Busy")->value, std::string("80.00%"));
+        QCOMPARE(row(s, "Idle")->value, std::string("20.00%"));
+        QCOMPARE(row(s, "gemm")->value, std::string("60.00%"));
+        QCOMPARE(row(s, "comm_allreduce")->value, std::string("20.00%"));
+        QCOMPARE(row(s, "Communication")->value, std::string("40.00%"));
+        QCOMPARE(row(s, "Communication")->note, std::string("50.00% of it overlapped with compute; exposed 20.00%"));
         QVERIFY(f.trace->measured);
-        QCOMPARE(row(s, "Measured MFU")->value, std::string("24.8%"));
+        QCOMPARE(row(s, "Measured MFU")->value, std::string("24.85%"));
         QVERIFY(qAbs(f.trace->measured->mfu - 6e9 * 4096 / 0.1 / 989e12) < 1e-12);
 
         // Every path gone: the section still says which, and nothing fails.

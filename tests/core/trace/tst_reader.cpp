@@ -236,6 +236,26 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Cancelled, loadTrace(path, cancelling));
     }
 
+    void emptyFolderNamesEveryFormatRead()
+    {
+        // A folder opens as a multi-rank run of *.json, *.json.gz and Nsight *.sqlite files; the error must name all
+        // three (it used to name only the JSON ones).
+        QTemporaryDir dir;
+        std::ofstream(dir.filePath("notes.txt").toStdString()) << "not a trace";
+        try {
+            (void)expandTracePaths({ dir.path().toStdString() });
+            QFAIL("expected an InputError");
+        } catch (const mfu::InputError& e) {
+            const QString message = QString::fromUtf8(e.what());
+            QVERIFY2(message.endsWith(QStringLiteral(": no trace files (*.json, *.json.gz, *.sqlite) in this folder")),
+                qPrintable(message));
+        }
+        QVERIFY_THROWS_EXCEPTION(mfu::InputError, loadRun({ dir.path().toStdString() }));
+        // A .sqlite file in the folder is one of its traces.
+        std::ofstream(dir.filePath("rank0.sqlite").toStdString()) << "x";
+        QCOMPARE(expandTracePaths({ dir.path().toStdString() }).size(), size_t(1));
+    }
+
     void missingFileIsAnInputError()
     {
         QVERIFY_THROWS_EXCEPTION(mfu::InputError, loadTrace("/nonexistent/trace.json"));

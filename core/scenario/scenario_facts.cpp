@@ -1,0 +1,96 @@
+#include "core/scenario/scenario_facts.h"
+
+#include "core/errors.h"
+
+namespace mfu {
+
+FlopFormula scenarioFlopFormula(const Scenario& s)
+{
+    return flopFormulaFor(s.model, s.mfuFormula);
+}
+
+double scenarioFlopsPerToken(const Scenario& s)
+{
+    const FlopsPerToken f = countFlopsPerToken(s.model, s.workload.seqLen);
+    return f.get(scenarioFlopFormula(s)).value_or(f.sixN);
+}
+
+double scenarioRecomputeFlopsPerToken(const Scenario& s)
+{
+    return recomputeFlopsPerToken(s.model, s.workload.seqLen, s.activationCheckpointing, scenarioFlopFormula(s));
+}
+
+std::optional<std::string> parallelLayoutError(const Scenario& s)
+{
+    const Parallelism& p = s.parallelism;
+    const int gpus = s.cluster.gpuCount;
+    if (gpus < 1)
+        return "the GPU count must be at least 1 (got " + std::to_string(gpus) + ")";
+    if (p.tp < 1 || p.pp < 1 || p.cp < 1 || p.hsdpReplicas < 1)
+        return std::string("the parallel degrees (TP, PP, CP, HSDP replicas) must each be at least 1");
+    const long long fixed = static_cast<long long>(p.tp) * p.pp * p.cp * p.hsdpReplicas;
+    if (gpus % fixed != 0)
+        return std::to_string(gpus) + " GPUs do not divide into TP " + std::to_string(p.tp) + " x PP "
+            + std::to_string(p.pp) + " x CP " + std::to_string(p.cp) + " x " + std::to_string(p.hsdpReplicas)
+            + " HSDP replica(s) = " + std::to_string(fixed) + ": choose degrees whose product divides the GPU count";
+    return std::nullopt;
+}
+
+int dataParallelRanks(const Scenario& s)
+{
+    if (const auto error = parallelLayoutError(s))
+        throw InputError("parallel layout: " + *error);
+    const Parallelism& p = s.parallelism;
+    return s.cluster.gpuCount / (p.tp * p.pp * p.cp);
+}
+
+int64_t tokensPerMicroStep(const Scenario& s)
+{
+    return tokensPerStep(s.workload.microBatch, s.workload.seqLen, 1, dataParallelRanks(s));
+}
+
+int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens)
+{
+    const int64_t perMicroStep = tokensPerMicroStep(s);
+    return batchTokens > perMicroStep ? batchTokens / perMicroStep : 1;
+}
+
+std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s)
+{
+    if (!s.measuredThroughput)
+        return std::nullopt;
+    return computeMfu(scenarioFlopsPerToken(s), scenarioRecomputeFlopsPerToken(s),
+        tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount), s.cluster.gpuCount, s.cluster.hardware,
+        s.precision);
+}
+
+ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> stepTimeSeconds)
+{
+    ReportedRun run;
+    run.label = s.model.name.empty() ? s.model.id : s.model.name;
+    run.hardware = s.cluster.hardware;
+    run.gpus = s.cluster.gpuCount;
+    run.model = s.model; // a bare parameter count too: the diagnosis then counts 6N
+    run.precision = s.precision;
+    run.seqLen = s.workload.seqLen;
+    run.microBatch = s.workload.microBatch;
+    if (!parallelLayoutError(s) && s.workload.microBatch > 0 && s.workload.seqLen > 0) {
+        const int64_t perMicroStep = tokensPerMicroStep(s);
+        if (s.workload.globalBatchTokens > 0) {
+            run.gradAccum = gradAccumForBatch(s, s.workload.globalBatchTokens);
+            run.tokensPerStep = static_cast<double>(s.workload.globalBatchTokens);
+        } else {
+            run.gradAccum = 1;
+            run.tokensPerStep = static_cast<double>(perMicroStep);
+        }
+    }
+    if (s.measuredThroughput) {
+        run.tokensPerSec = s.measuredThroughput->tokensPerSec;
+        run.tokensPerSecScope
+            = s.measuredThroughput->scope == ThroughputScope::PerGpu ? StatedScope::PerGpu : StatedScope::Cluster;
+    }
+    run.stepTimeSeconds = stepTimeSeconds;
+    return run;
+}
+
+} // namespace mfu

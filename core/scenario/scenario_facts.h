@@ -1,0 +1,49 @@
+#pragma once
+// The figures every surface derives from one Scenario — the panels, the command line and the report — each computed
+// here and only here, so that the same scenario gives the same number wherever it is shown.
+//
+//   FLOP/token      the scenario's MFU formula at its sequence length; 6N when the model is a bare parameter count
+//                   (the only formula a bare count can answer)
+//   recompute       activation recomputation FLOP/token for HFU (core/model/flops.h, docs/formulas.md)
+//   layout          gpus = hsdpReplicas x fsdpShards x tp x pp x cp; a GPU count the degrees do not divide is an
+//                   error, never rounded
+//   DP ranks        hsdpReplicas x fsdpShards = gpus / (tp x pp x cp): the ranks that each take their own micro-batch
+//   micro-step      micro-batch x sequence x DP ranks: the tokens the cluster takes in one micro-step
+//   measured MFU    MFU/HFU from the scenario's measured throughput
+//   reported run    the scenario as a run report, the input of the diagnosis (core/diagnosis/diagnosis.h)
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/diagnosis/diagnosis.h"
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+// The scenario's MFU formula, or SixN when its model cannot answer that formula (a bare parameter count).
+FlopFormula scenarioFlopFormula(const Scenario& s);
+// Training FLOP per token under scenarioFlopFormula() at the scenario's sequence length.
+double scenarioFlopsPerToken(const Scenario& s);
+// Recompute FLOP per token of the scenario's activation checkpointing, under the same formula.
+double scenarioRecomputeFlopsPerToken(const Scenario& s);
+
+// Why the parallel degrees do not fit the GPU count (a degree below 1, or gpus not a multiple of
+// tp x pp x cp x hsdpReplicas); nullopt when they do.
+std::optional<std::string> parallelLayoutError(const Scenario& s);
+// gpus / (tp x pp x cp). Throws InputError (the layout error) when the degrees do not divide the GPU count.
+int dataParallelRanks(const Scenario& s);
+// micro-batch x sequence x data-parallel ranks. Throws InputError on a bad layout or a non-positive batch.
+int64_t tokensPerMicroStep(const Scenario& s);
+// Micro-steps per optimizer step for a global batch of batchTokens: whole micro-steps, at least one (rounded down).
+int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens);
+
+// MFU, HFU and achieved FLOP/s of the scenario's measured throughput; nullopt without one. Throws InputError when the
+// hardware lacks the peak or an input is out of range.
+std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s);
+
+// The scenario stated as a run report for the diagnosis: its GPU and count, model (a bare parameter count too),
+// precision, sequence, micro-batch, gradient accumulation and tokens per step (when its layout and batch are
+// valid), and its measured throughput; stepTimeSeconds when the user gave the throughput as a step time.
+ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> stepTimeSeconds = std::nullopt);
+
+} // namespace mfu

@@ -1,0 +1,43 @@
+// Human-readable numbers (core/number_format.h): separators, decimals, the one percent format, huge magnitudes.
+#include <QtTest>
+
+#include <cfloat>
+#include <cmath>
+
+#include "core/number_format.h"
+
+using namespace mfu;
+
+class TestNumberFormat : public QObject {
+    Q_OBJECT
+private slots:
+    void grouping()
+    {
+        QCOMPARE(formatNumber(1222.6, 0), std::string("1,223"));
+        QCOMPARE(formatNumber(-21111.25, 1), std::string("-21,111.2"));
+        QCOMPARE(formatNumber(999, 0), std::string("999"));
+        QCOMPARE(formatNumber(-0.001, 1), std::string("0.0")); // no "-0.0"
+    }
+
+    void hugeNumbersKeepEveryDigit()
+    {
+        // 2^210 = 1.6e63 is exact in a double and has 64 digits: with a 64-byte buffer "%.2f" was cut short (64 digits
+        // + ".00" + NUL do not fit) and the grouping placed commas in the wrong digits.
+        QCOMPARE(formatNumber(std::ldexp(1.0, 210), 2),
+            std::string("1,645,504,557,321,206,042,154,969,182,557,350,504,982,735,865,633,579,863,348,609,024.00"));
+        // DBL_MAX: 309 integer digits, grouped in threes (103 groups, 102 commas).
+        const std::string max = formatNumber(DBL_MAX, 0);
+        QCOMPARE(max.size(), size_t(309 + 102));
+        QCOMPARE(max.substr(0, 7), std::string("179,769"));
+    }
+
+    void percentHasTwoDecimals()
+    {
+        QCOMPARE(formatPercent(0.54339), std::string("54.34%"));
+        QCOMPARE(formatPercent(1.7568), std::string("175.68%"));
+        QCOMPARE(formatPercent(0.0), std::string("0.00%"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNumberFormat)
+#include "tst_number_format.moc"
