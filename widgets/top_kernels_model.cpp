@@ -76,6 +76,8 @@ QVariant TopKernelsModel::data(const QModelIndex& index, int role) const
             return locale.toString(k.shareOfKernelTime * 100, 'f', 2);
         }
     }
+    if (role == Qt::DecorationRole && index.column() == Category)
+        return categoryColour(k.category); // the swatch of the charts and the timeline (category_palette.h)
     if (role == Qt::ToolTipRole && index.column() == Name)
         return QString::fromStdString(k.name); // names run to hundreds of characters (templated CUTLASS kernels)
     if (role == Qt::TextAlignmentRole && index.column() >= Calls)
