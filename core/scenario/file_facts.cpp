@@ -1,5 +1,6 @@
 #include "core/scenario/file_facts.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/logs/training_log.h"
@@ -87,15 +88,19 @@ std::string factLabel(Fact fact)
     return "fact";
 }
 
-FactsCheck checkFacts(const FileFacts& file, const Scenario& s, double scenarioTokensPerStep)
+FactsCheck checkFacts(
+    const FileFacts& file, const Scenario& s, double scenarioTokensPerStep, const std::vector<HardwareSpec>& hardware)
 {
     FactsCheck c;
     const HardwareSpec& hw = s.cluster.hardware;
     if (file.gpuName) {
         c.gpuRecorded = true;
-        c.hardwarePresetId = trace::proposeHardwarePresetId(*file.gpuName);
-        if (c.hardwarePresetId)
-            c.gpuDiffers = *c.hardwarePresetId != hw.id;
+        const GpuMatch match = matchGpuName(*file.gpuName, hardware);
+        c.hardwarePresetId = match.presetId;
+        if (match.presetId)
+            c.gpuDiffers = *match.presetId != hw.id;
+        else if (match.ambiguous())
+            c.gpuDiffers = std::find(match.candidates.begin(), match.candidates.end(), hw.id) == match.candidates.end();
         else
             c.gpuDiffers = hw.id.empty() || upper(*file.gpuName).find(upper(hw.id)) == std::string::npos;
         if (c.gpuDiffers)

@@ -51,9 +51,12 @@ struct FactsCheck {
 };
 
 // Tolerances: GPU count and sequence length must match exactly; tokens per step within 0.5% (logs print rounded
-// batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters). The GPU differs when the name maps
-// to a preset other than the scenario's hardware, or maps to none and does not contain the scenario's hardware id.
-FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep);
+// batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters). The GPU name is matched against
+// `hardware` (the presets' "match" patterns, core/presets/gpu_match.h). It differs when it means a preset other than
+// the scenario's hardware, when it is ambiguous and the scenario's is not among the candidates, or when it matches
+// nothing and does not contain the scenario's hardware id.
+FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep,
+    const std::vector<HardwareSpec>& hardware);
 
 // Why a measured MFU cannot be shown as a number for this file and scenario, or nullopt when it can: the GPU
 // differs (the peak it is divided by is another GPU's), or the figure exceeds 100% (then the differing facts, or

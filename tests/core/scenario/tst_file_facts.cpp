@@ -23,6 +23,11 @@ Scenario b200Scenario()
     return s;
 }
 
+const std::vector<HardwareSpec>& hardware()
+{
+    return test::shippedPresets().hardware();
+}
+
 } // namespace
 
 class TestFileFacts : public QObject {
@@ -35,7 +40,7 @@ private slots:
         f.gpuCount = 1;
         f.seqLen = 8192;
         f.tokensPerStep = 8192;
-        const FactsCheck c = checkFacts(f, b200Scenario(), 8192);
+        const FactsCheck c = checkFacts(f, b200Scenario(), 8192, hardware());
         QVERIFY(c.empty());
         QVERIFY(c.gpuRecorded);
         QVERIFY(!c.gpuDiffers);
@@ -49,7 +54,7 @@ private slots:
         trace::LogFacts log;
         log.device = "NVIDIA B200";
         log.gpus = 8;
-        const FactsCheck c = checkFacts(factsFromLog(log), b200Scenario(), 8192);
+        const FactsCheck c = checkFacts(factsFromLog(log), b200Scenario(), 8192, hardware());
         QCOMPARE(c.differences.size(), size_t(1));
         QCOMPARE(c.differences[0].fact, Fact::GpuCount);
         QCOMPARE(c.differences[0].inFile, std::string("8"));
@@ -68,7 +73,7 @@ private slots:
     {
         FileFacts f;
         f.gpuName = "NVIDIA H100 80GB HBM3";
-        const FactsCheck c = checkFacts(f, b200Scenario(), 8192);
+        const FactsCheck c = checkFacts(f, b200Scenario(), 8192, hardware());
         QVERIFY(c.gpuDiffers);
         QCOMPARE(c.hardwarePresetId.value_or(""), std::string("h100-sxm"));
         QCOMPARE(c.differences.size(), size_t(1));
@@ -79,21 +84,27 @@ private slots:
 
         Scenario h100 = b200Scenario();
         h100.cluster.hardware = *test::shippedPresets().findHardware("h100-sxm");
-        QVERIFY(!checkFacts(f, h100, 8192).gpuDiffers);
+        QVERIFY(!checkFacts(f, h100, 8192, hardware()).gpuDiffers);
     }
 
     void unknownGpuDiffersUnlessNamed()
     {
         FileFacts f;
         f.gpuName = "Tesla V100-SXM2-32GB"; // the trace: 19,336% against a B200
-        const FactsCheck c = checkFacts(f, b200Scenario(), 8192);
+        const FactsCheck c = checkFacts(f, b200Scenario(), 8192, hardware());
         QVERIFY(c.gpuDiffers);
+        FileFacts unknown;
+        unknown.gpuName = "Imaginary X9 accelerator"; // matches no preset: differs unless it names the scenario's id
+        QVERIFY(checkFacts(unknown, b200Scenario(), 8192, hardware()).gpuDiffers);
+        QVERIFY(checkFacts(unknown, b200Scenario(), 8192, {}).gpuDiffers);
+        unknown.gpuName = "Some B200 engineering sample";
+        QVERIFY(!checkFacts(unknown, b200Scenario(), 8192, {}).gpuDiffers);
         QVERIFY(measuredMfuWithheld(c, 193.36));
     }
 
     void noGpuRecorded()
     {
-        const FactsCheck c = checkFacts(FileFacts {}, b200Scenario(), 8192);
+        const FactsCheck c = checkFacts(FileFacts {}, b200Scenario(), 8192, hardware());
         QVERIFY(!c.gpuRecorded);
         QVERIFY(c.empty());
         const auto why = measuredMfuWithheld(c, 1.5);
@@ -105,23 +116,23 @@ private slots:
     {
         FileFacts f;
         f.tokensPerStep = 8192 * 1.004; // within 0.5%
-        QVERIFY(checkFacts(f, b200Scenario(), 8192).empty());
+        QVERIFY(checkFacts(f, b200Scenario(), 8192, hardware()).empty());
         f.tokensPerStep = 8192 * 1.006;
-        QCOMPARE(checkFacts(f, b200Scenario(), 8192).differences.at(0).fact, Fact::TokensPerStep);
+        QCOMPARE(checkFacts(f, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::TokensPerStep);
 
         FileFacts size;
         const double params = 8030261248.0; // Llama 3.1 8B (Meta's model card: 8.03 B)
         size.modelParams = params * 1.05;
-        QVERIFY(checkFacts(size, b200Scenario(), 8192).empty());
+        QVERIFY(checkFacts(size, b200Scenario(), 8192, hardware()).empty());
         size.modelParams = 1.36e9; // seed 004's 1.36B
-        QCOMPARE(checkFacts(size, b200Scenario(), 8192).differences.at(0).fact, Fact::ModelSize);
+        QCOMPARE(checkFacts(size, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::ModelSize);
 
         FileFacts precision;
         precision.precision = TrainingPrecision::BF16_FP8;
-        QCOMPARE(checkFacts(precision, b200Scenario(), 8192).differences.at(0).fact, Fact::Precision);
+        QCOMPARE(checkFacts(precision, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::Precision);
         FileFacts seq;
         seq.seqLen = 4096;
-        QCOMPARE(checkFacts(seq, b200Scenario(), 8192).differences.at(0).inFile, std::string("4,096"));
+        QCOMPARE(checkFacts(seq, b200Scenario(), 8192, hardware()).differences.at(0).inFile, std::string("4,096"));
     }
 
     void megatronTokensFromBatch()
