@@ -12,6 +12,7 @@
 #include <exception>
 
 #include "core/costmodel/cost_model.h"
+#include "widgets/quantity_spin_box.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::widgets {
@@ -150,7 +151,7 @@ ParallelismEditor::Field& ParallelismEditor::addField(
 void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
     int min, int max, Read read, Write write)
 {
-    auto* spin = new QSpinBox;
+    auto* spin = new QuantitySpinBox; // takes "1M" tokens, "2k" GPUs; keeps every typed character
     spin->setRange(min, max);
     spin->setAccessibleName(accessible);
     spin->setToolTip(accessible); // the label is an abbreviation (TP, CP, EP, HSDP): spelled out on hover
