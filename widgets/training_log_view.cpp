@@ -25,6 +25,16 @@ QString figure(const std::optional<double>& v, double scale, int decimals, const
     return v ? QString::fromStdString(formatNumber(*v * scale, decimals)) + unit : QObject::tr("not logged");
 }
 
+// A line, or a marker when there is one point only (a line through one point draws nothing).
+void addSeries(
+    ChartView* chart, const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
+{
+    if (x.size() == 1 || (x.size() == 2 && x.front() == x.back()))
+        chart->addScatter(name, { x.front() }, { y.front() }, unit);
+    else
+        chart->addLine(name, x, y, unit);
+}
+
 QLabel* textLabel(const char* objectName)
 {
     auto* label = new QLabel;
@@ -161,12 +171,12 @@ void TrainingLogView::refresh()
     if (!time.isEmpty() && tokens.isEmpty()) {
         m_throughput->setTitle(tr("Step time per step"));
         m_throughput->setYAxis(tr("Step time"), tr("s"));
-        m_throughput->addLine(tr("Step time"), steps, time, tr("s"));
+        addSeries(m_throughput, tr("Step time"), steps, time, tr("s"));
     } else {
         m_throughput->setTitle(tr("Throughput per step"));
         m_throughput->setYAxis(tr("Tokens/s"), m_log->scope == trace::LogScope::PerGpu ? tr("per GPU") : QString());
         if (!tokens.isEmpty())
-            m_throughput->addLine(tr("Tokens/s"), steps, tokens);
+            addSeries(m_throughput, tr("Tokens/s"), steps, tokens, QString());
     }
     if (!warmSteps.isEmpty())
         m_throughput->addMisfits(warmName, warmSteps, warmValues);
@@ -176,7 +186,7 @@ void TrainingLogView::refresh()
     m_mfu->setXAxis(tr("Step"), QString());
     m_mfu->setYAxis(tr("MFU"), tr("%"));
     if (!claimed.isEmpty())
-        m_mfu->addLine(tr("Claimed"), claimedSteps, claimed, tr("%"));
+        addSeries(m_mfu, tr("Claimed"), claimedSteps, claimed, tr("%"));
     // A log that ran on another GPU than the scenario's: its recomputed MFU would divide by the wrong peak, so no
     // figure is drawn or stated; the Trace panel's banner offers the log's GPU.
     const FactsCheck facts
@@ -187,7 +197,8 @@ void TrainingLogView::refresh()
         const double recomputed = 100.0 * check.diagnosis->mfu;
         const double first = steps.front();
         const double last = steps.back();
-        m_mfu->addLine(recomputed > 100 ? tr("Recomputed (median): above 100%, impossible") : tr("Recomputed (median)"),
+        addSeries(m_mfu,
+            recomputed > 100 ? tr("Recomputed (median): above 100%, impossible") : tr("Recomputed (median)"),
             { first, last }, { recomputed, recomputed }, tr("%"));
     }
     m_mfu->rescale();

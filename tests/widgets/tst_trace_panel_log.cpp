@@ -151,6 +151,25 @@ private slots:
         QCOMPARE(view->mfuChart()->data().series.size(), 1); // the claimed line only
     }
 
+    // One step after warm-up: drawn as a marker (a line through one point draws nothing).
+    void aSingleStepIsDrawn()
+    {
+        const QString path = write(QStringLiteral("one-step.log"),
+            "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+            "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+            "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n");
+        ScenarioModel scenario;
+        useSeedScenario(scenario);
+        TracePanel panel(&scenario);
+        QVERIFY(panel.openTrainingLog(path));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        const ChartData& time = panel.trainingLogView()->throughputChart()->data();
+        QCOMPARE(time.series.size(), 2); // the step and the warm-up marker
+        QCOMPARE(time.series[0].kind, SeriesKind::Scatter);
+        QCOMPARE(time.series[0].x, (QVector<double> { 10 }));
+        QCOMPARE(panel.trainingLogView()->mfuChart()->data().series.value(0).kind, SeriesKind::Scatter);
+    }
+
     void aFileWithoutStepsIsAnError()
     {
         ScenarioModel scenario;
