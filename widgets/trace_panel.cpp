@@ -25,6 +25,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/errors.h"
@@ -491,6 +492,7 @@ void TracePanel::showRank()
         m_stepChart->setTitle(tr("Step time by kernel category (open a trace)"));
         m_timeline->clear();
         m_kernels->setKernels({});
+        m_kernels->clearBaseline();
     } else {
         const auto& rank = m_run->analysis.ranks[static_cast<size_t>(index)];
         fillStepChart(
@@ -499,6 +501,15 @@ void TracePanel::showRank()
         m_timeline->setTimeline(
             std::shared_ptr<const trace::Timeline>(m_run, &m_run->timelines[static_cast<size_t>(index)]));
         m_kernels->setKernels(rank.topKernels);
+        // Against the baseline's rank of the same index (its first rank when it has fewer).
+        if (m_baseline && !m_baseline->analysis.ranks.empty()) {
+            const auto& ranks = m_baseline->analysis.ranks;
+            const auto& base = ranks[std::min(static_cast<size_t>(index), ranks.size() - 1)];
+            m_kernels->setBaseline(
+                base.topKernels, static_cast<double>(base.steps.size()), static_cast<double>(rank.steps.size()));
+        } else {
+            m_kernels->clearBaseline();
+        }
     }
     updateFigures();
     updateMfu();

@@ -308,6 +308,28 @@ private slots:
         // Baseline elementwise 0.4 + 0.1 ms = 25%, optimised 0.3 ms = 15%.
         QCOMPARE(elem->y, QVector<double>({ 25, 15 }));
         QVERIFY2(elem->name.contains(QStringLiteral("-10.0 pp")), qPrintable(elem->name));
+
+        // Top kernels gain the baseline's time per step and the change: GEMM 0.5 -> 0.6 ms/step (+0.1),
+        // elementwise 0.25 -> 0.15 ms/step (-0.1).
+        TopKernelsModel* k = panel.kernelModel();
+        QCOMPARE(k->columnCount(), TopKernelsModel::ColumnCount + 2);
+        QCOMPARE(k->headerData(TopKernelsModel::DeltaMsPerStep, Qt::Horizontal).toString(),
+            QStringLiteral("Change (ms/step)"));
+        for (int r = 0; r < k->rowCount(); ++r) {
+            const QString name = k->index(r, TopKernelsModel::Name).data().toString();
+            const double base
+                = k->index(r, TopKernelsModel::BaselineMsPerStep).data(TopKernelsModel::SortRole).toDouble();
+            const double delta
+                = k->index(r, TopKernelsModel::DeltaMsPerStep).data(TopKernelsModel::SortRole).toDouble();
+            if (name == QString::fromStdString(kGemm)) {
+                QCOMPARE(base, 0.5);
+                QCOMPARE(qRound(delta * 1000), 100);
+                QCOMPARE(k->index(r, TopKernelsModel::DeltaMsPerStep).data().toString().left(1), QStringLiteral("+"));
+            } else if (name == QString::fromStdString(kElementwise)) {
+                QCOMPARE(base, 0.25);
+                QCOMPARE(qRound(delta * 1000), -100);
+            }
+        }
     }
 
     void badFileNamesFileAndPositionAndKeepsTheRun()
