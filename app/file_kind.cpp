@@ -3,10 +3,20 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QObject>
 
 #include "core/logs/training_log.h"
 
 namespace mfu::app {
+
+QString openFileFilter()
+{
+    return QObject::tr("Everything MFU Explorer opens (*.json *.json.gz *.sqlite *.log *.txt *.out);;"
+                       "Profiler traces (*.json *.json.gz *.sqlite);;"
+                       "Training logs (*.log *.txt *.out);;"
+                       "Configs and scenarios (*.json);;"
+                       "All files (*)");
+}
 
 FileKind sniffFileKind(const QString& path)
 {

@@ -15,6 +15,10 @@ enum class FileKind {
     Unknown
 };
 
+// File > Open's filters: everything the window opens first (configs, scenarios, Kineto traces, Nsight Systems
+// SQLite exports, training logs), then each kind alone.
+QString openFileFilter();
+
 // Reads at most the head of a large file; never throws.
 FileKind sniffFileKind(const QString& path);
 

@@ -85,7 +85,8 @@ MainWindow::MainWindow(QWidget* parent)
     predictPanel->setErrorBandModel(shippedErrorBands());
     addPanel(predictPanel, tr("Predict"));
     auto* tracePanel = new widgets::TracePanel(m_scenario);
-    tracePanel->setKnownHardware(presetLibrary().hardware()); // GPU name matching; another GPU's peak in logs
+    tracePanel->setKnownHardware(
+        presetLibrary().hardware()); // GPU name matching, adopting a file's GPU; another GPU's peak in logs
     addPanel(tracePanel, tr("Trace"));
     connect(tracePanel, &widgets::TracePanel::statusMessage, this, [this](const QString& m) { tell(m); });
     connect(tracePanel, &widgets::TracePanel::trainingLogOpened, this, [this](const QString& path) {

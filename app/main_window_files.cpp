@@ -130,8 +130,7 @@ bool MainWindow::openFile(const QString& path)
 
 void MainWindow::chooseAndOpenFiles()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        this, tr("Open"), QString(), tr("Configs, scenarios and traces (*.json *.json.gz);;All files (*)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open"), QString(), openFileFilter());
     openFiles(paths);
 }
 

@@ -1,4 +1,5 @@
 #include "widgets/calculator_panel.h"
+#include "widgets/category_palette.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -227,6 +228,7 @@ void CalculatorPanel::updateResults()
         const QString none = tr("no measurement");
         for (QLabel* l : { m_throughput, m_tflops, m_mfu, m_hfu })
             l->setText(none);
+        m_mfu->setStyleSheet(QString());
         return;
     }
     const MfuResult r = *scenarioMeasuredMfu(s);
@@ -246,6 +248,13 @@ void CalculatorPanel::updateResults()
     } else {
         m_mfu->setText(percent(r.mfu));
     }
+    // Above 100% no GPU can be: the inputs describe no single run. Said in the error colour, with the reason.
+    const bool impossible = r.mfu > 1;
+    if (impossible)
+        m_mfu->setText(m_mfu->text()
+            + tr("\nabove 100%: no GPU computes above its dense peak, so the measured throughput, the GPU count or "
+                 "the model do not describe one run"));
+    m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
     m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
                                        .arg(percent(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
                                  : tr("%1 (no activation recompute: HFU = MFU)").arg(percent(r.hfu)));

@@ -1,4 +1,5 @@
 #include "widgets/calculator_tables.h"
+#include "widgets/category_palette.h"
 
 #include <QFont>
 #include <QLocale>
@@ -7,6 +8,7 @@
 #include "core/errors.h"
 #include "core/number_format.h"
 #include "core/units.h"
+#include "widgets/category_palette.h"
 
 namespace mfu::widgets {
 
@@ -84,6 +86,7 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
         const std::optional<double> perToken = flops.get(f);
         QString tflops = QStringLiteral("-");
         QString mfu = QStringLiteral("-");
+        bool impossible = false; // no GPU computes above its peak: shown in the error colour
         if (perToken && tokensPerSecPerGpu) {
             try {
                 const double recompute = recomputeFlopsPerToken(
@@ -92,6 +95,9 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
                     scenario.cluster.hardware, scenario.precision);
                 tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
                 mfu = QString::fromStdString(formatPercent(r.mfu));
+                impossible = r.mfu > 1;
+                if (impossible)
+                    mfu += QObject::tr(" (above 100%: impossible)");
             } catch (const InputError&) {
                 // The panel shows the reason once, above the tables.
             }
@@ -101,6 +107,8 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
                           : QStringLiteral("needs the architecture (bare parameter count)"),
                 Qt::AlignLeft | Qt::AlignVCenter),
             cell(perToken ? gflops(*perToken) : QStringLiteral("-")), cell(tflops), cell(mfu) };
+        if (impossible)
+            row.last()->setForeground(errorColour());
         row[0]->setToolTip(
             QString::fromUtf8(flopFormulaLabel(f).data(), static_cast<qsizetype>(flopFormulaLabel(f).size())));
         if (f == scenario.mfuFormula) {

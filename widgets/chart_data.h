@@ -1,6 +1,7 @@
 #pragma once
 // The data behind a chart, kept apart from QCustomPlot: the CSV export writes exactly these numbers, and tests and
 // headless reports can read what a chart shows without touching the plot.
+#include <QColor>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -22,6 +23,7 @@ struct ChartSeries {
     QVector<double> x; // ascending (the chart sorts on insertion, as QCustomPlot does)
     QVector<double> y;
     int stackedOn = -1; // Bars: index of the bars series this one sits on; Band: the edge it is shaded to
+    QColor colour; // fixed colour (a kernel category's); invalid: the chart's palette by series index
 };
 
 struct ChartAxis {

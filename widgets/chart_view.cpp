@@ -177,17 +177,17 @@ void ChartView::setLegendOutside(bool outside)
 
 int ChartView::addLine(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
 {
-    return addSeries({ name, unit, SeriesKind::Line, x, y, -1 });
+    return addSeries({ name, unit, SeriesKind::Line, x, y, -1, QColor() });
 }
 
 int ChartView::addScatter(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
 {
-    return addSeries({ name, unit, SeriesKind::Scatter, x, y, -1 });
+    return addSeries({ name, unit, SeriesKind::Scatter, x, y, -1, QColor() });
 }
 
 int ChartView::addMisfits(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
 {
-    return addSeries({ name, unit, SeriesKind::Misfit, x, y, -1 });
+    return addSeries({ name, unit, SeriesKind::Misfit, x, y, -1, QColor() });
 }
 
 int ChartView::addBandEdge(
@@ -195,7 +195,7 @@ int ChartView::addBandEdge(
 {
     const bool validEdge
         = fillTo >= 0 && fillTo < m_data.series.size() && m_data.series[fillTo].kind == SeriesKind::Band;
-    return addSeries({ name, unit, SeriesKind::Band, x, y, validEdge ? fillTo : -1 });
+    return addSeries({ name, unit, SeriesKind::Band, x, y, validEdge ? fillTo : -1, QColor() });
 }
 
 int ChartView::addBars(
@@ -203,7 +203,16 @@ int ChartView::addBars(
 {
     const bool validBase
         = stackedOn >= 0 && stackedOn < m_data.series.size() && m_data.series[stackedOn].kind == SeriesKind::Bars;
-    return addSeries({ name, unit, SeriesKind::Bars, x, y, validBase ? stackedOn : -1 });
+    return addSeries({ name, unit, SeriesKind::Bars, x, y, validBase ? stackedOn : -1, QColor() });
+}
+
+void ChartView::setSeriesColour(int index, const QColor& colour)
+{
+    if (index < 0 || index >= m_data.series.size())
+        return;
+    m_data.series[index].colour = colour;
+    styleSeries(m_plottables[index], m_data.series[index], index);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 int ChartView::addSeries(ChartSeries series)
@@ -246,6 +255,8 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
         = series.kind == SeriesKind::Misfit ? kMisfitColour : kSeriesColours[index % std::size(kSeriesColours)];
     if (isDark(palette()))
         colour = colour.lighter(135); // the Okabe-Ito blues are too dark on a dark background
+    if (series.colour.isValid())
+        colour = series.colour; // a category's own colour: the same in every view and both palettes
     if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
         bars->setPen(QPen(colour.darker(120), 1));
         bars->setBrush(colour);

@@ -44,6 +44,8 @@ public:
     // edge, shaded between the two.
     int addBandEdge(const QString& name, const QVector<double>& x, const QVector<double>& y, int fillTo = -1,
         const QString& unit = {});
+    // A fixed colour for one series (a kernel category's own), kept through palette changes and exports.
+    void setSeriesColour(int index, const QColor& colour);
     void clearSeries();
     // Fits the axes to the data (y from 0 when all data is non-negative) and replots.
     void rescale();

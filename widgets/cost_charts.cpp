@@ -84,13 +84,18 @@ void fillDaysVsMfu(ChartView& chart, const ScenarioCost& cost)
 void fillSavings(ChartView& chart, const MfuSavings& s)
 {
     chart.clearSeries();
-    chart.setTitle(QStringLiteral("Savings from %1% to %2% MFU")
-                       .arg(s.uplift.baselineMfu * 100, 0, 'f', 0)
-                       .arg(s.uplift.targetMfu * 100, 0, 'f', 0));
+    // Below the baseline the same readings are a loss: named so, as positive amounts.
+    const bool loss = s.uplift.targetMfu < s.uplift.baselineMfu;
+    chart.setTitle(
+        (loss ? QStringLiteral("Loss from %1% down to %2% MFU") : QStringLiteral("Savings from %1% to %2% MFU"))
+            .arg(s.uplift.baselineMfu * 100, 0, 'f', 0)
+            .arg(s.uplift.targetMfu * 100, 0, 'f', 0));
     const QStringList names { QStringLiteral("Cost at baseline"), QStringLiteral("Cost at target"),
-        QStringLiteral("Saved (same tokens)"), QStringLiteral("Recovered (same GPU-hours)") };
+        loss ? QStringLiteral("Extra cost (same tokens)") : QStringLiteral("Saved (same tokens)"),
+        loss ? QStringLiteral("Lost (same GPU-hours)") : QStringLiteral("Recovered (same GPU-hours)") };
+    const double sign = loss ? -1.0 : 1.0;
     const QVector<double> y { s.fixedWork.baseline.costUsd / 1e3, s.fixedWork.target.costUsd / 1e3,
-        s.fixedWork.costSavedUsd / 1e3, s.fixedBudget.recoveredValueUsd / 1e3 };
+        sign * s.fixedWork.costSavedUsd / 1e3, sign * s.fixedBudget.recoveredValueUsd / 1e3 };
     chart.setCategories(names);
     chart.setXAxis(QStringLiteral("Reading"), {});
     chart.setYAxis(QStringLiteral("Dollars"), QStringLiteral("k$"));

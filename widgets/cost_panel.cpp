@@ -18,6 +18,7 @@
 #include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/units.h"
+#include "widgets/category_palette.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_charts.h"
 #include "widgets/price_memory.h"
@@ -250,16 +251,32 @@ void CostPanel::showResults()
         m_energy->setText(qs(formatNumber(*j.energyKwh, 0) + " kWh"));
     fillCostVsMfu(*m_costChart, *c);
     fillDaysVsMfu(*m_daysChart, *c);
+    // A target below the baseline is a loss: the rows say so with positive amounts instead of negative savings.
+    const bool loss = c->savings && c->savings->uplift.targetMfu < c->savings->uplift.baselineMfu;
+    auto* form = qobject_cast<QFormLayout*>(m_costSaved->parentWidget()->layout());
+    auto relabel = [form](QLabel* field, const QString& text) {
+        if (auto* label = form ? qobject_cast<QLabel*>(form->labelForField(field)) : nullptr)
+            label->setText(text);
+    };
+    relabel(m_recovered, loss ? tr("Lost (same GPU-hours):") : tr("Recovered (same GPU-hours):"));
+    relabel(m_timeSaved, loss ? tr("Time lost (same tokens):") : tr("Time saved (same tokens):"));
+    relabel(m_costSaved, loss ? tr("Loss (same tokens):") : tr("Saved (same tokens):"));
+    for (QLabel* field : { m_recovered, m_timeSaved, m_costSaved })
+        field->setStyleSheet(loss ? errorStyleSheet() : QString());
     if (c->savings) {
         const auto& b = c->savings->fixedBudget;
         const auto& w = c->savings->fixedWork;
         m_equivalents->setText(qs(formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
             + formatNumber(b.productiveGpuEquivalentsTarget, 1)));
-        m_recovered->setText(qs(formatNumber(b.gpuEquivalentsRecovered, 1) + " GPU-equivalents, worth $"
-            + formatNumber(b.recoveredValueUsd, 0)));
-        m_timeSaved->setText(qs(formatPercent(w.timeSavedFraction) + " (" + formatNumber(w.target.wallClockDays(), 1)
-            + " days instead of " + formatNumber(w.baseline.wallClockDays(), 1) + ")"));
-        m_costSaved->setText(qs("$" + formatNumber(w.costSavedUsd, 0)));
+        const double sign = loss ? -1.0 : 1.0;
+        m_recovered->setText(qs(formatNumber(sign * b.gpuEquivalentsRecovered, 1) + " GPU-equivalents, worth $"
+            + formatNumber(sign * b.recoveredValueUsd, 0)));
+        m_timeSaved->setText(
+            qs(formatPercent(sign * w.timeSavedFraction) + " (" + formatNumber(w.target.wallClockDays(), 1)
+                + " days instead of " + formatNumber(w.baseline.wallClockDays(), 1) + ")"));
+        m_costSaved->setText(loss
+                ? qs("$" + formatNumber(-w.costSavedUsd, 0)) + tr(" more: the target MFU is below the baseline")
+                : qs("$" + formatNumber(w.costSavedUsd, 0)));
         fillSavings(*m_savingsChart, *c->savings);
     }
     if (m_comparison)

@@ -14,6 +14,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/scenario/scenario_facts.h"
+#include "widgets/quantity_spin_box.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::widgets {
@@ -152,7 +153,7 @@ ParallelismEditor::Field& ParallelismEditor::addField(
 void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
     int min, int max, Read read, Write write)
 {
-    auto* spin = new QSpinBox;
+    auto* spin = new QuantitySpinBox; // takes "1M" tokens, "2k" GPUs; keeps every typed character
     spin->setRange(min, max);
     spin->setAccessibleName(accessible);
     spin->setToolTip(accessible); // the label is an abbreviation (TP, CP, EP, HSDP): spelled out on hover

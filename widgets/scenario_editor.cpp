@@ -14,11 +14,16 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
+#include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 #include "widgets/chart_data.h"
+#include "widgets/quantity_spin_box.h"
 #include "widgets/scenario_model.h"
 
 namespace mfu::widgets {
@@ -32,9 +37,13 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
+// The longest context window published for a trained model: Llama 4 Scout, 10M tokens (Meta, "The Llama 4 herd",
+// April 2025). Longer sequences are not a training run anyone can describe.
+constexpr double kMaxSeqLen = 10'000'000;
+
 QSpinBox* countSpin(int minimum, int maximum)
 {
-    auto* spin = new QSpinBox;
+    auto* spin = new QuantitySpinBox;
     spin->setMinimumWidth(90);
     spin->setRange(minimum, maximum);
     spin->setGroupSeparatorShown(true);
@@ -46,13 +55,7 @@ QSpinBox* countSpin(int minimum, int maximum)
 
 std::optional<double> parseGroupedNumber(const QString& text)
 {
-    QString plain = text.trimmed();
-    plain.remove(QLatin1Char(',')).remove(QLatin1Char(' ')).remove(QLatin1Char('_')).remove(QChar(0x202F));
-    bool ok = false;
-    const double value = plain.toDouble(&ok);
-    if (!ok || !std::isfinite(value))
-        return std::nullopt;
-    return value;
+    return parseQuantity(text.toStdString());
 }
 
 ScenarioEditor::ScenarioEditor(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent)
@@ -63,6 +66,14 @@ ScenarioEditor::ScenarioEditor(ScenarioModel* model, const PresetLibrary& preset
     buildUi();
     connect(m_model, &ScenarioModel::changed, this, &ScenarioEditor::syncFromModel);
     syncFromModel();
+}
+
+ScenarioEditor::~ScenarioEditor()
+{
+    // Fields commit on focus-out, and a field being destroyed loses focus: nothing may reach this half-destroyed
+    // editor or the model from here on.
+    for (QObject* child : findChildren<QObject*>())
+        child->blockSignals(true);
 }
 
 void ScenarioEditor::buildUi()
@@ -111,12 +122,9 @@ void ScenarioEditor::buildUi()
     auto explainBadCount = [this, form, &reasonLabel](QSpinBox* spin, const char* reasonName, const QString& reason) {
         QLabel* label = reasonLabel(reasonName);
         form->addRow(QString(), label);
-        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, spin, label, reason] {
-            QString typed = spin->text();
-            typed.remove(spin->prefix()).remove(spin->suffix());
-            bool ok = false;
-            const qlonglong value = spin->locale().toLongLong(typed.trimmed(), &ok);
-            showReason(label, spin, ok && value >= spin->minimum() && value <= spin->maximum() ? QString() : reason);
+        auto* quantity = static_cast<QuantitySpinBox*>(spin);
+        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, quantity, label, reason] {
+            showReason(label, quantity, quantity->typedValue() ? QString() : reason);
         });
     };
 
@@ -125,7 +133,7 @@ void ScenarioEditor::buildUi()
     m_gpuCount->setAccessibleName(tr("GPU count"));
     form->addRow(tr("GPU &count:"), m_gpuCount);
     explainBadCount(m_gpuCount, "gpuCountReason",
-        tr("Enter a whole number of GPUs from 1 to 1,000,000; until then the scenario keeps its count."));
+        tr("Enter a whole number of GPUs from 1 to 1,000,000 (2k = 2,000); until then the scenario keeps its count."));
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
@@ -140,7 +148,7 @@ void ScenarioEditor::buildUi()
     m_seqLen = new QLineEdit;
     m_seqLen->setObjectName(QStringLiteral("seqLen"));
     m_seqLen->setAccessibleName(tr("Sequence length in tokens"));
-    m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192"));
+    m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192 or 32k"));
     form->addRow(tr("&Sequence length:"), m_seqLen);
     m_seqLenReason = reasonLabel("seqLenReason");
     form->addRow(QString(), m_seqLenReason);
@@ -197,11 +205,13 @@ void ScenarioEditor::buildUi()
     connect(m_gpuCount, &QSpinBox::valueChanged, m_model, &ScenarioModel::setGpuCount);
     connect(m_precisionCombo, &QComboBox::currentIndexChanged, this,
         [this] { m_model->setPrecision(static_cast<TrainingPrecision>(m_precisionCombo->currentData().toInt())); });
-    connect(m_seqLen, &QLineEdit::textEdited, this, &ScenarioEditor::onSeqLenEdited);
+    connect(m_seqLen, &QLineEdit::textEdited, this, &ScenarioEditor::checkSeqLen);
+    connect(m_seqLen, &QLineEdit::editingFinished, this, &ScenarioEditor::commitSeqLen);
     connect(m_microBatch, &QSpinBox::valueChanged, this, [this](int v) { m_model->setMicroBatch(v); });
     connect(m_gradAccum, &QSpinBox::valueChanged, this, [this](int v) { m_model->setGradAccum(v); });
-    connect(m_throughputMode, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onThroughputEdited);
-    connect(m_throughputValue, &QLineEdit::textEdited, this, &ScenarioEditor::onThroughputEdited);
+    connect(m_throughputMode, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onThroughputModeChosen);
+    connect(m_throughputValue, &QLineEdit::textEdited, this, &ScenarioEditor::checkThroughput);
+    connect(m_throughputValue, &QLineEdit::editingFinished, this, &ScenarioEditor::commitThroughput);
 }
 
 void ScenarioEditor::onModelChosen(int index)
@@ -223,35 +233,88 @@ void ScenarioEditor::onHardwareChosen(int index)
         m_model->setHardware(*spec);
 }
 
-void ScenarioEditor::onSeqLenEdited()
+std::optional<int64_t> ScenarioEditor::checkSeqLen()
 {
     const auto value = parseGroupedNumber(m_seqLen->text());
-    if (!value || *value < 1 || *value != std::floor(*value) || *value > 1e9) {
-        showReason(m_seqLenReason, m_seqLen, tr("Enter a whole number of tokens from 1 to 1,000,000,000."));
-        return;
+    if (!value || *value < 1 || *value != std::floor(*value) || *value > kMaxSeqLen) {
+        showReason(m_seqLenReason, m_seqLen,
+            tr("Enter a whole number of tokens from 1 to 10,000,000 (the longest published context, Llama 4 "
+               "Scout's); 32k = 32,000. Until then the scenario keeps %1.")
+                .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
+        return std::nullopt;
     }
     showReason(m_seqLenReason, m_seqLen, {});
-    m_model->setSeqLen(static_cast<int64_t>(*value));
+    return static_cast<int64_t>(*value);
 }
 
-void ScenarioEditor::onThroughputEdited()
+void ScenarioEditor::commitSeqLen()
+{
+    if (const auto value = checkSeqLen(); value && *value != m_model->scenario().workload.seqLen)
+        m_model->setSeqLen(*value);
+}
+
+std::optional<double> ScenarioEditor::checkThroughput()
 {
     const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
     const QString text = m_throughputValue->text().trimmed();
-    const auto value = parseGroupedNumber(text);
     if (text.isEmpty()) {
         showReason(m_throughputReason, m_throughputValue, tr("No measurement: enter one to get TFLOPS and MFU."));
-        m_model->setThroughput(input, 0);
-        return;
+        return 0.0;
     }
+    const auto value = parseGroupedNumber(text);
     if (!value || *value <= 0) {
         showReason(m_throughputReason, m_throughputValue,
             input == ThroughputInput::StepTime ? tr("Enter the step time as a positive number of seconds.")
                                                : tr("Enter the throughput as a positive number of tokens per second."));
-        return;
+        return std::nullopt;
+    }
+    // Physically possible: no GPU computes more than its dense peak. The scenario's FLOP/token turns the value into
+    // an MFU (core/model/mfu.h); above 100% the value is refused and the largest possible one named.
+    const Scenario& s = m_model->scenario();
+    const int gpus = std::max(1, s.cluster.gpuCount);
+    double perGpu = *value;
+    if (input == ThroughputInput::TokensPerSecCluster)
+        perGpu = *value / gpus;
+    else if (input == ThroughputInput::StepTime)
+        perGpu = static_cast<double>(m_model->tokensPerStep()) / *value / gpus;
+    try {
+        const auto fpt = countFlopsPerToken(s.model, s.workload.seqLen).get(s.mfuFormula);
+        if (fpt && *fpt > 0 && perGpu > 0) {
+            const MfuResult m = computeMfu(*fpt, 0, perGpu, gpus, s.cluster.hardware, s.precision);
+            if (m.mfu > 1) {
+                const double maxPerGpu = perGpu / m.mfu;
+                const QLocale locale;
+                const QString limit = input == ThroughputInput::StepTime
+                    ? tr("at least %1 s per step").arg(locale.toString(*value * m.mfu, 'g', 4))
+                    : input == ThroughputInput::TokensPerSecCluster
+                    ? tr("at most %1 tokens/s for the cluster").arg(locale.toString(maxPerGpu * gpus, 'f', 0))
+                    : tr("at most %1 tokens/s per GPU").arg(locale.toString(maxPerGpu, 'f', 0));
+                showReason(m_throughputReason, m_throughputValue,
+                    tr("Not possible: that is %1% MFU, more than %2 can compute. At 100% of its dense peak this "
+                       "model needs %3. The scenario keeps its last value.")
+                        .arg(locale.toString(m.mfu * 100, 'g', 3), qs(s.cluster.hardware.name), limit));
+                return std::nullopt;
+            }
+        }
+    } catch (const std::exception&) {
+        // No FLOP/token or no peak for this scenario: nothing to bound against; the panels say why.
     }
     showReason(m_throughputReason, m_throughputValue, {});
-    m_model->setThroughput(input, *value);
+    return *value;
+}
+
+void ScenarioEditor::commitThroughput()
+{
+    const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
+    if (const auto value = checkThroughput();
+        value && (*value != m_model->throughputValue() || input != m_model->throughputInput()))
+        m_model->setThroughput(input, *value);
+}
+
+void ScenarioEditor::onThroughputModeChosen()
+{
+    // The same measurement in the new unit: 21,111 tokens/s per GPU on 8 GPUs becomes 168,888 for the cluster.
+    m_model->setThroughputInput(static_cast<ThroughputInput>(m_throughputMode->currentData().toInt()));
 }
 
 void ScenarioEditor::showReason(QLabel* reason, QWidget* field, const QString& text)
@@ -369,8 +432,11 @@ void ScenarioEditor::syncFromModel()
     if (!seq || *seq != static_cast<double>(s.workload.seqLen))
         m_seqLen->setText(QString::number(s.workload.seqLen));
     const auto tput = parseGroupedNumber(m_throughputValue->text());
-    if (m_model->throughputValue() > 0 && (!tput || *tput != m_model->throughputValue()))
+    if (m_model->throughputValue() > 0 && (!tput || *tput != m_model->throughputValue())
+        && !m_throughputValue->hasFocus())
         m_throughputValue->setText(QLocale::c().toString(m_model->throughputValue(), 'g', 12));
+    else if (m_model->throughputValue() <= 0 && tput && !m_throughputValue->hasFocus())
+        m_throughputValue->clear();
     updateDerivedTexts();
 }
 

@@ -1,11 +1,15 @@
 #pragma once
 // ScenarioEditor: the inputs of the window's scenario (model, GPU, GPU count, precision, sequence, batch, measured
-// throughput). It writes every valid edit into the ScenarioModel; an invalid one is explained next to its field and
-// leaves the model as it was. Presets come from the PresetLibrary it is given (the application's embedded + user
-// presets); imported config.json models join the model list.
+// throughput). A field commits on Enter or focus-out and writes a valid value into the ScenarioModel; until then, and
+// for an invalid value (explained next to its field while typing), the model keeps its last valid value. Numbers
+// take the units people type ("32k", "1.5M"); sequence length and measured throughput are bounded to what is
+// physically possible, and switching "Measured as" converts the value. Presets come from the PresetLibrary it is given
+// (the application's embedded + user presets); imported config.json models join the model list.
 #include <QString>
 #include <QWidget>
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/model/model_spec.h"
@@ -25,6 +29,7 @@ class ScenarioEditor : public QWidget {
     Q_OBJECT
 public:
     ScenarioEditor(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent = nullptr);
+    ~ScenarioEditor() override;
 
     // Imports a Hugging Face config.json, adds it to the model list and selects it. On failure returns false and
     // sets *error to a message that names the file and the problem.
@@ -43,8 +48,12 @@ private:
     void syncHardware(const HardwareSpec& hardware); // signals already blocked by the caller
     void onModelChosen(int index);
     void onHardwareChosen(int index);
-    void onSeqLenEdited();
-    void onThroughputEdited();
+    // Validate while typing (the reason under the field), commit on Enter or focus-out.
+    std::optional<int64_t> checkSeqLen();
+    void commitSeqLen();
+    std::optional<double> checkThroughput();
+    void commitThroughput();
+    void onThroughputModeChosen();
     void importFromDialog();
     void showReason(QLabel* reason, QWidget* field, const QString& text);
     void updateDerivedTexts();
@@ -71,7 +80,7 @@ private:
     QLabel* m_throughputReason = nullptr;
 };
 
-// Reads "21111", "21,111", "21 111" or "2.1e4" (commas and spaces as digit grouping); nullopt when not a number.
+// Reads "21111", "21,111", "21 111", "2.1e4", "32k" or "1.5M" (core/number_parse.h); nullopt when not a number.
 std::optional<double> parseGroupedNumber(const QString& text);
 
 } // namespace mfu::widgets

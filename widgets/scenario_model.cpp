@@ -84,6 +84,32 @@ void ScenarioModel::setThroughput(ThroughputInput input, double value)
     deriveAndNotify();
 }
 
+void ScenarioModel::setThroughputInput(ThroughputInput input)
+{
+    if (input == m_throughputInput)
+        return;
+    const int gpus = std::max(1, m_scenario.cluster.gpuCount);
+    const double tokens = static_cast<double>(tokensPerStep());
+    double value = 0;
+    if (m_scenario.measuredThroughput) {
+        const double cluster = tokensPerSecPerGpu(*m_scenario.measuredThroughput, gpus) * gpus;
+        switch (input) {
+        case ThroughputInput::TokensPerSecPerGpu:
+            value = cluster / gpus;
+            break;
+        case ThroughputInput::TokensPerSecCluster:
+            value = cluster;
+            break;
+        case ThroughputInput::StepTime:
+            value = cluster > 0 && tokens > 0 ? tokens / cluster : 0;
+            break;
+        }
+    }
+    m_throughputInput = input;
+    m_throughputValue = value;
+    deriveAndNotify();
+}
+
 void ScenarioModel::setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
     const FrameworkFlags& flags, int64_t microBatch)
 {
@@ -111,6 +137,25 @@ void ScenarioModel::setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd)
 void ScenarioModel::setCostInputs(const CostInputs& inputs)
 {
     m_scenario.cost = inputs;
+    deriveAndNotify();
+}
+
+void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
+    std::optional<int64_t> tokensPerStep)
+{
+    if (hardware) {
+        m_scenario.cluster.hardware = *hardware;
+        m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware->id);
+    }
+    if (gpus && *gpus > 0)
+        m_scenario.cluster.gpuCount = *gpus;
+    if (seqLen && *seqLen > 0)
+        m_scenario.workload.seqLen = *seqLen;
+    if (tokensPerStep && *tokensPerStep > 0) {
+        const Workload& w = m_scenario.workload;
+        const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
+        m_gradAccum = std::max<int64_t>(1, *tokensPerStep / perMicroStep);
+    }
     deriveAndNotify();
 }
 

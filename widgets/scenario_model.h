@@ -44,6 +44,9 @@ public:
     void setGradAccum(int64_t gradAccum);
     // value: tokens/s for the tokens/s inputs, seconds for StepTime. A value <= 0 clears the measurement.
     void setThroughput(ThroughputInput input, double value);
+    // The same measurement stated another way: the value is converted (tokens/s per GPU x GPUs = cluster tokens/s;
+    // step time = tokens per step / cluster tokens/s), never reinterpreted.
+    void setThroughputInput(ThroughputInput input);
     // Parallelism, checkpointing, framework flags and micro-batch at once (Predict panel edits, planner "Apply").
     // Keeps the global batch in tokens: gradient accumulation is re-derived for the new data-parallel degree.
     void setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
@@ -54,6 +57,10 @@ public:
     // its preset's typical price; the same GPU with other constants (calibration) keeps the scenario's price.
     void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);
     void setCostInputs(const CostInputs& inputs);
+    // What an opened trace or log states, adopted at once (one change, one undo step): its GPU (price as for
+    // setHardware), GPU count, sequence length and tokens per step (whole micro-batches per data-parallel rank).
+    void adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
+        std::optional<int64_t> tokensPerStep);
 
     ScenarioModelState state() const;
     void restore(const ScenarioModelState& state);

@@ -38,31 +38,6 @@ QString categoryLabel(std::string_view key)
     return QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
 }
 
-QColor categoryColour(KernelCategory category)
-{
-    // Computation in saturated hues, communication in reds/purples, memory in greys: a timeline reads at a glance.
-    static const std::array<QColor, trace::kKernelCategoryCount> colours { {
-        QColor(0x00, 0x72, 0xb2), // gemm
-        QColor(0xe6, 0x9f, 0x00), // attention fwd
-        QColor(0xd5, 0x5e, 0x00), // attention bwd
-        QColor(0x00, 0x9e, 0x73), // elementwise
-        QColor(0x56, 0xb4, 0xe9), // normalization
-        QColor(0xf0, 0xe4, 0x42), // softmax/loss
-        QColor(0x8c, 0x6d, 0x31), // optimizer
-        QColor(0xcc, 0x33, 0x33), // all-reduce
-        QColor(0xcc, 0x79, 0xa7), // all-gather
-        QColor(0x99, 0x33, 0x66), // reduce-scatter
-        QColor(0x88, 0x22, 0x55), // all-to-all
-        QColor(0xaa, 0x44, 0x99), // send/recv
-        QColor(0x77, 0x33, 0x88), // broadcast
-        QColor(0xbb, 0x55, 0x55), // other comm
-        QColor(0x88, 0x88, 0x88), // memcpy
-        QColor(0xaa, 0xaa, 0xaa), // memset
-        QColor(0x44, 0x44, 0x44), // other
-    } };
-    return colours[static_cast<size_t>(category)];
-}
-
 void fillStepChart(ChartView* chart, const trace::RankAnalysis& rank, BreakdownUnit unit)
 {
     chart->clearSeries();
@@ -99,6 +74,7 @@ void fillStepChart(ChartView* chart, const trace::RankAnalysis& rank, BreakdownU
         const QString name
             = idle ? categoryLabel("idle") : categoryLabel(trace::categoryKey(static_cast<KernelCategory>(c)));
         below = chart->addBars(name, x, y, below);
+        chart->setSeriesColour(below, idle ? idleColour() : categoryColour(static_cast<KernelCategory>(c)));
     }
     chart->rescale();
 }
@@ -127,6 +103,7 @@ void fillComparisonChart(ChartView* chart, const trace::RunComparison& compariso
                                  .arg(categoryLabel(c.key), deltaPp >= 0 ? QStringLiteral("+") : QString(),
                                      locale.toString(deltaPp, 'f', 1));
         below = chart->addBars(name, { 0, 1 }, { 100 * c.baselineShare, 100 * c.optimisedShare }, below);
+        chart->setSeriesColour(below, categoryColour(c.key));
     }
     chart->rescale();
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The Trace panel's charts, filled from core's analysis into the shared ChartView: the stacked category breakdown
 // per step and the baseline-vs-optimised comparison in the style of seed 000's Figure 3 (one stacked bar per run,
-// the category shares side by side, deltas in the legend). Only categories with time in them get a series.
+// the category shares side by side, deltas in the legend). Only categories with time in them get a series, in
+// the category's own colour (category_palette.h).
 #include <QColor>
 #include <QString>
 
@@ -9,6 +10,7 @@
 
 #include "core/trace/analysis.h"
 #include "core/trace/comparison.h"
+#include "widgets/category_palette.h" // categoryColour(): every chart below colours a category with it
 
 namespace mfu::widgets {
 
@@ -16,8 +18,6 @@ class ChartView;
 
 // "gemm" -> "GEMM", "attention_bwd" -> "Attention bwd", "idle" -> "Idle"; unknown keys come back unchanged.
 QString categoryLabel(std::string_view key);
-// A fixed colour per category (timeline lanes, legends), distinct for the computation categories.
-QColor categoryColour(trace::KernelCategory category);
 
 enum class BreakdownUnit { Share, Milliseconds };
 

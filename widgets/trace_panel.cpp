@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -22,14 +23,17 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/errors.h"
 #include "core/logs/training_log.h"
+#include "core/scenario/file_facts.h"
 #include "core/trace/byte_source.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
 #include "widgets/chart_view.h"
+#include "widgets/facts_banner.h"
 #include "widgets/scenario_model.h"
 #include "widgets/timeline_view.h"
 #include "widgets/top_kernels_model.h"
@@ -128,6 +132,8 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->setVisible(false);
 
+    m_banner = new FactsBanner(m_scenario);
+
     m_timeline = new TimelineView;
     m_views = new QTabWidget;
     m_views->addTab(buildOverview(), tr("Breakdown"));
@@ -136,11 +142,18 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_views->addTab(buildRanks(), tr("Ranks"));
     m_logView = new TrainingLogView(m_scenario);
     m_views->addTab(m_logView, tr("Training log"));
+    connect(m_logView, &TrainingLogView::openRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open training log"), QString(), tr("Training logs (*.log *.txt *.out);;All files (*)"));
+        if (!path.isEmpty())
+            openTrainingLog(path);
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(toolbar);
     layout->addWidget(m_source);
     layout->addWidget(m_error);
+    layout->addWidget(m_banner);
     layout->addWidget(m_views, 1);
 
     m_activity = new Activity([this] { cancelImport(); }, this);
@@ -219,8 +232,16 @@ QWidget* TracePanel::buildOverview()
     charts->addWidget(m_comparisonHint);
     for (int i = 0; i < 3; ++i)
         charts->setStretchFactor(i, 1);
+    // The figures are sentences: at 1280x720 they need more height than the tab has, so they scroll instead of
+    // being squeezed into clipped rows.
+    auto* figuresScroll = new QScrollArea;
+    figuresScroll->setObjectName(QStringLiteral("figuresScroll"));
+    figuresScroll->setWidget(figures);
+    figuresScroll->setWidgetResizable(true);
+    figuresScroll->setFrameShape(QFrame::NoFrame);
+    figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(figures);
+    split->addWidget(figuresScroll);
     split->addWidget(charts);
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
@@ -338,6 +359,8 @@ void TracePanel::startImport(const QStringList& paths, bool baseline)
             JobControl& control) { return std::make_shared<const TraceRun>(importTraceRun(paths, rules, control)); },
         [this, baseline](std::shared_ptr<const TraceRun>& result) {
             (baseline ? m_baseline : m_run) = result;
+            if (!baseline)
+                m_banner->setFacts(factsFromTrace(result->analysis), tr("the trace"));
             showRun();
             emit statusMessage(tr("Imported %1.").arg(fileNames(result->paths)));
             emit imported();
@@ -372,6 +395,7 @@ bool TracePanel::openTrainingLog(const QString& path)
         },
         [this, path, shown](std::shared_ptr<const trace::TrainingLog>& log) {
             m_logView->setLog(*log, path);
+            m_banner->setFacts(factsFromLog(log->facts), tr("the log"));
             m_views->setCurrentWidget(m_logView);
             emit statusMessage(tr("Opened the training log %1.").arg(shown));
             emit trainingLogOpened(path);
@@ -409,6 +433,7 @@ void TracePanel::showError(const QString& message, bool trainingLog)
 void TracePanel::setKnownHardware(std::vector<HardwareSpec> hardware)
 {
     m_knownHardware = hardware;
+    m_banner->setKnownHardware(hardware); // to adopt a file's GPU as the scenario's
     m_logView->setKnownHardware(std::move(hardware));
     if (m_run)
         showRun(); // the GPU's proposed preset may change
@@ -464,6 +489,7 @@ void TracePanel::showRank()
         m_stepChart->setTitle(tr("Step time by kernel category (open a trace)"));
         m_timeline->clear();
         m_kernels->setKernels({});
+        m_kernels->clearBaseline();
     } else {
         const auto& rank = m_run->analysis.ranks[static_cast<size_t>(index)];
         fillStepChart(
@@ -472,6 +498,15 @@ void TracePanel::showRank()
         m_timeline->setTimeline(
             std::shared_ptr<const trace::Timeline>(m_run, &m_run->timelines[static_cast<size_t>(index)]));
         m_kernels->setKernels(rank.topKernels);
+        // Against the baseline's rank of the same index (its first rank when it has fewer).
+        if (m_baseline && !m_baseline->analysis.ranks.empty()) {
+            const auto& ranks = m_baseline->analysis.ranks;
+            const auto& base = ranks[std::min(static_cast<size_t>(index), ranks.size() - 1)];
+            m_kernels->setBaseline(
+                base.topKernels, static_cast<double>(base.steps.size()), static_cast<double>(rank.steps.size()));
+        } else {
+            m_kernels->clearBaseline();
+        }
     }
     updateFigures();
     updateMfu();

@@ -32,6 +32,7 @@ class QTableView;
 namespace mfu::widgets {
 
 class BackgroundJob;
+class FactsBanner;
 class ChartView;
 class ScenarioModel;
 class TimelineView;
@@ -75,6 +76,8 @@ public:
     // The hardware presets a trace's or log's GPU name is matched against (their "match" patterns); also given to
     // the training log view, to spot another GPU's peak.
     void setKnownHardware(std::vector<HardwareSpec> hardware);
+    // Where the trace or log opened last and the scenario disagree, with the button that adopts the file's facts.
+    FactsBanner* factsBanner() const { return m_banner; }
     // The import or log read in progress, for the status bar.
     Activity* activity() const { return m_activity; }
     QString errorText() const;
@@ -117,6 +120,7 @@ private:
     Activity* m_activity = nullptr;
     QLabel* m_source = nullptr;
     QLabel* m_error = nullptr;
+    FactsBanner* m_banner = nullptr;
     QComboBox* m_rank = nullptr;
     QComboBox* m_unit = nullptr;
     QTabWidget* m_views = nullptr;

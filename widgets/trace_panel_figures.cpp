@@ -14,8 +14,10 @@
 #include "core/model/flops.h"
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
+#include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/trace/comparison.h"
+#include "widgets/category_palette.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
 #include "widgets/trace_charts.h"
@@ -121,6 +123,7 @@ void TracePanel::updateMfu()
 {
     const Scenario& s = m_scenario->scenario();
     QStringList notes;
+    m_measuredMfu->setStyleSheet(QString());
     // Prediction: the cost model for the same scenario, whether or not a trace is open.
     double predicted = 0;
     try {
@@ -130,9 +133,18 @@ void TracePanel::updateMfu()
     } catch (const std::exception& e) {
         m_predictedMfu->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())));
     }
+    const double tokens = static_cast<double>(m_scenario->tokensPerStep());
+    const FactsCheck check
+        = m_run ? checkFacts(factsFromTrace(m_run->analysis), s, tokens, m_knownHardware) : FactsCheck {};
+    // Said beside measured MFU whatever it shows: the peak it divides by is then the scenario's guess.
+    const QString noGpu = !m_run || check.gpuRecorded
+        ? QString()
+        : tr(" (the trace records no GPU: the scenario's %1 is assumed)")
+              .arg(QString::fromStdString(
+                  s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name));
     if (!m_run || !(m_run->analysis.meanStepSeconds > 0)) {
         m_measuredMfu->setText(
-            m_run ? tr("needs ProfilerStep annotations (a measured step time)") : QStringLiteral("–"));
+            (m_run ? tr("needs ProfilerStep annotations (a measured step time)") : QStringLiteral("–")) + noGpu);
         m_mfuNote->setText(tr("Measured MFU uses the scenario's model, FLOP/token formula, tokens per step, GPU count "
                               "and GPU with the trace's mean step time."));
         return;
@@ -143,27 +155,33 @@ void TracePanel::updateMfu()
     } catch (const std::exception&) {
         fpt.reset(); // said below: the scenario's model cannot give a FLOP/token
     }
-    const double tokens = static_cast<double>(m_scenario->tokensPerStep());
     m_mfuNote->clear();
     if (!fpt || !(*fpt > 0) || !(tokens > 0)) {
-        m_measuredMfu->setText(m_scenario->layoutError().isEmpty()
-                ? tr("not available: the scenario needs a model and a positive batch")
-                : tr("not available: %1").arg(m_scenario->layoutError()));
+        m_measuredMfu->setText(
+            (m_scenario->layoutError().isEmpty() ? tr("not available: the scenario needs a model and a positive batch")
+                                                 : tr("not available: %1").arg(m_scenario->layoutError()))
+            + noGpu);
         return;
     }
     try {
         const MfuResult m = trace::measuredMfu(
             *fpt, tokens, s.cluster.gpuCount, m_run->analysis.meanStepSeconds, s.cluster.hardware, s.precision);
-        QString text = percent(m.mfu);
-        if (predicted > 0)
-            text += tr(" (%1 the prediction: %2 pp)")
-                        .arg(m.mfu >= predicted ? tr("above") : tr("below"),
-                            QLocale().toString(std::abs(m.mfu - predicted) * 100, 'f', 1));
-        if (m.mfu > 1)
-            text += tr(": above 100%, so the scenario's model or tokens per step do not describe this trace");
-        m_measuredMfu->setText(text);
+        if (const auto why = measuredMfuWithheld(check, m.mfu)) {
+            // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
+            m_measuredMfu->setText(tr("not shown: %1").arg(QString::fromStdString(*why)) + noGpu);
+            m_measuredMfu->setStyleSheet(errorStyleSheet());
+        } else {
+            QString text = percent(m.mfu);
+            if (predicted > 0)
+                text += tr(" (%1 the prediction: %2 pp)")
+                            .arg(m.mfu >= predicted ? tr("above") : tr("below"),
+                                QLocale().toString(std::abs(m.mfu - predicted) * 100, 'f', 1));
+            m_measuredMfu->setText(text + noGpu);
+            m_measuredMfu->setStyleSheet(QString());
+        }
     } catch (const std::exception& e) {
-        m_measuredMfu->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())));
+        m_measuredMfu->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())) + noGpu);
+        m_measuredMfu->setStyleSheet(QString());
         return;
     }
     notes << tr("From the trace's mean step time %1 with the scenario's %2 (%3 tokens per step on %n GPU(s), %4).",
@@ -173,16 +191,6 @@ void TracePanel::updateMfu()
                      QLocale().toString(tokens, 'f', 0),
                      QString::fromStdString(
                          s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name));
-    for (const auto& r : m_run->analysis.ranks)
-        if (r.gpuName)
-            if (const auto preset = proposeHardwarePresetId(*r.gpuName, m_knownHardware);
-                preset && *preset != s.cluster.hardware.id) {
-                notes << tr("The trace ran on %1 (preset %2) but the scenario's GPU is %3: choose it in the scenario "
-                            "for a like-for-like figure.")
-                             .arg(QString::fromStdString(*r.gpuName), QString::fromStdString(*preset),
-                                 QString::fromStdString(s.cluster.hardware.id));
-                break;
-            }
     m_mfuNote->setText(notes.join(QLatin1Char(' ')));
 }
 

@@ -1,7 +1,9 @@
 #include "widgets/training_log_view.h"
 
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -9,6 +11,8 @@
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_diagnosis.h"
 #include "core/number_format.h"
+#include "core/scenario/file_facts.h"
+#include "widgets/category_palette.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_model.h"
 
@@ -19,6 +23,16 @@ namespace {
 QString figure(const std::optional<double>& v, double scale, int decimals, const QString& unit)
 {
     return v ? QString::fromStdString(formatNumber(*v * scale, decimals)) + unit : QObject::tr("not logged");
+}
+
+// A line, or a marker when there is one point only (a line through one point draws nothing).
+void addSeries(
+    ChartView* chart, const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
+{
+    if (x.size() == 1 || (x.size() == 2 && x.front() == x.back()))
+        chart->addScatter(name, { x.front() }, { y.front() }, unit);
+    else
+        chart->addLine(name, x, y, unit);
 }
 
 QLabel* textLabel(const char* objectName)
@@ -65,8 +79,17 @@ TrainingLogView::TrainingLogView(ScenarioModel* scenario, QWidget* parent)
     split->addWidget(charts);
     split->setStretchFactor(1, 1);
     split->setSizes({ 420, 580 }); // findings are paragraphs: give them room to read
+    // Its own Open button: the tab is found before the Trace panel's toolbar is understood.
+    auto* open = new QPushButton(tr("Open training log..."));
+    open->setObjectName(QStringLiteral("openTrainingLog"));
+    open->setToolTip(tr("torchtitan, Megatron-LM, nanoGPT or similar logs (*.log, *.txt, *.out)"));
+    connect(open, &QPushButton::clicked, this, &TrainingLogView::openRequested);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(open);
+    bar->addStretch();
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
     layout->addWidget(split);
     connect(m_scenario, &ScenarioModel::changed, this, &TrainingLogView::refresh);
     refresh();
@@ -115,10 +138,22 @@ void TrainingLogView::refresh()
     const trace::LogCheck check = trace::checkLog(*m_log,
         trace::scenarioLogContext(scenario, static_cast<double>(m_scenario->tokensPerStep()), *m_log, name), known);
 
-    // Step time when the log has it (Megatron, nanoGPT), else tokens/s (torchtitan).
+    // Step time when the log has it (Megatron, nanoGPT), else tokens/s (torchtitan). The first kWarmupSteps steps
+    // (compilation, allocator warm-up) are left out of the lines, as out of the medians, and marked on their own.
+    constexpr size_t kWarmupSteps = 1; // summarizeLog's default (core/logs/training_log.h)
     QVector<double> steps, time, tokens, claimed;
-    QVector<double> claimedSteps;
-    for (const auto& s : m_log->steps) {
+    QVector<double> claimedSteps, warmSteps, warmValues;
+    for (size_t i = 0; i < m_log->steps.size(); ++i) {
+        const auto& s = m_log->steps[i];
+        const bool warm = i < kWarmupSteps && m_log->steps.size() > kWarmupSteps;
+        const std::optional<double> value = s.stepSeconds ? s.stepSeconds : s.tokensPerSec;
+        if (warm) {
+            if (value) {
+                warmSteps << static_cast<double>(s.step);
+                warmValues << *value;
+            }
+            continue;
+        }
         if (s.stepSeconds) {
             steps << static_cast<double>(s.step);
             time << *s.stepSeconds;
@@ -131,29 +166,40 @@ void TrainingLogView::refresh()
             claimed << 100.0 * *s.mfu;
         }
     }
+    const QString warmName = tr("Warm-up (left out)");
     m_throughput->setXAxis(tr("Step"), QString());
     if (!time.isEmpty() && tokens.isEmpty()) {
         m_throughput->setTitle(tr("Step time per step"));
         m_throughput->setYAxis(tr("Step time"), tr("s"));
-        m_throughput->addLine(tr("Step time"), steps, time, tr("s"));
+        addSeries(m_throughput, tr("Step time"), steps, time, tr("s"));
     } else {
         m_throughput->setTitle(tr("Throughput per step"));
         m_throughput->setYAxis(tr("Tokens/s"), m_log->scope == trace::LogScope::PerGpu ? tr("per GPU") : QString());
         if (!tokens.isEmpty())
-            m_throughput->addLine(tr("Tokens/s"), steps, tokens);
+            addSeries(m_throughput, tr("Tokens/s"), steps, tokens, QString());
     }
+    if (!warmSteps.isEmpty())
+        m_throughput->addMisfits(warmName, warmSteps, warmValues);
     m_throughput->rescale();
 
     m_mfu->setTitle(tr("Claimed vs recomputed MFU"));
     m_mfu->setXAxis(tr("Step"), QString());
     m_mfu->setYAxis(tr("MFU"), tr("%"));
     if (!claimed.isEmpty())
-        m_mfu->addLine(tr("Claimed"), claimedSteps, claimed, tr("%"));
-    if (check.diagnosis && !m_log->steps.empty()) {
+        addSeries(m_mfu, tr("Claimed"), claimedSteps, claimed, tr("%"));
+    // A log that ran on another GPU than the scenario's: its recomputed MFU would divide by the wrong peak, so no
+    // figure is drawn or stated; the Trace panel's banner offers the log's GPU.
+    const FactsCheck facts
+        = checkFacts(factsFromLog(m_log->facts), scenario, static_cast<double>(m_scenario->tokensPerStep()), known);
+    const std::optional<std::string> otherGpu
+        = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
+    if (check.diagnosis && !steps.isEmpty() && !otherGpu) {
         const double recomputed = 100.0 * check.diagnosis->mfu;
-        const double first = static_cast<double>(m_log->steps.front().step);
-        const double last = static_cast<double>(m_log->steps.back().step);
-        m_mfu->addLine(tr("Recomputed (median)"), { first, last }, { recomputed, recomputed }, tr("%"));
+        const double first = steps.front();
+        const double last = steps.back();
+        addSeries(m_mfu,
+            recomputed > 100 ? tr("Recomputed (median): above 100%, impossible") : tr("Recomputed (median)"),
+            { first, last }, { recomputed, recomputed }, tr("%"));
     }
     m_mfu->rescale();
 
@@ -166,16 +212,29 @@ void TrainingLogView::refresh()
     summary += tr("Step time: %1<br>Tokens/s: %2%3<br>TFLOPS: %4%3<br>MFU claimed: %5<br>")
                    .arg(figure(s.medianStepSeconds, 1, 3, tr(" s")), figure(s.medianTokensPerSec, 1, 0, QString()),
                        scope, figure(s.medianTflops, 1, 1, QString()), figure(s.medianMfu, 100, 2, tr("%")));
-    if (check.diagnosis) {
+    if (otherGpu) {
+        summary += QStringLiteral("<span style=\"color:%1\">").arg(errorColour().name())
+            + tr("<b>MFU recomputed: not shown</b>: %1</span>").arg(QString::fromStdString(*otherGpu).toHtmlEscaped());
+        m_findings->setText(check.diagnosis ? QString::fromStdString(diagnosisToText(*check.diagnosis)) : QString());
+    } else if (check.diagnosis) {
         const RunDiagnosis& run = check.diagnosis->runs.front();
-        summary
-            += tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
-                  "peak)")
-                   .arg(QString::fromStdString(run.consistent ? formatPercent(run.mfu) : correctedMfuText(run)),
-                       QString::fromStdString(scenario.model.id), QString::fromStdString(scenario.cluster.hardware.id),
-                       QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
-                       QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
-                       QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)));
+        // Above 100%: the error colour and the reason (no GPU computes above its peak).
+        const QString open = run.consistent && run.mfu > 1
+            ? QStringLiteral("<span style=\"color:%1\">").arg(errorColour().name())
+            : QString();
+        const QString close = run.consistent && run.mfu > 1
+            ? tr(": above 100%, so the scenario's model or GPU, or the log's tokens, do "
+                 "not describe this run</span>")
+            : QString();
+        summary += open
+            + tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
+                 "peak)")
+                  .arg(QString::fromStdString(run.consistent ? formatPercent(run.mfu) : correctedMfuText(run)),
+                      QString::fromStdString(scenario.model.id), QString::fromStdString(scenario.cluster.hardware.id),
+                      QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
+                      QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
+                      QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)))
+            + close;
         m_findings->setText(QString::fromStdString(diagnosisToText(*check.diagnosis)));
     } else {
         summary += tr("MFU recomputed: not available");

@@ -38,6 +38,9 @@ public:
     QString summaryText() const;
     QString findingsText() const;
 
+signals:
+    void openRequested(); // its "Open training log..." button: the Trace panel asks for the file
+
 private:
     void refresh();
 

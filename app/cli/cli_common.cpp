@@ -10,6 +10,7 @@
 
 #include "app/preset_store.h"
 #include "core/errors.h"
+#include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 
 namespace mfu::cli {
@@ -76,25 +77,10 @@ void addJsonOption(QCommandLineParser& parser)
 
 double parseNumber(const QString& text, const QString& flag)
 {
-    QString t = text.trimmed();
-    t.remove(QLatin1Char(','));
-    t.remove(QLatin1Char('_'));
-    double scale = 1.0;
-    if (!t.isEmpty()) {
-        const QChar last = t.back();
-        static const QString suffixes = QStringLiteral("kKmMbBgGtT");
-        const int i = suffixes.indexOf(last);
-        if (i >= 0) {
-            static const double scales[] = { 1e3, 1e3, 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e12, 1e12 };
-            scale = scales[i];
-            t.chop(1);
-        }
-    }
-    bool ok = false;
-    const double v = t.toDouble(&ok);
-    if (!ok || !std::isfinite(v))
+    const auto v = parseQuantity(text.toStdString()); // core/number_parse.h: the window's fields parse the same way
+    if (!v)
         throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number");
-    return v * scale;
+    return *v;
 }
 
 double parsePositive(const QString& text, const QString& flag)

@@ -15,6 +15,7 @@
 #include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/calculator_panel.h"
+#include "widgets/category_palette.h"
 #include "widgets/chart_view.h"
 #include "widgets/scenario_editor.h"
 #include "widgets/scenario_model.h"
@@ -110,7 +111,10 @@ private slots:
         const double perToken = *mfu::countFlopsPerToken(s.model, s.workload.seqLen).palm;
         const auto r = mfu::computeMfu(perToken, 0, 21111, 1, s.cluster.hardware, s.precision);
         const QString expected = QString::fromStdString(mfu::formatPercent(r.mfu));
-        QCOMPARE(f.text("mfu"), expected);
+        if (r.mfu > 1) // above any peak: the figure, then the reason (in the error colour)
+            QVERIFY2(f.text("mfu").startsWith(expected + QStringLiteral("\nabove 100%")), qPrintable(f.text("mfu")));
+        else
+            QCOMPARE(f.text("mfu"), expected);
         QVERIFY(f.text("mfu") != before);
         QVERIFY(f.text("peak").contains(QString::fromStdString(s.cluster.hardware.name)));
     }
@@ -121,6 +125,20 @@ private slots:
         f.chooseGpu(QStringLiteral("a100-sxm-80gb")); // 21,111 tok/s of an 8B model is ~4x an A100's peak
         QVERIFY2(f.findingCodes().contains(QStringLiteral("impossible_throughput")),
             qPrintable(f.findingCodes().join(QLatin1Char(','))));
+        // The MFU above 100% is in the error colour with its reason, in the figure and in the formula table.
+        QVERIFY2(f.text("mfu").contains(QStringLiteral("above 100%")), qPrintable(f.text("mfu")));
+        QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfu"))->styleSheet().contains(QStringLiteral("color")));
+        bool coloured = false;
+        for (int r = 0; r < f.panel.formulaTable()->rowCount(); ++r) {
+            const QModelIndex cell = f.panel.formulaTable()->index(r, f.panel.formulaTable()->columnCount() - 1);
+            if (cell.data().toString().contains(QStringLiteral("above 100%")))
+                coloured = cell.data(Qt::ForegroundRole).value<QBrush>().color() == errorColour();
+        }
+        QVERIFY(coloured);
+        // Back on the B200 (about 60%): plain again.
+        f.chooseGpu(QStringLiteral("b200"));
+        QVERIFY(!f.text("mfu").contains(QStringLiteral("above 100%")));
+        QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfu"))->styleSheet().isEmpty());
     }
 
     void fp8ShowsBothPeaksLabelled()
@@ -178,6 +196,7 @@ private slots:
 
         f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen"))->selectAll();
         QTest::keyClicks(f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen")), QStringLiteral("262144"));
+        QTest::keyClick(f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen")), Qt::Key_Return); // commits
         QCOMPARE(f.panel.chart()->data().series[1].x.last(), 262144.0); // range grows to include S
     }
 };

@@ -2,6 +2,7 @@
 // message when there is no MFU to cost the job at.
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -128,6 +129,32 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(&panel));
             QVERIFY(panel.grab().save(shots + QStringLiteral("/cost_panel.png")));
         }
+    }
+
+    // 40% -> 30% MFU on seed 001's cluster for 90 days: the same job costs 40/30 as much, $460,800 more. A loss,
+    // said with positive amounts in the error colour, not "saved -$460,800".
+    void targetBelowBaselineIsALoss()
+    {
+        ScenarioModel model;
+        model.setScenario(seed001());
+        CostPanel panel(&model, app::presetLibrary());
+        typeInto(panel.days(), QStringLiteral("90"));
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        typeInto(panel.targetMfuPercent(), QStringLiteral("30"));
+        const QString saved = valueOf(panel, "costSaved");
+        QVERIFY2(saved.startsWith(QStringLiteral("$460,800 more")), qPrintable(saved));
+        QCOMPARE(valueOf(panel, "costRecovered"), QStringLiteral("25.6 GPU-equivalents, worth $138,240"));
+        auto* savedLabel = panel.findChild<QLabel*>(QStringLiteral("costSaved"));
+        auto* form = qobject_cast<QFormLayout*>(savedLabel->parentWidget()->layout());
+        QCOMPARE(qobject_cast<QLabel*>(form->labelForField(savedLabel))->text(), QStringLiteral("Loss (same tokens):"));
+        QVERIFY(savedLabel->styleSheet().contains(QStringLiteral("color")));
+        QVERIFY(panel.savingsChart()->data().title.startsWith(QStringLiteral("Loss from 40% down to 30%")));
+        for (double y : panel.savingsChart()->data().series.value(0).y)
+            QVERIFY(y > 0);
+        // Back above the baseline: savings again.
+        typeInto(panel.targetMfuPercent(), QStringLiteral("60"));
+        QCOMPARE(
+            qobject_cast<QLabel*>(form->labelForField(savedLabel))->text(), QStringLiteral("Saved (same tokens):"));
     }
 
     void tokenBudgetAndPredictedMfu()

@@ -1,5 +1,7 @@
-// ScenarioEditor driven like a user: typing, choosing from combos, tabbing. Each valid edit reaches the
-// ScenarioModel; an invalid one is explained next to its field and leaves the model unchanged.
+// ScenarioEditor driven like a user: typing, choosing from combos, tabbing. A field commits on Enter (or focus-out);
+// each valid edit then reaches the ScenarioModel; an invalid one is explained next to its field and leaves the model
+// unchanged. Units ("32k", "2k") are taken, spin boxes keep every typed character, values beyond the physically
+// possible are refused, and switching "Measured as" converts the measurement.
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -36,6 +38,7 @@ private:
         edit->selectAll();
         QTest::keyClick(edit, Qt::Key_Backspace);
         QTest::keyClicks(edit, text);
+        QTest::keyClick(edit, Qt::Key_Return); // fields commit on Enter
     }
 
 private slots:
@@ -94,7 +97,8 @@ private slots:
         QTest::newRow("negative") << "-4096";
         QTest::newRow("not a number") << "nan";
         QTest::newRow("infinite") << "inf";
-        QTest::newRow("above a billion") << "1000000001"; // pasted: typed, 100000000 would be applied on the way
+        QTest::newRow("above ten million") << "10000001";
+        QTest::newRow("32kk") << "32kk";
     }
 
     void invalidSequenceLengthIsExplainedAndIgnored()
@@ -102,12 +106,7 @@ private slots:
         QFETCH(QString, text);
         Fixture f;
         auto* seq = f.field<QLineEdit>("seqLen");
-        if (text.size() > 6) {
-            seq->selectAll();
-            seq->insert(text); // a paste: one edit
-        } else {
-            retype(seq, text);
-        }
+        retype(seq, text);
         QCOMPARE(f.model.scenario().workload.seqLen, 8192);
         const QString reason = f.editor.validationReason(QStringLiteral("seqLen"));
         QVERIFY2(reason.contains(QStringLiteral("whole number of tokens")), qPrintable(reason));
@@ -126,6 +125,8 @@ private slots:
         auto* count = f.field<QSpinBox>("gpuCount");
         count->selectAll();
         QTest::keyClicks(count, QStringLiteral("64"));
+        QCOMPARE(f.model.scenario().cluster.gpuCount, 1); // not before Enter: "6" is never a scenario
+        QTest::keyClick(count, Qt::Key_Return);
         QCOMPARE(f.model.scenario().cluster.gpuCount, 64);
     }
 
@@ -139,8 +140,13 @@ private slots:
                                             << "whole number";
             QTest::addRow("%s empty", field) << field << ""
                                              << "whole number";
+            QTest::addRow("%s negative", field) << field << "-3"
+                                                << "whole number";
+            QTest::addRow("%s past a million", field) << field << "2000000"
+                                                      << "whole number";
+            QTest::addRow("%s words", field) << field << "many"
+                                             << "whole number";
         }
-        // A minus sign or a digit past 1,000,000 cannot even be typed: the spin box refuses those keys.
     }
 
     void invalidCountIsExplainedAndIgnored()
@@ -163,8 +169,11 @@ private slots:
         auto* label = f.editor.findChild<QLabel*>(field + QStringLiteral("Reason"));
         QVERIFY(label && !label->isHidden()); // next to the field, not only in a status bar
         QCOMPARE(spin->accessibleDescription(), reason);
+        QCOMPARE(spin->findChild<QLineEdit*>()->text(), spin->prefix() + text + spin->suffix()); // nothing dropped
+        spin->selectAll();
         QTest::keyClicks(spin, QStringLiteral("4"));
         QVERIFY(f.editor.validationReason(field).isEmpty());
+        QTest::keyClick(spin, Qt::Key_Return);
         QCOMPARE(spin->value(), 4);
     }
 
@@ -216,6 +225,65 @@ private slots:
         retype(f.field<QLineEdit>("throughputValue"), QString());
         QVERIFY(!f.model.scenario().measuredThroughput); // empty = no measurement
         QVERIFY(f.editor.validationReason(QStringLiteral("throughput")).contains(QStringLiteral("No measurement")));
+    }
+
+    void unitsPeopleTypeAreTaken()
+    {
+        Fixture f;
+        retype(f.field<QLineEdit>("seqLen"), QStringLiteral("32k"));
+        QCOMPARE(f.model.scenario().workload.seqLen, 32000); // not 32
+        auto* count = f.field<QSpinBox>("gpuCount");
+        count->selectAll();
+        QTest::keyClicks(count, QStringLiteral("2k"));
+        QTest::keyClick(count, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().cluster.gpuCount, 2000);
+        retype(f.field<QLineEdit>("throughputValue"), QStringLiteral("1.5k"));
+        QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 1500.0);
+    }
+
+    void nothingCommitsBeforeEnterOrFocusOut()
+    {
+        Fixture f;
+        QSignalSpy changed(&f.model, &ScenarioModel::changed);
+        auto* seq = f.field<QLineEdit>("seqLen");
+        seq->selectAll();
+        QTest::keyClicks(seq, QStringLiteral("4096"));
+        QCOMPARE(f.model.scenario().workload.seqLen, 8192);
+        QCOMPARE(changed.count(), 0);
+        QTest::keyClick(seq, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().workload.seqLen, 4096);
+        QCOMPARE(changed.count(), 1); // one change, so one undo step
+    }
+
+    // The "1e30 as a measured value gives an MFU of 6.8e28 %": refused, with the largest possible value.
+    void impossibleThroughputIsRefused()
+    {
+        Fixture f;
+        retype(f.field<QLineEdit>("throughputValue"), QStringLiteral("1e30"));
+        QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 21111.0); // unchanged
+        const QString reason = f.editor.validationReason(QStringLiteral("throughput"));
+        QVERIFY2(reason.contains(QStringLiteral("Not possible")) && reason.contains(QStringLiteral("at most")),
+            qPrintable(reason));
+        // A step time too short for the batch is refused the same way: 8,192 tokens of an 8B model in 1 µs.
+        auto* mode = f.field<QComboBox>("throughputMode");
+        mode->setCurrentIndex(mode->findData(static_cast<int>(mfu::widgets::ThroughputInput::StepTime)));
+        retype(f.field<QLineEdit>("throughputValue"), QStringLiteral("1e-6"));
+        QVERIFY2(f.editor.validationReason(QStringLiteral("throughput")).contains(QStringLiteral("at least")),
+            qPrintable(f.editor.validationReason(QStringLiteral("throughput"))));
+    }
+
+    void switchingMeasuredAsConverts()
+    {
+        Fixture f;
+        f.field<QSpinBox>("gpuCount")->setValue(8); // 21,111 tokens/s per GPU on 8 GPUs, 8 x 8,192 tokens per step
+        auto* mode = f.field<QComboBox>("throughputMode");
+        mode->setCurrentIndex(mode->findData(static_cast<int>(mfu::widgets::ThroughputInput::TokensPerSecCluster)));
+        QCOMPARE(f.model.throughputValue(), 21111.0 * 8);
+        QCOMPARE(f.field<QLineEdit>("throughputValue")->text(), QStringLiteral("168888"));
+        mode->setCurrentIndex(mode->findData(static_cast<int>(mfu::widgets::ThroughputInput::StepTime)));
+        QCOMPARE(f.model.throughputValue(), 65536.0 / 168888.0);
+        // The measurement itself never changed: 21,111 tokens/s per GPU throughout.
+        QCOMPARE(mfu::tokensPerSecPerGpu(*f.model.scenario().measuredThroughput, 8), 21111.0);
     }
 
     void fp8OnAGpuWithoutFp8PeakIsNoted()

@@ -1,13 +1,14 @@
 // A training log in the Trace panel: seed 004's 8-GPU log (iteration blocks) opens in the "Training log" tab with
-// its step time per step, the MFU it claims (2.61%) and the MFU recomputed for the scenario's model and GPU (39.6%
-// for LLaMA 1.36B on B200, as in tst_diagnosis), with the diagnosis findings as text; a scenario change redoes the
-// check; a file with no step lines is an error that keeps the panel usable; the log is read on a worker thread with
-// a progress bar, and Cancel keeps the log shown before; the main window routes a log there by content and adds it
-// to the recent files once it has loaded.
-// MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
+// its step time per step (the warm-up step marked apart, out of the line), the MFU it claims (2.61%) and the MFU
+// recomputed for the scenario's model and GPU (39.6% for LLaMA 1.36B on B200, as in tst_diagnosis), with the diagnosis
+// findings as text; a scenario change redoes the check; a file with no step lines is an error that keeps the panel
+// usable; the log is read on a worker thread with a progress bar, and Cancel keeps the log shown before; the main
+// window routes a log there by content and adds it to the recent files once it has loaded. MFU_SCREENSHOT_DIR=folder
+// saves the window on the Training log tab.
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -88,6 +89,23 @@ private slots:
         QVERIFY(!m_log.isEmpty() && !m_notALog.isEmpty() && !m_bigLog.isEmpty());
     }
 
+    // File > Open offers logs and Nsight exports; the Training log tab has its own Open button.
+    void logsCanBeFoundFromTheWindow()
+    {
+        const QString filter = app::openFileFilter();
+        for (const char* pattern : { "*.log", "*.txt", "*.sqlite", "*.json.gz" })
+            QVERIFY2(filter.contains(QLatin1String(pattern)), pattern);
+        QVERIFY2(filter.section(QStringLiteral(";;"), 0, 0).contains(QStringLiteral("*.log")),
+            "the first (default) filter shows logs too");
+        ScenarioModel scenario;
+        TrainingLogView view(&scenario); // alone: in the panel the click opens a file dialog
+        auto* open = view.findChild<QPushButton*>(QStringLiteral("openTrainingLog"));
+        QVERIFY(open);
+        QSignalSpy asked(&view, &TrainingLogView::openRequested);
+        open->click();
+        QCOMPARE(asked.count(), 1);
+    }
+
     void logShowsClaimedAndRecomputedMfu()
     {
         ScenarioModel scenario;
@@ -101,10 +119,14 @@ private slots:
         QVERIFY(panel.errorText().isEmpty());
 
         const ChartData& time = view->throughputChart()->data();
-        QCOMPARE(time.series.size(), 1);
+        QCOMPARE(time.series.size(), 2);
         QCOMPARE(time.yAxis.text(), QStringLiteral("Step time (s)"));
-        QCOMPARE(time.series[0].x, (QVector<double> { 0, 10, 20 }));
-        QCOMPARE(time.series[0].y, (QVector<double> { 59.848, 29.452, 29.46 }));
+        // The warm-up step (59.8 s, "warming up...") is out of the line, as out of the medians, marked on its own.
+        QCOMPARE(time.series[0].x, (QVector<double> { 10, 20 }));
+        QCOMPARE(time.series[0].y, (QVector<double> { 29.452, 29.46 }));
+        QCOMPARE(time.series[1].name, QStringLiteral("Warm-up (left out)"));
+        QCOMPARE(time.series[1].x, (QVector<double> { 0 }));
+        QCOMPARE(time.series[1].y, (QVector<double> { 59.848 }));
 
         const ChartData& mfu = view->mfuChart()->data();
         QCOMPARE(mfu.series.size(), 2);
@@ -116,11 +138,36 @@ private slots:
         QVERIFY2(view->findingsText().contains(QStringLiteral("peak_is_sparse")), qPrintable(view->findingsText()));
         QVERIFY(view->findingsText().contains(QStringLiteral("per_gpu_over_cluster_peak")));
 
-        // The check follows the scenario: on an H100 the same tokens/s would need more than its dense peak.
+        // The check follows the scenario: another model gives another recomputed MFU.
+        scenario.setModel(*test::shippedPresets().findModel("llama-3.1-8b"));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("llama-3.1-8b on b200")), qPrintable(view->summaryText()));
+        QVERIFY(qAbs(view->mfuChart()->data().series.value(1).y.value(0) - recomputed) > 1.0);
+        // A scenario on another GPU than the log's ("Device: NVIDIA B200") cannot describe it: no recomputed figure
+        // (it would divide by the H100's peak), the reason named in its place.
         scenario.setHardware(*test::shippedPresets().findHardware("h100-sxm"));
-        QVERIFY(view->summaryText().contains(QStringLiteral("on h100-sxm")));
-        QVERIFY(qAbs(view->mfuChart()->data().series.value(1).y.value(0) - recomputed) > 1.0
-            || view->findingsText().startsWith(QStringLiteral("No diagnosis")));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("MFU recomputed: not shown"))
+                && view->summaryText().contains(QStringLiteral("NVIDIA B200")),
+            qPrintable(view->summaryText()));
+        QCOMPARE(view->mfuChart()->data().series.size(), 1); // the claimed line only
+    }
+
+    // One step after warm-up: drawn as a marker (a line through one point draws nothing).
+    void aSingleStepIsDrawn()
+    {
+        const QString path = write(QStringLiteral("one-step.log"),
+            "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+            "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+            "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n");
+        ScenarioModel scenario;
+        useSeedScenario(scenario);
+        TracePanel panel(&scenario);
+        QVERIFY(panel.openTrainingLog(path));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        const ChartData& time = panel.trainingLogView()->throughputChart()->data();
+        QCOMPARE(time.series.size(), 2); // the step and the warm-up marker
+        QCOMPARE(time.series[0].kind, SeriesKind::Scatter);
+        QCOMPARE(time.series[0].x, (QVector<double> { 10 }));
+        QCOMPARE(panel.trainingLogView()->mfuChart()->data().series.value(0).kind, SeriesKind::Scatter);
     }
 
     void aFileWithoutStepsIsAnError()

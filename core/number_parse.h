@@ -1,0 +1,13 @@
+#pragma once
+// Numbers as people type them, for the command line and the window alike: "8192", "2.5e9", "21,111", "8 192",
+// "1_000", and the suffixes k/K = 1e3, m/M = 1e6, b/B/g/G = 1e9, t/T = 1e12 ("32k", "1.5M", "8B"). The decimal
+// point is '.', and ',' '_' and spaces (also U+00A0 and U+202F) group digits.
+#include <optional>
+#include <string_view>
+
+namespace mfu {
+
+// nullopt for anything else (empty, letters, a second suffix, infinities, NaN).
+std::optional<double> parseQuantity(std::string_view text);
+
+} // namespace mfu

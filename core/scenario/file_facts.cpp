@@ -1,0 +1,154 @@
+#include "core/scenario/file_facts.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/logs/training_log.h"
+#include "core/model/param_count.h"
+#include "core/number_format.h"
+#include "core/presets/gpu_match.h"
+#include "core/trace/analysis.h"
+
+namespace mfu {
+
+namespace {
+
+std::string upper(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'a' && c <= 'z')
+            c = static_cast<char>(c - 'a' + 'A');
+    return out;
+}
+
+std::string hardwareName(const HardwareSpec& h)
+{
+    return h.name.empty() ? h.id : h.name;
+}
+
+bool within(double a, double b, double relative)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+std::string billions(double params)
+{
+    return formatNumber(params / 1e9, 2) + " B parameters";
+}
+
+} // namespace
+
+FileFacts factsFromTrace(const trace::RunAnalysis& run)
+{
+    FileFacts f;
+    for (const auto& r : run.ranks) {
+        if (!f.gpuName && r.gpuName && !r.gpuName->empty())
+            f.gpuName = r.gpuName;
+        if (!f.gpuCount && r.worldSize && *r.worldSize > 0)
+            f.gpuCount = r.worldSize;
+    }
+    if (!f.gpuCount && run.ranks.size() > 1)
+        f.gpuCount = static_cast<int>(run.ranks.size());
+    return f;
+}
+
+FileFacts factsFromLog(const trace::LogFacts& facts)
+{
+    FileFacts f;
+    if (facts.device && !facts.device->empty())
+        f.gpuName = facts.device;
+    if (facts.gpus && *facts.gpus > 0)
+        f.gpuCount = facts.gpus;
+    if (facts.seqLen && *facts.seqLen > 0)
+        f.seqLen = facts.seqLen;
+    if (facts.tokensPerStep && *facts.tokensPerStep > 0)
+        f.tokensPerStep = facts.tokensPerStep;
+    else if (facts.globalBatchSamples && f.seqLen) // Megatron: --global-batch-size sequences of --seq-length
+        f.tokensPerStep = static_cast<double>(*facts.globalBatchSamples) * static_cast<double>(*f.seqLen);
+    return f;
+}
+
+std::string factLabel(Fact fact)
+{
+    switch (fact) {
+    case Fact::Gpu:
+        return "GPU";
+    case Fact::GpuCount:
+        return "GPU count";
+    case Fact::TokensPerStep:
+        return "tokens per step";
+    case Fact::SeqLen:
+        return "sequence length";
+    case Fact::ModelSize:
+        return "model size";
+    case Fact::Precision:
+        return "precision";
+    }
+    return "fact";
+}
+
+FactsCheck checkFacts(
+    const FileFacts& file, const Scenario& s, double scenarioTokensPerStep, const std::vector<HardwareSpec>& hardware)
+{
+    FactsCheck c;
+    const HardwareSpec& hw = s.cluster.hardware;
+    if (file.gpuName) {
+        c.gpuRecorded = true;
+        const GpuMatch match = matchGpuName(*file.gpuName, hardware);
+        c.hardwarePresetId = match.presetId;
+        if (match.presetId)
+            c.gpuDiffers = *match.presetId != hw.id;
+        else if (match.ambiguous())
+            c.gpuDiffers = std::find(match.candidates.begin(), match.candidates.end(), hw.id) == match.candidates.end();
+        else
+            c.gpuDiffers = hw.id.empty() || upper(*file.gpuName).find(upper(hw.id)) == std::string::npos;
+        if (c.gpuDiffers)
+            c.differences.push_back({ Fact::Gpu, *file.gpuName, hardwareName(hw) });
+    }
+    if (file.gpuCount && *file.gpuCount != s.cluster.gpuCount)
+        c.differences.push_back({ Fact::GpuCount, formatNumber(*file.gpuCount), formatNumber(s.cluster.gpuCount) });
+    if (file.tokensPerStep && !within(*file.tokensPerStep, scenarioTokensPerStep, 0.005))
+        c.differences.push_back(
+            { Fact::TokensPerStep, formatNumber(*file.tokensPerStep), formatNumber(scenarioTokensPerStep) });
+    if (file.seqLen && *file.seqLen != s.workload.seqLen)
+        c.differences.push_back({ Fact::SeqLen, formatNumber(static_cast<double>(*file.seqLen)),
+            formatNumber(static_cast<double>(s.workload.seqLen)) });
+    if (file.modelParams) {
+        double scenarioParams = 0;
+        try {
+            scenarioParams = static_cast<double>(countParameters(s.model).total);
+        } catch (const std::exception&) {
+            scenarioParams = 0; // a model without an architecture: its size cannot be compared, so it differs
+        }
+        if (!(scenarioParams > 0) || !within(*file.modelParams, scenarioParams, 0.10))
+            c.differences.push_back({ Fact::ModelSize, billions(*file.modelParams),
+                scenarioParams > 0 ? billions(scenarioParams) : std::string("unknown") });
+    }
+    if (file.precision && *file.precision != s.precision)
+        c.differences.push_back({ Fact::Precision, std::string(trainingPrecisionLabel(*file.precision)),
+            std::string(trainingPrecisionLabel(s.precision)) });
+    return c;
+}
+
+std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double mfu)
+{
+    if (check.gpuDiffers)
+        for (const auto& d : check.differences)
+            if (d.fact == Fact::Gpu)
+                return "the file ran on " + d.inFile + " but the scenario's GPU is " + d.inScenario
+                    + ": its peak does not apply";
+    if (!(mfu <= 1.0)) {
+        std::string why = "above 100% (" + formatPercent(mfu, 0) + ")";
+        if (check.differences.empty())
+            return why + ": the scenario's model or tokens per step do not describe this run";
+        std::string facts;
+        for (const auto& d : check.differences)
+            facts += (facts.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs "
+                + d.inScenario + " in the scenario";
+        return why + ": " + facts;
+    }
+    return std::nullopt;
+}
+
+} // namespace mfu

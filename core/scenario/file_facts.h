@@ -1,0 +1,66 @@
+#pragma once
+// What a profiler trace or a training log states about the run it recorded (GPU, GPU count, tokens per step,
+// sequence length, model size, precision), compared with the window's scenario. The GUI shows the differences in
+// one banner and offers to adopt the file's values; measured MFU is withheld when the scenario cannot describe the
+// file (its GPU differs, or the figure exceeds 100%), with the fact that disagrees named instead.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/precision.h"
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+namespace trace {
+struct RunAnalysis;
+struct LogFacts;
+} // namespace trace
+
+struct FileFacts {
+    std::optional<std::string> gpuName; // as recorded, e.g. "NVIDIA H100 80GB HBM3"
+    std::optional<int> gpuCount; // world size
+    std::optional<double> tokensPerStep; // global, all data-parallel ranks
+    std::optional<int64_t> seqLen;
+    std::optional<double> modelParams; // total parameters
+    std::optional<TrainingPrecision> precision;
+};
+
+// A trace states its GPU (deviceProperties) and world size (distributedInfo, or the number of per-rank files when
+// there are several); one file without distributedInfo states no GPU count.
+FileFacts factsFromTrace(const trace::RunAnalysis& run);
+// A log states what its header or argument dump prints (core/logs/log_facts.cpp).
+FileFacts factsFromLog(const trace::LogFacts& facts);
+
+enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision };
+std::string factLabel(Fact fact); // "GPU", "GPU count", ...
+
+struct FactDifference {
+    Fact fact;
+    std::string inFile; // as the user reads it: "NVIDIA H100 80GB HBM3", "8", "1,048,576"
+    std::string inScenario;
+};
+
+struct FactsCheck {
+    std::vector<FactDifference> differences; // in Fact order
+    bool gpuRecorded = false;
+    std::optional<std::string> hardwarePresetId; // the preset the file's GPU maps to (core/presets/gpu_match.h)
+    bool gpuDiffers = false; // the file's GPU is not the scenario's
+    bool empty() const { return differences.empty(); }
+};
+
+// Tolerances: GPU count and sequence length must match exactly; tokens per step within 0.5% (logs print rounded
+// batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters). The GPU name is matched against
+// `hardware` (the presets' "match" patterns, core/presets/gpu_match.h). It differs when it means a preset other than
+// the scenario's hardware, when it is ambiguous and the scenario's is not among the candidates, or when it matches
+// nothing and does not contain the scenario's hardware id.
+FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep,
+    const std::vector<HardwareSpec>& hardware);
+
+// Why a measured MFU cannot be shown as a number for this file and scenario, or nullopt when it can: the GPU
+// differs (the peak it is divided by is another GPU's), or the figure exceeds 100% (then the differing facts, or
+// the scenario's model and tokens per step, are named).
+std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double mfu);
+
+} // namespace mfu

@@ -1,0 +1,164 @@
+// What a trace or training log states, compared with the scenario: which facts differ, whether the GPU is the
+// scenario's, and when measured MFU must be withheld (another GPU's peak, or above 100%) with the fact named.
+#include <QTest>
+
+#include "core/logs/training_log.h"
+#include "core/presets/presets.h"
+#include "core/scenario/file_facts.h"
+#include "core/trace/analysis.h"
+#include "shipped_presets.h"
+
+using namespace mfu;
+
+namespace {
+
+// The window's default: Llama 3.1 8B on one B200, S = 8192, one sequence per step.
+Scenario b200Scenario()
+{
+    Scenario s;
+    s.model = *test::shippedPresets().findModel("llama-3.1-8b");
+    s.cluster.hardware = *test::shippedPresets().findHardware("b200");
+    s.cluster.gpuCount = 1;
+    s.workload.seqLen = 8192;
+    return s;
+}
+
+const std::vector<HardwareSpec>& hardware()
+{
+    return test::shippedPresets().hardware();
+}
+
+} // namespace
+
+class TestFileFacts : public QObject {
+    Q_OBJECT
+private slots:
+    void sameFactsNoDifference()
+    {
+        FileFacts f;
+        f.gpuName = "NVIDIA B200";
+        f.gpuCount = 1;
+        f.seqLen = 8192;
+        f.tokensPerStep = 8192;
+        const FactsCheck c = checkFacts(f, b200Scenario(), 8192, hardware());
+        QVERIFY(c.empty());
+        QVERIFY(c.gpuRecorded);
+        QVERIFY(!c.gpuDiffers);
+        QCOMPARE(c.hardwarePresetId.value_or(""), std::string("b200"));
+        QVERIFY(!measuredMfuWithheld(c, 0.42));
+    }
+
+    void seedLogHeaderAgainstOneGpu()
+    {
+        // Seed 004's header: "Device: NVIDIA B200", "GPUs: 8".
+        trace::LogFacts log;
+        log.device = "NVIDIA B200";
+        log.gpus = 8;
+        const FactsCheck c = checkFacts(factsFromLog(log), b200Scenario(), 8192, hardware());
+        QCOMPARE(c.differences.size(), size_t(1));
+        QCOMPARE(c.differences[0].fact, Fact::GpuCount);
+        QCOMPARE(c.differences[0].inFile, std::string("8"));
+        QCOMPARE(c.differences[0].inScenario, std::string("1"));
+        QVERIFY(!c.gpuDiffers);
+        // An MFU within 100% with the right GPU is shown even though the count differs (the banner says so).
+        QVERIFY(!measuredMfuWithheld(c, 0.5));
+        // Above 100%: withheld, naming the fact that disagrees.
+        const auto why = measuredMfuWithheld(c, 8.0);
+        QVERIFY(why);
+        QVERIFY2(why->find("above 100%") != std::string::npos, why->c_str());
+        QVERIFY2(why->find("GPU count 8 in the file vs 1 in the scenario") != std::string::npos, why->c_str());
+    }
+
+    void otherGpuWithholdsMfu()
+    {
+        FileFacts f;
+        f.gpuName = "NVIDIA H100 80GB HBM3";
+        const FactsCheck c = checkFacts(f, b200Scenario(), 8192, hardware());
+        QVERIFY(c.gpuDiffers);
+        QCOMPARE(c.hardwarePresetId.value_or(""), std::string("h100-sxm"));
+        QCOMPARE(c.differences.size(), size_t(1));
+        QCOMPARE(c.differences[0].fact, Fact::Gpu);
+        const auto why = measuredMfuWithheld(c, 0.3); // even a plausible figure divides by the wrong peak
+        QVERIFY(why);
+        QVERIFY2(why->find("NVIDIA H100 80GB HBM3") != std::string::npos, why->c_str());
+
+        Scenario h100 = b200Scenario();
+        h100.cluster.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        QVERIFY(!checkFacts(f, h100, 8192, hardware()).gpuDiffers);
+    }
+
+    void unknownGpuDiffersUnlessNamed()
+    {
+        FileFacts f;
+        f.gpuName = "Tesla V100-SXM2-32GB"; // the trace: 19,336% against a B200
+        const FactsCheck c = checkFacts(f, b200Scenario(), 8192, hardware());
+        QVERIFY(c.gpuDiffers);
+        FileFacts unknown;
+        unknown.gpuName = "Imaginary X9 accelerator"; // matches no preset: differs unless it names the scenario's id
+        QVERIFY(checkFacts(unknown, b200Scenario(), 8192, hardware()).gpuDiffers);
+        QVERIFY(checkFacts(unknown, b200Scenario(), 8192, {}).gpuDiffers);
+        unknown.gpuName = "Some B200 engineering sample";
+        QVERIFY(!checkFacts(unknown, b200Scenario(), 8192, {}).gpuDiffers);
+        QVERIFY(measuredMfuWithheld(c, 193.36));
+    }
+
+    void noGpuRecorded()
+    {
+        const FactsCheck c = checkFacts(FileFacts {}, b200Scenario(), 8192, hardware());
+        QVERIFY(!c.gpuRecorded);
+        QVERIFY(c.empty());
+        const auto why = measuredMfuWithheld(c, 1.5);
+        QVERIFY(why);
+        QVERIFY2(why->find("model or tokens per step") != std::string::npos, why->c_str());
+    }
+
+    void tolerances()
+    {
+        FileFacts f;
+        f.tokensPerStep = 8192 * 1.004; // within 0.5%
+        QVERIFY(checkFacts(f, b200Scenario(), 8192, hardware()).empty());
+        f.tokensPerStep = 8192 * 1.006;
+        QCOMPARE(checkFacts(f, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::TokensPerStep);
+
+        FileFacts size;
+        const double params = 8030261248.0; // Llama 3.1 8B (Meta's model card: 8.03 B)
+        size.modelParams = params * 1.05;
+        QVERIFY(checkFacts(size, b200Scenario(), 8192, hardware()).empty());
+        size.modelParams = 1.36e9; // seed 004's 1.36B
+        QCOMPARE(checkFacts(size, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::ModelSize);
+
+        FileFacts precision;
+        precision.precision = TrainingPrecision::BF16_FP8;
+        QCOMPARE(checkFacts(precision, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::Precision);
+        FileFacts seq;
+        seq.seqLen = 4096;
+        QCOMPARE(checkFacts(seq, b200Scenario(), 8192, hardware()).differences.at(0).inFile, std::string("4,096"));
+    }
+
+    void megatronTokensFromBatch()
+    {
+        trace::LogFacts log;
+        log.globalBatchSamples = 512;
+        log.seqLen = 4096;
+        QCOMPARE(factsFromLog(log).tokensPerStep.value_or(0), 512.0 * 4096);
+        log.tokensPerStep = 1000;
+        QCOMPARE(factsFromLog(log).tokensPerStep.value_or(0), 1000.0); // stated wins over derived
+    }
+
+    void traceGpuCount()
+    {
+        trace::RunAnalysis run;
+        run.ranks.resize(1);
+        run.ranks[0].gpuName = "NVIDIA A100-SXM4-80GB";
+        QVERIFY(!factsFromTrace(run).gpuCount); // one file, no distributedInfo: no count stated
+        QCOMPARE(factsFromTrace(run).gpuName.value_or(""), std::string("NVIDIA A100-SXM4-80GB"));
+        run.ranks[0].worldSize = 8;
+        QCOMPARE(factsFromTrace(run).gpuCount.value_or(0), 8);
+        run.ranks[0].worldSize.reset();
+        run.ranks.resize(2);
+        QCOMPARE(factsFromTrace(run).gpuCount.value_or(0), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFileFacts)
+#include "tst_file_facts.moc"

@@ -1,0 +1,55 @@
+// Numbers as people type them: grouping, exponents and the k/M/B/T suffixes (the command line's flags and the
+// window's fields parse through the same function); anything else is refused, never half-read ("32k" is not 32).
+#include <QTest>
+
+#include "core/number_parse.h"
+
+using namespace mfu;
+
+class TestNumberParse : public QObject {
+    Q_OBJECT
+private slots:
+    void accepts_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("value");
+        QTest::newRow("plain") << "8192" << 8192.0;
+        QTest::newRow("grouped") << "21,111" << 21111.0;
+        QTest::newRow("spaces") << " 8 192 " << 8192.0;
+        QTest::newRow("underscore") << "1_000_000" << 1e6;
+        QTest::newRow("narrow nbsp") << QStringLiteral("8\u202F192") << 8192.0;
+        QTest::newRow("exponent") << "2.5e9" << 2.5e9;
+        QTest::newRow("32k") << "32k" << 32000.0;
+        QTest::newRow("32K") << "32K" << 32000.0;
+        QTest::newRow("1.5M") << "1.5M" << 1.5e6;
+        QTest::newRow("8B") << "8B" << 8e9;
+        QTest::newRow("70G") << "70G" << 70e9;
+        QTest::newRow("15T") << "15T" << 15e12;
+        QTest::newRow("plus") << "+3" << 3.0;
+        QTest::newRow("negative") << "-0.5" << -0.5; // the caller bounds the range
+        QTest::newRow("1e30") << "1e30" << 1e30;
+    }
+    void accepts()
+    {
+        QFETCH(QString, text);
+        QFETCH(double, value);
+        const auto v = parseQuantity(text.toStdString());
+        QVERIFY2(v.has_value(), qPrintable(text));
+        QCOMPARE(*v, value);
+    }
+
+    void refuses_data()
+    {
+        QTest::addColumn<QString>("text");
+        for (const char* t : { "", " ", "k", "abc", "32kk", "3.2.1", "1e400", "inf", "nan", "0x10", "12 tokens" })
+            QTest::newRow(t) << QString::fromLatin1(t);
+    }
+    void refuses()
+    {
+        QFETCH(QString, text);
+        QVERIFY2(!parseQuantity(text.toStdString()).has_value(), qPrintable(text));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNumberParse)
+#include "tst_number_parse.moc"
