@@ -28,6 +28,7 @@
 
 #include "core/errors.h"
 #include "core/logs/training_log.h"
+#include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
@@ -76,7 +77,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     , m_ranks(new QStandardItemModel(this))
 {
     try {
-        m_rules = std::make_unique<trace::KernelRules>(builtInKernelRules());
+        m_rules = std::make_unique<trace::KernelRules>(trace::builtInKernelRules());
     } catch (const std::exception& e) {
         m_rulesError = QString::fromUtf8(e.what());
     }
