@@ -220,7 +220,7 @@ void ScenarioEditor::onHardwareChosen(int index)
     if (id.startsWith(kImportedPrefix))
         m_model->setHardware(m_importedHardware.at(id.mid(kImportedPrefix.size()).toULongLong()));
     else if (const HardwareSpec* spec = m_presets.findHardware(id.toStdString()))
-        m_model->setHardware(*spec);
+        m_model->setHardware(*spec, m_presets.costModelFor(spec->id));
 }
 
 void ScenarioEditor::onSeqLenEdited()

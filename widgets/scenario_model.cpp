@@ -36,10 +36,17 @@ void ScenarioModel::setModel(const ModelSpec& model)
     deriveAndNotify();
 }
 
-void ScenarioModel::setHardware(const HardwareSpec& hardware)
+void ScenarioModel::setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel)
 {
     m_scenario.cluster.hardware = hardware;
+    m_scenario.costModel = costModel;
     m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware.id);
+    deriveAndNotify();
+}
+
+void ScenarioModel::setCostModel(const std::optional<CostModelConstants>& costModel)
+{
+    m_scenario.costModel = costModel;
     deriveAndNotify();
 }
 
@@ -175,6 +182,7 @@ Scenario defaultScenario(const PresetLibrary& presets)
         s.cluster.hardware = *gpu;
     else if (!presets.hardware().empty())
         s.cluster.hardware = presets.hardware().front();
+    s.costModel = presets.costModelFor(s.cluster.hardware.id);
     s.cluster.gpuCount = 1;
     s.precision = TrainingPrecision::BF16;
     s.workload.seqLen = 8192;

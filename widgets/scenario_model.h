@@ -36,7 +36,10 @@ public:
     void setScenario(const Scenario& scenario);
 
     void setModel(const ModelSpec& model);
-    void setHardware(const HardwareSpec& hardware);
+    // The hardware and the cost-model constants that go with it (its preset's "cost_model"; none: the defaults).
+    void setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel = std::nullopt);
+    // Calibration: the constants every prediction of this hardware uses from now on (none: back to the defaults).
+    void setCostModel(const std::optional<CostModelConstants>& costModel);
     void setGpuCount(int gpus);
     void setPrecision(TrainingPrecision precision);
     void setSeqLen(int64_t seqLen);

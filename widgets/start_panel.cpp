@@ -89,6 +89,7 @@ bool StartPanel::runDemo(Demo demo)
         Scenario s = defaultScenario(m_presets);
         s.model = bareModel(7'000'000'000, "7B model (seed 002)");
         s.cluster.hardware = *gpu;
+        s.costModel = m_presets.costModelFor(gpu->id);
         s.cluster.gpuCount = 8;
         s.workload.seqLen = 4096;
         s.workload.microBatch = 1;
@@ -102,6 +103,7 @@ bool StartPanel::runDemo(Demo demo)
         Scenario s = defaultScenario(m_presets);
         s.model = *model;
         s.cluster.hardware = *gpu;
+        s.costModel = m_presets.costModelFor(gpu->id);
         s.cluster.gpuCount = 16;
         s.workload.seqLen = 8192;
         s.workload.microBatch = 1;

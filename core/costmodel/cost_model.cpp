@@ -29,8 +29,8 @@ int dataParallelRanks(const Scenario& s)
     return fsdpShards(s) * s.parallelism.hsdpReplicas;
 }
 
-CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware)
-    : CostModel(model, hardware, costModelConstantsFor(hardware))
+CostModel::CostModel(const Scenario& scenario)
+    : CostModel(scenario.model, scenario.cluster.hardware, costModelConstantsFor(scenario))
 {
 }
 
@@ -103,7 +103,7 @@ StepPrediction CostModel::evaluate(const Scenario& s) const
 
 StepPrediction evaluate(const Scenario& scenario)
 {
-    return CostModel(scenario.model, scenario.cluster.hardware).evaluate(scenario);
+    return CostModel(scenario).evaluate(scenario);
 }
 
 } // namespace mfu

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/costmodel/constants.h"
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
@@ -91,6 +92,9 @@ struct Scenario {
     ActivationCheckpointing activationCheckpointing = ActivationCheckpointing::None;
     FrameworkFlags flags;
     FlopFormula mfuFormula = FlopFormula::PaLM; // the FLOP/token convention MFU is reported in
+    // The cost model's constants for cluster.hardware: calibrated, edited, read from the scenario file or from the
+    // hardware's preset entry. Empty: the defaults by vendor and generation (costModelConstantsFor).
+    std::optional<CostModelConstants> costModel;
 
     // What the run achieved, when known (Calculator panel input).
     std::optional<Throughput> measuredThroughput;

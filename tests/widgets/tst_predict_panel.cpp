@@ -307,9 +307,9 @@ private slots:
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
         QVERIFY2(box->result().has_value(), qPrintable(box->resultText()));
         QVERIFY(box->resultText().contains(QLatin1String("This configuration")));
-        QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value() || box->result()); // nothing applied yet
+        QVERIFY(!f.model.scenario().costModel.has_value() || box->result()); // nothing applied yet
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("applyCalibration")), Qt::LeftButton);
-        QVERIFY(f.model.scenario().cluster.hardware.costModel.has_value());
+        QVERIFY(f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), QStringLiteral("40.0%"));
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("undoCalibration")), Qt::LeftButton);
         QVERIFY(f.text("predictedMfu") != QStringLiteral("40.0%"));
@@ -337,7 +337,7 @@ private slots:
         QVERIFY2(box->resultText().contains(QLatin1String("percentage above 0 and below 100")),
             qPrintable(box->resultText())); // in the box, under the field
         QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
-        QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value());
+        QVERIFY(!f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), predictedBefore);
     }
 

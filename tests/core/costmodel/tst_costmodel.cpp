@@ -220,7 +220,7 @@ private slots:
         // Sharded states: 16 bytes per parameter over 64 GPUs.
         const MemoryBreakdown m = evaluate(base).memory;
         QCOMPARE(m.parameters + m.gradients + m.optimizerState,
-            16.0 * CostModel(llama31_70b(), presetHardware("h100-sxm")).shape().totalParams / 64.0);
+            16.0 * modelShapeOf(llama31_70b()).totalParams / 64.0);
     }
 
     void badScenariosAreNamed_data()
@@ -255,10 +255,10 @@ private slots:
     {
         Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
         const double before = evaluate(s).mfu;
-        CostModelConstants c = costModelConstantsFor(s.cluster.hardware);
+        CostModelConstants c = costModelConstantsFor(s);
         QCOMPARE(c.gemmEfficiency, defaultCostModelConstants(s.cluster.hardware).gemmEfficiency);
         c.gemmEfficiency *= 0.5;
-        s.cluster.hardware.costModel = c;
+        s.costModel = c;
         QVERIFY(evaluate(s).mfu < before);
         QCOMPARE(defaultCostModelConstants(presetHardware("gb300")).gpusPerNode, 4);
         QCOMPARE(defaultCostModelConstants(presetHardware("h100-sxm")).gpusPerNode, 8);

@@ -67,7 +67,7 @@ private slots:
     // norms 2 x 2h + QKV/MLP inputs 2 x 2h + Q 2h + K,V 2 x 2 x 1024 + attention out 2h + 3 x 2F + LSE 4 x 32.
     void llamaActivationMemory()
     {
-        const LayerShape x = CostModel(llama31_8b(), presetHardware("h100-sxm")).shape().layer;
+        const LayerShape x = modelShapeOf(llama31_8b()).layer;
         ActivationLayout eager;
         QCOMPARE(
             activationBytesPerTokenLayer(x, 8192, eager), 8.0 * 4096 + 2 * (4096 + 2048) + 2 * 4096 + 6 * 14336 + 128);
@@ -144,7 +144,7 @@ private slots:
         // The calibrated constants move the other predictions the same way.
         Scenario other = scenarioFor(llama31_8b(), "b200", 8, 32768);
         const double uncalibrated = evaluate(other).mfu;
-        other.cluster.hardware.costModel = r.constants;
+        other.costModel = r.constants;
         QVERIFY((evaluate(other).mfu < uncalibrated) == (r.scale < 1.0));
     }
     void calibrationFromThroughputAndErrors()

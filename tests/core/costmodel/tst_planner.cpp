@@ -130,9 +130,9 @@ private slots:
     {
         QFETCH(int, rings);
         Scenario s = scenarioFor(llama31_405b(), "gb300", 128, 8192);
-        CostModelConstants c = costModelConstantsFor(s.cluster.hardware);
+        CostModelConstants c = costModelConstantsFor(s);
         c.crossDomainRings = rings;
-        s.cluster.hardware.costModel = c;
+        s.costModel = c;
         const PlannedConfig choice = best(s);
         QCOMPARE(choice.parallelism.hsdpReplicas, 2);
         QVERIFY(choice.fsdpShards * choice.parallelism.cp * choice.parallelism.tp <= 72);
