@@ -8,6 +8,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/presets/presets.h"
+#include "core/report/hardware_options.h"
 #include "core/scenario/scenario_file.h"
 #include "costmodel_fixtures.h"
 
@@ -64,6 +65,29 @@ private slots:
         HardwareSpec plain = *h;
         lib.addHardware(plain);
         QVERIFY(!lib.costModelFor("test-gpu"));
+    }
+
+    void comparedDeviceUsesItsPresetConstants()
+    {
+        // The hardware comparison moves the scenario onto each device: the scenario's own GPU keeps the scenario's
+        // constants, another device takes its preset's (here half the GEMM efficiency), as it did when the spec
+        // carried them.
+        PresetLibrary lib;
+        lib.loadText("test.json", kPreset);
+        HardwareSpec priced = *lib.findHardware("test-gpu");
+        priced.pricePerGpuHourUsd = 3.0;
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 4096);
+        CostModelConstants calibrated = costModelConstantsFor(s);
+        calibrated.gemmEfficiency = 0.4;
+        s.costModel = calibrated;
+        const auto withPreset = predictedHardwareOptions(s, { priced }, &lib);
+        const auto withDefaults = predictedHardwareOptions(s, { priced });
+        QCOMPARE(withPreset.size(), size_t(2)); // the scenario's own H100 first, then the test GPU
+        QCOMPARE(withDefaults.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(withPreset[1].hardware.id), QStringLiteral("test-gpu"));
+        QVERIFY(*withPreset[1].mfu < *withDefaults[1].mfu);
+        QCOMPARE(*withPreset[0].mfu, evaluate(s).mfu); // own GPU: the calibrated constants
+        QCOMPARE(*withDefaults[0].mfu, evaluate(s).mfu);
     }
 
     void badValuesNameTheKey_data()
