@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (issue 6): open, analyse and close a large trace 50 times through the trace core and check RSS does not
+# Soak test: open, analyse and close a large trace 50 times through the trace core and check RSS does not
 # grow. Builds bench_trace_soak in a Release tree (default build/release, the release preset's tree, which
 # ci_package.sh builds in full before this stage runs).
 # Usage: scripts/soak_trace.sh [--trace FILE] [--size-mb N] [--rounds N]   (extra arguments go to bench_trace_soak)

@@ -189,7 +189,7 @@ Scenario defaultScenario(const PresetLibrary& presets)
     s.workload.microBatch = 1;
     s.measuredThroughput = Throughput { 21111, ThroughputScope::PerGpu };
     s.pricePerGpuHourUsd = rememberedPrice(s.cluster.hardware.id);
-    // Seed 001's reading: the cluster for 90 days, and what 60% MFU would be worth.
+    // The VECTOR Labs cost article's reading: the cluster for 90 days, and what 60% MFU would be worth.
     s.cost.days = 90;
     s.cost.targetMfu = 0.6;
     return s;

@@ -80,7 +80,8 @@ private:
     double m_throughputValue = 0;
 };
 
-// What the window starts on (seed 000): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111 tokens/s per GPU.
+// What the window starts on (Lambda's MFU paper's worked example): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111
+// tokens/s per GPU.
 Scenario defaultScenario(const PresetLibrary& presets);
 
 } // namespace mfu::widgets

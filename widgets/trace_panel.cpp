@@ -213,7 +213,7 @@ QWidget* TracePanel::buildOverview()
     m_comparisonChart->setAccessibleName(tr("Baseline vs optimised"));
 
     m_comparisonHint = new QLabel(tr("Open a baseline for comparison to see its category shares beside this run's, "
-                                     "with the change in percentage points (as in seed 000's Figure 3)."));
+                                     "with the change in percentage points (as in Figure 3 of Lambda's MFU paper)."));
     m_comparisonHint->setObjectName(QStringLiteral("comparisonHint"));
     m_comparisonHint->setWordWrap(true);
     m_comparisonHint->setAlignment(Qt::AlignCenter);

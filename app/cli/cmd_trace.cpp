@@ -1,7 +1,7 @@
 // `mfu-explorer trace FILE... [--compare FILE...] [--model ... --gpu ... --tokens-per-step N] [--json]`
 // Reads profiler traces (a folder = one multi-rank run), breaks the step time into kernel categories, overlap and
 // idle (core/trace), and with a model and tokens per step gives the measured MFU. The JSON keys listed in
-// core/trace/analysis_json.h are FIXED (issue 4). A training log (detected by content) goes to cmd_trace_log.cpp.
+// core/trace/analysis_json.h are FIXED (a contract). A training log (detected by content) goes to cmd_trace_log.cpp.
 #include <algorithm>
 #include <filesystem>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // Training FLOP per token under the formulas in use, side by side. Training = forward + backward = 3 x forward.
 //
-//   six_n                 6 N                               (Kaplan et al.; seed 002's rule; N = total, MoE: active)
+//   six_n                 6 N                               (Kaplan et al.; the MFU tutorial's; N = total, MoE: active)
 //   palm                  6 (N - N_emb) + 12 L H Q S        (PaLM appendix B, TorchTitan, nanoGPT; MoE: active N)
 //   per_component         3 x forward sum of every matmul: Q/K/V (with GQA or MLA), attention scores Q.K^T and
 //                         attention x V over the full S x S square, output projection, FFN with its real number of
@@ -21,8 +21,8 @@
 namespace mfu {
 
 enum class FlopFormula { SixN, PaLM, PerComponent, PerComponentCausal };
-inline constexpr FlopFormula kAllFlopFormulas[] = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent,
-    FlopFormula::PerComponentCausal };
+inline constexpr FlopFormula kAllFlopFormulas[]
+    = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent, FlopFormula::PerComponentCausal };
 
 std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_component", "per_component_causal"
 std::string_view flopFormulaLabel(FlopFormula f); // "6N", "6(N-N_emb)+12LHQS", ...

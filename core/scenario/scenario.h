@@ -53,7 +53,7 @@ struct Parallelism {
     bool expertOverlap = false;
 };
 
-// Framework switches seed 000 names as levers.
+// Framework switches Lambda's MFU paper names as levers.
 struct FrameworkFlags {
     int fsdpPrefetchLayers = 1; // layers all-gathered ahead of compute (FSDP default 1)
     bool reduceInBf16
@@ -61,7 +61,7 @@ struct FrameworkFlags {
     bool fusedOptimizer = true;
     bool compiled = true; // torch.compile: fused elementwise ops
     bool optimizerInBackward = false; // optimizer step overlapped with the backward pass
-    bool fp8ScalesInBackward = false; // precompute FP8 weight scales during backward (seed 000, 3.4)
+    bool fp8ScalesInBackward = false; // precompute FP8 weight scales during backward (Lambda's MFU paper, 3.4)
     AttentionKernel attentionKernel = AttentionKernel::Auto;
 };
 

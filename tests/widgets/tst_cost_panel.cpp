@@ -1,5 +1,5 @@
-// Cost panel: seed 001's figures through the real widgets, the predicted-MFU fallback, remembered prices, and the
-// message when there is no MFU to cost the job at.
+// Cost panel: the VECTOR Labs cost article's figures through the real widgets, the predicted-MFU fallback, remembered
+// prices, and the message when there is no MFU to cost the job at.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -27,8 +27,8 @@ QString valueOf(const CostPanel& panel, const char* name)
     return label ? label->text() : QStringLiteral("<no label %1>").arg(QString::fromLatin1(name));
 }
 
-// Seed 001: 256 H100 (Llama 3.1 70B, TP 8) for 90 days at $2.50, 40% -> 60%.
-Scenario seed001()
+// The VECTOR Labs job: 256 H100 (Llama 3.1 70B, TP 8) for 90 days at $2.50, 40% -> 60%.
+Scenario vectorLabsJob()
 {
     Scenario s;
     s.model = *app::presetLibrary().findModel("llama-3.1-70b");
@@ -61,10 +61,10 @@ private slots:
     }
     void cleanupTestCase() { QSettings().remove(QStringLiteral("cost")); }
 
-    void seed001Figures()
+    void vectorLabsFigures()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         CostPanel panel(&model, app::presetLibrary());
         QCOMPARE(panel.pricePerGpuHour()->value(), 2.5); // the H100 preset's typical price
         // Narrow enough to sit beside the scenario dock in a 1000-pixel window.
@@ -113,7 +113,7 @@ private slots:
     void tokenBudgetAndPredictedMfu()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         CostPanel panel(&model, app::presetLibrary());
         panel.jobKind()->setCurrentIndex(0);
         typeInto(panel.tokensBillions(), QStringLiteral("1000"));
@@ -129,7 +129,7 @@ private slots:
     void priceRemembered()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         {
             CostPanel panel(&model, app::presetLibrary());
             typeInto(panel.pricePerGpuHour(), QStringLiteral("3.10"));
@@ -147,7 +147,7 @@ private slots:
     void inputsLiveInTheScenarioAndUndo()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         app::ScenarioHistory history(&model);
         CostPanel panel(&model, app::presetLibrary());
         QCOMPARE(panel.days()->value(), 90.0); // shown from the scenario
@@ -203,7 +203,7 @@ private slots:
     {
         // A bare model with no measurement: the cost model cannot predict and no MFU was given.
         ScenarioModel model;
-        Scenario s = seed001();
+        Scenario s = vectorLabsJob();
         s.model = bareModel(7'000'000'000, "a 7B model");
         model.setScenario(s);
         CostPanel panel(&model, app::presetLibrary());

@@ -293,7 +293,7 @@ private slots:
         QCOMPARE(s.activationCheckpointing, config.activationCheckpointing);
         QCOMPARE(s.workload.microBatch, config.microBatch);
         QCOMPARE(f.field<QSpinBox>("tp")->value(), config.parallelism.tp);
-        // The seed: the planner's choice beats the torchtitan default markedly.
+        // Lambda's MFU paper: the planner's choice beats the torchtitan default markedly.
         QVERIFY(f.predicted().mfu > 0.4);
         QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
     }

@@ -128,8 +128,8 @@ private slots:
     void calibrationRoundTrip_data()
     {
         QTest::addColumn<double>("measured");
-        QTest::newRow("seed 000 baseline 44.46%") << 0.4446;
-        QTest::newRow("seed 000 tuned 55.34%") << 0.5534;
+        QTest::newRow("Lambda baseline 44.46%") << 0.4446;
+        QTest::newRow("Lambda tuned 55.34%") << 0.5534;
         QTest::newRow("higher than predicted") << 0.62;
     }
     void calibrationRoundTrip()
@@ -150,7 +150,7 @@ private slots:
     void calibrationFromThroughputAndErrors()
     {
         const Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
-        // Seed 000's worked example: 21,111 tokens/s per GPU.
+        // Lambda's worked example: 21,111 tokens/s per GPU.
         const CalibrationResult r = calibrateToTokensPerSecPerGpu(s, 21111);
         QVERIFY(qAbs(r.after.tokensPerSecPerGpu - 21111) < 0.01);
         QVERIFY_THROWS_EXCEPTION(InputError, calibrateToMfu(s, 0.0));
