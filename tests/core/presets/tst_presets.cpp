@@ -162,7 +162,8 @@ private slots:
         QVERIFY(in);
         std::stringstream text;
         text << in.rdbuf();
-        for (const auto& hw : builtIns().hardware())
+        const auto library = builtIns(); // named: a range-for over builtIns().hardware() would read a dead temporary
+        for (const auto& hw : library.hardware())
             QVERIFY2(text.str().find("| `" + hw.id + "` |") != std::string::npos, hw.id.c_str());
     }
 
