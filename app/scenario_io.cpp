@@ -1,7 +1,9 @@
 #include "app/scenario_io.h"
 
+#include <QFile>
+
 #include "app/preset_store.h"
-#include "widgets/atomic_file.h"
+#include "core/io/atomic_file.h"
 
 namespace mfu::app {
 
@@ -13,9 +15,9 @@ bool saveScenarioFile(const QString& path, const ScenarioDocument& document, QSt
         return false;
     };
     const std::string text = scenarioFileText(document);
-    QString reason;
-    if (!widgets::writeFileAtomically(path, QByteArray::fromStdString(text), &reason))
-        return fail(reason);
+    std::string reason;
+    if (!writeFileAtomically(QFile::encodeName(path).toStdString(), text, &reason))
+        return fail(QString::fromLocal8Bit(reason.c_str()));
     return true;
 }
 

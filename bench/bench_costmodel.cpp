@@ -49,7 +49,7 @@ int main()
     s.activationCheckpointing = ActivationCheckpointing::Selective;
 
     // 1. One evaluation.
-    const CostModel model(s.model, s.cluster.hardware);
+    const CostModel model(s);
     const int n = 200000;
     auto t0 = Clock::now();
     for (int i = 0; i < n; ++i) {

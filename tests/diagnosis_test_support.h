@@ -1,6 +1,6 @@
 #pragma once
 // Helpers shared by the tests that read a diagnosis: pick a finding by its code, and round a fraction to the
-// one-decimal percent that reports and seeds state ("39.7%").
+// one-decimal percent that reports and sources state ("39.7%").
 #include <QtGlobal>
 
 #include <string>

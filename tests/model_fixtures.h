@@ -71,8 +71,8 @@ inline ModelSpec gpt2_small()
     return m;
 }
 
-// Seed 004's "LLaMA 1.36B (18L-18H-2304D-RoPE-RMS-SwiGLU)": the stated 1,294,159,104 parameters pin the FFN at
-// 6144 (8/3 x 2304) and an untied 32,000-token vocabulary.
+// The B200 scaling report's "LLaMA 1.36B (18L-18H-2304D-RoPE-RMS-SwiGLU)": the stated 1,294,159,104 parameters pin the
+// FFN at 6144 (8/3 x 2304) and an untied 32,000-token vocabulary.
 inline ModelSpec llama_1_36b()
 {
     ModelSpec m;

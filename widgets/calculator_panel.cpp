@@ -241,7 +241,8 @@ void CalculatorPanel::updateResults()
         tr("%1 TFLOPS per GPU, %2 PFLOPS cluster")
             .arg(tflops(r.achievedFlopsPerGpu), QLocale().toString(r.achievedFlopsCluster / kPeta, 'f', 2)));
     if (r.mfuVsFp8Peak && r.fp8PeakFlopsPerGpu) {
-        // BF16+FP8: one number would mislead; both readings, labelled (seed 000 reports TFLOPS for this reason).
+        // BF16+FP8: one number would mislead; both readings, labelled (Lambda's MFU paper gives TFLOPS for this
+        // reason).
         m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percent(r.mfu), percent(*r.mfuVsFp8Peak)));
         m_peak->setText(tr("%1 TFLOPS BF16, %2 TFLOPS FP8 per GPU (%3)")
                             .arg(tflops(r.peakFlopsPerGpu), tflops(*r.fp8PeakFlopsPerGpu), qs(gpu.name)));

@@ -104,7 +104,7 @@ bool CalibrationBox::show(const std::function<CalibrationResult()>& calibrate)
         return false;
     }
     const CalibrationResult& r = *m_result;
-    const CostModelConstants before = costModelConstantsFor(m_model->scenario().cluster.hardware);
+    const CostModelConstants before = costModelConstantsFor(m_model->scenario());
     QString text = tr("Efficiencies x %1: GEMM %2, attention forward %3, backward %4, HBM %5.")
                        .arg(r.scale, 0, 'f', 3)
                        .arg(fromTo(before.gemmEfficiency, r.constants.gemmEfficiency))
@@ -137,25 +137,22 @@ void CalibrationBox::applyCalibration()
 {
     if (!m_result)
         return;
-    HardwareSpec hw = m_model->scenario().cluster.hardware;
-    m_undo = hw.costModel;
+    m_undo = m_model->scenario().costModel;
     m_haveUndo = true;
-    hw.costModel = m_result->constants;
+    const CostModelConstants applied = m_result->constants;
     m_result.reset();
     m_resultLabel->setText(
         m_resultLabel->text() + QLatin1Char('\n') + tr("Applied: every prediction now uses these constants."));
-    m_model->setHardware(hw);
+    m_model->setCostModel(applied);
 }
 
 void CalibrationBox::undoCalibration()
 {
     if (!m_haveUndo)
         return;
-    HardwareSpec hw = m_model->scenario().cluster.hardware;
-    hw.costModel = m_undo;
     m_haveUndo = false;
     m_resultLabel->setText(tr("Calibration undone: the hardware's own constants are back."));
-    m_model->setHardware(hw);
+    m_model->setCostModel(m_undo);
 }
 
 QString CalibrationBox::resultText() const

@@ -3,6 +3,7 @@
 
 #include <QBuffer>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
@@ -13,7 +14,7 @@
 
 #include <qcustomplot.h>
 
-#include "widgets/atomic_file.h"
+#include "core/io/atomic_file.h"
 
 namespace mfu::widgets {
 
@@ -21,10 +22,12 @@ namespace {
 
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QString reason;
-    if (writeFileAtomically(path, bytes, &reason))
+    std::string reason;
+    if (writeFileAtomically(QFile::encodeName(path).toStdString(),
+            std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), &reason))
         return true;
-    *error = QStringLiteral("Cannot save %1: %2").arg(QDir::toNativeSeparators(path), reason);
+    *error = QStringLiteral("Cannot save %1: %2")
+                 .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(reason.c_str()));
     return false;
 }
 

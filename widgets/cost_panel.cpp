@@ -212,7 +212,7 @@ void CostPanel::recompute()
     m_figures = reportFigures(doc);
     m_comparison.reset();
     if (m_figures.cost && m_figures.cost->job.tokens) {
-        const auto options = predictedHardwareOptions(doc.scenario, m_presets.hardware());
+        const auto options = predictedHardwareOptions(doc.scenario, m_presets.hardware(), &m_presets);
         if (!options.empty()) {
             m_comparison = compareHardware(*m_figures.cost->job.tokens, m_figures.cost->flopsPerToken, options);
             std::stable_sort(m_comparison->rows.begin(), m_comparison->rows.end(),

@@ -1,7 +1,7 @@
 #pragma once
-// Cost panel: what the window's scenario costs and what an MFU uplift is worth (seed 001). The job is a token budget
-// or days of the cluster; it runs at the MFU the user gives, else the measured one, else the cost model's
-// prediction. Shows GPU-hours, days, dollars, energy, both savings readings, and charts of cost and days vs MFU
+// Cost panel: what the window's scenario costs and what an MFU uplift is worth (docs/money-and-reports.md). The job is
+// a token budget or days of the cluster; it runs at the MFU the user gives, else the measured one, else the cost
+// model's prediction. Shows GPU-hours, days, dollars, energy, both savings readings, and charts of cost and days vs MFU
 // (baseline and target marked), the savings, and the same job on every GPU preset at its predicted MFU.
 // Value labels are named cost<Figure> (costDollars, costRecovered...) for tests. Every figure comes from core
 // (reportFigures -> scenarioCost, compareHardware). The inputs are the scenario's (Scenario::cost and its price):

@@ -31,7 +31,7 @@ int clampToInt(int64_t v)
 QString scenarioProblem(const Scenario& scenario)
 {
     try {
-        const CostModel model(scenario.model, scenario.cluster.hardware);
+        const CostModel model(scenario);
         if (const char* reason = model.invalidReason(scenario))
             return QString::fromUtf8(reason);
     } catch (const std::exception& e) {

@@ -1,9 +1,9 @@
 #pragma once
 // ParallelismEditor: how the scenario runs - TP (with SP and async TP), PP (virtual stages, schedule), CP, EP, HSDP
-// replicas, micro-batch, global batch in tokens, activation checkpointing and the framework flags seed 000 names.
-// Every edit is checked by the cost model (CostModel::invalidReason) before it reaches the ScenarioModel; an edit
-// that cannot be laid out is explained next to its field and leaves the scenario as it was. Spin boxes apply on every
-// step (arrows, wheel, dragging), typed numbers on Enter, so panels follow the control while it moves.
+// replicas, micro-batch, global batch in tokens, activation checkpointing and the framework flags Lambda's MFU paper
+// names. Every edit is checked by the cost model (CostModel::invalidReason) before it reaches the ScenarioModel; an
+// edit that cannot be laid out is explained next to its field and leaves the scenario as it was. Spin boxes apply on
+// every step (arrows, wheel, dragging), typed numbers on Enter, so panels follow the control while it moves.
 #include <QHash>
 #include <QString>
 #include <QWidget>

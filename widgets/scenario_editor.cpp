@@ -227,10 +227,11 @@ void ScenarioEditor::onModelChosen(int index)
 void ScenarioEditor::onHardwareChosen(int index)
 {
     const QString id = m_hardwareCombo->itemData(index).toString();
-    if (id.startsWith(kImportedPrefix))
-        m_model->setHardware(m_importedHardware.at(id.mid(kImportedPrefix.size()).toULongLong()));
-    else if (const HardwareSpec* spec = m_presets.findHardware(id.toStdString()))
-        m_model->setHardware(*spec);
+    if (id.startsWith(kImportedPrefix)) {
+        const size_t i = id.mid(kImportedPrefix.size()).toULongLong();
+        m_model->setHardware(m_importedHardware.at(i), m_importedCostModels.at(i));
+    } else if (const HardwareSpec* spec = m_presets.findHardware(id.toStdString()))
+        m_model->setHardware(*spec, m_presets.costModelFor(spec->id));
 }
 
 std::optional<int64_t> ScenarioEditor::checkSeqLen()
@@ -403,6 +404,7 @@ void ScenarioEditor::syncHardware(const HardwareSpec& hardware)
     }
     // A GPU from a scenario file that the presets do not have: list it so the field tells the truth.
     m_importedHardware.push_back(hardware);
+    m_importedCostModels.push_back(m_model->scenario().costModel);
     m_hardwareCombo->addItem(
         tr("%1 (from file)").arg(qs(hardware.name)), kImportedPrefix + QString::number(m_importedHardware.size() - 1));
     m_hardwareCombo->setCurrentIndex(m_hardwareCombo->count() - 1);

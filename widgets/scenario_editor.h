@@ -62,6 +62,7 @@ private:
     const PresetLibrary& m_presets;
     std::vector<ModelSpec> m_imported;
     std::vector<HardwareSpec> m_importedHardware; // from scenario files, when not among the presets
+    std::vector<std::optional<CostModelConstants>> m_importedCostModels; // the file's constants for each
 
     QComboBox* m_modelCombo = nullptr;
     QPushButton* m_importButton = nullptr;

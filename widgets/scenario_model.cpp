@@ -36,14 +36,21 @@ void ScenarioModel::setModel(const ModelSpec& model)
     deriveAndNotify();
 }
 
-void ScenarioModel::setHardware(const HardwareSpec& hardware)
+void ScenarioModel::setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel)
 {
     // Another GPU starts at its own remembered (else typical) price; the same GPU with other constants (a calibration
     // applied or undone) keeps the price the scenario has.
     const bool sameGpu = hardware.id == m_scenario.cluster.hardware.id;
     m_scenario.cluster.hardware = hardware;
+    m_scenario.costModel = costModel;
     if (!sameGpu)
         m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware.id);
+    deriveAndNotify();
+}
+
+void ScenarioModel::setCostModel(const std::optional<CostModelConstants>& costModel)
+{
+    m_scenario.costModel = costModel;
     deriveAndNotify();
 }
 
@@ -235,13 +242,14 @@ Scenario defaultScenario(const PresetLibrary& presets)
         s.cluster.hardware = *gpu;
     else if (!presets.hardware().empty())
         s.cluster.hardware = presets.hardware().front();
+    s.costModel = presets.costModelFor(s.cluster.hardware.id);
     s.cluster.gpuCount = 1;
     s.precision = TrainingPrecision::BF16;
     s.workload.seqLen = 8192;
     s.workload.microBatch = 1;
     s.measuredThroughput = Throughput { 21111, ThroughputScope::PerGpu };
     s.pricePerGpuHourUsd = rememberedPrice(s.cluster.hardware.id);
-    // Seed 001's reading: the cluster for 90 days, and what 60% MFU would be worth.
+    // The VECTOR Labs cost article's reading: the cluster for 90 days, and what 60% MFU would be worth.
     s.cost.days = 90;
     s.cost.targetMfu = 0.6;
     return s;

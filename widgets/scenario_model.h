@@ -36,7 +36,10 @@ public:
     void setScenario(const Scenario& scenario);
 
     void setModel(const ModelSpec& model);
-    void setHardware(const HardwareSpec& hardware);
+    // The hardware and the cost-model constants that go with it (its preset's "cost_model"; none: the defaults).
+    void setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel = std::nullopt);
+    // Calibration: the constants every prediction of this hardware uses from now on (none: back to the defaults).
+    void setCostModel(const std::optional<CostModelConstants>& costModel);
     void setGpuCount(int gpus);
     void setPrecision(TrainingPrecision precision);
     void setSeqLen(int64_t seqLen);
@@ -87,7 +90,8 @@ private:
     double m_throughputValue = 0;
 };
 
-// What the window starts on (seed 000): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111 tokens/s per GPU.
+// What the window starts on (Lambda's MFU paper's worked example): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111
+// tokens/s per GPU.
 Scenario defaultScenario(const PresetLibrary& presets);
 
 } // namespace mfu::widgets

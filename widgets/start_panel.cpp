@@ -58,12 +58,12 @@ StartPanel::StartPanel(ScenarioModel& scenario, const PresetLibrary& presets, QW
         connect(button, &QPushButton::clicked, this, [this, demo] { runDemo(demo); });
         demosLayout->addWidget(button);
     };
-    addDemo(Demo::Seed000SingleB200,
+    addDemo(Demo::Llama8BOnOneB200,
         tr("Llama 3.1 8B on one B200 at 21,111 tokens/s: 57.9 GFLOP/token, 1,223 TFLOPS, 54.3% MFU"),
         tr("Demo: Llama 3.1 8B on one B200"));
-    addDemo(Demo::Seed002SevenBOnH100, tr("A 7B model on 8 x H100, 8 x 4,096 tokens per 1.2 s step: 14.5% MFU with 6N"),
+    addDemo(Demo::SevenBOnEightH100, tr("A 7B model on 8 x H100, 8 x 4,096 tokens per 1.2 s step: 14.5% MFU with 6N"),
         tr("Demo: 7B model on 8 H100"));
-    addDemo(Demo::Seed000Llama70BDefault,
+    addDemo(Demo::Llama70BTorchTitanDefault,
         tr("Llama 3.1 70B on 16 x B200 with TorchTitan's default TP 8 + full checkpointing: ask the planner"),
         tr("Demo: Llama 3.1 70B default configuration"));
     layout->addWidget(demos);
@@ -72,8 +72,8 @@ StartPanel::StartPanel(ScenarioModel& scenario, const PresetLibrary& presets, QW
 
 bool StartPanel::runDemo(Demo demo)
 {
-    const char* modelId = demo == Demo::Seed000Llama70BDefault ? "llama-3.1-70b" : "llama-3.1-8b";
-    const char* gpuId = demo == Demo::Seed002SevenBOnH100 ? "h100-sxm" : "b200";
+    const char* modelId = demo == Demo::Llama70BTorchTitanDefault ? "llama-3.1-70b" : "llama-3.1-8b";
+    const char* gpuId = demo == Demo::SevenBOnEightH100 ? "h100-sxm" : "b200";
     const ModelSpec* model = m_presets.findModel(modelId);
     const HardwareSpec* gpu = m_presets.findHardware(gpuId);
     if (!model || !gpu) {
@@ -82,14 +82,15 @@ bool StartPanel::runDemo(Demo demo)
         return false;
     }
     switch (demo) {
-    case Demo::Seed000SingleB200:
+    case Demo::Llama8BOnOneB200:
         m_scenario.setScenario(defaultScenario(m_presets));
         emit showPanel(Panel::Calculator);
         break;
-    case Demo::Seed002SevenBOnH100: {
+    case Demo::SevenBOnEightH100: {
         Scenario s = defaultScenario(m_presets);
-        s.model = bareModel(7'000'000'000, "7B model (seed 002)");
+        s.model = bareModel(7'000'000'000, "7B model (MFU tutorial)");
         s.cluster.hardware = *gpu;
+        s.costModel = m_presets.costModelFor(gpu->id);
         s.cluster.gpuCount = 8;
         s.workload.seqLen = 4096;
         s.workload.microBatch = 1;
@@ -100,10 +101,11 @@ bool StartPanel::runDemo(Demo demo)
         emit showPanel(Panel::Calculator);
         break;
     }
-    case Demo::Seed000Llama70BDefault: {
+    case Demo::Llama70BTorchTitanDefault: {
         Scenario s = defaultScenario(m_presets);
         s.model = *model;
         s.cluster.hardware = *gpu;
+        s.costModel = m_presets.costModelFor(gpu->id);
         s.cluster.gpuCount = 16;
         s.workload.seqLen = 8192;
         s.workload.microBatch = 1;

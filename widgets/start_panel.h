@@ -1,5 +1,5 @@
 #pragma once
-// StartPanel: the "Start here" page. It says in a sentence what each panel answers and offers the seeds' worked
+// StartPanel: the "Start here" page. It says in a sentence what each panel answers and offers the sources' worked
 // examples as one-click demos: each demo sets the shared scenario (from presets, so every figure on screen is still
 // computed by core) and asks the window to show the panel that answers it.
 #include <QWidget>
@@ -14,9 +14,9 @@ class StartPanel : public QWidget {
     Q_OBJECT
 public:
     enum class Demo {
-        Seed000SingleB200, // Llama 3.1 8B on one B200, 21,111 tokens/s: 54.3% MFU
-        Seed002SevenBOnH100, // a bare 7B model on 8 x H100, 8 x 4,096 tokens in 1.2 s: 14.5% MFU
-        Seed000Llama70BDefault // Llama 3.1 70B on 16 x B200 with TorchTitan's default TP 8 + full AC
+        Llama8BOnOneB200, // Llama 3.1 8B on one B200, 21,111 tokens/s: 54.3% MFU
+        SevenBOnEightH100, // a bare 7B model on 8 x H100, 8 x 4,096 tokens in 1.2 s: 14.5% MFU
+        Llama70BTorchTitanDefault // Llama 3.1 70B on 16 x B200 with TorchTitan's default TP 8 + full AC
     };
 
     // The panel that answers a demo; the window maps it to its tab (never by the translated tab title).

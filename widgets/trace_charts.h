@@ -1,7 +1,7 @@
 #pragma once
 // The Trace panel's charts, filled from core's analysis into the shared ChartView: the stacked category breakdown
-// per step and the baseline-vs-optimised comparison in the style of seed 000's Figure 3 (one stacked bar per run,
-// the category shares side by side, deltas in the legend). Only categories with time in them get a series, in
+// per step and the baseline-vs-optimised comparison in the style of Figure 3 of Lambda's MFU paper (one stacked bar per
+// run, the category shares side by side, deltas in the legend). Only categories with time in them get a series, in
 // the category's own colour (category_palette.h).
 #include <QColor>
 #include <QString>

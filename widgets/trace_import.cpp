@@ -1,7 +1,5 @@
 #include "widgets/trace_import.h"
 
-#include <QFile>
-
 #include <algorithm>
 #include <filesystem>
 
@@ -10,17 +8,6 @@
 #include "widgets/background_job.h"
 
 namespace mfu::widgets {
-
-trace::KernelRules builtInKernelRules()
-{
-    QFile file(QStringLiteral(":/presets/kernels/kernel_rules.json"));
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError(
-            "the built-in kernel rules (presets/kernels/kernel_rules.json) are missing from the application");
-    const QByteArray text = file.readAll();
-    return trace::KernelRules::fromJsonText(
-        std::string_view(text.constData(), static_cast<size_t>(text.size())), "presets/kernels/kernel_rules.json");
-}
 
 TraceRun importTraceRun(const QStringList& paths, const trace::KernelRules& rules, JobControl& control)
 {

@@ -19,10 +19,6 @@ struct TraceRun {
     trace::RunAnalysis analysis;
 };
 
-// The built-in classification rules embedded in the application (:/presets/kernels/kernel_rules.json).
-// Throws InputError when they are missing or broken.
-trace::KernelRules builtInKernelRules();
-
 // Reads every file (a folder expands to its per-rank files) and analyses the run. Progress goes from 0 to 1 over
 // the files; throws InputError "<file>: byte N: what" for a bad file and trace::Cancelled when control.cancel is set.
 TraceRun importTraceRun(const QStringList& paths, const trace::KernelRules& rules, JobControl& control);

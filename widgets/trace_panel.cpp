@@ -29,6 +29,7 @@
 #include "core/errors.h"
 #include "core/logs/training_log.h"
 #include "core/scenario/file_facts.h"
+#include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
@@ -75,7 +76,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     , m_ranks(new QStandardItemModel(this))
 {
     try {
-        m_rules = std::make_unique<trace::KernelRules>(builtInKernelRules());
+        m_rules = std::make_unique<trace::KernelRules>(trace::builtInKernelRules());
     } catch (const std::exception& e) {
         m_rulesError = QString::fromUtf8(e.what());
     }
@@ -222,7 +223,7 @@ QWidget* TracePanel::buildOverview()
     m_comparisonChart->setAccessibleName(tr("Baseline vs optimised"));
 
     m_comparisonHint = new QLabel(tr("Open a baseline for comparison to see its category shares beside this run's, "
-                                     "with the change in percentage points (as in seed 000's Figure 3)."));
+                                     "with the change in percentage points (as in Figure 3 of Lambda's MFU paper)."));
     m_comparisonHint->setObjectName(QStringLiteral("comparisonHint"));
     m_comparisonHint->setWordWrap(true);
     m_comparisonHint->setAlignment(Qt::AlignCenter);

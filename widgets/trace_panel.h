@@ -1,7 +1,7 @@
 #pragma once
 // Trace panel: imports profiler traces (a file, several ranks, or a folder) off the GUI thread and shows where the
-// step time goes: a stacked category breakdown per step, the baseline-vs-optimised comparison (seed 000's
-// Figure 3), a zoomable per-stream timeline, the top kernels (sortable, filterable, Ctrl+C copies TSV), overlap
+// step time goes: a stacked category breakdown per step, the baseline-vs-optimised comparison (Lambda's MFU
+// paper's Figure 3), a zoomable per-stream timeline, the top kernels (sortable, filterable, Ctrl+C copies TSV), overlap
 // and idle figures, per-rank step times with the slowest rank, and the measured MFU beside the cost model's
 // prediction for the window's scenario. Every figure comes from core/trace; this class lays them out.
 //

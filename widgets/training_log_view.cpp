@@ -128,7 +128,7 @@ void TrainingLogView::refresh()
         m_throughput->setTitle(tr("Throughput per step (open a training log)"));
         m_mfu->setTitle(tr("MFU per step (open a training log)"));
         m_summary->setText(tr("No training log open. Open a torchtitan, Megatron-LM or nanoGPT log (or one in "
-                              "seed 004's iteration-block format) to check the MFU it claims."));
+                              "the iteration-block format of the B200 scaling report) to check the MFU it claims."));
         m_findings->clear();
         return;
     }

@@ -90,7 +90,7 @@ int runPredict(const QStringList& args)
             if (measured > 1.0)
                 measured /= 100.0; // given in percent
             const CalibrationResult r = calibrateToMfu(s, measured);
-            s.cluster.hardware.costModel = r.constants;
+            s.costModel = r.constants;
             calibration = { { "measured_mfu", measured }, { "scale", r.scale }, { "uncalibrated_mfu", r.before.mfu } };
         }
         const StepPrediction p = evaluate(s);

@@ -1,9 +1,7 @@
 // `mfu-explorer trace FILE... [--compare FILE...] [--model ... --gpu ... --tokens-per-step N] [--json]`
 // Reads profiler traces (a folder = one multi-rank run), breaks the step time into kernel categories, overlap and
 // idle (core/trace), and with a model and tokens per step gives the measured MFU. The JSON keys listed in
-// core/trace/analysis_json.h are FIXED (issue 4). A training log (detected by content) goes to cmd_trace_log.cpp.
-#include <QFile>
-
+// core/trace/analysis_json.h are FIXED (a contract). A training log (detected by content) goes to cmd_trace_log.cpp.
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -17,6 +15,7 @@
 #include "core/model/flops.h"
 #include "core/presets/gpu_match.h"
 #include "core/trace/analysis_json.h"
+#include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/comparison.h"
 #include "core/trace/trace_loader.h"
 
@@ -36,12 +35,7 @@ void printLine(const QString& text)
 
 trace::KernelRules kernelRules(const QCommandLineParser& parser)
 {
-    QFile builtIn(qs(":/presets/kernels/kernel_rules.json"));
-    if (!builtIn.open(QIODevice::ReadOnly))
-        throw InputError("built-in kernel rules are missing from the application resources");
-    const QByteArray text = builtIn.readAll();
-    trace::KernelRules rules = trace::KernelRules::fromJsonText(
-        std::string_view(text.constData(), static_cast<size_t>(text.size())), "presets/kernels/kernel_rules.json");
+    trace::KernelRules rules = trace::builtInKernelRules();
     // User rules win: each --kernel-rules file is tried before the ones given after it and before the built-ins.
     const QStringList files = parser.values(qs("kernel-rules"));
     for (auto it = files.rbegin(); it != files.rend(); ++it)

@@ -68,6 +68,7 @@ std::optional<CostComparison> costComparison(
     Scenario s;
     s.model = *model;
     s.cluster.hardware = hardware;
+    s.costModel = app::presetLibrary().costModelFor(hardware.id);
     s.cluster.gpuCount = gpus;
     s.pricePerGpuHourUsd = price;
     s.workload.seqLen = resolveSeqLen(parser, 8192);
@@ -77,7 +78,7 @@ std::optional<CostComparison> costComparison(
             = static_cast<int64_t>(parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step")));
 
     CostComparison out;
-    out.planned = plannedHardwareOptions(s, comparedDevices(parser));
+    out.planned = plannedHardwareOptions(s, comparedDevices(parser), &app::presetLibrary());
     if (out.planned.options.empty())
         throw InputError("--compare: the model fits on none of the GPUs compared at " + std::to_string(gpus) + " GPUs ("
             + out.planned.leftOut.front().hardwareId + ": " + out.planned.leftOut.front().reason + ")");

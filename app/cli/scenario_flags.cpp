@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "app/cli/cli_common.h"
+#include "app/preset_store.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
 
@@ -77,8 +78,10 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     }
     if (!fromFile || isSet(p, "model") || isSet(p, "params"))
         s.model = resolveModel(p);
-    if (!fromFile || isSet(p, "gpu"))
+    if (!fromFile || isSet(p, "gpu")) {
         s.cluster.hardware = resolveHardware(p);
+        s.costModel = app::presetLibrary().costModelFor(s.cluster.hardware.id);
+    }
     s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);
     s.workload.seqLen = resolveSeqLen(p, s.workload.seqLen);
     if (isSet(p, "precision"))

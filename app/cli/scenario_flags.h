@@ -1,5 +1,5 @@
 #pragma once
-// Scenario flags shared by `predict`, `sweep` and `plan`: the FIXED ones of issue 3 (--global-batch-tokens,
+// Scenario flags shared by `predict`, `sweep` and `plan`: the FIXED ones, a contract (--global-batch-tokens,
 // --micro-batch, --tp, --pp, --cp, --ep, --hsdp-replicas, --ac) on top of calc's model/GPU/count/seq/precision flags
 // (cli_common.h), framework switches, and --scenario FILE to start from a saved scenario (flags then override it).
 #include <QCommandLineParser>

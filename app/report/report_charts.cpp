@@ -120,7 +120,7 @@ std::vector<ReportChart> moneyCharts(const ScenarioDocument& doc, const Scenario
     }
     if (!c.job.tokens)
         return out;
-    const auto options = predictedHardwareOptions(doc.scenario, presets.hardware());
+    const auto options = predictedHardwareOptions(doc.scenario, presets.hardware(), &presets);
     if (options.empty())
         return out;
     HardwareComparison cmp = compareHardware(*c.job.tokens, c.flopsPerToken, options);

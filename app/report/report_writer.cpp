@@ -3,6 +3,7 @@
 #include <QBuffer>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QPdfWriter>
@@ -13,8 +14,9 @@
 
 #include "app/report/report_charts.h"
 #include "core/errors.h"
+#include "core/io/atomic_file.h"
 #include "core/report/report_figures.h"
-#include "widgets/atomic_file.h"
+#include "core/trace/builtin_kernel_rules.h"
 #include "widgets/trace_import.h"
 
 namespace mfu::app {
@@ -153,7 +155,7 @@ ReportFigures fullFigures(const ScenarioDocument& document)
     options.plan = true;
     std::optional<trace::KernelRules> rules;
     try {
-        rules = widgets::builtInKernelRules();
+        rules = trace::builtInKernelRules();
         options.traceRules = &*rules;
     } catch (const InputError& e) {
         ReportFigures figures = reportFigures(document, options);
@@ -215,9 +217,10 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
         painter.end();
         pages = layout.pages();
     }
-    QString reason;
-    if (!widgets::writeFileAtomically(path, bytes, &reason))
-        return fail(errorMessage, path, reason);
+    std::string reason;
+    if (!writeFileAtomically(QFile::encodeName(path).toStdString(),
+            std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())), &reason))
+        return fail(errorMessage, path, QString::fromLocal8Bit(reason.c_str()));
     if (result) {
         result->pages = pages;
         result->files << path;
@@ -275,9 +278,9 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
     }
     html += QStringLiteral("</body></html>\n");
 
-    QString reason;
-    if (!widgets::writeFileAtomically(path, html.toUtf8(), &reason))
-        return fail(errorMessage, path, reason);
+    std::string reason;
+    if (!writeFileAtomically(QFile::encodeName(path).toStdString(), html.toStdString(), &reason)) // UTF-8
+        return fail(errorMessage, path, QString::fromLocal8Bit(reason.c_str()));
     if (result)
         result->files << written << path;
     return true;

@@ -34,7 +34,7 @@ CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
         throw InputError(
             "calibration: measured MFU must lie between 0 and 1 (a fraction), got " + std::to_string(measuredMfu));
     const HardwareSpec& hw = scenario.cluster.hardware;
-    const CostModelConstants base = costModelConstantsFor(hw);
+    const CostModelConstants base = costModelConstantsFor(scenario);
     const auto mfuAt
         = [&](double k) { return CostModel(scenario.model, hw, scaledEfficiencies(base, k)).evaluate(scenario).mfu; };
 

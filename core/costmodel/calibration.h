@@ -1,8 +1,8 @@
 #pragma once
 // Calibration: given one measured MFU (or tokens/s) for a scenario, scale the compute and memory-bandwidth
 // efficiency constants by one common factor k (each capped at 1) so that the model reproduces the measurement.
-// MFU rises monotonically with k, so a bisection finds it. Apply the returned constants to the hardware
-// (HardwareSpec::costModel) and every other prediction moves with them.
+// MFU rises monotonically with k, so a bisection finds it. Apply the returned constants to the scenario
+// (Scenario::costModel) and every other prediction moves with them; the hardware spec itself stays as it was.
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/scenario/scenario.h"

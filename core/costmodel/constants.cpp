@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/model/hardware_spec.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu {
 
@@ -70,9 +71,9 @@ CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware)
     return c;
 }
 
-CostModelConstants costModelConstantsFor(const HardwareSpec& hardware)
+CostModelConstants costModelConstantsFor(const Scenario& scenario)
 {
-    return hardware.costModel ? *hardware.costModel : defaultCostModelConstants(hardware);
+    return scenario.costModel ? *scenario.costModel : defaultCostModelConstants(scenario.cluster.hardware);
 }
 
 } // namespace mfu

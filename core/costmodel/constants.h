@@ -1,12 +1,14 @@
 #pragma once
-// Every efficiency and overhead figure the cost model uses, in one editable struct. A HardwareSpec may carry its own
-// (HardwareSpec::costModel, editable in the GUI, stored in the preset); when it does not, defaultCostModelConstants()
-// picks documented defaults by vendor and generation. Justifications: docs/cost-model.md, "Constants".
+// Every efficiency and overhead figure the cost model uses, in one editable struct. A scenario may carry its own for
+// its hardware (Scenario::costModel: calibrated, stored in the scenario file, or from a hardware preset's
+// "cost_model"); when it does not, defaultCostModelConstants() picks documented defaults by vendor and generation.
+// Justifications: docs/cost-model.md, "Constants".
 #include <string>
 
 namespace mfu {
 
 struct HardwareSpec;
+struct Scenario;
 
 struct CostModelConstants {
     // Dense GEMMs: achieved fraction of the dense peak for large, well-shaped matmuls (cuBLAS/cuBLASLt).
@@ -99,7 +101,7 @@ struct CostModelConstants {
 
 // Defaults for a device, keyed by vendor and generation (docs/cost-model.md says why each differs).
 CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware);
-// The hardware's own constants when it carries them, otherwise the defaults.
-CostModelConstants costModelConstantsFor(const HardwareSpec& hardware);
+// The scenario's own constants when it carries them, otherwise the defaults for its hardware.
+CostModelConstants costModelConstantsFor(const Scenario& scenario);
 
 } // namespace mfu

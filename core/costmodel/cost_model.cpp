@@ -24,8 +24,8 @@ int fsdpShards(const Scenario& s)
     return static_cast<int>(s.cluster.gpuCount / fixed);
 }
 
-CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware)
-    : CostModel(model, hardware, costModelConstantsFor(hardware))
+CostModel::CostModel(const Scenario& scenario)
+    : CostModel(scenario.model, scenario.cluster.hardware, costModelConstantsFor(scenario))
 {
 }
 
@@ -98,7 +98,7 @@ StepPrediction CostModel::evaluate(const Scenario& s) const
 
 StepPrediction evaluate(const Scenario& scenario)
 {
-    return CostModel(scenario.model, scenario.cluster.hardware).evaluate(scenario);
+    return CostModel(scenario).evaluate(scenario);
 }
 
 } // namespace mfu

@@ -60,7 +60,8 @@ ModelShape modelShapeOf(const ModelSpec& model); // throws InputError for a bare
 class CostModel {
 public:
     // Throws InputError when the model is bare (no architecture) or the hardware lacks a BF16 peak.
-    CostModel(const ModelSpec& model, const HardwareSpec& hardware);
+    // The scenario's model, hardware and constants (costModelConstantsFor).
+    explicit CostModel(const Scenario& scenario);
     CostModel(const ModelSpec& model, const HardwareSpec& hardware, const CostModelConstants& constants);
 
     // Throws InputError when the scenario is inconsistent (degrees that do not multiply to the GPU count, ...).

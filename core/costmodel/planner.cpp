@@ -126,7 +126,7 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
-    const CostModel model(scenario.model, scenario.cluster.hardware);
+    const CostModel model(scenario);
     Scenario s = scenario; // mutated in place: no allocation per evaluation
     const int gpus = scenario.cluster.gpuCount;
     const int domain = scenario.cluster.domainSize();

@@ -2,7 +2,7 @@
 // The configuration planner: evaluates every valid way to run a scenario's model on its cluster and ranks those that
 // fit by tokens/s. Searched: factorisations of the GPU count into HSDP replicas x FSDP shards x TP x PP x CP (x EP for
 // MoE, drawn from the FSDP x CP ranks), TP inside one scale-up domain (dividing the heads), micro-batch sizes,
-// activation checkpointing modes and virtual pipeline stages. The seed's rules of thumb (prefer no AC/TP/CP/PP; add
+// activation checkpointing modes and virtual pipeline stages. Lambda's MFU paper's rules (prefer no AC/TP/CP/PP; add
 // selective then full AC, then TP, then CP as memory runs out; TP only inside NVLink domains; one HSDP replica per
 // rack) are not coded here: they come out of the cost model.
 #include <atomic>

@@ -67,7 +67,7 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
 SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOptions& options,
     const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
 {
-    const CostModel model(scenario.model, scenario.cluster.hardware);
+    const CostModel model(scenario);
     SweepResult result;
     result.axis = axis;
     const std::vector<double> values = options.values.empty() ? defaultSweepValues(axis) : options.values;

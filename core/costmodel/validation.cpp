@@ -121,7 +121,7 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
     s.flags.compiled = r.optionalBool("compiled", true);
     s.flags.fusedOptimizer = r.optionalBool("fused_optimizer", true);
 
-    CostModel model(s.model, s.cluster.hardware);
+    CostModel model(s);
     if (const char* reason = model.invalidReason(s))
         throw FieldError("", std::string("the layout is not valid for the cost model: ") + reason);
 

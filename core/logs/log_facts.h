@@ -1,6 +1,6 @@
 #pragma once
-// Settings a training log prints once (core/logs/training_log.h's LogFacts): seed 004's header, torchtitan's
-// start line, Megatron's argument dump and iteration lines. Internal to core/trace.
+// Settings a training log prints once (core/logs/training_log.h's LogFacts): the B200 scaling report's header,
+// torchtitan's start line, Megatron's argument dump and iteration lines. Internal to core/trace.
 #include <string>
 
 #include "core/logs/training_log.h"

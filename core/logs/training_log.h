@@ -1,7 +1,7 @@
 #pragma once
 // Training logs: the per-step lines torchtitan, Megatron-LM and nanoGPT print, the multi-line iteration blocks of
-// nanoGPT-derived loggers (seed 004), or a user's own pattern. They give step time, throughput, TFLOPS and the MFU
-// the log claims, which the core's diagnosis (core/diagnosis/log_diagnosis.h) then checks.
+// nanoGPT-derived loggers (B200 scaling report), or a user's own pattern. They give step time, throughput, TFLOPS and
+// the MFU the log claims, which the core's diagnosis (core/diagnosis/log_diagnosis.h) then checks.
 //   torchtitan  `step: 20  loss: 11.83506  grad_norm: 9.6669  memory: 48.87GiB(51.44%)  tps: 4,376  tflops: 253.41
 //               mfu: 25.62%` (ANSI colours; `wps` before late 2024, then `tps`; `tflops` since 2025). No step time.
 //   Megatron-LM ` iteration       20/     100 | consumed samples: 2560 | elapsed time per iteration (ms): 1234.5 |

@@ -1,7 +1,7 @@
 #pragma once
 // Training FLOP per token under the formulas in use, side by side. Training = forward + backward = 3 x forward.
 //
-//   six_n                 6 N                               (Kaplan et al.; seed 002's rule; N = total, MoE: active)
+//   six_n                 6 N                               (Kaplan et al.; the MFU tutorial's; N = total, MoE: active)
 //   palm                  6 (N - N_emb) + 12 L H Q S        (PaLM appendix B, TorchTitan, nanoGPT; MoE: active N)
 //   per_component         3 x forward sum of every matmul: Q/K/V (with GQA or MLA), attention scores Q.K^T and
 //                         attention x V over the full S x S square (S x min(S, window) on sliding-window layers),

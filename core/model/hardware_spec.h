@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "core/costmodel/constants.h"
 #include "core/model/precision.h"
 
 namespace mfu {
@@ -29,8 +28,8 @@ struct HardwareSpec {
     double scaleOutBandwidthBytesPerSec = 0; // per GPU, one direction (400 Gb/s InfiniBand = 50e9 B/s)
     double pricePerGpuHourUsd = 0;
     std::optional<double> powerWatts; // board power per GPU, for energy estimates
-    // Cost-model efficiency and overhead constants; absent: defaults by vendor/generation (core/costmodel/constants.h).
-    std::optional<CostModelConstants> costModel;
+    // The cost model's efficiency constants are not a datasheet figure: they live beside the scenario
+    // (Scenario::costModel) and the preset library (PresetLibrary::costModelFor), keyed by this id.
 
     // Source of each figure, keyed like the preset file's fields ("peak_dense_tflops.bf16", "memory_gb", ...).
     std::map<std::string, std::string> sources;

@@ -5,7 +5,7 @@
 //   HFU = (FLOP/token + recompute FLOP/token) x tokens/s per GPU / the same peak
 // Throughput is per GPU or per cluster, stated explicitly (ThroughputScope); a step time is turned into tokens/s
 // with tokens per step = micro-batch x sequence x gradient accumulation x data-parallel ranks.
-// BF16+FP8 runs: MFU is ambiguous (seed 000 reports TFLOPS instead), so both readings are given, labelled: against
+// BF16+FP8 runs: MFU is ambiguous (Lambda's MFU paper gives TFLOPS), so both readings are given, labelled: against
 // the BF16 dense peak (`mfu`, comparable with BF16 runs) and against the FP8 dense peak (`mfuVsFp8Peak`).
 #include <cstdint>
 #include <optional>

@@ -2,7 +2,8 @@
 // Which GPU trains a given job (tokens x FLOP/token) for the least money or in the least time, each at its own
 // achievable MFU: given (measured) or predicted by a caller-supplied function, so the cost model plugs in without
 // money depending on it. Speed-ups are stated against the first option next to the datasheet (peak) speed-up, the
-// seed's point: an upgrade on a stack stuck at a low MFU delivers only speedup/peakSpeedup of its promise.
+// VECTOR Labs article's point: an upgrade on a stack stuck at a low MFU delivers only speedup/peakSpeedup of its
+// promise.
 #include <cstddef>
 #include <functional>
 #include <optional>

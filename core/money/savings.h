@@ -1,6 +1,7 @@
 #pragma once
-// What an MFU uplift (baseline -> target) is worth, in the two readings seed 001 uses. Both start from the job as it
-// runs today at the baseline MFU (a token budget or a reservation of N GPUs for D days, core/money/job_cost.h):
+// What an MFU uplift (baseline -> target) is worth, in the two readings the VECTOR Labs article uses. Both start from
+// the job as it runs today at the baseline MFU (a token budget or a reservation of N GPUs for D days,
+// core/money/job_cost.h):
 //
 // Fixed work: the same tokens on the same GPUs finish sooner. Time and GPU-hours scale by baseline/target, so
 //   time_saved_fraction = 1 - baseline/target (40% -> 60%: a third sooner) and dollars saved = cost x that fraction.
@@ -8,8 +9,8 @@
 //   MFU m are worth N x m of them; the uplift recovers N x (target - baseline) GPU-equivalents, valued at the price
 //   of a GPU-hour over the same hours (= cost x (target - baseline)), and trains target/baseline times the tokens.
 //
-// The two dollar figures answer different questions and differ: for seed 001 (256 H100, 90 days, $2.50) the fixed-
-// work saving is $460,800 (a third of $1,382,400), the fixed-budget recovered value is $276,480 (20% of it).
+// The two dollar figures answer different questions and differ: for the VECTOR Labs job (256 H100, 90 days, $2.50) the
+// fixed- work saving is $460,800 (a third of $1,382,400), the fixed-budget recovered value is $276,480 (20% of it).
 #include <optional>
 #include <vector>
 

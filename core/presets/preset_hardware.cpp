@@ -149,11 +149,15 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
 
     validateHardwareSpec(spec);
     spec.sources = resolveSources(entry, figures);
-    // Optional cost-model constants (justified in docs/cost-model.md) override the device's defaults key by key.
-    if (entryJson.contains("cost_model"))
-        spec.costModel
-            = costModelConstantsFromJson(entryJson["cost_model"], defaultCostModelConstants(spec), "cost_model");
     return spec;
+}
+
+std::optional<CostModelConstants> costModelFromPresetJson(const json& entryJson, const HardwareSpec& hardware)
+{
+    // Optional cost-model constants (justified in docs/cost-model.md) override the device's defaults key by key.
+    if (!entryJson.is_object() || !entryJson.contains("cost_model"))
+        return std::nullopt;
+    return costModelConstantsFromJson(entryJson["cost_model"], defaultCostModelConstants(hardware), "cost_model");
 }
 
 } // namespace mfu

@@ -53,8 +53,12 @@ std::string PresetProblem::message() const
     return key.empty() ? file + ": " + reason : file + ": " + key + ": " + reason;
 }
 
-void PresetLibrary::addHardware(HardwareSpec spec)
+void PresetLibrary::addHardware(HardwareSpec spec, std::optional<CostModelConstants> costModel)
 {
+    if (costModel)
+        m_costModels.insert_or_assign(spec.id, std::move(*costModel));
+    else
+        m_costModels.erase(spec.id);
     replaceOrAppend(m_hardware, std::move(spec));
 }
 void PresetLibrary::addModel(ModelSpec spec)
@@ -66,6 +70,12 @@ const HardwareSpec* PresetLibrary::findHardware(std::string_view id) const
 {
     const auto it = std::find_if(m_hardware.begin(), m_hardware.end(), [&](const auto& s) { return s.id == id; });
     return it == m_hardware.end() ? nullptr : &*it;
+}
+
+std::optional<CostModelConstants> PresetLibrary::costModelFor(std::string_view hardwareId) const
+{
+    const auto it = m_costModels.find(hardwareId);
+    return it == m_costModels.end() ? std::nullopt : std::optional<CostModelConstants>(it->second);
 }
 
 const ModelSpec* PresetLibrary::findModel(std::string_view id) const
@@ -133,7 +143,8 @@ void PresetLibrary::loadText(const std::string& fileName, std::string_view jsonT
                 HardwareSpec spec = hardwareFromPresetJson(entries[i]);
                 if (!idsInFile.insert(spec.id).second)
                     throw FieldError("id", "\"" + spec.id + "\" appears earlier in this file");
-                addHardware(std::move(spec));
+                std::optional<CostModelConstants> costModel = costModelFromPresetJson(entries[i], spec);
+                addHardware(std::move(spec), std::move(costModel));
             } else {
                 ModelSpec spec = modelFromPresetJson(entries[i]);
                 if (!idsInFile.insert(spec.id).second)

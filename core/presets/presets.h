@@ -11,6 +11,8 @@
 //          scale_out_gbitps (Gb/s per GPU), price_per_gpu_hour_usd, power_watts (optional),
 //          match [ "GPU name or glob", ... ] (optional: the names traces and logs give this GPU, matched by
 //          core/presets/gpu_match.h; a user file adds names by overriding the entry or adding one),
+//          cost_model {...} (optional: the cost model's constants for this device, key by key over the defaults,
+//          docs/cost-model.md; kept beside the spec, PresetLibrary::costModelFor),
 //          sources { <figure key>: "datasheet name, year" } - every figure present must name its source. A key
 //          is the figure's path ("peak_dense_tflops.bf16", "memory_gb", "scale_up.bandwidth_gbps") or its group
 //          ("peak_dense_tflops", "scale_up") covering all figures in it; HardwareSpec::sources holds the resolved
@@ -28,12 +30,15 @@
 // comments; a "version" newer than 1 is refused; files of other formats in the folder (kernel rules, the validation
 // runs) are skipped.
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/costmodel/constants.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/model_spec.h"
 
@@ -53,7 +58,8 @@ public:
     // Loads every *.json file in a folder and its subfolders, in path order. A missing folder is not an error.
     void loadDirectory(const std::filesystem::path& folder);
 
-    void addHardware(HardwareSpec spec);
+    // Replaces any entry with the same id, and that entry's cost-model constants by costModel (none: defaults).
+    void addHardware(HardwareSpec spec, std::optional<CostModelConstants> costModel = std::nullopt);
     void addModel(ModelSpec spec);
 
     const std::vector<HardwareSpec>& hardware() const { return m_hardware; }
@@ -61,16 +67,21 @@ public:
     const std::vector<PresetProblem>& problems() const { return m_problems; }
 
     const HardwareSpec* findHardware(std::string_view id) const;
+    // The cost-model constants a hardware entry's "cost_model" gives; empty when it gives none (use the defaults).
+    std::optional<CostModelConstants> costModelFor(std::string_view hardwareId) const;
     const ModelSpec* findModel(std::string_view id) const;
 
 private:
     std::vector<HardwareSpec> m_hardware;
+    std::map<std::string, CostModelConstants, std::less<>> m_costModels; // by hardware id
     std::vector<ModelSpec> m_models;
     std::vector<PresetProblem> m_problems;
 };
 
 // Single-entry parsers; throw InputError("<key>: <reason>") on the first problem.
 HardwareSpec hardwareFromPresetJson(const nlohmann::json& entry);
+// The entry's optional "cost_model" over the defaults for `hardware` (the spec read from the same entry).
+std::optional<CostModelConstants> costModelFromPresetJson(const nlohmann::json& entry, const HardwareSpec& hardware);
 ModelSpec modelFromPresetJson(const nlohmann::json& entry);
 
 } // namespace mfu

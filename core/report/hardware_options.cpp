@@ -6,7 +6,21 @@
 
 namespace mfu {
 
-std::vector<HardwareOption> predictedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices)
+namespace {
+// The scenario moved onto device h: the scenario's constants stay with its own GPU, another takes its preset's.
+Scenario onDevice(const Scenario& scenario, const HardwareSpec& h, const PresetLibrary* presets)
+{
+    Scenario s = scenario;
+    if (h.id == scenario.cluster.hardware.id)
+        return s;
+    s.cluster.hardware = h;
+    s.costModel = presets ? presets->costModelFor(h.id) : std::nullopt;
+    return s;
+}
+} // namespace
+
+std::vector<HardwareOption> predictedHardwareOptions(
+    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets)
 {
     std::vector<HardwareOption> options;
     // A scenario's own GPU that is not a preset (edited or imported) is compared too, first.
@@ -17,10 +31,8 @@ std::vector<HardwareOption> predictedHardwareOptions(const Scenario& scenario, c
     if (!ownListed)
         all.insert(all.begin(), scenario.cluster.hardware);
     for (const HardwareSpec& h : all) {
-        Scenario s = scenario;
+        const Scenario s = onDevice(scenario, h, presets);
         const bool own = h.id == scenario.cluster.hardware.id;
-        if (!own)
-            s.cluster.hardware = h;
         const double price = own ? scenario.effectivePricePerGpuHourUsd() : h.pricePerGpuHourUsd;
         try {
             const StepPrediction p = evaluate(s);
@@ -34,7 +46,8 @@ std::vector<HardwareOption> predictedHardwareOptions(const Scenario& scenario, c
     return options;
 }
 
-PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices)
+PlannedHardware plannedHardwareOptions(
+    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets)
 {
     PlannedHardware out;
     PlannerOptions planner;
@@ -46,8 +59,8 @@ PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vect
             out.leftOut.push_back({ h.id, "no price per GPU-hour" });
             continue;
         }
-        Scenario s = scenario;
-        s.cluster.hardware = h;
+        Scenario s = onDevice(scenario, h, presets);
+        s.cluster.hardware = h; // the preset's figures, also for the scenario's own GPU
         try {
             const PlanResult plan = planConfigurations(s, planner);
             if (plan.configs.empty()) {

@@ -6,15 +6,17 @@
 #include <vector>
 
 #include "core/money/hardware_comparison.h"
+#include "core/presets/presets.h"
 #include "core/scenario/scenario.h"
 
 namespace mfu {
 
 // One option per device the configuration runs on and fits in memory with a price; the scenario's own GPU keeps the
 // scenario's price override, the others cost their preset's typical price. Devices the cost model rejects
-// (degrees that do not divide, no BF16 peak, ...) are left out.
+// (degrees that do not divide, no BF16 peak, ...) are left out. The scenario's own GPU keeps the scenario's cost-model
+// constants; another device uses its preset's "cost_model" when `presets` gives one, else the defaults.
 std::vector<HardwareOption> predictedHardwareOptions(
-    const Scenario& scenario, const std::vector<HardwareSpec>& devices);
+    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets = nullptr);
 
 // The same question at each device's best: the planner's best configuration of the scenario's model on
 // scenario.cluster.gpuCount of it (`mfu-explorer cost --compare`). A device nothing fits on, that has no price or that
@@ -29,6 +31,7 @@ struct PlannedHardware {
     std::vector<LeftOut> leftOut;
 };
 // The scenario's own GPU (by id) keeps the scenario's price; the others cost their preset's typical price.
-PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices);
+PlannedHardware plannedHardwareOptions(
+    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets = nullptr);
 
 } // namespace mfu

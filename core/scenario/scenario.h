@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/costmodel/constants.h"
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
@@ -52,7 +53,7 @@ struct Parallelism {
     bool expertOverlap = false;
 };
 
-// Framework switches seed 000 names as levers.
+// Framework switches Lambda's MFU paper names as levers.
 struct FrameworkFlags {
     int fsdpPrefetchLayers = 1; // layers all-gathered ahead of compute (FSDP default 1)
     bool reduceInBf16
@@ -60,7 +61,7 @@ struct FrameworkFlags {
     bool fusedOptimizer = true;
     bool compiled = true; // torch.compile: fused elementwise ops
     bool optimizerInBackward = false; // optimizer step overlapped with the backward pass
-    bool fp8ScalesInBackward = false; // precompute FP8 weight scales during backward (seed 000, 3.4)
+    bool fp8ScalesInBackward = false; // precompute FP8 weight scales during backward (Lambda's MFU paper, 3.4)
     AttentionKernel attentionKernel = AttentionKernel::Auto;
 };
 
@@ -91,6 +92,9 @@ struct Scenario {
     ActivationCheckpointing activationCheckpointing = ActivationCheckpointing::None;
     FrameworkFlags flags;
     FlopFormula mfuFormula = FlopFormula::PaLM; // the FLOP/token convention MFU is reported in
+    // The cost model's constants for cluster.hardware: calibrated, edited, read from the scenario file or from the
+    // hardware's preset entry. Empty: the defaults by vendor and generation (costModelConstantsFor).
+    std::optional<CostModelConstants> costModel;
 
     // What the run achieved, when known (Calculator panel input).
     std::optional<Throughput> measuredThroughput;

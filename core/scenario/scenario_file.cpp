@@ -175,7 +175,7 @@ ScenarioDocument readV1(const json& root)
     cluster->rejectUnknownKeys({ "hardware", "gpu_count", "gpus_per_scale_up_domain" });
     if (!cluster->has("hardware"))
         throw FieldError("cluster.hardware", "missing");
-    s.cluster.hardware = hardwareFromScenarioJson(cluster->object().at("hardware"), "cluster.hardware");
+    s.cluster.hardware = hardwareFromScenarioJson(cluster->object().at("hardware"), "cluster.hardware", &s.costModel);
     s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxCount));
     s.cluster.gpusPerScaleUpDomain
         = static_cast<int>(cluster->optionalInteger("gpus_per_scale_up_domain", 0, kMaxCount).value_or(0));
@@ -299,8 +299,8 @@ json scenarioToJson(const ScenarioDocument& doc)
         { "version", kScenarioFileVersion },
         { "model", modelToScenarioJson(s.model) },
         { "cluster",
-            { { "hardware", hardwareToScenarioJson(s.cluster.hardware) }, { "gpu_count", s.cluster.gpuCount },
-                { "gpus_per_scale_up_domain", s.cluster.gpusPerScaleUpDomain } } },
+            { { "hardware", hardwareToScenarioJson(s.cluster.hardware, s.costModel) },
+                { "gpu_count", s.cluster.gpuCount }, { "gpus_per_scale_up_domain", s.cluster.gpusPerScaleUpDomain } } },
         { "workload",
             { { "seq_len", s.workload.seqLen }, { "global_batch_tokens", s.workload.globalBatchTokens },
                 { "micro_batch", s.workload.microBatch } } },

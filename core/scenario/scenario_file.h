@@ -44,8 +44,12 @@ ScenarioDocument scenarioFromText(
 ScenarioDocument readScenarioFile(const std::filesystem::path& path, const PresetLibrary* presets = nullptr);
 
 // Parts, shared by the version readers.
-nlohmann::json hardwareToScenarioJson(const HardwareSpec& hardware);
-HardwareSpec hardwareFromScenarioJson(const nlohmann::json& object, const std::string& path);
+// The scenario's cost-model constants (Scenario::costModel) are stored inside the hardware object as "cost_model",
+// as they were when the hardware spec carried them, so files read the same both ways.
+nlohmann::json hardwareToScenarioJson(
+    const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel = std::nullopt);
+HardwareSpec hardwareFromScenarioJson(
+    const nlohmann::json& object, const std::string& path, std::optional<CostModelConstants>* costModel = nullptr);
 nlohmann::json modelToScenarioJson(const ModelSpec& model);
 ModelSpec modelFromScenarioJson(const nlohmann::json& object, const std::string& path);
 std::string_view pipelineScheduleKey(PipelineSchedule schedule); // "1f1b", "interleaved_1f1b", "zero_bubble"

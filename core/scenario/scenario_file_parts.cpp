@@ -49,7 +49,7 @@ void readPeaks(const FieldReader& r, std::array<std::optional<double>, kNumberFo
 
 } // namespace
 
-json hardwareToScenarioJson(const HardwareSpec& h)
+json hardwareToScenarioJson(const HardwareSpec& h, const std::optional<CostModelConstants>& costModel)
 {
     json out = { { "id", h.id }, { "name", h.name }, { "vendor", h.vendor },
         { "peak_dense_flops", peaksJson(h.peakDenseFlops) }, { "peak_sparse_flops", peaksJson(h.peakSparseFlops) },
@@ -60,12 +60,13 @@ json hardwareToScenarioJson(const HardwareSpec& h)
         { "price_per_gpu_hour_usd", h.pricePerGpuHourUsd }, { "sources", h.sources } };
     if (h.powerWatts)
         out["power_watts"] = *h.powerWatts;
-    if (h.costModel)
-        out["cost_model"] = costModelConstantsToJson(*h.costModel);
+    if (costModel)
+        out["cost_model"] = costModelConstantsToJson(*costModel);
     return out;
 }
 
-HardwareSpec hardwareFromScenarioJson(const json& object, const std::string& path)
+HardwareSpec hardwareFromScenarioJson(
+    const json& object, const std::string& path, std::optional<CostModelConstants>* costModel)
 {
     const FieldReader r(object, path);
     r.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_flops", "peak_sparse_flops", "hbm_bytes",
@@ -96,9 +97,12 @@ HardwareSpec hardwareFromScenarioJson(const json& object, const std::string& pat
     } catch (const InputError& e) {
         throw FieldError(path, e.what()); // the validator names the figure by its preset key
     }
-    if (object.contains("cost_model"))
-        h.costModel
+    if (object.contains("cost_model")) {
+        const CostModelConstants read
             = costModelConstantsFromJson(object["cost_model"], defaultCostModelConstants(h), path + ".cost_model");
+        if (costModel)
+            *costModel = read;
+    }
     return h;
 }
 

@@ -64,6 +64,7 @@ ScenarioDocument scenarioFromJsonV0(const json& root, const PresetLibrary* prese
     if (!hardware)
         throw FieldError("gpu", "\"" + gpu + "\" is not a known hardware preset");
     s.cluster.hardware = *hardware;
+    s.costModel = presets->costModelFor(gpu);
     s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxCount));
 
     s.workload.seqLen = r.requiredInteger("seq", 1, kMaxTokens);

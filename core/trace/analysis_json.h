@@ -1,5 +1,5 @@
 #pragma once
-// The JSON shape `mfu-explorer trace --json` prints. Keys marked FIXED in issue 4 are a contract for scripts:
+// The JSON shape `mfu-explorer trace --json` prints. Keys marked FIXED are a contract for scripts:
 // ranks[] { rank, gpu_name, kernel_count, steps[] {step, start_ns, duration_s}, busy_s, idle_s,
 // categories {<key>: {seconds, share}}, comm_s, comm_overlap_fraction, exposed_comm_s, measured_mfu (when known) },
 // and ranks[].proposed_gpu_preset: the hardware preset id the rank's gpu_name matches (core/presets/gpu_match.h),

@@ -1,6 +1,6 @@
 #pragma once
-// Baseline vs optimised run, side by side (the seed's Figure 3): per category the exclusive share of the analysed
-// span and the seconds per step, plus idle, with deltas (optimised - baseline); step time and speed-up.
+// Baseline vs optimised run, side by side (Lambda's MFU paper, Figure 3): per category the exclusive share of the
+// analysed span and the seconds per step, plus idle, with deltas (optimised - baseline); step time and speed-up.
 #include <string>
 #include <vector>
 

@@ -1,4 +1,4 @@
-// Contract tests for `calc` and `diagnose`: the fixed flags and JSON keys scripts rely on (issue 2).
+// Contract tests for `calc` and `diagnose`: the fixed flags and JSON keys scripts rely on (docs/cli.md).
 #include <QJsonArray>
 #include <QtTest>
 
@@ -9,7 +9,7 @@ using mfu::test::runCli;
 class TestCliCalc : public QObject {
     Q_OBJECT
 private slots:
-    void seed000Example()
+    void lambdaWorkedExample()
     {
         const auto r = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "1", "--seq", "8192",
             "--precision", "bf16", "--tokens-per-sec-per-gpu", "21111", "--json" });
@@ -50,7 +50,7 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         const QJsonObject j = r.json();
         QVERIFY(j["flops_per_token"].toObject()["palm"].isNull());
-        QCOMPARE(qRound(j["mfu"].toDouble() * 1000), 145); // seed 002: 14.5%
+        QCOMPARE(qRound(j["mfu"].toDouble() * 1000), 145); // the MFU tutorial's 7B on 8 H100: 14.5%
         QVERIFY(j["mfu_vs_fp8_peak"].toDouble() < j["mfu"].toDouble());
     }
 
@@ -66,14 +66,15 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("unknown gpu") << QStringList { "calc", "--params", "7e9", "--gpu", "z9", "--tokens-per-sec", "1" }
-                                     << "unknown hardware preset 'z9'";
+        QTest::newRow("unknown gpu") << QStringList { "calc", "--params", "7e9", "--gpu", "z9", "--tokens-per-sec",
+            "1" } << "unknown hardware preset 'z9'";
         QTest::newRow("no model") << QStringList { "calc", "--gpu", "b200" } << "a model is required";
         QTest::newRow("negative gpus") << QStringList { "calc", "--params", "7e9", "--gpus", "-8" } << "--gpus";
         QTest::newRow("zero seq") << QStringList { "calc", "--params", "7e9", "--seq", "0" } << "--seq";
         QTest::newRow("absurd seq") << QStringList { "calc", "--model", "llama-3.1-8b", "--seq", "1e9" } << "--seq";
         QTest::newRow("two throughputs") << QStringList { "calc", "--params", "7e9", "--gpu", "b200",
-            "--tokens-per-sec", "5", "--tokens-per-sec-per-gpu", "5" } << "give one throughput";
+            "--tokens-per-sec", "5", "--tokens-per-sec-per-gpu", "5" }
+                                         << "give one throughput";
         QTest::newRow("bad precision") << QStringList { "calc", "--params", "7e9", "--precision", "fp64" }
                                        << "--precision";
         QTest::newRow("unknown option") << QStringList { "calc", "--frobnicate" } << "frobnicate";
@@ -89,9 +90,9 @@ private slots:
         QCOMPARE(r.err.count('\n'), 1); // one line
     }
 
-    void diagnoseSeed004()
+    void diagnoseB200ScalingReport()
     {
-        const auto r = runCli({ "diagnose", MFU_SOURCE_DIR "/examples/seed004-b200-scaling.json", "--json" });
+        const auto r = runCli({ "diagnose", MFU_SOURCE_DIR "/examples/b200-scaling-report.json", "--json" });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject j = r.json();
         QCOMPARE(qRound(j["mfu"].toDouble() * 1000), 396);
@@ -104,7 +105,7 @@ private slots:
         for (const char* code : { "peak_is_sparse", "per_gpu_over_cluster_peak", "flops_include_embeddings",
                  "step_time_inconsistent", "scaling", "different_work_per_step" })
             QVERIFY2(codes.contains(QLatin1String(code)), code);
-        const auto text = runCli({ "diagnose", MFU_SOURCE_DIR "/examples/seed004-b200-scaling.json" });
+        const auto text = runCli({ "diagnose", MFU_SOURCE_DIR "/examples/b200-scaling-report.json" });
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("it scaled"));
     }

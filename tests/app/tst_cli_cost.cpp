@@ -35,7 +35,7 @@ nlohmann::json runJson(const QStringList& args)
     return nlohmann::json::parse(r.out.toStdString(), nullptr, false);
 }
 
-QStringList seed001(const QString& baseline, const QString& target)
+QStringList vectorLabsJob(const QString& baseline, const QString& target)
 {
     return QString::fromLatin1("--gpu h100-sxm --gpus 256 --days 90 --price-per-gpu-hour 2.50 --baseline-mfu %1 "
                                "--target-mfu %2")
@@ -48,7 +48,7 @@ QStringList seed001(const QString& baseline, const QString& target)
 class TestCliCost : public QObject {
     Q_OBJECT
 private slots:
-    void seed001Json_data()
+    void vectorLabsJobJson_data()
     {
         QTest::addColumn<QString>("baseline");
         QTest::addColumn<QString>("target");
@@ -59,13 +59,13 @@ private slots:
         QTest::newRow("percent signs") << "40%"
                                        << "60%";
     }
-    void seed001Json()
+    void vectorLabsJobJson()
     {
-        // Seed 001: 256 H100 x 90 days x $2.50 = $1,382,400; 40% -> 60% recovers 256 x 0.2 = 51.2 GPU-equivalents
-        // worth 51.2 x 2,160 h x $2.50 = $276,480; the same work finishes 1 - 40/60 = a third sooner.
+        // The VECTOR Labs cost article: 256 H100 x 90 days x $2.50 = $1,382,400; 40% -> 60% recovers 256 x 0.2 = 51.2
+        // GPU-equivalents worth 51.2 x 2,160 h x $2.50 = $276,480; the same work finishes 1 - 40/60 = a third sooner.
         QFETCH(QString, baseline);
         QFETCH(QString, target);
-        const auto j = runJson(seed001(baseline, target));
+        const auto j = runJson(vectorLabsJob(baseline, target));
         QVERIFY2(j.is_object(), "no JSON on stdout");
         QCOMPARE(j.at("gpu_hours").get<double>(), 552960.0);
         QCOMPARE(j.at("total_cost_usd").get<double>(), 1382400.0);
@@ -80,9 +80,9 @@ private slots:
         QCOMPARE(j.at("energy_kwh").get<double>(), 387072.0);
     }
 
-    void seed001Text()
+    void vectorLabsJobText()
     {
-        const Run r = runCli(seed001(QStringLiteral("40%"), QStringLiteral("60%")));
+        const Run r = runCli(vectorLabsJob(QStringLiteral("40%"), QStringLiteral("60%")));
         QCOMPARE(r.status, 0);
         QVERIFY2(r.out.contains(QStringLiteral("$1,382,400")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("51.2 recovered")), qPrintable(r.out));
@@ -125,10 +125,10 @@ private slots:
 
     void hardwareComparison()
     {
-        // Seed 001's job (256 H100, 90 days at 40%: 552,960 GPU-hours) on H100 and B200, each at the MFU of the
+        // The VECTOR Labs job (256 H100, 90 days at 40%: 552,960 GPU-hours) on H100 and B200, each at the MFU of the
         // planner's best configuration of Llama 3.1 70B on 256 of it. The same FLOPs: GPU-hours scale as
         // 40% / MFU, and by the dense peak ratio for another GPU. The fixed keys are those without --compare.
-        const QStringList job = seed001(QStringLiteral("40"), QStringLiteral("60"))
+        const QStringList job = vectorLabsJob(QStringLiteral("40"), QStringLiteral("60"))
             + QStringList { QStringLiteral("--model"), QStringLiteral("llama-3.1-70b") };
         const auto plain = runJson(job);
         const auto j = runJson(job + QStringList { QStringLiteral("--compare"), QStringLiteral("h100-sxm,b200") });

@@ -1,6 +1,7 @@
 // Contract test of training logs on the command line: `trace LOGFILE` (detected by content, whatever the name) and
 // `diagnose --log FILE...`, through the real binary. Logs are small synthetic ones in the formats of
-// core/logs/training_log.h; the iteration-block log repeats seed 004's 8-GPU lines, whose corrected MFU is 39.6%.
+// core/logs/training_log.h; the iteration-block log repeats the B200 scaling report's 8-GPU lines, whose corrected MFU
+// is 39.6%.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -28,7 +29,7 @@ const QByteArray kNanoGpt = "iter 0: loss 10.9000, time 5000.00ms, mfu -100.00%\
                             "iter 2: loss 8.0000, time 120.00ms, mfu 40.00%\n"
                             "iter 3: loss 7.0000, time 124.00ms, mfu 42.00%\n";
 
-QByteArray seedLog(int gpus, const char* peak, const char* tokensPerStep, const char* timeMs, const char* mfu,
+QByteArray reportLog(int gpus, const char* peak, const char* tokensPerStep, const char* timeMs, const char* mfu,
     const char* achieved, const char* tokensPerSec)
 {
     return QByteArray("  Device:                NVIDIA B200\n  GPUs:                  ") + QByteArray::number(gpus)
@@ -39,8 +40,8 @@ QByteArray seedLog(int gpus, const char* peak, const char* tokensPerStep, const 
         + " TF\n   Tokens/s: " + tokensPerSec + " | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
 }
 
-const QByteArray kEightGpu = seedLog(8, "36000.0", "25,165,824", "29452", "2.61", "938.2", "106809");
-const QByteArray kTwoGpu = seedLog(2, "9000.0", "6,291,456", "1838", "10.44", "939.7", "106979");
+const QByteArray kEightGpu = reportLog(8, "36000.0", "25,165,824", "29452", "2.61", "938.2", "106809");
+const QByteArray kTwoGpu = reportLog(2, "9000.0", "6,291,456", "1838", "10.44", "939.7", "106979");
 
 nlohmann::json parse(const QByteArray& out)
 {
@@ -89,7 +90,7 @@ private slots:
         QVERIFY(j["diagnosis_unavailable"].get<std::string>().find("GPU") != std::string::npos);
     }
 
-    void seedLogIsDiagnosed()
+    void reportLogIsDiagnosed()
     {
         QTemporaryDir dir;
         const QString path = writeFile(dir, "b200-8gpu.log", kEightGpu);

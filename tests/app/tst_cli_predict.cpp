@@ -1,4 +1,4 @@
-// Contract test of `mfu-explorer predict`, `sweep` and `plan`: the FIXED flags and JSON keys of issue 3, run through
+// Contract test of `mfu-explorer predict`, `sweep` and `plan`: the FIXED flags and JSON keys (docs/cli.md), run through
 // the real binary.
 #include <QProcess>
 #include <QTest>
@@ -48,7 +48,7 @@ private slots:
         for (const char* key : { "mfu", "hfu", "tokens_per_sec", "tflops_per_gpu", "step_time_s", "fits",
                  "peak_memory_bytes", "time_breakdown_s" })
             QVERIFY2(j.contains(key), key);
-        QVERIFY(j["mfu"].get<double>() > 0.5 && j["mfu"].get<double>() < 0.6); // seed 000: 55.34%
+        QVERIFY(j["mfu"].get<double>() > 0.5 && j["mfu"].get<double>() < 0.6); // Lambda's MFU paper: 55.34%
         QVERIFY(j["fits"].get<bool>());
         double sum = 0;
         for (const auto& [k, v] : j["time_breakdown_s"].items())
@@ -59,7 +59,7 @@ private slots:
             QVERIFY2(j["time_breakdown_s"].contains(kind), kind);
     }
 
-    void predictSeed70bLevers()
+    void predictLambda70bLevers()
     {
         const auto tp8 = runJson(
             QStringLiteral("predict"), QStringLiteral("--model llama-3.1-70b --gpu b200 --gpus 16 --tp 8 --ac full"));

@@ -1,4 +1,4 @@
-// Contract test of `mfu-explorer trace`: runs the real binary and checks the FIXED JSON keys (issue 4), the exact
+// Contract test of `mfu-explorer trace`: runs the real binary and checks the FIXED JSON keys (a contract), the exact
 // figures of a synthetic trace, --compare, measured MFU, the GPU preset proposed from the trace's GPU name (built-in
 // and user presets, the real traces in ../shared/traces), and the one-line error on a bad file.
 #include <QProcess>

@@ -15,8 +15,8 @@
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
-#include "trace_test_support.h"
 #include "file_size_limit.h"
+#include "trace_test_support.h"
 
 using namespace mfu;
 
@@ -46,8 +46,8 @@ Run report(const QStringList& args)
     return run(QStringLiteral(MFU_CLI_BINARY), QStringList { QStringLiteral("report") } + args);
 }
 
-// Seed 001: 256 H100 at $2.50 for 90 days, 40% -> 60%, training Llama 3.1 70B (TP 8).
-ScenarioDocument seed001()
+// The VECTOR Labs cost article's job: 256 H100 at $2.50 for 90 days, 40% -> 60%, training Llama 3.1 70B (TP 8).
+ScenarioDocument vectorLabsJob()
 {
     ScenarioDocument d;
     d.scenario.model = *app::presetLibrary().findModel("llama-3.1-70b");
@@ -63,7 +63,7 @@ ScenarioDocument seed001()
 }
 
 // One 1.2 s step of a Kineto trace: a GEMM over [0, 0.72) s and an all-reduce over [0.48, 0.96) s on another
-// stream, idle after; about seed 001's step at 40% MFU (256 x 8,192 tokens of a 70B).
+// stream, idle after; about the VECTOR Labs job's step at 40% MFU (256 x 8,192 tokens of a 70B).
 void writeStepTrace(const std::string& path)
 {
     using namespace trace_test;
@@ -100,8 +100,8 @@ private slots:
 
     void pdfAndHtml()
     {
-        const QString scenario = m_dir.filePath(QStringLiteral("seed001.json"));
-        ScenarioDocument doc = seed001();
+        const QString scenario = m_dir.filePath(QStringLiteral("vector_labs_job.json"));
+        ScenarioDocument doc = vectorLabsJob();
         const std::string trace = m_dir.filePath(QStringLiteral("rank0.json")).toStdString();
         writeStepTrace(trace);
         doc.tracePaths.push_back(trace);
@@ -164,11 +164,12 @@ private slots:
 
         const Run text = run(pdftotext, { QStringLiteral("-layout"), m_pdf, QStringLiteral("-") });
         QCOMPARE(text.status, 0);
-        for (const char* expected : { "MFU report: seed001", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
-                 "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.33%", "Cost of the job vs MFU",
-                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40.00% to 60.00% MFU",
-                 "Planner's best", "now 4", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.00%",
-                 "overlapped with compute", "Measured MFU", "Step time by kernel category" })
+        for (const char* expected :
+            { "MFU report: vector_labs_job", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
+                "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.33%", "Cost of the job vs MFU",
+                "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40.00% to 60.00% MFU",
+                "Planner's best", "now 4", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.00%",
+                "overlapped with compute", "Measured MFU", "Step time by kernel category" })
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), expected);
 
         const QString prefix = m_dir.filePath(QStringLiteral("page"));
@@ -197,7 +198,7 @@ private slots:
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(previous);
         }
-        ScenarioDocument document = seed001();
+        ScenarioDocument document = vectorLabsJob();
         document.tracePaths.clear();
         QString error;
         bool written = true;
@@ -218,7 +219,7 @@ private slots:
 
     void htmlOnly()
     {
-        const QString scenario = m_dir.filePath(QStringLiteral("seed001.json"));
+        const QString scenario = m_dir.filePath(QStringLiteral("vector_labs_job.json"));
         const QString html = m_dir.filePath(QStringLiteral("only.html"));
         const Run r = report({ QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), html });
         QVERIFY2(r.status == 0, qPrintable(r.err));

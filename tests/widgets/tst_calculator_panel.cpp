@@ -1,6 +1,6 @@
-// Calculator panel: shows the seed-000 figures on the default scenario, follows every edit made in the editor, and
-// its tables are well-behaved item models. Expected values other than the seed's come from core itself, so the test
-// checks that the panel shows what core computes for the scenario the editor produced.
+// Calculator panel: shows the figures of Lambda's worked example on the default scenario, follows every edit made in
+// the editor, and its tables are well-behaved item models. Expected values other than the paper's come from core
+// itself, so the test checks that the panel shows what core computes for the scenario the editor produced.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QLabel>
@@ -62,7 +62,7 @@ private:
     };
 
 private slots:
-    void showsTheSeedFigures()
+    void showsTheWorkedExampleFigures()
     {
         Fixture f;
         QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token (PaLM)")),

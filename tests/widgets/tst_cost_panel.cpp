@@ -1,5 +1,5 @@
-// Cost panel: seed 001's figures through the real widgets, the predicted-MFU fallback, remembered prices, and the
-// message when there is no MFU to cost the job at.
+// Cost panel: the VECTOR Labs cost article's figures through the real widgets, the predicted-MFU fallback, remembered
+// prices, and the message when there is no MFU to cost the job at.
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -28,8 +28,8 @@ QString valueOf(const CostPanel& panel, const char* name)
     return label ? label->text() : QStringLiteral("<no label %1>").arg(QString::fromLatin1(name));
 }
 
-// Seed 001: 256 H100 (Llama 3.1 70B, TP 8) for 90 days at $2.50, 40% -> 60%.
-Scenario seed001()
+// The VECTOR Labs job: 256 H100 (Llama 3.1 70B, TP 8) for 90 days at $2.50, 40% -> 60%.
+Scenario vectorLabsJob()
 {
     Scenario s;
     s.model = *app::presetLibrary().findModel("llama-3.1-70b");
@@ -62,30 +62,29 @@ private slots:
     }
     void cleanupTestCase() { QSettings().remove(QStringLiteral("cost")); }
 
-    // Applying or undoing a calibration hands the same GPU with other constants to setHardware: the price stays.
-    // Another GPU starts at its own price.
+    // Applying or undoing a calibration changes the scenario's cost-model constants: the price stays. Another GPU
+    // starts at its own price.
     void calibrationKeepsThePrice()
     {
         ScenarioModel model;
         model.setScenario(defaultScenario(mfu::app::presetLibrary()));
         model.setPricePerGpuHour(3.5);
-        HardwareSpec calibrated = model.scenario().cluster.hardware;
         CostModelConstants constants;
         constants.gemmEfficiency = 0.6;
-        calibrated.costModel = constants;
-        model.setHardware(calibrated); // apply
+        model.setCostModel(constants); // apply
         QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
-        calibrated.costModel.reset();
-        model.setHardware(calibrated); // undo
+        model.setCostModel(std::nullopt); // undo
+        QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
+        model.setHardware(model.scenario().cluster.hardware, constants); // the same GPU chosen again
         QCOMPARE(model.scenario().pricePerGpuHourUsd.value_or(0), 3.5);
         model.setHardware(*mfu::app::presetLibrary().findHardware("h100-sxm"));
         QVERIFY(!model.scenario().pricePerGpuHourUsd); // nothing remembered for the H100: its typical price
     }
 
-    void seed001Figures()
+    void vectorLabsFigures()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         CostPanel panel(&model, app::presetLibrary());
         QCOMPARE(panel.pricePerGpuHour()->value(), 2.5); // the H100 preset's typical price
         // Narrow enough to sit beside the scenario dock in a 1000-pixel window.
@@ -160,7 +159,7 @@ private slots:
     void tokenBudgetAndPredictedMfu()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         CostPanel panel(&model, app::presetLibrary());
         panel.jobKind()->setCurrentIndex(0);
         typeInto(panel.tokensBillions(), QStringLiteral("1000"));
@@ -176,7 +175,7 @@ private slots:
     void priceRemembered()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         {
             CostPanel panel(&model, app::presetLibrary());
             typeInto(panel.pricePerGpuHour(), QStringLiteral("3.10"));
@@ -194,7 +193,7 @@ private slots:
     void inputsLiveInTheScenarioAndUndo()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         app::ScenarioHistory history(&model);
         CostPanel panel(&model, app::presetLibrary());
         QCOMPARE(panel.days()->value(), 90.0); // shown from the scenario
@@ -250,7 +249,7 @@ private slots:
     {
         // A bare model with no measurement: the cost model cannot predict and no MFU was given.
         ScenarioModel model;
-        Scenario s = seed001();
+        Scenario s = vectorLabsJob();
         s.model = bareModel(7'000'000'000, "a 7B model");
         model.setScenario(s);
         CostPanel panel(&model, app::presetLibrary());

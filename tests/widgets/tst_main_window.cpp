@@ -1,5 +1,5 @@
-// MainWindow: starts on the seed-000 scenario, opens files through one path (config.json imports, other kinds get
-// a clear message), remembers recent files, exports the current chart, and renders (screenshot test).
+// MainWindow: starts on Lambda's worked example (8B on one B200), opens files through one path (config.json imports,
+// other kinds get a clear message), remembers recent files, exports the current chart, and renders (screenshot test).
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -54,7 +54,7 @@ private slots:
         QVERIFY(m_dir.isValid());
     }
 
-    void startsOnTheSeedScenario()
+    void startsOnTheWorkedExample()
     {
         MainWindow w;
         const auto& s = w.scenarioModel()->scenario();
@@ -238,8 +238,8 @@ private slots:
         QCOMPARE(reopened.scenarioModel()->scenario().cluster.gpuCount, 32);
         // A broken file is refused before anything is asked.
         w.scenarioModel()->setGpuCount(64);
-        const QString broken = writeFile(QStringLiteral("broken.mfu.json"),
-            R"({"format": "mfu-explorer-scenario", "version": 1, "model": 7})");
+        const QString broken = writeFile(
+            QStringLiteral("broken.mfu.json"), R"({"format": "mfu-explorer-scenario", "version": 1, "model": 7})");
         QVERIFY(!w.openFiles({ broken }));
         QCOMPARE(asked, 3);
         QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 64);

@@ -317,7 +317,7 @@ private slots:
         QCOMPARE(s.activationCheckpointing, config.activationCheckpointing);
         QCOMPARE(s.workload.microBatch, config.microBatch);
         QCOMPARE(f.field<QSpinBox>("tp")->value(), config.parallelism.tp);
-        // The seed: the planner's choice beats the torchtitan default markedly.
+        // Lambda's MFU paper: the planner's choice beats the torchtitan default markedly.
         QVERIFY(f.predicted().mfu > 0.4);
         QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
     }
@@ -331,9 +331,9 @@ private slots:
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
         QVERIFY2(box->result().has_value(), qPrintable(box->resultText()));
         QVERIFY(box->resultText().contains(QLatin1String("This configuration")));
-        QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value() || box->result()); // nothing applied yet
+        QVERIFY(!f.model.scenario().costModel.has_value() || box->result()); // nothing applied yet
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("applyCalibration")), Qt::LeftButton);
-        QVERIFY(f.model.scenario().cluster.hardware.costModel.has_value());
+        QVERIFY(f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), QStringLiteral("40.00%"));
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("undoCalibration")), Qt::LeftButton);
         QVERIFY(f.text("predictedMfu") != QStringLiteral("40.00%"));
@@ -361,7 +361,7 @@ private slots:
         QVERIFY2(box->resultText().contains(QLatin1String("percentage above 0 and below 100")),
             qPrintable(box->resultText())); // in the box, under the field
         QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
-        QVERIFY(!f.model.scenario().cluster.hardware.costModel.has_value());
+        QVERIFY(!f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), predictedBefore);
     }
 

@@ -1,4 +1,4 @@
-// The Start here page: each one-click demo sets the shared scenario to a seed's worked example and shows the panel
+// The Start here page: each one-click demo sets the shared scenario to a source's worked example and shows the panel
 // that answers it; the figures those panels then display are computed by core (checked here through core).
 #include <QPushButton>
 #include <QSignalSpy>
@@ -62,7 +62,7 @@ private slots:
         QCOMPARE(s.cluster.gpuCount, 8);
         QCOMPARE(QString::fromStdString(s.cluster.hardware.id), QStringLiteral("h100-sxm"));
         QVERIFY(s.measuredThroughput.has_value());
-        QCOMPARE(qRound(mfuOf(s) * 1000), 145); // seed 002: 14.5%
+        QCOMPARE(qRound(mfuOf(s) * 1000), 145); // the MFU tutorial: 14.5%
         QCOMPARE(shown.count(), 1);
         QCOMPARE(shown.first().first().value<StartPanel::Panel>(), StartPanel::Panel::Calculator);
     }
@@ -97,12 +97,12 @@ private slots:
         QVERIFY2(codes.contains(QStringLiteral("corrected_mfu")), qPrintable(codes.join(QLatin1Char(','))));
     }
 
-    void seed000Demo()
+    void lambdaDemo()
     {
         ScenarioModel model;
         StartPanel panel(model, presets());
         model.setGpuCount(64); // the user had changed something
-        QVERIFY(panel.runDemo(StartPanel::Demo::Seed000SingleB200));
+        QVERIFY(panel.runDemo(StartPanel::Demo::Llama8BOnOneB200));
         QCOMPARE(model.scenario().cluster.gpuCount, 1);
         QCOMPARE(qRound(mfuOf(model.scenario()) * 10000), 5434); // 54.34%
     }
@@ -112,7 +112,7 @@ private slots:
         ScenarioModel model;
         StartPanel panel(model, presets());
         QSignalSpy shown(&panel, &StartPanel::showPanel);
-        QVERIFY(panel.runDemo(StartPanel::Demo::Seed000Llama70BDefault));
+        QVERIFY(panel.runDemo(StartPanel::Demo::Llama70BTorchTitanDefault));
         QCOMPARE(model.scenario().parallelism.tp, 8);
         QCOMPARE(model.scenario().activationCheckpointing, ActivationCheckpointing::Full);
         QCOMPARE(model.scenario().cluster.gpuCount, 16);
@@ -140,7 +140,7 @@ private slots:
         PresetLibrary empty;
         StartPanel panel(model, empty);
         QSignalSpy failed(&panel, &StartPanel::demoFailed);
-        QVERIFY(!panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QVERIFY(!panel.runDemo(StartPanel::Demo::SevenBOnEightH100));
         QCOMPARE(failed.count(), 1);
     }
 };

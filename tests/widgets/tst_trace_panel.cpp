@@ -280,7 +280,7 @@ private slots:
         QVERIFY2(label(panel, "predictedMfu").startsWith(QStringLiteral("not available")),
             qPrintable(label(panel, "predictedMfu")));
 
-        mfu::app::MainWindow w; // the seed-000 scenario: Llama 3.1 8B on a B200, 8,192 tokens per step, 1 GPU
+        mfu::app::MainWindow w; // Lambda's worked example: Llama 3.1 8B on a B200, 8,192 tokens per step, 1 GPU
         auto* inWindow = w.findChild<TracePanel*>();
         QVERIFY(inWindow);
         QVERIFY(imports(*inWindow, { m_trace }));

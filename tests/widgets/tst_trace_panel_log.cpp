@@ -1,10 +1,10 @@
-// A training log in the Trace panel: seed 004's 8-GPU log (iteration blocks) opens in the "Training log" tab with
-// its step time per step (the warm-up step marked apart, out of the line), the MFU it claims (2.61%) and the MFU
-// recomputed for the scenario's model and GPU (39.6% for LLaMA 1.36B on B200, as in tst_diagnosis), with the diagnosis
-// findings as text; a scenario change redoes the check; a file with no step lines is an error that keeps the panel
-// usable; the log is read on a worker thread with a progress bar, and Cancel keeps the log shown before; the main
-// window routes a log there by content and adds it to the recent files once it has loaded. MFU_SCREENSHOT_DIR=folder
-// saves the window on the Training log tab.
+// A training log in the Trace panel: the B200 scaling report's 8-GPU log (iteration blocks) opens in the "Training log"
+// tab with its step time per step (the warm-up step marked apart, out of the line), the MFU it claims (2.61%) and the
+// MFU recomputed for the scenario's model and GPU (39.6% for LLaMA 1.36B on B200, as in tst_diagnosis), with the
+// diagnosis findings as text; a scenario change redoes the check; a file with no step lines is an error that keeps
+// the panel usable; the log is read on a worker thread with a progress bar, and Cancel keeps the log shown before;
+// the main window routes a log there by content and adds it to the recent files once it has loaded.
+// MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
@@ -44,7 +44,7 @@ const QByteArray kEightGpuLog = "  Device:                NVIDIA B200\n"
                                 "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
                                 "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
 
-void useSeedScenario(ScenarioModel& model)
+void useReportScenario(ScenarioModel& model)
 {
     const auto& presets = test::shippedPresets();
     model.setModel(*presets.findModel("llama-1.36b"));
@@ -109,7 +109,7 @@ private slots:
     void logShowsClaimedAndRecomputedMfu()
     {
         ScenarioModel scenario;
-        useSeedScenario(scenario);
+        useReportScenario(scenario);
         TracePanel panel(&scenario);
         TrainingLogView* view = panel.trainingLogView();
         view->setKnownHardware(test::shippedPresets().hardware());
@@ -173,7 +173,7 @@ private slots:
     void aFileWithoutStepsIsAnError()
     {
         ScenarioModel scenario;
-        useSeedScenario(scenario);
+        useReportScenario(scenario);
         TracePanel panel(&scenario);
         QVERIFY(panel.openTrainingLog(m_log));
         QTRY_VERIFY(panel.trainingLogView()->hasLog());
@@ -192,7 +192,7 @@ private slots:
     void cancellingKeepsThePreviousLog()
     {
         ScenarioModel scenario;
-        useSeedScenario(scenario);
+        useReportScenario(scenario);
         TracePanel panel(&scenario);
         QVERIFY(panel.openTrainingLog(m_log));
         QTRY_VERIFY(panel.trainingLogView()->hasLog());

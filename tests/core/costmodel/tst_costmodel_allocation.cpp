@@ -44,7 +44,7 @@ private slots:
         s.parallelism.virtualStages = 4;
         s.parallelism.cp = 2;
         s.workload.globalBatchTokens = 16 * 1024 * 1024;
-        const CostModel model(s.model, s.cluster.hardware);
+        const CostModel model(s);
         double sink = 0;
         g_allocations = 0;
         g_counting = true;

@@ -8,6 +8,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/presets/presets.h"
+#include "core/report/hardware_options.h"
 #include "core/scenario/scenario_file.h"
 #include "costmodel_fixtures.h"
 
@@ -44,17 +45,49 @@ private slots:
         lib.loadText("test.json", kPreset);
         QVERIFY2(lib.problems().empty(), lib.problems().empty() ? "" : lib.problems().front().message().c_str());
         const HardwareSpec* h = lib.findHardware("test-gpu");
-        QVERIFY(h && h->costModel);
-        QCOMPARE(h->costModel->gemmEfficiency, 0.5);
-        QCOMPARE(h->costModel->crossDomainRings, 2);
-        QCOMPARE(h->costModel->hbmEfficiency, defaultCostModelConstants(*h).hbmEfficiency); // untouched
-        QCOMPARE(QString::fromStdString(costModelConstantsFor(*h).basis), QStringLiteral("measured on our cluster"));
+        QVERIFY(h);
+        // The constants are kept beside the hardware spec, keyed by its id, not inside it.
+        const std::optional<CostModelConstants> constants = lib.costModelFor("test-gpu");
+        QVERIFY(constants);
+        QCOMPARE(constants->gemmEfficiency, 0.5);
+        QCOMPARE(constants->crossDomainRings, 2);
+        QCOMPARE(constants->hbmEfficiency, defaultCostModelConstants(*h).hbmEfficiency); // untouched
+        QVERIFY(!lib.costModelFor("no-such-gpu"));
         // The model uses them: half the GEMM efficiency, lower MFU than the defaults give.
         Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 4096);
         s.cluster.hardware = *h;
+        s.costModel = constants;
+        QCOMPARE(QString::fromStdString(costModelConstantsFor(s).basis), QStringLiteral("measured on our cluster"));
         const double withPreset = evaluate(s).mfu;
-        s.cluster.hardware.costModel.reset();
+        s.costModel.reset();
         QVERIFY(withPreset < evaluate(s).mfu);
+        // An entry replaced by one without "cost_model" takes its constants away with it.
+        HardwareSpec plain = *h;
+        lib.addHardware(plain);
+        QVERIFY(!lib.costModelFor("test-gpu"));
+    }
+
+    void comparedDeviceUsesItsPresetConstants()
+    {
+        // The hardware comparison moves the scenario onto each device: the scenario's own GPU keeps the scenario's
+        // constants, another device takes its preset's (here half the GEMM efficiency), as it did when the spec
+        // carried them.
+        PresetLibrary lib;
+        lib.loadText("test.json", kPreset);
+        HardwareSpec priced = *lib.findHardware("test-gpu");
+        priced.pricePerGpuHourUsd = 3.0;
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 4096);
+        CostModelConstants calibrated = costModelConstantsFor(s);
+        calibrated.gemmEfficiency = 0.4;
+        s.costModel = calibrated;
+        const auto withPreset = predictedHardwareOptions(s, { priced }, &lib);
+        const auto withDefaults = predictedHardwareOptions(s, { priced });
+        QCOMPARE(withPreset.size(), size_t(2)); // the scenario's own H100 first, then the test GPU
+        QCOMPARE(withDefaults.size(), size_t(2));
+        QCOMPARE(QString::fromStdString(withPreset[1].hardware.id), QStringLiteral("test-gpu"));
+        QVERIFY(*withPreset[1].mfu < *withDefaults[1].mfu);
+        QCOMPARE(*withPreset[0].mfu, evaluate(s).mfu); // own GPU: the calibrated constants
+        QCOMPARE(*withDefaults[0].mfu, evaluate(s).mfu);
     }
 
     void badValuesNameTheKey_data()
@@ -90,12 +123,16 @@ private slots:
     {
         ScenarioDocument doc;
         doc.scenario = scenarioFor(llama31_8b(), "b200", 8, 8192);
-        CostModelConstants c = costModelConstantsFor(doc.scenario.cluster.hardware);
+        CostModelConstants c = costModelConstantsFor(doc.scenario);
         c.gemmEfficiency = 0.59;
-        doc.scenario.cluster.hardware.costModel = c;
-        const ScenarioDocument back = scenarioFromText(scenarioFileText(doc), "s.json");
-        QVERIFY(back.scenario.cluster.hardware.costModel.has_value());
-        QCOMPARE(back.scenario.cluster.hardware.costModel->gemmEfficiency, 0.59);
+        doc.scenario.costModel = c;
+        const std::string text = scenarioFileText(doc);
+        // Stored where files have always kept them, inside the hardware object, so older and newer files read alike.
+        const nlohmann::json file = nlohmann::json::parse(text);
+        QCOMPARE(file["cluster"]["hardware"]["cost_model"]["gemm_efficiency"].get<double>(), 0.59);
+        const ScenarioDocument back = scenarioFromText(text, "s.json");
+        QVERIFY(back.scenario.costModel.has_value());
+        QCOMPARE(back.scenario.costModel->gemmEfficiency, 0.59);
         QCOMPARE(evaluate(back.scenario).mfu, evaluate(doc.scenario).mfu);
     }
 };

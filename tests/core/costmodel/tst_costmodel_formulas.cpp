@@ -67,7 +67,7 @@ private slots:
     // norms 2 x 2h + QKV/MLP inputs 2 x 2h + Q 2h + K,V 2 x 2 x 1024 + attention out 2h + 3 x 2F + LSE 4 x 32.
     void llamaActivationMemory()
     {
-        const LayerShape x = CostModel(llama31_8b(), presetHardware("h100-sxm")).shape().layer;
+        const LayerShape x = modelShapeOf(llama31_8b()).layer;
         ActivationLayout eager;
         QCOMPARE(
             activationBytesPerTokenLayer(x, 8192, eager), 8.0 * 4096 + 2 * (4096 + 2048) + 2 * 4096 + 6 * 14336 + 128);
@@ -128,8 +128,8 @@ private slots:
     void calibrationRoundTrip_data()
     {
         QTest::addColumn<double>("measured");
-        QTest::newRow("seed 000 baseline 44.46%") << 0.4446;
-        QTest::newRow("seed 000 tuned 55.34%") << 0.5534;
+        QTest::newRow("Lambda baseline 44.46%") << 0.4446;
+        QTest::newRow("Lambda tuned 55.34%") << 0.5534;
         QTest::newRow("higher than predicted") << 0.62;
     }
     void calibrationRoundTrip()
@@ -144,13 +144,13 @@ private slots:
         // The calibrated constants move the other predictions the same way.
         Scenario other = scenarioFor(llama31_8b(), "b200", 8, 32768);
         const double uncalibrated = evaluate(other).mfu;
-        other.cluster.hardware.costModel = r.constants;
+        other.costModel = r.constants;
         QVERIFY((evaluate(other).mfu < uncalibrated) == (r.scale < 1.0));
     }
     void calibrationFromThroughputAndErrors()
     {
         const Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
-        // Seed 000's worked example: 21,111 tokens/s per GPU.
+        // Lambda's worked example: 21,111 tokens/s per GPU.
         const CalibrationResult r = calibrateToTokensPerSecPerGpu(s, 21111);
         QVERIFY(qAbs(r.after.tokensPerSecPerGpu - 21111) < 0.01);
         QVERIFY_THROWS_EXCEPTION(InputError, calibrateToMfu(s, 0.0));

@@ -11,6 +11,9 @@
 using namespace mfu;
 using namespace mfu::test;
 
+// Declared before the first QFETCH/addColumn uses it (Release builds reject a later declaration).
+Q_DECLARE_METATYPE(mfu::Scenario)
+
 namespace {
 double lossOf(const MfuWaterfall& w, const std::string& key)
 {
@@ -85,8 +88,6 @@ private slots:
                 QVERIFY2(l.points > 0, l.key.c_str());
     }
 };
-
-Q_DECLARE_METATYPE(mfu::Scenario)
 
 QTEST_GUILESS_MAIN(TestMfuWaterfall)
 #include "tst_mfu_waterfall.moc"

@@ -1,5 +1,5 @@
-// The planner against seed 000's rules of thumb. Each test checks the planner's choice for a situation where the
-// rule applies; none of the rules is coded in the planner, they come out of the cost model.
+// The planner against the rules of thumb of Lambda's MFU paper. Each test checks the planner's choice for a situation
+// where the rule applies; none of the rules is coded in the planner, they come out of the cost model.
 #include <QtTest>
 
 #include <atomic>
@@ -130,15 +130,15 @@ private slots:
     {
         QFETCH(int, rings);
         Scenario s = scenarioFor(llama31_405b(), "gb300", 128, 8192);
-        CostModelConstants c = costModelConstantsFor(s.cluster.hardware);
+        CostModelConstants c = costModelConstantsFor(s);
         c.crossDomainRings = rings;
-        s.cluster.hardware.costModel = c;
+        s.costModel = c;
         const PlannedConfig choice = best(s);
         QCOMPARE(choice.parallelism.hsdpReplicas, 2);
         QVERIFY(choice.fsdpShards * choice.parallelism.cp * choice.parallelism.tp <= 72);
     }
 
-    // Seed 000, 2.5.2: on large clusters moderate TP pays, because it shrinks the FSDP world.
+    // Lambda's MFU paper, 2.5.2: on large clusters moderate TP pays, because it shrinks the FSDP world.
     void tensorParallelPaysAtScale()
     {
         Scenario s = scenarioFor(llama31_405b(), "h100-sxm", 16384, 8192);

@@ -1,7 +1,7 @@
-// From a training log to the core diagnosis. Seed 004's raw terminal lines (2-GPU and 8-GPU runs of LLaMA 1.36B on
-// B200) must give the same findings and corrected MFU as the figures its report states (tst_diagnosis.cpp's
-// seed004, from examples/seed004-b200-scaling.json): a 4,500 TFLOPS sparse per-GPU denominator, a per-GPU
-// numerator over a cluster peak, and real MFU 39.7% / 39.6%. Also: log settings vs user context, torchtitan's
+// From a training log to the core diagnosis. The B200 scaling report's raw terminal lines (2-GPU and 8-GPU runs of
+// LLaMA 1.36B on B200) must give the same findings and corrected MFU as the figures its report states
+// (tst_diagnosis.cpp's the report, from examples/b200-scaling-report.json): a 4,500 TFLOPS sparse per-GPU denominator,
+// a per-GPU numerator over a cluster peak, and real MFU 39.7% / 39.6%. Also: log settings vs user context, torchtitan's
 // per-GPU scope, and the documented JSON.
 #include <QtTest>
 
@@ -22,7 +22,8 @@ using namespace mfu::trace;
 
 namespace {
 
-// Seed 004, "Raw Terminal Logs" (box-drawing separators and emoji as in the seed; progress bars shortened).
+// The B200 scaling report, "Raw Terminal Logs" (box-drawing separators and emoji as in the report; progress bars
+// shortened).
 const char* const kTwoGpuLog = R"(  Device:                NVIDIA B200
   GPUs:                  2
   Memory per GPU:        191.5 GB
@@ -76,7 +77,7 @@ ReportedRun runFrom(const std::string& text, LogRunContext context)
     return reportedRunFromLog(log, summarizeLog(log, 1), context, test::shippedPresets().hardware());
 }
 
-LogRunContext seedContext(const char* label)
+LogRunContext reportContext(const char* label)
 {
     LogRunContext c;
     c.label = label;
@@ -89,10 +90,10 @@ LogRunContext seedContext(const char* label)
 class TestLogDiagnosis : public QObject {
     Q_OBJECT
 private slots:
-    void seed004RunsFromTheirLogs()
+    void b200ScalingRunsFromTheirLogs()
     {
-        const ReportedRun two = runFrom(kTwoGpuLog, seedContext("2 GPU"));
-        const ReportedRun eight = runFrom(kEightGpuLog, seedContext("8 GPU"));
+        const ReportedRun two = runFrom(kTwoGpuLog, reportContext("2 GPU"));
+        const ReportedRun eight = runFrom(kEightGpuLog, reportContext("8 GPU"));
         // What the logs state, read as the report's JSON states it.
         QCOMPARE(two.hardware.id, std::string("b200"));
         QCOMPARE(two.gpus, 2);
@@ -122,17 +123,17 @@ private slots:
         QVERIFY(test::findFinding(d.comparison, "reported_mfu_change_artifact"));
     }
 
-    void eachSeedLogAlone()
+    void eachReportLogAlone()
     {
         // One log at a time (the `trace LOGFILE` path) reaches the same corrected MFU.
         const auto& hw = test::shippedPresets().hardware();
-        QCOMPARE(percent(diagnose({ runFrom(kTwoGpuLog, seedContext("2 GPU")) }, hw).mfu), 39.7);
-        QCOMPARE(percent(diagnose({ runFrom(kEightGpuLog, seedContext("8 GPU")) }, hw).mfu), 39.6);
+        QCOMPARE(percent(diagnose({ runFrom(kTwoGpuLog, reportContext("2 GPU")) }, hw).mfu), 39.7);
+        QCOMPARE(percent(diagnose({ runFrom(kEightGpuLog, reportContext("8 GPU")) }, hw).mfu), 39.6);
     }
 
     void userContextWinsOverTheLog()
     {
-        LogRunContext c = seedContext("override");
+        LogRunContext c = reportContext("override");
         c.hardware = *test::shippedPresets().findHardware("h100-sxm");
         c.gpus = 4;
         c.seqLen = 1024;

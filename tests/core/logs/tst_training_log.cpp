@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "core/errors.h"
-#include "core/trace/byte_source.h"
 #include "core/logs/training_log.h"
+#include "core/trace/byte_source.h"
 
 using namespace mfu::trace;
 
@@ -99,7 +99,8 @@ private slots:
 
     void iterationBlockAcrossLines()
     {
-        // Seed 004's logger: the step line, then MFU/achieved/peak and tokens/s / FLOP/token on the lines after it.
+        // The B200 scaling report's logger: the step line, then MFU/achieved/peak and tokens/s / FLOP/token on the
+        // lines after it.
         const TrainingLog log = parse("  GPUs:                  8\n"
                                       "  Device:                NVIDIA B200\n"
                                       "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"

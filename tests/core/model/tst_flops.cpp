@@ -1,5 +1,6 @@
-// FLOP/token formulas against worked examples: seed 000's appendix (Llama 3.1 8B, S = 8192: 57.9 GFLOP/token),
-// seed 004's log (LLaMA 1.36B, "8.78 GF (6N+12LHQT: N=1.294B)"), and hand-derived component counts.
+// FLOP/token formulas against worked examples: the appendix of Lambda's MFU paper (Llama 3.1 8B, S = 8192: 57.9
+// GFLOP/token), the B200 scaling report's log (LLaMA 1.36B, "8.78 GF (6N+12LHQT: N=1.294B)"), and hand-derived
+// component counts.
 #include <QtTest>
 
 #include "core/errors.h"
@@ -12,17 +13,17 @@ using namespace mfu;
 class TestFlops : public QObject {
     Q_OBJECT
 private slots:
-    void seed000PalmExample()
+    void lambdaPalmExample()
     {
         // 6 x (8,030,261,248 - 525,336,576) + 12 x 32 x 32 x 128 x 8192 = 45,029,548,032 + 12,884,901,888
         const FlopsPerToken f = countFlopsPerToken(test::llama31_8b(), 8192);
         QVERIFY(f.palm.has_value());
         QCOMPARE(*f.palm, 57'914'449'920.0);
-        QCOMPARE(qRound(*f.palm / 1e8) / 10.0, 57.9); // the seed's "57.9 GFLOP/token"
+        QCOMPARE(qRound(*f.palm / 1e8) / 10.0, 57.9); // the paper's "57.9 GFLOP/token"
         QCOMPARE(f.sixN, 6.0 * 8'030'261'248.0);
     }
 
-    void seed004LogUsesTotalN()
+    void b200ScalingLogUsesTotalN()
     {
         // The log's 8.78 GF is 6 N_total + 12 L H Q T with T = 2048: embeddings counted in N.
         const ModelSpec m = test::llama_1_36b();

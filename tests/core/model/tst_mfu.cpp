@@ -1,4 +1,4 @@
-// MFU / HFU / TFLOPS against the seeds' worked examples.
+// MFU / HFU / TFLOPS against the worked examples in docs/references.md.
 #include <QtTest>
 
 #include "core/errors.h"
@@ -23,9 +23,9 @@ HardwareSpec gpu(const char* id, double bf16Tflops, double fp8Tflops)
 class TestMfu : public QObject {
     Q_OBJECT
 private slots:
-    void seed000SingleB200()
+    void lambdaSingleB200()
     {
-        // 21,111 tok/s on one B200 -> 1,223 TFLOPS, MFU 54.34% (seed 000, appendix).
+        // 21,111 tok/s on one B200 -> 1,223 TFLOPS, MFU 54.34% (Lambda's MFU paper, appendix).
         const double flops = *countFlopsPerToken(test::llama31_8b(), 8192).palm;
         const MfuResult r = computeMfu(flops, 0, 21111, 1, gpu("b200", 2250, 4500), TrainingPrecision::BF16);
         QCOMPARE(qRound(r.achievedFlopsPerGpu / 1e12), 1223);
@@ -34,7 +34,7 @@ private slots:
         QVERIFY(!r.mfuVsFp8Peak);
     }
 
-    void seed002SevenBOnEightH100()
+    void tutorialSevenBOnEightH100()
     {
         // step 1.2 s, batch 8 x 4096 tokens, 6N with N = 7e9, 8 x H100 at 989 TFLOPS -> 14.5%.
         const double perStep = double(tokensPerStep(8, 4096, 1, 1));
@@ -52,7 +52,7 @@ private slots:
     {
         QCOMPARE(tokensPerSecPerGpu({ 80000, ThroughputScope::Cluster }, 8), 10000.0);
         QCOMPARE(tokensPerSecPerGpu({ 10000, ThroughputScope::PerGpu }, 8), 10000.0);
-        QCOMPARE(tokensPerStep(24, 2048, 64, 8), qint64(25'165'824)); // seed 004's 8-GPU iteration
+        QCOMPARE(tokensPerStep(24, 2048, 64, 8), qint64(25'165'824)); // the B200 scaling report's 8-GPU iteration
     }
 
     void hfuAddsRecompute()

@@ -28,7 +28,7 @@ private slots:
         // GPT-2 small: tied LM head; wte + wpe are the embedding.
         QTest::newRow("GPT-2 124M") << test::gpt2_small() << qint64(124'439'808) << qint64(39'383'808)
                                     << qint64(124'439'808);
-        QTest::newRow("seed 004 LLaMA 1.36B")
+        QTest::newRow("B200 scaling report LLaMA 1.36B")
             << test::llama_1_36b() << qint64(1'294'159'104) << qint64(73'728'000) << qint64(1'294'159'104);
     }
     void publishedTotals()

@@ -1,5 +1,5 @@
-// Money figures against worked examples: seed 001's cluster (256 H100 x 90 days x $2.50) and round-number jobs whose
-// answers can be checked by hand.
+// Money figures against worked examples: the VECTOR Labs cost article's cluster (256 H100 x 90 days x $2.50) and
+// round-number jobs whose answers can be checked by hand.
 #include <QTest>
 
 #include <cmath>
@@ -25,7 +25,7 @@ HardwareSpec gpu(const std::string& id, double bf16Peak, double price, std::opti
     return h;
 }
 
-// H100 SXM: 989 TFLOP/s dense BF16 (NVIDIA datasheet), 700 W board power; the seed's $2.50 per GPU-hour.
+// H100 SXM: 989 TFLOP/s dense BF16 (NVIDIA datasheet), 700 W board power; the VECTOR Labs article's $2.50 per GPU-hour.
 const HardwareSpec kH100 = gpu("h100-sxm", 989e12, 2.50, 700.0);
 
 // A round-number GPU for hand-checkable jobs: 1 PFLOP/s, $2 per hour, 500 W.
@@ -44,9 +44,9 @@ private slots:
         QTest::addColumn<double>("gpuHours");
         QTest::addColumn<double>("costUsd");
         QTest::addColumn<double>("energyKwh");
-        // Seed 001: 256 x 90 x 24 = 552,960 GPU-hours x $2.50 = $1,382,400 ("approximately $1.38 million");
+        // VECTOR Labs: 256 x 90 x 24 = 552,960 GPU-hours x $2.50 = $1,382,400 ("approximately $1.38 million");
         // 552,960 h x 0.7 kW = 387,072 kWh (GPU boards only).
-        QTest::newRow("seed001 256 H100 90 days") << 256 << 90.0 << 2.50 << 552960.0 << 1382400.0 << 387072.0;
+        QTest::newRow("VECTOR Labs 256 H100 90 days") << 256 << 90.0 << 2.50 << 552960.0 << 1382400.0 << 387072.0;
         QTest::newRow("one GPU one day") << 1 << 1.0 << 2.50 << 24.0 << 60.0 << 16.8;
         QTest::newRow("half a day") << 8 << 0.5 << 3.0 << 96.0 << 288.0 << 67.2;
     }
@@ -67,12 +67,12 @@ private slots:
         QVERIFY(!cost.tokens);
     }
 
-    void seed001Savings()
+    void vectorLabsSavings()
     {
-        // Seed 001: "At 40 percent MFU, they are producing the equivalent of roughly 102 GPUs of productive compute.
+        // VECTOR Labs: "At 40 percent MFU, they are producing the equivalent of roughly 102 GPUs of productive compute.
         // Moving to 60 percent MFU produces the equivalent of 154 GPUs. The delta, 52 GPU-equivalents sustained over
         // 90 days, represents approximately $280,000 in recovered compute value".
-        // Exactly: 256 x 0.4 = 102.4 and 256 x 0.6 = 153.6, so the delta is 51.2. The seed's "52" is 154 - 102, the
+        // Exactly: 256 x 0.4 = 102.4 and 256 x 0.6 = 153.6, so the delta is 51.2. The article's "52" is 154 - 102, the
         // difference of the already-rounded figures; 51.2 x 90 x 24 x $2.50 = $276,480, which it rounds to $280k.
         const ClusterRate rate = clusterRate(kH100, 256, 2.50);
         const MfuSavings s = mfuSavings(costForReservation(90, rate), { 0.40, 0.60 }, rate);
@@ -93,11 +93,12 @@ private slots:
         QCOMPARE(*s.fixedWork.energySavedKwh, 129024.0);
     }
 
-    void seed001SmallerCluster()
+    void vectorLabsSmallerCluster()
     {
-        // Seed 001: "128 H100s ... at 40 percent MFU, they are effectively paying for 51 GPUs' worth of productive
+        // VECTOR Labs: "128 H100s ... at 40 percent MFU, they are effectively paying for 51 GPUs' worth of productive
         // compute. Closing that gap to 60 percent MFU is equivalent to recovering the output of roughly 25 additional
-        // GPUs": 128 x 0.4 = 51.2 and 128 x 0.2 = 25.6 (the seed truncates to 25 here, where it rounded 51.2 up above).
+        // GPUs": 128 x 0.4 = 51.2 and 128 x 0.2 = 25.6 (the article truncates to 25 here, where it rounded 51.2 up
+        // above).
         const ClusterRate rate = clusterRate(kH100, 128, 2.50);
         const MfuSavings s = mfuSavings(costForReservation(30, rate), { 0.40, 0.60 }, rate);
         QCOMPARE(s.fixedBudget.productiveGpuEquivalentsBaseline, 51.2);
@@ -189,7 +190,7 @@ private slots:
 
     void costCurve()
     {
-        // Seed 001's 90-day job at 40%: at 60% it takes 60 days, at 80% 45 days.
+        // The VECTOR Labs 90-day job at 40%: at 60% it takes 60 days, at 80% 45 days.
         const ClusterRate rate = clusterRate(kH100, 256, 2.50);
         const auto curve = costVsMfu(costForReservation(90, rate), 0.4, rate, 0.4, 0.8, 3);
         QCOMPARE(curve.size(), size_t(3));
@@ -204,7 +205,8 @@ private slots:
     {
         // The round job (3.6e22 FLOP) on 100 GPUs each:
         //   slow:        1 PFLOP/s, $2, 50%          -> 200 h, $40,000
-        //   fast-stuck:  2 PFLOP/s, $5, 25% (given)  -> 200 h, $100,000: twice the peak, no faster (seed 001's
+        //   fast-stuck:  2 PFLOP/s, $5, 25% (given)  -> 200 h, $100,000: twice the peak, no faster (the VECTOR Labs
+        //   article's
         //                                               upgrade on a misconfigured stack)
         //   fast-tuned:  2 PFLOP/s, $5, 50% (predicted) -> 100 h, $50,000
         std::vector<HardwareOption> options {
@@ -256,7 +258,7 @@ private slots:
 
     void scenarioDocumentCost()
     {
-        // Seed 001 as a scenario document: 256 H100 for 90 days at $2.50, 40% -> 60%.
+        // The VECTOR Labs job as a scenario document: 256 H100 for 90 days at $2.50, 40% -> 60%.
         ScenarioDocument doc;
         doc.scenario.model = bareModel(7'000'000'000);
         doc.scenario.cluster.hardware = kH100;

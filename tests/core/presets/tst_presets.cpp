@@ -167,7 +167,8 @@ private slots:
         QVERIFY(in);
         std::stringstream text;
         text << in.rdbuf();
-        for (const auto& hw : builtIns().hardware())
+        const auto library = builtIns(); // named: a range-for over builtIns().hardware() would read a dead temporary
+        for (const auto& hw : library.hardware())
             QVERIFY2(text.str().find("| `" + hw.id + "` |") != std::string::npos, hw.id.c_str());
     }
 
@@ -361,7 +362,7 @@ private slots:
         QCOMPARE(actual, expected);
     }
 
-    // Known parameter counts: the seeds' figures and the models' published (safetensors) totals.
+    // Known parameter counts: the sources' figures and the models' published (safetensors) totals.
     void parameterCounts_data()
     {
         QTest::addColumn<QString>("id");
@@ -379,7 +380,8 @@ private slots:
         QTest::newRow("mixtral-8x7b") << "mixtral-8x7b" << 46702792704LL << -1LL << 12879925248LL;
         QTest::newRow("mixtral-8x22b") << "mixtral-8x22b" << 140620634112LL << -1LL << 39152031744LL;
         QTest::newRow("gpt2") << "gpt2" << 124439808LL << 39383808LL << 124439808LL;
-        QTest::newRow("llama-1.36b (seed 004)") << "llama-1.36b" << 1294159104LL << 73728000LL << 1294159104LL;
+        QTest::newRow("llama-1.36b (B200 scaling report)")
+            << "llama-1.36b" << 1294159104LL << 73728000LL << 1294159104LL;
         QTest::newRow("generic-7b bare") << "generic-7b" << 7000000000LL << 0LL << 7000000000LL;
         // Today's models; derivations in tests/core/presets/tst_hf_config_families.cpp.
         QTest::newRow("qwen3-8b (checkpoint)") << "qwen3-8b" << 8190735360LL << 622329856LL << 8190735360LL;

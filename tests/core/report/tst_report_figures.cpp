@@ -1,5 +1,5 @@
-// The report's key figures: each row's text comes from the core function that owns the number, and the seed-001
-// money figures appear as the seed states them.
+// The report's key figures: each row's text comes from the core function that owns the number, and the VECTOR Labs
+// money figures appear as the article states them.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -24,8 +24,8 @@ const PresetLibrary& presets()
     return test::shippedPresets();
 }
 
-// Seed 001's cluster (256 H100, 90 days, $2.50, 40% -> 60%) training Llama 3.1 70B.
-ScenarioDocument seed001()
+// The VECTOR Labs cost article's cluster (256 H100, 90 days, $2.50, 40% -> 60%) training Llama 3.1 70B.
+ScenarioDocument vectorLabsJob()
 {
     ScenarioDocument d;
     d.scenario.model = *presets().findModel("llama-3.1-70b");
@@ -71,9 +71,9 @@ bool hasNote(const ReportFigures& f, const std::string& start)
 class TestReportFigures : public QObject {
     Q_OBJECT
 private slots:
-    void seed001Money()
+    void vectorLabsMoney()
     {
-        const ReportFigures f = reportFigures(seed001());
+        const ReportFigures f = reportFigures(vectorLabsJob());
         const ReportRow* cost = row(section(f, "Cost of the job"), "Cost");
         QVERIFY(cost);
         QCOMPARE(cost->value, std::string("$1,382,400"));
@@ -90,7 +90,7 @@ private slots:
 
     void flopRowsAndPrediction()
     {
-        const ScenarioDocument d = seed001();
+        const ScenarioDocument d = vectorLabsJob();
         const ReportFigures f = reportFigures(d);
         const auto flops = countFlopsPerToken(d.scenario.model, 8192);
         const ReportSection* s = section(f, "FLOP per token");
@@ -109,7 +109,7 @@ private slots:
     void measuredMfu()
     {
         // Tokens/s per GPU chosen so that MFU is exactly 40%: 0.4 x 989e12 / PaLM FLOP per token.
-        ScenarioDocument d = seed001();
+        ScenarioDocument d = vectorLabsJob();
         const double palm = *countFlopsPerToken(d.scenario.model, 8192).palm;
         d.scenario.measuredThroughput = Throughput { 0.4 * 989e12 / palm, ThroughputScope::PerGpu };
         d.scenario.cost.baselineMfu.reset(); // the job is then costed at the measured MFU
@@ -138,7 +138,7 @@ private slots:
 
     void plannerBestConfiguration()
     {
-        ScenarioDocument d = seed001();
+        ScenarioDocument d = vectorLabsJob();
         d.scenario.workload.globalBatchTokens = 32 * 8192; // fixed, so the planner and the scenario compare alike
         QVERIFY(!reportFigures(d).bestConfig); // opt-in: the Cost panel does not pay for a search
         QVERIFY(!section(reportFigures(d), "Planner's best configuration"));

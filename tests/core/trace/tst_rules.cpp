@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "core/errors.h"
+#include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/kernel_rules.h"
 
 using namespace mfu::trace;
@@ -120,6 +121,19 @@ private slots:
         QFETCH(QString, name);
         QFETCH(QString, category);
         QCOMPARE(QString::fromLatin1(categoryKey(m_rules.classify(name.toStdString()))), category);
+        // The rules compiled into the core (what the CLI, the Trace panel and the report use) classify alike.
+        QCOMPARE(QString::fromLatin1(categoryKey(builtInKernelRules().classify(name.toStdString()))), category);
+    }
+
+    void compiledInRulesAreTheShippedFile()
+    {
+        QFile file(QStringLiteral(MFU_SOURCE_DIR "/presets/kernels/kernel_rules.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray shipped = file.readAll();
+        QCOMPARE(QByteArray(builtInKernelRulesText().data(), static_cast<qsizetype>(builtInKernelRulesText().size())),
+            shipped);
+        QCOMPARE(builtInKernelRules().size(), m_rules.size());
+        QVERIFY(builtInKernelRules().size() > 10);
     }
 
     void userRulesComeFirst()

@@ -1,0 +1,21 @@
+#include "core/trace/builtin_kernel_rules.h"
+
+namespace mfu::trace {
+
+namespace detail {
+extern const char* const kBuiltInKernelRulesJson; // generated from presets/kernels/kernel_rules.json
+}
+
+std::string_view builtInKernelRulesText()
+{
+    return detail::kBuiltInKernelRulesJson;
+}
+
+const KernelRules& builtInKernelRules()
+{
+    static const KernelRules rules
+        = KernelRules::fromJsonText(builtInKernelRulesText(), "presets/kernels/kernel_rules.json");
+    return rules;
+}
+
+} // namespace mfu::trace

@@ -1,0 +1,112 @@
+// writeFileAtomically: a file is written whole or not at all. A new file appears with the bytes; a replaced one
+// keeps its permissions; a write that fails part-way (the file-size limit standing in for a full disk) or cannot
+// start (a read-only folder) reports the system's reason, leaves the previous file as it was and no temporary file.
+#include <QtTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/io/atomic_file.h"
+#include "file_size_limit.h"
+
+using namespace mfu;
+namespace fs = std::filesystem;
+
+namespace {
+std::string readAll(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+size_t entriesIn(const fs::path& folder)
+{
+    return static_cast<size_t>(std::distance(fs::directory_iterator(folder), {}));
+}
+} // namespace
+
+class TestAtomicFile : public QObject {
+    Q_OBJECT
+private slots:
+    void writesNewFileAndReplacesOld()
+    {
+        QTemporaryDir dir;
+        const fs::path path = fs::path(dir.path().toStdString()) / "scenario.json";
+        std::string reason;
+        QVERIFY(writeFileAtomically(path, "first", &reason));
+        QCOMPARE(readAll(path), std::string("first"));
+        QVERIFY(writeFileAtomically(path, std::string(100000, 'x'), &reason));
+        QCOMPARE(readAll(path).size(), size_t(100000));
+        QVERIFY(writeFileAtomically(path, "", &reason)); // empty is a valid content
+        QCOMPARE(readAll(path), std::string());
+        QCOMPARE(entriesIn(path.parent_path()), size_t(1)); // no temporary left behind
+    }
+
+    void newFileFollowsUmaskReplacedFileKeepsMode()
+    {
+        QTemporaryDir dir;
+        const fs::path path = fs::path(dir.path().toStdString()) / "a.csv";
+        const mode_t previous = ::umask(022);
+        QVERIFY(writeFileAtomically(path, "1", nullptr));
+        ::umask(previous);
+        struct stat st { };
+        QCOMPARE(::stat(path.c_str(), &st), 0);
+        QCOMPARE(st.st_mode & 0777, mode_t(0644)); // 0666 less umask 022, as any program's new file
+        QCOMPARE(::chmod(path.c_str(), 0600), 0);
+        QVERIFY(writeFileAtomically(path, "2", nullptr));
+        QCOMPARE(::stat(path.c_str(), &st), 0);
+        QCOMPARE(st.st_mode & 0777, mode_t(0600));
+    }
+
+    void fileSizeLimitKeepsPreviousFileAndSaysWhy()
+    {
+        QTemporaryDir dir;
+        const fs::path path = fs::path(dir.path().toStdString()) / "report.html";
+        QVERIFY(writeFileAtomically(path, "previous report", nullptr));
+        std::string reason;
+        bool ok = true;
+        {
+            const test::FileSizeLimit limit(4096);
+            if (!limit.active())
+                QSKIP("cannot lower RLIMIT_FSIZE here");
+            ok = writeFileAtomically(path, std::string(100000, 'x'), &reason);
+        }
+        QVERIFY(!ok);
+        QCOMPARE(QString::fromStdString(reason), QStringLiteral("File too large")); // strerror(EFBIG)
+        QCOMPARE(readAll(path), std::string("previous report"));
+        QCOMPARE(entriesIn(path.parent_path()), size_t(1));
+    }
+
+    void readOnlyFolderSaysPermissionDenied()
+    {
+        if (::geteuid() == 0)
+            QSKIP("root writes into a read-only folder; the permission check cannot fail");
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "locked";
+        fs::create_directory(folder);
+        QVERIFY(writeFileAtomically(folder / "x.json", "old", nullptr));
+        fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec);
+        std::string reason;
+        const bool ok = writeFileAtomically(folder / "x.json", "new", &reason);
+        fs::permissions(folder, fs::perms::owner_all);
+        QVERIFY(!ok);
+        QCOMPARE(QString::fromStdString(reason), QStringLiteral("Permission denied"));
+        QCOMPARE(readAll(folder / "x.json"), std::string("old"));
+    }
+
+    void missingFolderSaysSo()
+    {
+        QTemporaryDir dir;
+        std::string reason;
+        QVERIFY(!writeFileAtomically(fs::path(dir.path().toStdString()) / "no" / "such.json", "x", &reason));
+        QCOMPARE(QString::fromStdString(reason), QStringLiteral("No such file or directory"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAtomicFile)
+#include "tst_atomic_file.moc"
