@@ -121,7 +121,7 @@ private slots:
             { "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--precision", "fp8", "--tokens-per-sec-per-gpu",
                 "21111" });
         row("calc without throughput", { "calc", "--params", "7B" });
-        row("diagnose", { "diagnose", QStringLiteral(MFU_SOURCE_DIR "/examples/seed004-b200-scaling.json") });
+        row("diagnose", { "diagnose", QStringLiteral(MFU_SOURCE_DIR "/examples/b200-scaling-report.json") });
         row("diagnose impossible", { "diagnose", impossible });
         row("diagnose fp8", { "diagnose", fp8 });
         row("cost",

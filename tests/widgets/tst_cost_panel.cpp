@@ -130,12 +130,12 @@ private slots:
         }
     }
 
-    // 40% -> 30% MFU on seed 001's cluster for 90 days: the same job costs 40/30 as much, $460,800 more. A loss,
+    // 40% -> 30% MFU on the VECTOR Labs article's cluster for 90 days: the same job costs 40/30 as much, $460,800 more. A loss,
     // said with positive amounts in the error colour, not "saved -$460,800".
     void targetBelowBaselineIsALoss()
     {
         ScenarioModel model;
-        model.setScenario(seed001());
+        model.setScenario(vectorLabsJob());
         CostPanel panel(&model, app::presetLibrary());
         typeInto(panel.days(), QStringLiteral("90"));
         typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));

@@ -25,7 +25,7 @@ using namespace mfu::widgets;
 
 namespace {
 
-// Seed 004's 8-GPU header and two iteration blocks (as tst_trace_panel_log).
+// The B200 scaling report's 8-GPU header and two iteration blocks (as tst_trace_panel_log).
 const QByteArray kEightGpuLog = "  Device:                NVIDIA B200\n"
                                 "  GPUs:                  8\n"
                                 "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
@@ -132,7 +132,7 @@ private slots:
             qPrintable(panel->factsBanner()->message()->text()));
     }
 
-    // seed 004's header says 8 B200s: against the default 1 x B200, the banner offers "NVIDIA B200 x 8".
+    // the B200 scaling report's header says 8 B200s: against the default 1 x B200, the banner offers "NVIDIA B200 x 8".
     void logHeaderOffersItsGpuCount()
     {
         const QString path = m_dir.filePath(QStringLiteral("b200-8gpu.log"));

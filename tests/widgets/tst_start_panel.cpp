@@ -74,12 +74,12 @@ private slots:
         rememberPrice("b200", 9.75);
         ScenarioModel model;
         StartPanel panel(model, presets());
-        QVERIFY(panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QVERIFY(panel.runDemo(StartPanel::Demo::SevenBOnEightH100));
         const Scenario& s = model.scenario();
         QVERIFY2(!s.pricePerGpuHourUsd, qPrintable(QString::number(s.pricePerGpuHourUsd.value_or(0))));
         QCOMPARE(s.effectivePricePerGpuHourUsd(), presets().findHardware("h100-sxm")->pricePerGpuHourUsd);
         rememberPrice("h100-sxm", 2.5);
-        QVERIFY(panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QVERIFY(panel.runDemo(StartPanel::Demo::SevenBOnEightH100));
         QCOMPARE(model.scenario().effectivePricePerGpuHourUsd(), 2.5);
         QSettings().remove(QStringLiteral("cost"));
     }
@@ -90,7 +90,7 @@ private slots:
         ScenarioModel model;
         StartPanel panel(model, presets());
         CalculatorPanel calculator(&model, presets());
-        QVERIFY(panel.runDemo(StartPanel::Demo::Seed002SevenBOnH100));
+        QVERIFY(panel.runDemo(StartPanel::Demo::SevenBOnEightH100));
         QStringList codes;
         for (int r = 0; r < calculator.findings()->rowCount(); ++r)
             codes << calculator.findings()->item(r)->data(Qt::UserRole).toString();

@@ -50,7 +50,7 @@ private slots:
 
     void seedLogHeaderAgainstOneGpu()
     {
-        // Seed 004's header: "Device: NVIDIA B200", "GPUs: 8".
+        // The B200 scaling report's header: "Device: NVIDIA B200", "GPUs: 8".
         trace::LogFacts log;
         log.device = "NVIDIA B200";
         log.gpus = 8;
@@ -124,7 +124,7 @@ private slots:
         const double params = 8030261248.0; // Llama 3.1 8B (Meta's model card: 8.03 B)
         size.modelParams = params * 1.05;
         QVERIFY(checkFacts(size, b200Scenario(), 8192, hardware()).empty());
-        size.modelParams = 1.36e9; // seed 004's 1.36B
+        size.modelParams = 1.36e9; // the B200 scaling report's 1.36B
         QCOMPARE(checkFacts(size, b200Scenario(), 8192, hardware()).differences.at(0).fact, Fact::ModelSize);
 
         FileFacts precision;
