@@ -22,7 +22,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 39> kFamilies { {
+constexpr std::array<Family, 41> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -45,6 +45,7 @@ constexpr std::array<Family, 39> kFamilies { {
     { "llama4_text", "Llama4ForCausalLM", hf::readLlama4 },
     { "deepseek_v2", "DeepseekV2ForCausalLM", hf::readDeepSeek },
     { "deepseek_v3", "DeepseekV3ForCausalLM", hf::readDeepSeek },
+    { "kimi_k2", "", hf::readDeepSeek }, // Kimi K2: DeepSeek-V3's layout (architectures: DeepseekV3ForCausalLM)
     { "deepseek_v32", "DeepseekV32ForCausalLM", hf::readDeepSeekSparse },
     { "glm_moe_dsa", "GlmMoeDsaForCausalLM", hf::readDeepSeekSparse },
     { "qwen3_5_text", "", hf::readQwen35 },
@@ -61,6 +62,7 @@ constexpr std::array<Family, 39> kFamilies { {
     { "gemma3", "Gemma3ForConditionalGeneration", nullptr },
     { "mistral3", "Mistral3ForConditionalGeneration", nullptr },
     { "llava", "LlavaForConditionalGeneration", nullptr },
+    { "kimi_k25", "KimiK25ForConditionalGeneration", nullptr },
     { "qwen3_5", "Qwen3_5ForConditionalGeneration", nullptr },
     { "qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", nullptr },
 } };
@@ -70,13 +72,14 @@ struct Wrapper {
     std::string_view modelType;
     std::string_view textModelType;
 };
-constexpr std::array<Wrapper, 8> kWrappers { {
+constexpr std::array<Wrapper, 9> kWrappers { {
     { "llava", "llama" },
     { "llama4", "llama4_text" },
     { "gemma3", "gemma3_text" },
     { "mistral3", "mistral" },
     { "qwen3_vl", "qwen3_vl_text" },
     { "qwen3_vl_moe", "qwen3_vl_moe_text" },
+    { "kimi_k25", "kimi_k2" },
     { "qwen3_5", "qwen3_5_text" },
     { "qwen3_5_moe", "qwen3_5_moe_text" },
 } };

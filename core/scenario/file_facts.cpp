@@ -139,7 +139,7 @@ std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double m
                 return "the file ran on " + d.inFile + " but the scenario's GPU is " + d.inScenario
                     + ": its peak does not apply";
     if (!(mfu <= 1.0)) {
-        std::string why = "above 100% (" + formatPercent(mfu, 0) + ")";
+        std::string why = "above 100% (" + formatPercent(mfu) + ")";
         if (check.differences.empty())
             return why + ": the scenario's model or tokens per step do not describe this run";
         std::string facts;

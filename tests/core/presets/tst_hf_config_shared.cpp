@@ -65,6 +65,10 @@ const std::map<std::string, Expected> kExpected {
     { "deepseek-ai--DeepSeek-V3.2", { 671e9, 1e9, 37e9, 0.74e9, true } },
     // Z.ai: 744B total, 40B active (40.83B without the input embedding, 39.88B without the LM head as well: the card
     // does not say which, so to 1B).
+    // Moonshot: "1T total, 32B activated" (31.69B without the input embedding); DeepSeek-V3's layout. K2.5's language
+    // model is K2's.
+    { "moonshotai--Kimi-K2-Instruct", { 1.0e12, 0.05e12, 32e9, 0.5e9, true } },
+    { "moonshotai--Kimi-K2.5", { 1.0e12, 0.05e12, 32e9, 0.5e9, true } },
     { "zai-org--GLM-5", { 744e9, 0.5e9, 40e9, 1e9, true } },
     { "zai-org--GLM-5.1", { 744e9, 0.5e9, 40e9, 1e9, true } },
     { "zai-org--GLM-5.2", { 744e9, 0.5e9, 40e9, 1e9, true } },
