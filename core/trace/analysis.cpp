@@ -5,12 +5,13 @@
 #include <unordered_map>
 
 #include "core/errors.h"
+#include "core/trace/hta_span.h"
 
 namespace mfu::trace {
 
 namespace {
 
-std::vector<KernelStat> topKernels(const Timeline& t, const StepPlan& plan, size_t limit)
+std::vector<KernelStat> kernelStats(const Timeline& t, const StepPlan& plan)
 {
     std::unordered_map<NameId, KernelStat> byName;
     int64_t totalNs = 0;
@@ -35,8 +36,6 @@ std::vector<KernelStat> topKernels(const Timeline& t, const StepPlan& plan, size
     std::sort(stats.begin(), stats.end(), [](const KernelStat& a, const KernelStat& b) {
         return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
     });
-    if (stats.size() > limit)
-        stats.resize(limit);
     return stats;
 }
 
@@ -108,7 +107,12 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
         }
         r.stepSpreadSeconds = std::sqrt(var / static_cast<double>(r.steps.size()));
     }
-    r.topKernels = topKernels(t, plan, options.topKernelCount);
+    if (options.span == SpanDefinition::Hta)
+        r.total = htaSpanBreakdown(t, options.breakdown);
+    r.rankFromTrace = t.rank.has_value();
+    r.kernels = kernelStats(t, plan);
+    r.topKernels.assign(r.kernels.begin(),
+        r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
     if (t.activities.empty())
         r.warnings.push_back("no GPU activity (kernels, memcpy, memset) in this trace");
     return r;
@@ -124,9 +128,16 @@ int RunAnalysis::gpuCount() const
 
 RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rules, const AnalysisOptions& options)
 {
-    RunAnalysis run;
+    std::vector<RankAnalysis> ranks;
     for (Timeline& t : timelines)
-        run.ranks.push_back(analyzeRank(t, rules, options));
+        ranks.push_back(analyzeRank(t, rules, options));
+    return finishRun(std::move(ranks));
+}
+
+RunAnalysis finishRun(std::vector<RankAnalysis> ranks)
+{
+    RunAnalysis run;
+    run.ranks = std::move(ranks);
     if (!run.ranks.empty()) {
         double sum = 0;
         for (const auto& r : run.ranks)

@@ -32,6 +32,7 @@ struct KernelStat {
 
 struct RankAnalysis {
     int rank = 0;
+    bool rankFromTrace = false; // rank came from distributedInfo.rank (else the order the files were given)
     std::string sourceFile;
     std::optional<std::string> gpuName;
     std::optional<int> worldSize;
@@ -40,13 +41,20 @@ struct RankAnalysis {
     std::vector<StepFigures> steps;
     Breakdown total; // sum over the analysed steps
     std::vector<KernelStat> topKernels; // by total time, longest first
+    std::vector<KernelStat> kernels; // every GPU activity name of the analysed steps, same order (kernel diff)
     double meanStepSeconds = 0; // annotation durations of the analysed steps
     double stepSpreadSeconds = 0; // population standard deviation of the same
     std::vector<std::string> warnings;
 };
 
+enum class SpanDefinition {
+    Steps, // the union of the kept steps' GPU windows (default; per-step figures add up to the totals)
+    Hta, // HTA's: every activity launched before the last step starts, those before the first included (hta_span.h)
+};
+
 struct AnalysisOptions {
     BreakdownOptions breakdown;
+    SpanDefinition span = SpanDefinition::Steps; // of the rank's totals; steps[] are always the step windows
     size_t topKernelCount = 20;
 };
 
@@ -68,6 +76,10 @@ struct RunAnalysis {
 };
 
 RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rules, const AnalysisOptions& options = {});
+
+// The run-level figures (mean step time, straggler) from ranks already analysed, in the order given: what
+// analyzeRun adds after analysing each rank, shared with the parallel reader and the merge of per-rank summaries.
+RunAnalysis finishRun(std::vector<RankAnalysis> ranks);
 
 // MFU from the measured step time, through core/model/mfu.h: tokens/s per GPU = tokensPerStep / stepSeconds / gpuCount,
 // MFU = flopsPerToken x that / dense peak. tokensPerStep is global (all data-parallel ranks together).

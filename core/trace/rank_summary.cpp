@@ -1,0 +1,300 @@
+#include "core/trace/rank_summary.h"
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "core/errors.h"
+
+namespace mfu::trace {
+
+namespace {
+
+using nlohmann::json;
+
+json breakdownToJson(const Breakdown& b)
+{
+    json categories = json::array();
+    json exclusive = json::array();
+    for (size_t c = 0; c < b.categoryNs.size(); ++c) {
+        categories.push_back(b.categoryNs[c]);
+        exclusive.push_back(b.exclusiveNs[c]);
+    }
+    return { { "span_ns", b.spanNs }, { "busy_ns", b.busyNs }, { "category_ns", categories },
+        { "exclusive_ns", exclusive }, { "compute_ns", b.computeNs }, { "comm_ns", b.commNs },
+        { "memory_ns", b.memoryNs }, { "overlap_ns", b.overlapNs }, { "idle_gap_count", b.idleGapCount },
+        { "idle_gap_ns", b.idleGapNs }, { "kernel_count", b.kernelCount }, { "kernel_time_ns", b.kernelTimeNs },
+        { "tiny_kernel_count", b.tinyKernelCount }, { "tiny_kernel_time_ns", b.tinyKernelTimeNs } };
+}
+
+// Reads keys with errors that name the file and the key.
+class Reader {
+public:
+    explicit Reader(std::string fileName)
+        : m_file(std::move(fileName))
+    {
+    }
+
+    const json& at(const json& object, const char* key) const
+    {
+        if (!object.is_object())
+            fail(key, "the enclosing value is not an object");
+        const auto it = object.find(key);
+        if (it == object.end())
+            fail(key, "missing");
+        return *it;
+    }
+    template <typename T> T get(const json& object, const char* key) const
+    {
+        const json& v = at(object, key);
+        try {
+            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+                if (!v.is_number_integer())
+                    fail(key, "not an integer");
+            } else if constexpr (std::is_floating_point_v<T>) {
+                if (!v.is_number())
+                    fail(key, "not a number");
+            }
+            return v.get<T>();
+        } catch (const json::exception& e) {
+            fail(key, e.what());
+        }
+    }
+    const json& array(const json& object, const char* key) const
+    {
+        const json& v = at(object, key);
+        if (!v.is_array())
+            fail(key, "not an array");
+        return v;
+    }
+    [[noreturn]] void fail(const std::string& key, const std::string& what) const
+    {
+        throw InputError(m_file + ": " + key + ": " + what);
+    }
+
+private:
+    std::string m_file;
+};
+
+Breakdown breakdownFromJson(const json& j, const Reader& in)
+{
+    Breakdown b;
+    b.spanNs = in.get<int64_t>(j, "span_ns");
+    b.busyNs = in.get<int64_t>(j, "busy_ns");
+    const json& categories = in.array(j, "category_ns");
+    const json& exclusive = in.array(j, "exclusive_ns");
+    if (categories.size() != b.categoryNs.size() || exclusive.size() != b.exclusiveNs.size())
+        in.fail("category_ns", "expected " + std::to_string(b.categoryNs.size()) + " categories");
+    for (size_t c = 0; c < b.categoryNs.size(); ++c) {
+        if (!categories[c].is_number_integer() || !exclusive[c].is_number_integer())
+            in.fail("category_ns", "not an integer");
+        b.categoryNs[c] = categories[c].get<int64_t>();
+        b.exclusiveNs[c] = exclusive[c].get<int64_t>();
+    }
+    b.computeNs = in.get<int64_t>(j, "compute_ns");
+    b.commNs = in.get<int64_t>(j, "comm_ns");
+    b.memoryNs = in.get<int64_t>(j, "memory_ns");
+    b.overlapNs = in.get<int64_t>(j, "overlap_ns");
+    b.idleGapCount = in.get<int64_t>(j, "idle_gap_count");
+    b.idleGapNs = in.get<int64_t>(j, "idle_gap_ns");
+    b.kernelCount = in.get<int64_t>(j, "kernel_count");
+    b.kernelTimeNs = in.get<int64_t>(j, "kernel_time_ns");
+    b.tinyKernelCount = in.get<int64_t>(j, "tiny_kernel_count");
+    b.tinyKernelTimeNs = in.get<int64_t>(j, "tiny_kernel_time_ns");
+    return b;
+}
+
+KernelCategory categoryFromKey(const std::string& key, const Reader& in)
+{
+    for (int c = 0; c < kKernelCategoryCount; ++c)
+        if (categoryKey(static_cast<KernelCategory>(c)) == key)
+            return static_cast<KernelCategory>(c);
+    in.fail("kernels[].category", "unknown category '" + key + "'");
+}
+
+StepSource stepSourceFromKey(const std::string& key, const Reader& in)
+{
+    for (StepSource s :
+        { StepSource::GpuAnnotation, StepSource::CpuAnnotation, StepSource::Inferred, StepSource::WholeTrace })
+        if (stepSourceKey(s) == key)
+            return s;
+    in.fail("step_source", "unknown step source '" + key + "'");
+}
+
+json optionsToJson(const AnalysisOptions& o)
+{
+    return { { "tiny_kernel_ns", o.breakdown.tinyKernelNs }, { "idle_gap_ns", o.breakdown.idleGapNs },
+        { "top_kernel_count", o.topKernelCount }, { "span", o.span == SpanDefinition::Hta ? "hta" : "steps" } };
+}
+
+} // namespace
+
+json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
+{
+    json j;
+    j["format"] = std::string(kRankSummaryFormat);
+    j["version"] = kRankSummaryVersion;
+    j["options"] = optionsToJson(options);
+    j["rank"] = r.rankFromTrace ? json(r.rank) : json(nullptr);
+    j["source_file"] = r.sourceFile;
+    j["gpu_name"] = r.gpuName ? json(*r.gpuName) : json(nullptr);
+    j["world_size"] = r.worldSize ? json(*r.worldSize) : json(nullptr);
+    j["step_source"] = std::string(stepSourceKey(r.stepSource));
+    j["dropped_last_step"] = r.droppedLastStep;
+    j["mean_step_s"] = r.meanStepSeconds;
+    j["step_spread_s"] = r.stepSpreadSeconds;
+    json steps = json::array();
+    for (const auto& s : r.steps)
+        steps.push_back({ { "number", s.step.number }, { "annotation_start_ns", s.step.annotationStartNs },
+            { "annotation_end_ns", s.step.annotationEndNs }, { "window_start_ns", s.step.windowStartNs },
+            { "window_end_ns", s.step.windowEndNs }, { "start_ns_absolute", s.startNsAbsolute },
+            { "breakdown", breakdownToJson(s.breakdown) } });
+    j["steps"] = steps;
+    j["total"] = breakdownToJson(r.total);
+    json kernels = json::array();
+    for (const auto& k : r.kernels)
+        kernels.push_back({ { "name", k.name }, { "category", std::string(categoryKey(k.category)) },
+            { "count", k.count }, { "total_ns", k.totalNs }, { "max_ns", k.maxNs }, { "share", k.shareOfKernelTime } });
+    j["kernels"] = kernels;
+    j["warnings"] = r.warnings;
+    return j;
+}
+
+RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, AnalysisOptions& options)
+{
+    const Reader in(fileName);
+    if (!j.is_object() || !j.contains("format") || j["format"] != kRankSummaryFormat)
+        in.fail("format", "not an mfu-explorer trace summary (expected \"" + std::string(kRankSummaryFormat) + "\")");
+    const int version = in.get<int>(j, "version");
+    if (version != kRankSummaryVersion)
+        in.fail("version",
+            std::to_string(version) + " is not supported (this build reads version "
+                + std::to_string(kRankSummaryVersion) + "; make the summaries again with this build)");
+    const json& o = in.at(j, "options");
+    options.breakdown.tinyKernelNs = in.get<int64_t>(o, "tiny_kernel_ns");
+    options.breakdown.idleGapNs = in.get<int64_t>(o, "idle_gap_ns");
+    options.topKernelCount = in.get<size_t>(o, "top_kernel_count");
+    const std::string span = in.get<std::string>(o, "span");
+    if (span != "steps" && span != "hta")
+        in.fail("options.span", "'" + span + "' is neither \"steps\" nor \"hta\"");
+    options.span = span == "hta" ? SpanDefinition::Hta : SpanDefinition::Steps;
+
+    RankAnalysis r;
+    const json& rank = in.at(j, "rank");
+    r.rankFromTrace = !rank.is_null();
+    r.rank = r.rankFromTrace ? in.get<int>(j, "rank") : 0;
+    r.sourceFile = in.get<std::string>(j, "source_file");
+    if (!in.at(j, "gpu_name").is_null())
+        r.gpuName = in.get<std::string>(j, "gpu_name");
+    if (!in.at(j, "world_size").is_null())
+        r.worldSize = in.get<int>(j, "world_size");
+    r.stepSource = stepSourceFromKey(in.get<std::string>(j, "step_source"), in);
+    r.droppedLastStep = in.get<bool>(j, "dropped_last_step");
+    r.meanStepSeconds = in.get<double>(j, "mean_step_s");
+    r.stepSpreadSeconds = in.get<double>(j, "step_spread_s");
+    for (const json& s : in.array(j, "steps")) {
+        StepFigures f;
+        f.step.number = in.get<int64_t>(s, "number");
+        f.step.annotationStartNs = in.get<int64_t>(s, "annotation_start_ns");
+        f.step.annotationEndNs = in.get<int64_t>(s, "annotation_end_ns");
+        f.step.windowStartNs = in.get<int64_t>(s, "window_start_ns");
+        f.step.windowEndNs = in.get<int64_t>(s, "window_end_ns");
+        f.startNsAbsolute = in.get<int64_t>(s, "start_ns_absolute");
+        f.breakdown = breakdownFromJson(in.at(s, "breakdown"), in);
+        r.steps.push_back(f);
+    }
+    r.total = breakdownFromJson(in.at(j, "total"), in);
+    for (const json& k : in.array(j, "kernels")) {
+        KernelStat s;
+        s.name = in.get<std::string>(k, "name");
+        s.category = categoryFromKey(in.get<std::string>(k, "category"), in);
+        s.count = in.get<int64_t>(k, "count");
+        s.totalNs = in.get<int64_t>(k, "total_ns");
+        s.maxNs = in.get<int64_t>(k, "max_ns");
+        s.shareOfKernelTime = in.get<double>(k, "share");
+        r.kernels.push_back(std::move(s));
+    }
+    r.topKernels.assign(r.kernels.begin(),
+        r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
+    for (const json& w : in.array(j, "warnings")) {
+        if (!w.is_string())
+            in.fail("warnings", "not a string");
+        r.warnings.push_back(w.get<std::string>());
+    }
+    return r;
+}
+
+void writeRankSummary(const std::filesystem::path& path, const RankAnalysis& rank, const AnalysisOptions& options)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out)
+        throw InputError(path.string() + ": cannot be written");
+    out << rankSummaryToJson(rank, options).dump() << '\n';
+    if (!out.flush())
+        throw InputError(path.string() + ": write failed");
+}
+
+std::vector<std::filesystem::path> summaryFilesInFolder(const std::filesystem::path& folder)
+{
+    std::vector<std::filesystem::path> files;
+    constexpr std::string_view suffix = ".summary.json";
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_regular_file() && name.size() > suffix.size()
+            && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+            files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, AnalysisOptions* optionsOut)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& p : paths) {
+        if (!std::filesystem::is_directory(p)) {
+            files.push_back(p);
+            continue;
+        }
+        const auto inFolder = summaryFilesInFolder(p);
+        if (inFolder.empty())
+            throw InputError(p.string() + ": no trace summaries (*.summary.json) in this folder");
+        files.insert(files.end(), inFolder.begin(), inFolder.end());
+    }
+    if (files.empty())
+        throw InputError("give at least one trace summary");
+    std::vector<RankAnalysis> ranks;
+    std::optional<json> firstOptions;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string name = files[i].string();
+        std::ifstream in(files[i], std::ios::binary);
+        if (!in)
+            throw InputError(name + ": cannot be opened");
+        json j;
+        try {
+            j = json::parse(in);
+        } catch (const json::parse_error& e) {
+            throw InputError(name + ": not valid JSON (" + e.what() + ")");
+        }
+        AnalysisOptions options;
+        RankAnalysis r = rankSummaryFromJson(j, name, options);
+        if (!r.rankFromTrace)
+            r.rank = static_cast<int>(i); // as loadRun: the order given
+        const json o = optionsToJson(options);
+        if (!firstOptions) {
+            firstOptions = o;
+            if (optionsOut)
+                *optionsOut = options;
+        } else if (o != *firstOptions) {
+            throw InputError(name + ": options: " + o.dump() + " differ from the first summary's "
+                + firstOptions->dump() + "; make every summary with the same options");
+        }
+        ranks.push_back(std::move(r));
+    }
+    std::stable_sort(
+        ranks.begin(), ranks.end(), [](const RankAnalysis& a, const RankAnalysis& b) { return a.rank < b.rank; });
+    return finishRun(std::move(ranks));
+}
+
+} // namespace mfu::trace

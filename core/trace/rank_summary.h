@@ -1,0 +1,41 @@
+#pragma once
+// A rank's analysis as a compact file, for map/reduce over a cluster's scheduler (docs/cluster-scale.md): the map
+// step (`mfu-explorer trace FILE --summary-out RANK.summary.json`) analyses one trace where it lies and writes
+// everything the run-level figures need; the reduce step (`mfu-explorer trace merge SUMMARY...`) rebuilds the
+// RankAnalysis of every rank from its summary, bit for bit, and prints what `trace FILES... --json` prints.
+//
+// File: { "format": "mfu-explorer-trace-summary", "version": 1, "options": {tiny_kernel_ns, idle_gap_ns,
+//   top_kernel_count, span}, "rank": int|null (null: not in the trace; merge numbers it by position), "source_file",
+//   "gpu_name", "world_size", "step_source", "dropped_last_step", "mean_step_s", "step_spread_s",
+//   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, start_ns_absolute,
+//   breakdown}], "total": breakdown, "kernels": [{name, category, count, total_ns, max_ns, share}], "warnings" }
+// Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/trace/analysis.h"
+
+namespace mfu::trace {
+
+inline constexpr std::string_view kRankSummaryFormat = "mfu-explorer-trace-summary";
+inline constexpr int kRankSummaryVersion = 1;
+
+nlohmann::json rankSummaryToJson(const RankAnalysis& rank, const AnalysisOptions& options);
+// Throws InputError "<fileName>: <key>: <what>" for a wrong format, version or key.
+RankAnalysis rankSummaryFromJson(const nlohmann::json& summary, const std::string& fileName, AnalysisOptions& options);
+
+void writeRankSummary(const std::filesystem::path& path, const RankAnalysis& rank, const AnalysisOptions& options);
+
+// Summary files (*.summary.json) directly inside a folder, sorted by name.
+std::vector<std::filesystem::path> summaryFilesInFolder(const std::filesystem::path& folder);
+
+// Reads the summaries (a folder expands to its *.summary.json), numbers the ranks without a rank by their position
+// as loadRun() does, orders them by rank and adds the run-level figures. Throws InputError when the summaries were
+// made with different options.
+RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, AnalysisOptions* options = nullptr);
+
+} // namespace mfu::trace

@@ -1,0 +1,110 @@
+#include "core/trace/run_reader.h"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "core/errors.h"
+#include "core/trace/trace_loader.h"
+
+namespace mfu::trace {
+
+std::vector<std::filesystem::path> expandRunPaths(const std::vector<std::filesystem::path>& paths)
+{
+    std::vector<std::filesystem::path> files;
+    for (const auto& p : paths) {
+        if (!std::filesystem::is_directory(p)) {
+            files.push_back(p);
+            continue;
+        }
+        const auto inFolder = traceFilesInFolder(p);
+        if (inFolder.empty())
+            throw InputError(p.string() + ": no trace files (*.json, *.json.gz) in this folder");
+        files.insert(files.end(), inFolder.begin(), inFolder.end());
+    }
+    return files;
+}
+
+RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, const KernelRules& rules,
+    const AnalysisOptions& options, const RunReadControl& control)
+{
+    const size_t count = files.size();
+    unsigned threads = control.threads > 0 ? control.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(count, 1)));
+
+    std::vector<std::optional<RankAnalysis>> results(count);
+    std::vector<std::exception_ptr> errors(count);
+    std::atomic<size_t> next { 0 };
+    std::atomic<bool> stop { false }; // the readers' cancel flag: set on the caller's cancel or any failure
+    auto cancelled = [&] { return control.cancel && control.cancel->load(); };
+
+    auto worker = [&] {
+        for (;;) {
+            if (stop.load() || cancelled()) {
+                stop = true;
+                return;
+            }
+            const size_t i = next.fetch_add(1);
+            if (i >= count)
+                return;
+            try {
+                ReadControl read;
+                read.cancel = &stop;
+                read.onProgress = [&, i](uint64_t done, uint64_t total) {
+                    if (cancelled())
+                        stop = true;
+                    if (control.onFileProgress)
+                        control.onFileProgress(i, done, total);
+                };
+                Timeline timeline = loadTrace(files[i], read);
+                const bool rankFromTrace = timeline.rank.has_value();
+                if (!rankFromTrace)
+                    timeline.rank = static_cast<int>(i); // as loadRun: the order given
+                results[i] = analyzeRank(timeline, rules, options);
+                results[i]->rankFromTrace = rankFromTrace;
+                // the timeline is freed here, before this worker takes the next file
+                if (control.onFileDone)
+                    control.onFileDone(i);
+            } catch (...) {
+                errors[i] = std::current_exception();
+                stop = true;
+                return;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(threads > 0 ? threads - 1 : 0);
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker(); // the calling thread is one of the workers
+    for (auto& t : pool)
+        t.join();
+
+    if (cancelled())
+        throw Cancelled();
+    // The first real error in file order; a Cancelled caused by another file's failure is not one.
+    for (const auto& e : errors) {
+        if (!e)
+            continue;
+        try {
+            std::rethrow_exception(e);
+        } catch (const Cancelled&) {
+            continue;
+        }
+    }
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
+
+    std::vector<RankAnalysis> ranks;
+    ranks.reserve(count);
+    for (auto& r : results)
+        ranks.push_back(std::move(*r));
+    std::stable_sort(
+        ranks.begin(), ranks.end(), [](const RankAnalysis& a, const RankAnalysis& b) { return a.rank < b.rank; });
+    return finishRun(std::move(ranks));
+}
+
+} // namespace mfu::trace
