@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 
 #include "core/errors.h"
+#include "core/trace/run_reader.h"
 #include "core/trace/trace_loader.h"
 #include "widgets/background_job.h"
 
@@ -15,25 +17,31 @@ TraceRun importTraceRun(const QStringList& paths, const trace::KernelRules& rule
     for (const QString& p : paths)
         given.push_back(p.toStdString());
     const std::vector<std::filesystem::path> files = trace::expandTracePaths(given);
-    // One file at a time (rather than loadRun over all) so progress spans the whole run, not each file anew.
+    // Every core reads a file (core/trace/run_reader.h); the bar shows the run's fraction read, each rank's share
+    // counted from its own progress, so it moves as the slowest and fastest ranks advance together.
     TraceRun run;
     run.paths = paths;
-    const double fileCount = static_cast<double>(files.size());
-    for (size_t i = 0; i < files.size(); ++i) {
-        trace::ReadControl read;
-        read.cancel = &control.cancel;
-        read.onProgress = [&control, i, fileCount](uint64_t done, uint64_t total) {
-            const double inFile = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
-            control.setProgress(0.95 * (static_cast<double>(i) + inFile) / fileCount); // the rest: analysis
-        };
-        run.timelines.push_back(trace::loadTrace(files[i], read));
-    }
+    std::mutex m;
+    std::vector<double> fractions(files.size(), 0.0);
+    double sum = 0;
+    const double fileCount = static_cast<double>(std::max<size_t>(files.size(), 1));
+    trace::RunReadControl read;
+    read.cancel = &control.cancel;
+    read.onFileProgress = [&](size_t file, uint64_t done, uint64_t total) {
+        const double inFile = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0.0;
+        std::lock_guard lock(m);
+        sum += inFile - fractions[file];
+        fractions[file] = inFile;
+        control.setProgress(0.95 * sum / fileCount); // the rest: analysis
+    };
+    read.onFileDone = [&](size_t file) {
+        std::lock_guard lock(m);
+        sum += 1.0 - fractions[file];
+        fractions[file] = 1.0;
+        control.setProgress(0.95 * sum / fileCount);
+    };
     // Rank order as trace::loadRun gives it: distributedInfo.rank, else the order given.
-    for (size_t i = 0; i < run.timelines.size(); ++i)
-        if (!run.timelines[i].rank)
-            run.timelines[i].rank = static_cast<int>(i);
-    std::stable_sort(run.timelines.begin(), run.timelines.end(),
-        [](const trace::Timeline& a, const trace::Timeline& b) { return *a.rank < *b.rank; });
+    run.timelines = trace::loadRunParallel(files, read);
     if (control.cancel.load())
         throw trace::Cancelled();
     trace::AnalysisOptions options;

@@ -17,6 +17,9 @@
 #include "core/trace/analysis_json.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/comparison.h"
+#include "core/trace/cross_rank.h"
+#include "core/trace/rank_summary.h"
+#include "core/trace/run_reader.h"
 #include "core/trace/trace_loader.h"
 
 namespace mfu::cli {
@@ -104,11 +107,9 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
     return in;
 }
 
-nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& files, const trace::KernelRules& rules,
-    trace::RunAnalysis& run)
+// The run's JSON, measured MFU included when the flags ask for it; `run` comes from the traces or from summaries.
+nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysis& run)
 {
-    std::vector<trace::Timeline> timelines = trace::loadRun(paths(files));
-    run = trace::analyzeRun(timelines, rules);
     const auto in = mfuInputs(parser, run);
     std::vector<std::optional<MfuResult>> perRank;
     std::optional<MfuResult> overall;
@@ -124,6 +125,7 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
     }
     const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
     nlohmann::json j = trace::runToJson(run, known, perRank);
+    j["cross_rank"] = trace::crossRankToJson(run);
     if (in && in->matmulFlopsPerToken)
         for (size_t i = 0; i < run.ranks.size(); ++i)
             if (const auto e = trace::measuredGemmEfficiency(*in->matmulFlopsPerToken, in->tokensPerStep, gpus,
@@ -138,6 +140,14 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
         j["measured_mfu"] = m;
     }
     return j;
+}
+
+// Every rank read and analysed in parallel on all cores (core/trace/run_reader.h); same figures as one at a time.
+nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& files, const trace::KernelRules& rules,
+    const trace::AnalysisOptions& options, trace::RunAnalysis& run)
+{
+    run = trace::readAndAnalyzeRun(trace::expandRunPaths(paths(files)), rules, options);
+    return runJson(parser, run);
 }
 
 void printSummary(const nlohmann::json& run, const char* title)
@@ -190,6 +200,14 @@ int runTrace(const QStringList& args)
             qs("FLOP/token formula: six_n, palm (default), per_component, "
                "per_component_causal"),
             qs("F") });
+        parser.addOption({ qs("span"),
+            qs("What a rank's totals cover: steps (default: the kept steps' GPU windows) or hta (as Holistic Trace "
+               "Analysis: every activity launched before the last step starts, those before the first included)"),
+            qs("DEF") });
+        parser.addOption({ qs("summary-out"),
+            qs("Map step of a cluster-scale run: also write this one trace's per-rank summary here "
+               "(reduce with `trace merge SUMMARY...`)"),
+            qs("FILE") });
         parser.addOption({ qs("tokens-per-step"), qs("Global tokens per step (all data-parallel ranks)"), qs("N") });
         addModelOptions(parser);
         addClusterOptions(parser);
@@ -206,14 +224,41 @@ int runTrace(const QStringList& args)
                 throw InputError("give profiler traces or one training log, not both");
             return runTraceLog(parser, files);
         }
-        const trace::KernelRules rules = kernelRules(parser);
+        const bool merge = files.first() == qs("merge");
+        if (merge && files.size() < 2)
+            throw InputError("trace merge: give the per-rank summaries (*.summary.json files or a folder of them)");
+        if (merge && (parser.isSet(qs("summary-out")) || parser.isSet(qs("kernel-rules"))))
+            throw InputError("trace merge: --summary-out and --kernel-rules belong to the map step (trace FILE ...)");
+        const trace::KernelRules rules = kernelRules(parser); // for --compare traces; merge reads no trace
+
+        trace::AnalysisOptions options;
+        if (parser.isSet(qs("span"))) {
+            const QString span = parser.value(qs("span"));
+            if (span != qs("steps") && span != qs("hta"))
+                throw InputError("--span: '" + span.toStdString() + "' is neither steps nor hta");
+            if (merge)
+                throw InputError("trace merge: --span belongs to the map step (trace FILE ... --span hta)");
+            options.span = span == qs("hta") ? trace::SpanDefinition::Hta : trace::SpanDefinition::Steps;
+        }
 
         trace::RunAnalysis baseline;
-        nlohmann::json out = analyse(parser, files, rules, baseline);
+        nlohmann::json out;
+        if (merge) {
+            baseline = trace::mergeRankSummaries(paths(files.mid(1)), &options);
+            out = runJson(parser, baseline);
+        } else {
+            out = analyse(parser, files, rules, options, baseline);
+        }
+        if (parser.isSet(qs("summary-out"))) {
+            if (baseline.ranks.size() != 1)
+                throw InputError("--summary-out writes one rank's summary: give one trace file");
+            trace::writeRankSummary(parser.value(qs("summary-out")).toStdString(), baseline.ranks[0], options);
+        }
         if (parser.isSet(qs("compare"))) {
             trace::RunAnalysis optimised;
-            out["compare"] = analyse(parser, parser.values(qs("compare")), rules, optimised);
+            out["compare"] = analyse(parser, parser.values(qs("compare")), rules, options, optimised);
             out["comparison"] = trace::comparisonToJson(trace::compareRuns(baseline, optimised));
+            out["comparison"]["kernels"] = trace::kernelDiffToJson(trace::kernelDiff(baseline, optimised));
         }
         if (parser.isSet(qs("json"))) {
             printJson(out);

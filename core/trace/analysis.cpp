@@ -110,6 +110,11 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     if (options.span == SpanDefinition::Hta)
         r.total = htaSpanBreakdown(t, options.breakdown);
     r.rankFromTrace = t.rank.has_value();
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        const GpuActivity& a = t.activities[i];
+        if (plan.activityStep[i] >= 0 && a.kind == ActivityKind::Kernel && isCommunication(a.category))
+            r.collectives.push_back({ a.category, t.timeOriginNs + a.startNs, a.durationNs() });
+    }
     r.kernels = kernelStats(t, plan);
     r.topKernels.assign(r.kernels.begin(),
         r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));

@@ -30,6 +30,13 @@ struct KernelStat {
     double shareOfKernelTime = 0; // of the summed kernel durations in the analysed steps
 };
 
+// One communication kernel of the analysed steps, in start order: for matching the k-th collective across ranks.
+struct CollectiveCall {
+    KernelCategory category = KernelCategory::CommOther;
+    int64_t startNsAbsolute = 0; // the file's time origin + start
+    int64_t durationNs = 0;
+};
+
 struct RankAnalysis {
     int rank = 0;
     bool rankFromTrace = false; // rank came from distributedInfo.rank (else the order the files were given)
@@ -42,6 +49,7 @@ struct RankAnalysis {
     Breakdown total; // sum over the analysed steps
     std::vector<KernelStat> topKernels; // by total time, longest first
     std::vector<KernelStat> kernels; // every GPU activity name of the analysed steps, same order (kernel diff)
+    std::vector<CollectiveCall> collectives; // communication kernels of the analysed steps, by start
     double meanStepSeconds = 0; // annotation durations of the analysed steps
     double stepSpreadSeconds = 0; // population standard deviation of the same
     std::vector<std::string> warnings;

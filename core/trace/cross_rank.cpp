@@ -1,6 +1,7 @@
 #include "core/trace/cross_rank.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -61,6 +62,51 @@ BusyShareMatrix busyShareMatrix(const RunAnalysis& run)
     return m;
 }
 
+CollectiveWaits collectiveWaits(const RunAnalysis& run)
+{
+    CollectiveWaits out;
+    for (const auto& r : run.ranks)
+        out.ranks.push_back({ r.rank, 0.0, 0 });
+    if (run.ranks.size() < 2)
+        return out;
+    size_t common = SIZE_MAX;
+    size_t total = 0;
+    for (const auto& r : run.ranks) {
+        common = std::min(common, r.collectives.size());
+        total += r.collectives.size();
+    }
+    size_t matched = 0;
+    for (size_t k = 0; k < common; ++k) {
+        const KernelCategory category = run.ranks.front().collectives[k].category;
+        if (std::any_of(run.ranks.begin(), run.ranks.end(),
+                [&](const RankAnalysis& r) { return r.collectives[k].category != category; }))
+            break;
+        size_t slowest = 0;
+        int64_t latest = run.ranks[0].collectives[k].startNsAbsolute;
+        int64_t earliest = latest;
+        for (size_t i = 1; i < run.ranks.size(); ++i) {
+            const int64_t start = run.ranks[i].collectives[k].startNsAbsolute;
+            if (start > latest) {
+                latest = start;
+                slowest = i;
+            }
+            earliest = std::min(earliest, start);
+        }
+        int64_t waitSum = 0;
+        for (size_t i = 0; i < run.ranks.size(); ++i) {
+            const int64_t wait = latest - run.ranks[i].collectives[k].startNsAbsolute;
+            out.ranks[i].waitSeconds += seconds(wait);
+            waitSum += wait;
+        }
+        ++out.ranks[slowest].timesSlowest;
+        out.collectives.push_back({ k, std::string(categoryKey(category)), run.ranks[slowest].rank,
+            seconds(latest - earliest), seconds(waitSum) / static_cast<double>(run.ranks.size()) });
+        ++matched;
+    }
+    out.unmatched = total - matched * run.ranks.size();
+    return out;
+}
+
 std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnalysis& optimised)
 {
     std::map<std::string, KernelDiffRow> rows;
@@ -102,8 +148,20 @@ nlohmann::json crossRankToJson(const RunAnalysis& run)
             cells.push_back(c ? nlohmann::json(*c) : nlohmann::json(nullptr));
         share.push_back(cells);
     }
-    return { { "step_times", times },
+    nlohmann::json j = { { "step_times", times },
         { "busy_share", { { "ranks", m.ranks }, { "steps", m.steps }, { "share", share } } } };
+    if (run.ranks.size() >= 2) {
+        const CollectiveWaits w = collectiveWaits(run);
+        nlohmann::json ranks = nlohmann::json::array();
+        for (const auto& r : w.ranks)
+            ranks.push_back({ { "rank", r.rank }, { "wait_s", r.waitSeconds }, { "times_slowest", r.timesSlowest } });
+        nlohmann::json calls = nlohmann::json::array();
+        for (const auto& c : w.collectives)
+            calls.push_back({ { "index", c.index }, { "category", c.category }, { "slowest_rank", c.slowestRank },
+                { "max_wait_s", c.maxWaitSeconds }, { "mean_wait_s", c.meanWaitSeconds } });
+        j["collective_wait"] = { { "ranks", ranks }, { "collectives", calls }, { "unmatched_calls", w.unmatched } };
+    }
+    return j;
 }
 
 nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows)

@@ -35,6 +35,33 @@ struct BusyShareMatrix {
 std::vector<RankStepTimes> stepTimesPerRank(const RunAnalysis& run);
 BusyShareMatrix busyShareMatrix(const RunAnalysis& run);
 
+// Collective wait (HTA's collective-wait / straggler analysis): the k-th communication kernel of every rank is the
+// same collective (synchronous data parallelism issues them in the same order on every rank); the rank that starts
+// it last is the one the others wait for, and each rank's wait is the latest start - its own start. Only the first
+// min over ranks calls are matched, and a call whose category differs between ranks ends the matching (the ranks'
+// schedules differ from there). Absolute times come from each host's clock (HTA makes the same assumption).
+struct CollectiveWait {
+    size_t index = 0; // k
+    std::string category;
+    int slowestRank = 0;
+    double maxWaitSeconds = 0; // of the rank that started first
+    double meanWaitSeconds = 0; // over ranks, the slowest's 0 included
+};
+
+struct RankWait {
+    int rank = 0;
+    double waitSeconds = 0; // summed over the matched collectives
+    size_t timesSlowest = 0;
+};
+
+struct CollectiveWaits {
+    std::vector<CollectiveWait> collectives;
+    std::vector<RankWait> ranks; // in run order
+    size_t unmatched = 0; // calls left out: beyond the shortest rank's count or after a category mismatch
+};
+
+CollectiveWaits collectiveWaits(const RunAnalysis& run);
+
 struct KernelDiffRow {
     std::string name;
     std::string category;
@@ -47,7 +74,9 @@ struct KernelDiffRow {
 
 std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnalysis& optimised);
 
-// { "step_times": [{rank, steps, min_s, median_s, max_s, mean_s}], "busy_share": {ranks, steps, share} }
+// { "step_times": [{rank, steps, min_s, median_s, max_s, mean_s}], "busy_share": {ranks, steps, share},
+//   "collective_wait": {"ranks": [{rank, wait_s, times_slowest}], "collectives": [{index, category, slowest_rank,
+//   max_wait_s, mean_wait_s}], "unmatched_calls"} (with two or more ranks) }
 nlohmann::json crossRankToJson(const RunAnalysis& run);
 // [{name, category, baseline_count, optimised_count, baseline_s, optimised_s, delta_s}]
 nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows);

@@ -157,6 +157,10 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
         kernels.push_back({ { "name", k.name }, { "category", std::string(categoryKey(k.category)) },
             { "count", k.count }, { "total_ns", k.totalNs }, { "max_ns", k.maxNs }, { "share", k.shareOfKernelTime } });
     j["kernels"] = kernels;
+    json collectives = json::array(); // [category, start_ns_absolute, duration_ns]: compact, one per call
+    for (const auto& c : r.collectives)
+        collectives.push_back({ std::string(categoryKey(c.category)), c.startNsAbsolute, c.durationNs });
+    j["collectives"] = collectives;
     j["warnings"] = r.warnings;
     return j;
 }
@@ -217,6 +221,13 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     }
     r.topKernels.assign(r.kernels.begin(),
         r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
+    for (const json& c : in.array(j, "collectives")) {
+        if (!c.is_array() || c.size() != 3 || !c[0].is_string() || !c[1].is_number_integer()
+            || !c[2].is_number_integer())
+            in.fail("collectives", "each entry is [category, start_ns_absolute, duration_ns]");
+        r.collectives.push_back(
+            { categoryFromKey(c[0].get<std::string>(), in), c[1].get<int64_t>(), c[2].get<int64_t>() });
+    }
     for (const json& w : in.array(j, "warnings")) {
         if (!w.is_string())
             in.fail("warnings", "not a string");

@@ -8,7 +8,8 @@
 //   top_kernel_count, span}, "rank": int|null (null: not in the trace; merge numbers it by position), "source_file",
 //   "gpu_name", "world_size", "step_source", "dropped_last_step", "mean_step_s", "step_spread_s",
 //   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, start_ns_absolute,
-//   breakdown}], "total": breakdown, "kernels": [{name, category, count, total_ns, max_ns, share}], "warnings" }
+//   breakdown}], "total": breakdown, "kernels": [{name, category, count, total_ns, max_ns, share}],
+//   "collectives": [[category, start_ns_absolute, duration_ns]], "warnings" }
 // Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).
 #include <filesystem>
 #include <string>

@@ -27,14 +27,15 @@ std::vector<std::filesystem::path> expandRunPaths(const std::vector<std::filesys
     return files;
 }
 
-RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, const KernelRules& rules,
-    const AnalysisOptions& options, const RunReadControl& control)
+namespace {
+
+// Runs read(i, control) for every file index on a pool of workers (the calling thread one of them), each file's
+// reading cancelled when the caller cancels or another file fails. Rethrows the first failure in file order once
+// every worker has stopped; Cancelled when the caller cancelled.
+template <typename Read> void forEachFile(size_t count, const RunReadControl& control, const Read& read)
 {
-    const size_t count = files.size();
     unsigned threads = control.threads > 0 ? control.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(count, 1)));
-
-    std::vector<std::optional<RankAnalysis>> results(count);
     std::vector<std::exception_ptr> errors(count);
     std::atomic<size_t> next { 0 };
     std::atomic<bool> stop { false }; // the readers' cancel flag: set on the caller's cancel or any failure
@@ -50,21 +51,15 @@ RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, c
             if (i >= count)
                 return;
             try {
-                ReadControl read;
-                read.cancel = &stop;
-                read.onProgress = [&, i](uint64_t done, uint64_t total) {
+                ReadControl file;
+                file.cancel = &stop;
+                file.onProgress = [&, i](uint64_t done, uint64_t total) {
                     if (cancelled())
                         stop = true;
                     if (control.onFileProgress)
                         control.onFileProgress(i, done, total);
                 };
-                Timeline timeline = loadTrace(files[i], read);
-                const bool rankFromTrace = timeline.rank.has_value();
-                if (!rankFromTrace)
-                    timeline.rank = static_cast<int>(i); // as loadRun: the order given
-                results[i] = analyzeRank(timeline, rules, options);
-                results[i]->rankFromTrace = rankFromTrace;
-                // the timeline is freed here, before this worker takes the next file
+                read(i, file);
                 if (control.onFileDone)
                     control.onFileDone(i);
             } catch (...) {
@@ -75,10 +70,9 @@ RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, c
         }
     };
     std::vector<std::thread> pool;
-    pool.reserve(threads > 0 ? threads - 1 : 0);
     for (unsigned t = 1; t < threads; ++t)
         pool.emplace_back(worker);
-    worker(); // the calling thread is one of the workers
+    worker();
     for (auto& t : pool)
         t.join();
 
@@ -97,14 +91,43 @@ RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, c
     for (const auto& e : errors)
         if (e)
             std::rethrow_exception(e);
+}
 
+} // namespace
+
+RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, const KernelRules& rules,
+    const AnalysisOptions& options, const RunReadControl& control)
+{
+    std::vector<std::optional<RankAnalysis>> results(files.size());
+    forEachFile(files.size(), control, [&](size_t i, const ReadControl& read) {
+        Timeline timeline = loadTrace(files[i], read);
+        const bool rankFromTrace = timeline.rank.has_value();
+        if (!rankFromTrace)
+            timeline.rank = static_cast<int>(i); // as loadRun: the order given
+        results[i] = analyzeRank(timeline, rules, options);
+        results[i]->rankFromTrace = rankFromTrace;
+        // the timeline is freed here, before this worker takes the next file
+    });
     std::vector<RankAnalysis> ranks;
-    ranks.reserve(count);
+    ranks.reserve(files.size());
     for (auto& r : results)
         ranks.push_back(std::move(*r));
     std::stable_sort(
         ranks.begin(), ranks.end(), [](const RankAnalysis& a, const RankAnalysis& b) { return a.rank < b.rank; });
     return finishRun(std::move(ranks));
+}
+
+std::vector<Timeline> loadRunParallel(const std::vector<std::filesystem::path>& files, const RunReadControl& control)
+{
+    std::vector<Timeline> timelines(files.size());
+    forEachFile(
+        files.size(), control, [&](size_t i, const ReadControl& read) { timelines[i] = loadTrace(files[i], read); });
+    for (size_t i = 0; i < timelines.size(); ++i)
+        if (!timelines[i].rank)
+            timelines[i].rank = static_cast<int>(i);
+    std::stable_sort(
+        timelines.begin(), timelines.end(), [](const Timeline& a, const Timeline& b) { return *a.rank < *b.rank; });
+    return timelines;
 }
 
 } // namespace mfu::trace

@@ -33,4 +33,9 @@ std::vector<std::filesystem::path> expandRunPaths(const std::vector<std::filesys
 RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, const KernelRules& rules,
     const AnalysisOptions& options = {}, const RunReadControl& control = {});
 
+// loadRun() on every core, keeping every timeline (the window's timeline view needs them): memory is the sum of
+// the ranks' timelines, as for loadRun().
+std::vector<Timeline> loadRunParallel(
+    const std::vector<std::filesystem::path>& files, const RunReadControl& control = {});
+
 } // namespace mfu::trace

@@ -1,6 +1,7 @@
 // Contract test of `mfu-explorer trace`: runs the real binary and checks the FIXED JSON keys (a contract), the exact
 // figures of a synthetic trace, --compare, measured MFU, the GPU preset proposed from the trace's GPU name (built-in
-// and user presets, the real traces in ../shared/traces), and the one-line error on a bad file.
+// and user presets, the real traces in ../shared/traces), the one-line error on a bad file, and `trace merge` of per-rank summaries against the run.
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -264,6 +265,35 @@ private slots:
         QVERIFY2(err.startsWith("mfu-explorer trace: error: "), qPrintable(err));
         QVERIFY2(err.contains("bad.json: byte 17"), qPrintable(err));
         QCOMPARE(err.count('\n'), 0);
+    }
+
+    // Map/reduce contract: `trace merge` of the per-rank summaries prints exactly what `trace FILES... --json` prints.
+    void mergeOfSummariesEqualsTheRun()
+    {
+        if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        QStringList traces;
+        for (const char* name :
+            { "hta__nccl_parser_config__nccl_data.json.gz", "hta__trace_filter__sampled_rank-0.json.gz",
+                "hta__trace_filter__sampled_rank-1.json.gz", "tracelens__h100__qwen1.5-0.5b-chat.json.gz" })
+            traces << QStringLiteral(MFU_SHARED_TRACES_DIR "/") + QString::fromLatin1(name);
+        const Run whole = runCli(traces + QStringList { QStringLiteral("--json") });
+        QVERIFY2(whole.exitCode == 0, whole.err.constData());
+        QTemporaryDir dir;
+        QStringList summaries;
+        for (int i = 0; i < traces.size(); ++i) {
+            const QString out = dir.filePath(QStringLiteral("r%1.summary.json").arg(i));
+            const Run map = runCli({ traces[i], QStringLiteral("--summary-out"), out, QStringLiteral("--json") });
+            QVERIFY2(map.exitCode == 0, map.err.constData());
+            summaries << out;
+        }
+        const Run merged
+            = runCli(QStringList { QStringLiteral("merge") } + summaries + QStringList { QStringLiteral("--json") });
+        QVERIFY2(merged.exitCode == 0, merged.err.constData());
+        QCOMPARE(merged.out, whole.out);
+        const Run folder = runCli({ QStringLiteral("merge"), dir.path(), QStringLiteral("--json") });
+        QCOMPARE(folder.out, whole.out);
+        QVERIFY(nlohmann::json::parse(whole.out.toStdString())["ranks"].size() == 4);
     }
 
     void noFileIsAnError()

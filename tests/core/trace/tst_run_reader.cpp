@@ -13,6 +13,7 @@
 
 #include "core/errors.h"
 #include "core/trace/analysis_json.h"
+#include "core/trace/cross_rank.h"
 #include "core/trace/rank_summary.h"
 #include "core/trace/run_reader.h"
 #include "core/trace/trace_loader.h"
@@ -68,10 +69,18 @@ std::vector<fs::path> writeRanks(const QTemporaryDir& dir)
     return files;
 }
 
+// The run's JSON and its cross-rank views (which read the per-rank collectives and step breakdowns).
+nlohmann::json fullJson(const RunAnalysis& run)
+{
+    nlohmann::json j = runToJson(run);
+    j["cross_rank"] = crossRankToJson(run);
+    return j;
+}
+
 nlohmann::json sequential(const std::vector<fs::path>& files, const KernelRules& rules)
 {
     std::vector<Timeline> timelines = loadRun(files);
-    return runToJson(analyzeRun(timelines, rules));
+    return fullJson(analyzeRun(timelines, rules));
 }
 
 std::vector<fs::path> realTraces()
@@ -98,12 +107,27 @@ private slots:
         QCOMPARE(expected["ranks"].size(), size_t(8));
         QVERIFY(expected.contains("straggler"));
         QCOMPARE(expected["straggler"]["rank"].get<int>(), 7); // the longest GEMM
+        // every rank launches its all-reduces at the same times: 2 analysed steps x 1 call, nobody waits
+        QCOMPARE(expected["cross_rank"]["collective_wait"]["collectives"].size(), size_t(2));
+        QCOMPARE(expected["cross_rank"]["collective_wait"]["ranks"][0]["wait_s"].get<double>(), 0.0);
         for (unsigned threads : { 1u, 2u, 3u, 8u, 0u }) {
             RunReadControl control;
             control.threads = threads;
-            const nlohmann::json got = runToJson(readAndAnalyzeRun(files, rules, {}, control));
+            const nlohmann::json got = fullJson(readAndAnalyzeRun(files, rules, {}, control));
             QCOMPARE(got.dump(), expected.dump());
         }
+    }
+
+    void loadRunParallelEqualsLoadRun()
+    {
+        QTemporaryDir dir;
+        const auto files = writeRanks(dir);
+        const KernelRules rules = builtInRules();
+        RunReadControl control;
+        control.threads = 3;
+        std::vector<Timeline> timelines = loadRunParallel(files, control);
+        QCOMPARE(timelines.size(), files.size());
+        QCOMPARE(fullJson(analyzeRun(timelines, rules)).dump(), sequential(files, rules).dump());
     }
 
     void progressAndDonePerFile()
@@ -172,9 +196,9 @@ private slots:
             writeRankSummary(s, one.ranks.at(0), {});
             summaries.push_back(s);
         }
-        QCOMPARE(runToJson(mergeRankSummaries(summaries)).dump(), expected.dump());
+        QCOMPARE(fullJson(mergeRankSummaries(summaries)).dump(), expected.dump());
         // a folder of summaries is read in name order, the order the files were given above
-        QCOMPARE(runToJson(mergeRankSummaries({ fs::path(out.path().toStdString()) })).dump(), expected.dump());
+        QCOMPARE(fullJson(mergeRankSummaries({ fs::path(out.path().toStdString()) })).dump(), expected.dump());
     }
 
     void summaryErrorsNameFileAndKey()
@@ -217,7 +241,7 @@ private slots:
         const nlohmann::json expected = sequential(files, rules);
         RunReadControl control;
         control.threads = 2;
-        QCOMPARE(runToJson(readAndAnalyzeRun(files, rules, {}, control)).dump(), expected.dump());
+        QCOMPARE(fullJson(readAndAnalyzeRun(files, rules, {}, control)).dump(), expected.dump());
         QTemporaryDir out;
         std::vector<fs::path> summaries;
         for (size_t i = 0; i < files.size(); ++i) {
@@ -225,7 +249,7 @@ private slots:
             writeRankSummary(s, readAndAnalyzeRun({ files[i] }, rules).ranks.at(0), {});
             summaries.push_back(s);
         }
-        QCOMPARE(runToJson(mergeRankSummaries(summaries)).dump(), expected.dump());
+        QCOMPARE(fullJson(mergeRankSummaries(summaries)).dump(), expected.dump());
     }
 };
 

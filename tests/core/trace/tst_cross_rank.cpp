@@ -1,0 +1,128 @@
+// Cross-rank views (core/trace/cross_rank.h) on hand-built ranks whose answers are worked out below.
+#include <QtTest>
+
+#include "core/trace/cross_rank.h"
+
+using namespace mfu::trace;
+
+namespace {
+
+StepFigures step(int64_t number, int64_t startNs, int64_t durationNs, int64_t busyNs)
+{
+    StepFigures f;
+    f.step.number = number;
+    f.step.annotationStartNs = f.step.windowStartNs = startNs;
+    f.step.annotationEndNs = f.step.windowEndNs = startNs + durationNs;
+    f.breakdown.spanNs = durationNs;
+    f.breakdown.busyNs = busyNs;
+    return f;
+}
+
+RankAnalysis rank(int id, std::vector<StepFigures> steps, std::vector<CollectiveCall> calls)
+{
+    RankAnalysis r;
+    r.rank = id;
+    r.steps = std::move(steps);
+    double sum = 0;
+    for (const auto& s : r.steps)
+        sum += static_cast<double>(s.step.annotationDurationNs()) / 1e9;
+    r.meanStepSeconds = r.steps.empty() ? 0 : sum / static_cast<double>(r.steps.size());
+    r.collectives = std::move(calls);
+    return r;
+}
+
+KernelStat kernel(const char* name, int64_t count, int64_t ns)
+{
+    KernelStat k;
+    k.name = name;
+    k.category = KernelCategory::Gemm;
+    k.count = count;
+    k.totalNs = ns;
+    return k;
+}
+
+} // namespace
+
+class TestCrossRank : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Rank 0: steps 1-3 of 1, 3, 2 s (median 2). Rank 1: steps 2-3 only, 4 s each, half busy.
+    void stepTimesAndBusyShare()
+    {
+        RunAnalysis run;
+        run.ranks.push_back(rank(0,
+            { step(1, 0, 1'000'000'000, 250'000'000), step(2, 1'000'000'000, 3'000'000'000, 3'000'000'000),
+                step(3, 4'000'000'000, 2'000'000'000, 1'000'000'000) },
+            {}));
+        run.ranks.push_back(rank(
+            1, { step(2, 0, 4'000'000'000, 2'000'000'000), step(3, 4'000'000'000, 4'000'000'000, 2'000'000'000) }, {}));
+        const auto times = stepTimesPerRank(run);
+        QCOMPARE(times.size(), size_t(2));
+        QCOMPARE(times[0].minSeconds, 1.0);
+        QCOMPARE(times[0].medianSeconds, 2.0);
+        QCOMPARE(times[0].maxSeconds, 3.0);
+        QCOMPARE(times[0].meanSeconds, 2.0);
+        QCOMPARE(times[1].medianSeconds, 4.0); // even count: mean of the middle two
+        const BusyShareMatrix m = busyShareMatrix(run);
+        QCOMPARE(m.steps, (std::vector<int64_t> { 1, 2, 3 }));
+        QCOMPARE(m.ranks, (std::vector<int> { 0, 1 }));
+        QCOMPARE(*m.share[0][0], 0.25);
+        QCOMPARE(*m.share[0][1], 1.0);
+        QCOMPARE(*m.share[0][2], 0.5);
+        QVERIFY(!m.share[1][0].has_value()); // rank 1 did not analyse step 1
+        QCOMPARE(*m.share[1][1], 0.5);
+        const auto j = crossRankToJson(run);
+        QVERIFY(j["busy_share"]["share"][1][0].is_null());
+        QVERIFY(j.contains("collective_wait"));
+    }
+
+    // Three ranks, two all-reduces then a broadcast on ranks 0-1 but an all-gather on rank 2 (schedules diverge).
+    // Call 0 starts at 10, 30, 20 us: rank 1 is last; waits 20, 0, 10 us. Call 1 at 100, 100, 160: rank 2; waits
+    // 60, 60, 0.
+    void collectiveWait()
+    {
+        auto call = [](KernelCategory c, int64_t us) { return CollectiveCall { c, us * 1000, 5000 }; };
+        const auto ar = KernelCategory::CommAllReduce;
+        RunAnalysis run;
+        run.ranks.push_back(rank(0, {}, { call(ar, 10), call(ar, 100), call(KernelCategory::CommBroadcast, 200) }));
+        run.ranks.push_back(rank(1, {}, { call(ar, 30), call(ar, 100), call(KernelCategory::CommBroadcast, 200) }));
+        run.ranks.push_back(rank(2, {}, { call(ar, 20), call(ar, 160), call(KernelCategory::CommAllGather, 200) }));
+        const CollectiveWaits w = collectiveWaits(run);
+        QCOMPARE(w.collectives.size(), size_t(2));
+        QCOMPARE(w.collectives[0].slowestRank, 1);
+        QVERIFY(qAbs(w.collectives[0].maxWaitSeconds - 20e-6) < 1e-15);
+        QVERIFY(qAbs(w.collectives[0].meanWaitSeconds - 10e-6) < 1e-15);
+        QCOMPARE(w.collectives[1].slowestRank, 2);
+        QVERIFY(qAbs(w.ranks[0].waitSeconds - 80e-6) < 1e-15);
+        QVERIFY(qAbs(w.ranks[1].waitSeconds - 60e-6) < 1e-15);
+        QVERIFY(qAbs(w.ranks[2].waitSeconds - 10e-6) < 1e-15);
+        QCOMPARE(w.ranks[1].timesSlowest, size_t(1));
+        QCOMPARE(w.ranks[2].timesSlowest, size_t(1));
+        QCOMPARE(w.unmatched, size_t(3));
+    }
+
+    // Baseline: gemm_a 10 x 5 ms + flash 4 x 1 ms; optimised: gemm_a 10 x 3 ms, new fused kernel 2 x 1 ms.
+    // Deltas: gemm_a -20 ms, flash -4 ms, fused +2 ms: sorted by |delta|.
+    void kernelDiffSortedByDelta()
+    {
+        RunAnalysis base;
+        base.ranks.push_back(RankAnalysis {});
+        base.ranks[0].kernels = { kernel("gemm_a", 10, 50'000'000), kernel("flash", 4, 4'000'000) };
+        RunAnalysis opt;
+        opt.ranks.push_back(RankAnalysis {});
+        opt.ranks[0].kernels = { kernel("gemm_a", 10, 30'000'000), kernel("fused", 2, 2'000'000) };
+        const auto rows = kernelDiff(base, opt);
+        QCOMPARE(rows.size(), size_t(3));
+        QCOMPARE(rows[0].name, std::string("gemm_a"));
+        QCOMPARE(rows[0].deltaNs(), int64_t(-20'000'000));
+        QCOMPARE(rows[1].name, std::string("flash"));
+        QCOMPARE(rows[1].optimisedCount, int64_t(0));
+        QCOMPARE(rows[2].name, std::string("fused"));
+        QCOMPARE(rows[2].baselineCount, int64_t(0));
+        QCOMPARE(kernelDiffToJson(rows)[0]["delta_s"].get<double>(), -0.02);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCrossRank)
+#include "tst_cross_rank.moc"
