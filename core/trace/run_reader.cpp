@@ -6,6 +6,10 @@
 #include <optional>
 #include <thread>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "core/errors.h"
 #include "core/trace/trace_loader.h"
 
@@ -106,8 +110,13 @@ RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, c
             timeline.rank = static_cast<int>(i); // as loadRun: the order given
         results[i] = analyzeRank(timeline, rules, options);
         results[i]->rankFromTrace = rankFromTrace;
-        // the timeline is freed here, before this worker takes the next file
-    });
+        timeline = Timeline {};
+#ifdef __GLIBC__
+        malloc_trim(
+            0); // hand the freed timeline back to the system: glibc keeps freed heap pages in the thread's arena
+#endif
+    }); // each timeline is freed as its lambda returns, before the worker takes the next file
+
     std::vector<RankAnalysis> ranks;
     ranks.reserve(files.size());
     for (auto& r : results)
