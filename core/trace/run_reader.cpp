@@ -17,18 +17,7 @@ namespace mfu::trace {
 
 std::vector<std::filesystem::path> expandRunPaths(const std::vector<std::filesystem::path>& paths)
 {
-    std::vector<std::filesystem::path> files;
-    for (const auto& p : paths) {
-        if (!std::filesystem::is_directory(p)) {
-            files.push_back(p);
-            continue;
-        }
-        const auto inFolder = traceFilesInFolder(p);
-        if (inFolder.empty())
-            throw InputError(p.string() + ": no trace files (*.json, *.json.gz) in this folder");
-        files.insert(files.end(), inFolder.begin(), inFolder.end());
-    }
-    return files;
+    return expandTracePaths(paths);
 }
 
 namespace {

@@ -72,7 +72,7 @@ std::vector<fs::path> writeRanks(const QTemporaryDir& dir)
 // The run's JSON and its cross-rank views (which read the per-rank collectives and step breakdowns).
 nlohmann::json fullJson(const RunAnalysis& run)
 {
-    nlohmann::json j = runToJson(run);
+    nlohmann::json j = runToJson(run, GpuPresetContext {});
     j["cross_rank"] = crossRankToJson(run);
     return j;
 }
