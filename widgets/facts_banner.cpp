@@ -41,6 +41,9 @@ FactsBanner::FactsBanner(ScenarioModel* scenario, QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_use = new QPushButton;
     m_use->setObjectName(QStringLiteral("useFileFacts"));
+    m_use->setAccessibleName(tr("Use the facts the file states in the scenario"));
+    m_use->setToolTip(tr("Replace the scenario's GPU, GPU count, sequence length and tokens per step by what the file "
+                         "states (one undo step)"));
     connect(m_use, &QPushButton::clicked, this, &FactsBanner::adopt);
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);

@@ -237,6 +237,7 @@ QWidget* TracePanel::buildOverview()
     // being squeezed into clipped rows.
     auto* figuresScroll = new QScrollArea;
     figuresScroll->setObjectName(QStringLiteral("figuresScroll"));
+    figuresScroll->setAccessibleName(tr("Figures of the selected rank"));
     figuresScroll->setWidget(figures);
     figuresScroll->setWidgetResizable(true);
     figuresScroll->setFrameShape(QFrame::NoFrame);

@@ -60,6 +60,18 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     } else {
         b.basis = "no validation runs";
     }
+    // No published run validates the cost of linear-attention, Mamba or sparse-attention layers yet: say so beside
+    // the band, which only reflects the dense and MoE transformers it was measured on.
+    bool otherMixers = false;
+    forEachLayerRun(scenario.model, [&otherMixers](const LayerRun& run) {
+        otherMixers = otherMixers
+            || (run.kind.tokenMixer != TokenMixer::FullAttention
+                && run.kind.tokenMixer != TokenMixer::SlidingWindowAttention
+                && run.kind.tokenMixer != TokenMixer::ChunkedAttention);
+    });
+    if (otherMixers)
+        b.basis += "; unvalidated for this model's linear-attention, Mamba or sparse-attention layers (no published "
+                   "run yet)";
     // The measurement is likely prediction / (1 + error): an optimistic model (error > 0) lowers the band.
     b.lowFactor = 1.0 / (1.0 + hi);
     b.highFactor = 1.0 / std::max(0.05, 1.0 + lo);

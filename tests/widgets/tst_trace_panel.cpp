@@ -264,9 +264,11 @@ private slots:
         s.mfuFormula = mfu::FlopFormula::PaLM;
         scenario.setScenario(s);
         TracePanel panel(&scenario);
+        panel.setKnownHardware(mfu::app::presetLibrary().hardware()); // the trace's H100 is the scenario's preset
         QVERIFY(imports(panel, { m_trace }));
+        // A 1 ms step is far above the peak: the figure is withheld as impossible, and named in the reason.
         const double expected = 6.0 * 7e9 * 8192 / 1e-3 / 989e12;
-        QVERIFY2(label(panel, "measuredMfu").startsWith(QString::fromStdString(mfu::formatPercent(expected))),
+        QVERIFY2(label(panel, "measuredMfu").contains(QString::fromStdString(mfu::formatPercent(expected))),
             qPrintable(label(panel, "measuredMfu")));
     }
 

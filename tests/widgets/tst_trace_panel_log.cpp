@@ -159,7 +159,7 @@ private slots:
             "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
             "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n");
         ScenarioModel scenario;
-        useSeedScenario(scenario);
+        useReportScenario(scenario);
         TracePanel panel(&scenario);
         QVERIFY(panel.openTrainingLog(path));
         QTRY_VERIFY(panel.trainingLogView()->hasLog());

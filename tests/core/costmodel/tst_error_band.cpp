@@ -59,6 +59,27 @@ private slots:
         QVERIFY(std::abs(b.tokensPerSecPerGpuHigh - 100 / 0.95) < 1e-9);
         QCOMPARE(errorBandFor(s, p, ErrorBandModel {}).basis, std::string("no validation runs"));
     }
+    // A model with layers no published run has measured (Qwen3.5's Gated DeltaNet) gets the band of its dense peers,
+    // and the basis says it is unvalidated for those layers.
+    void hybridLayersAreMarkedUnvalidated()
+    {
+        ErrorBandModel m;
+        for (double e : { 0.0, 0.1, -0.1 })
+            m.residuals.push_back({ "Hopper", false, e });
+        StepPrediction p;
+        p.mfu = 0.5;
+        p.tokensPerSecPerGpu = 1000;
+        ModelSpec hybrid = llama31_8b();
+        hybrid.linearAttention = GatedDeltaNetSpec { 8, 16, 128, 128, 4 };
+        hybrid.layerPattern = { { 24, { TokenMixer::LinearAttention, ChannelMixer::DenseMlp, 0 } },
+            { 8, { TokenMixer::FullAttention, ChannelMixer::DenseMlp, 0 } } };
+        validateModelSpec(hybrid);
+        const ErrorBand b = errorBandFor(scenarioFor(hybrid, "h100-sxm", 8, 8192), p, m);
+        QVERIFY2(b.basis.find("unvalidated for this model's linear-attention") != std::string::npos, b.basis.c_str());
+        const ErrorBand dense = errorBandFor(scenarioFor(llama31_8b(), "h100-sxm", 8, 8192), p, m);
+        QVERIFY(dense.basis.find("unvalidated") == std::string::npos);
+        QCOMPARE(b.mfuLow, dense.mfuLow);
+    }
     void shippedBandContainsThePrediction()
     {
         const Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 1, ActivationCheckpointing::Selective);
