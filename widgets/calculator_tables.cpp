@@ -135,6 +135,8 @@ void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forw
         { QStringLiteral("Attention scores (Q.K^T)"), forward.attentionScores },
         { QStringLiteral("Attention x V"), forward.attentionValues },
         { QStringLiteral("Output projection"), forward.outputProjection },
+        // Hybrid models: linear-attention and Mamba recurrences, and the sparse-attention indexer (formulas.md).
+        { QStringLiteral("Linear-attention, Mamba or indexer core"), forward.mixerCore },
         { QStringLiteral("FFN"), forward.ffn },
         { QStringLiteral("Router"), forward.router },
         { QStringLiteral("LM head"), forward.lmHead },

@@ -92,6 +92,25 @@ private slots:
         QCOMPARE(c->item(c->rowCount() - 1, 2)->text(), t->item(2, 2)->text());
     }
 
+    // A hybrid model (Qwen3.5 27B: 48 Gated DeltaNet layers) lists its recurrences as a component of their own, so
+    // the components still add up to the per-component total.
+    void hybridComponentsAddUp()
+    {
+        Fixture f;
+        f.model.setModel(*mfu::app::presetLibrary().findModel("qwen3.5-27b"));
+        QStandardItemModel* c = f.panel.componentTable();
+        double sum = 0;
+        bool recurrence = false;
+        for (int r = 0; r + 1 < c->rowCount(); ++r) {
+            sum += QLocale().toDouble(c->item(r, 1)->text());
+            recurrence = recurrence || c->item(r, 0)->text().startsWith(QStringLiteral("Linear-attention"));
+        }
+        QVERIFY(recurrence);
+        const double total = QLocale().toDouble(c->item(c->rowCount() - 1, 1)->text());
+        QVERIFY2(std::abs(sum - total) <= 0.05 * c->rowCount(),
+            qPrintable(QString::number(sum) + " vs " + QString::number(total)));
+    }
+
     void followsTheGpu_data()
     {
         QTest::addColumn<QString>("gpu");
