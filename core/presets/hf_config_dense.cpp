@@ -60,13 +60,7 @@ void readQwen(const Reader& r, ModelSpec& m)
     // Qwen2/Qwen3 configs: sliding_window applies only with use_sliding_window, to layers from
     // max_window_layers on (or as layer_types says); otherwise every layer attends fully.
     std::vector<LayerKind> layers = denseStack(m);
-    if (r.boolean("use_sliding_window", false)) {
-        const int64_t first = r.countOr("max_window_layers", 28);
-        std::vector<TokenMixer> defaults;
-        for (int i = 0; i < m.layers; ++i)
-            defaults.push_back(i >= first ? TokenMixer::SlidingWindowAttention : TokenMixer::FullAttention);
-        applyTokenMixers(r, m, layers, defaults);
-    }
+    applyQwenSlidingWindow(r, m, layers);
     setLayers(m, layers);
 }
 

@@ -73,13 +73,7 @@ void readQwenMoe(const Reader& r, ModelSpec& m)
     for (int i = 0; i < m.layers; ++i)
         isMoe.push_back(std::find(mlpOnly.begin(), mlpOnly.end(), i) == mlpOnly.end() && (i + 1) % step == 0);
     std::vector<LayerKind> layers = moeStack(r, m, isMoe, "intermediate_size");
-    if (r.boolean("use_sliding_window", false)) {
-        const int64_t first = r.countOr("max_window_layers", 28);
-        std::vector<TokenMixer> defaults;
-        for (int i = 0; i < m.layers; ++i)
-            defaults.push_back(i >= first ? TokenMixer::SlidingWindowAttention : TokenMixer::FullAttention);
-        applyTokenMixers(r, m, layers, defaults);
-    }
+    applyQwenSlidingWindow(r, m, layers);
     setLayers(m, layers);
 }
 

@@ -202,6 +202,17 @@ void applyTokenMixers(const Reader& r, ModelSpec& m, std::vector<LayerKind>& lay
         m.attentionChunk = r.integer("attention_chunk_size");
 }
 
+void applyQwenSlidingWindow(const Reader& r, ModelSpec& m, std::vector<LayerKind>& layers)
+{
+    if (r.boolean("use_sliding_window", false)) {
+        const int64_t first = r.countOr("max_window_layers", 28);
+        std::vector<TokenMixer> defaults;
+        for (int i = 0; i < m.layers; ++i)
+            defaults.push_back(i >= first ? TokenMixer::SlidingWindowAttention : TokenMixer::FullAttention);
+        applyTokenMixers(r, m, layers, defaults);
+    }
+}
+
 void setLayers(ModelSpec& m, const std::vector<LayerKind>& layers)
 {
     m.layerPattern.clear();

@@ -61,6 +61,9 @@ std::vector<TokenMixer> readLayerTypes(const Reader& r, int layers);
 // Set each layer's token mixer from layer_types, or from `defaults` when the key is absent (empty: all full
 // attention), and read the window (sliding_window) or chunk (attention_chunk_size) the local layers need.
 void applyTokenMixers(const Reader& r, ModelSpec& m, std::vector<LayerKind>& layers, std::vector<TokenMixer> defaults);
+// Qwen2/Qwen3 (dense and MoE): with use_sliding_window, layers from max_window_layers on (default 28) use the window,
+// unless layer_types says otherwise; without it every layer attends fully.
+void applyQwenSlidingWindow(const Reader& r, ModelSpec& m, std::vector<LayerKind>& layers);
 // Store per-layer kinds as runs; a uniform all-full-attention dense stack stays an empty pattern.
 void setLayers(ModelSpec& m, const std::vector<LayerKind>& layers);
 

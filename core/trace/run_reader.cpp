@@ -120,11 +120,7 @@ std::vector<Timeline> loadRunParallel(const std::vector<std::filesystem::path>& 
     std::vector<Timeline> timelines(files.size());
     forEachFile(
         files.size(), control, [&](size_t i, const ReadControl& read) { timelines[i] = loadTrace(files[i], read); });
-    for (size_t i = 0; i < timelines.size(); ++i)
-        if (!timelines[i].rank)
-            timelines[i].rank = static_cast<int>(i);
-    std::stable_sort(
-        timelines.begin(), timelines.end(), [](const Timeline& a, const Timeline& b) { return *a.rank < *b.rank; });
+    orderByRank(timelines);
     return timelines;
 }
 

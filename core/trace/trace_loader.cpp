@@ -60,12 +60,17 @@ std::vector<Timeline> loadRun(const std::vector<std::filesystem::path>& paths, c
     timelines.reserve(files.size());
     for (const auto& f : files)
         timelines.push_back(loadTrace(f, control));
+    orderByRank(timelines);
+    return timelines;
+}
+
+void orderByRank(std::vector<Timeline>& timelines)
+{
     for (size_t i = 0; i < timelines.size(); ++i)
         if (!timelines[i].rank)
             timelines[i].rank = static_cast<int>(i);
     std::stable_sort(
         timelines.begin(), timelines.end(), [](const Timeline& a, const Timeline& b) { return *a.rank < *b.rank; });
-    return timelines;
 }
 
 } // namespace mfu::trace

@@ -20,5 +20,7 @@ std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::files
 // Loads each path (a folder expands to its trace files) and orders the timelines by rank: distributedInfo.rank
 // where present, else the order given. Throws InputError when a folder holds no trace file.
 std::vector<Timeline> loadRun(const std::vector<std::filesystem::path>& paths, const ReadControl& control = {});
+// A run's timelines in rank order: a timeline that names no rank takes its position in the file list.
+void orderByRank(std::vector<Timeline>& timelines);
 
 } // namespace mfu::trace
