@@ -1,5 +1,6 @@
 #include "app/cli/cli_common.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -60,6 +61,65 @@ void addWorkloadOptions(QCommandLineParser& parser)
 {
     parser.addOption(opt("seq", "Sequence length in tokens", "S"));
     parser.addOption(opt("precision", "Training precision: bf16 or fp8 (BF16 with FP8 linear layers)", "P"));
+}
+
+void addPackingOptions(QCommandLineParser& parser)
+{
+    parser.addOption(opt("packing-length", "Packed sequence length in tokens (the same as --seq)", "S"));
+    parser.addOption(opt("doc-length", "Mean document length in a packed sequence, tokens (taken as all equal)", "N"));
+    parser.addOption(opt("doc-lengths",
+        "File of document lengths: a JSON array of lengths or [length, count] pairs, or one 'length[,count]' per line",
+        "FILE"));
+    parser.addOption(opt("attention-mask",
+        "Attention in a packed sequence: document (per-document masking, varlen; default) or packed (spans the "
+        "whole sequence)",
+        "MASK"));
+    parser.addOption(opt("padding-fraction",
+        "Share of processed tokens that are padding kept in the batch, in [0, 1) (default 0: removed)", "F"));
+}
+
+SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen, SequencePacking base)
+{
+    SequencePacking p = std::move(base);
+    const bool mean = parser.isSet(QStringLiteral("doc-length"));
+    const bool file = parser.isSet(QStringLiteral("doc-lengths"));
+    if (mean && file)
+        throw InputError("--doc-length and --doc-lengths: give one of them (a mean or a file of lengths)");
+    if (mean) {
+        const int64_t d
+            = parsePositiveInteger(parser.value(QStringLiteral("doc-length")), QStringLiteral("doc-length"));
+        p.documents = { { d, 1.0 } };
+        p.meanOnly = true;
+    }
+    if (file) {
+        const QString path = parser.value(QStringLiteral("doc-lengths"));
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            throw InputError("--doc-lengths: cannot read '" + s(path) + "': " + s(f.errorString()));
+        const QByteArray bytes = f.read(64 * 1024 * 1024 + 1);
+        if (bytes.size() > 64 * 1024 * 1024)
+            throw InputError("--doc-lengths: '" + s(path) + "' is larger than 64 MiB; give a histogram of lengths");
+        p.documents = parseDocumentLengths(std::string_view(bytes.constData(), size_t(bytes.size())), s(path));
+        p.meanOnly = false;
+    }
+    if (parser.isSet(QStringLiteral("attention-mask"))) {
+        const QString v = parser.value(QStringLiteral("attention-mask"));
+        if (!packedAttentionFromKey(s(v), p.attention))
+            throw InputError("--attention-mask: '" + s(v) + "' is not one of document, packed");
+    }
+    if (parser.isSet(QStringLiteral("padding-fraction"))) {
+        const double f
+            = parseNumber(parser.value(QStringLiteral("padding-fraction")), QStringLiteral("padding-fraction"));
+        if (!(f >= 0.0 && f < 1.0))
+            throw InputError("--padding-fraction: must lie in [0, 1), the share of processed tokens that are padding");
+        p.paddingFraction = f;
+    }
+    try {
+        validatePacking(p, seqLen);
+    } catch (const InputError& e) {
+        throw InputError(std::string(file ? "--doc-lengths: " : mean ? "--doc-length: " : "packing: ") + e.what());
+    }
+    return p;
 }
 
 void addThroughputOptions(QCommandLineParser& parser)
@@ -150,6 +210,22 @@ int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
     if (n > 10'000'000)
         throw InputError("--gpus: " + std::to_string(n) + " GPUs is beyond any cluster (at most 10,000,000)");
     return static_cast<int>(n);
+}
+
+int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq)
+{
+    // --packing-length is the packed sequence's length: the same S as --seq, under the packing trainers' name.
+    if (!parser.isSet(QStringLiteral("packing-length")))
+        return resolveSeqLen(parser, defaultSeq);
+    const int64_t packing
+        = parsePositiveInteger(parser.value(QStringLiteral("packing-length")), QStringLiteral("packing-length"));
+    if (parser.isSet(QStringLiteral("seq"))
+        && parsePositiveInteger(parser.value(QStringLiteral("seq")), QStringLiteral("seq")) != packing)
+        throw InputError(
+            "--seq and --packing-length differ: a packed sequence's length is the packing length; give one of them");
+    if (packing > 100'000'000)
+        throw InputError("--packing-length: " + std::to_string(packing) + " tokens is beyond any context length");
+    return packing;
 }
 
 int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq)

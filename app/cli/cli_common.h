@@ -15,6 +15,7 @@
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
+#include "core/model/packing.h"
 #include "core/model/model_spec.h"
 #include "core/model/precision.h"
 
@@ -26,6 +27,8 @@ void addModelOptions(QCommandLineParser& parser);
 void addClusterOptions(QCommandLineParser& parser);
 // --seq S, --precision bf16|fp8
 void addWorkloadOptions(QCommandLineParser& parser);
+// --packing-length, --doc-length, --doc-lengths, --attention-mask, --padding-fraction (core/model/packing.h).
+void addPackingOptions(QCommandLineParser& parser);
 // --tokens-per-sec X (cluster), --tokens-per-sec-per-gpu X, --step-time SECONDS with --tokens-per-step N
 void addThroughputOptions(QCommandLineParser& parser);
 // --json
@@ -37,6 +40,12 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser);
 HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& defaultId = {});
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount = 1);
 int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
+// The packing flags applied over `base` (a scenario file's packing, or none) for sequences of seqLen tokens (the
+// packing length); validated.
+SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen, SequencePacking base = {});
+// resolveSeqLen, with --packing-length read as the sequence length (both given and different is an error); for the
+// subcommands that took addPackingOptions.
+int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
 TrainingPrecision resolvePrecision(const QCommandLineParser& parser);
 // --formula six_n|palm|per_component|per_component_causal; default palm, six_n for a bare parameter count.
 FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model);

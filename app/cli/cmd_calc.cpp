@@ -25,6 +25,7 @@ struct CalcResult {
     std::optional<HardwareSpec> hardware;
     int gpus = 1;
     int64_t seq = 0;
+    SequencePacking packing;
     TrainingPrecision precision = TrainingPrecision::BF16;
     ActivationCheckpointing ac = ActivationCheckpointing::None;
     FlopFormula formula = FlopFormula::PaLM;
@@ -57,7 +58,8 @@ CalcResult compute(const QCommandLineParser& p)
     CalcResult r;
     r.model = resolveModel(p);
     r.gpus = resolveGpuCount(p, 1);
-    r.seq = resolveSeqLen(p, 8192);
+    r.seq = resolvePackedSeqLen(p, 8192);
+    r.packing = resolvePacking(p, r.seq);
     r.precision = resolvePrecision(p);
     if (p.isSet(QStringLiteral("ac"))) {
         const auto ac = activationCheckpointingFromKey(p.value(QStringLiteral("ac")).toStdString());
@@ -66,7 +68,7 @@ CalcResult compute(const QCommandLineParser& p)
         r.ac = *ac;
     }
     r.params = countParameters(r.model);
-    r.flops = countFlopsPerToken(r.model, r.seq);
+    r.flops = countFlopsPerToken(r.model, r.seq, r.packing);
     r.formula = resolveFormula(p, r.model);
     resolveFlopsPerToken(r.model, r.seq, r.formula); // a formula the model cannot answer is an error now
     const auto throughput = throughputOf(p, r.seq, r.gpus);
@@ -79,17 +81,39 @@ CalcResult compute(const QCommandLineParser& p)
         s.cluster.hardware = *r.hardware;
         s.cluster.gpuCount = r.gpus;
         s.workload.seqLen = r.seq;
+        s.workload.packing = r.packing;
         s.precision = r.precision;
         s.activationCheckpointing = r.ac;
         s.mfuFormula = r.formula;
         s.measuredThroughput = throughput;
         r.mfu = scenarioMeasuredMfu(s);
-        const double perGpu = r.mfu->tokensPerSecPerGpu;
+        const double perGpu = r.mfu->usefulTokensPerSecPerGpu; // MFU counts the tokens that train the model
         for (FlopFormula f : kAllFlopFormulas)
             if (const auto v = r.flops.get(f))
                 r.mfuByFormula[std::string(flopFormulaKey(f))] = *v * perGpu / r.mfu->peakFlopsPerGpu;
     }
     return r;
+}
+
+// The packed batch as counted: its attention length, its padding, and PaLM's formula over the packing length (the
+// naive count) beside the per-document one, each with its MFU.
+nlohmann::json packingJson(const CalcResult& r)
+{
+    const SequencePacking& p = r.packing;
+    nlohmann::json j;
+    j["packed"] = p.packed();
+    j["packing_length"] = r.seq;
+    j["attention_mask"] = p.packed() ? nlohmann::json(std::string(packedAttentionKey(p.attention))) : nlohmann::json();
+    j["mean_document_length"] = meanDocumentLength(p, r.seq);
+    j["document_lengths_are_mean"] = p.meanOnly;
+    j["effective_attention_length"] = r.flops.effectiveAttentionLength;
+    j["padding_fraction"] = p.paddingFraction;
+    j["useful_tokens_fraction"] = usefulTokenFraction(p);
+    j["palm_over_packing_length"] = optionalNumber(r.flops.palmOverPackingLength);
+    j["mfu_palm_over_packing_length"] = r.mfu && r.flops.palmOverPackingLength
+        ? nlohmann::json(*r.flops.palmOverPackingLength * r.mfu->usefulTokensPerSecPerGpu / r.mfu->peakFlopsPerGpu)
+        : nlohmann::json();
+    return j;
 }
 
 nlohmann::json toJson(const CalcResult& r)
@@ -109,6 +133,7 @@ nlohmann::json toJson(const CalcResult& r)
         flops[std::string(flopFormulaKey(f))] = optionalNumber(r.flops.get(f));
     j["flops_per_token"] = flops;
     j["mfu_formula"] = std::string(flopFormulaKey(r.formula));
+    j["packing"] = packingJson(r);
     const auto& c = r.flops.forward;
     j["forward_flops_per_token"] = { { "qkv_projection", c.qkvProjection }, { "attention_scores", c.attentionScores },
         { "attention_values", c.attentionValues }, { "output_projection", c.outputProjection }, { "ffn", c.ffn },
@@ -116,7 +141,8 @@ nlohmann::json toJson(const CalcResult& r)
     if (r.hardware)
         j["gpu"] = { { "id", r.hardware->id }, { "name", r.hardware->name } };
     const auto bf16 = r.hardware ? r.hardware->mfuPeak() : std::nullopt;
-    // The fixed earlier name of the dense BF16 peak (FP16 on a device without BF16), known from the GPU even without a throughput.
+    // The fixed earlier name of the dense BF16 peak (FP16 on a device without BF16), known from the GPU even without a
+    // throughput.
     j["peak_tflops_per_gpu"] = bf16 ? nlohmann::json(*bf16 / 1e12) : nlohmann::json();
     // Every MFU key, null without a throughput (docs/cli.md, docs/json-keys.md).
     j.update(mfuResultToJson(r.mfu));
@@ -148,6 +174,24 @@ QString toText(const CalcResult& r)
     for (FlopFormula f : kAllFlopFormulas)
         if (const auto v = r.flops.get(f))
             line(std::string(flopFormulaLabel(f)) + (f == r.formula ? " *" : ""), formatGflop(*v));
+    if (r.flops.palmOverPackingLength)
+        line("PaLM over the packing length (naive)", formatGflop(*r.flops.palmOverPackingLength));
+    if (r.packing.packed() || r.packing.padded()) {
+        out += QStringLiteral("Packing\n");
+        if (r.packing.packed()) {
+            line("documents",
+                r.packing.meanOnly
+                    ? "mean " + formatNumber(meanDocumentLength(r.packing, r.seq)) + " tokens (taken as equal)"
+                    : formatNumber(meanDocumentLength(r.packing, r.seq)) + " tokens on average");
+            line("attention",
+                r.packing.attention == PackedAttention::PerDocument ? "per document (masked)"
+                                                                    : "over the packed sequence");
+            line("effective attention length", formatNumber(r.flops.effectiveAttentionLength) + " tokens");
+        }
+        if (r.packing.padded())
+            line("padding kept",
+                formatPercent(r.packing.paddingFraction) + " of processed tokens (MFU counts the rest)");
+    }
     if (r.mfu) {
         const MfuResult& m = *r.mfu;
         out += QStringLiteral("Throughput on %1 x %2 (%3)\n")
@@ -161,6 +205,9 @@ QString toText(const CalcResult& r)
         const std::string peakLabel(numberFormatLabel(m.peakFormat)); // FP16 on a GPU without BF16 (V100)
         line("dense " + peakLabel + " peak per GPU", formatTflops(m.peakFlopsPerGpu));
         line("MFU (* formula, " + peakLabel + " peak)", formatPercent(m.mfu));
+        if (r.flops.palmOverPackingLength)
+            line("MFU, attention over packing length",
+                formatPercent(*r.flops.palmOverPackingLength * m.usefulTokensPerSecPerGpu / m.peakFlopsPerGpu));
         line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatPercent(m.hfu));
         if (m.mfuVsFp8Peak)
             line("MFU vs dense FP8 peak " + formatTflops(*m.fp8PeakFlopsPerGpu), formatPercent(*m.mfuVsFp8Peak));
@@ -179,6 +226,7 @@ int runCalc(const QStringList& args)
     addModelOptions(parser);
     addClusterOptions(parser);
     addWorkloadOptions(parser);
+    addPackingOptions(parser);
     addThroughputOptions(parser);
     parser.addOption({ QStringLiteral("micro-batch"),
         QStringLiteral("Sequences per GPU per micro-step (with --step-time)"), QStringLiteral("N") });

@@ -39,6 +39,7 @@ void addScenarioOptions(QCommandLineParser& parser)
     addModelOptions(parser);
     addClusterOptions(parser);
     addWorkloadOptions(parser);
+    addPackingOptions(parser);
     parser.addOption(opt("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
     parser.addOption(opt(
         "global-batch-tokens", "Tokens per optimizer step, whole cluster (default: one micro-batch per DP rank)", "N"));
@@ -59,6 +60,8 @@ void addScenarioOptions(QCommandLineParser& parser)
     parser.addOption(opt("expert-overlap", "Overlap MoE all-to-alls with another micro-batch's compute (DualPipe)"));
     parser.addOption(opt("async-tp", "Overlap TP collectives with the matmuls"));
     parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
+    parser.addOption(opt("fused-linear-cross-entropy",
+        "LM head and loss fused in chunks (Liger Kernel): the full logits are never held in memory"));
     parser.addOption(opt("fsdp-prefetch", "Layers FSDP all-gathers ahead (default 1)", "N"));
     parser.addOption(opt("reduce-bf16", "Reduce gradients in BF16 (default FP32)"));
     parser.addOption(opt("eager", "No torch.compile (unfused elementwise ops)"));
@@ -83,7 +86,8 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         s.costModel = app::presetLibrary().costModelFor(s.cluster.hardware.id);
     }
     s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);
-    s.workload.seqLen = resolveSeqLen(p, s.workload.seqLen);
+    s.workload.seqLen = resolvePackedSeqLen(p, s.workload.seqLen);
+    s.workload.packing = resolvePacking(p, s.workload.seqLen, s.workload.packing);
     if (isSet(p, "precision"))
         s.precision = resolvePrecision(p);
     if (isSet(p, "global-batch-tokens"))
@@ -123,6 +127,8 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         par.expertOverlap = true;
     if (isSet(p, "async-tp"))
         par.asyncTp = true;
+    if (isSet(p, "fused-linear-cross-entropy"))
+        s.flags.fusedLinearCrossEntropy = true;
     if (isSet(p, "no-sequence-parallel"))
         par.sequenceParallel = false;
     if (isSet(p, "ac")) {

@@ -97,15 +97,33 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     // --- Attention core (always BF16): causal half of the S x S square per query, split over TP heads, at the
     // efficiency of the scenario's kernel (attention_kernels.h). An unfused kernel computes the full square with
     // batched GEMMs over the head dimension and moves every score through HBM several times.
+    // Packed documents masked apart (core/model/packing.h): each token's attention runs over its own document, so the
+    // spans are the documents' spans weighted by their tokens, and the kernel runs at the documents' lengths.
+    const SequencePacking& packing = s.workload.packing;
+    double docTokens = 0;
+    const bool perDocument = packing.packed() && packing.attention == PackedAttention::PerDocument;
+    if (perDocument)
+        for (const DocumentLengthBin& b : packing.documents)
+            docTokens += static_cast<double>(b.length) * b.count;
+    const auto overDocuments = [&](auto spanAt) {
+        if (!perDocument || !(docTokens > 0))
+            return spanAt(seq);
+        double weighted = 0;
+        for (const DocumentLengthBin& b : packing.documents)
+            weighted += static_cast<double>(b.length) * b.count / docTokens * spanAt(static_cast<double>(b.length));
+        return weighted;
+    };
+    const double attentionLength = overDocuments([](double d) { return d; }); // sum(d^2)/sum(d)
+    const double causalSpan = overDocuments([&](double d) { return sh.causalAttentionSpan(d); });
     const double cpEff = par.cp > 1 ? c.contextParallelAttentionEfficiency : 1.0;
-    const AttentionEfficiency ae = attentionEfficiency(
-        c, resolveAttentionKernel(flags.attentionKernel, m_family), m_family, x.qkHeadDim, seq / cp);
+    const AttentionEfficiency ae = attentionEfficiency(c, resolveAttentionKernel(flags.attentionKernel, m_family),
+        m_family, x.qkHeadDim, std::min(attentionLength, seq / cp));
     const double attnFwdFlops
-        = tokensMb * layersPerStage * 2.0 * sh.causalAttentionSpan(seq) * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim);
+        = tokensMb * layersPerStage * 2.0 * causalSpan * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim);
     double attnFwdMb = 0, attnBwdMb = 0;
     if (ae.unfused) {
         const double bmmPeak = m_peakBf16 * c.gemmEfficiency * gemmShapeFactor(x.qkHeadDim, c) * cpEff;
-        const double scores = tokensMb * layersPerStage * seq * (x.heads / tp);
+        const double scores = tokensMb * layersPerStage * attentionLength * (x.heads / tp);
         const double bytesFwd = scores * c.unfusedAttentionBytesPerScore / 3.0;
         attnFwdMb = 2.0 * attnFwdFlops / bmmPeak + bytesFwd / hbm;
         attnBwdMb = 4.0 * attnFwdFlops / bmmPeak + 2.0 * bytesFwd / hbm;
@@ -115,7 +133,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     }
     // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).
     const double recurrentFwdFlops = tokensMb * layersPerStage * sh.recurrentMixerFlops / tp;
-    const double indexerFwdFlops = tokensMb * layersPerStage * sh.indexerFlopsPerKey * seq / 2.0 / tp;
+    const double indexerFwdFlops = tokensMb * layersPerStage * sh.indexerFlopsPerKey * attentionLength / 2.0 / tp;
     const double mixerFwdMb = recurrentFwdFlops / (m_peakBf16 * c.recurrentMixerEfficiency)
         + indexerFwdFlops / (m_peakBf16 * c.sparseIndexerEfficiency * cpEff);
     attnFwdMb += mixerFwdMb;
@@ -347,14 +365,15 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     // its own share of recomputed matmuls under selective checkpointing (the same as the timing above).
     // (No Scenario copy: evaluation allocates nothing, tst_costmodel_allocation.)
     const FlopFormula formula = flopFormulaFor(m_model, s.mfuFormula);
-    out.flopsPerToken = countFlopsPerToken(m_model, s.workload.seqLen).get(formula).value_or(0.0);
+    out.flopsPerToken = countFlopsPerToken(m_model, s.workload.seqLen, packing).get(formula).value_or(0.0);
     double recomputeFpt = recomputeFlopsPerToken(
-        m_model, s.workload.seqLen, s.activationCheckpointing, formula, 1.0 - c.selectiveKeptMatmulFraction);
+        m_model, s.workload.seqLen, packing, s.activationCheckpointing, formula, 1.0 - c.selectiveKeptMatmulFraction);
     if (s.activationCheckpointing
         != ActivationCheckpointing::Full) // MLA latents' up-projection, recomputed (cost model)
         recomputeFpt += sh.latentUpProjFlops * sh.layers;
     out.hardwareFlopsPerToken = out.flopsPerToken + recomputeFpt;
-    const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu;
+    // Model FLOPs count the tokens that train the model: padding kept in the batch is processed, not learned from.
+    const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu * usefulTokenFraction(packing);
     out.tflopsPerGpu = achieved / 1e12;
     out.tflopsPerNode = out.tflopsPerGpu * std::min(gpus, c.gpusPerNode);
     out.mfu = achieved / m_peakBf16;

@@ -61,9 +61,17 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     } else if (s.flags.optimizerInBackward) {
         temp += 2.0 * unitParams * 4.0;
     }
-    // Logits (BF16) and their gradient; eager mode upcasts to FP32 for the loss.
-    const double logitBytes = s.flags.compiled ? 4.0 : 10.0;
-    temp += in.tokensPerMicroBatch * sh.vocab / tp * logitBytes;
+    // Logits (BF16) and their gradient; eager mode upcasts to FP32 for the loss. A fused linear cross-entropy holds one
+    // chunk of them: Liger Kernel's chunk is the tokens over ceil(vocab / hidden) chunks, rounded up to a power of two
+    // (liger_kernel/ops/fused_linear_cross_entropy.py), with FP32 logits and their gradient.
+    double logitTokens = in.tokensPerMicroBatch;
+    double logitBytes = s.flags.compiled ? 4.0 : 10.0;
+    if (s.flags.fusedLinearCrossEntropy && sh.layer.hidden > 0) {
+        const double chunks = std::ceil(sh.vocab / sh.layer.hidden);
+        logitTokens = std::min(logitTokens, std::exp2(std::ceil(std::log2(std::max(1.0, logitTokens / chunks)))));
+        logitBytes = 8.0;
+    }
+    temp += logitTokens * sh.vocab / tp * logitBytes;
     // Recomputation rebuilds one layer's activations at a time.
     if (layout.recompute != ActivationRecompute::None) {
         ActivationLayout whole = layout;

@@ -43,6 +43,9 @@ struct RunFacts {
     double flopsStated = 0; // the report's own FLOP/token (or flopsCorrect when it states none)
     double maxPerGpu = 0; // tokens/s per GPU at 100% MFU
     std::optional<double> stepTokens; // global tokens per step, stated or computed
+    // PaLM's formula over the packing length, when the run packs documents masked apart (the naive count).
+    std::optional<double> flopsOverPackingLength;
+    double effectiveAttentionLength = 0;
     std::vector<Witness> witnesses;
     bool achievedDerivedFromTokensPerSec = false;
 };
@@ -69,8 +72,12 @@ RunFacts gatherFacts(const ReportedRun& run)
     if (run.model) {
         if (!run.model->isBare() && !run.seqLen)
             throw InputError("run '" + run.label + "': seq_len is needed to count attention FLOPs for the model");
-        const FlopsPerToken fpt = countFlopsPerToken(*run.model, run.seqLen.value_or(0));
+        const FlopsPerToken fpt = run.model->isBare()
+            ? countFlopsPerToken(*run.model, run.seqLen.value_or(0))
+            : countFlopsPerToken(*run.model, run.seqLen.value_or(0), run.packing);
         f.flopsCorrect = fpt.palm.value_or(fpt.sixN);
+        f.flopsOverPackingLength = fpt.palmOverPackingLength;
+        f.effectiveAttentionLength = fpt.effectiveAttentionLength;
         f.formula = fpt.palm ? "palm" : "six_n";
     } else if (run.flopsPerToken) {
         f.flopsCorrect = *run.flopsPerToken;
@@ -193,6 +200,21 @@ std::vector<NamedPeak> candidatePeaks(const ReportedRun& run, const std::vector<
     return out;
 }
 
+// The finding for an MFU counted with attention over the whole packed sequence when documents are masked apart.
+Finding packingLengthFinding(const RunFacts& f, const std::string& what, double stated)
+{
+    const double naive = *f.flopsOverPackingLength;
+    return { "attention_counted_over_packing_length", "error",
+        what + " counts attention over the packing length (12LHQS with S = the packed sequence, " + formatGflop(naive)
+            + "/token), but each token attends only within its own document: with per-document masking the "
+              "attention term runs over sum(d^2)/sum(d) = "
+            + formatNumber(f.effectiveAttentionLength, 0) + " tokens, which gives " + formatGflop(f.flopsCorrect)
+            + "/token. FLOP/token, and MFU, are overstated " + formatNumber(naive / f.flopsCorrect, 2) + "x.",
+        { { "stated_flops_per_token", stated }, { "flops_per_token_over_packing_length", naive },
+            { "corrected_flops_per_token", f.flopsCorrect },
+            { "effective_attention_length", f.effectiveAttentionLength } } };
+}
+
 void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out)
 {
     if (!run.model || run.model->isBare() || !run.flopsPerToken || !run.seqLen)
@@ -205,6 +227,10 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
     const std::string seq = formatNumber(double(*run.seqLen));
     if (agree(stated, palm, 0.01))
         return;
+    if (f.flopsOverPackingLength && agree(stated, *f.flopsOverPackingLength, 0.01)) {
+        out.push_back(packingLengthFinding(f, "The stated " + formatGflop(stated) + "/token", stated));
+        return;
+    }
     if (agree(stated, sixNTotal + attention, 0.01)) {
         out.push_back({ "flops_include_embeddings", "warning",
             "The stated " + formatGflop(stated) + "/token is 6N + 12LHQS with N = " + formatNumber(double(p.active))
@@ -291,7 +317,8 @@ RunDiagnosis diagnoseRun(
     const Witness chosen = chooseThroughput(f, hint, allImpossible);
     d.tokensPerSecPerGpu = chosen.perGpu;
     d.tokensPerSecCluster = chosen.perGpu * run.gpus;
-    d.achievedFlopsPerGpu = chosen.perGpu * f.flopsCorrect;
+    // Model FLOPs count the tokens that train the model: padding kept in the batch is left out.
+    d.achievedFlopsPerGpu = chosen.perGpu * usefulTokenFraction(run.packing) * f.flopsCorrect;
     d.mfu = d.achievedFlopsPerGpu / f.densePeak;
     d.consistent = !allImpossible;
     d.maxTokensPerSecPerGpu = f.maxPerGpu;
@@ -387,6 +414,20 @@ RunDiagnosis diagnoseRun(
             "The stated MFU " + formatPercent(*run.mfu) + " is not " + tf(*run.achievedFlops) + " / "
                 + tf(*run.peakFlops) + " TFLOPS = " + formatPercent(*run.achievedFlops / *run.peakFlops) + ".",
             { { "stated_mfu", *run.mfu } } });
+    // A stated MFU (without a stated FLOP/token) that only the packing-length count explains.
+    if (run.mfu && !run.flopsPerToken && f.flopsOverPackingLength && d.peakFlopsPerGpu > 0) {
+        const double naiveMfu
+            = chosen.perGpu * usefulTokenFraction(run.packing) * *f.flopsOverPackingLength / d.peakFlopsPerGpu;
+        const double rightMfu = chosen.perGpu * usefulTokenFraction(run.packing) * f.flopsCorrect / d.peakFlopsPerGpu;
+        if (agree(*run.mfu, naiveMfu, 0.03) && !agree(*run.mfu, rightMfu, 0.03)) {
+            Finding finding = packingLengthFinding(f, "The stated MFU of " + formatPercent(*run.mfu), *run.mfu);
+            finding.message += " Corrected MFU: " + formatPercent(rightMfu) + ".";
+            finding.figures.erase("stated_flops_per_token");
+            finding.figures["stated_mfu"] = *run.mfu;
+            finding.figures["corrected_mfu"] = rightMfu;
+            d.findings.push_back(finding);
+        }
+    }
     if ((run.mfu && *run.mfu > 1.0) || (d.consistent && d.mfu > 1.0))
         d.findings.push_back({ "mfu_above_100", "error",
             "MFU above 100% is impossible: "

@@ -18,6 +18,7 @@
 
 #include "core/model/hardware_spec.h"
 #include "core/model/model_spec.h"
+#include "core/model/packing.h"
 #include "core/model/precision.h"
 
 namespace mfu {
@@ -32,6 +33,8 @@ struct ReportedRun {
     TrainingPrecision precision = TrainingPrecision::BF16;
     std::optional<int64_t> seqLen;
     std::optional<int64_t> microBatch; // per GPU
+    // Documents packed into each seqLen-token sequence (seqLen is then the packing length), and padding kept.
+    SequencePacking packing;
     std::optional<int64_t> gradAccum; // micro-steps per GPU per optimizer step
     std::optional<double> tokensPerStep; // global, as stated
     std::optional<double> stepTimeSeconds;

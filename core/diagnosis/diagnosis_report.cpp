@@ -15,7 +15,8 @@ namespace {
 
 const std::set<std::string> kKeys { "label", "gpu", "gpus", "model", "params", "precision", "seq_len", "micro_batch",
     "grad_accum", "tokens_per_step", "step_time_s", "tokens_per_sec", "tokens_per_sec_scope", "flops_per_token",
-    "achieved_tflops", "achieved_tflops_scope", "peak_tflops", "mfu", "mfu_percent", "notes" };
+    "achieved_tflops", "achieved_tflops_scope", "peak_tflops", "mfu", "mfu_percent", "notes", "packing_length",
+    "document_lengths", "mean_document_length", "attention_mask", "padding_fraction" };
 
 class RunReader {
 public:
@@ -75,6 +76,39 @@ private:
     std::string m_where;
 };
 
+// document_lengths (array of lengths or [length, count] pairs, or {length: count}), mean_document_length,
+// attention_mask ("document" | "packed"), padding_fraction: the same as a scenario file's workload.packing.
+void readPacking(const RunReader& r, const json& object, ReportedRun& run)
+{
+    SequencePacking& p = run.packing;
+    if (r.has("document_lengths") && r.has("mean_document_length"))
+        r.fail("mean_document_length", "give document_lengths or mean_document_length, not both");
+    if (r.has("document_lengths")) {
+        try {
+            p.documents = parseDocumentLengths(object.at("document_lengths").dump(), "document_lengths");
+        } catch (const InputError& e) {
+            r.fail("document_lengths", e.what());
+        }
+    } else if (const auto mean = r.count("mean_document_length")) {
+        p.documents = { { *mean, 1.0 } };
+        p.meanOnly = true;
+    }
+    if (const auto mask = r.text("attention_mask"))
+        if (!packedAttentionFromKey(*mask, p.attention))
+            r.fail("attention_mask", "must be document or packed, got '" + *mask + "'");
+    if (r.has("padding_fraction")) {
+        const json& v = object.at("padding_fraction");
+        if (!v.is_number() || !(v.get<double>() >= 0.0 && v.get<double>() < 1.0))
+            r.fail("padding_fraction", "must be a fraction in [0, 1), got " + v.dump());
+        p.paddingFraction = v.get<double>();
+    }
+    try {
+        validatePacking(p, run.seqLen.value_or(0));
+    } catch (const InputError& e) {
+        r.fail(r.has("document_lengths") ? "document_lengths" : "mean_document_length", e.what());
+    }
+}
+
 ReportedRun readRun(const json& object, const std::string& where, const PresetLibrary& presets)
 {
     if (!object.is_object())
@@ -114,6 +148,13 @@ ReportedRun readRun(const json& object, const std::string& where, const PresetLi
         run.precision = *precision;
     }
     run.seqLen = r.count("seq_len");
+    // A packed run: packing_length is its sequence length; its documents as lengths, pairs or a mean.
+    if (const auto packingLength = r.count("packing_length")) {
+        if (run.seqLen && *run.seqLen != *packingLength)
+            r.fail("packing_length", "differs from seq_len: a packed sequence's length is the packing length");
+        run.seqLen = packingLength;
+    }
+    readPacking(r, object, run);
     run.microBatch = r.count("micro_batch");
     run.gradAccum = r.count("grad_accum");
     run.tokensPerStep = r.positive("tokens_per_step");

@@ -74,16 +74,30 @@ std::optional<double> FlopsPerToken::get(FlopFormula f) const
 
 ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
 {
+    if (m.isBare())
+        return {};
+    if (seqLen <= 0)
+        throw InputError("sequence length must be greater than zero (got " + std::to_string(seqLen) + ")");
+    const AttentionDocument whole { double(seqLen), 1.0 };
+    return forwardComponents(m, std::span<const AttentionDocument>(&whole, 1));
+}
+
+ForwardComponents forwardComponents(const ModelSpec& m, std::span<const AttentionDocument> documents)
+{
     ForwardComponents f;
     if (m.isBare())
         return f;
-    if (seqLen <= 0)
-        throw InputError("sequence length must be greater than zero (got " + std::to_string(seqLen) + ")");
+    for (const auto& d : documents)
+        if (!(d.length > 0))
+            throw InputError("sequence length must be greater than zero (got " + std::to_string(d.length) + ")");
     // Every matmul of (1 x in) by (in x out) costs 2 x in x out FLOP per token. Biases, norms, softmax and
     // elementwise work are left out, as every published formula does: they are not tensor-core FLOPs.
     const double h = double(m.hidden);
     const double H = double(m.heads);
-    const double S = double(seqLen);
+    // Keys a query sees on average: the sequence length, or sum(d^2)/sum(d) over packed documents.
+    double S = 0;
+    for (const auto& d : documents)
+        S += d.tokenShare * d.length;
     const double qk = double(m.qkHeadDim());
     const double v = double(m.vHeadDim());
 
@@ -145,9 +159,13 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
         case TokenMixer::None:
             break;
         }
+        // Each document's span, weighted by its share of the tokens (one document: the sequence).
         const double window = double(attentionWindow(m, run.kind.tokenMixer));
-        const double span = attentionSpan(run.kind.tokenMixer, window, S);
-        const double causalSpan = attentionSpanCausal(run.kind.tokenMixer, window, S);
+        double span = 0, causalSpan = 0;
+        for (const auto& d : documents) {
+            span += d.tokenShare * attentionSpan(run.kind.tokenMixer, window, d.length);
+            causalSpan += d.tokenShare * attentionSpanCausal(run.kind.tokenMixer, window, d.length);
+        }
         f.attentionScores += n * 2.0 * span * H * qk;
         f.attentionValues += n * 2.0 * span * H * v;
         f.attentionCoreCausal += n * 2.0 * causalSpan * H * (qk + v);
@@ -170,16 +188,40 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
 
 FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen)
 {
+    return countFlopsPerToken(m, seqLen, SequencePacking {});
+}
+
+FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen, const SequencePacking& packing)
+{
     FlopsPerToken out;
     const ParameterCounts p = countParameters(m);
     out.sixN = 6.0 * double(p.active);
+    out.effectiveAttentionLength = double(seqLen);
     if (m.isBare())
         return out;
-    out.forward = forwardComponents(m, seqLen);
+    if (seqLen <= 0)
+        throw InputError("sequence length must be greater than zero (got " + std::to_string(seqLen) + ")");
+    validatePacking(packing, seqLen);
+    // Unpacked (the common case, and the cost model's inner loop): one document, no allocation.
+    const AttentionDocument whole { double(seqLen), 1.0 };
+    std::vector<AttentionDocument> packed;
+    std::span<const AttentionDocument> documents(&whole, 1);
+    if (packing.packed() && packing.attention == PackedAttention::PerDocument) {
+        packed = attentionDocuments(packing, seqLen);
+        documents = packed;
+    }
+    out.effectiveAttentionLength = 0;
+    for (const auto& d : documents)
+        out.effectiveAttentionLength += d.tokenShare * d.length;
+    out.forward = forwardComponents(m, documents);
     // PaLM appendix B: 6N + 12 L H Q T with N non-embedding; generalised to 6 L H S (Q_qk + Q_v) for MLA.
-    const double attention
-        = 6.0 * double(m.layers) * double(m.heads) * double(seqLen) * double(m.qkHeadDim() + m.vHeadDim());
-    out.palm = 6.0 * double(p.activeNonEmbedding) + attention;
+    const auto palmAt = [&](double S) {
+        return 6.0 * double(p.activeNonEmbedding)
+            + 6.0 * double(m.layers) * double(m.heads) * S * double(m.qkHeadDim() + m.vHeadDim());
+    };
+    out.palm = palmAt(out.effectiveAttentionLength);
+    if (out.effectiveAttentionLength != double(seqLen))
+        out.palmOverPackingLength = palmAt(double(seqLen));
     out.perComponent = 3.0 * out.forward.total();
     out.perComponentCausal = 3.0
         * (out.forward.total() - out.forward.attentionCore() + out.forward.attentionCoreCausal - out.forward.mixerCore
@@ -216,9 +258,15 @@ std::optional<ActivationCheckpointing> activationCheckpointingFromKey(std::strin
 double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula,
     double selectiveRecomputedMatmulFraction)
 {
+    return recomputeFlopsPerToken(m, seqLen, SequencePacking {}, ac, formula, selectiveRecomputedMatmulFraction);
+}
+
+double recomputeFlopsPerToken(const ModelSpec& m, int64_t seqLen, const SequencePacking& packing,
+    ActivationCheckpointing ac, FlopFormula formula, double selectiveRecomputedMatmulFraction)
+{
     if (ac == ActivationCheckpointing::None)
         return 0.0;
-    const FlopsPerToken f = countFlopsPerToken(m, seqLen);
+    const FlopsPerToken f = countFlopsPerToken(m, seqLen, packing);
     const double training = f.get(formula).value_or(f.sixN);
     if (ac == ActivationCheckpointing::Full)
         return training / 3.0; // one more forward pass

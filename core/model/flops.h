@@ -13,14 +13,21 @@
 //
 // PaLM's formula stays as published (12 L H Q S on every layer): it over-counts sliding-window layers.
 //
+// Packed sequences (core/model/packing.h): with per-document attention masking every attention term runs over each
+// document's length instead of the packed sequence's, weighted by the document's tokens; PaLM's S becomes the
+// effective attention length sum(d^2)/sum(d), and the figure as published over the packing length is kept beside
+// it, labelled (palmOverPackingLength), because that is the figure an MFU computed the naive way divides.
+//
 // For MLA (Q != V head dim) the PaLM attention term is generalised to 6 L H S (Q_qk + Q_v), which is 12 L H Q S when
 // they are equal.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "core/model/model_spec.h"
+#include "core/model/packing.h"
 
 namespace mfu {
 
@@ -65,6 +72,11 @@ struct FlopsPerToken {
     std::optional<double> perComponent;
     std::optional<double> perComponentCausal;
     ForwardComponents forward; // zero for a bare model
+    // The S of the attention terms: the sequence length, or sum(d^2)/sum(d) of a packed batch masked per document.
+    double effectiveAttentionLength = 0;
+    // PaLM's formula as published, S = the packing length; set only when that differs from palm (packed documents
+    // with per-document masking): the over-count of an MFU computed with the packing length.
+    std::optional<double> palmOverPackingLength;
 
     std::optional<double> get(FlopFormula f) const;
 };
@@ -72,6 +84,10 @@ struct FlopsPerToken {
 // Training FLOP per token at sequence length seqLen (the attention span of each token's sequence).
 FlopsPerToken countFlopsPerToken(const ModelSpec& spec, int64_t seqLen);
 ForwardComponents forwardComponents(const ModelSpec& spec, int64_t seqLen);
+// The same for a packed sequence of seqLen tokens (the packing length): attention over the documents the packing
+// masks apart (core/model/packing.h). An unpacked SequencePacking gives the figures above.
+FlopsPerToken countFlopsPerToken(const ModelSpec& spec, int64_t seqLen, const SequencePacking& packing);
+ForwardComponents forwardComponents(const ModelSpec& spec, std::span<const AttentionDocument> documents);
 
 enum class ActivationCheckpointing { None, Selective, Full };
 std::string_view activationCheckpointingKey(ActivationCheckpointing ac); // "none", "selective", "full"
@@ -89,6 +105,9 @@ std::optional<ActivationCheckpointing> activationCheckpointingFromKey(std::strin
 // (op-level SAC policy: "save every other mm", PyTorch selective activation checkpointing).
 inline constexpr double kSelectiveRecomputedMatmulFraction = 0.5;
 double recomputeFlopsPerToken(const ModelSpec& spec, int64_t seqLen, ActivationCheckpointing ac, FlopFormula formula,
+    double selectiveRecomputedMatmulFraction = kSelectiveRecomputedMatmulFraction);
+double recomputeFlopsPerToken(const ModelSpec& spec, int64_t seqLen, const SequencePacking& packing,
+    ActivationCheckpointing ac, FlopFormula formula,
     double selectiveRecomputedMatmulFraction = kSelectiveRecomputedMatmulFraction);
 
 } // namespace mfu

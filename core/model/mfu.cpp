@@ -36,8 +36,10 @@ Throughput throughputFromStep(double stepTimeSeconds, double tokensPerStepCount)
 }
 
 MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu_, int gpuCount,
-    const HardwareSpec& hardware, TrainingPrecision precision)
+    const HardwareSpec& hardware, TrainingPrecision precision, double usefulTokenFraction)
 {
+    if (!(usefulTokenFraction > 0 && usefulTokenFraction <= 1.0))
+        throw InputError("the share of processed tokens that train the model must lie in (0, 1]");
     if (!(flopsPerToken > 0) || !std::isfinite(flopsPerToken))
         throw InputError("FLOP per token must be a positive number");
     if (!(tokensPerSecPerGpu_ > 0) || !std::isfinite(tokensPerSecPerGpu_))
@@ -55,7 +57,10 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.flopsPerToken = flopsPerToken;
     r.tokensPerSecPerGpu = tokensPerSecPerGpu_;
     r.tokensPerSecCluster = tokensPerSecPerGpu_ * gpuCount;
-    r.achievedFlopsPerGpu = flopsPerToken * tokensPerSecPerGpu_;
+    r.usefulTokenFraction = usefulTokenFraction;
+    r.usefulTokensPerSecPerGpu = tokensPerSecPerGpu_ * usefulTokenFraction;
+    // Model FLOPs count only the tokens that train the model; padding kept in the batch is work but not progress.
+    r.achievedFlopsPerGpu = flopsPerToken * r.usefulTokensPerSecPerGpu;
     r.achievedFlopsCluster = r.achievedFlopsPerGpu * gpuCount;
     r.peakFlopsPerGpu = *bf16;
     r.peakFormat = hardware.mfuPeakFormat();

@@ -32,7 +32,9 @@ struct MfuResult {
     double flopsPerToken = 0;
     double tokensPerSecPerGpu = 0;
     double tokensPerSecCluster = 0;
-    double achievedFlopsPerGpu = 0;
+    double usefulTokenFraction = 1.0; // 1 - padding fraction
+    double usefulTokensPerSecPerGpu = 0; // the tokens MFU counts
+    double achievedFlopsPerGpu = 0; // model FLOP/s: FLOP/token x useful tokens/s
     double achievedFlopsCluster = 0;
     double peakFlopsPerGpu = 0; // the MFU denominator: BF16 dense peak (also for BF16+FP8, see above)
     NumberFormat peakFormat = NumberFormat::BF16; // FP16 on a device without BF16 (V100)
@@ -45,7 +47,9 @@ struct MfuResult {
 };
 
 // Throws InputError when the hardware lacks a dense peak for the precision, or inputs are not positive.
+// usefulTokenFraction: trained tokens per processed token (1 - the padding kept in the batch, core/model/packing.h).
+// tokensPerSecPerGpu counts processed tokens; MFU counts the useful ones, HFU the processed ones.
 MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu, int gpuCount,
-    const HardwareSpec& hardware, TrainingPrecision precision);
+    const HardwareSpec& hardware, TrainingPrecision precision, double usefulTokenFraction = 1.0);
 
 } // namespace mfu

@@ -18,6 +18,8 @@ nlohmann::json mfuResultToJson(const std::optional<MfuResult>& result)
     };
     return { { "tokens_per_sec_per_gpu", figure(&MfuResult::tokensPerSecPerGpu) },
         { "tokens_per_sec", figure(&MfuResult::tokensPerSecCluster) },
+        // Trained tokens: the processed ones less the padding kept in the batch (MFU counts these).
+        { "useful_tokens_per_sec_per_gpu", figure(&MfuResult::usefulTokensPerSecPerGpu) },
         { "achieved_tflops_per_gpu", figure(&MfuResult::achievedFlopsPerGpu, 1e12) },
         { "achieved_tflops_cluster", figure(&MfuResult::achievedFlopsCluster, 1e12) },
         { "peak_dense_tflops_per_gpu", figure(&MfuResult::peakFlopsPerGpu, 1e12) }, { "mfu", figure(&MfuResult::mfu) },

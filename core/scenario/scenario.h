@@ -12,6 +12,7 @@
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
 #include "core/model/model_spec.h"
+#include "core/model/packing.h"
 #include "core/model/precision.h"
 
 namespace mfu {
@@ -20,6 +21,9 @@ struct Workload {
     int64_t seqLen = 8192;
     int64_t globalBatchTokens = 0; // tokens per optimizer step, whole cluster; 0: one micro-batch per DP rank
     int64_t microBatch = 1; // sequences per GPU per micro-step
+    // Documents packed into each sequence (seqLen is then the packing length), their attention mask, and padding
+    // kept in the batch (core/model/packing.h). Default: one document per sequence, no padding.
+    SequencePacking packing;
 };
 
 enum class PipelineSchedule { OneFOneB, Interleaved1F1B, ZeroBubble };
@@ -63,6 +67,9 @@ struct FrameworkFlags {
     bool optimizerInBackward = false; // optimizer step overlapped with the backward pass
     bool fp8ScalesInBackward = false; // precompute FP8 weight scales during backward (Lambda's MFU paper, 3.4)
     AttentionKernel attentionKernel = AttentionKernel::Auto;
+    // Fused linear + cross-entropy (Liger Kernel's FusedLinearCrossEntropy): the LM head and the loss run in chunks
+    // of tokens, so the full tokens x vocabulary logits are never held; what lets long packed sequences fit.
+    bool fusedLinearCrossEntropy = false;
 };
 
 // A throughput the user measured, overlaid on sweeps and used for calibration.

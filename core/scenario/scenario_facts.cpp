@@ -9,15 +9,21 @@ FlopFormula scenarioFlopFormula(const Scenario& s)
     return flopFormulaFor(s.model, s.mfuFormula);
 }
 
+FlopsPerToken scenarioFlopCounts(const Scenario& s)
+{
+    return countFlopsPerToken(s.model, s.workload.seqLen, s.workload.packing);
+}
+
 double scenarioFlopsPerToken(const Scenario& s)
 {
-    const FlopsPerToken f = countFlopsPerToken(s.model, s.workload.seqLen);
+    const FlopsPerToken f = scenarioFlopCounts(s);
     return f.get(scenarioFlopFormula(s)).value_or(f.sixN);
 }
 
 double scenarioRecomputeFlopsPerToken(const Scenario& s)
 {
-    return recomputeFlopsPerToken(s.model, s.workload.seqLen, s.activationCheckpointing, scenarioFlopFormula(s));
+    return recomputeFlopsPerToken(
+        s.model, s.workload.seqLen, s.workload.packing, s.activationCheckpointing, scenarioFlopFormula(s));
 }
 
 std::optional<std::string> parallelLayoutError(const Scenario& s)
@@ -61,7 +67,7 @@ std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s)
         return std::nullopt;
     return computeMfu(scenarioFlopsPerToken(s), scenarioRecomputeFlopsPerToken(s),
         tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount), s.cluster.gpuCount, s.cluster.hardware,
-        s.precision);
+        s.precision, usefulTokenFraction(s.workload.packing));
 }
 
 ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> stepTimeSeconds)
@@ -74,6 +80,7 @@ ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> ste
     run.precision = s.precision;
     run.seqLen = s.workload.seqLen;
     run.microBatch = s.workload.microBatch;
+    run.packing = s.workload.packing;
     if (!parallelLayoutError(s) && s.workload.microBatch > 0 && s.workload.seqLen > 0) {
         const int64_t perMicroStep = tokensPerMicroStep(s);
         if (s.workload.globalBatchTokens > 0) {

@@ -9,7 +9,8 @@
 //                   error, never rounded
 //   DP ranks        hsdpReplicas x fsdpShards = gpus / (tp x pp x cp): the ranks that each take their own micro-batch
 //   micro-step      micro-batch x sequence x DP ranks: the tokens the cluster takes in one micro-step
-//   measured MFU    MFU/HFU from the scenario's measured throughput
+//   measured MFU    MFU/HFU from the scenario's measured throughput (processed tokens; MFU counts the useful ones,
+//                   HFU the processed ones, when padding is kept)
 //   reported run    the scenario as a run report, the input of the diagnosis (core/diagnosis/diagnosis.h)
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,8 @@ namespace mfu {
 
 // The scenario's MFU formula, or SixN when its model cannot answer that formula (a bare parameter count).
 FlopFormula scenarioFlopFormula(const Scenario& s);
+// Every formula's FLOP/token at the scenario's sequence length and packing (attention per document when packed).
+FlopsPerToken scenarioFlopCounts(const Scenario& s);
 // Training FLOP per token under scenarioFlopFormula() at the scenario's sequence length.
 double scenarioFlopsPerToken(const Scenario& s);
 // Recompute FLOP per token of the scenario's activation checkpointing, under the same formula.

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/errors.h"
 #include "core/presets/preset_fields.h"
 
 namespace mfu {
@@ -62,13 +63,72 @@ const json& requiredArray(const FieldReader& r, std::string_view key)
     return *it;
 }
 
+// workload.packing: {"document_lengths": [[length, count], ...] | "mean_document_length": N,
+// "attention_mask": "document" | "packed", "padding_fraction": p}; every key optional.
+SequencePacking readPacking(const FieldReader& r, int64_t seqLen)
+{
+    r.rejectUnknownKeys({ "document_lengths", "mean_document_length", "attention_mask", "padding_fraction" });
+    SequencePacking p;
+    if (r.has("document_lengths") && r.has("mean_document_length"))
+        throw FieldError(r.keyPath("mean_document_length"), "give document_lengths or mean_document_length, not both");
+    if (r.has("document_lengths")) {
+        try {
+            p.documents = parseDocumentLengths(r.object().at("document_lengths").dump(), r.keyPath("document_lengths"));
+        } catch (const InputError& e) {
+            throw FieldError(r.keyPath("document_lengths"), e.what());
+        }
+    } else if (const auto mean = r.optionalInteger("mean_document_length", 1, kMaxTokens)) {
+        p.documents = { { *mean, 1.0 } };
+        p.meanOnly = true;
+    }
+    if (const auto mask = r.optionalString("attention_mask"))
+        if (!packedAttentionFromKey(*mask, p.attention))
+            throw FieldError(
+                r.keyPath("attention_mask"), "expected \"document\" or \"packed\", found \"" + *mask + "\"");
+    p.paddingFraction = r.optionalNumber("padding_fraction").value_or(0.0);
+    if (!(p.paddingFraction >= 0.0 && p.paddingFraction < 1.0))
+        throw FieldError(r.keyPath("padding_fraction"), "must be a fraction in [0, 1)");
+    try {
+        validatePacking(p, seqLen);
+    } catch (const InputError& e) {
+        throw FieldError(r.keyPath(r.has("document_lengths") ? "document_lengths" : "mean_document_length"), e.what());
+    }
+    return p;
+}
+
+json workloadToJson(const Workload& w)
+{
+    json out
+        = { { "seq_len", w.seqLen }, { "global_batch_tokens", w.globalBatchTokens }, { "micro_batch", w.microBatch } };
+    const SequencePacking& p = w.packing;
+    if (p.packed() || p.padded()) {
+        json packing = json::object();
+        if (p.meanOnly && p.documents.size() == 1) {
+            packing["mean_document_length"] = p.documents.front().length;
+        } else if (p.packed()) {
+            json bins = json::array();
+            for (const auto& b : p.documents)
+                bins.push_back({ b.length, b.count });
+            packing["document_lengths"] = bins;
+        }
+        if (p.packed())
+            packing["attention_mask"] = packedAttentionKey(p.attention);
+        if (p.padded())
+            packing["padding_fraction"] = p.paddingFraction;
+        out["packing"] = packing;
+    }
+    return out;
+}
+
 Workload readWorkload(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch" });
+    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing" });
     Workload w;
     w.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
     w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxTokens).value_or(0);
     w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
+    if (const auto p = r.optionalObject("packing"))
+        w.packing = readPacking(*p, w.seqLen);
     return w;
 }
 
@@ -96,13 +156,14 @@ Parallelism readParallelism(const FieldReader& r)
 FrameworkFlags readFlags(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled",
-        "optimizer_in_backward", "fp8_scales_in_backward", "attention_kernel" });
+        "optimizer_in_backward", "fp8_scales_in_backward", "attention_kernel", "fused_linear_cross_entropy" });
     FrameworkFlags f;
     f.fsdpPrefetchLayers = static_cast<int>(r.optionalInteger("fsdp_prefetch_layers", 0, 1024).value_or(1));
     f.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
     f.fusedOptimizer = r.optionalBool("fused_optimizer", true);
     f.compiled = r.optionalBool("compiled", true);
     f.optimizerInBackward = r.optionalBool("optimizer_in_backward", false);
+    f.fusedLinearCrossEntropy = r.optionalBool("fused_linear_cross_entropy", false);
     f.fp8ScalesInBackward = r.optionalBool("fp8_scales_in_backward", false);
     f.attentionKernel = readKey<AttentionKernel>(r, "attention_kernel", attentionKernelFromKey, AttentionKernel::Auto,
         "auto, flash3, flash2, flash1, cudnn, unfused");
@@ -301,9 +362,7 @@ json scenarioToJson(const ScenarioDocument& doc)
         { "cluster",
             { { "hardware", hardwareToScenarioJson(s.cluster.hardware, s.costModel) },
                 { "gpu_count", s.cluster.gpuCount }, { "gpus_per_scale_up_domain", s.cluster.gpusPerScaleUpDomain } } },
-        { "workload",
-            { { "seq_len", s.workload.seqLen }, { "global_batch_tokens", s.workload.globalBatchTokens },
-                { "micro_batch", s.workload.microBatch } } },
+        { "workload", workloadToJson(s.workload) },
         { "precision", trainingPrecisionKey(s.precision) },
         { "parallelism",
             { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp }, { "pp", p.pp },
@@ -315,6 +374,7 @@ json scenarioToJson(const ScenarioDocument& doc)
             { { "fsdp_prefetch_layers", f.fsdpPrefetchLayers }, { "reduce_in_bf16", f.reduceInBf16 },
                 { "fused_optimizer", f.fusedOptimizer }, { "compiled", f.compiled },
                 { "optimizer_in_backward", f.optimizerInBackward }, { "fp8_scales_in_backward", f.fp8ScalesInBackward },
+                { "fused_linear_cross_entropy", f.fusedLinearCrossEntropy },
                 { "attention_kernel", attentionKernelKey(f.attentionKernel) } } },
         { "mfu_formula", flopFormulaKey(s.mfuFormula) },
         { "measured_throughput", throughput },

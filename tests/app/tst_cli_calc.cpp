@@ -1,5 +1,7 @@
 // Contract tests for `calc` and `diagnose`: the fixed flags and JSON keys scripts rely on (docs/cli.md).
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "cli_runner.h"
@@ -28,6 +30,57 @@ private slots:
         QCOMPARE(qRound(j["mfu"].toDouble() * 10000), 5434);
         QCOMPARE(j["hfu"].toDouble(), j["mfu"].toDouble());
         QCOMPARE(j["peak_tflops_per_gpu"].toDouble(), 2250.0);
+    }
+
+    void packedQwenOnA800()
+    {
+        // Qwen2.5-7B packed to 81,920 tokens on 32 A800 (the multimodal engine's text run), with 31 documents per
+        // sequence: 16 of 1,024, 8 of 2,048, 4 of 4,096, 2 of 8,192, 1 of 16,384 tokens (each bin 16,384 tokens).
+        // sum(d^2)/sum(d) = 16,384 x 31,744 / 81,920 = 6,348.8. 6 (N - N_emb) = 42,423,714,816; 12 L H Q = 1,204,224.
+        QTemporaryDir dir;
+        const QString lengths = dir.filePath(QStringLiteral("lengths.csv"));
+        QFile f(lengths);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("length,count\n1024,16\n2048,8\n4096,4\n8192,2\n16384,1\n");
+        f.close();
+        const QStringList base { "calc", "--model", "qwen2.5-7b", "--gpu", "a800-sxm-80gb", "--gpus", "32",
+            "--packing-length", "81920", "--doc-lengths", lengths, "--tokens-per-sec-per-gpu", "3271", "--json" };
+        const auto r = runCli(base);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = r.json();
+        const QJsonObject packing = j["packing"].toObject();
+        QCOMPARE(packing["effective_attention_length"].toDouble(), 6348.8);
+        QCOMPARE(packing["packing_length"].toDouble(), 81920.0);
+        QCOMPARE(j["flops_per_token"].toObject()["palm"].toDouble(), 42423714816.0 + 1204224.0 * 6348.8);
+        QCOMPARE(packing["palm_over_packing_length"].toDouble(), 42423714816.0 + 1204224.0 * 81920);
+        // 3,271 tokens/s per GPU is 52.5% MFU counted per document; the packing-length count would claim 148%.
+        QCOMPARE(qRound(j["mfu"].toDouble() * 1000), 525);
+        QCOMPARE(qRound(packing["mfu_palm_over_packing_length"].toDouble() * 100), 148);
+
+        // Padding kept: MFU counts the useful three quarters, HFU every processed token.
+        const auto padded = runCli(base + QStringList { "--padding-fraction", "0.25" });
+        QCOMPARE(padded.exitCode, 0);
+        QCOMPARE(padded.json()["mfu"].toDouble(), j["mfu"].toDouble() * 0.75);
+        QCOMPARE(padded.json()["hfu"].toDouble(), j["hfu"].toDouble());
+        QCOMPARE(padded.json()["useful_tokens_per_sec_per_gpu"].toDouble(), 3271.0 * 0.75);
+
+        // Attention spanning the packed sequence: the packing length is the right S.
+        const auto whole = runCli(base + QStringList { "--attention-mask", "packed" });
+        QCOMPARE(whole.json()["flops_per_token"].toObject()["palm"].toDouble(), 42423714816.0 + 1204224.0 * 81920);
+
+        // Refused, each with its flag named.
+        const QStringList model { "calc", "--model", "qwen2.5-7b", "--gpu", "a800-sxm-80gb" };
+        for (const auto& [args, mentions] : std::vector<std::pair<QStringList, QString>> {
+                 { { "--seq", "4096", "--packing-length", "8192" }, "--packing-length" },
+                 { { "--packing-length", "8192", "--doc-length", "16384" }, "--doc-length" },
+                 { { "--doc-lengths", dir.filePath("missing.csv") }, "--doc-lengths" },
+                 { { "--padding-fraction", "1" }, "--padding-fraction" },
+                 { { "--attention-mask", "sometimes" }, "--attention-mask" },
+             }) {
+            const auto bad = runCli(model + args);
+            QVERIFY2(bad.exitCode != 0, qPrintable(args.join(' ')));
+            QVERIFY2(QString::fromUtf8(bad.err).contains(mentions), bad.err.constData());
+        }
     }
 
     void clusterThroughputAndStepTime()

@@ -46,6 +46,44 @@ private slots:
             QFAIL(p.message().c_str());
     }
 
+    void attentionCountedOverPackingLength()
+    {
+        // Llama 3.1 8B packed to 8,192 tokens with documents of 1,024 x 2, 2,048 and 4,096, masked per document:
+        // sum(d^2)/sum(d) = 2816, so PaLM gives 45,029,548,032 + 1,572,864 x 2816 = 49,458,733,056 FLOP/token; a
+        // report that counts 12LHQS at S = 8192 states 57,914,449,920 (1.17x).
+        const std::string run = R"({"runs": [{"label": "packed", "gpu": "b200", "gpus": 8, "model": "llama-3.1-8b",
+            "packing_length": 8192, "document_lengths": [[1024, 2], [2048, 1], [4096, 1]],
+            "tokens_per_sec": 10000, "tokens_per_sec_scope": "per_gpu", )";
+        const Diagnosis stated = diagnoseText(run + R"("flops_per_token": 57914449920}]})");
+        const Finding* f = test::findFinding(stated.runs[0].findings, "attention_counted_over_packing_length");
+        QVERIFY2(f, codes(stated.runs[0].findings).c_str());
+        QCOMPARE(f->severity, std::string("error"));
+        QCOMPARE(f->figures.at("corrected_flops_per_token"), 49'458'733'056.0);
+        QCOMPARE(f->figures.at("effective_attention_length"), 2816.0);
+        QCOMPARE(stated.runs[0].flopsPerToken, 49'458'733'056.0);
+
+        // Only an MFU stated: 10,000 tokens/s x 57.91 GFLOP / 2,250 TFLOPS = 25.74%; corrected 21.98%.
+        const Diagnosis mfuOnly = diagnoseText(run + R"("mfu": 0.25739755520}]})");
+        const Finding* g = test::findFinding(mfuOnly.runs[0].findings, "attention_counted_over_packing_length");
+        QVERIFY2(g, codes(mfuOnly.runs[0].findings).c_str());
+        QCOMPARE(percent(g->figures.at("corrected_mfu")), 22.0);
+        QCOMPARE(percent(mfuOnly.runs[0].mfu), 22.0);
+
+        // Attention spanning the packed sequence: the packing length is right, nothing to flag.
+        const Diagnosis whole = diagnoseText(run + R"("attention_mask": "packed", "flops_per_token": 57914449920}]})");
+        QVERIFY(!test::findFinding(whole.runs[0].findings, "attention_counted_over_packing_length"));
+        QCOMPARE(whole.runs[0].flopsPerToken, 57'914'449'920.0);
+
+        // Documents longer than the packing length are refused, naming the key.
+        try {
+            diagnoseText(R"({"runs": [{"gpu": "b200", "model": "llama-3.1-8b", "seq_len": 4096, "tokens_per_sec": 1,
+                "document_lengths": [8192]}]})");
+            QFAIL("expected an error");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("document_lengths") != std::string::npos, e.what());
+        }
+    }
+
     void b200ScalingReport()
     {
         std::ifstream in(MFU_SOURCE_DIR "/examples/b200-scaling-report.json");

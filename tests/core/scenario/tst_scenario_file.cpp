@@ -31,11 +31,14 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.cluster.hardware.pricePerGpuHourUsd = 2.1234567890123; // user-edited, many digits
     s.cluster.gpuCount = 256;
     s.cluster.gpusPerScaleUpDomain = 4;
-    s.workload = { 16384, 8 * 1024 * 1024, 3 };
+    s.workload = { 16384, 8 * 1024 * 1024, 3, {} };
+    s.workload.packing.documents = { { 512, 4 }, { 2048, 2.5 }, { 8192, 1 } };
+    s.workload.packing.attention = PackedAttention::WholeSequence;
+    s.workload.packing.paddingFraction = 0.125;
     s.precision = TrainingPrecision::BF16_FP8;
     s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true };
     s.activationCheckpointing = ActivationCheckpointing::Full;
-    s.flags = { 2, true, false, false, true, true, AttentionKernel::Cudnn };
+    s.flags = { 2, true, false, false, true, true, AttentionKernel::Cudnn, true };
     s.mfuFormula = FlopFormula::PerComponentCausal;
     s.measuredThroughput = Throughput { 1234.5678, ThroughputScope::PerGpu };
     s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
@@ -143,6 +146,14 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(workload.seqLen);
         SAME(workload.globalBatchTokens);
         SAME(workload.microBatch);
+        SAME(workload.packing.documents.size());
+        for (size_t i = 0; i < a.workload.packing.documents.size(); ++i) {
+            SAME(workload.packing.documents[i].length);
+            SAME(workload.packing.documents[i].count);
+        }
+        SAME(workload.packing.meanOnly);
+        SAME(workload.packing.attention);
+        SAME(workload.packing.paddingFraction);
         SAME(precision);
         SAME(parallelism.tp);
         SAME(parallelism.sequenceParallel);
@@ -163,6 +174,7 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(flags.optimizerInBackward);
         SAME(flags.fp8ScalesInBackward);
         SAME(flags.attentionKernel);
+        SAME(flags.fusedLinearCrossEntropy);
         SAME(mfuFormula);
         SAME(measuredThroughput.has_value());
         if (a.measuredThroughput) {
@@ -359,6 +371,15 @@ private slots:
             << edited([](auto& j) { j["measured_throughput"]["scope"] = "node"; }) << "measured_throughput.scope";
         QTest::newRow("traces not a list") << edited([](auto& j) { j["trace_paths"] = "a.json"; }) << "trace_paths";
         QTest::newRow("empty trace path") << edited([](auto& j) { j["trace_paths"][1] = ""; }) << "trace_paths[1]";
+        QTest::newRow("document longer than the packing length") << edited([](auto& j) {
+            j["workload"]["packing"] = { { "document_lengths", { 100000 } } };
+        }) << "workload.packing.document_lengths";
+        QTest::newRow("padding fraction 1") << edited([](auto& j) {
+            j["workload"]["packing"] = { { "padding_fraction", 1.0 } };
+        }) << "workload.packing.padding_fraction";
+        QTest::newRow("bad attention mask") << edited([](auto& j) {
+            j["workload"]["packing"] = { { "mean_document_length", 512 }, { "attention_mask", "sometimes" } };
+        }) << "workload.packing.attention_mask";
         QTest::newRow("negative price") << edited([](auto& j) { j["price_per_gpu_hour_usd"] = -1; })
                                         << "price_per_gpu_hour_usd";
         QTest::newRow("target MFU 60") << edited([](auto& j) { j["cost"]["target_mfu"] = 60; }) << "cost.target_mfu";
