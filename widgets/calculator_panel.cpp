@@ -99,6 +99,12 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     big.setBold(true);
     m_mfu->setFont(big);
     m_hfu = addValue(resultsForm, tr("HFU:"), "hfu");
+    m_mfuOverPacking = addValue(resultsForm, tr("Over packing length:"), "mfuOverPackingLength");
+    m_mfuOverPacking->setToolTip(tr("The MFU a count of attention over the whole packed sequence gives (PaLM's formula "
+                                    "as published, S = the packing length). With per-document masking each token "
+                                    "attends only within its document, so this over-counts."));
+    m_resultsForm = resultsForm;
+    resultsForm->setRowVisible(m_mfuOverPacking, false);
     m_flopsPerToken->setToolTip(tr("Training FLOP per token (forward and backward) by the formula MFU is reported in"));
     m_mfu->setToolTip(tr("Model FLOPs Utilization: the model's FLOP/s (no recomputation) over the GPU's dense peak"));
     m_hfu->setToolTip(tr("Hardware FLOPs Utilization: like MFU, but counting activation recomputation too"));
@@ -201,9 +207,20 @@ void CalculatorPanel::updateTerms()
     m_shape->setText(s.model.isBare()
             ? tr("unknown (bare parameter count)")
             : QStringLiteral("L = %1, H = %2, Q = %3").arg(s.model.layers).arg(s.model.heads).arg(s.model.qkHeadDim()));
-    m_seqLen->setText(tr("%1 tokens").arg(grouped(static_cast<double>(s.workload.seqLen))));
+    const FlopsPerToken flops = scenarioFlopCounts(s);
+    const SequencePacking& packing = s.workload.packing;
+    QString seqText = tr("%1 tokens").arg(grouped(static_cast<double>(s.workload.seqLen)));
+    if (packing.packed())
+        seqText += packing.attention == PackedAttention::PerDocument
+            ? tr(" packed; attention per document over %1 tokens (sum d%2/sum d%3)")
+                  .arg(grouped(std::round(flops.effectiveAttentionLength)), QChar(0x00B2),
+                      packing.meanOnly ? tr(", documents of the mean taken as equal") : QString())
+            : tr(" packed; attention spans the packed sequence");
+    if (packing.padded())
+        seqText += tr("; %1 of processed tokens are padding (MFU counts the rest)")
+                       .arg(QString::fromStdString(formatPercent(packing.paddingFraction)));
+    m_seqLen->setText(seqText);
 
-    const FlopsPerToken flops = countFlopsPerToken(s.model, s.workload.seqLen);
     std::optional<double> perGpu;
     if (s.measuredThroughput)
         perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
@@ -228,6 +245,7 @@ void CalculatorPanel::updateResults()
         const QString none = tr("no measurement");
         for (QLabel* l : { m_throughput, m_tflops, m_mfu, m_hfu })
             l->setText(none);
+        m_resultsForm->setRowVisible(m_mfuOverPacking, false);
         m_mfu->setStyleSheet(QString());
         return;
     }
@@ -255,6 +273,15 @@ void CalculatorPanel::updateResults()
         m_mfu->setText(m_mfu->text()
             + tr("\nabove 100%: no GPU computes above its dense peak, so the measured throughput, the GPU count or "
                  "the model do not describe one run"));
+    // Documents masked apart: the MFU that counting attention over the packing length would claim, labelled.
+    const auto naive = scenarioFlopCounts(s).palmOverPackingLength;
+    m_resultsForm->setRowVisible(m_mfuOverPacking, naive.has_value());
+    if (naive) {
+        const double naiveMfu = *naive * r.usefulTokensPerSecPerGpu / r.peakFlopsPerGpu;
+        m_mfuOverPacking->setText(tr("%1 MFU if attention is counted over the packed sequence: an over-count%2")
+                                      .arg(percent(naiveMfu), naiveMfu > 1 ? tr(", above 100%") : QString()));
+        m_mfuOverPacking->setStyleSheet(naiveMfu > 1 ? errorStyleSheet() : QString());
+    }
     m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
     m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
                                        .arg(percent(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
@@ -282,10 +309,15 @@ void CalculatorPanel::updateChart()
         if (!xs.isEmpty())
             m_chart->addLine(formulaShortName(f), xs, ys);
     }
-    m_chart->addScatter(
-        tr("This scenario (%1, S = %2)")
-            .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen))),
-        { static_cast<double>(s.workload.seqLen) }, { scenarioFlopsPerToken(s) / kGiga });
+    // A packed run sits at the length its attention really spans (sum d^2 / sum d), where the curves give its count.
+    const double attentionLength = scenarioFlopCounts(s).effectiveAttentionLength;
+    m_chart->addScatter(attentionLength != static_cast<double>(s.workload.seqLen)
+            ? tr("This scenario (%1, packed to %2: attention over %3)")
+                  .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen)),
+                      grouped(std::round(attentionLength)))
+            : tr("This scenario (%1, S = %2)")
+                  .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen))),
+        { attentionLength }, { scenarioFlopsPerToken(s) / kGiga });
     m_chart->rescale();
 }
 

@@ -1,9 +1,12 @@
 #include "widgets/calculator_tables.h"
 #include "widgets/category_palette.h"
 
+#include <QColor>
 #include <QFont>
+
 #include <QLocale>
 #include <QStandardItemModel>
+#include <cmath>
 
 #include "core/errors.h"
 #include "core/number_format.h"
@@ -52,7 +55,7 @@ QString formulaShortName(FlopFormula formula)
     return {};
 }
 
-QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, int64_t seqLen)
+QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, double seqLen)
 {
     const QString n = billions(model.isMoe() ? params.active : params.total);
     switch (formula) {
@@ -66,7 +69,7 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
             .arg(model.qkHeadDim() == model.vHeadDim()
                     ? QString::number(model.qkHeadDim())
                     : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
-            .arg(grouped(seqLen));
+            .arg(grouped(std::round(seqLen)));
     case FlopFormula::PerComponent:
         return QStringLiteral("3 x sum of forward matmuls, full S x S attention");
     case FlopFormula::PerComponentCausal:
@@ -82,31 +85,42 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
     table->setHorizontalHeaderLabels({ QStringLiteral("Formula"), QStringLiteral("With this scenario's terms"),
         QStringLiteral("GFLOP/token"), QStringLiteral("TFLOPS per GPU"), QStringLiteral("MFU") });
     const QLocale locale;
+    const SequencePacking& packing = scenario.workload.packing;
+    // TFLOPS and MFU of one FLOP/token figure at the measured throughput (useful tokens; padding left out).
+    const auto measured = [&](std::optional<double> perToken, double recompute, QString& tflops, QString& mfu) {
+        if (!perToken || !tokensPerSecPerGpu)
+            return false;
+        try {
+            const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
+                scenario.cluster.hardware, scenario.precision, usefulTokenFraction(packing));
+            tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
+            mfu = QString::fromStdString(formatPercent(r.mfu));
+            if (r.mfu > 1)
+                mfu += QObject::tr(" (above 100%: impossible)");
+            return r.mfu > 1;
+        } catch (const InputError&) {
+            return false; // the panel shows the reason once, above the tables
+        }
+    };
     for (FlopFormula f : kAllFlopFormulas) {
         const std::optional<double> perToken = flops.get(f);
         QString tflops = QStringLiteral("-");
         QString mfu = QStringLiteral("-");
-        bool impossible = false; // no GPU computes above its peak: shown in the error colour
-        if (perToken && tokensPerSecPerGpu) {
-            try {
-                const double recompute = recomputeFlopsPerToken(
-                    scenario.model, scenario.workload.seqLen, scenario.activationCheckpointing, f);
-                const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
-                    scenario.cluster.hardware, scenario.precision);
-                tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
-                mfu = QString::fromStdString(formatPercent(r.mfu));
-                impossible = r.mfu > 1;
-                if (impossible)
-                    mfu += QObject::tr(" (above 100%: impossible)");
-            } catch (const InputError&) {
-                // The panel shows the reason once, above the tables.
-            }
+        double recompute = 0;
+        try {
+            recompute = recomputeFlopsPerToken(
+                scenario.model, scenario.workload.seqLen, packing, scenario.activationCheckpointing, f);
+        } catch (const InputError&) {
         }
+        // No GPU computes above its peak: shown in the error colour.
+        const bool impossible = measured(perToken, recompute, tflops, mfu);
+        QString terms = perToken ? formulaWithTerms(f, scenario.model, params, flops.effectiveAttentionLength)
+                                 : QStringLiteral("needs the architecture (bare parameter count)");
+        if (perToken && flops.palmOverPackingLength && f != FlopFormula::SixN)
+            terms += QObject::tr(", attention per packed document");
         QList<QStandardItem*> row { cell(formulaShortName(f), Qt::AlignLeft | Qt::AlignVCenter),
-            cell(perToken ? formulaWithTerms(f, scenario.model, params, scenario.workload.seqLen)
-                          : QStringLiteral("needs the architecture (bare parameter count)"),
-                Qt::AlignLeft | Qt::AlignVCenter),
-            cell(perToken ? gflops(*perToken) : QStringLiteral("-")), cell(tflops), cell(mfu) };
+            cell(terms, Qt::AlignLeft | Qt::AlignVCenter), cell(perToken ? gflops(*perToken) : QStringLiteral("-")),
+            cell(tflops), cell(mfu) };
         if (impossible)
             row.last()->setForeground(errorColour());
         row[0]->setToolTip(
@@ -120,6 +134,29 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
             }
             row[0]->setText(row[0]->text() + QStringLiteral(" (reported)"));
         }
+        table->appendRow(row);
+    }
+    // PaLM as published over the packing length, beside the per-document count: the figure an MFU computed the
+    // naive way divides, labelled as the over-count it is.
+    if (flops.palmOverPackingLength) {
+        QString tflops = QStringLiteral("-");
+        QString mfu = QStringLiteral("-");
+        double recompute = 0; // PaLM at the packing length is the unpacked sequence's count
+        try {
+            recompute = recomputeFlopsPerToken(
+                scenario.model, scenario.workload.seqLen, scenario.activationCheckpointing, FlopFormula::PaLM);
+        } catch (const InputError&) {
+        }
+        const bool impossible = measured(flops.palmOverPackingLength, recompute, tflops, mfu);
+        QList<QStandardItem*> row { cell(QObject::tr("PaLM, S = packing length"), Qt::AlignLeft | Qt::AlignVCenter),
+            cell(formulaWithTerms(FlopFormula::PaLM, scenario.model, params, double(scenario.workload.seqLen))
+                    + QObject::tr(": over-counts, documents are masked apart"),
+                Qt::AlignLeft | Qt::AlignVCenter),
+            cell(gflops(*flops.palmOverPackingLength)), cell(tflops), cell(mfu) };
+        row[0]->setToolTip(QObject::tr("PaLM's formula as published with S = the packing length. With per-document "
+                                       "masking each token attends only within its document, so this over-counts."));
+        for (auto* item : row)
+            item->setForeground(impossible ? errorColour() : QColor(Qt::gray));
         table->appendRow(row);
     }
 }

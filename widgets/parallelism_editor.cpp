@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <exception>
 
 #include "core/costmodel/cost_model.h"
@@ -21,6 +22,9 @@ namespace mfu::widgets {
 
 namespace {
 const QString kGlobalBatch = QStringLiteral("globalBatchTokens");
+const QString kDocumentLength = QStringLiteral("documentLength");
+const QString kAttentionMask = QStringLiteral("attentionMask");
+const QString kPadding = QStringLiteral("paddingPercent");
 
 int clampToInt(int64_t v)
 {
@@ -97,6 +101,40 @@ void ParallelismEditor::buildUi()
         form, "globalBatchTokens", tr("&Global batch:"), tr("Global batch in tokens per optimizer step"), 1, INT_MAX,
         [](const Scenario& s) { return clampToInt(s.workload.globalBatchTokens); },
         [](Scenario& s, int v) { s.workload.globalBatchTokens = v; });
+    // Packing: documents per sequence as a mean (a histogram comes from a scenario file or `--doc-lengths`), the
+    // attention mask, the padding kept.
+    addSpin(
+        form, "documentLength", tr("&Documents:"),
+        tr("Mean document length in a packed sequence, tokens; 0: one document per sequence"), 0, INT_MAX,
+        [](const Scenario& s) {
+            return s.workload.packing.packed()
+                ? clampToInt(std::llround(meanDocumentLength(s.workload.packing, s.workload.seqLen)))
+                : 0;
+        },
+        [](Scenario& s, int v) {
+            s.workload.packing.documents.clear();
+            s.workload.packing.meanOnly = false;
+            if (v > 0) {
+                s.workload.packing.documents = { { v, 1.0 } };
+                s.workload.packing.meanOnly = true;
+            }
+        });
+    if (auto* documents = qobject_cast<QSpinBox*>(m_fields[kDocumentLength].widget)) {
+        documents->setSuffix(tr(" tokens"));
+        documents->setSpecialValueText(tr("one per sequence"));
+    }
+    addCombo(
+        form, "attentionMask", tr("Attention &mask:"), tr("Attention in a packed sequence"),
+        { { tr("Per document (varlen)"), int(PackedAttention::PerDocument) },
+            { tr("Whole packed sequence"), int(PackedAttention::WholeSequence) } },
+        [](const Scenario& s) { return int(s.workload.packing.attention); },
+        [](Scenario& s, int v) { s.workload.packing.attention = static_cast<PackedAttention>(v); });
+    addSpin(
+        form, "paddingPercent", tr("Pa&dding kept:"), tr("Share of processed tokens that are padding, percent"), 0, 99,
+        [](const Scenario& s) { return int(std::lround(s.workload.packing.paddingFraction * 100.0)); },
+        [](Scenario& s, int v) { s.workload.packing.paddingFraction = v / 100.0; });
+    if (auto* padding = qobject_cast<QSpinBox*>(m_fields[kPadding].widget))
+        padding->setSuffix(tr(" %"));
     addCombo(
         form, "activationCheckpointing", tr("&Checkpointing:"), tr("Activation checkpointing"),
         { { tr("None"), int(ActivationCheckpointing::None) },
@@ -123,6 +161,11 @@ void ParallelismEditor::buildUi()
         form, "optimizerInBackward", tr("Optimizer in backward"), tr("Optimizer step overlapped with backward"),
         [](const Scenario& s) { return int(s.flags.optimizerInBackward); },
         [](Scenario& s, int v) { s.flags.optimizerInBackward = v != 0; });
+    addCheck(
+        form, "fusedLinearCrossEntropy", tr("Fused linear cross-entropy"),
+        tr("LM head and loss fused in chunks (Liger Kernel): the logits are never held whole"),
+        [](const Scenario& s) { return int(s.flags.fusedLinearCrossEntropy); },
+        [](Scenario& s, int v) { s.flags.fusedLinearCrossEntropy = v != 0; });
     addCheck(
         form, "fp8ScalesInBackward", tr("FP8 scales in backward"), tr("Precompute FP8 weight scales during backward"),
         [](const Scenario& s) { return int(s.flags.fp8ScalesInBackward); },
@@ -215,9 +258,21 @@ void ParallelismEditor::edit(const QString& name, int value)
                           .arg(perMicroStep)
                           .arg(dataParallelRanks(candidate));
     }
+    const bool packing = name == kDocumentLength || name == kAttentionMask || name == kPadding;
+    if (problem.isEmpty() && packing) {
+        try {
+            validatePacking(candidate.workload.packing, candidate.workload.seqLen);
+        } catch (const InputError& e) {
+            problem = QString::fromStdString(e.what());
+        }
+    }
     showReason(field, problem);
     if (!problem.isEmpty())
         return;
+    if (packing) {
+        m_model->setPacking(candidate.workload.packing);
+        return;
+    }
     if (name == kGlobalBatch) {
         m_model->setGlobalBatchTokens(value);
         return;

@@ -1,5 +1,7 @@
 #include "widgets/predict_panel.h"
 
+#include <algorithm>
+
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -96,7 +98,8 @@ void PredictPanel::buildUi()
     scroll->setAccessibleName(tr("Parallelism inputs"));
     // As wide as the editor needs and no wider (the charts get the rest); narrower windows scroll it.
     scroll->setMaximumWidth(m_editor->minimumSizeHint().width() + 28);
-    scroll->setMinimumWidth(120);
+    // Never narrower than its fields need to show a value (the charts on the right shrink first).
+    scroll->setMinimumWidth(std::min(m_editor->minimumSizeHint().width() + 28, 250));
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     layout->addWidget(scroll);
 
@@ -171,6 +174,7 @@ QWidget* PredictPanel::buildSummary()
     auto* progressRow = new QHBoxLayout;
     m_backgroundStatus = new QLabel;
     m_backgroundStatus->setObjectName(QStringLiteral("backgroundStatus"));
+    m_backgroundStatus->setWordWrap(true); // an error can be long; it wraps instead of widening the panel
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("backgroundProgress"));
     m_progress->setAccessibleName(tr("Progress of the sweeps and the planner"));

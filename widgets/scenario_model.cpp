@@ -72,6 +72,12 @@ void ScenarioModel::setSeqLen(int64_t seqLen)
     deriveAndNotify();
 }
 
+void ScenarioModel::setPacking(const SequencePacking& packing)
+{
+    m_scenario.workload.packing = packing;
+    deriveAndNotify();
+}
+
 void ScenarioModel::setMicroBatch(int64_t microBatch)
 {
     m_scenario.workload.microBatch = microBatch;

@@ -56,6 +56,9 @@ public:
         const FrameworkFlags& flags, int64_t microBatch);
     // Rounds down to whole micro-batches per data-parallel rank (at least one).
     void setGlobalBatchTokens(int64_t tokens);
+    // Documents packed into each sequence, their attention mask and the padding kept (core/model/packing.h); the
+    // caller has validated it against the sequence length.
+    void setPacking(const SequencePacking& packing);
     // Cost panel inputs. A change to another GPU resets the price to the one remembered for it (price_memory.h), else
     // its preset's typical price; the same GPU with other constants (calibration) keeps the scenario's price.
     void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);

@@ -57,6 +57,8 @@ const char* CostModel::invalidReason(const Scenario& s) const
         return "sequence length must be at least 1";
     if (s.workload.microBatch < 1)
         return "micro-batch must be at least 1 sequence";
+    if (const char* packing = packingProblem(s.workload.packing, s.workload.seqLen))
+        return packing;
     if (fsdpShards(s) == 0)
         return "tp x pp x cp x hsdp replicas must divide the GPU count";
     const auto& x = m_shape.layer;

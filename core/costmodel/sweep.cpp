@@ -53,6 +53,8 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
     switch (axis) {
     case SweepAxis::SeqLen:
         s.workload.seqLen = static_cast<int64_t>(x);
+        // The same documents packed to the new length: longer ones are split, as packers do.
+        s.workload.packing = packedInto(scenario.workload.packing, s.workload.seqLen);
         break;
     case SweepAxis::GpuCount:
         s.cluster.gpuCount = static_cast<int>(x);

@@ -56,6 +56,45 @@ double meanDocumentLength(const SequencePacking& packing, int64_t seqLen)
     return count > 0 ? tokens / count : double(seqLen);
 }
 
+SequencePacking packedInto(const SequencePacking& packing, int64_t seqLen)
+{
+    if (!packing.packed() || seqLen < 1)
+        return packing;
+    SequencePacking out = packing;
+    std::map<int64_t, double> bins;
+    for (const auto& b : packing.documents) {
+        if (b.length <= seqLen) {
+            bins[b.length] += b.count;
+            continue;
+        }
+        bins[seqLen] += b.count * double(b.length / seqLen);
+        if (b.length % seqLen != 0)
+            bins[b.length % seqLen] += b.count;
+    }
+    out.documents.clear();
+    for (const auto& [len, count] : bins)
+        out.documents.push_back({ len, count });
+    out.meanOnly = packing.meanOnly && out.documents.size() == 1;
+    return out;
+}
+
+const char* packingProblem(const SequencePacking& packing, int64_t seqLen)
+{
+    if (!(packing.paddingFraction >= 0.0 && packing.paddingFraction < 1.0))
+        return "the padding fraction must lie in [0, 1)";
+    double count = 0;
+    for (const auto& b : packing.documents) {
+        if (b.length < 1 || !(b.count >= 0))
+            return "document lengths must be at least 1 token and counts zero or more";
+        if (b.length > seqLen)
+            return "a packed document is longer than the sequence (the packing length)";
+        count += b.count;
+    }
+    if (packing.packed() && !(count > 0))
+        return "the packed sequence holds no documents";
+    return nullptr;
+}
+
 void validatePacking(const SequencePacking& packing, int64_t seqLen)
 {
     if (!(packing.paddingFraction >= 0.0 && packing.paddingFraction < 1.0))

@@ -59,6 +59,13 @@ double usefulTokenFraction(const SequencePacking& packing);
 // Mean document length of the histogram (sum(d x count) / sum(count)); seqLen when not packed.
 double meanDocumentLength(const SequencePacking& packing, int64_t seqLen);
 
+// The same documents packed into sequences of seqLen tokens: a document longer than seqLen is split into whole
+// seqLen pieces and its remainder, as packers split long documents (tokens kept). Used where the packing length
+// moves and the documents stay (a sequence-length sweep).
+SequencePacking packedInto(const SequencePacking& packing, int64_t seqLen);
+// Why the packing cannot describe sequences of seqLen tokens (a static sentence), or nullptr; no allocation.
+const char* packingProblem(const SequencePacking& packing, int64_t seqLen);
+
 // Throws InputError naming the field: a length below 1 or above the sequence length, a count below 0 or no
 // documents at all, a padding fraction outside [0, 1).
 void validatePacking(const SequencePacking& packing, int64_t seqLen);

@@ -62,6 +62,33 @@ private:
     };
 
 private slots:
+    // A packed scenario: the PaLM row counts attention per document, and a labelled row beside it counts it over the
+    // packing length, as core computes both; the MFU label names the over-count.
+    void packedSequenceShowsBothPalmFigures()
+    {
+        Fixture f;
+        mfu::Scenario s = f.model.scenario();
+        s.workload.seqLen = 8192;
+        s.workload.packing.documents = { { 1024, 2 }, { 2048, 1 }, { 4096, 1 } };
+        f.model.setScenario(s);
+        const mfu::FlopsPerToken flops = mfu::countFlopsPerToken(s.model, 8192, s.workload.packing);
+        QVERIFY(flops.palmOverPackingLength);
+        const QStandardItemModel* table = f.panel.formulaTable();
+        QString naiveRow, palmRow;
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const QString name = table->item(r, 0)->text();
+            if (name.startsWith(QLatin1String("PaLM, S = packing length")))
+                naiveRow = table->item(r, 2)->text();
+            else if (table->item(r, 1)->text().contains(QLatin1String("2,816")))
+                palmRow = table->item(r, 2)->text();
+        }
+        QCOMPARE(naiveRow, QLocale().toString(*flops.palmOverPackingLength / 1e9, 'f', 2));
+        QCOMPARE(palmRow, QLocale().toString(*flops.palm / 1e9, 'f', 2));
+        QVERIFY2(f.text("seqLen").contains(QLatin1String("attention per document")), qPrintable(f.text("seqLen")));
+        if (s.measuredThroughput)
+            QVERIFY2(f.text("mfuOverPackingLength").contains(QLatin1String("over-count")),
+                qPrintable(f.text("mfuOverPackingLength")));
+    }
     void showsTheWorkedExampleFigures()
     {
         Fixture f;

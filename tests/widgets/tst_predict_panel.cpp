@@ -166,6 +166,42 @@ private slots:
         QCOMPARE(f.model.scenario().workload.globalBatchTokens, batch);
     }
 
+    // Packing inputs: a mean document length packs the sequence and the prediction follows core; a document longer
+    // than the packed sequence is explained and not applied; padding and the fused cross-entropy are levers.
+    void packingInputsChangeThePrediction()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 32768));
+        const QString before = f.text("predictedMfu");
+        auto* documents = f.field<QSpinBox>("documentLength");
+        QVERIFY(documents);
+        documents->setValue(2048);
+        const SequencePacking& p = f.model.scenario().workload.packing;
+        QCOMPARE(p.documents.size(), size_t(1));
+        QCOMPARE(p.documents[0].length, int64_t(2048));
+        QVERIFY(p.meanOnly);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+        QVERIFY(f.text("predictedMfu") != before); // attention over 2,048-token documents, not 32,768
+        documents->setValue(65536);
+        QCOMPARE(f.model.scenario().workload.packing.documents[0].length, int64_t(2048));
+        QVERIFY(f.panel.editor()
+                    ->validationReason(QStringLiteral("documentLength"))
+                    .contains(QLatin1String("longer than the sequence")));
+        f.field<QSpinBox>("paddingPercent")->setValue(25);
+        QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.25);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+        auto* mask = f.field<QComboBox>("attentionMask");
+        mask->setCurrentIndex(mask->findData(int(PackedAttention::WholeSequence)));
+        QCOMPARE(f.model.scenario().workload.packing.attention, PackedAttention::WholeSequence);
+        auto* fused = f.field<QCheckBox>("fusedLinearCrossEntropy");
+        QVERIFY(fused);
+        const double memoryBefore = f.predicted().memory.total();
+        fused->setChecked(true);
+        QVERIFY(f.model.scenario().flags.fusedLinearCrossEntropy);
+        QVERIFY(f.predicted().memory.total() < memoryBefore); // the logits are no longer held whole
+        documents->setValue(0);
+        QVERIFY(!f.model.scenario().workload.packing.packed());
+    }
+
     // TP 3 cannot divide 8 GPUs or the heads: the reason appears next to TP and the scenario keeps TP 1.
     void invalidLayoutIsExplainedAndNotApplied()
     {

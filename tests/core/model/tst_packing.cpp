@@ -152,6 +152,26 @@ private slots:
         }
     }
 
+    void longDocumentsAreSplitWhenThePackingLengthShrinks()
+    {
+        // Packed to 2,048: the 4,096 document becomes two of 2,048; tokens kept (2 x 1024 + 2048 + 4096 = 8192).
+        const SequencePacking p = packedInto(fourDocuments(), 2048);
+        QCOMPARE(p.documents.size(), size_t(2));
+        QCOMPARE(p.documents[0].length, int64_t(1024));
+        QCOMPARE(p.documents[0].count, 2.0);
+        QCOMPARE(p.documents[1].length, int64_t(2048));
+        QCOMPARE(p.documents[1].count, 3.0);
+        QVERIFY(!packingProblem(p, 2048));
+        QVERIFY(packingProblem(fourDocuments(), 2048)); // unsplit, the 4,096 document does not fit
+        // A remainder: 5,000 into 2,048 = 2 x 2,048 + 904.
+        SequencePacking odd;
+        odd.documents = { { 5000, 1 } };
+        const SequencePacking split = packedInto(odd, 2048);
+        QCOMPARE(split.documents.size(), size_t(2));
+        QCOMPARE(split.documents[0].length, int64_t(904));
+        QCOMPARE(split.documents[1].count, 2.0);
+    }
+
     void keys()
     {
         PackedAttention a = PackedAttention::WholeSequence;
