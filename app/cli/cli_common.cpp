@@ -122,6 +122,33 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
     return p;
 }
 
+void addVisionOptions(QCommandLineParser& parser)
+{
+    parser.addOption(opt("vision-tokens",
+        "Vision tokens per sequence (a vision-language model): the vision encoder's FLOPs are given beside MFU", "N"));
+    parser.addOption(opt("vision-tokens-per-image", "Vision tokens per image (default: one image per sequence)", "N"));
+    parser.addOption(opt("vision-frozen", "The vision encoder is frozen: its forward only"));
+}
+
+VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, VisionWorkload base)
+{
+    VisionWorkload v = base;
+    if (parser.isSet(QStringLiteral("vision-tokens")))
+        v.tokensPerSequence
+            = parsePositiveInteger(parser.value(QStringLiteral("vision-tokens")), QStringLiteral("vision-tokens"));
+    if (parser.isSet(QStringLiteral("vision-tokens-per-image")))
+        v.tokensPerImage = parsePositiveInteger(
+            parser.value(QStringLiteral("vision-tokens-per-image")), QStringLiteral("vision-tokens-per-image"));
+    if (parser.isSet(QStringLiteral("vision-frozen")))
+        v.encoderTrained = false;
+    try {
+        validateVisionWorkload(v, seqLen);
+    } catch (const InputError& e) {
+        throw InputError(std::string("--vision-tokens: ") + e.what());
+    }
+    return v;
+}
+
 void addThroughputOptions(QCommandLineParser& parser)
 {
     parser.addOption(opt("tokens-per-sec", "Measured throughput of the whole cluster, tokens/s", "X"));

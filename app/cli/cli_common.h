@@ -43,6 +43,9 @@ int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
 // The packing flags applied over `base` (a scenario file's packing, or none) for sequences of seqLen tokens (the
 // packing length); validated.
 SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen, SequencePacking base = {});
+// --vision-tokens, --vision-tokens-per-image, --vision-frozen (core/model/vision_encoder.h).
+void addVisionOptions(QCommandLineParser& parser);
+VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, VisionWorkload base = {});
 // resolveSeqLen, with --packing-length read as the sequence length (both given and different is an error); for the
 // subcommands that took addPackingOptions.
 int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);

@@ -26,6 +26,9 @@ struct CalcResult {
     int gpus = 1;
     int64_t seq = 0;
     SequencePacking packing;
+    VisionWorkload vision;
+    std::optional<double> visionFlopsPerToken; // the encoder's FLOP per sequence token
+    std::optional<double> mfuWithVision;
     TrainingPrecision precision = TrainingPrecision::BF16;
     ActivationCheckpointing ac = ActivationCheckpointing::None;
     FlopFormula formula = FlopFormula::PaLM;
@@ -60,6 +63,7 @@ CalcResult compute(const QCommandLineParser& p)
     r.gpus = resolveGpuCount(p, 1);
     r.seq = resolvePackedSeqLen(p, 8192);
     r.packing = resolvePacking(p, r.seq);
+    r.vision = resolveVision(p, r.seq);
     r.precision = resolvePrecision(p);
     if (p.isSet(QStringLiteral("ac"))) {
         const auto ac = activationCheckpointingFromKey(p.value(QStringLiteral("ac")).toStdString());
@@ -69,6 +73,11 @@ CalcResult compute(const QCommandLineParser& p)
     }
     r.params = countParameters(r.model);
     r.flops = countFlopsPerToken(r.model, r.seq, r.packing);
+    if (r.vision.tokensPerSequence > 0 && !r.model.vision)
+        throw InputError("--vision-tokens: the model has no vision encoder this application counts (a Qwen2-VL, "
+                         "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
+    if (r.model.vision && r.vision.tokensPerSequence > 0)
+        r.visionFlopsPerToken = visionFlopsPerSequenceToken(*r.model.vision, r.vision, r.seq);
     r.formula = resolveFormula(p, r.model);
     resolveFlopsPerToken(r.model, r.seq, r.formula); // a formula the model cannot answer is an error now
     const auto throughput = throughputOf(p, r.seq, r.gpus);
@@ -82,11 +91,13 @@ CalcResult compute(const QCommandLineParser& p)
         s.cluster.gpuCount = r.gpus;
         s.workload.seqLen = r.seq;
         s.workload.packing = r.packing;
+        s.workload.vision = r.vision;
         s.precision = r.precision;
         s.activationCheckpointing = r.ac;
         s.mfuFormula = r.formula;
         s.measuredThroughput = throughput;
         r.mfu = scenarioMeasuredMfu(s);
+        r.mfuWithVision = scenarioMfuWithVision(s);
         const double perGpu = r.mfu->usefulTokensPerSecPerGpu; // MFU counts the tokens that train the model
         for (FlopFormula f : kAllFlopFormulas)
             if (const auto v = r.flops.get(f))
@@ -116,6 +127,27 @@ nlohmann::json packingJson(const CalcResult& r)
     return j;
 }
 
+// The vision encoder, outside MFU (which counts the language model, as multimodal references do) and in a second,
+// labelled figure.
+nlohmann::json visionJson(const CalcResult& r)
+{
+    nlohmann::json j;
+    const auto& v = r.model.vision;
+    j["has_encoder"] = v.has_value();
+    j["encoder_params"] = v ? nlohmann::json(visionParameters(*v)) : nlohmann::json();
+    j["vision_tokens_per_sequence"] = r.vision.tokensPerSequence;
+    j["vision_tokens_per_image"] = r.vision.tokensPerImage > 0 ? r.vision.tokensPerImage : r.vision.tokensPerSequence;
+    j["encoder_trained"] = r.vision.encoderTrained;
+    j["flops_per_vision_token"] = v && r.vision.tokensPerSequence > 0
+        ? nlohmann::json(visionTrainingFlopsPerToken(*v,
+            double(r.vision.tokensPerImage > 0 ? r.vision.tokensPerImage : r.vision.tokensPerSequence),
+            r.vision.encoderTrained))
+        : nlohmann::json();
+    j["vision_flops_per_token"] = optionalNumber(r.visionFlopsPerToken);
+    j["mfu_with_vision"] = optionalNumber(r.mfuWithVision);
+    return j;
+}
+
 nlohmann::json toJson(const CalcResult& r)
 {
     nlohmann::json j;
@@ -134,6 +166,7 @@ nlohmann::json toJson(const CalcResult& r)
     j["flops_per_token"] = flops;
     j["mfu_formula"] = std::string(flopFormulaKey(r.formula));
     j["packing"] = packingJson(r);
+    j["vision"] = visionJson(r);
     const auto& c = r.flops.forward;
     j["forward_flops_per_token"] = { { "qkv_projection", c.qkvProjection }, { "attention_scores", c.attentionScores },
         { "attention_values", c.attentionValues }, { "output_projection", c.outputProjection }, { "ffn", c.ffn },
@@ -175,7 +208,7 @@ QString toText(const CalcResult& r)
         if (const auto v = r.flops.get(f))
             line(std::string(flopFormulaLabel(f)) + (f == r.formula ? " *" : ""), formatGflop(*v));
     if (r.flops.palmOverPackingLength)
-        line("PaLM over the packing length (naive)", formatGflop(*r.flops.palmOverPackingLength));
+        line("PaLM, S = packing length (naive)", formatGflop(*r.flops.palmOverPackingLength));
     if (r.packing.packed() || r.packing.padded()) {
         out += QStringLiteral("Packing\n");
         if (r.packing.packed()) {
@@ -192,6 +225,12 @@ QString toText(const CalcResult& r)
             line("padding kept",
                 formatPercent(r.packing.paddingFraction) + " of processed tokens (MFU counts the rest)");
     }
+    if (r.visionFlopsPerToken) {
+        out += QStringLiteral("Vision encoder (not in MFU)\n");
+        line("encoder parameters", formatNumber(double(visionParameters(*r.model.vision))));
+        line("vision tokens per sequence", formatNumber(double(r.vision.tokensPerSequence)));
+        line("encoder FLOP per sequence token", formatGflop(*r.visionFlopsPerToken));
+    }
     if (r.mfu) {
         const MfuResult& m = *r.mfu;
         out += QStringLiteral("Throughput on %1 x %2 (%3)\n")
@@ -205,6 +244,8 @@ QString toText(const CalcResult& r)
         const std::string peakLabel(numberFormatLabel(m.peakFormat)); // FP16 on a GPU without BF16 (V100)
         line("dense " + peakLabel + " peak per GPU", formatTflops(m.peakFlopsPerGpu));
         line("MFU (* formula, " + peakLabel + " peak)", formatPercent(m.mfu));
+        if (r.mfuWithVision)
+            line("MFU including the vision encoder", formatPercent(*r.mfuWithVision));
         if (r.flops.palmOverPackingLength)
             line("MFU, attention over packing length",
                 formatPercent(*r.flops.palmOverPackingLength * m.usefulTokensPerSecPerGpu / m.peakFlopsPerGpu));
@@ -227,6 +268,7 @@ int runCalc(const QStringList& args)
     addClusterOptions(parser);
     addWorkloadOptions(parser);
     addPackingOptions(parser);
+    addVisionOptions(parser);
     addThroughputOptions(parser);
     parser.addOption({ QStringLiteral("micro-batch"),
         QStringLiteral("Sequences per GPU per micro-step (with --step-time)"), QStringLiteral("N") });

@@ -1,7 +1,7 @@
 // `trace LOGFILE [--model ... --gpu ... --gpus N --seq S --tokens-per-step N] [--json]`: a training log's steps and
 // medians (core/logs/training_log.h), and the core diagnosis of the MFU and TFLOPS it claims
-// (core/diagnosis/log_diagnosis.h). JSON: { "log": <core/logs/log_json.h>, "diagnosis": <core/diagnosis/diagnosis_json.h> | null,
-// "diagnosis_unavailable": reason (only when null) }.
+// (core/diagnosis/log_diagnosis.h). JSON: { "log": <core/logs/log_json.h>, "diagnosis":
+// <core/diagnosis/diagnosis_json.h> | null, "diagnosis_unavailable": reason (only when null) }.
 #include "app/cli/cmd_trace_log.h"
 
 #include <QFileInfo>
@@ -13,8 +13,8 @@
 #include "app/preset_store.h"
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/errors.h"
-#include "core/number_format.h"
 #include "core/logs/log_json.h"
+#include "core/number_format.h"
 
 namespace mfu::cli {
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/vision_encoder.h"
+
 #include "core/model/token_mixers.h"
 
 namespace mfu {
@@ -122,6 +124,9 @@ struct ModelSpec {
     // (all dense without MoE), all full attention, or all sliding-window when slidingWindow > 0 (Mistral 7B).
     std::vector<LayerRun> layerPattern;
     std::vector<std::string> notes; // what the counts leave out (e.g. a multimodal model's vision encoder)
+    // A vision-language model's vision encoder, read from its config's vision_config; its FLOPs stay out of MFU (the
+    // language model's) and are counted in a second, labelled figure (core/model/vision_encoder.h).
+    std::optional<VisionEncoderSpec> vision;
 
     // A model given only as a parameter count. When set, the architecture fields above are unused.
     std::optional<int64_t> bareParams;

@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/presets/hf_config_families.h"
+#include "core/presets/hf_vision.h"
 
 namespace mfu {
 
@@ -22,7 +23,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 41> kFamilies { {
+constexpr std::array<Family, 45> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -30,6 +31,12 @@ constexpr std::array<Family, 41> kFamilies { {
     { "qwen2", "Qwen2ForCausalLM", hf::readQwen },
     { "qwen3", "Qwen3ForCausalLM", hf::readQwen },
     { "qwen3_vl_text", "", hf::readQwen },
+    // Qwen2-VL and Qwen2.5-VL: older configs keep the language model's keys at the top level, newer ones in
+    // text_config (then read as a wrapper, below).
+    { "qwen2_vl", "Qwen2VLForConditionalGeneration", hf::readQwen },
+    { "qwen2_5_vl", "Qwen2_5_VLForConditionalGeneration", hf::readQwen },
+    { "qwen2_vl_text", "", hf::readQwen },
+    { "qwen2_5_vl_text", "", hf::readQwen },
     { "olmo2", "Olmo2ForCausalLM", hf::readOlmo2 },
     { "cohere", "CohereForCausalLM", hf::readCohere },
     { "internlm2", "InternLM2ForCausalLM", hf::readInternLm2 },
@@ -72,12 +79,14 @@ struct Wrapper {
     std::string_view modelType;
     std::string_view textModelType;
 };
-constexpr std::array<Wrapper, 9> kWrappers { {
+constexpr std::array<Wrapper, 11> kWrappers { {
     { "llava", "llama" },
     { "llama4", "llama4_text" },
     { "gemma3", "gemma3_text" },
     { "mistral3", "mistral" },
     { "qwen3_vl", "qwen3_vl_text" },
+    { "qwen2_vl", "qwen2_vl_text" },
+    { "qwen2_5_vl", "qwen2_5_vl_text" },
     { "qwen3_vl_moe", "qwen3_vl_moe_text" },
     { "kimi_k25", "kimi_k2" },
     { "qwen3_5", "qwen3_5_text" },
@@ -182,8 +191,11 @@ ModelSpec modelFromHfConfig(const json& outer, const std::string& source)
     const json* config = &outer;
     std::string type = outerType;
     std::string prefix;
-    bool multimodal = false;
-    if (const Wrapper* w = wrapperOf(outerType)) {
+    bool multimodal = outer.contains("vision_config");
+    const Wrapper* w = wrapperOf(outerType);
+    if (w && !(outer.contains("text_config") && outer["text_config"].is_object()) && familyOf(outerType))
+        w = nullptr; // a flat Qwen2-VL / Qwen2.5-VL config: the language model's keys are at the top level
+    if (w) {
         if (!outer.contains("text_config") || !outer["text_config"].is_object())
             throw InputError(source + ": key 'text_config': missing (required for model_type '" + outerType + "')");
         config = &outer["text_config"];
@@ -207,9 +219,21 @@ ModelSpec modelFromHfConfig(const json& outer, const std::string& source)
     m.name = nameOf(outer, source);
     m.source = "Hugging Face config.json: " + source;
     family->read(r, m);
-    if (multimodal)
+    if (multimodal) {
+        // The language model is what MFU counts; an encoder whose config cannot be read is left uncounted, and the
+        // note says which key is wrong instead of refusing the whole model.
+        std::string why = "its family's encoder is not one this application reads, or the config has no vision_config";
+        try {
+            m.vision = visionEncoderFromHfConfig(outer, outerType, m.hidden, source);
+        } catch (const InputError& e) {
+            why = e.what();
+        }
         m.notes.push_back("multimodal model (" + outerType
-            + "): parameters and FLOPs are the language model's; the vision encoder's FLOPs are excluded from MFU");
+            + "): parameters and FLOPs are the language model's; the vision encoder's FLOPs are excluded from MFU"
+            + (m.vision ? std::string(" and given beside it, labelled (its ")
+                        + std::to_string(visionParameters(*m.vision)) + " parameters)"
+                        : std::string(" (the encoder is not counted: ") + why + ")"));
+    }
     try {
         validateModelSpec(m);
     } catch (const InputError& e) {

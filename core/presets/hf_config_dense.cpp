@@ -51,8 +51,9 @@ void readQwen(const Reader& r, ModelSpec& m)
     readLlamaShape(r, m, false);
     m.ffnDim = r.integer("intermediate_size");
     m.activation = gatedActivation(r, "hidden_act", "silu");
-    if (r.modelType() == "qwen2") {
-        m.qkvBias = true; // Qwen2Attention: q/k/v_proj bias=True, o_proj bias=False
+    if (r.modelType() == "qwen2" || r.modelType().rfind("qwen2_", 0) == 0) {
+        // Qwen2Attention (and Qwen2-VL / Qwen2.5-VL's language model): q/k/v_proj bias=True, o_proj bias=False
+        m.qkvBias = true;
     } else { // Qwen3: attention_bias on q/k/v/o, q_norm and k_norm = RMSNorm(head_dim)
         m.qkvBias = m.attnOutBias = r.boolean("attention_bias", false);
         m.qkNorm = QkNorm::PerHead;

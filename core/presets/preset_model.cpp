@@ -118,13 +118,50 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
     return runs;
 }
 
+// A vision-language model's encoder (core/model/vision_encoder.h), as scenario files write it.
+VisionEncoderSpec readVisionEncoder(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "depth", "hidden", "mlp_dim", "gated_mlp", "heads", "patch_size", "temporal_patch",
+        "in_channels", "spatial_merge", "out_hidden", "mergers", "window_patches", "full_attention_blocks", "biases",
+        "patch_embed_bias", "layer_norm", "deepstack_post_shuffle_norm", "position_embeddings" });
+    VisionEncoderSpec v;
+    v.depth = r.requiredInteger("depth", 1, kMaxCount);
+    v.hidden = r.requiredInteger("hidden", 1, kMaxCount);
+    v.mlpDim = r.requiredInteger("mlp_dim", 1, kMaxCount);
+    v.gatedMlp = r.optionalBool("gated_mlp", false);
+    v.heads = r.requiredInteger("heads", 1, kMaxCount);
+    v.patchSize = r.requiredInteger("patch_size", 1, kMaxCount);
+    v.temporalPatch = r.optionalInteger("temporal_patch", 1, kMaxCount).value_or(1);
+    v.inChannels = r.optionalInteger("in_channels", 1, kMaxCount).value_or(3);
+    v.spatialMerge = r.optionalInteger("spatial_merge", 1, kMaxCount).value_or(1);
+    v.outHidden = r.requiredInteger("out_hidden", 1, kMaxCount);
+    v.mergers = static_cast<int>(r.optionalInteger("mergers", 1, 1000).value_or(1));
+    v.windowPatches = r.optionalInteger("window_patches", 0, kMaxCount).value_or(0);
+    if (r.has("full_attention_blocks")) {
+        const json& blocks = r.object().at("full_attention_blocks");
+        if (!blocks.is_array())
+            throw FieldError(r.keyPath("full_attention_blocks"), "must be a list of block indices");
+        for (const json& b : blocks) {
+            if (!b.is_number_integer() || b.get<int64_t>() < 0 || b.get<int64_t>() >= v.depth)
+                throw FieldError(r.keyPath("full_attention_blocks"), "must hold block indices below depth");
+            v.fullAttentionBlocks.push_back(b.get<int64_t>());
+        }
+    }
+    v.biases = r.optionalBool("biases", true);
+    v.patchEmbedBias = r.optionalBool("patch_embed_bias", true);
+    v.layerNorm = r.optionalBool("layer_norm", true);
+    v.deepStackPostShuffleNorm = r.optionalBool("deepstack_post_shuffle_norm", true);
+    v.positionEmbeddings = r.optionalInteger("position_embeddings", 0, kMaxCount).value_or(0);
+    return v;
+}
+
 ModelSpec readNative(const FieldReader& r)
 {
-    r.rejectUnknownKeys(
-        { "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim", "activation", "vocab",
-            "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla", "attn_out_bias",
-            "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window", "attention_chunk",
-            "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba", "sparse_indexer" });
+    r.rejectUnknownKeys({ "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim",
+        "activation", "vocab", "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla",
+        "attn_out_bias", "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window",
+        "attention_chunk", "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba",
+        "sparse_indexer", "vision_encoder" });
     ModelSpec spec;
     spec.layers = readInt(r, "layers", 1);
     spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
@@ -183,6 +220,8 @@ ModelSpec readNative(const FieldReader& r)
         spec.mamba = readMamba(*mamba);
     if (const auto ix = r.optionalObject("sparse_indexer"))
         spec.sparseIndexer = readSparseIndexer(*ix);
+    if (const auto v = r.optionalObject("vision_encoder"))
+        spec.vision = readVisionEncoder(*v);
     if (r.has("layer_pattern"))
         spec.layerPattern = readLayerPattern(r, r.object().at("layer_pattern"));
     if (r.has("notes")) {

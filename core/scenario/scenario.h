@@ -24,6 +24,8 @@ struct Workload {
     // Documents packed into each sequence (seqLen is then the packing length), their attention mask, and padding
     // kept in the batch (core/model/packing.h). Default: one document per sequence, no padding.
     SequencePacking packing;
+    // Vision tokens of a vision-language run (core/model/vision_encoder.h); none by default.
+    VisionWorkload vision;
 };
 
 enum class PipelineSchedule { OneFOneB, Interleaved1F1B, ZeroBubble };

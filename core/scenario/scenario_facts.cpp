@@ -26,6 +26,22 @@ double scenarioRecomputeFlopsPerToken(const Scenario& s)
         s.model, s.workload.seqLen, s.workload.packing, s.activationCheckpointing, scenarioFlopFormula(s));
 }
 
+std::optional<double> scenarioVisionFlopsPerToken(const Scenario& s)
+{
+    if (!s.model.vision || s.workload.vision.tokensPerSequence <= 0)
+        return std::nullopt;
+    return visionFlopsPerSequenceToken(*s.model.vision, s.workload.vision, s.workload.seqLen);
+}
+
+std::optional<double> scenarioMfuWithVision(const Scenario& s)
+{
+    const auto vision = scenarioVisionFlopsPerToken(s);
+    const auto mfu = scenarioMeasuredMfu(s);
+    if (!vision || !mfu)
+        return std::nullopt;
+    return (mfu->flopsPerToken + *vision) * mfu->usefulTokensPerSecPerGpu / mfu->peakFlopsPerGpu;
+}
+
 std::optional<std::string> parallelLayoutError(const Scenario& s)
 {
     const Parallelism& p = s.parallelism;

@@ -27,6 +27,12 @@ FlopFormula scenarioFlopFormula(const Scenario& s);
 FlopsPerToken scenarioFlopCounts(const Scenario& s);
 // Training FLOP per token under scenarioFlopFormula() at the scenario's sequence length.
 double scenarioFlopsPerToken(const Scenario& s);
+// The vision encoder's training FLOP per sequence token (a vision-language model with vision tokens set); nullopt
+// for a model without an encoder this application counts, or a text-only run. Not part of MFU, which counts the
+// language model as the multimodal references do: it gives the second, labelled figure.
+std::optional<double> scenarioVisionFlopsPerToken(const Scenario& s);
+// MFU counting the vision encoder too, from the measured throughput; nullopt without one or without vision FLOPs.
+std::optional<double> scenarioMfuWithVision(const Scenario& s);
 // Recompute FLOP per token of the scenario's activation checkpointing, under the same formula.
 double scenarioRecomputeFlopsPerToken(const Scenario& s);
 

@@ -117,18 +117,32 @@ json workloadToJson(const Workload& w)
             packing["padding_fraction"] = p.paddingFraction;
         out["packing"] = packing;
     }
+    if (w.vision.tokensPerSequence > 0)
+        out["vision"] = { { "tokens_per_sequence", w.vision.tokensPerSequence },
+            { "tokens_per_image", w.vision.tokensPerImage }, { "encoder_trained", w.vision.encoderTrained } };
     return out;
 }
 
 Workload readWorkload(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing" });
+    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing", "vision" });
     Workload w;
     w.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
     w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxTokens).value_or(0);
     w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
     if (const auto p = r.optionalObject("packing"))
         w.packing = readPacking(*p, w.seqLen);
+    if (const auto v = r.optionalObject("vision")) {
+        v->rejectUnknownKeys({ "tokens_per_sequence", "tokens_per_image", "encoder_trained" });
+        w.vision.tokensPerSequence = v->optionalInteger("tokens_per_sequence", 0, kMaxTokens).value_or(0);
+        w.vision.tokensPerImage = v->optionalInteger("tokens_per_image", 0, kMaxTokens).value_or(0);
+        w.vision.encoderTrained = v->optionalBool("encoder_trained", true);
+        try {
+            validateVisionWorkload(w.vision, w.seqLen);
+        } catch (const InputError& e) {
+            throw FieldError(v->keyPath("tokens_per_sequence"), e.what());
+        }
+    }
     return w;
 }
 

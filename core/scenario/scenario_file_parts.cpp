@@ -182,6 +182,17 @@ json modelToScenarioJson(const ModelSpec& m)
     if (sparse)
         out["sparse_indexer"] = { { "heads", m.sparseIndexer.heads }, { "head_dim", m.sparseIndexer.headDim },
             { "top_k", m.sparseIndexer.topK } };
+    if (m.vision) {
+        const VisionEncoderSpec& v = *m.vision;
+        out["vision_encoder"] = { { "depth", v.depth }, { "hidden", v.hidden }, { "mlp_dim", v.mlpDim },
+            { "gated_mlp", v.gatedMlp }, { "heads", v.heads }, { "patch_size", v.patchSize },
+            { "temporal_patch", v.temporalPatch }, { "in_channels", v.inChannels }, { "spatial_merge", v.spatialMerge },
+            { "out_hidden", v.outHidden }, { "mergers", v.mergers }, { "window_patches", v.windowPatches },
+            { "full_attention_blocks", v.fullAttentionBlocks }, { "biases", v.biases },
+            { "patch_embed_bias", v.patchEmbedBias }, { "layer_norm", v.layerNorm },
+            { "deepstack_post_shuffle_norm", v.deepStackPostShuffleNorm },
+            { "position_embeddings", v.positionEmbeddings } };
+    }
     if (m.mla.enabled)
         out["mla"] = { { "q_lora_rank", m.mla.qLoraRank }, { "kv_lora_rank", m.mla.kvLoraRank },
             { "qk_nope_head_dim", m.mla.qkNopeHeadDim }, { "qk_rope_head_dim", m.mla.qkRopeHeadDim },

@@ -83,6 +83,42 @@ private slots:
         }
     }
 
+    void visionEncoderBesideMfu()
+    {
+        const QString config
+            = QStringLiteral(MFU_SOURCE_DIR "/../shared/models/Qwen--Qwen3-VL-8B-Instruct.config.json");
+        if (!QFile::exists(config))
+            QSKIP("../shared/models/ (real Hugging Face configs) is not present next to the source tree");
+        const QStringList base { "calc", "--model", config, "--gpu", "h100-sxm", "--gpus", "8", "--seq", "8192",
+            "--tokens-per-sec-per-gpu", "5000", "--json" };
+        const auto text = runCli(base);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.json()["vision"].toObject()["has_encoder"].toBool());
+        QVERIFY(text.json()["vision"].toObject()["mfu_with_vision"].isNull()); // no vision tokens: text only
+        const auto r = runCli(base + QStringList { "--vision-tokens", "2048", "--vision-tokens-per-image", "256" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject v = r.json()["vision"].toObject();
+        QCOMPARE(v["encoder_params"].toDouble(), 576388336.0);
+        QCOMPARE(v["flops_per_vision_token"].toDouble(), 12399575040.0); // tst_vision_encoder derives it
+        QCOMPARE(v["vision_flops_per_token"].toDouble(), 2048 * 12399575040.0 / 8192);
+        // MFU stays the language model's; the labelled figure adds the encoder.
+        QCOMPARE(r.json()["mfu"].toDouble(), text.json()["mfu"].toDouble());
+        const double peak = r.json()["peak_dense_tflops_per_gpu"].toDouble() * 1e12;
+        QCOMPARE(v["mfu_with_vision"].toDouble(),
+            r.json()["mfu"].toDouble() + v["vision_flops_per_token"].toDouble() * 5000 / peak);
+        const auto frozen = runCli(
+            base + QStringList { "--vision-tokens", "2048", "--vision-tokens-per-image", "256", "--vision-frozen" });
+        QCOMPARE(frozen.json()["vision"].toObject()["vision_flops_per_token"].toDouble(),
+            v["vision_flops_per_token"].toDouble() / 3); // forward only
+        // A text-only model, and more vision tokens than the sequence, are refused.
+        const auto noEncoder = runCli({ "calc", "--model", "llama-3.1-8b", "--vision-tokens", "100" });
+        QVERIFY(noEncoder.exitCode != 0);
+        QVERIFY(QString::fromUtf8(noEncoder.err).contains(QLatin1String("vision encoder")));
+        const auto tooMany = runCli(base + QStringList { "--vision-tokens", "9000" });
+        QVERIFY(tooMany.exitCode != 0);
+        QVERIFY(QString::fromUtf8(tooMany.err).contains(QLatin1String("--vision-tokens")));
+    }
+
     void clusterThroughputAndStepTime()
     {
         // The same run stated three ways gives the same MFU.

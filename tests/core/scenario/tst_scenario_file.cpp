@@ -31,7 +31,7 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.cluster.hardware.pricePerGpuHourUsd = 2.1234567890123; // user-edited, many digits
     s.cluster.gpuCount = 256;
     s.cluster.gpusPerScaleUpDomain = 4;
-    s.workload = { 16384, 8 * 1024 * 1024, 3, {} };
+    s.workload = { 16384, 8 * 1024 * 1024, 3, {}, { 1024, 256, false } };
     s.workload.packing.documents = { { 512, 4 }, { 2048, 2.5 }, { 8192, 1 } };
     s.workload.packing.attention = PackedAttention::WholeSequence;
     s.workload.packing.paddingFraction = 0.125;
@@ -154,6 +154,18 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(workload.packing.meanOnly);
         SAME(workload.packing.attention);
         SAME(workload.packing.paddingFraction);
+        SAME(workload.vision.tokensPerSequence);
+        SAME(workload.vision.tokensPerImage);
+        SAME(workload.vision.encoderTrained);
+        SAME(model.vision.has_value());
+        if (a.model.vision) {
+            SAME(model.vision->depth);
+            SAME(model.vision->mlpDim);
+            SAME(model.vision->gatedMlp);
+            SAME(model.vision->fullAttentionBlocks);
+            SAME(model.vision->mergers);
+            SAME(model.vision->positionEmbeddings);
+        }
         SAME(precision);
         SAME(parallelism.tp);
         SAME(parallelism.sequenceParallel);
