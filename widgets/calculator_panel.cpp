@@ -103,8 +103,12 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     m_mfuOverPacking->setToolTip(tr("The MFU a count of attention over the whole packed sequence gives (PaLM's formula "
                                     "as published, S = the packing length). With per-document masking each token "
                                     "attends only within its document, so this over-counts."));
+    m_mfuWithVision = addValue(resultsForm, tr("With vision encoder:"), "mfuWithVision");
+    m_mfuWithVision->setToolTip(tr("MFU counts the language model, as multimodal references report it; this figure "
+                                   "adds the vision encoder's FLOPs for the vision tokens of each sequence."));
     m_resultsForm = resultsForm;
     resultsForm->setRowVisible(m_mfuOverPacking, false);
+    resultsForm->setRowVisible(m_mfuWithVision, false);
     m_flopsPerToken->setToolTip(tr("Training FLOP per token (forward and backward) by the formula MFU is reported in"));
     m_mfu->setToolTip(tr("Model FLOPs Utilization: the model's FLOP/s (no recomputation) over the GPU's dense peak"));
     m_hfu->setToolTip(tr("Hardware FLOPs Utilization: like MFU, but counting activation recomputation too"));
@@ -282,6 +286,14 @@ void CalculatorPanel::updateResults()
                                       .arg(percent(naiveMfu), naiveMfu > 1 ? tr(", above 100%") : QString()));
         m_mfuOverPacking->setStyleSheet(naiveMfu > 1 ? errorStyleSheet() : QString());
     }
+    const auto withVision = scenarioMfuWithVision(s);
+    m_resultsForm->setRowVisible(m_mfuWithVision, withVision.has_value());
+    if (withVision)
+        m_mfuWithVision->setText(
+            tr("%1 MFU including the vision encoder (%2 GFLOP per sequence token for %3 vision "
+               "tokens)")
+                .arg(percent(*withVision), QLocale().toString(*scenarioVisionFlopsPerToken(s) / kGiga, 'f', 2),
+                    grouped(static_cast<double>(s.workload.vision.tokensPerSequence))));
     m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
     m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
                                        .arg(percent(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))

@@ -25,6 +25,7 @@ const QString kGlobalBatch = QStringLiteral("globalBatchTokens");
 const QString kDocumentLength = QStringLiteral("documentLength");
 const QString kAttentionMask = QStringLiteral("attentionMask");
 const QString kPadding = QStringLiteral("paddingPercent");
+const QString kVisionTokens = QStringLiteral("visionTokens");
 
 int clampToInt(int64_t v)
 {
@@ -135,6 +136,15 @@ void ParallelismEditor::buildUi()
         [](Scenario& s, int v) { s.workload.packing.paddingFraction = v / 100.0; });
     if (auto* padding = qobject_cast<QSpinBox*>(m_fields[kPadding].widget))
         padding->setSuffix(tr(" %"));
+    addSpin(
+        form, "visionTokens", tr("&Vision tokens:"),
+        tr("Vision tokens per sequence (a vision-language model; its encoder is counted beside MFU)"), 0, INT_MAX,
+        [](const Scenario& s) { return clampToInt(s.workload.vision.tokensPerSequence); },
+        [](Scenario& s, int v) { s.workload.vision.tokensPerSequence = v; });
+    if (auto* vision = qobject_cast<QSpinBox*>(m_fields[kVisionTokens].widget)) {
+        vision->setSuffix(tr(" per sequence"));
+        vision->setSpecialValueText(tr("none (text)"));
+    }
     addCombo(
         form, "activationCheckpointing", tr("&Checkpointing:"), tr("Activation checkpointing"),
         { { tr("None"), int(ActivationCheckpointing::None) },
@@ -266,9 +276,25 @@ void ParallelismEditor::edit(const QString& name, int value)
             problem = QString::fromStdString(e.what());
         }
     }
+    if (problem.isEmpty() && name == kVisionTokens && value > 0) {
+        if (!candidate.model.vision)
+            problem = tr("%1 has no vision encoder this application counts (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5 "
+                         "configs have one)")
+                          .arg(QString::fromStdString(candidate.model.name));
+        else
+            try {
+                validateVisionWorkload(candidate.workload.vision, candidate.workload.seqLen);
+            } catch (const InputError& e) {
+                problem = QString::fromStdString(e.what());
+            }
+    }
     showReason(field, problem);
     if (!problem.isEmpty())
         return;
+    if (name == kVisionTokens) {
+        m_model->setVision(candidate.workload.vision);
+        return;
+    }
     if (packing) {
         m_model->setPacking(candidate.workload.packing);
         return;

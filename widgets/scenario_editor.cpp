@@ -247,9 +247,11 @@ std::optional<int64_t> ScenarioEditor::checkSeqLen()
     // A packed sequence holds its documents: it cannot be shorter than the longest of them.
     try {
         validatePacking(m_model->scenario().workload.packing, static_cast<int64_t>(*value));
+        validateVisionWorkload(m_model->scenario().workload.vision, static_cast<int64_t>(*value));
     } catch (const InputError& e) {
         showReason(m_seqLenReason, m_seqLen,
-            tr("%1. Shorten the documents (Predict panel, Packing) first; until then the scenario keeps %2.")
+            tr("%1. Shorten the documents or the vision tokens (Predict panel) first; until then the scenario keeps "
+               "%2.")
                 .arg(QString::fromStdString(e.what()))
                 .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
         return std::nullopt;

@@ -78,6 +78,12 @@ void ScenarioModel::setPacking(const SequencePacking& packing)
     deriveAndNotify();
 }
 
+void ScenarioModel::setVision(const VisionWorkload& vision)
+{
+    m_scenario.workload.vision = vision;
+    deriveAndNotify();
+}
+
 void ScenarioModel::setMicroBatch(int64_t microBatch)
 {
     m_scenario.workload.microBatch = microBatch;

@@ -59,6 +59,8 @@ public:
     // Documents packed into each sequence, their attention mask and the padding kept (core/model/packing.h); the
     // caller has validated it against the sequence length.
     void setPacking(const SequencePacking& packing);
+    // Vision tokens of a vision-language run (validated by the caller against the sequence length).
+    void setVision(const VisionWorkload& vision);
     // Cost panel inputs. A change to another GPU resets the price to the one remembered for it (price_memory.h), else
     // its preset's typical price; the same GPU with other constants (calibration) keeps the scenario's price.
     void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);

@@ -3,6 +3,7 @@
 // itself, so the test checks that the panel shows what core computes for the scenario the editor produced.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -13,6 +14,8 @@
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
 #include "core/number_format.h"
+#include "core/presets/hf_config.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 #include "widgets/calculator_panel.h"
 #include "widgets/category_palette.h"
@@ -64,6 +67,26 @@ private:
 private slots:
     // A packed scenario: the PaLM row counts attention per document, and a labelled row beside it counts it over the
     // packing length, as core computes both; the MFU label names the over-count.
+    void visionLanguageRunShowsMfuWithTheEncoder()
+    {
+        QFile config(QStringLiteral(MFU_SOURCE_DIR "/../shared/models/Qwen--Qwen3-VL-8B-Instruct.config.json"));
+        if (!config.open(QIODevice::ReadOnly))
+            QSKIP("../shared/models/ (real Hugging Face configs) is not present next to the source tree");
+        Fixture f;
+        mfu::Scenario s = f.model.scenario();
+        s.model = mfu::modelFromHfConfigText(config.readAll().toStdString(), "Qwen3-VL-8B-Instruct.config.json");
+        s.workload.vision = { 2048, 256, true };
+        f.model.setScenario(s);
+        const auto expected = mfu::scenarioMfuWithVision(f.model.scenario());
+        QVERIFY(expected);
+        QVERIFY2(f.text("mfuWithVision").startsWith(QString::fromStdString(mfu::formatPercent(*expected))),
+            qPrintable(f.text("mfuWithVision")));
+        QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfuWithVision"))->isVisibleTo(&f.panel));
+        s.workload.vision = {};
+        f.model.setScenario(s);
+        QVERIFY(!f.panel.findChild<QLabel*>(QStringLiteral("mfuWithVision"))->isVisibleTo(&f.panel));
+    }
+
     void packedSequenceShowsBothPalmFigures()
     {
         Fixture f;
