@@ -23,7 +23,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 45> kFamilies { {
+constexpr std::array<Family, 46> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -58,6 +58,7 @@ constexpr std::array<Family, 45> kFamilies { {
     { "qwen3_5_text", "", hf::readQwen35 },
     { "qwen3_5_moe_text", "", hf::readQwen35 },
     { "nemotron_h", "NemotronHForCausalLM", hf::readNemotronH },
+    { "minimax_m2", "MiniMaxM2ForCausalLM", hf::readMiniMaxM2 },
     { "gpt2", "GPT2LMHeadModel", hf::readGpt2 },
     { "gpt_neox", "GPTNeoXForCausalLM", hf::readGptNeoX },
     { "megatron-gpt", "", hf::readGptNeoX },

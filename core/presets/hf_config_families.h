@@ -34,4 +34,7 @@ void readQwen35(const Reader& r, ModelSpec& m); // qwen3_5_text, qwen3_5_moe_tex
 void readNemotronH(const Reader& r, ModelSpec& m); // nemotron_h
 void readDeepSeekSparse(const Reader& r, ModelSpec& m); // deepseek_v32, glm_moe_dsa
 
+// hf_config_minimax.cpp
+void readMiniMaxM2(const Reader& r, ModelSpec& m); // minimax_m2 (MiniMax-M2, M2.5, M2.7)
+
 } // namespace mfu::hf

@@ -13,6 +13,35 @@ using namespace mfu;
 class TestHfConfigFamilies : public QObject {
     Q_OBJECT
 private slots:
+    // MiniMax-M2.5's layout, derived by hand: per layer q/k/v/o 3072 x (6144 + 1024 + 1024) + 6144 x 3072 =
+    // 44,040,192, per-layer q/k norms 6144 + 1024, 256 experts x 3 x 3072 x 1536 = 3,623,878,656, router 786,432 +
+    // its 256 correction biases, two RMSNorms 6144: 3,668,718,848 x 62 layers + untied embedding and head
+    // 2 x 200,064 x 3072 + final norm = 228,689,764,864.
+    void miniMaxM2ByHand()
+    {
+        const ModelSpec m = modelFromHfConfigText(R"({"architectures": ["MiniMaxM2ForCausalLM"],
+            "model_type": "minimax_m2", "num_hidden_layers": 62, "hidden_size": 3072, "num_attention_heads": 48,
+            "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 1536, "vocab_size": 200064,
+            "num_experts_per_tok": 8, "num_local_experts": 256, "hidden_act": "silu", "tie_word_embeddings": false,
+            "use_qk_norm": true, "qk_norm_type": "per_layer", "use_routing_bias": true, "use_mtp": true,
+            "num_mtp_modules": 3, "shared_intermediate_size": 0})",
+            "MiniMax-M2.5/config.json");
+        QCOMPARE(countParameters(m).total, int64_t(228'689'764'864));
+        // Active: 8 of 256 experts: 62 x (3,668,718,848 - 248 x 14,155,776) + embedding and head.
+        QCOMPARE(countParameters(m).active, int64_t(228'689'764'864 - 62LL * 248 * 14'155'776));
+        // A MiniMax-01-style lightning-attention layer is refused, naming the key.
+        try {
+            modelFromHfConfigText(R"({"architectures": ["MiniMaxM2ForCausalLM"], "model_type": "minimax_m2",
+                "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 4,
+                "intermediate_size": 32, "vocab_size": 100, "num_experts_per_tok": 2, "num_local_experts": 4,
+                "attn_type_list": [0, 1]})",
+                "m1.json");
+            QFAIL("expected an error");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("attn_type_list") != std::string::npos, e.what());
+        }
+    }
+
     void exactCounts_data()
     {
         QTest::addColumn<QByteArray>("config");

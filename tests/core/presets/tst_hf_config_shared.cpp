@@ -72,6 +72,11 @@ const std::map<std::string, Expected> kExpected {
     { "zai-org--GLM-5", { 744e9, 0.5e9, 40e9, 1e9, true } },
     { "zai-org--GLM-5.1", { 744e9, 0.5e9, 40e9, 1e9, true } },
     { "zai-org--GLM-5.2", { 744e9, 0.5e9, 40e9, 1e9, true } },
+    // MiniMax's M2 card: "230 billion total parameters with 10 billion active". The checkpoint's layout derives to
+    // 228.69B (the multi-token-prediction modules left out), so the total is checked to 1.5B; active 10.42B without
+    // the input embedding, to 0.5B. M2.5 and M2.7 keep M2's layout.
+    { "MiniMaxAI--MiniMax-M2.5", { 230e9, 1.5e9, 10e9, 0.5e9, true } },
+    { "MiniMaxAI--MiniMax-M2.7", { 230e9, 1.5e9, 10e9, 0.5e9, true } },
 };
 
 std::string readFile(const std::string& path)
