@@ -133,9 +133,13 @@ void addVisionOptions(QCommandLineParser& parser)
 VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, VisionWorkload base)
 {
     VisionWorkload v = base;
-    if (parser.isSet(QStringLiteral("vision-tokens")))
-        v.tokensPerSequence
-            = parsePositiveInteger(parser.value(QStringLiteral("vision-tokens")), QStringLiteral("vision-tokens"));
+    if (parser.isSet(QStringLiteral("vision-tokens"))) {
+        // 0 is a text-only run: accepted, so a script can sweep from it.
+        const double n = parseNumber(parser.value(QStringLiteral("vision-tokens")), QStringLiteral("vision-tokens"));
+        if (!(n >= 0) || n != std::floor(n) || n > 1e9)
+            throw InputError("--vision-tokens: must be a whole number of tokens, zero or more");
+        v.tokensPerSequence = static_cast<int64_t>(n);
+    }
     if (parser.isSet(QStringLiteral("vision-tokens-per-image")))
         v.tokensPerImage = parsePositiveInteger(
             parser.value(QStringLiteral("vision-tokens-per-image")), QStringLiteral("vision-tokens-per-image"));

@@ -40,6 +40,7 @@ void addScenarioOptions(QCommandLineParser& parser)
     addClusterOptions(parser);
     addWorkloadOptions(parser);
     addPackingOptions(parser);
+    addVisionOptions(parser);
     parser.addOption(opt("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
     parser.addOption(opt(
         "global-batch-tokens", "Tokens per optimizer step, whole cluster (default: one micro-batch per DP rank)", "N"));
@@ -88,6 +89,10 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);
     s.workload.seqLen = resolvePackedSeqLen(p, s.workload.seqLen);
     s.workload.packing = resolvePacking(p, s.workload.seqLen, s.workload.packing);
+    s.workload.vision = resolveVision(p, s.workload.seqLen, s.workload.vision);
+    if (s.workload.vision.tokensPerSequence > 0 && !s.model.vision)
+        throw InputError("--vision-tokens: the model has no vision encoder this application counts (a Qwen2-VL, "
+                         "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
     if (isSet(p, "precision"))
         s.precision = resolvePrecision(p);
     if (isSet(p, "global-batch-tokens"))

@@ -59,6 +59,12 @@ const char* CostModel::invalidReason(const Scenario& s) const
         return "micro-batch must be at least 1 sequence";
     if (const char* packing = packingProblem(s.workload.packing, s.workload.seqLen))
         return packing;
+    if (s.workload.vision.tokensPerSequence > s.workload.seqLen)
+        return "the vision tokens per sequence exceed the sequence length";
+    if (s.workload.vision.tokensPerSequence < 0 || s.workload.vision.tokensPerImage < 0
+        || (s.workload.vision.tokensPerSequence > 0
+            && s.workload.vision.tokensPerImage > s.workload.vision.tokensPerSequence))
+        return "the vision tokens per image exceed the vision tokens per sequence";
     if (fsdpShards(s) == 0)
         return "tp x pp x cp x hsdp replicas must divide the GPU count";
     const auto& x = m_shape.layer;

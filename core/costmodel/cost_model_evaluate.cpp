@@ -92,7 +92,17 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double headFwd = 2.0 * dModel * sh.vocab / tp / (m_peakBf16 * c.gemmEfficiency * fHead);
     // The LM head and loss run on the last stage, which sets the pace of the pipeline (critical path).
     const double matmulFwdMb = tokensMb * (layersPerStage * layerFwdMatmul + headFwd);
-    const double matmulMb = 3.0 * matmulFwdMb;
+    // A vision-language run's encoder (core/model/vision_encoder.h): its training FLOPs for the micro-batch's vision
+    // tokens at the GEMM efficiency, replicated on each TP rank (encoders are small and trained data-parallel).
+    // Unvalidated: no published run in the validation table has one.
+    double visionTrainMb = 0, visionFwdMb = 0;
+    if (m_model.vision && s.workload.vision.tokensPerSequence > 0
+        && s.workload.vision.tokensPerSequence <= s.workload.seqLen) {
+        const double perToken = visionFlopsPerSequenceToken(*m_model.vision, s.workload.vision, s.workload.seqLen);
+        visionTrainMb = tokensMb * perToken / (m_peakBf16 * c.gemmEfficiency);
+        visionFwdMb = s.workload.vision.encoderTrained ? visionTrainMb / 3.0 : visionTrainMb;
+    }
+    const double matmulMb = 3.0 * matmulFwdMb + visionTrainMb;
 
     // --- Attention core (always BF16): causal half of the S x S square per query, split over TP heads, at the
     // efficiency of the scenario's kernel (attention_kernels.h). An unfused kernel computes the full square with
@@ -159,7 +169,8 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     // --- Recomputation.
     double recomputeMb = 0;
     if (s.activationCheckpointing == ActivationCheckpointing::Full)
-        recomputeMb = tokensMb * layersPerStage * layerFwdMatmul + attnFwdMb + elemMb / 3.0;
+        recomputeMb = tokensMb * layersPerStage * layerFwdMatmul + attnFwdMb + elemMb / 3.0
+            + (s.workload.vision.encoderTrained ? visionFwdMb : 0.0);
     else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
         recomputeMb = (1.0 - c.selectiveKeptMatmulFraction) * tokensMb * layersPerStage * layerFwdMatmul + elemMb / 3.0;
 

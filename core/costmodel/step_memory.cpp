@@ -44,6 +44,29 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
             inFlight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.virtualStages);
     }
     m.activations = perTokenLayer * in.tokensPerMicroBatch * in.layersPerStage * inFlight;
+    // A vision-language run's encoder: its weights, gradients and optimizer state sharded like the model's, and the
+    // activations its blocks save for the micro-batch's patches (merge^2 per vision token): per patch and block the
+    // inputs of Q/K/V, the output projection and the MLP, Q/K/V themselves, the MLP interior and two norm inputs,
+    // 16h + 2(2 or 3)I bytes in BF16; the block input alone (2h) under full checkpointing; none when it is frozen.
+    // Unvalidated: the reference that lowers its packing length for images names this memory but gives no figure.
+    if (s.model.vision && s.workload.vision.tokensPerSequence > 0 && s.workload.seqLen > 0) {
+        const VisionEncoderSpec& v = *s.model.vision;
+        const double params = static_cast<double>(visionParameters(v));
+        const double shardV = params / std::max(1, in.fsdpGroup);
+        const bool trained = s.workload.vision.encoderTrained;
+        m.parameters += (trained ? 4.0 : 2.0) * shardV;
+        if (trained) {
+            m.gradients += s.flags.optimizerInBackward ? 0.0 : 4.0 * shardV;
+            m.optimizerState += 8.0 * shardV;
+            const double patches = in.tokensPerMicroBatch * static_cast<double>(s.workload.vision.tokensPerSequence)
+                / static_cast<double>(s.workload.seqLen) * static_cast<double>(v.spatialMerge * v.spatialMerge);
+            const double h = static_cast<double>(v.hidden);
+            const double perPatchBlock = s.activationCheckpointing == ActivationCheckpointing::Full
+                ? 2.0 * h
+                : 16.0 * h + 2.0 * (v.gatedMlp ? 3.0 : 2.0) * static_cast<double>(v.mlpDim);
+            m.activations += patches * static_cast<double>(v.depth) * perPatchBlock;
+        }
+    }
 
     // Temporary buffers.
     double temp = 0;

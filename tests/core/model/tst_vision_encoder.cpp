@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/model/param_count.h"
 #include "core/model/vision_encoder.h"
@@ -108,6 +109,39 @@ private slots:
         QCOMPARE(scenarioMeasuredMfu(s)->mfu, scenarioFlopsPerToken(s) * 5000 / 1e15); // MFU: language model only
         s.workload.vision = {};
         QVERIFY(!scenarioMfuWithVision(s));
+    }
+
+    // The cost model: vision tokens add the encoder's time and memory (its weights, and activations unless frozen);
+    // MFU, the language model's, falls as the encoder's share grows.
+    void costModelCountsTheEncoder()
+    {
+        const ModelSpec m = modelFromHfConfigText(kQwen25Vl7b, "Qwen2.5-VL-7B-Instruct/config.json");
+        Scenario s;
+        s.model = m;
+        s.cluster.hardware.id = "gpu";
+        s.cluster.hardware.name = "GPU";
+        s.cluster.hardware.peakDenseFlops[static_cast<size_t>(NumberFormat::BF16)] = 312e12;
+        s.cluster.hardware.hbmBytes = 80e9;
+        s.cluster.hardware.hbmBandwidthBytesPerSec = 2e12;
+        s.cluster.hardware.scaleUpDomainGpus = 8;
+        s.cluster.hardware.scaleUpBandwidthBytesPerSec = 300e9;
+        s.cluster.hardware.scaleOutBandwidthBytesPerSec = 25e9;
+        s.cluster.gpuCount = 8;
+        s.workload.seqLen = 16384;
+        s.activationCheckpointing = ActivationCheckpointing::Full;
+        const StepPrediction text = evaluate(s);
+        s.workload.vision = { 8192, 1024, true };
+        const StepPrediction trained = evaluate(s);
+        s.workload.vision.encoderTrained = false;
+        const StepPrediction frozen = evaluate(s);
+        QVERIFY(trained.stepTimeSeconds > frozen.stepTimeSeconds);
+        QVERIFY(frozen.stepTimeSeconds > text.stepTimeSeconds);
+        QVERIFY(trained.memory.total() > frozen.memory.total());
+        QVERIFY(frozen.memory.total() > text.memory.total());
+        QVERIFY(trained.mfu < text.mfu);
+        QCOMPARE(trained.flopsPerToken, text.flopsPerToken); // MFU's FLOP/token stays the language model's
+        s.workload.vision = { 32768, 0, true }; // more vision tokens than the sequence: cannot be laid out
+        QVERIFY(CostModel(s).invalidReason(s) != nullptr);
     }
 
     void anEncoderItCannotReadIsNamedAndLeftUncounted()
