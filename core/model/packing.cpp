@@ -84,8 +84,8 @@ const char* packingProblem(const SequencePacking& packing, int64_t seqLen)
         return "the padding fraction must lie in [0, 1)";
     double count = 0;
     for (const auto& b : packing.documents) {
-        if (b.length < 1 || !(b.count >= 0))
-            return "document lengths must be at least 1 token and counts zero or more";
+        if (b.length < 1 || !(b.count >= 0) || !(b.count <= 1e15))
+            return "document lengths must be at least 1 token and counts from 0 to 1e15";
         if (b.length > seqLen)
             return "a packed document is longer than the sequence (the packing length)";
         count += b.count;
@@ -109,7 +109,7 @@ void validatePacking(const SequencePacking& packing, int64_t seqLen)
         if (seqLen > 0 && b.length > seqLen)
             throw InputError("document length " + std::to_string(b.length) + " exceeds the packing length "
                 + std::to_string(seqLen) + ": a packed sequence cannot hold it (split long documents first)");
-        if (!(b.count >= 0) || !std::isfinite(b.count))
+        if (!(b.count >= 0) || !(b.count <= 1e15))
             throw InputError("document count must be zero or more (got " + std::to_string(b.count) + " for length "
                 + std::to_string(b.length) + ")");
         count += b.count;
@@ -132,8 +132,9 @@ int64_t lengthFrom(const nlohmann::json& v, const std::string& where)
 
 double countFrom(const nlohmann::json& v, const std::string& where)
 {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
-        throw InputError(where + ": a document count must be a number, zero or more (got " + v.dump() + ")");
+    // Bounded so that length x count stays a finite number of tokens.
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1e15)
+        throw InputError(where + ": a document count must be a number from 0 to 1e15 (got " + v.dump() + ")");
     return v.get<double>();
 }
 

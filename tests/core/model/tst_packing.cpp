@@ -142,7 +142,7 @@ private slots:
         QCOMPARE(bins[2].length, int64_t(4096));
         QCOMPARE(bins[2].count, 1.0);
         for (const char* bad : { "", "   ", "[]", "[1.5]", "[-3]", "[[1, 2, 3]]", "{\"x\": 1}", "1024\nabc\n",
-                 "1024,2,3\n", "[1024", "\"text\"", "1024,-1\n", "[1e300]" }) {
+                 "1024,2,3\n", "[1024", "\"text\"", "1024,-1\n", "[1e300]", "[[1000000000000, 1e300]]" }) {
             try {
                 parseDocumentLengths(bad, "lengths.txt");
                 QFAIL(qPrintable(QStringLiteral("accepted: %1").arg(QString::fromLatin1(bad))));
