@@ -52,8 +52,8 @@ private:
     QLabel* m_peak = nullptr;
     QLabel* m_mfu = nullptr;
     QLabel* m_hfu = nullptr;
-    QLabel* m_mfuOverPacking = nullptr;
-    QLabel* m_mfuWithVision = nullptr; // a vision-language run's MFU counting the vision encoder too // a packed run's MFU with attention counted over the packing length
+    QLabel* m_mfuOverPacking = nullptr; // a packed run's MFU with attention counted over the packing length
+    QLabel* m_mfuWithVision = nullptr; // a vision-language run's MFU counting the vision encoder too
     class QFormLayout* m_resultsForm = nullptr;
     QStandardItemModel* m_formulas = nullptr;
     QStandardItemModel* m_components = nullptr;
