@@ -7,6 +7,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
+#include "app/validation_store.h"
 #include "core/costmodel/sweep.h"
 #include "core/errors.h"
 
@@ -36,6 +37,7 @@ int runSweep(const QStringList& args)
                 + "' is not one of seq, gpus, precision");
         const Scenario s = scenarioFromFlags(parser);
         SweepOptions o;
+        o.errorBands = &app::shippedErrorBands();
         o.includePlannerBest = !parser.isSet(QStringLiteral("no-planner"));
         if (parser.isSet(QStringLiteral("values"))) {
             for (const QString& v : parser.value(QStringLiteral("values")).split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -52,12 +54,25 @@ int runSweep(const QStringList& args)
             return 0;
         }
         if (parser.isSet(QStringLiteral("json"))) {
+            // The error band beside the figures it brackets, with the keys predict uses.
+            const auto addBand = [](nlohmann::json& j, const std::optional<ErrorBand>& band) {
+                if (!band)
+                    return;
+                j["mfu_low"] = band->mfuLow;
+                j["mfu_high"] = band->mfuHigh;
+                j["tokens_per_sec_per_gpu_low"] = band->tokensPerSecPerGpuLow;
+                j["tokens_per_sec_per_gpu_high"] = band->tokensPerSecPerGpuHigh;
+                j["error_band_basis"] = band->basis;
+            };
             nlohmann::json points = nlohmann::json::array();
             for (const auto& p : r.points) {
                 nlohmann::json j = { { "x", p.x }, { "precision", std::string(trainingPrecisionKey(p.precision)) } };
                 j["current"]
                     = p.currentValid ? predictionJson(p.current) : nlohmann::json { { "invalid", p.currentProblem } };
+                addBand(j["current"], p.currentBand);
                 j["best"] = p.best ? plannedConfigJson(*p.best) : nlohmann::json();
+                if (p.best)
+                    addBand(j["best"], p.bestBand);
                 points.push_back(j);
             }
             printJson(

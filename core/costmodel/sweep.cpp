@@ -90,12 +90,18 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
             p.currentValid = true;
             p.current = model.evaluateValid(s);
             ++result.evaluated;
+            if (options.errorBands)
+                p.currentBand = errorBandFor(s, p.current, *options.errorBands);
         }
         if (options.includePlannerBest) {
             const PlanResult plan = planConfigurations(s, options.planner, {}, cancel);
             result.evaluated += plan.evaluated;
-            if (!plan.configs.empty())
+            if (!plan.configs.empty()) {
                 p.best = plan.configs.front();
+                // The band depends on the GPU generation and the architecture, which the planner does not change.
+                if (options.errorBands)
+                    p.bestBand = errorBandFor(s, p.best->prediction, *options.errorBands);
+            }
             if (plan.cancelled) {
                 result.cancelled = true;
                 break;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
 
 namespace mfu {
@@ -22,6 +23,8 @@ struct SweepOptions {
     std::vector<double> values; // empty: defaultSweepValues()
     bool includePlannerBest = true;
     PlannerOptions planner { .topN = 1 };
+    // The validation residuals to draw each point's error band from (error_band.h); none: no bands.
+    const ErrorBandModel* errorBands = nullptr;
 };
 
 struct SweepPoint {
@@ -31,6 +34,10 @@ struct SweepPoint {
     std::string currentProblem; // why not, when it cannot
     StepPrediction current; // meaningful when currentValid; current.fits says whether it fits
     std::optional<PlannedConfig> best; // the planner's best fitting configuration; empty when nothing fits
+    // Where the measurement likely lies (error_band.h), when SweepOptions::errorBands is given: around `current`
+    // (when currentValid) and around `best` (when there is one).
+    std::optional<ErrorBand> currentBand;
+    std::optional<ErrorBand> bestBand;
 };
 
 struct SweepResult {

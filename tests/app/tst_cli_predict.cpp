@@ -202,6 +202,26 @@ private slots:
         const auto j = nlohmann::json::parse(json.out.toStdString(), nullptr, false);
         QCOMPARE(int(j["points"].size()), rows);
         QCOMPARE(QString::fromStdString(j["axis"].get<std::string>()), axis);
+        // Every valid point carries predict's error band around its prediction.
+        for (const auto& point : j["points"]) {
+            const auto& cur = point["current"];
+            if (cur.contains("invalid"))
+                continue;
+            for (const char* key : { "mfu_low", "mfu_high", "tokens_per_sec_per_gpu_low", "tokens_per_sec_per_gpu_high",
+                     "error_band_basis" })
+                QVERIFY2(cur.contains(key), key);
+            QVERIFY(cur["mfu_low"].get<double>() < cur["mfu"].get<double>());
+            QVERIFY(cur["mfu"].get<double>() < cur["mfu_high"].get<double>());
+        }
+        if (axis == QStringLiteral("seq")) {
+            const auto predict = runJson(
+                QStringLiteral("predict"), QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --seq 8192"));
+            const auto& at8k = j["points"][2]["current"];
+            QCOMPARE(j["points"][2]["x"].get<double>(), 8192.0);
+            QCOMPARE(at8k["mfu_low"].get<double>(), predict["mfu_low"].get<double>());
+            QCOMPARE(at8k["tokens_per_sec_per_gpu_high"].get<double>(),
+                predict["tokens_per_sec_per_gpu_high"].get<double>());
+        }
     }
 
     void errorsAreOneLine_data()

@@ -73,6 +73,36 @@ private slots:
         QVERIFY(*fp8.mfuVsFp8Peak < fp8.mfu);
     }
 
+    // Every point carries the error band of its prediction when the sweep is given validation residuals: the same
+    // band predict prints (errorBandFor), around the current configuration and around the planner's best. Blackwell
+    // dense residuals -10%, 0%, +20%, +20%: the 10th percentile is -10% + 0.3 x 10% = -7%, the 90th +20%, so the
+    // measurement likely lies between prediction / 1.20 and prediction / 0.93.
+    void everyPointCarriesItsErrorBand()
+    {
+        ErrorBandModel bands;
+        for (double e : { -0.10, 0.0, 0.20, 0.20 })
+            bands.residuals.push_back({ "Blackwell", false, e });
+        SweepOptions o;
+        o.values = { 8192, 32768 };
+        o.errorBands = &bands;
+        const SweepResult r = runSweep(scenarioFor(llama31_8b(), "b200", 8, 8192), SweepAxis::SeqLen, o);
+        QCOMPARE(int(r.points.size()), 2);
+        for (const SweepPoint& p : r.points) {
+            QVERIFY(p.currentBand && p.bestBand);
+            QCOMPARE(p.currentBand->similarRuns, 4);
+            QVERIFY(std::abs(p.currentBand->mfuLow - p.current.mfu / 1.20) < 1e-12);
+            QVERIFY(std::abs(p.currentBand->mfuHigh - p.current.mfu / 0.93) < 1e-12);
+            QVERIFY(std::abs(p.currentBand->tokensPerSecPerGpuLow - p.current.tokensPerSecPerGpu / 1.20) < 1e-9);
+            QVERIFY(std::abs(p.currentBand->tokensPerSecPerGpuHigh - p.current.tokensPerSecPerGpu / 0.93) < 1e-9);
+            QVERIFY(std::abs(p.bestBand->mfuLow - p.best->prediction.mfu / 1.20) < 1e-12);
+            QVERIFY(std::abs(p.bestBand->tokensPerSecPerGpuHigh - p.best->prediction.tokensPerSecPerGpu / 0.93) < 1e-9);
+        }
+        // Without residuals the points carry no band (nothing is invented).
+        o.errorBands = nullptr;
+        const SweepResult plain = runSweep(scenarioFor(llama31_8b(), "b200", 8, 8192), SweepAxis::SeqLen, o);
+        QVERIFY(!plain.points.front().currentBand && !plain.points.front().bestBand);
+    }
+
     void cancelStopsTheSweep()
     {
         std::atomic<bool> cancel { false };
