@@ -43,8 +43,12 @@ struct ModelShape {
         TokenMixer mixer; // sliding-window or chunked
         double layerShare = 0; // fraction of layers
         double window = 0; // tokens
+        // DeepSeek-V4's compressed layers: keys compressed from every compressRatio tokens, the indexer's top
+        // compressedTopK of them (CSA) or all (HCA), beside the window (compressedKeys, core/model/model_spec.h).
+        double compressRatio = 0;
+        double compressedTopK = 0;
     };
-    std::vector<LocalAttention> localAttention; // sliding-window, chunked and sparse (top-k) attention layers
+    std::vector<LocalAttention> localAttention; // sliding-window, chunked, sparse (top-k) and compressed layers
     double fullAttentionShare = 1.0; // fraction of layers with full attention (the rest: local, or no attention)
     // Other token mixers, forward FLOP per token averaged over layers: recurrences (linear attention, Mamba-2) and the
     // sparse-attention indexer per key it scores.

@@ -41,6 +41,8 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.qkvOut = static_cast<double>(m.heads) * static_cast<double>(m.qkHeadDim())
         + 2.0 * static_cast<double>(m.kvHeads) * static_cast<double>(m.headDim);
     s.attnOut = static_cast<double>(m.heads) * static_cast<double>(m.vHeadDim());
+    if (m.compressedAttention.enabled()) // one key-value head serves as key and value
+        s.qkvOut = static_cast<double>(m.heads) * static_cast<double>(m.headDim) + static_cast<double>(m.headDim);
     if (m.isMoe() && fwd.ffn > 0) {
         const double expertWidth = static_cast<double>(m.moe.latentDim > 0 ? m.moe.latentDim : m.hidden);
         const double routed = static_cast<double>(moeLayers) * 2.0 * matrices * expertWidth
@@ -48,13 +50,17 @@ ModelShape modelShapeOf(const ModelSpec& m)
         s.routedFfnShare = routed / fwd.ffn;
     }
     for (const TokenMixer mixer :
-        { TokenMixer::SlidingWindowAttention, TokenMixer::ChunkedAttention, TokenMixer::SparseAttention })
+        { TokenMixer::SlidingWindowAttention, TokenMixer::ChunkedAttention, TokenMixer::SparseAttention,
+            TokenMixer::CompressedSparseAttention, TokenMixer::HeavilyCompressedAttention })
         if (const int n = localAttentionLayerCount(m, mixer); n > 0)
             s.localAttention.push_back(
-                { mixer, static_cast<double>(n) / L, static_cast<double>(attentionWindow(m, mixer)) });
+                { mixer, static_cast<double>(n) / L, static_cast<double>(attentionWindow(m, mixer)),
+                    static_cast<double>(compressRatio(m, mixer)), static_cast<double>(m.sparseIndexer.topK) });
     s.fullAttentionShare = static_cast<double>(localAttentionLayerCount(m, TokenMixer::FullAttention)) / L;
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
+    if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)
+        s.recurrentMixerFlops += kda * kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden).core / L;
     if (recurrent > 0)
         s.recurrentMixerFlops += recurrent * gatedDeltaNetForwardFlops(m.linearAttention, m.hidden).core / L;
     if (mamba > 0)
@@ -62,6 +68,11 @@ ModelShape modelShapeOf(const ModelSpec& m)
     if (const int sparse = localAttentionLayerCount(m, TokenMixer::SparseAttention); sparse > 0)
         s.indexerFlopsPerKey
             = sparse * sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, 1.0).core / L;
+    // CSA's indexer scores one compressed key per sparseRatio tokens.
+    if (const int csa = localAttentionLayerCount(m, TokenMixer::CompressedSparseAttention); csa > 0)
+        s.indexerFlopsPerKey += csa
+            * compressedSparseExtraFlops(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim, 1.0).core
+            / static_cast<double>(m.compressedAttention.sparseRatio) / L;
     s.ffnWidth = m.isMoe() ? static_cast<double>(m.moe.expertFfnDim) : static_cast<double>(m.ffnDim);
 
     LayerShape& x = s.layer;
@@ -97,7 +108,9 @@ double ModelShape::causalAttentionSpan(double seqLen) const
 {
     double span = 0.0;
     for (const LocalAttention& a : localAttention)
-        span += a.layerShare * attentionSpanCausal(a.mixer, a.window, seqLen);
+        span += a.layerShare
+            * (attentionSpanCausal(a.mixer, a.window, seqLen)
+                + compressedKeys(a.mixer, a.compressRatio, a.compressedTopK, seqLen, true));
     return span + fullAttentionShare * seqLen / 2.0;
 }
 

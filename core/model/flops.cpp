@@ -102,7 +102,13 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
     const double v = double(m.vHeadDim());
 
     double qkvPerLayer = 0;
-    if (m.mla.enabled) {
+    double outputPerLayer = 2.0 * H * v * h;
+    if (m.compressedAttention.enabled()) {
+        const MixerForwardFlops p
+            = compressedAttentionProjectionFlops(m.compressedAttention, m.hidden, m.heads, m.headDim);
+        qkvPerLayer = p.inputProjection;
+        outputPerLayer = p.outputProjection;
+    } else if (m.mla.enabled) {
         const auto& a = m.mla;
         const double q = a.qLoraRank > 0 ? h * double(a.qLoraRank) + double(a.qLoraRank) * H * qk : h * H * qk;
         const double kv = h * double(a.kvLoraRank + a.qkRopeHeadDim)
@@ -111,9 +117,14 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
     } else {
         qkvPerLayer = 2.0 * h * (H * qk + 2.0 * double(m.kvHeads) * double(m.headDim));
     }
+    // The output gate: out of q_proj beside the query (Qwen3.5), or under MLA its own projection to every output
+    // channel.
     if (m.attentionOutputGate)
-        qkvPerLayer += 2.0 * h * H * qk; // the output gate comes out of q_proj beside the query
-    const double outputPerLayer = 2.0 * H * v * h;
+        qkvPerLayer += 2.0 * h * H * (m.mla.enabled ? v : qk);
+    // Hyper-connections: each sublayer's mixing weights come from a Linear(n x hidden, (2 + n) x n) per token.
+    const double hyperConnectionPerSublayer = m.hyperConnections > 0
+        ? 2.0 * double(m.hyperConnections) * h * double((2 + m.hyperConnections) * m.hyperConnections)
+        : 0.0;
 
     // Per layer: the attention core over the keys each query sees (min(S, window) on sliding-window layers) and
     // the channel mixer's width.
@@ -134,6 +145,23 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
             f.qkvProjection += n * qkvPerLayer;
             f.outputProjection += n * outputPerLayer;
             break;
+        case TokenMixer::CompressedSparseAttention: {
+            // The indexer scores every earlier compressed key (S/ratio; half of them causally); the attention then
+            // runs over the window and the top-k compressed keys (the span below).
+            const double ratio = double(m.compressedAttention.sparseRatio);
+            const auto extra = [&](double keys) {
+                return compressedSparseExtraFlops(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim, keys);
+            };
+            f.qkvProjection += n * (qkvPerLayer + extra(S / ratio).inputProjection);
+            f.outputProjection += n * outputPerLayer;
+            f.mixerCore += n * extra(S / ratio).core;
+            f.mixerCoreCausal += n * extra(S / ratio / 2.0).core;
+            break;
+        }
+        case TokenMixer::HeavilyCompressedAttention:
+            f.qkvProjection += n * (qkvPerLayer + heavilyCompressedExtraFlops(m.hidden, m.headDim));
+            f.outputProjection += n * outputPerLayer;
+            break;
         case TokenMixer::SparseAttention: {
             // The indexer scores every earlier key; the attention then runs over its top-k (the span below).
             const auto ix = [&](double keys) {
@@ -146,9 +174,12 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
             break;
         }
         case TokenMixer::LinearAttention:
+        case TokenMixer::KimiDeltaAttention:
         case TokenMixer::Mamba2: {
             const MixerForwardFlops r = run.kind.tokenMixer == TokenMixer::LinearAttention
                 ? gatedDeltaNetForwardFlops(m.linearAttention, m.hidden)
+                : run.kind.tokenMixer == TokenMixer::KimiDeltaAttention
+                ? kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden)
                 : mamba2ForwardFlops(m.mamba, m.hidden);
             f.qkvProjection += n * r.inputProjection;
             f.outputProjection += n * r.outputProjection;
@@ -160,12 +191,15 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
             break;
         }
         // Each document's span, weighted by its share of the tokens (one document: the sequence).
-        const double window = double(attentionWindow(m, run.kind.tokenMixer));
         double span = 0, causalSpan = 0;
         for (const auto& d : documents) {
-            span += d.tokenShare * attentionSpan(run.kind.tokenMixer, window, d.length);
-            causalSpan += d.tokenShare * attentionSpanCausal(run.kind.tokenMixer, window, d.length);
+            span += d.tokenShare * attentionKeys(m, run.kind.tokenMixer, d.length);
+            causalSpan += d.tokenShare * attentionKeysCausal(m, run.kind.tokenMixer, d.length);
         }
+        if (run.kind.tokenMixer != TokenMixer::None)
+            f.qkvProjection += n * hyperConnectionPerSublayer;
+        if (run.kind.channelMixer != ChannelMixer::None)
+            f.ffn += n * hyperConnectionPerSublayer;
         f.attentionScores += n * 2.0 * span * H * qk;
         f.attentionValues += n * 2.0 * span * H * v;
         f.attentionCoreCausal += n * 2.0 * causalSpan * H * (qk + v);
@@ -183,6 +217,8 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
     });
     // The LM head runs whether or not its weights are tied to the embedding.
     f.lmHead = 2.0 * h * double(m.vocab);
+    if (m.hyperConnections > 0) // the head's reduction of the streams: Linear(n x hidden, n)
+        f.lmHead += 2.0 * double(m.hyperConnections) * h * double(m.hyperConnections);
     return f;
 }
 

@@ -51,6 +51,17 @@ void validateModelSpec(const ModelSpec& spec)
     require(spec.normsPerLayer >= 0 && spec.normsPerLayer <= 8, spec, "norms per layer must be between 0 and 8");
     require(spec.slidingWindow >= 0, spec, "sliding window cannot be negative");
     require(spec.attentionChunk >= 0, spec, "attention chunk cannot be negative");
+    require(spec.hyperConnections >= 0 && spec.hyperConnections <= 64, spec,
+        "hyper-connection streams must be between 0 and 64");
+    if (spec.compressedAttention.enabled()) {
+        try {
+            validateCompressedAttention(spec.compressedAttention);
+        } catch (const InputError& e) {
+            require(false, spec, e.what());
+        }
+        require(spec.headDim > 0 && spec.heads % spec.compressedAttention.outputGroups == 0, spec,
+            "compressed attention: heads must be a multiple of the output groups (o_groups)");
+    }
     if (!spec.layerPattern.empty()) {
         int64_t total = 0;
         for (const LayerRun& run : spec.layerPattern) {
@@ -71,8 +82,20 @@ void validateModelSpec(const ModelSpec& spec)
                     validateMamba2(spec.mamba, spec.hidden);
                 else if (run.kind.tokenMixer == TokenMixer::SparseAttention) {
                     validateSparseIndexer(spec.sparseIndexer);
-                    require(spec.mla.enabled && spec.mla.qLoraRank > 0, spec,
+                    require(spec.sparseIndexer.queryFromHidden || (spec.mla.enabled && spec.mla.qLoraRank > 0), spec,
                         "sparse-attention layers need MLA with a compressed query (q_lora_rank) for their indexer");
+                } else if (run.kind.tokenMixer == TokenMixer::KimiDeltaAttention)
+                    validateKimiDeltaAttention(spec.kimiDeltaAttention);
+                else if (run.kind.tokenMixer == TokenMixer::CompressedSparseAttention
+                    || run.kind.tokenMixer == TokenMixer::HeavilyCompressedAttention) {
+                    require(spec.compressedAttention.enabled(), spec,
+                        "compressed-attention layers need the compressed attention's projections (q_lora_rank)");
+                    require(spec.slidingWindow > 0, spec,
+                        "compressed-attention layers need their sliding window (sliding_window)");
+                    require(compressRatio(spec, run.kind.tokenMixer) > 0, spec,
+                        "compressed-attention layers need their compress ratio (compress_ratios)");
+                    if (run.kind.tokenMixer == TokenMixer::CompressedSparseAttention)
+                        validateSparseIndexer(spec.sparseIndexer);
                 }
             } catch (const InputError& e) {
                 require(false, spec, e.what());
@@ -112,6 +135,9 @@ constexpr std::pair<TokenMixer, std::string_view> kTokenMixers[] = {
     { TokenMixer::LinearAttention, "linear_attention" },
     { TokenMixer::Mamba2, "mamba2" },
     { TokenMixer::None, "none" },
+    { TokenMixer::KimiDeltaAttention, "kimi_delta_attention" },
+    { TokenMixer::CompressedSparseAttention, "compressed_sparse_attention" },
+    { TokenMixer::HeavilyCompressedAttention, "heavily_compressed_attention" },
 };
 constexpr std::pair<ChannelMixer, std::string_view> kChannelMixers[] = {
     { ChannelMixer::DenseMlp, "dense" },
@@ -184,8 +210,12 @@ int64_t attentionWindow(const ModelSpec& m, TokenMixer mixer)
     case TokenMixer::ChunkedAttention:
         return m.attentionChunk;
     case TokenMixer::SparseAttention:
-        return m.sparseIndexer.topK;
+        return m.sparseIndexer.attendedKeys();
+    case TokenMixer::CompressedSparseAttention:
+    case TokenMixer::HeavilyCompressedAttention:
+        return m.slidingWindow; // the raw keys; the compressed ones are compressedKeys
     case TokenMixer::LinearAttention:
+    case TokenMixer::KimiDeltaAttention:
     case TokenMixer::Mamba2:
     case TokenMixer::None:
         return 0;
@@ -200,8 +230,11 @@ bool isSoftmaxAttention(TokenMixer mixer)
     case TokenMixer::SlidingWindowAttention:
     case TokenMixer::ChunkedAttention:
     case TokenMixer::SparseAttention:
+    case TokenMixer::CompressedSparseAttention:
+    case TokenMixer::HeavilyCompressedAttention:
         return true;
     case TokenMixer::LinearAttention:
+    case TokenMixer::KimiDeltaAttention:
     case TokenMixer::Mamba2:
     case TokenMixer::None:
         return false;
@@ -233,11 +266,47 @@ double attentionSpanCausal(TokenMixer mixer, double window, double seqLen)
     if (mixer == TokenMixer::FullAttention || !(window > 0) || window >= seqLen)
         return seqLen / 2.0;
     // A query at position t sees min(t, W) keys: a sliding window, and the top-k keys of sparse attention alike.
-    if (mixer == TokenMixer::SlidingWindowAttention || mixer == TokenMixer::SparseAttention)
+    if (mixer == TokenMixer::SlidingWindowAttention || mixer == TokenMixer::SparseAttention
+        || mixer == TokenMixer::CompressedSparseAttention || mixer == TokenMixer::HeavilyCompressedAttention)
         return window - window * window / (2.0 * seqLen);
     const double chunks = std::floor(seqLen / window);
     const double rest = seqLen - chunks * window;
     return (chunks * window * window / 2.0 + rest * rest / 2.0) / seqLen;
+}
+
+double compressedKeys(TokenMixer mixer, double ratio, double topK, double seqLen, bool causal)
+{
+    if (!(ratio > 0))
+        return 0.0;
+    const double compressed = seqLen / ratio;
+    if (mixer == TokenMixer::HeavilyCompressedAttention)
+        return causal ? compressed / 2.0 : compressed;
+    if (mixer != TokenMixer::CompressedSparseAttention)
+        return 0.0;
+    if (!causal)
+        return std::min(compressed, topK);
+    return topK >= compressed ? compressed / 2.0 : topK - topK * topK / (2.0 * compressed);
+}
+
+int64_t compressRatio(const ModelSpec& m, TokenMixer mixer)
+{
+    if (mixer == TokenMixer::CompressedSparseAttention)
+        return m.compressedAttention.sparseRatio;
+    if (mixer == TokenMixer::HeavilyCompressedAttention)
+        return m.compressedAttention.denseRatio;
+    return 0;
+}
+
+double attentionKeys(const ModelSpec& m, TokenMixer mixer, double seqLen)
+{
+    return attentionSpan(mixer, double(attentionWindow(m, mixer)), seqLen)
+        + compressedKeys(mixer, double(compressRatio(m, mixer)), double(m.sparseIndexer.topK), seqLen, false);
+}
+
+double attentionKeysCausal(const ModelSpec& m, TokenMixer mixer, double seqLen)
+{
+    return attentionSpanCausal(mixer, double(attentionWindow(m, mixer)), seqLen)
+        + compressedKeys(mixer, double(compressRatio(m, mixer)), double(m.sparseIndexer.topK), seqLen, true);
 }
 
 ModelSpec bareModel(int64_t params, std::string name)

@@ -42,6 +42,13 @@ enum class TokenMixer {
     ChunkedAttention, // tokens attend within their chunk of ModelSpec::attentionChunk tokens (Llama 4's RoPE layers)
     SparseAttention, // attention over the ModelSpec::sparseIndexer.topK keys its lightning indexer picks (DSA)
     LinearAttention, // Gated DeltaNet over ModelSpec::linearAttention (Qwen3.5, Qwen3-Next)
+    KimiDeltaAttention, // Kimi Delta Attention over ModelSpec::kimiDeltaAttention (Kimi Linear, Kimi K3)
+    // DeepSeek-V4 (ModelSpec::compressedAttention): a sliding window of ModelSpec::slidingWindow recent keys plus keys
+    // compressed from every sparseRatio tokens, of which the indexer picks ModelSpec::sparseIndexer.topK (CSA) ...
+    CompressedSparseAttention,
+    // ... or every key compressed from denseRatio tokens (HCA). DeepSeek-V4's uncompressed layers are
+    // SlidingWindowAttention with the same projections.
+    HeavilyCompressedAttention,
     Mamba2, // Mamba-2 over ModelSpec::mamba (Nemotron-H)
     None // no token mixer: the layer is its channel mixer alone (Nemotron-H's MLP and MoE blocks)
 };
@@ -77,6 +84,7 @@ struct MoeSpec {
     // width before the routed experts and back up after them (two h x latent matrices per MoE layer, always
     // active); routed experts read and write latentDim-wide vectors. 0: routed experts work at the hidden size.
     int64_t latentDim = 0;
+    bool latentNorm = false; // an RMSNorm over the latent (Kimi K3's latent_moe_use_norm): latentDim weights per layer
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3): low-rank compressed queries and keys/values.
@@ -117,7 +125,15 @@ struct ModelSpec {
     bool attentionOutputGate = false; // q_proj also yields a sigmoid gate on the attention output (Qwen3.5)
     GatedDeltaNetSpec linearAttention; // the linear-attention layers' mixer (TokenMixer::LinearAttention)
     Mamba2Spec mamba; // the Mamba layers' mixer (TokenMixer::Mamba2)
-    SparseIndexerSpec sparseIndexer; // the sparse-attention layers' indexer (TokenMixer::SparseAttention)
+    SparseIndexerSpec sparseIndexer; // the sparse-attention layers' indexer (TokenMixer::SparseAttention, CSA)
+    KimiDeltaAttentionSpec kimiDeltaAttention; // TokenMixer::KimiDeltaAttention layers' mixer
+    // DeepSeek-V4's attention projections and compression; when enabled every softmax-attention layer has them (its
+    // heads x headDim query, one key-value head of headDim, no separate value head).
+    CompressedAttentionSpec compressedAttention;
+    // Manifold-constrained hyper-connections (DeepSeek-AI, "mHC: Manifold-Constrained Hyper-Connections", 2025;
+    // DeepSeek-V4's hc_mult): the residual stream is this many hidden-size streams, mixed before and after each
+    // sublayer by weights a Linear(streams x hidden, (2 + streams) x streams) computes per token; 0: a plain residual.
+    int hyperConnections = 0;
     MoeSpec moe;
     MlaSpec mla;
     // Runs of layers, summing to `layers`. Empty: uniform - moe.denseLayers leading dense layers then MoE layers
@@ -171,6 +187,16 @@ int moeLayerCount(const ModelSpec& spec);
 int attentionLayerCount(const ModelSpec& spec);
 // True for the token mixers that are softmax attention with this model's q/k/v/o projections.
 bool isSoftmaxAttention(TokenMixer mixer);
+// Keys a query attends to in a layer of `mixer` of this model at sequence length S (full square; causal average):
+// attentionSpan / attentionSpanCausal over the layer's window, plus DeepSeek-V4's compressed keys (compressedKeys).
+double attentionKeys(const ModelSpec& spec, TokenMixer mixer, double seqLen);
+double attentionKeysCausal(const ModelSpec& spec, TokenMixer mixer, double seqLen);
+// Compressed keys a query attends to in a CSA or HCA layer (0 for other mixers) at ratio r: HCA all S/r of them (S/2r
+// causal); CSA the indexer's top k of them, min(S/r, k), and causally k - k^2/(2 S/r) when k < S/r (a query at t
+// sees t/r compressed keys), as a sliding window of k over the compressed sequence.
+double compressedKeys(TokenMixer mixer, double ratio, double topK, double seqLen, bool causal);
+// The compress ratio of a CSA or HCA layer of this model; 0 for other mixers.
+int64_t compressRatio(const ModelSpec& spec, TokenMixer mixer);
 // Number of layers with local attention (sliding-window or chunked).
 int localAttentionLayerCount(const ModelSpec& spec, TokenMixer mixer);
 // The window of a local token mixer (slidingWindow, attentionChunk; for sparse attention the indexer's top-k keys,
@@ -184,7 +210,8 @@ double attentionSpan(TokenMixer mixer, double window, double seqLen);
 double attentionSpanCausal(TokenMixer mixer, double window, double seqLen);
 
 // Keys of the layer-level enums in preset and scenario files.
-// "full_attention", "sliding_attention", "chunked_attention", "sparse_attention", "linear_attention", "mamba2", "none"
+// "full_attention", "sliding_attention", "chunked_attention", "sparse_attention", "linear_attention", "mamba2", "none",
+// "kimi_delta_attention", "compressed_sparse_attention", "heavily_compressed_attention"
 std::string_view tokenMixerKey(TokenMixer m);
 std::optional<TokenMixer> tokenMixerFromKey(std::string_view key);
 std::string_view channelMixerKey(ChannelMixer m); // "dense", "moe", "none"

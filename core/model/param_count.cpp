@@ -19,6 +19,8 @@ int64_t attentionParams(const ModelSpec& m)
 {
     const int64_t h = m.hidden;
     const bool b = m.linearBias;
+    if (m.compressedAttention.enabled())
+        return compressedAttentionProjectionParams(m.compressedAttention, h, m.heads, m.headDim);
     if (m.mla.enabled) {
         const auto& a = m.mla;
         const int64_t qk = a.qkNopeHeadDim + a.qkRopeHeadDim;
@@ -30,6 +32,8 @@ int64_t attentionParams(const ModelSpec& m)
         p += linear(h, a.kvLoraRank + a.qkRopeHeadDim, b) + a.kvLoraRank /* kv_a_layernorm */;
         p += linear(a.kvLoraRank, m.heads * (a.qkNopeHeadDim + a.vHeadDim), b);
         p += linear(m.heads * a.vHeadDim, h, b || m.attnOutBias);
+        if (m.attentionOutputGate)
+            p += linear(h, m.heads * a.vHeadDim, b); // a sigmoid gate per output channel (Kimi K3)
         return p;
     }
     const int64_t q = m.heads * m.headDim;
@@ -64,6 +68,17 @@ int64_t ffnParams(const ModelSpec& m, int64_t ffnDim)
 
 } // namespace
 
+int64_t hyperConnectionParams(const ModelSpec& m)
+{
+    const int64_t n = m.hyperConnections;
+    if (n <= 0)
+        return 0;
+    const int64_t mix = (2 + n) * n; // pre weights (n), post weights (n), the n x n residual mix
+    // Per sublayer (attention, FFN): hc_fn Linear(n x hidden, mix), hc_base (mix), hc_scale (3). At the end, the
+    // head's reduction of the n streams to one: hc_head_fn Linear(n x hidden, n), hc_head_base (n), hc_head_scale (1).
+    return int64_t(m.layers) * 2 * (n * m.hidden * mix + mix + 3) + (n * m.hidden * n + n + 1);
+}
+
 ParameterCounts countParameters(const ModelSpec& m)
 {
     ParameterCounts c;
@@ -83,8 +98,14 @@ ParameterCounts countParameters(const ModelSpec& m)
             return attention;
         case TokenMixer::SparseAttention:
             return attention + sparseIndexerParams(m.sparseIndexer, m.hidden, m.mla.qLoraRank);
+        case TokenMixer::CompressedSparseAttention:
+            return attention + compressedSparseExtraParams(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim);
+        case TokenMixer::HeavilyCompressedAttention:
+            return attention + heavilyCompressedExtraParams(m.compressedAttention, m.hidden, m.headDim);
         case TokenMixer::LinearAttention:
             return gatedDeltaNetParams(m.linearAttention, m.hidden);
+        case TokenMixer::KimiDeltaAttention:
+            return kimiDeltaAttentionParams(m.kimiDeltaAttention, m.hidden);
         case TokenMixer::Mamba2:
             return mamba2Params(m.mamba, m.hidden);
         case TokenMixer::None:
@@ -101,7 +122,8 @@ ParameterCounts countParameters(const ModelSpec& m)
         const auto& e = m.moe;
         // Under latent MoE the routed experts read and write latentDim-wide vectors, between two projections.
         const int64_t expert = ffnParamsAt(m, e.latentDim > 0 ? e.latentDim : m.hidden, e.expertFfnDim);
-        const int64_t latentProjections = e.latentDim > 0 ? 2 * m.hidden * e.latentDim : 0;
+        const int64_t latentProjections
+            = e.latentDim > 0 ? 2 * m.hidden * e.latentDim + (e.latentNorm ? e.latentDim : 0) : 0;
         const int64_t shared
             = e.sharedExperts * ffnParams(m, e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
         const int64_t sharedGate = e.sharedExperts > 0 && e.sharedExpertGate ? m.hidden : 0; // Linear(h, 1)
@@ -132,7 +154,8 @@ ParameterCounts countParameters(const ModelSpec& m)
     c.lmHead = lmHead;
     c.attention = tokenMixers;
     c.ffn = ffn;
-    c.norms = int64_t(m.layers) * layerNorms + normParams(m); // + final norm
+    c.norms = int64_t(m.layers) * layerNorms + normParams(m) // + final norm
+        + hyperConnectionParams(m);
     c.total = c.embedding + c.lmHead + c.attention + c.ffn + c.norms;
     c.nonEmbedding = c.total - c.embedding;
     c.active = c.total - inactive;

@@ -18,9 +18,12 @@ struct ParameterCounts {
     // Parts, for the per-component view (totals over all layers).
     int64_t attention = 0; // every layer's token mixer: attention (+ sparse indexer), linear attention or Mamba
     int64_t ffn = 0; // dense FFN + all experts + shared experts + routers
-    int64_t norms = 0;
+    int64_t norms = 0; // norms, and hyper-connection mixing weights (hyperConnectionParams)
     int64_t lmHead = 0; // 0 when tied
 };
+
+// Manifold-constrained hyper-connections' weights (ModelSpec::hyperConnections); 0 for a plain residual.
+int64_t hyperConnectionParams(const ModelSpec& spec);
 
 // For a bare model, total = active = nonEmbedding = the given count and embedding = 0.
 ParameterCounts countParameters(const ModelSpec& spec);

@@ -53,6 +53,10 @@ void validateSparseIndexer(const SparseIndexerSpec& s)
     requirePositive(s.heads, "sparse-attention indexer heads (index_n_heads)");
     requirePositive(s.headDim, "sparse-attention indexer head size (index_head_dim)");
     requirePositive(s.topK, "sparse-attention keys per query (index_topk)");
+    requirePositive(s.blockSize, "sparse-attention block size (sparse_block_size)");
+    if (s.localBlocks < 0)
+        throw InputError(
+            "sparse-attention local blocks cannot be negative (got " + std::to_string(s.localBlocks) + ")");
 }
 
 int64_t gatedDeltaNetParams(const GatedDeltaNetSpec& s, int64_t hidden)
@@ -107,10 +111,11 @@ MixerForwardFlops mamba2ForwardFlops(const Mamba2Spec& s, int64_t hidden)
 
 int64_t sparseIndexerParams(const SparseIndexerSpec& s, int64_t hidden, int64_t qLoraRank)
 {
-    return qLoraRank * s.heads * s.headDim // wq_b: from MLA's compressed query
+    const int64_t queryInput = s.queryFromHidden ? hidden : qLoraRank;
+    return queryInput * s.heads * s.headDim // wq_b (DSA: from MLA's compressed query) or wq (from the hidden state)
         + hidden * s.headDim // wk: one key head shared by the indexer's heads
-        + 2 * s.headDim // k_norm (LayerNorm: weight and bias)
-        + hidden * s.heads; // weights_proj: each head's weight in the key's score
+        + (s.keyNorm ? 2 * s.headDim : 0) // k_norm (LayerNorm: weight and bias)
+        + (s.headWeights ? hidden * s.heads : 0); // weights_proj: each head's weight in the key's score
 }
 
 MixerForwardFlops sparseIndexerForwardFlops(
@@ -119,11 +124,128 @@ MixerForwardFlops sparseIndexerForwardFlops(
     const double h = double(hidden);
     const double heads = double(s.heads);
     const double d = double(s.headDim);
+    const double queryInput = s.queryFromHidden ? h : double(qLoraRank);
     MixerForwardFlops f;
-    f.inputProjection = 2.0 * (double(qLoraRank) * heads * d + h * d + h * heads);
-    // Score of a key = sum over heads of weight_h x ReLU(q_h . k): a dot product and a multiply-add per head and key.
-    f.core = 2.0 * heads * (d + 1.0) * attendedKeys;
+    f.inputProjection = 2.0 * (queryInput * heads * d + h * d + (s.headWeights ? h * heads : 0.0));
+    // Score of a key = sum over heads of weight_h x ReLU(q_h . k): a dot product and a multiply-add per head and key
+    // (without head weights, the dot products alone: the heads' scores are combined elementwise).
+    f.core = 2.0 * heads * (d + (s.headWeights ? 1.0 : 0.0)) * attendedKeys;
     return f;
+}
+
+void validateKimiDeltaAttention(const KimiDeltaAttentionSpec& s)
+{
+    requirePositive(s.heads, "Kimi Delta Attention heads (linear_attn_config.num_heads)");
+    requirePositive(s.headDim, "Kimi Delta Attention head size (linear_attn_config.head_dim)");
+    requirePositive(s.convKernel, "Kimi Delta Attention convolution width (linear_attn_config.short_conv_kernel_size)");
+}
+
+int64_t kimiDeltaAttentionParams(const KimiDeltaAttentionSpec& s, int64_t hidden)
+{
+    const int64_t d = s.headDim;
+    const int64_t width = s.heads * d; // q, k, v, the forget gate and the output gate are all heads x headDim wide
+    const int64_t forgetGate = s.fullRankForgetGate ? hidden * width : hidden * d + d * width;
+    return 3 * hidden * width // q_proj, k_proj, v_proj
+        + 3 * width * s.convKernel // short depthwise convolutions on q, k and v, no bias
+        + forgetGate // f_proj, or f_a_proj then f_b_proj
+        + width + s.heads // dt_bias (per channel), A_log (per head)
+        + hidden * s.heads // b_proj: the write strength beta per head
+        + hidden * d + d * width // g_a_proj then g_b_proj: the output gate
+        + d // o_norm: gated RMSNorm over each head's output
+        + width * hidden; // o_proj
+}
+
+MixerForwardFlops kimiDeltaAttentionForwardFlops(const KimiDeltaAttentionSpec& s, int64_t hidden)
+{
+    const double h = double(hidden);
+    const double d = double(s.headDim);
+    const double width = double(s.heads) * d;
+    const double forgetGate = s.fullRankForgetGate ? h * width : h * d + d * width;
+    MixerForwardFlops f;
+    f.inputProjection = 2.0 * (3.0 * h * width + forgetGate + h * double(s.heads) + h * d + d * width);
+    // One headDim x headDim state per head. The channel-wise decay Diag(alpha_t) costs one multiply per state element,
+    // as Gated DeltaNet's scalar decay does: the same 7 FLOP per element.
+    f.core = kRecurrenceFlopsPerStateElement * double(s.heads) * d * d;
+    f.outputProjection = 2.0 * width * h;
+    return f;
+}
+
+void validateCompressedAttention(const CompressedAttentionSpec& s)
+{
+    requirePositive(s.qLoraRank, "compressed attention query rank (q_lora_rank)");
+    requirePositive(s.outputRank, "compressed attention output rank (o_lora_rank)");
+    requirePositive(s.outputGroups, "compressed attention output groups (o_groups)");
+    if (s.sparseRatio < 0 || s.denseRatio < 0)
+        throw InputError("compressed attention ratios (compress_ratios) cannot be negative");
+}
+
+int64_t compressedAttentionProjectionParams(
+    const CompressedAttentionSpec& s, int64_t hidden, int heads, int64_t headDim)
+{
+    const int64_t width = heads * headDim;
+    return hidden * s.qLoraRank + s.qLoraRank // wq_a, q_norm
+        + s.qLoraRank * width // wq_b
+        + hidden * headDim + headDim // wkv: the one key-value head, kv_norm
+        + width * s.outputRank // wo_a: each of outputGroups groups maps its heads x headDim / groups to outputRank
+        + int64_t(s.outputGroups) * s.outputRank * hidden // wo_b
+        + heads; // attn_sink: one learned logit per head
+}
+
+MixerForwardFlops compressedAttentionProjectionFlops(
+    const CompressedAttentionSpec& s, int64_t hidden, int heads, int64_t headDim)
+{
+    const double h = double(hidden);
+    const double r = double(s.qLoraRank);
+    const double width = double(heads) * double(headDim);
+    MixerForwardFlops f;
+    f.inputProjection = 2.0 * (h * r + r * width + h * double(headDim));
+    f.outputProjection = 2.0 * (width * double(s.outputRank) + double(s.outputGroups) * double(s.outputRank) * h);
+    return f;
+}
+
+int64_t kvCompressorParams(int64_t hidden, int64_t width, int64_t ratio, bool overlapping)
+{
+    const int64_t sets = overlapping ? 2 : 1; // overlapping windows: a second set of weights for the previous block
+    return 2 * hidden * sets * width // wkv and wgate (the pooling weights)
+        + ratio * sets * width // ape: a learned position embedding inside the block
+        + width; // norm: RMSNorm of the compressed key
+}
+
+double kvCompressorFlops(int64_t hidden, int64_t width, bool overlapping)
+{
+    return 2.0 * 2.0 * double(hidden) * (overlapping ? 2.0 : 1.0) * double(width);
+}
+
+int64_t compressedSparseExtraParams(
+    const CompressedAttentionSpec& s, const SparseIndexerSpec& ix, int64_t hidden, int64_t headDim)
+{
+    return kvCompressorParams(hidden, headDim, s.sparseRatio, true) // the attention's compressed keys
+        + s.qLoraRank * ix.heads * ix.headDim // indexer wq_b, from the compressed query
+        + hidden * ix.heads // indexer weights_proj
+        + kvCompressorParams(hidden, ix.headDim, s.sparseRatio, true); // the indexer's own compressed keys
+}
+
+MixerForwardFlops compressedSparseExtraFlops(
+    const CompressedAttentionSpec& s, const SparseIndexerSpec& ix, int64_t hidden, int64_t headDim, double scoredKeys)
+{
+    const double h = double(hidden);
+    const double heads = double(ix.heads);
+    const double d = double(ix.headDim);
+    MixerForwardFlops f;
+    f.inputProjection = kvCompressorFlops(hidden, headDim, true) + kvCompressorFlops(hidden, ix.headDim, true)
+        + 2.0 * (double(s.qLoraRank) * heads * d + h * heads);
+    f.core = 2.0 * heads * (d + 1.0) * scoredKeys; // as DeepSeek-V3.2's indexer, over compressed keys
+    return f;
+}
+
+int64_t heavilyCompressedExtraParams(const CompressedAttentionSpec& s, int64_t hidden, int64_t headDim)
+{
+    return kvCompressorParams(hidden, headDim, s.denseRatio, false);
+}
+
+double heavilyCompressedExtraFlops(int64_t hidden, int64_t headDim)
+{
+    return kvCompressorFlops(hidden, headDim, false);
 }
 
 } // namespace mfu

@@ -23,7 +23,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 46> kFamilies { {
+constexpr std::array<Family, 50> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -59,6 +59,9 @@ constexpr std::array<Family, 46> kFamilies { {
     { "qwen3_5_moe_text", "", hf::readQwen35 },
     { "nemotron_h", "NemotronHForCausalLM", hf::readNemotronH },
     { "minimax_m2", "MiniMaxM2ForCausalLM", hf::readMiniMaxM2 },
+    { "minimax_m3", "MiniMaxM3ForCausalLM", hf::readMiniMaxM3 },
+    { "kimi_linear", "KimiLinearForCausalLM", hf::readKimiLinear },
+    { "deepseek_v4", "DeepseekV4ForCausalLM", hf::readDeepSeekV4 },
     { "gpt2", "GPT2LMHeadModel", hf::readGpt2 },
     { "gpt_neox", "GPTNeoXForCausalLM", hf::readGptNeoX },
     { "megatron-gpt", "", hf::readGptNeoX },
@@ -73,6 +76,7 @@ constexpr std::array<Family, 46> kFamilies { {
     { "kimi_k25", "KimiK25ForConditionalGeneration", nullptr },
     { "qwen3_5", "Qwen3_5ForConditionalGeneration", nullptr },
     { "qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", nullptr },
+    { "kimi_k3", "KimiK3ForConditionalGeneration", nullptr },
 } };
 
 // A multimodal model_type and the model_type of its text_config when that omits it.
@@ -80,7 +84,7 @@ struct Wrapper {
     std::string_view modelType;
     std::string_view textModelType;
 };
-constexpr std::array<Wrapper, 11> kWrappers { {
+constexpr std::array<Wrapper, 12> kWrappers { {
     { "llava", "llama" },
     { "llama4", "llama4_text" },
     { "gemma3", "gemma3_text" },
@@ -92,6 +96,7 @@ constexpr std::array<Wrapper, 11> kWrappers { {
     { "kimi_k25", "kimi_k2" },
     { "qwen3_5", "qwen3_5_text" },
     { "qwen3_5_moe", "qwen3_5_moe_text" },
+    { "kimi_k3", "kimi_linear" },
 } };
 
 std::string supportedList()

@@ -36,5 +36,12 @@ void readDeepSeekSparse(const Reader& r, ModelSpec& m); // deepseek_v32, glm_moe
 
 // hf_config_minimax.cpp
 void readMiniMaxM2(const Reader& r, ModelSpec& m); // minimax_m2 (MiniMax-M2, M2.5, M2.7)
+void readMiniMaxM3(const Reader& r, ModelSpec& m); // minimax_m3 (MiniMax-M3): block-sparse attention
+
+// hf_config_kimi.cpp
+void readKimiLinear(const Reader& r, ModelSpec& m); // kimi_linear (Kimi Linear; Kimi K3's text model)
+
+// hf_config_deepseek_v4.cpp
+void readDeepSeekV4(const Reader& r, ModelSpec& m); // deepseek_v4 (DeepSeek-V4 Flash, Pro)
 
 } // namespace mfu::hf

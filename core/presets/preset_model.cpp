@@ -24,7 +24,7 @@ int readInt(const FieldReader& r, std::string_view key, int64_t minimum)
 MoeSpec readMoe(const FieldReader& r, int layers)
 {
     r.rejectUnknownKeys({ "experts", "experts_per_token", "expert_ffn_dim", "shared_experts", "shared_expert_ffn_dim",
-        "dense_layers", "router_bias", "shared_expert_gate", "latent_dim" });
+        "dense_layers", "router_bias", "shared_expert_gate", "latent_dim", "latent_norm" });
     MoeSpec moe;
     moe.experts = readInt(r, "experts", 1);
     moe.expertsPerToken = static_cast<int>(r.requiredInteger("experts_per_token", 1, moe.experts));
@@ -35,6 +35,9 @@ MoeSpec readMoe(const FieldReader& r, int layers)
     moe.routerBias = r.optionalBool("router_bias", false);
     moe.sharedExpertGate = r.optionalBool("shared_expert_gate", false);
     moe.latentDim = r.optionalInteger("latent_dim", 0, kMaxCount).value_or(0);
+    moe.latentNorm = r.optionalBool("latent_norm", false);
+    if (moe.latentNorm && moe.latentDim == 0)
+        throw FieldError(r.keyPath("latent_norm"), "needs latent_dim: the norm is over the latent");
     return moe;
 }
 
@@ -67,12 +70,41 @@ Mamba2Spec readMamba(const FieldReader& r)
 
 SparseIndexerSpec readSparseIndexer(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "heads", "head_dim", "top_k" });
+    r.rejectUnknownKeys({ "heads", "head_dim", "top_k", "block_size", "local_blocks", "query_from_hidden",
+        "head_weights", "key_norm" });
     SparseIndexerSpec s;
     s.heads = readInt(r, "heads", 1);
     s.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
     s.topK = r.requiredInteger("top_k", 1, kMaxCount);
+    s.blockSize = r.optionalInteger("block_size", 1, kMaxCount).value_or(1);
+    s.localBlocks = r.optionalInteger("local_blocks", 0, kMaxCount).value_or(0);
+    s.queryFromHidden = r.optionalBool("query_from_hidden", false);
+    s.headWeights = r.optionalBool("head_weights", true);
+    s.keyNorm = r.optionalBool("key_norm", true);
     return s;
+}
+
+KimiDeltaAttentionSpec readKimiDeltaAttention(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "heads", "head_dim", "conv_kernel", "full_rank_forget_gate" });
+    KimiDeltaAttentionSpec k;
+    k.heads = readInt(r, "heads", 1);
+    k.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
+    k.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
+    k.fullRankForgetGate = r.optionalBool("full_rank_forget_gate", false);
+    return k;
+}
+
+CompressedAttentionSpec readCompressedAttention(const FieldReader& r)
+{
+    r.rejectUnknownKeys({ "q_lora_rank", "output_rank", "output_groups", "sparse_ratio", "dense_ratio" });
+    CompressedAttentionSpec c;
+    c.qLoraRank = r.requiredInteger("q_lora_rank", 1, kMaxCount);
+    c.outputRank = r.requiredInteger("output_rank", 1, kMaxCount);
+    c.outputGroups = readInt(r, "output_groups", 1);
+    c.sparseRatio = r.optionalInteger("sparse_ratio", 0, kMaxCount).value_or(0);
+    c.denseRatio = r.optionalInteger("dense_ratio", 0, kMaxCount).value_or(0);
+    return c;
 }
 
 MlaSpec readMla(const FieldReader& r)
@@ -105,7 +137,8 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
             throw FieldError(run.keyPath("token_mixer"),
                 "\"" + mixer
                     + "\" is not full_attention, sliding_attention, chunked_attention, sparse_attention, "
-                      "linear_attention, mamba2 or none");
+                      "linear_attention, kimi_delta_attention, compressed_sparse_attention, "
+                      "heavily_compressed_attention, mamba2 or none");
         out.kind.tokenMixer = *tm;
         const std::string channel = run.requiredString("channel_mixer");
         const auto cm = channelMixerFromKey(channel);
@@ -161,7 +194,7 @@ ModelSpec readNative(const FieldReader& r)
         "activation", "vocab", "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla",
         "attn_out_bias", "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window",
         "attention_chunk", "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba",
-        "sparse_indexer", "vision_encoder" });
+        "sparse_indexer", "vision_encoder", "kimi_delta_attention", "compressed_attention", "hyper_connections" });
     ModelSpec spec;
     spec.layers = readInt(r, "layers", 1);
     spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
@@ -220,6 +253,11 @@ ModelSpec readNative(const FieldReader& r)
         spec.mamba = readMamba(*mamba);
     if (const auto ix = r.optionalObject("sparse_indexer"))
         spec.sparseIndexer = readSparseIndexer(*ix);
+    if (const auto k = r.optionalObject("kimi_delta_attention"))
+        spec.kimiDeltaAttention = readKimiDeltaAttention(*k);
+    if (const auto c = r.optionalObject("compressed_attention"))
+        spec.compressedAttention = readCompressedAttention(*c);
+    spec.hyperConnections = static_cast<int>(r.optionalInteger("hyper_connections", 0, 64).value_or(0));
     if (const auto v = r.optionalObject("vision_encoder"))
         spec.vision = readVisionEncoder(*v);
     if (r.has("layer_pattern"))

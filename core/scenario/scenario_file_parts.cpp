@@ -159,15 +159,31 @@ json modelToScenarioJson(const ModelSpec& m)
         out["moe"]["shared_expert_gate"] = true;
     if (m.isMoe() && m.moe.latentDim > 0)
         out["moe"]["latent_dim"] = m.moe.latentDim;
+    if (m.isMoe() && m.moe.latentNorm)
+        out["moe"]["latent_norm"] = true;
     // Token mixers beyond attention, written only for a model whose layers use them.
     if (m.attentionOutputGate)
         out["attention_output_gate"] = true;
-    bool linear = false, mamba = false, sparse = false;
+    bool linear = false, mamba = false, sparse = false, kda = false;
     for (const LayerRun& r : m.layerPattern) {
         linear = linear || r.kind.tokenMixer == TokenMixer::LinearAttention;
         mamba = mamba || r.kind.tokenMixer == TokenMixer::Mamba2;
-        sparse = sparse || r.kind.tokenMixer == TokenMixer::SparseAttention;
+        sparse = sparse || r.kind.tokenMixer == TokenMixer::SparseAttention
+            || r.kind.tokenMixer == TokenMixer::CompressedSparseAttention;
+        kda = kda || r.kind.tokenMixer == TokenMixer::KimiDeltaAttention;
     }
+    if (kda) {
+        const auto& k = m.kimiDeltaAttention;
+        out["kimi_delta_attention"] = { { "heads", k.heads }, { "head_dim", k.headDim },
+            { "conv_kernel", k.convKernel }, { "full_rank_forget_gate", k.fullRankForgetGate } };
+    }
+    if (m.compressedAttention.enabled()) {
+        const auto& c = m.compressedAttention;
+        out["compressed_attention"] = { { "q_lora_rank", c.qLoraRank }, { "output_rank", c.outputRank },
+            { "output_groups", c.outputGroups }, { "sparse_ratio", c.sparseRatio }, { "dense_ratio", c.denseRatio } };
+    }
+    if (m.hyperConnections > 0)
+        out["hyper_connections"] = m.hyperConnections;
     if (linear) {
         const auto& g = m.linearAttention;
         out["linear_attention"] = { { "key_heads", g.keyHeads }, { "value_heads", g.valueHeads },
@@ -179,9 +195,14 @@ json modelToScenarioJson(const ModelSpec& m)
             { "state_size", x.stateSize }, { "conv_kernel", x.convKernel }, { "projection_bias", x.projectionBias },
             { "conv_bias", x.convBias } };
     }
-    if (sparse)
-        out["sparse_indexer"] = { { "heads", m.sparseIndexer.heads }, { "head_dim", m.sparseIndexer.headDim },
-            { "top_k", m.sparseIndexer.topK } };
+    if (sparse) {
+        const auto& x = m.sparseIndexer;
+        out["sparse_indexer"] = { { "heads", x.heads }, { "head_dim", x.headDim }, { "top_k", x.topK } };
+        if (x.blockSize != 1 || x.localBlocks != 0 || x.queryFromHidden || !x.headWeights || !x.keyNorm)
+            out["sparse_indexer"].update({ { "block_size", x.blockSize }, { "local_blocks", x.localBlocks },
+                { "query_from_hidden", x.queryFromHidden }, { "head_weights", x.headWeights },
+                { "key_norm", x.keyNorm } });
+    }
     if (m.vision) {
         const VisionEncoderSpec& v = *m.vision;
         out["vision_encoder"] = { { "depth", v.depth }, { "hidden", v.hidden }, { "mlp_dim", v.mlpDim },

@@ -1,9 +1,12 @@
 // Token mixers beyond full attention: parameters and forward FLOP per token of one layer, each checked against a
 // derivation by hand from the real configs (Qwen3.5-27B's Gated DeltaNet layers, Nemotron-H-56B's Mamba-2 layers,
-// DeepSeek-V3.2's sparse-attention indexer), written out term by term so a changed convention shows here.
+// DeepSeek-V3.2's sparse-attention indexer, Kimi K3's Kimi Delta Attention layers, DeepSeek-V4-Flash's compressed
+// attention layers), written out term by term so a changed convention shows here.
 #include <QtTest>
 
 #include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/param_count.h"
 #include "core/model/token_mixers.h"
 
 using namespace mfu;
@@ -68,6 +71,125 @@ private slots:
         QCOMPARE(sparseIndexerForwardFlops(s, 7168, 1536, 8192.0).core, 2.0 * f.core);
     }
 
+    void kimiDeltaAttentionOfKimiK3()
+    {
+        // Kimi K3 text_config: hidden_size 7168; linear_attn_config num_heads 96, head_dim 128,
+        // short_conv_kernel_size 4, use_full_rank_gate true. Width 96 x 128 = 12,288.
+        const KimiDeltaAttentionSpec s { 96, 128, 4, true };
+        const int64_t expected = 3LL * 7168 * 12288 // q_proj, k_proj, v_proj: 264,241,152
+            + 3 * 12288 * 4 // q/k/v short convolutions: 147,456
+            + 7168LL * 12288 // f_proj, full rank: 88,080,384
+            + 12288 + 96 // dt_bias, A_log
+            + 7168 * 96 // b_proj: 688,128
+            + 7168 * 128 + 128 * 12288 // g_a_proj, g_b_proj: 2,490,368
+            + 128 // o_norm
+            + 12288LL * 7168; // o_proj: 88,080,384
+        QCOMPARE(expected, int64_t(443'740'384));
+        QCOMPARE(kimiDeltaAttentionParams(s, 7168), expected);
+
+        const MixerForwardFlops f = kimiDeltaAttentionForwardFlops(s, 7168);
+        // q, k, v, f (full rank), beta, and the low-rank output gate: 2 x 355,500,032.
+        QCOMPARE(f.inputProjection, 2.0 * (3.0 * 7168 * 12288 + 7168.0 * 12288 + 7168 * 96 + 7168 * 128 + 128 * 12288));
+        QCOMPARE(f.inputProjection, 711'000'064.0);
+        QCOMPARE(f.core, 7.0 * 96 * 128 * 128); // 11,010,048: 96 states of 128 x 128, no term in S
+        QCOMPARE(f.outputProjection, 2.0 * 12288 * 7168); // 176,160,768
+        QCOMPARE(f.total(), 898'170'880.0);
+
+        // Kimi Linear's low-rank forget gate (f_a_proj 7168 x 128, f_b_proj 128 x 12288) instead of the full one.
+        KimiDeltaAttentionSpec lowRank = s;
+        lowRank.fullRankForgetGate = false;
+        QCOMPARE(kimiDeltaAttentionParams(lowRank, 7168), expected - 7168LL * 12288 + 7168 * 128 + 128 * 12288);
+        QCOMPARE(kimiDeltaAttentionForwardFlops(lowRank, 7168).inputProjection,
+            f.inputProjection - 2.0 * (7168.0 * 12288 - 7168 * 128 - 128 * 12288));
+    }
+
+    void kimiDeltaAttentionLayersInAModel()
+    {
+        // Four layers of Kimi K3's shape: three Kimi Delta Attention layers and one MLA layer, all dense MLPs.
+        ModelSpec m;
+        m.id = "kda-test";
+        m.layers = 4;
+        m.hidden = 7168;
+        m.heads = 96;
+        m.kvHeads = 96;
+        m.headDim = 128;
+        m.ffnDim = 3072;
+        m.vocab = 1000;
+        m.mla = { true, 1536, 512, 128, 64, 128 };
+        m.attentionOutputGate = true;
+        m.kimiDeltaAttention = { 96, 128, 4, true };
+        m.layerPattern = { { 3, { TokenMixer::KimiDeltaAttention, ChannelMixer::DenseMlp, 0 } },
+            { 1, { TokenMixer::FullAttention, ChannelMixer::DenseMlp, 0 } } };
+        validateModelSpec(m);
+        const ForwardComponents f = forwardComponents(m, 8192);
+        const MixerForwardFlops kda = kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden);
+        // MLA: q 7168 x 1536 + 1536 x 96 x 192, kv 7168 x 576 + 512 x 96 x 256, and the output gate 7168 x 96 x 128.
+        const double mlaQkv
+            = 2.0 * (7168.0 * 1536 + 1536.0 * 96 * 192 + 7168.0 * 576 + 512.0 * 96 * 256 + 7168.0 * 96 * 128);
+        QCOMPARE(f.qkvProjection, 3.0 * kda.inputProjection + mlaQkv);
+        QCOMPARE(f.outputProjection, 3.0 * kda.outputProjection + 2.0 * 96 * 128 * 7168);
+        QCOMPARE(f.mixerCore, 3.0 * kda.core); // the recurrences, the same under the causal mask
+        QCOMPARE(f.mixerCoreCausal, f.mixerCore);
+        QCOMPARE(f.attentionScores, 2.0 * 8192 * 96 * 192); // the one MLA layer attends over S
+        QCOMPARE(f.attentionValues, 2.0 * 8192 * 96 * 128);
+        // Its parameters: the three KDA layers and the MLA layer with its gate (Linear(7168, 96 x 128)).
+        const ParameterCounts p = countParameters(m);
+        const int64_t mla = 7168LL * 1536 + 1536 + 1536LL * 96 * 192 + 7168LL * 576 + 512 + 512LL * 96 * 256
+            + 96LL * 128 * 7168 + 7168LL * 96 * 128;
+        QCOMPARE(p.attention, 3 * int64_t(443'740'384) + mla);
+        QCOMPARE(mla, int64_t(232'196'096));
+    }
+
+    void compressedAttentionOfDeepSeekV4Flash()
+    {
+        // hidden_size 4096, num_attention_heads 64, head_dim 512 (one key-value head), q_lora_rank 1024,
+        // o_lora_rank 1024, o_groups 8; index_n_heads 64, index_head_dim 128, index_topk 512; sliding_window 128;
+        // compress_ratios 4 (CSA) and 128 (HCA).
+        const CompressedAttentionSpec c { 1024, 1024, 8, 4, 128 };
+        const SparseIndexerSpec ix { 64, 128, 512 };
+        const int64_t projections = 4096LL * 1024 + 1024 // wq_a, q_norm
+            + 1024LL * 64 * 512 // wq_b: 33,554,432
+            + 4096LL * 512 + 512 // wkv, kv_norm
+            + 64LL * 512 * 1024 // wo_a: 8 groups of (8 heads x 512) -> 1024
+            + 8LL * 1024 * 4096 // wo_b
+            + 64; // attn_sink
+        QCOMPARE(projections, int64_t(106'956'352));
+        QCOMPARE(compressedAttentionProjectionParams(c, 4096, 64, 512), projections);
+        // CSA: an overlapping compressor for the 512-wide keys (wkv, wgate 4096 x 2 x 512 each, ape 4 x 1024, norm),
+        // the indexer's query (1024 -> 64 x 128) and head weights (4096 -> 64), and its own 128-wide compressor.
+        const int64_t csa
+            = (2 * 4096LL * 1024 + 4 * 1024 + 512) + 1024LL * 64 * 128 + 4096 * 64 + (2 * 4096LL * 256 + 4 * 256 + 128);
+        QCOMPARE(csa, int64_t(19'142'272));
+        QCOMPARE(compressedSparseExtraParams(c, ix, 4096, 512), csa);
+        // HCA: one compressor, no overlap (wkv, wgate 4096 x 512 each, ape 128 x 512, norm).
+        QCOMPARE(heavilyCompressedExtraParams(c, 4096, 512), int64_t(2 * 4096LL * 512 + 128 * 512 + 512));
+
+        const MixerForwardFlops p = compressedAttentionProjectionFlops(c, 4096, 64, 512);
+        QCOMPARE(p.inputProjection, 2.0 * (4096.0 * 1024 + 1024.0 * 32768 + 4096.0 * 512)); // 79,691,776
+        QCOMPARE(p.outputProjection, 2.0 * (32768.0 * 1024 + 8.0 * 1024 * 4096)); // 134,217,728
+        const MixerForwardFlops x = compressedSparseExtraFlops(c, ix, 4096, 512, 16384.0);
+        QCOMPARE(x.inputProjection, 2.0 * 2 * 4096 * 1024 + 2.0 * 2 * 4096 * 256 + 2.0 * (1024.0 * 8192 + 4096 * 64));
+        QCOMPARE(x.core, 2.0 * 64 * 129 * 16384); // the indexer scores S/4 compressed keys (S = 65,536)
+    }
+
+    void compressedAttentionKeys()
+    {
+        // A query attends to the 128-token window plus compressed keys. At S = 65,536: CSA picks min(S/4, 512) = 512
+        // compressed keys, causally 512 - 512^2 / (2 x 16,384) = 504; HCA attends to all S/128 = 512, causally 256.
+        ModelSpec m;
+        m.slidingWindow = 128;
+        m.compressedAttention = { 1024, 1024, 8, 4, 128 };
+        m.sparseIndexer = { 64, 128, 512 };
+        const double S = 65536;
+        QCOMPARE(attentionKeys(m, TokenMixer::CompressedSparseAttention, S), 128.0 + 512.0);
+        QCOMPARE(attentionKeysCausal(m, TokenMixer::CompressedSparseAttention, S), 127.875 + 504.0);
+        QCOMPARE(attentionKeys(m, TokenMixer::HeavilyCompressedAttention, S), 128.0 + 512.0);
+        QCOMPARE(attentionKeysCausal(m, TokenMixer::HeavilyCompressedAttention, S), 127.875 + 256.0);
+        // Short sequences: S = 1,024 leaves 256 compressed keys, fewer than the top-k: all of them (128 causally).
+        QCOMPARE(attentionKeys(m, TokenMixer::CompressedSparseAttention, 1024), 128.0 + 256.0);
+        QCOMPARE(attentionKeysCausal(m, TokenMixer::CompressedSparseAttention, 1024), 128.0 - 128.0 * 128 / 2048 + 128);
+    }
+
     void invalidSpecsNameTheKey()
     {
         GatedDeltaNetSpec g { 16, 40, 128, 128, 4 }; // 40 value heads over 16 key heads
@@ -89,6 +211,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, validateMamba2(Mamba2Spec { 250, 64, 8, 128, 4, false, true }, 8192));
         QVERIFY_THROWS_EXCEPTION(InputError, validateSparseIndexer(SparseIndexerSpec { 64, 128, 0 }));
         validateSparseIndexer(SparseIndexerSpec { 64, 128, 2048 });
+        try {
+            validateKimiDeltaAttention(KimiDeltaAttentionSpec { 96, 0, 4, true });
+            QFAIL("accepted a zero head size");
+        } catch (const InputError& e) {
+            QVERIFY(QString::fromUtf8(e.what()).contains("linear_attn_config.head_dim"));
+        }
+        try {
+            validateCompressedAttention(CompressedAttentionSpec { 1024, 0, 8, 4, 128 });
+            QFAIL("accepted a zero output rank");
+        } catch (const InputError& e) {
+            QVERIFY(QString::fromUtf8(e.what()).contains("o_lora_rank"));
+        }
     }
 };
 
