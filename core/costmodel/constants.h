@@ -69,8 +69,12 @@ struct CostModelConstants {
     double fsdpPrefetchExposedFraction = 0.12;
     // Share of TP communication left exposed by async TP (symmetric-memory collective matmuls).
     double asyncTpExposedFraction = 0.30;
-    // Share of context-parallel ring traffic that attention compute cannot hide.
-    double contextParallelExposedFraction = 0.50;
+    // Share of context-parallel K/V traffic that attention compute cannot hide. All of it: Llama 3's context
+    // parallelism all-gathers K and V before attention and "the all-gather communication latency is exposed in the
+    // critical path" (Llama Team 2024, The Llama 3 Herd of Models, 3.3.2), the one published long-context run in the
+    // validation table. A ring that overlaps each step's exchange with the previous step's attention (Megatron-Core's
+    // P2P context parallelism) hides more: set it lower for one.
+    double contextParallelExposedFraction = 1.0;
     // Share of pipeline point-to-point traffic left exposed.
     double pipelineP2pExposedFraction = 0.30;
     // Share of MoE all-to-all left exposed (dispatch/combine sit on the critical path).
