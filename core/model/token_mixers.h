@@ -66,6 +66,7 @@ struct KimiDeltaAttentionSpec {
     int64_t headDim = 0; // linear_attn_config.head_dim (keys and values alike)
     int convKernel = 4; // linear_attn_config.short_conv_kernel_size
     bool fullRankForgetGate = false; // linear_attn_config.use_full_rank_gate
+    bool operator==(const KimiDeltaAttentionSpec&) const = default;
 };
 
 // DeepSeek-V4's attention (DeepSeek-AI, "DeepSeek-V4: Towards Highly Efficient Million-Token Context Intelligence",
@@ -84,6 +85,7 @@ struct CompressedAttentionSpec {
     int64_t sparseRatio = 0; // compress ratio of the CSA layers (0: none in this model)
     int64_t denseRatio = 0; // compress ratio of the HCA layers (0: none in this model)
     bool enabled() const { return qLoraRank > 0; }
+    bool operator==(const CompressedAttentionSpec&) const = default;
 };
 
 // Forward FLOP per token of one layer's mixer, split as ForwardComponents splits attention.

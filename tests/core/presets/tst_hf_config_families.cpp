@@ -339,8 +339,8 @@ private slots:
     {
         QTest::addColumn<QByteArray>("config");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("a family not read yet") << QByteArray(R"({"model_type":"kimi_linear","hidden_size":7168})")
-                                               << QStringLiteral("'model_type': 'kimi_linear' is not supported");
+        QTest::newRow("a family not read yet") << QByteArray(R"({"model_type":"rwkv7","hidden_size":7168})")
+                                               << QStringLiteral("'model_type': 'rwkv7' is not supported");
         QTest::newRow("a hybrid without its layer types") << QByteArray(
             R"({"model_type":"qwen3_5","text_config":{"model_type":"qwen3_5_text","hidden_size":2048,
                 "num_hidden_layers":4,"num_attention_heads":16,"vocab_size":1000,"intermediate_size":4096,

@@ -78,13 +78,13 @@ const std::map<std::string, Expected> kExpected {
     { "MiniMaxAI--MiniMax-M2.5", { 230e9, 1.5e9, 10e9, 0.5e9, true } },
     { "MiniMaxAI--MiniMax-M2.7", { 230e9, 1.5e9, 10e9, 0.5e9, true } },
     // DeepSeek's V4 cards: Flash "284B total parameters, 13B activated", Pro "1.6T total, 49B activated" (without the
-    // MTP layer). Derived (tst_hf_config_new_families): Flash 284,332,241,239 total, 13.27B active without the input
+    // MTP layer). Derived (tst_hf_config_flagships): Flash 284,332,241,239 total, 13.27B active without the input
     // embedding (13.80B with it); Pro 1,572,997,202,915 total, 48.85B active without the input embedding (49.78B
     // with it). The cards count active parameters without the embedding, as for DeepSeek-V3.
     { "deepseek-ai--DeepSeek-V4-Flash", { 284e9, 0.5e9, 13e9, 0.5e9, true } },
     { "deepseek-ai--DeepSeek-V4-Pro", { 1.6e12, 0.05e12, 49e9, 0.5e9, true } },
     // No model card figures for Kimi K3 and MiniMax-M3 were available when these were imported: their exact counts are
-    // derived by hand from the layouts (tst_hf_config_new_families) and checked exactly. Kimi K3's language model:
+    // derived by hand from the layouts (tst_hf_config_flagships) and checked exactly. Kimi K3's language model:
     // 2.779T total, 105.36B active; MiniMax-M3: 426.17B total, 25.96B active.
     { "moonshotai--Kimi-K3", { 2'779'481'795'168, 0, 105'361'336'928, 0 } },
     { "MiniMaxAI--MiniMax-M3", { 426'174'558'336, 0, 25'962'459'264, 0 } },

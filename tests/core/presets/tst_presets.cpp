@@ -117,6 +117,9 @@ private slots:
                  "qwen3.5-27b", "qwen3.5-397b-a17b", "nemotron-3-nano-30b-a3b", "nemotron-3-ultra-550b-a55b",
                  "deepseek-v3.2", "glm-5" })
             QTest::newRow(id) << QString(id) << false;
+        for (const char* id :
+            { "kimi-k2.5", "kimi-k3", "deepseek-v4-flash", "deepseek-v4-pro", "minimax-m2.5", "minimax-m3" })
+            QTest::newRow(id) << QString(id) << false;
     }
     void requiredPresetsExist()
     {
@@ -405,6 +408,15 @@ private slots:
             << "nemotron-3-ultra-550b-a55b" << 549308993536LL << -1LL << 56058843136LL;
         QTest::newRow("deepseek-v3.2 (V3 + indexers)") << "deepseek-v3.2" << 671877944064LL << -1LL << 38403822336LL;
         QTest::newRow("glm-5 (744B)") << "glm-5" << 743911218432LL << -1LL << 41784728832LL;
+        // New token mixers and 2026 flagships; derivations in tests/core/presets/tst_hf_config_flagships.cpp.
+        QTest::newRow("kimi-k2.5 text (1T/32B)") << "kimi-k2.5" << 1026408232448LL << 1174405120LL << 32861500928LL;
+        QTest::newRow("kimi-k3 text, KDA + MLA") << "kimi-k3" << 2779481795168LL << 1174405120LL << 105361336928LL;
+        QTest::newRow("deepseek-v4-flash (284B/13B)")
+            << "deepseek-v4-flash" << 284332241239LL << 529530880LL << 13799633239LL;
+        QTest::newRow("deepseek-v4-pro (1.6T/49B)")
+            << "deepseek-v4-pro" << 1572997202915LL << 926679040LL << 49779082211LL;
+        QTest::newRow("minimax-m2.5 (230B/10B)") << "minimax-m2.5" << 228689764864LL << 614596608LL << 11030553088LL;
+        QTest::newRow("minimax-m3, block-sparse") << "minimax-m3" << 426174558336LL << 1229193216LL << 25962459264LL;
     }
     void parameterCounts()
     {

@@ -256,6 +256,9 @@ private slots:
         QTest::newRow("Gated DeltaNet and gated attention, MoE") << "qwen3.5-397b-a17b";
         QTest::newRow("Mamba-2, attention and latent-MoE blocks") << "nemotron-3-ultra-550b-a55b";
         QTest::newRow("sparse attention with its indexer") << "deepseek-v3.2";
+        QTest::newRow("Kimi Delta Attention, gated MLA, latent MoE with norm") << "kimi-k3";
+        QTest::newRow("compressed sparse and heavily compressed attention, hyper-connections") << "deepseek-v4-flash";
+        QTest::newRow("block-sparse attention, indexer from the hidden state") << "minimax-m3";
     }
     void roundTrip()
     {

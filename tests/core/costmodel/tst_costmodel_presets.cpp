@@ -1,0 +1,96 @@
+// Every model preset the binary ships can be predicted (what `mfu-explorer predict --model ID` runs): a finite step
+// whose MFU lies in (0, 1) and whose FLOP per token is the per-layer count; and the cost model charges the new token
+// mixers their own cost (Kimi K3's recurrences, DeepSeek-V4's compressed keys and indexer).
+#include <QtTest>
+
+#include <cmath>
+
+#include "core/costmodel/cost_model.h"
+#include "core/model/flops.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+
+namespace {
+
+// 1,024 B200s, the widest tensor parallelism up to 8 the heads allow, 8-way expert parallelism where the experts
+// divide, full checkpointing: a layout every shipped model can be asked about (whether it fits is not the point).
+Scenario bigCluster(const ModelSpec& m, int64_t seq)
+{
+    int tp = 8;
+    while (tp > 1 && (m.heads % tp != 0 || (m.kvHeads % tp != 0 && tp % m.kvHeads != 0)))
+        tp /= 2;
+    Scenario s = scenarioFor(m, "b200", 1024, seq, tp, ActivationCheckpointing::Full);
+    if (m.isMoe() && m.moe.experts % 8 == 0)
+        s.parallelism.ep = 8;
+    return s;
+}
+
+const ModelSpec& preset(const char* id)
+{
+    const ModelSpec* m = shippedPresets().findModel(id);
+    if (!m)
+        qFatal("model preset '%s' missing", id);
+    return *m;
+}
+
+} // namespace
+
+class TestCostModelPresets : public QObject {
+    Q_OBJECT
+private slots:
+    void everyModelPresetPredicts()
+    {
+        int predicted = 0;
+        for (const ModelSpec& m : shippedPresets().models()) {
+            if (m.isBare())
+                continue;
+            const Scenario s = bigCluster(m, 8192);
+            CostModel model(s);
+            const char* invalid = model.invalidReason(s);
+            QVERIFY2(!invalid, qPrintable(QString::fromStdString(m.id) + ": " + invalid));
+            const StepPrediction p = model.evaluate(s);
+            const QString what = QString::fromStdString(m.id)
+                + QStringLiteral(": step %1 s, MFU %2").arg(p.stepTimeSeconds).arg(p.mfu);
+            QVERIFY2(std::isfinite(p.stepTimeSeconds) && p.stepTimeSeconds > 0, qPrintable(what));
+            QVERIFY2(p.mfu > 0 && p.mfu < 1, qPrintable(what));
+            ++predicted;
+        }
+        QVERIFY2(predicted >= 30, "the shipped model presets did not load"); // 38 at the time of writing
+    }
+
+    // Kimi K3's Kimi Delta Attention layers cost a recurrence per token, not a square in S: the cost model's shape
+    // carries 69 of 93 layers' recurrences, and only its 24 MLA layers attend (S/2 keys each, causally).
+    void kimiK3Shape()
+    {
+        const ModelShape s = modelShapeOf(preset("kimi-k3"));
+        QCOMPARE(s.recurrentMixerFlops, 69 * 7.0 * 96 * 128 * 128 / 93);
+        QCOMPARE(s.fullAttentionShare, 24.0 / 93);
+        QCOMPARE(s.causalAttentionSpan(8192), 24.0 / 93 * 4096);
+    }
+
+    // DeepSeek-V4-Pro: every layer sees the 128-token window plus its compressed keys, so the attention span stays
+    // far below S/2 at a million tokens; the CSA indexer scores one key per 4 tokens.
+    void deepSeekV4Shape()
+    {
+        const ModelSpec& m = preset("deepseek-v4-pro");
+        const ModelShape s = modelShapeOf(m);
+        const double S = 1 << 20;
+        // 30 CSA layers (window + top 1,024 of S/4) and 31 HCA layers (window + S/256 causally).
+        const double window = 128 - 128.0 * 128 / (2 * S);
+        const double csa = window + 1024 - 1024.0 * 1024 / (2 * S / 4);
+        const double hca = window + S / 256;
+        QCOMPARE(s.causalAttentionSpan(S), (30 * csa + 31 * hca) / 61);
+        QVERIFY(s.causalAttentionSpan(S) < S / 100);
+        QCOMPARE(s.indexerFlopsPerKey, 30 * 2.0 * 64 * 129 / 4 / 61);
+        // The prediction's FLOP per token is the per-component count (PaLM's over-count is not used for MFU here).
+        Scenario sc = bigCluster(m, 65536);
+        sc.mfuFormula = FlopFormula::PerComponentCausal;
+        const StepPrediction p = evaluate(sc);
+        QCOMPARE(p.flopsPerToken, *countFlopsPerToken(m, 65536).perComponentCausal);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostModelPresets)
+#include "tst_costmodel_presets.moc"
