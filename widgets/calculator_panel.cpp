@@ -229,7 +229,8 @@ void CalculatorPanel::updateTerms()
     if (s.measuredThroughput)
         perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
     fillFormulaTable(m_formulas, s, p, flops, perGpu);
-    fillComponentTable(m_components, flops.forward);
+    fillComponentTable(m_components, flops.forward,
+        forwardFlopsByLayerType(s.model, s.workload.seqLen, s.workload.packing));
 }
 
 void CalculatorPanel::updateResults()

@@ -61,7 +61,14 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
     switch (formula) {
     case FlopFormula::SixN:
         return QStringLiteral("6 x %1%2").arg(n, model.isMoe() ? QStringLiteral(" (active)") : QString());
-    case FlopFormula::PaLM:
+    case FlopFormula::PaLM: {
+        // As published, 12 L H Q S charges every layer full attention; say so where some layers have none.
+        const int full = localAttentionLayerCount(model, TokenMixer::FullAttention);
+        const QString overCount = full < model.layers
+            ? QObject::tr(" (as published: over-counts, %1 of %2 layers attend over the whole sequence)")
+                  .arg(full)
+                  .arg(model.layers)
+            : QString();
         return QStringLiteral("6 x (%1 - %2) + 12 x %3 x %4 x %5 x %6")
             .arg(n, billions(params.embedding))
             .arg(model.layers)
@@ -69,7 +76,9 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
             .arg(model.qkHeadDim() == model.vHeadDim()
                     ? QString::number(model.qkHeadDim())
                     : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
-            .arg(grouped(std::round(seqLen)));
+            .arg(grouped(std::round(seqLen)))
+            + overCount;
+    }
     case FlopFormula::PerComponent:
         return QStringLiteral("3 x sum of forward matmuls, full S x S attention");
     case FlopFormula::PerComponentCausal:
@@ -159,6 +168,27 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
             item->setForeground(impossible ? errorColour() : QColor(Qt::gray));
         table->appendRow(row);
     }
+}
+
+void fillComponentTable(
+    QStandardItemModel* table, const ForwardComponents& forward, const std::vector<LayerTypeFlops>& byLayerType)
+{
+    fillComponentTable(table, forward);
+    if (byLayerType.empty())
+        return;
+    // The same forward total by layer type (core/model/layer_type_flops.h): one row per token mixer, channel mixer
+    // and the LM head, under a heading row.
+    const double total = forward.total();
+    QList<QStandardItem*> heading { cell(QObject::tr("By layer type"), Qt::AlignLeft | Qt::AlignVCenter), cell({}),
+        cell({}), cell({}) };
+    QFont bold = heading[0]->font();
+    bold.setBold(true);
+    heading[0]->setFont(bold);
+    table->appendRow(heading);
+    for (const LayerTypeFlops& t : byLayerType)
+        table->appendRow({ cell(QStringLiteral("  ") + QString::fromStdString(t.label), Qt::AlignLeft | Qt::AlignVCenter),
+            cell(gflops(t.forward)), cell(gflops(3 * t.forward)),
+            cell(total > 0 ? QString::fromStdString(formatPercent(t.forward / total)) : QStringLiteral("-")) });
 }
 
 void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward)

@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
+#include "core/model/layer_type_flops.h"
 #include "core/model/mfu.h"
 #include "core/model/mfu_json.h"
 #include "core/model/param_count.h"
@@ -36,6 +37,7 @@ struct CalcResult {
     FlopsPerToken flops;
     std::optional<MfuResult> mfu;
     std::map<std::string, double> mfuByFormula;
+    std::vector<LayerTypeFlops> byLayerType; // forward FLOP per token by layer type (empty for a bare model)
 };
 
 std::optional<Throughput> throughputOf(const QCommandLineParser& p, int64_t seq, int gpus)
@@ -73,6 +75,7 @@ CalcResult compute(const QCommandLineParser& p)
     }
     r.params = countParameters(r.model);
     r.flops = countFlopsPerToken(r.model, r.seq, r.packing);
+    r.byLayerType = forwardFlopsByLayerType(r.model, r.seq, r.packing);
     if (r.vision.tokensPerSequence > 0 && !r.model.vision)
         throw InputError("--vision-tokens: the model has no vision encoder this application counts (a Qwen2-VL, "
                          "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
@@ -171,6 +174,11 @@ nlohmann::json toJson(const CalcResult& r)
     j["forward_flops_per_token"] = { { "qkv_projection", c.qkvProjection }, { "attention_scores", c.attentionScores },
         { "attention_values", c.attentionValues }, { "output_projection", c.outputProjection }, { "ffn", c.ffn },
         { "router", c.router }, { "lm_head", c.lmHead } };
+    nlohmann::json byType = nlohmann::json::array();
+    for (const LayerTypeFlops& t : r.byLayerType)
+        byType.push_back({ { "part", std::string(layerPartKey(t.part)) }, { "kind", t.kind }, { "layers", t.layers },
+            { "label", t.label }, { "forward_flops", t.forward }, { "forward_flops_causal", t.forwardCausal } });
+    j["forward_flops_by_layer_type"] = byType;
     if (r.hardware)
         j["gpu"] = { { "id", r.hardware->id }, { "name", r.hardware->name } };
     const auto bf16 = r.hardware ? r.hardware->mfuPeak() : std::nullopt;
@@ -209,6 +217,11 @@ QString toText(const CalcResult& r)
             line(std::string(flopFormulaLabel(f)) + (f == r.formula ? " *" : ""), formatGflop(*v));
     if (r.flops.palmOverPackingLength)
         line("PaLM, S = packing length (naive)", formatGflop(*r.flops.palmOverPackingLength));
+    if (!r.byLayerType.empty()) {
+        out += QStringLiteral("Forward FLOP per token by layer type (full S x S attention)\n");
+        for (const LayerTypeFlops& t : r.byLayerType)
+            line(t.label, formatGflop(t.forward));
+    }
     if (r.packing.packed() || r.packing.padded()) {
         out += QStringLiteral("Packing\n");
         if (r.packing.packed()) {

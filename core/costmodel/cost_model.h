@@ -41,7 +41,7 @@ struct ModelShape {
     double latentUpProjFlops = 0; // MLA: forward FLOP per token of one layer's latent up-projections (recomputed)
     struct LocalAttention {
         TokenMixer mixer; // sliding-window or chunked
-        double layerShare = 0; // fraction of layers
+        double layerShare = 0; // fraction of layers, each weighted by its attention width relative to the model's
         double window = 0; // tokens
         // DeepSeek-V4's compressed layers: keys compressed from every compressRatio tokens, the indexer's top
         // compressedTopK of them (CSA) or all (HCA), beside the window (compressedKeys, core/model/model_spec.h).
@@ -49,7 +49,9 @@ struct ModelShape {
         double compressedTopK = 0;
     };
     std::vector<LocalAttention> localAttention; // sliding-window, chunked, sparse (top-k) and compressed layers
-    double fullAttentionShare = 1.0; // fraction of layers with full attention (the rest: local, or no attention)
+    // Fraction of layers with full attention (the rest: local, or no attention), each weighted by its attention width
+    // H·(d_qk + d_v) relative to the model's (layer.heads, layer.qkHeadDim, layer.vHeadDim).
+    double fullAttentionShare = 1.0;
     // Other token mixers, forward FLOP per token averaged over layers: recurrences (linear attention, Mamba-2) and the
     // sparse-attention indexer per key it scores.
     double recurrentMixerFlops = 0;

@@ -49,14 +49,27 @@ ModelShape modelShapeOf(const ModelSpec& m)
             * static_cast<double>(m.moe.expertsPerToken) * static_cast<double>(m.moe.expertFfnDim);
         s.routedFfnShare = routed / fwd.ffn;
     }
+    // Each attention layer's share, weighted by its attention width H·(d_qk + d_v) relative to the model's (the
+    // width the step time multiplies by): a Gemma 4 global layer with twice the head dimension counts twice.
+    const double modelWidth = static_cast<double>(m.heads) * static_cast<double>(m.qkHeadDim() + m.vHeadDim());
+    const auto widthShare = [&](TokenMixer mixer) {
+        double share = 0;
+        forEachLayerRun(m, [&](const LayerRun& run) {
+            if (run.kind.tokenMixer != mixer)
+                return;
+            const LayerAttention a = m.attentionOf(run.kind);
+            const double width = static_cast<double>(a.heads) * static_cast<double>(a.qkHeadDim + a.vHeadDim);
+            share += static_cast<double>(run.count) * (modelWidth > 0 ? width / modelWidth : 1.0);
+        });
+        return share / L;
+    };
     for (const TokenMixer mixer :
         { TokenMixer::SlidingWindowAttention, TokenMixer::ChunkedAttention, TokenMixer::SparseAttention,
             TokenMixer::CompressedSparseAttention, TokenMixer::HeavilyCompressedAttention })
-        if (const int n = localAttentionLayerCount(m, mixer); n > 0)
-            s.localAttention.push_back(
-                { mixer, static_cast<double>(n) / L, static_cast<double>(attentionWindow(m, mixer)),
-                    static_cast<double>(compressRatio(m, mixer)), static_cast<double>(m.sparseIndexer.topK) });
-    s.fullAttentionShare = static_cast<double>(localAttentionLayerCount(m, TokenMixer::FullAttention)) / L;
+        if (localAttentionLayerCount(m, mixer) > 0)
+            s.localAttention.push_back({ mixer, widthShare(mixer), static_cast<double>(attentionWindow(m, mixer)),
+                static_cast<double>(compressRatio(m, mixer)), static_cast<double>(m.sparseIndexer.topK) });
+    s.fullAttentionShare = widthShare(TokenMixer::FullAttention);
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
     if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)

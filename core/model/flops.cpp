@@ -82,7 +82,8 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     return forwardComponents(m, std::span<const AttentionDocument>(&whole, 1));
 }
 
-ForwardComponents forwardComponents(const ModelSpec& m, std::span<const AttentionDocument> documents)
+ForwardComponents layerRunForward(
+    const ModelSpec& m, const LayerRun& run, std::span<const AttentionDocument> documents)
 {
     ForwardComponents f;
     if (m.isBare())
@@ -98,9 +99,11 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
     double S = 0;
     for (const auto& d : documents)
         S += d.tokenShare * d.length;
-    const double qk = double(m.qkHeadDim());
-    const double v = double(m.vHeadDim());
 
+    // Q/K/V (and output-gate) projections of one softmax-attention layer of this run's shape.
+    const LayerAttention shape = m.attentionOf(run.kind);
+    const double qk = double(shape.qkHeadDim);
+    const double v = double(shape.vHeadDim);
     double qkvPerLayer = 0;
     double outputPerLayer = 2.0 * H * v * h;
     if (m.compressedAttention.enabled()) {
@@ -109,13 +112,13 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
         qkvPerLayer = p.inputProjection;
         outputPerLayer = p.outputProjection;
     } else if (m.mla.enabled) {
-        const auto& a = m.mla;
-        const double q = a.qLoraRank > 0 ? h * double(a.qLoraRank) + double(a.qLoraRank) * H * qk : h * H * qk;
-        const double kv = h * double(a.kvLoraRank + a.qkRopeHeadDim)
-            + double(a.kvLoraRank) * H * double(a.qkNopeHeadDim + a.vHeadDim);
+        const auto& l = m.mla;
+        const double q = l.qLoraRank > 0 ? h * double(l.qLoraRank) + double(l.qLoraRank) * H * qk : h * H * qk;
+        const double kv = h * double(l.kvLoraRank + l.qkRopeHeadDim)
+            + double(l.kvLoraRank) * H * double(l.qkNopeHeadDim + l.vHeadDim);
         qkvPerLayer = 2.0 * (q + kv);
     } else {
-        qkvPerLayer = 2.0 * h * (H * qk + 2.0 * double(m.kvHeads) * double(m.headDim));
+        qkvPerLayer = 2.0 * h * (H * qk + double(shape.kvHeads) * (qk + (shape.keyIsValue ? 0.0 : v)));
     }
     // The output gate: out of q_proj beside the query (Qwen3.5), or under MLA its own projection to every output
     // channel.
@@ -126,8 +129,8 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
         ? 2.0 * double(m.hyperConnections) * h * double((2 + m.hyperConnections) * m.hyperConnections)
         : 0.0;
 
-    // Per layer: the attention core over the keys each query sees (min(S, window) on sliding-window layers) and
-    // the channel mixer's width.
+    // The attention core over the keys each query sees (min(S, window) on sliding-window layers) and the channel
+    // mixer's width.
     const auto& e = m.moe;
     const double sharedDim = double(e.sharedExpertFfnDim > 0 ? e.sharedExpertFfnDim : e.expertFfnDim);
     // Forward FLOP of one MoE layer's channel mixer: top-k routed experts (at the latent width under latent MoE, plus
@@ -136,89 +139,113 @@ ForwardComponents forwardComponents(const ModelSpec& m, std::span<const Attentio
     const double moeFlops = 2.0 * ffnMatrices(m)
             * (routedIn * double(e.expertsPerToken) * double(e.expertFfnDim) + h * double(e.sharedExperts) * sharedDim)
         + (e.latentDim > 0 ? 2.0 * 2.0 * h * double(e.latentDim) : 0.0);
+    const double n = double(run.count);
+    switch (run.kind.tokenMixer) {
+    case TokenMixer::FullAttention:
+    case TokenMixer::SlidingWindowAttention:
+    case TokenMixer::ChunkedAttention:
+        f.qkvProjection += n * qkvPerLayer;
+        f.outputProjection += n * outputPerLayer;
+        break;
+    case TokenMixer::CompressedSparseAttention: {
+        // The indexer scores every earlier compressed key (S/ratio; half of them causally); the attention then
+        // runs over the window and the top-k compressed keys (the span below).
+        const double ratio = double(m.compressedAttention.sparseRatio);
+        const auto extra = [&](double keys) {
+            return compressedSparseExtraFlops(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim, keys);
+        };
+        f.qkvProjection += n * (qkvPerLayer + extra(S / ratio).inputProjection);
+        f.outputProjection += n * outputPerLayer;
+        f.mixerCore += n * extra(S / ratio).core;
+        f.mixerCoreCausal += n * extra(S / ratio / 2.0).core;
+        break;
+    }
+    case TokenMixer::HeavilyCompressedAttention:
+        f.qkvProjection += n * (qkvPerLayer + heavilyCompressedExtraFlops(m.hidden, m.headDim));
+        f.outputProjection += n * outputPerLayer;
+        break;
+    case TokenMixer::SparseAttention: {
+        // The indexer scores every earlier key; the attention then runs over its top-k (the span below).
+        const auto ix = [&](double keys) {
+            return sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, keys);
+        };
+        f.qkvProjection += n * (qkvPerLayer + ix(S).inputProjection);
+        f.outputProjection += n * outputPerLayer;
+        f.mixerCore += n * ix(S).core;
+        f.mixerCoreCausal += n * ix(S / 2.0).core;
+        break;
+    }
+    case TokenMixer::LinearAttention:
+    case TokenMixer::KimiDeltaAttention:
+    case TokenMixer::Mamba2: {
+        const MixerForwardFlops r = run.kind.tokenMixer == TokenMixer::LinearAttention
+            ? gatedDeltaNetForwardFlops(m.linearAttention, m.hidden)
+            : run.kind.tokenMixer == TokenMixer::KimiDeltaAttention
+            ? kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden)
+            : mamba2ForwardFlops(m.mamba, m.hidden);
+        f.qkvProjection += n * r.inputProjection;
+        f.outputProjection += n * r.outputProjection;
+        f.mixerCore += n * r.core; // the same with or without the causal mask: a recurrence is causal
+        f.mixerCoreCausal += n * r.core;
+        break;
+    }
+    case TokenMixer::LinearProjection: // one h x h matmul, counted with the output projections
+        f.outputProjection += n * 2.0 * h * h;
+        break;
+    case TokenMixer::None:
+        break;
+    }
+    // Each document's span, weighted by its share of the tokens (one document: the sequence).
+    double span = 0, causalSpan = 0;
+    for (const auto& d : documents) {
+        span += d.tokenShare * attentionKeys(m, run.kind.tokenMixer, d.length);
+        causalSpan += d.tokenShare * attentionKeysCausal(m, run.kind.tokenMixer, d.length);
+    }
+    if (run.kind.tokenMixer != TokenMixer::None)
+        f.qkvProjection += n * hyperConnectionPerSublayer;
+    if (run.kind.channelMixer != ChannelMixer::None)
+        f.ffn += n * hyperConnectionPerSublayer;
+    f.attentionScores += n * 2.0 * span * H * qk;
+    f.attentionValues += n * 2.0 * span * H * v;
+    f.attentionCoreCausal += n * 2.0 * causalSpan * H * (qk + v);
+    switch (run.kind.channelMixer) {
+    case ChannelMixer::DenseMlp:
+        f.ffn += n * 2.0 * ffnMatrices(m) * h * double(run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
+        break;
+    case ChannelMixer::Moe:
+        f.ffn += n * moeFlops;
+        f.router += n * 2.0 * h * (double(e.experts) + (e.sharedExpertGate && e.sharedExperts > 0 ? 1.0 : 0.0));
+        break;
+    case ChannelMixer::LinearProjection:
+        f.ffn += n * 2.0 * h * h;
+        break;
+    case ChannelMixer::None:
+        break;
+    }
+    return f;
+}
+
+ForwardComponents forwardComponents(const ModelSpec& m, std::span<const AttentionDocument> documents)
+{
+    ForwardComponents f;
+    if (m.isBare())
+        return f;
     forEachLayerRun(m, [&](const LayerRun& run) {
-        const double n = double(run.count);
-        switch (run.kind.tokenMixer) {
-        case TokenMixer::FullAttention:
-        case TokenMixer::SlidingWindowAttention:
-        case TokenMixer::ChunkedAttention:
-            f.qkvProjection += n * qkvPerLayer;
-            f.outputProjection += n * outputPerLayer;
-            break;
-        case TokenMixer::CompressedSparseAttention: {
-            // The indexer scores every earlier compressed key (S/ratio; half of them causally); the attention then
-            // runs over the window and the top-k compressed keys (the span below).
-            const double ratio = double(m.compressedAttention.sparseRatio);
-            const auto extra = [&](double keys) {
-                return compressedSparseExtraFlops(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim, keys);
-            };
-            f.qkvProjection += n * (qkvPerLayer + extra(S / ratio).inputProjection);
-            f.outputProjection += n * outputPerLayer;
-            f.mixerCore += n * extra(S / ratio).core;
-            f.mixerCoreCausal += n * extra(S / ratio / 2.0).core;
-            break;
-        }
-        case TokenMixer::HeavilyCompressedAttention:
-            f.qkvProjection += n * (qkvPerLayer + heavilyCompressedExtraFlops(m.hidden, m.headDim));
-            f.outputProjection += n * outputPerLayer;
-            break;
-        case TokenMixer::SparseAttention: {
-            // The indexer scores every earlier key; the attention then runs over its top-k (the span below).
-            const auto ix = [&](double keys) {
-                return sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, keys);
-            };
-            f.qkvProjection += n * (qkvPerLayer + ix(S).inputProjection);
-            f.outputProjection += n * outputPerLayer;
-            f.mixerCore += n * ix(S).core;
-            f.mixerCoreCausal += n * ix(S / 2.0).core;
-            break;
-        }
-        case TokenMixer::LinearAttention:
-        case TokenMixer::KimiDeltaAttention:
-        case TokenMixer::Mamba2: {
-            const MixerForwardFlops r = run.kind.tokenMixer == TokenMixer::LinearAttention
-                ? gatedDeltaNetForwardFlops(m.linearAttention, m.hidden)
-                : run.kind.tokenMixer == TokenMixer::KimiDeltaAttention
-                ? kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden)
-                : mamba2ForwardFlops(m.mamba, m.hidden);
-            f.qkvProjection += n * r.inputProjection;
-            f.outputProjection += n * r.outputProjection;
-            f.mixerCore += n * r.core; // the same with or without the causal mask: a recurrence is causal
-            f.mixerCoreCausal += n * r.core;
-            break;
-        }
-        case TokenMixer::None:
-            break;
-        }
-        // Each document's span, weighted by its share of the tokens (one document: the sequence).
-        double span = 0, causalSpan = 0;
-        for (const auto& d : documents) {
-            span += d.tokenShare * attentionKeys(m, run.kind.tokenMixer, d.length);
-            causalSpan += d.tokenShare * attentionKeysCausal(m, run.kind.tokenMixer, d.length);
-        }
-        if (run.kind.tokenMixer != TokenMixer::None)
-            f.qkvProjection += n * hyperConnectionPerSublayer;
-        if (run.kind.channelMixer != ChannelMixer::None)
-            f.ffn += n * hyperConnectionPerSublayer;
-        f.attentionScores += n * 2.0 * span * H * qk;
-        f.attentionValues += n * 2.0 * span * H * v;
-        f.attentionCoreCausal += n * 2.0 * causalSpan * H * (qk + v);
-        switch (run.kind.channelMixer) {
-        case ChannelMixer::DenseMlp:
-            f.ffn += n * 2.0 * ffnMatrices(m) * h * double(run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
-            break;
-        case ChannelMixer::Moe:
-            f.ffn += n * moeFlops;
-            f.router += n * 2.0 * h * (double(e.experts) + (e.sharedExpertGate && e.sharedExperts > 0 ? 1.0 : 0.0));
-            break;
-        case ChannelMixer::None:
-            break;
-        }
+        const ForwardComponents r = layerRunForward(m, run, documents);
+        f.qkvProjection += r.qkvProjection;
+        f.attentionScores += r.attentionScores;
+        f.attentionValues += r.attentionValues;
+        f.attentionCoreCausal += r.attentionCoreCausal;
+        f.outputProjection += r.outputProjection;
+        f.ffn += r.ffn;
+        f.router += r.router;
+        f.mixerCore += r.mixerCore;
+        f.mixerCoreCausal += r.mixerCoreCausal;
     });
     // The LM head runs whether or not its weights are tied to the embedding.
-    f.lmHead = 2.0 * h * double(m.vocab);
+    f.lmHead = 2.0 * double(m.hidden) * double(m.vocab);
     if (m.hyperConnections > 0) // the head's reduction of the streams: Linear(n x hidden, n)
-        f.lmHead += 2.0 * double(m.hyperConnections) * h * double(m.hyperConnections);
+        f.lmHead += 2.0 * double(m.hyperConnections) * double(m.hidden) * double(m.hyperConnections);
     return f;
 }
 

@@ -88,6 +88,10 @@ ForwardComponents forwardComponents(const ModelSpec& spec, int64_t seqLen);
 // masks apart (core/model/packing.h). An unpacked SequencePacking gives the figures above.
 FlopsPerToken countFlopsPerToken(const ModelSpec& spec, int64_t seqLen, const SequencePacking& packing);
 ForwardComponents forwardComponents(const ModelSpec& spec, std::span<const AttentionDocument> documents);
+// One run of layers' share of forwardComponents (its token and channel mixers; the LM head is the model's, not a
+// layer's, and stays 0). forwardComponents is the sum of these over layerRuns plus the LM head.
+ForwardComponents layerRunForward(
+    const ModelSpec& spec, const LayerRun& run, std::span<const AttentionDocument> documents);
 
 enum class ActivationCheckpointing { None, Selective, Full };
 std::string_view activationCheckpointingKey(ActivationCheckpointing ac); // "none", "selective", "full"

@@ -67,6 +67,17 @@ void validateModelSpec(const ModelSpec& spec)
         for (const LayerRun& run : spec.layerPattern) {
             require(run.count > 0, spec, "every run of the layer pattern needs at least one layer");
             require(run.kind.ffnDim >= 0, spec, "a layer's FFN size cannot be negative");
+            require(run.kind.norms >= -1 && run.kind.norms <= 8, spec, "a layer's norms must be between 0 and 8");
+            const AttentionShape& a = run.kind.attention;
+            require(a.kvHeads >= 0 && a.headDim >= 0 && a.valueHeadDim >= 0, spec,
+                "a layer's attention shape cannot be negative");
+            require(!spec.mla.enabled || a == AttentionShape {}, spec,
+                "per-layer attention shapes are not read for MLA models");
+            if (a.kvHeads > 0)
+                require(a.kvHeads <= spec.heads && spec.heads % a.kvHeads == 0, spec,
+                    "a layer's key/value heads must divide the attention heads");
+            require(!a.keyIsValue || spec.attentionOf(run.kind).qkHeadDim == spec.attentionOf(run.kind).vHeadDim,
+                spec, "a layer whose values are its keys needs equal key and value head dimensions");
             require(run.kind.channelMixer != ChannelMixer::Moe || spec.isMoe(), spec,
                 "the layer pattern has MoE layers but the model has no experts");
             require(run.kind.channelMixer != ChannelMixer::DenseMlp || run.kind.ffnDim > 0 || spec.ffnDim > 0, spec,
@@ -134,6 +145,7 @@ constexpr std::pair<TokenMixer, std::string_view> kTokenMixers[] = {
     { TokenMixer::SparseAttention, "sparse_attention" },
     { TokenMixer::LinearAttention, "linear_attention" },
     { TokenMixer::Mamba2, "mamba2" },
+    { TokenMixer::LinearProjection, "linear_projection" },
     { TokenMixer::None, "none" },
     { TokenMixer::KimiDeltaAttention, "kimi_delta_attention" },
     { TokenMixer::CompressedSparseAttention, "compressed_sparse_attention" },
@@ -142,6 +154,7 @@ constexpr std::pair<TokenMixer, std::string_view> kTokenMixers[] = {
 constexpr std::pair<ChannelMixer, std::string_view> kChannelMixers[] = {
     { ChannelMixer::DenseMlp, "dense" },
     { ChannelMixer::Moe, "moe" },
+    { ChannelMixer::LinearProjection, "linear_projection" },
     { ChannelMixer::None, "none" },
 };
 constexpr std::pair<QkNorm, std::string_view> kQkNorms[] = {
@@ -217,6 +230,7 @@ int64_t attentionWindow(const ModelSpec& m, TokenMixer mixer)
     case TokenMixer::LinearAttention:
     case TokenMixer::KimiDeltaAttention:
     case TokenMixer::Mamba2:
+    case TokenMixer::LinearProjection:
     case TokenMixer::None:
         return 0;
     }
@@ -236,6 +250,7 @@ bool isSoftmaxAttention(TokenMixer mixer)
     case TokenMixer::LinearAttention:
     case TokenMixer::KimiDeltaAttention:
     case TokenMixer::Mamba2:
+    case TokenMixer::LinearProjection:
     case TokenMixer::None:
         return false;
     }
@@ -307,6 +322,31 @@ double attentionKeysCausal(const ModelSpec& m, TokenMixer mixer, double seqLen)
 {
     return attentionSpanCausal(mixer, double(attentionWindow(m, mixer)), seqLen)
         + compressedKeys(mixer, double(compressRatio(m, mixer)), double(m.sparseIndexer.topK), seqLen, true);
+}
+
+LayerAttention ModelSpec::attentionOf(const LayerKind& layer) const
+{
+    LayerAttention a;
+    a.heads = heads;
+    a.kvHeads = kvHeads;
+    a.qkHeadDim = qkHeadDim();
+    a.vHeadDim = vHeadDim();
+    a.sinks = attentionSinks;
+    if (mla.enabled)
+        return a;
+    const AttentionShape& o = layer.attention;
+    if (o.kvHeads > 0)
+        a.kvHeads = o.kvHeads;
+    if (o.headDim > 0) {
+        a.qkHeadDim = o.headDim;
+        a.vHeadDim = o.headDim;
+    }
+    if (o.valueHeadDim > 0)
+        a.vHeadDim = o.valueHeadDim;
+    a.keyIsValue = o.keyIsValue;
+    if (o.sinks != AttentionShape::Override::Model)
+        a.sinks = o.sinks == AttentionShape::Override::Yes;
+    return a;
 }
 
 ModelSpec bareModel(int64_t params, std::string name)

@@ -50,18 +50,45 @@ enum class TokenMixer {
     // SlidingWindowAttention with the same projections.
     HeavilyCompressedAttention,
     Mamba2, // Mamba-2 over ModelSpec::mamba (Nemotron-H)
+    LinearProjection, // one bias-free hidden x hidden linear map in place of attention (Nemotron-NAS
+                      // replace_with_linear): it mixes channels of one token, no other tokens
     None // no token mixer: the layer is its channel mixer alone (Nemotron-H's MLP and MoE blocks)
 };
 enum class ChannelMixer {
     DenseMlp, // a dense FFN of LayerKind::ffnDim (0: ModelSpec::ffnDim)
     Moe, // routed experts (+ shared experts) as in ModelSpec::moe
+    LinearProjection, // one bias-free hidden x hidden linear map in place of the MLP (Nemotron-NAS replace_with_linear)
     None // no channel mixer
+};
+// The softmax attention of one layer where it differs from the model's (ModelSpec::kvHeads, headDim, valueHeadDim,
+// attentionSinks): Gemma 4's global layers (wider heads, fewer key/value heads, values equal to keys), MiMo-V2-Flash's
+// sliding-window layers (more key/value heads, sinks), Nemotron-NAS's per-layer key/value groups. Zero (or
+// Override::Model): the model's value. Query heads are the model's on every layer.
+struct AttentionShape {
+    enum class Override : int8_t { Model, Yes, No };
+    int kvHeads = 0;
+    int64_t headDim = 0; // query/key head dimension
+    int64_t valueHeadDim = 0; // 0: this layer's headDim when it is set, else the model's value head dimension
+    bool keyIsValue = false; // the values are the keys: no v_proj (Gemma 4's attention_k_eq_v)
+    Override sinks = Override::Model; // one learned sink logit per head
+    bool operator==(const AttentionShape&) const = default;
 };
 struct LayerKind {
     TokenMixer tokenMixer = TokenMixer::FullAttention;
     ChannelMixer channelMixer = ChannelMixer::DenseMlp;
     int64_t ffnDim = 0; // dense MLP width of this layer; 0: ModelSpec::ffnDim
+    AttentionShape attention {}; // this layer's attention shape when it is softmax attention
+    int norms = -1; // norm layers of this layer (weights of ModelSpec::norm each); -1: ModelSpec::normsPerLayer
     bool operator==(const LayerKind&) const = default;
+};
+// The resolved attention shape of one layer of `m` (every field filled from the layer or the model).
+struct LayerAttention {
+    int heads = 0;
+    int kvHeads = 0;
+    int64_t qkHeadDim = 0;
+    int64_t vHeadDim = 0;
+    bool keyIsValue = false;
+    bool sinks = false;
 };
 struct LayerRun {
     int count = 0; // consecutive layers of this kind
@@ -107,6 +134,7 @@ struct ModelSpec {
     int heads = 0;
     int kvHeads = 0; // grouped-query attention: heads sharing one K/V head; == heads for multi-head attention
     int64_t headDim = 0;
+    int64_t valueHeadDim = 0; // value head dimension when it differs from headDim (MiMo-V2-Flash); 0: headDim
     int64_t ffnDim = 0; // dense FFN intermediate size
     FfnActivation activation = FfnActivation::SwiGLU;
     int64_t vocab = 0;
@@ -151,7 +179,11 @@ struct ModelSpec {
     bool isMoe() const { return moe.experts > 0; }
     // Query/key and value head dimensions (they differ under MLA).
     int64_t qkHeadDim() const { return mla.enabled ? mla.qkNopeHeadDim + mla.qkRopeHeadDim : headDim; }
-    int64_t vHeadDim() const { return mla.enabled ? mla.vHeadDim : headDim; }
+    int64_t vHeadDim() const { return mla.enabled ? mla.vHeadDim : valueHeadDim > 0 ? valueHeadDim : headDim; }
+    // A layer's attention shape: the model's, with the layer's overrides (under MLA, always the model's).
+    LayerAttention attentionOf(const LayerKind& layer) const;
+    // Norm layers of one layer of this kind.
+    int normsOf(const LayerKind& layer) const { return layer.norms >= 0 ? layer.norms : normsPerLayer; }
 };
 
 // Throws InputError naming the first field that is missing or absurd (zero layers, heads not dividing, ...).
@@ -210,11 +242,11 @@ double attentionSpan(TokenMixer mixer, double window, double seqLen);
 double attentionSpanCausal(TokenMixer mixer, double window, double seqLen);
 
 // Keys of the layer-level enums in preset and scenario files.
-// "full_attention", "sliding_attention", "chunked_attention", "sparse_attention", "linear_attention", "mamba2", "none",
-// "kimi_delta_attention", "compressed_sparse_attention", "heavily_compressed_attention"
+// "full_attention", "sliding_attention", "chunked_attention", "sparse_attention", "linear_attention", "mamba2",
+// "linear_projection", "none", "kimi_delta_attention", "compressed_sparse_attention", "heavily_compressed_attention"
 std::string_view tokenMixerKey(TokenMixer m);
 std::optional<TokenMixer> tokenMixerFromKey(std::string_view key);
-std::string_view channelMixerKey(ChannelMixer m); // "dense", "moe", "none"
+std::string_view channelMixerKey(ChannelMixer m); // "dense", "moe", "linear_projection", "none"
 std::optional<ChannelMixer> channelMixerFromKey(std::string_view key);
 std::string_view qkNormKey(QkNorm n); // "none", "per_head", "full_width"
 std::optional<QkNorm> qkNormFromKey(std::string_view key);

@@ -15,7 +15,7 @@ int64_t linear(int64_t in, int64_t out, bool bias)
     return in * out + (bias ? out : 0);
 }
 
-int64_t attentionParams(const ModelSpec& m)
+int64_t attentionParams(const ModelSpec& m, const LayerAttention& shape)
 {
     const int64_t h = m.hidden;
     const bool b = m.linearBias;
@@ -36,18 +36,22 @@ int64_t attentionParams(const ModelSpec& m)
             p += linear(h, m.heads * a.vHeadDim, b); // a sigmoid gate per output channel (Kimi K3)
         return p;
     }
-    const int64_t q = m.heads * m.headDim;
-    const int64_t kv = m.kvHeads * m.headDim;
+    const int64_t q = int64_t(shape.heads) * shape.qkHeadDim;
+    const int64_t k = int64_t(shape.kvHeads) * shape.qkHeadDim;
+    const int64_t v = int64_t(shape.kvHeads) * shape.vHeadDim;
+    const int64_t o = int64_t(shape.heads) * shape.vHeadDim;
     const bool qkvBias = m.qkvBias || m.linearBias;
-    int64_t p = linear(h, q, qkvBias) + 2 * linear(h, kv, qkvBias) + linear(q, h, m.linearBias || m.attnOutBias);
+    int64_t p = linear(h, q, qkvBias) + linear(h, k, qkvBias) + linear(o, h, m.linearBias || m.attnOutBias);
+    if (!shape.keyIsValue)
+        p += linear(h, v, qkvBias); // (values equal to keys need no v_proj)
     if (m.attentionOutputGate)
         p += linear(h, q, qkvBias); // q_proj yields the query and, as wide, the output gate
     if (m.qkNorm == QkNorm::PerHead)
-        p += 2 * m.headDim; // q_norm and k_norm: RMSNorm(head_dim) each
+        p += 2 * shape.qkHeadDim; // q_norm and k_norm: RMSNorm(head_dim) each
     else if (m.qkNorm == QkNorm::FullWidth)
-        p += q + kv; // q_norm: RMSNorm(heads x head_dim), k_norm: RMSNorm(kv_heads x head_dim)
-    if (m.attentionSinks)
-        p += m.heads;
+        p += q + k; // q_norm: RMSNorm(heads x head_dim), k_norm: RMSNorm(kv_heads x head_dim)
+    if (shape.sinks)
+        p += shape.heads;
     return p;
 }
 
@@ -88,32 +92,33 @@ ParameterCounts countParameters(const ModelSpec& m)
     }
     const int64_t embedding = m.vocab * m.hidden + m.learnedPositions * m.hidden;
     const int64_t lmHead = m.tiedEmbeddings ? 0 : m.vocab * m.hidden;
-    const int64_t attention = attentionParams(m);
-    // One layer's token mixer: softmax attention (with its indexer when sparse), a recurrence, or nothing.
-    auto tokenMixerParams = [&m, attention](TokenMixer mixer) -> int64_t {
-        switch (mixer) {
+    // One layer's token mixer: softmax attention of its shape (with its indexer when sparse), a recurrence, a linear
+    // map, or nothing.
+    auto tokenMixerParams = [&m](const LayerKind& layer) -> int64_t {
+        switch (layer.tokenMixer) {
         case TokenMixer::FullAttention:
         case TokenMixer::SlidingWindowAttention:
         case TokenMixer::ChunkedAttention:
-            return attention;
+            return attentionParams(m, m.attentionOf(layer));
         case TokenMixer::SparseAttention:
-            return attention + sparseIndexerParams(m.sparseIndexer, m.hidden, m.mla.qLoraRank);
+            return attentionParams(m, m.attentionOf(layer)) + sparseIndexerParams(m.sparseIndexer, m.hidden, m.mla.qLoraRank);
         case TokenMixer::CompressedSparseAttention:
-            return attention + compressedSparseExtraParams(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim);
+            return attentionParams(m, m.attentionOf(layer)) + compressedSparseExtraParams(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim);
         case TokenMixer::HeavilyCompressedAttention:
-            return attention + heavilyCompressedExtraParams(m.compressedAttention, m.hidden, m.headDim);
+            return attentionParams(m, m.attentionOf(layer)) + heavilyCompressedExtraParams(m.compressedAttention, m.hidden, m.headDim);
         case TokenMixer::LinearAttention:
             return gatedDeltaNetParams(m.linearAttention, m.hidden);
         case TokenMixer::KimiDeltaAttention:
             return kimiDeltaAttentionParams(m.kimiDeltaAttention, m.hidden);
         case TokenMixer::Mamba2:
             return mamba2Params(m.mamba, m.hidden);
+        case TokenMixer::LinearProjection:
+            return m.hidden * m.hidden;
         case TokenMixer::None:
             return 0;
         }
         return 0;
     };
-    const int64_t layerNorms = int64_t(m.normsPerLayer) * normParams(m);
 
     // One MoE layer's channel mixer: every expert (total) and what one token touches (active).
     int64_t moeTotal = 0;
@@ -135,8 +140,10 @@ ParameterCounts countParameters(const ModelSpec& m)
     int64_t ffn = 0;
     int64_t inactive = 0;
     int64_t tokenMixers = 0;
+    int64_t norms = 0;
     forEachLayerRun(m, [&](const LayerRun& run) {
-        tokenMixers += int64_t(run.count) * tokenMixerParams(run.kind.tokenMixer);
+        tokenMixers += int64_t(run.count) * tokenMixerParams(run.kind);
+        norms += int64_t(run.count) * m.normsOf(run.kind) * normParams(m);
         switch (run.kind.channelMixer) {
         case ChannelMixer::DenseMlp:
             ffn += int64_t(run.count) * ffnParams(m, run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim);
@@ -144,6 +151,9 @@ ParameterCounts countParameters(const ModelSpec& m)
         case ChannelMixer::Moe:
             ffn += int64_t(run.count) * moeTotal;
             inactive += int64_t(run.count) * (moeTotal - moeActive);
+            break;
+        case ChannelMixer::LinearProjection:
+            ffn += int64_t(run.count) * m.hidden * m.hidden;
             break;
         case ChannelMixer::None:
             break;
@@ -154,7 +164,7 @@ ParameterCounts countParameters(const ModelSpec& m)
     c.lmHead = lmHead;
     c.attention = tokenMixers;
     c.ffn = ffn;
-    c.norms = int64_t(m.layers) * layerNorms + normParams(m) // + final norm
+    c.norms = norms + normParams(m) // + final norm
         + hyperConnectionParams(m);
     c.total = c.embedding + c.lmHead + c.attention + c.ffn + c.norms;
     c.nonEmbedding = c.total - c.embedding;

@@ -23,7 +23,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 50> kFamilies { {
+constexpr std::array<Family, 56> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -58,6 +58,11 @@ constexpr std::array<Family, 50> kFamilies { {
     { "qwen3_5_text", "", hf::readQwen35 },
     { "qwen3_5_moe_text", "", hf::readQwen35 },
     { "nemotron_h", "NemotronHForCausalLM", hf::readNemotronH },
+    { "mimo", "MiMoForCausalLM", hf::readMiMo },
+    { "mimo_v2_flash", "MiMoV2FlashForCausalLM", hf::readMiMoV2Flash },
+    { "step3p7", "Step3p7FlashForCausalLM", hf::readStep3p7 },
+    { "gemma4_text", "Gemma4ForCausalLM", hf::readGemma4 },
+    { "nemotron-nas", "DeciLMForCausalLM", hf::readNemotronNas },
     { "minimax_m2", "MiniMaxM2ForCausalLM", hf::readMiniMaxM2 },
     { "minimax_m3", "MiniMaxM3ForCausalLM", hf::readMiniMaxM3 },
     { "kimi_linear", "KimiLinearForCausalLM", hf::readKimiLinear },
@@ -77,6 +82,7 @@ constexpr std::array<Family, 50> kFamilies { {
     { "qwen3_5", "Qwen3_5ForConditionalGeneration", nullptr },
     { "qwen3_5_moe", "Qwen3_5MoeForConditionalGeneration", nullptr },
     { "kimi_k3", "KimiK3ForConditionalGeneration", nullptr },
+    { "gemma4", "Gemma4ForConditionalGeneration", nullptr },
 } };
 
 // A multimodal model_type and the model_type of its text_config when that omits it.
@@ -84,7 +90,7 @@ struct Wrapper {
     std::string_view modelType;
     std::string_view textModelType;
 };
-constexpr std::array<Wrapper, 12> kWrappers { {
+constexpr std::array<Wrapper, 13> kWrappers { {
     { "llava", "llama" },
     { "llama4", "llama4_text" },
     { "gemma3", "gemma3_text" },
@@ -97,6 +103,7 @@ constexpr std::array<Wrapper, 12> kWrappers { {
     { "qwen3_5", "qwen3_5_text" },
     { "qwen3_5_moe", "qwen3_5_moe_text" },
     { "kimi_k3", "kimi_linear" },
+    { "gemma4", "gemma4_text" },
 } };
 
 std::string supportedList()

@@ -34,6 +34,13 @@ void readQwen35(const Reader& r, ModelSpec& m); // qwen3_5_text, qwen3_5_moe_tex
 void readNemotronH(const Reader& r, ModelSpec& m); // nemotron_h
 void readDeepSeekSparse(const Reader& r, ModelSpec& m); // deepseek_v32, glm_moe_dsa
 
+// Layers of their own shapes: one file per family
+void readMiMo(const Reader& r, ModelSpec& m); // mimo (hf_config_mimo.cpp)
+void readMiMoV2Flash(const Reader& r, ModelSpec& m); // mimo_v2_flash (hf_config_mimo_v2.cpp)
+void readStep3p7(const Reader& r, ModelSpec& m); // step3p7 (hf_config_step.cpp)
+void readGemma4(const Reader& r, ModelSpec& m); // gemma4_text (hf_config_gemma4.cpp)
+void readNemotronNas(const Reader& r, ModelSpec& m); // nemotron-nas (hf_config_nemotron_nas.cpp)
+
 // hf_config_minimax.cpp
 void readMiniMaxM2(const Reader& r, ModelSpec& m); // minimax_m2 (MiniMax-M2, M2.5, M2.7)
 void readMiniMaxM3(const Reader& r, ModelSpec& m); // minimax_m3 (MiniMax-M3): block-sparse attention

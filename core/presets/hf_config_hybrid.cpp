@@ -21,18 +21,6 @@ GatedDeltaNetSpec readGatedDeltaNet(const Reader& r)
     return g;
 }
 
-// The PaLM formula as published charges 12.H.Q.S to every layer; say so where most layers have no full attention.
-void noteAttentionLayers(ModelSpec& m)
-{
-    int full = 0;
-    for (const LayerRun& run : layerRuns(m))
-        full += run.kind.tokenMixer == TokenMixer::FullAttention ? run.count : 0;
-    if (full < m.layers)
-        m.notes.push_back("only " + std::to_string(full) + " of " + std::to_string(m.layers)
-            + " layers attend over the whole sequence: the PaLM formula (12·L·H·Q·S over all layers, as published) "
-              "over-counts; the per-component formulas count each layer's own mixer");
-}
-
 } // namespace
 
 // qwen3_5_text, qwen3_5_moe_text (Qwen3.5; the same layout as Qwen3-Next): layer_types names each layer
@@ -84,7 +72,7 @@ void readQwen35(const Reader& r, ModelSpec& m)
         layers.push_back(k);
     }
     setLayers(m, layers);
-    noteAttentionLayers(m);
+    notePalmOverCount(m);
     // The multi-token-prediction layer (mtp_num_hidden_layers) is not part of the main model's per-token FLOPs.
 }
 
@@ -174,7 +162,7 @@ void readNemotronH(const Reader& r, ModelSpec& m)
         m.moe.latentDim = r.countOr("moe_latent_size", 0);
     }
     setLayers(m, layers);
-    noteAttentionLayers(m);
+    notePalmOverCount(m);
 }
 
 // deepseek_v32 (DeepSeek-V3.2) and glm_moe_dsa (GLM-5): DeepSeek-V3's MLA and MoE, and in every layer a lightning
@@ -193,7 +181,7 @@ void readDeepSeekSparse(const Reader& r, ModelSpec& m)
         for (int i = 0; i < run.count; ++i)
             layers.push_back({ TokenMixer::SparseAttention, run.kind.channelMixer, run.kind.ffnDim });
     setLayers(m, layers);
-    noteAttentionLayers(m);
+    notePalmOverCount(m);
 }
 
 } // namespace mfu::hf

@@ -229,4 +229,23 @@ void setLayers(ModelSpec& m, const std::vector<LayerKind>& layers)
         m.layerPattern.clear();
 }
 
+void notePalmOverCount(ModelSpec& m)
+{
+    int full = 0;
+    for (const LayerRun& run : layerRuns(m))
+        full += run.kind.tokenMixer == TokenMixer::FullAttention ? run.count : 0;
+    if (full < m.layers)
+        m.notes.push_back("only " + std::to_string(full) + " of " + std::to_string(m.layers)
+            + " layers attend over the whole sequence: the PaLM formula (12·L·H·Q·S over all layers, as published) "
+              "over-counts; the per-component formulas count each layer's own mixer");
+}
+
+void noteMtpLayers(ModelSpec& m, int64_t modules, const std::string& key)
+{
+    if (modules > 0)
+        m.notes.push_back("multi-token-prediction modules in the checkpoint (" + key + " = " + std::to_string(modules)
+            + ") are not counted: parameters and FLOP/token are the main model's; training them adds work per token "
+              "that MFU does not count");
+}
+
 } // namespace mfu::hf

@@ -66,5 +66,11 @@ void applyTokenMixers(const Reader& r, ModelSpec& m, std::vector<LayerKind>& lay
 void applyQwenSlidingWindow(const Reader& r, ModelSpec& m, std::vector<LayerKind>& layers);
 // Store per-layer kinds as runs; a uniform all-full-attention dense stack stays an empty pattern.
 void setLayers(ModelSpec& m, const std::vector<LayerKind>& layers);
+// The PaLM formula as published charges 12·H·Q·S to every layer; where some layers do not attend over the whole
+// sequence (local, linear or no attention), add a note saying it over-counts.
+void notePalmOverCount(ModelSpec& m);
+// The multi-token-prediction modules of a checkpoint (num_nextn_predict_layers and the like): not part of the main
+// model the cards count; a note says they are left out of parameters and FLOP/token.
+void noteMtpLayers(ModelSpec& m, int64_t modules, const std::string& key);
 
 } // namespace mfu::hf

@@ -128,7 +128,8 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
     for (size_t i = 0; i < list.size(); ++i) {
         const std::string path = r.keyPath("layer_pattern") + "[" + std::to_string(i) + "]";
         const FieldReader run(list[i], path);
-        run.rejectUnknownKeys({ "count", "token_mixer", "channel_mixer", "ffn_dim" });
+        run.rejectUnknownKeys({ "count", "token_mixer", "channel_mixer", "ffn_dim", "kv_heads", "head_dim",
+            "value_head_dim", "key_is_value", "attention_sinks", "norms" });
         LayerRun out;
         out.count = readInt(run, "count", 1);
         const std::string mixer = run.requiredString("token_mixer");
@@ -138,14 +139,24 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
                 "\"" + mixer
                     + "\" is not full_attention, sliding_attention, chunked_attention, sparse_attention, "
                       "linear_attention, kimi_delta_attention, compressed_sparse_attention, "
-                      "heavily_compressed_attention, mamba2 or none");
+                      "heavily_compressed_attention, mamba2, linear_projection or none");
         out.kind.tokenMixer = *tm;
         const std::string channel = run.requiredString("channel_mixer");
         const auto cm = channelMixerFromKey(channel);
         if (!cm)
-            throw FieldError(run.keyPath("channel_mixer"), "\"" + channel + "\" is not dense, moe or none");
+            throw FieldError(
+                run.keyPath("channel_mixer"), "\"" + channel + "\" is not dense, moe, linear_projection or none");
         out.kind.channelMixer = *cm;
         out.kind.ffnDim = run.optionalInteger("ffn_dim", 0, kMaxCount).value_or(0);
+        // The layer's own attention shape where it differs from the model's (model_spec.h, AttentionShape).
+        out.kind.attention.kvHeads = static_cast<int>(run.optionalInteger("kv_heads", 1, kMaxCount).value_or(0));
+        out.kind.attention.headDim = run.optionalInteger("head_dim", 1, kMaxCount).value_or(0);
+        out.kind.attention.valueHeadDim = run.optionalInteger("value_head_dim", 1, kMaxCount).value_or(0);
+        out.kind.attention.keyIsValue = run.optionalBool("key_is_value", false);
+        if (run.has("attention_sinks"))
+            out.kind.attention.sinks = run.optionalBool("attention_sinks", false) ? AttentionShape::Override::Yes
+                                                                                  : AttentionShape::Override::No;
+        out.kind.norms = static_cast<int>(run.optionalInteger("norms", 0, 8).value_or(-1));
         runs.push_back(out);
     }
     return runs;
@@ -194,7 +205,7 @@ ModelSpec readNative(const FieldReader& r)
         "activation", "vocab", "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla",
         "attn_out_bias", "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window",
         "attention_chunk", "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba",
-        "sparse_indexer", "vision_encoder", "kimi_delta_attention", "compressed_attention", "hyper_connections" });
+        "sparse_indexer", "vision_encoder", "kimi_delta_attention", "compressed_attention", "hyper_connections", "value_head_dim" });
     ModelSpec spec;
     spec.layers = readInt(r, "layers", 1);
     spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
@@ -244,6 +255,7 @@ ModelSpec readNative(const FieldReader& r)
         spec.qkNorm = *q;
     }
     spec.attentionSinks = r.optionalBool("attention_sinks", false);
+    spec.valueHeadDim = r.optionalInteger("value_head_dim", 1, kMaxCount).value_or(0);
     spec.slidingWindow = r.optionalInteger("sliding_window", 0, kMaxCount).value_or(0);
     spec.attentionChunk = r.optionalInteger("attention_chunk", 0, kMaxCount).value_or(0);
     spec.attentionOutputGate = r.optionalBool("attention_output_gate", false);

@@ -133,6 +133,8 @@ json modelToScenarioJson(const ModelSpec& m)
         out["qk_norm"] = std::string(qkNormKey(m.qkNorm));
     if (m.attentionSinks)
         out["attention_sinks"] = true;
+    if (m.valueHeadDim > 0)
+        out["value_head_dim"] = m.valueHeadDim;
     if (m.slidingWindow > 0)
         out["sliding_window"] = m.slidingWindow;
     if (m.attentionChunk > 0)
@@ -144,6 +146,20 @@ json modelToScenarioJson(const ModelSpec& m)
                 { "channel_mixer", std::string(channelMixerKey(r.kind.channelMixer)) } };
             if (r.kind.ffnDim > 0)
                 run["ffn_dim"] = r.kind.ffnDim;
+            // A layer's own attention shape and norms, written only where they differ from the model's.
+            const AttentionShape& a = r.kind.attention;
+            if (a.kvHeads > 0)
+                run["kv_heads"] = a.kvHeads;
+            if (a.headDim > 0)
+                run["head_dim"] = a.headDim;
+            if (a.valueHeadDim > 0)
+                run["value_head_dim"] = a.valueHeadDim;
+            if (a.keyIsValue)
+                run["key_is_value"] = true;
+            if (a.sinks != AttentionShape::Override::Model)
+                run["attention_sinks"] = a.sinks == AttentionShape::Override::Yes;
+            if (r.kind.norms >= 0)
+                run["norms"] = r.kind.norms;
             runs.push_back(run);
         }
         out["layer_pattern"] = runs;

@@ -25,6 +25,15 @@
 
 using namespace mfu::widgets;
 
+// The component table's "Total" row (the by-layer-type rows follow it).
+static int totalRow(QStandardItemModel* c)
+{
+    for (int r = 0; r < c->rowCount(); ++r)
+        if (c->item(r, 0) && c->item(r, 0)->text() == QStringLiteral("Total"))
+            return r;
+    return -1;
+}
+
 class TestCalculatorPanel : public QObject {
     Q_OBJECT
 
@@ -138,8 +147,9 @@ private slots:
         QVERIFY(t->item(1, 1)->text().contains(QStringLiteral("12 x 32 x 32 x 128 x 8,192")));
         // Components add up to the per-component formula (x3 for training).
         QStandardItemModel* c = f.panel.componentTable();
-        QCOMPARE(c->item(c->rowCount() - 1, 0)->text(), QStringLiteral("Total"));
-        QCOMPARE(c->item(c->rowCount() - 1, 2)->text(), t->item(2, 2)->text());
+        const int total = totalRow(c);
+        QVERIFY(total > 0);
+        QCOMPARE(c->item(total, 2)->text(), t->item(2, 2)->text());
     }
 
     // A hybrid model (Qwen3.5 27B: 48 Gated DeltaNet layers) lists its recurrences as a component of their own, so
@@ -151,14 +161,30 @@ private slots:
         QStandardItemModel* c = f.panel.componentTable();
         double sum = 0;
         bool recurrence = false;
-        for (int r = 0; r + 1 < c->rowCount(); ++r) {
+        const int totalAt = totalRow(c);
+        QVERIFY(totalAt > 0);
+        for (int r = 0; r < totalAt; ++r) {
             sum += QLocale().toDouble(c->item(r, 1)->text());
             recurrence = recurrence || c->item(r, 0)->text().startsWith(QStringLiteral("Linear-attention"));
         }
         QVERIFY(recurrence);
-        const double total = QLocale().toDouble(c->item(c->rowCount() - 1, 1)->text());
-        QVERIFY2(std::abs(sum - total) <= 0.05 * c->rowCount(),
+        const double total = QLocale().toDouble(c->item(totalAt, 1)->text());
+        QVERIFY2(std::abs(sum - total) <= 0.05 * totalAt,
             qPrintable(QString::number(sum) + " vs " + QString::number(total)));
+        // Below the total, the same forward FLOPs by layer type: 48 linear-attention layers, 16 full-attention
+        // layers, the MLPs and the LM head, adding up to the same total.
+        QStringList labels;
+        double byType = 0;
+        for (int r = totalAt + 2; r < c->rowCount(); ++r) {
+            labels << c->item(r, 0)->text().trimmed();
+            byType += QLocale().toDouble(c->item(r, 1)->text());
+        }
+        QCOMPARE(c->item(totalAt + 1, 0)->text(), QStringLiteral("By layer type"));
+        QVERIFY2(labels.contains(QStringLiteral("48 linear-attention layers")), qPrintable(labels.join('|')));
+        QVERIFY2(labels.contains(QStringLiteral("16 full-attention layers")), qPrintable(labels.join('|')));
+        QVERIFY2(labels.contains(QStringLiteral("LM head")), qPrintable(labels.join('|')));
+        QVERIFY2(std::abs(byType - total) <= 0.05 * labels.size(),
+            qPrintable(QString::number(byType) + " vs " + QString::number(total)));
     }
 
     void followsTheGpu_data()

@@ -347,8 +347,8 @@ private slots:
                 "linear_num_key_heads":16,"linear_num_value_heads":32,"linear_key_head_dim":128,
                 "linear_value_head_dim":128}})") << QStringLiteral("key 'text_config.layer_types': missing");
         QTest::newRow("unsupported text model")
-            << QByteArray(R"({"model_type":"gemma3","text_config":{"model_type":"gemma4_text"}})")
-            << QStringLiteral("'text_config.model_type': 'gemma4_text' is not supported");
+            << QByteArray(R"({"model_type":"gemma3","text_config":{"model_type":"rwkv7"}})")
+            << QStringLiteral("'text_config.model_type': 'rwkv7' is not supported");
         QTest::newRow("layer type not supported")
             << QByteArray(R"({"model_type":"gpt_oss","hidden_size":64,"intermediate_size":64,
                 "num_attention_heads":2,"num_hidden_layers":2,"num_local_experts":2,"num_experts_per_tok":1,

@@ -61,6 +61,19 @@ const std::map<std::string, Expected> kExpected {
     { "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", { 31.6e9, 0.05e9, 3.6e9, 0.05e9 } },
     // Latent MoE: 550B total, 55B active (54.99B without the input embedding).
     { "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16", { 550e9, 5e9, 55e9, 0.5e9, true } },
+    // Layers of their own shapes (one reader per family; per-layer derivations in tst_hf_config_layer_shapes).
+    // MiMo-7B: the card names it 7B without a count; the main model derives to 7,622,619,136 (its one
+    // multi-token-prediction layer, 210,790,400 more, is left out as DeepSeek's is).
+    { "XiaomiMiMo--MiMo-7B-Base", { 7'622'619'136, 0, 0, 0 } },
+    // Xiaomi's MiMo-V2-Flash card: 309B total, 15B active (derived: 308.78B; 15.45B with the input embedding).
+    { "XiaomiMiMo--MiMo-V2-Flash", { 309e9, 0.5e9, 15e9, 0.5e9 } },
+    // StepFun's Step 3.5 Flash card, whose layout this config keeps (45 layers, 288 experts + 1 shared, window 512):
+    // 196B total, 11B active (derived: 195.83B; 10.86B with the input embedding).
+    { "stepfun-ai--Step-3.7-Flash", { 196e9, 0.5e9, 11e9, 0.5e9 } },
+    // Google's Gemma 4 card: 25.2B total, 3.8B active for the 26B A4B language model (derived: 25.23B, 3.82B).
+    { "google--gemma-4-26B-A4B", { 25.2e9, 0.05e9, 3.8e9, 0.05e9 } },
+    // NVIDIA names it 49B; its 80 pruned layers derive to 49,867,145,216 (hand count in tst_hf_config_layer_shapes).
+    { "nvidia--Llama-3_3-Nemotron-Super-49B-v1", { 49'867'145'216, 0, 0, 0 } },
     // DeepSeek-V3's 671B plus 61 lightning indexers (0.85B); active 37B as for V3.
     { "deepseek-ai--DeepSeek-V3.2", { 671e9, 1e9, 37e9, 0.74e9, true } },
     // Z.ai: 744B total, 40B active (40.83B without the input embedding, 39.88B without the LM head as well: the card

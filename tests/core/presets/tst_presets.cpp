@@ -114,6 +114,7 @@ private slots:
             QTest::newRow(id) << QString(id) << false;
         for (const char* id : { "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-20b",
                  "gpt-oss-120b", "llama-4-scout", "llama-4-maverick", "gemma-3-27b", "mistral-nemo-12b", "phi-4",
+                 "gemma-4-26b-a4b", "mimo-7b", "mimo-v2-flash", "step-3.7-flash", "llama-3.3-nemotron-super-49b",
                  "qwen3.5-27b", "qwen3.5-397b-a17b", "nemotron-3-nano-30b-a3b", "nemotron-3-ultra-550b-a55b",
                  "deepseek-v3.2", "glm-5" })
             QTest::newRow(id) << QString(id) << false;
@@ -399,6 +400,13 @@ private slots:
         QTest::newRow("gemma-3-27b text, tied") << "gemma-3-27b" << 27009346304LL << 1409630208LL << 27009346304LL;
         QTest::newRow("mistral-nemo-12b") << "mistral-nemo-12b" << 12247782400LL << -1LL << 12247782400LL;
         QTest::newRow("phi-4 (14.7B)") << "phi-4" << 14659507200LL << -1LL << 14659507200LL;
+        // Layers of their own shapes; derivations in tests/core/presets/tst_hf_config_layer_shapes.cpp.
+        QTest::newRow("gemma-4-26b-a4b (25.2B/3.8B)") << "gemma-4-26b-a4b" << 25233141760LL << 738197504LL << 3822530560LL;
+        QTest::newRow("mimo-7b (main model)") << "mimo-7b" << 7622619136LL << 621281280LL << 7622619136LL;
+        QTest::newRow("mimo-v2-flash (309B/15B)") << "mimo-v2-flash" << 308778780864LL << -1LL << 15445936320LL;
+        QTest::newRow("step-3.7-flash (196B/11B)") << "step-3.7-flash" << 195832700736LL << -1LL << 10863894336LL;
+        QTest::newRow("llama-3.3-nemotron-super-49b, pruned layers")
+            << "llama-3.3-nemotron-super-49b" << 49867145216LL << 1050673152LL << 49867145216LL;
         // Hybrid and sparse-attention flagships; derivations in tests/core/presets/tst_hf_config_hybrid.cpp.
         QTest::newRow("qwen3.5-27b (27B)") << "qwen3.5-27b" << 26895998464LL << -1LL << 26895998464LL;
         QTest::newRow("qwen3.5-397b-a17b") << "qwen3.5-397b-a17b" << 396346350336LL << -1LL << 17349040896LL;
