@@ -84,6 +84,11 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     m_embedding = addValue(termsForm, tr("N_emb, embedding:"), "embedding");
     m_nonEmbedding = addValue(termsForm, tr("N - N_emb:"), "nonEmbedding");
     m_active = addValue(termsForm, tr("Active per token:"), "active");
+    m_visionEncoder = addValue(termsForm, tr("Vision encoder:"), "visionEncoder");
+    m_visionEncoder->setToolTip(tr("The vision encoder's parameters, read from the config's vision_config. N and "
+                                   "MFU count the language model; the encoder is counted in the labelled figure."));
+    termsForm->setRowVisible(m_visionEncoder, false);
+    m_termsForm = termsForm;
     m_shape = addValue(termsForm, tr("L layers, H heads, Q head dim:"), "shape");
     m_seqLen = addValue(termsForm, tr("S, sequence:"), "seqLen");
 
@@ -103,7 +108,7 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     m_mfuOverPacking->setToolTip(tr("The MFU a count of attention over the whole packed sequence gives (PaLM's formula "
                                     "as published, S = the packing length). With per-document masking each token "
                                     "attends only within its document, so this over-counts."));
-    m_mfuWithVision = addValue(resultsForm, tr("With vision encoder:"), "mfuWithVision");
+    m_mfuWithVision = addValue(resultsForm, tr("MFU with vision encoder:"), "mfuWithVision");
     m_mfuWithVision->setToolTip(tr("MFU counts the language model, as multimodal references report it; this figure "
                                    "adds the vision encoder's FLOPs for the vision tokens of each sequence."));
     m_resultsForm = resultsForm;
@@ -208,6 +213,12 @@ void CalculatorPanel::updateTerms()
     m_embedding->setText(grouped(p.embedding));
     m_nonEmbedding->setText(grouped(p.nonEmbedding));
     m_active->setText(s.model.isMoe() ? grouped(p.active) : tr("all (dense model)"));
+    m_termsForm->setRowVisible(m_visionEncoder, s.model.vision.has_value());
+    if (s.model.vision)
+        m_visionEncoder->setText(tr("%1 parameters, not in N (%2 blocks, width %3)")
+                                     .arg(grouped(static_cast<double>(visionParameters(*s.model.vision))))
+                                     .arg(s.model.vision->depth)
+                                     .arg(s.model.vision->hidden));
     m_shape->setText(s.model.isBare()
             ? tr("unknown (bare parameter count)")
             : QStringLiteral("L = %1, H = %2, Q = %3").arg(s.model.layers).arg(s.model.heads).arg(s.model.qkHeadDim()));
@@ -246,11 +257,17 @@ void CalculatorPanel::updateResults()
     const double perToken = scenarioFlopsPerToken(s);
     m_flopsPerToken->setText(
         tr("%1 GFLOP/token (%2)").arg(QLocale().toString(perToken / kGiga, 'f', 1), formulaShortName(formula)));
+    // On a vision-language run MFU says what it counts: the language model, as multimodal references report it (the
+    // encoder's figure is the labelled row beside it).
+    if (auto* mfuLabel = qobject_cast<QLabel*>(m_resultsForm->labelForField(m_mfu)))
+        mfuLabel->setText(
+            s.model.vision && s.workload.vision.tokensPerSequence > 0 ? tr("MFU, language model only:") : tr("MFU:"));
     if (!s.measuredThroughput) {
         const QString none = tr("no measurement");
         for (QLabel* l : { m_throughput, m_tflops, m_mfu, m_hfu })
             l->setText(none);
         m_resultsForm->setRowVisible(m_mfuOverPacking, false);
+        m_resultsForm->setRowVisible(m_mfuWithVision, false);
         m_mfu->setStyleSheet(QString());
         return;
     }

@@ -54,7 +54,9 @@ private:
     QLabel* m_hfu = nullptr;
     QLabel* m_mfuOverPacking = nullptr; // a packed run's MFU with attention counted over the packing length
     QLabel* m_mfuWithVision = nullptr; // a vision-language run's MFU counting the vision encoder too
+    QLabel* m_visionEncoder = nullptr; // the vision encoder's parameters, outside N
     class QFormLayout* m_resultsForm = nullptr;
+    class QFormLayout* m_termsForm = nullptr;
     QStandardItemModel* m_formulas = nullptr;
     QStandardItemModel* m_components = nullptr;
     QStandardItemModel* m_findings = nullptr;

@@ -14,6 +14,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
+#include "core/presets/hf_vision.h"
 #include "core/scenario/scenario_facts.h"
 #include "widgets/quantity_spin_box.h"
 #include "widgets/scenario_model.h"
@@ -278,9 +279,9 @@ void ParallelismEditor::edit(const QString& name, int value)
     }
     if (problem.isEmpty() && name == kVisionTokens && value > 0) {
         if (!candidate.model.vision)
-            problem = tr("%1 has no vision encoder this application counts (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5 "
-                         "configs have one)")
-                          .arg(QString::fromStdString(candidate.model.name));
+            problem = tr("%1 has no vision encoder this application counts (%2 configs have one)")
+                          .arg(QString::fromStdString(candidate.model.name),
+                              QString::fromStdString(visionEncoderFamilies()));
         else
             try {
                 validateVisionWorkload(candidate.workload.vision, candidate.workload.seqLen);

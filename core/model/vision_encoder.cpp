@@ -30,7 +30,7 @@ int64_t visionParameters(const VisionEncoderSpec& v)
     // The merger normalises each patch (width h); DeepStack's mergers normalise the merged width.
     const int64_t mergers
         = mergerMlp + norm * h + int64_t(v.mergers - 1) * (mergerMlp + norm * (v.deepStackPostShuffleNorm ? m : h));
-    return patchEmbed + v.positionEmbeddings * h + v.depth * block + mergers;
+    return patchEmbed + v.positionEmbeddings * h + v.depth * block + (v.finalNorm ? norm * h : 0) + mergers;
 }
 
 double visionForwardFlopsPerPatch(const VisionEncoderSpec& v, double patchesPerImage)

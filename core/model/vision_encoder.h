@@ -7,6 +7,8 @@
 // MLP folds merge x merge neighbouring patches into one token of the language model's width. So every vision token
 // the language model sees costs merge^2 patches of encoder work.
 //
+// MoonViT (Kimi K2.5) has the same shape with a 2-D patch embedding (T = 1), a final LayerNorm, one merger.
+//
 // Forward FLOP per patch (2 per multiply-add, as everywhere in core/model/flops.h):
 //   patch embedding   2 x C x T x P^2 x h
 //   per block         2 x (4 h^2) for Q/K/V and the output projection + 2 x (2 or 3) x h x I for the MLP
@@ -44,10 +46,12 @@ struct VisionEncoderSpec {
     bool patchEmbedBias = true;
     bool layerNorm = true; // LayerNorm (weight and bias) or RMSNorm (weight only)
     bool deepStackPostShuffleNorm = true; // DeepStack mergers normalise the merged width (Qwen3-VL)
-    int64_t positionEmbeddings = 0; // learned position-embedding rows (Qwen3-VL), 0 for rotary only
+    int64_t positionEmbeddings = 0; // learned position-embedding rows (Qwen3-VL, MoonViT), 0 for rotary only
+    bool finalNorm = false; // a norm after the last block (MoonViT's final LayerNorm)
 };
 
-// Parameters of the encoder (patch embedding, blocks with their norms, mergers; position-embedding tables included).
+// Parameters of the encoder (patch embedding, blocks with their norms, a final norm, mergers; position-embedding
+// tables included).
 int64_t visionParameters(const VisionEncoderSpec& v);
 
 // Forward FLOP of the encoder per patch, with the attention span of an image of patchesPerImage patches.

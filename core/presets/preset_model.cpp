@@ -167,7 +167,7 @@ VisionEncoderSpec readVisionEncoder(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "depth", "hidden", "mlp_dim", "gated_mlp", "heads", "patch_size", "temporal_patch",
         "in_channels", "spatial_merge", "out_hidden", "mergers", "window_patches", "full_attention_blocks", "biases",
-        "patch_embed_bias", "layer_norm", "deepstack_post_shuffle_norm", "position_embeddings" });
+        "patch_embed_bias", "layer_norm", "deepstack_post_shuffle_norm", "position_embeddings", "final_norm" });
     VisionEncoderSpec v;
     v.depth = r.requiredInteger("depth", 1, kMaxCount);
     v.hidden = r.requiredInteger("hidden", 1, kMaxCount);
@@ -196,6 +196,7 @@ VisionEncoderSpec readVisionEncoder(const FieldReader& r)
     v.layerNorm = r.optionalBool("layer_norm", true);
     v.deepStackPostShuffleNorm = r.optionalBool("deepstack_post_shuffle_norm", true);
     v.positionEmbeddings = r.optionalInteger("position_embeddings", 0, kMaxCount).value_or(0);
+    v.finalNorm = r.optionalBool("final_norm", false);
     return v;
 }
 

@@ -228,7 +228,7 @@ json modelToScenarioJson(const ModelSpec& m)
             { "full_attention_blocks", v.fullAttentionBlocks }, { "biases", v.biases },
             { "patch_embed_bias", v.patchEmbedBias }, { "layer_norm", v.layerNorm },
             { "deepstack_post_shuffle_norm", v.deepStackPostShuffleNorm },
-            { "position_embeddings", v.positionEmbeddings } };
+            { "position_embeddings", v.positionEmbeddings }, { "final_norm", v.finalNorm } };
     }
     if (m.mla.enabled)
         out["mla"] = { { "q_lora_rank", m.mla.qLoraRank }, { "kv_lora_rank", m.mla.kvLoraRank },

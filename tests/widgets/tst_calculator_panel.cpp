@@ -4,6 +4,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -91,9 +92,18 @@ private slots:
         QVERIFY2(f.text("mfuWithVision").startsWith(QString::fromStdString(mfu::formatPercent(*expected))),
             qPrintable(f.text("mfuWithVision")));
         QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfuWithVision"))->isVisibleTo(&f.panel));
+        // Beside it, MFU says it is the language model's.
+        const auto mfuLabel = [&f] {
+            auto* form = qobject_cast<QFormLayout*>(
+                f.panel.findChild<QLabel*>(QStringLiteral("mfu"))->parentWidget()->layout());
+            return qobject_cast<QLabel*>(form->labelForField(f.panel.findChild<QLabel*>(QStringLiteral("mfu"))))
+                ->text();
+        };
+        QCOMPARE(mfuLabel(), QStringLiteral("MFU, language model only:"));
         s.workload.vision = {};
         f.model.setScenario(s);
         QVERIFY(!f.panel.findChild<QLabel*>(QStringLiteral("mfuWithVision"))->isVisibleTo(&f.panel));
+        QCOMPARE(mfuLabel(), QStringLiteral("MFU:"));
     }
 
     void packedSequenceShowsBothPalmFigures()

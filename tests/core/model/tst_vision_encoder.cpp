@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/costmodel/cost_model.h"
@@ -10,11 +11,23 @@
 #include "core/model/param_count.h"
 #include "core/model/vision_encoder.h"
 #include "core/presets/hf_config.h"
+#include "core/presets/hf_vision.h"
 #include "core/scenario/scenario_facts.h"
 
 using namespace mfu;
 
 namespace {
+// A real config from ../shared/models, or nullopt when the folder is absent.
+std::optional<std::string> sharedConfig(const std::string& name)
+{
+    std::ifstream in(MFU_SOURCE_DIR "/../shared/models/" + name + ".config.json");
+    if (!in)
+        return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 // Qwen2.5-VL-7B-Instruct as its config.json gives it (older, flat form: the language model's keys at the top).
 const char* kQwen25Vl7b = R"({"architectures": ["Qwen2_5_VLForConditionalGeneration"], "model_type": "qwen2_5_vl",
   "hidden_size": 3584, "intermediate_size": 18944, "num_hidden_layers": 28, "num_attention_heads": 28,
@@ -90,9 +103,12 @@ private slots:
         // Patch 1,770,624, position table 2,654,208, 27 blocks of 15,239,504, mergers 4 x 40,116,224 + norms
         // (2 x 1152 + 3 x 2 x 4608): 576,388,336.
         QCOMPARE(visionParameters(*m.vision), int64_t(576'388'336));
-        // 256 tokens per image (1024 patches): forward per token 4 x (884,736 + 27 x (10,616,832 + 19,828,736)
+        // 256 tokens per image (1024 patches): forward per token 4 x (3,538,944 + 27 x (10,616,832 + 19,832,832)
         // + 27 x 4 x 1024 x 1152) + 4 x 2 x (21,233,664 + 18,874,368) = 4,133,191,680; trained 3x.
         QCOMPARE(visionTrainingFlopsPerToken(*m.vision, 256), 12'399'575'040.0);
+        // With its language model (Qwen3-8B's 8,190,735,360): 8,767,123,696, the 8.77B the Hub lists for the
+        // checkpoint.
+        QCOMPARE(countParameters(m).total + visionParameters(*m.vision), int64_t(8'767'123'696));
 
         // The second, labelled MFU: language model + encoder FLOP/token at the measured throughput.
         Scenario s;
@@ -142,6 +158,82 @@ private slots:
         QCOMPARE(trained.flopsPerToken, text.flopsPerToken); // MFU's FLOP/token stays the language model's
         s.workload.vision = { 32768, 0, true }; // more vision tokens than the sequence: cannot be laid out
         QVERIFY(CostModel(s).invalidReason(s) != nullptr);
+    }
+
+    // Kimi K2.5's MoonViT: a SigLIP-shaped encoder (h 1152, I 4304, 27 blocks, patch 14) with a final LayerNorm, a
+    // learned 64 x 64 position table and the 'patchmerger' projector into the 7168-wide language model.
+    void kimiK25MoonVitFromSharedConfig()
+    {
+        const auto text = sharedConfig("moonshotai--Kimi-K2.5");
+        if (!text)
+            QSKIP("../shared/models/ (real Hugging Face configs) is not present next to the source tree");
+        const ModelSpec m = modelFromHfConfigText(*text, "Kimi-K2.5.config.json");
+        QVERIFY(m.vision.has_value());
+        const VisionEncoderSpec& v = *m.vision;
+        QCOMPARE(v.temporalPatch, int64_t(1)); // a 2-D patch embedding: one frame
+        QCOMPARE(v.spatialMerge, int64_t(2));
+        QCOMPARE(v.outHidden, int64_t(7168));
+        QVERIFY(v.finalNorm && v.layerNorm && v.biases && !v.gatedMlp);
+        // Patch 3 x 14 x 14 x 1152 + 1152 = 678,528; positions 64 x 64 x 1152 = 4,718,592; block: qkv 3,984,768,
+        // output 1,328,256, fc0 4,962,512, fc1 4,959,360, two LayerNorms 4,608 -> 15,239,504 x 27 = 411,466,608;
+        // final LayerNorm 2,304. Encoder 416,866,032: the card's "MoonViT, 400M". Projector (m = 4608): LayerNorm
+        // 2,304, 21,238,272, 33,037,312 -> 54,277,888. Total 471,143,920.
+        QCOMPARE(visionParameters(v), int64_t(471'143'920));
+        // 1024 tokens per image (64 x 64 patches, 896 px square): forward per patch 1,354,752 + 27 x (30,449,664
+        // + 4 x 4096 x 1152) = 1,333,103,616; per token 4 x that + projector 2 x (21,233,664 + 33,030,144)
+        // = 5,440,942,080; trained 3x.
+        QCOMPARE(visionTrainingFlopsPerToken(v, 1024), 16'322'826'240.0);
+        QVERIFY(m.notes.front().find("471143920 parameters") != std::string::npos);
+    }
+
+    // An encoder layout the reader does not know is refused by the key that says so, never approximated: Kimi K3's
+    // MoonViT attends at a width (qkv_hidden_size) other than its own.
+    void kimiK3EncoderIsRefusedByTheKeyThatDiffers()
+    {
+        const auto text = sharedConfig("moonshotai--Kimi-K3");
+        if (!text)
+            QSKIP("../shared/models/ (real Hugging Face configs) is not present next to the source tree");
+        const nlohmann::json config = nlohmann::json::parse(*text);
+        try {
+            visionEncoderFromHfConfig(config, "kimi_k3", 7168, "Kimi-K3.config.json");
+            QFAIL("Kimi K3's encoder was read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("vision_config.qkv_hidden_size") != std::string::npos, e.what());
+        }
+        nlohmann::json projector = config;
+        projector["vision_config"]["qkv_hidden_size"] = 1024;
+        try {
+            visionEncoderFromHfConfig(projector, "kimi_k3", 7168, "Kimi-K3.config.json");
+            QFAIL("a 'patchmergerv2' projector was read");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("vision_config.mm_projector_type") != std::string::npos, e.what());
+        }
+    }
+
+    // Every real vision-language config whose family this reads carries its encoder; the mergers follow
+    // deepstack_visual_indexes (three on Qwen3-VL, none on Qwen3.5).
+    void everySharedVisionLanguageConfigCountsItsEncoder()
+    {
+        const std::vector<std::pair<std::string, int>> configs { { "Qwen--Qwen3-VL-2B-Instruct", 4 },
+            { "Qwen--Qwen3-VL-4B-Instruct", 4 }, { "Qwen--Qwen3-VL-8B-Instruct", 4 },
+            { "Qwen--Qwen3-VL-32B-Instruct", 4 }, { "Qwen--Qwen3-VL-32B-Thinking", 4 },
+            { "Qwen--Qwen3-VL-30B-A3B-Instruct", 4 }, { "Qwen--Qwen3-VL-235B-A22B-Instruct", 4 },
+            { "Qwen--Qwen3.5-27B", 1 }, { "Qwen--Qwen3.5-35B-A3B", 1 }, { "Qwen--Qwen3.5-122B-A10B", 1 },
+            { "Qwen--Qwen3.5-397B-A17B", 1 }, { "moonshotai--Kimi-K2.5", 1 } };
+        for (const auto& [name, mergers] : configs) {
+            const auto text = sharedConfig(name);
+            if (!text)
+                QSKIP("../shared/models/ (real Hugging Face configs) is not present next to the source tree");
+            const ModelSpec m = modelFromHfConfigText(*text, name);
+            QVERIFY2(m.vision.has_value(), name.c_str());
+            QCOMPARE(m.vision->mergers, mergers);
+            QCOMPARE(m.vision->outHidden, m.hidden); // the projector ends at the language model's width
+        }
+        // Qwen3-VL-2B: 24 blocks of 12,596,224, patch 1,573,888, positions 2,359,296, four mergers of 25,171,968
+        // and norms 26,624 -> 406,957,056; with Qwen3-1.7B's 1,720,574,976: 2,127,532,032.
+        const ModelSpec small = modelFromHfConfigText(*sharedConfig("Qwen--Qwen3-VL-2B-Instruct"), "2B");
+        QCOMPARE(visionParameters(*small.vision), int64_t(406'957'056));
+        QCOMPARE(countParameters(small).total + visionParameters(*small.vision), int64_t(2'127'532'032));
     }
 
     void anEncoderItCannotReadIsNamedAndLeftUncounted()
