@@ -178,6 +178,12 @@ void ParallelismEditor::buildUi()
         [](const Scenario& s) { return int(s.flags.fusedLinearCrossEntropy); },
         [](Scenario& s, int v) { s.flags.fusedLinearCrossEntropy = v != 0; });
     addCheck(
+        form, "fusedNormActivation", tr("Fused norm/SwiGLU/RoPE"),
+        tr("Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): in an eager run fewer memory passes and less "
+           "saved for backward; torch.compile fuses them already"),
+        [](const Scenario& s) { return int(s.flags.fusedNormActivation); },
+        [](Scenario& s, int v) { s.flags.fusedNormActivation = v != 0; });
+    addCheck(
         form, "fp8ScalesInBackward", tr("FP8 scales in backward"), tr("Precompute FP8 weight scales during backward"),
         [](const Scenario& s) { return int(s.flags.fp8ScalesInBackward); },
         [](Scenario& s, int v) { s.flags.fp8ScalesInBackward = v != 0; });

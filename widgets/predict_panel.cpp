@@ -19,6 +19,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
+#include "core/costmodel/levers.h"
 #include "core/number_format.h"
 #include "core/scenario/scenario_file.h"
 #include "core/units.h"
@@ -26,6 +27,7 @@
 #include "widgets/background_job.h"
 #include "widgets/calibration_box.h"
 #include "widgets/chart_view.h"
+#include "widgets/lever_table.h"
 #include "widgets/parallelism_editor.h"
 #include "widgets/planner_table.h"
 #include "widgets/predict_charts.h"
@@ -137,6 +139,9 @@ void PredictPanel::buildUi()
     precisionLayout->addWidget(m_precisionTflops);
     precisionLayout->addWidget(m_precisionMfu);
     m_views->addTab(precision, tr("P&recision"));
+    // Packing, padding and fused kernels: what each lever buys this scenario (core/costmodel/levers.h).
+    m_levers = new LeverTable;
+    m_views->addTab(m_levers, tr("Le&vers"));
     m_views->addTab(buildPlannerTab(), tr("P&lanner"));
     // Two charts share a tab: let them shrink so the panel fits small windows (the window's minimum size).
     for (ChartView* chart : { m_waterfall, m_memory, m_seqChart, m_gpuChart, m_precisionTflops, m_precisionMfu })
@@ -165,6 +170,16 @@ QWidget* PredictPanel::buildSummary()
                           "cost model's error on published runs of the same GPU generation and architecture "
                           "(mfu-explorer validate)"));
     outer->addWidget(m_band);
+    m_overPacking = new QLabel;
+    m_overPacking->setObjectName(QStringLiteral("predictedMfuOverPackingLength"));
+    m_overPacking->setWordWrap(true);
+    m_overPacking->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_overPacking->setToolTip(
+        tr("PaLM's formula as published counts attention over the whole packed sequence; with "
+           "documents masked apart each token attends only within its own document, so that "
+           "count inflates FLOP/token and MFU. Predicted MFU above counts attention per document."));
+    m_overPacking->setVisible(false);
+    outer->addWidget(m_overPacking);
     m_bottleneck = new QLabel;
     m_bottleneck->setObjectName(QStringLiteral("bottleneck"));
     m_bottleneck->setWordWrap(true);
@@ -264,6 +279,8 @@ void PredictPanel::recompute()
     } else {
         m_bottleneck->setText(tr("Cannot predict this scenario: %1.").arg(problem));
     }
+    m_levers->showLevers(m_current ? leverEffects(s) : std::vector<LeverEffect> {});
+    m_overPacking->setVisible(m_current && m_current->mfuPalmOverPackingLength);
     if (!m_current) {
         for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits, m_band })
             l->setText(QStringLiteral("\u2014"));
@@ -290,6 +307,11 @@ void PredictPanel::recompute()
                         .arg(p.memory.total() / kGiB, 0, 'f', 1)
                         .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0));
     m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p)));
+    if (p.mfuPalmOverPackingLength)
+        m_overPacking->setText(tr("PaLM as published, attention over the packing length (%1 tokens): %2 MFU, an "
+                                  "over-count; per document (above): %3")
+                                   .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)),
+                                       percent(*p.mfuPalmOverPackingLength), percent(p.mfu)));
     showMfuWaterfall(m_waterfall, p);
     showMemory();
 }

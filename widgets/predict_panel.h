@@ -28,6 +28,7 @@ class Activity;
 class BackgroundJob;
 class CalibrationBox;
 class ChartView;
+class LeverTable;
 class ParallelismEditor;
 class PlannerTableModel;
 class ScenarioModel;
@@ -49,6 +50,7 @@ public:
     QSortFilterProxyModel* plannerView() const { return m_plannerSorted; } // what the table shows, sortable
     QTableView* plannerTable() const { return m_plannerTable; }
     CalibrationBox* calibration() const { return m_calibration; }
+    LeverTable* leverTable() const { return m_levers; }
     QTabWidget* views() const { return m_views; }
 
     // The sweeps and the planner in progress, for the status bar.
@@ -77,6 +79,8 @@ private:
 
     ScenarioModel* m_model;
     ParallelismEditor* m_editor = nullptr;
+    LeverTable* m_levers = nullptr;
+    QLabel* m_overPacking = nullptr; // the MFU attention over the packing length would claim, labelled
 
     QLabel* m_mfu = nullptr;
     QLabel* m_hfu = nullptr;

@@ -153,6 +153,51 @@ void ScenarioEditor::buildUi()
     m_seqLenReason = reasonLabel("seqLenReason");
     form->addRow(QString(), m_seqLenReason);
 
+    // Packed sequences (core/model/packing.h): the documents in each sequence as a mean or a file of lengths, whether
+    // attention is masked per document, and the padding kept. Defaults: one document per sequence, no padding.
+    m_documentLength = countSpin(0, 100'000'000);
+    m_documentLength->setObjectName(QStringLiteral("documentLength"));
+    m_documentLength->setAccessibleName(tr("Mean document length in a packed sequence, tokens"));
+    m_documentLength->setToolTip(tr("Mean length of the documents packed into each sequence (taken as all equal: the "
+                                    "lowest attention length that mean allows); 0: one document per sequence"));
+    m_documentLength->setSpecialValueText(tr("one per sequence"));
+    m_documentLength->setSuffix(tr(" tokens"));
+    m_documentLength->setKeyboardTracking(false);
+    m_documentFile = new QPushButton(tr("Lengths..."));
+    m_documentFile->setObjectName(QStringLiteral("documentLengthsFile"));
+    m_documentFile->setAccessibleName(tr("Read document lengths from a file"));
+    m_documentFile->setToolTip(tr("A JSON array of lengths or [length, count] pairs, an object {length: count}, or "
+                                  "one 'length[,count]' per line"));
+    auto* documentsRow = new QHBoxLayout;
+    documentsRow->setContentsMargins(0, 0, 0, 0);
+    documentsRow->addWidget(m_documentLength, 1);
+    documentsRow->addWidget(m_documentFile);
+    form->addRow(tr("&Documents:"), documentsRow);
+    m_packingSummary = new QLabel;
+    m_packingSummary->setObjectName(QStringLiteral("packingSummary"));
+    m_packingSummary->setWordWrap(true);
+    m_packingSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_packingSummary);
+
+    m_attentionMask = new QComboBox;
+    shrinkable(m_attentionMask);
+    m_attentionMask->setObjectName(QStringLiteral("attentionMask"));
+    m_attentionMask->setAccessibleName(tr("Attention in a packed sequence"));
+    m_attentionMask->addItem(tr("per document (varlen)"), static_cast<int>(PackedAttention::PerDocument));
+    m_attentionMask->addItem(tr("whole packed sequence"), static_cast<int>(PackedAttention::WholeSequence));
+    form->addRow(tr("Attention &mask:"), m_attentionMask);
+
+    m_padding = countSpin(0, 99);
+    m_padding->setObjectName(QStringLiteral("paddingPercent"));
+    m_padding->setAccessibleName(tr("Padding kept, percent of processed tokens"));
+    m_padding->setToolTip(tr("Share of the processed tokens that are padding kept in the batch: MFU counts the "
+                             "rest, HFU all of them"));
+    m_padding->setSuffix(tr(" %"));
+    m_padding->setKeyboardTracking(false);
+    form->addRow(tr("Pa&dding kept:"), m_padding);
+    m_packingReason = reasonLabel("packingReason");
+    form->addRow(QString(), m_packingReason);
+
     m_microBatch = countSpin(1, 1'000'000);
     m_microBatch->setObjectName(QStringLiteral("microBatch"));
     m_microBatch->setAccessibleName(tr("Micro-batch size in sequences per GPU"));
@@ -194,7 +239,11 @@ void ScenarioEditor::buildUi()
     setTabOrder(m_hardwareCombo, m_gpuCount);
     setTabOrder(m_gpuCount, m_precisionCombo);
     setTabOrder(m_precisionCombo, m_seqLen);
-    setTabOrder(m_seqLen, m_microBatch);
+    setTabOrder(m_seqLen, m_documentLength);
+    setTabOrder(m_documentLength, m_documentFile);
+    setTabOrder(m_documentFile, m_attentionMask);
+    setTabOrder(m_attentionMask, m_padding);
+    setTabOrder(m_padding, m_microBatch);
     setTabOrder(m_microBatch, m_gradAccum);
     setTabOrder(m_gradAccum, m_throughputMode);
     setTabOrder(m_throughputMode, m_throughputValue);
@@ -207,6 +256,27 @@ void ScenarioEditor::buildUi()
         [this] { m_model->setPrecision(static_cast<TrainingPrecision>(m_precisionCombo->currentData().toInt())); });
     connect(m_seqLen, &QLineEdit::textEdited, this, &ScenarioEditor::checkSeqLen);
     connect(m_seqLen, &QLineEdit::editingFinished, this, &ScenarioEditor::commitSeqLen);
+    connect(m_documentLength, &QSpinBox::valueChanged, this, [this](int v) {
+        SequencePacking p = m_model->scenario().workload.packing;
+        p.documents.clear();
+        p.meanOnly = false;
+        if (v > 0) {
+            p.documents = { { v, 1.0 } };
+            p.meanOnly = true;
+        }
+        commitPacking(p);
+    });
+    connect(m_documentFile, &QPushButton::clicked, this, &ScenarioEditor::loadDocumentLengthsFromDialog);
+    connect(m_attentionMask, &QComboBox::currentIndexChanged, this, [this] {
+        SequencePacking p = m_model->scenario().workload.packing;
+        p.attention = static_cast<PackedAttention>(m_attentionMask->currentData().toInt());
+        commitPacking(p);
+    });
+    connect(m_padding, &QSpinBox::valueChanged, this, [this](int v) {
+        SequencePacking p = m_model->scenario().workload.packing;
+        p.paddingFraction = v / 100.0;
+        commitPacking(p);
+    });
     connect(m_microBatch, &QSpinBox::valueChanged, this, [this](int v) { m_model->setMicroBatch(v); });
     connect(m_gradAccum, &QSpinBox::valueChanged, this, [this](int v) { m_model->setGradAccum(v); });
     connect(m_throughputMode, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onThroughputModeChosen);
@@ -291,9 +361,11 @@ std::optional<double> ScenarioEditor::checkThroughput()
     else if (input == ThroughputInput::StepTime)
         perGpu = static_cast<double>(m_model->tokensPerStep()) / *value / gpus;
     try {
-        const auto fpt = countFlopsPerToken(s.model, s.workload.seqLen).get(s.mfuFormula);
+        // Counted as the Calculator counts it: attention per packed document, padding left out.
+        const auto fpt = countFlopsPerToken(s.model, s.workload.seqLen, s.workload.packing).get(s.mfuFormula);
         if (fpt && *fpt > 0 && perGpu > 0) {
-            const MfuResult m = computeMfu(*fpt, 0, perGpu, gpus, s.cluster.hardware, s.precision);
+            const MfuResult m = computeMfu(
+                *fpt, 0, perGpu, gpus, s.cluster.hardware, s.precision, usefulTokenFraction(s.workload.packing));
             if (m.mfu > 1) {
                 const double maxPerGpu = perGpu / m.mfu;
                 const QLocale locale;
@@ -343,6 +415,65 @@ QString ScenarioEditor::validationReason(const QString& fieldName) const
     if (auto* label = findChild<QLabel*>(fieldName + QStringLiteral("Reason")))
         return label->isHidden() ? QString() : label->text();
     return {};
+}
+
+void ScenarioEditor::commitPacking(const SequencePacking& candidate)
+{
+    try {
+        validatePacking(candidate, m_model->scenario().workload.seqLen);
+    } catch (const InputError& e) {
+        showReason(m_packingReason, m_documentLength,
+            tr("%1; the scenario keeps its packing.").arg(QString::fromStdString(e.what())));
+        syncFromModel(); // the fields show what the scenario holds
+        m_packingReason->setVisible(true);
+        return;
+    }
+    showReason(m_packingReason, m_documentLength, {});
+    m_model->setPacking(candidate);
+}
+
+bool ScenarioEditor::loadDocumentLengths(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    constexpr qint64 kMaxBytes = 64 * 1024 * 1024;
+    const QByteArray bytes = file.read(kMaxBytes + 1);
+    if (bytes.size() > kMaxBytes) {
+        *error = tr("%1 is larger than 64 MiB: give a histogram of lengths ([length, count] pairs)")
+                     .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    SequencePacking p = m_model->scenario().workload.packing;
+    try {
+        p.documents = parseDocumentLengths(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
+            QDir::toNativeSeparators(path).toStdString());
+        p.meanOnly = false;
+        validatePacking(p, m_model->scenario().workload.seqLen);
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    showReason(m_packingReason, m_documentLength, {});
+    m_model->setPacking(p);
+    return true;
+}
+
+void ScenarioEditor::loadDocumentLengthsFromDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Read document lengths"), QString(), tr("Document lengths (*.json *.csv *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (loadDocumentLengths(path, &error)) {
+        emit statusMessage(tr("Read document lengths from %1").arg(QDir::toNativeSeparators(path)));
+    } else {
+        showReason(m_packingReason, m_documentLength, error);
+        emit statusMessage(error);
+    }
 }
 
 bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
@@ -428,7 +559,8 @@ void ScenarioEditor::syncFromModel()
     const Scenario& s = m_model->scenario();
     {
         const QSignalBlocker b1(m_modelCombo), b2(m_hardwareCombo), b3(m_gpuCount), b4(m_precisionCombo),
-            b5(m_microBatch), b6(m_gradAccum), b7(m_throughputMode);
+            b5(m_microBatch), b6(m_gradAccum), b7(m_throughputMode), b8(m_documentLength), b9(m_attentionMask),
+            b10(m_padding);
         const QString currentId = m_modelCombo->currentData().toString();
         const bool currentMatches = currentId.startsWith(kImportedPrefix)
             ? m_imported.at(currentId.mid(kImportedPrefix.size()).toULongLong()).id == s.model.id
@@ -441,7 +573,15 @@ void ScenarioEditor::syncFromModel()
         m_microBatch->setValue(static_cast<int>(s.workload.microBatch));
         m_gradAccum->setValue(static_cast<int>(m_model->gradAccum()));
         m_throughputMode->setCurrentIndex(m_throughputMode->findData(static_cast<int>(m_model->throughputInput())));
+        const SequencePacking& packing = s.workload.packing;
+        m_documentLength->setValue(packing.packed()
+                ? static_cast<int>(std::min<double>(
+                    std::llround(meanDocumentLength(packing, s.workload.seqLen)), m_documentLength->maximum()))
+                : 0);
+        m_attentionMask->setCurrentIndex(m_attentionMask->findData(static_cast<int>(packing.attention)));
+        m_padding->setValue(static_cast<int>(std::lround(packing.paddingFraction * 100.0)));
     }
+    m_packingReason->setVisible(false);
     const auto seq = parseGroupedNumber(m_seqLen->text());
     if (!seq || *seq != static_cast<double>(s.workload.seqLen))
         m_seqLen->setText(QString::number(s.workload.seqLen));
@@ -470,6 +610,25 @@ void ScenarioEditor::updateDerivedTexts()
                                      .arg(QChar(0x00D7)));
     m_throughputValue->setPlaceholderText(
         m_model->throughputInput() == ThroughputInput::StepTime ? tr("seconds per step") : tr("tokens per second"));
+
+    // A packed sequence: how many documents, and the length attention really spans (what the FLOP counts use).
+    const SequencePacking& packing = s.workload.packing;
+    m_packingSummary->setVisible(packing.packed());
+    if (packing.packed()) {
+        const double perSequence
+            = static_cast<double>(s.workload.seqLen) / std::max(1.0, meanDocumentLength(packing, s.workload.seqLen));
+        m_packingSummary->setText((packing.meanOnly ? tr("%1 documents per sequence, all of the mean")
+                                                    : tr("%1 documents per sequence, %2 lengths"))
+                                      .arg(locale.toString(perSequence, 'f', 1))
+                                      .arg(packing.documents.size())
+            + tr("; attention %1")
+                  .arg(packing.attention == PackedAttention::PerDocument
+                          ? tr("over %1 tokens (sum d%2/sum d)")
+                                .arg(locale.toString(effectiveAttentionLength(packing, s.workload.seqLen), 'f', 0))
+                                .arg(QChar(0x00B2))
+                          : tr("over the whole %1 tokens")
+                                .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))));
+    }
 
     const bool fp8 = s.precision == TrainingPrecision::BF16_FP8;
     showReason(m_precisionReason, m_precisionCombo,

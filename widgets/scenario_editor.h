@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/model/model_spec.h"
+#include "core/model/packing.h"
 #include "core/presets/presets.h"
 
 class QComboBox;
@@ -35,6 +36,10 @@ public:
     // sets *error to a message that names the file and the problem.
     bool importModelConfig(const QString& path, QString* error);
 
+    // Reads a file of document lengths (core/model/packing.h: a JSON array or object, or CSV) into the scenario's
+    // packing. On failure returns false and sets *error to a message naming the file and the problem.
+    bool loadDocumentLengths(const QString& path, QString* error);
+
     // The reason shown next to a field ("" when valid); fields are named by their objectName.
     QString validationReason(const QString& fieldName) const;
 
@@ -55,6 +60,9 @@ private:
     void commitThroughput();
     void onThroughputModeChosen();
     void importFromDialog();
+    void loadDocumentLengthsFromDialog();
+    // Packing edits: a candidate checked against the sequence length before it reaches the model.
+    void commitPacking(const SequencePacking& candidate);
     void showReason(QLabel* reason, QWidget* field, const QString& text);
     void updateDerivedTexts();
 
@@ -70,6 +78,12 @@ private:
     QSpinBox* m_gpuCount = nullptr;
     QComboBox* m_precisionCombo = nullptr;
     QLineEdit* m_seqLen = nullptr;
+    QSpinBox* m_documentLength = nullptr;
+    QPushButton* m_documentFile = nullptr;
+    QComboBox* m_attentionMask = nullptr;
+    QSpinBox* m_padding = nullptr;
+    QLabel* m_packingSummary = nullptr;
+    QLabel* m_packingReason = nullptr;
     QSpinBox* m_microBatch = nullptr;
     QSpinBox* m_gradAccum = nullptr;
     QComboBox* m_throughputMode = nullptr;

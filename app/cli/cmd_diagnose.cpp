@@ -28,6 +28,7 @@ int runDiagnose(const QStringList& args)
     addModelOptions(parser);
     addClusterOptions(parser);
     addWorkloadOptions(parser);
+    addPackingOptions(parser);
     parser.addOption({ QStringLiteral("tokens-per-step"),
         QStringLiteral("With --log: global tokens per step, when the log does not print it"), QStringLiteral("N") });
     addJsonOption(parser);
@@ -47,12 +48,18 @@ int runDiagnose(const QStringList& args)
                 const trace::TrainingLog log = readTrainingLog(path, pattern);
                 runs.push_back(trace::reportedRunFromLog(log, trace::summarizeLog(log, warmup),
                     logRunContext(parser, QFileInfo(path).fileName()), presets.hardware()));
+                // A packed run: its documents, attention mask and padding, as FILE.json's packing keys give them.
+                runs.back().seqLen = resolvePackedSeqLen(parser, runs.back().seqLen.value_or(0));
+                if (*runs.back().seqLen == 0)
+                    runs.back().seqLen.reset();
+                runs.back().packing = resolvePacking(parser, runs.back().seqLen.value_or(0));
             }
         } else {
             if (files.size() != 1)
                 throw InputError("expects exactly one FILE.json (or --log FILE)");
             for (const char* flag : { "model", "params", "gpu", "gpus", "seq", "precision", "tokens-per-step",
-                     "log-pattern", "log-groups", "warmup-steps" })
+                     "log-pattern", "log-groups", "warmup-steps", "packing-length", "doc-length", "doc-lengths",
+                     "attention-mask", "padding-fraction" })
                 if (parser.isSet(QString::fromLatin1(flag)))
                     throw InputError("--" + std::string(flag) + " applies to --log only (FILE.json states it)");
             QFile file(files.first());

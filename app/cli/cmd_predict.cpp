@@ -9,6 +9,7 @@
 #include "core/costmodel/calibration.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
+#include "core/costmodel/levers.h"
 #include "core/number_format.h"
 #include "core/units.h"
 
@@ -29,6 +30,45 @@ QString line(const char* label, double value, const char* unit, int precision = 
         .arg(QString::fromLatin1(label), -26)
         .arg(value, 0, 'f', precision)
         .arg(QString::fromLatin1(unit));
+}
+
+nlohmann::json outcomeJson(const LeverOutcome& o)
+{
+    return { { "mfu", o.mfu }, { "hfu", o.hfu }, { "useful_tokens_per_sec_per_gpu", o.usefulTokensPerSecPerGpu },
+        { "step_time_s", o.stepTimeSeconds }, { "peak_memory_bytes", o.peakMemoryBytes }, { "fits", o.fits } };
+}
+
+nlohmann::json leversJson(const std::vector<LeverEffect>& levers)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const LeverEffect& e : levers)
+        out.push_back({ { "lever", std::string(leverKey(e.lever)) }, { "in_scenario", e.inScenario },
+            { "with", outcomeJson(e.with) }, { "without", outcomeJson(e.without) } });
+    return out;
+}
+
+// One line per lever: what pulling it buys, in useful tokens/s, MFU and memory.
+QString leversText(const std::vector<LeverEffect>& levers)
+{
+    if (levers.empty())
+        return {};
+    QString t = QStringLiteral("  levers (with vs without; useful tokens/s per GPU, MFU, peak memory):\n");
+    for (const LeverEffect& e : levers) {
+        const auto gib = [](double bytes) { return bytes / kGiB; };
+        t += QStringLiteral("    %1 %2 %3 vs %4 tokens/s, MFU %5 vs %6, %7 vs %8 GiB%9\n")
+                 .arg(QString::fromLatin1(std::string(leverLabel(e.lever)).c_str()), -28)
+                 .arg(e.inScenario ? QStringLiteral("(on) ") : QStringLiteral("(off)"))
+                 .arg(e.with.usefulTokensPerSecPerGpu, 0, 'f', 0)
+                 .arg(e.without.usefulTokensPerSecPerGpu, 0, 'f', 0)
+                 .arg(QString::fromStdString(formatPercent(e.with.mfu)))
+                 .arg(QString::fromStdString(formatPercent(e.without.mfu)))
+                 .arg(gib(e.with.peakMemoryBytes), 0, 'f', 1)
+                 .arg(gib(e.without.peakMemoryBytes), 0, 'f', 1)
+                 .arg(e.with.fits == e.without.fits ? QString()
+                         : e.with.fits              ? QStringLiteral(" (fits only with it)")
+                                                    : QStringLiteral(" (fits only without it)"));
+    }
+    return t;
 }
 
 QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
@@ -66,6 +106,7 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
     t += line("peak memory per GPU", p.memory.total() / kGiB, "GiB", 1);
     t += line("capacity", p.memoryCapacityBytes / kGiB, p.fits ? "GiB (fits)" : "GiB (DOES NOT FIT)", 1);
     t += QStringLiteral("  %1\n").arg(QString::fromStdString(bottleneckSentence(p)));
+    t += leversText(leverEffects(s));
     return t;
 }
 } // namespace
@@ -102,6 +143,7 @@ int runPredict(const QStringList& args)
             out["tokens_per_sec_per_gpu_low"] = band.tokensPerSecPerGpuLow;
             out["tokens_per_sec_per_gpu_high"] = band.tokensPerSecPerGpuHigh;
             out["error_band_basis"] = band.basis;
+            out["levers"] = leversJson(leverEffects(s));
             if (!calibration.is_null())
                 out["calibration"] = calibration;
             printJson(out);

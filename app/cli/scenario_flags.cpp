@@ -63,6 +63,11 @@ void addScenarioOptions(QCommandLineParser& parser)
     parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
     parser.addOption(opt("fused-linear-cross-entropy",
         "LM head and loss fused in chunks (Liger Kernel): the full logits are never held in memory"));
+    parser.addOption(opt("fused-norm-activation",
+        "Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): in an eager run fewer memory passes and less saved"));
+    parser.addOption(opt("liger-kernel",
+        "Liger Kernel as trainers enable it (use_liger_kernel): --fused-linear-cross-entropy and "
+        "--fused-norm-activation"));
     parser.addOption(opt("fsdp-prefetch", "Layers FSDP all-gathers ahead (default 1)", "N"));
     parser.addOption(opt("reduce-bf16", "Reduce gradients in BF16 (default FP32)"));
     parser.addOption(opt("eager", "No torch.compile (unfused elementwise ops)"));
@@ -132,8 +137,10 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         par.expertOverlap = true;
     if (isSet(p, "async-tp"))
         par.asyncTp = true;
-    if (isSet(p, "fused-linear-cross-entropy"))
+    if (isSet(p, "fused-linear-cross-entropy") || isSet(p, "liger-kernel"))
         s.flags.fusedLinearCrossEntropy = true;
+    if (isSet(p, "fused-norm-activation") || isSet(p, "liger-kernel"))
+        s.flags.fusedNormActivation = true;
     if (isSet(p, "no-sequence-parallel"))
         par.sequenceParallel = false;
     if (isSet(p, "ac")) {
@@ -183,6 +190,8 @@ nlohmann::json predictionJson(const StepPrediction& p)
         { "mfu", p.mfu },
         { "hfu", p.hfu },
         { "mfu_vs_fp8_peak", p.mfuVsFp8Peak ? nlohmann::json(*p.mfuVsFp8Peak) : nlohmann::json() },
+        { "mfu_palm_over_packing_length",
+            p.mfuPalmOverPackingLength ? nlohmann::json(*p.mfuPalmOverPackingLength) : nlohmann::json() },
         { "tokens_per_sec", p.tokensPerSec },
         { "tokens_per_sec_per_gpu", p.tokensPerSecPerGpu },
         { "tflops_per_gpu", p.tflopsPerGpu },

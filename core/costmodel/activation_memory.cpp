@@ -14,7 +14,9 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
     const double qkv = x.latentQkvWidth > 0 ? 2.0 * x.latentQkvWidth : 2.0 * (q + kv);
     const double outProjInput = 2.0 * o;
     const bool remat = layout.compiledRematerialisation;
-    const double ffnInterior = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0);
+    const bool eagerOps = layout.unfusedPointwise && !remat;
+    const double ffnInterior
+        = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0) + (eagerOps && x.gatedFfn ? 2.0 * f : 0.0);
     double scores = 0;
     if (x.flashAttention)
         scores = 4.0 * x.heads; // FP32 log-sum-exp per head
@@ -22,7 +24,7 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
         scores = (x.dropout ? 5.0 : 2.0) * x.heads * seqLen;
     // ...and parts that are whole on every TP rank unless SP splits them: norm inputs, block inputs, dropout masks.
     const double masks = x.dropout ? 2.0 * h : 0.0;
-    const double replicated = 4.0 * h + (remat ? 0.0 : 4.0 * h) + masks;
+    const double replicated = 4.0 * h + (remat ? 0.0 : 4.0 * h) + (eagerOps ? 8.0 * h : 0.0) + masks;
     const double replicatedDiv = layout.sequenceParallel ? t : 1.0;
 
     switch (layout.recompute) {

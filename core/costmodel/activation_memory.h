@@ -16,6 +16,9 @@
 //   Full                                    the layer input only (2h, split by t under SP)
 // Compiled graphs (torch.compile's min-cut partitioner) do not save pointwise outputs that are cheap to recompute:
 // the norm outputs (QKV and MLP inputs, 4h) and the SwiGLU product / GELU output (2F) are rebuilt in backward.
+// The counts above are those of fused norm and SwiGLU kernels (Liger Kernel's, or compiled). PyTorch's eager ops save
+// more (unfusedPointwise): an RMSNorm computed in FP32 keeps its FP32 input (4h) and its normalised BF16 output (2h)
+// instead of its input (2h), +4h per norm; SiLU(gate) x up keeps the SiLU output for the multiply, +2F.
 #include "core/model/flops.h"
 
 namespace mfu {
@@ -44,6 +47,7 @@ struct ActivationLayout {
     ActivationRecompute recompute = ActivationRecompute::None;
     double keptMatmulFraction = 0.5; // OpLevel only
     bool compiledRematerialisation = false; // None/AttentionCore: pointwise outputs recomputed, not saved
+    bool unfusedPointwise = false; // eager norms and SwiGLU without fused kernels: +4h per norm, +2F (SwiGLU)
 };
 
 // Bytes per token per layer saved for backward, on one GPU, for a sequence of seqLen tokens.

@@ -48,6 +48,12 @@ struct CostModelConstants {
     double elementwiseFfnPassesCompiled = 8;
     double elementwiseHiddenPassesEager = 64;
     double elementwiseFfnPassesEager = 24;
+    // Eager with fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel; FrameworkFlags::fusedNormActivation): the
+    // SwiGLU reads gate and up and writes the product (3 FFN-vector passes forward, 5 backward: 8, as compiled); each
+    // norm reads and writes once forward and reads two, writes one backward, RoPE runs in place; what stays unfused
+    // are the residual adds and casts between them: compiled's 16 plus 8.
+    double elementwiseHiddenPassesFusedKernels = 24;
+    double elementwiseFfnPassesFusedKernels = 8;
     // AdamW bytes per parameter shard per step: fused (one pass) and multi-tensor (foreach) implementation.
     // Loss: bytes moved per logit (forward + backward): compiled keeps bf16 logits and fuses the softmax/grad,
     // eager upcasts to FP32 and materialises the softmax gradient.

@@ -126,8 +126,11 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double attentionLength = overDocuments([](double d) { return d; }); // sum(d^2)/sum(d)
     const double causalSpan = overDocuments([&](double d) { return sh.causalAttentionSpan(d); });
     const double cpEff = par.cp > 1 ? c.contextParallelAttentionEfficiency : 1.0;
-    const AttentionEfficiency ae = attentionEfficiency(c, resolveAttentionKernel(flags.attentionKernel, m_family),
-        m_family, x.qkHeadDim, std::min(attentionLength, seq / cp));
+    const AttentionKernel kernel = resolveAttentionKernel(flags.attentionKernel, m_family);
+    // A kernel call runs over one document (varlen), or the rank's chunk of it under context parallelism.
+    const auto efficiencyAt
+        = [&](double d) { return attentionEfficiency(c, kernel, m_family, x.qkHeadDim, std::min(d, seq / cp)); };
+    const AttentionEfficiency ae = efficiencyAt(attentionLength);
     const double attnFwdFlops
         = tokensMb * layersPerStage * 2.0 * causalSpan * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim);
     double attnFwdMb = 0, attnBwdMb = 0;
@@ -138,8 +141,14 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         attnFwdMb = 2.0 * attnFwdFlops / bmmPeak + bytesFwd / hbm;
         attnBwdMb = 4.0 * attnFwdFlops / bmmPeak + 2.0 * bytesFwd / hbm;
     } else {
-        attnFwdMb = attnFwdFlops / (m_peakBf16 * ae.forward * cpEff);
-        attnBwdMb = 2.0 * attnFwdFlops / (m_peakBf16 * ae.backward * cpEff);
+        // Each document's attention at its own kernel efficiency: short documents sit further below the plateau.
+        const double flopsPerSpan = tokensMb * layersPerStage * 2.0 * (x.heads / tp) * (x.qkHeadDim + x.vHeadDim);
+        attnFwdMb = flopsPerSpan * overDocuments([&](double d) {
+            return sh.causalAttentionSpan(d) / efficiencyAt(d).forward;
+        }) / (m_peakBf16 * cpEff);
+        attnBwdMb = 2.0 * flopsPerSpan * overDocuments([&](double d) {
+            return sh.causalAttentionSpan(d) / efficiencyAt(d).backward;
+        }) / (m_peakBf16 * cpEff);
     }
     // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).
     const double recurrentFwdFlops = tokensMb * layersPerStage * sh.recurrentMixerFlops / tp;
@@ -150,12 +159,21 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     attnBwdMb += 2.0 * mixerFwdMb;
 
     // --- Memory-bound work per micro-batch: elementwise and norms, loss, FP8 casts.
-    const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled : c.elementwiseHiddenPassesEager;
-    const double ffnPasses = flags.compiled ? c.elementwiseFfnPassesCompiled : c.elementwiseFfnPassesEager;
+    // torch.compile fuses the norms, SwiGLU and RoPE; an eager run may use Liger Kernel's fused ones instead.
+    const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
+    const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled
+        : fusedKernels                         ? c.elementwiseHiddenPassesFusedKernels
+                                               : c.elementwiseHiddenPassesEager;
+    const double ffnPasses = flags.compiled ? c.elementwiseFfnPassesCompiled
+        : fusedKernels                      ? c.elementwiseFfnPassesFusedKernels
+                                            : c.elementwiseFfnPassesEager;
     const double elemBytes
         = 2.0 * tokensMb * layersPerStage * (hiddenPasses * dModel / (sp ? tp : 1.0) + ffnPasses * x.ffnDim / tp);
+    // A fused linear cross-entropy computes the softmax and its gradient in one kernel per chunk of BF16 logits, the
+    // traffic of a compiled loss.
+    const bool fusedLoss = flags.compiled || flags.fusedLinearCrossEntropy;
     const double lossBytes
-        = tokensMb * sh.vocab / tp * (flags.compiled ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
+        = tokensMb * sh.vocab / tp * (fusedLoss ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
     double castBytes = 0;
     if (fp8) {
         // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
@@ -376,7 +394,8 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     // its own share of recomputed matmuls under selective checkpointing (the same as the timing above).
     // (No Scenario copy: evaluation allocates nothing, tst_costmodel_allocation.)
     const FlopFormula formula = flopFormulaFor(m_model, s.mfuFormula);
-    out.flopsPerToken = countFlopsPerToken(m_model, s.workload.seqLen, packing).get(formula).value_or(0.0);
+    const FlopsPerToken counts = countFlopsPerToken(m_model, s.workload.seqLen, packing);
+    out.flopsPerToken = counts.get(formula).value_or(0.0);
     double recomputeFpt = recomputeFlopsPerToken(
         m_model, s.workload.seqLen, packing, s.activationCheckpointing, formula, 1.0 - c.selectiveKeptMatmulFraction);
     if (s.activationCheckpointing
@@ -388,6 +407,9 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     out.tflopsPerGpu = achieved / 1e12;
     out.tflopsPerNode = out.tflopsPerGpu * std::min(gpus, c.gpusPerNode);
     out.mfu = achieved / m_peakBf16;
+    if (counts.palmOverPackingLength)
+        out.mfuPalmOverPackingLength
+            = *counts.palmOverPackingLength * out.tokensPerSecPerGpu * usefulTokenFraction(packing) / m_peakBf16;
     out.hfu = out.hardwareFlopsPerToken * out.tokensPerSecPerGpu / m_peakBf16;
     if (fp8)
         out.mfuVsFp8Peak = achieved / m_peakFp8;

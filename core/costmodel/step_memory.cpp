@@ -33,6 +33,7 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     layout.recompute = activationRecomputeFor(s.activationCheckpointing);
     layout.keptMatmulFraction = c.selectiveKeptMatmulFraction;
     layout.compiledRematerialisation = s.flags.compiled;
+    layout.unfusedPointwise = !s.flags.compiled && !s.flags.fusedNormActivation;
     const double seq = static_cast<double>(s.workload.seqLen);
     LayerShape layer = sh.layer;
     layer.flashAttention = !in.unfusedAttention;

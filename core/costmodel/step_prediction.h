@@ -80,6 +80,9 @@ struct StepPrediction {
     double mfu = 0; // against the BF16 dense peak (also for BF16+FP8 runs)
     double hfu = 0;
     std::optional<double> mfuVsFp8Peak; // BF16+FP8 runs: against the FP8 dense peak
+    // Documents packed and masked apart: the MFU PaLM's formula as published gives, with attention counted over the
+    // packing length (an over-count, labelled wherever it is shown); empty otherwise.
+    std::optional<double> mfuPalmOverPackingLength;
     MemoryBreakdown memory;
     double memoryCapacityBytes = 0;
     bool fits = false;

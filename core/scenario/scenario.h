@@ -72,6 +72,10 @@ struct FrameworkFlags {
     // Fused linear + cross-entropy (Liger Kernel's FusedLinearCrossEntropy): the LM head and the loss run in chunks
     // of tokens, so the full tokens x vocabulary logits are never held; what lets long packed sequences fit.
     bool fusedLinearCrossEntropy = false;
+    // Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel's LigerRMSNorm, LigerSwiGLUMLP, liger_rotary_pos_emb): in
+    // an eager run, one pass over each vector where PyTorch's ops make several, and no FP32 copies or SiLU output
+    // saved for backward. torch.compile already fuses these, so compiled runs gain nothing more from them.
+    bool fusedNormActivation = false;
 };
 
 // A throughput the user measured, overlaid on sweeps and used for calibration.

@@ -169,8 +169,9 @@ Parallelism readParallelism(const FieldReader& r)
 
 FrameworkFlags readFlags(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled",
-        "optimizer_in_backward", "fp8_scales_in_backward", "attention_kernel", "fused_linear_cross_entropy" });
+    r.rejectUnknownKeys(
+        { "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled", "optimizer_in_backward",
+            "fp8_scales_in_backward", "attention_kernel", "fused_linear_cross_entropy", "fused_norm_activation" });
     FrameworkFlags f;
     f.fsdpPrefetchLayers = static_cast<int>(r.optionalInteger("fsdp_prefetch_layers", 0, 1024).value_or(1));
     f.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
@@ -178,6 +179,7 @@ FrameworkFlags readFlags(const FieldReader& r)
     f.compiled = r.optionalBool("compiled", true);
     f.optimizerInBackward = r.optionalBool("optimizer_in_backward", false);
     f.fusedLinearCrossEntropy = r.optionalBool("fused_linear_cross_entropy", false);
+    f.fusedNormActivation = r.optionalBool("fused_norm_activation", false);
     f.fp8ScalesInBackward = r.optionalBool("fp8_scales_in_backward", false);
     f.attentionKernel = readKey<AttentionKernel>(r, "attention_kernel", attentionKernelFromKey, AttentionKernel::Auto,
         "auto, flash3, flash2, flash1, cudnn, unfused");
@@ -361,6 +363,14 @@ json scenarioToJson(const ScenarioDocument& doc)
     const Scenario& s = doc.scenario;
     const Parallelism& p = s.parallelism;
     const FrameworkFlags& f = s.flags;
+    json flags = { { "fsdp_prefetch_layers", f.fsdpPrefetchLayers }, { "reduce_in_bf16", f.reduceInBf16 },
+        { "fused_optimizer", f.fusedOptimizer }, { "compiled", f.compiled },
+        { "optimizer_in_backward", f.optimizerInBackward }, { "fp8_scales_in_backward", f.fp8ScalesInBackward },
+        { "fused_linear_cross_entropy", f.fusedLinearCrossEntropy },
+        { "attention_kernel", attentionKernelKey(f.attentionKernel) } };
+    // Written only when on, so that a file without the fused kernels still opens in builds that predate the key.
+    if (f.fusedNormActivation)
+        flags["fused_norm_activation"] = true;
     json points = json::array();
     for (const auto& m : s.measuredPoints)
         points.push_back({ { "label", m.label }, { "seq_len", m.seqLen }, { "gpu_count", m.gpuCount },
@@ -384,12 +394,7 @@ json scenarioToJson(const ScenarioDocument& doc)
                 { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas },
                 { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_overlap", p.expertOverlap } } },
         { "activation_checkpointing", activationCheckpointingKey(s.activationCheckpointing) },
-        { "flags",
-            { { "fsdp_prefetch_layers", f.fsdpPrefetchLayers }, { "reduce_in_bf16", f.reduceInBf16 },
-                { "fused_optimizer", f.fusedOptimizer }, { "compiled", f.compiled },
-                { "optimizer_in_backward", f.optimizerInBackward }, { "fp8_scales_in_backward", f.fp8ScalesInBackward },
-                { "fused_linear_cross_entropy", f.fusedLinearCrossEntropy },
-                { "attention_kernel", attentionKernelKey(f.attentionKernel) } } },
+        { "flags", flags },
         { "mfu_formula", flopFormulaKey(s.mfuFormula) },
         { "measured_throughput", throughput },
         { "measured_points", points },

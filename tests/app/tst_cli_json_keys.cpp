@@ -131,6 +131,9 @@ private slots:
             { "cost", "--gpu", "h100-sxm", "--gpus", "64", "--tokens", "1T", "--model", "llama-3.1-8b",
                 "--baseline-mfu", "40", "--compare", "h100-sxm,b200" });
         row("predict", { "predict", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "8", "--ac", "selective" });
+        row("predict packed and padded",
+            { "predict", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "8", "--doc-length", "1024",
+                "--padding-fraction", "0.1", "--ac", "selective" });
         row("sweep", { "sweep", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "8", "--axis", "seq" });
         row("plan", { "plan", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "8", "--top", "2" });
         row("trace", { "trace", trace, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--tokens-per-step", "8192" });

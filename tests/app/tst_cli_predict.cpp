@@ -157,6 +157,40 @@ private slots:
         QVERIFY(ddp["time_breakdown_s"]["dp_allreduce"].get<double>() > 0);
     }
 
+    // A packed, padded run on the reference's cluster: each lever's prediction with and without it, and --liger-kernel
+    // as trainers enable it (the fused loss and the fused norm/activation kernels).
+    void predictPackingLevers()
+    {
+        const auto j = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model qwen2.5-7b --gpu a800-sxm-80gb --gpus 32 --packing-length 81920 --doc-length 2643 "
+                           "--padding-fraction 0.1 --ac full --eager --liger-kernel"));
+        QVERIFY(j.is_object());
+        const auto& levers = j["levers"];
+        QCOMPARE(levers.size(), size_t(4));
+        QCOMPARE(levers[0]["lever"].get<std::string>(), std::string("remove_padding"));
+        QVERIFY(!levers[0]["in_scenario"].get<bool>());
+        const double removed = levers[0]["with"]["useful_tokens_per_sec_per_gpu"].get<double>();
+        const double kept = levers[0]["without"]["useful_tokens_per_sec_per_gpu"].get<double>();
+        QVERIFY(qAbs(removed * 0.9 - kept) < 1e-9 * kept);
+        QCOMPARE(levers[1]["lever"].get<std::string>(), std::string("document_masking"));
+        QCOMPARE(levers[2]["lever"].get<std::string>(), std::string("fused_linear_cross_entropy"));
+        QVERIFY(levers[2]["in_scenario"].get<bool>());
+        QVERIFY(levers[2]["with"]["fits"].get<bool>());
+        QVERIFY(!levers[2]["without"]["fits"].get<bool>());
+        QCOMPARE(levers[3]["lever"].get<std::string>(), std::string("fused_norm_activation"));
+        QVERIFY(levers[3]["in_scenario"].get<bool>());
+        // The scenario's own prediction is each pulled lever's `with` side.
+        QCOMPARE(levers[3]["with"]["mfu"].get<double>(), j["mfu"].get<double>());
+
+        const Run text = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model qwen2.5-7b --gpu a800-sxm-80gb --gpus 32 --packing-length 81920 --doc-length 2643 "
+                           "--ac full --eager --liger-kernel")
+                .split(QLatin1Char(' ')));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("Fused linear cross-entropy")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("fits only with it")), qPrintable(text.out));
+    }
+
     // mfu-explorer validate: every published run, its error, and the groups; --check holds the documented bound.
     void validateTable()
     {

@@ -19,11 +19,13 @@
 #include "app/preset_store.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
+#include "core/costmodel/levers.h"
 #include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/activity.h"
 #include "widgets/calibration_box.h"
 #include "widgets/chart_view.h"
+#include "widgets/lever_table.h"
 #include "widgets/parallelism_editor.h"
 #include "widgets/planner_table.h"
 #include "widgets/predict_charts.h"
@@ -200,6 +202,41 @@ private slots:
         QVERIFY(f.predicted().memory.total() < memoryBefore); // the logits are no longer held whole
         documents->setValue(0);
         QVERIFY(!f.model.scenario().workload.packing.packed());
+    }
+
+    // The levers of a packed, padded run, each with and without, as core computes them; and PaLM's count over the
+    // packing length beside the predicted MFU, labelled as the over-count it is.
+    void leversAndThePackingLengthCount()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 32768));
+        QVERIFY(!f.panel.findChild<QLabel*>(QStringLiteral("predictedMfuOverPackingLength"))->isVisibleTo(&f.panel));
+        f.field<QSpinBox>("documentLength")->setValue(2048);
+        f.field<QSpinBox>("paddingPercent")->setValue(10);
+        auto* table = f.panel.leverTable();
+        QVERIFY(table);
+        const std::vector<LeverEffect> levers = leverEffects(f.model.scenario());
+        QCOMPARE(table->rowCount(), int(levers.size()));
+        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Remove padding"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("off"));
+        QVERIFY2(
+            table->item(0, 3)->text().startsWith(percent(levers[0].with.mfu)), qPrintable(table->item(0, 3)->text()));
+        QVERIFY2(
+            table->item(0, 2)->text().startsWith(QLocale().toString(levers[0].with.usefulTokensPerSecPerGpu, 'f', 0)),
+            qPrintable(table->item(0, 2)->text()));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("Attention per document"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("on"));
+        f.field<QCheckBox>("fusedNormActivation")->setChecked(true);
+        QVERIFY(f.model.scenario().flags.fusedNormActivation);
+        QCOMPARE(f.panel.leverTable()->item(3, 1)->text(), QStringLiteral("on"));
+
+        auto* naive = f.panel.findChild<QLabel*>(QStringLiteral("predictedMfuOverPackingLength"));
+        QVERIFY(naive->isVisibleTo(&f.panel));
+        QVERIFY(f.predicted().mfuPalmOverPackingLength);
+        QVERIFY2(naive->text().contains(percent(*f.predicted().mfuPalmOverPackingLength))
+                && naive->text().contains(QStringLiteral("over-count")),
+            qPrintable(naive->text()));
+        QVERIFY(*f.predicted().mfuPalmOverPackingLength > f.predicted().mfu);
     }
 
     // TP 3 cannot divide 8 GPUs or the heads: the reason appears next to TP and the scenario keeps TP 1.

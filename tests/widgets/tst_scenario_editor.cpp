@@ -326,11 +326,66 @@ private slots:
         QCOMPARE(f.model.scenario().model.vocab, 32000); // the previous import stays
     }
 
+    // Packed sequences in the scenario's own inputs (the Calculator's): a mean document length or a file of lengths,
+    // refused when a document cannot fit the sequence; the measured throughput is bounded by the packed count, so the
+    // reference's 3,271 tokens/s per GPU (52.5% MFU per document, 148% over the packing length) is taken.
+    void packingInputs()
+    {
+        Fixture f;
+        auto* documents = f.field<QSpinBox>("documentLength");
+        documents->setValue(1024);
+        QVERIFY(f.model.scenario().workload.packing.meanOnly);
+        QCOMPARE(f.model.scenario().workload.packing.documents[0].length, int64_t(1024));
+        QVERIFY2(f.field<QLabel>("packingSummary")->text().contains(QLocale().toString(8.0, 'f', 1)),
+            qPrintable(f.field<QLabel>("packingSummary")->text()));
+        documents->setValue(16384); // longer than the 8,192-token sequence
+        QCOMPARE(f.model.scenario().workload.packing.documents[0].length, int64_t(1024));
+        QVERIFY2(f.editor.validationReason(QStringLiteral("packing")).contains(QStringLiteral("exceeds the packing")),
+            qPrintable(f.editor.validationReason(QStringLiteral("packing"))));
+        QCOMPARE(documents->value(), 1024);
+        f.field<QSpinBox>("paddingPercent")->setValue(25);
+        QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.25);
+        auto* mask = f.field<QComboBox>("attentionMask");
+        mask->setCurrentIndex(mask->findData(static_cast<int>(mfu::PackedAttention::WholeSequence)));
+        QCOMPARE(f.model.scenario().workload.packing.attention, mfu::PackedAttention::WholeSequence);
+        mask->setCurrentIndex(mask->findData(static_cast<int>(mfu::PackedAttention::PerDocument)));
+        f.field<QSpinBox>("paddingPercent")->setValue(0);
+
+        auto* model = f.field<QComboBox>("model");
+        model->setCurrentIndex(model->findData(QStringLiteral("qwen2.5-7b")));
+        auto* gpu = f.field<QComboBox>("hardware");
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("a800-sxm-80gb")));
+        f.field<QSpinBox>("gpuCount")->setValue(32);
+        retype(f.field<QLineEdit>("seqLen"), QStringLiteral("81920"));
+        QTemporaryDir dir;
+        QString error;
+        const QString empty = dir.filePath(QStringLiteral("empty.csv"));
+        QVERIFY(QFile(empty).open(QIODevice::WriteOnly));
+        QVERIFY(!f.editor.loadDocumentLengths(empty, &error));
+        QVERIFY2(error.contains(QStringLiteral("empty.csv")), qPrintable(error));
+        const QString lengths = dir.filePath(QStringLiteral("lengths.csv"));
+        QFile file(lengths);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("length,count\n1024,16\n2048,8\n4096,4\n8192,2\n16384,1\n");
+        file.close();
+        QVERIFY2(f.editor.loadDocumentLengths(lengths, &error), qPrintable(error));
+        QCOMPARE(f.model.scenario().workload.packing.documents.size(), size_t(5));
+        QVERIFY(!f.model.scenario().workload.packing.meanOnly);
+        QCOMPARE(documents->value(), 2643); // the mean of 81,920 tokens in 31 documents
+        QVERIFY2(f.field<QLabel>("packingSummary")->text().contains(QLocale().toString(6349.0, 'f', 0)),
+            qPrintable(f.field<QLabel>("packingSummary")->text()));
+        retype(f.field<QLineEdit>("throughputValue"), QStringLiteral("3271"));
+        QVERIFY2(f.editor.validationReason(QStringLiteral("throughput")).isEmpty(),
+            qPrintable(f.editor.validationReason(QStringLiteral("throughput"))));
+        QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 3271.0);
+    }
+
     void everyFieldHasAnAccessibleName()
     {
         Fixture f;
-        for (const char* name : { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen", "microBatch",
-                 "gradAccum", "throughputMode", "throughputValue" }) {
+        for (const char* name : { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen",
+                 "documentLength", "documentLengthsFile", "attentionMask", "paddingPercent", "microBatch", "gradAccum",
+                 "throughputMode", "throughputValue" }) {
             auto* w = f.field<QWidget>(name);
             QVERIFY2(w, name);
             QVERIFY2(!w->accessibleName().isEmpty(), name);
@@ -345,8 +400,9 @@ private slots:
         f.editor.activateWindow();
         if (!QTest::qWaitForWindowActive(&f.editor))
             QSKIP("this platform plugin cannot activate windows, so keyboard focus cannot be checked");
-        const QStringList order { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen", "microBatch",
-            "gradAccum", "throughputMode", "throughputValue" };
+        const QStringList order { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen",
+            "documentLength", "documentLengthsFile", "attentionMask", "paddingPercent", "microBatch", "gradAccum",
+            "throughputMode", "throughputValue" };
         f.field<QWidget>("model")->setFocus();
         for (int i = 1; i < order.size(); ++i) {
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);

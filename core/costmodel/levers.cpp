@@ -1,0 +1,124 @@
+#include "core/costmodel/levers.h"
+
+#include <exception>
+
+#include "core/costmodel/cost_model.h"
+
+namespace mfu {
+
+namespace {
+
+void pull(Scenario& s, Lever lever, bool on)
+{
+    switch (lever) {
+    case Lever::RemovePadding:
+        // Pulled: the padding is gone. Released: the scenario's own padding (the lever only applies when it has one).
+        if (on)
+            s.workload.packing.paddingFraction = 0;
+        return;
+    case Lever::DocumentMasking:
+        s.workload.packing.attention = on ? PackedAttention::PerDocument : PackedAttention::WholeSequence;
+        return;
+    case Lever::FusedLinearCrossEntropy:
+        s.flags.fusedLinearCrossEntropy = on;
+        return;
+    case Lever::FusedNormActivation:
+        s.flags.fusedNormActivation = on;
+        return;
+    }
+}
+
+bool pulled(const Scenario& s, Lever lever)
+{
+    switch (lever) {
+    case Lever::RemovePadding:
+        return !s.workload.packing.padded();
+    case Lever::DocumentMasking:
+        return s.workload.packing.attention == PackedAttention::PerDocument;
+    case Lever::FusedLinearCrossEntropy:
+        return s.flags.fusedLinearCrossEntropy;
+    case Lever::FusedNormActivation:
+        return s.flags.fusedNormActivation;
+    }
+    return false;
+}
+
+LeverOutcome outcomeOf(const CostModel& model, const Scenario& s)
+{
+    const StepPrediction p = model.evaluate(s);
+    LeverOutcome o;
+    o.mfu = p.mfu;
+    o.hfu = p.hfu;
+    o.usefulTokensPerSecPerGpu = p.tokensPerSecPerGpu * usefulTokenFraction(s.workload.packing);
+    o.stepTimeSeconds = p.stepTimeSeconds;
+    o.peakMemoryBytes = p.memory.total();
+    o.fits = p.fits;
+    return o;
+}
+
+} // namespace
+
+std::vector<LeverEffect> leverEffects(const Scenario& scenario)
+{
+    std::vector<Lever> levers;
+    if (scenario.workload.packing.padded())
+        levers.push_back(Lever::RemovePadding);
+    if (scenario.workload.packing.packed())
+        levers.push_back(Lever::DocumentMasking);
+    levers.push_back(Lever::FusedLinearCrossEntropy);
+    levers.push_back(Lever::FusedNormActivation);
+
+    std::vector<LeverEffect> out;
+    try {
+        const CostModel model(scenario);
+        if (model.invalidReason(scenario))
+            return {};
+        for (Lever lever : levers) {
+            LeverEffect e;
+            e.lever = lever;
+            e.inScenario = pulled(scenario, lever);
+            Scenario s = scenario;
+            pull(s, lever, true);
+            e.with = outcomeOf(model, s);
+            s = scenario;
+            pull(s, lever, false);
+            e.without = outcomeOf(model, s);
+            out.push_back(e);
+        }
+    } catch (const std::exception&) {
+        return {}; // the prediction itself says why the scenario cannot be evaluated
+    }
+    return out;
+}
+
+std::string_view leverKey(Lever lever)
+{
+    switch (lever) {
+    case Lever::RemovePadding:
+        return "remove_padding";
+    case Lever::DocumentMasking:
+        return "document_masking";
+    case Lever::FusedLinearCrossEntropy:
+        return "fused_linear_cross_entropy";
+    case Lever::FusedNormActivation:
+        return "fused_norm_activation";
+    }
+    return "";
+}
+
+std::string_view leverLabel(Lever lever)
+{
+    switch (lever) {
+    case Lever::RemovePadding:
+        return "Remove padding";
+    case Lever::DocumentMasking:
+        return "Attention per document";
+    case Lever::FusedLinearCrossEntropy:
+        return "Fused linear cross-entropy";
+    case Lever::FusedNormActivation:
+        return "Fused RMSNorm/SwiGLU/RoPE";
+    }
+    return "";
+}
+
+} // namespace mfu

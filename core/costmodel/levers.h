@@ -1,0 +1,46 @@
+#pragma once
+// The levers a packed or padded run pulls to do more useful work per second (LMMs-Engine's "remove padding + Liger
+// kernel", flash-attention's varlen masking), and what each changes in the cost model's prediction: the scenario
+// evaluated with the lever on and with it off, everything else as it is.
+//
+// Useful tokens per second is the figure to compare: MFU can rise while training slows (attention over the whole
+// packed sequence is real work, counted in FLOP/token, but no document learns from the others).
+#include <string_view>
+#include <vector>
+
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+enum class Lever {
+    RemovePadding, // padding kept in the batch -> removed (varlen, use_rmpad): every processed token trains
+    DocumentMasking, // attention over the packed sequence -> per document (varlen / document masking)
+    FusedLinearCrossEntropy, // LM head and loss fused in chunks (Liger Kernel): the logits are never held whole
+    FusedNormActivation, // fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): fewer passes, less saved
+};
+
+struct LeverOutcome {
+    double mfu = 0;
+    double hfu = 0;
+    double usefulTokensPerSecPerGpu = 0; // processed tokens/s per GPU less the padding kept
+    double stepTimeSeconds = 0;
+    double peakMemoryBytes = 0; // per GPU
+    bool fits = false;
+};
+
+struct LeverEffect {
+    Lever lever = Lever::RemovePadding;
+    bool inScenario = false; // the scenario already pulls this lever
+    LeverOutcome with; // lever pulled
+    LeverOutcome without; // lever released
+};
+
+// The levers that apply to the scenario, in the order above: padding removal when padding is kept (how much would be
+// kept otherwise is not known), document masking when documents are packed, the fused loss and the fused kernels
+// always. Empty when the cost model cannot evaluate the scenario (a bare model, an invalid layout).
+std::vector<LeverEffect> leverEffects(const Scenario& scenario);
+
+std::string_view leverKey(Lever lever); // "remove_padding", "document_masking", "fused_linear_cross_entropy", ...
+std::string_view leverLabel(Lever lever); // "Remove padding", ...
+
+} // namespace mfu

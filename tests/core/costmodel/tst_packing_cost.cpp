@@ -1,0 +1,184 @@
+// The cost model of packed and padded runs and of Liger Kernel's fused kernels: attention per document at each
+// document's kernel efficiency, fused norms/SwiGLU/RoPE and the fused loss in an eager run (time and saved
+// activations, derived by hand), the levers' effects, and LMMs-Engine's Qwen2.5-7B text run on 32 A800 packed to
+// 81,920 tokens.
+#include <QtTest>
+
+#include "core/costmodel/attention_kernels.h"
+#include "core/costmodel/cost_model.h"
+#include "core/costmodel/levers.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+
+namespace {
+
+bool near(double a, double b, double rel = 1e-9)
+{
+    return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b));
+}
+
+// LMMs-Engine's MFU reference, text models: Qwen2.5-7B on 4 x 8 A800 SXM4 80GB, FSDP2, first-fit packing to 81,920
+// tokens, padding removed, Liger Kernel. The trainer enables gradient checkpointing (81,920 tokens of a 7B model do
+// not fit without it) and does not compile. The document lengths are not published: the spread stated in
+// docs/formulas.md, 31 documents per sequence, 16 of 1,024 tokens, 8 of 2,048, 4 of 4,096, 2 of 8,192, 1 of 16,384.
+Scenario lmmsEngineQwen7bText()
+{
+    const ModelSpec* qwen = shippedPresets().findModel("qwen2.5-7b");
+    if (!qwen)
+        qFatal("model preset qwen2.5-7b missing from %s/presets/models", MFU_SOURCE_DIR);
+    Scenario s = scenarioFor(*qwen, "a800-sxm-80gb", 32, 81920, 1, ActivationCheckpointing::Full);
+    s.costModel = shippedPresets().costModelFor("a800-sxm-80gb");
+    s.workload.packing.documents = { { 1024, 16 }, { 2048, 8 }, { 4096, 4 }, { 8192, 2 }, { 16384, 1 } };
+    s.flags.compiled = false;
+    s.flags.fusedLinearCrossEntropy = true;
+    s.flags.fusedNormActivation = true;
+    return s;
+}
+
+} // namespace
+
+class TestPackingCost : public QObject {
+    Q_OBJECT
+private slots:
+    // An eager run's RMSNorm keeps its FP32 input and its normalised BF16 output (6h instead of the 2h input), and
+    // SiLU(gate) x up keeps the SiLU output too: +4h per norm, +2F. Fused kernels keep what the formula counts.
+    void eagerOpsSaveMoreThanFusedKernels()
+    {
+        const LayerShape x = modelShapeOf(llama31_8b()).layer;
+        ActivationLayout fused;
+        ActivationLayout eager;
+        eager.unfusedPointwise = true;
+        QCOMPARE(activationBytesPerTokenLayer(x, 8192, eager),
+            activationBytesPerTokenLayer(x, 8192, fused) + 8.0 * 4096 + 2.0 * 14336);
+        // Compiled graphs recompute the pointwise outputs whatever the ops: nothing to add.
+        ActivationLayout compiled = eager;
+        compiled.compiledRematerialisation = true;
+        ActivationLayout compiledFused;
+        compiledFused.compiledRematerialisation = true;
+        QCOMPARE(activationBytesPerTokenLayer(x, 8192, compiled), activationBytesPerTokenLayer(x, 8192, compiledFused));
+    }
+
+    // Llama 3.1 8B on 8 B200 at 8k, eager, no checkpointing: the fused kernels save (64 - 24) passes over h and
+    // (24 - 8) over F per token and layer, 2 bytes each, at the achieved HBM bandwidth; and 8h + 2F activation bytes
+    // per token and layer.
+    void fusedNormActivationInAnEagerRun()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        s.flags.compiled = false;
+        const StepPrediction eager = evaluate(s);
+        s.flags.fusedNormActivation = true;
+        const StepPrediction fused = evaluate(s);
+        const CostModelConstants c = costModelConstantsFor(s);
+        const double hbm = s.cluster.hardware.hbmBandwidthBytesPerSec * c.hbmEfficiency;
+        const double tokenLayers = 8192.0 * 32;
+        const double savedBytes = 2.0 * tokenLayers * ((64 - 24) * 4096.0 + (24 - 8) * 14336.0);
+        QVERIFY(near(eager.time.memoryBound - fused.time.memoryBound, savedBytes / hbm));
+        QCOMPARE(fused.time.matmul, eager.time.matmul);
+        QVERIFY(near(eager.memory.activations - fused.memory.activations, tokenLayers * (8.0 * 4096 + 2.0 * 14336)));
+        QVERIFY(fused.mfu > eager.mfu);
+
+        // torch.compile already fuses them: the same prediction with or without.
+        s.flags.compiled = true;
+        s.flags.fusedNormActivation = false;
+        const StepPrediction compiled = evaluate(s);
+        s.flags.fusedNormActivation = true;
+        const StepPrediction compiledFused = evaluate(s);
+        QCOMPARE(compiledFused.stepTimeSeconds, compiled.stepTimeSeconds);
+        QCOMPARE(compiledFused.memory.total(), compiled.memory.total());
+    }
+
+    // The fused linear cross-entropy computes the softmax gradient in its kernel: an eager loss moves 20 bytes per
+    // logit, the fused one 8 (a compiled loss's traffic).
+    void fusedLossTraffic()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        s.flags.compiled = false;
+        const StepPrediction eager = evaluate(s);
+        s.flags.fusedLinearCrossEntropy = true;
+        const StepPrediction fused = evaluate(s);
+        const CostModelConstants c = costModelConstantsFor(s);
+        const double hbm = s.cluster.hardware.hbmBandwidthBytesPerSec * c.hbmEfficiency;
+        QVERIFY(near(eager.time.memoryBound - fused.time.memoryBound, 8192.0 * 128256 * (20 - 8) / hbm));
+        QVERIFY(fused.memory.temporary < eager.memory.temporary); // one chunk of logits, not all of them
+    }
+
+    // Packed documents masked apart: each document's attention runs at its own length's kernel efficiency,
+    // s / (s + 256) of the plateau. With all documents of length d the causal span is d/2, so the attention time per
+    // token goes as (d/2) / (d / (d + 256)) = (d + 256) / 2: documents of 1,024 in 8,192 take 1,280 / 8,448 of the
+    // unpacked time.
+    void attentionTimeFollowsTheDocuments()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        const StepPrediction unpacked = evaluate(s);
+        s.workload.packing.documents = { { 1024, 8 } };
+        const StepPrediction packed = evaluate(s);
+        QVERIFY(near(packed.time.attention / unpacked.time.attention, 1280.0 / 8448.0));
+        QCOMPARE(packed.time.matmul, unpacked.time.matmul);
+        // Attention spanning the packed sequence costs what the unpacked sequence does.
+        s.workload.packing.attention = PackedAttention::WholeSequence;
+        QVERIFY(near(evaluate(s).time.attention, unpacked.time.attention));
+        // Two lengths, half the tokens each: 0.5 x (1,024 + 256) / 2 + 0.5 x (4,096 + 256) / 2 against (8,192 + 256)/2.
+        s.workload.packing.attention = PackedAttention::PerDocument;
+        s.workload.packing.documents = { { 1024, 4 }, { 4096, 1 } };
+        QVERIFY(near(evaluate(s).time.attention / unpacked.time.attention, (0.5 * 1280 + 0.5 * 4352) / 8448.0));
+    }
+
+    void leversOfAPaddedPackedRun()
+    {
+        Scenario s = lmmsEngineQwen7bText();
+        s.workload.packing.paddingFraction = 0.2;
+        const std::vector<LeverEffect> levers = leverEffects(s);
+        QCOMPARE(levers.size(), size_t(4));
+        QCOMPARE(levers[0].lever, Lever::RemovePadding);
+        QVERIFY(!levers[0].inScenario);
+        // Padding costs the same compute and trains nothing: removing it turns all of the step's tokens useful.
+        QVERIFY(near(levers[0].with.usefulTokensPerSecPerGpu, levers[0].without.usefulTokensPerSecPerGpu / 0.8));
+        QVERIFY(near(levers[0].with.mfu, levers[0].without.mfu / 0.8));
+        QCOMPARE(levers[0].with.hfu, levers[0].without.hfu);
+
+        QCOMPARE(levers[1].lever, Lever::DocumentMasking);
+        QVERIFY(levers[1].inScenario);
+        // Attention over the whole 81,920 tokens: more FLOPs per token (MFU counts them) but fewer tokens trained.
+        QVERIFY(levers[1].with.usefulTokensPerSecPerGpu > 1.5 * levers[1].without.usefulTokensPerSecPerGpu);
+
+        // Without the fused loss the 81,920 x 152,064 logits do not fit in 80 GB.
+        QCOMPARE(levers[2].lever, Lever::FusedLinearCrossEntropy);
+        QVERIFY(levers[2].with.fits);
+        QVERIFY(!levers[2].without.fits);
+        QVERIFY(levers[2].without.peakMemoryBytes - levers[2].with.peakMemoryBytes > 40e9);
+
+        QCOMPARE(levers[3].lever, Lever::FusedNormActivation);
+        QVERIFY(levers[3].inScenario);
+        QVERIFY(levers[3].with.usefulTokensPerSecPerGpu > levers[3].without.usefulTokensPerSecPerGpu);
+        QVERIFY(levers[3].with.peakMemoryBytes < levers[3].without.peakMemoryBytes);
+
+        // Nothing packed or padded: only the fused kernels apply.
+        const std::vector<LeverEffect> plain = leverEffects(scenarioFor(llama31_8b(), "b200", 8, 8192));
+        QCOMPARE(plain.size(), size_t(2));
+        QCOMPARE(plain[0].lever, Lever::FusedLinearCrossEntropy);
+        // A scenario the cost model cannot evaluate has no levers to show.
+        Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);
+        QVERIFY(leverEffects(bad).empty());
+        QCOMPARE(leverKey(Lever::RemovePadding), std::string_view("remove_padding"));
+        QCOMPARE(leverKey(Lever::FusedNormActivation), std::string_view("fused_norm_activation"));
+    }
+
+    // LMMs-Engine's reference: 50-55% MFU. With attention per document (as its FLOP counter counts it) the cost model
+    // predicts 60.3% (HFU 80%, 3,760 tokens/s per GPU): 10% above the top of the reference, inside the error band the
+    // Ampere validation runs give it (54-69%), and far from the 148% that attention over the packing length would
+    // claim. The bound guards that the prediction stays within the band's reach of the reference.
+    void lmmsEngineQwen7bOn32A800()
+    {
+        const Scenario s = lmmsEngineQwen7bText();
+        const StepPrediction p = evaluate(s);
+        QVERIFY(p.fits);
+        qInfo("Qwen2.5-7B, 32 A800, packed 81,920: MFU %.4f HFU %.4f, %.0f tokens/s per GPU, %.1f GiB", p.mfu, p.hfu,
+            p.tokensPerSecPerGpu, p.memory.total() / (1024.0 * 1024 * 1024));
+        QVERIFY2(p.mfu > 0.50 && p.mfu < 0.62, qPrintable(QString::number(p.mfu)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPackingCost)
+#include "tst_packing_cost.moc"
