@@ -105,6 +105,11 @@ MainWindow::MainWindow(QWidget* parent)
         });
     m_startPanel = start;
     connect(start, &widgets::StartPanel::demoFailed, this, [this](const QString& m) { tell(m, true); });
+    // A demo starts from nothing loaded: no traces, baseline or log of an earlier session stay beside it.
+    connect(start, &widgets::StartPanel::demoStarting, this, [this, tracePanel] {
+        tracePanel->closeAll();
+        m_documentExtras = ScenarioDocument {};
+    });
     addPanel(start, tr("Start here"));
 
     createMenus();
@@ -178,10 +183,31 @@ void MainWindow::createMenus()
     });
 }
 
-bool MainWindow::saveScenarioTo(const QString& path)
+ScenarioDocument MainWindow::currentDocument() const
 {
     ScenarioDocument document = m_documentExtras;
     document.scenario = m_scenario->scenario();
+    const auto absolute = [](const QStringList& paths) {
+        std::vector<std::string> out;
+        for (const QString& path : paths)
+            out.push_back(QFileInfo(path).absoluteFilePath().toStdString());
+        return out;
+    };
+    // What the Trace panel shows wins; while a file's traces are still loading (or failed to), the file's list stays.
+    if (const auto* panel = m_tabs->findChild<widgets::TracePanel*>()) {
+        if (!panel->runPaths().isEmpty())
+            document.tracePaths = absolute(panel->runPaths());
+        if (!panel->baselinePaths().isEmpty())
+            document.baselineTracePaths = absolute(panel->baselinePaths());
+        if (!panel->trainingLogPath().isEmpty())
+            document.trainingLogPaths = absolute({ panel->trainingLogPath() });
+    }
+    return document;
+}
+
+bool MainWindow::saveScenarioTo(const QString& path)
+{
+    const ScenarioDocument document = currentDocument();
     QString error;
     if (!saveScenarioFile(path, document, &error)) {
         tell(error, true);

@@ -44,8 +44,11 @@ public:
     // The chart of the current panel that File > Export saves (the focused one, else the first), or nullptr.
     widgets::ChartView* currentChart() const;
     bool exportCurrentChart(const QString& path);
-    // Writes the scenario (with the cost inputs and traces of the file it came from) through QSaveFile.
+    // Writes the scenario through QSaveFile, with the traces, baseline and training log loaded in the Trace panel
+    // (else those of the file it came from), so that reopening it restores them.
     bool saveScenarioTo(const QString& path);
+    // What Save writes and the report reads: the scenario and the files loaded with it.
+    ScenarioDocument currentDocument() const;
     QStringList recentFiles() const;
     QString lastMessage() const { return m_lastMessage; }
     // Edit > Undo/Redo act on this; it is clean when the scenario matches the file last opened or saved.
@@ -72,6 +75,9 @@ private:
     void exportReportInteractively();
     void updateTitle();
     bool openFile(const QString& path);
+    // Loads the traces, baseline and training log a scenario file lists (relative paths from its folder); says which
+    // no longer exist.
+    void restoreLoadedFiles(const ScenarioDocument& document, const QString& scenarioPath);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void tell(const QString& message, bool persistent = false);

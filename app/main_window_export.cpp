@@ -17,8 +17,7 @@ namespace mfu::app {
 
 bool MainWindow::exportReport(const QString& path)
 {
-    ScenarioDocument document = m_documentExtras;
-    document.scenario = m_scenario->scenario();
+    const ScenarioDocument document = currentDocument();
     const QString title = m_scenarioPath.isEmpty()
         ? tr("MFU report")
         : tr("MFU report: %1").arg(QFileInfo(m_scenarioPath).completeBaseName());

@@ -89,6 +89,7 @@ bool MainWindow::openFile(const QString& path)
             updateTitle();
             addRecentFile(path);
             tell(tr("Opened the scenario %1.").arg(shown));
+            restoreLoadedFiles(document, path);
             return true;
         } catch (const InputError& e) {
             tell(QString::fromUtf8(e.what()), true);
@@ -126,6 +127,40 @@ bool MainWindow::openFile(const QString& path)
     tell(
         tr("Cannot open %1: not supported yet (open a Hugging Face config.json or a scenario file).").arg(shown), true);
     return false;
+}
+
+void MainWindow::restoreLoadedFiles(const ScenarioDocument& document, const QString& scenarioPath)
+{
+    auto* panel = m_tabs->findChild<widgets::TracePanel*>();
+    if (!panel)
+        return;
+    panel->closeAll(); // the file's session replaces the one before, even where it lists nothing
+    const QDir folder = QFileInfo(scenarioPath).absoluteDir();
+    QStringList missing;
+    const auto present = [&](const std::vector<std::string>& paths) {
+        QStringList out;
+        for (const std::string& stored : paths) {
+            const QString path = folder.filePath(QString::fromStdString(stored)); // absolute paths stay as they are
+            if (QFileInfo::exists(path))
+                out << path;
+            else
+                missing << QDir::toNativeSeparators(QString::fromStdString(stored));
+        }
+        return out;
+    };
+    const QStringList run = present(document.tracePaths);
+    const QStringList baseline = present(document.baselineTracePaths);
+    const QStringList logs = present(document.trainingLogPaths);
+    if (!baseline.isEmpty())
+        panel->openBaseline(baseline);
+    if (!run.isEmpty())
+        panel->openTraces(run);
+    if (!logs.isEmpty())
+        panel->openTrainingLog(logs.front()); // the panel shows one log
+    if (!missing.isEmpty())
+        tell(tr("Opened the scenario %1; these files it lists no longer exist: %2")
+                 .arg(QDir::toNativeSeparators(scenarioPath), missing.join(QStringLiteral(", "))),
+            true);
 }
 
 void MainWindow::chooseAndOpenFiles()

@@ -103,6 +103,14 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     big.setPointSizeF(big.pointSizeF() * 1.5);
     big.setBold(true);
     m_mfu->setFont(big);
+    // Why an MFU is impossible, under the figure in the ordinary size: the big figure stays short and the sentence
+    // wraps within the column.
+    m_mfuReason = new QLabel;
+    m_mfuReason->setObjectName(QStringLiteral("mfuReason"));
+    m_mfuReason->setWordWrap(true);
+    m_mfuReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mfuReason->setStyleSheet(errorStyleSheet());
+    resultsForm->addRow(QString(), m_mfuReason);
     m_hfu = addValue(resultsForm, tr("HFU:"), "hfu");
     m_mfuOverPacking = addValue(resultsForm, tr("Over packing length:"), "mfuOverPackingLength");
     m_mfuOverPacking->setToolTip(tr("The MFU a count of attention over the whole packed sequence gives (PaLM's formula "
@@ -268,7 +276,9 @@ void CalculatorPanel::updateResults()
             l->setText(none);
         m_resultsForm->setRowVisible(m_mfuOverPacking, false);
         m_resultsForm->setRowVisible(m_mfuWithVision, false);
+        m_resultsForm->setRowVisible(m_mfuReason, false);
         m_mfu->setStyleSheet(QString());
+        m_hfu->setStyleSheet(QString());
         return;
     }
     const MfuResult r = *scenarioMeasuredMfu(s);
@@ -291,10 +301,10 @@ void CalculatorPanel::updateResults()
     }
     // Above 100% no GPU can be: the inputs describe no single run. Said in the error colour, with the reason.
     const bool impossible = r.mfu > 1;
-    if (impossible)
-        m_mfu->setText(m_mfu->text()
-            + tr("\nabove 100%: no GPU computes above its dense peak, so the measured throughput, the GPU count or "
-                 "the model do not describe one run"));
+    m_mfuReason->setText(impossible ? tr("Above 100%: no GPU computes above its dense peak, so the measured "
+                                         "throughput, the GPU count or the model do not describe one run.")
+                                    : QString());
+    m_resultsForm->setRowVisible(m_mfuReason, impossible);
     // Documents masked apart: the MFU that counting attention over the packing length would claim, labelled.
     const auto naive = scenarioFlopCounts(s).palmOverPackingLength;
     m_resultsForm->setRowVisible(m_mfuOverPacking, naive.has_value());
@@ -313,9 +323,18 @@ void CalculatorPanel::updateResults()
                 .arg(percent(*withVision), QLocale().toString(*scenarioVisionFlopsPerToken(s) / kGiga, 'f', 2),
                     grouped(static_cast<double>(s.workload.vision.tokensPerSequence))));
     m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
+    if (withVision && *withVision > 1) {
+        m_mfuWithVision->setText(m_mfuWithVision->text() + tr(": above 100%, impossible"));
+        m_mfuWithVision->setStyleSheet(errorStyleSheet());
+    } else {
+        m_mfuWithVision->setStyleSheet(QString());
+    }
     m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
                                        .arg(percent(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
                                  : tr("%1 (no activation recompute: HFU = MFU)").arg(percent(r.hfu)));
+    if (r.hfu > 1) // the hardware cannot do more than its peak either
+        m_hfu->setText(m_hfu->text() + tr(": above 100%, impossible"));
+    m_hfu->setStyleSheet(r.hfu > 1 ? errorStyleSheet() : QString());
 }
 
 void CalculatorPanel::updateChart()

@@ -51,6 +51,7 @@ private:
     QLabel* m_tflops = nullptr;
     QLabel* m_peak = nullptr;
     QLabel* m_mfu = nullptr;
+    QLabel* m_mfuReason = nullptr; // why an MFU above 100% is impossible, in the error colour
     QLabel* m_hfu = nullptr;
     QLabel* m_mfuOverPacking = nullptr; // a packed run's MFU with attention counted over the packing length
     QLabel* m_mfuWithVision = nullptr; // a vision-language run's MFU counting the vision encoder too

@@ -16,6 +16,10 @@ enum class SeriesKind {
     Band // an edge of an uncertainty band around the first series: faint; shaded to the edge in stackedOn when set
 };
 
+// The symbol drawn at each point. Auto: the kind's own (none on a line with two points or more, a disc on a line of
+// one point so that it is never invisible, a disc for measured points, a crossed circle for misfits).
+enum class Marker { Auto, Disc, Circle, Cross, CrossCircle, Square, Diamond, Triangle, TriangleDown, Star };
+
 struct ChartSeries {
     QString name;
     QString unit; // unit of y; empty means the y axis unit
@@ -24,6 +28,7 @@ struct ChartSeries {
     QVector<double> y;
     int stackedOn = -1; // Bars: index of the bars series this one sits on; Band: the edge it is shaded to
     QColor colour; // fixed colour (a kernel category's); invalid: the chart's palette by series index
+    Marker marker = Marker::Auto;
 };
 
 struct ChartAxis {
@@ -38,6 +43,10 @@ struct ChartData {
     ChartAxis yAxis;
     bool logX = false;
     QStringList categories; // when set, x is a category index 0..n-1 and the CSV writes these names
+    // A second scale on the right: the left axis's values times y2Factor (per GPU on the left, per node on the
+    // right), so one set of lines reads in both units and never mixes them on one axis. 0: none.
+    ChartAxis y2Axis;
+    double y2Factor = 0;
     QVector<ChartSeries> series;
 
     QString unitOf(const ChartSeries& s) const { return s.unit.isEmpty() ? yAxis.unit : s.unit; }

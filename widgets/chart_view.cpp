@@ -45,6 +45,42 @@ protected:
     }
 };
 
+QCPScatterStyle::ScatterShape shapeOf(Marker marker)
+{
+    switch (marker) {
+    case Marker::Auto:
+    case Marker::Disc:
+        return QCPScatterStyle::ssDisc;
+    case Marker::Circle:
+        return QCPScatterStyle::ssCircle;
+    case Marker::Cross:
+        return QCPScatterStyle::ssCross;
+    case Marker::CrossCircle:
+        return QCPScatterStyle::ssCrossCircle;
+    case Marker::Square:
+        return QCPScatterStyle::ssSquare;
+    case Marker::Diamond:
+        return QCPScatterStyle::ssDiamond;
+    case Marker::Triangle:
+        return QCPScatterStyle::ssTriangle;
+    case Marker::TriangleDown:
+        return QCPScatterStyle::ssTriangleInverted;
+    case Marker::Star:
+        return QCPScatterStyle::ssStar;
+    }
+    return QCPScatterStyle::ssDisc;
+}
+
+// Filled shapes read best filled; crosses and stars are strokes.
+QCPScatterStyle markerStyle(Marker marker, const QColor& colour, double size)
+{
+    const QCPScatterStyle::ScatterShape shape = shapeOf(marker);
+    const bool filled = shape == QCPScatterStyle::ssDisc || shape == QCPScatterStyle::ssSquare
+        || shape == QCPScatterStyle::ssDiamond || shape == QCPScatterStyle::ssTriangle
+        || shape == QCPScatterStyle::ssTriangleInverted;
+    return QCPScatterStyle(shape, QPen(colour, 2), filled ? QBrush(colour) : QBrush(Qt::NoBrush), size);
+}
+
 void sortByX(QVector<double>& x, QVector<double>& y)
 {
     QVector<int> order(x.size());
@@ -93,6 +129,11 @@ ChartView::ChartView(QWidget* parent)
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartView::onMouseMove);
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { rescale(); });
+    // The right-hand scale is the left one times a factor, through every zoom and pan.
+    connect(m_plot->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& range) {
+        if (m_data.y2Factor > 0)
+            m_plot->yAxis2->setRange(range.lower * m_data.y2Factor, range.upper * m_data.y2Factor);
+    });
     applyPalette();
 }
 
@@ -116,6 +157,21 @@ void ChartView::setYAxis(const QString& label, const QString& unit)
 {
     m_data.yAxis = { label, unit };
     m_plot->yAxis->setLabel(m_data.yAxis.text());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setSecondaryYScale(const QString& label, const QString& unit, double factor)
+{
+    m_data.y2Axis = { label, unit };
+    m_data.y2Factor = factor > 0 ? factor : 0;
+    QCPAxis* axis = m_plot->yAxis2;
+    axis->setVisible(m_data.y2Factor > 0);
+    axis->setTickLabels(m_data.y2Factor > 0);
+    axis->setLabel(m_data.y2Factor > 0 ? m_data.y2Axis.text() : QString());
+    if (m_data.y2Factor > 0) {
+        const QCPRange range = m_plot->yAxis->range();
+        axis->setRange(range.lower * m_data.y2Factor, range.upper * m_data.y2Factor);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -149,15 +205,49 @@ void ChartView::setCategories(const QStringList& categories)
 
 void ChartView::setLegendOutside(bool outside)
 {
-    QCPLayoutGrid* layout = m_plot->plotLayout();
-    if (outside == m_legendOutside && m_legendPlaced)
+    m_legendOutside = outside;
+    placeLegend();
+}
+
+// Outside the plot the legend goes right of it when the chart is wide enough to give it a column, else below it in
+// as many columns as fit, so a narrow chart (a small window, a chart beside another) keeps its plot and its whole
+// legend instead of squeezing one or clipping the other.
+void ChartView::placeLegend()
+{
+    LegendPlace place = LegendPlace::Inside;
+    if (m_legendOutside) {
+        int widest = 0;
+        for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+            if (QCPAbstractLegendItem* item = m_plot->legend->item(i)) // a wrapped grid has empty cells
+                widest = std::max(widest, item->minimumOuterSizeHint().width());
+        const int legendWidth = widest + 24; // the legend's margins and border
+        place = legendWidth <= width() * 0.38 ? LegendPlace::Right : LegendPlace::Below;
+        if (place == LegendPlace::Below) {
+            const int columns = std::max(1, (width() - 16) / std::max(legendWidth - 12, 1));
+            if (columns != m_plot->legend->wrap()) {
+                m_plot->legend->setWrap(columns);
+                m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+            }
+        }
+    }
+    if (place == m_legendPlace && m_legendPlaced)
         return;
     m_legendPlaced = true;
-    m_legendOutside = outside;
+    m_legendPlace = place;
+    QCPLayoutGrid* layout = m_plot->plotLayout();
     if (QCPLayout* owner = m_plot->legend->layout())
         owner->take(m_plot->legend);
-    if (outside) {
+    // Back to the title row and the axis rect alone, then the legend where it goes.
+    for (int row = 0; row < layout->rowCount(); ++row)
+        for (int column = 0; column < layout->columnCount(); ++column)
+            if (!(row <= 1 && column == 0) && layout->hasElement(row, column))
+                layout->remove(layout->element(row, column));
+    layout->simplify();
+    switch (place) {
+    case LegendPlace::Right: {
         // Right of the axis rect, top-aligned: the legend never hides data.
+        m_plot->legend->setWrap(0);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
         auto* column = new QCPLayoutGrid;
         layout->addElement(1, 1, column);
         column->addElement(0, 0, m_plot->legend);
@@ -166,13 +256,26 @@ void ChartView::setLegendOutside(bool outside)
         layout->setColumnStretchFactor(1, 0.01);
         column->setMargins(QMargins(2, 6, 8, 6)); // keeps the legend border off the widget edge
         m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
-    } else {
-        if (layout->columnCount() > 1 && layout->hasElement(1, 1))
-            layout->remove(layout->element(1, 1));
-        layout->simplify();
+        break;
+    }
+    case LegendPlace::Below:
+        layout->addElement(2, 0, m_plot->legend);
+        layout->setRowStretchFactor(2, 0.001);
+        m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+        break;
+    case LegendPlace::Inside:
+        m_plot->legend->setWrap(0);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
         m_plot->axisRect()->insetLayout()->addElement(m_plot->legend, Qt::AlignTop | Qt::AlignLeft);
+        break;
     }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    placeLegend();
 }
 
 int ChartView::addLine(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit)
@@ -215,6 +318,15 @@ void ChartView::setSeriesColour(int index, const QColor& colour)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setSeriesMarker(int index, Marker marker)
+{
+    if (index < 0 || index >= m_data.series.size())
+        return;
+    m_data.series[index].marker = marker;
+    styleSeries(m_plottables[index], m_data.series[index], index);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 int ChartView::addSeries(ChartSeries series)
 {
     series.y.resize(series.x.size());
@@ -222,6 +334,7 @@ int ChartView::addSeries(ChartSeries series)
     const int index = static_cast<int>(m_data.series.size());
     m_data.series << series;
     m_plottables << createPlottable(series, index);
+    placeLegend();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     return index;
 }
@@ -245,6 +358,9 @@ QCPAbstractPlottable* ChartView::createPlottable(const ChartSeries& series, int 
         plottable = graph;
     }
     plottable->setName(series.name);
+    // A band is one legend entry, its shaded upper edge: the lower edge alone would read as a second line.
+    if (series.kind == SeriesKind::Band && series.stackedOn < 0)
+        plottable->removeFromLegend();
     styleSeries(plottable, series, index);
     return plottable;
 }
@@ -270,18 +386,25 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
         const Qt::PenStyle styles[] = { Qt::SolidLine, Qt::DashLine, Qt::DashDotLine, Qt::DotLine };
         graph->setPen(QPen(colour, 2, styles[index % std::size(styles)]));
         graph->setLineStyle(QCPGraph::lsLine);
-        graph->setScatterStyle(QCPScatterStyle::ssNone);
+        // A line of one point draws nothing: it gets a marker, so a single valid point is seen.
+        if (series.marker != Marker::Auto)
+            graph->setScatterStyle(markerStyle(series.marker, colour, 8));
+        else if (series.x.size() == 1)
+            graph->setScatterStyle(markerStyle(Marker::Disc, colour, 8));
+        else
+            graph->setScatterStyle(QCPScatterStyle::ssNone);
         break;
     }
     case SeriesKind::Scatter:
         graph->setPen(QPen(colour, 1.5));
         graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 8));
+        graph->setScatterStyle(markerStyle(series.marker, colour, series.marker == Marker::Star ? 16 : 9));
         break;
     case SeriesKind::Misfit:
         graph->setPen(QPen(colour, 2));
         graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle, QPen(colour, 2), Qt::NoBrush, 11));
+        graph->setScatterStyle(
+            markerStyle(series.marker == Marker::Auto ? Marker::CrossCircle : series.marker, colour, 11));
         break;
     case SeriesKind::Bars:
         break;
@@ -310,6 +433,7 @@ void ChartView::clearSeries()
     m_plot->clearPlottables();
     m_plottables.clear();
     m_data.series.clear();
+    setSecondaryYScale({}, {}, 0); // each chart states its own
     m_tracer->setVisible(false);
     m_hoverText.clear();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -321,9 +445,16 @@ void ChartView::rescale()
     bool nonNegative = true;
     for (const auto& s : m_data.series)
         nonNegative = nonNegative && std::all_of(s.y.begin(), s.y.end(), [](double v) { return v >= 0; });
+    // Markers placed at 0 ("shown at 0": cannot be laid out, nothing fits) sit a little above the axis, not half
+    // under it.
+    bool markersAtZero = false;
+    for (const auto& s : m_data.series)
+        markersAtZero
+            = markersAtZero || ((s.kind == SeriesKind::Misfit || s.kind == SeriesKind::Scatter) && s.y.contains(0.0));
     const QCPRange y = m_plot->yAxis->range();
     const double headroom = y.size() > 0 ? 0.08 * y.size() : std::max(1.0, std::abs(y.upper) * 0.1);
-    m_plot->yAxis->setRange(nonNegative ? 0 : y.lower - headroom, y.upper + headroom);
+    m_plot->yAxis->setRange(
+        nonNegative ? (markersAtZero ? -0.5 * headroom : 0) : y.lower - headroom, y.upper + headroom);
     if (!m_data.categories.isEmpty()) {
         m_plot->xAxis->setRange(-0.6, m_data.categories.size() - 0.4);
     } else if (m_data.logX) {

@@ -26,11 +26,14 @@ public:
     void setTitle(const QString& title);
     void setXAxis(const QString& label, const QString& unit);
     void setYAxis(const QString& label, const QString& unit);
+    // A right-hand scale reading the left axis times `factor` (0 removes it); it follows zoom and pan.
+    void setSecondaryYScale(const QString& label, const QString& unit, double factor);
     // Logarithmic x axis; base 2 labels powers of two as "1k", "8k", "128k" (sequence lengths).
     void setLogX(bool logX, double base = 10);
     // Named x positions 0..n-1 (bar charts of components, runs, ...).
     void setCategories(const QStringList& categories);
-    // Legend right of the plot (default: never covers data) or inside its top-left corner.
+    // Legend outside the plot (default: never covers data; right of it, or below it in columns when the chart is
+    // too narrow to give it a column) or inside its top-left corner.
     void setLegendOutside(bool outside);
 
     // Series; each returns its index in data().series. Points are sorted by x.
@@ -46,6 +49,8 @@ public:
         const QString& unit = {});
     // A fixed colour for one series (a kernel category's own), kept through palette changes and exports.
     void setSeriesColour(int index, const QColor& colour);
+    // A marker of its own for one series (each kind of point a symbol of its own, as the legend shows it).
+    void setSeriesMarker(int index, Marker marker);
     void clearSeries();
     // Fits the axes to the data (y from 0 when all data is non-negative) and replots.
     void rescale();
@@ -75,11 +80,13 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     int addSeries(ChartSeries series);
     QCPAbstractPlottable* createPlottable(const ChartSeries& series, int index);
     void applyPalette();
+    void placeLegend();
     void styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& series, int index) const;
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
@@ -96,7 +103,9 @@ private:
     ChartData m_data;
     QVector<QCPAbstractPlottable*> m_plottables; // parallel to m_data.series
     double m_logBase = 10;
+    enum class LegendPlace { Right, Below, Inside };
     bool m_legendOutside = true;
+    LegendPlace m_legendPlace = LegendPlace::Right;
     bool m_legendPlaced = false;
     QString m_lastError;
     QString m_hoverText;

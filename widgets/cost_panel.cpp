@@ -105,7 +105,16 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     charts->addTab(m_costChart, tr("Cost vs MFU"));
     charts->addTab(m_daysChart, tr("Days vs MFU"));
     charts->addTab(m_savingsChart, tr("Savings"));
-    charts->addTab(m_hardwareChart, tr("By GPU"));
+    m_hardwareNote = new QLabel;
+    m_hardwareNote->setObjectName(QStringLiteral("hardwareNote"));
+    m_hardwareNote->setWordWrap(true);
+    m_hardwareNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* byGpu = new QWidget;
+    auto* byGpuLayout = new QVBoxLayout(byGpu);
+    byGpuLayout->setContentsMargins(4, 4, 4, 0);
+    byGpuLayout->addWidget(m_hardwareNote);
+    byGpuLayout->addWidget(m_hardwareChart, 1);
+    charts->addTab(byGpu, tr("By GPU"));
 
     // The figures scroll rather than set the panel's minimum width: the window must fit beside the scenario dock.
     auto* figures = new QWidget;
@@ -211,8 +220,13 @@ void CostPanel::recompute()
     const ScenarioDocument doc = document();
     m_figures = reportFigures(doc);
     m_comparison.reset();
+    m_hardwareLeftOut.clear();
     if (m_figures.cost && m_figures.cost->job.tokens) {
-        const auto options = predictedHardwareOptions(doc.scenario, m_presets.hardware(), &m_presets);
+        const PredictedHardware predicted
+            = predictedHardwareOptionsExplained(doc.scenario, m_presets.hardware(), &m_presets);
+        for (const auto& left : predicted.leftOut)
+            m_hardwareLeftOut.emplace_back(left.hardwareId, left.reason);
+        const auto& options = predicted.options;
         if (!options.empty()) {
             m_comparison = compareHardware(*m_figures.cost->job.tokens, m_figures.cost->flopsPerToken, options);
             std::stable_sort(m_comparison->rows.begin(), m_comparison->rows.end(),
@@ -238,8 +252,10 @@ void CostPanel::showResults()
         label->setText(none);
     for (auto* chart : { m_costChart, m_daysChart, m_savingsChart, m_hardwareChart })
         chart->clearSeries();
-    if (!c)
+    if (!c) {
+        showHardwareNote();
         return;
+    }
     const JobCost& j = c->job;
     m_mfu->setText(qs(formatPercent(c->baselineMfu) + " (" + std::string(mfuOriginLabel(c->baselineOrigin)) + ")"));
     if (j.tokens)
@@ -281,6 +297,48 @@ void CostPanel::showResults()
     }
     if (m_comparison)
         fillHardwareCost(*m_hardwareChart, *m_comparison);
+    showHardwareNote();
+}
+
+QString CostPanel::hardwareNote() const
+{
+    return m_hardwareNote->text();
+}
+
+void CostPanel::showHardwareNote()
+{
+    const Scenario& s = m_model->scenario();
+    const auto& c = m_figures.cost;
+    QString text;
+    QStringList used;
+    if (!c || !c->job.tokens) {
+        text = tr("No GPUs to compare: the comparison costs the same tokens on each GPU, so it needs a job - a token "
+                  "budget, or days of this cluster at a known MFU.");
+    } else {
+        text = tr("Each GPU trains the same %1 B tokens on %L2 GPUs with this scenario's configuration, at the MFU "
+                  "the cost model predicts for it there (in brackets under each bar; the figures on the left use %3).")
+                   .arg(*c->job.tokens / kGiga, 0, 'f', 1)
+                   .arg(s.cluster.gpuCount)
+                   .arg(qs(formatPercent(c->baselineMfu)));
+        if (m_comparison)
+            for (const auto& row : m_comparison->rows)
+                used << tr("%1: %2 MFU").arg(qs(row.hardwareId), qs(formatPercent(row.mfu)));
+        else
+            text += QLatin1Char(' ') + tr("No GPU can run it, so the chart is empty.");
+        // Grouped by reason: one line however many GPUs share it.
+        std::vector<std::pair<std::string, QStringList>> byReason;
+        for (const auto& [id, reason] : m_hardwareLeftOut) {
+            auto it = std::find_if(
+                byReason.begin(), byReason.end(), [&reason](const auto& group) { return group.first == reason; });
+            if (it == byReason.end())
+                it = byReason.insert(byReason.end(), { reason, {} });
+            it->second << qs(id);
+        }
+        for (const auto& [reason, ids] : byReason)
+            text += QLatin1Char(' ') + tr("Left out, %1: %2.").arg(qs(reason), ids.join(QStringLiteral(", ")));
+    }
+    m_hardwareNote->setText(text);
+    m_hardwareNote->setToolTip(used.join(QLatin1Char('\n')));
 }
 
 } // namespace mfu::widgets

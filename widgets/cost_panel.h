@@ -10,6 +10,9 @@
 #include <QWidget>
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/money/hardware_comparison.h"
 #include "core/report/report_figures.h"
@@ -49,12 +52,15 @@ public:
     ChartView* daysChart() const { return m_daysChart; }
     ChartView* savingsChart() const { return m_savingsChart; }
     ChartView* hardwareChart() const { return m_hardwareChart; }
+    // Beside the "By GPU" chart: the MFU each GPU is costed at, the GPUs left out and why, or why the chart is empty.
+    QString hardwareNote() const;
 
 private:
     void syncInputs(); // scenario -> widgets
     void writeInputs(); // widgets -> scenario
     void recompute();
     void showResults();
+    void showHardwareNote();
     ScenarioDocument document() const;
     QLabel* addValue(QFormLayout* form, const QString& label, const char* objectName);
 
@@ -70,6 +76,8 @@ private:
     QDoubleSpinBox* m_price = nullptr;
 
     QLabel* m_error = nullptr;
+    QLabel* m_hardwareNote = nullptr;
+    std::vector<std::pair<std::string, std::string>> m_hardwareLeftOut; // GPU id, why it is not compared
     QLabel* m_mfu = nullptr;
     QLabel* m_gpuHours = nullptr;
     QLabel* m_wallClock = nullptr;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 #include "core/costmodel/mfu_waterfall.h"
 #include "core/units.h"
@@ -18,21 +20,51 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-// Lines of a few points (precision) read better with a marker at each point.
+// Lines of a few points (sweeps, precision) read better with a marker at each point; a single point is then seen too.
 void markPoints(ChartView* chart, int index)
 {
-    if (auto* graph = qobject_cast<QCPGraph*>(chart->plot()->plottable(index)))
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 7));
+    chart->setSeriesMarker(index, Marker::Circle);
 }
 
-void addIfAny(ChartView* chart, SeriesKind kind, const char* name, const QVector<double>& x, const QVector<double>& y)
+// One colour and one symbol per kind of point, the same on every sweep (the legend shows both).
+const QColor kInvalidColour(0x77, 0x77, 0x77); // cannot be laid out: grey, an X
+const QColor kNothingColour(0xCC, 0x79, 0xA7); // the planner found nothing: reddish purple, a triangle down
+
+int addIfAny(ChartView* chart, SeriesKind kind, const char* name, const QVector<double>& x, const QVector<double>& y)
 {
     if (x.isEmpty())
-        return;
+        return -1;
     if (kind == SeriesKind::Misfit)
-        chart->addMisfits(QLatin1String(name), x, y);
-    else
-        chart->addScatter(QLatin1String(name), x, y);
+        return chart->addMisfits(QLatin1String(name), x, y);
+    return chart->addScatter(QLatin1String(name), x, y);
+}
+
+void addInvalid(ChartView* chart, const QVector<double>& x)
+{
+    const int index = addIfAny(chart, SeriesKind::Misfit, series::kCurrentInvalid, x, QVector<double>(x.size(), 0.0));
+    if (index >= 0) {
+        chart->setSeriesColour(index, kInvalidColour);
+        chart->setSeriesMarker(index, Marker::Cross);
+    }
+}
+
+void addNothingFits(ChartView* chart, const QVector<double>& x)
+{
+    const int index = addIfAny(chart, SeriesKind::Misfit, series::kBestNone, x, QVector<double>(x.size(), 0.0));
+    if (index >= 0) {
+        chart->setSeriesColour(index, kNothingColour);
+        chart->setSeriesMarker(index, Marker::TriangleDown);
+    }
+}
+
+// Where a measurement of a fitting point likely lies, as MFU fractions. The core sweep's points carry no band of
+// their own yet, so the scenario's band (its factors, from the validation residuals of similar runs) scales each
+// point's MFU; a point's own band, once core gives one, belongs here and nowhere else.
+std::optional<std::pair<double, double>> bandAt(const SweepPoint& point, const ErrorBand* band)
+{
+    if (!band || !point.currentValid || !point.current.fits)
+        return std::nullopt;
+    return std::pair { point.current.mfu * band->lowFactor, point.current.mfu * band->highFactor };
 }
 
 void push(QVector<double>& xs, QVector<double>& ys, double x, double y)
@@ -68,9 +100,9 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
 {
     const MfuWaterfall w = mfuWaterfall(prediction);
     chart->clearSeries();
-    chart->setTitle(QObject::tr("From peak to achieved MFU"));
+    chart->setTitle(QObject::tr("From the BF16 dense peak to achieved MFU"));
     chart->setXAxis(QString(), QString());
-    chart->setYAxis(QObject::tr("MFU"), QObject::tr("% of BF16 dense peak"));
+    chart->setYAxis(QObject::tr("MFU"), QObject::tr("%")); // of the BF16 dense peak, the first bar
     QStringList categories { QObject::tr("BF16 dense peak") };
     QVector<double> x { 0 }, left { w.peakPoints }, lost { 0 };
     double level = w.peakPoints;
@@ -131,7 +163,18 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
     chart->rescale();
 }
 
-void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band)
+QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own)
+{
+    const QString at = axis == SweepAxis::SeqLen ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
+                                                 : QObject::tr("%L1 GPUs").arg(scenario.cluster.gpuCount);
+    if (!own)
+        return QObject::tr("This scenario (%1): cannot be laid out").arg(at);
+    return own->fits ? QObject::tr("This scenario (%1)").arg(at)
+                     : QObject::tr("This scenario (%1): does not fit").arg(at);
+}
+
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band,
+    const StepPrediction* own)
 {
     const bool bySeq = sweep.axis == SweepAxis::SeqLen;
     chart->clearSeries();
@@ -140,7 +183,7 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
         bySeq ? QObject::tr("tokens") : QObject::tr("GPUs"));
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
     chart->setLogX(true, bySeq ? 2 : 10);
-    QVector<double> cx, cy, misX, misY, badX, bestX, bestY, noneX;
+    QVector<double> cx, cy, misX, misY, badX, bestX, bestY, noneX, bandX, low, high;
     for (const SweepPoint& p : sweep.points) {
         if (!p.currentValid)
             badX << p.x;
@@ -148,59 +191,73 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
             push(cx, cy, p.x, 100.0 * p.current.mfu);
         else
             push(misX, misY, p.x, 100.0 * p.current.mfu);
+        if (const auto b = bandAt(p, band)) {
+            push(bandX, low, p.x, 100.0 * b->first);
+            high << 100.0 * b->second;
+        }
         if (p.best)
             push(bestX, bestY, p.x, 100.0 * p.best->prediction.mfu);
         else
             noneX << p.x;
     }
-    chart->addLine(QLatin1String(series::kCurrent), cx, cy);
-    chart->addLine(QLatin1String(series::kBest), bestX, bestY);
-    if (band && !cx.isEmpty()) {
-        QVector<double> low, high;
-        for (double y : cy) {
-            low << y * band->lowFactor;
-            high << y * band->highFactor;
-        }
-        const int lowIndex = chart->addBandEdge(QLatin1String(series::kBandLow), cx, low);
-        chart->addBandEdge(QLatin1String(series::kBandHigh), cx, high, lowIndex);
+    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), cx, cy));
+    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bestX, bestY));
+    if (!bandX.isEmpty()) {
+        const int lowIndex = chart->addBandEdge(QLatin1String(series::kBandLow), bandX, low);
+        chart->addBandEdge(QLatin1String(series::kBandHigh), bandX, high, lowIndex);
     }
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
-    addIfAny(chart, SeriesKind::Misfit, series::kCurrentInvalid, badX, QVector<double>(badX.size(), 0.0));
-    addIfAny(chart, SeriesKind::Misfit, series::kBestNone, noneX, QVector<double>(noneX.size(), 0.0));
+    addInvalid(chart, badX);
+    addNothingFits(chart, noneX);
     QVector<double> mx, my;
     for (const MeasuredPoint& m : measuredOnAxis(scenario, sweep.axis))
         push(mx, my, (bySeq ? static_cast<double>(m.seqLen) : m.gpuCount), 100.0 * m.mfu);
     addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
+    // The scenario's own point, wherever it falls between the sweep's points: a star, in the text's colour.
+    const double ownX = bySeq ? static_cast<double>(scenario.workload.seqLen) : scenario.cluster.gpuCount;
+    if (ownX > 0) {
+        const int index
+            = chart->addScatter(ownPointName(scenario, sweep.axis, own), { ownX }, { own ? 100.0 * own->mfu : 0.0 });
+        chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
+        chart->setSeriesMarker(index, Marker::Star);
+    }
     chart->rescale();
 }
 
 void showPrecisionTflops(ChartView* chart, const SweepResult& sweep)
 {
+    // GPUs per node as the cost model counts them (per node = per GPU x min(GPUs, GPUs per node)).
+    int gpusPerNode = 0;
+    for (const SweepPoint& p : sweep.points) {
+        const StepPrediction* pred = p.currentValid ? &p.current : p.best ? &p.best->prediction : nullptr;
+        if (pred && pred->tflopsPerGpu > 0) {
+            gpusPerNode = static_cast<int>(std::lround(pred->tflopsPerNode / pred->tflopsPerGpu));
+            break;
+        }
+    }
     chart->clearSeries();
     chart->setTitle(QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8"));
     chart->setXAxis(QObject::tr("Precision"), QString());
-    chart->setYAxis(QObject::tr("Model TFLOPS"), QObject::tr("TFLOP/s"));
+    // Per GPU on the left; per node is the same line read on the right-hand scale, never a second line on this axis.
+    chart->setYAxis(QObject::tr("Per GPU"), QObject::tr("TFLOP/s"));
     chart->setCategories({ QObject::tr("BF16"), QObject::tr("BF16+FP8") });
-    QVector<double> x, gpu, node, bx, bestGpu, bestNode, misX, misY;
+    QVector<double> x, gpu, bx, bestGpu, misX, misY;
     for (const SweepPoint& p : sweep.points) {
         const double px = precisionX(p.precision);
-        if (p.currentValid && p.current.fits) {
+        if (p.currentValid && p.current.fits)
             push(x, gpu, px, p.current.tflopsPerGpu);
-            node << p.current.tflopsPerNode;
-        } else if (p.currentValid) {
+        else if (p.currentValid)
             push(misX, misY, px, p.current.tflopsPerGpu);
-        }
-        if (p.best) {
+        if (p.best)
             push(bx, bestGpu, px, p.best->prediction.tflopsPerGpu);
-            bestNode << p.best->prediction.tflopsPerNode;
-        }
     }
     markPoints(chart, chart->addLine(QObject::tr("Per GPU, this configuration"), x, gpu));
     markPoints(chart, chart->addLine(QObject::tr("Per GPU, planner's best"), bx, bestGpu));
-    markPoints(chart, chart->addLine(QObject::tr("Per node, this configuration"), x, node));
-    markPoints(chart, chart->addLine(QObject::tr("Per node, planner's best"), bx, bestNode));
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     chart->rescale();
+    if (gpusPerNode > 1)
+        chart->setSecondaryYScale(QObject::tr("Per node of %1 GPUs").arg(gpusPerNode), QObject::tr("TFLOP/s"),
+            static_cast<double>(gpusPerNode));
 }
 
 void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario)
@@ -209,8 +266,8 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     chart->setTitle(QObject::tr("MFU against each dense peak"));
     chart->setXAxis(QObject::tr("Run / dense peak MFU is quoted against"), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
-    chart->setCategories(
-        { QObject::tr("BF16 run / BF16 peak"), QObject::tr("FP8 run / BF16 peak"), QObject::tr("FP8 run / FP8 peak") });
+    chart->setCategories({ QObject::tr("BF16 run\nvs BF16 peak"), QObject::tr("FP8 run\nvs BF16 peak"),
+        QObject::tr("FP8 run\nvs FP8 peak") });
     QVector<double> x, y, bx, by, misX, misY;
     const auto place = [](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
         if (p.precision == TrainingPrecision::BF16) {

@@ -3,6 +3,8 @@
 // breakdown of one prediction, and the sweeps (sequence length, GPU count, precision) with the current configuration,
 // the planner's best per point, the points that do not fit (marked, never dropped) and the user's measured points.
 // Every number comes from core (StepPrediction, mfuWaterfall, runSweep); these only choose series and labels.
+#include <QString>
+
 #include <vector>
 
 #include "core/costmodel/error_band.h"
@@ -22,8 +24,8 @@ inline constexpr const char* kBest = "Planner's best";
 inline constexpr const char* kBestNone = "Planner: nothing fits (shown at 0)";
 inline constexpr const char* kMeasured = "Measured";
 inline constexpr const char* kCapacity = "GPU memory capacity";
-inline constexpr const char* kBandLow = "This configuration: error band, low";
-inline constexpr const char* kBandHigh = "This configuration: error band, high";
+inline constexpr const char* kBandLow = "This configuration: error band, low edge"; // not in the legend
+inline constexpr const char* kBandHigh = "This configuration: likely range (error band)";
 } // namespace series
 
 // Peak 100% -> each loss in MFU points -> achieved MFU, as stacked bars (MFU left + points lost at each step).
@@ -32,10 +34,16 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction);
 // current configuration and, when known, the planner's best, against the capacity line.
 void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const PlannedConfig* best);
 // MFU (%) along sequence length (log2 x) or GPU count (log x); with a band, the current configuration's fitting
-// points carry it as a shaded region (the band's factors scale each point's MFU).
-void showMfuSweep(
-    ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band = nullptr);
-// BF16 vs BF16+FP8: achieved TFLOPS per GPU and per node, and MFU against the BF16 and the FP8 dense peak.
+// points carry it as a shaded region (the band's factors scale each point's MFU). Each kind of point has its own
+// symbol and legend entry: does not fit (crossed circle), cannot be laid out (grey X, at 0), the planner found
+// nothing (triangle, at 0). `own` is the scenario's own prediction, drawn as a star at its sequence length or GPU
+// count (null: it cannot be laid out, drawn at 0).
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band = nullptr,
+    const StepPrediction* own = nullptr);
+// The own point's legend entry: "This scenario (8,192 tokens)", "... : does not fit", "... : cannot be laid out".
+QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own);
+// BF16 vs BF16+FP8: achieved TFLOPS per GPU (left axis; a right-hand scale reads the same lines per node, never a
+// second set of lines on the per-GPU axis), and MFU against the BF16 and the FP8 dense peak.
 void showPrecisionTflops(ChartView* chart, const SweepResult& sweep);
 void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario);
 

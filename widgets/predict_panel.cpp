@@ -26,6 +26,7 @@
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
 #include "widgets/calibration_box.h"
+#include "widgets/category_palette.h"
 #include "widgets/chart_view.h"
 #include "widgets/lever_table.h"
 #include "widgets/parallelism_editor.h"
@@ -52,11 +53,47 @@ QLabel* addMetric(QGridLayout* grid, int column, const QString& caption, const c
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
     value->setFont(big);
+    // Under the figure, where a measurement of it likely lies (the error band); empty for figures it does not scale.
+    auto* band = new QLabel;
+    band->setObjectName(QLatin1String(name) + QStringLiteral("Band"));
+    band->setAccessibleName(QObject::tr("%1, error band").arg(caption));
+    band->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // Two rows of three, so the panel stays narrow enough for small windows.
-    const int row = 2 * (column / 3);
+    const int row = 3 * (column / 3);
     grid->addWidget(title, row, column % 3);
     grid->addWidget(value, row + 1, column % 3);
+    grid->addWidget(band, row + 2, column % 3);
     return value;
+}
+
+// A tab of stacked charts that scrolls vertically when the window is short, and never sideways.
+QScrollArea* scrolled(QWidget* page, const QString& name)
+{
+    auto* scroll = new QScrollArea;
+    scroll->setAccessibleName(name);
+    scroll->setWidget(page);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
+}
+
+QLabel* bandLabel(const QLabel* metric)
+{
+    return metric->parentWidget()->findChild<QLabel*>(metric->objectName() + QStringLiteral("Band"));
+}
+
+// The figures of a layout that does not fit are what it would do if it ran: greyed, so they are not read as a
+// result.
+void setGreyed(QLabel* label, bool greyed)
+{
+    if (!greyed) {
+        label->setPalette(QPalette()); // nothing of its own: it follows the window's palette again
+        return;
+    }
+    QPalette palette; // only the text colour is its own; the rest follows the window's palette
+    palette.setColor(QPalette::WindowText, label->palette().color(QPalette::Disabled, QPalette::WindowText));
+    label->setPalette(palette);
 }
 } // namespace
 
@@ -120,7 +157,7 @@ void PredictPanel::buildUi()
     breakdownLayout->setContentsMargins(0, 0, 0, 0);
     breakdownLayout->addWidget(m_waterfall, 3);
     breakdownLayout->addWidget(m_memory, 2);
-    m_views->addTab(breakdown, tr("&Breakdown"));
+    m_views->addTab(scrolled(breakdown, tr("Breakdown")), tr("&Breakdown"));
 
     m_seqChart = new ChartView;
     m_seqChart->setObjectName(QStringLiteral("mfuVsSeqLen"));
@@ -138,14 +175,17 @@ void PredictPanel::buildUi()
     precisionLayout->setContentsMargins(0, 0, 0, 0);
     precisionLayout->addWidget(m_precisionTflops);
     precisionLayout->addWidget(m_precisionMfu);
-    m_views->addTab(precision, tr("P&recision"));
+    m_views->addTab(scrolled(precision, tr("Precision")), tr("P&recision"));
     // Packing, padding and fused kernels: what each lever buys this scenario (core/costmodel/levers.h).
     m_levers = new LeverTable;
     m_views->addTab(m_levers, tr("Le&vers"));
     m_views->addTab(buildPlannerTab(), tr("P&lanner"));
-    // Two charts share a tab: let them shrink so the panel fits small windows (the window's minimum size).
-    for (ChartView* chart : { m_waterfall, m_memory, m_seqChart, m_gpuChart, m_precisionTflops, m_precisionMfu })
+    // Two charts share a tab: each keeps the height its axes, labels and legend need to be read, and a short
+    // window scrolls the tab instead of squeezing them (1280x720).
+    for (ChartView* chart : { m_seqChart, m_gpuChart })
         chart->setMinimumSize(200, 140);
+    for (ChartView* chart : { m_waterfall, m_memory, m_precisionTflops, m_precisionMfu })
+        chart->setMinimumSize(200, 280);
     right->addWidget(m_views, 1);
 }
 
@@ -162,6 +202,13 @@ QWidget* PredictPanel::buildSummary()
     m_tflops = addMetric(grid, 3, tr("TFLOPS per GPU"), "tflopsPerGpu");
     m_stepTime = addMetric(grid, 4, tr("Step time"), "stepTime");
     m_fits = addMetric(grid, 5, tr("Memory per GPU"), "fits");
+    m_misfit = new QLabel;
+    m_misfit->setObjectName(QStringLiteral("misfitReason"));
+    m_misfit->setWordWrap(true);
+    m_misfit->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_misfit->setStyleSheet(errorStyleSheet());
+    m_misfit->setVisible(false);
+    outer->addWidget(m_misfit);
     m_band = new QLabel;
     m_band->setObjectName(QStringLiteral("predictedBand"));
     m_band->setWordWrap(true);
@@ -281,9 +328,14 @@ void PredictPanel::recompute()
     }
     m_levers->showLevers(m_current ? leverEffects(s) : std::vector<LeverEffect> {});
     m_overPacking->setVisible(m_current && m_current->mfuPalmOverPackingLength);
+    for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits })
+        bandLabel(l)->clear();
     if (!m_current) {
         for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits, m_band })
             l->setText(QStringLiteral("\u2014"));
+        for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits })
+            setGreyed(l, false);
+        m_misfit->setVisible(false);
         m_waterfall->clearSeries();
         m_memory->clearSeries();
         return;
@@ -306,6 +358,31 @@ void PredictPanel::recompute()
     m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))
                         .arg(p.memory.total() / kGiB, 0, 'f', 1)
                         .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0));
+    m_fits->setStyleSheet(p.fits ? QString() : errorStyleSheet());
+    // The band on each figure it scales: a faster measured run has a higher MFU and a shorter step.
+    if (p.fits) {
+        const QString likely = tr("likely %1\u2013%2");
+        bandLabel(m_mfu)->setText(likely.arg(percent(band.mfuLow), percent(band.mfuHigh)));
+        bandLabel(m_hfu)->setText(likely.arg(percent(p.hfu * band.lowFactor), percent(p.hfu * band.highFactor)));
+        bandLabel(m_tokens)->setText(likely.arg(locale.toString(p.tokensPerSec * band.lowFactor, 'f', 0),
+            locale.toString(p.tokensPerSec * band.highFactor, 'f', 0)));
+        bandLabel(m_tflops)->setText(likely.arg(QString::number(p.tflopsPerGpu * band.lowFactor, 'f', 0),
+            QString::number(p.tflopsPerGpu * band.highFactor, 'f', 0)));
+        bandLabel(m_stepTime)
+            ->setText(likely.arg(QString::number(p.stepTimeSeconds / band.highFactor, 'f', 3),
+                tr("%1 s").arg(p.stepTimeSeconds / band.lowFactor, 0, 'f', 3)));
+    }
+    for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime })
+        setGreyed(l, !p.fits);
+    m_misfit->setVisible(!p.fits);
+    m_misfit->setText(p.fits ? QString()
+                             : tr("This layout does not fit: it needs %1 GiB per GPU and the GPU has %2 GiB, so the "
+                                  "greyed figures are what it would do if it ran, not what it can reach. Shard more "
+                                  "(FSDP, TP, PP), checkpoint activations or use a smaller micro-batch; the Planner "
+                                  "tab lists layouts that fit.")
+                                   .arg(p.memory.total() / kGiB, 0, 'f', 1)
+                                   .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0));
+    m_band->setVisible(p.fits);
     m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p)));
     if (p.mfuPalmOverPackingLength)
         m_overPacking->setText(tr("PaLM as published, attention over the packing length (%1 tokens): %2 MFU, an "
@@ -331,7 +408,9 @@ void PredictPanel::restartBackground()
     inputs.pricePerGpuHourUsd.reset();
     inputs.cost = CostInputs {};
     inputs.measuredThroughput.reset();
-    std::string key = scenarioToJson(ScenarioDocument { inputs, {} }).dump();
+    ScenarioDocument document;
+    document.scenario = inputs;
+    std::string key = scenarioToJson(document).dump();
     if (key == m_backgroundInputs)
         return;
     m_backgroundInputs = std::move(key);
@@ -362,7 +441,16 @@ void PredictPanel::startSweep(SweepAxis axis)
                 showPrecisionMfu(m_precisionMfu, r, s);
             } else {
                 const ErrorBand band = errorBandFor(s, StepPrediction {}, m_bands);
-                showMfuSweep(axis == SweepAxis::SeqLen ? m_seqChart : m_gpuChart, r, s, &band);
+                // The scenario's own point, wherever it falls on the axis (one evaluation: microseconds).
+                std::optional<StepPrediction> own;
+                if (scenarioProblem(s).isEmpty()) {
+                    try {
+                        own = evaluate(s);
+                    } catch (const std::exception&) {
+                        own.reset(); // drawn as "cannot be laid out"
+                    }
+                }
+                showMfuSweep(axis == SweepAxis::SeqLen ? m_seqChart : m_gpuChart, r, s, &band, own ? &*own : nullptr);
             }
         });
 }

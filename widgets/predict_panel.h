@@ -89,6 +89,7 @@ private:
     QLabel* m_stepTime = nullptr;
     QLabel* m_fits = nullptr;
     QLabel* m_band = nullptr; // the error band of the headline figures
+    QLabel* m_misfit = nullptr; // why the figures are greyed: the layout does not fit
     QLabel* m_bottleneck = nullptr;
     QProgressBar* m_progress = nullptr;
     Activity* m_activity = nullptr;

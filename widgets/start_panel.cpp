@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/model/mfu.h"
 #include "widgets/price_memory.h"
 #include "widgets/scenario_model.h"
 
@@ -81,6 +82,9 @@ bool StartPanel::runDemo(Demo demo)
             tr("The demo needs the presets '%1' and '%2'.").arg(QLatin1String(modelId), QLatin1String(gpuId)));
         return false;
     }
+    // Each demo starts from the default scenario and the defaults of everything it does not set (measured
+    // throughput, measured points, price, cost inputs, how the throughput is entered), never from the user's edits.
+    emit demoStarting();
     switch (demo) {
     case Demo::Llama8BOnOneB200:
         m_scenario.setScenario(defaultScenario(m_presets));
@@ -95,9 +99,10 @@ bool StartPanel::runDemo(Demo demo)
         s.workload.seqLen = 4096;
         s.workload.microBatch = 1;
         s.workload.globalBatchTokens = 8 * 4096;
-        s.measuredThroughput = Throughput { 8.0 * 4096 / 1.2, ThroughputScope::Cluster };
         s.pricePerGpuHourUsd = rememberedPrice(gpu->id); // the H100's, not the default scenario's B200 price
-        m_scenario.setScenario(s);
+        // The tutorial states a step time: entered as one (1.2 s per step of 8 x 4,096 tokens), in one change.
+        s.measuredThroughput = throughputFromStep(1.2, 8.0 * 4096);
+        m_scenario.restore({ s, 1, ThroughputInput::StepTime, 1.2 });
         emit showPanel(Panel::Calculator);
         break;
     }
@@ -113,9 +118,9 @@ bool StartPanel::runDemo(Demo demo)
         s.parallelism = Parallelism {};
         s.parallelism.tp = 8;
         s.activationCheckpointing = ActivationCheckpointing::Full;
-        s.measuredThroughput.reset();
+        s.measuredThroughput.reset(); // a prediction: nothing measured, and the throughput input back to tokens/s
         s.pricePerGpuHourUsd = rememberedPrice(gpu->id);
-        m_scenario.setScenario(s);
+        m_scenario.restore({ s, 1, ThroughputInput::TokensPerSecPerGpu, 0 });
         emit showPanel(Panel::Predict);
         break;
     }

@@ -31,6 +31,9 @@ public:
 signals:
     void showPanel(mfu::widgets::StartPanel::Panel panel); // the panel that answers the demo
     void demoFailed(const QString& reason);
+    // Before a demo sets the scenario: whatever the window holds beside it (traces, a baseline, a training log) is
+    // to be closed, so nothing of an earlier session is read against the demo's scenario.
+    void demoStarting();
 
 private:
     ScenarioModel& m_scenario;

@@ -2,8 +2,7 @@
 
 #include <QLocale>
 
-#include <array>
-
+#include "core/trace/kernel_category.h"
 #include "widgets/chart_view.h"
 
 namespace mfu::widgets {
@@ -12,29 +11,12 @@ using trace::KernelCategory;
 
 QString categoryLabel(std::string_view key)
 {
-    static const std::array<std::pair<std::string_view, const char*>, 18> labels { {
-        { "gemm", "GEMM" },
-        { "attention_fwd", "Attention fwd" },
-        { "attention_bwd", "Attention bwd" },
-        { "elementwise", "Elementwise/fused" },
-        { "normalization", "Normalization" },
-        { "softmax_loss", "Softmax/loss" },
-        { "optimizer", "Optimizer" },
-        { "comm_allreduce", "All-reduce" },
-        { "comm_allgather", "All-gather" },
-        { "comm_reducescatter", "Reduce-scatter" },
-        { "comm_alltoall", "All-to-all" },
-        { "comm_sendrecv", "Send/recv" },
-        { "comm_broadcast", "Broadcast" },
-        { "comm_other", "Other comm." },
-        { "memcpy", "Memcpy" },
-        { "memset", "Memset" },
-        { "other", "Other" },
-        { "idle", "Idle" },
-    } };
-    for (const auto& [k, label] : labels)
-        if (k == key)
-            return QString::fromLatin1(label);
+    if (key == "idle")
+        return QStringLiteral("Idle");
+    if (const auto category = trace::categoryFromKey(key)) {
+        const std::string_view label = trace::categoryLabel(*category); // one name everywhere (core)
+        return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
+    }
     return QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
 }
 

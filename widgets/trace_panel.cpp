@@ -412,6 +412,34 @@ void TracePanel::cancelImport()
     m_logJob->cancel();
 }
 
+void TracePanel::closeAll()
+{
+    cancelImport();
+    m_run.reset();
+    m_baseline.reset();
+    m_logView->clear();
+    m_banner->setFacts({}, QString());
+    m_error->setVisible(false);
+    m_source->setText(tr("No trace open. Open a PyTorch profiler trace (Kineto JSON, plain or gzip), several "
+                         "per-rank files, or drop them on the window."));
+    showRun();
+}
+
+QStringList TracePanel::runPaths() const
+{
+    return m_run ? m_run->paths : QStringList();
+}
+
+QStringList TracePanel::baselinePaths() const
+{
+    return m_baseline ? m_baseline->paths : QStringList();
+}
+
+QString TracePanel::trainingLogPath() const
+{
+    return m_logView->path();
+}
+
 bool TracePanel::isImporting() const
 {
     return m_runJob->isRunning() || m_baselineJob->isRunning() || m_logJob->isRunning();

@@ -59,6 +59,12 @@ public:
     bool openTrainingLog(const QString& path);
     void cancelImport();
     bool isImporting() const;
+    // Closes the run, the baseline and the training log (a demo starts from nothing loaded).
+    void closeAll();
+    // What is loaded, as the user gave the paths: what a saved scenario lists to reopen.
+    QStringList runPaths() const;
+    QStringList baselinePaths() const;
+    QString trainingLogPath() const;
 
     std::shared_ptr<const TraceRun> run() const { return m_run; }
     std::shared_ptr<const TraceRun> baseline() const { return m_baseline; }

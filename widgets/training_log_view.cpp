@@ -104,6 +104,13 @@ void TrainingLogView::setLog(const trace::TrainingLog& log, const QString& path)
     refresh();
 }
 
+void TrainingLogView::clear()
+{
+    m_log.reset();
+    m_path.clear();
+    refresh();
+}
+
 void TrainingLogView::setKnownHardware(std::vector<HardwareSpec> hardware)
 {
     m_known = std::move(hardware);
@@ -178,8 +185,12 @@ void TrainingLogView::refresh()
         if (!tokens.isEmpty())
             addSeries(m_throughput, tr("Tokens/s"), steps, tokens, QString());
     }
-    if (!warmSteps.isEmpty())
-        m_throughput->addMisfits(warmName, warmSteps, warmValues);
+    if (!warmSteps.isEmpty()) {
+        // Apart from the line, as hollow grey circles: left out of the medians, not a misfit of any kind.
+        const int warm = m_throughput->addMisfits(warmName, warmSteps, warmValues);
+        m_throughput->setSeriesColour(warm, QColor(0x88, 0x88, 0x88));
+        m_throughput->setSeriesMarker(warm, Marker::Circle);
+    }
     m_throughput->rescale();
 
     m_mfu->setTitle(tr("Claimed vs recomputed MFU"));

@@ -30,6 +30,8 @@ public:
 
     void setLog(const trace::TrainingLog& log, const QString& path);
     bool hasLog() const { return m_log != nullptr; }
+    QString path() const { return m_log ? m_path : QString(); } // the log shown, as opened
+    void clear(); // back to "no training log open"
     // The presets, to recognise a peak taken from another GPU; without them only the scenario's GPU is known.
     void setKnownHardware(std::vector<HardwareSpec> hardware);
 

@@ -15,6 +15,7 @@
 #include "app/report/report_charts.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
+#include "core/presets/presets.h"
 #include "core/report/report_figures.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "widgets/trace_import.h"
@@ -78,9 +79,11 @@ public:
 
     void space(int points) { m_y += points; }
 
-    void heading(const QString& title)
+    // `following`: the height of what comes first under the heading (its first row, note or chart), which must
+    // fit on the same page: a heading is never left alone at the foot of a page.
+    void heading(const QString& title, int following)
     {
-        ensure(60); // never strand a heading at the foot of a page
+        ensure(10 + measure(title, 13, m_width, true) + 8 + following);
         space(10);
         text(title, 13, true, QColor(0x1f, 0x3b, 0x73));
         m_painter.setPen(QColor(0x1f, 0x3b, 0x73));
@@ -88,14 +91,27 @@ public:
         space(6);
     }
 
+    int rowHeight(const ReportRow& r)
+    {
+        const int labelWidth = m_width * 30 / 100;
+        const int valueWidth = m_width * 32 / 100;
+        const int noteWidth = m_width - (labelWidth + valueWidth + 8);
+        return std::max({ measure(qs(r.label), 9, labelWidth - 6), measure(qs(r.value), 9, valueWidth, true),
+                   measure(qs(r.note), 8, noteWidth) })
+            + 3;
+    }
+
+    int noteHeight(const QString& note) { return measure(note, 8, m_width); }
+
+    int chartHeight() const { return m_width * 55 / 100 + 40; }
+
     void row(const ReportRow& r)
     {
         const int labelWidth = m_width * 30 / 100;
         const int valueWidth = m_width * 32 / 100;
         const int noteX = labelWidth + valueWidth + 8;
         const int noteWidth = m_width - noteX;
-        const int h = std::max({ measure(qs(r.label), 9, labelWidth - 6), measure(qs(r.value), 9, valueWidth, true),
-            measure(qs(r.note), 8, noteWidth) });
+        const int h = rowHeight(r) - 3;
         ensure(h + 3);
         text(qs(r.label), 9, false, QColor(0x44, 0x44, 0x44), 0, labelWidth - 6, false);
         text(qs(r.value), 9, true, Qt::black, labelWidth, valueWidth, false);
@@ -107,7 +123,7 @@ public:
     {
         const int w = m_width;
         const int h = m_width * 55 / 100;
-        ensure(h + 40);
+        ensure(chartHeight());
         space(8);
         m_painter.save();
         m_painter.translate(0, m_y);
@@ -148,11 +164,13 @@ private:
     int m_pages = 1;
 };
 
-// The report runs the planner and reads the scenario's traces with the built-in kernel rules.
-ReportFigures fullFigures(const ScenarioDocument& document)
+// The report runs the planner, reads the scenario's traces with the built-in kernel rules, and diagnoses against
+// every GPU preset.
+ReportFigures fullFigures(const ScenarioDocument& document, const PresetLibrary& presets)
 {
     ReportOptions options;
     options.plan = true;
+    options.knownHardware = presets.hardware();
     std::optional<trace::KernelRules> rules;
     try {
         rules = trace::builtInKernelRules();
@@ -177,7 +195,7 @@ bool fail(QString* errorMessage, const QString& path, const QString& reason)
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = fullFigures(document);
+    const ReportFigures figures = fullFigures(document, presets);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     // The PDF is built in memory and written in one atomic step: a full disk never leaves half a report.
@@ -199,16 +217,16 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
         layout.text(title, 18, true, QColor(0x1f, 0x3b, 0x73));
         layout.text(subtitle(), 8, false, QColor(0x70, 0x70, 0x70));
         for (const auto& section : figures.sections) {
-            layout.heading(qs(section.title));
+            layout.heading(qs(section.title), section.rows.empty() ? 0 : layout.rowHeight(section.rows.front()));
             for (const auto& row : section.rows)
                 layout.row(row);
         }
         if (!figures.notes.empty()) {
-            layout.heading(QStringLiteral("Not in this report"));
+            layout.heading(QStringLiteral("Not in this report"), layout.noteHeight(qs(figures.notes.front())));
             for (const auto& note : figures.notes)
                 layout.text(qs(note), 8, false, QColor(0x55, 0x55, 0x55));
         }
-        layout.heading(QStringLiteral("Charts"));
+        layout.heading(QStringLiteral("Charts"), charts.empty() ? 0 : layout.chartHeight());
         for (const auto& chart : charts) {
             layout.chart(*chart.view, chart.caption);
             if (result)
@@ -231,7 +249,7 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
 bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = fullFigures(document);
+    const ReportFigures figures = fullFigures(document, presets);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     const QFileInfo info(path);

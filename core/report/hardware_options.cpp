@@ -22,7 +22,13 @@ Scenario onDevice(const Scenario& scenario, const HardwareSpec& h, const PresetL
 std::vector<HardwareOption> predictedHardwareOptions(
     const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets)
 {
-    std::vector<HardwareOption> options;
+    return predictedHardwareOptionsExplained(scenario, devices, presets).options;
+}
+
+PredictedHardware predictedHardwareOptionsExplained(
+    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets)
+{
+    PredictedHardware out;
     // A scenario's own GPU that is not a preset (edited or imported) is compared too, first.
     std::vector<HardwareSpec> all = devices;
     bool ownListed = false;
@@ -34,16 +40,23 @@ std::vector<HardwareOption> predictedHardwareOptions(
         const Scenario s = onDevice(scenario, h, presets);
         const bool own = h.id == scenario.cluster.hardware.id;
         const double price = own ? scenario.effectivePricePerGpuHourUsd() : h.pricePerGpuHourUsd;
-        try {
-            const StepPrediction p = evaluate(s);
-            if (!p.fits || !(p.mfu > 0 && p.mfu <= 1) || !(price > 0))
-                continue;
-            options.push_back({ s.cluster.hardware, s.cluster.gpuCount, p.mfu, price });
-        } catch (const InputError&) {
+        if (!(price > 0)) {
+            out.leftOut.push_back({ h.id, "no price per GPU-hour" });
             continue;
         }
+        try {
+            const StepPrediction p = evaluate(s);
+            if (!p.fits)
+                out.leftOut.push_back({ h.id, "this configuration does not fit in its memory" });
+            else if (!(p.mfu > 0 && p.mfu <= 1))
+                out.leftOut.push_back({ h.id, "no MFU between 0 and 100% predicted" });
+            else
+                out.options.push_back({ s.cluster.hardware, s.cluster.gpuCount, p.mfu, price });
+        } catch (const InputError& e) {
+            out.leftOut.push_back({ h.id, e.what() });
+        }
     }
-    return options;
+    return out;
 }
 
 PlannedHardware plannedHardwareOptions(

@@ -18,6 +18,19 @@ namespace mfu {
 std::vector<HardwareOption> predictedHardwareOptions(
     const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets = nullptr);
 
+// The same, with each device left out and why (no price, does not fit, rejected by the cost model): what the Cost
+// panel says beside its "By GPU" chart, so an empty or short chart explains itself.
+struct PredictedHardware {
+    std::vector<HardwareOption> options; // each with the predicted MFU it is costed at
+    struct LeftOut {
+        std::string hardwareId;
+        std::string reason;
+    };
+    std::vector<LeftOut> leftOut;
+};
+PredictedHardware predictedHardwareOptionsExplained(
+    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets = nullptr);
+
 // The same question at each device's best: the planner's best configuration of the scenario's model on
 // scenario.cluster.gpuCount of it (`mfu-explorer cost --compare`). A device nothing fits on, that has no price or that
 // the cost model rejects is listed in leftOut with the reason, so one bad device does not sink the comparison.

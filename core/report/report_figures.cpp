@@ -66,6 +66,10 @@ ReportSection scenarioSection(const ScenarioDocument& doc)
         s.pricePerGpuHourUsd ? "set in the scenario" : "the preset's typical price" });
     for (size_t i = 0; i < doc.tracePaths.size(); ++i)
         out.rows.push_back({ i == 0 ? "Traces" : "", doc.tracePaths[i], "" });
+    for (size_t i = 0; i < doc.baselineTracePaths.size(); ++i)
+        out.rows.push_back({ i == 0 ? "Baseline traces" : "", doc.baselineTracePaths[i], "" });
+    for (size_t i = 0; i < doc.trainingLogPaths.size(); ++i)
+        out.rows.push_back({ i == 0 ? "Training logs" : "", doc.trainingLogPaths[i], "" });
     return out;
 }
 
@@ -76,10 +80,9 @@ ReportSection flopsSection(const Scenario& s, const FlopsPerToken& f)
         const auto v = f.get(formula);
         if (!v)
             continue;
-        std::string note = std::string(flopFormulaLabel(formula));
-        if (formula == s.mfuFormula)
-            note += " - the scenario's MFU formula";
-        out.rows.push_back({ std::string(flopFormulaKey(formula)), formatGflop(*v), note });
+        // The names people read (6N, PaLM, per-component), never the file format's keys.
+        out.rows.push_back({ std::string(flopFormulaLabel(formula)), formatGflop(*v),
+            formula == s.mfuFormula ? "the scenario's MFU formula" : "" });
     }
     return out;
 }
@@ -183,6 +186,11 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Measured MFU: ") + e.what());
         }
+        std::string unavailable;
+        if (auto diagnosis = diagnosisSection(s, options.knownHardware, std::nullopt, &unavailable))
+            out.sections.push_back(std::move(*diagnosis));
+        else
+            out.notes.push_back("Diagnosis: " + unavailable);
     } else {
         out.notes.push_back("Measured MFU: no measured throughput in the scenario.");
     }
@@ -218,6 +226,13 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             out.sections.push_back(traceSection(*out.trace));
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Trace breakdown: ") + e.what());
+        }
+    }
+    for (const std::string& path : doc.trainingLogPaths) {
+        try {
+            out.sections.push_back(trainingLogSection(path, s, options.knownHardware));
+        } catch (const InputError& e) {
+            out.notes.push_back(std::string("Training log: ") + e.what());
         }
     }
     try {

@@ -6,7 +6,8 @@
 // cost) leaves its section out and says why in `notes`.
 // Two parts are opt-in (ReportOptions), because they take time or need data from outside core: the planner's best
 // configuration, and the breakdown of the traces whose paths the document holds (a path that no longer exists is
-// listed as missing, not an error).
+// listed as missing, not an error). The diagnosis of the measured figures and the training logs the document lists
+// (its medians and diagnosis) are always there when the scenario has them.
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,8 @@ struct TraceFigures {
 struct ReportOptions {
     bool plan = false; // run the planner for the best configuration (seconds on a large cluster)
     const trace::KernelRules* traceRules = nullptr; // analyse the document's traces with these; null: skip them
+    // Every GPU preset, so a diagnosis recognises a peak taken from another GPU; empty: the scenario's GPU only.
+    std::vector<HardwareSpec> knownHardware;
 };
 
 struct ReportFigures {
@@ -64,6 +67,15 @@ ReportFigures reportFigures(const ScenarioDocument& document, const ReportOption
 TraceFigures traceFigures(
     const ScenarioDocument& document, const trace::KernelRules& rules, const std::optional<StepPrediction>& predicted);
 ReportSection traceSection(const TraceFigures& figures);
+// The diagnosis of the scenario's measured figures (the Calculator's findings): the corrected MFU, then one row per
+// finding. Empty, with the reason in `unavailable`, when there is no measured throughput or nothing to diagnose.
+std::optional<ReportSection> diagnosisSection(const Scenario& scenario, const std::vector<HardwareSpec>& knownHardware,
+    std::optional<double> stepTimeSeconds = std::nullopt, std::string* unavailable = nullptr);
+// One training log the document lists: its steps and medians after one warm-up step, then the diagnosis of the
+// MFU it claims, read against the scenario (its model and GPU; the log's own GPU count and tokens per step where it
+// states them). A file that no longer exists is a "Missing" row; one that is not a training log throws InputError.
+ReportSection trainingLogSection(
+    const std::string& path, const Scenario& scenario, const std::vector<HardwareSpec>& knownHardware);
 ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario,
     const std::optional<StepPrediction>& current, const PlanResult& plan);
 

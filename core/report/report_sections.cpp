@@ -127,10 +127,10 @@ ReportSection traceSection(const TraceFigures& f)
     for (const auto& rank : f.run.ranks)
         steps += rank.steps.size();
     const auto& first = f.run.ranks.front();
-    out.rows.push_back(
-        { "Analysed", std::to_string(f.run.ranks.size()) + (f.run.ranks.size() == 1 ? " rank" : " ranks"),
-            std::to_string(steps) + (steps == 1 ? " step" : " steps") + " from "
-                + std::string(trace::stepSourceKey(first.stepSource)) + (first.gpuName ? ", " + *first.gpuName : "") });
+    out.rows.push_back({ "Analysed",
+        std::to_string(f.run.ranks.size()) + (f.run.ranks.size() == 1 ? " rank" : " ranks"),
+        std::to_string(steps) + (steps == 1 ? " step" : " steps") + " from "
+            + std::string(trace::stepSourceLabel(first.stepSource)) + (first.gpuName ? ", " + *first.gpuName : "") });
     out.rows.push_back({ "Step time", ms(f.run.meanStepSeconds), "mean over ranks" });
     out.rows.push_back({ "Busy", share(b, b.busyNs), "of the step windows: GPU running anything" });
     out.rows.push_back({ "Idle", share(b, b.idleNs()),
@@ -138,7 +138,7 @@ ReportSection traceSection(const TraceFigures& f)
             + " of 100 us or more" });
     for (int c = 0; c < trace::kKernelCategoryCount; ++c)
         if (b.exclusiveNs[static_cast<size_t>(c)] > 0)
-            out.rows.push_back({ std::string(trace::categoryKey(static_cast<trace::KernelCategory>(c))),
+            out.rows.push_back({ std::string(trace::categoryLabel(static_cast<trace::KernelCategory>(c))),
                 share(b, b.exclusiveNs[static_cast<size_t>(c)]), "exclusive share of the step" });
     out.rows.push_back({ "Communication", share(b, b.commNs),
         formatPercent(b.commOverlapFraction()) + " of it overlapped with compute; exposed "

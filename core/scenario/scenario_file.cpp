@@ -234,12 +234,24 @@ CostInputs readCost(const FieldReader& root)
     return c;
 }
 
+std::vector<std::string> readPaths(const FieldReader& r, const char* key)
+{
+    std::vector<std::string> out;
+    const json& paths = requiredArray(r, key);
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (!paths[i].is_string() || paths[i].get<std::string>().empty())
+            throw FieldError(std::string(key) + "[" + std::to_string(i) + "]", "expected a file path");
+        out.push_back(paths[i].get<std::string>());
+    }
+    return out;
+}
+
 ScenarioDocument readV1(const json& root)
 {
     const FieldReader r(root, "");
     r.rejectUnknownKeys({ "format", "version", "model", "cluster", "workload", "precision", "parallelism",
         "activation_checkpointing", "flags", "mfu_formula", "measured_throughput", "measured_points",
-        "price_per_gpu_hour_usd", "cost", "trace_paths" });
+        "price_per_gpu_hour_usd", "cost", "trace_paths", "baseline_trace_paths", "training_log_paths" });
     ScenarioDocument doc;
     Scenario& s = doc.scenario;
     if (!r.has("model"))
@@ -277,12 +289,9 @@ ScenarioDocument readV1(const json& root)
         s.measuredPoints.push_back(readPoint(points[i], "measured_points[" + std::to_string(i) + "]"));
     s.pricePerGpuHourUsd = optionalPositive(r, "price_per_gpu_hour_usd");
     s.cost = readCost(r);
-    const json& traces = requiredArray(r, "trace_paths");
-    for (size_t i = 0; i < traces.size(); ++i) {
-        if (!traces[i].is_string() || traces[i].get<std::string>().empty())
-            throw FieldError("trace_paths[" + std::to_string(i) + "]", "expected a file path");
-        doc.tracePaths.push_back(traces[i].get<std::string>());
-    }
+    doc.tracePaths = readPaths(r, "trace_paths");
+    doc.baselineTracePaths = readPaths(r, "baseline_trace_paths");
+    doc.trainingLogPaths = readPaths(r, "training_log_paths");
     return doc;
 }
 
@@ -404,6 +413,8 @@ json scenarioToJson(const ScenarioDocument& doc)
                 { "baseline_mfu", optionalJson(s.cost.baselineMfu) },
                 { "target_mfu", optionalJson(s.cost.targetMfu) } } },
         { "trace_paths", doc.tracePaths },
+        { "baseline_trace_paths", doc.baselineTracePaths },
+        { "training_log_paths", doc.trainingLogPaths },
     };
 }
 

@@ -29,7 +29,10 @@ inline constexpr int kScenarioFileVersion = 1;
 // What a scenario file holds: the scenario plus the session around it.
 struct ScenarioDocument {
     Scenario scenario; // with the Cost panel's inputs (scenario.cost)
-    std::vector<std::string> tracePaths; // profiler traces / training logs loaded with it, as the user gave them
+    // What was loaded with it, as the user gave the paths (files or folders), so reopening restores the session:
+    std::vector<std::string> tracePaths; // "trace_paths": the profiler traces of the run analysed (one per rank)
+    std::vector<std::string> baselineTracePaths; // "baseline_trace_paths": the run it is compared against
+    std::vector<std::string> trainingLogPaths; // "training_log_paths": training logs
 };
 
 nlohmann::json scenarioToJson(const ScenarioDocument& document);

@@ -14,6 +14,15 @@ std::string_view categoryKey(KernelCategory c)
     return kKeys[static_cast<size_t>(c)];
 }
 
+std::string_view categoryLabel(KernelCategory c)
+{
+    static constexpr std::string_view kLabels[] = { "GEMM", "Attention fwd", "Attention bwd", "Elementwise/fused",
+        "Normalization", "Softmax/loss", "Optimizer", "All-reduce", "All-gather", "Reduce-scatter", "All-to-all",
+        "Send/recv", "Broadcast", "Other comm.", "Memcpy", "Memset", "Other" };
+    static_assert(std::size(kLabels) == kKernelCategoryCount);
+    return kLabels[static_cast<size_t>(c)];
+}
+
 std::optional<KernelCategory> categoryFromKey(std::string_view key)
 {
     for (size_t i = 0; i < kKeys.size(); ++i)

@@ -31,6 +31,8 @@ inline constexpr int kKernelCategoryCount = static_cast<int>(KernelCategory::Oth
 
 std::string_view categoryKey(KernelCategory c); // "gemm", "attention_fwd", ..., "comm_allreduce", ..., "other"
 std::optional<KernelCategory> categoryFromKey(std::string_view key);
+// The name people read in a report or a chart: "GEMM", "Attention fwd", "All-reduce", ...
+std::string_view categoryLabel(KernelCategory c);
 bool isCommunication(KernelCategory c);
 bool isMemory(KernelCategory c); // memcpy, memset
 // HTA's COMPUTATION: every kernel that is neither communication nor memory.

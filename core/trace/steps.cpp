@@ -8,6 +8,21 @@
 
 namespace mfu::trace {
 
+std::string_view stepSourceLabel(StepSource s)
+{
+    switch (s) {
+    case StepSource::GpuAnnotation:
+        return "GPU step annotations";
+    case StepSource::CpuAnnotation:
+        return "CPU step annotations";
+    case StepSource::Inferred:
+        return "inferred from the recurring kernel sequence";
+    case StepSource::WholeTrace:
+        return "the whole trace";
+    }
+    return "the whole trace";
+}
+
 std::string_view stepSourceKey(StepSource s)
 {
     switch (s) {

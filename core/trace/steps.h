@@ -21,6 +21,9 @@ namespace mfu::trace {
 
 enum class StepSource { GpuAnnotation, CpuAnnotation, Inferred, WholeTrace };
 std::string_view stepSourceKey(StepSource s); // "gpu_annotation", "cpu_annotation", "inferred", "whole_trace"
+// In words, for reports: "GPU step annotations", "CPU step annotations", "inferred from the recurring kernel
+// sequence", "the whole trace".
+std::string_view stepSourceLabel(StepSource s);
 
 struct Step {
     int64_t number = 0; // N of ProfilerStep#N (1, 2, ... when inferred; 0 for the whole trace)

@@ -11,8 +11,11 @@
 
 #include <QUndoStack>
 
+#include <algorithm>
+
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
+#include "core/number_format.h"
 #include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
 #include "widgets/scenario_model.h"
@@ -130,8 +133,8 @@ private slots:
         }
     }
 
-    // 40% -> 30% MFU on the VECTOR Labs article's cluster for 90 days: the same job costs 40/30 as much, $460,800 more. A loss,
-    // said with positive amounts in the error colour, not "saved -$460,800".
+    // 40% -> 30% MFU on the VECTOR Labs article's cluster for 90 days: the same job costs 40/30 as much, $460,800 more.
+    // A loss, said with positive amounts in the error colour, not "saved -$460,800".
     void targetBelowBaselineIsALoss()
     {
         ScenarioModel model;
@@ -154,6 +157,46 @@ private slots:
         typeInto(panel.targetMfuPercent(), QStringLiteral("60"));
         QCOMPARE(
             qobject_cast<QLabel*>(form->labelForField(savedLabel))->text(), QStringLiteral("Saved (same tokens):"));
+    }
+
+    // "By GPU" says which MFU each GPU is costed at (the cost model's prediction there, not the baseline on the
+    // left), accounts for every GPU preset (a bar, or left out with the reason), and explains an empty chart.
+    void byGpuExplainsItself()
+    {
+        ScenarioModel model;
+        model.setScenario(vectorLabsJob());
+        CostPanel panel(&model, app::presetLibrary());
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        const QString note = panel.hardwareNote();
+        QVERIFY2(note.contains(QLatin1String("at the MFU the cost model predicts")), qPrintable(note));
+        QVERIFY(note.contains(QLatin1String("40.00%")));
+        auto* label = panel.findChild<QLabel*>(QStringLiteral("hardwareNote"));
+        QVERIFY(label);
+        const HardwareComparison* cmp = panel.hardwareComparison();
+        QVERIFY(cmp && !cmp->rows.empty());
+        for (const auto& row : cmp->rows)
+            QVERIFY(label->toolTip().contains(
+                QStringLiteral("%1: %2 MFU")
+                    .arg(QString::fromStdString(row.hardwareId), QString::fromStdString(formatPercent(row.mfu)))));
+        for (const HardwareSpec& h : app::presetLibrary().hardware()) {
+            const bool charted = std::any_of(
+                cmp->rows.begin(), cmp->rows.end(), [&h](const auto& row) { return row.hardwareId == h.id; });
+            QVERIFY2(charted || note.contains(QString::fromStdString(h.id)), h.id.c_str());
+        }
+
+        // A bare model: no GPU can be predicted, so the chart is empty and says so.
+        Scenario bare = vectorLabsJob();
+        bare.model = bareModel(7'000'000'000, "a 7B model");
+        bare.cost.baselineMfu = 0.45;
+        model.setScenario(bare);
+        QVERIFY(panel.hardwareChart()->data().series.isEmpty());
+        QVERIFY2(panel.hardwareNote().contains(QLatin1String("No GPU can run it")), qPrintable(panel.hardwareNote()));
+        QVERIFY(panel.hardwareNote().contains(QLatin1String("Left out")));
+
+        // No job to cost.
+        typeInto(panel.days(), QStringLiteral("0"));
+        QVERIFY2(
+            panel.hardwareNote().startsWith(QLatin1String("No GPUs to compare")), qPrintable(panel.hardwareNote()));
     }
 
     void tokenBudgetAndPredictedMfu()

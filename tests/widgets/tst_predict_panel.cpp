@@ -8,7 +8,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -333,6 +335,11 @@ private slots:
         QVERIFY(f.text("predictedBand").contains(percent(band.mfuLow)));
         QVERIFY(f.text("predictedBand").contains(percent(band.mfuHigh)));
         QVERIFY(f.text("predictedBand").contains(QLatin1String("5 published Blackwell dense runs")));
+        // On the headline figures themselves, under each one the band scales.
+        QVERIFY(f.text("predictedMfuBand").contains(percent(band.mfuLow)));
+        QVERIFY(f.text("predictedMfuBand").contains(percent(band.mfuHigh)));
+        QVERIFY(f.text("tokensPerSecBand").contains(QLocale().toString(p.tokensPerSec * band.highFactor, 'f', 0)));
+        QVERIFY(!f.text("stepTimeBand").isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(
             f.settled() && seriesNamed(f.panel.seqChart(), series::kBandHigh), kBackgroundTimeoutMs);
         const ChartView* seq = f.panel.seqChart();
@@ -346,6 +353,105 @@ private slots:
         QVERIFY(std::abs(yAt(*high, 8192) - current * band.highFactor) < 1e-9);
         auto* fill = qobject_cast<QCPGraph*>(seq->plot()->plottable(high->stackedOn + 1));
         QVERIFY(fill && fill->channelFillGraph());
+    }
+
+    // Each kind of point has a symbol and legend entry of its own, and the scenario's own point is a star: 70B with
+    // TP 8 on a GPU sweep of 1..16 cannot be laid out below 8 GPUs (grey X at 0), the planner finds nothing that fits
+    // on one GPU (triangle at 0), and the scenario (16 GPUs) is drawn where it lies.
+    void sweepMarksEachKindOfPointApart()
+    {
+        Scenario s = scenarioOn("llama-3.1-70b", "b200", 16, 8192);
+        s.parallelism.tp = 8;
+        s.activationCheckpointing = ActivationCheckpointing::Full;
+        Fixture f(s);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !f.panel.gpuChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+        const ChartView* gpus = f.panel.gpuChart();
+        const ChartSeries* invalid = seriesNamed(gpus, series::kCurrentInvalid);
+        const ChartSeries* nothing = seriesNamed(gpus, series::kBestNone);
+        QVERIFY(invalid && nothing);
+        QVERIFY(invalid->x.contains(1.0) && invalid->x.contains(4.0));
+        QVERIFY(nothing->x.contains(1.0));
+        QCOMPARE(invalid->marker, Marker::Cross);
+        QCOMPARE(nothing->marker, Marker::TriangleDown);
+        QVERIFY(invalid->colour != nothing->colour);
+        // Drawn with different symbols, each with its own legend entry.
+        QSet<int> shapes;
+        for (const ChartSeries* one : { invalid, nothing }) {
+            auto* graph = qobject_cast<QCPGraph*>(gpus->plot()->plottable(int(one - gpus->data().series.data())));
+            QVERIFY(graph && gpus->plot()->legend->hasItemWithPlottable(graph));
+            shapes << int(graph->scatterStyle().shape());
+        }
+        shapes << int(QCPScatterStyle::ssCrossCircle); // does not fit
+        QCOMPARE(shapes.size(), 3);
+
+        const StepPrediction own = f.predicted();
+        const QString ownName = ownPointName(f.model.scenario(), SweepAxis::GpuCount, &own);
+        const ChartSeries* star = nullptr;
+        for (const ChartSeries& one : gpus->data().series)
+            if (one.name == ownName)
+                star = &one;
+        QVERIFY2(star, qPrintable(ownName));
+        QCOMPARE(star->marker, Marker::Star);
+        QCOMPARE(star->x, QVector<double>({ 16.0 }));
+        QVERIFY(std::abs(star->y.front() - 100.0 * own.mfu) < 1e-9);
+        QVERIFY(ownName.contains(QLatin1String("16 GPUs")));
+    }
+
+    // A sweep where a single point is valid still shows it: a line of one point gets a marker.
+    void singleValidPointIsDrawn()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        f.panel.setSweepValues(SweepAxis::SeqLen, { 8192 });
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && seriesNamed(f.panel.seqChart(), series::kCurrent), kBackgroundTimeoutMs);
+        const ChartView* seq = f.panel.seqChart();
+        const ChartSeries* current = seriesNamed(seq, series::kCurrent);
+        QCOMPARE(current->x.size(), 1);
+        auto* graph = qobject_cast<QCPGraph*>(seq->plot()->plottable(int(current - seq->data().series.data())));
+        QVERIFY(graph);
+        QVERIFY(!graph->scatterStyle().isNone());
+    }
+
+    // Per GPU and per node never share an axis: the lines are per GPU, and a right-hand scale reads them per node.
+    void precisionChartKeepsPerGpuAndPerNodeApart()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 16, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && !f.panel.precisionTflopsChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+        const ChartData& d = f.panel.precisionTflopsChart()->data();
+        QCOMPARE(d.yAxis.label, QStringLiteral("Per GPU"));
+        for (const ChartSeries& one : d.series)
+            QVERIFY2(!one.name.contains(QLatin1String("node")), qPrintable(one.name));
+        const StepPrediction p = f.predicted();
+        QCOMPARE(d.y2Factor, double(qRound(p.tflopsPerNode / p.tflopsPerGpu))); // 8 GPUs per node
+        QCOMPARE(d.y2Factor, 8.0);
+        QVERIFY(d.y2Axis.label.startsWith(QLatin1String("Per node")));
+        const QCustomPlot* plot = f.panel.precisionTflopsChart()->plot();
+        QVERIFY(plot->yAxis2->visible());
+        QVERIFY(std::abs(plot->yAxis2->range().upper - plot->yAxis->range().upper * d.y2Factor) < 1e-6);
+    }
+
+    // A layout that does not fit: the headline figures are greyed, no band is offered for them, and a sentence says
+    // why in the error colour. Back to a fitting layout, all of it returns.
+    void misfitHeadlineIsGreyedAndExplained()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 1, 8192));
+        QVERIFY(!f.predicted().fits);
+        auto* mfu = f.panel.findChild<QLabel*>(QStringLiteral("predictedMfu"));
+        auto* reason = f.panel.findChild<QLabel*>(QStringLiteral("misfitReason"));
+        QVERIFY(mfu && reason);
+        QCOMPARE(mfu->text(), percent(f.predicted().mfu)); // still shown, so the user sees what it would be
+        QCOMPARE(
+            mfu->palette().color(QPalette::WindowText), mfu->palette().color(QPalette::Disabled, QPalette::WindowText));
+        QVERIFY(!reason->isHidden());
+        QVERIFY(reason->text().contains(QLatin1String("does not fit")));
+        QVERIFY(reason->text().contains(QLatin1String("GiB")));
+        QVERIFY(f.text("predictedMfuBand").isEmpty());
+        f.model.setGpuCount(16);
+        f.model.setConfiguration(Parallelism {}, ActivationCheckpointing::Full, f.model.scenario().flags, 1);
+        QVERIFY(f.predicted().fits);
+        QVERIFY(reason->isHidden());
+        QVERIFY(!f.text("predictedMfuBand").isEmpty());
     }
 
     // Several edits in quick succession: only the newest scenario's sweep is drawn.

@@ -97,6 +97,56 @@ private slots:
         QVERIFY2(codes.contains(QStringLiteral("corrected_mfu")), qPrintable(codes.join(QLatin1Char(','))));
     }
 
+    // The MFU tutorial states a step time: the demo enters it as one (1.2 s), and the Calculator's diagnosis has no
+    // error in it.
+    void sevenBOnH100DemoUsesTheStepTime()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        CalculatorPanel calculator(&model, presets());
+        QVERIFY(panel.runDemo(StartPanel::Demo::SevenBOnEightH100));
+        QCOMPARE(model.throughputInput(), ThroughputInput::StepTime);
+        QCOMPARE(model.throughputValue(), 1.2);
+        QCOMPARE(model.tokensPerStep(), int64_t(8 * 4096));
+        QCOMPARE(qRound(mfuOf(model.scenario()) * 1000), 145);
+        for (int r = 0; r < calculator.findings()->rowCount(); ++r) {
+            const QString text = calculator.findings()->item(r)->text();
+            QVERIFY2(!text.startsWith(QLatin1String("[error]")), qPrintable(text));
+        }
+    }
+
+    // A demo resets what it does not set: measured points, the price typed for the GPU before, the throughput
+    // input mode, the cost inputs; and it asks the window to close loaded traces (demoStarting) before it applies.
+    void demosResetWhatTheyDoNotSet()
+    {
+        ScenarioModel model;
+        StartPanel panel(model, presets());
+        QSignalSpy starting(&panel, &StartPanel::demoStarting);
+        QVERIFY(panel.runDemo(StartPanel::Demo::SevenBOnEightH100)); // step-time mode
+        Scenario edited = model.scenario();
+        edited.measuredPoints.push_back({ "mine", 4096, 8, TrainingPrecision::BF16, 0.3 });
+        edited.pricePerGpuHourUsd = 11.0;
+        edited.cost.tokenBudget = 5e12;
+        model.setScenario(edited);
+        model.setThroughputInput(ThroughputInput::StepTime);
+
+        QVERIFY(panel.runDemo(StartPanel::Demo::Llama70BTorchTitanDefault));
+        const Scenario& s = model.scenario();
+        QVERIFY(!s.measuredThroughput);
+        QVERIFY(s.measuredPoints.empty());
+        QCOMPARE(model.throughputInput(), ThroughputInput::TokensPerSecPerGpu);
+        QCOMPARE(s.effectivePricePerGpuHourUsd(), presets().findHardware("b200")->pricePerGpuHourUsd);
+        QVERIFY(!s.cost.tokenBudget);
+        QCOMPARE(s.cost.days, std::optional<double>(90));
+
+        model.setScenario(edited);
+        QVERIFY(panel.runDemo(StartPanel::Demo::Llama8BOnOneB200));
+        QVERIFY(model.scenario().measuredPoints.empty());
+        QCOMPARE(model.throughputInput(), ThroughputInput::TokensPerSecPerGpu);
+        QCOMPARE(model.throughputValue(), 21111.0);
+        QCOMPARE(starting.count(), 3);
+    }
+
     void lambdaDemo()
     {
         ScenarioModel model;

@@ -96,10 +96,20 @@ private slots:
         const ReportSection* s = section(f, "FLOP per token");
         QVERIFY(s);
         QCOMPARE(s->rows.size(), size_t(4));
-        QCOMPARE(row(s, "six_n")->value, formatGflop(flops.sixN));
-        QCOMPARE(row(s, "palm")->value, formatGflop(*flops.palm));
-        QVERIFY(row(s, "palm")->note.find("the scenario's MFU formula") != std::string::npos);
-        QCOMPARE(row(s, "per_component_causal")->value, formatGflop(*flops.perComponentCausal));
+        // Rows carry the names people read, never the file format's keys.
+        QCOMPARE(row(s, "6N")->value, formatGflop(flops.sixN));
+        const std::string palm(flopFormulaLabel(FlopFormula::PaLM));
+        QVERIFY(palm.find("PaLM") != std::string::npos);
+        QCOMPARE(row(s, palm)->value, formatGflop(*flops.palm));
+        QVERIFY(row(s, palm)->note.find("the scenario's MFU formula") != std::string::npos);
+        QCOMPARE(row(s, std::string(flopFormulaLabel(FlopFormula::PerComponentCausal)))->value,
+            formatGflop(*flops.perComponentCausal));
+        // (A file key is lower-case snake_case; "N_emb" in the PaLM formula is the formula's own notation.)
+        for (const ReportRow& r : s->rows)
+            QVERIFY2(!(r.label.find('_') != std::string::npos
+                         && std::all_of(r.label.begin(), r.label.end(),
+                             [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; })),
+                r.label.c_str());
         // A dense 70B on 256 H100 with TP 8: the cost model predicts, and its MFU row matches its own number.
         QVERIFY(f.predicted);
         QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu));
@@ -120,6 +130,50 @@ private slots:
         QCOMPARE(row(section(f, "Measured"), "Achieved")->value, std::string("395.6 TFLOPS per GPU"));
         QCOMPARE(row(section(f, "Cost of the job"), "MFU")->note, std::string("measured"));
         QCOMPARE(row(section(f, "Cost of the job"), "Cost")->value, std::string("$1,382,400"));
+        // The diagnosis of the measured figures: consistent figures, so the corrected MFU is the measured one.
+        const ReportSection* diagnosis = section(f, "Diagnosis of the measured figures");
+        QVERIFY(diagnosis);
+        QCOMPARE(row(diagnosis, "Corrected MFU")->value, std::string("40.00%"));
+        QVERIFY(!row(diagnosis, "Error"));
+    }
+
+    // A training log the document lists: its medians after warm-up and the diagnosis of the MFU it claims (the B200
+    // scaling report's 8-GPU log: 2.61% claimed against a 36 PFLOPS "peak"; LLaMA 1.36B on B200 recomputes 39.6%).
+    void trainingLogSection()
+    {
+        QTemporaryDir dir;
+        const std::string logPath = dir.filePath(QStringLiteral("b200-8gpu.log")).toStdString();
+        std::ofstream(logPath) << "  Device:                NVIDIA B200\n"
+                                  "  GPUs:                  8\n"
+                                  "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
+                                  "  Batch size (micro):    24\n"
+                                  "  Gradient accum steps:  64\n"
+                                  "  Tokens per iteration:  25,165,824\n"
+                                  "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+                                  "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                                  "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                                  "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                                  "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                                  "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
+                                  "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
+        ScenarioDocument d;
+        d.scenario.model = *presets().findModel("llama-1.36b");
+        d.scenario.cluster.hardware = *presets().findHardware("b200");
+        d.scenario.workload.seqLen = 2048;
+        const std::string missing = dir.filePath(QStringLiteral("moved.log")).toStdString();
+        d.trainingLogPaths = { logPath, missing };
+        ReportOptions options;
+        options.knownHardware = presets().hardware();
+        const ReportFigures f = reportFigures(d, options);
+        const ReportSection* s = section(f, "Training log: b200-8gpu.log");
+        QVERIFY(s);
+        QCOMPARE(row(s, "Steps")->value, std::string("3"));
+        QCOMPARE(row(s, "MFU claimed")->value, std::string("2.61%"));
+        QVERIFY(row(s, "Corrected MFU"));
+        QCOMPARE(row(s, "Corrected MFU")->value.substr(0, 3), std::string("39."));
+        QVERIFY(row(s, "Error") || row(s, "Warning")); // the 36 PFLOPS peak is not one B200's
+        QCOMPARE(row(section(f, "Training log: moved.log"), "Missing")->value, missing);
+        QCOMPARE(row(section(f, "Scenario"), "Training logs")->value, logPath);
     }
 
     void missingPartsAreNoted()
@@ -224,8 +278,9 @@ private slots:
         QCOMPARE(row(s, "Step time")->value, std::string("100.0 ms"));
         QCOMPARE(row(s, "Busy")->value, std::string("80.00%"));
         QCOMPARE(row(s, "Idle")->value, std::string("20.00%"));
-        QCOMPARE(row(s, "gemm")->value, std::string("60.00%"));
-        QCOMPARE(row(s, "comm_allreduce")->value, std::string("20.00%"));
+        QCOMPARE(row(s, "GEMM")->value, std::string("60.00%"));
+        QCOMPARE(row(s, "All-reduce")->value, std::string("20.00%"));
+        QVERIFY(row(s, "Analysed")->note.find("GPU step annotations") != std::string::npos);
         QCOMPARE(row(s, "Communication")->value, std::string("40.00%"));
         QCOMPARE(row(s, "Communication")->note, std::string("50.00% of it overlapped with compute; exposed 20.00%"));
         QVERIFY(f.trace->measured);

@@ -45,7 +45,9 @@ ScenarioDocument fullDocument(const ModelSpec& model)
         { "tuned, fp8", 16384, 512, TrainingPrecision::BF16_FP8, 0.1 + 0.2 } };
     s.pricePerGpuHourUsd = 2.5;
     d.scenario.cost = { 15e12, 90, 0.4, 0.6 };
-    d.tracePaths = { "/data/run 1/rank0.json.gz", "logs/torchtitan.log" };
+    d.tracePaths = { "/data/run 1/rank0.json.gz", "/data/run 1/rank1.json.gz" };
+    d.baselineTracePaths = { "/data/baseline" }; // a folder of ranks
+    d.trainingLogPaths = { "logs/torchtitan.log" };
     return d;
 }
 
@@ -211,6 +213,8 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
     SAME(scenario.cost.baselineMfu);
     SAME(scenario.cost.targetMfu);
     SAME(tracePaths);
+    SAME(baselineTracePaths);
+    SAME(trainingLogPaths);
 }
 
 ModelSpec importedModel()
@@ -389,6 +393,10 @@ private slots:
             << edited([](auto& j) { j["measured_throughput"]["scope"] = "node"; }) << "measured_throughput.scope";
         QTest::newRow("traces not a list") << edited([](auto& j) { j["trace_paths"] = "a.json"; }) << "trace_paths";
         QTest::newRow("empty trace path") << edited([](auto& j) { j["trace_paths"][1] = ""; }) << "trace_paths[1]";
+        QTest::newRow("baseline not a list")
+            << edited([](auto& j) { j["baseline_trace_paths"] = 3; }) << "baseline_trace_paths";
+        QTest::newRow("log path not text")
+            << edited([](auto& j) { j["training_log_paths"][0] = 7; }) << "training_log_paths[0]";
         QTest::newRow("document longer than the packing length") << edited([](auto& j) {
             j["workload"]["packing"] = { { "document_lengths", { 100000 } } };
         }) << "workload.packing.document_lengths";
