@@ -141,6 +141,13 @@ void MainWindow::createMenus()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open..."), this, &MainWindow::chooseAndOpenFiles);
     setStandardShortcuts(open, QKeySequence::Open);
+    // A multi-rank run: a folder of per-rank traces, or of their *.summary.json (docs/cluster-scale.md).
+    file->addAction(tr("Open &Folder of Ranks..."), this, [this] {
+        if (auto* trace = findChild<widgets::TracePanel*>()) {
+            m_tabs->setCurrentWidget(trace);
+            trace->chooseRankFolder();
+        }
+    });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* save = file->addAction(tr("&Save Scenario"), this, [this] { saveScenarioInteractively(false); });

@@ -4,10 +4,12 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
@@ -18,11 +20,10 @@ namespace mfu::widgets {
 
 namespace {
 
-constexpr int kGutter = 120; // lane labels
 constexpr int kAxisHeight = 34; // tick labels and the axis title
 constexpr int kLegendHeight = 22;
-constexpr int kLaneHeight = 22;
-constexpr int kLaneGap = 4;
+constexpr int kMaxLaneHeight = 22;
+constexpr int kMinLanePitch = 8; // lane + gap: below this, lanes scroll instead of shrinking
 constexpr int kStepBandHeight = 18;
 constexpr int64_t kMinSpanNs = 2'000; // 2 us: a single short kernel fills the view
 
@@ -39,57 +40,121 @@ QString displayName(const std::string& name)
     return n.startsWith(QLatin1String("void ")) ? n.mid(5) : n;
 }
 
+// ProfilerStep#N annotations: the GPU ones when the file has any, else the CPU ones.
+template <class Visit> void forEachProfilerStep(const trace::Timeline& t, Visit visit)
+{
+    const bool anyOnGpu = std::any_of(t.annotations.begin(), t.annotations.end(), [&t](const trace::Annotation& a) {
+        int64_t n = 0;
+        return a.onGpu && trace::profilerStepNumber(t.names.name(a.name), n);
+    });
+    for (const auto& a : t.annotations) {
+        int64_t n = 0;
+        if (a.onGpu == anyOnGpu && trace::profilerStepNumber(t.names.name(a.name), n))
+            visit(a, n);
+    }
+}
+
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
     : QWidget(parent)
+    , m_scroll(new QScrollBar(Qt::Vertical, this))
 {
     setMouseTracking(true);
     setAccessibleName(tr("GPU timeline"));
-    setToolTip(tr("Wheel: zoom; drag: pan; double-click: show all"));
+    setToolTip(tr("Wheel: zoom; drag: pan; double-click: show all; wheel over the lane names: scroll the lanes"));
+    m_placeholder = tr("Open a trace to see its GPU streams here.");
+    m_scroll->setVisible(false);
+    m_scroll->setAccessibleName(tr("Scroll the timeline's lanes"));
+    connect(m_scroll, &QScrollBar::valueChanged, this, [this](int value) {
+        m_firstLane = value;
+        update();
+    });
 }
 
 void TimelineView::setTimeline(std::shared_ptr<const trace::Timeline> timeline)
 {
-    m_timeline = std::move(timeline);
+    std::vector<Track> tracks;
+    if (timeline) {
+        Track t;
+        t.rank = timeline->rank.value_or(0);
+        t.timeline = std::move(timeline);
+        tracks.push_back(std::move(t));
+    }
+    rebuild(std::move(tracks));
+}
+
+void TimelineView::setRankTimelines(std::vector<RankTimeline> ranks)
+{
+    std::vector<Track> tracks;
+    for (auto& r : ranks) {
+        if (!r.timeline)
+            continue;
+        Track t;
+        t.rank = r.rank;
+        t.timeline = std::move(r.timeline);
+        tracks.push_back(std::move(t));
+    }
+    // One rank keeps its file's clock (times read as in the file); several share the absolute clock.
+    if (tracks.size() > 1)
+        for (Track& t : tracks)
+            t.offsetNs = t.timeline->timeOriginNs;
+    rebuild(std::move(tracks));
+}
+
+void TimelineView::rebuild(std::vector<Track> tracks)
+{
+    m_tracks = std::move(tracks);
     m_lanes.clear();
+    m_steps.clear();
     m_dataStart = m_dataEnd = 0;
-    if (m_timeline && !m_timeline->activities.empty()) {
+    bool any = false;
+    for (size_t k = 0; k < m_tracks.size(); ++k) {
+        Track& track = m_tracks[k];
+        const auto& acts = track.timeline->activities;
         std::map<std::pair<int32_t, int32_t>, Lane> lanes;
-        const auto& acts = m_timeline->activities;
-        m_dataStart = acts.front().startNs;
-        m_dataEnd = acts.front().endNs;
         for (size_t i = 0; i < acts.size(); ++i) { // activities are sorted by start, so each lane is too
             Lane& lane = lanes[{ acts[i].device, acts[i].stream }];
+            lane.track = k;
             lane.device = acts[i].device;
             lane.stream = acts[i].stream;
             lane.activities.push_back(i);
             lane.longestNs = std::max(lane.longestNs, acts[i].durationNs());
-            m_dataEnd = std::max(m_dataEnd, acts[i].endNs);
+            const int64_t start = acts[i].startNs + track.offsetNs;
+            const int64_t end = acts[i].endNs + track.offsetNs;
+            m_dataStart = any ? std::min(m_dataStart, start) : start;
+            m_dataEnd = any ? std::max(m_dataEnd, end) : end;
+            any = true;
         }
         for (auto& [key, lane] : lanes)
             m_lanes.push_back(std::move(lane));
+        forEachProfilerStep(*track.timeline, [&](const trace::Annotation& a, int64_t n) {
+            track.stepStarts.push_back(a.startNs + track.offsetNs);
+            if (k == 0)
+                m_steps.push_back({ a.startNs + track.offsetNs, a.endNs + track.offsetNs, n });
+        });
     }
-    m_steps.clear();
-    if (m_timeline) {
-        const bool anyOnGpu = std::any_of(
-            m_timeline->annotations.begin(), m_timeline->annotations.end(), [this](const trace::Annotation& a) {
-                int64_t n = 0;
-                return a.onGpu && trace::profilerStepNumber(m_timeline->names.name(a.name), n);
-            });
-        for (const auto& a : m_timeline->annotations) {
-            int64_t n = 0;
-            if (a.onGpu == anyOnGpu && trace::profilerStepNumber(m_timeline->names.name(a.name), n))
-                m_steps.push_back({ a.startNs, a.endNs, n });
-        }
-    }
+    const QFontMetrics fm(font());
+    m_gutter = std::max(fm.horizontalAdvance(tr("Time (ms)")), fm.horizontalAdvance(tr("Steps, rank %1").arg(0)));
+    for (int i = 0; i < laneCount(); ++i)
+        m_gutter = std::max(m_gutter, fm.horizontalAdvance(laneLabel(i)));
+    m_gutter = std::clamp(m_gutter + 16, 100, 260);
+    m_scroll->setValue(0);
+    m_firstLane = 0;
     updateGeometry();
+    updateScrollBar();
     showAll();
 }
 
 void TimelineView::clear()
 {
-    setTimeline(nullptr);
+    rebuild({});
+}
+
+void TimelineView::setPlaceholder(const QString& text)
+{
+    m_placeholder = text;
+    update();
 }
 
 QString TimelineView::laneLabel(int lane) const
@@ -97,7 +162,18 @@ QString TimelineView::laneLabel(int lane) const
     if (lane < 0 || lane >= laneCount())
         return {};
     const Lane& l = m_lanes[static_cast<size_t>(lane)];
-    return tr("GPU %1 stream %2").arg(l.device).arg(l.stream);
+    if (m_tracks.size() <= 1)
+        return tr("GPU %1 stream %2").arg(l.device).arg(l.stream);
+    const int rank = m_tracks[l.track].rank;
+    const bool oneDevice = std::all_of(m_lanes.begin(), m_lanes.end(),
+        [&l](const Lane& other) { return other.track != l.track || other.device == l.device; });
+    return oneDevice ? tr("Rank %1 · stream %2").arg(rank).arg(l.stream)
+                     : tr("Rank %1 · GPU %2 s%3").arg(rank).arg(l.device).arg(l.stream);
+}
+
+int TimelineView::laneTrack(int lane) const
+{
+    return lane < 0 || lane >= laneCount() ? -1 : static_cast<int>(m_lanes[static_cast<size_t>(lane)].track);
 }
 
 void TimelineView::setVisibleRange(int64_t startNs, int64_t endNs)
@@ -143,31 +219,93 @@ void TimelineView::zoom(double factor, double anchor)
 QSize TimelineView::sizeHint() const
 {
     return { 800,
-        kAxisHeight + kLegendHeight + kStepBandHeight + std::max(1, laneCount()) * (kLaneHeight + kLaneGap) + 12 };
+        kAxisHeight + kLegendHeight + kStepBandHeight + std::max(1, std::min(laneCount(), 12)) * (kMaxLaneHeight + 4)
+            + 12 };
 }
 
 QSize TimelineView::minimumSizeHint() const
 {
-    return { 300, kAxisHeight + kLegendHeight + kStepBandHeight + kLaneHeight + 12 };
+    return { 300, kAxisHeight + kLegendHeight + kStepBandHeight + kMaxLaneHeight + 12 };
+}
+
+int TimelineView::gutter() const
+{
+    return m_gutter;
 }
 
 QRect TimelineView::plotRect() const
 {
-    return QRect(
-        kGutter, kAxisHeight, std::max(1, width() - kGutter - 8), std::max(1, height() - kAxisHeight - kLegendHeight));
+    const int right = !m_scroll->isHidden() ? m_scroll->width() + 4 : 8;
+    return QRect(gutter(), kAxisHeight, std::max(1, width() - gutter() - right),
+        std::max(1, height() - kAxisHeight - kLegendHeight));
 }
 
 QRect TimelineView::stepRect() const
 {
     const QRect plot = plotRect();
-    return QRect(plot.left(), plot.top() + kLaneGap, plot.width(), kStepBandHeight);
+    return QRect(plot.left(), plot.top() + 4, plot.width(), kStepBandHeight);
+}
+
+namespace {
+
+// Lanes fill the height between the step band and the legend: up to kMaxLaneHeight each, down to kMinLanePitch.
+struct LaneGeometry {
+    int top = 0;
+    int pitch = 0;
+    int gap = 0;
+    int capacity = 0;
+};
+
+LaneGeometry laneGeometry(const QRect& plot, int lanes, bool severalRanks)
+{
+    LaneGeometry g;
+    g.gap = severalRanks ? 2 : 4;
+    g.top = plot.top() + 4 + kStepBandHeight + g.gap;
+    const int available = std::max(1, plot.bottom() - g.top - 2);
+    g.pitch = std::clamp(available / std::max(1, lanes), kMinLanePitch, kMaxLaneHeight + g.gap);
+    g.capacity = std::max(1, available / g.pitch);
+    return g;
+}
+
+} // namespace
+
+int TimelineView::visibleLaneCapacity() const
+{
+    return laneGeometry(plotRect(), laneCount(), m_tracks.size() > 1).capacity;
+}
+
+int TimelineView::laneHeight() const
+{
+    const LaneGeometry g = laneGeometry(plotRect(), laneCount(), m_tracks.size() > 1);
+    return g.pitch - g.gap;
+}
+
+void TimelineView::updateScrollBar()
+{
+    // Decided on the plot without the bar; the bar then takes its width from the plot, which only adds height.
+    m_scroll->setHidden(true);
+    const int capacity = visibleLaneCapacity();
+    const bool overflow = laneCount() > capacity;
+    m_scroll->setHidden(!overflow);
+    const int top = kAxisHeight + 4 + kStepBandHeight;
+    m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), top, m_scroll->sizeHint().width(),
+        std::max(10, height() - top - kLegendHeight));
+    m_scroll->setRange(0, overflow ? laneCount() - capacity : 0);
+    m_scroll->setPageStep(capacity);
+    m_firstLane = m_scroll->value();
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updateScrollBar();
 }
 
 QRect TimelineView::laneRect(int lane) const
 {
     const QRect plot = plotRect();
-    return QRect(plot.left(), plot.top() + kStepBandHeight + kLaneGap + lane * (kLaneHeight + kLaneGap) + kLaneGap,
-        plot.width(), kLaneHeight);
+    const LaneGeometry g = laneGeometry(plot, laneCount(), m_tracks.size() > 1);
+    return QRect(plot.left(), g.top + (lane - m_firstLane) * g.pitch, plot.width(), g.pitch - g.gap);
 }
 
 double TimelineView::xOf(int64_t ns) const
@@ -187,9 +325,10 @@ int64_t TimelineView::nsAt(double x) const
 
 size_t TimelineView::firstVisible(const Lane& lane, int64_t fromNs) const
 {
-    const auto& acts = m_timeline->activities;
+    const Track& track = m_tracks[lane.track];
+    const auto& acts = track.timeline->activities;
     // An activity starting before fromNs - longest cannot reach fromNs.
-    const int64_t earliest = fromNs - lane.longestNs;
+    const int64_t earliest = fromNs - track.offsetNs - lane.longestNs;
     auto it = std::lower_bound(lane.activities.begin(), lane.activities.end(), earliest,
         [&acts](size_t i, int64_t ns) { return acts[i].startNs < ns; });
     return static_cast<size_t>(it - lane.activities.begin());
@@ -203,30 +342,53 @@ void TimelineView::paintEvent(QPaintEvent*)
     m_lastBinned = 0;
     if (m_lanes.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Open a trace to see its GPU streams here."));
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap, m_placeholder);
         return;
     }
     const QRect plot = plotRect();
     paintAxis(p, plot);
     paintSteps(p);
-    for (int i = 0; i < laneCount(); ++i) {
+    const QFontMetrics fm(font());
+    const bool laneLabels = laneHeight() >= fm.height() - 2;
+    const bool severalRanks = m_tracks.size() > 1;
+    int trackFrom = -1; // first visible lane of the current rank, for a rank label when lanes are too thin
+    for (int i = m_firstLane; i < laneCount(); ++i) {
         const QRect lane = laneRect(i);
-        if (lane.top() > plot.bottom())
+        if (lane.bottom() > plot.bottom() + 1)
             break;
+        const Lane& l = m_lanes[static_cast<size_t>(i)];
+        if (severalRanks && (i == m_firstLane || l.track != m_lanes[static_cast<size_t>(i) - 1].track)) {
+            if (i != m_firstLane) { // a rule between ranks
+                p.setPen(palette().color(QPalette::Mid));
+                p.drawLine(4, lane.top() - 1, plot.right(), lane.top() - 1);
+            }
+            trackFrom = i;
+        }
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QRect(4, lane.top(), kGutter - 8, lane.height()), Qt::AlignRight | Qt::AlignVCenter, laneLabel(i));
+        if (laneLabels)
+            p.drawText(
+                QRect(4, lane.top(), gutter() - 8, lane.height()), Qt::AlignRight | Qt::AlignVCenter, laneLabel(i));
+        const bool lastOfTrack = i + 1 == laneCount() || m_lanes[static_cast<size_t>(i) + 1].track != l.track
+            || laneRect(i + 1).bottom() > plot.bottom() + 1;
+        if (!laneLabels && severalRanks && lastOfTrack) {
+            const QRect group(4, laneRect(trackFrom).top(), gutter() - 8, lane.bottom() - laneRect(trackFrom).top());
+            p.drawText(group.adjusted(0, -fm.height(), 0, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                tr("Rank %1").arg(m_tracks[l.track].rank));
+        }
         p.fillRect(lane, palette().alternateBase());
         p.save();
         p.setClipRect(lane);
-        paintLane(p, m_lanes[static_cast<size_t>(i)], lane);
+        paintLane(p, l, lane);
         p.restore();
     }
+    if (severalRanks)
+        paintRankSteps(p);
     paintLegend(p);
 }
 
 void TimelineView::paintAxis(QPainter& p, const QRect& plot)
 {
-    // Ticks at 1-2-5 steps in milliseconds since the first activity.
+    // Ticks at 1-2-5 steps in milliseconds since the first activity (of any rank shown).
     const double spanMs = static_cast<double>(m_viewEnd - m_viewStart) / 1e6;
     const double rough = spanMs / std::max(2, plot.width() / 110);
     const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
@@ -236,7 +398,7 @@ void TimelineView::paintAxis(QPainter& p, const QRect& plot)
     const QColor text = palette().color(QPalette::Text);
     QColor grid = palette().color(QPalette::Mid);
     p.setPen(text);
-    p.drawText(QRect(0, 0, kGutter - 8, 16), Qt::AlignRight | Qt::AlignVCenter, tr("Time (ms)"));
+    p.drawText(QRect(0, 0, gutter() - 8, 16), Qt::AlignRight | Qt::AlignVCenter, tr("Time (ms)"));
     for (double ms = std::ceil(firstMs / step) * step; ms <= firstMs + spanMs; ms += step) {
         const double x = xOf(m_dataStart + static_cast<int64_t>(std::llround(ms * 1e6)));
         p.setPen(grid);
@@ -244,23 +406,31 @@ void TimelineView::paintAxis(QPainter& p, const QRect& plot)
         p.setPen(text);
         p.drawText(QRectF(x - 55, 2, 110, 16), Qt::AlignCenter, milliseconds(ms, step));
     }
+    if (m_tracks.size() > 1)
+        p.drawText(QRect(gutter(), 18, plot.width(), 14), Qt::AlignLeft | Qt::AlignVCenter,
+            tr("%n ranks on the hosts' clocks (each file's time origin + its timestamps)", nullptr,
+                static_cast<int>(m_tracks.size())));
 }
 
 void TimelineView::paintLane(QPainter& p, const Lane& lane, const QRect& rect)
 {
-    const auto& acts = m_timeline->activities;
+    const Track& track = m_tracks[lane.track];
+    const auto& acts = track.timeline->activities;
+    const int64_t offset = track.offsetNs;
     const int columns = rect.width();
     // Per pixel column: nanoseconds of each sub-pixel activity by category; the largest paints the column.
     std::vector<std::array<int64_t, trace::kKernelCategoryCount>> bins;
     const double nsPerPixel = static_cast<double>(m_viewEnd - m_viewStart) / columns;
     for (size_t k = firstVisible(lane, m_viewStart); k < lane.activities.size(); ++k) {
         const trace::GpuActivity& a = acts[lane.activities[k]];
-        if (a.startNs > m_viewEnd)
+        const int64_t start = a.startNs + offset;
+        const int64_t end = a.endNs + offset;
+        if (start > m_viewEnd)
             break;
-        if (a.endNs < m_viewStart)
+        if (end < m_viewStart)
             continue;
-        const double x0 = xOf(a.startNs);
-        const double x1 = xOf(a.endNs);
+        const double x0 = xOf(start);
+        const double x1 = xOf(end);
         if (x1 - x0 >= 2) {
             const QRectF r(QPointF(std::max(x0, rect.left() - 1.0), rect.top()),
                 QPointF(std::min(x1, rect.right() + 1.0), rect.bottom() + 1));
@@ -268,11 +438,11 @@ void TimelineView::paintLane(QPainter& p, const Lane& lane, const QRect& rect)
             p.fillRect(r, c);
             p.setPen(c.darker(140));
             p.drawRect(r.adjusted(0, 0, -1, -1));
-            if (r.width() > 40) { // room for the name
+            if (r.width() > 40 && rect.height() >= QFontMetrics(font()).height() - 2) { // room for the name
                 p.setPen(c.lightnessF() < 0.55 ? Qt::white : Qt::black);
                 p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                    QFontMetrics(font()).elidedText(
-                        displayName(m_timeline->names.name(a.name)), Qt::ElideRight, static_cast<int>(r.width()) - 6));
+                    QFontMetrics(font()).elidedText(displayName(track.timeline->names.name(a.name)), Qt::ElideRight,
+                        static_cast<int>(r.width()) - 6));
             }
             ++m_lastRects;
             continue;
@@ -293,19 +463,51 @@ void TimelineView::paintLane(QPainter& p, const Lane& lane, const QRect& rect)
         for (int64_t v : bin)
             total += v;
         const double busy = std::min(1.0, static_cast<double>(total) / nsPerPixel);
-        const int h = std::max(3, static_cast<int>(std::lround(busy * rect.height())));
+        const int h = std::max(std::min(3, rect.height()), static_cast<int>(std::lround(busy * rect.height())));
         p.fillRect(QRect(rect.left() + column, rect.bottom() + 1 - h, 1, h),
             categoryColour(static_cast<trace::KernelCategory>(best - bin.begin())));
         ++m_lastBinned;
     }
 }
 
+// Each rank's own step starts over its lanes: with the ranks on one clock, a rank whose steps start late shows.
+void TimelineView::paintRankSteps(QPainter& p)
+{
+    const QRect plot = plotRect();
+    QColor line = palette().color(QPalette::Text);
+    line.setAlphaF(0.55f);
+    p.save();
+    p.setClipRect(plot);
+    p.setPen(QPen(line, 1, Qt::DashLine));
+    for (size_t k = 0; k < m_tracks.size(); ++k) {
+        int top = -1;
+        int bottom = -1;
+        for (int i = m_firstLane; i < laneCount(); ++i) {
+            const QRect lane = laneRect(i);
+            if (lane.bottom() > plot.bottom() + 1)
+                break;
+            if (m_lanes[static_cast<size_t>(i)].track != k)
+                continue;
+            top = top < 0 ? lane.top() : top;
+            bottom = lane.bottom();
+        }
+        if (top < 0)
+            continue;
+        for (int64_t start : m_tracks[k].stepStarts)
+            if (start >= m_viewStart && start <= m_viewEnd)
+                p.drawLine(QPointF(xOf(start), top), QPointF(xOf(start), bottom));
+    }
+    p.restore();
+}
+
 void TimelineView::paintSteps(QPainter& p)
 {
     const QRect band = stepRect();
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRect(4, band.top(), kGutter - 8, band.height()), Qt::AlignRight | Qt::AlignVCenter,
-        m_steps.empty() ? tr("No steps") : tr("Steps"));
+    const QString label = m_steps.empty() ? tr("No steps")
+        : m_tracks.size() > 1             ? tr("Steps, rank %1").arg(m_tracks.front().rank)
+                                          : tr("Steps");
+    p.drawText(QRect(4, band.top(), gutter() - 8, band.height()), Qt::AlignRight | Qt::AlignVCenter, label);
     p.save();
     p.setClipRect(band);
     const QColor shades[] = { palette().color(QPalette::Mid), palette().color(QPalette::Midlight) };
@@ -326,9 +528,10 @@ void TimelineView::paintSteps(QPainter& p)
 void TimelineView::paintLegend(QPainter& p)
 {
     std::array<bool, trace::kKernelCategoryCount> present {};
-    for (const auto& a : m_timeline->activities)
-        present[static_cast<size_t>(a.category)] = true;
-    int x = kGutter;
+    for (const Track& t : m_tracks)
+        for (const auto& a : t.timeline->activities)
+            present[static_cast<size_t>(a.category)] = true;
+    int x = gutter();
     const int y = height() - kLegendHeight + 4;
     const QFontMetrics fm(font());
     for (int c = 0; c < trace::kKernelCategoryCount; ++c) {
@@ -343,29 +546,34 @@ void TimelineView::paintLegend(QPainter& p)
     }
 }
 
-std::optional<size_t> TimelineView::activityAt(const QPoint& pos) const
+std::optional<TimelineView::Hit> TimelineView::hitAt(const QPoint& pos) const
 {
-    if (!m_timeline)
-        return std::nullopt;
-    for (int i = 0; i < laneCount(); ++i) {
-        if (!laneRect(i).contains(pos))
+    const QRect plot = plotRect();
+    for (int i = m_firstLane; i < laneCount(); ++i) {
+        const QRect rect = laneRect(i);
+        if (rect.bottom() > plot.bottom() + 1)
+            break;
+        if (!rect.contains(pos))
             continue;
         const Lane& lane = m_lanes[static_cast<size_t>(i)];
+        const Track& track = m_tracks[lane.track];
         // Within two pixels, so kernels narrower than a pixel can still be hovered.
         const int64_t from = nsAt(pos.x() - 2);
         const int64_t to = nsAt(pos.x() + 2);
         const int64_t at = nsAt(pos.x());
-        std::optional<size_t> best;
+        std::optional<Hit> best;
         int64_t bestDistance = 0;
         for (size_t k = firstVisible(lane, from); k < lane.activities.size(); ++k) {
-            const trace::GpuActivity& a = m_timeline->activities[lane.activities[k]];
-            if (a.startNs > to)
+            const trace::GpuActivity& a = track.timeline->activities[lane.activities[k]];
+            const int64_t start = a.startNs + track.offsetNs;
+            const int64_t end = a.endNs + track.offsetNs;
+            if (start > to)
                 break;
-            if (a.endNs < from)
+            if (end < from)
                 continue;
-            const int64_t distance = at < a.startNs ? a.startNs - at : (at > a.endNs ? at - a.endNs : 0);
+            const int64_t distance = at < start ? start - at : (at > end ? at - end : 0);
             if (!best || distance < bestDistance) {
-                best = lane.activities[k];
+                best = Hit { lane.track, lane.activities[k] };
                 bestDistance = distance;
             }
         }
@@ -374,20 +582,29 @@ std::optional<size_t> TimelineView::activityAt(const QPoint& pos) const
     return std::nullopt;
 }
 
+std::optional<size_t> TimelineView::activityAt(const QPoint& pos) const
+{
+    const auto hit = hitAt(pos);
+    return hit ? std::optional(hit->activity) : std::nullopt;
+}
+
 bool TimelineView::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        if (const auto i = activityAt(help->pos())) {
-            const trace::GpuActivity& a = m_timeline->activities[*i];
+        if (const auto hit = hitAt(help->pos())) {
+            const Track& track = m_tracks[hit->track];
+            const trace::GpuActivity& a = track.timeline->activities[hit->activity];
             const QLocale locale;
-            QToolTip::showText(help->globalPos(),
-                tr("%1\n%2 · %3 µs · starts at %4 ms")
-                    .arg(QString::fromStdString(m_timeline->names.name(a.name)),
-                        categoryLabel(trace::categoryKey(a.category)),
-                        locale.toString(static_cast<double>(a.durationNs()) / 1e3, 'f', 1),
-                        locale.toString(static_cast<double>(a.startNs - m_dataStart) / 1e6, 'f', 3)),
-                this);
+            QString text
+                = tr("%1\n%2 · %3 µs · starts at %4 ms")
+                      .arg(QString::fromStdString(track.timeline->names.name(a.name)),
+                          categoryLabel(trace::categoryKey(a.category)),
+                          locale.toString(static_cast<double>(a.durationNs()) / 1e3, 'f', 1),
+                          locale.toString(static_cast<double>(a.startNs + track.offsetNs - m_dataStart) / 1e6, 'f', 3));
+            if (m_tracks.size() > 1)
+                text += tr(" · rank %1, GPU %2 stream %3").arg(track.rank).arg(a.device).arg(a.stream);
+            QToolTip::showText(help->globalPos(), text, this);
         } else {
             QToolTip::showText(help->globalPos(), toolTip(), this);
         }
@@ -399,8 +616,13 @@ bool TimelineView::event(QEvent* e)
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
     const QRect plot = plotRect();
-    const double anchor = std::clamp((event->position().x() - plot.left()) / plot.width(), 0.0, 1.0);
     const double steps = event->angleDelta().y() / 120.0;
+    if (event->position().x() < plot.left() && !m_scroll->isHidden()) {
+        m_scroll->setValue(m_scroll->value() - static_cast<int>(std::lround(steps * 3)));
+        event->accept();
+        return;
+    }
+    const double anchor = std::clamp((event->position().x() - plot.left()) / plot.width(), 0.0, 1.0);
     zoom(std::pow(1.4, steps), anchor);
     event->accept();
 }

@@ -21,35 +21,6 @@ void TopKernelsModel::setKernels(std::vector<trace::KernelStat> kernels)
     endResetModel();
 }
 
-void TopKernelsModel::setBaseline(std::vector<trace::KernelStat> baseline, double baselineSteps, double steps)
-{
-    beginResetModel();
-    m_baseline = std::move(baseline);
-    m_baselineSteps = std::max(1.0, baselineSteps);
-    m_steps = std::max(1.0, steps);
-    m_hasBaseline = true;
-    endResetModel();
-}
-
-void TopKernelsModel::clearBaseline()
-{
-    if (!m_hasBaseline)
-        return;
-    beginResetModel();
-    m_baseline.clear();
-    m_hasBaseline = false;
-    endResetModel();
-}
-
-// The kernel's time per step in the baseline, by name; nullopt when it is not among the baseline's top kernels.
-std::optional<double> TopKernelsModel::baselineMsPerStep(const trace::KernelStat& k) const
-{
-    for (const auto& b : m_baseline)
-        if (b.name == k.name)
-            return static_cast<double>(b.totalNs) / 1e6 / m_baselineSteps;
-    return std::nullopt;
-}
-
 int TopKernelsModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_kernels.size());
@@ -57,7 +28,7 @@ int TopKernelsModel::rowCount(const QModelIndex& parent) const
 
 int TopKernelsModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : ColumnCount + (m_hasBaseline ? 2 : 0);
+    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant TopKernelsModel::data(const QModelIndex& index, int role) const
@@ -65,25 +36,6 @@ QVariant TopKernelsModel::data(const QModelIndex& index, int role) const
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     const trace::KernelStat& k = m_kernels[static_cast<size_t>(index.row())];
-    if (index.column() >= ColumnCount) {
-        const auto base = baselineMsPerStep(k);
-        const double here = static_cast<double>(k.totalNs) / 1e6 / m_steps;
-        const std::optional<double> value
-            = index.column() == BaselineMsPerStep ? base : (base ? std::optional(here - *base) : std::nullopt);
-        if (role == SortRole)
-            return value ? QVariant(*value) : QVariant();
-        if (role == Qt::DisplayRole) {
-            if (!value)
-                return tr("–"); // not among the baseline's top kernels
-            const QString text = QLocale().toString(*value, 'f', 3);
-            return index.column() == DeltaMsPerStep && *value > 0 ? QLatin1Char('+') + text : text;
-        }
-        if (role == Qt::ToolTipRole && !value)
-            return tr("Not among the baseline's top kernels");
-        if (role == Qt::TextAlignmentRole)
-            return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
-        return {};
-    }
     const double totalMs = static_cast<double>(k.totalNs) / 1e6;
     const double meanUs = k.count > 0 ? static_cast<double>(k.totalNs) / 1e3 / static_cast<double>(k.count) : 0.0;
     const double maxUs = static_cast<double>(k.maxNs) / 1e3;
@@ -152,10 +104,6 @@ QVariant TopKernelsModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Max (µs)");
     case Share:
         return tr("Share of kernel time (%)");
-    case BaselineMsPerStep:
-        return tr("Baseline (ms/step)");
-    case DeltaMsPerStep:
-        return tr("Change (ms/step)");
     }
     return {};
 }

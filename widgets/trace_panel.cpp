@@ -31,11 +31,16 @@
 #include "core/scenario/file_facts.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
+#include "core/trace/cross_rank.h"
 #include "widgets/activity.h"
 #include "widgets/background_job.h"
+#include "widgets/busy_heat_map.h"
 #include "widgets/chart_view.h"
 #include "widgets/facts_banner.h"
+#include "widgets/kernel_diff_model.h"
+#include "widgets/rank_progress.h"
 #include "widgets/scenario_model.h"
+#include "widgets/straggler_view.h"
 #include "widgets/timeline_view.h"
 #include "widgets/top_kernels_model.h"
 #include "widgets/trace_charts.h"
@@ -72,6 +77,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     , m_baselineJob(new BackgroundJob(this))
     , m_logJob(new BackgroundJob(this))
     , m_kernels(new TopKernelsModel(this))
+    , m_diff(new KernelDiffModel(this))
     , m_kernelProxy(new QSortFilterProxyModel(this))
     , m_ranks(new QStandardItemModel(this))
 {
@@ -99,6 +105,9 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_cancel->setObjectName(QStringLiteral("cancelImport"));
     m_cancel->setVisible(false);
     connect(m_cancel, &QPushButton::clicked, this, &TracePanel::cancelImport);
+    m_rankProgress = new RankProgressView;
+    m_rankProgress->setObjectName(QStringLiteral("rankProgress"));
+    m_rankProgress->setVisible(false);
     m_rank = new QComboBox;
     m_rank->setAccessibleName(tr("Rank"));
     // File names are long: a combo sized to them would widen the whole tab widget and squeeze the scenario dock.
@@ -135,12 +144,17 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
 
     m_banner = new FactsBanner(m_scenario);
 
-    m_timeline = new TimelineView;
+    m_stragglers = new StragglerView;
+    m_stragglers->setObjectName(QStringLiteral("stragglers"));
+    m_heatMap = new BusyHeatMap;
+    m_heatMap->setObjectName(QStringLiteral("busyHeatMap"));
     m_views = new QTabWidget;
     m_views->addTab(buildOverview(), tr("Breakdown"));
-    m_views->addTab(m_timeline, tr("Timeline"));
+    m_views->addTab(buildTimeline(), tr("Timeline"));
     m_views->addTab(buildKernels(), tr("Top kernels"));
     m_views->addTab(buildRanks(), tr("Ranks"));
+    m_views->addTab(m_stragglers, tr("Stragglers"));
+    m_views->addTab(m_heatMap, tr("Busy by step"));
     m_logView = new TrainingLogView(m_scenario);
     m_views->addTab(m_logView, tr("Training log"));
     connect(m_logView, &TrainingLogView::openRequested, this, [this] {
@@ -152,6 +166,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(toolbar);
+    layout->addWidget(m_rankProgress);
     layout->addWidget(m_source);
     layout->addWidget(m_error);
     layout->addWidget(m_banner);
@@ -166,12 +181,14 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
         m_progress->setFormat(logOnly ? tr("Reading the training log %p%") : tr("Importing %p%"));
         m_progress->setVisible(busy);
         m_cancel->setVisible(busy);
+        m_rankProgress->setVisible(busy && m_rankProgress->isActive());
         m_activity->update(
             logOnly ? tr("Reading the training log") : tr("Importing the trace"), busy, m_progress->value() / 1000.0);
     };
     for (BackgroundJob* job : { m_runJob, m_baselineJob, m_logJob }) {
         connect(job, &BackgroundJob::progressChanged, this, [this, showImportState](double f) {
             m_progress->setValue(static_cast<int>(f * 1000));
+            m_rankProgress->refresh();
             showImportState();
         });
         connect(job, &BackgroundJob::runningChanged, this, showImportState);
@@ -251,6 +268,27 @@ QWidget* TracePanel::buildOverview()
     return split;
 }
 
+QWidget* TracePanel::buildTimeline()
+{
+    m_timeline = new TimelineView;
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    m_timelineRanks = new QComboBox;
+    m_timelineRanks->setObjectName(QStringLiteral("timelineRanks"));
+    m_timelineRanks->setAccessibleName(tr("Ranks on the timeline"));
+    m_timelineRanks->addItems({ tr("The selected rank"), tr("Every rank, on one clock") });
+    connect(m_timelineRanks, &QComboBox::currentIndexChanged, this, &TracePanel::updateTimeline);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Show:")));
+    bar->addWidget(m_timelineRanks);
+    bar->addStretch();
+    m_timelineTab = new QWidget;
+    auto* layout = new QVBoxLayout(m_timelineTab);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_timeline, 1);
+    return m_timelineTab;
+}
+
 QWidget* TracePanel::buildKernels()
 {
     m_kernelProxy->setSourceModel(m_kernels);
@@ -280,8 +318,12 @@ QWidget* TracePanel::buildKernels()
     auto* hint = new QLabel(tr("Click a header to sort; Ctrl+C copies the selected rows (all rows when none is "
                                "selected) as tab-separated text."));
     hint->setWordWrap(true);
+    m_kernelNote = new QLabel;
+    m_kernelNote->setObjectName(QStringLiteral("kernelTableNote"));
+    m_kernelNote->setWordWrap(true);
     auto* box = new QWidget;
     auto* layout = new QVBoxLayout(box);
+    layout->addWidget(m_kernelNote);
     layout->addWidget(m_filter);
     layout->addWidget(m_kernelView, 1);
     layout->addWidget(hint);
@@ -326,6 +368,18 @@ void TracePanel::chooseTraces()
         openTraces(paths);
 }
 
+void TracePanel::chooseRankFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open folder of ranks"));
+    if (!folder.isEmpty())
+        openRankFolder(folder);
+}
+
+void TracePanel::openRankFolder(const QString& folder)
+{
+    startImport({ folder }, false);
+}
+
 void TracePanel::chooseBaseline()
 {
     const QStringList paths
@@ -352,13 +406,29 @@ void TracePanel::startImport(const QStringList& paths, bool baseline)
         showError(m_rulesError);
         return;
     }
+    // The ranks are known before reading (a directory listing), so each gets its progress cell from the start.
+    RunFiles files;
+    try {
+        files = runFiles(paths);
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+        return;
+    }
     m_error->setVisible(false);
     emit statusMessage(tr("Importing %1...").arg(fileNames(paths)));
     const trace::KernelRules rules = *m_rules; // the worker gets its own copy: nothing shared with the GUI thread
+    QStringList names;
+    for (const auto& f : files.files)
+        names << QString::fromStdString(f.filename().string());
+    auto progress = std::make_shared<RankProgress>(names);
+    m_rankProgress->setProgress(files.files.size() > 1 ? progress : nullptr);
     BackgroundJob* job = baseline ? m_baselineJob : m_runJob;
     job->start<std::shared_ptr<const TraceRun>>(
-        [paths, rules](
-            JobControl& control) { return std::make_shared<const TraceRun>(importTraceRun(paths, rules, control)); },
+        [paths, files, rules, progress](JobControl& control) {
+            return std::make_shared<const TraceRun>(files.summaries
+                    ? importSummaryRun(paths, files.files, control, progress.get())
+                    : importTraceRun(paths, files.files, rules, control, progress.get()));
+        },
         [this, baseline](std::shared_ptr<const TraceRun>& result) {
             (baseline ? m_baseline : m_run) = result;
             if (!baseline)
@@ -508,6 +578,79 @@ void TracePanel::showRun()
     showRank();
     updateComparison();
     updateRanks();
+    m_stragglers->setRun(m_run ? m_run->analysis : trace::RunAnalysis {});
+    m_heatMap->setMatrix(m_run ? trace::busyShareMatrix(m_run->analysis) : trace::BusyShareMatrix {});
+}
+
+void TracePanel::updateTimeline()
+{
+    const int index = m_rank->currentIndex();
+    if (!m_run || index < 0 || static_cast<size_t>(index) >= m_run->timelines.size()) {
+        m_timeline->setPlaceholder(m_run && m_run->fromSummaries
+                ? tr("This run was opened from per-rank summaries: they hold the figures, not the kernels. Open the "
+                     "traces themselves to see the timeline.")
+                : tr("Open a trace to see its GPU streams here."));
+        m_timeline->clear();
+        return;
+    }
+    // Aliasing: the view keeps the whole run alive while it shows its timelines.
+    auto timelineOf = [this](size_t i) { return std::shared_ptr<const trace::Timeline>(m_run, &m_run->timelines[i]); };
+    if (m_timelineRanks->currentIndex() == 1 && m_run->timelines.size() > 1) {
+        // The selected rank first (its steps label the band), then the others in run order.
+        std::vector<TimelineView::RankTimeline> ranks { { m_run->analysis.ranks[static_cast<size_t>(index)].rank,
+            timelineOf(static_cast<size_t>(index)) } };
+        for (size_t i = 0; i < m_run->timelines.size(); ++i)
+            if (i != static_cast<size_t>(index))
+                ranks.push_back({ m_run->analysis.ranks[i].rank, timelineOf(i) });
+        m_timeline->setRankTimelines(std::move(ranks));
+    } else {
+        m_timeline->setTimeline(timelineOf(static_cast<size_t>(index)));
+    }
+}
+
+QString TracePanel::kernelTableNote() const
+{
+    return m_kernelNote->text();
+}
+
+void TracePanel::updateKernelTable()
+{
+    const bool diff = m_run && m_baseline;
+    QAbstractItemModel* wanted = diff ? static_cast<QAbstractItemModel*>(m_diff) : m_kernels;
+    m_diff->setRows(
+        diff ? trace::kernelDiff(m_baseline->analysis, m_run->analysis) : std::vector<trace::KernelDiffRow> {});
+    if (m_kernelProxy->sourceModel() != wanted) {
+        m_kernelProxy->setSourceModel(wanted);
+        // The name takes what the numbers leave; numbers and categories are never elided.
+        QHeaderView* header = m_kernelView->horizontalHeader();
+        header->setSectionResizeMode(QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(0, QHeaderView::Stretch);
+        // The diff opens sorted by the size of the change (core's order), the top kernels by their total time.
+        m_kernelView->sortByColumn(
+            diff ? int { KernelDiffModel::ChangeMs } : int { TopKernelsModel::TotalMs }, Qt::DescendingOrder);
+    }
+    if (diff) {
+        auto extent = [](const trace::RunAnalysis& a) {
+            size_t steps = 0;
+            for (const auto& r : a.ranks)
+                steps += r.steps.size();
+            return tr("%n rank(s), ", nullptr, static_cast<int>(a.ranks.size()))
+                + tr("%n analysed step(s) in all", nullptr, static_cast<int>(steps));
+        };
+        m_kernelNote->setText(tr("Kernel diff against the baseline, all ranks pooled, as `trace --compare` prints it: "
+                                 "times summed over every rank's analysed steps (baseline: %1; this run: %2), largest "
+                                 "change first. It does not follow the selected rank.")
+                                  .arg(extent(m_baseline->analysis), extent(m_run->analysis)));
+    } else if (m_run) {
+        const int index = m_rank->currentIndex();
+        m_kernelNote->setText(index >= 0 && index < static_cast<int>(m_run->analysis.ranks.size())
+                ? tr("Kernels of rank %1 over its analysed steps. Open a baseline for comparison to see the change "
+                     "per kernel.")
+                      .arg(m_run->analysis.ranks[static_cast<size_t>(index)].rank)
+                : QString());
+    } else {
+        m_kernelNote->setText(tr("Open a trace to list its kernels."));
+    }
 }
 
 void TracePanel::showRank()
@@ -517,27 +660,15 @@ void TracePanel::showRank()
     if (!have) {
         m_stepChart->clearSeries();
         m_stepChart->setTitle(tr("Step time by kernel category (open a trace)"));
-        m_timeline->clear();
         m_kernels->setKernels({});
-        m_kernels->clearBaseline();
     } else {
         const auto& rank = m_run->analysis.ranks[static_cast<size_t>(index)];
         fillStepChart(
             m_stepChart, rank, m_unit->currentIndex() == 0 ? BreakdownUnit::Share : BreakdownUnit::Milliseconds);
-        // Aliasing: the view keeps the whole run alive while it shows one of its timelines.
-        m_timeline->setTimeline(
-            std::shared_ptr<const trace::Timeline>(m_run, &m_run->timelines[static_cast<size_t>(index)]));
         m_kernels->setKernels(rank.topKernels);
-        // Against the baseline's rank of the same index (its first rank when it has fewer).
-        if (m_baseline && !m_baseline->analysis.ranks.empty()) {
-            const auto& ranks = m_baseline->analysis.ranks;
-            const auto& base = ranks[std::min(static_cast<size_t>(index), ranks.size() - 1)];
-            m_kernels->setBaseline(
-                base.topKernels, static_cast<double>(base.steps.size()), static_cast<double>(rank.steps.size()));
-        } else {
-            m_kernels->clearBaseline();
-        }
     }
+    updateTimeline();
+    updateKernelTable();
     updateFigures();
     updateMfu();
 }

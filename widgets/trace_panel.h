@@ -1,9 +1,15 @@
 #pragma once
 // Trace panel: imports profiler traces (a file, several ranks, or a folder) off the GUI thread and shows where the
 // step time goes: a stacked category breakdown per step, the baseline-vs-optimised comparison (Lambda's MFU
-// paper's Figure 3), a zoomable per-stream timeline, the top kernels (sortable, filterable, Ctrl+C copies TSV), overlap
-// and idle figures, per-rank step times with the slowest rank, and the measured MFU beside the cost model's
+// paper's Figure 3), a zoomable per-stream timeline (one rank, or every rank stacked on one clock), the top kernels
+// (sortable, filterable, Ctrl+C copies TSV; with a baseline, the kernel diff against it), overlap and idle figures,
+// per-rank step times with the slowest rank, the straggler view (step-time distribution per rank, who waits for whom
+// at collectives), the busy-share heat map of ranks x steps, and the measured MFU beside the cost model's
 // prediction for the window's scenario. Every figure comes from core/trace; this class lays them out.
+//
+// A folder of ranks (Open Folder of Ranks...) opens as one run: a folder of traces is read on every core with a
+// progress cell per rank; a folder of per-rank summaries (*.summary.json, the map step of docs/cluster-scale.md) is
+// merged as `trace merge` does, without timelines.
 //
 // A training log (torchtitan, Megatron-LM, nanoGPT, ...) opens in the "Training log" tab (TrainingLogView).
 //
@@ -32,7 +38,11 @@ class QTableView;
 namespace mfu::widgets {
 
 class BackgroundJob;
+class BusyHeatMap;
 class FactsBanner;
+class KernelDiffModel;
+class RankProgressView;
+class StragglerView;
 class ChartView;
 class ScenarioModel;
 class TimelineView;
@@ -49,8 +59,13 @@ public:
     // The Open dialogs' file filter, in the language of the translator installed now.
     static QString traceFileFilter();
 
-    // The run to analyse (the "optimised" side of a comparison). Files of one run: one per rank, or a folder.
+    // The run to analyse (the "optimised" side of a comparison). Files of one run: one per rank, or a folder (of
+    // traces, or of per-rank summaries).
     void openTraces(const QStringList& paths);
+    // A folder of ranks as one run (the same as openTraces({folder})).
+    void openRankFolder(const QString& folder);
+    // Asks for a folder of ranks and opens it.
+    void chooseRankFolder();
     // The run to compare against.
     void openBaseline(const QStringList& paths);
     // A training log: read on a worker thread (progress bar and Cancel, like a trace), then shown in the Training
@@ -72,10 +87,19 @@ public:
     ChartView* comparisonChart() const { return m_comparisonChart; }
     TimelineView* timeline() const { return m_timeline; }
     TopKernelsModel* kernelModel() const { return m_kernels; }
+    // The kernel diff against the baseline (the table's model while a baseline is loaded).
+    KernelDiffModel* kernelDiffModel() const { return m_diff; }
+    QString kernelTableNote() const;
     QSortFilterProxyModel* kernelProxy() const { return m_kernelProxy; }
     QTableView* kernelView() const { return m_kernelView; }
     QLineEdit* kernelFilter() const { return m_filter; }
     QStandardItemModel* rankTable() const { return m_ranks; }
+    StragglerView* stragglers() const { return m_stragglers; }
+    BusyHeatMap* busyHeatMap() const { return m_heatMap; }
+    RankProgressView* rankProgress() const { return m_rankProgress; }
+    // The Timeline tab's page, and its choice: the selected rank (0) or every rank stacked (1).
+    QWidget* timelineTab() const { return m_timelineTab; }
+    QComboBox* timelineRanks() const { return m_timelineRanks; }
     QProgressBar* progressBar() const { return m_progress; }
     QTabWidget* views() const { return m_views; }
     TrainingLogView* trainingLogView() const { return m_logView; }
@@ -107,10 +131,13 @@ private:
     void updateFigures();
     void updateMfu();
     void updateRanks();
+    void updateTimeline();
+    void updateKernelTable();
     QLabel* addFigure(QFormLayout* form, const QString& label, const char* objectName);
     QWidget* buildOverview();
     QWidget* buildKernels();
     QWidget* buildRanks();
+    QWidget* buildTimeline();
 
     ScenarioModel* m_scenario;
     std::unique_ptr<trace::KernelRules> m_rules; // null when the built-in rules are missing (then import says why)
@@ -123,6 +150,7 @@ private:
 
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
+    RankProgressView* m_rankProgress = nullptr;
     Activity* m_activity = nullptr;
     QLabel* m_source = nullptr;
     QLabel* m_error = nullptr;
@@ -134,8 +162,14 @@ private:
     ChartView* m_comparisonChart = nullptr;
     QLabel* m_comparisonHint = nullptr; // shown instead of an empty comparison chart
     TimelineView* m_timeline = nullptr;
+    QWidget* m_timelineTab = nullptr;
+    QComboBox* m_timelineRanks = nullptr;
+    StragglerView* m_stragglers = nullptr;
+    BusyHeatMap* m_heatMap = nullptr;
     TrainingLogView* m_logView = nullptr;
     TopKernelsModel* m_kernels = nullptr;
+    KernelDiffModel* m_diff = nullptr;
+    QLabel* m_kernelNote = nullptr;
     QSortFilterProxyModel* m_kernelProxy = nullptr;
     QTableView* m_kernelView = nullptr;
     QLineEdit* m_filter = nullptr;

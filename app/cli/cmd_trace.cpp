@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 #include "app/cli/cli_common.h"
 #include "app/cli/cmd_trace_log.h"
@@ -150,6 +151,82 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
     return runJson(parser, run);
 }
 
+double ms(const nlohmann::json& seconds)
+{
+    return seconds.get<double>() * 1e3;
+}
+
+// The straggler table (step-time distribution per rank beside its collective wait) and the collectives the ranks
+// waited longest for: the text form of the JSON's cross_rank object, the same numbers.
+void printCrossRank(const nlohmann::json& cross)
+{
+    const bool waits = cross.contains("collective_wait");
+    printLine(QStringLiteral("stragglers: step time per rank (ms, analysed steps)%1")
+                  .arg(waits ? QStringLiteral(" and collective wait") : QString()));
+    printLine(QString::asprintf("  %6s %6s %10s %10s %10s %10s %10s %10s%s", "rank", "steps", "min", "quartile 1",
+        "median", "quartile 3", "max", "mean", waits ? "  | wait (ms)  started last" : ""));
+    const auto& times = cross["step_times"];
+    for (size_t i = 0; i < times.size(); ++i) {
+        const auto& t = times[i];
+        QString line = QString::asprintf("  %6d %6zu %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f", t["rank"].get<int>(),
+            t["steps"].get<size_t>(), ms(t["min_s"]), ms(t["lower_quartile_s"]), ms(t["median_s"]),
+            ms(t["upper_quartile_s"]), ms(t["max_s"]), ms(t["mean_s"]));
+        if (waits) {
+            const auto& w = cross["collective_wait"]["ranks"][i];
+            line += QString::asprintf("  | %9.3f  %zu of %zu", ms(w["wait_s"]), w["times_slowest"].get<size_t>(),
+                cross["collective_wait"]["collectives"].size());
+        }
+        printLine(line);
+    }
+    if (!waits)
+        return;
+    const auto& w = cross["collective_wait"];
+    const auto& calls = w["collectives"];
+    printLine(QString::asprintf("collective wait: %zu collectives matched on every rank, %zu calls left unmatched; "
+                                "a rank's wait is the last rank's start minus its own",
+        calls.size(), w["unmatched_calls"].get<size_t>()));
+    if (calls.empty())
+        return;
+    std::vector<size_t> order(calls.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&calls](size_t a, size_t b) {
+        return calls[a]["max_wait_s"].get<double>() > calls[b]["max_wait_s"].get<double>();
+    });
+    printLine(QStringLiteral("  longest waits:"));
+    printLine(QString::asprintf(
+        "  %8s  %-20s %12s %14s %14s", "call #", "category", "waited for", "max wait (ms)", "mean wait (ms)"));
+    for (size_t i = 0; i < std::min<size_t>(order.size(), 5); ++i) {
+        const auto& c = calls[order[i]];
+        printLine(QString::asprintf("  %8zu  %-20s %12s %14.3f %14.3f", c["index"].get<size_t>(),
+            c["category"].get<std::string>().c_str(),
+            qPrintable(QStringLiteral("rank %1").arg(c["slowest_rank"].get<int>())), ms(c["max_wait_s"]),
+            ms(c["mean_wait_s"])));
+    }
+}
+
+// The kernels whose summed time changed most (comparison.kernels is sorted by |delta|).
+void printKernelDiff(const nlohmann::json& kernels)
+{
+    constexpr size_t kShown = 10;
+    constexpr int kNameWidth = 100;
+    printLine(QString::asprintf("top kernel changes (all ranks, summed over the analysed steps; %zu of %zu kernels):",
+        std::min(kShown, kernels.size()), kernels.size()));
+    printLine(QString::asprintf("  %12s %13s %13s %17s  %-18s %s", "change (ms)", "baseline (ms)", "optimised (ms)",
+        "calls", "category", "kernel"));
+    for (size_t i = 0; i < std::min(kShown, kernels.size()); ++i) {
+        const auto& k = kernels[i];
+        QString name = QString::fromStdString(k["name"].get<std::string>());
+        if (name.size() > kNameWidth)
+            name = name.left(kNameWidth - 3) + QStringLiteral("..."); // --json has the whole name
+        const QString calls = QStringLiteral("%1 -> %2")
+                                  .arg(k["baseline_count"].get<int64_t>())
+                                  .arg(k["optimised_count"].get<int64_t>());
+        printLine(QString::asprintf("  %+12.3f %13.3f %13.3f %17s  %-18s %s", ms(k["delta_s"]), ms(k["baseline_s"]),
+            ms(k["optimised_s"]), qPrintable(calls), k["category"].get<std::string>().c_str(), qPrintable(name)));
+    }
+}
+
 void printSummary(const nlohmann::json& run, const char* title)
 {
     printLine(QString::fromLatin1(title));
@@ -176,6 +253,8 @@ void printSummary(const nlohmann::json& run, const char* title)
         printLine(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median",
             run["straggler"]["rank"].get<int>(), run["straggler"]["cause"].get<std::string>().c_str(),
             run["straggler"]["excess_s_per_step"].get<double>()));
+    if (run["ranks"].size() >= 2)
+        printCrossRank(run["cross_rank"]);
 }
 
 } // namespace
@@ -270,6 +349,7 @@ int runTrace(const QStringList& args)
             const auto& c = out["comparison"];
             printLine(QString::asprintf("step time %.4f s -> %.4f s (speed-up %.3fx)",
                 c["baseline_step_s"].get<double>(), c["optimised_step_s"].get<double>(), c["speedup"].get<double>()));
+            printKernelDiff(c["kernels"]);
         }
         if (out.contains("measured_mfu") && out["measured_mfu"].contains("warning"))
             printLine(QString::fromStdString("warning: " + out["measured_mfu"]["warning"].get<std::string>()));

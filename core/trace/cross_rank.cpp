@@ -14,6 +14,15 @@ double seconds(int64_t ns)
     return static_cast<double>(ns) / 1e9;
 }
 
+// Hyndman & Fan type 7 on sorted values: h = (n - 1) p, between the order statistics floor(h) and floor(h) + 1.
+double quantile(const std::vector<double>& sorted, double p)
+{
+    const double h = static_cast<double>(sorted.size() - 1) * p;
+    const auto lo = static_cast<size_t>(h);
+    const size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
 } // namespace
 
 std::vector<RankStepTimes> stepTimesPerRank(const RunAnalysis& run)
@@ -23,15 +32,17 @@ std::vector<RankStepTimes> stepTimesPerRank(const RunAnalysis& run)
         RankStepTimes t;
         t.rank = r.rank;
         t.steps = r.steps.size();
-        std::vector<double> d;
         for (const auto& s : r.steps)
-            d.push_back(seconds(s.step.annotationDurationNs()));
+            t.stepSeconds.push_back(seconds(s.step.annotationDurationNs()));
+        std::vector<double> d = t.stepSeconds;
         if (!d.empty()) {
             std::sort(d.begin(), d.end());
             const size_t n = d.size();
             t.minSeconds = d.front();
             t.maxSeconds = d.back();
             t.medianSeconds = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+            t.lowerQuartileSeconds = quantile(d, 0.25);
+            t.upperQuartileSeconds = quantile(d, 0.75);
             t.meanSeconds = r.meanStepSeconds;
         }
         out.push_back(t);
@@ -139,7 +150,8 @@ nlohmann::json crossRankToJson(const RunAnalysis& run)
     nlohmann::json times = nlohmann::json::array();
     for (const auto& t : stepTimesPerRank(run))
         times.push_back({ { "rank", t.rank }, { "steps", t.steps }, { "min_s", t.minSeconds },
-            { "median_s", t.medianSeconds }, { "max_s", t.maxSeconds }, { "mean_s", t.meanSeconds } });
+            { "lower_quartile_s", t.lowerQuartileSeconds }, { "median_s", t.medianSeconds },
+            { "upper_quartile_s", t.upperQuartileSeconds }, { "max_s", t.maxSeconds }, { "mean_s", t.meanSeconds } });
     const BusyShareMatrix m = busyShareMatrix(run);
     nlohmann::json share = nlohmann::json::array();
     for (const auto& row : m.share) {

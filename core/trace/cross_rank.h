@@ -1,6 +1,7 @@
 #pragma once
 // Views across the ranks of a run, from the per-rank analyses alone (so a merge of summaries gives them too):
-//  - step-time distribution per rank: min, median, max, mean of the analysed steps' durations (HTA's straggler view
+//  - step-time distribution per rank: min, quartiles, median, max, mean of the analysed steps' durations (HTA's
+//  straggler view
 //    compares ranks the same way: the slow rank is the one whose own work takes longest);
 //  - busy-share heat map: per rank and step number, busy / GPU window of that step (null where the rank did not
 //    analyse that step);
@@ -17,13 +18,18 @@
 
 namespace mfu::trace {
 
+// Quartiles interpolate linearly between order statistics: type 7 of Hyndman & Fan, "Sample Quantiles in Statistical
+// Packages" (The American Statistician, 1996), numpy's default; its median is the mean of the middle two.
 struct RankStepTimes {
     int rank = 0;
     size_t steps = 0;
     double minSeconds = 0;
+    double lowerQuartileSeconds = 0;
     double medianSeconds = 0;
+    double upperQuartileSeconds = 0;
     double maxSeconds = 0;
     double meanSeconds = 0;
+    std::vector<double> stepSeconds; // each analysed step's duration, in step order (a strip of the distribution)
 };
 
 struct BusyShareMatrix {
@@ -74,7 +80,8 @@ struct KernelDiffRow {
 
 std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnalysis& optimised);
 
-// { "step_times": [{rank, steps, min_s, median_s, max_s, mean_s}], "busy_share": {ranks, steps, share},
+// { "step_times": [{rank, steps, min_s, lower_quartile_s, median_s, upper_quartile_s, max_s, mean_s}], "busy_share":
+// {ranks, steps, share},
 //   "collective_wait": {"ranks": [{rank, wait_s, times_slowest}], "collectives": [{index, category, slowest_rank,
 //   max_wait_s, mean_wait_s}], "unmatched_calls"} (with two or more ranks) }
 nlohmann::json crossRankToJson(const RunAnalysis& run);

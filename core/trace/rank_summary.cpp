@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/trace/byte_source.h"
+#include "core/trace/trace_loader.h"
 
 namespace mfu::trace {
 
@@ -260,7 +262,8 @@ std::vector<std::filesystem::path> summaryFilesInFolder(const std::filesystem::p
     return files;
 }
 
-RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, AnalysisOptions* optionsOut)
+RunAnalysis mergeRankSummaries(
+    const std::vector<std::filesystem::path>& paths, AnalysisOptions* optionsOut, const RunReadControl& control)
 {
     std::vector<std::filesystem::path> files;
     for (const auto& p : paths) {
@@ -278,6 +281,8 @@ RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, 
     std::vector<RankAnalysis> ranks;
     std::optional<json> firstOptions;
     for (size_t i = 0; i < files.size(); ++i) {
+        if (control.cancel && control.cancel->load())
+            throw Cancelled();
         const std::string name = files[i].string();
         std::ifstream in(files[i], std::ios::binary);
         if (!in)
@@ -302,10 +307,31 @@ RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, 
                 + firstOptions->dump() + "; make every summary with the same options");
         }
         ranks.push_back(std::move(r));
+        if (control.onFileDone)
+            control.onFileDone(i);
     }
     std::stable_sort(
         ranks.begin(), ranks.end(), [](const RankAnalysis& a, const RankAnalysis& b) { return a.rank < b.rank; });
     return finishRun(std::move(ranks));
+}
+
+RankFolderKind rankFolderKind(const std::filesystem::path& folder)
+{
+    if (!std::filesystem::is_directory(folder))
+        throw InputError(folder.string() + ": not a folder");
+    const auto summaries = summaryFilesInFolder(folder);
+    const auto traces = traceFilesInFolder(folder); // *.summary.json end in .json: they are among these
+    if (traces.empty())
+        throw InputError(folder.string()
+            + ": no trace files (*.json, *.json.gz, *.sqlite) or trace summaries "
+              "(*.summary.json) in this folder");
+    if (summaries.empty())
+        return RankFolderKind::Traces;
+    if (summaries.size() == traces.size())
+        return RankFolderKind::Summaries;
+    throw InputError(folder.string()
+        + ": holds both trace files and trace summaries (*.summary.json); open a "
+          "folder of one kind (the summaries are the same ranks, already analysed)");
 }
 
 } // namespace mfu::trace

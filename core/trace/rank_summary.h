@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/trace/analysis.h"
+#include "core/trace/run_reader.h"
 
 namespace mfu::trace {
 
@@ -36,7 +37,15 @@ std::vector<std::filesystem::path> summaryFilesInFolder(const std::filesystem::p
 
 // Reads the summaries (a folder expands to its *.summary.json), numbers the ranks without a rank by their position
 // as loadRun() does, orders them by rank and adds the run-level figures. Throws InputError when the summaries were
-// made with different options.
-RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, AnalysisOptions* options = nullptr);
+// made with different options. control: onFileDone after each summary, cancel checked before each (Cancelled);
+// threads and onFileProgress are not used (summaries are small and read one after another).
+RunAnalysis mergeRankSummaries(const std::vector<std::filesystem::path>& paths, AnalysisOptions* options = nullptr,
+    const RunReadControl& control = {});
+
+// What a folder of ranks holds, for opening it as one run: per-rank summaries (each of its trace-like files, *.json
+// and the rest, is a *.summary.json) or profiler traces. Throws InputError naming the folder when it holds neither,
+// or both kinds (a merge of summaries and a read of traces are different runs).
+enum class RankFolderKind { Traces, Summaries };
+RankFolderKind rankFolderKind(const std::filesystem::path& folder);
 
 } // namespace mfu::trace

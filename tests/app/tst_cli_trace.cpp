@@ -1,8 +1,10 @@
 // Contract test of `mfu-explorer trace`: runs the real binary and checks the FIXED JSON keys (a contract), the exact
 // figures of a synthetic trace, --compare, measured MFU, the GPU preset proposed from the trace's GPU name (built-in
-// and user presets, the real traces in ../shared/traces), the one-line error on a bad file, and `trace merge` of per-rank summaries against the run.
+// and user presets, the real traces in ../shared/traces), the one-line error on a bad file, and `trace merge` of
+// per-rank summaries against the run.
 #include <QDir>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -252,6 +254,54 @@ private slots:
         QCOMPARE(j["comparison"]["baseline_step_s"].get<double>(), 200e-6);
         QCOMPARE(j["comparison"]["optimised_step_s"].get<double>(), 100e-6);
         QCOMPARE(j["comparison"]["speedup"].get<double>(), 2.0);
+    }
+
+    // Without --json: the straggler table and the collective-wait summary for several ranks, the top kernel diffs
+    // for --compare. Rank 1's clock starts 30 us later (baseTimeNanoseconds), so its all-reduce starts at 80 us
+    // against rank 0's 50 us: rank 0 waits 0.030 ms, rank 1 is the one waited for.
+    void textOutputAcrossRanksAndKernelDiff()
+    {
+        QTemporaryDir dir;
+        const QString r0 = writeFile(dir, QStringLiteral("r0.json"), syntheticTrace());
+        QByteArray second = syntheticTrace();
+        second.replace("\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}",
+            "\"distributedInfo\": {\"rank\": 1, \"world_size\": 2}, \"baseTimeNanoseconds\": 30000");
+        const QString r1 = writeFile(dir, QStringLiteral("r1.json"), second);
+        const Run r = runCli({ r0, r1 });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(
+            out.contains(QStringLiteral("stragglers: step time per rank (ms, analysed steps) and collective wait")),
+            qPrintable(out));
+        // rank, steps, min, quartile 1, median, quartile 3, max, mean (one step of 0.2 ms), then the wait.
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("\\n +0 +1 +0\\.200 +0\\.200 +0\\.200 +0\\.200 +0\\.200 +0\\.200 +\\| +"
+                                              "0\\.030 +0 of 1\\n"))
+                .match(out)
+                .hasMatch(),
+            qPrintable(out));
+        QVERIFY2(out.contains(
+                     QStringLiteral("collective wait: 1 collectives matched on every rank, 0 calls left unmatched")),
+            qPrintable(out));
+        QVERIFY2(QRegularExpression(QStringLiteral("\\n +0 +comm_allreduce +rank 1 +0\\.030 +0\\.015\\n"))
+                     .match(out)
+                     .hasMatch(),
+            qPrintable(out));
+
+        // --compare: the GEMM of the kept step runs 60 instead of 100 us: -0.040 ms, the largest change.
+        QByteArray faster = syntheticTrace();
+        faster.replace("\"ts\": 0, \"dur\": 100", "\"ts\": 0, \"dur\": 60");
+        const QString opt = writeFile(dir, QStringLiteral("opt.json"), faster);
+        const Run c = runCli({ r0, QStringLiteral("--compare"), opt });
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const QString text = QString::fromUtf8(c.out);
+        QVERIFY2(text.contains(
+                     QStringLiteral("top kernel changes (all ranks, summed over the analysed steps; 2 of 2 kernels):")),
+            qPrintable(text));
+        QVERIFY2(QRegularExpression(QStringLiteral("\\n +-0\\.040 +0\\.100 +0\\.060 +1 -> 1 +gemm +sm90_xmma_gemm"))
+                     .match(text)
+                     .hasMatch(),
+            qPrintable(text));
     }
 
     void badFileIsOneLineError()

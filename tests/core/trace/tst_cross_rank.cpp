@@ -64,6 +64,12 @@ private slots:
         QCOMPARE(times[0].maxSeconds, 3.0);
         QCOMPARE(times[0].meanSeconds, 2.0);
         QCOMPARE(times[1].medianSeconds, 4.0); // even count: mean of the middle two
+        // Type 7 quartiles of 1, 2, 3 s: h = 2 x 0.25 = 0.5 -> 1 + 0.5 x (2 - 1); h = 1.5 -> 2 + 0.5 x (3 - 2).
+        QCOMPARE(times[0].lowerQuartileSeconds, 1.5);
+        QCOMPARE(times[0].upperQuartileSeconds, 2.5);
+        QCOMPARE(times[0].stepSeconds, (std::vector<double> { 1.0, 3.0, 2.0 })); // in step order
+        QCOMPARE(times[1].lowerQuartileSeconds, 4.0);
+        QCOMPARE(times[1].upperQuartileSeconds, 4.0);
         const BusyShareMatrix m = busyShareMatrix(run);
         QCOMPARE(m.steps, (std::vector<int64_t> { 1, 2, 3 }));
         QCOMPARE(m.ranks, (std::vector<int> { 0, 1 }));
@@ -74,6 +80,8 @@ private slots:
         QCOMPARE(*m.share[1][1], 0.5);
         const auto j = crossRankToJson(run);
         QVERIFY(j["busy_share"]["share"][1][0].is_null());
+        QCOMPARE(j["step_times"][0]["lower_quartile_s"].get<double>(), 1.5);
+        QCOMPARE(j["step_times"][0]["upper_quartile_s"].get<double>(), 2.5);
         QVERIFY(j.contains("collective_wait"));
     }
 

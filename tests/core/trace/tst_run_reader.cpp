@@ -199,6 +199,31 @@ private slots:
         QCOMPARE(fullJson(mergeRankSummaries(summaries)).dump(), expected.dump());
         // a folder of summaries is read in name order, the order the files were given above
         QCOMPARE(fullJson(mergeRankSummaries({ fs::path(out.path().toStdString()) })).dump(), expected.dump());
+
+        // The window's folder of ranks: summaries alone, traces alone, and a folder of both is refused.
+        QCOMPARE(rankFolderKind(out.path().toStdString()), RankFolderKind::Summaries);
+        QCOMPARE(rankFolderKind(dir.path().toStdString()), RankFolderKind::Traces);
+        fs::copy_file(summaries[0], fs::path(dir.path().toStdString()) / "r0.summary.json");
+        try {
+            (void)rankFolderKind(dir.path().toStdString());
+            QFAIL("a folder of traces and summaries must be refused");
+        } catch (const mfu::InputError& e) {
+            QVERIFY2(std::string(e.what()).find("both") != std::string::npos, e.what());
+        }
+        QTemporaryDir empty;
+        QVERIFY_THROWS_EXCEPTION(mfu::InputError, (void)rankFolderKind(empty.path().toStdString()));
+
+        // Progress per summary, in order, and cancel before the next one.
+        std::vector<size_t> done;
+        RunReadControl control;
+        control.onFileDone = [&done](size_t file) { done.push_back(file); };
+        (void)mergeRankSummaries(summaries, nullptr, control);
+        QCOMPARE(done.size(), summaries.size());
+        for (size_t i = 0; i < done.size(); ++i)
+            QCOMPARE(done[i], i);
+        std::atomic<bool> cancel { true };
+        control.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, (void)mergeRankSummaries(summaries, nullptr, control));
     }
 
     void summaryErrorsNameFileAndKey()

@@ -1,0 +1,13 @@
+#pragma once
+// Colours a bare QCustomPlot (the views ChartView cannot draw: box plots, colour maps) from the widget palette, as
+// ChartView colours its own plots: background from Base, axes, ticks, labels, title and legend text from Text, grid
+// lines blended between the two, so the same view reads on a light and a dark theme.
+#include <QPalette>
+
+class QCustomPlot;
+
+namespace mfu::widgets {
+
+void applyPlotPalette(QCustomPlot* plot, const QPalette& palette);
+
+} // namespace mfu::widgets
