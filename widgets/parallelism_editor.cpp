@@ -1,5 +1,6 @@
 #include "widgets/parallelism_editor.h"
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -123,7 +124,7 @@ void ParallelismEditor::buildUi()
         });
     if (auto* documents = qobject_cast<QSpinBox*>(m_fields[kDocumentLength].widget)) {
         documents->setSuffix(tr(" tokens"));
-        documents->setSpecialValueText(tr("one per sequence"));
+        documents->setSpecialValueText(tr("unpacked"));
     }
     addCombo(
         form, "attentionMask", tr("Attention &mask:"), tr("Attention in a packed sequence"),
@@ -202,7 +203,15 @@ ParallelismEditor::Field& ParallelismEditor::addField(
     reason->setWordWrap(true);
     reason->setVisible(false);
     reason->setForegroundRole(QPalette::Link); // stands out in light and dark palettes
-    form->addRow(label, widget);
+    // Spin boxes and combo boxes may shrink to their minimum (Qt's default makes a spin box's size hint its minimum,
+    // and a spin box of a large range would set the editor's width).
+    if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget))
+        widget->setSizePolicy(QSizePolicy::Preferred, widget->sizePolicy().verticalPolicy());
+    // A check box is its own label: it spans the row, so the editor stays narrow enough for a 1280-pixel window.
+    if (label.isEmpty() && qobject_cast<QCheckBox*>(widget))
+        form->addRow(widget);
+    else
+        form->addRow(label, widget);
     form->addRow(QString(), reason);
     m_order << key;
     Field& f = m_fields[key];
@@ -228,6 +237,9 @@ void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QStr
     const std::vector<std::pair<QString, int>>& items, Read read, Write write)
 {
     auto* combo = new QComboBox;
+    // Sized to a short item, not the longest ("Per document (varlen)"): the popup still shows every item whole.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(10);
     combo->setAccessibleName(accessible);
     combo->setToolTip(accessible);
     for (const auto& [text, value] : items)

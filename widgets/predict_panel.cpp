@@ -9,6 +9,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStyle>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -136,9 +137,12 @@ void PredictPanel::buildUi()
     scroll->setWidgetResizable(true);
     scroll->setAccessibleName(tr("Parallelism inputs"));
     // As wide as the editor needs and no wider (the charts get the rest); narrower windows scroll it.
+    // (The vertical scroll bar and the frame: what the viewport needs beside the editor.)
+    const int chrome = scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * scroll->frameWidth() + 2;
     scroll->setMaximumWidth(m_editor->minimumSizeHint().width() + 28);
-    // Never narrower than its fields need to show a value (the charts on the right shrink first).
-    scroll->setMinimumWidth(std::min(m_editor->minimumSizeHint().width() + 28, 250));
+    // Never narrower than the editor: a clipped check box or field reads as a different setting (the charts on the
+    // right shrink first).
+    scroll->setMinimumWidth(m_editor->minimumSizeHint().width() + chrome);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     layout->addWidget(scroll);
 

@@ -160,7 +160,7 @@ void ScenarioEditor::buildUi()
     m_documentLength->setAccessibleName(tr("Mean document length in a packed sequence, tokens"));
     m_documentLength->setToolTip(tr("Mean length of the documents packed into each sequence (taken as all equal: the "
                                     "lowest attention length that mean allows); 0: one document per sequence"));
-    m_documentLength->setSpecialValueText(tr("one per sequence"));
+    m_documentLength->setSpecialValueText(tr("unpacked")); // short enough for the narrowest dock
     m_documentLength->setSuffix(tr(" tokens"));
     m_documentLength->setKeyboardTracking(false);
     m_documentFile = new QPushButton(tr("Lengths..."));
@@ -172,7 +172,10 @@ void ScenarioEditor::buildUi()
     documentsRow->setContentsMargins(0, 0, 0, 0);
     documentsRow->addWidget(m_documentLength, 1);
     documentsRow->addWidget(m_documentFile);
-    form->addRow(tr("&Documents:"), documentsRow);
+    // A label given as text to a row holding a layout gets no buddy (its '&' would show): set it here.
+    auto* documentsLabel = new QLabel(tr("D&ocuments:"));
+    documentsLabel->setBuddy(m_documentLength);
+    form->addRow(documentsLabel, documentsRow);
     m_packingSummary = new QLabel;
     m_packingSummary->setObjectName(QStringLiteral("packingSummary"));
     m_packingSummary->setWordWrap(true);
