@@ -57,12 +57,15 @@ void addNothingFits(ChartView* chart, const QVector<double>& x)
     }
 }
 
-// Where a measurement of a fitting point likely lies, as MFU fractions. The core sweep's points carry no band of
-// their own yet, so the scenario's band (its factors, from the validation residuals of similar runs) scales each
-// point's MFU; a point's own band, once core gives one, belongs here and nowhere else.
+// Where a measurement of a fitting point likely lies, as MFU fractions: the point's own band from the core sweep
+// (SweepPoint::currentBand), or, for a sweep run without error bands, the scenario's band scaled to the point.
 std::optional<std::pair<double, double>> bandAt(const SweepPoint& point, const ErrorBand* band)
 {
-    if (!band || !point.currentValid || !point.current.fits)
+    if (!point.currentValid || !point.current.fits)
+        return std::nullopt;
+    if (point.currentBand)
+        return std::pair { point.currentBand->mfuLow, point.currentBand->mfuHigh };
+    if (!band)
         return std::nullopt;
     return std::pair { point.current.mfu * band->lowFactor, point.current.mfu * band->highFactor };
 }

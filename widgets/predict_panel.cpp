@@ -435,7 +435,10 @@ void PredictPanel::startSweep(SweepAxis axis)
     else if (axis == SweepAxis::GpuCount)
         options.values = m_gpuValues;
     job->start<SweepResult>(
-        [s, axis, options](JobControl& control) {
+        [s, axis, options, bands = m_bands](JobControl& control) mutable {
+            // Each point's own error band (its sequence range, its GPU count's tier), from a copy of the residuals
+            // this job owns.
+            options.errorBands = &bands;
             return runSweep(
                 s, axis, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
         },
