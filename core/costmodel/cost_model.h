@@ -37,6 +37,9 @@ struct ModelShape {
     double qkvFlops = 0, outProjFlops = 0, ffnFlops = 0, routerFlops = 0;
     double qkvOut = 0, attnOut = 0; // output widths of the QKV projection and the attention (a x dv)
     double ffnWidth = 0; // intermediate width per expert (dense: ffnDim)
+    // Width of the vectors an MoE layer's all-to-all moves: the hidden size, or the latent size under latent MoE (the
+    // tokens are projected down before dispatch and up after combine: Kimi K3, Nemotron 3).
+    double expertDispatchWidth = 0;
     double routedFfnShare = 0; // MoE: share of the FFN FLOPs that routed experts (not shared ones) do
     double latentUpProjFlops = 0; // MLA: forward FLOP per token of one layer's latent up-projections (recomputed)
     struct LocalAttention {

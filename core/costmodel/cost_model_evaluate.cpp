@@ -236,8 +236,8 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     if (par.ep > 1) {
         const CommGroup g { par.ep, par.tp };
         // Dispatch forward in FP8 for BF16+FP8 runs (DeepSeek-V3 section 3.3.2), everything else in BF16; the
-        // busiest rank receives the imbalance factor times the mean.
-        const double buffer = tokensMb * sh.expertsPerToken * dModel * c.expertLoadImbalance;
+        // busiest rank receives the imbalance factor times the mean; latent MoE moves latent-wide vectors.
+        const double buffer = tokensMb * sh.expertsPerToken * sh.expertDispatchWidth * c.expertLoadImbalance;
         const double bytesPerElement = (fp8 ? 1.0 : 2.0) + 2.0 + 2.0 + 2.0; // dispatch, combine, and their gradients
         const double epMb = layersPerStage * sh.moeLayerShare
             * collectiveSeconds(Collective::AllToAll, buffer * bytesPerElement, g, tiers);

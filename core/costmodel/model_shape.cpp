@@ -29,9 +29,13 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.moeLayerShare = static_cast<double>(moeLayers) / L;
     s.experts = m.isMoe() ? m.moe.experts : 0;
     s.expertsPerToken = m.isMoe() ? m.moe.expertsPerToken : 0;
-    s.expertParamsPerLayer = m.isMoe() ? static_cast<double>(moeLayers) * m.moe.experts * matrices
-            * static_cast<double>(m.hidden) * static_cast<double>(m.moe.expertFfnDim) / L
-                                       : 0.0;
+    // Routed experts read and write latentDim-wide vectors under latent MoE (Kimi K3, Nemotron 3), else hidden-wide.
+    const double expertWidth = static_cast<double>(m.moe.latentDim > 0 ? m.moe.latentDim : m.hidden);
+    s.expertDispatchWidth = m.isMoe() ? expertWidth : 0.0;
+    s.expertParamsPerLayer = m.isMoe()
+        ? static_cast<double>(moeLayers) * m.moe.experts * matrices * expertWidth * static_cast<double>(m.moe.expertFfnDim)
+            / L
+        : 0.0;
 
     s.qkvFlops = fwd.qkvProjection / L;
     s.outProjFlops = fwd.outputProjection / L;
@@ -44,7 +48,6 @@ ModelShape modelShapeOf(const ModelSpec& m)
     if (m.compressedAttention.enabled()) // one key-value head serves as key and value
         s.qkvOut = static_cast<double>(m.heads) * static_cast<double>(m.headDim) + static_cast<double>(m.headDim);
     if (m.isMoe() && fwd.ffn > 0) {
-        const double expertWidth = static_cast<double>(m.moe.latentDim > 0 ? m.moe.latentDim : m.hidden);
         const double routed = static_cast<double>(moeLayers) * 2.0 * matrices * expertWidth
             * static_cast<double>(m.moe.expertsPerToken) * static_cast<double>(m.moe.expertFfnDim);
         s.routedFfnShare = routed / fwd.ffn;

@@ -7,6 +7,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/model/flops.h"
+#include "core/model/param_count.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -55,6 +56,11 @@ private slots:
                 + QStringLiteral(": step %1 s, MFU %2").arg(p.stepTimeSeconds).arg(p.mfu);
             QVERIFY2(std::isfinite(p.stepTimeSeconds) && p.stepTimeSeconds > 0, qPrintable(what));
             QVERIFY2(p.mfu > 0 && p.mfu < 1, qPrintable(what));
+            // Every memory term is a real amount (a latent MoE once made the dense remainder negative).
+            for (const double bytes : { p.memory.parameters, p.memory.gradients, p.memory.optimizerState,
+                     p.memory.activations, p.memory.temporary })
+                QVERIFY2(std::isfinite(bytes) && bytes >= 0,
+                    qPrintable(what + QStringLiteral(": a memory term of %1 bytes").arg(bytes)));
             ++predicted;
         }
         QVERIFY2(predicted >= 30, "the shipped model presets did not load"); // 38 at the time of writing
@@ -68,6 +74,21 @@ private slots:
         QCOMPARE(s.recurrentMixerFlops, 69 * 7.0 * 96 * 128 * 128 / 93);
         QCOMPARE(s.fullAttentionShare, 24.0 / 93);
         QCOMPARE(s.causalAttentionSpan(8192), 24.0 / 93 * 4096);
+    }
+
+    // Latent MoE (Kimi K3): the experts read and write latent-wide vectors, so their weights and the all-to-all's
+    // vectors are latent-wide; the experts' weights stay a part of the model's (they once exceeded it).
+    void latentMoeShape()
+    {
+        const ModelSpec& m = preset("kimi-k3");
+        QVERIFY(m.moe.latentDim > 0 && m.moe.latentDim < m.hidden);
+        const ModelShape s = modelShapeOf(m);
+        QCOMPARE(s.expertDispatchWidth, double(m.moe.latentDim));
+        const double matrices = m.activation == FfnActivation::SwiGLU ? 3.0 : 2.0;
+        const double experts = s.expertParamsPerLayer * m.layers;
+        QCOMPARE(experts, double(moeLayerCount(m)) * m.moe.experts * matrices * m.moe.latentDim * m.moe.expertFfnDim);
+        QVERIFY(experts < double(countParameters(m).total));
+        QCOMPARE(modelShapeOf(preset("deepseek-v3")).expertDispatchWidth, double(preset("deepseek-v3").hidden));
     }
 
     // DeepSeek-V4-Pro: every layer sees the 128-token window plus its compressed keys, so the attention span stays
