@@ -18,9 +18,10 @@ command -v dpkg-shlibdeps >/dev/null || fail "dpkg-shlibdeps not found (apt-get 
 
 # Reuse an existing tree: incremental builds keep CI fast. The release preset treats warnings as errors like dev and
 # asan; the few GCC 12 optimiser false positives inside libstdc++ stay warnings (CMakeLists.txt, mfu_set_warnings).
-# CPack's install step would otherwise build "all" (the tests too) first.
+# CPack's install step would otherwise build "all" (the tests too) first; what it installs (the application and
+# the rendered icons, cmake/Install.cmake) is built explicitly below.
 (cd "$root" && cmake --preset release -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >/dev/null)
-(cd "$root" && cmake --build --preset release -j"${MFU_JOBS:-2}" --target mfu-explorer benchmarks) \
+(cd "$root" && cmake --build --preset release -j"${MFU_JOBS:-2}" --target mfu-explorer mfu_icons benchmarks) \
   || fail "the release preset does not build"
 
 # Metadata files are checked before packaging so a broken one fails here with the validator's message.
