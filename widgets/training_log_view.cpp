@@ -1,5 +1,7 @@
 #include "widgets/training_log_view.h"
 
+#include <algorithm>
+
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -147,12 +149,22 @@ void TrainingLogView::refresh()
 
     // Step time when the log has it (Megatron, nanoGPT), else tokens/s (torchtitan). The first kWarmupSteps steps
     // (compilation, allocator warm-up) are left out of the lines, as out of the medians, and marked on their own.
+    // A step number that does not grow starts another run in the same file (a restart, or a report quoting several
+    // runs): each run is a line of its own, its first step a warm-up, so no line joins steps of different runs.
     constexpr size_t kWarmupSteps = 1; // summarizeLog's default (core/logs/training_log.h)
-    QVector<double> steps, time, tokens, claimed;
-    QVector<double> claimedSteps, warmSteps, warmValues;
+    struct RunLines {
+        QVector<double> steps, time, tokens, claimedSteps, claimed;
+    };
+    std::vector<RunLines> runs(1);
+    QVector<double> warmSteps, warmValues;
+    size_t inRun = 0;
     for (size_t i = 0; i < m_log->steps.size(); ++i) {
         const auto& s = m_log->steps[i];
-        const bool warm = i < kWarmupSteps && m_log->steps.size() > kWarmupSteps;
+        if (i > 0 && s.step <= m_log->steps[i - 1].step) {
+            runs.emplace_back();
+            inRun = 0;
+        }
+        const bool warm = inRun++ < kWarmupSteps && m_log->steps.size() > kWarmupSteps;
         const std::optional<double> value = s.stepSeconds ? s.stepSeconds : s.tokensPerSec;
         if (warm) {
             if (value) {
@@ -161,29 +173,45 @@ void TrainingLogView::refresh()
             }
             continue;
         }
+        RunLines& r = runs.back();
         if (s.stepSeconds) {
-            steps << static_cast<double>(s.step);
-            time << *s.stepSeconds;
+            r.steps << static_cast<double>(s.step);
+            r.time << *s.stepSeconds;
         } else if (s.tokensPerSec) {
-            steps << static_cast<double>(s.step);
-            tokens << *s.tokensPerSec;
+            r.steps << static_cast<double>(s.step);
+            r.tokens << *s.tokensPerSec;
         }
         if (s.mfu) {
-            claimedSteps << static_cast<double>(s.step);
-            claimed << 100.0 * *s.mfu;
+            r.claimedSteps << static_cast<double>(s.step);
+            r.claimed << 100.0 * *s.mfu;
         }
+    }
+    std::erase_if(runs, [](const RunLines& r) { return r.steps.isEmpty() && r.claimedSteps.isEmpty(); });
+    const bool severalRuns = runs.size() > 1;
+    const auto runName = [&](const QString& series, size_t k) {
+        return severalRuns ? tr("%1, run %2").arg(series).arg(k + 1) : series;
+    };
+    bool anyTime = false, anyTokens = false;
+    QVector<double> steps; // every drawn step, for the recomputed MFU's extent
+    for (const RunLines& r : runs) {
+        anyTime = anyTime || !r.time.isEmpty();
+        anyTokens = anyTokens || !r.tokens.isEmpty();
+        steps += r.steps;
     }
     const QString warmName = tr("Warm-up (left out)");
     m_throughput->setXAxis(tr("Step"), QString());
-    if (!time.isEmpty() && tokens.isEmpty()) {
+    if (anyTime && !anyTokens) {
         m_throughput->setTitle(tr("Step time per step"));
         m_throughput->setYAxis(tr("Step time"), tr("s"));
-        addSeries(m_throughput, tr("Step time"), steps, time, tr("s"));
+        for (size_t k = 0; k < runs.size(); ++k)
+            if (!runs[k].time.isEmpty())
+                addSeries(m_throughput, runName(tr("Step time"), k), runs[k].steps, runs[k].time, tr("s"));
     } else {
         m_throughput->setTitle(tr("Throughput per step"));
         m_throughput->setYAxis(tr("Tokens/s"), m_log->scope == trace::LogScope::PerGpu ? tr("per GPU") : QString());
-        if (!tokens.isEmpty())
-            addSeries(m_throughput, tr("Tokens/s"), steps, tokens, QString());
+        for (size_t k = 0; k < runs.size(); ++k)
+            if (!runs[k].tokens.isEmpty())
+                addSeries(m_throughput, runName(tr("Tokens/s"), k), runs[k].steps, runs[k].tokens, QString());
     }
     if (!warmSteps.isEmpty()) {
         // Apart from the line, as hollow grey circles: left out of the medians, not a misfit of any kind.
@@ -196,8 +224,9 @@ void TrainingLogView::refresh()
     m_mfu->setTitle(tr("Claimed vs recomputed MFU"));
     m_mfu->setXAxis(tr("Step"), QString());
     m_mfu->setYAxis(tr("MFU"), tr("%"));
-    if (!claimed.isEmpty())
-        addSeries(m_mfu, tr("Claimed"), claimedSteps, claimed, tr("%"));
+    for (size_t k = 0; k < runs.size(); ++k)
+        if (!runs[k].claimed.isEmpty())
+            addSeries(m_mfu, runName(tr("Claimed"), k), runs[k].claimedSteps, runs[k].claimed, tr("%"));
     // A log that ran on another GPU than the scenario's: its recomputed MFU would divide by the wrong peak, so no
     // figure is drawn or stated; the Trace panel's banner offers the log's GPU.
     const FactsCheck facts
@@ -206,8 +235,8 @@ void TrainingLogView::refresh()
         = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
     if (check.diagnosis && !steps.isEmpty() && !otherGpu) {
         const double recomputed = 100.0 * check.diagnosis->mfu;
-        const double first = steps.front();
-        const double last = steps.back();
+        const double first = *std::min_element(steps.begin(), steps.end());
+        const double last = *std::max_element(steps.begin(), steps.end());
         addSeries(m_mfu,
             recomputed > 100 ? tr("Recomputed (median): above 100%, impossible") : tr("Recomputed (median)"),
             { first, last }, { recomputed, recomputed }, tr("%"));

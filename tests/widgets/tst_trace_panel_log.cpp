@@ -151,6 +151,32 @@ private slots:
         QCOMPARE(view->mfuChart()->data().series.size(), 1); // the claimed line only
     }
 
+    // A file with two runs (a report quoting a 2-GPU and an 8-GPU run, each from iteration 0): each run is a line of
+    // its own with its first step a warm-up, so no line joins step 10 of one run to step 0 of the next.
+    void twoRunsInOneFileAreTwoLines()
+    {
+        const QString path = write(QStringLiteral("two-runs.log"),
+            "Iter 0: loss 10.8422, time 32054ms (warming up...)\n"
+            "Iter     10 | Loss: 10.7652 | Time: 1838ms | LR: 1.65e-06\n"
+            "Iter     20 | Loss: 10.7000 | Time: 1840ms | LR: 3.30e-06\n"
+            "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+            "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+            "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n");
+        ScenarioModel scenario;
+        useReportScenario(scenario);
+        TracePanel panel(&scenario);
+        QVERIFY(panel.openTrainingLog(path));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        const ChartData& time = panel.trainingLogView()->throughputChart()->data();
+        QCOMPARE(time.series.size(), 3);
+        QCOMPARE(time.series[0].name, QStringLiteral("Step time, run 1"));
+        QCOMPARE(time.series[0].y, (QVector<double> { 1.838, 1.84 }));
+        QCOMPARE(time.series[1].name, QStringLiteral("Step time, run 2"));
+        QCOMPARE(time.series[1].y, (QVector<double> { 29.452, 29.46 }));
+        QCOMPARE(time.series[2].name, QStringLiteral("Warm-up (left out)"));
+        QCOMPARE(time.series[2].y, (QVector<double> { 32.054, 59.848 }));
+    }
+
     // One step after warm-up: drawn as a marker (a line through one point draws nothing).
     void aSingleStepIsDrawn()
     {
