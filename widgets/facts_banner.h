@@ -26,7 +26,8 @@ public:
 
     // The presets a recorded GPU name can be adopted from.
     void setKnownHardware(std::vector<HardwareSpec> hardware);
-    // The facts of the file opened last; source names it in the text ("the trace", "the log").
+    // The facts of the file the user looks at (TracePanel: the log on its tab, else the trace); source names it in
+    // the text ("the trace", "the log").
     void setFacts(const FileFacts& facts, const QString& source);
     void clearFacts();
 

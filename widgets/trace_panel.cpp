@@ -157,6 +157,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_views->addTab(m_heatMap, tr("Busy by step"));
     m_logView = new TrainingLogView(m_scenario);
     m_views->addTab(m_logView, tr("Training log"));
+    connect(m_views, &QTabWidget::currentChanged, this, [this] { showFactsOfCurrentView(); });
     connect(m_logView, &TrainingLogView::openRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open training log"), QString(), tr("Training logs (*.log *.txt *.out);;All files (*)"));
@@ -432,8 +433,9 @@ void TracePanel::startImport(const QStringList& paths, bool baseline)
         [this, baseline](std::shared_ptr<const TraceRun>& result) {
             (baseline ? m_baseline : m_run) = result;
             if (!baseline)
-                m_banner->setFacts(factsFromTrace(result->analysis), tr("the trace"));
+                m_traceFacts = factsFromTrace(result->analysis);
             showRun();
+            showFactsOfCurrentView();
             emit statusMessage(tr("Imported %1.").arg(fileNames(result->paths)));
             emit imported();
         });
@@ -467,12 +469,24 @@ bool TracePanel::openTrainingLog(const QString& path)
         },
         [this, path, shown](std::shared_ptr<const trace::TrainingLog>& log) {
             m_logView->setLog(*log, path);
-            m_banner->setFacts(factsFromLog(log->facts), tr("the log"));
+            m_logFacts = factsFromLog(log->facts);
             m_views->setCurrentWidget(m_logView);
+            showFactsOfCurrentView();
             emit statusMessage(tr("Opened the training log %1.").arg(shown));
             emit trainingLogOpened(path);
         });
     return true;
+}
+
+void TracePanel::showFactsOfCurrentView()
+{
+    const bool onLog = m_views->currentWidget() == m_logView;
+    if (m_logFacts && (onLog || !m_traceFacts))
+        m_banner->setFacts(*m_logFacts, tr("the log"));
+    else if (m_traceFacts)
+        m_banner->setFacts(*m_traceFacts, tr("the trace"));
+    else
+        m_banner->clearFacts();
 }
 
 void TracePanel::cancelImport()
@@ -488,7 +502,9 @@ void TracePanel::closeAll()
     m_run.reset();
     m_baseline.reset();
     m_logView->clear();
-    m_banner->setFacts({}, QString());
+    m_traceFacts.reset();
+    m_logFacts.reset();
+    showFactsOfCurrentView();
     m_error->setVisible(false);
     m_source->setText(tr("No trace open. Open a PyTorch profiler trace (Kineto JSON, plain or gzip), several "
                          "per-rank files, or drop them on the window."));

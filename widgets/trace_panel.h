@@ -19,9 +19,11 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/model/hardware_spec.h"
+#include "core/scenario/file_facts.h"
 #include "core/trace/kernel_rules.h"
 
 class QComboBox;
@@ -125,6 +127,7 @@ private:
     void chooseBaseline();
     void startImport(const QStringList& paths, bool baseline);
     void showError(const QString& message, bool trainingLog = false);
+    void showFactsOfCurrentView();
     void showRun();
     void showRank();
     void updateComparison();
@@ -147,6 +150,10 @@ private:
     BackgroundJob* m_logJob = nullptr;
     std::shared_ptr<const TraceRun> m_run;
     std::shared_ptr<const TraceRun> m_baseline;
+    // What the open trace and the open log state. The banner compares the one the user is looking at with the
+    // scenario: the log's on the Training log tab, the trace's on the others (either when only one is open).
+    std::optional<FileFacts> m_traceFacts;
+    std::optional<FileFacts> m_logFacts;
 
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -16,7 +16,7 @@ namespace {
 using logtext::number;
 using logtext::re;
 
-enum class Fact { Gpus, TokensPerStep, GlobalBatch, MicroBatch, GradAccum, SeqLen, PeakTflops, PeakFlops, Device };
+enum class Fact { Gpus, TokensPerStep, GlobalBatch, MicroBatch, GradAccum, SeqLen, PeakTflops, PeakFlops, Device, ModelParams };
 
 struct FactRule {
     std::string needle;
@@ -43,6 +43,12 @@ const std::vector<FactRule>& factRules()
             Fact::PeakFlops },
         { "Device:", re(R"(\bDevice:\s*(\S.*\S))"), Fact::Device },
         { "GPU capacity:", re(R"(GPU capacity:\s*(.+?)\s*\(\d+\))"), Fact::Device },
+        // Total parameters: torchtitan's "Model llama3 8B size: 8,030,261,248 total parameters", nanoGPT's "number of
+        // parameters: 123.69M", and "N=1.294B" beside a FLOP formula. Megatron's "number of parameters on (tensor,
+        // pipeline) model parallel rank" is one rank's share, not the model's, and does not match.
+        { "total parameters", re(R"(size:\s*([\d,]+)\s*total parameters)"), Fact::ModelParams },
+        { "number of parameters:", re(R"(number of parameters:\s*([\d.]+\s*[KMBT]?))"), Fact::ModelParams },
+        { "N=", re(R"(\bN\s*=\s*([\d.]+\s*[KMBT]))"), Fact::ModelParams },
     };
     return rules;
 }
@@ -83,8 +89,43 @@ bool known(const LogFacts& facts, Fact fact)
         return facts.peakTflops.has_value();
     case Fact::Device:
         return facts.device.has_value();
+    case Fact::ModelParams:
+        return facts.modelParams.has_value();
     }
     return false;
+}
+
+// "8,030,261,248", "123.69M", "1.294 B": a count with an optional K/M/B/T suffix.
+std::optional<double> parameterCount(const std::string& text)
+{
+    if (text.empty())
+        return std::nullopt;
+    double scale = 1;
+    std::string digits = text;
+    switch (digits.back()) {
+    case 'K':
+        scale = 1e3;
+        break;
+    case 'M':
+        scale = 1e6;
+        break;
+    case 'B':
+        scale = 1e9;
+        break;
+    case 'T':
+        scale = 1e12;
+        break;
+    default:
+        break;
+    }
+    if (scale != 1)
+        digits.pop_back();
+    while (!digits.empty() && digits.back() == ' ')
+        digits.pop_back();
+    const auto v = number(digits);
+    if (!v)
+        return std::nullopt;
+    return *v * scale;
 }
 
 } // namespace
@@ -127,6 +168,9 @@ void readFacts(const std::string& line, LogFacts& facts)
         case Fact::Device:
             if (!facts.device)
                 facts.device = text;
+            break;
+        case Fact::ModelParams:
+            setOnce(facts.modelParams, parameterCount(text));
             break;
         }
     }

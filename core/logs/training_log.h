@@ -47,6 +47,7 @@ struct LogFacts {
     std::optional<int64_t> seqLen;
     std::optional<double> peakTflops; // per GPU (torchtitan) or as printed (Hardware peak:)
     std::optional<std::string> device; // e.g. "NVIDIA B200"
+    std::optional<double> modelParams; // total parameters, as the log states them (torchtitan, nanoGPT, "N=1.3B")
 };
 
 // A user-defined line pattern: an ECMAScript regex and the 1-based capture group of each field (0 = absent).

@@ -66,6 +66,8 @@ FileFacts factsFromLog(const trace::LogFacts& facts)
         f.tokensPerStep = facts.tokensPerStep;
     else if (facts.globalBatchSamples && f.seqLen) // Megatron: --global-batch-size sequences of --seq-length
         f.tokensPerStep = static_cast<double>(*facts.globalBatchSamples) * static_cast<double>(*f.seqLen);
+    if (facts.modelParams && *facts.modelParams > 0)
+        f.modelParams = facts.modelParams;
     return f;
 }
 

@@ -156,7 +156,12 @@ private slots:
         QCOMPARE(w.undoStack()->count(), before + 1);
         QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 8);
         QCOMPARE(w.scenarioModel()->tokensPerStep(), 25165824); // 8,192 x 384 micro-steps x 8 ranks
-        QVERIFY(banner->isHidden());
+        // What the button cannot adopt stays: the log's 1.29 B model ("N=1.294B") is not the scenario's 8 B, and
+        // choosing the model is the user's.
+        QVERIFY(!banner->isHidden());
+        QVERIFY2(banner->message()->text().contains(QStringLiteral("model size")), qPrintable(banner->message()->text()));
+        QVERIFY2(!banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
+        QVERIFY(banner->useButton()->isHidden());
     }
 
     // A trace without deviceProperties: measured MFU says the GPU is assumed.

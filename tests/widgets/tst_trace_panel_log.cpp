@@ -18,6 +18,8 @@
 #include <qcustomplot.h>
 
 #include "app/file_kind.h"
+#include "trace_test_support.h"
+#include "widgets/facts_banner.h"
 #include "app/main_window.h"
 #include "shipped_presets.h"
 #include "widgets/chart_view.h"
@@ -175,6 +177,44 @@ private slots:
         QCOMPARE(time.series[1].y, (QVector<double> { 29.452, 29.46 }));
         QCOMPARE(time.series[2].name, QStringLiteral("Warm-up (left out)"));
         QCOMPARE(time.series[2].y, (QVector<double> { 32.054, 59.848 }));
+    }
+
+    // A trace and a log open together: the banner compares the one on screen. The Training log tab shows the log's
+    // facts (8 B200s, and its 1.29 B model against the scenario's), the trace's tabs the trace's H100; the log's
+    // model size ("N=1.294B") is compared too.
+    void bannerFollowsTheViewOnScreen()
+    {
+        using trace_test::annotation;
+        using trace_test::kernel;
+        const std::string gemm = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_cublas";
+        const QString trace = write(QStringLiteral("h100.json"),
+            QByteArray::fromStdString(trace_test::traceOf({ annotation("ProfilerStep#1", "0", "1000", true),
+                                                              annotation("ProfilerStep#2", "1000", "1000", true),
+                                                              kernel(gemm, "0", "600"), kernel(gemm, "1000", "600") },
+                R"("deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}])")));
+        ScenarioModel scenario;
+        scenario.setModel(*test::shippedPresets().findModel("llama-3.1-8b"));
+        scenario.setHardware(*test::shippedPresets().findHardware("b200"));
+        TracePanel panel(&scenario);
+        panel.setKnownHardware(test::shippedPresets().hardware());
+        const QLabel* banner = panel.factsBanner()->message();
+        QVERIFY(panel.openTrainingLog(m_log));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        panel.openTraces({ trace });
+        QTRY_VERIFY(panel.run() != nullptr);
+        QTRY_VERIFY(!panel.isImporting());
+        // The trace arrived last, but the Training log tab is on screen: the log's facts.
+        QCOMPARE(panel.views()->currentWidget(), panel.trainingLogView());
+        QVERIFY2(banner->text().contains(QStringLiteral("the log")), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QStringLiteral("model size")), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QStringLiteral("1.29")), qPrintable(banner->text()));
+        panel.views()->setCurrentIndex(0); // Breakdown
+        QVERIFY2(banner->text().contains(QStringLiteral("the trace")), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QStringLiteral("H100")), qPrintable(banner->text()));
+        panel.views()->setCurrentWidget(panel.trainingLogView());
+        QVERIFY2(banner->text().contains(QStringLiteral("the log")), qPrintable(banner->text()));
+        panel.closeAll();
+        QVERIFY(panel.factsBanner()->isHidden());
     }
 
     // One step after warm-up: drawn as a marker (a line through one point draws nothing).

@@ -206,7 +206,10 @@ private:
                 for (int page = 0; page < pages; ++page) {
                     if (tabs)
                         tabs->setCurrentIndex(page);
-                    QCoreApplication::processEvents();
+                    // A page can change text outside itself (the Trace panel's banner follows its tab): let the
+                    // layouts that this relays settle, as the event loop would before the next paint.
+                    for (int round = 0; round < 3; ++round)
+                        QCoreApplication::processEvents();
                     const QString where = QStringLiteral("%1 %2%3").arg(
                         tag, panels->tabText(i), tabs ? QStringLiteral(" > ") + tabs->tabText(page) : QString());
                     for (const QString& p : problemsUnder(panel))

@@ -159,6 +159,20 @@ private slots:
         QCOMPARE(*megatron.facts.globalBatchSamples, int64_t(256));
     }
 
+    void modelSizeAsLogsStateIt()
+    {
+        // torchtitan's model line, nanoGPT's count, and "N=" beside a FLOP formula (the B200 scaling report).
+        const auto statedSize = [](const char* line) {
+            return parse(std::string(line) + "\nstep:  1  loss: 12.0  tps: 7,000  mfu: 38.00%\n").facts.modelParams;
+        };
+        QCOMPARE(*statedSize("Model llama3 8B size: 8,030,261,248 total parameters"), 8030261248.0);
+        QCOMPARE(*statedSize("number of parameters: 123.69M"), 123.69e6);
+        QCOMPARE(*statedSize("   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)"), 1.294e9);
+        // Megatron's per-rank count is one rank's share, not the model's; a bare "N=3" is no size.
+        QVERIFY(!statedSize(" > number of parameters on (tensor, pipeline) model parallel rank (0, 0): 1234567"));
+        QVERIFY(!statedSize("run N=3 seeds"));
+    }
+
     void factsBeyondTheirTypeAreLeftOut()
     {
         // Fuzzing found a 6.7e29 sequence length converted to int64 (undefined behaviour): a fact no integer can

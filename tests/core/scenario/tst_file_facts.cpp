@@ -69,6 +69,18 @@ private slots:
         QVERIFY2(why->find("GPU count 8 in the file vs 1 in the scenario") != std::string::npos, why->c_str());
     }
 
+    void logsModelSizeAgainstTheScenarios()
+    {
+        // The B200 scaling report ran a 1.29 B model ("N=1.294B"); the scenario's Llama 3.1 8B is not it.
+        trace::LogFacts log;
+        log.modelParams = 1.294e9;
+        const FactsCheck c = checkFacts(factsFromLog(log), b200Scenario(), 8192, hardware());
+        QCOMPARE(c.differences.size(), size_t(1));
+        QCOMPARE(c.differences[0].fact, Fact::ModelSize);
+        log.modelParams = 8.03e9; // within 10% of the scenario's 8.03 B
+        QVERIFY(checkFacts(factsFromLog(log), b200Scenario(), 8192, hardware()).empty());
+    }
+
     void otherGpuWithholdsMfu()
     {
         FileFacts f;
