@@ -119,6 +119,9 @@ ChartView::ChartView(QWidget* parent)
     m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->legend->setVisible(true);
     setLegendOutside(true);
+    // An empty chart (cleared, or waiting for its data) draws no legend: an empty legend frame reads as a missing key.
+    connect(m_plot, &QCustomPlot::beforeReplot, this,
+        [this] { m_plot->legend->setVisible(m_plot->legend->itemCount() > 0); });
 
     m_tracer = new QCPItemTracer(m_plot);
     m_tracer->setStyle(QCPItemTracer::tsCircle);

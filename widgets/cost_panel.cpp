@@ -89,6 +89,7 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("costError"));
     m_error->setWordWrap(true);
+    m_error->setStyleSheet(errorStyleSheet());
     m_error->setVisible(false);
 
     auto* left = new QVBoxLayout;

@@ -127,9 +127,10 @@ void ParallelismEditor::buildUi()
         documents->setSpecialValueText(tr("unpacked"));
     }
     addCombo(
-        form, "attentionMask", tr("Attention &mask:"), tr("Attention in a packed sequence"),
-        { { tr("Per document (varlen)"), int(PackedAttention::PerDocument) },
-            { tr("Whole packed sequence"), int(PackedAttention::WholeSequence) } },
+        form, "attentionMask", tr("Attention &mask:"),
+        tr("Attention in a packed sequence: per document (varlen, document masking) or over the whole packed sequence"),
+        { { tr("Per document"), int(PackedAttention::PerDocument) },
+            { tr("Whole sequence"), int(PackedAttention::WholeSequence) } },
         [](const Scenario& s) { return int(s.workload.packing.attention); },
         [](Scenario& s, int v) { s.workload.packing.attention = static_cast<PackedAttention>(v); });
     addSpin(
@@ -237,7 +238,7 @@ void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QStr
     const std::vector<std::pair<QString, int>>& items, Read read, Write write)
 {
     auto* combo = new QComboBox;
-    // Sized to a short item, not the longest ("Per document (varlen)"): the popup still shows every item whole.
+    // Sized to a short item, not the longest: the editor column must fit 1280x720; items are named to fit it whole.
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(10);
     combo->setAccessibleName(accessible);

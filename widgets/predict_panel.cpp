@@ -321,6 +321,7 @@ void PredictPanel::recompute()
     const Scenario& s = m_model->scenario();
     const QString problem = scenarioProblem(s);
     m_current.reset();
+    m_bottleneck->setVisible(true); // a fitting prediction's bottleneck, or why there is none
     if (problem.isEmpty()) {
         try {
             m_current = evaluate(s);
@@ -361,7 +362,7 @@ void PredictPanel::recompute()
     m_stepTime->setText(tr("%1 s").arg(p.stepTimeSeconds, 0, 'f', 3));
     m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))
                         .arg(p.memory.total() / kGiB, 0, 'f', 1)
-                        .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0));
+                        .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 1));
     m_fits->setStyleSheet(p.fits ? QString() : errorStyleSheet());
     // The band on each figure it scales: a faster measured run has a higher MFU and a shorter step.
     if (p.fits) {
@@ -385,9 +386,12 @@ void PredictPanel::recompute()
                                   "(FSDP, TP, PP), checkpoint activations or use a smaller micro-batch; the Planner "
                                   "tab lists layouts that fit.")
                                    .arg(p.memory.total() / kGiB, 0, 'f', 1)
-                                   .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0));
+                                   .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 1));
     m_band->setVisible(p.fits);
+    // A layout that does not fit: the sentence above says so with what to change; the core's bottleneck sentence
+    // would repeat it.
     m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p)));
+    m_bottleneck->setVisible(p.fits);
     if (p.mfuPalmOverPackingLength)
         m_overPacking->setText(tr("PaLM as published, attention over the packing length (%1 tokens): %2 MFU, an "
                                   "over-count; per document (above): %3")

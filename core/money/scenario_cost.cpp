@@ -1,6 +1,7 @@
 #include "core/money/scenario_cost.h"
 
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/scenario/scenario_facts.h"
 
 namespace mfu {
@@ -24,15 +25,25 @@ ScenarioCost scenarioCost(
     const Scenario& s = document.scenario;
     const CostInputs& in = s.cost;
     ScenarioCost out;
+    const bool measuredPossible = measuredMfu && *measuredMfu > 0 && *measuredMfu <= 1.0;
+    std::string impossible;
+    if (measuredMfu && !measuredPossible)
+        impossible = "the measured throughput gives an MFU of " + formatPercent(*measuredMfu)
+            + ", above 100%, which no run reaches: the scenario's GPU, model or tokens per step do not describe the "
+              "measured run";
     if (in.baselineMfu) {
         out.baselineMfu = *in.baselineMfu;
         out.baselineOrigin = MfuOrigin::Given;
-    } else if (measuredMfu) {
+    } else if (measuredPossible) {
         out.baselineMfu = *measuredMfu;
         out.baselineOrigin = MfuOrigin::Measured;
     } else if (predictedMfu) {
         out.baselineMfu = *predictedMfu;
         out.baselineOrigin = MfuOrigin::Predicted;
+        if (!impossible.empty())
+            out.measuredSetAside = impossible + "; the job is costed at the cost model's predicted MFU instead";
+    } else if (!impossible.empty()) {
+        throw InputError(impossible + "; give a baseline MFU or correct the scenario");
     } else {
         throw InputError("no MFU to cost the job at: give a baseline MFU, a measured throughput, or a scenario the "
                          "cost model can predict");

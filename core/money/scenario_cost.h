@@ -20,9 +20,13 @@ struct ScenarioCost {
     double flopsPerToken = 0; // the scenario's MFU formula at its sequence length
     JobCost job; // at the baseline MFU
     std::optional<MfuSavings> savings; // when a target MFU is set
+    // Why the measured MFU was not used although there is one: above 100%, no run reaches it, so the scenario does
+    // not describe the measured run (another GPU, model or batch); the job is then costed at the prediction.
+    std::optional<std::string> measuredSetAside;
 };
 
-// Throws InputError when the document has no job (token budget or days), no MFU from any origin, or no price.
+// Throws InputError when the document has no job (token budget or days), no MFU from any origin (a measured MFU
+// above 100% is none), or no price.
 ScenarioCost scenarioCost(
     const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu);
 

@@ -238,6 +238,8 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     try {
         out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt,
             out.predicted ? std::optional(out.predicted->mfu) : std::nullopt);
+        if (out.cost->measuredSetAside)
+            out.notes.push_back("Cost: " + *out.cost->measuredSetAside + ".");
         for (auto& section : costSections(*out.cost))
             out.sections.push_back(std::move(section));
     } catch (const InputError& e) {

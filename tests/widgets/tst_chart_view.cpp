@@ -186,6 +186,21 @@ private slots:
         QVERIFY(chart.plot()->yAxis->range().upper >= 18); // stacked total fits
     }
 
+    // A chart without series (cleared: the Cost panel with no job) draws no empty legend frame; data brings it back.
+    void emptyChartHasNoLegend()
+    {
+        ChartView chart;
+        chart.resize(600, 400);
+        chart.plot()->replot();
+        QVERIFY(!chart.plot()->legend->visible());
+        fillSequenceChart(chart);
+        chart.plot()->replot();
+        QVERIFY(chart.plot()->legend->visible());
+        chart.clearSeries();
+        chart.plot()->replot();
+        QVERIFY(!chart.plot()->legend->visible());
+    }
+
     void hoverReadoutNamesSeriesAndUnits()
     {
         ChartView chart;

@@ -17,6 +17,7 @@
 #include "app/scenario_history.h"
 #include "core/number_format.h"
 #include "widgets/chart_view.h"
+#include "widgets/category_palette.h"
 #include "widgets/cost_panel.h"
 #include "widgets/scenario_model.h"
 
@@ -286,6 +287,26 @@ private slots:
         CostPanel panel(&model, app::presetLibrary());
         QCOMPARE(panel.pricePerGpuHour()->value(), 4.2);
         QCOMPARE(panel.cost()->rate.pricePerGpuHourUsd, 4.2);
+    }
+
+    // A measured throughput no H100 can reach (a B200's 21,111 tokens/s per GPU for Llama 3.1 8B is 124% of the
+    // H100's peak): the job is costed at the prediction, and the reason stands in the error colour.
+    void impossibleMeasuredMfuIsSetAside()
+    {
+        ScenarioModel model;
+        Scenario s = vectorLabsJob();
+        s.model = *app::presetLibrary().findModel("llama-3.1-8b");
+        s.cluster.gpuCount = 8;
+        s.parallelism.tp = 1;
+        model.setScenario(s);
+        model.setThroughput(ThroughputInput::TokensPerSecPerGpu, 21111);
+        CostPanel panel(&model, app::presetLibrary());
+        QVERIFY(panel.cost());
+        QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Predicted);
+        QVERIFY(valueOf(panel, "costMfu").endsWith(QStringLiteral("(predicted by the cost model)")));
+        QVERIFY2(panel.errorText().contains(QStringLiteral("above 100%")), qPrintable(panel.errorText()));
+        const auto* error = panel.findChild<QLabel*>(QStringLiteral("costError"));
+        QVERIFY(error && error->styleSheet() == errorStyleSheet());
     }
 
     void noMfuSaysWhy()

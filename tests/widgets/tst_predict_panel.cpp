@@ -446,11 +446,18 @@ private slots:
         QVERIFY(!reason->isHidden());
         QVERIFY(reason->text().contains(QLatin1String("does not fit")));
         QVERIFY(reason->text().contains(QLatin1String("GiB")));
+        // The memory figures agree to the tenth of a GiB (B200: 180 GB = 167.6 GiB), and the reason is said once.
+        const QString capacity = QString::number(f.predicted().memoryCapacityBytes / (1024.0 * 1024.0 * 1024.0), 'f', 1);
+        QVERIFY2(reason->text().contains(capacity + QLatin1String(" GiB")), qPrintable(reason->text()));
+        QVERIFY2(f.text("fits").contains(capacity + QLatin1String(" GiB")), qPrintable(f.text("fits")));
+        auto* bottleneck = f.panel.findChild<QLabel*>(QStringLiteral("bottleneck"));
+        QVERIFY(bottleneck && bottleneck->isHidden());
         QVERIFY(f.text("predictedMfuBand").isEmpty());
         f.model.setGpuCount(16);
         f.model.setConfiguration(Parallelism {}, ActivationCheckpointing::Full, f.model.scenario().flags, 1);
         QVERIFY(f.predicted().fits);
         QVERIFY(reason->isHidden());
+        QVERIFY(!bottleneck->isHidden());
         QVERIFY(!f.text("predictedMfuBand").isEmpty());
     }
 

@@ -276,6 +276,23 @@ private slots:
         QVERIFY(c.savings);
         QCOMPARE(c.savings->fixedBudget.recoveredValueUsd, 276480.0);
         QCOMPARE(scenarioCost(doc, {}, 0.4).baselineOrigin, MfuOrigin::Predicted);
+        QVERIFY(!c.measuredSetAside);
+        // A measured MFU above 100% (a B200's throughput typed against an H100 scenario) describes no run: the job
+        // is costed at the prediction, and the reason is kept for the panel and the report.
+        const ScenarioCost impossible = scenarioCost(doc, 1.236, 0.55);
+        QCOMPARE(impossible.baselineOrigin, MfuOrigin::Predicted);
+        QCOMPARE(impossible.baselineMfu, 0.55);
+        QVERIFY(impossible.measuredSetAside);
+        QVERIFY2(impossible.measuredSetAside->find("123.60%") != std::string::npos, impossible.measuredSetAside->c_str());
+        QVERIFY2(impossible.measuredSetAside->find("above 100%") != std::string::npos,
+            impossible.measuredSetAside->c_str());
+        // Without a prediction there is nothing to cost at: the error says why, not "MFU must be a fraction".
+        try {
+            scenarioCost(doc, 1.236, {});
+            QFAIL("an MFU above 100% was costed");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("above 100%") != std::string::npos, e.what());
+        }
         doc.scenario.cost.baselineMfu = 0.4;
         QCOMPARE(scenarioCost(doc, 0.3, 0.5).baselineOrigin, MfuOrigin::Given);
         // A token budget takes precedence over days; the preset price applies without an override.
