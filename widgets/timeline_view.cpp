@@ -21,7 +21,8 @@ namespace mfu::widgets {
 namespace {
 
 constexpr int kAxisHeight = 34; // tick labels and the axis title
-constexpr int kLegendHeight = 22;
+constexpr int kLegendRowHeight = 18; // one row of legend entries
+constexpr int kLegendPadding = 4;
 constexpr int kMaxLaneHeight = 22;
 constexpr int kMinLanePitch = 8; // lane + gap: below this, lanes scroll instead of shrinking
 constexpr int kStepBandHeight = 18;
@@ -105,6 +106,14 @@ void TimelineView::setRankTimelines(std::vector<RankTimeline> ranks)
 void TimelineView::rebuild(std::vector<Track> tracks)
 {
     m_tracks = std::move(tracks);
+    std::array<bool, trace::kKernelCategoryCount> present {};
+    for (const Track& t : m_tracks)
+        for (const auto& a : t.timeline->activities)
+            present[static_cast<size_t>(a.category)] = true;
+    m_categories.clear();
+    for (int c = 0; c < trace::kKernelCategoryCount; ++c)
+        if (present[static_cast<size_t>(c)])
+            m_categories.push_back(static_cast<trace::KernelCategory>(c));
     m_lanes.clear();
     m_steps.clear();
     m_dataStart = m_dataEnd = 0;
@@ -219,13 +228,13 @@ void TimelineView::zoom(double factor, double anchor)
 QSize TimelineView::sizeHint() const
 {
     return { 800,
-        kAxisHeight + kLegendHeight + kStepBandHeight + std::max(1, std::min(laneCount(), 12)) * (kMaxLaneHeight + 4)
+        kAxisHeight + legendHeight() + kStepBandHeight + std::max(1, std::min(laneCount(), 12)) * (kMaxLaneHeight + 4)
             + 12 };
 }
 
 QSize TimelineView::minimumSizeHint() const
 {
-    return { 300, kAxisHeight + kLegendHeight + kStepBandHeight + kMaxLaneHeight + 12 };
+    return { 300, kAxisHeight + legendHeight() + kStepBandHeight + kMaxLaneHeight + 12 };
 }
 
 int TimelineView::gutter() const
@@ -237,7 +246,7 @@ QRect TimelineView::plotRect() const
 {
     const int right = !m_scroll->isHidden() ? m_scroll->width() + 4 : 8;
     return QRect(gutter(), kAxisHeight, std::max(1, width() - gutter() - right),
-        std::max(1, height() - kAxisHeight - kLegendHeight));
+        std::max(1, height() - kAxisHeight - legendHeight()));
 }
 
 QRect TimelineView::stepRect() const
@@ -289,7 +298,7 @@ void TimelineView::updateScrollBar()
     m_scroll->setHidden(!overflow);
     const int top = kAxisHeight + 4 + kStepBandHeight;
     m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), top, m_scroll->sizeHint().width(),
-        std::max(10, height() - top - kLegendHeight));
+        std::max(10, height() - top - legendHeight()));
     m_scroll->setRange(0, overflow ? laneCount() - capacity : 0);
     m_scroll->setPageStep(capacity);
     m_firstLane = m_scroll->value();
@@ -525,24 +534,43 @@ void TimelineView::paintSteps(QPainter& p)
     p.restore();
 }
 
+std::vector<TimelineView::LegendEntry> TimelineView::legendLayout() const
+{
+    std::vector<LegendEntry> entries;
+    const QFontMetrics fm(font());
+    const int left = gutter();
+    const int right = std::max(left + 1, width() - 8);
+    int x = left;
+    int row = 0;
+    for (const trace::KernelCategory category : m_categories) {
+        const QString label = categoryLabel(trace::categoryKey(category));
+        const int w = 16 + fm.horizontalAdvance(label);
+        if (x > left && x + w > right) { // wrap; an entry wider than the row still gets a row of its own
+            x = left;
+            ++row;
+        }
+        entries.push_back({ category, label, QRect(x, row * kLegendRowHeight, w, kLegendRowHeight) });
+        x += w + 14;
+    }
+    return entries;
+}
+
+int TimelineView::legendHeight() const
+{
+    int rows = 1;
+    for (const LegendEntry& e : legendLayout())
+        rows = std::max(rows, e.rect.top() / kLegendRowHeight + 1);
+    return rows * kLegendRowHeight + kLegendPadding;
+}
+
 void TimelineView::paintLegend(QPainter& p)
 {
-    std::array<bool, trace::kKernelCategoryCount> present {};
-    for (const Track& t : m_tracks)
-        for (const auto& a : t.timeline->activities)
-            present[static_cast<size_t>(a.category)] = true;
-    int x = gutter();
-    const int y = height() - kLegendHeight + 4;
-    const QFontMetrics fm(font());
-    for (int c = 0; c < trace::kKernelCategoryCount; ++c) {
-        if (!present[static_cast<size_t>(c)])
-            continue;
-        const auto category = static_cast<trace::KernelCategory>(c);
-        const QString label = categoryLabel(trace::categoryKey(category));
-        p.fillRect(QRect(x, y + 2, 12, 12), categoryColour(category));
+    const int top = height() - legendHeight() + kLegendPadding;
+    for (const LegendEntry& e : legendLayout()) {
+        const int y = top + e.rect.top();
+        p.fillRect(QRect(e.rect.left(), y + 2, 12, 12), categoryColour(e.category));
         p.setPen(palette().color(QPalette::Text));
-        p.drawText(QPoint(x + 16, y + 12), label);
-        x += 16 + fm.horizontalAdvance(label) + 14;
+        p.drawText(QPoint(e.rect.left() + 16, y + 12), e.label);
     }
 }
 

@@ -66,6 +66,16 @@ public:
     // What the last paint drew: separate rectangles and aggregated pixel columns (tests, and a sanity check).
     int lastRectCount() const { return m_lastRects; }
     int lastBinnedColumns() const { return m_lastBinned; }
+    // The legend's entries laid out in rows that fit the width (a narrow window wraps them instead of cutting the
+    // last ones off): each entry's rectangle, in widget x and in y from the legend's top.
+    struct LegendEntry {
+        trace::KernelCategory category;
+        QString label;
+        QRect rect;
+    };
+    std::vector<LegendEntry> legendLayout() const;
+    int legendHeight() const;
+
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -116,6 +126,7 @@ private:
     void paintSteps(QPainter& p);
 
     std::vector<Track> m_tracks;
+    std::vector<trace::KernelCategory> m_categories; // present in the tracks, in category order (the legend)
     std::vector<Lane> m_lanes;
     std::vector<StepBand> m_steps; // the first rank's ProfilerStep#N annotations (GPU ones when present, else CPU)
     QString m_placeholder;

@@ -245,6 +245,30 @@ private slots:
         QVERIFY(!view.grab().isNull());
     }
 
+    // The category legend wraps to the width instead of cutting its last entries off (1280x720 cut "Other" and
+    // "Idle"); the lanes give up the height it takes.
+    void timelineLegendWrapsToTheWidth()
+    {
+        auto t = std::make_shared<mfu::trace::Timeline>(trace_test::read(rankTrace(0)));
+        mfu::trace::classifyActivities(*t, mfu::trace::builtInKernelRules()); // GEMM and all-reduce
+        TimelineView view;
+        view.resize(2000, 400);
+        view.setTimeline(t);
+        const auto wide = view.legendLayout();
+        QVERIFY2(wide.size() >= 2, "the synthetic rank has several kernel categories");
+        for (const auto& e : wide)
+            QCOMPARE(e.rect.top(), 0); // one row
+        const int oneRow = view.legendHeight();
+        const int lastRight = wide.back().rect.right();
+        view.resize(lastRight, 400); // the last entry no longer fits the row (8 px of margin)
+        const auto narrow = view.legendLayout();
+        QCOMPARE(narrow.size(), wide.size());
+        QVERIFY(view.legendHeight() > oneRow);
+        for (const auto& e : narrow)
+            QVERIFY2(e.rect.right() < view.width(), qPrintable(e.label));
+        QVERIFY(view.laneRect(0).bottom() < view.height() - view.legendHeight());
+    }
+
     void folderOfSummariesOpensAsOneRun()
     {
         ScenarioModel scenario;
