@@ -59,6 +59,9 @@ void addScenarioOptions(QCommandLineParser& parser)
     parser.addOption(opt("attention-kernel",
         "Attention kernel: auto|flash3|flash2|flash1|cudnn|unfused (default auto: the best on the GPU)", "NAME"));
     parser.addOption(opt("expert-overlap", "Overlap MoE all-to-alls with another micro-batch's compute (DualPipe)"));
+    parser.addOption(opt("expert-capacity-factor",
+        "MoE token dropping: expert buffers padded to F x the mean share (GShard, Switch); 0 = dropless (default)",
+        "F"));
     parser.addOption(opt("async-tp", "Overlap TP collectives with the matmuls"));
     parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
     parser.addOption(opt("fused-linear-cross-entropy",
@@ -135,6 +138,12 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     }
     if (isSet(p, "expert-overlap"))
         par.expertOverlap = true;
+    if (isSet(p, "expert-capacity-factor")) {
+        const double f = parseNumber(p.value(QStringLiteral("expert-capacity-factor")), QStringLiteral("expert-capacity-factor"));
+        if (f != 0 && !(f >= 1.0 && f <= 16.0))
+            throw InputError("--expert-capacity-factor: must be 0 (dropless) or a capacity factor between 1 and 16");
+        par.expertCapacityFactor = f;
+    }
     if (isSet(p, "async-tp"))
         par.asyncTp = true;
     if (isSet(p, "fused-linear-cross-entropy") || isSet(p, "liger-kernel"))

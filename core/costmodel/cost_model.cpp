@@ -78,6 +78,8 @@ const char* CostModel::invalidReason(const Scenario& s) const
         return "virtual stages need pp > 1 and at least pp x virtual stages layers";
     if (s.workload.seqLen % p.cp != 0)
         return "cp must divide the sequence length";
+    if (p.expertCapacityFactor != 0 && !(p.expertCapacityFactor >= 1.0 && p.expertCapacityFactor <= 16.0))
+        return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
     if (p.ep > 1) {
         if (m_shape.experts <= 0)
             return "ep > 1 needs a mixture-of-experts model";

@@ -83,8 +83,11 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
         ffnSplit = etp;
     }
     const double fFfn = gemmShapeFactor(std::min({ ffnTokens, sh.ffnWidth / ffnSplit, dModel }), c);
-    // MoE layers wait for their busiest expert: the routed share of the FFN runs at the imbalance factor.
-    const double ffnImbalance = sh.experts > 0 ? 1.0 + (c.expertLoadImbalance - 1.0) * sh.routedFfnShare : 1.0;
+    // MoE layers wait for their busiest expert. Dropless: the routed share of the FFN runs at the imbalance factor.
+    // Token dropping: every expert computes (and exchanges) its padded capacity, the capacity factor x the mean,
+    // however the router spread the tokens.
+    const double expertLoad = par.expertCapacityFactor > 0 ? par.expertCapacityFactor : c.expertLoadImbalance;
+    const double ffnImbalance = sh.experts > 0 ? 1.0 + (expertLoad - 1.0) * sh.routedFfnShare : 1.0;
     const double layerFwdMatmul
         = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + ffnImbalance * sh.ffnFlops / fFfn) / (tp * gemmPeak)
         + sh.routerFlops / (m_peakBf16 * c.gemmEfficiency);
@@ -236,8 +239,9 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     if (par.ep > 1) {
         const CommGroup g { par.ep, par.tp };
         // Dispatch forward in FP8 for BF16+FP8 runs (DeepSeek-V3 section 3.3.2), everything else in BF16; the
-        // busiest rank receives the imbalance factor times the mean; latent MoE moves latent-wide vectors.
-        const double buffer = tokensMb * sh.expertsPerToken * sh.expertDispatchWidth * c.expertLoadImbalance;
+        // busiest rank receives the imbalance factor times the mean (token dropping: the padded capacity); latent MoE
+        // moves latent-wide vectors.
+        const double buffer = tokensMb * sh.expertsPerToken * sh.expertDispatchWidth * expertLoad;
         const double bytesPerElement = (fp8 ? 1.0 : 2.0) + 2.0 + 2.0 + 2.0; // dispatch, combine, and their gradients
         const double epMb = layersPerStage * sh.moeLayerShare
             * collectiveSeconds(Collective::AllToAll, buffer * bytesPerElement, g, tiers);

@@ -57,6 +57,10 @@ struct Parallelism {
     // MoE dispatch/combine all-to-alls overlapped with another micro-batch's compute (DeepSeek's DualPipe,
     // Megatron-Core's EP A2A overlap) instead of sitting on the critical path.
     bool expertOverlap = false;
+    // Token dropping: each expert's buffer holds capacity factor x its mean share of the tokens, padded to it
+    // (GShard, Switch Transformer, Megatron-Core with --moe-pad-expert-input-to-capacity); tokens beyond it skip the
+    // expert. 0: dropless routing, where the busiest expert sets the pace.
+    double expertCapacityFactor = 0;
 };
 
 // Framework switches Lambda's MFU paper names as levers.

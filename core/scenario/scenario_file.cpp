@@ -146,10 +146,22 @@ Workload readWorkload(const FieldReader& r)
     return w;
 }
 
+// 0 or absent: dropless. A factor below 1 drops tokens even when routing is even; above 16 it is no cap.
+double readExpertCapacityFactor(const FieldReader& r)
+{
+    const std::optional<double> f = r.optionalNumber("expert_capacity_factor");
+    if (!f || *f == 0)
+        return 0;
+    if (!(*f >= 1.0 && *f <= 16.0))
+        throw InputError(r.keyPath("expert_capacity_factor")
+            + ": must be 0 (dropless) or a capacity factor between 1 and 16, got " + std::to_string(*f));
+    return *f;
+}
+
 Parallelism readParallelism(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "tp", "sequence_parallel", "async_tp", "pp", "virtual_stages", "schedule", "cp", "ep",
-        "hsdp_replicas", "data_parallel", "expert_overlap" });
+        "hsdp_replicas", "data_parallel", "expert_overlap", "expert_capacity_factor" });
     Parallelism p;
     p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
     p.sequenceParallel = r.optionalBool("sequence_parallel", true);
@@ -164,6 +176,7 @@ Parallelism readParallelism(const FieldReader& r)
     p.dataParallel = readKey<DataParallelKind>(
         r, "data_parallel", dataParallelFromKey, DataParallelKind::Fsdp, "fsdp, zero1, ddp");
     p.expertOverlap = r.optionalBool("expert_overlap", false);
+    p.expertCapacityFactor = readExpertCapacityFactor(r);
     return p;
 }
 
@@ -401,7 +414,8 @@ json scenarioToJson(const ScenarioDocument& doc)
             { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp }, { "pp", p.pp },
                 { "virtual_stages", p.virtualStages }, { "schedule", pipelineScheduleKey(p.schedule) }, { "cp", p.cp },
                 { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas },
-                { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_overlap", p.expertOverlap } } },
+                { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_overlap", p.expertOverlap },
+                { "expert_capacity_factor", p.expertCapacityFactor } } },
         { "activation_checkpointing", activationCheckpointingKey(s.activationCheckpointing) },
         { "flags", flags },
         { "mfu_formula", flopFormulaKey(s.mfuFormula) },

@@ -91,6 +91,32 @@ private slots:
         QCOMPARE(modelShapeOf(preset("deepseek-v3")).expertDispatchWidth, double(preset("deepseek-v3").hidden));
     }
 
+    // Token dropping pads every expert's buffer to its capacity: the routed FFN and the all-to-all grow with the
+    // capacity factor (1.25 costs more than dropless routing's 1.10 imbalance, 1.0 less), and the MFU follows.
+    void tokenDroppingPadsToCapacity()
+    {
+        Scenario s = bigCluster(preset("gpt-oss-120b"), 8192);
+        QCOMPARE(s.parallelism.ep, 8);
+        const auto at = [&](double capacityFactor) {
+            Scenario t = s;
+            t.parallelism.expertCapacityFactor = capacityFactor;
+            return evaluate(t);
+        };
+        const StepPrediction dropless = at(0), padded = at(1.25), exact = at(1.0);
+        const auto a2a = [](const StepPrediction& p) { return p.commSeconds[static_cast<size_t>(CommKind::EpAllToAll)]; };
+        QVERIFY(a2a(padded) > a2a(dropless) && a2a(dropless) > a2a(exact));
+        // The all-to-all's bandwidth term scales with the buffer: at most the factors' ratio (latency does not grow).
+        QVERIFY(a2a(padded) / a2a(dropless) <= 1.25 / 1.10 + 1e-12);
+        QVERIFY(padded.time.matmul > dropless.time.matmul && dropless.time.matmul > exact.time.matmul);
+        QVERIFY(padded.mfu < dropless.mfu && dropless.mfu < exact.mfu);
+        // FLOP per token counts the routed experts' real work, not the padding.
+        QCOMPARE(padded.flopsPerToken, dropless.flopsPerToken);
+        // Below 1 or beyond 16 is not a capacity factor.
+        Scenario bad = s;
+        bad.parallelism.expertCapacityFactor = 0.5;
+        QVERIFY(CostModel(bad).invalidReason(bad) != nullptr);
+    }
+
     // DeepSeek-V4-Pro: every layer sees the 128-token window plus its compressed keys, so the attention span stays
     // far below S/2 at a million tokens; the CSA indexer scores one key per 4 tokens.
     void deepSeekV4Shape()

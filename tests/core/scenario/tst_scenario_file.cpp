@@ -36,7 +36,7 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.workload.packing.attention = PackedAttention::WholeSequence;
     s.workload.packing.paddingFraction = 0.125;
     s.precision = TrainingPrecision::BF16_FP8;
-    s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true };
+    s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true, 1.25 };
     s.activationCheckpointing = ActivationCheckpointing::Full;
     s.flags = { 2, true, false, false, true, true, AttentionKernel::Cudnn, true, true };
     s.mfuFormula = FlopFormula::PerComponentCausal;
@@ -180,6 +180,7 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(parallelism.hsdpReplicas);
         SAME(parallelism.dataParallel);
         SAME(parallelism.expertOverlap);
+        SAME(parallelism.expertCapacityFactor);
         SAME(activationCheckpointing);
         SAME(flags.fsdpPrefetchLayers);
         SAME(flags.reduceInBf16);
@@ -385,6 +386,9 @@ private slots:
                                       << "parallelism.schedule";
         QTest::newRow("bad data parallel")
             << edited([](auto& j) { j["parallelism"]["data_parallel"] = "zero3"; }) << "parallelism.data_parallel";
+        QTest::newRow("capacity factor below 1")
+            << edited([](auto& j) { j["parallelism"]["expert_capacity_factor"] = 0.5; })
+            << "parallelism.expert_capacity_factor";
         QTest::newRow("bad attention kernel")
             << edited([](auto& j) { j["flags"]["attention_kernel"] = "flash4"; }) << "flags.attention_kernel";
         QTest::newRow("MFU as percent") << edited([](auto& j) { j["measured_points"][1]["mfu"] = 38.5; })
