@@ -71,6 +71,7 @@ TimelineView::TimelineView(QWidget* parent)
         m_firstLane = value;
         update();
     });
+    updateLegendHeight();
 }
 
 void TimelineView::setTimeline(std::shared_ptr<const trace::Timeline> timeline)
@@ -148,6 +149,7 @@ void TimelineView::rebuild(std::vector<Track> tracks)
     for (int i = 0; i < laneCount(); ++i)
         m_gutter = std::max(m_gutter, fm.horizontalAdvance(laneLabel(i)));
     m_gutter = std::clamp(m_gutter + 16, 100, 260);
+    updateLegendHeight();
     m_scroll->setValue(0);
     m_firstLane = 0;
     updateGeometry();
@@ -228,13 +230,13 @@ void TimelineView::zoom(double factor, double anchor)
 QSize TimelineView::sizeHint() const
 {
     return { 800,
-        kAxisHeight + legendHeight() + kStepBandHeight + std::max(1, std::min(laneCount(), 12)) * (kMaxLaneHeight + 4)
+        kAxisHeight + m_legendHeight + kStepBandHeight + std::max(1, std::min(laneCount(), 12)) * (kMaxLaneHeight + 4)
             + 12 };
 }
 
 QSize TimelineView::minimumSizeHint() const
 {
-    return { 300, kAxisHeight + legendHeight() + kStepBandHeight + kMaxLaneHeight + 12 };
+    return { 300, kAxisHeight + m_legendHeight + kStepBandHeight + kMaxLaneHeight + 12 };
 }
 
 int TimelineView::gutter() const
@@ -246,7 +248,7 @@ QRect TimelineView::plotRect() const
 {
     const int right = !m_scroll->isHidden() ? m_scroll->width() + 4 : 8;
     return QRect(gutter(), kAxisHeight, std::max(1, width() - gutter() - right),
-        std::max(1, height() - kAxisHeight - legendHeight()));
+        std::max(1, height() - kAxisHeight - m_legendHeight));
 }
 
 QRect TimelineView::stepRect() const
@@ -298,7 +300,7 @@ void TimelineView::updateScrollBar()
     m_scroll->setHidden(!overflow);
     const int top = kAxisHeight + 4 + kStepBandHeight;
     m_scroll->setGeometry(width() - m_scroll->sizeHint().width(), top, m_scroll->sizeHint().width(),
-        std::max(10, height() - top - legendHeight()));
+        std::max(10, height() - top - m_legendHeight));
     m_scroll->setRange(0, overflow ? laneCount() - capacity : 0);
     m_scroll->setPageStep(capacity);
     m_firstLane = m_scroll->value();
@@ -307,6 +309,7 @@ void TimelineView::updateScrollBar()
 void TimelineView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    updateLegendHeight();
     updateScrollBar();
 }
 
@@ -555,17 +558,19 @@ std::vector<TimelineView::LegendEntry> TimelineView::legendLayout() const
     return entries;
 }
 
-int TimelineView::legendHeight() const
+// Laid out when the categories, the gutter or the width change, not in plotRect(), which every paint and hover
+// calls.
+void TimelineView::updateLegendHeight()
 {
     int rows = 1;
     for (const LegendEntry& e : legendLayout())
         rows = std::max(rows, e.rect.top() / kLegendRowHeight + 1);
-    return rows * kLegendRowHeight + kLegendPadding;
+    m_legendHeight = rows * kLegendRowHeight + kLegendPadding;
 }
 
 void TimelineView::paintLegend(QPainter& p)
 {
-    const int top = height() - legendHeight() + kLegendPadding;
+    const int top = height() - m_legendHeight + kLegendPadding;
     for (const LegendEntry& e : legendLayout()) {
         const int y = top + e.rect.top();
         p.fillRect(QRect(e.rect.left(), y + 2, 12, 12), categoryColour(e.category));

@@ -74,8 +74,7 @@ public:
         QRect rect;
     };
     std::vector<LegendEntry> legendLayout() const;
-    int legendHeight() const;
-
+    int legendHeight() const { return m_legendHeight; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -124,9 +123,11 @@ private:
     void paintRankSteps(QPainter& p);
     void paintLegend(QPainter& p);
     void paintSteps(QPainter& p);
+    void updateLegendHeight();
 
     std::vector<Track> m_tracks;
     std::vector<trace::KernelCategory> m_categories; // present in the tracks, in category order (the legend)
+    int m_legendHeight = 0; // the legend's rows at the current width (updateLegendHeight)
     std::vector<Lane> m_lanes;
     std::vector<StepBand> m_steps; // the first rank's ProfilerStep#N annotations (GPU ones when present, else CPU)
     QString m_placeholder;

@@ -139,8 +139,9 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     if (isSet(p, "expert-overlap"))
         par.expertOverlap = true;
     if (isSet(p, "expert-capacity-factor")) {
-        const double f = parseNumber(p.value(QStringLiteral("expert-capacity-factor")), QStringLiteral("expert-capacity-factor"));
-        if (f != 0 && !(f >= 1.0 && f <= 16.0))
+        const double f
+            = parseNumber(p.value(QStringLiteral("expert-capacity-factor")), QStringLiteral("expert-capacity-factor"));
+        if (!isExpertCapacityFactor(f))
             throw InputError("--expert-capacity-factor: must be 0 (dropless) or a capacity factor between 1 and 16");
         par.expertCapacityFactor = f;
     }

@@ -78,7 +78,7 @@ const char* CostModel::invalidReason(const Scenario& s) const
         return "virtual stages need pp > 1 and at least pp x virtual stages layers";
     if (s.workload.seqLen % p.cp != 0)
         return "cp must divide the sequence length";
-    if (p.expertCapacityFactor != 0 && !(p.expertCapacityFactor >= 1.0 && p.expertCapacityFactor <= 16.0))
+    if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
     if (p.ep > 1) {
         if (m_shape.experts <= 0)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/logs/log_text.h"
+#include "core/number_parse.h"
 
 namespace mfu::trace {
 
@@ -16,7 +17,18 @@ namespace {
 using logtext::number;
 using logtext::re;
 
-enum class Fact { Gpus, TokensPerStep, GlobalBatch, MicroBatch, GradAccum, SeqLen, PeakTflops, PeakFlops, Device, ModelParams };
+enum class Fact {
+    Gpus,
+    TokensPerStep,
+    GlobalBatch,
+    MicroBatch,
+    GradAccum,
+    SeqLen,
+    PeakTflops,
+    PeakFlops,
+    Device,
+    ModelParams
+};
 
 struct FactRule {
     std::string needle;
@@ -95,39 +107,6 @@ bool known(const LogFacts& facts, Fact fact)
     return false;
 }
 
-// "8,030,261,248", "123.69M", "1.294 B": a count with an optional K/M/B/T suffix.
-std::optional<double> parameterCount(const std::string& text)
-{
-    if (text.empty())
-        return std::nullopt;
-    double scale = 1;
-    std::string digits = text;
-    switch (digits.back()) {
-    case 'K':
-        scale = 1e3;
-        break;
-    case 'M':
-        scale = 1e6;
-        break;
-    case 'B':
-        scale = 1e9;
-        break;
-    case 'T':
-        scale = 1e12;
-        break;
-    default:
-        break;
-    }
-    if (scale != 1)
-        digits.pop_back();
-    while (!digits.empty() && digits.back() == ' ')
-        digits.pop_back();
-    const auto v = number(digits);
-    if (!v)
-        return std::nullopt;
-    return *v * scale;
-}
-
 } // namespace
 
 void readFacts(const std::string& line, LogFacts& facts)
@@ -170,7 +149,7 @@ void readFacts(const std::string& line, LogFacts& facts)
                 facts.device = text;
             break;
         case Fact::ModelParams:
-            setOnce(facts.modelParams, parameterCount(text));
+            setOnce(facts.modelParams, parseQuantity(text)); // "8,030,261,248", "123.69M", "1.294 B"
             break;
         }
     }

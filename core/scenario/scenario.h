@@ -63,6 +63,13 @@ struct Parallelism {
     double expertCapacityFactor = 0;
 };
 
+// 0 (dropless) or a capacity factor in [1, 16]: below 1 drops tokens even when routing is even; beyond 16 it caps
+// nothing. Scenario files, the command line and the cost model all check with this.
+inline bool isExpertCapacityFactor(double f)
+{
+    return f == 0 || (f >= 1.0 && f <= 16.0);
+}
+
 // Framework switches Lambda's MFU paper names as levers.
 struct FrameworkFlags {
     int fsdpPrefetchLayers = 1; // layers all-gathered ahead of compute (FSDP default 1)

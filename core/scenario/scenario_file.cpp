@@ -146,13 +146,13 @@ Workload readWorkload(const FieldReader& r)
     return w;
 }
 
-// 0 or absent: dropless. A factor below 1 drops tokens even when routing is even; above 16 it is no cap.
+// Absent: dropless (0).
 double readExpertCapacityFactor(const FieldReader& r)
 {
     const std::optional<double> f = r.optionalNumber("expert_capacity_factor");
-    if (!f || *f == 0)
+    if (!f)
         return 0;
-    if (!(*f >= 1.0 && *f <= 16.0))
+    if (!isExpertCapacityFactor(*f))
         throw InputError(r.keyPath("expert_capacity_factor")
             + ": must be 0 (dropless) or a capacity factor between 1 and 16, got " + std::to_string(*f));
     return *f;

@@ -16,8 +16,8 @@
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
 #include "core/number_format.h"
-#include "widgets/chart_view.h"
 #include "widgets/category_palette.h"
+#include "widgets/chart_view.h"
 #include "widgets/cost_panel.h"
 #include "widgets/scenario_model.h"
 

@@ -159,8 +159,10 @@ private slots:
         // What the button cannot adopt stays: the log's 1.29 B model ("N=1.294B") is not the scenario's 8 B, and
         // choosing the model is the user's.
         QVERIFY(!banner->isHidden());
-        QVERIFY2(banner->message()->text().contains(QStringLiteral("model size")), qPrintable(banner->message()->text()));
-        QVERIFY2(!banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
+        QVERIFY2(
+            banner->message()->text().contains(QStringLiteral("model size")), qPrintable(banner->message()->text()));
+        QVERIFY2(
+            !banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
         QVERIFY(banner->useButton()->isHidden());
     }
 

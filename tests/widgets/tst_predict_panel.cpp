@@ -447,7 +447,8 @@ private slots:
         QVERIFY(reason->text().contains(QLatin1String("does not fit")));
         QVERIFY(reason->text().contains(QLatin1String("GiB")));
         // The memory figures agree to the tenth of a GiB (B200: 180 GB = 167.6 GiB), and the reason is said once.
-        const QString capacity = QString::number(f.predicted().memoryCapacityBytes / (1024.0 * 1024.0 * 1024.0), 'f', 1);
+        const QString capacity
+            = QString::number(f.predicted().memoryCapacityBytes / (1024.0 * 1024.0 * 1024.0), 'f', 1);
         QVERIFY2(reason->text().contains(capacity + QLatin1String(" GiB")), qPrintable(reason->text()));
         QVERIFY2(f.text("fits").contains(capacity + QLatin1String(" GiB")), qPrintable(f.text("fits")));
         auto* bottleneck = f.panel.findChild<QLabel*>(QStringLiteral("bottleneck"));

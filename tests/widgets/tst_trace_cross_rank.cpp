@@ -253,6 +253,8 @@ private slots:
         mfu::trace::classifyActivities(*t, mfu::trace::builtInKernelRules()); // GEMM and all-reduce
         TimelineView view;
         view.resize(2000, 400);
+        view.show(); // a hidden widget gets its resize events only once shown: the legend is laid out on resize
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setTimeline(t);
         const auto wide = view.legendLayout();
         QVERIFY2(wide.size() >= 2, "the synthetic rank has several kernel categories");
@@ -373,7 +375,10 @@ private slots:
                     plot->replot();
                 QVERIFY(w.grab().save(shots
                     + QStringLiteral("/cross_rank_%1_%2x%3.png")
-                          .arg(panel->views()->tabText(panel->views()->currentIndex()).toLower().replace(QLatin1Char(' '), QLatin1Char('_')))
+                          .arg(panel->views()
+                                   ->tabText(panel->views()->currentIndex())
+                                   .toLower()
+                                   .replace(QLatin1Char(' '), QLatin1Char('_')))
                           .arg(size.width())
                           .arg(size.height())));
             }

@@ -18,11 +18,11 @@
 #include <qcustomplot.h>
 
 #include "app/file_kind.h"
-#include "trace_test_support.h"
-#include "widgets/facts_banner.h"
 #include "app/main_window.h"
 #include "shipped_presets.h"
+#include "trace_test_support.h"
 #include "widgets/chart_view.h"
+#include "widgets/facts_banner.h"
 #include "widgets/scenario_model.h"
 #include "widgets/trace_panel.h"
 #include "widgets/training_log_view.h"
@@ -188,9 +188,9 @@ private slots:
         using trace_test::kernel;
         const std::string gemm = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_cublas";
         const QString trace = write(QStringLiteral("h100.json"),
-            QByteArray::fromStdString(trace_test::traceOf({ annotation("ProfilerStep#1", "0", "1000", true),
-                                                              annotation("ProfilerStep#2", "1000", "1000", true),
-                                                              kernel(gemm, "0", "600"), kernel(gemm, "1000", "600") },
+            QByteArray::fromStdString(trace_test::traceOf(
+                { annotation("ProfilerStep#1", "0", "1000", true), annotation("ProfilerStep#2", "1000", "1000", true),
+                    kernel(gemm, "0", "600"), kernel(gemm, "1000", "600") },
                 R"("deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}])")));
         ScenarioModel scenario;
         scenario.setModel(*test::shippedPresets().findModel("llama-3.1-8b"));

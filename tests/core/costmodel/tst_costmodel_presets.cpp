@@ -103,7 +103,8 @@ private slots:
             return evaluate(t);
         };
         const StepPrediction dropless = at(0), padded = at(1.25), exact = at(1.0);
-        const auto a2a = [](const StepPrediction& p) { return p.commSeconds[static_cast<size_t>(CommKind::EpAllToAll)]; };
+        const auto a2a
+            = [](const StepPrediction& p) { return p.commSeconds[static_cast<size_t>(CommKind::EpAllToAll)]; };
         QVERIFY(a2a(padded) > a2a(dropless) && a2a(dropless) > a2a(exact));
         // The all-to-all's bandwidth term scales with the buffer: at most the factors' ratio (latency does not grow).
         QVERIFY(a2a(padded) / a2a(dropless) <= 1.25 / 1.10 + 1e-12);

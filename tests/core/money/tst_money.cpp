@@ -283,9 +283,10 @@ private slots:
         QCOMPARE(impossible.baselineOrigin, MfuOrigin::Predicted);
         QCOMPARE(impossible.baselineMfu, 0.55);
         QVERIFY(impossible.measuredSetAside);
-        QVERIFY2(impossible.measuredSetAside->find("123.60%") != std::string::npos, impossible.measuredSetAside->c_str());
-        QVERIFY2(impossible.measuredSetAside->find("above 100%") != std::string::npos,
-            impossible.measuredSetAside->c_str());
+        QVERIFY2(
+            impossible.measuredSetAside->find("123.60%") != std::string::npos, impossible.measuredSetAside->c_str());
+        QVERIFY2(
+            impossible.measuredSetAside->find("above 100%") != std::string::npos, impossible.measuredSetAside->c_str());
         // Without a prediction there is nothing to cost at: the error says why, not "MFU must be a fraction".
         try {
             scenarioCost(doc, 1.236, {});

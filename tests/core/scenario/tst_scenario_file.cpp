@@ -36,7 +36,8 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.workload.packing.attention = PackedAttention::WholeSequence;
     s.workload.packing.paddingFraction = 0.125;
     s.precision = TrainingPrecision::BF16_FP8;
-    s.parallelism = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true, 1.25 };
+    s.parallelism
+        = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true, 1.25 };
     s.activationCheckpointing = ActivationCheckpointing::Full;
     s.flags = { 2, true, false, false, true, true, AttentionKernel::Cudnn, true, true };
     s.mfuFormula = FlopFormula::PerComponentCausal;
