@@ -5,6 +5,8 @@
 // the panel usable; the log is read on a worker thread with a progress bar, and Cancel keeps the log shown before;
 // the main window routes a log there by content and adds it to the recent files once it has loaded.
 // MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
+#include <memory>
+
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
@@ -71,6 +73,19 @@ private:
         if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
             return {};
         return path;
+    }
+
+    // A panel on the report's scenario with `text` written to `name` and opened as a training log, read to the end.
+    std::unique_ptr<TracePanel> panelWithLog(ScenarioModel& scenario, const QString& name, const QByteArray& text)
+    {
+        const QString path = write(name, text);
+        useReportScenario(scenario);
+        auto panel = std::make_unique<TracePanel>(&scenario);
+        if (path.isEmpty() || !panel->openTrainingLog(path))
+            return nullptr;
+        if (!QTest::qWaitFor([&] { return panel->trainingLogView()->hasLog(); }))
+            return nullptr;
+        return panel;
     }
 
 private slots:
@@ -157,19 +172,16 @@ private slots:
     // its own with its first step a warm-up, so no line joins step 10 of one run to step 0 of the next.
     void twoRunsInOneFileAreTwoLines()
     {
-        const QString path = write(QStringLiteral("two-runs.log"),
+        ScenarioModel scenario;
+        const auto panel = panelWithLog(scenario, QStringLiteral("two-runs.log"),
             "Iter 0: loss 10.8422, time 32054ms (warming up...)\n"
             "Iter     10 | Loss: 10.7652 | Time: 1838ms | LR: 1.65e-06\n"
             "Iter     20 | Loss: 10.7000 | Time: 1840ms | LR: 3.30e-06\n"
             "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
             "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
             "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n");
-        ScenarioModel scenario;
-        useReportScenario(scenario);
-        TracePanel panel(&scenario);
-        QVERIFY(panel.openTrainingLog(path));
-        QTRY_VERIFY(panel.trainingLogView()->hasLog());
-        const ChartData& time = panel.trainingLogView()->throughputChart()->data();
+        QVERIFY(panel);
+        const ChartData& time = panel->trainingLogView()->throughputChart()->data();
         QCOMPARE(time.series.size(), 3);
         QCOMPARE(time.series[0].name, QStringLiteral("Step time, run 1"));
         QCOMPARE(time.series[0].y, (QVector<double> { 1.838, 1.84 }));
@@ -220,20 +232,17 @@ private slots:
     // One step after warm-up: drawn as a marker (a line through one point draws nothing).
     void aSingleStepIsDrawn()
     {
-        const QString path = write(QStringLiteral("one-step.log"),
+        ScenarioModel scenario;
+        const auto panel = panelWithLog(scenario, QStringLiteral("one-step.log"),
             "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
             "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
             "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n");
-        ScenarioModel scenario;
-        useReportScenario(scenario);
-        TracePanel panel(&scenario);
-        QVERIFY(panel.openTrainingLog(path));
-        QTRY_VERIFY(panel.trainingLogView()->hasLog());
-        const ChartData& time = panel.trainingLogView()->throughputChart()->data();
+        QVERIFY(panel);
+        const ChartData& time = panel->trainingLogView()->throughputChart()->data();
         QCOMPARE(time.series.size(), 2); // the step and the warm-up marker
         QCOMPARE(time.series[0].kind, SeriesKind::Scatter);
         QCOMPARE(time.series[0].x, (QVector<double> { 10 }));
-        QCOMPARE(panel.trainingLogView()->mfuChart()->data().series.value(0).kind, SeriesKind::Scatter);
+        QCOMPARE(panel->trainingLogView()->mfuChart()->data().series.value(0).kind, SeriesKind::Scatter);
     }
 
     void aFileWithoutStepsIsAnError()
