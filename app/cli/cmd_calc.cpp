@@ -42,6 +42,12 @@ struct CalcResult {
 
 std::optional<Throughput> throughputOf(const QCommandLineParser& p, int64_t seq, int gpus)
 {
+    // The batch shape only gives the tokens per step of a --step-time: anywhere else it would be read and dropped.
+    const bool batchShape = p.isSet(QStringLiteral("micro-batch")) || p.isSet(QStringLiteral("grad-accum"))
+        || p.isSet(QStringLiteral("dp"));
+    if (batchShape && (!p.isSet(QStringLiteral("step-time")) || p.isSet(QStringLiteral("tokens-per-step"))))
+        throw InputError("--micro-batch, --grad-accum and --dp give the tokens per step of a --step-time: use them "
+                         "with --step-time and without --tokens-per-step");
     if (p.isSet(QStringLiteral("step-time")) && !p.isSet(QStringLiteral("tokens-per-step"))
         && p.isSet(QStringLiteral("micro-batch"))) {
         // tokens per step = micro-batch x sequence x gradient accumulation x data-parallel ranks
@@ -52,6 +58,9 @@ std::optional<Throughput> throughputOf(const QCommandLineParser& p, int64_t seq,
         const int64_t dp = p.isSet(QStringLiteral("dp"))
             ? parsePositiveInteger(p.value(QStringLiteral("dp")), QStringLiteral("dp"))
             : gpus;
+        if (dp > gpus || gpus % dp != 0)
+            throw InputError("--dp: " + std::to_string(dp) + " data-parallel ranks cannot run on "
+                + std::to_string(gpus) + " GPUs (they must divide --gpus)");
         return throughputFromStep(parsePositive(p.value(QStringLiteral("step-time")), QStringLiteral("step-time")),
             double(tokensPerStep(mb, seq, ga, dp)));
     }
@@ -86,6 +95,8 @@ CalcResult compute(const QCommandLineParser& p)
     const auto throughput = throughputOf(p, r.seq, r.gpus);
     if (p.isSet(QStringLiteral("gpu")) || throughput)
         r.hardware = resolveHardware(p);
+    if (r.hardware && r.precision == TrainingPrecision::BF16_FP8 && !r.hardware->densePeak(NumberFormat::FP8))
+        throw InputError("--precision fp8: " + r.hardware->name + " has no dense FP8 peak (no FP8 tensor cores)");
     if (throughput) {
         // The same MFU/HFU as the Calculator panel and the report: the scenario's facts (core/scenario).
         Scenario s;
@@ -190,6 +201,8 @@ nlohmann::json toJson(const CalcResult& r)
     if (!r.mfu) // the GPU's peak is known when --gpu is given, whether or not there is a throughput
         j["peak_dense_tflops_per_gpu"] = j["peak_tflops_per_gpu"];
     j["mfu_by_formula"] = r.mfu ? nlohmann::json(r.mfuByFormula) : nlohmann::json();
+    const auto warning = r.mfu ? impossibleMfuWarning(*r.mfu) : std::nullopt;
+    j["warning"] = warning ? nlohmann::json(*warning) : nlohmann::json();
     const bool fp8 = r.mfu && r.mfu->mfuVsFp8Peak;
     // The fixed earlier name of peak_dense_fp8_tflops_per_gpu; null unless BF16+FP8, like it.
     j["fp8_peak_tflops_per_gpu"] = fp8 ? nlohmann::json(*r.mfu->fp8PeakFlopsPerGpu / 1e12) : nlohmann::json();
@@ -264,7 +277,10 @@ QString toText(const CalcResult& r)
                 formatPercent(*r.flops.palmOverPackingLength * m.usefulTokensPerSecPerGpu / m.peakFlopsPerGpu));
         line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatPercent(m.hfu));
         if (m.mfuVsFp8Peak)
-            line("MFU vs dense FP8 peak " + formatTflops(*m.fp8PeakFlopsPerGpu), formatPercent(*m.mfuVsFp8Peak));
+            line(
+                "MFU vs dense FP8 peak", formatPercent(*m.mfuVsFp8Peak) + " of " + formatTflops(*m.fp8PeakFlopsPerGpu));
+        if (const auto warning = impossibleMfuWarning(m))
+            out += QStringLiteral("warning: %1\n").arg(QString::fromStdString(*warning));
     } else {
         out += QStringLiteral("(give --tokens-per-sec, --tokens-per-sec-per-gpu or --step-time for MFU)\n");
     }

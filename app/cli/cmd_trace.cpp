@@ -136,8 +136,8 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
         nlohmann::json m = trace::mfuToJson(*overall);
         m["inputs"] = in->description;
         m["gpu_count"] = gpus;
-        if (overall->mfu > 1.0) // impossible: the inputs do not describe this trace
-            m["warning"] = "MFU above 100%: check --tokens-per-step (global, all ranks), --gpus and the model";
+        if (const auto warning = impossibleMfuWarning(*overall)) // the inputs do not describe this trace
+            m["warning"] = *warning;
         j["measured_mfu"] = m;
     }
     return j;

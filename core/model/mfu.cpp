@@ -62,6 +62,8 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     // Model FLOPs count only the tokens that train the model; padding kept in the batch is work but not progress.
     r.achievedFlopsPerGpu = flopsPerToken * r.usefulTokensPerSecPerGpu;
     r.achievedFlopsCluster = r.achievedFlopsPerGpu * gpuCount;
+    if (!std::isfinite(r.achievedFlopsCluster))
+        throw InputError("throughput too large to compute with: FLOP/s beyond the range of a number");
     r.peakFlopsPerGpu = *bf16;
     r.peakFormat = hardware.mfuPeakFormat();
     r.mfu = r.achievedFlopsPerGpu / r.peakFlopsPerGpu;
@@ -74,6 +76,14 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
         }
     }
     return r;
+}
+
+std::optional<std::string> impossibleMfuWarning(const MfuResult& r)
+{
+    if (!(r.mfu > 1.0))
+        return std::nullopt;
+    return "MFU above 100% is impossible: the tokens per step (global, all ranks), the GPU count or the model do not "
+           "describe this run";
 }
 
 } // namespace mfu

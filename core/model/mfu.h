@@ -9,6 +9,7 @@
 // the BF16 dense peak (`mfu`, comparable with BF16 runs) and against the FP8 dense peak (`mfuVsFp8Peak`).
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "core/model/hardware_spec.h"
 #include "core/model/precision.h"
@@ -51,5 +52,9 @@ struct MfuResult {
 // tokensPerSecPerGpu counts processed tokens; MFU counts the useful ones, HFU the processed ones.
 MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu, int gpuCount,
     const HardwareSpec& hardware, TrainingPrecision precision, double usefulTokenFraction = 1.0);
+
+// Said wherever a measured MFU is printed: above 100% no GPU can be, so the inputs describe no single run. nullopt
+// at or below 100%.
+std::optional<std::string> impossibleMfuWarning(const MfuResult& r);
 
 } // namespace mfu

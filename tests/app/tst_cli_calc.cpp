@@ -151,6 +151,23 @@ private slots:
         QCOMPARE(r.json()["hfu"].toDouble() / r.json()["mfu"].toDouble(), 4.0 / 3.0);
     }
 
+    // Above 100% the figure is printed (it is what the inputs give) with the reason it cannot be a run, in both forms.
+    void impossibleMfuIsWarned()
+    {
+        const QStringList args { "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",
+            "--tokens-per-sec-per-gpu", "40000" };
+        const auto j = runCli(args + QStringList { "--json" });
+        QCOMPARE(j.exitCode, 0);
+        QVERIFY(j.json()["mfu"].toDouble() > 1.0);
+        QVERIFY(j.json()["warning"].toString().contains(QStringLiteral("above 100%")));
+        const auto text = runCli(args);
+        QVERIFY2(QString::fromUtf8(text.out).contains(QStringLiteral("warning: MFU above 100% is impossible")),
+            text.out.constData());
+        const auto fine = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",
+            "--tokens-per-sec-per-gpu", "20000", "--json" });
+        QVERIFY(fine.json()["warning"].isNull());
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -167,6 +184,24 @@ private slots:
         QTest::newRow("bad precision") << QStringList { "calc", "--params", "7e9", "--precision", "fp64" }
                                        << "--precision";
         QTest::newRow("unknown option") << QStringList { "calc", "--frobnicate" } << "frobnicate";
+        // 64 data-parallel ranks on 8 GPUs gave an MFU of 384%; 3 does not divide 8.
+        const QStringList stepShape { "calc", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "8",
+            "--step-time", "1", "--micro-batch", "1" };
+        QTest::newRow("dp above gpus") << stepShape + QStringList { "--dp", "64" } << "--dp: 64 data-parallel ranks";
+        QTest::newRow("dp not dividing") << stepShape + QStringList { "--dp", "3" } << "must divide --gpus";
+        // The batch shape was read and silently dropped beside --tokens-per-step or without --step-time.
+        QTest::newRow("micro-batch beside tokens-per-step") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu",
+            "b200", "--step-time", "1", "--tokens-per-step", "65536", "--micro-batch", "2" }
+                                                            << "--micro-batch, --grad-accum and --dp";
+        QTest::newRow("grad-accum without step-time") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu",
+            "b200", "--tokens-per-sec", "1000", "--grad-accum", "4" }
+                                                      << "--micro-batch, --grad-accum and --dp";
+        QTest::newRow("fp8 on a100") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu", "a100-sxm-80gb",
+            "--precision", "fp8", "--tokens-per-sec-per-gpu", "1000" }
+                                     << "has no dense FP8 peak";
+        QTest::newRow("infinite flops") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu", "b200",
+            "--tokens-per-sec-per-gpu", "1e308" }
+                                        << "throughput too large";
         QTest::newRow("missing file") << QStringList { "diagnose", "/nonexistent/report.json" } << "cannot read";
     }
     void errors()
