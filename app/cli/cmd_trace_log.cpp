@@ -31,8 +31,12 @@ void printLogText(const nlohmann::json& out, const std::optional<Diagnosis>& dia
     const auto& s = log["summary"];
     std::string text = "training log " + log["file"].get<std::string>() + " (" + log["format"].get<std::string>()
         + "): " + std::to_string(log["steps"].size()) + " steps, medians over "
-        + std::to_string(s["steps_used"].get<size_t>()) + " after " + std::to_string(log["warmup_steps"].get<size_t>())
-        + " warm-up\n";
+        + std::to_string(s["steps_used"].get<size_t>()) + " after "
+        + std::to_string(s["warmup_steps_left_out"].get<size_t>()) + " warm-up";
+    if (s["warmup_steps_left_out"] != log["warmup_steps"])
+        text += " (" + std::to_string(log["warmup_steps"].get<size_t>())
+            + " asked; the log has too few steps, so its last step is used)";
+    text += "\n";
     const char* scope = log["scope"] == "per_gpu" ? " per GPU" : " (scope not stated)";
     text += "  step time   " + figure(s["median_step_time_s"], 1, 3, " s") + "\n";
     text += "  tokens/s    " + figure(s["median_tokens_per_sec"], 1, 0, "") + scope + "\n";

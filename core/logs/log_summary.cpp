@@ -2,6 +2,7 @@
 #include "core/logs/training_log.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mfu::trace {
 
@@ -23,6 +24,7 @@ LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps)
     LogSummary s;
     std::vector<double> times, tps, tflops, mfu, peak, fpt;
     const size_t first = std::min(warmupSteps, log.steps.empty() ? 0 : log.steps.size() - 1);
+    s.warmupStepsLeftOut = first;
     for (size_t i = first; i < log.steps.size(); ++i) {
         const LogStep& st = log.steps[i];
         ++s.stepsUsed;
@@ -30,7 +32,7 @@ LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps)
             = { { &st.stepSeconds, &times }, { &st.tokensPerSec, &tps }, { &st.tflops, &tflops }, { &st.mfu, &mfu },
                   { &st.peakTflops, &peak }, { &st.flopsPerToken, &fpt } };
         for (const auto& [value, list] : pairs)
-            if (*value)
+            if (*value && **value > 0 && std::isfinite(**value))
                 list->push_back(**value);
     }
     s.medianStepSeconds = median(times);

@@ -87,6 +87,7 @@ bool looksLikeTrainingLog(std::string_view head);
 
 struct LogSummary {
     size_t stepsUsed = 0;
+    size_t warmupStepsLeftOut = 0; // fewer than asked when the log has no more steps than that
     std::optional<double> medianStepSeconds;
     std::optional<double> medianTokensPerSec;
     std::optional<double> medianTflops;
@@ -96,7 +97,8 @@ struct LogSummary {
 };
 
 // Medians over the steps after the first `warmupSteps` (compilation, allocator warm-up); a log with no more steps
-// than that keeps its last step.
+// than that keeps its last step. Only positive figures count: a step that states 0 tokens/s or 0 TFLOPS (a stalled
+// step, a logger's placeholder) measured nothing.
 LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps = 1);
 
 } // namespace mfu::trace

@@ -192,7 +192,28 @@ private slots:
     {
         const LogSummary s = summarizeLog(parse("step: 5  loss: 3.0  tps: 1,000  mfu: 20.00%\n"), 1);
         QCOMPARE(s.stepsUsed, size_t(1));
+        QCOMPARE(s.warmupStepsLeftOut, size_t(0)); // said, not hidden: the one step asked to be left out is used
         QCOMPARE(*s.medianMfu, 0.2);
+        const LogSummary four = summarizeLog(parse("step: 1  tps: 900\nstep: 2  tps: 1,000\nstep: 3  tps: 1,000\n"
+                                                   "step: 4  tps: 1,100\n"),
+            10);
+        QCOMPARE(four.warmupStepsLeftOut, size_t(3));
+        QCOMPARE(*four.medianTokensPerSec, 1100.0);
+    }
+
+    // A step that states 0 tokens/s (stalled, or a logger's placeholder) measured nothing: out of the median, and a
+    // log of zeros states no throughput at all (it was diagnosed as "faster than the GPU's peak").
+    void zeroFiguresMeasureNothing()
+    {
+        const LogSummary some = summarizeLog(
+            parse("step: 1  tps: 4,000  tflops: 200.0\nstep: 2  tps: 0  tflops: 0.0\nstep: 3  tps: 4,200  "
+                  "tflops: 210.0\nstep: 4  tps: 4,400  tflops: 220.0\n"),
+            1);
+        QCOMPARE(some.stepsUsed, size_t(3));
+        QCOMPARE(*some.medianTokensPerSec, 4300.0);
+        QCOMPARE(*some.medianTflops, 215.0);
+        const LogSummary zeros = summarizeLog(parse("step: 1  tps: 0\nstep: 2  tps: 0\nstep: 3  tps: 0\n"), 1);
+        QVERIFY(!zeros.medianTokensPerSec);
     }
 
     void patternFromGroups()
