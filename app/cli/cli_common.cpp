@@ -182,6 +182,19 @@ double parsePositive(const QString& text, const QString& flag)
     return v;
 }
 
+double parseMfuFlag(const QString& text, const QString& flag)
+{
+    QString t = text.trimmed();
+    const bool percent = t.endsWith(QLatin1Char('%'));
+    if (percent)
+        t.chop(1);
+    const double v = parsePositive(t, flag);
+    const double fraction = (percent || v > 1) ? v / 100.0 : v;
+    if (fraction > 1)
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is above 100%");
+    return fraction;
+}
+
 int64_t parsePositiveInteger(const QString& text, const QString& flag)
 {
     const double v = parsePositive(text, flag);

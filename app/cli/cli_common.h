@@ -15,8 +15,8 @@
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
-#include "core/model/packing.h"
 #include "core/model/model_spec.h"
+#include "core/model/packing.h"
 #include "core/model/precision.h"
 
 namespace mfu::cli {
@@ -60,6 +60,9 @@ std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser);
 // Parses "8192", "2.5e9", "21,111", "7B", "1.5M", "32k" (k/M/B/G/T suffixes); throws naming the flag.
 double parseNumber(const QString& text, const QString& flag);
 double parsePositive(const QString& text, const QString& flag);
+// An MFU flag, the one rule of every subcommand: "0.4" (a value <= 1 is a fraction), "40" or "40%"; above 100% is an
+// error. Returns the fraction.
+double parseMfuFlag(const QString& text, const QString& flag);
 int64_t parsePositiveInteger(const QString& text, const QString& flag);
 
 // Parses args (args[0] = subcommand name). Returns nullopt to continue, or the exit status to return now (after --help,

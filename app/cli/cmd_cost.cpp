@@ -27,24 +27,11 @@ QString qs(const char* text)
     return QString::fromLatin1(text);
 }
 
-double parseMfu(const QString& text, const QString& flag)
-{
-    QString t = text.trimmed();
-    const bool percent = t.endsWith(QLatin1Char('%'));
-    if (percent)
-        t.chop(1);
-    const double v = parsePositive(t, flag);
-    const double fraction = (percent || v > 1) ? v / 100.0 : v;
-    if (fraction > 1)
-        throw InputError("--" + flag.toStdString() + ": '" + text.toStdString() + "' is above 100%");
-    return fraction;
-}
-
 std::optional<double> optionalMfu(const QCommandLineParser& parser, const char* flag)
 {
     if (!parser.isSet(qs(flag)))
         return std::nullopt;
-    return parseMfu(parser.value(qs(flag)), qs(flag));
+    return parseMfuFlag(parser.value(qs(flag)), qs(flag));
 }
 
 // The job stated as work needs FLOP/token: from --flops-per-token, or the model at --seq under --formula.

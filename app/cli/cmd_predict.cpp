@@ -11,6 +11,7 @@
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/levers.h"
 #include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
 namespace mfu::cli {
@@ -118,7 +119,8 @@ int runPredict(const QStringList& args)
     addScenarioOptions(parser);
     addJsonOption(parser);
     parser.addOption({ QStringLiteral("calibrate-mfu"),
-        QStringLiteral("Fit the efficiency constants so the model reproduces this measured MFU (fraction or %)"),
+        QStringLiteral("Fit the efficiency constants so the model reproduces this measured MFU: 0.4, 40 or 40% (a "
+                       "value <= 1 is a fraction)"),
         QStringLiteral("MFU") });
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
@@ -126,10 +128,8 @@ int runPredict(const QStringList& args)
         Scenario s = scenarioFromFlags(parser);
         nlohmann::json calibration;
         if (parser.isSet(QStringLiteral("calibrate-mfu"))) {
-            double measured
-                = parsePositive(parser.value(QStringLiteral("calibrate-mfu")), QStringLiteral("calibrate-mfu"));
-            if (measured > 1.0)
-                measured /= 100.0; // given in percent
+            const double measured
+                = parseMfuFlag(parser.value(QStringLiteral("calibrate-mfu")), QStringLiteral("calibrate-mfu"));
             const CalibrationResult r = calibrateToMfu(s, measured);
             s.costModel = r.constants;
             calibration = { { "measured_mfu", measured }, { "scale", r.scale }, { "uncalibrated_mfu", r.before.mfu } };
@@ -146,9 +146,13 @@ int runPredict(const QStringList& args)
             out["levers"] = leversJson(leverEffects(s));
             if (!calibration.is_null())
                 out["calibration"] = calibration;
+            const auto rounding = globalBatchRoundingNote(s);
+            out["global_batch_note"] = rounding ? nlohmann::json(*rounding) : nlohmann::json();
             printJson(out);
         } else {
             QString t = text(s, p, band);
+            if (const auto rounding = globalBatchRoundingNote(s))
+                t += QStringLiteral("  note: %1\n").arg(QString::fromStdString(*rounding));
             if (!calibration.is_null())
                 t += QStringLiteral("  calibrated: efficiencies x%1 (uncalibrated MFU %2%)\n")
                          .arg(calibration["scale"].get<double>(), 0, 'f', 3)

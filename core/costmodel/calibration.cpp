@@ -6,6 +6,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
+#include "core/number_format.h"
 
 namespace mfu {
 
@@ -31,8 +32,8 @@ CostModelConstants scaledEfficiencies(const CostModelConstants& c, double k)
 CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
 {
     if (!(measuredMfu > 0) || measuredMfu >= 1.0)
-        throw InputError(
-            "calibration: measured MFU must lie between 0 and 1 (a fraction), got " + std::to_string(measuredMfu));
+        throw InputError("calibration: a measured MFU lies above 0% and below 100% (no run computes at its peak), got "
+            + formatPercent(measuredMfu));
     const HardwareSpec& hw = scenario.cluster.hardware;
     const CostModelConstants base = costModelConstantsFor(scenario);
     const auto mfuAt

@@ -1,6 +1,9 @@
 #include "core/scenario/scenario_facts.h"
 
+#include <algorithm>
+
 #include "core/errors.h"
+#include "core/number_format.h"
 
 namespace mfu {
 
@@ -75,6 +78,19 @@ int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens)
 {
     const int64_t perMicroStep = tokensPerMicroStep(s);
     return batchTokens > perMicroStep ? batchTokens / perMicroStep : 1;
+}
+
+std::optional<std::string> globalBatchRoundingNote(const Scenario& s)
+{
+    const int64_t perMicroStep = tokensPerMicroStep(s);
+    const int64_t batch = s.workload.globalBatchTokens;
+    if (batch <= 0 || perMicroStep <= 0 || batch % perMicroStep == 0)
+        return std::nullopt;
+    const int64_t steps = std::max<int64_t>(1, (batch + perMicroStep - 1) / perMicroStep);
+    return "the global batch of " + formatNumber(double(batch)) + " tokens is not a whole number of micro-steps of "
+        + formatNumber(double(perMicroStep)) + " tokens (micro-batch x sequence x data-parallel ranks): predicted at "
+        + formatNumber(double(steps * perMicroStep)) + " tokens (" + std::to_string(steps) + " micro-step"
+        + (steps == 1 ? "" : "s") + ")";
 }
 
 std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s)

@@ -45,6 +45,9 @@ int dataParallelRanks(const Scenario& s);
 int64_t tokensPerMicroStep(const Scenario& s);
 // Micro-steps per optimizer step for a global batch of batchTokens: whole micro-steps, at least one (rounded down).
 int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens);
+// When the scenario's global batch is not a whole number of its micro-steps, what the cost model predicts instead
+// (rounded up to whole micro-steps, at least one), in a sentence; nullopt when it is (or no global batch is set).
+std::optional<std::string> globalBatchRoundingNote(const Scenario& s);
 
 // MFU, HFU and achieved FLOP/s of the scenario's measured throughput; nullopt without one. Throws InputError when the
 // hardware lacks the peak or an input is out of range.

@@ -75,6 +75,22 @@ private slots:
             QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --calibrate-mfu 55.34"));
         QVERIFY(qAbs(j["mfu"].get<double>() - 0.5534) < 1e-4);
         QVERIFY(j["calibration"]["scale"].get<double>() > 0);
+        // The one MFU rule of every subcommand (cost's too): "55.34%" is the same measurement.
+        const auto percent = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --calibrate-mfu 55.34%"));
+        QCOMPARE(percent["calibration"]["measured_mfu"].get<double>(), j["calibration"]["measured_mfu"].get<double>());
+    }
+
+    // A global batch that is not a whole number of micro-steps is predicted rounded up, and says so.
+    void predictSaysWhenTheBatchIsRounded()
+    {
+        const QString base = QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --seq 2048 ");
+        const auto rounded = runJson(QStringLiteral("predict"), base + QStringLiteral("--global-batch-tokens 100000"));
+        QCOMPARE(rounded["tokens_per_step"].get<double>(), 114688.0); // 7 micro-steps of 8 x 2,048
+        const std::string note = rounded["global_batch_note"].get<std::string>();
+        QVERIFY2(note.find("predicted at 114,688 tokens (7 micro-steps)") != std::string::npos, note.c_str());
+        const auto exact = runJson(QStringLiteral("predict"), base + QStringLiteral("--global-batch-tokens 32768"));
+        QVERIFY(exact["global_batch_note"].is_null());
     }
 
     void planJsonKeys()
@@ -232,10 +248,14 @@ private slots:
         const Run csv = runCli(QStringLiteral("sweep"), base + QStringList { QStringLiteral("--csv") });
         QCOMPARE(csv.status, 0);
         QCOMPARE(csv.out.trimmed().split(QLatin1Char('\n')).size(), rows + 1);
+        // The planner was not run, which is not "nothing fits".
+        QVERIFY2(csv.out.trimmed().split(QLatin1Char('\n')).last().endsWith(QStringLiteral(",,not run")),
+            qPrintable(csv.out));
         const Run json = runCli(QStringLiteral("sweep"), base + QStringList { QStringLiteral("--json") });
         const auto j = nlohmann::json::parse(json.out.toStdString(), nullptr, false);
         QCOMPARE(int(j["points"].size()), rows);
         QCOMPARE(QString::fromStdString(j["axis"].get<std::string>()), axis);
+        QCOMPARE(j["points"][0]["best_problem"].get<std::string>(), std::string("not run"));
         // Every valid point carries predict's error band around its prediction.
         for (const auto& point : j["points"]) {
             const auto& cur = point["current"];
