@@ -50,7 +50,10 @@ int runPlan(const QStringList& args)
             for (const auto& c : r.configs)
                 configs.push_back(plannedConfigJson(c));
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
-                { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens },
+                { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens }, { "off_batch", r.offBatch },
+                { "nothing_planned",
+                    r.configs.empty() ? nlohmann::json(whyNothingPlanned(r, s.workload.seqLen, s.cluster.gpuCount))
+                                      : nlohmann::json() },
                 { "tie_tolerance", o.tieTolerance }, { "error_band_basis", band.basis } });
             return 0;
         }
@@ -64,8 +67,10 @@ int runPlan(const QStringList& args)
                                 "first (--strict: by throughput alone)\n")
                      .arg(100 * o.tieTolerance, 0, 'f', 0)
                      .arg(QString::fromStdString(band.basis));
-        if (r.configs.empty())
-            t += QStringLiteral("Nothing fits: more GPUs, or GPUs with more memory, are needed.\n");
+        if (r.configs.empty()) {
+            t += QString::fromStdString(whyNothingPlanned(r, s.workload.seqLen, s.cluster.gpuCount))
+                + QStringLiteral(".\n");
+        }
         int rank = 1;
         for (const auto& c : r.configs) {
             t += QStringLiteral("%1. MFU %2%  %3 tokens/s  %4 GiB  %5\n   %6\n")

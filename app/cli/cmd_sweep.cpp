@@ -71,6 +71,10 @@ int runSweep(const QStringList& args)
                     = p.currentValid ? predictionJson(p.current) : nlohmann::json { { "invalid", p.currentProblem } };
                 addBand(j["current"], p.currentBand);
                 j["best"] = p.best ? plannedConfigJson(*p.best) : nlohmann::json();
+                // Why there is no best: the planner's reason, or that it was not run (--no-planner).
+                j["best_problem"] = p.best ? nlohmann::json()
+                    : r.plannerRan         ? nlohmann::json(p.bestProblem)
+                                           : nlohmann::json("not run");
                 if (p.best)
                     addBand(j["best"], p.bestBand);
                 points.push_back(j);
@@ -94,7 +98,8 @@ int runSweep(const QStringList& args)
             QString best = p.best ? QStringLiteral("%1% (%2)")
                                         .arg(100 * p.best->prediction.mfu, 0, 'f', 1)
                                         .arg(QString::fromStdString(describeConfig(*p.best)))
-                                  : QStringLiteral("nothing fits");
+                : r.plannerRan ? QString::fromStdString(p.bestProblem)
+                               : QStringLiteral("not run (--no-planner)");
             t += QStringLiteral("%1  %2  %3  %4\n")
                      .arg(x, 10)
                      .arg(cur, 14)

@@ -6,6 +6,8 @@
 #include <cstdio>
 
 #include "core/costmodel/cost_model.h"
+#include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -76,7 +78,9 @@ void rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
         configs.resize(static_cast<size_t>(topN));
 }
 
-std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const Scenario& s, double tolerance)
+// dataParallelFits: some layout without TP, PP or CP fits, so model parallelism is there for speed, not memory.
+std::string reasonFor(
+    const PlannedConfig& c, const PlannedConfig& best, const Scenario& s, double tolerance, bool dataParallelFits)
 {
     const auto& p = c.parallelism;
     const int domain = s.cluster.domainSize();
@@ -91,7 +95,7 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, const S
             r += ", PP " + std::to_string(p.pp);
         if (p.cp > 1)
             r += ", CP " + std::to_string(p.cp);
-        r += " to fit memory";
+        r += dataParallelFits ? " for speed, not memory (a layout without them fits too)" : " to fit memory";
     }
     const long long fsdpBlock = static_cast<long long>(c.fsdpShards) * p.cp * p.tp;
     if (p.hsdpReplicas > 1 && fsdpBlock <= domain)
@@ -132,8 +136,10 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     const int domain = scenario.cluster.domainSize();
     const int64_t seq = scenario.workload.seqLen;
     PlanResult result;
-    result.globalBatchTokens = scenario.workload.globalBatchTokens > 0 ? scenario.workload.globalBatchTokens
-                                                                       : static_cast<int64_t>(gpus) * seq;
+    // Unset, the batch is one micro-batch of the scenario's size per GPU.
+    result.globalBatchTokens = scenario.workload.globalBatchTokens > 0
+        ? scenario.workload.globalBatchTokens
+        : static_cast<int64_t>(gpus) * seq * std::max<int64_t>(1, scenario.workload.microBatch);
     s.workload.globalBatchTokens = result.globalBatchTokens;
     // With ties, keep a deeper list so simpler layouts inside the band survive until they are re-ranked.
     const int keep = o.tieTolerance > 0 ? std::max(o.topN, 256) : o.topN;
@@ -153,6 +159,7 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     const bool moe = model.shape().experts > 0;
 
     PlannedConfig candidate;
+    bool dataParallelFits = false;
     const double outerTotal = static_cast<double>(tps.size() * pps.size());
     double outerDone = 0;
     for (int tp : tps) {
@@ -194,11 +201,19 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                     s.workload.microBatch = mb;
                                     if (model.invalidReason(s))
                                         continue;
+                                    // Every layout is compared at the same batch: one whose micro-step (micro-batch
+                                    // x data-parallel ranks) does not divide it would run a larger one, and larger
+                                    // micro-batches run faster, so it would win on a batch it was not asked for.
+                                    if (result.globalBatchTokens % tokensPerMicroStep(s) != 0) {
+                                        ++result.offBatch;
+                                        continue;
+                                    }
                                     ++result.evaluated;
                                     candidate.prediction = model.evaluateValid(s);
                                     if (!candidate.prediction.fits)
                                         continue;
                                     ++result.fitting;
+                                    dataParallelFits = dataParallelFits || (tp == 1 && pp == 1 && cp == 1);
                                     candidate.parallelism = p;
                                     candidate.microBatch = mb;
                                     candidate.activationCheckpointing = ac;
@@ -216,11 +231,24 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     }
     rankTies(result.configs, o.tieTolerance, o.topN);
     for (auto& c : result.configs)
-        c.reason = reasonFor(c, result.configs.front(), s, o.tieTolerance);
+        c.reason = reasonFor(c, result.configs.front(), s, o.tieTolerance, dataParallelFits);
     if (progress && !result.cancelled)
         progress(1.0);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
+}
+
+std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus)
+{
+    if (!plan.configs.empty())
+        return {};
+    if (plan.cancelled)
+        return "The search was cancelled before a layout was found";
+    if (plan.evaluated == 0 && plan.offBatch > 0)
+        return "No layout runs a global batch of " + formatNumber(double(plan.globalBatchTokens))
+            + " tokens in whole micro-steps (micro-batch x " + formatNumber(double(seqLen))
+            + " tokens x data-parallel ranks); use a multiple of " + formatNumber(double(seqLen) * gpus) + " tokens";
+    return "Nothing fits in memory: add GPUs, shorten the sequence or pick a GPU with more memory";
 }
 
 Scenario withConfig(const Scenario& scenario, const PlannedConfig& config)

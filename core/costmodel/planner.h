@@ -51,12 +51,20 @@ struct PlanResult {
     double seconds = 0;
     bool cancelled = false;
     int64_t globalBatchTokens = 0; // the batch every configuration was compared at
+    // Layouts left out because the global batch is not a whole number of their micro-steps (micro-batch x sequence x
+    // data-parallel ranks): they cannot run that batch.
+    int64_t offBatch = 0;
 };
 
 // progress(fraction 0..1) is called from the calling thread now and then; a set `cancel` stops the search early
 // (the result holds what was found so far, cancelled = true). Throws InputError for a bare model or missing figures.
 PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& options = {},
     const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// Why a plan has no configuration, in a sentence for every surface (CLI, sweep, Predict panel): no layout can run the
+// global batch in whole micro-steps, or nothing fits in memory (a capitalised sentence without its full stop). Empty
+// when the plan has configurations.
+std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus);
 
 // The scenario with a planned configuration applied (what "Apply" in the GUI does).
 Scenario withConfig(const Scenario& scenario, const PlannedConfig& config);

@@ -1,5 +1,6 @@
 #include "core/costmodel/sweep.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "core/costmodel/cost_model.h"
@@ -72,6 +73,7 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
     const CostModel model(scenario);
     SweepResult result;
     result.axis = axis;
+    result.plannerRan = options.includePlannerBest;
     const std::vector<double> values = options.values.empty() ? defaultSweepValues(axis) : options.values;
     for (size_t i = 0; i < values.size(); ++i) {
         if (cancel && cancel->load()) {
@@ -94,8 +96,14 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
                 p.currentBand = errorBandFor(s, p.current, *options.errorBands);
         }
         if (options.includePlannerBest) {
-            const PlanResult plan = planConfigurations(s, options.planner, {}, cancel);
+            // The planner compares every layout at one batch (planner.h): the batch the current layout runs at this
+            // point (the scenario's, rounded up to whole micro-steps), so "best" and "current" are the same work.
+            Scenario planned = s;
+            if (p.currentValid)
+                planned.workload.globalBatchTokens = static_cast<int64_t>(std::llround(p.current.tokensPerStep));
+            const PlanResult plan = planConfigurations(planned, options.planner, {}, cancel);
             result.evaluated += plan.evaluated;
+            p.bestProblem = whyNothingPlanned(plan, s.workload.seqLen, s.cluster.gpuCount);
             if (!plan.configs.empty()) {
                 p.best = plan.configs.front();
                 // The band depends on the GPU generation and the architecture, which the planner does not change.
@@ -146,8 +154,10 @@ std::string sweepToCsv(const SweepResult& r)
         if (p.best) {
             appendPrediction(out, p.best->prediction);
             out += ",\"" + describeConfig(*p.best) + "\"";
-        } else {
+        } else if (r.plannerRan) {
             out += ",,,,,,,false,none fits";
+        } else {
+            out += ",,,,,,,,not run"; // the planner was off: no best was sought, so best_fits says nothing
         }
         out += "\n";
     }

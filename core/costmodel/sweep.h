@@ -34,6 +34,7 @@ struct SweepPoint {
     std::string currentProblem; // why not, when it cannot
     StepPrediction current; // meaningful when currentValid; current.fits says whether it fits
     std::optional<PlannedConfig> best; // the planner's best fitting configuration; empty when nothing fits
+    std::string bestProblem; // why there is no best (whyNothingPlanned); empty when there is one or the planner was off
     // Where the measurement likely lies (error_band.h), when SweepOptions::errorBands is given: around `current`
     // (when currentValid) and around `best` (when there is one).
     std::optional<ErrorBand> currentBand;
@@ -44,6 +45,7 @@ struct SweepResult {
     SweepAxis axis = SweepAxis::SeqLen;
     std::vector<SweepPoint> points;
     int64_t evaluated = 0; // configurations evaluated, planner included
+    bool plannerRan = true; // false with SweepOptions::includePlannerBest off: no point has a best, and none was sought
     bool cancelled = false;
 };
 

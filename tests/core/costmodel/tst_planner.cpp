@@ -167,6 +167,32 @@ private slots:
         }
     }
 
+    // Every layout runs the batch the plan says it compared at: a micro-batch of 4 on 8 data-parallel ranks (65,536
+    // tokens at 2k) ranked first for a 16,384-token batch, because larger micro-batches run faster.
+    void everyLayoutRunsTheStatedBatch()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 2048);
+        s.workload.globalBatchTokens = 16384;
+        const PlanResult r = planConfigurations(s);
+        QCOMPARE(r.globalBatchTokens, int64_t(16384));
+        QVERIFY(!r.configs.empty());
+        QVERIFY(r.offBatch > 0);
+        for (const auto& c : r.configs) {
+            QCOMPARE(c.prediction.tokensPerStep, 16384.0);
+            QVERIFY(c.microBatch * 2048 * c.fsdpShards * c.parallelism.hsdpReplicas <= 16384);
+        }
+        QVERIFY(whyNothingPlanned(r, 2048, 8).empty());
+
+        // Half a sequence per step: no layout can run it, and the plan says why instead of "nothing fits".
+        s.workload.globalBatchTokens = 1024;
+        const PlanResult none = planConfigurations(s);
+        QVERIFY(none.configs.empty());
+        QCOMPARE(none.evaluated, int64_t(0));
+        const std::string why = whyNothingPlanned(none, 2048, 8);
+        QVERIFY2(why.find("No layout runs a global batch of 1,024 tokens") == 0, why.c_str());
+        QVERIFY2(why.find("multiple of 16,384 tokens") != std::string::npos, why.c_str());
+    }
+
     void progressAndCancel()
     {
         const Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192);
