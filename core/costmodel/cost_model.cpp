@@ -78,6 +78,10 @@ const char* CostModel::invalidReason(const Scenario& s) const
         return "virtual stages need pp > 1 and at least pp x virtual stages layers";
     if (s.workload.seqLen % p.cp != 0)
         return "cp must divide the sequence length";
+    // FSDP can gather at most the layers a GPU holds ahead; more would count memory for layers that do not exist.
+    if (s.flags.fsdpPrefetchLayers < 0
+        || static_cast<long long>(s.flags.fsdpPrefetchLayers) * p.pp > static_cast<long long>(m_shape.layers))
+        return "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp)";
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
     if (p.ep > 1) {

@@ -76,9 +76,11 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     b.lowFactor = 1.0 / (1.0 + hi);
     b.highFactor = 1.0 / std::max(0.05, 1.0 + lo);
     b.mfuLow = p.mfu * b.lowFactor;
-    b.mfuHigh = p.mfu * b.highFactor;
+    // No run computes above the GPU's dense peak: the upper end stops at 100% MFU (and its throughput).
+    const double high = p.mfu > 0 ? std::min(b.highFactor, std::max(1.0, 1.0 / p.mfu)) : b.highFactor;
+    b.mfuHigh = p.mfu * high;
     b.tokensPerSecPerGpuLow = p.tokensPerSecPerGpu * b.lowFactor;
-    b.tokensPerSecPerGpuHigh = p.tokensPerSecPerGpu * b.highFactor;
+    b.tokensPerSecPerGpuHigh = p.tokensPerSecPerGpu * high;
     return b;
 }
 

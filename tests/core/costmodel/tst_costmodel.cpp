@@ -26,6 +26,17 @@ private slots:
         QVERIFY(at16k.mfu > at8k.mfu);
         QVERIFY(at32k.mfu > at16k.mfu);
         QVERIFY(at32k.mfu < 0.70);
+
+        // Prefetching all 32 layers is the most FSDP can gather ahead; 64 counted memory for layers that do not exist
+        // (117 GiB, and 1 TB at 1,000).
+        Scenario all = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        all.flags.fsdpPrefetchLayers = 32;
+        QCOMPARE(CostModel(all).invalidReason(all), nullptr);
+        all.flags.fsdpPrefetchLayers = 33;
+        QVERIFY(CostModel(all).invalidReason(all) != nullptr);
+        all.parallelism.pp = 2; // 16 layers a stage
+        all.flags.fsdpPrefetchLayers = 17;
+        QVERIFY(CostModel(all).invalidReason(all) != nullptr);
     }
 
     // Lambda's MFU paper: 70B on 16x B200 at 8k. TorchTitan default TP 8 + full AC measured 23.83% (< 30%); TP 1 +

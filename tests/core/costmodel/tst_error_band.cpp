@@ -45,6 +45,13 @@ private slots:
         QVERIFY(std::abs(b.tokensPerSecPerGpuHigh - 1000 / 0.94) < 1e-9);
         QVERIFY(std::abs(b.mfuLow - 0.5 / 1.26) < 1e-12);
         QCOMPARE(b.basis, std::string("5 published Hopper dense runs"));
+
+        // At 95% predicted the upper end would be 101%: it stops at the peak, for MFU and throughput alike.
+        p.mfu = 0.95;
+        const ErrorBand capped = errorBandFor(s, p, m);
+        QCOMPARE(capped.mfuHigh, 1.0);
+        QVERIFY(std::abs(capped.tokensPerSecPerGpuHigh - 1000 / 0.95) < 1e-9);
+        QVERIFY(std::abs(capped.mfuLow - 0.95 / 1.26) < 1e-12); // the lower end is untouched
     }
     void fallsBackAndHasAMinimumWidth()
     {
