@@ -1,5 +1,6 @@
 #include "core/number_parse.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -65,6 +66,24 @@ std::optional<double> parseQuantity(std::string_view text)
     if (!std::isfinite(value))
         return std::nullopt;
     return value;
+}
+
+std::optional<double> parseSequenceLength(std::string_view text)
+{
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
+    const char suffix = text.back();
+    const double scale = suffix == 'k' || suffix == 'K' ? 1024.0 : suffix == 'm' || suffix == 'M' ? 1048576.0 : 1.0;
+    if (scale == 1.0)
+        return parseQuantity(text);
+    text.remove_suffix(1);
+    const auto v = parseQuantity(text);
+    // "32kk" or "1Mk": one suffix only (parseQuantity would read the inner one).
+    if (!v || text.empty() || std::isalpha(static_cast<unsigned char>(text.back())))
+        return std::nullopt;
+    return *v * scale;
 }
 
 } // namespace mfu

@@ -309,11 +309,11 @@ void ScenarioEditor::onHardwareChosen(int index)
 
 std::optional<int64_t> ScenarioEditor::checkSeqLen()
 {
-    const auto value = parseGroupedNumber(m_seqLen->text());
+    const auto value = parseSequenceLength(m_seqLen->text().toStdString()); // a 32k context: 32,768 tokens
     if (!value || *value < 1 || *value != std::floor(*value) || *value > kMaxSeqLen) {
         showReason(m_seqLenReason, m_seqLen,
             tr("Enter a whole number of tokens from 1 to 10,000,000 (the longest published context, Llama 4 "
-               "Scout's); 32k = 32,000. Until then the scenario keeps %1.")
+               "Scout's); 32k = 32,768. Until then the scenario keeps %1.")
                 .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
         return std::nullopt;
     }

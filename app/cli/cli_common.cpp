@@ -195,6 +195,18 @@ double parseMfuFlag(const QString& text, const QString& flag)
     return fraction;
 }
 
+int64_t parseSequenceLengthFlag(const QString& text, const QString& flag)
+{
+    const auto v = parseSequenceLength(text.toStdString()); // a 32k context is 32,768 tokens (core/number_parse.h)
+    if (!v)
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number of tokens");
+    if (!(*v >= 1) || *v != std::floor(*v))
+        throw InputError("--" + s(flag) + ": must be a whole number of tokens, at least 1, got '" + s(text) + "'");
+    if (*v > 100'000'000)
+        throw InputError("--" + s(flag) + ": " + s(text) + " tokens is beyond any context length (at most 1e8)");
+    return static_cast<int64_t>(*v);
+}
+
 int64_t parsePositiveInteger(const QString& text, const QString& flag)
 {
     const double v = parsePositive(text, flag);
@@ -262,13 +274,11 @@ int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq
     if (!parser.isSet(QStringLiteral("packing-length")))
         return resolveSeqLen(parser, defaultSeq);
     const int64_t packing
-        = parsePositiveInteger(parser.value(QStringLiteral("packing-length")), QStringLiteral("packing-length"));
+        = parseSequenceLengthFlag(parser.value(QStringLiteral("packing-length")), QStringLiteral("packing-length"));
     if (parser.isSet(QStringLiteral("seq"))
-        && parsePositiveInteger(parser.value(QStringLiteral("seq")), QStringLiteral("seq")) != packing)
+        && parseSequenceLengthFlag(parser.value(QStringLiteral("seq")), QStringLiteral("seq")) != packing)
         throw InputError(
             "--seq and --packing-length differ: a packed sequence's length is the packing length; give one of them");
-    if (packing > 100'000'000)
-        throw InputError("--packing-length: " + std::to_string(packing) + " tokens is beyond any context length");
     return packing;
 }
 
@@ -276,10 +286,7 @@ int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq)
 {
     if (!parser.isSet(QStringLiteral("seq")))
         return defaultSeq;
-    const int64_t seq = parsePositiveInteger(parser.value(QStringLiteral("seq")), QStringLiteral("seq"));
-    if (seq > 100'000'000)
-        throw InputError("--seq: " + std::to_string(seq) + " tokens is beyond any context length (at most 1e8)");
-    return seq;
+    return parseSequenceLengthFlag(parser.value(QStringLiteral("seq")), QStringLiteral("seq"));
 }
 
 TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
@@ -289,7 +296,8 @@ TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
     const QString v = parser.value(QStringLiteral("precision"));
     if (auto p = trainingPrecisionFromKey(s(v)))
         return *p;
-    throw InputError("--precision: '" + s(v) + "' is not one of bf16, fp8");
+    throw InputError(
+        "--precision: '" + s(v) + "' is not one of bf16 (fp16 reads the same 16-bit peak), fp8 (bf16+fp8)");
 }
 
 FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model)

@@ -63,6 +63,8 @@ double parsePositive(const QString& text, const QString& flag);
 // An MFU flag, the one rule of every subcommand: "0.4" (a value <= 1 is a fraction), "40" or "40%"; above 100% is an
 // error. Returns the fraction.
 double parseMfuFlag(const QString& text, const QString& flag);
+// A sequence length flag: a whole number of tokens from 1 to 1e8, where "32k" is 32,768 (core/number_parse.h).
+int64_t parseSequenceLengthFlag(const QString& text, const QString& flag);
 int64_t parsePositiveInteger(const QString& text, const QString& flag);
 
 // Parses args (args[0] = subcommand name). Returns nullopt to continue, or the exit status to return now (after --help,

@@ -40,13 +40,25 @@ int runSweep(const QStringList& args)
         o.errorBands = &app::shippedErrorBands();
         o.includePlannerBest = !parser.isSet(QStringLiteral("no-planner"));
         if (parser.isSet(QStringLiteral("values"))) {
-            for (const QString& v : parser.value(QStringLiteral("values")).split(QLatin1Char(','), Qt::SkipEmptyParts))
-                o.values.push_back(*axis == SweepAxis::Precision
-                        ? (trainingPrecisionFromKey(v.trimmed().toStdString()).value_or(TrainingPrecision::BF16)
-                                    == TrainingPrecision::BF16_FP8
-                                ? 1.0
-                                : 0.0)
-                        : parsePositive(v, QStringLiteral("values")));
+            const QString flag = QStringLiteral("values");
+            for (const QString& v : parser.value(flag).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                if (*axis == SweepAxis::Precision) {
+                    const auto precision = trainingPrecisionFromKey(v.trimmed().toStdString());
+                    if (!precision)
+                        throw InputError(
+                            "--values: '" + v.trimmed().toStdString() + "' is not a training precision (bf16, fp8)");
+                    o.values.push_back(*precision == TrainingPrecision::BF16_FP8 ? 1.0 : 0.0);
+                } else if (*axis == SweepAxis::SeqLen) {
+                    o.values.push_back(double(parseSequenceLengthFlag(v, flag)));
+                } else {
+                    const int64_t gpus = parsePositiveInteger(v, flag);
+                    if (gpus > 10'000'000)
+                        throw InputError("--values: " + std::to_string(gpus) + " GPUs is beyond any cluster");
+                    o.values.push_back(double(gpus));
+                }
+            }
+            if (o.values.empty())
+                throw InputError("--values: no points given");
         }
         const SweepResult r = mfu::runSweep(s, *axis, o);
         if (parser.isSet(QStringLiteral("csv"))) {

@@ -82,6 +82,20 @@ private slots:
     }
 
     // A global batch that is not a whole number of micro-steps is predicted rounded up, and says so.
+    // A sequence length is named as contexts are: 8k = 8,192 tokens, in --seq and in a sweep's points alike.
+    void sequenceLengthsInBinaryThousands()
+    {
+        const auto at8k
+            = runJson(QStringLiteral("predict"), QStringLiteral("--model llama-3.1-8b --gpu b200 --seq 8k"));
+        QCOMPARE(at8k["tokens_per_step"].get<double>(), 8192.0);
+        const Run sweep = runCli(QStringLiteral("sweep"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --no-planner --axis seq --values 8k,16k --json")
+                .split(QLatin1Char(' ')));
+        const auto j = nlohmann::json::parse(sweep.out.toStdString());
+        QCOMPARE(j["points"][0]["x"].get<double>(), 8192.0);
+        QCOMPARE(j["points"][1]["x"].get<double>(), 16384.0);
+    }
+
     void predictSaysWhenTheBatchIsRounded()
     {
         const QString base = QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --seq 2048 ");
@@ -298,6 +312,13 @@ private slots:
         QTest::newRow("bare model") << "plan"
                                     << "--params 7B --gpu b200 --gpus 8"
                                     << "architecture";
+        // A precision the sweep cannot draw was silently drawn as BF16.
+        QTest::newRow("unknown precision point") << "sweep"
+                                                 << "--model llama-3.1-8b --gpu b200 --axis precision --values fp4"
+                                                 << "'fp4' is not a training precision";
+        QTest::newRow("prefetch beyond the layers") << "predict"
+                                                    << "--model llama-3.1-8b --gpu b200 --gpus 8 --fsdp-prefetch 64"
+                                                    << "FSDP prefetch";
     }
     void errorsAreOneLine()
     {

@@ -48,6 +48,30 @@ private slots:
     {
         QFETCH(QString, text);
         QVERIFY2(!parseQuantity(text.toStdString()).has_value(), qPrintable(text));
+        QVERIFY2(!parseSequenceLength(text.toStdString()).has_value(), qPrintable(text));
+    }
+
+    // Sequence lengths: a 32k context is 32,768 tokens, a 1M context 1,048,576; plain numbers as parseQuantity.
+    void sequenceLengths_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("value");
+        QTest::newRow("8k") << "8k" << 8192.0;
+        QTest::newRow("32K") << "32K" << 32768.0;
+        QTest::newRow("128k spaced") << " 128 k " << 131072.0;
+        QTest::newRow("1.5k") << "1.5k" << 1536.0;
+        QTest::newRow("1M") << "1M" << 1048576.0;
+        QTest::newRow("plain") << "8192" << 8192.0;
+        QTest::newRow("grouped") << "81,920" << 81920.0;
+        QTest::newRow("exponent") << "3.2e4" << 32000.0;
+    }
+    void sequenceLengths()
+    {
+        QFETCH(QString, text);
+        QFETCH(double, value);
+        const auto v = parseSequenceLength(text.toStdString());
+        QVERIFY2(v.has_value(), qPrintable(text));
+        QCOMPARE(*v, value);
     }
 };
 

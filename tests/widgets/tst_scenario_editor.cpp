@@ -231,7 +231,9 @@ private slots:
     {
         Fixture f;
         retype(f.field<QLineEdit>("seqLen"), QStringLiteral("32k"));
-        QCOMPARE(f.model.scenario().workload.seqLen, 32000); // not 32
+        QCOMPARE(f.model.scenario().workload.seqLen, 32768); // not 32, nor 32,000: a 32k context
+        retype(f.field<QLineEdit>("seqLen"), QStringLiteral("81,920"));
+        QCOMPARE(f.model.scenario().workload.seqLen, 81920);
         auto* count = f.field<QSpinBox>("gpuCount");
         count->selectAll();
         QTest::keyClicks(count, QStringLiteral("2k"));
