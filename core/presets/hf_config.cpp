@@ -232,6 +232,13 @@ ModelSpec modelFromHfConfig(const json& outer, const std::string& source)
     m.name = nameOf(outer, source);
     m.source = "Hugging Face config.json: " + source;
     family->read(r, m);
+    // Without head_dim, the head dimension is hidden / heads: a hidden size the heads do not divide is a typo, not a
+    // model (MLA models take their head dimensions from their own keys).
+    if (!m.mla.enabled && !m.isBare() && !r.has("head_dim") && m.heads > 0 && m.hidden % m.heads != 0
+        && m.headDim == m.hidden / m.heads)
+        r.fail("hidden_size",
+            std::to_string(m.hidden) + " is not a multiple of the attention heads (" + std::to_string(m.heads)
+                + ") and the config gives no head_dim");
     if (multimodal) {
         // The language model is what MFU counts; an encoder whose config cannot be read is left uncounted, and the
         // note says which key is wrong instead of refusing the whole model.

@@ -28,6 +28,9 @@ bool Reader::has(const std::string& key) const
 
 int64_t Reader::integer(const std::string& key) const
 {
+    // Python's json writes NaN and Infinity, which reach here as null (see hf_config.cpp): present, but no number.
+    if (m_config.contains(key) && m_config.at(key).is_null())
+        fail(key, "is null (NaN or Infinity in the file); a positive integer is required");
     if (!has(key))
         fail(key, "missing (required for model_type '" + m_modelType + "')");
     return positive(key);
@@ -131,7 +134,23 @@ int64_t Reader::positive(const std::string& key) const
     }
     if (n <= 0 || n > (int64_t(1) << 40))
         fail(key, "must be a positive integer below 2^40, got " + std::to_string(n));
+    if (const int64_t limit = physicalLimit(key); n > limit)
+        fail(key, std::to_string(n) + " is beyond any model (at most " + std::to_string(limit) + ")");
     return n;
+}
+
+int64_t Reader::physicalLimit(const std::string& key)
+{
+    // Far above every model published (128 layers, 128 heads, head dimension 512, hidden size 25,600 at most in
+    // 2026), and low enough that a typo cannot make the per-layer tables allocate gigabytes (1e9 layers did).
+    static const std::pair<const char*, int64_t> limits[]
+        = { { "num_hidden_layers", 10'000 }, { "num_layers", 10'000 }, { "n_layer", 10'000 },
+              { "num_attention_heads", 65'536 }, { "num_key_value_heads", 65'536 }, { "n_head", 65'536 },
+              { "head_dim", 65'536 }, { "hidden_size", 1'048'576 }, { "n_embd", 1'048'576 }, { "d_model", 1'048'576 } };
+    for (const auto& [name, limit] : limits)
+        if (key == name)
+            return limit;
+    return int64_t(1) << 40;
 }
 
 void readLlamaShape(const Reader& r, ModelSpec& m, bool tiedByDefault, int64_t defaultHeadDim)

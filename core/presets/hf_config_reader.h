@@ -39,6 +39,8 @@ public:
 
 private:
     int64_t positive(const std::string& key) const;
+    // The largest value a key can physically hold (layers, heads, widths); 2^40 for the others.
+    static int64_t physicalLimit(const std::string& key);
 
     const nlohmann::json& m_config;
     const nlohmann::json& m_outer;

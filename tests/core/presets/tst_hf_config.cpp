@@ -128,6 +128,21 @@ private slots:
         QTest::newRow("heads do not divide") << QByteArray(R"({"model_type":"llama","hidden_size":4096,
             "num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":5,"vocab_size":1000,
             "intermediate_size":11008})") << QStringLiteral("key/value heads");
+        // Python's json writes NaN: the key is there, so "missing" was the wrong thing to say.
+        QTest::newRow("NaN") << QByteArray(R"({"model_type":"llama","hidden_size":NaN,"num_hidden_layers":32,
+            "num_attention_heads":32,"vocab_size":1000,"intermediate_size":11008})")
+                             << QStringLiteral("'hidden_size': is null (NaN or Infinity in the file)");
+        // A typo of a billion layers allocated per-layer tables until it ran out of memory.
+        QTest::newRow("a billion layers") << QByteArray(R"({"model_type":"llama","hidden_size":4096,
+            "num_hidden_layers":1000000000,"num_attention_heads":32,"vocab_size":1000,"intermediate_size":11008})")
+                                          << QStringLiteral("'num_hidden_layers': 1000000000 is beyond any model");
+        QTest::newRow("head_dim 1e12") << QByteArray(R"({"model_type":"llama","hidden_size":4096,"head_dim":1e12,
+            "num_hidden_layers":32,"num_attention_heads":32,"vocab_size":1000,"intermediate_size":11008})")
+                                       << QStringLiteral("'head_dim': 1000000000000 is beyond any model");
+        QTest::newRow("heads do not divide the width")
+            << QByteArray(R"({"model_type":"llama","hidden_size":8193,
+            "num_hidden_layers":32,"num_attention_heads":64,"vocab_size":1000,"intermediate_size":11008})")
+            << QStringLiteral("8193 is not a multiple of the attention heads");
     }
     void errorsNameTheKey()
     {
