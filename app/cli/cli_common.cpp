@@ -354,7 +354,15 @@ std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList&
         return 2;
     }
     if (parser.isSet(help)) {
-        std::printf("%s", qPrintable(parser.helpText()));
+        // Qt names the program by the path it was started from ("Usage: /usr/bin/mfu-explorer [options]"): say the
+        // subcommand instead, as a user types it.
+        QString text = parser.helpText();
+        if (text.startsWith(QStringLiteral("Usage: "))) {
+            const qsizetype end = text.indexOf(QStringLiteral(" [options]"));
+            if (end > 0)
+                text.replace(7, end - 7, QStringLiteral("mfu-explorer ") + command);
+        }
+        std::printf("%s", qPrintable(text));
         return 0;
     }
     return std::nullopt;

@@ -7,6 +7,7 @@
 // --compare ID,ID,... / --compare-all add the same job on other GPUs (app/cli/cost_compare.h): "hardware_comparison".
 #include <QLocale>
 
+#include <cmath>
 #include <optional>
 
 #include "app/cli/cli_common.h"
@@ -139,14 +140,20 @@ QString savingsText(const MfuSavings& s)
     const auto& b = s.fixedBudget;
     const auto& w = s.fixedWork;
     QString t = QStringLiteral("MFU %1 -> %2\n").arg(percent(s.uplift.baselineMfu), percent(s.uplift.targetMfu));
-    t += QStringLiteral("  Fixed budget (same GPU-hours): productive GPU-equivalents %1 -> %2, %3 recovered, "
-                        "worth $%4; %5x the work\n")
+    // A target below the baseline is a loss: said with positive amounts, as the Cost panel says it, not as negative
+    // savings ("-50% sooner", "$-691,200 saved").
+    const bool loss = s.uplift.targetMfu < s.uplift.baselineMfu;
+    t += QStringLiteral("  Fixed budget (same GPU-hours): productive GPU-equivalents %1 -> %2, %3 %4, worth $%5; %6x "
+                        "the work\n")
              .arg(number(b.productiveGpuEquivalentsBaseline, 1), number(b.productiveGpuEquivalentsTarget, 1),
-                 number(b.gpuEquivalentsRecovered, 1), number(b.recoveredValueUsd), number(b.workMultiplier, 2));
-    t += QStringLiteral("  Fixed work (same tokens): %1 sooner (%2 days instead of %3), %4 GPU-hours and $%5 "
-                        "saved\n")
-             .arg(percent(w.timeSavedFraction), number(w.target.wallClockDays(), 1),
-                 number(w.baseline.wallClockDays(), 1), number(w.gpuHoursSaved), number(w.costSavedUsd));
+                 number(std::abs(b.gpuEquivalentsRecovered), 1),
+                 loss ? QStringLiteral("lost") : QStringLiteral("recovered"), number(std::abs(b.recoveredValueUsd)),
+                 number(b.workMultiplier, 2));
+    t += QStringLiteral("  Fixed work (same tokens): %1 %2 (%3 days instead of %4), %5 GPU-hours and $%6 %7\n")
+             .arg(percent(std::abs(w.timeSavedFraction)), loss ? QStringLiteral("longer") : QStringLiteral("sooner"),
+                 number(w.target.wallClockDays(), 1), number(w.baseline.wallClockDays(), 1),
+                 number(std::abs(w.gpuHoursSaved)), number(std::abs(w.costSavedUsd)),
+                 loss ? QStringLiteral("lost") : QStringLiteral("saved"));
     return t;
 }
 

@@ -27,10 +27,11 @@ QString percentLine(const char* label, double fraction)
 
 QString line(const char* label, double value, const char* unit, int precision = 2)
 {
-    return QStringLiteral("  %1 %2 %3\n")
+    // Grouped digits (core/number_format.h), and no trailing space after a figure without a unit.
+    const QString figure = QString::fromStdString(formatNumber(value, precision));
+    return QStringLiteral("  %1 %2\n")
         .arg(QString::fromLatin1(label), -26)
-        .arg(value, 0, 'f', precision)
-        .arg(QString::fromLatin1(unit));
+        .arg(*unit ? figure + QLatin1Char(' ') + QString::fromLatin1(unit) : figure);
 }
 
 nlohmann::json outcomeJson(const LeverOutcome& o)
@@ -88,8 +89,8 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
              .arg(QStringLiteral("likely range"), -26)
              .arg(100 * band.mfuLow, 0, 'f', 1)
              .arg(100 * band.mfuHigh, 0, 'f', 1)
-             .arg(band.tokensPerSecPerGpuLow, 0, 'f', 0)
-             .arg(band.tokensPerSecPerGpuHigh, 0, 'f', 0)
+             .arg(QString::fromStdString(formatNumber(band.tokensPerSecPerGpuLow)))
+             .arg(QString::fromStdString(formatNumber(band.tokensPerSecPerGpuHigh)))
              .arg(QString::fromStdString("error band from " + band.basis));
     t += line("tokens/s", p.tokensPerSec, "", 0);
     t += line("TFLOPS per GPU", p.tflopsPerGpu, "", 1);

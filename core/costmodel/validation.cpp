@@ -336,6 +336,24 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
         report.all = one.front();
         report.rows.push_back(row);
     }
+    // The sequence ranges in their order on the axis, not in the order the table first meets them.
+    std::vector<ValidationGroup*> ranges;
+    for (ValidationGroup& g : groups)
+        if (g.axis == "sequence")
+            ranges.push_back(&g);
+    std::vector<ValidationGroup> sorted;
+    for (const ValidationGroup* g : ranges)
+        sorted.push_back(*g);
+    const auto upperEnd = [](const ValidationGroup& g) {
+        for (const int64_t s : { int64_t(4096), int64_t(16384), int64_t(65536) })
+            if (g.name == sequenceRangeOf(s))
+                return s;
+        return int64_t(1) << 40;
+    };
+    std::stable_sort(sorted.begin(), sorted.end(),
+        [&](const ValidationGroup& a, const ValidationGroup& b) { return upperEnd(a) < upperEnd(b); });
+    for (size_t i = 0; i < ranges.size(); ++i)
+        *ranges[i] = sorted[i];
     for (ValidationGroup& g : groups)
         finish(g);
     finish(report.all);

@@ -198,7 +198,11 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         out.predicted = evaluate(s);
         out.sections.push_back(predictedSection(*out.predicted));
     } catch (const InputError& e) {
-        out.notes.push_back(std::string("Cost model: ") + e.what());
+        // The cost model's errors already start "cost model: "; the note says it once.
+        std::string why = e.what();
+        if (why.rfind("cost model: ", 0) == 0)
+            why.erase(0, std::string_view("cost model: ").size());
+        out.notes.push_back("Cost model: " + why);
     }
     if (options.plan) {
         try {

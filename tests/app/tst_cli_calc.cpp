@@ -238,6 +238,8 @@ private slots:
     {
         QCOMPARE(runCli({ "calc", "--help" }).exitCode, 0);
         QVERIFY(runCli({ "calc", "--help" }).out.contains("--tokens-per-sec-per-gpu"));
+        // The usage line names the subcommand as typed, not the binary's path.
+        QVERIFY(runCli({ "calc", "--help" }).out.startsWith("Usage: mfu-explorer calc [options]"));
         const auto v = runCli({ "--version" });
         QCOMPARE(v.exitCode, 0);
         QVERIFY(v.out.startsWith("mfu-explorer "));
