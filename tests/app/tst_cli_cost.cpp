@@ -89,6 +89,14 @@ private slots:
         QVERIFY2(r.out.contains(QStringLiteral("$276,480")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("33.33% sooner")), qPrintable(r.out));
         QVERIFY(r.err.isEmpty());
+
+        // Backwards, 60% -> 40% is a loss in positive amounts: the same work takes half as long again.
+        const Run loss = runCli(vectorLabsJob(QStringLiteral("60%"), QStringLiteral("40%")));
+        QCOMPARE(loss.status, 0);
+        QVERIFY2(loss.out.contains(QStringLiteral("50.00% longer")), qPrintable(loss.out));
+        QVERIFY2(loss.out.contains(QStringLiteral("lost")), qPrintable(loss.out));
+        QVERIFY2(!loss.out.contains(QStringLiteral("-50")), qPrintable(loss.out));
+        QVERIFY2(!loss.out.contains(QStringLiteral("$-")), qPrintable(loss.out));
     }
 
     void tokenBudget()
