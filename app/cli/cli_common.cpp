@@ -6,11 +6,10 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "app/preset_store.h"
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 
@@ -228,15 +227,15 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
     const QString value = parser.value(QStringLiteral("model"));
     if (const ModelSpec* preset = app::presetLibrary().findModel(s(value)))
         return *preset;
-    const QFileInfo file(value);
-    if (file.isFile()) {
-        std::ifstream in(file.absoluteFilePath().toStdString(), std::ios::binary);
-        if (!in)
-            throw InputError("--model: cannot read '" + s(value) + "'");
-        std::ostringstream text;
-        text << in.rdbuf();
-        return modelFromHfConfigText(text.str(), s(file.absoluteFilePath()));
-    }
+    QFileInfo file(value);
+    // A downloaded model's folder (its config.json beside the weights) is as good as the file.
+    if (file.isDir() && QFileInfo(file.absoluteFilePath() + QStringLiteral("/config.json")).isFile())
+        file = QFileInfo(file.absoluteFilePath() + QStringLiteral("/config.json"));
+    else if (file.isDir())
+        throw InputError("--model: '" + s(value) + "' is a folder without a config.json");
+    if (file.isFile())
+        return modelFromHfConfigText(
+            readWholeFile(file.absoluteFilePath().toStdString(), "a config.json"), s(file.absoluteFilePath()));
     throw InputError("--model: '" + s(value) + "' is neither a model preset (" + presetIdList(false)
         + ") nor a readable config.json file");
 }

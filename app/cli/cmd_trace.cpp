@@ -231,10 +231,15 @@ void printSummary(const nlohmann::json& run, const char* title)
 {
     printLine(QString::fromLatin1(title));
     for (const auto& r : run["ranks"]) {
-        printLine(QString::asprintf("rank %d  %s  steps %zu  mean step %.4f s  busy %.4f s  idle %.4f s  kernels %lld",
+        // The mean step apart from the totals, which are summed over every analysed step.
+        printLine(QString::asprintf("rank %d  %s  steps %zu  mean step %.4f s;  over all steps: busy %.4f s, idle %.4f "
+                                    "s, %lld kernels",
             r["rank"].get<int>(), r["gpu_name"].is_null() ? "GPU unknown" : r["gpu_name"].get<std::string>().c_str(),
             r["steps"].size(), r["mean_step_s"].get<double>(), r["busy_s"].get<double>(), r["idle_s"].get<double>(),
             static_cast<long long>(r["kernel_count"].get<int64_t>())));
+        if (r.contains("warnings"))
+            for (const auto& w : r["warnings"])
+                printLine(QString::fromStdString("  warning: " + w.get<std::string>()));
         for (const auto& [key, c] : r["categories"].items())
             if (c["seconds"].get<double>() > 0)
                 printLine(QString::asprintf("  %-20s %10.6f s  %6.2f%%", key.c_str(), c["seconds"].get<double>(),

@@ -1,13 +1,12 @@
 // Version-1 scenario files: writer, reader, and the dispatch on "format"/"version" (older versions: _v0.cpp).
 #include "core/scenario/scenario_file.h"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/presets/preset_fields.h"
 
 namespace mfu {
@@ -476,12 +475,7 @@ ScenarioDocument scenarioFromText(std::string_view text, const std::string& file
 
 ScenarioDocument readScenarioFile(const std::filesystem::path& path, const PresetLibrary* presets)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path.string() + ": cannot be opened for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return scenarioFromText(text.str(), path.string(), presets);
+    return scenarioFromText(readWholeFile(path, "a scenario file"), path.string(), presets);
 }
 
 } // namespace mfu

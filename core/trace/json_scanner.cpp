@@ -60,8 +60,13 @@ JsonScanner::JsonScanner(ByteSource& source)
 
 void JsonScanner::fail(const std::string& what) const
 {
+    // Failing where the input ran out is a cut-off file more often than a malformed one: say so.
+    const bool atEndOfInput = m_exhausted && m_p >= m_end && what.find("truncated") == std::string::npos;
     throw InputError(m_source.name() + ": byte " + std::to_string(offset())
-        + (m_source.compressed() ? " (after decompression)" : "") + ": " + what);
+        + (m_source.compressed() ? " (after decompression)" : "") + ": " + what
+        + (atEndOfInput ? "; the file ends there, so it is probably truncated (an interrupted copy, or a profiler "
+                          "that did not finish writing)"
+                        : ""));
 }
 
 bool JsonScanner::refill()
@@ -70,6 +75,7 @@ bool JsonScanner::refill()
     const size_t n = m_source.read(m_buf.data(), m_buf.size());
     m_p = m_buf.data();
     m_end = m_p + n;
+    m_exhausted = n == 0;
     return n > 0;
 }
 

@@ -60,6 +60,7 @@ private:
     const char* m_p = nullptr;
     const char* m_end = nullptr;
     uint64_t m_base = 0;
+    bool m_exhausted = false; // the source returned no more bytes
     std::string m_scratch;
     std::string m_key; // the key, when it could not stay a view into the buffer
     std::string_view m_keyView;

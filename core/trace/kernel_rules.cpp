@@ -1,11 +1,9 @@
 #include "core/trace/kernel_rules.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 
 namespace mfu::trace {
 
@@ -96,12 +94,7 @@ KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::stri
 
 KernelRules KernelRules::fromFile(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot open kernel rules file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return fromJsonText(text.str(), path);
+    return fromJsonText(readWholeFile(path, "a kernel rules file"), path);
 }
 
 KernelRules KernelRules::withPriorityRules(const KernelRules& first) const

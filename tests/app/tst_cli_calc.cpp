@@ -1,4 +1,5 @@
 // Contract tests for `calc` and `diagnose`: the fixed flags and JSON keys scripts rely on (docs/cli.md).
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -166,6 +167,33 @@ private slots:
         const auto fine = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",
             "--tokens-per-sec-per-gpu", "20000", "--json" });
         QVERIFY(fine.json()["warning"].isNull());
+    }
+
+    // A downloaded model's folder reads as its config.json; a folder without one, or a folder where a file belongs, is
+    // said to be a folder (it read as "not valid JSON at byte 1").
+    void foldersWhereFilesBelong()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("Tiny-Llama")));
+        QFile config(dir.filePath(QStringLiteral("Tiny-Llama/config.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type":"llama","hidden_size":512,"num_hidden_layers":4,"num_attention_heads":8,
+            "vocab_size":1000,"intermediate_size":1376})");
+        config.close();
+        const auto folder = runCli({ "calc", "--model", dir.filePath(QStringLiteral("Tiny-Llama")), "--json" });
+        QCOMPARE(folder.exitCode, 0);
+        const auto file = runCli({ "calc", "--model", config.fileName(), "--json" });
+        QCOMPARE(folder.json()["params"].toObject()["total"], file.json()["params"].toObject()["total"]);
+
+        const auto empty = runCli({ "calc", "--model", dir.path() });
+        QVERIFY2(QString::fromUtf8(empty.err).contains(QStringLiteral("is a folder without a config.json")),
+            empty.err.constData());
+        const auto rules = runCli({ "trace", config.fileName(), "--kernel-rules", dir.path() });
+        QVERIFY2(QString::fromUtf8(rules.err).contains(QStringLiteral("is a folder, not a kernel rules file")),
+            rules.err.constData());
+        const auto scenario = runCli({ "predict", "--scenario", dir.path() });
+        QVERIFY2(QString::fromUtf8(scenario.err).contains(QStringLiteral("is a folder, not a scenario file")),
+            scenario.err.constData());
     }
 
     void errors_data()

@@ -97,6 +97,25 @@ private slots:
 
     // A bare 1e9-parameter model (6N = 6e9 FLOP/token), 10 tokens per 200 us step on one GPU: 5e4 tokens/s,
     // 3e14 FLOP/s against the H100 SXM's 989 TFLOPS dense BF16 = 30.33%.
+    // A file cut off in the middle says it is probably truncated; a trace with no GPU activity says so in the text
+    // as well as in its JSON warnings, instead of a summary of zeros alone.
+    void cutOffAndEmptyTraces()
+    {
+        QTemporaryDir dir;
+        const QByteArray whole = syntheticTrace();
+        const Run cut = runCli({ writeFile(dir, QStringLiteral("cut.json"), whole.left(whole.size() / 2)) });
+        QCOMPARE(cut.exitCode, 2);
+        QVERIFY2(cut.err.contains("truncated"), cut.err.constData());
+        // Cut between two events: the reader meets the end where an event belongs.
+        const Run between
+            = runCli({ writeFile(dir, QStringLiteral("between.json"), whole.left(whole.indexOf("}},") + 3)) });
+        QCOMPARE(between.exitCode, 2);
+        QVERIFY2(between.err.contains("the file ends there, so it is probably truncated"), between.err.constData());
+        const Run empty = runCli({ writeFile(dir, QStringLiteral("empty.json"), "{\"traceEvents\": []}") });
+        QCOMPARE(empty.exitCode, 0);
+        QVERIFY2(empty.out.contains("warning: no GPU activity"), empty.out.constData());
+    }
+
     void measuredMfu()
     {
         QTemporaryDir dir;
