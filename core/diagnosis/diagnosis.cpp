@@ -322,11 +322,18 @@ RunDiagnosis diagnoseRun(
     d.mfu = d.achievedFlopsPerGpu / f.densePeak;
     d.consistent = !allImpossible;
     d.maxTokensPerSecPerGpu = f.maxPerGpu;
-    if (run.precision == TrainingPrecision::BF16_FP8)
+    if (run.precision == TrainingPrecision::BF16_FP8) {
         if (const auto fp8 = run.hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
             d.fp8PeakFlopsPerGpu = *fp8;
             d.mfuVsFp8Peak = d.achievedFlopsPerGpu / *fp8;
+        } else {
+            d.findings.push_back({ "fp8_without_fp8_peak", "warning",
+                "The run is stated as BF16+FP8, but " + run.hardware.name
+                    + " has no dense FP8 peak (no FP8 tensor cores): its matmuls ran in 16 bits. MFU is against the "
+                      "BF16 peak either way.",
+                {} });
         }
+    }
     if (run.flopsPerToken && f.formula != "stated")
         d.mfuWithStatedFlops = chosen.perGpu * *run.flopsPerToken / f.densePeak;
     d.throughputBasis = chosen.group == kGroupStep ? "tokens per step / step time"

@@ -227,6 +227,16 @@ private slots:
             "tokens_per_sec":21111})");
         QVERIFY(!bf16.runs[0].mfuVsFp8Peak);
         QVERIFY(diagnosisToJson(bf16)["runs"][0]["mfu_vs_fp8_peak"].is_null());
+        for (const auto& f : bf16.runs[0].findings)
+            QVERIFY(f.code != "fp8_without_fp8_peak");
+        // FP8 stated on an A100, which has no FP8 tensor cores: said, and MFU stays against the BF16 peak.
+        const Diagnosis a100 = diagnoseText(R"({"gpu":"a100-sxm-80gb","gpus":1,"model":"llama-3.1-8b",
+            "precision":"fp8","seq_len":8192,"tokens_per_sec":2000})");
+        QVERIFY(!a100.runs[0].mfuVsFp8Peak);
+        bool said = false;
+        for (const auto& f : a100.runs[0].findings)
+            said = said || (f.code == "fp8_without_fp8_peak" && f.severity == "warning");
+        QVERIFY(said);
     }
 
     void consistentReportHasNoErrors()
