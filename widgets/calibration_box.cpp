@@ -59,7 +59,10 @@ CalibrationBox::CalibrationBox(ScenarioModel* model, QWidget* parent)
     grid->setColumnStretch(1, 1);
 
     connect(m_fromMfu, &QPushButton::clicked, this, [this] {
-        const auto value = parseGroupedNumber(m_measured->text());
+        QString typed = m_measured->text().trimmed(); // the field is in percent; "45%" says the same
+        if (typed.endsWith(QLatin1Char('%')))
+            typed.chop(1);
+        const auto value = parseGroupedNumber(typed);
         if (!value || *value <= 0 || *value >= 100) { // core's range message speaks of fractions; this is percent
             m_result.reset();
             m_resultLabel->setText(tr("Enter the measured MFU as a percentage above 0 and below 100, e.g. 45."));

@@ -122,9 +122,10 @@ void ParallelismEditor::buildUi()
                 s.workload.packing.meanOnly = true;
             }
         });
-    if (auto* documents = qobject_cast<QSpinBox*>(m_fields[kDocumentLength].widget)) {
+    if (auto* documents = qobject_cast<QuantitySpinBox*>(m_fields[kDocumentLength].widget)) {
         documents->setSuffix(tr(" tokens"));
         documents->setSpecialValueText(tr("unpacked"));
+        documents->setCountsTokensInSequence(true); // "2k" documents: 2,048 tokens, as with the sequence length
     }
     addCombo(
         form, "attentionMask", tr("Attention &mask:"),

@@ -23,7 +23,8 @@ std::optional<int> QuantitySpinBox::parse(const QString& text) const
         t.chop(suffix().size());
     // The locale's group separator (what setGroupSeparatorShown writes) as well as the ones parseQuantity knows.
     t.remove(locale().groupSeparator());
-    const auto v = parseQuantity(t.trimmed().toStdString());
+    const std::string typed = t.trimmed().toStdString();
+    const auto v = m_countsTokensInSequence ? parseSequenceLength(typed) : parseQuantity(typed);
     if (!v || *v != std::floor(*v) || *v < minimum() || *v > maximum())
         return std::nullopt;
     return static_cast<int>(*v);

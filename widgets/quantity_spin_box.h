@@ -17,6 +17,8 @@ public:
 
     // The typed text as a count in range, or nullopt (prefix and suffix ignored).
     std::optional<int> typedValue() const;
+    // For lengths of sequences and documents: "2k" is 2,048 tokens, as contexts are named (core/number_parse.h).
+    void setCountsTokensInSequence(bool on) { m_countsTokensInSequence = on; }
 
 protected:
     QValidator::State validate(QString& input, int& pos) const override;
@@ -24,6 +26,7 @@ protected:
 
 private:
     std::optional<int> parse(const QString& text) const;
+    bool m_countsTokensInSequence = false;
 };
 
 } // namespace mfu::widgets

@@ -39,7 +39,7 @@ QString qs(const std::string& s)
 
 // The longest context window published for a trained model: Llama 4 Scout, 10M tokens (Meta, "The Llama 4 herd",
 // April 2025). Longer sequences are not a training run anyone can describe.
-constexpr double kMaxSeqLen = 10'000'000;
+constexpr double kMaxSeqLen = 10'485'760; // Llama 4 Scout's 10M context (max_position_embeddings)
 
 QSpinBox* countSpin(int minimum, int maximum)
 {
@@ -157,6 +157,7 @@ void ScenarioEditor::buildUi()
     // attention is masked per document, and the padding kept. Defaults: one document per sequence, no padding.
     m_documentLength = countSpin(0, 100'000'000);
     m_documentLength->setObjectName(QStringLiteral("documentLength"));
+    static_cast<QuantitySpinBox*>(m_documentLength)->setCountsTokensInSequence(true); // "2k" documents: 2,048
     m_documentLength->setAccessibleName(tr("Mean document length in a packed sequence, tokens"));
     m_documentLength->setToolTip(tr("Mean length of the documents packed into each sequence (taken as all equal: the "
                                     "lowest attention length that mean allows); 0: one document per sequence"));
@@ -312,7 +313,7 @@ std::optional<int64_t> ScenarioEditor::checkSeqLen()
     const auto value = parseSequenceLength(m_seqLen->text().toStdString()); // a 32k context: 32,768 tokens
     if (!value || *value < 1 || *value != std::floor(*value) || *value > kMaxSeqLen) {
         showReason(m_seqLenReason, m_seqLen,
-            tr("Enter a whole number of tokens from 1 to 10,000,000 (the longest published context, Llama 4 "
+            tr("Enter a whole number of tokens from 1 to 10,485,760 (10M, the longest published context, Llama 4 "
                "Scout's); 32k = 32,768. Until then the scenario keeps %1.")
                 .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
         return std::nullopt;
@@ -585,7 +586,7 @@ void ScenarioEditor::syncFromModel()
         m_padding->setValue(static_cast<int>(std::lround(packing.paddingFraction * 100.0)));
     }
     m_packingReason->setVisible(false);
-    const auto seq = parseGroupedNumber(m_seqLen->text());
+    const auto seq = parseSequenceLength(m_seqLen->text().toStdString()); // a typed "32k" stays as typed
     if (!seq || *seq != static_cast<double>(s.workload.seqLen))
         m_seqLen->setText(QString::number(s.workload.seqLen));
     const auto tput = parseGroupedNumber(m_throughputValue->text());

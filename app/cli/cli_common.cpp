@@ -86,7 +86,7 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
         throw InputError("--doc-length and --doc-lengths: give one of them (a mean or a file of lengths)");
     if (mean) {
         const int64_t d
-            = parsePositiveInteger(parser.value(QStringLiteral("doc-length")), QStringLiteral("doc-length"));
+            = parseSequenceLengthFlag(parser.value(QStringLiteral("doc-length")), QStringLiteral("doc-length"));
         p.documents = { { d, 1.0 } };
         p.meanOnly = true;
     }

@@ -80,8 +80,8 @@ std::optional<CostComparison> costComparison(
     CostComparison out;
     out.planned = plannedHardwareOptions(s, comparedDevices(parser), &app::presetLibrary());
     if (out.planned.options.empty())
-        throw InputError("--compare: the model fits on none of the GPUs compared at " + std::to_string(gpus) + " GPUs ("
-            + out.planned.leftOut.front().hardwareId + ": " + out.planned.leftOut.front().reason + ")");
+        throw InputError("--compare: the planner finds no layout on any GPU compared at " + std::to_string(gpus)
+            + " GPUs (" + out.planned.leftOut.front().hardwareId + " " + out.planned.leftOut.front().reason + ")");
     out.comparison = compareHardware(*job.tokens, *job.productiveFlops / *job.tokens, out.planned.options);
     return out;
 }

@@ -79,9 +79,11 @@ const char* CostModel::invalidReason(const Scenario& s) const
     if (s.workload.seqLen % p.cp != 0)
         return "cp must divide the sequence length";
     // FSDP can gather at most the layers a GPU holds ahead; more would count memory for layers that do not exist.
+    // Stages hold ceil(layers / pp) layers, as the step time counts them (cost_model_evaluate.cpp).
     if (s.flags.fsdpPrefetchLayers < 0
-        || static_cast<long long>(s.flags.fsdpPrefetchLayers) * p.pp > static_cast<long long>(m_shape.layers))
-        return "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp)";
+        || static_cast<long long>(s.flags.fsdpPrefetchLayers)
+            > (static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp)
+        return "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp, rounded up)";
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
     if (p.ep > 1) {

@@ -136,10 +136,10 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     const int domain = scenario.cluster.domainSize();
     const int64_t seq = scenario.workload.seqLen;
     PlanResult result;
-    // Unset, the batch is one micro-batch of the scenario's size per GPU.
+    // Unset, the batch is one micro-batch of the scenario's size per GPU (tokensPerStep checks the product).
     result.globalBatchTokens = scenario.workload.globalBatchTokens > 0
         ? scenario.workload.globalBatchTokens
-        : static_cast<int64_t>(gpus) * seq * std::max<int64_t>(1, scenario.workload.microBatch);
+        : tokensPerStep(std::max<int64_t>(1, scenario.workload.microBatch), seq, 1, gpus);
     s.workload.globalBatchTokens = result.globalBatchTokens;
     // With ties, keep a deeper list so simpler layouts inside the band survive until they are re-ranked.
     const int keep = o.tieTolerance > 0 ? std::max(o.topN, 256) : o.topN;
@@ -199,12 +199,16 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                 s.activationCheckpointing = ac;
                                 for (int64_t mb : mbs) {
                                     s.workload.microBatch = mb;
-                                    if (model.invalidReason(s))
+                                    if (const char* invalid = model.invalidReason(s)) {
+                                        if (!result.firstInvalidReason)
+                                            result.firstInvalidReason = invalid;
                                         continue;
-                                    // Every layout is compared at the same batch: one whose micro-step (micro-batch
-                                    // x data-parallel ranks) does not divide it would run a larger one, and larger
-                                    // micro-batches run faster, so it would win on a batch it was not asked for.
-                                    if (result.globalBatchTokens % tokensPerMicroStep(s) != 0) {
+                                    }
+                                    // Every layout is compared at (nearly) the same batch: one that rounds it up to
+                                    // whole micro-steps by more than kPlannedBatchTolerance would run a larger one,
+                                    // and larger micro-batches run faster, so it would win on a batch it was not
+                                    // asked for.
+                                    if (!runsBatch(result.globalBatchTokens, tokensPerMicroStep(s))) {
                                         ++result.offBatch;
                                         continue;
                                     }
@@ -238,6 +242,15 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     return result;
 }
 
+bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep)
+{
+    if (globalBatchTokens <= 0 || tokensPerMicroStep <= 0 || tokensPerMicroStep > globalBatchTokens)
+        return false;
+    const int64_t steps = (globalBatchTokens + tokensPerMicroStep - 1) / tokensPerMicroStep;
+    return static_cast<double>(steps) * static_cast<double>(tokensPerMicroStep)
+        <= static_cast<double>(globalBatchTokens) * (1.0 + kPlannedBatchTolerance);
+}
+
 std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus)
 {
     if (!plan.configs.empty())
@@ -247,7 +260,10 @@ std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus)
     if (plan.evaluated == 0 && plan.offBatch > 0)
         return "No layout runs a global batch of " + formatNumber(double(plan.globalBatchTokens))
             + " tokens in whole micro-steps (micro-batch x " + formatNumber(double(seqLen))
-            + " tokens x data-parallel ranks); use a multiple of " + formatNumber(double(seqLen) * gpus) + " tokens";
+            + " tokens x data-parallel ranks, within " + formatPercent(kPlannedBatchTolerance) + "); use a multiple of "
+            + formatNumber(double(seqLen) * gpus) + " tokens";
+    if (plan.evaluated == 0 && plan.firstInvalidReason)
+        return std::string("No layout can be laid out: ") + plan.firstInvalidReason;
     return "Nothing fits in memory: add GPUs, shorten the sequence or pick a GPU with more memory";
 }
 

@@ -51,15 +51,23 @@ struct PlanResult {
     double seconds = 0;
     bool cancelled = false;
     int64_t globalBatchTokens = 0; // the batch every configuration was compared at
-    // Layouts left out because the global batch is not a whole number of their micro-steps (micro-batch x sequence x
-    // data-parallel ranks): they cannot run that batch.
+    // Layouts left out because they cannot run the global batch: it is not within kPlannedBatchTolerance of a whole
+    // number of their micro-steps (micro-batch x sequence x data-parallel ranks).
     int64_t offBatch = 0;
+    // Why the first layout that could not be laid out could not (CostModel::invalidReason); null when all could.
+    const char* firstInvalidReason = nullptr;
 };
 
 // progress(fraction 0..1) is called from the calling thread now and then; a set `cancel` stops the search early
 // (the result holds what was found so far, cancelled = true). Throws InputError for a bare model or missing figures.
 PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& options = {},
     const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// A layout runs a global batch when its micro-step is no larger than the batch and the batch rounded up to whole
+// micro-steps (what the cost model runs) exceeds it by at most this share: a "4M-token" batch of 4,000,000 at 8,192
+// tokens per sequence is 488.3 sequences, which every framework rounds; 5% keeps the comparison fair.
+inline constexpr double kPlannedBatchTolerance = 0.05;
+bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep);
 
 // Why a plan has no configuration, in a sentence for every surface (CLI, sweep, Predict panel): no layout can run the
 // global batch in whole micro-steps, or nothing fits in memory (a capitalised sentence without its full stop). Empty

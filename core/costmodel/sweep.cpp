@@ -155,7 +155,7 @@ std::string sweepToCsv(const SweepResult& r)
             appendPrediction(out, p.best->prediction);
             out += ",\"" + describeConfig(*p.best) + "\"";
         } else if (r.plannerRan) {
-            out += ",,,,,,,false,none fits";
+            out += ",,,,,,,false,\"none: " + p.bestProblem + "\""; // nothing fits, or no layout runs the batch
         } else {
             out += ",,,,,,,,not run"; // the planner was off: no best was sought, so best_fits says nothing
         }

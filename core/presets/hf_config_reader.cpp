@@ -48,6 +48,8 @@ int64_t Reader::countOr(const std::string& key, int64_t fallback) const
     const json& v = m_config.at(key);
     if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() > (int64_t(1) << 40))
         fail(key, "must be a non-negative integer, got " + v.dump());
+    if (const int64_t limit = physicalLimit(key); v.get<int64_t>() > limit)
+        fail(key, v.dump() + " is beyond any model (at most " + std::to_string(limit) + ")");
     return v.get<int64_t>();
 }
 
@@ -142,14 +144,21 @@ int64_t Reader::positive(const std::string& key) const
 int64_t Reader::physicalLimit(const std::string& key)
 {
     // Far above every model published (128 layers, 128 heads, head dimension 512, hidden size 25,600 at most in
-    // 2026), and low enough that a typo cannot make the per-layer tables allocate gigabytes (1e9 layers did).
-    static const std::pair<const char*, int64_t> limits[]
-        = { { "num_hidden_layers", 10'000 }, { "num_layers", 10'000 }, { "n_layer", 10'000 },
-              { "num_attention_heads", 65'536 }, { "num_key_value_heads", 65'536 }, { "n_head", 65'536 },
-              { "head_dim", 65'536 }, { "hidden_size", 1'048'576 }, { "n_embd", 1'048'576 }, { "d_model", 1'048'576 } };
-    for (const auto& [name, limit] : limits)
-        if (key == name)
-            return limit;
+    // 2026), and low enough that a typo cannot make the per-layer tables allocate gigabytes (1e9 layers did) nor a
+    // parameter count overflow (an MLA head dimension of 1e12 did). Matched by the families' key names: layers
+    // (num_hidden_layers, n_layers, num_nextn_predict_layers), heads (num_attention_heads, n_heads, num_heads,
+    // linear_num_value_heads), head dimensions (head_dim, qk_nope_head_dim, v_head_dim, mamba_head_dim,
+    // attention_head_dim), LoRA ranks of MLA, and the model's width.
+    const auto has = [&key](const char* part) { return key.find(part) != std::string::npos; };
+    const auto endsWith = [&key](const std::string& tail) {
+        return key.size() >= tail.size() && key.compare(key.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (has("layer"))
+        return 10'000;
+    if (has("head_dim") || endsWith("heads") || endsWith("n_head") || has("lora_rank"))
+        return 65'536;
+    if (key == "hidden_size" || key == "n_embd" || key == "d_model")
+        return 1'048'576;
     return int64_t(1) << 40;
 }
 

@@ -77,8 +77,9 @@ PlannedHardware plannedHardwareOptions(
         try {
             const PlanResult plan = planConfigurations(s, planner);
             if (plan.configs.empty()) {
-                out.leftOut.push_back(
-                    { h.id, "no configuration fits on " + std::to_string(s.cluster.gpuCount) + " of it" });
+                out.leftOut.push_back({ h.id,
+                    "on " + std::to_string(s.cluster.gpuCount)
+                        + " of it: " + whyNothingPlanned(plan, s.workload.seqLen, s.cluster.gpuCount) });
                 continue;
             }
             const PlannedConfig& best = plan.configs.front();

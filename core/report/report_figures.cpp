@@ -214,8 +214,8 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
                 atBatch.workload.globalBatchTokens = static_cast<int64_t>(out.predicted->tokensPerStep);
             const PlanResult plan = planConfigurations(atBatch, planner);
             if (plan.configs.empty()) {
-                out.notes.push_back("Planner: no configuration of this model fits on "
-                    + std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.id + ".");
+                out.notes.push_back("Planner, " + std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.id
+                    + ": " + whyNothingPlanned(plan, s.workload.seqLen, s.cluster.gpuCount) + ".");
             } else {
                 out.bestConfig = plan.configs.front();
                 out.sections.push_back(plannerSection(*out.bestConfig, s, out.predicted, plan));

@@ -81,7 +81,6 @@ private slots:
         QCOMPARE(percent["calibration"]["measured_mfu"].get<double>(), j["calibration"]["measured_mfu"].get<double>());
     }
 
-    // A global batch that is not a whole number of micro-steps is predicted rounded up, and says so.
     // A sequence length is named as contexts are: 8k = 8,192 tokens, in --seq and in a sweep's points alike.
     void sequenceLengthsInBinaryThousands()
     {
@@ -96,6 +95,7 @@ private slots:
         QCOMPARE(j["points"][1]["x"].get<double>(), 16384.0);
     }
 
+    // A global batch that is not a whole number of micro-steps is predicted rounded up, and says so.
     void predictSaysWhenTheBatchIsRounded()
     {
         const QString base = QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --seq 2048 ");

@@ -95,8 +95,6 @@ private slots:
         QVERIFY(!rank.contains("measured_mfu"));
     }
 
-    // A bare 1e9-parameter model (6N = 6e9 FLOP/token), 10 tokens per 200 us step on one GPU: 5e4 tokens/s,
-    // 3e14 FLOP/s against the H100 SXM's 989 TFLOPS dense BF16 = 30.33%.
     // A file cut off in the middle says it is probably truncated; a trace with no GPU activity says so in the text
     // as well as in its JSON warnings, instead of a summary of zeros alone.
     void cutOffAndEmptyTraces()
@@ -116,6 +114,8 @@ private slots:
         QVERIFY2(empty.out.contains("warning: no GPU activity"), empty.out.constData());
     }
 
+    // A bare 1e9-parameter model (6N = 6e9 FLOP/token), 10 tokens per 200 us step on one GPU: 5e4 tokens/s,
+    // 3e14 FLOP/s against the H100 SXM's 989 TFLOPS dense BF16 = 30.33%.
     void measuredMfu()
     {
         QTemporaryDir dir;

@@ -514,7 +514,7 @@ private slots:
         Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
         CalibrationBox* box = f.panel.calibration();
         auto* input = box->findChild<QLineEdit*>(QStringLiteral("calibrationMfu"));
-        QTest::keyClicks(input, QStringLiteral("40"));
+        QTest::keyClicks(input, QStringLiteral("40%")); // the field is in percent: "40" and "40%" alike
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
         QVERIFY2(box->result().has_value(), qPrintable(box->resultText()));
         QVERIFY(box->resultText().contains(QLatin1String("This configuration")));

@@ -97,7 +97,7 @@ private slots:
         QTest::newRow("negative") << "-4096";
         QTest::newRow("not a number") << "nan";
         QTest::newRow("infinite") << "inf";
-        QTest::newRow("above ten million") << "10000001";
+        QTest::newRow("above 10M (10,485,760)") << "10485761";
         QTest::newRow("32kk") << "32kk";
     }
 
@@ -234,6 +234,12 @@ private slots:
         QCOMPARE(f.model.scenario().workload.seqLen, 32768); // not 32, nor 32,000: a 32k context
         retype(f.field<QLineEdit>("seqLen"), QStringLiteral("81,920"));
         QCOMPARE(f.model.scenario().workload.seqLen, 81920);
+        auto* documents = f.field<QSpinBox>("documentLength"); // a document length is named as sequences are
+        documents->selectAll();
+        QTest::keyClicks(documents, QStringLiteral("2k"));
+        QTest::keyClick(documents, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().workload.packing.documents.size(), size_t(1));
+        QCOMPARE(f.model.scenario().workload.packing.documents.front().length, int64_t(2048));
         auto* count = f.field<QSpinBox>("gpuCount");
         count->selectAll();
         QTest::keyClicks(count, QStringLiteral("2k"));

@@ -183,6 +183,19 @@ private slots:
         }
         QVERIFY(whyNothingPlanned(r, 2048, 8).empty());
 
+        // "A 4M-token batch" of 4,000,000 is 488.3 sequences of 8,192: every layout rounds it up to whole micro-steps
+        // within 5% (65,536-token micro-steps: 62 of them, 4,063,232 tokens), none runs far more.
+        Scenario big = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        big.workload.globalBatchTokens = 4'000'000;
+        const PlanResult rounded = planConfigurations(big);
+        QVERIFY(!rounded.configs.empty());
+        for (const auto& c : rounded.configs)
+            QVERIFY2(c.prediction.tokensPerStep >= 4e6 && c.prediction.tokensPerStep <= 4.2e6,
+                qPrintable(QString::number(c.prediction.tokensPerStep)));
+        QVERIFY(runsBatch(4'000'000, 65'536));
+        QVERIFY(!runsBatch(100'000, 16'384)); // 7 micro-steps: 114,688, 15% over
+        QVERIFY(!runsBatch(16'384, 32'768)); // one micro-step is already twice the batch
+
         // Half a sequence per step: no layout can run it, and the plan says why instead of "nothing fits".
         s.workload.globalBatchTokens = 1024;
         const PlanResult none = planConfigurations(s);
@@ -191,6 +204,14 @@ private slots:
         const std::string why = whyNothingPlanned(none, 2048, 8);
         QVERIFY2(why.find("No layout runs a global batch of 1,024 tokens") == 0, why.c_str());
         QVERIFY2(why.find("multiple of 16,384 tokens") != std::string::npos, why.c_str());
+
+        // When no layout can be laid out at all, the plan says why instead of blaming memory.
+        s.workload.globalBatchTokens = 16384;
+        s.flags.fsdpPrefetchLayers = 33; // beyond Llama 3.1 8B's 32 layers
+        const PlanResult invalid = planConfigurations(s);
+        QVERIFY(invalid.configs.empty());
+        const std::string because = whyNothingPlanned(invalid, 2048, 8);
+        QVERIFY2(because.find("No layout can be laid out: FSDP prefetch") == 0, because.c_str());
     }
 
     void progressAndCancel()

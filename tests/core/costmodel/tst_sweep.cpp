@@ -41,6 +41,17 @@ private slots:
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 8L);
         QVERIFY(csv.rfind("seq,precision,mfu,", 0) == 0);
         QVERIFY(csv.find(",false,") != std::string::npos);
+
+        // The best at each point does the current configuration's work: planned at the batch the current layout runs
+        // there (TP 2: four data-parallel ranks, 4 sequences a step), not at a larger one that runs faster.
+        Scenario tp2 = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        tp2.parallelism.tp = 2;
+        const SweepResult same = runSweep(tp2, SweepAxis::SeqLen);
+        for (const SweepPoint& p : same.points) {
+            QVERIFY(p.currentValid && p.best.has_value());
+            QCOMPARE(p.best->prediction.tokensPerStep, p.current.tokensPerStep);
+            QCOMPARE(p.current.tokensPerStep, 4.0 * p.x);
+        }
     }
 
     // GPU count 1..16,384 for 70B with FSDP: too few GPUs cannot hold it; the current layout (TP 8) cannot be laid

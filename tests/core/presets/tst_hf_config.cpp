@@ -139,6 +139,10 @@ private slots:
         QTest::newRow("head_dim 1e12") << QByteArray(R"({"model_type":"llama","hidden_size":4096,"head_dim":1e12,
             "num_hidden_layers":32,"num_attention_heads":32,"vocab_size":1000,"intermediate_size":11008})")
                                        << QStringLiteral("'head_dim': 1000000000000 is beyond any model");
+        // MPT's own key names are bounded as well (n_layers, n_heads).
+        QTest::newRow("MPT with a billion layers") << QByteArray(R"({"model_type":"mpt","d_model":4096,
+            "n_layers":1000000000,"n_heads":32,"vocab_size":50432,"expansion_ratio":4,"max_seq_len":2048})")
+                                                   << QStringLiteral("'n_layers': 1000000000 is beyond any model");
         QTest::newRow("heads do not divide the width")
             << QByteArray(R"({"model_type":"llama","hidden_size":8193,
             "num_hidden_layers":32,"num_attention_heads":64,"vocab_size":1000,"intermediate_size":11008})")
