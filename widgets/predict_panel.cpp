@@ -384,7 +384,7 @@ void PredictPanel::recompute()
                              : tr("This layout does not fit: it needs %1 GiB per GPU and the GPU has %2 GiB, so the "
                                   "greyed figures are what it would do if it ran, not what it can reach. Shard more "
                                   "(FSDP, TP, PP), checkpoint activations or use a smaller micro-batch; the Planner "
-                                  "tab lists layouts that fit.")
+                                  "tab searches for layouts that fit.")
                                    .arg(p.memory.total() / kGiB, 0, 'f', 1)
                                    .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 1));
     m_band->setVisible(p.fits);

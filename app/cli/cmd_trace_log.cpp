@@ -36,6 +36,9 @@ void printLogText(const nlohmann::json& out, const std::optional<Diagnosis>& dia
     if (s["warmup_steps_left_out"] != log["warmup_steps"])
         text += " (" + std::to_string(log["warmup_steps"].get<size_t>())
             + " asked; the log has too few steps, so its last step is used)";
+    if (const size_t zeros = s["zero_figures_left_out"].get<size_t>(); zeros > 0)
+        text += "; " + std::to_string(zeros) + " figure" + (zeros == 1 ? "" : "s")
+            + " stated as 0 (a stalled step or a placeholder) left out of the medians";
     text += "\n";
     const char* scope = log["scope"] == "per_gpu" ? " per GPU" : " (scope not stated)";
     text += "  step time   " + figure(s["median_step_time_s"], 1, 3, " s") + "\n";

@@ -33,6 +33,7 @@ nlohmann::json logToJson(const TrainingLog& log, const LogSummary& summary, size
         { "steps", steps },
         { "summary",
             { { "steps_used", summary.stepsUsed }, { "warmup_steps_left_out", summary.warmupStepsLeftOut },
+                { "zero_figures_left_out", summary.zeroFiguresLeftOut },
                 { "median_step_time_s", orNull(summary.medianStepSeconds) },
                 { "median_tokens_per_sec", orNull(summary.medianTokensPerSec) },
                 { "median_tflops", orNull(summary.medianTflops) }, { "median_mfu_claimed", orNull(summary.medianMfu) },

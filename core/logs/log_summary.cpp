@@ -34,6 +34,8 @@ LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps)
         for (const auto& [value, list] : pairs)
             if (*value && **value > 0 && std::isfinite(**value))
                 list->push_back(**value);
+            else if (*value)
+                ++s.zeroFiguresLeftOut;
     }
     s.medianStepSeconds = median(times);
     s.medianTokensPerSec = median(tps);

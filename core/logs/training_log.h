@@ -88,6 +88,7 @@ bool looksLikeTrainingLog(std::string_view head);
 struct LogSummary {
     size_t stepsUsed = 0;
     size_t warmupStepsLeftOut = 0; // fewer than asked when the log has no more steps than that
+    size_t zeroFiguresLeftOut = 0; // figures stated as 0 or less (or not finite) that no median counts
     std::optional<double> medianStepSeconds;
     std::optional<double> medianTokensPerSec;
     std::optional<double> medianTflops;

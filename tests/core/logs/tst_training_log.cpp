@@ -212,6 +212,7 @@ private slots:
         QCOMPARE(some.stepsUsed, size_t(3));
         QCOMPARE(*some.medianTokensPerSec, 4300.0);
         QCOMPARE(*some.medianTflops, 215.0);
+        QCOMPARE(some.zeroFiguresLeftOut, size_t(2)); // step 2's tps and tflops
         const LogSummary zeros = summarizeLog(parse("step: 1  tps: 0\nstep: 2  tps: 0\nstep: 3  tps: 0\n"), 1);
         QVERIFY(!zeros.medianTokensPerSec);
     }
