@@ -477,7 +477,7 @@ void PredictPanel::startPlanner()
             return planConfigurations(
                 s, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
         },
-        [this, seq = s.workload.seqLen, gpus = s.cluster.gpuCount](PlanResult& r) {
+        [this](PlanResult& r) {
             m_planner->setPlan(r);
             m_best.reset();
             if (!r.configs.empty())
@@ -490,7 +490,7 @@ void PredictPanel::startPlanner()
                     .arg(r.fitting)
                     .arg(r.seconds, 0, 'f', 2)
                     .arg(r.globalBatchTokens)
-                    .arg(r.configs.empty() ? QString::fromStdString(whyNothingPlanned(r, seq, gpus)) + QLatin1Char('.')
+                    .arg(r.configs.empty() ? QString::fromStdString(whyNothingPlanned(r)) + QLatin1Char('.')
                                            : tr("Select a row and Apply it, or double-click it.")));
             showMemory();
             showPlannerReason();

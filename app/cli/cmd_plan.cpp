@@ -51,9 +51,7 @@ int runPlan(const QStringList& args)
                 configs.push_back(plannedConfigJson(c));
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
                 { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens }, { "off_batch", r.offBatch },
-                { "nothing_planned",
-                    r.configs.empty() ? nlohmann::json(whyNothingPlanned(r, s.workload.seqLen, s.cluster.gpuCount))
-                                      : nlohmann::json() },
+                { "nothing_planned", r.configs.empty() ? nlohmann::json(whyNothingPlanned(r)) : nlohmann::json() },
                 { "tie_tolerance", o.tieTolerance }, { "error_band_basis", band.basis } });
             return 0;
         }
@@ -68,8 +66,7 @@ int runPlan(const QStringList& args)
                      .arg(100 * o.tieTolerance, 0, 'f', 0)
                      .arg(QString::fromStdString(band.basis));
         if (r.configs.empty()) {
-            t += QString::fromStdString(whyNothingPlanned(r, s.workload.seqLen, s.cluster.gpuCount))
-                + QStringLiteral(".\n");
+            t += QString::fromStdString(whyNothingPlanned(r)) + QStringLiteral(".\n");
         }
         int rank = 1;
         for (const auto& c : r.configs) {

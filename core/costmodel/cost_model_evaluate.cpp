@@ -64,10 +64,9 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const double hbm = hw.hbmBandwidthBytesPerSec * c.hbmEfficiency;
 
     // Gradient accumulation: micro-batches per data-parallel rank to reach the global batch.
-    const double tokensPerMbGlobal = static_cast<double>(tokensPerMicroStep(s));
-    const double accum = s.workload.globalBatchTokens > 0
-        ? std::max(1.0, std::ceil(static_cast<double>(s.workload.globalBatchTokens) / tokensPerMbGlobal))
-        : 1.0;
+    const int64_t perMicroStep = tokensPerMicroStep(s);
+    const double tokensPerMbGlobal = static_cast<double>(perMicroStep);
+    const double accum = static_cast<double>(microStepsForBatch(s.workload.globalBatchTokens, perMicroStep));
 
     // --- Matmuls: FLOP / (peak x efficiency(shape)), forward; backward is twice the forward.
     const double linearPeak = fp8 ? m_peakFp8 * c.fp8GemmEfficiencyRatio : m_peakBf16;

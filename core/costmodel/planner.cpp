@@ -141,6 +141,8 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
         ? scenario.workload.globalBatchTokens
         : tokensPerStep(std::max<int64_t>(1, scenario.workload.microBatch), seq, 1, gpus);
     s.workload.globalBatchTokens = result.globalBatchTokens;
+    result.seqLen = seq;
+    result.gpuCount = gpus;
     // With ties, keep a deeper list so simpler layouts inside the band survive until they are re-ranked.
     const int keep = o.tieTolerance > 0 ? std::max(o.topN, 256) : o.topN;
     result.configs.reserve(static_cast<size_t>(keep) + 1);
@@ -246,12 +248,12 @@ bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep)
 {
     if (globalBatchTokens <= 0 || tokensPerMicroStep <= 0 || tokensPerMicroStep > globalBatchTokens)
         return false;
-    const int64_t steps = (globalBatchTokens + tokensPerMicroStep - 1) / tokensPerMicroStep;
+    const int64_t steps = microStepsForBatch(globalBatchTokens, tokensPerMicroStep);
     return static_cast<double>(steps) * static_cast<double>(tokensPerMicroStep)
         <= static_cast<double>(globalBatchTokens) * (1.0 + kPlannedBatchTolerance);
 }
 
-std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus)
+std::string whyNothingPlanned(const PlanResult& plan)
 {
     if (!plan.configs.empty())
         return {};
@@ -259,9 +261,9 @@ std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus)
         return "The search was cancelled before a layout was found";
     if (plan.evaluated == 0 && plan.offBatch > 0)
         return "No layout runs a global batch of " + formatNumber(double(plan.globalBatchTokens))
-            + " tokens in whole micro-steps (micro-batch x " + formatNumber(double(seqLen))
+            + " tokens in whole micro-steps (micro-batch x " + formatNumber(double(plan.seqLen))
             + " tokens x data-parallel ranks, within " + formatPercent(kPlannedBatchTolerance) + "); use a multiple of "
-            + formatNumber(double(seqLen) * gpus) + " tokens";
+            + formatNumber(double(plan.seqLen) * plan.gpuCount) + " tokens";
     if (plan.evaluated == 0 && plan.firstInvalidReason)
         return std::string("No layout can be laid out: ") + plan.firstInvalidReason;
     return "Nothing fits in memory: add GPUs, shorten the sequence or pick a GPU with more memory";

@@ -51,6 +51,8 @@ struct PlanResult {
     double seconds = 0;
     bool cancelled = false;
     int64_t globalBatchTokens = 0; // the batch every configuration was compared at
+    int64_t seqLen = 0; // the scenario's sequence length and GPU count, which the batch is made of
+    int gpuCount = 0;
     // Layouts left out because they cannot run the global batch: it is not within kPlannedBatchTolerance of a whole
     // number of their micro-steps (micro-batch x sequence x data-parallel ranks).
     int64_t offBatch = 0;
@@ -72,7 +74,7 @@ bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep);
 // Why a plan has no configuration, in a sentence for every surface (CLI, sweep, Predict panel): no layout can run the
 // global batch in whole micro-steps, or nothing fits in memory (a capitalised sentence without its full stop). Empty
 // when the plan has configurations.
-std::string whyNothingPlanned(const PlanResult& plan, int64_t seqLen, int gpus);
+std::string whyNothingPlanned(const PlanResult& plan);
 
 // The scenario with a planned configuration applied (what "Apply" in the GUI does).
 Scenario withConfig(const Scenario& scenario, const PlannedConfig& config);

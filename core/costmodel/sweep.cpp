@@ -103,7 +103,7 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
                 planned.workload.globalBatchTokens = static_cast<int64_t>(std::llround(p.current.tokensPerStep));
             const PlanResult plan = planConfigurations(planned, options.planner, {}, cancel);
             result.evaluated += plan.evaluated;
-            p.bestProblem = whyNothingPlanned(plan, s.workload.seqLen, s.cluster.gpuCount);
+            p.bestProblem = whyNothingPlanned(plan);
             if (!plan.configs.empty()) {
                 p.best = plan.configs.front();
                 // The band depends on the GPU generation and the architecture, which the planner does not change.

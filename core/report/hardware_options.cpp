@@ -77,9 +77,8 @@ PlannedHardware plannedHardwareOptions(
         try {
             const PlanResult plan = planConfigurations(s, planner);
             if (plan.configs.empty()) {
-                out.leftOut.push_back({ h.id,
-                    "on " + std::to_string(s.cluster.gpuCount)
-                        + " of it: " + whyNothingPlanned(plan, s.workload.seqLen, s.cluster.gpuCount) });
+                out.leftOut.push_back(
+                    { h.id, "on " + std::to_string(s.cluster.gpuCount) + " of it: " + whyNothingPlanned(plan) });
                 continue;
             }
             const PlannedConfig& best = plan.configs.front();

@@ -215,7 +215,7 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             const PlanResult plan = planConfigurations(atBatch, planner);
             if (plan.configs.empty()) {
                 out.notes.push_back("Planner, " + std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.id
-                    + ": " + whyNothingPlanned(plan, s.workload.seqLen, s.cluster.gpuCount) + ".");
+                    + ": " + whyNothingPlanned(plan) + ".");
             } else {
                 out.bestConfig = plan.configs.front();
                 out.sections.push_back(plannerSection(*out.bestConfig, s, out.predicted, plan));

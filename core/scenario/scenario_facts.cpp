@@ -80,13 +80,20 @@ int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens)
     return batchTokens > perMicroStep ? batchTokens / perMicroStep : 1;
 }
 
+int64_t microStepsForBatch(int64_t batchTokens, int64_t perMicroStep)
+{
+    if (batchTokens <= 0 || perMicroStep <= 0)
+        return 1;
+    return std::max<int64_t>(1, batchTokens / perMicroStep + (batchTokens % perMicroStep != 0 ? 1 : 0));
+}
+
 std::optional<std::string> globalBatchRoundingNote(const Scenario& s)
 {
     const int64_t perMicroStep = tokensPerMicroStep(s);
     const int64_t batch = s.workload.globalBatchTokens;
     if (batch <= 0 || perMicroStep <= 0 || batch % perMicroStep == 0)
         return std::nullopt;
-    const int64_t steps = std::max<int64_t>(1, (batch + perMicroStep - 1) / perMicroStep);
+    const int64_t steps = microStepsForBatch(batch, perMicroStep);
     return "the global batch of " + formatNumber(double(batch)) + " tokens is not a whole number of micro-steps of "
         + formatNumber(double(perMicroStep)) + " tokens (micro-batch x sequence x data-parallel ranks): predicted at "
         + formatNumber(double(steps * perMicroStep)) + " tokens (" + std::to_string(steps) + " micro-step"

@@ -45,6 +45,9 @@ int dataParallelRanks(const Scenario& s);
 int64_t tokensPerMicroStep(const Scenario& s);
 // Micro-steps per optimizer step for a global batch of batchTokens: whole micro-steps, at least one (rounded down).
 int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens);
+// Micro-steps that reach a global batch of batchTokens: rounded up, at least one; one without a batch (<= 0). What
+// the cost model runs, the planner's batch check and the rounding note all count with this.
+int64_t microStepsForBatch(int64_t batchTokens, int64_t perMicroStep);
 // When the scenario's global batch is not a whole number of its micro-steps, what the cost model predicts instead
 // (rounded up to whole micro-steps, at least one), in a sentence; nullopt when it is (or no global batch is set).
 std::optional<std::string> globalBatchRoundingNote(const Scenario& s);

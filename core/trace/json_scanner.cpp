@@ -60,8 +60,9 @@ JsonScanner::JsonScanner(ByteSource& source)
 
 void JsonScanner::fail(const std::string& what) const
 {
-    // Failing where the input ran out is a cut-off file more often than a malformed one: say so.
-    const bool atEndOfInput = m_exhausted && m_p >= m_end && what.find("truncated") == std::string::npos;
+    // Failing where the input ran out is a cut-off file more often than a malformed one: said here, once, for every
+    // message that meets the end (a NUL byte inside the data reads as 0 too, but the input has not run out there).
+    const bool atEndOfInput = m_exhausted && m_p >= m_end;
     throw InputError(m_source.name() + ": byte " + std::to_string(offset())
         + (m_source.compressed() ? " (after decompression)" : "") + ": " + what
         + (atEndOfInput ? "; the file ends there, so it is probably truncated (an interrupted copy, or a profiler "
@@ -137,8 +138,8 @@ bool JsonScanner::containerNext(char close, bool& first)
     }
     if (!first) {
         if (c != ',')
-            fail(c == 0 ? "unexpected end of input (truncated file?)"
-                        : std::string("expected ',' or '") + close + "', found '" + c + "'");
+            fail(
+                c == 0 ? "unexpected end of input" : std::string("expected ',' or '") + close + "', found '" + c + "'");
         ++m_p;
         if (peek() == close)
             fail("trailing comma");
@@ -152,7 +153,7 @@ bool JsonScanner::nextMember()
     if (!containerNext('}', m_first[m_depth]))
         return false;
     if (peek() != '"')
-        fail(atEnd() ? "unexpected end of input (truncated file?)" : "expected a quoted key");
+        fail(atEnd() ? "unexpected end of input" : "expected a quoted key");
     m_keyView = string();
     // Common case: the ':' follows in the buffer, so the view stays valid. Otherwise copy before refilling.
     const char* q = m_p;

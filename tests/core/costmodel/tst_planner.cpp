@@ -181,7 +181,7 @@ private slots:
             QCOMPARE(c.prediction.tokensPerStep, 16384.0);
             QVERIFY(c.microBatch * 2048 * c.fsdpShards * c.parallelism.hsdpReplicas <= 16384);
         }
-        QVERIFY(whyNothingPlanned(r, 2048, 8).empty());
+        QVERIFY(whyNothingPlanned(r).empty());
 
         // "A 4M-token batch" of 4,000,000 is 488.3 sequences of 8,192: every layout rounds it up to whole micro-steps
         // within 5% (65,536-token micro-steps: 62 of them, 4,063,232 tokens), none runs far more.
@@ -201,7 +201,7 @@ private slots:
         const PlanResult none = planConfigurations(s);
         QVERIFY(none.configs.empty());
         QCOMPARE(none.evaluated, int64_t(0));
-        const std::string why = whyNothingPlanned(none, 2048, 8);
+        const std::string why = whyNothingPlanned(none);
         QVERIFY2(why.find("No layout runs a global batch of 1,024 tokens") == 0, why.c_str());
         QVERIFY2(why.find("multiple of 16,384 tokens") != std::string::npos, why.c_str());
 
@@ -210,7 +210,7 @@ private slots:
         s.flags.fsdpPrefetchLayers = 33; // beyond Llama 3.1 8B's 32 layers
         const PlanResult invalid = planConfigurations(s);
         QVERIFY(invalid.configs.empty());
-        const std::string because = whyNothingPlanned(invalid, 2048, 8);
+        const std::string because = whyNothingPlanned(invalid);
         QVERIFY2(because.find("No layout can be laid out: FSDP prefetch") == 0, because.c_str());
     }
 
