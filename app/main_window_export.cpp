@@ -10,8 +10,8 @@
 
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
-#include "widgets/chart_view.h"
-#include "widgets/scenario_model.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/scenario/scenario_model.h"
 
 namespace mfu::app {
 

@@ -21,9 +21,9 @@
 #include "app/scenario_io.h"
 #include "core/errors.h"
 #include "core/trace/nsys_reader.h"
-#include "widgets/scenario_editor.h"
-#include "widgets/scenario_model.h"
-#include "widgets/trace_panel.h"
+#include "widgets/scenario/scenario_editor.h"
+#include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/trace_panel.h"
 
 namespace mfu::app {
 

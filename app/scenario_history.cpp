@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/scenario/scenario_file.h"
-#include "widgets/scenario_model.h"
+#include "widgets/scenario/scenario_model.h"
 
 namespace mfu::app {
 

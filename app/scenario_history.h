@@ -6,7 +6,7 @@
 // themselves, and scenarios loaded with reset(), are not recorded.
 #include <QObject>
 
-#include "widgets/scenario_model.h"
+#include "widgets/scenario/scenario_model.h"
 
 class QUndoStack;
 

@@ -10,8 +10,8 @@
 #include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/units.h"
-#include "widgets/cost_charts.h"
-#include "widgets/trace_charts.h"
+#include "widgets/cost/cost_charts.h"
+#include "widgets/trace/trace_charts.h"
 
 namespace mfu::app {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/report/report_figures.h"
-#include "widgets/chart_view.h"
+#include "widgets/charts/chart_view.h"
 
 namespace mfu {
 class PresetLibrary;

@@ -18,7 +18,7 @@
 #include "core/presets/presets.h"
 #include "core/report/report_figures.h"
 #include "core/trace/builtin_kernel_rules.h"
-#include "widgets/trace_import.h"
+#include "widgets/trace/trace_import.h"
 
 namespace mfu::app {
 

@@ -1,0 +1,300 @@
+// Nothing is clipped at the window sizes people use: every panel of the main window is shown at 1280x720, 1400x900
+// and 1920x1080, in the light and the dark palette, and each visible label and button is checked where a test can
+// tell that its text does not fit - a single-line label or a button narrower than its text, a wrapped label shorter
+// than its lines, two sibling controls on top of each other - and each chart's title fits its width and its legend
+// leaves the plot room. Panels scroll or reflow instead. The Trace panel is checked with a real trace and a training
+// log loaded, and the Calculator with a model whose measured MFU is impossible (the longest text it shows).
+// MFU_SCREENSHOT_DIR=folder saves each panel at each size to look at.
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextDocument>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include "app/main_window.h"
+#include "dark_palette.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/predict/predict_panel.h"
+#include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/trace_panel.h"
+
+using mfu::app::MainWindow;
+using mfu::widgets::ChartView;
+
+namespace {
+
+constexpr int kBackgroundTimeoutMs = 120'000;
+
+// The widget and every ancestor up to the window are shown (a hidden tab's page is not checked).
+bool shown(const QWidget* w)
+{
+    return w->isVisible() && !w->visibleRegion().isEmpty();
+}
+
+QString describe(const QWidget* w)
+{
+    QString path;
+    for (const QWidget* p = w; p && !p->isWindow(); p = p->parentWidget())
+        if (!p->objectName().isEmpty()) {
+            path = p->objectName() + (path.isEmpty() ? QString() : QStringLiteral("/") + path);
+            if (path.count(QLatin1Char('/')) >= 2)
+                break;
+        }
+    return QStringLiteral("%1 '%2' [%3]")
+        .arg(QLatin1String(w->metaObject()->className()), path,
+            QStringLiteral("%1x%2").arg(w->width()).arg(w->height()));
+}
+
+// Every problem this test can see in one widget, as sentences.
+QStringList problemsOf(const QWidget* w)
+{
+    QStringList out;
+    if (const auto* label = qobject_cast<const QLabel*>(w)) {
+        if (label->text().isEmpty() || !label->pixmap().isNull())
+            return out;
+        if (!label->wordWrap()) {
+            // A single-line (or explicitly broken) label narrower than its text is cut at the right.
+            const int needed = label->sizeHint().width();
+            if (label->width() + 1 < needed)
+                out << QStringLiteral("%1 needs %2 px for \"%3\"")
+                           .arg(describe(w))
+                           .arg(needed)
+                           .arg(label->text().left(80));
+        } else if (label->hasHeightForWidth()) {
+            // Wrapped text whose lines need more height than the label has is cut at the bottom.
+            const int needed = label->heightForWidth(label->width());
+            if (needed > label->height() + 2)
+                out << QStringLiteral("%1 needs %2 px of height for \"%3\"")
+                           .arg(describe(w))
+                           .arg(needed)
+                           .arg(label->text().left(80));
+        }
+    } else if (const auto* button = qobject_cast<const QAbstractButton*>(w)) {
+        if (button->text().isEmpty() || qobject_cast<const QTabBar*>(button->parentWidget()))
+            return out;
+        QString text = button->text();
+        text.remove(QLatin1Char('&'));
+        const int needed = button->fontMetrics().horizontalAdvance(text);
+        const int room = qobject_cast<const QCheckBox*>(button) ? button->width() - 20 : button->width() - 8;
+        if (room < needed)
+            out << QStringLiteral("%1 needs %2 px for \"%3\"").arg(describe(w)).arg(needed).arg(text);
+    }
+    return out;
+}
+
+// Controls whose text is checked, and which must not overlap a sibling.
+bool isControl(const QWidget* w)
+{
+    return qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w)
+        || qobject_cast<const QLineEdit*>(w) || qobject_cast<const QComboBox*>(w)
+        || qobject_cast<const QAbstractSpinBox*>(w);
+}
+
+QStringList overlaps(const QWidget* parent)
+{
+    QStringList out;
+    QList<const QWidget*> controls;
+    for (const QObject* child : parent->children())
+        if (const auto* w = qobject_cast<const QWidget*>(child); w && !w->isWindow() && w->isVisible() && isControl(w)
+            && !qobject_cast<const QTabBar*>(parent) && !qobject_cast<const QAbstractSpinBox*>(parent)
+            && !qobject_cast<const QComboBox*>(parent))
+            controls << w;
+    for (int i = 0; i < controls.size(); ++i)
+        for (int j = i + 1; j < controls.size(); ++j) {
+            const QRect both = controls[i]->geometry().intersected(controls[j]->geometry());
+            if (both.width() > 2 && both.height() > 2)
+                out << QStringLiteral("%1 overlaps %2").arg(describe(controls[i]), describe(controls[j]));
+        }
+    return out;
+}
+
+QStringList chartProblems(const ChartView* chart)
+{
+    QStringList out;
+    if (!shown(chart) || chart->data().title.isEmpty())
+        return out;
+    QCustomPlot* plot = chart->plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh); // lay the plot out at its current size
+    QFont titleFont = chart->font();
+    titleFont.setPointSize(chart->font().pointSize() + 2);
+    titleFont.setBold(true);
+    const int titleWidth = QFontMetrics(titleFont).horizontalAdvance(chart->data().title);
+    if (titleWidth > plot->width())
+        out << QStringLiteral("%1: title \"%2\" needs %3 px").arg(describe(chart), chart->data().title).arg(titleWidth);
+    // A legend beside the plot that leaves it less than a third of the width, or taller than the chart, is clipped
+    // or squeezes the data away.
+    if (plot->legend->visible() && plot->legend->itemCount() > 0) {
+        const QSize legend = plot->legend->minimumOuterSizeHint();
+        if (legend.height() > plot->height())
+            out << QStringLiteral("%1: legend needs %2 px of height").arg(describe(chart)).arg(legend.height());
+        if (plot->axisRect()->width() < plot->width() / 3)
+            out << QStringLiteral("%1: plot area only %2 of %3 px wide beside the legend")
+                       .arg(describe(chart))
+                       .arg(plot->axisRect()->width())
+                       .arg(plot->width());
+    }
+    return out;
+}
+
+QStringList problemsUnder(QWidget* root)
+{
+    QStringList out;
+    QList<QWidget*> all = root->findChildren<QWidget*>();
+    all.prepend(root);
+    for (QWidget* w : all) {
+        if (!shown(w))
+            continue;
+        if (isControl(w))
+            out << problemsOf(w);
+        out << overlaps(w);
+        if (auto* chart = qobject_cast<ChartView*>(w))
+            out << chartProblems(chart);
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+void settle(MainWindow& w)
+{
+    QTRY_VERIFY_WITH_TIMEOUT(!w.findChild<mfu::widgets::PredictPanel*>()->isComputing(), kBackgroundTimeoutMs);
+    auto* trace = w.findChild<mfu::widgets::TracePanel*>();
+    QTRY_VERIFY_WITH_TIMEOUT(!trace->isImporting(), kBackgroundTimeoutMs);
+    QCoreApplication::processEvents();
+}
+
+} // namespace
+
+class TestWindowFit : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_log;
+    QString m_trace;
+    QString m_qwen;
+
+    // Every panel, at one size and palette, and every tab inside it that holds its own controls.
+    QStringList checkEveryPanel(MainWindow& w, const QString& tag)
+    {
+        QStringList problems;
+        QTabWidget* panels = w.panels();
+        const QString shots = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        for (int i = 0; i < panels->count(); ++i) {
+            panels->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            QWidget* panel = panels->widget(i);
+            // The panel's own inner tabs (Predict's views, Trace's views, Cost's charts) one by one.
+            QList<QTabWidget*> inner = panel->findChildren<QTabWidget*>();
+            if (inner.isEmpty())
+                inner << nullptr;
+            for (QTabWidget* tabs : inner) {
+                const int pages = tabs ? tabs->count() : 1;
+                for (int page = 0; page < pages; ++page) {
+                    if (tabs)
+                        tabs->setCurrentIndex(page);
+                    // A page can change text outside itself (the Trace panel's banner follows its tab): let the
+                    // layouts that this relays settle, as the event loop would before the next paint.
+                    for (int round = 0; round < 3; ++round)
+                        QCoreApplication::processEvents();
+                    const QString where = QStringLiteral("%1 %2%3").arg(
+                        tag, panels->tabText(i), tabs ? QStringLiteral(" > ") + tabs->tabText(page) : QString());
+                    for (const QString& p : problemsUnder(panel))
+                        problems << where + QStringLiteral(": ") + p;
+                    for (const QString& p : problemsUnder(w.findChild<QDockWidget*>()->widget()))
+                        problems << where + QStringLiteral(" (scenario dock): ") + p;
+                    if (!shots.isEmpty()) {
+                        QString name = where;
+                        name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9]+")), QStringLiteral("_"));
+                        w.grab().save(shots + QLatin1Char('/') + name + QStringLiteral(".png"));
+                    }
+                }
+            }
+        }
+        problems.removeDuplicates();
+        return problems;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_window_fit"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+        // The B200 scaling report's 8-GPU log (iteration blocks).
+        m_log = m_dir.filePath(QStringLiteral("b200-8gpu.log"));
+        QFile log(m_log);
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("  Device:                NVIDIA B200\n  GPUs:                  8\n"
+                  "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n  Batch size (micro):    24\n"
+                  "  Gradient accum steps:  64\n  Tokens per iteration:  25,165,824\n"
+                  "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+                  "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                  "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                  "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                  "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                  "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
+                  "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n");
+        log.close();
+        // Real files when present (../shared); the checks run without them on the log alone.
+        m_trace = QStringLiteral(MFU_SHARED_TRACES_DIR "/hta__nccl_parser_config__nccl_data.json.gz");
+        m_qwen = QStringLiteral(MFU_SHARED_TRACES_DIR "/../models/Qwen--Qwen3.5-27B.config.json");
+    }
+    void cleanupTestCase() { QSettings().clear(); }
+
+    void nothingClipped_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("dark");
+        for (const QSize size : { QSize(1280, 720), QSize(1400, 900), QSize(1920, 1080) })
+            for (const bool dark : { false, true })
+                QTest::addRow("%dx%d %s", size.width(), size.height(), dark ? "dark" : "light") << size << dark;
+    }
+
+    void nothingClipped()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, dark);
+        const QPalette light = QApplication::palette();
+        if (dark)
+            QApplication::setPalette(mfu::test::darkPalette());
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The longest texts the panels show: a trace and a training log loaded, and (when present) an imported
+        // Qwen3.5 with a measured throughput no GPU can reach, so the Calculator says why its MFU is impossible.
+        QStringList files { m_log };
+        if (QFile::exists(m_trace))
+            files << m_trace;
+        QVERIFY(w.openFiles(files));
+        settle(w);
+        if (QFile::exists(m_qwen)) {
+            QVERIFY2(w.openFiles({ m_qwen }), qPrintable(w.lastMessage()));
+            w.scenarioModel()->setThroughput(mfu::widgets::ThroughputInput::TokensPerSecPerGpu, 5e6);
+            settle(w);
+        }
+        const QStringList problems = checkEveryPanel(w, QStringLiteral("%1x%2").arg(size.width()).arg(size.height()));
+        if (dark)
+            QApplication::setPalette(light);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestWindowFit)
+#include "tst_window_fit.moc"

@@ -1,0 +1,387 @@
+// MainWindow: starts on Lambda's worked example (8B on one B200), opens files through one path (config.json imports,
+// other kinds get a clear message), remembers recent files, exports the current chart, and renders (screenshot test).
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include "app/main_window.h"
+#include "dark_palette.h"
+#include "widgets/calculator/calculator_panel.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/scenario/scenario_model.h"
+
+using mfu::app::MainWindow;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    QString writeFile(const QString& name, const QByteArray& bytes)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(bytes);
+        return path;
+    }
+
+    static QString labelText(const MainWindow& w, const char* name)
+    {
+        // Looked up inside the Calculator: other panels may name their labels alike.
+        auto* label = w.findChild<mfu::widgets::CalculatorPanel*>()->findChild<QLabel*>(QLatin1String(name));
+        return label ? label->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        // Our own organisation and application names keep these QSettings apart from the user's.
+        QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+        QSettings().clear();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void startsOnTheWorkedExample()
+    {
+        MainWindow w;
+        const auto& s = w.scenarioModel()->scenario();
+        QCOMPARE(QString::fromStdString(s.model.id), QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(QString::fromStdString(s.cluster.hardware.id), QStringLiteral("b200"));
+        QCOMPARE(s.workload.seqLen, 8192);
+        QCOMPARE(labelText(w, "mfu"), QStringLiteral("54.34%"));
+        QVERIFY2(labelText(w, "tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")),
+            qPrintable(labelText(w, "tflops")));
+        QVERIFY2(labelText(w, "flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token")),
+            qPrintable(labelText(w, "flopsPerToken")));
+        QCOMPARE(w.panels()->tabText(0), QStringLiteral("Calculator"));
+    }
+
+    void opensHfConfigAndRemembersIt()
+    {
+        MainWindow w;
+        const QString path = writeFile(QStringLiteral("config.json"), R"({
+            "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+            "intermediate_size": 8192, "num_hidden_layers": 16, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": true, "head_dim": 64 })");
+        const QString before = labelText(w, "params");
+        QVERIFY2(w.openFiles({ path }), qPrintable(w.lastMessage()));
+        QVERIFY(labelText(w, "params") != before);
+        QCOMPARE(w.recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+        QVERIFY(w.lastMessage().contains(QStringLiteral("Imported")));
+    }
+
+    void unsupportedFilesGiveClearMessages_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("json without model_type")
+            << "run.json" << QByteArray(R"({"hidden_size": 4096})") << "neither \"model_type\" nor \"architectures\"";
+        QTest::newRow("other") << "notes.txt" << QByteArray("hello") << "not supported yet";
+        QTest::newRow("broken config") << "bad.json" << QByteArray(R"({"model_type": "llama"})") << "config.json";
+    }
+
+    void unsupportedFilesGiveClearMessages()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        MainWindow w;
+        const QString path = writeFile(name, content);
+        QVERIFY(!w.openFiles({ path }));
+        QVERIFY2(w.lastMessage().contains(expected), qPrintable(w.lastMessage()));
+        QVERIFY(w.lastMessage().contains(name));
+    }
+
+    void scenarioFileRoundTrips()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("run.mfu.json"));
+        {
+            MainWindow w;
+            w.scenarioModel()->setGpuCount(8);
+            w.scenarioModel()->setSeqLen(32768);
+            QVERIFY2(w.saveScenarioTo(path), qPrintable(w.lastMessage()));
+        }
+        MainWindow w;
+        const QString mfuBefore = labelText(w, "mfu");
+        QVERIFY2(w.openFiles({ path }), qPrintable(w.lastMessage()));
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 8);
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 32768);
+        QVERIFY(labelText(w, "mfu") != mfuBefore); // 21,111 tok/s at 32k carries more FLOP per token
+        QVERIFY(w.lastMessage().contains(QStringLiteral("Opened the scenario")));
+        QVERIFY(!w.saveScenarioTo(m_dir.filePath(QStringLiteral("missing/dir/s.json"))));
+        QVERIFY(w.lastMessage().contains(QStringLiteral("s.json")));
+    }
+
+    void undoRedoAndTheModifiedMarker()
+    {
+        MainWindow w;
+        QVERIFY(w.windowTitle().contains(QStringLiteral("[*]")));
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 8192);
+        // A spin box drag: three edits of one field are one undo step.
+        for (int64_t seqLen : { 9000, 12000, 16384 })
+            w.scenarioModel()->setSeqLen(seqLen);
+        w.scenarioModel()->setGpuCount(16);
+        QVERIFY(w.isWindowModified());
+        QCOMPARE(w.undoStack()->count(), 2);
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 1);
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 8192);
+        QVERIFY(!w.isWindowModified()); // back at the state it started in
+        w.undoStack()->redo();
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
+        QVERIFY(w.isWindowModified());
+        const QString path = m_dir.filePath(QStringLiteral("undo.mfu.json"));
+        QVERIFY2(w.saveScenarioTo(path), qPrintable(w.lastMessage()));
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(w.windowTitle().contains(QStringLiteral("undo.mfu.json")));
+        w.scenarioModel()->setSeqLen(4096); // not merged into the saved step: saving is a boundary
+        QVERIFY(w.isWindowModified());
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, 16384);
+        QVERIFY(!w.isWindowModified());
+        // Opening a file starts a fresh history (the unsaved edit is discarded when asked).
+        w.scenarioModel()->setGpuCount(64);
+        w.setUnsavedChangesPrompt([] { return QMessageBox::Discard; });
+        QVERIFY(w.openFiles({ path }));
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.undoStack()->count(), 0);
+    }
+
+    void undoRestoresTheThroughputMode()
+    {
+        // An edit made while the throughput is given as a step time undoes to a step time, not to the tokens/s
+        // the scenario derived from it.
+        MainWindow w;
+        auto* model = w.scenarioModel();
+        model->setThroughput(mfu::widgets::ThroughputInput::StepTime, 2.0);
+        model->setGpuCount(8);
+        w.undoStack()->undo();
+        QCOMPARE(model->scenario().cluster.gpuCount, 1);
+        QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::StepTime);
+        QCOMPARE(model->throughputValue(), 2.0);
+        QCOMPARE(model->scenario().measuredThroughput->scope, mfu::ThroughputScope::Cluster);
+        QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8192 / 2.0);
+        w.undoStack()->undo(); // back to the start: tokens/s per GPU
+        QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::TokensPerSecPerGpu);
+        QCOMPARE(model->throughputValue(), 21111.0);
+        w.undoStack()->redo(); // the step time entered on one GPU
+        QCOMPARE(model->throughputInput(), mfu::widgets::ThroughputInput::StepTime);
+        QCOMPARE(model->throughputValue(), 2.0);
+        QCOMPARE(model->scenario().cluster.gpuCount, 1);
+        QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8192 / 2.0);
+        w.undoStack()->redo(); // and the GPU count after it: 8 data-parallel ranks of 8,192 tokens per 2 s step
+        QCOMPARE(model->scenario().cluster.gpuCount, 8);
+        QCOMPARE(model->scenario().measuredThroughput->tokensPerSec, 8 * 8192 / 2.0);
+    }
+
+    void openWithChangesAsks()
+    {
+        const QString first = m_dir.filePath(QStringLiteral("open-first.mfu.json"));
+        const QString second = m_dir.filePath(QStringLiteral("open-second.mfu.json"));
+        {
+            MainWindow writer;
+            writer.scenarioModel()->setGpuCount(4);
+            QVERIFY(writer.saveScenarioTo(first));
+            writer.scenarioModel()->setGpuCount(2);
+            QVERIFY(writer.saveScenarioTo(second));
+        }
+        MainWindow w;
+        QVERIFY(w.openFiles({ first }));
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        int asked = 0;
+        w.setUnsavedChangesPrompt([&] {
+            ++asked;
+            return answer;
+        });
+        QVERIFY(w.openFiles({ second })); // nothing unsaved: no question
+        QCOMPARE(asked, 0);
+        QVERIFY(w.openFiles({ first }));
+        w.scenarioModel()->setGpuCount(16);
+        const QString title = w.windowTitle();
+        // Cancel: the edited scenario, its undo step, its file name and the modified marker all stay.
+        QVERIFY(!w.openFiles({ second }));
+        QCOMPARE(asked, 1);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 16);
+        QVERIFY(w.isWindowModified());
+        QCOMPARE(w.undoStack()->count(), 1);
+        QCOMPARE(w.windowTitle(), title);
+        // Discard: the other file opens.
+        answer = QMessageBox::Discard;
+        QVERIFY(w.openFiles({ second }));
+        QCOMPARE(asked, 2);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 2);
+        QVERIFY(!w.isWindowModified());
+        // Save: written to the file it came from, then the other opens.
+        w.scenarioModel()->setGpuCount(32);
+        answer = QMessageBox::Save;
+        QVERIFY(w.openFiles({ first }));
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 4);
+        MainWindow reopened;
+        QVERIFY(reopened.openFiles({ second }));
+        QCOMPARE(reopened.scenarioModel()->scenario().cluster.gpuCount, 32);
+        // A broken file is refused before anything is asked.
+        w.scenarioModel()->setGpuCount(64);
+        const QString broken = writeFile(
+            QStringLiteral("broken.mfu.json"), R"({"format": "mfu-explorer-scenario", "version": 1, "model": 7})");
+        QVERIFY(!w.openFiles({ broken }));
+        QCOMPARE(asked, 3);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 64);
+    }
+
+    void closeWithChangesAsks_data()
+    {
+        QTest::addColumn<int>("answer");
+        QTest::addColumn<bool>("closes");
+        QTest::newRow("discard") << int(QMessageBox::Discard) << true;
+        QTest::newRow("cancel") << int(QMessageBox::Cancel) << false;
+    }
+
+    void closeWithChangesAsks()
+    {
+        QFETCH(int, answer);
+        QFETCH(bool, closes);
+        MainWindow w;
+        int asked = 0;
+        w.setUnsavedChangesPrompt([&] {
+            ++asked;
+            return static_cast<QMessageBox::StandardButton>(answer);
+        });
+        w.show();
+        QVERIFY(w.close()); // unmodified: closes without asking
+        QCOMPARE(asked, 0);
+        w.show();
+        w.scenarioModel()->setGpuCount(8);
+        QCOMPARE(w.close(), closes);
+        QCOMPARE(asked, 1);
+    }
+
+    void closeWithChangesCanSave()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("close.mfu.json"));
+        QVERIFY(MainWindow().saveScenarioTo(path));
+        MainWindow w;
+        QVERIFY(w.openFiles({ path }));
+        w.setUnsavedChangesPrompt([] { return QMessageBox::Save; });
+        w.show();
+        w.scenarioModel()->setGpuCount(32);
+        QVERIFY(w.close()); // saved to the file it came from, no dialog
+        MainWindow reopened;
+        QVERIFY(reopened.openFiles({ path }));
+        QCOMPARE(reopened.scenarioModel()->scenario().cluster.gpuCount, 32);
+    }
+
+    void exportsTheReport()
+    {
+        MainWindow w;
+        const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+        QVERIFY2(w.exportReport(pdf), qPrintable(w.lastMessage()));
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.read(5) == "%PDF-");
+        QVERIFY(!w.exportReport(m_dir.filePath(QStringLiteral("missing/dir/report.pdf"))));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("report.pdf")), qPrintable(w.lastMessage()));
+    }
+
+    void presetFileIsExplained()
+    {
+        MainWindow w;
+        const QString path = writeFile(
+            QStringLiteral("my_gpus.json"), R"({"format": "mfu-explorer-hardware", "version": 1, "hardware": []})");
+        QVERIFY(!w.openFiles({ path }));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("preset file")), qPrintable(w.lastMessage()));
+    }
+
+    void windowStateIsRestoredOnlyForItsVersion()
+    {
+        {
+            MainWindow w;
+            w.resize(1000, 700);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.close(); // saves geometry and dock state
+        }
+        {
+            MainWindow w;
+            QCOMPARE(w.size(), QSize(1000, 700));
+        }
+        QSettings().setValue(QStringLiteral("mainWindow/stateVersion"), 0); // a layout from an older release
+        MainWindow w;
+        QCOMPARE(w.size(), QSize(1400, 900));
+    }
+
+    void missingFileIsNamed()
+    {
+        MainWindow w;
+        QVERIFY(!w.openFiles({ m_dir.filePath(QStringLiteral("nope.json")) }));
+        QVERIFY(w.lastMessage().contains(QStringLiteral("nope.json")));
+    }
+
+    void dropOpensThroughTheSamePath()
+    {
+        MainWindow w;
+        const QString path = writeFile(QStringLiteral("dropped.json"), R"({"traceEvents": []})");
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(path) });
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &drop);
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("dropped.json")), qPrintable(w.lastMessage()));
+    }
+
+    void exportsTheCurrentChart()
+    {
+        MainWindow w;
+        QVERIFY(w.currentChart());
+        const QString path = m_dir.filePath(QStringLiteral("calculator.csv"));
+        QVERIFY2(w.exportCurrentChart(path), qPrintable(w.lastMessage()));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readLine().startsWith("Sequence length (tokens),6N (GFLOP/token)"));
+        QVERIFY(!w.exportCurrentChart(m_dir.filePath(QStringLiteral("missing/dir/c.png"))));
+        QVERIFY(!w.lastMessage().isEmpty());
+    }
+
+    // Renders the whole window; MFU_SCREENSHOT_DIR=folder keeps PNGs (light and dark palette) to look at.
+    void screenshot()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        for (const bool dark : { false, true }) {
+            if (dark)
+                QApplication::setPalette(mfu::test::darkPalette());
+            QTest::qWait(50);
+            w.findChild<mfu::widgets::ChartView*>()->plot()->replot();
+            const QImage image = w.grab().toImage();
+            QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+            if (!folder.isEmpty())
+                QVERIFY(image.save(
+                    folder + (dark ? QStringLiteral("/main_window_dark.png") : QStringLiteral("/main_window.png"))));
+        }
+        QApplication::setPalette(QPalette());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,245 @@
+// ChartView: every export format writes a real, readable file; a failed save returns false with a reason; the CSV
+// holds exactly the plotted numbers; the hover read-out names the series and the units.
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include <qcustomplot.h>
+
+#include "file_size_limit.h"
+#include "widgets/charts/chart_view.h"
+
+using mfu::widgets::ChartView;
+
+class TestChartView : public QObject {
+    Q_OBJECT
+
+private:
+    static void fillSequenceChart(ChartView& chart)
+    {
+        chart.setTitle(QStringLiteral("Training FLOP per token"));
+        chart.setXAxis(QStringLiteral("Sequence length"), QStringLiteral("tokens"));
+        chart.setYAxis(QStringLiteral("FLOP per token"), QStringLiteral("GFLOP/token"));
+        chart.setLogX(true, 2);
+        chart.addLine(QStringLiteral("6N"), { 1024, 8192, 131072 }, { 48.18, 48.18, 48.18 });
+        chart.addLine(QStringLiteral("PaLM"), { 1024, 8192, 131072 }, { 45.92, 57.93, 251.2 });
+        chart.addScatter(QStringLiteral("Measured"), { 8192 }, { 0.1 + 0.2 });
+        chart.addMisfits(QStringLiteral("Does not fit"), { 32768 }, { 100.5 });
+        chart.rescale();
+    }
+
+private slots:
+    void exportsEachFormat_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::newRow("png") << QStringLiteral("chart.png");
+        QTest::newRow("svg") << QStringLiteral("chart.svg");
+        QTest::newRow("pdf") << QStringLiteral("chart.pdf");
+        QTest::newRow("csv") << QStringLiteral("chart.csv");
+    }
+
+    void exportsEachFormat()
+    {
+        QFETCH(QString, fileName);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // MFU_KEEP_TEST_OUTPUT=1 keeps the files to look at them.
+        dir.setAutoRemove(qEnvironmentVariableIsEmpty("MFU_KEEP_TEST_OUTPUT"));
+        if (!dir.autoRemove())
+            qInfo("exports kept in %s", qPrintable(dir.path()));
+        ChartView chart;
+        fillSequenceChart(chart);
+        const QString path = dir.filePath(fileName);
+        QVERIFY2(chart.exportTo(path), qPrintable(chart.lastError()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+
+        if (fileName.endsWith(QLatin1String(".png"))) {
+            const QImage image = QImage::fromData(bytes, "PNG");
+            QVERIFY(!image.isNull());
+            QCOMPARE(image.size(), chart.exportSize() * 2); // default scale 2 for print quality
+        } else if (fileName.endsWith(QLatin1String(".svg"))) {
+            QXmlStreamReader xml(bytes);
+            QString rootName;
+            while (!xml.atEnd()) {
+                xml.readNext();
+                if (xml.isStartElement() && rootName.isEmpty())
+                    rootName = xml.name().toString();
+            }
+            QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+            QCOMPARE(rootName, QStringLiteral("svg"));
+            QVERIFY(bytes.contains("Training FLOP per token"));
+            QVERIFY(bytes.contains("Sequence length (tokens)")); // axis label as real text, not a pixmap
+        } else if (fileName.endsWith(QLatin1String(".pdf"))) {
+            QVERIFY(bytes.startsWith("%PDF"));
+            QVERIFY2(bytes.size() > 2000, qPrintable(QString::number(bytes.size())));
+            QVERIFY(bytes.contains("%%EOF"));
+        } else {
+            const QStringList lines = QString::fromUtf8(bytes).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QCOMPARE(lines.value(0),
+                QStringLiteral("Sequence length (tokens),6N (GFLOP/token),PaLM (GFLOP/token),Measured (GFLOP/token),"
+                               "Does not fit (GFLOP/token)"));
+            QCOMPARE(lines.size(), 1 + 4); // union of x: 1024, 8192, 32768, 131072
+            QCOMPARE(lines[1], QStringLiteral("1024,48.18,45.92,,"));
+            QCOMPARE(lines[2], QStringLiteral("8192,48.18,57.93,0.30000000000000004,")); // exact, not rounded
+            QCOMPARE(lines[3], QStringLiteral("32768,,,,100.5"));
+            QCOMPARE(lines[4], QStringLiteral("131072,48.18,251.2,,"));
+        }
+    }
+
+    void failedSaveReturnsFalse_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        for (const char* suffix : { "png", "svg", "pdf", "csv" })
+            QTest::newRow(suffix) << QStringLiteral("chart.") + QLatin1String(suffix);
+    }
+
+    void failedSaveReturnsFalse()
+    {
+        QFETCH(QString, fileName);
+        QTemporaryDir dir;
+        ChartView chart;
+        fillSequenceChart(chart);
+        const QString missing = dir.filePath(QStringLiteral("no/such/folder/") + fileName);
+        QVERIFY(!chart.exportTo(missing));
+        QVERIFY(!chart.lastError().isEmpty());
+        QVERIFY(!QFile::exists(missing));
+    }
+
+    void failedSaveIntoReadOnlyFolderReturnsFalse_data() { failedSaveReturnsFalse_data(); }
+
+    void failedSaveIntoReadOnlyFolderReturnsFalse()
+    {
+        QFETCH(QString, fileName);
+        QTemporaryDir dir;
+        ChartView chart;
+        fillSequenceChart(chart);
+        QDir(dir.path()).mkdir(QStringLiteral("locked"));
+        const QString lockedDir = dir.filePath(QStringLiteral("locked"));
+        QFile::setPermissions(lockedDir, QFile::ReadOwner | QFile::ExeOwner);
+        if (QFileInfo(lockedDir).isWritable())
+            QSKIP("running as a user who can write into read-only folders (root)");
+        QVERIFY(!chart.exportTo(lockedDir + QLatin1Char('/') + fileName));
+        QVERIFY(!chart.lastError().isEmpty());
+        QFile::setPermissions(lockedDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+
+    void writeFailurePartwayKeepsPreviousFile_data() { failedSaveReturnsFalse_data(); }
+
+    void writeFailurePartwayKeepsPreviousFile()
+    {
+        // The disk fills while the export is written (here: a 64-byte file size limit, which every format's
+        // output exceeds): the export fails with the system's reason and the previous file is left as it was.
+        QFETCH(QString, fileName);
+        QTemporaryDir dir;
+        ChartView chart;
+        fillSequenceChart(chart);
+        const QString path = dir.filePath(fileName);
+        const QByteArray previous = "the previous export";
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(previous);
+        }
+        bool exported = true;
+        {
+            const mfu::test::FileSizeLimit limit(64);
+            QVERIFY(limit.active());
+            exported = chart.exportTo(path);
+        }
+        QVERIFY(!exported);
+        QVERIFY2(chart.lastError().contains(path) && chart.lastError().contains(QStringLiteral("File too large")),
+            qPrintable(chart.lastError()));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), previous);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList { fileName }); // no temporary left behind
+    }
+
+    void unknownSuffixIsRefused()
+    {
+        ChartView chart;
+        QVERIFY(!chart.exportTo(QStringLiteral("chart.bmpx")));
+        QVERIFY(chart.lastError().contains(QStringLiteral("bmpx")));
+    }
+
+    void stackedBarsCsvAndCategories()
+    {
+        ChartView chart;
+        chart.setTitle(QStringLiteral("Forward FLOP per token by component"));
+        chart.setXAxis(QStringLiteral("Formula"), QString());
+        chart.setYAxis(QStringLiteral("FLOP per token"), QStringLiteral("GFLOP/token"));
+        chart.setCategories({ QStringLiteral("S=8k"), QStringLiteral("S=32k") });
+        const int ffn = chart.addBars(QStringLiteral("FFN"), { 0, 1 }, { 10, 10 });
+        chart.addBars(QStringLiteral("Attention, core"), { 0, 1 }, { 2, 8 }, ffn);
+        chart.rescale();
+        QCOMPARE(chart.data().series[1].stackedOn, ffn);
+        auto* top = qobject_cast<QCPBars*>(chart.plot()->plottable(1));
+        QVERIFY(top);
+        QCOMPARE(top->barBelow(), qobject_cast<QCPBars*>(chart.plot()->plottable(0)));
+        const QString csv = mfu::widgets::chartDataToCsv(chart.data());
+        QCOMPARE(csv,
+            QStringLiteral("Formula,FFN (GFLOP/token),\"Attention, core (GFLOP/token)\"\nS=8k,10,2\nS=32k,10,8\n"));
+        QVERIFY(chart.plot()->yAxis->range().upper >= 18); // stacked total fits
+    }
+
+    // A chart without series (cleared: the Cost panel with no job) draws no empty legend frame; data brings it back.
+    void emptyChartHasNoLegend()
+    {
+        ChartView chart;
+        chart.resize(600, 400);
+        chart.plot()->replot();
+        QVERIFY(!chart.plot()->legend->visible());
+        fillSequenceChart(chart);
+        chart.plot()->replot();
+        QVERIFY(chart.plot()->legend->visible());
+        chart.clearSeries();
+        chart.plot()->replot();
+        QVERIFY(!chart.plot()->legend->visible());
+    }
+
+    void hoverReadoutNamesSeriesAndUnits()
+    {
+        ChartView chart;
+        fillSequenceChart(chart);
+        chart.resize(800, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot();
+        const QPointF onPoint(chart.plot()->xAxis->coordToPixel(8192), chart.plot()->yAxis->coordToPixel(57.93));
+        const QString text = chart.readoutAt(onPoint);
+        QVERIFY2(text.startsWith(QStringLiteral("PaLM\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("8,192 tokens")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("57.93 GFLOP/token")), qPrintable(text));
+        QVERIFY(chart.readoutAt(QPointF(2, 2)).isEmpty()); // far from every point
+
+        QSignalSpy spy(&chart, &ChartView::hovered);
+        QTest::mouseMove(chart.plot(), onPoint.toPoint());
+        QTRY_VERIFY(chart.hoverText().startsWith(QStringLiteral("PaLM")));
+        QVERIFY(spy.count() >= 1);
+    }
+
+    void recoloursOnPaletteChange()
+    {
+        ChartView chart;
+        fillSequenceChart(chart);
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        chart.setPalette(dark);
+        QCOMPARE(chart.plot()->xAxis->tickLabelColor(), QColor(0xee, 0xee, 0xee));
+        QCOMPARE(chart.plot()->axisRect()->backgroundBrush().color(), QColor(0x20, 0x20, 0x20));
+        QCOMPARE(chart.plot()->legend->textColor(), QColor(0xee, 0xee, 0xee));
+        QPalette light;
+        light.setColor(QPalette::Base, Qt::white);
+        light.setColor(QPalette::Text, Qt::black);
+        chart.setPalette(light);
+        QCOMPARE(chart.plot()->xAxis->labelColor(), QColor(Qt::black));
+    }
+};
+
+QTEST_MAIN(TestChartView)
+#include "tst_chart_view.moc"

@@ -1,0 +1,584 @@
+// Predict panel: the summary follows every edit of the parallelism controls (synchronously), invalid layouts are
+// explained next to their field, the sweeps and the planner arrive from the background with the not-fitting points
+// marked and measured points overlaid, only the newest scenario's results are drawn, Apply hands a planned
+// configuration to the scenario, and calibration moves the predictions. Expected numbers come from core for the
+// scenario the panel ended up with, so the test checks that the panel shows what core computes.
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSet>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableView>
+#include <QtTest>
+
+#include "app/main_window.h"
+#include "app/preset_store.h"
+#include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
+#include "core/costmodel/levers.h"
+#include "core/number_format.h"
+#include "core/units.h"
+#include "widgets/jobs/activity.h"
+#include "widgets/predict/calibration_box.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/predict/lever_table.h"
+#include "widgets/predict/parallelism_editor.h"
+#include "widgets/predict/planner_table.h"
+#include "widgets/predict/predict_charts.h"
+#include "widgets/predict/predict_panel.h"
+#include "widgets/scenario/scenario_model.h"
+#include <qcustomplot.h>
+
+using namespace mfu;
+using namespace mfu::widgets;
+
+namespace {
+constexpr int kBackgroundTimeoutMs = 120'000; // Debug and sanitizer builds on a shared machine
+
+Scenario scenarioOn(const char* model, const char* gpu, int gpus, int64_t seq)
+{
+    const PresetLibrary& presets = app::presetLibrary();
+    Scenario s;
+    s.model = *presets.findModel(model);
+    s.cluster.hardware = *presets.findHardware(gpu);
+    s.cluster.gpuCount = gpus;
+    s.workload.seqLen = seq;
+    s.workload.microBatch = 1;
+    return s;
+}
+
+QString percent(double fraction)
+{
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format of every surface
+}
+
+const ChartSeries* seriesNamed(const ChartView* chart, const char* name)
+{
+    for (const ChartSeries& s : chart->data().series)
+        if (s.name == QLatin1String(name))
+            return &s;
+    return nullptr;
+}
+
+double yAt(const ChartSeries& s, double x)
+{
+    const auto i = s.x.indexOf(x);
+    return i < 0 ? -1 : s.y[i];
+}
+} // namespace
+
+class TestPredictPanel : public QObject {
+    Q_OBJECT
+
+private:
+    struct Fixture {
+        ScenarioModel model;
+        PredictPanel panel;
+        QAbstractItemModelTester plannerTester;
+        QAbstractItemModelTester sortedTester;
+        explicit Fixture(const Scenario& s)
+            : panel(&model)
+            , plannerTester(panel.plannerModel(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+            , sortedTester(panel.plannerView(), QAbstractItemModelTester::FailureReportingMode::QtTest)
+        {
+            // Small GPU sweep: the full 1..16,384 range is the core sweep test's job, and slow in Debug builds.
+            panel.setSweepValues(SweepAxis::GpuCount, { 1, 2, 4, 8, 16 });
+            model.setScenario(s);
+        }
+        QString text(const char* name) const
+        {
+            auto* label = panel.findChild<QLabel*>(QLatin1String(name));
+            return label ? label->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+        }
+        template <class W> W* field(const char* name) const
+        {
+            return panel.editor()->findChild<W*>(QLatin1String(name));
+        }
+        StepPrediction predicted() const { return evaluate(model.scenario()); }
+        bool settled() const { return !panel.isComputing(); }
+    };
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(app::presetLibrary().findModel("llama-3.1-70b"));
+        QVERIFY(app::presetLibrary().findHardware("b200"));
+    }
+
+    // 70B on 16 B200 at 8k: every step of the TP spin box (as while dragging) updates the summary at once.
+    void tpStepUpdatesSummarySynchronously()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 16, 8192));
+        const QString before = f.text("predictedMfu");
+        QCOMPARE(before, percent(f.predicted().mfu));
+        auto* tp = f.field<QSpinBox>("tp");
+        QVERIFY(tp);
+        QCOMPARE(tp->accessibleName(), QStringLiteral("Tensor-parallel degree"));
+        tp->setFocus();
+        QTest::keyClick(tp, Qt::Key_Up); // TP 2
+        QCOMPARE(f.model.scenario().parallelism.tp, 2);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+        QVERIFY(f.text("predictedMfu") != before);
+        QCOMPARE(f.text("bottleneck"), QString::fromStdString(bottleneckSentence(f.predicted())));
+        QVERIFY(f.text("fits").contains(QLatin1String("GiB")));
+    }
+
+    // A price edit changes nothing the sweeps or the planner read: they are not restarted. A sequence edit does.
+    void priceEditDoesNotRestartBackgroundWork()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+        bool sawBusy = false;
+        connect(
+            f.panel.activity(), &Activity::changed, this, [&] { sawBusy = sawBusy || f.panel.activity()->isBusy(); });
+        f.model.setPricePerGpuHour(7.25);
+        CostInputs cost = f.model.scenario().cost;
+        cost.days = 30;
+        f.model.setCostInputs(cost);
+        f.model.setThroughput(ThroughputInput::TokensPerSecPerGpu, 12000);
+        QTest::qWait(50); // the queued restart runs
+        QVERIFY(!sawBusy);
+        QVERIFY(f.settled());
+        f.model.setSeqLen(4096);
+        QTest::qWait(50);
+        QVERIFY(sawBusy || !f.settled());
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+    }
+
+    void checkpointingComboChangesPrediction()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        const QString mfuBefore = f.text("predictedMfu");
+        auto* ac = f.field<QComboBox>("activationCheckpointing");
+        QVERIFY(ac);
+        ac->setCurrentIndex(ac->findData(int(ActivationCheckpointing::Full)));
+        QCOMPARE(f.model.scenario().activationCheckpointing, ActivationCheckpointing::Full);
+        const StepPrediction p = f.predicted();
+        QVERIFY(p.hfu > p.mfu); // full recompute: hardware does more than the model needs
+        QCOMPARE(f.text("predictedMfu"), percent(p.mfu));
+        QCOMPARE(f.text("predictedHfu"), percent(p.hfu));
+        QVERIFY(f.text("predictedMfu") != mfuBefore);
+        // The global batch in tokens is kept when the data-parallel degree changes.
+        const int64_t batch = f.model.scenario().workload.globalBatchTokens;
+        f.field<QSpinBox>("tp")->setValue(2);
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, batch);
+    }
+
+    // Packing inputs: a mean document length packs the sequence and the prediction follows core; a document longer
+    // than the packed sequence is explained and not applied; padding and the fused cross-entropy are levers.
+    void packingInputsChangeThePrediction()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 32768));
+        const QString before = f.text("predictedMfu");
+        auto* documents = f.field<QSpinBox>("documentLength");
+        QVERIFY(documents);
+        documents->setValue(2048);
+        const SequencePacking& p = f.model.scenario().workload.packing;
+        QCOMPARE(p.documents.size(), size_t(1));
+        QCOMPARE(p.documents[0].length, int64_t(2048));
+        QVERIFY(p.meanOnly);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+        QVERIFY(f.text("predictedMfu") != before); // attention over 2,048-token documents, not 32,768
+        documents->setValue(65536);
+        QCOMPARE(f.model.scenario().workload.packing.documents[0].length, int64_t(2048));
+        QVERIFY(f.panel.editor()
+                    ->validationReason(QStringLiteral("documentLength"))
+                    .contains(QLatin1String("longer than the sequence")));
+        f.field<QSpinBox>("paddingPercent")->setValue(25);
+        QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.25);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+        auto* mask = f.field<QComboBox>("attentionMask");
+        mask->setCurrentIndex(mask->findData(int(PackedAttention::WholeSequence)));
+        QCOMPARE(f.model.scenario().workload.packing.attention, PackedAttention::WholeSequence);
+        auto* fused = f.field<QCheckBox>("fusedLinearCrossEntropy");
+        QVERIFY(fused);
+        const double memoryBefore = f.predicted().memory.total();
+        fused->setChecked(true);
+        QVERIFY(f.model.scenario().flags.fusedLinearCrossEntropy);
+        QVERIFY(f.predicted().memory.total() < memoryBefore); // the logits are no longer held whole
+        documents->setValue(0);
+        QVERIFY(!f.model.scenario().workload.packing.packed());
+    }
+
+    // The levers of a packed, padded run, each with and without, as core computes them; and PaLM's count over the
+    // packing length beside the predicted MFU, labelled as the over-count it is.
+    void leversAndThePackingLengthCount()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 32768));
+        QVERIFY(!f.panel.findChild<QLabel*>(QStringLiteral("predictedMfuOverPackingLength"))->isVisibleTo(&f.panel));
+        f.field<QSpinBox>("documentLength")->setValue(2048);
+        f.field<QSpinBox>("paddingPercent")->setValue(10);
+        auto* table = f.panel.leverTable();
+        QVERIFY(table);
+        const std::vector<LeverEffect> levers = leverEffects(f.model.scenario());
+        QCOMPARE(table->rowCount(), int(levers.size()));
+        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Remove padding"));
+        QCOMPARE(table->item(0, 1)->text(), QStringLiteral("off"));
+        QVERIFY2(
+            table->item(0, 3)->text().startsWith(percent(levers[0].with.mfu)), qPrintable(table->item(0, 3)->text()));
+        QVERIFY2(
+            table->item(0, 2)->text().startsWith(QLocale().toString(levers[0].with.usefulTokensPerSecPerGpu, 'f', 0)),
+            qPrintable(table->item(0, 2)->text()));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("Attention per document"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("on"));
+        f.field<QCheckBox>("fusedNormActivation")->setChecked(true);
+        QVERIFY(f.model.scenario().flags.fusedNormActivation);
+        QCOMPARE(f.panel.leverTable()->item(3, 1)->text(), QStringLiteral("on"));
+
+        auto* naive = f.panel.findChild<QLabel*>(QStringLiteral("predictedMfuOverPackingLength"));
+        QVERIFY(naive->isVisibleTo(&f.panel));
+        QVERIFY(f.predicted().mfuPalmOverPackingLength);
+        QVERIFY2(naive->text().contains(percent(*f.predicted().mfuPalmOverPackingLength))
+                && naive->text().contains(QStringLiteral("over-count")),
+            qPrintable(naive->text()));
+        QVERIFY(*f.predicted().mfuPalmOverPackingLength > f.predicted().mfu);
+    }
+
+    // TP 3 cannot divide 8 GPUs or the heads: the reason appears next to TP and the scenario keeps TP 1.
+    void invalidLayoutIsExplainedAndNotApplied()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        f.field<QSpinBox>("tp")->setValue(3);
+        QCOMPARE(f.model.scenario().parallelism.tp, 1);
+        QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("tp")).isEmpty());
+        QVERIFY(f.panel.editor()->findChild<QLabel*>(QStringLiteral("tpReason"))->isVisibleTo(f.panel.editor()));
+        QCOMPARE(f.field<QSpinBox>("tp")->accessibleDescription(), f.panel.editor()->validationReason("tp"));
+        f.field<QSpinBox>("tp")->setValue(2);
+        QCOMPARE(f.model.scenario().parallelism.tp, 2);
+        QVERIFY(f.panel.editor()->validationReason(QStringLiteral("tp")).isEmpty());
+        // A global batch that is not a whole number of micro-steps.
+        f.field<QSpinBox>("globalBatchTokens")->setValue(8192 * 4 + 1);
+        QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("globalBatchTokens")).isEmpty());
+    }
+
+    void breakdownCharts()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        const StepPrediction p = f.predicted();
+        const ChartData& w = f.panel.waterfallChart()->data();
+        QCOMPARE(w.categories.front(), QStringLiteral("BF16 dense peak"));
+        QCOMPARE(w.categories.back(), QStringLiteral("Achieved MFU"));
+        QCOMPARE(w.series.size(), 2);
+        QCOMPARE(w.series[0].y.front(), 100.0);
+        QVERIFY(std::abs(w.series[0].y.back() - 100.0 * p.mfu) < 1e-9);
+        QCOMPARE(w.series[1].stackedOn, 0);
+        const ChartData& m = f.panel.memoryChart()->data();
+        QCOMPARE(m.yAxis.unit, QStringLiteral("GiB"));
+        const ChartSeries* capacity = seriesNamed(f.panel.memoryChart(), series::kCapacity);
+        QVERIFY(capacity);
+        QVERIFY(std::abs(capacity->y.front() - p.memoryCapacityBytes / kGiB) < 1e-9);
+        double stacked = 0;
+        for (const ChartSeries& s : m.series)
+            if (s.kind == SeriesKind::Bars)
+                stacked += s.y.front();
+        QVERIFY(std::abs(stacked - p.memory.total() / kGiB) < 1e-6);
+    }
+
+    // 8B on 8 B200 without checkpointing: 128k does not fit (marked, not dropped); the planner's best is drawn for
+    // every point; a measured point at 8k is overlaid; TP 2 cannot be laid out on one GPU (marked at 0).
+    void sweepChartsMarkMisfitsAndMeasuredPoints()
+    {
+        Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        s.measuredPoints.push_back({ "my run", 8192, 8, TrainingPrecision::BF16, 0.52 });
+        s.parallelism.tp = 2;
+        Fixture f(s);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !f.panel.seqChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+        const ChartView* seq = f.panel.seqChart();
+        QCOMPARE(seq->data().xAxis.unit, QStringLiteral("tokens"));
+        QVERIFY(seq->data().logX);
+        QVERIFY(seriesNamed(seq, series::kCurrent));
+        QVERIFY(seriesNamed(seq, series::kBest));
+        const ChartSeries* misfit = seriesNamed(seq, series::kCurrentMisfit);
+        QVERIFY(misfit);
+        QCOMPARE(misfit->kind, SeriesKind::Misfit);
+        QVERIFY(misfit->x.contains(131072.0));
+        QCOMPARE(seriesNamed(seq, series::kBest)->x.size(), 7);
+        const ChartSeries* measured = seriesNamed(seq, series::kMeasured);
+        QVERIFY(measured);
+        QCOMPARE(yAt(*measured, 8192), 52.0);
+        // The chart shows the current scenario's own prediction at its sequence length.
+        QVERIFY(std::abs(yAt(*seriesNamed(seq, series::kCurrent), 8192) - 100.0 * f.predicted().mfu) < 1e-9);
+
+        const ChartView* gpus = f.panel.gpuChart();
+        const ChartSeries* invalid = seriesNamed(gpus, series::kCurrentInvalid);
+        QVERIFY(invalid);
+        QVERIFY(invalid->x.contains(1.0));
+        QVERIFY(seriesNamed(gpus, series::kCurrent)->x.contains(16.0));
+
+        const ChartView* tflops = f.panel.precisionTflopsChart();
+        QCOMPARE(tflops->data().categories, QStringList({ "BF16", "BF16+FP8" }));
+        QCOMPARE(tflops->data().series.front().x.size(), 2);
+        const ChartView* mfuChart = f.panel.precisionMfuChart();
+        QCOMPARE(mfuChart->data().categories.size(), 3);
+        QCOMPARE(seriesNamed(mfuChart, series::kCurrent)->x.size(), 3); // BF16, FP8 vs BF16 peak, FP8 vs FP8 peak
+    }
+
+    // The error band: without validation residuals +-5% ("no validation runs"); with residuals of similar runs
+    // (Blackwell dense here: errors -10%..+30%) the headline band and the shaded sweep band follow them.
+    void errorBandOnHeadlineAndSweeps()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        QVERIFY(f.text("predictedBand").contains(QLatin1String("no validation runs")));
+        ErrorBandModel bands;
+        for (double e : { -0.10, 0.0, 0.10, 0.20, 0.30 })
+            bands.residuals.push_back({ "Blackwell", false, e });
+        f.panel.setErrorBandModel(bands);
+        const StepPrediction p = f.predicted();
+        const ErrorBand band = errorBandFor(f.model.scenario(), p, bands);
+        QVERIFY(f.text("predictedBand").contains(percent(band.mfuLow)));
+        QVERIFY(f.text("predictedBand").contains(percent(band.mfuHigh)));
+        QVERIFY(f.text("predictedBand").contains(QLatin1String("5 published Blackwell dense runs")));
+        // On the headline figures themselves, under each one the band scales.
+        QVERIFY(f.text("predictedMfuBand").contains(percent(band.mfuLow)));
+        QVERIFY(f.text("predictedMfuBand").contains(percent(band.mfuHigh)));
+        QVERIFY(f.text("tokensPerSecBand").contains(QLocale().toString(p.tokensPerSec * band.highFactor, 'f', 0)));
+        QVERIFY(!f.text("stepTimeBand").isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && seriesNamed(f.panel.seqChart(), series::kBandHigh), kBackgroundTimeoutMs);
+        const ChartView* seq = f.panel.seqChart();
+        const ChartSeries* low = seriesNamed(seq, series::kBandLow);
+        const ChartSeries* high = seriesNamed(seq, series::kBandHigh);
+        QVERIFY(low && high);
+        QCOMPARE(high->kind, SeriesKind::Band);
+        QCOMPARE(high->stackedOn, int(low - seq->data().series.data())); // shaded down to the low edge
+        const double current = yAt(*seriesNamed(seq, series::kCurrent), 8192);
+        QVERIFY(std::abs(yAt(*low, 8192) - current * band.lowFactor) < 1e-9);
+        QVERIFY(std::abs(yAt(*high, 8192) - current * band.highFactor) < 1e-9);
+        auto* fill = qobject_cast<QCPGraph*>(seq->plot()->plottable(high->stackedOn + 1));
+        QVERIFY(fill && fill->channelFillGraph());
+    }
+
+    // Each kind of point has a symbol and legend entry of its own, and the scenario's own point is a star: 70B with
+    // TP 8 on a GPU sweep of 1..16 cannot be laid out below 8 GPUs (grey X at 0), the planner finds nothing that fits
+    // on one GPU (triangle at 0), and the scenario (16 GPUs) is drawn where it lies.
+    void sweepMarksEachKindOfPointApart()
+    {
+        Scenario s = scenarioOn("llama-3.1-70b", "b200", 16, 8192);
+        s.parallelism.tp = 8;
+        s.activationCheckpointing = ActivationCheckpointing::Full;
+        Fixture f(s);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !f.panel.gpuChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+        const ChartView* gpus = f.panel.gpuChart();
+        const ChartSeries* invalid = seriesNamed(gpus, series::kCurrentInvalid);
+        const ChartSeries* nothing = seriesNamed(gpus, series::kBestNone);
+        QVERIFY(invalid && nothing);
+        QVERIFY(invalid->x.contains(1.0) && invalid->x.contains(4.0));
+        QVERIFY(nothing->x.contains(1.0));
+        QCOMPARE(invalid->marker, Marker::Cross);
+        QCOMPARE(nothing->marker, Marker::TriangleDown);
+        QVERIFY(invalid->colour != nothing->colour);
+        // Drawn with different symbols, each with its own legend entry.
+        QSet<int> shapes;
+        for (const ChartSeries* one : { invalid, nothing }) {
+            auto* graph = qobject_cast<QCPGraph*>(gpus->plot()->plottable(int(one - gpus->data().series.data())));
+            QVERIFY(graph && gpus->plot()->legend->hasItemWithPlottable(graph));
+            shapes << int(graph->scatterStyle().shape());
+        }
+        shapes << int(QCPScatterStyle::ssCrossCircle); // does not fit
+        QCOMPARE(shapes.size(), 3);
+
+        const StepPrediction own = f.predicted();
+        const QString ownName = ownPointName(f.model.scenario(), SweepAxis::GpuCount, &own);
+        const ChartSeries* star = nullptr;
+        for (const ChartSeries& one : gpus->data().series)
+            if (one.name == ownName)
+                star = &one;
+        QVERIFY2(star, qPrintable(ownName));
+        QCOMPARE(star->marker, Marker::Star);
+        QCOMPARE(star->x, QVector<double>({ 16.0 }));
+        QVERIFY(std::abs(star->y.front() - 100.0 * own.mfu) < 1e-9);
+        QVERIFY(ownName.contains(QLatin1String("16 GPUs")));
+    }
+
+    // A sweep where a single point is valid still shows it: a line of one point gets a marker.
+    void singleValidPointIsDrawn()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        f.panel.setSweepValues(SweepAxis::SeqLen, { 8192 });
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && seriesNamed(f.panel.seqChart(), series::kCurrent), kBackgroundTimeoutMs);
+        const ChartView* seq = f.panel.seqChart();
+        const ChartSeries* current = seriesNamed(seq, series::kCurrent);
+        QCOMPARE(current->x.size(), 1);
+        auto* graph = qobject_cast<QCPGraph*>(seq->plot()->plottable(int(current - seq->data().series.data())));
+        QVERIFY(graph);
+        QVERIFY(!graph->scatterStyle().isNone());
+    }
+
+    // Per GPU and per node never share an axis: the lines are per GPU, and a right-hand scale reads them per node.
+    void precisionChartKeepsPerGpuAndPerNodeApart()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 16, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && !f.panel.precisionTflopsChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+        const ChartData& d = f.panel.precisionTflopsChart()->data();
+        QCOMPARE(d.yAxis.label, QStringLiteral("Per GPU"));
+        for (const ChartSeries& one : d.series)
+            QVERIFY2(!one.name.contains(QLatin1String("node")), qPrintable(one.name));
+        const StepPrediction p = f.predicted();
+        QCOMPARE(d.y2Factor, double(qRound(p.tflopsPerNode / p.tflopsPerGpu))); // 8 GPUs per node
+        QCOMPARE(d.y2Factor, 8.0);
+        QVERIFY(d.y2Axis.label.startsWith(QLatin1String("Per node")));
+        const QCustomPlot* plot = f.panel.precisionTflopsChart()->plot();
+        QVERIFY(plot->yAxis2->visible());
+        QVERIFY(std::abs(plot->yAxis2->range().upper - plot->yAxis->range().upper * d.y2Factor) < 1e-6);
+    }
+
+    // A layout that does not fit: the headline figures are greyed, no band is offered for them, and a sentence says
+    // why in the error colour. Back to a fitting layout, all of it returns.
+    void misfitHeadlineIsGreyedAndExplained()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 1, 8192));
+        QVERIFY(!f.predicted().fits);
+        auto* mfu = f.panel.findChild<QLabel*>(QStringLiteral("predictedMfu"));
+        auto* reason = f.panel.findChild<QLabel*>(QStringLiteral("misfitReason"));
+        QVERIFY(mfu && reason);
+        QCOMPARE(mfu->text(), percent(f.predicted().mfu)); // still shown, so the user sees what it would be
+        QCOMPARE(
+            mfu->palette().color(QPalette::WindowText), mfu->palette().color(QPalette::Disabled, QPalette::WindowText));
+        QVERIFY(!reason->isHidden());
+        QVERIFY(reason->text().contains(QLatin1String("does not fit")));
+        QVERIFY(reason->text().contains(QLatin1String("GiB")));
+        // The memory figures agree to the tenth of a GiB (B200: 180 GB = 167.6 GiB), and the reason is said once.
+        const QString capacity
+            = QString::number(f.predicted().memoryCapacityBytes / (1024.0 * 1024.0 * 1024.0), 'f', 1);
+        QVERIFY2(reason->text().contains(capacity + QLatin1String(" GiB")), qPrintable(reason->text()));
+        QVERIFY2(f.text("fits").contains(capacity + QLatin1String(" GiB")), qPrintable(f.text("fits")));
+        auto* bottleneck = f.panel.findChild<QLabel*>(QStringLiteral("bottleneck"));
+        QVERIFY(bottleneck && bottleneck->isHidden());
+        QVERIFY(f.text("predictedMfuBand").isEmpty());
+        f.model.setGpuCount(16);
+        f.model.setConfiguration(Parallelism {}, ActivationCheckpointing::Full, f.model.scenario().flags, 1);
+        QVERIFY(f.predicted().fits);
+        QVERIFY(reason->isHidden());
+        QVERIFY(!bottleneck->isHidden());
+        QVERIFY(!f.text("predictedMfuBand").isEmpty());
+    }
+
+    // Several edits in quick succession: only the newest scenario's sweep is drawn.
+    void onlyTheNewestSweepIsShown()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        auto* tp = f.field<QSpinBox>("tp");
+        tp->setValue(2);
+        QCoreApplication::processEvents(); // the restart is queued: let it start before the next edit
+        tp->setValue(4);
+        QCoreApplication::processEvents();
+        tp->setValue(8);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+        const ChartSeries* current = seriesNamed(f.panel.seqChart(), series::kCurrent);
+        QVERIFY(current);
+        QVERIFY(std::abs(yAt(*current, 8192) - 100.0 * f.predicted().mfu) < 1e-9);
+    }
+
+    void plannerApplyChangesScenario()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 16, 8192));
+        f.field<QSpinBox>("tp")->setValue(8);
+        f.field<QComboBox>("activationCheckpointing")->setCurrentIndex(2); // torchtitan default: TP 8, full AC
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && f.panel.plannerModel()->rowCount() > 0, kBackgroundTimeoutMs);
+        QTableView* table = f.panel.plannerTable();
+        table->sortByColumn(PlannerTableModel::Mfu, Qt::DescendingOrder);
+        const QModelIndex top = f.panel.plannerView()->index(0, PlannerTableModel::Mfu);
+        const int sourceRow = f.panel.plannerView()->mapToSource(top).row();
+        const PlannedConfig config = f.panel.plannerModel()->config(sourceRow);
+        QVERIFY(config.prediction.mfu
+            >= f.panel.plannerView()->index(1, PlannerTableModel::Mfu).data(PlannerTableModel::SortRole).toDouble());
+        QVERIFY(!top.siblingAtColumn(PlannerTableModel::Reason).data().toString().isEmpty());
+        table->selectRow(0);
+        QVERIFY(f.text("plannerReason").contains(top.siblingAtColumn(PlannerTableModel::Reason).data().toString()));
+        auto* apply = f.panel.findChild<QPushButton*>(QStringLiteral("applyPlan"));
+        QVERIFY(apply->isEnabled());
+        QTest::mouseClick(apply, Qt::LeftButton);
+        const Scenario& s = f.model.scenario();
+        QCOMPARE(s.parallelism.tp, config.parallelism.tp);
+        QCOMPARE(s.parallelism.pp, config.parallelism.pp);
+        QCOMPARE(s.parallelism.hsdpReplicas, config.parallelism.hsdpReplicas);
+        QCOMPARE(s.activationCheckpointing, config.activationCheckpointing);
+        QCOMPARE(s.workload.microBatch, config.microBatch);
+        QCOMPARE(f.field<QSpinBox>("tp")->value(), config.parallelism.tp);
+        // Lambda's MFU paper: the planner's choice beats the torchtitan default markedly.
+        QVERIFY(f.predicted().mfu > 0.4);
+        QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
+    }
+
+    void calibrationMovesPredictions()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        CalibrationBox* box = f.panel.calibration();
+        auto* input = box->findChild<QLineEdit*>(QStringLiteral("calibrationMfu"));
+        QTest::keyClicks(input, QStringLiteral("40%")); // the field is in percent: "40" and "40%" alike
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
+        QVERIFY2(box->result().has_value(), qPrintable(box->resultText()));
+        QVERIFY(box->resultText().contains(QLatin1String("This configuration")));
+        QVERIFY(!f.model.scenario().costModel.has_value() || box->result()); // nothing applied yet
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("applyCalibration")), Qt::LeftButton);
+        QVERIFY(f.model.scenario().costModel.has_value());
+        QCOMPARE(f.text("predictedMfu"), QStringLiteral("40.00%"));
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("undoCalibration")), Qt::LeftButton);
+        QVERIFY(f.text("predictedMfu") != QStringLiteral("40.00%"));
+        // A measurement nothing can reach is explained, not applied.
+        QVERIFY(!box->calibrateToMfu(99.5));
+        QVERIFY(box->resultText().contains(QLatin1String("outside")));
+    }
+
+    void badCalibrationInputIsExplainedAndNotApplied_data()
+    {
+        QTest::addColumn<QString>("text");
+        for (const char* text : { "", "abc", "nan", "inf", "0", "-5", "100", "1e9" })
+            QTest::newRow(text) << QString::fromLatin1(text);
+    }
+
+    void badCalibrationInputIsExplainedAndNotApplied()
+    {
+        QFETCH(QString, text);
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        const QString predictedBefore = f.text("predictedMfu");
+        CalibrationBox* box = f.panel.calibration();
+        QTest::keyClicks(box->findChild<QLineEdit*>(QStringLiteral("calibrationMfu")), text);
+        QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
+        QVERIFY(!box->result().has_value());
+        QVERIFY2(box->resultText().contains(QLatin1String("percentage above 0 and below 100")),
+            qPrintable(box->resultText())); // in the box, under the field
+        QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
+        QVERIFY(!f.model.scenario().costModel.has_value());
+        QCOMPARE(f.text("predictedMfu"), predictedBefore);
+    }
+
+    // The main window at a typical 1440x900 with the Predict tab and each of its views; saved as PNGs when
+    // MFU_SCREENSHOT_DIR is set, to look at (titles, axis units, legends, clipped text).
+    void screenshot()
+    {
+        app::MainWindow w;
+        w.resize(1440, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* panel = w.findChild<PredictPanel*>();
+        QVERIFY(panel);
+        w.panels()->setCurrentWidget(panel);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isComputing(), kBackgroundTimeoutMs);
+        const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");
+        for (int tab = 0; tab < panel->views()->count(); ++tab) {
+            panel->views()->setCurrentIndex(tab);
+            QTest::qWait(50);
+            for (ChartView* chart : panel->views()->currentWidget()->findChildren<ChartView*>())
+                chart->plot()->replot();
+            if (auto* chart = qobject_cast<ChartView*>(panel->views()->currentWidget()))
+                chart->plot()->replot();
+            const QImage image = w.grab().toImage();
+            QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+            if (!folder.isEmpty())
+                QVERIFY(image.save(folder + QStringLiteral("/predict_%1.png").arg(tab)));
+        }
+    }
+};
+
+QTEST_MAIN(TestPredictPanel)
+#include "tst_predict_panel.moc"

@@ -1,0 +1,187 @@
+// Facts from the file: a trace or training log opened against a scenario that does not describe it gets one banner
+// above the figures naming each fact that differs, with one button that adopts the file's GPU and GPU count (and
+// sequence length, tokens per step) as one undo step. Measured MFU is never a number when the GPU differs or the
+// figure exceeds 100% (the V100 trace showed "Measured MFU 19,336%"); a trace with no GPU says so there.
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include "app/main_window.h"
+#include "widgets/trace/facts_banner.h"
+#include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/trace_panel.h"
+#include "widgets/trace/training_log_view.h"
+
+using namespace mfu;
+using namespace mfu::widgets;
+
+namespace {
+
+// The B200 scaling report's 8-GPU header and two iteration blocks (as tst_trace_panel_log).
+const QByteArray kEightGpuLog = "  Device:                NVIDIA B200\n"
+                                "  GPUs:                  8\n"
+                                "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
+                                "  Batch size (micro):    24\n"
+                                "  Gradient accum steps:  64\n"
+                                "  Tokens per iteration:  25,165,824\n"
+                                "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                                "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                                "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                                "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                                "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
+                                "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
+
+QString label(const QWidget& w, const char* name)
+{
+    auto* l = w.findChild<QLabel*>(QLatin1String(name));
+    return l ? l->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+}
+
+const QRegularExpression kPercentFigure(QStringLiteral("\\d%"));
+
+} // namespace
+
+class TestFactsBanner : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    bool open(app::MainWindow& w, TracePanel* panel, const QString& path)
+    {
+        QSignalSpy done(panel, &TracePanel::imported);
+        if (!w.openFiles({ path }))
+            return false;
+        return QTest::qWaitFor([&] { return done.count() == 1; }, 20000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("mfu-explorer-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_facts_banner"));
+        QSettings().clear();
+    }
+
+    // The real H100 trace against the window's default B200 scenario.
+    void realTraceOffersItsGpu()
+    {
+        const QString path = QStringLiteral(MFU_SHARED_TRACES_DIR "/tracelens__h100__qwen1.5-0.5b-chat.json.gz");
+        if (!QFileInfo::exists(path))
+            QSKIP("real traces not present (../shared/traces)");
+        app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(open(w, panel, path));
+        FactsBanner* banner = panel->factsBanner();
+        QVERIFY(!banner->isHidden());
+        const QString message = banner->message()->text();
+        QVERIFY2(message.contains(QStringLiteral("NVIDIA H100 80GB HBM3")) && message.contains(QStringLiteral("B200")),
+            qPrintable(message));
+        QCOMPARE(banner->useButton()->text(), QStringLiteral("Use NVIDIA H100 SXM5 80GB from the trace"));
+        const QString measured = label(*panel, "measuredMfu");
+        QVERIFY2(measured.startsWith(QStringLiteral("not shown")), qPrintable(measured));
+        QVERIFY2(!measured.contains(kPercentFigure), qPrintable(measured));
+
+        // One click, one undo step; the banner goes, the figure comes back as a number.
+        const int before = w.undoStack()->count();
+        banner->useButton()->click();
+        QCOMPARE(w.scenarioModel()->scenario().cluster.hardware.id, std::string("h100-sxm"));
+        QCOMPARE(w.undoStack()->count(), before + 1);
+        QVERIFY(banner->isHidden());
+        QVERIFY2(!label(*panel, "measuredMfu").startsWith(QStringLiteral("not shown: the file ran on")),
+            qPrintable(label(*panel, "measuredMfu")));
+        w.undoStack()->undo();
+        QCOMPARE(w.scenarioModel()->scenario().cluster.hardware.id, std::string("b200"));
+        QVERIFY(!banner->isHidden());
+    }
+
+    // The case: a V100 (no preset) Nsight export with a 100 ns step against a B200 would read 1e5 %.
+    void unknownGpuNamesItselfInsteadOfAFigure()
+    {
+        const std::string path = m_dir.filePath(QStringLiteral("v100.sqlite")).toStdString();
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        const char* sql = "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                          "INSERT INTO StringIds VALUES (5, 'volta_sgemm_128x64_nt'), (6, 'ProfilerStep#9');"
+                          "CREATE TABLE TARGET_INFO_CUDA_GPU (id INTEGER, name TEXT);"
+                          "INSERT INTO TARGET_INFO_CUDA_GPU VALUES (0, 'Tesla V100-SXM2-32GB');"
+                          "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+                          " streamId INTEGER, correlationId INTEGER, shortName INTEGER);"
+                          "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 20, 0, 7, 1, 5), (30, 60, 0, 7, 2, 5);"
+                          "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT,"
+                          " textId INTEGER);"
+                          "INSERT INTO NVTX_EVENTS VALUES (0, 100, 60, NULL, 6);";
+        QCOMPARE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(open(w, panel, QString::fromStdString(path)));
+        const QString measured = label(*panel, "measuredMfu");
+        QVERIFY2(measured.startsWith(QStringLiteral("not shown")) && measured.contains(QStringLiteral("V100")),
+            qPrintable(measured));
+        QVERIFY2(!measured.contains(kPercentFigure), qPrintable(measured));
+        QVERIFY(!panel->factsBanner()->isHidden());
+        QVERIFY2(panel->factsBanner()->message()->text().contains(QStringLiteral("Tesla V100-SXM2-32GB")),
+            qPrintable(panel->factsBanner()->message()->text()));
+    }
+
+    // the B200 scaling report's header says 8 B200s: against the default 1 x B200, the banner offers "NVIDIA B200 x 8".
+    void logHeaderOffersItsGpuCount()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("b200-8gpu.log"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(kEightGpuLog);
+        }
+        app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(w.openFiles({ path }));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->trainingLogView()->hasLog(), 20000);
+        FactsBanner* banner = panel->factsBanner();
+        QVERIFY(!banner->isHidden());
+        QVERIFY2(
+            banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
+        QCOMPARE(banner->useButton()->text(),
+            QStringLiteral("Use 8 GPUs, %1 tokens per step from the log").arg(QLocale().toString(25165824.0, 'f', 0)));
+        const int before = w.undoStack()->count();
+        banner->useButton()->click();
+        QCOMPARE(w.undoStack()->count(), before + 1);
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 8);
+        QCOMPARE(w.scenarioModel()->tokensPerStep(), 25165824); // 8,192 x 384 micro-steps x 8 ranks
+        // What the button cannot adopt stays: the log's 1.29 B model ("N=1.294B") is not the scenario's 8 B, and
+        // choosing the model is the user's.
+        QVERIFY(!banner->isHidden());
+        QVERIFY2(
+            banner->message()->text().contains(QStringLiteral("model size")), qPrintable(banner->message()->text()));
+        QVERIFY2(
+            !banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
+        QVERIFY(banner->useButton()->isHidden());
+    }
+
+    // A trace without deviceProperties: measured MFU says the GPU is assumed.
+    void traceWithoutGpuSaysSo()
+    {
+        const QString path = QStringLiteral(MFU_SHARED_TRACES_DIR "/hta__trace_filter__sampled_rank-0.json.gz");
+        if (!QFileInfo::exists(path))
+            QSKIP("real traces not present (../shared/traces)");
+        app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(open(w, panel, path));
+        const QString measured = label(*panel, "measuredMfu");
+        QVERIFY2(measured.contains(QStringLiteral("the trace records no GPU")), qPrintable(measured));
+        // World 128 in distributedInfo against one GPU: the banner names the count.
+        QVERIFY2(panel->factsBanner()->message()->text().contains(QStringLiteral("128")),
+            qPrintable(panel->factsBanner()->message()->text()));
+    }
+};
+
+QTEST_MAIN(TestFactsBanner)
+#include "tst_facts_banner.moc"

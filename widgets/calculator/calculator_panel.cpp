@@ -1,0 +1,398 @@
+#include "widgets/calculator/calculator_panel.h"
+#include "widgets/charts/category_palette.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListView>
+#include <QLocale>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "core/diagnosis/diagnosis.h"
+#include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
+#include "core/model/param_count.h"
+#include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
+#include "core/units.h"
+#include "widgets/calculator/calculator_tables.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/scenario/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+QString grouped(double n)
+{
+    return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
+}
+QString percent(double fraction)
+{
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
+}
+QString tflops(double flops)
+{
+    return QLocale().toString(flops / kTera, 'f', flops >= 100 * kTera ? 0 : 1);
+}
+
+QTableView* tableFor(QStandardItemModel* model, const QString& accessibleName)
+{
+    auto* view = new QTableView;
+    view->setModel(model);
+    view->setAccessibleName(accessibleName);
+    view->verticalHeader()->setVisible(false);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setWordWrap(false);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    return view;
+}
+
+} // namespace
+
+CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_presets(presets)
+    , m_formulas(new QStandardItemModel(this))
+    , m_components(new QStandardItemModel(this))
+    , m_findings(new QStandardItemModel(this))
+{
+    m_error = new QLabel;
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setWordWrap(true);
+    m_error->setVisible(false);
+
+    auto* terms = new QGroupBox(tr("Terms"));
+    auto* termsForm = new QFormLayout(terms);
+    m_params = addValue(termsForm, tr("N, parameters:"), "params");
+    m_embedding = addValue(termsForm, tr("N_emb, embedding:"), "embedding");
+    m_nonEmbedding = addValue(termsForm, tr("N - N_emb:"), "nonEmbedding");
+    m_active = addValue(termsForm, tr("Active per token:"), "active");
+    m_visionEncoder = addValue(termsForm, tr("Vision encoder:"), "visionEncoder");
+    m_visionEncoder->setToolTip(tr("The vision encoder's parameters, read from the config's vision_config. N and "
+                                   "MFU count the language model; the encoder is counted in the labelled figure."));
+    termsForm->setRowVisible(m_visionEncoder, false);
+    m_termsForm = termsForm;
+    m_shape = addValue(termsForm, tr("L layers, H heads, Q head dim:"), "shape");
+    m_seqLen = addValue(termsForm, tr("S, sequence:"), "seqLen");
+
+    auto* results = new QGroupBox(tr("Measured run"));
+    auto* resultsForm = new QFormLayout(results);
+    m_throughput = addValue(resultsForm, tr("Throughput:"), "throughput");
+    m_flopsPerToken = addValue(resultsForm, tr("FLOP per token:"), "flopsPerToken");
+    m_tflops = addValue(resultsForm, tr("Observed:"), "tflops");
+    m_peak = addValue(resultsForm, tr("Dense peak:"), "peak");
+    m_mfu = addValue(resultsForm, tr("MFU:"), "mfu");
+    QFont big = m_mfu->font();
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    big.setBold(true);
+    m_mfu->setFont(big);
+    // Why an MFU is impossible, under the figure in the ordinary size: the big figure stays short and the sentence
+    // wraps within the column.
+    m_mfuReason = new QLabel;
+    m_mfuReason->setObjectName(QStringLiteral("mfuReason"));
+    m_mfuReason->setWordWrap(true);
+    m_mfuReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_mfuReason->setStyleSheet(errorStyleSheet());
+    resultsForm->addRow(QString(), m_mfuReason);
+    m_hfu = addValue(resultsForm, tr("HFU:"), "hfu");
+    m_mfuOverPacking = addValue(resultsForm, tr("Over packing length:"), "mfuOverPackingLength");
+    m_mfuOverPacking->setToolTip(tr("The MFU a count of attention over the whole packed sequence gives (PaLM's formula "
+                                    "as published, S = the packing length). With per-document masking each token "
+                                    "attends only within its document, so this over-counts."));
+    m_mfuWithVision = addValue(resultsForm, tr("MFU with vision encoder:"), "mfuWithVision");
+    m_mfuWithVision->setToolTip(tr("MFU counts the language model, as multimodal references report it; this figure "
+                                   "adds the vision encoder's FLOPs for the vision tokens of each sequence."));
+    m_resultsForm = resultsForm;
+    resultsForm->setRowVisible(m_mfuOverPacking, false);
+    resultsForm->setRowVisible(m_mfuWithVision, false);
+    m_flopsPerToken->setToolTip(tr("Training FLOP per token (forward and backward) by the formula MFU is reported in"));
+    m_mfu->setToolTip(tr("Model FLOPs Utilization: the model's FLOP/s (no recomputation) over the GPU's dense peak"));
+    m_hfu->setToolTip(tr("Hardware FLOPs Utilization: like MFU, but counting activation recomputation too"));
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(terms, 1);
+    top->addWidget(results, 1);
+
+    auto* formulaView = tableFor(m_formulas, tr("FLOP per token by formula"));
+    formulaView->setObjectName(QStringLiteral("formulaTable"));
+    auto* componentView = tableFor(m_components, tr("Forward FLOP per token by component"));
+    componentView->setObjectName(QStringLiteral("componentTable"));
+    auto* findingsView = new QListView;
+    findingsView->setObjectName(QStringLiteral("findings"));
+    findingsView->setAccessibleName(tr("Diagnosis findings"));
+    findingsView->setModel(m_findings);
+    findingsView->setWordWrap(true);
+    findingsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+
+    auto* tables = new QHBoxLayout;
+    componentView->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred); // as wide as its columns
+    tables->addWidget(componentView);
+    auto* findingsBox = new QGroupBox(tr("Diagnosis"));
+    auto* findingsLayout = new QVBoxLayout(findingsBox);
+    findingsLayout->addWidget(findingsView);
+    tables->addWidget(findingsBox, 1);
+
+    m_chart = new ChartView;
+    m_chart->setObjectName(QStringLiteral("flopsBySequenceChart"));
+    m_chart->setTitle(tr("Training FLOP per token across sequence length"));
+    m_chart->setXAxis(tr("Sequence length"), tr("tokens"));
+    m_chart->setYAxis(tr("FLOP per token"), tr("GFLOP/token"));
+    m_chart->setLogX(true, 2);
+
+    auto* figures = new QWidget;
+    auto* figuresLayout = new QVBoxLayout(figures);
+    figuresLayout->addWidget(m_error);
+    figuresLayout->addLayout(top);
+    figuresLayout->addWidget(formulaView);
+    figuresLayout->addLayout(tables, 1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(figures);
+    scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Calculator figures"));
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_chart);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_model, &ScenarioModel::changed, this, &CalculatorPanel::recompute);
+    recompute();
+}
+
+QLabel* CalculatorPanel::addValue(QFormLayout* form, const QString& label, const char* objectName)
+{
+    auto* value = new QLabel;
+    value->setObjectName(QLatin1String(objectName));
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
+    form->addRow(label, value);
+    if (auto* name = qobject_cast<QLabel*>(form->labelForField(value)))
+        value->setAccessibleName(name->text().remove(QLatin1Char(':')));
+    return value;
+}
+
+void CalculatorPanel::recompute()
+{
+    m_error->clear();
+    using Step = void (CalculatorPanel::*)();
+    const Step steps[] = { &CalculatorPanel::updateTerms, &CalculatorPanel::updateResults,
+        &CalculatorPanel::updateChart, &CalculatorPanel::updateFindings };
+    for (Step step : steps) {
+        try {
+            (this->*step)();
+        } catch (const InputError& e) {
+            // One bad input (a GPU without a peak, an imported model that fails validation) must not blank the
+            // whole panel: each part shows what it can, the reason is shown once on top.
+            if (m_error->text().isEmpty())
+                m_error->setText(tr("Cannot compute everything: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    m_error->setVisible(!m_error->text().isEmpty());
+}
+
+void CalculatorPanel::updateTerms()
+{
+    const Scenario& s = m_model->scenario();
+    const ParameterCounts p = countParameters(s.model);
+    const QLocale locale;
+    m_params->setText(QStringLiteral("%1 (%2 B)").arg(grouped(p.total), locale.toString(p.total / kGiga, 'f', 2)));
+    m_embedding->setText(grouped(p.embedding));
+    m_nonEmbedding->setText(grouped(p.nonEmbedding));
+    m_active->setText(s.model.isMoe() ? grouped(p.active) : tr("all (dense model)"));
+    m_termsForm->setRowVisible(m_visionEncoder, s.model.vision.has_value());
+    if (s.model.vision)
+        m_visionEncoder->setText(tr("%1 parameters, not in N (%2 blocks, width %3)")
+                                     .arg(grouped(static_cast<double>(visionParameters(*s.model.vision))))
+                                     .arg(s.model.vision->depth)
+                                     .arg(s.model.vision->hidden));
+    m_shape->setText(s.model.isBare()
+            ? tr("unknown (bare parameter count)")
+            : QStringLiteral("L = %1, H = %2, Q = %3").arg(s.model.layers).arg(s.model.heads).arg(s.model.qkHeadDim()));
+    const FlopsPerToken flops = scenarioFlopCounts(s);
+    const SequencePacking& packing = s.workload.packing;
+    QString seqText = tr("%1 tokens").arg(grouped(static_cast<double>(s.workload.seqLen)));
+    if (packing.packed())
+        seqText += packing.attention == PackedAttention::PerDocument
+            ? tr(" packed; attention per document over %1 tokens (sum d%2/sum d%3)")
+                  .arg(grouped(std::round(flops.effectiveAttentionLength)), QChar(0x00B2),
+                      packing.meanOnly ? tr(", documents of the mean taken as equal") : QString())
+            : tr(" packed; attention spans the packed sequence");
+    if (packing.padded())
+        seqText += tr("; %1 of processed tokens are padding (MFU counts the rest)")
+                       .arg(QString::fromStdString(formatPercent(packing.paddingFraction)));
+    m_seqLen->setText(seqText);
+
+    std::optional<double> perGpu;
+    if (s.measuredThroughput)
+        perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
+    fillFormulaTable(m_formulas, s, p, flops, perGpu);
+    fillComponentTable(m_components, flops.forward,
+        forwardFlopsByLayerType(s.model, s.workload.seqLen, s.workload.packing));
+}
+
+void CalculatorPanel::updateResults()
+{
+    const Scenario& s = m_model->scenario();
+    const HardwareSpec& gpu = s.cluster.hardware;
+    const auto bf16Peak = gpu.mfuPeak(); // FP16 on a device without BF16 (V100), labelled so
+    m_peak->setText(bf16Peak
+            ? tr("%1 TFLOPS %2 per GPU (%3)")
+                  .arg(tflops(*bf16Peak), qs(std::string(numberFormatLabel(gpu.mfuPeakFormat()))), qs(gpu.name))
+            : tr("%1 has no BF16 dense peak").arg(qs(gpu.name)));
+    const FlopFormula formula = scenarioFlopFormula(s);
+    const double perToken = scenarioFlopsPerToken(s);
+    m_flopsPerToken->setText(
+        tr("%1 GFLOP/token (%2)").arg(QLocale().toString(perToken / kGiga, 'f', 1), formulaShortName(formula)));
+    // On a vision-language run MFU says what it counts: the language model, as multimodal references report it (the
+    // encoder's figure is the labelled row beside it).
+    if (auto* mfuLabel = qobject_cast<QLabel*>(m_resultsForm->labelForField(m_mfu)))
+        mfuLabel->setText(
+            s.model.vision && s.workload.vision.tokensPerSequence > 0 ? tr("MFU, language model only:") : tr("MFU:"));
+    if (!s.measuredThroughput) {
+        const QString none = tr("no measurement");
+        for (QLabel* l : { m_throughput, m_tflops, m_mfu, m_hfu })
+            l->setText(none);
+        m_resultsForm->setRowVisible(m_mfuOverPacking, false);
+        m_resultsForm->setRowVisible(m_mfuWithVision, false);
+        m_resultsForm->setRowVisible(m_mfuReason, false);
+        m_mfu->setStyleSheet(QString());
+        m_hfu->setStyleSheet(QString());
+        return;
+    }
+    const MfuResult r = *scenarioMeasuredMfu(s);
+    const double recompute = r.hardwareFlopsPerToken - r.flopsPerToken;
+    m_throughput->setText(tr("%1 tokens/s per GPU, %2 tokens/s cluster of %3 %4")
+                              .arg(grouped(r.tokensPerSecPerGpu), grouped(r.tokensPerSecCluster))
+                              .arg(s.cluster.gpuCount)
+                              .arg(s.cluster.gpuCount == 1 ? tr("GPU") : tr("GPUs")));
+    m_tflops->setText(
+        tr("%1 TFLOPS per GPU, %2 PFLOPS cluster")
+            .arg(tflops(r.achievedFlopsPerGpu), QLocale().toString(r.achievedFlopsCluster / kPeta, 'f', 2)));
+    if (r.mfuVsFp8Peak && r.fp8PeakFlopsPerGpu) {
+        // BF16+FP8: one number would mislead; both readings, labelled (Lambda's MFU paper gives TFLOPS for this
+        // reason).
+        m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percent(r.mfu), percent(*r.mfuVsFp8Peak)));
+        m_peak->setText(tr("%1 TFLOPS BF16, %2 TFLOPS FP8 per GPU (%3)")
+                            .arg(tflops(r.peakFlopsPerGpu), tflops(*r.fp8PeakFlopsPerGpu), qs(gpu.name)));
+    } else {
+        m_mfu->setText(percent(r.mfu));
+    }
+    // Above 100% no GPU can be: the inputs describe no single run. Said in the error colour, with the reason.
+    const bool impossible = r.mfu > 1;
+    m_mfuReason->setText(impossible ? tr("Above 100%: no GPU computes above its dense peak, so the measured "
+                                         "throughput, the GPU count or the model do not describe one run.")
+                                    : QString());
+    m_resultsForm->setRowVisible(m_mfuReason, impossible);
+    // Documents masked apart: the MFU that counting attention over the packing length would claim, labelled.
+    const auto naive = scenarioFlopCounts(s).palmOverPackingLength;
+    m_resultsForm->setRowVisible(m_mfuOverPacking, naive.has_value());
+    if (naive) {
+        const double naiveMfu = *naive * r.usefulTokensPerSecPerGpu / r.peakFlopsPerGpu;
+        m_mfuOverPacking->setText(tr("%1 MFU if attention is counted over the packed sequence: an over-count%2")
+                                      .arg(percent(naiveMfu), naiveMfu > 1 ? tr(", above 100%") : QString()));
+        m_mfuOverPacking->setStyleSheet(naiveMfu > 1 ? errorStyleSheet() : QString());
+    }
+    const auto withVision = scenarioMfuWithVision(s);
+    m_resultsForm->setRowVisible(m_mfuWithVision, withVision.has_value());
+    if (withVision)
+        m_mfuWithVision->setText(
+            tr("%1 MFU including the vision encoder (%2 GFLOP per sequence token for %3 vision "
+               "tokens)")
+                .arg(percent(*withVision), QLocale().toString(*scenarioVisionFlopsPerToken(s) / kGiga, 'f', 2),
+                    grouped(static_cast<double>(s.workload.vision.tokensPerSequence))));
+    m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
+    if (withVision && *withVision > 1) {
+        m_mfuWithVision->setText(m_mfuWithVision->text() + tr(": above 100%, impossible"));
+        m_mfuWithVision->setStyleSheet(errorStyleSheet());
+    } else {
+        m_mfuWithVision->setStyleSheet(QString());
+    }
+    m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
+                                       .arg(percent(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
+                                 : tr("%1 (no activation recompute: HFU = MFU)").arg(percent(r.hfu)));
+    if (r.hfu > 1) // the hardware cannot do more than its peak either
+        m_hfu->setText(m_hfu->text() + tr(": above 100%, impossible"));
+    m_hfu->setStyleSheet(r.hfu > 1 ? errorStyleSheet() : QString());
+}
+
+void CalculatorPanel::updateChart()
+{
+    const Scenario& s = m_model->scenario();
+    m_chart->clearSeries();
+    // Four points per doubling from 1k to 128k (and out to the scenario's S when it lies outside).
+    QVector<double> seqs;
+    const double lastSeq = std::max<double>(131072, static_cast<double>(s.workload.seqLen));
+    const double firstSeq = std::min<double>(1024, static_cast<double>(s.workload.seqLen));
+    for (double x = firstSeq; x <= lastSeq * 1.0001; x *= std::pow(2.0, 0.25))
+        seqs << std::round(x);
+    for (FlopFormula f : kAllFlopFormulas) {
+        QVector<double> xs, ys;
+        for (double seq : seqs) {
+            if (const auto v = countFlopsPerToken(s.model, static_cast<int64_t>(seq)).get(f)) {
+                xs << seq;
+                ys << *v / kGiga;
+            }
+        }
+        if (!xs.isEmpty())
+            m_chart->addLine(formulaShortName(f), xs, ys);
+    }
+    // A packed run sits at the length its attention really spans (sum d^2 / sum d), where the curves give its count.
+    const double attentionLength = scenarioFlopCounts(s).effectiveAttentionLength;
+    m_chart->addScatter(attentionLength != static_cast<double>(s.workload.seqLen)
+            ? tr("This scenario (%1, packed to %2: attention over %3)")
+                  .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen)),
+                      grouped(std::round(attentionLength)))
+            : tr("This scenario (%1, S = %2)")
+                  .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen))),
+        { attentionLength }, { scenarioFlopsPerToken(s) / kGiga });
+    m_chart->rescale();
+}
+
+void CalculatorPanel::updateFindings()
+{
+    m_findings->clear();
+    const Scenario& s = m_model->scenario();
+    if (!s.measuredThroughput) {
+        m_findings->appendRow(new QStandardItem(tr("Enter a measured throughput to check the run.")));
+        return;
+    }
+    const ReportedRun run = reportedRunFromScenario(s,
+        m_model->throughputInput() == ThroughputInput::StepTime ? std::optional(m_model->throughputValue())
+                                                                : std::nullopt);
+    const Diagnosis diagnosis = diagnose({ run }, m_presets.hardware());
+    for (const RunDiagnosis& rd : diagnosis.runs) {
+        for (const Finding& f : rd.findings) {
+            auto* item = new QStandardItem(QStringLiteral("[%1] %2").arg(qs(f.severity), qs(f.message)));
+            item->setToolTip(qs(f.code));
+            item->setData(qs(f.code), Qt::UserRole);
+            m_findings->appendRow(item);
+        }
+    }
+    if (m_findings->rowCount() == 0)
+        m_findings->appendRow(new QStandardItem(tr("No inconsistencies: the figures agree with each other and with the "
+                                                   "GPU's dense peak.")));
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,220 @@
+#include "widgets/calculator/calculator_tables.h"
+#include "widgets/charts/category_palette.h"
+
+#include <QColor>
+#include <QFont>
+
+#include <QLocale>
+#include <QStandardItemModel>
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/number_format.h"
+#include "core/units.h"
+#include "widgets/charts/category_palette.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString billions(int64_t n)
+{
+    return QLocale().toString(static_cast<double>(n) / kGiga, 'f', 3) + QStringLiteral(" B");
+}
+QString grouped(int64_t n)
+{
+    return QLocale().toString(static_cast<qlonglong>(n));
+}
+QString gflops(double flop)
+{
+    return QLocale().toString(flop / kGiga, 'f', 2);
+}
+
+QStandardItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter)
+{
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setTextAlignment(align);
+    return item;
+}
+
+} // namespace
+
+QString formulaShortName(FlopFormula formula)
+{
+    switch (formula) {
+    case FlopFormula::SixN:
+        return QStringLiteral("6N");
+    case FlopFormula::PaLM:
+        return QStringLiteral("PaLM");
+    case FlopFormula::PerComponent:
+        return QStringLiteral("Per-component");
+    case FlopFormula::PerComponentCausal:
+        return QStringLiteral("Per-component, causal");
+    }
+    return {};
+}
+
+QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, double seqLen)
+{
+    const QString n = billions(model.isMoe() ? params.active : params.total);
+    switch (formula) {
+    case FlopFormula::SixN:
+        return QStringLiteral("6 x %1%2").arg(n, model.isMoe() ? QStringLiteral(" (active)") : QString());
+    case FlopFormula::PaLM: {
+        // As published, 12 L H Q S charges every layer full attention; say so where some layers have none.
+        const int full = localAttentionLayerCount(model, TokenMixer::FullAttention);
+        const QString overCount = full < model.layers
+            ? QObject::tr(" (as published: over-counts, %1 of %2 layers attend over the whole sequence)")
+                  .arg(full)
+                  .arg(model.layers)
+            : QString();
+        return QStringLiteral("6 x (%1 - %2) + 12 x %3 x %4 x %5 x %6")
+            .arg(n, billions(params.embedding))
+            .arg(model.layers)
+            .arg(model.heads)
+            .arg(model.qkHeadDim() == model.vHeadDim()
+                    ? QString::number(model.qkHeadDim())
+                    : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
+            .arg(grouped(std::round(seqLen)))
+            + overCount;
+    }
+    case FlopFormula::PerComponent:
+        return QStringLiteral("3 x sum of forward matmuls, full S x S attention");
+    case FlopFormula::PerComponentCausal:
+        return QStringLiteral("3 x sum of forward matmuls, attention halved by the causal mask");
+    }
+    return {};
+}
+
+void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params,
+    const FlopsPerToken& flops, std::optional<double> tokensPerSecPerGpu)
+{
+    table->clear();
+    table->setHorizontalHeaderLabels({ QStringLiteral("Formula"), QStringLiteral("With this scenario's terms"),
+        QStringLiteral("GFLOP/token"), QStringLiteral("TFLOPS per GPU"), QStringLiteral("MFU") });
+    const QLocale locale;
+    const SequencePacking& packing = scenario.workload.packing;
+    // TFLOPS and MFU of one FLOP/token figure at the measured throughput (useful tokens; padding left out).
+    const auto measured = [&](std::optional<double> perToken, double recompute, QString& tflops, QString& mfu) {
+        if (!perToken || !tokensPerSecPerGpu)
+            return false;
+        try {
+            const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
+                scenario.cluster.hardware, scenario.precision, usefulTokenFraction(packing));
+            tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
+            mfu = QString::fromStdString(formatPercent(r.mfu));
+            if (r.mfu > 1)
+                mfu += QObject::tr(" (above 100%: impossible)");
+            return r.mfu > 1;
+        } catch (const InputError&) {
+            return false; // the panel shows the reason once, above the tables
+        }
+    };
+    for (FlopFormula f : kAllFlopFormulas) {
+        const std::optional<double> perToken = flops.get(f);
+        QString tflops = QStringLiteral("-");
+        QString mfu = QStringLiteral("-");
+        double recompute = 0;
+        try {
+            recompute = recomputeFlopsPerToken(
+                scenario.model, scenario.workload.seqLen, packing, scenario.activationCheckpointing, f);
+        } catch (const InputError&) {
+        }
+        // No GPU computes above its peak: shown in the error colour.
+        const bool impossible = measured(perToken, recompute, tflops, mfu);
+        QString terms = perToken ? formulaWithTerms(f, scenario.model, params, flops.effectiveAttentionLength)
+                                 : QStringLiteral("needs the architecture (bare parameter count)");
+        if (perToken && flops.palmOverPackingLength && f != FlopFormula::SixN)
+            terms += QObject::tr(", attention per packed document");
+        QList<QStandardItem*> row { cell(formulaShortName(f), Qt::AlignLeft | Qt::AlignVCenter),
+            cell(terms, Qt::AlignLeft | Qt::AlignVCenter), cell(perToken ? gflops(*perToken) : QStringLiteral("-")),
+            cell(tflops), cell(mfu) };
+        if (impossible)
+            row.last()->setForeground(errorColour());
+        row[0]->setToolTip(
+            QString::fromUtf8(flopFormulaLabel(f).data(), static_cast<qsizetype>(flopFormulaLabel(f).size())));
+        if (f == scenario.mfuFormula) {
+            // The convention the MFU figures elsewhere in the window are reported in.
+            for (auto* item : row) {
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            }
+            row[0]->setText(row[0]->text() + QStringLiteral(" (reported)"));
+        }
+        table->appendRow(row);
+    }
+    // PaLM as published over the packing length, beside the per-document count: the figure an MFU computed the
+    // naive way divides, labelled as the over-count it is.
+    if (flops.palmOverPackingLength) {
+        QString tflops = QStringLiteral("-");
+        QString mfu = QStringLiteral("-");
+        double recompute = 0; // PaLM at the packing length is the unpacked sequence's count
+        try {
+            recompute = recomputeFlopsPerToken(
+                scenario.model, scenario.workload.seqLen, scenario.activationCheckpointing, FlopFormula::PaLM);
+        } catch (const InputError&) {
+        }
+        const bool impossible = measured(flops.palmOverPackingLength, recompute, tflops, mfu);
+        QList<QStandardItem*> row { cell(QObject::tr("PaLM, S = packing length"), Qt::AlignLeft | Qt::AlignVCenter),
+            cell(formulaWithTerms(FlopFormula::PaLM, scenario.model, params, double(scenario.workload.seqLen))
+                    + QObject::tr(": over-counts, documents are masked apart"),
+                Qt::AlignLeft | Qt::AlignVCenter),
+            cell(gflops(*flops.palmOverPackingLength)), cell(tflops), cell(mfu) };
+        row[0]->setToolTip(QObject::tr("PaLM's formula as published with S = the packing length. With per-document "
+                                       "masking each token attends only within its document, so this over-counts."));
+        for (auto* item : row)
+            item->setForeground(impossible ? errorColour() : QColor(Qt::gray));
+        table->appendRow(row);
+    }
+}
+
+void fillComponentTable(
+    QStandardItemModel* table, const ForwardComponents& forward, const std::vector<LayerTypeFlops>& byLayerType)
+{
+    fillComponentTable(table, forward);
+    if (byLayerType.empty())
+        return;
+    // The same forward total by layer type (core/model/layer_type_flops.h): one row per token mixer, channel mixer
+    // and the LM head, under a heading row.
+    const double total = forward.total();
+    QList<QStandardItem*> heading { cell(QObject::tr("By layer type"), Qt::AlignLeft | Qt::AlignVCenter), cell({}),
+        cell({}), cell({}) };
+    QFont bold = heading[0]->font();
+    bold.setBold(true);
+    heading[0]->setFont(bold);
+    table->appendRow(heading);
+    for (const LayerTypeFlops& t : byLayerType)
+        table->appendRow({ cell(QStringLiteral("  ") + QString::fromStdString(t.label), Qt::AlignLeft | Qt::AlignVCenter),
+            cell(gflops(t.forward)), cell(gflops(3 * t.forward)),
+            cell(total > 0 ? QString::fromStdString(formatPercent(t.forward / total)) : QStringLiteral("-")) });
+}
+
+void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward)
+{
+    table->clear();
+    table->setHorizontalHeaderLabels({ QStringLiteral("Component"), QStringLiteral("Forward GFLOP/token"),
+        QStringLiteral("Training GFLOP/token (x3)"), QStringLiteral("Share") });
+    const double total = forward.total();
+    const std::pair<QString, double> parts[] = {
+        { QStringLiteral("Q/K/V projections"), forward.qkvProjection },
+        { QStringLiteral("Attention scores (Q.K^T)"), forward.attentionScores },
+        { QStringLiteral("Attention x V"), forward.attentionValues },
+        { QStringLiteral("Output projection"), forward.outputProjection },
+        // Hybrid models: linear-attention and Mamba recurrences, and the sparse-attention indexer (formulas.md).
+        { QStringLiteral("Linear-attention, Mamba or indexer core"), forward.mixerCore },
+        { QStringLiteral("FFN"), forward.ffn },
+        { QStringLiteral("Router"), forward.router },
+        { QStringLiteral("LM head"), forward.lmHead },
+        { QStringLiteral("Total"), total },
+    };
+    for (const auto& [name, value] : parts) {
+        if (value == 0 && name != QLatin1String("Total"))
+            continue; // a dense model has no router
+        table->appendRow({ cell(name, Qt::AlignLeft | Qt::AlignVCenter), cell(gflops(value)), cell(gflops(3 * value)),
+            cell(total > 0 ? QString::fromStdString(formatPercent(value / total)) : QStringLiteral("-")) });
+    }
+}
+
+} // namespace mfu::widgets

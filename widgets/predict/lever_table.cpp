@@ -1,0 +1,80 @@
+#include "widgets/predict/lever_table.h"
+
+#include <QHeaderView>
+#include <QLocale>
+
+#include "core/number_format.h"
+#include "core/units.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+enum Column { Name, Now, Tokens, Mfu, Memory, ColumnCount };
+
+QString percentText(double fraction)
+{
+    return QString::fromStdString(formatPercent(fraction));
+}
+
+QTableWidgetItem* cell(const QString& text, const QString& tip = {})
+{
+    auto* i = new QTableWidgetItem(text);
+    i->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    if (!tip.isEmpty())
+        i->setToolTip(tip);
+    return i;
+}
+
+} // namespace
+
+LeverTable::LeverTable(QWidget* parent)
+    : QTableWidget(0, ColumnCount, parent)
+{
+    setObjectName(QStringLiteral("leverTable"));
+    setAccessibleName(tr("Levers: the prediction with and without each"));
+    setHorizontalHeaderLabels({ tr("Lever"), tr("Now"), tr("Useful tokens/s per GPU\nwith / without"),
+        tr("MFU\nwith / without"), tr("Peak memory per GPU\nwith / without") });
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(true);
+    verticalHeader()->setVisible(false);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setWordWrap(false);
+}
+
+void LeverTable::showLevers(const std::vector<LeverEffect>& levers)
+{
+    setRowCount(0);
+    if (levers.empty()) {
+        setRowCount(1);
+        setItem(0, Name, cell(tr("No prediction for this scenario: no levers to compare")));
+        return;
+    }
+    const QLocale locale;
+    setRowCount(static_cast<int>(levers.size()));
+    for (int row = 0; row < rowCount(); ++row) {
+        const LeverEffect& e = levers[static_cast<size_t>(row)];
+        const LeverOutcome& on = e.with;
+        const LeverOutcome& off = e.without;
+        setItem(row, Name, cell(QString::fromStdString(std::string(leverLabel(e.lever)))));
+        setItem(row, Now, cell(e.inScenario ? tr("on") : tr("off")));
+        const double gain
+            = off.usefulTokensPerSecPerGpu > 0 ? on.usefulTokensPerSecPerGpu / off.usefulTokensPerSecPerGpu - 1.0 : 0.0;
+        setItem(row, Tokens,
+            cell(tr("%1 / %2 (%3%4)")
+                     .arg(locale.toString(on.usefulTokensPerSecPerGpu, 'f', 0),
+                         locale.toString(off.usefulTokensPerSecPerGpu, 'f', 0), gain >= 0 ? tr("+") : QString(),
+                         percentText(gain)),
+                tr("Tokens that train the model: processed tokens less the padding kept")));
+        setItem(row, Mfu, cell(tr("%1 / %2").arg(percentText(on.mfu), percentText(off.mfu))));
+        QString memory
+            = tr("%1 / %2 GiB").arg(on.peakMemoryBytes / kGiB, 0, 'f', 1).arg(off.peakMemoryBytes / kGiB, 0, 'f', 1);
+        if (on.fits != off.fits)
+            memory += on.fits ? tr(": fits only with it") : tr(": fits only without it");
+        else if (!on.fits)
+            memory += tr(": does not fit either way");
+        setItem(row, Memory, cell(memory));
+    }
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,358 @@
+#include "widgets/predict/parallelism_editor.h"
+
+#include <QAbstractSpinBox>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <exception>
+
+#include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+#include "core/presets/hf_vision.h"
+#include "core/scenario/scenario_facts.h"
+#include "widgets/scenario/quantity_spin_box.h"
+#include "widgets/scenario/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+const QString kGlobalBatch = QStringLiteral("globalBatchTokens");
+const QString kDocumentLength = QStringLiteral("documentLength");
+const QString kAttentionMask = QStringLiteral("attentionMask");
+const QString kPadding = QStringLiteral("paddingPercent");
+const QString kVisionTokens = QStringLiteral("visionTokens");
+
+int clampToInt(int64_t v)
+{
+    return static_cast<int>(std::clamp<int64_t>(v, 0, INT_MAX));
+}
+} // namespace
+
+QString scenarioProblem(const Scenario& scenario)
+{
+    try {
+        const CostModel model(scenario);
+        if (const char* reason = model.invalidReason(scenario))
+            return QString::fromUtf8(reason);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+ParallelismEditor::ParallelismEditor(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+{
+    buildUi();
+    connect(m_model, &ScenarioModel::changed, this, &ParallelismEditor::syncFromModel);
+    syncFromModel();
+}
+
+void ParallelismEditor::buildUi()
+{
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    addSpin(
+        form, "tp", tr("&TP:"), tr("Tensor-parallel degree"), 1, 4096,
+        [](const Scenario& s) { return s.parallelism.tp; }, [](Scenario& s, int v) { s.parallelism.tp = v; });
+    addCheck(
+        form, "sequenceParallel", tr("Sequence parallel"), tr("Sequence parallelism alongside TP"),
+        [](const Scenario& s) { return int(s.parallelism.sequenceParallel); },
+        [](Scenario& s, int v) { s.parallelism.sequenceParallel = v != 0; });
+    addCheck(
+        form, "asyncTp", tr("Async TP"), tr("Asynchronous tensor parallelism"),
+        [](const Scenario& s) { return int(s.parallelism.asyncTp); },
+        [](Scenario& s, int v) { s.parallelism.asyncTp = v != 0; });
+    addSpin(
+        form, "pp", tr("&PP stages:"), tr("Pipeline-parallel stages"), 1, 1024,
+        [](const Scenario& s) { return s.parallelism.pp; }, [](Scenario& s, int v) { s.parallelism.pp = v; });
+    addSpin(
+        form, "virtualStages", tr("&Virtual stages:"), tr("Virtual pipeline stages per rank"), 1, 64,
+        [](const Scenario& s) { return s.parallelism.virtualStages; },
+        [](Scenario& s, int v) { s.parallelism.virtualStages = v; });
+    addCombo(
+        form, "schedule", tr("&Schedule:"), tr("Pipeline schedule"),
+        { { tr("1F1B"), int(PipelineSchedule::OneFOneB) },
+            { tr("Interleaved 1F1B"), int(PipelineSchedule::Interleaved1F1B) },
+            { tr("Zero bubble"), int(PipelineSchedule::ZeroBubble) } },
+        [](const Scenario& s) { return int(s.parallelism.schedule); },
+        [](Scenario& s, int v) { s.parallelism.schedule = static_cast<PipelineSchedule>(v); });
+    addSpin(
+        form, "cp", tr("&CP:"), tr("Context-parallel degree"), 1, 4096,
+        [](const Scenario& s) { return s.parallelism.cp; }, [](Scenario& s, int v) { s.parallelism.cp = v; });
+    addSpin(
+        form, "ep", tr("&EP:"), tr("Expert-parallel degree"), 1, 4096,
+        [](const Scenario& s) { return s.parallelism.ep; }, [](Scenario& s, int v) { s.parallelism.ep = v; });
+    addSpin(
+        form, "hsdpReplicas", tr("&HSDP replicas:"), tr("HSDP replica groups (FSDP shards over the rest)"), 1,
+        1'000'000, [](const Scenario& s) { return s.parallelism.hsdpReplicas; },
+        [](Scenario& s, int v) { s.parallelism.hsdpReplicas = v; });
+    addSpin(
+        form, "microBatch", tr("&Micro-batch:"), tr("Micro-batch in sequences per GPU"), 1, 1'000'000,
+        [](const Scenario& s) { return clampToInt(s.workload.microBatch); },
+        [](Scenario& s, int v) { s.workload.microBatch = v; });
+    addSpin(
+        form, "globalBatchTokens", tr("&Global batch:"), tr("Global batch in tokens per optimizer step"), 1, INT_MAX,
+        [](const Scenario& s) { return clampToInt(s.workload.globalBatchTokens); },
+        [](Scenario& s, int v) { s.workload.globalBatchTokens = v; });
+    // Packing: documents per sequence as a mean (a histogram comes from a scenario file or `--doc-lengths`), the
+    // attention mask, the padding kept.
+    addSpin(
+        form, "documentLength", tr("&Documents:"),
+        tr("Mean document length in a packed sequence, tokens; 0: one document per sequence"), 0, INT_MAX,
+        [](const Scenario& s) {
+            return s.workload.packing.packed()
+                ? clampToInt(std::llround(meanDocumentLength(s.workload.packing, s.workload.seqLen)))
+                : 0;
+        },
+        [](Scenario& s, int v) {
+            s.workload.packing.documents.clear();
+            s.workload.packing.meanOnly = false;
+            if (v > 0) {
+                s.workload.packing.documents = { { v, 1.0 } };
+                s.workload.packing.meanOnly = true;
+            }
+        });
+    if (auto* documents = qobject_cast<QuantitySpinBox*>(m_fields[kDocumentLength].widget)) {
+        documents->setSuffix(tr(" tokens"));
+        documents->setSpecialValueText(tr("unpacked"));
+        documents->setCountsTokensInSequence(true); // "2k" documents: 2,048 tokens, as with the sequence length
+    }
+    addCombo(
+        form, "attentionMask", tr("Attention &mask:"),
+        tr("Attention in a packed sequence: per document (varlen, document masking) or over the whole packed sequence"),
+        { { tr("Per document"), int(PackedAttention::PerDocument) },
+            { tr("Whole sequence"), int(PackedAttention::WholeSequence) } },
+        [](const Scenario& s) { return int(s.workload.packing.attention); },
+        [](Scenario& s, int v) { s.workload.packing.attention = static_cast<PackedAttention>(v); });
+    addSpin(
+        form, "paddingPercent", tr("Pa&dding kept:"), tr("Share of processed tokens that are padding, percent"), 0, 99,
+        [](const Scenario& s) { return int(std::lround(s.workload.packing.paddingFraction * 100.0)); },
+        [](Scenario& s, int v) { s.workload.packing.paddingFraction = v / 100.0; });
+    if (auto* padding = qobject_cast<QSpinBox*>(m_fields[kPadding].widget))
+        padding->setSuffix(tr(" %"));
+    addSpin(
+        form, "visionTokens", tr("&Vision tokens:"),
+        tr("Vision tokens per sequence (a vision-language model; its encoder is counted beside MFU)"), 0, INT_MAX,
+        [](const Scenario& s) { return clampToInt(s.workload.vision.tokensPerSequence); },
+        [](Scenario& s, int v) { s.workload.vision.tokensPerSequence = v; });
+    if (auto* vision = qobject_cast<QSpinBox*>(m_fields[kVisionTokens].widget)) {
+        vision->setSuffix(tr(" per sequence"));
+        vision->setSpecialValueText(tr("none (text)"));
+    }
+    addCombo(
+        form, "activationCheckpointing", tr("&Checkpointing:"), tr("Activation checkpointing"),
+        { { tr("None"), int(ActivationCheckpointing::None) },
+            { tr("Selective"), int(ActivationCheckpointing::Selective) },
+            { tr("Full"), int(ActivationCheckpointing::Full) } },
+        [](const Scenario& s) { return int(s.activationCheckpointing); },
+        [](Scenario& s, int v) { s.activationCheckpointing = static_cast<ActivationCheckpointing>(v); });
+    addSpin(
+        form, "fsdpPrefetch", tr("FSDP pre&fetch:"), tr("FSDP prefetch depth in layers"), 0, 8,
+        [](const Scenario& s) { return s.flags.fsdpPrefetchLayers; },
+        [](Scenario& s, int v) { s.flags.fsdpPrefetchLayers = v; });
+    addCombo(
+        form, "reduceDtype", tr("&Reduce dtype:"), tr("Gradient reduce data type"),
+        { { tr("FP32"), 0 }, { tr("BF16"), 1 } }, [](const Scenario& s) { return int(s.flags.reduceInBf16); },
+        [](Scenario& s, int v) { s.flags.reduceInBf16 = v != 0; });
+    addCheck(
+        form, "fusedOptimizer", tr("Fused optimizer"), tr("Fused AdamW optimizer"),
+        [](const Scenario& s) { return int(s.flags.fusedOptimizer); },
+        [](Scenario& s, int v) { s.flags.fusedOptimizer = v != 0; });
+    addCheck(
+        form, "compiled", tr("torch.compile"), tr("Compiled model"),
+        [](const Scenario& s) { return int(s.flags.compiled); }, [](Scenario& s, int v) { s.flags.compiled = v != 0; });
+    addCheck(
+        form, "optimizerInBackward", tr("Optimizer in backward"), tr("Optimizer step overlapped with backward"),
+        [](const Scenario& s) { return int(s.flags.optimizerInBackward); },
+        [](Scenario& s, int v) { s.flags.optimizerInBackward = v != 0; });
+    addCheck(
+        form, "fusedLinearCrossEntropy", tr("Fused linear cross-entropy"),
+        tr("LM head and loss fused in chunks (Liger Kernel): the logits are never held whole"),
+        [](const Scenario& s) { return int(s.flags.fusedLinearCrossEntropy); },
+        [](Scenario& s, int v) { s.flags.fusedLinearCrossEntropy = v != 0; });
+    addCheck(
+        form, "fusedNormActivation", tr("Fused norm/SwiGLU/RoPE"),
+        tr("Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): in an eager run fewer memory passes and less "
+           "saved for backward; torch.compile fuses them already"),
+        [](const Scenario& s) { return int(s.flags.fusedNormActivation); },
+        [](Scenario& s, int v) { s.flags.fusedNormActivation = v != 0; });
+    addCheck(
+        form, "fp8ScalesInBackward", tr("FP8 scales in backward"), tr("Precompute FP8 weight scales during backward"),
+        [](const Scenario& s) { return int(s.flags.fp8ScalesInBackward); },
+        [](Scenario& s, int v) { s.flags.fp8ScalesInBackward = v != 0; });
+
+    for (int i = 1; i < m_order.size(); ++i)
+        setTabOrder(m_fields[m_order[i - 1]].widget, m_fields[m_order[i]].widget);
+}
+
+ParallelismEditor::Field& ParallelismEditor::addField(
+    QFormLayout* form, const char* name, const QString& label, QWidget* widget, Read read, Write write)
+{
+    const QString key = QLatin1String(name);
+    widget->setObjectName(key);
+    auto* reason = new QLabel;
+    reason->setObjectName(key + QStringLiteral("Reason"));
+    reason->setWordWrap(true);
+    reason->setVisible(false);
+    reason->setForegroundRole(QPalette::Link); // stands out in light and dark palettes
+    // Spin boxes and combo boxes may shrink to their minimum (Qt's default makes a spin box's size hint its minimum,
+    // and a spin box of a large range would set the editor's width).
+    if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget))
+        widget->setSizePolicy(QSizePolicy::Preferred, widget->sizePolicy().verticalPolicy());
+    // A check box is its own label: it spans the row, so the editor stays narrow enough for a 1280-pixel window.
+    if (label.isEmpty() && qobject_cast<QCheckBox*>(widget))
+        form->addRow(widget);
+    else
+        form->addRow(label, widget);
+    form->addRow(QString(), reason);
+    m_order << key;
+    Field& f = m_fields[key];
+    f = { widget, reason, std::move(read), std::move(write) };
+    return f;
+}
+
+void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+    int min, int max, Read read, Write write)
+{
+    auto* spin = new QuantitySpinBox; // takes "1M" tokens, "2k" GPUs; keeps every typed character
+    spin->setRange(min, max);
+    spin->setAccessibleName(accessible);
+    spin->setToolTip(accessible); // the label is an abbreviation (TP, CP, EP, HSDP): spelled out on hover
+    spin->setKeyboardTracking(false); // typed numbers apply on Enter; arrows and the wheel apply at every step
+    spin->setGroupSeparatorShown(max > 100'000);
+    addField(form, name, label, spin, std::move(read), std::move(write));
+    const QString key = QLatin1String(name);
+    connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) { edit(key, v); });
+}
+
+void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+    const std::vector<std::pair<QString, int>>& items, Read read, Write write)
+{
+    auto* combo = new QComboBox;
+    // Sized to a short item, not the longest: the editor column must fit 1280x720; items are named to fit it whole.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(10);
+    combo->setAccessibleName(accessible);
+    combo->setToolTip(accessible);
+    for (const auto& [text, value] : items)
+        combo->addItem(text, value);
+    addField(form, name, label, combo, std::move(read), std::move(write));
+    const QString key = QLatin1String(name);
+    connect(
+        combo, &QComboBox::currentIndexChanged, this, [this, key, combo] { edit(key, combo->currentData().toInt()); });
+}
+
+void ParallelismEditor::addCheck(
+    QFormLayout* form, const char* name, const QString& text, const QString& accessible, Read read, Write write)
+{
+    auto* check = new QCheckBox(text);
+    check->setAccessibleName(accessible);
+    addField(form, name, QString(), check, std::move(read), std::move(write));
+    const QString key = QLatin1String(name);
+    connect(check, &QCheckBox::toggled, this, [this, key](bool on) { edit(key, on ? 1 : 0); });
+}
+
+QString ParallelismEditor::validationReason(const QString& fieldName) const
+{
+    const auto it = m_fields.constFind(fieldName);
+    return it == m_fields.constEnd() ? QString() : it->reason->text();
+}
+
+void ParallelismEditor::showReason(Field& field, const QString& text)
+{
+    field.reason->setText(text);
+    field.reason->setVisible(!text.isEmpty());
+    field.widget->setAccessibleDescription(text); // read with the field, not only seen next to it
+}
+
+void ParallelismEditor::edit(const QString& name, int value)
+{
+    Field& field = m_fields[name];
+    Scenario candidate = m_model->scenario();
+    field.write(candidate, value);
+    QString problem = scenarioProblem(candidate);
+    if (problem.isEmpty() && name == kGlobalBatch) {
+        const int64_t perMicroStep = tokensPerMicroStep(candidate);
+        if (value < perMicroStep || value % perMicroStep != 0)
+            problem = tr("must be a whole number of micro-steps of %L1 tokens (micro-batch x sequence x %2 "
+                         "data-parallel ranks)")
+                          .arg(perMicroStep)
+                          .arg(dataParallelRanks(candidate));
+    }
+    const bool packing = name == kDocumentLength || name == kAttentionMask || name == kPadding;
+    if (problem.isEmpty() && packing) {
+        try {
+            validatePacking(candidate.workload.packing, candidate.workload.seqLen);
+        } catch (const InputError& e) {
+            problem = QString::fromStdString(e.what());
+        }
+    }
+    if (problem.isEmpty() && name == kVisionTokens && value > 0) {
+        if (!candidate.model.vision)
+            problem = tr("%1 has no vision encoder this application counts (%2 configs have one)")
+                          .arg(QString::fromStdString(candidate.model.name),
+                              QString::fromStdString(visionEncoderFamilies()));
+        else
+            try {
+                validateVisionWorkload(candidate.workload.vision, candidate.workload.seqLen);
+            } catch (const InputError& e) {
+                problem = QString::fromStdString(e.what());
+            }
+    }
+    showReason(field, problem);
+    if (!problem.isEmpty())
+        return;
+    if (name == kVisionTokens) {
+        m_model->setVision(candidate.workload.vision);
+        return;
+    }
+    if (packing) {
+        m_model->setPacking(candidate.workload.packing);
+        return;
+    }
+    if (name == kGlobalBatch) {
+        m_model->setGlobalBatchTokens(value);
+        return;
+    }
+    m_model->setConfiguration(
+        candidate.parallelism, candidate.activationCheckpointing, candidate.flags, candidate.workload.microBatch);
+}
+
+void ParallelismEditor::syncFromModel()
+{
+    const Scenario& s = m_model->scenario();
+    for (auto it = m_fields.begin(); it != m_fields.end(); ++it) {
+        Field& f = it.value();
+        const QSignalBlocker block(f.widget);
+        const int v = f.read(s);
+        if (auto* spin = qobject_cast<QSpinBox*>(f.widget))
+            spin->setValue(v);
+        else if (auto* combo = qobject_cast<QComboBox*>(f.widget))
+            combo->setCurrentIndex(combo->findData(v));
+        else if (auto* check = qobject_cast<QCheckBox*>(f.widget))
+            check->setChecked(v != 0);
+        showReason(f, {});
+    }
+    // The global batch moves in whole micro-steps.
+    int64_t perMicroStep = 1;
+    try {
+        perMicroStep = tokensPerMicroStep(s);
+    } catch (const InputError&) {
+        perMicroStep = 1; // the layout error is shown by scenarioProblem() beside the degrees
+    }
+    static_cast<QSpinBox*>(m_fields[kGlobalBatch].widget)->setSingleStep(clampToInt(perMicroStep));
+    m_fields[kGlobalBatch].widget->setToolTip(
+        tr("Steps of %L1 tokens: one micro-batch on every data-parallel rank").arg(perMicroStep));
+}
+
+} // namespace mfu::widgets

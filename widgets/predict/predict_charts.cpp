@@ -1,0 +1,300 @@
+#include "widgets/predict/predict_charts.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "core/costmodel/mfu_waterfall.h"
+#include "core/units.h"
+#include "widgets/charts/chart_view.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// Lines of a few points (sweeps, precision) read better with a marker at each point; a single point is then seen too.
+void markPoints(ChartView* chart, int index)
+{
+    chart->setSeriesMarker(index, Marker::Circle);
+}
+
+// One colour and one symbol per kind of point, the same on every sweep (the legend shows both).
+const QColor kInvalidColour(0x77, 0x77, 0x77); // cannot be laid out: grey, an X
+const QColor kNothingColour(0xCC, 0x79, 0xA7); // the planner found nothing: reddish purple, a triangle down
+
+int addIfAny(ChartView* chart, SeriesKind kind, const char* name, const QVector<double>& x, const QVector<double>& y)
+{
+    if (x.isEmpty())
+        return -1;
+    if (kind == SeriesKind::Misfit)
+        return chart->addMisfits(QLatin1String(name), x, y);
+    return chart->addScatter(QLatin1String(name), x, y);
+}
+
+void addInvalid(ChartView* chart, const QVector<double>& x)
+{
+    const int index = addIfAny(chart, SeriesKind::Misfit, series::kCurrentInvalid, x, QVector<double>(x.size(), 0.0));
+    if (index >= 0) {
+        chart->setSeriesColour(index, kInvalidColour);
+        chart->setSeriesMarker(index, Marker::Cross);
+    }
+}
+
+void addNothingFits(ChartView* chart, const QVector<double>& x)
+{
+    const int index = addIfAny(chart, SeriesKind::Misfit, series::kBestNone, x, QVector<double>(x.size(), 0.0));
+    if (index >= 0) {
+        chart->setSeriesColour(index, kNothingColour);
+        chart->setSeriesMarker(index, Marker::TriangleDown);
+    }
+}
+
+// Where a measurement of a fitting point likely lies, as MFU fractions: the point's own band from the core sweep
+// (SweepPoint::currentBand), or, for a sweep run without error bands, the scenario's band scaled to the point.
+std::optional<std::pair<double, double>> bandAt(const SweepPoint& point, const ErrorBand* band)
+{
+    if (!point.currentValid || !point.current.fits)
+        return std::nullopt;
+    if (point.currentBand)
+        return std::pair { point.currentBand->mfuLow, point.currentBand->mfuHigh };
+    if (!band)
+        return std::nullopt;
+    return std::pair { point.current.mfu * band->lowFactor, point.current.mfu * band->highFactor };
+}
+
+void push(QVector<double>& xs, QVector<double>& ys, double x, double y)
+{
+    xs << x;
+    ys << y;
+}
+
+double precisionX(TrainingPrecision p)
+{
+    return p == TrainingPrecision::BF16_FP8 ? 1 : 0;
+}
+
+} // namespace
+
+std::vector<MeasuredPoint> measuredOnAxis(const Scenario& s, SweepAxis axis)
+{
+    std::vector<MeasuredPoint> out;
+    for (const MeasuredPoint& m : s.measuredPoints) {
+        const bool samePrecision = m.precision == s.precision;
+        const bool sameGpus = m.gpuCount == 0 || m.gpuCount == s.cluster.gpuCount;
+        const bool sameSeq = m.seqLen == 0 || m.seqLen == s.workload.seqLen;
+        const bool onAxis = (axis == SweepAxis::SeqLen && m.seqLen > 0 && sameGpus && samePrecision)
+            || (axis == SweepAxis::GpuCount && m.gpuCount > 0 && sameSeq && samePrecision)
+            || (axis == SweepAxis::Precision && sameSeq && sameGpus);
+        if (onAxis && m.mfu > 0)
+            out.push_back(m);
+    }
+    return out;
+}
+
+void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
+{
+    const MfuWaterfall w = mfuWaterfall(prediction);
+    chart->clearSeries();
+    chart->setTitle(QObject::tr("From the BF16 dense peak to achieved MFU"));
+    chart->setXAxis(QString(), QString());
+    chart->setYAxis(QObject::tr("MFU"), QObject::tr("%")); // of the BF16 dense peak, the first bar
+    QStringList categories { QObject::tr("BF16 dense peak") };
+    QVector<double> x { 0 }, left { w.peakPoints }, lost { 0 };
+    double level = w.peakPoints;
+    for (const MfuLoss& loss : w.losses) {
+        const double after = level - loss.points;
+        categories << qs(loss.label) + (loss.points < 0 ? QObject::tr(" (gain)") : QString());
+        x << static_cast<double>(x.size());
+        left << std::min(level, after);
+        lost << std::abs(loss.points);
+        level = after;
+    }
+    categories << QObject::tr("Achieved MFU");
+    x << static_cast<double>(x.size());
+    left << w.achievedPoints;
+    lost << 0;
+    chart->setCategories(categories);
+    const int base = chart->addBars(QObject::tr("MFU left"), x, left);
+    chart->addBars(QObject::tr("Lost here"), x, lost, base);
+    chart->plot()->xAxis->setTickLabelRotation(35); // long component names stay readable side by side
+    chart->rescale();
+}
+
+void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const PlannedConfig* best)
+{
+    chart->clearSeries();
+    chart->setTitle(QObject::tr("Peak memory per GPU"));
+    chart->setXAxis(QString(), QString());
+    chart->setYAxis(QObject::tr("Memory"), QObject::tr("GiB"));
+    QStringList categories { current.fits ? QObject::tr("This configuration")
+                                          : QObject::tr("This configuration (does not fit)") };
+    std::vector<const MemoryBreakdown*> columns { &current.memory };
+    if (best) {
+        categories << QObject::tr("Planner's best");
+        columns.push_back(&best->prediction.memory);
+    }
+    chart->setCategories(categories);
+    using Part = double MemoryBreakdown::*;
+    const std::pair<QString, Part> parts[] = {
+        { QObject::tr("Parameters"), &MemoryBreakdown::parameters },
+        { QObject::tr("Gradients"), &MemoryBreakdown::gradients },
+        { QObject::tr("Optimizer state"), &MemoryBreakdown::optimizerState },
+        { QObject::tr("Activations"), &MemoryBreakdown::activations },
+        { QObject::tr("Temporary buffers"), &MemoryBreakdown::temporary },
+        { QObject::tr("Reserved (runtime)"), &MemoryBreakdown::reserved },
+    };
+    int below = -1;
+    for (const auto& [name, part] : parts) {
+        QVector<double> x, y;
+        for (size_t i = 0; i < columns.size(); ++i) {
+            x << static_cast<double>(i);
+            y << columns[i]->*part / kGiB;
+        }
+        below = chart->addBars(name, x, y, below);
+    }
+    const double capacity = current.memoryCapacityBytes / kGiB;
+    const double right = static_cast<double>(columns.size()) - 0.4;
+    chart->addLine(QLatin1String(series::kCapacity), { -0.6, right }, { capacity, capacity });
+    chart->rescale();
+}
+
+QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own)
+{
+    const QString at = axis == SweepAxis::SeqLen ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
+                                                 : QObject::tr("%L1 GPUs").arg(scenario.cluster.gpuCount);
+    if (!own)
+        return QObject::tr("This scenario (%1): cannot be laid out").arg(at);
+    return own->fits ? QObject::tr("This scenario (%1)").arg(at)
+                     : QObject::tr("This scenario (%1): does not fit").arg(at);
+}
+
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band,
+    const StepPrediction* own)
+{
+    const bool bySeq = sweep.axis == SweepAxis::SeqLen;
+    chart->clearSeries();
+    chart->setTitle(bySeq ? QObject::tr("MFU vs sequence length") : QObject::tr("MFU vs GPU count"));
+    chart->setXAxis(bySeq ? QObject::tr("Sequence length") : QObject::tr("GPU count"),
+        bySeq ? QObject::tr("tokens") : QObject::tr("GPUs"));
+    chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
+    chart->setLogX(true, bySeq ? 2 : 10);
+    QVector<double> cx, cy, misX, misY, badX, bestX, bestY, noneX, bandX, low, high;
+    for (const SweepPoint& p : sweep.points) {
+        if (!p.currentValid)
+            badX << p.x;
+        else if (p.current.fits)
+            push(cx, cy, p.x, 100.0 * p.current.mfu);
+        else
+            push(misX, misY, p.x, 100.0 * p.current.mfu);
+        if (const auto b = bandAt(p, band)) {
+            push(bandX, low, p.x, 100.0 * b->first);
+            high << 100.0 * b->second;
+        }
+        if (p.best)
+            push(bestX, bestY, p.x, 100.0 * p.best->prediction.mfu);
+        else
+            noneX << p.x;
+    }
+    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), cx, cy));
+    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bestX, bestY));
+    if (!bandX.isEmpty()) {
+        const int lowIndex = chart->addBandEdge(QLatin1String(series::kBandLow), bandX, low);
+        chart->addBandEdge(QLatin1String(series::kBandHigh), bandX, high, lowIndex);
+    }
+    addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
+    addInvalid(chart, badX);
+    addNothingFits(chart, noneX);
+    QVector<double> mx, my;
+    for (const MeasuredPoint& m : measuredOnAxis(scenario, sweep.axis))
+        push(mx, my, (bySeq ? static_cast<double>(m.seqLen) : m.gpuCount), 100.0 * m.mfu);
+    addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
+    // The scenario's own point, wherever it falls between the sweep's points: a star, in the text's colour.
+    const double ownX = bySeq ? static_cast<double>(scenario.workload.seqLen) : scenario.cluster.gpuCount;
+    if (ownX > 0) {
+        const int index
+            = chart->addScatter(ownPointName(scenario, sweep.axis, own), { ownX }, { own ? 100.0 * own->mfu : 0.0 });
+        chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
+        chart->setSeriesMarker(index, Marker::Star);
+    }
+    chart->rescale();
+}
+
+void showPrecisionTflops(ChartView* chart, const SweepResult& sweep)
+{
+    // GPUs per node as the cost model counts them (per node = per GPU x min(GPUs, GPUs per node)).
+    int gpusPerNode = 0;
+    for (const SweepPoint& p : sweep.points) {
+        const StepPrediction* pred = p.currentValid ? &p.current : p.best ? &p.best->prediction : nullptr;
+        if (pred && pred->tflopsPerGpu > 0) {
+            gpusPerNode = static_cast<int>(std::lround(pred->tflopsPerNode / pred->tflopsPerGpu));
+            break;
+        }
+    }
+    chart->clearSeries();
+    chart->setTitle(QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8"));
+    chart->setXAxis(QObject::tr("Precision"), QString());
+    // Per GPU on the left; per node is the same line read on the right-hand scale, never a second line on this axis.
+    chart->setYAxis(QObject::tr("Per GPU"), QObject::tr("TFLOP/s"));
+    chart->setCategories({ QObject::tr("BF16"), QObject::tr("BF16+FP8") });
+    QVector<double> x, gpu, bx, bestGpu, misX, misY;
+    for (const SweepPoint& p : sweep.points) {
+        const double px = precisionX(p.precision);
+        if (p.currentValid && p.current.fits)
+            push(x, gpu, px, p.current.tflopsPerGpu);
+        else if (p.currentValid)
+            push(misX, misY, px, p.current.tflopsPerGpu);
+        if (p.best)
+            push(bx, bestGpu, px, p.best->prediction.tflopsPerGpu);
+    }
+    markPoints(chart, chart->addLine(QObject::tr("Per GPU, this configuration"), x, gpu));
+    markPoints(chart, chart->addLine(QObject::tr("Per GPU, planner's best"), bx, bestGpu));
+    addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
+    chart->rescale();
+    if (gpusPerNode > 1)
+        chart->setSecondaryYScale(QObject::tr("Per node of %1 GPUs").arg(gpusPerNode), QObject::tr("TFLOP/s"),
+            static_cast<double>(gpusPerNode));
+}
+
+void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario)
+{
+    chart->clearSeries();
+    chart->setTitle(QObject::tr("MFU against each dense peak"));
+    chart->setXAxis(QObject::tr("Run / dense peak MFU is quoted against"), QString());
+    chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
+    chart->setCategories({ QObject::tr("BF16 run\nvs BF16 peak"), QObject::tr("FP8 run\nvs BF16 peak"),
+        QObject::tr("FP8 run\nvs FP8 peak") });
+    QVector<double> x, y, bx, by, misX, misY;
+    const auto place = [](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
+        if (p.precision == TrainingPrecision::BF16) {
+            push(xs, ys, 0, 100.0 * pred.mfu);
+            return;
+        }
+        push(xs, ys, 1, 100.0 * pred.mfu);
+        if (pred.mfuVsFp8Peak)
+            push(xs, ys, 2, 100.0 * *pred.mfuVsFp8Peak);
+    };
+    for (const SweepPoint& p : sweep.points) {
+        if (p.currentValid)
+            place(p, p.current, p.current.fits ? x : misX, p.current.fits ? y : misY);
+        if (p.best)
+            place(p, p.best->prediction, bx, by);
+    }
+    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), x, y));
+    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bx, by));
+    addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
+    QVector<double> mx, my;
+    for (const MeasuredPoint& m : measuredOnAxis(scenario, SweepAxis::Precision))
+        push(mx, my, precisionX(m.precision), 100.0 * m.mfu);
+    addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
+    chart->rescale();
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,48 @@
+#include "widgets/scenario/quantity_spin_box.h"
+
+#include <QLineEdit>
+
+#include <cmath>
+
+#include "core/number_parse.h"
+
+namespace mfu::widgets {
+
+QuantitySpinBox::QuantitySpinBox(QWidget* parent)
+    : QSpinBox(parent)
+{
+    setKeyboardTracking(false);
+}
+
+std::optional<int> QuantitySpinBox::parse(const QString& text) const
+{
+    QString t = text;
+    if (!prefix().isEmpty() && t.startsWith(prefix()))
+        t.remove(0, prefix().size());
+    if (!suffix().isEmpty() && t.endsWith(suffix()))
+        t.chop(suffix().size());
+    // The locale's group separator (what setGroupSeparatorShown writes) as well as the ones parseQuantity knows.
+    t.remove(locale().groupSeparator());
+    const std::string typed = t.trimmed().toStdString();
+    const auto v = m_countsTokensInSequence ? parseSequenceLength(typed) : parseQuantity(typed);
+    if (!v || *v != std::floor(*v) || *v < minimum() || *v > maximum())
+        return std::nullopt;
+    return static_cast<int>(*v);
+}
+
+std::optional<int> QuantitySpinBox::typedValue() const
+{
+    return parse(lineEdit()->text());
+}
+
+QValidator::State QuantitySpinBox::validate(QString& input, int&) const
+{
+    return parse(input) ? QValidator::Acceptable : QValidator::Intermediate;
+}
+
+int QuantitySpinBox::valueFromText(const QString& text) const
+{
+    return parse(text).value_or(value());
+}
+
+} // namespace mfu::widgets

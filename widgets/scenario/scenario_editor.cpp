@@ -1,0 +1,646 @@
+#include "widgets/scenario/scenario_editor.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/mfu.h"
+#include "core/number_parse.h"
+#include "core/presets/hf_config.h"
+#include "widgets/charts/chart_data.h"
+#include "widgets/scenario/quantity_spin_box.h"
+#include "widgets/scenario/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+const QString kImportedPrefix = QStringLiteral("imported:");
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// The longest context window published for a trained model: Llama 4 Scout, 10M tokens (Meta, "The Llama 4 herd",
+// April 2025). Longer sequences are not a training run anyone can describe.
+constexpr double kMaxSeqLen = 10'485'760; // Llama 4 Scout's 10M context (max_position_embeddings)
+
+QSpinBox* countSpin(int minimum, int maximum)
+{
+    auto* spin = new QuantitySpinBox;
+    spin->setMinimumWidth(90);
+    spin->setRange(minimum, maximum);
+    spin->setGroupSeparatorShown(true);
+    spin->setAccelerated(true);
+    return spin;
+}
+
+} // namespace
+
+std::optional<double> parseGroupedNumber(const QString& text)
+{
+    return parseQuantity(text.toStdString());
+}
+
+ScenarioEditor::ScenarioEditor(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_presets(presets)
+{
+    buildUi();
+    connect(m_model, &ScenarioModel::changed, this, &ScenarioEditor::syncFromModel);
+    syncFromModel();
+}
+
+ScenarioEditor::~ScenarioEditor()
+{
+    // Fields commit on focus-out, and a field being destroyed loses focus: nothing may reach this half-destroyed
+    // editor or the model from here on.
+    for (QObject* child : findChildren<QObject*>())
+        child->blockSignals(true);
+}
+
+void ScenarioEditor::buildUi()
+{
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // Preset names are long ("NVIDIA GB300 (NVL72)"); let combos shrink so the dock can stay narrow.
+    auto shrinkable = [](QComboBox* combo) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(14);
+    };
+    auto reasonLabel = [this](const char* name) {
+        auto* label = new QLabel(this);
+        label->setObjectName(QLatin1String(name));
+        label->setWordWrap(true);
+        label->setVisible(false);
+        return label;
+    };
+
+    m_modelCombo = new QComboBox;
+    shrinkable(m_modelCombo);
+    m_modelCombo->setObjectName(QStringLiteral("model"));
+    m_modelCombo->setAccessibleName(tr("Model"));
+    for (const ModelSpec& m : m_presets.models()) {
+        m_modelCombo->addItem(qs(m.name), qs(m.id));
+        m_modelCombo->setItemData(m_modelCombo->count() - 1, qs(m.source), Qt::ToolTipRole);
+    }
+    m_importButton = new QPushButton(tr("Import config.json..."));
+    m_importButton->setObjectName(QStringLiteral("importConfig"));
+    m_importButton->setAccessibleName(tr("Import a Hugging Face config.json"));
+    form->addRow(tr("&Model:"), m_modelCombo);
+    form->addRow(QString(), m_importButton);
+    m_modelReason = reasonLabel("modelReason");
+    form->addRow(QString(), m_modelReason);
+
+    m_hardwareCombo = new QComboBox;
+    shrinkable(m_hardwareCombo);
+    m_hardwareCombo->setObjectName(QStringLiteral("hardware"));
+    m_hardwareCombo->setAccessibleName(tr("GPU"));
+    for (const HardwareSpec& h : m_presets.hardware())
+        m_hardwareCombo->addItem(qs(h.name), qs(h.id));
+    form->addRow(tr("&GPU:"), m_hardwareCombo);
+
+    // A spin box silently refuses 0 or an empty field and puts its last value back when it loses focus; say why,
+    // next to the field, while the typed text is not a count it accepts.
+    auto explainBadCount = [this, form, &reasonLabel](QSpinBox* spin, const char* reasonName, const QString& reason) {
+        QLabel* label = reasonLabel(reasonName);
+        form->addRow(QString(), label);
+        auto* quantity = static_cast<QuantitySpinBox*>(spin);
+        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, quantity, label, reason] {
+            showReason(label, quantity, quantity->typedValue() ? QString() : reason);
+        });
+    };
+
+    m_gpuCount = countSpin(1, 1'000'000);
+    m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
+    m_gpuCount->setAccessibleName(tr("GPU count"));
+    form->addRow(tr("GPU &count:"), m_gpuCount);
+    explainBadCount(m_gpuCount, "gpuCountReason",
+        tr("Enter a whole number of GPUs from 1 to 1,000,000 (2k = 2,000); until then the scenario keeps its count."));
+
+    m_precisionCombo = new QComboBox;
+    shrinkable(m_precisionCombo);
+    m_precisionCombo->setObjectName(QStringLiteral("precision"));
+    m_precisionCombo->setAccessibleName(tr("Training precision"));
+    m_precisionCombo->addItem(tr("BF16"), static_cast<int>(TrainingPrecision::BF16));
+    m_precisionCombo->addItem(tr("BF16 + FP8 linear layers"), static_cast<int>(TrainingPrecision::BF16_FP8));
+    form->addRow(tr("&Precision:"), m_precisionCombo);
+    m_precisionReason = reasonLabel("precisionReason");
+    form->addRow(QString(), m_precisionReason);
+
+    m_seqLen = new QLineEdit;
+    m_seqLen->setObjectName(QStringLiteral("seqLen"));
+    m_seqLen->setAccessibleName(tr("Sequence length in tokens"));
+    m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192 or 32k"));
+    form->addRow(tr("&Sequence length:"), m_seqLen);
+    m_seqLenReason = reasonLabel("seqLenReason");
+    form->addRow(QString(), m_seqLenReason);
+
+    // Packed sequences (core/model/packing.h): the documents in each sequence as a mean or a file of lengths, whether
+    // attention is masked per document, and the padding kept. Defaults: one document per sequence, no padding.
+    m_documentLength = countSpin(0, 100'000'000);
+    m_documentLength->setObjectName(QStringLiteral("documentLength"));
+    static_cast<QuantitySpinBox*>(m_documentLength)->setCountsTokensInSequence(true); // "2k" documents: 2,048
+    m_documentLength->setAccessibleName(tr("Mean document length in a packed sequence, tokens"));
+    m_documentLength->setToolTip(tr("Mean length of the documents packed into each sequence (taken as all equal: the "
+                                    "lowest attention length that mean allows); 0: one document per sequence"));
+    m_documentLength->setSpecialValueText(tr("unpacked")); // short enough for the narrowest dock
+    m_documentLength->setSuffix(tr(" tokens"));
+    m_documentLength->setKeyboardTracking(false);
+    m_documentFile = new QPushButton(tr("Lengths..."));
+    m_documentFile->setObjectName(QStringLiteral("documentLengthsFile"));
+    m_documentFile->setAccessibleName(tr("Read document lengths from a file"));
+    m_documentFile->setToolTip(tr("A JSON array of lengths or [length, count] pairs, an object {length: count}, or "
+                                  "one 'length[,count]' per line"));
+    auto* documentsRow = new QHBoxLayout;
+    documentsRow->setContentsMargins(0, 0, 0, 0);
+    documentsRow->addWidget(m_documentLength, 1);
+    documentsRow->addWidget(m_documentFile);
+    // A label given as text to a row holding a layout gets no buddy (its '&' would show): set it here.
+    auto* documentsLabel = new QLabel(tr("D&ocuments:"));
+    documentsLabel->setBuddy(m_documentLength);
+    form->addRow(documentsLabel, documentsRow);
+    m_packingSummary = new QLabel;
+    m_packingSummary->setObjectName(QStringLiteral("packingSummary"));
+    m_packingSummary->setWordWrap(true);
+    m_packingSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_packingSummary);
+
+    m_attentionMask = new QComboBox;
+    shrinkable(m_attentionMask);
+    m_attentionMask->setObjectName(QStringLiteral("attentionMask"));
+    m_attentionMask->setAccessibleName(tr("Attention in a packed sequence"));
+    m_attentionMask->addItem(tr("per document (varlen)"), static_cast<int>(PackedAttention::PerDocument));
+    m_attentionMask->addItem(tr("whole packed sequence"), static_cast<int>(PackedAttention::WholeSequence));
+    form->addRow(tr("Attention &mask:"), m_attentionMask);
+
+    m_padding = countSpin(0, 99);
+    m_padding->setObjectName(QStringLiteral("paddingPercent"));
+    m_padding->setAccessibleName(tr("Padding kept, percent of processed tokens"));
+    m_padding->setToolTip(tr("Share of the processed tokens that are padding kept in the batch: MFU counts the "
+                             "rest, HFU all of them"));
+    m_padding->setSuffix(tr(" %"));
+    m_padding->setKeyboardTracking(false);
+    form->addRow(tr("Pa&dding kept:"), m_padding);
+    m_packingReason = reasonLabel("packingReason");
+    form->addRow(QString(), m_packingReason);
+
+    m_microBatch = countSpin(1, 1'000'000);
+    m_microBatch->setObjectName(QStringLiteral("microBatch"));
+    m_microBatch->setAccessibleName(tr("Micro-batch size in sequences per GPU"));
+    m_microBatch->setSuffix(tr(" seq/GPU"));
+    form->addRow(tr("M&icro-batch:"), m_microBatch);
+    explainBadCount(m_microBatch, "microBatchReason",
+        tr("Enter a whole number of sequences per GPU from 1 to 1,000,000; until then the scenario keeps its value."));
+
+    m_gradAccum = countSpin(1, 1'000'000);
+    m_gradAccum->setObjectName(QStringLiteral("gradAccum"));
+    m_gradAccum->setAccessibleName(tr("Gradient accumulation steps"));
+    form->addRow(tr("Gradient &accumulation:"), m_gradAccum);
+    explainBadCount(m_gradAccum, "gradAccumReason",
+        tr("Enter a whole number of accumulation steps from 1 to 1,000,000; until then the scenario keeps its value."));
+
+    m_tokensPerStep = new QLabel;
+    m_tokensPerStep->setObjectName(QStringLiteral("tokensPerStep"));
+    m_tokensPerStep->setWordWrap(true);
+    m_tokensPerStep->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(tr("Tokens per step:"), m_tokensPerStep);
+
+    m_throughputMode = new QComboBox;
+    shrinkable(m_throughputMode);
+    m_throughputMode->setObjectName(QStringLiteral("throughputMode"));
+    m_throughputMode->setAccessibleName(tr("How the throughput was measured"));
+    m_throughputMode->addItem(tr("tokens/s per GPU"), static_cast<int>(ThroughputInput::TokensPerSecPerGpu));
+    m_throughputMode->addItem(tr("tokens/s, whole cluster"), static_cast<int>(ThroughputInput::TokensPerSecCluster));
+    m_throughputMode->addItem(tr("step time (s/step)"), static_cast<int>(ThroughputInput::StepTime));
+    form->addRow(tr("Measured &as:"), m_throughputMode);
+    m_throughputValue = new QLineEdit;
+    m_throughputValue->setObjectName(QStringLiteral("throughputValue"));
+    m_throughputValue->setAccessibleName(tr("Measured throughput"));
+    form->addRow(tr("Measured &value:"), m_throughputValue);
+    m_throughputReason = reasonLabel("throughputReason");
+    form->addRow(QString(), m_throughputReason);
+
+    setTabOrder(m_modelCombo, m_importButton);
+    setTabOrder(m_importButton, m_hardwareCombo);
+    setTabOrder(m_hardwareCombo, m_gpuCount);
+    setTabOrder(m_gpuCount, m_precisionCombo);
+    setTabOrder(m_precisionCombo, m_seqLen);
+    setTabOrder(m_seqLen, m_documentLength);
+    setTabOrder(m_documentLength, m_documentFile);
+    setTabOrder(m_documentFile, m_attentionMask);
+    setTabOrder(m_attentionMask, m_padding);
+    setTabOrder(m_padding, m_microBatch);
+    setTabOrder(m_microBatch, m_gradAccum);
+    setTabOrder(m_gradAccum, m_throughputMode);
+    setTabOrder(m_throughputMode, m_throughputValue);
+
+    connect(m_modelCombo, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onModelChosen);
+    connect(m_importButton, &QPushButton::clicked, this, &ScenarioEditor::importFromDialog);
+    connect(m_hardwareCombo, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onHardwareChosen);
+    connect(m_gpuCount, &QSpinBox::valueChanged, m_model, &ScenarioModel::setGpuCount);
+    connect(m_precisionCombo, &QComboBox::currentIndexChanged, this,
+        [this] { m_model->setPrecision(static_cast<TrainingPrecision>(m_precisionCombo->currentData().toInt())); });
+    connect(m_seqLen, &QLineEdit::textEdited, this, &ScenarioEditor::checkSeqLen);
+    connect(m_seqLen, &QLineEdit::editingFinished, this, &ScenarioEditor::commitSeqLen);
+    connect(m_documentLength, &QSpinBox::valueChanged, this, [this](int v) {
+        SequencePacking p = m_model->scenario().workload.packing;
+        p.documents.clear();
+        p.meanOnly = false;
+        if (v > 0) {
+            p.documents = { { v, 1.0 } };
+            p.meanOnly = true;
+        }
+        commitPacking(p);
+    });
+    connect(m_documentFile, &QPushButton::clicked, this, &ScenarioEditor::loadDocumentLengthsFromDialog);
+    connect(m_attentionMask, &QComboBox::currentIndexChanged, this, [this] {
+        SequencePacking p = m_model->scenario().workload.packing;
+        p.attention = static_cast<PackedAttention>(m_attentionMask->currentData().toInt());
+        commitPacking(p);
+    });
+    connect(m_padding, &QSpinBox::valueChanged, this, [this](int v) {
+        SequencePacking p = m_model->scenario().workload.packing;
+        p.paddingFraction = v / 100.0;
+        commitPacking(p);
+    });
+    connect(m_microBatch, &QSpinBox::valueChanged, this, [this](int v) { m_model->setMicroBatch(v); });
+    connect(m_gradAccum, &QSpinBox::valueChanged, this, [this](int v) { m_model->setGradAccum(v); });
+    connect(m_throughputMode, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onThroughputModeChosen);
+    connect(m_throughputValue, &QLineEdit::textEdited, this, &ScenarioEditor::checkThroughput);
+    connect(m_throughputValue, &QLineEdit::editingFinished, this, &ScenarioEditor::commitThroughput);
+}
+
+void ScenarioEditor::onModelChosen(int index)
+{
+    const QString id = m_modelCombo->itemData(index).toString();
+    if (id.startsWith(kImportedPrefix)) {
+        m_model->setModel(m_imported.at(id.mid(kImportedPrefix.size()).toULongLong()));
+    } else if (const ModelSpec* spec = m_presets.findModel(id.toStdString())) {
+        m_model->setModel(*spec);
+    }
+}
+
+void ScenarioEditor::onHardwareChosen(int index)
+{
+    const QString id = m_hardwareCombo->itemData(index).toString();
+    if (id.startsWith(kImportedPrefix)) {
+        const size_t i = id.mid(kImportedPrefix.size()).toULongLong();
+        m_model->setHardware(m_importedHardware.at(i), m_importedCostModels.at(i));
+    } else if (const HardwareSpec* spec = m_presets.findHardware(id.toStdString()))
+        m_model->setHardware(*spec, m_presets.costModelFor(spec->id));
+}
+
+std::optional<int64_t> ScenarioEditor::checkSeqLen()
+{
+    const auto value = parseSequenceLength(m_seqLen->text().toStdString()); // a 32k context: 32,768 tokens
+    if (!value || *value < 1 || *value != std::floor(*value) || *value > kMaxSeqLen) {
+        showReason(m_seqLenReason, m_seqLen,
+            tr("Enter a whole number of tokens from 1 to 10,485,760 (10M, the longest published context, Llama 4 "
+               "Scout's); 32k = 32,768. Until then the scenario keeps %1.")
+                .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
+        return std::nullopt;
+    }
+    // A packed sequence holds its documents: it cannot be shorter than the longest of them.
+    try {
+        validatePacking(m_model->scenario().workload.packing, static_cast<int64_t>(*value));
+        validateVisionWorkload(m_model->scenario().workload.vision, static_cast<int64_t>(*value));
+    } catch (const InputError& e) {
+        showReason(m_seqLenReason, m_seqLen,
+            tr("%1. Shorten the documents or the vision tokens (Predict panel) first; until then the scenario keeps "
+               "%2.")
+                .arg(QString::fromStdString(e.what()))
+                .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
+        return std::nullopt;
+    }
+    showReason(m_seqLenReason, m_seqLen, {});
+    return static_cast<int64_t>(*value);
+}
+
+void ScenarioEditor::commitSeqLen()
+{
+    if (const auto value = checkSeqLen(); value && *value != m_model->scenario().workload.seqLen)
+        m_model->setSeqLen(*value);
+}
+
+std::optional<double> ScenarioEditor::checkThroughput()
+{
+    const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
+    const QString text = m_throughputValue->text().trimmed();
+    if (text.isEmpty()) {
+        showReason(m_throughputReason, m_throughputValue, tr("No measurement: enter one to get TFLOPS and MFU."));
+        return 0.0;
+    }
+    const auto value = parseGroupedNumber(text);
+    if (!value || *value <= 0) {
+        showReason(m_throughputReason, m_throughputValue,
+            input == ThroughputInput::StepTime ? tr("Enter the step time as a positive number of seconds.")
+                                               : tr("Enter the throughput as a positive number of tokens per second."));
+        return std::nullopt;
+    }
+    // Physically possible: no GPU computes more than its dense peak. The scenario's FLOP/token turns the value into
+    // an MFU (core/model/mfu.h); above 100% the value is refused and the largest possible one named.
+    const Scenario& s = m_model->scenario();
+    const int gpus = std::max(1, s.cluster.gpuCount);
+    double perGpu = *value;
+    if (input == ThroughputInput::TokensPerSecCluster)
+        perGpu = *value / gpus;
+    else if (input == ThroughputInput::StepTime)
+        perGpu = static_cast<double>(m_model->tokensPerStep()) / *value / gpus;
+    try {
+        // Counted as the Calculator counts it: attention per packed document, padding left out.
+        const auto fpt = countFlopsPerToken(s.model, s.workload.seqLen, s.workload.packing).get(s.mfuFormula);
+        if (fpt && *fpt > 0 && perGpu > 0) {
+            const MfuResult m = computeMfu(
+                *fpt, 0, perGpu, gpus, s.cluster.hardware, s.precision, usefulTokenFraction(s.workload.packing));
+            if (m.mfu > 1) {
+                const double maxPerGpu = perGpu / m.mfu;
+                const QLocale locale;
+                const QString limit = input == ThroughputInput::StepTime
+                    ? tr("at least %1 s per step").arg(locale.toString(*value * m.mfu, 'g', 4))
+                    : input == ThroughputInput::TokensPerSecCluster
+                    ? tr("at most %1 tokens/s for the cluster").arg(locale.toString(maxPerGpu * gpus, 'f', 0))
+                    : tr("at most %1 tokens/s per GPU").arg(locale.toString(maxPerGpu, 'f', 0));
+                showReason(m_throughputReason, m_throughputValue,
+                    tr("Not possible: that is %1% MFU, more than %2 can compute. At 100% of its dense peak this "
+                       "model needs %3. The scenario keeps its last value.")
+                        .arg(locale.toString(m.mfu * 100, 'g', 3), qs(s.cluster.hardware.name), limit));
+                return std::nullopt;
+            }
+        }
+    } catch (const std::exception&) {
+        // No FLOP/token or no peak for this scenario: nothing to bound against; the panels say why.
+    }
+    showReason(m_throughputReason, m_throughputValue, {});
+    return *value;
+}
+
+void ScenarioEditor::commitThroughput()
+{
+    const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
+    if (const auto value = checkThroughput();
+        value && (*value != m_model->throughputValue() || input != m_model->throughputInput()))
+        m_model->setThroughput(input, *value);
+}
+
+void ScenarioEditor::onThroughputModeChosen()
+{
+    // The same measurement in the new unit: 21,111 tokens/s per GPU on 8 GPUs becomes 168,888 for the cluster.
+    m_model->setThroughputInput(static_cast<ThroughputInput>(m_throughputMode->currentData().toInt()));
+}
+
+void ScenarioEditor::showReason(QLabel* reason, QWidget* field, const QString& text)
+{
+    reason->setText(text);
+    reason->setVisible(!text.isEmpty());
+    // Read by screen readers with the field, so the reason is not only a colour and a position.
+    field->setAccessibleDescription(text);
+}
+
+QString ScenarioEditor::validationReason(const QString& fieldName) const
+{
+    if (auto* label = findChild<QLabel*>(fieldName + QStringLiteral("Reason")))
+        return label->isHidden() ? QString() : label->text();
+    return {};
+}
+
+void ScenarioEditor::commitPacking(const SequencePacking& candidate)
+{
+    try {
+        validatePacking(candidate, m_model->scenario().workload.seqLen);
+    } catch (const InputError& e) {
+        showReason(m_packingReason, m_documentLength,
+            tr("%1; the scenario keeps its packing.").arg(QString::fromStdString(e.what())));
+        syncFromModel(); // the fields show what the scenario holds
+        m_packingReason->setVisible(true);
+        return;
+    }
+    showReason(m_packingReason, m_documentLength, {});
+    m_model->setPacking(candidate);
+}
+
+bool ScenarioEditor::loadDocumentLengths(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    constexpr qint64 kMaxBytes = 64 * 1024 * 1024;
+    const QByteArray bytes = file.read(kMaxBytes + 1);
+    if (bytes.size() > kMaxBytes) {
+        *error = tr("%1 is larger than 64 MiB: give a histogram of lengths ([length, count] pairs)")
+                     .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    SequencePacking p = m_model->scenario().workload.packing;
+    try {
+        p.documents = parseDocumentLengths(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
+            QDir::toNativeSeparators(path).toStdString());
+        p.meanOnly = false;
+        validatePacking(p, m_model->scenario().workload.seqLen);
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    showReason(m_packingReason, m_documentLength, {});
+    m_model->setPacking(p);
+    return true;
+}
+
+void ScenarioEditor::loadDocumentLengthsFromDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Read document lengths"), QString(), tr("Document lengths (*.json *.csv *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (loadDocumentLengths(path, &error)) {
+        emit statusMessage(tr("Read document lengths from %1").arg(QDir::toNativeSeparators(path)));
+    } else {
+        showReason(m_packingReason, m_documentLength, error);
+        emit statusMessage(error);
+    }
+}
+
+bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    const QByteArray bytes = file.readAll();
+    try {
+        ModelSpec spec = modelFromHfConfigText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
+            QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()).toStdString());
+        if (spec.name.empty())
+            spec.name = QFileInfo(path).fileName().toStdString();
+        m_imported.push_back(spec);
+        const QString id = kImportedPrefix + QString::number(m_imported.size() - 1);
+        m_modelCombo->addItem(tr("%1 (imported)").arg(qs(spec.name)), id);
+        m_modelCombo->setItemData(m_modelCombo->count() - 1, QDir::toNativeSeparators(path), Qt::ToolTipRole);
+        m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1); // emits -> model updated
+        showReason(m_modelReason, m_modelCombo, {});
+        return true;
+    } catch (const InputError& e) {
+        *error = tr("Cannot import %1 as a Hugging Face config.json: %2")
+                     .arg(QDir::toNativeSeparators(path), QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void ScenarioEditor::importFromDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import a Hugging Face config.json"), QString(), tr("Model config (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (importModelConfig(path, &error)) {
+        emit statusMessage(tr("Imported %1").arg(m_modelCombo->currentText()));
+    } else {
+        showReason(m_modelReason, m_modelCombo, error);
+        emit statusMessage(error);
+    }
+}
+
+void ScenarioEditor::selectModelById(const QString& id)
+{
+    const int index = m_modelCombo->findData(id);
+    if (index >= 0) {
+        m_modelCombo->setCurrentIndex(index);
+        return;
+    }
+    // A scenario whose model is not in the list (loaded from a file): add it as imported.
+    m_imported.push_back(m_model->scenario().model);
+    m_modelCombo->addItem(tr("%1 (imported)").arg(qs(m_model->scenario().model.name)),
+        kImportedPrefix + QString::number(m_imported.size() - 1));
+    m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1);
+}
+
+void ScenarioEditor::syncHardware(const HardwareSpec& hardware)
+{
+    const QString current = m_hardwareCombo->currentData().toString();
+    const bool matches = current.startsWith(kImportedPrefix)
+        ? m_importedHardware.at(current.mid(kImportedPrefix.size()).toULongLong()).id == hardware.id
+        : current == qs(hardware.id);
+    if (matches)
+        return;
+    const int index = m_hardwareCombo->findData(qs(hardware.id));
+    if (index >= 0) {
+        m_hardwareCombo->setCurrentIndex(index);
+        return;
+    }
+    // A GPU from a scenario file that the presets do not have: list it so the field tells the truth.
+    m_importedHardware.push_back(hardware);
+    m_importedCostModels.push_back(m_model->scenario().costModel);
+    m_hardwareCombo->addItem(
+        tr("%1 (from file)").arg(qs(hardware.name)), kImportedPrefix + QString::number(m_importedHardware.size() - 1));
+    m_hardwareCombo->setCurrentIndex(m_hardwareCombo->count() - 1);
+}
+
+// Brings the fields in line with the model after any change; signals are blocked so this never writes back.
+void ScenarioEditor::syncFromModel()
+{
+    const Scenario& s = m_model->scenario();
+    {
+        const QSignalBlocker b1(m_modelCombo), b2(m_hardwareCombo), b3(m_gpuCount), b4(m_precisionCombo),
+            b5(m_microBatch), b6(m_gradAccum), b7(m_throughputMode), b8(m_documentLength), b9(m_attentionMask),
+            b10(m_padding);
+        const QString currentId = m_modelCombo->currentData().toString();
+        const bool currentMatches = currentId.startsWith(kImportedPrefix)
+            ? m_imported.at(currentId.mid(kImportedPrefix.size()).toULongLong()).id == s.model.id
+            : currentId == qs(s.model.id);
+        if (!currentMatches)
+            selectModelById(qs(s.model.id));
+        syncHardware(s.cluster.hardware);
+        m_gpuCount->setValue(s.cluster.gpuCount);
+        m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(s.precision)));
+        m_microBatch->setValue(static_cast<int>(s.workload.microBatch));
+        m_gradAccum->setValue(static_cast<int>(m_model->gradAccum()));
+        m_throughputMode->setCurrentIndex(m_throughputMode->findData(static_cast<int>(m_model->throughputInput())));
+        const SequencePacking& packing = s.workload.packing;
+        m_documentLength->setValue(packing.packed()
+                ? static_cast<int>(std::min<double>(
+                    std::llround(meanDocumentLength(packing, s.workload.seqLen)), m_documentLength->maximum()))
+                : 0);
+        m_attentionMask->setCurrentIndex(m_attentionMask->findData(static_cast<int>(packing.attention)));
+        m_padding->setValue(static_cast<int>(std::lround(packing.paddingFraction * 100.0)));
+    }
+    m_packingReason->setVisible(false);
+    const auto seq = parseSequenceLength(m_seqLen->text().toStdString()); // a typed "32k" stays as typed
+    if (!seq || *seq != static_cast<double>(s.workload.seqLen))
+        m_seqLen->setText(QString::number(s.workload.seqLen));
+    const auto tput = parseGroupedNumber(m_throughputValue->text());
+    if (m_model->throughputValue() > 0 && (!tput || *tput != m_model->throughputValue())
+        && !m_throughputValue->hasFocus())
+        m_throughputValue->setText(QLocale::c().toString(m_model->throughputValue(), 'g', 12));
+    else if (m_model->throughputValue() <= 0 && tput && !m_throughputValue->hasFocus())
+        m_throughputValue->clear();
+    updateDerivedTexts();
+}
+
+void ScenarioEditor::updateDerivedTexts()
+{
+    const Scenario& s = m_model->scenario();
+    const QLocale locale;
+    if (const QString layout = m_model->layoutError(); !layout.isEmpty())
+        m_tokensPerStep->setText(tr("none: %1").arg(layout));
+    else
+        m_tokensPerStep->setText(tr("%1\n= %2 seq %6 %3 tokens %6 %4 accum. %6 %5 DP rank(s)")
+                                     .arg(locale.toString(static_cast<qlonglong>(m_model->tokensPerStep())))
+                                     .arg(s.workload.microBatch)
+                                     .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))
+                                     .arg(m_model->gradAccum())
+                                     .arg(m_model->dataParallelRanks())
+                                     .arg(QChar(0x00D7)));
+    m_throughputValue->setPlaceholderText(
+        m_model->throughputInput() == ThroughputInput::StepTime ? tr("seconds per step") : tr("tokens per second"));
+
+    // A packed sequence: how many documents, and the length attention really spans (what the FLOP counts use).
+    const SequencePacking& packing = s.workload.packing;
+    m_packingSummary->setVisible(packing.packed());
+    if (packing.packed()) {
+        const double perSequence
+            = static_cast<double>(s.workload.seqLen) / std::max(1.0, meanDocumentLength(packing, s.workload.seqLen));
+        m_packingSummary->setText((packing.meanOnly ? tr("%1 documents per sequence, all of the mean")
+                                                    : tr("%1 documents per sequence, %2 lengths"))
+                                      .arg(locale.toString(perSequence, 'f', 1))
+                                      .arg(packing.documents.size())
+            + tr("; attention %1")
+                  .arg(packing.attention == PackedAttention::PerDocument
+                          ? tr("over %1 tokens (sum d%2/sum d)")
+                                .arg(locale.toString(effectiveAttentionLength(packing, s.workload.seqLen), 'f', 0))
+                                .arg(QChar(0x00B2))
+                          : tr("over the whole %1 tokens")
+                                .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))));
+    }
+
+    const bool fp8 = s.precision == TrainingPrecision::BF16_FP8;
+    showReason(m_precisionReason, m_precisionCombo,
+        fp8 && !s.cluster.hardware.densePeak(NumberFormat::FP8)
+            ? tr("%1 has no FP8 dense peak: MFU is against its BF16 peak only.").arg(qs(s.cluster.hardware.name))
+            : QString());
+    showReason(m_modelReason, m_modelCombo,
+        s.model.isBare() ? tr("Known only by its parameter count: only the 6N formula applies.") : QString());
+}
+
+} // namespace mfu::widgets

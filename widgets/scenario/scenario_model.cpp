@@ -1,0 +1,270 @@
+#include "widgets/scenario/scenario_model.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "core/scenario/scenario_facts.h"
+#include "widgets/cost/price_memory.h"
+
+namespace mfu::widgets {
+
+ScenarioModel::ScenarioModel(QObject* parent)
+    : QObject(parent)
+{
+}
+
+void ScenarioModel::setScenario(const Scenario& scenario)
+{
+    m_scenario = scenario;
+    m_gradAccum = 1;
+    if (scenario.workload.globalBatchTokens > 0 && layoutError().isEmpty())
+        m_gradAccum = gradAccumForBatch(scenario, scenario.workload.globalBatchTokens);
+    if (scenario.measuredThroughput) {
+        m_throughputInput = scenario.measuredThroughput->scope == ThroughputScope::PerGpu
+            ? ThroughputInput::TokensPerSecPerGpu
+            : ThroughputInput::TokensPerSecCluster;
+        m_throughputValue = scenario.measuredThroughput->tokensPerSec;
+    } else {
+        m_throughputValue = 0;
+    }
+    deriveAndNotify();
+}
+
+void ScenarioModel::setModel(const ModelSpec& model)
+{
+    m_scenario.model = model;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel)
+{
+    // Another GPU starts at its own remembered (else typical) price; the same GPU with other constants (a calibration
+    // applied or undone) keeps the price the scenario has.
+    const bool sameGpu = hardware.id == m_scenario.cluster.hardware.id;
+    m_scenario.cluster.hardware = hardware;
+    m_scenario.costModel = costModel;
+    if (!sameGpu)
+        m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware.id);
+    deriveAndNotify();
+}
+
+void ScenarioModel::setCostModel(const std::optional<CostModelConstants>& costModel)
+{
+    m_scenario.costModel = costModel;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setGpuCount(int gpus)
+{
+    m_scenario.cluster.gpuCount = gpus;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setPrecision(TrainingPrecision precision)
+{
+    m_scenario.precision = precision;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setSeqLen(int64_t seqLen)
+{
+    m_scenario.workload.seqLen = seqLen;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setPacking(const SequencePacking& packing)
+{
+    m_scenario.workload.packing = packing;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setVision(const VisionWorkload& vision)
+{
+    m_scenario.workload.vision = vision;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setMicroBatch(int64_t microBatch)
+{
+    m_scenario.workload.microBatch = microBatch;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setGradAccum(int64_t gradAccum)
+{
+    m_gradAccum = gradAccum;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setThroughput(ThroughputInput input, double value)
+{
+    m_throughputInput = input;
+    m_throughputValue = value;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setThroughputInput(ThroughputInput input)
+{
+    if (input == m_throughputInput)
+        return;
+    const int gpus = std::max(1, m_scenario.cluster.gpuCount);
+    const double tokens = static_cast<double>(tokensPerStep());
+    double value = 0;
+    if (m_scenario.measuredThroughput) {
+        const double cluster = tokensPerSecPerGpu(*m_scenario.measuredThroughput, gpus) * gpus;
+        switch (input) {
+        case ThroughputInput::TokensPerSecPerGpu:
+            value = cluster / gpus;
+            break;
+        case ThroughputInput::TokensPerSecCluster:
+            value = cluster;
+            break;
+        case ThroughputInput::StepTime:
+            value = cluster > 0 && tokens > 0 ? tokens / cluster : 0;
+            break;
+        }
+    }
+    m_throughputInput = input;
+    m_throughputValue = value;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
+    const FrameworkFlags& flags, int64_t microBatch)
+{
+    const int64_t batch = tokensPerStep();
+    m_scenario.parallelism = parallelism;
+    m_scenario.activationCheckpointing = checkpointing;
+    m_scenario.flags = flags;
+    m_scenario.workload.microBatch = microBatch;
+    setGlobalBatchTokens(batch);
+}
+
+void ScenarioModel::setGlobalBatchTokens(int64_t tokens)
+{
+    if (layoutError().isEmpty())
+        m_gradAccum = gradAccumForBatch(m_scenario, tokens);
+    deriveAndNotify();
+}
+
+void ScenarioModel::setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd)
+{
+    m_scenario.pricePerGpuHourUsd = pricePerGpuHourUsd;
+    deriveAndNotify();
+}
+
+void ScenarioModel::setCostInputs(const CostInputs& inputs)
+{
+    m_scenario.cost = inputs;
+    deriveAndNotify();
+}
+
+void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
+    std::optional<int64_t> tokensPerStep)
+{
+    if (hardware) {
+        m_scenario.cluster.hardware = *hardware;
+        m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware->id);
+    }
+    if (gpus && *gpus > 0)
+        m_scenario.cluster.gpuCount = *gpus;
+    if (seqLen && *seqLen > 0)
+        m_scenario.workload.seqLen = *seqLen;
+    if (tokensPerStep && *tokensPerStep > 0) {
+        const Workload& w = m_scenario.workload;
+        const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
+        m_gradAccum = std::max<int64_t>(1, *tokensPerStep / perMicroStep);
+    }
+    deriveAndNotify();
+}
+
+ScenarioModelState ScenarioModel::state() const
+{
+    return { m_scenario, m_gradAccum, m_throughputInput, m_throughputValue };
+}
+
+void ScenarioModel::restore(const ScenarioModelState& state)
+{
+    m_scenario = state.scenario;
+    m_gradAccum = state.gradAccum;
+    m_throughputInput = state.throughputInput;
+    m_throughputValue = state.throughputValue;
+    deriveAndNotify();
+}
+
+QString ScenarioModel::layoutError() const
+{
+    try {
+        (void)tokensPerMicroStep(m_scenario);
+        return {};
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+int ScenarioModel::dataParallelRanks() const
+{
+    return parallelLayoutError(m_scenario) ? 0 : mfu::dataParallelRanks(m_scenario);
+}
+
+int64_t ScenarioModel::tokensPerStep() const
+{
+    if (m_gradAccum <= 0)
+        return 0;
+    try {
+        const Workload& w = m_scenario.workload;
+        return mfu::tokensPerStep(w.microBatch, w.seqLen, m_gradAccum, mfu::dataParallelRanks(m_scenario));
+    } catch (const InputError&) {
+        return 0;
+    }
+}
+
+// The batch and the measurement follow from the editor inputs; invalid inputs (zero or negative) leave the
+// measurement empty so panels show "no measurement" instead of a wrong number.
+void ScenarioModel::deriveAndNotify()
+{
+    m_scenario.workload.globalBatchTokens = tokensPerStep();
+    m_scenario.measuredThroughput.reset();
+    if (m_throughputValue > 0) {
+        switch (m_throughputInput) {
+        case ThroughputInput::TokensPerSecPerGpu:
+            m_scenario.measuredThroughput = Throughput { m_throughputValue, ThroughputScope::PerGpu };
+            break;
+        case ThroughputInput::TokensPerSecCluster:
+            m_scenario.measuredThroughput = Throughput { m_throughputValue, ThroughputScope::Cluster };
+            break;
+        case ThroughputInput::StepTime:
+            if (tokensPerStep() > 0)
+                m_scenario.measuredThroughput
+                    = throughputFromStep(m_throughputValue, static_cast<double>(tokensPerStep()));
+            break;
+        }
+    }
+    emit changed();
+}
+
+Scenario defaultScenario(const PresetLibrary& presets)
+{
+    Scenario s;
+    if (const ModelSpec* model = presets.findModel("llama-3.1-8b"))
+        s.model = *model;
+    else if (!presets.models().empty())
+        s.model = presets.models().front();
+    if (const HardwareSpec* gpu = presets.findHardware("b200"))
+        s.cluster.hardware = *gpu;
+    else if (!presets.hardware().empty())
+        s.cluster.hardware = presets.hardware().front();
+    s.costModel = presets.costModelFor(s.cluster.hardware.id);
+    s.cluster.gpuCount = 1;
+    s.precision = TrainingPrecision::BF16;
+    s.workload.seqLen = 8192;
+    s.workload.microBatch = 1;
+    s.measuredThroughput = Throughput { 21111, ThroughputScope::PerGpu };
+    s.pricePerGpuHourUsd = rememberedPrice(s.cluster.hardware.id);
+    // The VECTOR Labs cost article's reading: the cluster for 90 days, and what 60% MFU would be worth.
+    s.cost.days = 90;
+    s.cost.targetMfu = 0.6;
+    return s;
+}
+
+} // namespace mfu::widgets

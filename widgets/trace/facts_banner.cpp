@@ -1,0 +1,150 @@
+#include "widgets/trace/facts_banner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+
+#include <cmath>
+#include <utility>
+
+#include "widgets/scenario/scenario_model.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString hardwareName(const HardwareSpec& h)
+{
+    return q(h.name.empty() ? h.id : h.name);
+}
+
+} // namespace
+
+FactsBanner::FactsBanner(ScenarioModel* scenario, QWidget* parent)
+    : QFrame(parent)
+    , m_scenario(scenario)
+{
+    setObjectName(QStringLiteral("factsBanner"));
+    setFrameShape(QFrame::StyledPanel);
+    // Amber: a warning about the inputs, not an error of the program (STYLE.md's warning colour).
+    setStyleSheet(QStringLiteral("#factsBanner { background: rgba(230, 160, 0, 40); border: 1px solid #d08c00; "
+                                 "border-radius: 3px; }"));
+    m_message = new QLabel;
+    m_message->setObjectName(QStringLiteral("factsMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_use = new QPushButton;
+    m_use->setObjectName(QStringLiteral("useFileFacts"));
+    m_use->setAccessibleName(tr("Use the facts the file states in the scenario"));
+    m_use->setToolTip(tr("Replace the scenario's GPU, GPU count, sequence length and tokens per step by what the file "
+                         "states (one undo step)"));
+    connect(m_use, &QPushButton::clicked, this, &FactsBanner::adopt);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->addWidget(m_message, 1);
+    layout->addWidget(m_use, 0, Qt::AlignVCenter);
+    connect(m_scenario, &ScenarioModel::changed, this, &FactsBanner::refresh);
+    setVisible(false);
+}
+
+void FactsBanner::setKnownHardware(std::vector<HardwareSpec> hardware)
+{
+    m_known = std::move(hardware);
+    refresh();
+}
+
+void FactsBanner::setFacts(const FileFacts& facts, const QString& source)
+{
+    m_facts = facts;
+    m_source = source;
+    refresh();
+}
+
+void FactsBanner::clearFacts()
+{
+    m_facts.reset();
+    refresh();
+}
+
+const HardwareSpec* FactsBanner::proposedHardware(const FactsCheck& check) const
+{
+    if (!check.gpuDiffers || !check.hardwarePresetId)
+        return nullptr;
+    for (const HardwareSpec& h : m_known)
+        if (h.id == *check.hardwarePresetId)
+            return &h;
+    return nullptr;
+}
+
+void FactsBanner::refresh()
+{
+    if (!m_facts) {
+        setVisible(false);
+        return;
+    }
+    const FactsCheck check
+        = checkFacts(*m_facts, m_scenario->scenario(), static_cast<double>(m_scenario->tokensPerStep()), m_known);
+    if (check.empty()) {
+        setVisible(false);
+        return;
+    }
+    QStringList rows;
+    for (const FactDifference& d : check.differences)
+        rows << tr("%1: <b>%2</b> in %3, %4 in the scenario")
+                    .arg(q(factLabel(d.fact)), q(d.inFile).toHtmlEscaped(), m_source, q(d.inScenario).toHtmlEscaped());
+    QString text = tr("The scenario does not describe %1. %2.").arg(m_source, rows.join(QStringLiteral("; ")));
+    const HardwareSpec* hardware = proposedHardware(check);
+    if (check.gpuDiffers && !hardware)
+        text += tr(" No hardware preset matches %1: choose or add its GPU in the scenario.")
+                    .arg(q(m_facts->gpuName.value_or("")).toHtmlEscaped());
+    m_message->setText(text);
+
+    // The button adopts what can be adopted; model size and precision stay the user's choice.
+    const Scenario& s = m_scenario->scenario();
+    const bool count = m_facts->gpuCount && *m_facts->gpuCount != s.cluster.gpuCount;
+    QStringList parts;
+    if (hardware && (count || m_facts->gpuCount))
+        parts << tr("%1 x %2").arg(hardwareName(*hardware)).arg(*m_facts->gpuCount);
+    else if (hardware)
+        parts << hardwareName(*hardware);
+    else if (count)
+        parts << (*m_facts->gpuCount == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(*m_facts->gpuCount));
+    const QLocale locale;
+    bool seq = false;
+    bool tokens = false;
+    for (const FactDifference& d : check.differences) {
+        if (d.fact == Fact::SeqLen) {
+            seq = true;
+            parts << tr("sequence %1").arg(locale.toString(static_cast<qlonglong>(*m_facts->seqLen)));
+        } else if (d.fact == Fact::TokensPerStep) {
+            tokens = true;
+            parts << tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0));
+        }
+    }
+    m_use->setVisible(!parts.isEmpty());
+    m_use->setText(tr("Use %1 from %2").arg(parts.join(QStringLiteral(", ")), m_source));
+    m_use->setProperty("adoptsHardware", hardware != nullptr);
+    m_use->setProperty("adoptsSeqLen", seq);
+    m_use->setProperty("adoptsTokens", tokens);
+    setVisible(true);
+}
+
+void FactsBanner::adopt()
+{
+    if (!m_facts)
+        return;
+    const FactsCheck check
+        = checkFacts(*m_facts, m_scenario->scenario(), static_cast<double>(m_scenario->tokensPerStep()), m_known);
+    std::optional<int64_t> tokens;
+    if (m_facts->tokensPerStep)
+        tokens = static_cast<int64_t>(std::llround(*m_facts->tokensPerStep));
+    m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens);
+}
+
+} // namespace mfu::widgets

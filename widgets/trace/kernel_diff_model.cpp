@@ -1,0 +1,125 @@
+#include "widgets/trace/kernel_diff_model.h"
+
+#include <QLocale>
+
+#include <cstdlib>
+
+#include "widgets/charts/category_palette.h"
+#include "widgets/trace/trace_charts.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+double milliseconds(int64_t ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+} // namespace
+
+KernelDiffModel::KernelDiffModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void KernelDiffModel::setRows(std::vector<trace::KernelDiffRow> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int KernelDiffModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int KernelDiffModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KernelDiffModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const trace::KernelDiffRow& k = m_rows[static_cast<size_t>(index.row())];
+    const QLocale locale;
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Name:
+            return QString::fromStdString(k.name);
+        case Category:
+            return categoryLabel(k.category);
+        case BaselineCalls:
+            return static_cast<qlonglong>(k.baselineCount);
+        case Calls:
+            return static_cast<qlonglong>(k.optimisedCount);
+        case BaselineMs:
+            return milliseconds(k.baselineNs);
+        case Ms:
+            return milliseconds(k.optimisedNs);
+        case ChangeMs:
+            return milliseconds(std::llabs(k.deltaNs()));
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Name:
+            return QString::fromStdString(k.name);
+        case Category:
+            return categoryLabel(k.category);
+        case BaselineCalls:
+            return locale.toString(static_cast<qlonglong>(k.baselineCount));
+        case Calls:
+            return locale.toString(static_cast<qlonglong>(k.optimisedCount));
+        case BaselineMs:
+            return locale.toString(milliseconds(k.baselineNs), 'f', 3);
+        case Ms:
+            return locale.toString(milliseconds(k.optimisedNs), 'f', 3);
+        case ChangeMs: {
+            const QString text = locale.toString(milliseconds(k.deltaNs()), 'f', 3);
+            return k.deltaNs() > 0 ? QLatin1Char('+') + text : text;
+        }
+        }
+    }
+    if (role == Qt::DecorationRole && index.column() == Category)
+        return categoryColour(k.category); // the swatch of the charts and the timeline (category_palette.h)
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == Name)
+            return QString::fromStdString(k.name); // names run to hundreds of characters (templated CUTLASS kernels)
+        if (index.column() == ChangeMs)
+            return k.baselineCount == 0 ? tr("Not run in the baseline")
+                : k.optimisedCount == 0 ? tr("Not run in this run")
+                                        : tr("This run's time minus the baseline's");
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= BaselineCalls)
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    return {};
+}
+
+QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name:
+        return tr("Kernel");
+    case Category:
+        return tr("Category");
+    case BaselineCalls:
+        return tr("Baseline calls");
+    case Calls:
+        return tr("Calls");
+    case BaselineMs:
+        return tr("Baseline (ms)");
+    case Ms:
+        return tr("This run (ms)");
+    case ChangeMs:
+        return tr("Change (ms)");
+    }
+    return {};
+}
+
+} // namespace mfu::widgets

@@ -1,0 +1,162 @@
+#include "widgets/trace/step_time_box_plot.h"
+
+#include <QEvent>
+#include <QLocale>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "widgets/charts/plot_palette.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+// One hue for the distribution, darker for the steps themselves (Okabe-Ito blue, as ChartView's first series).
+const QColor kBoxColour(0x00, 0x72, 0xB2);
+const QColor kMeanColour(0xE6, 0x9F, 0x00); // Okabe-Ito orange: apart from the blue at a glance
+
+QString ms(double seconds)
+{
+    return QLocale().toString(seconds * 1e3, 'f', seconds * 1e3 >= 100 ? 1 : 3);
+}
+
+// Rank labels for the x axis: every rank when they fit, else every k-th.
+QSharedPointer<QCPAxisTickerText> rankTicker(const std::vector<trace::RankStepTimes>& times)
+{
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const size_t every = std::max<size_t>(1, (times.size() + 31) / 32);
+    for (size_t i = 0; i < times.size(); i += every)
+        ticker->addTick(static_cast<double>(i), QString::number(times[i].rank));
+    return ticker;
+}
+
+} // namespace
+
+StepTimeBoxPlot::StepTimeBoxPlot(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 220);
+    setAccessibleName(tr("Step time per rank"));
+    m_plot->setPlottingHint(QCP::phCacheLabels, true);
+    m_title = new QCPTextElement(
+        m_plot, tr("Step time per rank"), QFont(font().family(), font().pointSize() + 2, QFont::Bold));
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    m_plot->xAxis->setLabel(tr("Rank"));
+    m_plot->yAxis->setLabel(tr("Step time (ms)"));
+
+    m_boxes = new QCPStatisticalBox(m_plot->xAxis, m_plot->yAxis);
+    m_boxes->setName(tr("Quartiles, whiskers min to max"));
+    QColor fill = kBoxColour;
+    fill.setAlphaF(0.25f);
+    m_boxes->setBrush(fill);
+    m_boxes->setPen(QPen(kBoxColour, 1.5));
+    m_boxes->setMedianPen(QPen(kBoxColour, 3));
+    m_boxes->setWhiskerPen(QPen(kBoxColour, 1.5, Qt::SolidLine));
+    m_boxes->setWhiskerBarPen(QPen(kBoxColour, 1.5));
+    m_boxes->setWidth(0.6);
+
+    m_dots = m_plot->addGraph();
+    m_dots->setName(tr("One analysed step"));
+    m_dots->setLineStyle(QCPGraph::lsNone);
+    m_dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kBoxColour.darker(150), Qt::white, 6));
+
+    m_means = m_plot->addGraph();
+    m_means->setName(tr("Mean"));
+    m_means->setLineStyle(QCPGraph::lsNone);
+    m_means->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMeanColour.darker(130), 1.5), kMeanColour, 10));
+
+    // The legend in one row under the axis: inside the plot it would cover a rank's box.
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(2, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = readoutAt(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+    });
+    applyPlotPalette(m_plot, palette());
+    clear();
+}
+
+void StepTimeBoxPlot::clear()
+{
+    setStepTimes({});
+}
+
+void StepTimeBoxPlot::setStepTimes(std::vector<trace::RankStepTimes> times)
+{
+    m_times = std::move(times);
+    m_boxes->data()->clear();
+    QVector<double> dotX, dotY, meanX, meanY;
+    double top = 0;
+    for (size_t i = 0; i < m_times.size(); ++i) {
+        const trace::RankStepTimes& t = m_times[i];
+        if (t.steps == 0)
+            continue;
+        const double x = static_cast<double>(i);
+        m_boxes->addData(x, t.minSeconds * 1e3, t.lowerQuartileSeconds * 1e3, t.medianSeconds * 1e3,
+            t.upperQuartileSeconds * 1e3, t.maxSeconds * 1e3);
+        // Dots spread evenly across the middle of the box, in step order: a trend within a rank reads left to right.
+        const size_t n = t.stepSeconds.size();
+        for (size_t k = 0; k < n; ++k) {
+            dotX << x + (n > 1 ? (static_cast<double>(k) / static_cast<double>(n - 1) - 0.5) * 0.4 : 0.0);
+            dotY << t.stepSeconds[k] * 1e3;
+        }
+        meanX << x;
+        meanY << t.meanSeconds * 1e3;
+        top = std::max(top, t.maxSeconds * 1e3);
+    }
+    m_dots->setData(dotX, dotY);
+    m_means->setData(meanX, meanY);
+    m_plot->xAxis->setTicker(rankTicker(m_times));
+    m_plot->xAxis->setRange(-0.6, std::max<double>(0.6, static_cast<double>(m_times.size()) - 0.4));
+    m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    m_title->setText(m_times.empty() ? tr("Step time per rank (open a trace)")
+            : m_times.size() == 1    ? tr("Step time of the one rank")
+                                     : tr("Step time per rank (%n ranks)", nullptr, static_cast<int>(m_times.size())));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString StepTimeBoxPlot::readoutAt(const QPointF& pos) const
+{
+    if (m_times.empty() || !m_plot->axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const double key = m_plot->xAxis->pixelToCoord(pos.x());
+    const long index = std::lround(key);
+    if (index < 0 || index >= static_cast<long>(m_times.size()) || std::abs(key - static_cast<double>(index)) > 0.4)
+        return {};
+    const trace::RankStepTimes& t = m_times[static_cast<size_t>(index)];
+    if (t.steps == 0)
+        return tr("Rank %1: no analysed steps").arg(t.rank);
+    return tr("Rank %1: %n step(s); min %2, quartile 1 %3, median %4, quartile 3 %5, max %6, mean %7 ms", nullptr,
+        static_cast<int>(t.steps))
+        .arg(t.rank)
+        .arg(ms(t.minSeconds), ms(t.lowerQuartileSeconds), ms(t.medianSeconds), ms(t.upperQuartileSeconds),
+            ms(t.maxSeconds), ms(t.meanSeconds));
+}
+
+void StepTimeBoxPlot::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        applyPlotPalette(m_plot, palette());
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+} // namespace mfu::widgets
