@@ -297,4 +297,4 @@ private slots:
 };
 
 QTEST_MAIN(TestWindowFit)
-#include "tst_window_fit.moc"
+#include "tst_fit.moc"

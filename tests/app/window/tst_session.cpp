@@ -209,4 +209,4 @@ private slots:
 };
 
 QTEST_MAIN(TestMainWindowSession)
-#include "tst_main_window_session.moc"
+#include "tst_session.moc"

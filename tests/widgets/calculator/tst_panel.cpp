@@ -310,4 +310,4 @@ private slots:
 };
 
 QTEST_MAIN(TestCalculatorPanel)
-#include "tst_calculator_panel.moc"
+#include "tst_panel.moc"

@@ -327,4 +327,4 @@ private slots:
 };
 
 QTEST_MAIN(TestCostPanel)
-#include "tst_cost_panel.moc"
+#include "tst_panel.moc"

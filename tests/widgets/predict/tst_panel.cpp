@@ -581,4 +581,4 @@ private slots:
 };
 
 QTEST_MAIN(TestPredictPanel)
-#include "tst_predict_panel.moc"
+#include "tst_panel.moc"

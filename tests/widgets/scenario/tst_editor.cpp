@@ -426,4 +426,4 @@ private slots:
 };
 
 QTEST_MAIN(TestScenarioEditor)
-#include "tst_scenario_editor.moc"
+#include "tst_editor.moc"

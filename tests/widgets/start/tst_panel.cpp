@@ -196,4 +196,4 @@ private slots:
 };
 
 QTEST_MAIN(TestStartPanel)
-#include "tst_start_panel.moc"
+#include "tst_panel.moc"

@@ -387,4 +387,4 @@ private slots:
 };
 
 QTEST_MAIN(TestTraceCrossRank)
-#include "tst_trace_cross_rank.moc"
+#include "tst_cross_rank.moc"

@@ -560,4 +560,4 @@ private slots:
 };
 
 QTEST_MAIN(TestTracePanel)
-#include "tst_trace_panel.moc"
+#include "tst_panel.moc"

@@ -329,4 +329,4 @@ private slots:
 };
 
 QTEST_MAIN(TestTracePanelLog)
-#include "tst_trace_panel_log.moc"
+#include "tst_panel_log.moc"
