@@ -18,6 +18,7 @@ struct FormulaName {
 constexpr FormulaName kFormulaNames[] = {
     { FlopFormula::SixN, "six_n", "6N" },
     { FlopFormula::PaLM, "palm", "6(N-N_emb)+12LHQS (PaLM/TorchTitan)" },
+    { FlopFormula::PerLayer, "per_layer", "6(N-N_emb)+12HQ x keys per layer" },
     { FlopFormula::PerComponent, "per_component", "Per-component, full attention" },
     { FlopFormula::PerComponentCausal, "per_component_causal", "Per-component, causal attention" },
 };
@@ -57,6 +58,26 @@ std::optional<FlopFormula> flopFormulaFromKey(std::string_view key)
     return std::nullopt;
 }
 
+std::string flopFormulaKeyList()
+{
+    std::string out;
+    for (size_t i = 0; i < std::size(kFormulaNames); ++i) {
+        if (i > 0)
+            out += i + 1 == std::size(kFormulaNames) ? " or " : ", ";
+        out += kFormulaNames[i].key;
+    }
+    return out;
+}
+
+bool describesModel(const FlopsPerToken& counts, double flopsPerToken, double factor)
+{
+    for (FlopFormula f : kAllFlopFormulas)
+        if (const auto count = counts.get(f); count && *count > 0)
+            if (flopsPerToken <= *count * factor && flopsPerToken >= *count / factor)
+                return true;
+    return false;
+}
+
 std::optional<double> FlopsPerToken::get(FlopFormula f) const
 {
     switch (f) {
@@ -64,6 +85,8 @@ std::optional<double> FlopsPerToken::get(FlopFormula f) const
         return sixN;
     case FlopFormula::PaLM:
         return palm;
+    case FlopFormula::PerLayer:
+        return perLayer;
     case FlopFormula::PerComponent:
         return perComponent;
     case FlopFormula::PerComponentCausal:
@@ -285,6 +308,10 @@ FlopsPerToken countFlopsPerToken(const ModelSpec& m, int64_t seqLen, const Seque
     out.palm = palmAt(out.effectiveAttentionLength);
     if (out.effectiveAttentionLength != double(seqLen))
         out.palmOverPackingLength = palmAt(double(seqLen));
+    // PaLM layer by layer: its 6N, then 3 x each layer's forward attention core over the keys it attends (the full
+    // square's 2 H Q_qk keys + 2 H Q_v keys, i.e. 12 H Q keys for training when Q_qk = Q_v), and the forward work of
+    // the mixers that do not attend (recurrences, the indexer). Every full-attention layer gives PaLM's term exactly.
+    out.perLayer = 6.0 * double(p.activeNonEmbedding) + 3.0 * (out.forward.attentionCore() + out.forward.mixerCore);
     out.perComponent = 3.0 * out.forward.total();
     out.perComponentCausal = 3.0
         * (out.forward.total() - out.forward.attentionCore() + out.forward.attentionCoreCausal - out.forward.mixerCore

@@ -3,6 +3,13 @@
 //
 //   six_n                 6 N                               (Kaplan et al.; the MFU tutorial's; N = total, MoE: active)
 //   palm                  6 (N - N_emb) + 12 L H Q S        (PaLM appendix B, TorchTitan, nanoGPT; MoE: active N)
+//   per_layer             6 (N - N_emb) + sum over layers of 12 H Q x (keys that layer attends), plus the
+//                         non-parameter work of the layers that do not attend (linear-attention and Mamba state
+//                         updates, the sparse-attention indexer's key scoring): PaLM's formula layer by layer. Keys:
+//                         S on full-attention layers, min(S, W) on sliding-window ones, the chunk on chunked ones,
+//                         the indexer's top-k on DeepSeek sparse attention, window + compressed keys on DeepSeek-V4's
+//                         compressed attention, none on layers without attention. Equal to palm when every layer
+//                         attends the whole sequence; the headline everywhere (docs/formulas.md).
 //   per_component         3 x forward sum of every matmul: Q/K/V (with GQA or MLA), attention scores Q.K^T and
 //                         attention x V over the full S x S square (S x min(S, window) on sliding-window layers),
 //                         output projection, FFN with its real number of
@@ -11,7 +18,8 @@
 //                         actually execute; Megatron-LM counts it this way); a sliding-window layer of window W < S
 //                         attends to W - W^2/(2S) keys per query on average
 //
-// PaLM's formula stays as published (12 L H Q S on every layer): it over-counts sliding-window layers.
+// PaLM's formula stays as published (12 L H Q S on every layer): it over-counts sliding-window, chunked, sparse,
+// compressed, linear-attention and Mamba layers, which is why per_layer, not palm, is the default.
 //
 // Packed sequences (core/model/packing.h): with per-document attention masking every attention term runs over each
 // document's length instead of the packed sequence's, weighted by the document's tokens; PaLM's S becomes the
@@ -31,17 +39,21 @@
 
 namespace mfu {
 
-enum class FlopFormula { SixN, PaLM, PerComponent, PerComponentCausal };
-inline constexpr FlopFormula kAllFlopFormulas[]
-    = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerComponent, FlopFormula::PerComponentCausal };
+enum class FlopFormula { SixN, PaLM, PerLayer, PerComponent, PerComponentCausal };
+inline constexpr FlopFormula kAllFlopFormulas[] = { FlopFormula::SixN, FlopFormula::PaLM, FlopFormula::PerLayer,
+    FlopFormula::PerComponent, FlopFormula::PerComponentCausal };
+// The formula MFU is counted with unless a scenario, a flag or the window says otherwise.
+inline constexpr FlopFormula kDefaultFlopFormula = FlopFormula::PerLayer;
 
 // The formula a model can be counted under: `wanted`, or SixN for a bare parameter count (the only formula it
 // answers). The one place this fallback is decided (core/scenario/scenario_facts.h applies it to a scenario).
 FlopFormula flopFormulaFor(const ModelSpec& model, FlopFormula wanted);
 
-std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_component", "per_component_causal"
+std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_layer", "per_component", ...
 std::string_view flopFormulaLabel(FlopFormula f); // "6N", "6(N-N_emb)+12LHQS", ...
 std::optional<FlopFormula> flopFormulaFromKey(std::string_view key);
+// "six_n, palm, per_layer, per_component or per_component_causal": what an error about an unknown key lists.
+std::string flopFormulaKeyList();
 
 // Forward-pass FLOP per token of each component, summed over layers; attention core is the full S x S square.
 struct ForwardComponents {
@@ -69,6 +81,7 @@ struct ForwardComponents {
 struct FlopsPerToken {
     double sixN = 0;
     std::optional<double> palm; // absent for a bare model
+    std::optional<double> perLayer; // PaLM layer by layer (absent for a bare model)
     std::optional<double> perComponent;
     std::optional<double> perComponentCausal;
     ForwardComponents forward; // zero for a bare model
@@ -80,6 +93,13 @@ struct FlopsPerToken {
 
     std::optional<double> get(FlopFormula f) const;
 };
+
+// Whether a FLOP/token someone else counted (a log's TFLOPS / tokens/s, a report's figure) describes this model: within
+// `factor` of one of its formulas' counts, which differ from each other by the attention convention, the embeddings
+// and the causal half. Beyond it from every one, the figure is another model's. The diagnosis (log_model_mismatch)
+// and the Trace panel's facts banner both decide with this.
+inline constexpr double kSameModelFlopsFactor = 1.25;
+bool describesModel(const FlopsPerToken& counts, double flopsPerToken, double factor = kSameModelFlopsFactor);
 
 // Training FLOP per token at sequence length seqLen (the attention span of each token's sequence).
 FlopsPerToken countFlopsPerToken(const ModelSpec& spec, int64_t seqLen);

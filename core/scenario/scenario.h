@@ -115,7 +115,7 @@ struct Scenario {
     Parallelism parallelism;
     ActivationCheckpointing activationCheckpointing = ActivationCheckpointing::None;
     FrameworkFlags flags;
-    FlopFormula mfuFormula = FlopFormula::PaLM; // the FLOP/token convention MFU is reported in
+    FlopFormula mfuFormula = kDefaultFlopFormula; // the FLOP/token convention MFU is reported in
     // The cost model's constants for cluster.hardware: calibrated, edited, read from the scenario file or from the
     // hardware's preset entry. Empty: the defaults by vendor and generation (costModelConstantsFor).
     std::optional<CostModelConstants> costModel;

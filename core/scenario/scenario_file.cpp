@@ -293,8 +293,8 @@ ScenarioDocument readV1(const json& root)
         activationCheckpointingFromKey, ActivationCheckpointing::None, "none, selective, full");
     if (const auto f = r.optionalObject("flags"))
         s.flags = readFlags(*f);
-    s.mfuFormula = readKey<FlopFormula>(
-        r, "mfu_formula", flopFormulaFromKey, FlopFormula::PaLM, "six_n, palm, per_component, per_component_causal");
+    s.mfuFormula = readKey<FlopFormula>(r, "mfu_formula", flopFormulaFromKey, kDefaultFlopFormula,
+        flopFormulaKeyList().c_str());
     s.measuredThroughput = readThroughput(r);
     const json& points = requiredArray(r, "measured_points");
     for (size_t i = 0; i < points.size(); ++i)

@@ -1,6 +1,7 @@
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/charts/category_palette.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -9,6 +10,7 @@
 #include <QListView>
 #include <QLocale>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -94,6 +96,22 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
 
     auto* results = new QGroupBox(tr("Measured run"));
     auto* resultsForm = new QFormLayout(results);
+    // The formula MFU is counted in, beside the headline: one setting for the window, saved with the scenario
+    // (mfu_formula), as --flop-formula on the command line.
+    m_formulaChoice = new QComboBox;
+    m_formulaChoice->setObjectName(QStringLiteral("mfuFormula"));
+    for (FlopFormula f : kAllFlopFormulas)
+        m_formulaChoice->addItem(formulaShortName(f), static_cast<int>(f));
+    m_formulaChoice->setToolTip(tr("The FLOP/token formula MFU, HFU and TFLOPS are counted with, everywhere in the "
+                                   "window. PaLM per layer (the default) is PaLM's 6(N-N_emb)+12LHQS layer by layer: "
+                                   "each layer's attention over the keys it really attends."));
+    resultsForm->addRow(tr("MFU &formula:"), m_formulaChoice);
+    m_formulaChoice->setAccessibleName(tr("MFU formula"));
+    connect(m_formulaChoice, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const auto f = static_cast<FlopFormula>(m_formulaChoice->itemData(index).toInt());
+        if (f != m_model->scenario().mfuFormula)
+            m_model->setMfuFormula(f);
+    });
     m_throughput = addValue(resultsForm, tr("Throughput:"), "throughput");
     m_flopsPerToken = addValue(resultsForm, tr("FLOP per token:"), "flopsPerToken");
     m_tflops = addValue(resultsForm, tr("Observed:"), "tflops");
@@ -181,6 +199,11 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     recompute();
 }
 
+bool CalculatorPanel::figuresCurrent() const
+{
+    return true; // recompute() runs on every change, before the change returns
+}
+
 QLabel* CalculatorPanel::addValue(QFormLayout* form, const QString& label, const char* objectName)
 {
     auto* value = new QLabel;
@@ -262,6 +285,11 @@ void CalculatorPanel::updateResults()
                   .arg(tflops(*bf16Peak), qs(std::string(numberFormatLabel(gpu.mfuPeakFormat()))), qs(gpu.name))
             : tr("%1 has no BF16 dense peak").arg(qs(gpu.name)));
     const FlopFormula formula = scenarioFlopFormula(s);
+    {
+        const QSignalBlocker block(m_formulaChoice);
+        m_formulaChoice->setCurrentIndex(m_formulaChoice->findData(static_cast<int>(formula)));
+        m_formulaChoice->setEnabled(!s.model.isBare()); // a bare parameter count answers 6N only
+    }
     const double perToken = scenarioFlopsPerToken(s);
     m_flopsPerToken->setText(
         tr("%1 GFLOP/token (%2)").arg(QLocale().toString(perToken / kGiga, 'f', 1), formulaShortName(formula)));

@@ -7,6 +7,7 @@
 
 #include "core/presets/presets.h"
 
+class QComboBox;
 class QFormLayout;
 class QLabel;
 class QStandardItemModel;
@@ -27,6 +28,8 @@ public:
     QStandardItemModel* formulaTable() const { return m_formulas; }
     QStandardItemModel* componentTable() const { return m_components; }
     QStandardItemModel* findings() const { return m_findings; }
+    // True when every figure shown is the newest scenario's.
+    bool figuresCurrent() const;
 
 private:
     void recompute();
@@ -48,6 +51,7 @@ private:
     QLabel* m_seqLen = nullptr;
     QLabel* m_throughput = nullptr;
     QLabel* m_flopsPerToken = nullptr;
+    QComboBox* m_formulaChoice = nullptr; // the one setting MFU's formula, for the whole window
     QLabel* m_tflops = nullptr;
     QLabel* m_peak = nullptr;
     QLabel* m_mfu = nullptr;

@@ -47,6 +47,8 @@ QString formulaShortName(FlopFormula formula)
         return QStringLiteral("6N");
     case FlopFormula::PaLM:
         return QStringLiteral("PaLM");
+    case FlopFormula::PerLayer:
+        return QStringLiteral("PaLM per layer");
     case FlopFormula::PerComponent:
         return QStringLiteral("Per-component");
     case FlopFormula::PerComponentCausal:
@@ -65,7 +67,8 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
         // As published, 12 L H Q S charges every layer full attention; say so where some layers have none.
         const int full = localAttentionLayerCount(model, TokenMixer::FullAttention);
         const QString overCount = full < model.layers
-            ? QObject::tr(" (as published: over-counts, %1 of %2 layers attend over the whole sequence)")
+            ? QObject::tr(" (as a report using PaLM would count it: over-counts, %1 of %2 layers attend over the whole "
+                          "sequence)")
                   .arg(full)
                   .arg(model.layers)
             : QString();
@@ -78,6 +81,19 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
                     : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
             .arg(grouped(std::round(seqLen)))
             + overCount;
+    }
+    case FlopFormula::PerLayer: {
+        // PaLM's terms layer by layer: full-attention layers as PaLM, the others over the keys they attend.
+        const int full = localAttentionLayerCount(model, TokenMixer::FullAttention);
+        if (full == model.layers)
+            return QObject::tr("as PaLM: every layer attends the whole sequence");
+        return QObject::tr("6 x (%1 - %2) + 12 x H x Q x keys, layer by layer: %3 of %4 layers attend all %5 "
+                           "tokens, the others their window, chunk, top-k or compressed keys, or none (state "
+                           "updates counted instead)")
+            .arg(n, billions(params.embedding))
+            .arg(full)
+            .arg(model.layers)
+            .arg(grouped(std::round(seqLen)));
     }
     case FlopFormula::PerComponent:
         return QStringLiteral("3 x sum of forward matmuls, full S x S attention");

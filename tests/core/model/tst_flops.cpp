@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
+#include "core/presets/hf_config.h"
 #include "model_fixtures.h"
 
 using namespace mfu;
@@ -142,6 +143,86 @@ private slots:
         QVERIFY(!flopFormulaFromKey("7n"));
         QCOMPARE(activationCheckpointingFromKey("Selective").value(), ActivationCheckpointing::Selective);
         QVERIFY(!activationCheckpointingFromKey("some"));
+    }
+
+    // PaLM per layer (docs/formulas.md): PaLM's terms with each layer's own keys. On models whose every layer attends
+    // the whole sequence it is PaLM, to the FLOP.
+    void perLayerIsPalmWhenEveryLayerAttendsEverything()
+    {
+        for (const ModelSpec& m : { test::llama31_8b(), test::llama31_70b(), test::mixtral_8x7b() })
+            for (int64_t seq : { int64_t(2048), int64_t(8192), int64_t(131072), int64_t(1 << 20) }) {
+                const FlopsPerToken f = countFlopsPerToken(m, seq);
+                QCOMPARE(*f.perLayer, *f.palm);
+            }
+        QCOMPARE(*countFlopsPerToken(test::llama31_8b(), 8192).perLayer, 57'914'449'920.0); // Lambda's figure
+        QCOMPARE(*countFlopsPerToken(test::llama31_8b(), 8192).get(FlopFormula::PerLayer), 57'914'449'920.0);
+        QCOMPARE(flopFormulaFromKey("per_layer"), std::optional(FlopFormula::PerLayer));
+        QCOMPARE(kDefaultFlopFormula, FlopFormula::PerLayer);
+        // A bare parameter count answers 6N only.
+        QVERIFY(!countFlopsPerToken(bareModel(7'000'000'000), 4096).perLayer);
+    }
+
+    void perLayerHandDerivedSlidingWindow()
+    {
+        // Two layers (Gemma 2's pattern): layer 0 sliding with W = 4, layer 1 full; 2 heads of 8; S = 16.
+        // PaLM: 12 x 2 layers x 2 x 8 x 16 = 6,144. Per layer: 6 x 2 x (8 + 8) x (4 + 16) = 3,840.
+        const ModelSpec m = modelFromHfConfigText(R"({"model_type":"gemma2","hidden_size":16,"intermediate_size":32,
+            "num_attention_heads":2,"num_key_value_heads":1,"head_dim":8,"num_hidden_layers":2,
+            "sliding_window":4,"vocab_size":10})",
+            "tiny/config.json");
+        const FlopsPerToken f = countFlopsPerToken(m, 16);
+        const double params = 6.0 * double(countParameters(m).activeNonEmbedding);
+        QCOMPARE(*f.palm, params + 6144.0);
+        QCOMPARE(*f.perLayer, params + 3840.0);
+    }
+
+    void perLayerOfGptOss120b()
+    {
+        // gpt-oss-120b at S = 131,072: 36 layers alternating sliding (W = 128) and full, 64 heads of 64.
+        //   parameters  6 x 5,132,849,472 = 30,797,096,832
+        //   attention   6 x 64 x 128 x (18 x 131,072 + 18 x 128) = 116,077,363,200
+        //   PaLM's      6 x 36 x 64 x 128 x 131,072 = 231,928,233,984
+        const ModelSpec m = modelFromHfConfigText(R"({"model_type":"gpt_oss","hidden_size":2880,
+            "intermediate_size":2880,"num_attention_heads":64,"num_key_value_heads":8,"num_hidden_layers":36,
+            "num_local_experts":128,"num_experts_per_tok":4,"sliding_window":128,"vocab_size":201088})",
+            "gpt-oss-120b/config.json");
+        const FlopsPerToken f = countFlopsPerToken(m, 131072);
+        QCOMPARE(*f.perLayer, 146'874'460'032.0);
+        QCOMPARE(*f.palm, 262'725'330'816.0);
+    }
+
+    void perLayerCountsStateUpdatesNotAttention()
+    {
+        // Three Kimi Delta Attention layers and one full-attention (MLA) layer: the KDA layers attend no keys; their
+        // recurrences (7 H d^2 forward each) count instead; the MLA layer is PaLM's 6 H (Q_qk + Q_v) S.
+        ModelSpec m;
+        m.id = "kda-test";
+        m.layers = 4;
+        m.hidden = 7168;
+        m.heads = 96;
+        m.kvHeads = 96;
+        m.headDim = 128;
+        m.ffnDim = 3072;
+        m.vocab = 1000;
+        m.mla = { true, 1536, 512, 128, 64, 128 };
+        m.kimiDeltaAttention = { 96, 128, 4, true };
+        m.layerPattern = { { 3, { TokenMixer::KimiDeltaAttention, ChannelMixer::DenseMlp, 0 } },
+            { 1, { TokenMixer::FullAttention, ChannelMixer::DenseMlp, 0 } } };
+        validateModelSpec(m);
+        const double S = 8192;
+        const FlopsPerToken f = countFlopsPerToken(m, int64_t(S));
+        const double params = 6.0 * double(countParameters(m).activeNonEmbedding);
+        const double recurrences = 3.0 * 3.0 * (7.0 * 96 * 128 * 128);
+        const double mlaAttention = 6.0 * 96 * (192 + 128) * S;
+        QCOMPARE(*f.perLayer, params + recurrences + mlaAttention);
+        QCOMPARE(*f.palm, params + 4.0 * mlaAttention); // PaLM charges all four layers attention over S
+    }
+
+    void formulaKeysListEveryFormula()
+    {
+        QCOMPARE(flopFormulaKeyList(), std::string("six_n, palm, per_layer, per_component or per_component_causal"));
+        for (FlopFormula f : kAllFlopFormulas)
+            QCOMPARE(flopFormulaFromKey(flopFormulaKey(f)), std::optional(f));
     }
 };
 

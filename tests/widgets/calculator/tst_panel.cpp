@@ -134,7 +134,7 @@ private slots:
     void showsTheWorkedExampleFigures()
     {
         Fixture f;
-        QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token (PaLM)")),
+        QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token (PaLM per layer)")),
             qPrintable(f.text("flopsPerToken")));
         QVERIFY2(f.text("tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")), qPrintable(f.text("tflops")));
         QCOMPARE(f.text("mfu"), QStringLiteral("54.34%"));
@@ -148,18 +148,23 @@ private slots:
     {
         Fixture f;
         QStandardItemModel* t = f.panel.formulaTable();
-        QCOMPARE(t->rowCount(), 4);
+        QCOMPARE(t->rowCount(), 5);
         QCOMPARE(t->item(0, 0)->text(), QStringLiteral("6N"));
-        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("PaLM (reported)"));
+        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("PaLM"));
         QCOMPARE(t->item(1, 2)->text(), QStringLiteral("57.91"));
-        QCOMPARE(t->item(1, 3)->text(), QStringLiteral("1,223"));
-        QCOMPARE(t->item(1, 4)->text(), QStringLiteral("54.34%"));
         QVERIFY(t->item(1, 1)->text().contains(QStringLiteral("12 x 32 x 32 x 128 x 8,192")));
+        // PaLM per layer is what MFU is reported in by default; on Llama 3.1 8B every layer attends the whole
+        // sequence, so it is PaLM's figure: Lambda's 57.91 GFLOP, 1,223 TFLOPS, 54.34%.
+        QCOMPARE(t->item(2, 0)->text(), QStringLiteral("PaLM per layer (reported)"));
+        QCOMPARE(t->item(2, 2)->text(), QStringLiteral("57.91"));
+        QCOMPARE(t->item(2, 3)->text(), QStringLiteral("1,223"));
+        QCOMPARE(t->item(2, 4)->text(), QStringLiteral("54.34%"));
+        QVERIFY(t->item(2, 1)->text().contains(QStringLiteral("as PaLM")));
         // Components add up to the per-component formula (x3 for training).
         QStandardItemModel* c = f.panel.componentTable();
         const int total = totalRow(c);
         QVERIFY(total > 0);
-        QCOMPARE(c->item(total, 2)->text(), t->item(2, 2)->text());
+        QCOMPARE(c->item(total, 2)->text(), t->item(3, 2)->text());
     }
 
     // A hybrid model (Qwen3.5 27B: 48 Gated DeltaNet layers) lists its recurrences as a component of their own, so
@@ -285,6 +290,33 @@ private slots:
         QCOMPARE(f.panel.chart()->data().series.size(), 2); // 6N line + this scenario
     }
 
+    // One setting chooses MFU's formula for the window: beside the headline, saved in the scenario. On gpt-oss-120b
+    // at 128k PaLM charges its 18 sliding-window layers full attention (262.7 GFLOP/token against 146.9 per layer).
+    void formulaChoiceSetsTheScenariosFormula()
+    {
+        Fixture f;
+        mfu::Scenario s = f.model.scenario();
+        s.model = *mfu::app::presetLibrary().findModel("gpt-oss-120b");
+        s.workload.seqLen = 131072;
+        f.model.setScenario(s);
+        auto* choice = f.panel.findChild<QComboBox*>(QStringLiteral("mfuFormula"));
+        QVERIFY(choice);
+        QCOMPARE(choice->currentData().toInt(), static_cast<int>(mfu::FlopFormula::PerLayer));
+        QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("146.9 GFLOP/token")),
+            qPrintable(f.text("flopsPerToken")));
+        choice->setCurrentIndex(choice->findData(static_cast<int>(mfu::FlopFormula::PaLM)));
+        QCOMPARE(f.model.scenario().mfuFormula, mfu::FlopFormula::PaLM);
+        QVERIFY2(f.text("flopsPerToken").startsWith(QStringLiteral("262.7 GFLOP/token")),
+            qPrintable(f.text("flopsPerToken")));
+        // PaLM's row says it counts as a report using PaLM would, over-counting the sliding-window layers.
+        QVERIFY(f.panel.formulaTable()->item(1, 1)->text().contains(QStringLiteral("as a report using PaLM")));
+        // A bare parameter count answers 6N only: the choice is shown but cannot be changed.
+        s.model = mfu::bareModel(7'000'000'000);
+        f.model.setScenario(s);
+        QVERIFY(!choice->isEnabled());
+        QCOMPARE(choice->currentData().toInt(), static_cast<int>(mfu::FlopFormula::SixN));
+    }
+
     void chartComparesFormulasAcrossSequenceLength()
     {
         Fixture f;
@@ -292,7 +324,7 @@ private slots:
         QVERIFY(d.logX);
         QCOMPARE(d.xAxis.unit, QStringLiteral("tokens"));
         QCOMPARE(d.yAxis.unit, QStringLiteral("GFLOP/token"));
-        QCOMPARE(d.series.size(), 5); // four formulas + this scenario
+        QCOMPARE(d.series.size(), 6); // five formulas + this scenario
         const ChartSeries& palm = d.series[1];
         QCOMPARE(palm.name, QStringLiteral("PaLM"));
         QCOMPARE(palm.x.first(), 1024.0);
@@ -300,7 +332,7 @@ private slots:
         const int at8k = static_cast<int>(palm.x.indexOf(8192.0));
         QVERIFY(at8k >= 0);
         QCOMPARE(palm.y[at8k], *mfu::countFlopsPerToken(f.model.scenario().model, 8192).palm / mfu::kGiga);
-        QCOMPARE(d.series[4].kind, SeriesKind::Scatter);
+        QCOMPARE(d.series[5].kind, SeriesKind::Scatter);
 
         f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen"))->selectAll();
         QTest::keyClicks(f.editor.findChild<QLineEdit*>(QStringLiteral("seqLen")), QStringLiteral("262144"));
