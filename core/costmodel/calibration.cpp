@@ -37,7 +37,7 @@ CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
     const HardwareSpec& hw = scenario.cluster.hardware;
     const CostModelConstants base = costModelConstantsFor(scenario);
     const auto mfuAt
-        = [&](double k) { return CostModel(scenario.model, hw, scaledEfficiencies(base, k)).evaluate(scenario).mfu; };
+        = [&](double k) { return CostModel(scenario.model, hw, scaledEfficiencies(base, k)).evaluateValid(scenario).mfu; };
 
     CalibrationResult r;
     r.before = CostModel(scenario.model, hw, base).evaluate(scenario);

@@ -1,4 +1,5 @@
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/physical_bounds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -109,7 +110,10 @@ StepPrediction CostModel::evaluate(const Scenario& s) const
 {
     if (const char* reason = invalidReason(s))
         throw InputError(std::string("cost model: ") + reason);
-    return evaluateValid(s);
+    StepPrediction p = evaluateValid(s);
+    if (const auto beyond = beyondPhysics(p, s)) // refused, never printed (core/costmodel/physical_bounds.h)
+        throw InputError("cost model: " + *beyond);
+    return p;
 }
 
 StepPrediction evaluate(const Scenario& scenario)

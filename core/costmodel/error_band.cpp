@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "core/costmodel/physical_bounds.h"
 
 namespace mfu {
 
@@ -15,6 +18,21 @@ double percentile(std::vector<double> v, double q)
     const size_t j = std::min(v.size() - 1, i + 1);
     return v[i] + (v[j] - v[i]) * (pos - static_cast<double>(i));
 }
+// How much faster than predicted a run could be before the GPU's peak stops it: MFU and HFU at 100%, TFLOPS at the
+// dense peak of the precision. At least 1 (a prediction already refused as beyond physics is not banded further).
+double physicalHeadroom(const Scenario& s, const StepPrediction& p)
+{
+    double headroom = std::numeric_limits<double>::infinity();
+    if (p.mfu > 0)
+        headroom = std::min(headroom, 1.0 / p.mfu);
+    if (p.hfu > 0)
+        headroom = std::min(headroom, 1.0 / p.hfu);
+    const double peak = precisionPeakFlops(s.cluster.hardware, s.precision);
+    if (p.tflopsPerGpu > 0 && peak > 0)
+        headroom = std::min(headroom, peak / (p.tflopsPerGpu * 1e12));
+    return std::max(1.0, headroom);
+}
+
 } // namespace
 
 ErrorBandModel errorBandModelFrom(const ValidationReport& report)
@@ -74,13 +92,19 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
                    "run yet)";
     // The measurement is likely prediction / (1 + error): an optimistic model (error > 0) lowers the band.
     b.lowFactor = 1.0 / (1.0 + hi);
-    b.highFactor = 1.0 / std::max(0.05, 1.0 + lo);
+    b.highFactor = std::min(1.0 / std::max(0.05, 1.0 + lo), physicalHeadroom(scenario, p));
     b.mfuLow = p.mfu * b.lowFactor;
-    // No run computes above the GPU's dense peak: the upper end stops at 100% MFU (and its throughput).
-    const double high = p.mfu > 0 ? std::min(b.highFactor, std::max(1.0, 1.0 / p.mfu)) : b.highFactor;
-    b.mfuHigh = p.mfu * high;
+    b.mfuHigh = p.mfu * b.highFactor;
+    b.hfuLow = p.hfu * b.lowFactor;
+    b.hfuHigh = p.hfu * b.highFactor;
+    b.tflopsPerGpuLow = p.tflopsPerGpu * b.lowFactor;
+    b.tflopsPerGpuHigh = p.tflopsPerGpu * b.highFactor;
+    b.tokensPerSecLow = p.tokensPerSec * b.lowFactor;
+    b.tokensPerSecHigh = p.tokensPerSec * b.highFactor;
     b.tokensPerSecPerGpuLow = p.tokensPerSecPerGpu * b.lowFactor;
-    b.tokensPerSecPerGpuHigh = p.tokensPerSecPerGpu * high;
+    b.tokensPerSecPerGpuHigh = p.tokensPerSecPerGpu * b.highFactor;
+    b.stepTimeSecondsLow = p.stepTimeSeconds / b.highFactor;
+    b.stepTimeSecondsHigh = p.stepTimeSeconds / b.lowFactor;
     return b;
 }
 

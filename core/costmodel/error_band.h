@@ -28,10 +28,18 @@ struct ErrorBandModel {
 
 ErrorBandModel errorBandModelFrom(const ValidationReport& report);
 
+// Every figure of a prediction that the band scales, at both ends: a faster measured run has a higher MFU, HFU,
+// TFLOPS and throughput and a shorter step. The upper end stops where the GPU does (MFU and HFU at 100%, TFLOPS at
+// the dense peak of the run's precision): highFactor is already capped, so whoever scales a figure by it stays
+// within physics. Every surface (the Predict panel, predict --json, the report) shows these, never its own scaling.
 struct ErrorBand {
     double mfuLow = 0, mfuHigh = 0;
+    double hfuLow = 0, hfuHigh = 0;
+    double tflopsPerGpuLow = 0, tflopsPerGpuHigh = 0;
+    double tokensPerSecLow = 0, tokensPerSecHigh = 0; // whole cluster
     double tokensPerSecPerGpuLow = 0, tokensPerSecPerGpuHigh = 0;
-    double lowFactor = 1, highFactor = 1; // multiply a prediction by these for the band
+    double stepTimeSecondsLow = 0, stepTimeSecondsHigh = 0; // the short step is the fast end
+    double lowFactor = 1, highFactor = 1; // multiply a prediction's rates by these for the band (capped, see above)
     int similarRuns = 0;
     std::string basis; // "6 published Blackwell dense runs"
 };

@@ -3,6 +3,8 @@
 #include <exception>
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/physical_bounds.h"
+#include "core/errors.h"
 
 namespace mfu {
 
@@ -45,10 +47,14 @@ bool pulled(const Scenario& s, Lever lever)
 
 LeverOutcome outcomeOf(const CostModel& model, const Scenario& s)
 {
-    const StepPrediction p = model.evaluate(s);
+    if (const char* reason = model.invalidReason(s))
+        throw InputError(std::string("cost model: ") + reason);
+    const StepPrediction p = model.evaluateValid(s);
     LeverOutcome o;
-    o.mfu = p.mfu;
-    o.hfu = p.hfu;
+    if (!isBeyondPhysics(p, s)) { // an MFU the count cannot support is not given; the throughput still compares
+        o.mfu = p.mfu;
+        o.hfu = p.hfu;
+    }
     o.usefulTokensPerSecPerGpu = p.tokensPerSecPerGpu * usefulTokenFraction(s.workload.packing);
     o.stepTimeSeconds = p.stepTimeSeconds;
     o.peakMemoryBytes = p.memory.total();

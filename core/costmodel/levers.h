@@ -5,6 +5,7 @@
 //
 // Useful tokens per second is the figure to compare: MFU can rise while training slows (attention over the whole
 // packed sequence is real work, counted in FLOP/token, but no document learns from the others).
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -20,8 +21,10 @@ enum class Lever {
 };
 
 struct LeverOutcome {
-    double mfu = 0;
-    double hfu = 0;
+    // Absent when the scenario's FLOP count would put it above 100% (core/costmodel/physical_bounds.h): attention
+    // over the whole packed sequence without the per-document mask, say. The throughput below is what to compare.
+    std::optional<double> mfu;
+    std::optional<double> hfu;
     double usefulTokensPerSecPerGpu = 0; // processed tokens/s per GPU less the padding kept
     double stepTimeSeconds = 0;
     double peakMemoryBytes = 0; // per GPU

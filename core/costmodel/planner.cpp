@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/physical_bounds.h"
 #include "core/number_format.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
@@ -57,11 +58,12 @@ std::string gib(double bytes)
     return buf;
 }
 
-// Within the tolerance of the fastest, the simplest layout leads; the rest keep their order by throughput.
-void rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
+// Within the tolerance of the fastest, the simplest layout leads; the rest keep their order by throughput. Returns the
+// fastest tokens/s, which may belong to a layout the top N leave out once the simpler ties rank first.
+double rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
 {
     if (configs.empty())
-        return;
+        return 0;
     double fastest = 0;
     for (const auto& c : configs)
         fastest = std::max(fastest, c.prediction.tokensPerSec);
@@ -76,11 +78,12 @@ void rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
     });
     if (static_cast<int>(configs.size()) > topN)
         configs.resize(static_cast<size_t>(topN));
+    return fastest;
 }
 
 // dataParallelFits: some layout without TP, PP or CP fits, so model parallelism is there for speed, not memory.
-std::string reasonFor(
-    const PlannedConfig& c, const PlannedConfig& best, const Scenario& s, double tolerance, bool dataParallelFits)
+std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double fastestTokensPerSec, const Scenario& s,
+    double tolerance, bool dataParallelFits)
 {
     const auto& p = c.parallelism;
     const int domain = s.cluster.domainSize();
@@ -114,10 +117,16 @@ std::string reasonFor(
         r += buf;
     }
     if (c.tiesWithBest) {
-        char buf[160];
+        // The fastest itself is not "within the band of the fastest": say which it is.
+        const bool isFastest = c.prediction.tokensPerSec >= fastestTokensPerSec;
+        const bool ranksFirst = &c == &best;
+        char buf[200];
         std::snprintf(buf, sizeof buf,
-            "; within the %.0f%% error band of the fastest, so a tie: simpler layouts (less TP, PP, CP, "
-            "checkpointing) rank first",
+            isFastest && ranksFirst
+                ? "; the fastest, and the simplest layout within the %.0f%% error band of it"
+                : isFastest ? "; the fastest, but a simpler layout within the %.0f%% error band of it ranks first"
+                            : "; within the %.0f%% error band of the fastest, so a tie: simpler layouts (less TP, PP, "
+                              "CP, checkpointing) rank first",
             100.0 * tolerance);
         r += buf;
     }
@@ -216,7 +225,7 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                     }
                                     ++result.evaluated;
                                     candidate.prediction = model.evaluateValid(s);
-                                    if (!candidate.prediction.fits)
+                                    if (!candidate.prediction.fits || isBeyondPhysics(candidate.prediction, s))
                                         continue;
                                     ++result.fitting;
                                     dataParallelFits = dataParallelFits || (tp == 1 && pp == 1 && cp == 1);
@@ -235,9 +244,9 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
         if (result.cancelled)
             break;
     }
-    rankTies(result.configs, o.tieTolerance, o.topN);
+    const double fastest = rankTies(result.configs, o.tieTolerance, o.topN);
     for (auto& c : result.configs)
-        c.reason = reasonFor(c, result.configs.front(), s, o.tieTolerance, dataParallelFits);
+        c.reason = reasonFor(c, result.configs.front(), fastest, s, o.tieTolerance, dataParallelFits);
     if (progress && !result.cancelled)
         progress(1.0);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

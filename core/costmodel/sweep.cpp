@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/physical_bounds.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -89,10 +90,12 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
         if (const char* problem = model.invalidReason(s)) {
             p.currentProblem = problem;
         } else {
-            p.currentValid = true;
             p.current = model.evaluateValid(s);
+            p.currentValid = !isBeyondPhysics(p.current, s); // refused, never drawn (physical_bounds.h)
+            if (!p.currentValid)
+                p.currentProblem = kBeyondPhysicsReason;
             ++result.evaluated;
-            if (options.errorBands)
+            if (options.errorBands && p.currentValid)
                 p.currentBand = errorBandFor(s, p.current, *options.errorBands);
         }
         if (options.includePlannerBest) {

@@ -66,7 +66,10 @@ void LeverTable::showLevers(const std::vector<LeverEffect>& levers)
                          locale.toString(off.usefulTokensPerSecPerGpu, 'f', 0), gain >= 0 ? tr("+") : QString(),
                          percentText(gain)),
                 tr("Tokens that train the model: processed tokens less the padding kept")));
-        setItem(row, Mfu, cell(tr("%1 / %2").arg(percentText(on.mfu), percentText(off.mfu))));
+        // An MFU the FLOP count would put above the peak is not shown (core/costmodel/physical_bounds.h).
+        const auto mfuText
+            = [this](const std::optional<double>& m) { return m ? percentText(*m) : tr("\u2014 (above the peak)"); };
+        setItem(row, Mfu, cell(tr("%1 / %2").arg(mfuText(on.mfu), mfuText(off.mfu))));
         QString memory
             = tr("%1 / %2 GiB").arg(on.peakMemoryBytes / kGiB, 0, 'f', 1).arg(off.peakMemoryBytes / kGiB, 0, 'f', 1);
         if (on.fits != off.fits)

@@ -52,6 +52,22 @@ private slots:
         QCOMPARE(capped.mfuHigh, 1.0);
         QVERIFY(std::abs(capped.tokensPerSecPerGpuHigh - 1000 / 0.95) < 1e-9);
         QVERIFY(std::abs(capped.mfuLow - 0.95 / 1.26) < 1e-12); // the lower end is untouched
+
+        // HFU counts recompute: at 99% predicted it stops the band first, and every figure scales by the same capped
+        // factor (the Predict panel's HFU band reached 111% and 2,501 TFLOPS on a 2,250 TFLOPS B200 before).
+        p.hfu = 0.99;
+        p.tflopsPerGpu = 900;
+        p.stepTimeSeconds = 2.0;
+        p.tokensPerSec = 8000;
+        const ErrorBand byHfu = errorBandFor(s, p, m);
+        QVERIFY(std::abs(byHfu.highFactor - 1 / 0.99) < 1e-12);
+        QVERIFY(std::abs(byHfu.hfuHigh - 1.0) < 1e-12);
+        QVERIFY(std::abs(byHfu.mfuHigh - 0.95 / 0.99) < 1e-12);
+        QVERIFY(std::abs(byHfu.tflopsPerGpuHigh - 900 / 0.99) < 1e-9);
+        QVERIFY(std::abs(byHfu.tokensPerSecHigh - 8000 / 0.99) < 1e-9);
+        QVERIFY(std::abs(byHfu.stepTimeSecondsLow - 2.0 * 0.99) < 1e-12);
+        QVERIFY(std::abs(byHfu.stepTimeSecondsHigh - 2.0 * 1.26) < 1e-12);
+        QVERIFY(std::abs(byHfu.hfuLow - 0.99 / 1.26) < 1e-12);
     }
     void fallsBackAndHasAMinimumWidth()
     {
@@ -121,6 +137,13 @@ private slots:
         for (const auto& c : tied.configs)
             if (c.tiesWithBest)
                 QVERIFY(c.prediction.tokensPerSec >= fastest * (1 - o.tieTolerance) - 1e-9);
+        // The fastest layout says it is the fastest, not that it lies within the band of the fastest.
+        for (const auto& c : tied.configs) {
+            const bool isFastest = c.prediction.tokensPerSec >= fastest;
+            QVERIFY2(isFastest == QString::fromStdString(c.reason).contains("; the fastest"), c.reason.c_str());
+            if (isFastest)
+                QVERIFY2(!QString::fromStdString(c.reason).contains("of the fastest, so a tie"), c.reason.c_str());
+        }
         // Without a tolerance the order is by throughput alone (unchanged behaviour).
         for (size_t i = 1; i < strict.configs.size(); ++i)
             QVERIFY(strict.configs[i - 1].prediction.tokensPerSec >= strict.configs[i].prediction.tokensPerSec);

@@ -135,13 +135,18 @@ private slots:
         QVERIFY(!levers[0].inScenario);
         // Padding costs the same compute and trains nothing: removing it turns all of the step's tokens useful.
         QVERIFY(near(levers[0].with.usefulTokensPerSecPerGpu, levers[0].without.usefulTokensPerSecPerGpu / 0.8));
-        QVERIFY(near(levers[0].with.mfu, levers[0].without.mfu / 0.8));
+        QVERIFY(levers[0].with.mfu && levers[0].without.mfu);
+        QVERIFY(near(*levers[0].with.mfu, *levers[0].without.mfu / 0.8));
         QCOMPARE(levers[0].with.hfu, levers[0].without.hfu);
 
         QCOMPARE(levers[1].lever, Lever::DocumentMasking);
         QVERIFY(levers[1].inScenario);
         // Attention over the whole 81,920 tokens: more FLOPs per token (MFU counts them) but fewer tokens trained.
         QVERIFY(levers[1].with.usefulTokensPerSecPerGpu > 1.5 * levers[1].without.usefulTokensPerSecPerGpu);
+        // Counted PaLM-style over 81,920 keys with the causal half skipped, that run would read above 100% MFU on an
+        // A800: its MFU is not given (core/costmodel/physical_bounds.h), its throughput is.
+        QVERIFY(!levers[1].without.mfu || *levers[1].without.mfu <= 1.0);
+        QVERIFY(levers[1].without.usefulTokensPerSecPerGpu > 0);
 
         // Without the fused loss the 81,920 x 152,064 logits do not fit in 80 GB.
         QCOMPARE(levers[2].lever, Lever::FusedLinearCrossEntropy);
