@@ -7,15 +7,22 @@
 // each possible scope, achieved TFLOPS / FLOP/token, tokens per step / step time). Witnesses that would need more
 // than the GPU's dense peak are impossible and dropped; the reading most witnesses agree on wins. A scope that a
 // step time confirms in one run of a report is applied to the report's other runs (one logger labels them alike).
-// The corrected MFU = per-GPU tokens/s x PaLM FLOP/token (when the model is known; else the stated FLOP/token) /
+// The corrected MFU = per-GPU tokens/s x FLOP/token under the run's formula (PaLM per layer by default; when the model
+// is known; else the stated FLOP/token) /
 // the GPU's dense peak for the training precision (BF16 for BF16 and BF16+FP8 runs; BF16+FP8 runs also get the MFU
 // against the dense FP8 peak, labelled). When every witness is impossible there is no corrected MFU: the run is
 // marked inconsistent and the bound (the most tokens/s per GPU the dense peak allows) is given instead.
+//
+// A report's own figures are checked against each other too: tokens/s with TFLOPS imply its FLOP/token, TFLOPS with
+// MFU the peak it divided by. When they describe another model (FLOP/token off by more than 25% from every formula
+// for the model) or another GPU than the one the diagnosis counts with, the corrected MFU is withheld
+// (log_model_mismatch, log_peak_mismatch): a figure corrected against the wrong model would look right and be wrong.
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/model_spec.h"
 #include "core/model/packing.h"
@@ -29,7 +36,8 @@ struct ReportedRun {
     std::string label;
     HardwareSpec hardware; // the GPU the run used (required)
     int gpus = 1;
-    std::optional<ModelSpec> model; // when known, FLOP/token is recomputed with the PaLM formula
+    std::optional<ModelSpec> model; // when known, FLOP/token is recomputed under `formula`
+    FlopFormula formula = kDefaultFlopFormula; // the convention of the corrected MFU (6N for a bare count)
     TrainingPrecision precision = TrainingPrecision::BF16;
     std::optional<int64_t> seqLen;
     std::optional<int64_t> microBatch; // per GPU
@@ -60,7 +68,7 @@ struct RunDiagnosis {
     double tokensPerSecPerGpu = 0;
     double tokensPerSecCluster = 0;
     double flopsPerToken = 0; // the one the corrected MFU uses
-    std::string flopsFormula; // "palm", "six_n" or "stated"
+    std::string flopsFormula; // the formula's key ("per_layer", "palm", "six_n", ...) or "stated"
     double achievedFlopsPerGpu = 0;
     double peakFlopsPerGpu = 0; // dense peak of the precision
     double mfu = 0; // corrected; meaningful only when consistent
@@ -73,13 +81,22 @@ struct RunDiagnosis {
     std::optional<double> mfuVsFp8Peak;
     std::optional<double> mfuWithStatedFlops; // corrected peak and scope, the report's own FLOP/token
     std::string throughputBasis; // which stated figures the throughput rests on
+    // What the report's own figures imply (tokens/s with TFLOPS: FLOP/token; TFLOPS with MFU: the peak it divided
+    // by), the parameter count that FLOP/token suggests (6N) and the GPU whose dense peak that is.
+    std::optional<double> impliedFlopsPerToken;
+    std::optional<double> impliedParams;
+    std::optional<double> impliedPeakFlops;
+    std::optional<std::string> impliedGpuId;
+    // Set when the figures describe another model or GPU: the finding's code. There is then no corrected MFU.
+    std::optional<std::string> withheld;
+    bool hasCorrectedMfu() const { return consistent && !withheld; }
 };
 
 struct Diagnosis {
     std::vector<RunDiagnosis> runs;
     std::vector<Finding> comparison; // findings across runs (scaling, different work per step)
     double mfu = 0; // corrected MFU of the last run (the run under question; earlier runs are baselines); see
-                    // runs.back().consistent
+                    // runs.back().hasCorrectedMfu()
 };
 
 // knownHardware: every preset, to recognise a peak taken from another GPU (e.g. nanoGPT's fixed A100 312 TFLOPS).

@@ -17,10 +17,19 @@ nlohmann::json findingJson(const Finding& f, const std::string& run)
     return j;
 }
 
+nlohmann::json optional(const std::optional<double>& v, double scale = 1.0)
+{
+    return v ? nlohmann::json(*v * scale) : nlohmann::json();
+}
+
 } // namespace
 
 std::string correctedMfuText(const RunDiagnosis& r)
 {
+    if (r.withheld)
+        return "no corrected MFU: " + *r.withheld
+            + (*r.withheld == "log_model_mismatch" ? " (the figures describe another model)"
+                                                   : " (the figures describe another GPU)");
     if (!r.consistent)
         return "no consistent reading of the figures fits the GPU: at most " + formatNumber(r.maxTokensPerSecPerGpu)
             + " tokens/s per GPU (100% of the dense BF16 peak of " + formatNumber(r.peakFlopsPerGpu / 1e12, 1)
@@ -42,7 +51,13 @@ nlohmann::json diagnosisToJson(const Diagnosis& d)
             all.push_back(findingJson(f, r.label));
         }
         // Without a consistent reading there is no corrected MFU: null, and the bound beside it.
-        runs.push_back({ { "label", r.label }, { "mfu", r.consistent ? nlohmann::json(r.mfu) : nlohmann::json() },
+        // Withheld (the figures describe another model or GPU): null too, with the code that says why.
+        runs.push_back({ { "label", r.label }, { "mfu", r.hasCorrectedMfu() ? nlohmann::json(r.mfu) : nlohmann::json() },
+            { "mfu_withheld", r.withheld ? nlohmann::json(*r.withheld) : nlohmann::json() },
+            { "implied_flops_per_token", optional(r.impliedFlopsPerToken) },
+            { "implied_params", optional(r.impliedParams) },
+            { "implied_peak_tflops", optional(r.impliedPeakFlops, 1e-12) },
+            { "implied_gpu", r.impliedGpuId ? nlohmann::json(*r.impliedGpuId) : nlohmann::json() },
             { "consistent", r.consistent }, { "max_tokens_per_sec_per_gpu", r.maxTokensPerSecPerGpu },
             { "peak_dense_tflops_per_gpu", r.peakFlopsPerGpu / 1e12 },
             { "peak_dense_fp8_tflops_per_gpu",
@@ -60,8 +75,8 @@ nlohmann::json diagnosisToJson(const Diagnosis& d)
         comparison.push_back(findingJson(f, {}));
         all.push_back(findingJson(f, "comparison"));
     }
-    const bool consistent = d.runs.empty() || d.runs.back().consistent;
-    return { { "mfu", consistent ? nlohmann::json(d.mfu) : nlohmann::json() }, { "findings", all }, { "runs", runs },
+    const bool corrected = d.runs.empty() || d.runs.back().hasCorrectedMfu();
+    return { { "mfu", corrected ? nlohmann::json(d.mfu) : nlohmann::json() }, { "findings", all }, { "runs", runs },
         { "comparison", comparison } };
 }
 

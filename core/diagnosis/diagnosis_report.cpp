@@ -16,7 +16,7 @@ namespace {
 const std::set<std::string> kKeys { "label", "gpu", "gpus", "model", "params", "precision", "seq_len", "micro_batch",
     "grad_accum", "tokens_per_step", "step_time_s", "tokens_per_sec", "tokens_per_sec_scope", "flops_per_token",
     "achieved_tflops", "achieved_tflops_scope", "peak_tflops", "mfu", "mfu_percent", "notes", "packing_length",
-    "document_lengths", "mean_document_length", "attention_mask", "padding_fraction" };
+    "document_lengths", "mean_document_length", "attention_mask", "padding_fraction", "flop_formula" };
 
 class RunReader {
 public:
@@ -141,6 +141,12 @@ ReportedRun readRun(const json& object, const std::string& where, const PresetLi
     }
     if (const auto n = r.count("params"))
         run.model = bareModel(*n);
+    if (const auto f = r.text("flop_formula")) {
+        const auto formula = flopFormulaFromKey(*f);
+        if (!formula)
+            r.fail("flop_formula", "must be one of " + flopFormulaKeyList() + ", got '" + *f + "'");
+        run.formula = *formula;
+    }
     if (const auto p = r.text("precision")) {
         const auto precision = trainingPrecisionFromKey(*p);
         if (!precision)

@@ -58,6 +58,7 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
     run.gpus = context.gpus.value_or(facts.gpus.value_or(1));
     run.model = context.model;
     run.precision = context.precision;
+    run.formula = context.formula;
     run.seqLen = context.seqLen ? context.seqLen : facts.seqLen ? facts.seqLen : impliedSeqLen(facts, run.gpus);
     run.microBatch = facts.microBatch;
     run.gradAccum = facts.gradAccum;
@@ -86,6 +87,7 @@ LogRunContext scenarioLogContext(
     c.model = scenario.model;
     c.hardware = scenario.cluster.hardware;
     c.precision = scenario.precision;
+    c.formula = scenario.mfuFormula;
     if (!f.gpus)
         c.gpus = scenario.cluster.gpuCount;
     if (!f.seqLen && !impliedSeqLen(f))

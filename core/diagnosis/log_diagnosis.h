@@ -23,6 +23,7 @@ struct LogRunContext {
     std::optional<int64_t> seqLen;
     std::optional<double> tokensPerStep; // global
     TrainingPrecision precision = TrainingPrecision::BF16;
+    FlopFormula formula = kDefaultFlopFormula; // of the corrected MFU
 };
 
 // knownHardware: the presets, to resolve the log's device name. Throws InputError naming what is missing (no GPU).

@@ -3,6 +3,7 @@
 // Reading a training log line by line (format detection, steps, facts, progress), and the user pattern syntax.
 // The rule tables are in core/logs/log_formats.cpp and log_facts.cpp, the medians in log_summary.cpp.
 #include <algorithm>
+#include <set>
 
 #include "core/errors.h"
 #include "core/trace/byte_source.h"
@@ -39,6 +40,75 @@ uint64_t bytesLeft(std::istream& in)
     in.seekg(here);
     return end > here ? static_cast<uint64_t>(end - here) : 0;
 }
+
+// torchrun's per-rank line prefixes: "[rank3]:" (PyTorch 2.2 and later) and "[default3]:" (--tee, --role default).
+std::optional<int> rankPrefix(const std::string& line)
+{
+    size_t i = line.find_first_not_of(' ');
+    if (i == std::string::npos || line[i] != '[')
+        return std::nullopt;
+    ++i;
+    for (std::string_view word : { std::string_view("rank"), std::string_view("default") })
+        if (line.compare(i, word.size(), word) == 0) {
+            size_t j = i + word.size();
+            int rank = 0;
+            const size_t digits = j;
+            while (j < line.size() && j - digits < 7 && line[j] >= '0' && line[j] <= '9')
+                rank = rank * 10 + (line[j++] - '0');
+            if (j > digits && j < line.size() && line[j] == ']')
+                return rank;
+        }
+    return std::nullopt;
+}
+
+// Step lines that repeat a step another rank printed: the copies of each step, merged into it at the end.
+class RankCopies {
+public:
+    // The index of the step this one repeats, if any: the same step number within the last lines that the ranks
+    // seen so far can interleave (two per rank); a lower number beyond them starts another run (a restart).
+    std::optional<size_t> original(const std::vector<LogStep>& steps, const LogStep& step, std::optional<int> rank)
+    {
+        if (rank)
+            m_ranks.insert(*rank);
+        const size_t window = 2 * std::max<size_t>(1, m_ranks.size());
+        for (size_t k = 0; k < std::min(window, steps.size()); ++k) {
+            const size_t j = steps.size() - 1 - k;
+            if (steps[j].step == step.step)
+                return j;
+        }
+        return std::nullopt;
+    }
+    void add(size_t original, const LogStep& copy)
+    {
+        m_copies.emplace_back(original, copy);
+    }
+    // Each step's figures become the mean over it and its copies (a figure only some copies state: their mean).
+    size_t mergeInto(std::vector<LogStep>& steps) const
+    {
+        using Field = std::optional<double> LogStep::*;
+        static constexpr Field fields[] = { &LogStep::stepSeconds, &LogStep::tokensPerSec, &LogStep::tflops,
+            &LogStep::mfu, &LogStep::loss, &LogStep::peakTflops, &LogStep::flopsPerToken };
+        for (Field field : fields) {
+            std::vector<std::pair<double, int>> sums(steps.size(), { 0.0, 0 });
+            for (size_t i = 0; i < steps.size(); ++i)
+                if (steps[i].*field)
+                    sums[i] = { *(steps[i].*field), 1 };
+            for (const auto& [i, copy] : m_copies)
+                if (copy.*field) {
+                    sums[i].first += *(copy.*field);
+                    ++sums[i].second;
+                }
+            for (const auto& [i, copy] : m_copies)
+                if (sums[i].second > 0)
+                    steps[i].*field = sums[i].first / sums[i].second;
+        }
+        return m_copies.size();
+    }
+
+private:
+    std::set<int> m_ranks;
+    std::vector<std::pair<size_t, LogStep>> m_copies;
+};
 
 } // namespace
 
@@ -91,6 +161,8 @@ TrainingLog parseTrainingLog(
     uint64_t done = 0;
     uint64_t nextReport = kReportEvery;
     TrainingLog log;
+    RankCopies copies;
+    std::optional<std::pair<size_t, LogStep>> pendingCopy; // a copy whose later lines may still add fields
     std::string raw;
     std::string stripped;
     while (std::getline(in, raw)) {
@@ -113,11 +185,21 @@ TrainingLog parseTrainingLog(
                     break;
                 }
         }
-        if (step)
-            log.steps.push_back(*step);
-        else if (format && format->multiLine && !log.steps.empty())
-            readFields(line, *format, log.steps.back());
+        if (step) {
+            if (pendingCopy)
+                copies.add(pendingCopy->first, pendingCopy->second);
+            pendingCopy.reset();
+            if (const auto original = copies.original(log.steps, *step, rankPrefix(line)))
+                pendingCopy.emplace(*original, *step);
+            else
+                log.steps.push_back(*step);
+        } else if (format && format->multiLine && !log.steps.empty()) {
+            readFields(line, *format, pendingCopy ? pendingCopy->second : log.steps.back());
+        }
     }
+    if (pendingCopy)
+        copies.add(pendingCopy->first, pendingCopy->second);
+    log.rankCopiesMerged = copies.mergeInto(log.steps);
     report(control, total, total);
     if (log.steps.empty())
         throw InputError(name

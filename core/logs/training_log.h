@@ -10,7 +10,9 @@
 //   iter block  `Iter     10 | Loss: 10.7652 | Time: 1838ms | ...` then, on the next lines, `MFU: 10.44% |
 //               Achieved: 939.7 TF | Peak: 9000.0 TF` and `Tokens/s: 106979 | FLOPs/token: 8.78 GF`.
 // A step's fields may follow its step line on later lines until the next step starts. The first format whose step
-// line appears fixes the format of the file. Lines that match nothing are ignored; a file where no step line
+// line appears fixes the format of the file. A step printed once per rank (every rank logging to one console,
+// torchrun's "[rank3]:" or "[default3]:" prefixes, or the same step number on consecutive lines) counts once, with the
+// mean of its copies' figures. Lines that match nothing are ignored; a file where no step line
 // matches is an InputError. Settings a logger prints once (GPU count, tokens per step, sequence length, device)
 // are collected as LogFacts from any line.
 #include <istream>
@@ -70,8 +72,9 @@ LogPattern logPatternFromGroups(const std::string& regex, const std::string& gro
 struct TrainingLog {
     std::string format; // "torchtitan", "megatron", "nanogpt", "iter_block", "custom"
     LogScope scope = LogScope::Unknown;
-    std::vector<LogStep> steps;
+    std::vector<LogStep> steps; // each step once (per-rank copies merged)
     LogFacts facts;
+    size_t rankCopiesMerged = 0; // step lines that repeated a step another rank had printed
 };
 
 // Throws InputError "<name>: ..." when no line matches, or for an invalid custom pattern.

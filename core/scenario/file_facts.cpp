@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/logs/training_log.h"
+#include "core/model/flops.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
@@ -37,6 +38,24 @@ std::string billions(double params)
     return formatNumber(params / 1e9, 2) + " B parameters";
 }
 
+// A log that names no GPU but divided by a peak: the scenario's GPU when it is its dense peak (within the 3% the
+// log's rounding allows), else the first preset whose dense peak it is, proposed in its place.
+void checkImpliedGpu(double peak, const HardwareSpec& scenarioGpu, const std::vector<HardwareSpec>& known, FactsCheck& c)
+{
+    if (const auto own = scenarioGpu.mfuPeak(); own && within(peak, *own, 0.03))
+        return;
+    for (const HardwareSpec& h : known)
+        if (const auto dense = h.mfuPeak(); dense && within(peak, *dense, 0.03)) {
+            c.gpuDiffers = true;
+            c.hardwarePresetId = h.id;
+            c.differences.push_back({ Fact::Gpu,
+                hardwareName(h) + " (its TFLOPS / MFU is that GPU's " + formatNumber(*dense / 1e12, 0)
+                    + " TFLOPS peak)",
+                hardwareName(scenarioGpu) });
+            return;
+        }
+}
+
 } // namespace
 
 FileFacts factsFromTrace(const trace::RunAnalysis& run)
@@ -55,9 +74,18 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
 
 FileFacts factsFromLog(const trace::LogFacts& facts)
 {
+    return factsFromLog(facts, trace::LogSummary {});
+}
+
+FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& summary)
+{
     FileFacts f;
     if (facts.device && !facts.device->empty())
         f.gpuName = facts.device;
+    else if (summary.medianTflops && summary.medianMfu && *summary.medianMfu > 0 && !summary.medianPeakTflops)
+        f.impliedPeakFlops = *summary.medianTflops * 1e12 / *summary.medianMfu;
+    if (summary.medianTflops && summary.medianTokensPerSec && *summary.medianTokensPerSec > 0)
+        f.impliedFlopsPerToken = *summary.medianTflops * 1e12 / *summary.medianTokensPerSec;
     if (facts.gpus && *facts.gpus > 0)
         f.gpuCount = facts.gpus;
     if (facts.seqLen && *facts.seqLen > 0)
@@ -108,6 +136,8 @@ FactsCheck checkFacts(
         if (c.gpuDiffers)
             c.differences.push_back({ Fact::Gpu, *file.gpuName, hardwareName(hw) });
     }
+    if (!file.gpuName && file.impliedPeakFlops)
+        checkImpliedGpu(*file.impliedPeakFlops, hw, hardware, c);
     if (file.gpuCount && *file.gpuCount != s.cluster.gpuCount)
         c.differences.push_back({ Fact::GpuCount, formatNumber(*file.gpuCount), formatNumber(s.cluster.gpuCount) });
     if (file.tokensPerStep && !within(*file.tokensPerStep, scenarioTokensPerStep, 0.005))
@@ -123,9 +153,28 @@ FactsCheck checkFacts(
         } catch (const std::exception&) {
             scenarioParams = 0; // a model without an architecture: its size cannot be compared, so it differs
         }
-        if (!(scenarioParams > 0) || !within(*file.modelParams, scenarioParams, 0.10))
+        if (!(scenarioParams > 0) || !within(*file.modelParams, scenarioParams, 0.10)) {
+            c.proposedModelParams = *file.modelParams;
             c.differences.push_back({ Fact::ModelSize, billions(*file.modelParams),
                 scenarioParams > 0 ? billions(scenarioParams) : std::string("unknown") });
+        }
+    } else if (file.impliedFlopsPerToken && *file.impliedFlopsPerToken > 0) {
+        // The log's TFLOPS / tokens/s against every formula of the scenario's model: another model when it is far
+        // from all of them (a bare count answers 6N).
+        bool describes = false;
+        try {
+            describes = describesModel(
+                countFlopsPerToken(s.model, s.workload.seqLen, s.workload.packing), *file.impliedFlopsPerToken);
+        } catch (const std::exception&) {
+            describes = false;
+        }
+        if (!describes) {
+            c.proposedModelParams = *file.impliedFlopsPerToken / 6.0;
+            c.differences.push_back({ Fact::ModelSize,
+                "about " + billions(*c.proposedModelParams) + " (" + formatGflop(*file.impliedFlopsPerToken)
+                    + "/token by its TFLOPS and tokens/s)",
+                billions(static_cast<double>(countParameters(s.model).total)) });
+        }
     }
     if (file.precision && *file.precision != s.precision)
         c.differences.push_back({ Fact::Precision, std::string(trainingPrecisionLabel(*file.precision)),

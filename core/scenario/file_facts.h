@@ -16,6 +16,7 @@ namespace mfu {
 namespace trace {
 struct RunAnalysis;
 struct LogFacts;
+struct LogSummary;
 } // namespace trace
 
 struct FileFacts {
@@ -25,12 +26,19 @@ struct FileFacts {
     std::optional<int64_t> seqLen;
     std::optional<double> modelParams; // total parameters
     std::optional<TrainingPrecision> precision;
+    // What a log's own figures imply where it states nothing: the peak it divided by (TFLOPS / MFU; checkFacts names
+    // the GPU whose dense peak that is), and the FLOP/token of its TFLOPS / tokens/s.
+    std::optional<double> impliedPeakFlops;
+    std::optional<double> impliedFlopsPerToken;
 };
 
 // A trace states its GPU (deviceProperties) and world size (distributedInfo, or the number of per-rank files when
 // there are several); one file without distributedInfo states no GPU count.
 FileFacts factsFromTrace(const trace::RunAnalysis& run);
-// A log states what its header or argument dump prints (core/logs/log_facts.cpp).
+// A log states what its header or argument dump prints (core/logs/log_facts.cpp); its medians imply the peak it divided
+// by (TFLOPS / MFU) where it names no GPU, and a FLOP/token (TFLOPS / tokens/s, per GPU).
+FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& summary);
+// What the log prints, nothing implied.
 FileFacts factsFromLog(const trace::LogFacts& facts);
 
 enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision };
@@ -44,6 +52,9 @@ struct FactDifference {
 
 struct FactsCheck {
     std::vector<FactDifference> differences; // in Fact order
+    // The model a log's figures imply when its size differs: a bare count whose 6N is the implied FLOP/token, or the
+    // size the log states. What the banner's button adopts.
+    std::optional<double> proposedModelParams;
     bool gpuRecorded = false;
     std::optional<std::string> hardwarePresetId; // the preset the file's GPU maps to (core/presets/gpu_match.h)
     bool gpuDiffers = false; // the file's GPU is not the scenario's
@@ -51,7 +62,8 @@ struct FactsCheck {
 };
 
 // Tolerances: GPU count and sequence length must match exactly; tokens per step within 0.5% (logs print rounded
-// batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters). The GPU name is matched against
+// batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters); an implied FLOP/token within
+// kSameModelFlopsFactor of one of the scenario model's formulas (core/model/flops.h), as the diagnosis decides. The GPU name is matched against
 // `hardware` (the presets' "match" patterns, core/presets/gpu_match.h). It differs when it means a preset other than
 // the scenario's hardware, when it is ambiguous and the scenario's is not among the candidates, or when it matches
 // nothing and does not contain the scenario's hardware id.

@@ -113,6 +113,39 @@ private slots:
         QVERIFY2(text.out.contains("peak_is_sparse"), text.out.constData());
     }
 
+    // The two logs through the command line: a torchtitan log of a far smaller model than the scenario's,
+    // and one recorded on a B200 read against an H100. Findings named, top-level MFU null, and `--flop-formula`
+    // reaches the corrected MFU of a log.
+    void logsOfAnotherModelOrGpu()
+    {
+        QTemporaryDir dir;
+        QByteArray tiny, b200;
+        for (int step = 1; step <= 4; ++step) {
+            tiny += "step: " + QByteArray::number(step) + "  loss: 7.1  tps: 7,318  tflops: 0.52  mfu: 0.05%\n";
+            b200 += "step: " + QByteArray::number(step) + "  loss: 9.1  tps: 4,376  tflops: 253.41  mfu: 11.26%\n";
+        }
+        const auto model = runCli({ "diagnose", "--log", writeFile(dir, "tiny.log", tiny), "--model", "llama-3.1-8b",
+            "--gpu", "h100-sxm", "--seq", "8192", "--json" });
+        QCOMPARE(model.exitCode, 0);
+        auto j = parse(model.out);
+        QVERIFY(j["mfu"].is_null());
+        QVERIFY(hasFinding(j["runs"][0]["findings"], "log_model_mismatch"));
+        QCOMPARE(j["runs"][0]["mfu_withheld"].get<std::string>(), std::string("log_model_mismatch"));
+
+        const auto gpu = runCli({ "diagnose", "--log", writeFile(dir, "b200.log", b200), "--model", "llama-3.1-8b",
+            "--gpu", "h100-sxm", "--seq", "8192", "--json" });
+        QCOMPARE(gpu.exitCode, 0);
+        j = parse(gpu.out);
+        QVERIFY(j["mfu"].is_null());
+        QVERIFY(hasFinding(j["runs"][0]["findings"], "log_peak_mismatch"));
+        QCOMPARE(j["runs"][0]["implied_gpu"].get<std::string>(), std::string("b200"));
+
+        const auto onB200 = runCli({ "trace", writeFile(dir, "b200-again.log", b200), "--model", "gemma-3-27b",
+            "--gpu", "b200", "--seq", "8192", "--flop-formula", "palm", "--json" });
+        QCOMPARE(onB200.exitCode, 0);
+        QCOMPARE(parse(onB200.out)["diagnosis"]["runs"][0]["flops_formula"].get<std::string>(), std::string("palm"));
+    }
+
     void customPattern()
     {
         QTemporaryDir dir;

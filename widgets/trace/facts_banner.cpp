@@ -8,6 +8,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/number_format.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
@@ -105,7 +106,8 @@ void FactsBanner::refresh()
                     .arg(q(m_facts->gpuName.value_or("")).toHtmlEscaped());
     m_message->setText(text);
 
-    // The button adopts what can be adopted; model size and precision stay the user's choice.
+    // The button adopts what can be adopted: GPU, count, sequence, tokens per step, and a model size the log implies or
+    // states (as a bare parameter count, 6N: the log names no architecture); precision stays the user's choice.
     const Scenario& s = m_scenario->scenario();
     const bool count = m_facts->gpuCount && *m_facts->gpuCount != s.cluster.gpuCount;
     QStringList parts;
@@ -127,11 +129,15 @@ void FactsBanner::refresh()
             parts << tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0));
         }
     }
+    if (check.proposedModelParams)
+        parts << tr("a %1-parameter model (6N)")
+                     .arg(QString::fromStdString(formatParameters(*check.proposedModelParams)));
     m_use->setVisible(!parts.isEmpty());
     m_use->setText(tr("Use %1 from %2").arg(parts.join(QStringLiteral(", ")), m_source));
     m_use->setProperty("adoptsHardware", hardware != nullptr);
     m_use->setProperty("adoptsSeqLen", seq);
     m_use->setProperty("adoptsTokens", tokens);
+    m_use->setProperty("adoptsModel", check.proposedModelParams.has_value());
     setVisible(true);
 }
 
@@ -144,7 +150,13 @@ void FactsBanner::adopt()
     std::optional<int64_t> tokens;
     if (m_facts->tokensPerStep)
         tokens = static_cast<int64_t>(std::llround(*m_facts->tokensPerStep));
-    m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens);
+    std::optional<ModelSpec> model;
+    if (check.proposedModelParams)
+        model = bareModel(std::llround(*check.proposedModelParams),
+            "Model of " + formatParameters(*check.proposedModelParams) + " parameters (from " + m_source.toStdString()
+                + ")");
+    m_scenario->adoptFileFacts(
+        proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens, model ? &*model : nullptr);
 }
 
 } // namespace mfu::widgets

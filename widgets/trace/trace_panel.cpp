@@ -469,7 +469,7 @@ bool TracePanel::openTrainingLog(const QString& path)
         },
         [this, path, shown](std::shared_ptr<const trace::TrainingLog>& log) {
             m_logView->setLog(*log, path);
-            m_logFacts = factsFromLog(log->facts);
+            m_logFacts = factsFromLog(log->facts, trace::summarizeLog(*log));
             m_views->setCurrentWidget(m_logView);
             showFactsOfCurrentView();
             emit statusMessage(tr("Opened the training log %1.").arg(shown));

@@ -230,7 +230,8 @@ void TrainingLogView::refresh()
     // A log that ran on another GPU than the scenario's: its recomputed MFU would divide by the wrong peak, so no
     // figure is drawn or stated; the Trace panel's banner offers the log's GPU.
     const FactsCheck facts
-        = checkFacts(factsFromLog(m_log->facts), scenario, static_cast<double>(m_scenario->tokensPerStep()), known);
+        = checkFacts(factsFromLog(m_log->facts, trace::summarizeLog(*m_log)), scenario,
+            static_cast<double>(m_scenario->tokensPerStep()), known);
     const std::optional<std::string> otherGpu
         = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
     if (check.diagnosis && !steps.isEmpty() && !otherGpu) {
@@ -259,17 +260,17 @@ void TrainingLogView::refresh()
     } else if (check.diagnosis) {
         const RunDiagnosis& run = check.diagnosis->runs.front();
         // Above 100%: the error colour and the reason (no GPU computes above its peak).
-        const QString open = run.consistent && run.mfu > 1
+        const QString open = run.hasCorrectedMfu() && run.mfu > 1
             ? QStringLiteral("<span style=\"color:%1\">").arg(errorColour().name())
             : QString();
-        const QString close = run.consistent && run.mfu > 1
+        const QString close = run.hasCorrectedMfu() && run.mfu > 1
             ? tr(": above 100%, so the scenario's model or GPU, or the log's tokens, do "
                  "not describe this run</span>")
             : QString();
         summary += open
             + tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
                  "peak)")
-                  .arg(QString::fromStdString(run.consistent ? formatPercent(run.mfu) : correctedMfuText(run)),
+                  .arg(QString::fromStdString(run.hasCorrectedMfu() ? formatPercent(run.mfu) : correctedMfuText(run)),
                       QString::fromStdString(scenario.model.id), QString::fromStdString(scenario.cluster.hardware.id),
                       QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
                       QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),

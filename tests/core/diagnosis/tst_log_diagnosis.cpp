@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_diagnosis.h"
 #include "core/errors.h"
 #include "core/logs/log_json.h"
@@ -208,6 +209,106 @@ private slots:
             QVERIFY2(
                 QString::fromUtf8(e.what()).contains(QStringLiteral("('NVIDIA RTX A6000'); give the GPU")), e.what());
         }
+    }
+
+    // A log's own figures, checked before it is corrected against the scenario's model and GPU.
+    void logOfAnotherModelIsNotCorrected()
+    {
+        // tps 7,318 with 0.52 TFLOPS: 71 MFLOP/token, a model ~800 times smaller than Llama 3.1 8B (57.9 GFLOP/token
+        // at 8,192). Corrected against Llama 3.1 8B it would read 42.85%.
+        LogRunContext c;
+        c.label = "tiny.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.seqLen = 8192;
+        const std::string line = "step: %1  loss: 7.1  memory: 1.2GiB(1.5%)  tps: 7,318  tflops: 0.52  mfu: 0.05%\n";
+        std::string log;
+        for (int step = 1; step <= 4; ++step)
+            log += QString::fromStdString(line).arg(step).toStdString();
+        const Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        const RunDiagnosis& run = d.runs.front();
+        const Finding* mismatch = test::findFinding(run.findings, "log_model_mismatch");
+        QVERIFY(mismatch);
+        QCOMPARE(mismatch->severity, std::string("error"));
+        QCOMPARE(qRound(mismatch->figures.at("implied_flops_per_token") / 1e6), 71); // 0.52e12 / 7,318
+        QCOMPARE(mismatch->figures.at("model_flops_per_token"), 57'914'449'920.0);
+        QCOMPARE(qRound(mismatch->figures.at("implied_params") / 1e6), 12); // 71 MFLOP / 6
+        QVERIFY(!run.hasCorrectedMfu());
+        QVERIFY(!test::findFinding(run.findings, "corrected_mfu"));
+        const nlohmann::json j = diagnosisToJson(d);
+        QVERIFY(j["mfu"].is_null());
+        QCOMPARE(j["runs"][0]["mfu_withheld"].get<std::string>(), std::string("log_model_mismatch"));
+        QCOMPARE(qRound(j["runs"][0]["implied_params"].get<double>() / 1e6), 12);
+    }
+
+    void logOfAnotherGpuIsNotCorrected()
+    {
+        // 253.41 TFLOPS at 11.26% MFU: the log divided by 2,250 TFLOPS, a B200's (or B300's) dense BF16 peak, while
+        // the scenario says H100. Its FLOP/token (253.41e12 / 4,376 = 57.9 G) is Llama 3.1 8B's: only the GPU differs.
+        LogRunContext c;
+        c.label = "b200.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.seqLen = 8192;
+        std::string log;
+        for (int step = 1; step <= 4; ++step)
+            log += "step: " + std::to_string(step)
+                + "  loss: 9.1  memory: 60GiB(33%)  tps: 4,376  tflops: 253.41  mfu: 11.26%\n";
+        Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        const Finding* mismatch = test::findFinding(d.runs[0].findings, "log_peak_mismatch");
+        QVERIFY(mismatch);
+        QVERIFY2(mismatch->message.find("B200") != std::string::npos, mismatch->message.c_str());
+        QCOMPARE(qRound(mismatch->figures.at("implied_peak_tflops")), 2251);
+        QVERIFY(!test::findFinding(d.runs[0].findings, "log_model_mismatch"));
+        QCOMPARE(d.runs[0].impliedGpuId, std::optional<std::string>("b200"));
+        QVERIFY(diagnosisToJson(d)["mfu"].is_null());
+        // On the GPU it names, the same log is consistent and corrected.
+        c.hardware = *test::shippedPresets().findHardware("b200");
+        d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(!test::findFinding(d.runs[0].findings, "log_peak_mismatch"));
+        QVERIFY(d.runs[0].hasCorrectedMfu());
+        QCOMPARE(percent(d.mfu), 11.3);
+    }
+
+    // Every rank printing to one console: torchrun's "[rank3]:" prefix, lines interleaved. Each step counts once.
+    void perRankCopiesOfAStepCountOnce()
+    {
+        std::string text;
+        const int order[][2] = { { 0, 1 }, { 1, 1 }, { 0, 2 }, { 2, 1 }, { 3, 1 }, { 1, 2 }, { 2, 2 }, { 3, 2 },
+            { 0, 3 }, { 1, 3 }, { 3, 3 }, { 2, 3 } };
+        for (const auto& [rank, step] : order)
+            text += "[rank" + std::to_string(rank) + "]:[titan] 2025-05-01 10:00:00,000 - root - INFO - step: "
+                + std::to_string(step) + "  loss: 9.0  tps: " + std::to_string(4000 + 100 * rank)
+                + "  tflops: 200.0  mfu: 20.22%\n";
+        const TrainingLog log = parse(text);
+        QCOMPARE(log.steps.size(), size_t(3));
+        QCOMPARE(log.rankCopiesMerged, size_t(9));
+        for (const LogStep& s : log.steps)
+            QCOMPARE(*s.tokensPerSec, 4150.0); // the mean of the four ranks' 4,000..4,300
+        QCOMPARE(summarizeLog(log, 1).stepsUsed, size_t(2));
+        QCOMPARE(logToJson(log, summarizeLog(log, 1), 1)["rank_copies_merged"].get<int>(), 9);
+    }
+
+    void repeatedStepLinesWithoutPrefixCountOnce()
+    {
+        const TrainingLog log = parse("step: 1  loss: 9.0  tps: 1,000  tflops: 50.0  mfu: 5.06%\n"
+                                      "step: 1  loss: 9.0  tps: 3,000  tflops: 50.0  mfu: 5.06%\n"
+                                      "step: 2  loss: 8.0  tps: 2,000  tflops: 50.0  mfu: 5.06%\n"
+                                      "step: 2  loss: 8.0  tps: 2,000  tflops: 50.0  mfu: 5.06%\n");
+        QCOMPARE(log.steps.size(), size_t(2));
+        QCOMPARE(*log.steps[0].tokensPerSec, 2000.0);
+        QCOMPARE(log.rankCopiesMerged, size_t(2));
+    }
+
+    void restartIsNotACopy()
+    {
+        // Steps 1-6, then a restart from a checkpoint at step 3: another run in the same file, not copies.
+        std::string text;
+        for (int step : { 1, 2, 3, 4, 5, 6, 3, 4, 5 })
+            text += "step: " + std::to_string(step) + "  loss: 9.0  tps: 1,000  tflops: 50.0  mfu: 5.06%\n";
+        const TrainingLog log = parse(text);
+        QCOMPARE(log.steps.size(), size_t(9));
+        QCOMPARE(log.rankCopiesMerged, size_t(0));
     }
 
     void documentedJson()

@@ -81,6 +81,34 @@ private slots:
         QVERIFY(checkFacts(factsFromLog(log), b200Scenario(), 8192, hardware()).empty());
     }
 
+    // A log that names neither its GPU nor its model: its own figures do. TFLOPS / MFU = 253.41 / 11.26% = 2,250
+    // TFLOPS, a B200's; TFLOPS / tokens/s = 0.52e12 / 7,318 = 71 MFLOP/token, a model of about 11.8M parameters.
+    void logsImpliedGpuAndModel()
+    {
+        Scenario h100 = b200Scenario();
+        h100.cluster.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        trace::LogSummary summary;
+        summary.medianTflops = 253.41;
+        summary.medianMfu = 0.1126;
+        summary.medianTokensPerSec = 4376;
+        FactsCheck c = checkFacts(factsFromLog(trace::LogFacts {}, summary), h100, 8192, hardware());
+        QVERIFY(c.gpuDiffers);
+        QCOMPARE(c.hardwarePresetId.value_or(""), std::string("b200"));
+        QVERIFY(!c.proposedModelParams); // 57.9 GFLOP/token: the scenario's Llama 3.1 8B
+        QVERIFY(measuredMfuWithheld(c, 0.4));
+        // On the B200 it agrees.
+        QVERIFY(checkFacts(factsFromLog(trace::LogFacts {}, summary), b200Scenario(), 8192, hardware()).empty());
+
+        summary.medianTflops = 0.52;
+        summary.medianMfu = 0.52 / 2250.0;
+        summary.medianTokensPerSec = 7318;
+        c = checkFacts(factsFromLog(trace::LogFacts {}, summary), b200Scenario(), 8192, hardware());
+        QCOMPARE(c.differences.size(), size_t(1));
+        QCOMPARE(c.differences[0].fact, Fact::ModelSize);
+        QVERIFY(c.proposedModelParams);
+        QCOMPARE(qRound(*c.proposedModelParams / 1e5), 118); // 71.06 MFLOP / 6
+    }
+
     void otherGpuWithholdsMfu()
     {
         FileFacts f;

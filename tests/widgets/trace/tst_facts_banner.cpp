@@ -149,21 +149,22 @@ private slots:
         QVERIFY(!banner->isHidden());
         QVERIFY2(
             banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
+        // The log states its model size too ("N=1.294B"): offered as a bare count, since a log names no architecture.
         QCOMPARE(banner->useButton()->text(),
-            QStringLiteral("Use 8 GPUs, %1 tokens per step from the log").arg(QLocale().toString(25165824.0, 'f', 0)));
+            QStringLiteral("Use 8 GPUs, %1 tokens per step, a 1.29B-parameter model (6N) from the log")
+                .arg(QLocale().toString(25165824.0, 'f', 0)));
         const int before = w.undoStack()->count();
         banner->useButton()->click();
         QCOMPARE(w.undoStack()->count(), before + 1);
         QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 8);
         QCOMPARE(w.scenarioModel()->tokensPerStep(), 25165824); // 8,192 x 384 micro-steps x 8 ranks
-        // What the button cannot adopt stays: the log's 1.29 B model ("N=1.294B") is not the scenario's 8 B, and
-        // choosing the model is the user's.
-        QVERIFY(!banner->isHidden());
-        QVERIFY2(
-            banner->message()->text().contains(QStringLiteral("model size")), qPrintable(banner->message()->text()));
-        QVERIFY2(
-            !banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
-        QVERIFY(banner->useButton()->isHidden());
+        // Everything the log states is now the scenario's: its 1.29 B model (as 6N of a bare count) too.
+        QVERIFY(w.scenarioModel()->scenario().model.isBare());
+        QCOMPARE(*w.scenarioModel()->scenario().model.bareParams, int64_t(1'294'000'000));
+        QVERIFY(banner->isHidden());
+        w.undoStack()->undo(); // one step: GPU count, batch and model together
+        QCOMPARE(w.scenarioModel()->scenario().model.id, std::string("llama-3.1-8b"));
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 1);
     }
 
     // A trace without deviceProperties: measured MFU says the GPU is assumed.

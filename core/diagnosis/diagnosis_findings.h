@@ -1,0 +1,80 @@
+#pragma once
+// The diagnosis's inner parts (core/diagnosis/diagnosis.h is the public face): the facts gathered from one reported
+// run, the throughput readings it allows, and one function per family of findings, each in a file of its own:
+//   diagnosis_facts.cpp          witnesses of the throughput, the reading most of them agree on
+//   findings_flops.cpp           the stated FLOP/token against the model's (embeddings, attention, PaLM, packing)
+//   findings_throughput.cpp      tokens/s scope, step time and tokens/s that disagree, impossible throughput
+//   findings_peak.cpp            the denominator: sparse, wrong precision, another GPU, cluster-wide
+//   findings_own_figures.cpp     a report whose own figures imply another model or another GPU
+//   findings_mfu.cpp             the stated MFU (arithmetic, packing, above 100%), FP8, the corrected figure
+//   findings_comparison.cpp      findings across runs (scaling, different work per step)
+// Not part of the library's interface: only these files include it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/diagnosis/diagnosis.h"
+
+namespace mfu::diagnosis_detail {
+
+bool agree(double a, double b, double tolerance = 0.03);
+std::string tok(double tokens); // "21,111"
+std::string tf(double flops); // FLOP/s as TFLOPS, "1,223.0"
+
+// A per-GPU tokens/s that one stated figure implies under one reading of its scope.
+struct Witness {
+    double perGpu = 0;
+    int group = 0; // independent measurements: kGroupTokensPerSec (and TFLOPS derived from it), kGroupStep
+    StatedScope scope = StatedScope::Unknown;
+    bool possible = true;
+};
+inline constexpr int kGroupTokensPerSec = 0;
+inline constexpr int kGroupStep = 1;
+
+struct RunFacts {
+    double densePeak = 0;
+    double flopsCorrect = 0; // FLOP/token under the run's formula (the model's), or as stated without a model
+    std::string formula; // the formula's key, or "stated"
+    double flopsStated = 0; // the report's own FLOP/token (or flopsCorrect when it states none)
+    // Every formula's count for the model: a report that counts by another formula than ours is not describing
+    // another model (describesModel, core/model/flops.h).
+    std::optional<FlopsPerToken> modelCounts;
+    double palmFlops = 0; // PaLM's formula as published, 12LHQS on every layer (0 without an architecture)
+    double maxPerGpu = 0; // tokens/s per GPU at 100% MFU
+    std::optional<double> stepTokens; // global tokens per step, stated or computed
+    // PaLM's formula over the packing length, when the run packs documents masked apart (the naive count).
+    std::optional<double> flopsOverPackingLength;
+    double effectiveAttentionLength = 0;
+    std::vector<Witness> witnesses;
+    bool achievedDerivedFromTokensPerSec = false;
+};
+
+// Throws InputError when the run lacks what any diagnosis needs.
+RunFacts gatherFacts(const ReportedRun& run);
+// Which scope a step time confirms for this run's tokens/s (used to read a report's other runs alike).
+StatedScope confirmedScope(const RunFacts& facts);
+// The reading most witnesses agree on; allImpossible when every witness needs more than the dense peak.
+Witness chooseThroughput(const RunFacts& facts, StatedScope hint, bool& allImpossible);
+// "gradient accumulation (8 micro-steps)" when a ratio between two figures matches a batch factor, else empty.
+std::string causeOfRatio(double ratio, const ReportedRun& run);
+
+// --- Finding families. Each appends to d.findings (or returns them) and may set what it alone decides.
+void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out);
+void checkThroughputReadings(
+    const ReportedRun& run, const RunFacts& f, const Witness& chosen, bool allImpossible, RunDiagnosis& d);
+void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
+    const std::vector<HardwareSpec>& known, RunDiagnosis& d);
+// log_model_mismatch and log_peak_mismatch: withhold the corrected MFU (d.withheld) when the figures describe
+// another model or GPU than the one the diagnosis counts with.
+void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known,
+    RunDiagnosis& d);
+void checkPrecision(const ReportedRun& run, RunDiagnosis& d);
+void checkStatedMfu(const ReportedRun& run, const RunFacts& f, const Witness& chosen, RunDiagnosis& d);
+// The closing finding: the corrected MFU, or no consistent reading; none when the MFU is withheld (the finding that
+// withheld it says why).
+std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, const RunDiagnosis& d);
+
+std::vector<Finding> compareRuns(const std::vector<ReportedRun>& runs, const std::vector<RunFacts>& facts,
+    const std::vector<RunDiagnosis>& diagnosed);
+
+} // namespace mfu::diagnosis_detail

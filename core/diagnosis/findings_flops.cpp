@@ -1,0 +1,96 @@
+// The stated FLOP/token against the model's: embeddings counted, attention left out, PaLM's full attention charged to
+// layers that do not attend the whole sequence, attention over the packing length, or no formula at all.
+#include "core/diagnosis/diagnosis_findings.h"
+#include "core/model/param_count.h"
+#include "core/number_format.h"
+
+namespace mfu::diagnosis_detail {
+
+namespace {
+
+// The finding for an MFU counted with attention over the whole packed sequence when documents are masked apart.
+Finding packingLengthFinding(const RunFacts& f, const std::string& what, double stated)
+{
+    const double naive = *f.flopsOverPackingLength;
+    return { "attention_counted_over_packing_length", "error",
+        what + " counts attention over the packing length (12LHQS with S = the packed sequence, " + formatGflop(naive)
+            + "/token), but each token attends only within its own document: with per-document masking the "
+              "attention term runs over sum(d^2)/sum(d) = "
+            + formatNumber(f.effectiveAttentionLength, 0) + " tokens, which gives " + formatGflop(f.flopsCorrect)
+            + "/token. FLOP/token, and MFU, are overstated " + formatNumber(naive / f.flopsCorrect, 2) + "x.",
+        { { "stated_flops_per_token", stated }, { "flops_per_token_over_packing_length", naive },
+            { "corrected_flops_per_token", f.flopsCorrect },
+            { "effective_attention_length", f.effectiveAttentionLength } } };
+}
+
+// PaLM's formula as published charges 12LHQS to every layer; sliding-window, chunked, sparse, linear-attention and
+// Mamba layers attend fewer keys (or none), which the per-layer count gives them.
+Finding palmEveryLayerFinding(const ReportedRun& run, const RunFacts& f, double stated)
+{
+    const ModelSpec& m = *run.model;
+    const int full = localAttentionLayerCount(m, TokenMixer::FullAttention);
+    const double ratio = stated / f.flopsCorrect;
+    return { "palm_counts_every_layer_as_full_attention", ratio > 1.1 ? "error" : "warning",
+        "The stated " + formatGflop(stated) + "/token is PaLM's formula as published, 12LHQS on every layer, but "
+            + std::to_string(full) + " of the model's " + std::to_string(m.layers)
+            + " layers attend the whole sequence; the others attend their window, chunk, top-k or compressed keys, "
+              "or none. Counted layer by layer: "
+            + formatGflop(f.flopsCorrect) + "/token, so FLOP/token and MFU are overstated "
+            + formatNumber(ratio, 2) + "x.",
+        { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", f.flopsCorrect },
+            { "full_attention_layers", double(full) }, { "layers", double(m.layers) } } };
+}
+
+} // namespace
+
+void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out)
+{
+    if (!run.model || run.model->isBare() || !run.flopsPerToken || !run.seqLen)
+        return;
+    const double stated = *run.flopsPerToken;
+    const ParameterCounts p = countParameters(*run.model);
+    const double correct = f.flopsCorrect;
+    const double attention = correct - 6.0 * double(p.activeNonEmbedding);
+    const double sixNTotal = 6.0 * double(p.active);
+    const std::string seq = formatNumber(double(*run.seqLen));
+    if (agree(stated, correct, 0.01))
+        return;
+    if (f.flopsOverPackingLength && agree(stated, *f.flopsOverPackingLength, 0.01)) {
+        out.push_back(packingLengthFinding(f, "The stated " + formatGflop(stated) + "/token", stated));
+        return;
+    }
+    if (f.palmFlops > 0 && !agree(f.palmFlops, correct, 0.01) && agree(stated, f.palmFlops, 0.01)) {
+        out.push_back(palmEveryLayerFinding(run, f, stated));
+        return;
+    }
+    if (agree(stated, sixNTotal + attention, 0.01)) {
+        out.push_back({ "flops_include_embeddings", "warning",
+            "The stated " + formatGflop(stated) + "/token is 6N + 12LHQS with N = " + formatNumber(double(p.active))
+                + " parameters, embeddings included. The " + formatNumber(double(p.embedding))
+                + " embedding parameters are table lookups, not matmuls: PaLM/TorchTitan's 6(N - N_emb) + 12LHQS "
+                  "gives "
+                + formatGflop(correct) + "/token, so the report overstates FLOP/token (and MFU) by "
+                + formatPercent(stated / correct - 1.0) + ".",
+            { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", correct },
+                { "embedding_params", double(p.embedding) } } });
+        return;
+    }
+    if (agree(stated, sixNTotal, 0.01) || agree(stated, 6.0 * double(p.activeNonEmbedding), 0.01)) {
+        const double share = attention / correct;
+        out.push_back({ "attention_omitted", share > 0.05 ? "warning" : "info",
+            "The stated " + formatGflop(stated)
+                + "/token is a 6N count without the attention term 12LHQS, which at S = " + seq + " adds "
+                + formatGflop(attention) + " (" + formatPercent(share) + " of the total). With it: "
+                + formatGflop(correct) + "/token.",
+            { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", correct },
+                { "attention_flops_per_token", attention } } });
+        return;
+    }
+    out.push_back({ "flops_per_token_mismatch", "info",
+        "The stated " + formatGflop(stated) + "/token matches no standard formula for this model at S = " + seq
+            + "; " + std::string(flopFormulaLabel(flopFormulaFor(*run.model, run.formula))) + " gives "
+            + formatGflop(correct) + " (" + formatNumber(stated / correct, 3) + "x).",
+        { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", correct } } });
+}
+
+} // namespace mfu::diagnosis_detail

@@ -1,0 +1,133 @@
+// The MFU a report states (its arithmetic, attention over the packing length, above 100%), the FP8 peak of a
+// BF16+FP8 run, and the closing finding: the corrected MFU, or why no reading of the figures fits the GPU.
+#include "core/diagnosis/diagnosis_findings.h"
+#include "core/number_format.h"
+
+namespace mfu::diagnosis_detail {
+
+namespace {
+
+void mfuArithmetic(const ReportedRun& run, RunDiagnosis& d)
+{
+    if (!run.mfu || !run.achievedFlops || !run.peakFlops || agree(*run.mfu, *run.achievedFlops / *run.peakFlops, 0.02))
+        return;
+    d.findings.push_back({ "mfu_arithmetic", "warning",
+        "The stated MFU " + formatPercent(*run.mfu) + " is not " + tf(*run.achievedFlops) + " / " + tf(*run.peakFlops)
+            + " TFLOPS = " + formatPercent(*run.achievedFlops / *run.peakFlops) + ".",
+        { { "stated_mfu", *run.mfu } } });
+}
+
+// A stated MFU (without a stated FLOP/token) that only the packing-length count explains.
+void mfuOverPackingLength(const ReportedRun& run, const RunFacts& f, const Witness& chosen, RunDiagnosis& d)
+{
+    if (!run.mfu || run.flopsPerToken || !f.flopsOverPackingLength || !(d.peakFlopsPerGpu > 0))
+        return;
+    const double useful = chosen.perGpu * usefulTokenFraction(run.packing);
+    const double naiveMfu = useful * *f.flopsOverPackingLength / d.peakFlopsPerGpu;
+    const double rightMfu = useful * f.flopsCorrect / d.peakFlopsPerGpu;
+    if (!agree(*run.mfu, naiveMfu, 0.03) || agree(*run.mfu, rightMfu, 0.03))
+        return;
+    const double naive = *f.flopsOverPackingLength;
+    d.findings.push_back({ "attention_counted_over_packing_length", "error",
+        "The stated MFU of " + formatPercent(*run.mfu)
+            + " counts attention over the packing length (12LHQS with S = the packed sequence, " + formatGflop(naive)
+            + "/token), but each token attends only within its own document: with per-document masking the "
+              "attention term runs over sum(d^2)/sum(d) = "
+            + formatNumber(f.effectiveAttentionLength, 0) + " tokens, which gives " + formatGflop(f.flopsCorrect)
+            + "/token. FLOP/token, and MFU, are overstated " + formatNumber(naive / f.flopsCorrect, 2)
+            + "x. Corrected MFU: " + formatPercent(rightMfu) + ".",
+        { { "flops_per_token_over_packing_length", naive }, { "corrected_flops_per_token", f.flopsCorrect },
+            { "effective_attention_length", f.effectiveAttentionLength }, { "stated_mfu", *run.mfu },
+            { "corrected_mfu", rightMfu } } });
+}
+
+void mfuAbove100(const ReportedRun& run, RunDiagnosis& d)
+{
+    const bool stated = run.mfu && *run.mfu > 1.0;
+    if (!stated && !(d.hasCorrectedMfu() && d.mfu > 1.0))
+        return;
+    d.findings.push_back({ "mfu_above_100", "error",
+        "MFU above 100% is impossible: "
+            + (stated ? "the report states " + formatPercent(*run.mfu) : "the figures imply " + formatPercent(d.mfu))
+            + ". Look for a sparse or wrong-GPU peak, or a throughput counted on the wrong scope.",
+        { { "mfu", d.mfu } } });
+}
+
+std::string formulaInWords(const std::string& key)
+{
+    if (key == "stated")
+        return "as stated";
+    if (const auto f = flopFormulaFromKey(key))
+        return std::string(flopFormulaLabel(*f));
+    return key;
+}
+
+} // namespace
+
+void checkPrecision(const ReportedRun& run, RunDiagnosis& d)
+{
+    if (run.precision != TrainingPrecision::BF16_FP8)
+        return;
+    if (const auto fp8 = run.hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
+        d.fp8PeakFlopsPerGpu = *fp8;
+        d.mfuVsFp8Peak = d.achievedFlopsPerGpu / *fp8;
+        return;
+    }
+    d.findings.push_back({ "fp8_without_fp8_peak", "warning",
+        "The run is stated as BF16+FP8, but " + run.hardware.name
+            + " has no dense FP8 peak (no FP8 tensor cores): its matmuls ran in 16 bits. MFU is against the "
+              "BF16 peak either way.",
+        {} });
+}
+
+void checkStatedMfu(const ReportedRun& run, const RunFacts& f, const Witness& chosen, RunDiagnosis& d)
+{
+    mfuArithmetic(run, d);
+    mfuOverPackingLength(run, f, chosen, d);
+    mfuAbove100(run, d);
+}
+
+std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, const RunDiagnosis& d)
+{
+    if (!d.consistent) {
+        std::map<std::string, double> bound { { "max_tokens_per_sec_per_gpu", f.maxPerGpu },
+            { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 }, { "flops_per_token", f.flopsCorrect } };
+        if (run.mfu)
+            bound["stated_mfu"] = *run.mfu;
+        return Finding { "no_consistent_reading", "error",
+            "No consistent reading of the figures fits the "
+                + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
+                + formatGflop(f.flopsCorrect) + "/token its dense BF16 peak of " + tf(f.densePeak)
+                + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU (100% MFU), and every stated "
+                + "throughput needs more. There is no corrected MFU; check the GPU, the GPU count and the model.",
+            bound };
+    }
+    if (d.withheld)
+        return std::nullopt;
+    std::string summary = "Corrected MFU: " + tok(d.tokensPerSecPerGpu) + " tokens/s per GPU x "
+        + formatGflop(f.flopsCorrect) + "/token (" + formulaInWords(f.formula) + ") = " + tf(d.achievedFlopsPerGpu)
+        + " TFLOPS per GPU / " + tf(f.densePeak) + " TFLOPS dense BF16 = " + formatPercent(d.mfu) + ".";
+    if (d.mfuVsFp8Peak)
+        summary += " Against the dense FP8 peak of " + tf(*d.fp8PeakFlopsPerGpu)
+            + " TFLOPS (BF16+FP8 run): " + formatPercent(*d.mfuVsFp8Peak) + ".";
+    if (d.mfuWithStatedFlops)
+        summary += " With the report's own " + formatGflop(*run.flopsPerToken)
+            + "/token: " + formatPercent(*d.mfuWithStatedFlops) + ".";
+    if (run.mfu)
+        summary += " The report said " + formatPercent(*run.mfu) + ".";
+    std::map<std::string, double> figures { { "corrected_mfu", d.mfu },
+        { "tokens_per_sec_per_gpu", d.tokensPerSecPerGpu }, { "achieved_tflops_per_gpu", d.achievedFlopsPerGpu / 1e12 },
+        { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 }, { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 },
+        { "flops_per_token", f.flopsCorrect } };
+    if (d.mfuVsFp8Peak) {
+        figures["mfu_vs_fp8_peak"] = *d.mfuVsFp8Peak;
+        figures["peak_dense_fp8_tflops_per_gpu"] = *d.fp8PeakFlopsPerGpu / 1e12;
+    }
+    if (run.mfu)
+        figures["stated_mfu"] = *run.mfu;
+    if (d.mfuWithStatedFlops)
+        figures["mfu_with_stated_flops_per_token"] = *d.mfuWithStatedFlops;
+    return Finding { "corrected_mfu", "info", summary, figures };
+}
+
+} // namespace mfu::diagnosis_detail

@@ -1,0 +1,147 @@
+// A report's (a training log's) own figures checked against each other before anything is corrected with them:
+// tokens/s with TFLOPS imply the FLOP/token its logger counted, TFLOPS with MFU the peak it divided by. A torchtitan
+// log of a model 800 times smaller than the scenario's, or one recorded on a B200 and read against an H100, would
+// otherwise be "corrected" into a figure that looks right and is not.
+#include <cmath>
+
+#include "core/diagnosis/diagnosis_findings.h"
+#include "core/number_format.h"
+
+namespace mfu::diagnosis_detail {
+
+namespace {
+
+// TFLOPS and MFU are printed rounded; the peak they imply is good to about this.
+constexpr double kPeakTolerance = 0.03;
+
+// FLOP per token in the unit that keeps three figures: "71.06 MFLOP", "57.91 GFLOP".
+std::string flopText(double flop)
+{
+    return flop < 1e9 ? formatNumber(flop / 1e6, 2) + " MFLOP" : formatGflop(flop);
+}
+
+// TFLOPS as a log prints them, two decimals below 10.
+std::string tflopsText(double flops)
+{
+    return formatNumber(flops / 1e12, flops < 10e12 ? 2 : 1);
+}
+
+double perGpu(double value, StatedScope scope, int gpus)
+{
+    return scope == StatedScope::Cluster ? value / gpus : value;
+}
+
+struct ImpliedFlops {
+    double flopsPerToken = 0;
+    std::string how; // "its TFLOPS / tokens/s", ...
+};
+
+// The FLOP/token the report's own figures imply, from the most direct pair it states.
+std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run)
+{
+    if (run.tokensPerSec && run.achievedFlops && *run.tokensPerSec > 0) {
+        const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
+        const double flops = perGpu(*run.achievedFlops, run.achievedScope, run.gpus);
+        return ImpliedFlops { flops / tps, "its " + tflopsText(flops) + " TFLOPS / " + tok(tps) + " tokens/s" };
+    }
+    if (run.flopsPerToken)
+        return ImpliedFlops { *run.flopsPerToken, "the FLOP/token it states" };
+    if (run.tokensPerSec && run.mfu && run.peakFlops && *run.tokensPerSec > 0) {
+        const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
+        return ImpliedFlops { *run.mfu * *run.peakFlops / tps,
+            "its MFU x its " + tf(*run.peakFlops) + " TFLOPS peak / " + tok(tps) + " tokens/s" };
+    }
+    return std::nullopt;
+}
+
+void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
+{
+    if (!run.model || !f.modelCounts)
+        return;
+    const auto implied = impliedFlopsPerToken(run);
+    if (!implied || !(implied->flopsPerToken > 0) || !std::isfinite(implied->flopsPerToken))
+        return;
+    d.impliedFlopsPerToken = implied->flopsPerToken;
+    d.impliedParams = implied->flopsPerToken / 6.0;
+    if (describesModel(*f.modelCounts, implied->flopsPerToken))
+        return;
+    const std::string model = run.model->name.empty() ? run.model->id : run.model->name;
+    const double ratio = implied->flopsPerToken / f.flopsCorrect;
+    const std::string factor = ratio < 1 ? formatNumber(1 / ratio, 0) + " times fewer" : formatNumber(ratio, 1)
+            + " times more";
+    d.withheld = "log_model_mismatch";
+    d.findings.push_back({ "log_model_mismatch", "error",
+        "The report's own figures imply " + flopText(implied->flopsPerToken) + "/token (" + implied->how + "), "
+            + factor + " than the " + flopText(f.flopsCorrect) + "/token " + model
+            + " counts at this sequence length, beyond any FLOP formula's difference: they describe another model, "
+              "of about "
+            + formatParameters(*d.impliedParams)
+            + " parameters by 6N. The corrected MFU is withheld: set the model the run trained (or its parameter "
+              "count).",
+        { { "implied_flops_per_token", implied->flopsPerToken }, { "model_flops_per_token", f.flopsCorrect },
+            { "implied_params", *d.impliedParams }, { "ratio", ratio } } });
+}
+
+// The peak the report divided by, from its TFLOPS and MFU (per GPU).
+std::optional<double> impliedPeak(const ReportedRun& run)
+{
+    if (run.peakFlops || !run.achievedFlops || !run.mfu || !(*run.mfu > 0))
+        return std::nullopt; // a stated peak is checked as stated (findings_peak.cpp)
+    return perGpu(*run.achievedFlops, run.achievedScope, run.gpus) / *run.mfu;
+}
+
+bool isOneOfThisGpusPeaks(double peak, const HardwareSpec& gpu)
+{
+    for (NumberFormat format : { NumberFormat::BF16, NumberFormat::FP16, NumberFormat::FP8, NumberFormat::TF32,
+             NumberFormat::FP32, NumberFormat::FP4 }) {
+        if (const auto dense = gpu.densePeak(format); dense && agree(peak, *dense, kPeakTolerance))
+            return true;
+        if (const auto sparse = gpu.sparsePeak(format); sparse && agree(peak, *sparse, kPeakTolerance))
+            return true;
+    }
+    return false;
+}
+
+void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known, RunDiagnosis& d)
+{
+    const auto peak = impliedPeak(run);
+    if (!peak || !std::isfinite(*peak))
+        return;
+    d.impliedPeakFlops = *peak;
+    if (isOneOfThisGpusPeaks(*peak, run.hardware))
+        return;
+    std::vector<const HardwareSpec*> others;
+    for (const auto& h : known)
+        if (h.id != run.hardware.id)
+            if (const auto dense = h.mfuPeak(); dense && agree(*peak, *dense, kPeakTolerance))
+                others.push_back(&h);
+    if (others.empty())
+        return;
+    std::string names;
+    for (size_t i = 0; i < others.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i]->name;
+    const std::string gpu = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    const double mfuThere = d.tokensPerSecPerGpu * f.flopsCorrect / *others.front()->mfuPeak();
+    d.impliedGpuId = others.front()->id;
+    if (!d.withheld)
+        d.withheld = "log_peak_mismatch";
+    d.findings.push_back({ "log_peak_mismatch", "error",
+        "The report's TFLOPS / MFU = " + tf(*peak) + " TFLOPS per GPU: the dense peak of the " + names + ", not the "
+            + gpu + "'s " + tf(f.densePeak) + " TFLOPS. The run was most likely recorded on that GPU (torchtitan "
+            + "divides by its own device's peak), while this diagnosis counts with the " + gpu
+            + ". The corrected MFU is withheld: set the GPU (on the " + others.front()->name + " it would be "
+            + formatPercent(mfuThere) + "); if the logger divides by a fixed peak instead, its MFU is wrong.",
+        { { "implied_peak_tflops", *peak / 1e12 }, { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 },
+            { "corrected_mfu_on_implied_gpu", mfuThere } } });
+}
+
+} // namespace
+
+void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known,
+    RunDiagnosis& d)
+{
+    modelMismatch(run, f, d);
+    peakMismatch(run, f, known, d);
+}
+
+} // namespace mfu::diagnosis_detail
