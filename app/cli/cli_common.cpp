@@ -299,21 +299,34 @@ TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
         "--precision: '" + s(v) + "' is not one of bf16 (fp16 reads the same 16-bit peak), fp8 (bf16+fp8)");
 }
 
-FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model)
+void addFlopFormulaOption(QCommandLineParser& parser)
 {
-    if (!parser.isSet(QStringLiteral("formula")))
-        return flopFormulaFor(model, FlopFormula::PaLM); // 6N for a bare count, as on every surface
-    const QString value = parser.value(QStringLiteral("formula"));
+    parser.addOption({ { QStringLiteral("flop-formula"), QStringLiteral("formula") },
+        QString::fromStdString("FLOP/token formula for MFU: " + flopFormulaKeyList()
+            + " (default per_layer: PaLM's 6(N-N_emb) + 12HQ x the keys each layer attends; docs/formulas.md)"),
+        QStringLiteral("F") });
+}
+
+std::optional<FlopFormula> formulaFlag(const QCommandLineParser& parser)
+{
+    if (!parser.isSet(QStringLiteral("flop-formula")))
+        return std::nullopt;
+    const QString value = parser.value(QStringLiteral("flop-formula"));
     if (const auto f = flopFormulaFromKey(s(value)))
         return *f;
-    throw InputError("--formula: '" + s(value) + "' is not one of six_n, palm, per_component, per_component_causal");
+    throw InputError("--flop-formula: '" + s(value) + "' is not one of " + flopFormulaKeyList());
+}
+
+FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model)
+{
+    return formulaFlag(parser).value_or(flopFormulaFor(model, kDefaultFlopFormula));
 }
 
 double resolveFlopsPerToken(const ModelSpec& model, int64_t seq, FlopFormula formula)
 {
     if (const auto flops = countFlopsPerToken(model, seq).get(formula))
         return *flops;
-    throw InputError("--formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
+    throw InputError("--flop-formula " + std::string(flopFormulaKey(formula)) + " needs the model's architecture; "
         + model.id + " is a bare parameter count (use six_n)");
 }
 

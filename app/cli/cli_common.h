@@ -51,7 +51,13 @@ VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, V
 int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
 TrainingPrecision resolvePrecision(const QCommandLineParser& parser);
 // --formula six_n|palm|per_component|per_component_causal; default palm, six_n for a bare parameter count.
+// --flop-formula F (also read as --formula, its earlier name): six_n, palm, per_layer (the default), per_component
+// or per_component_causal. One option for calc, cost, diagnose, predict, sweep, plan, trace and report.
+void addFlopFormulaOption(QCommandLineParser& parser);
+// The formula the flag names, or the default (per_layer; 6N for a bare parameter count, as on every surface).
 FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model);
+// The formula the flag names, if it is set.
+std::optional<FlopFormula> formulaFlag(const QCommandLineParser& parser);
 // The model's training FLOP/token at seq under formula; throws when the formula needs an architecture (bare model).
 double resolveFlopsPerToken(const ModelSpec& model, int64_t seq, FlopFormula formula);
 // nullopt when no throughput flag was given; throws on a contradictory or incomplete combination.

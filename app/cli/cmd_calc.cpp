@@ -3,6 +3,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
+#include "app/scenario_io.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/layer_type_flops.h"
@@ -32,7 +33,7 @@ struct CalcResult {
     std::optional<double> mfuWithVision;
     TrainingPrecision precision = TrainingPrecision::BF16;
     ActivationCheckpointing ac = ActivationCheckpointing::None;
-    FlopFormula formula = FlopFormula::PaLM;
+    FlopFormula formula = kDefaultFlopFormula;
     ParameterCounts params;
     FlopsPerToken flops;
     std::optional<MfuResult> mfu;
@@ -70,12 +71,20 @@ std::optional<Throughput> throughputOf(const QCommandLineParser& p, int64_t seq,
 CalcResult compute(const QCommandLineParser& p)
 {
     CalcResult r;
-    r.model = resolveModel(p);
-    r.gpus = resolveGpuCount(p, 1);
-    r.seq = resolvePackedSeqLen(p, 8192);
-    r.packing = resolvePacking(p, r.seq);
-    r.vision = resolveVision(p, r.seq);
-    r.precision = resolvePrecision(p);
+    // --scenario FILE: a saved scenario (the window's), flags override it, as predict does; its measured throughput
+    // gives the MFU the Calculator shows for it.
+    const std::optional<Scenario> file = p.isSet(QStringLiteral("scenario"))
+        ? std::optional(app::openScenarioFile(p.value(QStringLiteral("scenario"))).scenario)
+        : std::nullopt;
+    const bool modelFlag = p.isSet(QStringLiteral("model")) || p.isSet(QStringLiteral("params"));
+    r.model = file && !modelFlag ? file->model : resolveModel(p);
+    r.gpus = resolveGpuCount(p, file ? file->cluster.gpuCount : 1);
+    r.seq = resolvePackedSeqLen(p, file ? file->workload.seqLen : 8192);
+    r.packing = resolvePacking(p, r.seq, file ? file->workload.packing : SequencePacking {});
+    r.vision = resolveVision(p, r.seq, file ? file->workload.vision : VisionWorkload {});
+    r.precision = file && !p.isSet(QStringLiteral("precision")) ? file->precision : resolvePrecision(p);
+    if (file)
+        r.ac = file->activationCheckpointing;
     if (p.isSet(QStringLiteral("ac"))) {
         const auto ac = activationCheckpointingFromKey(p.value(QStringLiteral("ac")).toStdString());
         if (!ac)
@@ -90,10 +99,15 @@ CalcResult compute(const QCommandLineParser& p)
                          "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
     if (r.model.vision && r.vision.tokensPerSequence > 0)
         r.visionFlopsPerToken = visionFlopsPerSequenceToken(*r.model.vision, r.vision, r.seq);
-    r.formula = resolveFormula(p, r.model);
+    r.formula = formulaFlag(p).value_or(
+        flopFormulaFor(r.model, file ? file->mfuFormula : kDefaultFlopFormula));
     resolveFlopsPerToken(r.model, r.seq, r.formula); // a formula the model cannot answer is an error now
-    const auto throughput = throughputOf(p, r.seq, r.gpus);
-    if (p.isSet(QStringLiteral("gpu")) || throughput)
+    auto throughput = throughputOf(p, r.seq, r.gpus);
+    if (!throughput && file)
+        throughput = file->measuredThroughput;
+    if (file && !p.isSet(QStringLiteral("gpu")))
+        r.hardware = file->cluster.hardware;
+    else if (p.isSet(QStringLiteral("gpu")) || throughput)
         r.hardware = resolveHardware(p);
     if (r.hardware && r.precision == TrainingPrecision::BF16_FP8 && !r.hardware->densePeak(NumberFormat::FP8))
         throw InputError("--precision fp8: " + r.hardware->name + " has no dense FP8 peak (no FP8 tensor cores)");
@@ -307,9 +321,11 @@ int runCalc(const QStringList& args)
         { QStringLiteral("dp"), QStringLiteral("Data-parallel ranks (default: --gpus)"), QStringLiteral("N") });
     parser.addOption({ QStringLiteral("ac"), QStringLiteral("Activation checkpointing for HFU: none|selective|full"),
         QStringLiteral("MODE") });
-    parser.addOption({ QStringLiteral("formula"),
-        QStringLiteral("FLOP/token formula for MFU: six_n|palm|per_component|per_component_causal (default palm)"),
-        QStringLiteral("F") });
+    addFlopFormulaOption(parser);
+    parser.addOption({ QStringLiteral("scenario"),
+        QStringLiteral("Start from a saved scenario file: its model, GPU, count, sequence, packing, precision, "
+                       "checkpointing, formula and measured throughput (flags override them)"),
+        QStringLiteral("FILE") });
     addJsonOption(parser);
     if (const auto exit = parseArguments(parser, args, command))
         return *exit;

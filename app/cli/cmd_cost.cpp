@@ -166,10 +166,7 @@ int runCost(const QStringList& args)
     addClusterOptions(parser);
     addModelOptions(parser);
     parser.addOption({ qs("seq"), qs("Sequence length for the model's FLOP/token (default 8192)"), qs("S") });
-    parser.addOption({ qs("formula"),
-        qs("FLOP/token formula: six_n, palm (default), per_component, "
-           "per_component_causal"),
-        qs("F") });
+    addFlopFormulaOption(parser);
     parser.addOption({ qs("flops-per-token"), qs("Training FLOP per token, instead of a model"), qs("F") });
     parser.addOption({ qs("days"), qs("Job as a reservation of --gpus GPUs for D days"), qs("D") });
     parser.addOption({ qs("tokens"), qs("Job as a token budget, e.g. 15T (needs a model)"), qs("T") });

@@ -29,6 +29,7 @@ int runDiagnose(const QStringList& args)
     addClusterOptions(parser);
     addWorkloadOptions(parser);
     addPackingOptions(parser);
+    addFlopFormulaOption(parser);
     parser.addOption({ QStringLiteral("tokens-per-step"),
         QStringLiteral("With --log: global tokens per step, when the log does not print it"), QStringLiteral("N") });
     addJsonOption(parser);
@@ -70,6 +71,9 @@ int runDiagnose(const QStringList& args)
             runs = reportedRunsFromText(
                 std::string_view(bytes.constData(), size_t(bytes.size())), files.first().toStdString(), presets);
         }
+        if (const auto formula = formulaFlag(parser)) // the corrected MFU's formula, over FILE.json's own
+            for (ReportedRun& run : runs)
+                run.formula = *formula;
         const Diagnosis d = diagnose(runs, presets.hardware());
         if (parser.isSet(QStringLiteral("json")))
             printJson(diagnosisToJson(d));

@@ -36,7 +36,9 @@ QString line(const char* label, double value, const char* unit, int precision = 
 
 nlohmann::json outcomeJson(const LeverOutcome& o)
 {
-    return { { "mfu", o.mfu }, { "hfu", o.hfu }, { "useful_tokens_per_sec_per_gpu", o.usefulTokensPerSecPerGpu },
+    const auto orNull = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+    return { { "mfu", orNull(o.mfu) }, { "hfu", orNull(o.hfu) },
+        { "useful_tokens_per_sec_per_gpu", o.usefulTokensPerSecPerGpu },
         { "step_time_s", o.stepTimeSeconds }, { "peak_memory_bytes", o.peakMemoryBytes }, { "fits", o.fits } };
 }
 
@@ -62,8 +64,8 @@ QString leversText(const std::vector<LeverEffect>& levers)
                  .arg(e.inScenario ? QStringLiteral("(on) ") : QStringLiteral("(off)"))
                  .arg(QString::fromStdString(formatNumber(e.with.usefulTokensPerSecPerGpu)))
                  .arg(QString::fromStdString(formatNumber(e.without.usefulTokensPerSecPerGpu)))
-                 .arg(QString::fromStdString(formatPercent(e.with.mfu)))
-                 .arg(QString::fromStdString(formatPercent(e.without.mfu)))
+                 .arg(QString::fromStdString(e.with.mfu ? formatPercent(*e.with.mfu) : "- (above the peak)"))
+                 .arg(QString::fromStdString(e.without.mfu ? formatPercent(*e.without.mfu) : "- (above the peak)"))
                  .arg(gib(e.with.peakMemoryBytes), 0, 'f', 1)
                  .arg(gib(e.without.peakMemoryBytes), 0, 'f', 1)
                  .arg(e.with.fits == e.without.fits ? QString()
@@ -139,11 +141,7 @@ int runPredict(const QStringList& args)
         const ErrorBand band = errorBandFor(s, p, app::shippedErrorBands());
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json out = predictionJson(p);
-            out["mfu_low"] = band.mfuLow;
-            out["mfu_high"] = band.mfuHigh;
-            out["tokens_per_sec_per_gpu_low"] = band.tokensPerSecPerGpuLow;
-            out["tokens_per_sec_per_gpu_high"] = band.tokensPerSecPerGpuHigh;
-            out["error_band_basis"] = band.basis;
+            out.update(errorBandJson(band));
             out["levers"] = leversJson(leverEffects(s));
             if (!calibration.is_null())
                 out["calibration"] = calibration;

@@ -36,6 +36,7 @@ int runReport(const QStringList& args)
     parser.addOption({ qs("out"), qs("Report to write: a .pdf, or a .html page with PNGs beside it"), qs("FILE") });
     parser.addOption({ qs("html"), qs("Also write this HTML page (with its PNGs) next to the PDF"), qs("FILE") });
     parser.addOption({ qs("title"), qs("Report title (default: the scenario file's name)"), qs("TEXT") });
+    addFlopFormulaOption(parser);
     addJsonOption(parser);
     if (auto status = parseArguments(parser, args, command))
         return *status;
@@ -46,7 +47,9 @@ int runReport(const QStringList& args)
         if (!parser.isSet(qs("out")))
             throw InputError("--out report.pdf (or report.html) is required");
         const QString scenarioPath = parser.value(qs("scenario"));
-        const ScenarioDocument doc = app::openScenarioFile(scenarioPath);
+        ScenarioDocument doc = app::openScenarioFile(scenarioPath);
+        if (const auto formula = formulaFlag(parser)) // the file's formula unless the flag names another
+            doc.scenario.mfuFormula = *formula;
         const QString title = parser.isSet(qs("title"))
             ? parser.value(qs("title"))
             : QStringLiteral("MFU report: %1").arg(QFileInfo(scenarioPath).completeBaseName());

@@ -68,13 +68,8 @@ int runSweep(const QStringList& args)
         if (parser.isSet(QStringLiteral("json"))) {
             // The error band beside the figures it brackets, with the keys predict uses.
             const auto addBand = [](nlohmann::json& j, const std::optional<ErrorBand>& band) {
-                if (!band)
-                    return;
-                j["mfu_low"] = band->mfuLow;
-                j["mfu_high"] = band->mfuHigh;
-                j["tokens_per_sec_per_gpu_low"] = band->tokensPerSecPerGpuLow;
-                j["tokens_per_sec_per_gpu_high"] = band->tokensPerSecPerGpuHigh;
-                j["error_band_basis"] = band->basis;
+                if (band)
+                    j.update(errorBandJson(*band));
             };
             nlohmann::json points = nlohmann::json::array();
             for (const auto& p : r.points) {

@@ -15,6 +15,7 @@
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/presets/gpu_match.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/trace/analysis_json.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/comparison.h"
@@ -56,11 +57,9 @@ std::vector<std::filesystem::path> paths(const QStringList& names)
 }
 
 struct MfuInputs {
-    double flopsPerToken = 0;
+    Scenario scenario; // model, sequence, formula, GPU and precision; the GPU count is the run's
     std::optional<double> matmulFlopsPerToken; // training FLOP/token of the matmuls (attention core excluded)
     double tokensPerStep = 0;
-    HardwareSpec hardware;
-    TrainingPrecision precision = TrainingPrecision::BF16;
     nlohmann::json description;
 };
 
@@ -78,8 +77,10 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
     in.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
     const int64_t seq = resolveSeqLen(parser, 8192);
     const FlopFormula formula = resolveFormula(parser, *model);
-    const double fpt = resolveFlopsPerToken(*model, seq, formula);
-    in.flopsPerToken = fpt;
+    resolveFlopsPerToken(*model, seq, formula); // a formula the model cannot answer is an error now
+    in.scenario.model = *model;
+    in.scenario.workload.seqLen = seq;
+    in.scenario.mfuFormula = formula;
     if (!model->isBare()) {
         const ForwardComponents fc = forwardComponents(*model, seq);
         in.matmulFlopsPerToken = 3.0 * (fc.total() - fc.attentionCore());
@@ -101,10 +102,10 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
         if (gpuId.isEmpty())
             throw InputError(hint.empty() ? "the trace does not name its GPU; give --gpu ID" : hint);
     }
-    in.hardware = resolveHardware(parser, gpuId);
-    in.precision = resolvePrecision(parser);
+    in.scenario.cluster.hardware = resolveHardware(parser, gpuId);
+    in.scenario.precision = resolvePrecision(parser);
     in.description = { { "model", model->id }, { "seq", seq }, { "formula", std::string(flopFormulaKey(formula)) },
-        { "gpu", in.hardware.id }, { "tokens_per_step", in.tokensPerStep } };
+        { "gpu", in.scenario.cluster.hardware.id }, { "tokens_per_step", in.tokensPerStep } };
     return in;
 }
 
@@ -116,13 +117,15 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     std::optional<MfuResult> overall;
     const int gpus = parser.isSet(qs("gpus")) ? resolveGpuCount(parser) : run.gpuCount();
     if (in) {
+        // The Trace panel's and the report's measured MFU: one core function (core/scenario/scenario_facts.h).
+        Scenario s = in->scenario;
+        s.cluster.gpuCount = gpus;
         for (const auto& r : run.ranks)
-            perRank.push_back(r.meanStepSeconds > 0 ? std::optional(trace::measuredMfu(in->flopsPerToken,
-                                  in->tokensPerStep, gpus, r.meanStepSeconds, in->hardware, in->precision))
-                                                    : std::nullopt);
+            perRank.push_back(r.meanStepSeconds > 0
+                    ? std::optional(scenarioMfuAtStepTime(s, in->tokensPerStep, r.meanStepSeconds))
+                    : std::nullopt);
         if (run.meanStepSeconds > 0)
-            overall = trace::measuredMfu(
-                in->flopsPerToken, in->tokensPerStep, gpus, run.meanStepSeconds, in->hardware, in->precision);
+            overall = scenarioMfuAtStepTime(s, in->tokensPerStep, run.meanStepSeconds);
     }
     const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
     nlohmann::json j = trace::runToJson(run, known, perRank);
@@ -280,10 +283,7 @@ int runTrace(const QStringList& args)
             qs("Extra kernel classification rules (JSON), tried before the "
                "built-in ones; repeatable"),
             qs("FILE") });
-        parser.addOption({ qs("formula"),
-            qs("FLOP/token formula: six_n, palm (default), per_component, "
-               "per_component_causal"),
-            qs("F") });
+        addFlopFormulaOption(parser);
         parser.addOption({ qs("span"),
             qs("What a rank's totals cover: steps (default: the kept steps' GPU windows) or hta (as Holistic Trace "
                "Analysis: every activity launched before the last step starts, those before the first included)"),

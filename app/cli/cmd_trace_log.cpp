@@ -58,7 +58,7 @@ int runTraceLog(const QCommandLineParser& parser, const QStringList& files)
 {
     if (files.size() != 1)
         throw InputError("one training log at a time (compare logs with 'diagnose --log A --log B')");
-    for (const char* flag : { "compare", "kernel-rules", "formula" })
+    for (const char* flag : { "compare", "kernel-rules" })
         if (parser.isSet(QString::fromLatin1(flag)))
             throw InputError("--" + std::string(flag) + " applies to profiler traces, not to training logs");
     const QString path = files.first();

@@ -87,6 +87,7 @@ trace::LogRunContext logRunContext(const QCommandLineParser& parser, const QStri
     if (parser.isSet(qs("tokens-per-step")))
         c.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
     c.precision = resolvePrecision(parser);
+    c.formula = resolveFormula(parser, c.model ? *c.model : ModelSpec {});
     return c;
 }
 

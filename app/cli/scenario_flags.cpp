@@ -42,6 +42,7 @@ void addScenarioOptions(QCommandLineParser& parser)
     addPackingOptions(parser);
     addVisionOptions(parser);
     parser.addOption(opt("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
+    addFlopFormulaOption(parser);
     parser.addOption(opt(
         "global-batch-tokens", "Tokens per optimizer step, whole cluster (default: one micro-batch per DP rank)", "N"));
     parser.addOption(opt("micro-batch", "Sequences per GPU per micro-step (default 1)", "N"));
@@ -103,6 +104,8 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
                          "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
     if (isSet(p, "precision"))
         s.precision = resolvePrecision(p);
+    if (const auto formula = formulaFlag(p))
+        s.mfuFormula = *formula;
     if (isSet(p, "global-batch-tokens"))
         s.workload.globalBatchTokens = parsePositiveInteger(
             p.value(QStringLiteral("global-batch-tokens")), QStringLiteral("global-batch-tokens"));
@@ -244,6 +247,16 @@ nlohmann::json plannedConfigJson(const PlannedConfig& c)
         { "reason", c.reason },
         { "ties_with_best", c.tiesWithBest },
     };
+}
+
+nlohmann::json errorBandJson(const ErrorBand& band)
+{
+    return { { "mfu_low", band.mfuLow }, { "mfu_high", band.mfuHigh }, { "hfu_low", band.hfuLow },
+        { "hfu_high", band.hfuHigh }, { "tflops_per_gpu_low", band.tflopsPerGpuLow },
+        { "tflops_per_gpu_high", band.tflopsPerGpuHigh }, { "tokens_per_sec_low", band.tokensPerSecLow },
+        { "tokens_per_sec_high", band.tokensPerSecHigh }, { "tokens_per_sec_per_gpu_low", band.tokensPerSecPerGpuLow },
+        { "tokens_per_sec_per_gpu_high", band.tokensPerSecPerGpuHigh }, { "step_time_s_low", band.stepTimeSecondsLow },
+        { "step_time_s_high", band.stepTimeSecondsHigh }, { "error_band_basis", band.basis } };
 }
 
 } // namespace mfu::cli

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/scenario/scenario.h"
@@ -20,5 +21,8 @@ Scenario scenarioFromFlags(const QCommandLineParser& parser);
 // The JSON of one prediction (predict --json's keys; sweeps and plans reuse them per point/config).
 nlohmann::json predictionJson(const StepPrediction& p);
 nlohmann::json plannedConfigJson(const PlannedConfig& c);
+// An error band's figures with predict's keys (mfu_low, mfu_high, hfu_low, ..., error_band_basis), each end capped
+// where the GPU stops (core/costmodel/error_band.h); predict, sweep and plan print them beside the figures.
+nlohmann::json errorBandJson(const ErrorBand& band);
 
 } // namespace mfu::cli
