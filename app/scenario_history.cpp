@@ -21,7 +21,7 @@ nlohmann::json toJson(const ScenarioModelState& state)
     ScenarioDocument document;
     document.scenario = state.scenario;
     nlohmann::json j = scenarioToJson(document);
-    j["editor"] = { { "grad_accum", state.gradAccum }, { "throughput_input", static_cast<int>(state.throughputInput) },
+    j["editor"] = { { "throughput_input", static_cast<int>(state.throughputInput) },
         { "throughput_value", state.throughputValue } };
     return j;
 }

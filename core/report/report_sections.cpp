@@ -28,13 +28,11 @@ std::string share(const trace::Breakdown& b, int64_t ns)
 }
 
 // Tokens per optimizer step for the whole cluster: the scenario's global batch, else the cost model's step.
-std::optional<double> tokensPerStep(const Scenario& s, const std::optional<StepPrediction>& predicted)
+// The tokens a step processes, as the window and the cost model count them (the stated batch in whole micro-steps).
+std::optional<double> tokensPerStep(const Scenario& s)
 {
-    if (s.workload.globalBatchTokens > 0)
-        return static_cast<double>(s.workload.globalBatchTokens);
-    if (predicted && predicted->tokensPerStep > 0)
-        return static_cast<double>(predicted->tokensPerStep);
-    return std::nullopt;
+    const int64_t tokens = processedTokensPerStep(s);
+    return tokens > 0 ? std::optional(static_cast<double>(tokens)) : std::nullopt;
 }
 
 } // namespace
@@ -74,8 +72,7 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
     return out;
 }
 
-TraceFigures traceFigures(
-    const ScenarioDocument& document, const trace::KernelRules& rules, const std::optional<StepPrediction>& predicted)
+TraceFigures traceFigures(const ScenarioDocument& document, const trace::KernelRules& rules)
 {
     TraceFigures out;
     std::vector<std::filesystem::path> present;
@@ -96,15 +93,14 @@ TraceFigures traceFigures(
         out.total += rank.total;
 
     const Scenario& s = document.scenario;
-    const auto tokens = tokensPerStep(s, predicted);
+    const auto tokens = tokensPerStep(s);
     if (!tokens) {
         out.measuredNote = "no tokens per step in the scenario to turn the step time into MFU";
     } else if (!(out.run.meanStepSeconds > 0)) {
         out.measuredNote = "the traces have no step time";
     } else {
         try {
-            out.measured = trace::measuredMfu(scenarioFlopsPerToken(s), *tokens, s.cluster.gpuCount,
-                out.run.meanStepSeconds, s.cluster.hardware, s.precision);
+            out.measured = scenarioMfuAtStepTime(s, *tokens, out.run.meanStepSeconds);
             if (out.measured->mfu > 1.0)
                 out.measuredNote = "above 100%: the scenario (model, tokens per step, GPUs) does not describe "
                                    "these traces";

@@ -74,10 +74,23 @@ int64_t tokensPerMicroStep(const Scenario& s)
     return tokensPerStep(s.workload.microBatch, s.workload.seqLen, 1, dataParallelRanks(s));
 }
 
-int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens)
+int64_t scenarioMicroSteps(const Scenario& s)
 {
-    const int64_t perMicroStep = tokensPerMicroStep(s);
-    return batchTokens > perMicroStep ? batchTokens / perMicroStep : 1;
+    try {
+        return microStepsForBatch(s.workload.globalBatchTokens, tokensPerMicroStep(s));
+    } catch (const InputError&) {
+        return 0; // no layout, no micro-step
+    }
+}
+
+int64_t processedTokensPerStep(const Scenario& s)
+{
+    try {
+        const int64_t perMicroStep = tokensPerMicroStep(s);
+        return microStepsForBatch(s.workload.globalBatchTokens, perMicroStep) * perMicroStep;
+    } catch (const InputError&) {
+        return 0;
+    }
 }
 
 int64_t microStepsForBatch(int64_t batchTokens, int64_t perMicroStep)
@@ -100,6 +113,15 @@ std::optional<std::string> globalBatchRoundingNote(const Scenario& s)
         + (steps == 1 ? "" : "s") + ")";
 }
 
+MfuResult scenarioMfuAtStepTime(const Scenario& s, double tokensPerStep, double stepSeconds)
+{
+    if (!(tokensPerStep > 0) || s.cluster.gpuCount <= 0 || !(stepSeconds > 0))
+        throw InputError("measured MFU needs positive tokens per step, GPU count and step time");
+    Scenario measured = s;
+    measured.measuredThroughput = throughputFromStep(stepSeconds, tokensPerStep);
+    return *scenarioMeasuredMfu(measured);
+}
+
 std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s)
 {
     if (!s.measuredThroughput)
@@ -116,19 +138,15 @@ ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> ste
     run.hardware = s.cluster.hardware;
     run.gpus = s.cluster.gpuCount;
     run.model = s.model; // a bare parameter count too: the diagnosis then counts 6N
+    run.formula = s.mfuFormula;
     run.precision = s.precision;
     run.seqLen = s.workload.seqLen;
     run.microBatch = s.workload.microBatch;
     run.packing = s.workload.packing;
-    if (!parallelLayoutError(s) && s.workload.microBatch > 0 && s.workload.seqLen > 0) {
-        const int64_t perMicroStep = tokensPerMicroStep(s);
-        if (s.workload.globalBatchTokens > 0) {
-            run.gradAccum = gradAccumForBatch(s, s.workload.globalBatchTokens);
-            run.tokensPerStep = static_cast<double>(s.workload.globalBatchTokens);
-        } else {
-            run.gradAccum = 1;
-            run.tokensPerStep = static_cast<double>(perMicroStep);
-        }
+    // The batch the run processes: the stated one in whole micro-steps, as the cost model runs it.
+    if (const int64_t tokens = processedTokensPerStep(s); tokens > 0) {
+        run.gradAccum = scenarioMicroSteps(s);
+        run.tokensPerStep = static_cast<double>(tokens);
     }
     if (s.measuredThroughput) {
         run.tokensPerSec = s.measuredThroughput->tokensPerSec;

@@ -43,11 +43,15 @@ std::optional<std::string> parallelLayoutError(const Scenario& s);
 int dataParallelRanks(const Scenario& s);
 // micro-batch x sequence x data-parallel ranks. Throws InputError on a bad layout or a non-positive batch.
 int64_t tokensPerMicroStep(const Scenario& s);
-// Micro-steps per optimizer step for a global batch of batchTokens: whole micro-steps, at least one (rounded down).
-int64_t gradAccumForBatch(const Scenario& s, int64_t batchTokens);
 // Micro-steps that reach a global batch of batchTokens: rounded up, at least one; one without a batch (<= 0). What
 // the cost model runs, the planner's batch check and the rounding note all count with this.
 int64_t microStepsForBatch(int64_t batchTokens, int64_t perMicroStep);
+// The scenario's gradient accumulation: its global batch in whole micro-steps (microStepsForBatch); 0 when its layout
+// or batch shape gives no micro-step. The window's editor shows it, the cost model runs it, the diagnosis counts it.
+int64_t scenarioMicroSteps(const Scenario& s);
+// Tokens the scenario processes per optimizer step: scenarioMicroSteps x tokensPerMicroStep (the stated batch
+// rounded up to whole micro-steps); 0 when there is no micro-step. A step time is divided into these.
+int64_t processedTokensPerStep(const Scenario& s);
 // When the scenario's global batch is not a whole number of its micro-steps, what the cost model predicts instead
 // (rounded up to whole micro-steps, at least one), in a sentence; nullopt when it is (or no global batch is set).
 std::optional<std::string> globalBatchRoundingNote(const Scenario& s);
@@ -55,6 +59,10 @@ std::optional<std::string> globalBatchRoundingNote(const Scenario& s);
 // MFU, HFU and achieved FLOP/s of the scenario's measured throughput; nullopt without one. Throws InputError when the
 // hardware lacks the peak or an input is out of range.
 std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s);
+// The same for a step time measured in a profiler trace: tokensPerStep (processed, padding included) over
+// stepSeconds as the scenario's measured throughput. The Trace panel, the report and `trace --json` all call this,
+// so a trace's measured MFU counts the useful tokens and the scenario's formula and recompute wherever it is shown.
+MfuResult scenarioMfuAtStepTime(const Scenario& s, double tokensPerStep, double stepSeconds);
 
 // The scenario stated as a run report for the diagnosis: its GPU and count, model (a bare parameter count too),
 // precision, sequence, micro-batch, gradient accumulation and tokens per step (when its layout and batch are

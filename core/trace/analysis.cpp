@@ -154,14 +154,6 @@ RunAnalysis finishRun(std::vector<RankAnalysis> ranks)
     return run;
 }
 
-MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds,
-    const HardwareSpec& hardware, TrainingPrecision precision)
-{
-    if (!(tokensPerStep > 0) || gpuCount <= 0 || !(stepSeconds > 0))
-        throw InputError("measured MFU needs positive tokens per step, GPU count and step time");
-    return computeMfu(flopsPerToken, 0.0, tokensPerStep / stepSeconds / gpuCount, gpuCount, hardware, precision);
-}
-
 std::optional<double> measuredGemmEfficiency(
     double matmulFlopsPerToken, double tokensPerStep, int gpuCount, const RankAnalysis& rank, double peakFlopsPerGpu)
 {

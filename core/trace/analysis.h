@@ -89,11 +89,8 @@ RunAnalysis analyzeRun(std::vector<Timeline>& timelines, const KernelRules& rule
 // analyzeRun adds after analysing each rank, shared with the parallel reader and the merge of per-rank summaries.
 RunAnalysis finishRun(std::vector<RankAnalysis> ranks);
 
-// MFU from the measured step time, through core/model/mfu.h: tokens/s per GPU = tokensPerStep / stepSeconds / gpuCount,
-// MFU = flopsPerToken x that / dense peak. tokensPerStep is global (all data-parallel ranks together).
-// Throws InputError on non-positive inputs or a hardware without a dense peak for the precision.
-MfuResult measuredMfu(double flopsPerToken, double tokensPerStep, int gpuCount, double stepSeconds,
-    const HardwareSpec& hardware, TrainingPrecision precision);
+// A trace's measured MFU under a scenario (its model, formula, padding and recompute) is
+// scenarioMfuAtStepTime (core/scenario/scenario_facts.h): one function for the Trace panel, the report and the CLI.
 
 // Measured GEMM efficiency, which the cost model can adopt as its calibration: the matmul FLOPs a GPU must do per
 // step (matmulFlopsPerToken x tokensPerStep / gpuCount) over the time GEMM kernels ran per step (union of `gemm`

@@ -22,6 +22,7 @@
 #include "core/model/mfu.h"
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
+#include "core/scenario/scenario_facts.h"
 #include "widgets/charts/chart_data.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
@@ -611,7 +612,10 @@ void ScenarioEditor::updateDerivedTexts()
                                      .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))
                                      .arg(m_model->gradAccum())
                                      .arg(m_model->dataParallelRanks())
-                                     .arg(QChar(0x00D7)));
+                                     .arg(QChar(0x00D7))
+            // A stated batch that is not whole micro-steps runs rounded up, as on the command line: say so.
+            + (globalBatchRoundingNote(s) ? QStringLiteral("\n") + QString::fromStdString(*globalBatchRoundingNote(s))
+                                          : QString()));
     m_throughputValue->setPlaceholderText(
         m_model->throughputInput() == ThroughputInput::StepTime ? tr("seconds per step") : tr("tokens per second"));
 

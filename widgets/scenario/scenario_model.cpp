@@ -16,9 +16,6 @@ ScenarioModel::ScenarioModel(QObject* parent)
 void ScenarioModel::setScenario(const Scenario& scenario)
 {
     m_scenario = scenario;
-    m_gradAccum = 1;
-    if (scenario.workload.globalBatchTokens > 0 && layoutError().isEmpty())
-        m_gradAccum = gradAccumForBatch(scenario, scenario.workload.globalBatchTokens);
     if (scenario.measuredThroughput) {
         m_throughputInput = scenario.measuredThroughput->scope == ThroughputScope::PerGpu
             ? ThroughputInput::TokensPerSecPerGpu
@@ -56,7 +53,15 @@ void ScenarioModel::setCostModel(const std::optional<CostModelConstants>& costMo
 
 void ScenarioModel::setGpuCount(int gpus)
 {
+    const int64_t accumulation = accumulationToKeep();
     m_scenario.cluster.gpuCount = gpus;
+    keepAccumulation(accumulation);
+    deriveAndNotify();
+}
+
+void ScenarioModel::setMfuFormula(FlopFormula formula)
+{
+    m_scenario.mfuFormula = formula;
     deriveAndNotify();
 }
 
@@ -68,7 +73,9 @@ void ScenarioModel::setPrecision(TrainingPrecision precision)
 
 void ScenarioModel::setSeqLen(int64_t seqLen)
 {
+    const int64_t accumulation = accumulationToKeep();
     m_scenario.workload.seqLen = seqLen;
+    keepAccumulation(accumulation);
     deriveAndNotify();
 }
 
@@ -86,14 +93,38 @@ void ScenarioModel::setVision(const VisionWorkload& vision)
 
 void ScenarioModel::setMicroBatch(int64_t microBatch)
 {
+    const int64_t accumulation = accumulationToKeep();
     m_scenario.workload.microBatch = microBatch;
+    keepAccumulation(accumulation);
     deriveAndNotify();
 }
 
 void ScenarioModel::setGradAccum(int64_t gradAccum)
 {
-    m_gradAccum = gradAccum;
+    keepAccumulation(gradAccum);
     deriveAndNotify();
+}
+
+int64_t ScenarioModel::accumulationToKeep() const
+{
+    // No global batch stated: one micro-step per data-parallel rank, whatever its shape, so nothing to keep.
+    return m_scenario.workload.globalBatchTokens > 0 ? gradAccum() : 0;
+}
+
+void ScenarioModel::keepAccumulation(int64_t gradAccum)
+{
+    if (gradAccum <= 0)
+        return;
+    try {
+        m_scenario.workload.globalBatchTokens = gradAccum * tokensPerMicroStep(m_scenario);
+    } catch (const InputError&) {
+        // No micro-step to multiply (layoutError() says why): the stated batch stays until there is one.
+    }
+}
+
+int64_t ScenarioModel::gradAccum() const
+{
+    return scenarioMicroSteps(m_scenario);
 }
 
 void ScenarioModel::setThroughput(ThroughputInput input, double value)
@@ -132,18 +163,19 @@ void ScenarioModel::setThroughputInput(ThroughputInput input)
 void ScenarioModel::setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
     const FrameworkFlags& flags, int64_t microBatch)
 {
-    const int64_t batch = tokensPerStep();
+    // The global batch in tokens is kept (one unstated becomes the tokens it stood for, so it is kept too).
+    if (m_scenario.workload.globalBatchTokens <= 0)
+        m_scenario.workload.globalBatchTokens = tokensPerStep();
     m_scenario.parallelism = parallelism;
     m_scenario.activationCheckpointing = checkpointing;
     m_scenario.flags = flags;
     m_scenario.workload.microBatch = microBatch;
-    setGlobalBatchTokens(batch);
+    deriveAndNotify();
 }
 
 void ScenarioModel::setGlobalBatchTokens(int64_t tokens)
 {
-    if (layoutError().isEmpty())
-        m_gradAccum = gradAccumForBatch(m_scenario, tokens);
+    m_scenario.workload.globalBatchTokens = tokens;
     deriveAndNotify();
 }
 
@@ -160,8 +192,10 @@ void ScenarioModel::setCostInputs(const CostInputs& inputs)
 }
 
 void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
-    std::optional<int64_t> tokensPerStep)
+    std::optional<int64_t> tokensPerStep, const ModelSpec* model)
 {
+    if (model)
+        m_scenario.model = *model;
     if (hardware) {
         m_scenario.cluster.hardware = *hardware;
         m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware->id);
@@ -170,23 +204,19 @@ void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<i
         m_scenario.cluster.gpuCount = *gpus;
     if (seqLen && *seqLen > 0)
         m_scenario.workload.seqLen = *seqLen;
-    if (tokensPerStep && *tokensPerStep > 0) {
-        const Workload& w = m_scenario.workload;
-        const int64_t perMicroStep = std::max<int64_t>(1, w.microBatch * w.seqLen * dataParallelRanks());
-        m_gradAccum = std::max<int64_t>(1, *tokensPerStep / perMicroStep);
-    }
+    if (tokensPerStep && *tokensPerStep > 0)
+        m_scenario.workload.globalBatchTokens = *tokensPerStep; // as the file states it, as a scenario file keeps it
     deriveAndNotify();
 }
 
 ScenarioModelState ScenarioModel::state() const
 {
-    return { m_scenario, m_gradAccum, m_throughputInput, m_throughputValue };
+    return { m_scenario, m_throughputInput, m_throughputValue };
 }
 
 void ScenarioModel::restore(const ScenarioModelState& state)
 {
     m_scenario = state.scenario;
-    m_gradAccum = state.gradAccum;
     m_throughputInput = state.throughputInput;
     m_throughputValue = state.throughputValue;
     deriveAndNotify();
@@ -209,21 +239,13 @@ int ScenarioModel::dataParallelRanks() const
 
 int64_t ScenarioModel::tokensPerStep() const
 {
-    if (m_gradAccum <= 0)
-        return 0;
-    try {
-        const Workload& w = m_scenario.workload;
-        return mfu::tokensPerStep(w.microBatch, w.seqLen, m_gradAccum, mfu::dataParallelRanks(m_scenario));
-    } catch (const InputError&) {
-        return 0;
-    }
+    return processedTokensPerStep(m_scenario);
 }
 
 // The batch and the measurement follow from the editor inputs; invalid inputs (zero or negative) leave the
 // measurement empty so panels show "no measurement" instead of a wrong number.
 void ScenarioModel::deriveAndNotify()
 {
-    m_scenario.workload.globalBatchTokens = tokensPerStep();
     m_scenario.measuredThroughput.reset();
     if (m_throughputValue > 0) {
         switch (m_throughputInput) {

@@ -1,8 +1,9 @@
 #pragma once
 // ScenarioModel: the window's one Scenario, shared by the editor and every panel. Setters change one field and emit
-// changed() once; panels recompute from scenario() in their slot. It also keeps the editor inputs that a Scenario
-// does not store directly (gradient accumulation, how the throughput was measured) and derives from them the
-// scenario's tokens per step and measured throughput, so the two can never disagree.
+// changed() once; panels recompute from scenario() in their slot. The global batch is the scenario's, as stated (a
+// loaded 4,000,000-token batch stays 4,000,000, as on the command line); gradient accumulation and the tokens a step
+// processes are derived from it by the core (scenarioMicroSteps, processedTokensPerStep: whole micro-steps, rounded
+// up). It also keeps how the throughput was measured and derives the measured throughput from it.
 #include <QObject>
 
 #include "core/presets/presets.h"
@@ -21,7 +22,6 @@ enum class ThroughputInput {
 // step-time mode gives back step-time mode, not the tokens/s it was converted to).
 struct ScenarioModelState {
     Scenario scenario;
-    int64_t gradAccum = 1;
     ThroughputInput throughputInput = ThroughputInput::TokensPerSecPerGpu;
     double throughputValue = 0;
 };
@@ -32,7 +32,7 @@ public:
     explicit ScenarioModel(QObject* parent = nullptr);
 
     const Scenario& scenario() const { return m_scenario; }
-    // Replaces everything (a loaded scenario file, a reset); gradient accumulation is derived from its batch.
+    // Replaces everything (a loaded scenario file, a reset); its global batch is kept as stated.
     void setScenario(const Scenario& scenario);
 
     void setModel(const ModelSpec& model);
@@ -40,11 +40,16 @@ public:
     void setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel = std::nullopt);
     // Calibration: the constants every prediction of this hardware uses from now on (none: back to the defaults).
     void setCostModel(const std::optional<CostModelConstants>& costModel);
+    // GPU count, sequence length and micro-batch change the tokens of a micro-step; the gradient accumulation is kept
+    // (the global batch follows), as a framework's config keeps its accumulation steps.
     void setGpuCount(int gpus);
     void setPrecision(TrainingPrecision precision);
     void setSeqLen(int64_t seqLen);
     void setMicroBatch(int64_t microBatch);
+    // The global batch becomes gradAccum whole micro-steps.
     void setGradAccum(int64_t gradAccum);
+    // The FLOP/token convention MFU is reported in, everywhere in the window (core/model/flops.h).
+    void setMfuFormula(FlopFormula formula);
     // value: tokens/s for the tokens/s inputs, seconds for StepTime. A value <= 0 clears the measurement.
     void setThroughput(ThroughputInput input, double value);
     // The same measurement stated another way: the value is converted (tokens/s per GPU x GPUs = cluster tokens/s;
@@ -54,7 +59,7 @@ public:
     // Keeps the global batch in tokens: gradient accumulation is re-derived for the new data-parallel degree.
     void setConfiguration(const Parallelism& parallelism, ActivationCheckpointing checkpointing,
         const FrameworkFlags& flags, int64_t microBatch);
-    // Rounds down to whole micro-batches per data-parallel rank (at least one).
+    // The global batch as given; a batch that is not whole micro-steps runs rounded up (globalBatchRoundingNote).
     void setGlobalBatchTokens(int64_t tokens);
     // Documents packed into each sequence, their attention mask and the padding kept (core/model/packing.h); the
     // caller has validated it against the sequence length.
@@ -66,19 +71,21 @@ public:
     void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);
     void setCostInputs(const CostInputs& inputs);
     // What an opened trace or log states, adopted at once (one change, one undo step): its GPU (price as for
-    // setHardware), GPU count, sequence length and tokens per step (whole micro-batches per data-parallel rank).
+    // setHardware; a GPU without BF16 trains in FP16, so a BF16 run on it becomes FP16's 16-bit one), GPU count,
+    // sequence length, tokens per step (the global batch) and, when given, a model (a log's implied size).
     void adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
-        std::optional<int64_t> tokensPerStep);
+        std::optional<int64_t> tokensPerStep, const ModelSpec* model = nullptr);
 
     ScenarioModelState state() const;
     void restore(const ScenarioModelState& state);
 
-    int64_t gradAccum() const { return m_gradAccum; }
+    int64_t gradAccum() const; // scenarioMicroSteps: 0 while the layout is invalid
     ThroughputInput throughputInput() const { return m_throughputInput; }
     double throughputValue() const { return m_throughputValue; }
     // GPUs that each take their own micro-batch: gpus / (tp x pp x cp) (core/scenario/scenario_facts.h); 0 while the
     // layout is invalid (layoutError() says why), and then tokensPerStep() is 0 too.
     int dataParallelRanks() const;
+    // The tokens a step processes (processedTokensPerStep): the global batch in whole micro-steps.
     int64_t tokensPerStep() const;
     // Why the parallel degrees or the batch give no tokens per micro-step; empty when they do.
     QString layoutError() const;
@@ -88,9 +95,11 @@ signals:
 
 private:
     void deriveAndNotify();
+    // Before a change to the micro-step's shape: the accumulation to keep across it.
+    int64_t accumulationToKeep() const;
+    void keepAccumulation(int64_t gradAccum);
 
     Scenario m_scenario;
-    int64_t m_gradAccum = 1;
     ThroughputInput m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
     double m_throughputValue = 0;
 };

@@ -164,8 +164,7 @@ void TracePanel::updateMfu()
         return;
     }
     try {
-        const MfuResult m = trace::measuredMfu(
-            *fpt, tokens, s.cluster.gpuCount, m_run->analysis.meanStepSeconds, s.cluster.hardware, s.precision);
+        const MfuResult m = scenarioMfuAtStepTime(s, tokens, m_run->analysis.meanStepSeconds);
         if (const auto why = measuredMfuWithheld(check, m.mfu)) {
             // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
             m_measuredMfu->setText(tr("not shown: %1").arg(QString::fromStdString(*why)) + noGpu);

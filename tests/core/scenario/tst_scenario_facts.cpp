@@ -42,9 +42,19 @@ private slots:
         QVERIFY(!parallelLayoutError(s));
         QCOMPARE(dataParallelRanks(s), 4);
         QCOMPARE(tokensPerMicroStep(s), int64_t(2 * 8192 * 4));
-        QCOMPARE(gradAccumForBatch(s, 4 * 65536), int64_t(4));
-        QCOMPARE(gradAccumForBatch(s, 65536 + 1000), int64_t(1)); // whole micro-steps, rounded down
-        QCOMPARE(gradAccumForBatch(s, 1), int64_t(1)); // at least one
+        s.workload.globalBatchTokens = 4 * 65536;
+        QCOMPARE(scenarioMicroSteps(s), int64_t(4));
+        QCOMPARE(processedTokensPerStep(s), int64_t(4 * 65536));
+        s.workload.globalBatchTokens = 65536 + 1000; // whole micro-steps, rounded up as the cost model runs them
+        QCOMPARE(scenarioMicroSteps(s), int64_t(2));
+        QCOMPARE(processedTokensPerStep(s), int64_t(2 * 65536));
+        s.workload.globalBatchTokens = 1; // at least one
+        QCOMPARE(scenarioMicroSteps(s), int64_t(1));
+        s.workload.globalBatchTokens = 0; // none stated: one micro-step per data-parallel rank
+        QCOMPARE(processedTokensPerStep(s), int64_t(65536));
+        s.parallelism.tp = 3; // no layout: no micro-step
+        QCOMPARE(scenarioMicroSteps(s), int64_t(0));
+        QCOMPARE(processedTokensPerStep(s), int64_t(0));
     }
 
     void invalidLayoutIsAnErrorNotRounded()
@@ -102,6 +112,41 @@ private slots:
         QVERIFY(!run.tokensPerStep && !run.gradAccum);
         QCOMPARE(run.tokensPerSec.value(), 1000.0);
         QCOMPARE(int(run.tokensPerSecScope), int(StatedScope::PerGpu));
+    }
+    void traceStepTimeMfuCountsUsefulTokensAndRecompute()
+    {
+        // The Trace panel's, the report's and `trace --json`'s measured MFU. Llama 3.1 8B on 8 B200: 8 x 8,192
+        // tokens per step in 0.388 s is 21,111 tokens/s per GPU, 54.34%.
+        Scenario s = test::scenarioFor(test::llama31_8b(), "b200", 8, 8192);
+        const double tokens = 8.0 * 8192;
+        const double step = tokens / 8 / 21111.0;
+        const MfuResult m = scenarioMfuAtStepTime(s, tokens, step);
+        QCOMPARE(qRound(m.tokensPerSecPerGpu), 21111);
+        QCOMPARE(qRound(m.mfu * 10000), 5434);
+        // Padding kept in the batch trains nothing: MFU counts the useful 75%, HFU all the processed tokens.
+        s.workload.packing.paddingFraction = 0.25;
+        const MfuResult padded = scenarioMfuAtStepTime(s, tokens, step);
+        QCOMPARE(padded.mfu, 0.75 * m.mfu);
+        QCOMPARE(padded.hfu, m.hfu);
+        // Recompute is in HFU as everywhere else.
+        s.workload.packing.paddingFraction = 0;
+        s.activationCheckpointing = ActivationCheckpointing::Full;
+        QCOMPARE(scenarioMfuAtStepTime(s, tokens, step).hfu, m.mfu * 4.0 / 3.0);
+        QVERIFY_THROWS_EXCEPTION(InputError, scenarioMfuAtStepTime(s, tokens, 0.0));
+    }
+
+    void odd4MTokenBatchRunsWholeMicroSteps()
+    {
+        // 4,000,000 tokens on 8 B200 at 8,192: 65,536 tokens per micro-step, so 62 micro-steps (4,063,232 tokens),
+        // as the cost model runs it; the window and the command line both count this.
+        Scenario s = test::scenarioFor(test::llama31_8b(), "b200", 8, 8192);
+        s.workload.globalBatchTokens = 4'000'000;
+        QCOMPARE(scenarioMicroSteps(s), int64_t(62));
+        QCOMPARE(processedTokensPerStep(s), int64_t(62 * 65536));
+        QVERIFY(globalBatchRoundingNote(s));
+        const ReportedRun run = reportedRunFromScenario(s);
+        QCOMPARE(run.gradAccum.value(), int64_t(62));
+        QCOMPARE(run.tokensPerStep.value(), 62.0 * 65536);
     }
 };
 

@@ -213,7 +213,11 @@ private slots:
         f.field<QSpinBox>("gpuCount")->setValue(16); // 16 / 8: two data-parallel ranks
         QCOMPARE(f.model.dataParallelRanks(), 2);
         QVERIFY(f.model.layoutError().isEmpty());
-        QCOMPARE(f.model.tokensPerStep(), 2 * 8192);
+        // The global batch TP 8 was set at (12 GPUs x 8,192 tokens) is kept, as the command line keeps a stated
+        // batch: 98,304 tokens, six micro-steps of two ranks x 8,192.
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, 12 * 8192);
+        QCOMPARE(f.model.tokensPerStep(), 12 * 8192);
+        QCOMPARE(f.model.gradAccum(), 6);
     }
 
     void badThroughputIsExplained()
