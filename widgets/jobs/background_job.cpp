@@ -1,11 +1,26 @@
 #include "widgets/jobs/background_job.h"
 
+#include <QCoreApplication>
+#include <QThread>
+#include <QThreadPool>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace mfu::widgets {
 
 namespace {
 constexpr int kProgressPollMs = 50; // fast enough for a progress bar, cheap for the GUI thread
+}
+
+QThreadPool* jobThreadPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool(QCoreApplication::instance());
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        return p;
+    }();
+    return pool;
 }
 
 BackgroundJob::BackgroundJob(QObject* parent)

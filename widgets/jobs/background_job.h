@@ -3,6 +3,11 @@
 // cancel. Each start() gets a new id; only the newest job's outcome reaches the GUI thread, so a slow import that
 // the user replaced by another one can never overwrite the newer result. Starting a job cancels the one before.
 //
+// The pool is the jobs' own (jobThreadPool()), never QThreadPool::globalInstance(): Qt's painting farms smooth image
+// scaling and image conversions out to the global pool and waits for it on the GUI thread, so sweeps and planner
+// runs holding every global thread froze the window until one finished (about 30 s with DeepSeek-V4-Pro on 1,024
+// GPUs: the GUI thread sat in QSemaphore::acquire under QGroupBox::paintEvent).
+//
 // Thread rules: the work function runs on a pool thread and may only touch its JobControl (cancel flag, progress)
 // and its own data. The outcome is delivered by a QFutureWatcher owned by this object, on the GUI thread, so a
 // panel (and this object with it) closed mid-job simply never hears back; the worker notices the cancel flag set
@@ -17,9 +22,14 @@
 #include <functional>
 #include <memory>
 
+class QThreadPool;
 class QTimer;
 
 namespace mfu::widgets {
+
+// The pool every BackgroundJob runs in: as many threads as cores, owned by the application object (it finishes the
+// cancelled jobs before the application goes away).
+QThreadPool* jobThreadPool();
 
 // What a job's work function sees: a cancel flag to check (or hand to a core reader) and a progress to set.
 struct JobControl {
@@ -54,7 +64,7 @@ public:
                 endJob(outcome.cancelled ? Ending::Cancelled : Ending::Failed, outcome.error);
             }
         });
-        watcher->setFuture(QtConcurrent::run([work = std::move(work), control] {
+        watcher->setFuture(QtConcurrent::run(jobThreadPool(), [work = std::move(work), control] {
             Outcome<R> outcome;
             try {
                 auto value = std::make_shared<R>(work(*control));
