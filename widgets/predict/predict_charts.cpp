@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/number_format.h"
 #include "core/costmodel/mfu_waterfall.h"
 #include "core/units.h"
 #include "widgets/charts/chart_view.h"
@@ -57,17 +58,24 @@ void addNothingFits(ChartView* chart, const QVector<double>& x)
     }
 }
 
-// Where a measurement of a fitting point likely lies, as MFU fractions: the point's own band from the core sweep
-// (SweepPoint::currentBand), or, for a sweep run without error bands, the scenario's band scaled to the point.
-std::optional<std::pair<double, double>> bandAt(const SweepPoint& point, const ErrorBand* band)
+// Where a measurement of a fitting point likely lies, as MFU fractions: the point's own band, as the core sweep
+// computed it (SweepPoint::currentBand, capped where the GPU stops); none for a sweep run without error bands.
+std::optional<std::pair<double, double>> bandAt(const SweepPoint& point)
 {
-    if (!point.currentValid || !point.current.fits)
+    if (!point.currentValid || !point.current.fits || !point.currentBand)
         return std::nullopt;
-    if (point.currentBand)
-        return std::pair { point.currentBand->mfuLow, point.currentBand->mfuHigh };
-    if (!band)
-        return std::nullopt;
-    return std::pair { point.current.mfu * band->lowFactor, point.current.mfu * band->highFactor };
+    return std::pair { point.currentBand->mfuLow, point.currentBand->mfuHigh };
+}
+
+// The scenario's own point on a precision chart: a star in the text's colour at its precision, as on the sweeps.
+void addOwnPrecisionPoint(ChartView* chart, const Scenario& scenario, const StepPrediction* own, double x, double y)
+{
+    const QString name = own ? (own->fits ? QObject::tr("This scenario (%1)") : QObject::tr("This scenario (%1): does not fit"))
+                                   .arg(QString::fromStdString(std::string(trainingPrecisionLabel(scenario.precision))))
+                             : QObject::tr("This scenario: cannot be laid out");
+    const int index = chart->addScatter(name, { x }, { own ? y : 0.0 });
+    chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
+    chart->setSeriesMarker(index, Marker::Star);
 }
 
 void push(QVector<double>& xs, QVector<double>& ys, double x, double y)
@@ -169,15 +177,14 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
 QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own)
 {
     const QString at = axis == SweepAxis::SeqLen ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
-                                                 : QObject::tr("%L1 GPUs").arg(scenario.cluster.gpuCount);
+                                                 : QString::fromStdString(formatCount(scenario.cluster.gpuCount, "GPU"));
     if (!own)
         return QObject::tr("This scenario (%1): cannot be laid out").arg(at);
     return own->fits ? QObject::tr("This scenario (%1)").arg(at)
                      : QObject::tr("This scenario (%1): does not fit").arg(at);
 }
 
-void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const ErrorBand* band,
-    const StepPrediction* own)
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
 {
     const bool bySeq = sweep.axis == SweepAxis::SeqLen;
     chart->clearSeries();
@@ -194,7 +201,7 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
             push(cx, cy, p.x, 100.0 * p.current.mfu);
         else
             push(misX, misY, p.x, 100.0 * p.current.mfu);
-        if (const auto b = bandAt(p, band)) {
+        if (const auto b = bandAt(p)) {
             push(bandX, low, p.x, 100.0 * b->first);
             high << 100.0 * b->second;
         }
@@ -227,7 +234,8 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     chart->rescale();
 }
 
-void showPrecisionTflops(ChartView* chart, const SweepResult& sweep)
+void showPrecisionTflops(
+    ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
 {
     // GPUs per node as the cost model counts them (per node = per GPU x min(GPUs, GPUs per node)).
     int gpusPerNode = 0;
@@ -257,13 +265,14 @@ void showPrecisionTflops(ChartView* chart, const SweepResult& sweep)
     markPoints(chart, chart->addLine(QObject::tr("Per GPU, this configuration"), x, gpu));
     markPoints(chart, chart->addLine(QObject::tr("Per GPU, planner's best"), bx, bestGpu));
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
+    addOwnPrecisionPoint(chart, scenario, own, precisionX(scenario.precision), own ? own->tflopsPerGpu : 0.0);
     chart->rescale();
     if (gpusPerNode > 1)
         chart->setSecondaryYScale(QObject::tr("Per node of %1 GPUs").arg(gpusPerNode), QObject::tr("TFLOP/s"),
             static_cast<double>(gpusPerNode));
 }
 
-void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario)
+void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
 {
     chart->clearSeries();
     chart->setTitle(QObject::tr("MFU against each dense peak"));
@@ -294,6 +303,8 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     for (const MeasuredPoint& m : measuredOnAxis(scenario, SweepAxis::Precision))
         push(mx, my, precisionX(m.precision), 100.0 * m.mfu);
     addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
+    // The scenario itself, against the BF16 peak (the category its MFU is quoted in).
+    addOwnPrecisionPoint(chart, scenario, own, precisionX(scenario.precision), own ? 100.0 * own->mfu : 0.0);
     chart->rescale();
 }
 

@@ -221,8 +221,9 @@ private slots:
         QCOMPARE(table->rowCount(), 4);
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Remove padding"));
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("off"));
+        QVERIFY(levers[0].with.mfu);
         QVERIFY2(
-            table->item(0, 3)->text().startsWith(percent(levers[0].with.mfu)), qPrintable(table->item(0, 3)->text()));
+            table->item(0, 3)->text().startsWith(percent(*levers[0].with.mfu)), qPrintable(table->item(0, 3)->text()));
         QVERIFY2(
             table->item(0, 2)->text().startsWith(QLocale().toString(levers[0].with.usefulTokensPerSecPerGpu, 'f', 0)),
             qPrintable(table->item(0, 2)->text()));

@@ -1,0 +1,123 @@
+#include "widgets/predict/planner_page.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "widgets/jobs/background_job.h"
+#include "widgets/predict/calibration_box.h"
+#include "widgets/predict/planner_table.h"
+#include "widgets/scenario/scenario_model.h"
+
+namespace mfu::widgets {
+
+PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_job(new BackgroundJob(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    m_planner = new PlannerTableModel(this);
+    m_sorted = new QSortFilterProxyModel(this);
+    m_sorted->setSourceModel(m_planner);
+    m_sorted->setSortRole(PlannerTableModel::SortRole);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("plannerTable"));
+    m_table->setAccessibleName(tr("Planner's top configurations"));
+    m_table->setModel(m_sorted);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(PlannerTableModel::Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(PlannerTableModel::Reason, QHeaderView::Stretch);
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("plannerStatus"));
+    m_status->setWordWrap(true);
+    m_apply = new QPushButton(tr("&Apply selected configuration"));
+    m_apply->setObjectName(QStringLiteral("applyPlan"));
+    m_apply->setEnabled(false);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_status, 1);
+    row->addWidget(m_apply);
+    layout->addLayout(row);
+    layout->addWidget(m_table, 1);
+    m_reason = new QLabel;
+    m_reason->setObjectName(QStringLiteral("plannerReason"));
+    m_reason->setWordWrap(true);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_reason);
+    m_calibration = new CalibrationBox(m_model);
+    layout->addWidget(m_calibration);
+
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        m_apply->setEnabled(m_table->selectionModel()->hasSelection());
+        showReason();
+    });
+    connect(m_apply, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+        if (!rows.isEmpty())
+            apply(rows.front().row());
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { apply(index.row()); });
+}
+
+void PlannerPage::start(const Scenario& s, double tieTolerance)
+{
+    PlannerOptions options;
+    options.tieTolerance = tieTolerance;
+    m_job->start<PlanResult>(
+        [s, options](JobControl& control) {
+            return planConfigurations(
+                s, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
+        },
+        [this](PlanResult& r) {
+            m_planner->setPlan(r);
+            m_best.reset();
+            if (!r.configs.empty())
+                m_best = r.configs.front();
+            m_calibration->setBestConfig(m_best);
+            m_apply->setEnabled(m_table->selectionModel()->hasSelection());
+            m_status->setText(
+                tr("%L1 configurations evaluated, %L2 fit, in %3 s, at a global batch of %L4 tokens. %5")
+                    .arg(r.evaluated)
+                    .arg(r.fitting)
+                    .arg(r.seconds, 0, 'f', 2)
+                    .arg(r.globalBatchTokens)
+                    .arg(r.configs.empty() ? QString::fromStdString(whyNothingPlanned(r)) + QLatin1Char('.')
+                                           : tr("Select a row and Apply it, or double-click it.")));
+            showReason();
+            emit planShown();
+        });
+}
+
+void PlannerPage::showReason()
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const int row = rows.isEmpty() ? 0 : rows.front().row();
+    const QModelIndex reason = m_sorted->index(row, PlannerTableModel::Reason);
+    m_reason->setText(reason.isValid() ? tr("Why #%1 ranks here: %2")
+                                             .arg(m_sorted->index(row, PlannerTableModel::Rank).data().toInt())
+                                             .arg(reason.data().toString())
+                                       : QString());
+}
+
+bool PlannerPage::apply(int viewRow)
+{
+    const QModelIndex source = m_sorted->mapToSource(m_sorted->index(viewRow, 0));
+    if (!source.isValid())
+        return false;
+    const PlannedConfig& c = m_planner->config(source.row());
+    m_model->setConfiguration(c.parallelism, c.activationCheckpointing, m_model->scenario().flags, c.microBatch);
+    emit applied(QString::fromStdString(describeConfig(c)));
+    return true;
+}
+
+} // namespace mfu::widgets
