@@ -62,6 +62,13 @@ MainWindow::MainWindow(QWidget* parent)
             tr("The scenario has changes that are not saved. Save them first?"),
             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     };
+    m_demoPrompt = [this](bool filesLoaded) {
+        return QMessageBox::warning(this, tr("Start a demo"),
+            filesLoaded ? tr("The demo replaces the scenario and closes the trace, baseline and training log loaded "
+                             "beside it. Save the scenario with them first?")
+                        : tr("The demo replaces the scenario, which has changes that are not saved. Save them first?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
 
     m_editor = new widgets::ScenarioEditor(m_scenario, presetLibrary());
     auto* scroll = new QScrollArea;
@@ -105,10 +112,22 @@ MainWindow::MainWindow(QWidget* parent)
         });
     m_startPanel = start;
     connect(start, &widgets::StartPanel::demoFailed, this, [this](const QString& m) { tell(m, true); });
-    // A demo starts from nothing loaded: no traces, baseline or log of an earlier session stay beside it.
+    // A demo is a new document: it asks before it replaces unsaved changes or closes the files loaded beside the
+    // scenario, starts from nothing loaded, has no file of its own (Save asks for a name) and no undo history (undo
+    // could only go back to a scenario whose files are closed).
+    start->setDemoGate([this, tracePanel] {
+        const bool filesLoaded = !tracePanel->runPaths().isEmpty() || !tracePanel->baselinePaths().isEmpty()
+            || !tracePanel->trainingLogPath().isEmpty();
+        return resolveWorkADemoReplaces(filesLoaded);
+    });
     connect(start, &widgets::StartPanel::demoStarting, this, [this, tracePanel] {
         tracePanel->closeAll();
         m_documentExtras = ScenarioDocument {};
+    });
+    connect(start, &widgets::StartPanel::demoApplied, this, [this] {
+        m_history->reset();
+        m_scenarioPath.clear();
+        updateTitle();
     });
     addPanel(start, tr("Start here"));
 
@@ -278,6 +297,14 @@ void MainWindow::restoreWindowState()
         return;
     restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray(), kWindowStateVersion);
+}
+
+bool MainWindow::resolveWorkADemoReplaces(bool filesLoaded)
+{
+    if (!isWindowModified() && !filesLoaded)
+        return true;
+    const QMessageBox::StandardButton answer = m_demoPrompt(filesLoaded);
+    return answer == QMessageBox::Discard || (answer == QMessageBox::Save && saveScenarioInteractively(false));
 }
 
 bool MainWindow::resolveUnsavedChanges()

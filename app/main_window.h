@@ -59,6 +59,9 @@ public:
     // default shows a QMessageBox; tests set their own answer so closing does not block.
     using UnsavedChangesPrompt = std::function<QMessageBox::StandardButton()>;
     void setUnsavedChangesPrompt(UnsavedChangesPrompt prompt) { m_unsavedChangesPrompt = std::move(prompt); }
+    // Asked before a demo replaces unsaved changes or closes loaded files (filesLoaded): Save, Discard or Cancel.
+    using DemoPrompt = std::function<QMessageBox::StandardButton(bool filesLoaded)>;
+    void setDemoPrompt(DemoPrompt prompt) { m_demoPrompt = std::move(prompt); }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -72,6 +75,8 @@ private:
     bool saveScenarioInteractively(bool askForName); // false when cancelled or failed
     // Asks about unsaved changes (if any); true when the caller may go on (saved or discarded).
     bool resolveUnsavedChanges();
+    // Before a demo: Save, Discard or Cancel when the scenario has unsaved changes or files are loaded beside it.
+    bool resolveWorkADemoReplaces(bool filesLoaded);
     void exportReportInteractively();
     void updateTitle();
     bool openFile(const QString& path);
@@ -95,6 +100,7 @@ private:
     ScenarioDocument m_documentExtras;
     ScenarioHistory* m_history = nullptr;
     UnsavedChangesPrompt m_unsavedChangesPrompt;
+    DemoPrompt m_demoPrompt;
 };
 
 } // namespace mfu::app

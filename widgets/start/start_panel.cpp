@@ -82,6 +82,8 @@ bool StartPanel::runDemo(Demo demo)
             tr("The demo needs the presets '%1' and '%2'.").arg(QLatin1String(modelId), QLatin1String(gpuId)));
         return false;
     }
+    if (m_gate && !m_gate())
+        return false;
     // Each demo starts from the default scenario and the defaults of everything it does not set (measured
     // throughput, measured points, price, cost inputs, how the throughput is entered), never from the user's edits.
     emit demoStarting();
@@ -102,7 +104,7 @@ bool StartPanel::runDemo(Demo demo)
         s.pricePerGpuHourUsd = rememberedPrice(gpu->id); // the H100's, not the default scenario's B200 price
         // The tutorial states a step time: entered as one (1.2 s per step of 8 x 4,096 tokens), in one change.
         s.measuredThroughput = throughputFromStep(1.2, 8.0 * 4096);
-        m_scenario.restore({ s, 1, ThroughputInput::StepTime, 1.2 });
+        m_scenario.restore({ s, ThroughputInput::StepTime, 1.2 });
         emit showPanel(Panel::Calculator);
         break;
     }
@@ -120,11 +122,12 @@ bool StartPanel::runDemo(Demo demo)
         s.activationCheckpointing = ActivationCheckpointing::Full;
         s.measuredThroughput.reset(); // a prediction: nothing measured, and the throughput input back to tokens/s
         s.pricePerGpuHourUsd = rememberedPrice(gpu->id);
-        m_scenario.restore({ s, 1, ThroughputInput::TokensPerSecPerGpu, 0 });
+        m_scenario.restore({ s, ThroughputInput::TokensPerSecPerGpu, 0 });
         emit showPanel(Panel::Predict);
         break;
     }
     }
+    emit demoApplied();
     return true;
 }
 

@@ -4,6 +4,8 @@
 // computed by core) and asks the window to show the panel that answers it.
 #include <QWidget>
 
+#include <functional>
+
 #include "core/presets/presets.h"
 
 namespace mfu::widgets {
@@ -25,8 +27,12 @@ public:
 
     StartPanel(ScenarioModel& scenario, const PresetLibrary& presets, QWidget* parent = nullptr);
 
-    // Applies a demo; returns false (and says why in demoFailed) when a preset it needs is missing.
+    // Applies a demo; returns false (and says why in demoFailed) when a preset it needs is missing, or when the gate
+    // says no (the user kept the work the demo would replace).
     bool runDemo(Demo demo);
+    // Asked before a demo replaces the scenario and closes the files beside it: true to go on. The window asks about
+    // unsaved changes and loaded files here; without a gate a demo always goes on.
+    void setDemoGate(std::function<bool()> gate) { m_gate = std::move(gate); }
 
 signals:
     void showPanel(mfu::widgets::StartPanel::Panel panel); // the panel that answers the demo
@@ -34,10 +40,13 @@ signals:
     // Before a demo sets the scenario: whatever the window holds beside it (traces, a baseline, a training log) is
     // to be closed, so nothing of an earlier session is read against the demo's scenario.
     void demoStarting();
+    // After a demo has set the scenario: it is a new document.
+    void demoApplied();
 
 private:
     ScenarioModel& m_scenario;
     const PresetLibrary& m_presets;
+    std::function<bool()> m_gate;
 };
 
 } // namespace mfu::widgets

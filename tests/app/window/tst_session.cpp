@@ -11,11 +11,13 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
 #include "app/main_window.h"
+#include "widgets/scenario/scenario_model.h"
 #include "core/scenario/scenario_file.h"
 #include "trace_test_support.h"
 #include "widgets/start/start_panel.h"
@@ -173,7 +175,9 @@ private slots:
         QCOMPARE(mfu::readScenarioFile(resaved.toStdString()).tracePaths, doc.tracePaths);
     }
 
-    // A demo starts from nothing loaded: traces, baseline and log close, and Save no longer lists them.
+    // A demo starts from nothing loaded: it asks first (the files would close without a word before), traces,
+    // baseline and log close, Save no longer lists them, and the demo is a new document: no undo back into a
+    // scenario whose files are closed, no file of its own for Save to overwrite.
     void demoClosesLoadedFiles()
     {
         MainWindow w;
@@ -181,7 +185,24 @@ private slots:
         loadAll(w);
         auto* start = w.findChild<StartPanel*>();
         QVERIFY(start);
+        int asked = 0;
+        w.setDemoPrompt([&asked](bool filesLoaded) {
+            ++asked;
+            return filesLoaded ? QMessageBox::Cancel : QMessageBox::Discard;
+        });
+        const mfu::Scenario before = w.scenarioModel()->scenario();
+        QVERIFY(!start->runDemo(StartPanel::Demo::Llama70BTorchTitanDefault)); // cancelled: nothing changes
+        QCOMPARE(asked, 1);
+        QVERIFY(tracePanel(w)->run());
+        QCOMPARE(w.scenarioModel()->scenario().model.id, before.model.id);
+        w.setDemoPrompt([&asked](bool) {
+            ++asked;
+            return QMessageBox::Discard;
+        });
         QVERIFY(start->runDemo(StartPanel::Demo::Llama70BTorchTitanDefault));
+        QCOMPARE(asked, 2);
+        QVERIFY(!w.undoStack()->canUndo());
+        QVERIFY(!w.isWindowModified());
         TracePanel* panel = tracePanel(w);
         QVERIFY(!panel->run());
         QVERIFY(!panel->baseline());
