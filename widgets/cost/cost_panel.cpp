@@ -22,6 +22,7 @@
 #include "widgets/charts/chart_view.h"
 #include "widgets/cost/cost_charts.h"
 #include "widgets/cost/price_memory.h"
+#include "widgets/scenario/bounded_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
@@ -35,7 +36,7 @@ QString qs(const std::string& s)
 
 QDoubleSpinBox* spin(double minimum, double maximum, int decimals, double value, const QString& suffix)
 {
-    auto* box = new QDoubleSpinBox;
+    auto* box = new BoundedSpinBox; // "150" in an MFU field stays as typed, with the reason beside it
     box->setRange(minimum, maximum);
     box->setDecimals(decimals);
     box->setValue(value);
@@ -70,7 +71,11 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     inputForm->addRow(tr("Tokens:"), m_tokens);
     inputForm->addRow(tr("Duration:"), m_days);
     inputForm->addRow(tr("Baseline MFU:"), m_baseline);
+    addRangeReason(inputForm, m_baseline, "baselineMfuReason",
+        tr("An MFU lies between 0 and 100%: no GPU computes above its dense peak. The baseline stays as it was."));
     inputForm->addRow(tr("Target MFU:"), m_target);
+    addRangeReason(inputForm, m_target, "targetMfuReason",
+        tr("An MFU lies between 0 and 100%: no GPU computes above its dense peak. The target stays as it was."));
     inputForm->addRow(tr("Price:"), m_price);
 
     auto* results = new QGroupBox(tr("Cost and savings"));
@@ -151,6 +156,20 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     });
     syncInputs();
     recompute();
+}
+
+void CostPanel::addRangeReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason)
+{
+    auto* label = new QLabel(reason);
+    label->setObjectName(QString::fromLatin1(objectName));
+    label->setWordWrap(true);
+    label->setStyleSheet(errorStyleSheet());
+    label->setVisible(false);
+    form->addRow(QString(), label);
+    connect(static_cast<BoundedSpinBox*>(box), &BoundedSpinBox::rangeChecked, label, [box, label](bool out) {
+        label->setVisible(out);
+        box->setAccessibleDescription(out ? label->text() : QString());
+    });
 }
 
 QLabel* CostPanel::addValue(QFormLayout* form, const QString& label, const char* objectName)
@@ -316,10 +335,10 @@ void CostPanel::showHardwareNote()
         text = tr("No GPUs to compare: the comparison costs the same tokens on each GPU, so it needs a job - a token "
                   "budget, or days of this cluster at a known MFU.");
     } else {
-        text = tr("Each GPU trains the same %1 B tokens on %L2 GPUs with this scenario's configuration, at the MFU "
+        text = tr("Each GPU trains the same %1 B tokens on %2 with this scenario's configuration, at the MFU "
                   "the cost model predicts for it there (in brackets under each bar; the figures on the left use %3).")
                    .arg(*c->job.tokens / kGiga, 0, 'f', 1)
-                   .arg(s.cluster.gpuCount)
+                   .arg(qs(formatCount(s.cluster.gpuCount, "GPU")))
                    .arg(qs(formatPercent(c->baselineMfu)));
         if (m_comparison)
             for (const auto& row : m_comparison->rows)

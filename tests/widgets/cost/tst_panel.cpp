@@ -160,6 +160,30 @@ private slots:
             qobject_cast<QLabel*>(form->labelForField(savedLabel))->text(), QStringLiteral("Saved (same tokens):"));
     }
 
+    // "150" typed as a target MFU: every character stays in the field, nothing is applied, and the reason says why
+    // (it became 15% without a word before).
+    void mfuAbove100IsExplainedNotTruncated()
+    {
+        ScenarioModel model;
+        model.setScenario(vectorLabsJob());
+        CostPanel panel(&model, app::presetLibrary());
+        typeInto(panel.targetMfuPercent(), QStringLiteral("60"));
+        const std::optional<double> before = model.scenario().cost.targetMfu;
+        auto* edit = panel.targetMfuPercent()->findChild<QLineEdit*>();
+        edit->selectAll();
+        QTest::keyClicks(edit, QStringLiteral("150"));
+        QVERIFY2(edit->text().startsWith(QStringLiteral("150")), qPrintable(edit->text()));
+        auto* reason = panel.findChild<QLabel*>(QStringLiteral("targetMfuReason"));
+        QVERIFY(reason && reason->isVisibleTo(&panel));
+        QVERIFY(reason->text().contains(QStringLiteral("100%")));
+        QTest::keyClick(edit, Qt::Key_Enter);
+        QCOMPARE(model.scenario().cost.targetMfu, before); // not 15%, not 150%
+        QVERIFY(reason->isVisibleTo(&panel)); // the field went back to 60%: still said why
+        typeInto(panel.targetMfuPercent(), QStringLiteral("70"));
+        QVERIFY(!reason->isVisibleTo(&panel));
+        QVERIFY(model.scenario().cost.targetMfu && qAbs(*model.scenario().cost.targetMfu - 0.7) < 1e-12);
+    }
+
     // "By GPU" says which MFU each GPU is costed at (the cost model's prediction there, not the baseline on the
     // left), accounts for every GPU preset (a bar, or left out with the reason), and explains an empty chart.
     void byGpuExplainsItself()

@@ -1,0 +1,35 @@
+#pragma once
+// A decimal spin box that never drops a keystroke: a number beyond its range ("150" in a 0-100% field) is kept in the
+// field as typed (Intermediate, not Invalid, so Qt does not eat the "0"), is not applied, and outOfRange() says so,
+// for a reason label beside it; on focus-out the last valid value comes back. Keyboard tracking is off, as for
+// QuantitySpinBox: the value changes on Enter, focus-out or the arrows.
+#include <QDoubleSpinBox>
+
+#include <optional>
+
+namespace mfu::widgets {
+
+class BoundedSpinBox : public QDoubleSpinBox {
+    Q_OBJECT
+public:
+    explicit BoundedSpinBox(QWidget* parent = nullptr);
+
+    // The typed number, whether or not it is in range (prefix, suffix and group separators ignored); nullopt when
+    // the text is no number.
+    std::optional<double> typedNumber() const;
+    // True while the text is a number outside [minimum, maximum].
+    bool outOfRange() const;
+
+signals:
+    // Emitted as the user types: whether the text is now a number out of range (it stays so after Enter or
+    // focus-out restore the last valid value, until the next edit).
+    void rangeChecked(bool outOfRange);
+
+protected:
+    QValidator::State validate(QString& input, int& pos) const override;
+
+private:
+    std::optional<double> parse(const QString& text) const;
+};
+
+} // namespace mfu::widgets
