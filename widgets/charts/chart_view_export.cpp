@@ -31,6 +31,24 @@ bool writeAtomically(const QString& path, const QByteArray& bytes, QString* erro
     return false;
 }
 
+// The hover marker belongs to the screen, not to what is exported: hidden while a chart renders for a file.
+class TracerHidden {
+public:
+    explicit TracerHidden(QCPItemTracer* tracer)
+        : m_tracer(tracer)
+        , m_wasVisible(tracer->visible())
+    {
+        m_tracer->setVisible(false);
+    }
+    ~TracerHidden() { m_tracer->setVisible(m_wasVisible); }
+    TracerHidden(const TracerHidden&) = delete;
+    TracerHidden& operator=(const TracerHidden&) = delete;
+
+private:
+    QCPItemTracer* m_tracer;
+    bool m_wasVisible;
+};
+
 } // namespace
 
 bool ChartView::fail(const QString& message)
@@ -51,6 +69,7 @@ bool ChartView::exportPng(const QString& path, double scale)
 {
     // Rendered in memory first, so a failed write never leaves a half-written image over the previous one.
     const QSize size = exportSize();
+    const TracerHidden hidden(m_tracer);
     const QPixmap pixmap = m_plot->toPixmap(size.width(), size.height(), scale);
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -73,6 +92,7 @@ bool ChartView::exportSvg(const QString& path)
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(m_data.title);
+    const TracerHidden hidden(m_tracer);
     QCPPainter painter;
     if (!painter.begin(&generator))
         return fail(QStringLiteral("Cannot render SVG"));
@@ -99,6 +119,7 @@ bool ChartView::exportPdf(const QString& path)
         writer.setResolution(72);
         writer.setPageLayout(QPageLayout(QPageSize(size, QPageSize::Point, QString(), QPageSize::ExactMatch),
             QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        const TracerHidden hidden(m_tracer);
         QCPPainter painter;
         if (!painter.begin(&writer))
             return fail(QStringLiteral("Cannot render PDF %1").arg(QDir::toNativeSeparators(path)));

@@ -222,6 +222,35 @@ private slots:
         QVERIFY(spy.count() >= 1);
     }
 
+    // The hover marker is the screen's: an export made while the mouse rests on a point is the export made without.
+    void exportLeavesOutTheHoverMarker()
+    {
+        ChartView chart;
+        fillSequenceChart(chart);
+        chart.resize(800, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot();
+        QTemporaryDir dir;
+        const QString without = dir.filePath(QStringLiteral("without.png"));
+        QVERIFY(chart.exportPng(without, 1.0));
+        const QPointF onPoint(chart.plot()->xAxis->coordToPixel(8192), chart.plot()->yAxis->coordToPixel(57.93));
+        QTest::mouseMove(chart.plot(), QPoint(3, 3)); // from elsewhere: the cursor may rest there from another test
+        QTest::mouseMove(chart.plot(), onPoint.toPoint());
+        QTRY_VERIFY(!chart.hoverText().isEmpty());
+        const auto tracerShown = [&chart] {
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto* tracer = qobject_cast<QCPItemTracer*>(chart.plot()->item(i)))
+                    return tracer->visible();
+            return false;
+        };
+        QVERIFY(tracerShown()); // the marker is on screen as the export starts
+        const QString with = dir.filePath(QStringLiteral("with.png"));
+        QVERIFY(chart.exportPng(with, 1.0));
+        QCOMPARE(QImage(with), QImage(without));
+        QVERIFY(tracerShown()); // and still on screen after it
+    }
+
     void recoloursOnPaletteChange()
     {
         ChartView chart;
