@@ -6,11 +6,13 @@
 
 #include <algorithm>
 
+#include "core/number_format.h"
 #include "core/money/hardware_comparison.h"
 #include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/units.h"
 #include "widgets/cost/cost_charts.h"
+#include "widgets/predict/predict_charts.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::app {
@@ -48,9 +50,10 @@ QVector<double> indices(int n)
 ReportChart flopsChart(const ReportFigures& f)
 {
     ReportChart chart = makeChart(QStringLiteral("flops_per_token"), QStringLiteral("FLOP per token by formula"),
-        QStringLiteral("Training FLOP per token under each convention (six_n = 6N; palm = 6(N-N_emb)+12LHQS; "
-                       "per_component = every matmul, full attention; per_component_causal = causal attention). "
-                       "MFU uses the scenario's formula."));
+        QStringLiteral("Training FLOP per token under each convention (six_n = 6N; palm = 6(N-N_emb)+12LHQS on "
+                       "every layer; per_layer = PaLM layer by layer, each layer's attention over the keys it "
+                       "attends; per_component = every matmul, full attention; per_component_causal = causal "
+                       "attention). MFU uses the scenario's formula."));
     QStringList names;
     QVector<double> gflop;
     for (const FlopFormula formula : kAllFlopFormulas)
@@ -62,6 +65,20 @@ ReportChart flopsChart(const ReportFigures& f)
     chart.view->setXAxis(QStringLiteral("Formula"), {});
     chart.view->setYAxis(QStringLiteral("FLOP per token"), QStringLiteral("GFLOP"));
     chart.view->addBars(QStringLiteral("FLOP/token"), indices(int(gflop.size())), gflop);
+    return chart;
+}
+
+// The Predict panel's sweep chart (widgets/predict/predict_charts.h), the scenario's point marked.
+ReportChart sweepChart(const Scenario& scenario, const SweepResult& sweep, const std::optional<StepPrediction>& own)
+{
+    const bool bySeq = sweep.axis == SweepAxis::SeqLen;
+    ReportChart chart = makeChart(bySeq ? QStringLiteral("mfu_vs_sequence_length") : QStringLiteral("mfu_vs_gpu_count"),
+        {},
+        bySeq ? QStringLiteral("Predicted MFU of this configuration across sequence lengths, with the error band of "
+                               "published runs like each point; the star is this scenario.")
+              : QStringLiteral("Predicted MFU of this configuration across GPU counts, with the error band of "
+                               "published runs like each point; the star is this scenario."));
+    widgets::showMfuSweep(chart.view.get(), sweep, scenario, own ? &*own : nullptr);
     return chart;
 }
 
@@ -128,11 +145,11 @@ std::vector<ReportChart> moneyCharts(const ScenarioDocument& doc, const Scenario
     const std::string fastest = cmp.rows[cmp.fastest].hardwareId;
     std::stable_sort(cmp.rows.begin(), cmp.rows.end(),
         [](const auto& a, const auto& b) { return a.cost.costUsd < b.cost.costUsd; }); // cheapest first
-    const QString caption = QStringLiteral("%1 GPUs of each kind, this scenario's configuration, MFU predicted by "
+    const QString caption = QStringLiteral("%1 of each kind, this scenario's configuration, MFU predicted by "
                                            "the cost model for every GPU alike (in brackets; not the MFU given for "
                                            "the job), cheapest first; devices it does not fit on are left out. "
                                            "Cheapest: %2. Fastest: %3.")
-                                .arg(c.rate.gpuCount)
+                                .arg(QString::fromStdString(formatCount(c.rate.gpuCount, "GPU")))
                                 .arg(qs(cheapest), qs(fastest));
     out.push_back(makeChart(QStringLiteral("hardware_cost"), {}, caption));
     widgets::fillHardwareCost(*out.back().view, cmp);
@@ -168,6 +185,8 @@ std::vector<ReportChart> buildReportCharts(
         for (auto& chart : moneyCharts(document, *figures.cost, presets))
             charts.push_back(std::move(chart));
     }
+    for (const SweepResult& sweep : figures.sweeps)
+        charts.push_back(sweepChart(document.scenario, sweep, figures.predicted));
     if (figures.trace && !figures.trace->run.ranks.empty() && !figures.trace->run.ranks.front().steps.empty())
         charts.push_back(traceChart(*figures.trace));
     for (auto& chart : charts)

@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include "app/report/report_charts.h"
+#include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
 #include "core/presets/presets.h"
@@ -170,6 +171,8 @@ ReportFigures fullFigures(const ScenarioDocument& document, const PresetLibrary&
 {
     ReportOptions options;
     options.plan = true;
+    options.sweeps = true;
+    options.errorBands = &shippedErrorBands();
     options.knownHardware = presets.hardware();
     std::optional<trace::KernelRules> rules;
     try {

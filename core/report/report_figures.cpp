@@ -1,5 +1,7 @@
 #include "core/report/report_figures.h"
 
+#include <cmath>
+
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/model/param_count.h"
@@ -81,8 +83,11 @@ ReportSection flopsSection(const Scenario& s, const FlopsPerToken& f)
         if (!v)
             continue;
         // The names people read (6N, PaLM, per-component), never the file format's keys.
-        out.rows.push_back({ std::string(flopFormulaLabel(formula)), formatGflop(*v),
-            formula == s.mfuFormula ? "the scenario's MFU formula" : "" });
+        std::string note = formula == scenarioFlopFormula(s) ? "the scenario's MFU formula" : "";
+        if (formula == FlopFormula::PaLM && f.perLayer && *f.perLayer < *v * 0.999)
+            note += std::string(note.empty() ? "" : "; ")
+                + "as a report using PaLM would count it: full attention on every layer";
+        out.rows.push_back({ std::string(flopFormulaLabel(formula)), formatGflop(*v), note });
     }
     return out;
 }
@@ -93,8 +98,12 @@ ReportSection measuredSection(const MfuResult& m)
         { { "Throughput", formatNumber(m.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
               formatNumber(m.tokensPerSecCluster, 0) + " tokens/s for the cluster" },
             { "Achieved", formatTflops(m.achievedFlopsPerGpu) + " per GPU", "FLOP/token x tokens/s per GPU" },
-            { "MFU", formatPercent(m.mfu), "achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu) },
-            { "HFU", formatPercent(m.hfu), "counting activation recomputation" } } };
+            // Above 100% no GPU can be: said beside the figure, as the Calculator and calc say it.
+            { "MFU", formatPercent(m.mfu),
+                impossibleMfuWarning(m).value_or("achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu)) },
+            { "HFU", formatPercent(m.hfu),
+                m.hfu > 1.0 ? "above 100%: impossible, the inputs describe no single run"
+                            : "counting activation recomputation" } } };
 }
 
 ReportSection predictedSection(const StepPrediction& p)
@@ -140,19 +149,29 @@ std::vector<ReportSection> costSections(const ScenarioCost& c)
     const MfuSavings& s = *c.savings;
     const auto& b = s.fixedBudget;
     const auto& w = s.fixedWork;
-    out.push_back(
-        { "Savings from " + formatPercent(s.uplift.baselineMfu) + " to " + formatPercent(s.uplift.targetMfu) + " MFU",
-            { { "Productive GPU-equivalents",
-                  formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
-                      + formatNumber(b.productiveGpuEquivalentsTarget, 1),
-                  "GPUs x MFU" },
-                { "Recovered (same GPU-hours)", formatNumber(b.gpuEquivalentsRecovered, 1) + " GPU-equivalents",
-                    "worth " + usd(b.recoveredValueUsd) },
-                { "More work (same GPU-hours)", formatNumber(b.workMultiplier, 2) + "x the tokens",
-                    b.extraTokens ? "+" + formatNumber(*b.extraTokens / 1e9, 1) + " B tokens" : "" },
-                { "Time saved (same tokens)", formatPercent(w.timeSavedFraction),
-                    days(w.target.wallClockSeconds) + " instead of " + days(w.baseline.wallClockSeconds) },
-                { "Saved (same tokens)", usd(w.costSavedUsd), count(w.gpuHoursSaved) + " GPU-hours" } } });
+    // A target below the baseline is a loss: the rows say so with positive amounts, as the Cost panel does, never
+    // "$-18,960" or "+-122.6 B tokens".
+    const bool loss = s.uplift.targetMfu < s.uplift.baselineMfu;
+    const double sign = loss ? -1.0 : 1.0;
+    const std::string more = loss ? " more" : "";
+    std::string tokens;
+    if (b.extraTokens)
+        tokens = (loss ? "-" : "+") + formatNumber(std::abs(*b.extraTokens) / 1e9, 1) + " B tokens";
+    out.push_back({ (loss ? "Loss from " : "Savings from ") + formatPercent(s.uplift.baselineMfu)
+            + (loss ? " down to " : " to ") + formatPercent(s.uplift.targetMfu) + " MFU",
+        { { "Productive GPU-equivalents",
+              formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
+                  + formatNumber(b.productiveGpuEquivalentsTarget, 1),
+              "GPUs x MFU" },
+            { loss ? "Lost (same GPU-hours)" : "Recovered (same GPU-hours)",
+                formatNumber(sign * b.gpuEquivalentsRecovered, 1) + " GPU-equivalents",
+                "worth " + usd(sign * b.recoveredValueUsd) },
+            { loss ? "Less work (same GPU-hours)" : "More work (same GPU-hours)",
+                formatNumber(b.workMultiplier, 2) + "x the tokens", tokens },
+            { loss ? "Time lost (same tokens)" : "Time saved (same tokens)", formatPercent(sign * w.timeSavedFraction),
+                days(w.target.wallClockSeconds) + " instead of " + days(w.baseline.wallClockSeconds) },
+            { loss ? "Loss (same tokens)" : "Saved (same tokens)", usd(sign * w.costSavedUsd) + more,
+                count(sign * w.gpuHoursSaved) + " GPU-hours" + more } } });
     return out;
 }
 
@@ -176,7 +195,7 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     const Scenario& s = doc.scenario;
     ReportFigures out;
     out.sections.push_back(scenarioSection(doc));
-    out.flopsPerToken = countFlopsPerToken(s.model, s.workload.seqLen);
+    out.flopsPerToken = scenarioFlopCounts(s); // packed documents counted per document, as everywhere
     out.sections.push_back(flopsSection(s, out.flopsPerToken));
 
     if (s.measuredThroughput) {
@@ -224,9 +243,23 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             out.notes.push_back(std::string("Planner: ") + e.what());
         }
     }
+    if (options.sweeps && out.predicted) {
+        // The Predict panel's sweeps of this configuration, each point with its own band (no planner: the report's
+        // planner section already gives the best layout at the scenario's own point).
+        SweepOptions sweep;
+        sweep.includePlannerBest = false;
+        sweep.errorBands = options.errorBands;
+        for (SweepAxis axis : { SweepAxis::SeqLen, SweepAxis::GpuCount }) {
+            try {
+                out.sweeps.push_back(runSweep(s, axis, sweep));
+            } catch (const InputError& e) {
+                out.notes.push_back("Sweep over " + std::string(sweepAxisKey(axis)) + ": " + e.what());
+            }
+        }
+    }
     if (options.traceRules && !doc.tracePaths.empty()) {
         try {
-            out.trace = traceFigures(doc, *options.traceRules, out.predicted);
+            out.trace = traceFigures(doc, *options.traceRules);
             out.sections.push_back(traceSection(*out.trace));
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Trace breakdown: ") + e.what());

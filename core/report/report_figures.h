@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
+#include "core/costmodel/sweep.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/model/mfu.h"
 #include "core/money/scenario_cost.h"
@@ -44,6 +46,10 @@ struct TraceFigures {
 
 struct ReportOptions {
     bool plan = false; // run the planner for the best configuration (seconds on a large cluster)
+    // The Predict panel's sweeps of the current configuration over sequence length and GPU count, each point with
+    // its error band from these residuals (the shipped validation table's; null: no bands).
+    bool sweeps = false;
+    const ErrorBandModel* errorBands = nullptr;
     const trace::KernelRules* traceRules = nullptr; // analyse the document's traces with these; null: skip them
     // Every GPU preset, so a diagnosis recognises a peak taken from another GPU; empty: the scenario's GPU only.
     std::vector<HardwareSpec> knownHardware;
@@ -58,14 +64,14 @@ struct ReportFigures {
     std::optional<ScenarioCost> cost;
     std::optional<PlannedConfig> bestConfig; // the planner's first, when options.plan
     std::optional<TraceFigures> trace; // when options.traceRules and the document has trace paths
+    std::vector<SweepResult> sweeps; // sequence length, then GPU count, when options.sweeps
 };
 
 ReportFigures reportFigures(const ScenarioDocument& document, const ReportOptions& options = {});
 
 // The parts, for callers that want one (report_sections.cpp). traceFigures throws InputError when no trace path
 // exists any more or one cannot be read.
-TraceFigures traceFigures(
-    const ScenarioDocument& document, const trace::KernelRules& rules, const std::optional<StepPrediction>& predicted);
+TraceFigures traceFigures(const ScenarioDocument& document, const trace::KernelRules& rules);
 ReportSection traceSection(const TraceFigures& figures);
 // The diagnosis of the scenario's measured figures (the Calculator's findings): the corrected MFU, then one row per
 // finding. Empty, with the reason in `unavailable`, when there is no measured throughput or nothing to diagnose.

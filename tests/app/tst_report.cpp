@@ -115,11 +115,14 @@ private slots:
         const auto j = nlohmann::json::parse(r.out.toStdString());
         const int pages = j.at("pages").get<int>();
         QVERIFY2(pages >= 3, qPrintable(r.out));
-        // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU, the trace.
+        // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU, the Predict
+        // panel's sweeps over sequence length and GPU count (the report lacked them), the trace.
         const auto charts = j.at("charts");
-        QCOMPARE(charts.size(), size_t(9));
+        QCOMPARE(charts.size(), size_t(11));
         QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
-        QCOMPARE(charts[8].get<std::string>(), std::string("trace_breakdown"));
+        QCOMPARE(charts[8].get<std::string>(), std::string("mfu_vs_sequence_length"));
+        QCOMPARE(charts[9].get<std::string>(), std::string("mfu_vs_gpu_count"));
+        QCOMPARE(charts[10].get<std::string>(), std::string("trace_breakdown"));
 
         QFile pdfFile(pdf);
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));

@@ -95,13 +95,15 @@ private slots:
         const auto flops = countFlopsPerToken(d.scenario.model, 8192);
         const ReportSection* s = section(f, "FLOP per token");
         QVERIFY(s);
-        QCOMPARE(s->rows.size(), size_t(4));
+        QCOMPARE(s->rows.size(), size_t(5)); // six_n, palm, per_layer (the scenario's), per_component, causal
         // Rows carry the names people read, never the file format's keys.
         QCOMPARE(row(s, "6N")->value, formatGflop(flops.sixN));
         const std::string palm(flopFormulaLabel(FlopFormula::PaLM));
         QVERIFY(palm.find("PaLM") != std::string::npos);
         QCOMPARE(row(s, palm)->value, formatGflop(*flops.palm));
-        QVERIFY(row(s, palm)->note.find("the scenario's MFU formula") != std::string::npos);
+        const std::string perLayer(flopFormulaLabel(FlopFormula::PerLayer));
+        QCOMPARE(row(s, perLayer)->value, formatGflop(*flops.perLayer));
+        QVERIFY(row(s, perLayer)->note.find("the scenario's MFU formula") != std::string::npos);
         QCOMPARE(row(s, std::string(flopFormulaLabel(FlopFormula::PerComponentCausal)))->value,
             formatGflop(*flops.perComponentCausal));
         // (A file key is lower-case snake_case; "N_emb" in the PaLM formula is the formula's own notation.)
@@ -263,6 +265,7 @@ private slots:
         d.scenario.model = bareModel(1'000'000'000, "a 1B model");
         d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
         d.scenario.cluster.gpuCount = 1;
+        d.scenario.workload.seqLen = 4096; // one sequence per step: 4,096 tokens, whole micro-steps as run
         d.scenario.workload.globalBatchTokens = 4096;
         d.tracePaths = { tracePath, missing };
         QVERIFY(!reportFigures(d).trace); // no rules given: traces are not read
