@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace mfu {
 
@@ -36,6 +37,38 @@ std::string formatTflops(double flopsPerSec)
 std::string formatPercent(double fraction)
 {
     return formatNumber(fraction * 100.0, 2) + "%";
+}
+
+std::string formatGiB(double bytes, int decimals)
+{
+    return formatNumber(bytes / (1024.0 * 1024.0 * 1024.0), decimals) + " GiB";
+}
+
+std::string formatMilliseconds(double seconds)
+{
+    const double ms = seconds * 1e3;
+    return formatNumber(ms, std::fabs(ms) >= 100 ? 1 : 3) + " ms";
+}
+
+std::string formatSeconds(double seconds)
+{
+    return formatNumber(seconds, 3) + " s";
+}
+
+std::string formatCount(double count, const std::string& noun)
+{
+    return formatNumber(count, 0) + " " + noun + (std::llround(count) == 1 ? "" : "s");
+}
+
+std::string formatParameters(double count)
+{
+    static constexpr std::pair<double, const char*> kScales[] = { { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "K" } };
+    for (const auto& [scale, suffix] : kScales)
+        if (std::fabs(count) >= scale) {
+            const double v = count / scale;
+            return formatNumber(v, std::fabs(v) >= 100 ? 0 : std::fabs(v) >= 10 ? 1 : 2) + suffix;
+        }
+    return formatNumber(count, 0);
 }
 
 } // namespace mfu

@@ -13,5 +13,15 @@ std::string formatTflops(double flopsPerSec);
 // Fraction as percent with two decimals: "54.34%". The one percent format of every surface (panels, command line,
 // report, diagnosis messages), so that a figure reads the same wherever it is shown.
 std::string formatPercent(double fraction);
+// A parameter count with three significant figures and its suffix, as model cards write it: "11.8M", "8.03B", "1.03T".
+std::string formatParameters(double count);
+// Bytes as GiB with separators: formatGiB(80e9) == "74.5 GiB".
+std::string formatGiB(double bytes, int decimals = 1);
+// A duration in milliseconds, three decimals below 100 ms and one above: "7.125 ms", "115.6 ms", "1,838.0 ms".
+std::string formatMilliseconds(double seconds);
+// A duration in seconds with three decimals: "22.030 s".
+std::string formatSeconds(double seconds);
+// A count and its noun, singular for one: formatCount(1, "GPU") == "1 GPU", formatCount(1024, "GPU") == "1,024 GPUs".
+std::string formatCount(double count, const std::string& noun);
 
 } // namespace mfu

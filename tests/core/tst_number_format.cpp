@@ -31,6 +31,26 @@ private slots:
         QCOMPARE(max.substr(0, 7), std::string("179,769"));
     }
 
+    void bytesAndDurations()
+    {
+        QCOMPARE(formatGiB(80e9), std::string("74.5 GiB"));
+        QCOMPARE(formatGiB(4096.0 * 1024 * 1024 * 1024, 0), std::string("4,096 GiB"));
+        QCOMPARE(formatMilliseconds(0.007125), std::string("7.125 ms"));
+        QCOMPARE(formatMilliseconds(0.11561), std::string("115.6 ms"));
+        QCOMPARE(formatSeconds(22.03), std::string("22.030 s"));
+        QCOMPARE(formatCount(1, "GPU"), std::string("1 GPU"));
+        QCOMPARE(formatCount(1024, "GPU"), std::string("1,024 GPUs"));
+    }
+
+    void parametersAsModelCardsWriteThem()
+    {
+        QCOMPARE(formatParameters(11'840'000.0), std::string("11.8M"));
+        QCOMPARE(formatParameters(8'030'261'248.0), std::string("8.03B"));
+        QCOMPARE(formatParameters(405e9), std::string("405B"));
+        QCOMPARE(formatParameters(1.03e12), std::string("1.03T"));
+        QCOMPARE(formatParameters(512.0), std::string("512"));
+    }
+
     void percentHasTwoDecimals()
     {
         QCOMPARE(formatPercent(0.54339), std::string("54.34%"));
