@@ -8,12 +8,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/dev}
 out=${2:-$root/build/screenshots}
 [ -d "$build" ] || cmake --preset dev -S "$root"
-cmake --build "$build" --target tst_widgets_main_window tst_widgets_accessibility
+cmake --build "$build" --target tst_app_window_main_window tst_app_window_accessibility
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 MFU_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen QT_FONT_DPI=96 \
-    "$build/tests/tst_widgets_main_window" screenshot >/dev/null
-# Every panel (and each Trace view, with a real trace when /work/shared/traces is there) in both palettes.
+    "$build/tests/tst_app_window_main_window" screenshot >/dev/null
+# Every panel (and each Trace view, with a real trace when ../shared/traces is there) in both palettes.
 MFU_SCREENSHOT_DIR="$out" QT_QPA_PLATFORM=offscreen QT_FONT_DPI=96 \
-    "$build/tests/tst_widgets_accessibility" chartsAreLegibleInLightAndDarkPalettes >/dev/null
+    "$build/tests/tst_app_window_accessibility" chartsAreLegibleInLightAndDarkPalettes >/dev/null
 ls "$out"/main_window*.png "$out"/panel_*.png
