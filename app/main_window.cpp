@@ -8,8 +8,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -22,11 +24,11 @@
 #include "app/validation_store.h"
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/cost/cost_panel.h"
+#include "widgets/jobs/status_activity.h"
 #include "widgets/predict/predict_panel.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/start/start_panel.h"
-#include "widgets/jobs/status_activity.h"
 #include "widgets/trace/trace_panel.h"
 #include "widgets/trace/training_log_view.h"
 
@@ -140,7 +142,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(activity);
     for (const auto& problem : presetLibrary().problems())
         tell(tr("Preset problem: %1").arg(QString::fromStdString(problem.message())), true);
-    resize(1400, 900);
+    resize(initialSize());
     resizeDocks({ dock }, { 430 }, Qt::Horizontal);
     restoreWindowState();
     if (m_lastMessage.isEmpty())
@@ -149,6 +151,16 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+QSize MainWindow::initialSize() const
+{
+    // 1400x900 where the screen has room; on a 1280x720 screen the window opened larger than the screen, with its
+    // bottom rows (the status bar, the last lines of every panel) out of sight. Until a saved geometry is restored.
+    QSize size(1400, 900);
+    if (const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(s->availableGeometry().size());
+    return size;
+}
 
 void MainWindow::addPanel(QWidget* panel, const QString& title)
 {

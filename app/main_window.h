@@ -75,6 +75,8 @@ private:
     bool saveScenarioInteractively(bool askForName); // false when cancelled or failed
     // Asks about unsaved changes (if any); true when the caller may go on (saved or discarded).
     bool resolveUnsavedChanges();
+    // 1400x900, or the screen's available area when it is smaller.
+    QSize initialSize() const;
     // Before a demo: Save, Discard or Cancel when the scenario has unsaved changes or files are loaded beside it.
     bool resolveWorkADemoReplaces(bool filesLoaded);
     void exportReportInteractively();
