@@ -34,9 +34,9 @@ std::string formatTflops(double flopsPerSec)
     return formatNumber(flopsPerSec / 1e12, 1) + " TFLOPS";
 }
 
-std::string formatPercent(double fraction)
+std::string formatPercent(double fraction, int decimals)
 {
-    return formatNumber(fraction * 100.0, 2) + "%";
+    return formatNumber(fraction * 100.0, decimals) + "%";
 }
 
 std::string formatGiB(double bytes, int decimals)
@@ -62,7 +62,8 @@ std::string formatCount(double count, const std::string& noun)
 
 std::string formatParameters(double count)
 {
-    static constexpr std::pair<double, const char*> kScales[] = { { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "K" } };
+    static constexpr std::pair<double, const char*> kScales[]
+        = { { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "K" } };
     for (const auto& [scale, suffix] : kScales)
         if (std::fabs(count) >= scale) {
             const double v = count / scale;

@@ -10,9 +10,10 @@ std::string formatNumber(double value, int decimals = 0);
 std::string formatGflop(double flop);
 // FLOP/s as TFLOPS with one decimal and separators: "1,222.6 TFLOPS".
 std::string formatTflops(double flopsPerSec);
-// Fraction as percent with two decimals: "54.34%". The one percent format of every surface (panels, command line,
-// report, diagnosis messages), so that a figure reads the same wherever it is shown.
-std::string formatPercent(double fraction);
+// Fraction as percent, two decimals unless a place has less room (a heat-map cell, a sentence's round share):
+// "54.34%". The one percent format of every surface (panels, command line, report, diagnosis messages), so that a
+// figure reads the same wherever it is shown.
+std::string formatPercent(double fraction, int decimals = 2);
 // A parameter count with three significant figures and its suffix, as model cards write it: "11.8M", "8.03B", "1.03T".
 std::string formatParameters(double count);
 // Bytes as GiB with separators: formatGiB(80e9) == "74.5 GiB".

@@ -1,7 +1,6 @@
 #include "core/costmodel/calibration.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "core/costmodel/cost_model.h"
@@ -9,15 +8,6 @@
 #include "core/number_format.h"
 
 namespace mfu {
-
-namespace {
-std::string percent(double fraction)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%%", 100.0 * fraction);
-    return buf;
-}
-} // namespace
 
 CostModelConstants scaledEfficiencies(const CostModelConstants& c, double k)
 {
@@ -36,8 +26,9 @@ CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
             + formatPercent(measuredMfu));
     const HardwareSpec& hw = scenario.cluster.hardware;
     const CostModelConstants base = costModelConstantsFor(scenario);
-    const auto mfuAt
-        = [&](double k) { return CostModel(scenario.model, hw, scaledEfficiencies(base, k)).evaluateValid(scenario).mfu; };
+    const auto mfuAt = [&](double k) {
+        return CostModel(scenario.model, hw, scaledEfficiencies(base, k)).evaluateValid(scenario).mfu;
+    };
 
     CalibrationResult r;
     r.before = CostModel(scenario.model, hw, base).evaluate(scenario);
@@ -48,8 +39,8 @@ CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
             base.hbmEfficiency });
     const double reachLo = mfuAt(lo), reachHi = mfuAt(hi);
     if (measuredMfu < reachLo || measuredMfu > reachHi)
-        throw InputError("calibration: measured MFU " + percent(measuredMfu)
-            + " is outside what this scenario can reach (" + percent(reachLo) + " to " + percent(reachHi)
+        throw InputError("calibration: measured MFU " + formatPercent(measuredMfu)
+            + " is outside what this scenario can reach (" + formatPercent(reachLo) + " to " + formatPercent(reachHi)
             + "); check the configuration (communication or memory limits do not scale with efficiency)");
     for (int i = 0; i < 60 && hi - lo > 1e-9; ++i) {
         const double mid = 0.5 * (lo + hi);

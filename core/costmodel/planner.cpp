@@ -51,13 +51,6 @@ void keepTop(std::vector<PlannedConfig>& top, const PlannedConfig& c, int topN)
         top.pop_back();
 }
 
-std::string gib(double bytes)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", bytes / kGiB);
-    return buf;
-}
-
 // Within the tolerance of the fastest, the simplest layout leads; the rest keep their order by throughput. Returns the
 // fastest tokens/s, which may belong to a layout the top N leave out once the simpler ties rank first.
 double rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
@@ -109,12 +102,11 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
     if (p.ep > 1)
         r += "; experts sharded " + std::to_string(p.ep) + "-way (EP) with all-to-all dispatch";
     r += "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
-    r += "; uses " + gib(c.prediction.memory.total()) + " of " + gib(c.prediction.memoryCapacityBytes) + " GiB";
+    r += "; uses " + formatGiB(c.prediction.memory.total(), 0) + " of "
+        + formatGiB(c.prediction.memoryCapacityBytes, 0);
     if (&c != &best && best.prediction.tokensPerSec > 0) {
-        char buf[48];
         const double gap = c.prediction.tokensPerSec / best.prediction.tokensPerSec - 1.0;
-        std::snprintf(buf, sizeof buf, "; %.1f%% %s the first", 100.0 * std::abs(gap), gap > 0 ? "above" : "below");
-        r += buf;
+        r += "; " + formatPercent(std::abs(gap), 1) + (gap > 0 ? " above" : " below") + " the first";
     }
     if (c.tiesWithBest) {
         // The fastest itself is not "within the band of the fastest": say which it is.
@@ -122,8 +114,7 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
         const bool ranksFirst = &c == &best;
         char buf[200];
         std::snprintf(buf, sizeof buf,
-            isFastest && ranksFirst
-                ? "; the fastest, and the simplest layout within the %.0f%% error band of it"
+            isFastest && ranksFirst ? "; the fastest, and the simplest layout within the %.0f%% error band of it"
                 : isFastest ? "; the fastest, but a simpler layout within the %.0f%% error band of it ranks first"
                             : "; within the %.0f%% error band of the fastest, so a tie: simpler layouts (less TP, PP, "
                               "CP, checkpointing) rank first",

@@ -1,7 +1,8 @@
 #include "core/costmodel/step_prediction.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include "core/number_format.h"
 
 namespace mfu {
 
@@ -21,18 +22,10 @@ constexpr CommName kCommNames[] = {
     { CommKind::EpAllToAll, "ep_alltoall", "expert-parallel all-to-all" },
 };
 
+// A round share of the step for the bottleneck sentence: "matmuls take 62% of the step".
 std::string percentOf(double part, double whole)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
-    return buf;
-}
-
-std::string gib(double bytes)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    return buf;
+    return formatPercent(whole > 0 ? part / whole : 0.0, 0);
 }
 } // namespace
 
@@ -51,7 +44,7 @@ std::string bottleneckSentence(const StepPrediction& p)
     const double step = p.stepTimeSeconds;
     switch (p.bottleneck) {
     case Bottleneck::Memory:
-        return "Does not fit: needs " + gib(p.memory.total()) + " per GPU of " + gib(p.memoryCapacityBytes)
+        return "Does not fit: needs " + formatGiB(p.memory.total()) + " per GPU of " + formatGiB(p.memoryCapacityBytes)
             + "; shard more, checkpoint more activations or shrink the micro-batch.";
     case Bottleneck::Compute:
         return "Compute-bound: matmuls take " + percentOf(t.matmul, step) + " of the step and attention "

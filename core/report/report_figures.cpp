@@ -25,21 +25,6 @@ std::string count(double v)
 {
     return formatNumber(v, 0);
 }
-std::string gib(double bytes)
-{
-    return formatNumber(bytes / kGiB, 1) + " GiB";
-}
-std::string ms(double seconds)
-{
-    return formatNumber(seconds * 1e3, 1) + " ms";
-}
-
-std::string paramsText(int64_t n)
-{
-    if (n >= 1'000'000'000)
-        return formatNumber(static_cast<double>(n) / 1e9, 2) + " B";
-    return formatNumber(static_cast<double>(n) / 1e6, 1) + " M";
-}
 
 ReportSection scenarioSection(const ScenarioDocument& doc)
 {
@@ -48,8 +33,8 @@ ReportSection scenarioSection(const ScenarioDocument& doc)
     const auto params = countParameters(s.model);
     std::string modelNote = s.model.source;
     out.rows.push_back({ "Model", s.model.name.empty() ? s.model.id : s.model.name, modelNote });
-    out.rows.push_back({ "Parameters", paramsText(params.total),
-        s.model.isMoe() ? "active per token: " + paramsText(params.active) : "" });
+    out.rows.push_back({ "Parameters", formatParameters(double(params.total)),
+        s.model.isMoe() ? "active per token: " + formatParameters(double(params.active)) : "" });
     const auto peak = s.cluster.hardware.mfuPeak();
     out.rows.push_back({ "Hardware", std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.name,
         peak ? "BF16 dense peak " + formatTflops(*peak) + " per GPU" : "" });
@@ -109,26 +94,26 @@ ReportSection measuredSection(const MfuResult& m)
 ReportSection predictedSection(const StepPrediction& p)
 {
     ReportSection out { "Predicted by the cost model",
-        { { "Step time", ms(p.stepTimeSeconds),
+        { { "Step time", formatMilliseconds(p.stepTimeSeconds),
               std::to_string(p.gradAccumSteps) + (p.gradAccumSteps == 1 ? " micro-batch" : " micro-batches")
                   + " per rank, " + count(p.tokensPerStep) + " tokens per step" },
             { "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
                 formatNumber(p.tokensPerSec, 0) + " tokens/s for the cluster" },
             { "Achieved", formatNumber(p.tflopsPerGpu, 1) + " TFLOPS per GPU", "" },
             { "MFU", formatPercent(p.mfu), "" }, { "HFU", formatPercent(p.hfu), "" },
-            { "Memory per GPU", gib(p.memory.total()),
-                (p.fits ? "fits in " : "does NOT fit in ") + gib(p.memoryCapacityBytes) },
+            { "Memory per GPU", formatGiB(p.memory.total()),
+                (p.fits ? "fits in " : "does NOT fit in ") + formatGiB(p.memoryCapacityBytes) },
             { "Bottleneck", bottleneckSentence(p), "" } } };
     const TimeBreakdown& t = p.time;
-    out.rows.push_back({ "Matmuls", ms(t.matmul), "" });
-    out.rows.push_back({ "Attention", ms(t.attention), "" });
-    out.rows.push_back({ "Memory-bound", ms(t.memoryBound), "norms, elementwise, loss, optimizer" });
-    out.rows.push_back({ "Recompute", ms(t.recompute), "" });
+    out.rows.push_back({ "Matmuls", formatMilliseconds(t.matmul), "" });
+    out.rows.push_back({ "Attention", formatMilliseconds(t.attention), "" });
+    out.rows.push_back({ "Memory-bound", formatMilliseconds(t.memoryBound), "norms, elementwise, loss, optimizer" });
+    out.rows.push_back({ "Recompute", formatMilliseconds(t.recompute), "" });
     for (const CommKind k : kAllCommKinds)
         if (t.comm(k) > 0)
-            out.rows.push_back({ "Exposed " + std::string(commKindLabel(k)), ms(t.comm(k)), "" });
-    out.rows.push_back({ "Pipeline bubble", ms(t.pipelineBubble), "" });
-    out.rows.push_back({ "Overhead", ms(t.overhead), "launches, host work, per-step costs" });
+            out.rows.push_back({ "Exposed " + std::string(commKindLabel(k)), formatMilliseconds(t.comm(k)), "" });
+    out.rows.push_back({ "Pipeline bubble", formatMilliseconds(t.pipelineBubble), "" });
+    out.rows.push_back({ "Overhead", formatMilliseconds(t.overhead), "launches, host work, per-step costs" });
     return out;
 }
 

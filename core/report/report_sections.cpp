@@ -14,14 +14,6 @@ namespace mfu {
 
 namespace {
 
-std::string ms(double seconds)
-{
-    return formatNumber(seconds * 1e3, 1) + " ms";
-}
-std::string gib(double bytes)
-{
-    return formatNumber(bytes / kGiB, 1) + " GiB";
-}
 std::string share(const trace::Breakdown& b, int64_t ns)
 {
     return formatPercent(b.share(ns));
@@ -55,15 +47,15 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
                     + ", micro-batch " + std::to_string(scenario.workload.microBatch) } } };
     out.rows.push_back({ "MFU", formatPercent(p.mfu), now(current ? formatPercent(current->mfu) : "") });
     // More data-parallel ranks than the batch has micro-batches for take a larger step: say so beside the times.
-    std::string stepNote = now(current ? ms(current->stepTimeSeconds) : "");
+    std::string stepNote = now(current ? formatMilliseconds(current->stepTimeSeconds) : "");
     if (current && current->tokensPerStep != p.tokensPerStep)
         stepNote += "; steps of " + formatNumber(p.tokensPerStep, 0) + " vs " + formatNumber(current->tokensPerStep, 0)
             + " tokens";
-    out.rows.push_back({ "Step time", ms(p.stepTimeSeconds), stepNote });
+    out.rows.push_back({ "Step time", formatMilliseconds(p.stepTimeSeconds), stepNote });
     out.rows.push_back({ "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
         now(current ? formatNumber(current->tokensPerSecPerGpu, 0) : "") });
-    out.rows.push_back({ "Memory per GPU", gib(p.memory.total()),
-        now(current ? gib(current->memory.total()) + (current->fits ? "" : " (does not fit)") : "") });
+    out.rows.push_back({ "Memory per GPU", formatGiB(p.memory.total()),
+        now(current ? formatGiB(current->memory.total()) + (current->fits ? "" : " (does not fit)") : "") });
     if (current && current->mfu > 0)
         out.rows.push_back({ "Uplift", formatNumber(p.mfu / current->mfu, 2) + "x the current MFU",
             formatNumber((p.mfu - current->mfu) * 100.0, 1) + " points" });
@@ -127,7 +119,7 @@ ReportSection traceSection(const TraceFigures& f)
         std::to_string(f.run.ranks.size()) + (f.run.ranks.size() == 1 ? " rank" : " ranks"),
         std::to_string(steps) + (steps == 1 ? " step" : " steps") + " from "
             + std::string(trace::stepSourceLabel(first.stepSource)) + (first.gpuName ? ", " + *first.gpuName : "") });
-    out.rows.push_back({ "Step time", ms(f.run.meanStepSeconds), "mean over ranks" });
+    out.rows.push_back({ "Step time", formatMilliseconds(f.run.meanStepSeconds), "mean over ranks" });
     out.rows.push_back({ "Busy", share(b, b.busyNs), "of the step windows: GPU running anything" });
     out.rows.push_back({ "Idle", share(b, b.idleNs()),
         formatNumber(static_cast<double>(b.idleGapCount), 0) + (b.idleGapCount == 1 ? " gap" : " gaps")

@@ -10,6 +10,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/model/mfu.h"
+#include "core/number_format.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -18,7 +19,7 @@ namespace mfu::widgets {
 namespace {
 QString pct(double fraction)
 {
-    return QStringLiteral("%1%").arg(100.0 * fraction, 0, 'f', 1);
+    return QString::fromStdString(formatPercent(fraction, 1));
 }
 QString fromTo(double before, double after)
 {

@@ -216,8 +216,8 @@ private slots:
         QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
         QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu));
         QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
-        QCOMPARE(row(s, "Memory per GPU")->value, formatNumber(best.memory.total() / kGiB, 1) + " GiB");
-        QCOMPARE(row(s, "Step time")->value, formatNumber(best.stepTimeSeconds * 1e3, 1) + " ms");
+        QCOMPARE(row(s, "Memory per GPU")->value, formatGiB(best.memory.total()));
+        QCOMPARE(row(s, "Step time")->value, formatMilliseconds(best.stepTimeSeconds));
 
         // A scenario without a global batch (one micro-batch per rank): the planner is held to the batch the
         // scenario's own configuration runs, not one of its choosing; a best with more data-parallel ranks than
