@@ -76,6 +76,17 @@ std::vector<int64_t> indexList(const json& v, const char* key, const std::string
     return out;
 }
 
+// The keys every Qwen vision tower shares (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): heads and how pixels become tokens,
+// patch_size x patch_size x temporal_patch_size per patch, spatial_merge_size^2 patches per language-model token.
+void readQwenPatching(const json& v, VisionEncoderSpec& e, const std::string& source)
+{
+    e.heads = sizeKey(v, "num_heads", source);
+    e.patchSize = sizeKey(v, "patch_size", source);
+    e.temporalPatch = optionalSize(v, "temporal_patch_size", 2, source);
+    e.inChannels = optionalSize(v, "in_channels", optionalSize(v, "in_chans", 3, source), source);
+    e.spatialMerge = optionalSize(v, "spatial_merge_size", 2, source);
+}
+
 // Qwen2-VL (modeling_qwen2_vl.py): embed_dim, mlp_ratio (GELU MLP), num_heads, patch_size, temporal_patch_size,
 // spatial_merge_size, in_chans, hidden_size (the language model's width); LayerNorm, full attention, no
 // patch-embedding bias.
@@ -88,11 +99,7 @@ VisionEncoderSpec readQwen2Vl(const json& v, int64_t languageHidden, const std::
         = v.contains("mlp_ratio") && v.at("mlp_ratio").is_number() ? v.at("mlp_ratio").get<double>() : 4.0;
     e.mlpDim = int64_t(double(e.hidden) * ratio);
     e.outHidden = optionalSize(v, "hidden_size", languageHidden, source);
-    e.heads = sizeKey(v, "num_heads", source);
-    e.patchSize = sizeKey(v, "patch_size", source);
-    e.temporalPatch = optionalSize(v, "temporal_patch_size", 2, source);
-    e.inChannels = optionalSize(v, "in_channels", optionalSize(v, "in_chans", 3, source), source);
-    e.spatialMerge = optionalSize(v, "spatial_merge_size", 2, source);
+    readQwenPatching(v, e, source);
     e.patchEmbedBias = false;
     return e;
 }
@@ -108,11 +115,7 @@ VisionEncoderSpec readQwen25Vl(const json& v, int64_t languageHidden, const std:
     e.hidden = sizeKey(v, "hidden_size", source);
     e.mlpDim = sizeKey(v, "intermediate_size", source);
     e.outHidden = optionalSize(v, "out_hidden_size", languageHidden, source);
-    e.heads = sizeKey(v, "num_heads", source);
-    e.patchSize = sizeKey(v, "patch_size", source);
-    e.temporalPatch = optionalSize(v, "temporal_patch_size", 2, source);
-    e.inChannels = optionalSize(v, "in_channels", optionalSize(v, "in_chans", 3, source), source);
-    e.spatialMerge = optionalSize(v, "spatial_merge_size", 2, source);
+    readQwenPatching(v, e, source);
     e.gatedMlp = true;
     e.layerNorm = false;
     e.patchEmbedBias = false;
@@ -132,11 +135,7 @@ VisionEncoderSpec readQwen3Vl(const json& v, int64_t languageHidden, const std::
     e.hidden = sizeKey(v, "hidden_size", source);
     e.mlpDim = sizeKey(v, "intermediate_size", source);
     e.outHidden = optionalSize(v, "out_hidden_size", languageHidden, source);
-    e.heads = sizeKey(v, "num_heads", source);
-    e.patchSize = sizeKey(v, "patch_size", source);
-    e.temporalPatch = optionalSize(v, "temporal_patch_size", 2, source);
-    e.inChannels = optionalSize(v, "in_channels", optionalSize(v, "in_chans", 3, source), source);
-    e.spatialMerge = optionalSize(v, "spatial_merge_size", 2, source);
+    readQwenPatching(v, e, source);
     e.positionEmbeddings = optionalSize(v, "num_position_embeddings", 0, source);
     e.mergers = 1 + int(indexList(v, "deepstack_visual_indexes", source).size());
     return e;

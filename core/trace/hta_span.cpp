@@ -8,17 +8,6 @@ namespace mfu::trace {
 
 namespace {
 
-int64_t launchTime(const Timeline& t, const GpuActivity& a)
-{
-    if (a.correlation >= 0) {
-        auto it = std::lower_bound(t.launches.begin(), t.launches.end(), a.correlation,
-            [](const Launch& l, int64_t c) { return l.correlation < c; });
-        if (it != t.launches.end() && it->correlation == a.correlation)
-            return it->startNs;
-    }
-    return a.startNs;
-}
-
 // Start of the last ProfilerStep annotation (CPU ones, as HTA reads them; GPU ones when there are none), when there
 // are two or more steps.
 std::optional<int64_t> lastStepStart(const Timeline& t)

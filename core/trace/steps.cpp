@@ -83,17 +83,6 @@ int containingStep(const std::vector<Step>& steps, int64_t t)
     return t < it->annotationEndNs || (t == it->annotationStartNs) ? static_cast<int>(it - steps.begin()) : -1;
 }
 
-int64_t launchTime(const Timeline& t, const GpuActivity& a)
-{
-    if (a.correlation >= 0) {
-        auto it = std::lower_bound(t.launches.begin(), t.launches.end(), a.correlation,
-            [](const Launch& l, int64_t c) { return l.correlation < c; });
-        if (it != t.launches.end() && it->correlation == a.correlation)
-            return it->startNs;
-    }
-    return a.startNs;
-}
-
 // On the GPU clock an activity belongs to the window it starts in, so counts and times agree.
 void assignByStart(const Timeline& t, const std::vector<Step>& steps, StepPlan& plan)
 {

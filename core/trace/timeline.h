@@ -76,4 +76,8 @@ struct Timeline {
     uint64_t bytesRead = 0; // of the file as stored (compressed size for gzip)
 };
 
+// When the CPU launched an activity (its cudaLaunchKernel / cudaMemcpyAsync, matched by correlation id), or the
+// activity's own start when no launch is recorded. Steps and HTA's span both assign kernels by launch time.
+int64_t launchTime(const Timeline& t, const GpuActivity& a);
+
 } // namespace mfu::trace
