@@ -4,13 +4,14 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include <qcustomplot.h>
+
+#include "widgets/charts/bare_plot.h"
 
 namespace mfu::widgets {
 
@@ -101,22 +102,13 @@ ChartView::ChartView(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 220);
+    m_title = installPlot(this, m_plot);
 
     // One polyline per graph instead of a segment per point: much faster for long series, and with our 2 px solid
     // pens the rare join artefacts it allows do not show.
     m_plot->setPlottingHint(QCP::phFastPolylines, true);
-    // Tick labels are rendered once to pixmaps and reused, so dragging/zooming does not re-layout text. Exports set
-    // pmNoCaching, so SVG and PDF still get real text.
-    m_plot->setPlottingHint(QCP::phCacheLabels, true);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
-    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 2, QFont::Bold));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->legend->setVisible(true);
     setLegendOutside(true);
     // An empty chart (cleared, or waiting for its data) draws no legend: an empty legend frame reads as a missing key.

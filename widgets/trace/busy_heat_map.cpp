@@ -1,16 +1,11 @@
 #include "widgets/trace/busy_heat_map.h"
 
-#include <QEvent>
-#include <QLocale>
-#include <QToolTip>
-#include <QVBoxLayout>
-
 #include <cmath>
 #include <limits>
 
 #include <qcustomplot.h>
 
-#include "widgets/charts/plot_palette.h"
+#include "core/number_format.h"
 
 namespace mfu::widgets {
 
@@ -35,34 +30,15 @@ QCPColorGradient busyGradient()
 
 QString percent(double share)
 {
-    return QLocale().toString(share * 100, 'f', 1) + QStringLiteral("%");
-}
-
-// Text ticks at cell centres: every label when they fit, else every k-th.
-QSharedPointer<QCPAxisTickerText> indexTicker(const QStringList& labels, int most)
-{
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    const int every = std::max(1, (static_cast<int>(labels.size()) + most - 1) / most);
-    for (int i = 0; i < labels.size(); i += every)
-        ticker->addTick(i, labels[i]);
-    return ticker;
+    return QString::fromStdString(formatPercent(share, 1)); // one decimal: it is printed inside a small cell
 }
 
 } // namespace
 
 BusyHeatMap::BusyHeatMap(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+    : BarePlot(QString(), parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 220);
     setAccessibleName(tr("GPU busy share per rank and step"));
-    m_plot->setPlottingHint(QCP::phCacheLabels, true);
-    m_title = new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 2, QFont::Bold));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->xAxis->setLabel(tr("Step (ProfilerStep#)"));
     m_plot->yAxis->setLabel(tr("Rank"));
     m_plot->yAxis->setRangeReversed(true); // rank 0 on top, as in the rank table
@@ -84,14 +60,7 @@ BusyHeatMap::BusyHeatMap(QWidget* parent)
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
 
-    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        const QString text = readoutAt(event->position());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-    });
-    applyPlotPalette(m_plot, palette());
+    applyPalette();
     clear();
 }
 
@@ -122,8 +91,8 @@ void BusyHeatMap::setMatrix(trace::BusyShareMatrix matrix)
         stepLabels << QStringLiteral("#%1").arg(s);
     for (int r : m_matrix.ranks)
         rankLabels << QString::number(r);
-    m_plot->xAxis->setTicker(indexTicker(stepLabels, 24));
-    m_plot->yAxis->setTicker(indexTicker(rankLabels, 32));
+    m_plot->xAxis->setTicker(sparseTextTicker(stepLabels, 24));
+    m_plot->yAxis->setTicker(sparseTextTicker(rankLabels, 32));
     m_plot->xAxis->setRange(-0.5, std::max(0, columns - 1) + 0.5);
     m_plot->yAxis->setRange(-0.5, std::max(0, rows - 1) + 0.5);
     m_title->setText(
@@ -172,15 +141,6 @@ QString BusyHeatMap::readoutAt(const QPointF& pos) const
     const qlonglong step = m_matrix.steps[static_cast<size_t>(c)];
     return v ? tr("Rank %1, step #%2: GPU busy %3 of the step's GPU window").arg(rank).arg(step).arg(percent(*v))
              : tr("Rank %1 did not analyse step #%2").arg(rank).arg(step);
-}
-
-void BusyHeatMap::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyPlotPalette(m_plot, palette());
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 } // namespace mfu::widgets

@@ -4,18 +4,15 @@
 // its unit. A rank that idles while the others work shows as a dark row, a slow step as a dark column; a blank cell
 // is a step the rank did not analyse. Perceptually uniform colours (viridis stops), so lightness reads as busy.
 // With few cells each cell also prints its value; hovering reads any cell out.
-#include <QWidget>
-
 #include "core/trace/cross_rank.h"
+#include "widgets/charts/bare_plot.h"
 
-class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
-class QCPTextElement;
 
 namespace mfu::widgets {
 
-class BusyHeatMap : public QWidget {
+class BusyHeatMap : public BarePlot {
     Q_OBJECT
 public:
     explicit BusyHeatMap(QWidget* parent = nullptr);
@@ -24,22 +21,16 @@ public:
     void clear();
 
     const trace::BusyShareMatrix& matrix() const { return m_matrix; }
-    QCustomPlot* plot() const { return m_plot; }
     QCPColorMap* colourMap() const { return m_map; }
     QCPColorScale* colourScale() const { return m_scale; }
     // Cells whose value is printed in them (few cells only).
     int labelledCells() const { return m_labelled; }
     // The read-out for the cell under a position in plot pixels; empty when none.
-    QString readoutAt(const QPointF& pos) const;
-
-protected:
-    void changeEvent(QEvent* event) override;
+    QString readoutAt(const QPointF& pos) const override;
 
 private:
     void addCellLabels();
 
-    QCustomPlot* m_plot = nullptr;
-    QCPTextElement* m_title = nullptr;
     QCPColorMap* m_map = nullptr;
     QCPColorScale* m_scale = nullptr;
     trace::BusyShareMatrix m_matrix;

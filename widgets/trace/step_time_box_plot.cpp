@@ -1,15 +1,10 @@
 #include "widgets/trace/step_time_box_plot.h"
 
-#include <QEvent>
-#include <QLocale>
-#include <QToolTip>
-#include <QVBoxLayout>
-
 #include <cmath>
 
 #include <qcustomplot.h>
 
-#include "widgets/charts/plot_palette.h"
+#include "core/number_format.h"
 
 namespace mfu::widgets {
 
@@ -21,35 +16,24 @@ const QColor kMeanColour(0xE6, 0x9F, 0x00); // Okabe-Ito orange: apart from the 
 
 QString ms(double seconds)
 {
-    return QLocale().toString(seconds * 1e3, 'f', seconds * 1e3 >= 100 ? 1 : 3);
+    return QString::fromStdString(formatMilliseconds(seconds));
 }
 
-// Rank labels for the x axis: every rank when they fit, else every k-th.
-QSharedPointer<QCPAxisTickerText> rankTicker(const std::vector<trace::RankStepTimes>& times)
+// Rank labels for the x axis, one per box.
+QStringList rankLabels(const std::vector<trace::RankStepTimes>& times)
 {
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    const size_t every = std::max<size_t>(1, (times.size() + 31) / 32);
-    for (size_t i = 0; i < times.size(); i += every)
-        ticker->addTick(static_cast<double>(i), QString::number(times[i].rank));
-    return ticker;
+    QStringList labels;
+    for (const auto& t : times)
+        labels << QString::number(t.rank);
+    return labels;
 }
 
 } // namespace
 
 StepTimeBoxPlot::StepTimeBoxPlot(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+    : BarePlot(tr("Step time per rank"), parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 220);
     setAccessibleName(tr("Step time per rank"));
-    m_plot->setPlottingHint(QCP::phCacheLabels, true);
-    m_title = new QCPTextElement(
-        m_plot, tr("Step time per rank"), QFont(font().family(), font().pointSize() + 2, QFont::Bold));
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->xAxis->setLabel(tr("Rank"));
     m_plot->yAxis->setLabel(tr("Step time (ms)"));
 
@@ -82,14 +66,7 @@ StepTimeBoxPlot::StepTimeBoxPlot(QWidget* parent)
     m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
-    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-        const QString text = readoutAt(event->position());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
-    });
-    applyPlotPalette(m_plot, palette());
+    applyPalette();
     clear();
 }
 
@@ -123,7 +100,7 @@ void StepTimeBoxPlot::setStepTimes(std::vector<trace::RankStepTimes> times)
     }
     m_dots->setData(dotX, dotY);
     m_means->setData(meanX, meanY);
-    m_plot->xAxis->setTicker(rankTicker(m_times));
+    m_plot->xAxis->setTicker(sparseTextTicker(rankLabels(m_times), 32));
     m_plot->xAxis->setRange(-0.6, std::max<double>(0.6, static_cast<double>(m_times.size()) - 0.4));
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
     m_title->setText(m_times.empty() ? tr("Step time per rank (open a trace)")
@@ -143,20 +120,11 @@ QString StepTimeBoxPlot::readoutAt(const QPointF& pos) const
     const trace::RankStepTimes& t = m_times[static_cast<size_t>(index)];
     if (t.steps == 0)
         return tr("Rank %1: no analysed steps").arg(t.rank);
-    return tr("Rank %1: %n step(s); min %2, quartile 1 %3, median %4, quartile 3 %5, max %6, mean %7 ms", nullptr,
+    return tr("Rank %1: %n step(s); min %2, quartile 1 %3, median %4, quartile 3 %5, max %6, mean %7", nullptr,
         static_cast<int>(t.steps))
         .arg(t.rank)
         .arg(ms(t.minSeconds), ms(t.lowerQuartileSeconds), ms(t.medianSeconds), ms(t.upperQuartileSeconds),
             ms(t.maxSeconds), ms(t.meanSeconds));
-}
-
-void StepTimeBoxPlot::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
-        applyPlotPalette(m_plot, palette());
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    }
 }
 
 } // namespace mfu::widgets
