@@ -81,6 +81,7 @@ ScenarioHistory::ScenarioHistory(widgets::ScenarioModel* model, QObject* parent)
     , m_model(model)
     , m_stack(new QUndoStack(this))
     , m_current(model->state())
+    , m_currentJson(toJson(m_current))
 {
     connect(m_model, &widgets::ScenarioModel::changed, this, &ScenarioHistory::recordChange);
 }
@@ -88,6 +89,7 @@ ScenarioHistory::ScenarioHistory(widgets::ScenarioModel* model, QObject* parent)
 void ScenarioHistory::reset()
 {
     m_current = m_model->state();
+    m_currentJson = toJson(m_current);
     m_stack->clear();
     m_stack->setClean();
 }
@@ -103,7 +105,9 @@ void ScenarioHistory::recordChange()
         return;
     const ScenarioModelState before = m_current;
     m_current = m_model->state();
-    const std::string fields = changedFields(toJson(before), toJson(m_current));
+    nlohmann::json after = toJson(m_current);
+    const std::string fields = changedFields(m_currentJson, after);
+    m_currentJson = std::move(after);
     if (fields.empty())
         return; // the editor re-set a value it already had
     m_stack->push(
@@ -116,6 +120,7 @@ void ScenarioHistory::apply(const ScenarioModelState& state)
     m_model->restore(state);
     m_applying = false;
     m_current = m_model->state();
+    m_currentJson = toJson(m_current);
 }
 
 } // namespace mfu::app

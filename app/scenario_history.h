@@ -6,6 +6,8 @@
 // themselves, and scenarios loaded with reset(), are not recorded.
 #include <QObject>
 
+#include <nlohmann/json.hpp>
+
 #include "widgets/scenario/scenario_model.h"
 
 class QUndoStack;
@@ -30,6 +32,7 @@ private:
     widgets::ScenarioModel* m_model;
     QUndoStack* m_stack;
     widgets::ScenarioModelState m_current; // the model's state as last seen, the "before" of the next change
+    nlohmann::json m_currentJson; // m_current as JSON, kept so each change serializes the scenario once
     bool m_applying = false;
 };
 

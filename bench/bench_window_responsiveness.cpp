@@ -114,7 +114,7 @@ void run(app::MainWindow& w, const ModelSpec& model, const HardwareSpec& gpu, in
         s.workload.seqLen = 8192;
         scenario->setScenario(s);
     }));
-    print("GPU count 1,024 -> 2,048", measure(w, [&] { scenario->setGpuCount(gpus * 2); }));
+    print("GPU count doubled", measure(w, [&] { scenario->setGpuCount(gpus * 2); }));
     print("sequence 8k -> 32k", measure(w, [&] { scenario->setSeqLen(32768); }));
     print("precision BF16 -> BF16+FP8", measure(w, [&] { scenario->setPrecision(TrainingPrecision::BF16_FP8); }));
     print("micro-batch 1 -> 2", measure(w, [&] { scenario->setMicroBatch(2); }));

@@ -271,8 +271,8 @@ void CalculatorPanel::updateTerms()
     if (s.measuredThroughput)
         perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
     fillFormulaTable(m_formulas, s, p, flops, perGpu);
-    fillComponentTable(m_components, flops.forward,
-        forwardFlopsByLayerType(s.model, s.workload.seqLen, s.workload.packing));
+    fillComponentTable(
+        m_components, flops.forward, forwardFlopsByLayerType(s.model, s.workload.seqLen, s.workload.packing));
 }
 
 void CalculatorPanel::updateResults()
@@ -375,11 +375,16 @@ void CalculatorPanel::updateChart()
     const double firstSeq = std::min<double>(1024, static_cast<double>(s.workload.seqLen));
     for (double x = firstSeq; x <= lastSeq * 1.0001; x *= std::pow(2.0, 0.25))
         seqs << std::round(x);
+    // One count per length gives every formula at it (a count per formula and length was five times the work).
+    std::vector<FlopsPerToken> counts;
+    counts.reserve(static_cast<size_t>(seqs.size()));
+    for (double seq : seqs)
+        counts.push_back(countFlopsPerToken(s.model, static_cast<int64_t>(seq)));
     for (FlopFormula f : kAllFlopFormulas) {
         QVector<double> xs, ys;
-        for (double seq : seqs) {
-            if (const auto v = countFlopsPerToken(s.model, static_cast<int64_t>(seq)).get(f)) {
-                xs << seq;
+        for (qsizetype i = 0; i < seqs.size(); ++i) {
+            if (const auto v = counts[static_cast<size_t>(i)].get(f)) {
+                xs << seqs[i];
                 ys << *v / kGiga;
             }
         }

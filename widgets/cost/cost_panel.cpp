@@ -22,6 +22,7 @@
 #include "widgets/charts/chart_view.h"
 #include "widgets/cost/cost_charts.h"
 #include "widgets/cost/price_memory.h"
+#include "widgets/jobs/background_job.h"
 #include "widgets/scenario/bounded_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -51,6 +52,7 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     : QWidget(parent)
     , m_model(model)
     , m_presets(presets)
+    , m_hardwareJob(new BackgroundJob(this))
 {
     m_jobKind = new QComboBox;
     m_jobKind->addItems({ tr("Token budget"), tr("Days of the cluster") });
@@ -241,17 +243,36 @@ void CostPanel::recompute()
     m_figures = reportFigures(doc);
     m_comparison.reset();
     m_hardwareLeftOut.clear();
-    if (m_figures.cost && m_figures.cost->job.tokens) {
-        const PredictedHardware predicted
-            = predictedHardwareOptionsExplained(doc.scenario, m_presets.hardware(), &m_presets);
-        for (const auto& left : predicted.leftOut)
-            m_hardwareLeftOut.emplace_back(left.hardwareId, left.reason);
-        const auto& options = predicted.options;
-        if (!options.empty()) {
-            m_comparison = compareHardware(*m_figures.cost->job.tokens, m_figures.cost->flopsPerToken, options);
-            std::stable_sort(m_comparison->rows.begin(), m_comparison->rows.end(),
-                [](const auto& a, const auto& b) { return a.cost.costUsd < b.cost.costUsd; });
-        }
+    m_hardwarePending = m_figures.cost && m_figures.cost->job.tokens;
+    if (m_hardwarePending) {
+        // The job predicted on every GPU preset: dozens of cost models, off the GUI thread (a newer edit cancels it
+        // and only the newest comparison is drawn).
+        struct Compared {
+            std::optional<HardwareComparison> comparison;
+            std::vector<std::pair<std::string, std::string>> leftOut;
+        };
+        const PresetLibrary* presets = &m_presets;
+        m_hardwareJob->start<Compared>(
+            [scenario = doc.scenario, tokens = *m_figures.cost->job.tokens, fpt = m_figures.cost->flopsPerToken,
+                presets](JobControl&) {
+                Compared c;
+                const PredictedHardware predicted
+                    = predictedHardwareOptionsExplained(scenario, presets->hardware(), presets);
+                for (const auto& left : predicted.leftOut)
+                    c.leftOut.emplace_back(left.hardwareId, left.reason);
+                if (!predicted.options.empty()) {
+                    c.comparison = compareHardware(tokens, fpt, predicted.options);
+                    std::stable_sort(c.comparison->rows.begin(), c.comparison->rows.end(),
+                        [](const auto& a, const auto& b) { return a.cost.costUsd < b.cost.costUsd; });
+                }
+                return c;
+            },
+            [this](Compared& c) {
+                m_comparison = std::move(c.comparison);
+                m_hardwareLeftOut = std::move(c.leftOut);
+                m_hardwarePending = false;
+                showResults();
+            });
     }
     showResults();
 }
@@ -340,7 +361,9 @@ void CostPanel::showHardwareNote()
                    .arg(*c->job.tokens / kGiga, 0, 'f', 1)
                    .arg(qs(formatCount(s.cluster.gpuCount, "GPU")))
                    .arg(qs(formatPercent(c->baselineMfu)));
-        if (m_comparison)
+        if (m_hardwarePending)
+            text += QLatin1Char(' ') + tr("Predicting it on every GPU...");
+        else if (m_comparison)
             for (const auto& row : m_comparison->rows)
                 used << tr("%1: %2 MFU").arg(qs(row.hardwareId), qs(formatPercent(row.mfu)));
         else

@@ -54,6 +54,9 @@ public:
     ChartView* hardwareChart() const { return m_hardwareChart; }
     // Beside the "By GPU" chart: the MFU each GPU is costed at, the GPUs left out and why, or why the chart is empty.
     QString hardwareNote() const;
+    // The "By GPU" comparison predicts the job on every GPU preset in a background job: true once the one for the
+    // newest scenario is shown (and when there is none to make).
+    bool hardwareCurrent() const { return !m_hardwarePending; }
 
 private:
     void syncInputs(); // scenario -> widgets
@@ -98,6 +101,8 @@ private:
 
     ReportFigures m_figures;
     std::optional<HardwareComparison> m_comparison;
+    class BackgroundJob* m_hardwareJob = nullptr;
+    bool m_hardwarePending = false;
 };
 
 } // namespace mfu::widgets

@@ -120,6 +120,7 @@ private slots:
         QCOMPARE(savings[1], 921.6); // at target
         QCOMPARE(savings[2], 460.8); // saved, same tokens
         QCOMPARE(savings[3], 276.48); // recovered, same GPU-hours
+        QTRY_VERIFY(panel.hardwareCurrent()); // every GPU is predicted in the background
         QVERIFY(panel.hardwareComparison());
         QVERIFY(panel.hardwareComparison()->rows.size() >= 2);
         QCOMPARE(panel.hardwareChart()->data().categories.size(), int(panel.hardwareComparison()->rows.size()));
@@ -192,6 +193,7 @@ private slots:
         model.setScenario(vectorLabsJob());
         CostPanel panel(&model, app::presetLibrary());
         typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        QTRY_VERIFY(panel.hardwareCurrent());
         const QString note = panel.hardwareNote();
         QVERIFY2(note.contains(QLatin1String("at the MFU the cost model predicts")), qPrintable(note));
         QVERIFY(note.contains(QLatin1String("40.00%")));
@@ -214,6 +216,7 @@ private slots:
         bare.model = bareModel(7'000'000'000, "a 7B model");
         bare.cost.baselineMfu = 0.45;
         model.setScenario(bare);
+        QTRY_VERIFY(panel.hardwareCurrent());
         QVERIFY(panel.hardwareChart()->data().series.isEmpty());
         QVERIFY2(panel.hardwareNote().contains(QLatin1String("No GPU can run it")), qPrintable(panel.hardwareNote()));
         QVERIFY(panel.hardwareNote().contains(QLatin1String("Left out")));
