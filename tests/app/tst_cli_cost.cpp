@@ -127,7 +127,7 @@ private slots:
                                          .split(QLatin1Char(' ')));
         QVERIFY(byTokens.is_object() && bySteps.is_object());
         QCOMPARE(bySteps.at("gpu_hours").get<double>(), byTokens.at("gpu_hours").get<double>());
-        QCOMPARE(byTokens.at("job").at("formula").get<std::string>(), std::string("palm"));
+        QCOMPARE(byTokens.at("job").at("formula").get<std::string>(), std::string("per_layer")); // the default
         QVERIFY(!byTokens.contains("gpu_equivalents_recovered")); // no target, no savings
     }
 

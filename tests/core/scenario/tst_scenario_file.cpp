@@ -331,7 +331,7 @@ private slots:
         QCOMPARE(s.measuredPoints[1].precision, TrainingPrecision::BF16); // absent: BF16
         QCOMPARE(s.measuredPoints[1].mfu, 0.47);
         QCOMPARE(d.tracePaths, (std::vector<std::string> { "traces/rank0.json.gz", "traces/rank1.json.gz" }));
-        QCOMPARE(s.mfuFormula, FlopFormula::PaLM); // no field in version 0: the default
+        QCOMPARE(s.mfuFormula, kDefaultFlopFormula); // no field in version 0: the default (per layer, PaLM for Llama)
         // Saved again, it becomes a version-1 file that reopens identical without presets.
         const std::string upgraded = scenarioFileText(d);
         QVERIFY(upgraded.find("\"version\": 1") != std::string::npos);
