@@ -30,11 +30,11 @@
 #include "core/number_format.h"
 #include "core/trace/comparison.h"
 #include "trace_test_support.h"
-#include "widgets/jobs/background_job.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
-#include "widgets/trace/kernel_diff_model.h"
+#include "widgets/jobs/background_job.h"
 #include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/kernel_diff_model.h"
 #include "widgets/trace/timeline_view.h"
 #include "widgets/trace/top_kernels_model.h"
 #include "widgets/trace/trace_import.h"
@@ -406,8 +406,13 @@ private slots:
         ScenarioModel scenario;
         auto* panel = new TracePanel(&scenario);
         panel->openTraces({ m_big });
+        QVERIFY(panel->isImporting());
         delete panel; // the worker stops at its next chunk and nothing is delivered to the deleted panel
-        QTest::qWait(200);
+        // The reader was told to stop: the job pool drains (a reader left running would hold it for the whole file,
+        // and a result delivered to the deleted panel would crash here or under ASan).
+        QVERIFY(jobThreadPool()->waitForDone(30000));
+        QCoreApplication::processEvents(); // deliver whatever the finished job queued
+        QCOMPARE(jobThreadPool()->activeThreadCount(), 0);
     }
 
     void realTraces_data()
