@@ -150,6 +150,16 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
 
     auto* formulaView = tableFor(m_formulas, tr("FLOP per token by formula"));
     formulaView->setObjectName(QStringLiteral("formulaTable"));
+    // The terms column takes the width that is left and wraps: a long term ("as a report using PaLM would count
+    // it: ...") pushed the whole page sideways and squeezed the diagnosis to a word per line at 1280x720.
+    formulaView->setWordWrap(true);
+    // The model is refilled on every edit, which resets the header's sections: set the mode on each refill (the
+    // header hears of the new columns first, having connected to the model before this).
+    connect(m_formulas, &QAbstractItemModel::columnsInserted, formulaView, [formulaView] {
+        if (formulaView->horizontalHeader()->count() > 1)
+            formulaView->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    });
+    formulaView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* componentView = tableFor(m_components, tr("Forward FLOP per token by component"));
     componentView->setObjectName(QStringLiteral("componentTable"));
     auto* findingsView = new QListView;
@@ -158,14 +168,20 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     findingsView->setModel(m_findings);
     findingsView->setWordWrap(true);
     findingsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // As tall as its findings, within reason: under the headline and across the page, so that the sentence that
+    // explains a wrong MFU is read before the tables.
+    findingsView->setResizeMode(QListView::Adjust);
+    findingsView->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+    findingsView->setMinimumHeight(3 * findingsView->fontMetrics().lineSpacing());
+    findingsView->setMaximumHeight(12 * findingsView->fontMetrics().lineSpacing());
+    auto* findingsBox = new QGroupBox(tr("Diagnosis"));
+    auto* findingsLayout = new QVBoxLayout(findingsBox);
+    findingsLayout->addWidget(findingsView);
 
     auto* tables = new QHBoxLayout;
     componentView->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred); // as wide as its columns
     tables->addWidget(componentView);
-    auto* findingsBox = new QGroupBox(tr("Diagnosis"));
-    auto* findingsLayout = new QVBoxLayout(findingsBox);
-    findingsLayout->addWidget(findingsView);
-    tables->addWidget(findingsBox, 1);
+    tables->addStretch(1);
 
     m_chart = new ChartView;
     m_chart->setObjectName(QStringLiteral("flopsBySequenceChart"));
@@ -178,6 +194,7 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     auto* figuresLayout = new QVBoxLayout(figures);
     figuresLayout->addWidget(m_error);
     figuresLayout->addLayout(top);
+    figuresLayout->addWidget(findingsBox);
     figuresLayout->addWidget(formulaView);
     figuresLayout->addLayout(tables, 1);
     auto* scroll = new QScrollArea;

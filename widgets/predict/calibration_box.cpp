@@ -50,13 +50,15 @@ CalibrationBox::CalibrationBox(ScenarioModel* model, QWidget* parent)
     m_resultLabel->setObjectName(QStringLiteral("calibrationResult"));
     m_resultLabel->setWordWrap(true);
     m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Three columns, the second fit on its own row: in one row of four the field shrank to "e..." at 1280x720.
+    m_measured->setMinimumWidth(m_measured->fontMetrics().horizontalAdvance(QStringLiteral("e.g. 45.55")) + 16);
     grid->addWidget(caption, 0, 0);
     grid->addWidget(m_measured, 0, 1);
     grid->addWidget(m_fromMfu, 0, 2);
-    grid->addWidget(m_fromThroughput, 0, 3);
-    grid->addWidget(m_resultLabel, 1, 0, 1, 4);
-    grid->addWidget(m_apply, 2, 2);
-    grid->addWidget(m_undoButton, 2, 3);
+    grid->addWidget(m_fromThroughput, 1, 1, 1, 2);
+    grid->addWidget(m_resultLabel, 2, 0, 1, 3);
+    grid->addWidget(m_apply, 3, 1);
+    grid->addWidget(m_undoButton, 3, 2);
     grid->setColumnStretch(1, 1);
 
     connect(m_fromMfu, &QPushButton::clicked, this, [this] {

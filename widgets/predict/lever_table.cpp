@@ -35,8 +35,10 @@ LeverTable::LeverTable(QWidget* parent)
     setAccessibleName(tr("Levers: the prediction with and without each"));
     setHorizontalHeaderLabels({ tr("Lever"), tr("Now"), tr("Useful tokens/s per GPU\nwith / without"),
         tr("MFU\nwith / without"), tr("Peak memory per GPU\nwith / without") });
+    // Every column as wide as its widest cell or caption; a narrow window scrolls the table sideways instead of
+    // cutting the last caption (stretching the last column cut "Peak memory per GPU" at 1280x720).
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setStretchLastSection(false);
     verticalHeader()->setVisible(false);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setWordWrap(false);

@@ -99,7 +99,7 @@ QVariant PlannerTableModel::headerData(int section, Qt::Orientation orientation,
     case StepTime:
         return tr("Step (s)");
     case Reason:
-        return tr("Why it ranks here");
+        return tr("Why"); // a preview: the selected row's reason is shown in full under the table
     }
     return {};
 }

@@ -1,15 +1,17 @@
 // Nothing is clipped at the window sizes people use: every panel of the main window is shown at 1280x720, 1400x900
 // and 1920x1080, in the light and the dark palette, and each visible label and button is checked where a test can
 // tell that its text does not fit - a single-line label or a button narrower than its text, a wrapped label shorter
-// than its lines, two sibling controls on top of each other - and each chart's title fits its width and its legend
-// leaves the plot room. Panels scroll or reflow instead. The Trace panel is checked with a real trace and a training
-// log loaded, and the Calculator with a model whose measured MFU is impossible (the longest text it shows).
-// MFU_SCREENSHOT_DIR=folder saves each panel at each size to look at.
+// than its lines, an empty field narrower than its hint, two sibling controls on top of each other, a table column
+// narrower than its header - and each chart's title fits its width and its legend leaves the plot room. Panels
+// scroll or reflow instead. The Trace panel is checked with a real trace and a training log loaded, and the
+// Calculator with a model whose measured MFU is impossible (the longest text it shows). MFU_SCREENSHOT_DIR=folder
+// saves each panel at each size to look at.
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -83,6 +85,18 @@ QStringList problemsOf(const QWidget* w)
                            .arg(needed)
                            .arg(label->text().left(80));
         }
+    } else if (const auto* edit = qobject_cast<const QLineEdit*>(w)) {
+        // An empty field's hint cut to "e..." (a spin box's or combo box's own editor is theirs to size).
+        if (!edit->text().isEmpty() || edit->placeholderText().isEmpty()
+            || qobject_cast<const QAbstractSpinBox*>(edit->parentWidget())
+            || qobject_cast<const QComboBox*>(edit->parentWidget()))
+            return out;
+        const int needed = edit->fontMetrics().horizontalAdvance(edit->placeholderText()) + 8;
+        if (edit->width() < needed)
+            out << QStringLiteral("%1 needs %2 px for its hint \"%3\"")
+                       .arg(describe(w))
+                       .arg(needed)
+                       .arg(edit->placeholderText());
     } else if (const auto* button = qobject_cast<const QAbstractButton*>(w)) {
         if (button->text().isEmpty() || qobject_cast<const QTabBar*>(button->parentWidget()))
             return out;
@@ -150,12 +164,36 @@ QStringList chartProblems(const ChartView* chart)
     return out;
 }
 
+// A table's column header narrower than its caption is cut ("ak memory per GP"); the table scrolls instead.
+QStringList headerProblems(const QHeaderView* header)
+{
+    QStringList out;
+    // A header paints through its viewport, which covers it: its own visible region is empty.
+    if (header->orientation() != Qt::Horizontal || !header->isVisible() || header->viewport()->visibleRegion().isEmpty()
+        || !header->model())
+        return out;
+    for (int i = 0; i < header->count(); ++i) {
+        if (header->isSectionHidden(i) || header->sectionResizeMode(i) == QHeaderView::Interactive)
+            continue; // hidden, or a width the user sets by dragging
+        const int needed = header->sectionSizeHint(i);
+        if (header->sectionSize(i) + 1 < needed)
+            out << QStringLiteral("%1: column \"%2\" needs %3 px, has %4")
+                       .arg(describe(header),
+                           header->model()->headerData(i, Qt::Horizontal).toString().replace(QLatin1Char('\n'), ' '))
+                       .arg(needed)
+                       .arg(header->sectionSize(i));
+    }
+    return out;
+}
+
 QStringList problemsUnder(QWidget* root)
 {
     QStringList out;
     QList<QWidget*> all = root->findChildren<QWidget*>();
     all.prepend(root);
     for (QWidget* w : all) {
+        if (const auto* header = qobject_cast<const QHeaderView*>(w))
+            out << headerProblems(header);
         if (!shown(w))
             continue;
         if (isControl(w))
