@@ -38,7 +38,7 @@ const std::vector<Function>& functions()
 {
     static const std::vector<Function> list {
         { "calc", "calc", {}, "calc(**options)", {}, {} },
-        { "diagnose", "diagnose", {}, "diagnose(report_json=None, **options)", { "log" }, {} },
+        { "diagnose", "diagnose", {}, "diagnose(*files, **options)", { "log" }, {} },
         { "predict", "predict", {}, "predict(**options)", {}, {} },
         { "sweep", "sweep", {}, "sweep(**options)", {}, { "csv" } },
         { "plan", "plan", {}, "plan(**options)", {}, {} },

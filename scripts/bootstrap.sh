@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 mode="${1:-run}"
 shift || true
 
+# pybind11-dev and python3-dev build the Python module (python/), python3-pytest and python3-pandas run its tests.
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev
-  nlohmann-json3-dev zlib1g-dev libsqlite3-dev poppler-utils xvfb xauth dpkg-dev file)
+  nlohmann-json3-dev zlib1g-dev libsqlite3-dev poppler-utils xvfb xauth dpkg-dev file
+  pybind11-dev python3-dev python3-pytest python3-pandas)
 
 missing=()
 for p in "${packages[@]}"; do
