@@ -30,8 +30,13 @@ std::string word(const py::handle& value, const std::string& what)
         return value.cast<std::string>();
     if (py::hasattr(value, "__fspath__"))
         return py::module_::import("os").attr("fspath")(value).cast<std::string>();
-    if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value))
-        return py::repr(value).cast<std::string>(); // repr: a float's shortest exact form, 1e+16 as such
+    // Python's numbers and numpy's (numpy registers its scalars with the numbers ABCs); repr of a float is its
+    // shortest exact form, 1e+16 as such.
+    const py::module_ numbers = py::module_::import("numbers");
+    if (py::isinstance(value, numbers.attr("Integral")))
+        return py::repr(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+    if (py::isinstance(value, numbers.attr("Real")))
+        return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
     throw py::value_error(what + ": cannot pass a " + py::type::of(value).attr("__name__").cast<std::string>()
         + " (give a str, a path, a number, True/False, or a list of these)");
 }

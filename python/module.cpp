@@ -30,22 +30,28 @@ struct Function {
     const char* signature;
     std::set<std::string> repeated; // options given once per value (the others take a comma-separated list)
     std::set<std::string> refused; // options whose output is not the JSON
+    const char* about = ""; // said before the --help text, when the subcommand's own words do not cover it
 };
 
-// The contract: these names, these subcommands. Options that repeat are those the subcommand reads with
-// QCommandLineParser::values() (tests/python/test_module.py checks the list against app/cli/).
+// A contract, like the command line's flags: these Python names, these subcommands. Options that repeat are those
+// the subcommand reads with QCommandLineParser::values() (tests/python/test_functions.py checks the list against
+// app/cli/).
 const std::vector<Function>& functions()
 {
     static const std::vector<Function> list {
         { "calc", "calc", {}, "calc(**options)", {}, {} },
         { "diagnose", "diagnose", {}, "diagnose(*files, **options)", { "log" }, {} },
         { "predict", "predict", {}, "predict(**options)", {}, {} },
-        { "sweep", "sweep", {}, "sweep(**options)", {}, { "csv" } },
+        { "sweep", "sweep", {}, "sweep(**options)", {}, { "csv" },
+            "sweep_points(**options) gives the points as a DataFrame.\n" },
         { "plan", "plan", {}, "plan(**options)", {}, {} },
-        { "validate", "validate", {}, "validate(**options)", {}, {} },
+        { "validate", "validate", {}, "validate(**options)", {}, {},
+            "check=True raises CheckFailed, with the report as its .result, where the command line exits 1.\n" },
         { "trace", "trace", {}, "trace(*files, **options)", { "compare", "kernel-rules" }, {} },
         { "trace_merge", "trace", { QStringLiteral("merge") }, "trace_merge(*summaries, **options)",
-            { "compare", "kernel-rules" }, {} },
+            { "compare", "kernel-rules" }, {},
+            "The reduce step of a cluster-scale run (docs/cluster-scale.md): the per-rank summaries (files or "
+            "folders) merged into what trace() of the same traces gives.\n" },
         { "cost", "cost", {}, "cost(**options)", {}, {} },
         { "presets", "presets", {}, "presets(**options)", {}, {} },
     };
@@ -84,9 +90,7 @@ std::string docstring(const Function& f)
     }
     doc += "; positional arguments are the files. Bad input raises ValueError with the command line's one-line "
            "error.\n";
-    if (f.leading.contains(QStringLiteral("merge")))
-        doc += "The reduce step of a cluster-scale run (docs/cluster-scale.md): the per-rank summaries (files or "
-               "folders) merged into what trace() of the traces gives.\n";
+    doc += f.about;
     for (const std::string& r : f.refused)
         doc += "--" + r + " is not taken: its output is not JSON.\n";
     return doc + "\n`" + command + " --help`:\n\n" + helpText(f.subcommand);

@@ -121,6 +121,15 @@ def test_bad_input_raises_the_command_lines_error(mfu, cli, function, args, kwar
     assert str(e.value).startswith("mfu-explorer ")
 
 
+def test_numpy_numbers_are_numbers(mfu):
+    np = pytest.importorskip("numpy")
+    expected = mfu.calc(model="llama-3.1-8b", gpu="b200", seq=8192, tokens_per_sec_per_gpu=21111.5)
+    assert mfu.calc(model="llama-3.1-8b", gpu="b200", seq=np.int64(8192),
+                    tokens_per_sec_per_gpu=np.float64(21111.5)) == expected
+    assert mfu.calc(model="llama-3.1-8b", gpu="b200", seq=np.int32(8192),
+                    tokens_per_sec_per_gpu=np.float32(21111.5)) == expected  # exact in float32
+
+
 def test_keywords_that_are_not_options(mfu):
     for kwargs in (dict(json=True), dict(help=True)):
         with pytest.raises(ValueError, match="not taken here"):
