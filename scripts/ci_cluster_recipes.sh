@@ -45,10 +45,21 @@ fi
 # --- work folder, and the recipes copied out of the doc -------------------------------------------------------------
 W=$(mktemp -d /tmp/mfu-cluster.XXXXXX)
 chmod 755 "$W"
-pids=()
+# The daemons this script started, by the pids they wrote; stopped, and waited for (slurmctld saves its state as it
+# goes), before the folder goes.
 cleanup() {
+  local pids=() pid_file pid
   for pid_file in "$W/slurmd.pid" "$W/slurmctld.pid" "$W/munge/munged.pid"; do
-    [ -s "$pid_file" ] && kill "$(cat "$pid_file")" 2>/dev/null || true
+    [ -s "$pid_file" ] && pids+=("$(cat "$pid_file")")
+  done
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for _ in $(seq 40); do # up to 10 s; a zombie has exited
+    local alive=0
+    for pid in "${pids[@]}"; do
+      grep -qs '^State:[[:space:]]*[^Z[:space:]]' "/proc/$pid/status" && alive=1
+    done
+    ((alive)) || break
+    sleep 0.25
   done
   if [[ $keep == 1 ]]; then echo "ci_cluster: work folder kept: $W"; else rm -rf "$W"; fi
 }
@@ -111,14 +122,22 @@ make_run() { # make_run NAME SOURCE: RUN folder $W/runs/NAME whose traces are SO
 synthetic "$W/inputs/synthetic16" 16
 synthetic "$W/inputs/broken" 4
 printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, ' >"$W/inputs/broken/rank0099.json" # cut off
-sources=(synthetic16)
-if [ -d "$shared_traces" ] && compgen -G "$shared_traces/*.json*" >/dev/null; then
-  mkdir -p "$W/inputs/real"
-  cp "$shared_traces"/*.json* "$W/inputs/real/"
-  sources=(real synthetic16)
-else
-  echo "ci_cluster: real traces not found at $shared_traces (shared/traces is absent in this checkout): synthetic only"
-fi
+# The real traces as the runs they come from (a run is one job's ranks): Holistic Trace Analysis's two sampled ranks
+# of one 128-rank job, its NCCL rank alone, TraceLens's single-GPU trace alone.
+real_runs=()
+real_run() { # real_run NAME FILE...: a run of these files from shared/traces, when they are all there
+  local name=$1 f
+  shift
+  for f in "$@"; do [ -f "$shared_traces/$f" ] || return 0; done
+  mkdir -p "$W/inputs/$name"
+  for f in "$@"; do cp "$shared_traces/$f" "$W/inputs/$name/"; done
+  real_runs+=("$name")
+}
+real_run real-hta-sampled hta__trace_filter__sampled_rank-0.json.gz hta__trace_filter__sampled_rank-1.json.gz
+real_run real-hta-nccl hta__nccl_parser_config__nccl_data.json.gz
+real_run real-tracelens tracelens__h100__qwen1.5-0.5b-chat.json.gz
+((${#real_runs[@]})) \
+  || echo "ci_cluster: real traces not found at $shared_traces (shared/traces is absent in this checkout): synthetic only"
 
 # The direct run over the very paths the map step was given (the run's list), which the merge must equal.
 check_same() { # check_same RUN MERGED_JSON
@@ -211,16 +230,19 @@ slurm_recipe() {
   (cd "$1/jobs" && bash submit.sh "$1" | tail -1)
 }
 
-for source in "${sources[@]}"; do
-  for array in 0-1 1-4 0-6:2; do
-    [[ "$source" == real && "$array" != 0-1 ]] && continue # four files: one array is enough
-    run=$(make_run "slurm-$source-${array//[:]/_}" "$W/inputs/$source")
-    merge=$(slurm_recipe "$run" "$array")
-    state=$(wait_job "$merge" 150)
-    [[ "$state" == COMPLETED ]] || fail "merge job $merge: $state ($(cat "$run/jobs/slurm-$merge.out" 2>/dev/null))"
-    say "slurm, $source traces, --array=$array: merge job $state"
-    check_same "$run" "$run/run.json"
-  done
+# Each real run on a 2-task array (a one-file run leaves a task with nothing to do); the synthetic ranks on arrays that
+# start at 0, at 1, and step by 2.
+slurm_cases=()
+for r in "${real_runs[@]}"; do slurm_cases+=("$r 0-1"); done
+slurm_cases+=("synthetic16 0-1" "synthetic16 1-4" "synthetic16 0-6:2")
+for case in "${slurm_cases[@]}"; do
+  read -r source array <<<"$case"
+  run=$(make_run "slurm-$source-${array//[:]/_}" "$W/inputs/$source")
+  merge=$(slurm_recipe "$run" "$array")
+  state=$(wait_job "$merge" 150)
+  [[ "$state" == COMPLETED ]] || fail "merge job $merge: $state ($(cat "$run/jobs/slurm-$merge.out" 2>/dev/null))"
+  say "slurm, $source traces, --array=$array: merge job $state"
+  check_same "$run" "$run/run.json"
 done
 
 # A trace that cannot be read: its map task fails, the merge still runs (afterany), finds the summary missing and
@@ -235,7 +257,7 @@ grep -q "no summary for .*rank0099.json" "$run/jobs/slurm-$merge.out" \
 say "slurm, a trace that cannot be read: map task failed, merge job $state naming it, no run.json"
 
 # --- Dask ---------------------------------------------------------------------------------------------------------
-for source in "${sources[@]}"; do
+for source in "${real_runs[@]:0:1}" synthetic16; do
   run=$(make_run "dask-$source" "$W/inputs/$source")
   "$py" "$W/recipes/map_reduce_dask.py" "$run" >"$run/run.json" 2>"$run/dask.log" \
     || fail "map_reduce_dask.py on $source traces failed: $(tail -5 "$run/dask.log")"
