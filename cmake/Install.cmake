@@ -7,6 +7,7 @@
 #   share/icons/hicolor/scalable/apps/mfu-explorer.svg
 #   share/metainfo/io.github.mfu_explorer.metainfo.xml   AppStream
 #   share/mfu-explorer/presets/                          informational copy: the binary embeds its presets
+#   lib/python3/dist-packages/mfu_explorer.cpython-*.so  the Python module, when built (its rule: python/CMakeLists.txt)
 include(GNUInstallDirs)
 
 set(MFU_RESOURCES_DIR ${PROJECT_SOURCE_DIR}/resources)

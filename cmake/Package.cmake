@@ -23,6 +23,12 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libqt6svg6 (SVG icon engine plugin) comes through shlibdeps because the binary links Qt6::Svg; the xcb and
 # offscreen platform plugins ship in libqt6gui6. Nothing needs listing by hand.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "shared-mime-info, desktop-file-utils, hicolor-icon-theme")
+# The Python module (python/, installed in /usr/lib/python3/dist-packages) is built for one Python version's ABI; its
+# DataFrames need pandas. The application itself needs neither.
+if(MFU_PYTHON_DEBIAN_RELATION)
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", ${MFU_PYTHON_DEBIAN_RELATION}")
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-pandas")
+endif()
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/mfu-explorer/mfu-explorer")
 
 set(CPACK_GENERATOR DEB)

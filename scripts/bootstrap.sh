@@ -10,10 +10,12 @@ cd "$(dirname "$0")/.."
 mode="${1:-run}"
 shift || true
 
+# pybind11-dev and python3-dev build the Python module (python/), python3-pytest and python3-pandas run its tests.
 # ccache and mold only make builds faster (a rebuild from the cache, links in a fraction of GNU ld's time); the
 # build works without them.
 packages=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-svg-dev libgl-dev libqcustomplot-dev
-  nlohmann-json3-dev zlib1g-dev libsqlite3-dev poppler-utils xvfb xauth dpkg-dev file ccache mold)
+  nlohmann-json3-dev zlib1g-dev libsqlite3-dev poppler-utils xvfb xauth dpkg-dev file
+  pybind11-dev python3-dev python3-pytest python3-pandas ccache mold)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# CI: build the release preset's application and benchmarks (warnings as errors, so the README's optimised build
-# cannot rot; the tests are compiled with the same warnings by the dev and ASan stages, so they are not built a
-# third time here, which keeps CI under its time budget), make the Debian package from that tree with CPack, check its control data
-# declares the runtime libraries, install it with apt, run the installed binary (--version and a headless
-# subcommand), remove it.
+# CI: build the release preset's application, Python module and benchmarks (warnings as errors, so the README's
+# optimised build cannot rot; the tests are compiled with the same warnings by the dev and ASan stages, so they are not
+# built a third time here, which keeps CI under its time budget), make the Debian package from that tree with CPack,
+# check its control data declares the runtime libraries, install it with apt, run the installed binary (--version and
+# a headless subcommand) and the installed Python module from Debian's python3, remove it.
 # Needs root (apt-get install) on Debian 12 with the build dependencies and dpkg-dev (for dpkg-shlibdeps).
 # Usage: scripts/ci_package.sh [--keep]   (--keep leaves the package installed)
 set -euo pipefail
@@ -21,8 +21,8 @@ command -v dpkg-shlibdeps >/dev/null || fail "dpkg-shlibdeps not found (apt-get 
 # CPack's install step would otherwise build "all" (the tests too) first; what it installs (the application and
 # the rendered icons, cmake/Install.cmake) is built explicitly below.
 (cd "$root" && cmake --preset release -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >/dev/null)
-(cd "$root" && cmake --build --preset release -j"${MFU_JOBS:-2}" --target mfu-explorer mfu_icons benchmarks) \
-  || fail "the release preset does not build"
+(cd "$root" && cmake --build --preset release -j"${MFU_JOBS:-2}" --target mfu-explorer mfu_icons benchmarks \
+  mfu_explorer_python) || fail "the release preset does not build (the Python module needs pybind11-dev, python3-dev)"
 
 # Metadata files are checked before packaging so a broken one fails here with the validator's message.
 if command -v appstreamcli >/dev/null; then
@@ -54,6 +54,8 @@ for path in ./usr/bin/mfu-explorer ./usr/share/applications/mfu-explorer.desktop
   ./usr/share/icons/hicolor/256x256/apps/mfu-explorer.png; do
   grep -q " $path\$" <<<"$contents" || fail "package lacks $path"
 done
+grep -q " ./usr/lib/python3/dist-packages/mfu_explorer\.cpython-.*\.so\$" <<<"$contents" \
+  || fail "package lacks the Python module in /usr/lib/python3/dist-packages"
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get install -y -q "$deb" >/dev/null || fail "apt-get install $deb failed"
@@ -66,6 +68,18 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d, 'empty'" 
 /usr/bin/mfu-explorer calc --model llama-3.1-8b --gpu h100-sxm --gpus 8 --seq 8192 --tokens-per-sec 100000 --json \
   >"$build/calc.json" || fail "installed 'mfu-explorer calc' failed"
 echo "ci_package: headless subcommands ran from the installed package"
+# The installed module, found by Debian's python3 on its own path (no PYTHONPATH, away from the tree), equals the
+# installed binary on the README's worked example.
+mfu=$(cd / && env -u PYTHONPATH /usr/bin/python3 -c '
+import json, subprocess, mfu_explorer
+assert mfu_explorer.__file__.startswith("/usr/lib/python3/dist-packages/"), mfu_explorer.__file__
+flags = ["--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192", "--tokens-per-sec-per-gpu", "21111", "--json"]
+binary = json.loads(subprocess.run(["/usr/bin/mfu-explorer", "calc", *flags], capture_output=True, check=True).stdout)
+module = mfu_explorer.calc(model="llama-3.1-8b", gpu="b200", seq=8192, tokens_per_sec_per_gpu=21111)
+assert module == binary, "the module and the binary differ"
+print("%.2f" % (100 * module["mfu"]))') || fail "the installed Python module failed"
+[[ "$mfu" == 54.34 ]] || fail "the installed module gave MFU $mfu%, not 54.34%"
+echo "ci_package: installed Python module: calc equals the binary's (MFU $mfu%)"
 
 if [[ $keep == 0 ]]; then
   apt-get remove -y -q mfu-explorer >/dev/null || fail "apt-get remove failed"

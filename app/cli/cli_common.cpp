@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "app/preset_store.h"
 #include "core/errors.h"
@@ -362,7 +363,8 @@ std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList&
     QStringList argv = args;
     argv[0] = QStringLiteral("mfu-explorer ") + command; // shown in the usage line
     if (!parser.parse(argv)) {
-        std::fprintf(stderr, "mfu-explorer %s: error: %s\n", qPrintable(command), qPrintable(parser.errorText()));
+        writeErr("mfu-explorer " + command.toLocal8Bit().toStdString()
+            + ": error: " + parser.errorText().toLocal8Bit().toStdString() + "\n");
         return 2;
     }
     if (parser.isSet(help)) {
@@ -374,7 +376,7 @@ std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList&
             if (end > 0)
                 text.replace(7, end - 7, QStringLiteral("mfu-explorer ") + command);
         }
-        std::printf("%s", qPrintable(text));
+        writeOut(text.toLocal8Bit().toStdString());
         return 0;
     }
     return std::nullopt;
@@ -385,19 +387,51 @@ int runSubcommand(const QString& command, const std::function<int()>& body)
     try {
         return body();
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "mfu-explorer %s: error: %s\n", qPrintable(command), e.what());
+        writeErr("mfu-explorer " + command.toLocal8Bit().toStdString() + ": error: " + e.what() + "\n");
         return 2;
     }
 }
 
 void printJson(const nlohmann::json& value)
 {
-    std::printf("%s\n", value.dump(2).c_str());
+    writeOut(value.dump(2) + "\n");
 }
 
 void printText(const QString& text)
 {
-    std::printf("%s", text.toUtf8().constData());
+    writeOut(text.toUtf8().toStdString());
+}
+
+namespace {
+OutputCapture* g_capture = nullptr;
+} // namespace
+
+void writeOut(std::string_view text)
+{
+    if (g_capture)
+        g_capture->out += text;
+    else
+        std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+void writeErr(std::string_view text)
+{
+    if (g_capture)
+        g_capture->err += text;
+    else
+        std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+OutputCapture::OutputCapture()
+{
+    if (g_capture)
+        throw std::logic_error("OutputCapture: a capture is already active");
+    g_capture = this;
+}
+
+OutputCapture::~OutputCapture()
+{
+    g_capture = nullptr;
 }
 
 } // namespace mfu::cli

@@ -9,6 +9,8 @@
 
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -82,5 +84,22 @@ int runSubcommand(const QString& command, const std::function<int()>& body);
 
 void printJson(const nlohmann::json& value);
 void printText(const QString& text);
+
+// Everything a subcommand prints goes through these two: to the process's stdout and stderr, or, while an
+// OutputCapture is alive, into its strings. The Python module runs a subcommand in-process under a capture and
+// parses what the binary would have printed, so the two cannot answer differently.
+void writeOut(std::string_view text);
+void writeErr(std::string_view text);
+
+// One capture at a time (a second one throws std::logic_error); not thread-safe: its user serialises the calls.
+class OutputCapture {
+public:
+    OutputCapture();
+    ~OutputCapture();
+    OutputCapture(const OutputCapture&) = delete;
+    OutputCapture& operator=(const OutputCapture&) = delete;
+    std::string out;
+    std::string err;
+};
 
 } // namespace mfu::cli

@@ -5,8 +5,6 @@
 // named by the key. Preset files that failed validation are warnings on stderr; the exit status is still 0.
 #include <QString>
 
-#include <cstdio>
-
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/preset_store.h"
@@ -147,8 +145,8 @@ int runPresets(const QStringList& args)
     if (const auto status = parseArguments(parser, args, command))
         return *status;
     if (!parser.positionalArguments().isEmpty()) {
-        std::fprintf(stderr, "mfu-explorer presets: error: unexpected argument '%s'\n",
-            qPrintable(parser.positionalArguments().first()));
+        writeErr("mfu-explorer presets: error: unexpected argument '"
+            + parser.positionalArguments().first().toLocal8Bit().toStdString() + "'\n");
         return 2;
     }
 
@@ -160,7 +158,7 @@ int runPresets(const QStringList& args)
 
         const PresetLibrary& library = app::presetLibrary();
         for (const auto& problem : library.problems())
-            std::fprintf(stderr, "mfu-explorer presets: warning: %s\n", problem.message().c_str());
+            writeErr("mfu-explorer presets: warning: " + problem.message() + "\n");
 
         if (parser.isSet(QStringLiteral("json"))) {
             json out = json::object();

@@ -2,8 +2,6 @@
 // the planner's best at each point; points that do not fit are marked. Text, --json or --csv.
 #include <QCommandLineParser>
 
-#include <cstdio>
-
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
@@ -62,7 +60,7 @@ int runSweep(const QStringList& args)
         }
         const SweepResult r = mfu::runSweep(s, *axis, o);
         if (parser.isSet(QStringLiteral("csv"))) {
-            std::fputs(sweepToCsv(r).c_str(), stdout);
+            writeOut(sweepToCsv(r));
             return 0;
         }
         if (parser.isSet(QStringLiteral("json"))) {

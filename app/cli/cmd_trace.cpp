@@ -40,12 +40,11 @@ void printLine(const QString& text)
 
 trace::KernelRules kernelRules(const QCommandLineParser& parser)
 {
-    trace::KernelRules rules = trace::builtInKernelRules();
     // User rules win: each --kernel-rules file is tried before the ones given after it and before the built-ins.
-    const QStringList files = parser.values(qs("kernel-rules"));
-    for (auto it = files.rbegin(); it != files.rend(); ++it)
-        rules = rules.withPriorityRules(trace::KernelRules::fromFile(it->toStdString()));
-    return rules;
+    std::vector<std::string> files;
+    for (const QString& f : parser.values(qs("kernel-rules")))
+        files.push_back(f.toStdString());
+    return trace::kernelRulesWithUserFiles(files);
 }
 
 std::vector<std::filesystem::path> paths(const QStringList& names)

@@ -18,4 +18,12 @@ const KernelRules& builtInKernelRules()
     return rules;
 }
 
+KernelRules kernelRulesWithUserFiles(const std::vector<std::string>& files)
+{
+    KernelRules rules = builtInKernelRules();
+    for (auto it = files.rbegin(); it != files.rend(); ++it)
+        rules = rules.withPriorityRules(KernelRules::fromFile(*it));
+    return rules;
+}
+
 } // namespace mfu::trace

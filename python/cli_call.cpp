@@ -1,0 +1,131 @@
+#include "python/cli_call.h"
+
+#include <mutex>
+#include <stdexcept>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/subcommand.h"
+
+namespace mfu::python {
+
+namespace {
+
+std::mutex& callLock()
+{
+    static std::mutex lock;
+    return lock;
+}
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+// One value as a command-line word: str, os.PathLike, int or float (bool is handled by the caller).
+std::string word(const py::handle& value, const std::string& what)
+{
+    if (py::isinstance<py::bool_>(value))
+        throw py::value_error(what + ": True/False belongs to a switch, not in a list or a positional argument");
+    if (py::isinstance<py::str>(value))
+        return value.cast<std::string>();
+    if (py::hasattr(value, "__fspath__"))
+        return py::module_::import("os").attr("fspath")(value).cast<std::string>();
+    // Python's numbers and numpy's (numpy registers its scalars with the numbers ABCs); repr of a float is its
+    // shortest exact form, 1e+16 as such.
+    const py::module_ numbers = py::module_::import("numbers");
+    if (py::isinstance(value, numbers.attr("Integral")))
+        return py::repr(py::int_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+    if (py::isinstance(value, numbers.attr("Real")))
+        return py::repr(py::float_(py::reinterpret_borrow<py::object>(value))).cast<std::string>();
+    throw py::value_error(what + ": cannot pass a " + py::type::of(value).attr("__name__").cast<std::string>()
+        + " (give a str, a path, a number, True/False, or a list of these)");
+}
+
+} // namespace
+
+QStringList cliWords(const std::string& subcommand, const QStringList& leading, const py::args& positional,
+    const py::kwargs& options, const std::set<std::string>& repeated, const std::set<std::string>& refused)
+{
+    QStringList words { q(subcommand) };
+    for (const auto& [key, value] : options) {
+        std::string flag = key.cast<std::string>();
+        for (char& c : flag)
+            if (c == '_')
+                c = '-';
+        if (flag == "json" || flag == "help" || refused.count(flag))
+            throw py::value_error(key.cast<std::string>() + ": not taken here (every function returns what --json "
+                + "prints; its --help is the function's docstring)");
+        const std::string option = "--" + flag;
+        if (value.is_none() || (py::isinstance<py::bool_>(value) && !value.cast<bool>()))
+            continue;
+        if (py::isinstance<py::bool_>(value)) {
+            words << q(option);
+        } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+            std::string joined;
+            for (const py::handle& item : value) {
+                const std::string w = word(item, option);
+                if (repeated.count(flag))
+                    words << q(option + "=" + w);
+                else
+                    joined += (joined.empty() ? "" : ",") + w;
+            }
+            if (!repeated.count(flag))
+                words << q(option + "=" + joined);
+        } else {
+            // --name=value: a value that starts with a dash stays the option's value.
+            words << q(option + "=" + word(value, option));
+        }
+    }
+    words << QStringLiteral("--json") << QStringLiteral("--") << leading;
+    for (const py::handle& p : positional)
+        words << q(word(p, "positional argument"));
+    return words;
+}
+
+CliOutput runCaptured(const QStringList& words)
+{
+    const cli::Subcommand* sub = cli::findSubcommand(words.first());
+    if (!sub)
+        throw std::logic_error("no subcommand " + words.first().toStdString());
+    py::gil_scoped_release noGil;
+    const std::lock_guard<std::mutex> one(callLock());
+    CliOutput r;
+    {
+        cli::OutputCapture capture;
+        r.status = sub->run(words);
+        r.out = std::move(capture.out);
+        r.err = std::move(capture.err);
+    }
+    return r;
+}
+
+py::object jsonResult(const CliOutput& output, const std::string& subcommand)
+{
+    std::string err = output.err;
+    while (!err.empty() && err.back() == '\n')
+        err.pop_back();
+    const auto parsed = [&output] { return py::module_::import("json").attr("loads")(py::str(output.out)); };
+    if (output.status != 0 && err.empty() && !output.out.empty())
+        throw CheckFailed { "mfu-explorer " + subcommand + " exited with status " + std::to_string(output.status)
+                + " after printing its report (.result)",
+            parsed() };
+    if (output.status != 0)
+        throw py::value_error(err.empty() ? "exit status " + std::to_string(output.status) : err);
+    if (!err.empty()) {
+        const py::object warn = py::module_::import("warnings").attr("warn");
+        size_t start = 0;
+        while (start <= err.size()) {
+            const size_t end = std::min(err.find('\n', start), err.size());
+            warn(err.substr(start, end - start));
+            start = end + 1;
+        }
+    }
+    return parsed();
+}
+
+std::string helpText(const std::string& subcommand)
+{
+    return runCaptured({ q(subcommand), QStringLiteral("--help") }).out;
+}
+
+} // namespace mfu::python
