@@ -80,7 +80,7 @@ const char* CostModel::invalidReason(const Scenario& s) const
     if (s.workload.seqLen % p.cp != 0)
         return "cp must divide the sequence length";
     // FSDP can gather at most the layers a GPU holds ahead; more would count memory for layers that do not exist.
-    // Stages hold ceil(layers / pp) layers, as the step time counts them (cost_model_evaluate.cpp).
+    // Stages hold ceil(layers / pp) layers, as the step time counts them (step_context.cpp).
     if (s.flags.fsdpPrefetchLayers < 0
         || static_cast<long long>(s.flags.fsdpPrefetchLayers)
             > (static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp)

@@ -85,6 +85,10 @@ public:
     const CostModelConstants& constants() const { return m_c; }
 
 private:
+    // Throughput and utilisation from out.time: step time, tokens/s, TFLOPS, MFU and HFU.
+    void fillThroughput(
+        const Scenario& scenario, double microBatches, double tokensPerMicroStep, StepPrediction& out) const;
+
     ModelShape m_shape;
     CostModelConstants m_c;
     double m_peakBf16 = 0;
