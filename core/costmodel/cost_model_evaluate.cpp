@@ -162,7 +162,25 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     mi.layersPerStage = x.layersPerStage;
     mi.microBatchesPerStep = x.microBatches;
     mi.unfusedAttention = terms.attention.unfused;
+    mi.expertLoad = x.expertLoad;
+    mi.expertTp = x.expertTp;
+    mi.fullRecomputeShare = x.fullRecomputeShare;
     out.memory = stepMemory(mi);
+    if (x.unevenPipeline) {
+        // Uneven stages: the fullest of the first rank (the most micro-batches in flight, the embedding), the slowest
+        // and the last (the logits).
+        out.memory = MemoryBreakdown {};
+        for (const int rank : { 0, s.parallelism.pp - 1, criticalRank(s, m_shape, x.expertTp).rank }) {
+            const RankShare r = rankShare(s, m_shape, x.expertTp, rank);
+            mi.modelParallelParams = r.params;
+            mi.layersPerStage = r.layers;
+            mi.pipelineRank = rank;
+            mi.holdsLogits = r.loss;
+            const MemoryBreakdown m = stepMemory(mi);
+            if (m.total() > out.memory.total())
+                out.memory = m;
+        }
+    }
     out.memoryCapacityBytes = s.cluster.hardware.hbmBytes;
     out.fits = out.memory.total() <= s.cluster.hardware.hbmBytes;
     classifyBottleneck(out);

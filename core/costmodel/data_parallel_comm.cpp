@@ -6,6 +6,14 @@
 
 namespace mfu {
 
+int expertShardGroup(const StepContext& x, int denseGroup)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    const long long ranks = static_cast<long long>(denseGroup) * par.tp;
+    const long long expertBlock = static_cast<long long>(par.ep) * static_cast<long long>(x.expertTp);
+    return expertBlock > 0 ? static_cast<int>(ranks / expertBlock) : denseGroup;
+}
+
 FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSeconds)
 {
     const Parallelism& par = x.scenario->parallelism;
@@ -15,13 +23,14 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
         return f;
     const double units = x.fsdpUnits;
     const CommGroup g { x.fsdpGroup, par.tp };
-    const double denseUnit = x.denseParams / x.tp / x.pp / units;
+    const double denseUnit = x.denseStageParams / units;
     f.allGather = units * collectiveSeconds(Collective::AllGather, denseUnit * 2.0, g, x.tiers);
     f.reduceScatter = units * collectiveSeconds(Collective::ReduceScatter, denseUnit * x.reduceBytes, g, x.tiers);
-    const int expertGroup = x.fsdpGroup / par.ep;
+    // Experts shard over the ranks that hold the same experts, ep x expert TP apart.
+    const int expertGroup = expertShardGroup(x, x.fsdpGroup);
     if (x.expertParams > 0 && expertGroup > 1) {
-        const CommGroup ge { expertGroup, par.tp };
-        const double expertUnit = x.expertParams / (x.expertTp * x.ep) / x.pp / x.layersPerStage;
+        const CommGroup ge { expertGroup, par.ep * static_cast<int>(x.expertTp) };
+        const double expertUnit = x.expertStageParams / x.layersPerStage;
         f.allGather += x.layersPerStage * collectiveSeconds(Collective::AllGather, expertUnit * 2.0, ge, x.tiers);
         f.reduceScatter
             += x.layersPerStage * collectiveSeconds(Collective::ReduceScatter, expertUnit * x.reduceBytes, ge, x.tiers);
@@ -63,10 +72,10 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
     if (!x.fsdp && x.dataParallel * x.cp > 1) {
         const int group = static_cast<int>(x.dataParallel) * par.cp;
         const CommGroup g { group, par.tp };
-        const double denseRank = x.denseParams / x.tp / x.pp;
-        const double expertRank = x.expertParams / (x.expertTp * x.ep) / x.pp;
-        const int expertGroup = std::max(1, group / par.ep);
-        const CommGroup ge { expertGroup, par.tp };
+        const double denseRank = x.denseStageParams;
+        const double expertRank = x.expertStageParams;
+        const int expertGroup = std::max(1, expertShardGroup(x, group));
+        const CommGroup ge { expertGroup, par.ep * static_cast<int>(x.expertTp) };
         const bool zero1 = par.dataParallel == DataParallelKind::Zero1;
         const Collective gradSync = zero1 ? Collective::ReduceScatter : Collective::AllReduce;
         double grad = collectiveSeconds(gradSync, denseRank * x.reduceBytes, g, x.tiers);

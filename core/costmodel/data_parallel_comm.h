@@ -22,6 +22,10 @@ struct FsdpComm {
     double allGatherStepExposed = 0, reduceScatterStepExposed = 0;
 };
 
+// The ranks that hold the same experts within a data-parallel group of `denseGroup` ranks (FSDP x CP, or every
+// data-parallel and CP rank under ZeRO-1 and DDP): its ranks times TP, over EP x expert TP.
+int expertShardGroup(const StepContext& x, int denseGroup);
+
 // forwardSeconds, backwardSeconds: one micro-batch's forward and backward compute, what the traffic overlaps with.
 FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSeconds);
 

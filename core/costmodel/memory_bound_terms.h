@@ -11,12 +11,20 @@ struct MemoryBoundTime {
     double elementwiseBytes = 0; // norms, residual adds, SwiGLU, RoPE
     double lossBytes = 0;
     double fp8CastBytes = 0;
+    // MoE: routing (softmax or sigmoid, top-k) and the permutation of tokens into expert order and back.
+    double moeShuffleBytes = 0;
     double bytesPerSec = 1;
     double elementwise() const { return elementwiseBytes / bytesPerSec; } // seconds per micro-batch
-    double total() const { return (elementwiseBytes + lossBytes + fp8CastBytes) / bytesPerSec; }
+    double moeShuffle() const { return moeShuffleBytes / bytesPerSec; }
+    double total() const { return (elementwiseBytes + lossBytes + fp8CastBytes + moeShuffleBytes) / bytesPerSec; }
 };
 
 MemoryBoundTime memoryBoundTime(const StepContext& x);
+
+// MoE routing and token permutation per micro-batch, bytes: per token a GPU routes and MoE layer,
+// moePermuteBytesPerElement x (k x expert load + 1) x the dispatched width (permute: read one vector, write k; the
+// unpermute the reverse; forward and backward), and moeRouterBytesPerExpert x the experts for the router's logits.
+double moeShuffleBytes(const StepContext& x);
 
 // Ranks the FP32 master weights and AdamW moments are sharded over: the FSDP group, every data-parallel and CP rank
 // under ZeRO-1, none under DDP.

@@ -16,7 +16,7 @@ CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
     const double buffer = x.tokensPerMicroBatch * x.shape->layer.hidden * 2.0;
     const double pair = collectiveSeconds(Collective::AllGather, buffer, g, x.tiers)
         + collectiveSeconds(Collective::ReduceScatter, buffer, g, x.tiers);
-    const double passes = s.activationCheckpointing == ActivationCheckpointing::Full ? 3.0 : 2.0;
+    const double passes = 2.0 + x.fullRecomputeShare;
     t.total = x.layersPerStage * 2.0 * pair * passes;
     t.exposed = s.parallelism.asyncTp && x.sequenceParallel
         ? exposedAfterOverlap(t.total, matmulSeconds, x.constants->asyncTpExposedFraction)

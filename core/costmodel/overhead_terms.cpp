@@ -6,7 +6,9 @@ double launchOverheadTime(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
     const Scenario& s = *x.scenario;
-    const double passes = s.activationCheckpointing == ActivationCheckpointing::None ? 2.0 : 3.0;
+    const double passes = s.activationCheckpointing == ActivationCheckpointing::None ? 2.0
+        : s.activationCheckpointing == ActivationCheckpointing::Full                 ? 2.0 + x.fullRecomputeShare
+                                                                                     : 3.0;
     return passes * x.layersPerStage
         * (s.flags.compiled ? c.perLayerOverheadSecondsCompiled : c.perLayerOverheadSecondsEager);
 }

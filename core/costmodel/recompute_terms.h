@@ -12,8 +12,4 @@ namespace mfu {
 double recomputeTime(
     const StepContext& x, const MatmulTime& matmul, const AttentionTime& attention, const MemoryBoundTime& memoryBound);
 
-// The peak linear layers run at: the format's dense peak (FP8 x fp8GemmEfficiencyRatio in BF16+FP8 runs) x
-// gemmEfficiency, before the shape factor.
-double linearGemmPeak(const StepContext& x);
-
 } // namespace mfu

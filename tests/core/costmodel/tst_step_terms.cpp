@@ -61,6 +61,10 @@ CostModelConstants handConstants()
     c.attentionBackwardEfficiency = 0.25;
     c.attentionHalfSaturationSeq = 0;
     c.contextParallelAttentionEfficiency = 0.5;
+    // Grouped GEMMs at a 1 PFLOP/s peak: half efficiency at a width of 500 and at 500 tokens per expert.
+    c.groupedGemmHalfSaturationDimPerPflops = 500;
+    c.groupedGemmHalfSaturationTokensPerPflops = 500;
+    c.expertDispatchLatencySeconds = 0;
     return c;
 }
 
@@ -73,6 +77,9 @@ struct Hand {
     {
         scenario.workload.seqLen = 1000;
         scenario.workload.microBatch = 1;
+        // Links the dispatchers read (at the constants' 0.8: 100 GB/s and 10 GB/s achieved).
+        scenario.cluster.hardware.scaleUpBandwidthBytesPerSec = 125e9;
+        scenario.cluster.hardware.scaleOutBandwidthBytesPerSec = 12.5e9;
         x.scenario = &scenario;
         x.shape = &shape;
         x.constants = &constants;
@@ -89,6 +96,7 @@ struct Hand {
         x.domain = 8;
         x.seq = 1000;
         x.tokensPerMicroBatch = 1000;
+        x.moeTokensPerMicroBatch = 1000;
         x.layersPerStage = 10;
         x.hbmBytesPerSec = 1e12;
         x.fsdpUnits = 11;
@@ -98,6 +106,27 @@ struct Hand {
         scenario.parallelism.tp = tp;
         x.tp = tp;
         x.sequenceParallel = tp > 1 && scenario.parallelism.sequenceParallel;
+        x.moeTokensPerMicroBatch = x.tokensPerMicroBatch / tp;
+    }
+    void setFullCheckpointing()
+    {
+        scenario.activationCheckpointing = ActivationCheckpointing::Full;
+        x.fullRecomputeShare = 1;
+    }
+    // 16 experts of width 500, 2 per token, every layer MoE and wholly routed, dispatched at the hidden size.
+    void makeMoe(int ep)
+    {
+        shape.experts = 16;
+        shape.expertsPerToken = 2;
+        shape.ffnWidth = 500;
+        shape.denseFfnWidth = 3000;
+        shape.routedFfnShare = 1.0;
+        shape.moeLayerShare = 1.0;
+        shape.expertDispatchWidth = 1000;
+        shape.layer.routedFfnDim = 3000;
+        scenario.parallelism.ep = ep;
+        x.ep = ep;
+        x.expertLoad = 1.1;
     }
 };
 
@@ -165,16 +194,27 @@ private slots:
     void expertMatmuls()
     {
         Hand h;
-        // 16 experts of width 500, 2 per token, EP 4: each expert sees 1,000 x 4 x 2 / 16 = 500 tokens, factor
-        // 500 / 1,500 = 1/3; the busiest runs at 1.1x the mean (expertLoad), the whole FFN being routed.
-        h.shape.experts = 16;
-        h.shape.expertsPerToken = 2;
-        h.shape.ffnWidth = 500;
-        h.shape.routedFfnShare = 1.0;
-        h.x.ep = 4;
-        h.x.expertLoad = 1.1;
+        h.makeMoe(4);
+        // EP 4: each expert sees 1,000 x 2 x 4 / 16 = 500 tokens; grouped-GEMM factor (500 / (500 + 500)) x (500 /
+        // (500 + 500)) = 0.25 at a 1 PFLOP/s peak; the busiest expert runs at 1.1x the mean.
+        QCOMPARE(tokensPerExpert(h.x), 500.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), 0.25);
         const MatmulTime m = matmulTime(h.x, llama31_8b());
-        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5 + 1.1 * 18e6 * 3.0) / 5e14);
+        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5 + 1.1 * 18e6 / 0.25) / 5e14);
+        QCOMPARE(m.routedExpertsPerToken, 1.1 * 18e6 / 0.25 / 5e14);
+        // TP 2 folded with expert TP 1: a GPU routes its 500 sequence-parallel tokens, so each expert sees 250 (factor
+        // 0.5 x 250/750); expert TP 2 splits the width to 250 and every expert-TP rank sees all 500 of the expert's.
+        h.setTp(2);
+        QCOMPARE(tokensPerExpert(h.x), 250.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), 0.5 * (250.0 / 750.0));
+        h.x.expertTp = 2;
+        QCOMPARE(tokensPerExpert(h.x), 500.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), (250.0 / 750.0) * 0.5);
+        // The half-saturation scales with the BF16 peak: at 2 PFLOP/s it is 1,000 wide and 1,000 tokens.
+        h.x.expertTp = 1;
+        h.setTp(1);
+        h.x.peakBf16 = 2e15;
+        QCOMPARE(groupedGemmShapeFactor(h.x), (500.0 / 1500.0) * (500.0 / 1500.0));
     }
 
     void attention()
@@ -267,7 +307,7 @@ private slots:
         QCOMPARE(recomputeTime(h.x, m, a, e), 0.0);
         // Full: the layers' forward matmuls (1,000 x 10 x 1.04768e-7 s), the attention forward and a third of the
         // elementwise work; not the LM head.
-        h.scenario.activationCheckpointing = ActivationCheckpointing::Full;
+        h.setFullCheckpointing();
         const double layers = 1000 * 10 * 26.192e6 / 2.5e14;
         QCOMPARE(recomputeTime(h.x, m, a, e), layers + 4.096e-5 + 8e-4 / 3);
         // Selective (op-level SAC keeping half the matmul outputs): half the layers' matmuls and a third of the
@@ -299,11 +339,15 @@ private slots:
         const CommTime t = tensorParallelComm(h.x, 1.0);
         QCOMPARE(t.total, 8e-4);
         QCOMPARE(t.exposed, 8e-4);
-        // Full recompute repeats the forward's: 1.2e-3 s.
-        h.scenario.activationCheckpointing = ActivationCheckpointing::Full;
+        // Full recompute repeats the forward's: 1.2e-3 s; recomputing 5 of the 10 layers (Megatron's block method)
+        // half of that: 1.0e-3 s.
+        h.setFullCheckpointing();
         QCOMPARE(tensorParallelComm(h.x, 1.0).total, 1.2e-3);
+        h.x.fullRecomputeShare = 0.5;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 1.0e-3);
         // Async TP behind 1 s of matmuls: all hidden but asyncTpExposedFraction (0.3).
         h.scenario.activationCheckpointing = ActivationCheckpointing::None;
+        h.x.fullRecomputeShare = 0;
         h.scenario.parallelism.asyncTp = true;
         QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4 * 0.3);
     }
@@ -326,25 +370,134 @@ private slots:
     void expertParallel()
     {
         Hand h;
-        // 16 experts, 2 per token, every layer MoE, EP 4 inside the domain, dropless at 1.1x: each GPU sends 1,000 x 2
-        // x 1,000 x 1.1 elements x 8 bytes (dispatch, combine, both gradients in BF16) = 1.76e7 bytes, 3/4 of it to
-        // others: 1.32e7 bytes at 100 GB/s = 1.32e-4 s a layer, 1.32e-3 s for 10; 80% exposed.
-        h.shape.experts = 16;
-        h.shape.expertsPerToken = 2;
-        h.shape.expertDispatchWidth = 1000;
-        h.shape.moeLayerShare = 1.0;
-        h.scenario.parallelism.ep = 4;
-        h.x.ep = 4;
-        h.x.expertLoad = 1.1;
+        // EP 4 inside the domain, dropless at 1.1x, NCCL all-to-all: each GPU sends 1,000 tokens x 1.1 x 2 copies x
+        // 1,000 elements x 8 bytes (dispatch, combine, both gradients in BF16) = 1.76e7 bytes, 3/4 of it to others:
+        // 1.32e7 bytes at 100 GB/s = 1.32e-4 s a layer, 1.32e-3 s for 10; 80% exposed.
+        h.makeMoe(4);
+        const DispatchBytes one = dispatchBytes(h.x, 2.0);
+        QCOMPARE(one.scaleUp, 1100.0 * 2 * 2000 * 0.75);
+        QCOMPARE(one.scaleOut, 0.0);
         const CommTime t = expertParallelComm(h.x, 1.0);
         QCOMPARE(t.total, 1.32e-3);
         QCOMPARE(t.exposed, 1.32e-3 * 0.8);
-        // Overlapped with another micro-batch's 1 s of compute: 10% (expertOverlapExposedFraction) shows.
-        h.scenario.parallelism.expertOverlap = true;
+        // DualPipe behind another micro-batch's 1 s of compute: 10% (expertOverlapExposedFraction) shows; Megatron's
+        // 1F1B overlap 30%.
+        h.scenario.parallelism.expertOverlap = ExpertOverlap::DualPipe;
         QCOMPARE(expertParallelComm(h.x, 1.0).exposed, 1.32e-3 * 0.1);
+        h.scenario.parallelism.expertOverlap = ExpertOverlap::OneFOneB;
+        QCOMPARE(expertParallelComm(h.x, 1.0).exposed, 1.32e-3 * 0.3);
         // BF16+FP8 dispatches in FP8: 7 bytes instead of 8.
         h.x.fp8 = true;
         QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 7 / 8);
+        // Full checkpointing repeats the forward's dispatch and combine: 8 + 4 bytes of 8.
+        h.x.fp8 = false;
+        h.setFullCheckpointing();
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 12 / 8);
+    }
+
+    void expertDispatchers()
+    {
+        Hand h;
+        h.makeMoe(4);
+        // NCCL's all-to-all is capped at allToAllMaxBytesPerSec however fast NVLink is.
+        h.constants.allToAllMaxBytesPerSec = 50e9;
+        QCOMPARE(dispatchSeconds(h.x, 2.0), 3.3e6 / 50e9);
+        h.constants.allToAllMaxBytesPerSec = 1e12;
+        // The all-gather dispatcher sends a GPU's 1,100 tokens to the 3 others, whatever k: 1,100 x 2,000 x 3 bytes.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::AllGather;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1100.0 * 2000 * 3);
+        // DeepEP sends one copy per destination GPU: 2 picks among 4 GPUs reach 4 (1 - (3/4)^2) = 1.75 of them.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::DeepEp;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1100.0 * 2000 * 1.75 * 0.75);
+        QCOMPARE(dispatchSeconds(h.x, 2.0), 1100.0 * 2000 * 1.75 * 0.75 / (125e9 * 0.8));
+        // EP 16 over two domains of 8 (expert TP 1, stride 1), k = 2: across domains one copy per destination domain,
+        // 2 (1 - (1/2)^2) = 1.5 domains reached, half of them the other: 1,100 x 2,000 x 0.75 bytes through the NIC.
+        h.makeMoe(16);
+        h.x.gpus = 16;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleOut, 1100.0 * 2000 * 1.5 * 0.5);
+        // Node-limited routing to 1 domain caps it at one.
+        h.scenario.parallelism.expertNodeLimit = 1;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleOut, 1100.0 * 2000 * 1.0 * 0.5);
+        // NCCL's all-to-all sends every copy, 2 x 15/16 of them to others, of which the 8 in the other domain's share
+        // through the NIC.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::AllToAll;
+        const DispatchBytes a2a = dispatchBytes(h.x, 2.0);
+        QCOMPARE(a2a.scaleUp + a2a.scaleOut, 1100.0 * 2 * 2000 * 15 / 16);
+        QCOMPARE(a2a.scaleOut, 1100.0 * 2 * 2000 * 15 / 16 * (8.0 / 15.0));
+    }
+
+    void expertTensorParallel()
+    {
+        Hand h;
+        // EP 2 x expert TP 2 on TP 2: per MoE layer the received tokens (2 x 500 x 1.1 x 2 copies x 1,000 wide x 2 B
+        // = 4.4e6 bytes gathered) are all-gathered and reduce-scattered over the 2 expert-TP ranks, forward and
+        // backward: 4 collectives moving half the buffer at 100 GB/s, over 10 layers.
+        h.makeMoe(2);
+        h.setTp(2);
+        h.x.expertTp = 2;
+        const CommTime with = expertParallelComm(h.x, 1.0);
+        h.x.expertTp = 1;
+        const CommTime without = expertParallelComm(h.x, 1.0);
+        QCOMPARE(with.total - without.total, 10 * 4 * (4.4e6 / 2) / 100e9);
+    }
+
+    void moeRoutingAndPermutation()
+    {
+        Hand h;
+        QCOMPARE(moeShuffleBytes(h.x), 0.0);
+        // Per routed token and MoE layer: 8 x (2 x 1.1 + 1) x 1,000 bytes of permutation, 32 x 16 of router logits;
+        // 1,000 tokens x 10 layers.
+        h.makeMoe(4);
+        QCOMPARE(moeShuffleBytes(h.x), 1e4 * (8.0 * 3.2 * 1000 + 32.0 * 16));
+        QCOMPARE(memoryBoundTime(h.x).moeShuffleBytes, moeShuffleBytes(h.x));
+    }
+
+    void moduleRecompute()
+    {
+        Hand h;
+        h.makeMoe(4);
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
+        const MatmulTime m = matmulTime(h.x, llama31_8b());
+        const AttentionTime a = attentionTime(h.x);
+        const MemoryBoundTime e = memoryBoundTime(h.x);
+        // Megatron's moe_act: the experts' activation again, reading gate and up and writing their product (3 x 2 B x
+        // 3,000 x 1.1 per token and layer); layernorm: two norms reading and writing 1,000-wide vectors (8 B each).
+        h.scenario.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
+        QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * (1.1 * 6.0 * 3000 + 8.0 * 1000) / 1e12);
+        // moe: the experts' matmuls and a third of the permutation again; core_attn: the attention forward.
+        h.scenario.flags.recomputeModules = RecomputeMoe | RecomputeCoreAttention;
+        QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * m.routedExpertsPerToken + e.moeShuffle() / 3 + a.forward);
+        // ... and the moe module repeats the dispatch and combine.
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 12 / 8);
+    }
+
+    void fp8Recipes()
+    {
+        Hand h;
+        h.x.fp8 = true;
+        // Per tensor: 2e15 x 0.5 (fp8GemmEfficiencyRatio) x 0.5 (gemmEfficiency); blockwise at 0.95 of it; MXFP8 at 1.
+        QCOMPARE(linearGemmPeak(h.x), 5e14);
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Blockwise;
+        QCOMPARE(linearGemmPeak(h.x), 5e14 * 0.95);
+        // Block scales quantise in both orientations: 4 bytes per operand element instead of 3.
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Mxfp8;
+        QCOMPARE(linearGemmPeak(h.x), 5e14);
+    }
+
+    void multiTokenPrediction()
+    {
+        Hand h;
+        const double base = matmulTime(h.x, llama31_8b()).forward;
+        // One MTP layer on the stage: a layer more, its projection of [hidden; embedding] (4e6 FLOP at the QKV
+        // projection's 2.5e14 FLOP/s), and a second LM head pass (2.4e-8 s a token) with its loss.
+        h.shape.mtpProjectionFlops = 4e6;
+        h.x.layersPerStage = 11;
+        h.x.mtpLayersOnStage = 1;
+        h.x.headPassesOnStage = 2;
+        const double withMtp = matmulTime(h.x, llama31_8b()).forward;
+        QCOMPARE(withMtp - base, 1000 * (26.192e6 / 2.5e14 + 2.4e-8 + 4e6 / 2.5e14));
+        QCOMPARE(memoryBoundTime(h.x).lossBytes, 2 * 2.4e7);
     }
 
     void pipeline()
@@ -379,6 +532,7 @@ private slots:
         // 11 of them: 1.75e9 bytes at 100 GB/s = 1.75e-2 s; the FP32 reduce-scatter twice that.
         h.x.fsdpGroup = 8;
         h.x.denseParams = 1e9;
+        h.x.denseStageParams = 1e9;
         const FsdpComm f = fsdpComm(h.x, 1.0, 2.0);
         QVERIFY(f.reshardEachMicroBatch);
         QCOMPARE(f.allGather, 1.75e-2);
@@ -395,6 +549,7 @@ private slots:
         // With PP the stage stays gathered for the step: once per step.
         h.scenario.parallelism.pp = 2;
         h.x.pp = 2;
+        h.x.denseStageParams = 1e9 / 2;
         const FsdpComm p = fsdpComm(h.x, 1.0, 2.0);
         QVERIFY(!p.reshardEachMicroBatch);
         QCOMPARE(p.allGather, 1.75e-2 / 2);
@@ -423,6 +578,7 @@ private slots:
         h.x.fsdp = false;
         h.x.dataParallel = 8;
         h.x.denseParams = 1e9;
+        h.x.denseStageParams = 1e9;
         h.x.prefetchExposedShare = 0.12;
         d = dataParallelSync(h.x, 1.0, 1.0);
         QCOMPARE(d.gradients.total, 3.5e-2);
