@@ -92,8 +92,9 @@ public:
 
 private:
     // Throughput and utilisation from out.time: step time, tokens/s, TFLOPS, MFU and HFU.
-    void fillThroughput(
-        const Scenario& scenario, double microBatches, double tokensPerMicroStep, StepPrediction& out) const;
+    // fullRecomputeShare: the share of layers full checkpointing recomputes (HFU counts only those).
+    void fillThroughput(const Scenario& scenario, double microBatches, double tokensPerMicroStep,
+        double fullRecomputeShare, StepPrediction& out) const;
 
     ModelShape m_shape;
     CostModelConstants m_c;

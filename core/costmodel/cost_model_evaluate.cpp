@@ -106,8 +106,8 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, StepPrediction
 } // namespace
 
 // Throughput and utilisation: tokens/s, TFLOPS, MFU and HFU from the step time.
-void CostModel::fillThroughput(
-    const Scenario& s, double microBatches, double tokensPerMicroStep, StepPrediction& out) const
+void CostModel::fillThroughput(const Scenario& s, double microBatches, double tokensPerMicroStep,
+    double fullRecomputeShare, StepPrediction& out) const
 {
     const auto& c = m_c;
     const auto& sh = m_shape;
@@ -129,6 +129,8 @@ void CostModel::fillThroughput(
     if (s.activationCheckpointing
         != ActivationCheckpointing::Full) // MLA latents' up-projection, recomputed (cost model)
         recomputeFpt += sh.latentUpProjFlops * sh.layers;
+    else if (fullRecomputeShare < 1.0) // Megatron's block method recomputes only some layers of a stage
+        recomputeFpt *= fullRecomputeShare;
     out.hardwareFlopsPerToken = out.flopsPerToken + recomputeFpt;
     // Model FLOPs count the tokens that train the model: padding kept in the batch is processed, not learned from.
     const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu * usefulTokenFraction(packing);
@@ -149,7 +151,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
     const MicroBatchTerms terms = microBatchTerms(x, m_model);
     StepPrediction out;
     fillStepTime(x, terms, out);
-    fillThroughput(s, x.microBatches, x.tokensPerMicroStep, out);
+    fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 
     StepMemoryInputs mi;
     mi.shape = &m_shape;

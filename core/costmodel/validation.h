@@ -7,17 +7,20 @@
 // File: { "format": "mfu-explorer-validation", "version": 1,
 //         "hardware": [ hardware preset entries the shipped presets lack ], "models": [ model preset entries ],
 //         "runs": [ {run}, ... ] }
-// run: id, source (paper, table, row), model (id: the file's own models first, then the presets), gpu (id, the
-//      same way), gpus, tp, pp, virtual_stages, cp, ep (default 1), schedule (1f1b | interleaved | zero_bubble;
-//      default interleaved when virtual_stages > 1), data_parallel (ddp | zero1 | fsdp | hsdp), hsdp_replicas
-//      (hsdp only), sequence_parallel (default true when tp > 1), micro_batch, global_batch (sequences; default one
-//      micro-batch per data-parallel rank), seq, precision (bf16 | bf16_fp8), checkpointing (none | selective |
-//      full), attention_kernel (auto | flash3 | flash2 | flash1 | cudnn | unfused), expert_overlap (default false),
-//      compiled (default true: fused
-//      elementwise kernels), fused_optimizer (default true), in_sample (default false: the constants were set on
-//      this run), assumed (what the source does not state), measured: exactly one of tokens_per_sec_per_gpu,
-//      iteration_seconds (with global_batch), tflops_per_gpu or mfu (both with flop_formula: palm | six_n |
-//      megatron | megatron_recompute; mfu against the hardware's BF16 dense peak).
+// run: id, source (paper, table, row), stated (the fields the source states), assumed (what it leaves unstated and how
+//      the row infers it), doubts, model (id: the file's own models first, then the presets), gpu (id, the same way),
+//      gpus, tp, pp, virtual_stages, cp, ep (default 1), expert_tp, expert_dispatcher, expert_overlap (true | false |
+//      none | 1f1b | dualpipe), expert_balance, expert_capacity_factor, expert_node_limit, schedule (1f1b |
+//      interleaved | zero_bubble; default interleaved when virtual_stages > 1), pipeline_layout (Megatron's string)
+//      or stage_layers (layers per virtual stage), first_stage_layers, last_stage_layers, embedding_stage,
+//      loss_stage, mtp_layers, data_parallel (ddp | zero1 | fsdp | hsdp), hsdp_replicas (hsdp only),
+//      sequence_parallel (default true when tp > 1), async_tp, micro_batch, global_batch (sequences; default one
+//      micro-batch per data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe, checkpointing (none |
+//      selective | full), recompute_modules ("moe_act,layernorm"), recompute_layers, attention_kernel (auto | flash3 |
+//      flash2 | flash1 | cudnn | unfused), compiled (default true: fused elementwise kernels), fused_optimizer
+//      (default true), reduce_in_bf16, in_sample (default false: the constants were set on this run), measured:
+//      exactly one of tokens_per_sec_per_gpu, iteration_seconds (with global_batch), tflops_per_gpu or mfu (both with
+//      flop_formula: palm | six_n | megatron | megatron_recompute; mfu against the hardware's BF16 dense peak).
 #include <string>
 #include <string_view>
 #include <vector>
