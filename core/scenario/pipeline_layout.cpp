@@ -32,9 +32,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& what) const
     {
-        throw InputError("pipeline layout '" + std::string(m_text) + "': " + what + " at character "
-            + std::to_string(m_pos + 1)
-            + " (items: E embedding, t layer, m MTP layer, L loss, | next stage, X*n or (...)*n repeats)");
+        throw InputError("pipeline layout: " + what + " at character " + std::to_string(m_pos + 1));
     }
 
     void skipIgnored()
@@ -85,7 +83,7 @@ private:
             ++m_pos;
             return inner;
         }
-        fail(std::string("'") + ch + "' is not a layout item");
+        fail(std::string("'") + ch + "' is not a layout item (E, t, m, L, |, X*n, (...)*n)");
     }
 
     size_t count()
@@ -138,7 +136,7 @@ std::vector<PipelineChunk> parsePipelineLayout(std::string_view text)
         switch (ch) {
         case 'E':
             if (c.embedding)
-                throw InputError("pipeline layout '" + std::string(text) + "': the embedding appears twice");
+                throw InputError("pipeline layout: the embedding appears twice");
             c.embedding = true;
             break;
         case 't':
@@ -149,7 +147,7 @@ std::vector<PipelineChunk> parsePipelineLayout(std::string_view text)
             break;
         case 'L':
             if (c.loss)
-                throw InputError("pipeline layout '" + std::string(text) + "': the loss appears twice");
+                throw InputError("pipeline layout: the loss appears twice");
             c.loss = true;
             break;
         case '|':
@@ -243,7 +241,7 @@ const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtp
                    "embedding/loss split";
         const long long chunks = static_cast<long long>(p.pp) * p.virtualStages;
         if (static_cast<long long>(p.pipelineLayout.size()) != chunks)
-            return "the pipeline layout must have pp x virtual stages stages";
+            return "the pipeline layout must have one stage per pp x virtual stages";
         long long layers = 0, mtp = 0;
         int embeddings = 0, losses = 0;
         for (const PipelineChunk& c : p.pipelineLayout) {
