@@ -151,8 +151,9 @@ void ParallelismEditor::buildUi()
         [](Scenario& s, int v) { s.parallelism.embeddingStage = s.parallelism.lossStage = v != 0; });
     addText(
         form, "pipelineLayout", tr("La&yout:"),
-        tr("Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats"),
-        tr("even (e.g. Et*3|(tt|)*29m|L)"),
+        tr("Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats "
+           "(DeepSeek-V3: Et*3|(tt|)*29m|L); empty: an even split"),
+        tr("even"),
         [](const Scenario& s) {
             return s.parallelism.pipelineLayout.empty()
                 ? QString()
@@ -232,8 +233,8 @@ void ParallelismEditor::buildUi()
     addText(
         form, "recomputeModules", tr("Recompute:"),
         tr("Megatron's modules recomputed under selective checkpointing: core_attn, mlp, moe, moe_act, layernorm, "
-           "mla_up_proj, shared_experts"),
-        tr("op-level SAC (e.g. moe_act,layernorm)"),
+           "mla_up_proj, shared_experts (e.g. moe_act,layernorm); empty: TorchTitan's op-level SAC"),
+        tr("op-level SAC"),
         [](const Scenario& s) { return QString::fromStdString(recomputeModulesText(s.flags.recomputeModules)); },
         [](Scenario& s, const QString& text) { s.flags.recomputeModules = parseRecomputeModules(text.toStdString()); });
     addSpin(
