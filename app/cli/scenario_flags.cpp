@@ -5,7 +5,10 @@
 #include "app/cli/cli_common.h"
 #include "app/preset_store.h"
 #include "app/scenario_io.h"
+#include "core/costmodel/step_context.h"
 #include "core/errors.h"
+#include "core/scenario/parallelism_keys.h"
+#include "core/scenario/pipeline_layout.h"
 
 namespace mfu::cli {
 
@@ -63,6 +66,45 @@ void addScenarioOptions(QCommandLineParser& parser)
     parser.addOption(opt("expert-capacity-factor",
         "MoE token dropping: expert buffers padded to F x the mean share (GShard, Switch); 0 = dropless (default)",
         "F"));
+    parser.addOption(opt("expert-overlap-kind",
+        "How MoE all-to-alls are hidden: none|1f1b|dualpipe (1f1b: Megatron-Core's EP A2A overlap; --expert-overlap "
+        "is dualpipe)",
+        "KIND"));
+    parser.addOption(opt("expert-tp",
+        "Tensor-parallel degree of the experts (Megatron-Core's --expert-tensor-parallel-size; default 1 with EP, "
+        "else TP)",
+        "N"));
+    parser.addOption(opt("expert-dispatcher",
+        "How MoE tokens reach their experts: alltoall|allgather|deepep|hybridep (default alltoall: NCCL all-to-all)",
+        "KIND"));
+    parser.addOption(opt("expert-balance",
+        "MoE routing balance: dropless (busiest expert sets the pace, default) or forced (uniform, benchmark mode)",
+        "KIND"));
+    parser.addOption(opt("expert-node-limit",
+        "Node-limited routing: each token's experts on at most N scale-up domains (DeepSeek-V3: 4; default 0: "
+        "unlimited)",
+        "N"));
+    parser.addOption(opt("pipeline-layout",
+        "Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats "
+        "(e.g. 'Et*3|(tt|)*29m|L')",
+        "LAYOUT"));
+    parser.addOption(opt("stage-layers",
+        "Transformer layers per virtual pipeline stage, torchtitan's split (e.g. 4,8,8,4; embedding first, loss last)",
+        "LIST"));
+    parser.addOption(opt("first-stage-layers", "Layers on the first pipeline stage (Megatron; default: even)", "N"));
+    parser.addOption(opt("last-stage-layers", "Layers on the last pipeline stage (Megatron; default: even)", "N"));
+    parser.addOption(opt("embedding-stage", "Count the embedding as a layer of the first pipeline stage (Megatron)"));
+    parser.addOption(opt("loss-stage", "Count the LM head and loss as a layer of the last pipeline stage (Megatron)"));
+    parser.addOption(opt("mtp-layers", "Multi-token-prediction layers trained beside the model (DeepSeek-V3: 1)", "N"));
+    parser.addOption(
+        opt("fp8-recipe", "FP8 scaling of a bf16+fp8 run: tensorwise|blockwise|mxfp8 (default tensorwise)", "RECIPE"));
+    parser.addOption(opt("recompute-modules",
+        "Selective checkpointing of Megatron's modules: core_attn,mlp,moe,moe_act,layernorm,mla_up_proj,"
+        "shared_experts (with --ac selective)",
+        "LIST"));
+    parser.addOption(opt("recompute-layers",
+        "With --ac full, recompute only this many layers a pipeline stage (Megatron's block method; default all)",
+        "N"));
     parser.addOption(opt("async-tp", "Overlap TP collectives with the matmuls"));
     parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
     parser.addOption(opt("fused-linear-cross-entropy",
@@ -140,7 +182,72 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         s.flags.attentionKernel = *kernel;
     }
     if (isSet(p, "expert-overlap"))
-        par.expertOverlap = true;
+        par.expertOverlap = ExpertOverlap::DualPipe;
+    if (isSet(p, "expert-overlap-kind")) {
+        const auto kind = expertOverlapFromKey(p.value(QStringLiteral("expert-overlap-kind")).toStdString());
+        if (!kind)
+            throw InputError("--expert-overlap-kind: must be none, 1f1b or dualpipe");
+        par.expertOverlap = *kind;
+    }
+    if (isSet(p, "expert-tp"))
+        par.expertTp = degree(p, "expert-tp", par.expertTp);
+    if (isSet(p, "expert-dispatcher")) {
+        const auto kind = expertDispatcherFromKey(p.value(QStringLiteral("expert-dispatcher")).toStdString());
+        if (!kind)
+            throw InputError("--expert-dispatcher: must be alltoall, allgather, deepep or hybridep");
+        par.expertDispatcher = *kind;
+    }
+    if (isSet(p, "expert-balance")) {
+        const auto kind = expertBalanceFromKey(p.value(QStringLiteral("expert-balance")).toStdString());
+        if (!kind)
+            throw InputError("--expert-balance: must be dropless or forced");
+        par.expertBalance = *kind;
+    }
+    if (isSet(p, "expert-node-limit"))
+        par.expertNodeLimit = degree(p, "expert-node-limit", par.expertNodeLimit);
+    if (isSet(p, "mtp-layers")) {
+        const QString v = p.value(QStringLiteral("mtp-layers")).trimmed();
+        const int64_t n = v == QLatin1String("0") ? 0 : parsePositiveInteger(v, QStringLiteral("mtp-layers"));
+        if (n > 64)
+            throw InputError("--mtp-layers: " + std::to_string(n) + " is beyond any model (at most 64)");
+        s.workload.mtpLayers = static_cast<int>(n);
+    }
+    if (isSet(p, "first-stage-layers"))
+        par.firstStageLayers = degree(p, "first-stage-layers", par.firstStageLayers);
+    if (isSet(p, "last-stage-layers"))
+        par.lastStageLayers = degree(p, "last-stage-layers", par.lastStageLayers);
+    if (isSet(p, "embedding-stage"))
+        par.embeddingStage = true;
+    if (isSet(p, "loss-stage"))
+        par.lossStage = true;
+    if (isSet(p, "pipeline-layout") && isSet(p, "stage-layers"))
+        throw InputError("--pipeline-layout and --stage-layers both place the layers: give one");
+    try {
+        if (isSet(p, "pipeline-layout"))
+            par.pipelineLayout = parsePipelineLayout(p.value(QStringLiteral("pipeline-layout")).toStdString());
+        if (isSet(p, "stage-layers"))
+            par.pipelineLayout = pipelineLayoutFromStageLayers(
+                parseStageLayers(p.value(QStringLiteral("stage-layers")).toStdString()), s.workload.mtpLayers);
+    } catch (const InputError& e) {
+        throw InputError(
+            std::string("--") + (isSet(p, "pipeline-layout") ? "pipeline-layout" : "stage-layers") + ": " + e.what());
+    }
+    if (isSet(p, "fp8-recipe")) {
+        const auto recipe = fp8RecipeFromKey(p.value(QStringLiteral("fp8-recipe")).toStdString());
+        if (!recipe)
+            throw InputError("--fp8-recipe: must be tensorwise, blockwise or mxfp8");
+        s.flags.fp8Recipe = *recipe;
+    }
+    if (isSet(p, "recompute-layers"))
+        s.flags.recomputeLayers = degree(p, "recompute-layers", s.flags.recomputeLayers);
+    if (isSet(p, "recompute-modules")) {
+        try {
+            s.flags.recomputeModules
+                = parseRecomputeModules(p.value(QStringLiteral("recompute-modules")).toStdString());
+        } catch (const InputError& e) {
+            throw InputError(std::string("--recompute-modules: ") + e.what());
+        }
+    }
     if (isSet(p, "expert-capacity-factor")) {
         const double f
             = parseNumber(p.value(QStringLiteral("expert-capacity-factor")), QStringLiteral("expert-capacity-factor"));
@@ -232,6 +339,9 @@ nlohmann::json plannedConfigJson(const PlannedConfig& c)
         { "virtual_stages", par.virtualStages },
         { "cp", par.cp },
         { "ep", par.ep },
+        { "expert_tp", resolvedExpertTp(par) },
+        { "embedding_loss_stages", par.embeddingStage && par.lossStage },
+        { "recompute_modules", recomputeModulesText(c.recomputeModules) },
         { "hsdp_replicas", par.hsdpReplicas },
         { "fsdp_shards", c.fsdpShards },
         { "micro_batch", c.microBatch },

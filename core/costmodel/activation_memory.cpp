@@ -1,5 +1,7 @@
 #include "core/costmodel/activation_memory.h"
 
+#include "core/scenario/scenario.h"
+
 namespace mfu {
 
 double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const ActivationLayout& layout)
@@ -17,6 +19,8 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
     const bool eagerOps = layout.unfusedPointwise && !remat;
     const double ffnInterior
         = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0) + (eagerOps && x.gatedFfn ? 2.0 * f : 0.0);
+    // GEMM inputs cached in FP8 take half the bytes (the parts above, the norm outputs below).
+    const double r = layout.linearInputBytes / 2.0;
     double scores = 0;
     if (x.flashAttention)
         scores = 4.0 * x.heads; // FP32 log-sum-exp per head
@@ -24,12 +28,12 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
         scores = (x.dropout ? 5.0 : 2.0) * x.heads * seqLen;
     // ...and parts that are whole on every TP rank unless SP splits them: norm inputs, block inputs, dropout masks.
     const double masks = x.dropout ? 2.0 * h : 0.0;
-    const double replicated = 4.0 * h + (remat ? 0.0 : 4.0 * h) + (eagerOps ? 8.0 * h : 0.0) + masks;
+    const double replicated = 4.0 * h + (remat ? 0.0 : 4.0 * h * r) + (eagerOps ? 8.0 * h : 0.0) + masks;
     const double replicatedDiv = layout.sequenceParallel ? t : 1.0;
 
     switch (layout.recompute) {
     case ActivationRecompute::None:
-        return replicated / replicatedDiv + (qkv + outProjInput + ffnInterior + scores) / t;
+        return replicated / replicatedDiv + (r * (qkv + outProjInput + ffnInterior) + scores) / t;
     case ActivationRecompute::AttentionCore:
         return replicated / replicatedDiv + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0)) / t;
     case ActivationRecompute::OpLevel: {
@@ -40,8 +44,39 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
     }
     case ActivationRecompute::Full:
         return 2.0 * h / replicatedDiv;
+    case ActivationRecompute::Modules: {
+        // Megatron's selective recompute drops what each named module rebuilds in backward.
+        const unsigned m = layout.recomputeModules;
+        const double routed = x.routedFfnDim, dense = x.denseMlpFfnDim, shared = f - routed - dense;
+        const auto interior
+            = [&](double width) { return (x.gatedFfn ? 6.0 : 4.0) * width - (remat ? 2.0 * width : 0.0); };
+        double split = r * (qkv + outProjInput + ffnInterior) + scores;
+        double whole = replicated;
+        if ((m & RecomputeCoreAttention) && !x.flashAttention)
+            split -= scores;
+        if ((m & RecomputeLayernorm) && !remat)
+            whole -= 4.0 * h * r; // the norm outputs (QKV and MLP inputs)
+        if (m & RecomputeMlp)
+            split -= r * interior(dense);
+        if (m & RecomputeMoe)
+            split -= r * (interior(routed) + interior(shared));
+        else {
+            if (m & RecomputeMoeActivation)
+                split -= r * 2.0 * routed; // the SwiGLU / GELU output of the routed experts
+            if (m & RecomputeSharedExperts)
+                split -= r * interior(shared);
+        }
+        return whole / replicatedDiv + split / t;
+    }
     }
     return 0.0;
+}
+
+ActivationRecompute activationRecomputeFor(ActivationCheckpointing ac, unsigned recomputeModules)
+{
+    if (ac == ActivationCheckpointing::Selective && recomputeModules != 0)
+        return ActivationRecompute::Modules;
+    return activationRecomputeFor(ac);
 }
 
 ActivationRecompute activationRecomputeFor(ActivationCheckpointing ac)

@@ -37,9 +37,14 @@ struct LayerShape {
     // kv_lora_rank + rope dim). When set, the layer keeps these instead of Q, K and V and recomputes the
     // up-projections in backward (DeepSeek-V3 technical report, section 3.2.3).
     double latentQkvWidth = 0;
+    // MoE: the part of ffnDim that routed experts make up (top-k x expert width, averaged over layers), and the part
+    // of dense layers' MLPs; the rest of ffnDim is shared experts.
+    double routedFfnDim = 0;
+    double denseMlpFfnDim = 0;
 };
 
-enum class ActivationRecompute { None, AttentionCore, OpLevel, Full };
+// Megatron-Core's module-level selective recompute (RecomputeModule bits, core/scenario/scenario.h) is Modules.
+enum class ActivationRecompute { None, AttentionCore, OpLevel, Full, Modules };
 
 struct ActivationLayout {
     int tp = 1;
@@ -48,11 +53,18 @@ struct ActivationLayout {
     double keptMatmulFraction = 0.5; // OpLevel only
     bool compiledRematerialisation = false; // None/AttentionCore: pointwise outputs recomputed, not saved
     bool unfusedPointwise = false; // eager norms and SwiGLU without fused kernels: +4h per norm, +2F (SwiGLU)
+    unsigned recomputeModules = 0; // Modules only: RecomputeModule bits
+    // Bytes per element of the GEMM inputs kept for backward: 2 (BF16), or 1 where an FP8 recipe caches them in FP8
+    // (DeepSeek-V3's blockwise recipe, report section 3.3.2): the QKV, output-projection and MLP inputs and the FFN
+    // interior; block inputs and norm inputs stay BF16.
+    double linearInputBytes = 2.0;
 };
 
 // Bytes per token per layer saved for backward, on one GPU, for a sequence of seqLen tokens.
 double activationBytesPerTokenLayer(const LayerShape& shape, double seqLen, const ActivationLayout& layout);
 
 ActivationRecompute activationRecomputeFor(ActivationCheckpointing ac);
+// Selective checkpointing with Megatron's modules named is Modules, otherwise as above.
+ActivationRecompute activationRecomputeFor(ActivationCheckpointing ac, unsigned recomputeModules);
 
 } // namespace mfu

@@ -26,7 +26,7 @@ struct CostModelConstants {
     double attentionForwardEfficiency = 0.55;
     double attentionBackwardEfficiency = 0.35;
     // Attention split into context-parallel chunks runs less efficiently (smaller tiles, ring steps).
-    double contextParallelAttentionEfficiency = 0.75;
+    double contextParallelAttentionEfficiency = 0.70;
     // Fused attention kernels approach their plateau as the keys per call grow: s / (s + this) of it.
     double attentionHalfSaturationSeq = 256;
     // Unfused attention (scores materialised in HBM, Megatron-LM before 2022): bytes moved per score element and
@@ -91,6 +91,40 @@ struct CostModelConstants {
     // Dropless routing: the busiest expert group of a micro-batch receives this many times the mean tokens, and the
     // others wait for it at the combine (grouped GEMMs and the all-to-all alike).
     double expertLoadImbalance = 1.10;
+    // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): a narrow expert (its width per expert-TP rank,
+    // or the hidden size, whichever is smaller: the K of the down projection, the N of the up projections) runs at
+    // width / (width + W) of gemmEfficiency, and an expert that receives m tokens at m / (m + M). W and M grow with
+    // the tensor cores' speed: a short main loop amortises the same prologue, epilogue and per-group scheduling over
+    // less work the faster the MMAs run. Both are per PFLOP/s of the format's dense peak.
+    double groupedGemmHalfSaturationDimPerPflops = 1100;
+    double groupedGemmHalfSaturationTokensPerPflops = 64;
+    // Token permutation and unpermutation around the experts, memory-bound: bytes per element of the (k + 1) hidden
+    // vectors a token becomes (permute: read 1, write k; unpermute: read k, write 1; BF16; forward and backward).
+    double moePermuteBytesPerElement = 8;
+    // The router's softmax / sigmoid, top-k and their backward over FP32 logits: bytes per token and expert.
+    double moeRouterBytesPerExpert = 32;
+    // All-to-all dispatchers, achieved fraction of the link bandwidth (replacing scaleUp/scaleOutEfficiency for the
+    // EP traffic). NCCL all-to-all (and the all-gather dispatcher's rings) ...
+    double allToAllScaleUpEfficiency = 0.80;
+    double allToAllScaleOutEfficiency = 0.80;
+    // NCCL's all-to-all runs on a few channels (SMs) by default, each moving a bounded rate: per GPU it moves at most
+    // this over NVLink however fast the links are.
+    double allToAllMaxBytesPerSec = 200e9;
+    // ... and DeepEP's normal kernels (DeepEP README: 153-158 GB/s over H800 NVLink, 726-740 GB/s over B200 NVLink 5;
+    // 43-58 GB/s RDMA across nodes on 400 Gb/s CX7), which HybridEP is taken to match.
+    double deepEpScaleUpEfficiency = 0.80;
+    double deepEpScaleOutEfficiency = 0.90;
+    // Fixed cost of one dispatch or combine: launches and the host synchronisation that sizes the receive buffers.
+    double expertDispatchLatencySeconds = 30e-6;
+    // Megatron-Core's 1F1B all-to-all overlap (--overlap-moe-expert-parallel-comm): the share of the overlapped part
+    // that still shows (DualPipe's is expertOverlapExposedFraction).
+    double expertOneFOneBExposedFraction = 0.30;
+    // FP8 recipes beside the per-tensor one fp8GemmEfficiencyRatio describes: GEMMs with DeepSeek-V3's blockwise
+    // scales (dequantised in the main loop on Hopper) and with MXFP8 block scales (Blackwell tensor cores), as a
+    // fraction of the per-tensor recipe's speed; their casts write the FP8 copy in both orientations with its scales.
+    double fp8BlockwiseGemmRatio = 0.95;
+    double fp8MxGemmRatio = 1.0;
+    double fp8BlockCastBytesPerElement = 4.0;
     // Residual bubble of a zero-bubble schedule, as a fraction of the 1F1B bubble.
     double zeroBubbleResidual = 0.15;
 

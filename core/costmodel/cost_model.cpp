@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "core/costmodel/collectives.h"
+#include "core/costmodel/step_context.h"
 #include "core/errors.h"
+#include "core/scenario/pipeline_layout.h"
 
 namespace mfu {
 
@@ -73,32 +75,51 @@ const char* CostModel::invalidReason(const Scenario& s) const
         return "tp must divide the number of attention heads";
     if (static_cast<int>(x.kvHeads) % p.tp != 0 && p.tp % static_cast<int>(x.kvHeads) != 0)
         return "tp and the number of KV heads must divide one another";
-    if (p.pp > m_shape.layers)
+    const bool uneven = hasUnevenPipeline(p);
+    if (p.pp > m_shape.layers + (uneven ? 2 : 0))
         return "pp cannot exceed the number of layers";
-    if (p.virtualStages > 1 && (p.pp < 2 || static_cast<long long>(p.pp) * p.virtualStages > m_shape.layers))
-        return "virtual stages need pp > 1 and at least pp x virtual stages layers";
+    if (p.virtualStages > 1 && p.pp < 2)
+        return "virtual stages need pp > 1";
+    // An uneven layout may give the embedding and the loss stages of their own (pipeline_layout.h checks it).
+    if (!uneven && static_cast<long long>(p.pp) * p.virtualStages > m_shape.layers)
+        return "virtual stages need at least pp x virtual stages layers (or a pipeline layout)";
+    if (s.workload.mtpLayers < 0 || s.workload.mtpLayers > 64)
+        return "multi-token-prediction layers must lie between 0 and 64";
+    if (const char* layout = pipelineLayoutProblem(p, m_shape.layers, s.workload.mtpLayers))
+        return layout;
     if (s.workload.seqLen % p.cp != 0)
         return "cp must divide the sequence length";
     // FSDP can gather at most the layers a GPU holds ahead; more would count memory for layers that do not exist.
-    // Stages hold ceil(layers / pp) layers, as the step time counts them (cost_model_evaluate.cpp).
+    // Stages hold ceil(layers / pp) layers, as the step time counts them (step_context.cpp).
     if (s.flags.fsdpPrefetchLayers < 0
         || static_cast<long long>(s.flags.fsdpPrefetchLayers)
             > (static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp)
         return "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp, rounded up)";
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
-    if (p.ep > 1) {
+    if (p.expertTp < 0 || p.expertNodeLimit < 0)
+        return "the expert TP degree and the expert node limit cannot be negative";
+    if (p.ep > 1 || p.expertTp > 1) {
         if (m_shape.experts <= 0)
-            return "ep > 1 needs a mixture-of-experts model";
+            return "ep and expert TP need a mixture-of-experts model";
         if (static_cast<int>(m_shape.experts) % p.ep != 0)
             return "ep must divide the number of experts";
-        if ((fsdpShards(s) * p.cp) % p.ep != 0)
-            return "ep must divide fsdp shards x cp (experts are sharded over the data-parallel ranks)";
+        // MoE Parallel Folding: the expert group (EP x expert TP) is drawn from the stage's TP x CP x data-parallel
+        // ranks.
+        const long long stageRanks = static_cast<long long>(p.tp) * p.cp * fsdpShards(s) * p.hsdpReplicas;
+        const long long expertBlock = static_cast<long long>(p.ep) * resolvedExpertTp(p);
+        if (stageRanks % expertBlock != 0)
+            return "ep x expert TP must divide tp x cp x data-parallel ranks (experts are folded over them)";
+        if (static_cast<long long>(m_shape.ffnWidth) % resolvedExpertTp(p) != 0)
+            return "expert TP must divide the experts' FFN width";
     }
     if (const char* kernel = attentionKernelUnavailable(s.flags.attentionKernel, m_family))
         return kernel;
     if (s.precision == TrainingPrecision::BF16_FP8 && m_peakFp8 <= 0)
         return "BF16+FP8 needs a dense FP8 peak for this hardware";
+    if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Mxfp8
+        && m_family != AcceleratorFamily::Blackwell)
+        return "MXFP8 needs Blackwell tensor cores (block-scaled FP8)";
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)
         return "the GPUs span several scale-up domains but the hardware has no scale-out bandwidth";
     if (s.cluster.hardware.hbmBytes <= 0)

@@ -37,6 +37,12 @@ struct ModelShape {
     double qkvFlops = 0, outProjFlops = 0, ffnFlops = 0, routerFlops = 0;
     double qkvOut = 0, attnOut = 0; // output widths of the QKV projection and the attention (a x dv)
     double ffnWidth = 0; // intermediate width per expert (dense: ffnDim)
+    // Width of the FFN GEMMs that are not routed: shared experts together (sharedExperts x their width), or the dense
+    // layers' FFN when there are none; dense models: ffnDim.
+    double denseFfnWidth = 0;
+    double mtpProjectionFlops
+        = 0; // forward FLOP per token of an MTP layer's projection of [hidden; embedding] to hidden
+    double hyperConnections = 0; // residual streams of manifold-constrained hyper-connections (DeepSeek-V4); 0: none
     // Width of the vectors an MoE layer's all-to-all moves: the hidden size, or the latent size under latent MoE (the
     // tokens are projected down before dispatch and up after combine: Kimi K3, Nemotron 3).
     double expertDispatchWidth = 0;
@@ -85,6 +91,11 @@ public:
     const CostModelConstants& constants() const { return m_c; }
 
 private:
+    // Throughput and utilisation from out.time: step time, tokens/s, TFLOPS, MFU and HFU.
+    // fullRecomputeShare: the share of layers full checkpointing recomputes (HFU counts only those).
+    void fillThroughput(const Scenario& scenario, double microBatches, double tokensPerMicroStep,
+        double fullRecomputeShare, StepPrediction& out) const;
+
     ModelShape m_shape;
     CostModelConstants m_c;
     double m_peakBf16 = 0;

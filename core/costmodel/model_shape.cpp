@@ -32,10 +32,9 @@ ModelShape modelShapeOf(const ModelSpec& m)
     // Routed experts read and write latentDim-wide vectors under latent MoE (Kimi K3, Nemotron 3), else hidden-wide.
     const double expertWidth = static_cast<double>(m.moe.latentDim > 0 ? m.moe.latentDim : m.hidden);
     s.expertDispatchWidth = m.isMoe() ? expertWidth : 0.0;
-    s.expertParamsPerLayer = m.isMoe()
-        ? static_cast<double>(moeLayers) * m.moe.experts * matrices * expertWidth * static_cast<double>(m.moe.expertFfnDim)
-            / L
-        : 0.0;
+    s.expertParamsPerLayer = m.isMoe() ? static_cast<double>(moeLayers) * m.moe.experts * matrices * expertWidth
+            * static_cast<double>(m.moe.expertFfnDim) / L
+                                       : 0.0;
 
     s.qkvFlops = fwd.qkvProjection / L;
     s.outProjFlops = fwd.outputProjection / L;
@@ -90,6 +89,12 @@ ModelShape modelShapeOf(const ModelSpec& m)
             * compressedSparseExtraFlops(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim, 1.0).core
             / static_cast<double>(m.compressedAttention.sparseRatio) / L;
     s.ffnWidth = m.isMoe() ? static_cast<double>(m.moe.expertFfnDim) : static_cast<double>(m.ffnDim);
+    s.denseFfnWidth = static_cast<double>(m.ffnDim);
+    if (m.isMoe() && m.moe.sharedExperts > 0)
+        s.denseFfnWidth = static_cast<double>(m.moe.sharedExperts)
+            * static_cast<double>(m.moe.sharedExpertFfnDim > 0 ? m.moe.sharedExpertFfnDim : m.moe.expertFfnDim);
+    s.mtpProjectionFlops = 2.0 * 2.0 * static_cast<double>(m.hidden) * static_cast<double>(m.hidden);
+    s.hyperConnections = static_cast<double>(m.hyperConnections);
 
     LayerShape& x = s.layer;
     x.hidden = static_cast<double>(m.hidden);
@@ -98,8 +103,11 @@ ModelShape modelShapeOf(const ModelSpec& m)
     x.qkHeadDim = static_cast<double>(m.qkHeadDim());
     x.vHeadDim = static_cast<double>(m.vHeadDim());
     x.gatedFfn = m.activation == FfnActivation::SwiGLU;
-    // The FFN width one token passes through, averaged over dense and MoE layers.
+    // The FFN width one token passes through, averaged over dense and MoE layers; the routed experts' part of it, and
+    // the dense layers' (the rest: shared experts).
     x.ffnDim = s.ffnFlops / (2.0 * matrices * x.hidden);
+    x.routedFfnDim = s.routedFfnShare * x.ffnDim;
+    x.denseMlpFfnDim = m.isMoe() ? (1.0 - s.moeLayerShare) * static_cast<double>(m.ffnDim) : x.ffnDim;
     x.dropout = false; // modern LLM pre-training runs without dropout
     x.flashAttention = true;
     if (m.mla.enabled) {

@@ -7,7 +7,9 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
+#include "core/costmodel/validation.h"
 #include "core/number_format.h"
+#include "core/scenario/parallelism_keys.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
@@ -28,7 +30,8 @@ std::vector<int> divisorsOf(int n, int limit)
 int complexity(const PlannedConfig& c)
 {
     const auto& p = c.parallelism;
-    return p.tp + p.pp * p.virtualStages + p.cp + p.ep + static_cast<int>(c.activationCheckpointing);
+    return p.tp + p.pp * p.virtualStages + p.cp + p.ep + (p.expertTp > 1 ? p.expertTp : 0) + (p.embeddingStage ? 1 : 0)
+        + static_cast<int>(c.activationCheckpointing) + (c.recomputeModules ? 1 : 0);
 }
 
 bool better(const PlannedConfig& a, const PlannedConfig& b)
@@ -74,6 +77,17 @@ double rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
     return fastest;
 }
 
+Scenario withLayout(const Scenario& s, const Parallelism& p)
+{
+    Scenario copy = s;
+    copy.parallelism = p;
+    return copy;
+}
+
+// The recompute modules the planner tries for MoE models under selective checkpointing, beside TorchTitan's op-level
+// SAC: Megatron-Core's moe_act and layernorm, the cheap ones that free the most (docs/cost-model.md, "MoE").
+constexpr unsigned kPlannedMoeRecomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
+
 // dataParallelFits: some layout without TP, PP or CP fits, so model parallelism is there for speed, not memory.
 std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double fastestTokensPerSec, const Scenario& s,
     double tolerance, bool dataParallelFits)
@@ -99,9 +113,18 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
             + std::to_string(p.hsdpReplicas) + " replicas";
     else if (c.fsdpShards * p.cp > 1 && fsdpBlock > domain)
         r += "; FSDP spans " + std::to_string((fsdpBlock + domain - 1) / std::max(1, domain)) + " domains";
-    if (p.ep > 1)
-        r += "; experts sharded " + std::to_string(p.ep) + "-way (EP) with all-to-all dispatch";
+    if (p.ep > 1) {
+        r += "; experts sharded " + std::to_string(p.ep) + "-way (EP)";
+        r += p.expertTp > 1 ? ", each split over " + std::to_string(p.expertTp) + " expert-TP ranks"
+                            : ", folded over the attention's ranks (expert TP 1)";
+        r += std::string(
+            expertParallelSpanOf(withLayout(s, p)) == "EP across nodes" ? ", across nodes" : ", inside a node");
+    }
+    if (p.embeddingStage)
+        r += "; the embedding and the loss count as a layer of the first and last stages";
     r += "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
+    if (c.recomputeModules)
+        r += " of " + recomputeModulesText(c.recomputeModules);
     r += "; uses " + formatGiB(c.prediction.memory.total(), 0) + " of "
         + formatGiB(c.prediction.memoryCapacityBytes, 0);
     if (&c != &best && best.prediction.tokensPerSec > 0) {
@@ -159,6 +182,19 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
             mbs.push_back(m);
     }
     const bool moe = model.shape().experts > 0;
+    // Checkpointing choices: the modes, and for MoE models selective recompute of Megatron's modules too.
+    struct Recompute {
+        ActivationCheckpointing mode;
+        unsigned modules;
+    };
+    std::vector<Recompute> recomputes;
+    for (const ActivationCheckpointing ac : acs) {
+        recomputes.push_back({ ac, ac == ActivationCheckpointing::Selective ? scenario.flags.recomputeModules : 0u });
+        if (moe && ac == ActivationCheckpointing::Selective && o.searchActivationCheckpointing
+            && scenario.flags.recomputeModules != kPlannedMoeRecomputeModules)
+            recomputes.push_back({ ac, kPlannedMoeRecomputeModules });
+    }
+    const int layers = model.shape().layers;
 
     PlannedConfig candidate;
     bool dataParallelFits = false;
@@ -185,46 +221,72 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                     if (o.fixedHsdpReplicas > 0 && replicas != o.fixedHsdpReplicas)
                         continue;
                     const int shards = rest / cp / replicas;
-                    const std::vector<int> eps = moe ? divisorsOf(shards * cp, static_cast<int>(model.shape().experts))
-                                                     : std::vector<int> { 1 };
-                    for (int ep : eps) {
-                        for (int v = 1; v <= (pp > 1 ? o.maxVirtualStages : 1); v *= 2) {
-                            Parallelism& p = s.parallelism;
-                            p.tp = tp;
-                            p.pp = pp;
-                            p.cp = cp;
-                            p.ep = ep;
-                            p.hsdpReplicas = replicas;
-                            p.virtualStages = v;
-                            p.schedule = v > 1 ? PipelineSchedule::Interleaved1F1B : scenario.parallelism.schedule;
-                            for (ActivationCheckpointing ac : acs) {
-                                s.activationCheckpointing = ac;
-                                for (int64_t mb : mbs) {
-                                    s.workload.microBatch = mb;
-                                    if (const char* invalid = model.invalidReason(s)) {
-                                        if (!result.firstInvalidReason)
-                                            result.firstInvalidReason = invalid;
-                                        continue;
+                    // MoE Parallel Folding: EP x expert TP drawn from the stage's tp x cp x data-parallel ranks, the
+                    // experts whole (expert TP 1) or split like the attention (expert TP = TP, Megatron's default).
+                    const int stageRanks = tp * cp * shards * replicas;
+                    // (EP, Parallelism::expertTp): 0 is whole experts with EP (the attention's TP without).
+                    std::vector<std::pair<int, int>> expertLayouts { { 1, 0 } };
+                    if (moe) {
+                        const int experts = static_cast<int>(model.shape().experts);
+                        expertLayouts.clear();
+                        for (const int ep : divisorsOf(stageRanks, experts))
+                            if (experts % ep == 0)
+                                expertLayouts.push_back({ ep, 0 });
+                        if (tp > 1)
+                            for (const int ep : divisorsOf(stageRanks / tp, experts))
+                                if (ep > 1 && experts % ep == 0)
+                                    expertLayouts.push_back({ ep, tp });
+                    }
+                    for (const auto& [ep, expertTp] : expertLayouts) {
+                        // Uneven stages: the embedding and the loss counted in the split, beside the even split.
+                        for (const bool unevenStages : { false, true }) {
+                            if (unevenStages && pp == 1)
+                                continue;
+                            for (int v = 1; v <= (pp > 1 ? o.maxVirtualStages : 1); v *= 2) {
+                                if (!unevenStages && static_cast<long long>(pp) * v > layers)
+                                    continue;
+                                Parallelism& p = s.parallelism;
+                                p.tp = tp;
+                                p.pp = pp;
+                                p.cp = cp;
+                                p.ep = ep;
+                                p.expertTp = expertTp;
+                                p.embeddingStage = unevenStages;
+                                p.lossStage = unevenStages;
+                                p.hsdpReplicas = replicas;
+                                p.virtualStages = v;
+                                p.schedule = v > 1 ? PipelineSchedule::Interleaved1F1B : scenario.parallelism.schedule;
+                                for (const Recompute& rc : recomputes) {
+                                    s.activationCheckpointing = rc.mode;
+                                    s.flags.recomputeModules = rc.modules;
+                                    for (int64_t mb : mbs) {
+                                        s.workload.microBatch = mb;
+                                        if (const char* invalid = model.invalidReason(s)) {
+                                            if (!result.firstInvalidReason)
+                                                result.firstInvalidReason = invalid;
+                                            continue;
+                                        }
+                                        // Every layout is compared at (nearly) the same batch: one that rounds it up to
+                                        // whole micro-steps by more than kPlannedBatchTolerance would run a larger one,
+                                        // and larger micro-batches run faster, so it would win on a batch it was not
+                                        // asked for.
+                                        if (!runsBatch(result.globalBatchTokens, tokensPerMicroStep(s))) {
+                                            ++result.offBatch;
+                                            continue;
+                                        }
+                                        ++result.evaluated;
+                                        candidate.prediction = model.evaluateValid(s);
+                                        if (!candidate.prediction.fits || isBeyondPhysics(candidate.prediction, s))
+                                            continue;
+                                        ++result.fitting;
+                                        dataParallelFits = dataParallelFits || (tp == 1 && pp == 1 && cp == 1);
+                                        candidate.parallelism = p;
+                                        candidate.microBatch = mb;
+                                        candidate.activationCheckpointing = rc.mode;
+                                        candidate.recomputeModules = rc.modules;
+                                        candidate.fsdpShards = shards;
+                                        keepTop(result.configs, candidate, keep);
                                     }
-                                    // Every layout is compared at (nearly) the same batch: one that rounds it up to
-                                    // whole micro-steps by more than kPlannedBatchTolerance would run a larger one,
-                                    // and larger micro-batches run faster, so it would win on a batch it was not
-                                    // asked for.
-                                    if (!runsBatch(result.globalBatchTokens, tokensPerMicroStep(s))) {
-                                        ++result.offBatch;
-                                        continue;
-                                    }
-                                    ++result.evaluated;
-                                    candidate.prediction = model.evaluateValid(s);
-                                    if (!candidate.prediction.fits || isBeyondPhysics(candidate.prediction, s))
-                                        continue;
-                                    ++result.fitting;
-                                    dataParallelFits = dataParallelFits || (tp == 1 && pp == 1 && cp == 1);
-                                    candidate.parallelism = p;
-                                    candidate.microBatch = mb;
-                                    candidate.activationCheckpointing = ac;
-                                    candidate.fsdpShards = shards;
-                                    keepTop(result.configs, candidate, keep);
                                 }
                             }
                         }
@@ -275,6 +337,7 @@ Scenario withConfig(const Scenario& scenario, const PlannedConfig& config)
     s.parallelism = config.parallelism;
     s.workload.microBatch = config.microBatch;
     s.activationCheckpointing = config.activationCheckpointing;
+    s.flags.recomputeModules = config.recomputeModules;
     return s;
 }
 
@@ -293,9 +356,13 @@ std::string describeConfig(const PlannedConfig& c)
     if (p.cp > 1)
         d += " x CP " + std::to_string(p.cp);
     if (p.ep > 1)
-        d += ", EP " + std::to_string(p.ep);
-    d += ", " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " AC, micro-batch "
-        + std::to_string(c.microBatch);
+        d += ", EP " + std::to_string(p.ep) + (p.expertTp > 1 ? " x expert TP " + std::to_string(p.expertTp) : "");
+    if (p.embeddingStage)
+        d += ", embedding and loss in the split";
+    d += ", " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " AC";
+    if (c.recomputeModules)
+        d += " (" + recomputeModulesText(c.recomputeModules) + ")";
+    d += ", micro-batch " + std::to_string(c.microBatch);
     return d;
 }
 

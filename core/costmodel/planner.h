@@ -1,8 +1,10 @@
 #pragma once
 // The configuration planner: evaluates every valid way to run a scenario's model on its cluster and ranks those that
-// fit by tokens/s. Searched: factorisations of the GPU count into HSDP replicas x FSDP shards x TP x PP x CP (x EP for
-// MoE, drawn from the FSDP x CP ranks), TP inside one scale-up domain (dividing the heads), micro-batch sizes,
-// activation checkpointing modes and virtual pipeline stages. Lambda's MFU paper's rules (prefer no AC/TP/CP/PP; add
+// fit by tokens/s. Searched: factorisations of the GPU count into HSDP replicas x FSDP shards x TP x PP x CP, for MoE
+// EP x expert TP folded over the stage's TP x CP x data-parallel ranks (expert TP 1 or = TP), TP inside one scale-up
+// domain (dividing the heads), micro-batch sizes, activation checkpointing modes (for MoE also Megatron's selective
+// moe_act and layernorm modules), virtual pipeline stages, and even or uneven stages (the embedding and loss counted
+// in the split). Lambda's MFU paper's rules (prefer no AC/TP/CP/PP; add
 // selective then full AC, then TP, then CP as memory runs out; TP only inside NVLink domains; one HSDP replica per
 // rack) are not coded here: they come out of the cost model.
 #include <atomic>
@@ -38,6 +40,7 @@ struct PlannedConfig {
     Parallelism parallelism;
     int64_t microBatch = 1;
     ActivationCheckpointing activationCheckpointing = ActivationCheckpointing::None;
+    unsigned recomputeModules = 0; // Megatron's modules under selective checkpointing (RecomputeModule bits)
     StepPrediction prediction;
     int fsdpShards = 1;
     std::string reason; // why it ranks where it does

@@ -5,6 +5,33 @@
 
 namespace mfu {
 
+double moeActivationBytesPerToken(
+    const ModelShape& sh, const ActivationLayout& layout, double expertLoad, double expertTp)
+{
+    if (!(sh.experts > 0))
+        return 0;
+    const double t = layout.tp > 1 ? static_cast<double>(layout.tp) : 1.0;
+    const double copies = sh.expertsPerToken * expertLoad * expertTp / t; // routed copies on this GPU per token
+    const double vector = layout.linearInputBytes * sh.expertDispatchWidth;
+    const double interiorPerWidth = sh.layer.gatedFfn ? 6.0 : 4.0;
+    const double busiest = (expertLoad - 1.0) * interiorPerWidth * sh.layer.routedFfnDim / t;
+    double perMoeLayer = 0;
+    switch (layout.recompute) {
+    case ActivationRecompute::None:
+    case ActivationRecompute::AttentionCore:
+    case ActivationRecompute::OpLevel: // TorchTitan's SAC saves the all-to-all's output
+        perMoeLayer = copies * vector + busiest;
+        break;
+    case ActivationRecompute::Modules:
+        perMoeLayer = (layout.recomputeModules & RecomputeMoe) ? 0.0 : copies * vector + busiest;
+        break;
+    case ActivationRecompute::Full:
+        perMoeLayer = 0;
+        break;
+    }
+    return sh.moeLayerShare * perMoeLayer;
+}
+
 MemoryBreakdown stepMemory(const StepMemoryInputs& in)
 {
     const ModelShape& sh = *in.shape;
@@ -30,17 +57,35 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     ActivationLayout layout;
     layout.tp = par.tp;
     layout.sequenceParallel = par.sequenceParallel;
-    layout.recompute = activationRecomputeFor(s.activationCheckpointing);
+    layout.recompute = activationRecomputeFor(s.activationCheckpointing, s.flags.recomputeModules);
+    layout.recomputeModules = s.flags.recomputeModules;
+    // DeepSeek-V3's blockwise FP8 recipe caches the GEMM inputs it saves for backward in FP8 (report, 3.3.2).
+    if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Blockwise)
+        layout.linearInputBytes = 1.0;
     layout.keptMatmulFraction = c.selectiveKeptMatmulFraction;
     layout.compiledRematerialisation = s.flags.compiled;
     layout.unfusedPointwise = !s.flags.compiled && !s.flags.fusedNormActivation;
     const double seq = static_cast<double>(s.workload.seqLen);
     LayerShape layer = sh.layer;
     layer.flashAttention = !in.unfusedAttention;
-    const double perTokenLayer = activationBytesPerTokenLayer(layer, seq, layout);
+    // With Megatron's modules named, MLA keeps its full queries, keys and values unless mla_up_proj is one of them.
+    if (layout.recompute == ActivationRecompute::Modules && !(layout.recomputeModules & RecomputeMlaUpProjection))
+        layer.latentQkvWidth = 0;
+    double perTokenLayer = activationBytesPerTokenLayer(layer, seq, layout);
+    if (sh.experts > 0)
+        perTokenLayer += moeActivationBytesPerToken(sh, layout, in.expertLoad, in.expertTp);
+    if (layout.recompute == ActivationRecompute::Full && in.fullRecomputeShare < 1.0) {
+        // Megatron's block method: the other layers keep everything.
+        ActivationLayout kept = layout;
+        kept.recompute = ActivationRecompute::None;
+        double keptBytes = activationBytesPerTokenLayer(layer, seq, kept);
+        if (sh.experts > 0)
+            keptBytes += moeActivationBytesPerToken(sh, kept, in.expertLoad, in.expertTp);
+        perTokenLayer = in.fullRecomputeShare * perTokenLayer + (1.0 - in.fullRecomputeShare) * keptBytes;
+    }
     double inFlight = 1.0;
     if (par.pp > 1) {
-        inFlight = std::min(static_cast<double>(par.pp), in.microBatchesPerStep);
+        inFlight = std::min(static_cast<double>(par.pp - in.pipelineRank), in.microBatchesPerStep);
         if (par.virtualStages > 1)
             inFlight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.virtualStages);
     }
@@ -95,7 +140,8 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
         logitTokens = std::min(logitTokens, std::exp2(std::ceil(std::log2(std::max(1.0, logitTokens / chunks)))));
         logitBytes = 8.0;
     }
-    temp += logitTokens * sh.vocab / tp * logitBytes;
+    if (in.holdsLogits)
+        temp += logitTokens * sh.vocab / tp * logitBytes;
     // Recomputation rebuilds one layer's activations at a time.
     if (layout.recompute != ActivationRecompute::None) {
         ActivationLayout whole = layout;

@@ -25,7 +25,22 @@ struct StepMemoryInputs {
     double layersPerStage = 0;
     double microBatchesPerStep = 1;
     bool unfusedAttention = false; // the attention scores are materialised and saved for backward
+    // Pipeline rank: under 1F1B rank r holds pp - r micro-batches in flight (the first holds the most).
+    int pipelineRank = 0;
+    bool holdsLogits = true; // the rank computes the LM head and loss
+    // MoE: what the layers' experts hold per token beyond the dense layer (moeActivationBytesPerToken).
+    double expertLoad = 1;
+    double expertTp = 1;
+    double fullRecomputeShare = 1; // full checkpointing: the share of layers recomputed (Megatron's block method)
 };
+
+// MoE layers, bytes per token of the micro-batch and per layer (averaged over the layers) beyond what
+// activationBytesPerTokenLayer counts: the dispatched copies each expert receives and keeps for its weight gradient
+// (k x the expert load per routed token, x expert TP / TP per GPU; the routing weights are applied inside the
+// expert, so its outputs are not kept), and the busiest expert's extra share of the FFN interior. Full
+// checkpointing keeps none, Megatron's moe module none.
+double moeActivationBytesPerToken(
+    const ModelShape& shape, const ActivationLayout& layout, double expertLoad, double expertTp);
 
 MemoryBreakdown stepMemory(const StepMemoryInputs& in);
 

@@ -2,14 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
+#include "core/costmodel/collectives.h"
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/step_context.h"
 #include "core/errors.h"
 #include "core/presets/preset_fields.h"
 #include "core/presets/presets.h"
+#include "core/scenario/parallelism_fields.h"
+#include "core/scenario/parallelism_keys.h"
+#include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_file.h"
 
 namespace mfu {
@@ -52,13 +58,18 @@ struct Library {
 
 void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
 {
-    r.rejectUnknownKeys(
-        { "id", "source", "model", "gpu", "gpus", "tp", "pp", "virtual_stages", "cp", "ep", "schedule", "data_parallel",
-            "hsdp_replicas", "sequence_parallel", "micro_batch", "global_batch", "seq", "precision", "checkpointing",
-            "attention_kernel", "compiled", "fused_optimizer", "expert_overlap", "in_sample", "assumed", "measured" });
+    r.rejectUnknownKeys({ "id", "source", "model", "gpu", "gpus", "tp", "pp", "virtual_stages", "cp", "ep", "schedule",
+        "data_parallel", "hsdp_replicas", "sequence_parallel", "async_tp", "micro_batch", "global_batch", "seq",
+        "precision", "checkpointing", "attention_kernel", "compiled", "fused_optimizer", "expert_overlap", "in_sample",
+        "assumed", "doubts", "stated", "measured", "expert_tp", "expert_dispatcher", "expert_balance",
+        "expert_node_limit", "expert_capacity_factor", "first_stage_layers", "last_stage_layers", "embedding_stage",
+        "loss_stage", "pipeline_layout", "stage_layers", "mtp_layers", "fp8_recipe", "recompute_modules",
+        "recompute_layers", "reduce_in_bf16" });
     run.id = r.requiredString("id");
     run.source = r.requiredString("source");
     run.assumed = r.optionalString("assumed").value_or("");
+    run.stated = r.optionalString("stated").value_or("");
+    run.doubts = r.optionalString("doubts").value_or("");
     run.inSample = r.optionalBool("in_sample", false);
 
     Scenario& s = run.scenario;
@@ -93,7 +104,13 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
         },
         "1f1b, interleaved, zero_bubble");
     p.sequenceParallel = r.optionalBool("sequence_parallel", true);
-    p.expertOverlap = r.optionalBool("expert_overlap", false);
+    p.asyncTp = r.optionalBool("async_tp", false);
+    readExpertAndPipelineFields(r, p);
+    if (const auto f = r.optionalNumber("expert_capacity_factor")) {
+        if (!isExpertCapacityFactor(*f))
+            throw FieldError(r.keyPath("expert_capacity_factor"), "must be 0 (dropless) or between 1 and 16");
+        p.expertCapacityFactor = *f;
+    }
     const std::string dpKind = r.requiredString("data_parallel");
     if (dpKind == "ddp")
         p.dataParallel = DataParallelKind::Ddp;
@@ -109,6 +126,21 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
 
     auto& w = s.workload;
     w.seqLen = r.requiredInteger("seq", 1, kMaxCount);
+    w.mtpLayers = static_cast<int>(r.optionalInteger("mtp_layers", 0, 64).value_or(0));
+    if (r.has("stage_layers")) {
+        if (r.has("pipeline_layout"))
+            throw FieldError(r.keyPath("stage_layers"), "give stage_layers or pipeline_layout, not both");
+        const json& list = r.object().at("stage_layers");
+        std::vector<int> layers;
+        if (!list.is_array())
+            throw FieldError(r.keyPath("stage_layers"), "must be a list of layer counts per virtual stage");
+        for (const json& n : list) {
+            if (!n.is_number_integer() || n.get<long long>() < 0 || n.get<long long>() > 100000)
+                throw FieldError(r.keyPath("stage_layers"), "must be a list of layer counts per virtual stage");
+            layers.push_back(static_cast<int>(n.get<long long>()));
+        }
+        p.pipelineLayout = pipelineLayoutFromStageLayers(layers, w.mtpLayers);
+    }
     w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
     const auto globalBatch = r.optionalInteger("global_batch", 1, kMaxCount);
     if (globalBatch)
@@ -120,6 +152,17 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
         "auto, flash3, flash2, flash1, cudnn, unfused");
     s.flags.compiled = r.optionalBool("compiled", true);
     s.flags.fusedOptimizer = r.optionalBool("fused_optimizer", true);
+    s.flags.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
+    s.flags.recomputeLayers = static_cast<int>(r.optionalInteger("recompute_layers", 0, 100000).value_or(0));
+    s.flags.fp8Recipe
+        = enumField(r, "fp8_recipe", Fp8Recipe::Tensorwise, fp8RecipeFromKey, "tensorwise, blockwise, mxfp8");
+    if (const auto modules = r.optionalString("recompute_modules")) {
+        try {
+            s.flags.recomputeModules = parseRecomputeModules(*modules);
+        } catch (const InputError& e) {
+            throw FieldError(r.keyPath("recompute_modules"), e.what());
+        }
+    }
 
     CostModel model(s);
     if (const char* reason = model.invalidReason(s))
@@ -292,11 +335,63 @@ std::string gpuGenerationOf(const HardwareSpec& hardware)
         return "Hopper";
     if (starts("b200") || starts("b300") || starts("gb200") || starts("gb300"))
         return "Blackwell";
+    if (starts("mi35"))
+        return "CDNA 4";
     if (starts("mi3"))
         return "CDNA 3";
     if (starts("tpu"))
         return "TPU";
     return hardware.vendor.empty() ? std::string("other") : hardware.vendor;
+}
+
+std::vector<std::string> validationBoundsBroken(const ValidationReport& r)
+{
+    std::vector<std::string> broken;
+    const auto percent = [](double v) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f%%", 100 * v);
+        return std::string(b);
+    };
+    if (r.outOfSample.meanAbsError > kValidationMeanErrorBound)
+        broken.push_back("the out-of-sample mean |error| " + percent(r.outOfSample.meanAbsError) + " exceeds "
+            + percent(kValidationMeanErrorBound));
+    if (r.outOfSampleMoe.meanAbsError > kValidationMoeMeanErrorBound)
+        broken.push_back("the out-of-sample MoE mean |error| " + percent(r.outOfSampleMoe.meanAbsError) + " exceeds "
+            + percent(kValidationMoeMeanErrorBound));
+    for (const ValidationRow& row : r.rows)
+        if (architectureOf(row.run->scenario.model) == "MoE" && std::abs(row.error) > kValidationMoeMaxErrorBound)
+            broken.push_back("MoE run " + row.run->id + " is off by " + percent(row.error) + ", beyond "
+                + percent(kValidationMoeMaxErrorBound));
+    if (r.all.meanAbsError > kValidationAllRunsMeanErrorBound)
+        broken.push_back("the mean |error| over all runs " + percent(r.all.meanAbsError) + " exceeds "
+            + percent(kValidationAllRunsMeanErrorBound));
+    if (r.notFitting > 0)
+        broken.push_back(std::to_string(r.notFitting) + " published layout" + (r.notFitting == 1 ? " is" : "s are")
+            + " predicted not to fit");
+    return broken;
+}
+
+std::string architectureOf(const ModelSpec& model)
+{
+    bool otherMixers = false;
+    forEachLayerRun(model, [&otherMixers](const LayerRun& run) {
+        otherMixers = otherMixers
+            || (run.kind.tokenMixer != TokenMixer::FullAttention
+                && run.kind.tokenMixer != TokenMixer::SlidingWindowAttention
+                && run.kind.tokenMixer != TokenMixer::ChunkedAttention);
+    });
+    if (otherMixers)
+        return "hybrid";
+    return model.isMoe() ? "MoE" : "dense";
+}
+
+std::string expertParallelSpanOf(const Scenario& s)
+{
+    const Parallelism& p = s.parallelism;
+    if (p.ep <= 1)
+        return {};
+    const CommGroup group { p.ep, resolvedExpertTp(p) };
+    return group.crossesDomain(s.cluster.domainSize()) ? "EP across nodes" : "EP inside a node";
 }
 
 std::string sequenceRangeOf(int64_t seqLen)
@@ -315,6 +410,7 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
     ValidationReport report;
     report.all = { "all", "all runs", 0, 0, 0, 0 };
     report.outOfSample = { "sample", "out of sample", 0, 0, 0, 0 };
+    report.outOfSampleMoe = { "out of sample", "MoE", 0, 0, 0, 0 };
     std::vector<ValidationGroup> groups;
     for (const ValidationRun& run : runs) {
         ValidationRow row;
@@ -327,10 +423,15 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
         if (!row.prediction.fits)
             ++report.notFitting;
         const double e = row.error;
+        const std::string architecture = architectureOf(run.scenario.model);
         addGroup(groups, "gpu", gpuGenerationOf(run.scenario.cluster.hardware), e);
-        addGroup(groups, "architecture", run.scenario.model.isMoe() ? "MoE" : "dense", e);
+        addGroup(groups, "architecture", architecture, e);
+        if (const std::string span = expertParallelSpanOf(run.scenario); !span.empty())
+            addGroup(groups, "expert parallel", span, e);
         addGroup(groups, "sequence", sequenceRangeOf(run.scenario.workload.seqLen), e);
         addGroup(groups, "sample", run.inSample ? "in sample" : "out of sample", e);
+        if (!run.inSample)
+            addGroup(groups, "out of sample", architecture, e);
         std::vector<ValidationGroup> one { report.all };
         addGroup(one, "all", "all runs", e);
         report.all = one.front();
@@ -357,9 +458,12 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
     for (ValidationGroup& g : groups)
         finish(g);
     finish(report.all);
-    for (const ValidationGroup& g : groups)
+    for (const ValidationGroup& g : groups) {
         if (g.axis == "sample" && g.name == "out of sample")
             report.outOfSample = g;
+        if (g.axis == "out of sample" && g.name == "MoE")
+            report.outOfSampleMoe = g;
+    }
     report.groups = std::move(groups);
     return report;
 }

@@ -30,6 +30,16 @@ std::string layoutOf(const Scenario& s)
     return t;
 }
 
+// Where the predicted step goes, per part (seconds per step; the exposed communication by kind).
+nlohmann::json timeBreakdownJson(const TimeBreakdown& t)
+{
+    nlohmann::json out = { { "matmul", t.matmul }, { "attention", t.attention }, { "memory_bound", t.memoryBound },
+        { "recompute", t.recompute }, { "pipeline_bubble", t.pipelineBubble }, { "overhead", t.overhead } };
+    for (CommKind k : kAllCommKinds)
+        out[std::string(commKindKey(k))] = t.comm(k);
+    return out;
+}
+
 nlohmann::json groupJson(const ValidationGroup& g)
 {
     return { { "axis", g.axis }, { "group", g.name }, { "runs", g.runs }, { "mean_abs_error", g.meanAbsError },
@@ -50,19 +60,22 @@ std::string validationReportText(const ValidationReport& r)
             100 * row.prediction.mfu, row.prediction.fits ? "yes" : "NO", run.inSample ? "  (in sample)" : "");
     }
     t += "\nError of the predicted tokens/s per GPU (> 0: the model is optimistic)\n";
-    t += format("%-14s %-16s %5s %12s %10s %8s\n", "group by", "group", "runs", "mean |error|", "max |error|", "bias");
+    t += format("%-15s %-17s %5s %12s %10s %8s\n", "group by", "group", "runs", "mean |error|", "max |error|", "bias");
     const auto groupLine = [&](const ValidationGroup& g) {
-        t += format("%-14s %-16s %5d %11.1f%% %9.1f%% %+7.1f%%\n", g.axis.c_str(), g.name.c_str(), g.runs,
+        t += format("%-15s %-17s %5d %11.1f%% %9.1f%% %+7.1f%%\n", g.axis.c_str(), g.name.c_str(), g.runs,
             100 * g.meanAbsError, 100 * g.maxAbsError, 100 * g.meanError);
     };
-    for (const char* axis : { "gpu", "architecture", "sequence", "sample" })
+    for (const char* axis : { "gpu", "architecture", "expert parallel", "sequence", "sample", "out of sample" })
         for (const ValidationGroup& g : r.groups)
             if (g.axis == axis)
                 groupLine(g);
     groupLine(r.all);
     t += format(
-        "\nOut-of-sample mean |error| %.1f%% (bound %.0f%%); %d of %zu published layouts predicted not to fit.\n",
-        100 * r.outOfSample.meanAbsError, 100 * kValidationMeanErrorBound, r.notFitting, r.rows.size());
+        "\nOut-of-sample mean |error| %.1f%% (bound %.0f%%), MoE %.1f%% (bound %.0f%%, largest %.1f%%); all runs "
+        "%.1f%%; %d of %zu published layouts predicted not to fit.\n",
+        100 * r.outOfSample.meanAbsError, 100 * kValidationMeanErrorBound, 100 * r.outOfSampleMoe.meanAbsError,
+        100 * kValidationMoeMeanErrorBound, 100 * r.outOfSampleMoe.maxAbsError, 100 * r.all.meanAbsError, r.notFitting,
+        r.rows.size());
     return t;
 }
 
@@ -78,14 +91,19 @@ nlohmann::json validationReportJson(const ValidationReport& r)
             { "predicted_tokens_per_sec_per_gpu", row.prediction.tokensPerSecPerGpu }, { "error", row.error },
             { "measured_mfu", row.measuredMfu }, { "predicted_mfu", row.prediction.mfu },
             { "predicted_hfu", row.prediction.hfu }, { "fits", row.prediction.fits },
-            { "memory_gib", row.prediction.memory.total() / (1024.0 * 1024 * 1024) } });
+            { "architecture", architectureOf(run.scenario.model) },
+            { "expert_parallel_span", expertParallelSpanOf(run.scenario) }, { "stated", run.stated },
+            { "doubts", run.doubts }, { "memory_gib", row.prediction.memory.total() / (1024.0 * 1024 * 1024) },
+            { "predicted_step_time_s", row.prediction.stepTimeSeconds },
+            { "predicted_time_breakdown_s", timeBreakdownJson(row.prediction.time) } });
     }
     nlohmann::json groups = nlohmann::json::array();
     for (const ValidationGroup& g : r.groups)
         groups.push_back(groupJson(g));
     return { { "runs", rows }, { "groups", groups }, { "all", groupJson(r.all) },
-        { "out_of_sample", groupJson(r.outOfSample) }, { "mean_abs_error_bound", kValidationMeanErrorBound },
-        { "not_fitting", r.notFitting } };
+        { "out_of_sample", groupJson(r.outOfSample) }, { "out_of_sample_moe", groupJson(r.outOfSampleMoe) },
+        { "mean_abs_error_bound", kValidationMeanErrorBound },
+        { "moe_mean_abs_error_bound", kValidationMoeMeanErrorBound }, { "not_fitting", r.notFitting } };
 }
 
 } // namespace mfu

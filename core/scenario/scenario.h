@@ -26,6 +26,10 @@ struct Workload {
     SequencePacking packing;
     // Vision tokens of a vision-language run (core/model/vision_encoder.h); none by default.
     VisionWorkload vision;
+    // Multi-token-prediction layers trained beside the model (DeepSeek-V3's MTP depth, num_nextn_predict_layers):
+    // each a transformer layer with its own projection, LM head pass and loss, on the last pipeline stage unless a
+    // layout places it. Not in FLOP/token (the model presets leave them out, as their model cards count).
+    int mtpLayers = 0;
 };
 
 enum class PipelineSchedule { OneFOneB, Interleaved1F1B, ZeroBubble };
@@ -41,8 +45,40 @@ enum class DataParallelKind { Fsdp, Zero1, Ddp };
 // scores-softmax-GEMM path of 2021-2022 Megatron-LM). Auto: the best one the GPU has.
 enum class AttentionKernel { Auto, FlashAttention3, FlashAttention2, FlashAttention1, Cudnn, Unfused };
 
-// Degrees multiply to the GPU count: gpus = hsdpReplicas x fsdpShards x tp x pp x cp. Expert parallelism (ep)
-// shards MoE experts over ranks of the data-parallel x cp group and does not multiply.
+// How MoE tokens travel to their experts and back (docs/cost-model.md, "Expert parallelism"):
+// - AllToAll: NCCL all-to-all of one copy per routed expert (Megatron-Core's alltoall dispatcher, TorchTitan's
+//   default);
+// - AllGather: every rank gathers the EP group's tokens and keeps those routed to its experts, the combine a
+//   reduce-scatter (Megatron-Core's allgather dispatcher);
+// - DeepEp: DeepSeek's DeepEP kernels: one copy per destination GPU, one per destination node over RDMA forwarded
+//   over NVLink inside it (Megatron-Core's flex dispatcher with DeepEP, TorchTitan's deepep);
+// - HybridEp: NVIDIA's HybridEP (Megatron-Core's flex dispatcher), the same traffic as DeepEP, hierarchical over
+//   NVLink domains.
+enum class ExpertDispatcher { AllToAll, AllGather, DeepEp, HybridEp };
+
+// How the MoE all-to-alls are hidden: not at all; behind the other micro-batch of a 1F1B steady state
+// (Megatron-Core's --overlap-moe-expert-parallel-comm, "EP A2A overlap"); or DeepSeek's DualPipe, whose forward and
+// backward chunks run side by side.
+enum class ExpertOverlap { None, OneFOneB, DualPipe };
+
+// Routing balance: dropless routing where the busiest expert sets the pace; forced uniform routing (benchmark mode,
+// TorchTitan's debug_moe_force_load_balance); token dropping at a capacity factor (Parallelism::expertCapacityFactor).
+enum class ExpertBalance { Dropless, Forced };
+
+// One virtual pipeline stage of an explicit pipeline layout (Megatron's pipeline_model_parallel_layout, torchtitan's
+// per-stage splits): its transformer layers, multi-token-prediction layers, and whether it holds the embedding or
+// the LM head and loss. Virtual stage c runs on pipeline rank c mod pp.
+struct PipelineChunk {
+    int layers = 0;
+    int mtpLayers = 0;
+    bool embedding = false;
+    bool loss = false;
+    bool operator==(const PipelineChunk&) const = default;
+};
+
+// Degrees multiply to the GPU count: gpus = hsdpReplicas x fsdpShards x tp x pp x cp. Expert parallelism is folded
+// over the same ranks (Megatron-Core's MoE Parallel Folding): the ep x expertTp ranks of an expert group are drawn
+// from the tp x cp x data-parallel ranks of a pipeline stage, and the rest are expert data parallelism.
 struct Parallelism {
     int tp = 1;
     bool sequenceParallel = true; // Megatron-style SP alongside TP
@@ -52,15 +88,34 @@ struct Parallelism {
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int cp = 1;
     int ep = 1;
+    // Tensor-parallel degree of the experts (Megatron-Core's --expert-tensor-parallel-size); 0: 1 with EP, else TP.
+    int expertTp = 0;
     int hsdpReplicas = 1; // 1: flat FSDP over all data-parallel ranks; R: R replicas, FSDP inside each
     DataParallelKind dataParallel = DataParallelKind::Fsdp; // how the fsdp-shard ranks hold the state
     // MoE dispatch/combine all-to-alls overlapped with another micro-batch's compute (DeepSeek's DualPipe,
     // Megatron-Core's EP A2A overlap) instead of sitting on the critical path.
-    bool expertOverlap = false;
+    ExpertOverlap expertOverlap = ExpertOverlap::None;
+    ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
+    ExpertBalance expertBalance = ExpertBalance::Dropless;
+    // Node-limited routing: each token's experts on at most this many scale-up domains (DeepSeek-V3's 4 nodes, by
+    // group-limited routing); 0: unlimited.
+    int expertNodeLimit = 0;
     // Token dropping: each expert's buffer holds capacity factor x its mean share of the tokens, padded to it
     // (GShard, Switch Transformer, Megatron-Core with --moe-pad-expert-input-to-capacity); tokens beyond it skip the
     // expert. 0: dropless routing, where the busiest expert sets the pace.
     double expertCapacityFactor = 0;
+
+    // Uneven pipeline stages. Megatron's --decoder-first/last-pipeline-num-layers: the first and last pipeline ranks
+    // hold these many transformer layers, the others split the rest (0: an even split). Megatron's
+    // --account-for-embedding/loss-in-pipeline-split: the embedding, and the LM head with the loss, count as a layer
+    // of the first and the last virtual stage.
+    int firstStageLayers = 0;
+    int lastStageLayers = 0;
+    bool embeddingStage = false;
+    bool lossStage = false;
+    // An explicit layout, pp x virtualStages chunks in pipeline order; it replaces the four fields above. Empty: the
+    // layers split evenly (ceil(layers / pp) on the busiest rank, which also holds the LM head and loss).
+    std::vector<PipelineChunk> pipelineLayout;
 };
 
 // 0 (dropless) or a capacity factor in [1, 16]: below 1 drops tokens even when routing is even; beyond 16 it caps
@@ -69,6 +124,23 @@ inline bool isExpertCapacityFactor(double f)
 {
     return f == 0 || (f >= 1.0 && f <= 16.0);
 }
+
+// FP8 scaling recipes for the linear layers and grouped GEMMs of a BF16+FP8 run: one scale per tensor (Transformer
+// Engine's delayed and current scaling, TorchAO's tensorwise and rowwise), DeepSeek-V3's blockwise scales (1 x 128
+// activation tiles, 128 x 128 weight blocks), or MXFP8's 1 x 32 blocks with E8M0 scales (Blackwell tensor cores).
+enum class Fp8Recipe { Tensorwise, Blockwise, Mxfp8 };
+
+// Megatron-Core's --recompute-modules under selective checkpointing (a bit set): what is rebuilt in backward
+// instead of kept. None set: TorchTitan's op-level SAC (every other matmul output kept).
+enum RecomputeModule : unsigned {
+    RecomputeCoreAttention = 1u << 0, // core_attn: the attention core
+    RecomputeMlp = 1u << 1, // mlp: dense MLPs
+    RecomputeMoe = 1u << 2, // moe: whole MoE layers, their dispatch and combine included
+    RecomputeMoeActivation = 1u << 3, // moe_act: the experts' activation function
+    RecomputeLayernorm = 1u << 4, // layernorm: input and pre-MLP norms
+    RecomputeMlaUpProjection = 1u << 5, // mla_up_proj: MLA's up-projections
+    RecomputeSharedExperts = 1u << 6, // shared_experts
+};
 
 // Framework switches Lambda's MFU paper names as levers.
 struct FrameworkFlags {
@@ -87,6 +159,11 @@ struct FrameworkFlags {
     // an eager run, one pass over each vector where PyTorch's ops make several, and no FP32 copies or SiLU output
     // saved for backward. torch.compile already fuses these, so compiled runs gain nothing more from them.
     bool fusedNormActivation = false;
+    Fp8Recipe fp8Recipe = Fp8Recipe::Tensorwise; // BF16+FP8 runs only
+    unsigned recomputeModules = 0; // RecomputeModule bits; selective checkpointing only
+    // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
+    // --recompute-method block --recompute-num-layers); 0: every layer.
+    int recomputeLayers = 0;
 };
 
 // A throughput the user measured, overlaid on sweeps and used for calibration.

@@ -8,6 +8,8 @@
 #include "core/errors.h"
 #include "core/io/read_file.h"
 #include "core/presets/preset_fields.h"
+#include "core/scenario/parallelism_fields.h"
+#include "core/scenario/parallelism_keys.h"
 
 namespace mfu {
 
@@ -116,6 +118,8 @@ json workloadToJson(const Workload& w)
             packing["padding_fraction"] = p.paddingFraction;
         out["packing"] = packing;
     }
+    if (w.mtpLayers > 0)
+        out["mtp_layers"] = w.mtpLayers;
     if (w.vision.tokensPerSequence > 0)
         out["vision"] = { { "tokens_per_sequence", w.vision.tokensPerSequence },
             { "tokens_per_image", w.vision.tokensPerImage }, { "encoder_trained", w.vision.encoderTrained } };
@@ -124,11 +128,12 @@ json workloadToJson(const Workload& w)
 
 Workload readWorkload(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing", "vision" });
+    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing", "vision", "mtp_layers" });
     Workload w;
     w.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
     w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxTokens).value_or(0);
     w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
+    w.mtpLayers = static_cast<int>(r.optionalInteger("mtp_layers", 0, 64).value_or(0));
     if (const auto p = r.optionalObject("packing"))
         w.packing = readPacking(*p, w.seqLen);
     if (const auto v = r.optionalObject("vision")) {
@@ -160,7 +165,9 @@ double readExpertCapacityFactor(const FieldReader& r)
 Parallelism readParallelism(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "tp", "sequence_parallel", "async_tp", "pp", "virtual_stages", "schedule", "cp", "ep",
-        "hsdp_replicas", "data_parallel", "expert_overlap", "expert_capacity_factor" });
+        "hsdp_replicas", "data_parallel", "expert_overlap", "expert_capacity_factor", "expert_tp", "expert_dispatcher",
+        "expert_balance", "expert_node_limit", "first_stage_layers", "last_stage_layers", "embedding_stage",
+        "loss_stage", "pipeline_layout" });
     Parallelism p;
     p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
     p.sequenceParallel = r.optionalBool("sequence_parallel", true);
@@ -174,16 +181,16 @@ Parallelism readParallelism(const FieldReader& r)
     p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxCount).value_or(1));
     p.dataParallel = readKey<DataParallelKind>(
         r, "data_parallel", dataParallelFromKey, DataParallelKind::Fsdp, "fsdp, zero1, ddp");
-    p.expertOverlap = r.optionalBool("expert_overlap", false);
     p.expertCapacityFactor = readExpertCapacityFactor(r);
+    readExpertAndPipelineFields(r, p);
     return p;
 }
 
 FrameworkFlags readFlags(const FieldReader& r)
 {
-    r.rejectUnknownKeys(
-        { "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled", "optimizer_in_backward",
-            "fp8_scales_in_backward", "attention_kernel", "fused_linear_cross_entropy", "fused_norm_activation" });
+    r.rejectUnknownKeys({ "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled",
+        "optimizer_in_backward", "fp8_scales_in_backward", "attention_kernel", "fused_linear_cross_entropy",
+        "fused_norm_activation", "fp8_recipe", "recompute_modules", "recompute_layers" });
     FrameworkFlags f;
     f.fsdpPrefetchLayers = static_cast<int>(r.optionalInteger("fsdp_prefetch_layers", 0, 1024).value_or(1));
     f.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
@@ -195,6 +202,23 @@ FrameworkFlags readFlags(const FieldReader& r)
     f.fp8ScalesInBackward = r.optionalBool("fp8_scales_in_backward", false);
     f.attentionKernel = readKey<AttentionKernel>(r, "attention_kernel", attentionKernelFromKey, AttentionKernel::Auto,
         "auto, flash3, flash2, flash1, cudnn, unfused");
+    f.fp8Recipe
+        = readKey<Fp8Recipe>(r, "fp8_recipe", fp8RecipeFromKey, Fp8Recipe::Tensorwise, "tensorwise, blockwise, mxfp8");
+    f.recomputeLayers = static_cast<int>(r.optionalInteger("recompute_layers", 0, 100'000).value_or(0));
+    if (r.has("recompute_modules")) {
+        const json& list = r.object().at("recompute_modules");
+        if (!list.is_array())
+            throw FieldError(r.keyPath("recompute_modules"), "must be a list of module names");
+        for (const json& name : list) {
+            if (!name.is_string())
+                throw FieldError(r.keyPath("recompute_modules"), "must be a list of module names");
+            try {
+                f.recomputeModules |= parseRecomputeModules(name.get<std::string>());
+            } catch (const InputError& e) {
+                throw FieldError(r.keyPath("recompute_modules"), e.what());
+            }
+        }
+    }
     return f;
 }
 
@@ -392,6 +416,22 @@ json scenarioToJson(const ScenarioDocument& doc)
     // Written only when on, so that a file without the fused kernels still opens in builds that predate the key.
     if (f.fusedNormActivation)
         flags["fused_norm_activation"] = true;
+    if (f.fp8Recipe != Fp8Recipe::Tensorwise)
+        flags["fp8_recipe"] = fp8RecipeKey(f.fp8Recipe);
+    if (f.recomputeLayers > 0)
+        flags["recompute_layers"] = f.recomputeLayers;
+    if (f.recomputeModules != 0) {
+        json modules = json::array();
+        for (const RecomputeModule m : kAllRecomputeModules)
+            if (f.recomputeModules & m)
+                modules.push_back(recomputeModuleKey(m));
+        flags["recompute_modules"] = modules;
+    }
+    json parallelism = { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp },
+        { "pp", p.pp }, { "virtual_stages", p.virtualStages }, { "schedule", pipelineScheduleKey(p.schedule) },
+        { "cp", p.cp }, { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas },
+        { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_capacity_factor", p.expertCapacityFactor } };
+    writeExpertAndPipelineFields(p, parallelism);
     json points = json::array();
     for (const auto& m : s.measuredPoints)
         points.push_back({ { "label", m.label }, { "seq_len", m.seqLen }, { "gpu_count", m.gpuCount },
@@ -409,12 +449,7 @@ json scenarioToJson(const ScenarioDocument& doc)
                 { "gpu_count", s.cluster.gpuCount }, { "gpus_per_scale_up_domain", s.cluster.gpusPerScaleUpDomain } } },
         { "workload", workloadToJson(s.workload) },
         { "precision", trainingPrecisionKey(s.precision) },
-        { "parallelism",
-            { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp }, { "pp", p.pp },
-                { "virtual_stages", p.virtualStages }, { "schedule", pipelineScheduleKey(p.schedule) }, { "cp", p.cp },
-                { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas },
-                { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_overlap", p.expertOverlap },
-                { "expert_capacity_factor", p.expertCapacityFactor } } },
+        { "parallelism", parallelism },
         { "activation_checkpointing", activationCheckpointingKey(s.activationCheckpointing) },
         { "flags", flags },
         { "mfu_formula", flopFormulaKey(s.mfuFormula) },

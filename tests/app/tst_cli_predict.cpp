@@ -187,6 +187,51 @@ private slots:
         QVERIFY(ddp["time_breakdown_s"]["dp_allreduce"].get<double>() > 0);
     }
 
+    // The MoE and pipeline-layout flags, each taking effect: folded expert parallelism, the dispatchers, an uneven
+    // layout with an MTP layer, the FP8 recipe and Megatron's recompute modules.
+    void predictMoeAndLayoutFlags()
+    {
+        const QString qwen = QStringLiteral("--model qwen3-30b-a3b --gpu b200 --gpus 8 --seq 4096 --micro-batch 8 --ep "
+                                            "8 --ac full --expert-balance forced");
+        const auto a2a = runJson(QStringLiteral("predict"), qwen + QStringLiteral(" --expert-dispatcher alltoall"));
+        const auto deepep = runJson(QStringLiteral("predict"), qwen + QStringLiteral(" --expert-dispatcher deepep"));
+        QVERIFY(a2a.is_object() && deepep.is_object());
+        QVERIFY(deepep["time_breakdown_s"]["ep_alltoall"].get<double>()
+            < a2a["time_breakdown_s"]["ep_alltoall"].get<double>());
+        // EP 8 folded over TP 2 x 4 data-parallel ranks (expert TP 1) is a layout, as Megatron-Core writes it.
+        const auto folded = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model mixtral-8x22b --gpu h100-sxm --gpus 128 --tp 2 --pp 8 --virtual-stages 7 --ep 8 "
+                           "--expert-tp 1 --data-parallel zero1 --seq 4096 --global-batch-tokens 1M"));
+        QVERIFY2(folded.is_object() && folded["fits"].get<bool>(), qPrintable(QString::fromStdString(folded.dump())));
+        // DeepSeek-V3's published layout with its MTP layer, blockwise FP8 and recomputed modules.
+        const auto dsv3 = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model deepseek-v3 --gpu h100-sxm --gpus 1024 --tp 2 --pp 8 --virtual-stages 4 --ep 64 "
+                           "--mtp-layers 1 --pipeline-layout Et*3|(tt|)*29m|L --precision bf16+fp8 --fp8-recipe "
+                           "blockwise --ac selective --recompute-modules moe_act,layernorm,mla_up_proj "
+                           "--data-parallel zero1 --expert-dispatcher deepep --global-batch-tokens 16M"));
+        QVERIFY2(dsv3.is_object() && dsv3["tokens_per_sec_per_gpu"].get<double>() > 0,
+            qPrintable(QString::fromStdString(dsv3.dump())));
+        const Run badLayout = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model deepseek-v3 --gpu h100-sxm --gpus 64 --pp 8 --pipeline-layout Et*3|(tt|*29m|L")
+                .split(QLatin1Char(' ')));
+        QCOMPARE(badLayout.status, 2);
+        QVERIFY2(badLayout.err.contains(QStringLiteral("--pipeline-layout")), qPrintable(badLayout.err));
+        const Run wrongCount = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 16 --pp 2 --stage-layers 10,10")
+                .split(QLatin1Char(' ')));
+        QCOMPARE(wrongCount.status, 2);
+        QVERIFY2(wrongCount.err.contains(QStringLiteral("model's layers")), qPrintable(wrongCount.err));
+        const Run mx = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --precision bf16+fp8 --fp8-recipe mxfp8")
+                .split(QLatin1Char(' ')));
+        QCOMPARE(mx.status, 2);
+        QVERIFY2(mx.err.contains(QStringLiteral("Blackwell")), qPrintable(mx.err));
+        const Run module = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --recompute-modules attention").split(QLatin1Char(' ')));
+        QCOMPARE(module.status, 2);
+        QVERIFY2(module.err.contains(QStringLiteral("--recompute-modules")), qPrintable(module.err));
+    }
+
     // A packed, padded run on the reference's cluster: each lever's prediction with and without it, and --liger-kernel
     // as trainers enable it (the fused loss and the fused norm/activation kernels).
     void predictPackingLevers()
@@ -233,6 +278,8 @@ private slots:
         QVERIFY(j["runs"].size() >= 30);
         QCOMPARE(j["not_fitting"].get<int>(), 0);
         QVERIFY(j["out_of_sample"]["mean_abs_error"].get<double>() <= j["mean_abs_error_bound"].get<double>());
+        QVERIFY(j["out_of_sample_moe"]["mean_abs_error"].get<double>() <= j["moe_mean_abs_error_bound"].get<double>());
+        QVERIFY(j["runs"][0].contains("predicted_time_breakdown_s") && j["runs"][0].contains("architecture"));
         for (const char* key :
             { "id", "source", "measured_tokens_per_sec_per_gpu", "predicted_tokens_per_sec_per_gpu", "error", "fits" })
             QVERIFY2(j["runs"][0].contains(key), key);

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
@@ -16,6 +17,8 @@
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/presets/hf_vision.h"
+#include "core/scenario/parallelism_keys.h"
+#include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_facts.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
@@ -28,6 +31,7 @@ const QString kDocumentLength = QStringLiteral("documentLength");
 const QString kAttentionMask = QStringLiteral("attentionMask");
 const QString kPadding = QStringLiteral("paddingPercent");
 const QString kVisionTokens = QStringLiteral("visionTokens");
+const QString kMtpLayers = QStringLiteral("mtpLayers");
 
 int clampToInt(int64_t v)
 {
@@ -93,6 +97,76 @@ void ParallelismEditor::buildUi()
         form, "ep", tr("&EP:"), tr("Expert-parallel degree"), 1, 4096,
         [](const Scenario& s) { return s.parallelism.ep; }, [](Scenario& s, int v) { s.parallelism.ep = v; });
     addSpin(
+        form, "expertTp", tr("E&xpert TP:"),
+        tr("Tensor-parallel degree of the experts (Megatron-Core's expert-tensor-parallel-size); auto: 1 with EP, "
+           "else TP"),
+        0, 4096, [](const Scenario& s) { return s.parallelism.expertTp; },
+        [](Scenario& s, int v) { s.parallelism.expertTp = v; });
+    if (auto* expertTp = qobject_cast<QSpinBox*>(m_fields[QStringLiteral("expertTp")].widget))
+        expertTp->setSpecialValueText(tr("auto"));
+    addCombo(
+        form, "expertDispatcher", tr("Dis&patcher:"), tr("How MoE tokens reach their experts"),
+        { { tr("NCCL all-to-all"), int(ExpertDispatcher::AllToAll) },
+            { tr("All-gather"), int(ExpertDispatcher::AllGather) }, { tr("DeepEP"), int(ExpertDispatcher::DeepEp) },
+            { tr("HybridEP"), int(ExpertDispatcher::HybridEp) } },
+        [](const Scenario& s) { return int(s.parallelism.expertDispatcher); },
+        [](Scenario& s, int v) { s.parallelism.expertDispatcher = static_cast<ExpertDispatcher>(v); });
+    addCombo(
+        form, "expertOverlap", tr("A2A o&verlap:"),
+        tr("How the MoE all-to-alls are hidden: not, behind another micro-batch in 1F1B, or DualPipe"),
+        { { tr("None"), int(ExpertOverlap::None) }, { tr("1F1B"), int(ExpertOverlap::OneFOneB) },
+            { tr("DualPipe"), int(ExpertOverlap::DualPipe) } },
+        [](const Scenario& s) { return int(s.parallelism.expertOverlap); },
+        [](Scenario& s, int v) { s.parallelism.expertOverlap = static_cast<ExpertOverlap>(v); });
+    addCombo(
+        form, "expertBalance", tr("Routin&g:"),
+        tr("MoE routing balance: dropless (the busiest expert sets the pace) or forced uniform (benchmark mode)"),
+        { { tr("Dropless"), int(ExpertBalance::Dropless) }, { tr("Forced balance"), int(ExpertBalance::Forced) } },
+        [](const Scenario& s) { return int(s.parallelism.expertBalance); },
+        [](Scenario& s, int v) { s.parallelism.expertBalance = static_cast<ExpertBalance>(v); });
+    addSpin(
+        form, "expertNodeLimit", tr("Node limit:"),
+        tr("Node-limited routing: each token's experts on at most this many nodes (0: unlimited)"), 0, 4096,
+        [](const Scenario& s) { return s.parallelism.expertNodeLimit; },
+        [](Scenario& s, int v) { s.parallelism.expertNodeLimit = v; });
+    if (auto* limit = qobject_cast<QSpinBox*>(m_fields[QStringLiteral("expertNodeLimit")].widget))
+        limit->setSpecialValueText(tr("none"));
+    addSpin(
+        form, "firstStageLayers", tr("First stage:"),
+        tr("Transformer layers of the first pipeline stage (Megatron's decoder-first-pipeline-num-layers; 0: even)"), 0,
+        100'000, [](const Scenario& s) { return s.parallelism.firstStageLayers; },
+        [](Scenario& s, int v) { s.parallelism.firstStageLayers = v; });
+    addSpin(
+        form, "lastStageLayers", tr("Last stage:"),
+        tr("Transformer layers of the last pipeline stage (Megatron's decoder-last-pipeline-num-layers; 0: even)"), 0,
+        100'000, [](const Scenario& s) { return s.parallelism.lastStageLayers; },
+        [](Scenario& s, int v) { s.parallelism.lastStageLayers = v; });
+    for (const char* name : { "firstStageLayers", "lastStageLayers" })
+        if (auto* stage = qobject_cast<QSpinBox*>(m_fields[QLatin1String(name)].widget))
+            stage->setSpecialValueText(tr("even"));
+    addCheck(
+        form, "embeddingLossStages", tr("Embedding and loss in the split"),
+        tr("Count the embedding and the LM head with the loss as a layer of the first and last pipeline stages"),
+        [](const Scenario& s) { return int(s.parallelism.embeddingStage && s.parallelism.lossStage); },
+        [](Scenario& s, int v) { s.parallelism.embeddingStage = s.parallelism.lossStage = v != 0; });
+    addText(
+        form, "pipelineLayout", tr("La&yout:"),
+        tr("Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats "
+           "(DeepSeek-V3: Et*3|(tt|)*29m|L); empty: an even split"),
+        tr("even"),
+        [](const Scenario& s) {
+            return s.parallelism.pipelineLayout.empty()
+                ? QString()
+                : QString::fromStdString(pipelineLayoutText(s.parallelism.pipelineLayout));
+        },
+        [](Scenario& s, const QString& text) {
+            s.parallelism.pipelineLayout
+                = text.trimmed().isEmpty() ? std::vector<PipelineChunk> {} : parsePipelineLayout(text.toStdString());
+        });
+    addSpin(
+        form, "mtpLayers", tr("MTP layers:"), tr("Multi-token-prediction layers trained beside the model"), 0, 64,
+        [](const Scenario& s) { return s.workload.mtpLayers; }, [](Scenario& s, int v) { s.workload.mtpLayers = v; });
+    addSpin(
         form, "hsdpReplicas", tr("&HSDP replicas:"), tr("HSDP replica groups (FSDP shards over the rest)"), 1,
         1'000'000, [](const Scenario& s) { return s.parallelism.hsdpReplicas; },
         [](Scenario& s, int v) { s.parallelism.hsdpReplicas = v; });
@@ -156,6 +230,26 @@ void ParallelismEditor::buildUi()
             { tr("Full"), int(ActivationCheckpointing::Full) } },
         [](const Scenario& s) { return int(s.activationCheckpointing); },
         [](Scenario& s, int v) { s.activationCheckpointing = static_cast<ActivationCheckpointing>(v); });
+    addText(
+        form, "recomputeModules", tr("Recompute:"),
+        tr("Megatron's modules recomputed under selective checkpointing: core_attn, mlp, moe, moe_act, layernorm, "
+           "mla_up_proj, shared_experts (e.g. moe_act,layernorm); empty: TorchTitan's op-level SAC"),
+        tr("op-level SAC"),
+        [](const Scenario& s) { return QString::fromStdString(recomputeModulesText(s.flags.recomputeModules)); },
+        [](Scenario& s, const QString& text) { s.flags.recomputeModules = parseRecomputeModules(text.toStdString()); });
+    addSpin(
+        form, "recomputeLayers", tr("Recompute layers:"),
+        tr("With full checkpointing, recompute only this many layers of each pipeline stage (0: all)"), 0, 100'000,
+        [](const Scenario& s) { return s.flags.recomputeLayers; },
+        [](Scenario& s, int v) { s.flags.recomputeLayers = v; });
+    if (auto* layers = qobject_cast<QSpinBox*>(m_fields[QStringLiteral("recomputeLayers")].widget))
+        layers->setSpecialValueText(tr("all"));
+    addCombo(
+        form, "fp8Recipe", tr("FP8 rec&ipe:"), tr("FP8 scaling of a BF16+FP8 run"),
+        { { tr("Per tensor"), int(Fp8Recipe::Tensorwise) }, { tr("Blockwise"), int(Fp8Recipe::Blockwise) },
+            { tr("MXFP8"), int(Fp8Recipe::Mxfp8) } },
+        [](const Scenario& s) { return int(s.flags.fp8Recipe); },
+        [](Scenario& s, int v) { s.flags.fp8Recipe = static_cast<Fp8Recipe>(v); });
     addSpin(
         form, "fsdpPrefetch", tr("FSDP pre&fetch:"), tr("FSDP prefetch depth in layers"), 0, 8,
         [](const Scenario& s) { return s.flags.fsdpPrefetchLayers; },
@@ -217,7 +311,7 @@ ParallelismEditor::Field& ParallelismEditor::addField(
     form->addRow(QString(), reason);
     m_order << key;
     Field& f = m_fields[key];
-    f = { widget, reason, std::move(read), std::move(write) };
+    f = { widget, reason, std::move(read), std::move(write), {}, {} };
     return f;
 }
 
@@ -260,6 +354,40 @@ void ParallelismEditor::addCheck(
     addField(form, name, QString(), check, std::move(read), std::move(write));
     const QString key = QLatin1String(name);
     connect(check, &QCheckBox::toggled, this, [this, key](bool on) { edit(key, on ? 1 : 0); });
+}
+
+void ParallelismEditor::addText(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+    const QString& placeholder, ReadText read, WriteText write)
+{
+    auto* edit = new QLineEdit;
+    edit->setAccessibleName(accessible);
+    edit->setToolTip(accessible);
+    edit->setPlaceholderText(placeholder);
+    Field& f = addField(form, name, label, edit, {}, {});
+    f.readText = std::move(read);
+    f.writeText = std::move(write);
+    const QString key = QLatin1String(name);
+    // Applied on Enter or focus-out, as the other fields.
+    connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] { editText(key, edit->text()); });
+}
+
+void ParallelismEditor::editText(const QString& name, const QString& text)
+{
+    Field& field = m_fields[name];
+    Scenario candidate = m_model->scenario();
+    QString problem;
+    try {
+        field.writeText(candidate, text);
+    } catch (const InputError& e) {
+        problem = QString::fromStdString(e.what());
+    }
+    if (problem.isEmpty())
+        problem = scenarioProblem(candidate);
+    showReason(field, problem);
+    if (!problem.isEmpty())
+        return;
+    m_model->setConfiguration(
+        candidate.parallelism, candidate.activationCheckpointing, candidate.flags, candidate.workload.microBatch);
 }
 
 QString ParallelismEditor::validationReason(const QString& fieldName) const
@@ -324,6 +452,10 @@ void ParallelismEditor::edit(const QString& name, int value)
         m_model->setGlobalBatchTokens(value);
         return;
     }
+    if (name == kMtpLayers) {
+        m_model->setMtpLayers(value);
+        return;
+    }
     m_model->setConfiguration(
         candidate.parallelism, candidate.activationCheckpointing, candidate.flags, candidate.workload.microBatch);
 }
@@ -334,6 +466,12 @@ void ParallelismEditor::syncFromModel()
     for (auto it = m_fields.begin(); it != m_fields.end(); ++it) {
         Field& f = it.value();
         const QSignalBlocker block(f.widget);
+        if (auto* edit = qobject_cast<QLineEdit*>(f.widget)) {
+            if (!edit->hasFocus())
+                edit->setText(f.readText(s));
+            showReason(f, {});
+            continue;
+        }
         const int v = f.read(s);
         if (auto* spin = qobject_cast<QSpinBox*>(f.widget))
             spin->setValue(v);

@@ -1,9 +1,11 @@
 #pragma once
-// ParallelismEditor: how the scenario runs - TP (with SP and async TP), PP (virtual stages, schedule), CP, EP, HSDP
-// replicas, micro-batch, global batch in tokens, activation checkpointing and the framework flags Lambda's MFU paper
-// names. Every edit is checked by the cost model (CostModel::invalidReason) before it reaches the ScenarioModel; an
-// edit that cannot be laid out is explained next to its field and leaves the scenario as it was. Spin boxes apply on
-// every step (arrows, wheel, dragging), typed numbers on Enter, so panels follow the control while it moves.
+// ParallelismEditor: how the scenario runs - TP (with SP and async TP), PP (virtual stages, schedule, uneven stages and
+// Megatron's layout string), CP, EP with expert TP, the MoE dispatcher, overlap and routing balance, HSDP replicas,
+// micro-batch, global batch in tokens, MTP layers, activation checkpointing (with Megatron's recompute modules and
+// layer count), the FP8 recipe and the framework flags Lambda's MFU paper names. Every edit is checked by the cost
+// model (CostModel::invalidReason) before it reaches the ScenarioModel; an edit that cannot be laid out is explained
+// next to its field and leaves the scenario as it was. Spin boxes apply on every step (arrows, wheel, dragging), typed
+// numbers on Enter, so panels follow the control while it moves.
 #include <QHash>
 #include <QString>
 #include <QWidget>
@@ -31,11 +33,17 @@ public:
 private:
     using Write = std::function<void(Scenario&, int)>;
     using Read = std::function<int(const Scenario&)>;
+    // Text fields (the pipeline layout, the recompute modules): written from the text, throwing InputError with
+    // what is wrong in it.
+    using WriteText = std::function<void(Scenario&, const QString&)>;
+    using ReadText = std::function<QString(const Scenario&)>;
     struct Field {
         QWidget* widget = nullptr;
         QLabel* reason = nullptr;
         Read read;
         Write write;
+        ReadText readText;
+        WriteText writeText;
     };
 
     void buildUi();
@@ -45,6 +53,9 @@ private:
         const std::vector<std::pair<QString, int>>& items, Read read, Write write);
     void addCheck(
         QFormLayout* form, const char* name, const QString& text, const QString& accessible, Read read, Write write);
+    void addText(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
+        const QString& placeholder, ReadText read, WriteText write);
+    void editText(const QString& name, const QString& text);
     Field& addField(QFormLayout* form, const char* name, const QString& label, QWidget* widget, Read read, Write write);
     void edit(const QString& name, int value);
     void showReason(Field& field, const QString& text);

@@ -91,6 +91,12 @@ void ScenarioModel::setVision(const VisionWorkload& vision)
     deriveAndNotify();
 }
 
+void ScenarioModel::setMtpLayers(int layers)
+{
+    m_scenario.workload.mtpLayers = layers;
+    deriveAndNotify();
+}
+
 void ScenarioModel::setMicroBatch(int64_t microBatch)
 {
     const int64_t accumulation = accumulationToKeep();

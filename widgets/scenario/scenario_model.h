@@ -66,6 +66,8 @@ public:
     void setPacking(const SequencePacking& packing);
     // Vision tokens of a vision-language run (validated by the caller against the sequence length).
     void setVision(const VisionWorkload& vision);
+    // Multi-token-prediction layers trained beside the model (Workload::mtpLayers).
+    void setMtpLayers(int layers);
     // Cost panel inputs. A change to another GPU resets the price to the one remembered for it (price_memory.h), else
     // its preset's typical price; the same GPU with other constants (calibration) keeps the scenario's price.
     void setPricePerGpuHour(std::optional<double> pricePerGpuHourUsd);

@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/presets/presets.h"
+#include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_file.h"
 #include "shipped_presets.h"
 
@@ -36,10 +37,31 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.workload.packing.attention = PackedAttention::WholeSequence;
     s.workload.packing.paddingFraction = 0.125;
     s.precision = TrainingPrecision::BF16_FP8;
-    s.parallelism
-        = { 8, false, true, 4, 2, PipelineSchedule::ZeroBubble, 2, 4, 2, DataParallelKind::Zero1, true, 1.25 };
+    Parallelism& p = s.parallelism;
+    p.tp = 8;
+    p.sequenceParallel = false;
+    p.asyncTp = true;
+    p.pp = 4;
+    p.virtualStages = 2;
+    p.schedule = PipelineSchedule::ZeroBubble;
+    p.cp = 2;
+    p.ep = 4;
+    p.expertTp = 2;
+    p.hsdpReplicas = 2;
+    p.dataParallel = DataParallelKind::Zero1;
+    p.expertOverlap = ExpertOverlap::OneFOneB;
+    p.expertDispatcher = ExpertDispatcher::DeepEp;
+    p.expertBalance = ExpertBalance::Forced;
+    p.expertNodeLimit = 4;
+    p.expertCapacityFactor = 1.25;
+    // DeepSeek-V3's published layout, as Megatron writes it (the round trip does not check it against the model).
+    p.pipelineLayout = parsePipelineLayout("Et*3|(tt|)*29m|L");
+    s.workload.mtpLayers = 1;
     s.activationCheckpointing = ActivationCheckpointing::Full;
     s.flags = { 2, true, false, false, true, true, AttentionKernel::Cudnn, true, true };
+    s.flags.fp8Recipe = Fp8Recipe::Blockwise;
+    s.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
+    s.flags.recomputeLayers = 3;
     s.mfuFormula = FlopFormula::PerComponentCausal;
     s.measuredThroughput = Throughput { 1234.5678, ThroughputScope::PerGpu };
     s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
@@ -182,6 +204,19 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(parallelism.dataParallel);
         SAME(parallelism.expertOverlap);
         SAME(parallelism.expertCapacityFactor);
+        SAME(parallelism.expertTp);
+        SAME(parallelism.expertDispatcher);
+        SAME(parallelism.expertBalance);
+        SAME(parallelism.expertNodeLimit);
+        SAME(parallelism.firstStageLayers);
+        SAME(parallelism.lastStageLayers);
+        SAME(parallelism.embeddingStage);
+        SAME(parallelism.lossStage);
+        QVERIFY(b.parallelism.pipelineLayout == a.parallelism.pipelineLayout);
+        SAME(workload.mtpLayers);
+        SAME(flags.fp8Recipe);
+        SAME(flags.recomputeModules);
+        SAME(flags.recomputeLayers);
         SAME(activationCheckpointing);
         SAME(flags.fsdpPrefetchLayers);
         SAME(flags.reduceInBf16);
@@ -307,6 +342,8 @@ private slots:
         QVERIFY(!reopened.scenario.cost.targetMfu);
         // Keys added later are written only when set, so a file that does not use them opens in earlier builds.
         QVERIFY(!nlohmann::json::parse(scenarioFileText(d)).at("flags").contains("fused_norm_activation"));
+        QVERIFY(!nlohmann::json::parse(scenarioFileText(d)).at("parallelism").contains("pipeline_layout"));
+        QVERIFY(!nlohmann::json::parse(scenarioFileText(d)).at("workload").contains("mtp_layers"));
     }
 
     void versionZeroFixture()
@@ -390,6 +427,16 @@ private slots:
         QTest::newRow("capacity factor below 1")
             << edited([](auto& j) { j["parallelism"]["expert_capacity_factor"] = 0.5; })
             << "parallelism.expert_capacity_factor";
+        QTest::newRow("bad dispatcher") << edited([](auto& j) { j["parallelism"]["expert_dispatcher"] = "nccl"; })
+                                        << "parallelism.expert_dispatcher";
+        QTest::newRow("bad pipeline layout")
+            << edited([](auto& j) { j["parallelism"]["pipeline_layout"] = "Et*3|(tt|*29"; })
+            << "parallelism.pipeline_layout";
+        QTest::newRow("bad recompute module") << edited([](auto& j) {
+            j["flags"]["recompute_modules"] = { "moe_act", "attention" };
+        }) << "flags.recompute_modules";
+        QTest::newRow("bad FP8 recipe") << edited([](auto& j) { j["flags"]["fp8_recipe"] = "nvfp4"; })
+                                        << "flags.fp8_recipe";
         QTest::newRow("bad attention kernel")
             << edited([](auto& j) { j["flags"]["attention_kernel"] = "flash4"; }) << "flags.attention_kernel";
         QTest::newRow("MFU as percent") << edited([](auto& j) { j["measured_points"][1]["mfu"] = 38.5; })

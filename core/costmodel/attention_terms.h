@@ -1,0 +1,23 @@
+#pragma once
+// The attention core of one micro-batch on one GPU (always BF16): the causal half of the S x S square per query,
+// split over TP heads, at the efficiency of the scenario's kernel (attention_kernels.h), plus the other token mixers
+// (recurrences, the sparse-attention indexer). Packed documents masked apart attend within their own document.
+// docs/cost-model.md, "Attention".
+#include "core/costmodel/step_context.h"
+
+namespace mfu {
+
+struct AttentionTime {
+    double forward = 0; // seconds per micro-batch
+    double backward = 0;
+    bool unfused = false; // scores materialised in HBM (and kept for backward)
+    double total() const { return forward + backward; }
+};
+
+AttentionTime attentionTime(const StepContext& x);
+
+// A length-weighted average over the packed documents of f(document length), or f(sequence) when the sequence is
+// one document (or attends over the whole packed sequence).
+double overDocuments(const StepContext& x, double (*f)(const StepContext&, double));
+
+} // namespace mfu

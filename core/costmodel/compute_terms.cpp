@@ -1,0 +1,104 @@
+#include "core/costmodel/compute_terms.h"
+
+#include <algorithm>
+
+#include "core/costmodel/cost_model.h"
+#include "core/model/vision_encoder.h"
+
+namespace mfu {
+
+double gemmShapeFactor(double d, const CostModelConstants& c)
+{
+    return d / (d + c.gemmHalfSaturationDim);
+}
+
+double linearGemmPeak(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    double ratio = c.fp8GemmEfficiencyRatio;
+    if (x.scenario->flags.fp8Recipe == Fp8Recipe::Blockwise)
+        ratio *= c.fp8BlockwiseGemmRatio;
+    else if (x.scenario->flags.fp8Recipe == Fp8Recipe::Mxfp8)
+        ratio *= c.fp8MxGemmRatio;
+    const double linearPeak = x.fp8 ? x.peakFp8 * ratio : x.peakBf16;
+    return linearPeak * c.gemmEfficiency;
+}
+
+double tokensPerExpert(const StepContext& x)
+{
+    const ModelShape& sh = *x.shape;
+    if (!(sh.experts > 0))
+        return 0;
+    // A GPU routes its T / tp tokens k times; the EP group spreads them over its E experts, each of which the expert
+    // TP ranks share, every one of them seeing all of the expert's tokens.
+    return x.moeTokensPerMicroBatch * x.expertTp * sh.expertsPerToken * x.ep / sh.experts;
+}
+
+double groupedGemmShapeFactor(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const double width = std::min(sh.ffnWidth / x.expertTp, sh.expertDispatchWidth);
+    const double m = tokensPerExpert(x);
+    const double pflops = x.peakBf16 / 1e15; // the tensor cores' generation: FP8 halves the MMA time, not the rest
+    return width / (width + c.groupedGemmHalfSaturationDimPerPflops * pflops)
+        * (m / (m + c.groupedGemmHalfSaturationTokensPerPflops * pflops));
+}
+
+MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)
+{
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const Scenario& s = *x.scenario;
+    const double tp = x.tp, tokens = x.tokensPerMicroBatch, dModel = sh.layer.hidden;
+    // Linear layers run on the FP8 peak in BF16+FP8 runs; the router and the LM head stay BF16.
+    const double gemmPeak = linearGemmPeak(x);
+    const double fQkv = gemmShapeFactor(std::min({ tokens, sh.qkvOut / tp, dModel }), c);
+    const double fOut = gemmShapeFactor(std::min({ tokens, dModel, sh.attnOut / tp }), c);
+
+    MatmulTime m;
+    m.qkvShapeFactor = fQkv;
+    if (sh.experts > 0) {
+        // Shared experts and dense layers split by TP; the routed experts as grouped GEMMs at the busiest expert's
+        // load.
+        const double fDense = gemmShapeFactor(std::min({ tokens, sh.denseFfnWidth / tp, dModel }), c);
+        const double routed = sh.routedFfnShare * sh.ffnFlops;
+        const double dense = sh.ffnFlops - routed;
+        m.layerForwardPerToken = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + (dense > 0 ? dense / fDense : 0.0)
+                                     + x.expertLoad * routed / groupedGemmShapeFactor(x))
+                / (tp * gemmPeak)
+            + sh.routerFlops / (x.peakBf16 * c.gemmEfficiency);
+        const double denseMlpShare = sh.layer.ffnDim > 0 ? sh.layer.denseMlpFfnDim / sh.layer.ffnDim : 0.0;
+        m.denseMlpPerToken = denseMlpShare > 0 ? denseMlpShare * sh.ffnFlops / fDense / (tp * gemmPeak) : 0.0;
+        const double shared = dense - denseMlpShare * sh.ffnFlops;
+        m.sharedExpertsPerToken = shared > 0 ? shared / fDense / (tp * gemmPeak) : 0.0;
+        m.routedExpertsPerToken = x.expertLoad * routed / groupedGemmShapeFactor(x) / (tp * gemmPeak);
+    } else {
+        const double fFfn = gemmShapeFactor(std::min({ tokens, sh.ffnWidth / tp, dModel }), c);
+        m.layerForwardPerToken = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + sh.ffnFlops / fFfn) / (tp * gemmPeak)
+            + sh.routerFlops / (x.peakBf16 * c.gemmEfficiency);
+        m.denseMlpPerToken = sh.ffnFlops / fFfn / (tp * gemmPeak);
+    }
+    const double fHead = gemmShapeFactor(std::min({ tokens, sh.vocab / tp, dModel }), c);
+    const double headForward = 2.0 * dModel * sh.vocab / tp / (x.peakBf16 * c.gemmEfficiency * fHead);
+    // The LM head and loss run on the last stage, which sets the pace of the pipeline (critical path); each MTP layer
+    // adds its projection and an LM head pass of its own.
+    if (x.headPassesOnStage == 1.0 && x.mtpLayersOnStage == 0)
+        m.forward = tokens * (x.layersPerStage * m.layerForwardPerToken + headForward);
+    else
+        m.forward = tokens
+            * (x.layersPerStage * m.layerForwardPerToken + x.headPassesOnStage * headForward
+                + x.mtpLayersOnStage * sh.mtpProjectionFlops / (tp * gemmPeak * fQkv));
+    // A vision-language run's encoder (core/model/vision_encoder.h): its training FLOPs for the micro-batch's vision
+    // tokens at the GEMM efficiency, replicated on each TP rank (encoders are small and trained data-parallel).
+    // Unvalidated: no published run in the validation table has one.
+    if (model.vision && s.workload.vision.tokensPerSequence > 0
+        && s.workload.vision.tokensPerSequence <= s.workload.seqLen) {
+        const double perToken = visionFlopsPerSequenceToken(*model.vision, s.workload.vision, s.workload.seqLen);
+        m.visionTraining = tokens * perToken / (x.peakBf16 * c.gemmEfficiency);
+        m.visionForward = s.workload.vision.encoderTrained ? m.visionTraining / 3.0 : m.visionTraining;
+    }
+    return m;
+}
+
+} // namespace mfu

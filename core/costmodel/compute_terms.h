@@ -1,0 +1,40 @@
+#pragma once
+// The matmuls of one micro-batch on one GPU: every GEMM's forward FLOPs over the peak of its format times an
+// efficiency that falls as its limiting dimension shrinks; backward is twice the forward (docs/cost-model.md,
+// "Matmuls").
+#include "core/costmodel/step_context.h"
+
+namespace mfu {
+
+struct ModelSpec;
+
+// Efficiency factor of a GEMM whose limiting dimension (the smallest of tokens, out and in per GPU) is d:
+// d / (d + gemmHalfSaturationDim).
+double gemmShapeFactor(double d, const CostModelConstants& c);
+
+struct MatmulTime {
+    double layerForwardPerToken = 0; // one layer's GEMMs, seconds per token (forward)
+    double qkvShapeFactor = 1; // the QKV projection's shape factor (MLA's up-projections run at it too)
+    // Parts of layerForwardPerToken that selective recompute of Megatron's modules repeats: dense layers' MLPs, shared
+    // experts, and routed experts (at the busiest expert's load).
+    double denseMlpPerToken = 0, sharedExpertsPerToken = 0, routedExpertsPerToken = 0;
+    double forward = 0; // the stage's layers and the LM head, seconds per micro-batch
+    double visionTraining = 0; // a vision-language run's encoder, forward and backward (0 without one)
+    double visionForward = 0; // its forward alone, what full checkpointing repeats
+    double total() const { return 3.0 * forward + visionTraining; } // forward, and backward at twice the forward
+};
+
+MatmulTime matmulTime(const StepContext& x, const ModelSpec& model);
+
+// The peak linear layers run at: the format's dense peak (FP8 x the recipe's efficiency ratio in BF16+FP8 runs) x
+// gemmEfficiency, before the shape factor.
+double linearGemmPeak(const StepContext& x);
+
+// Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per
+// micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x
+// (tokens / (tokens + groupedGemmHalfSaturationTokens)), width the expert's per expert-TP rank or the dispatched
+// vector's, whichever is smaller.
+double tokensPerExpert(const StepContext& x);
+double groupedGemmShapeFactor(const StepContext& x);
+
+} // namespace mfu

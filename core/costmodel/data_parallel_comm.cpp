@@ -1,0 +1,96 @@
+#include "core/costmodel/data_parallel_comm.h"
+
+#include <algorithm>
+
+#include "core/costmodel/cost_model.h"
+
+namespace mfu {
+
+int expertShardGroup(const StepContext& x, int denseGroup)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    const long long ranks = static_cast<long long>(denseGroup) * par.tp;
+    const long long expertBlock = static_cast<long long>(par.ep) * static_cast<long long>(x.expertTp);
+    return expertBlock > 0 ? static_cast<int>(ranks / expertBlock) : denseGroup;
+}
+
+FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSeconds)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    FsdpComm f;
+    f.reshardEachMicroBatch = par.pp == 1;
+    if (!x.fsdp || x.fsdpGroup <= 1)
+        return f;
+    const double units = x.fsdpUnits;
+    const CommGroup g { x.fsdpGroup, par.tp };
+    const double denseUnit = x.denseStageParams / units;
+    f.allGather = units * collectiveSeconds(Collective::AllGather, denseUnit * 2.0, g, x.tiers);
+    f.reduceScatter = units * collectiveSeconds(Collective::ReduceScatter, denseUnit * x.reduceBytes, g, x.tiers);
+    // Experts shard over the ranks that hold the same experts, ep x expert TP apart.
+    const int expertGroup = expertShardGroup(x, x.fsdpGroup);
+    if (x.expertParams > 0 && expertGroup > 1) {
+        const CommGroup ge { expertGroup, par.ep * static_cast<int>(x.expertTp) };
+        const double expertUnit = x.expertStageParams / x.layersPerStage;
+        f.allGather += x.layersPerStage * collectiveSeconds(Collective::AllGather, expertUnit * 2.0, ge, x.tiers);
+        f.reduceScatter
+            += x.layersPerStage * collectiveSeconds(Collective::ReduceScatter, expertUnit * x.reduceBytes, ge, x.tiers);
+    }
+    if (!(f.allGather > 0))
+        return f;
+    const double share = x.prefetchExposedShare;
+    // The first all-gather and the last reduce-scatter have nothing to hide behind: one unit of each is exposed.
+    if (f.reshardEachMicroBatch) {
+        f.allGatherForwardExposed = exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units;
+        const double backwardComm = f.allGather + f.reduceScatter;
+        const double backwardExposed
+            = exposedAfterOverlap(backwardComm, backwardSeconds, share) + f.reduceScatter / units;
+        f.allGatherBackwardExposed = backwardExposed * f.allGather / backwardComm;
+        f.reduceScatterExposed = backwardExposed - f.allGatherBackwardExposed;
+    } else {
+        f.allGatherStepExposed = exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units;
+        f.reduceScatterStepExposed
+            = exposedAfterOverlap(f.reduceScatter, backwardSeconds, share) + f.reduceScatter / units;
+    }
+    return f;
+}
+
+DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, double backwardSeconds)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    DataParallelSync d;
+    // HSDP: the gradient shard all-reduced across replicas; the last bucket is exposed.
+    if (x.fsdp && par.hsdpReplicas > 1) {
+        const CommGroup g { par.hsdpReplicas, par.tp * x.fsdpGroup };
+        const double buffer = x.modelParallelParams / x.fsdpGroup * x.reduceBytes;
+        const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, x.tiers);
+        d.gradients = { ar, std::max(0.0, ar - backwardSeconds) + ar / x.fsdpUnits };
+    }
+    // DDP and ZeRO-1 (Megatron's distributed optimizer): every data-parallel rank holds the whole model-parallel
+    // shard. DDP all-reduces the gradients once per step; ZeRO-1 reduce-scatters them and all-gathers the updated
+    // BF16 weights, which Megatron overlaps with the next forward (--overlap-param-gather). The gradient bucket
+    // sync hides behind the last backward but for its last bucket. Experts reduce over the ranks that share them.
+    if (!x.fsdp && x.dataParallel * x.cp > 1) {
+        const int group = static_cast<int>(x.dataParallel) * par.cp;
+        const CommGroup g { group, par.tp };
+        const double denseRank = x.denseStageParams;
+        const double expertRank = x.expertStageParams;
+        const int expertGroup = std::max(1, expertShardGroup(x, group));
+        const CommGroup ge { expertGroup, par.ep * static_cast<int>(x.expertTp) };
+        const bool zero1 = par.dataParallel == DataParallelKind::Zero1;
+        const Collective gradSync = zero1 ? Collective::ReduceScatter : Collective::AllReduce;
+        double grad = collectiveSeconds(gradSync, denseRank * x.reduceBytes, g, x.tiers);
+        if (expertRank > 0 && expertGroup > 1)
+            grad += collectiveSeconds(gradSync, expertRank * x.reduceBytes, ge, x.tiers);
+        d.gradients = { grad, std::max(0.0, grad - backwardSeconds) + grad / x.fsdpUnits };
+        if (zero1) {
+            double gather = collectiveSeconds(Collective::AllGather, denseRank * 2.0, g, x.tiers);
+            if (expertRank > 0 && expertGroup > 1)
+                gather += collectiveSeconds(Collective::AllGather, expertRank * 2.0, ge, x.tiers);
+            d.weightGather = { gather,
+                exposedAfterOverlap(gather, forwardSeconds, x.prefetchExposedShare) + gather / x.fsdpUnits };
+        }
+    }
+    return d;
+}
+
+} // namespace mfu

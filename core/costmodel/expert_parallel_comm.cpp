@@ -1,0 +1,140 @@
+#include "core/costmodel/expert_parallel_comm.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/costmodel/cost_model.h"
+
+namespace mfu {
+
+namespace {
+
+// Distinct bins k uniform picks among n bins land in, on average: n (1 - (1 - 1/n)^k).
+double distinctOf(double k, double n)
+{
+    return n <= 1 ? 1.0 : n * (1.0 - std::pow(1.0 - 1.0 / n, k));
+}
+
+bool deepEpLike(ExpertDispatcher d)
+{
+    return d == ExpertDispatcher::DeepEp || d == ExpertDispatcher::HybridEp;
+}
+
+// Checkpointing that repeats the MoE layer's forward repeats its dispatch and combine: the share of the stage's
+// layers it repeats.
+double moeForwardRepeated(const StepContext& x)
+{
+    const Scenario& s = *x.scenario;
+    if (s.activationCheckpointing == ActivationCheckpointing::Selective && (s.flags.recomputeModules & RecomputeMoe))
+        return 1.0;
+    return x.fullRecomputeShare;
+}
+
+} // namespace
+
+DispatchBytes dispatchBytes(const StepContext& x, double bytesPerElement)
+{
+    const ModelShape& sh = *x.shape;
+    const Parallelism& par = x.scenario->parallelism;
+    DispatchBytes b;
+    const int n = par.ep;
+    if (n <= 1)
+        return b;
+    const double tokens = x.moeTokensPerMicroBatch * x.expertLoad; // the busiest rank's
+    const double vector = sh.expertDispatchWidth * bytesPerElement;
+    const double k = sh.expertsPerToken;
+    // Members of the EP group per scale-up domain, and the domains it spans.
+    const CommGroup g { n, x.expertGroupStride };
+    const int local = g.crossesDomain(x.tiers.domainGpus) ? g.membersPerDomain(x.tiers.domainGpus) : n;
+    const double domains = std::ceil(static_cast<double>(n) / local);
+    const double localShare = static_cast<double>(local - 1) / static_cast<double>(n - 1);
+    switch (par.expertDispatcher) {
+    case ExpertDispatcher::AllToAll: {
+        // One copy per routed expert; the copies for experts on this GPU stay.
+        const double sent = tokens * k * vector * (n - 1.0) / n;
+        b.scaleUp = sent * localShare;
+        b.scaleOut = sent * (1.0 - localShare);
+        return b;
+    }
+    case ExpertDispatcher::AllGather: {
+        // Every GPU gathers the group's tokens: it sends its own to the n - 1 others.
+        const double sent = tokens * vector * (n - 1.0);
+        b.scaleUp = sent * localShare;
+        b.scaleOut = sent * (1.0 - localShare);
+        return b;
+    }
+    case ExpertDispatcher::DeepEp:
+    case ExpertDispatcher::HybridEp: {
+        // One copy per destination GPU (not per expert); across domains one copy per destination domain over RDMA,
+        // at most the node limit, forwarded over NVLink inside it.
+        const double gpus = distinctOf(k, n);
+        b.scaleUp = tokens * vector * gpus * (n - 1.0) / n;
+        if (domains > 1) {
+            double reached = distinctOf(k, domains);
+            if (par.expertNodeLimit > 0)
+                reached = std::min(reached, static_cast<double>(par.expertNodeLimit));
+            // The copies forwarded inside the destination domains are among the NVLink bytes above.
+            b.scaleOut = tokens * vector * reached * (domains - 1.0) / domains;
+        }
+        return b;
+    }
+    }
+    return b;
+}
+
+double dispatchSeconds(const StepContext& x, double bytesPerElement)
+{
+    const CostModelConstants& c = *x.constants;
+    const HardwareSpec& hw = x.scenario->cluster.hardware;
+    const DispatchBytes b = dispatchBytes(x, bytesPerElement);
+    const bool deepEp = deepEpLike(x.scenario->parallelism.expertDispatcher);
+    const double up = deepEp ? std::max(hw.scaleUpBandwidthBytesPerSec, 1.0) * c.deepEpScaleUpEfficiency
+                             : std::min(std::max(hw.scaleUpBandwidthBytesPerSec, 1.0) * c.allToAllScaleUpEfficiency,
+                                 c.allToAllMaxBytesPerSec);
+    const double out = std::max(hw.scaleOutBandwidthBytesPerSec, 1.0)
+        * (deepEp ? c.deepEpScaleOutEfficiency : c.allToAllScaleOutEfficiency);
+    // NVLink and the NIC move their shares at once.
+    return std::max(b.scaleUp / up, b.scaleOut / out) + c.expertDispatchLatencySeconds;
+}
+
+CommTime expertParallelComm(const StepContext& x, double computeSeconds)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    const ModelShape& sh = *x.shape;
+    const CostModelConstants& c = *x.constants;
+    CommTime t;
+    if (par.ep <= 1)
+        return t;
+    const double moeLayers = x.layersPerStage * sh.moeLayerShare;
+    // Dispatch forward in FP8 for BF16+FP8 runs (DeepSeek-V3 section 3.3.2), everything else in BF16: dispatch and
+    // combine forward, the combine's and the dispatch's gradients backward, the forward again under recompute.
+    const double dispatch = x.fp8 ? 1.0 : 2.0;
+    const double repeated = moeForwardRepeated(x);
+    double perLayer = dispatchSeconds(x, dispatch) + 3.0 * dispatchSeconds(x, 2.0)
+        + repeated * (dispatchSeconds(x, dispatch) + dispatchSeconds(x, 2.0));
+    // Expert TP: the received tokens all-gathered over the expert-TP group before the experts, their outputs
+    // reduce-scattered after (and the reverse backward).
+    if (x.expertTp > 1) {
+        const CommGroup g { static_cast<int>(x.expertTp), 1 };
+        const double buffer
+            = x.expertTp * x.moeTokensPerMicroBatch * x.expertLoad * sh.expertsPerToken * sh.expertDispatchWidth * 2.0;
+        const double pair = collectiveSeconds(Collective::AllGather, buffer, g, x.tiers)
+            + collectiveSeconds(Collective::ReduceScatter, buffer, g, x.tiers);
+        perLayer += (2.0 + repeated) * pair;
+    }
+    t.total = moeLayers * perLayer;
+    switch (par.expertOverlap) {
+    case ExpertOverlap::None:
+        t.exposed = t.total * c.expertAllToAllExposedFraction;
+        break;
+    case ExpertOverlap::OneFOneB:
+        t.exposed = exposedAfterOverlap(t.total, computeSeconds, c.expertOneFOneBExposedFraction);
+        break;
+    case ExpertOverlap::DualPipe:
+        t.exposed = exposedAfterOverlap(t.total, computeSeconds, c.expertOverlapExposedFraction);
+        break;
+    }
+    return t;
+}
+
+} // namespace mfu

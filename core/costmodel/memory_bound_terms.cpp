@@ -1,0 +1,93 @@
+#include "core/costmodel/memory_bound_terms.h"
+
+#include "core/costmodel/cost_model.h"
+
+namespace mfu {
+
+MemoryBoundTime memoryBoundTime(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const FrameworkFlags& flags = x.scenario->flags;
+    const double tp = x.tp, tokens = x.tokensPerMicroBatch, layers = x.layersPerStage, dModel = sh.layer.hidden;
+    // torch.compile fuses the norms, SwiGLU and RoPE; an eager run may use Liger Kernel's fused ones instead.
+    const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
+    const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled
+        : fusedKernels                         ? c.elementwiseHiddenPassesFusedKernels
+                                               : c.elementwiseHiddenPassesEager;
+    const double ffnPasses = flags.compiled ? c.elementwiseFfnPassesCompiled
+        : fusedKernels                      ? c.elementwiseFfnPassesFusedKernels
+                                            : c.elementwiseFfnPassesEager;
+    double elementwiseBytes = 2.0 * tokens * layers
+        * (hiddenPasses * dModel / (x.sequenceParallel ? tp : 1.0) + ffnPasses * sh.layer.ffnDim / tp);
+    // Hyper-connections (DeepSeek-V4's mHC, n residual streams): around each of a layer's two sublayers the streams
+    // are read and mixed into its input (n + 1 vectors), and its output and the streams mixed back (2n + 1): 3n + 2
+    // hidden vectors in BF16 per sublayer, forward and twice that backward.
+    if (sh.hyperConnections > 0)
+        elementwiseBytes += 2.0 * tokens * layers * 3.0 * 2.0 * (3.0 * sh.hyperConnections + 2.0) * dModel
+            / (x.sequenceParallel ? tp : 1.0);
+    // A fused linear cross-entropy computes the softmax and its gradient in one kernel per chunk of BF16 logits, the
+    // traffic of a compiled loss.
+    const bool fusedLoss = flags.compiled || flags.fusedLinearCrossEntropy;
+    double lossBytes = tokens * sh.vocab / tp * (fusedLoss ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
+    if (x.headPassesOnStage != 1.0)
+        lossBytes *= x.headPassesOnStage; // each MTP layer has a loss of its own; a stage without the head has none
+    double castBytes = 0;
+    if (x.fp8) {
+        // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
+        // Blockwise and MXFP8 scales quantise in both orientations (the backward GEMMs read the transpose).
+        const double perElement
+            = flags.fp8Recipe == Fp8Recipe::Tensorwise ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
+        const double operands = 2.0 * dModel + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
+        castBytes = perElement * (tokens * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
+    }
+    MemoryBoundTime m;
+    m.elementwiseBytes = elementwiseBytes;
+    m.lossBytes = lossBytes;
+    m.fp8CastBytes = castBytes;
+    m.moeShuffleBytes = moeShuffleBytes(x);
+    m.bytesPerSec = x.hbmBytesPerSec;
+    return m;
+}
+
+double moeShuffleBytes(const StepContext& x)
+{
+    const ModelShape& sh = *x.shape;
+    const CostModelConstants& c = *x.constants;
+    if (!(sh.experts > 0))
+        return 0;
+    const double perToken
+        = c.moePermuteBytesPerElement * (sh.expertsPerToken * x.expertLoad + 1.0) * sh.expertDispatchWidth
+        + c.moeRouterBytesPerExpert * sh.experts;
+    return x.moeTokensPerMicroBatch * x.layersPerStage * sh.moeLayerShare * perToken;
+}
+
+int optimizerGroupOf(const StepContext& x)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    if (par.dataParallel == DataParallelKind::Ddp)
+        return 1;
+    return x.fsdp ? x.fsdpGroup : static_cast<int>(x.dataParallel) * par.cp;
+}
+
+double optimizerTime(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const FrameworkFlags& flags = x.scenario->flags;
+    const double shardParams = x.modelParallelParams / optimizerGroupOf(x);
+    const double optBytes
+        = shardParams * (flags.fusedOptimizer ? c.optimizerBytesPerParamFused : c.optimizerBytesPerParamUnfused);
+    const double optSeconds = optBytes / x.hbmBytesPerSec;
+    return flags.optimizerInBackward ? optSeconds / x.fsdpUnits : optSeconds;
+}
+
+double fp8WeightScaleTime(const StepContext& x)
+{
+    if (!x.fp8 || x.scenario->flags.fp8ScalesInBackward)
+        return 0;
+    const double shardParams = x.modelParallelParams / optimizerGroupOf(x);
+    return shardParams * 4.0 / x.hbmBytesPerSec
+        + static_cast<double>(ringSteps(Collective::AllReduce, x.fsdpGroup)) * x.tiers.scaleUpLatency;
+}
+
+} // namespace mfu

@@ -1,0 +1,40 @@
+#pragma once
+// Work limited by HBM bandwidth rather than FLOPs: elementwise kernels and norms, the loss, FP8 casts (per
+// micro-batch), and the optimizer step (per step). Bytes over HBM bandwidth x hbmEfficiency
+// (docs/cost-model.md, "Memory-bound work").
+#include "core/costmodel/step_context.h"
+
+namespace mfu {
+
+// Bytes per micro-batch, and the achieved HBM bandwidth they move at.
+struct MemoryBoundTime {
+    double elementwiseBytes = 0; // norms, residual adds, SwiGLU, RoPE
+    double lossBytes = 0;
+    double fp8CastBytes = 0;
+    // MoE: routing (softmax or sigmoid, top-k) and the permutation of tokens into expert order and back.
+    double moeShuffleBytes = 0;
+    double bytesPerSec = 1;
+    double elementwise() const { return elementwiseBytes / bytesPerSec; } // seconds per micro-batch
+    double moeShuffle() const { return moeShuffleBytes / bytesPerSec; }
+    double total() const { return (elementwiseBytes + lossBytes + fp8CastBytes + moeShuffleBytes) / bytesPerSec; }
+};
+
+MemoryBoundTime memoryBoundTime(const StepContext& x);
+
+// MoE routing and token permutation per micro-batch, bytes: per token a GPU routes and MoE layer,
+// moePermuteBytesPerElement x (k x expert load + 1) x the dispatched width (permute: read one vector, write k; the
+// unpermute the reverse; forward and backward), and moeRouterBytesPerExpert x the experts for the router's logits.
+double moeShuffleBytes(const StepContext& x);
+
+// Ranks the FP32 master weights and AdamW moments are sharded over: the FSDP group, every data-parallel and CP rank
+// under ZeRO-1, none under DDP.
+int optimizerGroupOf(const StepContext& x);
+
+// The optimizer step over the local shard, seconds per step (hidden but for one unit's share when it runs inside
+// backward).
+double optimizerTime(const StepContext& x);
+// BF16+FP8: the weight-scale pass over the local shard after backward, seconds per step; 0 when the scales are
+// precomputed in backward (Lambda's MFU paper, 3.4) or the run is BF16.
+double fp8WeightScaleTime(const StepContext& x);
+
+} // namespace mfu

@@ -1,0 +1,43 @@
+#include "core/costmodel/model_parallel_comm.h"
+
+#include <algorithm>
+
+#include "core/costmodel/cost_model.h"
+
+namespace mfu {
+
+CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
+{
+    const Scenario& s = *x.scenario;
+    CommTime t;
+    if (s.parallelism.tp <= 1)
+        return t;
+    const CommGroup g { s.parallelism.tp, 1 };
+    const double buffer = x.tokensPerMicroBatch * x.shape->layer.hidden * 2.0;
+    const double pair = collectiveSeconds(Collective::AllGather, buffer, g, x.tiers)
+        + collectiveSeconds(Collective::ReduceScatter, buffer, g, x.tiers);
+    const double passes = 2.0 + x.fullRecomputeShare;
+    t.total = x.layersPerStage * 2.0 * pair * passes;
+    t.exposed = s.parallelism.asyncTp && x.sequenceParallel
+        ? exposedAfterOverlap(t.total, matmulSeconds, x.constants->asyncTpExposedFraction)
+        : t.total;
+    return t;
+}
+
+CommTime contextParallelComm(const StepContext& x, double attentionSeconds)
+{
+    const Scenario& s = *x.scenario;
+    CommTime t;
+    if (s.parallelism.cp <= 1)
+        return t;
+    const LayerShape& l = x.shape->layer;
+    const CommGroup g { s.parallelism.cp, s.parallelism.tp };
+    const double kvBuffer
+        = x.cp * x.tokensPerMicroBatch * (l.kvHeads * (l.qkHeadDim + l.vHeadDim)) / std::min(x.tp, l.kvHeads) * 2.0;
+    const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, x.tiers);
+    t.total = x.layersPerStage * (3.0 * one);
+    t.exposed = exposedAfterOverlap(t.total, attentionSeconds, x.constants->contextParallelExposedFraction);
+    return t;
+}
+
+} // namespace mfu

@@ -1,0 +1,145 @@
+#include "core/scenario/parallelism_keys.h"
+
+#include "core/errors.h"
+
+namespace mfu {
+
+namespace {
+template <typename Enum, size_t N>
+std::optional<Enum> fromKey(std::string_view key, const Enum (&all)[N], std::string_view (*keyOf)(Enum))
+{
+    for (const Enum e : all)
+        if (key == keyOf(e))
+            return e;
+    return std::nullopt;
+}
+} // namespace
+
+std::string_view expertDispatcherKey(ExpertDispatcher d)
+{
+    switch (d) {
+    case ExpertDispatcher::AllToAll:
+        return "alltoall";
+    case ExpertDispatcher::AllGather:
+        return "allgather";
+    case ExpertDispatcher::DeepEp:
+        return "deepep";
+    case ExpertDispatcher::HybridEp:
+        return "hybridep";
+    }
+    return "alltoall";
+}
+
+std::optional<ExpertDispatcher> expertDispatcherFromKey(std::string_view key)
+{
+    static constexpr ExpertDispatcher all[] = { ExpertDispatcher::AllToAll, ExpertDispatcher::AllGather,
+        ExpertDispatcher::DeepEp, ExpertDispatcher::HybridEp };
+    return fromKey(key, all, expertDispatcherKey);
+}
+
+std::string_view expertOverlapKey(ExpertOverlap o)
+{
+    switch (o) {
+    case ExpertOverlap::None:
+        return "none";
+    case ExpertOverlap::OneFOneB:
+        return "1f1b";
+    case ExpertOverlap::DualPipe:
+        return "dualpipe";
+    }
+    return "none";
+}
+
+std::optional<ExpertOverlap> expertOverlapFromKey(std::string_view key)
+{
+    static constexpr ExpertOverlap all[] = { ExpertOverlap::None, ExpertOverlap::OneFOneB, ExpertOverlap::DualPipe };
+    return fromKey(key, all, expertOverlapKey);
+}
+
+std::string_view expertBalanceKey(ExpertBalance b)
+{
+    return b == ExpertBalance::Forced ? "forced" : "dropless";
+}
+
+std::optional<ExpertBalance> expertBalanceFromKey(std::string_view key)
+{
+    static constexpr ExpertBalance all[] = { ExpertBalance::Dropless, ExpertBalance::Forced };
+    return fromKey(key, all, expertBalanceKey);
+}
+
+std::string_view fp8RecipeKey(Fp8Recipe r)
+{
+    switch (r) {
+    case Fp8Recipe::Tensorwise:
+        return "tensorwise";
+    case Fp8Recipe::Blockwise:
+        return "blockwise";
+    case Fp8Recipe::Mxfp8:
+        return "mxfp8";
+    }
+    return "tensorwise";
+}
+
+std::optional<Fp8Recipe> fp8RecipeFromKey(std::string_view key)
+{
+    static constexpr Fp8Recipe all[] = { Fp8Recipe::Tensorwise, Fp8Recipe::Blockwise, Fp8Recipe::Mxfp8 };
+    return fromKey(key, all, fp8RecipeKey);
+}
+
+std::string_view recomputeModuleKey(RecomputeModule m)
+{
+    switch (m) {
+    case RecomputeCoreAttention:
+        return "core_attn";
+    case RecomputeMlp:
+        return "mlp";
+    case RecomputeMoe:
+        return "moe";
+    case RecomputeMoeActivation:
+        return "moe_act";
+    case RecomputeLayernorm:
+        return "layernorm";
+    case RecomputeMlaUpProjection:
+        return "mla_up_proj";
+    case RecomputeSharedExperts:
+        return "shared_experts";
+    }
+    return "";
+}
+
+std::optional<RecomputeModule> recomputeModuleFromKey(std::string_view key)
+{
+    return fromKey(key, kAllRecomputeModules, recomputeModuleKey);
+}
+
+unsigned parseRecomputeModules(std::string_view text)
+{
+    unsigned bits = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find_first_of(", ", pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::string_view word = text.substr(pos, end - pos);
+        if (!word.empty()) {
+            const auto m = recomputeModuleFromKey(word);
+            if (!m)
+                throw InputError("recompute module '" + std::string(word)
+                    + "' is not one of core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts");
+            bits |= *m;
+        }
+        pos = end + 1;
+    }
+    return bits;
+}
+
+std::string recomputeModulesText(unsigned modules)
+{
+    std::string out;
+    for (const RecomputeModule m : kAllRecomputeModules)
+        if (modules & m)
+            out += (out.empty() ? "" : ",") + std::string(recomputeModuleKey(m));
+    return out;
+}
+
+} // namespace mfu

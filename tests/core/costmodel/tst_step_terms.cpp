@@ -1,0 +1,625 @@
+// Each term of the step time (core/costmodel/*_terms.h, *_comm.h) on a context stated by hand with round numbers,
+// against the answer worked out in the comment above each check. The context: 10 layers a stage of width 1,000,
+// 1,000 tokens per micro-batch, a 1 PFLOP/s BF16 peak (2 PFLOP/s FP8), 1 TB/s of achieved HBM bandwidth, 100 GB/s
+// scale-up links in domains of 8 GPUs and 10 GB/s to the next domain, no latency unless a test sets it.
+#include <QtTest>
+
+#include "core/costmodel/attention_terms.h"
+#include "core/costmodel/compute_terms.h"
+#include "core/costmodel/cost_model.h"
+#include "core/costmodel/data_parallel_comm.h"
+#include "core/costmodel/expert_parallel_comm.h"
+#include "core/costmodel/memory_bound_terms.h"
+#include "core/costmodel/model_parallel_comm.h"
+#include "core/costmodel/overhead_terms.h"
+#include "core/costmodel/overlap.h"
+#include "core/costmodel/pipeline_terms.h"
+#include "core/costmodel/recompute_terms.h"
+#include "core/costmodel/step_context.h"
+#include "costmodel_fixtures.h"
+
+using namespace mfu;
+using namespace mfu::test;
+
+namespace {
+
+// A dense model of 10 layers: hidden 1,000, 8 heads of 128 (Q 1,024 wide, K and V 1,024 each: MHA), FFN 3,000
+// (SwiGLU), vocabulary 3,000. Forward FLOP per token of one layer: QKV 2 x 1,000 x 3,072, output 2 x 1,024 x 1,000,
+// FFN 3 x 2 x 1,000 x 3,000.
+ModelShape handShape()
+{
+    ModelShape sh;
+    sh.layers = 10;
+    sh.vocab = 3000;
+    sh.layer.hidden = 1000;
+    sh.layer.heads = 8;
+    sh.layer.kvHeads = 8;
+    sh.layer.qkHeadDim = 128;
+    sh.layer.vHeadDim = 128;
+    sh.layer.ffnDim = 3000;
+    sh.qkvOut = 3072;
+    sh.attnOut = 1024;
+    sh.ffnWidth = 3000;
+    sh.qkvFlops = 2.0 * 1000 * 3072;
+    sh.outProjFlops = 2.0 * 1024 * 1000;
+    sh.ffnFlops = 6.0 * 1000 * 3000;
+    sh.activeLinearParamsPerLayer = (sh.qkvFlops + sh.outProjFlops + sh.ffnFlops) / 2.0;
+    sh.totalParams = 1e9;
+    sh.fullAttentionShare = 1.0;
+    return sh;
+}
+
+// Efficiencies chosen so the arithmetic stays round: GEMMs at half the peak, half of that again at a limiting
+// dimension of 1,000; attention at 0.5 forward, 0.25 backward, whatever the sequence.
+CostModelConstants handConstants()
+{
+    CostModelConstants c;
+    c.gemmEfficiency = 0.5;
+    c.gemmHalfSaturationDim = 1000;
+    c.fp8GemmEfficiencyRatio = 0.5;
+    c.attentionForwardEfficiency = 0.5;
+    c.attentionBackwardEfficiency = 0.25;
+    c.attentionHalfSaturationSeq = 0;
+    c.contextParallelAttentionEfficiency = 0.5;
+    // Grouped GEMMs at a 1 PFLOP/s peak: half efficiency at a width of 500 and at 500 tokens per expert.
+    c.groupedGemmHalfSaturationDimPerPflops = 500;
+    c.groupedGemmHalfSaturationTokensPerPflops = 500;
+    c.expertDispatchLatencySeconds = 0;
+    return c;
+}
+
+struct Hand {
+    Scenario scenario;
+    ModelShape shape = handShape();
+    CostModelConstants constants = handConstants();
+    StepContext x;
+    Hand()
+    {
+        scenario.workload.seqLen = 1000;
+        scenario.workload.microBatch = 1;
+        // Links the dispatchers read (at the constants' 0.8: 100 GB/s and 10 GB/s achieved).
+        scenario.cluster.hardware.scaleUpBandwidthBytesPerSec = 125e9;
+        scenario.cluster.hardware.scaleOutBandwidthBytesPerSec = 12.5e9;
+        x.scenario = &scenario;
+        x.shape = &shape;
+        x.constants = &constants;
+        x.peakBf16 = 1e15;
+        x.peakFp8 = 2e15;
+        x.family = AcceleratorFamily::Other; // FlashAttention 2 at the constants' efficiency
+        x.tiers.scaleUpBytesPerSec = 100e9;
+        x.tiers.scaleOutBytesPerSec = 10e9;
+        x.tiers.scaleUpLatency = 0;
+        x.tiers.scaleOutLatency = 0;
+        x.tiers.domainGpus = 8;
+        x.tiers.crossDomainRings = 1;
+        x.gpus = 8;
+        x.domain = 8;
+        x.seq = 1000;
+        x.tokensPerMicroBatch = 1000;
+        x.moeTokensPerMicroBatch = 1000;
+        x.layersPerStage = 10;
+        x.hbmBytesPerSec = 1e12;
+        x.fsdpUnits = 11;
+    }
+    void setTp(int tp)
+    {
+        scenario.parallelism.tp = tp;
+        x.tp = tp;
+        x.sequenceParallel = tp > 1 && scenario.parallelism.sequenceParallel;
+        x.moeTokensPerMicroBatch = x.tokensPerMicroBatch / tp;
+    }
+    void setFullCheckpointing()
+    {
+        scenario.activationCheckpointing = ActivationCheckpointing::Full;
+        x.fullRecomputeShare = 1;
+    }
+    // 16 experts of width 500, 2 per token, every layer MoE and wholly routed, dispatched at the hidden size.
+    void makeMoe(int ep)
+    {
+        shape.experts = 16;
+        shape.expertsPerToken = 2;
+        shape.ffnWidth = 500;
+        shape.denseFfnWidth = 3000;
+        shape.routedFfnShare = 1.0;
+        shape.moeLayerShare = 1.0;
+        shape.expertDispatchWidth = 1000;
+        shape.layer.routedFfnDim = 3000;
+        scenario.parallelism.ep = ep;
+        x.ep = ep;
+        x.expertLoad = 1.1;
+    }
+};
+
+} // namespace
+
+class TestStepTerms : public QObject {
+    Q_OBJECT
+private slots:
+    void contextFromAScenario()
+    {
+        // Llama 3.1 8B (32 layers) on 64 H100, TP 2 x PP 3 is refused by the cost model, so PP 4 x CP 2: 64 / (2 x 4 x
+        // 2) = 4 FSDP shards, 8 FSDP-group ranks (shards x CP), 32 / 4 = 8 layers a stage, 2 x 8,192 / 2 = 8,192 tokens
+        // per micro-batch; a 1M-token batch over micro-steps of 2 x 8,192 x 4 = 65,536 tokens: 16 micro-batches.
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 64, 8192, 2, ActivationCheckpointing::None, 1, 2);
+        s.parallelism.pp = 4;
+        s.parallelism.cp = 2;
+        s.workload.globalBatchTokens = 1 << 20;
+        const CostModel model(s);
+        const CostModelConstants c = costModelConstantsFor(s);
+        const StepContext x = stepContextFor(s, model.shape(), c, 989e12, 1979e12, AcceleratorFamily::Hopper);
+        QCOMPARE(x.fsdpGroup, 8);
+        QCOMPARE(x.dataParallel, 4.0);
+        QCOMPARE(x.layersPerStage, 8.0);
+        QCOMPARE(x.tokensPerMicroBatch, 8192.0);
+        QCOMPARE(x.tokensPerMicroStep, 65536.0);
+        QCOMPARE(x.microBatches, 16.0);
+        QVERIFY(x.sequenceParallel);
+        QCOMPARE(x.fsdpUnits, 9.0);
+        // Dense: every parameter split by TP and PP: N / 8.
+        QCOMPARE(x.modelParallelParams, model.shape().totalParams / 8.0);
+        QCOMPARE(x.hbmBytesPerSec, s.cluster.hardware.hbmBandwidthBytesPerSec * c.hbmEfficiency);
+        // 33 layers over PP 4 rounds up to 9 a stage: the slowest stage sets the pace.
+        ModelShape odd = model.shape();
+        odd.layers = 33;
+        QCOMPARE(stepContextFor(s, odd, c, 989e12, 0, AcceleratorFamily::Hopper).layersPerStage, 9.0);
+    }
+
+    void matmuls()
+    {
+        Hand h;
+        // Every limiting dimension is 1,000 (tokens, hidden): shape factor 1,000 / (1,000 + 1,000) = 0.5, so every
+        // GEMM runs at 1e15 x 0.5 x 0.5 = 2.5e14 FLOP/s.
+        QCOMPARE(gemmShapeFactor(1000, h.constants), 0.5);
+        QCOMPARE(gemmShapeFactor(3000, h.constants), 0.75);
+        const MatmulTime m = matmulTime(h.x, llama31_8b());
+        // One layer: (6.144e6 + 2.048e6 + 18e6) FLOP / 2.5e14 FLOP/s = 1.04768e-7 s per token.
+        QCOMPARE(m.layerForwardPerToken, 26.192e6 / 2.5e14);
+        // LM head: 2 x 1,000 x 3,000 / 2.5e14 = 2.4e-8 s per token. Forward: 1,000 tokens x (10 layers x 1.04768e-7
+        // + 2.4e-8) = 1.07168e-3 s; with backward at twice the forward, 3.21504e-3 s.
+        QCOMPARE(m.forward, 1000 * (10 * 26.192e6 / 2.5e14 + 2.4e-8));
+        QCOMPARE(m.total(), 3 * 1.07168e-3);
+        QCOMPARE(m.visionTraining, 0.0);
+        // TP 2 halves the FLOPs per GPU and narrows the output projection's input to 512 (factor 512 / 1,512); the
+        // QKV projection (1,536 wide) and the FFN (1,500) stay limited by the 1,000 tokens and the hidden size.
+        h.setTp(2);
+        const MatmulTime t = matmulTime(h.x, llama31_8b());
+        const double qkv = 6.144e6 / 0.5, out = 2.048e6 / (512.0 / 1512.0), ffn = 18e6 / 0.5;
+        QCOMPARE(t.layerForwardPerToken, (qkv + out + ffn) / (2 * 5e14));
+        // BF16+FP8: linear layers on 2e15 x 0.5 (fp8GemmEfficiencyRatio) = the BF16 peak here, so unchanged.
+        h.setTp(1);
+        h.x.fp8 = true;
+        QCOMPARE(matmulTime(h.x, llama31_8b()).layerForwardPerToken, m.layerForwardPerToken);
+    }
+
+    void expertMatmuls()
+    {
+        Hand h;
+        h.makeMoe(4);
+        // EP 4: each expert sees 1,000 x 2 x 4 / 16 = 500 tokens; grouped-GEMM factor (500 / (500 + 500)) x (500 /
+        // (500 + 500)) = 0.25 at a 1 PFLOP/s peak; the busiest expert runs at 1.1x the mean.
+        QCOMPARE(tokensPerExpert(h.x), 500.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), 0.25);
+        const MatmulTime m = matmulTime(h.x, llama31_8b());
+        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5 + 1.1 * 18e6 / 0.25) / 5e14);
+        QCOMPARE(m.routedExpertsPerToken, 1.1 * 18e6 / 0.25 / 5e14);
+        // TP 2 folded with expert TP 1: a GPU routes its 500 sequence-parallel tokens, so each expert sees 250 (factor
+        // 0.5 x 250/750); expert TP 2 splits the width to 250 and every expert-TP rank sees all 500 of the expert's.
+        h.setTp(2);
+        QCOMPARE(tokensPerExpert(h.x), 250.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), 0.5 * (250.0 / 750.0));
+        h.x.expertTp = 2;
+        QCOMPARE(tokensPerExpert(h.x), 500.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), (250.0 / 750.0) * 0.5);
+        // The half-saturation scales with the BF16 peak: at 2 PFLOP/s it is 1,000 wide and 1,000 tokens.
+        h.x.expertTp = 1;
+        h.setTp(1);
+        h.x.peakBf16 = 2e15;
+        QCOMPARE(groupedGemmShapeFactor(h.x), (500.0 / 1500.0) * (500.0 / 1500.0));
+    }
+
+    void attention()
+    {
+        Hand h;
+        // Causal: 500 keys per query on average. Forward FLOPs: 1,000 tokens x 10 layers x 2 x 500 x 8 heads x (128 +
+        // 128) = 2.048e10, at 0.5 of 1e15: 4.096e-5 s; backward twice the FLOPs at 0.25: 1.6384e-4 s.
+        const AttentionTime a = attentionTime(h.x);
+        QVERIFY(!a.unfused);
+        QCOMPARE(a.forward, 4.096e-5);
+        QCOMPARE(a.backward, 1.6384e-4);
+        // CP 2 at contextParallelAttentionEfficiency 0.5 doubles both (the same tokens per GPU here).
+        h.scenario.parallelism.cp = 2;
+        h.x.cp = 2;
+        QCOMPARE(attentionTime(h.x).forward, 8.192e-5);
+        // Unfused (Megatron-LM before 2022): the full square at GEMM speed with the head-dimension factor 128 / 1,128,
+        // plus 24 bytes per score over HBM (8 forward, 16 backward): forward 2 x 2.048e10 / (1e15 x 0.5 x 128/1128)
+        // + 1e3 x 10 x 1e3 x 8 scores x 8 B / 1e12.
+        h.scenario.parallelism.cp = 1;
+        h.x.cp = 1;
+        h.scenario.flags.attentionKernel = AttentionKernel::Unfused;
+        const AttentionTime u = attentionTime(h.x);
+        QVERIFY(u.unfused);
+        const double bmm = 1e15 * 0.5 * (128.0 / 1128.0);
+        QCOMPARE(u.forward, 2 * 2.048e10 / bmm + 8e7 * 8.0 / 1e12);
+        QCOMPARE(u.backward, 4 * 2.048e10 / bmm + 8e7 * 16.0 / 1e12);
+    }
+
+    void packedDocumentsAttendWithinThemselves()
+    {
+        Hand h;
+        // Two documents of 500 tokens fill each sequence: 250 keys per query instead of 500, half the attention.
+        h.scenario.workload.packing.documents = { { 500, 2.0 } };
+        QCOMPARE(overDocuments(h.x, [](const StepContext&, double d) { return d; }), 500.0);
+        QCOMPARE(attentionTime(h.x).forward, 4.096e-5 / 2);
+    }
+
+    void memoryBoundWork()
+    {
+        Hand h;
+        // Compiled: 16 passes over the hidden vector and 8 over the FFN's, 2 bytes each: 2 x 1,000 x 10 x (16 x 1,000
+        // + 8 x 3,000) = 8e8 bytes, 8e-4 s at 1 TB/s; the compiled loss 8 bytes per logit: 1,000 x 3,000 x 8 = 2.4e7.
+        const MemoryBoundTime m = memoryBoundTime(h.x);
+        QCOMPARE(m.elementwiseBytes, 8e8);
+        QCOMPARE(m.elementwise(), 8e-4);
+        QCOMPARE(m.lossBytes, 2.4e7);
+        QCOMPARE(m.fp8CastBytes, 0.0);
+        QCOMPARE(m.total(), 8.24e-4);
+        // Eager: 64 and 24 passes (2 x 1e4 x (64e3 + 72e3) = 2.72e9 bytes), the loss at 20 bytes per logit.
+        h.scenario.flags.compiled = false;
+        QCOMPARE(memoryBoundTime(h.x).total(), (2.72e9 + 6e7) / 1e12);
+        // BF16+FP8 casts: 3 bytes per operand element of every GEMM (2 x 1,000 + 3,072 + 1,024 + 3 x 3,000 = 15,096
+        // per token and layer) plus the active weights twice: 3 x (1e4 x 15,096 + 2 x 10 x 13.096e6).
+        h.scenario.flags.compiled = true;
+        h.x.fp8 = true;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+    }
+
+    void optimizer()
+    {
+        Hand h;
+        // Fused AdamW over a shard of 1e9 / 8 parameters: 1.25e8 x 28 bytes / 1e12 = 3.5e-3 s per step.
+        h.x.modelParallelParams = 1e9;
+        h.x.fsdpGroup = 8;
+        QCOMPARE(optimizerGroupOf(h.x), 8);
+        QCOMPARE(optimizerTime(h.x), 3.5e-3);
+        // Inside backward only one unit's share (of 11) shows.
+        h.scenario.flags.optimizerInBackward = true;
+        QCOMPARE(optimizerTime(h.x), 3.5e-3 / 11);
+        // DDP does not shard: 1e9 x 28 / 1e12.
+        h.scenario.flags.optimizerInBackward = false;
+        h.scenario.parallelism.dataParallel = DataParallelKind::Ddp;
+        h.x.fsdp = false;
+        QCOMPARE(optimizerGroupOf(h.x), 1);
+        QCOMPARE(optimizerTime(h.x), 2.8e-2);
+        // FP8 weight scales after backward: 4 bytes per local parameter.
+        QCOMPARE(fp8WeightScaleTime(h.x), 0.0);
+        h.x.fp8 = true;
+        QCOMPARE(fp8WeightScaleTime(h.x), 4e9 / 1e12);
+        h.scenario.flags.fp8ScalesInBackward = true;
+        QCOMPARE(fp8WeightScaleTime(h.x), 0.0);
+    }
+
+    void recompute()
+    {
+        Hand h;
+        const MatmulTime m = matmulTime(h.x, llama31_8b());
+        const AttentionTime a = attentionTime(h.x);
+        const MemoryBoundTime e = memoryBoundTime(h.x);
+        QCOMPARE(recomputeTime(h.x, m, a, e), 0.0);
+        // Full: the layers' forward matmuls (1,000 x 10 x 1.04768e-7 s), the attention forward and a third of the
+        // elementwise work; not the LM head.
+        h.setFullCheckpointing();
+        const double layers = 1000 * 10 * 26.192e6 / 2.5e14;
+        QCOMPARE(recomputeTime(h.x, m, a, e), layers + 4.096e-5 + 8e-4 / 3);
+        // Selective (op-level SAC keeping half the matmul outputs): half the layers' matmuls and a third of the
+        // elementwise work.
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
+        QCOMPARE(recomputeTime(h.x, m, a, e), 0.5 * layers + 8e-4 / 3);
+        // MLA rebuilds its up-projections (here 1e6 FLOP per token and layer) at the QKV projection's speed.
+        h.scenario.activationCheckpointing = ActivationCheckpointing::None;
+        h.shape.latentUpProjFlops = 1e6;
+        QCOMPARE(linearGemmPeak(h.x), 5e14);
+        QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * 1e6 / (5e14 * 0.5));
+    }
+
+    void overlapLeavesWhatComputeCannotHide()
+    {
+        // 3 s of communication beside 2 s of compute: 1 s cannot hide, and 10% of the 2 s that could stays exposed.
+        QCOMPARE(exposedAfterOverlap(3.0, 2.0, 0.1), 1.2);
+        QCOMPARE(exposedAfterOverlap(1.0, 2.0, 0.1), 0.1);
+        QCOMPARE(exposedAfterOverlap(1.0, 2.0, 0.0), 0.0);
+    }
+
+    void tensorParallel()
+    {
+        Hand h;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 0.0);
+        // TP 2 inside the domain: an all-gather and a reduce-scatter move half of 1,000 x 1,000 x 2 bytes each, 1e6
+        // bytes at 100 GB/s: 1e-5 s; two pairs per layer forward and as many backward over 10 layers: 8e-4 s.
+        h.setTp(2);
+        const CommTime t = tensorParallelComm(h.x, 1.0);
+        QCOMPARE(t.total, 8e-4);
+        QCOMPARE(t.exposed, 8e-4);
+        // Full recompute repeats the forward's: 1.2e-3 s; recomputing 5 of the 10 layers (Megatron's block method)
+        // half of that: 1.0e-3 s.
+        h.setFullCheckpointing();
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 1.2e-3);
+        h.x.fullRecomputeShare = 0.5;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 1.0e-3);
+        // Async TP behind 1 s of matmuls: all hidden but asyncTpExposedFraction (0.3).
+        h.scenario.activationCheckpointing = ActivationCheckpointing::None;
+        h.x.fullRecomputeShare = 0;
+        h.scenario.parallelism.asyncTp = true;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4 * 0.3);
+    }
+
+    void contextParallel()
+    {
+        Hand h;
+        // CP 2: K and V of the whole sequence (2 x 1,000 tokens x 8 heads x 256 x 2 bytes = 8.192e6 bytes) all-gathered
+        // over 2 ranks: half of it, 4.096e6 bytes at 100 GB/s = 4.096e-5 s; three times a layer (forward; K, V and
+        // their gradients backward) over 10 layers: 1.2288e-3 s, all exposed (contextParallelExposedFraction 1).
+        h.scenario.parallelism.cp = 2;
+        h.x.cp = 2;
+        const CommTime t = contextParallelComm(h.x, 1.0);
+        QCOMPARE(t.total, 1.2288e-3);
+        QCOMPARE(t.exposed, 1.2288e-3);
+        h.constants.contextParallelExposedFraction = 0.25;
+        QCOMPARE(contextParallelComm(h.x, 1.0).exposed, 1.2288e-3 * 0.25);
+    }
+
+    void expertParallel()
+    {
+        Hand h;
+        // EP 4 inside the domain, dropless at 1.1x, NCCL all-to-all: each GPU sends 1,000 tokens x 1.1 x 2 copies x
+        // 1,000 elements x 8 bytes (dispatch, combine, both gradients in BF16) = 1.76e7 bytes, 3/4 of it to others:
+        // 1.32e7 bytes at 100 GB/s = 1.32e-4 s a layer, 1.32e-3 s for 10; 80% exposed.
+        h.makeMoe(4);
+        const DispatchBytes one = dispatchBytes(h.x, 2.0);
+        QCOMPARE(one.scaleUp, 1100.0 * 2 * 2000 * 0.75);
+        QCOMPARE(one.scaleOut, 0.0);
+        const CommTime t = expertParallelComm(h.x, 1.0);
+        QCOMPARE(t.total, 1.32e-3);
+        QCOMPARE(t.exposed, 1.32e-3 * 0.8);
+        // DualPipe behind another micro-batch's 1 s of compute: 10% (expertOverlapExposedFraction) shows; Megatron's
+        // 1F1B overlap 30%.
+        h.scenario.parallelism.expertOverlap = ExpertOverlap::DualPipe;
+        QCOMPARE(expertParallelComm(h.x, 1.0).exposed, 1.32e-3 * 0.1);
+        h.scenario.parallelism.expertOverlap = ExpertOverlap::OneFOneB;
+        QCOMPARE(expertParallelComm(h.x, 1.0).exposed, 1.32e-3 * 0.3);
+        // BF16+FP8 dispatches in FP8: 7 bytes instead of 8.
+        h.x.fp8 = true;
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 7 / 8);
+        // Full checkpointing repeats the forward's dispatch and combine: 8 + 4 bytes of 8.
+        h.x.fp8 = false;
+        h.setFullCheckpointing();
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 12 / 8);
+    }
+
+    void expertDispatchers()
+    {
+        Hand h;
+        h.makeMoe(4);
+        // NCCL's all-to-all is capped at allToAllMaxBytesPerSec however fast NVLink is.
+        h.constants.allToAllMaxBytesPerSec = 50e9;
+        QCOMPARE(dispatchSeconds(h.x, 2.0), 3.3e6 / 50e9);
+        h.constants.allToAllMaxBytesPerSec = 1e12;
+        // The all-gather dispatcher sends a GPU's 1,100 tokens to the 3 others, whatever k: 1,100 x 2,000 x 3 bytes.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::AllGather;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1100.0 * 2000 * 3);
+        // DeepEP sends one copy per destination GPU: 2 picks among 4 GPUs reach 4 (1 - (3/4)^2) = 1.75 of them.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::DeepEp;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1100.0 * 2000 * 1.75 * 0.75);
+        QCOMPARE(dispatchSeconds(h.x, 2.0), 1100.0 * 2000 * 1.75 * 0.75 / (125e9 * 0.8));
+        // EP 16 over two domains of 8 (expert TP 1, stride 1), k = 2: across domains one copy per destination domain,
+        // 2 (1 - (1/2)^2) = 1.5 domains reached, half of them the other: 1,100 x 2,000 x 0.75 bytes through the NIC.
+        h.makeMoe(16);
+        h.x.gpus = 16;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleOut, 1100.0 * 2000 * 1.5 * 0.5);
+        // Node-limited routing to 1 domain caps it at one.
+        h.scenario.parallelism.expertNodeLimit = 1;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleOut, 1100.0 * 2000 * 1.0 * 0.5);
+        // NCCL's all-to-all sends every copy, 2 x 15/16 of them to others, of which the 8 in the other domain's share
+        // through the NIC.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::AllToAll;
+        const DispatchBytes a2a = dispatchBytes(h.x, 2.0);
+        QCOMPARE(a2a.scaleUp + a2a.scaleOut, 1100.0 * 2 * 2000 * 15 / 16);
+        QCOMPARE(a2a.scaleOut, 1100.0 * 2 * 2000 * 15 / 16 * (8.0 / 15.0));
+    }
+
+    void expertTensorParallel()
+    {
+        Hand h;
+        // EP 2 x expert TP 2 on TP 2: per MoE layer the received tokens (2 x 500 x 1.1 x 2 copies x 1,000 wide x 2 B
+        // = 4.4e6 bytes gathered) are all-gathered and reduce-scattered over the 2 expert-TP ranks, forward and
+        // backward: 4 collectives moving half the buffer at 100 GB/s, over 10 layers.
+        h.makeMoe(2);
+        h.setTp(2);
+        h.x.expertTp = 2;
+        const CommTime with = expertParallelComm(h.x, 1.0);
+        h.x.expertTp = 1;
+        const CommTime without = expertParallelComm(h.x, 1.0);
+        QCOMPARE(with.total - without.total, 10 * 4 * (4.4e6 / 2) / 100e9);
+    }
+
+    void moeRoutingAndPermutation()
+    {
+        Hand h;
+        QCOMPARE(moeShuffleBytes(h.x), 0.0);
+        // Per routed token and MoE layer: 8 x (2 x 1.1 + 1) x 1,000 bytes of permutation, 32 x 16 of router logits;
+        // 1,000 tokens x 10 layers.
+        h.makeMoe(4);
+        QCOMPARE(moeShuffleBytes(h.x), 1e4 * (8.0 * 3.2 * 1000 + 32.0 * 16));
+        QCOMPARE(memoryBoundTime(h.x).moeShuffleBytes, moeShuffleBytes(h.x));
+    }
+
+    void moduleRecompute()
+    {
+        Hand h;
+        h.makeMoe(4);
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
+        const MatmulTime m = matmulTime(h.x, llama31_8b());
+        const AttentionTime a = attentionTime(h.x);
+        const MemoryBoundTime e = memoryBoundTime(h.x);
+        // Megatron's moe_act: the experts' activation again, reading gate and up and writing their product (3 x 2 B x
+        // 3,000 x 1.1 per token and layer); layernorm: two norms reading and writing 1,000-wide vectors (8 B each).
+        h.scenario.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
+        QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * (1.1 * 6.0 * 3000 + 8.0 * 1000) / 1e12);
+        // moe: the experts' matmuls and a third of the permutation again; core_attn: the attention forward.
+        h.scenario.flags.recomputeModules = RecomputeMoe | RecomputeCoreAttention;
+        QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * m.routedExpertsPerToken + e.moeShuffle() / 3 + a.forward);
+        // ... and the moe module repeats the dispatch and combine.
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 12 / 8);
+    }
+
+    void fp8Recipes()
+    {
+        Hand h;
+        h.x.fp8 = true;
+        // Per tensor: 2e15 x 0.5 (fp8GemmEfficiencyRatio) x 0.5 (gemmEfficiency); blockwise at 0.95 of it; MXFP8 at 1.
+        QCOMPARE(linearGemmPeak(h.x), 5e14);
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Blockwise;
+        QCOMPARE(linearGemmPeak(h.x), 5e14 * 0.95);
+        // Block scales quantise in both orientations: 4 bytes per operand element instead of 3.
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Mxfp8;
+        QCOMPARE(linearGemmPeak(h.x), 5e14);
+    }
+
+    void multiTokenPrediction()
+    {
+        Hand h;
+        const double base = matmulTime(h.x, llama31_8b()).forward;
+        // One MTP layer on the stage: a layer more, its projection of [hidden; embedding] (4e6 FLOP at the QKV
+        // projection's 2.5e14 FLOP/s), and a second LM head pass (2.4e-8 s a token) with its loss.
+        h.shape.mtpProjectionFlops = 4e6;
+        h.x.layersPerStage = 11;
+        h.x.mtpLayersOnStage = 1;
+        h.x.headPassesOnStage = 2;
+        const double withMtp = matmulTime(h.x, llama31_8b()).forward;
+        QCOMPARE(withMtp - base, 1000 * (26.192e6 / 2.5e14 + 2.4e-8 + 4e6 / 2.5e14));
+        QCOMPARE(memoryBoundTime(h.x).lossBytes, 2 * 2.4e7);
+    }
+
+    void pipeline()
+    {
+        Hand h;
+        QCOMPARE(pipelineP2pComm(h.x).total, 0.0);
+        QCOMPARE(pipelineBubble(h.x, 1.0), 0.0);
+        // PP 4 on 8 GPUs (one domain): 1,000 x 1,000 x 2 bytes forward and back at 100 GB/s, 2e-5 s each, 4e-5 s; 30%
+        // exposed. Bubble: (4 - 1) / 1 micro-batch slots.
+        h.scenario.parallelism.pp = 4;
+        h.x.pp = 4;
+        const CommTime p = pipelineP2pComm(h.x);
+        QCOMPARE(p.total, 4e-5);
+        QCOMPARE(p.exposed, 4e-5 * 0.3);
+        QCOMPARE(pipelineBubble(h.x, 2.0), 6.0);
+        // Interleaved with 3 virtual stages: a third of the bubble, three times the boundaries; zero bubble: 15% of it.
+        h.scenario.parallelism.virtualStages = 3;
+        h.x.virtualStages = 3;
+        QCOMPARE(pipelineP2pComm(h.x).total, 1.2e-4);
+        QCOMPARE(pipelineBubble(h.x, 2.0), 2.0);
+        h.scenario.parallelism.schedule = PipelineSchedule::ZeroBubble;
+        QCOMPARE(pipelineBubble(h.x, 2.0), 2.0 * 0.15);
+        // Across domains the boundary runs at the NIC's 10 GB/s.
+        h.x.gpus = 16;
+        QCOMPARE(pipelineP2pComm(h.x).total, 2.0 * 3 * (2e6 / 10e9));
+    }
+
+    void fsdp()
+    {
+        Hand h;
+        // FSDP over 8 GPUs, 1e9 dense parameters in 11 units: each unit's all-gather moves 7/8 of 1e9 / 11 x 2 bytes,
+        // 11 of them: 1.75e9 bytes at 100 GB/s = 1.75e-2 s; the FP32 reduce-scatter twice that.
+        h.x.fsdpGroup = 8;
+        h.x.denseParams = 1e9;
+        h.x.denseStageParams = 1e9;
+        const FsdpComm f = fsdpComm(h.x, 1.0, 2.0);
+        QVERIFY(f.reshardEachMicroBatch);
+        QCOMPARE(f.allGather, 1.75e-2);
+        QCOMPARE(f.reduceScatter, 3.5e-2);
+        // Forward: hidden behind 1 s but for 12% (prefetch depth 1: fsdpPrefetchExposedFraction) and the first unit.
+        h.x.prefetchExposedShare = 0.12;
+        const FsdpComm g = fsdpComm(h.x, 1.0, 2.0);
+        QCOMPARE(g.allGatherForwardExposed, 1.75e-2 * 0.12 + 1.75e-2 / 11);
+        // Backward: the second all-gather and the reduce-scatter behind 2 s, split in proportion, plus the last
+        // reduce-scatter unit.
+        const double backward = 5.25e-2 * 0.12 + 3.5e-2 / 11;
+        QCOMPARE(g.allGatherBackwardExposed + g.reduceScatterExposed, backward);
+        QCOMPARE(g.allGatherBackwardExposed, backward / 3);
+        // With PP the stage stays gathered for the step: once per step.
+        h.scenario.parallelism.pp = 2;
+        h.x.pp = 2;
+        h.x.denseStageParams = 1e9 / 2;
+        const FsdpComm p = fsdpComm(h.x, 1.0, 2.0);
+        QVERIFY(!p.reshardEachMicroBatch);
+        QCOMPARE(p.allGather, 1.75e-2 / 2);
+        QCOMPARE(p.allGatherStepExposed, 1.75e-2 / 2 * 0.12 + 1.75e-2 / 2 / 11);
+        QCOMPARE(p.allGatherForwardExposed, 0.0);
+    }
+
+    void dataParallelSyncPerStep()
+    {
+        Hand h;
+        // HSDP, 2 replicas of an FSDP group of 8 (stride 8: across domains at 10 GB/s, one ring): the FP32 gradient
+        // shard 1e9 / 8 x 4 bytes all-reduced, 2 x 1/2 of 5e8 bytes = 5e8 bytes, 0.05 s; behind 0.02 s of backward
+        // 0.03 s is left, plus the last bucket (a unit of 11): 0.05 / 11.
+        h.scenario.parallelism.hsdpReplicas = 2;
+        h.x.fsdpGroup = 8;
+        h.x.gpus = 16;
+        h.x.modelParallelParams = 1e9;
+        DataParallelSync d = dataParallelSync(h.x, 1.0, 0.02);
+        QCOMPARE(d.gradients.total, 0.05);
+        QCOMPARE(d.gradients.exposed, 0.03 + 0.05 / 11);
+        QCOMPARE(d.weightGather.total, 0.0);
+        // ZeRO-1 over 8 data-parallel ranks in the domain: reduce-scatter 7/8 of 4e9 bytes (3.5e-2 s) and all-gather
+        // 7/8 of the 2e9 BF16 weights (1.75e-2 s), the gather hidden behind the forward but for 12%.
+        h.scenario.parallelism.hsdpReplicas = 1;
+        h.scenario.parallelism.dataParallel = DataParallelKind::Zero1;
+        h.x.fsdp = false;
+        h.x.dataParallel = 8;
+        h.x.denseParams = 1e9;
+        h.x.denseStageParams = 1e9;
+        h.x.prefetchExposedShare = 0.12;
+        d = dataParallelSync(h.x, 1.0, 1.0);
+        QCOMPARE(d.gradients.total, 3.5e-2);
+        QCOMPARE(d.gradients.exposed, 3.5e-2 / 11);
+        QCOMPARE(d.weightGather.total, 1.75e-2);
+        QCOMPARE(d.weightGather.exposed, 1.75e-2 * 0.12 + 1.75e-2 / 11);
+        // DDP all-reduces: twice the reduce-scatter's bytes, no gather.
+        h.scenario.parallelism.dataParallel = DataParallelKind::Ddp;
+        d = dataParallelSync(h.x, 1.0, 1.0);
+        QCOMPARE(d.gradients.total, 7e-2);
+        QCOMPARE(d.weightGather.total, 0.0);
+    }
+
+    void launchOverhead()
+    {
+        Hand h;
+        // Compiled: 15 us per layer and pass, two passes (forward, backward) over 10 layers; three with checkpointing;
+        // eager 60 us.
+        QCOMPARE(launchOverheadTime(h.x), 2 * 10 * 15e-6);
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
+        QCOMPARE(launchOverheadTime(h.x), 3 * 10 * 15e-6);
+        h.scenario.flags.compiled = false;
+        QCOMPARE(launchOverheadTime(h.x), 3 * 10 * 60e-6);
+    }
+
+    // The terms add up to the step the cost model reports.
+    void termsAddUpToTheStep()
+    {
+        Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 4, ActivationCheckpointing::Full, 2, 2);
+        s.parallelism.pp = 2;
+        const StepPrediction p = evaluate(s);
+        QCOMPARE(p.time.total(), p.stepTimeSeconds);
+        const CostModel model(s);
+        const HardwareSpec& hw = s.cluster.hardware;
+        const StepContext x = stepContextFor(s, model.shape(), model.constants(), *hw.mfuPeak(),
+            hw.densePeak(NumberFormat::FP8).value_or(0.0), acceleratorFamilyOf(hw));
+        const MatmulTime m = matmulTime(x, s.model);
+        QCOMPARE(p.time.matmul, x.microBatches * m.total());
+        QCOMPARE(p.time.attention, x.microBatches * attentionTime(x).total());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStepTerms)
+#include "tst_step_terms.moc"
