@@ -75,6 +75,21 @@ private slots:
             << "gemm";
         QTest::newRow("amd") << "Cijk_Ailk_Bljk_BBS_BH_MT128x128x64_MI32x32x8x1"
                              << "gemm";
+        // Block-scaled FP8 and FP4 GEMMs: TensorRT-LLM's Blackwell kernels as vLLM runs them for MoE experts
+        // (about 45% of kernel time in a B200 FP4 serving trace), DeepGEMM, vLLM's Triton MoE GEMM.
+        QTest::newRow("trtllm mx fp8 x fp4")
+            << "bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x256u2_s6_et128x8_m128x8x64_cga1x1x1_16dp256b_rM_TN_transOut_"
+               "schPd2x1x2x320_bN_dynB_sm100f"
+            << "gemm";
+        QTest::newRow("trtllm fp8") << "bmm_E4m3_E4m3E4m3_Fp32_t128x128x128_s4_et64x128_m64x128x32_cga1x1x1_sm100a"
+                                    << "gemm";
+        QTest::newRow("deepgemm fp8")
+            << "void deep_gemm::fp8_gemm_kernel<128u, 128u, 128u, 1u, 8u, 128u, 4u, 1u, (deep_gemm::GemmType)0>()"
+            << "gemm";
+        QTest::newRow("vllm triton moe") << "fused_moe_kernel"
+                                         << "gemm";
+        QTest::newRow("moe routing is not a gemm") << "void vllm::moe::moe_align_block_size_kernel<int>(int*, int*)"
+                                                   << "other";
         QTest::newRow("fbgemm is not a gemm") << "void fbgemm_gpu::_offsets_range_cuda_kernel<int>(long, long)"
                                               << "other";
         // Attention
