@@ -14,6 +14,7 @@
 #include "app/preset_store.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
+#include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/trace/analysis_json.h"
@@ -21,8 +22,10 @@
 #include "core/trace/comparison.h"
 #include "core/trace/cross_rank.h"
 #include "core/trace/rank_summary.h"
+#include "core/trace/run_consistency.h"
 #include "core/trace/run_reader.h"
 #include "core/trace/trace_loader.h"
+#include "core/trace/trace_mfu.h"
 
 namespace mfu::cli {
 
@@ -142,7 +145,27 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
             m["warning"] = *warning;
         j["measured_mfu"] = m;
     }
+    const auto traceMfu = trace::runTraceMfu(run, known.hardware);
+    j["trace_mfu"] = traceMfu ? nlohmann::json(*traceMfu) : nlohmann::json(nullptr);
+    if (traceMfu && overall) {
+        const trace::MfuCrossCheck check = trace::crossCheckMfu(run, *traceMfu, overall->mfu);
+        j["mfu_check"] = { { "trace_mfu", check.traceMfu }, { "measured_mfu", check.measuredMfu },
+            { "relative_difference", check.relativeDifference }, { "agrees", check.agrees },
+            { "explanations", check.explanations }, { "summary", check.summary } };
+    }
     return j;
+}
+
+// Files from different jobs are not one run unless the user says so (--as-one-run); then the JSON says what looked
+// wrong.
+void checkOneRun(const QCommandLineParser& parser, const trace::RunAnalysis& run, nlohmann::json& out)
+{
+    const trace::RunConsistency c = trace::checkOneRun(run.ranks);
+    if (c.oneRun())
+        return;
+    if (!parser.isSet(QStringLiteral("as-one-run")))
+        throw InputError(c.sentence() + " Give --as-one-run to analyse them as one run anyway.");
+    out["run_check"] = { { "one_run", false }, { "problems", c.problems } };
 }
 
 // Every rank read and analysed in parallel on all cores (core/trace/run_reader.h); same figures as one at a time.
@@ -150,7 +173,9 @@ nlohmann::json analyse(const QCommandLineParser& parser, const QStringList& file
     const trace::AnalysisOptions& options, trace::RunAnalysis& run)
 {
     run = trace::readAndAnalyzeRun(trace::expandRunPaths(paths(files)), rules, options);
-    return runJson(parser, run);
+    nlohmann::json j = runJson(parser, run);
+    checkOneRun(parser, run, j);
+    return j;
 }
 
 double ms(const nlohmann::json& seconds)
@@ -221,11 +246,78 @@ void printKernelDiff(const nlohmann::json& kernels)
         QString name = QString::fromStdString(k["name"].get<std::string>());
         if (name.size() > kNameWidth)
             name = name.left(kNameWidth - 3) + QStringLiteral("..."); // --json has the whole name
+        if (k.contains("baseline_name")) // one kernel under two names: say both
+            name += QStringLiteral(" (in the baseline: %1)")
+                        .arg(QString::fromStdString(k["baseline_name"].get<std::string>()).left(kNameWidth));
         const QString calls = QStringLiteral("%1 -> %2")
                                   .arg(k["baseline_count"].get<int64_t>())
                                   .arg(k["optimised_count"].get<int64_t>());
         printLine(QString::asprintf("  %+12.3f %13.3f %13.3f %17s  %-18s %s", ms(k["delta_s"]), ms(k["baseline_s"]),
             ms(k["optimised_s"]), qPrintable(calls), k["category"].get<std::string>().c_str(), qPrintable(name)));
+    }
+}
+
+QString teraflop(double flops)
+{
+    return QString::fromStdString(formatNumber(flops / 1e12, 3)) + QStringLiteral(" TFLOP");
+}
+
+// What the recorded shapes give (op_flops, roofline) and the critical path: the text of the JSON's keys.
+void printWork(const nlohmann::json& r)
+{
+    const auto& f = r["op_flops"];
+    if (!f["records_shapes"].get<bool>()) {
+        printLine(QStringLiteral("  FLOPs from shapes: none (the trace records no operator shapes: profile with "
+                                 "record_shapes=True)"));
+    } else {
+        QStringList precisions;
+        const double model = f["model_flops"].get<double>();
+        for (const auto& [key, flops] : f["by_precision"].items())
+            if (model > 0)
+                precisions << QString::fromStdString(key + " " + formatPercent(flops.get<double>() / model));
+        printLine(
+            QStringLiteral("  FLOPs from shapes (whole file): matmul %1, attention %2, grouped GEMM %3, "
+                           "convolution %4; %5 operators counted, %6 without shapes; by precision: %7")
+                .arg(teraflop(f["matmul_flops"].get<double>()), teraflop(f["attention_flops"].get<double>()),
+                    teraflop(f["grouped_gemm_flops"].get<double>()), teraflop(f["convolution_flops"].get<double>()))
+                .arg(f["ops_with_shapes"].get<int64_t>())
+                .arg(f["ops_without_shapes"].get<int64_t>())
+                .arg(precisions.isEmpty() ? QStringLiteral("-") : precisions.join(QStringLiteral(", "))));
+        if (!f["trace_mfu"].is_null())
+            printLine(QStringLiteral("  trace MFU %1 (%2 in the analysed steps over %3 s against %4's peak at "
+                                     "their precision, %5 TFLOPS)")
+                          .arg(QString::fromStdString(formatPercent(f["trace_mfu"].get<double>())),
+                              teraflop(f["flops_in_steps"].get<double>()),
+                              QString::number(f["trace_mfu_s"].get<double>(), 'f', 6),
+                              QString::fromStdString(f["trace_mfu_gpu"].get<std::string>()),
+                              QString::fromStdString(formatNumber(f["trace_mfu_peak_tflops"].get<double>(), 1))));
+        else
+            printLine(QStringLiteral("  trace MFU: not available (%1)")
+                          .arg(f["trace_mfu_gpu"].is_null() ? QStringLiteral("the trace names no GPU a preset matches")
+                                                            : QStringLiteral("no matrix FLOPs in the analysed steps")));
+    }
+    const auto& p = r["critical_path"];
+    if (!p["steps"].empty()) {
+        QStringList shares;
+        for (const auto& [key, share] : p["shares"].items())
+            if (share.get<double>() > 0)
+                shares << QString::fromStdString(key + " " + formatPercent(share.get<double>()));
+        printLine(QStringLiteral("  critical path (all analysed steps): %1").arg(shares.join(QStringLiteral(", "))));
+    }
+    const auto& marks = r["roofline"]["marks"];
+    constexpr size_t kShown = 5;
+    if (!marks.empty())
+        printLine(QStringLiteral("  roofline, the %1 longest operator problems (achieved / attainable TFLOPS at "
+                                 "FLOP per byte):")
+                      .arg(std::min(kShown, marks.size())));
+    for (size_t i = 0; i < std::min(kShown, marks.size()); ++i) {
+        const auto& m = marks[i];
+        QString label = QString::fromStdString(m["op"].get<std::string>() + " " + m["shapes"].get<std::string>());
+        if (label.size() > 70)
+            label = label.left(67) + QStringLiteral("...");
+        printLine(QString::asprintf("    %9.3f ms  %9.1f / %9.1f TFLOPS at %8.2f  %s", ms(m["seconds"]),
+            m["tflops"].get<double>(), m["attainable_tflops"].get<double>(), m["arithmetic_intensity"].get<double>(),
+            qPrintable(label)));
     }
 }
 
@@ -255,6 +347,7 @@ void printSummary(const nlohmann::json& run, const char* title)
             printLine(QString::fromStdString("  GPU preset: " + r["gpu_preset_hint"].get<std::string>()));
         if (r.contains("measured_mfu"))
             printLine(QString::asprintf("  measured MFU %.2f%%", 100.0 * r["measured_mfu"].get<double>()));
+        printWork(r);
     }
     if (run.contains("straggler"))
         printLine(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median",
@@ -292,6 +385,9 @@ int runTrace(const QStringList& args)
                "(reduce with `trace merge SUMMARY...`)"),
             qs("FILE") });
         parser.addOption({ qs("tokens-per-step"), qs("Global tokens per step (all data-parallel ranks)"), qs("N") });
+        parser.addOption({ qs("as-one-run"),
+            qs("Analyse the files as one run even when they look like different jobs (world sizes, GPUs or clocks "
+               "that differ, a rank number twice)") });
         addModelOptions(parser);
         addClusterOptions(parser);
         addWorkloadOptions(parser);
@@ -329,6 +425,7 @@ int runTrace(const QStringList& args)
         if (merge) {
             baseline = trace::mergeRankSummaries(paths(files.mid(1)), &options);
             out = runJson(parser, baseline);
+            checkOneRun(parser, baseline, out);
         } else {
             out = analyse(parser, files, rules, options, baseline);
         }
@@ -351,8 +448,7 @@ int runTrace(const QStringList& args)
         if (out.contains("compare")) {
             printSummary(out["compare"], "optimised");
             const auto& c = out["comparison"];
-            printLine(QString::asprintf("step time %.4f s -> %.4f s (speed-up %.3fx)",
-                c["baseline_step_s"].get<double>(), c["optimised_step_s"].get<double>(), c["speedup"].get<double>()));
+            printLine(QString::fromStdString(c["verdict"].get<std::string>()));
             printKernelDiff(c["kernels"]);
         }
         if (out.contains("measured_mfu") && out["measured_mfu"].contains("warning"))
@@ -362,6 +458,11 @@ int runTrace(const QStringList& args)
                 100.0 * out["measured_mfu"]["mfu"].get<double>(),
                 out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),
                 out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>()));
+        if (out.contains("mfu_check")) {
+            printLine(QString::fromStdString(out["mfu_check"]["summary"].get<std::string>()));
+            for (const auto& why : out["mfu_check"]["explanations"])
+                printLine(QString::fromStdString("  may explain it: " + why.get<std::string>()));
+        }
         return 0;
     });
 }

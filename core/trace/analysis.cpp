@@ -116,11 +116,21 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
             r.collectives.push_back({ a.category, t.timeOriginNs + a.startNs, a.durationNs() });
     }
     r.kernels = kernelStats(t, plan);
+    r.opFlops = countOpFlops(t, plan);
+    r.criticalPath = criticalPath(t, plan);
     r.topKernels.assign(r.kernels.begin(),
         r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
     if (t.activities.empty())
         r.warnings.push_back("no GPU activity (kernels, memcpy, memset) in this trace");
     return r;
+}
+
+int64_t RankAnalysis::stepWindowsNs() const
+{
+    int64_t ns = 0;
+    for (const auto& s : steps)
+        ns += s.step.windowDurationNs();
+    return ns;
 }
 
 int RunAnalysis::gpuCount() const

@@ -9,9 +9,11 @@
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
 #include "core/trace/breakdown.h"
+#include "core/trace/critical_path.h"
 #include "core/trace/kernel_rules.h"
 #include "core/trace/steps.h"
 #include "core/trace/timeline.h"
+#include "core/trace/trace_flops.h"
 
 namespace mfu::trace {
 
@@ -52,7 +54,12 @@ struct RankAnalysis {
     std::vector<CollectiveCall> collectives; // communication kernels of the analysed steps, by start
     double meanStepSeconds = 0; // annotation durations of the analysed steps
     double stepSpreadSeconds = 0; // population standard deviation of the same
+    OpFlops opFlops; // FLOPs and bytes from the recorded shapes (trace_flops.h)
+    CriticalPath criticalPath; // per analysed step (critical_path.h)
     std::vector<std::string> warnings;
+
+    // The analysed steps' GPU windows added up: the time trace MFU divides by.
+    int64_t stepWindowsNs() const;
 };
 
 enum class SpanDefinition {

@@ -2,6 +2,8 @@
 
 #include "core/model/mfu_json.h"
 #include "core/presets/gpu_match.h"
+#include "core/trace/trace_mfu.h"
+#include "core/trace/work_json.h"
 
 namespace mfu::trace {
 
@@ -41,12 +43,17 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
     j["kernel_count"] = b.kernelCount;
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
+    const std::optional<HardwareSpec> gpu = traceHardware(r, gpus.hardware);
     nlohmann::json steps = nlohmann::json::array();
-    for (const auto& s : r.steps)
+    for (size_t i = 0; i < r.steps.size(); ++i) {
+        const auto& s = r.steps[i];
+        const auto stepMfu = gpu ? stepTraceMfu(r, i, *gpu) : std::nullopt;
         steps.push_back({ { "step", s.step.number }, { "start_ns", s.startNsAbsolute },
             { "duration_s", seconds(s.step.annotationDurationNs()) },
             { "gpu_window_s", seconds(s.step.windowDurationNs()) }, { "busy_s", seconds(s.breakdown.busyNs) },
-            { "kernel_count", s.breakdown.kernelCount } });
+            { "kernel_count", s.breakdown.kernelCount },
+            { "trace_mfu", stepMfu ? nlohmann::json(stepMfu->mfu) : nlohmann::json(nullptr) } });
+    }
     j["steps"] = steps;
     j["mean_step_s"] = r.meanStepSeconds;
     j["step_spread_s"] = r.stepSpreadSeconds;
@@ -75,6 +82,9 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
             { "total_s", seconds(k.totalNs) }, { "max_s", seconds(k.maxNs) },
             { "share_of_kernel_time", k.shareOfKernelTime } });
     j["top_kernels"] = top;
+    j["op_flops"] = opFlopsToJson(r, gpu);
+    j["roofline"] = rooflineToJson(r.opFlops, gpu);
+    j["critical_path"] = criticalPathToJson(r.criticalPath);
     if (measured)
         j["measured_mfu"] = measured->mfu;
     j["warnings"] = r.warnings;
@@ -106,8 +116,12 @@ nlohmann::json comparisonToJson(const RunComparison& c)
             { "baseline_s_per_step", row.baselineSecondsPerStep },
             { "optimised_s_per_step", row.optimisedSecondsPerStep },
             { "delta_s_per_step", row.deltaSecondsPerStep() } });
+    auto gpu = [](const std::optional<std::string>& g) { return g ? nlohmann::json(*g) : nlohmann::json(nullptr); };
     return { { "baseline_step_s", c.baselineStepSeconds }, { "optimised_step_s", c.optimisedStepSeconds },
-        { "speedup", c.speedup }, { "categories", categories } };
+        { "speedup", c.speedup }, { "categories", categories }, { "baseline_gpu", gpu(c.baselineGpu) },
+        { "optimised_gpu", gpu(c.optimisedGpu) }, { "gpus_differ", c.gpusDiffer() },
+        { "faster", c.faster().empty() ? nlohmann::json(nullptr) : nlohmann::json(c.faster()) },
+        { "verdict", comparisonVerdict(c) } };
 }
 
 } // namespace mfu::trace

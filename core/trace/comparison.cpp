@@ -1,5 +1,9 @@
 #include "core/trace/comparison.h"
 
+#include <cmath>
+
+#include "core/number_format.h"
+
 namespace mfu::trace {
 
 namespace {
@@ -19,6 +23,24 @@ Pooled pool(const RunAnalysis& run)
     return p;
 }
 
+std::optional<std::string> gpuOf(const RunAnalysis& run)
+{
+    std::optional<std::string> gpu;
+    for (const auto& r : run.ranks) {
+        if (!r.gpuName)
+            continue;
+        if (gpu && *gpu != *r.gpuName)
+            return "several GPUs";
+        gpu = r.gpuName;
+    }
+    return gpu;
+}
+
+std::string milliseconds(double seconds)
+{
+    return formatNumber(seconds * 1e3, 3) + " ms";
+}
+
 double perStep(const Pooled& p, int64_t ns)
 {
     return p.steps > 0 ? static_cast<double>(ns) / 1e9 / static_cast<double>(p.steps) : 0.0;
@@ -29,6 +51,8 @@ double perStep(const Pooled& p, int64_t ns)
 RunComparison compareRuns(const RunAnalysis& baseline, const RunAnalysis& optimised)
 {
     RunComparison c;
+    c.baselineGpu = gpuOf(baseline);
+    c.optimisedGpu = gpuOf(optimised);
     c.baselineStepSeconds = baseline.meanStepSeconds;
     c.optimisedStepSeconds = optimised.meanStepSeconds;
     if (c.baselineStepSeconds > 0 && c.optimisedStepSeconds > 0)
@@ -44,6 +68,38 @@ RunComparison compareRuns(const RunAnalysis& baseline, const RunAnalysis& optimi
     c.categories.push_back({ "idle", b.total.share(b.total.idleNs()), o.total.share(o.total.idleNs()),
         perStep(b, b.total.idleNs()), perStep(o, o.total.idleNs()) });
     return c;
+}
+
+} // namespace mfu::trace
+
+namespace mfu::trace {
+
+std::string RunComparison::faster() const
+{
+    if (!(speedup > 0))
+        return {};
+    if (std::abs(speedup - 1) <= 0.005)
+        return "same";
+    return speedup > 1 ? "optimised" : "baseline";
+}
+
+std::string comparisonVerdict(const RunComparison& c)
+{
+    const std::string who = c.faster();
+    std::string s;
+    if (who.empty())
+        s = "The step times cannot be compared: a run has no measured step.";
+    else if (who == "same")
+        s = "This run and the baseline take the same time per step (" + milliseconds(c.optimisedStepSeconds)
+            + " against " + milliseconds(c.baselineStepSeconds) + ").";
+    else
+        s = "This run is " + formatNumber(who == "optimised" ? c.speedup : 1 / c.speedup, 2) + "x "
+            + (who == "optimised" ? "faster" : "slower") + " than the baseline: " + milliseconds(c.optimisedStepSeconds)
+            + " against " + milliseconds(c.baselineStepSeconds) + " per step.";
+    if (c.gpusDiffer())
+        s += " They ran on different GPUs (baseline: " + *c.baselineGpu + ", this run: " + *c.optimisedGpu
+            + "): the step times compare the hardware as much as the code.";
+    return s;
 }
 
 } // namespace mfu::trace

@@ -118,6 +118,97 @@ CollectiveWaits collectiveWaits(const RunAnalysis& run)
     return out;
 }
 
+std::string kernelFunctionName(std::string_view name)
+{
+    if (name.substr(0, 5) == "void ")
+        name.remove_prefix(5);
+    std::string out;
+    int depth = 0;
+    for (const char c : name) {
+        if (c == '(' && depth == 0)
+            break; // the parameter list
+        if (c == '<')
+            ++depth;
+        else if (c == '>' && depth > 0)
+            --depth;
+        else if (depth == 0)
+            out += c;
+    }
+    while (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    return out;
+}
+
+namespace {
+
+// Moves row `from` (of the baseline only) into row `into` (of the optimised run only).
+void pair(KernelDiffRow& into, KernelDiffRow& from)
+{
+    into.baselineName = from.name;
+    into.baselineCount = from.baselineCount;
+    into.baselineNs = from.baselineNs;
+    from = KernelDiffRow {};
+}
+
+bool onlyBaseline(const KernelDiffRow& r)
+{
+    return !r.name.empty() && r.baselineCount > 0 && r.optimisedCount == 0;
+}
+
+bool onlyOptimised(const KernelDiffRow& r)
+{
+    return !r.name.empty() && r.optimisedCount > 0 && r.baselineCount == 0 && r.baselineName.empty();
+}
+
+// The largest of a run's unpaired rows matching `match`, or nullptr.
+template <typename Match> KernelDiffRow* largest(std::vector<KernelDiffRow>& rows, bool baseline, Match match)
+{
+    KernelDiffRow* best = nullptr;
+    for (auto& r : rows) {
+        if (!(baseline ? onlyBaseline(r) : onlyOptimised(r)) || !match(r))
+            continue;
+        const int64_t ns = baseline ? r.baselineNs : r.optimisedNs;
+        if (!best || ns > (baseline ? best->baselineNs : best->optimisedNs))
+            best = &r;
+    }
+    return best;
+}
+
+void pairRenamedKernels(std::vector<KernelDiffRow>& rows)
+{
+    // The same function, other template arguments: largest with largest, while both runs have one left.
+    for (auto& r : rows) {
+        if (!onlyOptimised(r))
+            continue;
+        const std::string function = kernelFunctionName(r.name);
+        KernelDiffRow* base = largest(rows, true,
+            [&](const KernelDiffRow& b) { return b.category == r.category && kernelFunctionName(b.name) == function; });
+        if (base)
+            pair(r, *base);
+    }
+    // A collective renamed by another library version: the only unpaired one of its kind on each side.
+    std::map<std::string, std::pair<int, int>> perCategory; // unpaired rows: baseline, optimised
+    for (const auto& r : rows) {
+        const auto c = categoryFromKey(r.category);
+        if (!c || !isCommunication(*c))
+            continue;
+        perCategory[r.category].first += onlyBaseline(r) ? 1 : 0;
+        perCategory[r.category].second += onlyOptimised(r) ? 1 : 0;
+    }
+    for (const auto& [category, counts] : perCategory) {
+        if (counts.first != 1 || counts.second != 1)
+            continue;
+        auto sameCategory = [&category](const KernelDiffRow& r) { return r.category == category; };
+        KernelDiffRow* optimised = largest(rows, false, sameCategory);
+        KernelDiffRow* base = largest(rows, true, sameCategory);
+        pair(*optimised, *base);
+    }
+    rows.erase(
+        std::remove_if(rows.begin(), rows.end(), [](const KernelDiffRow& r) { return r.name.empty(); }), rows.end());
+}
+
+} // namespace
+
 std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnalysis& optimised)
 {
     std::map<std::string, KernelDiffRow> rows;
@@ -137,6 +228,7 @@ std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnal
     out.reserve(rows.size());
     for (auto& [name, row] : rows)
         out.push_back(std::move(row));
+    pairRenamedKernels(out);
     std::stable_sort(out.begin(), out.end(), [](const KernelDiffRow& a, const KernelDiffRow& b) {
         const int64_t da = a.deltaNs() < 0 ? -a.deltaNs() : a.deltaNs();
         const int64_t db = b.deltaNs() < 0 ? -b.deltaNs() : b.deltaNs();
@@ -179,10 +271,14 @@ nlohmann::json crossRankToJson(const RunAnalysis& run)
 nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows)
 {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& r : rows)
-        out.push_back({ { "name", r.name }, { "category", r.category }, { "baseline_count", r.baselineCount },
+    for (const auto& r : rows) {
+        nlohmann::json j = { { "name", r.name }, { "category", r.category }, { "baseline_count", r.baselineCount },
             { "optimised_count", r.optimisedCount }, { "baseline_s", seconds(r.baselineNs) },
-            { "optimised_s", seconds(r.optimisedNs) }, { "delta_s", seconds(r.deltaNs()) } });
+            { "optimised_s", seconds(r.optimisedNs) }, { "delta_s", seconds(r.deltaNs()) } };
+        if (!r.baselineName.empty())
+            j["baseline_name"] = r.baselineName;
+        out.push_back(j);
+    }
     return out;
 }
 

@@ -70,6 +70,9 @@ CollectiveWaits collectiveWaits(const RunAnalysis& run);
 
 struct KernelDiffRow {
     std::string name;
+    // Set when the baseline ran this kernel under another name: the same function with other template arguments,
+    // or the one collective of its kind on each side under another library's naming (kernelDiff pairs them).
+    std::string baselineName;
     std::string category;
     int64_t baselineCount = 0;
     int64_t optimisedCount = 0;
@@ -78,14 +81,22 @@ struct KernelDiffRow {
     int64_t deltaNs() const { return optimisedNs - baselineNs; }
 };
 
+// Rows of kernels only one run has are paired when they are one kernel renamed: first those whose names are the same
+// function (the name without `void `, template arguments and parameters: ncclDevKernel_AllReduce_Sum_f32_RING_LL
+// with other template arguments), then, per communication category, the single unpaired kernel of each run (an
+// all-reduce named by two NCCL versions). A paired row keeps the optimised run's name and the baseline's in
+// baselineName.
 std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnalysis& optimised);
+// The function a kernel name calls: "ncclDevKernel_AllReduce_Sum_f32_RING_LL" for
+// "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)".
+std::string kernelFunctionName(std::string_view kernelName);
 
 // { "step_times": [{rank, steps, min_s, lower_quartile_s, median_s, upper_quartile_s, max_s, mean_s}], "busy_share":
 // {ranks, steps, share},
 //   "collective_wait": {"ranks": [{rank, wait_s, times_slowest}], "collectives": [{index, category, slowest_rank,
 //   max_wait_s, mean_wait_s}], "unmatched_calls"} (with two or more ranks) }
 nlohmann::json crossRankToJson(const RunAnalysis& run);
-// [{name, category, baseline_count, optimised_count, baseline_s, optimised_s, delta_s}]
+// [{name, category, baseline_count, optimised_count, baseline_s, optimised_s, delta_s, baseline_name (paired rows)}]
 nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows);
 
 } // namespace mfu::trace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <unordered_map>
 
 #include "core/trace/json_scanner.h"
 
@@ -10,7 +11,7 @@ namespace mfu::trace {
 
 namespace {
 
-enum class EventCat : uint8_t { Skip, Kernel, Memcpy, Memset, Runtime, CpuAnnotation, GpuAnnotation };
+enum class EventCat : uint8_t { Skip, Kernel, Memcpy, Memset, Runtime, CpuAnnotation, GpuAnnotation, CpuOp };
 
 EventCat eventCat(std::string_view cat)
 {
@@ -26,6 +27,8 @@ EventCat eventCat(std::string_view cat)
         return EventCat::CpuAnnotation;
     if (cat == "gpu_user_annotation")
         return EventCat::GpuAnnotation;
+    if (cat == "cpu_op" || cat == "Operator")
+        return EventCat::CpuOp;
     return EventCat::Skip;
 }
 
@@ -75,7 +78,38 @@ struct Event {
     int64_t device = -1;
     int64_t stream = -1;
     int64_t correlation = -1;
+    NameId opName = 0; // of a cpu_op, once its name is known
+    OpKind opKind = OpKind::None;
+    bool opKindKnown = false;
 };
+
+struct OperatorName {
+    NameId id = 0;
+    OpKind kind = OpKind::None;
+};
+
+struct TransparentHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
+};
+
+enum class ArgKey : uint8_t { Device, Stream, Correlation, InputDims, InputType, ConcreteInputs, Other };
+
+ArgKey argKey(std::string_view k)
+{
+    switch (k.size()) {
+    case 6:
+        return k == "device" ? ArgKey::Device : k == "stream" ? ArgKey::Stream : ArgKey::Other;
+    case 10:
+        return k == "Input Dims" ? ArgKey::InputDims : k == "Input type" ? ArgKey::InputType : ArgKey::Other;
+    case 11:
+        return k == "correlation" ? ArgKey::Correlation : ArgKey::Other;
+    case 15:
+        return k == "Concrete Inputs" ? ArgKey::ConcreteInputs : ArgKey::Other;
+    default:
+        return ArgKey::Other;
+    }
+}
 
 class KinetoReader {
 public:
@@ -150,10 +184,27 @@ private:
             m_in.fail(std::string(what) + " must be a number, found a string");
         const std::string_view text = m_in.number();
         int64_t v = 0;
+        if (smallNonNegative(text, v))
+            return v;
         const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
         if (ec != std::errc() || ptr != text.data() + text.size())
             m_in.fail(std::string(what) + " must be an integer that fits 64 bits, found " + std::string(text));
         return v;
+    }
+
+    // Most integers here (ids, dims) are short runs of digits: read them without from_chars' general path.
+    static bool smallNonNegative(std::string_view text, int64_t& v)
+    {
+        if (text.empty() || text.size() > 18)
+            return false;
+        int64_t n = 0;
+        for (const char c : text) {
+            if (c < '0' || c > '9')
+                return false;
+            n = n * 10 + (c - '0');
+        }
+        v = n;
+        return true;
     }
 
     int64_t microsecondsAsNs(const char* what)
@@ -179,25 +230,112 @@ private:
         m_in.fail(std::string(what) + " must be an integer or a string");
     }
 
+    // A number that must be an integer, or -1 when it is not one (shapes are metadata: an odd one is not an error).
+    int64_t integerOrInvalid()
+    {
+        const std::string_view text = m_in.number();
+        int64_t v = -1;
+        if (smallNonNegative(text, v))
+            return v;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        return ec == std::errc() && ptr == text.data() + text.size() ? v : -1;
+    }
+
+    bool atNumber()
+    {
+        const char c = m_in.peek();
+        return c == '-' || (c >= '0' && c <= '9');
+    }
+
+    // "Input Dims": per input a list of dims, [] for a non-tensor, or a list of lists for a tensor list (kept as one
+    // dim: its elements).
+    void readInputDims()
+    {
+        OpArgs& a = m_args;
+        a.hasDims = true;
+        m_in.beginArray();
+        while (m_in.nextElement()) {
+            if (m_in.peek() == '[') {
+                m_in.beginArray();
+                bool list = false;
+                double listElements = 0;
+                while (m_in.nextElement()) {
+                    if (atNumber()) {
+                        a.dims.push_back(integerOrInvalid());
+                    } else if (m_in.peek() == '[') {
+                        list = true;
+                        double elements = 1;
+                        m_in.beginArray();
+                        while (m_in.nextElement())
+                            elements *= atNumber() ? static_cast<double>(integerOrInvalid()) : (m_in.skipValue(), 0.0);
+                        listElements += elements;
+                    } else {
+                        m_in.skipValue();
+                    }
+                }
+                if (list)
+                    a.dims.push_back(static_cast<int64_t>(listElements));
+            } else {
+                m_in.skipValue();
+            }
+            a.dimsEnd.push_back(static_cast<uint32_t>(a.dims.size()));
+        }
+    }
+
+    void readInputTypes()
+    {
+        m_in.beginArray();
+        while (m_in.nextElement())
+            m_args.types.push_back(
+                m_in.peek() == '"' ? scalarTypeFromName(m_in.string()) : (m_in.skipValue(), ScalarType::Unknown));
+    }
+
+    void readConcreteInputs()
+    {
+        m_in.beginArray();
+        while (m_in.nextElement()) {
+            if (m_in.peek() == '"')
+                m_args.concrete.emplace_back(m_in.string());
+            else if (atNumber())
+                m_args.concrete.emplace_back(m_in.number());
+            else
+                m_in.skipValue(), m_args.concrete.emplace_back();
+        }
+    }
+
     void readArgs(Event& e)
     {
         if (m_in.peek() != '{') {
             m_in.skipValue();
             return;
         }
+        const bool op = e.cat == EventCat::CpuOp;
+        // Shapes are read for operators of a counted family, or when the name is not known yet (args first).
+        const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None);
+        const bool concrete = op && (!e.opKindKnown || needsConcreteInputs(e.opKind));
         m_in.beginObject();
         while (m_in.nextMember()) {
-            const std::string_view key = m_in.key();
-            int64_t* target = key == "device" ? &e.device
-                : key == "stream"             ? &e.stream
-                : key == "correlation"        ? &e.correlation
-                                              : nullptr;
-            const char c = m_in.peek();
-            const bool isNumber = c == '-' || (c >= '0' && c <= '9');
-            if (target && isNumber)
-                *target = integer(target == &e.device ? "args.device"
-                        : target == &e.stream         ? "args.stream"
-                                                      : "args.correlation");
+            const ArgKey key = argKey(m_in.key());
+            if (key == ArgKey::InputDims && shapes && m_in.peek() == '[') {
+                readInputDims();
+                continue;
+            }
+            if (key == ArgKey::InputType && shapes && m_in.peek() == '[') {
+                readInputTypes();
+                continue;
+            }
+            if (key == ArgKey::ConcreteInputs && concrete && m_in.peek() == '[') {
+                readConcreteInputs();
+                continue;
+            }
+            int64_t* target = key == ArgKey::Device ? &e.device
+                : key == ArgKey::Stream             ? &e.stream
+                : key == ArgKey::Correlation        ? &e.correlation
+                                                    : nullptr;
+            if (target && atNumber())
+                *target = integer(key == ArgKey::Device ? "args.device"
+                        : key == ArgKey::Stream         ? "args.stream"
+                                                        : "args.correlation");
             else
                 m_in.skipValue();
         }
@@ -211,6 +349,9 @@ private:
         e.name.clear();
         e.hasTs = e.hasDur = e.catKnown = false;
         e.pid = e.tid = e.device = e.stream = e.correlation = -1;
+        e.opKind = OpKind::None;
+        e.opKindKnown = false;
+        m_args.clear();
         if (m_in.peek() != '{')
             m_in.fail("trace event must be an object");
         m_in.beginObject();
@@ -231,10 +372,13 @@ private:
                 break;
             case EventKey::Name:
                 // Most events (cpu_op, python_function) are not kept: skip copying their names.
-                if (m_in.peek() == '"' && !(e.catKnown && e.cat == EventCat::Skip))
+                if (m_in.peek() == '"' && e.catKnown && e.cat == EventCat::CpuOp) {
+                    lookUpOperator(e, m_in.string()); // straight from the buffer: one hash, no copy
+                } else if (m_in.peek() == '"' && !(e.catKnown && e.cat == EventCat::Skip)) {
                     e.name.assign(m_in.string());
-                else
+                } else {
                     m_in.skipValue();
+                }
                 break;
             case EventKey::Ts:
                 e.tsNs = microsecondsAsNs("ts");
@@ -265,19 +409,23 @@ private:
             keep(e);
     }
 
-    void keep(const Event& e)
+    void keep(Event& e)
     {
         if (!e.hasTs)
             m_in.fail("event '" + e.name.substr(0, 60) + "' has no ts");
         if (e.cat == EventCat::Runtime) {
             if (e.correlation >= 0)
-                m_timeline.launches.push_back({ e.correlation, e.tsNs });
+                keepRuntime(e);
             return;
         }
         if (!e.hasDur)
             m_in.fail("event '" + e.name.substr(0, 60) + "' has no dur");
         if (e.durNs < 0) {
             ++m_negativeDurations;
+            return;
+        }
+        if (e.cat == EventCat::CpuOp) {
+            keepOp(e);
             return;
         }
         if (e.cat == EventCat::CpuAnnotation || e.cat == EventCat::GpuAnnotation) {
@@ -296,6 +444,106 @@ private:
             : e.cat == EventCat::Memcpy    ? ActivityKind::Memcpy
                                            : ActivityKind::Memset;
         m_timeline.activities.push_back(a);
+    }
+
+    void keepRuntime(const Event& e)
+    {
+        Launch l;
+        l.correlation = e.correlation;
+        l.startNs = e.tsNs;
+        l.endNs = e.tsNs + (e.hasDur ? std::max<int64_t>(e.durNs, 0) : 0);
+        // Few distinct runtime calls: remember the last one instead of interning every launch's name.
+        if (e.name != m_lastRuntimeName || m_timeline.launches.empty()) {
+            m_lastRuntimeName = e.name;
+            m_lastRuntimeId = m_timeline.names.intern(e.name);
+            m_lastRuntimeKind = runtimeKindOf(e.name);
+        }
+        l.name = m_lastRuntimeId;
+        l.kind = m_lastRuntimeKind;
+        l.thread = m_timeline.threadIndex(e.tid);
+        m_timeline.launches.push_back(l);
+    }
+
+    void keepOp(Event& e)
+    {
+        CpuOp op;
+        op.startNs = e.tsNs;
+        op.endNs = e.tsNs + e.durNs;
+        if (!e.opKindKnown) // the name came before the category
+            lookUpOperator(e, e.name);
+        op.name = e.opName;
+        op.thread = m_timeline.threadIndex(e.tid);
+        if (m_args.hasDims)
+            m_timeline.recordsShapes = true;
+        if (e.opKind != OpKind::None)
+            op.work = problemOf(op.name);
+        m_timeline.cpuOps.push_back(op);
+    }
+
+    // An operator's name id and family, looked up once per distinct name.
+    void lookUpOperator(Event& e, std::string_view name)
+    {
+        auto it = m_operators.find(name);
+        if (it == m_operators.end())
+            it = m_operators.emplace(std::string(name), OperatorName { m_timeline.names.intern(name), opKindOf(name) })
+                     .first;
+        e.opName = it->second.id;
+        e.opKind = it->second.kind;
+        e.opKindKnown = true;
+    }
+
+    // The work record of the operator being read: one per distinct problem (operator, dims, types and concrete
+    // inputs), found by a hash of them, so the FLOP count and the shapes text are made once per problem, not per
+    // call (a model's layers repeat the same few problems thousands of times).
+    uint32_t problemOf(NameId name)
+    {
+        uint64_t h = 1469598103934665603ull; // FNV-1a
+        auto mix = [&h](uint64_t v) {
+            h ^= v;
+            h *= 1099511628211ull;
+        };
+        mix(name);
+        mix(m_args.hasDims ? 1 : 0);
+        for (const int64_t d : m_args.dims)
+            mix(static_cast<uint64_t>(d));
+        for (size_t i = 0; i < m_args.inputs(); ++i)
+            mix((static_cast<uint64_t>(m_args.dimsEnd[i]) << 8) ^ static_cast<uint64_t>(m_args.type(i)));
+        for (const auto& text : m_args.concrete) {
+            for (const char c : text)
+                mix(static_cast<unsigned char>(c));
+            mix(0x100);
+        }
+        const auto [it, added] = m_problems.try_emplace(h, 0);
+        if (added) {
+            it->second = static_cast<uint32_t>(m_timeline.opWork.size());
+            m_timeline.opWork.push_back({ opWork(m_timeline.names.name(name), m_args), shapesText() });
+        }
+        return it->second;
+    }
+
+    // "[8944, 1024], [1024, 1024]": the tensor inputs' dims, to tell the problems of one operator apart.
+    NameId shapesText()
+    {
+        std::string& s = m_shapeText;
+        s.clear();
+        for (size_t i = 0; i < m_args.inputs(); ++i) {
+            const auto dims = m_args.shape(i);
+            if (dims.empty())
+                continue;
+            if (!s.empty())
+                s += ", ";
+            s += m_args.type(i) == ScalarType::TensorList ? "list of " : "";
+            s += '[';
+            for (size_t d = 0; d < dims.size(); ++d) {
+                if (d)
+                    s += ", ";
+                char buffer[24];
+                const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, dims[d]);
+                s.append(buffer, end);
+            }
+            s += ']';
+        }
+        return m_timeline.names.intern(s);
     }
 
     void readDeviceProperties()
@@ -349,6 +597,10 @@ private:
         std::stable_sort(t.annotations.begin(), t.annotations.end(), byStart);
         std::sort(t.launches.begin(), t.launches.end(),
             [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+        // An operator before the ones it holds: of two that start together, the longer first.
+        std::stable_sort(t.cpuOps.begin(), t.cpuOps.end(), [](const CpuOp& a, const CpuOp& b) {
+            return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
+        });
         if (!m_deviceNames.empty()) {
             // The device this process ran on: the one most activities name; files list every visible GPU.
             std::map<int32_t, size_t> perDevice;
@@ -367,6 +619,13 @@ private:
     JsonScanner m_in;
     Timeline m_timeline;
     Event m_event;
+    OpArgs m_args; // of the cpu_op being read; reused, so reading shapes allocates nothing once warm
+    std::string m_shapeText;
+    std::unordered_map<std::string, OperatorName, TransparentHash, std::equal_to<>> m_operators;
+    std::unordered_map<uint64_t, uint32_t> m_problems; // problem hash -> index into Timeline::opWork
+    std::string m_lastRuntimeName;
+    NameId m_lastRuntimeId = 0;
+    RuntimeKind m_lastRuntimeKind = RuntimeKind::Launch;
     std::map<int64_t, std::string> m_deviceNames;
     size_t m_negativeDurations = 0;
     bool m_sawEvents = false;

@@ -249,9 +249,29 @@ private:
     {
         if (!m_db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME"))
             return;
-        for (auto& row : m_db.query("SELECT start, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME")) {
+        // end, the calling thread and the call's name exist in every schema version that has the table.
+        const bool full = m_db.hasColumn("CUPTI_ACTIVITY_KIND_RUNTIME", "nameId")
+            && m_db.hasColumn("CUPTI_ACTIVITY_KIND_RUNTIME", "globalTid");
+        const std::string sql = full
+            ? "SELECT start, correlationId, end, globalTid, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME"
+            : "SELECT start, correlationId FROM CUPTI_ACTIVITY_KIND_RUNTIME";
+        const NameId unnamed = m_timeline.names.intern("CUDA runtime call");
+        for (auto& row : m_db.query(sql)) {
             checkCancel();
-            m_timeline.launches.push_back({ row.integer(1), row.integer(0) });
+            Launch l;
+            l.name = unnamed;
+            l.correlation = row.integer(1);
+            l.startNs = row.integer(0);
+            l.endNs = l.startNs;
+            if (full) {
+                l.endNs = std::max(l.startNs, row.isNull(2) ? l.startNs : row.integer(2));
+                l.thread = m_timeline.threadIndex(row.isNull(3) ? -1 : row.integer(3));
+                if (!row.isNull(4)) {
+                    l.name = stringId(row.integer(4));
+                    l.kind = runtimeKindOf(m_timeline.names.name(l.name));
+                }
+            }
+            m_timeline.launches.push_back(l);
         }
     }
 

@@ -7,6 +7,8 @@
 
 #include "core/errors.h"
 #include "core/trace/byte_source.h"
+#include "core/trace/rank_summary_work.h"
+#include "core/trace/summary_reader.h"
 #include "core/trace/trace_loader.h"
 
 namespace mfu::trace {
@@ -14,6 +16,7 @@ namespace mfu::trace {
 namespace {
 
 using nlohmann::json;
+using summary::Reader;
 
 json breakdownToJson(const Breakdown& b)
 {
@@ -29,55 +32,6 @@ json breakdownToJson(const Breakdown& b)
         { "idle_gap_ns", b.idleGapNs }, { "kernel_count", b.kernelCount }, { "kernel_time_ns", b.kernelTimeNs },
         { "tiny_kernel_count", b.tinyKernelCount }, { "tiny_kernel_time_ns", b.tinyKernelTimeNs } };
 }
-
-// Reads keys with errors that name the file and the key.
-class Reader {
-public:
-    explicit Reader(std::string fileName)
-        : m_file(std::move(fileName))
-    {
-    }
-
-    const json& at(const json& object, const char* key) const
-    {
-        if (!object.is_object())
-            fail(key, "the enclosing value is not an object");
-        const auto it = object.find(key);
-        if (it == object.end())
-            fail(key, "missing");
-        return *it;
-    }
-    template <typename T> T get(const json& object, const char* key) const
-    {
-        const json& v = at(object, key);
-        try {
-            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-                if (!v.is_number_integer())
-                    fail(key, "not an integer");
-            } else if constexpr (std::is_floating_point_v<T>) {
-                if (!v.is_number())
-                    fail(key, "not a number");
-            }
-            return v.get<T>();
-        } catch (const json::exception& e) {
-            fail(key, e.what());
-        }
-    }
-    const json& array(const json& object, const char* key) const
-    {
-        const json& v = at(object, key);
-        if (!v.is_array())
-            fail(key, "not an array");
-        return v;
-    }
-    [[noreturn]] void fail(const std::string& key, const std::string& what) const
-    {
-        throw InputError(m_file + ": " + key + ": " + what);
-    }
-
-private:
-    std::string m_file;
-};
 
 Breakdown breakdownFromJson(const json& j, const Reader& in)
 {
@@ -163,6 +117,7 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
     for (const auto& c : r.collectives)
         collectives.push_back({ std::string(categoryKey(c.category)), c.startNsAbsolute, c.durationNs });
     j["collectives"] = collectives;
+    j["work"] = workToJson(r);
     j["warnings"] = r.warnings;
     return j;
 }
@@ -173,9 +128,9 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     if (!j.is_object() || !j.contains("format") || j["format"] != kRankSummaryFormat)
         in.fail("format", "not an mfu-explorer trace summary (expected \"" + std::string(kRankSummaryFormat) + "\")");
     const int version = in.get<int>(j, "version");
-    if (version != kRankSummaryVersion)
+    if (version != kRankSummaryVersion && version != 1)
         in.fail("version",
-            std::to_string(version) + " is not supported (this build reads version "
+            std::to_string(version) + " is not supported (this build reads versions 1 to "
                 + std::to_string(kRankSummaryVersion) + "; make the summaries again with this build)");
     const json& o = in.at(j, "options");
     options.breakdown.tinyKernelNs = in.get<int64_t>(o, "tiny_kernel_ns");
@@ -230,6 +185,8 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         r.collectives.push_back(
             { categoryFromKey(c[0].get<std::string>(), in), c[1].get<int64_t>(), c[2].get<int64_t>() });
     }
+    if (version >= 2)
+        workFromJson(in.at(j, "work"), in, r); // version 1 summaries were made before shapes were read
     for (const json& w : in.array(j, "warnings")) {
         if (!w.is_string())
             in.fail("warnings", "not a string");

@@ -9,7 +9,9 @@
 //   "gpu_name", "world_size", "step_source", "dropped_last_step", "mean_step_s", "step_spread_s",
 //   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, start_ns_absolute,
 //   breakdown}], "total": breakdown, "kernels": [{name, category, count, total_ns, max_ns, share}],
-//   "collectives": [[category, start_ns_absolute, duration_ns]], "warnings" }
+//   "collectives": [[category, start_ns_absolute, duration_ns]], "work": {op_flops, critical_path}
+//   (rank_summary_work.h; version 2), "warnings" }
+// Version 1 (without "work") is still read: its ranks have no figures from shapes and no critical path.
 // Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).
 #include <filesystem>
 #include <string>
@@ -24,7 +26,7 @@
 namespace mfu::trace {
 
 inline constexpr std::string_view kRankSummaryFormat = "mfu-explorer-trace-summary";
-inline constexpr int kRankSummaryVersion = 1;
+inline constexpr int kRankSummaryVersion = 2;
 
 nlohmann::json rankSummaryToJson(const RankAnalysis& rank, const AnalysisOptions& options);
 // Throws InputError "<fileName>: <key>: <what>" for a wrong format, version or key.

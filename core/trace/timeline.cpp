@@ -25,4 +25,26 @@ int64_t launchTime(const Timeline& t, const GpuActivity& a)
     return a.startNs;
 }
 
+RuntimeKind runtimeKindOf(std::string_view name)
+{
+    // Calls that block the host until the GPU gets somewhere; everything named *Launch*, *Async or cuLaunch* only
+    // queues work. cudaMemcpy without Async waits for the copy (and all work before it on the legacy stream).
+    if (name.find("Synchronize") != std::string_view::npos || name == "cudaMemcpy" || name == "cuMemcpy"
+        || name == "hipMemcpy" || name == "cudaMemcpy2D")
+        return RuntimeKind::Sync;
+    if (name.find("Launch") != std::string_view::npos || name.find("Async") != std::string_view::npos
+        || name.find("launch") != std::string_view::npos)
+        return RuntimeKind::Launch;
+    return RuntimeKind::Other;
+}
+
+int32_t Timeline::threadIndex(int64_t tid)
+{
+    for (size_t i = threads.size(); i-- > 0;)
+        if (threads[i] == tid)
+            return static_cast<int32_t>(i);
+    threads.push_back(tid);
+    return static_cast<int32_t>(threads.size() - 1);
+}
+
 } // namespace mfu::trace

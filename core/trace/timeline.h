@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/trace/kernel_category.h"
+#include "core/trace/op_flops.h"
 
 namespace mfu::trace {
 
@@ -55,10 +56,42 @@ struct Annotation {
     bool onGpu = false; // gpu_user_annotation (on a stream) vs user_annotation (on a CPU thread)
 };
 
-// A CPU-side launch (cudaLaunchKernel, cudaMemcpyAsync...): when it happened, for assigning kernels to steps.
+// What a CUDA runtime or driver call does to the host thread that makes it.
+enum class RuntimeKind : uint8_t {
+    Launch, // puts work on a stream and returns (cudaLaunchKernel, cudaMemcpyAsync, cudaMemsetAsync, ...)
+    Sync, // waits for the GPU (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cudaMemcpy)
+    Other, // cudaFuncSetAttribute, cudaStreamIsCapturing, ...
+};
+RuntimeKind runtimeKindOf(std::string_view name);
+
+// A CPU-side runtime call with a correlation id (cudaLaunchKernel, cudaMemcpyAsync, cudaStreamSynchronize...): when
+// it happened, for assigning kernels to steps, and on which host thread, for FLOP attribution (the operator holding
+// it there is the one that launched the kernel) and the critical path.
 struct Launch {
     int64_t correlation = 0;
     int64_t startNs = 0;
+    int64_t endNs = 0;
+    NameId name = 0;
+    int32_t thread = 0; // index into Timeline::threads
+    RuntimeKind kind = RuntimeKind::Launch;
+};
+
+// A CPU operator (cpu_op event, e.g. aten::mm): its host time, and the work its recorded shapes give.
+struct CpuOp {
+    static constexpr uint32_t kNoWork = UINT32_MAX;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    NameId name = 0;
+    int32_t thread = 0; // index into Timeline::threads
+    uint32_t work = kNoWork; // index into Timeline::opWork for an operator of a counted family (op_flops.h)
+};
+
+// The work of one problem of an operator of a counted family (the operator with the same dims, types and concrete
+// inputs: every call of it shares the record), and its shapes as text ("[8944, 1024], [1024, 1024]") for telling the
+// problems of one operator apart (roofline marks).
+struct OpWorkRecord {
+    OpWork work;
+    NameId shapes = 0;
 };
 
 struct Timeline {
@@ -68,6 +101,13 @@ struct Timeline {
     std::vector<GpuActivity> activities; // sorted by startNs after reading
     std::vector<Annotation> annotations; // sorted by startNs after reading
     std::vector<Launch> launches; // sorted by correlation after reading
+    std::vector<CpuOp> cpuOps; // sorted by startNs after reading, of two starting together the longer first
+    std::vector<OpWorkRecord> opWork; // one per distinct problem, referenced by CpuOp::work
+    std::vector<int64_t> threads; // the tid of each thread index
+    bool recordsShapes = false; // some cpu_op carries `Input Dims`
+
+    // The index of a host thread id in `threads`, added when new (a file has a handful of threads).
+    int32_t threadIndex(int64_t tid);
     int64_t timeOriginNs = 0; // baseTimeNanoseconds, 0 when the file's ts are absolute
     std::optional<std::string> gpuName; // deviceProperties of the device the activities ran on
     std::optional<int> rank; // distributedInfo.rank

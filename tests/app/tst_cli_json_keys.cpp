@@ -35,11 +35,12 @@ std::set<std::string> glossaryKeys()
     return keys;
 }
 
-// Objects whose keys are data, not vocabulary: a preset figure's path (`sources`) and a kernel category of the
-// kernel rules (`categories`). The glossary describes them under the object's entry; their values' keys are checked.
+// Objects whose keys are data, not vocabulary: a preset figure's path (`sources`), a kernel category of the
+// kernel rules (`categories`) and a precision of the FLOPs counted from shapes (`by_precision`,
+// `by_precision_in_steps`). The glossary describes them under the object's entry; their values' keys are checked.
 bool keyedByData(const std::string& parent)
 {
-    static const std::set<std::string> maps { "sources", "categories" };
+    static const std::set<std::string> maps { "sources", "categories", "by_precision", "by_precision_in_steps" };
     return maps.count(parent) > 0;
 }
 

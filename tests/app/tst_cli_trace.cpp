@@ -281,7 +281,10 @@ private slots:
     void textOutputAcrossRanksAndKernelDiff()
     {
         QTemporaryDir dir;
-        const QString r0 = writeFile(dir, QStringLiteral("r0.json"), syntheticTrace());
+        QByteArray first = syntheticTrace();
+        first.replace("\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}",
+            "\"distributedInfo\": {\"rank\": 0, \"world_size\": 2}");
+        const QString r0 = writeFile(dir, QStringLiteral("r0.json"), first);
         QByteArray second = syntheticTrace();
         second.replace("\"distributedInfo\": {\"rank\": 0, \"world_size\": 1}",
             "\"distributedInfo\": {\"rank\": 1, \"world_size\": 2}, \"baseTimeNanoseconds\": 30000");
@@ -323,6 +326,91 @@ private slots:
             qPrintable(text));
     }
 
+    // Ranks of different jobs are refused unless --as-one-run says otherwise; then the JSON says what looked wrong.
+    void ranksOfDifferentJobs()
+    {
+        QTemporaryDir dir;
+        const QString a = writeFile(dir, QStringLiteral("a.json"), syntheticTrace());
+        QByteArray other = syntheticTrace("Tesla V100-SXM2-32GB");
+        other.replace("\"world_size\": 1", "\"world_size\": 2");
+        const QString b = writeFile(dir, QStringLiteral("b.json"), other);
+        const Run refused = runCli({ a, b, QStringLiteral("--json") });
+        QCOMPARE(refused.exitCode, 2);
+        const QString err = QString::fromUtf8(refused.err);
+        QVERIFY2(err.contains(QStringLiteral("their world sizes differ: a.json (1), b.json (2)")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("they ran on different GPUs")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("rank 0 appears 2 times")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("--as-one-run")), qPrintable(err));
+        const Run insisted = runCli({ a, b, QStringLiteral("--as-one-run"), QStringLiteral("--json") });
+        QVERIFY2(insisted.exitCode == 0, insisted.err.constData());
+        const auto j = nlohmann::json::parse(insisted.out.toStdString());
+        QCOMPARE(j["run_check"]["one_run"].get<bool>(), false);
+        QCOMPARE(j["run_check"]["problems"].size(), size_t { 3 });
+    }
+
+    // The comparison names the faster run and, when they differ, both GPUs.
+    void comparisonSaysWhichRunIsFaster()
+    {
+        QTemporaryDir dir;
+        const QString base = writeFile(dir, QStringLiteral("base.json"), syntheticTrace("NVIDIA A100-SXM4-80GB"));
+        QByteArray slower = syntheticTrace("Tesla V100-SXM2-32GB");
+        slower.replace("\"ts\": 200, \"dur\": 200}]", "\"ts\": 300, \"dur\": 200}]");
+        slower.replace("\"ts\": 0, \"dur\": 200}", "\"ts\": 0, \"dur\": 300}");
+        const QString opt = writeFile(dir, QStringLiteral("opt.json"), slower);
+        const Run r = runCli({ base, QStringLiteral("--compare"), opt, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto c = nlohmann::json::parse(r.out.toStdString())["comparison"];
+        QCOMPARE(c["faster"].get<std::string>(), std::string("baseline"));
+        QCOMPARE(c["gpus_differ"].get<bool>(), true);
+        const std::string verdict = c["verdict"].get<std::string>();
+        QVERIFY2(verdict.find("This run is 1.50x slower than the baseline: 300.000 ms") != std::string::npos
+                || verdict.find("This run is 1.50x slower than the baseline: 0.300 ms") != std::string::npos,
+            verdict.c_str());
+        QVERIFY2(verdict.find("baseline: NVIDIA A100-SXM4-80GB, this run: Tesla V100-SXM2-32GB") != std::string::npos,
+            verdict.c_str());
+        const Run text = runCli({ base, QStringLiteral("--compare"), opt });
+        QVERIFY2(text.out.contains("slower than the baseline"), text.out.constData());
+        QVERIFY2(!text.out.contains("speed-up"), text.out.constData());
+    }
+
+    // The TraceLens H100 trace records shapes: FLOPs per op, trace MFU, the roofline and the critical path.
+    void workFromShapesOnARealTrace()
+    {
+        if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        const QString h100 = QStringLiteral(MFU_SHARED_TRACES_DIR "/tracelens__h100__qwen1.5-0.5b-chat.json.gz");
+        const Run r = runCli({ h100, QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto rank = nlohmann::json::parse(r.out.toStdString())["ranks"][0];
+        const auto& f = rank["op_flops"];
+        QVERIFY(f["matmul_flops"].get<double>() > 5e12); // the Python count: tests/core/trace/tst_op_flops_real.cpp
+        QCOMPARE(f["ops_with_shapes"].get<int64_t>(), int64_t { 193 });
+        QCOMPARE(f["ops_without_shapes"].get<int64_t>(), int64_t { 0 });
+        const double mfu = f["trace_mfu"].get<double>();
+        QVERIFY2(mfu > 0 && mfu <= 1, qPrintable(QString::number(mfu)));
+        QCOMPARE(rank["steps"][0]["trace_mfu"].get<double>(), mfu); // one analysed step
+        QCOMPARE(f["trace_mfu_gpu"].get<std::string>(), std::string("h100-sxm"));
+        QCOMPARE(rank["roofline"]["ceilings"][0]["peak_tflops"].get<double>(), 989.0);
+        QVERIFY(!rank["roofline"]["marks"].empty());
+        double shares = 0;
+        for (const auto& [key, share] : rank["critical_path"]["shares"].items())
+            shares += share.get<double>();
+        QVERIFY(std::abs(shares - 1) < 1e-9);
+        QVERIFY(!rank["critical_path"]["chain"].empty());
+        // With a model: the trace's MFU beside the scenario's, and why they differ (an inference trace against a
+        // training FLOP/token).
+        const Run withModel = runCli({ h100, QStringLiteral("--params"), QStringLiteral("0.5e9"),
+            QStringLiteral("--tokens-per-step"), QStringLiteral("8944"), QStringLiteral("--json") });
+        QVERIFY2(withModel.exitCode == 0, withModel.err.constData());
+        const auto check = nlohmann::json::parse(withModel.out.toStdString())["mfu_check"];
+        QCOMPARE(check["trace_mfu"].get<double>(), mfu);
+        QVERIFY(!check["agrees"].get<bool>());
+        QVERIFY2(check["explanations"].dump().find("no backward pass") != std::string::npos, check.dump().c_str());
+        const Run text = runCli({ h100 });
+        QVERIFY2(text.out.contains("trace MFU"), text.out.constData());
+        QVERIFY2(text.out.contains("critical path"), text.out.constData());
+    }
+
     void badFileIsOneLineError()
     {
         QTemporaryDir dir;
@@ -346,7 +434,9 @@ private slots:
             { "hta__nccl_parser_config__nccl_data.json.gz", "hta__trace_filter__sampled_rank-0.json.gz",
                 "hta__trace_filter__sampled_rank-1.json.gz", "tracelens__h100__qwen1.5-0.5b-chat.json.gz" })
             traces << QStringLiteral(MFU_SHARED_TRACES_DIR "/") + QString::fromLatin1(name);
-        const Run whole = runCli(traces + QStringList { QStringLiteral("--json") });
+        // Four traces of four jobs: analysed as one run because the flag says so (the map/reduce contract holds).
+        const QStringList asOneRun { QStringLiteral("--as-one-run"), QStringLiteral("--json") };
+        const Run whole = runCli(traces + asOneRun);
         QVERIFY2(whole.exitCode == 0, whole.err.constData());
         QTemporaryDir dir;
         QStringList summaries;
@@ -356,11 +446,10 @@ private slots:
             QVERIFY2(map.exitCode == 0, map.err.constData());
             summaries << out;
         }
-        const Run merged
-            = runCli(QStringList { QStringLiteral("merge") } + summaries + QStringList { QStringLiteral("--json") });
+        const Run merged = runCli(QStringList { QStringLiteral("merge") } + summaries + asOneRun);
         QVERIFY2(merged.exitCode == 0, merged.err.constData());
         QCOMPARE(merged.out, whole.out);
-        const Run folder = runCli({ QStringLiteral("merge"), dir.path(), QStringLiteral("--json") });
+        const Run folder = runCli(QStringList { QStringLiteral("merge"), dir.path() } + asOneRun);
         QCOMPARE(folder.out, whole.out);
         QVERIFY(nlohmann::json::parse(whole.out.toStdString())["ranks"].size() == 4);
     }

@@ -130,6 +130,40 @@ private slots:
         QCOMPARE(rows[2].baselineCount, int64_t(0));
         QCOMPARE(kernelDiffToJson(rows)[0]["delta_s"].get<double>(), -0.02);
     }
+
+    // A kernel under another name in the baseline is one row, not a +163 ms and a -105 ms row: the same function
+    // with other template arguments, or the one all-reduce of each run under two NCCL versions' naming.
+    void renamedKernelsArePaired()
+    {
+        auto comm = [](const char* name, int64_t ns) {
+            KernelStat k = kernel(name, 1, ns);
+            k.category = KernelCategory::CommAllReduce;
+            return k;
+        };
+        RunAnalysis base;
+        base.ranks.push_back(RankAnalysis {});
+        base.ranks[0].kernels = { comm("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", 105'000'000),
+            kernel("void at::native::vectorized_kernel<4, float>(int)", 1, 2'000'000) };
+        RunAnalysis opt;
+        opt.ranks.push_back(RankAnalysis {});
+        opt.ranks[0].kernels
+            = { comm("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 163'000'000),
+                  kernel("void at::native::vectorized_kernel<8, float>(int)", 1, 1'000'000) };
+        const auto rows = kernelDiff(base, opt);
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(
+            rows[0].name, std::string("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"));
+        QCOMPARE(rows[0].baselineName, std::string("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+        QCOMPARE(rows[0].deltaNs(), int64_t(58'000'000));
+        QCOMPARE(rows[1].baselineName, std::string("void at::native::vectorized_kernel<4, float>(int)"));
+        QCOMPARE(rows[1].deltaNs(), int64_t(-1'000'000));
+        QCOMPARE(kernelDiffToJson(rows)[0]["baseline_name"].get<std::string>(), rows[0].baselineName);
+        QCOMPARE(kernelFunctionName("void at::native::vectorized_kernel<4, float>(int)"),
+            std::string("at::native::vectorized_kernel"));
+        // Two unpaired all-reduces on a side: which is which cannot be told, so neither is paired.
+        opt.ranks[0].kernels.push_back(comm("ncclDevKernel_AllReduce_Sum_bf16_TREE_LL(x)", 1'000'000));
+        QCOMPARE(kernelDiff(base, opt).size(), size_t(4));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCrossRank)

@@ -1,0 +1,37 @@
+#pragma once
+// The roofline of a rank (Williams, Waterman and Patterson, "Roofline: an insightful visual performance model for
+// multicore architectures", CACM 2009): each operator problem as a mark at its arithmetic intensity (FLOPs per byte
+// moved, op_flops.h's ideal bytes) and its achieved TFLOPS, sized by its kernels' time, under the GPU's ceilings: the
+// dense peak at each precision the marks ran at, and the HBM bandwidth times the intensity. A mark under the
+// sloped roof is bound by memory, under the flat one by compute; its distance below the roof is what is left.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/hardware_spec.h"
+#include "core/trace/trace_flops.h"
+
+namespace mfu::trace {
+
+struct RooflineCeiling {
+    std::string precision; // GemmPrecision::key()
+    std::string label; // "BF16"
+    double peakFlops = 0; // dense FLOP/s
+    bool fallback = false; // the GPU has no peak at this precision: another format's (densePeakAt)
+    double ridgeIntensity = 0; // FLOP/byte where the bandwidth roof meets this one
+};
+
+struct Roofline {
+    std::optional<std::string> gpu; // the preset id, nullopt when the trace's GPU is not known
+    double hbmBytesPerSecond = 0;
+    std::vector<RooflineCeiling> ceilings; // one per precision among the marks, highest peak first
+    std::string mfuPrecision; // the MFU peak's precision, the roof of marks without one (elementwise work)
+    std::vector<OpProblem> marks; // OpFlops::problems with FLOPs and bytes
+    // The most a mark at this intensity and precision ("" for none) could reach: min(peak, intensity x
+    // bandwidth). 0 when unknown.
+    double attainableFlops(double intensity, const std::string& precision) const;
+};
+
+Roofline rooflineOf(const OpFlops& flops, const HardwareSpec* hardware);
+
+} // namespace mfu::trace

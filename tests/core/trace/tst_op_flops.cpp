@@ -1,0 +1,277 @@
+// FLOPs and bytes of one operator from its recorded shapes (core/trace/op_flops.h), against counts worked by hand,
+// and the precision a GEMM ran at (core/trace/gemm_precision.h).
+#include <QtTest>
+
+#include "core/trace/gemm_precision.h"
+#include "core/trace/op_flops.h"
+
+using namespace mfu;
+using namespace mfu::trace;
+
+namespace {
+
+struct Input {
+    std::vector<int64_t> dims;
+    std::string type;
+    std::string concrete;
+};
+
+OpArgs args(const std::vector<Input>& inputs)
+{
+    OpArgs a;
+    a.hasDims = true;
+    for (const auto& in : inputs) {
+        a.dims.insert(a.dims.end(), in.dims.begin(), in.dims.end());
+        a.dimsEnd.push_back(static_cast<uint32_t>(a.dims.size()));
+        a.types.push_back(scalarTypeFromName(in.type));
+        a.concrete.push_back(in.concrete);
+    }
+    return a;
+}
+
+const std::string bf16 = "c10::BFloat16";
+const std::string scalar = "Scalar";
+
+} // namespace
+
+class TestOpFlops : public QObject {
+    Q_OBJECT
+
+private slots:
+    void elementTypes()
+    {
+        QCOMPARE(scalarTypeFromName("c10::BFloat16"), ScalarType::BFloat16);
+        QCOMPARE(scalarTypeFromName("c10::Half"), ScalarType::Half);
+        QCOMPARE(scalarTypeFromName("float"), ScalarType::Float);
+        QCOMPARE(scalarTypeFromName("c10::Float8_e4m3fn"), ScalarType::Float8E4M3);
+        QCOMPARE(scalarTypeFromName("c10::Float4_e2m1fn_x2"), ScalarType::Float4E2M1x2);
+        QCOMPARE(scalarTypeFromName("long int"), ScalarType::Int64);
+        QCOMPARE(scalarTypeFromName("Scalar"), ScalarType::None);
+        QCOMPARE(scalarTypeFromName("c10::qint8"), ScalarType::Unknown);
+        QCOMPARE(bytesPerElement(ScalarType::BFloat16), 2.0);
+        QCOMPARE(bytesPerElement(ScalarType::Float8E5M2), 1.0);
+        QCOMPARE(numberFormatOf(ScalarType::Half), std::optional(NumberFormat::FP16));
+        QVERIFY(!numberFormatOf(ScalarType::Int8));
+    }
+
+    void families()
+    {
+        QCOMPARE(opKindOf("aten::mm"), OpKind::Matmul);
+        QCOMPARE(opKindOf("aten::_scaled_mm"), OpKind::Matmul);
+        QCOMPARE(opKindOf("aten::_grouped_mm"), OpKind::GroupedGemm);
+        QCOMPARE(opKindOf("aten::_flash_attention_forward"), OpKind::Attention);
+        QCOMPARE(opKindOf("flash_attn::_flash_attn_backward"), OpKind::Attention);
+        QCOMPARE(opKindOf("aten::cudnn_convolution"), OpKind::Convolution);
+        QCOMPARE(opKindOf("aten::add"), OpKind::Elementwise);
+        QCOMPARE(opKindOf("aten::native_layer_norm"), OpKind::Normalization);
+        // Wrappers count through the operators they call.
+        QCOMPARE(opKindOf("aten::linear"), OpKind::None);
+        QCOMPARE(opKindOf("aten::matmul"), OpKind::None);
+        QCOMPARE(opKindOf("aten::view"), OpKind::None);
+    }
+
+    // 2·M·N·K: Qwen1.5-0.5B's q_proj on 16 x 559 tokens, as the TraceLens H100 trace records it.
+    void addmm()
+    {
+        const OpWork w = opWork("aten::addmm",
+            args({ { { 1024 }, bf16, "" }, { { 8944, 1024 }, bf16, "" }, { { 1024, 1024 }, bf16, "" },
+                { {}, scalar, "1" }, { {}, scalar, "1" } }));
+        QVERIFY(w.known);
+        QCOMPARE(w.kind, OpKind::Matmul);
+        QCOMPARE(w.flops, 2.0 * 8944 * 1024 * 1024); // 18,756,927,488
+        QCOMPARE(w.precision, std::optional(NumberFormat::BF16));
+        // A, B, the output and the bias, two bytes each.
+        QCOMPARE(w.bytes, 2.0 * (8944 * 1024 + 1024 * 1024 + 8944 * 1024 + 1024));
+    }
+
+    void mmAndBatched()
+    {
+        const OpWork mm = opWork("aten::mm", args({ { { 4096, 4096 }, bf16, "" }, { { 4096, 11008 }, bf16, "" } }));
+        QCOMPARE(mm.flops, 2.0 * 4096 * 11008 * 4096);
+        const OpWork bmm
+            = opWork("aten::bmm", args({ { { 16, 512, 64 }, "c10::Half", "" }, { { 16, 64, 512 }, "c10::Half", "" } }));
+        QCOMPARE(bmm.flops, 2.0 * 16 * 512 * 512 * 64);
+        QCOMPARE(bmm.precision, std::optional(NumberFormat::FP16));
+        const OpWork baddbmm = opWork("aten::baddbmm",
+            args({ { { 16, 512, 512 }, bf16, "" }, { { 16, 512, 64 }, bf16, "" }, { { 16, 64, 512 }, bf16, "" } }));
+        QCOMPARE(baddbmm.flops, 2.0 * 16 * 512 * 512 * 64);
+        const OpWork fp32 = opWork("aten::mm", args({ { { 8, 16 }, "float", "" }, { { 16, 4 }, "float", "" } }));
+        QCOMPARE(fp32.flops, 2.0 * 8 * 4 * 16);
+        QCOMPARE(fp32.precision, std::optional(NumberFormat::FP32));
+    }
+
+    // FP8 with per-tensor scales; FP4 holds two values per recorded element, so K doubles; E8M0 scales are MX.
+    void scaledMm()
+    {
+        const std::string e4m3 = "c10::Float8_e4m3fn";
+        const OpWork fp8 = opWork("aten::_scaled_mm",
+            args({ { { 8192, 4096 }, e4m3, "" }, { { 4096, 14336 }, e4m3, "" }, { {}, "float", "" },
+                { {}, "float", "" } }));
+        QCOMPARE(fp8.flops, 2.0 * 8192 * 14336 * 4096);
+        QCOMPARE(fp8.precision, std::optional(NumberFormat::FP8));
+        QVERIFY(!fp8.microscaled);
+        const std::string fp4 = "c10::Float4_e2m1fn_x2";
+        const std::string e8m0 = "c10::Float8_e8m0fnu";
+        const OpWork mx = opWork("aten::_scaled_mm",
+            args({ { { 8192, 2048 }, fp4, "" }, { { 2048, 14336 }, fp4, "" }, { { 8192, 128 }, e8m0, "" },
+                { { 14336, 128 }, e8m0, "" } }));
+        QCOMPARE(mx.flops, 2.0 * 8192 * 14336 * 4096);
+        QCOMPARE(mx.precision, std::optional(NumberFormat::FP4));
+        QVERIFY(mx.microscaled);
+    }
+
+    // MoE experts: 2-D tokens against 3-D expert weights, each token row through one expert.
+    void groupedMm()
+    {
+        const OpWork forward = opWork("aten::_grouped_mm",
+            args({ { { 65536, 2048 }, bf16, "" }, { { 64, 2048, 1408 }, bf16, "" }, { { 64 }, "int", "" } }));
+        QCOMPARE(forward.kind, OpKind::GroupedGemm);
+        QCOMPARE(forward.flops, 2.0 * 65536 * 2048 * 1408);
+        const OpWork weightGrad = opWork("aten::_grouped_mm",
+            args({ { { 2048, 65536 }, bf16, "" }, { { 65536, 1408 }, bf16, "" }, { { 64 }, "int", "" } }));
+        QCOMPARE(weightGrad.flops, 2.0 * 2048 * 1408 * 65536);
+    }
+
+    // Forward 2·B·H·Sq·Sk·(Dqk + Dv), halved when causal; backward 2.5x.
+    void attention()
+    {
+        // The TraceLens H100 trace's _flash_attention_forward: [16, 559, 16, 64] BSHD, is_causal "True" at index 8.
+        std::vector<Input> in { { { 16, 559, 16, 64 }, bf16, "" }, { { 16, 559, 16, 64 }, bf16, "" },
+            { { 16, 559, 16, 64 }, bf16, "" }, { {}, "", "" }, { {}, "", "" }, { {}, scalar, "559" },
+            { {}, scalar, "559" }, { {}, scalar, "0." }, { {}, scalar, "True" }, { {}, scalar, "False" },
+            { {}, scalar, "0.125" } };
+        const OpWork flash = opWork("aten::_flash_attention_forward", args(in));
+        QVERIFY(flash.known);
+        QVERIFY(flash.causal);
+        QCOMPARE(flash.flops, 2.0 * 16 * 16 * 559 * 559 * 128 / 2);
+        in[8].concrete = "False";
+        QCOMPARE(opWork("aten::_flash_attention_forward", args(in)).flops, 2.0 * 16 * 16 * 559 * 559 * 128);
+
+        // SDPA in BHSD with grouped-query K/V (8 KV heads for 32 query heads): the query's heads count.
+        const OpWork sdpa = opWork("aten::_scaled_dot_product_flash_attention",
+            args({ { { 2, 32, 4096, 128 }, bf16, "" }, { { 2, 8, 4096, 128 }, bf16, "" },
+                { { 2, 8, 4096, 128 }, bf16, "" }, { {}, scalar, "0." }, { {}, scalar, "True" } }));
+        const double forward = 2.0 * 2 * 32 * 4096 * 4096 * 256 / 2;
+        QCOMPARE(sdpa.flops, forward);
+        const OpWork backward = opWork("aten::_scaled_dot_product_flash_attention_backward",
+            args({ { { 2, 32, 4096, 128 }, bf16, "" }, { { 2, 32, 4096, 128 }, bf16, "" },
+                { { 2, 8, 4096, 128 }, bf16, "" }, { { 2, 8, 4096, 128 }, bf16, "" },
+                { { 2, 32, 4096, 128 }, bf16, "" }, { { 2, 32, 4096 }, "float", "" }, { {}, "", "" }, { {}, "", "" },
+                { {}, scalar, "4096" }, { {}, scalar, "4096" }, { {}, scalar, "0." }, { {}, scalar, "True" } }));
+        QVERIFY(backward.backward);
+        QCOMPARE(backward.flops, 2.5 * forward);
+
+        // Memory-efficient attention's custom_mask_type: 1 and 2 are causal.
+        std::vector<Input> eff { { { 4, 1024, 16, 64 }, bf16, "" }, { { 4, 1024, 16, 64 }, bf16, "" },
+            { { 4, 1024, 16, 64 }, bf16, "" }, { {}, "", "" }, { {}, "", "" }, { {}, "", "" }, { {}, scalar, "" },
+            { {}, scalar, "" }, { {}, scalar, "0." }, { {}, scalar, "1" } };
+        QCOMPARE(opWork("aten::_efficient_attention_forward", args(eff)).flops, 2.0 * 4 * 16 * 1024 * 1024 * 128 / 2);
+
+        // Packed (variable-length) attention has 3-D inputs: not countable from shapes.
+        const OpWork varlen = opWork("aten::_flash_attention_forward",
+            args({ { { 8192, 16, 64 }, bf16, "" }, { { 8192, 16, 64 }, bf16, "" }, { { 8192, 16, 64 }, bf16, "" } }));
+        QVERIFY(!varlen.known);
+        QCOMPARE(varlen.flops, 0.0);
+    }
+
+    // ResNet-50's first convolution (7x7, stride 2, padding 3, 224x224 RGB -> 64 x 112 x 112): 112 x 112 outputs x
+    // 64 channels x 3 x 7 x 7 = 118,013,952 multiply-adds.
+    void convolution()
+    {
+        const OpWork conv = opWork("aten::cudnn_convolution",
+            args({ { { 1, 3, 224, 224 }, "float", "" }, { { 64, 3, 7, 7 }, "float", "" }, { {}, "", "[3, 3]" },
+                { {}, "", "[2, 2]" }, { {}, "", "[1, 1]" }, { {}, scalar, "1" } }));
+        QVERIFY(conv.known);
+        QCOMPARE(conv.flops, 2.0 * 118013952);
+        // The same problem through aten::convolution's argument order, and its backward from the gradient's shape.
+        const OpWork viaConvolution = opWork("aten::convolution",
+            args({ { { 1, 3, 224, 224 }, "float", "" }, { { 64, 3, 7, 7 }, "float", "" }, { {}, "", "" },
+                { {}, "", "[2, 2]" }, { {}, "", "[3, 3]" }, { {}, "", "[1, 1]" }, { {}, scalar, "False" },
+                { {}, "", "[0, 0]" }, { {}, scalar, "1" } }));
+        QCOMPARE(viaConvolution.flops, conv.flops);
+        std::vector<Input> backward { { { 1, 64, 112, 112 }, "float", "" }, { { 1, 3, 224, 224 }, "float", "" },
+            { { 64, 3, 7, 7 }, "float", "" }, { {}, "", "" }, { {}, "", "[2, 2]" }, { {}, "", "[3, 3]" },
+            { {}, "", "[1, 1]" }, { {}, scalar, "False" }, { {}, "", "[0, 0]" }, { {}, scalar, "1" },
+            { {}, "", "[True, True, True]" } };
+        QCOMPARE(opWork("aten::convolution_backward", args(backward)).flops, 2 * conv.flops);
+        backward[10].concrete = "[False, True, True]"; // the first layer needs no input gradient
+        QCOMPARE(opWork("aten::convolution_backward", args(backward)).flops, conv.flops);
+    }
+
+    // Bytes: inputs read once, the output written once.
+    void bytesOfElementwise()
+    {
+        const OpWork add = opWork("aten::add",
+            args({ { { 16, 559, 1024 }, bf16, "" }, { { 16, 559, 1024 }, bf16, "" }, { {}, scalar, "1" } }));
+        QVERIFY(add.known);
+        QCOMPARE(add.bytes, 3.0 * 16 * 559 * 1024 * 2);
+        QCOMPARE(add.flops, 16.0 * 559 * 1024);
+        // Broadcast: a [1024] bias added to [16, 559, 1024] writes the large shape.
+        const OpWork bias = opWork("aten::add", args({ { { 16, 559, 1024 }, bf16, "" }, { { 1024 }, bf16, "" } }));
+        QCOMPARE(bias.bytes, 2.0 * (16 * 559 * 1024 * 2 + 1024));
+        const OpWork mean
+            = opWork("aten::mean", args({ { { 16, 559, 1024 }, "float", "" }, { {}, "ScalarList", "[-1]" } }));
+        QCOMPARE(mean.bytes, 4.0 * 16 * 559 * 1024);
+        const OpWork norm = opWork("aten::native_layer_norm",
+            args({ { { 8192, 4096 }, bf16, "" }, { {}, "", "[4096]" }, { { 4096 }, bf16, "" }, { { 4096 }, bf16, "" },
+                { {}, scalar, "1e-05" } }));
+        QCOMPARE(norm.kind, OpKind::Normalization);
+        QCOMPARE(norm.bytes, 2.0 * (8192 * 4096 * 2 + 4096 * 2));
+        QVERIFY(!isModelWork(norm.kind));
+    }
+
+    void withoutShapes()
+    {
+        OpArgs none;
+        const OpWork w = opWork("aten::mm", none);
+        QCOMPARE(w.kind, OpKind::Matmul);
+        QVERIFY(!w.known);
+        QCOMPARE(w.flops, 0.0);
+        QCOMPARE(opWork("aten::view", none).kind, OpKind::None);
+        // A malformed shape is not a count.
+        QVERIFY(!opWork("aten::mm", args({ { { 4096 }, bf16, "" }, { { 4096, 8 }, bf16, "" } })).known);
+        QVERIFY(!opWork("aten::mm", args({ { { -1, 8 }, bf16, "" }, { { 8, 8 }, bf16, "" } })).known);
+    }
+
+    void precisionFromKernelNames()
+    {
+        auto key = [](const char* name) {
+            const auto p = gemmPrecisionFromKernelName(name);
+            return p ? QString::fromStdString(p->key()) : QString();
+        };
+        QCOMPARE(key("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"), QStringLiteral("bf16"));
+        QCOMPARE(key("volta_h884gemm_64x64_ldg8_nn"), QStringLiteral("fp16"));
+        QCOMPARE(
+            key("void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(Params)"), QStringLiteral("fp32"));
+        QCOMPARE(key("sm80_xmma_gemm_tf32f32_tf32f32_f32_nt_n"), QStringLiteral("tf32"));
+        QCOMPARE(key("bmm_E4m3_E4m3E4m3_Fp32_t128x128x128_s4_sm100a"), QStringLiteral("fp8"));
+        const auto mixed = gemmPrecisionFromKernelName("bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x256u2_s6_sm100f");
+        QVERIFY(mixed);
+        QCOMPARE(mixed->key(), std::string("mxfp8")); // an FP8 x FP4 product runs at the FP8 rate
+        QCOMPARE(mixed->label(), std::string("MXFP8 x MXFP4"));
+        QCOMPARE(key("nvjet_tst_192x192_64x4_2x1_v_bz_coopB_TNT"), QString()); // nvjet names carry no type
+        // FP32 inputs on a TF32 kernel ran at TF32.
+        const auto refined = refineGemmPrecision(
+            GemmPrecision { NumberFormat::FP32, false, false }, "sm80_xmma_gemm_tf32f32_tf32f32_f32_nt_n");
+        QCOMPARE(refined->format, NumberFormat::TF32);
+    }
+
+    void peaksAtPrecision()
+    {
+        HardwareSpec h100;
+        h100.peakDenseFlops[static_cast<size_t>(NumberFormat::BF16)] = 989e12;
+        h100.peakDenseFlops[static_cast<size_t>(NumberFormat::FP8)] = 1979e12;
+        h100.peakDenseFlops[static_cast<size_t>(NumberFormat::FP32)] = 67e12;
+        QCOMPARE(densePeakAt(h100, NumberFormat::FP16).flopsPerSecond, 989e12);
+        QVERIFY(!densePeakAt(h100, NumberFormat::FP16).fallback);
+        QCOMPARE(densePeakAt(h100, NumberFormat::TF32).flopsPerSecond, 67e12);
+        QVERIFY(densePeakAt(h100, NumberFormat::TF32).fallback);
+        QCOMPARE(densePeakAt(h100, NumberFormat::FP4).flopsPerSecond, 1979e12);
+        HardwareSpec v100;
+        v100.peakDenseFlops[static_cast<size_t>(NumberFormat::FP16)] = 125e12;
+        QCOMPARE(densePeakAt(v100, NumberFormat::BF16).flopsPerSecond, 125e12);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOpFlops)
+#include "tst_op_flops.moc"
