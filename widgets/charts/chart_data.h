@@ -29,6 +29,9 @@ struct ChartSeries {
     int stackedOn = -1; // Bars: index of the bars series this one sits on; Band: the edge it is shaded to
     QColor colour; // fixed colour (a kernel category's); invalid: the chart's palette by series index
     Marker marker = Marker::Auto;
+    QStringList labels {}; // optional, one per point: what the hover read-out names (a roofline mark's operator)
+    double markerSize = 0; // points; 0: the kind's own
+    bool inLegend = true; // false: drawn but not listed (the second size of one kind of mark)
 };
 
 struct ChartAxis {
@@ -42,6 +45,7 @@ struct ChartData {
     ChartAxis xAxis;
     ChartAxis yAxis;
     bool logX = false;
+    bool logY = false;
     QStringList categories; // when set, x is a category index 0..n-1 and the CSV writes these names
     // A second scale on the right: the left axis's values times y2Factor (per GPU on the left, per node on the
     // right), so one set of lines reads in both units and never mixes them on one axis. 0: none.

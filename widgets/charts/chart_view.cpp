@@ -82,18 +82,23 @@ QCPScatterStyle markerStyle(Marker marker, const QColor& colour, double size)
     return QCPScatterStyle(shape, QPen(colour, 2), filled ? QBrush(colour) : QBrush(Qt::NoBrush), size);
 }
 
-void sortByX(QVector<double>& x, QVector<double>& y)
+void sortByX(QVector<double>& x, QVector<double>& y, QStringList& labels)
 {
     QVector<int> order(x.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&x](int a, int b) { return x[a] < x[b]; });
     QVector<double> sx, sy;
+    QStringList sl;
     for (int i : order) {
         sx << x[i];
         sy << y[i];
+        if (i < labels.size())
+            sl << labels[i];
     }
     x = sx;
     y = sy;
+    if (!labels.isEmpty())
+        labels = sl;
 }
 
 } // namespace
@@ -184,6 +189,23 @@ void ChartView::setLogX(bool logX, double base)
         m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         m_plot->xAxis->setScaleType(QCPAxis::stLinear);
     }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setLogY(bool logY)
+{
+    m_data.logY = logY;
+    if (logY) {
+        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        ticker->setLogBase(10);
+        ticker->setSubTickCount(8);
+        m_plot->yAxis->setTicker(ticker);
+        m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    } else {
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+    }
+    m_plot->yAxis->grid()->setSubGridVisible(logY);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -288,6 +310,16 @@ int ChartView::addMisfits(const QString& name, const QVector<double>& x, const Q
     return addSeries({ name, unit, SeriesKind::Misfit, x, y, -1, QColor() });
 }
 
+int ChartView::addLabelledScatter(const QString& name, const QVector<double>& x, const QVector<double>& y,
+    const QStringList& labels, double markerSize, bool inLegend)
+{
+    ChartSeries series { name, {}, SeriesKind::Scatter, x, y, -1, QColor() };
+    series.labels = labels;
+    series.markerSize = markerSize;
+    series.inLegend = inLegend;
+    return addSeries(series);
+}
+
 int ChartView::addBandEdge(
     const QString& name, const QVector<double>& x, const QVector<double>& y, int fillTo, const QString& unit)
 {
@@ -325,7 +357,7 @@ void ChartView::setSeriesMarker(int index, Marker marker)
 int ChartView::addSeries(ChartSeries series)
 {
     series.y.resize(series.x.size());
-    sortByX(series.x, series.y);
+    sortByX(series.x, series.y, series.labels);
     const int index = static_cast<int>(m_data.series.size());
     m_data.series << series;
     m_plottables << createPlottable(series, index);
@@ -354,7 +386,7 @@ QCPAbstractPlottable* ChartView::createPlottable(const ChartSeries& series, int 
     }
     plottable->setName(series.name);
     // A band is one legend entry, its shaded upper edge: the lower edge alone would read as a second line.
-    if (series.kind == SeriesKind::Band && series.stackedOn < 0)
+    if ((series.kind == SeriesKind::Band && series.stackedOn < 0) || !series.inLegend)
         plottable->removeFromLegend();
     styleSeries(plottable, series, index);
     return plottable;
@@ -393,7 +425,10 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
     case SeriesKind::Scatter:
         graph->setPen(QPen(colour, 1.5));
         graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(markerStyle(series.marker, colour, series.marker == Marker::Star ? 16 : 9));
+        graph->setScatterStyle(markerStyle(series.marker, colour,
+            series.markerSize > 0               ? series.markerSize
+                : series.marker == Marker::Star ? 16
+                                                : 9));
         break;
     case SeriesKind::Misfit:
         graph->setPen(QPen(colour, 2));
@@ -448,8 +483,11 @@ void ChartView::rescale()
             = markersAtZero || ((s.kind == SeriesKind::Misfit || s.kind == SeriesKind::Scatter) && s.y.contains(0.0));
     const QCPRange y = m_plot->yAxis->range();
     const double headroom = y.size() > 0 ? 0.08 * y.size() : std::max(1.0, std::abs(y.upper) * 0.1);
-    m_plot->yAxis->setRange(
-        nonNegative ? (markersAtZero ? -0.5 * headroom : 0) : y.lower - headroom, y.upper + headroom);
+    if (m_data.logY)
+        m_plot->yAxis->setRange(y.lower / 1.5, y.upper * 1.5); // a log axis has no 0 to start from
+    else
+        m_plot->yAxis->setRange(
+            nonNegative ? (markersAtZero ? -0.5 * headroom : 0) : y.lower - headroom, y.upper + headroom);
     if (!m_data.categories.isEmpty()) {
         m_plot->xAxis->setRange(-0.6, m_data.categories.size() - 0.4);
     } else if (m_data.logX) {
@@ -490,6 +528,7 @@ void ChartView::applyPalette()
         axis->grid()->setZeroLinePen(QPen(grid, 1));
     }
     m_plot->xAxis->grid()->setSubGridVisible(m_data.logX);
+    m_plot->yAxis->grid()->setSubGridVisible(m_data.logY);
     m_title->setTextColor(text);
     m_plot->legend->setBrush(QBrush(base));
     m_plot->legend->setBorderPen(QPen(blend(base, text, 0.35)));

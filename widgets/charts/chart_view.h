@@ -30,6 +30,8 @@ public:
     void setSecondaryYScale(const QString& label, const QString& unit, double factor);
     // Logarithmic x axis; base 2 labels powers of two as "1k", "8k", "128k" (sequence lengths).
     void setLogX(bool logX, double base = 10);
+    // Logarithmic y axis, base 10 (a roofline's TFLOPS).
+    void setLogY(bool logY);
     // Named x positions 0..n-1 (bar charts of components, runs, ...).
     void setCategories(const QStringList& categories);
     // Legend outside the plot (default: never covers data; right of it, or below it in columns when the chart is
@@ -40,6 +42,10 @@ public:
     int addLine(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit = {});
     int addScatter(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit = {});
     int addMisfits(const QString& name, const QVector<double>& x, const QVector<double>& y, const QString& unit = {});
+    // Points that each carry a label the hover read-out names, drawn at `markerSize` points (0: the default);
+    // `inLegend` false leaves the series out of the legend (a second size of a kind already listed).
+    int addLabelledScatter(const QString& name, const QVector<double>& x, const QVector<double>& y,
+        const QStringList& labels, double markerSize = 0, bool inLegend = true);
     // stackedOn: index of an earlier bars series to stack on, -1 for none.
     int addBars(const QString& name, const QVector<double>& x, const QVector<double>& y, int stackedOn = -1,
         const QString& unit = {});

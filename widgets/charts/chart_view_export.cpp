@@ -208,8 +208,9 @@ QString ChartView::readoutAt(const QPointF& pos) const
         ? m_data.categories[category]
         : formatReadable(x) + (m_data.xAxis.unit.isEmpty() ? QString() : QLatin1Char(' ') + m_data.xAxis.unit);
     const QString unit = m_data.unitOf(s);
+    const QString name = hit.point < s.labels.size() ? s.labels[hit.point] + QLatin1Char('\n') + s.name : s.name;
     return QStringLiteral("%1\n%2: %3\n%4: %5%6")
-        .arg(s.name, m_data.xAxis.label, xText, m_data.yAxis.label, formatReadable(s.y[hit.point]),
+        .arg(name, m_data.xAxis.label, xText, m_data.yAxis.label, formatReadable(s.y[hit.point]),
             unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);
 }
 
