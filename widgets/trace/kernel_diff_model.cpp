@@ -66,8 +66,11 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name:
-            return QString::fromStdString(k.name);
+        case Name: // a kernel renamed between the runs: both names, so the row is read as one kernel
+            return k.baselineName.empty()
+                ? QString::fromStdString(k.name)
+                : tr("%1 (in the baseline: %2)")
+                      .arg(QString::fromStdString(k.name), QString::fromStdString(k.baselineName));
         case Category:
             return categoryLabel(k.category);
         case BaselineCalls:
@@ -87,8 +90,11 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DecorationRole && index.column() == Category)
         return categoryColour(k.category); // the swatch of the charts and the timeline (category_palette.h)
     if (role == Qt::ToolTipRole) {
-        if (index.column() == Name)
-            return QString::fromStdString(k.name); // names run to hundreds of characters (templated CUTLASS kernels)
+        if (index.column() == Name) // names run to hundreds of characters (templated CUTLASS kernels)
+            return k.baselineName.empty()
+                ? QString::fromStdString(k.name)
+                : tr("This run: %1\nBaseline: %2")
+                      .arg(QString::fromStdString(k.name), QString::fromStdString(k.baselineName));
         if (index.column() == ChangeMs)
             return k.baselineCount == 0 ? tr("Not run in the baseline")
                 : k.optimisedCount == 0 ? tr("Not run in this run")

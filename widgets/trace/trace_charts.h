@@ -10,6 +10,8 @@
 
 #include "core/trace/analysis.h"
 #include "core/trace/comparison.h"
+#include "core/trace/critical_path.h"
+#include "core/trace/roofline.h"
 #include "widgets/charts/category_palette.h" // categoryColour(): every chart below colours a category with it
 
 namespace mfu::widgets {
@@ -24,8 +26,20 @@ enum class BreakdownUnit { Share, Milliseconds };
 // One stacked bar per analysed step: exclusive time per category plus idle, as % of the step window or in ms.
 void fillStepChart(ChartView* chart, const trace::RankAnalysis& rank, BreakdownUnit unit);
 
-// Baseline and optimised as two stacked bars of category shares (% of the analysed span); each series is named
-// with its change in percentage points.
+// Baseline and this run as two stacked bars of category shares (% of the analysed span); each series is named
+// with its change in percentage points. The title says which run is faster; the bars name each run's GPU when
+// they differ.
 void fillComparisonChart(ChartView* chart, const trace::RunComparison& comparison);
+
+// The roofline (core/trace/roofline.h) on log-log axes: a roof per precision (the bandwidth slope up to the ridge,
+// then the dense peak), the operator problems as marks in their kernel category's colour, in three sizes by their
+// share of the marks' time; the hover read-out names each mark's operator and shapes.
+void fillRooflineChart(ChartView* chart, const trace::Roofline& roofline, const QString& gpuName);
+
+// One stacked bar per analysed step: what bounded it on its critical path (GPU compute, communication, memory,
+// launch and host, idle), as % of the step.
+void fillCriticalPathChart(ChartView* chart, const trace::CriticalPath& path);
+// The colour of a critical-path share: the categories' own for GPU work, idle's for idle, a brown for the host.
+QColor pathShareColour(trace::PathShare share);
 
 } // namespace mfu::widgets

@@ -32,17 +32,22 @@
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/cross_rank.h"
+#include "core/trace/run_consistency.h"
+#include "widgets/charts/category_palette.h"
 #include "widgets/jobs/activity.h"
 #include "widgets/jobs/background_job.h"
-#include "widgets/trace/busy_heat_map.h"
-#include "widgets/charts/chart_view.h"
-#include "widgets/trace/facts_banner.h"
-#include "widgets/trace/kernel_diff_model.h"
-#include "widgets/trace/rank_progress.h"
 #include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/busy_heat_map.h"
+#include "widgets/trace/critical_path_page.h"
+#include "widgets/trace/facts_banner.h"
+#include "widgets/trace/kernels_page.h"
+#include "widgets/trace/mfu_figures.h"
+#include "widgets/trace/overview_page.h"
+#include "widgets/trace/rank_progress.h"
+#include "widgets/trace/ranks_page.h"
+#include "widgets/trace/roofline_page.h"
 #include "widgets/trace/straggler_view.h"
-#include "widgets/trace/timeline_view.h"
-#include "widgets/trace/top_kernels_model.h"
+#include "widgets/trace/timeline_page.h"
 #include "widgets/trace/trace_charts.h"
 #include "widgets/trace/trace_import.h"
 #include "widgets/trace/training_log_view.h"
@@ -76,10 +81,6 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     , m_runJob(new BackgroundJob(this))
     , m_baselineJob(new BackgroundJob(this))
     , m_logJob(new BackgroundJob(this))
-    , m_kernels(new TopKernelsModel(this))
-    , m_diff(new KernelDiffModel(this))
-    , m_kernelProxy(new QSortFilterProxyModel(this))
-    , m_ranks(new QStandardItemModel(this))
 {
     try {
         m_rules = std::make_unique<trace::KernelRules>(trace::builtInKernelRules());
@@ -139,8 +140,12 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_error->setObjectName(QStringLiteral("traceError"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->setStyleSheet(errorStyleSheet());
     m_error->setVisible(false);
+    m_asOneRun = new QPushButton(tr("Analyse them as one run anyway"));
+    m_asOneRun->setObjectName(QStringLiteral("analyseAsOneRun"));
+    m_asOneRun->setVisible(false);
+    connect(m_asOneRun, &QPushButton::clicked, this, &TracePanel::analyseAsOneRun);
 
     m_banner = new FactsBanner(m_scenario);
 
@@ -148,11 +153,21 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_stragglers->setObjectName(QStringLiteral("stragglers"));
     m_heatMap = new BusyHeatMap;
     m_heatMap->setObjectName(QStringLiteral("busyHeatMap"));
+    m_overview = new OverviewPage(m_scenario);
+    m_timelinePage = new TimelinePage;
+    m_kernelsPage = new KernelsPage;
+    m_ranksPage = new RanksPage;
+    m_roofline = new RooflinePage;
+    m_roofline->setObjectName(QStringLiteral("roofline"));
+    m_criticalPath = new CriticalPathPage;
+    m_criticalPath->setObjectName(QStringLiteral("criticalPath"));
     m_views = new QTabWidget;
-    m_views->addTab(buildOverview(), tr("Breakdown"));
-    m_views->addTab(buildTimeline(), tr("Timeline"));
-    m_views->addTab(buildKernels(), tr("Top kernels"));
-    m_views->addTab(buildRanks(), tr("Ranks"));
+    m_views->addTab(m_overview, tr("Breakdown"));
+    m_views->addTab(m_timelinePage, tr("Timeline"));
+    m_views->addTab(m_kernelsPage, tr("Top kernels"));
+    m_views->addTab(m_roofline, tr("Roofline"));
+    m_views->addTab(m_criticalPath, tr("Critical path"));
+    m_views->addTab(m_ranksPage, tr("Ranks"));
     m_views->addTab(m_stragglers, tr("Stragglers"));
     m_views->addTab(m_heatMap, tr("Busy by step"));
     m_logView = new TrainingLogView(m_scenario);
@@ -169,7 +184,10 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     layout->addLayout(toolbar);
     layout->addWidget(m_rankProgress);
     layout->addWidget(m_source);
-    layout->addWidget(m_error);
+    auto* errorRow = new QHBoxLayout;
+    errorRow->addWidget(m_error, 1);
+    errorRow->addWidget(m_asOneRun, 0, Qt::AlignTop);
+    layout->addLayout(errorRow);
     layout->addWidget(m_banner);
     layout->addWidget(m_views, 1);
 
@@ -201,7 +219,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
                     : tr("Trace import cancelled; the previous trace is still shown."));
         });
     }
-    connect(m_scenario, &ScenarioModel::changed, this, &TracePanel::updateMfu);
+    connect(m_scenario, &ScenarioModel::changed, m_overview->mfu(), &MfuFigures::refresh);
     showRun();
 }
 
@@ -211,153 +229,6 @@ QString TracePanel::traceFileFilter()
 {
     // Translated when asked, not at static initialisation (before any translator is installed).
     return tr("Profiler traces (*.json *.json.gz *.sqlite);;Training logs (*.log *.txt *.out);;All files (*)");
-}
-
-QWidget* TracePanel::buildOverview()
-{
-    auto* figures = new QGroupBox(tr("Figures (selected rank, per analysed step)"));
-    auto* form = new QFormLayout(figures);
-    m_steps = addFigure(form, tr("Steps:"), "steps");
-    m_stepTime = addFigure(form, tr("Step time:"), "stepTime");
-    m_busy = addFigure(form, tr("GPU busy:"), "busy");
-    m_idle = addFigure(form, tr("GPU idle:"), "idle");
-    m_comm = addFigure(form, tr("Communication:"), "comm");
-    m_overlap = addFigure(form, tr("Comm. hidden under compute:"), "overlap");
-    m_exposed = addFigure(form, tr("Exposed communication:"), "exposedComm");
-    m_kernelCount = addFigure(form, tr("Kernels:"), "kernelCount");
-    m_gpu = addFigure(form, tr("GPU:"), "gpu");
-    m_measuredMfu = addFigure(form, tr("Measured MFU:"), "measuredMfu");
-    m_predictedMfu = addFigure(form, tr("Predicted MFU (cost model):"), "predictedMfu");
-    m_mfuNote = new QLabel;
-    m_mfuNote->setObjectName(QStringLiteral("mfuNote"));
-    m_mfuNote->setWordWrap(true);
-    form->addRow(m_mfuNote);
-
-    m_stepChart = new ChartView;
-    m_stepChart->setObjectName(QStringLiteral("stepChart"));
-    m_stepChart->setAccessibleName(tr("Step time by kernel category"));
-    m_comparisonChart = new ChartView;
-    m_comparisonChart->setObjectName(QStringLiteral("comparisonChart"));
-    m_comparisonChart->setAccessibleName(tr("Baseline vs optimised"));
-
-    m_comparisonHint = new QLabel(tr("Open a baseline for comparison to see its category shares beside this run's, "
-                                     "with the change in percentage points (as in Figure 3 of Lambda's MFU paper)."));
-    m_comparisonHint->setObjectName(QStringLiteral("comparisonHint"));
-    m_comparisonHint->setWordWrap(true);
-    m_comparisonHint->setAlignment(Qt::AlignCenter);
-    auto* charts = new QSplitter(Qt::Vertical);
-    charts->addWidget(m_stepChart);
-    charts->addWidget(m_comparisonChart);
-    charts->addWidget(m_comparisonHint);
-    for (int i = 0; i < 3; ++i)
-        charts->setStretchFactor(i, 1);
-    // The figures are sentences: at 1280x720 they need more height than the tab has, so they scroll instead of
-    // being squeezed into clipped rows.
-    auto* figuresScroll = new QScrollArea;
-    figuresScroll->setObjectName(QStringLiteral("figuresScroll"));
-    figuresScroll->setAccessibleName(tr("Figures of the selected rank"));
-    figuresScroll->setWidget(figures);
-    figuresScroll->setWidgetResizable(true);
-    figuresScroll->setFrameShape(QFrame::NoFrame);
-    figuresScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(figuresScroll);
-    split->addWidget(charts);
-    split->setStretchFactor(0, 0);
-    split->setStretchFactor(1, 1);
-    split->setSizes({ 380, 620 }); // the figures are sentences: give them room to read
-    return split;
-}
-
-QWidget* TracePanel::buildTimeline()
-{
-    m_timeline = new TimelineView;
-    m_timeline->setObjectName(QStringLiteral("timeline"));
-    m_timelineRanks = new QComboBox;
-    m_timelineRanks->setObjectName(QStringLiteral("timelineRanks"));
-    m_timelineRanks->setAccessibleName(tr("Ranks on the timeline"));
-    m_timelineRanks->addItems({ tr("The selected rank"), tr("Every rank, on one clock") });
-    connect(m_timelineRanks, &QComboBox::currentIndexChanged, this, &TracePanel::updateTimeline);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Show:")));
-    bar->addWidget(m_timelineRanks);
-    bar->addStretch();
-    m_timelineTab = new QWidget;
-    auto* layout = new QVBoxLayout(m_timelineTab);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_timeline, 1);
-    return m_timelineTab;
-}
-
-QWidget* TracePanel::buildKernels()
-{
-    m_kernelProxy->setSourceModel(m_kernels);
-    m_kernelProxy->setSortRole(TopKernelsModel::SortRole);
-    m_kernelProxy->setFilterKeyColumn(-1); // name and category
-    m_kernelProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_filter = new QLineEdit;
-    m_filter->setObjectName(QStringLiteral("kernelFilter"));
-    m_filter->setAccessibleName(tr("Filter the top kernels"));
-    m_filter->setPlaceholderText(tr("Filter kernels by name or category (e.g. gemm, nccl, flash)"));
-    m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_kernelProxy, &QSortFilterProxyModel::setFilterFixedString);
-    m_kernelView = new QTableView;
-    m_kernelView->setObjectName(QStringLiteral("kernelTable"));
-    m_kernelView->setAccessibleName(tr("Top kernels"));
-    m_kernelView->setModel(m_kernelProxy);
-    m_kernelView->setSortingEnabled(true);
-    m_kernelView->sortByColumn(TopKernelsModel::TotalMs, Qt::DescendingOrder);
-    m_kernelView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_kernelView->setWordWrap(false);
-    m_kernelView->verticalHeader()->setVisible(false);
-    // The name takes what the numbers leave; numbers and categories are never elided.
-    m_kernelView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_kernelView->horizontalHeader()->setSectionResizeMode(TopKernelsModel::Name, QHeaderView::Stretch);
-    auto* copy = new QShortcut(QKeySequence::Copy, m_kernelView, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
-    connect(copy, &QShortcut::activated, this, &TracePanel::copySelectedKernels);
-    auto* hint = new QLabel(tr("Click a header to sort; Ctrl+C copies the selected rows (all rows when none is "
-                               "selected) as tab-separated text."));
-    hint->setWordWrap(true);
-    m_kernelNote = new QLabel;
-    m_kernelNote->setObjectName(QStringLiteral("kernelTableNote"));
-    m_kernelNote->setWordWrap(true);
-    auto* box = new QWidget;
-    auto* layout = new QVBoxLayout(box);
-    layout->addWidget(m_kernelNote);
-    layout->addWidget(m_filter);
-    layout->addWidget(m_kernelView, 1);
-    layout->addWidget(hint);
-    return box;
-}
-
-QWidget* TracePanel::buildRanks()
-{
-    auto* view = new QTableView;
-    view->setObjectName(QStringLiteral("rankTable"));
-    view->setAccessibleName(tr("Per-rank step time"));
-    view->setModel(m_ranks);
-    view->verticalHeader()->setVisible(false);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_slowest = new QLabel;
-    m_slowest->setObjectName(QStringLiteral("slowestRank"));
-    m_slowest->setWordWrap(true);
-    auto* box = new QWidget;
-    auto* layout = new QVBoxLayout(box);
-    layout->addWidget(m_slowest);
-    layout->addWidget(view, 1);
-    return box;
-}
-
-QLabel* TracePanel::addFigure(QFormLayout* form, const QString& label, const char* objectName)
-{
-    auto* value = new QLabel(QStringLiteral("–"));
-    value->setObjectName(QLatin1String(objectName));
-    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    value->setWordWrap(true);
-    form->addRow(label, value);
-    return value;
 }
 
 void TracePanel::chooseTraces()
@@ -416,6 +287,8 @@ void TracePanel::startImport(const QStringList& paths, bool baseline)
         return;
     }
     m_error->setVisible(false);
+    m_asOneRun->setVisible(false);
+    m_held.reset();
     emit statusMessage(tr("Importing %1...").arg(fileNames(paths)));
     const trace::KernelRules rules = *m_rules; // the worker gets its own copy: nothing shared with the GUI thread
     QStringList names;
@@ -431,14 +304,45 @@ void TracePanel::startImport(const QStringList& paths, bool baseline)
                     : importTraceRun(paths, files.files, rules, control, progress.get()));
         },
         [this, baseline](std::shared_ptr<const TraceRun>& result) {
-            (baseline ? m_baseline : m_run) = result;
-            if (!baseline)
-                m_traceFacts = factsFromTrace(result->analysis);
-            showRun();
-            showFactsOfCurrentView();
-            emit statusMessage(tr("Imported %1.").arg(fileNames(result->paths)));
-            emit imported();
+            // Ranks of different jobs are held back: a straggler verdict across them would compare ranks that never
+            // ran together. The user can still insist.
+            const trace::RunConsistency check = trace::checkOneRun(result->analysis.ranks);
+            if (!check.oneRun()) {
+                m_held = result;
+                m_heldIsBaseline = baseline;
+                const QString text = QString::fromStdString(check.sentence())
+                    + tr(" They are read but not analysed as one run; what was shown before is still shown.");
+                m_error->setText(text);
+                m_error->setVisible(true);
+                m_asOneRun->setVisible(true);
+                emit statusMessage(text);
+                emit importFailed(text);
+                return;
+            }
+            adoptRun(result, baseline);
         });
+}
+
+void TracePanel::analyseAsOneRun()
+{
+    if (!m_held)
+        return;
+    std::shared_ptr<const TraceRun> held = std::move(m_held);
+    m_held.reset();
+    m_error->setVisible(false);
+    m_asOneRun->setVisible(false);
+    adoptRun(held, m_heldIsBaseline);
+}
+
+void TracePanel::adoptRun(std::shared_ptr<const TraceRun> result, bool baseline)
+{
+    (baseline ? m_baseline : m_run) = result;
+    if (!baseline)
+        m_traceFacts = factsFromTrace(result->analysis);
+    showRun();
+    showFactsOfCurrentView();
+    emit statusMessage(tr("Imported %1.").arg(fileNames(result->paths)));
+    emit imported();
 }
 
 bool TracePanel::openTrainingLog(const QString& path)
@@ -501,6 +405,8 @@ void TracePanel::closeAll()
     cancelImport();
     m_run.reset();
     m_baseline.reset();
+    m_held.reset();
+    m_asOneRun->setVisible(false);
     m_logView->clear();
     m_traceFacts.reset();
     m_logFacts.reset();
@@ -549,6 +455,8 @@ void TracePanel::showError(const QString& message, bool trainingLog)
 void TracePanel::setKnownHardware(std::vector<HardwareSpec> hardware)
 {
     m_knownHardware = hardware;
+    m_overview->setKnownHardware(hardware);
+    m_roofline->setKnownHardware(hardware);
     m_banner->setKnownHardware(hardware); // to adopt a file's GPU as the scenario's
     m_logView->setKnownHardware(std::move(hardware));
     if (m_run)
@@ -562,7 +470,61 @@ void TracePanel::setSelectedRank(int index)
 
 void TracePanel::copySelectedKernels() const
 {
-    QApplication::clipboard()->setText(selectedRowsAsTsv(m_kernelProxy, m_kernelView->selectionModel()));
+    m_kernelsPage->copySelected();
+}
+
+ChartView* TracePanel::stepChart() const
+{
+    return m_overview->stepChart();
+}
+ChartView* TracePanel::comparisonChart() const
+{
+    return m_overview->comparisonChart();
+}
+TimelineView* TracePanel::timeline() const
+{
+    return m_timelinePage->timeline();
+}
+QWidget* TracePanel::timelineTab() const
+{
+    return m_timelinePage;
+}
+QComboBox* TracePanel::timelineRanks() const
+{
+    return m_timelinePage->ranks();
+}
+TopKernelsModel* TracePanel::kernelModel() const
+{
+    return m_kernelsPage->kernelModel();
+}
+KernelDiffModel* TracePanel::kernelDiffModel() const
+{
+    return m_kernelsPage->diffModel();
+}
+QString TracePanel::kernelTableNote() const
+{
+    return m_kernelsPage->note();
+}
+QSortFilterProxyModel* TracePanel::kernelProxy() const
+{
+    return m_kernelsPage->proxy();
+}
+QTableView* TracePanel::kernelView() const
+{
+    return m_kernelsPage->view();
+}
+QLineEdit* TracePanel::kernelFilter() const
+{
+    return m_kernelsPage->filter();
+}
+QStandardItemModel* TracePanel::rankTable() const
+{
+    return m_ranksPage->table();
+}
+
+TraceSelection TracePanel::selection() const
+{
+    return { m_run, m_baseline, m_rank->currentIndex() };
 }
 
 void TracePanel::showRun()
@@ -586,107 +548,31 @@ void TracePanel::showRun()
                 warnings << tr("rank %1: %2").arg(r.rank).arg(QString::fromStdString(w));
         if (!warnings.isEmpty())
             text += QLatin1Char('\n') + tr("Note: %1").arg(warnings.join(QStringLiteral("; ")));
+        // Analysed as one run because the user said so: the figures across ranks stay suspect, and say so.
+        const trace::RunConsistency check = trace::checkOneRun(m_run->analysis.ranks);
+        if (!check.oneRun())
+            text += QLatin1Char('\n')
+                + tr("Analysed as one run at your request, although %1")
+                      .arg(QString::fromStdString(check.sentence()).section(QStringLiteral(": "), 1));
         m_source->setText(text);
     } else if (m_baseline) {
         m_source->setText(
             tr("Baseline: %1 (open the optimised run with Open trace...)").arg(fileNames(m_baseline->paths)));
     }
     showRank();
-    updateComparison();
-    updateRanks();
+    m_ranksPage->show(selection());
     m_stragglers->setRun(m_run ? m_run->analysis : trace::RunAnalysis {});
     m_heatMap->setMatrix(m_run ? trace::busyShareMatrix(m_run->analysis) : trace::BusyShareMatrix {});
 }
 
-void TracePanel::updateTimeline()
-{
-    const int index = m_rank->currentIndex();
-    if (!m_run || index < 0 || static_cast<size_t>(index) >= m_run->timelines.size()) {
-        m_timeline->setPlaceholder(m_run && m_run->fromSummaries
-                ? tr("This run was opened from per-rank summaries: they hold the figures, not the kernels. Open the "
-                     "traces themselves to see the timeline.")
-                : tr("Open a trace to see its GPU streams here."));
-        m_timeline->clear();
-        return;
-    }
-    // Aliasing: the view keeps the whole run alive while it shows its timelines.
-    auto timelineOf = [this](size_t i) { return std::shared_ptr<const trace::Timeline>(m_run, &m_run->timelines[i]); };
-    if (m_timelineRanks->currentIndex() == 1 && m_run->timelines.size() > 1) {
-        // The selected rank first (its steps label the band), then the others in run order.
-        std::vector<TimelineView::RankTimeline> ranks { { m_run->analysis.ranks[static_cast<size_t>(index)].rank,
-            timelineOf(static_cast<size_t>(index)) } };
-        for (size_t i = 0; i < m_run->timelines.size(); ++i)
-            if (i != static_cast<size_t>(index))
-                ranks.push_back({ m_run->analysis.ranks[i].rank, timelineOf(i) });
-        m_timeline->setRankTimelines(std::move(ranks));
-    } else {
-        m_timeline->setTimeline(timelineOf(static_cast<size_t>(index)));
-    }
-}
-
-QString TracePanel::kernelTableNote() const
-{
-    return m_kernelNote->text();
-}
-
-void TracePanel::updateKernelTable()
-{
-    const bool diff = m_run && m_baseline;
-    QAbstractItemModel* wanted = diff ? static_cast<QAbstractItemModel*>(m_diff) : m_kernels;
-    m_diff->setRows(
-        diff ? trace::kernelDiff(m_baseline->analysis, m_run->analysis) : std::vector<trace::KernelDiffRow> {});
-    if (m_kernelProxy->sourceModel() != wanted) {
-        m_kernelProxy->setSourceModel(wanted);
-        // The name takes what the numbers leave; numbers and categories are never elided.
-        QHeaderView* header = m_kernelView->horizontalHeader();
-        header->setSectionResizeMode(QHeaderView::ResizeToContents);
-        header->setSectionResizeMode(0, QHeaderView::Stretch);
-        // The diff opens sorted by the size of the change (core's order), the top kernels by their total time.
-        m_kernelView->sortByColumn(
-            diff ? int { KernelDiffModel::ChangeMs } : int { TopKernelsModel::TotalMs }, Qt::DescendingOrder);
-    }
-    if (diff) {
-        auto extent = [](const trace::RunAnalysis& a) {
-            size_t steps = 0;
-            for (const auto& r : a.ranks)
-                steps += r.steps.size();
-            return tr("%n rank(s), ", nullptr, static_cast<int>(a.ranks.size()))
-                + tr("%n analysed step(s) in all", nullptr, static_cast<int>(steps));
-        };
-        m_kernelNote->setText(tr("Kernel diff against the baseline, all ranks pooled, as `trace --compare` prints it: "
-                                 "times summed over every rank's analysed steps (baseline: %1; this run: %2), largest "
-                                 "change first. It does not follow the selected rank.")
-                                  .arg(extent(m_baseline->analysis), extent(m_run->analysis)));
-    } else if (m_run) {
-        const int index = m_rank->currentIndex();
-        m_kernelNote->setText(index >= 0 && index < static_cast<int>(m_run->analysis.ranks.size())
-                ? tr("Kernels of rank %1 over its analysed steps. Open a baseline for comparison to see the change "
-                     "per kernel.")
-                      .arg(m_run->analysis.ranks[static_cast<size_t>(index)].rank)
-                : QString());
-    } else {
-        m_kernelNote->setText(tr("Open a trace to list its kernels."));
-    }
-}
-
 void TracePanel::showRank()
 {
-    const int index = m_rank->currentIndex();
-    const bool have = m_run && index >= 0 && index < static_cast<int>(m_run->analysis.ranks.size());
-    if (!have) {
-        m_stepChart->clearSeries();
-        m_stepChart->setTitle(tr("Step time by kernel category (open a trace)"));
-        m_kernels->setKernels({});
-    } else {
-        const auto& rank = m_run->analysis.ranks[static_cast<size_t>(index)];
-        fillStepChart(
-            m_stepChart, rank, m_unit->currentIndex() == 0 ? BreakdownUnit::Share : BreakdownUnit::Milliseconds);
-        m_kernels->setKernels(rank.topKernels);
-    }
-    updateTimeline();
-    updateKernelTable();
-    updateFigures();
-    updateMfu();
+    const TraceSelection now = selection();
+    m_overview->show(now, m_unit->currentIndex() == 0 ? BreakdownUnit::Share : BreakdownUnit::Milliseconds);
+    m_timelinePage->show(now);
+    m_kernelsPage->show(now);
+    m_roofline->show(now);
+    m_criticalPath->show(now);
 }
 
 } // namespace mfu::widgets

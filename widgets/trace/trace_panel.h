@@ -4,8 +4,10 @@
 // paper's Figure 3), a zoomable per-stream timeline (one rank, or every rank stacked on one clock), the top kernels
 // (sortable, filterable, Ctrl+C copies TSV; with a baseline, the kernel diff against it), overlap and idle figures,
 // per-rank step times with the slowest rank, the straggler view (step-time distribution per rank, who waits for whom
-// at collectives), the busy-share heat map of ranks x steps, and the measured MFU beside the cost model's
-// prediction for the window's scenario. Every figure comes from core/trace; this class lays them out.
+// at collectives), the busy-share heat map of ranks x steps, the roofline and each step's critical path, and the
+// measured MFU beside the trace's own and the cost model's prediction for the window's scenario. Every figure comes
+// from core/trace; each tab is a page class of its own (as KDAB hotspot does), and this class holds the import, the
+// toolbar and what is open.
 //
 // A folder of ranks (Open Folder of Ranks...) opens as one run: a folder of traces is read on every core with a
 // progress cell per rank; a folder of per-rank summaries (*.summary.json, the map step of docs/cluster-scale.md) is
@@ -25,9 +27,9 @@
 #include "core/model/hardware_spec.h"
 #include "core/scenario/file_facts.h"
 #include "core/trace/kernel_rules.h"
+#include "widgets/trace/trace_selection.h"
 
 class QComboBox;
-class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -39,19 +41,24 @@ class QTableView;
 
 namespace mfu::widgets {
 
+class Activity;
 class BackgroundJob;
 class BusyHeatMap;
+class ChartView;
+class CriticalPathPage;
 class FactsBanner;
 class KernelDiffModel;
+class KernelsPage;
+class OverviewPage;
 class RankProgressView;
-class StragglerView;
-class ChartView;
+class RanksPage;
+class RooflinePage;
 class ScenarioModel;
+class StragglerView;
+class TimelinePage;
 class TimelineView;
 class TopKernelsModel;
 class TrainingLogView;
-class Activity;
-struct TraceRun;
 
 class TracePanel : public QWidget {
     Q_OBJECT
@@ -62,7 +69,8 @@ public:
     static QString traceFileFilter();
 
     // The run to analyse (the "optimised" side of a comparison). Files of one run: one per rank, or a folder (of
-    // traces, or of per-rank summaries).
+    // traces, or of per-rank summaries). Files that look like different jobs are held back until the user says to
+    // analyse them as one run anyway (analyseAsOneRun).
     void openTraces(const QStringList& paths);
     // A folder of ranks as one run (the same as openTraces({folder})).
     void openRankFolder(const QString& folder);
@@ -83,25 +91,32 @@ public:
     QStringList baselinePaths() const;
     QString trainingLogPath() const;
 
+    // Ranks that look like different jobs (core/trace/run_consistency.h), read but not shown; the sentence saying
+    // why is in errorText(). analyseAsOneRun() shows them anyway.
+    bool hasHeldRun() const { return m_held != nullptr; }
+    void analyseAsOneRun();
+
     std::shared_ptr<const TraceRun> run() const { return m_run; }
     std::shared_ptr<const TraceRun> baseline() const { return m_baseline; }
-    ChartView* stepChart() const { return m_stepChart; }
-    ChartView* comparisonChart() const { return m_comparisonChart; }
-    TimelineView* timeline() const { return m_timeline; }
-    TopKernelsModel* kernelModel() const { return m_kernels; }
+    ChartView* stepChart() const;
+    ChartView* comparisonChart() const;
+    TimelineView* timeline() const;
+    TopKernelsModel* kernelModel() const;
     // The kernel diff against the baseline (the table's model while a baseline is loaded).
-    KernelDiffModel* kernelDiffModel() const { return m_diff; }
+    KernelDiffModel* kernelDiffModel() const;
     QString kernelTableNote() const;
-    QSortFilterProxyModel* kernelProxy() const { return m_kernelProxy; }
-    QTableView* kernelView() const { return m_kernelView; }
-    QLineEdit* kernelFilter() const { return m_filter; }
-    QStandardItemModel* rankTable() const { return m_ranks; }
+    QSortFilterProxyModel* kernelProxy() const;
+    QTableView* kernelView() const;
+    QLineEdit* kernelFilter() const;
+    QStandardItemModel* rankTable() const;
     StragglerView* stragglers() const { return m_stragglers; }
     BusyHeatMap* busyHeatMap() const { return m_heatMap; }
+    RooflinePage* rooflinePage() const { return m_roofline; }
+    CriticalPathPage* criticalPathPage() const { return m_criticalPath; }
     RankProgressView* rankProgress() const { return m_rankProgress; }
     // The Timeline tab's page, and its choice: the selected rank (0) or every rank stacked (1).
-    QWidget* timelineTab() const { return m_timelineTab; }
-    QComboBox* timelineRanks() const { return m_timelineRanks; }
+    QWidget* timelineTab() const;
+    QComboBox* timelineRanks() const;
     QProgressBar* progressBar() const { return m_progress; }
     QTabWidget* views() const { return m_views; }
     TrainingLogView* trainingLogView() const { return m_logView; }
@@ -126,21 +141,12 @@ private:
     void chooseTraces();
     void chooseBaseline();
     void startImport(const QStringList& paths, bool baseline);
+    void adoptRun(std::shared_ptr<const TraceRun> result, bool baseline);
     void showError(const QString& message, bool trainingLog = false);
     void showFactsOfCurrentView();
     void showRun();
     void showRank();
-    void updateComparison();
-    void updateFigures();
-    void updateMfu();
-    void updateRanks();
-    void updateTimeline();
-    void updateKernelTable();
-    QLabel* addFigure(QFormLayout* form, const QString& label, const char* objectName);
-    QWidget* buildOverview();
-    QWidget* buildKernels();
-    QWidget* buildRanks();
-    QWidget* buildTimeline();
+    TraceSelection selection() const;
 
     ScenarioModel* m_scenario;
     std::unique_ptr<trace::KernelRules> m_rules; // null when the built-in rules are missing (then import says why)
@@ -150,52 +156,36 @@ private:
     BackgroundJob* m_logJob = nullptr;
     std::shared_ptr<const TraceRun> m_run;
     std::shared_ptr<const TraceRun> m_baseline;
+    std::shared_ptr<const TraceRun> m_held; // read, but its ranks look like different jobs
+    bool m_heldIsBaseline = false;
     // What the open trace and the open log state. The banner compares the one the user is looking at with the
     // scenario: the log's on the Training log tab, the trace's on the others (either when only one is open).
     std::optional<FileFacts> m_traceFacts;
     std::optional<FileFacts> m_logFacts;
+    std::vector<HardwareSpec> m_knownHardware;
 
+    // The toolbar, the import state and what is open.
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;
     RankProgressView* m_rankProgress = nullptr;
     Activity* m_activity = nullptr;
     QLabel* m_source = nullptr;
     QLabel* m_error = nullptr;
+    QPushButton* m_asOneRun = nullptr; // beside the error: analyse held ranks as one run anyway
     FactsBanner* m_banner = nullptr;
     QComboBox* m_rank = nullptr;
     QComboBox* m_unit = nullptr;
+    // The pages, one class per tab.
     QTabWidget* m_views = nullptr;
-    ChartView* m_stepChart = nullptr;
-    ChartView* m_comparisonChart = nullptr;
-    QLabel* m_comparisonHint = nullptr; // shown instead of an empty comparison chart
-    TimelineView* m_timeline = nullptr;
-    QWidget* m_timelineTab = nullptr;
-    QComboBox* m_timelineRanks = nullptr;
+    OverviewPage* m_overview = nullptr;
+    TimelinePage* m_timelinePage = nullptr;
+    KernelsPage* m_kernelsPage = nullptr;
+    RanksPage* m_ranksPage = nullptr;
     StragglerView* m_stragglers = nullptr;
     BusyHeatMap* m_heatMap = nullptr;
+    RooflinePage* m_roofline = nullptr;
+    CriticalPathPage* m_criticalPath = nullptr;
     TrainingLogView* m_logView = nullptr;
-    TopKernelsModel* m_kernels = nullptr;
-    KernelDiffModel* m_diff = nullptr;
-    QLabel* m_kernelNote = nullptr;
-    QSortFilterProxyModel* m_kernelProxy = nullptr;
-    QTableView* m_kernelView = nullptr;
-    QLineEdit* m_filter = nullptr;
-    QStandardItemModel* m_ranks = nullptr;
-    QLabel* m_slowest = nullptr;
-    // Figures of the selected rank.
-    QLabel* m_steps = nullptr;
-    QLabel* m_stepTime = nullptr;
-    QLabel* m_busy = nullptr;
-    QLabel* m_idle = nullptr;
-    QLabel* m_comm = nullptr;
-    QLabel* m_overlap = nullptr;
-    QLabel* m_exposed = nullptr;
-    QLabel* m_kernelCount = nullptr;
-    QLabel* m_gpu = nullptr;
-    QLabel* m_measuredMfu = nullptr;
-    QLabel* m_predictedMfu = nullptr;
-    QLabel* m_mfuNote = nullptr;
-    std::vector<HardwareSpec> m_knownHardware;
 };
 
 } // namespace mfu::widgets

@@ -307,7 +307,9 @@ private slots:
         // 1 ms per step: MFU = FLOP/token x tokens per step / 1 ms / dense BF16 peak.
         const double expected = fpt * tokens / 1e-3 / s.cluster.hardware.densePeak(mfu::NumberFormat::BF16).value();
         const QString measured = label(*inWindow, "measuredMfu");
-        QVERIFY2(label(*inWindow, "predictedMfu").contains(QStringLiteral("% (step")),
+        // Llama 3.1 8B at 8,192 tokens on one 80 GB H100 needs about 152 GiB: no predicted MFU for a layout that
+        // does not fit, as the Predict panel says.
+        QVERIFY2(label(*inWindow, "predictedMfu").contains(QStringLiteral("does not fit in memory")),
             qPrintable(label(*inWindow, "predictedMfu")));
         // A 1 ms step for 8,192 tokens of an 8B model is far above any peak: the panel says the inputs disagree, in
         // the error colour, and shows no MFU figure as if it were one.
@@ -326,7 +328,7 @@ private slots:
         QVERIFY(imports(panel, { m_trace }));
         QVERIFY(imports(panel, { m_baseline }, true));
         const ChartData& c = panel.comparisonChart()->data();
-        QCOMPARE(c.categories, QStringList({ "Baseline", "Optimised" }));
+        QCOMPARE(c.categories, QStringList({ "Baseline", "This run" }));
         const ChartSeries* gemm = seriesNamed(c, QStringLiteral("GEMM"));
         const ChartSeries* elem = seriesNamed(c, QStringLiteral("Elementwise"));
         QVERIFY(gemm && elem);

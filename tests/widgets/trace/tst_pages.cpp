@@ -1,0 +1,197 @@
+// The Trace panel's pages for what recorded shapes and the critical path give (roofline, critical path, the trace's
+// own MFU), and what the panel says instead of misleading: ranks of different jobs held back until the user insists,
+// the step time's source named for a trace without annotations, no predicted MFU for a layout that does not fit.
+#include <QDir>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/preset_store.h"
+#include "core/number_format.h"
+#include "trace_test_support.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/critical_path_page.h"
+#include "widgets/trace/roofline_page.h"
+#include "widgets/trace/trace_panel.h"
+
+using namespace mfu::widgets;
+using trace_test::annotation;
+using trace_test::kernel;
+using trace_test::traceOf;
+
+namespace {
+
+const std::string kGemm = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_cublas";
+
+QString label(const QWidget& w, const char* name)
+{
+    auto* l = w.findChild<QLabel*>(QLatin1String(name));
+    return l ? l->text() : QStringLiteral("<no label %1>").arg(QLatin1String(name));
+}
+
+// Two GPU-annotated steps of one GEMM each on the named GPU, rank and world size.
+std::string rankTrace(const std::string& gpu, int rank, int world)
+{
+    return traceOf({ annotation("ProfilerStep#1", "0", "100", true), annotation("ProfilerStep#2", "100", "100", true),
+                       kernel(kGemm, "0", "80"), kernel(kGemm, "100", "80") },
+        "\"deviceProperties\": [{\"id\": 0, \"name\": \"" + gpu + "\"}], \"distributedInfo\": {\"rank\": "
+            + std::to_string(rank) + ", \"world_size\": " + std::to_string(world) + "}");
+}
+
+bool imports(TracePanel& panel, const QStringList& paths, bool baseline = false)
+{
+    QSignalSpy done(&panel, &TracePanel::imported);
+    baseline ? panel.openBaseline(paths) : panel.openTraces(paths);
+    return done.wait(20000) || done.count() > 0;
+}
+
+} // namespace
+
+class TestTracePages : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString write(const QString& name, const std::string& bytes)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(bytes.data(), static_cast<qint64>(bytes.size()));
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    // The TraceLens H100 trace records shapes: the roofline, the critical path and the trace's own MFU.
+    void shapesOfARealTrace()
+    {
+        if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        panel.setKnownHardware(mfu::app::presetLibrary().hardware());
+        QVERIFY(
+            imports(panel, { QStringLiteral(MFU_SHARED_TRACES_DIR "/tracelens__h100__qwen1.5-0.5b-chat.json.gz") }));
+        QStringList tabs;
+        for (int i = 0; i < panel.views()->count(); ++i)
+            tabs << panel.views()->tabText(i);
+        QVERIFY2(tabs.contains(QStringLiteral("Roofline")) && tabs.contains(QStringLiteral("Critical path")),
+            qPrintable(tabs.join(QLatin1Char(','))));
+
+        const RooflinePage* roof = panel.rooflinePage();
+        QVERIFY2(roof->summary().contains(QStringLiteral("BF16 roof 989.0 TFLOPS")), qPrintable(roof->summary()));
+        QVERIFY(roof->marks()->rowCount() > 10);
+        const ChartData& chart = roof->chart()->data();
+        QVERIFY(chart.logX && chart.logY);
+        QCOMPARE(chart.series.front().name.left(9), QStringLiteral("BF16 roof"));
+        bool labelled = false;
+        for (const auto& s : chart.series)
+            labelled = labelled || (!s.labels.isEmpty() && s.labels.front().contains(QStringLiteral("aten::")));
+        QVERIFY(labelled);
+
+        const CriticalPathPage* path = panel.criticalPathPage();
+        QVERIFY2(path->summary().contains(QStringLiteral("GPU compute")), qPrintable(path->summary()));
+        QVERIFY(path->chain()->rowCount() > 100);
+        QCOMPARE(path->chart()->data().categories, QStringList { QStringLiteral("#6") });
+
+        // The trace's own MFU, no model needed: the percent of core's trace MFU.
+        const QString own = label(panel, "traceMfu");
+        QVERIFY2(own.contains(QStringLiteral("from the operators' recorded shapes")), qPrintable(own));
+        QVERIFY2(own.startsWith(QStringLiteral("16.")), qPrintable(own));
+    }
+
+    // Four files of four jobs: said, not analysed as one run; the button analyses them anyway.
+    void ranksOfDifferentJobsAreHeldBack()
+    {
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        const QStringList files { write(QStringLiteral("a100_16.json"), rankTrace("NVIDIA A100-SXM4-80GB", 0, 16)),
+            write(QStringLiteral("v100_1.json"), rankTrace("Tesla V100-SXM2-32GB", 0, 1)),
+            write(QStringLiteral("v100_2.json"), rankTrace("Tesla V100-SXM2-32GB", 0, 2)),
+            write(QStringLiteral("a100_8.json"), rankTrace("NVIDIA A100-SXM4-80GB", 3, 8)) };
+        QSignalSpy failed(&panel, &TracePanel::importFailed);
+        panel.openTraces(files);
+        QVERIFY(failed.wait(20000) || failed.count() > 0);
+        QVERIFY(!panel.run());
+        QVERIFY(panel.hasHeldRun());
+        const QString error = panel.errorText();
+        QVERIFY2(error.contains(QStringLiteral("different jobs")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("world sizes differ")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("rank 0 appears 3 times")), qPrintable(error));
+        auto* insist = panel.findChild<QPushButton*>(QStringLiteral("analyseAsOneRun"));
+        QVERIFY(insist && !insist->isHidden());
+        QSignalSpy shown(&panel, &TracePanel::imported);
+        insist->click();
+        QCOMPARE(shown.count(), 1);
+        QVERIFY(panel.run());
+        QCOMPARE(panel.run()->analysis.ranks.size(), size_t { 4 });
+        QVERIFY(insist->isHidden());
+        QVERIFY(panel.errorText().isEmpty());
+    }
+
+    // A trace without ProfilerStep annotations is not said to have them.
+    void stepTimeSaysWhereItComesFrom()
+    {
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        const QString file = write(QStringLiteral("no_steps.json"), traceOf({ kernel(kGemm, "0", "80") }));
+        QVERIFY(imports(panel, { file }));
+        const QString stepTime = label(panel, "stepTime");
+        QVERIFY2(!stepTime.contains(QStringLiteral("ProfilerStep annotations")), qPrintable(stepTime));
+        QVERIFY2(stepTime.contains(QStringLiteral("no ProfilerStep annotation")), qPrintable(stepTime));
+    }
+
+    // Llama 3.1 405B on one H100 does not fit: no predicted MFU for it, as the Predict panel says.
+    void noPredictionForALayoutThatDoesNotFit()
+    {
+        ScenarioModel scenario;
+        mfu::Scenario s = defaultScenario(mfu::app::presetLibrary());
+        s.model = *mfu::app::presetLibrary().findModel("llama-3.1-405b");
+        s.cluster.hardware = *mfu::app::presetLibrary().findHardware("h100-sxm");
+        s.cluster.gpuCount = 1;
+        scenario.setScenario(s);
+        TracePanel panel(&scenario);
+        const QString predicted = label(panel, "predictedMfu");
+        QVERIFY2(predicted.startsWith(QStringLiteral("none: the scenario's layout does not fit in memory")),
+            qPrintable(predicted));
+        QVERIFY2(!predicted.contains(QLatin1Char('%')), qPrintable(predicted));
+    }
+
+    // The comparison says which run is faster and names both GPUs when they differ.
+    void comparisonNamesTheFasterRunAndBothGpus()
+    {
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        QVERIFY(imports(panel, { write(QStringLiteral("v100.json"), rankTrace("Tesla V100-SXM2-32GB", 0, 1)) }));
+        const std::string faster
+            = traceOf({ annotation("ProfilerStep#1", "0", "50", true), annotation("ProfilerStep#2", "50", "50", true),
+                          kernel(kGemm, "0", "40"), kernel(kGemm, "50", "40") },
+                "\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA A100-SXM4-80GB\"}]");
+        QVERIFY(imports(panel, { write(QStringLiteral("a100.json"), faster) }, true));
+        const QString verdict = label(panel, "comparisonVerdict");
+        QVERIFY2(verdict.startsWith(QStringLiteral("This run is 2.00x slower than the baseline")), qPrintable(verdict));
+        QVERIFY2(verdict.contains(QStringLiteral("baseline: NVIDIA A100-SXM4-80GB, this run: Tesla V100-SXM2-32GB")),
+            qPrintable(verdict));
+        const ChartData& c = panel.comparisonChart()->data();
+        QVERIFY2(c.title.contains(QStringLiteral("slower")), qPrintable(c.title));
+        QCOMPARE(c.categories,
+            QStringList({ QStringLiteral("Baseline (NVIDIA A100-SXM4-80GB)"),
+                QStringLiteral("This run (Tesla V100-SXM2-32GB)") }));
+    }
+};
+
+QTEST_MAIN(TestTracePages)
+#include "tst_pages.moc"

@@ -1,0 +1,200 @@
+#include "widgets/trace/mfu_figures.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+
+#include <cmath>
+
+#include "core/costmodel/cost_model.h"
+#include "core/model/flops.h"
+#include "core/number_format.h"
+#include "core/scenario/file_facts.h"
+#include "core/scenario/scenario_facts.h"
+#include "core/trace/trace_mfu.h"
+#include "widgets/charts/category_palette.h"
+#include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/rank_figures.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString ms(double seconds)
+{
+    return QString::fromStdString(formatMilliseconds(seconds)); // the one duration format (core/number_format.h)
+}
+QString percent(double fraction)
+{
+    return QString::fromStdString(formatPercent(fraction));
+}
+QString gib(double bytes)
+{
+    return QString::fromStdString(formatGiB(bytes));
+}
+
+} // namespace
+
+MfuFigures::MfuFigures(ScenarioModel* scenario, QWidget* parent)
+    : QGroupBox(tr("MFU"), parent)
+    , m_scenario(scenario)
+{
+    auto* form = new QFormLayout(this);
+    m_measured = addFigure(form, tr("Measured MFU:"), "measuredMfu");
+    m_trace = addFigure(form, tr("From the trace alone:"), "traceMfu");
+    m_check = addFigure(form, tr("Trace vs model:"), "mfuCheck");
+    m_predicted = addFigure(form, tr("Predicted MFU (cost model):"), "predictedMfu");
+    m_note = new QLabel;
+    m_note->setObjectName(QStringLiteral("mfuNote"));
+    m_note->setWordWrap(true);
+    form->addRow(m_note);
+}
+
+void MfuFigures::show(const TraceSelection& selection)
+{
+    m_selection = selection;
+    refresh();
+}
+
+void MfuFigures::refresh()
+{
+    const Scenario& s = m_scenario->scenario();
+    showPredicted(s);
+    showTraceMfu();
+    showMeasured(s, static_cast<double>(m_scenario->tokensPerStep()));
+    showCheck();
+}
+
+void MfuFigures::showPredicted(const Scenario& s)
+{
+    // The cost model for the same scenario, whether or not a trace is open; a layout that does not fit in memory
+    // has no MFU to predict (the Predict panel says the same).
+    try {
+        const StepPrediction p = evaluate(s);
+        if (!p.fits)
+            m_predicted->setText(tr("none: the scenario's layout does not fit in memory (%1 per GPU of %2); the "
+                                    "Planner tab searches for layouts that fit")
+                                     .arg(gib(p.memory.total()), gib(p.memoryCapacityBytes)));
+        else
+            m_predicted->setText(tr("%1 (step %2)").arg(percent(p.mfu), ms(p.stepTimeSeconds)));
+    } catch (const std::exception& e) {
+        m_predicted->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+void MfuFigures::showTraceMfu()
+{
+    m_traceMfu.reset();
+    const auto& run = m_selection.run;
+    if (!run) {
+        m_trace->setText(QStringLiteral("–"));
+        return;
+    }
+    bool shapes = false;
+    for (const auto& r : run->analysis.ranks)
+        shapes = shapes || r.opFlops.recordsShapes;
+    if (!shapes) {
+        m_trace->setText(tr("not available: the trace records no operator shapes (profile with record_shapes=True)"));
+        return;
+    }
+    m_traceMfu = trace::runTraceMfu(run->analysis, m_known);
+    if (!m_traceMfu) {
+        m_trace->setText(tr("not available: the trace names no GPU a preset matches, or its steps hold no matrix "
+                            "work"));
+        return;
+    }
+    const trace::RankAnalysis* rank = m_selection.selectedRank();
+    QString detail;
+    if (rank) {
+        const double perStep = totalFlops(rank->opFlops.inSteps) / std::max<double>(1, double(rank->steps.size()));
+        QStringList precisions;
+        const double all = totalFlops(rank->opFlops.inSteps);
+        for (const auto& p : rank->opFlops.inSteps)
+            if (all > 0 && p.flops / all >= 0.001)
+                precisions << QStringLiteral("%1 %2").arg(
+                    QString::fromStdString(p.known ? p.precision.label() : "unknown"), percent(p.flops / all));
+        detail = tr(": %1 TFLOP of matrix work per step (%2), %n operator(s) without shapes", nullptr,
+            static_cast<int>(rank->opFlops.opsWithoutShapes))
+                     .arg(QLocale().toString(perStep / 1e12, 'f', 2), precisions.join(QStringLiteral(", ")));
+    }
+    m_trace->setText(tr("%1 from the operators' recorded shapes, no model needed%2").arg(percent(*m_traceMfu), detail));
+}
+
+void MfuFigures::showMeasured(const Scenario& s, double tokens)
+{
+    m_measuredMfu.reset();
+    m_measured->setStyleSheet(QString());
+    const auto& run = m_selection.run;
+    const FactsCheck check = run ? checkFacts(factsFromTrace(run->analysis), s, tokens, m_known) : FactsCheck {};
+    // Said beside measured MFU whatever it shows: the peak it divides by is then the scenario's guess.
+    const QString noGpu = !run || check.gpuRecorded
+        ? QString()
+        : tr(" (the trace records no GPU: the scenario's %1 is assumed)")
+              .arg(QString::fromStdString(
+                  s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name));
+    m_note->setText(tr("Measured MFU uses the scenario's model, FLOP/token formula, tokens per step, GPU count and GPU "
+                       "with the trace's mean step time; the trace's own MFU counts what its operators did."));
+    if (!run || !(run->analysis.meanStepSeconds > 0)) {
+        m_measured->setText((run ? tr("needs a measured step time (steps from annotations or the kernel sequence)")
+                                 : QStringLiteral("–"))
+            + noGpu);
+        return;
+    }
+    std::optional<double> fpt;
+    try {
+        fpt = scenarioFlopsPerToken(s); // 6N for a bare parameter count, as on every other surface
+    } catch (const std::exception&) {
+        fpt.reset(); // said below: the scenario's model cannot give a FLOP/token
+    }
+    if (!fpt || !(*fpt > 0) || !(tokens > 0)) {
+        m_measured->setText(
+            (m_scenario->layoutError().isEmpty() ? tr("not available: the scenario needs a model and a positive batch")
+                                                 : tr("not available: %1").arg(m_scenario->layoutError()))
+            + noGpu);
+        return;
+    }
+    try {
+        const MfuResult m = scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds);
+        // Checked against the trace's own MFU when only the figure is impossible, not the GPU: the check says why.
+        if (!check.gpuDiffers)
+            m_measuredMfu = m.mfu;
+        if (const auto why = measuredMfuWithheld(check, m.mfu)) {
+            // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
+            m_measured->setText(tr("not shown: %1").arg(QString::fromStdString(*why)) + noGpu);
+            m_measured->setStyleSheet(errorStyleSheet());
+            return;
+        }
+        m_measured->setText(percent(m.mfu) + noGpu);
+    } catch (const std::exception& e) {
+        m_measured->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())) + noGpu);
+        return;
+    }
+    m_note->setText(tr("Measured MFU: the trace's mean step time %1 with the scenario's %2 (%3 tokens per step on %n "
+                       "GPU(s), %4). The trace's own MFU counts what its operators did, with no model.",
+        nullptr, s.cluster.gpuCount)
+                        .arg(ms(run->analysis.meanStepSeconds),
+                            QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name),
+                            QLocale().toString(tokens, 'f', 0),
+                            QString::fromStdString(
+                                s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name)));
+}
+
+void MfuFigures::showCheck()
+{
+    m_check->setStyleSheet(QString());
+    if (!m_selection.run || !m_traceMfu || !m_measuredMfu) {
+        m_check->setText(QStringLiteral("–"));
+        return;
+    }
+    const trace::MfuCrossCheck c = trace::crossCheckMfu(m_selection.run->analysis, *m_traceMfu, *m_measuredMfu);
+    QString text = QString::fromStdString(c.summary) + QLatin1Char('.');
+    if (!c.agrees) {
+        text += QLatin1Char(' ') + tr("What may explain it:");
+        for (const auto& why : c.explanations)
+            text += QStringLiteral("\n• ") + QString::fromStdString(why);
+        m_check->setStyleSheet(errorStyleSheet());
+    }
+    m_check->setText(text);
+}
+
+} // namespace mfu::widgets

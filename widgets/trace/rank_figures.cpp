@@ -1,0 +1,141 @@
+#include "widgets/trace/rank_figures.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+
+#include "core/number_format.h"
+#include "core/presets/gpu_match.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QString ms(double seconds)
+{
+    return QString::fromStdString(formatMilliseconds(seconds)); // the one duration format (core/number_format.h)
+}
+QString nsAsMs(int64_t ns, double perStep)
+{
+    return ms(static_cast<double>(ns) / 1e9 / perStep);
+}
+QString percent(double fraction)
+{
+    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
+}
+
+// Where the step time comes from, in the words of the steps line: never "ProfilerStep annotations" for a trace
+// that has none.
+QString stepTimeSource(trace::StepSource source)
+{
+    switch (source) {
+    case trace::StepSource::GpuAnnotation:
+    case trace::StepSource::CpuAnnotation:
+        return QObject::tr("ProfilerStep annotations");
+    case trace::StepSource::Inferred:
+        return QObject::tr("inferred steps, first kernel to first kernel");
+    case trace::StepSource::WholeTrace:
+        return QObject::tr("the whole trace as one step: no ProfilerStep annotation");
+    }
+    return {};
+}
+
+} // namespace
+
+QLabel* addFigure(QFormLayout* form, const QString& label, const char* objectName)
+{
+    auto* value = new QLabel(QStringLiteral("–"));
+    value->setObjectName(QLatin1String(objectName));
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true);
+    form->addRow(label, value);
+    return value;
+}
+
+RankFigures::RankFigures(QWidget* parent)
+    : QGroupBox(tr("Figures (selected rank, per analysed step)"), parent)
+{
+    auto* form = new QFormLayout(this);
+    m_steps = addFigure(form, tr("Steps:"), "steps");
+    m_stepTime = addFigure(form, tr("Step time:"), "stepTime");
+    m_busy = addFigure(form, tr("GPU busy:"), "busy");
+    m_idle = addFigure(form, tr("GPU idle:"), "idle");
+    m_comm = addFigure(form, tr("Communication:"), "comm");
+    m_overlap = addFigure(form, tr("Comm. hidden under compute:"), "overlap");
+    m_exposed = addFigure(form, tr("Exposed communication:"), "exposedComm");
+    m_kernelCount = addFigure(form, tr("Kernels:"), "kernelCount");
+    m_gpu = addFigure(form, tr("GPU:"), "gpu");
+}
+
+void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<HardwareSpec>& known)
+{
+    if (!rank) {
+        for (QLabel* l : { m_steps, m_stepTime, m_busy, m_idle, m_comm, m_overlap, m_exposed, m_kernelCount, m_gpu })
+            l->setText(QStringLiteral("–"));
+        return;
+    }
+    const trace::RankAnalysis& r = *rank;
+    const trace::Breakdown& b = r.total;
+    const double n = std::max<double>(1, static_cast<double>(r.steps.size()));
+    const QLocale locale;
+    QString steps;
+    switch (r.stepSource) {
+    case trace::StepSource::GpuAnnotation:
+        steps = tr("%n ProfilerStep(s) on the GPU stream", nullptr, static_cast<int>(r.steps.size()));
+        break;
+    case trace::StepSource::CpuAnnotation:
+        steps = tr("%n ProfilerStep(s) on the CPU thread", nullptr, static_cast<int>(r.steps.size()));
+        break;
+    case trace::StepSource::Inferred:
+        steps = tr("%n step(s) inferred from the repeating kernel sequence (no ProfilerStep annotation)", nullptr,
+            static_cast<int>(r.steps.size()));
+        break;
+    case trace::StepSource::WholeTrace:
+        steps = tr("no ProfilerStep annotation and no repeating kernel sequence: the whole trace is one step");
+        break;
+    }
+    if (r.droppedLastStep)
+        steps += tr("; the last step is left out (the profiler usually stops inside it)");
+    m_steps->setText(steps);
+    m_stepTime->setText(r.meanStepSeconds > 0
+            ? tr("%1 mean, %2 spread (%3)")
+                  .arg(ms(r.meanStepSeconds), ms(r.stepSpreadSeconds), stepTimeSource(r.stepSource))
+            : tr("%1 per step (GPU window; no annotation)").arg(nsAsMs(b.spanNs, n)));
+    m_busy->setText(tr("%1 per step, %2 of the analysed span").arg(nsAsMs(b.busyNs, n), percent(b.share(b.busyNs))));
+    m_idle->setText(tr("%1 per step, %2; %3 gap(s) of 0.1 ms or more waiting on the host (%4 per step)")
+                        .arg(nsAsMs(b.idleNs(), n), percent(b.share(b.idleNs())))
+                        .arg(b.idleGapCount)
+                        .arg(nsAsMs(b.idleGapNs, n)));
+    m_comm->setText(b.commNs > 0
+            ? tr("%1 per step, %2 of the span").arg(nsAsMs(b.commNs, n), percent(b.share(b.commNs)))
+            : tr("none (no collective kernels)"));
+    m_overlap->setText(b.commNs > 0
+            ? tr("%1 (%2 per step under compute)").arg(percent(b.commOverlapFraction()), nsAsMs(b.overlapNs, n))
+            : QStringLiteral("–"));
+    m_exposed->setText(b.commNs > 0
+            ? tr("%1 per step, %2 of the span").arg(nsAsMs(b.exposedCommNs(), n), percent(b.share(b.exposedCommNs())))
+            : QStringLiteral("–"));
+    m_kernelCount->setText(tr("%1 per step; %2 shorter than 10 µs (%3 of kernel time: launch overhead)")
+                               .arg(locale.toString(static_cast<double>(b.kernelCount) / n, 'f', 0),
+                                   locale.toString(static_cast<double>(b.tinyKernelCount) / n, 'f', 0),
+                                   percent(b.kernelTimeNs > 0 ? static_cast<double>(b.tinyKernelTimeNs)
+                                               / static_cast<double>(b.kernelTimeNs)
+                                                              : 0.0)));
+    QString gpu = r.gpuName ? QString::fromStdString(*r.gpuName) : tr("not recorded in the trace");
+    if (r.gpuName) {
+        const GpuMatch match = matchGpuName(*r.gpuName, known);
+        if (match.presetId) {
+            gpu += tr(" (preset %1)").arg(QString::fromStdString(*match.presetId));
+        } else if (match.ambiguous()) {
+            QStringList ids;
+            for (const auto& id : match.candidates)
+                ids << QString::fromStdString(id);
+            gpu += tr(" (could be preset %1: choose in the scenario)").arg(ids.join(QStringLiteral(", ")));
+        } else if (!known.empty()) {
+            gpu += tr(" (no preset matches this name: add one with a \"match\" pattern in the user presets folder)");
+        }
+    }
+    m_gpu->setText(gpu);
+}
+
+} // namespace mfu::widgets

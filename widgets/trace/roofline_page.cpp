@@ -1,0 +1,147 @@
+#include "widgets/trace/roofline_page.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "core/number_format.h"
+#include "core/trace/roofline.h"
+#include "core/trace/trace_mfu.h"
+#include "widgets/charts/chart_view.h"
+#include "widgets/trace/trace_charts.h"
+
+namespace mfu::widgets {
+
+namespace {
+
+QStandardItem* number(double value, int decimals)
+{
+    auto* item = new QStandardItem(QLocale().toString(value, 'f', decimals));
+    item->setData(value, Qt::UserRole);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QStandardItem* text(const QString& value)
+{
+    auto* item = new QStandardItem(value);
+    item->setData(value, Qt::UserRole);
+    item->setToolTip(value);
+    return item;
+}
+
+QString tflops(double flopsPerSecond)
+{
+    return QLocale().toString(flopsPerSecond / 1e12, 'f', flopsPerSecond < 1e13 ? 2 : 1) + QStringLiteral(" TFLOPS");
+}
+
+} // namespace
+
+RooflinePage::RooflinePage(QWidget* parent)
+    : QWidget(parent)
+    , m_marks(new QStandardItemModel(this))
+{
+    m_summary = new QLabel;
+    m_summary->setObjectName(QStringLiteral("rooflineSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chart = new ChartView;
+    m_chart->setObjectName(QStringLiteral("rooflineChart"));
+    m_chart->setAccessibleName(tr("Roofline"));
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_marks);
+    proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("rooflineTable"));
+    m_table->setAccessibleName(tr("Operator problems on the roofline"));
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setVisible(false);
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_chart);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+    show({});
+}
+
+QString RooflinePage::summary() const
+{
+    return m_summary->text();
+}
+
+void RooflinePage::show(const TraceSelection& selection)
+{
+    m_marks->clear();
+    m_marks->setHorizontalHeaderLabels({ tr("Operator"), tr("Shapes"), tr("Precision"), tr("Calls"), tr("Time (ms)"),
+        tr("TFLOPS"), tr("FLOP/byte"), tr("Of its roof (%)"), tr("Kernel") });
+    const trace::RankAnalysis* rank = selection.selectedRank();
+    if (!rank || !rank->opFlops.recordsShapes) {
+        m_chart->clearSeries();
+        m_chart->setTitle(tr("Roofline"));
+        m_summary->setText(rank ? tr("This trace records no operator shapes, so it has no FLOPs or bytes to place on "
+                                     "a roofline: profile with record_shapes=True.")
+                                : tr("Open a trace recorded with shapes (record_shapes=True) to see its operators on "
+                                     "the GPU's roofline."));
+        return;
+    }
+    const auto gpu = traceHardware(*rank, m_known);
+    const trace::Roofline roof = trace::rooflineOf(rank->opFlops, gpu ? &*gpu : nullptr);
+    fillRooflineChart(m_chart, roof, gpu ? QString::fromStdString(gpu->name.empty() ? gpu->id : gpu->name) : QString());
+    for (const auto& m : roof.marks) {
+        const std::string precision = m.precision ? m.precision->key() : std::string();
+        const double attainable = roof.attainableFlops(m.intensity(), precision);
+        QList<QStandardItem*> row { text(QString::fromStdString(m.op)), text(QString::fromStdString(m.shapes)),
+            text(m.precision ? QString::fromStdString(m.precision->label()) : tr("–")),
+            number(static_cast<double>(m.calls), 0), number(static_cast<double>(m.ns) / 1e6, 3),
+            number(m.tflops(), m.tflops() < 10 ? 2 : 1), number(m.intensity(), 1),
+            attainable > 0 ? number(100 * m.tflops() * 1e12 / attainable, 1) : text(tr("–")),
+            text(QString::fromStdString(m.kernel)) };
+        for (auto* item : row)
+            item->setEditable(false);
+        m_marks->appendRow(row);
+    }
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(8, QHeaderView::Stretch);
+    m_table->sortByColumn(4, Qt::DescendingOrder);
+    // What each kind of kernel reached.
+    QStringList reached;
+    for (const auto& c : rank->opFlops.categories) {
+        if (c.ns <= 0 || c.category == trace::KernelCategory::Memset || c.category == trace::KernelCategory::Memcpy)
+            continue;
+        const bool matrix = c.category == trace::KernelCategory::Gemm
+            || c.category == trace::KernelCategory::AttentionFwd || c.category == trace::KernelCategory::AttentionBwd;
+        reached << (matrix ? tr("%1 %2").arg(categoryLabel(trace::categoryKey(c.category)), tflops(c.tflops() * 1e12))
+                           : tr("%1 %2 GB/s")
+                                 .arg(categoryLabel(trace::categoryKey(c.category)),
+                                     QLocale().toString(c.bandwidthGBps(), 'f', 0)));
+    }
+    QString head;
+    if (gpu && !roof.ceilings.empty()) {
+        const auto& top = roof.ceilings.front();
+        head = tr("Rank %1 on %2: %3 roof %4, HBM %5 TB/s, ridge at %6 FLOP/byte.")
+                   .arg(rank->rank)
+                   .arg(QString::fromStdString(gpu->name.empty() ? gpu->id : gpu->name),
+                       QString::fromStdString(top.label), tflops(top.peakFlops),
+                       QLocale().toString(roof.hbmBytesPerSecond / 1e12, 'f', 2),
+                       QLocale().toString(top.ridgeIntensity, 'f', 0));
+    } else {
+        head = tr("Rank %1: the trace names no GPU a preset matches, so no roofs are drawn.").arg(rank->rank);
+    }
+    m_summary->setText(head + QLatin1Char(' ')
+        + tr("Achieved over their kernels' time: %1. Marks are operator problems (an operator on one set of shapes, "
+             "all its calls in the analysed steps), sized by their time; hover one to name it.")
+              .arg(reached.join(QStringLiteral(", "))));
+}
+
+} // namespace mfu::widgets
