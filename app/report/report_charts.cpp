@@ -6,10 +6,13 @@
 
 #include <algorithm>
 
-#include "core/number_format.h"
 #include "core/money/hardware_comparison.h"
+#include "core/number_format.h"
 #include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
+#include "core/trace/comparison.h"
+#include "core/trace/roofline.h"
+#include "core/trace/trace_mfu.h"
 #include "core/units.h"
 #include "widgets/cost/cost_charts.h"
 #include "widgets/predict/predict_charts.h"
@@ -170,6 +173,48 @@ ReportChart traceChart(const TraceFigures& t)
     return chart;
 }
 
+// The first rank's operator problems on its GPU's roofline (the Trace panel's Roofline tab).
+std::optional<ReportChart> rooflineChart(const TraceFigures& t)
+{
+    const trace::RankAnalysis& rank = t.run.ranks.front();
+    if (!rank.opFlops.recordsShapes)
+        return std::nullopt;
+    const auto gpu = trace::traceHardware(rank, t.knownHardware);
+    const trace::Roofline roof = trace::rooflineOf(rank.opFlops, gpu ? &*gpu : nullptr);
+    ReportChart chart = makeChart(QStringLiteral("trace_roofline"), {},
+        QStringLiteral("Each operator problem of rank %1 (an operator on one set of shapes, every call of it in the "
+                       "analysed steps) at its arithmetic intensity and achieved TFLOPS, sized by its time, under the "
+                       "GPU's roofs: dense peak per precision and HBM bandwidth.")
+            .arg(rank.rank));
+    widgets::fillRooflineChart(chart.view.get(), roof, gpu ? qs(gpu->name.empty() ? gpu->id : gpu->name) : QString());
+    return chart;
+}
+
+// What bounded each analysed step of the first rank (the Trace panel's Critical path tab).
+std::optional<ReportChart> criticalPathChart(const TraceFigures& t)
+{
+    const trace::RankAnalysis& rank = t.run.ranks.front();
+    if (rank.criticalPath.steps.empty())
+        return std::nullopt;
+    ReportChart chart = makeChart(QStringLiteral("trace_critical_path"), {},
+        QStringLiteral("The critical path of each analysed step of rank %1: the time on it by what held the step "
+                       "(GPU compute, communication, memory copies, launch and host, idle).")
+            .arg(rank.rank));
+    widgets::fillCriticalPathChart(chart.view.get(), rank.criticalPath);
+    return chart;
+}
+
+// This run beside its baseline, category shares (the Trace panel's comparison chart).
+std::optional<ReportChart> comparisonChart(const TraceFigures& t)
+{
+    if (!t.baseline)
+        return std::nullopt;
+    const trace::RunComparison c = trace::compareRuns(*t.baseline, t.run);
+    ReportChart chart = makeChart(QStringLiteral("trace_comparison"), {}, qs(trace::comparisonVerdict(c)));
+    widgets::fillComparisonChart(chart.view.get(), c);
+    return chart;
+}
+
 } // namespace
 
 std::vector<ReportChart> buildReportCharts(
@@ -187,8 +232,15 @@ std::vector<ReportChart> buildReportCharts(
     }
     for (const SweepResult& sweep : figures.sweeps)
         charts.push_back(sweepChart(document.scenario, sweep, figures.predicted));
-    if (figures.trace && !figures.trace->run.ranks.empty() && !figures.trace->run.ranks.front().steps.empty())
+    if (figures.trace && !figures.trace->run.ranks.empty() && !figures.trace->run.ranks.front().steps.empty()) {
         charts.push_back(traceChart(*figures.trace));
+        if (auto roofline = rooflineChart(*figures.trace))
+            charts.push_back(std::move(*roofline));
+        if (auto path = criticalPathChart(*figures.trace))
+            charts.push_back(std::move(*path));
+        if (auto comparison = comparisonChart(*figures.trace))
+            charts.push_back(std::move(*comparison));
+    }
     for (auto& chart : charts)
         chart.view->rescale();
     return charts;

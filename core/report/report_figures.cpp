@@ -244,8 +244,12 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     }
     if (options.traceRules && !doc.tracePaths.empty()) {
         try {
-            out.trace = traceFigures(doc, *options.traceRules);
+            out.trace = traceFigures(doc, *options.traceRules, options.knownHardware);
             out.sections.push_back(traceSection(*out.trace));
+            for (auto section : { traceWorkSection(*out.trace), criticalPathSection(*out.trace),
+                     baselineComparisonSection(*out.trace) })
+                if (section)
+                    out.sections.push_back(std::move(*section));
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Trace breakdown: ") + e.what());
         }

@@ -14,12 +14,13 @@
 
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
-#include "core/costmodel/sweep.h"
 #include "core/costmodel/step_prediction.h"
+#include "core/costmodel/sweep.h"
 #include "core/model/mfu.h"
 #include "core/money/scenario_cost.h"
 #include "core/scenario/scenario_file.h"
 #include "core/trace/analysis.h"
+#include "core/trace/trace_mfu.h"
 
 namespace mfu {
 
@@ -42,6 +43,14 @@ struct TraceFigures {
     trace::Breakdown total; // summed over ranks and analysed steps: the shares the report prints
     std::optional<MfuResult> measured; // from the mean step time and the scenario's tokens per step
     std::string measuredNote; // why there is no measured MFU, or a warning about it
+    // The trace's own MFU from its operators' recorded shapes (core/trace/trace_mfu.h), mean over ranks, and its check
+    // against the measured one.
+    std::optional<double> traceMfu;
+    std::optional<trace::MfuCrossCheck> mfuCheck;
+    std::vector<HardwareSpec> knownHardware; // what the traces' GPU names were matched against
+    // The run the document compares against (baseline_trace_paths), when its files are there.
+    std::optional<trace::RunAnalysis> baseline;
+    std::vector<std::string> missingBaselinePaths;
 };
 
 struct ReportOptions {
@@ -71,8 +80,17 @@ ReportFigures reportFigures(const ScenarioDocument& document, const ReportOption
 
 // The parts, for callers that want one (report_sections.cpp). traceFigures throws InputError when no trace path
 // exists any more or one cannot be read.
-TraceFigures traceFigures(const ScenarioDocument& document, const trace::KernelRules& rules);
+// `knownHardware`: the presets the traces' GPU names are matched against for their own MFU and roofline (empty: the
+// scenario's GPU only).
+TraceFigures traceFigures(const ScenarioDocument& document, const trace::KernelRules& rules,
+    const std::vector<HardwareSpec>& knownHardware = {});
 ReportSection traceSection(const TraceFigures& figures);
+// The first rank's work from recorded shapes: matrix FLOPs per step and their precisions, the operators counted and
+// missing, the longest operator problems against their roofline (nullopt when the trace records no shapes); what
+// bounded its steps (critical path); and the comparison with the baseline (nullopt without one).
+std::optional<ReportSection> traceWorkSection(const TraceFigures& figures);
+std::optional<ReportSection> criticalPathSection(const TraceFigures& figures);
+std::optional<ReportSection> baselineComparisonSection(const TraceFigures& figures);
 // The diagnosis of the scenario's measured figures (the Calculator's findings): the corrected MFU, then one row per
 // finding. Empty, with the reason in `unavailable`, when there is no measured throughput or nothing to diagnose.
 std::optional<ReportSection> diagnosisSection(const Scenario& scenario, const std::vector<HardwareSpec>& knownHardware,

@@ -64,9 +64,11 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
     return out;
 }
 
-TraceFigures traceFigures(const ScenarioDocument& document, const trace::KernelRules& rules)
+TraceFigures traceFigures(
+    const ScenarioDocument& document, const trace::KernelRules& rules, const std::vector<HardwareSpec>& knownHardware)
 {
     TraceFigures out;
+    out.knownHardware = knownHardware.empty() ? std::vector { document.scenario.cluster.hardware } : knownHardware;
     std::vector<std::filesystem::path> present;
     for (const std::string& path : document.tracePaths) {
         std::error_code error;
@@ -100,6 +102,21 @@ TraceFigures traceFigures(const ScenarioDocument& document, const trace::KernelR
             out.measuredNote = e.what();
         }
     }
+    out.traceMfu = trace::runTraceMfu(out.run, out.knownHardware);
+    if (out.traceMfu && out.measured && out.measuredNote.empty())
+        out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, out.measured->mfu);
+    std::vector<std::filesystem::path> baseline;
+    for (const std::string& path : document.baselineTracePaths) {
+        std::error_code error;
+        if (std::filesystem::exists(path, error))
+            baseline.emplace_back(path);
+        else
+            out.missingBaselinePaths.push_back(path);
+    }
+    if (!baseline.empty()) {
+        std::vector<trace::Timeline> baselineTimelines = trace::loadRun(baseline);
+        out.baseline = trace::analyzeRun(baselineTimelines, rules);
+    }
     return out;
 }
 
@@ -131,6 +148,15 @@ ReportSection traceSection(const TraceFigures& f)
     out.rows.push_back({ "Communication", share(b, b.commNs),
         formatPercent(b.commOverlapFraction()) + " of it overlapped with compute; exposed "
             + share(b, b.exposedCommNs()) });
+    if (f.traceMfu)
+        out.rows.push_back({ "MFU from the trace alone", formatPercent(*f.traceMfu),
+            "the FLOPs its operators' recorded shapes give over the analysed steps, against the trace GPU's dense "
+            "peak at their precision; no model needed" });
+    if (f.mfuCheck) {
+        out.rows.push_back({ "Trace vs model", f.mfuCheck->agrees ? "agree" : "disagree", f.mfuCheck->summary });
+        for (const auto& why : f.mfuCheck->explanations)
+            out.rows.push_back({ "", "", "may explain it: " + why });
+    }
     if (f.measured)
         out.rows.push_back({ "Measured MFU", formatPercent(f.measured->mfu),
             f.measuredNote.empty() ? formatTflops(f.measured->achievedFlopsPerGpu) + " per GPU from the step time"

@@ -116,9 +116,11 @@ private slots:
         const int pages = j.at("pages").get<int>();
         QVERIFY2(pages >= 3, qPrintable(r.out));
         // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU, the Predict
-        // panel's sweeps over sequence length and GPU count (the report lacked them), the trace.
+        // panel's sweeps over sequence length and GPU count (the report lacked them), the trace and its critical
+        // path (no roofline: this trace records no shapes).
         const auto charts = j.at("charts");
-        QCOMPARE(charts.size(), size_t(11));
+        QCOMPARE(charts.size(), size_t(12));
+        QCOMPARE(charts[11].get<std::string>(), std::string("trace_critical_path"));
         QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
         QCOMPARE(charts[8].get<std::string>(), std::string("mfu_vs_sequence_length"));
         QCOMPARE(charts[9].get<std::string>(), std::string("mfu_vs_gpu_count"));
@@ -147,6 +149,41 @@ private slots:
         }
         m_pdf = pdf;
         m_pages = pages;
+    }
+
+    // A trace recorded with shapes and a baseline: the report gains the trace's own MFU, its roofline, its critical
+    // path and the comparison with the baseline (which the report lacked), each as a section and a chart.
+    void traceWorkAndBaseline()
+    {
+        if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        ScenarioDocument doc = vectorLabsJob();
+        doc.tracePaths = { MFU_SHARED_TRACES_DIR "/tracelens__h100__qwen1.5-0.5b-chat.json.gz" };
+        const std::string baseline = m_dir.filePath(QStringLiteral("baseline.json")).toStdString();
+        writeStepTrace(baseline);
+        doc.baselineTracePaths = { baseline };
+        const QString scenario = m_dir.filePath(QStringLiteral("with_shapes.json"));
+        QString error;
+        QVERIFY2(app::saveScenarioFile(scenario, doc, &error), qPrintable(error));
+        const QString html = m_dir.filePath(QStringLiteral("shapes.html"));
+        const Run r = report(
+            { QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), html, QStringLiteral("--json") });
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const auto out = nlohmann::json::parse(r.out.toStdString());
+        std::vector<std::string> charts;
+        for (const auto& c : out.at("charts"))
+            charts.push_back(c.get<std::string>());
+        for (const char* stem : { "trace_roofline", "trace_critical_path", "trace_comparison" })
+            QVERIFY2(std::find(charts.begin(), charts.end(), stem) != charts.end(), stem);
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(page.readAll());
+        for (const char* heading : { "Work from recorded shapes", "Critical path", "Baseline comparison" })
+            QVERIFY2(text.contains(QStringLiteral("<h2>%1</h2>").arg(QLatin1String(heading))), heading);
+        QVERIFY(text.contains(QStringLiteral("MFU from the trace alone")));
+        QVERIFY(text.contains(QStringLiteral("16.69%")));
+        QVERIFY(text.contains(QStringLiteral("They ran on different GPUs")) || text.contains(QStringLiteral("slower"))
+            || text.contains(QStringLiteral("faster")));
     }
 
     void pdfPages()

@@ -1,0 +1,138 @@
+// The report's sections on what a trace's recorded shapes and its steps' critical paths give, and on the run it is
+// compared with: the same core figures as the Trace panel's Roofline, Critical path and Breakdown tabs and as
+// `mfu-explorer trace --json` (op_flops, roofline, critical_path, comparison).
+#include <algorithm>
+#include <map>
+
+#include "core/number_format.h"
+#include "core/report/report_figures.h"
+#include "core/trace/comparison.h"
+#include "core/trace/cross_rank.h"
+#include "core/trace/roofline.h"
+
+namespace mfu {
+
+namespace {
+
+std::string tflop(double flops)
+{
+    return formatNumber(flops / 1e12, 2) + " TFLOP";
+}
+
+std::string tflops(double flopsPerSecond)
+{
+    return formatNumber(flopsPerSecond / 1e12, 1) + " TFLOPS";
+}
+
+const trace::RankAnalysis* firstRank(const TraceFigures& f)
+{
+    return f.run.ranks.empty() ? nullptr : &f.run.ranks.front();
+}
+
+} // namespace
+
+std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
+{
+    const trace::RankAnalysis* rank = firstRank(f);
+    if (!rank || !rank->opFlops.recordsShapes)
+        return std::nullopt;
+    const trace::OpFlops& w = rank->opFlops;
+    ReportSection out { "Work from recorded shapes", {} };
+    const double steps = std::max<double>(1, static_cast<double>(rank->steps.size()));
+    const double inSteps = trace::totalFlops(w.inSteps);
+    std::string precisions;
+    for (const auto& p : w.inSteps)
+        if (inSteps > 0 && p.flops / inSteps >= 0.001)
+            precisions += (precisions.empty() ? "" : ", ") + (p.known ? p.precision.label() : std::string("unknown"))
+                + " " + formatPercent(p.flops / inSteps);
+    out.rows.push_back({ "Matrix work per step", tflop(inSteps / steps),
+        "rank " + std::to_string(rank->rank) + ": matmul, attention, grouped GEMM and convolution FLOPs of its "
+            + "analysed steps; " + precisions });
+    out.rows.push_back(
+        { "Operators", formatCount(static_cast<double>(w.opsWithShapes), "matrix operator") + " counted from shapes",
+            formatNumber(static_cast<double>(w.opsWithoutShapes)) + " without readable shapes"
+                + (w.backward ? "; a training trace (backward operators)" : "; no backward operators (inference)") });
+    const auto gpu = trace::traceHardware(*rank, f.knownHardware);
+    const trace::Roofline roof = trace::rooflineOf(w, gpu ? &*gpu : nullptr);
+    if (!roof.ceilings.empty())
+        out.rows.push_back(
+            { "Roofline", roof.ceilings.front().label + " roof " + tflops(roof.ceilings.front().peakFlops),
+                "HBM " + formatNumber(roof.hbmBytesPerSecond / 1e12, 2) + " TB/s, ridge at "
+                    + formatNumber(roof.ceilings.front().ridgeIntensity, 0) + " FLOP/byte (" + roof.gpu.value_or("")
+                    + ")" });
+    constexpr size_t kMarks = 6;
+    for (size_t i = 0; i < roof.marks.size() && i < kMarks; ++i) {
+        const trace::OpProblem& m = roof.marks[i];
+        const double attainable = roof.attainableFlops(m.intensity(), m.precision ? m.precision->key() : std::string());
+        out.rows.push_back({ m.op + " " + m.shapes,
+            tflops(m.tflops() * 1e12) + (attainable > 0 ? " of " + tflops(attainable) : std::string()),
+            formatMilliseconds(static_cast<double>(m.ns) / 1e9) + " in "
+                + formatCount(static_cast<double>(m.calls), "call") + ", " + formatNumber(m.intensity(), 1)
+                + " FLOP/byte" + (m.precision ? ", " + m.precision->label() : std::string()) });
+    }
+    return out;
+}
+
+std::optional<ReportSection> criticalPathSection(const TraceFigures& f)
+{
+    const trace::RankAnalysis* rank = firstRank(f);
+    if (!rank || rank->criticalPath.steps.empty())
+        return std::nullopt;
+    const trace::CriticalPath& path = rank->criticalPath;
+    ReportSection out { "Critical path", {} };
+    for (int k = 0; k < trace::kPathShareCount; ++k) {
+        const auto share = static_cast<trace::PathShare>(k);
+        if (path.total.shareNs[static_cast<size_t>(k)] > 0)
+            out.rows.push_back({ std::string(trace::pathShareLabel(share)), formatPercent(path.total.share(share)),
+                "of rank " + std::to_string(rank->rank) + "'s analysed steps: what held the step while it ran" });
+    }
+    // The longest stretches of the median step's chain, by what held them.
+    std::map<std::string, int64_t> byLabel;
+    for (const auto& seg : path.chain)
+        byLabel[std::string(trace::pathKindKey(seg.kind)) + ": " + path.labelOf(seg)] += seg.durationNs();
+    std::vector<std::pair<std::string, int64_t>> longest(byLabel.begin(), byLabel.end());
+    std::sort(longest.begin(), longest.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    constexpr size_t kShown = 5;
+    for (size_t i = 0; i < longest.size() && i < kShown; ++i)
+        out.rows.push_back({ i == 0 ? "Longest on step #" + std::to_string(path.chainStep) : "",
+            formatMilliseconds(static_cast<double>(longest[i].second) / 1e9), longest[i].first.substr(0, 160) });
+    return out;
+}
+
+std::optional<ReportSection> baselineComparisonSection(const TraceFigures& f)
+{
+    if (!f.baseline && f.missingBaselinePaths.empty())
+        return std::nullopt;
+    ReportSection out { "Baseline comparison", {} };
+    for (size_t i = 0; i < f.missingBaselinePaths.size(); ++i)
+        out.rows.push_back({ i == 0 ? "Missing" : "", f.missingBaselinePaths[i], "no longer exists; not compared" });
+    if (!f.baseline || f.run.ranks.empty())
+        return out;
+    const trace::RunComparison c = trace::compareRuns(*f.baseline, f.run);
+    out.rows.push_back({ "Verdict",
+        c.faster().empty()              ? "-"
+            : c.faster() == "optimised" ? "this run is faster"
+            : c.faster() == "baseline"  ? "the baseline is faster"
+                                        : "the same",
+        trace::comparisonVerdict(c) });
+    for (const auto& row : c.categories)
+        if (std::abs(row.deltaShare()) >= 0.005)
+            out.rows.push_back(
+                { row.key == "idle" ? std::string("Idle")
+                                    : std::string(trace::categoryLabel(*trace::categoryFromKey(row.key))),
+                    (row.deltaShare() >= 0 ? "+" : "") + formatNumber(row.deltaShare() * 100, 1) + " pp",
+                    formatPercent(row.baselineShare) + " -> " + formatPercent(row.optimisedShare) + " of the step" });
+    const auto kernels = trace::kernelDiff(*f.baseline, f.run);
+    constexpr size_t kShown = 5;
+    for (size_t i = 0; i < kernels.size() && i < kShown; ++i) {
+        const auto& k = kernels[i];
+        const double delta = static_cast<double>(k.deltaNs()) / 1e9;
+        out.rows.push_back(
+            { i == 0 ? "Largest kernel changes" : "", std::string(delta >= 0 ? "+" : "") + formatMilliseconds(delta),
+                k.name.substr(0, 120)
+                    + (k.baselineName.empty() ? "" : " (in the baseline: " + k.baselineName.substr(0, 80) + ")") });
+    }
+    return out;
+}
+
+} // namespace mfu
