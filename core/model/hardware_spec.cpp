@@ -92,4 +92,10 @@ void validateHardwareSpec(const HardwareSpec& spec)
         checkPositive(*spec.powerWatts, "power_watts", 1e5, "watts");
 }
 
+std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware)
+{
+    const std::string sixteen(numberFormatLabel(hardware.mfuPeakFormat()));
+    return precision == TrainingPrecision::BF16 ? sixteen : sixteen + "+FP8";
+}
+
 } // namespace mfu

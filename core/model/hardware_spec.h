@@ -60,4 +60,9 @@ struct ClusterSpec {
 // Throws InputError naming the first figure that is missing or absurd.
 void validateHardwareSpec(const HardwareSpec& spec);
 
+// A training precision as it runs on this GPU: the 16-bit mode is FP16 on a GPU without BF16 (V100), whose FP16 peak
+// is then its MFU denominator, so every surface that names the mode says "FP16" there ("FP16", "FP16+FP8"), and
+// "BF16", "BF16+FP8" elsewhere.
+std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware);
+
 } // namespace mfu

@@ -69,6 +69,17 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
     }
     if (!f.gpuCount && run.ranks.size() > 1)
         f.gpuCount = static_cast<int>(run.ranks.size());
+    // The precision its matrix operators ran in, when it recorded shapes: FP8 (or FP4) linear layers when they do a
+    // tenth of the matrix work or more, else the 16-bit mode (BF16, or FP16 on a GPU without BF16).
+    double all = 0, eightBit = 0;
+    for (const auto& r : run.ranks)
+        for (const auto& p : r.opFlops.byPrecision) {
+            all += p.flops;
+            if (p.known && (p.precision.format == NumberFormat::FP8 || p.precision.format == NumberFormat::FP4))
+                eightBit += p.flops;
+        }
+    if (all > 0)
+        f.precision = eightBit >= 0.1 * all ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
     return f;
 }
 
@@ -177,8 +188,8 @@ FactsCheck checkFacts(
         }
     }
     if (file.precision && *file.precision != s.precision)
-        c.differences.push_back({ Fact::Precision, std::string(trainingPrecisionLabel(*file.precision)),
-            std::string(trainingPrecisionLabel(s.precision)) });
+        c.differences.push_back({ Fact::Precision, trainingPrecisionLabel(*file.precision, s.cluster.hardware),
+            trainingPrecisionLabel(s.precision, s.cluster.hardware) });
     return c;
 }
 

@@ -574,6 +574,13 @@ void ScenarioEditor::syncFromModel()
             selectModelById(qs(s.model.id));
         syncHardware(s.cluster.hardware);
         m_gpuCount->setValue(s.cluster.gpuCount);
+        // The 16-bit mode is named as it runs on the GPU: FP16 on one without BF16 (V100), as the Calculator's
+        // peak and the trace's operators say.
+        const QString sixteen
+            = QString::fromStdString(trainingPrecisionLabel(TrainingPrecision::BF16, s.cluster.hardware));
+        m_precisionCombo->setItemText(m_precisionCombo->findData(static_cast<int>(TrainingPrecision::BF16)), sixteen);
+        m_precisionCombo->setItemText(m_precisionCombo->findData(static_cast<int>(TrainingPrecision::BF16_FP8)),
+            tr("%1 + FP8 linear layers").arg(sixteen));
         m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(s.precision)));
         m_microBatch->setValue(static_cast<int>(s.workload.microBatch));
         m_gradAccum->setValue(static_cast<int>(m_model->gradAccum()));
@@ -641,7 +648,9 @@ void ScenarioEditor::updateDerivedTexts()
     const bool fp8 = s.precision == TrainingPrecision::BF16_FP8;
     showReason(m_precisionReason, m_precisionCombo,
         fp8 && !s.cluster.hardware.densePeak(NumberFormat::FP8)
-            ? tr("%1 has no FP8 dense peak: MFU is against its BF16 peak only.").arg(qs(s.cluster.hardware.name))
+            ? tr("%1 has no FP8 dense peak: MFU is against its %2 peak only.")
+                  .arg(qs(s.cluster.hardware.name),
+                      QString::fromStdString(trainingPrecisionLabel(TrainingPrecision::BF16, s.cluster.hardware)))
             : QString());
     showReason(m_modelReason, m_modelCombo,
         s.model.isBare() ? tr("Known only by its parameter count: only the 6N formula applies.") : QString());

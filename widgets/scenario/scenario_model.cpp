@@ -198,10 +198,12 @@ void ScenarioModel::setCostInputs(const CostInputs& inputs)
 }
 
 void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
-    std::optional<int64_t> tokensPerStep, const ModelSpec* model)
+    std::optional<int64_t> tokensPerStep, const ModelSpec* model, std::optional<TrainingPrecision> precision)
 {
     if (model)
         m_scenario.model = *model;
+    if (precision)
+        m_scenario.precision = *precision;
     if (hardware) {
         m_scenario.cluster.hardware = *hardware;
         m_scenario.pricePerGpuHourUsd = rememberedPrice(hardware->id);

@@ -76,7 +76,8 @@ public:
     // setHardware; a GPU without BF16 trains in FP16, so a BF16 run on it becomes FP16's 16-bit one), GPU count,
     // sequence length, tokens per step (the global batch) and, when given, a model (a log's implied size).
     void adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
-        std::optional<int64_t> tokensPerStep, const ModelSpec* model = nullptr);
+        std::optional<int64_t> tokensPerStep, const ModelSpec* model = nullptr,
+        std::optional<TrainingPrecision> precision = std::nullopt);
 
     ScenarioModelState state() const;
     void restore(const ScenarioModelState& state);

@@ -106,8 +106,9 @@ void FactsBanner::refresh()
                     .arg(q(m_facts->gpuName.value_or("")).toHtmlEscaped());
     m_message->setText(text);
 
-    // The button adopts what can be adopted: GPU, count, sequence, tokens per step, and a model size the log implies or
-    // states (as a bare parameter count, 6N: the log names no architecture); precision stays the user's choice.
+    // The button adopts what can be adopted: GPU, count, sequence, tokens per step, a model size the log implies or
+    // states (as a bare parameter count, 6N: the log names no architecture), and the precision a trace's operators
+    // ran in (a V100 trace's FP16 with its GPU, FP8 linear layers), so the scenario names them as the trace does.
     const Scenario& s = m_scenario->scenario();
     const bool count = m_facts->gpuCount && *m_facts->gpuCount != s.cluster.gpuCount;
     QStringList parts;
@@ -127,6 +128,8 @@ void FactsBanner::refresh()
         } else if (d.fact == Fact::TokensPerStep) {
             tokens = true;
             parts << tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0));
+        } else if (d.fact == Fact::Precision) {
+            parts << tr("%1 precision").arg(q(d.inFile));
         }
     }
     if (check.proposedModelParams)
@@ -155,8 +158,10 @@ void FactsBanner::adopt()
         model = bareModel(std::llround(*check.proposedModelParams),
             "Model of " + formatParameters(*check.proposedModelParams) + " parameters (from " + m_source.toStdString()
                 + ")");
-    m_scenario->adoptFileFacts(
-        proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens, model ? &*model : nullptr);
+    const bool precision = std::any_of(check.differences.begin(), check.differences.end(),
+        [](const FactDifference& d) { return d.fact == Fact::Precision; });
+    m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens,
+        model ? &*model : nullptr, precision ? m_facts->precision : std::nullopt);
 }
 
 } // namespace mfu::widgets

@@ -1,6 +1,7 @@
 // The Trace panel's pages for what recorded shapes and the critical path give (roofline, critical path, the trace's
 // own MFU), and what the panel says instead of misleading: ranks of different jobs held back until the user insists,
 // the step time's source named for a trace without annotations, no predicted MFU for a layout that does not fit.
+#include <QComboBox>
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
@@ -15,6 +16,7 @@
 #include "core/number_format.h"
 #include "trace_test_support.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/trace/critical_path_page.h"
 #include "widgets/trace/roofline_page.h"
@@ -190,6 +192,48 @@ private slots:
         QCOMPARE(c.categories,
             QStringList({ QStringLiteral("Baseline (NVIDIA A100-SXM4-80GB)"),
                 QStringLiteral("This run (Tesla V100-SXM2-32GB)") }));
+    }
+
+    // A V100 trace whose matrix operators ran in FP16, opened over a B200 scenario in BF16+FP8: adopting the trace's
+    // facts adopts its GPU and the precision it ran in, and the scenario then names it FP16 as the trace does.
+    void adoptingAV100AdoptsFp16()
+    {
+        const std::string half = "[\"c10::Half\", \"c10::Half\"]";
+        const std::string v100 = traceOf(
+            { annotation("ProfilerStep#1", "0", "100", true), annotation("ProfilerStep#2", "100", "100", true),
+                "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+                "\"ts\": 0, \"dur\": 10, \"args\": {\"Input Dims\": [[1024, 1024], [1024, 1024]], \"Input type\": "
+                    + half + "}}",
+                "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+                "\"tid\": 1, \"ts\": 2, \"dur\": 2, \"args\": {\"correlation\": 1}}",
+                kernel("volta_h884gemm_64x64_ldg8_nn", "5", "80", 7, 1),
+                kernel("volta_h884gemm_64x64_ldg8_nn", "100", "80") },
+            "\"deviceProperties\": [{\"id\": 0, \"name\": \"Tesla V100-SXM2-32GB\"}]");
+        ScenarioModel scenario;
+        mfu::Scenario s = defaultScenario(mfu::app::presetLibrary());
+        s.cluster.hardware = *mfu::app::presetLibrary().findHardware("b200");
+        s.precision = mfu::TrainingPrecision::BF16_FP8;
+        scenario.setScenario(s);
+        TracePanel panel(&scenario);
+        panel.setKnownHardware(mfu::app::presetLibrary().hardware());
+        QVERIFY(imports(panel, { write(QStringLiteral("v100_fp16.json"), v100) }));
+        const QString facts = label(panel, "factsMessage");
+        QVERIFY2(
+            facts.contains(QStringLiteral("precision")) && facts.contains(QStringLiteral("V100")), qPrintable(facts));
+        auto* use = panel.findChild<QPushButton*>(QStringLiteral("useFileFacts"));
+        QVERIFY(use && use->text().contains(QStringLiteral("precision")));
+        use->click();
+        QCOMPARE(scenario.scenario().cluster.hardware.id, std::string("v100-sxm2-32gb"));
+        QCOMPARE(scenario.scenario().precision, mfu::TrainingPrecision::BF16);
+        QCOMPARE(mfu::trainingPrecisionLabel(scenario.scenario().precision, scenario.scenario().cluster.hardware),
+            std::string("FP16"));
+        ScenarioEditor editor(&scenario, mfu::app::presetLibrary());
+        auto* precision = editor.findChild<QComboBox*>(QStringLiteral("precision"));
+        QVERIFY(precision);
+        QCOMPARE(precision->currentText(), QStringLiteral("FP16"));
+        // The trace's own figures say FP16 too.
+        QVERIFY2(
+            label(panel, "traceMfu").contains(QStringLiteral("FP16 100.00%")), qPrintable(label(panel, "traceMfu")));
     }
 };
 
