@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -40,6 +41,33 @@ template <typename Key> std::vector<py::str> keyStrings(int count, Key key)
     for (int i = 0; i < count; ++i)
         out.emplace_back(std::string(key(i)));
     return out;
+}
+
+// The work from recorded shapes: NaN where the file records no shapes (unknown), zero where no counted operator
+// launched the activity (a collective); achieved TFLOPS and bandwidth over the activity's own duration.
+void addWorkColumns(py::dict& columns, const std::vector<KernelRow>& rows)
+{
+    constexpr double unknown = std::numeric_limits<double>::quiet_NaN();
+    auto work = [](const KernelRow& r, auto get) { return r.work ? get(*r.work) : unknown; };
+    auto seconds = [](const KernelRow& r) { return static_cast<double>(r.durationNs) * 1e-9; };
+    columns["flops"]
+        = numbers<double>(rows, [&](const KernelRow& r) { return work(r, [](const auto& w) { return w.flops; }); });
+    columns["model_flops"] = numbers<double>(
+        rows, [&](const KernelRow& r) { return work(r, [](const auto& w) { return w.modelFlops; }); });
+    columns["bytes"]
+        = numbers<double>(rows, [&](const KernelRow& r) { return work(r, [](const auto& w) { return w.bytes; }); });
+    columns["achieved_tflops"] = numbers<double>(rows, [&](const KernelRow& r) {
+        return seconds(r) > 0 ? work(r, [](const auto& w) { return w.flops; }) / seconds(r) / 1e12 : unknown;
+    });
+    columns["achieved_gbps"] = numbers<double>(rows, [&](const KernelRow& r) {
+        return seconds(r) > 0 ? work(r, [](const auto& w) { return w.bytes; }) / seconds(r) / 1e9 : unknown;
+    });
+    // The precision key trace()'s by_precision uses ("bf16", "fp8", "mxfp4"); None where no model FLOPs ran.
+    py::list precision(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i)
+        precision[i] = rows[i].work && rows[i].work->precision ? py::object(py::str(rows[i].work->precision->key()))
+                                                               : py::object(py::none());
+    columns["precision"] = precision;
 }
 
 } // namespace
@@ -82,6 +110,7 @@ py::object kernelFrame(const std::vector<std::string>& paths, const std::vector<
     columns["start_ns"] = numbers<int64_t>(rows, [](const KernelRow& r) { return r.startNs; });
     columns["duration_ns"] = numbers<int64_t>(rows, [](const KernelRow& r) { return r.durationNs; });
     columns["source_file"] = strings(rows, files, [](const KernelRow& r) { return r.file; });
+    addWorkColumns(columns, rows);
     return pd.attr("DataFrame")(columns);
 }
 

@@ -11,7 +11,8 @@ namespace mfu::python {
 namespace py = pybind11;
 
 // Columns: rank, step (pandas Int64, <NA> outside the analysed steps), name, category, kind, stream, device,
-// start_ns, duration_ns, source_file. Throws py::value_error with the reader's message.
+// start_ns, duration_ns, source_file, then flops, model_flops, bytes, achieved_tflops, achieved_gbps, precision
+// (NaN where the file records no shapes). Throws py::value_error with the reader's message.
 py::object kernelFrame(const std::vector<std::string>& paths, const std::vector<std::string>& kernelRuleFiles);
 
 } // namespace mfu::python

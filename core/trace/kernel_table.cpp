@@ -49,6 +49,9 @@ void appendRows(KernelTable& table, Timeline& t, int rank, uint32_t file, const 
 {
     classifyActivities(t, rules);
     const StepPlan plan = planSteps(t);
+    std::vector<ActivityWork> work;
+    if (t.recordsShapes)
+        work = activityWork(t);
     NameMap names(table);
     std::vector<std::optional<uint32_t>> nameOf(t.names.size());
     table.rows.reserve(table.rows.size() + t.activities.size());
@@ -69,6 +72,8 @@ void appendRows(KernelTable& table, Timeline& t, int rank, uint32_t file, const 
         row.stream = a.stream;
         row.kind = a.kind;
         row.category = a.category;
+        if (!work.empty())
+            row.work = work[i];
         table.rows.push_back(row);
     }
 }

@@ -13,6 +13,7 @@
 
 #include "core/trace/kernel_rules.h"
 #include "core/trace/timeline.h"
+#include "core/trace/trace_flops.h"
 
 namespace mfu::trace {
 
@@ -29,6 +30,9 @@ struct KernelRow {
     int32_t stream = 0;
     ActivityKind kind = ActivityKind::Kernel;
     KernelCategory category = KernelCategory::Other;
+    // The work of the operators that launched it, from their recorded shapes (core/trace/trace_flops.h); none when
+    // the file records no shapes, zero for an activity no counted operator launched.
+    std::optional<ActivityWork> work;
 };
 
 struct KernelTable {

@@ -459,6 +459,26 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
     return out;
 }
 
+std::vector<ActivityWork> activityWork(const Timeline& t)
+{
+    std::vector<ActivityWork> work(t.activities.size());
+    if (t.cpuOps.empty())
+        return work;
+    OpFlops tallies; // the file's totals, which a per-activity view does not need
+    const OpTree tree(t);
+    const std::vector<uint8_t> counted = decideCounted(t, tree.parent, tallies);
+    const std::vector<int32_t> owner = ownersOf(t, tree, counted);
+    const Attribution at = attribute(t, owner, counted, tallies);
+    for (size_t i = 0; i < work.size(); ++i) {
+        work[i].flops = at.flops[i];
+        work[i].modelFlops = at.modelFlops[i];
+        work[i].bytes = at.bytes[i];
+        if (owner[i] != kNone && at.modelFlops[i] > 0)
+            work[i].precision = at.opPrecision[static_cast<size_t>(owner[i])];
+    }
+    return work;
+}
+
 std::optional<TraceMfu> traceMfu(const FlopsByPrecision& flops, double seconds, const HardwareSpec& hardware)
 {
     if (!(seconds > 0))

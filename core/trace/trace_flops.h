@@ -98,6 +98,17 @@ struct OpFlops {
 // Needs the activities classified (classifyActivities) and the step plan.
 OpFlops countOpFlops(const Timeline& timeline, const StepPlan& plan, size_t maxProblems = 200);
 
+// The work attributed to each GPU activity (indexed as timeline.activities), as countOpFlops attributes and sums
+// it: what a per-kernel table shows beside each kernel. Needs the activities classified; zero for an activity no
+// counted operator launched (a collective, a kernel of a trace without shapes).
+struct ActivityWork {
+    double flops = 0; // all counted work: model FLOPs and the FLOPs of elementwise operators
+    double modelFlops = 0; // matrix multiplies, grouped GEMMs, attention, convolutions
+    double bytes = 0;
+    std::optional<GemmPrecision> precision; // of the operator whose model FLOPs ran on it
+};
+std::vector<ActivityWork> activityWork(const Timeline& timeline);
+
 // Model FLOPs over a time against the dense peak at each precision: sum over precisions of FLOPs / peak, over
 // seconds. nullopt when no FLOPs were counted, the GPU has no peak or the time is zero.
 struct TraceMfu {

@@ -20,7 +20,9 @@ def steps_of(trace):
 def test_trace_kernels_rows(mfu, synthetic_run):
     frame = mfu.trace_kernels(synthetic_run)
     assert list(frame.columns) == ["rank", "step", "name", "category", "kind", "stream", "device", "start_ns",
-                                   "duration_ns", "source_file"]
+                                   "duration_ns", "source_file", "flops", "model_flops", "bytes", "achieved_tflops",
+                                   "achieved_gbps", "precision"]
+    assert frame.flops.isna().all()  # the written trace records no operator shapes: the work is unknown, not zero
     assert len(frame) == 12  # 2 ranks x 3 steps x (GEMM, all-reduce)
     assert str(frame.step.dtype) == "Int64"
     rank1 = frame[frame["rank"] == 1]
@@ -51,6 +53,27 @@ def test_trace_kernels_every_real_file(mfu, real_traces):
         trace = mfu.trace(path)
         assert (frame.kind == "kernel").sum() >= trace["ranks"][0]["kernel_count"] > 0
         assert kernels_per_rank_and_step(frame) == steps_of(trace)
+
+
+def test_trace_kernels_work_from_shapes(mfu, real_traces):
+    """The per-kernel work sums to trace()'s op_flops: the same attribution, a row at a time."""
+    for path in real_traces:
+        frame = mfu.trace_kernels(path)
+        work = mfu.trace(path)["ranks"][0]["op_flops"]
+        if not work["records_shapes"]:
+            assert frame.flops.isna().all() and frame.precision.isna().all()
+            continue
+        in_steps = frame[frame.step.notna()]
+        assert in_steps.model_flops.sum() == pytest.approx(work["flops_in_steps"], rel=1e-9)
+        assert work["flops_in_steps"] > 0
+        per_step = in_steps.groupby("step").model_flops.sum()
+        for s in work["steps"]:
+            assert per_step.get(s["step"], 0.0) == pytest.approx(s["flops"], rel=1e-9, abs=1)
+        assert set(in_steps.precision.dropna()) <= set(work["by_precision_in_steps"])
+        collectives = frame[frame.category.str.startswith("comm_")]
+        assert (collectives.model_flops == 0).all()
+        gemm = frame[(frame.category == "gemm") & (frame.model_flops > 0)]
+        assert (gemm.achieved_tflops > 0).all()
 
 
 def test_trace_kernels_rules_and_errors(mfu, synthetic_run, tmp_path):
