@@ -215,7 +215,8 @@ PYBIND11_MODULE(mfu_explorer, m)
         "(as trace()'s op_flops attributes it: an operator's FLOPs to its matrix kernels in proportion to their time): "
         "flops, model_flops (matrix multiplies, grouped GEMMs, attention, convolutions), bytes, achieved_tflops, "
         "achieved_gbps and precision (the by_precision key, None where no model FLOPs ran); NaN where the file "
-        "records no shapes, 0 where no counted operator launched it. The rows of kind 'kernel' with a step are, rank by rank, trace()'s "
+        "records no shapes, 0 where no counted operator launched it. The rows of kind 'kernel' with a step are, rank "
+        "by rank, trace()'s "
         "kernel_count. kernel_rules: a file, or a list of files, of extra classification rules tried before the "
         "built-in ones, as trace(kernel_rules=[...]).");
 }

@@ -20,6 +20,7 @@
 #include "core/scenario/parallelism_keys.h"
 #include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_facts.h"
+#include "widgets/predict/reason_label.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -294,11 +295,8 @@ ParallelismEditor::Field& ParallelismEditor::addField(
 {
     const QString key = QLatin1String(name);
     widget->setObjectName(key);
-    auto* reason = new QLabel;
+    auto* reason = new ReasonLabel;
     reason->setObjectName(key + QStringLiteral("Reason"));
-    reason->setWordWrap(true);
-    reason->setVisible(false);
-    reason->setForegroundRole(QPalette::Link); // stands out in light and dark palettes
     // Spin boxes and combo boxes may shrink to their minimum (Qt's default makes a spin box's size hint its minimum,
     // and a spin box of a large range would set the editor's width).
     if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget))
@@ -398,8 +396,7 @@ QString ParallelismEditor::validationReason(const QString& fieldName) const
 
 void ParallelismEditor::showReason(Field& field, const QString& text)
 {
-    field.reason->setText(text);
-    field.reason->setVisible(!text.isEmpty());
+    field.reason->showReason(text);
     field.widget->setAccessibleDescription(text); // read with the field, not only seen next to it
 }
 

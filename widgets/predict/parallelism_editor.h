@@ -20,6 +20,7 @@ class QLabel;
 
 namespace mfu::widgets {
 
+class ReasonLabel;
 class ScenarioModel;
 
 class ParallelismEditor : public QWidget {
@@ -39,7 +40,7 @@ private:
     using ReadText = std::function<QString(const Scenario&)>;
     struct Field {
         QWidget* widget = nullptr;
-        QLabel* reason = nullptr;
+        ReasonLabel* reason = nullptr;
         Read read;
         Write write;
         ReadText readText;

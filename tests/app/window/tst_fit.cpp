@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
@@ -30,6 +31,7 @@
 #include "app/main_window.h"
 #include "dark_palette.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/predict/parallelism_editor.h"
 #include "widgets/predict/predict_panel.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/trace/trace_panel.h"
@@ -266,6 +268,26 @@ private:
         return problems;
     }
 
+    // Refused edits whose reasons wrap to three lines and more in the Predict panel's narrow editor: a context
+    // parallelism that divides nothing, and a pipeline layout for another model.
+    static void showLongReasons(MainWindow& w)
+    {
+        // Typed while the panel is shown, as a user types them: a hidden panel lays itself out afresh when shown.
+        auto* panel = w.findChild<mfu::widgets::PredictPanel*>();
+        w.panels()->setCurrentWidget(panel);
+        QCoreApplication::processEvents();
+        auto* editor = panel->editor();
+        auto* cp = editor->findChild<QSpinBox*>(QStringLiteral("cp"));
+        auto* layout = editor->findChild<QLineEdit*>(QStringLiteral("pipelineLayout"));
+        QVERIFY(cp && layout);
+        cp->setValue(3);
+        layout->setText(QStringLiteral("Et*3|(tt|)*29m|L"));
+        emit layout->editingFinished();
+        for (const char* field : { "cp", "pipelineLayout" })
+            QVERIFY2(!editor->validationReason(QLatin1String(field)).isEmpty(), field);
+        settle(w);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -327,6 +349,7 @@ private slots:
             w.scenarioModel()->setThroughput(mfu::widgets::ThroughputInput::TokensPerSecPerGpu, 5e6);
             settle(w);
         }
+        showLongReasons(w);
         const QStringList problems = checkEveryPanel(w, QStringLiteral("%1x%2").arg(size.width()).arg(size.height()));
         if (dark)
             QApplication::setPalette(light);
