@@ -1,5 +1,6 @@
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/charts/category_palette.h"
+#include "widgets/number_text.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -41,10 +42,6 @@ QString qs(const std::string& s)
 QString grouped(double n)
 {
     return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
-}
-QString percent(double fraction)
-{
-    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
 }
 QString tflops(double flops)
 {
@@ -338,11 +335,11 @@ void CalculatorPanel::updateResults()
     if (r.mfuVsFp8Peak && r.fp8PeakFlopsPerGpu) {
         // BF16+FP8: one number would mislead; both readings, labelled (Lambda's MFU paper gives TFLOPS for this
         // reason).
-        m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percent(r.mfu), percent(*r.mfuVsFp8Peak)));
+        m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percentText(r.mfu), percentText(*r.mfuVsFp8Peak)));
         m_peak->setText(tr("%1 TFLOPS BF16, %2 TFLOPS FP8 per GPU (%3)")
                             .arg(tflops(r.peakFlopsPerGpu), tflops(*r.fp8PeakFlopsPerGpu), qs(gpu.name)));
     } else {
-        m_mfu->setText(percent(r.mfu));
+        m_mfu->setText(percentText(r.mfu));
     }
     // Above 100% no GPU can be: the inputs describe no single run. Said in the error colour, with the reason.
     const bool impossible = r.mfu > 1;
@@ -356,7 +353,7 @@ void CalculatorPanel::updateResults()
     if (naive) {
         const double naiveMfu = *naive * r.usefulTokensPerSecPerGpu / r.peakFlopsPerGpu;
         m_mfuOverPacking->setText(tr("%1 MFU if attention is counted over the packed sequence: an over-count%2")
-                                      .arg(percent(naiveMfu), naiveMfu > 1 ? tr(", above 100%") : QString()));
+                                      .arg(percentText(naiveMfu), naiveMfu > 1 ? tr(", above 100%") : QString()));
         m_mfuOverPacking->setStyleSheet(naiveMfu > 1 ? errorStyleSheet() : QString());
     }
     const auto withVision = scenarioMfuWithVision(s);
@@ -365,7 +362,7 @@ void CalculatorPanel::updateResults()
         m_mfuWithVision->setText(
             tr("%1 MFU including the vision encoder (%2 GFLOP per sequence token for %3 vision "
                "tokens)")
-                .arg(percent(*withVision), QLocale().toString(*scenarioVisionFlopsPerToken(s) / kGiga, 'f', 2),
+                .arg(percentText(*withVision), QLocale().toString(*scenarioVisionFlopsPerToken(s) / kGiga, 'f', 2),
                     grouped(static_cast<double>(s.workload.vision.tokensPerSequence))));
     m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
     if (withVision && *withVision > 1) {
@@ -375,8 +372,8 @@ void CalculatorPanel::updateResults()
         m_mfuWithVision->setStyleSheet(QString());
     }
     m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
-                                       .arg(percent(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
-                                 : tr("%1 (no activation recompute: HFU = MFU)").arg(percent(r.hfu)));
+                                       .arg(percentText(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
+                                 : tr("%1 (no activation recompute: HFU = MFU)").arg(percentText(r.hfu)));
     if (r.hfu > 1) // the hardware cannot do more than its peak either
         m_hfu->setText(m_hfu->text() + tr(": above 100%, impossible"));
     m_hfu->setStyleSheet(r.hfu > 1 ? errorStyleSheet() : QString());

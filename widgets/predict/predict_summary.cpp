@@ -5,18 +5,13 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
-#include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/charts/category_palette.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QString percent(double fraction)
-{
-    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
-}
 
 QLabel* addMetric(QGridLayout* grid, int column, const QString& caption, const char* name)
 {
@@ -124,15 +119,15 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
     for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits })
         bandLabel(l)->clear();
     m_mfu->setText(
-        percent(p.mfu) + (p.mfuVsFp8Peak ? tr(" (%1 of FP8 peak)").arg(percent(*p.mfuVsFp8Peak)) : QString()));
-    m_hfu->setText(percent(p.hfu));
+        percentText(p.mfu) + (p.mfuVsFp8Peak ? tr(" (%1 of FP8 peak)").arg(percentText(*p.mfuVsFp8Peak)) : QString()));
+    m_hfu->setText(percentText(p.hfu));
     m_tokens->setText(locale.toString(p.tokensPerSec, 'f', 0));
     m_tokens->setToolTip(tr("%1 tokens/s per GPU").arg(locale.toString(p.tokensPerSecPerGpu, 'f', 0)));
     // How far to trust the figures: the error of published runs like this one (validation table).
-    m_band->setText(
-        tr("Likely: MFU %1\u2013%2, %3\u2013%4 tokens/s per GPU (error band from %5)")
-            .arg(percent(band.mfuLow), percent(band.mfuHigh), locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
-                locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0), QString::fromStdString(band.basis)));
+    m_band->setText(tr("Likely: MFU %1\u2013%2, %3\u2013%4 tokens/s per GPU (error band from %5)")
+                        .arg(percentText(band.mfuLow), percentText(band.mfuHigh),
+                            locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
+                            locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0), QString::fromStdString(band.basis)));
     m_tflops->setText(QString::number(p.tflopsPerGpu, 'f', 0));
     m_stepTime->setText(tr("%1 s").arg(p.stepTimeSeconds, 0, 'f', 3));
     m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))
@@ -143,15 +138,15 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
     // measured run has a higher MFU and a shorter step.
     if (p.fits) {
         const QString likely = tr("likely %1\u2013%2");
-        bandLabel(m_mfu)->setText(likely.arg(percent(band.mfuLow), percent(band.mfuHigh)));
-        bandLabel(m_hfu)->setText(likely.arg(percent(band.hfuLow), percent(band.hfuHigh)));
-        bandLabel(m_tokens)->setText(likely.arg(
-            locale.toString(band.tokensPerSecLow, 'f', 0), locale.toString(band.tokensPerSecHigh, 'f', 0)));
-        bandLabel(m_tflops)->setText(likely.arg(
-            QString::number(band.tflopsPerGpuLow, 'f', 0), QString::number(band.tflopsPerGpuHigh, 'f', 0)));
+        bandLabel(m_mfu)->setText(likely.arg(percentText(band.mfuLow), percentText(band.mfuHigh)));
+        bandLabel(m_hfu)->setText(likely.arg(percentText(band.hfuLow), percentText(band.hfuHigh)));
+        bandLabel(m_tokens)->setText(
+            likely.arg(locale.toString(band.tokensPerSecLow, 'f', 0), locale.toString(band.tokensPerSecHigh, 'f', 0)));
+        bandLabel(m_tflops)->setText(
+            likely.arg(QString::number(band.tflopsPerGpuLow, 'f', 0), QString::number(band.tflopsPerGpuHigh, 'f', 0)));
         bandLabel(m_stepTime)
-            ->setText(likely.arg(QString::number(band.stepTimeSecondsLow, 'f', 3),
-                tr("%1 s").arg(band.stepTimeSecondsHigh, 0, 'f', 3)));
+            ->setText(likely.arg(
+                QString::number(band.stepTimeSecondsLow, 'f', 3), tr("%1 s").arg(band.stepTimeSecondsHigh, 0, 'f', 3)));
     }
     for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime })
         setGreyed(l, !p.fits);
@@ -173,7 +168,7 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
         m_overPacking->setText(tr("PaLM as published, attention over the packing length (%1 tokens): %2 MFU, an "
                                   "over-count; per document (above): %3")
                                    .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)),
-                                       percent(*p.mfuPalmOverPackingLength), percent(p.mfu)));
+                                       percentText(*p.mfuPalmOverPackingLength), percentText(p.mfu)));
 }
 
 } // namespace mfu::widgets

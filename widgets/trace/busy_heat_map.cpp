@@ -5,7 +5,7 @@
 
 #include <qcustomplot.h>
 
-#include "core/number_format.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
@@ -26,11 +26,6 @@ QCPColorGradient busyGradient()
     g.setColorStopAt(1.00, QColor(0xfd, 0xe7, 0x25));
     g.setNanHandling(QCPColorGradient::nhTransparent);
     return g;
-}
-
-QString percent(double share)
-{
-    return QString::fromStdString(formatPercent(share, 1)); // one decimal: it is printed inside a small cell
 }
 
 } // namespace
@@ -117,7 +112,7 @@ void BusyHeatMap::addCellLabels()
                 continue;
             auto* text = new QCPItemText(m_plot);
             text->position->setCoords(static_cast<double>(c), static_cast<double>(r));
-            text->setText(percent(*v));
+            text->setText(percentText(*v, 1)); // one decimal: it is printed inside a small cell
             // Dark text on the bright (busy) end, white on the dark end.
             QRgb rgb = 0;
             gradient.colorize(&*v, QCPRange(0, 1), &rgb, 1);
@@ -139,7 +134,7 @@ QString BusyHeatMap::readoutAt(const QPointF& pos) const
     const auto& v = m_matrix.share[static_cast<size_t>(r)][static_cast<size_t>(c)];
     const int rank = m_matrix.ranks[static_cast<size_t>(r)];
     const qlonglong step = m_matrix.steps[static_cast<size_t>(c)];
-    return v ? tr("Rank %1, step #%2: GPU busy %3 of the step's GPU window").arg(rank).arg(step).arg(percent(*v))
+    return v ? tr("Rank %1, step #%2: GPU busy %3 of the step's GPU window").arg(rank).arg(step).arg(percentText(*v, 1))
              : tr("Rank %1 did not analyse step #%2").arg(rank).arg(step);
 }
 

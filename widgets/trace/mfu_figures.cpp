@@ -8,30 +8,17 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/model/flops.h"
-#include "core/number_format.h"
 #include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/category_palette.h"
+#include "widgets/number_text.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/trace/rank_figures.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QString ms(double seconds)
-{
-    return QString::fromStdString(formatMilliseconds(seconds)); // the one duration format (core/number_format.h)
-}
-QString percent(double fraction)
-{
-    return QString::fromStdString(formatPercent(fraction));
-}
-QString gib(double bytes)
-{
-    return QString::fromStdString(formatGiB(bytes));
-}
 
 } // namespace
 
@@ -74,9 +61,9 @@ void MfuFigures::showPredicted(const Scenario& s)
         if (!p.fits)
             m_predicted->setText(tr("none: the scenario's layout does not fit in memory (%1 per GPU of %2); the "
                                     "Planner tab searches for layouts that fit")
-                                     .arg(gib(p.memory.total()), gib(p.memoryCapacityBytes)));
+                                     .arg(gibText(p.memory.total()), gibText(p.memoryCapacityBytes)));
         else
-            m_predicted->setText(tr("%1 (step %2)").arg(percent(p.mfu), ms(p.stepTimeSeconds)));
+            m_predicted->setText(tr("%1 (step %2)").arg(percentText(p.mfu), millisecondsText(p.stepTimeSeconds)));
     } catch (const std::exception& e) {
         m_predicted->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())));
     }
@@ -112,12 +99,13 @@ void MfuFigures::showTraceMfu()
         for (const auto& p : rank->opFlops.inSteps)
             if (all > 0 && p.flops / all >= 0.001)
                 precisions << QStringLiteral("%1 %2").arg(
-                    QString::fromStdString(p.known ? p.precision.label() : "unknown"), percent(p.flops / all));
+                    QString::fromStdString(p.known ? p.precision.label() : "unknown"), percentText(p.flops / all));
         detail = tr(": %1 TFLOP of matrix work per step (%2), %n operator(s) without shapes", nullptr,
             static_cast<int>(rank->opFlops.opsWithoutShapes))
                      .arg(QLocale().toString(perStep / 1e12, 'f', 2), precisions.join(QStringLiteral(", ")));
     }
-    m_trace->setText(tr("%1 from the operators' recorded shapes, no model needed%2").arg(percent(*m_traceMfu), detail));
+    m_trace->setText(
+        tr("%1 from the operators' recorded shapes, no model needed%2").arg(percentText(*m_traceMfu), detail));
 }
 
 void MfuFigures::showMeasured(const Scenario& s, double tokens)
@@ -164,7 +152,7 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
             m_measured->setStyleSheet(errorStyleSheet());
             return;
         }
-        m_measured->setText(percent(m.mfu) + noGpu);
+        m_measured->setText(percentText(m.mfu) + noGpu);
     } catch (const std::exception& e) {
         m_measured->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())) + noGpu);
         return;
@@ -172,7 +160,7 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
     m_note->setText(tr("Measured MFU: the trace's mean step time %1 with the scenario's %2 (%3 tokens per step on %n "
                        "GPU(s), %4). The trace's own MFU counts what its operators did, with no model.",
         nullptr, s.cluster.gpuCount)
-                        .arg(ms(run->analysis.meanStepSeconds),
+                        .arg(millisecondsText(run->analysis.meanStepSeconds),
                             QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name),
                             QLocale().toString(tokens, 'f', 0),
                             QString::fromStdString(

@@ -4,26 +4,17 @@
 #include <QLabel>
 #include <QLocale>
 
-#include "core/number_format.h"
 #include "core/presets/gpu_match.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
 namespace {
 
-QString ms(double seconds)
-{
-    return QString::fromStdString(formatMilliseconds(seconds)); // the one duration format (core/number_format.h)
-}
 QString nsAsMs(int64_t ns, double perStep)
 {
-    return ms(static_cast<double>(ns) / 1e9 / perStep);
+    return millisecondsText(static_cast<double>(ns) / 1e9 / perStep);
 }
-QString percent(double fraction)
-{
-    return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
-}
-
 // Where the step time comes from, in the words of the steps line: never "ProfilerStep annotations" for a trace
 // that has none.
 QString stepTimeSource(trace::StepSource source)
@@ -99,28 +90,30 @@ void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<Hardwa
     m_steps->setText(steps);
     m_stepTime->setText(r.meanStepSeconds > 0
             ? tr("%1 mean, %2 spread (%3)")
-                  .arg(ms(r.meanStepSeconds), ms(r.stepSpreadSeconds), stepTimeSource(r.stepSource))
+                  .arg(millisecondsText(r.meanStepSeconds), millisecondsText(r.stepSpreadSeconds),
+                      stepTimeSource(r.stepSource))
             : tr("%1 per step (GPU window; no annotation)").arg(nsAsMs(b.spanNs, n)));
-    m_busy->setText(tr("%1 per step, %2 of the analysed span").arg(nsAsMs(b.busyNs, n), percent(b.share(b.busyNs))));
+    m_busy->setText(
+        tr("%1 per step, %2 of the analysed span").arg(nsAsMs(b.busyNs, n), percentText(b.share(b.busyNs))));
     m_idle->setText(tr("%1 per step, %2; %3 gap(s) of 0.1 ms or more waiting on the host (%4 per step)")
-                        .arg(nsAsMs(b.idleNs(), n), percent(b.share(b.idleNs())))
+                        .arg(nsAsMs(b.idleNs(), n), percentText(b.share(b.idleNs())))
                         .arg(b.idleGapCount)
                         .arg(nsAsMs(b.idleGapNs, n)));
     m_comm->setText(b.commNs > 0
-            ? tr("%1 per step, %2 of the span").arg(nsAsMs(b.commNs, n), percent(b.share(b.commNs)))
+            ? tr("%1 per step, %2 of the span").arg(nsAsMs(b.commNs, n), percentText(b.share(b.commNs)))
             : tr("none (no collective kernels)"));
     m_overlap->setText(b.commNs > 0
-            ? tr("%1 (%2 per step under compute)").arg(percent(b.commOverlapFraction()), nsAsMs(b.overlapNs, n))
+            ? tr("%1 (%2 per step under compute)").arg(percentText(b.commOverlapFraction()), nsAsMs(b.overlapNs, n))
             : QStringLiteral("–"));
-    m_exposed->setText(b.commNs > 0
-            ? tr("%1 per step, %2 of the span").arg(nsAsMs(b.exposedCommNs(), n), percent(b.share(b.exposedCommNs())))
-            : QStringLiteral("–"));
+    m_exposed->setText(b.commNs > 0 ? tr("%1 per step, %2 of the span")
+                                          .arg(nsAsMs(b.exposedCommNs(), n), percentText(b.share(b.exposedCommNs())))
+                                    : QStringLiteral("–"));
     m_kernelCount->setText(tr("%1 per step; %2 shorter than 10 µs (%3 of kernel time: launch overhead)")
                                .arg(locale.toString(static_cast<double>(b.kernelCount) / n, 'f', 0),
                                    locale.toString(static_cast<double>(b.tinyKernelCount) / n, 'f', 0),
-                                   percent(b.kernelTimeNs > 0 ? static_cast<double>(b.tinyKernelTimeNs)
+                                   percentText(b.kernelTimeNs > 0 ? static_cast<double>(b.tinyKernelTimeNs)
                                                / static_cast<double>(b.kernelTimeNs)
-                                                              : 0.0)));
+                                                                  : 0.0)));
     QString gpu = r.gpuName ? QString::fromStdString(*r.gpuName) : tr("not recorded in the trace");
     if (r.gpuName) {
         const GpuMatch match = matchGpuName(*r.gpuName, known);

@@ -8,17 +8,12 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/number_format.h"
+#include "widgets/number_text.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QString ms(double seconds)
-{
-    return QString::fromStdString(formatMilliseconds(seconds)); // the one duration format (core/number_format.h)
-}
 
 } // namespace
 
@@ -75,7 +70,8 @@ void RanksPage::show(const TraceSelection& selection)
         m_slowest->setText(
             tr("Slowest rank: %1, with %2 per step more %3 than the median rank (mean step over ranks %4).")
                 .arg(a.straggler->rank)
-                .arg(ms(a.straggler->excessSecondsPerStep), categoryLabel(a.straggler->cause), ms(a.meanStepSeconds)));
+                .arg(millisecondsText(a.straggler->excessSecondsPerStep), categoryLabel(a.straggler->cause),
+                    millisecondsText(a.meanStepSeconds)));
     else
         m_slowest->setText(tr("One rank: open one file per rank (or a folder of them) to compare ranks."));
 }

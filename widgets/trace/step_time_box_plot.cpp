@@ -4,7 +4,7 @@
 
 #include <qcustomplot.h>
 
-#include "core/number_format.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
@@ -13,11 +13,6 @@ namespace {
 // One hue for the distribution, darker for the steps themselves (Okabe-Ito blue, as ChartView's first series).
 const QColor kBoxColour(0x00, 0x72, 0xB2);
 const QColor kMeanColour(0xE6, 0x9F, 0x00); // Okabe-Ito orange: apart from the blue at a glance
-
-QString ms(double seconds)
-{
-    return QString::fromStdString(formatMilliseconds(seconds));
-}
 
 // Rank labels for the x axis, one per box.
 QStringList rankLabels(const std::vector<trace::RankStepTimes>& times)
@@ -123,8 +118,9 @@ QString StepTimeBoxPlot::readoutAt(const QPointF& pos) const
     return tr("Rank %1: %n step(s); min %2, quartile 1 %3, median %4, quartile 3 %5, max %6, mean %7", nullptr,
         static_cast<int>(t.steps))
         .arg(t.rank)
-        .arg(ms(t.minSeconds), ms(t.lowerQuartileSeconds), ms(t.medianSeconds), ms(t.upperQuartileSeconds),
-            ms(t.maxSeconds), ms(t.meanSeconds));
+        .arg(millisecondsText(t.minSeconds), millisecondsText(t.lowerQuartileSeconds),
+            millisecondsText(t.medianSeconds), millisecondsText(t.upperQuartileSeconds), millisecondsText(t.maxSeconds),
+            millisecondsText(t.meanSeconds));
 }
 
 } // namespace mfu::widgets

@@ -1,0 +1,25 @@
+#pragma once
+// The core's one format for each kind of figure (core/number_format.h), as the QString a widget shows: every panel
+// prints a percent, a duration and a memory size the way the command line and the report print them.
+#include <QString>
+
+#include "core/number_format.h"
+
+namespace mfu::widgets {
+
+inline QString percentText(double fraction, int decimals = 2)
+{
+    return QString::fromStdString(formatPercent(fraction, decimals));
+}
+
+inline QString millisecondsText(double seconds)
+{
+    return QString::fromStdString(formatMilliseconds(seconds));
+}
+
+inline QString gibText(double bytes, int decimals = 1)
+{
+    return QString::fromStdString(formatGiB(bytes, decimals));
+}
+
+} // namespace mfu::widgets
