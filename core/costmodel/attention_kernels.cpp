@@ -4,16 +4,11 @@
 #include <cctype>
 #include <string>
 
+#include "core/text.h"
+
 namespace mfu {
 
 namespace {
-bool startsWithAny(const std::string& id, std::initializer_list<const char*> prefixes)
-{
-    for (const char* p : prefixes)
-        if (id.rfind(p, 0) == 0)
-            return true;
-    return false;
-}
 
 // Speed of a kernel relative to the family's best one (the constants), forward and backward alike.
 // - FlashAttention 1 vs 2: "FlashAttention-2 ... around 2x speedup compared to FlashAttention" (Dao 2023, abstract;
@@ -40,12 +35,8 @@ double kernelRatio(AttentionKernel k, AcceleratorFamily f)
 
 AcceleratorFamily acceleratorFamilyOf(const HardwareSpec& hardware)
 {
-    std::string id = hardware.id;
-    std::transform(
-        id.begin(), id.end(), id.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    std::string vendor = hardware.vendor;
-    std::transform(vendor.begin(), vendor.end(), vendor.begin(),
-        [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    const std::string id = asciiLowered(hardware.id);
+    const std::string vendor = asciiLowered(hardware.vendor);
     if (vendor.find("amd") != std::string::npos || startsWithAny(id, { "mi" }))
         return AcceleratorFamily::Amd;
     if (vendor.find("google") != std::string::npos || startsWithAny(id, { "tpu" }))

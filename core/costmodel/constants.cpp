@@ -6,32 +6,15 @@
 
 #include "core/model/hardware_spec.h"
 #include "core/scenario/scenario.h"
+#include "core/text.h"
 
 namespace mfu {
-
-namespace {
-std::string lower(const std::string& s)
-{
-    std::string out = s;
-    std::transform(
-        out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
-bool startsWithAny(const std::string& id, std::initializer_list<const char*> prefixes)
-{
-    for (const char* p : prefixes)
-        if (id.rfind(p, 0) == 0)
-            return true;
-    return false;
-}
-} // namespace
 
 CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware)
 {
     CostModelConstants c; // Blackwell-class NVIDIA figures are the struct's defaults
-    const std::string id = lower(hardware.id);
-    const std::string vendor = lower(hardware.vendor);
+    const std::string id = asciiLowered(hardware.id);
+    const std::string vendor = asciiLowered(hardware.vendor);
     c.basis = "NVIDIA Blackwell defaults";
     if (vendor.find("amd") != std::string::npos || startsWithAny(id, { "mi" })) {
         // MI300X-class: hipBLASLt reaches a lower share of a higher peak; RCCL latency higher.

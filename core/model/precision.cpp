@@ -4,15 +4,11 @@
 #include <array>
 #include <cctype>
 
+#include "core/text.h"
+
 namespace mfu {
 
 namespace {
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
 constexpr std::array<std::string_view, kNumberFormatCount> kFormatKeys { "fp32", "tf32", "bf16", "fp8", "fp4", "fp16" };
 constexpr std::array<std::string_view, kNumberFormatCount> kFormatLabels { "FP32", "TF32", "BF16", "FP8", "FP4",
     "FP16" };
@@ -30,7 +26,7 @@ std::string_view numberFormatLabel(NumberFormat f)
 
 std::optional<NumberFormat> numberFormatFromKey(std::string_view key)
 {
-    const std::string k = lower(key);
+    const std::string k = asciiLowered(key);
     for (size_t i = 0; i < kFormatKeys.size(); ++i)
         if (kFormatKeys[i] == k)
             return static_cast<NumberFormat>(i);
@@ -49,7 +45,7 @@ std::string_view trainingPrecisionLabel(TrainingPrecision p)
 
 std::optional<TrainingPrecision> trainingPrecisionFromKey(std::string_view key)
 {
-    const std::string k = lower(key);
+    const std::string k = asciiLowered(key);
     if (k == "bf16" || k == "fp16")
         return TrainingPrecision::BF16;
     if (k == "fp8" || k == "bf16+fp8" || k == "bf16_fp8")

@@ -4,6 +4,7 @@
 // loader can report "file: hardware[3].peak_dense_tflops.bf16: must be positive" without parsing messages.
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,11 @@
 #include "core/errors.h"
 
 namespace mfu {
+
+// The largest counts a file may state (layers, GPUs, parallel sizes: an int) and the largest token figures (room
+// left for the products the model forms from them).
+inline constexpr int64_t kMaxFileCount = std::numeric_limits<int32_t>::max();
+inline constexpr int64_t kMaxFileTokens = std::numeric_limits<int64_t>::max() / 4;
 
 class FieldError : public InputError {
 public:

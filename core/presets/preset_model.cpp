@@ -13,12 +13,11 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxParams = 1'000'000'000'000'000; // 10^15
 
 int readInt(const FieldReader& r, std::string_view key, int64_t minimum)
 {
-    return static_cast<int>(r.requiredInteger(key, minimum, kMaxCount));
+    return static_cast<int>(r.requiredInteger(key, minimum, kMaxFileCount));
 }
 
 MoeSpec readMoe(const FieldReader& r, int layers)
@@ -28,13 +27,13 @@ MoeSpec readMoe(const FieldReader& r, int layers)
     MoeSpec moe;
     moe.experts = readInt(r, "experts", 1);
     moe.expertsPerToken = static_cast<int>(r.requiredInteger("experts_per_token", 1, moe.experts));
-    moe.expertFfnDim = r.requiredInteger("expert_ffn_dim", 1, kMaxCount);
-    moe.sharedExperts = static_cast<int>(r.optionalInteger("shared_experts", 0, kMaxCount).value_or(0));
-    moe.sharedExpertFfnDim = r.optionalInteger("shared_expert_ffn_dim", 0, kMaxCount).value_or(0);
+    moe.expertFfnDim = r.requiredInteger("expert_ffn_dim", 1, kMaxFileCount);
+    moe.sharedExperts = static_cast<int>(r.optionalInteger("shared_experts", 0, kMaxFileCount).value_or(0));
+    moe.sharedExpertFfnDim = r.optionalInteger("shared_expert_ffn_dim", 0, kMaxFileCount).value_or(0);
     moe.denseLayers = static_cast<int>(r.optionalInteger("dense_layers", 0, layers).value_or(0));
     moe.routerBias = r.optionalBool("router_bias", false);
     moe.sharedExpertGate = r.optionalBool("shared_expert_gate", false);
-    moe.latentDim = r.optionalInteger("latent_dim", 0, kMaxCount).value_or(0);
+    moe.latentDim = r.optionalInteger("latent_dim", 0, kMaxFileCount).value_or(0);
     moe.latentNorm = r.optionalBool("latent_norm", false);
     if (moe.latentNorm && moe.latentDim == 0)
         throw FieldError(r.keyPath("latent_norm"), "needs latent_dim: the norm is over the latent");
@@ -48,8 +47,8 @@ GatedDeltaNetSpec readLinearAttention(const FieldReader& r)
     GatedDeltaNetSpec g;
     g.keyHeads = readInt(r, "key_heads", 1);
     g.valueHeads = readInt(r, "value_heads", 1);
-    g.keyHeadDim = r.requiredInteger("key_head_dim", 1, kMaxCount);
-    g.valueHeadDim = r.requiredInteger("value_head_dim", 1, kMaxCount);
+    g.keyHeadDim = r.requiredInteger("key_head_dim", 1, kMaxFileCount);
+    g.valueHeadDim = r.requiredInteger("value_head_dim", 1, kMaxFileCount);
     g.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
     return g;
 }
@@ -59,9 +58,9 @@ Mamba2Spec readMamba(const FieldReader& r)
     r.rejectUnknownKeys({ "heads", "head_dim", "groups", "state_size", "conv_kernel", "projection_bias", "conv_bias" });
     Mamba2Spec m;
     m.heads = readInt(r, "heads", 1);
-    m.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
-    m.groups = static_cast<int>(r.optionalInteger("groups", 1, kMaxCount).value_or(1));
-    m.stateSize = r.requiredInteger("state_size", 1, kMaxCount);
+    m.headDim = r.requiredInteger("head_dim", 1, kMaxFileCount);
+    m.groups = static_cast<int>(r.optionalInteger("groups", 1, kMaxFileCount).value_or(1));
+    m.stateSize = r.requiredInteger("state_size", 1, kMaxFileCount);
     m.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
     m.projectionBias = r.optionalBool("projection_bias", false);
     m.convBias = r.optionalBool("conv_bias", true);
@@ -74,10 +73,10 @@ SparseIndexerSpec readSparseIndexer(const FieldReader& r)
         "head_weights", "key_norm" });
     SparseIndexerSpec s;
     s.heads = readInt(r, "heads", 1);
-    s.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
-    s.topK = r.requiredInteger("top_k", 1, kMaxCount);
-    s.blockSize = r.optionalInteger("block_size", 1, kMaxCount).value_or(1);
-    s.localBlocks = r.optionalInteger("local_blocks", 0, kMaxCount).value_or(0);
+    s.headDim = r.requiredInteger("head_dim", 1, kMaxFileCount);
+    s.topK = r.requiredInteger("top_k", 1, kMaxFileCount);
+    s.blockSize = r.optionalInteger("block_size", 1, kMaxFileCount).value_or(1);
+    s.localBlocks = r.optionalInteger("local_blocks", 0, kMaxFileCount).value_or(0);
     s.queryFromHidden = r.optionalBool("query_from_hidden", false);
     s.headWeights = r.optionalBool("head_weights", true);
     s.keyNorm = r.optionalBool("key_norm", true);
@@ -89,7 +88,7 @@ KimiDeltaAttentionSpec readKimiDeltaAttention(const FieldReader& r)
     r.rejectUnknownKeys({ "heads", "head_dim", "conv_kernel", "full_rank_forget_gate" });
     KimiDeltaAttentionSpec k;
     k.heads = readInt(r, "heads", 1);
-    k.headDim = r.requiredInteger("head_dim", 1, kMaxCount);
+    k.headDim = r.requiredInteger("head_dim", 1, kMaxFileCount);
     k.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
     k.fullRankForgetGate = r.optionalBool("full_rank_forget_gate", false);
     return k;
@@ -99,11 +98,11 @@ CompressedAttentionSpec readCompressedAttention(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "q_lora_rank", "output_rank", "output_groups", "sparse_ratio", "dense_ratio" });
     CompressedAttentionSpec c;
-    c.qLoraRank = r.requiredInteger("q_lora_rank", 1, kMaxCount);
-    c.outputRank = r.requiredInteger("output_rank", 1, kMaxCount);
+    c.qLoraRank = r.requiredInteger("q_lora_rank", 1, kMaxFileCount);
+    c.outputRank = r.requiredInteger("output_rank", 1, kMaxFileCount);
     c.outputGroups = readInt(r, "output_groups", 1);
-    c.sparseRatio = r.optionalInteger("sparse_ratio", 0, kMaxCount).value_or(0);
-    c.denseRatio = r.optionalInteger("dense_ratio", 0, kMaxCount).value_or(0);
+    c.sparseRatio = r.optionalInteger("sparse_ratio", 0, kMaxFileCount).value_or(0);
+    c.denseRatio = r.optionalInteger("dense_ratio", 0, kMaxFileCount).value_or(0);
     return c;
 }
 
@@ -112,11 +111,11 @@ MlaSpec readMla(const FieldReader& r)
     r.rejectUnknownKeys({ "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim" });
     MlaSpec mla;
     mla.enabled = true;
-    mla.qLoraRank = r.optionalInteger("q_lora_rank", 0, kMaxCount).value_or(0);
-    mla.kvLoraRank = r.requiredInteger("kv_lora_rank", 1, kMaxCount);
-    mla.qkNopeHeadDim = r.requiredInteger("qk_nope_head_dim", 1, kMaxCount);
-    mla.qkRopeHeadDim = r.requiredInteger("qk_rope_head_dim", 0, kMaxCount);
-    mla.vHeadDim = r.requiredInteger("v_head_dim", 1, kMaxCount);
+    mla.qLoraRank = r.optionalInteger("q_lora_rank", 0, kMaxFileCount).value_or(0);
+    mla.kvLoraRank = r.requiredInteger("kv_lora_rank", 1, kMaxFileCount);
+    mla.qkNopeHeadDim = r.requiredInteger("qk_nope_head_dim", 1, kMaxFileCount);
+    mla.qkRopeHeadDim = r.requiredInteger("qk_rope_head_dim", 0, kMaxFileCount);
+    mla.vHeadDim = r.requiredInteger("v_head_dim", 1, kMaxFileCount);
     return mla;
 }
 
@@ -147,11 +146,11 @@ std::vector<LayerRun> readLayerPattern(const FieldReader& r, const json& list)
             throw FieldError(
                 run.keyPath("channel_mixer"), "\"" + channel + "\" is not dense, moe, linear_projection or none");
         out.kind.channelMixer = *cm;
-        out.kind.ffnDim = run.optionalInteger("ffn_dim", 0, kMaxCount).value_or(0);
+        out.kind.ffnDim = run.optionalInteger("ffn_dim", 0, kMaxFileCount).value_or(0);
         // The layer's own attention shape where it differs from the model's (model_spec.h, AttentionShape).
-        out.kind.attention.kvHeads = static_cast<int>(run.optionalInteger("kv_heads", 1, kMaxCount).value_or(0));
-        out.kind.attention.headDim = run.optionalInteger("head_dim", 1, kMaxCount).value_or(0);
-        out.kind.attention.valueHeadDim = run.optionalInteger("value_head_dim", 1, kMaxCount).value_or(0);
+        out.kind.attention.kvHeads = static_cast<int>(run.optionalInteger("kv_heads", 1, kMaxFileCount).value_or(0));
+        out.kind.attention.headDim = run.optionalInteger("head_dim", 1, kMaxFileCount).value_or(0);
+        out.kind.attention.valueHeadDim = run.optionalInteger("value_head_dim", 1, kMaxFileCount).value_or(0);
         out.kind.attention.keyIsValue = run.optionalBool("key_is_value", false);
         if (run.has("attention_sinks"))
             out.kind.attention.sinks = run.optionalBool("attention_sinks", false) ? AttentionShape::Override::Yes
@@ -169,18 +168,18 @@ VisionEncoderSpec readVisionEncoder(const FieldReader& r)
         "in_channels", "spatial_merge", "out_hidden", "mergers", "window_patches", "full_attention_blocks", "biases",
         "patch_embed_bias", "layer_norm", "deepstack_post_shuffle_norm", "position_embeddings", "final_norm" });
     VisionEncoderSpec v;
-    v.depth = r.requiredInteger("depth", 1, kMaxCount);
-    v.hidden = r.requiredInteger("hidden", 1, kMaxCount);
-    v.mlpDim = r.requiredInteger("mlp_dim", 1, kMaxCount);
+    v.depth = r.requiredInteger("depth", 1, kMaxFileCount);
+    v.hidden = r.requiredInteger("hidden", 1, kMaxFileCount);
+    v.mlpDim = r.requiredInteger("mlp_dim", 1, kMaxFileCount);
     v.gatedMlp = r.optionalBool("gated_mlp", false);
-    v.heads = r.requiredInteger("heads", 1, kMaxCount);
-    v.patchSize = r.requiredInteger("patch_size", 1, kMaxCount);
-    v.temporalPatch = r.optionalInteger("temporal_patch", 1, kMaxCount).value_or(1);
-    v.inChannels = r.optionalInteger("in_channels", 1, kMaxCount).value_or(3);
-    v.spatialMerge = r.optionalInteger("spatial_merge", 1, kMaxCount).value_or(1);
-    v.outHidden = r.requiredInteger("out_hidden", 1, kMaxCount);
+    v.heads = r.requiredInteger("heads", 1, kMaxFileCount);
+    v.patchSize = r.requiredInteger("patch_size", 1, kMaxFileCount);
+    v.temporalPatch = r.optionalInteger("temporal_patch", 1, kMaxFileCount).value_or(1);
+    v.inChannels = r.optionalInteger("in_channels", 1, kMaxFileCount).value_or(3);
+    v.spatialMerge = r.optionalInteger("spatial_merge", 1, kMaxFileCount).value_or(1);
+    v.outHidden = r.requiredInteger("out_hidden", 1, kMaxFileCount);
     v.mergers = static_cast<int>(r.optionalInteger("mergers", 1, 1000).value_or(1));
-    v.windowPatches = r.optionalInteger("window_patches", 0, kMaxCount).value_or(0);
+    v.windowPatches = r.optionalInteger("window_patches", 0, kMaxFileCount).value_or(0);
     if (r.has("full_attention_blocks")) {
         const json& blocks = r.object().at("full_attention_blocks");
         if (!blocks.is_array())
@@ -195,24 +194,25 @@ VisionEncoderSpec readVisionEncoder(const FieldReader& r)
     v.patchEmbedBias = r.optionalBool("patch_embed_bias", true);
     v.layerNorm = r.optionalBool("layer_norm", true);
     v.deepStackPostShuffleNorm = r.optionalBool("deepstack_post_shuffle_norm", true);
-    v.positionEmbeddings = r.optionalInteger("position_embeddings", 0, kMaxCount).value_or(0);
+    v.positionEmbeddings = r.optionalInteger("position_embeddings", 0, kMaxFileCount).value_or(0);
     v.finalNorm = r.optionalBool("final_norm", false);
     return v;
 }
 
 ModelSpec readNative(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim",
-        "activation", "vocab", "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla",
-        "attn_out_bias", "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window",
-        "attention_chunk", "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba",
-        "sparse_indexer", "vision_encoder", "kimi_delta_attention", "compressed_attention", "hyper_connections", "value_head_dim" });
+    r.rejectUnknownKeys(
+        { "id", "name", "source", "layers", "hidden", "heads", "kv_heads", "head_dim", "ffn_dim", "activation", "vocab",
+            "tied_embeddings", "qkv_bias", "linear_bias", "norm", "learned_positions", "moe", "mla", "attn_out_bias",
+            "mlp_bias", "norms_per_layer", "qk_norm", "attention_sinks", "sliding_window", "attention_chunk",
+            "layer_pattern", "notes", "attention_output_gate", "linear_attention", "mamba", "sparse_indexer",
+            "vision_encoder", "kimi_delta_attention", "compressed_attention", "hyper_connections", "value_head_dim" });
     ModelSpec spec;
     spec.layers = readInt(r, "layers", 1);
-    spec.hidden = r.requiredInteger("hidden", 1, kMaxCount);
+    spec.hidden = r.requiredInteger("hidden", 1, kMaxFileCount);
     spec.heads = readInt(r, "heads", 1);
     spec.kvHeads = static_cast<int>(r.optionalInteger("kv_heads", 1, spec.heads).value_or(spec.heads));
-    if (const auto headDim = r.optionalInteger("head_dim", 1, kMaxCount))
+    if (const auto headDim = r.optionalInteger("head_dim", 1, kMaxFileCount))
         spec.headDim = *headDim;
     else if (spec.hidden % spec.heads == 0)
         spec.headDim = spec.hidden / spec.heads;
@@ -237,11 +237,11 @@ ModelSpec readNative(const FieldReader& r)
     else
         throw FieldError(r.keyPath("norm"), "\"" + norm + "\" is not rmsnorm, layernorm or layernorm_nobias");
 
-    spec.vocab = r.requiredInteger("vocab", 1, kMaxCount);
+    spec.vocab = r.requiredInteger("vocab", 1, kMaxFileCount);
     spec.tiedEmbeddings = r.optionalBool("tied_embeddings", false);
     spec.qkvBias = r.optionalBool("qkv_bias", false);
     spec.linearBias = r.optionalBool("linear_bias", false);
-    spec.learnedPositions = r.optionalInteger("learned_positions", 0, kMaxCount).value_or(0);
+    spec.learnedPositions = r.optionalInteger("learned_positions", 0, kMaxFileCount).value_or(0);
     if (const auto moe = r.optionalObject("moe"))
         spec.moe = readMoe(*moe, spec.layers);
     if (const auto mla = r.optionalObject("mla"))
@@ -256,9 +256,9 @@ ModelSpec readNative(const FieldReader& r)
         spec.qkNorm = *q;
     }
     spec.attentionSinks = r.optionalBool("attention_sinks", false);
-    spec.valueHeadDim = r.optionalInteger("value_head_dim", 1, kMaxCount).value_or(0);
-    spec.slidingWindow = r.optionalInteger("sliding_window", 0, kMaxCount).value_or(0);
-    spec.attentionChunk = r.optionalInteger("attention_chunk", 0, kMaxCount).value_or(0);
+    spec.valueHeadDim = r.optionalInteger("value_head_dim", 1, kMaxFileCount).value_or(0);
+    spec.slidingWindow = r.optionalInteger("sliding_window", 0, kMaxFileCount).value_or(0);
+    spec.attentionChunk = r.optionalInteger("attention_chunk", 0, kMaxFileCount).value_or(0);
     spec.attentionOutputGate = r.optionalBool("attention_output_gate", false);
     if (const auto g = r.optionalObject("linear_attention"))
         spec.linearAttention = readLinearAttention(*g);
@@ -290,8 +290,8 @@ ModelSpec readNative(const FieldReader& r)
     bool allLayersMoe = spec.isMoe() && spec.moe.denseLayers == 0;
     for (const LayerRun& run : spec.layerPattern)
         allLayersMoe = allLayersMoe && (run.kind.channelMixer != ChannelMixer::DenseMlp || run.kind.ffnDim > 0);
-    spec.ffnDim = allLayersMoe ? r.optionalInteger("ffn_dim", 0, kMaxCount).value_or(0)
-                               : r.requiredInteger("ffn_dim", 1, kMaxCount);
+    spec.ffnDim = allLayersMoe ? r.optionalInteger("ffn_dim", 0, kMaxFileCount).value_or(0)
+                               : r.requiredInteger("ffn_dim", 1, kMaxFileCount);
     return spec;
 }
 

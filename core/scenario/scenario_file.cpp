@@ -17,9 +17,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
-constexpr int64_t kMaxTokens = std::numeric_limits<int64_t>::max() / 4;
-
 json optionalJson(const std::optional<double>& v)
 {
     return v ? json(*v) : json();
@@ -78,7 +75,7 @@ SequencePacking readPacking(const FieldReader& r, int64_t seqLen)
         } catch (const InputError& e) {
             throw FieldError(r.keyPath("document_lengths"), e.what());
         }
-    } else if (const auto mean = r.optionalInteger("mean_document_length", 1, kMaxTokens)) {
+    } else if (const auto mean = r.optionalInteger("mean_document_length", 1, kMaxFileTokens)) {
         p.documents = { { *mean, 1.0 } };
         p.meanOnly = true;
     }
@@ -130,16 +127,16 @@ Workload readWorkload(const FieldReader& r)
 {
     r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing", "vision", "mtp_layers" });
     Workload w;
-    w.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
-    w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxTokens).value_or(0);
-    w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
+    w.seqLen = r.requiredInteger("seq_len", 1, kMaxFileTokens);
+    w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxFileTokens).value_or(0);
+    w.microBatch = r.optionalInteger("micro_batch", 1, kMaxFileCount).value_or(1);
     w.mtpLayers = static_cast<int>(r.optionalInteger("mtp_layers", 0, 64).value_or(0));
     if (const auto p = r.optionalObject("packing"))
         w.packing = readPacking(*p, w.seqLen);
     if (const auto v = r.optionalObject("vision")) {
         v->rejectUnknownKeys({ "tokens_per_sequence", "tokens_per_image", "encoder_trained" });
-        w.vision.tokensPerSequence = v->optionalInteger("tokens_per_sequence", 0, kMaxTokens).value_or(0);
-        w.vision.tokensPerImage = v->optionalInteger("tokens_per_image", 0, kMaxTokens).value_or(0);
+        w.vision.tokensPerSequence = v->optionalInteger("tokens_per_sequence", 0, kMaxFileTokens).value_or(0);
+        w.vision.tokensPerImage = v->optionalInteger("tokens_per_image", 0, kMaxFileTokens).value_or(0);
         w.vision.encoderTrained = v->optionalBool("encoder_trained", true);
         try {
             validateVisionWorkload(w.vision, w.seqLen);
@@ -169,16 +166,16 @@ Parallelism readParallelism(const FieldReader& r)
         "expert_balance", "expert_node_limit", "first_stage_layers", "last_stage_layers", "embedding_stage",
         "loss_stage", "pipeline_layout" });
     Parallelism p;
-    p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
+    p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxFileCount).value_or(1));
     p.sequenceParallel = r.optionalBool("sequence_parallel", true);
     p.asyncTp = r.optionalBool("async_tp", false);
-    p.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxCount).value_or(1));
-    p.virtualStages = static_cast<int>(r.optionalInteger("virtual_stages", 1, kMaxCount).value_or(1));
+    p.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxFileCount).value_or(1));
+    p.virtualStages = static_cast<int>(r.optionalInteger("virtual_stages", 1, kMaxFileCount).value_or(1));
     p.schedule = readKey<PipelineSchedule>(
         r, "schedule", pipelineScheduleFromKey, PipelineSchedule::OneFOneB, "1f1b, interleaved_1f1b, zero_bubble");
-    p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxCount).value_or(1));
-    p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxCount).value_or(1));
-    p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxCount).value_or(1));
+    p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxFileCount).value_or(1));
+    p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxFileCount).value_or(1));
+    p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxFileCount).value_or(1));
     p.dataParallel = readKey<DataParallelKind>(
         r, "data_parallel", dataParallelFromKey, DataParallelKind::Fsdp, "fsdp, zero1, ddp");
     p.expertCapacityFactor = readExpertCapacityFactor(r);
@@ -247,8 +244,8 @@ MeasuredPoint readPoint(const json& value, const std::string& path)
     r.rejectUnknownKeys({ "label", "seq_len", "gpu_count", "precision", "mfu" });
     MeasuredPoint p;
     p.label = r.optionalString("label").value_or("");
-    p.seqLen = r.requiredInteger("seq_len", 1, kMaxTokens);
-    p.gpuCount = static_cast<int>(r.requiredInteger("gpu_count", 1, kMaxCount));
+    p.seqLen = r.requiredInteger("seq_len", 1, kMaxFileTokens);
+    p.gpuCount = static_cast<int>(r.requiredInteger("gpu_count", 1, kMaxFileCount));
     p.precision
         = readKey<TrainingPrecision>(r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8");
     p.mfu = r.requiredNumber("mfu");
@@ -301,9 +298,9 @@ ScenarioDocument readV1(const json& root)
     if (!cluster->has("hardware"))
         throw FieldError("cluster.hardware", "missing");
     s.cluster.hardware = hardwareFromScenarioJson(cluster->object().at("hardware"), "cluster.hardware", &s.costModel);
-    s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxCount));
+    s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxFileCount));
     s.cluster.gpusPerScaleUpDomain
-        = static_cast<int>(cluster->optionalInteger("gpus_per_scale_up_domain", 0, kMaxCount).value_or(0));
+        = static_cast<int>(cluster->optionalInteger("gpus_per_scale_up_domain", 0, kMaxFileCount).value_or(0));
 
     const auto workload = r.optionalObject("workload");
     if (!workload)
@@ -317,8 +314,8 @@ ScenarioDocument readV1(const json& root)
         activationCheckpointingFromKey, ActivationCheckpointing::None, "none, selective, full");
     if (const auto f = r.optionalObject("flags"))
         s.flags = readFlags(*f);
-    s.mfuFormula = readKey<FlopFormula>(r, "mfu_formula", flopFormulaFromKey, kDefaultFlopFormula,
-        flopFormulaKeyList().c_str());
+    s.mfuFormula
+        = readKey<FlopFormula>(r, "mfu_formula", flopFormulaFromKey, kDefaultFlopFormula, flopFormulaKeyList().c_str());
     s.measuredThroughput = readThroughput(r);
     const json& points = requiredArray(r, "measured_points");
     for (size_t i = 0; i < points.size(); ++i)

@@ -20,9 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
-constexpr int64_t kMaxTokens = std::numeric_limits<int64_t>::max() / 4;
-
 std::vector<std::string> splitTraces(const std::string& text)
 {
     std::vector<std::string> paths;
@@ -65,20 +62,20 @@ ScenarioDocument scenarioFromJsonV0(const json& root, const PresetLibrary* prese
         throw FieldError("gpu", "\"" + gpu + "\" is not a known hardware preset");
     s.cluster.hardware = *hardware;
     s.costModel = presets->costModelFor(gpu);
-    s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxCount));
+    s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxFileCount));
 
-    s.workload.seqLen = r.requiredInteger("seq", 1, kMaxTokens);
-    s.workload.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
-    s.workload.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxTokens).value_or(0);
+    s.workload.seqLen = r.requiredInteger("seq", 1, kMaxFileTokens);
+    s.workload.microBatch = r.optionalInteger("micro_batch", 1, kMaxFileCount).value_or(1);
+    s.workload.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxFileTokens).value_or(0);
     if (const auto precision = r.optionalString("precision")) {
         const auto p = trainingPrecisionFromKey(*precision);
         if (!p)
             throw FieldError("precision", "\"" + *precision + "\" is not one of bf16, fp8");
         s.precision = *p;
     }
-    s.parallelism.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
-    s.parallelism.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxCount).value_or(1));
-    s.parallelism.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxCount).value_or(1));
+    s.parallelism.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxFileCount).value_or(1));
+    s.parallelism.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxFileCount).value_or(1));
+    s.parallelism.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxFileCount).value_or(1));
     if (const auto ac = r.optionalString("activation_checkpointing")) {
         const auto a = activationCheckpointingFromKey(*ac);
         if (!a)
@@ -100,8 +97,8 @@ ScenarioDocument scenarioFromJsonV0(const json& root, const PresetLibrary* prese
             p.rejectUnknownKeys({ "label", "seq", "gpus", "precision", "mfu_percent" });
             MeasuredPoint point;
             point.label = p.optionalString("label").value_or("");
-            point.seqLen = p.requiredInteger("seq", 1, kMaxTokens);
-            point.gpuCount = static_cast<int>(p.requiredInteger("gpus", 1, kMaxCount));
+            point.seqLen = p.requiredInteger("seq", 1, kMaxFileTokens);
+            point.gpuCount = static_cast<int>(p.requiredInteger("gpus", 1, kMaxFileCount));
             if (const auto precision = p.optionalString("precision")) {
                 const auto pr = trainingPrecisionFromKey(*precision);
                 if (!pr)

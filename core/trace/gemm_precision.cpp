@@ -3,16 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
+
 namespace mfu::trace {
 
 namespace {
-
-std::string lowered(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
 
 bool has(std::string_view haystack, std::string_view needle)
 {
@@ -43,7 +38,7 @@ std::string GemmPrecision::label() const
 
 std::optional<GemmPrecision> gemmPrecisionFromKernelName(std::string_view kernelName)
 {
-    const std::string n = lowered(kernelName);
+    const std::string n = asciiLowered(kernelName);
     GemmPrecision p;
     // Block-scaled operands: TensorRT-LLM's "MxE4m3"/"MxE2m1", CUTLASS's "mxf8f6f4"/"mxf4", NVFP4's "nvf4"/"ue4m3".
     p.microscaled = has(n, "mxe") || has(n, "mxf") || has(n, "nvf4") || has(n, "ue8m0") || has(n, "ue4m3");

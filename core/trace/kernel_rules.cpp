@@ -4,19 +4,11 @@
 
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/text.h"
 
 namespace mfu::trace {
 
 namespace {
-
-std::string lowered(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
 
 std::vector<std::string> stringList(const nlohmann::json& rule, const char* key, const std::string& where)
 {
@@ -73,7 +65,7 @@ KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::stri
             rule.ignoreCase = entry["ignore_case"].get<bool>();
         }
         for (auto& s : stringList(entry, "contains", where))
-            rule.contains.push_back(rule.ignoreCase ? lowered(s) : s);
+            rule.contains.push_back(rule.ignoreCase ? asciiLowered(s) : s);
         const auto regexes = stringList(entry, "regex", where);
         for (size_t r = 0; r < regexes.size(); ++r) {
             try {
@@ -109,7 +101,7 @@ KernelCategory KernelRules::classify(std::string_view kernelName) const
     std::string lower; // computed on first use
     for (const Rule& rule : m_rules) {
         if (rule.ignoreCase && lower.empty())
-            lower = lowered(kernelName);
+            lower = asciiLowered(kernelName);
         const std::string_view subject = rule.ignoreCase ? std::string_view(lower) : kernelName;
         for (const auto& needle : rule.contains)
             if (subject.find(needle) != std::string_view::npos)

@@ -61,7 +61,7 @@ Breakdown breakdownFromJson(const json& j, const Reader& in)
     return b;
 }
 
-KernelCategory categoryFromKey(const std::string& key, const Reader& in)
+KernelCategory summaryCategory(const std::string& key, const Reader& in)
 {
     for (int c = 0; c < kKernelCategoryCount; ++c)
         if (categoryKey(static_cast<KernelCategory>(c)) == key)
@@ -169,7 +169,7 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     for (const json& k : in.array(j, "kernels")) {
         KernelStat s;
         s.name = in.get<std::string>(k, "name");
-        s.category = categoryFromKey(in.get<std::string>(k, "category"), in);
+        s.category = summaryCategory(in.get<std::string>(k, "category"), in);
         s.count = in.get<int64_t>(k, "count");
         s.totalNs = in.get<int64_t>(k, "total_ns");
         s.maxNs = in.get<int64_t>(k, "max_ns");
@@ -183,7 +183,7 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
             || !c[2].is_number_integer())
             in.fail("collectives", "each entry is [category, start_ns_absolute, duration_ns]");
         r.collectives.push_back(
-            { categoryFromKey(c[0].get<std::string>(), in), c[1].get<int64_t>(), c[2].get<int64_t>() });
+            { summaryCategory(c[0].get<std::string>(), in), c[1].get<int64_t>(), c[2].get<int64_t>() });
     }
     if (version >= 2)
         workFromJson(in.at(j, "work"), in, r); // version 1 summaries were made before shapes were read

@@ -39,7 +39,7 @@ QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
 }
-QString grouped(double n)
+QString roundedGrouped(double n)
 {
     return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
 }
@@ -254,14 +254,15 @@ void CalculatorPanel::updateTerms()
     const Scenario& s = m_model->scenario();
     const ParameterCounts p = countParameters(s.model);
     const QLocale locale;
-    m_params->setText(QStringLiteral("%1 (%2 B)").arg(grouped(p.total), locale.toString(p.total / kGiga, 'f', 2)));
-    m_embedding->setText(grouped(p.embedding));
-    m_nonEmbedding->setText(grouped(p.nonEmbedding));
-    m_active->setText(s.model.isMoe() ? grouped(p.active) : tr("all (dense model)"));
+    m_params->setText(
+        QStringLiteral("%1 (%2 B)").arg(roundedGrouped(p.total), locale.toString(p.total / kGiga, 'f', 2)));
+    m_embedding->setText(roundedGrouped(p.embedding));
+    m_nonEmbedding->setText(roundedGrouped(p.nonEmbedding));
+    m_active->setText(s.model.isMoe() ? roundedGrouped(p.active) : tr("all (dense model)"));
     m_termsForm->setRowVisible(m_visionEncoder, s.model.vision.has_value());
     if (s.model.vision)
         m_visionEncoder->setText(tr("%1 parameters, not in N (%2 blocks, width %3)")
-                                     .arg(grouped(static_cast<double>(visionParameters(*s.model.vision))))
+                                     .arg(roundedGrouped(static_cast<double>(visionParameters(*s.model.vision))))
                                      .arg(s.model.vision->depth)
                                      .arg(s.model.vision->hidden));
     m_shape->setText(s.model.isBare()
@@ -269,11 +270,11 @@ void CalculatorPanel::updateTerms()
             : QStringLiteral("L = %1, H = %2, Q = %3").arg(s.model.layers).arg(s.model.heads).arg(s.model.qkHeadDim()));
     const FlopsPerToken flops = scenarioFlopCounts(s);
     const SequencePacking& packing = s.workload.packing;
-    QString seqText = tr("%1 tokens").arg(grouped(static_cast<double>(s.workload.seqLen)));
+    QString seqText = tr("%1 tokens").arg(roundedGrouped(static_cast<double>(s.workload.seqLen)));
     if (packing.packed())
         seqText += packing.attention == PackedAttention::PerDocument
             ? tr(" packed; attention per document over %1 tokens (sum d%2/sum d%3)")
-                  .arg(grouped(std::round(flops.effectiveAttentionLength)), QChar(0x00B2),
+                  .arg(roundedGrouped(std::round(flops.effectiveAttentionLength)), QChar(0x00B2),
                       packing.meanOnly ? tr(", documents of the mean taken as equal") : QString())
             : tr(" packed; attention spans the packed sequence");
     if (packing.padded())
@@ -326,7 +327,7 @@ void CalculatorPanel::updateResults()
     const MfuResult r = *scenarioMeasuredMfu(s);
     const double recompute = r.hardwareFlopsPerToken - r.flopsPerToken;
     m_throughput->setText(tr("%1 tokens/s per GPU, %2 tokens/s cluster of %3 %4")
-                              .arg(grouped(r.tokensPerSecPerGpu), grouped(r.tokensPerSecCluster))
+                              .arg(roundedGrouped(r.tokensPerSecPerGpu), roundedGrouped(r.tokensPerSecCluster))
                               .arg(s.cluster.gpuCount)
                               .arg(s.cluster.gpuCount == 1 ? tr("GPU") : tr("GPUs")));
     m_tflops->setText(
@@ -363,7 +364,7 @@ void CalculatorPanel::updateResults()
             tr("%1 MFU including the vision encoder (%2 GFLOP per sequence token for %3 vision "
                "tokens)")
                 .arg(percentText(*withVision), QLocale().toString(*scenarioVisionFlopsPerToken(s) / kGiga, 'f', 2),
-                    grouped(static_cast<double>(s.workload.vision.tokensPerSequence))));
+                    roundedGrouped(static_cast<double>(s.workload.vision.tokensPerSequence))));
     m_mfu->setStyleSheet(impossible ? errorStyleSheet() : QString());
     if (withVision && *withVision > 1) {
         m_mfuWithVision->setText(m_mfuWithVision->text() + tr(": above 100%, impossible"));
@@ -409,10 +410,11 @@ void CalculatorPanel::updateChart()
     const double attentionLength = scenarioFlopCounts(s).effectiveAttentionLength;
     m_chart->addScatter(attentionLength != static_cast<double>(s.workload.seqLen)
             ? tr("This scenario (%1, packed to %2: attention over %3)")
-                  .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen)),
-                      grouped(std::round(attentionLength)))
+                  .arg(formulaShortName(scenarioFlopFormula(s)), roundedGrouped(static_cast<double>(s.workload.seqLen)),
+                      roundedGrouped(std::round(attentionLength)))
             : tr("This scenario (%1, S = %2)")
-                  .arg(formulaShortName(scenarioFlopFormula(s)), grouped(static_cast<double>(s.workload.seqLen))),
+                  .arg(
+                      formulaShortName(scenarioFlopFormula(s)), roundedGrouped(static_cast<double>(s.workload.seqLen))),
         { attentionLength }, { scenarioFlopsPerToken(s) / kGiga });
     m_chart->rescale();
 }

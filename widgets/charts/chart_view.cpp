@@ -12,6 +12,7 @@
 #include <qcustomplot.h>
 
 #include "widgets/charts/bare_plot.h"
+#include "widgets/charts/plot_palette.h"
 
 namespace mfu::widgets {
 
@@ -26,13 +27,6 @@ const QColor kMisfitColour(0xD5, 0x5E, 0x00);
 bool isDark(const QPalette& palette)
 {
     return palette.color(QPalette::Base).lightness() < 128;
-}
-
-QColor blend(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
-        static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
-        static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
 }
 
 // Log ticks at powers of two read as "1k", "8k", "128k": how people write sequence lengths.
@@ -513,8 +507,8 @@ void ChartView::applyPalette()
     const QPalette pal = palette();
     const QColor base = pal.color(QPalette::Base);
     const QColor text = pal.color(QPalette::Text);
-    const QColor grid = blend(base, text, 0.18);
-    const QColor subGrid = blend(base, text, 0.08);
+    const QColor grid = blendColors(base, text, 0.18);
+    const QColor subGrid = blendColors(base, text, 0.08);
     m_plot->setBackground(base);
     m_plot->axisRect()->setBackground(base);
     for (QCPAxis* axis : m_plot->axisRect()->axes()) {
@@ -531,7 +525,7 @@ void ChartView::applyPalette()
     m_plot->yAxis->grid()->setSubGridVisible(m_data.logY);
     m_title->setTextColor(text);
     m_plot->legend->setBrush(QBrush(base));
-    m_plot->legend->setBorderPen(QPen(blend(base, text, 0.35)));
+    m_plot->legend->setBorderPen(QPen(blendColors(base, text, 0.35)));
     m_plot->legend->setTextColor(text);
     m_tracer->setPen(QPen(text, 1.5));
     m_tracer->setBrush(Qt::NoBrush);

@@ -6,13 +6,6 @@ namespace mfu::widgets {
 
 namespace {
 
-QColor blend(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
-        static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
-        static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
-}
-
 void styleAxis(QCPAxis* axis, const QColor& text, const QColor& grid)
 {
     axis->setBasePen(QPen(text, 1));
@@ -28,11 +21,18 @@ void styleAxis(QCPAxis* axis, const QColor& text, const QColor& grid)
 
 } // namespace
 
+QColor blendColors(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(static_cast<float>(a.redF() * (1 - t) + b.redF() * t),
+        static_cast<float>(a.greenF() * (1 - t) + b.greenF() * t),
+        static_cast<float>(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
 void applyPlotPalette(QCustomPlot* plot, const QPalette& palette)
 {
     const QColor base = palette.color(QPalette::Base);
     const QColor text = palette.color(QPalette::Text);
-    const QColor grid = blend(base, text, 0.18);
+    const QColor grid = blendColors(base, text, 0.18);
     plot->setBackground(base);
     for (QCPAxisRect* rect : plot->axisRects()) {
         rect->setBackground(base);
@@ -47,7 +47,7 @@ void applyPlotPalette(QCustomPlot* plot, const QPalette& palette)
             styleAxis(scale->axis(), text, grid);
     }
     plot->legend->setBrush(QBrush(base));
-    plot->legend->setBorderPen(QPen(blend(base, text, 0.35)));
+    plot->legend->setBorderPen(QPen(blendColors(base, text, 0.35)));
     plot->legend->setTextColor(text);
 }
 

@@ -10,4 +10,7 @@ namespace mfu::widgets {
 
 void applyPlotPalette(QCustomPlot* plot, const QPalette& palette);
 
+// a, moved towards b by t in [0, 1]: grid lines between the background and the text, muted series.
+QColor blendColors(const QColor& a, const QColor& b, double t);
+
 } // namespace mfu::widgets

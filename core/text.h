@@ -1,0 +1,28 @@
+#pragma once
+// Small text helpers the readers and the preset lookups share: ASCII lower case for matching names and keys that
+// are ASCII by definition (kernel names, preset ids, precision keys), and a prefix test over a list.
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace mfu {
+
+// ASCII letters lowered, every other byte kept (no locale: "É" and UTF-8 bytes pass through unchanged).
+inline std::string asciiLowered(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+inline bool startsWithAny(std::string_view text, std::initializer_list<const char*> prefixes)
+{
+    for (const char* p : prefixes)
+        if (text.starts_with(p))
+            return true;
+    return false;
+}
+
+} // namespace mfu
