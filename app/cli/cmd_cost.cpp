@@ -18,15 +18,11 @@
 #include "core/money/savings.h"
 #include "core/number_format.h"
 #include "core/units.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 
 namespace {
-
-QString qs(const char* text)
-{
-    return QString::fromLatin1(text);
-}
 
 std::optional<double> optionalMfu(const QCommandLineParser& parser, const char* flag)
 {

@@ -9,15 +9,11 @@
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 
 namespace {
-QString qs(const char* text)
-{
-    return QString::fromLatin1(text);
-}
-
 void write(bool pdf, const QString& path, const QString& title, const ScenarioDocument& doc, app::ReportResult* result)
 {
     QString error;

@@ -26,15 +26,11 @@
 #include "core/trace/run_reader.h"
 #include "core/trace/trace_loader.h"
 #include "core/trace/trace_mfu.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 
 namespace {
-
-QString qs(const char* text)
-{
-    return QString::fromLatin1(text);
-}
 
 void printLine(const QString& text)
 {

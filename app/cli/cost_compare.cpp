@@ -7,15 +7,11 @@
 #include "core/errors.h"
 #include "core/number_format.h"
 #include "core/presets/presets.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 
 namespace {
-
-QString qs(const char* text)
-{
-    return QString::fromLatin1(text);
-}
 
 QString number(double v, int decimals = 0)
 {

@@ -7,14 +7,11 @@
 
 #include "app/cli/cli_common.h"
 #include "core/errors.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 
 namespace {
-QString qs(const char* text)
-{
-    return QString::fromLatin1(text);
-}
 } // namespace
 
 void addLogOptions(QCommandLineParser& parser)

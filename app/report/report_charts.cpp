@@ -16,6 +16,7 @@
 #include "core/units.h"
 #include "widgets/cost/cost_charts.h"
 #include "widgets/predict/predict_charts.h"
+#include "widgets/qt_text.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::app {
@@ -23,11 +24,6 @@ namespace mfu::app {
 using widgets::ChartView;
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 ReportChart makeChart(const QString& stem, const QString& title, const QString& caption)
 {

@@ -19,16 +19,12 @@
 #include "core/presets/presets.h"
 #include "core/report/report_figures.h"
 #include "core/trace/builtin_kernel_rules.h"
+#include "widgets/qt_text.h"
 #include "widgets/trace/trace_import.h"
 
 namespace mfu::app {
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 QString subtitle()
 {

@@ -29,16 +29,13 @@
 #include "core/units.h"
 #include "widgets/calculator/calculator_tables.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/qt_text.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
 
 namespace {
 
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 QString roundedGrouped(double n)
 {
     return QLocale().toString(static_cast<qlonglong>(std::llround(n)));

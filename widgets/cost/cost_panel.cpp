@@ -23,17 +23,13 @@
 #include "widgets/cost/cost_charts.h"
 #include "widgets/cost/price_memory.h"
 #include "widgets/jobs/background_job.h"
+#include "widgets/qt_text.h"
 #include "widgets/scenario/bounded_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 QDoubleSpinBox* spin(double minimum, double maximum, int decimals, double value, const QString& suffix)
 {

@@ -7,19 +7,15 @@
 #include <optional>
 #include <utility>
 
-#include "core/number_format.h"
 #include "core/costmodel/mfu_waterfall.h"
+#include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // Lines of a few points (sweeps, precision) read better with a marker at each point; a single point is then seen too.
 void markPoints(ChartView* chart, int index)
@@ -70,9 +66,10 @@ std::optional<std::pair<double, double>> bandAt(const SweepPoint& point)
 // The scenario's own point on a precision chart: a star in the text's colour at its precision, as on the sweeps.
 void addOwnPrecisionPoint(ChartView* chart, const Scenario& scenario, const StepPrediction* own, double x, double y)
 {
-    const QString name = own ? (own->fits ? QObject::tr("This scenario (%1)") : QObject::tr("This scenario (%1): does not fit"))
-                                   .arg(QString::fromStdString(std::string(trainingPrecisionLabel(scenario.precision))))
-                             : QObject::tr("This scenario: cannot be laid out");
+    const QString name = own
+        ? (own->fits ? QObject::tr("This scenario (%1)") : QObject::tr("This scenario (%1): does not fit"))
+              .arg(QString::fromStdString(std::string(trainingPrecisionLabel(scenario.precision))))
+        : QObject::tr("This scenario: cannot be laid out");
     const int index = chart->addScatter(name, { x }, { own ? y : 0.0 });
     chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
     chart->setSeriesMarker(index, Marker::Star);
@@ -176,8 +173,9 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
 
 QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own)
 {
-    const QString at = axis == SweepAxis::SeqLen ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
-                                                 : QString::fromStdString(formatCount(scenario.cluster.gpuCount, "GPU"));
+    const QString at = axis == SweepAxis::SeqLen
+        ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
+        : QString::fromStdString(formatCount(scenario.cluster.gpuCount, "GPU"));
     if (!own)
         return QObject::tr("This scenario (%1): cannot be laid out").arg(at);
     return own->fits ? QObject::tr("This scenario (%1)").arg(at)

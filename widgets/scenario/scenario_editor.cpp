@@ -24,6 +24,7 @@
 #include "core/presets/hf_config.h"
 #include "core/scenario/scenario_facts.h"
 #include "widgets/charts/chart_data.h"
+#include "widgets/qt_text.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -32,11 +33,6 @@ namespace mfu::widgets {
 namespace {
 
 const QString kImportedPrefix = QStringLiteral("imported:");
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 // The longest context window published for a trained model: Llama 4 Scout, 10M tokens (Meta, "The Llama 4 herd",
 // April 2025). Longer sequences are not a training run anyone can describe.
