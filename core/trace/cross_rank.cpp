@@ -195,9 +195,11 @@ void pairRenamedKernels(std::vector<KernelDiffRow>& rows)
         perCategory[r.category].first += onlyBaseline(r) ? 1 : 0;
         perCategory[r.category].second += onlyOptimised(r) ? 1 : 0;
     }
-    for (const auto& [category, counts] : perCategory) {
+    for (const auto& [key, counts] : perCategory) {
         if (counts.first != 1 || counts.second != 1)
             continue;
+        // A copy, not the structured binding: lambdas may not capture bindings before C++20's P1091 (clang 14).
+        const auto category = key;
         auto sameCategory = [&category](const KernelDiffRow& r) { return r.category == category; };
         KernelDiffRow* optimised = largest(rows, false, sameCategory);
         KernelDiffRow* base = largest(rows, true, sameCategory);
