@@ -3,35 +3,17 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include "core/number_format.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/trace/chart_table_page.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QStandardItem* number(double value, int decimals)
-{
-    auto* item = new QStandardItem(QLocale().toString(value, 'f', decimals));
-    item->setData(value, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
-QStandardItem* text(const QString& value)
-{
-    auto* item = new QStandardItem(value);
-    item->setData(value, Qt::UserRole);
-    item->setToolTip(value);
-    return item;
-}
 
 QString label(std::string_view s)
 {
@@ -61,32 +43,12 @@ CriticalPathPage::CriticalPathPage(QWidget* parent)
     : QWidget(parent)
     , m_chain(new QStandardItemModel(this))
 {
-    m_summary = new QLabel;
-    m_summary->setObjectName(QStringLiteral("criticalPathSummary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_chart = new ChartView;
-    m_chart->setObjectName(QStringLiteral("criticalPathChart"));
-    m_chart->setAccessibleName(tr("What bounded each step"));
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_chain);
-    proxy->setSortRole(Qt::UserRole);
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("criticalPathTable"));
-    m_table->setAccessibleName(tr("The critical path of the median step"));
-    m_table->setModel(proxy);
-    m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->setVisible(false);
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_chart);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
-    layout->addWidget(split, 1);
+    const ChartTablePage parts = buildChartTablePage(this, m_chain,
+        { QStringLiteral("criticalPath"), tr("What bounded each step"), tr("The critical path of the median step"), 2,
+            3 });
+    m_summary = parts.summary;
+    m_chart = parts.chart;
+    m_table = parts.table;
     show({});
 }
 
@@ -113,10 +75,11 @@ void CriticalPathPage::show(const TraceSelection& selection)
     fillCriticalPathChart(m_chart, path);
     const int64_t origin = path.chain.empty() ? 0 : path.chain.front().startNs;
     for (const auto& seg : path.chain) {
-        QList<QStandardItem*> row { number(static_cast<double>(seg.startNs - origin) / 1e6, 3),
-            number(static_cast<double>(seg.durationNs()) / 1e6, 3), text(label(trace::pathShareLabel(seg.share()))),
-            text(kindLabel(seg.kind)), number(static_cast<double>(seg.count), 0),
-            text(QString::fromStdString(path.labelOf(seg))) };
+        QList<QStandardItem*> row { sortableNumber(static_cast<double>(seg.startNs - origin) / 1e6, 3),
+            sortableNumber(static_cast<double>(seg.durationNs()) / 1e6, 3),
+            sortableText(label(trace::pathShareLabel(seg.share()))), sortableText(kindLabel(seg.kind)),
+            sortableNumber(static_cast<double>(seg.count), 0),
+            sortableText(QString::fromStdString(path.labelOf(seg))) };
         row[2]->setData(pathShareColour(seg.share()), Qt::DecorationRole);
         for (auto* item : row)
             item->setEditable(false);

@@ -3,37 +3,19 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
-#include <QSortFilterProxyModel>
-#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include "core/number_format.h"
 #include "core/trace/roofline.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/trace/chart_table_page.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QStandardItem* number(double value, int decimals)
-{
-    auto* item = new QStandardItem(QLocale().toString(value, 'f', decimals));
-    item->setData(value, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
-
-QStandardItem* text(const QString& value)
-{
-    auto* item = new QStandardItem(value);
-    item->setData(value, Qt::UserRole);
-    item->setToolTip(value);
-    return item;
-}
 
 QString tflops(double flopsPerSecond)
 {
@@ -46,32 +28,11 @@ RooflinePage::RooflinePage(QWidget* parent)
     : QWidget(parent)
     , m_marks(new QStandardItemModel(this))
 {
-    m_summary = new QLabel;
-    m_summary->setObjectName(QStringLiteral("rooflineSummary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_chart = new ChartView;
-    m_chart->setObjectName(QStringLiteral("rooflineChart"));
-    m_chart->setAccessibleName(tr("Roofline"));
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(m_marks);
-    proxy->setSortRole(Qt::UserRole);
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("rooflineTable"));
-    m_table->setAccessibleName(tr("Operator problems on the roofline"));
-    m_table->setModel(proxy);
-    m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->setVisible(false);
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_chart);
-    split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_summary);
-    layout->addWidget(split, 1);
+    const ChartTablePage parts = buildChartTablePage(
+        this, m_marks, { QStringLiteral("roofline"), tr("Roofline"), tr("Operator problems on the roofline"), 3, 2 });
+    m_summary = parts.summary;
+    m_chart = parts.chart;
+    m_table = parts.table;
     show({});
 }
 
@@ -101,12 +62,13 @@ void RooflinePage::show(const TraceSelection& selection)
     for (const auto& m : roof.marks) {
         const std::string precision = m.precision ? m.precision->key() : std::string();
         const double attainable = roof.attainableFlops(m.intensity(), precision);
-        QList<QStandardItem*> row { text(QString::fromStdString(m.op)), text(QString::fromStdString(m.shapes)),
-            text(m.precision ? QString::fromStdString(m.precision->label()) : tr("–")),
-            number(static_cast<double>(m.calls), 0), number(static_cast<double>(m.ns) / 1e6, 3),
-            number(m.tflops(), m.tflops() < 10 ? 2 : 1), number(m.intensity(), 1),
-            attainable > 0 ? number(100 * m.tflops() * 1e12 / attainable, 1) : text(tr("–")),
-            text(QString::fromStdString(m.kernel)) };
+        QList<QStandardItem*> row { sortableText(QString::fromStdString(m.op)),
+            sortableText(QString::fromStdString(m.shapes)),
+            sortableText(m.precision ? QString::fromStdString(m.precision->label()) : tr("–")),
+            sortableNumber(static_cast<double>(m.calls), 0), sortableNumber(static_cast<double>(m.ns) / 1e6, 3),
+            sortableNumber(m.tflops(), m.tflops() < 10 ? 2 : 1), sortableNumber(m.intensity(), 1),
+            attainable > 0 ? sortableNumber(100 * m.tflops() * 1e12 / attainable, 1) : sortableText(tr("–")),
+            sortableText(QString::fromStdString(m.kernel)) };
         for (auto* item : row)
             item->setEditable(false);
         m_marks->appendRow(row);

@@ -14,6 +14,7 @@
 #include "core/trace/cross_rank.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/trace/chart_table_page.h"
 #include "widgets/trace/step_time_box_plot.h"
 #include "widgets/trace/trace_charts.h"
 
@@ -23,15 +24,6 @@ namespace {
 
 constexpr int kMostCollectiveRows = 1000; // the longest waits; a run of thousands of calls would drown them
 constexpr int kMostRankCategories = 32; // rank labels on the wait chart's axis beyond this crowd: numbers instead
-
-QStandardItem* number(double value, int decimals)
-{
-    auto* item = new QStandardItem(QLocale().toString(value, 'f', decimals));
-    item->setData(value, Qt::UserRole);
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    item->setEditable(false);
-    return item;
-}
 
 } // namespace
 
@@ -157,8 +149,8 @@ void StragglerView::setRun(const trace::RunAnalysis& run)
         auto* slowest = new QStandardItem(tr("rank %1").arg(c.slowestRank));
         slowest->setData(c.slowestRank, Qt::UserRole);
         slowest->setEditable(false);
-        m_collectives->appendRow({ number(static_cast<double>(c.index), 0), category, slowest,
-            number(c.maxWaitSeconds * 1e3, 3), number(c.meanWaitSeconds * 1e3, 3) });
+        m_collectives->appendRow({ sortableNumber(static_cast<double>(c.index), 0), category, slowest,
+            sortableNumber(c.maxWaitSeconds * 1e3, 3), sortableNumber(c.meanWaitSeconds * 1e3, 3) });
     }
     m_collectiveView->sortByColumn(3, Qt::DescendingOrder);
 }
