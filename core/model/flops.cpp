@@ -1,11 +1,11 @@
 #include "core/model/flops.h"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "core/errors.h"
 #include "core/model/param_count.h"
+#include "core/text.h"
 
 namespace mfu {
 
@@ -105,8 +105,7 @@ ForwardComponents forwardComponents(const ModelSpec& m, int64_t seqLen)
     return forwardComponents(m, std::span<const AttentionDocument>(&whole, 1));
 }
 
-ForwardComponents layerRunForward(
-    const ModelSpec& m, const LayerRun& run, std::span<const AttentionDocument> documents)
+ForwardComponents layerRunForward(const ModelSpec& m, const LayerRun& run, std::span<const AttentionDocument> documents)
 {
     ForwardComponents f;
     if (m.isBare())
@@ -189,9 +188,8 @@ ForwardComponents layerRunForward(
         break;
     case TokenMixer::SparseAttention: {
         // The indexer scores every earlier key; the attention then runs over its top-k (the span below).
-        const auto ix = [&](double keys) {
-            return sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, keys);
-        };
+        const auto ix
+            = [&](double keys) { return sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, keys); };
         f.qkvProjection += n * (qkvPerLayer + ix(S).inputProjection);
         f.outputProjection += n * outputPerLayer;
         f.mixerCore += n * ix(S).core;
@@ -334,8 +332,7 @@ std::string_view activationCheckpointingKey(ActivationCheckpointing ac)
 
 std::optional<ActivationCheckpointing> activationCheckpointingFromKey(std::string_view key)
 {
-    std::string k(key);
-    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string k = asciiLowered(key);
     if (k == "none" || k == "off")
         return ActivationCheckpointing::None;
     if (k == "selective" || k == "sac" || k == "op")

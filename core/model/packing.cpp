@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/text.h"
 
 namespace mfu {
 
@@ -246,9 +247,7 @@ std::string_view packedAttentionKey(PackedAttention a)
 
 bool packedAttentionFromKey(std::string_view key, PackedAttention& out)
 {
-    std::string k(key);
-    for (char& c : k)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
+    const std::string k = asciiLowered(key);
     if (k == "document" || k == "per_document" || k == "varlen" || k == "document_mask") {
         out = PackedAttention::PerDocument;
         return true;
