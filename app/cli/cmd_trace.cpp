@@ -141,8 +141,14 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
             m["warning"] = *warning;
         j["measured_mfu"] = m;
     }
-    const auto traceMfu = trace::runTraceMfu(run, known.hardware);
+    const trace::RunTraceMfu runTraceMfu = trace::traceMfuOfRun(run, known.hardware);
+    const auto& traceMfu = runTraceMfu.mfu;
     j["trace_mfu"] = traceMfu ? nlohmann::json(*traceMfu) : nlohmann::json(nullptr);
+    j["trace_mfu_note"] = runTraceMfu.note;
+    j["trace_mfu_lower_bound"] = runTraceMfu.lowerBound;
+    j["trace_mfu_unattributed_share"] = runTraceMfu.unattributedShare;
+    if (runTraceMfu.abovePeak)
+        j["trace_mfu_above_peak"] = *runTraceMfu.abovePeak;
     if (traceMfu && overall) {
         const trace::MfuCrossCheck check = trace::crossCheckMfu(run, *traceMfu, overall->mfu);
         j["mfu_check"] = { { "trace_mfu", check.traceMfu }, { "measured_mfu", check.measuredMfu },
@@ -287,10 +293,18 @@ void printWork(const nlohmann::json& r)
                               QString::number(f["trace_mfu_s"].get<double>(), 'f', 6),
                               QString::fromStdString(f["trace_mfu_gpu"].get<std::string>()),
                               QString::fromStdString(formatNumber(f["trace_mfu_peak_tflops"].get<double>(), 1))));
+        else if (f.contains("trace_mfu_above_peak"))
+            printLine(QStringLiteral("  trace MFU: not shown (%1 of the peak is impossible: the steps found are "
+                                     "shorter than the work they launched, or the trace's GPU is not the one named)")
+                          .arg(QString::fromStdString(formatPercent(f["trace_mfu_above_peak"].get<double>()))));
         else
             printLine(QStringLiteral("  trace MFU: not available (%1)")
                           .arg(f["trace_mfu_gpu"].is_null() ? QStringLiteral("the trace names no GPU a preset matches")
                                                             : QStringLiteral("no matrix FLOPs in the analysed steps")));
+        if (const double share = f["trace_mfu_unattributed_share"].get<double>(); share > trace::kUnattributedTolerance)
+            printLine(QStringLiteral("  %1 of the GEMM and attention kernel time has no operator shapes (CUDA graph "
+                                     "replays record none): the trace MFU leaves it out and is a lower bound")
+                          .arg(QString::fromStdString(formatPercent(share))));
     }
     const auto& p = r["critical_path"];
     if (!p["steps"].empty()) {
@@ -327,6 +341,9 @@ void printSummary(const nlohmann::json& run, const char* title)
             r["rank"].get<int>(), r["gpu_name"].is_null() ? "GPU unknown" : r["gpu_name"].get<std::string>().c_str(),
             r["steps"].size(), r["mean_step_s"].get<double>(), r["busy_s"].get<double>(), r["idle_s"].get<double>(),
             static_cast<long long>(r["kernel_count"].get<int64_t>())));
+        printLine(QString::fromStdString("  steps: " + r["step_selection"].get<std::string>()));
+        if (!r["step_timing_note"].is_null())
+            printLine(QString::fromStdString("  " + r["step_timing_note"].get<std::string>()));
         if (r.contains("warnings"))
             for (const auto& w : r["warnings"])
                 printLine(QString::fromStdString("  warning: " + w.get<std::string>()));
@@ -454,6 +471,7 @@ int runTrace(const QStringList& args)
                 100.0 * out["measured_mfu"]["mfu"].get<double>(),
                 out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),
                 out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>()));
+        printLine(QString::fromStdString("trace MFU: " + out["trace_mfu_note"].get<std::string>()));
         if (out.contains("mfu_check")) {
             printLine(QString::fromStdString(out["mfu_check"]["summary"].get<std::string>()));
             for (const auto& why : out["mfu_check"]["explanations"])

@@ -46,6 +46,7 @@ struct TraceFigures {
     // The trace's own MFU from its operators' recorded shapes (core/trace/trace_mfu.h), mean over ranks, and its check
     // against the measured one.
     std::optional<double> traceMfu;
+    std::string traceMfuNote; // what the trace MFU counts, or why there is none (trace::traceMfuOfRun)
     std::optional<trace::MfuCrossCheck> mfuCheck;
     std::vector<HardwareSpec> knownHardware; // what the traces' GPU names were matched against
     // The run the document compares against (baseline_trace_paths), when its files are there.

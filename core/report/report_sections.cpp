@@ -102,7 +102,9 @@ TraceFigures traceFigures(
             out.measuredNote = e.what();
         }
     }
-    out.traceMfu = trace::runTraceMfu(out.run, out.knownHardware);
+    const trace::RunTraceMfu traceMfu = trace::traceMfuOfRun(out.run, out.knownHardware);
+    out.traceMfu = traceMfu.mfu;
+    out.traceMfuNote = traceMfu.note;
     if (out.traceMfu && out.measured && out.measuredNote.empty())
         out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, out.measured->mfu);
     std::vector<std::filesystem::path> baseline;
@@ -136,7 +138,11 @@ ReportSection traceSection(const TraceFigures& f)
         std::to_string(f.run.ranks.size()) + (f.run.ranks.size() == 1 ? " rank" : " ranks"),
         std::to_string(steps) + (steps == 1 ? " step" : " steps") + " from "
             + std::string(trace::stepSourceLabel(first.stepSource)) + (first.gpuName ? ", " + *first.gpuName : "") });
-    out.rows.push_back({ "Step time", formatMilliseconds(f.run.meanStepSeconds), "mean over ranks" });
+    out.rows.push_back({ "Steps", std::to_string(first.steps.size()), first.stepSelection });
+    out.rows.push_back({ "Step time", formatMilliseconds(f.run.meanStepSeconds),
+        f.run.ranks.size() == 1 ? "the loop's step, as the trace's steps give it" : "mean over ranks" });
+    if (const std::string note = trace::stepTimingNote(first); !note.empty())
+        out.rows.push_back({ "GPU per step", formatMilliseconds(first.meanGpuWorkSeconds), note });
     out.rows.push_back({ "Busy", share(b, b.busyNs), "of the step windows: GPU running anything" });
     out.rows.push_back({ "Idle", share(b, b.idleNs()),
         formatNumber(static_cast<double>(b.idleGapCount), 0) + (b.idleGapCount == 1 ? " gap" : " gaps")
@@ -148,10 +154,12 @@ ReportSection traceSection(const TraceFigures& f)
     out.rows.push_back({ "Communication", share(b, b.commNs),
         formatPercent(b.commOverlapFraction()) + " of it overlapped with compute; exposed "
             + share(b, b.exposedCommNs()) });
-    if (f.traceMfu)
-        out.rows.push_back({ "MFU from the trace alone", formatPercent(*f.traceMfu),
-            "the FLOPs its operators' recorded shapes give over the analysed steps, against the trace GPU's dense "
-            "peak at their precision; no model needed" });
+    if (!f.traceMfuNote.empty())
+        out.rows.push_back({ "MFU from the trace alone", f.traceMfu ? formatPercent(*f.traceMfu) : "-",
+            f.traceMfuNote
+                + (f.traceMfu ? "; the FLOPs its operators' recorded shapes give over the analysed steps, against "
+                                "the trace GPU's dense peak at their precision"
+                              : "") });
     if (f.mfuCheck) {
         out.rows.push_back({ "Trace vs model", f.mfuCheck->agrees ? "agree" : "disagree", f.mfuCheck->summary });
         for (const auto& why : f.mfuCheck->explanations)

@@ -116,12 +116,14 @@ std::optional<ReportSection> baselineComparisonSection(const TraceFigures& f)
                                         : "the same",
         trace::comparisonVerdict(c) });
     for (const auto& row : c.categories)
-        if (std::abs(row.deltaShare()) >= 0.005)
+        if (std::abs(row.deltaShare()) >= 0.005 || std::abs(row.deltaSecondsPerStep()) >= trace::kPerStepChangeSeconds)
             out.rows.push_back(
                 { row.key == "idle" ? std::string("Idle")
                                     : std::string(trace::categoryLabel(*trace::categoryFromKey(row.key))),
                     (row.deltaShare() >= 0 ? "+" : "") + formatNumber(row.deltaShare() * 100, 1) + " pp",
-                    formatPercent(row.baselineShare) + " -> " + formatPercent(row.optimisedShare) + " of the step" });
+                    formatPercent(row.baselineShare) + " -> " + formatPercent(row.optimisedShare) + " of the step; "
+                        + formatMilliseconds(std::abs(row.deltaSecondsPerStep())) + " per step "
+                        + (row.deltaSecondsPerStep() <= 0 ? "less" : "more") });
     const auto kernels = trace::kernelDiff(*f.baseline, f.run);
     constexpr size_t kShown = 5;
     for (size_t i = 0; i < kernels.size() && i < kShown; ++i) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/trace/hta_span.h"
 
 namespace mfu::trace {
@@ -91,15 +92,23 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     r.worldSize = t.worldSize;
     r.stepSource = plan.source;
     r.droppedLastStep = plan.droppedLastStep;
+    r.stepSelection = plan.selection;
+    r.gpuStepAnnotations = plan.gpuAnnotations;
     r.warnings = t.warnings;
-    double sum = 0;
+    r.warnings.insert(r.warnings.end(), plan.warnings.begin(), plan.warnings.end());
+    double sum = 0, work = 0, busy = 0;
     for (size_t s = 0; s < plan.steps.size(); ++s) {
         r.steps.push_back({ plan.steps[s], t.timeOriginNs + plan.steps[s].annotationStartNs, perStep[s] });
         r.total += perStep[s];
         sum += static_cast<double>(plan.steps[s].annotationDurationNs()) / 1e9;
+        work += static_cast<double>(plan.steps[s].workDurationNs()) / 1e9;
+        busy += static_cast<double>(perStep[s].busyNs) / 1e9;
     }
     if (!r.steps.empty()) {
-        r.meanStepSeconds = sum / static_cast<double>(r.steps.size());
+        const auto n = static_cast<double>(r.steps.size());
+        r.meanStepSeconds = sum / n;
+        r.meanGpuWorkSeconds = work / n;
+        r.meanGpuBusySeconds = busy / n;
         double var = 0;
         for (const auto& s : r.steps) {
             const double d = static_cast<double>(s.step.annotationDurationNs()) / 1e9 - r.meanStepSeconds;
@@ -123,6 +132,24 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     if (t.activities.empty())
         r.warnings.push_back("no GPU activity (kernels, memcpy, memset) in this trace");
     return r;
+}
+
+std::string stepTimingNote(const RankAnalysis& r)
+{
+    if (r.steps.empty() || !(r.meanStepSeconds > 0) || r.stepSource != StepSource::CpuAnnotation)
+        return {};
+    const double relative = (r.meanGpuWorkSeconds - r.meanStepSeconds) / r.meanStepSeconds;
+    if (std::abs(relative) <= kStepTimingTolerance)
+        return {};
+    const std::string step = formatMilliseconds(r.meanStepSeconds);
+    const std::string gpu = formatMilliseconds(r.meanGpuWorkSeconds);
+    const std::string busy = formatMilliseconds(r.meanGpuBusySeconds);
+    if (relative > 0)
+        return "The GPU worked " + gpu + " per step on the work each step launched, longer than the loop's " + step
+            + " step: the host ran ahead and queued work, so a step's kernels ran into the next step's time (GPU busy "
+            + busy + " per step).";
+    return "The GPU worked " + gpu + " per step (busy " + busy + ") within the loop's " + step
+        + " step: for the rest it waited on the host (data loading, launches, synchronisation).";
 }
 
 int64_t RankAnalysis::stepWindowsNs() const

@@ -47,6 +47,8 @@ struct RankAnalysis {
     std::optional<int> worldSize;
     StepSource stepSource = StepSource::WholeTrace;
     bool droppedLastStep = false;
+    std::string stepSelection; // which steps are analysed and why (StepPlan::selection)
+    GpuStepAnnotations gpuStepAnnotations = GpuStepAnnotations::None;
     std::vector<StepFigures> steps;
     Breakdown total; // sum over the analysed steps
     std::vector<KernelStat> topKernels; // by total time, longest first
@@ -54,6 +56,8 @@ struct RankAnalysis {
     std::vector<CollectiveCall> collectives; // communication kernels of the analysed steps, by start
     double meanStepSeconds = 0; // annotation durations of the analysed steps
     double stepSpreadSeconds = 0; // population standard deviation of the same
+    double meanGpuWorkSeconds = 0; // the analysed steps' GPU work windows (first to last activity each launched)
+    double meanGpuBusySeconds = 0; // busy time (union of activities) of the analysed steps' GPU windows
     OpFlops opFlops; // FLOPs and bytes from the recorded shapes (trace_flops.h)
     CriticalPath criticalPath; // per analysed step (critical_path.h)
     std::vector<std::string> warnings;
@@ -72,6 +76,13 @@ struct AnalysisOptions {
     SpanDefinition span = SpanDefinition::Steps; // of the rank's totals; steps[] are always the step windows
     size_t topKernelCount = 20;
 };
+
+// When the GPU's time per step differs from the CPU step by more than kStepTimingTolerance, what that means, in one
+// sentence naming both figures: the GPU worked longer than the loop's step (the host ran ahead and queued work), or
+// it worked for less (it waited on the host for the rest: data loading, launches, synchronisation). Empty when they
+// agree or the rank has no step.
+inline constexpr double kStepTimingTolerance = 0.03;
+std::string stepTimingNote(const RankAnalysis& rank);
 
 // Classifies the timeline's activities with the rules and computes every figure.
 RankAnalysis analyzeRank(Timeline& timeline, const KernelRules& rules, const AnalysisOptions& options = {});

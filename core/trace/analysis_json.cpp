@@ -43,6 +43,12 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
     j["kernel_count"] = b.kernelCount;
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
+    j["step_selection"] = r.stepSelection;
+    j["gpu_step_annotations"] = std::string(gpuStepAnnotationsKey(r.gpuStepAnnotations));
+    nlohmann::json analysed = nlohmann::json::array();
+    for (const auto& s : r.steps)
+        analysed.push_back(s.step.number);
+    j["analysed_steps"] = analysed;
     const std::optional<HardwareSpec> gpu = traceHardware(r, gpus.hardware);
     nlohmann::json steps = nlohmann::json::array();
     for (size_t i = 0; i < r.steps.size(); ++i) {
@@ -50,13 +56,18 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
         const auto stepMfu = gpu ? stepTraceMfu(r, i, *gpu) : std::nullopt;
         steps.push_back({ { "step", s.step.number }, { "start_ns", s.startNsAbsolute },
             { "duration_s", seconds(s.step.annotationDurationNs()) },
-            { "gpu_window_s", seconds(s.step.windowDurationNs()) }, { "busy_s", seconds(s.breakdown.busyNs) },
+            { "gpu_window_s", seconds(s.step.windowDurationNs()) },
+            { "gpu_work_window_s", seconds(s.step.workDurationNs()) }, { "busy_s", seconds(s.breakdown.busyNs) },
             { "kernel_count", s.breakdown.kernelCount },
             { "trace_mfu", stepMfu ? nlohmann::json(stepMfu->mfu) : nlohmann::json(nullptr) } });
     }
     j["steps"] = steps;
     j["mean_step_s"] = r.meanStepSeconds;
     j["step_spread_s"] = r.stepSpreadSeconds;
+    j["mean_gpu_work_s"] = r.meanGpuWorkSeconds;
+    j["mean_gpu_busy_s"] = r.meanGpuBusySeconds;
+    const std::string timing = stepTimingNote(r);
+    j["step_timing_note"] = timing.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing);
     j["span_s"] = seconds(b.spanNs);
     j["busy_s"] = seconds(b.busyNs);
     j["idle_s"] = seconds(b.idleNs());

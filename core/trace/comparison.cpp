@@ -1,5 +1,6 @@
 #include "core/trace/comparison.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/number_format.h"
@@ -83,6 +84,31 @@ std::string RunComparison::faster() const
     return speedup > 1 ? "optimised" : "baseline";
 }
 
+std::string perStepChanges(const RunComparison& c, size_t maxCategories)
+{
+    std::vector<const CategoryComparison*> rows;
+    for (const auto& row : c.categories)
+        if (std::abs(row.deltaSecondsPerStep()) >= kPerStepChangeSeconds)
+            rows.push_back(&row);
+    if (rows.empty() || !(c.baselineStepSeconds > 0) || !(c.optimisedStepSeconds > 0))
+        return {};
+    std::sort(rows.begin(), rows.end(), [](const CategoryComparison* a, const CategoryComparison* b) {
+        return std::abs(a->deltaSecondsPerStep()) > std::abs(b->deltaSecondsPerStep());
+    });
+    if (rows.size() > maxCategories)
+        rows.resize(maxCategories);
+    const double stepDelta = c.optimisedStepSeconds - c.baselineStepSeconds;
+    std::string s = "Per step this run " + std::string(stepDelta <= 0 ? "saves " : "spends ")
+        + milliseconds(std::abs(stepDelta)) + (stepDelta <= 0 ? "" : " more") + "; by category (GPU time): ";
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const double d = rows[i]->deltaSecondsPerStep();
+        const auto category = categoryFromKey(rows[i]->key);
+        s += (i > 0 ? ", " : "") + std::string(category ? categoryLabel(*category) : "idle") + " "
+            + milliseconds(std::abs(d)) + (d < 0 ? " less" : " more");
+    }
+    return s + ".";
+}
+
 std::string comparisonVerdict(const RunComparison& c)
 {
     const std::string who = c.faster();
@@ -96,6 +122,9 @@ std::string comparisonVerdict(const RunComparison& c)
         s = "This run is " + formatNumber(who == "optimised" ? c.speedup : 1 / c.speedup, 2) + "x "
             + (who == "optimised" ? "faster" : "slower") + " than the baseline: " + milliseconds(c.optimisedStepSeconds)
             + " against " + milliseconds(c.baselineStepSeconds) + " per step.";
+    const std::string changes = perStepChanges(c);
+    if (!changes.empty())
+        s += " " + changes;
     if (c.gpusDiffer())
         s += " They ran on different GPUs (baseline: " + *c.baselineGpu + ", this run: " + *c.optimisedGpu
             + "): the step times compare the hardware as much as the code.";

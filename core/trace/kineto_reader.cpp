@@ -309,7 +309,9 @@ private:
             m_in.skipValue();
             return;
         }
-        const bool op = e.cat == EventCat::CpuOp;
+        // An object's keys have no order: a file rewritten with sorted keys puts "args" before "cat" and "name",
+        // so an event whose category is not known yet may still be an operator.
+        const bool op = e.cat == EventCat::CpuOp || !e.catKnown;
         // Shapes are read for operators of a counted family, or when the name is not known yet (args first).
         const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None);
         const bool concrete = op && (!e.opKindKnown || needsConcreteInputs(e.opKind));

@@ -78,6 +78,14 @@ StepSource stepSourceFromKey(const std::string& key, const Reader& in)
     in.fail("step_source", "unknown step source '" + key + "'");
 }
 
+GpuStepAnnotations gpuStepAnnotationsFromKey(const std::string& key, const Reader& in)
+{
+    for (GpuStepAnnotations g : { GpuStepAnnotations::None, GpuStepAnnotations::Agree, GpuStepAnnotations::Partial })
+        if (gpuStepAnnotationsKey(g) == key)
+            return g;
+    in.fail("gpu_step_annotations", "unknown value '" + key + "'");
+}
+
 json optionsToJson(const AnalysisOptions& o)
 {
     return { { "tiny_kernel_ns", o.breakdown.tinyKernelNs }, { "idle_gap_ns", o.breakdown.idleGapNs },
@@ -98,14 +106,19 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
     j["world_size"] = r.worldSize ? json(*r.worldSize) : json(nullptr);
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
+    j["step_selection"] = r.stepSelection;
+    j["gpu_step_annotations"] = std::string(gpuStepAnnotationsKey(r.gpuStepAnnotations));
     j["mean_step_s"] = r.meanStepSeconds;
     j["step_spread_s"] = r.stepSpreadSeconds;
+    j["mean_gpu_work_s"] = r.meanGpuWorkSeconds;
+    j["mean_gpu_busy_s"] = r.meanGpuBusySeconds;
     json steps = json::array();
     for (const auto& s : r.steps)
         steps.push_back({ { "number", s.step.number }, { "annotation_start_ns", s.step.annotationStartNs },
             { "annotation_end_ns", s.step.annotationEndNs }, { "window_start_ns", s.step.windowStartNs },
-            { "window_end_ns", s.step.windowEndNs }, { "start_ns_absolute", s.startNsAbsolute },
-            { "breakdown", breakdownToJson(s.breakdown) } });
+            { "window_end_ns", s.step.windowEndNs }, { "activity_count", s.step.activityCount },
+            { "work_start_ns", s.step.workStartNs }, { "work_end_ns", s.step.workEndNs },
+            { "start_ns_absolute", s.startNsAbsolute }, { "breakdown", breakdownToJson(s.breakdown) } });
     j["steps"] = steps;
     j["total"] = breakdownToJson(r.total);
     json kernels = json::array();
@@ -128,7 +141,7 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     if (!j.is_object() || !j.contains("format") || j["format"] != kRankSummaryFormat)
         in.fail("format", "not an mfu-explorer trace summary (expected \"" + std::string(kRankSummaryFormat) + "\")");
     const int version = in.get<int>(j, "version");
-    if (version != kRankSummaryVersion && version != 1)
+    if (version < 1 || version > kRankSummaryVersion)
         in.fail("version",
             std::to_string(version) + " is not supported (this build reads versions 1 to "
                 + std::to_string(kRankSummaryVersion) + "; make the summaries again with this build)");
@@ -154,6 +167,15 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     r.droppedLastStep = in.get<bool>(j, "dropped_last_step");
     r.meanStepSeconds = in.get<double>(j, "mean_step_s");
     r.stepSpreadSeconds = in.get<double>(j, "step_spread_s");
+    if (version >= 3) {
+        r.stepSelection = in.get<std::string>(j, "step_selection");
+        r.gpuStepAnnotations = gpuStepAnnotationsFromKey(in.get<std::string>(j, "gpu_step_annotations"), in);
+        r.meanGpuWorkSeconds = in.get<double>(j, "mean_gpu_work_s");
+        r.meanGpuBusySeconds = in.get<double>(j, "mean_gpu_busy_s");
+    } else {
+        r.stepSelection = "a summary of version " + std::to_string(version)
+            + ", made before steps followed the CPU ProfilerStep annotations: make it again with this build";
+    }
     for (const json& s : in.array(j, "steps")) {
         StepFigures f;
         f.step.number = in.get<int64_t>(s, "number");
@@ -161,6 +183,11 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         f.step.annotationEndNs = in.get<int64_t>(s, "annotation_end_ns");
         f.step.windowStartNs = in.get<int64_t>(s, "window_start_ns");
         f.step.windowEndNs = in.get<int64_t>(s, "window_end_ns");
+        if (version >= 3) {
+            f.step.activityCount = in.get<int64_t>(s, "activity_count");
+            f.step.workStartNs = in.get<int64_t>(s, "work_start_ns");
+            f.step.workEndNs = in.get<int64_t>(s, "work_end_ns");
+        }
         f.startNsAbsolute = in.get<int64_t>(s, "start_ns_absolute");
         f.breakdown = breakdownFromJson(in.at(s, "breakdown"), in);
         r.steps.push_back(f);

@@ -6,12 +6,15 @@
 //
 // File: { "format": "mfu-explorer-trace-summary", "version": 1, "options": {tiny_kernel_ns, idle_gap_ns,
 //   top_kernel_count, span}, "rank": int|null (null: not in the trace; merge numbers it by position), "source_file",
-//   "gpu_name", "world_size", "step_source", "dropped_last_step", "mean_step_s", "step_spread_s",
-//   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, start_ns_absolute,
-//   breakdown}], "total": breakdown, "kernels": [{name, category, count, total_ns, max_ns, share}],
-//   "collectives": [[category, start_ns_absolute, duration_ns]], "work": {op_flops, critical_path}
-//   (rank_summary_work.h; version 2), "warnings" }
-// Version 1 (without "work") is still read: its ranks have no figures from shapes and no critical path.
+//   "gpu_name", "world_size", "step_source", "dropped_last_step", "step_selection", "gpu_step_annotations",
+//   "mean_step_s", "step_spread_s", "mean_gpu_work_s", "mean_gpu_busy_s",
+//   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, activity_count,
+//   work_start_ns, work_end_ns, start_ns_absolute, breakdown}], "total": breakdown, "kernels": [{name, category, count,
+//   total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns]], "work": {op_flops,
+//   critical_path} (rank_summary_work.h; version 2), "warnings" }
+// Version 3 adds the step selection and each step's GPU work window (steps follow the CPU ProfilerStep annotations).
+// Versions 1 and 2 are still read: version 1 has no figures from shapes and no critical path, neither has the GPU
+// work windows, and their steps may be the GPU-side annotations that PyTorch 2.11 writes over a fraction of a step.
 // Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).
 #include <filesystem>
 #include <string>
@@ -26,7 +29,7 @@
 namespace mfu::trace {
 
 inline constexpr std::string_view kRankSummaryFormat = "mfu-explorer-trace-summary";
-inline constexpr int kRankSummaryVersion = 2;
+inline constexpr int kRankSummaryVersion = 3;
 
 nlohmann::json rankSummaryToJson(const RankAnalysis& rank, const AnalysisOptions& options);
 // Throws InputError "<fileName>: <key>: <what>" for a wrong format, version or key.

@@ -101,6 +101,7 @@ json opFlopsToSummary(const OpFlops& f)
         { "ops_without_shapes", f.opsWithoutShapes }, { "ops_without_kernels", f.opsWithoutKernels },
         { "backward", f.backward }, { "by_precision", flopsToJson(f.byPrecision) },
         { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps }, { "outside_steps_flops", f.outsideStepsFlops },
+        { "matrix_kernel_ns", f.matrixKernelNs }, { "unattributed_matrix_ns", f.unattributedMatrixNs },
         { "categories", categories }, { "kernels", kernels }, { "problems", problems } };
 }
 
@@ -131,6 +132,10 @@ OpFlops opFlopsFromSummary(const json& j, const Reader& in)
     for (const json& s : in.array(j, "per_step"))
         f.perStep.push_back(flopsFromJson(s, in));
     f.outsideStepsFlops = in.get<double>(j, "outside_steps_flops");
+    if (j.contains("matrix_kernel_ns")) { // version 3 on
+        f.matrixKernelNs = in.get<int64_t>(j, "matrix_kernel_ns");
+        f.unattributedMatrixNs = in.get<int64_t>(j, "unattributed_matrix_ns");
+    }
     for (const json& c : in.array(j, "categories"))
         f.categories.push_back(kernelWorkFromJson(c, in));
     for (const json& k : in.array(j, "kernels"))

@@ -49,26 +49,88 @@ bool profilerStepNumber(std::string_view name, int64_t& number)
     return ec == std::errc() && ptr == end && begin != end;
 }
 
+std::string_view gpuStepAnnotationsKey(GpuStepAnnotations g)
+{
+    switch (g) {
+    case GpuStepAnnotations::None:
+        return "none";
+    case GpuStepAnnotations::Agree:
+        return "agree";
+    case GpuStepAnnotations::Partial:
+        return "partial";
+    }
+    return "none";
+}
+
 namespace {
 
-std::vector<Step> stepAnnotations(const Timeline& t, bool onGpu)
+std::string stepName(int64_t n)
+{
+    return "ProfilerStep#" + std::to_string(n);
+}
+
+// Every ProfilerStep#N annotation on one side (CPU thread or GPU stream), sorted by start, the longer first.
+std::vector<Step> rawStepAnnotations(const Timeline& t, bool onGpu)
 {
     std::vector<Step> steps;
     for (const Annotation& a : t.annotations) {
         int64_t n = 0;
-        if (a.onGpu != onGpu || !profilerStepNumber(t.names.name(a.name), n))
-            continue;
-        // A step annotated twice (several GPU streams carry the same ProfilerStep): keep the widest.
-        auto same = std::find_if(steps.begin(), steps.end(), [n](const Step& s) { return s.number == n; });
-        if (same != steps.end()) {
-            same->annotationStartNs = std::min(same->annotationStartNs, a.startNs);
-            same->annotationEndNs = std::max(same->annotationEndNs, a.endNs);
+        if (a.onGpu == onGpu && profilerStepNumber(t.names.name(a.name), n))
+            steps.push_back({ n, a.startNs, a.endNs, 0, 0 });
+    }
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+        return a.annotationStartNs != b.annotationStartNs ? a.annotationStartNs < b.annotationStartNs
+                                                          : a.annotationEndNs > b.annotationEndNs;
+    });
+    return steps;
+}
+
+// GPU annotations: several streams carry the same ProfilerStep; keep the widest range of each number.
+std::vector<Step> gpuStepAnnotations(const Timeline& t)
+{
+    std::vector<Step> steps;
+    for (const Step& a : rawStepAnnotations(t, true)) {
+        auto same = std::find_if(steps.begin(), steps.end(), [&a](const Step& s) { return s.number == a.number; });
+        if (same == steps.end()) {
+            steps.push_back(a);
             continue;
         }
-        steps.push_back({ n, a.startNs, a.endNs, 0, 0 });
+        same->annotationStartNs = std::min(same->annotationStartNs, a.annotationStartNs);
+        same->annotationEndNs = std::max(same->annotationEndNs, a.annotationEndNs);
     }
     std::sort(steps.begin(), steps.end(),
         [](const Step& a, const Step& b) { return a.annotationStartNs < b.annotationStartNs; });
+    return steps;
+}
+
+// CPU annotations as disjoint steps in time order. A loop has one step at a time: a number seen before is left
+// out, an annotation inside the previous one is left out, and one that overlaps the next ends where the next
+// begins; each is said.
+std::vector<Step> cpuStepAnnotations(const Timeline& t, std::vector<std::string>& warnings)
+{
+    std::vector<Step> steps;
+    for (const Step& a : rawStepAnnotations(t, false)) {
+        const bool repeated
+            = std::any_of(steps.begin(), steps.end(), [&a](const Step& s) { return s.number == a.number; });
+        if (repeated) {
+            warnings.push_back(stepName(a.number)
+                + " is annotated more than once on the CPU at different times: the first is the step, the others "
+                  "are left out");
+            continue;
+        }
+        if (!steps.empty() && a.annotationStartNs < steps.back().annotationEndNs) {
+            Step& previous = steps.back();
+            if (a.annotationEndNs <= previous.annotationEndNs) {
+                warnings.push_back(stepName(a.number) + " lies inside " + stepName(previous.number)
+                    + " on the CPU: it is left out, its work counted in the outer step");
+                continue;
+            }
+            warnings.push_back(stepName(previous.number) + " and " + stepName(a.number)
+                + " overlap on the CPU: the first is taken to end where the second begins");
+            previous.annotationEndNs = a.annotationStartNs;
+        }
+        steps.push_back(a);
+    }
     return steps;
 }
 
@@ -97,17 +159,75 @@ void assignByStart(const Timeline& t, const std::vector<Step>& steps, StepPlan& 
     }
 }
 
-// As in HTA, with two or more steps the last is dropped: the profiler usually stops inside it.
-void keepSteps(std::vector<Step> steps, StepPlan& plan)
+// Each step's activities (by plan.activityStep): count, first start, last end.
+void measureStepWork(const Timeline& t, const std::vector<int>& activityStep, std::vector<Step>& steps)
 {
-    if (steps.size() >= 2) {
+    for (Step& s : steps) {
+        s.activityCount = 0;
+        s.workStartNs = std::numeric_limits<int64_t>::max();
+        s.workEndNs = std::numeric_limits<int64_t>::min();
+    }
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        if (activityStep[i] < 0)
+            continue;
+        Step& s = steps[static_cast<size_t>(activityStep[i])];
+        ++s.activityCount;
+        s.workStartNs = std::min(s.workStartNs, t.activities[i].startNs);
+        s.workEndNs = std::max(s.workEndNs, t.activities[i].endNs);
+    }
+    for (Step& s : steps)
+        if (s.activityCount == 0)
+            s.workStartNs = s.workEndNs = s.windowStartNs;
+}
+
+// Why the last of two or more steps is incomplete, or "" when nothing in the trace says so: it launched fewer
+// activities than 90% of the median of the steps before it (the profiler stopped inside it; a
+// training loop launches the same work every step).
+std::string incompleteLastStep(const std::vector<Step>& steps)
+{
+    if (steps.size() < 2)
+        return {};
+    const Step& last = steps.back();
+    std::vector<int64_t> counts;
+    for (size_t i = 0; i + 1 < steps.size(); ++i)
+        counts.push_back(steps[i].activityCount);
+    std::nth_element(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(counts.size() / 2), counts.end());
+    const int64_t median = counts[counts.size() / 2];
+    if (median == 0 || static_cast<double>(last.activityCount) >= 0.9 * static_cast<double>(median))
+        return {};
+    if (last.activityCount == 0)
+        return stepName(last.number) + " launched no GPU work";
+    return stepName(last.number) + " has " + std::to_string(last.activityCount) + " GPU activities against a median of "
+        + std::to_string(median) + " in the steps before it";
+}
+
+std::string stepList(const std::vector<Step>& steps)
+{
+    if (steps.empty())
+        return "no step";
+    if (steps.size() == 1)
+        return stepName(steps.front().number);
+    return std::to_string(steps.size()) + " steps, " + stepName(steps.front().number) + " to "
+        + stepName(steps.back().number);
+}
+
+// Leaves the last step out when the trace shows it incomplete, and says which steps are analysed and why.
+void keepSteps(std::vector<Step> steps, std::string_view what, StepPlan& plan)
+{
+    const std::string incomplete = incompleteLastStep(steps);
+    std::string selection = std::string(what) + ": " + stepList(steps);
+    if (!incomplete.empty()) {
         steps.pop_back();
         plan.droppedLastStep = true;
         const int dropped = static_cast<int>(steps.size());
         for (int& s : plan.activityStep)
             if (s == dropped)
                 s = -1;
+        selection += "; the last is left out as incomplete (" + incomplete + ")";
+    } else if (steps.size() >= 2) {
+        selection += "; all complete (each launched at least 90% of the median GPU work)";
     }
+    plan.selection = std::move(selection);
     plan.steps = std::move(steps);
 }
 
@@ -141,58 +261,40 @@ StepPlan inferredPlan(const Timeline& t, const InferredSteps& inferred)
         s.annotationEndNs = s.windowEndNs;
     }
     assignByStart(t, steps, plan);
-    keepSteps(std::move(steps), plan);
+    measureStepWork(t, plan.activityStep, steps);
+    keepSteps(std::move(steps), "no ProfilerStep annotations; steps inferred from the recurring kernel sequence", plan);
     return plan;
 }
 
-} // namespace
-
-StepPlan planSteps(const Timeline& t)
+StepPlan wholeTracePlan(const Timeline& t)
 {
     StepPlan plan;
+    plan.source = StepSource::WholeTrace;
     plan.activityStep.assign(t.activities.size(), -1);
-    std::vector<Step> steps = stepAnnotations(t, true);
-    plan.source = StepSource::GpuAnnotation;
-    if (steps.empty()) {
-        steps = stepAnnotations(t, false);
-        plan.source = StepSource::CpuAnnotation;
-    }
-    if (steps.empty()) {
-        if (const auto inferred = inferSteps(t))
-            return inferredPlan(t, *inferred);
-        plan.source = StepSource::WholeTrace;
-        if (t.activities.empty())
-            return plan;
-        Step whole;
-        whole.annotationStartNs = whole.windowStartNs = t.activities.front().startNs;
-        int64_t end = whole.annotationStartNs;
-        for (const auto& a : t.activities)
-            end = std::max(end, a.endNs);
-        whole.annotationEndNs = whole.windowEndNs = end;
-        plan.steps.push_back(whole);
-        plan.activityStep.assign(t.activities.size(), 0);
+    plan.selection = "no ProfilerStep annotations and no recurring kernel sequence: the whole trace is one step";
+    if (t.activities.empty())
         return plan;
-    }
+    Step whole;
+    whole.annotationStartNs = whole.windowStartNs = t.activities.front().startNs;
+    int64_t end = whole.annotationStartNs;
+    for (const auto& a : t.activities)
+        end = std::max(end, a.endNs);
+    whole.annotationEndNs = whole.windowEndNs = end;
+    plan.activityStep.assign(t.activities.size(), 0);
+    std::vector<Step> steps { whole };
+    measureStepWork(t, plan.activityStep, steps);
+    plan.steps = std::move(steps);
+    return plan;
+}
 
-    // Assign each activity to a step (GPU annotations: by its start; CPU annotations: by its launch).
+// Windows tile: each starts at its first activity (its annotation start when it has none, or on the GPU stream)
+// and ends where the next begins; the last ends with its last activity or annotation.
+void tileWindows(std::vector<Step>& steps, const std::vector<int64_t>& firstStart, const std::vector<int64_t>& lastEnd,
+    bool gpuClock)
+{
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
-    std::vector<int64_t> firstStart(steps.size(), kNone);
-    std::vector<int64_t> lastEnd(steps.size(), std::numeric_limits<int64_t>::min());
-    for (size_t i = 0; i < t.activities.size(); ++i) {
-        const GpuActivity& a = t.activities[i];
-        const int64_t when = plan.source == StepSource::GpuAnnotation ? a.startNs : launchTime(t, a);
-        const int s = containingStep(steps, when);
-        plan.activityStep[i] = s;
-        if (s >= 0) {
-            firstStart[static_cast<size_t>(s)] = std::min(firstStart[static_cast<size_t>(s)], a.startNs);
-            lastEnd[static_cast<size_t>(s)] = std::max(lastEnd[static_cast<size_t>(s)], a.endNs);
-        }
-    }
-    // Windows tile: each starts at its first activity (its annotation start when it has none, or on the GPU
-    // stream) and ends where the next begins; the last ends with its last activity or annotation.
     for (size_t s = 0; s < steps.size(); ++s) {
-        int64_t start = plan.source == StepSource::GpuAnnotation || firstStart[s] == kNone ? steps[s].annotationStartNs
-                                                                                           : firstStart[s];
+        int64_t start = gpuClock || firstStart[s] == kNone ? steps[s].annotationStartNs : firstStart[s];
         if (s > 0)
             start = std::max(start, steps[s - 1].windowStartNs);
         steps[s].windowStartNs = start;
@@ -200,12 +302,79 @@ StepPlan planSteps(const Timeline& t)
     for (size_t s = 0; s + 1 < steps.size(); ++s)
         steps[s].windowEndNs = steps[s + 1].windowStartNs;
     Step& last = steps.back();
-    last.windowEndNs = std::max({ last.windowStartNs, lastEnd.back(),
-        plan.source == StepSource::GpuAnnotation ? last.annotationEndNs : last.windowStartNs });
+    last.windowEndNs
+        = std::max({ last.windowStartNs, lastEnd.back(), gpuClock ? last.annotationEndNs : last.windowStartNs });
+}
 
-    if (plan.source == StepSource::GpuAnnotation)
+// Whether the GPU-side annotations cover the GPU work of the steps of the same number.
+GpuStepAnnotations compareGpuAnnotations(const std::vector<Step>& gpu, const std::vector<Step>& steps)
+{
+    if (gpu.empty())
+        return GpuStepAnnotations::None;
+    for (const Step& s : steps) {
+        auto g = std::find_if(gpu.begin(), gpu.end(), [&s](const Step& a) { return a.number == s.number; });
+        if (g == gpu.end() || s.activityCount == 0)
+            continue;
+        const int64_t covered
+            = std::min(g->annotationEndNs, s.workEndNs) - std::max(g->annotationStartNs, s.workStartNs);
+        if (static_cast<double>(std::max<int64_t>(covered, 0)) < 0.9 * static_cast<double>(s.workDurationNs()))
+            return GpuStepAnnotations::Partial;
+    }
+    return GpuStepAnnotations::Agree;
+}
+
+StepPlan annotatedPlan(const Timeline& t, std::vector<Step> steps, StepSource source)
+{
+    StepPlan plan;
+    plan.source = source;
+    plan.activityStep.assign(t.activities.size(), -1);
+    const bool gpuClock = source == StepSource::GpuAnnotation;
+    constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
+    std::vector<int64_t> firstStart(steps.size(), kNone);
+    std::vector<int64_t> lastEnd(steps.size(), std::numeric_limits<int64_t>::min());
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        const GpuActivity& a = t.activities[i];
+        const int s = containingStep(steps, gpuClock ? a.startNs : launchTime(t, a));
+        plan.activityStep[i] = s;
+        if (s >= 0) {
+            firstStart[static_cast<size_t>(s)] = std::min(firstStart[static_cast<size_t>(s)], a.startNs);
+            lastEnd[static_cast<size_t>(s)] = std::max(lastEnd[static_cast<size_t>(s)], a.endNs);
+        }
+    }
+    tileWindows(steps, firstStart, lastEnd, gpuClock);
+    if (gpuClock)
         assignByStart(t, steps, plan);
-    keepSteps(std::move(steps), plan);
+    measureStepWork(t, plan.activityStep, steps);
+    plan.steps = std::move(steps);
+    return plan;
+}
+
+} // namespace
+
+StepPlan planSteps(const Timeline& t)
+{
+    std::vector<std::string> warnings;
+    std::vector<Step> cpu = cpuStepAnnotations(t, warnings);
+    const std::vector<Step> gpu = gpuStepAnnotations(t);
+    StepPlan plan;
+    if (!cpu.empty()) {
+        plan = annotatedPlan(t, std::move(cpu), StepSource::CpuAnnotation);
+        plan.gpuAnnotations = compareGpuAnnotations(gpu, plan.steps);
+        std::vector<Step> steps = std::move(plan.steps);
+        keepSteps(std::move(steps), "CPU ProfilerStep annotations, GPU work by the step that launched it", plan);
+        if (plan.gpuAnnotations == GpuStepAnnotations::Partial)
+            plan.selection += "; the GPU-side ProfilerStep annotations cover only part of their steps' GPU work "
+                              "and are not used";
+    } else if (!gpu.empty()) {
+        plan = annotatedPlan(t, gpu, StepSource::GpuAnnotation);
+        std::vector<Step> steps = std::move(plan.steps);
+        keepSteps(std::move(steps), "GPU ProfilerStep annotations (the trace has no CPU ones)", plan);
+    } else if (const auto inferred = inferSteps(t)) {
+        plan = inferredPlan(t, *inferred);
+    } else {
+        plan = wholeTracePlan(t);
+    }
+    plan.warnings = std::move(warnings);
     return plan;
 }
 

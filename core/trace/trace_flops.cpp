@@ -316,17 +316,37 @@ double totalFlops(const FlopsByPrecision& f)
     return sum;
 }
 
+namespace {
+
+// The GEMM and attention kernel time of the analysed steps, and how much of it got no model FLOPs.
+void tallyMatrixTime(const Timeline& t, const StepPlan& plan, const std::vector<double>* modelFlops, OpFlops& out)
+{
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        const GpuActivity& a = t.activities[i];
+        if (i >= plan.activityStep.size() || plan.activityStep[i] < 0 || !isMatrixKernel(a.category))
+            continue;
+        out.matrixKernelNs += a.durationNs();
+        if (!modelFlops || !((*modelFlops)[i] > 0))
+            out.unattributedMatrixNs += a.durationNs();
+    }
+}
+
+} // namespace
+
 OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems)
 {
     OpFlops out;
     out.recordsShapes = t.recordsShapes;
     out.perStep.resize(plan.steps.size());
-    if (t.cpuOps.empty())
+    if (t.cpuOps.empty()) {
+        tallyMatrixTime(t, plan, nullptr, out);
         return out;
+    }
     const OpTree tree(t);
     const std::vector<uint8_t> counted = decideCounted(t, tree.parent, out);
     const std::vector<int32_t> owner = ownersOf(t, tree, counted);
     const Attribution at = attribute(t, owner, counted, out);
+    tallyMatrixTime(t, plan, &at.modelFlops, out);
 
     // Per kernel name: a slot in `byKernel` (and its precisions), found through the name's id.
     std::vector<int32_t> slotOf(t.names.size(), -1);

@@ -88,6 +88,15 @@ struct OpFlops {
     FlopsByPrecision inSteps;
     std::vector<FlopsByPrecision> perStep; // per analysed step, same order as the plan's steps
     double outsideStepsFlops = 0; // model FLOPs of the whole file not in the analysed steps
+    // GEMM and attention kernel time in the analysed steps, and the part of it no counted operator's shapes reach
+    // (kernels a CUDA graph replays: their operators ran at capture and record nothing; operators without shapes).
+    int64_t matrixKernelNs = 0;
+    int64_t unattributedMatrixNs = 0;
+    double unattributedMatrixShare() const
+    {
+        return matrixKernelNs > 0 ? static_cast<double>(unattributedMatrixNs) / static_cast<double>(matrixKernelNs)
+                                  : 0.0;
+    }
     std::vector<KernelWork> categories; // per kernel category with attributed work (key in `name`)
     std::vector<KernelWork> kernels; // per kernel name with attributed work, most FLOPs first
     std::vector<OpProblem> problems; // roofline marks, longest first

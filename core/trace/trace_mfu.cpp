@@ -20,32 +20,93 @@ std::optional<HardwareSpec> traceHardware(const RankAnalysis& rank, const std::v
     return std::nullopt;
 }
 
-std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware)
+namespace {
+
+std::optional<TraceMfu> anyRankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware)
 {
     if (!rank.opFlops.recordsShapes)
         return std::nullopt;
     return traceMfu(rank.opFlops.inSteps, static_cast<double>(rank.stepWindowsNs()) / 1e9, hardware);
 }
 
+std::optional<TraceMfu> possible(std::optional<TraceMfu> m)
+{
+    return m && m->mfu <= 1.0 ? m : std::nullopt;
+}
+
+} // namespace
+
+std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware)
+{
+    return possible(anyRankTraceMfu(rank, hardware));
+}
+
+std::optional<double> traceMfuAbovePeak(const RankAnalysis& rank, const HardwareSpec& hardware)
+{
+    const auto m = anyRankTraceMfu(rank, hardware);
+    return m && m->mfu > 1.0 ? std::optional(m->mfu) : std::nullopt;
+}
+
 std::optional<TraceMfu> stepTraceMfu(const RankAnalysis& rank, size_t step, const HardwareSpec& hardware)
 {
     if (!rank.opFlops.recordsShapes || step >= rank.steps.size() || step >= rank.opFlops.perStep.size())
         return std::nullopt;
-    return traceMfu(
-        rank.opFlops.perStep[step], static_cast<double>(rank.steps[step].step.windowDurationNs()) / 1e9, hardware);
+    return possible(traceMfu(
+        rank.opFlops.perStep[step], static_cast<double>(rank.steps[step].step.windowDurationNs()) / 1e9, hardware));
+}
+
+RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec>& presets)
+{
+    RunTraceMfu out;
+    bool shapes = false, gpu = false;
+    int64_t matrixNs = 0, unattributedNs = 0;
+    double sum = 0, above = 0;
+    int n = 0, nAbove = 0;
+    for (const auto& r : run.ranks) {
+        shapes = shapes || r.opFlops.recordsShapes;
+        matrixNs += r.opFlops.matrixKernelNs;
+        unattributedNs += r.opFlops.unattributedMatrixNs;
+        const auto hw = traceHardware(r, presets);
+        gpu = gpu || hw.has_value();
+        const auto m = hw ? anyRankTraceMfu(r, *hw) : std::nullopt;
+        if (!m)
+            continue;
+        sum += m->mfu;
+        ++n;
+        if (m->mfu > 1.0) {
+            above += m->mfu;
+            ++nAbove;
+        }
+    }
+    out.unattributedShare = matrixNs > 0 ? static_cast<double>(unattributedNs) / static_cast<double>(matrixNs) : 0.0;
+    const std::string uncounted = formatPercent(out.unattributedShare)
+        + " of the GEMM and attention kernel time has no operator shapes (kernels a CUDA graph replays record none, "
+          "nor do operators profiled without shapes)";
+    if (!shapes) {
+        out.note = "not available: the trace records no operator shapes (profile with record_shapes=True)";
+    } else if (!gpu) {
+        out.note = "not available: the trace names no GPU a preset matches";
+    } else if (n == 0) {
+        out.note = out.unattributedShare > 1 - kUnattributedTolerance
+            ? "not available: " + uncounted + ", so no matrix FLOPs could be counted"
+            : "not available: the analysed steps hold no matrix work with recorded shapes";
+    } else if (nAbove > 0) {
+        out.abovePeak = above / nAbove;
+        out.note = "not shown: the operators' FLOPs over the analysed steps give " + formatPercent(*out.abovePeak)
+            + " of the GPU's peak, which is impossible: the steps found are shorter than the work they launched, or "
+              "the GPU the trace names is not the one it ran on";
+    } else {
+        out.mfu = sum / n;
+        out.lowerBound = out.unattributedShare > kUnattributedTolerance;
+        out.note = out.lowerBound ? "at least " + formatPercent(*out.mfu) + ": " + uncounted + ", and is not counted"
+                                  : formatPercent(*out.mfu) + " from the operators' recorded shapes, no model needed";
+    }
+    return out;
 }
 
 std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<HardwareSpec>& presets)
 {
-    double sum = 0;
-    int n = 0;
-    for (const auto& r : run.ranks)
-        if (const auto hw = traceHardware(r, presets))
-            if (const auto m = rankTraceMfu(r, *hw)) {
-                sum += m->mfu;
-                ++n;
-            }
-    return n > 0 ? std::optional(sum / n) : std::nullopt;
+    return traceMfuOfRun(run, presets).mfu;
 }
 
 MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu)
@@ -65,29 +126,45 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
         + "per step " + formatPercent(measuredMfu) + ": " + how;
     if (c.agrees)
         return c;
-    int64_t withoutShapes = 0;
+    // The trace's own reading first (its steps, its graphs, what it could not count), the user's inputs last.
+    int64_t withoutShapes = 0, matrixNs = 0, unattributedNs = 0;
     double flops = 0, outside = 0;
     bool backward = false;
+    std::string timing;
     for (const auto& r : run.ranks) {
         withoutShapes += r.opFlops.opsWithoutShapes;
         flops += r.opFlops.modelFlops();
         outside += r.opFlops.outsideStepsFlops;
         backward = backward || r.opFlops.backward;
+        matrixNs += r.opFlops.matrixKernelNs;
+        unattributedNs += r.opFlops.unattributedMatrixNs;
+        if (timing.empty())
+            timing = stepTimingNote(r);
     }
-    const double ratio = traceMfu > 0 ? measuredMfu / traceMfu : 0;
-    c.explanations.push_back("the scenario's model or tokens per step may not describe this trace: they give "
-        + formatNumber(ratio, 2) + "x the FLOPs per step that the trace's operators did");
-    if (!backward && ratio > 2)
-        c.explanations.push_back("the trace records no backward pass (inference, or a forward-only window) while the "
-                                 "scenario's FLOP/token counts training: forward and backward, 3x the forward");
+    if (run.ranks.size() == 1 && run.ranks.front().stepSource != StepSource::CpuAnnotation)
+        c.explanations.push_back("the steps are " + std::string(stepSourceLabel(run.ranks.front().stepSource))
+            + ", not the training loop's CPU ProfilerStep annotations: the step time may not be the loop's");
+    if (!timing.empty())
+        c.explanations.push_back("the GPU's time per step differs from the loop's: " + timing);
+    const double unattributed = matrixNs > 0 ? static_cast<double>(unattributedNs) / static_cast<double>(matrixNs) : 0;
+    if (unattributed > kUnattributedTolerance && c.relativeDifference > 0)
+        c.explanations.push_back(formatPercent(unattributed)
+            + " of the GEMM and attention kernel time has no operator shapes (kernels a CUDA graph replays record "
+              "none): the trace's figure leaves that work out");
     if (withoutShapes > 0 && c.relativeDifference > 0)
         c.explanations.push_back(formatNumber(static_cast<double>(withoutShapes))
             + " matrix operator(s) were recorded without shapes (or with shapes this count cannot read): their "
               "FLOPs are missing from the trace's figure");
     if (flops > 0 && outside / flops > 0.05)
         c.explanations.push_back(formatPercent(outside / flops)
-            + " of the operators' FLOPs ran outside the analysed steps (before the first, in the dropped last step, "
-              "or with no kernel found): work the step time does not include");
+            + " of the operators' FLOPs ran outside the analysed steps (before the first, in a step left out as "
+              "incomplete, or with no kernel found): work the step time does not include");
+    const double ratio = traceMfu > 0 ? measuredMfu / traceMfu : 0;
+    if (!backward && ratio > 2)
+        c.explanations.push_back("the trace records no backward pass (inference, or a forward-only window) while the "
+                                 "scenario's FLOP/token counts training: forward and backward, 3x the forward");
+    c.explanations.push_back("the scenario's model or tokens per step may not describe this trace: they give "
+        + formatNumber(ratio, 2) + "x the FLOPs per step that the trace's operators did");
     return c;
 }
 

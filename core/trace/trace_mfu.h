@@ -16,10 +16,28 @@ namespace mfu::trace {
 std::optional<HardwareSpec> traceHardware(const RankAnalysis& rank, const std::vector<HardwareSpec>& presets);
 
 // Over the rank's analysed steps (their GPU windows added up), and over one of them (index into rank.steps).
-// nullopt when the trace recorded no shapes, counted no model FLOPs in the steps, or the GPU has no peak.
+// nullopt when the trace recorded no shapes, counted no model FLOPs in the steps, the GPU has no peak, or the figure
+// would be above 100% (impossible: traceMfuAbovePeak says it).
 std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware);
 std::optional<TraceMfu> stepTraceMfu(const RankAnalysis& rank, size_t step, const HardwareSpec& hardware);
-// The mean over the ranks that have one (each rank on its own GPU); nullopt when none has.
+// The figure rankTraceMfu refuses because it is above 100%, or nullopt when there is none or it is possible.
+std::optional<double> traceMfuAbovePeak(const RankAnalysis& rank, const HardwareSpec& hardware);
+
+// Above this share of the GEMM and attention kernel time without operator shapes, the trace MFU is a lower bound.
+inline constexpr double kUnattributedTolerance = 0.02;
+
+// The trace MFU of a run as every surface shows it (window, report, CLI): the mean over the ranks that have one
+// (each on its own GPU), how much matrix-kernel time it could not count, and one sentence saying what the figure
+// counts or why there is none. Never a figure above 100%.
+struct RunTraceMfu {
+    std::optional<double> mfu;
+    double unattributedShare = 0; // of the GEMM and attention kernel time of the analysed steps, pooled over ranks
+    bool lowerBound = false; // unattributedShare above kUnattributedTolerance: the uncounted work would add to it
+    std::optional<double> abovePeak; // the impossible figure withheld, when that is why mfu is empty
+    std::string note;
+};
+RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec>& presets);
+// traceMfuOfRun(...).mfu.
 std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<HardwareSpec>& presets);
 
 // Beyond this relative difference the two MFUs are said to disagree, with the reasons that may explain it.

@@ -30,8 +30,8 @@ nlohmann::json precisionJson(const std::optional<GemmPrecision>& p)
 nlohmann::json workJson(const KernelWork& k)
 {
     nlohmann::json j = { { "count", k.count }, { "seconds", seconds(k.ns) }, { "flops", k.flops }, { "bytes", k.bytes },
-        { "tflops", k.tflops() }, { "bandwidth_bytes_per_sec", k.bandwidthGBps() * 1e9 }, { "arithmetic_intensity", k.intensity() },
-        { "precision", precisionJson(k.precision) } };
+        { "tflops", k.tflops() }, { "bandwidth_bytes_per_sec", k.bandwidthGBps() * 1e9 },
+        { "arithmetic_intensity", k.intensity() }, { "precision", precisionJson(k.precision) } };
     if (k.precision)
         j["precision_label"] = k.precision->label();
     return j;
@@ -57,6 +57,9 @@ nlohmann::json opFlopsToJson(const RankAnalysis& r, const std::optional<Hardware
         { "by_precision_in_steps", byPrecision(f.inSteps) }, { "flops_outside_steps", f.outsideStepsFlops },
         { "elementwise_bytes", f.elementwiseBytes }, { "normalization_bytes", f.normalizationBytes },
         { "trace_mfu", mfuOrNull(mfu) }, { "trace_mfu_gpu", gpu ? nlohmann::json(gpu->id) : nlohmann::json(nullptr) } };
+    j["trace_mfu_unattributed_share"] = f.unattributedMatrixShare();
+    if (const auto above = gpu ? traceMfuAbovePeak(r, *gpu) : std::nullopt)
+        j["trace_mfu_above_peak"] = *above; // withheld as impossible: trace_mfu is null
     if (mfu) {
         j["trace_mfu_peak_tflops"] = mfu->equivalentPeakFlops / 1e12;
         j["trace_mfu_s"] = mfu->seconds;

@@ -77,22 +77,12 @@ void MfuFigures::showTraceMfu()
         m_trace->setText(QStringLiteral("–"));
         return;
     }
-    bool shapes = false;
-    for (const auto& r : run->analysis.ranks)
-        shapes = shapes || r.opFlops.recordsShapes;
-    if (!shapes) {
-        m_trace->setText(tr("not available: the trace records no operator shapes (profile with record_shapes=True)"));
-        return;
-    }
-    m_traceMfu = trace::runTraceMfu(run->analysis, m_known);
-    if (!m_traceMfu) {
-        m_trace->setText(tr("not available: the trace names no GPU a preset matches, or its steps hold no matrix "
-                            "work"));
-        return;
-    }
+    // What the figure counts, or why there is none: the core's sentence (CLI and report print the same).
+    const trace::RunTraceMfu traceMfu = trace::traceMfuOfRun(run->analysis, m_known);
+    m_traceMfu = traceMfu.mfu;
     const trace::RankAnalysis* rank = m_selection.selectedRank();
     QString detail;
-    if (rank) {
+    if (m_traceMfu && rank) {
         const double perStep = totalFlops(rank->opFlops.inSteps) / std::max<double>(1, double(rank->steps.size()));
         QStringList precisions;
         const double all = totalFlops(rank->opFlops.inSteps);
@@ -100,12 +90,12 @@ void MfuFigures::showTraceMfu()
             if (all > 0 && p.flops / all >= 0.001)
                 precisions << QStringLiteral("%1 %2").arg(
                     QString::fromStdString(p.known ? p.precision.label() : "unknown"), percentText(p.flops / all));
-        detail = tr(": %1 TFLOP of matrix work per step (%2), %n operator(s) without shapes", nullptr,
+        detail = tr("; %1 TFLOP of matrix work per step (%2), %n operator(s) without shapes", nullptr,
             static_cast<int>(rank->opFlops.opsWithoutShapes))
                      .arg(QLocale().toString(perStep / 1e12, 'f', 2), precisions.join(QStringLiteral(", ")));
     }
-    m_trace->setText(
-        tr("%1 from the operators' recorded shapes, no model needed%2").arg(percentText(*m_traceMfu), detail));
+    m_trace->setText(QString::fromStdString(traceMfu.note) + detail);
+    m_trace->setStyleSheet(traceMfu.abovePeak ? errorStyleSheet() : QString());
 }
 
 void MfuFigures::showMeasured(const Scenario& s, double tokens)

@@ -21,8 +21,9 @@ QString stepTimeSource(trace::StepSource source)
 {
     switch (source) {
     case trace::StepSource::GpuAnnotation:
+        return QObject::tr("GPU-side ProfilerStep annotations: the trace has no CPU ones");
     case trace::StepSource::CpuAnnotation:
-        return QObject::tr("ProfilerStep annotations");
+        return QObject::tr("CPU ProfilerStep annotations: the loop's step");
     case trace::StepSource::Inferred:
         return QObject::tr("inferred steps, first kernel to first kernel");
     case trace::StepSource::WholeTrace:
@@ -69,30 +70,16 @@ void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<Hardwa
     const trace::Breakdown& b = r.total;
     const double n = std::max<double>(1, static_cast<double>(r.steps.size()));
     const QLocale locale;
-    QString steps;
-    switch (r.stepSource) {
-    case trace::StepSource::GpuAnnotation:
-        steps = tr("%n ProfilerStep(s) on the GPU stream", nullptr, static_cast<int>(r.steps.size()));
-        break;
-    case trace::StepSource::CpuAnnotation:
-        steps = tr("%n ProfilerStep(s) on the CPU thread", nullptr, static_cast<int>(r.steps.size()));
-        break;
-    case trace::StepSource::Inferred:
-        steps = tr("%n step(s) inferred from the repeating kernel sequence (no ProfilerStep annotation)", nullptr,
-            static_cast<int>(r.steps.size()));
-        break;
-    case trace::StepSource::WholeTrace:
-        steps = tr("no ProfilerStep annotation and no repeating kernel sequence: the whole trace is one step");
-        break;
-    }
-    if (r.droppedLastStep)
-        steps += tr("; the last step is left out (the profiler usually stops inside it)");
-    m_steps->setText(steps);
-    m_stepTime->setText(r.meanStepSeconds > 0
-            ? tr("%1 mean, %2 spread (%3)")
-                  .arg(millisecondsText(r.meanStepSeconds), millisecondsText(r.stepSpreadSeconds),
-                      stepTimeSource(r.stepSource))
-            : tr("%1 per step (GPU window; no annotation)").arg(nsAsMs(b.spanNs, n)));
+    // Which steps and why, and what the GPU did in them: the core's sentences (the CLI prints the same).
+    m_steps->setText(QString::fromStdString(r.stepSelection));
+    QString stepTime = r.meanStepSeconds > 0
+        ? tr("%1 mean, %2 spread (%3)")
+              .arg(millisecondsText(r.meanStepSeconds), millisecondsText(r.stepSpreadSeconds),
+                  stepTimeSource(r.stepSource))
+        : tr("%1 per step (GPU window; no annotation)").arg(nsAsMs(b.spanNs, n));
+    if (const std::string note = trace::stepTimingNote(r); !note.empty())
+        stepTime += QLatin1Char('\n') + QString::fromStdString(note);
+    m_stepTime->setText(stepTime);
     m_busy->setText(
         tr("%1 per step, %2 of the analysed span").arg(nsAsMs(b.busyNs, n), percentText(b.share(b.busyNs))));
     m_idle->setText(tr("%1 per step, %2; %3 gap(s) of 0.1 ms or more waiting on the host (%4 per step)")

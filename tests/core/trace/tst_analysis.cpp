@@ -82,7 +82,8 @@ private slots:
         QCOMPARE(r.meanStepSeconds, 320e-6);
     }
 
-    // CPU ProfilerStep#1 [0,1000), #2 [1000,2000), #3 [2000,2500) (incomplete, dropped as HTA does).
+    // CPU ProfilerStep#1 [0,1000), #2 [1000,2000), #3 [2000,2500) (it launched 1 activity against 2 in step 1 and
+    // 1 in step 2: a median of 2, so it is incomplete and left out).
     // Kernel 2 is launched at 990 (step 1) but runs at 1100: it belongs to step 1. Windows tile from each step's
     // first kernel: step 1 [50,1250), step 2 [1250,2100).
     void stepsFromCpuAnnotationsFollowLaunches()
@@ -110,8 +111,9 @@ private slots:
         QCOMPARE(r.stepSpreadSeconds, 0.0);
     }
 
-    // GPU annotations win over CPU ones; with two steps the last is dropped.
-    void stepsFromGpuAnnotations()
+    // CPU annotations win over GPU ones (PyTorch 2.11 writes both; the GPU copy covers part of the step): the one
+    // CPU step holds both kernels, and the GPU copies are said to be partial (#5 covers 250 of the 350 us of work).
+    void cpuAnnotationsWinOverGpuOnes()
     {
         Timeline t = read(
             traceOf({ annotation("ProfilerStep#5", "0", "900", false), annotation("ProfilerStep#5", "100", "300", true),
@@ -119,13 +121,41 @@ private slots:
                         kernel(kGemm, "450", "50") },
                 "\"baseTimeNanoseconds\": 1751410836000000000"));
         const RankAnalysis r = analyzeRank(t, builtInRules());
-        QCOMPARE(r.stepSource, StepSource::GpuAnnotation);
+        QCOMPARE(r.stepSource, StepSource::CpuAnnotation);
+        QCOMPARE(r.gpuStepAnnotations, GpuStepAnnotations::Partial);
         QCOMPARE(r.steps.size(), size_t(1));
         QCOMPARE(r.steps[0].step.number, int64_t(5));
+        QCOMPARE(r.steps[0].startNsAbsolute, int64_t(1751410836000000000));
+        QCOMPARE(r.steps[0].step.activityCount, int64_t(2));
+        QCOMPARE(r.steps[0].step.workStartNs, 150 * us);
+        QCOMPARE(r.steps[0].step.workEndNs, 500 * us);
+        QCOMPARE(r.total.spanNs, 350 * us);
+        QCOMPARE(r.total.busyNs, 150 * us);
+        QCOMPARE(r.total.kernelCount, int64_t(2));
+        QCOMPARE(r.meanStepSeconds, 900e-6);
+        QCOMPARE(r.meanGpuWorkSeconds, 350e-6);
+        // The GPU worked 350 us of the loop's 900 us step: it waited on the host for the rest.
+        QVERIFY(stepTimingNote(r).find("waited on the host") != std::string::npos);
+    }
+
+    // Without CPU annotations the GPU ones are the steps; both launched one kernel, so neither is incomplete.
+    void stepsFromGpuAnnotationsWithoutCpuOnes()
+    {
+        Timeline t = read(traceOf(
+            { annotation("ProfilerStep#5", "100", "300", true), annotation("ProfilerStep#6", "400", "300", true),
+                kernel(kGemm, "150", "100"), kernel(kGemm, "450", "50") },
+            "\"baseTimeNanoseconds\": 1751410836000000000"));
+        const RankAnalysis r = analyzeRank(t, builtInRules());
+        QCOMPARE(r.stepSource, StepSource::GpuAnnotation);
+        QVERIFY(!r.droppedLastStep);
+        QCOMPARE(r.steps.size(), size_t(2));
+        QCOMPARE(r.steps[0].step.number, int64_t(5));
         QCOMPARE(r.steps[0].startNsAbsolute, int64_t(1751410836000000000) + 100 * us);
-        QCOMPARE(r.total.spanNs, 300 * us);
-        QCOMPARE(r.total.busyNs, 100 * us);
-        QCOMPARE(r.total.kernelCount, int64_t(1));
+        QCOMPARE(r.steps[0].step.windowDurationNs(), 300 * us);
+        QCOMPARE(r.steps[0].breakdown.busyNs, 100 * us);
+        QCOMPARE(r.steps[1].breakdown.busyNs, 50 * us);
+        QCOMPARE(r.total.kernelCount, int64_t(2));
+        QVERIFY(stepTimingNote(r).empty()); // only CPU steps are the loop's
     }
 
     void comparisonOfTwoRuns()

@@ -107,8 +107,9 @@ private slots:
         QCOMPARE(expected["ranks"].size(), size_t(8));
         QVERIFY(expected.contains("straggler"));
         QCOMPARE(expected["straggler"]["rank"].get<int>(), 7); // the longest GEMM
-        // every rank launches its all-reduces at the same times: 2 analysed steps x 1 call, nobody waits
-        QCOMPARE(expected["cross_rank"]["collective_wait"]["collectives"].size(), size_t(2));
+        // every rank launches its all-reduces at the same times: 3 analysed steps (each complete) x 1 call, nobody
+        // waits
+        QCOMPARE(expected["cross_rank"]["collective_wait"]["collectives"].size(), size_t(3));
         QCOMPARE(expected["cross_rank"]["collective_wait"]["ranks"][0]["wait_s"].get<double>(), 0.0);
         for (unsigned threads : { 1u, 2u, 3u, 8u, 0u }) {
             RunReadControl control;

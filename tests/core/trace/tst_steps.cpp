@@ -121,8 +121,9 @@ class TestTraceSteps : public QObject {
     Q_OBJECT
 
 private slots:
-    // Three iterations of the same kernels: three steps starting at each iteration's first kernel; the plan keeps
-    // two (the last is dropped, as with annotations) and assigns every activity to the window it starts in.
+    // Three iterations of the same kernels: three steps starting at each iteration's first kernel; every one
+    // launched the same kernels, so all three are kept (a last step is left out only when incomplete), and every
+    // activity belongs to the window it starts in.
     void threeIterationsGiveThreeSteps()
     {
         TimelineBuilder b;
@@ -135,17 +136,41 @@ private slots:
         const StepPlan plan = planSteps(b.timeline());
         QCOMPARE(plan.source, StepSource::Inferred);
         QCOMPARE(stepSourceKey(plan.source), std::string_view("inferred"));
-        QVERIFY(plan.droppedLastStep);
-        QCOMPARE(plan.steps.size(), size_t(2));
+        QVERIFY(!plan.droppedLastStep);
+        QCOMPARE(plan.steps.size(), size_t(3));
         const size_t perIteration = iteration(4).size();
-        for (size_t s = 0; s < 2; ++s) {
+        for (size_t s = 0; s < 3; ++s) {
             QCOMPARE(plan.steps[s].number, int64_t(s + 1));
             QCOMPARE(plan.steps[s].windowStartNs, expected[s]);
-            QCOMPARE(plan.steps[s].windowEndNs, expected[s + 1]);
-            QCOMPARE(plan.steps[s].annotationDurationNs(), expected[s + 1] - expected[s]);
+            if (s < 2) {
+                QCOMPARE(plan.steps[s].windowEndNs, expected[s + 1]);
+                QCOMPARE(plan.steps[s].annotationDurationNs(), expected[s + 1] - expected[s]);
+            }
+            QCOMPARE(plan.steps[s].activityCount, static_cast<int64_t>(perIteration));
             QCOMPARE(std::count(plan.activityStep.begin(), plan.activityStep.end(), static_cast<int>(s)),
                 static_cast<std::ptrdiff_t>(perIteration));
         }
+        // The last ends with its last kernel.
+        QCOMPARE(plan.steps[2].windowEndNs, b.timeline().activities.back().endNs);
+    }
+
+    // A fourth iteration stops after five kernels (the profiler stopped inside it): left out, and said.
+    void truncatedLastIterationIsLeftOut()
+    {
+        TimelineBuilder b;
+        for (int i = 0; i < 3; ++i) {
+            b.add(iteration(4));
+            b.idle(200'000);
+        }
+        const std::vector<K> k = iteration(4);
+        b.add({ k.begin(), k.begin() + 5 });
+        const StepPlan plan = planSteps(b.timeline());
+        QCOMPARE(plan.source, StepSource::Inferred);
+        QVERIFY(plan.droppedLastStep);
+        QCOMPARE(plan.steps.size(), size_t(3));
+        QVERIFY(plan.selection.find("left out as incomplete") != std::string::npos);
+        QVERIFY(plan.selection.find("has 5 GPU activities against a median of " + std::to_string(k.size()))
+            != std::string::npos);
     }
 
     // Noise must not move the boundaries: an extra kernel inside one iteration, a missing one in another, a long
@@ -178,8 +203,8 @@ private slots:
         QCOMPARE(inferredStarts(b.timeline()), kernelStarts);
         const StepPlan plan = planSteps(b.timeline());
         QCOMPARE(plan.source, StepSource::Inferred);
-        QCOMPARE(plan.steps.size(), size_t(3));
-        for (size_t s = 0; s < 3; ++s)
+        QCOMPARE(plan.steps.size(), size_t(4)); // the last iteration is whole: it is kept
+        for (size_t s = 0; s < 4; ++s)
             QCOMPARE(plan.steps[s].windowStartNs, windowStarts[s]);
         QCOMPARE(plan.activityStep[copy], 2);
     }
@@ -331,8 +356,9 @@ private slots:
         QCOMPARE(r.stepSource, StepSource::Inferred);
         const nlohmann::json j = rankToJson(r, GpuPresetContext {});
         QCOMPARE(j.at("step_source").get<std::string>(), std::string("inferred"));
-        QCOMPARE(j.at("steps").size(), size_t(2));
+        QCOMPARE(j.at("steps").size(), size_t(3));
         QCOMPARE(j.at("steps")[0].at("step").get<int>(), 1);
+        QCOMPARE(j.at("analysed_steps").size(), size_t(3));
     }
 
     // HTA's NCCL trace (ProfilerStep#4..#6 on the CPU thread) with its annotations stripped: the same steps. Each
@@ -360,8 +386,10 @@ private slots:
             const Step& i = inferred.steps[s];
             QCOMPARE(i.windowStartNs, a.windowStartNs);
             QCOMPARE(i.windowEndNs, a.windowEndNs);
-            QVERIFY(std::abs(static_cast<double>(i.annotationDurationNs() - a.annotationDurationNs()))
-                <= 0.01 * static_cast<double>(a.annotationDurationNs()));
+            // The last inferred step has no next first kernel: its duration is its GPU work, not the CPU step.
+            if (s + 1 < inferred.steps.size())
+                QVERIFY(std::abs(static_cast<double>(i.annotationDurationNs() - a.annotationDurationNs()))
+                    <= 0.01 * static_cast<double>(a.annotationDurationNs()));
         }
         QCOMPARE(inferred.activityStep, annotated.activityStep);
     }
