@@ -30,7 +30,7 @@ void printLogText(const nlohmann::json& out, const std::optional<Diagnosis>& dia
     const auto& log = out["log"];
     const auto& s = log["summary"];
     std::string text = "training log " + log["file"].get<std::string>() + " (" + log["format"].get<std::string>()
-        + "): " + std::to_string(log["steps"].size()) + " steps, medians over "
+        + "): " + std::to_string(log["step_count"].get<size_t>()) + " steps, medians over "
         + std::to_string(s["steps_used"].get<size_t>()) + " after "
         + std::to_string(s["warmup_steps_left_out"].get<size_t>()) + " warm-up";
     if (s["warmup_steps_left_out"] != log["warmup_steps"])
@@ -74,12 +74,13 @@ int runTraceLog(const QCommandLineParser& parser, const QStringList& files)
             || parser.isSet(QStringLiteral("gpu"))))
         throw InputError(check.unavailable);
     nlohmann::json out;
-    out["log"] = trace::logToJson(log, check.summary, warmup);
+    const bool json = parser.isSet(QStringLiteral("json"));
+    out["log"] = trace::logToJson(log, check.summary, warmup, json); // the text prints only the count
     out["log"]["file"] = path.toStdString();
     out["diagnosis"] = check.diagnosis ? diagnosisToJson(*check.diagnosis) : nlohmann::json();
     if (!check.diagnosis)
         out["diagnosis_unavailable"] = check.unavailable;
-    if (parser.isSet(QStringLiteral("json")))
+    if (json)
         printJson(out);
     else
         printLogText(out, check.diagnosis);

@@ -13,14 +13,16 @@ template <typename T> nlohmann::json orNull(const std::optional<T>& v)
 
 } // namespace
 
-nlohmann::json logToJson(const TrainingLog& log, const LogSummary& summary, size_t warmupSteps)
+nlohmann::json logToJson(const TrainingLog& log, const LogSummary& summary, size_t warmupSteps, bool withSteps)
 {
     nlohmann::json steps = nlohmann::json::array();
-    for (const LogStep& s : log.steps)
+    for (size_t i = 0; withSteps && i < log.steps.size(); ++i) {
+        const LogStep& s = log.steps[i];
         steps.push_back({ { "step", s.step }, { "step_time_s", orNull(s.stepSeconds) },
             { "tokens_per_sec", orNull(s.tokensPerSec) }, { "tflops", orNull(s.tflops) },
             { "mfu_claimed", orNull(s.mfu) }, { "loss", orNull(s.loss) }, { "peak_tflops", orNull(s.peakTflops) },
             { "flops_per_token", orNull(s.flopsPerToken) } });
+    }
     const LogFacts& f = log.facts;
     return { { "format", log.format }, { "scope", log.scope == LogScope::PerGpu ? "per_gpu" : "unknown" },
         { "warmup_steps", warmupSteps }, { "rank_copies_merged", log.rankCopiesMerged },
@@ -30,7 +32,7 @@ nlohmann::json logToJson(const TrainingLog& log, const LogSummary& summary, size
                 { "grad_accum", orNull(f.gradAccum) }, { "seq_len", orNull(f.seqLen) },
                 { "peak_tflops", orNull(f.peakTflops) }, { "device", orNull(f.device) },
                 { "model_params", orNull(f.modelParams) } } },
-        { "steps", steps },
+        { "steps", steps }, { "step_count", log.steps.size() },
         { "summary",
             { { "steps_used", summary.stepsUsed }, { "warmup_steps_left_out", summary.warmupStepsLeftOut },
                 { "zero_figures_left_out", summary.zeroFiguresLeftOut },

@@ -207,8 +207,8 @@ std::string stepList(const std::vector<Step>& steps)
         return "no step";
     if (steps.size() == 1)
         return stepName(steps.front().number);
-    return std::to_string(steps.size()) + " steps, " + stepName(steps.front().number) + " to "
-        + stepName(steps.back().number);
+    return std::to_string(steps.size()) + " steps, " + stepName(steps.front().number) + " to #"
+        + std::to_string(steps.back().number);
 }
 
 // Leaves the last step out when the trace shows it incomplete, and says which steps are analysed and why.
@@ -225,7 +225,7 @@ void keepSteps(std::vector<Step> steps, std::string_view what, StepPlan& plan)
                 s = -1;
         selection += "; the last is left out as incomplete (" + incomplete + ")";
     } else if (steps.size() >= 2) {
-        selection += "; all complete (each launched at least 90% of the median GPU work)";
+        selection += ", all complete";
     }
     plan.selection = std::move(selection);
     plan.steps = std::move(steps);
@@ -323,6 +323,27 @@ GpuStepAnnotations compareGpuAnnotations(const std::vector<Step>& gpu, const std
     return GpuStepAnnotations::Agree;
 }
 
+constexpr int64_t kNoLaunch = std::numeric_limits<int64_t>::min();
+
+// When the CPU launched each activity, for CPU-annotated steps. An activity the trace records no launch for counts
+// at its own start, except before the first activity whose launch it does record: that is the tail of work launched
+// before the profiler started recording (the GPU runs behind the host), which no profiled step launched
+// (kNoLaunch). TraceLens's H100 trace starts with 509 such kernels.
+std::vector<int64_t> cpuLaunchTimes(const Timeline& t)
+{
+    std::vector<int64_t> launched(t.activities.size(), kNoLaunch);
+    int64_t firstLaunched = std::numeric_limits<int64_t>::max();
+    for (size_t i = 0; i < t.activities.size(); ++i)
+        if (const auto when = recordedLaunchTime(t, t.activities[i])) {
+            launched[i] = *when;
+            firstLaunched = std::min(firstLaunched, t.activities[i].startNs);
+        }
+    for (size_t i = 0; i < t.activities.size(); ++i)
+        if (launched[i] == kNoLaunch && (t.launches.empty() || t.activities[i].startNs >= firstLaunched))
+            launched[i] = t.activities[i].startNs;
+    return launched;
+}
+
 StepPlan annotatedPlan(const Timeline& t, std::vector<Step> steps, StepSource source)
 {
     StepPlan plan;
@@ -332,9 +353,12 @@ StepPlan annotatedPlan(const Timeline& t, std::vector<Step> steps, StepSource so
     constexpr int64_t kNone = std::numeric_limits<int64_t>::max();
     std::vector<int64_t> firstStart(steps.size(), kNone);
     std::vector<int64_t> lastEnd(steps.size(), std::numeric_limits<int64_t>::min());
+    const std::vector<int64_t> launched = gpuClock ? std::vector<int64_t> {} : cpuLaunchTimes(t);
     for (size_t i = 0; i < t.activities.size(); ++i) {
         const GpuActivity& a = t.activities[i];
-        const int s = containingStep(steps, gpuClock ? a.startNs : launchTime(t, a));
+        const int s = gpuClock         ? containingStep(steps, a.startNs)
+            : launched[i] == kNoLaunch ? -1
+                                       : containingStep(steps, launched[i]);
         plan.activityStep[i] = s;
         if (s >= 0) {
             firstStart[static_cast<size_t>(s)] = std::min(firstStart[static_cast<size_t>(s)], a.startNs);
@@ -361,10 +385,10 @@ StepPlan planSteps(const Timeline& t)
         plan = annotatedPlan(t, std::move(cpu), StepSource::CpuAnnotation);
         plan.gpuAnnotations = compareGpuAnnotations(gpu, plan.steps);
         std::vector<Step> steps = std::move(plan.steps);
-        keepSteps(std::move(steps), "CPU ProfilerStep annotations, GPU work by the step that launched it", plan);
+        keepSteps(
+            std::move(steps), "CPU ProfilerStep annotations, each GPU activity in the step that launched it", plan);
         if (plan.gpuAnnotations == GpuStepAnnotations::Partial)
-            plan.selection += "; the GPU-side ProfilerStep annotations cover only part of their steps' GPU work "
-                              "and are not used";
+            plan.selection += "; the GPU-side copies cover only part of their steps and are not used";
     } else if (!gpu.empty()) {
         plan = annotatedPlan(t, gpu, StepSource::GpuAnnotation);
         std::vector<Step> steps = std::move(plan.steps);

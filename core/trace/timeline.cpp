@@ -14,7 +14,7 @@ NameId NameTable::intern(std::string_view name)
     return id;
 }
 
-int64_t launchTime(const Timeline& t, const GpuActivity& a)
+std::optional<int64_t> recordedLaunchTime(const Timeline& t, const GpuActivity& a)
 {
     if (a.correlation >= 0) {
         auto it = std::lower_bound(t.launches.begin(), t.launches.end(), a.correlation,
@@ -22,7 +22,12 @@ int64_t launchTime(const Timeline& t, const GpuActivity& a)
         if (it != t.launches.end() && it->correlation == a.correlation)
             return it->startNs;
     }
-    return a.startNs;
+    return std::nullopt;
+}
+
+int64_t launchTime(const Timeline& t, const GpuActivity& a)
+{
+    return recordedLaunchTime(t, a).value_or(a.startNs);
 }
 
 RuntimeKind runtimeKindOf(std::string_view name)

@@ -119,5 +119,7 @@ struct Timeline {
 // When the CPU launched an activity (its cudaLaunchKernel / cudaMemcpyAsync, matched by correlation id), or the
 // activity's own start when no launch is recorded. Steps and HTA's span both assign kernels by launch time.
 int64_t launchTime(const Timeline& t, const GpuActivity& a);
+// When the CPU launched an activity, or nullopt when the trace holds no launch for it.
+std::optional<int64_t> recordedLaunchTime(const Timeline& t, const GpuActivity& a);
 
 } // namespace mfu::trace

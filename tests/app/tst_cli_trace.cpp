@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -432,9 +434,10 @@ private slots:
         QStringList traces;
         for (const char* name :
             { "hta__nccl_parser_config__nccl_data.json.gz", "hta__trace_filter__sampled_rank-0.json.gz",
-                "hta__trace_filter__sampled_rank-1.json.gz", "tracelens__h100__qwen1.5-0.5b-chat.json.gz" })
+                "hta__trace_filter__sampled_rank-1.json.gz", "tracelens__h100__qwen1.5-0.5b-chat.json.gz",
+                "pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz" })
             traces << QStringLiteral(MFU_SHARED_TRACES_DIR "/") + QString::fromLatin1(name);
-        // Four traces of four jobs: analysed as one run because the flag says so (the map/reduce contract holds).
+        // Five traces of five jobs: analysed as one run because the flag says so (the map/reduce contract holds).
         const QStringList asOneRun { QStringLiteral("--as-one-run"), QStringLiteral("--json") };
         const Run whole = runCli(traces + asOneRun);
         QVERIFY2(whole.exitCode == 0, whole.err.constData());
@@ -451,7 +454,48 @@ private slots:
         QCOMPARE(merged.out, whole.out);
         const Run folder = runCli(QStringList { QStringLiteral("merge"), dir.path() } + asOneRun);
         QCOMPARE(folder.out, whole.out);
-        QVERIFY(nlohmann::json::parse(whole.out.toStdString())["ranks"].size() == 4);
+        QVERIFY(nlohmann::json::parse(whole.out.toStdString())["ranks"].size() == 5);
+    }
+
+    // The trace PyTorch 2.11 wrote on an H200 (its README: 378.9 ms per step timed outside the profiler, 47.8% MFU;
+    // CPU ProfilerStep#1..3 384.6, 383.4 and 375.3 ms) with its config and 32,768 tokens per step: the step is the
+    // loop's, the measured MFU the one timed outside, the trace's own MFU present, and the text says the same.
+    void pytorch211TraceMeasuresTheLoopsStep()
+    {
+        const QString dir = QStringLiteral(MFU_SHARED_TRACES_DIR "/");
+        const QString trace = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        const QString config = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape.config.json");
+        if (!QFile::exists(trace) || !QFile::exists(config))
+            QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
+        const QStringList args { trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"),
+            QStringLiteral("h200"), QStringLiteral("--seq"), QStringLiteral("4096"),
+            QStringLiteral("--tokens-per-step"), QStringLiteral("32768") };
+        const Run r = runCli(args + QStringList { QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& rank = j["ranks"][0];
+        QCOMPARE(rank["step_source"].get<std::string>(), std::string("cpu_annotation"));
+        QCOMPARE(rank["gpu_step_annotations"].get<std::string>(), std::string("partial"));
+        QCOMPARE(rank["analysed_steps"], nlohmann::json::parse("[1, 2, 3]"));
+        QVERIFY(!rank["dropped_last_step"].get<bool>());
+        const double cpuMean = (0.384619974 + 0.383366408 + 0.375263767) / 3;
+        QVERIFY(std::abs(j["mean_step_s"].get<double>() / cpuMean - 1) < 0.02);
+        QVERIFY(std::abs(j["mean_step_s"].get<double>() / 0.3789 - 1) < 0.02);
+        const double mfu = j["measured_mfu"]["mfu"].get<double>();
+        QVERIFY2(std::abs(mfu / 0.478 - 1) < 0.02, qPrintable(QString::number(mfu)));
+        QVERIFY(!j["measured_mfu"].contains("warning"));
+        QVERIFY(j["trace_mfu"].is_number());
+        QVERIFY(j["trace_mfu"].get<double>() > 0.3 && j["trace_mfu"].get<double>() <= 1.0);
+        QVERIFY(!j["trace_mfu_lower_bound"].get<bool>());
+        QVERIFY(j["mfu_check"]["agrees"].get<bool>());
+        QCOMPARE(rank["op_flops"]["trace_mfu"].get<double>(), j["trace_mfu"].get<double>());
+
+        const Run text = runCli(args);
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("mean step 0.3811 s")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("measured MFU %1%").arg(mfu * 100, 0, 'f', 2)), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("steps: CPU ProfilerStep annotations")), qPrintable(out));
     }
 
     void noFileIsAnError()

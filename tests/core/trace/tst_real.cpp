@@ -119,8 +119,10 @@ private slots:
         QVERIFY(run.straggler);
     }
 
-    // TraceLens's H100 inference trace: ProfilerStep on the CPU (47.151 ms) and the GPU stream (34.892 ms, over
-    // part of the 49 ms of GPU work the step launched): the CPU one is the step.
+    // TraceLens's H100 inference trace: ProfilerStep on the CPU (47.151 ms) and the GPU stream (34.892 ms): the CPU
+    // one is the step. Its first 509 GPU activities have no recorded launch and run before any that has one: the
+    // tail of work launched before the profiler started, so no step's. The GPU copy then covers exactly the work
+    // the step launched (it agrees), and the GPU waited on the host for the rest of the step.
     void traceLensH100()
     {
         Timeline t = loadTrace(tracePath("tracelens__h100__qwen1.5-0.5b-chat.json.gz"));
@@ -129,11 +131,13 @@ private slots:
         QCOMPARE(t.activities.size(), size_t(1465 + 241 + 1));
         const RankAnalysis r = analyzeRank(t, builtInRules());
         QCOMPARE(r.stepSource, StepSource::CpuAnnotation);
-        QCOMPARE(r.gpuStepAnnotations, GpuStepAnnotations::Partial);
+        QCOMPARE(r.gpuStepAnnotations, GpuStepAnnotations::Agree);
         QCOMPARE(r.steps.size(), size_t(1));
         QCOMPARE(r.steps[0].step.number, int64_t(6));
         QCOMPARE(r.steps[0].step.annotationDurationNs(), int64_t(47151395));
-        QCOMPARE(r.steps[0].step.activityCount, int64_t(1699));
+        QCOMPARE(r.steps[0].step.activityCount, int64_t(1707 - 509));
+        QCOMPARE(r.steps[0].step.workDurationNs(), int64_t(34892419)); // the GPU copy: 34,892.421 us
+        QVERIFY(stepTimingNote(r).find("waited on the host") != std::string::npos);
         QCOMPARE(countCategory(t, KernelCategory::AttentionFwd), size_t(34)); // flash_fwd kernels
         QVERIFY(countCategory(t, KernelCategory::Gemm) >= 241); // sm90_xmma GEMMs (plus others)
         QCOMPARE(r.total.commNs, int64_t(0)); // one GPU, no collectives
