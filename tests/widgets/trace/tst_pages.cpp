@@ -12,8 +12,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QProcess>
+
+#include <nlohmann/json.hpp>
+
 #include "app/preset_store.h"
 #include "core/number_format.h"
+#include "core/presets/hf_config.h"
 #include "trace_test_support.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/scenario/scenario_editor.h"
@@ -113,6 +118,56 @@ private slots:
         const QString own = label(panel, "traceMfu");
         QVERIFY2(own.contains(QStringLiteral("from the operators' recorded shapes")), qPrintable(own));
         QVERIFY2(own.startsWith(QStringLiteral("16.")), qPrintable(own));
+    }
+
+    // The trace PyTorch 2.11 wrote on an H200, opened with a scenario that describes it (its config, the H200,
+    // 32,768 tokens per step): the window shows the loop's step (CPU ProfilerStep, 381.1 ms), the measured MFU and
+    // the trace's own MFU that `trace --json` prints for the same inputs.
+    void pytorch211TraceShowsWhatTheCliPrints()
+    {
+        const QString dir = QStringLiteral(MFU_SHARED_TRACES_DIR "/");
+        const QString trace = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        const QString config = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape.config.json");
+        if (!QFile::exists(trace) || !QFile::exists(config))
+            QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
+        QProcess cli;
+        cli.start(QStringLiteral(MFU_CLI_BINARY),
+            { QStringLiteral("trace"), trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"),
+                QStringLiteral("h200"), QStringLiteral("--seq"), QStringLiteral("4096"),
+                QStringLiteral("--tokens-per-step"), QStringLiteral("32768"), QStringLiteral("--json") });
+        QVERIFY(cli.waitForFinished(60000));
+        const nlohmann::json j = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
+
+        ScenarioModel scenario;
+        mfu::Scenario s = scenario.scenario();
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        s.model = mfu::modelFromHfConfigText(file.readAll().toStdString(), "config.json");
+        for (const auto& h : mfu::app::presetLibrary().hardware())
+            if (h.id == "h200")
+                s.cluster.hardware = h;
+        s.cluster.gpuCount = 1;
+        s.workload.seqLen = 4096;
+        s.workload.microBatch = 8;
+        s.workload.globalBatchTokens = 32768;
+        scenario.setScenario(s);
+        QCOMPARE(scenario.tokensPerStep(), int64_t(32768));
+        TracePanel panel(&scenario);
+        panel.setKnownHardware(mfu::app::presetLibrary().hardware());
+        QVERIFY(imports(panel, { trace }));
+
+        const QString stepTime = label(panel, "stepTime");
+        const QString cliStep = QString::fromStdString(mfu::formatMilliseconds(j["mean_step_s"].get<double>()));
+        QVERIFY2(stepTime.startsWith(cliStep), qPrintable(stepTime + QStringLiteral(" / ") + cliStep));
+        QVERIFY2(stepTime.contains(QStringLiteral("CPU ProfilerStep")), qPrintable(stepTime));
+        const QString measured = label(panel, "measuredMfu");
+        const QString cliMeasured = QString::fromStdString(mfu::formatPercent(j["measured_mfu"]["mfu"].get<double>()));
+        QVERIFY2(measured.startsWith(cliMeasured), qPrintable(measured + QStringLiteral(" / ") + cliMeasured));
+        const QString own = label(panel, "traceMfu");
+        QCOMPARE(
+            own.left(own.indexOf(QLatin1Char(';'))), QString::fromStdString(j["trace_mfu_note"].get<std::string>()));
+        QVERIFY2(label(panel, "steps").contains(QStringLiteral("ProfilerStep#1 to #3, all complete")),
+            qPrintable(label(panel, "steps")));
     }
 
     // Four files of four jobs: said, not analysed as one run; the button analyses them anyway.
