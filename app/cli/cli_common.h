@@ -20,6 +20,7 @@
 #include "core/model/model_spec.h"
 #include "core/model/packing.h"
 #include "core/model/precision.h"
+#include "core/number_format.h"
 
 namespace mfu::cli {
 
@@ -89,8 +90,8 @@ void printJson(const nlohmann::json& value);
 void printText(const QString& text);
 // The path of the first non-finite number in `value` ("fixed_work.cost_saved_usd"), if any.
 std::optional<std::string> nonFiniteKey(const nlohmann::json& value, const std::string& path = {});
-// The first "inf", "-nan", "NaN" ... standing as a figure in `text`, if any.
-std::optional<std::string> nonFiniteFigure(std::string_view text);
+// core/number_format.h's: the first "inf", "-nan", "NaN" ... standing as a figure in a text.
+using mfu::nonFiniteFigure;
 
 // Everything a subcommand prints goes through these two: to the process's stdout and stderr, or, while an
 // OutputCapture is alive, into its strings. The Python module runs a subcommand in-process under a capture and
