@@ -72,4 +72,26 @@ std::string formatParameters(double count)
     return formatNumber(count, 0);
 }
 
+std::optional<std::string> nonFiniteFigure(std::string_view text)
+{
+    // How QLocale, QString::number, printf and core/number_format.h write a non-finite double, as a figure stands
+    // in a line: after a space, '$', '(', '=' or ':' (or at the start) and before a space, '%', ',', ')' or the end.
+    // A path (/data/inf/) or a kernel name (nan_to_num) has other neighbours.
+    const auto opens
+        = [](char c) { return c == ' ' || c == '$' || c == '(' || c == '=' || c == ':' || c == ',' || c == '\t'; };
+    const auto closes
+        = [](char c) { return c == ' ' || c == '%' || c == ',' || c == ')' || c == '\n' || c == '\t' || c == '\r'; };
+    for (const std::string_view word : { "inf", "nan", "NaN", "Inf", "NAN", "INF" }) {
+        for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+            size_t start = at;
+            if (start > 0 && (text[start - 1] == '-' || text[start - 1] == '+'))
+                --start;
+            const size_t end = at + word.size();
+            if ((start == 0 || opens(text[start - 1])) && (end == text.size() || closes(text[end])))
+                return std::string(text.substr(start, end - start));
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace mfu

@@ -1,6 +1,8 @@
 #pragma once
 // Human-readable numbers for messages and text output: "21,111", "57.91 G", "1,223 TFLOPS".
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace mfu {
 
@@ -24,5 +26,10 @@ std::string formatMilliseconds(double seconds);
 std::string formatSeconds(double seconds);
 // A count and its noun, singular for one: formatCount(1, "GPU") == "1 GPU", formatCount(1024, "GPU") == "1,024 GPUs".
 std::string formatCount(double count, const std::string& noun);
+
+// The first "inf", "-nan", "NaN" ... standing as a figure in `text` ("$inf", "NaN%", "inf s"), as formatNumber,
+// QLocale, QString::number and printf write a non-finite double; nothing when there is none. Surfaces use it as the
+// last guard before a figure leaves (the command line refuses the output, the report sets the figure aside).
+std::optional<std::string> nonFiniteFigure(std::string_view text);
 
 } // namespace mfu

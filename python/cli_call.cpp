@@ -41,6 +41,27 @@ std::string word(const py::handle& value, const std::string& what)
         + " (give a str, a path, a number, True/False, or a list of these)");
 }
 
+// The options whose one value is a comma-separated list (QCommandLineParser reads them once and splits them). A
+// Python list given to any other option is refused: joined, gpus=[8, 16] would be "8,16", and [1, 600, 500]
+// "1,600,500", a number that reads as 1,600,500.
+const std::set<std::string>& commaListOptions()
+{
+    static const std::set<std::string> names { "values", "compare", "stage-layers", "recompute-modules" };
+    return names;
+}
+
+std::string joinedList(const py::handle& list, const std::string& option)
+{
+    std::string joined;
+    for (const py::handle& item : list) {
+        const std::string w = word(item, option);
+        if (w.find(',') != std::string::npos)
+            throw py::value_error(option + ": the list item '" + w + "' holds a comma, which separates the items");
+        joined += (joined.empty() ? "" : ",") + w;
+    }
+    return joined;
+}
+
 } // namespace
 
 QStringList cliWords(const std::string& subcommand, const QStringList& leading, const py::args& positional,
@@ -60,17 +81,14 @@ QStringList cliWords(const std::string& subcommand, const QStringList& leading, 
             continue;
         if (py::isinstance<py::bool_>(value)) {
             words << q(option);
+        } else if ((py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) && repeated.count(flag)) {
+            for (const py::handle& item : value)
+                words << q(option + "=" + word(item, option));
         } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
-            std::string joined;
-            for (const py::handle& item : value) {
-                const std::string w = word(item, option);
-                if (repeated.count(flag))
-                    words << q(option + "=" + w);
-                else
-                    joined += (joined.empty() ? "" : ",") + w;
-            }
-            if (!repeated.count(flag))
-                words << q(option + "=" + joined);
+            if (!commaListOptions().count(flag))
+                throw py::value_error(key.cast<std::string>() + ": takes one value, not a list (a list is taken by "
+                    + "values, compare, stage_layers and recompute_modules, and by the options that repeat)");
+            words << q(option + "=" + joinedList(value, option));
         } else {
             // --name=value: a value that starts with a dash stays the option's value.
             words << q(option + "=" + word(value, option));

@@ -15,10 +15,11 @@ namespace py = pybind11;
 
 // The subcommand's command-line words for a call: args[0] the subcommand, then each keyword argument as a long
 // option (dashes for underscores: tokens_per_sec_per_gpu=X is --tokens-per-sec-per-gpu=X; True a switch, False
-// and None left out; a list or tuple repeats the option when it is one of `repeated`, else is one comma-separated
-// value; numbers as Python writes them), then --json, then `--`, then the positional arguments (str or os.PathLike).
-// `leading` words come first among the positionals ("merge" for trace merge). Throws py::value_error for a value
-// that is none of these, or for a keyword the function does not take (json, help and `refused`).
+// and None left out; a list or tuple repeats the option when it is one of `repeated`, is one comma-separated value
+// for the options that take a list (--values, --compare, --stage-layers, --recompute-modules) and is refused
+// elsewhere; numbers as Python writes them), then --json, then `--`, then the positional arguments (str or
+// os.PathLike). `leading` words come first among the positionals ("merge" for trace merge). Throws py::value_error for
+// a value that is none of these, or for a keyword the function does not take (json, help and `refused`).
 QStringList cliWords(const std::string& subcommand, const QStringList& leading, const py::args& positional,
     const py::kwargs& options, const std::set<std::string>& repeated, const std::set<std::string>& refused);
 

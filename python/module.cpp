@@ -81,7 +81,8 @@ std::string docstring(const Function& f)
     std::string doc = std::string(f.signature) + " -> dict\n\nWhat `" + command
         + " ... --json` prints, as a dict (equal to it). Keyword arguments are the long options below with dashes as "
           "underscores (--tokens-per-sec-per-gpu X is tokens_per_sec_per_gpu=X); a switch is True or False; a list "
-          "is one comma-separated value";
+          "is one comma-separated value for values, compare, stage_layers and recompute_modules (any other option "
+          "refuses a list)";
     if (!f.repeated.empty()) {
         std::string names;
         for (const std::string& r : f.repeated)

@@ -30,6 +30,16 @@ QCommandLineOption opt(const char* name, const char* description, const char* va
     return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
 }
 
+// "2,500" reads as 2500 where a ',' groups digits and as 2.5 where it is the decimal point: say so, rather than the
+// general rule.
+std::string whyNotANumber(const QString& text)
+{
+    if (text.count(QLatin1Char(',')) == 1 && !text.contains(QLatin1Char('.'))
+        && parseQuantity(text.toStdString(), NumberText::Lenient))
+        return "a single ',' could be a decimal comma: write it without the ',', or with '.' as the decimal point";
+    return kNumberSyntaxHint;
+}
+
 std::string presetIdList(bool hardware)
 {
     std::string out;
@@ -168,23 +178,48 @@ void addJsonOption(QCommandLineParser& parser)
 
 double parseNumber(const QString& text, const QString& flag)
 {
-    const auto v = parseQuantity(text.toStdString()); // core/number_parse.h: the window's fields parse the same way
+    const auto v = parseQuantity(text.toStdString()); // core/number_parse.h: one reader for flags, files and logs
     if (!v)
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number");
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number (" + whyNotANumber(text) + ")");
     return *v;
 }
+
+// The figures past which no real job lies, by flag: a value beyond one is a typo or a unit slip, and carried on it
+// would overflow a product into inf (1e308 dollars an hour, 1e308 tokens a step). Documented in docs/cli.md.
+struct Ceiling {
+    const char* flag;
+    double most;
+    const char* why;
+};
+constexpr Ceiling kCeilings[] = {
+    { "tokens-per-sec", 1e13, "tokens/s for a whole cluster" },
+    { "tokens-per-sec-per-gpu", 1e8, "tokens/s on one GPU" },
+    { "step-time", 1e7, "seconds a step (116 days)" },
+    { "tokens-per-step", 1e12, "tokens a step" },
+    { "global-batch-tokens", 1e12, "tokens a step" },
+    { "tokens", 1e18, "tokens of training" },
+    { "days", 36500, "days (100 years)" },
+    { "steps", 1e12, "steps" },
+    { "price-per-gpu-hour", 1e4, "dollars per GPU-hour, as in a preset" },
+    { "flops-per-token", 1e17, "FLOP per token" },
+    { "params", 1e15, "parameters" },
+};
 
 double parsePositive(const QString& text, const QString& flag)
 {
     const double v = parseNumber(text, flag);
     if (!(v > 0))
         throw InputError("--" + s(flag) + ": must be greater than zero, got '" + s(text) + "'");
+    for (const Ceiling& c : kCeilings)
+        if (flag == QLatin1String(c.flag) && v > c.most)
+            throw InputError("--" + s(flag) + ": '" + s(text) + "' is beyond any real job (at most "
+                + s(QString::number(c.most, 'g', 6)) + " " + c.why + ")");
     return v;
 }
 
 double parseMfuFlag(const QString& text, const QString& flag)
 {
-    QString t = text.trimmed();
+    QString t = text;
     const bool percent = t.endsWith(QLatin1Char('%'));
     if (percent)
         t.chop(1);
@@ -192,6 +227,9 @@ double parseMfuFlag(const QString& text, const QString& flag)
     const double fraction = (percent || v > 1) ? v / 100.0 : v;
     if (fraction > 1)
         throw InputError("--" + s(flag) + ": '" + s(text) + "' is above 100%");
+    // Below 0.01% no job runs; a time divided by 1e-300 would be inf.
+    if (fraction < 1e-4)
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is below 0.01%, the least MFU of any real job");
     return fraction;
 }
 
@@ -199,7 +237,8 @@ int64_t parseSequenceLengthFlag(const QString& text, const QString& flag)
 {
     const auto v = parseSequenceLength(text.toStdString()); // a 32k context is 32,768 tokens (core/number_parse.h)
     if (!v)
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number of tokens");
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number of tokens (" + whyNotANumber(text)
+            + "; 32k is 32,768)");
     if (!(*v >= 1) || *v != std::floor(*v))
         throw InputError("--" + s(flag) + ": must be a whole number of tokens, at least 1, got '" + s(text) + "'");
     if (*v > 100'000'000)
@@ -394,12 +433,33 @@ int runSubcommand(const QString& command, const std::function<int()>& body)
 
 void printJson(const nlohmann::json& value)
 {
+    if (const auto key = nonFiniteKey(value))
+        throw InputError("the result's " + *key + " is not a finite number: an input is beyond any real job");
     writeOut(value.dump(2) + "\n");
 }
 
 void printText(const QString& text)
 {
-    writeOut(text.toUtf8().toStdString());
+    const std::string bytes = text.toUtf8().toStdString();
+    if (const auto figure = nonFiniteFigure(bytes))
+        throw InputError("a result is not a finite number ('" + *figure + "'): an input is beyond any real job");
+    writeOut(bytes);
+}
+
+std::optional<std::string> nonFiniteKey(const nlohmann::json& value, const std::string& path)
+{
+    if (value.is_number_float())
+        return std::isfinite(value.get<double>()) ? std::nullopt : std::optional(path.empty() ? "value" : path);
+    if (value.is_object()) {
+        for (auto it = value.begin(); it != value.end(); ++it)
+            if (auto key = nonFiniteKey(*it, path.empty() ? it.key() : path + "." + it.key()))
+                return key;
+    } else if (value.is_array()) {
+        for (size_t i = 0; i < value.size(); ++i)
+            if (auto key = nonFiniteKey(value[i], path + "[" + std::to_string(i) + "]"))
+                return key;
+    }
+    return std::nullopt;
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #include "core/model/model_spec.h"
 #include "core/model/packing.h"
 #include "core/model/precision.h"
+#include "core/number_format.h"
 
 namespace mfu::cli {
 
@@ -65,7 +66,8 @@ double resolveFlopsPerToken(const ModelSpec& model, int64_t seq, FlopFormula for
 // nullopt when no throughput flag was given; throws on a contradictory or incomplete combination.
 std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser);
 
-// Parses "8192", "2.5e9", "21,111", "7B", "1.5M", "32k" (k/M/B/G/T suffixes); throws naming the flag.
+// Parses "8192", "2.5e9", "1,000,000", "7B", "1.5M", "32k" (k/M/B/G/T suffixes; core/number_parse.h, strict: no
+// spaces, no "2,50", and no "2,500", which could be a decimal comma); throws naming the flag.
 double parseNumber(const QString& text, const QString& flag);
 double parsePositive(const QString& text, const QString& flag);
 // An MFU flag, the one rule of every subcommand: "0.4" (a value <= 1 is a fraction), "40" or "40%"; above 100% is an
@@ -82,8 +84,14 @@ std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList&
 // Runs body; an InputError or other exception becomes one line on stderr and exit status 2.
 int runSubcommand(const QString& command, const std::function<int()>& body);
 
+// Both refuse (throw InputError, so exit status 2 with the reason) a result holding a non-finite figure: JSON would
+// print it as null and text as "inf" or "NaN", each with exit status 0, and a script would take it for an answer.
 void printJson(const nlohmann::json& value);
 void printText(const QString& text);
+// The path of the first non-finite number in `value` ("fixed_work.cost_saved_usd"), if any.
+std::optional<std::string> nonFiniteKey(const nlohmann::json& value, const std::string& path = {});
+// core/number_format.h's: the first "inf", "-nan", "NaN" ... standing as a figure in a text.
+using mfu::nonFiniteFigure;
 
 // Everything a subcommand prints goes through these two: to the process's stdout and stderr, or, while an
 // OutputCapture is alive, into its strings. The Python module runs a subcommand in-process under a capture and

@@ -39,12 +39,13 @@ int runSweep(const QStringList& args)
         o.includePlannerBest = !parser.isSet(QStringLiteral("no-planner"));
         if (parser.isSet(QStringLiteral("values"))) {
             const QString flag = QStringLiteral("values");
-            for (const QString& v : parser.value(flag).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            // "8, 16": the items of a list may have spaces around them, a number alone may not.
+            for (const QString& item : parser.value(flag).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                const QString v = item.trimmed();
                 if (*axis == SweepAxis::Precision) {
-                    const auto precision = trainingPrecisionFromKey(v.trimmed().toStdString());
+                    const auto precision = trainingPrecisionFromKey(v.toStdString());
                     if (!precision)
-                        throw InputError(
-                            "--values: '" + v.trimmed().toStdString() + "' is not a training precision (bf16, fp8)");
+                        throw InputError("--values: '" + v.toStdString() + "' is not a training precision (bf16, fp8)");
                     o.values.push_back(*precision == TrainingPrecision::BF16_FP8 ? 1.0 : 0.0);
                 } else if (*axis == SweepAxis::SeqLen) {
                     o.values.push_back(double(parseSequenceLengthFlag(v, flag)));
@@ -60,7 +61,11 @@ int runSweep(const QStringList& args)
         }
         const SweepResult r = mfu::runSweep(s, *axis, o);
         if (parser.isSet(QStringLiteral("csv"))) {
-            writeOut(sweepToCsv(r));
+            const std::string csv = sweepToCsv(r);
+            if (const auto figure = nonFiniteFigure(csv))
+                throw InputError(
+                    "a result is not a finite number ('" + *figure + "'): an input is beyond any real job");
+            writeOut(csv);
             return 0;
         }
         if (parser.isSet(QStringLiteral("json"))) {

@@ -44,7 +44,7 @@ size_t resolveWarmupSteps(const QCommandLineParser& parser)
     if (!parser.isSet(qs("warmup-steps")))
         return 1;
     const double n = parseNumber(parser.value(qs("warmup-steps")), qs("warmup-steps"));
-    if (n < 0 || n != static_cast<double>(static_cast<int64_t>(n)) || n > 1e9)
+    if (n < 0 || n > 1e9 || n != static_cast<double>(static_cast<int64_t>(n))) // bounded before the cast
         throw InputError("--warmup-steps: expected a whole number of steps, got '"
             + parser.value(qs("warmup-steps")).toStdString() + "'");
     return static_cast<size_t>(n);

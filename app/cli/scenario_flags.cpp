@@ -206,7 +206,7 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     if (isSet(p, "expert-node-limit"))
         par.expertNodeLimit = degree(p, "expert-node-limit", par.expertNodeLimit);
     if (isSet(p, "mtp-layers")) {
-        const QString v = p.value(QStringLiteral("mtp-layers")).trimmed();
+        const QString v = p.value(QStringLiteral("mtp-layers"));
         const int64_t n = v == QLatin1String("0") ? 0 : parsePositiveInteger(v, QStringLiteral("mtp-layers"));
         if (n > 64)
             throw InputError("--mtp-layers: " + std::to_string(n) + " is beyond any model (at most 64)");

@@ -254,6 +254,7 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
     const QFileInfo info(path);
     const QString folderName = info.completeBaseName() + QStringLiteral("_files");
     const QString folder = info.absoluteDir().filePath(folderName);
+    const bool folderExisted = QFileInfo(folder).isDir();
     if (!QDir().mkpath(folder))
         return fail(errorMessage, folder, QStringLiteral("cannot create the folder for the chart images"));
 
@@ -281,11 +282,16 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
         html += QStringLiteral("</ul>\n");
     }
     html += QStringLiteral("<h2>Charts</h2>\n");
+    // The images and the page are written together, the page last: a full disk or a refused target leaves the old
+    // page with all of its old images, never some of the new scenario's among them.
     QStringList written;
+    std::vector<FileToWrite> files;
     for (const auto& chart : charts) {
         const QString png = folder + QLatin1Char('/') + chart.stem + QStringLiteral(".png");
-        if (!chart.view->exportPng(png, 2.0))
+        QByteArray bytes;
+        if (!chart.view->renderPng(bytes, 2.0))
             return fail(errorMessage, png, chart.view->lastError());
+        files.push_back({ QFile::encodeName(png).toStdString(), bytes.toStdString() });
         written << png;
         html += QStringLiteral("<figure><img src=\"%1/%2.png\" alt=\"%3\"><figcaption>%4</figcaption></figure>\n")
                     .arg(folderName.toHtmlEscaped(), chart.stem, chart.view->data().title.toHtmlEscaped(),
@@ -295,9 +301,14 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
     }
     html += QStringLiteral("</body></html>\n");
 
+    files.push_back({ QFile::encodeName(path).toStdString(), html.toStdString() }); // UTF-8
     std::string reason;
-    if (!writeFileAtomically(QFile::encodeName(path).toStdString(), html.toStdString(), &reason)) // UTF-8
-        return fail(errorMessage, path, QString::fromLocal8Bit(reason.c_str()));
+    std::string failed;
+    if (!writeFilesAtomically(files, &reason, &failed)) {
+        if (!folderExisted)
+            QDir().rmdir(folder); // empty: nothing was renamed into it
+        return fail(errorMessage, QFile::decodeName(failed.c_str()), QString::fromLocal8Bit(reason.c_str()));
+    }
     if (result)
         result->files << written << path;
     return true;

@@ -24,6 +24,21 @@ std::string systemReason(int error)
     return std::strerror(error);
 }
 
+// What a path that is not a regular file is, for the refusal; empty when it is one or does not exist. lstat, so a
+// symbolic link is seen as the link: rename() would replace the link itself, not what it points to.
+std::string notRegularFile(const std::filesystem::path& path)
+{
+    struct stat st { };
+    if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode))
+        return {};
+    const char* what = S_ISLNK(st.st_mode)           ? "a symbolic link"
+        : S_ISDIR(st.st_mode)                        ? "a folder"
+        : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+        : S_ISFIFO(st.st_mode)                       ? "a FIFO"
+                                                     : "a socket or other special file";
+    return std::string("refusing to replace what is not a regular file (") + what + ")";
+}
+
 // Opens a new temporary file beside the target: "<name>.<pid>.<n>.tmp", created exclusively (never another's file).
 int openTemporary(const std::filesystem::path& target, std::string& tempPath)
 {
@@ -38,11 +53,11 @@ int openTemporary(const std::filesystem::path& target, std::string& tempPath)
     return -1;
 }
 
-} // namespace
-
-bool writeFileAtomically(const std::filesystem::path& path, std::string_view bytes, std::string* reason)
+// Writes `bytes` whole to a new temporary beside `path`, flushed and closed; on failure removes it.
+bool stage(const std::filesystem::path& path, std::string_view bytes, std::string& tempPath, std::string* reason)
 {
-    std::string tempPath;
+    if (const std::string refusal = notRegularFile(path); !refusal.empty())
+        return failWith(reason, refusal);
     const int fd = openTemporary(path, tempPath);
     if (fd < 0)
         return failWith(reason, systemReason(errno));
@@ -80,11 +95,60 @@ bool writeFileAtomically(const std::filesystem::path& path, std::string_view byt
         ::unlink(tempPath.c_str());
         return failWith(reason, systemReason(error));
     }
+    return true;
+}
+
+bool commit(const std::string& tempPath, const std::filesystem::path& path, std::string* reason)
+{
+    // Checked again just before the rename: the target may have been replaced by a link meanwhile.
+    if (const std::string refusal = notRegularFile(path); !refusal.empty()) {
+        ::unlink(tempPath.c_str());
+        return failWith(reason, refusal);
+    }
     if (::rename(tempPath.c_str(), path.c_str()) != 0) {
         const int error = errno;
         ::unlink(tempPath.c_str());
         return failWith(reason, systemReason(error));
     }
+    return true;
+}
+
+} // namespace
+
+bool writeFileAtomically(const std::filesystem::path& path, std::string_view bytes, std::string* reason)
+{
+    std::string tempPath;
+    return stage(path, bytes, tempPath, reason) && commit(tempPath, path, reason);
+}
+
+bool writeFilesAtomically(const std::vector<FileToWrite>& files, std::string* reason, std::string* failedPath)
+{
+    std::vector<std::string> staged;
+    const auto abandon = [&](size_t failed) {
+        for (const std::string& t : staged)
+            ::unlink(t.c_str());
+        if (failedPath)
+            *failedPath = files[failed].path.string();
+        return false;
+    };
+    for (size_t i = 0; i < files.size(); ++i) {
+        std::string tempPath;
+        if (!stage(files[i].path, files[i].bytes, tempPath, reason))
+            return abandon(i);
+        staged.push_back(tempPath);
+    }
+    // Every byte is on the disk: the renames that remain need no space. Each target is checked before any is
+    // renamed, so a refusal found now still leaves every file as it was.
+    for (size_t i = 0; i < files.size(); ++i)
+        if (const std::string refusal = notRegularFile(files[i].path); !refusal.empty()) {
+            failWith(reason, refusal);
+            return abandon(i);
+        }
+    for (size_t i = 0; i < files.size(); ++i)
+        if (!commit(staged[i], files[i].path, reason)) {
+            staged.erase(staged.begin(), staged.begin() + static_cast<std::ptrdiff_t>(i + 1));
+            return abandon(i);
+        }
     return true;
 }
 

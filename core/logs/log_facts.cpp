@@ -14,7 +14,6 @@ namespace mfu::trace {
 
 namespace {
 
-using logtext::number;
 using logtext::re;
 
 enum class Fact {
@@ -50,7 +49,7 @@ const std::vector<FactRule>& factRules()
         { "Gradient accum steps:", re(R"(Gradient accum steps:\s*(\d+))"), Fact::GradAccum },
         { "sequence length", re(R"(sequence length (\d+))"), Fact::SeqLen },
         { "seq_length", re(R"(\bseq_length\s*[.:=]*\s*(\d+))"), Fact::SeqLen },
-        { "Hardware peak:", re(R"(Hardware peak:\s*([\d.]+)\s*TFLOPS)"), Fact::PeakTflops },
+        { "Hardware peak:", re(R"(Hardware peak:\s*([\d.]+(?:[eE][-+]?\d+)?)\s*TFLOPS)"), Fact::PeakTflops },
         { "Peak FLOPS used for computing MFU:", re(R"(Peak FLOPS used for computing MFU:\s*([\d.eE+]+))"),
             Fact::PeakFlops },
         { "Device:", re(R"(\bDevice:\s*(\S.*\S))"), Fact::Device },
@@ -73,7 +72,7 @@ template <typename T> void setOnce(std::optional<T>& slot, const std::optional<d
         return;
     if constexpr (std::is_integral_v<T>) {
         // 2^63 (or 2^31) as a double: every double strictly below it converts.
-        if (*v >= static_cast<double>(std::numeric_limits<T>::max()))
+        if (*v >= static_cast<double>(std::numeric_limits<T>::max()) || *v != std::floor(*v))
             return;
     }
     slot = static_cast<T>(*v);
@@ -118,30 +117,33 @@ void readFacts(const std::string& line, LogFacts& facts)
         if (!logtext::searchNear(line, r.needle, *r.re, m))
             continue;
         const std::string text = m[1].str();
+        // With an exponent right after the capture: "world_size: 1e3" is not 1.
+        const auto value
+            = logtext::numberAt(line, size_t(m[1].first - line.begin()), size_t(m[1].second - line.begin()));
         switch (r.fact) {
         case Fact::Gpus:
-            setOnce(facts.gpus, number(text));
+            setOnce(facts.gpus, value);
             break;
         case Fact::TokensPerStep:
-            setOnce(facts.tokensPerStep, number(text));
+            setOnce(facts.tokensPerStep, value);
             break;
         case Fact::GlobalBatch:
-            setOnce(facts.globalBatchSamples, number(text));
+            setOnce(facts.globalBatchSamples, value);
             break;
         case Fact::MicroBatch:
-            setOnce(facts.microBatch, number(text));
+            setOnce(facts.microBatch, value);
             break;
         case Fact::GradAccum:
-            setOnce(facts.gradAccum, number(text));
+            setOnce(facts.gradAccum, value);
             break;
         case Fact::SeqLen:
-            setOnce(facts.seqLen, number(text));
+            setOnce(facts.seqLen, value);
             break;
         case Fact::PeakTflops:
-            setOnce(facts.peakTflops, number(text));
+            setOnce(facts.peakTflops, value);
             break;
         case Fact::PeakFlops:
-            if (const auto v = number(text))
+            if (const auto v = value)
                 setOnce(facts.peakTflops, std::optional(*v / 1e12));
             break;
         case Fact::Device:
@@ -149,7 +151,8 @@ void readFacts(const std::string& line, LogFacts& facts)
                 facts.device = text;
             break;
         case Fact::ModelParams:
-            setOnce(facts.modelParams, parseQuantity(text)); // "8,030,261,248", "123.69M", "1.294 B"
+            setOnce(
+                facts.modelParams, parseQuantity(text, NumberText::Lenient)); // "8,030,261,248", "123.69M", "1.294 B"
             break;
         }
     }

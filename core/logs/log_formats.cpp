@@ -7,7 +7,7 @@
 
 namespace mfu::trace {
 
-using logtext::number;
+using logtext::numberAt;
 using logtext::re;
 using logtext::searchNear;
 using logtext::stepNumber;
@@ -91,12 +91,13 @@ const std::vector<LogFormat>& builtInLogFormats()
                 scanned("loss:", true, true, Chars::Exponent, LogField::Loss) } }, // \bloss:\s*([-\d.eE+]+)
         { "iter_block", "Iter", re(R"(\bIter\s+(\d+)\b)"), 1, LogScope::Unknown, true,
             { rule("oss", R"(\b[Ll]oss:?\s+([-\d.eE+]+))", LogField::Loss),
-                rule("ime", R"(\b[Tt]ime:?\s+([\d.]+)\s*ms)", LogField::StepSeconds, 1e-3),
+                rule("ime", R"(\b[Tt]ime:?\s+([\d.]+(?:[eE][-+]?\d+)?)\s*ms)", LogField::StepSeconds, 1e-3),
                 rule("MFU:", R"(\bMFU:\s*(-?[\d.]+)%)", LogField::MfuPercent),
-                rule("Achieved:", R"(Achieved:\s*([\d.]+)\s*TF)", LogField::Tflops),
-                rule("Peak:", R"(\bPeak:\s*([\d.]+)\s*TF)", LogField::PeakTflops),
+                rule("Achieved:", R"(Achieved:\s*([\d.]+(?:[eE][-+]?\d+)?)\s*TF)", LogField::Tflops),
+                rule("Peak:", R"(\bPeak:\s*([\d.]+(?:[eE][-+]?\d+)?)\s*TF)", LogField::PeakTflops),
                 rule("Tokens/s:", R"(Tokens/s:\s*([\d,.]+))", LogField::TokensPerSec),
-                rule("FLOPs/token:", R"(FLOPs/token:\s*([\d.]+)\s*GF)", LogField::FlopsPerToken, 1e9) },
+                rule(
+                    "FLOPs/token:", R"(FLOPs/token:\s*([\d.]+(?:[eE][-+]?\d+)?)\s*GF)", LogField::FlopsPerToken, 1e9) },
             nullptr, {} },
     };
     return formats;
@@ -106,13 +107,15 @@ void readFields(const std::string& line, const LogFormat& f, LogStep& s)
 {
     for (const ScanRule& r : f.scans)
         if (const auto text = scan::findField(line, r.pattern))
-            if (const auto v = number(*text))
+            if (const auto v
+                = numberAt(line, size_t(text->data() - line.data()), size_t(text->data() - line.data()) + text->size()))
                 setField(s, r.field, *v * r.scale);
     for (const FieldRule& r : f.fields) {
         std::smatch m;
         if (!searchNear(line, r.needle, *r.re, m) || r.group >= m.size() || !m[r.group].matched)
             continue;
-        if (const auto v = number(m[r.group].str()))
+        if (const auto v
+            = numberAt(line, size_t(m[r.group].first - line.begin()), size_t(m[r.group].second - line.begin())))
             setField(s, r.field, *v * r.scale);
     }
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/number_parse.h"
+
 namespace mfu::trace::logtext {
 
 const std::string& withoutAnsi(const std::string& line, std::string& out)
@@ -29,20 +31,34 @@ const std::string& withoutAnsi(const std::string& line, std::string& out)
 
 std::optional<double> number(std::string_view text)
 {
-    char buffer[64];
-    size_t n = 0;
-    for (char c : text)
-        if (c != ',' && c != '%') {
-            if (n == sizeof buffer)
-                return std::nullopt; // no number a log prints is this long
-            buffer[n++] = c;
+    if (!text.empty() && text.back() == '%')
+        text.remove_suffix(1);
+    if (text.size() > 64 || text.find(' ') != std::string_view::npos)
+        return std::nullopt; // no number a log prints is this long; a captured field holds no spaces
+    return parseDecimal(text, NumberText::Lenient);
+}
+
+std::optional<double> numberAt(std::string_view line, size_t begin, size_t end)
+{
+    const auto isDigit = [&line](size_t i) { return i < line.size() && line[i] >= '0' && line[i] <= '9'; };
+    // A capture the pattern cut short ("2" of "2.5165824E+07" under [\d,]+) takes the rest of the figure with it,
+    // so it is read whole or, when the whole is no number, not at all.
+    // A '.' or ',' with no digit after it ends a sentence or a list ("loss 10.84, time"), not the figure.
+    while (isDigit(end) || (end < line.size() && (line[end] == '.' || line[end] == ',') && isDigit(end + 1)))
+        ++end;
+    const std::string_view captured = line.substr(begin, end - begin);
+    if (end < line.size() && (line[end] == 'e' || line[end] == 'E')
+        && captured.find_first_of("eE") == std::string_view::npos) {
+        size_t i = end + 1;
+        if (i < line.size() && (line[i] == '+' || line[i] == '-'))
+            ++i;
+        if (isDigit(i)) {
+            while (isDigit(i))
+                ++i;
+            end = i;
         }
-    const char* first = buffer;
-    if (n > 1 && buffer[0] == '+' && buffer[1] != '-' && buffer[1] != '+')
-        ++first;
-    double v = 0;
-    const auto [end, error] = std::from_chars(first, buffer + n, v);
-    return error == std::errc() && end == buffer + n ? std::optional(v) : std::nullopt;
+    }
+    return number(line.substr(begin, end - begin));
 }
 
 std::optional<int64_t> stepNumber(std::string_view digits)

@@ -14,9 +14,15 @@ namespace mfu::trace::logtext {
 // itself when it has none, else `out` (reused from line to line, so no allocation per line).
 const std::string& withoutAnsi(const std::string& line, std::string& out);
 
-// The whole text as a number, thousands separators and '%' ignored (as std::stod would read it: a leading '+' is
-// allowed); nothing when any of it is not part of the number or it is out of range.
+// The whole text as a number (core/number_parse.h's parseDecimal, as a program prints it: "3,456", "1.9185E+04",
+// a leading '+'), one trailing '%' ignored; nothing when any of it is not part of the number, its digits are
+// grouped wrongly ("1,9185") or it is out of range.
 std::optional<double> number(std::string_view text);
+
+// The number captured at [begin, end) of `line`, with the rest of the figure that directly follows it (digits, '.',
+// ',' and an exponent): the built-in patterns capture [\d.]+ or [\d,]+, and "1.9185E+04" ms must not be read as
+// 1.9185, nor "2.5E+07" tokens as 2.
+std::optional<double> numberAt(std::string_view line, size_t begin, size_t end);
 
 // A step number from a matched run of digits; one beyond int64 (a corrupt line) means the line is not a step.
 std::optional<int64_t> stepNumber(std::string_view digits);

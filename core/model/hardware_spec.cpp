@@ -18,6 +18,14 @@ constexpr double kMaxPeakFlops = 1e17; // 100,000 TFLOPS
 constexpr double kMaxHbmBytes = 1e13; // 10 TB
 constexpr double kMaxBandwidth = 1e14; // 100 TB/s
 
+// Floors well below any accelerator anyone trains on (a 2014 K80 had 4 TFLOPS FP32, 24 GB and 480 GB/s; a Jetson
+// Nano 0.5 TFLOPS FP16, 4 GB and 25 GB/s): a figure under them is a typo or a unit slip, and a peak or bandwidth
+// near zero turns every time into inf s and every MFU into NaN%.
+constexpr double kMinPeakFlops = 1e11; // 0.1 TFLOPS
+constexpr double kMinHbmBytes = 1e8; // 0.1 GB
+constexpr double kMinBandwidth = 1e8; // 0.1 GB/s, below 1 Gb/s Ethernet (0.125 GB/s): HBM, scale-up, scale-out
+constexpr double kMinPowerWatts = 1;
+
 std::string tflopsText(double flops)
 {
     const double tflops = flops / kTera;
@@ -36,22 +44,29 @@ void checkPeak(const std::optional<double>& peak, const std::string& key)
         throw FieldError(key, "must be positive");
     if (*peak > kMaxPeakFlops)
         throw FieldError(key, "over 100,000 TFLOPS per GPU: is the figure in TFLOPS?");
+    if (*peak < kMinPeakFlops)
+        throw FieldError(key, "under 0.1 TFLOPS per GPU, below any accelerator: is the figure in TFLOPS?");
 }
 
-void checkPositive(double value, const std::string& key, double ceiling, const std::string& unitHint)
+void checkPositive(double value, const std::string& key, double floor, double ceiling, const std::string& unitHint)
 {
     if (!std::isfinite(value) || value <= 0)
         throw FieldError(key, "must be positive");
     if (value > ceiling)
         throw FieldError(key, "implausibly large per GPU: is the figure in " + unitHint + "?");
+    if (value < floor)
+        throw FieldError(key, "implausibly small per GPU, below any accelerator: is the figure in " + unitHint + "?");
 }
 
-void checkNonNegative(double value, const std::string& key, double ceiling, const std::string& unitHint)
+// 0 means "not stated" (no scale-up link, no price); anything else is held to the floor.
+void checkNonNegative(double value, const std::string& key, double floor, double ceiling, const std::string& unitHint)
 {
     if (!std::isfinite(value) || value < 0)
         throw FieldError(key, "must not be negative");
     if (value > ceiling)
         throw FieldError(key, "implausibly large per GPU: is the figure in " + unitHint + "?");
+    if (value > 0 && value < floor)
+        throw FieldError(key, "implausibly small per GPU (0 if there is none): is the figure in " + unitHint + "?");
 }
 
 } // namespace
@@ -81,15 +96,16 @@ void validateHardwareSpec(const HardwareSpec& spec)
         throw FieldError("peak_dense_tflops.bf16",
             "missing (the BF16 dense peak is the MFU denominator; a GPU without BF16, such as V100, gives \"fp16\")");
 
-    checkPositive(spec.hbmBytes, "memory_gb", kMaxHbmBytes, "GB");
-    checkPositive(spec.hbmBandwidthBytesPerSec, "hbm_bandwidth_gbps", kMaxBandwidth, "GB/s");
+    checkPositive(spec.hbmBytes, "memory_gb", kMinHbmBytes, kMaxHbmBytes, "GB");
+    checkPositive(spec.hbmBandwidthBytesPerSec, "hbm_bandwidth_gbps", kMinBandwidth, kMaxBandwidth, "GB/s");
     if (spec.scaleUpDomainGpus < 1)
         throw FieldError("scale_up.domain_gpus", "must be at least 1");
-    checkNonNegative(spec.scaleUpBandwidthBytesPerSec, "scale_up.bandwidth_gbps", kMaxBandwidth, "GB/s");
-    checkNonNegative(spec.scaleOutBandwidthBytesPerSec, "scale_out_gbitps", kMaxBandwidth, "Gb/s");
-    checkNonNegative(spec.pricePerGpuHourUsd, "price_per_gpu_hour_usd", 1e4, "USD per GPU-hour");
+    checkNonNegative(spec.scaleUpBandwidthBytesPerSec, "scale_up.bandwidth_gbps", kMinBandwidth, kMaxBandwidth, "GB/s");
+    checkNonNegative(spec.scaleOutBandwidthBytesPerSec, "scale_out_gbitps", kMinBandwidth, kMaxBandwidth, "Gb/s");
+    // A price has no physical floor: $0.0001 an hour is odd but yields finite costs.
+    checkNonNegative(spec.pricePerGpuHourUsd, "price_per_gpu_hour_usd", 0, 1e4, "USD per GPU-hour");
     if (spec.powerWatts)
-        checkPositive(*spec.powerWatts, "power_watts", 1e5, "watts");
+        checkPositive(*spec.powerWatts, "power_watts", kMinPowerWatts, 1e5, "watts");
 }
 
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware)

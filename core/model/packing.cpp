@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/number_parse.h"
 #include "core/text.h"
 
 namespace mfu {
@@ -164,11 +165,10 @@ std::vector<DocumentLengthBin> parseJsonLengths(const nlohmann::json& j, const s
     } else if (j.is_object()) {
         for (const auto& [key, value] : j.items()) {
             const std::string where = source + " key '" + key + "'";
-            char* end = nullptr;
-            const double len = std::strtod(key.c_str(), &end);
-            if (end == key.c_str() || *end != '\0')
+            const auto len = parseDecimal(key); // core/number_parse.h: no "inf", "0x10" or locale's comma
+            if (!len)
                 throw InputError(where + ": keys must be document lengths in tokens");
-            bins[lengthFrom(nlohmann::json(len), where)] += countFrom(value, where);
+            bins[lengthFrom(nlohmann::json(*len), where)] += countFrom(value, where);
         }
     } else {
         throw InputError(source + ": document lengths must be a JSON array or object");
@@ -215,12 +215,11 @@ std::vector<DocumentLengthBin> parseDocumentLengths(std::string_view text, const
         std::stringstream cs(line);
         for (std::string cell; std::getline(cs, cell, ',');)
             cells.push_back(cell);
-        auto number = [&](const std::string& cell, double& out) {
-            char* end = nullptr;
-            out = std::strtod(cell.c_str(), &end);
-            while (end && *end && std::isspace(static_cast<unsigned char>(*end)))
-                ++end;
-            return end != cell.c_str() && end && *end == '\0';
+        auto number = [](const std::string& cell, double& out) {
+            // Spaces around a cell ("4096, 3") as a spreadsheet writes them; the number itself as everywhere.
+            const auto v = parseDecimal(cell, NumberText::Lenient);
+            out = v.value_or(0);
+            return v.has_value();
         };
         double len = 0, count = 1;
         if (cells.empty() || !number(cells[0], len)) {

@@ -175,6 +175,18 @@ std::string parallelismSummary(const Parallelism& p)
     return out;
 }
 
+void setAsideNonFiniteFigures(ReportFigures& out)
+{
+    for (auto& section : out.sections)
+        for (auto& row : section.rows)
+            for (std::string* text : { &row.value, &row.note })
+                if (const auto figure = nonFiniteFigure(*text)) {
+                    out.notes.push_back(section.title + ", " + row.label + ": not a finite number (" + *figure
+                        + "): an input is beyond any real job.");
+                    *text = "-";
+                }
+}
+
 ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& options)
 {
     const Scenario& s = doc.scenario;
@@ -271,6 +283,7 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     } catch (const InputError& e) {
         out.notes.push_back(std::string("Cost: ") + e.what());
     }
+    setAsideNonFiniteFigures(out);
     return out;
 }
 

@@ -79,6 +79,10 @@ struct ReportFigures {
 
 ReportFigures reportFigures(const ScenarioDocument& document, const ReportOptions& options = {});
 
+// The last guard before a figure reaches the PDF or the page (reportFigures ends with it): a row whose value or note
+// shows "inf", "NaN%" or "$inf" gets "-" instead and a note saying so, never printed as if it were an answer.
+void setAsideNonFiniteFigures(ReportFigures& figures);
+
 // The parts, for callers that want one (report_sections.cpp). traceFigures throws InputError when no trace path
 // exists any more or one cannot be read.
 // `knownHardware`: the presets the traces' GPU names are matched against for their own MFU and roofline (empty: the

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/trace/json_scanner.h"
+#include "core/trace/trace_time.h"
 
 namespace mfu::trace {
 
@@ -156,7 +157,7 @@ private:
             else if (distributed && m_in.peek() == '{')
                 readDistributedInfo();
             else if (baseTime)
-                m_timeline.timeOriginNs = integer("baseTimeNanoseconds");
+                m_timeline.timeOriginNs = traceTime(integer("baseTimeNanoseconds"), "baseTimeNanoseconds");
             else
                 m_in.skipValue();
         }
@@ -216,7 +217,26 @@ private:
         int64_t ns = 0;
         if (!scaledDecimal(text, 3, ns))
             m_in.fail(std::string(what) + " out of range: " + std::string(text.substr(0, 40)));
+        return traceTime(ns, what);
+    }
+
+    // A time within core/trace/trace_time.h's range, so that no sum or difference of two can wrap.
+    int64_t traceTime(int64_t ns, const char* what)
+    {
+        if (!isTraceTime(ns))
+            m_in.fail(std::string(what) + " " + std::to_string(ns) + " ns is beyond any trace's clock (at most "
+                + std::to_string(kTraceTimeLimitNs) + " ns either side of zero)");
         return ns;
+    }
+
+    // rank and world_size: an int, not the low 32 bits of a larger figure (2^32 + 8 is not 8 ranks).
+    int countWithin(int64_t minimum, int64_t maximum, const char* what)
+    {
+        const int64_t v = integer(what);
+        if (v < minimum || v > maximum)
+            m_in.fail(std::string(what) + " " + std::to_string(v) + " is beyond any cluster (" + std::to_string(minimum)
+                + " to " + std::to_string(maximum) + ")");
+        return static_cast<int>(v);
     }
 
     // pid/tid: integer or string; a string yields its trailing integer ("stream 7" -> 7) or -1.
@@ -415,6 +435,10 @@ private:
     {
         if (!e.hasTs)
             m_in.fail("event '" + e.name.substr(0, 60) + "' has no ts");
+        if (!traceEndNs(e.tsNs, std::max<int64_t>(e.durNs, 0))) {
+            ++m_endsPastClock; // ts + dur past the clock's range: dropped, never wrapped into a negative span
+            return;
+        }
         if (e.cat == EventCat::Runtime) {
             if (e.correlation >= 0)
                 keepRuntime(e);
@@ -583,9 +607,9 @@ private:
             const char c = m_in.peek();
             const bool isNumber = c == '-' || (c >= '0' && c <= '9');
             if (isRank && isNumber)
-                m_timeline.rank = static_cast<int>(integer("distributedInfo.rank"));
+                m_timeline.rank = countWithin(0, kMaxRanks - 1, "distributedInfo.rank");
             else if (isWorld && isNumber)
-                m_timeline.worldSize = static_cast<int>(integer("distributedInfo.world_size"));
+                m_timeline.worldSize = countWithin(1, kMaxRanks, "distributedInfo.world_size");
             else
                 m_in.skipValue();
         }
@@ -616,6 +640,9 @@ private:
         if (m_negativeDurations > 0)
             t.warnings.push_back(
                 "dropped " + std::to_string(m_negativeDurations) + " event(s) with a negative duration");
+        if (m_endsPastClock > 0)
+            t.warnings.push_back("dropped " + std::to_string(m_endsPastClock)
+                + " event(s) whose ts + dur lies beyond any trace's clock (a corrupt time)");
     }
 
     JsonScanner m_in;
@@ -630,6 +657,8 @@ private:
     RuntimeKind m_lastRuntimeKind = RuntimeKind::Launch;
     std::map<int64_t, std::string> m_deviceNames;
     size_t m_negativeDurations = 0;
+    size_t m_endsPastClock = 0;
+    static constexpr int64_t kMaxRanks = 10'000'000; // the most GPUs the command line takes (--gpus)
     bool m_sawEvents = false;
 };
 

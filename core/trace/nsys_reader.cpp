@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "core/errors.h"
+#include "core/trace/trace_time.h"
 
 namespace mfu::trace {
 
@@ -153,7 +154,7 @@ public:
         if (m_db.hasTable("TARGET_INFO_SESSION_START_TIME")
             && m_db.hasColumn("TARGET_INFO_SESSION_START_TIME", "utcEpochNs"))
             for (auto& row : m_db.query("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1"))
-                m_timeline.timeOriginNs = row.integer(0);
+                m_timeline.timeOriginNs = isTraceTime(row.integer(0)) ? row.integer(0) : 0; // a corrupt origin: none
         // Progress counts tables read (SQLite gives no byte position). A file changed between them (re-exported)
         // makes SQLite fail with a read or schema error, which Database::fail reports naming the file.
         constexpr uint64_t kSteps = 7;
@@ -175,8 +176,8 @@ public:
         std::sort(m_timeline.launches.begin(), m_timeline.launches.end(),
             [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
         if (m_dropped > 0)
-            m_timeline.warnings.push_back(
-                "dropped " + std::to_string(m_dropped) + " event(s) whose end is before their start");
+            m_timeline.warnings.push_back("dropped " + std::to_string(m_dropped)
+                + " event(s) whose end is before their start or whose time is beyond any clock (past +-4e18 ns)");
         reportProgress(kSteps, kSteps);
         return std::move(m_timeline);
     }
@@ -209,8 +210,8 @@ private:
     void add(
         int64_t start, int64_t end, NameId name, int64_t device, int64_t stream, int64_t correlation, ActivityKind kind)
     {
-        if (end < start) {
-            ++m_dropped;
+        if (end < start || !isTraceTime(start) || !isTraceTime(end)) {
+            ++m_dropped; // a negative span, or a time past core/trace/trace_time.h's range that could wrap
             return;
         }
         m_timeline.activities.push_back({ start, end, correlation, name, static_cast<int32_t>(device),
@@ -258,6 +259,10 @@ private:
         const NameId unnamed = m_timeline.names.intern("CUDA runtime call");
         for (auto& row : m_db.query(sql)) {
             checkCancel();
+            if (!isTraceTime(row.integer(0)) || (full && !row.isNull(2) && !isTraceTime(row.integer(2)))) {
+                ++m_dropped;
+                continue;
+            }
             Launch l;
             l.name = unnamed;
             l.correlation = row.integer(1);
@@ -291,7 +296,7 @@ private:
                 name = stringId(row.integer(3));
             else
                 continue;
-            if (row.integer(1) < row.integer(0)) {
+            if (row.integer(1) < row.integer(0) || !isTraceTime(row.integer(0)) || !isTraceTime(row.integer(1))) {
                 ++m_dropped;
                 continue;
             }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/io/atomic_file.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/rank_summary_work.h"
 #include "core/trace/summary_reader.h"
@@ -224,12 +225,11 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
 
 void writeRankSummary(const std::filesystem::path& path, const RankAnalysis& rank, const AnalysisOptions& options)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        throw InputError(path.string() + ": cannot be written");
-    out << rankSummaryToJson(rank, options).dump() << '\n';
-    if (!out.flush())
-        throw InputError(path.string() + ": write failed");
+    // Atomic (docs/cluster-scale.md): a full disk leaves the previous summary whole, never a truncated one that a
+    // script's `[ -s file ]` would take for a result.
+    std::string reason;
+    if (!writeFileAtomically(path, rankSummaryToJson(rank, options).dump() + '\n', &reason))
+        throw InputError(path.string() + ": cannot be written: " + reason);
 }
 
 std::vector<std::filesystem::path> summaryFilesInFolder(const std::filesystem::path& folder)

@@ -42,7 +42,8 @@ bool scaledDecimal(std::string_view s, int scale, int64_t& out)
             take(s[i], true);
     if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
         int e = 0;
-        const auto [ptr, ec] = std::from_chars(s.data() + i + 1 + (s[i + 1] == '+' ? 1 : 0), s.data() + s.size(), e);
+        const size_t digitsAt = i + 1 < s.size() && s[i + 1] == '+' ? i + 2 : i + 1; // "1e" ends here: no s[i + 1]
+        const auto [ptr, ec] = std::from_chars(s.data() + digitsAt, s.data() + s.size(), e);
         if (ec != std::errc() || ptr != s.data() + s.size())
             return false;
         if (e < -400 || (e > 400 && mantissa == 0)) {

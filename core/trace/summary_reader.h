@@ -2,6 +2,7 @@
 // Reading a per-rank summary (rank_summary.h): keys fetched with errors that name the file and the key.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,11 @@ public:
             if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
                 if (!v.is_number_integer())
                     fail(key, "not an integer");
+                // json's get<int> keeps the low bits: a world_size of 2^32 + 8 would read as 8.
+                const bool fits
+                    = v.is_number_unsigned() ? std::in_range<T>(v.get<uint64_t>()) : std::in_range<T>(v.get<int64_t>());
+                if (!fits)
+                    fail(key, "out of range: " + v.dump());
             } else if constexpr (std::is_floating_point_v<T>) {
                 if (!v.is_number())
                     fail(key, "not a number");

@@ -229,7 +229,7 @@ private slots:
                                      << "has no dense FP8 peak";
         QTest::newRow("infinite flops") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu", "b200",
             "--tokens-per-sec-per-gpu", "1e308" }
-                                        << "throughput too large";
+                                        << "--tokens-per-sec-per-gpu: '1e308' is beyond any real job";
         QTest::newRow("missing file") << QStringList { "diagnose", "/nonexistent/report.json" } << "cannot read";
     }
     void errors()

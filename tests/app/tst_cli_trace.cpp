@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "file_size_limit.h"
+
 namespace {
 
 struct Run {
@@ -496,6 +498,41 @@ private slots:
         QVERIFY2(out.contains(QStringLiteral("mean step 0.3811 s")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("measured MFU %1%").arg(mfu * 100, 0, 'f', 2)), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("steps: CPU ProfilerStep annotations")), qPrintable(out));
+    }
+
+    // --summary-out is atomic (docs/cluster-scale.md): on a full disk (the file-size limit) the previous summary is
+    // kept whole, since a truncated one passes a script's `[ -s file ]`, and the error gives the system's reason; a
+    // symbolic link or a device as the target is refused, not replaced.
+    void summaryOutIsAtomic()
+    {
+        QTemporaryDir dir;
+        const QString trace = writeFile(dir, QStringLiteral("t.json"), syntheticTrace());
+        const QString out = dir.filePath(QStringLiteral("r0.summary.json"));
+        QVERIFY(runCli({ trace, QStringLiteral("--summary-out"), out }).exitCode == 0);
+        QFile summary(out);
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        const QByteArray previous = summary.readAll();
+        summary.close();
+        QVERIFY(previous.size() > 200);
+        Run full;
+        {
+            const mfu::test::FileSizeLimit limit(100); // inherited by the child process
+            QVERIFY(limit.active());
+            full = runCli({ trace, QStringLiteral("--summary-out"), out });
+        }
+        QCOMPARE(full.exitCode, 2);
+        QVERIFY2(full.err.contains("r0.summary.json: cannot be written: File too large"), full.err.constData());
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        QCOMPARE(summary.readAll(), previous);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), qsizetype(2)); // no temporary left
+
+        const QString link = dir.filePath(QStringLiteral("link.summary.json"));
+        QVERIFY(QFile::link(out, link));
+        const Run linked = runCli({ trace, QStringLiteral("--summary-out"), link });
+        QCOMPARE(linked.exitCode, 2);
+        QVERIFY2(linked.err.contains("refusing to replace what is not a regular file (a symbolic link)"),
+            linked.err.constData());
+        QVERIFY(QFileInfo(link).isSymLink());
     }
 
     void noFileIsAnError()

@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
@@ -255,6 +257,68 @@ private slots:
         QCOMPARE(file.readAll(), previous);
         QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("kept*") }, QDir::Files),
             QStringList { QStringLiteral("kept.pdf") });
+    }
+
+    // An HTML report is a page and its images: a full disk part-way (the file-size limit, set so the first image
+    // fits and a later one does not) keeps the old page with all of its old images, never some of the new
+    // scenario's among them.
+    void htmlWriteFailurePartwayKeepsEveryOldFile()
+    {
+        const QString page = m_dir.filePath(QStringLiteral("whole.html"));
+        ScenarioDocument document = vectorLabsJob();
+        document.tracePaths.clear();
+        app::ReportResult first;
+        QString error;
+        QVERIFY2(app::writeReportHtml(page, QStringLiteral("old"), document, app::presetLibrary(), &first, &error),
+            qPrintable(error));
+        std::map<QString, QByteArray> before;
+        for (const QString& file : first.files) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            before[file] = f.readAll();
+        }
+        QVERIFY(first.files.size() >= 3);
+        const qint64 firstImage = before[first.files.front()].size();
+        qint64 largest = 0;
+        for (const auto& [file, bytes] : before)
+            largest = std::max<qint64>(largest, bytes.size());
+        if (largest <= firstImage + 1024)
+            QSKIP("the first image is the largest: no limit lets it through and stops a later one");
+        document.scenario.cluster.gpuCount *= 2; // other figures, other images
+        bool written = true;
+        {
+            const test::FileSizeLimit limit(static_cast<rlim_t>(firstImage + 1024));
+            QVERIFY(limit.active());
+            written
+                = app::writeReportHtml(page, QStringLiteral("new"), document, app::presetLibrary(), nullptr, &error);
+        }
+        QVERIFY(!written);
+        QVERIFY2(error.contains(QStringLiteral("File too large")), qPrintable(error));
+        for (const auto& [file, bytes] : before) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY2(f.readAll() == bytes, qPrintable(file + " was replaced"));
+        }
+        const QDir images(m_dir.filePath(QStringLiteral("whole_files")));
+        QCOMPARE(images.entryList(QDir::Files).size(), qsizetype(before.size() - 1)); // no temporary left
+    }
+
+    // --out onto a symbolic link or a device is refused, never replaced by a regular file.
+    void outOntoWhatIsNotARegularFileIsRefused()
+    {
+        const QString scenario = m_dir.filePath(QStringLiteral("vector_labs_job.json"));
+        const QString target = m_dir.filePath(QStringLiteral("target.pdf"));
+        QFile::remove(target);
+        QVERIFY(QFile(target).open(QIODevice::WriteOnly));
+        const QString link = m_dir.filePath(QStringLiteral("link.pdf"));
+        QFile::remove(link);
+        QVERIFY(QFile::link(target, link));
+        const Run r = report({ QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), link });
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("refusing to replace what is not a regular file (a symbolic link)")),
+            qPrintable(r.err));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(QFileInfo(target).size(), qint64(0));
     }
 
     void htmlOnly()

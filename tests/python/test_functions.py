@@ -26,9 +26,9 @@ def test_calc_the_worked_example(mfu, cli):
 # (function, keyword arguments, the same command line)
 CASES = [
     ("calc", dict(model="qwen2.5-7b", gpu="a800-sxm-80gb", gpus=32, packing_length="80k", doc_length=4096,
-                  tokens_per_sec_per_gpu="3,271", precision="bf16"),
+                  tokens_per_sec_per_gpu="3_271", precision="bf16"),
      ["calc", "--model", "qwen2.5-7b", "--gpu", "a800-sxm-80gb", "--gpus", "32", "--packing-length", "80k",
-      "--doc-length", "4096", "--tokens-per-sec-per-gpu", "3,271", "--precision", "bf16"]),
+      "--doc-length", "4096", "--tokens-per-sec-per-gpu", "3_271", "--precision", "bf16"]),
     ("calc", dict(params=7e9, gpu="h100-sxm", step_time=5.2, tokens_per_step=4194304, gpus=64),
      ["calc", "--params", "7000000000.0", "--gpu", "h100-sxm", "--step-time", "5.2", "--tokens-per-step", "4194304",
       "--gpus", "64"]),
@@ -191,3 +191,13 @@ def test_preset_file_problems_are_warnings(tmp_path, cli):
     expected = cli.run("presets", "--json", env=env)
     assert got["problems"] == json.loads(expected.stdout)["problems"] != []
     assert got["warnings"] == expected.stderr.rstrip("\n").split("\n")
+
+
+def test_a_list_only_where_the_option_takes_one(mfu):
+    """gpus=[8, 16] once became --gpus=8,16 and was read as 816: a list is refused unless the option takes one."""
+    with pytest.raises(ValueError, match="takes one value, not a list"):
+        mfu.calc(model="llama-3.1-8b", gpu="h100-sxm", gpus=[8, 16], tokens_per_sec_per_gpu=9000)
+    with pytest.raises(ValueError, match="takes one value, not a list"):
+        mfu.cost(gpu="h100-sxm", gpus=(1, 600, 500), days=1)
+    with pytest.raises(ValueError, match="holds a comma"):
+        mfu.sweep(model="llama-3.1-8b", gpu="h100-sxm", axis="gpus", values=["1,000"])

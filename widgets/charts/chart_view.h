@@ -67,6 +67,8 @@ public:
     // The size exports render at: the on-screen size, or 800x500 when the chart has never been laid out.
     QSize exportSize() const;
     bool exportPng(const QString& path, double scale = 2.0);
+    // The PNG exportPng writes, in memory (a report writes its images and page together: core/io/atomic_file.h).
+    bool renderPng(QByteArray& bytes, double scale = 2.0);
     bool exportSvg(const QString& path);
     bool exportPdf(const QString& path);
     bool exportCsv(const QString& path);

@@ -65,21 +65,26 @@ QSize ChartView::exportSize() const
     return m_plot->size();
 }
 
-bool ChartView::exportPng(const QString& path, double scale)
+bool ChartView::renderPng(QByteArray& bytes, double scale)
 {
-    // Rendered in memory first, so a failed write never leaves a half-written image over the previous one.
     const QSize size = exportSize();
     const TracerHidden hidden(m_tracer);
     const QPixmap pixmap = m_plot->toPixmap(size.width(), size.height(), scale);
-    QByteArray bytes;
+    bytes.clear();
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
-        return fail(QStringLiteral("Cannot render PNG %1 at %2x%3 px")
-                        .arg(QDir::toNativeSeparators(path))
+        return fail(QStringLiteral("Cannot render PNG at %1x%2 px")
                         .arg(qRound(size.width() * scale))
                         .arg(qRound(size.height() * scale)));
-    return writeAtomically(path, bytes, &m_lastError);
+    return true;
+}
+
+bool ChartView::exportPng(const QString& path, double scale)
+{
+    // Rendered in memory first, so a failed write never leaves a half-written image over the previous one.
+    QByteArray bytes;
+    return renderPng(bytes, scale) && writeAtomically(path, bytes, &m_lastError);
 }
 
 bool ChartView::exportSvg(const QString& path)

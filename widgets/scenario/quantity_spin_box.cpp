@@ -24,7 +24,8 @@ std::optional<int> QuantitySpinBox::parse(const QString& text) const
     // The locale's group separator (what setGroupSeparatorShown writes) as well as the ones parseQuantity knows.
     t.remove(locale().groupSeparator());
     const std::string typed = t.trimmed().toStdString();
-    const auto v = m_countsTokensInSequence ? parseSequenceLength(typed) : parseQuantity(typed);
+    const auto v = m_countsTokensInSequence ? parseSequenceLength(typed, NumberText::Lenient)
+                                            : parseQuantity(typed, NumberText::Lenient);
     if (!v || *v != std::floor(*v) || *v < minimum() || *v > maximum())
         return std::nullopt;
     return static_cast<int>(*v);

@@ -52,7 +52,7 @@ QSpinBox* countSpin(int minimum, int maximum)
 
 std::optional<double> parseGroupedNumber(const QString& text)
 {
-    return parseQuantity(text.toStdString());
+    return parseQuantity(text.toStdString(), NumberText::Lenient); // typed: "21,111", "8 192"
 }
 
 ScenarioEditor::ScenarioEditor(ScenarioModel* model, const PresetLibrary& presets, QWidget* parent)
@@ -307,7 +307,8 @@ void ScenarioEditor::onHardwareChosen(int index)
 
 std::optional<int64_t> ScenarioEditor::checkSeqLen()
 {
-    const auto value = parseSequenceLength(m_seqLen->text().toStdString()); // a 32k context: 32,768 tokens
+    const auto value
+        = parseSequenceLength(m_seqLen->text().toStdString(), NumberText::Lenient); // a 32k context: 32,768 tokens
     if (!value || *value < 1 || *value != std::floor(*value) || *value > kMaxSeqLen) {
         showReason(m_seqLenReason, m_seqLen,
             tr("Enter a whole number of tokens from 1 to 10,485,760 (10M, the longest published context, Llama 4 "
@@ -590,7 +591,8 @@ void ScenarioEditor::syncFromModel()
         m_padding->setValue(static_cast<int>(std::lround(packing.paddingFraction * 100.0)));
     }
     m_packingReason->setVisible(false);
-    const auto seq = parseSequenceLength(m_seqLen->text().toStdString()); // a typed "32k" stays as typed
+    const auto seq
+        = parseSequenceLength(m_seqLen->text().toStdString(), NumberText::Lenient); // a typed "32k" stays as typed
     if (!seq || *seq != static_cast<double>(s.workload.seqLen))
         m_seqLen->setText(QString::number(s.workload.seqLen));
     const auto tput = parseGroupedNumber(m_throughputValue->text());

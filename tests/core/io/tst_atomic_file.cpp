@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -97,6 +98,72 @@ private slots:
         QVERIFY(!ok);
         QCOMPARE(QString::fromStdString(reason), QStringLiteral("Permission denied"));
         QCOMPARE(readAll(folder / "x.json"), std::string("old"));
+    }
+
+    // A symbolic link, a FIFO or a device as the target is refused, never replaced by a regular file: rename() would
+    // replace the link itself, and as root `--out /dev/null` would replace the device.
+    void refusesWhatIsNotARegularFile()
+    {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        QVERIFY(writeFileAtomically(folder / "real.json", "kept", nullptr));
+        fs::create_symlink(folder / "real.json", folder / "link.json");
+        QCOMPARE(::mkfifo((folder / "pipe").c_str(), 0600), 0);
+        fs::create_directory(folder / "folder.json");
+        std::vector<fs::path> targets { folder / "link.json", folder / "pipe", folder / "folder.json" };
+        // A device node of our own (a copy of /dev/null's numbers), when this process may make one: never the real
+        // /dev/null, which a broken refusal would replace.
+        if (::mknod((folder / "null").c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0)
+            targets.push_back(folder / "null");
+        for (const fs::path& target : targets) {
+            std::string reason;
+            QVERIFY2(!writeFileAtomically(target, "new", &reason), target.c_str());
+            QVERIFY2(QString::fromStdString(reason).startsWith("refusing to replace what is not a regular file"),
+                reason.c_str());
+        }
+        QVERIFY(fs::is_symlink(folder / "link.json"));
+        QCOMPARE(readAll(folder / "real.json"), std::string("kept"));
+        QVERIFY(fs::is_fifo(folder / "pipe"));
+        QVERIFY(fs::is_directory(folder / "folder.json"));
+        if (targets.size() == 4)
+            QVERIFY(fs::is_character_file(folder / "null"));
+        QCOMPARE(entriesIn(folder), targets.size() + 1); // no temporary left
+    }
+
+    // A page and its images: a failure part-way (the file-size limit as a full disk) replaces none of them.
+    void fileSetIsAllOrNothing()
+    {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        std::vector<FileToWrite> old { { folder / "a.png", "old a" }, { folder / "b.png", "old b" },
+            { folder / "page.html", "old page" } };
+        QVERIFY(writeFilesAtomically(old, nullptr, nullptr));
+        std::vector<FileToWrite> next { { folder / "a.png", "new a" }, { folder / "b.png", std::string(100000, 'b') },
+            { folder / "page.html", "new page" } };
+        std::string reason;
+        std::string failed;
+        bool ok = true;
+        {
+            const test::FileSizeLimit limit(4096);
+            if (!limit.active())
+                QSKIP("cannot lower RLIMIT_FSIZE here");
+            ok = writeFilesAtomically(next, &reason, &failed);
+        }
+        QVERIFY(!ok);
+        QCOMPARE(QString::fromStdString(reason), QStringLiteral("File too large"));
+        QCOMPARE(failed, (folder / "b.png").string());
+        QCOMPARE(readAll(folder / "a.png"), std::string("old a")); // written before b, yet not renamed
+        QCOMPARE(readAll(folder / "page.html"), std::string("old page"));
+        QCOMPARE(entriesIn(folder), size_t(3));
+        next[1].bytes = "new b";
+        QVERIFY(writeFilesAtomically(next, nullptr, nullptr));
+        QCOMPARE(readAll(folder / "b.png"), std::string("new b"));
+        // One target that is a link: refused before any file is replaced.
+        fs::remove(folder / "b.png");
+        fs::create_symlink(folder / "a.png", folder / "b.png");
+        QVERIFY(!writeFilesAtomically(old, &reason, &failed));
+        QCOMPARE(readAll(folder / "page.html"), std::string("new page"));
+        QCOMPARE(failed, (folder / "b.png").string());
     }
 
     void missingFolderSaysSo()

@@ -173,6 +173,32 @@ private slots:
         QVERIFY(!statedSize("run N=3 seeds"));
     }
 
+    // Figures in E notation keep their exponent: "1.9185E+04" ms is 19.185 s, not 1.9 ms (the corrected MFU would
+    // be 100 times off). A ',' inside a figure groups digits in threes or the figure is not read.
+    void figuresInENotationAndGroups()
+    {
+        const TrainingLog megatron
+            = parse(" iteration       10/     100 | elapsed time per iteration (ms): 1.9185E+04 | throughput per GPU "
+                    "(TFLOP/s/GPU): 4.012e2 | lm loss: 6.0E+00 |\n");
+        QCOMPARE(megatron.steps[0].stepSeconds.value_or(-1), 19.185);
+        QCOMPARE(megatron.steps[0].tflops.value_or(-1), 401.2);
+        const TrainingLog block = parse("  GPUs:                  8e0\n"
+                                        "  Tokens per iteration:  2.5165824E+07\n"
+                                        "Iter     10 | Loss: 10.7715 | Time: 2.9452E+04ms | LR: 1.65e-06\n"
+                                        "MFU: 2.61% | Achieved: 9.382e2 TF | Peak: 36000.0 TF\n"
+                                        "   Tokens/s: 1,9185 | FLOPs/token: 8.78 GF\n");
+        const LogStep& s = block.steps[0];
+        QCOMPARE(s.stepSeconds.value_or(-1), 29.452);
+        QCOMPARE(s.tflops.value_or(-1), 938.2);
+        QVERIFY(!s.tokensPerSec); // "1,9185": no grouping of threes, so not 19,185 nor 1.9185
+        QCOMPARE(block.facts.gpus.value_or(-1), 8);
+        QCOMPARE(block.facts.tokensPerStep.value_or(-1), 25165824.0);
+        const TrainingLog titan = parse("step: 10  loss:  5.0000  memory: 10.00GiB(10.00%)  tps: 3,456  tflops: "
+                                        "1,234.5  mfu: 40.00%\n");
+        QCOMPARE(titan.steps[0].tokensPerSec.value_or(-1), 3456.0); // Python's f"{n:,}"
+        QCOMPARE(titan.steps[0].tflops.value_or(-1), 1234.5);
+    }
+
     void factsBeyondTheirTypeAreLeftOut()
     {
         // Fuzzing found a 6.7e29 sequence length converted to int64 (undefined behaviour): a fact no integer can

@@ -141,8 +141,13 @@ private slots:
         QCOMPARE(bins.size(), size_t(3));
         QCOMPARE(bins[2].length, int64_t(4096));
         QCOMPARE(bins[2].count, 1.0);
+        bins = parseDocumentLengths("1.024e3, 2\n4096 ; 1\n", "e.csv"); // E notation, spaces around cells
+        QCOMPARE(bins[0].length, int64_t(1024));
+        QCOMPARE(bins[0].count, 2.0);
         for (const char* bad : { "", "   ", "[]", "[1.5]", "[-3]", "[[1, 2, 3]]", "{\"x\": 1}", "1024\nabc\n",
-                 "1024,2,3\n", "[1024", "\"text\"", "1024,-1\n", "[1e300]", "[[1000000000000, 1e300]]" }) {
+                 "1024,2,3\n", "[1024", "\"text\"", "1024,-1\n", "[1e300]", "[[1000000000000, 1e300]]",
+                 // strtod's forms are not numbers here: infinities, hex, a trailing exponent marker
+                 "1024\ninf\n", "1024,inf\n", "0x400\n", "1024\n1e\n", "{\"inf\": 1}", "{\" 1024\": 1}" }) {
             try {
                 parseDocumentLengths(bad, "lengths.txt");
                 QFAIL(qPrintable(QStringLiteral("accepted: %1").arg(QString::fromLatin1(bad))));

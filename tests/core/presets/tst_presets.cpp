@@ -401,7 +401,8 @@ private slots:
         QTest::newRow("mistral-nemo-12b") << "mistral-nemo-12b" << 12247782400LL << -1LL << 12247782400LL;
         QTest::newRow("phi-4 (14.7B)") << "phi-4" << 14659507200LL << -1LL << 14659507200LL;
         // Layers of their own shapes; derivations in tests/core/presets/tst_hf_config_layer_shapes.cpp.
-        QTest::newRow("gemma-4-26b-a4b (25.2B/3.8B)") << "gemma-4-26b-a4b" << 25233141760LL << 738197504LL << 3822530560LL;
+        QTest::newRow("gemma-4-26b-a4b (25.2B/3.8B)")
+            << "gemma-4-26b-a4b" << 25233141760LL << 738197504LL << 3822530560LL;
         QTest::newRow("mimo-7b (main model)") << "mimo-7b" << 7622619136LL << 621281280LL << 7622619136LL;
         QTest::newRow("mimo-v2-flash (309B/15B)") << "mimo-v2-flash" << 308778780864LL << -1LL << 15445936320LL;
         QTest::newRow("step-3.7-flash (196B/11B)") << "step-3.7-flash" << 195832700736LL << -1LL << 10863894336LL;
@@ -580,6 +581,21 @@ private slots:
         bad["memory_gb"] = 80e9;
         QTest::newRow("bytes in a GB field") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memory_gb"
                                              << "implausibly large" << true;
+        // A figure near zero printed inf s and NaN% in every surface: each is held to a floor below any accelerator.
+        bad = goodGpu("bad");
+        bad["peak_dense_tflops"]["bf16"] = 1e-300;
+        QTest::newRow("peak near zero") << QString::fromStdString(hardwareFile(bad))
+                                        << "hardware[1].peak_dense_tflops.bf16"
+                                        << "under 0.1 TFLOPS" << true;
+        bad = goodGpu("bad");
+        bad["hbm_bandwidth_gbps"] = 1e-300;
+        QTest::newRow("bandwidth near zero")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].hbm_bandwidth_gbps"
+            << "implausibly small" << true;
+        bad = goodGpu("bad");
+        bad["memory_gb"] = 1e-300;
+        QTest::newRow("memory near zero") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memory_gb"
+                                          << "implausibly small" << true;
         QTest::newRow("duplicate id") << QString::fromStdString(hardwareFile(goodGpu("good"))) << "hardware[1].id"
                                       << "appears earlier" << true;
 

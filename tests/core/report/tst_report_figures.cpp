@@ -178,6 +178,23 @@ private slots:
         QCOMPARE(row(section(f, "Scenario"), "Training logs")->value, logPath);
     }
 
+    // A figure that is no finite number ("$inf" from a price past any job's) is set aside with a note, in the PDF
+    // and the page alike, never printed as an answer.
+    void nonFiniteFiguresAreSetAside()
+    {
+        ReportFigures f;
+        f.sections.push_back({ "Cost of the job",
+            { { "Cost", "$inf", "GPU-hours x $1e308" }, { "MFU", "NaN%", "" },
+                { "GPU-hours", "552,960", "kernel nan_to_num in /data/inf/" } } });
+        setAsideNonFiniteFigures(f);
+        QCOMPARE(f.sections[0].rows[0].value, std::string("-"));
+        QCOMPARE(f.sections[0].rows[1].value, std::string("-"));
+        QCOMPARE(f.sections[0].rows[2].value, std::string("552,960"));
+        QCOMPARE(f.sections[0].rows[2].note, std::string("kernel nan_to_num in /data/inf/"));
+        QCOMPARE(f.notes.size(), size_t(2));
+        QVERIFY2(f.notes[0].starts_with("Cost of the job, Cost: not a finite number (inf)"), f.notes[0].c_str());
+    }
+
     void missingPartsAreNoted()
     {
         ScenarioDocument d;

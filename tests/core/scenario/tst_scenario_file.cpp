@@ -418,6 +418,15 @@ private slots:
         QTest::newRow("unknown format key")
             << edited([](auto& j) { j["cluster"]["hardware"]["peak_dense_flops"]["int4"] = 1e15; })
             << "cluster.hardware.peak_dense_flops.int4";
+        QTest::newRow("peak near zero") << edited([](auto& j) {
+            j["cluster"]["hardware"]["peak_dense_flops"]["bf16"] = 1e-300;
+        }) << "peak_dense_tflops.bf16: under 0.1 TFLOPS";
+        QTest::newRow("bandwidth near zero")
+            << edited([](auto& j) { j["cluster"]["hardware"]["hbm_bandwidth_bytes_per_sec"] = 1e-300; })
+            << "hbm_bandwidth_gbps: implausibly small";
+        QTest::newRow("scale-out near zero")
+            << edited([](auto& j) { j["cluster"]["hardware"]["scale_out_bandwidth_bytes_per_sec"] = 1e-300; })
+            << "scale_out_gbitps: implausibly small";
         QTest::newRow("typo key") << edited([](auto& j) { j["workload"]["seqlen"] = 4096; }) << "seqlen";
         QTest::newRow("bad precision") << edited([](auto& j) { j["precision"] = "int8"; }) << "precision";
         QTest::newRow("bad schedule") << edited([](auto& j) { j["parallelism"]["schedule"] = "gpipe"; })

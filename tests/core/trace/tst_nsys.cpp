@@ -155,6 +155,29 @@ private slots:
         }
     }
 
+    // Nanosecond times near int64's end: a kernel whose start is past the clock's range is dropped with the
+    // reversed ones, never kept to give a span that wraps negative.
+    void timesPastTheClockAreDropped()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("late.sqlite").toStdString();
+        sqlite3* db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        exec(db,
+            "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); INSERT INTO StringIds VALUES (1, 'k');"
+            "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+            " streamId INTEGER, correlationId INTEGER, demangledName INTEGER);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (-9223372036854775807, 100, 0, 7, 1, 1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (9223372036854775000, 9223372036854775807, 0, 7, 2, 1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 7, 3, 1);");
+        sqlite3_close(db);
+        const Timeline t = readNsysSqlite(path);
+        QCOMPARE(t.activities.size(), size_t(1));
+        QCOMPARE(t.activities[0].startNs, int64_t(1000));
+        QCOMPARE(t.warnings.size(), size_t(1));
+        QVERIFY2(QString::fromStdString(t.warnings[0]).contains("dropped 2 event(s)"), t.warnings[0].c_str());
+    }
+
     void cancelStopsTheRead()
     {
         QTemporaryDir dir;

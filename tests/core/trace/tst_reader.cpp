@@ -137,6 +137,20 @@ private slots:
         QVERIFY(QString::fromStdString(t.warnings[0]).contains("negative duration"));
     }
 
+    // Times near int64's end: ts + dur would wrap into a negative span. The event is dropped with a warning; the
+    // others are kept; no time in the timeline lies past core/trace/trace_time.h's range.
+    void timesPastTheClockAreDroppedNotWrapped()
+    {
+        // 3.9e18 ns is within the range; + 0.2e18 ns of duration is past it (and 9.2e18 + 1e18 past int64).
+        const Timeline t = read(traceOf({ kernel("late", "3900000000000000", "200000000000000"),
+            kernel("twice the clock", "3999999999999999", "3999999999999999"), kernel("good", "20", "5") }));
+        QCOMPARE(t.activities.size(), size_t(1));
+        QCOMPARE(t.names.name(t.activities[0].name), std::string("good"));
+        QCOMPARE(t.warnings.size(), size_t(1));
+        QVERIFY2(
+            QString::fromStdString(t.warnings[0]).contains("dropped 2 event(s) whose ts + dur"), t.warnings[0].c_str());
+    }
+
     void gzipIsDetectedByMagicBytes()
     {
         const std::string plain = traceOf({ kernel("k", "4458676983543.183", "41.407") });
@@ -169,6 +183,16 @@ private slots:
                                  << "ts out of range";
         QTest::newRow("huge exponent") << QByteArray::fromStdString(traceOf({ kernel("k", "1", "1e400") }))
                                        << "dur out of range";
+        QTest::newRow("ts past the clock") << QByteArray::fromStdString(traceOf({ kernel("k", "9e15", "1") }))
+                                           << "ts 9000000000000000000 ns is beyond any trace's clock";
+        QTest::newRow("exponent without digits")
+            << QByteArray::fromStdString(traceOf({ kernel("k", "1", "1e") })) << "malformed number";
+        QTest::newRow("world_size past int") << QByteArray("{\"distributedInfo\": {\"rank\": 0, \"world_size\": "
+                                                           "4294967304}, \"traceEvents\": []}")
+                                             << "distributedInfo.world_size 4294967304 is beyond any cluster";
+        QTest::newRow("baseTime past the clock")
+            << QByteArray("{\"baseTimeNanoseconds\": 9000000000000000000, \"traceEvents\": []}")
+            << "baseTimeNanoseconds 9000000000000000000 ns is beyond any trace's clock";
         QTest::newRow("malformed number")
             << QByteArray::fromStdString(traceOf({ kernel("k", "01", "1") })) << "malformed number";
         QTest::newRow("ts as string") << QByteArray::fromStdString(traceOf({ kernel("k", "\"abc\"", "1") }))

@@ -256,6 +256,11 @@ private slots:
         nlohmann::json t = j;
         t["mean_step_s"] = "slow";
         expectError(t, "mean_step_s");
+        nlohmann::json w = j; // an int's low 32 bits of 2^32 + 8 are 8 ranks: refused, not wrapped
+        w["world_size"] = 4294967304LL;
+        expectError(w, "world_size: out of range: 4294967304");
+        w["world_size"] = 18446744073709551615ULL;
+        expectError(w, "world_size: out of range");
     }
 
     void realTracesParallelAndMerged()
