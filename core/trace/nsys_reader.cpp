@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -73,6 +74,9 @@ public:
                 m_views.insert(s.text(0));
         }
     }
+
+    Database(const Database&) = delete; // the progress handler holds `this`
+    Database& operator=(const Database&) = delete;
 
     [[noreturn]] void fail(const std::string& what) const
     {
@@ -156,8 +160,9 @@ private:
     {
         if (m_control.cancel && m_control.cancel->load())
             throw Cancelled();
-        throw InputError(m_name + ": a query gave no row for " + std::to_string(m_control.stallLimitSeconds)
-            + " s (a table that is a view recursing without end?); not read");
+        const auto seconds = static_cast<long long>(std::ceil(m_control.stallLimitSeconds));
+        throw InputError(m_name + ": a query gave no row in " + std::to_string(seconds)
+            + " s (is a table a view that recurses without end?); not read");
     }
 
     std::string m_name;

@@ -1,6 +1,7 @@
 // `mfu-explorer report`: renders a scenario's PDF and HTML page offscreen through the real binary; the pages are
 // checked with poppler (pdfinfo, pdftotext, pdftoppm) when it is installed.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -255,6 +256,23 @@ private slots:
         QCOMPARE(file.readAll(), previous);
         QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("kept*") }, QDir::Files),
             QStringList { QStringLiteral("kept.pdf") });
+    }
+
+    void longUnbrokenStringLaysOutPromptly()
+    {
+        // Qt's layout of a run that must break anywhere is superlinear: a 100,000-character path took minutes.
+        ScenarioDocument document = vectorLabsJob();
+        document.tracePaths = { "traces/" + std::string(100000, 'a') + ".json.gz" };
+        const QString path = m_dir.filePath(QStringLiteral("long.pdf"));
+        QString error;
+        app::ReportResult result;
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY2(app::writeReportPdf(path, QStringLiteral("long"), document, app::presetLibrary(), &result, &error),
+            qPrintable(error));
+        QVERIFY2(timer.elapsed() < 30000, qPrintable(QString::number(timer.elapsed())));
+        if (m_pages > 0) // the same report without the long path, from pdfAndHtml
+            QVERIFY2(result.pages <= m_pages + 1, qPrintable(QString::number(result.pages))); // cut: not pages of a's
     }
 
     void htmlOnly()

@@ -191,3 +191,18 @@ def test_preset_file_problems_are_warnings(tmp_path, cli):
     expected = cli.run("presets", "--json", env=env)
     assert got["problems"] == json.loads(expected.stdout)["problems"] != []
     assert got["warnings"] == expected.stderr.rstrip("\n").split("\n")
+
+
+def test_fifo_input_is_refused_and_frees_the_module(mfu, tmp_path):
+    # A FIFO blocked its reader forever while holding the module's lock, so every other thread's call blocked too.
+    import threading
+    fifo = tmp_path / "rank0.json"
+    os.mkfifo(fifo)
+    for call in (lambda: mfu.trace(str(fifo)), lambda: mfu.trace_kernels(str(fifo)),
+                 lambda: mfu.predict(scenario=str(fifo))):
+        with pytest.raises(ValueError, match="FIFO"):
+            call()
+    other = threading.Thread(target=mfu.presets)
+    other.start()
+    other.join(timeout=60)
+    assert not other.is_alive()

@@ -72,7 +72,8 @@ private slots:
             dir.path() + QStringLiteral(": is a folder, not a kernel rules file"));
         const std::string missing = dir.filePath(QStringLiteral("missing.json")).toStdString();
         QCOMPARE(errorOf([&] { readWholeFile(missing, "a scenario file"); }),
-            QString::fromStdString(missing) + QStringLiteral(": cannot be opened for reading (No such file or directory)"));
+            QString::fromStdString(missing)
+                + QStringLiteral(": cannot be opened for reading (No such file or directory)"));
     }
 
     void fileAboveTheCapIsRefused()

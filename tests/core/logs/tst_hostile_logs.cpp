@@ -49,8 +49,8 @@ private slots:
     void longIterationBlockLines()
     {
         const std::string text = "Iter     10 | Loss: 10.7652 | Time: 1838ms | " + std::string(kLong, '-') + "\n"
-            + "MFU: 10.44% | Achieved: 939.7 TF | Peak: 9000.0 TF " + std::string(kLong, '=') + "\n"
-            + "Iter " + std::string(kLong, '1') + " | Loss: 1.0\n" // no step number has 100,000 digits
+            + "MFU: 10.44% | Achieved: 939.7 TF | Peak: 9000.0 TF " + std::string(kLong, '=') + "\n" + "Iter "
+            + std::string(kLong, '1') + " | Loss: 1.0\n" // no step number has 100,000 digits
             + "Iter     20 | Loss: " + std::string(kLong, '9') + "\n"; // nor a loss
         const TrainingLog log = parse(text);
         QCOMPARE(log.format, std::string("iter_block"));
