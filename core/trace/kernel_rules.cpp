@@ -102,6 +102,10 @@ KernelRules KernelRules::withPriorityRules(const KernelRules& first) const
 KernelCategory KernelRules::classify(std::string_view fullName) const
 {
     const std::string_view kernelName = fullName.substr(0, kClassifiedNameLength);
+    // A cut name goes on: `$` and a final `\b` must not match where it was cut.
+    const auto flags = kernelName.size() < fullName.size()
+        ? std::regex_constants::match_not_eol | std::regex_constants::match_not_eow
+        : std::regex_constants::match_default;
     std::string lower; // computed on first use
     for (const Rule& rule : m_rules) {
         if (rule.ignoreCase && lower.empty())
@@ -111,7 +115,7 @@ KernelCategory KernelRules::classify(std::string_view fullName) const
             if (subject.find(needle) != std::string_view::npos)
                 return rule.category;
         for (const auto& pattern : rule.patterns)
-            if (std::regex_search(kernelName.begin(), kernelName.end(), pattern))
+            if (std::regex_search(kernelName.begin(), kernelName.end(), pattern, flags))
                 return rule.category;
     }
     return KernelCategory::Other;

@@ -108,6 +108,10 @@ private slots:
         const KernelRules rules = KernelRules::fromJsonText(head + "^(a|b)*c\"]}]}", "rules.json");
         QCOMPARE(rules.classify(std::string(200000, 'a') + "c"), KernelCategory::Other); // c is beyond what is seen
         QCOMPARE(rules.classify(std::string(100, 'b') + "c"), KernelCategory::Gemm);
+        // The end of what is seen is not the end of the name: `$` does not match there.
+        const KernelRules anchored = KernelRules::fromJsonText(head + "gemm$\"]}]}", "anchored.json");
+        QCOMPARE(anchored.classify(std::string(kClassifiedNameLength - 4, 'x') + "gemm"), KernelCategory::Gemm);
+        QCOMPARE(anchored.classify(std::string(kClassifiedNameLength - 4, 'x') + "gemm_more"), KernelCategory::Other);
         const std::string tooLong = head + std::string(100000, 'a') + "\"]}]}";
         const QString error = errorOf([&] { KernelRules::fromJsonText(tooLong, "long.json"); });
         QVERIFY2(error.contains(QStringLiteral("long.json: rules[0].regex[0]: longer than 2000 characters")),
