@@ -5,6 +5,7 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include "core/io/read_file.h"
 #include "core/logs/training_log.h"
 
 namespace mfu::app {
@@ -21,8 +22,8 @@ QString openFileFilter()
 FileKind sniffFileKind(const QString& path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return FileKind::Unknown;
+    if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
+        return FileKind::Unknown; // a FIFO or a device would block the read
     const QByteArray head = file.peek(64 * 1024);
     if (head.contains("\"traceEvents\"") || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
         || path.endsWith(QLatin1String(".pt.trace.json"), Qt::CaseInsensitive))

@@ -52,6 +52,11 @@ int main(int argc, char* argv[])
             std::printf("mfu-explorer %s\n", MFU_VERSION_STRING);
             return 0;
         }
+        // A mistyped subcommand would otherwise open the window (and abort where there is no display).
+        if (mfu::cli::isUnknownSubcommand(first)) {
+            std::fprintf(stderr, "%s\n", mfu::cli::unknownSubcommandMessage(first).toLocal8Bit().constData());
+            return 2;
+        }
     }
 
     QApplication app(argc, argv);

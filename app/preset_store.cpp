@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "core/io/read_file.h"
+
 namespace mfu::app {
 
 namespace {
@@ -18,7 +20,8 @@ void loadResourceFolder(PresetLibrary& library, const QString& root)
     std::sort(files.begin(), files.end()); // deterministic override order
     for (const QString& path : files) {
         QFile f(path);
-        if (!f.open(QIODevice::ReadOnly)) {
+        const bool onDisk = !path.startsWith(QLatin1Char(':')); // not a Qt resource: a FIFO there would block the open
+        if ((onDisk && !isRegularFile(QFile::encodeName(path).toStdString())) || !f.open(QIODevice::ReadOnly)) {
             library.loadText(path.toStdString(), {}); // records "cannot read" as a problem
             continue;
         }

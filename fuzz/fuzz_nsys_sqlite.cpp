@@ -1,5 +1,6 @@
 // Nsight Systems SQLite export: the input becomes a database file (SQLite reads files only), opened read-only.
-// A timeline that reads is analysed with the shipped kernel rules.
+// A timeline that reads is analysed with the shipped kernel rules. Seeds include a StringIds that is a recursive view
+// (never finished before the progress handler) and one without an index (quadratic before it was read once).
 #include <unistd.h>
 
 #include <cstddef>
@@ -31,7 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     std::fclose(f);
     try {
         std::vector<mfu::trace::Timeline> timelines;
-        timelines.push_back(mfu::trace::readNsysSqlite(path));
+        mfu::trace::ReadControl control;
+        control.stallLimitSeconds = 1; // a StringIds view that recurses without end must end well within -timeout
+        timelines.push_back(mfu::trace::readNsysSqlite(path, control));
         (void)mfu::trace::analyzeRun(timelines, rules());
     } catch (const mfu::InputError&) {
     }

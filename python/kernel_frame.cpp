@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/io/read_file.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/kernel_table.h"
 
@@ -81,6 +82,8 @@ py::object kernelFrame(const std::vector<std::string>& paths, const std::vector<
         try {
             const std::vector<std::filesystem::path> files(paths.begin(), paths.end());
             table = trace::readKernelTable(files, trace::kernelRulesWithUserFiles(kernelRuleFiles));
+        } catch (const std::bad_alloc&) {
+            error = outOfMemoryMessage();
         } catch (const std::exception& e) {
             error = e.what();
         }

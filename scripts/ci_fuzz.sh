@@ -2,12 +2,14 @@
 # CI: build every libFuzzer target in fuzz/ with clang + ASan + UBSan (own tree build/fuzz), then run each from its
 # seed corpus (fuzz/corpus/<name>/) for a bounded time. Any crash, sanitizer report, leak or escaped exception fails
 # the script and leaves the reproducer in build/fuzz/findings/<name>/.
-# Usage: scripts/ci_fuzz.sh [SECONDS_PER_TARGET]   (default 20; env MFU_FUZZ_TARGETS="hf_config presets" to pick)
+# Usage: scripts/ci_fuzz.sh [SECONDS_PER_TARGET]   (env MFU_FUZZ_TARGETS="hf_config presets" to pick)
+# Without SECONDS_PER_TARGET the run shares a budget of MFU_FUZZ_BUDGET seconds (default 140) among the targets, at
+# least 10 s each: adding a target does not lengthen CI.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/fuzz"
-seconds=${1:-20}
+seconds=${1:-}
 cc=${MFU_FUZZ_CC:-clang-14}
 cxx=${MFU_FUZZ_CXX:-clang++-14}
 
@@ -32,6 +34,11 @@ fi
 cmake --build "$build" -- -j"${MFU_JOBS:-2}"
 
 targets=${MFU_FUZZ_TARGETS:-$(cd "$root/fuzz" && ls fuzz_*.cpp | sed 's/^fuzz_//; s/\.cpp$//')}
+if [[ -z "$seconds" ]]; then
+  count=$(wc -w <<<"$targets")
+  seconds=$(( ${MFU_FUZZ_BUDGET:-140} / (count > 0 ? count : 1) ))
+  (( seconds >= 10 )) || seconds=10
+fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()

@@ -103,6 +103,11 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
     }
     if (file) {
         const QString path = parser.value(QStringLiteral("doc-lengths"));
+        try {
+            requireRegularFile(QFile::encodeName(path).toStdString(), "a file of document lengths");
+        } catch (const InputError& e) {
+            throw InputError(std::string("--doc-lengths: ") + e.what());
+        }
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
             throw InputError("--doc-lengths: cannot read '" + s(path) + "': " + s(f.errorString()));
@@ -425,6 +430,9 @@ int runSubcommand(const QString& command, const std::function<int()>& body)
 {
     try {
         return body();
+    } catch (const std::bad_alloc&) { // what ran out and on which input, rather than "std::bad_alloc"
+        writeErr("mfu-explorer " + command.toLocal8Bit().toStdString() + ": error: " + outOfMemoryMessage() + "\n");
+        return 2;
     } catch (const std::exception& e) {
         writeErr("mfu-explorer " + command.toLocal8Bit().toStdString() + ": error: " + e.what() + "\n");
         return 2;
@@ -435,7 +443,9 @@ void printJson(const nlohmann::json& value)
 {
     if (const auto key = nonFiniteKey(value))
         throw InputError("the result's " + *key + " is not a finite number: an input is beyond any real job");
-    writeOut(value.dump(2) + "\n");
+    // A name read from a user's file may hold bytes that are not UTF-8; they print as U+FFFD rather than make
+    // dump() throw and lose the whole answer.
+    writeOut(value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 void printText(const QString& text)

@@ -12,6 +12,7 @@
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
+#include "core/io/read_file.h"
 
 namespace mfu::cli {
 
@@ -63,13 +64,9 @@ int runDiagnose(const QStringList& args)
                      "attention-mask", "padding-fraction" })
                 if (parser.isSet(QString::fromLatin1(flag)))
                     throw InputError("--" + std::string(flag) + " applies to --log only (FILE.json states it)");
-            QFile file(files.first());
-            if (!file.open(QIODevice::ReadOnly))
-                throw InputError(
-                    "cannot read '" + files.first().toStdString() + "': " + file.errorString().toStdString());
-            const QByteArray bytes = file.readAll();
-            runs = reportedRunsFromText(
-                std::string_view(bytes.constData(), size_t(bytes.size())), files.first().toStdString(), presets);
+            const std::string text
+                = readWholeFile(QFile::encodeName(files.first()).toStdString(), "a report of training runs (JSON)");
+            runs = reportedRunsFromText(text, files.first().toStdString(), presets);
         }
         if (const auto formula = formulaFlag(parser)) // the corrected MFU's formula, over FILE.json's own
             for (ReportedRun& run : runs)

@@ -13,6 +13,7 @@
 #include "core/costmodel/validation.h"
 #include "core/costmodel/validation_report.h"
 #include "core/errors.h"
+#include "core/io/read_file.h"
 
 namespace mfu::cli {
 
@@ -33,10 +34,16 @@ int runValidate(const QStringList& args)
     return runSubcommand(cmd, [&] {
         const QString path = parser.isSet(QStringLiteral("runs")) ? parser.value(QStringLiteral("runs"))
                                                                   : QStringLiteral(":/presets/validation/runs.json");
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            throw InputError("cannot read '" + path.toStdString() + "': " + file.errorString().toStdString());
-        const QByteArray bytes = file.readAll();
+        QByteArray bytes;
+        if (parser.isSet(QStringLiteral("runs"))) {
+            bytes = QByteArray::fromStdString(
+                readWholeFile(QFile::encodeName(path).toStdString(), "a file of validation runs"));
+        } else { // the built-in table, a Qt resource
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                throw InputError("cannot read '" + path.toStdString() + "': " + file.errorString().toStdString());
+            bytes = file.readAll();
+        }
         const std::string name = parser.isSet(QStringLiteral("runs")) ? path.toStdString() : "runs.json";
         const std::vector<ValidationRun> runs = validationRunsFromJson(
             std::string_view(bytes.constData(), size_t(bytes.size())), app::presetLibrary(), name);

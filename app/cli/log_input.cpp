@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_common.h"
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "widgets/qt_text.h"
 
 namespace mfu::cli {
@@ -53,20 +54,16 @@ size_t resolveWarmupSteps(const QCommandLineParser& parser)
 bool isTrainingLogFile(const QString& path)
 {
     QFile file(path);
-    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly))
-        return false;
+    if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
+        return false; // a FIFO would block the open
     const QByteArray head = file.read(256 * 1024);
     return trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size())));
 }
 
 trace::TrainingLog readTrainingLog(const QString& path, const std::optional<trace::LogPattern>& pattern)
 {
-    QFile file(path); // opened for its error message; the parser streams the file line by line
-    if (!file.open(QIODevice::ReadOnly))
-        throw InputError("cannot read '" + path.toStdString() + "': " + file.errorString().toStdString());
-    std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
-    if (!in)
-        throw InputError("cannot read '" + path.toStdString() + "'");
+    // The parser streams the file line by line; the file must be regular (a FIFO would block).
+    std::ifstream in = openInputStream(QFile::encodeName(path).toStdString(), "a training log");
     return trace::parseTrainingLog(in, path.toStdString(), pattern);
 }
 

@@ -18,4 +18,10 @@ struct Subcommand {
 const std::vector<Subcommand>& subcommands();
 const Subcommand* findSubcommand(const QString& name);
 
+// Whether a first argument that is no subcommand was meant as one ("calibrat"): a bare word, neither an option nor
+// a path that exists or looks like one (no '/' or '.'). The window opens for anything else.
+bool isUnknownSubcommand(const QString& first);
+// "unknown subcommand 'x'; the subcommands are: presets, calc, ..." from the list, so a new one appears by itself.
+QString unknownSubcommandMessage(const QString& first);
+
 } // namespace mfu::cli

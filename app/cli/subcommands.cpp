@@ -1,5 +1,7 @@
 #include "app/cli/subcommand.h"
 
+#include <QFileInfo>
+
 #include "app/cli/commands.h"
 
 namespace mfu::cli {
@@ -32,6 +34,24 @@ const Subcommand* findSubcommand(const QString& name)
         if (name == QLatin1String(s.name))
             return &s;
     return nullptr;
+}
+
+bool isUnknownSubcommand(const QString& first)
+{
+    if (first.isEmpty() || first.startsWith(QLatin1Char('-')) || findSubcommand(first))
+        return false;
+    if (first.contains(QLatin1Char('/')) || first.contains(QLatin1Char('.')) || QFileInfo::exists(first))
+        return false; // a file or folder to open, even one that is missing (the window says so)
+    return true;
+}
+
+QString unknownSubcommandMessage(const QString& first)
+{
+    QStringList names;
+    for (const auto& s : subcommands())
+        names << QLatin1String(s.name);
+    return QStringLiteral("mfu-explorer: unknown subcommand '%1'; the subcommands are: %2 (mfu-explorer --help)")
+        .arg(first, names.join(QStringLiteral(", ")));
 }
 
 } // namespace mfu::cli

@@ -32,6 +32,19 @@ QString subtitle()
         .arg(QStringLiteral(MFU_VERSION_STRING), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
 }
 
+// Qt's text layout is superlinear in an unbroken run of characters that must be broken anywhere (a 100,000-character
+// file name or kernel name took minutes), and no reader needs more than a few lines of one: longer text is cut
+// before layout, saying how much was left out.
+constexpr qsizetype kMaxLaidOutChars = 1000;
+
+QString forLayout(const QString& content)
+{
+    if (content.size() <= kMaxLaidOutChars)
+        return content;
+    return content.left(kMaxLaidOutChars)
+        + QStringLiteral("... (%1 more characters)").arg(content.size() - kMaxLaidOutChars);
+}
+
 // Top-to-bottom layout on A4 pages with a page break whenever the next block does not fit. Coordinates are
 // points (the writer runs at 72 dpi), so font point sizes and chart sizes mean what they say on paper.
 class PdfLayout {
@@ -46,9 +59,10 @@ public:
 
     int pages() const { return m_pages; }
 
-    void text(const QString& content, double pointSize, bool bold = false, QColor color = Qt::black, int x = 0,
+    void text(const QString& fullContent, double pointSize, bool bold = false, QColor color = Qt::black, int x = 0,
         int width = -1, bool advance = true, int* heightOut = nullptr)
     {
+        const QString content = forLayout(fullContent);
         QFont font = QGuiApplication::font();
         font.setPointSizeF(pointSize);
         font.setBold(bold);
@@ -65,8 +79,9 @@ public:
             m_y += needed;
     }
 
-    int measure(const QString& content, double pointSize, int width, bool bold = false)
+    int measure(const QString& fullContent, double pointSize, int width, bool bold = false)
     {
+        const QString content = forLayout(fullContent);
         QFont font = QGuiApplication::font();
         font.setPointSizeF(pointSize);
         font.setBold(bold);

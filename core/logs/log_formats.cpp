@@ -149,6 +149,9 @@ std::optional<LogStep> startStep(const std::string& line, const LogFormat& f, si
 
 LogFormat customLogFormat(const LogPattern& p, const std::string& name)
 {
+    if (p.regex.size() > logtext::kMaxPatternLength)
+        throw InputError(
+            name + ": invalid log pattern: longer than " + std::to_string(logtext::kMaxPatternLength) + " characters");
     std::shared_ptr<const std::regex> regex;
     try {
         regex = std::make_shared<const std::regex>(p.regex, std::regex::ECMAScript);

@@ -74,8 +74,19 @@ bool searchNear(const std::string& line, const std::string& needle, const std::r
     if (at == std::string::npos)
         return false;
     const size_t from = at > kLookBehind ? at - kLookBehind : 0;
-    return std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(from), line.end(), m, regex,
-        from > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default);
+    const size_t to = std::min(line.size(), at + needle.size() + kLookAhead);
+    const bool cut = to < line.size();
+    auto flags = from > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
+    if (cut) // more text follows the window: `$` and a final `\b` must not match at its end
+        flags |= std::regex_constants::match_not_eol | std::regex_constants::match_not_eow;
+    const auto end = line.begin() + static_cast<std::ptrdiff_t>(to);
+    if (!std::regex_search(line.begin() + static_cast<std::ptrdiff_t>(from), end, m, regex, flags))
+        return false;
+    if (cut)
+        for (size_t g = 1; g < m.size(); ++g)
+            if (m[g].matched && m[g].second == end)
+                return false; // the capture may go on past the window: its value is not known
+    return true;
 }
 
 std::shared_ptr<const std::regex> re(const char* pattern)

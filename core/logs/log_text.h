@@ -31,7 +31,18 @@ std::optional<int64_t> stepNumber(std::string_view digits);
 // fields. Every built-in match starts at most kLookBehind characters before its needle's first occurrence.
 constexpr size_t kLookBehind = 32;
 
+// ... and only up to kLookAhead characters after the needle (a user's pattern, whose needle is empty: the first
+// kLookAhead characters of the line). std::regex recurses once per character it matches, and some 30,000
+// characters exhaust an 8 MiB stack (a crash, found with a 100,000-character "GPUs: 111..." line); a window this
+// size needs about a megabyte at most, and every field a logger prints fits in it. A capture that reaches the end
+// of a window cut short may go on beyond it, so such a match counts as none rather than a truncated number.
+constexpr size_t kLookAhead = 4096;
+
 bool searchNear(const std::string& line, const std::string& needle, const std::regex& regex, std::smatch& m);
+
+// The longest regular expression a user may give (--log-pattern, a kernel rule): compiling one recurses on its
+// length too (100,000 characters crash).
+constexpr size_t kMaxPatternLength = 2000;
 
 // A compiled, optimised ECMAScript regex, shared by the rule tables.
 std::shared_ptr<const std::regex> re(const char* pattern);

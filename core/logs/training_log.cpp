@@ -3,9 +3,11 @@
 // Reading a training log line by line (format detection, steps, facts, progress), and the user pattern syntax.
 // The rule tables are in core/logs/log_formats.cpp and log_facts.cpp, the medians in log_summary.cpp.
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/trace/byte_source.h"
 #include "core/logs/log_facts.h"
 #include "core/logs/log_formats.h"
@@ -19,6 +21,35 @@ namespace {
 
 // Progress and cancel about every megabyte, as the trace readers do (core/trace/byte_source.h).
 constexpr uint64_t kReportEvery = 1 << 20;
+
+// std::getline keeps a line whole, however long: a file with no newline in gigabytes would be held whole. Lines are
+// read into a buffer this size; one longer is no logger's step or settings line, and is skipped (and counted).
+constexpr size_t kMaxLineBytes = 1 << 20;
+
+// The next line, without its '\n', into `line`; false at the end of input. `consumed` grows by the bytes read
+// (newline included); `tooLong` says the line did not fit kMaxLineBytes and was skipped.
+bool nextLine(std::istream& in, std::vector<char>& buffer, std::string& line, uint64_t& consumed, bool& tooLong)
+{
+    tooLong = false;
+    in.getline(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    if (in.fail() && !in.eof() && got == buffer.size() - 1) { // the buffer filled before a newline came
+        in.clear();
+        in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+        consumed += got + static_cast<size_t>(in.gcount());
+        tooLong = true;
+        line.clear();
+        return true;
+    }
+    if (got == 0 && in.fail())
+        return false;
+    consumed += got;
+    const size_t stored = in.eof() ? got : got - 1; // gcount counts an extracted newline, which is not stored
+    line.assign(buffer.data(), stored);
+    if (in.eof())
+        in.clear(in.rdstate() & ~std::ios::failbit); // the last line had no newline: it still counts
+    return true;
+}
 
 void report(const ReadControl& control, uint64_t done, uint64_t total)
 {
@@ -152,7 +183,9 @@ TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const st
     return parseTrainingLog(in, name, pattern, ReadControl {});
 }
 
-TrainingLog parseTrainingLog(
+namespace {
+
+TrainingLog readLog(
     std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern, const ReadControl& control)
 {
     const std::optional<LogFormat> custom = pattern ? std::optional(customLogFormat(*pattern, name)) : std::nullopt;
@@ -165,11 +198,16 @@ TrainingLog parseTrainingLog(
     std::optional<std::pair<size_t, LogStep>> pendingCopy; // a copy whose later lines may still add fields
     std::string raw;
     std::string stripped;
-    while (std::getline(in, raw)) {
-        done += raw.size() + 1;
+    std::vector<char> buffer(kMaxLineBytes + 1);
+    bool tooLong = false;
+    while (nextLine(in, buffer, raw, done, tooLong)) {
         if (done >= nextReport) {
             nextReport = done + kReportEvery;
             report(control, std::min(done, total), total);
+        }
+        if (tooLong) {
+            ++log.longLinesSkipped;
+            continue;
         }
         const std::string& line = withoutAnsi(raw, stripped);
         readFacts(line, log.facts);
@@ -208,6 +246,14 @@ TrainingLog parseTrainingLog(
     if (custom)
         log.format = "custom";
     return log;
+}
+
+} // namespace
+
+TrainingLog parseTrainingLog(
+    std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern, const ReadControl& control)
+{
+    return readingInput(name, [&] { return readLog(in, name, pattern, control); });
 }
 
 bool looksLikeTrainingLog(std::string_view head)

@@ -75,6 +75,7 @@ struct TrainingLog {
     std::vector<LogStep> steps; // each step once (per-rank copies merged)
     LogFacts facts;
     size_t rankCopiesMerged = 0; // step lines that repeated a step another rank had printed
+    size_t longLinesSkipped = 0; // lines over a mebibyte, which no logger's step line is: not read
 };
 
 // Throws InputError "<name>: ..." when no line matches, or for an invalid custom pattern.

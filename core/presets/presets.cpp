@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/presets/preset_fields.h"
 
 namespace mfu {
@@ -170,14 +172,14 @@ void PresetLibrary::loadDirectory(const std::filesystem::path& folder)
             files.push_back(item.path());
     std::sort(files.begin(), files.end()); // deterministic override order
     for (const auto& path : files) {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (!in) {
-            m_problems.push_back({ path.string(), "", "could not be read" });
+        std::string text;
+        try {
+            text = readWholeFile(path, "a preset file");
+        } catch (const InputError& e) {
+            m_problems.push_back({ path.string(), "", e.what() });
             continue;
         }
-        loadText(path.string(), text.str());
+        loadText(path.string(), text);
     }
 }
 

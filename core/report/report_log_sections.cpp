@@ -7,6 +7,7 @@
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_diagnosis.h"
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/number_format.h"
 #include "core/report/report_figures.h"
 #include "core/scenario/scenario_facts.h"
@@ -68,9 +69,7 @@ ReportSection trainingLogSection(
         out.rows.push_back({ "Missing", path, "no longer exists; not read" });
         return out;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot be read");
+    std::ifstream in = openInputStream(path, "a training log");
     const trace::TrainingLog log = trace::parseTrainingLog(in, name);
     constexpr size_t kWarmupSteps = 1; // as the window and `trace LOGFILE` read it
     // The scenario's tokens per step where the log states none (the window's rule): its global batch, else one

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 
 namespace mfu::trace {
 
@@ -25,9 +26,8 @@ public:
     FileInput(const std::filesystem::path& path, const ReadControl& control)
         : m_control(control)
     {
-        m_file = std::fopen(path.c_str(), "rb");
-        if (!m_file)
-            throw InputError(path.string() + ": cannot open: " + std::strerror(errno));
+        // Opened without blocking and refused unless a regular file: a FIFO or a device would never end.
+        m_file = InputFile(path, "a profiler trace").releaseAsStream();
         m_name = path.string();
         m_atOpen = stamp();
         m_total = m_atOpen.size;

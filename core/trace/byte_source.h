@@ -30,6 +30,9 @@ struct ReadControl {
     // Nsight SQLite export: tables read, of all). A file that changes while being read ends in InputError.
     std::function<void(uint64_t done, uint64_t total)> onProgress;
     const std::atomic<bool>* cancel = nullptr; // checked at every chunk
+    // The longest an Nsight SQLite query may run without giving a row before the read ends in InputError: a table
+    // that is a recursive view never gives one. Real exports give their first row in well under a second.
+    double stallLimitSeconds = 120;
 };
 
 class ByteSource {

@@ -176,6 +176,21 @@ bool JsonScanner::nextElement()
 
 std::string_view JsonScanner::string()
 {
+    return readString(true);
+}
+
+// A kept string may grow to kMaxStringBytes; a skipped one is validated and forgotten as it goes.
+void JsonScanner::limitScratch(bool keep)
+{
+    if (m_scratch.size() <= (keep ? kMaxStringBytes : kBufferSize))
+        return;
+    if (keep)
+        fail("a string longer than " + std::to_string(kMaxStringBytes >> 20) + " MiB");
+    m_scratch.clear();
+}
+
+std::string_view JsonScanner::readString(bool keep)
+{
     if (peek() != '"')
         fail(atEnd() ? "unexpected end of input, expected a string" : "expected a string");
     ++m_p;
@@ -212,6 +227,7 @@ std::string_view JsonScanner::string()
                 scratch = true;
             }
             m_scratch.append(start, m_p);
+            limitScratch(keep);
             if (!refill())
                 fail("unexpected end of input inside a string");
             start = m_p;
@@ -241,6 +257,7 @@ std::string_view JsonScanner::string()
             fail("control character inside a string (must be escaped)");
         else
             readUtf8(c);
+        limitScratch(keep);
         start = m_p;
     }
 }
@@ -406,6 +423,8 @@ std::string_view JsonScanner::numberSlow()
         while (m_p < m_end && isNumberChar(*m_p))
             ++m_p;
         m_scratch.append(start, m_p);
+        if (m_scratch.size() > kMaxNumberChars)
+            fail("a number longer than " + std::to_string(kMaxNumberChars) + " characters");
         if (m_p < m_end || !refill())
             break;
         start = m_p;
@@ -440,7 +459,7 @@ void JsonScanner::skipValue()
         while (nextElement())
             skipValue();
     } else if (c == '"') {
-        string();
+        readString(false);
     } else if (c == '-' || (c >= '0' && c <= '9')) {
         number();
     } else {

@@ -16,6 +16,11 @@ namespace mfu::trace {
 class JsonScanner {
 public:
     static constexpr int kMaxDepth = 256;
+    // The longest string value or key the scanner hands out, and the longest number: a trace's names and arguments
+    // are kilobytes, and a string it keeps must fit in memory (a 3 MB .json.gz can inflate to a 3 GiB string).
+    // Strings that are skipped (skipValue) are validated without being kept, whatever their length.
+    static constexpr size_t kMaxStringBytes = size_t(16) << 20;
+    static constexpr size_t kMaxNumberChars = 4096;
 
     explicit JsonScanner(ByteSource& source);
 
@@ -47,6 +52,8 @@ public:
 
 private:
     char peekSlow();
+    std::string_view readString(bool keep);
+    void limitScratch(bool keep);
     std::string_view numberSlow();
     bool refill();
     int nextByte(); // -1 at end

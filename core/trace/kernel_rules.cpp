@@ -68,6 +68,9 @@ KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::stri
             rule.contains.push_back(rule.ignoreCase ? asciiLowered(s) : s);
         const auto regexes = stringList(entry, "regex", where);
         for (size_t r = 0; r < regexes.size(); ++r) {
+            if (regexes[r].size() > kMaxRuleRegexLength)
+                throw InputError(where + ".regex[" + std::to_string(r) + "]: longer than "
+                    + std::to_string(kMaxRuleRegexLength) + " characters");
             try {
                 auto flags = std::regex::ECMAScript | std::regex::optimize;
                 if (rule.ignoreCase)
@@ -96,8 +99,13 @@ KernelRules KernelRules::withPriorityRules(const KernelRules& first) const
     return combined;
 }
 
-KernelCategory KernelRules::classify(std::string_view kernelName) const
+KernelCategory KernelRules::classify(std::string_view fullName) const
 {
+    const std::string_view kernelName = fullName.substr(0, kClassifiedNameLength);
+    // A cut name goes on: `$` and a final `\b` must not match where it was cut.
+    const auto flags = kernelName.size() < fullName.size()
+        ? std::regex_constants::match_not_eol | std::regex_constants::match_not_eow
+        : std::regex_constants::match_default;
     std::string lower; // computed on first use
     for (const Rule& rule : m_rules) {
         if (rule.ignoreCase && lower.empty())
@@ -107,7 +115,7 @@ KernelCategory KernelRules::classify(std::string_view kernelName) const
             if (subject.find(needle) != std::string_view::npos)
                 return rule.category;
         for (const auto& pattern : rule.patterns)
-            if (std::regex_search(kernelName.begin(), kernelName.end(), pattern))
+            if (std::regex_search(kernelName.begin(), kernelName.end(), pattern, flags))
                 return rule.category;
     }
     return KernelCategory::Other;

@@ -6,6 +6,9 @@
 //                      "note": "..." }, ... ] }
 // Rules are tried in order and the first match wins; a kernel no rule matches is `other`. Memory copies and
 // memsets are categorised by their event type. User rules are placed before the built-in ones, so they win.
+// Rules see the first kClassifiedNameLength characters of a name: std::regex recurses once per character it matches,
+// and a 100,000-character kernel name crashed the reader (a stack overflow); every name a rule tells apart says
+// what it is long before that. A regex may be at most kMaxRuleRegexLength characters (compiling recurses too).
 #include <regex>
 #include <string>
 #include <string_view>
@@ -17,6 +20,8 @@
 namespace mfu::trace {
 
 inline constexpr std::string_view kKernelRulesFormat = "mfu-explorer-kernel-rules";
+inline constexpr size_t kClassifiedNameLength = 4096;
+inline constexpr size_t kMaxRuleRegexLength = 2000;
 
 class KernelRules {
 public:

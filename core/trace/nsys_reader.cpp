@@ -1,16 +1,20 @@
 #include "core/trace/nsys_reader.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include <sqlite3.h>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/trace/trace_time.h"
 
 namespace mfu::trace {
@@ -46,19 +50,34 @@ const char* copyKindName(int64_t kind)
     }
 }
 
+// SQLite runs a query to its first row without returning: a view that recurses forever (or a huge join) would
+// hold the reading thread at full CPU, deaf to Cancel. A progress handler, called every kProgressOps virtual
+// machine instructions, interrupts the query when the cancel flag is set or no row has come for
+// ReadControl::stallLimitSeconds.
+constexpr int kProgressOps = 100000;
+
 class Database {
 public:
-    explicit Database(const std::filesystem::path& path)
+    Database(const std::filesystem::path& path, const ReadControl& control)
         : m_name(path.string())
+        , m_control(control)
     {
+        requireRegularFile(path, "an Nsight Systems export"); // a FIFO would block SQLite's open
         sqlite3* db = nullptr;
         const int rc = sqlite3_open_v2(m_name.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
         m_db.reset(db); // closed on every path, also when this constructor throws below
         if (rc != SQLITE_OK)
             fail("cannot open as SQLite");
-        for (Statement& s : query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
+        sqlite3_progress_handler(db, kProgressOps, &Database::interruptWhenDue, this);
+        for (Statement& s : query("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')")) {
             m_tables.insert(s.text(0));
+            if (s.text(1) == "view")
+                m_views.insert(s.text(0));
+        }
     }
+
+    Database(const Database&) = delete; // the progress handler holds `this`
+    Database& operator=(const Database&) = delete;
 
     [[noreturn]] void fail(const std::string& what) const
     {
@@ -67,6 +86,7 @@ public:
     }
 
     bool hasTable(const std::string& t) const { return m_tables.count(t) > 0; }
+    bool isView(const std::string& t) const { return m_views.count(t) > 0; }
     bool hasColumn(const std::string& table, const std::string& column)
     {
         for (Statement& s : query("PRAGMA table_info(" + table + ")"))
@@ -81,6 +101,7 @@ public:
         Statement(Database& db, const std::string& sql)
             : m_db(db)
         {
+            db.m_lastRow = std::chrono::steady_clock::now();
             if (sqlite3_prepare_v2(db.m_db.get(), sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK)
                 db.fail("cannot query (" + sql.substr(0, 60) + ")");
         }
@@ -90,8 +111,11 @@ public:
         bool step()
         {
             const int rc = sqlite3_step(m_stmt);
+            if (rc == SQLITE_INTERRUPT)
+                m_db.interrupted();
             if (rc != SQLITE_ROW && rc != SQLITE_DONE)
                 m_db.fail("read error");
+            m_db.m_lastRow = std::chrono::steady_clock::now();
             return rc == SQLITE_ROW;
         }
         int64_t integer(int col) const { return sqlite3_column_int64(m_stmt, col); }
@@ -125,15 +149,35 @@ public:
     const std::string& name() const { return m_name; }
 
 private:
+    static int interruptWhenDue(void* self)
+    {
+        auto* db = static_cast<Database*>(self);
+        if (db->m_control.cancel && db->m_control.cancel->load(std::memory_order_relaxed))
+            return 1;
+        const std::chrono::duration<double> quiet = std::chrono::steady_clock::now() - db->m_lastRow;
+        return quiet.count() > db->m_control.stallLimitSeconds ? 1 : 0;
+    }
+    [[noreturn]] void interrupted() const
+    {
+        if (m_control.cancel && m_control.cancel->load())
+            throw Cancelled();
+        const auto seconds = static_cast<long long>(std::ceil(m_control.stallLimitSeconds));
+        throw InputError(m_name + ": a query gave no row in " + std::to_string(seconds)
+            + " s (is a table a view that recurses without end?); not read");
+    }
+
     std::string m_name;
+    ReadControl m_control;
     std::unique_ptr<sqlite3, int (*)(sqlite3*)> m_db { nullptr, sqlite3_close };
     std::set<std::string> m_tables;
+    std::set<std::string> m_views;
+    std::chrono::steady_clock::time_point m_lastRow = std::chrono::steady_clock::now();
 };
 
 class NsysReader {
 public:
     NsysReader(const std::filesystem::path& path, const ReadControl& control)
-        : m_db(path)
+        : m_db(path, control)
         , m_control(control)
     {
         m_timeline.sourceFile = path.string();
@@ -198,13 +242,34 @@ private:
     {
         if (auto it = m_strings.find(id); it != m_strings.end())
             return it->second;
-        std::string value = "<string " + std::to_string(id) + ">";
-        if (m_db.hasTable("StringIds"))
-            for (auto& row : m_db.query("SELECT value FROM StringIds WHERE id = " + std::to_string(id)))
-                value = row.text(0);
-        const NameId n = m_timeline.names.intern(value);
+        const NameId n = m_timeline.names.intern(stringValue(id));
         m_strings.emplace(id, n);
         return n;
+    }
+
+    // StringIds is read once, whole: a lookup per id is quadratic when the table has no index on id (40,000 names
+    // took 41 s). A view (never what nsys writes) is looked up per id instead, so one that recurses without end
+    // meets the progress handler's limit rather than filling memory.
+    std::string stringValue(int64_t id)
+    {
+        std::string value = "<string " + std::to_string(id) + ">";
+        if (!m_db.hasTable("StringIds"))
+            return value;
+        if (m_db.isView("StringIds")) {
+            for (auto& row : m_db.query("SELECT value FROM StringIds WHERE id = " + std::to_string(id) + " LIMIT 1"))
+                value = row.text(0);
+            return value;
+        }
+        if (!m_stringValues) {
+            m_stringValues.emplace();
+            for (auto& row : m_db.query("SELECT id, value FROM StringIds")) {
+                checkCancel();
+                (*m_stringValues)[row.integer(0)] = row.text(1); // a repeated id: its last row, as a lookup gave
+            }
+        }
+        if (auto it = m_stringValues->find(id); it != m_stringValues->end())
+            return it->second;
+        return value;
     }
 
     void add(
@@ -329,6 +394,7 @@ private:
     ReadControl m_control;
     Timeline m_timeline;
     std::unordered_map<int64_t, NameId> m_strings;
+    std::optional<std::unordered_map<int64_t, std::string>> m_stringValues; // StringIds, once read
     uint64_t m_rows = 0;
     size_t m_dropped = 0;
 };
@@ -337,10 +403,16 @@ private:
 
 bool isSqliteFile(const std::filesystem::path& path)
 {
-    std::ifstream in(path, std::ios::binary);
+    std::FILE* file = nullptr;
+    try {
+        file = InputFile(path, "a profiler trace").releaseAsStream();
+    } catch (const InputError&) {
+        return false; // a FIFO, a device, a missing file: loadTrace's reader then says what the file is
+    }
     char header[16] = {};
-    in.read(header, sizeof header);
-    return in.gcount() == 16 && std::memcmp(header, "SQLite format 3\0", 16) == 0;
+    const size_t got = std::fread(header, 1, sizeof header, file);
+    std::fclose(file);
+    return got == 16 && std::memcmp(header, "SQLite format 3\0", 16) == 0;
 }
 
 Timeline readNsysSqlite(const std::filesystem::path& path, const ReadControl& control)

@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
+#include "core/io/read_file.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/rank_summary_work.h"
 #include "core/trace/summary_reader.h"
@@ -268,12 +269,10 @@ RunAnalysis mergeRankSummaries(
         if (control.cancel && control.cancel->load())
             throw Cancelled();
         const std::string name = files[i].string();
-        std::ifstream in(files[i], std::ios::binary);
-        if (!in)
-            throw InputError(name + ": cannot be opened");
+        const std::string text = readWholeFile(files[i], "a trace summary");
         json j;
         try {
-            j = json::parse(in);
+            j = readingInput(name, [&] { return json::parse(text); });
         } catch (const json::parse_error& e) {
             throw InputError(name + ": not valid JSON (" + e.what() + ")");
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/trace/kineto_reader.h"
 #include "core/trace/nsys_reader.h"
 #include "core/trace/prefetch_source.h"
@@ -13,10 +14,12 @@ Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control
 {
     if (std::filesystem::is_directory(path))
         throw InputError(path.string() + ": is a folder; open it as a multi-rank run");
-    if (isSqliteFile(path))
-        return readNsysSqlite(path, control);
-    auto source = openTraceFilePrefetched(path, control); // gzip: inflate on a second thread, overlapping the parse
-    return readKinetoTrace(*source);
+    return readingInput(path.string(), [&] {
+        if (isSqliteFile(path))
+            return readNsysSqlite(path, control);
+        auto source = openTraceFilePrefetched(path, control); // gzip: inflate on a second thread, overlapping the parse
+        return readKinetoTrace(*source);
+    });
 }
 
 std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::path& folder)

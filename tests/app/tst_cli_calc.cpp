@@ -230,7 +230,8 @@ private slots:
         QTest::newRow("infinite flops") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu", "b200",
             "--tokens-per-sec-per-gpu", "1e308" }
                                         << "--tokens-per-sec-per-gpu: '1e308' is beyond any real job";
-        QTest::newRow("missing file") << QStringList { "diagnose", "/nonexistent/report.json" } << "cannot read";
+        QTest::newRow("missing file") << QStringList { "diagnose", "/nonexistent/report.json" }
+                                      << "/nonexistent/report.json: cannot be opened for reading";
     }
     void errors()
     {

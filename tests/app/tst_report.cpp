@@ -321,6 +321,21 @@ private slots:
         QCOMPARE(QFileInfo(target).size(), qint64(0));
     }
 
+    void longUnbrokenStringLaysOutPromptly()
+    {
+        // Qt's layout of a run that must break anywhere is superlinear: a 100,000-character path took minutes. The
+        // cut before layout shows as pages (no pages of a's); a hang would meet CTest's time limit.
+        ScenarioDocument document = vectorLabsJob();
+        document.tracePaths = { "traces/" + std::string(100000, 'a') + ".json.gz" };
+        const QString path = m_dir.filePath(QStringLiteral("long.pdf"));
+        QString error;
+        app::ReportResult result;
+        QVERIFY2(app::writeReportPdf(path, QStringLiteral("long"), document, app::presetLibrary(), &result, &error),
+            qPrintable(error));
+        if (m_pages > 0) // the same report without the long path, from pdfAndHtml
+            QVERIFY2(result.pages <= m_pages + 1, qPrintable(QString::number(result.pages))); // cut: not pages of a's
+    }
+
     void htmlOnly()
     {
         const QString scenario = m_dir.filePath(QStringLiteral("vector_labs_job.json"));

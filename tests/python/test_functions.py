@@ -201,3 +201,18 @@ def test_a_list_only_where_the_option_takes_one(mfu):
         mfu.cost(gpu="h100-sxm", gpus=(1, 600, 500), days=1)
     with pytest.raises(ValueError, match="holds a comma"):
         mfu.sweep(model="llama-3.1-8b", gpu="h100-sxm", axis="gpus", values=["1,000"])
+
+
+def test_fifo_input_is_refused_and_frees_the_module(mfu, tmp_path):
+    # A FIFO blocked its reader forever while holding the module's lock, so every other thread's call blocked too.
+    import threading
+    fifo = tmp_path / "rank0.json"
+    os.mkfifo(fifo)
+    for call in (lambda: mfu.trace(str(fifo)), lambda: mfu.trace_kernels(str(fifo)),
+                 lambda: mfu.predict(scenario=str(fifo))):
+        with pytest.raises(ValueError, match="FIFO"):
+            call()
+    other = threading.Thread(target=mfu.presets)
+    other.start()
+    other.join(timeout=60)
+    assert not other.is_alive()

@@ -21,6 +21,9 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
+
+#include "core/io/read_file.h"
 
 class QThreadPool;
 class QTimer;
@@ -73,6 +76,9 @@ public:
                     outcome.cancelled = true;
                 else
                     outcome.value = std::move(value);
+            } catch (const std::bad_alloc&) {
+                outcome.cancelled = control->cancel.load();
+                outcome.error = QString::fromStdString(outOfMemoryMessage());
             } catch (const std::exception& e) {
                 outcome.cancelled = control->cancel.load();
                 outcome.error = QString::fromUtf8(e.what());

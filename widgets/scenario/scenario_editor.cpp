@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
 #include "core/number_parse.h"
@@ -436,6 +437,10 @@ void ScenarioEditor::commitPacking(const SequencePacking& candidate)
 
 bool ScenarioEditor::loadDocumentLengths(const QString& path, QString* error)
 {
+    if (QFileInfo::exists(path) && !isRegularFile(QFile::encodeName(path).toStdString())) { // a FIFO would block
+        *error = tr("%1 is not a regular file").arg(QDir::toNativeSeparators(path));
+        return false;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
@@ -480,12 +485,13 @@ void ScenarioEditor::loadDocumentLengthsFromDialog()
 
 bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+    QByteArray bytes;
+    try { // not QFile: a FIFO would block its open, and a huge file would be read whole
+        bytes = QByteArray::fromStdString(readWholeFile(QFile::encodeName(path).toStdString(), "a config.json"));
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
         return false;
     }
-    const QByteArray bytes = file.readAll();
     try {
         ModelSpec spec = modelFromHfConfigText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
             QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()).toStdString());

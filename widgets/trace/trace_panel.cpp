@@ -27,6 +27,7 @@
 #include <fstream>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/logs/training_log.h"
 #include "core/scenario/file_facts.h"
 #include "core/trace/builtin_kernel_rules.h"
@@ -67,8 +68,8 @@ QString fileNames(const QStringList& paths)
 bool isTrainingLog(const QString& path)
 {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
+    if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
+        return false; // a FIFO would block the open
     const QByteArray head = file.read(256 * 1024);
     return trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size())));
 }
@@ -347,12 +348,12 @@ void TracePanel::adoptRun(std::shared_ptr<const TraceRun> result, bool baseline)
 
 bool TracePanel::openTrainingLog(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        showError(tr("cannot read %1: %2").arg(path, file.errorString()), true);
+    try {
+        requireRegularFile(QFile::encodeName(path).toStdString(), "a training log"); // a FIFO would block
+    } catch (const InputError& e) {
+        showError(QString::fromStdString(e.what()), true);
         return false;
     }
-    file.close();
     m_error->setVisible(false);
     const QString shown = QFileInfo(path).fileName();
     emit statusMessage(tr("Reading the training log %1...").arg(shown));
@@ -360,9 +361,7 @@ bool TracePanel::openTrainingLog(const QString& path)
     const std::string name = shown.toStdString();
     m_logJob->start<std::shared_ptr<const trace::TrainingLog>>(
         [local, name](JobControl& control) {
-            std::ifstream in(local, std::ios::binary);
-            if (!in)
-                throw InputError(name + ": cannot be read");
+            std::ifstream in = openInputStream(local, "a training log");
             trace::ReadControl read;
             read.cancel = &control.cancel;
             read.onProgress = [&control](uint64_t done, uint64_t total) {

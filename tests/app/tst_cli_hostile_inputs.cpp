@@ -1,0 +1,138 @@
+// The command line on hostile inputs of the readers' kinds, through the real binary: a FIFO as every kind of input
+// (each blocked forever before), /dev/zero as a scenario (grew until memory ran out), a training log with lines of
+// 100,000 characters (crashed), a mistyped subcommand (tried to open a window) and a user preset holding a byte that
+// is not UTF-8 (`presets --json` failed). Each ends promptly with its answer or a one-line error naming the input.
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+
+using mfu::test::CliResult;
+using mfu::test::runCli;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+} // namespace
+
+class TestCliHostileInputs : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_fifo;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_fifo = m_dir.filePath(QStringLiteral("input.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(m_fifo).constData(), 0600), 0);
+    }
+
+    void fifoAsAnyInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QString f = m_dir.filePath(QStringLiteral("input.json"));
+        const QString out = m_dir.filePath(QStringLiteral("out.pdf"));
+        QTest::newRow("trace") << QStringList { "trace", f };
+        QTest::newRow("trace --kernel-rules") << QStringList { "trace", f, "--kernel-rules", f };
+        QTest::newRow("trace merge") << QStringList { "trace", "merge", f };
+        QTest::newRow("predict --scenario") << QStringList { "predict", "--scenario", f };
+        QTest::newRow("calc --doc-lengths") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu", "h100-sxm",
+            "--seq", "8192", "--packing-length", "8192", "--doc-lengths", f, "--tokens-per-sec-per-gpu", "1000" };
+        QTest::newRow("diagnose") << QStringList { "diagnose", f };
+        QTest::newRow("diagnose --log") << QStringList { "diagnose", "--log", f };
+        QTest::newRow("validate --runs") << QStringList { "validate", "--runs", f };
+        QTest::newRow("report --scenario") << QStringList { "report", "--scenario", f, "--out", out };
+    }
+
+    void fifoAsAnyInput()
+    {
+        QFETCH(QStringList, args);
+        QElapsedTimer timer;
+        timer.start();
+        const CliResult r = runCli(args);
+        QVERIFY2(r.exitCode > 0, "blocked (killed after 60 s) or succeeded");
+        QVERIFY(timer.elapsed() < 30000);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(m_fifo) && err.contains(QStringLiteral("FIFO")), qPrintable(err));
+        QCOMPARE(err.count(QStringLiteral("error: ")), 1); // one line (Qt may add its own notices about the platform)
+    }
+
+    void deviceAsScenario()
+    {
+        const CliResult r = runCli({ "predict", "--scenario", "/dev/zero" });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("/dev/zero: is a character device, not a scenario file"), r.err.constData());
+    }
+
+    void logWithLongLines()
+    {
+        const QString log = m_dir.filePath(QStringLiteral("long.log"));
+        writeFile(log,
+            "Device: NVIDIA " + QByteArray(100000, 'H') + "\nGPUs: " + QByteArray(100000, '1') + "\n"
+                + "Iter     10 | Loss: 10.7652 | Time: 1838ms | " + QByteArray(100000, '-') + "\n"
+                + "Iter     20 | Loss: 10.5 | Time: 1840ms\n");
+        const CliResult r = runCli({ "trace", log, "--json" });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto out = nlohmann::json::parse(r.out.toStdString());
+        const auto& steps = out["log"]["steps"];
+        QCOMPARE(steps.size(), size_t(2));
+        QCOMPARE(steps[0]["loss"].get<double>(), 10.7652);
+        QVERIFY(out["log"]["facts"]["gpus"].is_null());
+        QCOMPARE(out["log"]["long_lines_skipped"].get<int>(), 0);
+
+        const CliResult custom = runCli({ "trace", log, "--log-pattern", "Iter +(\\d+) .*Time: (\\d+)ms",
+            "--log-groups", "step=1,time_ms=2", "--json" });
+        QVERIFY2(custom.exitCode == 0, custom.err.constData());
+        QCOMPARE(nlohmann::json::parse(custom.out.toStdString())["log"]["steps"].size(), size_t(2));
+    }
+
+    void unknownSubcommand()
+    {
+        const CliResult r = runCli({ "calibrat", "--model", "llama-3.1-8b" });
+        QCOMPARE(r.exitCode, 2);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.startsWith(QStringLiteral("mfu-explorer: unknown subcommand 'calibrat'; the subcommands are: "
+                                               "presets, calc, diagnose")),
+            qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("validate")), qPrintable(err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void presetWithInvalidUtf8()
+    {
+        QTemporaryDir folder;
+        // A model preset whose name ends in a Latin-1 byte (0xE9, an é in Latin-1), as an old editor saves it.
+        writeFile(folder.filePath(QStringLiteral("models.json")),
+            QByteArray("{\"models\": [{\"id\": \"tiny-latin1\", \"name\": \"Tiny caf") + char(0xE9)
+                + "\", \"params\": 1000000000, \"sources\": [\"test\"]}]}");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("MFU_EXPLORER_PRESETS_DIR"), folder.path());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(MFU_CLI_BINARY), { QStringLiteral("presets"), QStringLiteral("--json") });
+        QVERIFY(p.waitForFinished(60000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        const auto out = nlohmann::json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+        QVERIFY2(!out.is_discarded(), "presets --json printed invalid JSON");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHostileInputs)
+#include "tst_cli_hostile_inputs.moc"
