@@ -229,7 +229,10 @@ void writeRankSummary(const std::filesystem::path& path, const RankAnalysis& ran
     // Atomic (docs/cluster-scale.md): a full disk leaves the previous summary whole, never a truncated one that a
     // script's `[ -s file ]` would take for a result.
     std::string reason;
-    if (!writeFileAtomically(path, rankSummaryToJson(rank, options).dump() + '\n', &reason))
+    // A kernel name that is not UTF-8 is written as U+FFFD rather than losing the whole summary.
+    const std::string text
+        = rankSummaryToJson(rank, options).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!writeFileAtomically(path, text + '\n', &reason))
         throw InputError(path.string() + ": cannot be written: " + reason);
 }
 
