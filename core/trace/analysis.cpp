@@ -89,6 +89,7 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     r.sourceFile = t.sourceFile;
     r.gpuName = t.gpuName;
     r.worldSize = t.worldSize;
+    r.traceFormat = t.format;
     r.stepSource = plan.source;
     r.droppedLastStep = plan.droppedLastStep;
     r.warnings = t.warnings;

@@ -45,6 +45,7 @@ struct RankAnalysis {
     std::string sourceFile;
     std::optional<std::string> gpuName;
     std::optional<int> worldSize;
+    std::string traceFormat; // Timeline::format: "kineto-json", "nsys-sqlite ..."; empty when read from a summary
     StepSource stepSource = StepSource::WholeTrace;
     bool droppedLastStep = false;
     std::vector<StepFigures> steps;
