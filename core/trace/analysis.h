@@ -8,6 +8,7 @@
 
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
+#include "core/trace/attention_implementation.h"
 #include "core/trace/breakdown.h"
 #include "core/trace/critical_path.h"
 #include "core/trace/kernel_rules.h"
@@ -57,6 +58,7 @@ struct RankAnalysis {
     double stepSpreadSeconds = 0; // population standard deviation of the same
     OpFlops opFlops; // FLOPs and bytes from the recorded shapes (trace_flops.h)
     CriticalPath criticalPath; // per analysed step (critical_path.h)
+    std::optional<DetectedAttention> attention; // which attention implementation ran (attention_implementation.h)
     std::vector<std::string> warnings;
 
     // The analysed steps' GPU windows added up: the time trace MFU divides by.

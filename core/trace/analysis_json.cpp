@@ -43,6 +43,7 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
     j["kernel_count"] = b.kernelCount;
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
+    addAttentionImplementationJson(j, r.attention);
     const std::optional<HardwareSpec> gpu = traceHardware(r, gpus.hardware);
     nlohmann::json steps = nlohmann::json::array();
     for (size_t i = 0; i < r.steps.size(); ++i) {
