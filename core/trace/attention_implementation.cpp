@@ -79,6 +79,14 @@ std::string_view attentionImplementationLabel(AttentionImplementation a)
     return kLabels[static_cast<size_t>(a)];
 }
 
+std::optional<AttentionImplementation> attentionImplementationFromKey(std::string_view key)
+{
+    for (size_t i = 0; i < kImplementations; ++i)
+        if (attentionImplementationKey(static_cast<AttentionImplementation>(i)) == key)
+            return static_cast<AttentionImplementation>(i);
+    return std::nullopt;
+}
+
 std::optional<AttentionImplementation> attentionImplementationOfKernel(std::string_view name)
 {
     // FlashAttention 3 first: its kernels also live in namespace flash:: and run through CUTLASS's device_kernel.

@@ -30,6 +30,7 @@ enum class AttentionImplementation : uint8_t { Cudnn, Flash2, Flash3, Efficient,
 std::string_view attentionImplementationKey(
     AttentionImplementation a); // "cudnn", "flash2", "flash3", "efficient", "math"
 std::string_view attentionImplementationLabel(AttentionImplementation a); // "cuDNN SDPA", "FlashAttention 3", ...
+std::optional<AttentionImplementation> attentionImplementationFromKey(std::string_view key);
 
 struct DetectedAttention {
     AttentionImplementation implementation = AttentionImplementation::Cudnn;

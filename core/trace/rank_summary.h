@@ -6,11 +6,11 @@
 //
 // File: { "format": "mfu-explorer-trace-summary", "version": 1, "options": {tiny_kernel_ns, idle_gap_ns,
 //   top_kernel_count, span}, "rank": int|null (null: not in the trace; merge numbers it by position), "source_file",
-//   "gpu_name", "world_size", "step_source", "dropped_last_step", "mean_step_s", "step_spread_s",
-//   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, start_ns_absolute,
-//   breakdown}], "total": breakdown, "kernels": [{name, category, count, total_ns, max_ns, share}],
-//   "collectives": [[category, start_ns_absolute, duration_ns]], "work": {op_flops, critical_path}
-//   (rank_summary_work.h; version 2), "warnings" }
+//   "gpu_name", "world_size", "trace_format", "attention": {implementation, share}|null, "step_source",
+//   "dropped_last_step", "mean_step_s", "step_spread_s", "steps": [{number, annotation_start_ns, annotation_end_ns,
+//   window_start_ns, window_end_ns, start_ns_absolute, breakdown}], "total": breakdown, "kernels": [{name, category,
+//   count, total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns]], "work": {op_flops,
+//   critical_path} (rank_summary_work.h; version 2), "warnings" }
 // Version 1 (without "work") is still read: its ranks have no figures from shapes and no critical path.
 // Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).
 #include <filesystem>
