@@ -70,6 +70,9 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
                 + formatCount(static_cast<double>(m.calls), "call") + ", " + formatNumber(m.intensity(), 1)
                 + " FLOP/byte" + (m.precision ? ", " + m.precision->label() : std::string()) });
     }
+    if (roof.leftOutKernels > 0)
+        out.rows.push_back(
+            { "Not on the roofline", formatPercent(roof.leftOutShare) + " of kernel time", roof.leftOutNote() });
     return out;
 }
 

@@ -90,6 +90,7 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     r.sourceFile = t.sourceFile;
     r.gpuName = t.gpuName;
     r.worldSize = t.worldSize;
+    r.traceFormat = t.format;
     r.stepSource = plan.source;
     r.droppedLastStep = plan.droppedLastStep;
     r.stepSelection = plan.selection;
@@ -127,6 +128,7 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     r.kernels = kernelStats(t, plan);
     r.opFlops = countOpFlops(t, plan);
     r.criticalPath = criticalPath(t, plan);
+    r.attention = detectAttentionImplementation(t);
     r.topKernels.assign(r.kernels.begin(),
         r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
     if (t.activities.empty())

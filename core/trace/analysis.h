@@ -8,6 +8,7 @@
 
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
+#include "core/trace/attention_implementation.h"
 #include "core/trace/breakdown.h"
 #include "core/trace/critical_path.h"
 #include "core/trace/kernel_rules.h"
@@ -45,6 +46,7 @@ struct RankAnalysis {
     std::string sourceFile;
     std::optional<std::string> gpuName;
     std::optional<int> worldSize;
+    std::string traceFormat; // Timeline::format: "kineto-json", "nsys-sqlite ..."; empty when read from a summary
     StepSource stepSource = StepSource::WholeTrace;
     bool droppedLastStep = false;
     std::string stepSelection; // which steps are analysed and why (StepPlan::selection)
@@ -60,6 +62,7 @@ struct RankAnalysis {
     double meanGpuBusySeconds = 0; // busy time (union of activities) of the analysed steps' GPU windows
     OpFlops opFlops; // FLOPs and bytes from the recorded shapes (trace_flops.h)
     CriticalPath criticalPath; // per analysed step (critical_path.h)
+    std::optional<DetectedAttention> attention; // which attention implementation ran (attention_implementation.h)
     std::vector<std::string> warnings;
 
     // The analysed steps' GPU windows added up: the time trace MFU divides by.

@@ -49,6 +49,7 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
     for (const auto& s : r.steps)
         analysed.push_back(s.step.number);
     j["analysed_steps"] = analysed;
+    addAttentionImplementationJson(j, r.attention);
     const std::optional<HardwareSpec> gpu = traceHardware(r, gpus.hardware);
     nlohmann::json steps = nlohmann::json::array();
     for (size_t i = 0; i < r.steps.size(); ++i) {

@@ -334,7 +334,8 @@ private:
         const bool op = e.cat == EventCat::CpuOp || !e.catKnown;
         // Shapes are read for operators of a counted family, or when the name is not known yet (args first).
         const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None);
-        const bool concrete = op && (!e.opKindKnown || needsConcreteInputs(e.opKind));
+        const bool concrete = op
+            && (!e.opKindKnown || needsConcreteInputs(e.opKind) || isInductorKernel(m_timeline.names.name(e.opName)));
         m_in.beginObject();
         while (m_in.nextMember()) {
             const ArgKey key = argKey(m_in.key());

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include <sqlite3.h>
@@ -48,6 +49,36 @@ const char* copyKindName(int64_t kind)
     default:
         return "Memcpy";
     }
+}
+
+// Nsight Systems 2025.6 and later write exported rows in no particular order. Timeline wants activities and
+// annotations by start and launches by correlation; ties are broken on every field so that the same rows in any
+// order give the same timeline (of two annotations starting together the longer, the enclosing one, first).
+void sortAsTimelineRequires(Timeline& t)
+{
+    std::sort(t.activities.begin(), t.activities.end(), [](const GpuActivity& a, const GpuActivity& b) {
+        return std::tie(a.startNs, a.endNs, a.device, a.stream, a.correlation, a.kind)
+            < std::tie(b.startNs, b.endNs, b.device, b.stream, b.correlation, b.kind);
+    });
+    // Name ids follow the order names were first met, so ties compare the names' text.
+    std::sort(t.annotations.begin(), t.annotations.end(), [&t](const Annotation& a, const Annotation& b) {
+        if (a.startNs != b.startNs || a.endNs != b.endNs)
+            return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
+        return t.names.name(a.name) < t.names.name(b.name);
+    });
+    // Thread indices likewise: renumbered in tid order.
+    std::vector<int64_t> tids = t.threads;
+    std::sort(tids.begin(), tids.end());
+    std::vector<int32_t> renumbered(t.threads.size());
+    for (size_t i = 0; i < t.threads.size(); ++i)
+        renumbered[i] = static_cast<int32_t>(std::lower_bound(tids.begin(), tids.end(), t.threads[i]) - tids.begin());
+    t.threads = tids;
+    for (Launch& l : t.launches)
+        l.thread = renumbered[static_cast<size_t>(l.thread)];
+    std::sort(t.launches.begin(), t.launches.end(), [](const Launch& a, const Launch& b) {
+        return std::tie(a.correlation, a.startNs, a.endNs, a.thread)
+            < std::tie(b.correlation, b.startNs, b.endNs, b.thread);
+    });
 }
 
 // SQLite runs a query to its first row without returning: a view that recurses forever (or a huge join) would
@@ -214,11 +245,7 @@ public:
         reportProgress(5, kSteps);
         readGpuName();
         reportProgress(6, kSteps);
-        auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
-        std::stable_sort(m_timeline.activities.begin(), m_timeline.activities.end(), byStart);
-        std::stable_sort(m_timeline.annotations.begin(), m_timeline.annotations.end(), byStart);
-        std::sort(m_timeline.launches.begin(), m_timeline.launches.end(),
-            [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+        sortAsTimelineRequires(m_timeline);
         if (m_dropped > 0)
             m_timeline.warnings.push_back("dropped " + std::to_string(m_dropped)
                 + " event(s) whose end is before their start or whose time is beyond any clock (past +-4e18 ns)");

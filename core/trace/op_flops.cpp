@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <system_error>
 #include <unordered_map>
 #include <vector>
 
@@ -64,6 +65,9 @@ enum class Shape : uint8_t {
     Reduction, // reads its inputs, writes next to nothing
     Concat, // writes what its tensor list holds
     RowWise, // normalisation and softmax: writes one element per element of its first tensor input
+    InductorKernel, // a torch.compile (Inductor) Triton kernel: its buffers, each read or written once
+    InductorMatmul, // an Inductor templated GEMM (triton_tem_fused_mm, addmm, bmm): A, B and the output among its
+    // buffers
 };
 
 enum class Layout : uint8_t { Bhsd, Bshd };
@@ -183,11 +187,31 @@ const std::unordered_map<std::string_view, OpSpec>& specs()
     return table;
 }
 
+// A templated GEMM by the operator it replaced: mm, addmm, bmm, baddbmm, _scaled_mm (convolution and FlexAttention
+// templates are not matrix products of two recorded buffers).
+bool isInductorMatmulTemplate(std::string_view name)
+{
+    if (name.substr(0, 11) != "triton_tem_")
+        return false;
+    for (std::string_view op : { "_mm", "addmm", "bmm" })
+        if (name.find(op) != std::string_view::npos)
+            return true;
+    return false;
+}
+
 const OpSpec* specOf(std::string_view name)
 {
     const auto& t = specs();
     const auto it = t.find(name);
-    return it == t.end() ? nullptr : &it->second;
+    if (it != t.end())
+        return &it->second;
+    static const OpSpec inductorMatmul { OpKind::Matmul, Shape::InductorMatmul };
+    static const OpSpec inductorKernel { OpKind::Elementwise, Shape::InductorKernel };
+    if (isInductorMatmulTemplate(name))
+        return &inductorMatmul;
+    if (isInductorKernel(name) && name.substr(0, 11) != "triton_tem_")
+        return &inductorKernel;
+    return nullptr;
 }
 
 // ---- shapes ----
@@ -314,6 +338,91 @@ bool matmulWork(const OpSpec& spec, const OpArgs& a, OpWork& w)
             || (a.type(2) != ScalarType::Float && a.type(2) != ScalarType::None && a.type(2) != ScalarType::Unknown);
     }
     return true;
+}
+
+// The tensor buffers of an Inductor kernel: every recorded input with a shape and a type.
+std::vector<size_t> inductorBuffers(const OpArgs& a)
+{
+    std::vector<size_t> buffers;
+    for (size_t i = 0; i < a.inputs(); ++i)
+        if (a.type(i) != ScalarType::None && a.type(i) != ScalarType::TensorList && bytesPerElement(a.type(i)) > 0
+            && positive(a.shape(i)))
+            buffers.push_back(i);
+    return buffers;
+}
+
+// The kernel's iteration space: its trailing integer scalars (xnumel; ynumel and xnumel of a tiled pointwise kernel;
+// xnumel and r0_numel of a reduction), at most two; 0 when it recorded none.
+double inductorIterations(const OpArgs& a)
+{
+    double iterations = 0;
+    int taken = 0;
+    for (size_t i = a.inputs(); i-- > 0 && taken < 2;) {
+        if (a.type(i) != ScalarType::None)
+            break;
+        const std::string_view text = a.concreteText(i);
+        int64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc() || end != text.data() + text.size() || value <= 0)
+            break;
+        iterations = (taken == 0 ? 1.0 : iterations) * static_cast<double>(value);
+        ++taken;
+    }
+    return iterations;
+}
+
+// Each buffer read or written once (an in-out buffer once: a lower bound, what an ideal kernel moves), but no more of
+// it than one element per point of the iteration space: a kernel that gathers rows (an embedding) or one logit per
+// row (nll_loss) touches a fraction of a large buffer. One FLOP per point, as for the elementwise operators fused.
+bool inductorKernelWork(const OpArgs& a, OpWork& w)
+{
+    const auto buffers = inductorBuffers(a);
+    if (buffers.empty())
+        return false;
+    const double iterations = inductorIterations(a);
+    double largest = 0;
+    for (size_t i : buffers) {
+        const double elements = product(a.shape(i));
+        const double touched = iterations > 0 ? std::min(elements, iterations) : elements;
+        w.bytes += touched * bytesPerElement(a.type(i));
+        largest = std::max(largest, touched);
+    }
+    w.flops = iterations > 0 ? iterations : largest;
+    return w.bytes > 0;
+}
+
+// A templated GEMM's A [M, K] and B [K, N] (or [b, M, K] and [b, K, N]), taken in argument order where a third
+// buffer has the product's shape: 2 M N K (times b). Every buffer is moved once (a bias, an epilogue's inputs).
+bool inductorMatmulWork(const OpArgs& a, OpWork& w)
+{
+    const auto buffers = inductorBuffers(a);
+    auto productShape = [&](size_t ia, size_t ib) -> std::vector<int64_t> {
+        const auto A = a.shape(ia);
+        const auto B = a.shape(ib);
+        if (A.size() == 2 && B.size() == 2 && A[1] == B[0])
+            return { A[0], B[1] };
+        if (A.size() == 3 && B.size() == 3 && A[0] == B[0] && A[2] == B[1])
+            return { A[0], A[1], B[2] };
+        return {};
+    };
+    for (size_t x = 0; x + 1 < buffers.size(); ++x) {
+        const auto out = productShape(buffers[x], buffers[x + 1]);
+        if (out.empty())
+            continue;
+        const bool written = std::any_of(buffers.begin(), buffers.end(), [&](size_t i) {
+            const auto s = a.shape(i);
+            return i != buffers[x] && i != buffers[x + 1] && std::equal(s.begin(), s.end(), out.begin(), out.end());
+        });
+        if (!written)
+            continue;
+        const auto A = a.shape(buffers[x]);
+        w.flops = 2 * product(out) * static_cast<double>(A.back());
+        for (size_t i : buffers)
+            w.bytes += tensorBytes(a, i);
+        setPrecision(w, a, buffers[x], buffers[x + 1]);
+        return true;
+    }
+    return false;
 }
 
 bool isTrue(std::string_view text)
@@ -621,6 +730,13 @@ bool needsConcreteInputs(OpKind kind)
     return kind == OpKind::Attention || kind == OpKind::Convolution;
 }
 
+bool isInductorKernel(std::string_view name)
+{
+    // "triton_" and three lower-case letters, then '_'.
+    return name.size() > 11 && name.substr(0, 7) == "triton_" && name[10] == '_'
+        && std::all_of(name.begin() + 7, name.begin() + 10, [](char c) { return c >= 'a' && c <= 'z'; });
+}
+
 OpWork opWork(std::string_view name, const OpArgs& args)
 {
     OpWork w;
@@ -633,7 +749,7 @@ OpWork opWork(std::string_view name, const OpArgs& args)
     switch (spec->kind) {
     case OpKind::Matmul:
     case OpKind::GroupedGemm:
-        w.known = matmulWork(*spec, args, w);
+        w.known = spec->shape == Shape::InductorMatmul ? inductorMatmulWork(args, w) : matmulWork(*spec, args, w);
         break;
     case OpKind::Attention:
         w.known = attentionWork(*spec, args, w);
@@ -643,7 +759,7 @@ OpWork opWork(std::string_view name, const OpArgs& args)
         break;
     case OpKind::Elementwise:
     case OpKind::Normalization:
-        w.known = bytesWork(*spec, args, w);
+        w.known = spec->shape == Shape::InductorKernel ? inductorKernelWork(args, w) : bytesWork(*spec, args, w);
         break;
     case OpKind::None:
         break;

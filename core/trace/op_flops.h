@@ -22,6 +22,10 @@
 //                copy_, fill_ and zero_ write their first input without reading it); counted at one FLOP per
 //                output element so that they can stand on a roofline. Their FLOPs are never model FLOPs (trace
 //                MFU leaves them out).
+//   Inductor     torch.compile's Triton kernels, recorded as operators named after the kernel with their buffer
+//                arguments' shapes: triton_poi/red/per/for_* move each buffer once, at one FLOP per element of the
+//                largest (elementwise, never model FLOPs); a templated GEMM (triton_tem_fused_mm, addmm, bmm) is
+//                matrix work, 2·M·N·K from the A [M, K] and B [K, N] buffers beside one of the product's shape.
 // Bytes of matrix work: both operands read and the output written once, what an ideal kernel moves.
 #include <optional>
 #include <string_view>
@@ -43,6 +47,10 @@ bool isModelWork(OpKind k);
 OpKind opKindOf(std::string_view name);
 // Whether the FLOP count needs `Concrete Inputs` (the causal flag of attention, a convolution's stride).
 bool needsConcreteInputs(OpKind kind);
+// A torch.compile (Inductor) Triton kernel recorded as an operator: triton_poi_, triton_red_, triton_per_,
+// triton_for_, triton_tem_... Its `Concrete Inputs` hold its iteration space (xnumel, r0_numel), which bounds the
+// bytes it can touch.
+bool isInductorKernel(std::string_view name);
 
 struct OpWork {
     OpKind kind = OpKind::None;

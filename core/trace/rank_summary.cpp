@@ -106,6 +106,11 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
     j["source_file"] = r.sourceFile;
     j["gpu_name"] = r.gpuName ? json(*r.gpuName) : json(nullptr);
     j["world_size"] = r.worldSize ? json(*r.worldSize) : json(nullptr);
+    j["trace_format"] = r.traceFormat;
+    j["attention"] = r.attention ? json { { "implementation",
+                                              std::string(attentionImplementationKey(r.attention->implementation)) },
+        { "share", r.attention->shareOfAttentionTime ? json(*r.attention->shareOfAttentionTime) : json(nullptr) } }
+                                 : json(nullptr);
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
     j["step_selection"] = r.stepSelection;
@@ -165,6 +170,18 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         r.gpuName = in.get<std::string>(j, "gpu_name");
     if (!in.at(j, "world_size").is_null())
         r.worldSize = in.get<int>(j, "world_size");
+    // Added within version 2: absent from the summaries made before.
+    if (j.contains("trace_format"))
+        r.traceFormat = in.get<std::string>(j, "trace_format");
+    if (j.contains("attention") && !j["attention"].is_null()) {
+        const json& a = j["attention"];
+        const auto implementation = attentionImplementationFromKey(in.get<std::string>(a, "implementation"));
+        if (!implementation)
+            in.fail("attention.implementation", "not one of cudnn, flash2, flash3, efficient, math");
+        r.attention = DetectedAttention { *implementation, std::nullopt };
+        if (!in.at(a, "share").is_null())
+            r.attention->shareOfAttentionTime = in.get<double>(a, "share");
+    }
     r.stepSource = stepSourceFromKey(in.get<std::string>(j, "step_source"), in);
     r.droppedLastStep = in.get<bool>(j, "dropped_last_step");
     r.meanStepSeconds = in.get<double>(j, "mean_step_s");

@@ -6,12 +6,12 @@
 //
 // File: { "format": "mfu-explorer-trace-summary", "version": 1, "options": {tiny_kernel_ns, idle_gap_ns,
 //   top_kernel_count, span}, "rank": int|null (null: not in the trace; merge numbers it by position), "source_file",
-//   "gpu_name", "world_size", "step_source", "dropped_last_step", "step_selection", "gpu_step_annotations",
-//   "mean_step_s", "step_spread_s", "mean_gpu_work_s", "mean_gpu_busy_s",
-//   "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns, activity_count,
-//   work_start_ns, work_end_ns, start_ns_absolute, breakdown}], "total": breakdown, "kernels": [{name, category, count,
-//   total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns]], "work": {op_flops,
-//   critical_path} (rank_summary_work.h; version 2), "warnings" }
+//   "gpu_name", "world_size", "trace_format", "attention": {implementation, share}|null, "step_source",
+//   "dropped_last_step", "step_selection", "gpu_step_annotations", "mean_step_s", "step_spread_s", "mean_gpu_work_s",
+//   "mean_gpu_busy_s", "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns,
+//   activity_count, work_start_ns, work_end_ns, start_ns_absolute, breakdown}], "total": breakdown, "kernels":
+//   [{name, category, count, total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns]],
+//   "work": {op_flops, critical_path} (rank_summary_work.h; version 2), "warnings" }
 // Version 3 adds the step selection and each step's GPU work window (steps follow the CPU ProfilerStep annotations).
 // Versions 1 and 2 are still read: version 1 has no figures from shapes and no critical path, neither has the GPU
 // work windows, and their steps may be the GPU-side annotations that PyTorch 2.11 writes over a fraction of a step.

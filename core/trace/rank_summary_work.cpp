@@ -102,7 +102,10 @@ json opFlopsToSummary(const OpFlops& f)
         { "backward", f.backward }, { "by_precision", flopsToJson(f.byPrecision) },
         { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps }, { "outside_steps_flops", f.outsideStepsFlops },
         { "matrix_kernel_ns", f.matrixKernelNs }, { "unattributed_matrix_ns", f.unattributedMatrixNs },
-        { "categories", categories }, { "kernels", kernels }, { "problems", problems } };
+        { "categories", categories }, { "kernels", kernels }, { "problems", problems },
+        { "computation_kernels", f.computationKernels }, { "computation_ns", f.computationNs },
+        { "kernels_without_work", f.kernelsWithoutWork }, { "ns_without_work", f.nsWithoutWork },
+        { "longest_without_work", f.longestWithoutWork } };
 }
 
 OpKind opKindFromKey(const std::string& key, const Reader& in)
@@ -153,6 +156,13 @@ OpFlops opFlopsFromSummary(const json& j, const Reader& in)
         o.flops = in.get<double>(p, "flops");
         o.bytes = in.get<double>(p, "bytes");
         f.problems.push_back(std::move(o));
+    }
+    if (j.contains("computation_kernels")) { // added within version 2: absent from the summaries made before
+        f.computationKernels = in.get<int64_t>(j, "computation_kernels");
+        f.computationNs = in.get<int64_t>(j, "computation_ns");
+        f.kernelsWithoutWork = in.get<int64_t>(j, "kernels_without_work");
+        f.nsWithoutWork = in.get<int64_t>(j, "ns_without_work");
+        f.longestWithoutWork = in.get<std::string>(j, "longest_without_work");
     }
     return f;
 }

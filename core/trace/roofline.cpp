@@ -1,6 +1,7 @@
 #include "core/trace/roofline.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/trace/gemm_precision.h"
 
@@ -15,9 +16,31 @@ double Roofline::attainableFlops(double intensity, const std::string& precision)
     return 0;
 }
 
+std::string Roofline::leftOutNote() const
+{
+    if (leftOutKernels <= 0)
+        return {};
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100 * leftOutShare);
+    std::string longest = leftOutLongest;
+    if (longest.size() > 80)
+        longest = longest.substr(0, 77) + "...";
+    return std::to_string(leftOutKernels) + (leftOutKernels == 1 ? " computation kernel (" : " computation kernels (")
+        + share + " of their time) " + (leftOutKernels == 1 ? "has" : "have")
+        + " no FLOPs or bytes in the trace (no operator with recorded shapes launched "
+        + (leftOutKernels == 1 ? "it" : "them") + ") and " + (leftOutKernels == 1 ? "is" : "are")
+        + " not on the roofline; the longest: " + longest + ".";
+}
+
 Roofline rooflineOf(const OpFlops& flops, const HardwareSpec* hardware)
 {
     Roofline r;
+    r.leftOutKernels = flops.kernelsWithoutWork;
+    r.leftOutNs = flops.nsWithoutWork;
+    r.leftOutShare = flops.computationNs > 0
+        ? static_cast<double>(flops.nsWithoutWork) / static_cast<double>(flops.computationNs)
+        : 0;
+    r.leftOutLongest = flops.longestWithoutWork;
     for (const auto& p : flops.problems)
         if (p.flops > 0 && p.bytes > 0 && p.ns > 0)
             r.marks.push_back(p);

@@ -27,6 +27,15 @@ struct Roofline {
     std::vector<RooflineCeiling> ceilings; // one per precision among the marks, highest peak first
     std::string mfuPrecision; // the MFU peak's precision, the roof of marks without one (elementwise work)
     std::vector<OpProblem> marks; // OpFlops::problems with FLOPs and bytes
+    // Computation kernels of the analysed steps that no mark holds, because the trace gives them no FLOPs or bytes
+    // (OpFlops::kernelsWithoutWork): said, never dropped silently.
+    int64_t leftOutKernels = 0;
+    int64_t leftOutNs = 0;
+    double leftOutShare = 0; // of the computation kernels' time
+    std::string leftOutLongest; // the kernel name with the most of that time
+    // "12 computation kernels (3.1% of their time) have no FLOPs or bytes in the trace and are not on the roofline
+    // (the longest: ...)."; empty when none is left out.
+    std::string leftOutNote() const;
     // The most a mark at this intensity and precision ("" for none) could reach: min(peak, intensity x
     // bandwidth). 0 when unknown.
     double attainableFlops(double intensity, const std::string& precision) const;

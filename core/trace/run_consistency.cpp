@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace mfu::trace {
@@ -27,6 +28,91 @@ template <typename Value> std::string listing(const std::vector<std::pair<std::s
             s += file + " (" + std::to_string(v) + ")";
     }
     return s;
+}
+
+bool isKinetoRank(const RankAnalysis& r)
+{
+    return r.traceFormat.rfind("kineto", 0) == 0;
+}
+
+bool recordsProcessGroup(const RankAnalysis& r)
+{
+    return r.rankFromTrace || r.worldSize.has_value();
+}
+
+// "a.json, b.json and c.json"
+std::string filesInWords(const std::vector<std::string>& files)
+{
+    std::string s;
+    for (size_t i = 0; i < files.size(); ++i)
+        s += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i];
+    return s;
+}
+
+// PyTorch files without distributedInfo: each a single-process job (none when fewer than two files are given).
+std::optional<std::string> singleProcessJobs(const std::vector<RankAnalysis>& ranks)
+{
+    std::vector<std::string> files;
+    for (const auto& r : ranks)
+        if (isKinetoRank(r) && !recordsProcessGroup(r))
+            files.push_back(fileOf(r));
+    if (files.empty())
+        return std::nullopt;
+    return filesInWords(files) + (files.size() == 1 ? " records" : " record")
+        + " no process group (PyTorch writes distributedInfo for every process of a torch.distributed job): "
+        + (files.size() == 1 ? "a single-process job" : "single-process jobs");
+}
+
+std::string spanInWords(int64_t ns)
+{
+    const double minutes = static_cast<double>(ns) / 60e9;
+    if (minutes >= 120)
+        return std::to_string(static_cast<int64_t>(minutes / 60)) + " hours";
+    if (minutes >= 2)
+        return std::to_string(static_cast<int64_t>(minutes)) + " minutes";
+    return std::to_string(static_cast<int64_t>(static_cast<double>(ns) / 1e9)) + " seconds";
+}
+
+// The smallest step number every rank recorded (ProfilerStep#N), if any.
+std::optional<int64_t> commonStepNumber(const std::vector<RankAnalysis>& ranks)
+{
+    std::set<int64_t> common;
+    for (const auto& s : ranks.front().steps)
+        if (s.step.number > 0)
+            common.insert(s.step.number);
+    for (const auto& r : ranks) {
+        std::set<int64_t> here;
+        for (const auto& s : r.steps)
+            if (common.count(s.step.number))
+                here.insert(s.step.number);
+        common = std::move(here);
+    }
+    return common.empty() ? std::nullopt : std::optional<int64_t>(*common.begin());
+}
+
+// Clocks: the start of the step every rank recorded, else of each rank's first analysed step.
+std::optional<std::string> clocksApart(const std::vector<RankAnalysis>& ranks)
+{
+    const std::optional<int64_t> number = commonStepNumber(ranks);
+    std::vector<std::pair<int64_t, std::string>> starts;
+    int64_t longestStep = 0;
+    for (const auto& r : ranks)
+        for (const auto& s : r.steps)
+            if (!number || s.step.number == *number) {
+                starts.emplace_back(s.startNsAbsolute, fileOf(r));
+                longestStep = std::max(longestStep, s.step.annotationDurationNs());
+                break;
+            }
+    if (starts.size() < 2)
+        return std::nullopt;
+    const auto [first, last] = std::minmax_element(starts.begin(), starts.end());
+    const int64_t apart = last->first - first->first;
+    const int64_t window = number ? kSameStepWindowNs + 2 * longestStep : kSameRunClockWindowNs;
+    if (apart <= window)
+        return std::nullopt;
+    const std::string what
+        = number ? "their step " + std::to_string(*number) + " started " : "their steps were recorded ";
+    return what + spanInWords(apart) + " apart (" + first->second + " first, " + last->second + " last)";
 }
 
 } // namespace
@@ -81,22 +167,10 @@ RunConsistency checkOneRun(const std::vector<RankAnalysis>& ranks)
     if (worldValues.size() == 1 && largestWorld && static_cast<int>(ranks.size()) > *largestWorld)
         c.problems.push_back(
             std::to_string(ranks.size()) + " ranks for a world size of " + std::to_string(*largestWorld));
-    // Clocks: the first analysed step's absolute start per rank.
-    std::vector<std::pair<int64_t, std::string>> starts;
-    for (const auto& r : ranks)
-        if (!r.steps.empty())
-            starts.emplace_back(r.steps.front().startNsAbsolute, fileOf(r));
-    if (starts.size() >= 2) {
-        const auto [first, last] = std::minmax_element(starts.begin(), starts.end());
-        const int64_t apart = last->first - first->first;
-        if (apart > kSameRunClockWindowNs) {
-            const double minutes = static_cast<double>(apart) / 60e9;
-            const std::string span = minutes >= 120 ? std::to_string(static_cast<int64_t>(minutes / 60)) + " hours"
-                                                    : std::to_string(static_cast<int64_t>(minutes)) + " minutes";
-            c.problems.push_back("their steps were recorded " + span + " apart (" + first->second + " first, "
-                + last->second + " last)");
-        }
-    }
+    if (auto single = singleProcessJobs(ranks))
+        c.problems.push_back(*single);
+    if (auto clocks = clocksApart(ranks))
+        c.problems.push_back(*clocks);
     return c;
 }
 

@@ -331,6 +331,31 @@ void tallyMatrixTime(const Timeline& t, const StepPlan& plan, const std::vector<
     }
 }
 
+// The computation kernels of the analysed steps, and those that `hasWork` says got no FLOPs or bytes.
+template <typename HasWork>
+void tallyKernelsWithoutWork(const Timeline& t, const StepPlan& plan, OpFlops& out, HasWork hasWork)
+{
+    std::unordered_map<NameId, int64_t> withoutWorkNs;
+    for (size_t i = 0; i < t.activities.size() && i < plan.activityStep.size(); ++i) {
+        const GpuActivity& a = t.activities[i];
+        if (plan.activityStep[i] < 0 || a.kind != ActivityKind::Kernel || !isComputation(a.category))
+            continue;
+        ++out.computationKernels;
+        out.computationNs += a.durationNs();
+        if (hasWork(i))
+            continue;
+        ++out.kernelsWithoutWork;
+        out.nsWithoutWork += a.durationNs();
+        withoutWorkNs[a.name] += a.durationNs();
+    }
+    const auto longest
+        = std::max_element(withoutWorkNs.begin(), withoutWorkNs.end(), [&t](const auto& a, const auto& b) {
+              return a.second != b.second ? a.second < b.second : t.names.name(a.first) > t.names.name(b.first);
+          });
+    if (longest != withoutWorkNs.end())
+        out.longestWithoutWork = t.names.name(longest->first);
+}
+
 } // namespace
 
 OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems)
@@ -340,6 +365,7 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
     out.perStep.resize(plan.steps.size());
     if (t.cpuOps.empty()) {
         tallyMatrixTime(t, plan, nullptr, out);
+        tallyKernelsWithoutWork(t, plan, out, [](size_t) { return false; });
         return out;
     }
     const OpTree tree(t);
@@ -389,6 +415,8 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
     std::vector<ProblemTally*> tallyOfRecord(t.opWork.size(), nullptr);
     std::vector<uint8_t> callCounted(t.cpuOps.size(), 0); // an operator is one call of its problem
     double inStepsModel = 0;
+    tallyKernelsWithoutWork(
+        t, plan, out, [&](size_t i) { return owner[i] != kNone && (at.flops[i] > 0 || at.bytes[i] > 0); });
     for (size_t i = 0; i < t.activities.size(); ++i) {
         const int step = i < plan.activityStep.size() ? plan.activityStep[i] : -1;
         if (owner[i] == kNone || step < 0)

@@ -100,6 +100,14 @@ struct OpFlops {
     std::vector<KernelWork> categories; // per kernel category with attributed work (key in `name`)
     std::vector<KernelWork> kernels; // per kernel name with attributed work, most FLOPs first
     std::vector<OpProblem> problems; // roofline marks, longest first
+    // Computation kernels of the analysed steps (not communication, copies or memsets) and those of them no counted
+    // operator gave FLOPs or bytes (launched outside any operator whose shapes the trace records: a CUDA graph's
+    // replay, a library's own kernels): what a roofline of the marks leaves out.
+    int64_t computationKernels = 0;
+    int64_t computationNs = 0;
+    int64_t kernelsWithoutWork = 0;
+    int64_t nsWithoutWork = 0;
+    std::string longestWithoutWork; // the name with the most time among them
 
     double modelFlops() const { return matmulFlops + groupedGemmFlops + attentionFlops + convolutionFlops; }
 };

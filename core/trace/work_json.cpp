@@ -107,7 +107,10 @@ nlohmann::json rooflineToJson(const OpFlops& f, const std::optional<HardwareSpec
             { "attainable_tflops", r.attainableFlops(m.intensity(), precision) / 1e12 } });
     }
     return { { "gpu", r.gpu ? nlohmann::json(*r.gpu) : nlohmann::json(nullptr) },
-        { "hbm_bandwidth_bytes_per_sec", r.hbmBytesPerSecond }, { "ceilings", ceilings }, { "marks", marks } };
+        { "hbm_bandwidth_bytes_per_sec", r.hbmBytesPerSecond }, { "ceilings", ceilings }, { "marks", marks },
+        { "left_out",
+            { { "kernel_count", r.leftOutKernels }, { "seconds", seconds(r.leftOutNs) }, { "share", r.leftOutShare },
+                { "longest_kernel", r.leftOutLongest }, { "note", r.leftOutNote() } } } };
 }
 
 nlohmann::json criticalPathToJson(const CriticalPath& p)

@@ -177,6 +177,14 @@ private slots:
             QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --seq 32768 --attention-kernel flash3"));
         QVERIFY(flash2["time_breakdown_s"]["attention"].get<double>()
             > 1.5 * flash3["time_breakdown_s"]["attention"].get<double>());
+        // cuDNN on Hopper (what PyTorch 2.11's SDPA ran on an H200): accepted, at 0.95 of FlashAttention 3's speed.
+        const auto cudnn = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h200 --gpus 8 --seq 32768 --attention-kernel cudnn"));
+        const auto h200fa3 = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h200 --gpus 8 --seq 32768 --attention-kernel flash3"));
+        const double ratio = h200fa3["time_breakdown_s"]["attention"].get<double>()
+            / cudnn["time_breakdown_s"]["attention"].get<double>();
+        QVERIFY2(ratio > 0.93 && ratio < 0.97, qPrintable(QString::number(ratio)));
         const Run bad = runCli(QStringLiteral("predict"),
             QStringLiteral("--model llama-3.1-8b --gpu b200 --attention-kernel flash3").split(QLatin1Char(' ')));
         QCOMPARE(bad.status, 2);

@@ -103,7 +103,8 @@ void RooflinePage::show(const TraceSelection& selection)
     m_summary->setText(head + QLatin1Char(' ')
         + tr("Achieved over their kernels' time: %1. Marks are operator problems (an operator on one set of shapes, "
              "all its calls in the analysed steps), sized by their time; hover one to name it.")
-              .arg(reached.join(QStringLiteral(", "))));
+              .arg(reached.join(QStringLiteral(", ")))
+        + (roof.leftOutKernels > 0 ? QLatin1Char(' ') + QString::fromStdString(roof.leftOutNote()) : QString()));
 }
 
 } // namespace mfu::widgets

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include <sqlite3.h>
 
@@ -90,6 +91,100 @@ KernelRules builtInRules()
     return KernelRules::fromFile(MFU_SOURCE_DIR "/presets/kernels/kernel_rules.json");
 }
 
+// Three 10 us ProfilerStep#N NVTX ranges, each holding a "forward" range that starts with it, and per step 12 kernels
+// (GEMMs and all-reduces on two streams, launched from two threads), a memcpy and a memset. Rows go into the tables
+// in time order, or in an order Nsight Systems 2025.6 and later may write them: reversed, or shuffled.
+enum class RowOrder { Time, Reversed, Shuffled };
+
+template <typename Rows> void reorder(Rows& rows, RowOrder order, unsigned seed)
+{
+    if (order == RowOrder::Reversed)
+        std::reverse(rows.begin(), rows.end());
+    else if (order == RowOrder::Shuffled)
+        std::shuffle(rows.begin(), rows.end(), std::mt19937(seed));
+}
+
+std::string insertAll(const std::string& table, const std::vector<std::string>& rows)
+{
+    std::string sql;
+    for (const auto& r : rows)
+        sql += "INSERT INTO " + table + " VALUES " + r + ";";
+    return sql;
+}
+
+std::string exportWithRowOrder(const QTemporaryDir& dir, RowOrder order)
+{
+    std::vector<std::string> kernels, runtime, copies, sets, nvtx;
+    int64_t correlation = 1;
+    for (int64_t step = 0; step < 3; ++step) {
+        const int64_t t0 = step * 10'000;
+        nvtx.push_back("(" + std::to_string(t0) + ", " + std::to_string(t0 + 10'000) + ", 59, 'ProfilerStep#"
+            + std::to_string(step + 1) + "', NULL, 100, 0)");
+        nvtx.push_back("(" + std::to_string(t0) + ", " + std::to_string(t0 + 4'000) + ", 59, 'forward', NULL, 100, 0)");
+        for (int64_t k = 0; k < 12; ++k, ++correlation) {
+            const int64_t launch = t0 + 50 + k * 100;
+            const int64_t start = t0 + 400 + k * 700;
+            const bool comm = k % 4 == 3;
+            kernels.push_back("(" + std::to_string(start) + ", " + std::to_string(start + (comm ? 900 : 600)) + ", 0, "
+                + (comm ? "20" : "7") + ", " + std::to_string(correlation) + ", 0, " + (comm ? "2" : "1") + ")");
+            runtime.push_back("(" + std::to_string(launch) + ", " + std::to_string(launch + 20) + ", "
+                + (k % 2 ? "200" : "100") + ", " + std::to_string(correlation) + ", 3)");
+        }
+        copies.push_back("(" + std::to_string(t0 + 9'000) + ", " + std::to_string(t0 + 9'200) + ", 0, 7, "
+            + std::to_string(correlation++) + ", 4096, 1)");
+        sets.push_back("(" + std::to_string(t0 + 9'300) + ", " + std::to_string(t0 + 9'350) + ", 0, 7, "
+            + std::to_string(correlation++) + ")");
+    }
+    reorder(kernels, order, 1);
+    reorder(runtime, order, 2);
+    reorder(copies, order, 3);
+    reorder(sets, order, 4);
+    reorder(nvtx, order, 5);
+    const std::string path = dir.filePath(QStringLiteral("order%1.sqlite").arg(static_cast<int>(order))).toStdString();
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    exec(db,
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO StringIds VALUES (1, 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n'),"
+        " (2, 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)'),"
+        " (3, 'cudaLaunchKernel');"
+        "CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT);"
+        "INSERT INTO TARGET_INFO_GPU VALUES (0, 'NVIDIA H200');"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
+        " correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
+        " correlationId INTEGER, bytes INTEGER, copyKind INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
+        " correlationId INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,"
+        " correlationId INTEGER, nameId INTEGER);"
+        "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, textId INTEGER,"
+        " globalTid INTEGER, domainId INTEGER);"
+            + insertAll("CUPTI_ACTIVITY_KIND_KERNEL", kernels) + insertAll("CUPTI_ACTIVITY_KIND_RUNTIME", runtime)
+            + insertAll("CUPTI_ACTIVITY_KIND_MEMCPY", copies) + insertAll("CUPTI_ACTIVITY_KIND_MEMSET", sets)
+            + insertAll("NVTX_EVENTS", nvtx));
+    sqlite3_close(db);
+    return path;
+}
+
+// A timeline as text, names and threads resolved, so that two reads compare whatever ids they assigned.
+std::vector<std::string> described(const Timeline& t)
+{
+    std::vector<std::string> lines;
+    for (const auto& a : t.activities)
+        lines.push_back("activity " + std::to_string(a.startNs) + " " + std::to_string(a.endNs) + " "
+            + std::to_string(a.device) + " " + std::to_string(a.stream) + " " + std::to_string(a.correlation) + " "
+            + std::to_string(static_cast<int>(a.kind)) + " " + t.names.name(a.name));
+    for (const auto& a : t.annotations)
+        lines.push_back(
+            "annotation " + std::to_string(a.startNs) + " " + std::to_string(a.endNs) + " " + t.names.name(a.name));
+    for (const auto& l : t.launches)
+        lines.push_back("launch " + std::to_string(l.correlation) + " " + std::to_string(l.startNs) + " "
+            + std::to_string(l.endNs) + " thread " + std::to_string(l.thread) + " tid "
+            + std::to_string(t.threads[static_cast<size_t>(l.thread)]) + " " + t.names.name(l.name));
+    return lines;
+}
+
 } // namespace
 
 class TestTraceNsys : public QObject {
@@ -136,6 +231,49 @@ private slots:
         QCOMPARE(t.names.name(t.activities[0].name), std::string("volta_sgemm_128x64_nt"));
         QCOMPARE(t.annotations.size(), size_t(1));
         QCOMPARE(t.names.name(t.annotations[0].name), std::string("ProfilerStep#9"));
+    }
+
+    // Nsight Systems 2025.6 and later no longer export rows in time order: the reader sorts them, and the same rows
+    // in any order give the same timeline and the same figures.
+    void rowsOutOfTimeOrder_data()
+    {
+        QTest::addColumn<int>("order");
+        QTest::newRow("reversed") << static_cast<int>(RowOrder::Reversed);
+        QTest::newRow("shuffled") << static_cast<int>(RowOrder::Shuffled);
+    }
+
+    void rowsOutOfTimeOrder()
+    {
+        QFETCH(int, order);
+        QTemporaryDir dir;
+        Timeline inOrder = readNsysSqlite(exportWithRowOrder(dir, RowOrder::Time));
+        Timeline outOfOrder = readNsysSqlite(exportWithRowOrder(dir, static_cast<RowOrder>(order)));
+        QCOMPARE(outOfOrder.activities.size(), size_t(42));
+        QCOMPARE(outOfOrder.launches.size(), size_t(36));
+        QCOMPARE(outOfOrder.annotations.size(), size_t(6));
+        const auto byStart = [](const auto& a, const auto& b) { return a.startNs < b.startNs; };
+        QVERIFY(std::is_sorted(outOfOrder.activities.begin(), outOfOrder.activities.end(), byStart));
+        QVERIFY(std::is_sorted(outOfOrder.annotations.begin(), outOfOrder.annotations.end(), byStart));
+        QVERIFY(std::is_sorted(outOfOrder.launches.begin(), outOfOrder.launches.end(),
+            [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; }));
+        // The step encloses the range that starts with it.
+        QCOMPARE(outOfOrder.names.name(outOfOrder.annotations[0].name), std::string("ProfilerStep#1"));
+        QCOMPARE(outOfOrder.names.name(outOfOrder.annotations[1].name), std::string("forward"));
+        QCOMPARE(outOfOrder.threads, (std::vector<int64_t> { 100, 200 }));
+        QCOMPARE(described(outOfOrder), described(inOrder));
+
+        const RankAnalysis a = analyzeRank(inOrder, builtInRules());
+        const RankAnalysis b = analyzeRank(outOfOrder, builtInRules());
+        QCOMPARE(b.stepSource, StepSource::CpuAnnotation);
+        QCOMPARE(b.steps.size(), a.steps.size());
+        QVERIFY(!b.steps.empty());
+        QCOMPARE(b.total.kernelCount, a.total.kernelCount);
+        QCOMPARE(b.total.busyNs, a.total.busyNs);
+        QCOMPARE(b.total.commNs, a.total.commNs);
+        QCOMPARE(b.total.overlapNs, a.total.overlapNs);
+        QCOMPARE(b.total.spanNs, a.total.spanNs);
+        QCOMPARE(b.meanStepSeconds, a.meanStepSeconds);
+        QVERIFY(b.total.commNs > 0);
     }
 
     void notAnExport()

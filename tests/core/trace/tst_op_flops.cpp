@@ -54,6 +54,48 @@ private slots:
         QVERIFY(!numberFormatOf(ScalarType::Int8));
     }
 
+    // torch.compile's Triton kernels, recorded as operators named after them (the PyTorch 2.11 trace's arguments).
+    void inductorKernels()
+    {
+        QVERIFY(isInductorKernel("triton_poi_fused__to_copy_view_2"));
+        QVERIFY(isInductorKernel("triton_tem_fused_mm_0"));
+        QVERIFY(!isInductorKernel("triton_fused_kernel"));
+        QVERIFY(!isInductorKernel("aten::add"));
+        QCOMPARE(opKindOf("triton_red_fused__log_softmax__to_copy_prepare_softmax_online_20"), OpKind::Elementwise);
+        QCOMPARE(opKindOf("triton_tem_fused_addmm_1"), OpKind::Matmul);
+        QCOMPARE(opKindOf("triton_tem_fused_convolution_2"), OpKind::None); // no two-buffer product to count
+        QCOMPARE(opKindOf("my_triton_kernel"), OpKind::None);
+
+        // A cast: float [8, 4096, 1024] written from bf16 [32768, 1024]: each buffer once, a FLOP per point.
+        const OpWork cast = opWork("triton_poi_fused__to_copy_view_2",
+            args({ { { 8, 4096, 1024 }, "float", "" }, { { 32768, 1024 }, bf16, "" }, { {}, scalar, "33554432" } }));
+        QVERIFY(cast.known);
+        QCOMPARE(cast.kind, OpKind::Elementwise);
+        QCOMPARE(cast.bytes, 33554432.0 * (4 + 2));
+        QCOMPARE(cast.flops, 33554432.0);
+
+        // The loss picks one logit per row: of the [32768, 151936] logits it touches 4 x 8192 elements, not all.
+        const OpWork nll = opWork("triton_red_fused__log_softmax__to_copy_nll_loss_forward_sub_view_21",
+            args({ { { 8, 4096 }, "long int", "" }, { { 32768, 151936 }, bf16, "" }, { { 32768, 1 }, "float", "" },
+                { { 32768, 1 }, "float", "" }, { { 4 }, "long int", "" }, { { 4 }, "float", "" }, { {}, scalar, "4" },
+                { {}, scalar, "8192" } }));
+        QVERIFY(nll.known);
+        QCOMPARE(nll.bytes, 32768.0 * (8 + 2 + 4 + 4) + 4 * (8 + 4));
+        QCOMPARE(nll.flops, 32768.0);
+
+        // A templated GEMM: A [512, 256] x B [256, 128] into C [512, 128], a bias beside them.
+        const OpWork mm = opWork("triton_tem_fused_addmm_1",
+            args({ { { 128 }, bf16, "" }, { { 512, 256 }, bf16, "" }, { { 256, 128 }, bf16, "" },
+                { { 512, 128 }, bf16, "" }, { {}, scalar, "65536" } }));
+        QVERIFY(mm.known);
+        QCOMPARE(mm.flops, 2.0 * 512 * 128 * 256);
+        QCOMPARE(mm.bytes, 2.0 * (128 + 512 * 256 + 256 * 128 + 512 * 128));
+        QCOMPARE(mm.precision, std::optional(NumberFormat::BF16));
+        // Without a buffer of the product's shape it is not counted as a product.
+        QVERIFY(
+            !opWork("triton_tem_fused_mm_0", args({ { { 512, 256 }, bf16, "" }, { { 256, 128 }, bf16, "" } })).known);
+    }
+
     void families()
     {
         QCOMPARE(opKindOf("aten::mm"), OpKind::Matmul);

@@ -124,6 +124,33 @@ private slots:
         QCOMPARE(sum, total.spanNs);
         QVERIFY(total.share(PathShare::GpuCompute) > 0.5); // a GPU-bound forward pass once it started
     }
+
+    // PyTorch 2.11 torch.compile on an H200: Inductor's Triton kernels stand on the roofline under the HBM roof
+    // (their bytes bounded by the iteration space), and what is left out is said: the fused AdamW's kernels.
+    void pytorch211Compiled()
+    {
+        const RankAnalysis r = analyse("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        const auto gpu = traceHardware(r, test::shippedPresets().hardware());
+        QVERIFY(gpu);
+        const Roofline roof = rooflineOf(r.opFlops, &*gpu);
+        int triton = 0;
+        for (const auto& m : roof.marks) {
+            if (m.op.rfind("triton_", 0) != 0)
+                continue;
+            ++triton;
+            QCOMPARE(m.kind, OpKind::Elementwise);
+            QVERIFY2(m.bytes / (static_cast<double>(m.ns) * 1e-9) <= gpu->hbmBandwidthBytesPerSec,
+                qPrintable(QString::fromStdString(m.op + " " + m.shapes)));
+        }
+        QVERIFY2(triton >= 40, qPrintable(QString::number(triton)));
+        QVERIFY(roof.leftOutKernels > 0);
+        QVERIFY2(roof.leftOutShare > 0 && roof.leftOutShare < 0.02, qPrintable(QString::number(roof.leftOutShare)));
+        QVERIFY(roof.leftOutLongest.find("FusedAdamMathFunctor") != std::string::npos);
+        QVERIFY(roof.leftOutNote().find("not on the roofline") != std::string::npos);
+        // The Triton kernels' FLOPs are no model FLOPs: the matrix work is the aten::mm and attention operators'.
+        QCOMPARE(r.opFlops.opsWithoutShapes, int64_t { 0 });
+        QVERIFY(r.opFlops.matmulFlops > 0 && r.opFlops.attentionFlops > 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOpFlopsReal)

@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/kernel_rules.h"
+#include "core/trace/trace_loader.h"
 
 using namespace mfu::trace;
 
@@ -117,6 +118,58 @@ private slots:
                                           << "normalization";
         QTest::newRow("inductor log_softmax") << "triton_per_fused__log_softmax_2"
                                               << "softmax_loss";
+        // Inductor's names as PyTorch 2.11 writes them (the shared H200 trace): operators fused, alphabetically.
+        QTest::newRow("inductor fused rms_norm") << "triton_per_fused__fused_rms_norm__to_copy__unsafe_view_add_17"
+                                                 << "normalization";
+        QTest::newRow("inductor q/k norm") << "triton_per_fused__to_copy__unsafe_view_add_mean_pow_rsqrt_view_2"
+                                           << "normalization";
+        QTest::newRow("inductor q/k norm backward")
+            << "triton_per_fused__to_copy__unsafe_view_add_div_expand_mul_pow_slice_backward_sum_view_13"
+            << "normalization";
+        QTest::newRow("inductor layer norm") << "triton_red_fused__native_layer_norm_native_layer_norm_backward_3"
+                                             << "normalization";
+        QTest::newRow("inductor rope is pointwise")
+            << "triton_poi_fused__to_copy_add_arange_cos_div_mul_neg_pow_reciprocal_select_sin_squeeze_sum_transpose_"
+               "unsqueeze_view_9"
+            << "elementwise";
+        QTest::newRow("inductor mse loss is no norm") << "triton_red_fused_mean_mse_loss_pow_sub_0"
+                                                      << "softmax_loss";
+        QTest::newRow("inductor loss backward")
+            << "triton_red_fused__log_softmax__log_softmax_backward_data__to_copy_arange_eq_expand_nll_loss_backward_"
+               "nll_loss_forward_scalar_tensor_view_where_0"
+            << "softmax_loss";
+        QTest::newRow("inductor online softmax") << "triton_red_fused__log_softmax__to_copy_prepare_softmax_online_20"
+                                                 << "softmax_loss";
+        QTest::newRow("inductor swiglu") << "triton_poi_fused__unsafe_view_mul_silu_silu_backward_view_4"
+                                         << "elementwise";
+        QTest::newRow("inductor template mm") << "triton_tem_fused_mm_4"
+                                              << "gemm";
+        QTest::newRow("inductor template addmm relu") << "triton_tem_fused_addmm_relu_7"
+                                                      << "gemm";
+        QTest::newRow("inductor template convolution") << "triton_tem_fused_convolution_2"
+                                                       << "gemm";
+        QTest::newRow("flex attention") << "triton_tem_fused_flex_attention_0"
+                                        << "attention_fwd";
+        QTest::newRow("flex attention backward") << "triton_tem_fused_flex_attention_backward_1"
+                                                 << "attention_bwd";
+        QTest::newRow("cudnn sdpa dO.O") << "void cudnn::fusion::compute_dot_do_o_specialized<true, 128>(void const*)"
+                                         << "attention_bwd";
+        QTest::newRow("cudnn sdpa dQ") << "void cudnn::fusion::convert_dq_to_16bits<true>(void const*, void*)"
+                                       << "attention_bwd";
+        QTest::newRow("hopper nvjet") << "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"
+                                      << "gemm";
+        QTest::newRow("flash attention 3 fwd")
+            << "void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::"
+               "CollectiveMainloopFwdSm90<2>>>>(flash::FlashAttnFwdSm90::Params)"
+            << "attention_fwd";
+        QTest::newRow("flash attention 3 bwd")
+            << "void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnBwdSm90<flash::"
+               "CollectiveMainloopBwdSm90<2>>>>(flash::FlashAttnBwdSm90::Params)"
+            << "attention_bwd";
+        QTest::newRow("cutlass 3 gemm")
+            << "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple"
+               "<int, int, int>>>(Params)"
+            << "gemm";
         QTest::newRow("aten layernorm")
             << "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>()"
             << "normalization";
@@ -138,6 +191,46 @@ private slots:
         QCOMPARE(QString::fromLatin1(categoryKey(m_rules.classify(name.toStdString()))), category);
         // The rules compiled into the core (what the CLI, the Trace panel and the report use) classify alike.
         QCOMPARE(QString::fromLatin1(categoryKey(builtInKernelRules().classify(name.toStdString()))), category);
+    }
+
+    // The PyTorch 2.11 torch.compile trace (../shared/traces): every kernel of it in its category, none in `other`,
+    // at the shares of the summed kernel, copy and memset time its names give (counted independently in Python).
+    void compiledPyTorch211Trace()
+    {
+        const std::string path = MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz";
+        if (!QFile::exists(QString::fromStdString(path)))
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        Timeline t = loadTrace(path);
+        classifyActivities(t, builtInKernelRules());
+        std::array<int64_t, kKernelCategoryCount> ns {};
+        int64_t total = 0;
+        for (const GpuActivity& a : t.activities) {
+            ns[static_cast<size_t>(a.category)] += a.durationNs();
+            total += a.durationNs();
+            const std::string& name = t.names.name(a.name);
+            const bool triton = name.rfind("triton_", 0) == 0;
+            QVERIFY2(a.category != KernelCategory::Other, name.c_str());
+            QVERIFY2(!triton || a.category == KernelCategory::Elementwise || a.category == KernelCategory::Normalization
+                    || a.category == KernelCategory::SoftmaxLoss,
+                name.c_str());
+            if (name.rfind("nvjet_", 0) == 0)
+                QCOMPARE(a.category, KernelCategory::Gemm);
+            if (name.find("cudnn") != std::string::npos)
+                QVERIFY2(a.category == KernelCategory::AttentionFwd || a.category == KernelCategory::AttentionBwd,
+                    name.c_str());
+        }
+        auto share = [&](KernelCategory c) {
+            return std::round(1e4 * static_cast<double>(ns[static_cast<size_t>(c)]) / static_cast<double>(total)) / 100;
+        };
+        QCOMPARE(share(KernelCategory::Gemm), 42.90);
+        QCOMPARE(share(KernelCategory::AttentionBwd), 23.01);
+        QCOMPARE(share(KernelCategory::Elementwise), 13.89);
+        QCOMPARE(share(KernelCategory::Normalization), 7.52);
+        QCOMPARE(share(KernelCategory::AttentionFwd), 7.36);
+        QCOMPARE(share(KernelCategory::SoftmaxLoss), 3.80);
+        QCOMPARE(share(KernelCategory::Optimizer), 1.36);
+        QCOMPARE(share(KernelCategory::Memset), 0.15);
+        QCOMPARE(share(KernelCategory::Other), 0.0);
     }
 
     void compiledInRulesAreTheShippedFile()

@@ -52,6 +52,56 @@ private slots:
         QVERIFY2(s.find("recorded 27777 hours apart (b.json first") != std::string::npos, s.c_str());
     }
 
+    // Kineto files without distributedInfo are single-process jobs; Nsight exports say nothing either way.
+    void noProcessGroup()
+    {
+        auto single = [](const char* file, const char* format, int64_t startNs) {
+            RankAnalysis r = rank(0, 1, "NVIDIA H200", file, startNs);
+            r.rankFromTrace = false;
+            r.worldSize.reset();
+            r.traceFormat = format;
+            return r;
+        };
+        const int64_t t0 = 1'790'857'026'000'000'000;
+        const auto kineto = checkOneRun(
+            { single("eager.json", "kineto-json", t0), single("compiled.json", "kineto-json", t0 + 1'000'000'000) });
+        QCOMPARE(kineto.problems.size(), size_t(1));
+        QCOMPARE(kineto.problems[0],
+            std::string("eager.json and compiled.json record no process group (PyTorch writes distributedInfo for "
+                        "every process of a torch.distributed job): single-process jobs"));
+        QVERIFY(
+            checkOneRun({ single("r0.sqlite", "nsys-sqlite", t0), single("r1.sqlite", "nsys-sqlite", t0) }).oneRun());
+        QVERIFY(checkOneRun({ single("r0.json", "", t0), single("r1.json", "", t0) }).oneRun()); // from summaries
+    }
+
+    // A step every rank recorded is compared: one job runs it together, jobs one after another minutes apart.
+    void sameStepMinutesApart()
+    {
+        auto withSteps = [](int number, const char* file, int64_t firstStartNs) {
+            RankAnalysis r = rank(number, 2, "g", file, firstStartNs);
+            r.steps.clear();
+            for (int64_t n = 1; n <= 3; ++n) {
+                StepFigures s;
+                s.step.number = n;
+                s.step.annotationStartNs = 0;
+                s.step.annotationEndNs = 10'000'000'000; // 10 s steps
+                s.startNsAbsolute = firstStartNs + (n - 1) * 10'000'000'000;
+                r.steps.push_back(s);
+            }
+            return r;
+        };
+        const int64_t t0 = 1'700'000'000'000'000'000;
+        // Within a minute plus two steps: one job.
+        QVERIFY(checkOneRun({ withSteps(0, "r0.json", t0), withSteps(1, "r1.json", t0 + 75'000'000'000) }).oneRun());
+        const auto c = checkOneRun({ withSteps(0, "r0.json", t0), withSteps(1, "r1.json", t0 + 180'000'000'000) });
+        QCOMPARE(c.problems.size(), size_t(1));
+        QCOMPARE(c.problems[0], std::string("their step 1 started 3 minutes apart (r0.json first, r1.json last)"));
+        // A rank whose analysed steps begin later still compares step 2 with step 2.
+        RankAnalysis late = withSteps(1, "r1.json", t0);
+        late.steps.erase(late.steps.begin());
+        QVERIFY(checkOneRun({ withSteps(0, "r0.json", t0), late }).oneRun());
+    }
+
     void moreRanksThanTheWorld()
     {
         const auto c
