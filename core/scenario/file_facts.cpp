@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/costmodel/attention_kernels.h"
 #include "core/logs/training_log.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/trace/analysis.h"
+#include "core/trace/attention_implementation.h"
 
 namespace mfu {
 
@@ -80,6 +82,11 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
         }
     if (all > 0)
         f.precision = eightBit >= 0.1 * all ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
+    for (const auto& r : run.ranks)
+        if (r.attention && !f.attentionRan) {
+            f.attentionRan = std::string(trace::attentionImplementationLabel(r.attention->implementation));
+            f.attentionKernel = trace::attentionKernelFor(r.attention->implementation);
+        }
     return f;
 }
 
@@ -125,8 +132,29 @@ std::string factLabel(Fact fact)
         return "model size";
     case Fact::Precision:
         return "precision";
+    case Fact::AttentionKernel:
+        return "attention kernel";
     }
     return "fact";
+}
+
+std::string attentionKernelLabel(AttentionKernel kernel)
+{
+    switch (kernel) {
+    case AttentionKernel::Auto:
+        return "the best the GPU has";
+    case AttentionKernel::FlashAttention3:
+        return "FlashAttention 3";
+    case AttentionKernel::FlashAttention2:
+        return "FlashAttention 2";
+    case AttentionKernel::FlashAttention1:
+        return "FlashAttention 1";
+    case AttentionKernel::Cudnn:
+        return "cuDNN SDPA";
+    case AttentionKernel::Unfused:
+        return "unfused (math) attention";
+    }
+    return "attention";
 }
 
 FactsCheck checkFacts(
@@ -190,6 +218,13 @@ FactsCheck checkFacts(
     if (file.precision && *file.precision != s.precision)
         c.differences.push_back({ Fact::Precision, trainingPrecisionLabel(*file.precision, s.cluster.hardware),
             trainingPrecisionLabel(s.precision, s.cluster.hardware) });
+    if (file.attentionKernel) {
+        const AttentionKernel resolved
+            = resolveAttentionKernel(s.flags.attentionKernel, acceleratorFamilyOf(s.cluster.hardware));
+        if (resolved != *file.attentionKernel)
+            c.differences.push_back({ Fact::AttentionKernel, attentionKernelLabel(*file.attentionKernel),
+                attentionKernelLabel(resolved) });
+    }
     return c;
 }
 

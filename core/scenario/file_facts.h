@@ -26,6 +26,9 @@ struct FileFacts {
     std::optional<int64_t> seqLen;
     std::optional<double> modelParams; // total parameters
     std::optional<TrainingPrecision> precision;
+    // The cost model's kernel for the attention a trace ran (core/trace/attention_implementation.h), and what ran.
+    std::optional<AttentionKernel> attentionKernel;
+    std::optional<std::string> attentionRan; // "cuDNN SDPA", "FlashAttention 2", ...
     // What a log's own figures imply where it states nothing: the peak it divided by (TFLOPS / MFU; checkFacts names
     // the GPU whose dense peak that is), and the FLOP/token of its TFLOPS / tokens/s.
     std::optional<double> impliedPeakFlops;
@@ -41,8 +44,10 @@ FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& su
 // What the log prints, nothing implied.
 FileFacts factsFromLog(const trace::LogFacts& facts);
 
-enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision };
+enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision, AttentionKernel };
 std::string factLabel(Fact fact); // "GPU", "GPU count", ...
+// "FlashAttention 3", "cuDNN SDPA", ...: the attention kernels as the banner names them.
+std::string attentionKernelLabel(AttentionKernel kernel);
 
 struct FactDifference {
     Fact fact;
@@ -61,6 +66,8 @@ struct FactsCheck {
     bool empty() const { return differences.empty(); }
 };
 
+// The attention kernel differs when the one the trace ran is not the one the scenario's setting resolves to on its
+// GPU (`auto` picks the best the GPU has: FlashAttention 3 on Hopper), so Predict can adopt what the run used.
 // Tolerances: GPU count and sequence length must match exactly; tokens per step within 0.5% (logs print rounded
 // batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters); an implied FLOP/token within
 // kSameModelFlopsFactor of one of the scenario model's formulas (core/model/flops.h), as the diagnosis decides. The GPU name is matched against

@@ -1,5 +1,7 @@
 #include "core/trace/attention_implementation.h"
 
+#include "core/scenario/scenario_file.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -187,6 +189,9 @@ void addAttentionImplementationJson(nlohmann::json& rank, const std::optional<De
     rank["attention_implementation_share"] = detected && detected->shareOfAttentionTime
         ? nlohmann::json(*detected->shareOfAttentionTime)
         : nlohmann::json();
+    // What Predict's --attention-kernel takes for it (null: memory-efficient attention, which no kernel models).
+    const auto kernel = detected ? attentionKernelFor(detected->implementation) : std::nullopt;
+    rank["attention_kernel"] = kernel ? nlohmann::json(std::string(attentionKernelKey(*kernel))) : nlohmann::json();
 }
 
 } // namespace mfu::trace

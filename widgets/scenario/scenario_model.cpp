@@ -198,10 +198,13 @@ void ScenarioModel::setCostInputs(const CostInputs& inputs)
 }
 
 void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
-    std::optional<int64_t> tokensPerStep, const ModelSpec* model, std::optional<TrainingPrecision> precision)
+    std::optional<int64_t> tokensPerStep, const ModelSpec* model, std::optional<TrainingPrecision> precision,
+    std::optional<AttentionKernel> attentionKernel)
 {
     if (model)
         m_scenario.model = *model;
+    if (attentionKernel)
+        m_scenario.flags.attentionKernel = *attentionKernel;
     if (precision)
         m_scenario.precision = *precision;
     if (hardware) {

@@ -108,7 +108,8 @@ void FactsBanner::refresh()
 
     // The button adopts what can be adopted: GPU, count, sequence, tokens per step, a model size the log implies or
     // states (as a bare parameter count, 6N: the log names no architecture), and the precision a trace's operators
-    // ran in (a V100 trace's FP16 with its GPU, FP8 linear layers), so the scenario names them as the trace does.
+    // ran in (a V100 trace's FP16 with its GPU, FP8 linear layers), so the scenario names them as the trace does;
+    // and the attention kernel the trace ran (cuDNN SDPA, FlashAttention 2), so Predict models that one.
     const Scenario& s = m_scenario->scenario();
     const bool count = m_facts->gpuCount && *m_facts->gpuCount != s.cluster.gpuCount;
     QStringList parts;
@@ -130,6 +131,8 @@ void FactsBanner::refresh()
             parts << tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0));
         } else if (d.fact == Fact::Precision) {
             parts << tr("%1 precision").arg(q(d.inFile));
+        } else if (d.fact == Fact::AttentionKernel) {
+            parts << tr("%1 attention").arg(q(d.inFile));
         }
     }
     if (check.proposedModelParams)
@@ -158,10 +161,13 @@ void FactsBanner::adopt()
         model = bareModel(std::llround(*check.proposedModelParams),
             "Model of " + formatParameters(*check.proposedModelParams) + " parameters (from " + m_source.toStdString()
                 + ")");
-    const bool precision = std::any_of(check.differences.begin(), check.differences.end(),
-        [](const FactDifference& d) { return d.fact == Fact::Precision; });
+    const auto differs = [&check](Fact fact) {
+        return std::any_of(check.differences.begin(), check.differences.end(),
+            [fact](const FactDifference& d) { return d.fact == fact; });
+    };
     m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens,
-        model ? &*model : nullptr, precision ? m_facts->precision : std::nullopt);
+        model ? &*model : nullptr, differs(Fact::Precision) ? m_facts->precision : std::nullopt,
+        differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt);
 }
 
 } // namespace mfu::widgets

@@ -6,6 +6,7 @@
 #include "core/presets/presets.h"
 #include "core/scenario/file_facts.h"
 #include "core/trace/analysis.h"
+#include "core/trace/attention_implementation.h"
 #include "shipped_presets.h"
 
 using namespace mfu;
@@ -197,6 +198,34 @@ private slots:
         run.ranks[0].worldSize.reset();
         run.ranks.resize(2);
         QCOMPARE(factsFromTrace(run).gpuCount.value_or(0), 2);
+    }
+
+    // A trace that ran cuDNN's SDPA on an H200 (PyTorch 2.11's choice): the scenario's `auto` means FlashAttention 3
+    // on Hopper, so the kernel differs and the banner offers cuDNN; set to cuDNN, nothing differs. Memory-efficient
+    // attention has no cost-model kernel: nothing to offer.
+    void attentionKernelTheTraceRan()
+    {
+        trace::RunAnalysis run;
+        run.ranks.resize(1);
+        run.ranks[0].gpuName = "NVIDIA H200";
+        run.ranks[0].attention = trace::DetectedAttention { trace::AttentionImplementation::Cudnn, 1.0 };
+        const FileFacts f = factsFromTrace(run);
+        QCOMPARE(f.attentionKernel.value_or(AttentionKernel::Auto), AttentionKernel::Cudnn);
+        QCOMPARE(f.attentionRan.value_or(""), std::string("cuDNN SDPA"));
+        Scenario s = b200Scenario();
+        s.cluster.hardware = *test::shippedPresets().findHardware("h200");
+        const FactsCheck c = checkFacts(f, s, 8192, hardware());
+        QCOMPARE(c.differences.size(), size_t(1));
+        QCOMPARE(c.differences[0].fact, Fact::AttentionKernel);
+        QCOMPARE(c.differences[0].inFile, std::string("cuDNN SDPA"));
+        QCOMPARE(c.differences[0].inScenario, std::string("FlashAttention 3"));
+        QVERIFY(!measuredMfuWithheld(c, 0.42)); // the kernel does not change what MFU measures
+        s.flags.attentionKernel = AttentionKernel::Cudnn;
+        QVERIFY(checkFacts(f, s, 8192, hardware()).empty());
+
+        run.ranks[0].attention = trace::DetectedAttention { trace::AttentionImplementation::Efficient, 1.0 };
+        QVERIFY(!factsFromTrace(run).attentionKernel);
+        QVERIFY(checkFacts(factsFromTrace(run), s, 8192, hardware()).empty());
     }
 };
 

@@ -84,7 +84,9 @@ private slots:
         const QString message = banner->message()->text();
         QVERIFY2(message.contains(QStringLiteral("NVIDIA H100 80GB HBM3")) && message.contains(QStringLiteral("B200")),
             qPrintable(message));
-        QCOMPARE(banner->useButton()->text(), QStringLiteral("Use NVIDIA H100 SXM5 80GB from the trace"));
+        // Its attention ran on FlashAttention 2 (pytorch_flash::flash_fwd_kernel), not what `auto` means here.
+        QCOMPARE(banner->useButton()->text(),
+            QStringLiteral("Use NVIDIA H100 SXM5 80GB, FlashAttention 2 attention from the trace"));
         const QString measured = label(*panel, "measuredMfu");
         QVERIFY2(measured.startsWith(QStringLiteral("not shown")), qPrintable(measured));
         QVERIFY2(!measured.contains(kPercentFigure), qPrintable(measured));
@@ -93,6 +95,7 @@ private slots:
         const int before = w.undoStack()->count();
         banner->useButton()->click();
         QCOMPARE(w.scenarioModel()->scenario().cluster.hardware.id, std::string("h100-sxm"));
+        QCOMPARE(w.scenarioModel()->scenario().flags.attentionKernel, AttentionKernel::FlashAttention2);
         QCOMPARE(w.undoStack()->count(), before + 1);
         QVERIFY(banner->isHidden());
         QVERIFY2(!label(*panel, "measuredMfu").startsWith(QStringLiteral("not shown: the file ran on")),

@@ -168,6 +168,16 @@ private slots:
             own.left(own.indexOf(QLatin1Char(';'))), QString::fromStdString(j["trace_mfu_note"].get<std::string>()));
         QVERIFY2(label(panel, "steps").contains(QStringLiteral("ProfilerStep#1 to #3, all complete")),
             qPrintable(label(panel, "steps")));
+
+        // The run's attention ran on cuDNN's SDPA (the CLI says which kernel for Predict): the banner offers it,
+        // and the button sets it, so Predict models the kernel the run used (`auto` is FlashAttention 3 on Hopper).
+        QCOMPARE(j["ranks"][0]["attention_kernel"].get<std::string>(), std::string("cudnn"));
+        auto* use = panel.findChild<QPushButton*>(QStringLiteral("useFileFacts"));
+        QVERIFY(use && use->isVisibleTo(&panel));
+        QVERIFY2(use->text().contains(QStringLiteral("cuDNN SDPA attention")), qPrintable(use->text()));
+        use->click();
+        QCOMPARE(scenario.scenario().flags.attentionKernel, mfu::AttentionKernel::Cudnn);
+        QVERIFY(!use->isVisibleTo(&panel));
     }
 
     // Four files of four jobs: said, not analysed as one run; the button analyses them anyway.
