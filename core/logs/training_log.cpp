@@ -8,10 +8,10 @@
 
 #include "core/errors.h"
 #include "core/io/read_file.h"
-#include "core/trace/byte_source.h"
 #include "core/logs/log_facts.h"
 #include "core/logs/log_formats.h"
 #include "core/logs/log_text.h"
+#include "core/trace/byte_source.h"
 
 namespace mfu::trace {
 
@@ -109,10 +109,7 @@ public:
         }
         return std::nullopt;
     }
-    void add(size_t original, const LogStep& copy)
-    {
-        m_copies.emplace_back(original, copy);
-    }
+    void add(size_t original, const LogStep& copy) { m_copies.emplace_back(original, copy); }
     // Each step's figures become the mean over it and its copies (a figure only some copies state: their mean).
     size_t mergeInto(std::vector<LogStep>& steps) const
     {

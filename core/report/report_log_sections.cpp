@@ -23,7 +23,8 @@ std::string severityLabel(const std::string& severity)
 
 void addFindings(ReportSection& out, const RunDiagnosis& run)
 {
-    out.rows.push_back({ "Corrected MFU", run.hasCorrectedMfu() ? formatPercent(run.mfu) : "-", correctedMfuText(run) });
+    out.rows.push_back(
+        { "Corrected MFU", run.hasCorrectedMfu() ? formatPercent(run.mfu) : "-", correctedMfuText(run) });
     for (const Finding& f : run.findings)
         out.rows.push_back({ severityLabel(f.severity), f.message, "" });
     if (run.findings.empty())

@@ -42,7 +42,8 @@ std::string billions(double params)
 
 // A log that names no GPU but divided by a peak: the scenario's GPU when it is its dense peak (within the 3% the
 // log's rounding allows), else the first preset whose dense peak it is, proposed in its place.
-void checkImpliedGpu(double peak, const HardwareSpec& scenarioGpu, const std::vector<HardwareSpec>& known, FactsCheck& c)
+void checkImpliedGpu(
+    double peak, const HardwareSpec& scenarioGpu, const std::vector<HardwareSpec>& known, FactsCheck& c)
 {
     if (const auto own = scenarioGpu.mfuPeak(); own && within(peak, *own, 0.03))
         return;
@@ -222,8 +223,8 @@ FactsCheck checkFacts(
         const AttentionKernel resolved
             = resolveAttentionKernel(s.flags.attentionKernel, acceleratorFamilyOf(s.cluster.hardware));
         if (resolved != *file.attentionKernel)
-            c.differences.push_back({ Fact::AttentionKernel, attentionKernelLabel(*file.attentionKernel),
-                attentionKernelLabel(resolved) });
+            c.differences.push_back(
+                { Fact::AttentionKernel, attentionKernelLabel(*file.attentionKernel), attentionKernelLabel(resolved) });
     }
     return c;
 }

@@ -70,10 +70,10 @@ struct FactsCheck {
 // GPU (`auto` picks the best the GPU has: FlashAttention 3 on Hopper), so Predict can adopt what the run used.
 // Tolerances: GPU count and sequence length must match exactly; tokens per step within 0.5% (logs print rounded
 // batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters); an implied FLOP/token within
-// kSameModelFlopsFactor of one of the scenario model's formulas (core/model/flops.h), as the diagnosis decides. The GPU name is matched against
-// `hardware` (the presets' "match" patterns, core/presets/gpu_match.h). It differs when it means a preset other than
-// the scenario's hardware, when it is ambiguous and the scenario's is not among the candidates, or when it matches
-// nothing and does not contain the scenario's hardware id.
+// kSameModelFlopsFactor of one of the scenario model's formulas (core/model/flops.h), as the diagnosis decides. The GPU
+// name is matched against `hardware` (the presets' "match" patterns, core/presets/gpu_match.h). It differs when it
+// means a preset other than the scenario's hardware, when it is ambiguous and the scenario's is not among the
+// candidates, or when it matches nothing and does not contain the scenario's hardware id.
 FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep,
     const std::vector<HardwareSpec>& hardware);
 

@@ -15,8 +15,8 @@
 #include <sqlite3.h>
 
 #include "app/main_window.h"
-#include "widgets/trace/facts_banner.h"
 #include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/facts_banner.h"
 #include "widgets/trace/trace_panel.h"
 #include "widgets/trace/training_log_view.h"
 
