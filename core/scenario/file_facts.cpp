@@ -220,8 +220,12 @@ FactsCheck checkFacts(
         c.differences.push_back({ Fact::Precision, trainingPrecisionLabel(*file.precision, s.cluster.hardware),
             trainingPrecisionLabel(s.precision, s.cluster.hardware) });
     if (file.attentionKernel) {
-        const AttentionKernel resolved
-            = resolveAttentionKernel(s.flags.attentionKernel, acceleratorFamilyOf(s.cluster.hardware));
+        // On the GPU the scenario will have once it adopts the file's: one click, not two.
+        const HardwareSpec* gpu = &s.cluster.hardware;
+        for (const HardwareSpec& h : hardware)
+            if (c.gpuDiffers && c.hardwarePresetId && h.id == *c.hardwarePresetId)
+                gpu = &h;
+        const AttentionKernel resolved = resolveAttentionKernel(s.flags.attentionKernel, acceleratorFamilyOf(*gpu));
         if (resolved != *file.attentionKernel)
             c.differences.push_back(
                 { Fact::AttentionKernel, attentionKernelLabel(*file.attentionKernel), attentionKernelLabel(resolved) });

@@ -66,8 +66,9 @@ struct FactsCheck {
     bool empty() const { return differences.empty(); }
 };
 
-// The attention kernel differs when the one the trace ran is not the one the scenario's setting resolves to on its
-// GPU (`auto` picks the best the GPU has: FlashAttention 3 on Hopper), so Predict can adopt what the run used.
+// The attention kernel differs when the one the trace ran is not the one the scenario's setting resolves to on the
+// file's GPU when that differs, else the scenario's (`auto` picks the best the GPU has: FlashAttention 3 on Hopper),
+// so Predict can adopt what the run used.
 // Tolerances: GPU count and sequence length must match exactly; tokens per step within 0.5% (logs print rounded
 // batch sizes); model size within 10% (a "7B" model has 6.7-7.2 B parameters); an implied FLOP/token within
 // kSameModelFlopsFactor of one of the scenario model's formulas (core/model/flops.h), as the diagnosis decides. The GPU

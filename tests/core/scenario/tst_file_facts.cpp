@@ -223,6 +223,12 @@ private slots:
         s.flags.attentionKernel = AttentionKernel::Cudnn;
         QVERIFY(checkFacts(f, s, 8192, hardware()).empty());
 
+        // Against the window's B200 (where `auto` is cuDNN) the kernel is judged on the trace's H200, which the same
+        // click adopts: both are offered at once.
+        const FactsCheck onB200 = checkFacts(f, b200Scenario(), 8192, hardware());
+        QCOMPARE(onB200.differences.size(), size_t(2));
+        QCOMPARE(onB200.differences[1].fact, Fact::AttentionKernel);
+
         run.ranks[0].attention = trace::DetectedAttention { trace::AttentionImplementation::Efficient, 1.0 };
         QVERIFY(!factsFromTrace(run).attentionKernel);
         QVERIFY(checkFacts(factsFromTrace(run), s, 8192, hardware()).empty());
