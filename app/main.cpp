@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 
@@ -26,6 +27,9 @@ void printTopLevelHelp()
 
 int main(int argc, char* argv[])
 {
+    // Past a file-size limit (ulimit -f) a write would kill the process with SIGXFSZ, leaving a temporary behind
+    // and no message; ignored, the write fails with EFBIG and the save says so and cleans up.
+    std::signal(SIGXFSZ, SIG_IGN);
     mfu::app::setApplicationInfo();
     if (argc >= 2) {
         const QString first = QString::fromLocal8Bit(argv[1]);

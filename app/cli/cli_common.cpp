@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "app/preset_store.h"
@@ -436,6 +437,17 @@ int runSubcommand(const QString& command, const std::function<int()>& body)
     } catch (const std::exception& e) {
         writeErr("mfu-explorer " + command.toLocal8Bit().toStdString() + ": error: " + e.what() + "\n");
         return 2;
+    }
+}
+
+void refuseWritingOverInput(const QString& out, const QStringList& inputs, const QString& flag)
+{
+    const std::filesystem::path target = out.toStdString();
+    for (const QString& input : inputs) {
+        std::error_code error;
+        if (std::filesystem::equivalent(target, std::filesystem::path(input.toStdString()), error))
+            throw InputError("--" + flag.toStdString() + ": " + out.toStdString()
+                + " is also an input of this command; refusing to write over it");
     }
 }
 

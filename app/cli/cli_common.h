@@ -86,6 +86,10 @@ int runSubcommand(const QString& command, const std::function<int()>& body);
 
 // Both refuse (throw InputError, so exit status 2 with the reason) a result holding a non-finite figure: JSON would
 // print it as null and text as "inf" or "NaN", each with exit status 0, and a script would take it for an answer.
+// Throws InputError when `out` (a file the command would write, given by `flag`) is one of the inputs it reads: a
+// report or summary written over its own scenario or trace would lose the input.
+void refuseWritingOverInput(const QString& out, const QStringList& inputs, const QString& flag);
+
 void printJson(const nlohmann::json& value);
 void printText(const QString& text);
 // The path of the first non-finite number in `value` ("fixed_work.cost_saved_usd"), if any.

@@ -99,8 +99,7 @@ CalcResult compute(const QCommandLineParser& p)
                          "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
     if (r.model.vision && r.vision.tokensPerSequence > 0)
         r.visionFlopsPerToken = visionFlopsPerSequenceToken(*r.model.vision, r.vision, r.seq);
-    r.formula = formulaFlag(p).value_or(
-        flopFormulaFor(r.model, file ? file->mfuFormula : kDefaultFlopFormula));
+    r.formula = formulaFlag(p).value_or(flopFormulaFor(r.model, file ? file->mfuFormula : kDefaultFlopFormula));
     resolveFlopsPerToken(r.model, r.seq, r.formula); // a formula the model cannot answer is an error now
     auto throughput = throughputOf(p, r.seq, r.gpus);
     if (!throughput && file)

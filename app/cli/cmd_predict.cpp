@@ -38,8 +38,8 @@ nlohmann::json outcomeJson(const LeverOutcome& o)
 {
     const auto orNull = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
     return { { "mfu", orNull(o.mfu) }, { "hfu", orNull(o.hfu) },
-        { "useful_tokens_per_sec_per_gpu", o.usefulTokensPerSecPerGpu },
-        { "step_time_s", o.stepTimeSeconds }, { "peak_memory_bytes", o.peakMemoryBytes }, { "fits", o.fits } };
+        { "useful_tokens_per_sec_per_gpu", o.usefulTokensPerSecPerGpu }, { "step_time_s", o.stepTimeSeconds },
+        { "peak_memory_bytes", o.peakMemoryBytes }, { "fits", o.fits } };
 }
 
 nlohmann::json leversJson(const std::vector<LeverEffect>& levers)

@@ -51,15 +51,23 @@ int runReport(const QStringList& args)
             : QStringLiteral("MFU report: %1").arg(QFileInfo(scenarioPath).completeBaseName());
 
         const QString out = parser.value(qs("out"));
+        QStringList inputs { scenarioPath };
+        for (const auto& p : doc.tracePaths)
+            inputs << QString::fromStdString(p);
+        for (const auto& p : doc.baselineTracePaths)
+            inputs << QString::fromStdString(p);
+        refuseWritingOverInput(out, inputs, qs("out"));
+        if (parser.isSet(qs("html")))
+            refuseWritingOverInput(parser.value(qs("html")), inputs, qs("html"));
         const bool outIsHtml = out.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
             || out.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+        // The HTML page first: it has more ways to fail (its images' folder), and a failure then replaces nothing.
+        app::ReportResult html;
+        if (parser.isSet(qs("html")))
+            write(false, parser.value(qs("html")), title, doc, &html);
         app::ReportResult result;
         write(!outIsHtml, out, title, doc, &result);
-        if (parser.isSet(qs("html"))) {
-            app::ReportResult html;
-            write(false, parser.value(qs("html")), title, doc, &html);
-            result.files << html.files;
-        }
+        result.files << html.files;
         if (parser.isSet(qs("json"))) {
             nlohmann::json files = nlohmann::json::array();
             for (const auto& f : result.files)

@@ -445,6 +445,7 @@ int runTrace(const QStringList& args)
         if (parser.isSet(qs("summary-out"))) {
             if (baseline.ranks.size() != 1)
                 throw InputError("--summary-out writes one rank's summary: give one trace file");
+            refuseWritingOverInput(parser.value(qs("summary-out")), files, qs("summary-out"));
             trace::writeRankSummary(parser.value(qs("summary-out")).toStdString(), baseline.ranks[0], options);
         }
         if (parser.isSet(qs("compare"))) {

@@ -38,7 +38,9 @@ const Subcommand* findSubcommand(const QString& name)
 
 bool isUnknownSubcommand(const QString& first)
 {
-    if (first.isEmpty() || first.startsWith(QLatin1Char('-')) || findSubcommand(first))
+    if (first.trimmed().isEmpty())
+        return true; // `mfu-explorer "$UNSET"`: no file to open, and no subcommand
+    if (first.startsWith(QLatin1Char('-')) || findSubcommand(first))
         return false;
     if (first.contains(QLatin1Char('/')) || first.contains(QLatin1Char('.')) || QFileInfo::exists(first))
         return false; // a file or folder to open, even one that is missing (the window says so)

@@ -40,11 +40,14 @@ std::string notRegularFile(const std::filesystem::path& path)
 }
 
 // Opens a new temporary file beside the target: "<name>.<pid>.<n>.tmp", created exclusively (never another's file).
+// The name is cut to 200 bytes first, so that a target whose own name is near the 255-byte limit can still be saved.
 int openTemporary(const std::filesystem::path& target, std::string& tempPath)
 {
     static std::atomic<unsigned> counter { 0 };
+    const std::string name = target.filename().string().substr(0, 200);
     for (int attempt = 0; attempt < 100; ++attempt) {
-        tempPath = target.string() + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".tmp";
+        tempPath = (target.parent_path() / name).string() + "." + std::to_string(::getpid()) + "."
+            + std::to_string(counter++) + ".tmp";
         const int fd = ::open(tempPath.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); // umask applies
         if (fd >= 0 || errno != EEXIST)
             return fd;

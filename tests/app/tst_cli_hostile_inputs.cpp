@@ -2,6 +2,7 @@
 // (each blocked forever before), /dev/zero as a scenario (grew until memory ran out), a training log with lines of
 // 100,000 characters (crashed), a mistyped subcommand (tried to open a window) and a user preset holding a byte that
 // is not UTF-8 (`presets --json` failed). Each ends promptly with its answer or a one-line error naming the input.
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -112,6 +113,80 @@ private slots:
             qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("validate")), qPrintable(err));
         QVERIFY(r.out.isEmpty());
+        // `mfu-explorer "$UNSET"`: an empty argument is no subcommand either (it opened a window and aborted).
+        for (const char* empty : { "", " " }) {
+            const CliResult e = runCli({ empty });
+            QCOMPARE(e.exitCode, 2);
+            QVERIFY2(e.err.contains("unknown subcommand"), e.err.constData());
+        }
+    }
+
+    // A command never writes over its own input: a summary over the trace it reads, a report over its scenario.
+    void outputOverItsInputIsRefused()
+    {
+        const QString trace = m_dir.filePath(QStringLiteral("self.json"));
+        const QByteArray bytes = "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+                                 "\"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 5, \"args\": {}}]}";
+        writeFile(trace, bytes);
+        const CliResult r = runCli({ "trace", trace, "--summary-out", trace });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("is also an input of this command"), r.err.constData());
+        QFile kept(trace);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), bytes);
+
+        const QString scenario = m_dir.filePath(QStringLiteral("scenario.json"));
+        QVERIFY(QFile::copy(QStringLiteral(MFU_SOURCE_DIR "/tests/data/scenario_v0.json"), scenario));
+        const QByteArray before = [&] {
+            QFile f(scenario);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        const CliResult report = runCli({ "report", "--scenario", scenario, "--out", scenario });
+        QCOMPARE(report.exitCode, 2);
+        QVERIFY2(report.err.contains("is also an input of this command"), report.err.constData());
+        QFile same(scenario);
+        QVERIFY(same.open(QIODevice::ReadOnly));
+        QCOMPARE(same.readAll(), before);
+    }
+
+    // A file whose own name is 250 bytes (the limit is 255) can be saved: the temporary beside it is named within it.
+    void longTargetNameIsSaved()
+    {
+        const QString trace = m_dir.filePath(QStringLiteral("short.json"));
+        writeFile(trace,
+            "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, "
+            "\"tid\": 7, \"ts\": 0, \"dur\": 5, \"args\": {}}]}");
+        const QString out = m_dir.filePath(QString(237, QLatin1Char('s')) + QStringLiteral(".summary.json"));
+        const CliResult r = runCli({ "trace", trace, "--summary-out", out });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(QFile::exists(out));
+    }
+
+    // Past the file-size limit a write killed the process with SIGXFSZ (exit 153, a temporary left, no message):
+    // it now fails with the system's reason, keeps the old file and leaves no temporary.
+    void fileSizeLimitIsAnError()
+    {
+        QTemporaryDir folder;
+        const QString trace = folder.filePath(QStringLiteral("t.json"));
+        writeFile(trace,
+            "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, "
+            "\"tid\": 7, \"ts\": 0, \"dur\": 5, \"args\": {}}]}");
+        const QString out = folder.filePath(QStringLiteral("keep.summary.json"));
+        writeFile(out, "old");
+        QProcess p;
+        p.start(QStringLiteral("prlimit"),
+            { QStringLiteral("--fsize=200"), QStringLiteral(MFU_CLI_BINARY), QStringLiteral("trace"), trace,
+                QStringLiteral("--summary-out"), out });
+        if (!p.waitForStarted(10000))
+            QSKIP("prlimit (util-linux) is not installed");
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY2(p.readAllStandardError().contains("File too large"), "the system's reason is missing");
+        QFile kept(out);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), QByteArray("old"));
+        QCOMPARE(QDir(folder.path()).entryList(QDir::Files | QDir::Hidden).size(), qsizetype(2)); // no temporary
     }
 
     void presetWithInvalidUtf8()
