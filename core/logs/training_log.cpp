@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/large_stack.h"
 #include "core/logs/log_facts.h"
 #include "core/logs/log_formats.h"
 #include "core/logs/log_text.h"
@@ -250,7 +251,10 @@ TrainingLog readLog(
 TrainingLog parseTrainingLog(
     std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern, const ReadControl& control)
 {
-    return readingInput(name, [&] { return readLog(in, name, pattern, control); });
+    // A log pattern of many alternatives recurses deeply even within a line's bounded window (core/large_stack.h).
+    TrainingLog log;
+    runOnLargeStack([&] { log = readingInput(name, [&] { return readLog(in, name, pattern, control); }); });
+    return log;
 }
 
 bool looksLikeTrainingLog(std::string_view head)

@@ -4,6 +4,7 @@
 
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/large_stack.h"
 #include "core/text.h"
 
 namespace mfu::trace {
@@ -123,19 +124,22 @@ KernelCategory KernelRules::classify(std::string_view fullName) const
 
 void classifyActivities(Timeline& timeline, const KernelRules& rules)
 {
-    std::vector<int> byName(timeline.names.size(), -1);
-    for (GpuActivity& a : timeline.activities) {
-        if (a.kind == ActivityKind::Memcpy) {
-            a.category = KernelCategory::Memcpy;
-        } else if (a.kind == ActivityKind::Memset) {
-            a.category = KernelCategory::Memset;
-        } else {
-            int& cached = byName[a.name];
-            if (cached < 0)
-                cached = static_cast<int>(rules.classify(timeline.names.name(a.name)));
-            a.category = static_cast<KernelCategory>(cached);
+    // A user's rule of many alternatives recurses deeply even within the name's bounded window (core/large_stack.h).
+    runOnLargeStack([&] {
+        std::vector<int> byName(timeline.names.size(), -1);
+        for (GpuActivity& a : timeline.activities) {
+            if (a.kind == ActivityKind::Memcpy) {
+                a.category = KernelCategory::Memcpy;
+            } else if (a.kind == ActivityKind::Memset) {
+                a.category = KernelCategory::Memset;
+            } else {
+                int& cached = byName[a.name];
+                if (cached < 0)
+                    cached = static_cast<int>(rules.classify(timeline.names.name(a.name)));
+                a.category = static_cast<KernelCategory>(cached);
+            }
         }
-    }
+    });
 }
 
 } // namespace mfu::trace

@@ -118,6 +118,24 @@ private slots:
             qPrintable(error));
     }
 
+    // A rule of many alternatives recursed deeper per character than the name window allows on an 8 MiB stack: a
+    // 60-byte rule over a 5,000-character name crashed the CLI and Python (found by a second hostile sweep).
+    // Classification runs on a large stack (core/large_stack.h).
+    void manyAlternativesOverALongName()
+    {
+        const std::string head = "{\"format\":\"mfu-explorer-kernel-rules\",\"version\":1,\"rules\":[{\"category\":"
+                                 "\"gemm\",\"regex\":[\"";
+        const KernelRules rules = KernelRules::fromJsonText(
+            head + "^(?:a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z|_|[0-9])*$\"]}]}", "rules.json");
+        Timeline t = trace_test::read(trace_test::traceOf({ trace_test::kernel(std::string(5000, 'x'), "0", "10") }));
+        classifyActivities(t, rules);
+        QCOMPARE(t.activities.front().category, KernelCategory::Other); // `$` is not the name's end: not matched
+        Timeline within
+            = trace_test::read(trace_test::traceOf({ trace_test::kernel(std::string(4000, 'x'), "0", "10") }));
+        classifyActivities(within, rules);
+        QCOMPARE(within.activities.front().category, KernelCategory::Gemm);
+    }
+
     void fifoAsTraceOrSummaryIsRefused()
     {
         QTemporaryDir dir;
