@@ -12,6 +12,7 @@
 #include "core/trace/rank_summary_work.h"
 #include "core/trace/summary_reader.h"
 #include "core/trace/trace_loader.h"
+#include "core/trace/trace_time.h"
 
 namespace mfu::trace {
 
@@ -33,6 +34,35 @@ json breakdownToJson(const Breakdown& b)
         { "memory_ns", b.memoryNs }, { "overlap_ns", b.overlapNs }, { "idle_gap_count", b.idleGapCount },
         { "idle_gap_ns", b.idleGapNs }, { "kernel_count", b.kernelCount }, { "kernel_time_ns", b.kernelTimeNs },
         { "tiny_kernel_count", b.tinyKernelCount }, { "tiny_kernel_time_ns", b.tinyKernelTimeNs } };
+}
+
+// What this build writes always holds together: nothing negative, no part of a window longer than the window. A
+// summary that breaks it was made elsewhere or edited, and merged it would print busy times of 292 years inside a
+// one-second step; it is refused with the figure named.
+void checkBreakdown(const Breakdown& b, const Reader& in)
+{
+    const auto atMost = [&in](const char* key, int64_t value, int64_t limit, const char* what) {
+        if (value < 0 || value > limit)
+            in.fail(key,
+                std::to_string(value) + " is " + (value < 0 ? "negative" : std::string("more than ") + what)
+                    + ": not a summary this program wrote");
+    };
+    atMost("span_ns", b.spanNs, kTraceTimeLimitNs, "any trace's clock");
+    atMost("busy_ns", b.busyNs, b.spanNs, "the span");
+    for (size_t c = 0; c < b.categoryNs.size(); ++c) {
+        atMost("category_ns", b.categoryNs[c], b.spanNs, "the span");
+        atMost("exclusive_ns", b.exclusiveNs[c], b.busyNs, "the busy time");
+    }
+    atMost("compute_ns", b.computeNs, b.spanNs, "the span");
+    atMost("comm_ns", b.commNs, b.spanNs, "the span");
+    atMost("memory_ns", b.memoryNs, b.spanNs, "the span");
+    atMost("overlap_ns", b.overlapNs, std::min(b.computeNs, b.commNs), "the compute or communication time");
+    atMost("idle_gap_ns", b.idleGapNs, b.idleNs(), "the idle time");
+    atMost("idle_gap_count", b.idleGapCount, kTraceTimeLimitNs, "any trace holds");
+    atMost("kernel_count", b.kernelCount, kTraceTimeLimitNs, "any trace holds");
+    atMost("tiny_kernel_count", b.tinyKernelCount, b.kernelCount, "the kernel count");
+    atMost("kernel_time_ns", b.kernelTimeNs, kTraceTimeLimitNs, "any trace's clock");
+    atMost("tiny_kernel_time_ns", b.tinyKernelTimeNs, b.kernelTimeNs, "the kernel time");
 }
 
 Breakdown breakdownFromJson(const json& j, const Reader& in)
@@ -60,6 +90,7 @@ Breakdown breakdownFromJson(const json& j, const Reader& in)
     b.kernelTimeNs = in.get<int64_t>(j, "kernel_time_ns");
     b.tinyKernelCount = in.get<int64_t>(j, "tiny_kernel_count");
     b.tinyKernelTimeNs = in.get<int64_t>(j, "tiny_kernel_time_ns");
+    checkBreakdown(b, in);
     return b;
 }
 
@@ -186,6 +217,10 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     r.droppedLastStep = in.get<bool>(j, "dropped_last_step");
     r.meanStepSeconds = in.get<double>(j, "mean_step_s");
     r.stepSpreadSeconds = in.get<double>(j, "step_spread_s");
+    for (const auto& [key, value] :
+        { std::pair { "mean_step_s", r.meanStepSeconds }, std::pair { "step_spread_s", r.stepSpreadSeconds } })
+        if (!(value >= 0 && value <= static_cast<double>(kTraceTimeLimitNs) / 1e9))
+            in.fail(key, json(value).dump() + " is not a step time: not a summary this program wrote");
     if (version >= 3) {
         r.stepSelection = in.get<std::string>(j, "step_selection");
         r.gpuStepAnnotations = gpuStepAnnotationsFromKey(in.get<std::string>(j, "gpu_step_annotations"), in);
@@ -209,6 +244,14 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         }
         f.startNsAbsolute = in.get<int64_t>(s, "start_ns_absolute");
         f.breakdown = breakdownFromJson(in.at(s, "breakdown"), in);
+        const auto onClock = [](int64_t t) { return t >= -kTraceTimeLimitNs && t <= kTraceTimeLimitNs; };
+        if (!onClock(f.step.annotationStartNs) || !onClock(f.step.annotationEndNs) || !onClock(f.step.windowStartNs)
+            || !onClock(f.step.windowEndNs) || !onClock(f.step.workStartNs) || !onClock(f.step.workEndNs))
+            in.fail("steps[]", "step " + std::to_string(f.step.number) + " lies beyond any trace's clock (+-4e18 ns)");
+        if (f.step.annotationEndNs < f.step.annotationStartNs || f.step.windowEndNs < f.step.windowStartNs
+            || f.step.workEndNs < f.step.workStartNs || f.breakdown.spanNs != f.step.windowDurationNs())
+            in.fail("steps[]",
+                "step " + std::to_string(f.step.number) + " ends before it starts: not a summary this program wrote");
         r.steps.push_back(f);
     }
     r.total = breakdownFromJson(in.at(j, "total"), in);
@@ -220,6 +263,12 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         s.totalNs = in.get<int64_t>(k, "total_ns");
         s.maxNs = in.get<int64_t>(k, "max_ns");
         s.shareOfKernelTime = in.get<double>(k, "share");
+        if (s.count < 0 || s.totalNs < 0 || s.maxNs < 0 || s.maxNs > s.totalNs || !(s.shareOfKernelTime >= 0)
+            || s.shareOfKernelTime > 1)
+            in.fail("kernels[]",
+                "'" + s.name.substr(0, 60)
+                    + "': a negative count or time, a longest call beyond the total, or a share outside [0, 1]: "
+                      "not a summary this program wrote");
         r.kernels.push_back(std::move(s));
     }
     r.topKernels.assign(r.kernels.begin(),

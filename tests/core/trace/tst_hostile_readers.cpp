@@ -14,9 +14,11 @@
 #include <functional>
 #include <thread>
 
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 #include "core/errors.h"
+#include "core/trace/analysis.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/json_scanner.h"
@@ -116,6 +118,32 @@ private slots:
         const QString error = errorOf([&] { KernelRules::fromJsonText(tooLong, "long.json"); });
         QVERIFY2(error.contains(QStringLiteral("long.json: rules[0].regex[0]: longer than 2000 characters")),
             qPrintable(error));
+    }
+
+    // A summary whose figures cannot hold together (made elsewhere, or edited) is refused with the figure named: a
+    // merge printed 292 years of busy time inside a 1.2 s step and a negative step window.
+    void impossibleSummaryFiguresAreRefused()
+    {
+        Timeline t = trace_test::read(trace_test::traceOf({ trace_test::annotation("ProfilerStep#1", "0", "100", false),
+            trace_test::kernel("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n", "10", "50") }));
+        AnalysisOptions options;
+        const nlohmann::json good = rankSummaryToJson(analyzeRank(t, builtInKernelRules(), options), options);
+        AnalysisOptions read;
+        QCOMPARE(rankSummaryFromJson(good, "good.json", read).steps.size(), size_t(1));
+        const auto refusal = [&](const std::function<void(nlohmann::json&)>& edit) {
+            nlohmann::json bad = good;
+            edit(bad);
+            return errorOf([&] { rankSummaryFromJson(bad, "bad.json", read); });
+        };
+        QVERIFY(refusal([](nlohmann::json& j) { j["total"]["busy_ns"] = INT64_MAX; }).contains("busy_ns"));
+        QVERIFY(refusal([](nlohmann::json& j) { j["mean_step_s"] = -1.2; }).contains("mean_step_s"));
+        QVERIFY(refusal([](nlohmann::json& j) { j["mean_step_s"] = 1e308; }).contains("1e+308"));
+        QVERIFY(refusal([](nlohmann::json& j) { j["kernels"][0]["share"] = 1e308; }).contains("kernels[]"));
+        QVERIFY(refusal([](nlohmann::json& j) {
+            j["steps"][0]["window_start_ns"] = -INT64_MAX;
+            j["steps"][0]["window_end_ns"] = INT64_MAX;
+        }).contains("beyond any trace's clock"));
+        QVERIFY(refusal([](nlohmann::json& j) { j["steps"][0]["window_end_ns"] = -5; }).contains("steps[]"));
     }
 
     // A rule of many alternatives recursed deeper per character than the name window allows on an 8 MiB stack: a
