@@ -84,7 +84,7 @@ done
 
 # --- inputs -------------------------------------------------------------------------------------------------------
 # A run is a folder RUN with its traces in RUN/traces, as the recipes expect; each recipe gets its own copy.
-synthetic() { # synthetic FOLDER RANKS: ranks of 4 GPU-annotated steps; odd ranks gzip, every third without a rank
+synthetic() { # synthetic FOLDER RANKS: ranks of 4 GPU-annotated steps; odd ranks gzip, every third without its rank
   "$py" - "$1" "$2" <<'EOF'
 import gzip, json, os, sys
 folder, ranks = sys.argv[1], int(sys.argv[2])
@@ -103,8 +103,9 @@ for r in range(ranks):
              "ts": t0 + 200 + r, "dur": 400, "args": {"device": 0, "stream": 20}},
         ]
     trace = {"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}], "traceEvents": events}
-    if r % 3:
-        trace["distributedInfo"] = {"rank": r, "world_size": ranks}
+    # Every rank of a torch.distributed job records its process group; every third leaves its rank out, so that
+    # the merge numbers it by its position.
+    trace["distributedInfo"] = {"rank": r, "world_size": ranks} if r % 3 else {"world_size": ranks}
     name = os.path.join(folder, f"rank{r:04d}.json")
     text = json.dumps(trace)
     if r % 2:
