@@ -14,17 +14,19 @@
 #include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
-#include "core/presets/hf_config.h"
 #include "core/model/mfu.h"
+#include "core/presets/hf_config.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/kernel_rules.h"
 #include "core/trace/kineto_reader.h"
+#include "input_error_of.h"
 #include "model_fixtures.h"
 #include "shipped_presets.h"
 
 using namespace mfu;
+using mfu::test::errorOf;
 using mfu::test::shippedPresets;
 using json = nlohmann::json;
 
@@ -32,19 +34,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-// The InputError message of f, or a marker that says what happened instead.
-QString errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    } catch (const std::exception& e) {
-        return QStringLiteral("<not an InputError: %1>").arg(QString::fromUtf8(e.what()));
-    }
-    return QStringLiteral("<no error>");
-}
 
 const char* const kLlamaConfig = R"({"model_type":"llama","hidden_size":4096,"intermediate_size":14336,
     "num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":128256})";

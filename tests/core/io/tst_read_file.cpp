@@ -14,24 +14,10 @@
 
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "input_error_of.h"
 
 using namespace mfu;
-
-namespace {
-
-QString errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    } catch (const std::exception& e) {
-        return QStringLiteral("<not an InputError: %1>").arg(QString::fromUtf8(e.what()));
-    }
-    return QStringLiteral("<no error>");
-}
-
-} // namespace
+using mfu::test::errorOf;
 
 class TestReadFile : public QObject {
     Q_OBJECT

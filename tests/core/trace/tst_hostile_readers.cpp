@@ -26,9 +26,11 @@
 #include "core/trace/nsys_reader.h"
 #include "core/trace/rank_summary.h"
 #include "core/trace/trace_loader.h"
+#include "input_error_of.h"
 #include "trace_test_support.h"
 
 using namespace mfu;
+using mfu::test::errorOf;
 using namespace mfu::trace;
 
 namespace {
@@ -43,19 +45,6 @@ double secondsSince(Clock::time_point start)
 void writeFile(const std::string& path, const std::string& bytes)
 {
     std::ofstream(path, std::ios::binary) << bytes;
-}
-
-// The InputError of f, or a marker that says what happened instead.
-QString errorOf(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    } catch (const std::exception& e) {
-        return QStringLiteral("<not an InputError: %1>").arg(QString::fromUtf8(e.what()));
-    }
-    return QStringLiteral("<no error>");
 }
 
 void exec(sqlite3* db, const std::string& sql)
