@@ -1,10 +1,12 @@
 #pragma once
 // Runs the real mfu-explorer binary, as scripts do, and returns its exit status, stdout and stderr.
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 namespace mfu::test {
 
@@ -30,6 +32,16 @@ inline CliResult runCli(const QStringList& args)
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+// Writes `text` to `name` in `dir` and returns its path; a test that cannot write its input stops.
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
 }
 
 } // namespace mfu::test

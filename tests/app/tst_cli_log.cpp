@@ -12,17 +12,9 @@
 
 using mfu::test::percent;
 using mfu::test::runCli;
+using mfu::test::writeFile;
 
 namespace {
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
-}
 
 const QByteArray kNanoGpt = "iter 0: loss 10.9000, time 5000.00ms, mfu -100.00%\n"
                             "iter 1: loss 9.0000, time 130.00ms, mfu -100.00%\n"
@@ -140,8 +132,8 @@ private slots:
         QVERIFY(hasFinding(j["runs"][0]["findings"], "log_peak_mismatch"));
         QCOMPARE(j["runs"][0]["implied_gpu"].get<std::string>(), std::string("b200"));
 
-        const auto onB200 = runCli({ "trace", writeFile(dir, "b200-again.log", b200), "--model", "gemma-3-27b",
-            "--gpu", "b200", "--seq", "8192", "--flop-formula", "palm", "--json" });
+        const auto onB200 = runCli({ "trace", writeFile(dir, "b200-again.log", b200), "--model", "gemma-3-27b", "--gpu",
+            "b200", "--seq", "8192", "--flop-formula", "palm", "--json" });
         QCOMPARE(onB200.exitCode, 0);
         QCOMPARE(parse(onB200.out)["diagnosis"]["runs"][0]["flops_formula"].get<std::string>(), std::string("palm"));
     }

@@ -19,6 +19,8 @@
 #include "app/cli/subcommand.h"
 #include "tests/cli_runner.h"
 
+using mfu::test::writeFile;
+
 namespace {
 
 struct Outcome {
@@ -38,15 +40,6 @@ Outcome runInProcess(const QString& command, const QStringList& args)
     r.out = QString::fromStdString(capture.out);
     r.err = QString::fromStdString(capture.err);
     return r;
-}
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
-    return path;
 }
 
 QByteArray kernel(const char* name, const char* ts, const char* dur)
