@@ -29,6 +29,17 @@ std::optional<TraceMfu> anyRankTraceMfu(const RankAnalysis& rank, const Hardware
     return traceMfu(rank.opFlops.inSteps, static_cast<double>(rank.stepWindowsNs()) / 1e9, hardware);
 }
 
+// The share of the ranks' GEMM and attention kernel time that no operator's shapes reach, pooled over the ranks.
+double pooledUnattributedShare(const RunAnalysis& run)
+{
+    int64_t matrixNs = 0, unattributedNs = 0;
+    for (const auto& r : run.ranks) {
+        matrixNs += r.opFlops.matrixKernelNs;
+        unattributedNs += r.opFlops.unattributedMatrixNs;
+    }
+    return matrixNs > 0 ? static_cast<double>(unattributedNs) / static_cast<double>(matrixNs) : 0.0;
+}
+
 std::optional<TraceMfu> possible(std::optional<TraceMfu> m)
 {
     return m && m->mfu <= 1.0 ? m : std::nullopt;
@@ -59,13 +70,10 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
 {
     RunTraceMfu out;
     bool shapes = false, gpu = false;
-    int64_t matrixNs = 0, unattributedNs = 0;
     double sum = 0, above = 0;
     int n = 0, nAbove = 0;
     for (const auto& r : run.ranks) {
         shapes = shapes || r.opFlops.recordsShapes;
-        matrixNs += r.opFlops.matrixKernelNs;
-        unattributedNs += r.opFlops.unattributedMatrixNs;
         const auto hw = traceHardware(r, presets);
         gpu = gpu || hw.has_value();
         const auto m = hw ? anyRankTraceMfu(r, *hw) : std::nullopt;
@@ -78,7 +86,7 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
             ++nAbove;
         }
     }
-    out.unattributedShare = matrixNs > 0 ? static_cast<double>(unattributedNs) / static_cast<double>(matrixNs) : 0.0;
+    out.unattributedShare = pooledUnattributedShare(run);
     const std::string uncounted = formatPercent(out.unattributedShare)
         + " of the GEMM and attention kernel time has no operator shapes (kernels a CUDA graph replays record none, "
           "nor do operators profiled without shapes)";
@@ -127,7 +135,7 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
     if (c.agrees)
         return c;
     // The trace's own reading first (its steps, its graphs, what it could not count), the user's inputs last.
-    int64_t withoutShapes = 0, matrixNs = 0, unattributedNs = 0;
+    int64_t withoutShapes = 0;
     double flops = 0, outside = 0;
     bool backward = false;
     std::string timing;
@@ -136,8 +144,6 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
         flops += r.opFlops.modelFlops();
         outside += r.opFlops.outsideStepsFlops;
         backward = backward || r.opFlops.backward;
-        matrixNs += r.opFlops.matrixKernelNs;
-        unattributedNs += r.opFlops.unattributedMatrixNs;
         if (timing.empty())
             timing = stepTimingNote(r);
     }
@@ -146,7 +152,7 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
             + ", not the training loop's CPU ProfilerStep annotations: the step time may not be the loop's");
     if (!timing.empty())
         c.explanations.push_back("the GPU's time per step differs from the loop's: " + timing);
-    const double unattributed = matrixNs > 0 ? static_cast<double>(unattributedNs) / static_cast<double>(matrixNs) : 0;
+    const double unattributed = pooledUnattributedShare(run);
     if (unattributed > kUnattributedTolerance && c.relativeDifference > 0)
         c.explanations.push_back(formatPercent(unattributed)
             + " of the GEMM and attention kernel time has no operator shapes (kernels a CUDA graph replays record "
