@@ -6,8 +6,8 @@
 
 #include "core/errors.h"
 #include "core/model/flops.h"
-#include "core/presets/hf_config.h"
 #include "core/model/param_count.h"
+#include "core/presets/hf_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

@@ -39,8 +39,8 @@ std::optional<std::string> beyondPhysics(const StepPrediction& p, const Scenario
     // PaLM on a model with layers that attend less than the sequence: per_layer counts what they do. Otherwise the
     // excess is the causal mask's unexecuted half, which PaLM's convention (and per_layer's) counts.
     const FlopsPerToken counts = countFlopsPerToken(s.model, s.workload.seqLen, s.workload.packing);
-    const bool palmOverCounts = formula == FlopFormula::PaLM && counts.perLayer && counts.palm
-        && *counts.perLayer < *counts.palm * 0.999;
+    const bool palmOverCounts
+        = formula == FlopFormula::PaLM && counts.perLayer && counts.palm && *counts.perLayer < *counts.palm * 0.999;
     return "no prediction: it would be " + what + ", beyond what the GPU can do. The FLOP count it is reported in ("
         + std::string(flopFormulaLabel(formula)) + ", " + formatGflop(p.flopsPerToken) + "/token) "
         + (palmOverCounts ? "charges full attention to layers that attend fewer keys; count with per_layer (the "

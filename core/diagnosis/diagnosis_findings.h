@@ -62,12 +62,12 @@ std::string causeOfRatio(double ratio, const ReportedRun& run);
 void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out);
 void checkThroughputReadings(
     const ReportedRun& run, const RunFacts& f, const Witness& chosen, bool allImpossible, RunDiagnosis& d);
-void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
-    const std::vector<HardwareSpec>& known, RunDiagnosis& d);
+void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen, const std::vector<HardwareSpec>& known,
+    RunDiagnosis& d);
 // log_model_mismatch and log_peak_mismatch: withhold the corrected MFU (d.withheld) when the figures describe
 // another model or GPU than the one the diagnosis counts with.
-void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known,
-    RunDiagnosis& d);
+void checkOwnFigures(
+    const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known, RunDiagnosis& d);
 void checkPrecision(const ReportedRun& run, RunDiagnosis& d);
 void checkStatedMfu(const ReportedRun& run, const RunFacts& f, const Witness& chosen, RunDiagnosis& d);
 // The closing finding: the corrected MFU, or no consistent reading; none when the MFU is withheld (the finding that

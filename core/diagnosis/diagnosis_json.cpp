@@ -52,23 +52,24 @@ nlohmann::json diagnosisToJson(const Diagnosis& d)
         }
         // Without a consistent reading there is no corrected MFU: null, and the bound beside it.
         // Withheld (the figures describe another model or GPU): null too, with the code that says why.
-        runs.push_back({ { "label", r.label }, { "mfu", r.hasCorrectedMfu() ? nlohmann::json(r.mfu) : nlohmann::json() },
-            { "mfu_withheld", r.withheld ? nlohmann::json(*r.withheld) : nlohmann::json() },
-            { "implied_flops_per_token", optional(r.impliedFlopsPerToken) },
-            { "implied_params", optional(r.impliedParams) },
-            { "implied_peak_tflops", optional(r.impliedPeakFlops, 1e-12) },
-            { "implied_gpu", r.impliedGpuId ? nlohmann::json(*r.impliedGpuId) : nlohmann::json() },
-            { "consistent", r.consistent }, { "max_tokens_per_sec_per_gpu", r.maxTokensPerSecPerGpu },
-            { "peak_dense_tflops_per_gpu", r.peakFlopsPerGpu / 1e12 },
-            { "peak_dense_fp8_tflops_per_gpu",
-                r.fp8PeakFlopsPerGpu ? nlohmann::json(*r.fp8PeakFlopsPerGpu / 1e12) : nlohmann::json() },
-            { "mfu_vs_fp8_peak", r.mfuVsFp8Peak ? nlohmann::json(*r.mfuVsFp8Peak) : nlohmann::json() },
-            { "mfu_with_stated_flops_per_token",
-                r.mfuWithStatedFlops ? nlohmann::json(*r.mfuWithStatedFlops) : nlohmann::json() },
-            { "tokens_per_sec_per_gpu", r.tokensPerSecPerGpu }, { "tokens_per_sec", r.tokensPerSecCluster },
-            { "achieved_tflops_per_gpu", r.achievedFlopsPerGpu / 1e12 }, { "flops_per_token", r.flopsPerToken },
-            { "flops_formula", r.flopsFormula }, { "peak_tflops_per_gpu", r.peakFlopsPerGpu / 1e12 },
-            { "throughput_basis", r.throughputBasis }, { "findings", findings } });
+        runs.push_back(
+            { { "label", r.label }, { "mfu", r.hasCorrectedMfu() ? nlohmann::json(r.mfu) : nlohmann::json() },
+                { "mfu_withheld", r.withheld ? nlohmann::json(*r.withheld) : nlohmann::json() },
+                { "implied_flops_per_token", optional(r.impliedFlopsPerToken) },
+                { "implied_params", optional(r.impliedParams) },
+                { "implied_peak_tflops", optional(r.impliedPeakFlops, 1e-12) },
+                { "implied_gpu", r.impliedGpuId ? nlohmann::json(*r.impliedGpuId) : nlohmann::json() },
+                { "consistent", r.consistent }, { "max_tokens_per_sec_per_gpu", r.maxTokensPerSecPerGpu },
+                { "peak_dense_tflops_per_gpu", r.peakFlopsPerGpu / 1e12 },
+                { "peak_dense_fp8_tflops_per_gpu",
+                    r.fp8PeakFlopsPerGpu ? nlohmann::json(*r.fp8PeakFlopsPerGpu / 1e12) : nlohmann::json() },
+                { "mfu_vs_fp8_peak", r.mfuVsFp8Peak ? nlohmann::json(*r.mfuVsFp8Peak) : nlohmann::json() },
+                { "mfu_with_stated_flops_per_token",
+                    r.mfuWithStatedFlops ? nlohmann::json(*r.mfuWithStatedFlops) : nlohmann::json() },
+                { "tokens_per_sec_per_gpu", r.tokensPerSecPerGpu }, { "tokens_per_sec", r.tokensPerSecCluster },
+                { "achieved_tflops_per_gpu", r.achievedFlopsPerGpu / 1e12 }, { "flops_per_token", r.flopsPerToken },
+                { "flops_formula", r.flopsFormula }, { "peak_tflops_per_gpu", r.peakFlopsPerGpu / 1e12 },
+                { "throughput_basis", r.throughputBasis }, { "findings", findings } });
     }
     nlohmann::json comparison = nlohmann::json::array();
     for (const auto& f : d.comparison) {

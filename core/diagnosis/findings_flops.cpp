@@ -35,8 +35,8 @@ Finding palmEveryLayerFinding(const ReportedRun& run, const RunFacts& f, double 
             + std::to_string(full) + " of the model's " + std::to_string(m.layers)
             + " layers attend the whole sequence; the others attend their window, chunk, top-k or compressed keys, "
               "or none. Counted layer by layer: "
-            + formatGflop(f.flopsCorrect) + "/token, so FLOP/token and MFU are overstated "
-            + formatNumber(ratio, 2) + "x.",
+            + formatGflop(f.flopsCorrect) + "/token, so FLOP/token and MFU are overstated " + formatNumber(ratio, 2)
+            + "x.",
         { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", f.flopsCorrect },
             { "full_attention_layers", double(full) }, { "layers", double(m.layers) } } };
 }
@@ -80,16 +80,16 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
         out.push_back({ "attention_omitted", share > 0.05 ? "warning" : "info",
             "The stated " + formatGflop(stated)
                 + "/token is a 6N count without the attention term 12LHQS, which at S = " + seq + " adds "
-                + formatGflop(attention) + " (" + formatPercent(share) + " of the total). With it: "
-                + formatGflop(correct) + "/token.",
+                + formatGflop(attention) + " (" + formatPercent(share)
+                + " of the total). With it: " + formatGflop(correct) + "/token.",
             { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", correct },
                 { "attention_flops_per_token", attention } } });
         return;
     }
     out.push_back({ "flops_per_token_mismatch", "info",
-        "The stated " + formatGflop(stated) + "/token matches no standard formula for this model at S = " + seq
-            + "; " + std::string(flopFormulaLabel(flopFormulaFor(*run.model, run.formula))) + " gives "
-            + formatGflop(correct) + " (" + formatNumber(stated / correct, 3) + "x).",
+        "The stated " + formatGflop(stated) + "/token matches no standard formula for this model at S = " + seq + "; "
+            + std::string(flopFormulaLabel(flopFormulaFor(*run.model, run.formula))) + " gives " + formatGflop(correct)
+            + " (" + formatNumber(stated / correct, 3) + "x).",
         { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", correct } } });
 }
 

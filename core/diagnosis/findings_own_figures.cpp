@@ -67,8 +67,8 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
         return;
     const std::string model = run.model->name.empty() ? run.model->id : run.model->name;
     const double ratio = implied->flopsPerToken / f.flopsCorrect;
-    const std::string factor = ratio < 1 ? formatNumber(1 / ratio, 0) + " times fewer" : formatNumber(ratio, 1)
-            + " times more";
+    const std::string factor
+        = ratio < 1 ? formatNumber(1 / ratio, 0) + " times fewer" : formatNumber(ratio, 1) + " times more";
     d.withheld = "log_model_mismatch";
     d.findings.push_back({ "log_model_mismatch", "error",
         "The report's own figures imply " + flopText(implied->flopsPerToken) + "/token (" + implied->how + "), "
@@ -137,8 +137,7 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
 
 } // namespace
 
-void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known,
-    RunDiagnosis& d)
+void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known, RunDiagnosis& d)
 {
     modelMismatch(run, f, d);
     peakMismatch(run, f, known, d);

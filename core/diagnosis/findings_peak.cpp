@@ -74,8 +74,8 @@ void perGpuOverClusterPeak(const ReportedRun& run, const RunFacts& f, const Witn
 
 } // namespace
 
-void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
-    const std::vector<HardwareSpec>& known, RunDiagnosis& d)
+void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen, const std::vector<HardwareSpec>& known,
+    RunDiagnosis& d)
 {
     if (!run.peakFlops)
         return;

@@ -104,8 +104,7 @@ std::string_view layerPartKey(LayerPart part)
     return {};
 }
 
-std::vector<LayerTypeFlops> forwardFlopsByLayerType(
-    const ModelSpec& m, int64_t seqLen, const SequencePacking& packing)
+std::vector<LayerTypeFlops> forwardFlopsByLayerType(const ModelSpec& m, int64_t seqLen, const SequencePacking& packing)
 {
     std::vector<LayerTypeFlops> out;
     if (m.isBare())
@@ -139,9 +138,8 @@ std::vector<LayerTypeFlops> forwardFlopsByLayerType(
         token->flops.forward += mixerFull;
         token->flops.forwardCausal += mixerCausal;
 
-        const int64_t width = run.kind.channelMixer == ChannelMixer::DenseMlp
-            ? (run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim)
-            : 0;
+        const int64_t width
+            = run.kind.channelMixer == ChannelMixer::DenseMlp ? (run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim) : 0;
         auto channel = std::find_if(channelRows.begin(), channelRows.end(),
             [&](const Row& r) { return r.channelMixer == run.kind.channelMixer && r.ffnDim == width; });
         if (channel == channelRows.end()) {
@@ -166,9 +164,9 @@ std::vector<LayerTypeFlops> forwardFlopsByLayerType(
             shapesDiffer = shapesDiffer || (first && !sameShape(*first, r.shape));
             first = first ? first : &r.shape;
         }
-    const bool widthsDiffer = std::count_if(channelRows.begin(), channelRows.end(),
-                                  [](const Row& r) { return r.channelMixer == ChannelMixer::DenseMlp; })
-        > 1;
+    const bool widthsDiffer = std::count_if(channelRows.begin(), channelRows.end(), [](const Row& r) {
+        return r.channelMixer == ChannelMixer::DenseMlp;
+    }) > 1;
     for (Row& r : tokenRows) {
         r.flops.label = tokenMixerLabel(m, r.tokenMixer, r.flops.layers)
             + (shapesDiffer && isSoftmaxAttention(r.tokenMixer) ? shapeLabel(r.shape) : std::string());
@@ -177,7 +175,7 @@ std::vector<LayerTypeFlops> forwardFlopsByLayerType(
     for (Row& r : channelRows) {
         r.flops.label = channelMixerLabel(r.channelMixer, r.flops.layers)
             + (widthsDiffer && r.channelMixer == ChannelMixer::DenseMlp ? " of " + formatNumber(double(r.ffnDim))
-                                                                          : std::string());
+                                                                        : std::string());
         out.push_back(r.flops);
     }
     LayerTypeFlops head;

@@ -76,8 +76,8 @@ void validateModelSpec(const ModelSpec& spec)
             if (a.kvHeads > 0)
                 require(a.kvHeads <= spec.heads && spec.heads % a.kvHeads == 0, spec,
                     "a layer's key/value heads must divide the attention heads");
-            require(!a.keyIsValue || spec.attentionOf(run.kind).qkHeadDim == spec.attentionOf(run.kind).vHeadDim,
-                spec, "a layer whose values are its keys needs equal key and value head dimensions");
+            require(!a.keyIsValue || spec.attentionOf(run.kind).qkHeadDim == spec.attentionOf(run.kind).vHeadDim, spec,
+                "a layer whose values are its keys needs equal key and value head dimensions");
             require(run.kind.channelMixer != ChannelMixer::Moe || spec.isMoe(), spec,
                 "the layer pattern has MoE layers but the model has no experts");
             require(run.kind.channelMixer != ChannelMixer::DenseMlp || run.kind.ffnDim > 0 || spec.ffnDim > 0, spec,

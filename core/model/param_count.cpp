@@ -101,11 +101,14 @@ ParameterCounts countParameters(const ModelSpec& m)
         case TokenMixer::ChunkedAttention:
             return attentionParams(m, m.attentionOf(layer));
         case TokenMixer::SparseAttention:
-            return attentionParams(m, m.attentionOf(layer)) + sparseIndexerParams(m.sparseIndexer, m.hidden, m.mla.qLoraRank);
+            return attentionParams(m, m.attentionOf(layer))
+                + sparseIndexerParams(m.sparseIndexer, m.hidden, m.mla.qLoraRank);
         case TokenMixer::CompressedSparseAttention:
-            return attentionParams(m, m.attentionOf(layer)) + compressedSparseExtraParams(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim);
+            return attentionParams(m, m.attentionOf(layer))
+                + compressedSparseExtraParams(m.compressedAttention, m.sparseIndexer, m.hidden, m.headDim);
         case TokenMixer::HeavilyCompressedAttention:
-            return attentionParams(m, m.attentionOf(layer)) + heavilyCompressedExtraParams(m.compressedAttention, m.hidden, m.headDim);
+            return attentionParams(m, m.attentionOf(layer))
+                + heavilyCompressedExtraParams(m.compressedAttention, m.hidden, m.headDim);
         case TokenMixer::LinearAttention:
             return gatedDeltaNetParams(m.linearAttention, m.hidden);
         case TokenMixer::KimiDeltaAttention:

@@ -19,8 +19,9 @@ void readStep3p7(const Reader& r, ModelSpec& m)
 {
     for (const char* key : { "attention_other_setting", "moe_layers_enum" })
         if (r.has(key))
-            r.fail(key, "is not read for model_type 'step3p7' (this layout has one attention shape and MoE on every "
-                        "layer after first_k_dense_replace)");
+            r.fail(key,
+                "is not read for model_type 'step3p7' (this layout has one attention shape and MoE on every "
+                "layer after first_k_dense_replace)");
     if (r.boolean("use_head_wise_attn_gate", false))
         r.fail("use_head_wise_attn_gate", "head-wise attention gates are not read for model_type 'step3p7'");
     readLlamaShape(r, m, false);

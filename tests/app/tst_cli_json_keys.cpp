@@ -111,7 +111,8 @@ private slots:
         s.measuredThroughput = Throughput { 20000, ThroughputScope::PerGpu };
         s.cost.days = 30;
         s.cost.targetMfu = 0.6;
-        const QString scenario = writeFile(m_dir, QStringLiteral("s.mfu.json"), scenarioFileText(ScenarioDocument { s, {}, {}, {} }));
+        const QString scenario
+            = writeFile(m_dir, QStringLiteral("s.mfu.json"), scenarioFileText(ScenarioDocument { s, {}, {}, {} }));
 
         auto row = [](const char* name, const QStringList& args) { QTest::newRow(name) << args; };
         row("presets", { "presets" });

@@ -73,13 +73,13 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
                   .arg(model.layers)
             : QString();
         return QStringLiteral("6 x (%1 - %2) + 12 x %3 x %4 x %5 x %6")
-            .arg(n, billions(params.embedding))
-            .arg(model.layers)
-            .arg(model.heads)
-            .arg(model.qkHeadDim() == model.vHeadDim()
-                    ? QString::number(model.qkHeadDim())
-                    : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
-            .arg(grouped(std::round(seqLen)))
+                   .arg(n, billions(params.embedding))
+                   .arg(model.layers)
+                   .arg(model.heads)
+                   .arg(model.qkHeadDim() == model.vHeadDim()
+                           ? QString::number(model.qkHeadDim())
+                           : QStringLiteral("(%1+%2)/2").arg(model.qkHeadDim()).arg(model.vHeadDim()))
+                   .arg(grouped(std::round(seqLen)))
             + overCount;
     }
     case FlopFormula::PerLayer: {
@@ -202,9 +202,10 @@ void fillComponentTable(
     heading[0]->setFont(bold);
     table->appendRow(heading);
     for (const LayerTypeFlops& t : byLayerType)
-        table->appendRow({ cell(QStringLiteral("  ") + QString::fromStdString(t.label), Qt::AlignLeft | Qt::AlignVCenter),
-            cell(gflops(t.forward)), cell(gflops(3 * t.forward)),
-            cell(total > 0 ? QString::fromStdString(formatPercent(t.forward / total)) : QStringLiteral("-")) });
+        table->appendRow(
+            { cell(QStringLiteral("  ") + QString::fromStdString(t.label), Qt::AlignLeft | Qt::AlignVCenter),
+                cell(gflops(t.forward)), cell(gflops(3 * t.forward)),
+                cell(total > 0 ? QString::fromStdString(formatPercent(t.forward / total)) : QStringLiteral("-")) });
 }
 
 void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward)

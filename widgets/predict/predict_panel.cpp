@@ -126,8 +126,8 @@ void PredictPanel::buildUi()
     m_views->addTab(m_gpuChart, tr("&GPU count"));
     m_precisionTflops = namedChart("precisionTflops");
     m_precisionMfu = namedChart("precisionMfu");
-    m_views->addTab(scrolled(stacked({ { m_precisionTflops, 0 }, { m_precisionMfu, 0 } }), tr("Precision")),
-        tr("P&recision"));
+    m_views->addTab(
+        scrolled(stacked({ { m_precisionTflops, 0 }, { m_precisionMfu, 0 } }), tr("Precision")), tr("P&recision"));
     m_seqSweep = new SweepRun(SweepAxis::SeqLen, m_seqChart, nullptr, this);
     m_gpuSweep = new SweepRun(SweepAxis::GpuCount, m_gpuChart, nullptr, this);
     m_precisionSweep = new SweepRun(SweepAxis::Precision, m_precisionTflops, m_precisionMfu, this);

@@ -33,7 +33,8 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
             // this job owns.
             options.errorBands = &bands;
             Drawn d;
-            d.sweep = runSweep(s, axis, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
+            d.sweep = runSweep(
+                s, axis, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
             try {
                 d.own = evaluate(s);
             } catch (const std::exception&) {

@@ -229,9 +229,8 @@ void TrainingLogView::refresh()
             addSeries(m_mfu, runName(tr("Claimed"), k), runs[k].claimedSteps, runs[k].claimed, tr("%"));
     // A log that ran on another GPU than the scenario's: its recomputed MFU would divide by the wrong peak, so no
     // figure is drawn or stated; the Trace panel's banner offers the log's GPU.
-    const FactsCheck facts
-        = checkFacts(factsFromLog(m_log->facts, trace::summarizeLog(*m_log)), scenario,
-            static_cast<double>(m_scenario->tokensPerStep()), known);
+    const FactsCheck facts = checkFacts(factsFromLog(m_log->facts, trace::summarizeLog(*m_log)), scenario,
+        static_cast<double>(m_scenario->tokensPerStep()), known);
     const std::optional<std::string> otherGpu
         = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
     if (check.diagnosis && !steps.isEmpty() && !otherGpu) {

@@ -83,8 +83,8 @@ private:
     void compareCalculator(MainWindow& w, const QString& path, const Scenario& s, const QString& what)
     {
         auto* panel = w.findChild<widgets::CalculatorPanel*>();
-        const nlohmann::json calc = cliJson({ QStringLiteral("calc"), QStringLiteral("--scenario"), path,
-            QStringLiteral("--json") });
+        const nlohmann::json calc
+            = cliJson({ QStringLiteral("calc"), QStringLiteral("--scenario"), path, QStringLiteral("--json") });
         QVERIFY2(!calc.is_null(), qPrintable(what));
         const double perToken = calc["flops_per_token"][calc["mfu_formula"].get<std::string>()].get<double>();
         QVERIFY2(labelText(panel, "flopsPerToken").startsWith(grouped(perToken / kGiga, 1) + " GFLOP/token"),
@@ -116,8 +116,8 @@ private:
         const nlohmann::json p = nlohmann::json::parse(run.out.toStdString());
         const auto check = [&](const char* label, const QString& expected) {
             const QString shown = labelText(panel, label);
-            QVERIFY2(shown.startsWith(expected), qPrintable(what + ": " + label + " shows '" + shown + "', CLI '"
-                                                           + expected + "'"));
+            QVERIFY2(shown.startsWith(expected),
+                qPrintable(what + ": " + label + " shows '" + shown + "', CLI '" + expected + "'"));
         };
         check("predictedMfu", percent(p["mfu"].get<double>()));
         check("predictedHfu", percent(p["hfu"].get<double>()));
@@ -127,10 +127,13 @@ private:
         if (!p["fits"].get<bool>())
             return; // the band is shown for layouts that fit
         const QString likely = QStringLiteral("likely %1\u2013%2");
-        check("predictedMfuBand", likely.arg(percent(p["mfu_low"].get<double>()), percent(p["mfu_high"].get<double>())));
-        check("predictedHfuBand", likely.arg(percent(p["hfu_low"].get<double>()), percent(p["hfu_high"].get<double>())));
+        check(
+            "predictedMfuBand", likely.arg(percent(p["mfu_low"].get<double>()), percent(p["mfu_high"].get<double>())));
+        check(
+            "predictedHfuBand", likely.arg(percent(p["hfu_low"].get<double>()), percent(p["hfu_high"].get<double>())));
         check("tokensPerSecBand",
-            likely.arg(grouped(p["tokens_per_sec_low"].get<double>()), grouped(p["tokens_per_sec_high"].get<double>())));
+            likely.arg(
+                grouped(p["tokens_per_sec_low"].get<double>()), grouped(p["tokens_per_sec_high"].get<double>())));
         check("tflopsPerGpuBand",
             likely.arg(QString::number(p["tflops_per_gpu_low"].get<double>(), 'f', 0),
                 QString::number(p["tflops_per_gpu_high"].get<double>(), 'f', 0)));
@@ -155,7 +158,8 @@ private slots:
         QTest::addColumn<int>("demo");
         QTest::newRow("Llama 3.1 8B on one B200") << int(widgets::StartPanel::Demo::Llama8BOnOneB200);
         QTest::newRow("7B on 8 H100") << int(widgets::StartPanel::Demo::SevenBOnEightH100);
-        QTest::newRow("Llama 3.1 70B, TorchTitan's default") << int(widgets::StartPanel::Demo::Llama70BTorchTitanDefault);
+        QTest::newRow("Llama 3.1 70B, TorchTitan's default")
+            << int(widgets::StartPanel::Demo::Llama70BTorchTitanDefault);
     }
 
     void demosAgree()
@@ -252,8 +256,8 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const nlohmann::json saved = nlohmann::json::parse(file.readAll().toStdString());
         QCOMPARE(saved["workload"]["global_batch_tokens"].get<int64_t>(), int64_t(4'000'000));
-        const nlohmann::json p = cliJson({ QStringLiteral("predict"), QStringLiteral("--scenario"), path,
-            QStringLiteral("--json") });
+        const nlohmann::json p
+            = cliJson({ QStringLiteral("predict"), QStringLiteral("--scenario"), path, QStringLiteral("--json") });
         QCOMPARE(p["grad_accum_steps"].get<int64_t>(), int64_t(62));
     }
 };

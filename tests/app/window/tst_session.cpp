@@ -17,9 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/main_window.h"
-#include "widgets/scenario/scenario_model.h"
 #include "core/scenario/scenario_file.h"
 #include "trace_test_support.h"
+#include "widgets/scenario/scenario_model.h"
 #include "widgets/start/start_panel.h"
 #include "widgets/trace/trace_panel.h"
 #include "widgets/trace/training_log_view.h"

@@ -69,7 +69,8 @@ private slots:
             }
         }
         // Most predictions are made; the refusals are the masked half of causal attention at very long sequences.
-        QVERIFY2(predicted > 10 * refused, qPrintable(QStringLiteral("%1 predicted, %2 refused").arg(predicted).arg(refused)));
+        QVERIFY2(predicted > 10 * refused,
+            qPrintable(QStringLiteral("%1 predicted, %2 refused").arg(predicted).arg(refused)));
         qInfo("%d predictions within physics, %d refused", predicted, refused);
     }
 

@@ -277,9 +277,9 @@ private slots:
         const int order[][2] = { { 0, 1 }, { 1, 1 }, { 0, 2 }, { 2, 1 }, { 3, 1 }, { 1, 2 }, { 2, 2 }, { 3, 2 },
             { 0, 3 }, { 1, 3 }, { 3, 3 }, { 2, 3 } };
         for (const auto& [rank, step] : order)
-            text += "[rank" + std::to_string(rank) + "]:[titan] 2025-05-01 10:00:00,000 - root - INFO - step: "
-                + std::to_string(step) + "  loss: 9.0  tps: " + std::to_string(4000 + 100 * rank)
-                + "  tflops: 200.0  mfu: 20.22%\n";
+            text += "[rank" + std::to_string(rank)
+                + "]:[titan] 2025-05-01 10:00:00,000 - root - INFO - step: " + std::to_string(step)
+                + "  loss: 9.0  tps: " + std::to_string(4000 + 100 * rank) + "  tflops: 200.0  mfu: 20.22%\n";
         const TrainingLog log = parse(text);
         QCOMPARE(log.steps.size(), size_t(3));
         QCOMPARE(log.rankCopiesMerged, size_t(9));

@@ -70,8 +70,8 @@ private slots:
 
         const ForwardComponents f = forwardComponents(m, 1024);
         QCOMPARE(sum(rows, false), f.total());
-        QCOMPARE(sum(rows, true),
-            f.total() - f.attentionCore() + f.attentionCoreCausal - f.mixerCore + f.mixerCoreCausal);
+        QCOMPARE(
+            sum(rows, true), f.total() - f.attentionCore() + f.attentionCoreCausal - f.mixerCore + f.mixerCoreCausal);
     }
 
     // Layers of their own MLP widths and attention shapes are told apart in the labels; layers without attention get
@@ -95,8 +95,7 @@ private slots:
         QCOMPARE(rows[1].forward, 0.0);
         // The wide layer: Q 2 x 256 x 512, K 2 x 256 x 128 (V = K: no v_proj), output 2 x 512 x 256, scores and
         // values over 2,048 keys of 4 x 128.
-        QCOMPARE(rows[2].forward,
-            2.0 * 256 * 512 + 2.0 * 256 * 128 + 2.0 * 512 * 256 + 2 * (2.0 * 2048 * 4 * 128));
+        QCOMPARE(rows[2].forward, 2.0 * 256 * 512 + 2.0 * 256 * 128 + 2.0 * 512 * 256 + 2 * (2.0 * 2048 * 4 * 128));
         QCOMPARE(sum(rows, false), forwardComponents(m, 2048).total());
     }
 

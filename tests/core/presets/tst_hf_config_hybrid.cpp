@@ -2,11 +2,11 @@
 // layout read from the config, exact parameter counts, and forward FLOP per token derived by hand layer type by
 // layer type. The inline configs carry the real models' keys as published; the real files in ../shared/models are
 // checked against the model cards' totals in tst_hf_config_shared.
-#include <QtTest>
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
 #include "core/presets/hf_config.h"
+#include <QtTest>
 
 using namespace mfu;
 

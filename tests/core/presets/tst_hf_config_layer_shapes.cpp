@@ -275,8 +275,8 @@ private slots:
         refused(replaced(kMiMoV2, R"("moe_layer_freq":[0,1,1])", R"("moe_layer_freq":[0,1,2])"), "'moe_layer_freq'");
         refused(replaced(kMiMoV2, R"("swa_num_attention_heads":4)", R"("swa_num_attention_heads":8)"),
             "'swa_num_attention_heads'");
-        refused(replaced(kMiMoV2, R"("sliding_window_size":16)", R"("sliding_window_size":32)"),
-            "'sliding_window_size'");
+        refused(
+            replaced(kMiMoV2, R"("sliding_window_size":16)", R"("sliding_window_size":32)"), "'sliding_window_size'");
     }
 
     void step3p7Refusals()
@@ -294,9 +294,9 @@ private slots:
             int64_t(2 * 256'000 + 2 * (2 * 65'536 + 2 * 16'384) + 393'216 + 5 * 49'152 + 1'028 + 5 * 256));
         QVERIFY(!m.notes.empty());
         QVERIFY(errorOf(replaced(step, R"("use_moe_router_bias")", R"("attention_other_setting":{},"x")"))
-                .contains(QLatin1String("'attention_other_setting'")));
+                    .contains(QLatin1String("'attention_other_setting'")));
         QVERIFY(errorOf(replaced(step, R"("use_moe_router_bias")", R"("use_head_wise_attn_gate":true,"x")"))
-                .contains(QLatin1String("'use_head_wise_attn_gate'")));
+                    .contains(QLatin1String("'use_head_wise_attn_gate'")));
     }
 };
 

@@ -9,8 +9,8 @@
 
 #include "app/main_window.h"
 #include "widgets/jobs/activity.h"
-#include "widgets/predict/predict_panel.h"
 #include "widgets/jobs/status_activity.h"
+#include "widgets/predict/predict_panel.h"
 #include "widgets/trace/trace_panel.h"
 
 using mfu::widgets::Activity;

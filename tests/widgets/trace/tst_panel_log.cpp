@@ -24,8 +24,8 @@
 #include "shipped_presets.h"
 #include "trace_test_support.h"
 #include "widgets/charts/chart_view.h"
-#include "widgets/trace/facts_banner.h"
 #include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/facts_banner.h"
 #include "widgets/trace/trace_panel.h"
 #include "widgets/trace/training_log_view.h"
 
