@@ -17,6 +17,7 @@
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/scenario/shown_mfu.h"
 #include "core/trace/analysis_json.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/comparison.h"
@@ -114,18 +115,26 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     std::vector<std::optional<MfuResult>> perRank;
     std::optional<MfuResult> overall;
     const int gpus = parser.isSet(qs("gpus")) ? resolveGpuCount(parser) : run.gpuCount();
+    const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
+    std::optional<ShownMfu> shown;
+    bool otherGpu = false; // the trace ran on another GPU than the one its MFU would divide by
     if (in) {
-        // The Trace panel's and the report's measured MFU: one core function (core/scenario/scenario_facts.h).
+        // The Trace panel's and the report's measured MFU: one core function (core/scenario/scenario_facts.h),
+        // shown under one policy (core/scenario/shown_mfu.h).
         Scenario s = in->scenario;
         s.cluster.gpuCount = gpus;
+        if (run.meanStepSeconds > 0) {
+            overall = scenarioMfuAtStepTime(s, in->tokensPerStep, run.meanStepSeconds);
+            const FactsCheck facts = checkFacts(factsFromTrace(run), s, in->tokensPerStep, known.hardware);
+            shown = shownMeasuredMfu(*overall, facts);
+            otherGpu = facts.gpuDiffers;
+        }
+        // A rank's figure divides by the same peak: withheld with the run's.
         for (const auto& r : run.ranks)
-            perRank.push_back(r.meanStepSeconds > 0
+            perRank.push_back(r.meanStepSeconds > 0 && (!shown || shown->shown())
                     ? std::optional(scenarioMfuAtStepTime(s, in->tokensPerStep, r.meanStepSeconds))
                     : std::nullopt);
-        if (run.meanStepSeconds > 0)
-            overall = scenarioMfuAtStepTime(s, in->tokensPerStep, run.meanStepSeconds);
     }
-    const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
     nlohmann::json j = trace::runToJson(run, known, perRank);
     j["cross_rank"] = trace::crossRankToJson(run);
     if (in && in->matmulFlopsPerToken)
@@ -137,8 +146,16 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
         nlohmann::json m = trace::mfuToJson(*overall);
         m["inputs"] = in->description;
         m["gpu_count"] = gpus;
-        if (const auto warning = impossibleMfuWarning(*overall)) // the inputs do not describe this trace
-            m["warning"] = *warning;
+        if (shown->withheld) {
+            // No number a script could print as the run's MFU; the figure the inputs give stays on record.
+            m["withheld"] = *shown->withheld;
+            m["withheld_mfu"] = overall->mfu;
+            for (const char* key : { "mfu", "hfu", "mfu_vs_fp8_peak" })
+                if (m.contains(key))
+                    m[key] = nullptr;
+        }
+        if (shown->warning)
+            m["warning"] = *shown->warning;
         j["measured_mfu"] = m;
     }
     const trace::RunTraceMfu runTraceMfu = trace::traceMfuOfRun(run, known.hardware);
@@ -149,7 +166,8 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     j["trace_mfu_unattributed_share"] = runTraceMfu.unattributedShare;
     if (runTraceMfu.abovePeak)
         j["trace_mfu_above_peak"] = *runTraceMfu.abovePeak;
-    if (traceMfu && overall) {
+    // Checked against the trace's own MFU when the peak is the trace GPU's, as the window does.
+    if (traceMfu && overall && !otherGpu) {
         const trace::MfuCrossCheck check = trace::crossCheckMfu(run, *traceMfu, overall->mfu);
         j["mfu_check"] = { { "trace_mfu", check.traceMfu }, { "measured_mfu", check.measuredMfu },
             { "relative_difference", check.relativeDifference }, { "agrees", check.agrees },
@@ -467,7 +485,10 @@ int runTrace(const QStringList& args)
         }
         if (out.contains("measured_mfu") && out["measured_mfu"].contains("warning"))
             printLine(QString::fromStdString("warning: " + out["measured_mfu"]["warning"].get<std::string>()));
-        if (out.contains("measured_mfu"))
+        if (out.contains("measured_mfu") && out["measured_mfu"].contains("withheld"))
+            printLine(QString::fromStdString(
+                "measured MFU not shown: " + out["measured_mfu"]["withheld"].get<std::string>()));
+        else if (out.contains("measured_mfu"))
             printLine(QString::asprintf("measured MFU %.2f%% (%.1f TFLOPS per GPU of %.1f dense peak)",
                 100.0 * out["measured_mfu"]["mfu"].get<double>(),
                 out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),

@@ -7,6 +7,7 @@
 #include "core/number_format.h"
 #include "core/report/report_figures.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/scenario/shown_mfu.h"
 #include "core/trace/trace_loader.h"
 #include "core/units.h"
 
@@ -88,16 +89,26 @@ TraceFigures traceFigures(
 
     const Scenario& s = document.scenario;
     const auto tokens = tokensPerStep(s);
+    std::optional<double> checkable; // the measured MFU the cross-check may use
     if (!tokens) {
         out.measuredNote = "no tokens per step in the scenario to turn the step time into MFU";
     } else if (!(out.run.meanStepSeconds > 0)) {
         out.measuredNote = "the traces have no step time";
     } else {
         try {
-            out.measured = scenarioMfuAtStepTime(s, *tokens, out.run.meanStepSeconds);
-            if (out.measured->mfu > 1.0)
-                out.measuredNote = "above 100%: the scenario (model, tokens per step, GPUs) does not describe "
-                                   "these traces";
+            // The window's and the CLI's policy: a figure the scenario cannot describe is withheld with its reason.
+            const FactsCheck facts = checkFacts(factsFromTrace(out.run), s, *tokens, out.knownHardware);
+            const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, *tokens, out.run.meanStepSeconds), facts);
+            // Set against the trace's own MFU whenever the peak is the trace GPU's, as the Trace panel does: an
+            // impossible figure is where the check's explanations help most.
+            if (!facts.gpuDiffers)
+                checkable = shown.computed.mfu;
+            if (shown.withheld) {
+                out.measuredNote = "not shown: " + *shown.withheld;
+            } else {
+                out.measured = shown.computed;
+                out.measuredNote = shown.warning.value_or("");
+            }
         } catch (const InputError& e) {
             out.measuredNote = e.what();
         }
@@ -105,8 +116,8 @@ TraceFigures traceFigures(
     const trace::RunTraceMfu traceMfu = trace::traceMfuOfRun(out.run, out.knownHardware);
     out.traceMfu = traceMfu.mfu;
     out.traceMfuNote = traceMfu.note;
-    if (out.traceMfu && out.measured && out.measuredNote.empty())
-        out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, out.measured->mfu);
+    if (out.traceMfu && checkable)
+        out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, *checkable);
     std::vector<std::filesystem::path> baseline;
     for (const std::string& path : document.baselineTracePaths) {
         std::error_code error;

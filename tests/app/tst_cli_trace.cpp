@@ -227,7 +227,33 @@ private slots:
         QCOMPARE(j["measured_mfu"]["inputs"]["gpu"].get<std::string>(), std::string("v100-sxm2-16gb"));
         QCOMPARE(j["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>(), 125.0);
         QCOMPARE(j["measured_mfu"]["peak_format"].get<std::string>(), std::string("fp16"));
-        QVERIFY(qAbs(j["measured_mfu"]["mfu"].get<double>() - 3e14 / 125e12) < 1e-12);
+        // 240% is no GPU's MFU: withheld as in the window and the report, the figure kept on record beside the reason.
+        QVERIFY(j["measured_mfu"]["mfu"].is_null());
+        QVERIFY(qAbs(j["measured_mfu"]["withheld_mfu"].get<double>() - 3e14 / 125e12) < 1e-12);
+        QVERIFY(j["measured_mfu"]["withheld"].get<std::string>().find("above 100%") != std::string::npos);
+        QVERIFY(!j["ranks"][0].contains("measured_mfu"));
+    }
+
+    // An H100 trace read with --gpu b200: the step ran on an H100, so MFU against the B200's peak means nothing. The
+    // window withholds it; the command line and its JSON do the same, with the reason (core/scenario/shown_mfu.h).
+    void otherGpuWithholdsMeasuredMfu()
+    {
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("t.json"), syntheticTrace());
+        const QStringList args { path, QStringLiteral("--params"), QStringLiteral("1e9"),
+            QStringLiteral("--tokens-per-step"), QStringLiteral("10"), QStringLiteral("--gpu"),
+            QStringLiteral("b200") };
+        const Run r = runCli(args + QStringList { QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(j["measured_mfu"]["mfu"].is_null());
+        QVERIFY(j["measured_mfu"]["withheld"].get<std::string>().find("its peak does not apply") != std::string::npos);
+        QVERIFY(j["measured_mfu"]["withheld_mfu"].get<double>() < 1.0); // plausible, and still not the run's MFU
+        QVERIFY(!j.contains("mfu_check"));
+        const Run text = runCli(args);
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("measured MFU not shown: the file ran on NVIDIA H100"), text.out.constData());
+        QVERIFY(!text.out.contains("measured MFU 13.33%")); // 3e14 FLOP/s over the B200's 2,250 TFLOPS
     }
 
     // The real public traces: Meta's A100-PG509-200 (40 GB: totalGlobalMem 42,297,524,224), TraceLens's H100 SXM,

@@ -10,6 +10,7 @@
 #include "core/model/flops.h"
 #include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/scenario/shown_mfu.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/number_text.h"
@@ -132,17 +133,19 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
         return;
     }
     try {
-        const MfuResult m = scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds);
+        // The policy every surface follows (core/scenario/shown_mfu.h).
+        const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds), check);
         // Checked against the trace's own MFU when only the figure is impossible, not the GPU: the check says why.
         if (!check.gpuDiffers)
-            m_measuredMfu = m.mfu;
-        if (const auto why = measuredMfuWithheld(check, m.mfu)) {
+            m_measuredMfu = shown.computed.mfu;
+        if (shown.withheld) {
             // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
-            m_measured->setText(tr("not shown: %1").arg(QString::fromStdString(*why)) + noGpu);
+            m_measured->setText(tr("not shown: %1").arg(QString::fromStdString(*shown.withheld)) + noGpu);
             m_measured->setStyleSheet(errorStyleSheet());
             return;
         }
-        m_measured->setText(percentText(m.mfu) + noGpu);
+        m_measured->setText(percentText(shown.computed.mfu) + noGpu
+            + (shown.warning ? QStringLiteral(" (%1)").arg(QString::fromStdString(*shown.warning)) : QString()));
     } catch (const std::exception& e) {
         m_measured->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())) + noGpu);
         return;

@@ -13,7 +13,9 @@
 
 #include "app/main_window.h"
 #include "cli_runner.h"
+#include "core/io/read_file.h"
 #include "core/number_format.h"
+#include "core/presets/hf_config.h"
 #include "core/units.h"
 #include "costmodel_fixtures.h"
 #include "model_fixtures.h"
@@ -22,6 +24,7 @@
 #include "widgets/predict/predict_panel.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/start/start_panel.h"
+#include "widgets/trace/trace_panel.h"
 
 Q_DECLARE_METATYPE(mfu::Scenario)
 
@@ -239,6 +242,52 @@ private slots:
         compareWithCli(w, QString::fromLatin1(QTest::currentDataTag()));
         // The batch the window keeps is the one it was given, as the CLI keeps it.
         QCOMPARE(w.scenarioModel()->scenario().workload.globalBatchTokens, scenario.workload.globalBatchTokens);
+    }
+
+    // The PyTorch 2.11 trace of one H200 step, opened in the Trace panel against the scenario that describes it, and
+    // read by `trace --json` with the same inputs: the measured MFU the window shows is the CLI's, to the digit. On a
+    // B200 scenario both withhold it with the same reason (core/scenario/shown_mfu.h: one policy).
+    void traceMeasuredMfuAgrees_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::newRow("the trace's H200") << QStringLiteral("h200");
+        QTest::newRow("another GPU: B200") << QStringLiteral("b200");
+    }
+
+    void traceMeasuredMfuAgrees()
+    {
+        QFETCH(QString, gpu);
+        const QString dir = QStringLiteral(MFU_SHARED_TRACES_DIR "/");
+        const QString trace = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        const QString config = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape.config.json");
+        if (!QFile::exists(trace) || !QFile::exists(config))
+            QSKIP("the PyTorch 2.11 trace is not in " MFU_SHARED_TRACES_DIR " in this checkout");
+        const ModelSpec model
+            = modelFromHfConfigText(readWholeFile(config.toStdString(), "config"), config.toStdString());
+        Scenario s = test::scenarioFor(model, gpu.toLatin1().constData(), 1, 4096);
+        s.workload.microBatch = 8;
+        s.workload.globalBatchTokens = 32768;
+        MainWindow w;
+        w.scenarioModel()->setScenario(s);
+        auto* panel = w.findChild<widgets::TracePanel*>();
+        QVERIFY(panel);
+        panel->openTraces({ trace });
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isImporting(), 120000);
+        const QString shown = labelText(panel, "measuredMfu");
+
+        const nlohmann::json j = cliJson({ QStringLiteral("trace"), trace, QStringLiteral("--model"), config,
+            QStringLiteral("--gpu"), gpu, QStringLiteral("--seq"), QStringLiteral("4096"),
+            QStringLiteral("--tokens-per-step"), QStringLiteral("32768"), QStringLiteral("--json") });
+        QVERIFY(j.contains("measured_mfu"));
+        const nlohmann::json& m = j["measured_mfu"];
+        if (gpu == QStringLiteral("h200")) {
+            QVERIFY(m["mfu"].is_number());
+            QVERIFY2(shown.startsWith(percent(m["mfu"].get<double>())), qPrintable(shown));
+        } else {
+            QVERIFY(m["mfu"].is_null());
+            const QString why = QString::fromStdString(m["withheld"].get<std::string>());
+            QVERIFY2(shown.startsWith(QStringLiteral("not shown: ") + why), qPrintable(shown + " | " + why));
+        }
     }
 
     // The 4,000,000-token batch of the issue: 62 micro-steps and a 22.03 s step on both surfaces, and the file the
