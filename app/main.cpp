@@ -10,6 +10,7 @@
 #include "app/application_info.h"
 #include "app/cli/subcommand.h"
 #include "app/main_window.h"
+#include "app/report/report_subcommand.h"
 
 namespace {
 
@@ -31,6 +32,7 @@ int main(int argc, char* argv[])
     // and no message; ignored, the write fails with EFBIG and the save says so and cleans up.
     std::signal(SIGXFSZ, SIG_IGN);
     mfu::app::setApplicationInfo();
+    mfu::cli::registerReportSubcommand();
     if (argc >= 2) {
         const QString first = QString::fromLocal8Bit(argv[1]);
         if (const auto* sub = mfu::cli::findSubcommand(first)) {

@@ -45,7 +45,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/Package.cmake)
 # A shared-library tree (MFU_SHARED_LIBS, the dev and ASan presets) installs its libraries beside the binary's own
 # folder so that an installed developer build runs; the release tree, which makes the package, is static.
 if(MFU_SHARED_LIBS)
-  install(TARGETS mfu_core mfu_widgets mfu_app LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/mfu-explorer)
+  install(TARGETS mfu_core mfu_cli mfu_widgets mfu_app LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/mfu-explorer)
   set_target_properties(mfu-explorer PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}/mfu-explorer")
-  set_target_properties(mfu_widgets mfu_app PROPERTIES INSTALL_RPATH "$ORIGIN")
+  set_target_properties(mfu_cli mfu_widgets mfu_app PROPERTIES INSTALL_RPATH "$ORIGIN")
 endif()

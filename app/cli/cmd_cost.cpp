@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/cli_text.h"
 #include "app/cli/commands.h"
 #include "app/cli/cost_compare.h"
 #include "core/errors.h"
@@ -18,7 +19,6 @@
 #include "core/money/savings.h"
 #include "core/number_format.h"
 #include "core/units.h"
-#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/cli_text.h"
 #include "app/cli/cmd_trace_log.h"
 #include "app/cli/commands.h"
 #include "app/cli/log_input.h"
@@ -27,7 +28,6 @@
 #include "core/trace/run_reader.h"
 #include "core/trace/trace_loader.h"
 #include "core/trace/trace_mfu.h"
-#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 

@@ -8,7 +8,6 @@ int runPresets(const QStringList& args);
 int runCalc(const QStringList& args);
 int runDiagnose(const QStringList& args);
 int runCost(const QStringList& args);
-int runReport(const QStringList& args);
 
 int runTrace(const QStringList& args);
 int runPredict(const QStringList& args);

@@ -3,11 +3,11 @@
 #include <QLocale>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/cli_text.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
 #include "core/number_format.h"
 #include "core/presets/presets.h"
-#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 

@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/cli_text.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
-#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace mfu::cli {
 
@@ -15,8 +16,14 @@ struct Subcommand {
     std::function<int(const QStringList& args)> run; // args[0] is the subcommand name; returns the exit status
 };
 
+// The command line's subcommands, in the order `mfu-explorer --help` lists them. The ones that need no widgets are
+// built in (mfu_cli, which the Python module links); the binary adds `report`, which renders charts
+// (app/report/report_subcommand.h), before it reads its arguments.
 const std::vector<Subcommand>& subcommands();
 const Subcommand* findSubcommand(const QString& name);
+// Adds a subcommand after the one named `after` (at the end when there is none); a name already listed is left as
+// it is. Called once at start-up, before any subcommand runs.
+void addSubcommand(Subcommand subcommand, const char* after);
 
 // Whether a first argument that is no subcommand was meant as one ("calibrat"): a bare word, neither an option nor
 // a path that exists or looks like one (no '/' or '.'). The window opens for anything else.

@@ -2,19 +2,23 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+#include <cstring>
+
 #include "app/cli/commands.h"
 
 namespace mfu::cli {
 
-const std::vector<Subcommand>& subcommands()
+namespace {
+
+std::vector<Subcommand>& registry()
 {
     // One line per subcommand; keep in the order `mfu-explorer --help` should list them.
-    static const std::vector<Subcommand> list {
+    static std::vector<Subcommand> list {
         { "presets", "List hardware and model presets", false, runPresets },
         { "calc", "FLOP/token under each formula, achieved TFLOPS, MFU and HFU", false, runCalc },
         { "diagnose", "Check a reported run (JSON) and name each mistake with the corrected MFU", false, runDiagnose },
         { "cost", "GPU-hours, days, dollars and energy of a job; what an MFU uplift saves", false, runCost },
-        { "report", "Render a scenario's report (PDF, or HTML with PNGs) without a window", true, runReport },
         { "trace", "Import profiler traces: step-time breakdown, overlap, idle, measured MFU, comparison", false,
             runTrace },
         { "predict", "Cost-model prediction of a training step: time by component, MFU/HFU, memory, fit", false,
@@ -26,6 +30,23 @@ const std::vector<Subcommand>& subcommands()
             runValidate },
     };
     return list;
+}
+
+} // namespace
+
+const std::vector<Subcommand>& subcommands()
+{
+    return registry();
+}
+
+void addSubcommand(Subcommand subcommand, const char* after)
+{
+    auto& list = registry();
+    if (findSubcommand(QLatin1String(subcommand.name)))
+        return;
+    auto at
+        = std::find_if(list.begin(), list.end(), [&](const Subcommand& s) { return std::strcmp(s.name, after) == 0; });
+    list.insert(at == list.end() ? at : at + 1, std::move(subcommand));
 }
 
 const Subcommand* findSubcommand(const QString& name)

@@ -216,3 +216,20 @@ def test_fifo_input_is_refused_and_frees_the_module(mfu, tmp_path):
     other.start()
     other.join(timeout=60)
     assert not other.is_alive()
+
+
+def test_import_loads_no_widgets():
+    """A notebook that imports the module gets the command line on Qt Core: no Qt Widgets, Qt GUI or QCustomPlot
+    library is loaded (the module links mfu_cli, not the window's libraries). Checked in a fresh interpreter, whose
+    mapped libraries are the import's alone."""
+    if not os.path.exists("/proc/self/maps"):
+        pytest.skip("no /proc/self/maps on this system to list the loaded libraries")
+    code = ("import mfu_explorer, re; mfu_explorer.calc(model='llama-3.1-8b', gpu='b200', seq=8192, "
+            "tokens_per_sec=21111); print('\\n'.join(sorted(set(re.findall(r'/[^ \\n]*\\.so[^ \\n]*', "
+            "open('/proc/self/maps').read())))))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    loaded = r.stdout.splitlines()
+    assert any("Qt6Core" in lib for lib in loaded), loaded  # the check sees Qt's libraries at all
+    gui = [lib for lib in loaded if re.search(r"Qt6(Widgets|Gui|PrintSupport|Svg)|qcustomplot|mfu_widgets|mfu_app", lib)]
+    assert not gui, gui

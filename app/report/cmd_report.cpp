@@ -4,12 +4,13 @@
 #include <QFileInfo>
 
 #include "app/cli/cli_common.h"
-#include "app/cli/commands.h"
+#include "app/cli/cli_text.h"
+#include "app/cli/subcommand.h"
 #include "app/preset_store.h"
+#include "app/report/report_subcommand.h"
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
-#include "widgets/qt_text.h"
 
 namespace mfu::cli {
 
@@ -87,6 +88,12 @@ int runReport(const QStringList& args)
         }
         return 0;
     });
+}
+
+void registerReportSubcommand()
+{
+    addSubcommand(
+        { "report", "Render a scenario's report (PDF, or HTML with PNGs) without a window", true, runReport }, "cost");
 }
 
 } // namespace mfu::cli
