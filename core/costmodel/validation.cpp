@@ -11,7 +11,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/step_context.h"
 #include "core/errors.h"
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
 #include "core/presets/presets.h"
 #include "core/scenario/parallelism_fields.h"
 #include "core/scenario/parallelism_keys.h"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
 #include "core/units.h"
 
 // Messages name the figure by its preset-file key ("peak_dense_tflops.bf16: ..."), so a problem found here in a

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/costmodel/constants_json.h"
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
+#include "core/model/cost_model_constants_json.h"
 #include "core/presets/presets.h"
 #include "core/units.h"
 

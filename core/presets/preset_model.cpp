@@ -3,8 +3,8 @@
 #include <limits>
 #include <string>
 
+#include "core/io/field_reader.h"
 #include "core/presets/hf_config.h"
-#include "core/presets/preset_fields.h"
 #include "core/presets/presets.h"
 
 namespace mfu {

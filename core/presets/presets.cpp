@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/io/field_reader.h"
 #include "core/io/read_file.h"
-#include "core/presets/preset_fields.h"
 
 namespace mfu {
 

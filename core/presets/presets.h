@@ -38,7 +38,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/costmodel/constants.h"
+#include "core/model/cost_model_constants.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/model_spec.h"
 

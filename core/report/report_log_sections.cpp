@@ -6,6 +6,7 @@
 
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_diagnosis.h"
+#include "core/diagnosis/scenario_run.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
 #include "core/number_format.h"

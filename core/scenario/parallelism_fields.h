@@ -6,7 +6,7 @@
 //   (Megatron's layout string).
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
 #include "core/scenario/scenario.h"
 
 namespace mfu {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/costmodel/constants.h"
+#include "core/model/cost_model_constants.h"
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"

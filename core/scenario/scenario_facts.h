@@ -11,12 +11,12 @@
 //   micro-step      micro-batch x sequence x DP ranks: the tokens the cluster takes in one micro-step
 //   measured MFU    MFU/HFU from the scenario's measured throughput (processed tokens; MFU counts the useful ones,
 //                   HFU the processed ones, when padding is kept)
-//   reported run    the scenario as a run report, the input of the diagnosis (core/diagnosis/diagnosis.h)
+//   reported run    the scenario as a run report: core/diagnosis/scenario_run.h (the diagnosis sits above)
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "core/diagnosis/diagnosis.h"
+#include "core/model/mfu.h"
 #include "core/scenario/scenario.h"
 
 namespace mfu {
@@ -63,10 +63,5 @@ std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s);
 // stepSeconds as the scenario's measured throughput. The Trace panel, the report and `trace --json` all call this,
 // so a trace's measured MFU counts the useful tokens and the scenario's formula and recompute wherever it is shown.
 MfuResult scenarioMfuAtStepTime(const Scenario& s, double tokensPerStep, double stepSeconds);
-
-// The scenario stated as a run report for the diagnosis: its GPU and count, model (a bare parameter count too),
-// precision, sequence, micro-batch, gradient accumulation and tokens per step (when its layout and batch are
-// valid), and its measured throughput; stepTimeSeconds when the user gave the throughput as a step time.
-ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> stepTimeSeconds = std::nullopt);
 
 } // namespace mfu

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/io/field_reader.h"
 #include "core/io/read_file.h"
-#include "core/presets/preset_fields.h"
 #include "core/scenario/parallelism_fields.h"
 #include "core/scenario/parallelism_keys.h"
 

@@ -4,8 +4,8 @@
 // must reopen identical.
 #include <nlohmann/json.hpp>
 
-#include "core/costmodel/constants_json.h"
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
+#include "core/model/cost_model_constants_json.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
 

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
 

@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/scenario_run.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"

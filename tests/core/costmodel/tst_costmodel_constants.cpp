@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/costmodel/constants_json.h"
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
+#include "core/model/cost_model_constants_json.h"
 #include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/scenario/scenario_file.h"

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "core/diagnosis/diagnosis.h"
+#include "core/diagnosis/scenario_run.h"
 #include "core/errors.h"
 #include "core/scenario/scenario_facts.h"
 #include "costmodel_fixtures.h"

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/costmodel/constants.h"
+#include "core/model/cost_model_constants.h"
 
 namespace mfu {
 

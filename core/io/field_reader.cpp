@@ -1,4 +1,4 @@
-#include "core/presets/preset_fields.h"
+#include "core/io/field_reader.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,8 @@
 #pragma once
-// Typed, path-aware reading of one JSON object in a preset file. Every failure is a FieldError whose key is the
-// JSON path relative to the entry ("peak_dense_tflops.bf16") and whose reason says what is wrong, so the preset
-// loader can report "file: hardware[3].peak_dense_tflops.bf16: must be positive" without parsing messages.
+// Typed, path-aware reading of one JSON object in a file the program reads (presets, scenarios, validation runs).
+// Every failure is a FieldError whose key is the JSON path relative to the entry ("peak_dense_tflops.bf16") and whose
+// reason says what is wrong, so a loader can report "file: hardware[3].peak_dense_tflops.bf16: must be positive"
+// without parsing messages.
 #include <cstdint>
 #include <initializer_list>
 #include <limits>

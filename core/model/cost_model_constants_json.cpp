@@ -1,4 +1,4 @@
-#include "core/costmodel/constants_json.h"
+#include "core/model/cost_model_constants_json.h"
 
 #include <cmath>
 #include <string_view>

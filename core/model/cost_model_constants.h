@@ -1,0 +1,150 @@
+#pragma once
+// Every efficiency and overhead figure the cost model uses, in one editable struct. A scenario may carry its own for
+// its hardware (Scenario::costModel: calibrated, stored in the scenario file, or from a hardware preset's
+// "cost_model"); when it does not, defaultCostModelConstants() picks documented defaults by vendor and generation.
+// Beside the hardware spec, below the scenario and the presets that carry it; the cost model reads it
+// (core/costmodel/constants.h: costModelConstantsFor).
+// Justifications: docs/cost-model.md, "Constants".
+#include <string>
+
+namespace mfu {
+
+struct HardwareSpec;
+
+struct CostModelConstants {
+    // Dense GEMMs: achieved fraction of the dense peak for large, well-shaped matmuls (cuBLAS/cuBLASLt).
+    double gemmEfficiency = 0.675;
+    // Shape penalty: a GEMM whose smaller weight dimension per GPU is d runs at d / (d + gemmHalfSaturationDim) of
+    // gemmEfficiency (tile and wave quantisation, lower arithmetic intensity after TP slices the weights).
+    double gemmHalfSaturationDim = 384;
+    // FP8 GEMMs reach a lower fraction of their (doubled) peak than BF16 ones.
+    double fp8GemmEfficiencyRatio = 0.80;
+    // FP8 cast/scale passes: bytes moved per GEMM operand element (read bf16, write fp8, amax).
+    double fp8CastBytesPerElement = 3.0;
+
+    // Flash attention (causal; the executed FLOPs are half the full S x S square). Backward efficiency is quoted
+    // against 2x the forward FLOPs and absorbs the kernel's internal recomputation of Q.K^T.
+    double attentionForwardEfficiency = 0.55;
+    double attentionBackwardEfficiency = 0.35;
+    // Attention split into context-parallel chunks runs less efficiently (smaller tiles, ring steps).
+    double contextParallelAttentionEfficiency = 0.70;
+    // Fused attention kernels approach their plateau as the keys per call grow: s / (s + this) of it.
+    double attentionHalfSaturationSeq = 256;
+    // Unfused attention (scores materialised in HBM, Megatron-LM before 2022): bytes moved per score element and
+    // layer, forward + backward: scores written, softmax read and written, read by the second batched GEMM (8 B
+    // forward) and about twice that backward.
+    double unfusedAttentionBytesPerScore = 24;
+    // Token mixers beyond attention (core/model/token_mixers.h), as a fraction of the BF16 dense peak on the FLOP
+    // count formulas.md gives them. Chunked linear-attention and Mamba-2 scans (flash-linear-attention, mamba_ssm)
+    // run small per-head matmuls between state updates; the sparse-attention indexer streams every key's index
+    // vector. Not yet validated against published runs: a guess that keeps these minor terms from costing nothing.
+    double recurrentMixerEfficiency = 0.15;
+    double sparseIndexerEfficiency = 0.30;
+
+    // Memory-bound kernels: achieved fraction of HBM bandwidth.
+    double hbmEfficiency = 0.80;
+    // Elementwise/norm traffic per token per layer (forward + backward), in passes over a hidden-size bf16 vector,
+    // and over an FFN-size vector. Compiled (torch.compile/Inductor fuses norms, residual adds, SwiGLU).
+    double elementwiseHiddenPassesCompiled = 16;
+    double elementwiseFfnPassesCompiled = 8;
+    double elementwiseHiddenPassesEager = 64;
+    double elementwiseFfnPassesEager = 24;
+    // Eager with fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel; FrameworkFlags::fusedNormActivation): the
+    // SwiGLU reads gate and up and writes the product (3 FFN-vector passes forward, 5 backward: 8, as compiled); each
+    // norm reads and writes once forward and reads two, writes one backward, RoPE runs in place; what stays unfused
+    // are the residual adds and casts between them: compiled's 16 plus 8.
+    double elementwiseHiddenPassesFusedKernels = 24;
+    double elementwiseFfnPassesFusedKernels = 8;
+    // AdamW bytes per parameter shard per step: fused (one pass) and multi-tensor (foreach) implementation.
+    // Loss: bytes moved per logit (forward + backward): compiled keeps bf16 logits and fuses the softmax/grad,
+    // eager upcasts to FP32 and materialises the softmax gradient.
+    double lossBytesPerLogitCompiled = 8;
+    double lossBytesPerLogitEager = 20;
+    double optimizerBytesPerParamFused = 28;
+    double optimizerBytesPerParamUnfused = 56;
+
+    // Interconnect: achieved fraction of the link bandwidth by large collectives, and per-hop latency.
+    double scaleUpEfficiency = 0.80;
+    double scaleOutEfficiency = 0.80;
+    double scaleUpLatencySeconds = 4e-6;
+    double scaleOutLatencySeconds = 12e-6;
+    // Rings that can cross a domain boundary at once, one per NIC rail (8 on an HGX node): a collective whose group
+    // spans domains moves its data at up to this many times the per-GPU NIC bandwidth, capped by the scale-up link.
+    int crossDomainRings = 8;
+    // Share of communication that stays exposed even when compute could hide it, with one layer of FSDP prefetch
+    // (late issue, stream ordering, SM contention). Divided by the prefetch depth.
+    double fsdpPrefetchExposedFraction = 0.12;
+    // Share of TP communication left exposed by async TP (symmetric-memory collective matmuls).
+    double asyncTpExposedFraction = 0.30;
+    // Share of context-parallel K/V traffic that attention compute cannot hide. All of it: Llama 3's context
+    // parallelism all-gathers K and V before attention and "the all-gather communication latency is exposed in the
+    // critical path" (Llama Team 2024, The Llama 3 Herd of Models, 3.3.2), the one published long-context run in the
+    // validation table. A ring that overlaps each step's exchange with the previous step's attention (Megatron-Core's
+    // P2P context parallelism) hides more: set it lower for one.
+    double contextParallelExposedFraction = 1.0;
+    // Share of pipeline point-to-point traffic left exposed.
+    double pipelineP2pExposedFraction = 0.30;
+    // Share of MoE all-to-all left exposed (dispatch/combine sit on the critical path).
+    double expertAllToAllExposedFraction = 0.80;
+    // With the all-to-alls overlapped against another micro-batch's compute (Parallelism::expertOverlap), the
+    // share of the overlapped part that still shows (launch, synchronisation, SMs given to communication).
+    double expertOverlapExposedFraction = 0.10;
+    // Dropless routing: the busiest expert group of a micro-batch receives this many times the mean tokens, and the
+    // others wait for it at the combine (grouped GEMMs and the all-to-all alike).
+    double expertLoadImbalance = 1.10;
+    // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): a narrow expert (its width per expert-TP rank,
+    // or the hidden size, whichever is smaller: the K of the down projection, the N of the up projections) runs at
+    // width / (width + W) of gemmEfficiency, and an expert that receives m tokens at m / (m + M). W and M grow with
+    // the tensor cores' speed: a short main loop amortises the same prologue, epilogue and per-group scheduling over
+    // less work the faster the MMAs run. Both are per PFLOP/s of the format's dense peak.
+    double groupedGemmHalfSaturationDimPerPflops = 1100;
+    double groupedGemmHalfSaturationTokensPerPflops = 64;
+    // Token permutation and unpermutation around the experts, memory-bound: bytes per element of the (k + 1) hidden
+    // vectors a token becomes (permute: read 1, write k; unpermute: read k, write 1; BF16; forward and backward).
+    double moePermuteBytesPerElement = 8;
+    // The router's softmax / sigmoid, top-k and their backward over FP32 logits: bytes per token and expert.
+    double moeRouterBytesPerExpert = 32;
+    // All-to-all dispatchers, achieved fraction of the link bandwidth (replacing scaleUp/scaleOutEfficiency for the
+    // EP traffic). NCCL all-to-all (and the all-gather dispatcher's rings) ...
+    double allToAllScaleUpEfficiency = 0.80;
+    double allToAllScaleOutEfficiency = 0.80;
+    // NCCL's all-to-all runs on a few channels (SMs) by default, each moving a bounded rate: per GPU it moves at most
+    // this over NVLink however fast the links are.
+    double allToAllMaxBytesPerSec = 200e9;
+    // ... and DeepEP's normal kernels (DeepEP README: 153-158 GB/s over H800 NVLink, 726-740 GB/s over B200 NVLink 5;
+    // 43-58 GB/s RDMA across nodes on 400 Gb/s CX7), which HybridEP is taken to match.
+    double deepEpScaleUpEfficiency = 0.80;
+    double deepEpScaleOutEfficiency = 0.90;
+    // Fixed cost of one dispatch or combine: launches and the host synchronisation that sizes the receive buffers.
+    double expertDispatchLatencySeconds = 30e-6;
+    // Megatron-Core's 1F1B all-to-all overlap (--overlap-moe-expert-parallel-comm): the share of the overlapped part
+    // that still shows (DualPipe's is expertOverlapExposedFraction).
+    double expertOneFOneBExposedFraction = 0.30;
+    // FP8 recipes beside the per-tensor one fp8GemmEfficiencyRatio describes: GEMMs with DeepSeek-V3's blockwise
+    // scales (dequantised in the main loop on Hopper) and with MXFP8 block scales (Blackwell tensor cores), as a
+    // fraction of the per-tensor recipe's speed; their casts write the FP8 copy in both orientations with its scales.
+    double fp8BlockwiseGemmRatio = 0.95;
+    double fp8MxGemmRatio = 1.0;
+    double fp8BlockCastBytesPerElement = 4.0;
+    // Residual bubble of a zero-bubble schedule, as a fraction of the 1F1B bubble.
+    double zeroBubbleResidual = 0.15;
+
+    // Fixed costs.
+    double perLayerOverheadSecondsCompiled = 15e-6; // launches and host work per layer per micro-batch pass
+    double perLayerOverheadSecondsEager = 60e-6;
+    double perStepOverheadSeconds = 0.02; // data loading, logging, grad-norm clipping, synchronisation
+
+    // Memory.
+    double runtimeReservedBytes = 4e9; // CUDA context, NCCL buffers, cuBLAS workspaces
+    double allocatorFragmentation = 0.05; // share of the dynamic peak lost to the caching allocator
+    // Torch-titan-style selective (op-level) checkpointing keeps every other matmul output.
+    double selectiveKeptMatmulFraction = 0.5;
+
+    int gpusPerNode = 8; // for "per node" figures: an HGX board, or a compute tray of a rack-scale system
+    std::string basis; // which default set this came from, for display
+};
+
+// Defaults for a device, keyed by vendor and generation (docs/cost-model.md says why each differs).
+CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware);
+
+} // namespace mfu
