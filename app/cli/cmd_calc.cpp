@@ -125,10 +125,9 @@ CalcResult compute(const QCommandLineParser& p)
         s.measuredThroughput = throughput;
         r.mfu = scenarioMeasuredMfu(s);
         r.mfuWithVision = scenarioMfuWithVision(s);
-        const double perGpu = r.mfu->usefulTokensPerSecPerGpu; // MFU counts the tokens that train the model
         for (FlopFormula f : kAllFlopFormulas)
             if (const auto v = r.flops.get(f))
-                r.mfuByFormula[std::string(flopFormulaKey(f))] = *v * perGpu / r.mfu->peakFlopsPerGpu;
+                r.mfuByFormula[std::string(flopFormulaKey(f))] = mfuAtFlopsPerToken(*r.mfu, *v);
     }
     return r;
 }
@@ -149,7 +148,7 @@ nlohmann::json packingJson(const CalcResult& r)
     j["useful_tokens_fraction"] = usefulTokenFraction(p);
     j["palm_over_packing_length"] = optionalNumber(r.flops.palmOverPackingLength);
     j["mfu_palm_over_packing_length"] = r.mfu && r.flops.palmOverPackingLength
-        ? nlohmann::json(*r.flops.palmOverPackingLength * r.mfu->usefulTokensPerSecPerGpu / r.mfu->peakFlopsPerGpu)
+        ? nlohmann::json(mfuAtFlopsPerToken(*r.mfu, *r.flops.palmOverPackingLength))
         : nlohmann::json();
     return j;
 }
@@ -287,7 +286,7 @@ QString toText(const CalcResult& r)
             line("MFU including the vision encoder", formatPercent(*r.mfuWithVision));
         if (r.flops.palmOverPackingLength)
             line("MFU, attention over packing length",
-                formatPercent(*r.flops.palmOverPackingLength * m.usefulTokensPerSecPerGpu / m.peakFlopsPerGpu));
+                formatPercent(mfuAtFlopsPerToken(m, *r.flops.palmOverPackingLength)));
         line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatPercent(m.hfu));
         if (m.mfuVsFp8Peak)
             line(

@@ -1,6 +1,7 @@
 // The MFU a report states (its arithmetic, attention over the packing length, above 100%), the FP8 peak of a
 // BF16+FP8 run, and the closing finding: the corrected MFU, or why no reading of the figures fits the GPU.
 #include "core/diagnosis/diagnosis_findings.h"
+#include "core/model/mfu.h"
 #include "core/number_format.h"
 
 namespace mfu::diagnosis_detail {
@@ -23,8 +24,8 @@ void mfuOverPackingLength(const ReportedRun& run, const RunFacts& f, const Witne
     if (!run.mfu || run.flopsPerToken || !f.flopsOverPackingLength || !(d.peakFlopsPerGpu > 0))
         return;
     const double useful = chosen.perGpu * usefulTokenFraction(run.packing);
-    const double naiveMfu = useful * *f.flopsOverPackingLength / d.peakFlopsPerGpu;
-    const double rightMfu = useful * f.flopsCorrect / d.peakFlopsPerGpu;
+    const double naiveMfu = mfuAt(*f.flopsOverPackingLength, useful, d.peakFlopsPerGpu);
+    const double rightMfu = mfuAt(f.flopsCorrect, useful, d.peakFlopsPerGpu);
     if (!agree(*run.mfu, naiveMfu, 0.03) || agree(*run.mfu, rightMfu, 0.03))
         return;
     const double naive = *f.flopsOverPackingLength;

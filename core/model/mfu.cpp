@@ -60,7 +60,7 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.usefulTokenFraction = usefulTokenFraction;
     r.usefulTokensPerSecPerGpu = tokensPerSecPerGpu_ * usefulTokenFraction;
     // Model FLOPs count only the tokens that train the model; padding kept in the batch is work but not progress.
-    r.achievedFlopsPerGpu = flopsPerToken * r.usefulTokensPerSecPerGpu;
+    r.achievedFlopsPerGpu = flopsPerToken * r.usefulTokensPerSecPerGpu; // so that mfu == mfuAt(flopsPerToken, ...)
     r.achievedFlopsCluster = r.achievedFlopsPerGpu * gpuCount;
     if (!std::isfinite(r.achievedFlopsCluster))
         throw InputError("throughput too large to compute with: FLOP/s beyond the range of a number");
@@ -76,6 +76,16 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
         }
     }
     return r;
+}
+
+double mfuAt(double flopsPerToken, double usefulTokensPerSecPerGpu, double peakFlopsPerGpu)
+{
+    return flopsPerToken * usefulTokensPerSecPerGpu / peakFlopsPerGpu;
+}
+
+double mfuAtFlopsPerToken(const MfuResult& measured, double flopsPerToken)
+{
+    return mfuAt(flopsPerToken, measured.usefulTokensPerSecPerGpu, measured.peakFlopsPerGpu);
 }
 
 std::optional<std::string> impossibleMfuWarning(const MfuResult& r)

@@ -53,6 +53,13 @@ struct MfuResult {
 MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu, int gpuCount,
     const HardwareSpec& hardware, TrainingPrecision precision, double usefulTokenFraction = 1.0);
 
+// The MFU a measured throughput gives under a FLOP/token of its own: flopsPerToken x the useful tokens/s per GPU over
+// the dense peak, as computeMfu counts it. One function for every "MFU at another count" (another formula, the
+// packing length, the vision encoder added), so each reads the same wherever it is shown.
+double mfuAt(double flopsPerToken, double usefulTokensPerSecPerGpu, double peakFlopsPerGpu);
+// The same measured run (its useful tokens/s per GPU and peak) under another FLOP/token.
+double mfuAtFlopsPerToken(const MfuResult& measured, double flopsPerToken);
+
 // Said wherever a measured MFU is printed: above 100% no GPU can be, so the inputs describe no single run. nullopt
 // at or below 100%.
 std::optional<std::string> impossibleMfuWarning(const MfuResult& r);

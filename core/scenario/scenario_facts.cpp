@@ -42,7 +42,7 @@ std::optional<double> scenarioMfuWithVision(const Scenario& s)
     const auto mfu = scenarioMeasuredMfu(s);
     if (!vision || !mfu)
         return std::nullopt;
-    return (mfu->flopsPerToken + *vision) * mfu->usefulTokensPerSecPerGpu / mfu->peakFlopsPerGpu;
+    return mfuAtFlopsPerToken(*mfu, mfu->flopsPerToken + *vision);
 }
 
 std::optional<std::string> parallelLayoutError(const Scenario& s)

@@ -350,7 +350,7 @@ void CalculatorPanel::updateResults()
     const auto naive = scenarioFlopCounts(s).palmOverPackingLength;
     m_resultsForm->setRowVisible(m_mfuOverPacking, naive.has_value());
     if (naive) {
-        const double naiveMfu = *naive * r.usefulTokensPerSecPerGpu / r.peakFlopsPerGpu;
+        const double naiveMfu = mfuAtFlopsPerToken(r, *naive);
         m_mfuOverPacking->setText(tr("%1 MFU if attention is counted over the packed sequence: an over-count%2")
                                       .arg(percentText(naiveMfu), naiveMfu > 1 ? tr(", above 100%") : QString()));
         m_mfuOverPacking->setStyleSheet(naiveMfu > 1 ? errorStyleSheet() : QString());
