@@ -5,6 +5,7 @@
 #include <QLocale>
 #include <QPushButton>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -128,11 +129,17 @@ void FactsBanner::refresh()
             parts << tr("sequence %1").arg(locale.toString(static_cast<qlonglong>(*m_facts->seqLen)));
         } else if (d.fact == Fact::TokensPerStep) {
             tokens = true;
-            parts << tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0));
+            parts << (m_facts->microBatch && m_facts->seqLen
+                    ? tr("%1 tokens per step (micro-batch %2)")
+                          .arg(locale.toString(*m_facts->tokensPerStep, 'f', 0))
+                          .arg(locale.toString(static_cast<qlonglong>(*m_facts->microBatch)))
+                    : tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0)));
         } else if (d.fact == Fact::Precision) {
             parts << tr("%1 precision").arg(q(d.inFile));
         } else if (d.fact == Fact::AttentionKernel) {
             parts << tr("%1 attention").arg(q(d.inFile));
+        } else if (d.fact == Fact::Compiled) {
+            parts << q(d.inFile);
         }
     }
     if (check.proposedModelParams)
@@ -144,6 +151,9 @@ void FactsBanner::refresh()
     m_use->setProperty("adoptsSeqLen", seq);
     m_use->setProperty("adoptsTokens", tokens);
     m_use->setProperty("adoptsModel", check.proposedModelParams.has_value());
+    m_use->setProperty("adoptsCompiled",
+        std::any_of(check.differences.begin(), check.differences.end(),
+            [](const FactDifference& d) { return d.fact == Fact::Compiled; }));
     setVisible(true);
 }
 
@@ -165,9 +175,13 @@ void FactsBanner::adopt()
         return std::any_of(check.differences.begin(), check.differences.end(),
             [fact](const FactDifference& d) { return d.fact == fact; });
     };
+    // The micro-batch the trace's lookups were given goes with its sequence and tokens, so the step keeps its
+    // micro-steps (8 x 4,096 in one micro-step is not 8 micro-steps of one sequence).
+    const bool batchShape = differs(Fact::TokensPerStep) || differs(Fact::SeqLen);
     m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens,
         model ? &*model : nullptr, differs(Fact::Precision) ? m_facts->precision : std::nullopt,
-        differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt);
+        differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt,
+        differs(Fact::Compiled) ? m_facts->compiled : std::nullopt, batchShape ? m_facts->microBatch : std::nullopt);
 }
 
 } // namespace mfu::widgets

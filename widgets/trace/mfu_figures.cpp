@@ -3,6 +3,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QVariant>
 
 #include <cmath>
 
@@ -10,6 +11,7 @@
 #include "core/model/flops.h"
 #include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/trace/trace_facts.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/number_text.h"
@@ -55,18 +57,36 @@ void MfuFigures::refresh()
 void MfuFigures::showPredicted(const Scenario& s)
 {
     // The cost model for the same scenario, whether or not a trace is open; a layout that does not fit in memory
-    // has no MFU to predict (the Predict panel says the same).
-    try {
-        const StepPrediction p = evaluate(s);
-        if (!p.fits)
-            m_predicted->setText(tr("none: the scenario's layout does not fit in memory (%1 per GPU of %2); the "
-                                    "Planner tab searches for layouts that fit")
-                                     .arg(gibText(p.memory.total()), gibText(p.memoryCapacityBytes)));
-        else
-            m_predicted->setText(tr("%1 (step %2)").arg(percentText(p.mfu), millisecondsText(p.stepTimeSeconds)));
-    } catch (const std::exception& e) {
-        m_predicted->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())));
+    // has no MFU to predict (the Predict panel says the same). Beside a trace it predicts the run as the trace ran
+    // it, eager or compiled (core/trace/trace_facts.h): a compiled prediction beside an eager trace compares two
+    // different programs. The scenario's own figure follows, named as such.
+    std::optional<bool> traceCompiled;
+    if (m_selection.run)
+        if (const auto mode = trace::executionModeOf(m_selection.run->analysis.ranks))
+            traceCompiled = mode->compiled;
+    const auto predicted = [this](const Scenario& scenario) -> QString {
+        try {
+            const StepPrediction p = evaluate(scenario);
+            if (!p.fits)
+                return tr("none: the scenario's layout does not fit in memory (%1 per GPU of %2); the Planner tab "
+                          "searches for layouts that fit")
+                    .arg(gibText(p.memory.total()), gibText(p.memoryCapacityBytes));
+            return tr("%1 (step %2)").arg(percentText(p.mfu), millisecondsText(p.stepTimeSeconds));
+        } catch (const std::exception& e) {
+            return tr("not available: %1").arg(QString::fromUtf8(e.what()));
+        }
+    };
+    m_predicted->setProperty("asTraceRan", QVariant());
+    if (!traceCompiled || *traceCompiled == s.flags.compiled) {
+        m_predicted->setText(predicted(s));
+        return;
     }
+    Scenario asRun = s;
+    asRun.flags.compiled = *traceCompiled;
+    m_predicted->setProperty("asTraceRan", *traceCompiled);
+    m_predicted->setText(tr("%1, %2 as the trace ran; the scenario (%3) predicts %4")
+                             .arg(predicted(asRun), QString::fromStdString(trace::executionModeLabel(*traceCompiled)),
+                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), predicted(s)));
 }
 
 void MfuFigures::showTraceMfu()
