@@ -1,9 +1,9 @@
 #include "widgets/trace/facts_banner.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -47,10 +47,13 @@ FactsBanner::FactsBanner(ScenarioModel* scenario, QWidget* parent)
     m_use->setToolTip(tr("Replace the scenario's GPU, GPU count, sequence length and tokens per step by what the file "
                          "states (one undo step)"));
     connect(m_use, &QPushButton::clicked, this, &FactsBanner::adopt);
-    auto* layout = new QHBoxLayout(this);
+    // The button under the sentences, not beside them: its text names everything it adopts (GPU, tokens, sequence,
+    // attention, eager or compiled) and beside the message it left the sentences 106 px at 1280x720.
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
-    layout->addWidget(m_message, 1);
-    layout->addWidget(m_use, 0, Qt::AlignVCenter);
+    layout->setSpacing(4);
+    layout->addWidget(m_message);
+    layout->addWidget(m_use, 0, Qt::AlignRight);
     connect(m_scenario, &ScenarioModel::changed, this, &FactsBanner::refresh);
     setVisible(false);
 }

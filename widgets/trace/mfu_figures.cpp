@@ -29,6 +29,9 @@ MfuFigures::MfuFigures(ScenarioModel* scenario, QWidget* parent)
     , m_scenario(scenario)
 {
     auto* form = new QFormLayout(this);
+    // Each figure under its name, across the box's whole width: the figures are sentences, and beside their names
+    // they wrapped into a 148 px column whose height QFormLayout under-estimated, cutting each one's last line.
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
     m_measured = addFigure(form, tr("Measured MFU:"), "measuredMfu");
     m_trace = addFigure(form, tr("From the trace alone:"), "traceMfu");
     m_check = addFigure(form, tr("Trace vs model:"), "mfuCheck");
