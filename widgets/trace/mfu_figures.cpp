@@ -3,7 +3,6 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QVariant>
 
 #include <cmath>
 
@@ -79,16 +78,14 @@ void MfuFigures::showPredicted(const Scenario& s)
             return tr("not available: %1").arg(QString::fromUtf8(e.what()));
         }
     };
-    m_predicted->setProperty("asTraceRan", QVariant());
     if (!traceCompiled || *traceCompiled == s.flags.compiled) {
         m_predicted->setText(predicted(s));
         return;
     }
     Scenario asRun = s;
     asRun.flags.compiled = *traceCompiled;
-    m_predicted->setProperty("asTraceRan", *traceCompiled);
-    m_predicted->setText(tr("%1, %2 as the trace ran; the scenario (%3) predicts %4")
-                             .arg(predicted(asRun), QString::fromStdString(trace::executionModeLabel(*traceCompiled)),
+    m_predicted->setText(tr("As the trace ran (%1): %2\nThe scenario (%3): %4")
+                             .arg(QString::fromStdString(trace::executionModeLabel(*traceCompiled)), predicted(asRun),
                                  QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), predicted(s)));
 }
 
