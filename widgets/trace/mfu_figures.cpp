@@ -84,9 +84,15 @@ void MfuFigures::showPredicted(const Scenario& s)
     }
     Scenario asRun = s;
     asRun.flags.compiled = *traceCompiled;
+    const QString traceMode = predicted(asRun);
+    const QString scenarioMode = predicted(s);
+    if (traceMode == scenarioMode) { // refused for a reason the mode does not change (no model): said once
+        m_predicted->setText(scenarioMode);
+        return;
+    }
     m_predicted->setText(tr("As the trace ran (%1): %2\nThe scenario (%3): %4")
-                             .arg(QString::fromStdString(trace::executionModeLabel(*traceCompiled)), predicted(asRun),
-                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), predicted(s)));
+                             .arg(QString::fromStdString(trace::executionModeLabel(*traceCompiled)), traceMode,
+                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), scenarioMode));
 }
 
 void MfuFigures::showTraceMfu()
