@@ -16,7 +16,10 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
+
+#include <algorithm>
 
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
@@ -160,6 +163,42 @@ QSize MainWindow::initialSize() const
     if (const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen())
         size = size.boundedTo(s->availableGeometry().size());
     return size;
+}
+
+QRect MainWindow::fittedGeometry(
+    const QRect& client, const QMargins& frame, const QRect& available, const QSize& minimum)
+{
+    // Only the height: the bottom rows (the status bar) are what a frame pushes off; a window wider than its screen
+    // scrolls sideways in the window manager's hands and keeps the width its user gave it.
+    const QRect room = available.marginsRemoved(frame);
+    QRect fitted = client;
+    fitted.setHeight(std::max(minimum.height(), std::min(client.height(), room.height())));
+    fitted.moveTop(std::clamp(client.top(), room.top(), std::max(room.top(), room.bottom() + 1 - fitted.height())));
+    return fitted;
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_fittedIntoScreen) {
+        m_fittedIntoScreen = true;
+        // The frame is known once the window manager has placed the window: after this event.
+        QTimer::singleShot(0, this, &MainWindow::fitIntoScreen);
+    }
+}
+
+void MainWindow::fitIntoScreen()
+{
+    const QScreen* s = screen();
+    if (!s || isMaximized() || isFullScreen())
+        return;
+    const QRect client = geometry();
+    const QRect frame = frameGeometry();
+    const QMargins margins(client.left() - frame.left(), client.top() - frame.top(), frame.right() - client.right(),
+        frame.bottom() - client.bottom());
+    const QRect fitted = fittedGeometry(client, margins, s->availableGeometry(), minimumSizeHint());
+    if (fitted != client)
+        setGeometry(fitted);
 }
 
 void MainWindow::addPanel(QWidget* panel, const QString& title)

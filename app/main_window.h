@@ -29,6 +29,10 @@ class ScenarioHistory;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    // The client geometry that keeps a window with this frame (its margins around the client area) inside the
+    // available area's height: moved up, then shrunk, never below `minimum`.
+    static QRect fittedGeometry(
+        const QRect& client, const QMargins& frame, const QRect& available, const QSize& minimum);
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -65,6 +69,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -77,6 +82,9 @@ private:
     bool resolveUnsavedChanges();
     // 1400x900, or the screen's available area when it is smaller.
     QSize initialSize() const;
+    // Once shown, when its frame (a window manager's title bar and borders, known only then) takes it past the
+    // screen's available area: moved and shrunk to fit, so the status bar never lies below the screen's edge.
+    void fitIntoScreen();
     // Before a demo: Save, Discard or Cancel when the scenario has unsaved changes or files are loaded beside it.
     bool resolveWorkADemoReplaces(bool filesLoaded);
     void exportReportInteractively();
@@ -103,6 +111,7 @@ private:
     ScenarioHistory* m_history = nullptr;
     UnsavedChangesPrompt m_unsavedChangesPrompt;
     DemoPrompt m_demoPrompt;
+    bool m_fittedIntoScreen = false; // fitIntoScreen runs after the first show only: later sizes are the user's
 };
 
 } // namespace mfu::app

@@ -11,6 +11,7 @@
 #include "core/presets/gpu_match.h"
 #include "core/trace/analysis.h"
 #include "core/trace/attention_implementation.h"
+#include "core/trace/trace_facts.h"
 
 namespace mfu {
 
@@ -83,6 +84,15 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
         }
     if (all > 0)
         f.precision = eightBit >= 0.1 * all ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
+    const trace::TraceFacts recorded = trace::traceFacts(run);
+    if (recorded.tokensPerStep)
+        f.tokensPerStep = recorded.tokensPerStep;
+    if (recorded.tokens && recorded.tokens->seqLen > 0) {
+        f.seqLen = recorded.tokens->seqLen;
+        f.microBatch = recorded.tokens->microBatch;
+    }
+    if (recorded.execution)
+        f.compiled = recorded.execution->compiled;
     for (const auto& r : run.ranks)
         if (r.attention && !f.attentionRan) {
             f.attentionRan = std::string(trace::attentionImplementationLabel(r.attention->implementation));
@@ -135,6 +145,8 @@ std::string factLabel(Fact fact)
         return "precision";
     case Fact::AttentionKernel:
         return "attention kernel";
+    case Fact::Compiled:
+        return "eager or compiled";
     }
     return "fact";
 }
@@ -230,6 +242,9 @@ FactsCheck checkFacts(
             c.differences.push_back(
                 { Fact::AttentionKernel, attentionKernelLabel(*file.attentionKernel), attentionKernelLabel(resolved) });
     }
+    if (file.compiled && *file.compiled != s.flags.compiled)
+        c.differences.push_back(
+            { Fact::Compiled, trace::executionModeLabel(*file.compiled), trace::executionModeLabel(s.flags.compiled) });
     return c;
 }
 

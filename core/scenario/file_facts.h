@@ -29,6 +29,10 @@ struct FileFacts {
     // The cost model's kernel for the attention a trace ran (core/trace/attention_implementation.h), and what ran.
     std::optional<AttentionKernel> attentionKernel;
     std::optional<std::string> attentionRan; // "cuDNN SDPA", "FlashAttention 2", ...
+    // Eager or torch.compile, from a trace's kernels, and the sequences per GPU of a micro-step its embedding lookups
+    // were given (core/trace/trace_facts.h); the banner adopts the micro-batch with the tokens per step.
+    std::optional<bool> compiled;
+    std::optional<int64_t> microBatch;
     // What a log's own figures imply where it states nothing: the peak it divided by (TFLOPS / MFU; checkFacts names
     // the GPU whose dense peak that is), and the FLOP/token of its TFLOPS / tokens/s.
     std::optional<double> impliedPeakFlops;
@@ -36,7 +40,9 @@ struct FileFacts {
 };
 
 // A trace states its GPU (deviceProperties) and world size (distributedInfo, or the number of per-rank files when
-// there are several); one file without distributedInfo states no GPU count.
+// there are several); one file without distributedInfo states no GPU count. Its embedding lookups state the
+// sequence length and micro-batch, and for a single process the tokens per step; its kernels eager or compiled
+// (core/trace/trace_facts.h).
 FileFacts factsFromTrace(const trace::RunAnalysis& run);
 // A log states what its header or argument dump prints (core/logs/log_facts.cpp); its medians imply the peak it divided
 // by (TFLOPS / MFU) where it names no GPU, and a FLOP/token (TFLOPS / tokens/s, per GPU).
@@ -44,7 +50,7 @@ FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& su
 // What the log prints, nothing implied.
 FileFacts factsFromLog(const trace::LogFacts& facts);
 
-enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision, AttentionKernel };
+enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision, AttentionKernel, Compiled };
 std::string factLabel(Fact fact); // "GPU", "GPU count", ...
 // "FlashAttention 3", "cuDNN SDPA", ...: the attention kernels as the banner names them.
 std::string attentionKernelLabel(AttentionKernel kernel);

@@ -14,6 +14,7 @@
 #include "core/trace/kernel_rules.h"
 #include "core/trace/steps.h"
 #include "core/trace/timeline.h"
+#include "core/trace/trace_facts.h"
 #include "core/trace/trace_flops.h"
 
 namespace mfu::trace {
@@ -63,6 +64,7 @@ struct RankAnalysis {
     OpFlops opFlops; // FLOPs and bytes from the recorded shapes (trace_flops.h)
     CriticalPath criticalPath; // per analysed step (critical_path.h)
     std::optional<DetectedAttention> attention; // which attention implementation ran (attention_implementation.h)
+    std::optional<RecordedTokens> recordedTokens; // what its embedding lookups were given (trace_facts.h)
     std::vector<std::string> warnings;
 
     // The analysed steps' GPU windows added up: the time trace MFU divides by.

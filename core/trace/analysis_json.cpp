@@ -50,6 +50,7 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
         analysed.push_back(s.step.number);
     j["analysed_steps"] = analysed;
     addAttentionImplementationJson(j, r.attention);
+    addTraceFactsJson(j, r);
     const std::optional<HardwareSpec> gpu = traceHardware(r, gpus.hardware);
     nlohmann::json steps = nlohmann::json::array();
     for (size_t i = 0; i < r.steps.size(); ++i) {
@@ -113,6 +114,7 @@ nlohmann::json runToJson(
     j["ranks"] = ranks;
     j["gpu_count"] = run.gpuCount();
     j["mean_step_s"] = run.meanStepSeconds;
+    addRunTraceFactsJson(j, run);
     if (run.straggler)
         j["straggler"] = { { "rank", run.straggler->rank }, { "cause", run.straggler->cause },
             { "excess_s_per_step", run.straggler->excessSecondsPerStep } };

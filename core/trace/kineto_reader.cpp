@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/trace/json_scanner.h"
+#include "core/trace/trace_facts.h"
 #include "core/trace/trace_time.h"
 
 namespace mfu::trace {
@@ -82,11 +83,13 @@ struct Event {
     NameId opName = 0; // of a cpu_op, once its name is known
     OpKind opKind = OpKind::None;
     bool opKindKnown = false;
+    bool opEmbedding = false; // a forward embedding lookup (isEmbeddingLookup): its token ids' shape is kept
 };
 
 struct OperatorName {
     NameId id = 0;
     OpKind kind = OpKind::None;
+    bool embedding = false;
 };
 
 struct TransparentHash {
@@ -333,7 +336,7 @@ private:
         // so an event whose category is not known yet may still be an operator.
         const bool op = e.cat == EventCat::CpuOp || !e.catKnown;
         // Shapes are read for operators of a counted family, or when the name is not known yet (args first).
-        const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None);
+        const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None || e.opEmbedding);
         const bool concrete = op
             && (!e.opKindKnown || needsConcreteInputs(e.opKind) || isInductorKernel(m_timeline.names.name(e.opName)));
         m_in.beginObject();
@@ -374,6 +377,7 @@ private:
         e.pid = e.tid = e.device = e.stream = e.correlation = -1;
         e.opKind = OpKind::None;
         e.opKindKnown = false;
+        e.opEmbedding = false;
         m_args.clear();
         if (m_in.peek() != '{')
             m_in.fail("trace event must be an object");
@@ -504,7 +508,42 @@ private:
             m_timeline.recordsShapes = true;
         if (e.opKind != OpKind::None)
             op.work = problemOf(op.name);
+        if (e.opEmbedding && m_args.hasDims)
+            keepEmbeddingLookup(op);
         m_timeline.cpuOps.push_back(op);
+    }
+
+    // The token ids of an embedding lookup are its integer input ([batch, sequence] of int64): the weight and an
+    // Inductor kernel's other buffers are floating point.
+    void keepEmbeddingLookup(const CpuOp& op)
+    {
+        // No step feeds a model 2^40 tokens at once: a larger product is a corrupt shape, not a batch.
+        constexpr int64_t kMaxLookupTokens = int64_t { 1 } << 40;
+        for (size_t i = 0; i < m_args.inputs(); ++i) {
+            const ScalarType t = m_args.type(i);
+            const auto dims = m_args.shape(i);
+            if ((t != ScalarType::Int64 && t != ScalarType::Int32) || dims.empty())
+                continue;
+            EmbeddingLookup l;
+            l.startNs = op.startNs;
+            l.thread = op.thread;
+            l.tokens = 1;
+            l.rows = 1;
+            for (size_t d = 0; d < dims.size(); ++d) {
+                if (dims[d] <= 0 || l.tokens > kMaxLookupTokens / dims[d])
+                    return; // an unreadable, empty or impossible shape says nothing
+                l.tokens *= dims[d];
+                if (d + 1 < dims.size())
+                    l.rows *= dims[d];
+            }
+            l.columns = dims.back();
+            // aten::embedding(weight, indices, ...): a 2-D floating first input is the table, and its rows tell the
+            // token embedding (the vocabulary) from a position or token-type one.
+            if (const auto table = m_args.shape(0); i > 0 && table.size() == 2 && numberFormatOf(m_args.type(0)))
+                l.tableRows = table[0];
+            m_timeline.embeddingLookups.push_back(l);
+            return;
+        }
     }
 
     // An operator's name id and family, looked up once per distinct name.
@@ -512,10 +551,13 @@ private:
     {
         auto it = m_operators.find(name);
         if (it == m_operators.end())
-            it = m_operators.emplace(std::string(name), OperatorName { m_timeline.names.intern(name), opKindOf(name) })
+            it = m_operators
+                     .emplace(std::string(name),
+                         OperatorName { m_timeline.names.intern(name), opKindOf(name), isEmbeddingLookup(name) })
                      .first;
         e.opName = it->second.id;
         e.opKind = it->second.kind;
+        e.opEmbedding = it->second.embedding;
         e.opKindKnown = true;
     }
 

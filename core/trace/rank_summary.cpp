@@ -142,6 +142,7 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
                                               std::string(attentionImplementationKey(r.attention->implementation)) },
         { "share", r.attention->shareOfAttentionTime ? json(*r.attention->shareOfAttentionTime) : json(nullptr) } }
                                  : json(nullptr);
+    j["recorded_tokens"] = recordedTokensToJson(r.recordedTokens);
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
     j["step_selection"] = r.stepSelection;
@@ -212,6 +213,21 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         r.attention = DetectedAttention { *implementation, std::nullopt };
         if (!in.at(a, "share").is_null())
             r.attention->shareOfAttentionTime = in.get<double>(a, "share");
+    }
+    // Added within version 3: absent from the summaries made before.
+    if (j.contains("recorded_tokens") && !j["recorded_tokens"].is_null()) {
+        const json& t = j["recorded_tokens"];
+        RecordedTokens tokens;
+        tokens.perStep = in.get<double>(t, "per_step");
+        tokens.perMicroStep = in.get<int64_t>(t, "per_micro_step");
+        tokens.microSteps = in.get<int64_t>(t, "micro_steps");
+        tokens.seqLen = in.get<int64_t>(t, "seq_len");
+        tokens.microBatch = in.get<int64_t>(t, "micro_batch");
+        tokens.stepsCounted = in.get<int>(t, "steps_counted");
+        tokens.varies = in.get<bool>(t, "varies");
+        if (!(tokens.perStep > 0) || tokens.perMicroStep <= 0 || tokens.microSteps <= 0)
+            in.fail("recorded_tokens", "not a positive token count: not a summary this program wrote");
+        r.recordedTokens = tokens;
     }
     r.stepSource = stepSourceFromKey(in.get<std::string>(j, "step_source"), in);
     r.droppedLastStep = in.get<bool>(j, "dropped_last_step");

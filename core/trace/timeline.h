@@ -94,6 +94,17 @@ struct OpWorkRecord {
     NameId shapes = 0;
 };
 
+// A forward embedding lookup (aten::embedding, or an Inductor kernel that fuses one) and the shape of the token ids
+// it was given: the trace's own record of how many tokens a micro-step fed the model (core/trace/trace_facts.h).
+struct EmbeddingLookup {
+    int64_t startNs = 0;
+    int32_t thread = 0; // index into Timeline::threads
+    int64_t tokens = 0; // elements of the integer input: batch x sequence
+    int64_t rows = 0; // all dims but the last: the sequences ([8, 4096] -> 8)
+    int64_t columns = 0; // the last dim: tokens per sequence ([8, 4096] -> 4096)
+    int64_t tableRows = 0; // aten::embedding's weight [rows, width]: its vocabulary; 0 when not recorded as such
+};
+
 struct Timeline {
     std::string sourceFile;
     std::string format; // "kineto-json"
@@ -104,6 +115,7 @@ struct Timeline {
     std::vector<CpuOp> cpuOps; // sorted by startNs after reading, of two starting together the longer first
     std::vector<OpWorkRecord> opWork; // one per distinct problem, referenced by CpuOp::work
     std::vector<int64_t> threads; // the tid of each thread index
+    std::vector<EmbeddingLookup> embeddingLookups; // in reading order; only from operators with recorded shapes
     bool recordsShapes = false; // some cpu_op carries `Input Dims`
 
     // The index of a host thread id in `threads`, added when new (a file has a handful of threads).

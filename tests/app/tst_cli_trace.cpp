@@ -517,6 +517,17 @@ private slots:
         QVERIFY(!j["trace_mfu_lower_bound"].get<bool>());
         QVERIFY(j["mfu_check"]["agrees"].get<bool>());
         QCOMPARE(rank["op_flops"]["trace_mfu"].get<double>(), j["trace_mfu"].get<double>());
+        // What the trace itself records (core/trace/trace_facts.h): the fused embedding's [8, 4096] token ids once a
+        // step, and Inductor's kernels.
+        QCOMPARE(rank["tokens_per_step_recorded"].get<double>(), 32768.0);
+        QCOMPARE(rank["tokens_per_micro_step_recorded"].get<int64_t>(), int64_t(32768));
+        QCOMPARE(rank["micro_steps_recorded"].get<int64_t>(), int64_t(1));
+        QCOMPARE(rank["seq_len_recorded"].get<int64_t>(), int64_t(4096));
+        QCOMPARE(rank["micro_batch_recorded"].get<int64_t>(), int64_t(8));
+        QVERIFY(rank["compiled"].get<bool>());
+        QVERIFY(rank["compiled_share"].get<double>() > 0.9);
+        QCOMPARE(j["tokens_per_step_recorded"].get<double>(), 32768.0);
+        QVERIFY(j["compiled"].get<bool>());
 
         const Run text = runCli(args);
         QVERIFY2(text.exitCode == 0, text.err.constData());

@@ -26,6 +26,7 @@
 #include "core/scenario/scenario_facts.h"
 #include "widgets/charts/chart_data.h"
 #include "widgets/qt_text.h"
+#include "widgets/scenario/eliding_combo_box.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -91,7 +92,7 @@ void ScenarioEditor::buildUi()
         return label;
     };
 
-    m_modelCombo = new QComboBox;
+    m_modelCombo = new ElidingComboBox;
     shrinkable(m_modelCombo);
     m_modelCombo->setObjectName(QStringLiteral("model"));
     m_modelCombo->setAccessibleName(tr("Model"));
@@ -107,7 +108,7 @@ void ScenarioEditor::buildUi()
     m_modelReason = reasonLabel("modelReason");
     form->addRow(QString(), m_modelReason);
 
-    m_hardwareCombo = new QComboBox;
+    m_hardwareCombo = new ElidingComboBox;
     shrinkable(m_hardwareCombo);
     m_hardwareCombo->setObjectName(QStringLiteral("hardware"));
     m_hardwareCombo->setAccessibleName(tr("GPU"));

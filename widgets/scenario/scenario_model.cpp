@@ -199,8 +199,12 @@ void ScenarioModel::setCostInputs(const CostInputs& inputs)
 
 void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
     std::optional<int64_t> tokensPerStep, const ModelSpec* model, std::optional<TrainingPrecision> precision,
-    std::optional<AttentionKernel> attentionKernel)
+    std::optional<AttentionKernel> attentionKernel, std::optional<bool> compiled, std::optional<int64_t> microBatch)
 {
+    if (compiled)
+        m_scenario.flags.compiled = *compiled;
+    if (microBatch && *microBatch > 0)
+        m_scenario.workload.microBatch = *microBatch;
     if (model)
         m_scenario.model = *model;
     if (attentionKernel)

@@ -75,11 +75,13 @@ public:
     // What an opened trace or log states, adopted at once (one change, one undo step): its GPU (price as for
     // setHardware; a GPU without BF16 trains in FP16, so a BF16 run on it becomes FP16's 16-bit one), GPU count,
     // sequence length, tokens per step (the global batch) and, when given, a model (a log's implied size).
-    // `attentionKernel`: the kernel the trace's attention ran on, for the cost model (Predict) to model that one.
+    // `attentionKernel`: the kernel the trace's attention ran on, for the cost model (Predict) to model that one;
+    // `compiled`: whether it ran under torch.compile; `microBatch`: the sequences per GPU of its micro-steps.
     void adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
         std::optional<int64_t> tokensPerStep, const ModelSpec* model = nullptr,
         std::optional<TrainingPrecision> precision = std::nullopt,
-        std::optional<AttentionKernel> attentionKernel = std::nullopt);
+        std::optional<AttentionKernel> attentionKernel = std::nullopt, std::optional<bool> compiled = std::nullopt,
+        std::optional<int64_t> microBatch = std::nullopt);
 
     ScenarioModelState state() const;
     void restore(const ScenarioModelState& state);

@@ -1,10 +1,11 @@
 #include "widgets/trace/facts_banner.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -46,10 +47,13 @@ FactsBanner::FactsBanner(ScenarioModel* scenario, QWidget* parent)
     m_use->setToolTip(tr("Replace the scenario's GPU, GPU count, sequence length and tokens per step by what the file "
                          "states (one undo step)"));
     connect(m_use, &QPushButton::clicked, this, &FactsBanner::adopt);
-    auto* layout = new QHBoxLayout(this);
+    // The button under the sentences, not beside them: its text names everything it adopts (GPU, tokens, sequence,
+    // attention, eager or compiled) and beside the message it left the sentences 106 px at 1280x720.
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
-    layout->addWidget(m_message, 1);
-    layout->addWidget(m_use, 0, Qt::AlignVCenter);
+    layout->setSpacing(4);
+    layout->addWidget(m_message);
+    layout->addWidget(m_use, 0, Qt::AlignRight);
     connect(m_scenario, &ScenarioModel::changed, this, &FactsBanner::refresh);
     setVisible(false);
 }
@@ -128,11 +132,17 @@ void FactsBanner::refresh()
             parts << tr("sequence %1").arg(locale.toString(static_cast<qlonglong>(*m_facts->seqLen)));
         } else if (d.fact == Fact::TokensPerStep) {
             tokens = true;
-            parts << tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0));
+            parts << (m_facts->microBatch && m_facts->seqLen
+                    ? tr("%1 tokens per step (micro-batch %2)")
+                          .arg(locale.toString(*m_facts->tokensPerStep, 'f', 0))
+                          .arg(locale.toString(static_cast<qlonglong>(*m_facts->microBatch)))
+                    : tr("%1 tokens per step").arg(locale.toString(*m_facts->tokensPerStep, 'f', 0)));
         } else if (d.fact == Fact::Precision) {
             parts << tr("%1 precision").arg(q(d.inFile));
         } else if (d.fact == Fact::AttentionKernel) {
             parts << tr("%1 attention").arg(q(d.inFile));
+        } else if (d.fact == Fact::Compiled) {
+            parts << q(d.inFile);
         }
     }
     if (check.proposedModelParams)
@@ -144,6 +154,9 @@ void FactsBanner::refresh()
     m_use->setProperty("adoptsSeqLen", seq);
     m_use->setProperty("adoptsTokens", tokens);
     m_use->setProperty("adoptsModel", check.proposedModelParams.has_value());
+    m_use->setProperty("adoptsCompiled",
+        std::any_of(check.differences.begin(), check.differences.end(),
+            [](const FactDifference& d) { return d.fact == Fact::Compiled; }));
     setVisible(true);
 }
 
@@ -165,9 +178,13 @@ void FactsBanner::adopt()
         return std::any_of(check.differences.begin(), check.differences.end(),
             [fact](const FactDifference& d) { return d.fact == fact; });
     };
+    // The micro-batch the trace's lookups were given goes with its sequence and tokens, so the step keeps its
+    // micro-steps (8 x 4,096 in one micro-step is not 8 micro-steps of one sequence).
+    const bool batchShape = differs(Fact::TokensPerStep) || differs(Fact::SeqLen);
     m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens,
         model ? &*model : nullptr, differs(Fact::Precision) ? m_facts->precision : std::nullopt,
-        differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt);
+        differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt,
+        differs(Fact::Compiled) ? m_facts->compiled : std::nullopt, batchShape ? m_facts->microBatch : std::nullopt);
 }
 
 } // namespace mfu::widgets

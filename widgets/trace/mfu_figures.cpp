@@ -11,6 +11,7 @@
 #include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/scenario/shown_mfu.h"
+#include "core/trace/trace_facts.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/number_text.h"
@@ -28,6 +29,9 @@ MfuFigures::MfuFigures(ScenarioModel* scenario, QWidget* parent)
     , m_scenario(scenario)
 {
     auto* form = new QFormLayout(this);
+    // Each figure under its name, across the box's whole width: the figures are sentences, and beside their names
+    // they wrapped into a 148 px column whose height QFormLayout under-estimated, cutting each one's last line.
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
     m_measured = addFigure(form, tr("Measured MFU:"), "measuredMfu");
     m_trace = addFigure(form, tr("From the trace alone:"), "traceMfu");
     m_check = addFigure(form, tr("Trace vs model:"), "mfuCheck");
@@ -56,18 +60,40 @@ void MfuFigures::refresh()
 void MfuFigures::showPredicted(const Scenario& s)
 {
     // The cost model for the same scenario, whether or not a trace is open; a layout that does not fit in memory
-    // has no MFU to predict (the Predict panel says the same).
-    try {
-        const StepPrediction p = evaluate(s);
-        if (!p.fits)
-            m_predicted->setText(tr("none: the scenario's layout does not fit in memory (%1 per GPU of %2); the "
-                                    "Planner tab searches for layouts that fit")
-                                     .arg(gibText(p.memory.total()), gibText(p.memoryCapacityBytes)));
-        else
-            m_predicted->setText(tr("%1 (step %2)").arg(percentText(p.mfu), millisecondsText(p.stepTimeSeconds)));
-    } catch (const std::exception& e) {
-        m_predicted->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())));
+    // has no MFU to predict (the Predict panel says the same). Beside a trace it predicts the run as the trace ran
+    // it, eager or compiled (core/trace/trace_facts.h): a compiled prediction beside an eager trace compares two
+    // different programs. The scenario's own figure follows, named as such.
+    std::optional<bool> traceCompiled;
+    if (m_selection.run)
+        if (const auto mode = trace::executionModeOf(m_selection.run->analysis.ranks))
+            traceCompiled = mode->compiled;
+    const auto predicted = [this](const Scenario& scenario) -> QString {
+        try {
+            const StepPrediction p = evaluate(scenario);
+            if (!p.fits)
+                return tr("none: the scenario's layout does not fit in memory (%1 per GPU of %2); the Planner tab "
+                          "searches for layouts that fit")
+                    .arg(gibText(p.memory.total()), gibText(p.memoryCapacityBytes));
+            return tr("%1 (step %2)").arg(percentText(p.mfu), millisecondsText(p.stepTimeSeconds));
+        } catch (const std::exception& e) {
+            return tr("not available: %1").arg(QString::fromUtf8(e.what()));
+        }
+    };
+    if (!traceCompiled || *traceCompiled == s.flags.compiled) {
+        m_predicted->setText(predicted(s));
+        return;
     }
+    Scenario asRun = s;
+    asRun.flags.compiled = *traceCompiled;
+    const QString traceMode = predicted(asRun);
+    const QString scenarioMode = predicted(s);
+    if (traceMode == scenarioMode) { // refused for a reason the mode does not change (no model): said once
+        m_predicted->setText(scenarioMode);
+        return;
+    }
+    m_predicted->setText(tr("As the trace ran (%1): %2\nThe scenario (%3): %4")
+                             .arg(QString::fromStdString(trace::executionModeLabel(*traceCompiled)), traceMode,
+                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), scenarioMode));
 }
 
 void MfuFigures::showTraceMfu()

@@ -48,6 +48,9 @@ RankFigures::RankFigures(QWidget* parent)
     : QGroupBox(tr("Figures (selected rank, per analysed step)"), parent)
 {
     auto* form = new QFormLayout(this);
+    // Each figure under its name, across the box's whole width: the figures are sentences, and beside their names
+    // they wrapped into a 148 px column whose height QFormLayout under-estimated, cutting each one's last line.
+    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
     m_steps = addFigure(form, tr("Steps:"), "steps");
     m_stepTime = addFigure(form, tr("Step time:"), "stepTime");
     m_busy = addFigure(form, tr("GPU busy:"), "busy");

@@ -6,6 +6,8 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
+#include <algorithm>
+
 #include "core/number_format.h"
 #include "core/trace/roofline.h"
 #include "core/trace/trace_mfu.h"
@@ -21,6 +23,9 @@ QString tflops(double flopsPerSecond)
 {
     return QLocale().toString(flopsPerSecond / 1e12, 'f', flopsPerSecond < 1e13 ? 2 : 1) + QStringLiteral(" TFLOPS");
 }
+
+// The operator and shapes columns at most this wide, so the figures beside them stay on screen at 1280x720.
+constexpr int kLongTextColumnWidth = 220;
 
 } // namespace
 
@@ -73,8 +78,25 @@ void RooflinePage::show(const TraceSelection& selection)
             item->setEditable(false);
         m_marks->appendRow(row);
     }
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(8, QHeaderView::Stretch);
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(8, QHeaderView::Stretch);
+    // A compiled trace's operators are Inductor kernels named after all they fuse (150 characters and more), and
+    // their shapes list every buffer: sized to their contents they pushed the figures off the right edge. They get a
+    // bounded width the user can drag, elided in the middle, with the whole text in the tooltip.
+    // The shapes after the figures, moved on screen only: the model's columns keep their order.
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    for (const int column : { 0, 1 }) {
+        const int wanted = header->sectionSize(column);
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+        header->resizeSection(column, std::min(wanted, kLongTextColumnWidth));
+    }
+    if (header->visualIndex(1) == 1)
+        header->moveSection(1, 7);
+    for (int row = 0; row < m_marks->rowCount(); ++row)
+        for (const int column : { 0, 1, 8 })
+            if (QStandardItem* item = m_marks->item(row, column))
+                item->setToolTip(item->text());
     m_table->sortByColumn(4, Qt::DescendingOrder);
     // What each kind of kernel reached.
     QStringList reached;

@@ -163,16 +163,28 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     m_criticalPath = new CriticalPathPage;
     m_criticalPath->setObjectName(QStringLiteral("criticalPath"));
     m_views = new QTabWidget;
-    m_views->addTab(m_overview, tr("Breakdown"));
-    m_views->addTab(m_timelinePage, tr("Timeline"));
-    m_views->addTab(m_kernelsPage, tr("Top kernels"));
-    m_views->addTab(m_roofline, tr("Roofline"));
-    m_views->addTab(m_criticalPath, tr("Critical path"));
-    m_views->addTab(m_ranksPage, tr("Ranks"));
-    m_views->addTab(m_stragglers, tr("Stragglers"));
-    m_views->addTab(m_heatMap, tr("Busy by step"));
+    // Each view in a scroll area: a tab shorter than its charts' usable height (220 px each, two stacked in the
+    // training log's) scrolls, instead of raising the window's minimum height above a 720-line screen (706 px: with
+    // a title bar the status bar, where progress and Cancel show, fell below the screen's edge).
+    const auto addView = [this](QWidget* page, const QString& title) {
+        auto* scroll = new QScrollArea;
+        scroll->setObjectName(page->objectName().isEmpty() ? QString() : page->objectName() + QStringLiteral("Scroll"));
+        scroll->setWidget(page);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setAccessibleName(tr("%1 view").arg(title));
+        m_views->addTab(scroll, title);
+    };
+    addView(m_overview, tr("Breakdown"));
+    addView(m_timelinePage, tr("Timeline"));
+    addView(m_kernelsPage, tr("Top kernels"));
+    addView(m_roofline, tr("Roofline"));
+    addView(m_criticalPath, tr("Critical path"));
+    addView(m_ranksPage, tr("Ranks"));
+    addView(m_stragglers, tr("Stragglers"));
+    addView(m_heatMap, tr("Busy by step"));
     m_logView = new TrainingLogView(m_scenario);
-    m_views->addTab(m_logView, tr("Training log"));
+    addView(m_logView, tr("Training log"));
     connect(m_views, &QTabWidget::currentChanged, this, [this] { showFactsOfCurrentView(); });
     connect(m_logView, &TrainingLogView::openRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
@@ -373,7 +385,7 @@ bool TracePanel::openTrainingLog(const QString& path)
         [this, path, shown](std::shared_ptr<const trace::TrainingLog>& log) {
             m_logView->setLog(*log, path);
             m_logFacts = factsFromLog(log->facts, trace::summarizeLog(*log));
-            m_views->setCurrentWidget(m_logView);
+            m_views->setCurrentWidget(viewTab(m_logView));
             showFactsOfCurrentView();
             emit statusMessage(tr("Opened the training log %1.").arg(shown));
             emit trainingLogOpened(path);
@@ -381,9 +393,15 @@ bool TracePanel::openTrainingLog(const QString& path)
     return true;
 }
 
+QWidget* TracePanel::viewTab(QWidget* view) const
+{
+    // The scroll area around the view (its viewport's parent), the widget m_views holds.
+    return view->parentWidget() ? view->parentWidget()->parentWidget() : view;
+}
+
 void TracePanel::showFactsOfCurrentView()
 {
-    const bool onLog = m_views->currentWidget() == m_logView;
+    const bool onLog = m_views->currentWidget() == viewTab(m_logView);
     if (m_logFacts && (onLog || !m_traceFacts))
         m_banner->setFacts(*m_logFacts, tr("the log"));
     else if (m_traceFacts)
@@ -486,7 +504,7 @@ TimelineView* TracePanel::timeline() const
 }
 QWidget* TracePanel::timelineTab() const
 {
-    return m_timelinePage;
+    return viewTab(m_timelinePage);
 }
 QComboBox* TracePanel::timelineRanks() const
 {

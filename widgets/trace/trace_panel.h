@@ -120,6 +120,8 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     QTabWidget* views() const { return m_views; }
     TrainingLogView* trainingLogView() const { return m_logView; }
+    // The tab of views() that shows a view (each view sits in its own scroll area).
+    QWidget* viewTab(QWidget* view) const;
     // The hardware presets a trace's or log's GPU name is matched against (their "match" patterns); also given to
     // the training log view, to spot another GPU's peak.
     void setKnownHardware(std::vector<HardwareSpec> hardware);

@@ -4,8 +4,10 @@
 // than its lines, an empty field narrower than its hint, two sibling controls on top of each other, a table column
 // narrower than its header - and each chart's title fits its width and its legend leaves the plot room. Panels
 // scroll or reflow instead. The Trace panel is checked with a real trace and a training log loaded, and the
-// Calculator with a model whose measured MFU is impossible (the longest text it shows). MFU_SCREENSHOT_DIR=folder
-// saves each panel at each size to look at.
+// Calculator with a model whose measured MFU is impossible (the longest text it shows). Every chart keeps a usable
+// height (the page scrolls instead of squashing it), the window is no taller than the screen it was given and its
+// status bar (the sweep's progress and Cancel) lies inside it. MFU_SCREENSHOT_DIR=folder saves each panel at each
+// size to look at.
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,8 +22,10 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTextDocument>
 #include <QtTest>
@@ -42,6 +46,13 @@ using mfu::widgets::ChartView;
 namespace {
 
 constexpr int kBackgroundTimeoutMs = 120'000;
+// Below this a chart's plot is a strip: its title, axes and legend leave the bars a few pixels (at 1280x720 the
+// trace charts were squashed to about 40 px).
+constexpr int kMinChartHeight = 200;
+// A title bar and a desktop panel: what a window manager takes from a screen's height besides the window.
+constexpr int kFrameAllowance = 60;
+// The roofline table's figures (calls to "Of its roof"): on screen beside a compiled trace's long operator names.
+constexpr int kRooflineLastFigureColumn = 7;
 
 // The widget and every ancestor up to the window are shown (a hidden tab's page is not checked).
 bool shown(const QWidget* w)
@@ -141,7 +152,14 @@ QStringList overlaps(const QWidget* parent)
 QStringList chartProblems(const ChartView* chart)
 {
     QStringList out;
-    if (!shown(chart) || chart->data().title.isEmpty())
+    if (!shown(chart))
+        return out;
+    if (chart->height() < kMinChartHeight)
+        out << QStringLiteral("%1: chart only %2 px high (at least %3)")
+                   .arg(describe(chart))
+                   .arg(chart->height())
+                   .arg(kMinChartHeight);
+    if (chart->data().title.isEmpty())
         return out;
     QCustomPlot* plot = chart->plot();
     plot->replot(QCustomPlot::rpImmediateRefresh); // lay the plot out at its current size
@@ -203,8 +221,46 @@ QStringList problemsUnder(QWidget* root)
         out << overlaps(w);
         if (auto* chart = qobject_cast<ChartView*>(w))
             out << chartProblems(chart);
+        if (auto* table = qobject_cast<QTableView*>(w); table && table->objectName() == QLatin1String("rooflineTable")
+            && table->model() && table->model()->columnCount() > kRooflineLastFigureColumn) {
+            const QHeaderView* header = table->horizontalHeader();
+            const int end
+                = header->sectionPosition(kRooflineLastFigureColumn) + header->sectionSize(kRooflineLastFigureColumn);
+            if (end > table->viewport()->width())
+                out << QStringLiteral("%1: its figures end at %2 px, beyond the %3 px it shows")
+                           .arg(describe(table))
+                           .arg(end)
+                           .arg(table->viewport()->width());
+        }
     }
     out.removeDuplicates();
+    return out;
+}
+
+// The window at most the size it was given (a minimum size above it pushes the bottom rows off the screen), and
+// its status bar, where a sweep's progress and Cancel show, inside it.
+QStringList windowProblems(MainWindow& w)
+{
+    QStringList out;
+    const QSize given = w.property("givenSize").toSize();
+    // Its minimum leaves room for a window manager's title bar and a desktop panel: a minimum of 706 px on a
+    // 720-line screen put the status bar below the screen's edge.
+    if (w.minimumSizeHint().height() > given.height() - kFrameAllowance)
+        out << QStringLiteral("window's minimum height %1 leaves less than %2 px of the %3 for the frame")
+                   .arg(w.minimumSizeHint().height())
+                   .arg(kFrameAllowance)
+                   .arg(given.height());
+    const QStatusBar* bar = w.statusBar();
+    const QRect inWindow(bar->mapTo(&w, QPoint(0, 0)), bar->size());
+    if (!bar->isVisible() || bar->height() < bar->sizeHint().height() || !w.rect().contains(inWindow)
+        || inWindow.bottom() >= given.height())
+        out << QStringLiteral("status bar at %1,%2 %3x%4 is not inside the %5x%6 window")
+                   .arg(inWindow.x())
+                   .arg(inWindow.y())
+                   .arg(inWindow.width())
+                   .arg(inWindow.height())
+                   .arg(w.width())
+                   .arg(w.height());
     return out;
 }
 
@@ -253,6 +309,8 @@ private:
                     const QString where = QStringLiteral("%1 %2%3").arg(
                         tag, panels->tabText(i), tabs ? QStringLiteral(" > ") + tabs->tabText(page) : QString());
                     for (const QString& p : problemsUnder(panel))
+                        problems << where + QStringLiteral(": ") + p;
+                    for (const QString& p : windowProblems(w))
                         problems << where + QStringLiteral(": ") + p;
                     for (const QString& p : problemsUnder(w.findChild<QDockWidget*>()->widget()))
                         problems << where + QStringLiteral(" (scenario dock): ") + p;
@@ -312,10 +370,29 @@ private slots:
                   "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n");
         log.close();
         // Real files when present (../shared); the checks run without them on the log alone.
-        m_trace = QStringLiteral(MFU_SHARED_TRACES_DIR "/hta__nccl_parser_config__nccl_data.json.gz");
+        // PyTorch 2.11's H200 trace: the banner's longest offer (GPU, tokens, sequence, attention) and every tab.
+        m_trace
+            = QStringLiteral(MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
         m_qwen = QStringLiteral(MFU_SHARED_TRACES_DIR "/../models/Qwen--Qwen3.5-27B.config.json");
     }
     void cleanupTestCase() { QSettings().clear(); }
+
+    // A window manager's title bar took a 1280x720 window's bottom 30 px, the status bar with them, off a 720-line
+    // screen: once shown, the window moves and shrinks into the available area (the frame known only then).
+    void windowFitsItsFrameIntoTheScreen()
+    {
+        const QRect screen(0, 0, 1280, 720);
+        const QMargins titleBar(1, 30, 1, 1);
+        const QRect fitted = MainWindow::fittedGeometry(QRect(0, 0, 1280, 720), titleBar, screen, QSize(882, 575));
+        QCOMPARE(fitted, QRect(0, 30, 1280, 689));
+        QCOMPARE(fitted.marginsAdded(titleBar).bottom(), screen.bottom());
+        // A window already inside stays as it is; one below the minimum is not shrunk further.
+        QCOMPARE(MainWindow::fittedGeometry(QRect(100, 100, 900, 500), titleBar, screen, QSize(800, 400)),
+            QRect(100, 100, 900, 500));
+        QCOMPARE(
+            MainWindow::fittedGeometry(QRect(0, 0, 1280, 720), titleBar, QRect(0, 0, 800, 500), QSize(882, 575)).size(),
+            QSize(1280, 575));
+    }
 
     void nothingClipped_data()
     {
@@ -335,8 +412,13 @@ private slots:
             QApplication::setPalette(mfu::test::darkPalette());
         MainWindow w;
         w.resize(size);
+        w.setProperty("givenSize", size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Once shown the window fits itself into the screen (fitIntoScreen), and the offscreen screen is 800x800:
+        // the size under test is given again, as a user on a screen of that size would.
+        QCoreApplication::processEvents();
+        w.resize(size);
         // The longest texts the panels show: a trace and a training log loaded, and (when present) an imported
         // Qwen3.5 with a measured throughput no GPU can reach, so the Calculator says why its MFU is impossible.
         QStringList files { m_log };
@@ -353,6 +435,8 @@ private slots:
         const QStringList problems = checkEveryPanel(w, QStringLiteral("%1x%2").arg(size.width()).arg(size.height()));
         if (dark)
             QApplication::setPalette(light);
+        for (const QString& p : problems)
+            qWarning("%s", qPrintable(p)); // each one whole: the failure message below is cut short
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 };

@@ -2,6 +2,7 @@
 // each valid edit then reaches the ScenarioModel; an invalid one is explained next to its field and leaves the model
 // unchanged. Units ("32k", "2k") are taken, spin boxes keep every typed character, values beyond the physically
 // possible are refused, and switching "Measured as" converts the measurement.
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -12,6 +13,7 @@
 #include <QtTest>
 
 #include "app/preset_store.h"
+#include "widgets/scenario/eliding_combo_box.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -42,6 +44,28 @@ private:
     }
 
 private slots:
+    // In a narrow dock the GPU's name keeps its end ("... 32GB" tells it from "... 16GB"): elided in the middle, the
+    // whole name its tooltip, and the list opens wide enough for every name.
+    void longGpuNamesKeepTheirEnd()
+    {
+        Fixture f;
+        auto* gpu = f.field<mfu::widgets::ElidingComboBox>("hardware");
+        QVERIFY(gpu);
+        f.editor.resize(300, 600);
+        f.editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.editor));
+        const int v100 = gpu->findText(QStringLiteral("NVIDIA Tesla V100 SXM2 32GB"));
+        QVERIFY(v100 >= 0);
+        gpu->setCurrentIndex(v100);
+        gpu->resize(150, gpu->height()); // as narrow as a 1280x720 dock makes it, and narrower
+        const QString shown = gpu->displayedText();
+        QVERIFY2(shown.endsWith(QStringLiteral("32GB")) && shown != gpu->currentText(), qPrintable(shown));
+        QCOMPARE(gpu->toolTip(), QStringLiteral("NVIDIA Tesla V100 SXM2 32GB"));
+        gpu->showPopup();
+        QVERIFY(gpu->view()->width() >= gpu->view()->sizeHintForColumn(0));
+        gpu->hidePopup();
+    }
+
     void parsesGroupedNumbers_data()
     {
         QTest::addColumn<QString>("text");

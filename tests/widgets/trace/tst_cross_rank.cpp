@@ -367,8 +367,8 @@ private slots:
             return;
         for (const QSize size : { QSize(1280, 720), QSize(1920, 1080) }) {
             w.resize(size);
-            for (QWidget* tab : { panel->timelineTab(), static_cast<QWidget*>(panel->stragglers()),
-                     static_cast<QWidget*>(panel->busyHeatMap()) }) {
+            for (QWidget* tab :
+                { panel->timelineTab(), panel->viewTab(panel->stragglers()), panel->viewTab(panel->busyHeatMap()) }) {
                 panel->views()->setCurrentWidget(tab);
                 QTest::qWait(150);
                 for (auto* plot : panel->findChildren<QCustomPlot*>())

@@ -84,9 +84,17 @@ private slots:
         const QString message = banner->message()->text();
         QVERIFY2(message.contains(QStringLiteral("NVIDIA H100 80GB HBM3")) && message.contains(QStringLiteral("B200")),
             qPrintable(message));
-        // Its attention ran on FlashAttention 2 (pytorch_flash::flash_fwd_kernel), not what `auto` means here.
+        // Its attention ran on FlashAttention 2 (pytorch_flash::flash_fwd_kernel), not what `auto` means here; its
+        // one aten::embedding took [16, 559] token ids; PyTorch's own kernels ran (eager, the scenario is compiled).
         QCOMPARE(banner->useButton()->text(),
-            QStringLiteral("Use NVIDIA H100 SXM5 80GB, FlashAttention 2 attention from the trace"));
+            QStringLiteral("Use NVIDIA H100 SXM5 80GB, 8,944 tokens per step (micro-batch 16), sequence 559, "
+                           "FlashAttention 2 attention, eager from the trace"));
+        QVERIFY2(message.contains(QStringLiteral("eager or compiled: <b>eager</b>")), qPrintable(message));
+        // Beside an eager trace the prediction is the eager one, and the scenario's compiled one is named as such.
+        const QString predicted = label(*panel, "predictedMfu");
+        QVERIFY2(predicted.startsWith(QStringLiteral("As the trace ran (eager): "))
+                && predicted.contains(QStringLiteral("\nThe scenario (compiled (torch.compile)): ")),
+            qPrintable(predicted));
         const QString measured = label(*panel, "measuredMfu");
         QVERIFY2(measured.startsWith(QStringLiteral("not shown")), qPrintable(measured));
         QVERIFY2(!measured.contains(kPercentFigure), qPrintable(measured));
@@ -96,7 +104,14 @@ private slots:
         banner->useButton()->click();
         QCOMPARE(w.scenarioModel()->scenario().cluster.hardware.id, std::string("h100-sxm"));
         QCOMPARE(w.scenarioModel()->scenario().flags.attentionKernel, AttentionKernel::FlashAttention2);
+        QCOMPARE(w.scenarioModel()->scenario().flags.compiled, false);
+        QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, int64_t(559));
+        QCOMPARE(w.scenarioModel()->scenario().workload.microBatch, int64_t(16));
+        QCOMPARE(w.scenarioModel()->tokensPerStep(), int64_t(8944));
         QCOMPARE(w.undoStack()->count(), before + 1);
+        // The scenario now runs eager as the trace did: one prediction, no second figure.
+        QVERIFY2(!label(*panel, "predictedMfu").contains(QStringLiteral("as the trace ran")),
+            qPrintable(label(*panel, "predictedMfu")));
         QVERIFY(banner->isHidden());
         QVERIFY2(!label(*panel, "measuredMfu").startsWith(QStringLiteral("not shown: the file ran on")),
             qPrintable(label(*panel, "measuredMfu")));

@@ -132,7 +132,7 @@ private slots:
         view->setKnownHardware(test::shippedPresets().hardware());
         QVERIFY(panel.openTrainingLog(m_log));
         QTRY_VERIFY(view->hasLog()); // read on a worker thread
-        QCOMPARE(panel.views()->currentWidget(), view);
+        QCOMPARE(panel.views()->currentWidget(), panel.viewTab(view));
         QVERIFY(panel.errorText().isEmpty());
 
         const ChartData& time = view->throughputChart()->data();
@@ -216,14 +216,14 @@ private slots:
         QTRY_VERIFY(panel.run() != nullptr);
         QTRY_VERIFY(!panel.isImporting());
         // The trace arrived last, but the Training log tab is on screen: the log's facts.
-        QCOMPARE(panel.views()->currentWidget(), panel.trainingLogView());
+        QCOMPARE(panel.views()->currentWidget(), panel.viewTab(panel.trainingLogView()));
         QVERIFY2(banner->text().contains(QStringLiteral("the log")), qPrintable(banner->text()));
         QVERIFY2(banner->text().contains(QStringLiteral("model size")), qPrintable(banner->text()));
         QVERIFY2(banner->text().contains(QStringLiteral("1.29")), qPrintable(banner->text()));
         panel.views()->setCurrentIndex(0); // Breakdown
         QVERIFY2(banner->text().contains(QStringLiteral("the trace")), qPrintable(banner->text()));
         QVERIFY2(banner->text().contains(QStringLiteral("H100")), qPrintable(banner->text()));
-        panel.views()->setCurrentWidget(panel.trainingLogView());
+        panel.views()->setCurrentWidget(panel.viewTab(panel.trainingLogView()));
         QVERIFY2(banner->text().contains(QStringLiteral("the log")), qPrintable(banner->text()));
         panel.closeAll();
         QVERIFY(panel.factsBanner()->isHidden());
@@ -315,7 +315,7 @@ private slots:
         QVERIFY(!w.recentFiles().contains(QFileInfo(m_log).absoluteFilePath())); // still being read
         QCOMPARE(w.panels()->currentWidget(), panel);
         QTRY_VERIFY(panel->trainingLogView()->hasLog());
-        QCOMPARE(panel->views()->currentWidget(), panel->trainingLogView());
+        QCOMPARE(panel->views()->currentWidget(), panel->viewTab(panel->trainingLogView()));
         QTRY_COMPARE(w.recentFiles().value(0), QFileInfo(m_log).absoluteFilePath());
         QVERIFY(!w.recentFiles().contains(big));
         const QString folder = qEnvironmentVariable("MFU_SCREENSHOT_DIR");

@@ -1,0 +1,241 @@
+// What a trace states beyond its GPU (core/trace/trace_facts.h): tokens per step from the token ids its embedding
+// lookups were given (gradient accumulation, position tables and recomputation in backward told apart), eager or
+// compiled from its kernels, and the facts the banner compares with the scenario (core/scenario/file_facts.h); on
+// small traces written here and on PyTorch 2.11's compiled H200 trace in ../shared/traces.
+#include <QDir>
+#include <QtTest>
+
+#include "core/scenario/file_facts.h"
+#include "core/trace/analysis.h"
+#include "core/trace/builtin_kernel_rules.h"
+#include "core/trace/trace_facts.h"
+#include "core/trace/trace_loader.h"
+#include "model_fixtures.h"
+#include "trace_test_support.h"
+
+using namespace mfu;
+using namespace mfu::trace;
+using trace_test::annotation;
+using trace_test::kernel;
+
+namespace {
+
+std::string op(const std::string& name, const std::string& ts, const std::string& dur, const std::string& dims,
+    const std::string& types, int tid = 1)
+{
+    return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name
+        + "\", \"pid\": 1, \"tid\": " + std::to_string(tid) + ", \"ts\": " + ts + ", \"dur\": " + dur
+        + ", \"args\": {\"Input Dims\": " + dims + ", \"Input type\": " + types + "}}";
+}
+
+// aten::embedding(weight [vocab, 4096], ids [rows, columns]).
+std::string embedding(const std::string& ts, int64_t vocab, const std::string& ids, int tid = 1)
+{
+    return op("aten::embedding", ts, "5", "[[" + std::to_string(vocab) + ", 4096], " + ids + ", [], [], []]",
+        R"(["c10::BFloat16", "long int", "Scalar", "Scalar", "Scalar"])", tid);
+}
+
+RunAnalysis analyse(const std::vector<std::string>& events)
+{
+    std::vector<Timeline> t;
+    t.push_back(trace_test::read(trace_test::traceOf(events)));
+    return analyzeRun(t, builtInKernelRules());
+}
+
+// Two steps of an eager run with gradient accumulation 2: each micro-step looks up [2, 8192] ids in the 128k
+// vocabulary and [1, 8192] positions in an 8k table; the backward of step 1 recomputes one lookup (activation
+// checkpointing). Kernels are PyTorch's own elementwise ones.
+std::vector<std::string> eagerSteps()
+{
+    const std::string vectorized = "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>";
+    std::vector<std::string> e;
+    for (int s = 0; s < 2; ++s) {
+        const int base = 1000 + s * 1000;
+        e.push_back(annotation("ProfilerStep#" + std::to_string(s + 1), std::to_string(base), "1000", false));
+        for (int micro = 0; micro < 2; ++micro) {
+            const int at = base + 10 + micro * 400;
+            e.push_back(embedding(std::to_string(at), 128256, "[2, 8192]"));
+            e.push_back(embedding(std::to_string(at + 6), 8192, "[1, 8192]"));
+            e.push_back(trace_test::launch(100 * s + micro, std::to_string(at + 20)));
+            e.push_back(kernel(vectorized, std::to_string(at + 30), "100", 7, 100 * s + micro));
+        }
+        // The backward (on autograd's thread) recomputes a checkpointed forward: not a micro-step.
+        e.push_back(op("autograd::engine::evaluate_function: CheckpointFunctionBackward", std::to_string(base + 850),
+            "100", "[]", "[]", 2));
+        e.push_back(embedding(std::to_string(base + 860), 128256, "[2, 8192]", 2));
+    }
+    return e;
+}
+
+std::string realTrace(const char* name)
+{
+    return std::string(MFU_SHARED_TRACES_DIR) + "/" + name;
+}
+
+} // namespace
+
+class TestTraceFacts : public QObject {
+    Q_OBJECT
+
+private slots:
+    void embeddingLookups()
+    {
+        QVERIFY(isEmbeddingLookup("aten::embedding"));
+        QVERIFY(isEmbeddingLookup("triton_per_fused__fused_rms_norm__to_copy_embedding_0"));
+        QVERIFY(!isEmbeddingLookup("triton_poi_fused_embedding_dense_backward_17"));
+        QVERIFY(!isEmbeddingLookup("aten::embedding_backward"));
+        QVERIFY(!isEmbeddingLookup("aten::index_select"));
+    }
+
+    void eagerGradientAccumulation()
+    {
+        const RunAnalysis run = analyse(eagerSteps());
+        QCOMPARE(run.ranks.size(), size_t(1));
+        const auto& t = run.ranks[0].recordedTokens;
+        QVERIFY(t);
+        // 2 micro-steps of 2 x 8,192: the position lookups and the recomputed one are not counted.
+        QCOMPARE(t->perStep, 32768.0);
+        QCOMPARE(t->perMicroStep, int64_t(16384));
+        QCOMPARE(t->microSteps, int64_t(2));
+        QCOMPARE(t->seqLen, int64_t(8192));
+        QCOMPARE(t->microBatch, int64_t(2));
+        QCOMPARE(t->stepsCounted, 2);
+        QVERIFY(!t->varies);
+        const auto mode = executionModeOf(run.ranks);
+        QVERIFY(mode);
+        QVERIFY(!mode->compiled);
+        QCOMPARE(mode->inductorShare, 0.0);
+
+        // One process: the whole step's tokens; the banner offers them with the sequence and micro-batch.
+        const TraceFacts facts = traceFacts(run);
+        QCOMPARE(facts.tokensPerStep.value_or(0), 32768.0);
+        const FileFacts file = factsFromTrace(run);
+        QCOMPARE(file.tokensPerStep.value_or(0), 32768.0);
+        QCOMPARE(file.seqLen.value_or(0), int64_t(8192));
+        QCOMPARE(file.microBatch.value_or(0), int64_t(2));
+        QCOMPARE(file.compiled, std::optional<bool>(false));
+
+        // A compiled scenario of 8,192 tokens: the tokens per step and eager-or-compiled differ, the sequence not.
+        Scenario s;
+        s.model = mfu::test::llama31_8b();
+        s.workload.seqLen = 8192;
+        s.flags.compiled = true;
+        const FactsCheck c = checkFacts(file, s, 8192, {});
+        QCOMPARE(c.differences.size(), size_t(2));
+        QCOMPARE(c.differences[0].fact, Fact::TokensPerStep);
+        QCOMPARE(c.differences[0].inFile, std::string("32,768"));
+        QCOMPARE(c.differences[1].fact, Fact::Compiled);
+        QCOMPARE(c.differences[1].inFile, std::string("eager"));
+        QCOMPARE(c.differences[1].inScenario, std::string("compiled (torch.compile)"));
+        s.flags.compiled = false;
+        QVERIFY(checkFacts(file, s, 32768, {}).empty());
+    }
+
+    void aRankOfALargerJobStatesNoGlobalBatch()
+    {
+        std::vector<std::string> e = eagerSteps();
+        std::vector<Timeline> t;
+        t.push_back(trace_test::read(trace_test::traceOf(e, R"("distributedInfo": {"rank": 3, "world_size": 8})")));
+        const RunAnalysis run = analyzeRun(t, builtInKernelRules());
+        QVERIFY(run.ranks[0].recordedTokens);
+        QCOMPARE(run.ranks[0].recordedTokens->perStep, 32768.0); // what this rank embedded
+        QVERIFY(!traceFacts(run).tokensPerStep); // its data-parallel group's share: the global batch is not recorded
+        QVERIFY(!factsFromTrace(run).tokensPerStep);
+    }
+
+    void compiledFromInductorKernels()
+    {
+        // torch.compile's kernels and its fused embedding operator with the ids among its buffers.
+        std::vector<std::string> e;
+        e.push_back(annotation("ProfilerStep#1", "1000", "1000", false));
+        e.push_back(op("triton_per_fused__fused_rms_norm__to_copy_embedding_0", "1010", "5",
+            "[[8, 4096, 1], [8, 4096], [151936, 1024], [1024], [8, 4096, 1024], [], []]",
+            R"(["float", "long int", "float", "float", "c10::BFloat16", "Scalar", "Scalar"])"));
+        e.push_back(trace_test::launch(1, "1020"));
+        e.push_back(kernel("triton_poi_fused__to_copy_add_mul_silu_3", "1030", "300", 7, 1));
+        e.push_back(trace_test::launch(2, "1040"));
+        e.push_back(kernel("triton_per_fused__fused_rms_norm_1", "1400", "100", 7, 2));
+        // An eager optimizer beside the compiled model keeps it compiled.
+        e.push_back(trace_test::launch(3, "1050"));
+        e.push_back(kernel(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", "1600", "100", 7, 3));
+        // The embedding's gradient is not a lookup.
+        e.push_back(op("triton_poi_fused_embedding_dense_backward_17", "1700", "5", "[[151936, 1024], []]",
+            R"(["float", "Scalar"])"));
+        const RunAnalysis run = analyse(e);
+        const auto mode = executionModeOf(run.ranks);
+        QVERIFY(mode);
+        QVERIFY(mode->compiled);
+        QCOMPARE(mode->inductorShare, 0.8);
+        QCOMPARE(mode->inductorKernelCalls, int64_t(2));
+        const auto& t = run.ranks[0].recordedTokens;
+        QVERIFY(t);
+        QCOMPARE(t->perStep, 32768.0);
+        QCOMPARE(t->seqLen, int64_t(4096));
+        QCOMPARE(t->microBatch, int64_t(8));
+        QCOMPARE(t->microSteps, int64_t(1));
+
+        // Mostly eager: 400 of 1,000 us of elementwise time in Inductor's kernels.
+        e.push_back(trace_test::launch(4, "1060"));
+        e.push_back(kernel(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>>", "1800", "500", 7, 4));
+        const auto mostlyEager = executionModeOf(analyse(e).ranks);
+        QCOMPARE(mostlyEager->inductorShare, 0.4);
+        QVERIFY(!mostlyEager->compiled);
+    }
+
+    void withoutShapesNothingIsStated()
+    {
+        // record_shapes off: the lookup has no dims, and no tokens are claimed.
+        std::vector<std::string> e;
+        e.push_back(annotation("ProfilerStep#1", "1000", "1000", false));
+        e.push_back("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::embedding\", \"pid\": 1, \"tid\": 1, "
+                    "\"ts\": 1010, \"dur\": 5, \"args\": {}}");
+        const RunAnalysis run = analyse(e);
+        QVERIFY(!run.ranks[0].recordedTokens);
+        QVERIFY(!executionModeOf(run.ranks)); // no elementwise kernel: nothing to tell eager from compiled
+        QVERIFY(!factsFromTrace(run).compiled);
+    }
+
+    void realCompiledTrace()
+    {
+        if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        // The README beside it: torch.compile, sequence 4,096, micro-batch 8 = 32,768 tokens per step, cuDNN SDPA.
+        std::vector<Timeline> t;
+        t.push_back(loadTrace(realTrace("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz")));
+        const RunAnalysis run = analyzeRun(t, builtInKernelRules());
+        const auto& tokens = run.ranks[0].recordedTokens;
+        QVERIFY(tokens);
+        QCOMPARE(tokens->perStep, 32768.0);
+        QCOMPARE(tokens->seqLen, int64_t(4096));
+        QCOMPARE(tokens->microBatch, int64_t(8));
+        QCOMPARE(tokens->microSteps, int64_t(1));
+        QCOMPARE(tokens->stepsCounted, 3);
+        const auto mode = executionModeOf(run.ranks);
+        QVERIFY(mode && mode->compiled);
+        QVERIFY2(mode->inductorShare > 0.9, qPrintable(QString::number(mode->inductorShare)));
+        // cuDNN's attention-backward helpers (dO.O, dQ conversion) are attention, not "other".
+        int helpers = 0;
+        for (const KernelStat& k : run.ranks[0].kernels)
+            if (k.name.find("cudnn::fusion::") != std::string::npos) {
+                ++helpers;
+                QCOMPARE(k.category, KernelCategory::AttentionBwd);
+            }
+        QCOMPARE(helpers, 2);
+        const FileFacts file = factsFromTrace(run);
+        QCOMPARE(file.tokensPerStep.value_or(0), 32768.0);
+        QCOMPARE(file.compiled, std::optional<bool>(true));
+        QCOMPARE(file.attentionKernel, std::optional<AttentionKernel>(AttentionKernel::Cudnn));
+        // The eager inference trace of TraceLens: one [16, 559] lookup, PyTorch's own kernels.
+        std::vector<Timeline> inference;
+        inference.push_back(loadTrace(realTrace("tracelens__h100__qwen1.5-0.5b-chat.json.gz")));
+        const RunAnalysis eager = analyzeRun(inference, builtInKernelRules());
+        QVERIFY(eager.ranks[0].recordedTokens);
+        QCOMPARE(eager.ranks[0].recordedTokens->perStep, 16.0 * 559);
+        QVERIFY(!executionModeOf(eager.ranks)->compiled);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraceFacts)
+#include "tst_trace_facts.moc"
