@@ -33,6 +33,8 @@ inline constexpr int kGroupStep = 1;
 
 struct RunFacts {
     double densePeak = 0;
+    // The precision of that peak as the messages name it: "BF16", or "FP16" on a GPU without BF16 (V100).
+    std::string peakPrecision = "BF16";
     double flopsCorrect = 0; // FLOP/token under the run's formula (the model's), or as stated without a model
     std::string formula; // the formula's key, or "stated"
     double flopsStated = 0; // the report's own FLOP/token (or flopsCorrect when it states none)
