@@ -66,8 +66,8 @@ void checkThroughputReadings(
     const ReportedRun& run, const RunFacts& f, const Witness& chosen, bool allImpossible, RunDiagnosis& d);
 void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen, const std::vector<HardwareSpec>& known,
     RunDiagnosis& d);
-// log_model_mismatch and log_peak_mismatch: withhold the corrected MFU (d.withheld) when the figures describe
-// another model or GPU than the one the diagnosis counts with.
+// log_model_mismatch, log_peak_mismatch and log_memory_mismatch: withhold the corrected MFU (d.withheld) when the
+// figures describe another model or GPU than the one the diagnosis counts with.
 void checkOwnFigures(
     const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known, RunDiagnosis& d);
 void checkPrecision(const ReportedRun& run, RunDiagnosis& d);

@@ -163,12 +163,31 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
         std::move(figures) });
 }
 
+// The device memory the log establishes against the GPU the diagnosis counts with: a 14.6 GiB device is no B200,
+// so its peak is not the one to divide by.
+void memoryMismatch(const ReportedRun& run, RunDiagnosis& d)
+{
+    if (!run.deviceMemoryBytes || deviceMemoryAgrees(run.hardware, *run.deviceMemoryBytes))
+        return;
+    const std::string gpu = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    if (!d.withheld)
+        d.withheld = "log_memory_mismatch";
+    d.findings.push_back({ "log_memory_mismatch", "error",
+        "The log's device has " + formatGiB(*run.deviceMemoryBytes)
+            + " of memory (the memory it reports in use over its share), not the " + gpu + "'s "
+            + formatGiB(run.hardware.hbmBytes)
+            + ": the run was recorded on another GPU. The corrected MFU is withheld: set the GPU the run used.",
+        { { "device_memory_gib", *run.deviceMemoryBytes / (1024.0 * 1024.0 * 1024.0) },
+            { "gpu_memory_gib", run.hardware.hbmBytes / (1024.0 * 1024.0 * 1024.0) } } });
+}
+
 } // namespace
 
 void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known, RunDiagnosis& d)
 {
     modelMismatch(run, f, d);
     peakMismatch(run, f, known, d);
+    memoryMismatch(run, d);
 }
 
 } // namespace mfu::diagnosis_detail

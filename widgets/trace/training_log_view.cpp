@@ -238,7 +238,8 @@ void TrainingLogView::refresh()
         static_cast<double>(m_scenario->tokensPerStep()), known);
     const std::optional<std::string> otherGpu
         = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
-    if (check.diagnosis && !steps.isEmpty() && !otherGpu) {
+    // Only a figure the diagnosis gives: not one it withholds (another model, or a device memory no such GPU has).
+    if (check.diagnosis && !steps.isEmpty() && !otherGpu && check.diagnosis->runs.front().hasCorrectedMfu()) {
         const double recomputed = 100.0 * check.diagnosis->mfu;
         const double first = *std::min_element(steps.begin(), steps.end());
         const double last = *std::max_element(steps.begin(), steps.end());

@@ -292,6 +292,18 @@ private slots:
             fallback->message.c_str());
         QVERIFY2(fallback->message.find("14.6 GiB") != std::string::npos, fallback->message.c_str());
         QCOMPARE(qRound(fallback->figures.at("device_memory_gib") * 100), 1456);
+        // Counted on the B200 the window's scenario names, the 14.6 GiB device is no B200: no corrected MFU.
+        const Finding* memory = test::findFinding(d.runs[0].findings, "log_memory_mismatch");
+        QVERIFY(memory);
+        QVERIFY2(memory->message.find("14.6 GiB") != std::string::npos
+                && memory->message.find("167.6 GiB") != std::string::npos,
+            memory->message.c_str());
+        QCOMPARE(d.runs[0].withheld, std::optional<std::string>("log_memory_mismatch"));
+        QVERIFY(!d.runs[0].hasCorrectedMfu());
+        // On a GPU of that memory (a V100 16GB: 16 GB, 14.9 GiB) the same log is not refused for its memory.
+        c.hardware = *test::shippedPresets().findHardware("v100-sxm2-16gb");
+        const Diagnosis v100 = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(!test::findFinding(v100.runs[0].findings, "log_memory_mismatch"));
     }
 
     // The same finding that says the model does not match the figures (237 times off) must not price the run on
