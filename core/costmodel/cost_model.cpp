@@ -94,7 +94,7 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
     if (s.workload.microBatch < 1)
         return refuse(
             figures, "micro-batch must be at least 1 sequence", [&] { return "it is " + n(s.workload.microBatch); });
-    if (const char* packing = packingProblem(s.workload.packing, s.workload.seqLen))
+    if (const char* packing = packingProblem(s.workload.packing, s.workload.seqLen, figures))
         return packing;
     if (s.workload.vision.tokensPerSequence > s.workload.seqLen)
         return refuse(figures, "the vision tokens per sequence exceed the sequence length", [&] {

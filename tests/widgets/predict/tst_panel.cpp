@@ -190,6 +190,10 @@ private slots:
         QVERIFY(f.panel.editor()
                     ->validationReason(QStringLiteral("documentLength"))
                     .contains(QLatin1String("longer than the sequence")));
+        QVERIFY2(f.panel.editor()
+                     ->validationReason(QStringLiteral("documentLength"))
+                     .contains(QLatin1String("(65,536 tokens, sequence 32,768)")),
+            qPrintable(f.panel.editor()->validationReason(QStringLiteral("documentLength"))));
         f.field<QSpinBox>("paddingPercent")->setValue(25);
         QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.25);
         QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
