@@ -7,11 +7,26 @@
 #include "core/costmodel/collectives.h"
 #include "core/costmodel/step_context.h"
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/scenario/pipeline_layout.h"
 
 namespace mfu {
 
 namespace {
+std::string n(double v, int decimals = 0)
+{
+    return formatNumber(v, decimals);
+}
+
+// A refusal's figures are written only when asked for (figures not null): the planner's hot path asks for none and
+// so allocates nothing (tst_costmodel_allocation).
+template <typename Describe> const char* refuse(std::string* figures, const char* reason, Describe&& describe)
+{
+    if (figures)
+        *figures = describe();
+    return reason;
+}
+
 double peakOf(const HardwareSpec& hw, NumberFormat f)
 {
     return hw.densePeak(f).value_or(0.0);
@@ -50,51 +65,92 @@ CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware, const
 
 const char* CostModel::invalidReason(const Scenario& s) const
 {
+    return firstProblem(s, nullptr);
+}
+
+std::optional<std::string> CostModel::invalidReasonText(const Scenario& s) const
+{
+    std::string figures;
+    const char* reason = firstProblem(s, &figures);
+    if (!reason)
+        return std::nullopt;
+    return figures.empty() ? std::string(reason) : std::string(reason) + " (" + figures + ")";
+}
+
+const char* CostModel::firstProblem(const Scenario& s, std::string* figures) const
+{
     const auto& p = s.parallelism;
     const int gpus = s.cluster.gpuCount;
     if (gpus < 1)
-        return "GPU count must be at least 1";
+        return refuse(figures, "GPU count must be at least 1", [&] { return "it is " + n(gpus); });
     if (p.tp < 1 || p.pp < 1 || p.cp < 1 || p.ep < 1 || p.hsdpReplicas < 1 || p.virtualStages < 1)
-        return "parallel degrees (tp, pp, cp, ep, hsdp replicas, virtual stages) must be at least 1";
+        return refuse(
+            figures, "parallel degrees (tp, pp, cp, ep, hsdp replicas, virtual stages) must be at least 1", [&] {
+                return "tp " + n(p.tp) + ", pp " + n(p.pp) + ", cp " + n(p.cp) + ", ep " + n(p.ep) + ", hsdp replicas "
+                    + n(p.hsdpReplicas) + ", virtual stages " + n(p.virtualStages);
+            });
     if (s.workload.seqLen < 1)
-        return "sequence length must be at least 1";
+        return refuse(figures, "sequence length must be at least 1", [&] { return "it is " + n(s.workload.seqLen); });
     if (s.workload.microBatch < 1)
-        return "micro-batch must be at least 1 sequence";
-    if (const char* packing = packingProblem(s.workload.packing, s.workload.seqLen))
+        return refuse(
+            figures, "micro-batch must be at least 1 sequence", [&] { return "it is " + n(s.workload.microBatch); });
+    if (const char* packing = packingProblem(s.workload.packing, s.workload.seqLen, figures))
         return packing;
     if (s.workload.vision.tokensPerSequence > s.workload.seqLen)
-        return "the vision tokens per sequence exceed the sequence length";
+        return refuse(figures, "the vision tokens per sequence exceed the sequence length", [&] {
+            return n(s.workload.vision.tokensPerSequence) + " vision tokens, sequence " + n(s.workload.seqLen);
+        });
     if (s.workload.vision.tokensPerSequence < 0 || s.workload.vision.tokensPerImage < 0
         || (s.workload.vision.tokensPerSequence > 0
             && s.workload.vision.tokensPerImage > s.workload.vision.tokensPerSequence))
-        return "the vision tokens per image exceed the vision tokens per sequence";
+        return refuse(figures, "the vision tokens per image exceed the vision tokens per sequence", [&] {
+            return n(s.workload.vision.tokensPerImage) + " per image, " + n(s.workload.vision.tokensPerSequence)
+                + " per sequence";
+        });
     if (fsdpShards(s) == 0)
-        return "tp x pp x cp x hsdp replicas must divide the GPU count";
+        return refuse(figures, "tp x pp x cp x hsdp replicas must divide the GPU count", [&] {
+            return n(p.tp) + " x " + n(p.pp) + " x " + n(p.cp) + " x " + n(p.hsdpReplicas) + " = "
+                + n(static_cast<double>(p.tp) * p.pp * p.cp * p.hsdpReplicas) + " of " + n(gpus) + " GPUs";
+        });
     const auto& x = m_shape.layer;
     if (static_cast<int>(x.heads) % p.tp != 0)
-        return "tp must divide the number of attention heads";
+        return refuse(figures, "tp must divide the number of attention heads",
+            [&] { return "tp " + n(p.tp) + ", " + n(x.heads) + " heads"; });
     if (static_cast<int>(x.kvHeads) % p.tp != 0 && p.tp % static_cast<int>(x.kvHeads) != 0)
-        return "tp and the number of KV heads must divide one another";
+        return refuse(figures, "tp and the number of KV heads must divide one another",
+            [&] { return "tp " + n(p.tp) + ", " + n(x.kvHeads) + " KV heads"; });
     const bool uneven = hasUnevenPipeline(p);
     if (p.pp > m_shape.layers + (uneven ? 2 : 0))
-        return "pp cannot exceed the number of layers";
+        return refuse(figures, "pp cannot exceed the number of layers",
+            [&] { return "pp " + n(p.pp) + ", " + n(m_shape.layers) + " layers"; });
     if (p.virtualStages > 1 && p.pp < 2)
-        return "virtual stages need pp > 1";
+        return refuse(figures, "virtual stages need pp > 1",
+            [&] { return n(p.virtualStages) + " virtual stages, pp " + n(p.pp); });
     // An uneven layout may give the embedding and the loss stages of their own (pipeline_layout.h checks it).
     if (!uneven && static_cast<long long>(p.pp) * p.virtualStages > m_shape.layers)
-        return "virtual stages need at least pp x virtual stages layers (or a pipeline layout)";
+        return refuse(figures, "virtual stages need at least pp x virtual stages layers (or a pipeline layout)", [&] {
+            return "pp " + n(p.pp) + " x " + n(p.virtualStages) + " = " + n(static_cast<double>(p.pp) * p.virtualStages)
+                + ", " + n(m_shape.layers) + " layers";
+        });
     if (s.workload.mtpLayers < 0 || s.workload.mtpLayers > 64)
-        return "multi-token-prediction layers must lie between 0 and 64";
-    if (const char* layout = pipelineLayoutProblem(p, m_shape.layers, s.workload.mtpLayers))
+        return refuse(figures, "multi-token-prediction layers must lie between 0 and 64",
+            [&] { return "it is " + n(s.workload.mtpLayers); });
+    if (const char* layout = pipelineLayoutProblem(p, m_shape.layers, s.workload.mtpLayers, figures))
         return layout;
     if (s.workload.seqLen % p.cp != 0)
-        return "cp must divide the sequence length";
+        return refuse(figures, "cp must divide the sequence length",
+            [&] { return "cp " + n(p.cp) + ", sequence " + n(s.workload.seqLen); });
     // FSDP can gather at most the layers a GPU holds ahead; more would count memory for layers that do not exist.
     // Stages hold ceil(layers / pp) layers, as the step time counts them (step_context.cpp).
     if (s.flags.fsdpPrefetchLayers < 0
         || static_cast<long long>(s.flags.fsdpPrefetchLayers)
             > (static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp)
-        return "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp, rounded up)";
+        return refuse(
+            figures, "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp, rounded up)", [&] {
+                return "prefetch " + n(s.flags.fsdpPrefetchLayers) + ", "
+                    + n(static_cast<double>((static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp))
+                    + " layers per stage";
+            });
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
     if (p.expertTp < 0 || p.expertNodeLimit < 0)
@@ -103,15 +159,21 @@ const char* CostModel::invalidReason(const Scenario& s) const
         if (m_shape.experts <= 0)
             return "ep and expert TP need a mixture-of-experts model";
         if (static_cast<int>(m_shape.experts) % p.ep != 0)
-            return "ep must divide the number of experts";
+            return refuse(figures, "ep must divide the number of experts",
+                [&] { return "ep " + n(p.ep) + ", " + n(m_shape.experts) + " experts"; });
         // MoE Parallel Folding: the expert group (EP x expert TP) is drawn from the stage's TP x CP x data-parallel
         // ranks.
         const long long stageRanks = static_cast<long long>(p.tp) * p.cp * fsdpShards(s) * p.hsdpReplicas;
         const long long expertBlock = static_cast<long long>(p.ep) * resolvedExpertTp(p);
         if (stageRanks % expertBlock != 0)
-            return "ep x expert TP must divide tp x cp x data-parallel ranks (experts are folded over them)";
+            return refuse(figures,
+                "ep x expert TP must divide tp x cp x data-parallel ranks (experts are folded over them)", [&] {
+                    return "ep x expert TP = " + n(static_cast<double>(expertBlock))
+                        + ", tp x cp x data-parallel = " + n(static_cast<double>(stageRanks));
+                });
         if (static_cast<long long>(m_shape.ffnWidth) % resolvedExpertTp(p) != 0)
-            return "expert TP must divide the experts' FFN width";
+            return refuse(figures, "expert TP must divide the experts' FFN width",
+                [&] { return "expert TP " + n(resolvedExpertTp(p)) + ", width " + n(m_shape.ffnWidth); });
     }
     if (const char* kernel = attentionKernelUnavailable(s.flags.attentionKernel, m_family))
         return kernel;
@@ -121,7 +183,8 @@ const char* CostModel::invalidReason(const Scenario& s) const
         && m_family != AcceleratorFamily::Blackwell)
         return "MXFP8 needs Blackwell tensor cores (block-scaled FP8)";
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)
-        return "the GPUs span several scale-up domains but the hardware has no scale-out bandwidth";
+        return refuse(figures, "the GPUs span several scale-up domains but the hardware has no scale-out bandwidth",
+            [&] { return n(gpus) + " GPUs, " + n(s.cluster.domainSize()) + " per domain"; });
     if (s.cluster.hardware.hbmBytes <= 0)
         return "hardware memory capacity is missing";
     return nullptr;
@@ -130,7 +193,7 @@ const char* CostModel::invalidReason(const Scenario& s) const
 StepPrediction CostModel::evaluate(const Scenario& s) const
 {
     if (const char* reason = invalidReason(s))
-        throw InputError(std::string("cost model: ") + reason);
+        throw InputError("cost model: " + invalidReasonText(s).value_or(reason));
     StepPrediction p = evaluateValid(s);
     if (const auto beyond = beyondPhysics(p, s)) // refused, never printed (core/costmodel/physical_bounds.h)
         throw InputError("cost model: " + *beyond);

@@ -15,6 +15,8 @@
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/scenario/scenario.h"
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace mfu {
@@ -82,8 +84,12 @@ public:
     // Throws InputError when the scenario is inconsistent (degrees that do not multiply to the GPU count, ...).
     // The scenario's model and hardware must be the ones this CostModel was built for.
     StepPrediction evaluate(const Scenario& scenario) const;
-    // Non-throwing: nullptr when the scenario is valid, otherwise a static message naming the problem.
+    // Non-throwing: nullptr when the scenario is valid, otherwise a static message naming the problem. Allocates
+    // nothing (the planner's hot path).
     const char* invalidReason(const Scenario& scenario) const;
+    // The same check, said with the figures that break it, for people (the window, the CLI, errors): "ep must divide
+    // the number of experts (ep 256, 384 experts)". nullopt when the scenario is valid.
+    std::optional<std::string> invalidReasonText(const Scenario& scenario) const;
     // Evaluate a scenario already known to be valid (the planner's hot path).
     StepPrediction evaluateValid(const Scenario& scenario) const;
 
@@ -91,6 +97,8 @@ public:
     const CostModelConstants& constants() const { return m_c; }
 
 private:
+    // The one check behind both: the first problem, its figures written to `figures` when that is not null.
+    const char* firstProblem(const Scenario& scenario, std::string* figures) const;
     // Throughput and utilisation from out.time: step time, tokens/s, TFLOPS, MFU and HFU.
     // fullRecomputeShare: the share of layers full checkpointing recomputes (HFU counts only those).
     void fillThroughput(const Scenario& scenario, double microBatches, double tokensPerMicroStep,

@@ -47,8 +47,8 @@ bool pulled(const Scenario& s, Lever lever)
 
 LeverOutcome outcomeOf(const CostModel& model, const Scenario& s)
 {
-    if (const char* reason = model.invalidReason(s))
-        throw InputError(std::string("cost model: ") + reason);
+    if (const auto reason = model.invalidReasonText(s))
+        throw InputError("cost model: " + *reason);
     const StepPrediction p = model.evaluateValid(s);
     LeverOutcome o;
     if (!isBeyondPhysics(p, s)) { // an MFU the count cannot support is not given; the throughput still compares

@@ -262,8 +262,10 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                     for (int64_t mb : mbs) {
                                         s.workload.microBatch = mb;
                                         if (const char* invalid = model.invalidReason(s)) {
-                                            if (!result.firstInvalidReason)
+                                            if (!result.firstInvalidReason) {
                                                 result.firstInvalidReason = invalid;
+                                                result.firstInvalidText = model.invalidReasonText(s).value_or(invalid);
+                                            }
                                             continue;
                                         }
                                         // Every layout is compared at (nearly) the same batch: one that rounds it up to
@@ -327,7 +329,8 @@ std::string whyNothingPlanned(const PlanResult& plan)
             + " tokens x data-parallel ranks, within " + formatPercent(kPlannedBatchTolerance) + "); use a multiple of "
             + formatNumber(double(plan.seqLen) * plan.gpuCount) + " tokens";
     if (plan.evaluated == 0 && plan.firstInvalidReason)
-        return std::string("No layout can be laid out: ") + plan.firstInvalidReason;
+        return "No layout can be laid out: "
+            + (plan.firstInvalidText.empty() ? std::string(plan.firstInvalidReason) : plan.firstInvalidText);
     return "Nothing fits in memory: add GPUs, shorten the sequence or pick a GPU with more memory";
 }
 

@@ -61,6 +61,8 @@ struct PlanResult {
     int64_t offBatch = 0;
     // Why the first layout that could not be laid out could not (CostModel::invalidReason); null when all could.
     const char* firstInvalidReason = nullptr;
+    // The same with its figures (CostModel::invalidReasonText), written once, for the first: what people read.
+    std::string firstInvalidText;
 };
 
 // progress(fraction 0..1) is called from the calling thread now and then; a set `cancel` stops the search early

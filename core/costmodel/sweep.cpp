@@ -87,8 +87,8 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
         SweepPoint p;
         p.x = values[i];
         p.precision = s.precision;
-        if (const char* problem = model.invalidReason(s)) {
-            p.currentProblem = problem;
+        if (const auto problem = model.invalidReasonText(s)) {
+            p.currentProblem = *problem;
         } else {
             p.current = model.evaluateValid(s);
             p.currentValid = !isBeyondPhysics(p.current, s); // refused, never drawn (physical_bounds.h)

@@ -165,8 +165,8 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
     }
 
     CostModel model(s);
-    if (const char* reason = model.invalidReason(s))
-        throw FieldError("", std::string("the layout is not valid for the cost model: ") + reason);
+    if (const auto reason = model.invalidReasonText(s))
+        throw FieldError("", "the layout is not valid for the cost model: " + *reason);
 
     const auto m = r.optionalObject("measured");
     if (!m)

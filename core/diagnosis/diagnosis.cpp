@@ -19,6 +19,7 @@ RunDiagnosis diagnoseRun(
     d.flopsPerToken = f.flopsCorrect;
     d.flopsFormula = f.formula;
     d.peakFlopsPerGpu = f.densePeak;
+    d.peakPrecision = f.peakPrecision;
     checkFlopsPerToken(run, f, d.findings);
 
     bool allImpossible = false;

@@ -53,6 +53,9 @@ struct ReportedRun {
     StatedScope achievedScope = StatedScope::Unknown;
     std::optional<double> peakFlops; // the denominator the report used, FLOP/s
     std::optional<double> mfu; // as stated, fraction of 1
+    // The device memory the log establishes (LogFacts::deviceMemoryBytes), bytes: a GPU whose memory contradicts it
+    // is not proposed for the peak the report divided by.
+    std::optional<double> deviceMemoryBytes;
 };
 
 struct Finding {
@@ -71,6 +74,7 @@ struct RunDiagnosis {
     std::string flopsFormula; // the formula's key ("per_layer", "palm", "six_n", ...) or "stated"
     double achievedFlopsPerGpu = 0;
     double peakFlopsPerGpu = 0; // dense peak of the precision
+    std::string peakPrecision = "BF16"; // that peak's number format: FP16 on a GPU without BF16 (V100)
     double mfu = 0; // corrected; meaningful only when consistent
     // False when every stated throughput needs more than the GPU's dense peak: no reading of the figures fits the
     // GPU, so there is no corrected MFU, only the bound maxTokensPerSecPerGpu (100% of the dense BF16 peak).

@@ -65,6 +65,7 @@ RunFacts gatherFacts(const ReportedRun& run)
     if (run.gpus <= 0)
         throw InputError("run '" + run.label + "': gpus must be greater than zero");
     f.densePeak = *peak;
+    f.peakPrecision = std::string(numberFormatLabel(run.hardware.mfuPeakFormat()));
     if (run.model) {
         countModelFlops(run, f);
     } else if (run.flopsPerToken) {

@@ -33,6 +33,8 @@ inline constexpr int kGroupStep = 1;
 
 struct RunFacts {
     double densePeak = 0;
+    // The precision of that peak as the messages name it: "BF16", or "FP16" on a GPU without BF16 (V100).
+    std::string peakPrecision = "BF16";
     double flopsCorrect = 0; // FLOP/token under the run's formula (the model's), or as stated without a model
     std::string formula; // the formula's key, or "stated"
     double flopsStated = 0; // the report's own FLOP/token (or flopsCorrect when it states none)
@@ -64,8 +66,8 @@ void checkThroughputReadings(
     const ReportedRun& run, const RunFacts& f, const Witness& chosen, bool allImpossible, RunDiagnosis& d);
 void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen, const std::vector<HardwareSpec>& known,
     RunDiagnosis& d);
-// log_model_mismatch and log_peak_mismatch: withhold the corrected MFU (d.withheld) when the figures describe
-// another model or GPU than the one the diagnosis counts with.
+// log_model_mismatch, log_peak_mismatch and log_memory_mismatch: withhold the corrected MFU (d.withheld) when the
+// figures describe another model or GPU than the one the diagnosis counts with.
 void checkOwnFigures(
     const ReportedRun& run, const RunFacts& f, const std::vector<HardwareSpec>& known, RunDiagnosis& d);
 void checkPrecision(const ReportedRun& run, RunDiagnosis& d);

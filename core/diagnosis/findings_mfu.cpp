@@ -77,7 +77,7 @@ void checkPrecision(const ReportedRun& run, RunDiagnosis& d)
     d.findings.push_back({ "fp8_without_fp8_peak", "warning",
         "The run is stated as BF16+FP8, but " + run.hardware.name
             + " has no dense FP8 peak (no FP8 tensor cores): its matmuls ran in 16 bits. MFU is against the "
-              "BF16 peak either way.",
+            + std::string(numberFormatLabel(run.hardware.mfuPeakFormat())) + " peak either way.",
         {} });
 }
 
@@ -98,7 +98,7 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
         return Finding { "no_consistent_reading", "error",
             "No consistent reading of the figures fits the "
                 + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
-                + formatGflop(f.flopsCorrect) + "/token its dense BF16 peak of " + tf(f.densePeak)
+                + formatGflop(f.flopsCorrect) + "/token its dense " + f.peakPrecision + " peak of " + tf(f.densePeak)
                 + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU (100% MFU), and every stated "
                 + "throughput needs more. There is no corrected MFU; check the GPU, the GPU count and the model.",
             bound };
@@ -107,7 +107,8 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
         return std::nullopt;
     std::string summary = "Corrected MFU: " + tok(d.tokensPerSecPerGpu) + " tokens/s per GPU x "
         + formatGflop(f.flopsCorrect) + "/token (" + formulaInWords(f.formula) + ") = " + tf(d.achievedFlopsPerGpu)
-        + " TFLOPS per GPU / " + tf(f.densePeak) + " TFLOPS dense BF16 = " + formatPercent(d.mfu) + ".";
+        + " TFLOPS per GPU / " + tf(f.densePeak) + " TFLOPS dense " + f.peakPrecision + " = " + formatPercent(d.mfu)
+        + ".";
     if (d.mfuVsFp8Peak)
         summary += " Against the dense FP8 peak of " + tf(*d.fp8PeakFlopsPerGpu)
             + " TFLOPS (BF16+FP8 run): " + formatPercent(*d.mfuVsFp8Peak) + ".";

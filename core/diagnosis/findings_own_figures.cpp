@@ -3,8 +3,11 @@
 // log of a model 800 times smaller than the scenario's, or one recorded on a B200 and read against an H100, would
 // otherwise be "corrected" into a figure that looks right and is not.
 #include <cmath>
+#include <map>
+#include <utility>
 
 #include "core/diagnosis/diagnosis_findings.h"
+#include "core/logs/training_log.h"
 #include "core/number_format.h"
 
 namespace mfu::diagnosis_detail {
@@ -111,28 +114,71 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     if (isOneOfThisGpusPeaks(*peak, run.hardware))
         return;
     std::vector<const HardwareSpec*> others;
+    const HardwareSpec* otherMemory = nullptr; // a GPU of that peak the log's device memory rules out
     for (const auto& h : known)
         if (h.id != run.hardware.id)
-            if (const auto dense = h.mfuPeak(); dense && agree(*peak, *dense, kPeakTolerance))
-                others.push_back(&h);
+            if (const auto dense = h.mfuPeak(); dense && agree(*peak, *dense, kPeakTolerance)) {
+                if (run.deviceMemoryBytes && !deviceMemoryAgrees(h, *run.deviceMemoryBytes))
+                    otherMemory = otherMemory ? otherMemory : &h;
+                else
+                    others.push_back(&h);
+            }
+    if (others.empty() && otherMemory && agree(*peak, trace::kTorchtitanFallbackPeakFlops, kPeakTolerance)) {
+        // torchtitan divides by the A100's 312 TFLOPS on a GPU it does not know: the peak names no GPU here.
+        d.findings.push_back({ "log_peak_fallback", "warning",
+            "The report's TFLOPS / MFU = " + tf(*peak) + " TFLOPS per GPU is torchtitan's fallback peak ("
+                + tf(trace::kTorchtitanFallbackPeakFlops) + " TFLOPS) for a GPU it does not know, not the "
+                + otherMemory->name + "'s: the log's device has " + formatGiB(*run.deviceMemoryBytes)
+                + " of memory, the " + otherMemory->name + " " + formatGiB(otherMemory->hbmBytes)
+                + ". The log's own MFU is against that fallback, not its GPU's peak.",
+            { { "implied_peak_tflops", *peak / 1e12 },
+                { "device_memory_gib", *run.deviceMemoryBytes / (1024.0 * 1024.0 * 1024.0) } } });
+        return;
+    }
     if (others.empty())
         return;
     std::string names;
     for (size_t i = 0; i < others.size(); ++i)
         names += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i]->name;
     const std::string gpu = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    // The MFU on that GPU counts with the model's FLOP/token: none when the figures describe another model
+    // (modelMismatch ran first), or it would be a figure of the wrong model.
+    const bool modelMatches = d.withheld != "log_model_mismatch";
     const double mfuThere = d.tokensPerSecPerGpu * f.flopsCorrect / *others.front()->mfuPeak();
     d.impliedGpuId = others.front()->id;
     if (!d.withheld)
         d.withheld = "log_peak_mismatch";
+    std::map<std::string, double> figures { { "implied_peak_tflops", *peak / 1e12 },
+        { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 } };
+    if (modelMatches)
+        figures["corrected_mfu_on_implied_gpu"] = mfuThere;
     d.findings.push_back({ "log_peak_mismatch", "error",
         "The report's TFLOPS / MFU = " + tf(*peak) + " TFLOPS per GPU: the dense peak of the " + names + ", not the "
             + gpu + "'s " + tf(f.densePeak) + " TFLOPS. The run was most likely recorded on that GPU (torchtitan "
             + "divides by its own device's peak), while this diagnosis counts with the " + gpu
-            + ". The corrected MFU is withheld: set the GPU (on the " + others.front()->name + " it would be "
-            + formatPercent(mfuThere) + "); if the logger divides by a fixed peak instead, its MFU is wrong.",
-        { { "implied_peak_tflops", *peak / 1e12 }, { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 },
-            { "corrected_mfu_on_implied_gpu", mfuThere } } });
+            + ". The corrected MFU is withheld: set the GPU"
+            + (modelMatches ? " (on the " + others.front()->name + " it would be " + formatPercent(mfuThere) + ")"
+                            : std::string(" and the model"))
+            + "; if the logger divides by a fixed peak instead, its MFU is wrong.",
+        std::move(figures) });
+}
+
+// The device memory the log establishes against the GPU the diagnosis counts with: a 14.6 GiB device is no B200,
+// so its peak is not the one to divide by.
+void memoryMismatch(const ReportedRun& run, RunDiagnosis& d)
+{
+    if (!run.deviceMemoryBytes || deviceMemoryAgrees(run.hardware, *run.deviceMemoryBytes))
+        return;
+    const std::string gpu = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    if (!d.withheld)
+        d.withheld = "log_memory_mismatch";
+    d.findings.push_back({ "log_memory_mismatch", "error",
+        "The log's device has " + formatGiB(*run.deviceMemoryBytes)
+            + " of memory (the memory it reports in use over its share), not the " + gpu + "'s "
+            + formatGiB(run.hardware.hbmBytes)
+            + ": the run was recorded on another GPU. The corrected MFU is withheld: set the GPU the run used.",
+        { { "device_memory_gib", *run.deviceMemoryBytes / (1024.0 * 1024.0 * 1024.0) },
+            { "gpu_memory_gib", run.hardware.hbmBytes / (1024.0 * 1024.0 * 1024.0) } } });
 }
 
 } // namespace
@@ -141,6 +187,7 @@ void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vecto
 {
     modelMismatch(run, f, d);
     peakMismatch(run, f, known, d);
+    memoryMismatch(run, d);
 }
 
 } // namespace mfu::diagnosis_detail

@@ -87,7 +87,8 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
     if (!match) {
         d.findings.push_back({ "peak_unrecognised", "warning",
             "The peak " + tf(stated) + " TFLOPS matches no figure of this or any known GPU, per GPU or for all "
-                + std::to_string(run.gpus) + ". MFU uses the dense BF16 peak: " + right + " per GPU.",
+                + std::to_string(run.gpus) + ". MFU uses the dense " + f.peakPrecision + " peak: " + right
+                + " per GPU.",
             { { "stated_peak_tflops", stated / 1e12 }, { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 },
                 { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 } } });
         return;
@@ -100,7 +101,7 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
             "Wrong peak: " + asStated + match->what
                 + ". MFU is measured against the dense peak of the precision the "
                   "run trains in: "
-                + right + " (dense BF16) per GPU for this GPU.",
+                + right + " (dense " + f.peakPrecision + ") per GPU for this GPU.",
             { { "stated_peak_tflops", stated / 1e12 }, { "peak_used_tflops_per_gpu", match->flops / 1e12 },
                 { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 },
                 { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 } } });

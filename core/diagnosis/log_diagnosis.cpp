@@ -75,6 +75,7 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
         run.peakFlops = *peak * 1e12;
     run.flopsPerToken = summary.medianFlopsPerToken;
     run.mfu = summary.medianMfu;
+    run.deviceMemoryBytes = facts.deviceMemoryBytes;
     return run;
 }
 

@@ -26,7 +26,8 @@ enum class Fact {
     PeakTflops,
     PeakFlops,
     Device,
-    ModelParams
+    ModelParams,
+    DeviceMemory
 };
 
 struct FactRule {
@@ -60,6 +61,8 @@ const std::vector<FactRule>& factRules()
         { "total parameters", re(R"(size:\s*([\d,]+)\s*total parameters)"), Fact::ModelParams },
         { "number of parameters:", re(R"(number of parameters:\s*([\d.]+\s*[KMBT]?))"), Fact::ModelParams },
         { "N=", re(R"(\bN\s*=\s*([\d.]+\s*[KMBT]))"), Fact::ModelParams },
+        // torchtitan's step line: the memory in use and its share of the device's ("memory: 48.87GiB(51.44%)").
+        { "memory:", re(R"(\bmemory:\s*([\d.]+)\s*GiB\s*\(\s*([\d.]+)\s*%\s*\))"), Fact::DeviceMemory },
     };
     return rules;
 }
@@ -102,6 +105,8 @@ bool known(const LogFacts& facts, Fact fact)
         return facts.device.has_value();
     case Fact::ModelParams:
         return facts.modelParams.has_value();
+    case Fact::DeviceMemory:
+        return facts.deviceMemoryBytes.has_value();
     }
     return false;
 }
@@ -154,6 +159,14 @@ void readFacts(const std::string& line, LogFacts& facts)
             setOnce(
                 facts.modelParams, parseQuantity(text, NumberText::Lenient)); // "8,030,261,248", "123.69M", "1.294 B"
             break;
+        case Fact::DeviceMemory: {
+            // Below 1% in use the two rounded figures say too little about the whole (0.01 GiB of 0.5%).
+            const auto share
+                = logtext::numberAt(line, size_t(m[2].first - line.begin()), size_t(m[2].second - line.begin()));
+            if (value && share && *share >= 1 && *share <= 100)
+                setOnce(facts.deviceMemoryBytes, std::optional(*value / (*share / 100.0) * 1024.0 * 1024.0 * 1024.0));
+            break;
+        }
         }
     }
 }

@@ -237,10 +237,15 @@ TrainingLog readLog(
         copies.add(pendingCopy->first, pendingCopy->second);
     log.rankCopiesMerged = copies.mergeInto(log.steps);
     report(control, total, total);
+    // Says how to give a pattern, not only that one is needed: the window reads the built-in formats only, so the
+    // way is the command line's flags (a MaxText log, say).
     if (log.steps.empty())
         throw InputError(name
             + ": no training-step lines recognised (torchtitan, Megatron-LM, nanoGPT, iteration blocks"
-            + std::string(pattern ? ", or the given pattern)" : "); give a custom pattern"));
+            + std::string(pattern ? ", or the given pattern)"
+                                  : "); read another format with a pattern of your own on the command line: "
+                                    "mfu-explorer trace LOGFILE --log-pattern REGEX --log-groups step=1,time_s=2 "
+                                    "(groups: step, time_s, time_ms, tokens_per_sec, tflops, mfu_percent, loss)"));
     if (custom)
         log.format = "custom";
     return log;

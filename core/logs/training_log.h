@@ -50,7 +50,14 @@ struct LogFacts {
     std::optional<double> peakTflops; // per GPU (torchtitan) or as printed (Hardware peak:)
     std::optional<std::string> device; // e.g. "NVIDIA B200"
     std::optional<double> modelParams; // total parameters, as the log states them (torchtitan, nanoGPT, "N=1.3B")
+    // The device's memory, bytes, as the log establishes it: torchtitan's "memory: 9.46GiB(64.99%)" is the memory
+    // in use and its share of the device's, so the device has 9.46 / 0.6499 = 14.56 GiB (a T4, not an A100).
+    std::optional<double> deviceMemoryBytes;
 };
+
+// The peak torchtitan divides by on a GPU it does not know (get_peak_flops falls back to the A100's 312 TFLOPS
+// BF16): a log's TFLOPS / MFU equal to it names no GPU by itself.
+inline constexpr double kTorchtitanFallbackPeakFlops = 312e12;
 
 // A user-defined line pattern: an ECMAScript regex and the 1-based capture group of each field (0 = absent).
 // Step time is read in the unit given by stepTimeScaleToSeconds (1e-3 for milliseconds); mfu may carry a '%'.

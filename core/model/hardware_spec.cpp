@@ -114,4 +114,11 @@ std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSp
     return precision == TrainingPrecision::BF16 ? sixteen : sixteen + "+FP8";
 }
 
+bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes)
+{
+    if (!(hardware.hbmBytes > 0) || !(reportedBytes > 0))
+        return true;
+    return std::abs(reportedBytes - hardware.hbmBytes) <= 0.15 * hardware.hbmBytes;
+}
+
 } // namespace mfu

@@ -49,6 +49,12 @@ struct HardwareSpec {
     std::optional<double> mfuPeak() const { return densePeak(mfuPeakFormat()); }
 };
 
+// Whether a device memory a program reports (PyTorch's total_memory, bytes) can be this GPU's: within 15% of its
+// datasheet memory. Datasheets give decimal GB and drivers binary GiB less what they reserve (an A100 80GB reports
+// 79.1 GiB, a V100 16GB 15.8 GiB: 6-7% apart), while GPUs of one peak differ far more (A100 40 vs 80 GB, T4's 15 GiB
+// vs A100's). A GPU without a stated memory never contradicts.
+bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes);
+
 struct ClusterSpec {
     HardwareSpec hardware;
     int gpuCount = 1;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/number_parse.h"
 #include "core/text.h"
 
@@ -82,14 +83,31 @@ SequencePacking packedInto(const SequencePacking& packing, int64_t seqLen)
 
 const char* packingProblem(const SequencePacking& packing, int64_t seqLen)
 {
+    return packingProblem(packing, seqLen, nullptr);
+}
+
+const char* packingProblem(const SequencePacking& packing, int64_t seqLen, std::string* figures)
+{
+    // Figures only when asked for: the cost model's check runs in the planner's allocation-free loop.
+    const auto refuse = [figures](const char* reason, auto&& describe) {
+        if (figures)
+            *figures = describe();
+        return reason;
+    };
     if (!(packing.paddingFraction >= 0.0 && packing.paddingFraction < 1.0))
-        return "the padding fraction must lie in [0, 1)";
+        return refuse("the padding fraction must lie in [0, 1)",
+            [&] { return "it is " + formatNumber(packing.paddingFraction, 2); });
     double count = 0;
     for (const auto& b : packing.documents) {
         if (b.length < 1 || !(b.count >= 0) || !(b.count <= 1e15))
-            return "document lengths must be at least 1 token and counts from 0 to 1e15";
+            return refuse("document lengths must be at least 1 token and counts from 0 to 1e15", [&] {
+                return "length " + formatNumber(static_cast<double>(b.length)) + ", count " + formatNumber(b.count, 2);
+            });
         if (b.length > seqLen)
-            return "a packed document is longer than the sequence (the packing length)";
+            return refuse("a packed document is longer than the sequence (the packing length)", [&] {
+                return formatNumber(static_cast<double>(b.length)) + " tokens, sequence "
+                    + formatNumber(static_cast<double>(seqLen));
+            });
         count += b.count;
     }
     if (packing.packed() && !(count > 0))

@@ -65,6 +65,8 @@ double meanDocumentLength(const SequencePacking& packing, int64_t seqLen);
 SequencePacking packedInto(const SequencePacking& packing, int64_t seqLen);
 // Why the packing cannot describe sequences of seqLen tokens (a static sentence), or nullptr; no allocation.
 const char* packingProblem(const SequencePacking& packing, int64_t seqLen);
+// The same, with the figures that break it written to `figures` when not null ("150.00% of the tokens").
+const char* packingProblem(const SequencePacking& packing, int64_t seqLen, std::string* figures);
 
 // Throws InputError naming the field: a length below 1 or above the sequence length, a count below 0 or no
 // documents at all, a padding fraction outside [0, 1).

@@ -95,6 +95,10 @@ ReportSection trainingLogSection(
     out.rows.push_back({ "Tokens/s", orNotLogged(m.medianTokensPerSec, 1, 0, scope), "median" });
     out.rows.push_back({ "TFLOPS", orNotLogged(m.medianTflops, 1, 1, scope), "median, as the log states it" });
     out.rows.push_back({ "MFU claimed", orNotLogged(m.medianMfu, 100, 2, "%"), "median, as the log states it" });
+    // A fact of the log the diagnosis reads the GPU against (log_memory_mismatch, log_peak_fallback): said beside it.
+    if (log.facts.deviceMemoryBytes)
+        out.rows.push_back({ "Device memory", formatGiB(*log.facts.deviceMemoryBytes),
+            "the memory the log reports in use over its share of the device's" });
     if (check.diagnosis)
         for (const RunDiagnosis& run : check.diagnosis->runs)
             addFindings(out, run);

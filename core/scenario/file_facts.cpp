@@ -42,14 +42,21 @@ std::string billions(double params)
 }
 
 // A log that names no GPU but divided by a peak: the scenario's GPU when it is its dense peak (within the 3% the
-// log's rounding allows), else the first preset whose dense peak it is, proposed in its place.
-void checkImpliedGpu(
-    double peak, const HardwareSpec& scenarioGpu, const std::vector<HardwareSpec>& known, FactsCheck& c)
+// log's rounding allows), else the first preset whose dense peak it is and whose memory the log's device can have,
+// proposed in its place. A peak that only GPUs of another memory have is no GPU's: said, not proposed.
+void checkImpliedGpu(double peak, std::optional<double> memory, const HardwareSpec& scenarioGpu,
+    const std::vector<HardwareSpec>& known, FactsCheck& c)
 {
-    if (const auto own = scenarioGpu.mfuPeak(); own && within(peak, *own, 0.03))
+    const auto fits = [memory](const HardwareSpec& h) { return !memory || deviceMemoryAgrees(h, *memory); };
+    if (const auto own = scenarioGpu.mfuPeak(); own && within(peak, *own, 0.03) && fits(scenarioGpu))
         return;
+    const HardwareSpec* refused = nullptr;
     for (const HardwareSpec& h : known)
         if (const auto dense = h.mfuPeak(); dense && within(peak, *dense, 0.03)) {
+            if (!fits(h)) {
+                refused = refused ? refused : &h;
+                continue;
+            }
             c.gpuDiffers = true;
             c.hardwarePresetId = h.id;
             c.differences.push_back({ Fact::Gpu,
@@ -58,6 +65,16 @@ void checkImpliedGpu(
                 hardwareName(scenarioGpu) });
             return;
         }
+    if (refused && memory) {
+        const std::string tflops = formatNumber(peak / 1e12, 0) + " TFLOPS";
+        const std::string device = "its device has " + formatGiB(*memory) + " of memory, not the "
+            + hardwareName(*refused) + "'s " + formatGiB(refused->hbmBytes);
+        c.impliedGpuRefused = within(peak, trace::kTorchtitanFallbackPeakFlops, 0.03)
+            ? "Its TFLOPS / MFU, " + tflops + ", is torchtitan's fallback peak ("
+                + formatNumber(trace::kTorchtitanFallbackPeakFlops / 1e12, 0)
+                + " TFLOPS) for a GPU it does not know: " + device + "."
+            : "Its TFLOPS / MFU, " + tflops + ", is the " + hardwareName(*refused) + "'s peak, but " + device + ".";
+    }
 }
 
 } // namespace
@@ -125,6 +142,7 @@ FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& su
         f.tokensPerStep = static_cast<double>(*facts.globalBatchSamples) * static_cast<double>(*f.seqLen);
     if (facts.modelParams && *facts.modelParams > 0)
         f.modelParams = facts.modelParams;
+    f.deviceMemoryBytes = facts.deviceMemoryBytes;
     return f;
 }
 
@@ -147,6 +165,8 @@ std::string factLabel(Fact fact)
         return "attention kernel";
     case Fact::Compiled:
         return "eager or compiled";
+    case Fact::DeviceMemory:
+        return "device memory";
     }
     return "fact";
 }
@@ -189,7 +209,17 @@ FactsCheck checkFacts(
             c.differences.push_back({ Fact::Gpu, *file.gpuName, hardwareName(hw) });
     }
     if (!file.gpuName && file.impliedPeakFlops)
-        checkImpliedGpu(*file.impliedPeakFlops, hw, hardware, c);
+        checkImpliedGpu(*file.impliedPeakFlops, file.deviceMemoryBytes, hw, hardware, c);
+    // The device's memory, when the log establishes it and the scenario's GPU (or the one proposed) cannot have it.
+    if (file.deviceMemoryBytes) {
+        const HardwareSpec* gpu = &hw;
+        for (const HardwareSpec& h : hardware)
+            if (c.gpuDiffers && c.hardwarePresetId && h.id == *c.hardwarePresetId)
+                gpu = &h;
+        if (!deviceMemoryAgrees(*gpu, *file.deviceMemoryBytes))
+            c.differences.push_back({ Fact::DeviceMemory, formatGiB(*file.deviceMemoryBytes),
+                formatGiB(gpu->hbmBytes) + " (" + hardwareName(*gpu) + ")" });
+    }
     if (file.gpuCount && *file.gpuCount != s.cluster.gpuCount)
         c.differences.push_back({ Fact::GpuCount, formatNumber(*file.gpuCount), formatNumber(s.cluster.gpuCount) });
     if (file.tokensPerStep && !within(*file.tokensPerStep, scenarioTokensPerStep, 0.005))

@@ -37,6 +37,8 @@ struct FileFacts {
     // the GPU whose dense peak that is), and the FLOP/token of its TFLOPS / tokens/s.
     std::optional<double> impliedPeakFlops;
     std::optional<double> impliedFlopsPerToken;
+    // The device memory a log establishes (torchtitan's "memory: 9.46GiB(64.99%)": 14.56 GiB), bytes.
+    std::optional<double> deviceMemoryBytes;
 };
 
 // A trace states its GPU (deviceProperties) and world size (distributedInfo, or the number of per-rank files when
@@ -50,7 +52,7 @@ FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& su
 // What the log prints, nothing implied.
 FileFacts factsFromLog(const trace::LogFacts& facts);
 
-enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision, AttentionKernel, Compiled };
+enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision, AttentionKernel, Compiled, DeviceMemory };
 std::string factLabel(Fact fact); // "GPU", "GPU count", ...
 // "FlashAttention 3", "cuDNN SDPA", ...: the attention kernels as the banner names them.
 std::string attentionKernelLabel(AttentionKernel kernel);
@@ -69,6 +71,9 @@ struct FactsCheck {
     bool gpuRecorded = false;
     std::optional<std::string> hardwarePresetId; // the preset the file's GPU maps to (core/presets/gpu_match.h)
     bool gpuDiffers = false; // the file's GPU is not the scenario's
+    // Why no GPU is proposed for the peak a log divided by, when one has it but not the log's device memory:
+    // "306 TFLOPS is torchtitan's fallback peak (312 TFLOPS) for a GPU it does not know; ...".
+    std::optional<std::string> impliedGpuRefused;
     bool empty() const { return differences.empty(); }
 };
 
@@ -81,6 +86,8 @@ struct FactsCheck {
 // name is matched against `hardware` (the presets' "match" patterns, core/presets/gpu_match.h). It differs when it
 // means a preset other than the scenario's hardware, when it is ambiguous and the scenario's is not among the
 // candidates, or when it matches nothing and does not contain the scenario's hardware id.
+// A device memory the log establishes differs when the scenario's GPU cannot have it (deviceMemoryAgrees), and no
+// GPU whose memory contradicts it is proposed for the peak the log divided by.
 FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep,
     const std::vector<HardwareSpec>& hardware);
 

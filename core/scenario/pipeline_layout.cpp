@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 
 namespace mfu {
 
@@ -233,6 +234,18 @@ bool hasUnevenPipeline(const Parallelism& p)
 
 const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtpLayers)
 {
+    return pipelineLayoutProblem(p, modelLayers, mtpLayers, nullptr);
+}
+
+const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtpLayers, std::string* figures)
+{
+    // Figures are written only when asked for: the cost model's check runs in the planner's allocation-free loop.
+    const auto refuse = [figures](const char* reason, auto&& describe) {
+        if (figures)
+            *figures = describe();
+        return reason;
+    };
+    const auto n = [](long long v) { return formatNumber(static_cast<double>(v)); };
     if (p.firstStageLayers < 0 || p.lastStageLayers < 0)
         return "first and last pipeline stage layers cannot be negative";
     if (!p.pipelineLayout.empty()) {
@@ -241,7 +254,10 @@ const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtp
                    "embedding/loss split";
         const long long chunks = static_cast<long long>(p.pp) * p.virtualStages;
         if (static_cast<long long>(p.pipelineLayout.size()) != chunks)
-            return "the pipeline layout must have one stage per pp x virtual stages";
+            return refuse("the pipeline layout must have one stage per pp x virtual stages", [&] {
+                return "it has " + n(static_cast<long long>(p.pipelineLayout.size())) + ", pp x virtual stages is "
+                    + n(chunks);
+            });
         long long layers = 0, mtp = 0;
         int embeddings = 0, losses = 0;
         for (const PipelineChunk& c : p.pipelineLayout) {
@@ -253,9 +269,11 @@ const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtp
             losses += c.loss ? 1 : 0;
         }
         if (layers != modelLayers)
-            return "the pipeline layout's transformer layers ('t') must add up to the model's layers";
+            return refuse("the pipeline layout's transformer layers ('t') must add up to the model's layers",
+                [&] { return "they add up to " + n(layers) + " of " + n(modelLayers); });
         if (mtp != mtpLayers)
-            return "the pipeline layout's MTP layers ('m') must match the multi-token-prediction layers";
+            return refuse("the pipeline layout's MTP layers ('m') must match the multi-token-prediction layers",
+                [&] { return "it has " + n(mtp) + ", the model " + n(mtpLayers); });
         if (embeddings != 1 || !p.pipelineLayout.front().embedding)
             return "the pipeline layout needs the embedding ('E') once, in its first stage";
         if (losses != 1 || !p.pipelineLayout.back().loss)
@@ -270,11 +288,14 @@ const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtp
         const long long fixed = static_cast<long long>(p.firstStageLayers) + p.lastStageLayers;
         const int others = p.pp - (p.firstStageLayers > 0 ? 1 : 0) - (p.lastStageLayers > 0 ? 1 : 0);
         if (fixed > modelLayers)
-            return "first and last stage layers exceed the model's layers";
+            return refuse("first and last stage layers exceed the model's layers",
+                [&] { return n(p.firstStageLayers) + " + " + n(p.lastStageLayers) + " of " + n(modelLayers); });
         if (others == 0 && fixed != modelLayers)
-            return "with pp 2 the first and last stage layers must add up to the model's layers";
+            return refuse("with pp 2 the first and last stage layers must add up to the model's layers",
+                [&] { return n(p.firstStageLayers) + " + " + n(p.lastStageLayers) + " of " + n(modelLayers); });
         if (others > 0 && modelLayers - fixed < others)
-            return "first and last stage layers leave fewer layers than the other pipeline stages";
+            return refuse("first and last stage layers leave fewer layers than the other pipeline stages",
+                [&] { return n(modelLayers - fixed) + " layers left for " + n(others) + " stages"; });
         return nullptr;
     }
     if (p.embeddingStage || p.lossStage) {
@@ -283,7 +304,8 @@ const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtp
             return "counting the embedding or loss in the pipeline split needs more than one stage";
         const long long slots = modelLayers + (p.embeddingStage ? 1 : 0) + (p.lossStage ? 1 : 0);
         if (slots < chunks)
-            return "the layers with the embedding and loss are fewer than pp x virtual stages";
+            return refuse("the layers with the embedding and loss are fewer than pp x virtual stages",
+                [&] { return n(slots) + " layers, " + n(chunks) + " stages"; });
     }
     return nullptr;
 }

@@ -35,6 +35,8 @@ bool hasUnevenPipeline(const Parallelism& p);
 // stages, the transformer and MTP layers against the model's, where the embedding and loss sit, and that the
 // first/last counts leave layers for the other ranks.
 const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtpLayers);
+// The same, with the figures that break it written to `figures` (when not null): "they add up to 62 of 61".
+const char* pipelineLayoutProblem(const Parallelism& p, int modelLayers, int mtpLayers, std::string* figures);
 
 // What one pipeline rank holds, over all its virtual stages.
 struct StageLoad {

@@ -9,8 +9,8 @@ ShownMfu shownMeasuredMfu(const MfuResult& computed, const FactsCheck& check)
         return out;
     std::string facts;
     for (const FactDifference& d : check.differences) {
-        if (d.fact == Fact::AttentionKernel)
-            continue;
+        if (d.fact == Fact::AttentionKernel || d.fact == Fact::Compiled)
+            continue; // how the step ran, not what it counts
         facts += (facts.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs " + d.inScenario
             + " in the scenario";
     }

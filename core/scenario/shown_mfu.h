@@ -23,8 +23,8 @@ struct ShownMfu {
 };
 
 // The policy: withheld when measuredMfuWithheld says so (core/scenario/file_facts.h); else shown, with a warning
-// naming each fact of the file that differs from the scenario (the attention kernel aside: it does not change what
-// MFU counts).
+// naming each fact of the file that differs from the scenario (the attention kernel and eager/compiled aside: they
+// change how fast the step ran, not what MFU counts).
 ShownMfu shownMeasuredMfu(const MfuResult& computed, const FactsCheck& check);
 
 } // namespace mfu

@@ -186,6 +186,28 @@ void ChartView::setLogX(bool logX, double base)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setIntegerX()
+{
+    m_data.logX = false;
+    m_plot->xAxis->setScaleType(QCPAxis::stLinear);
+    // Tick steps that are whole multiples of 1 (1, 2, 5, 10, ...), so every tick is a whole step.
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::clearAll()
+{
+    clearSeries();
+    setXAxis({}, {});
+    setYAxis({}, {});
+    m_plot->xAxis->setRange(0, 1);
+    m_plot->yAxis->setRange(0, 1);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ChartView::setLogY(bool logY)
 {
     m_data.logY = logY;

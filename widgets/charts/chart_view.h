@@ -32,6 +32,10 @@ public:
     void setLogX(bool logX, double base = 10);
     // Logarithmic y axis, base 10 (a roofline's TFLOPS).
     void setLogY(bool logY);
+    // An x axis of whole things (training steps): ticks only at integers, never "4.2" or "15.5".
+    void setIntegerX();
+    // No series, no axis labels, the axes back to 0-1: an emptied chart shows nothing of what it drew before.
+    void clearAll();
     // Named x positions 0..n-1 (bar charts of components, runs, ...).
     void setCategories(const QStringList& categories);
     // Legend outside the plot (default: never covers data; right of it, or below it in columns when the chart is

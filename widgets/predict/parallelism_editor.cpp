@@ -4,8 +4,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
@@ -44,8 +46,8 @@ QString scenarioProblem(const Scenario& scenario)
 {
     try {
         const CostModel model(scenario);
-        if (const char* reason = model.invalidReason(scenario))
-            return QString::fromUtf8(reason);
+        if (const auto reason = model.invalidReasonText(scenario))
+            return QString::fromStdString(*reason);
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }
@@ -175,10 +177,19 @@ void ParallelismEditor::buildUi()
         form, "microBatch", tr("&Micro-batch:"), tr("Micro-batch in sequences per GPU"), 1, 1'000'000,
         [](const Scenario& s) { return clampToInt(s.workload.microBatch); },
         [](Scenario& s, int v) { s.workload.microBatch = v; });
+    // In tokens, always: the batch as given, or (none given) the one micro-step each data-parallel rank runs, so the
+    // field never reads "1" for "one micro-batch per rank" and then 32,768 after another edit.
     addSpin(
-        form, "globalBatchTokens", tr("&Global batch:"), tr("Global batch in tokens per optimizer step"), 1, INT_MAX,
-        [](const Scenario& s) { return clampToInt(s.workload.globalBatchTokens); },
+        form, "globalBatchTokens", tr("&Global batch:"), tr("Global batch in tokens per optimizer step"), 0, INT_MAX,
+        [](const Scenario& s) {
+            return clampToInt(
+                s.workload.globalBatchTokens > 0 ? s.workload.globalBatchTokens : processedTokensPerStep(s));
+        },
         [](Scenario& s, int v) { s.workload.globalBatchTokens = v; });
+    if (auto* batch = qobject_cast<QSpinBox*>(m_fields[kGlobalBatch].widget)) {
+        batch->setSuffix(tr(" tokens"));
+        batch->setSpecialValueText(tr("1 micro-step")); // 0: one micro-batch per rank, while no layout gives tokens
+    }
     // Packing: documents per sequence as a mean (a histogram comes from a scenario file or `--doc-lengths`), the
     // attention mask, the padding kept.
     addSpin(
@@ -309,7 +320,7 @@ ParallelismEditor::Field& ParallelismEditor::addField(
     form->addRow(QString(), reason);
     m_order << key;
     Field& f = m_fields[key];
-    f = { widget, reason, std::move(read), std::move(write), {}, {} };
+    f = { widget, reason, std::move(read), std::move(write), {}, {}, {}, {} };
     return f;
 }
 
@@ -325,6 +336,63 @@ void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QStri
     addField(form, name, label, spin, std::move(read), std::move(write));
     const QString key = QLatin1String(name);
     connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) { edit(key, v); });
+    // A number beyond the field's range ("150" in the 0-99 % padding field) is refused aloud: Qt would put the last
+    // value back on Enter without a word. Said while typing and kept after Enter; a number in range clears it.
+    QLineEdit* line = spin->findChild<QLineEdit*>();
+    connect(line, &QLineEdit::textEdited, this, [this, key, spin](const QString& text) {
+        Field& field = m_fields[key];
+        field.outOfRange = outOfRangeReason(spin, text);
+        if (!field.outOfRange.isEmpty() || field.reason->text() == field.shownOutOfRange)
+            showReason(field, field.outOfRange);
+        field.shownOutOfRange = field.outOfRange;
+    });
+    connect(spin, &QAbstractSpinBox::editingFinished, this, [this, key] {
+        Field& field = m_fields[key];
+        if (!field.outOfRange.isEmpty())
+            showReason(field, field.outOfRange);
+    });
+    spin->installEventFilter(this);
+    line->installEventFilter(this); // whichever of the two the key reaches
+}
+
+QString ParallelismEditor::outOfRangeReason(const QuantitySpinBox* spin, const QString& text) const
+{
+    const auto v = spin->numberIn(text);
+    if (!v || (*v >= spin->minimum() && *v <= spin->maximum()))
+        return {};
+    const QLocale locale = spin->locale();
+    const auto shown = [&](double n) { return locale.toString(n, 'g', 12) + spin->suffix(); };
+    return tr("%1 refused: the field takes %2 to %3; it keeps %4 (Escape puts it back)")
+        .arg(shown(*v), shown(spin->minimum()), shown(spin->maximum()), shown(spin->value()));
+}
+
+bool ParallelismEditor::eventFilter(QObject* watched, QEvent* event)
+{
+    // Escape gives up the edit: the field shows the scenario's value again and its reason goes.
+    if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape)
+        for (auto it = m_fields.begin(); it != m_fields.end(); ++it)
+            if (auto* w = qobject_cast<QWidget*>(watched); w && (it->widget == w || it->widget->isAncestorOf(w))) {
+                restore(it.value());
+                return true;
+            }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ParallelismEditor::restore(Field& field)
+{
+    const Scenario& s = m_model->scenario();
+    const QSignalBlocker block(field.widget);
+    if (auto* edit = qobject_cast<QLineEdit*>(field.widget))
+        edit->setText(field.readText(s));
+    else if (auto* spin = qobject_cast<QSpinBox*>(field.widget))
+        spin->setValue(field.read(s));
+    else if (auto* combo = qobject_cast<QComboBox*>(field.widget))
+        combo->setCurrentIndex(combo->findData(field.read(s)));
+    else if (auto* check = qobject_cast<QCheckBox*>(field.widget))
+        check->setChecked(field.read(s) != 0);
+    field.outOfRange.clear();
+    field.shownOutOfRange.clear();
+    showReason(field, {});
 }
 
 void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
@@ -367,6 +435,7 @@ void ParallelismEditor::addText(QFormLayout* form, const char* name, const QStri
     const QString key = QLatin1String(name);
     // Applied on Enter or focus-out, as the other fields.
     connect(edit, &QLineEdit::editingFinished, this, [this, key, edit] { editText(key, edit->text()); });
+    edit->installEventFilter(this);
 }
 
 void ParallelismEditor::editText(const QString& name, const QString& text)
@@ -406,7 +475,7 @@ void ParallelismEditor::edit(const QString& name, int value)
     Scenario candidate = m_model->scenario();
     field.write(candidate, value);
     QString problem = scenarioProblem(candidate);
-    if (problem.isEmpty() && name == kGlobalBatch) {
+    if (problem.isEmpty() && name == kGlobalBatch && value != 0) { // 0: one micro-step
         const int64_t perMicroStep = tokensPerMicroStep(candidate);
         if (value < perMicroStep || value % perMicroStep != 0)
             problem = tr("must be a whole number of micro-steps of %L1 tokens (micro-batch x sequence x %2 "
@@ -476,6 +545,8 @@ void ParallelismEditor::syncFromModel()
             combo->setCurrentIndex(combo->findData(v));
         else if (auto* check = qobject_cast<QCheckBox*>(f.widget))
             check->setChecked(v != 0);
+        f.outOfRange.clear();
+        f.shownOutOfRange.clear();
         showReason(f, {});
     }
     // The global batch moves in whole micro-steps.

@@ -20,6 +20,7 @@ class QLabel;
 
 namespace mfu::widgets {
 
+class QuantitySpinBox;
 class ReasonLabel;
 class ScenarioModel;
 
@@ -45,6 +46,8 @@ private:
         Write write;
         ReadText readText;
         WriteText writeText;
+        QString outOfRange; // why the typed number is refused (beyond the field's range), "" when it is not
+        QString shownOutOfRange; // that reason as last shown, so a number back in range clears only it
     };
 
     void buildUi();
@@ -61,7 +64,14 @@ private:
     void edit(const QString& name, int value);
     void showReason(Field& field, const QString& text);
     void syncFromModel();
+    // The field back to the scenario's value, its reason cleared (Escape).
+    void restore(Field& field);
+    QString outOfRangeReason(const QuantitySpinBox* spin, const QString& text) const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
     ScenarioModel* m_model;
     QHash<QString, Field> m_fields;
     QStringList m_order; // tab order

@@ -16,6 +16,14 @@ QuantitySpinBox::QuantitySpinBox(QWidget* parent)
 
 std::optional<int> QuantitySpinBox::parse(const QString& text) const
 {
+    const auto v = numberIn(text);
+    if (!v || *v != std::floor(*v) || *v < minimum() || *v > maximum())
+        return std::nullopt;
+    return static_cast<int>(*v);
+}
+
+std::optional<double> QuantitySpinBox::numberIn(const QString& text) const
+{
     QString t = text;
     if (!prefix().isEmpty() && t.startsWith(prefix()))
         t.remove(0, prefix().size());
@@ -24,11 +32,8 @@ std::optional<int> QuantitySpinBox::parse(const QString& text) const
     // The locale's group separator (what setGroupSeparatorShown writes) as well as the ones parseQuantity knows.
     t.remove(locale().groupSeparator());
     const std::string typed = t.trimmed().toStdString();
-    const auto v = m_countsTokensInSequence ? parseSequenceLength(typed, NumberText::Lenient)
-                                            : parseQuantity(typed, NumberText::Lenient);
-    if (!v || *v != std::floor(*v) || *v < minimum() || *v > maximum())
-        return std::nullopt;
-    return static_cast<int>(*v);
+    return m_countsTokensInSequence ? parseSequenceLength(typed, NumberText::Lenient)
+                                    : parseQuantity(typed, NumberText::Lenient);
 }
 
 std::optional<int> QuantitySpinBox::typedValue() const

@@ -17,6 +17,9 @@ public:
 
     // The typed text as a count in range, or nullopt (prefix and suffix ignored).
     std::optional<int> typedValue() const;
+    // `text` as a number, in range or not (prefix, suffix and group separators ignored); nullopt when it is none.
+    // What an editor names when it refuses "150" in a 0-99 field.
+    std::optional<double> numberIn(const QString& text) const;
     // For lengths of sequences and documents: "2k" is 2,048 tokens, as contexts are named (core/number_parse.h).
     void setCountsTokensInSequence(bool on) { m_countsTokensInSequence = on; }
 

@@ -108,6 +108,8 @@ void FactsBanner::refresh()
     if (check.gpuDiffers && !hardware)
         text += tr(" No hardware preset matches %1: choose or add its GPU in the scenario.")
                     .arg(q(m_facts->gpuName.value_or("")).toHtmlEscaped());
+    if (check.impliedGpuRefused) // why no GPU is offered for the peak the log divided by (core says it)
+        text += QLatin1Char(' ') + q(*check.impliedGpuRefused).toHtmlEscaped();
     m_message->setText(text);
 
     // The button adopts what can be adopted: GPU, count, sequence, tokens per step, a model size the log implies or

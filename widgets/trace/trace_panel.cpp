@@ -224,8 +224,16 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
             showImportState();
         });
         connect(job, &BackgroundJob::runningChanged, this, showImportState);
-        connect(job, &BackgroundJob::failed, this,
-            [this, job](int, const QString& message) { showError(message, job == m_logJob); });
+        connect(job, &BackgroundJob::failed, this, [this, job](int, const QString& message) {
+            showError(message, job == m_logJob);
+            // A log that could not be read (an empty file, another format) is the one the user asked for: the
+            // previous log's charts, figures and banner facts would be read as this one's.
+            if (job == m_logJob) {
+                m_logView->clear();
+                m_logFacts.reset();
+                showFactsOfCurrentView();
+            }
+        });
         connect(job, &BackgroundJob::cancelled, this, [this, job] {
             emit statusMessage(job == m_logJob
                     ? tr("Reading the training log cancelled; the previous log is still shown.")

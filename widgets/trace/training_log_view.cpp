@@ -54,9 +54,11 @@ TrainingLogView::TrainingLogView(ScenarioModel* scenario, QWidget* parent)
     , m_scenario(scenario)
 {
     m_throughput = new ChartView;
+    m_throughput->setIntegerX(); // steps are whole
     m_throughput->setObjectName(QStringLiteral("logThroughputChart"));
     m_throughput->setAccessibleName(tr("Training log: throughput per step"));
     m_mfu = new ChartView;
+    m_mfu->setIntegerX();
     m_mfu->setObjectName(QStringLiteral("logMfuChart"));
     m_mfu->setAccessibleName(tr("Training log: claimed and recomputed MFU per step"));
     m_summary = textLabel("logSummary");
@@ -134,6 +136,9 @@ void TrainingLogView::refresh()
     m_throughput->clearSeries();
     m_mfu->clearSeries();
     if (!m_log) {
+        // Nothing of the last log's axes either: an empty view says no log is open.
+        m_throughput->clearAll();
+        m_mfu->clearAll();
         m_throughput->setTitle(tr("Throughput per step (open a training log)"));
         m_mfu->setTitle(tr("MFU per step (open a training log)"));
         m_summary->setText(tr("No training log open. Open a torchtitan, Megatron-LM or nanoGPT log (or one in "
@@ -233,7 +238,8 @@ void TrainingLogView::refresh()
         static_cast<double>(m_scenario->tokensPerStep()), known);
     const std::optional<std::string> otherGpu
         = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
-    if (check.diagnosis && !steps.isEmpty() && !otherGpu) {
+    // Only a figure the diagnosis gives: not one it withholds (another model, or a device memory no such GPU has).
+    if (check.diagnosis && !steps.isEmpty() && !otherGpu && check.diagnosis->runs.front().hasCorrectedMfu()) {
         const double recomputed = 100.0 * check.diagnosis->mfu;
         const double first = *std::min_element(steps.begin(), steps.end());
         const double last = *std::max_element(steps.begin(), steps.end());
@@ -270,7 +276,11 @@ void TrainingLogView::refresh()
             + tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
                  "peak)")
                   .arg(QString::fromStdString(run.hasCorrectedMfu() ? formatPercent(run.mfu) : correctedMfuText(run)),
-                      QString::fromStdString(scenario.model.id), QString::fromStdString(scenario.cluster.hardware.id),
+                      QString::fromStdString(scenario.model.name.empty() ? scenario.model.id : scenario.model.name)
+                          .toHtmlEscaped(),
+                      QString::fromStdString(scenario.cluster.hardware.name.empty() ? scenario.cluster.hardware.id
+                                                                                    : scenario.cluster.hardware.name)
+                          .toHtmlEscaped(),
                       QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
                       QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
                       QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)))

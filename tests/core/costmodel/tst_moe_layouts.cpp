@@ -181,6 +181,35 @@ private slots:
 
     // An uneven layout that takes the loss off the busiest stage is faster than the even split it replaces, and the
     // embedding and loss in the split let Qwen3-235B's 94 layers run on PP 32 x VPP 3 at all.
+    // Kimi K2's 384 experts on EP 256: the refusal names both (issue 35), in the window (invalidReasonText) and the
+    // CLI's error (evaluate's InputError) alike; invalidReason keeps the static sentence for the planner's loop.
+    void refusalsCarryTheirFigures()
+    {
+        const ModelSpec* kimi = test::shippedPresets().findModel("kimi-k2.5");
+        QVERIFY(kimi);
+        QCOMPARE(kimi->moe.experts, 384);
+        Scenario s = test::scenarioFor(*kimi, "h100-sxm", 1024, 4096, 8);
+        s.parallelism.ep = 256;
+        const CostModel model(s);
+        QCOMPARE(QString::fromUtf8(model.invalidReason(s)), QStringLiteral("ep must divide the number of experts"));
+        QCOMPARE(QString::fromStdString(model.invalidReasonText(s).value_or("")),
+            QStringLiteral("ep must divide the number of experts (ep 256, 384 experts)"));
+        try {
+            model.evaluate(s);
+            QFAIL("EP 256 of 384 experts was evaluated");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("(ep 256, 384 experts)"), e.what());
+        }
+        s.parallelism.ep = 8;
+        s.parallelism.pp = 4;
+        s.parallelism.pipelineLayout = parsePipelineLayout("Et*16|t*16|t*16|t*14L"); // 62 of Kimi K2's 61 layers
+        QCOMPARE(QString::fromStdString(model.invalidReasonText(s).value_or("")),
+            QStringLiteral("the pipeline layout's transformer layers ('t') must add up to the model's layers (they "
+                           "add up to 62 of 61)"));
+        s.parallelism.pipelineLayout.clear();
+        QVERIFY(!model.invalidReasonText(s));
+    }
+
     void unevenStagesBalanceThePipeline()
     {
         Scenario s = test::scenarioFor(*test::shippedPresets().findModel("qwen3-235b-a22b"), "h100-sxm", 1024, 4096, 2);

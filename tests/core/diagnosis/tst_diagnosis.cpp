@@ -148,6 +148,24 @@ private slots:
         QCOMPARE(percent(d.mfu), percent(400000 * 6.0 * 124439808 / 989e12));
     }
 
+    // A V100 has no BF16: its MFU is against the dense FP16 peak, and the diagnosis says so (issue 35: "BF16 peak"
+    // of an FP16 GPU), in the corrected MFU, a stated peak it does not recognise and the bound alike.
+    void v100PeakIsNamedFp16()
+    {
+        const Diagnosis d = diagnoseText(R"({"runs": [{"label": "v100", "gpu": "v100-sxm2-32gb", "gpus": 1,
+            "model": "llama-3.1-8b", "seq_len": 2048, "tokens_per_sec": 1000, "tokens_per_sec_scope": "per_gpu",
+            "peak_tflops": 222}]})");
+        const Finding* corrected = test::findFinding(d.runs[0].findings, "corrected_mfu");
+        QVERIFY2(corrected, codes(d.runs[0].findings).c_str());
+        QVERIFY2(corrected->message.find("dense FP16") != std::string::npos, corrected->message.c_str());
+        const Finding* peak = test::findFinding(d.runs[0].findings, "peak_unrecognised");
+        QVERIFY2(peak, codes(d.runs[0].findings).c_str());
+        QVERIFY2(peak->message.find("dense FP16 peak") != std::string::npos, peak->message.c_str());
+        for (const Finding& f : d.runs[0].findings)
+            QVERIFY2(f.message.find("BF16") == std::string::npos, f.message.c_str());
+        QCOMPARE(d.runs[0].peakPrecision, std::string("FP16"));
+    }
+
     void tokensPerSecIgnoringGradAccum()
     {
         // Logger computed micro_batch x seq / step time: 8 x 4096 x 8 GPUs / 2.0 s = 131,072, forgetting 16

@@ -270,6 +270,63 @@ private slots:
         QCOMPARE(percent(d.mfu), 11.3);
     }
 
+    // Issue 35: TFLOPS / MFU = 306 on a device of 14.6 GiB. The A100 has that peak but not that memory: the finding
+    // says torchtitan's fallback, names no GPU, and the report offers no "on the A100 it would be".
+    void fallbackPeakWithAContradictingMemoryNamesNoGpu()
+    {
+        LogRunContext c;
+        c.label = "t4.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("b200");
+        c.seqLen = 8192;
+        std::string log;
+        for (int step = 1; step <= 4; ++step)
+            log += "step: " + std::to_string(step)
+                + "  loss: 9.1  memory:  9.46GiB(64.99%)  tps: 528  tflops: 30.6  mfu: 10.00%\n";
+        const Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(!test::findFinding(d.runs[0].findings, "log_peak_mismatch"));
+        QVERIFY(!d.runs[0].impliedGpuId);
+        const Finding* fallback = test::findFinding(d.runs[0].findings, "log_peak_fallback");
+        QVERIFY(fallback);
+        QVERIFY2(fallback->message.find("torchtitan's fallback peak (312.0 TFLOPS)") != std::string::npos,
+            fallback->message.c_str());
+        QVERIFY2(fallback->message.find("14.6 GiB") != std::string::npos, fallback->message.c_str());
+        QCOMPARE(qRound(fallback->figures.at("device_memory_gib") * 100), 1456);
+        // Counted on the B200 the window's scenario names, the 14.6 GiB device is no B200: no corrected MFU.
+        const Finding* memory = test::findFinding(d.runs[0].findings, "log_memory_mismatch");
+        QVERIFY(memory);
+        QVERIFY2(memory->message.find("14.6 GiB") != std::string::npos
+                && memory->message.find("167.6 GiB") != std::string::npos,
+            memory->message.c_str());
+        QCOMPARE(d.runs[0].withheld, std::optional<std::string>("log_memory_mismatch"));
+        QVERIFY(!d.runs[0].hasCorrectedMfu());
+        // On a GPU of that memory (a V100 16GB: 16 GB, 14.9 GiB) the same log is not refused for its memory.
+        c.hardware = *test::shippedPresets().findHardware("v100-sxm2-16gb");
+        const Diagnosis v100 = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(!test::findFinding(v100.runs[0].findings, "log_memory_mismatch"));
+    }
+
+    // The same finding that says the model does not match the figures (237 times off) must not price the run on
+    // the GPU it implies with that model.
+    void noMfuOnTheImpliedGpuWhenTheModelDoesNotMatch()
+    {
+        LogRunContext c;
+        c.label = "tiny.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.seqLen = 8192;
+        std::string log;
+        // 0.52 TFLOPS at 7,318 tokens/s: 71 MFLOP/token (not Llama 3.1 8B's 57.9 G); / 0.0231% = 2,250 TFLOPS (B200)
+        for (int step = 1; step <= 4; ++step)
+            log += "step: " + std::to_string(step) + "  loss: 9.1  tps: 7,318  tflops: 0.52  mfu: 0.0231%\n";
+        const Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(test::findFinding(d.runs[0].findings, "log_model_mismatch"));
+        const Finding* peak = test::findFinding(d.runs[0].findings, "log_peak_mismatch");
+        QVERIFY(peak);
+        QVERIFY2(peak->message.find("it would be") == std::string::npos, peak->message.c_str());
+        QVERIFY(!peak->figures.count("corrected_mfu_on_implied_gpu"));
+    }
+
     // Every rank printing to one console: torchrun's "[rank3]:" prefix, lines interleaved. Each step counts once.
     void perRankCopiesOfAStepCountOnce()
     {

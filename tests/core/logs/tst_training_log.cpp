@@ -41,6 +41,21 @@ private slots:
         QVERIFY(!s.stepSeconds);
     }
 
+    // torchtitan's memory figure is the memory in use and its share of the device's: the device's memory is a fact
+    // of the log (issue 35: 9.46 GiB at 64.99% is a 14.56 GiB device, not the A100 its 312 TFLOPS fallback suggests).
+    void deviceMemoryFromTorchtitansMemoryFigure()
+    {
+        const TrainingLog log = parse("step:  1  loss: 12.0  memory:  9.46GiB(64.99%)  tps: 7,000  tflops: 30.6  "
+                                      "mfu: 9.81%\n"
+                                      "step:  2  loss: 11.0  memory: 12.00GiB(82.45%)  tps: 7,000  tflops: 30.6  "
+                                      "mfu: 9.81%\n");
+        QVERIFY(log.facts.deviceMemoryBytes);
+        QCOMPARE(qRound(*log.facts.deviceMemoryBytes / (1024.0 * 1024 * 1024) * 100), 1456); // the first line wins
+        // Under 1% in use the rounded figures say too little; no memory figure, no fact.
+        QVERIFY(!parse("step: 1  loss: 1.0  memory: 0.01GiB(0.01%)  tps: 7\n").facts.deviceMemoryBytes);
+        QVERIFY(!parse("step: 1  loss: 1.0  tps: 7\n").facts.deviceMemoryBytes);
+    }
+
     void torchtitanWpsEra()
     {
         const TrainingLog log = parse("step: 10  loss: 9.1000  memory: 30.10GiB(40.00%)  wps: 2,100  mfu: 12.50%\n");

@@ -168,6 +168,9 @@ private slots:
         QCOMPARE(p.documents[1].count, 3.0);
         QVERIFY(!packingProblem(p, 2048));
         QVERIFY(packingProblem(fourDocuments(), 2048)); // unsplit, the 4,096 document does not fit
+        std::string figures; // and the refusal says by how much (issue 35)
+        QVERIFY(packingProblem(fourDocuments(), 2048, &figures));
+        QCOMPARE(QString::fromStdString(figures), QStringLiteral("4,096 tokens, sequence 2,048"));
         // A remainder: 5,000 into 2,048 = 2 x 2,048 + 904.
         SequencePacking odd;
         odd.documents = { { 5000, 1 } };

@@ -176,6 +176,43 @@ private slots:
         QVERIFY(row(s, "Error") || row(s, "Warning")); // the 36 PFLOPS peak is not one B200's
         QCOMPARE(row(section(f, "Training log: moved.log"), "Missing")->value, missing);
         QCOMPARE(row(section(f, "Scenario"), "Training logs")->value, logPath);
+        QVERIFY(!row(s, "Device memory")); // the log states none
+    }
+
+    // Issue 35: a torchtitan log of a 14.6 GiB device whose TFLOPS / MFU is 306. The report says the device memory,
+    // that 306 is torchtitan's fallback peak, withholds the corrected MFU on the scenario's B200 and never prices the
+    // run on an A100 ("on the A100 it would be 39.50%").
+    void trainingLogDeviceMemory()
+    {
+        QTemporaryDir dir;
+        const std::string logPath = dir.filePath(QStringLiteral("t4.log")).toStdString();
+        {
+            std::ofstream out(logPath);
+            for (int step = 1; step <= 4; ++step)
+                out << "[titan] step: " << step
+                    << "  loss: 9.1  memory:  9.46GiB(64.99%)  tps: 528  tflops: 30.6  mfu: 10.00%\n";
+        }
+        ScenarioDocument d;
+        d.scenario.model = *presets().findModel("llama-3.1-8b");
+        d.scenario.cluster.hardware = *presets().findHardware("b200");
+        d.scenario.workload.seqLen = 8192;
+        d.trainingLogPaths = { logPath };
+        ReportOptions options;
+        options.knownHardware = presets().hardware();
+        const ReportFigures f = reportFigures(d, options);
+        const ReportSection* s = section(f, "Training log: t4.log");
+        QVERIFY(s);
+        QVERIFY(row(s, "Device memory"));
+        QCOMPARE(row(s, "Device memory")->value, std::string("14.6 GiB"));
+        QCOMPARE(row(s, "Corrected MFU")->value, std::string("-"));
+        std::string all;
+        for (const auto& r : s->rows)
+            all += r.label + ": " + r.value + " " + r.note + "\n";
+        QVERIFY2(all.find("torchtitan's fallback peak") != std::string::npos, all.c_str());
+        QVERIFY2(
+            all.find("log_memory_mismatch") != std::string::npos || all.find("14.6 GiB of memory") != std::string::npos,
+            all.c_str());
+        QVERIFY2(all.find("A100") == std::string::npos || all.find("it would be") == std::string::npos, all.c_str());
     }
 
     // A figure that is no finite number ("$inf" from a price past any job's) is set aside with a note, in the PDF

@@ -2,6 +2,8 @@
 // scenario's, and when measured MFU must be withheld (another GPU's peak, or above 100%) with the fact named.
 #include <QTest>
 
+#include <algorithm>
+
 #include "core/logs/training_log.h"
 #include "core/presets/presets.h"
 #include "core/scenario/file_facts.h"
@@ -108,6 +110,45 @@ private slots:
         QCOMPARE(c.differences[0].fact, Fact::ModelSize);
         QVERIFY(c.proposedModelParams);
         QCOMPARE(qRound(*c.proposedModelParams / 1e5), 118); // 71.06 MFLOP / 6
+    }
+
+    // A log whose TFLOPS / MFU is 306 (torchtitan's 312 TFLOPS fallback within rounding) on a 14.6 GiB device: the
+    // A100 80GB has that peak but not that memory, so it is not proposed, and the banner says why (issue 35).
+    void deviceMemoryRulesOutAGpuOfThePeak()
+    {
+        trace::LogFacts facts;
+        facts.deviceMemoryBytes = 9.46 / 0.6499 * 1024.0 * 1024 * 1024;
+        trace::LogSummary summary;
+        summary.medianTflops = 30.6;
+        summary.medianMfu = 0.1;
+        summary.medianTokensPerSec = 7000;
+        const FileFacts file = factsFromLog(facts, summary);
+        QCOMPARE(file.deviceMemoryBytes, facts.deviceMemoryBytes);
+        const FactsCheck c = checkFacts(file, b200Scenario(), 8192, hardware());
+        QVERIFY(!c.gpuDiffers);
+        QVERIFY(!c.hardwarePresetId);
+        QVERIFY(c.impliedGpuRefused);
+        QCOMPARE(QString::fromStdString(*c.impliedGpuRefused),
+            QStringLiteral("Its TFLOPS / MFU, 306 TFLOPS, is torchtitan's fallback peak (312 TFLOPS) for a GPU it "
+                           "does not know: its device has 14.6 GiB of memory, not the NVIDIA A100 SXM4 80GB's 74.5 "
+                           "GiB."));
+        // The memory itself is a fact the scenario's B200 contradicts.
+        const auto memory = std::find_if(c.differences.begin(), c.differences.end(),
+            [](const FactDifference& d) { return d.fact == Fact::DeviceMemory; });
+        QVERIFY(memory != c.differences.end());
+        QCOMPARE(memory->inFile, std::string("14.6 GiB"));
+        QCOMPARE(memory->inScenario, std::string("167.6 GiB (NVIDIA B200 (HGX B200))"));
+        QCOMPARE(factLabel(Fact::DeviceMemory), std::string("device memory"));
+        // Without the memory, the same peak proposes the A100, as before; on a device of 79 GiB it still does.
+        QCOMPARE(checkFacts(factsFromLog(trace::LogFacts {}, summary), b200Scenario(), 8192, hardware())
+                     .hardwarePresetId.value_or(""),
+            std::string("a100-sxm-80gb"));
+        facts.deviceMemoryBytes = 79.1 * 1024.0 * 1024 * 1024;
+        const FactsCheck a100 = checkFacts(factsFromLog(facts, summary), b200Scenario(), 8192, hardware());
+        QCOMPARE(a100.hardwarePresetId.value_or(""), std::string("a100-sxm-80gb"));
+        QVERIFY(!a100.impliedGpuRefused);
+        QVERIFY(std::none_of(a100.differences.begin(), a100.differences.end(),
+            [](const FactDifference& d) { return d.fact == Fact::DeviceMemory; }));
     }
 
     void otherGpuWithholdsMfu()

@@ -91,6 +91,23 @@ private slots:
         QVERIFY(QString(pipelineLayoutProblem(p, 43, 1)).contains("drop the first/last"));
     }
 
+    // A refusal says the figures that break it, so the user need not count the layout's layers by hand (issue 35:
+    // "must add up to the model's layers" when they add up to 62 of 61).
+    void refusalsCarryTheirFigures()
+    {
+        Parallelism p;
+        p.pp = 4;
+        p.pipelineLayout = parsePipelineLayout("Et*16|t*16|t*16|t*14mL"); // 62 layers for a 61-layer model
+        std::string figures;
+        QVERIFY(pipelineLayoutProblem(p, 61, 1, &figures) != nullptr);
+        QCOMPARE(QString::fromStdString(figures), QStringLiteral("they add up to 62 of 61"));
+        QVERIFY(pipelineLayoutProblem(p, 62, 0, &figures) != nullptr);
+        QCOMPARE(QString::fromStdString(figures), QStringLiteral("it has 1, the model 0"));
+        p.pp = 2;
+        QVERIFY(pipelineLayoutProblem(p, 62, 1, &figures) != nullptr);
+        QCOMPARE(QString::fromStdString(figures), QStringLiteral("it has 4, pp x virtual stages is 2"));
+    }
+
     // torchtitan's per-stage splits: the embedding first, the loss and MTP layers last.
     void torchtitanStageSplits()
     {

@@ -190,6 +190,10 @@ private slots:
         QVERIFY(f.panel.editor()
                     ->validationReason(QStringLiteral("documentLength"))
                     .contains(QLatin1String("longer than the sequence")));
+        QVERIFY2(f.panel.editor()
+                     ->validationReason(QStringLiteral("documentLength"))
+                     .contains(QLatin1String("(65,536 tokens, sequence 32,768)")),
+            qPrintable(f.panel.editor()->validationReason(QStringLiteral("documentLength"))));
         f.field<QSpinBox>("paddingPercent")->setValue(25);
         QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.25);
         QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
@@ -257,6 +261,69 @@ private slots:
         // A global batch that is not a whole number of micro-steps.
         f.field<QSpinBox>("globalBatchTokens")->setValue(8192 * 4 + 1);
         QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("globalBatchTokens")).isEmpty());
+    }
+
+    // Issue 35. The global batch reads in tokens, the same after every edit: one micro-step of 8 ranks x 8,192
+    // before any batch is given (not "1"), and what is given after.
+    void globalBatchReadsInTokens()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, int64_t(0));
+        auto* batch = f.field<QSpinBox>("globalBatchTokens");
+        QCOMPARE(batch->suffix(), QStringLiteral(" tokens"));
+        QCOMPARE(batch->value(), 8 * 8192);
+        QVERIFY2(batch->text().endsWith(QStringLiteral(" tokens")), qPrintable(batch->text()));
+        // Another edit keeps the batch (ScenarioModel::setConfiguration): the tokens the field showed are the ones
+        // now given, so it reads the same.
+        f.field<QSpinBox>("tp")->setValue(2);
+        QCOMPARE(f.model.scenario().parallelism.tp, 2);
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, int64_t(8 * 8192));
+        QCOMPARE(batch->value(), 8 * 8192);
+        batch->setValue(4 * 4 * 8192); // 4 micro-steps of the 4 data-parallel ranks
+        QCOMPARE(f.model.scenario().workload.globalBatchTokens, int64_t(4 * 4 * 8192));
+        QCOMPARE(batch->value(), 4 * 4 * 8192);
+    }
+
+    // A refusal keeps the user's number on screen with its reason and figures; Escape puts the scenario's value back
+    // and clears the reason; a number beyond the field's range is refused aloud, not dropped.
+    void refusalsCarryFiguresAndEscapeRestores()
+    {
+        Fixture f(scenarioOn("kimi-k2.5", "h100-sxm", 1024, 4096));
+        auto* ep = f.field<QSpinBox>("ep");
+        const int before = f.model.scenario().parallelism.ep;
+        ep->setValue(256);
+        QCOMPARE(f.model.scenario().parallelism.ep, before);
+        QCOMPARE(f.panel.editor()->validationReason(QStringLiteral("ep")),
+            QStringLiteral("ep must divide the number of experts (ep 256, 384 experts)"));
+        QTest::keyClick(ep, Qt::Key_Escape);
+        QCOMPARE(ep->value(), before);
+        QVERIFY(f.panel.editor()->validationReason(QStringLiteral("ep")).isEmpty());
+        QVERIFY(!f.panel.editor()->findChild<QLabel*>(QStringLiteral("epReason"))->isVisibleTo(f.panel.editor()));
+
+        auto* padding = f.field<QSpinBox>("paddingPercent");
+        padding->setFocus();
+        QLineEdit* line = padding->findChild<QLineEdit*>();
+        line->selectAll();
+        QTest::keyClicks(line, QStringLiteral("150"));
+        const QString reason = f.panel.editor()->validationReason(QStringLiteral("paddingPercent"));
+        QVERIFY2(
+            reason.contains(QStringLiteral("150 %")) && reason.contains(QStringLiteral("99 %")), qPrintable(reason));
+        QTest::keyClick(padding, Qt::Key_Return); // Qt puts 0 back; the refusal stays said
+        QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.0);
+        QCOMPARE(f.panel.editor()->validationReason(QStringLiteral("paddingPercent")), reason);
+        // A number in range clears it as it is typed, and applies on Enter.
+        line->selectAll();
+        QTest::keyClicks(line, QStringLiteral("20"));
+        QVERIFY(f.panel.editor()->validationReason(QStringLiteral("paddingPercent")).isEmpty());
+        QTest::keyClick(padding, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().workload.packing.paddingFraction, 0.2);
+        // Escape after a refused number also clears.
+        line->selectAll();
+        QTest::keyClicks(line, QStringLiteral("150"));
+        QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("paddingPercent")).isEmpty());
+        QTest::keyClick(padding, Qt::Key_Escape);
+        QVERIFY(f.panel.editor()->validationReason(QStringLiteral("paddingPercent")).isEmpty());
+        QCOMPARE(padding->value(), 20);
     }
 
     void breakdownCharts()

@@ -185,6 +185,34 @@ private slots:
         QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 1);
     }
 
+    // Issue 35: a torchtitan log of a 14.6 GiB device whose TFLOPS / MFU is 306 (the 312 TFLOPS fallback within
+    // rounding). The banner states the memory and why no A100 is offered; the button offers no GPU.
+    void logMemoryRulesOutTheFallbackPeaksGpu()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("t4-torchtitan.log"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            for (int step = 1; step <= 4; ++step)
+                f.write("[titan] step: " + QByteArray::number(step)
+                    + "  loss: 9.1  memory:  9.46GiB(64.99%)  tps: 528  tflops: 30.6  mfu: 10.00%\n");
+        }
+        app::MainWindow w;
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(w.openFiles({ path }));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->trainingLogView()->hasLog(), 20000);
+        FactsBanner* banner = panel->factsBanner();
+        QVERIFY(!banner->isHidden());
+        const QString text = banner->message()->text();
+        QVERIFY2(text.contains(QStringLiteral("device memory: <b>14.6 GiB</b> in the log")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("torchtitan&#39;s fallback peak (312 TFLOPS)"))
+                || text.contains(QStringLiteral("torchtitan's fallback peak (312 TFLOPS)")),
+            qPrintable(text));
+        QVERIFY2(
+            !banner->useButton()->text().contains(QStringLiteral("A100")), qPrintable(banner->useButton()->text()));
+        QVERIFY(!banner->useButton()->property("adoptsHardware").toBool());
+    }
+
     // A trace without deviceProperties: measured MFU says the GPU is assumed.
     void traceWithoutGpuSaysSo()
     {

@@ -5,6 +5,7 @@
 // the panel usable; the log is read on a worker thread with a progress bar, and Cancel keeps the log shown before;
 // the main window routes a log there by content and adds it to the recent files once it has loaded.
 // MFU_SCREENSHOT_DIR=folder saves the window on the Training log tab.
+#include <cmath>
 #include <memory>
 
 #include <QFileInfo>
@@ -151,13 +152,34 @@ private slots:
         const double recomputed = mfu.series[1].y[0];
         QCOMPARE(qRound(recomputed * 10) / 10.0, 39.6); // median of steps 10 and 20
         QVERIFY(view->summaryText().contains(QStringLiteral("MFU claimed: 2.61%")));
-        QVERIFY2(view->summaryText().contains(QStringLiteral("llama-1.36b on b200")), qPrintable(view->summaryText()));
+        // Named as people read them, not by preset ids (issue 35: "params:5219013357 on b200").
+        QVERIFY2(
+            view->summaryText().contains(QStringLiteral("LLaMA 1.36B (B200 scaling report) on NVIDIA B200 (HGX B200)")),
+            qPrintable(view->summaryText()));
+        // Steps are whole: both charts tick at integers only.
+        for (ChartView* chart : { view->throughputChart(), view->mfuChart() }) {
+            const auto ticker = chart->plot()->xAxis->ticker().dynamicCast<QCPAxisTickerFixed>();
+            QVERIFY(ticker);
+            QCOMPARE(ticker->tickStep(), 1.0);
+            QCOMPARE(ticker->scaleStrategy(), QCPAxisTickerFixed::ssMultiples);
+            chart->plot()->xAxis->setRange(3.7, 16.1);
+            chart->plot()->replot();
+            for (double tick : chart->plot()->xAxis->tickVector())
+                QCOMPARE(tick, std::round(tick));
+        }
         QVERIFY2(view->findingsText().contains(QStringLiteral("peak_is_sparse")), qPrintable(view->findingsText()));
         QVERIFY(view->findingsText().contains(QStringLiteral("per_gpu_over_cluster_peak")));
 
         // The check follows the scenario: another model gives another recomputed MFU.
         scenario.setModel(*test::shippedPresets().findModel("llama-3.1-8b"));
-        QVERIFY2(view->summaryText().contains(QStringLiteral("llama-3.1-8b on b200")), qPrintable(view->summaryText()));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("Llama 3.1 8B on NVIDIA B200 (HGX B200)")),
+            qPrintable(view->summaryText()));
+        // A bare model adopted from a log reads as its name, not "params:5219013357".
+        scenario.setModel(bareModel(5'219'013'357, "Model of 5.22 B parameters (from the log)"));
+        QVERIFY2(view->summaryText().contains(QStringLiteral("Model of 5.22 B parameters (from the log) on NVIDIA")),
+            qPrintable(view->summaryText()));
+        QVERIFY(!view->summaryText().contains(QStringLiteral("params:")));
+        scenario.setModel(*test::shippedPresets().findModel("llama-3.1-8b"));
         QVERIFY(qAbs(view->mfuChart()->data().series.value(1).y.value(0) - recomputed) > 1.0);
         // A scenario on another GPU than the log's ("Device: NVIDIA B200") cannot describe it: no recomputed figure
         // (it would divide by the H100's peak), the reason named in its place.
@@ -256,7 +278,28 @@ private slots:
         QTRY_VERIFY(!panel.errorText().isEmpty());
         QVERIFY2(panel.errorText().contains(QStringLiteral("notes.txt")), qPrintable(panel.errorText()));
         QVERIFY(panel.errorText().contains(QStringLiteral("no training-step lines")));
-        QVERIFY(panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log"))); // kept
+        // The file the user asked for could not be read: the previous log's charts, axes and figures are not shown
+        // as if they were its (issue 35: an empty log kept the last log's axes).
+        QVERIFY(!panel.trainingLogView()->hasLog());
+        QVERIFY(!panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log")));
+        for (ChartView* chart : { panel.trainingLogView()->throughputChart(), panel.trainingLogView()->mfuChart() }) {
+            QVERIFY(chart->data().series.isEmpty());
+            QVERIFY2(chart->data().xAxis.text().isEmpty(), qPrintable(chart->data().xAxis.text()));
+            QVERIFY(chart->data().yAxis.text().isEmpty());
+            QCOMPARE(chart->plot()->xAxis->range().upper, 1.0);
+        }
+        // An empty file is the same.
+        QVERIFY(panel.openTrainingLog(m_log));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        const QString empty = write(QStringLiteral("empty.log"), QByteArray());
+        QVERIFY(panel.openTrainingLog(empty));
+        QTRY_VERIFY(!panel.trainingLogView()->hasLog());
+        QVERIFY(panel.trainingLogView()->throughputChart()->data().xAxis.text().isEmpty());
+        // The refusal says how to read another format (the window has no pattern field; the command line has).
+        QVERIFY2(panel.errorText().contains(QStringLiteral("--log-pattern REGEX --log-groups")),
+            qPrintable(panel.errorText()));
+        QVERIFY(panel.openTrainingLog(m_log));
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
 
         const QString missing = m_dir.filePath(QStringLiteral("missing.log"));
         QVERIFY(!panel.openTrainingLog(missing)); // cannot be opened: refused at once
