@@ -241,14 +241,11 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         }
     }
     if (options.sweeps && out.predicted) {
-        // The Predict panel's sweeps of this configuration, each point with its own band (no planner: the report's
-        // planner section already gives the best layout at the scenario's own point).
-        SweepOptions sweep;
-        sweep.includePlannerBest = false;
-        sweep.errorBands = options.errorBands;
+        // The Predict panel's sweeps, from the same core call as the panel and `sweep`: this configuration and the
+        // planner's best at each point, each with its own band.
         for (SweepAxis axis : { SweepAxis::SeqLen, SweepAxis::GpuCount }) {
             try {
-                out.sweeps.push_back(runSweep(s, axis, sweep));
+                out.sweeps.push_back(scenarioSweep(s, axis, options.errorBands));
             } catch (const InputError& e) {
                 out.notes.push_back("Sweep over " + std::string(sweepAxisKey(axis)) + ": " + e.what());
             }
