@@ -224,6 +224,9 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         try {
             PlannerOptions planner;
             planner.topN = 1;
+            // Ranked by the rule `plan` and the window's planner use, so the report's best is their #1.
+            if (options.errorBands)
+                planner.tieTolerance = plannerTieTolerance(s, *options.errorBands);
             // Compared at the scenario's own batch, so the best and the current configuration do the same work.
             Scenario atBatch = s;
             if (atBatch.workload.globalBatchTokens <= 0 && out.predicted)
@@ -235,6 +238,7 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             } else {
                 out.bestConfig = plan.configs.front();
                 out.sections.push_back(plannerSection(*out.bestConfig, s, out.predicted, plan));
+                out.sections.back().rows.push_back({ "Ranking", "", plannerRankingRule(planner.tieTolerance) });
             }
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Planner: ") + e.what());

@@ -233,8 +233,23 @@ private slots:
         QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
         QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu));
         QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
-        QCOMPARE(row(s, "Memory per GPU")->value, formatGiB(best.memory.total()));
+        QCOMPARE(row(s, "Memory per GPU")->value, memoryUseText(best)); // with its headroom, as `plan` prints it
         QCOMPARE(row(s, "Step time")->value, formatMilliseconds(best.stepTimeSeconds));
+
+        // With error bands, the best is the planner's #1 under the rule `plan` and the window use, and says the rule.
+        ErrorBandModel bands;
+        for (double e : { -0.10, 0.0, 0.10, 0.20, 0.30 })
+            bands.residuals.push_back({ "Hopper", false, e });
+        options.errorBands = &bands;
+        const ReportFigures ranked = reportFigures(d, options);
+        PlannerOptions rule;
+        rule.tieTolerance = plannerTieTolerance(d.scenario, bands);
+        QVERIFY(rule.tieTolerance > 0);
+        const PlanResult plan = planConfigurations(d.scenario, rule);
+        QCOMPARE(describeConfig(*ranked.bestConfig), describeConfig(plan.configs.front()));
+        QCOMPARE(row(section(ranked, "Planner's best configuration"), "Ranking")->note,
+            plannerRankingRule(rule.tieTolerance));
+        options.errorBands = nullptr;
 
         // A scenario without a global batch (one micro-batch per rank): the planner is held to the batch the
         // scenario's own configuration runs, not one of its choosing; a best with more data-parallel ranks than
