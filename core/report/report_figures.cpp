@@ -145,11 +145,11 @@ std::vector<ReportSection> costSections(const ScenarioCost& c)
     out.push_back({ (loss ? "Loss from " : "Savings from ") + formatPercent(s.uplift.baselineMfu)
             + (loss ? " down to " : " to ") + formatPercent(s.uplift.targetMfu) + " MFU",
         { { "Productive GPU-equivalents",
-              formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
-                  + formatNumber(b.productiveGpuEquivalentsTarget, 1),
+              formatGpuEquivalents(b.productiveGpuEquivalentsBaseline) + " -> "
+                  + formatGpuEquivalents(b.productiveGpuEquivalentsTarget),
               "GPUs x MFU" },
             { loss ? "Lost (same GPU-hours)" : "Recovered (same GPU-hours)",
-                formatNumber(sign * b.gpuEquivalentsRecovered, 1) + " GPU-equivalents",
+                formatGpuEquivalents(sign * b.gpuEquivalentsRecovered) + " GPU-equivalents",
                 "worth " + usd(sign * b.recoveredValueUsd) },
             { loss ? "Less work (same GPU-hours)" : "More work (same GPU-hours)",
                 formatNumber(b.workMultiplier, 2) + "x the tokens", tokens },
@@ -275,8 +275,14 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         }
     }
     try {
-        out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt,
-            out.predicted ? std::optional(out.predicted->mfu) : std::nullopt);
+        // A configuration that does not fit runs no job: its MFU prices nothing (scenarioCost says why).
+        std::optional<PredictedMfu> predicted;
+        if (out.predicted)
+            predicted = out.predicted->fits ? PredictedMfu(out.predicted->mfu)
+                                            : PredictedMfu(out.predicted->mfu,
+                                                "the scenario's configuration does not fit in memory ("
+                                                    + memoryUseText(*out.predicted) + " per GPU)");
+        out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt, predicted);
         if (out.cost->measuredSetAside)
             out.notes.push_back("Cost: " + *out.cost->measuredSetAside + ".");
         for (auto& section : costSections(*out.cost))
