@@ -144,6 +144,8 @@ public:
         // Drawn 1.4x larger and scaled down: the chart's point-size fonts then fit a printed page's width.
         constexpr double kShrink = 1.4;
         m_painter.scale(1.0 / kShrink, 1.0 / kShrink);
+        // The legend placed for the size drawn at, not the never-shown widget's: it stays inside the page's margin.
+        view.layoutLegendFor(QSize(int(w * kShrink), int(h * kShrink)));
         view.plot()->toPainter(&m_painter, int(w * kShrink), int(h * kShrink));
         m_painter.restore();
         m_y += h + 4;

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
+#include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
@@ -47,6 +48,9 @@ ReportSection scenarioSection(const ScenarioDocument& doc)
     out.rows.push_back({ "Parallelism", parallelismSummary(s.parallelism), "" });
     out.rows.push_back(
         { "Activation checkpointing", std::string(activationCheckpointingKey(s.activationCheckpointing)), "" });
+    // Eager or compiled changes the memory-bound time the prediction charges (docs/cost-model.md): said beside it.
+    out.rows.push_back({ "Execution", s.flags.compiled ? "compiled (torch.compile)" : "eager (no torch.compile)",
+        "attention kernel: " + attentionKernelLabel(s.flags.attentionKernel) });
     out.rows.push_back({ "MFU formula", std::string(flopFormulaLabel(s.mfuFormula)), "" });
     const double price = s.effectivePricePerGpuHourUsd();
     out.rows.push_back({ "Price", "$" + formatNumber(price, 2) + " per GPU-hour",
@@ -84,9 +88,9 @@ ReportSection measuredSection(const MfuResult& m)
               formatNumber(m.tokensPerSecCluster, 0) + " tokens/s for the cluster" },
             { "Achieved", formatTflops(m.achievedFlopsPerGpu) + " per GPU", "FLOP/token x tokens/s per GPU" },
             // Above 100% no GPU can be: said beside the figure, as the Calculator and calc say it.
-            { "MFU", formatPercent(m.mfu),
+            { "MFU", formatMeasuredMfu(m.mfu),
                 impossibleMfuWarning(m).value_or("achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu)) },
-            { "HFU", formatPercent(m.hfu),
+            { "HFU", formatMeasuredMfu(m.hfu),
                 m.hfu > 1.0 ? "above 100%: impossible, the inputs describe no single run"
                             : "counting activation recomputation" } } };
 }

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <fstream>
@@ -234,6 +235,50 @@ private slots:
             }
         }
         QVERIFY(compared > 20);
+    }
+
+    // What the report's charts show reads as the rest of the product: the FLOP/token bars carry the formulas' names
+    // (never the file format's six_n, palm, per_layer), and every legend lies inside the chart at the size the PDF
+    // draws it (A4 less 18 mm margins at 72 dpi, drawn 1.4x and scaled down); placed for the never-shown widget's
+    // 640 px, legends ran past the foot of the chart and off the right margin.
+    void chartsReadAsTheProductDoes()
+    {
+        ScenarioDocument doc = vectorLabsJob();
+        doc.tracePaths.clear();
+        doc.scenario.cost.targetMfu = 0.6;
+        const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
+        const auto charts = app::buildReportCharts(doc, figures, app::presetLibrary());
+        QVERIFY(charts.size() >= 8);
+        const auto flops = std::find_if(charts.begin(), charts.end(),
+            [](const app::ReportChart& c) { return c.stem == QLatin1String("flops_per_token"); });
+        QVERIFY(flops != charts.end());
+        QStringList names;
+        for (const FlopFormula f : kAllFlopFormulas)
+            if (figures.flopsPerToken.get(f))
+                names << QString::fromStdString(std::string(flopFormulaShortName(f)));
+        QCOMPARE(flops->view->data().categories, names);
+        QVERIFY(!flops->caption.contains(QStringLiteral("six_n")));
+        const int pageWidth = qRound((210 - 2 * 18) / 25.4 * 72); // points
+        const QSize drawn(int(pageWidth * 1.4), int(pageWidth * 55 / 100 * 1.4));
+        for (const auto& chart : charts) {
+            QCustomPlot* plot = chart.view->plot();
+            chart.view->layoutLegendFor(drawn);
+            plot->setViewport(QRect(QPoint(0, 0), drawn));
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            if (!plot->legend->visible())
+                continue;
+            // Its border (1 px) inside the chart, off the right and bottom edges where the drawing is cut.
+            const QRect legend = plot->legend->outerRect();
+            QVERIFY2(QRect(QPoint(0, 0), drawn).adjusted(0, 0, -2, -2).contains(legend),
+                qPrintable(QStringLiteral("%1: legend at %2,%3 %4x%5 in %6x%7")
+                               .arg(chart.stem)
+                               .arg(legend.x())
+                               .arg(legend.y())
+                               .arg(legend.width())
+                               .arg(legend.height())
+                               .arg(drawn.width())
+                               .arg(drawn.height())));
+        }
     }
 
     // A trace recorded with shapes and a baseline: the report gains the trace's own MFU, its roofline, its critical

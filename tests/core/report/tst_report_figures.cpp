@@ -137,6 +137,28 @@ private slots:
         QVERIFY(diagnosis);
         QCOMPARE(row(diagnosis, "Corrected MFU")->value, std::string("40.00%"));
         QVERIFY(!row(diagnosis, "Error"));
+
+        // Above 100% the figure is marked where it stands, as the Calculator marks it, not printed plain with the
+        // warning in small print only.
+        d.scenario.measuredThroughput = Throughput { 1.236 * 989e12 / palm, ThroughputScope::PerGpu };
+        const ReportFigures impossible = reportFigures(d);
+        QCOMPARE(row(section(impossible, "Measured"), "MFU")->value, std::string("123.60% (above 100%: impossible)"));
+        QCOMPARE(row(section(impossible, "Measured"), "MFU")->value, formatMeasuredMfu(1.236));
+    }
+
+    // The Scenario section says whether the run is eager or compiled (the prediction's memory-bound time depends on
+    // it), with the attention kernel the prediction assumes.
+    void scenarioSaysEagerOrCompiled()
+    {
+        ScenarioDocument d = vectorLabsJob();
+        d.scenario.flags.compiled = true;
+        QCOMPARE(
+            row(section(reportFigures(d), "Scenario"), "Execution")->value, std::string("compiled (torch.compile)"));
+        d.scenario.flags.compiled = false;
+        d.scenario.flags.attentionKernel = AttentionKernel::FlashAttention2;
+        const ReportFigures eager = reportFigures(d);
+        QCOMPARE(row(section(eager, "Scenario"), "Execution")->value, std::string("eager (no torch.compile)"));
+        QCOMPARE(row(section(eager, "Scenario"), "Execution")->note, std::string("attention kernel: FlashAttention 2"));
     }
 
     // A training log the document lists: its medians after warm-up and the diagnosis of the MFU it claims (the B200
