@@ -141,8 +141,9 @@ QString savingsText(const MfuSavings& s)
     const bool loss = s.uplift.targetMfu < s.uplift.baselineMfu;
     t += QStringLiteral("  Fixed budget (same GPU-hours): productive GPU-equivalents %1 -> %2, %3 %4, worth $%5; %6x "
                         "the work\n")
-             .arg(number(b.productiveGpuEquivalentsBaseline, 1), number(b.productiveGpuEquivalentsTarget, 1),
-                 number(std::abs(b.gpuEquivalentsRecovered), 1),
+             .arg(QString::fromStdString(formatGpuEquivalents(b.productiveGpuEquivalentsBaseline)),
+                 QString::fromStdString(formatGpuEquivalents(b.productiveGpuEquivalentsTarget)),
+                 QString::fromStdString(formatGpuEquivalents(std::abs(b.gpuEquivalentsRecovered))),
                  loss ? QStringLiteral("lost") : QStringLiteral("recovered"), number(std::abs(b.recoveredValueUsd)),
                  number(b.workMultiplier, 2));
     t += QStringLiteral("  Fixed work (same tokens): %1 %2 (%3 days instead of %4), %5 GPU-hours and $%6 %7\n")

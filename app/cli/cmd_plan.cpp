@@ -43,7 +43,7 @@ int runPlan(const QStringList& args)
         // The band's width does not depend on the prediction: the error of similar published runs.
         const ErrorBand band = errorBandFor(s, StepPrediction {}, app::shippedErrorBands());
         if (!parser.isSet(QStringLiteral("strict")))
-            o.tieTolerance = 1.0 - band.lowFactor;
+            o.tieTolerance = plannerTieTolerance(s, app::shippedErrorBands());
         const PlanResult r = planConfigurations(s, o);
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json configs = nlohmann::json::array();
@@ -52,7 +52,11 @@ int runPlan(const QStringList& args)
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
                 { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens }, { "off_batch", r.offBatch },
                 { "nothing_planned", r.configs.empty() ? nlohmann::json(whyNothingPlanned(r)) : nlohmann::json() },
-                { "tie_tolerance", o.tieTolerance }, { "error_band_basis", band.basis } });
+                { "tie_tolerance", o.tieTolerance }, { "error_band_basis", band.basis },
+                { "ranking_rule", plannerRankingRule(o.tieTolerance) },
+                { "order_note",
+                    planOrderNote(r, o.tieTolerance).empty() ? nlohmann::json()
+                                                             : nlohmann::json(planOrderNote(r, o.tieTolerance)) } });
             return 0;
         }
         QString t = QStringLiteral("%1 configurations evaluated in %2 s, %3 fit (global batch %4 tokens)\n")
@@ -60,21 +64,24 @@ int runPlan(const QStringList& args)
                         .arg(r.seconds, 0, 'f', 3)
                         .arg(r.fitting)
                         .arg(r.globalBatchTokens);
+        // The rule in the words every surface uses (planner.h), then where the band comes from.
+        t += QString::fromStdString(plannerRankingRule(o.tieTolerance));
         if (o.tieTolerance > 0)
-            t += QStringLiteral("Within %1% of the fastest is a tie (error band from %2): the simpler layout ranks "
-                                "first (--strict: by throughput alone)\n")
-                     .arg(100 * o.tieTolerance, 0, 'f', 0)
+            t += QStringLiteral(" Error band from %1; --strict ranks by throughput alone.")
                      .arg(QString::fromStdString(band.basis));
+        t += QLatin1Char('\n');
+        if (const std::string note = planOrderNote(r, o.tieTolerance); !note.empty())
+            t += QString::fromStdString(note) + QStringLiteral(".\n");
         if (r.configs.empty()) {
             t += QString::fromStdString(whyNothingPlanned(r)) + QStringLiteral(".\n");
         }
         int rank = 1;
         for (const auto& c : r.configs) {
-            t += QStringLiteral("%1. MFU %2%  %3 tokens/s  %4 GiB  %5\n   %6\n")
+            t += QStringLiteral("%1. MFU %2%  %3 tokens/s  %4  %5\n   %6\n")
                      .arg(rank++)
                      .arg(100 * c.prediction.mfu, 0, 'f', 1)
                      .arg(c.prediction.tokensPerSec, 0, 'f', 0)
-                     .arg(c.prediction.memory.total() / kGiB, 0, 'f', 1)
+                     .arg(QString::fromStdString(memoryUseText(c.prediction)))
                      .arg(QString::fromStdString(describeConfig(c)), QString::fromStdString(c.reason));
         }
         printText(t);

@@ -34,9 +34,7 @@ int runSweep(const QStringList& args)
             throw InputError("--axis: '" + parser.value(QStringLiteral("axis")).toStdString()
                 + "' is not one of seq, gpus, precision");
         const Scenario s = scenarioFromFlags(parser);
-        SweepOptions o;
-        o.errorBands = &app::shippedErrorBands();
-        o.includePlannerBest = !parser.isSet(QStringLiteral("no-planner"));
+        std::vector<double> values; // the points; the sweep is the one every surface draws (scenarioSweep)
         if (parser.isSet(QStringLiteral("values"))) {
             const QString flag = QStringLiteral("values");
             // "8, 16": the items of a list may have spaces around them, a number alone may not.
@@ -46,20 +44,21 @@ int runSweep(const QStringList& args)
                     const auto precision = trainingPrecisionFromKey(v.toStdString());
                     if (!precision)
                         throw InputError("--values: '" + v.toStdString() + "' is not a training precision (bf16, fp8)");
-                    o.values.push_back(*precision == TrainingPrecision::BF16_FP8 ? 1.0 : 0.0);
+                    values.push_back(*precision == TrainingPrecision::BF16_FP8 ? 1.0 : 0.0);
                 } else if (*axis == SweepAxis::SeqLen) {
-                    o.values.push_back(double(parseSequenceLengthFlag(v, flag)));
+                    values.push_back(double(parseSequenceLengthFlag(v, flag)));
                 } else {
                     const int64_t gpus = parsePositiveInteger(v, flag);
                     if (gpus > 10'000'000)
                         throw InputError("--values: " + std::to_string(gpus) + " GPUs is beyond any cluster");
-                    o.values.push_back(double(gpus));
+                    values.push_back(double(gpus));
                 }
             }
-            if (o.values.empty())
+            if (values.empty())
                 throw InputError("--values: no points given");
         }
-        const SweepResult r = mfu::runSweep(s, *axis, o);
+        const SweepResult r
+            = scenarioSweep(s, *axis, &app::shippedErrorBands(), values, !parser.isSet(QStringLiteral("no-planner")));
         if (parser.isSet(QStringLiteral("csv"))) {
             const std::string csv = sweepToCsv(r);
             if (const auto figure = nonFiniteFigure(csv))

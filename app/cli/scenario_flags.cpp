@@ -352,6 +352,7 @@ nlohmann::json plannedConfigJson(const PlannedConfig& c)
         { "tflops_per_gpu", c.prediction.tflopsPerGpu },
         { "step_time_s", c.prediction.stepTimeSeconds },
         { "peak_memory_bytes", c.prediction.memory.total() },
+        { "headroom_bytes", memoryHeadroomBytes(c.prediction) },
         { "fits", c.prediction.fits },
         { "description", describeConfig(c) },
         { "reason", c.reason },

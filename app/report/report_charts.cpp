@@ -49,15 +49,15 @@ QVector<double> indices(int n)
 ReportChart flopsChart(const ReportFigures& f)
 {
     ReportChart chart = makeChart(QStringLiteral("flops_per_token"), QStringLiteral("FLOP per token by formula"),
-        QStringLiteral("Training FLOP per token under each convention (six_n = 6N; palm = 6(N-N_emb)+12LHQS on "
-                       "every layer; per_layer = PaLM layer by layer, each layer's attention over the keys it "
-                       "attends; per_component = every matmul, full attention; per_component_causal = causal "
-                       "attention). MFU uses the scenario's formula."));
+        QStringLiteral("Training FLOP per token under each convention (6N; PaLM = 6(N-N_emb)+12LHQS on every "
+                       "layer; PaLM per layer: each layer's attention over the keys it attends; Per-component: every "
+                       "matmul, full attention; Per-component, causal: causal attention). MFU uses the scenario's "
+                       "formula."));
     QStringList names;
     QVector<double> gflop;
     for (const FlopFormula formula : kAllFlopFormulas)
         if (const auto v = f.flopsPerToken.get(formula)) {
-            names << qs(std::string(flopFormulaKey(formula)));
+            names << qs(std::string(flopFormulaShortName(formula))); // the names the Calculator uses
             gflop << *v / kGiga;
         }
     chart.view->setCategories(names);

@@ -144,6 +144,8 @@ public:
         // Drawn 1.4x larger and scaled down: the chart's point-size fonts then fit a printed page's width.
         constexpr double kShrink = 1.4;
         m_painter.scale(1.0 / kShrink, 1.0 / kShrink);
+        // The legend placed for the size drawn at, not the never-shown widget's: it stays inside the page's margin.
+        view.layoutLegendFor(QSize(int(w * kShrink), int(h * kShrink)));
         view.plot()->toPainter(&m_painter, int(w * kShrink), int(h * kShrink));
         m_painter.restore();
         m_y += h + 4;
@@ -176,9 +178,16 @@ private:
     int m_pages = 1;
 };
 
-// The report runs the planner, reads the scenario's traces with the built-in kernel rules, and diagnoses against
-// every GPU preset.
-ReportFigures fullFigures(const ScenarioDocument& document, const PresetLibrary& presets)
+bool fail(QString* errorMessage, const QString& path, const QString& reason)
+{
+    if (errorMessage)
+        *errorMessage = QStringLiteral("Could not write %1: %2").arg(QDir::toNativeSeparators(path), reason);
+    return false;
+}
+
+} // namespace
+
+ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets)
 {
     ReportOptions options;
     options.plan = true;
@@ -197,19 +206,10 @@ ReportFigures fullFigures(const ScenarioDocument& document, const PresetLibrary&
     return reportFigures(document, options);
 }
 
-bool fail(QString* errorMessage, const QString& path, const QString& reason)
-{
-    if (errorMessage)
-        *errorMessage = QStringLiteral("Could not write %1: %2").arg(QDir::toNativeSeparators(path), reason);
-    return false;
-}
-
-} // namespace
-
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = fullFigures(document, presets);
+    const ReportFigures figures = reportFiguresFor(document, presets);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     // The PDF is built in memory and written in one atomic step: a full disk never leaves half a report.
@@ -263,7 +263,7 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
 bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = fullFigures(document, presets);
+    const ReportFigures figures = reportFiguresFor(document, presets);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     const QFileInfo info(path);

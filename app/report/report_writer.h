@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/report/report_figures.h"
 #include "core/scenario/scenario_file.h"
 
 namespace mfu {
@@ -20,6 +21,11 @@ struct ReportResult {
     QStringList files; // everything written
     QStringList charts; // chart stems, in order
 };
+
+// The figures both writers draw: the planner's best, the sweeps with their error bands, the scenario's traces read
+// with the built-in kernel rules, and the diagnosis against every GPU preset (a test reads the charts built from
+// these, buildReportCharts, to check them against the command line).
+ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets);
 
 // Each returns false with a message naming the file and the reason in *errorMessage.
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,

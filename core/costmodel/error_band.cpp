@@ -108,4 +108,9 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     return b;
 }
 
+double plannerTieTolerance(const Scenario& scenario, const ErrorBandModel& model)
+{
+    return 1.0 - errorBandFor(scenario, StepPrediction {}, model).lowFactor;
+}
+
 } // namespace mfu

@@ -46,5 +46,8 @@ struct ErrorBand {
 
 // An empty model gives the +-kMinBandHalfWidth band with basis "no validation runs".
 ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& prediction, const ErrorBandModel& model);
+// The planner's tie tolerance for a scenario (PlannerOptions::tieTolerance): the band's lower width, which does not
+// depend on the prediction. One function, so `plan`, the window's planner and the report rank alike.
+double plannerTieTolerance(const Scenario& scenario, const ErrorBandModel& model);
 
 } // namespace mfu

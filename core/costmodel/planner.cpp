@@ -1,6 +1,7 @@
 #include "core/costmodel/planner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -26,13 +27,60 @@ std::vector<int> divisorsOf(int n, int limit)
     return out;
 }
 
-// Simpler layouts win ties: fewer and smaller model-parallel dimensions.
-int complexity(const PlannedConfig& c)
+// The keys of plannerRankingRule among ties, in its order: each a "less is simpler" figure.
+// 0. memory under kTightMemoryFraction free: a layout that uses (nearly) every byte is one allocator fragment from an
+//    out-of-memory error, which the predicted peak does not allow for;
+// 1. GPUs in the model-parallel group (TP x PP x CP): every one adds collectives or a bubble on the critical path;
+// 2. activation recomputation (none, selective, full): work done twice;
+// 3. expert-parallel ranks (EP x expert TP): all-to-alls;
+// 4. pipeline chunks (virtual stages, the embedding and loss in the split): schedule complexity;
+// then the larger memory headroom (a prediction's memory has an error too), then the faster.
+struct TieKey {
+    std::array<long long, 5> simplicity {}; // the rule's keys, in its order: less is simpler
+    double headroomTenths = 0; // memory headroom in the tenths of a GiB memoryUseText prints: what reads the same ties
+    double tokensPerSec = 0;
+};
+
+TieKey tieKeyOf(const Parallelism& p, ActivationCheckpointing ac, unsigned recomputeModules, double headroomBytes,
+    double capacityBytes, double tokensPerSec)
 {
-    const auto& p = c.parallelism;
-    return p.tp + p.pp * p.virtualStages + p.cp + p.ep + (p.expertTp > 1 ? p.expertTp : 0) + (p.embeddingStage ? 1 : 0)
-        + static_cast<int>(c.activationCheckpointing) + (c.recomputeModules ? 1 : 0);
+    return { { headroomBytes < kTightMemoryFraction * capacityBytes ? 1 : 0, static_cast<long long>(p.tp) * p.pp * p.cp,
+                 static_cast<long long>(ac) * 2 + (recomputeModules ? 1 : 0),
+                 static_cast<long long>(p.ep) * std::max(1, p.expertTp),
+                 static_cast<long long>(p.virtualStages) + (p.embeddingStage ? 1 : 0) },
+        std::floor(headroomBytes / kGiB * 10), tokensPerSec };
 }
+
+TieKey tieKeyOf(const PlannedConfig& c)
+{
+    return tieKeyOf(c.parallelism, c.activationCheckpointing, c.recomputeModules, memoryHeadroomBytes(c.prediction),
+        c.prediction.memoryCapacityBytes, c.prediction.tokensPerSec);
+}
+
+bool simplerTie(const TieKey& a, const TieKey& b)
+{
+    if (a.simplicity != b.simplicity)
+        return a.simplicity < b.simplicity;
+    if (a.headroomTenths != b.headroomTenths)
+        return a.headroomTenths > b.headroomTenths;
+    return a.tokensPerSec > b.tokensPerSec;
+}
+
+bool simplerTie(const PlannedConfig& a, const PlannedConfig& b)
+{
+    return simplerTie(tieKeyOf(a), tieKeyOf(b));
+}
+
+// A fitting layout within the band of the fastest found so far, kept small (every one is kept, not only the fastest
+// few, so that the simplest ties are found however many faster layouts there are); predicted again when it ranks.
+struct TieCandidate {
+    Parallelism parallelism;
+    int64_t microBatch = 1;
+    ActivationCheckpointing activationCheckpointing = ActivationCheckpointing::None;
+    unsigned recomputeModules = 0;
+    int fsdpShards = 1;
+    TieKey key;
+};
 
 bool better(const PlannedConfig& a, const PlannedConfig& b)
 {
@@ -41,7 +89,7 @@ bool better(const PlannedConfig& a, const PlannedConfig& b)
         return true;
     if (tb > ta * (1.0 + 1e-9))
         return false;
-    return complexity(a) < complexity(b);
+    return simplerTie(a, b); // the same speed: the simpler first, as among ties
 }
 
 void keepTop(std::vector<PlannedConfig>& top, const PlannedConfig& c, int topN)
@@ -54,26 +102,47 @@ void keepTop(std::vector<PlannedConfig>& top, const PlannedConfig& c, int topN)
         top.pop_back();
 }
 
-// Within the tolerance of the fastest, the simplest layout leads; the rest keep their order by throughput. Returns the
-// fastest tokens/s, which may belong to a layout the top N leave out once the simpler ties rank first.
-double rankTies(std::vector<PlannedConfig>& configs, double tolerance, int topN)
+// The first topN: the ties (within the tolerance of the fastest, every fitting layout considered) ranked by
+// simplerTie, then the fastest of the rest. `fastestList` holds the topN fastest configurations; `ties` every layout
+// that was within the band of the fastest when it was found. Returns the fastest tokens/s.
+double rankTies(std::vector<PlannedConfig>& fastestList, std::vector<TieCandidate>& ties, double tolerance, int topN,
+    const CostModel& model, Scenario& s)
 {
-    if (configs.empty())
+    if (fastestList.empty())
         return 0;
-    double fastest = 0;
-    for (const auto& c : configs)
-        fastest = std::max(fastest, c.prediction.tokensPerSec);
-    for (auto& c : configs)
-        c.tiesWithBest = tolerance > 0 && c.prediction.tokensPerSec >= fastest * (1.0 - tolerance);
-    std::stable_sort(configs.begin(), configs.end(), [](const PlannedConfig& a, const PlannedConfig& b) {
-        if (a.tiesWithBest != b.tiesWithBest)
-            return a.tiesWithBest;
-        if (a.tiesWithBest && complexity(a) != complexity(b))
-            return complexity(a) < complexity(b);
-        return false;
-    });
-    if (static_cast<int>(configs.size()) > topN)
-        configs.resize(static_cast<size_t>(topN));
+    const double fastest = fastestList.front().prediction.tokensPerSec;
+    const double threshold = fastest * (1.0 - tolerance);
+    std::vector<PlannedConfig> out;
+    if (tolerance > 0) {
+        std::erase_if(ties, [threshold](const TieCandidate& t) { return t.key.tokensPerSec < threshold; });
+        const size_t n = std::min(ties.size(), static_cast<size_t>(topN));
+        std::partial_sort(ties.begin(), ties.begin() + static_cast<std::ptrdiff_t>(n), ties.end(),
+            [](const TieCandidate& a, const TieCandidate& b) { return simplerTie(a.key, b.key); });
+        for (size_t i = 0; i < n; ++i) {
+            const TieCandidate& t = ties[i];
+            PlannedConfig c;
+            c.parallelism = t.parallelism;
+            c.microBatch = t.microBatch;
+            c.activationCheckpointing = t.activationCheckpointing;
+            c.recomputeModules = t.recomputeModules;
+            c.fsdpShards = t.fsdpShards;
+            s.parallelism = t.parallelism;
+            s.workload.microBatch = t.microBatch;
+            s.activationCheckpointing = t.activationCheckpointing;
+            s.flags.recomputeModules = t.recomputeModules;
+            c.prediction = model.evaluateValid(s); // the same figures it was kept with
+            c.tiesWithBest = true;
+            out.push_back(std::move(c));
+        }
+    }
+    for (auto& c : fastestList) {
+        if (static_cast<int>(out.size()) >= topN)
+            break;
+        if (tolerance > 0 && c.prediction.tokensPerSec >= threshold)
+            continue; // a tie: already ranked above
+        out.push_back(std::move(c));
+    }
+    fastestList = std::move(out);
     return fastest;
 }
 
@@ -125,8 +194,7 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
     r += "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
     if (c.recomputeModules)
         r += " of " + recomputeModulesText(c.recomputeModules);
-    r += "; uses " + formatGiB(c.prediction.memory.total(), 0) + " of "
-        + formatGiB(c.prediction.memoryCapacityBytes, 0);
+    r += "; uses " + memoryUseText(c.prediction);
     if (&c != &best && best.prediction.tokensPerSec > 0) {
         const double gap = c.prediction.tokensPerSec / best.prediction.tokensPerSec - 1.0;
         r += "; " + formatPercent(std::abs(gap), 1) + (gap > 0 ? " above" : " below") + " the first";
@@ -139,8 +207,7 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
         std::snprintf(buf, sizeof buf,
             isFastest && ranksFirst ? "; the fastest, and the simplest layout within the %.0f%% error band of it"
                 : isFastest ? "; the fastest, but a simpler layout within the %.0f%% error band of it ranks first"
-                            : "; within the %.0f%% error band of the fastest, so a tie: simpler layouts (less TP, PP, "
-                              "CP, checkpointing) rank first",
+                            : "; within the %.0f%% error band of the fastest, so a tie ranked by simplicity",
             100.0 * tolerance);
         r += buf;
     }
@@ -166,9 +233,13 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
     s.workload.globalBatchTokens = result.globalBatchTokens;
     result.seqLen = seq;
     result.gpuCount = gpus;
-    // With ties, keep a deeper list so simpler layouts inside the band survive until they are re-ranked.
-    const int keep = o.tieTolerance > 0 ? std::max(o.topN, 256) : o.topN;
+    const int keep = o.topN;
     result.configs.reserve(static_cast<size_t>(keep) + 1);
+    // With a tolerance, every fitting layout within the band of the fastest so far, pruned as the fastest rises (a
+    // layout below the band stays below it): the simplest ties may be far down a list ranked by speed.
+    std::vector<TieCandidate> ties;
+    double runningFastest = 0;
+    size_t pruneAt = 4096;
 
     const std::vector<int> tps = divisorsOf(gpus, o.tpWithinDomain ? domain : gpus);
     const std::vector<int> pps = divisorsOf(gpus, std::min(o.maxPipelineStages, model.shape().layers));
@@ -288,6 +359,22 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                         candidate.recomputeModules = rc.modules;
                                         candidate.fsdpShards = shards;
                                         keepTop(result.configs, candidate, keep);
+                                        if (o.tieTolerance > 0) {
+                                            const double speed = candidate.prediction.tokensPerSec;
+                                            runningFastest = std::max(runningFastest, speed);
+                                            if (speed >= runningFastest * (1.0 - o.tieTolerance))
+                                                ties.push_back({ p, mb, rc.mode, rc.modules, shards,
+                                                    tieKeyOf(p, rc.mode, rc.modules,
+                                                        memoryHeadroomBytes(candidate.prediction),
+                                                        candidate.prediction.memoryCapacityBytes, speed) });
+                                            if (ties.size() >= pruneAt) {
+                                                const double below = runningFastest * (1.0 - o.tieTolerance);
+                                                std::erase_if(ties, [below](const TieCandidate& t) {
+                                                    return t.key.tokensPerSec < below;
+                                                });
+                                                pruneAt = std::max<size_t>(4096, 2 * ties.size());
+                                            }
+                                        }
                                     }
                                 }
                             }
@@ -299,13 +386,55 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
         if (result.cancelled)
             break;
     }
-    const double fastest = rankTies(result.configs, o.tieTolerance, o.topN);
+    const double fastest = rankTies(result.configs, ties, o.tieTolerance, o.topN, model, s);
     for (auto& c : result.configs)
         c.reason = reasonFor(c, result.configs.front(), fastest, s, o.tieTolerance, dataParallelFits);
     if (progress && !result.cancelled)
         progress(1.0);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
+}
+
+std::string plannerRankingRule(double tolerance)
+{
+    if (!(tolerance > 0))
+        return "Ranked by predicted tokens/s alone.";
+    return "Layouts within " + formatPercent(tolerance, 0)
+        + " of the fastest (the error band) are ties, ranked simplest first: those that leave at least "
+        + formatPercent(kTightMemoryFraction, 0)
+        + " of the GPU's memory free, then the fewest GPUs in the model-parallel group "
+          "(TP x PP x CP), then the least activation recomputation (none, selective, full), then the fewest "
+          "expert-parallel ranks, then the fewest pipeline chunks, then the most memory headroom, then the faster. "
+          "The rest follow by predicted tokens/s.";
+}
+
+std::string planOrderNote(const PlanResult& plan, double tolerance)
+{
+    if (plan.configs.size() < 2 || !(tolerance > 0))
+        return {};
+    for (const auto& c : plan.configs)
+        if (!c.tiesWithBest)
+            return {};
+    return "All " + std::to_string(plan.configs.size()) + " layouts shown lie within the " + formatPercent(tolerance, 0)
+        + " error band of the fastest: the prediction cannot tell them apart, so their order is the ranking rule's, "
+          "not a ranking by speed; measure the first few before choosing";
+}
+
+double memoryHeadroomBytes(const StepPrediction& p)
+{
+    return p.memoryCapacityBytes - p.memory.total();
+}
+
+std::string memoryUseText(const StepPrediction& p)
+{
+    // One decimal on both figures: rounding is monotonic, so a peak at or below the capacity never prints above it.
+    std::string out = formatNumber(p.memory.total() / kGiB, 1) + " of " + formatGiB(p.memoryCapacityBytes, 1);
+    const double headroom = memoryHeadroomBytes(p);
+    if (headroom < 0)
+        return out + ", " + formatGiB(-headroom, 1) + " over";
+    // Rounded down: the headroom is never said to be larger than it is.
+    const double tenths = std::floor(headroom / kGiB * 10.0) / 10.0;
+    return out + ", " + (tenths < 0.1 ? std::string("under 0.1 GiB") : formatNumber(tenths, 1) + " GiB") + " free";
 }
 
 bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep)

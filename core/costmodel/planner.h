@@ -28,8 +28,7 @@ struct PlannerOptions {
     bool searchActivationCheckpointing = true; // false: keep the scenario's mode
     bool searchMicroBatch = true; // false: keep the scenario's micro-batch
     // Configurations whose tokens/s lie within this fraction of the fastest are ties (the prediction's error band,
-    // error_band.h): among them the simpler layout (less TP, PP, CP, EP, checkpointing) ranks first. 0: rank by
-    // predicted throughput alone.
+    // error_band.h), ranked by plannerRankingRule; 0: rank by predicted throughput alone.
     double tieTolerance = 0;
     // Restrictions for what-if questions (0: search all).
     int fixedHsdpReplicas = 0;
@@ -64,6 +63,25 @@ struct PlanResult {
     // The same with its figures (CostModel::invalidReasonText), written once, for the first: what people read.
     std::string firstInvalidText;
 };
+
+// The ranking rule, stated once for every surface (`plan`, the Predict panel's planner, the report) and obeyed by
+// planConfigurations: outside the band, faster first; inside it (ties), by this order of keys. The sentence names
+// them in the order they are applied; tolerance 0 says the order is by throughput alone.
+std::string plannerRankingRule(double tieTolerance);
+// Among ties, a layout leaving less than this share of the GPU's memory free ranks after the others: the predicted
+// peak has no allowance for the caching allocator's fragmentation, so "fits with 0.3 GiB to spare" may not. Below
+// the 4.95% that Lambda's measured 70B layout (FSDP 16, selective AC, 16 B200) leaves by this model: it ran.
+inline constexpr double kTightMemoryFraction = 0.02;
+
+// When every configuration shown (two or more) lies within the error band of the fastest, the prediction cannot
+// tell them apart: the sentence says that the order is the rule's, not a measured ranking. Empty otherwise.
+std::string planOrderNote(const PlanResult& plan, double tieTolerance);
+
+// Memory per GPU against the capacity, both rounded alike (so a fitting layout never reads as above its capacity)
+// with the headroom left: "124.4 of 131.3 GiB, 6.9 GiB free". A layout that fits with under 0.05 GiB to spare says
+// "under 0.1 GiB free"; one that does not fit says by how much it is over.
+std::string memoryUseText(const StepPrediction& prediction);
+double memoryHeadroomBytes(const StepPrediction& prediction); // capacity - peak; negative when it does not fit
 
 // progress(fraction 0..1) is called from the calling thread now and then; a set `cancel` stops the search early
 // (the result holds what was found so far, cancelled = true). Throws InputError for a bare model or missing figures.

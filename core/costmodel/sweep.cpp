@@ -125,6 +125,17 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
     return result;
 }
 
+SweepResult scenarioSweep(const Scenario& scenario, SweepAxis axis, const ErrorBandModel* bands,
+    std::vector<double> values, bool plannerBest, const std::function<void(double)>& progress,
+    const std::atomic<bool>* cancel)
+{
+    SweepOptions options;
+    options.values = std::move(values);
+    options.includePlannerBest = plannerBest;
+    options.errorBands = bands;
+    return runSweep(scenario, axis, options, progress, cancel);
+}
+
 namespace {
 void appendPrediction(std::string& out, const StepPrediction& p)
 {

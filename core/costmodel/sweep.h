@@ -57,6 +57,16 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x);
 SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOptions& options = {},
     const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
 
+// The sweep every surface shows - the Predict panel's charts, the report's and `sweep` - is this one call: the
+// scenario's configuration and the planner's best at each point (at the batch the configuration runs there), each
+// point with its error band from `bands` (null: none). One call, so that a chart in the report and `sweep --json`
+// of the same scenario hold the same series: the report once ran its sweeps without the planner and drew every
+// point as "no layout fits". `values` empty: defaultSweepValues(axis). `plannerBest` false only for `sweep
+// --no-planner`, which asks for the current configuration alone (the result says plannerRan = false).
+SweepResult scenarioSweep(const Scenario& scenario, SweepAxis axis, const ErrorBandModel* bands,
+    std::vector<double> values = {}, bool plannerBest = true, const std::function<void(double)>& progress = {},
+    const std::atomic<bool>* cancel = nullptr);
+
 // One header line, then one line per point: x, precision, the current configuration's MFU, TFLOPS/GPU, TFLOPS/node,
 // MFU against the FP8 peak, tokens/s, memory (GiB), fits, and the same for the best configuration with its layout.
 std::string sweepToCsv(const SweepResult& result);

@@ -14,13 +14,15 @@ struct FormulaName {
     FlopFormula formula;
     std::string_view key;
     std::string_view label;
+    std::string_view shortName; // where space is short: chart categories and legends, the formula choice
 };
 constexpr FormulaName kFormulaNames[] = {
-    { FlopFormula::SixN, "six_n", "6N" },
-    { FlopFormula::PaLM, "palm", "6(N-N_emb)+12LHQS (PaLM/TorchTitan)" },
-    { FlopFormula::PerLayer, "per_layer", "6(N-N_emb)+12HQ x keys per layer" },
-    { FlopFormula::PerComponent, "per_component", "Per-component, full attention" },
-    { FlopFormula::PerComponentCausal, "per_component_causal", "Per-component, causal attention" },
+    { FlopFormula::SixN, "six_n", "6N", "6N" },
+    { FlopFormula::PaLM, "palm", "6(N-N_emb)+12LHQS (PaLM/TorchTitan)", "PaLM" },
+    { FlopFormula::PerLayer, "per_layer", "6(N-N_emb)+12HQ x keys per layer", "PaLM per layer" },
+    { FlopFormula::PerComponent, "per_component", "Per-component, full attention", "Per-component" },
+    { FlopFormula::PerComponentCausal, "per_component_causal", "Per-component, causal attention",
+        "Per-component, causal" },
 };
 
 double ffnMatrices(const ModelSpec& m)
@@ -50,6 +52,14 @@ std::string_view flopFormulaLabel(FlopFormula f)
     return {};
 }
 
+std::string_view flopFormulaShortName(FlopFormula f)
+{
+    for (const auto& n : kFormulaNames)
+        if (n.formula == f)
+            return n.shortName;
+    return {};
+}
+
 std::optional<FlopFormula> flopFormulaFromKey(std::string_view key)
 {
     for (const auto& n : kFormulaNames)
@@ -76,6 +86,13 @@ bool describesModel(const FlopsPerToken& counts, double flopsPerToken, double fa
             if (flopsPerToken <= *count * factor && flopsPerToken >= *count / factor)
                 return true;
     return false;
+}
+
+std::optional<std::string> componentsUnknownReason(const ModelSpec& spec)
+{
+    if (!spec.isBare())
+        return std::nullopt;
+    return "a bare parameter count has no layers, heads or widths to split into components; 6N counts 2N forward";
 }
 
 std::optional<double> FlopsPerToken::get(FlopFormula f) const

@@ -51,6 +51,9 @@ FlopFormula flopFormulaFor(const ModelSpec& model, FlopFormula wanted);
 
 std::string_view flopFormulaKey(FlopFormula f); // "six_n", "palm", "per_layer", "per_component", ...
 std::string_view flopFormulaLabel(FlopFormula f); // "6N", "6(N-N_emb)+12LHQS", ...
+// The name where space is short (chart categories, legends, the Calculator's formula choice): "6N", "PaLM", "PaLM per
+// layer", "Per-component", "Per-component, causal" - never the file format's keys (six_n, palm, per_layer).
+std::string_view flopFormulaShortName(FlopFormula f);
 std::optional<FlopFormula> flopFormulaFromKey(std::string_view key);
 // "six_n, palm, per_layer, per_component or per_component_causal": what an error about an unknown key lists.
 std::string flopFormulaKeyList();
@@ -93,6 +96,11 @@ struct FlopsPerToken {
 
     std::optional<double> get(FlopFormula f) const;
 };
+
+// Why a model's forward FLOP cannot be split into components (FlopsPerToken::forward is then all zero and says
+// nothing): a bare parameter count knows no layers, heads or widths. nullopt for a model with an architecture. The
+// Calculator shows this instead of a "Total 0.00" row (Start here's 7B demo).
+std::optional<std::string> componentsUnknownReason(const ModelSpec& spec);
 
 // Whether a FLOP/token someone else counted (a log's TFLOPS / tokens/s, a report's figure) describes this model: within
 // `factor` of one of its formulas' counts, which differ from each other by the attention convention, the embeddings

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 
 namespace mfu {
 
@@ -94,6 +95,11 @@ std::optional<std::string> impossibleMfuWarning(const MfuResult& r)
         return std::nullopt;
     return "MFU above 100% is impossible: the tokens per step (global, all ranks), the GPU count or the model do not "
            "describe this run";
+}
+
+std::string formatMeasuredMfu(double mfu)
+{
+    return formatPercent(mfu) + (mfu > 1.0 ? " (above 100%: impossible)" : "");
 }
 
 } // namespace mfu

@@ -63,5 +63,8 @@ double mfuAtFlopsPerToken(const MfuResult& measured, double flopsPerToken);
 // Said wherever a measured MFU is printed: above 100% no GPU can be, so the inputs describe no single run. nullopt
 // at or below 100%.
 std::optional<std::string> impossibleMfuWarning(const MfuResult& r);
+// A measured MFU as every surface prints it: above 100% marked beside the figure ("123.60% (above 100%: impossible)"),
+// so it is never read as a run's MFU (the Calculator's formula table, the report's Measured section).
+std::string formatMeasuredMfu(double mfu);
 
 } // namespace mfu

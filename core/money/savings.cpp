@@ -1,11 +1,22 @@
 #include "core/money/savings.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu {
+
+std::string formatGpuEquivalents(double v)
+{
+    if (v == 0 || !std::isfinite(v))
+        return formatNumber(v, 0);
+    // One decimal from 1 up (51.2); below, as many as two significant digits need (0.50, 0.022).
+    const int decimals = std::max(1, 1 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
+    return formatNumber(v, decimals);
+}
 
 double FixedWorkSavings::wallClockDaysSaved() const
 {

@@ -12,6 +12,7 @@
 // The two dollar figures answer different questions and differ: for the VECTOR Labs job (256 H100, 90 days, $2.50) the
 // fixed- work saving is $460,800 (a third of $1,382,400), the fixed-budget recovered value is $276,480 (20% of it).
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/money/job_cost.h"
@@ -56,6 +57,10 @@ struct MfuSavings {
 // baselineJob: the job at uplift.baselineMfu on `rate` (if it carries an MFU, it must be that one). Throws InputError
 // for an MFU outside (0, 1] or a job/rate that is not positive.
 MfuSavings mfuSavings(const JobCost& baselineJob, const MfuUplift& uplift, const ClusterRate& rate);
+
+// GPU-equivalents as every surface prints them (the Cost panel, the report): to at least two significant digits,
+// so a small uplift on a few GPUs never reads "0.0 GPU-equivalents, worth $95" ("51.2", "0.022", "0").
+std::string formatGpuEquivalents(double gpuEquivalents);
 
 // Fixed-work cost and time of a job at other MFUs, for the "cost and time vs MFU" chart: the job's work in peak
 // GPU-hours (GPU-hours x MFU) is constant, so GPU-hours(m) = that / m.

@@ -20,8 +20,10 @@ std::string_view mfuOriginLabel(MfuOrigin origin)
 }
 
 ScenarioCost scenarioCost(
-    const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu)
+    const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<PredictedMfu> predicted)
 {
+    const std::optional<double> predictedMfu
+        = predicted && !predicted->refused ? std::optional(predicted->mfu) : std::nullopt;
     const Scenario& s = document.scenario;
     const CostInputs& in = s.cost;
     ScenarioCost out;
@@ -42,6 +44,9 @@ ScenarioCost scenarioCost(
         out.baselineOrigin = MfuOrigin::Predicted;
         if (!impossible.empty())
             out.measuredSetAside = impossible + "; the job is costed at the cost model's predicted MFU instead";
+    } else if (predicted && predicted->refused) {
+        throw InputError("the cost model's " + formatPercent(predicted->mfu) + " MFU prices nothing: "
+            + *predicted->refused + "; give a baseline MFU, or a configuration, GPU count or GPU on which it fits");
     } else if (!impossible.empty()) {
         throw InputError(impossible + "; give a baseline MFU or correct the scenario");
     } else {

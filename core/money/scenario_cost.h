@@ -4,6 +4,7 @@
 // (the one the user gave, else the measured one, else the cost model's prediction) and the savings for a target.
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/money/savings.h"
 #include "core/scenario/scenario_file.h"
@@ -25,9 +26,26 @@ struct ScenarioCost {
     std::optional<std::string> measuredSetAside;
 };
 
+// The cost model's MFU for the scenario's configuration, or why it prices nothing: a configuration that does not fit
+// in memory runs no job, so its MFU is no price (the Cost panel once costed Llama 3.1 8B on one H100 at a predicted
+// 57.10% while listing the H100 as not fitting).
+struct PredictedMfu {
+    PredictedMfu(double m) // NOLINT(google-explicit-constructor): a plain figure is a prediction that can run
+        : mfu(m)
+    {
+    }
+    PredictedMfu(double m, std::string whyNot)
+        : mfu(m)
+        , refused(std::move(whyNot))
+    {
+    }
+    double mfu = 0;
+    std::optional<std::string> refused; // set: not used, and said when it would have been the job's MFU
+};
+
 // Throws InputError when the document has no job (token budget or days), no MFU from any origin (a measured MFU
-// above 100% is none), or no price.
+// above 100% is none; a refused prediction is none, and its reason is the error), or no price.
 ScenarioCost scenarioCost(
-    const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<double> predictedMfu);
+    const ScenarioDocument& document, std::optional<double> measuredMfu, std::optional<PredictedMfu> predicted);
 
 } // namespace mfu

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
+#include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
@@ -47,6 +48,9 @@ ReportSection scenarioSection(const ScenarioDocument& doc)
     out.rows.push_back({ "Parallelism", parallelismSummary(s.parallelism), "" });
     out.rows.push_back(
         { "Activation checkpointing", std::string(activationCheckpointingKey(s.activationCheckpointing)), "" });
+    // Eager or compiled changes the memory-bound time the prediction charges (docs/cost-model.md): said beside it.
+    out.rows.push_back({ "Execution", s.flags.compiled ? "compiled (torch.compile)" : "eager (no torch.compile)",
+        "attention kernel: " + attentionKernelLabel(s.flags.attentionKernel) });
     out.rows.push_back({ "MFU formula", std::string(flopFormulaLabel(s.mfuFormula)), "" });
     const double price = s.effectivePricePerGpuHourUsd();
     out.rows.push_back({ "Price", "$" + formatNumber(price, 2) + " per GPU-hour",
@@ -84,9 +88,9 @@ ReportSection measuredSection(const MfuResult& m)
               formatNumber(m.tokensPerSecCluster, 0) + " tokens/s for the cluster" },
             { "Achieved", formatTflops(m.achievedFlopsPerGpu) + " per GPU", "FLOP/token x tokens/s per GPU" },
             // Above 100% no GPU can be: said beside the figure, as the Calculator and calc say it.
-            { "MFU", formatPercent(m.mfu),
+            { "MFU", formatMeasuredMfu(m.mfu),
                 impossibleMfuWarning(m).value_or("achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu)) },
-            { "HFU", formatPercent(m.hfu),
+            { "HFU", formatMeasuredMfu(m.hfu),
                 m.hfu > 1.0 ? "above 100%: impossible, the inputs describe no single run"
                             : "counting activation recomputation" } } };
 }
@@ -145,11 +149,11 @@ std::vector<ReportSection> costSections(const ScenarioCost& c)
     out.push_back({ (loss ? "Loss from " : "Savings from ") + formatPercent(s.uplift.baselineMfu)
             + (loss ? " down to " : " to ") + formatPercent(s.uplift.targetMfu) + " MFU",
         { { "Productive GPU-equivalents",
-              formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
-                  + formatNumber(b.productiveGpuEquivalentsTarget, 1),
+              formatGpuEquivalents(b.productiveGpuEquivalentsBaseline) + " -> "
+                  + formatGpuEquivalents(b.productiveGpuEquivalentsTarget),
               "GPUs x MFU" },
             { loss ? "Lost (same GPU-hours)" : "Recovered (same GPU-hours)",
-                formatNumber(sign * b.gpuEquivalentsRecovered, 1) + " GPU-equivalents",
+                formatGpuEquivalents(sign * b.gpuEquivalentsRecovered) + " GPU-equivalents",
                 "worth " + usd(sign * b.recoveredValueUsd) },
             { loss ? "Less work (same GPU-hours)" : "More work (same GPU-hours)",
                 formatNumber(b.workMultiplier, 2) + "x the tokens", tokens },
@@ -224,6 +228,9 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         try {
             PlannerOptions planner;
             planner.topN = 1;
+            // Ranked by the rule `plan` and the window's planner use, so the report's best is their #1.
+            if (options.errorBands)
+                planner.tieTolerance = plannerTieTolerance(s, *options.errorBands);
             // Compared at the scenario's own batch, so the best and the current configuration do the same work.
             Scenario atBatch = s;
             if (atBatch.workload.globalBatchTokens <= 0 && out.predicted)
@@ -235,20 +242,18 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             } else {
                 out.bestConfig = plan.configs.front();
                 out.sections.push_back(plannerSection(*out.bestConfig, s, out.predicted, plan));
+                out.sections.back().rows.push_back({ "Ranking", "", plannerRankingRule(planner.tieTolerance) });
             }
         } catch (const InputError& e) {
             out.notes.push_back(std::string("Planner: ") + e.what());
         }
     }
     if (options.sweeps && out.predicted) {
-        // The Predict panel's sweeps of this configuration, each point with its own band (no planner: the report's
-        // planner section already gives the best layout at the scenario's own point).
-        SweepOptions sweep;
-        sweep.includePlannerBest = false;
-        sweep.errorBands = options.errorBands;
+        // The Predict panel's sweeps, from the same core call as the panel and `sweep`: this configuration and the
+        // planner's best at each point, each with its own band.
         for (SweepAxis axis : { SweepAxis::SeqLen, SweepAxis::GpuCount }) {
             try {
-                out.sweeps.push_back(runSweep(s, axis, sweep));
+                out.sweeps.push_back(scenarioSweep(s, axis, options.errorBands));
             } catch (const InputError& e) {
                 out.notes.push_back("Sweep over " + std::string(sweepAxisKey(axis)) + ": " + e.what());
             }
@@ -274,8 +279,14 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         }
     }
     try {
-        out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt,
-            out.predicted ? std::optional(out.predicted->mfu) : std::nullopt);
+        // A configuration that does not fit runs no job: its MFU prices nothing (scenarioCost says why).
+        std::optional<PredictedMfu> predicted;
+        if (out.predicted)
+            predicted = out.predicted->fits ? PredictedMfu(out.predicted->mfu)
+                                            : PredictedMfu(out.predicted->mfu,
+                                                "the scenario's configuration does not fit in memory ("
+                                                    + memoryUseText(*out.predicted) + " per GPU)");
+        out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt, predicted);
         if (out.cost->measuredSetAside)
             out.notes.push_back("Cost: " + *out.cost->measuredSetAside + ".");
         for (auto& section : costSections(*out.cost))

@@ -55,7 +55,7 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
     out.rows.push_back({ "Step time", formatMilliseconds(p.stepTimeSeconds), stepNote });
     out.rows.push_back({ "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
         now(current ? formatNumber(current->tokensPerSecPerGpu, 0) : "") });
-    out.rows.push_back({ "Memory per GPU", formatGiB(p.memory.total()),
+    out.rows.push_back({ "Memory per GPU", memoryUseText(p),
         now(current ? formatGiB(current->memory.total()) + (current->fits ? "" : " (does not fit)") : "") });
     if (current && current->mfu > 0)
         out.rows.push_back({ "Uplift", formatNumber(p.mfu / current->mfu, 2) + "x the current MFU",

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/costmodel/planner.h"
+
 namespace {
 
 struct Run {
@@ -118,6 +120,9 @@ private slots:
         // Layouts within the error band of the fastest are ties and come first (simplest first); the rest follow by
         // predicted throughput. Lambda's 70B case: plain FSDP (TP 1, PP 1) with selective checkpointing leads.
         QVERIFY(j["tie_tolerance"].get<double>() > 0);
+        // The rule in the words of every surface, and each configuration's memory margin.
+        QCOMPARE(j["ranking_rule"].get<std::string>(), mfu::plannerRankingRule(j["tie_tolerance"].get<double>()));
+        QVERIFY(j["configs"][0]["headroom_bytes"].get<double>() > 0);
         QCOMPARE(j["configs"][0]["tp"].get<int>(), 1);
         QCOMPARE(j["configs"][0]["pp"].get<int>(), 1);
         QVERIFY(j["configs"][0]["ties_with_best"].get<bool>());

@@ -9,16 +9,19 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <fstream>
 #include <map>
 
 #include "app/preset_store.h"
+#include "app/report/report_charts.h"
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
 #include "file_size_limit.h"
 #include "trace_test_support.h"
+#include "widgets/predict/predict_charts.h"
 
 using namespace mfu;
 
@@ -41,6 +44,11 @@ Run run(const QString& program, const QStringList& args)
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+Run cli(const QStringList& args)
+{
+    return run(QStringLiteral(MFU_CLI_BINARY), args);
 }
 
 Run report(const QStringList& args)
@@ -151,6 +159,126 @@ private slots:
         }
         m_pdf = pdf;
         m_pages = pages;
+    }
+
+    // Every sweep series the report draws equals what `sweep --json` prints for the same scenario file: the
+    // scenario's configuration (fitting, not fitting, cannot be laid out), its error band, the planner's best and
+    // the points where the planner found nothing. The report once ran its sweeps without the planner and drew
+    // "no layout fits" at every point while `sweep` and the window drew the planner's line.
+    void sweepSeriesEqualSweepJson()
+    {
+        const QString scenario = m_dir.filePath(QStringLiteral("sweep_job.json"));
+        ScenarioDocument doc = vectorLabsJob();
+        doc.tracePaths.clear();
+        QString error;
+        QVERIFY2(app::saveScenarioFile(scenario, doc, &error), qPrintable(error));
+        const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
+        const auto charts = app::buildReportCharts(doc, figures, app::presetLibrary());
+        int compared = 0;
+        for (const auto& [stem, axis] :
+            { std::pair { "mfu_vs_sequence_length", "seq" }, { "mfu_vs_gpu_count", "gpus" } }) {
+            const auto chart = std::find_if(charts.begin(), charts.end(),
+                [stem = stem](const app::ReportChart& c) { return c.stem == QLatin1String(stem); });
+            QVERIFY2(chart != charts.end(), stem);
+            const Run r = cli({ QStringLiteral("sweep"), QStringLiteral("--scenario"), scenario,
+                QStringLiteral("--axis"), QLatin1String(axis), QStringLiteral("--json") });
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            const auto points = nlohmann::json::parse(r.out.toStdString()).at("points");
+            // The series `sweep --json` describes, in the chart's units (MFU in %, 0 for points drawn at 0).
+            std::map<QString, std::vector<std::pair<double, double>>> expected;
+            for (const auto& p : points) {
+                const double x = p.at("x").get<double>();
+                const auto& cur = p.at("current");
+                if (cur.contains("invalid")) {
+                    expected[widgets::series::kCurrentInvalid].push_back({ x, 0.0 });
+                } else if (cur.at("fits").get<bool>()) {
+                    expected[widgets::series::kCurrent].push_back({ x, 100 * cur.at("mfu").get<double>() });
+                    if (cur.contains("mfu_low")) {
+                        expected[widgets::series::kBandLow].push_back({ x, 100 * cur.at("mfu_low").get<double>() });
+                        expected[widgets::series::kBandHigh].push_back({ x, 100 * cur.at("mfu_high").get<double>() });
+                    }
+                } else {
+                    expected[widgets::series::kCurrentMisfit].push_back({ x, 100 * cur.at("mfu").get<double>() });
+                }
+                if (!p.at("best").is_null())
+                    expected[widgets::series::kBest].push_back({ x, 100 * p.at("best").at("mfu").get<double>() });
+                else
+                    expected[widgets::series::kBestNone].push_back({ x, 0.0 });
+            }
+            QVERIFY2(!expected[widgets::series::kBest].empty(), "the planner finds a layout at some point");
+            std::map<QString, std::vector<std::pair<double, double>>> drawn;
+            for (const auto& series : chart->view->data().series) {
+                if (series.name == QLatin1String(widgets::series::kMeasured)
+                    || series.name.startsWith(QStringLiteral("This scenario")))
+                    continue; // the user's measurements and the scenario's own star: not sweep points
+                auto& xy = drawn[series.name];
+                for (int i = 0; i < series.x.size(); ++i)
+                    xy.push_back({ series.x[i], series.y[i] });
+            }
+            for (auto& [name, xy] : expected)
+                std::sort(xy.begin(), xy.end());
+            QCOMPARE(drawn.size(), expected.size());
+            for (const auto& [name, xy] : expected) {
+                QVERIFY2(drawn.count(name), qPrintable(QStringLiteral("%1: %2 not drawn").arg(stem, name)));
+                const auto& got = drawn.at(name);
+                QCOMPARE(got.size(), xy.size());
+                for (size_t i = 0; i < xy.size(); ++i) {
+                    QCOMPARE(got[i].first, xy[i].first);
+                    QVERIFY2(std::abs(got[i].second - xy[i].second) <= 1e-9 * std::max(1.0, std::abs(xy[i].second)),
+                        qPrintable(QStringLiteral("%1, %2 at %3: %4 drawn, %5 in sweep --json")
+                                       .arg(stem, name)
+                                       .arg(xy[i].first)
+                                       .arg(got[i].second)
+                                       .arg(xy[i].second)));
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY(compared > 20);
+    }
+
+    // What the report's charts show reads as the rest of the product: the FLOP/token bars carry the formulas' names
+    // (never the file format's six_n, palm, per_layer), and every legend lies inside the chart at the size the PDF
+    // draws it (A4 less 18 mm margins at 72 dpi, drawn 1.4x and scaled down); placed for the never-shown widget's
+    // 640 px, legends ran past the foot of the chart and off the right margin.
+    void chartsReadAsTheProductDoes()
+    {
+        ScenarioDocument doc = vectorLabsJob();
+        doc.tracePaths.clear();
+        doc.scenario.cost.targetMfu = 0.6;
+        const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
+        const auto charts = app::buildReportCharts(doc, figures, app::presetLibrary());
+        QVERIFY(charts.size() >= 8);
+        const auto flops = std::find_if(charts.begin(), charts.end(),
+            [](const app::ReportChart& c) { return c.stem == QLatin1String("flops_per_token"); });
+        QVERIFY(flops != charts.end());
+        QStringList names;
+        for (const FlopFormula f : kAllFlopFormulas)
+            if (figures.flopsPerToken.get(f))
+                names << QString::fromStdString(std::string(flopFormulaShortName(f)));
+        QCOMPARE(flops->view->data().categories, names);
+        QVERIFY(!flops->caption.contains(QStringLiteral("six_n")));
+        const int pageWidth = qRound((210 - 2 * 18) / 25.4 * 72); // points
+        const QSize drawn(int(pageWidth * 1.4), int(pageWidth * 55 / 100 * 1.4));
+        for (const auto& chart : charts) {
+            QCustomPlot* plot = chart.view->plot();
+            chart.view->layoutLegendFor(drawn);
+            plot->setViewport(QRect(QPoint(0, 0), drawn));
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            if (!plot->legend->visible())
+                continue;
+            // Its border (1 px) inside the chart, off the right and bottom edges where the drawing is cut.
+            const QRect legend = plot->legend->outerRect();
+            QVERIFY2(QRect(QPoint(0, 0), drawn).adjusted(0, 0, -2, -2).contains(legend),
+                qPrintable(QStringLiteral("%1: legend at %2,%3 %4x%5 in %6x%7")
+                               .arg(chart.stem)
+                               .arg(legend.x())
+                               .arg(legend.y())
+                               .arg(legend.width())
+                               .arg(legend.height())
+                               .arg(drawn.width())
+                               .arg(drawn.height())));
+        }
     }
 
     // A trace recorded with shapes and a baseline: the report gains the trace's own MFU, its roofline, its critical

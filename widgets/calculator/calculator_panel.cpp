@@ -284,8 +284,11 @@ void CalculatorPanel::updateTerms()
     if (s.measuredThroughput)
         perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
     fillFormulaTable(m_formulas, s, p, flops, perGpu);
-    fillComponentTable(
-        m_components, flops.forward, forwardFlopsByLayerType(s.model, s.workload.seqLen, s.workload.packing));
+    if (const auto why = componentsUnknownReason(s.model))
+        fillUnsplitComponentTable(m_components, *why, flops.sixN); // never a "Total 0.00" of a split not made
+    else
+        fillComponentTable(
+            m_components, flops.forward, forwardFlopsByLayerType(s.model, s.workload.seqLen, s.workload.packing));
 }
 
 void CalculatorPanel::updateResults()

@@ -42,19 +42,7 @@ QStandardItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | 
 
 QString formulaShortName(FlopFormula formula)
 {
-    switch (formula) {
-    case FlopFormula::SixN:
-        return QStringLiteral("6N");
-    case FlopFormula::PaLM:
-        return QStringLiteral("PaLM");
-    case FlopFormula::PerLayer:
-        return QStringLiteral("PaLM per layer");
-    case FlopFormula::PerComponent:
-        return QStringLiteral("Per-component");
-    case FlopFormula::PerComponentCausal:
-        return QStringLiteral("Per-component, causal");
-    }
-    return {};
+    return QString::fromStdString(std::string(flopFormulaShortName(formula))); // the one list, core/model/flops.h
 }
 
 QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, double seqLen)
@@ -119,9 +107,7 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
             const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
                 scenario.cluster.hardware, scenario.precision, usefulTokenFraction(packing));
             tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
-            mfu = QString::fromStdString(formatPercent(r.mfu));
-            if (r.mfu > 1)
-                mfu += QObject::tr(" (above 100%: impossible)");
+            mfu = QString::fromStdString(formatMeasuredMfu(r.mfu));
             return r.mfu > 1;
         } catch (const InputError&) {
             return false; // the panel shows the reason once, above the tables
@@ -206,6 +192,16 @@ void fillComponentTable(
             { cell(QStringLiteral("  ") + QString::fromStdString(t.label), Qt::AlignLeft | Qt::AlignVCenter),
                 cell(gflops(t.forward)), cell(gflops(3 * t.forward)),
                 cell(total > 0 ? QString::fromStdString(formatPercent(t.forward / total)) : QStringLiteral("-")) });
+}
+
+void fillUnsplitComponentTable(QStandardItemModel* table, const std::string& reason, double sixN)
+{
+    table->clear();
+    table->setHorizontalHeaderLabels({ QStringLiteral("Component"), QStringLiteral("Forward GFLOP/token"),
+        QStringLiteral("Training GFLOP/token (x3)"), QStringLiteral("Share") });
+    table->appendRow({ cell(QStringLiteral("Whole model, not split: ") + QString::fromStdString(reason),
+                           Qt::AlignLeft | Qt::AlignVCenter),
+        cell(gflops(sixN / 3)), cell(gflops(sixN)), cell(QString::fromStdString(formatPercent(1.0))) });
 }
 
 void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward)

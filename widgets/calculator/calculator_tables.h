@@ -32,5 +32,8 @@ void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forw
 // "48 linear-attention layers", "64 MoE MLPs", "LM head"), with the same columns.
 void fillComponentTable(
     QStandardItemModel* table, const ForwardComponents& forward, const std::vector<LayerTypeFlops>& byLayerType);
+// For a model whose components are unknown (componentsUnknownReason): one row, the whole model's forward FLOP
+// (6N / 3) unsplit, labelled with the reason, instead of a row of zeros.
+void fillUnsplitComponentTable(QStandardItemModel* table, const std::string& reason, double sixN);
 
 } // namespace mfu::widgets

@@ -245,8 +245,15 @@ void ChartView::setLegendOutside(bool outside)
 // Outside the plot the legend goes right of it when the chart is wide enough to give it a column, else below it in
 // as many columns as fit, so a narrow chart (a small window, a chart beside another) keeps its plot and its whole
 // legend instead of squeezing one or clipping the other.
-void ChartView::placeLegend()
+void ChartView::layoutLegendFor(const QSize& size)
 {
+    placeLegend(size.width());
+}
+
+void ChartView::placeLegend(int width)
+{
+    if (width < 0)
+        width = this->width();
     LegendPlace place = LegendPlace::Inside;
     if (m_legendOutside) {
         int widest = 0;
@@ -254,9 +261,9 @@ void ChartView::placeLegend()
             if (QCPAbstractLegendItem* item = m_plot->legend->item(i)) // a wrapped grid has empty cells
                 widest = std::max(widest, item->minimumOuterSizeHint().width());
         const int legendWidth = widest + 24; // the legend's margins and border
-        place = legendWidth <= width() * 0.38 ? LegendPlace::Right : LegendPlace::Below;
+        place = legendWidth <= width * 0.38 ? LegendPlace::Right : LegendPlace::Below;
         if (place == LegendPlace::Below) {
-            const int columns = std::max(1, (width() - 16) / std::max(legendWidth - 12, 1));
+            const int columns = std::max(1, (width - 16) / std::max(legendWidth - 12, 1));
             if (columns != m_plot->legend->wrap()) {
                 m_plot->legend->setWrap(columns);
                 m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
@@ -291,11 +298,17 @@ void ChartView::placeLegend()
         m_plot->legend->setMargins(QMargins(4, 4, 4, 4));
         break;
     }
-    case LegendPlace::Below:
-        layout->addElement(2, 0, m_plot->legend);
+    case LegendPlace::Below: {
+        // In a grid of its own with margins, as on the right: placed straight in the plot's layout the legend's
+        // border lay on the chart's right and bottom edges and was cut there (the report's PDF showed open frames).
+        auto* row = new QCPLayoutGrid;
+        layout->addElement(2, 0, row);
+        row->addElement(0, 0, m_plot->legend);
+        row->setMargins(QMargins(2, 2, 8, 6));
         layout->setRowStretchFactor(2, 0.001);
         m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
         break;
+    }
     case LegendPlace::Inside:
         m_plot->legend->setWrap(0);
         m_plot->legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);

@@ -70,6 +70,11 @@ public:
 
     // The size exports render at: the on-screen size, or 800x500 when the chart has never been laid out.
     QSize exportSize() const;
+    // Places the legend for a render at `size` (right of the plot or below it, in as many columns as fit) instead of
+    // for the widget's own width: a chart that is never shown (the report's) has QWidget's default 640 px, and its
+    // legend, placed for that, ran off the page's margin or under its foot when drawn at another size. Every export
+    // calls it for the size it renders at; the report calls it before drawing a chart into the PDF.
+    void layoutLegendFor(const QSize& size);
     bool exportPng(const QString& path, double scale = 2.0);
     // The PNG exportPng writes, in memory (a report writes its images and page together: core/io/atomic_file.h).
     bool renderPng(QByteArray& bytes, double scale = 2.0);
@@ -98,7 +103,7 @@ private:
     int addSeries(ChartSeries series);
     QCPAbstractPlottable* createPlottable(const ChartSeries& series, int index);
     void applyPalette();
-    void placeLegend();
+    void placeLegend(int width = -1); // -1: the widget's width
     void styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& series, int index) const;
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);

@@ -68,6 +68,7 @@ QSize ChartView::exportSize() const
 bool ChartView::renderPng(QByteArray& bytes, double scale)
 {
     const QSize size = exportSize();
+    layoutLegendFor(size);
     const TracerHidden hidden(m_tracer);
     const QPixmap pixmap = m_plot->toPixmap(size.width(), size.height(), scale);
     bytes.clear();
@@ -90,6 +91,7 @@ bool ChartView::exportPng(const QString& path, double scale)
 bool ChartView::exportSvg(const QString& path)
 {
     const QSize size = exportSize();
+    layoutLegendFor(size);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
@@ -114,6 +116,7 @@ bool ChartView::exportPdf(const QString& path)
     // One page the size of the chart, in points (72 dpi: one pixel of the on-screen chart is one point), rendered
     // in memory and then written atomically, as QCustomPlot::savePdf would but without writing the file in place.
     const QSize size = exportSize();
+    layoutLegendFor(size);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);

@@ -319,10 +319,10 @@ void CostPanel::showResults()
     if (c->savings) {
         const auto& b = c->savings->fixedBudget;
         const auto& w = c->savings->fixedWork;
-        m_equivalents->setText(qs(formatNumber(b.productiveGpuEquivalentsBaseline, 1) + " -> "
-            + formatNumber(b.productiveGpuEquivalentsTarget, 1)));
+        m_equivalents->setText(qs(formatGpuEquivalents(b.productiveGpuEquivalentsBaseline) + " -> "
+            + formatGpuEquivalents(b.productiveGpuEquivalentsTarget)));
         const double sign = loss ? -1.0 : 1.0;
-        m_recovered->setText(qs(formatNumber(sign * b.gpuEquivalentsRecovered, 1) + " GPU-equivalents, worth $"
+        m_recovered->setText(qs(formatGpuEquivalents(sign * b.gpuEquivalentsRecovered) + " GPU-equivalents, worth $"
             + formatNumber(sign * b.recoveredValueUsd, 0)));
         m_timeSaved->setText(
             qs(formatPercent(sign * w.timeSavedFraction) + " (" + formatNumber(w.target.wallClockDays(), 1)

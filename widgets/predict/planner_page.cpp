@@ -78,19 +78,23 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
             return planConfigurations(
                 s, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
         },
-        [this](PlanResult& r) {
+        [this, tieTolerance](PlanResult& r) {
             m_planner->setPlan(r);
             m_best.reset();
             if (!r.configs.empty())
                 m_best = r.configs.front();
             m_calibration->setBestConfig(m_best);
             m_apply->setEnabled(m_table->selectionModel()->hasSelection());
+            // The ranking rule and, when the band ties them all, what the order means: the words `plan` prints.
+            const std::string note = planOrderNote(r, tieTolerance);
             m_status->setText(
-                tr("%L1 configurations evaluated, %L2 fit, in %3 s, at a global batch of %L4 tokens. %5")
+                tr("%L1 configurations evaluated, %L2 fit, in %3 s, at a global batch of %L4 tokens. %5 %6%7")
                     .arg(r.evaluated)
                     .arg(r.fitting)
                     .arg(r.seconds, 0, 'f', 2)
                     .arg(r.globalBatchTokens)
+                    .arg(QString::fromStdString(plannerRankingRule(tieTolerance)))
+                    .arg(note.empty() ? QString() : QString::fromStdString(note) + QStringLiteral(". "))
                     .arg(r.configs.empty() ? QString::fromStdString(whyNothingPlanned(r)) + QLatin1Char('.')
                                            : tr("Select a row and Apply it, or double-click it.")));
             showReason();

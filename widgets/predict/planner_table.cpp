@@ -65,9 +65,7 @@ QVariant PlannerTableModel::data(const QModelIndex& index, int role) const
         case TokensPerSec:
             return locale.toString(p.tokensPerSec, 'f', 0);
         case Memory:
-            return QStringLiteral("%1 / %2")
-                .arg(p.memory.total() / kGiB, 0, 'f', 1)
-                .arg(p.memoryCapacityBytes / kGiB, 0, 'f', 0);
+            return QString::fromStdString(memoryUseText(p)); // as `plan` prints it, headroom included
         case StepTime:
             return QString::number(p.stepTimeSeconds, 'f', 3);
         case Reason:

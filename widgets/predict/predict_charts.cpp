@@ -205,7 +205,7 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
         }
         if (p.best)
             push(bestX, bestY, p.x, 100.0 * p.best->prediction.mfu);
-        else
+        else if (sweep.plannerRan) // a sweep without the planner sought no best: no point says "nothing fits"
             noneX << p.x;
     }
     markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), cx, cy));

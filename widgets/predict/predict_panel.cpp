@@ -256,7 +256,7 @@ void PredictPanel::restartBackground()
     startSweep(SweepAxis::Precision);
     // Layouts within the error band of the fastest are ties; the simpler one ranks first.
     const Scenario& s = m_model->scenario();
-    m_plannerPage->start(s, 1.0 - errorBandFor(s, StepPrediction {}, m_bands).lowFactor);
+    m_plannerPage->start(s, plannerTieTolerance(s, m_bands));
 }
 
 void PredictPanel::startSweep(SweepAxis axis)

@@ -24,17 +24,15 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
         SweepResult sweep;
         std::optional<StepPrediction> own; // the scenario's own point, wherever it falls on the axis
     };
-    SweepOptions options;
-    options.values = std::move(values);
     const SweepAxis axis = m_axis;
     m_job->start<Drawn>(
-        [s, axis, options, bands](JobControl& control) mutable {
+        [s, axis, values = std::move(values), bands](JobControl& control) mutable {
             // Each point's own error band (its sequence range, its GPU count's tier), from a copy of the residuals
-            // this job owns.
-            options.errorBands = &bands;
+            // this job owns; the same core call as the report's sweeps and `sweep`.
             Drawn d;
-            d.sweep = runSweep(
-                s, axis, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
+            d.sweep = scenarioSweep(
+                s, axis, &bands, std::move(values), true, [&control](double f) { control.setProgress(f); },
+                &control.cancel);
             try {
                 d.own = evaluate(s);
             } catch (const std::exception&) {

@@ -2,10 +2,13 @@
 // where the rule applies; none of the rules is coded in the planner, they come out of the cost model.
 #include <QtTest>
 
+#include <array>
 #include <atomic>
+#include <cmath>
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/planner.h"
+#include "core/units.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -247,6 +250,97 @@ private slots:
             sawEp = sawEp || c.parallelism.ep > 1;
         }
         QVERIFY(sawEp);
+    }
+
+    // The ranking rule (plannerRankingRule) is obeyed: inside the band every configuration is no less simple than the
+    // one after it, key by key in the rule's order; a layout with more headroom ranks before one that reads the
+    // same otherwise. An MoE on 64 H100 at a 17% band, where the earlier sum of TP + PP + CP + EP + checkpointing
+    // ranked a checkpointed layout using all of its memory above a faster one without checkpointing.
+    void tiesFollowTheStatedRule()
+    {
+        const Scenario s = scenarioFor(mixtral_8x7b(), "h100-sxm", 64, 4096);
+        PlannerOptions o;
+        o.topN = 30;
+        o.tieTolerance = 0.17;
+        const PlanResult r = planConfigurations(s, o);
+        QVERIFY(r.configs.size() > 5);
+        const auto keys = [](const PlannedConfig& c) {
+            const auto& p = c.parallelism;
+            return std::array<long long, 5> { memoryHeadroomBytes(c.prediction)
+                    < kTightMemoryFraction * c.prediction.memoryCapacityBytes,
+                static_cast<long long>(p.tp) * p.pp * p.cp,
+                static_cast<long long>(c.activationCheckpointing) * 2 + (c.recomputeModules ? 1 : 0),
+                static_cast<long long>(p.ep) * std::max(1, p.expertTp),
+                static_cast<long long>(p.virtualStages) + (p.embeddingStage ? 1 : 0) };
+        };
+        const auto tenths
+            = [](const PlannedConfig& c) { return std::floor(memoryHeadroomBytes(c.prediction) / kGiB * 10); };
+        int ties = 0;
+        for (size_t i = 1; i < r.configs.size(); ++i) {
+            const PlannedConfig& a = r.configs[i - 1];
+            const PlannedConfig& b = r.configs[i];
+            if (!b.tiesWithBest)
+                break;
+            ++ties;
+            const QString at = QStringLiteral("#%1 %2 / #%3 %4")
+                                   .arg(i)
+                                   .arg(QString::fromStdString(describeConfig(a)))
+                                   .arg(i + 1)
+                                   .arg(QString::fromStdString(describeConfig(b)));
+            QVERIFY2(keys(a) <= keys(b), qPrintable(at));
+            if (keys(a) == keys(b))
+                QVERIFY2(tenths(a) >= tenths(b), qPrintable(at));
+        }
+        QVERIFY(ties > 3);
+        // The first is the simplest of every fitting layout in the band, not only of the fastest few.
+        PlannerOptions all = o;
+        all.tieTolerance = 0;
+        all.topN = 1500;
+        const PlanResult every = planConfigurations(s, all);
+        const double threshold = every.configs.front().prediction.tokensPerSec * (1 - o.tieTolerance);
+        QVERIFY(every.configs.back().prediction.tokensPerSec < threshold); // the list covers the band
+        auto simplest = keys(r.configs.front());
+        for (const auto& c : every.configs)
+            if (c.prediction.tokensPerSec >= threshold)
+                simplest = std::min(simplest, keys(c));
+        QVERIFY(keys(r.configs.front()) == simplest);
+        // The rule is said in words, naming the band, and every tie's reason points to it.
+        const std::string rule = plannerRankingRule(o.tieTolerance);
+        QVERIFY2(rule.find("17%") != std::string::npos && rule.find("model-parallel") != std::string::npos
+                && rule.find("headroom") != std::string::npos
+                && rule.find("2% of the GPU's memory free") != std::string::npos,
+            rule.c_str());
+        QCOMPARE(plannerRankingRule(0), std::string("Ranked by predicted tokens/s alone."));
+    }
+
+    // When the band ties every configuration shown, the order carries no speed information: one sentence says so.
+    void allTiedIsSaid()
+    {
+        const Scenario s = scenarioFor(mixtral_8x7b(), "h100-sxm", 64, 4096);
+        PlannerOptions o;
+        o.topN = 5;
+        o.tieTolerance = 0.5;
+        const PlanResult wide = planConfigurations(s, o);
+        QCOMPARE(wide.configs.size(), size_t(5));
+        const std::string note = planOrderNote(wide, o.tieTolerance);
+        QVERIFY2(note.find("All 5 layouts shown lie within the 50% error band") != std::string::npos, note.c_str());
+        o.tieTolerance = 0;
+        QVERIFY(planOrderNote(planConfigurations(s, o), 0).empty()); // ranked by speed: nothing to say
+    }
+
+    // A fitting layout never reads as over its capacity: both figures to 0.1 GiB, the headroom rounded down.
+    void memoryReadsWithItsHeadroom()
+    {
+        StepPrediction p;
+        p.memoryCapacityBytes = 141e9; // the H200's 141 GB: 131.32 GiB
+        p.memory.parameters = p.memoryCapacityBytes - 0.01 * kGiB; // fits with 0.01 GiB to spare
+        p.fits = true;
+        QCOMPARE(memoryUseText(p), std::string("131.3 of 131.3 GiB, under 0.1 GiB free"));
+        p.memory.parameters = 102.7 * kGiB;
+        QCOMPARE(memoryUseText(p), std::string("102.7 of 131.3 GiB, 28.6 GiB free"));
+        p.memory.parameters = 132.0 * kGiB;
+        p.fits = false;
+        QCOMPARE(memoryUseText(p), std::string("132.0 of 131.3 GiB, 0.7 GiB over"));
     }
 };
 

@@ -224,6 +224,21 @@ private slots:
         for (FlopFormula f : kAllFlopFormulas)
             QCOMPARE(flopFormulaFromKey(flopFormulaKey(f)), std::optional(f));
     }
+
+    // A bare parameter count cannot be split into components (its forward components are all 0): core says why, so
+    // no surface shows a "Total 0.00"; a model with an architecture can be. The short names are the product's.
+    void bareModelComponentsAreUnknown()
+    {
+        const auto why = componentsUnknownReason(bareModel(7'000'000'000));
+        QVERIFY(why && why->find("bare parameter count") != std::string::npos);
+        ModelSpec dense = bareModel(7'000'000'000);
+        dense.bareParams.reset();
+        QVERIFY(!componentsUnknownReason(dense));
+        QCOMPARE(flopFormulaShortName(FlopFormula::SixN), std::string_view("6N"));
+        QCOMPARE(flopFormulaShortName(FlopFormula::PerLayer), std::string_view("PaLM per layer"));
+        for (const FlopFormula f : kAllFlopFormulas)
+            QVERIFY(flopFormulaShortName(f).find('_') == std::string_view::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFlops)

@@ -294,8 +294,18 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("above 100%") != std::string::npos, e.what());
         }
+        // A prediction for a configuration that does not fit prices nothing: refused with its reason, never costed.
+        try {
+            scenarioCost(doc, {}, PredictedMfu(0.571, "the scenario's configuration does not fit in memory"));
+            QFAIL("a configuration that does not fit was costed");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find("57.10% MFU prices nothing: the scenario's configuration does not fit")
+                    != std::string::npos,
+                e.what());
+        }
         doc.scenario.cost.baselineMfu = 0.4;
         QCOMPARE(scenarioCost(doc, 0.3, 0.5).baselineOrigin, MfuOrigin::Given);
+        QCOMPARE(scenarioCost(doc, {}, PredictedMfu(0.571, "does not fit")).baselineOrigin, MfuOrigin::Given);
         // A token budget takes precedence over days; the preset price applies without an override.
         doc.scenario.cost.tokenBudget = 1e12;
         doc.scenario.pricePerGpuHourUsd.reset();
@@ -415,6 +425,17 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(mentions), e.what());
         }
+    }
+
+    // GPU-equivalents to two significant digits at least: a small recovery never reads as 0.0 beside its dollars.
+    void gpuEquivalentsKeepTheirFigure()
+    {
+        QCOMPARE(formatGpuEquivalents(51.2), std::string("51.2"));
+        QCOMPARE(formatGpuEquivalents(102.4), std::string("102.4"));
+        QCOMPARE(formatGpuEquivalents(0.5), std::string("0.50"));
+        QCOMPARE(formatGpuEquivalents(0.022), std::string("0.022"));
+        QCOMPARE(formatGpuEquivalents(-0.022), std::string("-0.022"));
+        QCOMPARE(formatGpuEquivalents(0), std::string("0"));
     }
 };
 

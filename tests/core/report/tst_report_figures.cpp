@@ -137,6 +137,28 @@ private slots:
         QVERIFY(diagnosis);
         QCOMPARE(row(diagnosis, "Corrected MFU")->value, std::string("40.00%"));
         QVERIFY(!row(diagnosis, "Error"));
+
+        // Above 100% the figure is marked where it stands, as the Calculator marks it, not printed plain with the
+        // warning in small print only.
+        d.scenario.measuredThroughput = Throughput { 1.236 * 989e12 / palm, ThroughputScope::PerGpu };
+        const ReportFigures impossible = reportFigures(d);
+        QCOMPARE(row(section(impossible, "Measured"), "MFU")->value, std::string("123.60% (above 100%: impossible)"));
+        QCOMPARE(row(section(impossible, "Measured"), "MFU")->value, formatMeasuredMfu(1.236));
+    }
+
+    // The Scenario section says whether the run is eager or compiled (the prediction's memory-bound time depends on
+    // it), with the attention kernel the prediction assumes.
+    void scenarioSaysEagerOrCompiled()
+    {
+        ScenarioDocument d = vectorLabsJob();
+        d.scenario.flags.compiled = true;
+        QCOMPARE(
+            row(section(reportFigures(d), "Scenario"), "Execution")->value, std::string("compiled (torch.compile)"));
+        d.scenario.flags.compiled = false;
+        d.scenario.flags.attentionKernel = AttentionKernel::FlashAttention2;
+        const ReportFigures eager = reportFigures(d);
+        QCOMPARE(row(section(eager, "Scenario"), "Execution")->value, std::string("eager (no torch.compile)"));
+        QCOMPARE(row(section(eager, "Scenario"), "Execution")->note, std::string("attention kernel: FlashAttention 2"));
     }
 
     // A training log the document lists: its medians after warm-up and the diagnosis of the MFU it claims (the B200
@@ -270,8 +292,23 @@ private slots:
         QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
         QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu));
         QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
-        QCOMPARE(row(s, "Memory per GPU")->value, formatGiB(best.memory.total()));
+        QCOMPARE(row(s, "Memory per GPU")->value, memoryUseText(best)); // with its headroom, as `plan` prints it
         QCOMPARE(row(s, "Step time")->value, formatMilliseconds(best.stepTimeSeconds));
+
+        // With error bands, the best is the planner's #1 under the rule `plan` and the window use, and says the rule.
+        ErrorBandModel bands;
+        for (double e : { -0.10, 0.0, 0.10, 0.20, 0.30 })
+            bands.residuals.push_back({ "Hopper", false, e });
+        options.errorBands = &bands;
+        const ReportFigures ranked = reportFigures(d, options);
+        PlannerOptions rule;
+        rule.tieTolerance = plannerTieTolerance(d.scenario, bands);
+        QVERIFY(rule.tieTolerance > 0);
+        const PlanResult plan = planConfigurations(d.scenario, rule);
+        QCOMPARE(describeConfig(*ranked.bestConfig), describeConfig(plan.configs.front()));
+        QCOMPARE(row(section(ranked, "Planner's best configuration"), "Ranking")->note,
+            plannerRankingRule(rule.tieTolerance));
+        options.errorBands = nullptr;
 
         // A scenario without a global batch (one micro-batch per rank): the planner is held to the batch the
         // scenario's own configuration runs, not one of its choosing; a best with more data-parallel ranks than

@@ -288,6 +288,16 @@ private slots:
         QVERIFY2(f.text("flopsPerToken").contains(QStringLiteral("(6N)")), qPrintable(f.text("flopsPerToken")));
         QCOMPARE(f.panel.formulaTable()->item(1, 2)->text(), QStringLiteral("-"));
         QCOMPARE(f.panel.chart()->data().series.size(), 2); // 6N line + this scenario
+        // Its components are unknown (Start here's 7B demo showed one row, "Total 0.00"): one row says so and holds
+        // the whole model's 2N forward, 6N training.
+        QStandardItemModel* c = f.panel.componentTable();
+        QCOMPARE(c->rowCount(), 1);
+        QVERIFY2(
+            c->item(0, 0)->text().contains(QStringLiteral("bare parameter count")), qPrintable(c->item(0, 0)->text()));
+        const double n = static_cast<double>(*f.model.scenario().model.bareParams);
+        QCOMPARE(c->item(0, 2)->text(), QLocale().toString(6 * n / 1e9, 'f', 2));
+        for (int column = 1; column < c->columnCount(); ++column)
+            QVERIFY2(c->item(0, column)->text() != QStringLiteral("0.00"), qPrintable(c->item(0, column)->text()));
     }
 
     // One setting chooses MFU's formula for the window: beside the headline, saved in the scenario. On gpt-oss-120b

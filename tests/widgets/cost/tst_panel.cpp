@@ -15,6 +15,7 @@
 
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
+#include "core/costmodel/cost_model.h"
 #include "core/number_format.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
@@ -334,6 +335,43 @@ private slots:
         QVERIFY2(panel.errorText().contains(QStringLiteral("above 100%")), qPrintable(panel.errorText()));
         const auto* error = panel.findChild<QLabel*>(QStringLiteral("costError"));
         QVERIFY(error && error->styleSheet() == errorStyleSheet());
+    }
+
+    // Llama 3.1 8B on one H100 does not fit (the By GPU tab leaves the H100 out for it): its predicted MFU prices
+    // nothing, and the panel says why instead of costing the job at "57.10% (predicted by the cost model)". A given
+    // baseline still prices the job.
+    void predictionThatDoesNotFitIsNotPriced()
+    {
+        ScenarioModel model;
+        Scenario s = vectorLabsJob();
+        s.model = *app::presetLibrary().findModel("llama-3.1-8b");
+        s.cluster.gpuCount = 1;
+        s.parallelism = Parallelism {};
+        model.setScenario(s);
+        QVERIFY(!evaluate(model.scenario()).fits);
+        CostPanel panel(&model, app::presetLibrary());
+        QVERIFY(!panel.cost());
+        QVERIFY2(panel.errorText().contains(QStringLiteral("does not fit in memory")), qPrintable(panel.errorText()));
+        QVERIFY2(panel.errorText().contains(QStringLiteral(" GiB, ")), qPrintable(panel.errorText())); // its figures
+        QCOMPARE(valueOf(panel, "costMfu"), QStringLiteral("-"));
+        QCOMPARE(valueOf(panel, "costDollars"), QStringLiteral("-"));
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        QVERIFY(panel.cost());
+        QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Given);
+    }
+
+    // One GPU from 57.1% to 58.1% for 90 days: 0.01 GPU-equivalents worth $43, never "0.0 GPU-equivalents, worth $43".
+    void smallRecoveryReadsAsWhatItIsWorth()
+    {
+        ScenarioModel model;
+        Scenario s = vectorLabsJob();
+        s.cluster.gpuCount = 1;
+        s.pricePerGpuHourUsd = 2.0;
+        model.setScenario(s);
+        CostPanel panel(&model, app::presetLibrary());
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("57.1"));
+        typeInto(panel.targetMfuPercent(), QStringLiteral("58.1"));
+        QCOMPARE(valueOf(panel, "costRecovered"), QStringLiteral("0.010 GPU-equivalents, worth $43"));
     }
 
     void noMfuSaysWhy()

@@ -577,6 +577,34 @@ private slots:
         QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
     }
 
+    // The window's planner ranks by the rule `plan` states and prints (planner.h): the same sentence, the same order,
+    // the memory as "peak of capacity, headroom free", and the note when the band ties every row.
+    void plannerStatesAndObeysTheRule()
+    {
+        Fixture f(scenarioOn("llama-3.1-70b", "b200", 16, 8192));
+        ErrorBandModel bands;
+        for (double e : { -0.10, 0.0, 0.10, 0.20, 0.30 })
+            bands.residuals.push_back({ "Blackwell", false, e });
+        f.panel.setErrorBandModel(bands);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && f.panel.plannerModel()->rowCount() > 0, kBackgroundTimeoutMs);
+        PlannerOptions o;
+        o.tieTolerance = plannerTieTolerance(f.model.scenario(), bands);
+        QVERIFY(o.tieTolerance > 0);
+        const PlanResult plan = planConfigurations(f.model.scenario(), o);
+        const QString status = f.text("plannerStatus");
+        QVERIFY2(status.contains(QString::fromStdString(plannerRankingRule(o.tieTolerance))), qPrintable(status));
+        const std::string note = planOrderNote(plan, o.tieTolerance);
+        if (!note.empty())
+            QVERIFY2(status.contains(QString::fromStdString(note)), qPrintable(status));
+        QCOMPARE(size_t(f.panel.plannerModel()->rowCount()), plan.configs.size());
+        for (int row = 0; row < f.panel.plannerModel()->rowCount(); ++row) {
+            const PlannedConfig& shown = f.panel.plannerModel()->config(row);
+            QCOMPARE(describeConfig(shown), describeConfig(plan.configs[size_t(row)]));
+            QCOMPARE(f.panel.plannerModel()->index(row, PlannerTableModel::Memory).data().toString(),
+                QString::fromStdString(memoryUseText(shown.prediction)));
+        }
+    }
+
     void calibrationMovesPredictions()
     {
         Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
