@@ -14,11 +14,11 @@
 #include "app/cli/log_input.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
+#include "core/facts/shown_mfu.h"
 #include "core/model/flops.h"
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_facts.h"
-#include "core/scenario/shown_mfu.h"
 #include "core/trace/analysis_json.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/comparison.h"
@@ -120,7 +120,7 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     bool otherGpu = false; // the trace ran on another GPU than the one its MFU would divide by
     if (in) {
         // The Trace panel's and the report's measured MFU: one core function (core/scenario/scenario_facts.h),
-        // shown under one policy (core/scenario/shown_mfu.h).
+        // shown under one policy (core/facts/shown_mfu.h).
         Scenario s = in->scenario;
         s.cluster.gpuCount = gpus;
         if (run.meanStepSeconds > 0) {

@@ -61,7 +61,7 @@ int runTraceLog(const QCommandLineParser& parser, const QStringList& files)
     for (const char* flag : { "compare", "kernel-rules" })
         if (parser.isSet(QString::fromLatin1(flag)))
             throw InputError("--" + std::string(flag) + " applies to profiler traces, not to training logs");
-    const QString path = files.first();
+    const QString& path = files.first();
     const trace::TrainingLog log = readTrainingLog(path, resolveLogPattern(parser));
     const size_t warmup = resolveWarmupSteps(parser);
     const auto& presets = app::presetLibrary();

@@ -56,7 +56,7 @@ bool isTrainingLogFile(const QString& path)
     QFile file(path);
     if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
         return false; // a FIFO would block the open
-    const QByteArray head = file.read(256 * 1024);
+    const QByteArray head = file.read(qint64 { 256 } * 1024);
     return trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size())));
 }
 

@@ -97,7 +97,7 @@ std::string InputFile::readUpTo(uint64_t maxBytes)
         if (got == bytes.size()) {
             if (bytes.size() > maxBytes) // the file grew while being read
                 throw InputError(m_name + ": grew beyond " + mebibytes(maxBytes) + " while being read");
-            bytes.resize(got + 64 * 1024);
+            bytes.resize(got + size_t { 64 } * 1024);
         }
         const ssize_t n = ::read(m_fd, bytes.data() + got, bytes.size() - got);
         if (n < 0 && errno == EINTR)

@@ -70,7 +70,8 @@ SequencePacking packedInto(const SequencePacking& packing, int64_t seqLen)
             bins[b.length] += b.count;
             continue;
         }
-        bins[seqLen] += b.count * double(b.length / seqLen);
+        const int64_t wholeSequences = b.length / seqLen; // a document longer than a sequence fills these whole
+        bins[seqLen] += b.count * double(wholeSequences);
         if (b.length % seqLen != 0)
             bins[b.length % seqLen] += b.count;
     }

@@ -65,10 +65,11 @@ int64_t gatedDeltaNetParams(const GatedDeltaNetSpec& s, int64_t hidden)
     const int64_t valueDim = s.valueHeads * s.valueHeadDim;
     const int64_t convChannels = 2 * keyDim + valueDim; // q, k and v are convolved; the gate z is not
     return hidden * (2 * keyDim + 2 * valueDim) // in_proj_qkvz (Qwen3.5 splits it into in_proj_qkv and in_proj_z)
-        + hidden * 2 * s.valueHeads // in_proj_ba: the write strength beta and the decay's input per value head
-        + convChannels * s.convKernel // depthwise conv1d, no bias
-        + 2 * s.valueHeads // dt_bias, A_log
-        + s.valueHeadDim // gated RMSNorm over each head's output
+        + hidden * 2 * int64_t { s.valueHeads }
+    // in_proj_ba: the write strength beta and the decay's input per value head
+    + convChannels * s.convKernel // depthwise conv1d, no bias
+        + 2 * int64_t { s.valueHeads } // dt_bias, A_log (a file's head count may be near INT_MAX: 64-bit products)
+    + s.valueHeadDim // gated RMSNorm over each head's output
         + valueDim * hidden; // out_proj
 }
 
@@ -88,13 +89,13 @@ MixerForwardFlops gatedDeltaNetForwardFlops(const GatedDeltaNetSpec& s, int64_t 
 int64_t mamba2Params(const Mamba2Spec& s, int64_t hidden)
 {
     const int64_t inner = s.heads * s.headDim; // d_inner = expand x hidden in Nemotron-H's configs
-    const int64_t bc = 2 * s.groups * s.stateSize; // B and C
+    const int64_t bc = 2 * int64_t { s.groups } * s.stateSize; // B and C
     const int64_t convChannels = inner + bc;
     const int64_t inProjection = 2 * inner + bc + s.heads; // z, x, B, C, dt
     return hidden * inProjection + (s.projectionBias ? inProjection : 0) // in_proj
         + convChannels * s.convKernel + (s.convBias ? convChannels : 0) // depthwise conv1d
-        + 3 * s.heads // dt_bias, A_log, D
-        + inner // gated RMSNorm
+        + 3 * int64_t { s.heads } // dt_bias, A_log, D
+    + inner // gated RMSNorm
         + inner * hidden + (s.projectionBias ? hidden : 0); // out_proj
 }
 

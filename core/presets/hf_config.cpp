@@ -170,7 +170,7 @@ std::string modelTypeOf(const json& config, const std::string& source)
 std::string nameOf(const json& config, const std::string& source)
 {
     if (config.contains("_name_or_path") && config["_name_or_path"].is_string()) {
-        const std::string n = config["_name_or_path"].get<std::string>();
+        std::string n = config["_name_or_path"].get<std::string>();
         if (!n.empty())
             return n;
     }
@@ -180,7 +180,7 @@ std::string nameOf(const json& config, const std::string& source)
     if (file == "config.json" && slash != std::string::npos && slash > 0) {
         const std::string folder = path.substr(0, slash);
         const auto up = folder.find_last_of("/\\");
-        const std::string parent = up == std::string::npos ? folder : folder.substr(up + 1);
+        std::string parent = up == std::string::npos ? folder : folder.substr(up + 1);
         if (!parent.empty() && parent != ".")
             return parent;
     }

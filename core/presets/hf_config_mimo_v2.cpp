@@ -29,7 +29,7 @@ std::vector<int64_t> perLayerFlags(const Reader& r, const std::string& key, int 
         r.fail(key, "missing (required for model_type '" + r.modelType() + "': one entry per layer)");
     if (!r.at(key).is_array())
         r.fail(key, "must be a list with one 0/1 entry per layer, got " + r.at(key).dump());
-    const std::vector<int64_t> flags = r.integerList(key);
+    std::vector<int64_t> flags = r.integerList(key);
     if (int(flags.size()) != layers)
         r.fail(key, "has " + std::to_string(flags.size()) + " entries for " + std::to_string(layers) + " layers");
     for (const int64_t f : flags)

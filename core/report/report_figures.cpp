@@ -4,9 +4,9 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
+#include "core/facts/file_facts.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
-#include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 

@@ -3,11 +3,11 @@
 #include <filesystem>
 
 #include "core/errors.h"
+#include "core/facts/shown_mfu.h"
 #include "core/money/scenario_cost.h"
 #include "core/number_format.h"
 #include "core/report/report_figures.h"
 #include "core/scenario/scenario_facts.h"
-#include "core/scenario/shown_mfu.h"
 #include "core/trace/trace_loader.h"
 #include "core/units.h"
 

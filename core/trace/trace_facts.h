@@ -1,6 +1,6 @@
 #pragma once
 // What a trace establishes about the run beyond its GPU and world size, computed once here for the facts banner
-// (core/scenario/file_facts.h), the Trace panel's prediction, `trace --json` and the rank summaries:
+// (core/facts/file_facts.h), the Trace panel's prediction, `trace --json` and the rank summaries:
 //
 //  - Tokens per step. Every micro-step's forward pass looks its token ids up in the embedding table once, so the
 //    ids' shape ([micro-batch, sequence] of int64) is the tokens of a micro-step, and the lookups in a step are its

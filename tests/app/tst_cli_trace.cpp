@@ -235,7 +235,7 @@ private slots:
     }
 
     // An H100 trace read with --gpu b200: the step ran on an H100, so MFU against the B200's peak means nothing. The
-    // window withholds it; the command line and its JSON do the same, with the reason (core/scenario/shown_mfu.h).
+    // window withholds it; the command line and its JSON do the same, with the reason (core/facts/shown_mfu.h).
     void otherGpuWithholdsMeasuredMfu()
     {
         QTemporaryDir dir;

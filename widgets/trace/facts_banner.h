@@ -1,7 +1,7 @@
 #pragma once
 // FactsBanner: one strip above the Trace panel's figures that says where the opened trace or training log and the
 // scenario disagree (GPU, GPU count, tokens per step, sequence length, model size, precision, attention kernel,
-// eager or compiled: core/scenario/file_facts.h decides) and offers one button, "Use NVIDIA B200 x 8 from the trace",
+// eager or compiled: core/facts/file_facts.h decides) and offers one button, "Use NVIDIA B200 x 8 from the trace",
 // that adopts what the file states in one scenario change (one undo step). Hidden when the file and the scenario agree.
 #include <QFrame>
 #include <QString>
@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/facts/file_facts.h"
 #include "core/model/hardware_spec.h"
-#include "core/scenario/file_facts.h"
 
 class QLabel;
 class QPushButton;

@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "core/costmodel/cost_model.h"
+#include "core/facts/file_facts.h"
+#include "core/facts/shown_mfu.h"
 #include "core/model/flops.h"
-#include "core/scenario/file_facts.h"
 #include "core/scenario/scenario_facts.h"
-#include "core/scenario/shown_mfu.h"
 #include "core/trace/trace_facts.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/category_palette.h"
@@ -159,7 +159,7 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
         return;
     }
     try {
-        // The policy every surface follows (core/scenario/shown_mfu.h).
+        // The policy every surface follows (core/facts/shown_mfu.h).
         const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds), check);
         // Checked against the trace's own MFU when only the figure is impossible, not the GPU: the check says why.
         if (!check.gpuDiffers)

@@ -27,9 +27,9 @@
 #include <fstream>
 
 #include "core/errors.h"
+#include "core/facts/file_facts.h"
 #include "core/io/read_file.h"
 #include "core/logs/training_log.h"
-#include "core/scenario/file_facts.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/cross_rank.h"

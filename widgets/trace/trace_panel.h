@@ -24,8 +24,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/facts/file_facts.h"
 #include "core/model/hardware_spec.h"
-#include "core/scenario/file_facts.h"
 #include "core/trace/kernel_rules.h"
 #include "widgets/trace/trace_selection.h"
 

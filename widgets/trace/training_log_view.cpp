@@ -12,8 +12,8 @@
 
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_diagnosis.h"
+#include "core/facts/file_facts.h"
 #include "core/number_format.h"
-#include "core/scenario/file_facts.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/scenario/scenario_model.h"

@@ -246,7 +246,7 @@ private slots:
 
     // The PyTorch 2.11 trace of one H200 step, opened in the Trace panel against the scenario that describes it, and
     // read by `trace --json` with the same inputs: the measured MFU the window shows is the CLI's, to the digit. On a
-    // B200 scenario both withhold it with the same reason (core/scenario/shown_mfu.h: one policy).
+    // B200 scenario both withhold it with the same reason (core/facts/shown_mfu.h: one policy).
     void traceMeasuredMfuAgrees_data()
     {
         QTest::addColumn<QString>("gpu");

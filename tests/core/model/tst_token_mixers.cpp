@@ -57,6 +57,32 @@ private slots:
         QCOMPARE(mamba2Params(biased, 8192), expected + inProjection + 8192);
     }
 
+    // A file may state up to INT_MAX heads or groups (kMaxFileCount): the counts are formed in 64 bits, so 2 x heads
+    // does not overflow an int (undefined behaviour the sanitizer build stops on) and the sum keeps every term.
+    void headCountsNearIntMaxStayIn64Bits()
+    {
+        constexpr int kMax = std::numeric_limits<int>::max();
+        Mamba2Spec m;
+        m.heads = kMax;
+        m.headDim = 1;
+        m.groups = kMax;
+        m.stateSize = 1;
+        m.convKernel = 1;
+        m.convBias = false;
+        m.projectionBias = false;
+        const int64_t inner = kMax;
+        const int64_t bc = 2 * int64_t { kMax };
+        const int64_t inProjection = 2 * inner + bc + kMax;
+        QCOMPARE(mamba2Params(m, 1), inProjection + (inner + bc) + 3 * int64_t { kMax } + inner + inner * 1);
+        GatedDeltaNetSpec g;
+        g.keyHeads = 1;
+        g.valueHeads = kMax;
+        g.keyHeadDim = 1;
+        g.valueHeadDim = 1;
+        g.convKernel = 1;
+        QVERIFY(gatedDeltaNetParams(g, 1) > 4 * int64_t { kMax });
+    }
+
     void sparseIndexerOfDeepSeekV32()
     {
         // index_n_heads 64, index_head_dim 128, index_topk 2048; hidden_size 7168, q_lora_rank 1536.

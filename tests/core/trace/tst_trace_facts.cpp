@@ -1,11 +1,11 @@
 // What a trace states beyond its GPU (core/trace/trace_facts.h): tokens per step from the token ids its embedding
 // lookups were given (gradient accumulation, position tables and recomputation in backward told apart), eager or
-// compiled from its kernels, and the facts the banner compares with the scenario (core/scenario/file_facts.h); on
+// compiled from its kernels, and the facts the banner compares with the scenario (core/facts/file_facts.h); on
 // small traces written here and on PyTorch 2.11's compiled H200 trace in ../shared/traces.
 #include <QDir>
 #include <QtTest>
 
-#include "core/scenario/file_facts.h"
+#include "core/facts/file_facts.h"
 #include "core/trace/analysis.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/trace_facts.h"

@@ -1,11 +1,11 @@
-// The one policy for showing a measured MFU (core/scenario/shown_mfu.h): shown with the facts the scenario does not
+// The one policy for showing a measured MFU (core/facts/shown_mfu.h): shown with the facts the scenario does not
 // share named beside it, withheld when the peak is another GPU's or the figure is impossible.
 #include <QTest>
 
+#include "core/facts/shown_mfu.h"
 #include "core/model/model_spec.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_facts.h"
-#include "core/scenario/shown_mfu.h"
 #include "shipped_presets.h"
 
 using namespace mfu;

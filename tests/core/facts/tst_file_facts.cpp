@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "core/facts/file_facts.h"
 #include "core/logs/training_log.h"
 #include "core/presets/presets.h"
-#include "core/scenario/file_facts.h"
 #include "core/trace/analysis.h"
 #include "core/trace/attention_implementation.h"
 #include "shipped_presets.h"

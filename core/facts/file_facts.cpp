@@ -1,4 +1,4 @@
-#include "core/scenario/file_facts.h"
+#include "core/facts/file_facts.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "core/facts/file_facts.h"
 #include "core/model/mfu.h"
-#include "core/scenario/file_facts.h"
 
 namespace mfu {
 
@@ -22,7 +22,7 @@ struct ShownMfu {
     bool shown() const { return !withheld.has_value(); }
 };
 
-// The policy: withheld when measuredMfuWithheld says so (core/scenario/file_facts.h); else shown, with a warning
+// The policy: withheld when measuredMfuWithheld says so (core/facts/file_facts.h); else shown, with a warning
 // naming each fact of the file that differs from the scenario (the attention kernel and eager/compiled aside: they
 // change how fast the step ran, not what MFU counts).
 ShownMfu shownMeasuredMfu(const MfuResult& computed, const FactsCheck& check);

@@ -1,4 +1,4 @@
-#include "core/scenario/shown_mfu.h"
+#include "core/facts/shown_mfu.h"
 
 namespace mfu {
 
