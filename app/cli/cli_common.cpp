@@ -113,7 +113,7 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
         if (!f.open(QIODevice::ReadOnly))
             throw InputError("--doc-lengths: cannot read '" + s(path) + "': " + s(f.errorString()));
         const QByteArray bytes = f.read(qint64 { 64 } * 1024 * 1024 + 1);
-        if (bytes.size() > 64 * 1024 * 1024)
+        if (bytes.size() > qint64 { 64 } * 1024 * 1024)
             throw InputError("--doc-lengths: '" + s(path) + "' is larger than 64 MiB; give a histogram of lengths");
         p.documents = parseDocumentLengths(std::string_view(bytes.constData(), size_t(bytes.size())), s(path));
         p.meanOnly = false;

@@ -13,6 +13,12 @@
 namespace mfu {
 
 namespace {
+
+// ceil(layers / pp): the layers the fullest pipeline stage holds, as the step time counts them (step_context.cpp).
+long long layersPerStageRoundedUp(long long layers, long long pp)
+{
+    return (layers + pp - 1) / pp;
+}
 std::string n(double v, int decimals = 0)
 {
     return formatNumber(v, decimals);
@@ -143,13 +149,11 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
     // FSDP can gather at most the layers a GPU holds ahead; more would count memory for layers that do not exist.
     // Stages hold ceil(layers / pp) layers, as the step time counts them (step_context.cpp).
     if (s.flags.fsdpPrefetchLayers < 0
-        || static_cast<long long>(s.flags.fsdpPrefetchLayers)
-            > (static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp)
+        || static_cast<long long>(s.flags.fsdpPrefetchLayers) > layersPerStageRoundedUp(m_shape.layers, p.pp))
         return refuse(
             figures, "FSDP prefetch cannot exceed the layers of a pipeline stage (layers / pp, rounded up)", [&] {
                 return "prefetch " + n(s.flags.fsdpPrefetchLayers) + ", "
-                    + n(static_cast<double>((static_cast<long long>(m_shape.layers) + p.pp - 1) / p.pp))
-                    + " layers per stage";
+                    + n(double(layersPerStageRoundedUp(m_shape.layers, p.pp))) + " layers per stage";
             });
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
