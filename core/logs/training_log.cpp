@@ -237,8 +237,8 @@ TrainingLog readLog(
         copies.add(pendingCopy->first, pendingCopy->second);
     log.rankCopiesMerged = copies.mergeInto(log.steps);
     report(control, total, total);
-    // Says how to give a pattern, not only that one is needed: the window reads the built-in formats only, so the
-    // way is the command line's flags (a MaxText log, say).
+    // Says how to give a pattern, not only that one is needed (a MaxText log, say): the command line's flags; the
+    // window adds its pattern row under this message (widgets/trace/log_pattern_row.h).
     if (log.steps.empty())
         throw InputError(name
             + ": no training-step lines recognised (torchtitan, Megatron-LM, nanoGPT, iteration blocks"

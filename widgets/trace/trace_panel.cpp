@@ -42,6 +42,7 @@
 #include "widgets/trace/critical_path_page.h"
 #include "widgets/trace/facts_banner.h"
 #include "widgets/trace/kernels_page.h"
+#include "widgets/trace/log_pattern_row.h"
 #include "widgets/trace/mfu_figures.h"
 #include "widgets/trace/overview_page.h"
 #include "widgets/trace/rank_progress.h"
@@ -201,6 +202,12 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     errorRow->addWidget(m_error, 1);
     errorRow->addWidget(m_asOneRun, 0, Qt::AlignTop);
     layout->addLayout(errorRow);
+    m_logPattern = new LogPatternRow;
+    m_logPattern->setObjectName(QStringLiteral("logPatternRow"));
+    m_logPattern->setVisible(false);
+    connect(m_logPattern, &LogPatternRow::readRequested, this,
+        [this](const trace::LogPattern& pattern) { openTrainingLog(m_failedLogPath, pattern); });
+    layout->addWidget(m_logPattern);
     layout->addWidget(m_banner);
     layout->addWidget(m_views, 1);
 
@@ -229,6 +236,10 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
             // A log that could not be read (an empty file, another format) is the one the user asked for: the
             // previous log's charts, figures and banner facts would be read as this one's.
             if (job == m_logJob) {
+                // Whatever the format, a pattern of the user's own can still read it: offered right here.
+                m_logPattern->setVisible(!m_failedLogPath.isEmpty());
+                if (m_logPattern->isVisibleTo(this))
+                    m_error->setText(m_error->text() + QLatin1Char(' ') + tr("Or give that pattern here, below."));
                 m_logView->clear();
                 m_logFacts.reset();
                 showFactsOfCurrentView();
@@ -366,8 +377,9 @@ void TracePanel::adoptRun(std::shared_ptr<const TraceRun> result, bool baseline)
     emit imported();
 }
 
-bool TracePanel::openTrainingLog(const QString& path)
+bool TracePanel::openTrainingLog(const QString& path, const std::optional<trace::LogPattern>& pattern)
 {
+    m_failedLogPath = path; // until it reads: what the pattern row would read again
     try {
         requireRegularFile(QFile::encodeName(path).toStdString(), "a training log"); // a FIFO would block
     } catch (const InputError& e) {
@@ -380,7 +392,7 @@ bool TracePanel::openTrainingLog(const QString& path)
     const std::string local = QFile::encodeName(path).toStdString();
     const std::string name = shown.toStdString();
     m_logJob->start<std::shared_ptr<const trace::TrainingLog>>(
-        [local, name](JobControl& control) {
+        [local, name, pattern](JobControl& control) {
             std::ifstream in = openInputStream(local, "a training log");
             trace::ReadControl read;
             read.cancel = &control.cancel;
@@ -388,9 +400,10 @@ bool TracePanel::openTrainingLog(const QString& path)
                 if (total > 0)
                     control.setProgress(static_cast<double>(done) / static_cast<double>(total));
             };
-            return std::make_shared<const trace::TrainingLog>(trace::parseTrainingLog(in, name, {}, read));
+            return std::make_shared<const trace::TrainingLog>(trace::parseTrainingLog(in, name, pattern, read));
         },
         [this, path, shown](std::shared_ptr<const trace::TrainingLog>& log) {
+            m_logPattern->setVisible(false);
             m_logView->setLog(*log, path);
             m_logFacts = factsFromLog(log->facts, trace::summarizeLog(*log));
             m_views->setCurrentWidget(viewTab(m_logView));

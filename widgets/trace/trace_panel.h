@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/facts/file_facts.h"
+#include "core/logs/training_log.h"
 #include "core/model/hardware_spec.h"
 #include "core/trace/kernel_rules.h"
 #include "widgets/trace/trace_selection.h"
@@ -47,6 +48,7 @@ class BusyHeatMap;
 class ChartView;
 class CriticalPathPage;
 class FactsBanner;
+class LogPatternRow;
 class KernelDiffModel;
 class KernelsPage;
 class OverviewPage;
@@ -81,7 +83,9 @@ public:
     // A training log: read on a worker thread (progress bar and Cancel, like a trace), then shown in the Training
     // log tab. False (and the error shown) when the file cannot be opened; a log with no step lines fails later
     // with the error shown, and a failed or cancelled read keeps the log shown before.
-    bool openTrainingLog(const QString& path);
+    // With a pattern: read with that line pattern instead of the built-in formats (LogPatternRow, shown when the
+    // built-in formats read no step of a log).
+    bool openTrainingLog(const QString& path, const std::optional<trace::LogPattern>& pattern = std::nullopt);
     void cancelImport();
     bool isImporting() const;
     // Closes the run, the baseline and the training log (a demo starts from nothing loaded).
@@ -175,6 +179,8 @@ private:
     QLabel* m_error = nullptr;
     QPushButton* m_asOneRun = nullptr; // beside the error: analyse held ranks as one run anyway
     FactsBanner* m_banner = nullptr;
+    LogPatternRow* m_logPattern = nullptr; // under the error of a log no built-in format reads
+    QString m_failedLogPath; // the log that row reads again
     QComboBox* m_rank = nullptr;
     QComboBox* m_unit = nullptr;
     // The pages, one class per tab.

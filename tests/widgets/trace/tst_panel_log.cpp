@@ -10,6 +10,7 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -305,6 +306,48 @@ private slots:
         QVERIFY(!panel.openTrainingLog(missing)); // cannot be opened: refused at once
         QVERIFY2(panel.errorText().contains(QStringLiteral("missing.log")), qPrintable(panel.errorText()));
         QVERIFY(panel.trainingLogView()->summaryText().contains(QStringLiteral("b200-8gpu.log")));
+    }
+
+    // A MaxText log, which no built-in format reads: the refusal offers a step line pattern right under it, and the
+    // pattern (the command line's --log-pattern and --log-groups) reads the log in the window.
+    void aPatternOfOnesOwnReadsAnotherFormat()
+    {
+        const QString maxtext = write(QStringLiteral("maxtext.log"),
+            "completed step: 1, seconds: 7.012, TFLOP/s/device: 180.2, Tokens/s/device: 4673.1, loss: 10.9\n"
+            "completed step: 2, seconds: 6.950, TFLOP/s/device: 181.8, Tokens/s/device: 4714.5, loss: 10.1\n"
+            "completed step: 3, seconds: 6.948, TFLOP/s/device: 181.9, Tokens/s/device: 4715.9, loss: 9.8\n");
+        ScenarioModel scenario;
+        useReportScenario(scenario);
+        TracePanel panel(&scenario);
+        panel.show();
+        auto* row = panel.findChild<QWidget*>(QStringLiteral("logPatternRow"));
+        QVERIFY(row);
+        QVERIFY(!row->isVisible()); // nothing to offer before a log fails
+        QVERIFY(panel.openTrainingLog(maxtext));
+        QTRY_VERIFY(!panel.errorText().isEmpty());
+        QTRY_VERIFY(row->isVisible());
+        QVERIFY2(panel.errorText().contains(QStringLiteral("here, below")), qPrintable(panel.errorText()));
+
+        auto* regex = row->findChild<QLineEdit*>(QStringLiteral("logPatternRegex"));
+        auto* groups = row->findChild<QLineEdit*>(QStringLiteral("logPatternGroups"));
+        auto* read = row->findChild<QPushButton*>(QStringLiteral("logPatternRead"));
+        auto* problem = row->findChild<QLabel*>(QStringLiteral("logPatternProblem"));
+        QVERIFY(regex && groups && read && problem);
+        // A key the command line does not know is refused by the same parser, in its words.
+        regex->setText(QStringLiteral(R"(completed step: (\d+), seconds: ([\d.]+), TFLOP/s/device: ([\d.]+))"));
+        groups->setText(QStringLiteral("step=1,seconds=2"));
+        read->click();
+        QVERIFY(problem->isVisible());
+        QVERIFY2(problem->text().contains(QStringLiteral("seconds")), qPrintable(problem->text()));
+        QVERIFY(!panel.trainingLogView()->hasLog());
+
+        groups->setText(QStringLiteral("step=1,time_s=2,tflops=3"));
+        read->click();
+        QTRY_VERIFY(panel.trainingLogView()->hasLog());
+        QVERIFY(!row->isVisible());
+        QVERIFY(!problem->isVisible());
+        QVERIFY2(panel.trainingLogView()->summaryText().contains(QStringLiteral("custom")),
+            qPrintable(panel.trainingLogView()->summaryText()));
     }
 
     void cancellingKeepsThePreviousLog()
