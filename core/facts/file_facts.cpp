@@ -6,6 +6,7 @@
 #include "core/costmodel/attention_kernels.h"
 #include "core/logs/training_log.h"
 #include "core/model/flops.h"
+#include "core/model/mfu.h"
 #include "core/model/param_count.h"
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
@@ -110,6 +111,8 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
     }
     if (recorded.execution)
         f.compiled = recorded.execution->compiled;
+    if (f.tokensPerStep && run.meanStepSeconds > 0)
+        f.tokensPerSecPerGpu = *f.tokensPerStep / run.meanStepSeconds / std::max(1, f.gpuCount.value_or(1));
     for (const auto& r : run.ranks)
         if (r.attention && !f.attentionRan) {
             f.attentionRan = std::string(trace::attentionImplementationLabel(r.attention->implementation));
@@ -167,6 +170,8 @@ std::string factLabel(Fact fact)
         return "eager or compiled";
     case Fact::DeviceMemory:
         return "device memory";
+    case Fact::Throughput:
+        return "measured throughput";
     }
     return "fact";
 }
@@ -225,6 +230,12 @@ FactsCheck checkFacts(
     if (file.tokensPerStep && !within(*file.tokensPerStep, scenarioTokensPerStep, 0.005))
         c.differences.push_back(
             { Fact::TokensPerStep, formatNumber(*file.tokensPerStep), formatNumber(scenarioTokensPerStep) });
+    if (file.tokensPerSecPerGpu) {
+        const double stated = s.measuredThroughput ? tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount) : 0;
+        if (!within(*file.tokensPerSecPerGpu, stated, 0.005))
+            c.differences.push_back({ Fact::Throughput, formatNumber(*file.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
+                stated > 0 ? formatNumber(stated, 0) + " tokens/s per GPU" : std::string("none") });
+    }
     if (file.seqLen && *file.seqLen != s.workload.seqLen)
         c.differences.push_back({ Fact::SeqLen, formatNumber(static_cast<double>(*file.seqLen)),
             formatNumber(static_cast<double>(s.workload.seqLen)) });

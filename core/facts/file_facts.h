@@ -39,6 +39,9 @@ struct FileFacts {
     std::optional<double> impliedFlopsPerToken;
     // The device memory a log establishes (torchtitan's "memory: 9.46GiB(64.99%)": 14.56 GiB), bytes.
     std::optional<double> deviceMemoryBytes;
+    // What one rank's trace measured: its recorded tokens per step over its mean step time, per GPU. Adopted, it
+    // becomes the scenario's measured throughput, so the Calculator and Cost value the run the trace measured.
+    std::optional<double> tokensPerSecPerGpu;
 };
 
 // A trace states its GPU (deviceProperties) and world size (distributedInfo, or the number of per-rank files when
@@ -52,7 +55,18 @@ FileFacts factsFromLog(const trace::LogFacts& facts, const trace::LogSummary& su
 // What the log prints, nothing implied.
 FileFacts factsFromLog(const trace::LogFacts& facts);
 
-enum class Fact { Gpu, GpuCount, TokensPerStep, SeqLen, ModelSize, Precision, AttentionKernel, Compiled, DeviceMemory };
+enum class Fact {
+    Gpu,
+    GpuCount,
+    TokensPerStep,
+    SeqLen,
+    ModelSize,
+    Precision,
+    AttentionKernel,
+    Compiled,
+    DeviceMemory,
+    Throughput
+};
 std::string factLabel(Fact fact); // "GPU", "GPU count", ...
 // "FlashAttention 3", "cuDNN SDPA", ...: the attention kernels as the banner names them.
 std::string attentionKernelLabel(AttentionKernel kernel);

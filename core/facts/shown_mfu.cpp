@@ -9,8 +9,8 @@ ShownMfu shownMeasuredMfu(const MfuResult& computed, const FactsCheck& check)
         return out;
     std::string facts;
     for (const FactDifference& d : check.differences) {
-        if (d.fact == Fact::AttentionKernel || d.fact == Fact::Compiled)
-            continue; // how the step ran, not what it counts
+        if (d.fact == Fact::AttentionKernel || d.fact == Fact::Compiled || d.fact == Fact::Throughput)
+            continue; // how the step ran, not what it counts; the trace's figure uses its own step time
         facts += (facts.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs " + d.inScenario
             + " in the scenario";
     }

@@ -199,8 +199,14 @@ void ScenarioModel::setCostInputs(const CostInputs& inputs)
 
 void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
     std::optional<int64_t> tokensPerStep, const ModelSpec* model, std::optional<TrainingPrecision> precision,
-    std::optional<AttentionKernel> attentionKernel, std::optional<bool> compiled, std::optional<int64_t> microBatch)
+    std::optional<AttentionKernel> attentionKernel, std::optional<bool> compiled, std::optional<int64_t> microBatch,
+    std::optional<double> tokensPerSecPerGpu)
 {
+    // The file's measured throughput becomes the scenario's measurement, stated per GPU as the file measured it.
+    if (tokensPerSecPerGpu && *tokensPerSecPerGpu > 0) {
+        m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
+        m_throughputValue = *tokensPerSecPerGpu;
+    }
     if (compiled)
         m_scenario.flags.compiled = *compiled;
     if (microBatch && *microBatch > 0)

@@ -81,7 +81,7 @@ public:
         std::optional<int64_t> tokensPerStep, const ModelSpec* model = nullptr,
         std::optional<TrainingPrecision> precision = std::nullopt,
         std::optional<AttentionKernel> attentionKernel = std::nullopt, std::optional<bool> compiled = std::nullopt,
-        std::optional<int64_t> microBatch = std::nullopt);
+        std::optional<int64_t> microBatch = std::nullopt, std::optional<double> tokensPerSecPerGpu = std::nullopt);
 
     ScenarioModelState state() const;
     void restore(const ScenarioModelState& state);

@@ -145,13 +145,29 @@ void FactsBanner::refresh()
             parts << tr("%1 attention").arg(q(d.inFile));
         } else if (d.fact == Fact::Compiled) {
             parts << q(d.inFile);
+        } else if (d.fact == Fact::Throughput) {
+            parts << tr("its measured %1").arg(q(d.inFile));
         }
     }
     if (check.proposedModelParams)
         parts << tr("a %1-parameter model (6N)")
                      .arg(QString::fromStdString(formatParameters(*check.proposedModelParams)));
     m_use->setVisible(!parts.isEmpty());
-    m_use->setText(tr("Use %1 from %2").arg(parts.join(QStringLiteral(", ")), m_source));
+    // A button does not wrap its text: a trace that differs in many facts would make it wider than the panel at
+    // 1280x720 (and squeeze every table below), so its list breaks into lines of about 90 characters.
+    QString list;
+    int line = 0;
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const QString piece = (i == 0 ? QString() : QStringLiteral(", ")) + parts[i];
+        if (i > 0 && line + piece.size() > 90) {
+            list += QStringLiteral(",\n") + parts[i];
+            line = static_cast<int>(parts[i].size());
+        } else {
+            list += piece;
+            line += static_cast<int>(piece.size());
+        }
+    }
+    m_use->setText(tr("Use %1 from %2").arg(list, m_source));
     m_use->setProperty("adoptsHardware", hardware != nullptr);
     m_use->setProperty("adoptsSeqLen", seq);
     m_use->setProperty("adoptsTokens", tokens);
@@ -186,7 +202,8 @@ void FactsBanner::adopt()
     m_scenario->adoptFileFacts(proposedHardware(check), m_facts->gpuCount, m_facts->seqLen, tokens,
         model ? &*model : nullptr, differs(Fact::Precision) ? m_facts->precision : std::nullopt,
         differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt,
-        differs(Fact::Compiled) ? m_facts->compiled : std::nullopt, batchShape ? m_facts->microBatch : std::nullopt);
+        differs(Fact::Compiled) ? m_facts->compiled : std::nullopt, batchShape ? m_facts->microBatch : std::nullopt,
+        differs(Fact::Throughput) ? m_facts->tokensPerSecPerGpu : std::nullopt);
 }
 
 } // namespace mfu::widgets

@@ -115,7 +115,10 @@ QStringList problemsOf(const QWidget* w)
             return out;
         QString text = button->text();
         text.remove(QLatin1Char('&'));
-        const int needed = button->fontMetrics().horizontalAdvance(text);
+        // A button draws each line of a multi-line text apart: its widest line is what must fit.
+        int needed = 0;
+        for (const QString& line : text.split(QLatin1Char('\n')))
+            needed = std::max(needed, button->fontMetrics().horizontalAdvance(line));
         const int room = qobject_cast<const QCheckBox*>(button) ? button->width() - 20 : button->width() - 8;
         if (room < needed)
             out << QStringLiteral("%1 needs %2 px for \"%3\"").arg(describe(w)).arg(needed).arg(text);

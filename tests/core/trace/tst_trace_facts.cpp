@@ -121,13 +121,19 @@ private slots:
         s.workload.seqLen = 8192;
         s.flags.compiled = true;
         const FactsCheck c = checkFacts(file, s, 8192, {});
-        QCOMPARE(c.differences.size(), size_t(2));
+        QCOMPARE(c.differences.size(), size_t(3));
         QCOMPARE(c.differences[0].fact, Fact::TokensPerStep);
         QCOMPARE(c.differences[0].inFile, std::string("32,768"));
-        QCOMPARE(c.differences[1].fact, Fact::Compiled);
-        QCOMPARE(c.differences[1].inFile, std::string("eager"));
-        QCOMPARE(c.differences[1].inScenario, std::string("compiled (torch.compile)"));
+        // The throughput it measured: its tokens over its mean step time, one GPU; the scenario states none.
+        QVERIFY(file.tokensPerSecPerGpu);
+        QVERIFY(std::abs(*file.tokensPerSecPerGpu - 32768.0 / run.meanStepSeconds) < 1e-6);
+        QCOMPARE(c.differences[1].fact, Fact::Throughput);
+        QCOMPARE(c.differences[1].inScenario, std::string("none"));
+        QCOMPARE(c.differences[2].fact, Fact::Compiled);
+        QCOMPARE(c.differences[2].inFile, std::string("eager"));
+        QCOMPARE(c.differences[2].inScenario, std::string("compiled (torch.compile)"));
         s.flags.compiled = false;
+        s.measuredThroughput = Throughput { *file.tokensPerSecPerGpu, ThroughputScope::PerGpu };
         QVERIFY(checkFacts(file, s, 32768, {}).empty());
     }
 

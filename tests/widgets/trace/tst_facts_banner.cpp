@@ -86,9 +86,11 @@ private slots:
             qPrintable(message));
         // Its attention ran on FlashAttention 2 (pytorch_flash::flash_fwd_kernel), not what `auto` means here; its
         // one aten::embedding took [16, 559] token ids; PyTorch's own kernels ran (eager, the scenario is compiled).
+        // Its tokens over its 47.15 ms step are the throughput it measured: 8,944 / 0.04715 s = 189,687 tokens/s,
+        // offered as the scenario's measurement. The list breaks into lines (a button does not wrap).
         QCOMPARE(banner->useButton()->text(),
-            QStringLiteral("Use NVIDIA H100 SXM5 80GB, 8,944 tokens per step (micro-batch 16), sequence 559, "
-                           "FlashAttention 2 attention, eager from the trace"));
+            QStringLiteral("Use NVIDIA H100 SXM5 80GB, 8,944 tokens per step (micro-batch 16),\nits measured 189,687 "
+                           "tokens/s per GPU, sequence 559, FlashAttention 2 attention, eager from the trace"));
         QVERIFY2(message.contains(QStringLiteral("eager or compiled: <b>eager</b>")), qPrintable(message));
         // Beside an eager trace the prediction is the eager one, and the scenario's compiled one is named as such.
         const QString predicted = label(*panel, "predictedMfu");
@@ -108,6 +110,10 @@ private slots:
         QCOMPARE(w.scenarioModel()->scenario().workload.seqLen, int64_t(559));
         QCOMPARE(w.scenarioModel()->scenario().workload.microBatch, int64_t(16));
         QCOMPARE(w.scenarioModel()->tokensPerStep(), int64_t(8944));
+        // The throughput the trace measured is now the scenario's measurement: Calculator and Cost value this run.
+        QCOMPARE(w.scenarioModel()->throughputInput(), ThroughputInput::TokensPerSecPerGpu);
+        QVERIFY2(std::abs(w.scenarioModel()->throughputValue() / 189687.0 - 1) < 1e-5,
+            qPrintable(QString::number(w.scenarioModel()->throughputValue())));
         QCOMPARE(w.undoStack()->count(), before + 1);
         // The scenario now runs eager as the trace did: one prediction, no second figure.
         QVERIFY2(!label(*panel, "predictedMfu").contains(QStringLiteral("as the trace ran")),
