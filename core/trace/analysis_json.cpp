@@ -1,4 +1,5 @@
 #include "core/trace/analysis_json.h"
+#include "core/trace/trace_time.h"
 
 #include "core/model/mfu_json.h"
 #include "core/presets/gpu_match.h"
@@ -6,13 +7,6 @@
 #include "core/trace/work_json.h"
 
 namespace mfu::trace {
-
-namespace {
-double seconds(int64_t ns)
-{
-    return static_cast<double>(ns) / 1e9;
-}
-} // namespace
 
 nlohmann::json mfuToJson(const MfuResult& m)
 {
@@ -57,10 +51,10 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
         const auto& s = r.steps[i];
         const auto stepMfu = gpu ? stepTraceMfu(r, i, *gpu) : std::nullopt;
         steps.push_back({ { "step", s.step.number }, { "start_ns", s.startNsAbsolute },
-            { "duration_s", seconds(s.step.annotationDurationNs()) },
-            { "gpu_window_s", seconds(s.step.windowDurationNs()) },
-            { "gpu_work_window_s", seconds(s.step.workDurationNs()) }, { "busy_s", seconds(s.breakdown.busyNs) },
-            { "kernel_count", s.breakdown.kernelCount },
+            { "duration_s", nsToSeconds(s.step.annotationDurationNs()) },
+            { "gpu_window_s", nsToSeconds(s.step.windowDurationNs()) },
+            { "gpu_work_window_s", nsToSeconds(s.step.workDurationNs()) },
+            { "busy_s", nsToSeconds(s.breakdown.busyNs) }, { "kernel_count", s.breakdown.kernelCount },
             { "trace_mfu", stepMfu ? nlohmann::json(stepMfu->mfu) : nlohmann::json(nullptr) } });
     }
     j["steps"] = steps;
@@ -70,29 +64,29 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
     j["mean_gpu_busy_s"] = r.meanGpuBusySeconds;
     const std::string timing = stepTimingNote(r);
     j["step_timing_note"] = timing.empty() ? nlohmann::json(nullptr) : nlohmann::json(timing);
-    j["span_s"] = seconds(b.spanNs);
-    j["busy_s"] = seconds(b.busyNs);
-    j["idle_s"] = seconds(b.idleNs());
+    j["span_s"] = nsToSeconds(b.spanNs);
+    j["busy_s"] = nsToSeconds(b.busyNs);
+    j["idle_s"] = nsToSeconds(b.idleNs());
     nlohmann::json categories = nlohmann::json::object();
     for (int c = 0; c < kKernelCategoryCount; ++c) {
         const auto k = static_cast<size_t>(c);
         categories[std::string(categoryKey(static_cast<KernelCategory>(c)))]
-            = { { "seconds", seconds(b.categoryNs[k]) }, { "share", b.share(b.categoryNs[k]) },
-                  { "exclusive_seconds", seconds(b.exclusiveNs[k]) },
+            = { { "seconds", nsToSeconds(b.categoryNs[k]) }, { "share", b.share(b.categoryNs[k]) },
+                  { "exclusive_seconds", nsToSeconds(b.exclusiveNs[k]) },
                   { "exclusive_share", b.share(b.exclusiveNs[k]) } };
     }
     j["categories"] = categories;
-    j["compute_s"] = seconds(b.computeNs);
-    j["comm_s"] = seconds(b.commNs);
+    j["compute_s"] = nsToSeconds(b.computeNs);
+    j["comm_s"] = nsToSeconds(b.commNs);
     j["comm_overlap_fraction"] = b.commOverlapFraction();
-    j["exposed_comm_s"] = seconds(b.exposedCommNs());
+    j["exposed_comm_s"] = nsToSeconds(b.exposedCommNs());
     j["tiny_kernel_count"] = b.tinyKernelCount;
     j["tiny_kernel_share"] = b.kernelCount > 0 ? static_cast<double>(b.tinyKernelCount) / b.kernelCount : 0.0;
-    j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", seconds(b.idleGapNs) } };
+    j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", nsToSeconds(b.idleGapNs) } };
     nlohmann::json top = nlohmann::json::array();
     for (const auto& k : r.topKernels)
         top.push_back({ { "name", k.name }, { "category", std::string(categoryKey(k.category)) }, { "count", k.count },
-            { "total_s", seconds(k.totalNs) }, { "max_s", seconds(k.maxNs) },
+            { "total_s", nsToSeconds(k.totalNs) }, { "max_s", nsToSeconds(k.maxNs) },
             { "share_of_kernel_time", k.shareOfKernelTime } });
     j["top_kernels"] = top;
     j["op_flops"] = opFlopsToJson(r, gpu);

@@ -1,4 +1,5 @@
 #include "core/trace/cross_rank.h"
+#include "core/trace/trace_time.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,11 +9,6 @@
 namespace mfu::trace {
 
 namespace {
-
-double seconds(int64_t ns)
-{
-    return static_cast<double>(ns) / 1e9;
-}
 
 // Hyndman & Fan type 7 on sorted values: h = (n - 1) p, between the order statistics floor(h) and floor(h) + 1.
 double quantile(const std::vector<double>& sorted, double p)
@@ -33,7 +29,7 @@ std::vector<RankStepTimes> stepTimesPerRank(const RunAnalysis& run)
         t.rank = r.rank;
         t.steps = r.steps.size();
         for (const auto& s : r.steps)
-            t.stepSeconds.push_back(seconds(s.step.annotationDurationNs()));
+            t.stepSeconds.push_back(nsToSeconds(s.step.annotationDurationNs()));
         std::vector<double> d = t.stepSeconds;
         if (!d.empty()) {
             std::sort(d.begin(), d.end());
@@ -106,12 +102,12 @@ CollectiveWaits collectiveWaits(const RunAnalysis& run)
         int64_t waitSum = 0;
         for (size_t i = 0; i < run.ranks.size(); ++i) {
             const int64_t wait = latest - run.ranks[i].collectives[k].startNsAbsolute;
-            out.ranks[i].waitSeconds += seconds(wait);
+            out.ranks[i].waitSeconds += nsToSeconds(wait);
             waitSum += wait;
         }
         ++out.ranks[slowest].timesSlowest;
         out.collectives.push_back({ k, std::string(categoryKey(category)), run.ranks[slowest].rank,
-            seconds(latest - earliest), seconds(waitSum) / static_cast<double>(run.ranks.size()) });
+            nsToSeconds(latest - earliest), nsToSeconds(waitSum) / static_cast<double>(run.ranks.size()) });
         ++matched;
     }
     out.unmatched = total - matched * run.ranks.size();
@@ -275,8 +271,8 @@ nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows)
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rows) {
         nlohmann::json j = { { "name", r.name }, { "category", r.category }, { "baseline_count", r.baselineCount },
-            { "optimised_count", r.optimisedCount }, { "baseline_s", seconds(r.baselineNs) },
-            { "optimised_s", seconds(r.optimisedNs) }, { "delta_s", seconds(r.deltaNs()) } };
+            { "optimised_count", r.optimisedCount }, { "baseline_s", nsToSeconds(r.baselineNs) },
+            { "optimised_s", nsToSeconds(r.optimisedNs) }, { "delta_s", nsToSeconds(r.deltaNs()) } };
         if (!r.baselineName.empty())
             j["baseline_name"] = r.baselineName;
         out.push_back(j);

@@ -24,4 +24,10 @@ constexpr std::optional<int64_t> traceEndNs(int64_t startNs, int64_t durationNs)
     return end;
 }
 
+// A trace's nanoseconds as seconds, the unit every figure the product prints is in.
+constexpr double nsToSeconds(int64_t ns)
+{
+    return static_cast<double>(ns) / 1e9;
+}
+
 } // namespace mfu::trace

@@ -1,6 +1,7 @@
 // The JSON of the figures the recorded shapes and the step's critical path give (docs/trace-analysis.md):
 // ranks[i].op_flops, ranks[i].roofline, ranks[i].critical_path.
 #include "core/trace/work_json.h"
+#include "core/trace/trace_time.h"
 
 #include "core/trace/roofline.h"
 #include "core/trace/trace_mfu.h"
@@ -8,11 +9,6 @@
 namespace mfu::trace {
 
 namespace {
-
-double seconds(int64_t ns)
-{
-    return static_cast<double>(ns) / 1e9;
-}
 
 nlohmann::json byPrecision(const FlopsByPrecision& f)
 {
@@ -29,8 +25,8 @@ nlohmann::json precisionJson(const std::optional<GemmPrecision>& p)
 
 nlohmann::json workJson(const KernelWork& k)
 {
-    nlohmann::json j = { { "count", k.count }, { "seconds", seconds(k.ns) }, { "flops", k.flops }, { "bytes", k.bytes },
-        { "tflops", k.tflops() }, { "bandwidth_bytes_per_sec", k.bandwidthGBps() * 1e9 },
+    nlohmann::json j = { { "count", k.count }, { "seconds", nsToSeconds(k.ns) }, { "flops", k.flops },
+        { "bytes", k.bytes }, { "tflops", k.tflops() }, { "bandwidth_bytes_per_sec", k.bandwidthGBps() * 1e9 },
         { "arithmetic_intensity", k.intensity() }, { "precision", precisionJson(k.precision) } };
     if (k.precision)
         j["precision_label"] = k.precision->label();
@@ -101,7 +97,7 @@ nlohmann::json rooflineToJson(const OpFlops& f, const std::optional<HardwareSpec
         const std::string precision = m.precision ? m.precision->key() : std::string();
         marks.push_back({ { "op", m.op }, { "shapes", m.shapes }, { "kernel", m.kernel },
             { "category", std::string(categoryKey(m.category)) }, { "kind", std::string(opKindKey(m.kind)) },
-            { "precision", precisionJson(m.precision) }, { "calls", m.calls }, { "seconds", seconds(m.ns) },
+            { "precision", precisionJson(m.precision) }, { "calls", m.calls }, { "seconds", nsToSeconds(m.ns) },
             { "flops", m.flops }, { "bytes", m.bytes }, { "tflops", m.tflops() },
             { "arithmetic_intensity", m.intensity() },
             { "attainable_tflops", r.attainableFlops(m.intensity(), precision) / 1e12 } });
@@ -109,8 +105,8 @@ nlohmann::json rooflineToJson(const OpFlops& f, const std::optional<HardwareSpec
     return { { "gpu", r.gpu ? nlohmann::json(*r.gpu) : nlohmann::json(nullptr) },
         { "hbm_bandwidth_bytes_per_sec", r.hbmBytesPerSecond }, { "ceilings", ceilings }, { "marks", marks },
         { "left_out",
-            { { "kernel_count", r.leftOutKernels }, { "seconds", seconds(r.leftOutNs) }, { "share", r.leftOutShare },
-                { "longest_kernel", r.leftOutLongest }, { "note", r.leftOutNote() } } } };
+            { { "kernel_count", r.leftOutKernels }, { "seconds", nsToSeconds(r.leftOutNs) },
+                { "share", r.leftOutShare }, { "longest_kernel", r.leftOutLongest }, { "note", r.leftOutNote() } } } };
 }
 
 nlohmann::json criticalPathToJson(const CriticalPath& p)
@@ -124,20 +120,20 @@ nlohmann::json criticalPathToJson(const CriticalPath& p)
     nlohmann::json secondsPerKind = nlohmann::json::object();
     for (int k = 0; k < kPathShareCount; ++k)
         secondsPerKind[std::string(pathShareKey(static_cast<PathShare>(k)))]
-            = seconds(p.total.shareNs[static_cast<size_t>(k)]);
+            = nsToSeconds(p.total.shareNs[static_cast<size_t>(k)]);
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : p.steps)
-        steps.push_back({ { "step", s.step }, { "span_s", seconds(s.spanNs) }, { "shares", shares(s) } });
+        steps.push_back({ { "step", s.step }, { "span_s", nsToSeconds(s.spanNs) }, { "shares", shares(s) } });
     nlohmann::json chain = nlohmann::json::array();
     for (const auto& seg : p.chain) {
         nlohmann::json j = { { "kind", std::string(pathKindKey(seg.kind)) }, { "label", p.labelOf(seg) },
-            { "start_ns", seg.startNs }, { "duration_s", seconds(seg.durationNs()) }, { "count", seg.count },
+            { "start_ns", seg.startNs }, { "duration_s", nsToSeconds(seg.durationNs()) }, { "count", seg.count },
             { "share", std::string(pathShareKey(seg.share())) } };
         if (seg.kind == PathKind::Kernel)
             j["category"] = std::string(categoryKey(seg.category));
         chain.push_back(j);
     }
-    return { { "span_s", seconds(p.total.spanNs) }, { "shares", shares(p.total) }, { "seconds", secondsPerKind },
+    return { { "span_s", nsToSeconds(p.total.spanNs) }, { "shares", shares(p.total) }, { "seconds", secondsPerKind },
         { "steps", steps }, { "chain_step", p.chainStep }, { "chain", chain } };
 }
 
