@@ -6,8 +6,21 @@
 #include <optional>
 #include <thread>
 
-#ifdef __GLIBC__
+// glibc's malloc_trim returns a worker's freed heap to the system. Not under AddressSanitizer, whose allocator
+// replaces glibc's: there malloc_trim walks an arena glibc never set up and crashed the sanitizer run (SEGV in mtrim).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MFU_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define MFU_UNDER_ASAN 1
+#endif
+#if defined(__GLIBC__) && !defined(MFU_UNDER_ASAN)
+#define MFU_GLIBC_MALLOC_TRIM 1
 #include <malloc.h>
+#else
+#define MFU_GLIBC_MALLOC_TRIM 0
 #endif
 
 #include "core/errors.h"
@@ -100,9 +113,9 @@ RunAnalysis readAndAnalyzeRun(const std::vector<std::filesystem::path>& files, c
         results[i] = analyzeRank(timeline, rules, options);
         results[i]->rankFromTrace = rankFromTrace;
         timeline = Timeline {};
-#ifdef __GLIBC__
-        malloc_trim(
-            0); // hand the freed timeline back to the system: glibc keeps freed heap pages in the thread's arena
+#if MFU_GLIBC_MALLOC_TRIM
+        // Hand the freed timeline back to the system: glibc keeps freed heap pages in the thread's arena.
+        malloc_trim(0);
 #endif
     }); // each timeline is freed as its lambda returns, before the worker takes the next file
 
