@@ -68,10 +68,22 @@ void addClusterOptions(QCommandLineParser& parser)
     parser.addOption(opt("gpus", "Number of GPUs in the run (default 1)", "N"));
 }
 
+void addSettingOption(QCommandLineParser& parser, const Setting& setting)
+{
+    const QString name = QString::fromUtf8(setting.flag.data(), static_cast<qsizetype>(setting.flag.size()));
+    const QString help = QString::fromUtf8(setting.help.data(), static_cast<qsizetype>(setting.help.size()));
+    if (setting.kind == SettingKind::Switch) {
+        parser.addOption(QCommandLineOption(name, help));
+        return;
+    }
+    parser.addOption(QCommandLineOption(
+        name, help, QString::fromUtf8(setting.valueName.data(), static_cast<qsizetype>(setting.valueName.size()))));
+}
+
 void addWorkloadOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("seq", "Sequence length in tokens", "S"));
-    parser.addOption(opt("precision", "Training precision: bf16 or fp8 (BF16 with FP8 linear layers)", "P"));
+    addSettingOption(parser, *findSetting("seq_len"));
+    addSettingOption(parser, *findSetting("precision"));
 }
 
 void addPackingOptions(QCommandLineParser& parser)
@@ -247,8 +259,8 @@ int64_t parseSequenceLengthFlag(const QString& text, const QString& flag)
             + "; 32k is 32,768)");
     if (!(*v >= 1) || *v != std::floor(*v))
         throw InputError("--" + s(flag) + ": must be a whole number of tokens, at least 1, got '" + s(text) + "'");
-    if (*v > 100'000'000)
-        throw InputError("--" + s(flag) + ": " + s(text) + " tokens is beyond any context length (at most 1e8)");
+    if (const Setting& seq = *findSetting("seq_len"); *v > static_cast<double>(seq.maximum))
+        throw InputError("--" + s(flag) + ": " + s(text) + " tokens is refused: must be " + settingRangeText(seq));
     return static_cast<int64_t>(*v);
 }
 
@@ -338,11 +350,13 @@ TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
 {
     if (!parser.isSet(QStringLiteral("precision")))
         return TrainingPrecision::BF16;
-    const QString v = parser.value(QStringLiteral("precision"));
-    if (auto p = trainingPrecisionFromKey(s(v)))
-        return *p;
-    throw InputError(
-        "--precision: '" + s(v) + "' is not one of bf16 (fp16 reads the same 16-bit peak), fp8 (bf16+fp8)");
+    Scenario scenario;
+    try {
+        applySettingText(*findSetting("precision"), s(parser.value(QStringLiteral("precision"))), scenario);
+    } catch (const InputError& e) {
+        throw InputError(std::string("--precision: ") + e.what());
+    }
+    return scenario.precision;
 }
 
 void addFlopFormulaOption(QCommandLineParser& parser)

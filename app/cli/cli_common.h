@@ -21,6 +21,7 @@
 #include "core/model/packing.h"
 #include "core/model/precision.h"
 #include "core/number_format.h"
+#include "core/scenario/settings.h"
 
 namespace mfu::cli {
 
@@ -30,6 +31,8 @@ void addModelOptions(QCommandLineParser& parser);
 void addClusterOptions(QCommandLineParser& parser);
 // --seq S, --precision bf16|fp8
 void addWorkloadOptions(QCommandLineParser& parser);
+// The option of one scenario setting, its help and value name from the settings table (core/scenario/settings.h).
+void addSettingOption(QCommandLineParser& parser, const Setting& setting);
 // --packing-length, --doc-length, --doc-lengths, --attention-mask, --padding-fraction (core/model/packing.h).
 void addPackingOptions(QCommandLineParser& parser);
 // --tokens-per-sec X (cluster), --tokens-per-sec-per-gpu X, --step-time SECONDS with --tokens-per-step N

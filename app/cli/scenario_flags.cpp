@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/scenario/parallelism_keys.h"
 #include "core/scenario/pipeline_layout.h"
+#include "core/scenario/settings.h"
 
 namespace mfu::cli {
 
@@ -21,20 +22,17 @@ QCommandLineOption opt(const char* name, const char* description, const char* va
     return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
 }
 
+// The settings calc's workload group adds and resolves (cli_common.h: the sequence length with the packing flags).
+bool inWorkloadGroup(const Setting& setting)
+{
+    return setting.key == "seq_len" || setting.key == "precision";
+}
+
 bool isSet(const QCommandLineParser& p, const char* name)
 {
     return p.isSet(QString::fromLatin1(name));
 }
 
-int degree(const QCommandLineParser& p, const char* name, int current)
-{
-    if (!isSet(p, name))
-        return current;
-    const int64_t v = parsePositiveInteger(p.value(QString::fromLatin1(name)), QString::fromLatin1(name));
-    if (v > 1'000'000)
-        throw InputError(std::string("--") + name + ": " + std::to_string(v) + " is beyond any cluster");
-    return static_cast<int>(v);
-}
 } // namespace
 
 void addScenarioOptions(QCommandLineParser& parser)
@@ -46,81 +44,45 @@ void addScenarioOptions(QCommandLineParser& parser)
     addVisionOptions(parser);
     parser.addOption(opt("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
     addFlopFormulaOption(parser);
-    parser.addOption(opt(
-        "global-batch-tokens", "Tokens per optimizer step, whole cluster (default: one micro-batch per DP rank)", "N"));
-    parser.addOption(opt("micro-batch", "Sequences per GPU per micro-step (default 1)", "N"));
-    parser.addOption(opt("tp", "Tensor-parallel degree (default 1)", "N"));
-    parser.addOption(opt("pp", "Pipeline stages (default 1)", "N"));
-    parser.addOption(opt("cp", "Context-parallel degree (default 1)", "N"));
-    parser.addOption(opt("ep", "Expert-parallel degree, MoE only (default 1)", "N"));
-    parser.addOption(
-        opt("hsdp-replicas", "HSDP replica groups; FSDP shards over the rest (default 1: flat FSDP)", "N"));
-    parser.addOption(opt("ac", "Activation checkpointing: none|selective|full (default none)", "MODE"));
-    parser.addOption(opt("virtual-stages", "Interleaved pipeline chunks per rank (default 1)", "N"));
-    parser.addOption(opt("schedule", "Pipeline schedule: 1f1b|interleaved_1f1b|zero_bubble", "NAME"));
-    parser.addOption(
-        opt("data-parallel", "How data-parallel ranks hold the state: fsdp|zero1|ddp (default fsdp)", "KIND"));
-    parser.addOption(opt("attention-kernel",
-        "Attention kernel: auto|flash3|flash2|flash1|cudnn|unfused (default auto: the best on the GPU)", "NAME"));
-    parser.addOption(opt("expert-overlap", "Overlap MoE all-to-alls with another micro-batch's compute (DualPipe)"));
-    parser.addOption(opt("expert-capacity-factor",
-        "MoE token dropping: expert buffers padded to F x the mean share (GShard, Switch); 0 = dropless (default)",
-        "F"));
-    parser.addOption(opt("expert-overlap-kind",
-        "How MoE all-to-alls are hidden: none|1f1b|dualpipe (1f1b: Megatron-Core's EP A2A overlap; --expert-overlap "
-        "is dualpipe)",
-        "KIND"));
-    parser.addOption(opt("expert-tp",
-        "Tensor-parallel degree of the experts (Megatron-Core's --expert-tensor-parallel-size; default 1 with EP, "
-        "else TP)",
-        "N"));
-    parser.addOption(opt("expert-dispatcher",
-        "How MoE tokens reach their experts: alltoall|allgather|deepep|hybridep (default alltoall: NCCL all-to-all)",
-        "KIND"));
-    parser.addOption(opt("expert-balance",
-        "MoE routing balance: dropless (busiest expert sets the pace, default) or forced (uniform, benchmark mode)",
-        "KIND"));
-    parser.addOption(opt("expert-node-limit",
-        "Node-limited routing: each token's experts on at most N scale-up domains (DeepSeek-V3: 4; default 0: "
-        "unlimited)",
-        "N"));
-    parser.addOption(opt("pipeline-layout",
-        "Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats "
-        "(e.g. 'Et*3|(tt|)*29m|L')",
-        "LAYOUT"));
+    // Every setting of the table (core/scenario/settings.h) that the groups above did not add, then the shorthands.
+    for (const Setting& setting : scenarioSettings())
+        if (!setting.flag.empty() && !inWorkloadGroup(setting))
+            addSettingOption(parser, setting);
+    for (const SettingShorthand& shorthand : settingShorthands())
+        parser.addOption(QCommandLineOption(QString::fromUtf8(shorthand.flag.data(), shorthand.flag.size()),
+            QString::fromUtf8(shorthand.help.data(), shorthand.help.size())));
     parser.addOption(opt("stage-layers",
         "Transformer layers per virtual pipeline stage, torchtitan's split (e.g. 4,8,8,4; embedding first, loss last)",
         "LIST"));
-    parser.addOption(opt("first-stage-layers", "Layers on the first pipeline stage (Megatron; default: even)", "N"));
-    parser.addOption(opt("last-stage-layers", "Layers on the last pipeline stage (Megatron; default: even)", "N"));
-    parser.addOption(opt("embedding-stage", "Count the embedding as a layer of the first pipeline stage (Megatron)"));
-    parser.addOption(opt("loss-stage", "Count the LM head and loss as a layer of the last pipeline stage (Megatron)"));
-    parser.addOption(opt("mtp-layers", "Multi-token-prediction layers trained beside the model (DeepSeek-V3: 1)", "N"));
-    parser.addOption(
-        opt("fp8-recipe", "FP8 scaling of a bf16+fp8 run: tensorwise|blockwise|mxfp8 (default tensorwise)", "RECIPE"));
-    parser.addOption(opt("recompute-modules",
-        "Selective checkpointing of Megatron's modules: core_attn,mlp,moe,moe_act,layernorm,mla_up_proj,"
-        "shared_experts (with --ac selective)",
-        "LIST"));
-    parser.addOption(opt("recompute-layers",
-        "With --ac full, recompute only this many layers a pipeline stage (Megatron's block method; default all)",
-        "N"));
-    parser.addOption(opt("async-tp", "Overlap TP collectives with the matmuls"));
-    parser.addOption(opt("no-sequence-parallel", "TP without sequence parallelism"));
-    parser.addOption(opt("fused-linear-cross-entropy",
-        "LM head and loss fused in chunks (Liger Kernel): the full logits are never held in memory"));
-    parser.addOption(opt("fused-norm-activation",
-        "Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): in an eager run fewer memory passes and less saved"));
-    parser.addOption(opt("liger-kernel",
-        "Liger Kernel as trainers enable it (use_liger_kernel): --fused-linear-cross-entropy and "
-        "--fused-norm-activation"));
-    parser.addOption(opt("fsdp-prefetch", "Layers FSDP all-gathers ahead (default 1)", "N"));
-    parser.addOption(opt("reduce-bf16", "Reduce gradients in BF16 (default FP32)"));
-    parser.addOption(opt("eager", "No torch.compile (unfused elementwise ops)"));
-    parser.addOption(opt("unfused-optimizer", "Multi-tensor instead of fused AdamW"));
-    parser.addOption(opt("optimizer-in-backward", "Run the optimizer step inside the backward pass"));
-    parser.addOption(opt("fp8-scales-in-backward", "Precompute FP8 weight scales during backward"));
 }
+
+namespace {
+QString flagName(std::string_view flag)
+{
+    return QString::fromUtf8(flag.data(), static_cast<qsizetype>(flag.size()));
+}
+
+// The table's settings whose flags are given, over `s`: shorthands first, so that a setting's own flag wins.
+void applySettingFlags(const QCommandLineParser& p, Scenario& s)
+{
+    for (const SettingShorthand& shorthand : settingShorthands())
+        if (p.isSet(flagName(shorthand.flag)))
+            for (const auto& [key, value] : shorthand.sets)
+                applySettingValue(*findSetting(key), value, s);
+    for (const Setting& setting : scenarioSettings()) {
+        if (setting.flag.empty() || inWorkloadGroup(setting) || !p.isSet(flagName(setting.flag)))
+            continue;
+        try {
+            if (setting.kind == SettingKind::Switch)
+                applySettingValue(setting, setting.flagSets ? 1 : 0, s);
+            else
+                applySettingText(setting, p.value(flagName(setting.flag)).toStdString(), s);
+        } catch (const InputError& e) {
+            throw InputError("--" + std::string(setting.flag) + ": " + e.what());
+        }
+    }
+}
+} // namespace
 
 Scenario scenarioFromFlags(const QCommandLineParser& p)
 {
@@ -148,138 +110,19 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         s.precision = resolvePrecision(p);
     if (const auto formula = formulaFlag(p))
         s.mfuFormula = *formula;
-    if (isSet(p, "global-batch-tokens"))
-        s.workload.globalBatchTokens = parsePositiveInteger(
-            p.value(QStringLiteral("global-batch-tokens")), QStringLiteral("global-batch-tokens"));
-    if (isSet(p, "micro-batch"))
-        s.workload.microBatch
-            = parsePositiveInteger(p.value(QStringLiteral("micro-batch")), QStringLiteral("micro-batch"));
-    auto& par = s.parallelism;
-    par.tp = degree(p, "tp", par.tp);
-    par.pp = degree(p, "pp", par.pp);
-    par.cp = degree(p, "cp", par.cp);
-    par.ep = degree(p, "ep", par.ep);
-    par.hsdpReplicas = degree(p, "hsdp-replicas", par.hsdpReplicas);
-    par.virtualStages = degree(p, "virtual-stages", par.virtualStages);
-    if (par.virtualStages > 1 && !isSet(p, "schedule"))
-        par.schedule = PipelineSchedule::Interleaved1F1B;
-    if (isSet(p, "schedule")) {
-        const auto sch = pipelineScheduleFromKey(p.value(QStringLiteral("schedule")).toStdString());
-        if (!sch)
-            throw InputError("--schedule: must be 1f1b, interleaved_1f1b or zero_bubble");
-        par.schedule = *sch;
-    }
-    if (isSet(p, "data-parallel")) {
-        const auto kind = dataParallelFromKey(p.value(QStringLiteral("data-parallel")).toStdString());
-        if (!kind)
-            throw InputError("--data-parallel: must be fsdp, zero1 or ddp");
-        par.dataParallel = *kind;
-    }
-    if (isSet(p, "attention-kernel")) {
-        const auto kernel = attentionKernelFromKey(p.value(QStringLiteral("attention-kernel")).toStdString());
-        if (!kernel)
-            throw InputError("--attention-kernel: must be auto, flash3, flash2, flash1, cudnn or unfused");
-        s.flags.attentionKernel = *kernel;
-    }
-    if (isSet(p, "expert-overlap"))
-        par.expertOverlap = ExpertOverlap::DualPipe;
-    if (isSet(p, "expert-overlap-kind")) {
-        const auto kind = expertOverlapFromKey(p.value(QStringLiteral("expert-overlap-kind")).toStdString());
-        if (!kind)
-            throw InputError("--expert-overlap-kind: must be none, 1f1b or dualpipe");
-        par.expertOverlap = *kind;
-    }
-    if (isSet(p, "expert-tp"))
-        par.expertTp = degree(p, "expert-tp", par.expertTp);
-    if (isSet(p, "expert-dispatcher")) {
-        const auto kind = expertDispatcherFromKey(p.value(QStringLiteral("expert-dispatcher")).toStdString());
-        if (!kind)
-            throw InputError("--expert-dispatcher: must be alltoall, allgather, deepep or hybridep");
-        par.expertDispatcher = *kind;
-    }
-    if (isSet(p, "expert-balance")) {
-        const auto kind = expertBalanceFromKey(p.value(QStringLiteral("expert-balance")).toStdString());
-        if (!kind)
-            throw InputError("--expert-balance: must be dropless or forced");
-        par.expertBalance = *kind;
-    }
-    if (isSet(p, "expert-node-limit"))
-        par.expertNodeLimit = degree(p, "expert-node-limit", par.expertNodeLimit);
-    if (isSet(p, "mtp-layers")) {
-        const QString v = p.value(QStringLiteral("mtp-layers"));
-        const int64_t n = v == QLatin1String("0") ? 0 : parsePositiveInteger(v, QStringLiteral("mtp-layers"));
-        if (n > 64)
-            throw InputError("--mtp-layers: " + std::to_string(n) + " is beyond any model (at most 64)");
-        s.workload.mtpLayers = static_cast<int>(n);
-    }
-    if (isSet(p, "first-stage-layers"))
-        par.firstStageLayers = degree(p, "first-stage-layers", par.firstStageLayers);
-    if (isSet(p, "last-stage-layers"))
-        par.lastStageLayers = degree(p, "last-stage-layers", par.lastStageLayers);
-    if (isSet(p, "embedding-stage"))
-        par.embeddingStage = true;
-    if (isSet(p, "loss-stage"))
-        par.lossStage = true;
     if (isSet(p, "pipeline-layout") && isSet(p, "stage-layers"))
         throw InputError("--pipeline-layout and --stage-layers both place the layers: give one");
-    try {
-        if (isSet(p, "pipeline-layout"))
-            par.pipelineLayout = parsePipelineLayout(p.value(QStringLiteral("pipeline-layout")).toStdString());
-        if (isSet(p, "stage-layers"))
-            par.pipelineLayout = pipelineLayoutFromStageLayers(
-                parseStageLayers(p.value(QStringLiteral("stage-layers")).toStdString()), s.workload.mtpLayers);
-    } catch (const InputError& e) {
-        throw InputError(
-            std::string("--") + (isSet(p, "pipeline-layout") ? "pipeline-layout" : "stage-layers") + ": " + e.what());
-    }
-    if (isSet(p, "fp8-recipe")) {
-        const auto recipe = fp8RecipeFromKey(p.value(QStringLiteral("fp8-recipe")).toStdString());
-        if (!recipe)
-            throw InputError("--fp8-recipe: must be tensorwise, blockwise or mxfp8");
-        s.flags.fp8Recipe = *recipe;
-    }
-    if (isSet(p, "recompute-layers"))
-        s.flags.recomputeLayers = degree(p, "recompute-layers", s.flags.recomputeLayers);
-    if (isSet(p, "recompute-modules")) {
+    applySettingFlags(p, s);
+    applyImpliedSettings(s, isSet(p, "schedule") || !isSet(p, "virtual-stages"));
+    // torchtitan's per-stage split needs the MTP layers, which may have been given above.
+    if (isSet(p, "stage-layers")) {
         try {
-            s.flags.recomputeModules
-                = parseRecomputeModules(p.value(QStringLiteral("recompute-modules")).toStdString());
+            s.parallelism.pipelineLayout = pipelineLayoutFromStageLayers(
+                parseStageLayers(p.value(QStringLiteral("stage-layers")).toStdString()), s.workload.mtpLayers);
         } catch (const InputError& e) {
-            throw InputError(std::string("--recompute-modules: ") + e.what());
+            throw InputError(std::string("--stage-layers: ") + e.what());
         }
     }
-    if (isSet(p, "expert-capacity-factor")) {
-        const double f
-            = parseNumber(p.value(QStringLiteral("expert-capacity-factor")), QStringLiteral("expert-capacity-factor"));
-        if (!isExpertCapacityFactor(f))
-            throw InputError("--expert-capacity-factor: must be 0 (dropless) or a capacity factor between 1 and 16");
-        par.expertCapacityFactor = f;
-    }
-    if (isSet(p, "async-tp"))
-        par.asyncTp = true;
-    if (isSet(p, "fused-linear-cross-entropy") || isSet(p, "liger-kernel"))
-        s.flags.fusedLinearCrossEntropy = true;
-    if (isSet(p, "fused-norm-activation") || isSet(p, "liger-kernel"))
-        s.flags.fusedNormActivation = true;
-    if (isSet(p, "no-sequence-parallel"))
-        par.sequenceParallel = false;
-    if (isSet(p, "ac")) {
-        const auto ac = activationCheckpointingFromKey(p.value(QStringLiteral("ac")).toStdString());
-        if (!ac)
-            throw InputError("--ac: must be none, selective or full");
-        s.activationCheckpointing = *ac;
-    }
-    s.flags.fsdpPrefetchLayers = degree(p, "fsdp-prefetch", s.flags.fsdpPrefetchLayers);
-    if (isSet(p, "reduce-bf16"))
-        s.flags.reduceInBf16 = true;
-    if (isSet(p, "eager"))
-        s.flags.compiled = false;
-    if (isSet(p, "unfused-optimizer"))
-        s.flags.fusedOptimizer = false;
-    if (isSet(p, "optimizer-in-backward"))
-        s.flags.optimizerInBackward = true;
-    if (isSet(p, "fp8-scales-in-backward"))
-        s.flags.fp8ScalesInBackward = true;
     return s;
 }
 

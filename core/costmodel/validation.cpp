@@ -13,10 +13,8 @@
 #include "core/errors.h"
 #include "core/io/field_reader.h"
 #include "core/presets/presets.h"
-#include "core/scenario/parallelism_fields.h"
-#include "core/scenario/parallelism_keys.h"
 #include "core/scenario/pipeline_layout.h"
-#include "core/scenario/scenario_file.h"
+#include "core/scenario/settings.h"
 
 namespace mfu {
 
@@ -39,17 +37,6 @@ std::optional<ValidationFlopFormula> formulaFromKey(std::string_view key)
     return std::nullopt;
 }
 
-template <class T, class F>
-T enumField(const FieldReader& r, std::string_view key, T fallback, F fromKey, const char* allowed)
-{
-    const auto text = r.optionalString(key);
-    if (!text)
-        return fallback;
-    if (const auto v = fromKey(*text))
-        return *v;
-    throw FieldError(r.keyPath(key), "'" + *text + "' is not one of " + allowed);
-}
-
 struct Library {
     const PresetLibrary* presets = nullptr;
     std::map<std::string, ModelSpec> models;
@@ -58,13 +45,14 @@ struct Library {
 
 void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
 {
-    r.rejectUnknownKeys({ "id", "source", "model", "gpu", "gpus", "tp", "pp", "virtual_stages", "cp", "ep", "schedule",
-        "data_parallel", "hsdp_replicas", "sequence_parallel", "async_tp", "micro_batch", "global_batch", "seq",
-        "precision", "checkpointing", "attention_kernel", "compiled", "fused_optimizer", "expert_overlap", "in_sample",
-        "assumed", "doubts", "stated", "measured", "expert_tp", "expert_dispatcher", "expert_balance",
-        "expert_node_limit", "expert_capacity_factor", "first_stage_layers", "last_stage_layers", "embedding_stage",
-        "loss_stage", "pipeline_layout", "stage_layers", "mtp_layers", "fp8_recipe", "recompute_modules",
-        "recompute_layers", "reduce_in_bf16" });
+    // A run's own keys, then every scenario setting (core/scenario/settings.h) by its file key or alias, flat.
+    std::vector<std::string_view> known = { "id", "source", "model", "gpu", "gpus", "global_batch", "stage_layers",
+        "in_sample", "assumed", "doubts", "stated", "measured" };
+    for (const Setting& setting : scenarioSettings()) {
+        known.push_back(setting.key);
+        known.insert(known.end(), setting.aliases.begin(), setting.aliases.end());
+    }
+    r.rejectUnknownKeys(known);
     run.id = r.requiredString("id");
     run.source = r.requiredString("source");
     run.assumed = r.optionalString("assumed").value_or("");
@@ -90,43 +78,13 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
     s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxCount));
 
     auto& p = s.parallelism;
-    p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxCount).value_or(1));
-    p.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxCount).value_or(1));
-    p.virtualStages = static_cast<int>(r.optionalInteger("virtual_stages", 1, kMaxCount).value_or(1));
-    p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxCount).value_or(1));
-    p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxCount).value_or(1));
-    p.schedule = enumField(
-        r, "schedule", p.virtualStages > 1 ? PipelineSchedule::Interleaved1F1B : PipelineSchedule::OneFOneB,
-        [](std::string_view k) -> std::optional<PipelineSchedule> {
-            if (k == "interleaved")
-                return PipelineSchedule::Interleaved1F1B;
-            return pipelineScheduleFromKey(k);
-        },
-        "1f1b, interleaved, zero_bubble");
-    p.sequenceParallel = r.optionalBool("sequence_parallel", true);
-    p.asyncTp = r.optionalBool("async_tp", false);
-    readExpertAndPipelineFields(r, p);
-    if (const auto f = r.optionalNumber("expert_capacity_factor")) {
-        if (!isExpertCapacityFactor(*f))
-            throw FieldError(r.keyPath("expert_capacity_factor"), "must be 0 (dropless) or between 1 and 16");
-        p.expertCapacityFactor = *f;
-    }
+    auto& w = s.workload;
+    readSettings(r, std::nullopt, s);
+    applyImpliedSettings(s, r.has("schedule"));
+    // "hsdp" is FSDP with replicas (hsdp_replicas); a table states how its ranks hold the state.
     const std::string dpKind = r.requiredString("data_parallel");
-    if (dpKind == "ddp")
-        p.dataParallel = DataParallelKind::Ddp;
-    else if (dpKind == "zero1")
-        p.dataParallel = DataParallelKind::Zero1;
-    else if (dpKind == "fsdp" || dpKind == "hsdp")
-        p.dataParallel = DataParallelKind::Fsdp;
-    else
-        throw FieldError(r.keyPath("data_parallel"), "'" + dpKind + "' is not one of ddp, zero1, fsdp, hsdp");
-    p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxCount).value_or(1));
     if (p.hsdpReplicas > 1 && dpKind != "hsdp")
         throw FieldError(r.keyPath("hsdp_replicas"), "only data_parallel 'hsdp' has replicas");
-
-    auto& w = s.workload;
-    w.seqLen = r.requiredInteger("seq", 1, kMaxCount);
-    w.mtpLayers = static_cast<int>(r.optionalInteger("mtp_layers", 0, 64).value_or(0));
     if (r.has("stage_layers")) {
         if (r.has("pipeline_layout"))
             throw FieldError(r.keyPath("stage_layers"), "give stage_layers or pipeline_layout, not both");
@@ -141,28 +99,9 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
         }
         p.pipelineLayout = pipelineLayoutFromStageLayers(layers, w.mtpLayers);
     }
-    w.microBatch = r.optionalInteger("micro_batch", 1, kMaxCount).value_or(1);
     const auto globalBatch = r.optionalInteger("global_batch", 1, kMaxCount);
     if (globalBatch)
         w.globalBatchTokens = *globalBatch * w.seqLen;
-    s.precision = enumField(r, "precision", TrainingPrecision::BF16, trainingPrecisionFromKey, "bf16, bf16_fp8");
-    s.activationCheckpointing = enumField(
-        r, "checkpointing", ActivationCheckpointing::None, activationCheckpointingFromKey, "none, selective, full");
-    s.flags.attentionKernel = enumField(r, "attention_kernel", AttentionKernel::Auto, attentionKernelFromKey,
-        "auto, flash3, flash2, flash1, cudnn, unfused");
-    s.flags.compiled = r.optionalBool("compiled", true);
-    s.flags.fusedOptimizer = r.optionalBool("fused_optimizer", true);
-    s.flags.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
-    s.flags.recomputeLayers = static_cast<int>(r.optionalInteger("recompute_layers", 0, 100000).value_or(0));
-    s.flags.fp8Recipe
-        = enumField(r, "fp8_recipe", Fp8Recipe::Tensorwise, fp8RecipeFromKey, "tensorwise, blockwise, mxfp8");
-    if (const auto modules = r.optionalString("recompute_modules")) {
-        try {
-            s.flags.recomputeModules = parseRecomputeModules(*modules);
-        } catch (const InputError& e) {
-            throw FieldError(r.keyPath("recompute_modules"), e.what());
-        }
-    }
 
     CostModel model(s);
     if (const auto reason = model.invalidReasonText(s))

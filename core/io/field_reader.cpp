@@ -157,6 +157,11 @@ std::optional<FieldReader> FieldReader::optionalObject(std::string_view key) con
 
 void FieldReader::rejectUnknownKeys(std::initializer_list<std::string_view> known) const
 {
+    rejectUnknownKeys(std::vector<std::string_view>(known));
+}
+
+void FieldReader::rejectUnknownKeys(const std::vector<std::string_view>& known) const
+{
     for (const auto& item : m_object.items()) {
         const std::string& key = item.key();
         if (key.starts_with('_') || key == "notes")

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +66,7 @@ public:
     // Keys that are not listed are an error (a typo would otherwise drop a figure silently). Keys starting with
     // "_" and "notes" are free-form comments and always allowed.
     void rejectUnknownKeys(std::initializer_list<std::string_view> known) const;
+    void rejectUnknownKeys(const std::vector<std::string_view>& known) const;
 
 private:
     const nlohmann::json* find(std::string_view key) const;

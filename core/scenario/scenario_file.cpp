@@ -8,8 +8,7 @@
 #include "core/errors.h"
 #include "core/io/field_reader.h"
 #include "core/io/read_file.h"
-#include "core/scenario/parallelism_fields.h"
-#include "core/scenario/parallelism_keys.h"
+#include "core/scenario/settings.h"
 
 namespace mfu {
 
@@ -94,10 +93,11 @@ SequencePacking readPacking(const FieldReader& r, int64_t seqLen)
     return p;
 }
 
-json workloadToJson(const Workload& w)
+json workloadToJson(const Scenario& s)
 {
-    json out
-        = { { "seq_len", w.seqLen }, { "global_batch_tokens", w.globalBatchTokens }, { "micro_batch", w.microBatch } };
+    const Workload& w = s.workload;
+    json out = json::object();
+    writeSettings(s, SettingSection::Workload, out);
     const SequencePacking& p = w.packing;
     if (p.packed() || p.padded()) {
         json packing = json::object();
@@ -115,22 +115,20 @@ json workloadToJson(const Workload& w)
             packing["padding_fraction"] = p.paddingFraction;
         out["packing"] = packing;
     }
-    if (w.mtpLayers > 0)
-        out["mtp_layers"] = w.mtpLayers;
     if (w.vision.tokensPerSequence > 0)
         out["vision"] = { { "tokens_per_sequence", w.vision.tokensPerSequence },
             { "tokens_per_image", w.vision.tokensPerImage }, { "encoder_trained", w.vision.encoderTrained } };
     return out;
 }
 
-Workload readWorkload(const FieldReader& r)
+// The table's workload settings (core/scenario/settings.h), then packing and vision, which need the sequence length.
+void readWorkload(const FieldReader& r, Scenario& s)
 {
-    r.rejectUnknownKeys({ "seq_len", "global_batch_tokens", "micro_batch", "packing", "vision", "mtp_layers" });
-    Workload w;
-    w.seqLen = r.requiredInteger("seq_len", 1, kMaxFileTokens);
-    w.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxFileTokens).value_or(0);
-    w.microBatch = r.optionalInteger("micro_batch", 1, kMaxFileCount).value_or(1);
-    w.mtpLayers = static_cast<int>(r.optionalInteger("mtp_layers", 0, 64).value_or(0));
+    std::vector<std::string_view> known = settingKeys(SettingSection::Workload);
+    known.insert(known.end(), { "packing", "vision" });
+    r.rejectUnknownKeys(known);
+    readSettings(r, SettingSection::Workload, s);
+    Workload& w = s.workload;
     if (const auto p = r.optionalObject("packing"))
         w.packing = readPacking(*p, w.seqLen);
     if (const auto v = r.optionalObject("vision")) {
@@ -144,79 +142,6 @@ Workload readWorkload(const FieldReader& r)
             throw FieldError(v->keyPath("tokens_per_sequence"), e.what());
         }
     }
-    return w;
-}
-
-// Absent: dropless (0).
-double readExpertCapacityFactor(const FieldReader& r)
-{
-    const std::optional<double> f = r.optionalNumber("expert_capacity_factor");
-    if (!f)
-        return 0;
-    if (!isExpertCapacityFactor(*f))
-        throw InputError(r.keyPath("expert_capacity_factor")
-            + ": must be 0 (dropless) or a capacity factor between 1 and 16, got " + std::to_string(*f));
-    return *f;
-}
-
-Parallelism readParallelism(const FieldReader& r)
-{
-    r.rejectUnknownKeys({ "tp", "sequence_parallel", "async_tp", "pp", "virtual_stages", "schedule", "cp", "ep",
-        "hsdp_replicas", "data_parallel", "expert_overlap", "expert_capacity_factor", "expert_tp", "expert_dispatcher",
-        "expert_balance", "expert_node_limit", "first_stage_layers", "last_stage_layers", "embedding_stage",
-        "loss_stage", "pipeline_layout" });
-    Parallelism p;
-    p.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxFileCount).value_or(1));
-    p.sequenceParallel = r.optionalBool("sequence_parallel", true);
-    p.asyncTp = r.optionalBool("async_tp", false);
-    p.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxFileCount).value_or(1));
-    p.virtualStages = static_cast<int>(r.optionalInteger("virtual_stages", 1, kMaxFileCount).value_or(1));
-    p.schedule = readKey<PipelineSchedule>(
-        r, "schedule", pipelineScheduleFromKey, PipelineSchedule::OneFOneB, "1f1b, interleaved_1f1b, zero_bubble");
-    p.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxFileCount).value_or(1));
-    p.ep = static_cast<int>(r.optionalInteger("ep", 1, kMaxFileCount).value_or(1));
-    p.hsdpReplicas = static_cast<int>(r.optionalInteger("hsdp_replicas", 1, kMaxFileCount).value_or(1));
-    p.dataParallel = readKey<DataParallelKind>(
-        r, "data_parallel", dataParallelFromKey, DataParallelKind::Fsdp, "fsdp, zero1, ddp");
-    p.expertCapacityFactor = readExpertCapacityFactor(r);
-    readExpertAndPipelineFields(r, p);
-    return p;
-}
-
-FrameworkFlags readFlags(const FieldReader& r)
-{
-    r.rejectUnknownKeys({ "fsdp_prefetch_layers", "reduce_in_bf16", "fused_optimizer", "compiled",
-        "optimizer_in_backward", "fp8_scales_in_backward", "attention_kernel", "fused_linear_cross_entropy",
-        "fused_norm_activation", "fp8_recipe", "recompute_modules", "recompute_layers" });
-    FrameworkFlags f;
-    f.fsdpPrefetchLayers = static_cast<int>(r.optionalInteger("fsdp_prefetch_layers", 0, 1024).value_or(1));
-    f.reduceInBf16 = r.optionalBool("reduce_in_bf16", false);
-    f.fusedOptimizer = r.optionalBool("fused_optimizer", true);
-    f.compiled = r.optionalBool("compiled", true);
-    f.optimizerInBackward = r.optionalBool("optimizer_in_backward", false);
-    f.fusedLinearCrossEntropy = r.optionalBool("fused_linear_cross_entropy", false);
-    f.fusedNormActivation = r.optionalBool("fused_norm_activation", false);
-    f.fp8ScalesInBackward = r.optionalBool("fp8_scales_in_backward", false);
-    f.attentionKernel = readKey<AttentionKernel>(r, "attention_kernel", attentionKernelFromKey, AttentionKernel::Auto,
-        "auto, flash3, flash2, flash1, cudnn, unfused");
-    f.fp8Recipe
-        = readKey<Fp8Recipe>(r, "fp8_recipe", fp8RecipeFromKey, Fp8Recipe::Tensorwise, "tensorwise, blockwise, mxfp8");
-    f.recomputeLayers = static_cast<int>(r.optionalInteger("recompute_layers", 0, 100'000).value_or(0));
-    if (r.has("recompute_modules")) {
-        const json& list = r.object().at("recompute_modules");
-        if (!list.is_array())
-            throw FieldError(r.keyPath("recompute_modules"), "must be a list of module names");
-        for (const json& name : list) {
-            if (!name.is_string())
-                throw FieldError(r.keyPath("recompute_modules"), "must be a list of module names");
-            try {
-                f.recomputeModules |= parseRecomputeModules(name.get<std::string>());
-            } catch (const InputError& e) {
-                throw FieldError(r.keyPath("recompute_modules"), e.what());
-            }
-        }
-    }
-    return f;
 }
 
 std::optional<Throughput> readThroughput(const FieldReader& root)
@@ -305,15 +230,17 @@ ScenarioDocument readV1(const json& root)
     const auto workload = r.optionalObject("workload");
     if (!workload)
         throw FieldError("workload", "missing");
-    s.workload = readWorkload(*workload);
-    s.precision
-        = readKey<TrainingPrecision>(r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8");
-    if (const auto p = r.optionalObject("parallelism"))
-        s.parallelism = readParallelism(*p);
-    s.activationCheckpointing = readKey<ActivationCheckpointing>(r, "activation_checkpointing",
-        activationCheckpointingFromKey, ActivationCheckpointing::None, "none, selective, full");
-    if (const auto f = r.optionalObject("flags"))
-        s.flags = readFlags(*f);
+    readWorkload(*workload, s);
+    readSettings(r, SettingSection::Top, s);
+    if (const auto p = r.optionalObject("parallelism")) {
+        p->rejectUnknownKeys(settingKeys(SettingSection::Parallelism));
+        readSettings(*p, SettingSection::Parallelism, s);
+    }
+    applyImpliedSettings(s, r.has("parallelism") && r.object().at("parallelism").contains("schedule"));
+    if (const auto f = r.optionalObject("flags")) {
+        f->rejectUnknownKeys(settingKeys(SettingSection::Flags));
+        readSettings(*f, SettingSection::Flags, s);
+    }
     s.mfuFormula
         = readKey<FlopFormula>(r, "mfu_formula", flopFormulaFromKey, kDefaultFlopFormula, flopFormulaKeyList().c_str());
     s.measuredThroughput = readThroughput(r);
@@ -403,32 +330,10 @@ std::optional<AttentionKernel> attentionKernelFromKey(std::string_view key)
 json scenarioToJson(const ScenarioDocument& doc)
 {
     const Scenario& s = doc.scenario;
-    const Parallelism& p = s.parallelism;
-    const FrameworkFlags& f = s.flags;
-    json flags = { { "fsdp_prefetch_layers", f.fsdpPrefetchLayers }, { "reduce_in_bf16", f.reduceInBf16 },
-        { "fused_optimizer", f.fusedOptimizer }, { "compiled", f.compiled },
-        { "optimizer_in_backward", f.optimizerInBackward }, { "fp8_scales_in_backward", f.fp8ScalesInBackward },
-        { "fused_linear_cross_entropy", f.fusedLinearCrossEntropy },
-        { "attention_kernel", attentionKernelKey(f.attentionKernel) } };
-    // Written only when on, so that a file without the fused kernels still opens in builds that predate the key.
-    if (f.fusedNormActivation)
-        flags["fused_norm_activation"] = true;
-    if (f.fp8Recipe != Fp8Recipe::Tensorwise)
-        flags["fp8_recipe"] = fp8RecipeKey(f.fp8Recipe);
-    if (f.recomputeLayers > 0)
-        flags["recompute_layers"] = f.recomputeLayers;
-    if (f.recomputeModules != 0) {
-        json modules = json::array();
-        for (const RecomputeModule m : kAllRecomputeModules)
-            if (f.recomputeModules & m)
-                modules.push_back(recomputeModuleKey(m));
-        flags["recompute_modules"] = modules;
-    }
-    json parallelism = { { "tp", p.tp }, { "sequence_parallel", p.sequenceParallel }, { "async_tp", p.asyncTp },
-        { "pp", p.pp }, { "virtual_stages", p.virtualStages }, { "schedule", pipelineScheduleKey(p.schedule) },
-        { "cp", p.cp }, { "ep", p.ep }, { "hsdp_replicas", p.hsdpReplicas },
-        { "data_parallel", dataParallelKey(p.dataParallel) }, { "expert_capacity_factor", p.expertCapacityFactor } };
-    writeExpertAndPipelineFields(p, parallelism);
+    json flags = json::object();
+    writeSettings(s, SettingSection::Flags, flags);
+    json parallelism = json::object();
+    writeSettings(s, SettingSection::Parallelism, parallelism);
     json points = json::array();
     for (const auto& m : s.measuredPoints)
         points.push_back({ { "label", m.label }, { "seq_len", m.seqLen }, { "gpu_count", m.gpuCount },
@@ -437,17 +342,15 @@ json scenarioToJson(const ScenarioDocument& doc)
     if (s.measuredThroughput)
         throughput = { { "tokens_per_sec", s.measuredThroughput->tokensPerSec },
             { "scope", s.measuredThroughput->scope == ThroughputScope::PerGpu ? "per_gpu" : "cluster" } };
-    return {
+    json top = {
         { "format", kScenarioFormat },
         { "version", kScenarioFileVersion },
         { "model", modelToScenarioJson(s.model) },
         { "cluster",
             { { "hardware", hardwareToScenarioJson(s.cluster.hardware, s.costModel) },
                 { "gpu_count", s.cluster.gpuCount }, { "gpus_per_scale_up_domain", s.cluster.gpusPerScaleUpDomain } } },
-        { "workload", workloadToJson(s.workload) },
-        { "precision", trainingPrecisionKey(s.precision) },
+        { "workload", workloadToJson(s) },
         { "parallelism", parallelism },
-        { "activation_checkpointing", activationCheckpointingKey(s.activationCheckpointing) },
         { "flags", flags },
         { "mfu_formula", flopFormulaKey(s.mfuFormula) },
         { "measured_throughput", throughput },
@@ -461,6 +364,8 @@ json scenarioToJson(const ScenarioDocument& doc)
         { "baseline_trace_paths", doc.baselineTracePaths },
         { "training_log_paths", doc.trainingLogPaths },
     };
+    writeSettings(s, SettingSection::Top, top);
+    return top;
 }
 
 std::string scenarioFileText(const ScenarioDocument& document)

@@ -1,0 +1,527 @@
+// The table of scenario settings (core/scenario/settings.h): one entry per setting, in the order the editors show
+// them. The words of each choice come from the enum's own key function, so a file, a flag and a JSON output spell
+// it alike.
+#include <climits>
+
+#include "core/scenario/parallelism_keys.h"
+#include "core/scenario/pipeline_layout.h"
+#include "core/scenario/scenario_file.h"
+#include "core/scenario/settings.h"
+
+namespace mfu {
+
+namespace {
+
+// Read and write one Scenario member of integer, boolean or enum type, as the table's get/set pair. A macro because
+// the member is named, not passed: each expands to two captureless lambdas.
+#define MFU_SETTING_MEMBER(member)                                                                                     \
+    .get = [](const Scenario& s) -> int64_t { return static_cast<int64_t>(s.member); },                                \
+    .set = [](Scenario& s, int64_t v) { s.member = static_cast<decltype(s.member)>(v); }
+
+// Parallel degrees: a number beyond a million GPUs is a typo, and an int holds it with room for the products.
+constexpr int64_t kMaxDegree = 1'000'000;
+// 100M tokens: ten times the longest published context (Llama 4 Scout's 10M, Meta, "The Llama 4 herd", 2025).
+constexpr int64_t kMaxSequence = 100'000'000;
+// A billion tokens a step: 16 times DeepSeek-V3's 63M-token batch (15,360 x 4,096), the largest published.
+constexpr int64_t kMaxBatchTokens = 1'000'000'000;
+constexpr int64_t kMaxStageLayers = 100'000;
+
+template <typename Enum>
+std::vector<SettingChoice> choices(std::string_view (*keyOf)(Enum),
+    std::initializer_list<std::pair<Enum, std::string_view>> labelled,
+    std::initializer_list<std::pair<Enum, std::string_view>> aliases = {})
+{
+    std::vector<SettingChoice> out;
+    for (const auto& [value, label] : labelled) {
+        SettingChoice c { static_cast<int>(value), keyOf(value), label };
+        for (const auto& [aliased, word] : aliases)
+            if (aliased == value)
+                c.aliases.push_back(word);
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<Setting> buildTable()
+{
+    using S = SettingSection;
+    using K = SettingKind;
+    std::vector<Setting> t;
+    // Workload (the sequence length is edited in the Scenario editor; the rest in Predict).
+    t.push_back({ .key = "seq_len",
+        .section = S::Workload,
+        .kind = K::Count,
+        .flag = "seq",
+        .valueName = "S",
+        .field = "seqLen",
+        .editor = SettingEditor::Scenario,
+        .label = "&Sequence length",
+        .help = "Sequence length in tokens (32k is 32,768)",
+        .aliases = { "seq" },
+        .minimum = 1,
+        .maximum = kMaxSequence,
+        .rule = "a whole number of tokens from 1 to 100,000,000 (ten times the longest "
+                "published context, Llama 4 Scout's 10M); 32k is 32,768",
+        .suffix = " tokens",
+        .required = true,
+        .sequenceLength = true,
+        MFU_SETTING_MEMBER(workload.seqLen) });
+    t.push_back({ .key = "precision",
+        .section = S::Top,
+        .kind = K::Choice,
+        .flag = "precision",
+        .valueName = "P",
+        .field = "precision",
+        .editor = SettingEditor::Scenario,
+        .label = "&Precision",
+        .help = "Training precision: bf16 (fp16 reads the same 16-bit peak) or fp8 (bf16 with FP8 linear layers)",
+        .choices = choices<TrainingPrecision>(trainingPrecisionKey,
+            { { TrainingPrecision::BF16, "BF16" }, { TrainingPrecision::BF16_FP8, "BF16 + FP8 linear layers" } },
+            { { TrainingPrecision::BF16, "fp16" }, { TrainingPrecision::BF16_FP8, "bf16+fp8" },
+                { TrainingPrecision::BF16_FP8, "bf16_fp8" } }),
+        MFU_SETTING_MEMBER(precision) });
+
+    // Parallelism.
+    t.push_back({ .key = "tp",
+        .kind = K::Count,
+        .flag = "tp",
+        .valueName = "N",
+        .field = "tp",
+        .label = "&TP",
+        .help = "Tensor-parallel degree (default 1)",
+        .minimum = 1,
+        .maximum = kMaxDegree,
+        MFU_SETTING_MEMBER(parallelism.tp) });
+    t.push_back({ .key = "sequence_parallel",
+        .kind = K::Switch,
+        .flag = "no-sequence-parallel",
+        .field = "sequenceParallel",
+        .label = "Sequence parallel",
+        .help = "Megatron-style sequence parallelism alongside TP (on by default; the flag turns it off)",
+        .flagSets = false,
+        MFU_SETTING_MEMBER(parallelism.sequenceParallel) });
+    t.push_back({ .key = "async_tp",
+        .kind = K::Switch,
+        .flag = "async-tp",
+        .field = "asyncTp",
+        .label = "Async TP",
+        .help = "Overlap TP collectives with the matmuls (asynchronous tensor parallelism)",
+        MFU_SETTING_MEMBER(parallelism.asyncTp) });
+    t.push_back({ .key = "pp",
+        .kind = K::Count,
+        .flag = "pp",
+        .valueName = "N",
+        .field = "pp",
+        .label = "&PP stages",
+        .help = "Pipeline stages (default 1)",
+        .minimum = 1,
+        .maximum = kMaxDegree,
+        MFU_SETTING_MEMBER(parallelism.pp) });
+    t.push_back({ .key = "virtual_stages",
+        .kind = K::Count,
+        .flag = "virtual-stages",
+        .valueName = "N",
+        .field = "virtualStages",
+        .label = "&Virtual stages",
+        .help = "Interleaved pipeline chunks per rank (default 1; more than 1 runs interleaved 1F1B unless a "
+                "schedule is given)",
+        .minimum = 1,
+        .maximum = 1024,
+        MFU_SETTING_MEMBER(parallelism.virtualStages) });
+    t.push_back({ .key = "schedule",
+        .kind = K::Choice,
+        .flag = "schedule",
+        .valueName = "NAME",
+        .field = "schedule",
+        .label = "&Schedule",
+        .help = "Pipeline schedule: 1f1b|interleaved_1f1b|zero_bubble",
+        .choices = choices<PipelineSchedule>(pipelineScheduleKey,
+            { { PipelineSchedule::OneFOneB, "1F1B" }, { PipelineSchedule::Interleaved1F1B, "Interleaved 1F1B" },
+                { PipelineSchedule::ZeroBubble, "Zero bubble" } },
+            { { PipelineSchedule::Interleaved1F1B, "interleaved" } }),
+        MFU_SETTING_MEMBER(parallelism.schedule) });
+    t.push_back({ .key = "cp",
+        .kind = K::Count,
+        .flag = "cp",
+        .valueName = "N",
+        .field = "cp",
+        .label = "&CP",
+        .help = "Context-parallel degree (default 1)",
+        .minimum = 1,
+        .maximum = kMaxDegree,
+        MFU_SETTING_MEMBER(parallelism.cp) });
+    t.push_back({ .key = "ep",
+        .kind = K::Count,
+        .flag = "ep",
+        .valueName = "N",
+        .field = "ep",
+        .label = "&EP",
+        .help = "Expert-parallel degree, MoE only (default 1)",
+        .minimum = 1,
+        .maximum = kMaxDegree,
+        MFU_SETTING_MEMBER(parallelism.ep) });
+    t.push_back({ .key = "expert_tp",
+        .kind = K::Count,
+        .flag = "expert-tp",
+        .valueName = "N",
+        .field = "expertTp",
+        .label = "E&xpert TP",
+        .help = "Tensor-parallel degree of the experts (Megatron-Core's --expert-tensor-parallel-size; 0, the "
+                "default: 1 with EP, else TP)",
+        .minimum = 0,
+        .maximum = kMaxDegree,
+        .zeroText = "auto",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.expertTp) });
+    t.push_back({ .key = "expert_dispatcher",
+        .kind = K::Choice,
+        .flag = "expert-dispatcher",
+        .valueName = "KIND",
+        .field = "expertDispatcher",
+        .label = "Dis&patcher",
+        .help = "How MoE tokens reach their experts: alltoall|allgather|deepep|hybridep (default alltoall: NCCL "
+                "all-to-all)",
+        .choices = choices<ExpertDispatcher>(expertDispatcherKey,
+            { { ExpertDispatcher::AllToAll, "NCCL all-to-all" }, { ExpertDispatcher::AllGather, "All-gather" },
+                { ExpertDispatcher::DeepEp, "DeepEP" }, { ExpertDispatcher::HybridEp, "HybridEP" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.expertDispatcher) });
+    t.push_back({ .key = "expert_overlap",
+        .kind = K::Choice,
+        .flag = "expert-overlap-kind",
+        .valueName = "KIND",
+        .field = "expertOverlap",
+        .label = "A2A o&verlap",
+        .help = "How MoE all-to-alls are hidden: none|1f1b|dualpipe (1f1b: Megatron-Core's EP A2A overlap; "
+                "--expert-overlap is dualpipe)",
+        .choices = choices<ExpertOverlap>(expertOverlapKey,
+            { { ExpertOverlap::None, "None" }, { ExpertOverlap::OneFOneB, "1F1B" },
+                { ExpertOverlap::DualPipe, "DualPipe" } }),
+        .trueChoice = "dualpipe",
+        MFU_SETTING_MEMBER(parallelism.expertOverlap) });
+    t.push_back({ .key = "expert_balance",
+        .kind = K::Choice,
+        .flag = "expert-balance",
+        .valueName = "KIND",
+        .field = "expertBalance",
+        .label = "Routin&g",
+        .help = "MoE routing balance: dropless (busiest expert sets the pace, default) or forced (uniform, "
+                "benchmark mode)",
+        .choices = choices<ExpertBalance>(
+            expertBalanceKey, { { ExpertBalance::Dropless, "Dropless" }, { ExpertBalance::Forced, "Forced balance" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.expertBalance) });
+    t.push_back({ .key = "expert_capacity_factor",
+        .kind = K::Number,
+        .flag = "expert-capacity-factor",
+        .valueName = "F",
+        .help = "MoE token dropping: expert buffers padded to F x the mean share (GShard, Switch); 0 = dropless "
+                "(default)",
+        .minimumNumber = 0,
+        .maximumNumber = 16,
+        .valid = isExpertCapacityFactor,
+        .rule = "0 (dropless) or a capacity factor between 1 and 16",
+        .getNumber = [](const Scenario& s) { return s.parallelism.expertCapacityFactor; },
+        .setNumber = [](Scenario& s, double v) { s.parallelism.expertCapacityFactor = v; } });
+    t.push_back({ .key = "expert_node_limit",
+        .kind = K::Count,
+        .flag = "expert-node-limit",
+        .valueName = "N",
+        .field = "expertNodeLimit",
+        .label = "Node limit",
+        .help = "Node-limited routing: each token's experts on at most N scale-up domains (DeepSeek-V3: 4; default "
+                "0: unlimited)",
+        .minimum = 0,
+        .maximum = kMaxDegree,
+        .zeroText = "none",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.expertNodeLimit) });
+    t.push_back({ .key = "first_stage_layers",
+        .kind = K::Count,
+        .flag = "first-stage-layers",
+        .valueName = "N",
+        .field = "firstStageLayers",
+        .label = "First stage",
+        .help = "Transformer layers of the first pipeline stage (Megatron's decoder-first-pipeline-num-layers; 0, "
+                "the default: even)",
+        .minimum = 0,
+        .maximum = kMaxStageLayers,
+        .zeroText = "even",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.firstStageLayers) });
+    t.push_back({ .key = "last_stage_layers",
+        .kind = K::Count,
+        .flag = "last-stage-layers",
+        .valueName = "N",
+        .field = "lastStageLayers",
+        .label = "Last stage",
+        .help = "Transformer layers of the last pipeline stage (Megatron's decoder-last-pipeline-num-layers; 0, the "
+                "default: even)",
+        .minimum = 0,
+        .maximum = kMaxStageLayers,
+        .zeroText = "even",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.lastStageLayers) });
+    t.push_back({ .key = "embedding_stage",
+        .kind = K::Switch,
+        .flag = "embedding-stage",
+        .help = "Count the embedding as a layer of the first pipeline stage (Megatron)",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.embeddingStage) });
+    t.push_back({ .key = "loss_stage",
+        .kind = K::Switch,
+        .flag = "loss-stage",
+        .help = "Count the LM head and loss as a layer of the last pipeline stage (Megatron)",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.lossStage) });
+    t.push_back({ .key = "pipeline_layout",
+        .kind = K::Text,
+        .flag = "pipeline-layout",
+        .valueName = "LAYOUT",
+        .field = "pipelineLayout",
+        .label = "La&yout",
+        .help = "Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats "
+                "(DeepSeek-V3: 'Et*3|(tt|)*29m|L'); empty: an even split",
+        .zeroText = "even",
+        .writtenWhenDefault = false,
+        .getText =
+            [](const Scenario& s) {
+                return s.parallelism.pipelineLayout.empty() ? std::string()
+                                                            : pipelineLayoutText(s.parallelism.pipelineLayout);
+            },
+        .setText =
+            [](Scenario& s, std::string_view text) {
+                const bool blank = text.find_first_not_of(" \t") == std::string_view::npos;
+                s.parallelism.pipelineLayout
+                    = blank ? std::vector<PipelineChunk> {} : parsePipelineLayout(std::string(text));
+            } });
+    t.push_back({ .key = "mtp_layers",
+        .section = S::Workload,
+        .kind = K::Count,
+        .flag = "mtp-layers",
+        .valueName = "N",
+        .field = "mtpLayers",
+        .label = "MTP layers",
+        .help = "Multi-token-prediction layers trained beside the model (DeepSeek-V3: 1)",
+        .minimum = 0,
+        .maximum = 64,
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(workload.mtpLayers) });
+    t.push_back({ .key = "hsdp_replicas",
+        .kind = K::Count,
+        .flag = "hsdp-replicas",
+        .valueName = "N",
+        .field = "hsdpReplicas",
+        .label = "&HSDP replicas",
+        .help = "HSDP replica groups; FSDP shards over the rest (default 1: flat FSDP)",
+        .minimum = 1,
+        .maximum = kMaxDegree,
+        MFU_SETTING_MEMBER(parallelism.hsdpReplicas) });
+    t.push_back({ .key = "data_parallel",
+        .kind = K::Choice,
+        .flag = "data-parallel",
+        .valueName = "KIND",
+        .field = "dataParallel",
+        .label = "Data parallel",
+        .help = "How data-parallel ranks hold the state: fsdp|zero1|ddp (default fsdp)",
+        .choices = choices<DataParallelKind>(dataParallelKey,
+            { { DataParallelKind::Fsdp, "FSDP (ZeRO-3)" }, { DataParallelKind::Zero1, "ZeRO-1" },
+                { DataParallelKind::Ddp, "DDP" } },
+            { { DataParallelKind::Fsdp, "hsdp" } }),
+        MFU_SETTING_MEMBER(parallelism.dataParallel) });
+    t.push_back({ .key = "micro_batch",
+        .section = S::Workload,
+        .kind = K::Count,
+        .flag = "micro-batch",
+        .valueName = "N",
+        .field = "microBatch",
+        .label = "&Micro-batch",
+        .help = "Sequences per GPU per micro-step (default 1)",
+        .minimum = 1,
+        .maximum = kMaxDegree,
+        MFU_SETTING_MEMBER(workload.microBatch) });
+    t.push_back({ .key = "global_batch_tokens",
+        .section = S::Workload,
+        .kind = K::Count,
+        .flag = "global-batch-tokens",
+        .valueName = "N",
+        .field = "globalBatchTokens",
+        .label = "&Global batch",
+        .help = "Tokens per optimizer step, whole cluster (default: one micro-batch per DP rank)",
+        .minimum = 0,
+        .maximum = kMaxBatchTokens,
+        .zeroText = "1 micro-step",
+        .suffix = " tokens",
+        MFU_SETTING_MEMBER(workload.globalBatchTokens) });
+
+    // Activation checkpointing and recomputation.
+    t.push_back({ .key = "activation_checkpointing",
+        .section = S::Top,
+        .kind = K::Choice,
+        .flag = "ac",
+        .valueName = "MODE",
+        .field = "activationCheckpointing",
+        .label = "&Checkpointing",
+        .help = "Activation checkpointing: none|selective|full (default none)",
+        .aliases = { "checkpointing" },
+        .choices = choices<ActivationCheckpointing>(activationCheckpointingKey,
+            { { ActivationCheckpointing::None, "None" }, { ActivationCheckpointing::Selective, "Selective" },
+                { ActivationCheckpointing::Full, "Full" } }),
+        MFU_SETTING_MEMBER(activationCheckpointing) });
+    t.push_back({ .key = "recompute_modules",
+        .section = S::Flags,
+        .kind = K::Text,
+        .flag = "recompute-modules",
+        .valueName = "LIST",
+        .field = "recomputeModules",
+        .label = "Recompute",
+        .help = "Selective checkpointing of Megatron's modules: core_attn,mlp,moe,moe_act,layernorm,mla_up_proj,"
+                "shared_experts (with selective checkpointing; none: TorchTitan's op-level SAC)",
+        .zeroText = "op-level SAC",
+        .writtenWhenDefault = false,
+        .textAsList = true,
+        .getText = [](const Scenario& s) { return recomputeModulesText(s.flags.recomputeModules); },
+        .setText
+        = [](Scenario& s, std::string_view text) { s.flags.recomputeModules = parseRecomputeModules(text); } });
+    t.push_back({ .key = "recompute_layers",
+        .section = S::Flags,
+        .kind = K::Count,
+        .flag = "recompute-layers",
+        .valueName = "N",
+        .field = "recomputeLayers",
+        .label = "Recompute layers",
+        .help = "With full checkpointing, recompute only this many layers a pipeline stage (Megatron's block method; "
+                "0, the default: all)",
+        .minimum = 0,
+        .maximum = kMaxStageLayers,
+        .zeroText = "all",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.recomputeLayers) });
+
+    // Precision recipe and framework flags.
+    t.push_back({ .key = "fp8_recipe",
+        .section = S::Flags,
+        .kind = K::Choice,
+        .flag = "fp8-recipe",
+        .valueName = "RECIPE",
+        .field = "fp8Recipe",
+        .label = "FP8 rec&ipe",
+        .help = "FP8 scaling of a bf16+fp8 run: tensorwise|blockwise|mxfp8 (default tensorwise)",
+        .choices = choices<Fp8Recipe>(fp8RecipeKey,
+            { { Fp8Recipe::Tensorwise, "Per tensor" }, { Fp8Recipe::Blockwise, "Blockwise" },
+                { Fp8Recipe::Mxfp8, "MXFP8" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.fp8Recipe) });
+    t.push_back({ .key = "fsdp_prefetch_layers",
+        .section = S::Flags,
+        .kind = K::Count,
+        .flag = "fsdp-prefetch",
+        .valueName = "N",
+        .field = "fsdpPrefetch",
+        .label = "FSDP pre&fetch",
+        .help = "Layers FSDP all-gathers ahead of compute (default 1)",
+        .minimum = 0,
+        .maximum = 1024,
+        MFU_SETTING_MEMBER(flags.fsdpPrefetchLayers) });
+    t.push_back({ .key = "reduce_in_bf16",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "reduce-bf16",
+        .field = "reduceDtype",
+        .label = "&Reduce dtype",
+        .help = "Reduce gradients in BF16 (default FP32)",
+        .choices = { { 0, "fp32", "FP32" }, { 1, "bf16", "BF16" } },
+        MFU_SETTING_MEMBER(flags.reduceInBf16) });
+    t.push_back({ .key = "fused_optimizer",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "unfused-optimizer",
+        .field = "fusedOptimizer",
+        .label = "Fused optimizer",
+        .help = "Fused AdamW (on by default; the flag runs the multi-tensor one instead)",
+        .flagSets = false,
+        MFU_SETTING_MEMBER(flags.fusedOptimizer) });
+    t.push_back({ .key = "compiled",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "eager",
+        .field = "compiled",
+        .label = "torch.compile",
+        .help = "torch.compile fuses the elementwise ops (on by default; the flag runs eager, unfused)",
+        .flagSets = false,
+        MFU_SETTING_MEMBER(flags.compiled) });
+    t.push_back({ .key = "attention_kernel",
+        .section = S::Flags,
+        .kind = K::Choice,
+        .flag = "attention-kernel",
+        .valueName = "NAME",
+        .field = "attentionKernel",
+        .label = "Attention kernel",
+        .help = "Attention kernel: auto|flash3|flash2|flash1|cudnn|unfused (default auto: the best on the GPU)",
+        .choices = choices<AttentionKernel>(attentionKernelKey,
+            { { AttentionKernel::Auto, "Best on the GPU" }, { AttentionKernel::FlashAttention3, "FlashAttention 3" },
+                { AttentionKernel::FlashAttention2, "FlashAttention 2" },
+                { AttentionKernel::FlashAttention1, "FlashAttention 1" }, { AttentionKernel::Cudnn, "cuDNN SDPA" },
+                { AttentionKernel::Unfused, "Unfused" } }),
+        MFU_SETTING_MEMBER(flags.attentionKernel) });
+    t.push_back({ .key = "optimizer_in_backward",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "optimizer-in-backward",
+        .field = "optimizerInBackward",
+        .label = "Optimizer in backward",
+        .help = "Run the optimizer step inside the backward pass",
+        MFU_SETTING_MEMBER(flags.optimizerInBackward) });
+    t.push_back({ .key = "fused_linear_cross_entropy",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "fused-linear-cross-entropy",
+        .field = "fusedLinearCrossEntropy",
+        .label = "Fused linear cross-entropy",
+        .help = "LM head and loss fused in chunks (Liger Kernel): the full logits are never held in memory",
+        MFU_SETTING_MEMBER(flags.fusedLinearCrossEntropy) });
+    t.push_back({ .key = "fused_norm_activation",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "fused-norm-activation",
+        .field = "fusedNormActivation",
+        .label = "Fused norm/SwiGLU/RoPE",
+        .help = "Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): in an eager run fewer memory passes and less "
+                "saved; torch.compile fuses them already",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.fusedNormActivation) });
+    t.push_back({ .key = "fp8_scales_in_backward",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "fp8-scales-in-backward",
+        .field = "fp8ScalesInBackward",
+        .label = "FP8 scales in backward",
+        .help = "Precompute FP8 weight scales during backward",
+        MFU_SETTING_MEMBER(flags.fp8ScalesInBackward) });
+    return t;
+}
+
+#undef MFU_SETTING_MEMBER
+
+} // namespace
+
+std::span<const Setting> scenarioSettings()
+{
+    static const std::vector<Setting> table = buildTable();
+    return table;
+}
+
+std::span<const SettingShorthand> settingShorthands()
+{
+    static const std::vector<SettingShorthand> shorthands = {
+        { "expert-overlap", "Overlap MoE all-to-alls with another micro-batch's compute (DualPipe)",
+            { { "expert_overlap", static_cast<int64_t>(ExpertOverlap::DualPipe) } } },
+        { "liger-kernel",
+            "Liger Kernel as trainers enable it (use_liger_kernel): --fused-linear-cross-entropy and "
+            "--fused-norm-activation",
+            { { "fused_linear_cross_entropy", 1 }, { "fused_norm_activation", 1 } } },
+    };
+    return shorthands;
+}
+
+} // namespace mfu
