@@ -22,6 +22,7 @@
 #include "core/scenario/parallelism_keys.h"
 #include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/scenario/settings.h"
 #include "widgets/predict/reason_label.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
@@ -68,128 +69,84 @@ void ParallelismEditor::buildUi()
     auto* form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
-    addSpin(
-        form, "tp", tr("&TP:"), tr("Tensor-parallel degree"), 1, 4096,
-        [](const Scenario& s) { return s.parallelism.tp; }, [](Scenario& s, int v) { s.parallelism.tp = v; });
-    addCheck(
-        form, "sequenceParallel", tr("Sequence parallel"), tr("Sequence parallelism alongside TP"),
-        [](const Scenario& s) { return int(s.parallelism.sequenceParallel); },
-        [](Scenario& s, int v) { s.parallelism.sequenceParallel = v != 0; });
-    addCheck(
-        form, "asyncTp", tr("Async TP"), tr("Asynchronous tensor parallelism"),
-        [](const Scenario& s) { return int(s.parallelism.asyncTp); },
-        [](Scenario& s, int v) { s.parallelism.asyncTp = v != 0; });
-    addSpin(
-        form, "pp", tr("&PP stages:"), tr("Pipeline-parallel stages"), 1, 1024,
-        [](const Scenario& s) { return s.parallelism.pp; }, [](Scenario& s, int v) { s.parallelism.pp = v; });
-    addSpin(
-        form, "virtualStages", tr("&Virtual stages:"), tr("Virtual pipeline stages per rank"), 1, 64,
-        [](const Scenario& s) { return s.parallelism.virtualStages; },
-        [](Scenario& s, int v) { s.parallelism.virtualStages = v; });
-    addCombo(
-        form, "schedule", tr("&Schedule:"), tr("Pipeline schedule"),
-        { { tr("1F1B"), int(PipelineSchedule::OneFOneB) },
-            { tr("Interleaved 1F1B"), int(PipelineSchedule::Interleaved1F1B) },
-            { tr("Zero bubble"), int(PipelineSchedule::ZeroBubble) } },
-        [](const Scenario& s) { return int(s.parallelism.schedule); },
-        [](Scenario& s, int v) { s.parallelism.schedule = static_cast<PipelineSchedule>(v); });
-    addSpin(
-        form, "cp", tr("&CP:"), tr("Context-parallel degree"), 1, 4096,
-        [](const Scenario& s) { return s.parallelism.cp; }, [](Scenario& s, int v) { s.parallelism.cp = v; });
-    addSpin(
-        form, "ep", tr("&EP:"), tr("Expert-parallel degree"), 1, 4096,
-        [](const Scenario& s) { return s.parallelism.ep; }, [](Scenario& s, int v) { s.parallelism.ep = v; });
-    addSpin(
-        form, "expertTp", tr("E&xpert TP:"),
-        tr("Tensor-parallel degree of the experts (Megatron-Core's expert-tensor-parallel-size); auto: 1 with EP, "
-           "else TP"),
-        0, 4096, [](const Scenario& s) { return s.parallelism.expertTp; },
-        [](Scenario& s, int v) { s.parallelism.expertTp = v; });
-    if (auto* expertTp = qobject_cast<QSpinBox*>(m_fields[QStringLiteral("expertTp")].widget))
-        expertTp->setSpecialValueText(tr("auto"));
-    addCombo(
-        form, "expertDispatcher", tr("Dis&patcher:"), tr("How MoE tokens reach their experts"),
-        { { tr("NCCL all-to-all"), int(ExpertDispatcher::AllToAll) },
-            { tr("All-gather"), int(ExpertDispatcher::AllGather) }, { tr("DeepEP"), int(ExpertDispatcher::DeepEp) },
-            { tr("HybridEP"), int(ExpertDispatcher::HybridEp) } },
-        [](const Scenario& s) { return int(s.parallelism.expertDispatcher); },
-        [](Scenario& s, int v) { s.parallelism.expertDispatcher = static_cast<ExpertDispatcher>(v); });
-    addCombo(
-        form, "expertOverlap", tr("A2A o&verlap:"),
-        tr("How the MoE all-to-alls are hidden: not, behind another micro-batch in 1F1B, or DualPipe"),
-        { { tr("None"), int(ExpertOverlap::None) }, { tr("1F1B"), int(ExpertOverlap::OneFOneB) },
-            { tr("DualPipe"), int(ExpertOverlap::DualPipe) } },
-        [](const Scenario& s) { return int(s.parallelism.expertOverlap); },
-        [](Scenario& s, int v) { s.parallelism.expertOverlap = static_cast<ExpertOverlap>(v); });
-    addCombo(
-        form, "expertBalance", tr("Routin&g:"),
-        tr("MoE routing balance: dropless (the busiest expert sets the pace) or forced uniform (benchmark mode)"),
-        { { tr("Dropless"), int(ExpertBalance::Dropless) }, { tr("Forced balance"), int(ExpertBalance::Forced) } },
-        [](const Scenario& s) { return int(s.parallelism.expertBalance); },
-        [](Scenario& s, int v) { s.parallelism.expertBalance = static_cast<ExpertBalance>(v); });
-    addSpin(
-        form, "expertNodeLimit", tr("Node limit:"),
-        tr("Node-limited routing: each token's experts on at most this many nodes (0: unlimited)"), 0, 4096,
-        [](const Scenario& s) { return s.parallelism.expertNodeLimit; },
-        [](Scenario& s, int v) { s.parallelism.expertNodeLimit = v; });
-    if (auto* limit = qobject_cast<QSpinBox*>(m_fields[QStringLiteral("expertNodeLimit")].widget))
-        limit->setSpecialValueText(tr("none"));
-    addSpin(
-        form, "firstStageLayers", tr("First stage:"),
-        tr("Transformer layers of the first pipeline stage (Megatron's decoder-first-pipeline-num-layers; 0: even)"), 0,
-        100'000, [](const Scenario& s) { return s.parallelism.firstStageLayers; },
-        [](Scenario& s, int v) { s.parallelism.firstStageLayers = v; });
-    addSpin(
-        form, "lastStageLayers", tr("Last stage:"),
-        tr("Transformer layers of the last pipeline stage (Megatron's decoder-last-pipeline-num-layers; 0: even)"), 0,
-        100'000, [](const Scenario& s) { return s.parallelism.lastStageLayers; },
-        [](Scenario& s, int v) { s.parallelism.lastStageLayers = v; });
-    for (const char* name : { "firstStageLayers", "lastStageLayers" })
-        if (auto* stage = qobject_cast<QSpinBox*>(m_fields[QLatin1String(name)].widget))
-            stage->setSpecialValueText(tr("even"));
+    // Every Predict setting of the table (core/scenario/settings.h), in its order, and beside them the fields that
+    // edit something other than one setting: the embedding and loss stages together, the packing and vision inputs.
+    for (const Setting& setting : scenarioSettings()) {
+        if (setting.editor != SettingEditor::Predict || setting.field.empty())
+            continue;
+        addSetting(form, setting);
+        if (setting.field == "lastStageLayers")
+            addEmbeddingAndLossStages(form);
+        if (setting.field == "globalBatchTokens")
+            addPackingAndVision(form);
+    }
+    // In tokens, always: the batch as given, or (none given) the one micro-step each data-parallel rank runs, so the
+    // field never reads "1" for "one micro-batch per rank" and then 32,768 after another edit.
+    m_fields[kGlobalBatch].read = [](const Scenario& s) {
+        return clampToInt(s.workload.globalBatchTokens > 0 ? s.workload.globalBatchTokens : processedTokensPerStep(s));
+    };
+
+    for (int i = 1; i < m_order.size(); ++i)
+        setTabOrder(m_fields[m_order[i - 1]].widget, m_fields[m_order[i]].widget);
+}
+
+void ParallelismEditor::addSetting(QFormLayout* form, const Setting& setting)
+{
+    const std::string name(setting.field);
+    const QString label = QString::fromUtf8(setting.label.data(), static_cast<qsizetype>(setting.label.size()));
+    const QString help = QString::fromUtf8(setting.help.data(), static_cast<qsizetype>(setting.help.size()));
+    const Setting* s = &setting; // the table outlives the editor
+    const Read read = [s](const Scenario& scenario) { return clampToInt(s->get(scenario)); };
+    const Write write = [s](Scenario& scenario, int v) { s->set(scenario, v); };
+    const auto text = [](std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); };
+    switch (setting.kind) {
+    case SettingKind::Count: {
+        addSpin(form, name.c_str(), label + QLatin1Char(':'), help, clampToInt(setting.minimum),
+            clampToInt(setting.maximum), read, write);
+        auto* spin = static_cast<QSpinBox*>(m_fields[QString::fromStdString(name)].widget);
+        if (!setting.zeroText.empty())
+            spin->setSpecialValueText(text(setting.zeroText));
+        if (!setting.suffix.empty())
+            spin->setSuffix(text(setting.suffix));
+        return;
+    }
+    case SettingKind::Switch:
+        if (setting.choices.size() == 2) {
+            addCombo(form, name.c_str(), label + QLatin1Char(':'), help,
+                { { text(setting.choices[0].label), 0 }, { text(setting.choices[1].label), 1 } }, read, write);
+            return;
+        }
+        addCheck(form, name.c_str(), label, help, read, write);
+        return;
+    case SettingKind::Choice: {
+        std::vector<std::pair<QString, int>> items;
+        for (const SettingChoice& c : setting.choices)
+            items.emplace_back(text(c.label), c.value);
+        addCombo(form, name.c_str(), label + QLatin1Char(':'), help, items, read, write);
+        return;
+    }
+    case SettingKind::Text:
+        addText(
+            form, name.c_str(), label + QLatin1Char(':'), help, text(setting.zeroText),
+            [s](const Scenario& scenario) { return QString::fromStdString(s->getText(scenario)); },
+            [s](Scenario& scenario, const QString& value) { s->setText(scenario, value.toStdString()); });
+        return;
+    case SettingKind::Number:
+        return; // no field yet: set from a file or the command line
+    }
+}
+
+void ParallelismEditor::addEmbeddingAndLossStages(QFormLayout* form)
+{
     addCheck(
         form, "embeddingLossStages", tr("Embedding and loss in the split"),
         tr("Count the embedding and the LM head with the loss as a layer of the first and last pipeline stages"),
         [](const Scenario& s) { return int(s.parallelism.embeddingStage && s.parallelism.lossStage); },
         [](Scenario& s, int v) { s.parallelism.embeddingStage = s.parallelism.lossStage = v != 0; });
-    addText(
-        form, "pipelineLayout", tr("La&yout:"),
-        tr("Megatron pipeline layout: E embedding, t layer, m MTP layer, L loss, | next virtual stage, *n repeats "
-           "(DeepSeek-V3: Et*3|(tt|)*29m|L); empty: an even split"),
-        tr("even"),
-        [](const Scenario& s) {
-            return s.parallelism.pipelineLayout.empty()
-                ? QString()
-                : QString::fromStdString(pipelineLayoutText(s.parallelism.pipelineLayout));
-        },
-        [](Scenario& s, const QString& text) {
-            s.parallelism.pipelineLayout
-                = text.trimmed().isEmpty() ? std::vector<PipelineChunk> {} : parsePipelineLayout(text.toStdString());
-        });
-    addSpin(
-        form, "mtpLayers", tr("MTP layers:"), tr("Multi-token-prediction layers trained beside the model"), 0, 64,
-        [](const Scenario& s) { return s.workload.mtpLayers; }, [](Scenario& s, int v) { s.workload.mtpLayers = v; });
-    addSpin(
-        form, "hsdpReplicas", tr("&HSDP replicas:"), tr("HSDP replica groups (FSDP shards over the rest)"), 1,
-        1'000'000, [](const Scenario& s) { return s.parallelism.hsdpReplicas; },
-        [](Scenario& s, int v) { s.parallelism.hsdpReplicas = v; });
-    addSpin(
-        form, "microBatch", tr("&Micro-batch:"), tr("Micro-batch in sequences per GPU"), 1, 1'000'000,
-        [](const Scenario& s) { return clampToInt(s.workload.microBatch); },
-        [](Scenario& s, int v) { s.workload.microBatch = v; });
-    // In tokens, always: the batch as given, or (none given) the one micro-step each data-parallel rank runs, so the
-    // field never reads "1" for "one micro-batch per rank" and then 32,768 after another edit.
-    addSpin(
-        form, "globalBatchTokens", tr("&Global batch:"), tr("Global batch in tokens per optimizer step"), 0, INT_MAX,
-        [](const Scenario& s) {
-            return clampToInt(
-                s.workload.globalBatchTokens > 0 ? s.workload.globalBatchTokens : processedTokensPerStep(s));
-        },
-        [](Scenario& s, int v) { s.workload.globalBatchTokens = v; });
-    if (auto* batch = qobject_cast<QSpinBox*>(m_fields[kGlobalBatch].widget)) {
-        batch->setSuffix(tr(" tokens"));
-        batch->setSpecialValueText(tr("1 micro-step")); // 0: one micro-batch per rank, while no layout gives tokens
-    }
+}
+
+void ParallelismEditor::addPackingAndVision(QFormLayout* form)
+{
     // Packing: documents per sequence as a mean (a histogram comes from a scenario file or `--doc-lengths`), the
     // attention mask, the padding kept.
     addSpin(
@@ -235,70 +192,6 @@ void ParallelismEditor::buildUi()
         vision->setSuffix(tr(" per sequence"));
         vision->setSpecialValueText(tr("none (text)"));
     }
-    addCombo(
-        form, "activationCheckpointing", tr("&Checkpointing:"), tr("Activation checkpointing"),
-        { { tr("None"), int(ActivationCheckpointing::None) },
-            { tr("Selective"), int(ActivationCheckpointing::Selective) },
-            { tr("Full"), int(ActivationCheckpointing::Full) } },
-        [](const Scenario& s) { return int(s.activationCheckpointing); },
-        [](Scenario& s, int v) { s.activationCheckpointing = static_cast<ActivationCheckpointing>(v); });
-    addText(
-        form, "recomputeModules", tr("Recompute:"),
-        tr("Megatron's modules recomputed under selective checkpointing: core_attn, mlp, moe, moe_act, layernorm, "
-           "mla_up_proj, shared_experts (e.g. moe_act,layernorm); empty: TorchTitan's op-level SAC"),
-        tr("op-level SAC"),
-        [](const Scenario& s) { return QString::fromStdString(recomputeModulesText(s.flags.recomputeModules)); },
-        [](Scenario& s, const QString& text) { s.flags.recomputeModules = parseRecomputeModules(text.toStdString()); });
-    addSpin(
-        form, "recomputeLayers", tr("Recompute layers:"),
-        tr("With full checkpointing, recompute only this many layers of each pipeline stage (0: all)"), 0, 100'000,
-        [](const Scenario& s) { return s.flags.recomputeLayers; },
-        [](Scenario& s, int v) { s.flags.recomputeLayers = v; });
-    if (auto* layers = qobject_cast<QSpinBox*>(m_fields[QStringLiteral("recomputeLayers")].widget))
-        layers->setSpecialValueText(tr("all"));
-    addCombo(
-        form, "fp8Recipe", tr("FP8 rec&ipe:"), tr("FP8 scaling of a BF16+FP8 run"),
-        { { tr("Per tensor"), int(Fp8Recipe::Tensorwise) }, { tr("Blockwise"), int(Fp8Recipe::Blockwise) },
-            { tr("MXFP8"), int(Fp8Recipe::Mxfp8) } },
-        [](const Scenario& s) { return int(s.flags.fp8Recipe); },
-        [](Scenario& s, int v) { s.flags.fp8Recipe = static_cast<Fp8Recipe>(v); });
-    addSpin(
-        form, "fsdpPrefetch", tr("FSDP pre&fetch:"), tr("FSDP prefetch depth in layers"), 0, 8,
-        [](const Scenario& s) { return s.flags.fsdpPrefetchLayers; },
-        [](Scenario& s, int v) { s.flags.fsdpPrefetchLayers = v; });
-    addCombo(
-        form, "reduceDtype", tr("&Reduce dtype:"), tr("Gradient reduce data type"),
-        { { tr("FP32"), 0 }, { tr("BF16"), 1 } }, [](const Scenario& s) { return int(s.flags.reduceInBf16); },
-        [](Scenario& s, int v) { s.flags.reduceInBf16 = v != 0; });
-    addCheck(
-        form, "fusedOptimizer", tr("Fused optimizer"), tr("Fused AdamW optimizer"),
-        [](const Scenario& s) { return int(s.flags.fusedOptimizer); },
-        [](Scenario& s, int v) { s.flags.fusedOptimizer = v != 0; });
-    addCheck(
-        form, "compiled", tr("torch.compile"), tr("Compiled model"),
-        [](const Scenario& s) { return int(s.flags.compiled); }, [](Scenario& s, int v) { s.flags.compiled = v != 0; });
-    addCheck(
-        form, "optimizerInBackward", tr("Optimizer in backward"), tr("Optimizer step overlapped with backward"),
-        [](const Scenario& s) { return int(s.flags.optimizerInBackward); },
-        [](Scenario& s, int v) { s.flags.optimizerInBackward = v != 0; });
-    addCheck(
-        form, "fusedLinearCrossEntropy", tr("Fused linear cross-entropy"),
-        tr("LM head and loss fused in chunks (Liger Kernel): the logits are never held whole"),
-        [](const Scenario& s) { return int(s.flags.fusedLinearCrossEntropy); },
-        [](Scenario& s, int v) { s.flags.fusedLinearCrossEntropy = v != 0; });
-    addCheck(
-        form, "fusedNormActivation", tr("Fused norm/SwiGLU/RoPE"),
-        tr("Fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): in an eager run fewer memory passes and less "
-           "saved for backward; torch.compile fuses them already"),
-        [](const Scenario& s) { return int(s.flags.fusedNormActivation); },
-        [](Scenario& s, int v) { s.flags.fusedNormActivation = v != 0; });
-    addCheck(
-        form, "fp8ScalesInBackward", tr("FP8 scales in backward"), tr("Precompute FP8 weight scales during backward"),
-        [](const Scenario& s) { return int(s.flags.fp8ScalesInBackward); },
-        [](Scenario& s, int v) { s.flags.fp8ScalesInBackward = v != 0; });
-
-    for (int i = 1; i < m_order.size(); ++i)
-        setTabOrder(m_fields[m_order[i - 1]].widget, m_fields[m_order[i]].widget);
 }
 
 ParallelismEditor::Field& ParallelismEditor::addField(

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/scenario/scenario.h"
+#include "core/scenario/settings.h"
 
 class QFormLayout;
 class QLabel;
@@ -51,6 +52,10 @@ private:
     };
 
     void buildUi();
+    // The field of one table setting (core/scenario/settings.h): a spin box, list, check box or text field by kind.
+    void addSetting(QFormLayout* form, const Setting& setting);
+    void addEmbeddingAndLossStages(QFormLayout* form);
+    void addPackingAndVision(QFormLayout* form);
     void addSpin(QFormLayout* form, const char* name, const QString& label, const QString& accessible, int min, int max,
         Read read, Write write);
     void addCombo(QFormLayout* form, const char* name, const QString& label, const QString& accessible,

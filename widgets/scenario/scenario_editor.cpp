@@ -24,6 +24,7 @@
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/scenario/settings.h"
 #include "widgets/charts/chart_data.h"
 #include "widgets/qt_text.h"
 #include "widgets/scenario/eliding_combo_box.h"
@@ -36,9 +37,10 @@ namespace {
 
 const QString kImportedPrefix = QStringLiteral("imported:");
 
-// The longest context window published for a trained model: Llama 4 Scout, 10M tokens (Meta, "The Llama 4 herd",
-// April 2025). Longer sequences are not a training run anyone can describe.
-constexpr double kMaxSeqLen = 10'485'760; // Llama 4 Scout's 10M context (max_position_embeddings)
+QString settingText(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
 
 QSpinBox* countSpin(int minimum, int maximum)
 {
@@ -137,18 +139,21 @@ void ScenarioEditor::buildUi()
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
     m_precisionCombo->setObjectName(QStringLiteral("precision"));
-    m_precisionCombo->setAccessibleName(tr("Training precision"));
-    m_precisionCombo->addItem(tr("BF16"), static_cast<int>(TrainingPrecision::BF16));
-    m_precisionCombo->addItem(tr("BF16 + FP8 linear layers"), static_cast<int>(TrainingPrecision::BF16_FP8));
-    form->addRow(tr("&Precision:"), m_precisionCombo);
+    // The precision, sequence length and micro-batch as the settings table declares them (core/scenario/settings.h).
+    const Setting& precision = *findSetting("precision");
+    m_precisionCombo->setAccessibleName(settingText(precision.help));
+    for (const SettingChoice& c : precision.choices)
+        m_precisionCombo->addItem(settingText(c.label), c.value);
+    form->addRow(settingText(precision.label) + QLatin1Char(':'), m_precisionCombo);
     m_precisionReason = reasonLabel("precisionReason");
     form->addRow(QString(), m_precisionReason);
 
     m_seqLen = new QLineEdit;
     m_seqLen->setObjectName(QStringLiteral("seqLen"));
-    m_seqLen->setAccessibleName(tr("Sequence length in tokens"));
+    const Setting& seqLen = *findSetting("seq_len");
+    m_seqLen->setAccessibleName(settingText(seqLen.help));
     m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192 or 32k"));
-    form->addRow(tr("&Sequence length:"), m_seqLen);
+    form->addRow(settingText(seqLen.label) + QLatin1Char(':'), m_seqLen);
     m_seqLenReason = reasonLabel("seqLenReason");
     form->addRow(QString(), m_seqLenReason);
 
@@ -201,13 +206,15 @@ void ScenarioEditor::buildUi()
     m_packingReason = reasonLabel("packingReason");
     form->addRow(QString(), m_packingReason);
 
-    m_microBatch = countSpin(1, 1'000'000);
+    const Setting& microBatch = *findSetting("micro_batch");
+    m_microBatch = countSpin(static_cast<int>(microBatch.minimum), static_cast<int>(microBatch.maximum));
     m_microBatch->setObjectName(QStringLiteral("microBatch"));
     m_microBatch->setAccessibleName(tr("Micro-batch size in sequences per GPU"));
     m_microBatch->setSuffix(tr(" seq/GPU"));
     form->addRow(tr("M&icro-batch:"), m_microBatch);
     explainBadCount(m_microBatch, "microBatchReason",
-        tr("Enter a whole number of sequences per GPU from 1 to 1,000,000; until then the scenario keeps its value."));
+        tr("Enter %1 sequences per GPU; until then the scenario keeps its value.")
+            .arg(QString::fromStdString(settingRangeText(microBatch))));
 
     m_gradAccum = countSpin(1, 1'000'000);
     m_gradAccum->setObjectName(QStringLiteral("gradAccum"));
@@ -311,11 +318,13 @@ std::optional<int64_t> ScenarioEditor::checkSeqLen()
 {
     const auto value
         = parseSequenceLength(m_seqLen->text().toStdString(), NumberText::Lenient); // a 32k context: 32,768 tokens
-    if (!value || *value < 1 || *value != std::floor(*value) || *value > kMaxSeqLen) {
+    const Setting& seq = *findSetting("seq_len");
+    if (!value || *value != std::floor(*value) || *value < static_cast<double>(seq.minimum)
+        || *value > static_cast<double>(seq.maximum)) {
         showReason(m_seqLenReason, m_seqLen,
-            tr("Enter a whole number of tokens from 1 to 10,485,760 (10M, the longest published context, Llama 4 "
-               "Scout's); 32k = 32,768. Until then the scenario keeps %1.")
-                .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
+            tr("Enter %1. Until then the scenario keeps %2.")
+                .arg(QString::fromStdString(settingRangeText(seq)),
+                    QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
         return std::nullopt;
     }
     // A packed sequence holds its documents: it cannot be shorter than the longest of them.

@@ -23,6 +23,7 @@
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/levers.h"
 #include "core/number_format.h"
+#include "core/scenario/settings.h"
 #include "core/units.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/activity.h"
@@ -119,7 +120,7 @@ private slots:
         QCOMPARE(before, percent(f.predicted().mfu));
         auto* tp = f.field<QSpinBox>("tp");
         QVERIFY(tp);
-        QCOMPARE(tp->accessibleName(), QStringLiteral("Tensor-parallel degree"));
+        QCOMPARE(tp->accessibleName(), QString::fromUtf8(findSetting("tp")->help.data()));
         tp->setFocus();
         QTest::keyClick(tp, Qt::Key_Up); // TP 2
         QCOMPARE(f.model.scenario().parallelism.tp, 2);

@@ -121,7 +121,7 @@ private slots:
         QTest::newRow("negative") << "-4096";
         QTest::newRow("not a number") << "nan";
         QTest::newRow("infinite") << "inf";
-        QTest::newRow("above 10M (10,485,760)") << "10485761";
+        QTest::newRow("above 100M, the table's bound") << "100000001";
         QTest::newRow("32kk") << "32kk";
     }
 
