@@ -5,6 +5,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/subcommand.h"
+#include "core/scenario/settings.h"
 
 namespace mfu::python {
 
@@ -44,9 +45,17 @@ std::string word(const py::handle& value, const std::string& what)
 // The options whose one value is a comma-separated list (QCommandLineParser reads them once and splits them). A
 // Python list given to any other option is refused: joined, gpus=[8, 16] would be "8,16", and [1, 600, 500]
 // "1,600,500", a number that reads as 1,600,500.
+// Options that take a comma-separated list: the sweep's and cost's own, torchtitan's stage split, and every
+// setting the table writes as a list of words (core/scenario/settings.h: recompute_modules).
 const std::set<std::string>& commaListOptions()
 {
-    static const std::set<std::string> names { "values", "compare", "stage-layers", "recompute-modules" };
+    static const std::set<std::string> names = [] {
+        std::set<std::string> out { "values", "compare", "stage-layers" };
+        for (const Setting& s : scenarioSettings())
+            if (s.textAsList && !s.flag.empty())
+                out.insert(std::string(s.flag));
+        return out;
+    }();
     return names;
 }
 
