@@ -52,6 +52,9 @@ const std::vector<Function>& functions()
             { "compare", "kernel-rules" }, {},
             "The reduce step of a cluster-scale run (docs/cluster-scale.md): the per-rank summaries (files or "
             "folders) merged into what trace() of the same traces gives.\n" },
+        { "calibrate", "calibrate", {}, "calibrate(*traces, **options)", { "kernel-rules" }, {},
+            "Fits the cost model's terms to a traced run (the options describe it, as predict's do); out= writes the "
+            "file predict(calibration=...), sweep and plan read.\n" },
         { "cost", "cost", {}, "cost(**options)", {}, {} },
         { "presets", "presets", {}, "presets(**options)", {}, {} },
     };
@@ -142,7 +145,8 @@ PYBIND11_MODULE(mfu_explorer, m)
     py::options options;
     options.disable_function_signatures(); // each docstring starts with its own signature line
     m.doc() = "MFU Explorer from Python: one function per subcommand of `mfu-explorer` (calc, diagnose, predict, "
-              "sweep, plan, validate, trace, trace_merge, cost, presets), each returning the dict its --json prints, "
+              "sweep, plan, validate, trace, trace_merge, calibrate, cost, presets), each returning the dict its "
+              "--json prints, "
               "and DataFrames for notebooks: trace_kernels (a row per GPU kernel) and sweep_points (a row per sweep "
               "point). Calls run the command line's own code in this process, one at a time. See docs/python.md.";
     m.attr("__version__") = MFU_VERSION_STRING;

@@ -2,6 +2,7 @@
 // model and cluster; print the best that fit, best first, with why they win.
 #include <QCommandLineParser>
 
+#include "app/cli/calibration_flags.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
@@ -27,6 +28,7 @@ int runPlan(const QStringList& args)
                        "tie, and the simpler one ranks first)") });
     parser.addOption({ QStringLiteral("allow-tp-across-domains"),
         QStringLiteral("Also search TP groups that leave the NVLink domain") });
+    addCalibrationOption(parser);
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
     return runSubcommand(cmd, [&] {
@@ -45,10 +47,16 @@ int runPlan(const QStringList& args)
         if (!parser.isSet(QStringLiteral("strict")))
             o.tieTolerance = plannerTieTolerance(s, app::shippedErrorBands());
         const PlanResult r = planConfigurations(s, o);
+        // With --calibration each layout is also predicted with the traced run's terms; the ranking stays the
+        // validated model's (a calibration that extrapolates must not reorder what it never measured).
+        const auto calibration = calibrationFlag(parser);
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json configs = nlohmann::json::array();
-            for (const auto& c : r.configs)
+            for (const auto& c : r.configs) {
                 configs.push_back(plannedConfigJson(c));
+                if (calibration)
+                    configs.back()["calibrated"] = calibratedSummaryJson(withConfig(s, c), *calibration);
+            }
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
                 { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens }, { "off_batch", r.offBatch },
                 { "nothing_planned", r.configs.empty() ? nlohmann::json(whyNothingPlanned(r)) : nlohmann::json() },
@@ -83,6 +91,17 @@ int runPlan(const QStringList& args)
                      .arg(c.prediction.tokensPerSec, 0, 'f', 0)
                      .arg(QString::fromStdString(memoryUseText(c.prediction)))
                      .arg(QString::fromStdString(describeConfig(c)), QString::fromStdString(c.reason));
+            if (calibration) {
+                const nlohmann::json k = calibratedSummaryJson(withConfig(s, c), *calibration);
+                t += k.contains("mfu")
+                    ? QStringLiteral("   calibrated: MFU %1 (likely %2-%3), %4 of the step extrapolated\n")
+                          .arg(QString::fromStdString(formatPercent(k["mfu"].get<double>(), 1)))
+                          .arg(QString::fromStdString(formatPercent(k["mfu_low"].get<double>(), 1)))
+                          .arg(QString::fromStdString(formatPercent(k["mfu_high"].get<double>(), 1)))
+                          .arg(QString::fromStdString(formatPercent(k["shares"]["extrapolated"].get<double>(), 0)))
+                    : QStringLiteral("   calibrated: %1\n")
+                          .arg(QString::fromStdString(k["invalid"].get<std::string>()));
+            }
         }
         printText(t);
         return 0;

@@ -2,6 +2,7 @@
 // MFU and HFU, memory per GPU and whether it fits, and the bottleneck in one sentence.
 #include <QCommandLineParser>
 
+#include "app/cli/calibration_flags.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
@@ -125,6 +126,7 @@ int runPredict(const QStringList& args)
         QStringLiteral("Fit the efficiency constants so the model reproduces this measured MFU: 0.4, 40 or 40% (a "
                        "value <= 1 is a fraction)"),
         QStringLiteral("MFU") });
+    addCalibrationOption(parser);
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
     return runSubcommand(cmd, [&] {
@@ -139,6 +141,9 @@ int runPredict(const QStringList& args)
         }
         const StepPrediction p = evaluate(s);
         const ErrorBand band = errorBandFor(s, p, app::shippedErrorBands());
+        const auto traceCalibration = calibrationFlag(parser);
+        const QString calibrationFile = parser.value(QStringLiteral("calibration"));
+        const auto calibrated = traceCalibration ? std::optional(calibratedFor(s, *traceCalibration)) : std::nullopt;
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json out = predictionJson(p);
             out.update(errorBandJson(band));
@@ -147,6 +152,8 @@ int runPredict(const QStringList& args)
                 out["calibration"] = calibration;
             const auto rounding = globalBatchRoundingNote(s);
             out["global_batch_note"] = rounding ? nlohmann::json(*rounding) : nlohmann::json();
+            if (calibrated)
+                out["calibrated"] = calibratedJson(*calibrated, calibrationFile);
             printJson(out);
         } else {
             QString t = text(s, p, band);
@@ -156,6 +163,8 @@ int runPredict(const QStringList& args)
                 t += QStringLiteral("  calibrated: efficiencies x%1 (uncalibrated MFU %2%)\n")
                          .arg(calibration["scale"].get<double>(), 0, 'f', 3)
                          .arg(100 * calibration["uncalibrated_mfu"].get<double>(), 0, 'f', 1);
+            if (calibrated)
+                t += calibratedText(*calibrated, calibrationFile);
             printText(t);
         }
         return 0;

@@ -2,6 +2,7 @@
 // the planner's best at each point; points that do not fit are marked. Text, --json or --csv.
 #include <QCommandLineParser>
 
+#include "app/cli/calibration_flags.h"
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
@@ -22,6 +23,7 @@ int runSweep(const QStringList& args)
     parser.addOption({ QStringLiteral("values"), QStringLiteral("Comma-separated points instead of the default grid"),
         QStringLiteral("LIST") });
     parser.addOption({ QStringLiteral("csv"), QStringLiteral("Print CSV") });
+    addCalibrationOption(parser);
     parser.addOption({ QStringLiteral("no-planner"),
         QStringLiteral("Only the current configuration (skip the planner's best per point)") });
     if (auto exit = parseArguments(parser, args, cmd))
@@ -59,6 +61,10 @@ int runSweep(const QStringList& args)
         }
         const SweepResult r
             = scenarioSweep(s, *axis, &app::shippedErrorBands(), values, !parser.isSet(QStringLiteral("no-planner")));
+        // With --calibration, each point's own configuration also as the traced run's terms would have it.
+        const auto calibration = calibrationFlag(parser);
+        const auto calibratedAt
+            = [&](const SweepPoint& p) { return calibratedSummaryJson(scenarioAt(s, *axis, p.x), *calibration); };
         if (parser.isSet(QStringLiteral("csv"))) {
             const std::string csv = sweepToCsv(r);
             if (const auto figure = nonFiniteFigure(csv))
@@ -79,6 +85,8 @@ int runSweep(const QStringList& args)
                 j["current"]
                     = p.currentValid ? predictionJson(p.current) : nlohmann::json { { "invalid", p.currentProblem } };
                 addBand(j["current"], p.currentBand);
+                if (calibration && p.currentValid)
+                    j["current"]["calibrated"] = calibratedAt(p);
                 j["best"] = p.best ? plannedConfigJson(*p.best) : nlohmann::json();
                 // Why there is no best: the planner's reason, or that it was not run (--no-planner).
                 j["best_problem"] = p.best ? nlohmann::json()
@@ -92,10 +100,11 @@ int runSweep(const QStringList& args)
                 { { "axis", std::string(sweepAxisKey(r.axis)) }, { "points", points }, { "evaluated", r.evaluated } });
             return 0;
         }
-        QString t = QStringLiteral("%1  %2  %3  %4\n")
+        QString t = QStringLiteral("%1  %2  %3  %4%5\n")
                         .arg(QString::fromStdString(std::string(sweepAxisKey(r.axis))), 10)
                         .arg(QStringLiteral("current MFU"), 14)
                         .arg(QStringLiteral("TFLOPS/GPU"), 11)
+                        .arg(calibration ? QStringLiteral("%1  ").arg(QStringLiteral("calibrated"), 10) : QString())
                         .arg(QStringLiteral("best MFU (layout)"));
         for (const auto& p : r.points) {
             const QString x = *axis == SweepAxis::Precision
@@ -109,10 +118,19 @@ int runSweep(const QStringList& args)
                                         .arg(QString::fromStdString(describeConfig(*p.best)))
                 : r.plannerRan ? QString::fromStdString(p.bestProblem)
                                : QStringLiteral("not run (--no-planner)");
-            t += QStringLiteral("%1  %2  %3  %4\n")
+            QString calibrated;
+            if (calibration) {
+                const nlohmann::json c = p.currentValid ? calibratedAt(p) : nlohmann::json();
+                calibrated = QStringLiteral("%1  ").arg(c.contains("mfu")
+                        ? QString::fromStdString(formatPercent(c["mfu"].get<double>(), 1))
+                        : QStringLiteral("-"),
+                    10);
+            }
+            t += QStringLiteral("%1  %2  %3  %4%5\n")
                      .arg(x, 10)
                      .arg(cur, 14)
                      .arg(p.currentValid ? p.current.tflopsPerGpu : 0.0, 11, 'f', 1)
+                     .arg(calibrated)
                      .arg(best);
         }
         printText(t);

@@ -14,5 +14,6 @@ int runPredict(const QStringList& args);
 int runSweep(const QStringList& args);
 int runPlan(const QStringList& args);
 int runValidate(const QStringList& args);
+int runCalibrate(const QStringList& args);
 
 } // namespace mfu::cli

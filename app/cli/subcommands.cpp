@@ -26,6 +26,8 @@ std::vector<Subcommand>& registry()
         { "sweep", "Predicted MFU along --axis seq|gpus|precision, current and best configuration", false, runSweep },
         { "plan", "Search parallel layouts, checkpointing and micro-batches; best configurations first", false,
             runPlan },
+        { "calibrate", "Fit the cost model's terms to a traced run; predict, sweep and plan take it (--calibration)",
+            false, runCalibrate },
         { "validate", "Cost model against published training runs: predicted vs measured, error per group", false,
             runValidate },
     };

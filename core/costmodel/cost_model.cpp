@@ -196,9 +196,14 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
 
 StepPrediction CostModel::evaluate(const Scenario& s) const
 {
+    return evaluate(s, TermScales {});
+}
+
+StepPrediction CostModel::evaluate(const Scenario& s, const TermScales& scales) const
+{
     if (const char* reason = invalidReason(s))
         throw InputError("cost model: " + invalidReasonText(s).value_or(reason));
-    StepPrediction p = evaluateValid(s);
+    StepPrediction p = evaluateValid(s, scales);
     if (const auto beyond = beyondPhysics(p, s)) // refused, never printed (core/costmodel/physical_bounds.h)
         throw InputError("cost model: " + *beyond);
     return p;

@@ -14,6 +14,7 @@
 #include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/constants.h"
 #include "core/costmodel/step_prediction.h"
+#include "core/costmodel/term_scales.h"
 #include "core/scenario/scenario.h"
 #include <optional>
 #include <string>
@@ -92,6 +93,10 @@ public:
     std::optional<std::string> invalidReasonText(const Scenario& scenario) const;
     // Evaluate a scenario already known to be valid (the planner's hot path).
     StepPrediction evaluateValid(const Scenario& scenario) const;
+    // The same with each step-time term scaled as a trace measured it (term_scales.h); evaluate() is this with
+    // every scale 1.
+    StepPrediction evaluate(const Scenario& scenario, const TermScales& scales) const;
+    StepPrediction evaluateValid(const Scenario& scenario, const TermScales& scales) const;
 
     const ModelShape& shape() const { return m_shape; }
     const CostModelConstants& constants() const { return m_c; }

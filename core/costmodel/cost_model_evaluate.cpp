@@ -41,28 +41,50 @@ struct MicroBatchTerms {
     double total() const { return compute + overhead + exposedComm(); }
 };
 
-MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model)
+// A communication term as a trace measured it: what was sent and what stayed exposed, both scaled.
+CommTime scaled(CommTime t, double scale)
+{
+    t.total *= scale;
+    t.exposed *= scale;
+    return t;
+}
+
+MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, const TermScales& scales)
 {
     MicroBatchTerms m;
+    // Compute terms first, each at its measured scale, so that recomputation, the pipeline bubble and what
+    // communication hides behind follow the calibrated compute.
     m.matmul = matmulTime(x, model);
+    m.matmul.forward *= scales.matmul;
+    m.matmul.visionTraining *= scales.matmul;
+    m.matmul.visionForward *= scales.matmul;
     m.attention = attentionTime(x);
+    m.attention.forward *= scales.attention;
+    m.attention.backward *= scales.attention;
     m.memoryBound = memoryBoundTime(x);
+    m.memoryBound.bytesPerSec /= scales.memoryBound;
     m.recompute = recomputeTime(x, m.matmul, m.attention, m.memoryBound);
     const double elementwise = m.memoryBound.elementwise();
     m.forwardCompute = m.matmul.forward + m.attention.forward + elementwise / 3.0;
     m.backwardCompute = 2.0 * m.matmul.forward + m.attention.backward + 2.0 * elementwise / 3.0 + m.recompute;
     m.compute = m.matmul.total() + m.attention.forward + m.attention.backward + m.memoryBound.total() + m.recompute;
-    m.tp = tensorParallelComm(x, m.matmul.total());
-    m.cp = contextParallelComm(x, m.attention.total());
-    m.ep = expertParallelComm(x, m.compute);
-    m.pp = pipelineP2pComm(x);
+    m.tp = scaled(tensorParallelComm(x, m.matmul.total()), scales.communication);
+    m.cp = scaled(contextParallelComm(x, m.attention.total()), scales.communication);
+    m.ep = scaled(expertParallelComm(x, m.compute), scales.communication);
+    m.pp = scaled(pipelineP2pComm(x), scales.communication);
     m.fsdp = fsdpComm(x, m.forwardCompute, m.backwardCompute);
-    m.overhead = launchOverheadTime(x);
+    if (scales.communication != 1) {
+        for (double* t : { &m.fsdp.allGather, &m.fsdp.reduceScatter, &m.fsdp.allGatherForwardExposed,
+                 &m.fsdp.allGatherBackwardExposed, &m.fsdp.allGatherStepExposed, &m.fsdp.reduceScatterExposed,
+                 &m.fsdp.reduceScatterStepExposed })
+            *t *= scales.communication;
+    }
+    m.overhead = launchOverheadTime(x) * scales.overhead;
     return m;
 }
 
 // The step's time by part: the micro-batches, the bubble, the once-per-step traffic and the optimizer.
-void fillStepTime(const StepContext& x, const MicroBatchTerms& m, StepPrediction& out)
+void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScales& scales, StepPrediction& out)
 {
     const double accum = x.microBatches;
     TimeBreakdown& t = out.time;
@@ -72,7 +94,7 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, StepPrediction
     t.attention = accum * (m.attention.forward + m.attention.backward);
     t.memoryBound = accum * m.memoryBound.total();
     t.recompute = accum * m.recompute;
-    t.overhead = accum * m.overhead + x.constants->perStepOverheadSeconds;
+    t.overhead = accum * m.overhead + x.constants->perStepOverheadSeconds * scales.overhead;
     t.comm(CommKind::Tp) = accum * m.tp.exposed;
     t.comm(CommKind::Cp) = accum * m.cp.exposed;
     t.comm(CommKind::EpAllToAll) = accum * m.ep.exposed;
@@ -92,15 +114,14 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, StepPrediction
 
     const DataParallelSync dp = dataParallelSync(x, m.forwardCompute, m.backwardCompute);
     if (dp.gradients.total > 0) {
-        all[idx(CommKind::DpAllReduce)] = dp.gradients.total;
-        t.comm(CommKind::DpAllReduce) = dp.gradients.exposed;
+        all[idx(CommKind::DpAllReduce)] = dp.gradients.total * scales.communication;
+        t.comm(CommKind::DpAllReduce) = dp.gradients.exposed * scales.communication;
     }
     if (dp.weightGather.total > 0) {
-        all[idx(CommKind::FsdpAllGather)] = dp.weightGather.total;
-        t.comm(CommKind::FsdpAllGather) = dp.weightGather.exposed;
+        all[idx(CommKind::FsdpAllGather)] = dp.weightGather.total * scales.communication;
+        t.comm(CommKind::FsdpAllGather) = dp.weightGather.exposed * scales.communication;
     }
-    t.memoryBound += optimizerTime(x);
-    t.memoryBound += fp8WeightScaleTime(x);
+    t.memoryBound += (optimizerTime(x) + fp8WeightScaleTime(x)) * scales.memoryBound;
 }
 
 } // namespace
@@ -147,10 +168,15 @@ void CostModel::fillThroughput(const Scenario& s, double microBatches, double to
 
 StepPrediction CostModel::evaluateValid(const Scenario& s) const
 {
+    return evaluateValid(s, TermScales {});
+}
+
+StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& scales) const
+{
     const StepContext x = stepContextFor(s, m_shape, m_c, m_peakBf16, m_peakFp8, m_family);
-    const MicroBatchTerms terms = microBatchTerms(x, m_model);
+    const MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
     StepPrediction out;
-    fillStepTime(x, terms, out);
+    fillStepTime(x, terms, scales, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 
     StepMemoryInputs mi;

@@ -171,7 +171,7 @@ def test_repeated_options_are_those_the_command_line_repeats(mfu):
         names = re.findall(r'\.values\((?:QStringLiteral|qs)\("([a-z-]+)"\)\)', source.read_text())
         if names:
             read_repeated[source.stem[len("cmd_"):]] = set(names)
-    assert read_repeated == {"diagnose": {"log"}, "trace": {"compare", "kernel-rules"}}
+    assert read_repeated == {"diagnose": {"log"}, "trace": {"compare", "kernel-rules"}, "calibrate": {"kernel-rules"}}
     for command, names in read_repeated.items():
         assert set(mfu._repeated_options[command]) == names
     assert set(mfu._repeated_options["trace_merge"]) == read_repeated["trace"]
@@ -233,3 +233,20 @@ def test_import_loads_no_widgets():
     assert any("Qt6Core" in lib for lib in loaded), loaded  # the check sees Qt's libraries at all
     gui = [lib for lib in loaded if re.search(r"Qt6(Widgets|Gui|PrintSupport|Svg)|qcustomplot|mfu_widgets|mfu_app", lib)]
     assert not gui, gui
+
+
+def test_calibrate_then_predict_with_the_calibration(mfu, cli, tmp_path):
+    from conftest import SHARED_TRACES
+    trace = SHARED_TRACES / "pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz"
+    config = SHARED_TRACES / "pytorch211__h200__qwen3-0.6b-shape.config.json"
+    if not trace.exists() or not config.exists():
+        pytest.skip("the PyTorch 2.11 H200 trace is not in ../shared/traces")
+    out = tmp_path / "h200.calibration.json"
+    got = mfu.calibrate(str(trace), model=str(config), seq=4096, micro_batch=8, attention_kernel="cudnn", out=str(out))
+    assert got["written_to"] == str(out)
+    assert abs(got["replay_error"]) < 0.01
+    predicted = mfu.predict(model=str(config), gpu="h200", seq=8192, micro_batch=4, attention_kernel="cudnn",
+                            calibration=str(out))
+    assert predicted == cli.json("predict", "--model", config, "--gpu", "h200", "--seq", "8192", "--micro-batch", "4",
+                                 "--attention-kernel", "cudnn", "--calibration", out)
+    assert predicted["calibrated"]["shares"]["interpolated"] > 0.99

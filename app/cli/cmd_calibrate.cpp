@@ -1,0 +1,134 @@
+// mfu-explorer calibrate TRACE... [scenario flags] --out FILE: fits the cost model's step-time terms to what a traced
+// run measured (core/calibration/trace_calibration.h) and writes the calibration that predict, sweep and plan take
+// with --calibration. The scenario flags describe the traced run, as predict takes them; --gpu defaults to the GPU
+// the trace names.
+#include <QCommandLineParser>
+
+#include "app/cli/calibration_flags.h"
+#include "app/cli/cli_common.h"
+#include "app/cli/commands.h"
+#include "app/cli/scenario_flags.h"
+#include "app/preset_store.h"
+#include "core/calibration/calibration_file.h"
+#include "core/calibration/trace_calibration.h"
+#include "core/errors.h"
+#include "core/number_format.h"
+#include "core/presets/gpu_match.h"
+#include "core/trace/analysis.h"
+#include "core/trace/builtin_kernel_rules.h"
+#include "core/trace/run_reader.h"
+
+namespace mfu::cli {
+
+namespace {
+
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+trace::RunAnalysis readTraces(const QCommandLineParser& parser)
+{
+    std::vector<std::string> ruleFiles;
+    for (const QString& f : parser.values(QStringLiteral("kernel-rules")))
+        ruleFiles.push_back(f.toStdString());
+    std::vector<std::filesystem::path> paths;
+    for (const QString& p : parser.positionalArguments())
+        paths.emplace_back(p.toStdString());
+    if (paths.empty())
+        throw InputError("give the trace to calibrate from (a Kineto JSON/.gz, an Nsight Systems SQLite export, or a "
+                         "folder of ranks)");
+    return trace::readAndAnalyzeRun(trace::expandRunPaths(paths), trace::kernelRulesWithUserFiles(ruleFiles), {});
+}
+
+// The preset of the GPU the trace names, when --gpu is not given and exactly one preset matches it.
+std::optional<std::string> tracedGpuPreset(const trace::RunAnalysis& run)
+{
+    for (const trace::RankAnalysis& r : run.ranks)
+        if (r.gpuName)
+            return matchGpuName(*r.gpuName, app::presetLibrary().hardware()).presetId;
+    return std::nullopt;
+}
+
+QString text(const TraceCalibration& c, const QString& out)
+{
+    QString t = QStringLiteral("Calibrated on %1 step(s) of %2 rank(s) (%3), %4 per step measured\n")
+                    .arg(c.steps)
+                    .arg(c.ranks)
+                    .arg(q(c.gpuName.empty() ? c.traced.cluster.hardware.name : c.gpuName))
+                    .arg(q(formatMilliseconds(c.measuredStepSeconds)));
+    t += QStringLiteral("  %1 %2 %3 %4  %5\n")
+             .arg(QStringLiteral("term"), -14)
+             .arg(QStringLiteral("measured"), 12)
+             .arg(QStringLiteral("predicted"), 12)
+             .arg(QStringLiteral("factor"), 7)
+             .arg(QStringLiteral("evidence"));
+    for (const TermFit& f : c.fits)
+        t += QStringLiteral("  %1 %2 %3 %4  %5\n")
+                 .arg(q(std::string(calibratedTermKey(f.term))), -14)
+                 .arg(q(formatMilliseconds(f.measuredSeconds)), 12)
+                 .arg(q(formatMilliseconds(f.predictedSeconds)), 12)
+                 .arg(f.fitted ? QString::number(f.factor, 'f', 3) : QStringLiteral("1 (-)"), 7)
+                 .arg(q(f.evidence));
+    t += QStringLiteral("  step: measured %1, predicted %2 uncalibrated, %3 calibrated (%4%5%)\n")
+             .arg(q(formatMilliseconds(c.measuredStepSeconds)))
+             .arg(q(formatMilliseconds(c.uncalibratedStepSeconds)))
+             .arg(q(formatMilliseconds(c.replayStepSeconds)))
+             .arg(c.replayError() >= 0 ? QStringLiteral("+") : QString())
+             .arg(100 * c.replayError(), 0, 'f', 1);
+    if (!out.isEmpty())
+        t += QStringLiteral("  written to %1: give it to predict, sweep or plan with --calibration\n").arg(out);
+    return t;
+}
+
+} // namespace
+
+int runCalibrate(const QStringList& args)
+{
+    const QString cmd = QStringLiteral("calibrate");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Fit the cost model's terms to a traced run. TRACE... the traced run's trace files or a folder of "
+        "ranks; the scenario flags describe the traced run"));
+    addScenarioOptions(parser);
+    addJsonOption(parser);
+    parser.addOption(
+        { QStringLiteral("out"), QStringLiteral("Write the calibration to FILE (atomic)"), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("kernel-rules"),
+        QStringLiteral("Kernel classification rules (JSON), tried before the built-in ones; repeatable"),
+        QStringLiteral("FILE") });
+    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Trace files or a folder of ranks"));
+    if (auto exit = parseArguments(parser, args, cmd))
+        return *exit;
+    return runSubcommand(cmd, [&] {
+        const trace::RunAnalysis run = readTraces(parser);
+        QCommandLineParser described;
+        addScenarioOptions(described);
+        addJsonOption(described);
+        described.addOption({ QStringLiteral("out"), QString(), QStringLiteral("FILE") });
+        described.addOption({ QStringLiteral("kernel-rules"), QString(), QStringLiteral("FILE") });
+        QStringList words = args;
+        if (!parser.isSet(QStringLiteral("gpu")) && !parser.isSet(QStringLiteral("scenario")))
+            if (const auto preset = tracedGpuPreset(run))
+                words.insert(1, QStringLiteral("--gpu=") + q(*preset)); // before any "--" ending the options
+        if (!described.parse(words))
+            throw InputError(described.errorText().toStdString());
+        std::vector<std::string> paths;
+        for (const QString& p : parser.positionalArguments())
+            paths.push_back(p.toStdString());
+        const TraceCalibration c = calibrateFromTrace(scenarioFromFlags(described), run, paths);
+        const QString out = parser.value(QStringLiteral("out"));
+        if (!out.isEmpty())
+            writeCalibrationFile(out.toStdString(), c);
+        if (parser.isSet(QStringLiteral("json"))) {
+            nlohmann::json j = calibrationToJson(c);
+            j["written_to"] = out.isEmpty() ? nlohmann::json() : nlohmann::json(out.toStdString());
+            printJson(j);
+        } else {
+            printText(text(c, out));
+        }
+        return 0;
+    });
+}
+
+} // namespace mfu::cli

@@ -1,0 +1,134 @@
+#include "core/calibration/calibration_file.h"
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.h"
+#include "core/io/atomic_file.h"
+#include "core/io/field_reader.h"
+#include "core/io/read_file.h"
+#include "core/scenario/scenario_file.h"
+
+namespace mfu {
+
+using nlohmann::json;
+
+json calibrationToJson(const TraceCalibration& c)
+{
+    json terms = json::array();
+    for (const TermFit& f : c.fits)
+        terms.push_back({ { "term", calibratedTermKey(f.term) }, { "measured_s", f.measuredSeconds },
+            { "predicted_s", f.predictedSeconds }, { "factor", f.factor }, { "fitted", f.fitted },
+            { "evidence", f.evidence } });
+    ScenarioDocument traced;
+    traced.scenario = c.traced;
+    return {
+        { "format", kCalibrationFormat },
+        { "version", kCalibrationFileVersion },
+        { "trace_paths", c.tracePaths },
+        { "gpu_name", c.gpuName },
+        { "ranks", c.ranks },
+        { "steps", c.steps },
+        { "measured_step_s", c.measuredStepSeconds },
+        { "step_spread_s", c.stepSpreadSeconds },
+        { "uncalibrated_step_s", c.uncalibratedStepSeconds },
+        { "replay_step_s", c.replayStepSeconds },
+        { "replay_error", c.replayError() },
+        { "terms", terms },
+        { "scenario", scenarioToJson(traced) },
+    };
+}
+
+TraceCalibration calibrationFromJson(const json& root, const std::string& fileName)
+{
+    try {
+        if (!root.is_object())
+            throw FieldError("", "not a calibration file (expected a JSON object)");
+        const FieldReader r(root, "");
+        r.rejectUnknownKeys({ "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s",
+            "step_spread_s", "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "scenario" });
+        if (r.optionalString("format").value_or("") != kCalibrationFormat)
+            throw FieldError("format", std::string("not an MFU Explorer calibration (\"") + kCalibrationFormat + "\")");
+        const int64_t version = r.requiredInteger("version", 1, std::numeric_limits<int32_t>::max());
+        if (version > kCalibrationFileVersion)
+            throw FieldError("version", std::to_string(version) + " is newer than this MFU Explorer reads");
+        TraceCalibration c;
+        if (!r.has("scenario"))
+            throw FieldError("scenario", "missing");
+        c.traced = scenarioFromJson(root.at("scenario"), "scenario", nullptr).scenario;
+        if (r.has("trace_paths") && root.at("trace_paths").is_array())
+            for (const json& p : root.at("trace_paths"))
+                if (p.is_string())
+                    c.tracePaths.push_back(p.get<std::string>());
+        c.gpuName = r.optionalString("gpu_name").value_or("");
+        c.ranks = static_cast<int>(r.requiredInteger("ranks", 1, kMaxFileCount));
+        c.steps = static_cast<int>(r.requiredInteger("steps", 1, kMaxFileCount));
+        const auto positive = [&](std::string_view key) {
+            const double v = r.requiredNumber(key);
+            if (!(v > 0) || !std::isfinite(v))
+                throw FieldError(std::string(key), "must be a positive number of seconds");
+            return v;
+        };
+        c.measuredStepSeconds = positive("measured_step_s");
+        c.stepSpreadSeconds = r.optionalNumber("step_spread_s").value_or(0.0);
+        c.uncalibratedStepSeconds = positive("uncalibrated_step_s");
+        c.replayStepSeconds = positive("replay_step_s");
+        if (!r.has("terms") || !root.at("terms").is_array())
+            throw FieldError("terms", "missing: a list of the fitted terms");
+        const json& terms = root.at("terms");
+        c.fits.resize(std::size(kAllCalibratedTerms));
+        for (const CalibratedTerm t : kAllCalibratedTerms)
+            c.fits[static_cast<size_t>(t)].term = t;
+        for (size_t i = 0; i < terms.size(); ++i) {
+            const FieldReader f(terms[i], "terms[" + std::to_string(i) + "]");
+            f.rejectUnknownKeys({ "term", "measured_s", "predicted_s", "factor", "fitted", "evidence" });
+            const std::string key = f.requiredString("term");
+            const auto term = calibratedTermFromKey(key);
+            if (!term)
+                throw FieldError(f.keyPath("term"), "'" + key + "' is not a calibrated term");
+            TermFit& fit = c.fits[static_cast<size_t>(*term)];
+            fit.measuredSeconds = f.requiredNumber("measured_s");
+            fit.predictedSeconds = f.requiredNumber("predicted_s");
+            fit.fitted = f.optionalBool("fitted", false);
+            fit.evidence = f.optionalString("evidence").value_or("");
+            // The factor follows from the two figures; a stored factor that does not is an edited file.
+            fit.factor = fit.fitted ? fit.measuredSeconds / fit.predictedSeconds : 1.0;
+            if (fit.fitted && !(fit.factor > 0 && std::isfinite(fit.factor)))
+                throw FieldError(f.keyPath("measured_s"), "a fitted term needs positive measured and predicted times");
+            if (const auto stored = f.optionalNumber("factor"); stored && std::abs(*stored / fit.factor - 1) > 1e-6)
+                throw FieldError(f.keyPath("factor"), "is not measured_s / predicted_s");
+        }
+        TermScales& s = c.scales;
+        s.matmul = c.fits[static_cast<size_t>(CalibratedTerm::Matmul)].factor;
+        s.attention = c.fits[static_cast<size_t>(CalibratedTerm::Attention)].factor;
+        s.memoryBound = c.fits[static_cast<size_t>(CalibratedTerm::MemoryBound)].factor;
+        s.communication = c.fits[static_cast<size_t>(CalibratedTerm::Communication)].factor;
+        s.overhead = c.fits[static_cast<size_t>(CalibratedTerm::Overhead)].factor;
+        return c;
+    } catch (const InputError& e) {
+        throw InputError(fileName + ": " + e.what());
+    }
+}
+
+TraceCalibration readCalibrationFile(const std::filesystem::path& path)
+{
+    const std::string text = readWholeFile(path, "a calibration file");
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::exception&) {
+        throw InputError(path.string() + ": not valid JSON");
+    }
+    return calibrationFromJson(root, path.string());
+}
+
+void writeCalibrationFile(const std::filesystem::path& path, const TraceCalibration& calibration)
+{
+    std::string reason;
+    if (!writeFileAtomically(path, calibrationToJson(calibration).dump(2) + "\n", &reason))
+        throw InputError(path.string() + ": not written: " + reason);
+}
+
+} // namespace mfu

@@ -1,0 +1,364 @@
+#include "core/calibration/trace_calibration.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/number_format.h"
+#include "core/presets/gpu_match.h"
+#include "core/scenario/scenario_facts.h"
+#include "core/trace/analysis.h"
+#include "core/trace/kernel_category.h"
+
+namespace mfu {
+
+namespace {
+
+using trace::KernelCategory;
+
+// A term shorter than this per step (or under 0.5% of the step) is noise to fit a factor on: left at 1.
+constexpr double kMinFitSeconds = 1e-4;
+constexpr double kMinFitShare = 0.005;
+
+CalibratedTerm termOfCategory(KernelCategory c)
+{
+    switch (c) {
+    case KernelCategory::Gemm:
+        return CalibratedTerm::Matmul;
+    case KernelCategory::AttentionFwd:
+    case KernelCategory::AttentionBwd:
+        return CalibratedTerm::Attention;
+    case KernelCategory::CommAllReduce:
+    case KernelCategory::CommAllGather:
+    case KernelCategory::CommReduceScatter:
+    case KernelCategory::CommAllToAll:
+    case KernelCategory::CommSendRecv:
+    case KernelCategory::CommBroadcast:
+    case KernelCategory::CommOther:
+        return CalibratedTerm::Communication;
+    case KernelCategory::Elementwise:
+    case KernelCategory::Normalization:
+    case KernelCategory::SoftmaxLoss:
+    case KernelCategory::Optimizer:
+    case KernelCategory::Memcpy:
+    case KernelCategory::Memset:
+    case KernelCategory::Other:
+        return CalibratedTerm::MemoryBound;
+    }
+    return CalibratedTerm::MemoryBound;
+}
+
+size_t index(CalibratedTerm t)
+{
+    return static_cast<size_t>(t);
+}
+
+// The model's time for each term of a prediction, as the trace's categories see it.
+std::array<double, 5> predictedTerms(const StepPrediction& p)
+{
+    std::array<double, 5> out {};
+    out[index(CalibratedTerm::Matmul)] = p.time.matmul + p.time.recompute;
+    out[index(CalibratedTerm::Attention)] = p.time.attention;
+    out[index(CalibratedTerm::MemoryBound)] = p.time.memoryBound;
+    out[index(CalibratedTerm::Communication)] = p.time.exposedCommTotal();
+    out[index(CalibratedTerm::Overhead)] = p.time.overhead;
+    return out;
+}
+
+double& scaleOf(TermScales& s, CalibratedTerm t)
+{
+    switch (t) {
+    case CalibratedTerm::Matmul:
+        return s.matmul;
+    case CalibratedTerm::Attention:
+        return s.attention;
+    case CalibratedTerm::MemoryBound:
+        return s.memoryBound;
+    case CalibratedTerm::Communication:
+        return s.communication;
+    case CalibratedTerm::Overhead:
+        return s.overhead;
+    }
+    return s.overhead;
+}
+
+std::string secondsText(double s)
+{
+    return formatMilliseconds(s);
+}
+
+// The trace must be of this scenario's GPU, and of its tokens per step when it recorded them.
+void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
+{
+    for (const trace::RankAnalysis& r : run.ranks) {
+        if (r.gpuName && !matchGpuName(*r.gpuName, { s.cluster.hardware }).presetId)
+            throw InputError("the trace ran on " + *r.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name
+                + ": give --gpu for the GPU the trace ran on");
+        if (r.recordedTokens && r.recordedTokens->perStep > 0 && !r.recordedTokens->varies) {
+            const double perRankTokens = r.recordedTokens->perStep;
+            // The lookups of one rank: its data-parallel share of the global batch (TP and CP ranks see all of it).
+            const double dataParallel = static_cast<double>(dataParallelRanks(s));
+            const double scenarioPerRank = static_cast<double>(processedTokensPerStep(s)) / std::max(1.0, dataParallel);
+            if (std::abs(perRankTokens / scenarioPerRank - 1.0) > 0.01)
+                throw InputError("the trace looked up " + formatNumber(perRankTokens) + " tokens per step on rank "
+                    + std::to_string(r.rank) + ", the scenario " + formatNumber(scenarioPerRank)
+                    + " per data-parallel rank: describe the traced run (--seq, --micro-batch, --global-batch-tokens)");
+        }
+    }
+}
+
+} // namespace
+
+std::string_view calibratedTermKey(CalibratedTerm t)
+{
+    switch (t) {
+    case CalibratedTerm::Matmul:
+        return "matmul";
+    case CalibratedTerm::Attention:
+        return "attention";
+    case CalibratedTerm::MemoryBound:
+        return "memory_bound";
+    case CalibratedTerm::Communication:
+        return "communication";
+    case CalibratedTerm::Overhead:
+        return "overhead";
+    }
+    return "overhead";
+}
+
+std::optional<CalibratedTerm> calibratedTermFromKey(std::string_view key)
+{
+    for (const CalibratedTerm t : kAllCalibratedTerms)
+        if (calibratedTermKey(t) == key)
+            return t;
+    return std::nullopt;
+}
+
+std::string_view termBasisKey(TermBasis b)
+{
+    switch (b) {
+    case TermBasis::Measured:
+        return "measured";
+    case TermBasis::Interpolated:
+        return "interpolated";
+    case TermBasis::Extrapolated:
+        return "extrapolated";
+    }
+    return "extrapolated";
+}
+
+TraceCalibration calibrateFromTrace(
+    const Scenario& traced, const trace::RunAnalysis& run, const std::vector<std::string>& tracePaths)
+{
+    if (run.ranks.empty())
+        throw InputError("no trace to calibrate from");
+    checkTraceFitsScenario(traced, run);
+    TraceCalibration cal;
+    cal.traced = traced;
+    cal.tracePaths = tracePaths;
+    cal.ranks = static_cast<int>(run.ranks.size());
+
+    // Measured: each rank's exclusive time per analysed step by term, averaged over ranks; the idle rest of the
+    // step (its duration less the GPU's busy time) is the overhead side.
+    std::array<double, 5> measured {};
+    std::array<int64_t, 5> kernels {};
+    double step = 0, spread = 0;
+    for (const trace::RankAnalysis& r : run.ranks) {
+        const double steps = static_cast<double>(r.steps.size());
+        if (steps < 1)
+            throw InputError(r.sourceFile + ": no step to calibrate from (the trace's steps were not analysed)");
+        cal.steps = static_cast<int>(r.steps.size());
+        for (int c = 0; c < trace::kKernelCategoryCount; ++c) {
+            const auto category = static_cast<KernelCategory>(c);
+            measured[index(termOfCategory(category))] += static_cast<double>(r.total.exclusiveNs[c]) * 1e-9 / steps;
+        }
+        const double busy = static_cast<double>(r.total.busyNs) * 1e-9 / steps;
+        measured[index(CalibratedTerm::Overhead)] += std::max(0.0, r.meanStepSeconds - busy);
+        step += r.meanStepSeconds;
+        spread = std::max(spread, r.stepSpreadSeconds);
+        for (const trace::KernelStat& k : r.kernels)
+            kernels[index(termOfCategory(k.category))] += k.count;
+        if (!cal.gpuName.empty() || !r.gpuName)
+            continue;
+        cal.gpuName = *r.gpuName;
+    }
+    const double ranks = static_cast<double>(run.ranks.size());
+    for (double& m : measured)
+        m /= ranks;
+    cal.measuredStepSeconds = step / ranks;
+    cal.stepSpreadSeconds = spread;
+
+    const CostModel model(traced);
+    const StepPrediction before = model.evaluate(traced);
+    cal.uncalibratedStepSeconds = before.stepTimeSeconds;
+    const std::array<double, 5> predicted = predictedTerms(before);
+    for (const CalibratedTerm t : kAllCalibratedTerms) {
+        TermFit f;
+        f.term = t;
+        f.measuredSeconds = measured[index(t)];
+        f.predictedSeconds = predicted[index(t)];
+        if (t == CalibratedTerm::Overhead) // the bubble is idle time too: the factor is for the rest
+            f.measuredSeconds = std::max(0.0, f.measuredSeconds - before.time.pipelineBubble);
+        const double floor = std::max(kMinFitSeconds, kMinFitShare * cal.measuredStepSeconds);
+        f.fitted = f.measuredSeconds >= floor && f.predictedSeconds >= floor;
+        f.factor = f.fitted ? f.measuredSeconds / f.predictedSeconds : 1.0;
+        const std::string where = std::to_string(cal.steps) + " step(s) of " + std::to_string(cal.ranks) + " rank(s)";
+        f.evidence = t == CalibratedTerm::Overhead
+            ? "GPU idle " + secondsText(f.measuredSeconds) + " per step (" + where + ")"
+            : formatNumber(static_cast<double>(kernels[index(t)])) + " kernels in " + where + ", "
+                + secondsText(f.measuredSeconds) + " per step"
+                + (t == CalibratedTerm::Communication ? " not hidden under computation" : "");
+        if (!f.fitted)
+            f.evidence += f.measuredSeconds < floor ? "; too little in the trace to fit, the model's kept"
+                                                    : "; the model predicts too little to fit, the model's kept";
+        scaleOf(cal.scales, t) = f.factor;
+        cal.fits.push_back(f);
+    }
+    cal.replayStepSeconds = model.evaluate(traced, cal.scales).stepTimeSeconds;
+    return cal;
+}
+
+std::optional<std::string> calibrationMismatch(const Scenario& s, const TraceCalibration& cal)
+{
+    const ModelSpec& a = s.model;
+    const ModelSpec& b = cal.traced.model;
+    if (a.layers != b.layers || a.hidden != b.hidden || a.heads != b.heads || a.vocab != b.vocab || a.ffnDim != b.ffnDim
+        || a.moe.experts != b.moe.experts)
+        return "the calibration was fitted on " + (b.name.empty() ? b.id : b.name) + ", the scenario's model is "
+            + (a.name.empty() ? a.id : a.name) + ": calibrate on a trace of this model";
+    if (s.cluster.hardware.id != cal.traced.cluster.hardware.id)
+        return "the calibration was fitted on " + cal.traced.cluster.hardware.name + ", the scenario's GPU is "
+            + s.cluster.hardware.name + ": calibrate on a trace of this GPU";
+    return std::nullopt;
+}
+
+namespace {
+
+// What the scenario changes of the traced run's shapes, which the model carries a measured factor across:
+// "sequence 8,192 (traced 4,096), micro-batch 4 (traced 8)"; "" when nothing.
+std::string shapeDifferences(const Scenario& s, const Scenario& r)
+{
+    std::string out;
+    const auto add = [&](const char* what, double now, double then) {
+        if (now != then)
+            out += (out.empty() ? "" : ", ") + std::string(what) + " " + formatNumber(now) + " (traced "
+                + formatNumber(then) + ")";
+    };
+    add("sequence", static_cast<double>(s.workload.seqLen), static_cast<double>(r.workload.seqLen));
+    add("micro-batch", static_cast<double>(s.workload.microBatch), static_cast<double>(r.workload.microBatch));
+    add("tokens per step", static_cast<double>(processedTokensPerStep(s)),
+        static_cast<double>(processedTokensPerStep(r)));
+    add("GPUs", s.cluster.gpuCount, r.cluster.gpuCount);
+    add("PP", s.parallelism.pp, r.parallelism.pp);
+    add("virtual stages", s.parallelism.virtualStages, r.parallelism.virtualStages);
+    if (s.activationCheckpointing != r.activationCheckpointing)
+        out += (out.empty() ? "" : ", ") + std::string("checkpointing ")
+            + std::string(activationCheckpointingKey(s.activationCheckpointing)) + " (traced "
+            + std::string(activationCheckpointingKey(r.activationCheckpointing)) + ")";
+    return out;
+}
+
+// Which terms a scenario shares with the traced run, and how closely (see TermBasis).
+CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, const TraceCalibration& cal)
+{
+    const Scenario& r = cal.traced;
+    const Parallelism& p = s.parallelism;
+    const Parallelism& q = r.parallelism;
+    CalibratedTermTime out { t, seconds, TermBasis::Measured, "" };
+    const auto extrapolated = [&](std::string why) {
+        out.basis = TermBasis::Extrapolated;
+        out.why = std::move(why);
+    };
+    if (seconds <= 0)
+        return out; // nothing of it in this step to trust or doubt
+    const TermFit& fit = cal.fits[index(t)];
+    if (!fit.fitted) {
+        extrapolated("the traced run had too little of it to fit");
+        return out;
+    }
+    const auto degrees = [](const Parallelism& x) {
+        return "TP " + std::to_string(x.tp) + ", CP " + std::to_string(x.cp) + ", EP " + std::to_string(x.ep);
+    };
+    const bool sameSplit = p.tp == q.tp && p.cp == q.cp && p.ep == q.ep && p.expertTp == q.expertTp;
+    switch (t) {
+    case CalibratedTerm::Matmul:
+        if (!sameSplit)
+            extrapolated("GEMM shapes the trace never ran: " + degrees(p) + " where it ran " + degrees(q));
+        else if (s.precision != r.precision)
+            extrapolated("another precision than the trace's");
+        break;
+    case CalibratedTerm::Attention:
+        if (p.cp != q.cp || s.flags.attentionKernel != r.flags.attentionKernel)
+            extrapolated("another attention split or kernel than the trace's");
+        break;
+    case CalibratedTerm::MemoryBound:
+        if (s.flags.compiled != r.flags.compiled)
+            extrapolated(std::string(s.flags.compiled ? "compiled" : "eager") + " where the trace ran "
+                + (r.flags.compiled ? "compiled" : "eager"));
+        break;
+    case CalibratedTerm::Communication: {
+        const int domain = std::max(1, s.cluster.domainSize());
+        const int tracedDomains = (r.cluster.gpuCount + domain - 1) / domain;
+        const int domains = (s.cluster.gpuCount + domain - 1) / domain;
+        if (!sameSplit || p.pp != q.pp || p.dataParallel != q.dataParallel)
+            extrapolated(
+                "collectives of another layout than the trace's (" + degrees(p) + ", PP " + std::to_string(p.pp) + ")");
+        else if (domains > tracedDomains)
+            extrapolated("collectives across " + std::to_string(domains) + " scale-up domains; the trace spanned "
+                + std::to_string(tracedDomains));
+        break;
+    }
+    case CalibratedTerm::Overhead:
+        break;
+    }
+    if (out.basis == TermBasis::Measured) {
+        const std::string differs = shapeDifferences(s, r);
+        if (!differs.empty()) {
+            out.basis = TermBasis::Interpolated;
+            out.why = "the trace's factor carried to " + differs;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+CalibratedPrediction calibratedPrediction(
+    const Scenario& s, const TraceCalibration& cal, double uncalibratedBandHalfWidth)
+{
+    if (const auto why = calibrationMismatch(s, cal))
+        throw InputError(*why);
+    const CostModel model(s);
+    CalibratedPrediction out;
+    out.uncalibrated = model.evaluate(s);
+    out.calibrated = model.evaluate(s, cal.scales);
+    const std::array<double, 5> seconds = predictedTerms(out.calibrated);
+    double shares[3] = { 0, 0, 0 };
+    for (const CalibratedTerm t : kAllCalibratedTerms) {
+        out.terms.push_back(basisOf(t, seconds[index(t)], s, cal));
+        shares[static_cast<size_t>(out.terms.back().basis)] += seconds[index(t)];
+    }
+    // The bubble is not a term of its own: it follows the compute it waits on, measured or not, and is counted
+    // with the matmul's basis.
+    shares[static_cast<size_t>(out.terms[index(CalibratedTerm::Matmul)].basis)] += out.calibrated.time.pipelineBubble;
+    const double total = out.calibrated.stepTimeSeconds;
+    out.measuredShare = shares[0] / total;
+    out.interpolatedShare = shares[1] / total;
+    out.extrapolatedShare = shares[2] / total;
+    // Measured time is trusted to the trace's own step-to-step spread and replay error; interpolated time also to
+    // half the model's band (the model carries the measured factor to the new shapes, and its shape dependence is
+    // what the published runs validate); extrapolated time only to the model's band.
+    const double traced = cal.stepSpreadSeconds / cal.measuredStepSeconds + std::abs(cal.replayError());
+    out.bandHalfWidth = out.measuredShare * traced + out.interpolatedShare * (traced + 0.5 * uncalibratedBandHalfWidth)
+        + out.extrapolatedShare * uncalibratedBandHalfWidth;
+    out.stepSecondsLow = total * (1.0 - out.bandHalfWidth);
+    out.stepSecondsHigh = total * (1.0 + out.bandHalfWidth);
+    // A shorter step is a higher MFU; never above 100%.
+    out.mfuLow = out.calibrated.mfu * total / out.stepSecondsHigh;
+    out.mfuHigh = std::min(1.0, out.calibrated.mfu * total / out.stepSecondsLow);
+    return out;
+}
+
+} // namespace mfu

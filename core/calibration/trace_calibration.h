@@ -1,0 +1,101 @@
+#pragma once
+// Calibration from a trace: the cost model's step-time terms fitted to what one traced run measured, term by term,
+// and the predictions of other layouts made with them, each saying how much of its time rests on terms the trace
+// measured, interpolated from its shapes, or extrapolated beyond what it saw (docs/cost-model.md, "Calibration from
+// a trace"). The published constants are never replaced: a calibrated prediction is always shown beside the
+// uncalibrated one.
+//
+// The terms and the trace's kernel categories they are fitted to (exclusive time per step: each instant counted
+// once, computation first, core/trace/breakdown.h):
+//   matmul         gemm (recomputed GEMMs included: the model's recompute term is fitted with it)
+//   attention      attention_fwd + attention_bwd
+//   memory-bound   elementwise, normalization, softmax_loss, optimizer, other computation, memcpy, memset
+//   communication  every comm_* category not hidden under computation (exposed)
+//   overhead       the step's idle GPU time (launch gaps, host work, data loading) less the predicted pipeline bubble
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/costmodel/step_prediction.h"
+#include "core/costmodel/term_scales.h"
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+namespace trace {
+struct RunAnalysis;
+}
+
+enum class CalibratedTerm { Matmul, Attention, MemoryBound, Communication, Overhead };
+inline constexpr CalibratedTerm kAllCalibratedTerms[] = { CalibratedTerm::Matmul, CalibratedTerm::Attention,
+    CalibratedTerm::MemoryBound, CalibratedTerm::Communication, CalibratedTerm::Overhead };
+std::string_view calibratedTermKey(CalibratedTerm t); // "matmul", "attention", "memory_bound", ...
+std::optional<CalibratedTerm> calibratedTermFromKey(std::string_view key);
+
+// One term as the trace measured it and as the model predicted it for the traced run, seconds per step.
+struct TermFit {
+    CalibratedTerm term = CalibratedTerm::Matmul;
+    double measuredSeconds = 0;
+    double predictedSeconds = 0;
+    double factor = 1; // measured / predicted; 1 when not fitted
+    bool fitted = false; // both sides large enough to fit (the trace ran this term and the model predicts it)
+    std::string evidence; // what the measurement rests on: kernels, steps, ranks
+};
+
+struct TraceCalibration {
+    Scenario traced; // the run as the user described it (the calibration's own scenario)
+    std::vector<std::string> tracePaths;
+    std::string gpuName; // as the trace recorded it
+    int ranks = 0;
+    int steps = 0; // analysed steps per rank
+    double measuredStepSeconds = 0;
+    double stepSpreadSeconds = 0; // step-to-step standard deviation
+    std::vector<TermFit> fits; // one per CalibratedTerm
+    TermScales scales;
+    double uncalibratedStepSeconds = 0; // the traced run predicted without calibration
+    double replayStepSeconds = 0; // the traced run predicted with it
+    double replayError() const { return replayStepSeconds / measuredStepSeconds - 1.0; }
+};
+
+// Fits the scales; throws InputError when the trace cannot describe this scenario (another GPU, no analysed step,
+// another number of tokens per step than it recorded).
+TraceCalibration calibrateFromTrace(
+    const Scenario& traced, const trace::RunAnalysis& run, const std::vector<std::string>& tracePaths);
+
+// How a calibrated term stands for a scenario: the trace measured it as it is, measured it at other shapes (other
+// sequence length, micro-batch, batch or GPU count: the model carries the factor across), or never saw it (a term
+// the traced run did not have, another TP/CP/EP degree or attention kernel, another execution mode, a collective
+// across more scale-up domains than the trace spanned).
+enum class TermBasis { Measured, Interpolated, Extrapolated };
+std::string_view termBasisKey(TermBasis b); // "measured", "interpolated", "extrapolated"
+
+struct CalibratedTermTime {
+    CalibratedTerm term = CalibratedTerm::Matmul;
+    double seconds = 0; // in the calibrated step
+    TermBasis basis = TermBasis::Measured;
+    std::string why; // why interpolated or extrapolated ("" when measured)
+};
+
+struct CalibratedPrediction {
+    StepPrediction uncalibrated;
+    StepPrediction calibrated;
+    std::vector<CalibratedTermTime> terms;
+    // Shares of the calibrated step time resting on each basis (they add up to 1).
+    double measuredShare = 0, interpolatedShare = 0, extrapolatedShare = 0;
+    // Relative half-width of the calibrated band: the trace's step-to-step spread and its replay error on the
+    // measured and interpolated time, the uncalibrated band's on the extrapolated time.
+    double bandHalfWidth = 0;
+    double stepSecondsLow = 0, stepSecondsHigh = 0;
+    double mfuLow = 0, mfuHigh = 0;
+};
+
+// Throws InputError when the calibration is for another model or GPU, or the scenario is not valid.
+// uncalibratedBandHalfWidth: the relative half-width of the scenario's uncalibrated error band
+// (core/costmodel/error_band.h), what the extrapolated time is trusted to.
+CalibratedPrediction calibratedPrediction(
+    const Scenario& scenario, const TraceCalibration& calibration, double uncalibratedBandHalfWidth);
+
+// The calibration's check alone: why it cannot apply to this scenario, nullopt when it can.
+std::optional<std::string> calibrationMismatch(const Scenario& scenario, const TraceCalibration& calibration);
+
+} // namespace mfu

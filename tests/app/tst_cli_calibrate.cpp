@@ -1,0 +1,97 @@
+// mfu-explorer calibrate and --calibration, as scripts run them: the real PyTorch 2.11 H200 trace calibrated, the file
+// read back by predict, which prints the calibrated figures beside the uncalibrated ones with their basis.
+#include <QJsonArray>
+#include <QTest>
+
+#include "cli_runner.h"
+
+using namespace mfu::test;
+
+namespace {
+const QString kTraces = QStringLiteral(MFU_SHARED_TRACES_DIR);
+QString trace()
+{
+    return kTraces + QStringLiteral("/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+}
+QString config()
+{
+    return kTraces + QStringLiteral("/pytorch211__h200__qwen3-0.6b-shape.config.json");
+}
+} // namespace
+
+class TestCliCalibrate : public QObject {
+    Q_OBJECT
+private slots:
+    void calibrateThenPredict()
+    {
+        if (!QFile::exists(trace()))
+            QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("h200.calibration.json"));
+        // No --gpu: the trace names its H200.
+        const CliResult c = runCli({ QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
+            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
+            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), out,
+            QStringLiteral("--json") });
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const QJsonObject j = c.json();
+        QCOMPARE(j[QStringLiteral("terms")].toArray().size(), 5);
+        QVERIFY(std::abs(j[QStringLiteral("replay_error")].toDouble()) < 0.01);
+        QCOMPARE(j[QStringLiteral("written_to")].toString(), out);
+
+        const QStringList predict { QStringLiteral("predict"), QStringLiteral("--model"), config(),
+            QStringLiteral("--gpu"), QStringLiteral("h200"), QStringLiteral("--seq"), QStringLiteral("8192"),
+            QStringLiteral("--micro-batch"), QStringLiteral("4"), QStringLiteral("--attention-kernel"),
+            QStringLiteral("cudnn"), QStringLiteral("--calibration"), out };
+        const CliResult p = runCli(predict + QStringList { QStringLiteral("--json") });
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        const QJsonObject calibrated = p.json()[QStringLiteral("calibrated")].toObject();
+        QVERIFY(calibrated[QStringLiteral("mfu")].toDouble() > 0);
+        QVERIFY(calibrated[QStringLiteral("mfu_low")].toDouble() <= calibrated[QStringLiteral("mfu")].toDouble());
+        const QJsonObject shares = calibrated[QStringLiteral("shares")].toObject();
+        QVERIFY(shares[QStringLiteral("interpolated")].toDouble() > 0.99); // another sequence and micro-batch
+        // The uncalibrated figures stay where they were.
+        const CliResult plain = runCli(predict.mid(0, predict.size() - 2) + QStringList { QStringLiteral("--json") });
+        QCOMPARE(p.json()[QStringLiteral("mfu")].toDouble(), plain.json()[QStringLiteral("mfu")].toDouble());
+        // sweep and plan carry the calibrated figures beside each point and layout; plan's order stays the model's.
+        const CliResult sweep = runCli({ QStringLiteral("sweep"), QStringLiteral("--axis"), QStringLiteral("seq"),
+            QStringLiteral("--values"), QStringLiteral("4096,8192"), QStringLiteral("--model"), config(),
+            QStringLiteral("--gpu"), QStringLiteral("h200"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
+            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--no-planner"),
+            QStringLiteral("--calibration"), out, QStringLiteral("--json") });
+        QVERIFY2(sweep.exitCode == 0, sweep.err.constData());
+        const QJsonObject first = sweep.json()[QStringLiteral("points")].toArray()[0].toObject();
+        const QJsonObject atTraced
+            = first[QStringLiteral("current")].toObject()[QStringLiteral("calibrated")].toObject();
+        QVERIFY(atTraced[QStringLiteral("shares")].toObject()[QStringLiteral("measured")].toDouble() > 0.99);
+        const CliResult plan = runCli({ QStringLiteral("plan"), QStringLiteral("--model"), config(),
+            QStringLiteral("--gpu"), QStringLiteral("h200"), QStringLiteral("--gpus"), QStringLiteral("8"),
+            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--top"), QStringLiteral("2"),
+            QStringLiteral("--calibration"), out, QStringLiteral("--json") });
+        QVERIFY2(plan.exitCode == 0, plan.err.constData());
+        const QJsonObject best = plan.json()[QStringLiteral("configs")].toArray()[0].toObject();
+        QVERIFY(best[QStringLiteral("calibrated")].toObject().contains(QStringLiteral("mfu")));
+        const CliResult text = runCli(predict);
+        QVERIFY(text.out.contains("calibrated on a trace"));
+        QVERIFY(text.out.contains("interpolated: the trace's factor carried to sequence 8,192 (traced 4,096)"));
+    }
+
+    void badCalibrationFilesAreOneLineErrors()
+    {
+        QTemporaryDir dir;
+        const QString garbage = writeFile(dir, QStringLiteral("bad.json"), "{\"format\": \"something else\"}");
+        const CliResult r
+            = runCli({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                QStringLiteral("--gpu"), QStringLiteral("h100-sxm"), QStringLiteral("--calibration"), garbage });
+        QCOMPARE(r.exitCode, 2); // bad input, as every other refused flag
+        QVERIFY(r.err.contains("bad.json: format: not an MFU Explorer calibration"));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+        const CliResult none = runCli({ QStringLiteral("calibrate"), QStringLiteral("--model"),
+            QStringLiteral("llama-3.1-8b"), QStringLiteral("--gpu"), QStringLiteral("h100-sxm") });
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains("give the trace to calibrate from"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCalibrate)
+#include "tst_cli_calibrate.moc"
