@@ -3,6 +3,7 @@
 #include "app/cli/scenario_flags.h"
 #include "app/validation_store.h"
 #include "core/calibration/calibration_file.h"
+#include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
 #include "core/errors.h"
@@ -29,9 +30,7 @@ CalibratedPrediction calibratedFor(const Scenario& scenario, const TraceCalibrat
 {
     const StepPrediction p = evaluate(scenario);
     const ErrorBand band = errorBandFor(scenario, p, app::shippedErrorBands());
-    const double halfWidth = std::max(0.0, (band.stepTimeSecondsHigh - band.stepTimeSecondsLow) / 2.0)
-        / std::max(1e-12, p.stepTimeSeconds);
-    return calibratedPrediction(scenario, calibration, halfWidth);
+    return calibratedPrediction(scenario, calibration, relativeStepBandHalfWidth(band, p));
 }
 
 nlohmann::json calibratedJson(const CalibratedPrediction& p, const QString& file)
@@ -72,26 +71,10 @@ QString calibratedText(const CalibratedPrediction& p, const QString& file)
 {
     const auto q = [](const std::string& s) { return QString::fromStdString(s); };
     QString t = QStringLiteral("  calibrated on a trace (%1):\n").arg(file);
-    t += QStringLiteral("    %1 %2 (likely %3-%4), step %5 (uncalibrated %6, step %7)\n")
-             .arg(QStringLiteral("MFU"), -22)
-             .arg(q(formatPercent(p.calibrated.mfu)))
-             .arg(q(formatPercent(p.mfuLow)))
-             .arg(q(formatPercent(p.mfuHigh)))
-             .arg(q(formatSeconds(p.calibrated.stepTimeSeconds)))
-             .arg(q(formatPercent(p.uncalibrated.mfu)))
-             .arg(q(formatSeconds(p.uncalibrated.stepTimeSeconds)));
-    t += QStringLiteral("    %1 measured %2, interpolated %3, extrapolated %4 of the step\n")
-             .arg(QStringLiteral("rests on"), -22)
-             .arg(q(formatPercent(p.measuredShare, 0)))
-             .arg(q(formatPercent(p.interpolatedShare, 0)))
-             .arg(q(formatPercent(p.extrapolatedShare, 0)));
-    for (const CalibratedTermTime& term : p.terms)
-        if (term.seconds > 0)
-            t += QStringLiteral("    %1 %2 %3%4\n")
-                     .arg(q(std::string(calibratedTermKey(term.term))), -22)
-                     .arg(q(formatSeconds(term.seconds)), 10)
-                     .arg(q(std::string(termBasisKey(term.basis))))
-                     .arg(term.why.empty() ? QString() : QStringLiteral(": ") + q(term.why));
+    t += QStringLiteral("    %1\n").arg(q(calibratedFiguresText(p)));
+    t += QStringLiteral("    rests on %1\n").arg(q(calibratedBasisText(p)));
+    for (const std::string& line : calibratedTermLines(p))
+        t += QStringLiteral("    %1\n").arg(q(line));
     return t;
 }
 

@@ -113,4 +113,11 @@ double plannerTieTolerance(const Scenario& scenario, const ErrorBandModel& model
     return 1.0 - errorBandFor(scenario, StepPrediction {}, model).lowFactor;
 }
 
+double relativeStepBandHalfWidth(const ErrorBand& band, const StepPrediction& prediction)
+{
+    if (!(prediction.stepTimeSeconds > 0))
+        return 0;
+    return std::max(0.0, band.stepTimeSecondsHigh - band.stepTimeSecondsLow) / 2.0 / prediction.stepTimeSeconds;
+}
+
 } // namespace mfu

@@ -46,6 +46,9 @@ struct ErrorBand {
 
 // An empty model gives the +-kMinBandHalfWidth band with basis "no validation runs".
 ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& prediction, const ErrorBandModel& model);
+// The band's half-width on the step time, relative to the predicted step: what a calibrated prediction trusts the
+// terms it extrapolates to (core/calibration/trace_calibration.h).
+double relativeStepBandHalfWidth(const ErrorBand& band, const StepPrediction& prediction);
 // The planner's tie tolerance for a scenario (PlannerOptions::tieTolerance): the band's lower width, which does not
 // depend on the prediction. One function, so `plan`, the window's planner and the report rank alike.
 double plannerTieTolerance(const Scenario& scenario, const ErrorBandModel& model);

@@ -1,0 +1,19 @@
+#pragma once
+// A calibrated prediction in words, the same on the command line (predict --calibration) and in the Predict panel.
+#include <string>
+#include <vector>
+
+#include "core/calibration/trace_calibration.h"
+
+namespace mfu {
+
+// "MFU 56.19% (likely 53.47%-59.19%), step 0.488 s (uncalibrated 53.81%, 0.510 s)".
+std::string calibratedFiguresText(const CalibratedPrediction& p);
+// "measured 0%, interpolated 100%, extrapolated 0% of the step".
+std::string calibratedBasisText(const CalibratedPrediction& p);
+// One line per term with time in the step: "matmul 0.161 s interpolated: the trace's factor carried to ...".
+std::vector<std::string> calibratedTermLines(const CalibratedPrediction& p);
+// What a calibration measured, in one line: "3 steps of 1 rank(s) on NVIDIA H200: replay 381.1 ms, measured 381.1 ms".
+std::string calibrationSummaryText(const TraceCalibration& c);
+
+} // namespace mfu
