@@ -289,6 +289,16 @@ FactsCheck checkFacts(
     return c;
 }
 
+std::string factDifferencesText(const std::vector<FactDifference>& differences, bool (*include)(Fact))
+{
+    std::string text;
+    for (const FactDifference& d : differences)
+        if (!include || include(d.fact))
+            text += (text.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs " + d.inScenario
+                + " in the scenario";
+    return text;
+}
+
 std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double mfu)
 {
     if (check.gpuDiffers)
@@ -300,11 +310,7 @@ std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double m
         std::string why = "above 100% (" + formatPercent(mfu) + ")";
         if (check.differences.empty())
             return why + ": the scenario's model or tokens per step do not describe this run";
-        std::string facts;
-        for (const auto& d : check.differences)
-            facts += (facts.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs "
-                + d.inScenario + " in the scenario";
-        return why + ": " + facts;
+        return why + ": " + factDifferencesText(check.differences);
     }
     return std::nullopt;
 }

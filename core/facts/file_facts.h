@@ -105,6 +105,11 @@ struct FactsCheck {
 FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep,
     const std::vector<HardwareSpec>& hardware);
 
+// "tokens per step 8,192 in the file vs 4,096 in the scenario, GPU count 8 in the file vs 1 in the scenario": each
+// difference (those for which `include` is true, when given), in Fact order, joined by ", "; empty when none is. The
+// one wording of the list that a withheld MFU and a shown one's warning both name.
+std::string factDifferencesText(const std::vector<FactDifference>& differences, bool (*include)(Fact) = nullptr);
+
 // Why a measured MFU cannot be shown as a number for this file and scenario, or nullopt when it can: the GPU
 // differs (the peak it is divided by is another GPU's), or the figure exceeds 100% (then the differing facts, or
 // the scenario's model and tokens per step, are named).

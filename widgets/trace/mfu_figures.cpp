@@ -161,9 +161,8 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
     try {
         // The policy every surface follows (core/facts/shown_mfu.h).
         const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds), check);
-        // Checked against the trace's own MFU when only the figure is impossible, not the GPU: the check says why.
-        if (!check.gpuDiffers)
-            m_measuredMfu = shown.computed.mfu;
+        // Checked against the trace's own MFU when the policy allows it (core/facts/shown_mfu.h).
+        m_measuredMfu = shown.crossCheckable;
         if (shown.withheld) {
             // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
             m_measured->setText(tr("not shown: %1").arg(QString::fromStdString(*shown.withheld)) + noGpu);
