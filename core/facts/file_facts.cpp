@@ -195,11 +195,9 @@ std::string attentionKernelLabel(AttentionKernel kernel)
     return "attention";
 }
 
-FactsCheck checkFacts(
-    const FileFacts& file, const Scenario& s, double scenarioTokensPerStep, const std::vector<HardwareSpec>& hardware)
+FactsCheck checkFileGpu(const FileFacts& file, const HardwareSpec& hw, const std::vector<HardwareSpec>& hardware)
 {
     FactsCheck c;
-    const HardwareSpec& hw = s.cluster.hardware;
     if (file.gpuName) {
         c.gpuRecorded = true;
         const GpuMatch match = matchGpuName(*file.gpuName, hardware);
@@ -215,6 +213,14 @@ FactsCheck checkFacts(
     }
     if (!file.gpuName && file.impliedPeakFlops)
         checkImpliedGpu(*file.impliedPeakFlops, file.deviceMemoryBytes, hw, hardware, c);
+    return c;
+}
+
+FactsCheck checkFacts(
+    const FileFacts& file, const Scenario& s, double scenarioTokensPerStep, const std::vector<HardwareSpec>& hardware)
+{
+    FactsCheck c = checkFileGpu(file, s.cluster.hardware, hardware);
+    const HardwareSpec& hw = s.cluster.hardware;
     // The device's memory, when the log establishes it and the scenario's GPU (or the one proposed) cannot have it.
     if (file.deviceMemoryBytes) {
         const HardwareSpec* gpu = &hw;

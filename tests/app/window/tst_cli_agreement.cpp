@@ -25,6 +25,7 @@
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/start/start_panel.h"
 #include "widgets/trace/trace_panel.h"
+#include "widgets/trace/training_log_view.h"
 
 Q_DECLARE_METATYPE(mfu::Scenario)
 
@@ -287,6 +288,67 @@ private slots:
             QVERIFY(m["mfu"].is_null());
             const QString why = QString::fromStdString(m["withheld"].get<std::string>());
             QVERIFY2(shown.startsWith(QStringLiteral("not shown: ") + why), qPrintable(shown + " | " + why));
+        }
+    }
+
+    // A training log opened in the Trace panel's Training log tab and read by `trace LOGFILE --json` with the same
+    // model and GPU: the recomputed MFU the window states is the CLI's, to the digit; read against an H100 both
+    // withhold it with the same reason (core/facts/shown_log_mfu.h: the trace's policy, for logs). No real training
+    // log is among the shared inputs (../shared/traces holds profiler traces only), so this is the B200 scaling
+    // report's 8-GPU log as the report prints it.
+    void logMeasuredMfuAgrees_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::newRow("the log's B200") << QStringLiteral("b200");
+        QTest::newRow("another GPU: H100") << QStringLiteral("h100-sxm");
+    }
+
+    void logMeasuredMfuAgrees()
+    {
+        QFETCH(QString, gpu);
+        const QString path = m_dir.filePath(QStringLiteral("b200-8gpu.log"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write("  Device:                NVIDIA B200\n"
+                       "  GPUs:                  8\n"
+                       "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
+                       "  Batch size (micro):    24\n"
+                       "  Gradient accum steps:  64\n"
+                       "  Tokens per iteration:  25,165,824\n"
+                       "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+                       "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                       "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                       "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                       "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                       "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
+                       "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n");
+        }
+        Scenario s = generated("llama-1.36b", gpu.toLatin1().constData(), 8, 2048);
+        MainWindow w;
+        w.scenarioModel()->setScenario(s);
+        auto* panel = w.findChild<widgets::TracePanel*>();
+        QVERIFY(panel);
+        QVERIFY(panel->openTrainingLog(path));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->trainingLogView()->hasLog(), 30000);
+        const QString shown = panel->trainingLogView()->summaryText();
+
+        const nlohmann::json j = cliJson({ QStringLiteral("trace"), path, QStringLiteral("--model"),
+            QStringLiteral("llama-1.36b"), QStringLiteral("--gpu"), gpu, QStringLiteral("--seq"),
+            QStringLiteral("2048"), QStringLiteral("--json") });
+        QVERIFY(j.contains("diagnosis"));
+        if (gpu == QStringLiteral("b200")) {
+            QVERIFY(!j.contains("measured_mfu_withheld"));
+            QVERIFY(j["diagnosis"]["mfu"].is_number());
+            const QString mfu = percent(j["diagnosis"]["mfu"].get<double>());
+            QVERIFY2(
+                shown.contains(QStringLiteral("<b>MFU recomputed: %1</b>").arg(mfu)), qPrintable(shown + " | " + mfu));
+        } else {
+            QVERIFY(j["diagnosis"]["mfu"].is_null());
+            const QString why = QString::fromStdString(j["measured_mfu_withheld"].get<std::string>());
+            QVERIFY2(why.contains(QStringLiteral("NVIDIA B200")), qPrintable(why));
+            QVERIFY2(shown.contains(QStringLiteral("<b>MFU recomputed: not shown</b>: ") + why.toHtmlEscaped()),
+                qPrintable(shown + " | " + why));
         }
     }
 
