@@ -19,11 +19,6 @@ std::string tflop(double flops)
     return formatNumber(flops / 1e12, 2) + " TFLOP";
 }
 
-std::string tflops(double flopsPerSecond)
-{
-    return formatNumber(flopsPerSecond / 1e12, 1) + " TFLOPS";
-}
-
 const trace::RankAnalysis* firstRank(const TraceFigures& f)
 {
     return f.run.ranks.empty() ? nullptr : &f.run.ranks.front();
@@ -56,7 +51,7 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
     const trace::Roofline roof = trace::rooflineOf(w, gpu ? &*gpu : nullptr);
     if (!roof.ceilings.empty())
         out.rows.push_back(
-            { "Roofline", roof.ceilings.front().label + " roof " + tflops(roof.ceilings.front().peakFlops),
+            { "Roofline", roof.ceilings.front().label + " roof " + formatTflops(roof.ceilings.front().peakFlops),
                 "HBM " + formatNumber(roof.hbmBytesPerSecond / 1e12, 2) + " TB/s, ridge at "
                     + formatNumber(roof.ceilings.front().ridgeIntensity, 0) + " FLOP/byte (" + roof.gpu.value_or("")
                     + ")" });
@@ -65,7 +60,7 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
         const trace::OpProblem& m = roof.marks[i];
         const double attainable = roof.attainableFlops(m.intensity(), m.precision ? m.precision->key() : std::string());
         out.rows.push_back({ m.op + " " + m.shapes,
-            tflops(m.tflops() * 1e12) + (attainable > 0 ? " of " + tflops(attainable) : std::string()),
+            formatTflops(m.tflops() * 1e12) + (attainable > 0 ? " of " + formatTflops(attainable) : std::string()),
             formatMilliseconds(static_cast<double>(m.ns) / 1e9) + " in "
                 + formatCount(static_cast<double>(m.calls), "call") + ", " + formatNumber(m.intensity(), 1)
                 + " FLOP/byte" + (m.precision ? ", " + m.precision->label() : std::string()) });
