@@ -9,6 +9,7 @@
 #include "core/trace/comparison.h"
 #include "core/trace/cross_rank.h"
 #include "core/trace/roofline.h"
+#include "core/trace/step_work.h"
 
 namespace mfu {
 
@@ -33,16 +34,10 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
         return std::nullopt;
     const trace::OpFlops& w = rank->opFlops;
     ReportSection out { "Work from recorded shapes", {} };
-    const double steps = std::max<double>(1, static_cast<double>(rank->steps.size()));
-    const double inSteps = trace::totalFlops(w.inSteps);
-    std::string precisions;
-    for (const auto& p : w.inSteps)
-        if (inSteps > 0 && p.flops / inSteps >= 0.001)
-            precisions += (precisions.empty() ? "" : ", ") + (p.known ? p.precision.label() : std::string("unknown"))
-                + " " + formatPercent(p.flops / inSteps);
-    out.rows.push_back({ "Matrix work per step", tflop(inSteps / steps),
+    const trace::StepMatrixWork work = trace::stepMatrixWork(*rank); // the Trace panel's figure too
+    out.rows.push_back({ "Matrix work per step", tflop(work.flopsPerStep),
         "rank " + std::to_string(rank->rank) + ": matmul, attention, grouped GEMM and convolution FLOPs of its "
-            + "analysed steps; " + precisions });
+            + "analysed steps; " + trace::precisionSharesText(work) });
     out.rows.push_back(
         { "Operators", formatCount(static_cast<double>(w.opsWithShapes), "matrix operator") + " counted from shapes",
             formatNumber(static_cast<double>(w.opsWithoutShapes)) + " without readable shapes"

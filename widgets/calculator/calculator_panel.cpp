@@ -275,10 +275,7 @@ void CalculatorPanel::updateTerms()
                        .arg(QString::fromStdString(formatPercent(packing.paddingFraction)));
     m_seqLen->setText(seqText);
 
-    std::optional<double> perGpu;
-    if (s.measuredThroughput)
-        perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
-    fillFormulaTable(m_formulas, s, p, flops, perGpu);
+    fillFormulaTable(m_formulas, s, p, flops);
     if (const auto why = componentsUnknownReason(s.model))
         fillUnsplitComponentTable(m_components, *why, flops.sixN); // never a "Total 0.00" of a split not made
     else
