@@ -29,9 +29,14 @@ std::string formatGflop(double flop)
     return formatNumber(flop / 1e9, 2) + " GFLOP";
 }
 
+std::string formatTflopsValue(double flopsPerSec)
+{
+    return formatNumber(flopsPerSec / 1e12, std::fabs(flopsPerSec) < 10e12 ? 2 : 1);
+}
+
 std::string formatTflops(double flopsPerSec)
 {
-    return formatNumber(flopsPerSec / 1e12, 1) + " TFLOPS";
+    return formatTflopsValue(flopsPerSec) + " TFLOPS";
 }
 
 std::string formatPercent(double fraction, int decimals)

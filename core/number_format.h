@@ -10,8 +10,12 @@ namespace mfu {
 std::string formatNumber(double value, int decimals = 0);
 // value / 1e9 with two decimals and " GFLOP": "57.91 GFLOP".
 std::string formatGflop(double flop);
-// FLOP/s as TFLOPS with one decimal and separators: "1,222.6 TFLOPS".
+// FLOP/s as TFLOPS, the one rule of every surface (panels, command line, report, diagnosis messages): one decimal,
+// two below 10 TFLOPS so that a small figure keeps three significant digits, with thousands separators:
+// "1,222.6 TFLOPS", "989.0 TFLOPS", "4.25 TFLOPS". formatTflopsValue is the number alone, for a sentence that puts
+// the unit elsewhere ("X TFLOPS per GPU / Y TFLOPS dense").
 std::string formatTflops(double flopsPerSec);
+std::string formatTflopsValue(double flopsPerSec);
 // Fraction as percent, two decimals unless a place has less room (a heat-map cell, a sentence's round share):
 // "54.34%". The one percent format of every surface (panels, command line, report, diagnosis messages), so that a
 // figure reads the same wherever it is shown.

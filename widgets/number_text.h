@@ -17,6 +17,12 @@ inline QString millisecondsText(double seconds)
     return QString::fromStdString(formatMilliseconds(seconds));
 }
 
+// The value alone ("1,222.6"): the caller writes the unit, as in "%1 TFLOPS per GPU".
+inline QString tflopsText(double flopsPerSec)
+{
+    return QString::fromStdString(formatTflopsValue(flopsPerSec));
+}
+
 inline QString gibText(double bytes, int decimals = 1)
 {
     return QString::fromStdString(formatGiB(bytes, decimals));

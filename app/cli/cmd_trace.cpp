@@ -117,7 +117,6 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     const int gpus = parser.isSet(qs("gpus")) ? resolveGpuCount(parser) : run.gpuCount();
     const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
     std::optional<ShownMfu> shown;
-    bool otherGpu = false; // the trace ran on another GPU than the one its MFU would divide by
     if (in) {
         // The Trace panel's and the report's measured MFU: one core function (core/scenario/scenario_facts.h),
         // shown under one policy (core/facts/shown_mfu.h).
@@ -127,7 +126,6 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
             overall = scenarioMfuAtStepTime(s, in->tokensPerStep, run.meanStepSeconds);
             const FactsCheck facts = checkFacts(factsFromTrace(run), s, in->tokensPerStep, known.hardware);
             shown = shownMeasuredMfu(*overall, facts);
-            otherGpu = facts.gpuDiffers;
         }
         // A rank's figure divides by the same peak: withheld with the run's.
         for (const auto& r : run.ranks)
@@ -166,9 +164,9 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     j["trace_mfu_unattributed_share"] = runTraceMfu.unattributedShare;
     if (runTraceMfu.abovePeak)
         j["trace_mfu_above_peak"] = *runTraceMfu.abovePeak;
-    // Checked against the trace's own MFU when the peak is the trace GPU's, as the window does.
-    if (traceMfu && overall && !otherGpu) {
-        const trace::MfuCrossCheck check = trace::crossCheckMfu(run, *traceMfu, overall->mfu);
+    // Checked against the trace's own MFU when the policy allows it (the peak is the trace GPU's), as the window does.
+    if (traceMfu && shown && shown->crossCheckable) {
+        const trace::MfuCrossCheck check = trace::crossCheckMfu(run, *traceMfu, *shown->crossCheckable);
         j["mfu_check"] = { { "trace_mfu", check.traceMfu }, { "measured_mfu", check.measuredMfu },
             { "relative_difference", check.relativeDifference }, { "agrees", check.agrees },
             { "explanations", check.explanations }, { "summary", check.summary } };

@@ -1,7 +1,8 @@
 // `trace LOGFILE [--model ... --gpu ... --gpus N --seq S --tokens-per-step N] [--json]`: a training log's steps and
 // medians (core/logs/training_log.h), and the core diagnosis of the MFU and TFLOPS it claims
 // (core/diagnosis/log_diagnosis.h). JSON: { "log": <core/logs/log_json.h>, "diagnosis":
-// <core/diagnosis/diagnosis_json.h> | null, "diagnosis_unavailable": reason (only when null) }.
+// <core/diagnosis/diagnosis_json.h> | null, "diagnosis_unavailable": reason (only when null), "measured_mfu_withheld":
+// why the recomputed MFU is not shown (only when the log ran on another GPU than --gpu; its mfu keys are then null) }.
 #include "app/cli/cmd_trace_log.h"
 
 #include <QFileInfo>
@@ -13,6 +14,7 @@
 #include "app/preset_store.h"
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/errors.h"
+#include "core/facts/shown_log_mfu.h"
 #include "core/logs/log_json.h"
 #include "core/number_format.h"
 
@@ -45,6 +47,8 @@ void printLogText(const nlohmann::json& out, const std::optional<Diagnosis>& dia
     text += "  tokens/s    " + figure(s["median_tokens_per_sec"], 1, 0, "") + scope + "\n";
     text += "  TFLOPS      " + figure(s["median_tflops"], 1, 1, "") + scope + "\n";
     text += "  MFU claimed " + figure(s["median_mfu_claimed"], 100, 2, "%") + "\n";
+    if (out.contains("measured_mfu_withheld")) // as the Training log tab says it, above the findings
+        text += "  MFU recomputed: not shown: " + out["measured_mfu_withheld"].get<std::string>() + "\n";
     if (diagnosis)
         text += diagnosisToText(*diagnosis);
     else
@@ -65,8 +69,11 @@ int runTraceLog(const QCommandLineParser& parser, const QStringList& files)
     const trace::TrainingLog log = readTrainingLog(path, resolveLogPattern(parser));
     const size_t warmup = resolveWarmupSteps(parser);
     const auto& presets = app::presetLibrary();
-    const trace::LogCheck check
-        = trace::checkLog(log, logRunContext(parser, QFileInfo(path).fileName()), presets.hardware(), warmup);
+    // The window's and the report's policy for the recomputed MFU (core/facts/shown_log_mfu.h): a log that ran on
+    // another GPU than --gpu shows no figure.
+    const ShownLogMfu shown
+        = shownLogMfu(log, logRunContext(parser, QFileInfo(path).fileName()), presets.hardware(), warmup);
+    const trace::LogCheck& check = shown.check;
     // Without a model or GPU on the command line the check runs when the log itself names enough; only a check the
     // user asked for turns its failure into an error.
     if (!check.diagnosis
@@ -80,6 +87,15 @@ int runTraceLog(const QCommandLineParser& parser, const QStringList& files)
     out["diagnosis"] = check.diagnosis ? diagnosisToJson(*check.diagnosis) : nlohmann::json();
     if (!check.diagnosis)
         out["diagnosis_unavailable"] = check.unavailable;
+    if (shown.withheld) {
+        // No number a script could print as the run's MFU, as for a trace's measured_mfu.
+        out["measured_mfu_withheld"] = *shown.withheld;
+        if (out["diagnosis"].is_object()) {
+            out["diagnosis"]["mfu"] = nullptr;
+            for (auto& run : out["diagnosis"]["runs"])
+                run["mfu"] = nullptr;
+        }
+    }
     if (json)
         printJson(out);
     else

@@ -156,7 +156,8 @@ void CostModel::fillThroughput(const Scenario& s, double microBatches, double to
     // Model FLOPs count the tokens that train the model: padding kept in the batch is processed, not learned from.
     const double achieved = out.flopsPerToken * out.tokensPerSecPerGpu * usefulTokenFraction(packing);
     out.tflopsPerGpu = achieved / 1e12;
-    out.tflopsPerNode = out.tflopsPerGpu * std::min(gpus, c.gpusPerNode);
+    out.gpusPerNode = std::min(gpus, c.gpusPerNode);
+    out.tflopsPerNode = out.tflopsPerGpu * out.gpusPerNode;
     out.mfu = achieved / m_peakBf16;
     if (counts.palmOverPackingLength)
         out.mfuPalmOverPackingLength

@@ -36,6 +36,14 @@ struct LeverEffect {
     bool inScenario = false; // the scenario already pulls this lever
     LeverOutcome with; // lever pulled
     LeverOutcome without; // lever released
+    // What the lever adds to the useful tokens/s per GPU, as a fraction of the figure without it (with / without - 1;
+    // 0 when the run without it does nothing): the Predict panel's lever table prints it beside both figures.
+    double usefulTokensGain() const
+    {
+        return without.usefulTokensPerSecPerGpu > 0
+            ? with.usefulTokensPerSecPerGpu / without.usefulTokensPerSecPerGpu - 1.0
+            : 0.0;
+    }
 };
 
 // The levers that apply to the scenario, in the order above: padding removal when padding is kept (how much would be

@@ -76,7 +76,8 @@ struct StepPrediction {
     double flopsPerToken = 0; // the scenario's MFU formula
     double hardwareFlopsPerToken = 0; // + recomputation
     double tflopsPerGpu = 0; // model FLOPs achieved per GPU, TFLOP/s
-    double tflopsPerNode = 0;
+    double tflopsPerNode = 0; // tflopsPerGpu x gpusPerNode
+    int gpusPerNode = 0; // the GPUs of one node the cost model counts: min(GPUs, the hardware's GPUs per node)
     double mfu = 0; // against the BF16 dense peak (also for BF16+FP8 runs)
     double hfu = 0;
     std::optional<double> mfuVsFp8Peak; // BF16+FP8 runs: against the FP8 dense peak

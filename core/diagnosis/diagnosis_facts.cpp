@@ -20,11 +20,6 @@ std::string tok(double v)
     return formatNumber(v, 0);
 }
 
-std::string tf(double flops)
-{
-    return formatNumber(flops / 1e12, 1);
-}
-
 namespace {
 
 void addScoped(std::vector<Witness>& out, double value, StatedScope stated, int gpus, int group)

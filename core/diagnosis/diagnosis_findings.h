@@ -19,7 +19,6 @@ namespace mfu::diagnosis_detail {
 
 bool agree(double a, double b, double tolerance = 0.03);
 std::string tok(double tokens); // "21,111"
-std::string tf(double flops); // FLOP/s as TFLOPS, "1,223.0"
 
 // A per-GPU tokens/s that one stated figure implies under one reading of its scope.
 struct Witness {

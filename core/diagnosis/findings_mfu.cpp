@@ -13,8 +13,9 @@ void mfuArithmetic(const ReportedRun& run, RunDiagnosis& d)
     if (!run.mfu || !run.achievedFlops || !run.peakFlops || agree(*run.mfu, *run.achievedFlops / *run.peakFlops, 0.02))
         return;
     d.findings.push_back({ "mfu_arithmetic", "warning",
-        "The stated MFU " + formatPercent(*run.mfu) + " is not " + tf(*run.achievedFlops) + " / " + tf(*run.peakFlops)
-            + " TFLOPS = " + formatPercent(*run.achievedFlops / *run.peakFlops) + ".",
+        "The stated MFU " + formatPercent(*run.mfu) + " is not " + formatTflopsValue(*run.achievedFlops) + " / "
+            + formatTflopsValue(*run.peakFlops) + " TFLOPS = " + formatPercent(*run.achievedFlops / *run.peakFlops)
+            + ".",
         { { "stated_mfu", *run.mfu } } });
 }
 
@@ -98,19 +99,20 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
         return Finding { "no_consistent_reading", "error",
             "No consistent reading of the figures fits the "
                 + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
-                + formatGflop(f.flopsCorrect) + "/token its dense " + f.peakPrecision + " peak of " + tf(f.densePeak)
-                + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU (100% MFU), and every stated "
+                + formatGflop(f.flopsCorrect) + "/token its dense " + f.peakPrecision + " peak of "
+                + formatTflopsValue(f.densePeak) + " TFLOPS allows at most " + tok(f.maxPerGpu)
+                + " tokens/s per GPU (100% MFU), and every stated "
                 + "throughput needs more. There is no corrected MFU; check the GPU, the GPU count and the model.",
             bound };
     }
     if (d.withheld)
         return std::nullopt;
     std::string summary = "Corrected MFU: " + tok(d.tokensPerSecPerGpu) + " tokens/s per GPU x "
-        + formatGflop(f.flopsCorrect) + "/token (" + formulaInWords(f.formula) + ") = " + tf(d.achievedFlopsPerGpu)
-        + " TFLOPS per GPU / " + tf(f.densePeak) + " TFLOPS dense " + f.peakPrecision + " = " + formatPercent(d.mfu)
-        + ".";
+        + formatGflop(f.flopsCorrect) + "/token (" + formulaInWords(f.formula)
+        + ") = " + formatTflopsValue(d.achievedFlopsPerGpu) + " TFLOPS per GPU / " + formatTflopsValue(f.densePeak)
+        + " TFLOPS dense " + f.peakPrecision + " = " + formatPercent(d.mfu) + ".";
     if (d.mfuVsFp8Peak)
-        summary += " Against the dense FP8 peak of " + tf(*d.fp8PeakFlopsPerGpu)
+        summary += " Against the dense FP8 peak of " + formatTflopsValue(*d.fp8PeakFlopsPerGpu)
             + " TFLOPS (BF16+FP8 run): " + formatPercent(*d.mfuVsFp8Peak) + ".";
     if (d.mfuWithStatedFlops)
         summary += " With the report's own " + formatGflop(*run.flopsPerToken)

@@ -23,12 +23,6 @@ std::string flopText(double flop)
     return flop < 1e9 ? formatNumber(flop / 1e6, 2) + " MFLOP" : formatGflop(flop);
 }
 
-// TFLOPS as a log prints them, two decimals below 10.
-std::string tflopsText(double flops)
-{
-    return formatNumber(flops / 1e12, flops < 10e12 ? 2 : 1);
-}
-
 double perGpu(double value, StatedScope scope, int gpus)
 {
     return scope == StatedScope::Cluster ? value / gpus : value;
@@ -45,14 +39,14 @@ std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run)
     if (run.tokensPerSec && run.achievedFlops && *run.tokensPerSec > 0) {
         const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
         const double flops = perGpu(*run.achievedFlops, run.achievedScope, run.gpus);
-        return ImpliedFlops { flops / tps, "its " + tflopsText(flops) + " TFLOPS / " + tok(tps) + " tokens/s" };
+        return ImpliedFlops { flops / tps, "its " + formatTflopsValue(flops) + " TFLOPS / " + tok(tps) + " tokens/s" };
     }
     if (run.flopsPerToken)
         return ImpliedFlops { *run.flopsPerToken, "the FLOP/token it states" };
     if (run.tokensPerSec && run.mfu && run.peakFlops && *run.tokensPerSec > 0) {
         const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
         return ImpliedFlops { *run.mfu * *run.peakFlops / tps,
-            "its MFU x its " + tf(*run.peakFlops) + " TFLOPS peak / " + tok(tps) + " tokens/s" };
+            "its MFU x its " + formatTflopsValue(*run.peakFlops) + " TFLOPS peak / " + tok(tps) + " tokens/s" };
     }
     return std::nullopt;
 }
@@ -126,10 +120,12 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     if (others.empty() && otherMemory && agree(*peak, trace::kTorchtitanFallbackPeakFlops, kPeakTolerance)) {
         // torchtitan divides by the A100's 312 TFLOPS on a GPU it does not know: the peak names no GPU here.
         d.findings.push_back({ "log_peak_fallback", "warning",
-            "The report's TFLOPS / MFU = " + tf(*peak) + " TFLOPS per GPU is torchtitan's fallback peak ("
-                + tf(trace::kTorchtitanFallbackPeakFlops) + " TFLOPS) for a GPU it does not know, not the "
-                + otherMemory->name + "'s: the log's device has " + formatGiB(*run.deviceMemoryBytes)
-                + " of memory, the " + otherMemory->name + " " + formatGiB(otherMemory->hbmBytes)
+            "The report's TFLOPS / MFU = " + formatTflopsValue(*peak)
+                + " TFLOPS per GPU is torchtitan's fallback peak ("
+                + formatTflopsValue(trace::kTorchtitanFallbackPeakFlops)
+                + " TFLOPS) for a GPU it does not know, not the " + otherMemory->name + "'s: the log's device has "
+                + formatGiB(*run.deviceMemoryBytes) + " of memory, the " + otherMemory->name + " "
+                + formatGiB(otherMemory->hbmBytes)
                 + ". The log's own MFU is against that fallback, not its GPU's peak.",
             { { "implied_peak_tflops", *peak / 1e12 },
                 { "device_memory_gib", *run.deviceMemoryBytes / (1024.0 * 1024.0 * 1024.0) } } });
@@ -153,8 +149,9 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     if (modelMatches)
         figures["corrected_mfu_on_implied_gpu"] = mfuThere;
     d.findings.push_back({ "log_peak_mismatch", "error",
-        "The report's TFLOPS / MFU = " + tf(*peak) + " TFLOPS per GPU: the dense peak of the " + names + ", not the "
-            + gpu + "'s " + tf(f.densePeak) + " TFLOPS. The run was most likely recorded on that GPU (torchtitan "
+        "The report's TFLOPS / MFU = " + formatTflopsValue(*peak) + " TFLOPS per GPU: the dense peak of the " + names
+            + ", not the " + gpu + "'s " + formatTflopsValue(f.densePeak)
+            + " TFLOPS. The run was most likely recorded on that GPU (torchtitan "
             + "divides by its own device's peak), while this diagnosis counts with the " + gpu
             + ". The corrected MFU is withheld: set the GPU"
             + (modelMatches ? " (on the " + others.front()->name + " it would be " + formatPercent(mfuThere) + ")"

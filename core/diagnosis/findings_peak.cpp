@@ -63,9 +63,9 @@ void perGpuOverClusterPeak(const ReportedRun& run, const RunFacts& f, const Witn
     if (!agree(*run.achievedFlops, perGpuAchieved))
         return;
     d.findings.push_back({ "per_gpu_over_cluster_peak", "error",
-        "Per-GPU numerator over a cluster-wide denominator: " + tf(*run.achievedFlops)
+        "Per-GPU numerator over a cluster-wide denominator: " + formatTflopsValue(*run.achievedFlops)
             + " TFLOPS is what ONE GPU achieves (" + tok(chosen.perGpu) + " tokens/s per GPU x "
-            + formatGflop(f.flopsStated) + "), but " + tf(*run.peakFlops) + " TFLOPS is the peak of all "
+            + formatGflop(f.flopsStated) + "), but " + formatTflopsValue(*run.peakFlops) + " TFLOPS is the peak of all "
             + std::to_string(run.gpus) + " GPUs. The ratio shrinks " + std::to_string(run.gpus)
             + "x as GPUs are added even when every GPU works as hard.",
         { { "achieved_tflops_per_gpu", perGpuAchieved / 1e12 },
@@ -83,19 +83,19 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
     bool clusterWide = false;
     const std::vector<NamedPeak> peaks = candidatePeaks(run, known); // outlives `match`, which points into it
     const NamedPeak* match = identifyPeak(run, stated, peaks, clusterWide);
-    const std::string right = tf(f.densePeak) + " TFLOPS";
+    const std::string right = formatTflopsValue(f.densePeak) + " TFLOPS";
     if (!match) {
         d.findings.push_back({ "peak_unrecognised", "warning",
-            "The peak " + tf(stated) + " TFLOPS matches no figure of this or any known GPU, per GPU or for all "
-                + std::to_string(run.gpus) + ". MFU uses the dense " + f.peakPrecision + " peak: " + right
-                + " per GPU.",
+            "The peak " + formatTflopsValue(stated)
+                + " TFLOPS matches no figure of this or any known GPU, per GPU or for all " + std::to_string(run.gpus)
+                + ". MFU uses the dense " + f.peakPrecision + " peak: " + right + " per GPU.",
             { { "stated_peak_tflops", stated / 1e12 }, { "dense_peak_tflops_per_gpu", f.densePeak / 1e12 },
                 { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 } } });
         return;
     }
-    const std::string asStated = clusterWide
-        ? tf(stated) + " TFLOPS is " + std::to_string(run.gpus) + " x " + tf(match->flops) + " TFLOPS, "
-        : tf(stated) + " TFLOPS is ";
+    const std::string asStated = clusterWide ? formatTflopsValue(stated) + " TFLOPS is " + std::to_string(run.gpus)
+            + " x " + formatTflopsValue(match->flops) + " TFLOPS, "
+                                             : formatTflopsValue(stated) + " TFLOPS is ";
     if (!match->correct)
         d.findings.push_back({ match->code, "error",
             "Wrong peak: " + asStated + match->what

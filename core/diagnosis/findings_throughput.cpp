@@ -34,7 +34,7 @@ void stepTimeAgainstThroughput(const ReportedRun& run, const RunFacts& f, const 
             + formatNumber(*run.stepTimeSeconds, 3) + " s = " + tok(w.perGpu * run.gpus) + " tokens/s (" + tok(w.perGpu)
             + " per GPU)";
         if (!w.possible)
-            message += ", which would need " + tf(w.perGpu * f.flopsCorrect) + " TFLOPS per GPU, "
+            message += ", which would need " + formatTflopsValue(w.perGpu * f.flopsCorrect) + " TFLOPS per GPU, "
                 + formatNumber(w.perGpu / f.maxPerGpu, 1) + "x the dense peak: impossible";
         message += ". The other figures imply " + formatNumber(impliedStep, 2) + " s per step ("
             + formatNumber(ratio, 1) + "x " + (ratio > 1 ? "longer" : "shorter") + " than stated)"
@@ -81,8 +81,9 @@ void checkThroughputReadings(
     if (allImpossible)
         d.findings.push_back({ "impossible_throughput", "error",
             "Every stated throughput needs more than the GPU's dense peak: " + tok(chosen.perGpu)
-                + " tokens/s per GPU x " + formatGflop(f.flopsCorrect) + "/token = " + tf(d.achievedFlopsPerGpu)
-                + " TFLOPS against " + tf(f.densePeak) + " TFLOPS.",
+                + " tokens/s per GPU x " + formatGflop(f.flopsCorrect)
+                + "/token = " + formatTflopsValue(d.achievedFlopsPerGpu) + " TFLOPS against "
+                + formatTflopsValue(f.densePeak) + " TFLOPS.",
             { { "tokens_per_sec_per_gpu", chosen.perGpu }, { "max_tokens_per_sec_per_gpu", f.maxPerGpu } } });
 }
 

@@ -195,11 +195,9 @@ std::string attentionKernelLabel(AttentionKernel kernel)
     return "attention";
 }
 
-FactsCheck checkFacts(
-    const FileFacts& file, const Scenario& s, double scenarioTokensPerStep, const std::vector<HardwareSpec>& hardware)
+FactsCheck checkFileGpu(const FileFacts& file, const HardwareSpec& hw, const std::vector<HardwareSpec>& hardware)
 {
     FactsCheck c;
-    const HardwareSpec& hw = s.cluster.hardware;
     if (file.gpuName) {
         c.gpuRecorded = true;
         const GpuMatch match = matchGpuName(*file.gpuName, hardware);
@@ -215,6 +213,14 @@ FactsCheck checkFacts(
     }
     if (!file.gpuName && file.impliedPeakFlops)
         checkImpliedGpu(*file.impliedPeakFlops, file.deviceMemoryBytes, hw, hardware, c);
+    return c;
+}
+
+FactsCheck checkFacts(
+    const FileFacts& file, const Scenario& s, double scenarioTokensPerStep, const std::vector<HardwareSpec>& hardware)
+{
+    FactsCheck c = checkFileGpu(file, s.cluster.hardware, hardware);
+    const HardwareSpec& hw = s.cluster.hardware;
     // The device's memory, when the log establishes it and the scenario's GPU (or the one proposed) cannot have it.
     if (file.deviceMemoryBytes) {
         const HardwareSpec* gpu = &hw;
@@ -289,6 +295,16 @@ FactsCheck checkFacts(
     return c;
 }
 
+std::string factDifferencesText(const std::vector<FactDifference>& differences, bool (*include)(Fact))
+{
+    std::string text;
+    for (const FactDifference& d : differences)
+        if (!include || include(d.fact))
+            text += (text.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs " + d.inScenario
+                + " in the scenario";
+    return text;
+}
+
 std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double mfu)
 {
     if (check.gpuDiffers)
@@ -300,11 +316,7 @@ std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double m
         std::string why = "above 100% (" + formatPercent(mfu) + ")";
         if (check.differences.empty())
             return why + ": the scenario's model or tokens per step do not describe this run";
-        std::string facts;
-        for (const auto& d : check.differences)
-            facts += (facts.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs "
-                + d.inScenario + " in the scenario";
-        return why + ": " + facts;
+        return why + ": " + factDifferencesText(check.differences);
     }
     return std::nullopt;
 }

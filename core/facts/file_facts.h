@@ -104,6 +104,14 @@ struct FactsCheck {
 // GPU whose memory contradicts it is proposed for the peak the log divided by.
 FactsCheck checkFacts(const FileFacts& file, const Scenario& scenario, double scenarioTokensPerStep,
     const std::vector<HardwareSpec>& hardware);
+// Only the GPU: the part of checkFacts that decides whether the file ran on `gpu` (the GPU it names, or the one whose
+// peak a log divided by), which is all a measured MFU's peak depends on. checkFacts begins with it.
+FactsCheck checkFileGpu(const FileFacts& file, const HardwareSpec& gpu, const std::vector<HardwareSpec>& hardware);
+
+// "tokens per step 8,192 in the file vs 4,096 in the scenario, GPU count 8 in the file vs 1 in the scenario": each
+// difference (those for which `include` is true, when given), in Fact order, joined by ", "; empty when none is. The
+// one wording of the list that a withheld MFU and a shown one's warning both name.
+std::string factDifferencesText(const std::vector<FactDifference>& differences, bool (*include)(Fact) = nullptr);
 
 // Why a measured MFU cannot be shown as a number for this file and scenario, or nullopt when it can: the GPU
 // differs (the peak it is divided by is another GPU's), or the figure exceeds 100% (then the differing facts, or

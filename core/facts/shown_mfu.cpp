@@ -2,19 +2,26 @@
 
 namespace mfu {
 
+namespace {
+
+// How the step ran, not what it counts; the trace's figure uses its own step time.
+bool countedFact(Fact fact)
+{
+    return fact != Fact::AttentionKernel && fact != Fact::Compiled && fact != Fact::Throughput;
+}
+
+} // namespace
+
 ShownMfu shownMeasuredMfu(const MfuResult& computed, const FactsCheck& check)
 {
-    ShownMfu out { computed, measuredMfuWithheld(check, computed.mfu), std::nullopt };
+    ShownMfu out { computed, measuredMfuWithheld(check, computed.mfu), std::nullopt, std::nullopt };
+    // The peak is the file's GPU's: the figure can be set against the trace's own MFU even when it is withheld for
+    // being impossible, which is where the check's explanations help most.
+    if (!check.gpuDiffers)
+        out.crossCheckable = computed.mfu;
     if (out.withheld)
         return out;
-    std::string facts;
-    for (const FactDifference& d : check.differences) {
-        if (d.fact == Fact::AttentionKernel || d.fact == Fact::Compiled || d.fact == Fact::Throughput)
-            continue; // how the step ran, not what it counts; the trace's figure uses its own step time
-        facts += (facts.empty() ? "" : ", ") + factLabel(d.fact) + " " + d.inFile + " in the file vs " + d.inScenario
-            + " in the scenario";
-    }
-    if (!facts.empty())
+    if (const std::string facts = factDifferencesText(check.differences, countedFact); !facts.empty())
         out.warning = "computed with the scenario's values where the file states others (" + facts + ")";
     return out;
 }

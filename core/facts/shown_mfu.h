@@ -19,6 +19,10 @@ struct ShownMfu {
     // Shown beside a figure that is shown: the facts the file states that the scenario does not share (its tokens
     // per step, sequence, model size), so the reader knows the figure rests on the scenario's values.
     std::optional<std::string> warning;
+    // The figure the trace's own MFU may be checked against (trace::crossCheckMfu): computed.mfu when the file's GPU
+    // is the scenario's, shown or withheld as impossible; nullopt when the peak is another GPU's. The window, the
+    // command line and the report all cross-check this, never computed.mfu directly.
+    std::optional<double> crossCheckable;
     bool shown() const { return !withheld.has_value(); }
 };
 

@@ -36,6 +36,12 @@ Throughput throughputFromStep(double stepTimeSeconds, double tokensPerStepCount)
     return { tokensPerStepCount / stepTimeSeconds, ThroughputScope::Cluster };
 }
 
+double stepSecondsAt(const Throughput& t, int gpuCount, double tokensPerStepCount)
+{
+    const double cluster = tokensPerSecPerGpu(t, gpuCount) * gpuCount;
+    return cluster > 0 && tokensPerStepCount > 0 ? tokensPerStepCount / cluster : 0;
+}
+
 MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double tokensPerSecPerGpu_, int gpuCount,
     const HardwareSpec& hardware, TrainingPrecision precision, double usefulTokenFraction)
 {

@@ -28,6 +28,9 @@ int64_t tokensPerStep(int64_t microBatch, int64_t seqLen, int64_t gradAccum, int
 // tokens/s per GPU from any of the accepted forms.
 double tokensPerSecPerGpu(const Throughput& t, int gpuCount);
 Throughput throughputFromStep(double stepTimeSeconds, double tokensPerStep); // cluster scope
+// The inverse: the step time a throughput implies for tokensPerStep tokens per step (whole cluster), 0 when either is
+// not positive. The scenario editor shows it when the user switches the measurement to a step time.
+double stepSecondsAt(const Throughput& t, int gpuCount, double tokensPerStep);
 
 struct MfuResult {
     double flopsPerToken = 0;

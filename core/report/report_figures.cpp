@@ -103,8 +103,8 @@ ReportSection predictedSection(const StepPrediction& p)
                   + " per rank, " + count(p.tokensPerStep) + " tokens per step" },
             { "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
                 formatNumber(p.tokensPerSec, 0) + " tokens/s for the cluster" },
-            { "Achieved", formatNumber(p.tflopsPerGpu, 1) + " TFLOPS per GPU", "" },
-            { "MFU", formatPercent(p.mfu), "" }, { "HFU", formatPercent(p.hfu), "" },
+            { "Achieved", formatTflops(p.tflopsPerGpu * 1e12) + " per GPU", "" }, { "MFU", formatPercent(p.mfu), "" },
+            { "HFU", formatPercent(p.hfu), "" },
             { "Memory per GPU", formatGiB(p.memory.total()),
                 (p.fits ? "fits in " : "does NOT fit in ") + formatGiB(p.memoryCapacityBytes) },
             { "Bottleneck", bottleneckSentence(p), "" } } };

@@ -8,6 +8,7 @@
 #include "core/diagnosis/log_diagnosis.h"
 #include "core/diagnosis/scenario_run.h"
 #include "core/errors.h"
+#include "core/facts/shown_log_mfu.h"
 #include "core/io/read_file.h"
 #include "core/number_format.h"
 #include "core/report/report_figures.h"
@@ -22,10 +23,14 @@ std::string severityLabel(const std::string& severity)
     return severity == "error" ? "Error" : severity == "warning" ? "Warning" : "Note";
 }
 
-void addFindings(ReportSection& out, const RunDiagnosis& run)
+// withheld: why the policy shows no corrected MFU (core/facts/shown_log_mfu.h), said in its row instead.
+void addFindings(ReportSection& out, const RunDiagnosis& run, const std::optional<std::string>& withheld = {})
 {
-    out.rows.push_back(
-        { "Corrected MFU", run.hasCorrectedMfu() ? formatPercent(run.mfu) : "-", correctedMfuText(run) });
+    if (withheld)
+        out.rows.push_back({ "Corrected MFU", "-", "not shown: " + *withheld });
+    else
+        out.rows.push_back(
+            { "Corrected MFU", run.hasCorrectedMfu() ? formatPercent(run.mfu) : "-", correctedMfuText(run) });
     for (const Finding& f : run.findings)
         out.rows.push_back({ severityLabel(f.severity), f.message, "" });
     if (run.findings.empty())
@@ -74,18 +79,13 @@ ReportSection trainingLogSection(
     std::ifstream in = openInputStream(path, "a training log");
     const trace::TrainingLog log = trace::parseTrainingLog(in, name);
     constexpr size_t kWarmupSteps = 1; // as the window and `trace LOGFILE` read it
-    // The scenario's tokens per step where the log states none (the window's rule): its global batch, else one
-    // micro-batch per data-parallel rank.
-    double tokensPerStep = static_cast<double>(s.workload.globalBatchTokens);
-    if (!(tokensPerStep > 0)) {
-        try {
-            tokensPerStep = static_cast<double>(tokensPerMicroStep(s));
-        } catch (const InputError&) {
-            tokensPerStep = 0; // a layout that does not divide: the log's own figure or none
-        }
-    }
-    const trace::LogCheck check = trace::checkLog(log, trace::scenarioLogContext(s, tokensPerStep, log, name),
+    // The scenario's tokens per step where the log states none, as the window counts them (processedTokensPerStep:
+    // the global batch in whole micro-steps; 0 for a layout that does not divide, then the log's own figure or none).
+    const double tokensPerStep = static_cast<double>(processedTokensPerStep(s));
+    // The window's and `trace LOGFILE`'s policy for the recomputed MFU (core/facts/shown_log_mfu.h).
+    const ShownLogMfu shown = shownLogMfu(log, trace::scenarioLogContext(s, tokensPerStep, log, name),
         knownHardware.empty() ? std::vector { s.cluster.hardware } : knownHardware, kWarmupSteps);
+    const trace::LogCheck& check = shown.check;
     const trace::LogSummary& m = check.summary;
     const char* scope = log.scope == trace::LogScope::PerGpu ? " per GPU" : " (scope not stated)";
     out.rows.push_back({ "File", path, "format: " + log.format });
@@ -101,7 +101,7 @@ ReportSection trainingLogSection(
             "the memory the log reports in use over its share of the device's" });
     if (check.diagnosis)
         for (const RunDiagnosis& run : check.diagnosis->runs)
-            addFindings(out, run);
+            addFindings(out, run, shown.withheld);
     else
         out.rows.push_back({ "Diagnosis", "-", check.unavailable });
     return out;

@@ -99,10 +99,7 @@ TraceFigures traceFigures(
             // The window's and the CLI's policy: a figure the scenario cannot describe is withheld with its reason.
             const FactsCheck facts = checkFacts(factsFromTrace(out.run), s, *tokens, out.knownHardware);
             const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, *tokens, out.run.meanStepSeconds), facts);
-            // Set against the trace's own MFU whenever the peak is the trace GPU's, as the Trace panel does: an
-            // impossible figure is where the check's explanations help most.
-            if (!facts.gpuDiffers)
-                checkable = shown.computed.mfu;
+            checkable = shown.crossCheckable; // the policy's, as the Trace panel and `trace --json` take it
             if (shown.withheld) {
                 out.measuredNote = "not shown: " + *shown.withheld;
             } else {

@@ -9,6 +9,7 @@
 #include "core/trace/comparison.h"
 #include "core/trace/cross_rank.h"
 #include "core/trace/roofline.h"
+#include "core/trace/step_work.h"
 
 namespace mfu {
 
@@ -17,11 +18,6 @@ namespace {
 std::string tflop(double flops)
 {
     return formatNumber(flops / 1e12, 2) + " TFLOP";
-}
-
-std::string tflops(double flopsPerSecond)
-{
-    return formatNumber(flopsPerSecond / 1e12, 1) + " TFLOPS";
 }
 
 const trace::RankAnalysis* firstRank(const TraceFigures& f)
@@ -38,16 +34,10 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
         return std::nullopt;
     const trace::OpFlops& w = rank->opFlops;
     ReportSection out { "Work from recorded shapes", {} };
-    const double steps = std::max<double>(1, static_cast<double>(rank->steps.size()));
-    const double inSteps = trace::totalFlops(w.inSteps);
-    std::string precisions;
-    for (const auto& p : w.inSteps)
-        if (inSteps > 0 && p.flops / inSteps >= 0.001)
-            precisions += (precisions.empty() ? "" : ", ") + (p.known ? p.precision.label() : std::string("unknown"))
-                + " " + formatPercent(p.flops / inSteps);
-    out.rows.push_back({ "Matrix work per step", tflop(inSteps / steps),
+    const trace::StepMatrixWork work = trace::stepMatrixWork(*rank); // the Trace panel's figure too
+    out.rows.push_back({ "Matrix work per step", tflop(work.flopsPerStep),
         "rank " + std::to_string(rank->rank) + ": matmul, attention, grouped GEMM and convolution FLOPs of its "
-            + "analysed steps; " + precisions });
+            + "analysed steps; " + trace::precisionSharesText(work) });
     out.rows.push_back(
         { "Operators", formatCount(static_cast<double>(w.opsWithShapes), "matrix operator") + " counted from shapes",
             formatNumber(static_cast<double>(w.opsWithoutShapes)) + " without readable shapes"
@@ -56,7 +46,7 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
     const trace::Roofline roof = trace::rooflineOf(w, gpu ? &*gpu : nullptr);
     if (!roof.ceilings.empty())
         out.rows.push_back(
-            { "Roofline", roof.ceilings.front().label + " roof " + tflops(roof.ceilings.front().peakFlops),
+            { "Roofline", roof.ceilings.front().label + " roof " + formatTflops(roof.ceilings.front().peakFlops),
                 "HBM " + formatNumber(roof.hbmBytesPerSecond / 1e12, 2) + " TB/s, ridge at "
                     + formatNumber(roof.ceilings.front().ridgeIntensity, 0) + " FLOP/byte (" + roof.gpu.value_or("")
                     + ")" });
@@ -65,7 +55,7 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
         const trace::OpProblem& m = roof.marks[i];
         const double attainable = roof.attainableFlops(m.intensity(), m.precision ? m.precision->key() : std::string());
         out.rows.push_back({ m.op + " " + m.shapes,
-            tflops(m.tflops() * 1e12) + (attainable > 0 ? " of " + tflops(attainable) : std::string()),
+            formatTflops(m.tflops() * 1e12) + (attainable > 0 ? " of " + formatTflops(attainable) : std::string()),
             formatMilliseconds(static_cast<double>(m.ns) / 1e9) + " in "
                 + formatCount(static_cast<double>(m.calls), "call") + ", " + formatNumber(m.intensity(), 1)
                 + " FLOP/byte" + (m.precision ? ", " + m.precision->label() : std::string()) });

@@ -122,6 +122,49 @@ MfuResult scenarioMfuAtStepTime(const Scenario& s, double tokensPerStep, double 
     return *scenarioMeasuredMfu(measured);
 }
 
+namespace {
+
+// A recompute FLOP/token the formula cannot count (a bare model) adds nothing: HFU is then MFU.
+template <typename Count> double recomputeOrZero(Count count)
+{
+    try {
+        return count();
+    } catch (const InputError&) {
+        return 0;
+    }
+}
+
+MfuResult measuredAt(const Scenario& s, double flopsPerToken, double recompute)
+{
+    return computeMfu(flopsPerToken, recompute, tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount),
+        s.cluster.gpuCount, s.cluster.hardware, s.precision, usefulTokenFraction(s.workload.packing));
+}
+
+} // namespace
+
+std::optional<MfuResult> scenarioMeasuredMfuUnder(const Scenario& s, FlopFormula formula)
+{
+    const std::optional<double> perToken = scenarioFlopCounts(s).get(formula);
+    if (!s.measuredThroughput || !perToken)
+        return std::nullopt;
+    const double recompute = recomputeOrZero([&] {
+        return recomputeFlopsPerToken(
+            s.model, s.workload.seqLen, s.workload.packing, s.activationCheckpointing, formula);
+    });
+    return measuredAt(s, *perToken, recompute);
+}
+
+std::optional<MfuResult> scenarioMeasuredMfuOverPackingLength(const Scenario& s)
+{
+    const std::optional<double> perToken = scenarioFlopCounts(s).palmOverPackingLength;
+    if (!s.measuredThroughput || !perToken)
+        return std::nullopt;
+    const double recompute = recomputeOrZero([&] {
+        return recomputeFlopsPerToken(s.model, s.workload.seqLen, s.activationCheckpointing, FlopFormula::PaLM);
+    });
+    return measuredAt(s, *perToken, recompute);
+}
+
 std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s)
 {
     if (!s.measuredThroughput)

@@ -59,6 +59,14 @@ std::optional<std::string> globalBatchRoundingNote(const Scenario& s);
 // MFU, HFU and achieved FLOP/s of the scenario's measured throughput; nullopt without one. Throws InputError when the
 // hardware lacks the peak or an input is out of range.
 std::optional<MfuResult> scenarioMeasuredMfu(const Scenario& s);
+// The same measurement under another formula (a row of the Calculator's formula table): that formula's FLOP/token
+// and recompute FLOP/token at the scenario's sequence length and packing (a recompute it cannot count is 0), useful
+// tokens only. nullopt without a measurement or when the formula has no figure for the model (a bare parameter
+// count); throws InputError as scenarioMeasuredMfu does.
+std::optional<MfuResult> scenarioMeasuredMfuUnder(const Scenario& s, FlopFormula formula);
+// PaLM as published over the packing length, when documents are packed and masked apart: the MFU a naive count
+// claims (its recompute is the unpacked sequence's). nullopt when not packed so, or without a measurement.
+std::optional<MfuResult> scenarioMeasuredMfuOverPackingLength(const Scenario& s);
 // The same for a step time measured in a profiler trace: tokensPerStep (processed, padding included) over
 // stepSeconds as the scenario's measured throughput. The Trace panel, the report and `trace --json` all call this,
 // so a trace's measured MFU counts the useful tokens and the scenario's formula and recompute wherever it is shown.

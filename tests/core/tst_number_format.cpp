@@ -57,6 +57,17 @@ private slots:
         QCOMPARE(formatPercent(1.7568), std::string("175.68%"));
         QCOMPARE(formatPercent(0.0), std::string("0.00%"));
     }
+
+    // The one TFLOPS rule (issue 34: four local formatters had three rules): one decimal, two below 10 TFLOPS.
+    void tflopsOneRule()
+    {
+        QCOMPARE(formatTflops(1222.64e12), std::string("1,222.6 TFLOPS"));
+        QCOMPARE(formatTflops(989e12), std::string("989.0 TFLOPS"));
+        QCOMPARE(formatTflops(10e12), std::string("10.0 TFLOPS"));
+        QCOMPARE(formatTflops(4.254e12), std::string("4.25 TFLOPS"));
+        QCOMPARE(formatTflopsValue(312e12), std::string("312.0"));
+        QCOMPARE(formatTflopsValue(0.5e12), std::string("0.50"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNumberFormat)

@@ -41,11 +41,6 @@ QString roundedGrouped(double n)
 {
     return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
 }
-QString tflops(double flops)
-{
-    return QLocale().toString(flops / kTera, 'f', flops >= 100 * kTera ? 0 : 1);
-}
-
 QTableView* tableFor(QStandardItemModel* model, const QString& accessibleName)
 {
     auto* view = new QTableView;
@@ -280,10 +275,7 @@ void CalculatorPanel::updateTerms()
                        .arg(QString::fromStdString(formatPercent(packing.paddingFraction)));
     m_seqLen->setText(seqText);
 
-    std::optional<double> perGpu;
-    if (s.measuredThroughput)
-        perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
-    fillFormulaTable(m_formulas, s, p, flops, perGpu);
+    fillFormulaTable(m_formulas, s, p, flops);
     if (const auto why = componentsUnknownReason(s.model))
         fillUnsplitComponentTable(m_components, *why, flops.sixN); // never a "Total 0.00" of a split not made
     else
@@ -298,7 +290,7 @@ void CalculatorPanel::updateResults()
     const auto bf16Peak = gpu.mfuPeak(); // FP16 on a device without BF16 (V100), labelled so
     m_peak->setText(bf16Peak
             ? tr("%1 TFLOPS %2 per GPU (%3)")
-                  .arg(tflops(*bf16Peak), qs(std::string(numberFormatLabel(gpu.mfuPeakFormat()))), qs(gpu.name))
+                  .arg(tflopsText(*bf16Peak), qs(std::string(numberFormatLabel(gpu.mfuPeakFormat()))), qs(gpu.name))
             : tr("%1 has no BF16 dense peak").arg(qs(gpu.name)));
     const FlopFormula formula = scenarioFlopFormula(s);
     {
@@ -333,13 +325,13 @@ void CalculatorPanel::updateResults()
                               .arg(s.cluster.gpuCount == 1 ? tr("GPU") : tr("GPUs")));
     m_tflops->setText(
         tr("%1 TFLOPS per GPU, %2 PFLOPS cluster")
-            .arg(tflops(r.achievedFlopsPerGpu), QLocale().toString(r.achievedFlopsCluster / kPeta, 'f', 2)));
+            .arg(tflopsText(r.achievedFlopsPerGpu), QLocale().toString(r.achievedFlopsCluster / kPeta, 'f', 2)));
     if (r.mfuVsFp8Peak && r.fp8PeakFlopsPerGpu) {
         // BF16+FP8: one number would mislead; both readings, labelled (Lambda's MFU paper gives TFLOPS for this
         // reason).
         m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percentText(r.mfu), percentText(*r.mfuVsFp8Peak)));
         m_peak->setText(tr("%1 TFLOPS BF16, %2 TFLOPS FP8 per GPU (%3)")
-                            .arg(tflops(r.peakFlopsPerGpu), tflops(*r.fp8PeakFlopsPerGpu), qs(gpu.name)));
+                            .arg(tflopsText(r.peakFlopsPerGpu), tflopsText(*r.fp8PeakFlopsPerGpu), qs(gpu.name)));
     } else {
         m_mfu->setText(percentText(r.mfu));
     }

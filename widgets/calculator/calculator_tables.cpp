@@ -10,8 +10,10 @@
 
 #include "core/errors.h"
 #include "core/number_format.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 #include "widgets/charts/category_palette.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
@@ -91,24 +93,21 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
     return {};
 }
 
-void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params,
-    const FlopsPerToken& flops, std::optional<double> tokensPerSecPerGpu)
+void fillFormulaTable(
+    QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params, const FlopsPerToken& flops)
 {
     table->clear();
     table->setHorizontalHeaderLabels({ QStringLiteral("Formula"), QStringLiteral("With this scenario's terms"),
         QStringLiteral("GFLOP/token"), QStringLiteral("TFLOPS per GPU"), QStringLiteral("MFU") });
-    const QLocale locale;
-    const SequencePacking& packing = scenario.workload.packing;
-    // TFLOPS and MFU of one FLOP/token figure at the measured throughput (useful tokens; padding left out).
-    const auto measured = [&](std::optional<double> perToken, double recompute, QString& tflops, QString& mfu) {
-        if (!perToken || !tokensPerSecPerGpu)
-            return false;
+    // TFLOPS and MFU of one FLOP/token figure at the measured throughput (core: useful tokens, padding left out).
+    const auto measured = [](const auto& compute, QString& tflops, QString& mfu) {
         try {
-            const MfuResult r = computeMfu(*perToken, recompute, *tokensPerSecPerGpu, scenario.cluster.gpuCount,
-                scenario.cluster.hardware, scenario.precision, usefulTokenFraction(packing));
-            tflops = locale.toString(r.achievedFlopsPerGpu / kTera, 'f', 0);
-            mfu = QString::fromStdString(formatMeasuredMfu(r.mfu));
-            return r.mfu > 1;
+            const std::optional<MfuResult> r = compute();
+            if (!r)
+                return false;
+            tflops = tflopsText(r->achievedFlopsPerGpu);
+            mfu = QString::fromStdString(formatMeasuredMfu(r->mfu));
+            return r->mfu > 1;
         } catch (const InputError&) {
             return false; // the panel shows the reason once, above the tables
         }
@@ -117,14 +116,8 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
         const std::optional<double> perToken = flops.get(f);
         QString tflops = QStringLiteral("-");
         QString mfu = QStringLiteral("-");
-        double recompute = 0;
-        try {
-            recompute = recomputeFlopsPerToken(
-                scenario.model, scenario.workload.seqLen, packing, scenario.activationCheckpointing, f);
-        } catch (const InputError&) {
-        }
         // No GPU computes above its peak: shown in the error colour.
-        const bool impossible = measured(perToken, recompute, tflops, mfu);
+        const bool impossible = measured([&] { return scenarioMeasuredMfuUnder(scenario, f); }, tflops, mfu);
         QString terms = perToken ? formulaWithTerms(f, scenario.model, params, flops.effectiveAttentionLength)
                                  : QStringLiteral("needs the architecture (bare parameter count)");
         if (perToken && flops.palmOverPackingLength && f != FlopFormula::SixN)
@@ -152,13 +145,7 @@ void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const
     if (flops.palmOverPackingLength) {
         QString tflops = QStringLiteral("-");
         QString mfu = QStringLiteral("-");
-        double recompute = 0; // PaLM at the packing length is the unpacked sequence's count
-        try {
-            recompute = recomputeFlopsPerToken(
-                scenario.model, scenario.workload.seqLen, scenario.activationCheckpointing, FlopFormula::PaLM);
-        } catch (const InputError&) {
-        }
-        const bool impossible = measured(flops.palmOverPackingLength, recompute, tflops, mfu);
+        const bool impossible = measured([&] { return scenarioMeasuredMfuOverPackingLength(scenario); }, tflops, mfu);
         QList<QStandardItem*> row { cell(QObject::tr("PaLM, S = packing length"), Qt::AlignLeft | Qt::AlignVCenter),
             cell(formulaWithTerms(FlopFormula::PaLM, scenario.model, params, double(scenario.workload.seqLen))
                     + QObject::tr(": over-counts, documents are masked apart"),

@@ -22,9 +22,10 @@ QString formulaShortName(FlopFormula formula);
 QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const ParameterCounts& params, int64_t seqLen);
 
 // One row per formula: Formula | With this scenario's terms | GFLOP/token | TFLOPS per GPU | MFU. The throughput
-// columns are "-" without a measurement. The scenario's MFU formula is marked.
-void fillFormulaTable(QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params,
-    const FlopsPerToken& flops, std::optional<double> tokensPerSecPerGpu);
+// columns are "-" without a measurement (core/scenario/scenario_facts.h computes them). The scenario's MFU formula is
+// marked.
+void fillFormulaTable(
+    QStandardItemModel* table, const Scenario& scenario, const ParameterCounts& params, const FlopsPerToken& flops);
 
 // Component | Forward GFLOP/token | Training GFLOP/token (x3) | Share of the training total.
 void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forward);

@@ -60,8 +60,7 @@ void LeverTable::showLevers(const std::vector<LeverEffect>& levers)
         const LeverOutcome& off = e.without;
         setItem(row, Name, cell(QString::fromStdString(std::string(leverLabel(e.lever)))));
         setItem(row, Now, cell(e.inScenario ? tr("on") : tr("off")));
-        const double gain
-            = off.usefulTokensPerSecPerGpu > 0 ? on.usefulTokensPerSecPerGpu / off.usefulTokensPerSecPerGpu - 1.0 : 0.0;
+        const double gain = e.usefulTokensGain();
         setItem(row, Tokens,
             cell(tr("%1 / %2 (%3%4)")
                      .arg(locale.toString(on.usefulTokensPerSecPerGpu, 'f', 0),

@@ -235,12 +235,12 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
 void showPrecisionTflops(
     ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
 {
-    // GPUs per node as the cost model counts them (per node = per GPU x min(GPUs, GPUs per node)).
+    // GPUs per node as the cost model counts them (core: StepPrediction::gpusPerNode).
     int gpusPerNode = 0;
     for (const SweepPoint& p : sweep.points) {
         const StepPrediction* pred = p.currentValid ? &p.current : p.best ? &p.best->prediction : nullptr;
         if (pred && pred->tflopsPerGpu > 0) {
-            gpusPerNode = static_cast<int>(std::lround(pred->tflopsPerNode / pred->tflopsPerGpu));
+            gpusPerNode = pred->gpusPerNode;
             break;
         }
     }

@@ -128,7 +128,7 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
                         .arg(percentText(band.mfuLow), percentText(band.mfuHigh),
                             locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
                             locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0), QString::fromStdString(band.basis)));
-    m_tflops->setText(QString::number(p.tflopsPerGpu, 'f', 0));
+    m_tflops->setText(tflopsText(p.tflopsPerGpu * 1e12)); // the one TFLOPS rule (core/number_format.h)
     m_stepTime->setText(tr("%1 s").arg(p.stepTimeSeconds, 0, 'f', 3));
     m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))
                         .arg(p.memory.total() / kGiB, 0, 'f', 1)
@@ -143,7 +143,7 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
         bandLabel(m_tokens)->setText(
             likely.arg(locale.toString(band.tokensPerSecLow, 'f', 0), locale.toString(band.tokensPerSecHigh, 'f', 0)));
         bandLabel(m_tflops)->setText(
-            likely.arg(QString::number(band.tflopsPerGpuLow, 'f', 0), QString::number(band.tflopsPerGpuHigh, 'f', 0)));
+            likely.arg(tflopsText(band.tflopsPerGpuLow * 1e12), tflopsText(band.tflopsPerGpuHigh * 1e12)));
         bandLabel(m_stepTime)
             ->setText(likely.arg(
                 QString::number(band.stepTimeSecondsLow, 'f', 3), tr("%1 s").arg(band.stepTimeSecondsHigh, 0, 'f', 3)));

@@ -148,16 +148,16 @@ void ScenarioModel::setThroughputInput(ThroughputInput input)
     const double tokens = static_cast<double>(tokensPerStep());
     double value = 0;
     if (m_scenario.measuredThroughput) {
-        const double cluster = tokensPerSecPerGpu(*m_scenario.measuredThroughput, gpus) * gpus;
+        const Throughput& t = *m_scenario.measuredThroughput;
         switch (input) {
         case ThroughputInput::TokensPerSecPerGpu:
-            value = cluster / gpus;
+            value = tokensPerSecPerGpu(t, gpus);
             break;
         case ThroughputInput::TokensPerSecCluster:
-            value = cluster;
+            value = tokensPerSecPerGpu(t, gpus) * gpus;
             break;
         case ThroughputInput::StepTime:
-            value = cluster > 0 && tokens > 0 ? tokens / cluster : 0;
+            value = stepSecondsAt(t, gpus, tokens); // core/model/mfu.h
             break;
         }
     }

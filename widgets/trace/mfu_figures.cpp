@@ -11,6 +11,7 @@
 #include "core/facts/shown_mfu.h"
 #include "core/model/flops.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/trace/step_work.h"
 #include "core/trace/trace_facts.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/category_palette.h"
@@ -110,16 +111,11 @@ void MfuFigures::showTraceMfu()
     const trace::RankAnalysis* rank = m_selection.selectedRank();
     QString detail;
     if (m_traceMfu && rank) {
-        const double perStep = totalFlops(rank->opFlops.inSteps) / std::max<double>(1, double(rank->steps.size()));
-        QStringList precisions;
-        const double all = totalFlops(rank->opFlops.inSteps);
-        for (const auto& p : rank->opFlops.inSteps)
-            if (all > 0 && p.flops / all >= 0.001)
-                precisions << QStringLiteral("%1 %2").arg(
-                    QString::fromStdString(p.known ? p.precision.label() : "unknown"), percentText(p.flops / all));
+        const trace::StepMatrixWork work = trace::stepMatrixWork(*rank); // the report's figure too
         detail = tr("; %1 TFLOP of matrix work per step (%2), %n operator(s) without shapes", nullptr,
             static_cast<int>(rank->opFlops.opsWithoutShapes))
-                     .arg(QLocale().toString(perStep / 1e12, 'f', 2), precisions.join(QStringLiteral(", ")));
+                     .arg(QLocale().toString(work.flopsPerStep / 1e12, 'f', 2),
+                         QString::fromStdString(trace::precisionSharesText(work)));
     }
     m_trace->setText(QString::fromStdString(traceMfu.note) + detail);
     m_trace->setStyleSheet(traceMfu.abovePeak ? errorStyleSheet() : QString());
@@ -161,9 +157,8 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
     try {
         // The policy every surface follows (core/facts/shown_mfu.h).
         const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds), check);
-        // Checked against the trace's own MFU when only the figure is impossible, not the GPU: the check says why.
-        if (!check.gpuDiffers)
-            m_measuredMfu = shown.computed.mfu;
+        // Checked against the trace's own MFU when the policy allows it (core/facts/shown_mfu.h).
+        m_measuredMfu = shown.crossCheckable;
         if (shown.withheld) {
             // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
             m_measured->setText(tr("not shown: %1").arg(QString::fromStdString(*shown.withheld)) + noGpu);

@@ -12,17 +12,13 @@
 #include "core/trace/roofline.h"
 #include "core/trace/trace_mfu.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/number_text.h"
 #include "widgets/trace/chart_table_page.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::widgets {
 
 namespace {
-
-QString tflops(double flopsPerSecond)
-{
-    return QLocale().toString(flopsPerSecond / 1e12, 'f', flopsPerSecond < 1e13 ? 2 : 1) + QStringLiteral(" TFLOPS");
-}
 
 // The operator and shapes columns at most this wide, so the figures beside them stay on screen at 1280x720.
 constexpr int kLongTextColumnWidth = 220;
@@ -105,7 +101,8 @@ void RooflinePage::show(const TraceSelection& selection)
             continue;
         const bool matrix = c.category == trace::KernelCategory::Gemm
             || c.category == trace::KernelCategory::AttentionFwd || c.category == trace::KernelCategory::AttentionBwd;
-        reached << (matrix ? tr("%1 %2").arg(categoryLabel(trace::categoryKey(c.category)), tflops(c.tflops() * 1e12))
+        reached << (matrix ? tr("%1 %2").arg(categoryLabel(trace::categoryKey(c.category)),
+                        tflopsText(c.tflops() * 1e12) + QStringLiteral(" TFLOPS"))
                            : tr("%1 %2 GB/s")
                                  .arg(categoryLabel(trace::categoryKey(c.category)),
                                      QLocale().toString(c.bandwidthGBps(), 'f', 0)));
@@ -116,7 +113,7 @@ void RooflinePage::show(const TraceSelection& selection)
         head = tr("Rank %1 on %2: %3 roof %4, HBM %5 TB/s, ridge at %6 FLOP/byte.")
                    .arg(rank->rank)
                    .arg(QString::fromStdString(gpu->name.empty() ? gpu->id : gpu->name),
-                       QString::fromStdString(top.label), tflops(top.peakFlops),
+                       QString::fromStdString(top.label), tflopsText(top.peakFlops) + QStringLiteral(" TFLOPS"),
                        QLocale().toString(roof.hbmBytesPerSecond / 1e12, 'f', 2),
                        QLocale().toString(top.ridgeIntensity, 'f', 0));
     } else {

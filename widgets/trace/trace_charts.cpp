@@ -7,6 +7,7 @@
 
 #include "core/trace/kernel_category.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
@@ -148,8 +149,7 @@ void fillRooflineChart(ChartView* chart, const trace::Roofline& roof, const QStr
         for (double v : x)
             y << (roof.hbmBytesPerSecond > 0 ? std::min(c.peakFlops, v * roof.hbmBytesPerSecond) : c.peakFlops) / 1e12;
         const QString name = QObject::tr("%1 roof: %2 TFLOPS%3")
-                                 .arg(QString::fromStdString(c.label),
-                                     QLocale().toString(c.peakFlops / 1e12, 'f', c.peakFlops < 1e14 ? 1 : 0),
+                                 .arg(QString::fromStdString(c.label), tflopsText(c.peakFlops),
                                      c.fallback ? QObject::tr(" (another format's peak)") : QString());
         chart->addLine(name, x, y, QStringLiteral("TFLOPS"));
     }

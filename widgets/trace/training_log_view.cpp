@@ -12,7 +12,7 @@
 
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/log_diagnosis.h"
-#include "core/facts/file_facts.h"
+#include "core/facts/shown_log_mfu.h"
 #include "core/number_format.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
@@ -149,8 +149,10 @@ void TrainingLogView::refresh()
     const Scenario& scenario = m_scenario->scenario();
     const std::string name = QFileInfo(m_path).fileName().toStdString();
     std::vector<HardwareSpec> known = m_known.empty() ? std::vector { scenario.cluster.hardware } : m_known;
-    const trace::LogCheck check = trace::checkLog(*m_log,
+    // The policy every surface follows for a log's recomputed MFU (core/facts/shown_log_mfu.h).
+    const ShownLogMfu shown = shownLogMfu(*m_log,
         trace::scenarioLogContext(scenario, static_cast<double>(m_scenario->tokensPerStep()), *m_log, name), known);
+    const trace::LogCheck& check = shown.check;
 
     // Step time when the log has it (Megatron, nanoGPT), else tokens/s (torchtitan). The first kWarmupSteps steps
     // (compilation, allocator warm-up) are left out of the lines, as out of the medians, and marked on their own.
@@ -233,14 +235,11 @@ void TrainingLogView::refresh()
         if (!runs[k].claimed.isEmpty())
             addSeries(m_mfu, runName(tr("Claimed"), k), runs[k].claimedSteps, runs[k].claimed, tr("%"));
     // A log that ran on another GPU than the scenario's: its recomputed MFU would divide by the wrong peak, so no
-    // figure is drawn or stated; the Trace panel's banner offers the log's GPU.
-    const FactsCheck facts = checkFacts(factsFromLog(m_log->facts, trace::summarizeLog(*m_log)), scenario,
-        static_cast<double>(m_scenario->tokensPerStep()), known);
-    const std::optional<std::string> otherGpu
-        = facts.gpuDiffers ? measuredMfuWithheld(facts, 0) : std::optional<std::string>();
-    // Only a figure the diagnosis gives: not one it withholds (another model, or a device memory no such GPU has).
-    if (check.diagnosis && !steps.isEmpty() && !otherGpu && check.diagnosis->runs.front().hasCorrectedMfu()) {
-        const double recomputed = 100.0 * check.diagnosis->mfu;
+    // figure is drawn or stated (shown.withheld); the Trace panel's banner offers the log's GPU. Nor one the diagnosis
+    // withholds (another model, or a device memory no such GPU has).
+    const std::optional<std::string>& otherGpu = shown.withheld;
+    if (const auto mfu = shown.mfu(); mfu && !steps.isEmpty()) {
+        const double recomputed = 100.0 * *mfu;
         const double first = *std::min_element(steps.begin(), steps.end());
         const double last = *std::max_element(steps.begin(), steps.end());
         addSeries(m_mfu,
@@ -265,12 +264,10 @@ void TrainingLogView::refresh()
     } else if (check.diagnosis) {
         const RunDiagnosis& run = check.diagnosis->runs.front();
         // Above 100%: the error colour and the reason (no GPU computes above its peak).
-        const QString open = run.hasCorrectedMfu() && run.mfu > 1
-            ? QStringLiteral("<span style=\"color:%1\">").arg(errorColour().name())
-            : QString();
-        const QString close = run.hasCorrectedMfu() && run.mfu > 1
-            ? tr(": above 100%, so the scenario's model or GPU, or the log's tokens, do "
-                 "not describe this run</span>")
+        const QString open
+            = shown.warning ? QStringLiteral("<span style=\"color:%1\">").arg(errorColour().name()) : QString();
+        const QString close = shown.warning
+            ? QStringLiteral(": %1</span>").arg(QString::fromStdString(*shown.warning).toHtmlEscaped())
             : QString();
         summary += open
             + tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "

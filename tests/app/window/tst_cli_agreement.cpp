@@ -25,6 +25,7 @@
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/start/start_panel.h"
 #include "widgets/trace/trace_panel.h"
+#include "widgets/trace/training_log_view.h"
 
 Q_DECLARE_METATYPE(mfu::Scenario)
 
@@ -41,6 +42,12 @@ QString percent(double fraction)
 QString grouped(double v, int decimals = 0)
 {
     return QLocale().toString(v, 'f', decimals);
+}
+
+// TFLOPS as every surface writes them (core/number_format.h: one decimal, two below 10), from the JSON's TFLOPS.
+QString tflopsValue(double tflops)
+{
+    return QString::fromStdString(formatTflopsValue(tflops * 1e12));
 }
 
 QString labelText(QWidget* panel, const char* name)
@@ -102,7 +109,7 @@ private:
         QVERIFY2(labelText(panel, "hfu").startsWith(percent(calc["hfu"].get<double>())),
             qPrintable(what + ": " + labelText(panel, "hfu")));
         const double tflops = calc["achieved_tflops_per_gpu"].get<double>();
-        QVERIFY2(labelText(panel, "tflops").startsWith(grouped(tflops, tflops >= 100 ? 0 : 1) + " TFLOPS per GPU"),
+        QVERIFY2(labelText(panel, "tflops").startsWith(tflopsValue(tflops) + " TFLOPS per GPU"),
             qPrintable(what + ": " + labelText(panel, "tflops")));
     }
 
@@ -125,7 +132,7 @@ private:
         check("predictedMfu", percent(p["mfu"].get<double>()));
         check("predictedHfu", percent(p["hfu"].get<double>()));
         check("tokensPerSec", grouped(p["tokens_per_sec"].get<double>()));
-        check("tflopsPerGpu", QString::number(p["tflops_per_gpu"].get<double>(), 'f', 0));
+        check("tflopsPerGpu", tflopsValue(p["tflops_per_gpu"].get<double>()));
         check("stepTime", QStringLiteral("%1 s").arg(p["step_time_s"].get<double>(), 0, 'f', 3));
         if (!p["fits"].get<bool>())
             return; // the band is shown for layouts that fit
@@ -138,8 +145,8 @@ private:
             likely.arg(
                 grouped(p["tokens_per_sec_low"].get<double>()), grouped(p["tokens_per_sec_high"].get<double>())));
         check("tflopsPerGpuBand",
-            likely.arg(QString::number(p["tflops_per_gpu_low"].get<double>(), 'f', 0),
-                QString::number(p["tflops_per_gpu_high"].get<double>(), 'f', 0)));
+            likely.arg(tflopsValue(p["tflops_per_gpu_low"].get<double>()),
+                tflopsValue(p["tflops_per_gpu_high"].get<double>())));
         check("stepTimeBand",
             likely.arg(QString::number(p["step_time_s_low"].get<double>(), 'f', 3),
                 QStringLiteral("%1 s").arg(p["step_time_s_high"].get<double>(), 0, 'f', 3)));
@@ -287,6 +294,67 @@ private slots:
             QVERIFY(m["mfu"].is_null());
             const QString why = QString::fromStdString(m["withheld"].get<std::string>());
             QVERIFY2(shown.startsWith(QStringLiteral("not shown: ") + why), qPrintable(shown + " | " + why));
+        }
+    }
+
+    // A training log opened in the Trace panel's Training log tab and read by `trace LOGFILE --json` with the same
+    // model and GPU: the recomputed MFU the window states is the CLI's, to the digit; read against an H100 both
+    // withhold it with the same reason (core/facts/shown_log_mfu.h: the trace's policy, for logs). No real training
+    // log is among the shared inputs (../shared/traces holds profiler traces only), so this is the B200 scaling
+    // report's 8-GPU log as the report prints it.
+    void logMeasuredMfuAgrees_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::newRow("the log's B200") << QStringLiteral("b200");
+        QTest::newRow("another GPU: H100") << QStringLiteral("h100-sxm");
+    }
+
+    void logMeasuredMfuAgrees()
+    {
+        QFETCH(QString, gpu);
+        const QString path = m_dir.filePath(QStringLiteral("b200-8gpu.log"));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            file.write("  Device:                NVIDIA B200\n"
+                       "  GPUs:                  8\n"
+                       "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
+                       "  Batch size (micro):    24\n"
+                       "  Gradient accum steps:  64\n"
+                       "  Tokens per iteration:  25,165,824\n"
+                       "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
+                       "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                       "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
+                       "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                       "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                       "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
+                       "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n");
+        }
+        Scenario s = generated("llama-1.36b", gpu.toLatin1().constData(), 8, 2048);
+        MainWindow w;
+        w.scenarioModel()->setScenario(s);
+        auto* panel = w.findChild<widgets::TracePanel*>();
+        QVERIFY(panel);
+        QVERIFY(panel->openTrainingLog(path));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->trainingLogView()->hasLog(), 30000);
+        const QString shown = panel->trainingLogView()->summaryText();
+
+        const nlohmann::json j = cliJson({ QStringLiteral("trace"), path, QStringLiteral("--model"),
+            QStringLiteral("llama-1.36b"), QStringLiteral("--gpu"), gpu, QStringLiteral("--seq"),
+            QStringLiteral("2048"), QStringLiteral("--json") });
+        QVERIFY(j.contains("diagnosis"));
+        if (gpu == QStringLiteral("b200")) {
+            QVERIFY(!j.contains("measured_mfu_withheld"));
+            QVERIFY(j["diagnosis"]["mfu"].is_number());
+            const QString mfu = percent(j["diagnosis"]["mfu"].get<double>());
+            QVERIFY2(
+                shown.contains(QStringLiteral("<b>MFU recomputed: %1</b>").arg(mfu)), qPrintable(shown + " | " + mfu));
+        } else {
+            QVERIFY(j["diagnosis"]["mfu"].is_null());
+            const QString why = QString::fromStdString(j["measured_mfu_withheld"].get<std::string>());
+            QVERIFY2(why.contains(QStringLiteral("NVIDIA B200")), qPrintable(why));
+            QVERIFY2(shown.contains(QStringLiteral("<b>MFU recomputed: not shown</b>: ") + why.toHtmlEscaped()),
+                qPrintable(shown + " | " + why));
         }
     }
 

@@ -63,7 +63,7 @@ private slots:
         QCOMPARE(QString::fromStdString(s.cluster.hardware.id), QStringLiteral("b200"));
         QCOMPARE(s.workload.seqLen, 8192);
         QCOMPARE(labelText(w, "mfu"), QStringLiteral("54.34%"));
-        QVERIFY2(labelText(w, "tflops").startsWith(QStringLiteral("1,223 TFLOPS per GPU")),
+        QVERIFY2(labelText(w, "tflops").startsWith(QStringLiteral("1,222.6 TFLOPS per GPU")),
             qPrintable(labelText(w, "tflops")));
         QVERIFY2(labelText(w, "flopsPerToken").startsWith(QStringLiteral("57.9 GFLOP/token")),
             qPrintable(labelText(w, "flopsPerToken")));

@@ -135,6 +135,9 @@ private slots:
         QVERIFY(!levers[0].inScenario);
         // Padding costs the same compute and trains nothing: removing it turns all of the step's tokens useful.
         QVERIFY(near(levers[0].with.usefulTokensPerSecPerGpu, levers[0].without.usefulTokensPerSecPerGpu / 0.8));
+        // What the lever table prints beside the two figures: +25% useful tokens (1 / 0.8 - 1).
+        QVERIFY(near(levers[0].usefulTokensGain(), 0.25));
+        QCOMPARE(LeverEffect {}.usefulTokensGain(), 0.0); // nothing without it: no gain to state
         QVERIFY(levers[0].with.mfu && levers[0].without.mfu);
         QVERIFY(near(*levers[0].with.mfu, *levers[0].without.mfu / 0.8));
         QCOMPARE(levers[0].with.hfu, levers[0].without.hfu);

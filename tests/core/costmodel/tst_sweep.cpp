@@ -80,6 +80,11 @@ private slots:
         QCOMPARE(r.points[1].precision, TrainingPrecision::BF16_FP8);
         QVERIFY(fp8.tflopsPerGpu > bf16.tflopsPerGpu);
         QCOMPARE(fp8.tflopsPerNode, 8 * fp8.tflopsPerGpu);
+        // The node's GPU count is the prediction's, not re-derived by the chart from the ratio (issue 34).
+        QCOMPARE(fp8.gpusPerNode, 8);
+        QCOMPARE(
+            runSweep(scenarioFor(llama31_8b(), "b200", 2, 8192), SweepAxis::Precision).points[0].current.gpusPerNode,
+            2);
         QVERIFY(!bf16.mfuVsFp8Peak && fp8.mfuVsFp8Peak);
         QVERIFY(*fp8.mfuVsFp8Peak < fp8.mfu);
     }

@@ -184,6 +184,21 @@ private slots:
         QVERIFY(measuredMfuWithheld(c, 193.36));
     }
 
+    // The one wording of the differences list (issue 34): every difference, or those a filter keeps, in Fact order.
+    void differencesText()
+    {
+        const std::vector<FactDifference> d { { Fact::GpuCount, "8", "1" }, { Fact::Compiled, "eager", "compiled" },
+            { Fact::SeqLen, "4,096", "8,192" } };
+        QCOMPARE(factDifferencesText(d),
+            std::string("GPU count 8 in the file vs 1 in the scenario, eager or compiled eager in the file vs compiled "
+                        "in the scenario, sequence length 4,096 in the file vs 8,192 in the scenario"));
+        QCOMPARE(factDifferencesText(d, [](Fact f) { return f != Fact::Compiled; }),
+            std::string("GPU count 8 in the file vs 1 in the scenario, sequence length 4,096 in the file vs 8,192 in "
+                        "the scenario"));
+        QCOMPARE(factDifferencesText(d, [](Fact f) { return f == Fact::Gpu; }), std::string());
+        QCOMPARE(factDifferencesText({}), std::string());
+    }
+
     void noGpuRecorded()
     {
         const FactsCheck c = checkFacts(FileFacts {}, b200Scenario(), 8192, hardware());

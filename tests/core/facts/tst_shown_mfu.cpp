@@ -48,6 +48,7 @@ private slots:
             = shownMeasuredMfu(scenarioMfuAtStepTime(s, 8192, 0.5), checkFacts(h100Trace(), s, 8192, hardware()));
         QVERIFY(shown.shown());
         QVERIFY(!shown.warning);
+        QCOMPARE(shown.crossCheckable, std::optional(shown.computed.mfu));
         QVERIFY(std::abs(shown.computed.mfu - 16384 * 6e9 / 989e12) < 1e-12);
     }
 
@@ -61,6 +62,7 @@ private slots:
         QVERIFY(!shown.shown());
         QVERIFY2(shown.withheld->find("its peak does not apply") != std::string::npos, shown.withheld->c_str());
         QVERIFY(shown.computed.mfu > 0 && shown.computed.mfu < 1); // plausible, and still withheld
+        QVERIFY(!shown.crossCheckable); // another GPU's peak: nothing to set against the trace's own MFU
     }
 
     // Above 100% is withheld even on the right GPU, naming the fact that disagrees.
@@ -75,6 +77,8 @@ private slots:
         QVERIFY(!shown.shown());
         QVERIFY2(shown.withheld->find("GPU count 8 in the file vs 1 in the scenario") != std::string::npos,
             shown.withheld->c_str());
+        // Withheld, but on the file's own GPU: the cross-check with the trace's own MFU still says why.
+        QCOMPARE(shown.crossCheckable, std::optional(shown.computed.mfu));
     }
 
     // A plausible figure where the file states another GPU count: shown, with the difference said beside it.

@@ -53,6 +53,12 @@ private slots:
         QCOMPARE(tokensPerSecPerGpu({ 80000, ThroughputScope::Cluster }, 8), 10000.0);
         QCOMPARE(tokensPerSecPerGpu({ 10000, ThroughputScope::PerGpu }, 8), 10000.0);
         QCOMPARE(tokensPerStep(24, 2048, 64, 8), qint64(25'165'824)); // the B200 scaling report's 8-GPU iteration
+        // The step time a throughput implies (the scenario editor switched to a step time): 1,048,576 tokens at
+        // 80,000 tokens/s for the cluster, however the throughput is scoped; none without tokens or throughput.
+        QCOMPARE(stepSecondsAt({ 80000, ThroughputScope::Cluster }, 8, 1048576), 1048576 / 80000.0);
+        QCOMPARE(stepSecondsAt({ 10000, ThroughputScope::PerGpu }, 8, 1048576), 1048576 / 80000.0);
+        QCOMPARE(stepSecondsAt({ 10000, ThroughputScope::PerGpu }, 8, 0), 0.0);
+        QCOMPARE(stepSecondsAt({ 0, ThroughputScope::PerGpu }, 8, 1048576), 0.0);
     }
 
     void hfuAddsRecompute()

@@ -6,10 +6,13 @@
 #include <fstream>
 
 #include "core/costmodel/cost_model.h"
+#include "core/diagnosis/log_diagnosis.h"
+#include "core/facts/shown_log_mfu.h"
 #include "core/number_format.h"
 #include "core/presets/presets.h"
 #include "core/report/hardware_options.h"
 #include "core/report/report_figures.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/trace/kernel_rules.h"
 #include "core/units.h"
 #include "shipped_presets.h"
@@ -199,6 +202,67 @@ private slots:
         QCOMPARE(row(section(f, "Training log: moved.log"), "Missing")->value, missing);
         QCOMPARE(row(section(f, "Scenario"), "Training logs")->value, logPath);
         QVERIFY(!row(s, "Device memory")); // the log states none
+    }
+
+    // A log that states no tokens per step takes the scenario's, counted as the window counts them (issue 34): a
+    // global batch of 4,000,000 tokens in micro-steps of 65,536 (one 8,192-token sequence on each of 8 GPUs) is 62
+    // micro-steps, 4,063,232 tokens, 1.6% more than the stated batch the report used to divide by.
+    void trainingLogTakesTheWindowsTokensPerStep()
+    {
+        QTemporaryDir dir;
+        const std::string logPath = dir.filePath(QStringLiteral("nanogpt.log")).toStdString();
+        std::ofstream(logPath) << "iter 1: loss 3.2000, time 30000.00ms, mfu 30.00%\n"
+                                  "iter 2: loss 3.1000, time 30000.00ms, mfu 30.00%\n"
+                                  "iter 3: loss 3.0000, time 30000.00ms, mfu 30.00%\n";
+        ScenarioDocument d;
+        d.scenario.model = *presets().findModel("llama-3.1-8b");
+        d.scenario.cluster.hardware = *presets().findHardware("b200");
+        d.scenario.cluster.gpuCount = 8;
+        d.scenario.workload.seqLen = 8192;
+        d.scenario.workload.globalBatchTokens = 4000000;
+        d.trainingLogPaths = { logPath };
+        ReportOptions options;
+        options.knownHardware = presets().hardware();
+        const ReportFigures f = reportFigures(d, options);
+        const ReportSection* s = section(f, "Training log: nanogpt.log");
+        QVERIFY(s);
+        QCOMPARE(processedTokensPerStep(d.scenario), int64_t { 4063232 });
+        std::ifstream in(logPath);
+        const trace::TrainingLog log = trace::parseTrainingLog(in, "nanogpt.log");
+        const ShownLogMfu window = shownLogMfu(log,
+            trace::scenarioLogContext(
+                d.scenario, static_cast<double>(processedTokensPerStep(d.scenario)), log, "nanogpt.log"),
+            presets().hardware());
+        QVERIFY(window.mfu());
+        QCOMPARE(row(s, "Corrected MFU")->value, formatPercent(*window.mfu()));
+    }
+
+    // A log that names its GPU, read against a scenario on another: the report withholds the corrected MFU with the
+    // window's reason (core/facts/shown_log_mfu.h) instead of printing a figure on the wrong peak.
+    void trainingLogOfAnotherGpuIsWithheld()
+    {
+        QTemporaryDir dir;
+        const std::string logPath = dir.filePath(QStringLiteral("b200-8gpu.log")).toStdString();
+        std::ofstream(logPath) << "  Device:                NVIDIA B200\n"
+                                  "  GPUs:                  8\n"
+                                  "  Tokens per iteration:  25,165,824\n"
+                                  "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
+                                  "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
+                                  "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
+                                  "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
+        ScenarioDocument d;
+        d.scenario.model = *presets().findModel("llama-1.36b");
+        d.scenario.cluster.hardware = *presets().findHardware("h100-sxm");
+        d.scenario.workload.seqLen = 2048;
+        d.trainingLogPaths = { logPath };
+        ReportOptions options;
+        options.knownHardware = presets().hardware();
+        const ReportFigures f = reportFigures(d, options);
+        const ReportSection* s = section(f, "Training log: b200-8gpu.log");
+        QVERIFY(s);
+        QCOMPARE(row(s, "Corrected MFU")->value, std::string("-"));
+        QVERIFY2(row(s, "Corrected MFU")->note.find("not shown: the file ran on NVIDIA B200") != std::string::npos,
+            row(s, "Corrected MFU")->note.c_str());
     }
 
     // Issue 35: a torchtitan log of a 14.6 GiB device whose TFLOPS / MFU is 306. The report says the device memory,

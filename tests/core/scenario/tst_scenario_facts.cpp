@@ -87,6 +87,45 @@ private slots:
         QCOMPARE(scenarioMeasuredMfu(s)->hardwareFlopsPerToken, 57'914'449'920.0 + 6'979'321'856.0);
     }
 
+    // The Calculator's formula table (issue 34: computed in the panel before): each formula's MFU at the measured
+    // throughput, the scenario's own formula giving the scenario's figure; none for a formula a bare count cannot
+    // answer, none without a measurement.
+    void measuredMfuUnderEachFormula()
+    {
+        Scenario s = test::scenarioFor(test::llama31_8b(), "b200", 1, 8192);
+        QVERIFY(!scenarioMeasuredMfuUnder(s, FlopFormula::PaLM));
+        s.measuredThroughput = Throughput { 21111, ThroughputScope::PerGpu };
+        s.activationCheckpointing = ActivationCheckpointing::Selective;
+        const auto own = scenarioMeasuredMfuUnder(s, scenarioFlopFormula(s));
+        QVERIFY(own);
+        QCOMPARE(own->mfu, scenarioMeasuredMfu(s)->mfu);
+        QCOMPARE(own->hfu, scenarioMeasuredMfu(s)->hfu);
+        const auto palm = scenarioMeasuredMfuUnder(s, FlopFormula::PaLM);
+        QVERIFY(palm);
+        QCOMPARE(qRound(palm->mfu * 10000), 5434); // Lambda's 54.34% (PaLM)
+        const auto sixN = scenarioMeasuredMfuUnder(s, FlopFormula::SixN);
+        QVERIFY(sixN && sixN->mfu < palm->mfu); // 6N leaves attention out
+        QVERIFY(!scenarioMeasuredMfuOverPackingLength(s)); // nothing packed
+
+        Scenario bare = s;
+        bare.model = bareModel(8'000'000'000);
+        QVERIFY(!scenarioMeasuredMfuUnder(bare, FlopFormula::PaLM));
+        QVERIFY(scenarioMeasuredMfuUnder(bare, FlopFormula::SixN));
+    }
+
+    // Documents packed and masked apart: PaLM over the packing length counts more FLOP/token, so it claims more MFU
+    // than the per-document count, with its recompute at the unpacked sequence.
+    void measuredMfuOverThePackingLength()
+    {
+        Scenario s = test::scenarioFor(test::llama31_8b(), "b200", 8, 8192);
+        s.workload.packing.documents = { { 1024, 6 }, { 2048, 1 } };
+        s.measuredThroughput = Throughput { 20000, ThroughputScope::PerGpu };
+        const auto naive = scenarioMeasuredMfuOverPackingLength(s);
+        QVERIFY(naive);
+        QVERIFY(naive->mfu > scenarioMeasuredMfuUnder(s, FlopFormula::PaLM)->mfu);
+        QCOMPARE(naive->flopsPerToken, *scenarioFlopCounts(s).palmOverPackingLength);
+    }
+
     void reportedRunKeepsABareModel()
     {
         // The 7B tutorial example: 8 H100, batch 8 x 4096, 1.2 s per step, 6N. The diagnosis gets the bare model and
