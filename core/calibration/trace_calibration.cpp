@@ -11,6 +11,7 @@
 #include "core/scenario/scenario_facts.h"
 #include "core/trace/analysis.h"
 #include "core/trace/kernel_category.h"
+#include "core/trace/trace_flops.h"
 
 namespace mfu {
 
@@ -109,6 +110,26 @@ void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
     }
 }
 
+// The model's work against the trace's: the FLOPs its operators did per step (from their recorded shapes) against
+// what the scenario's model predicts per GPU. A trace of another model fails here rather than fitting factors that
+// would be nonsense. Skipped when the trace recorded no shapes or a CUDA graph hides most of its matrix kernels.
+void checkTraceWorkFitsModel(const Scenario& s, const StepPrediction& p, const trace::RunAnalysis& run)
+{
+    constexpr double kTolerance = 0.35;
+    for (const trace::RankAnalysis& r : run.ranks) {
+        const trace::OpFlops& f = r.opFlops;
+        if (!f.recordsShapes || r.steps.empty() || f.unattributedMatrixShare() > 0.2)
+            continue;
+        const double traced = trace::totalFlops(f.inSteps) / static_cast<double>(r.steps.size());
+        const double predicted = p.hardwareFlopsPerToken * p.tokensPerStep / s.cluster.gpuCount;
+        if (traced > 0 && predicted > 0 && std::abs(traced / predicted - 1.0) > kTolerance)
+            throw InputError("rank " + std::to_string(r.rank) + "'s operators did " + formatNumber(traced / 1e12, 1)
+                + " TFLOP a step (from their recorded shapes); the scenario's model would do "
+                + formatNumber(predicted / 1e12, 1) + " TFLOP per GPU: describe the traced model and batch (--model, "
+                + "--seq, --micro-batch)");
+    }
+}
+
 } // namespace
 
 std::string_view calibratedTermKey(CalibratedTerm t)
@@ -192,6 +213,7 @@ TraceCalibration calibrateFromTrace(
 
     const CostModel model(traced);
     const StepPrediction before = model.evaluate(traced);
+    checkTraceWorkFitsModel(traced, before, run);
     cal.uncalibratedStepSeconds = before.stepTimeSeconds;
     const std::array<double, 5> predicted = predictedTerms(before);
     for (const CalibratedTerm t : kAllCalibratedTerms) {

@@ -12,6 +12,7 @@
 
 #include <exception>
 
+#include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/levers.h"
 #include "core/scenario/scenario_file.h"
@@ -75,6 +76,10 @@ PredictPanel::PredictPanel(ScenarioModel* model, QWidget* parent)
         });
     }
     connect(m_plannerPage, &PlannerPage::planShown, this, &PredictPanel::showMemory);
+    // A calibration set or dropped in the Trace panel: the headline again, with or without its calibrated row.
+    connect(m_model, &ScenarioModel::traceCalibrationChanged, this, &PredictPanel::recompute);
+    connect(m_summary, &PredictSummary::forgetCalibration, this,
+        [this] { m_model->setTraceCalibration(std::nullopt, {}); });
     connect(m_plannerPage, &PlannerPage::applied, this,
         [this](const QString& description) { m_backgroundStatus->setText(tr("Applied: %1.").arg(description)); });
     connect(m_model, &ScenarioModel::changed, this, [this] {
@@ -222,9 +227,35 @@ void PredictPanel::recompute()
     }
     // How far to trust the figures: the error of published runs like this one (validation table), every end capped
     // where the GPU stops.
-    m_summary->showPrediction(s, *m_current, errorBandFor(s, *m_current, m_bands));
+    const ErrorBand band = errorBandFor(s, *m_current, m_bands);
+    m_summary->showPrediction(s, *m_current, band);
+    showCalibrated(band);
     showMfuWaterfall(m_waterfall, *m_current);
     showMemory();
+}
+
+void PredictPanel::showCalibrated(const ErrorBand& band)
+{
+    const auto& calibration = m_model->traceCalibration();
+    if (!calibration || !m_current) {
+        m_summary->showCalibrated({}, {});
+        return;
+    }
+    const QString source = m_model->traceCalibrationSource();
+    try {
+        const CalibratedPrediction p
+            = calibratedPrediction(m_model->scenario(), *calibration, relativeStepBandHalfWidth(band, *m_current));
+        QStringList terms;
+        for (const std::string& line : calibratedTermLines(p))
+            terms << QString::fromStdString(line);
+        m_summary->showCalibrated(tr("Calibrated to %1: %2; rests on %3.")
+                                      .arg(source, QString::fromStdString(calibratedFiguresText(p)),
+                                          QString::fromStdString(calibratedBasisText(p))),
+            terms.join(QLatin1Char('\n')));
+    } catch (const std::exception& e) {
+        m_summary->showCalibrated(
+            tr("Calibrated to %1: not for this scenario: %2").arg(source, QString::fromUtf8(e.what())), {});
+    }
 }
 
 void PredictPanel::showMemory()

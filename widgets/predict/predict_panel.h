@@ -79,6 +79,8 @@ private:
     void startSweep(SweepAxis axis);
     void updateProgress();
     void showMemory();
+    // The prediction calibrated to the model's trace calibration, if any, under the headline (core/calibration/).
+    void showCalibrated(const ErrorBand& band);
     std::vector<BackgroundJob*> jobs() const;
 
     ScenarioModel* m_model;

@@ -1,8 +1,10 @@
 #include "widgets/predict/predict_summary.h"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include "core/units.h"
@@ -97,6 +99,25 @@ PredictSummary::PredictSummary(QWidget* parent)
     outer->addWidget(m_overPacking);
     m_bottleneck = sentence("bottleneck");
     outer->addWidget(m_bottleneck);
+    m_calibratedRow = new QWidget;
+    auto* row = new QHBoxLayout(m_calibratedRow);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_calibrated = sentence("calibratedPrediction");
+    row->addWidget(m_calibrated, 1);
+    auto* forget = new QPushButton(tr("Forget calibration"));
+    forget->setObjectName(QStringLiteral("forgetCalibration"));
+    forget->setToolTip(tr("Drop the trace calibration; the figures above are the model's as validated"));
+    connect(forget, &QPushButton::clicked, this, &PredictSummary::forgetCalibration);
+    row->addWidget(forget, 0, Qt::AlignTop);
+    m_calibratedRow->setVisible(false);
+    outer->addWidget(m_calibratedRow);
+}
+
+void PredictSummary::showCalibrated(const QString& sentenceText, const QString& details)
+{
+    m_calibrated->setText(sentenceText);
+    m_calibrated->setToolTip(details);
+    m_calibratedRow->setVisible(!sentenceText.isEmpty());
 }
 
 void PredictSummary::showNoPrediction(const QString& reason)

@@ -21,6 +21,12 @@ public:
     void showPrediction(const Scenario& scenario, const StepPrediction& prediction, const ErrorBand& band);
     // No prediction: a dash for every figure and the reason in the bottleneck's place.
     void showNoPrediction(const QString& reason);
+    // The prediction calibrated to a trace (core/calibration/calibration_text.h), under the figures above, which stay
+    // uncalibrated; `details` (each term's basis) on hover. An empty sentence hides the row.
+    void showCalibrated(const QString& sentence, const QString& details);
+
+signals:
+    void forgetCalibration(); // the user dropped the calibration
 
 private:
     QLabel* m_mfu = nullptr;
@@ -33,6 +39,8 @@ private:
     QLabel* m_misfit = nullptr; // why the figures are greyed: the layout does not fit
     QLabel* m_overPacking = nullptr; // the MFU attention over the packing length would claim, labelled
     QLabel* m_bottleneck = nullptr;
+    QWidget* m_calibratedRow = nullptr;
+    QLabel* m_calibrated = nullptr;
 };
 
 } // namespace mfu::widgets

@@ -13,6 +13,13 @@ ScenarioModel::ScenarioModel(QObject* parent)
 {
 }
 
+void ScenarioModel::setTraceCalibration(std::optional<TraceCalibration> calibration, const QString& source)
+{
+    m_traceCalibration = std::move(calibration);
+    m_traceCalibrationSource = m_traceCalibration ? source : QString();
+    emit traceCalibrationChanged();
+}
+
 void ScenarioModel::setScenario(const Scenario& scenario)
 {
     m_scenario = scenario;

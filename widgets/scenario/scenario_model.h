@@ -6,6 +6,7 @@
 // up). It also keeps how the throughput was measured and derives the measured throughput from it.
 #include <QObject>
 
+#include "core/calibration/trace_calibration.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario.h"
 
@@ -97,8 +98,15 @@ public:
     // Why the parallel degrees or the batch give no tokens per micro-step; empty when they do.
     QString layoutError() const;
 
+    // A calibration from a trace (core/calibration/): Predict shows its prediction beside the uncalibrated one. Not
+    // part of the scenario (never saved with it, never undone with it): a lens on the model, set from the Trace panel.
+    const std::optional<TraceCalibration>& traceCalibration() const { return m_traceCalibration; }
+    const QString& traceCalibrationSource() const { return m_traceCalibrationSource; }
+    void setTraceCalibration(std::optional<TraceCalibration> calibration, const QString& source);
+
 signals:
     void changed();
+    void traceCalibrationChanged();
 
 private:
     void deriveAndNotify();
@@ -107,6 +115,8 @@ private:
     void keepAccumulation(int64_t gradAccum);
 
     Scenario m_scenario;
+    std::optional<TraceCalibration> m_traceCalibration;
+    QString m_traceCalibrationSource;
     ThroughputInput m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
     double m_throughputValue = 0;
 };

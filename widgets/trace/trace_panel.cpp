@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "core/calibration/calibration_text.h"
 #include "core/errors.h"
 #include "core/facts/file_facts.h"
 #include "core/io/read_file.h"
@@ -98,6 +99,13 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     auto* openBase = new QPushButton(tr("Open baseline for comparison..."));
     openBase->setObjectName(QStringLiteral("openBaseline"));
     connect(openBase, &QPushButton::clicked, this, &TracePanel::chooseBaseline);
+    m_calibrate = new QPushButton(tr("Calibrate Predict to this trace"));
+    m_calibrate->setObjectName(QStringLiteral("calibrateToTrace"));
+    m_calibrate->setToolTip(tr("Fit the cost model's matmul, attention, memory-bound, communication and overhead "
+                               "terms to what this trace measured, for the scenario as it describes the traced run; "
+                               "Predict then shows the calibrated prediction beside the uncalibrated one"));
+    m_calibrate->setEnabled(false);
+    connect(m_calibrate, &QPushButton::clicked, this, &TracePanel::calibratePredict);
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(true);
@@ -125,6 +133,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     auto* toolbar = new QHBoxLayout;
     toolbar->addWidget(open);
     toolbar->addWidget(openBase);
+    toolbar->addWidget(m_calibrate);
     toolbar->addWidget(m_progress, 1);
     toolbar->addWidget(m_cancel);
     toolbar->addStretch();
@@ -371,6 +380,7 @@ void TracePanel::adoptRun(std::shared_ptr<const TraceRun> result, bool baseline)
     (baseline ? m_baseline : m_run) = result;
     if (!baseline)
         m_traceFacts = factsFromTrace(result->analysis);
+    m_calibrate->setEnabled(m_run != nullptr);
     showRun();
     showFactsOfCurrentView();
     emit statusMessage(tr("Imported %1.").arg(fileNames(result->paths)));
@@ -444,6 +454,7 @@ void TracePanel::closeAll()
     m_run.reset();
     m_baseline.reset();
     m_held.reset();
+    m_calibrate->setEnabled(false);
     m_asOneRun->setVisible(false);
     m_logView->clear();
     m_traceFacts.reset();
@@ -478,6 +489,28 @@ bool TracePanel::isImporting() const
 QString TracePanel::errorText() const
 {
     return m_error->isHidden() ? QString() : m_error->text(); // isVisible() is false while the tab is hidden
+}
+
+void TracePanel::calibratePredict()
+{
+    if (!m_run)
+        return;
+    std::vector<std::string> paths;
+    for (const QString& p : m_run->paths)
+        paths.push_back(p.toStdString());
+    try {
+        // Two evaluations of the cost model and a sum over the analysed steps: milliseconds, on this thread.
+        TraceCalibration c = calibrateFromTrace(m_scenario->scenario(), m_run->analysis, paths);
+        const QString summary = QString::fromStdString(calibrationSummaryText(c));
+        m_scenario->setTraceCalibration(std::move(c), fileNames(m_run->paths));
+        emit statusMessage(tr("Predict calibrated to this trace: %1.").arg(summary));
+    } catch (const std::exception& e) {
+        // The scenario does not describe the traced run (another GPU, other tokens per step): the banner above
+        // offers the trace's facts to adopt first.
+        emit statusMessage(tr("Cannot calibrate Predict to this trace: %1").arg(QString::fromUtf8(e.what())));
+        m_error->setText(tr("Cannot calibrate Predict to this trace: %1").arg(QString::fromUtf8(e.what())));
+        m_error->setVisible(true);
+    }
 }
 
 void TracePanel::showError(const QString& message, bool trainingLog)

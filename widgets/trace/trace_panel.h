@@ -99,6 +99,9 @@ public:
     // why is in errorText(). analyseAsOneRun() shows them anyway.
     bool hasHeldRun() const { return m_held != nullptr; }
     void analyseAsOneRun();
+    // Fits the cost model's terms to the open run for the scenario as it stands (core/calibration/), and gives the
+    // calibration to the scenario model for Predict to show; says why not when the scenario is not the traced run.
+    void calibratePredict();
 
     std::shared_ptr<const TraceRun> run() const { return m_run; }
     std::shared_ptr<const TraceRun> baseline() const { return m_baseline; }
@@ -172,6 +175,7 @@ private:
 
     // The toolbar, the import state and what is open.
     QPushButton* m_cancel = nullptr;
+    QPushButton* m_calibrate = nullptr; // enabled while a run (not only a log) is open
     QProgressBar* m_progress = nullptr;
     RankProgressView* m_rankProgress = nullptr;
     Activity* m_activity = nullptr;

@@ -173,6 +173,10 @@ private slots:
         QVERIFY(factorOf(c, CalibratedTerm::Matmul) < 1.0);
         QVERIFY(factorOf(c, CalibratedTerm::MemoryBound) > 1.5);
         QVERIFY(!c.fits[static_cast<size_t>(CalibratedTerm::Communication)].fitted); // one GPU: no collective
+        // A scenario of another model is refused by the work the trace's operators did, not fitted into nonsense.
+        Scenario wrongModel = s;
+        wrongModel.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        QVERIFY_THROWS_EXCEPTION(InputError, calibrateFromTrace(wrongModel, run, { trace }));
     }
 };
 
