@@ -82,6 +82,9 @@ struct ValidationReport {
     ValidationGroup all; // every row
     ValidationGroup outOfSample; // rows not used to set the constants: the headline figure
     ValidationGroup outOfSampleMoe; // the MoE rows among them (MoE models with plain attention)
+    // The out-of-sample rows by class (validationClassesOf): axes "gpu class", "expert parallel span", "precision",
+    // "token mixers", "experts". The error band widens on these (error_band.h).
+    std::vector<ValidationGroup> outOfSampleByClass;
     int notFitting = 0;
 };
 
@@ -109,5 +112,20 @@ std::string architectureOf(const ModelSpec& model);
 std::string expertParallelSpanOf(const Scenario& scenario);
 // "<= 4k", "8k-16k", "32k-64k", ">= 128k"
 std::string sequenceRangeOf(int64_t seqLen);
+
+// The recipe features a run's out-of-sample error is reported by and its error band widens on, one name per axis.
+struct ValidationClasses {
+    std::string gpu; // "Ampere", "Hopper", "Blackwell", "AMD" (every CDNA generation), "TPU", or the vendor
+    std::string expertParallel; // "no EP", "EP inside the NVLink domain", "EP across domains"
+    std::string precision; // "bf16", "fp8 tensorwise", "fp8 blockwise", "fp8 mxfp8"
+    std::string tokenMixers; // "hybrid" (architectureOf) or "attention only"
+    std::string experts; // "MoE" or "dense"
+};
+ValidationClasses validationClassesOf(const Scenario& scenario);
+// The axis names of ValidationClasses, in its order, as ValidationReport::outOfSampleByClass uses them.
+inline constexpr const char* kValidationClassAxes[]
+    = { "gpu class", "expert parallel span", "precision", "token mixers", "experts" };
+// The class of `classes` on axis i of kValidationClassAxes.
+const std::string& validationClassOnAxis(const ValidationClasses& classes, size_t axis);
 
 } // namespace mfu
