@@ -15,7 +15,7 @@ import sys
 # Per run: what identifies it, and every figure the cost model predicts for it.
 RUN_KEYS = ("id", "layout", "fits", "in_sample", "measured_mfu", "predicted_mfu", "predicted_hfu",
             "predicted_step_time_s", "predicted_tokens_per_sec_per_gpu", "memory_gib", "error",
-            "predicted_time_breakdown_s")
+            "predicted_time_breakdown_s", "in_band")
 
 
 def main() -> int:
@@ -26,6 +26,7 @@ def main() -> int:
         "all": out["all"],
         "out_of_sample": out["out_of_sample"],
         "groups": out["groups"],
+        "out_of_sample_by_class": out["out_of_sample_by_class"],
         "runs": [{k: run[k] for k in RUN_KEYS if k in run} for run in out["runs"]],
     }
     path = os.path.join(root, "tests", "data", "validate_golden.json")

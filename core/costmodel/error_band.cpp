@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <limits>
 
 #include "core/costmodel/physical_bounds.h"
@@ -33,18 +35,14 @@ double physicalHeadroom(const Scenario& s, const StepPrediction& p)
     return std::max(1.0, headroom);
 }
 
-} // namespace
+struct SimilarRunsBand {
+    double lo = -kMinBandHalfWidth, hi = kMinBandHalfWidth;
+    int runs = 0;
+    std::string basis;
+};
 
-ErrorBandModel errorBandModelFrom(const ValidationReport& report)
-{
-    ErrorBandModel m;
-    for (const ValidationRow& row : report.rows)
-        m.residuals.push_back(
-            { gpuGenerationOf(row.run->scenario.cluster.hardware), row.run->scenario.model.isMoe(), row.error });
-    return m;
-}
-
-ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const ErrorBandModel& model)
+// The 10th to 90th percentile of the similar runs' errors (the header's first paragraph).
+SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& model)
 {
     const std::string generation = gpuGenerationOf(scenario.cluster.hardware);
     const bool moe = scenario.model.isMoe();
@@ -68,15 +66,77 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
             basis = "all";
         }
     }
-    ErrorBand b;
-    b.similarRuns = static_cast<int>(errors.size());
-    double lo = -kMinBandHalfWidth, hi = kMinBandHalfWidth;
+    SimilarRunsBand b;
+    b.runs = static_cast<int>(errors.size());
     if (!errors.empty()) {
-        lo = std::min(lo, percentile(errors, 0.10));
-        hi = std::max(hi, percentile(errors, 0.90));
+        b.lo = std::min(b.lo, percentile(errors, 0.10));
+        b.hi = std::max(b.hi, percentile(errors, 0.90));
         b.basis = std::to_string(errors.size()) + " published " + basis + " runs";
     } else {
         b.basis = "no validation runs";
+    }
+    return b;
+}
+
+std::string percentText(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.0f%%", 100 * v);
+    return b;
+}
+
+// The widest of the scenario's class widths, and the sentence that says which class set it (header, second part).
+double classHalfWidth(const Scenario& scenario, const ErrorBandModel& model, std::string& why)
+{
+    double widest = 0;
+    for (const ValidationGroup& g : model.classes)
+        if (g.runs >= kMinClassRuns)
+            widest = std::max(widest, kClassBandFactor * g.meanAbsError);
+    const ValidationClasses classes = validationClassesOf(scenario);
+    double width = 0;
+    for (size_t axis = 0; axis < std::size(kValidationClassAxes); ++axis) {
+        const std::string& name = validationClassOnAxis(classes, axis);
+        const auto it = std::find_if(model.classes.begin(), model.classes.end(),
+            [&](const ValidationGroup& g) { return g.axis == kValidationClassAxes[axis] && g.name == name; });
+        const int runs = it == model.classes.end() ? 0 : it->runs;
+        const double w = runs >= kMinClassRuns ? kClassBandFactor * it->meanAbsError : widest;
+        if (w > width) {
+            width = w;
+            why = runs >= kMinClassRuns ? "class " + name + ": " + std::to_string(runs)
+                    + " out-of-sample runs, mean |error| " + percentText(it->meanAbsError)
+                                        : "class " + name + ": " + std::to_string(runs)
+                    + " out-of-sample runs, fewer than " + std::to_string(kMinClassRuns) + ", so the widest class's";
+        }
+    }
+    return width;
+}
+
+} // namespace
+
+ErrorBandModel errorBandModelFrom(const ValidationReport& report)
+{
+    ErrorBandModel m;
+    m.classes = report.outOfSampleByClass;
+    for (const ValidationRow& row : report.rows)
+        m.residuals.push_back(
+            { gpuGenerationOf(row.run->scenario.cluster.hardware), row.run->scenario.model.isMoe(), row.error });
+    return m;
+}
+
+ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const ErrorBandModel& model)
+{
+    const SimilarRunsBand similar = similarRunsBand(scenario, model);
+    ErrorBand b;
+    b.similarRuns = similar.runs;
+    b.basis = similar.basis;
+    double lo = similar.lo, hi = similar.hi;
+    if (!model.classes.empty()) {
+        std::string why;
+        b.classHalfWidth = classHalfWidth(scenario, model, why);
+        if (b.classHalfWidth > std::max(-lo, hi))
+            b.basis += "; at least +-" + percentText(b.classHalfWidth) + " (" + why + ")";
+        lo = std::min(lo, -b.classHalfWidth);
+        hi = std::max(hi, b.classHalfWidth);
     }
     // No published run validates the cost of linear-attention, Mamba or sparse-attention layers yet: say so beside
     // the band, which only reflects the dense and MoE transformers it was measured on.
@@ -110,7 +170,7 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
 
 double plannerTieTolerance(const Scenario& scenario, const ErrorBandModel& model)
 {
-    return 1.0 - errorBandFor(scenario, StepPrediction {}, model).lowFactor;
+    return 1.0 - 1.0 / (1.0 + similarRunsBand(scenario, model).hi);
 }
 
 double relativeStepBandHalfWidth(const ErrorBand& band, const StepPrediction& prediction)

@@ -4,6 +4,13 @@
 // than kMinSimilarRuns such runs, the architecture alone; then every run. The band spans the 10th to the 90th
 // percentile of those runs' errors, at least +-kMinBandHalfWidth: a model that was e% optimistic on similar runs
 // says the measurement is likely prediction / (1 + e).
+//
+// Then the band widens by the scenario's recipe classes (validationClassesOf: GPU class, EP span, precision, token
+// mixers, dense or MoE): each class the validation set holds at least kMinClassRuns out-of-sample runs of gives a
+// half-width of kClassBandFactor x those runs' mean |error|; a class with fewer runs gives the widest such width of
+// any class; the band spans at least the largest of the scenario's five. So a recipe the set has barely seen, or one
+// it predicts badly, gets a wide band instead of a confident number. The planner's tie tolerance stays the similar
+// runs' band: the class width is common to every layout of one scenario's class, not a difference between them.
 #include <string>
 #include <vector>
 
@@ -15,6 +22,10 @@ namespace mfu {
 
 inline constexpr int kMinSimilarRuns = 3;
 inline constexpr double kMinBandHalfWidth = 0.05;
+// A class needs this many out-of-sample validation runs to set its own width (docs/cost-model.md, Error bands).
+inline constexpr int kMinClassRuns = 5;
+// Half-width = this x the class's out-of-sample mean |error|: the expected miss of a run of that class.
+inline constexpr double kClassBandFactor = 1.0;
 
 struct ValidationResidual {
     std::string generation; // gpuGenerationOf
@@ -24,6 +35,8 @@ struct ValidationResidual {
 
 struct ErrorBandModel {
     std::vector<ValidationResidual> residuals;
+    // ValidationReport::outOfSampleByClass; empty: the band is the similar runs' alone.
+    std::vector<ValidationGroup> classes;
 };
 
 ErrorBandModel errorBandModelFrom(const ValidationReport& report);
@@ -41,6 +54,7 @@ struct ErrorBand {
     double stepTimeSecondsLow = 0, stepTimeSecondsHigh = 0; // the short step is the fast end
     double lowFactor = 1, highFactor = 1; // multiply a prediction's rates by these for the band (capped, see above)
     int similarRuns = 0;
+    double classHalfWidth = 0; // the widest class width the band was held to (0: no class widening)
     std::string basis; // "6 published Blackwell dense runs"
 };
 

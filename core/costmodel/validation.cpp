@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -333,6 +334,39 @@ std::string expertParallelSpanOf(const Scenario& s)
     return group.crossesDomain(s.cluster.domainSize()) ? "EP across nodes" : "EP inside a node";
 }
 
+ValidationClasses validationClassesOf(const Scenario& s)
+{
+    ValidationClasses c;
+    c.gpu = gpuGenerationOf(s.cluster.hardware);
+    if (c.gpu.rfind("CDNA", 0) == 0)
+        c.gpu = "AMD";
+    const std::string span = expertParallelSpanOf(s);
+    c.expertParallel = span.empty() ? "no EP"
+        : span == "EP across nodes" ? "EP across domains"
+                                    : "EP inside the NVLink domain";
+    c.precision = s.precision == TrainingPrecision::BF16 ? std::string("bf16")
+                                                         : "fp8 " + std::string(fp8RecipeKey(s.flags.fp8Recipe));
+    c.tokenMixers = architectureOf(s.model) == "hybrid" ? "hybrid" : "attention only";
+    c.experts = s.model.isMoe() ? "MoE" : "dense";
+    return c;
+}
+
+const std::string& validationClassOnAxis(const ValidationClasses& c, size_t axis)
+{
+    switch (axis) {
+    case 0:
+        return c.gpu;
+    case 1:
+        return c.expertParallel;
+    case 2:
+        return c.precision;
+    case 3:
+        return c.tokenMixers;
+    default:
+        return c.experts;
+    }
+}
+
 std::string sequenceRangeOf(int64_t seqLen)
 {
     if (seqLen <= 4096)
@@ -369,8 +403,13 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
             addGroup(groups, "expert parallel", span, e);
         addGroup(groups, "sequence", sequenceRangeOf(run.scenario.workload.seqLen), e);
         addGroup(groups, "sample", run.inSample ? "in sample" : "out of sample", e);
-        if (!run.inSample)
+        if (!run.inSample) {
             addGroup(groups, "out of sample", architecture, e);
+            const ValidationClasses classes = validationClassesOf(run.scenario);
+            for (size_t axis = 0; axis < std::size(kValidationClassAxes); ++axis)
+                addGroup(
+                    report.outOfSampleByClass, kValidationClassAxes[axis], validationClassOnAxis(classes, axis), e);
+        }
         std::vector<ValidationGroup> one { report.all };
         addGroup(one, "all", "all runs", e);
         report.all = one.front();
@@ -397,6 +436,19 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
     for (ValidationGroup& g : groups)
         finish(g);
     finish(report.all);
+    for (ValidationGroup& g : report.outOfSampleByClass)
+        finish(g);
+    // One axis after another, in kValidationClassAxes' order (the rows meet them interleaved).
+    std::stable_sort(report.outOfSampleByClass.begin(), report.outOfSampleByClass.end(),
+        [](const ValidationGroup& a, const ValidationGroup& b) {
+            const auto rank = [](const ValidationGroup& g) {
+                for (size_t i = 0; i < std::size(kValidationClassAxes); ++i)
+                    if (g.axis == kValidationClassAxes[i])
+                        return i;
+                return std::size(kValidationClassAxes);
+            };
+            return rank(a) < rank(b);
+        });
     for (const ValidationGroup& g : groups) {
         if (g.axis == "sample" && g.name == "out of sample")
             report.outOfSample = g;

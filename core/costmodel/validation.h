@@ -82,18 +82,24 @@ struct ValidationReport {
     ValidationGroup all; // every row
     ValidationGroup outOfSample; // rows not used to set the constants: the headline figure
     ValidationGroup outOfSampleMoe; // the MoE rows among them (MoE models with plain attention)
+    // The out-of-sample rows by class (validationClassesOf): axes "gpu class", "expert parallel span", "precision",
+    // "token mixers", "experts". The error band widens on these (error_band.h).
+    std::vector<ValidationGroup> outOfSampleByClass;
     int notFitting = 0;
 };
 
 // Runs the cost model on every run (the rows point into `runs`, which must outlive the report).
 ValidationReport runValidation(const std::vector<ValidationRun>& runs);
 
-// The bounds docs/cost-model.md states (regression guards): the out-of-sample mean absolute error, that of the MoE
-// rows among them and the largest of any MoE row, and the mean over every run.
-inline constexpr double kValidationMeanErrorBound = 0.12;
+// The bounds docs/cost-model.md states (regression guards, set just above the figures of the table they guard, not
+// targets): the out-of-sample mean absolute error, that of the MoE rows among them and the largest of any MoE row,
+// and the mean over every run. The 2026 rows of issue 33 (the Megatron-Core MoE report, MLPerf, the Ultra-Scale
+// Playbook, TorchTitan) raised the first from 9.0% to 20.0%, the largest MoE error from 29.2% to 64.5% and the mean
+// over all runs from 8.8% to 19.1%, without a constant refitted: the guards moved with them.
+inline constexpr double kValidationMeanErrorBound = 0.21;
 inline constexpr double kValidationMoeMeanErrorBound = 0.12;
-inline constexpr double kValidationMoeMaxErrorBound = 0.30;
-inline constexpr double kValidationAllRunsMeanErrorBound = 0.10;
+inline constexpr double kValidationMoeMaxErrorBound = 0.65;
+inline constexpr double kValidationAllRunsMeanErrorBound = 0.20;
 
 // Which of the bounds above the report breaks, one sentence each ("the out-of-sample MoE mean |error| 13.1% exceeds
 // 12%", "2 published layouts are predicted not to fit"); empty when it keeps them all (validate --check).
@@ -109,5 +115,20 @@ std::string architectureOf(const ModelSpec& model);
 std::string expertParallelSpanOf(const Scenario& scenario);
 // "<= 4k", "8k-16k", "32k-64k", ">= 128k"
 std::string sequenceRangeOf(int64_t seqLen);
+
+// The recipe features a run's out-of-sample error is reported by and its error band widens on, one name per axis.
+struct ValidationClasses {
+    std::string gpu; // "Ampere", "Hopper", "Blackwell", "AMD" (every CDNA generation), "TPU", or the vendor
+    std::string expertParallel; // "no EP", "EP inside the NVLink domain", "EP across domains"
+    std::string precision; // "bf16", "fp8 tensorwise", "fp8 blockwise", "fp8 mxfp8"
+    std::string tokenMixers; // "hybrid" (architectureOf) or "attention only"
+    std::string experts; // "MoE" or "dense"
+};
+ValidationClasses validationClassesOf(const Scenario& scenario);
+// The axis names of ValidationClasses, in its order, as ValidationReport::outOfSampleByClass uses them.
+inline constexpr const char* kValidationClassAxes[]
+    = { "gpu class", "expert parallel span", "precision", "token mixers", "experts" };
+// The class of `classes` on axis i of kValidationClassAxes.
+const std::string& validationClassOnAxis(const ValidationClasses& classes, size_t axis);
 
 } // namespace mfu

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/costmodel/error_band.h"
+
 namespace mfu {
 
 namespace {
@@ -70,6 +72,11 @@ std::string validationReportText(const ValidationReport& r)
             if (g.axis == axis)
                 groupLine(g);
     groupLine(r.all);
+    t += "\nOut of sample, by class (the error band widens on these)\n";
+    t += format("%-21s %-27s %5s %12s %10s %8s\n", "class", "", "runs", "mean |error|", "max |error|", "bias");
+    for (const ValidationGroup& g : r.outOfSampleByClass)
+        t += format("%-21s %-27s %5d %11.1f%% %9.1f%% %+7.1f%%\n", g.axis.c_str(), g.name.c_str(), g.runs,
+            100 * g.meanAbsError, 100 * g.maxAbsError, 100 * g.meanError);
     t += format(
         "\nOut-of-sample mean |error| %.1f%% (bound %.0f%%), MoE %.1f%% (bound %.0f%%, largest %.1f%%); all runs "
         "%.1f%%; %d of %zu published layouts predicted not to fit.\n",
@@ -82,8 +89,14 @@ std::string validationReportText(const ValidationReport& r)
 nlohmann::json validationReportJson(const ValidationReport& r)
 {
     nlohmann::json rows = nlohmann::json::array();
+    const ErrorBandModel bands = errorBandModelFrom(r);
+    int inBand = 0;
     for (const ValidationRow& row : r.rows) {
         const ValidationRun& run = *row.run;
+        const ErrorBand band = errorBandFor(run.scenario, row.prediction, bands);
+        const bool measuredInBand = run.measuredTokensPerSecPerGpu >= band.tokensPerSecPerGpuLow
+            && run.measuredTokensPerSecPerGpu <= band.tokensPerSecPerGpuHigh;
+        inBand += measuredInBand ? 1 : 0;
         rows.push_back({ { "id", run.id }, { "source", run.source }, { "assumed", run.assumed },
             { "in_sample", run.inSample }, { "layout", layoutOf(run.scenario) },
             { "seq_len", run.scenario.workload.seqLen }, { "measured_as", run.measuredAs },
@@ -95,15 +108,19 @@ nlohmann::json validationReportJson(const ValidationReport& r)
             { "expert_parallel_span", expertParallelSpanOf(run.scenario) }, { "stated", run.stated },
             { "doubts", run.doubts }, { "memory_gib", row.prediction.memory.total() / (1024.0 * 1024 * 1024) },
             { "predicted_step_time_s", row.prediction.stepTimeSeconds },
-            { "predicted_time_breakdown_s", timeBreakdownJson(row.prediction.time) } });
+            { "predicted_time_breakdown_s", timeBreakdownJson(row.prediction.time) }, { "in_band", measuredInBand } });
     }
     nlohmann::json groups = nlohmann::json::array();
     for (const ValidationGroup& g : r.groups)
         groups.push_back(groupJson(g));
+    nlohmann::json byClass = nlohmann::json::array();
+    for (const ValidationGroup& g : r.outOfSampleByClass)
+        byClass.push_back(groupJson(g));
     return { { "runs", rows }, { "groups", groups }, { "all", groupJson(r.all) },
         { "out_of_sample", groupJson(r.outOfSample) }, { "out_of_sample_moe", groupJson(r.outOfSampleMoe) },
         { "mean_abs_error_bound", kValidationMeanErrorBound },
-        { "moe_mean_abs_error_bound", kValidationMoeMeanErrorBound }, { "not_fitting", r.notFitting } };
+        { "moe_mean_abs_error_bound", kValidationMoeMeanErrorBound }, { "not_fitting", r.notFitting },
+        { "out_of_sample_by_class", byClass }, { "runs_in_band", inBand } };
 }
 
 } // namespace mfu

@@ -3,6 +3,9 @@
 #include <QProcess>
 #include <QTest>
 
+#include <map>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "core/costmodel/planner.h"
@@ -296,6 +299,22 @@ private slots:
         for (const char* key :
             { "id", "source", "measured_tokens_per_sec_per_gpu", "predicted_tokens_per_sec_per_gpu", "error", "fits" })
             QVERIFY2(j["runs"][0].contains(key), key);
+        // The out-of-sample error by recipe class (what the error band widens on): five axes, each splitting the same
+        // out-of-sample runs; and how many measurements their own prediction's band holds.
+        std::set<std::string> axes;
+        std::map<std::string, int> runsPerAxis;
+        for (const auto& g : j["out_of_sample_by_class"]) {
+            axes.insert(g["axis"].get<std::string>());
+            runsPerAxis[g["axis"].get<std::string>()] += g["runs"].get<int>();
+        }
+        QCOMPARE(axes.size(), size_t(5));
+        for (const auto& [axis, runs] : runsPerAxis)
+            QVERIFY2(runs == j["out_of_sample"]["runs"].get<int>(), axis.c_str());
+        int inBand = 0;
+        for (const auto& run : j["runs"])
+            inBand += run["in_band"].get<bool>() ? 1 : 0;
+        QCOMPARE(j["runs_in_band"].get<int>(), inBand);
+        QVERIFY(inBand > 0);
         const Run check = runCli(QStringLiteral("validate"), { QStringLiteral("--check") });
         QCOMPARE(check.status, 0);
         const Run missing

@@ -103,6 +103,70 @@ private slots:
         QVERIFY(dense.basis.find("unvalidated") == std::string::npos);
         QCOMPARE(b.mfuLow, dense.mfuLow);
     }
+    // The class widening (error_band.h): Hopper dense residuals within +-2% give the 5% minimum; a class with enough
+    // out-of-sample runs widens the band to its mean |error| x kClassBandFactor; a class with too few runs takes the
+    // widest width of any class that has enough.
+    void classesWidenTheBand()
+    {
+        ErrorBandModel m;
+        for (double e : { -0.02, -0.01, 0.0, 0.01, 0.02 })
+            m.residuals.push_back({ "Hopper", false, e });
+        const Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        StepPrediction p;
+        p.mfu = 0.4;
+        p.tokensPerSecPerGpu = 1000;
+        QCOMPARE(errorBandFor(s, p, m).tokensPerSecPerGpuLow, 1000 / 1.05);
+
+        const auto group = [](const char* axis, const char* name, int runs, double meanAbs) {
+            return ValidationGroup { axis, name, runs, meanAbs, meanAbs, 0.0 };
+        };
+        m.classes = { group("gpu class", "Hopper", 40, 0.12), group("expert parallel span", "no EP", 60, 0.08),
+            group("precision", "bf16", 50, 0.10), group("token mixers", "attention only", 90, 0.09),
+            group("experts", "dense", 45, 0.11), group("experts", "MoE", 30, 0.30) };
+        const ErrorBand hopper = errorBandFor(s, p, m); // the widest of its own classes: Hopper, 12%
+        QVERIFY(std::abs(hopper.classHalfWidth - kClassBandFactor * 0.12) < 1e-12);
+        QVERIFY(std::abs(hopper.tokensPerSecPerGpuLow - 1000 / (1 + kClassBandFactor * 0.12)) < 1e-9);
+        QVERIFY(std::abs(hopper.tokensPerSecPerGpuHigh - 1000 / (1 - kClassBandFactor * 0.12)) < 1e-9);
+        QVERIFY2(hopper.basis.find("class Hopper: 40 out-of-sample runs, mean |error| 12%") != std::string::npos,
+            hopper.basis.c_str());
+
+        m.classes.front().runs = kMinClassRuns - 1; // too few Hopper runs: the widest class with enough, MoE's 30%
+        const ErrorBand few = errorBandFor(s, p, m);
+        QVERIFY(std::abs(few.classHalfWidth - kClassBandFactor * 0.30) < 1e-12);
+        QVERIFY2(few.basis.find("fewer than") != std::string::npos, few.basis.c_str());
+        // The planner's tie tolerance stays the similar runs' band (5% here), whatever the classes say.
+        QVERIFY(std::abs(plannerTieTolerance(s, m) - (1 - 1 / 1.05)) < 1e-12);
+    }
+
+    // Widening only: every published run whose measurement the similar runs' band held is still held by the band with
+    // the classes, and the class band holds at least as many.
+    void classBandHoldsWhatTheBandHeldBefore()
+    {
+        std::ifstream in(MFU_SOURCE_DIR "/presets/validation/runs.json");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        const std::vector<ValidationRun> runs = validationRunsFromJson(ss.str(), shippedPresets(), "runs.json");
+        const ValidationReport report = runValidation(runs);
+        const ErrorBandModel withClasses = errorBandModelFrom(report);
+        ErrorBandModel without = withClasses;
+        without.classes.clear();
+        int before = 0, after = 0;
+        for (const ValidationRow& row : report.rows) {
+            const double measured = row.run->measuredTokensPerSecPerGpu;
+            const auto holds = [&](const ErrorBand& b) {
+                return b.tokensPerSecPerGpuLow <= measured && measured <= b.tokensPerSecPerGpuHigh;
+            };
+            const bool was = holds(errorBandFor(row.run->scenario, row.prediction, without));
+            const bool is = holds(errorBandFor(row.run->scenario, row.prediction, withClasses));
+            QVERIFY2(!was || is, row.run->id.c_str());
+            before += was ? 1 : 0;
+            after += is ? 1 : 0;
+        }
+        qInfo("measurement inside its own band: %d of %zu runs with the classes, %d without", after, report.rows.size(),
+            before);
+        QVERIFY(after >= before);
+        QVERIFY(!withClasses.classes.empty());
+    }
     void shippedBandContainsThePrediction()
     {
         const Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 1, ActivationCheckpointing::Selective);
@@ -120,9 +184,8 @@ private slots:
         const Scenario s = scenarioFor(llama31_70b(), "b200", 16, 8192);
         const PlanResult strict = planConfigurations(s);
         QVERIFY(!strict.configs.empty());
-        const ErrorBand band = errorBandFor(s, strict.configs.front().prediction, shippedBands());
         PlannerOptions o;
-        o.tieTolerance = 1.0 - band.lowFactor;
+        o.tieTolerance = plannerTieTolerance(s, shippedBands());
         QVERIFY(o.tieTolerance > 0.04);
         const PlanResult tied = planConfigurations(s, o);
         QVERIFY(!tied.configs.empty());
