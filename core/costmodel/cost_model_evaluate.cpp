@@ -121,7 +121,8 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
         all[idx(CommKind::FsdpAllGather)] = dp.weightGather.total * scales.communication;
         t.comm(CommKind::FsdpAllGather) = dp.weightGather.exposed * scales.communication;
     }
-    t.memoryBound += (optimizerTime(x) + fp8WeightScaleTime(x)) * scales.memoryBound;
+    t.memoryBound += optimizerTime(x) * scales.memoryBound;
+    t.memoryBound += fp8WeightScaleTime(x) * scales.memoryBound;
 }
 
 } // namespace

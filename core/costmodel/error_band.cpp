@@ -99,13 +99,13 @@ double classHalfWidth(const Scenario& scenario, const ErrorBandModel& model, std
         const auto it = std::find_if(model.classes.begin(), model.classes.end(),
             [&](const ValidationGroup& g) { return g.axis == kValidationClassAxes[axis] && g.name == name; });
         const int runs = it == model.classes.end() ? 0 : it->runs;
-        const double w = runs >= kMinClassRuns ? kClassBandFactor * it->meanAbsError : widest;
+        // A well-covered class speaks through the similar runs' percentiles already; only one the table has barely
+        // seen widens the band, to the widest well-covered class's expected miss.
+        const double w = runs >= kMinClassRuns ? 0.0 : widest;
         if (w > width) {
             width = w;
-            why = runs >= kMinClassRuns ? "class " + name + ": " + std::to_string(runs)
-                    + " out-of-sample runs, mean |error| " + percentText(it->meanAbsError)
-                                        : "class " + name + ": " + std::to_string(runs)
-                    + " out-of-sample runs, fewer than " + std::to_string(kMinClassRuns) + ", so the widest class's";
+            why = "class " + name + ": " + std::to_string(runs) + " out-of-sample runs, fewer than "
+                + std::to_string(kMinClassRuns) + ", so the widest class's";
         }
     }
     return width;

@@ -14,6 +14,7 @@
 #include "core/errors.h"
 #include "core/io/field_reader.h"
 #include "core/presets/presets.h"
+#include "core/scenario/parallelism_keys.h"
 #include "core/scenario/pipeline_layout.h"
 #include "core/scenario/settings.h"
 
