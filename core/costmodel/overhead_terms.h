@@ -5,8 +5,15 @@
 
 namespace mfu {
 
+// The share of a layer's launch and host overhead that CUDA graphs replay in one launch: none; per module, the
+// captured scopes' share (an assumption, not yet validated: Megatron-Core's attn, moe_router and moe_preprocess
+// scopes hold about half of a transformer layer's kernels, the GEMM-and-norm rest launched as before); the full
+// iteration, all of it. The per-step overhead (data loading, logging, clipping) stays: a graph does not replay it.
+inline constexpr double kModuleGraphLaunchShare = 0.5;
+double graphedLaunchShare(CudaGraphs graphs);
+
 // Per micro-batch: forward and backward passes over the stage's layers, and the recomputed forward under
-// checkpointing.
+// checkpointing, less what CUDA graphs replay.
 double launchOverheadTime(const StepContext& x);
 
 } // namespace mfu

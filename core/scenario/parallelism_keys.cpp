@@ -86,6 +86,19 @@ std::optional<Fp8Recipe> fp8RecipeFromKey(std::string_view key)
     return fromKey(key, all, fp8RecipeKey);
 }
 
+std::string_view cudaGraphsKey(CudaGraphs g)
+{
+    switch (g) {
+    case CudaGraphs::None:
+        return "none";
+    case CudaGraphs::Modules:
+        return "modules";
+    case CudaGraphs::FullIteration:
+        return "full_iteration";
+    }
+    return "none";
+}
+
 std::string_view recomputeModuleKey(RecomputeModule m)
 {
     switch (m) {

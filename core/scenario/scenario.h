@@ -125,6 +125,12 @@ inline bool isExpertCapacityFactor(double f)
     return f == 0 || (f >= 1.0 && f <= 16.0);
 }
 
+// CUDA graphs: kernels captured once and replayed by one launch, so the host no longer launches them one by one.
+// None; per module (Megatron-Core's --cuda-graph-scope attn, moe_router, moe_preprocess; Transformer Engine's
+// make_graphed_callables): the captured modules' launches go; full iteration (Megatron-Core's
+// --cuda-graph-scope full_iteration, torch.compile's mode="reduce-overhead"): every per-layer launch goes.
+enum class CudaGraphs { None, Modules, FullIteration };
+
 // FP8 scaling recipes for the linear layers and grouped GEMMs of a BF16+FP8 run: one scale per tensor (Transformer
 // Engine's delayed and current scaling, TorchAO's tensorwise and rowwise), DeepSeek-V3's blockwise scales (1 x 128
 // activation tiles, 128 x 128 weight blocks), or MXFP8's 1 x 32 blocks with E8M0 scales (Blackwell tensor cores).
@@ -160,6 +166,7 @@ struct FrameworkFlags {
     // saved for backward. torch.compile already fuses these, so compiled runs gain nothing more from them.
     bool fusedNormActivation = false;
     Fp8Recipe fp8Recipe = Fp8Recipe::Tensorwise; // BF16+FP8 runs only
+    CudaGraphs cudaGraphs = CudaGraphs::None;
     unsigned recomputeModules = 0; // RecomputeModule bits; selective checkpointing only
     // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
     // --recompute-method block --recompute-num-layers); 0: every layer.

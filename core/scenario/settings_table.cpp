@@ -412,6 +412,20 @@ std::vector<Setting> buildTable()
                 { Fp8Recipe::Mxfp8, "MXFP8" } }),
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fp8Recipe) });
+    t.push_back({ .key = "cuda_graphs",
+        .section = S::Flags,
+        .kind = K::Choice,
+        .flag = "cuda-graphs",
+        .valueName = "SCOPE",
+        .field = "cudaGraphs",
+        .label = "CUDA graphs",
+        .help = "CUDA graphs: none|modules|full_iteration (modules: Megatron-Core's attn/moe_router/moe_preprocess "
+                "scopes; full_iteration: the whole step, torch.compile's reduce-overhead); default none",
+        .choices = choices<CudaGraphs>(cudaGraphsKey,
+            { { CudaGraphs::None, "None" }, { CudaGraphs::Modules, "Per module" },
+                { CudaGraphs::FullIteration, "Full iteration" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.cudaGraphs) });
     t.push_back({ .key = "fsdp_prefetch_layers",
         .section = S::Flags,
         .kind = K::Count,

@@ -602,6 +602,25 @@ private slots:
         QCOMPARE(launchOverheadTime(h.x), 3 * 10 * 15e-6);
         h.scenario.flags.compiled = false;
         QCOMPARE(launchOverheadTime(h.x), 3 * 10 * 60e-6);
+        // CUDA graphs replay what they captured in one launch: per module half of it, the full iteration all.
+        h.scenario.flags.cudaGraphs = CudaGraphs::Modules;
+        QCOMPARE(launchOverheadTime(h.x), (1 - kModuleGraphLaunchShare) * 3 * 10 * 60e-6);
+        h.scenario.flags.cudaGraphs = CudaGraphs::FullIteration;
+        QCOMPARE(launchOverheadTime(h.x), 0.0);
+    }
+
+    // A whole step with CUDA graphs is shorter by exactly the launch overhead they replay; the per-step overhead
+    // (data loading, logging, clipping) stays.
+    void cudaGraphsRemoveTheLaunchOverheadOfAStep()
+    {
+        Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 4, ActivationCheckpointing::Full, 2, 2);
+        const StepPrediction none = evaluate(s);
+        s.flags.cudaGraphs = CudaGraphs::FullIteration;
+        const StepPrediction full = evaluate(s);
+        QCOMPARE(full.time.overhead, CostModel(s).constants().perStepOverheadSeconds);
+        QVERIFY(std::abs((none.stepTimeSeconds - full.stepTimeSeconds) - (none.time.overhead - full.time.overhead))
+            < 1e-12);
+        QVERIFY(full.mfu > none.mfu);
     }
 
     // The terms add up to the step the cost model reports.
