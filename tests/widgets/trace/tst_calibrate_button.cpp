@@ -75,6 +75,16 @@ private slots:
         QVERIFY2(
             row->text().contains(QString::fromStdString(calibratedFiguresText(expected))), qPrintable(row->text()));
         QVERIFY(row->text().contains(QStringLiteral("measured 100%")));
+        // scripts/screenshot.sh's folder: both panels as a 1280x720 window shows them, to look at.
+        if (const QByteArray dir = qgetenv("MFU_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            for (QWidget* w : { static_cast<QWidget*>(&predict), static_cast<QWidget*>(&trace) }) {
+                w->resize(1280, 720);
+                w->show();
+                QCoreApplication::processEvents();
+            }
+            predict.grab().save(QString::fromUtf8(dir) + QStringLiteral("/calibrated_predict.png"));
+            trace.grab().save(QString::fromUtf8(dir) + QStringLiteral("/calibrate_trace_toolbar.png"));
+        }
         // The headline stays the uncalibrated model's.
         QCOMPARE(predict.findChild<QLabel*>(QStringLiteral("predictedMfu"))->text(),
             QString::fromStdString(formatPercent(p.mfu)));
