@@ -83,7 +83,8 @@ AttentionTime attentionTime(const StepContext& x)
     } else {
         // Each document's attention at its own kernel efficiency: short documents sit further below the plateau.
         const double flopsPerSpan = tokens * layers * 2.0 * (l.heads / tp) * (l.qkHeadDim + l.vHeadDim);
-        a.forward = flopsPerSpan * overDocuments(x, spanOverForwardEfficiency) / (x.peakBf16 * cpEff);
+        a.forward = flopsPerSpan * overDocuments(x, spanOverForwardEfficiency) / (x.peakBf16 * cpEff)
+            / (x.scenario->flags.fp8Attention ? kFp8AttentionForwardSpeedup : 1.0);
         a.backward = 2.0 * flopsPerSpan * overDocuments(x, spanOverBackwardEfficiency) / (x.peakBf16 * cpEff);
     }
     // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).

@@ -1,4 +1,6 @@
 #include "core/costmodel/cost_model.h"
+
+#include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/physical_bounds.h"
 
 #include <algorithm>
@@ -183,6 +185,13 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return kernel;
     if (s.precision == TrainingPrecision::BF16_FP8 && m_peakFp8 <= 0)
         return "BF16+FP8 needs a dense FP8 peak for this hardware";
+    if (s.flags.fp8Attention && m_peakFp8 <= 0)
+        return "FP8 attention needs a dense FP8 peak for this hardware";
+    if (s.flags.fp8Attention) {
+        const AttentionKernel kernel = resolveAttentionKernel(s.flags.attentionKernel, m_family);
+        if (kernel != AttentionKernel::Cudnn && kernel != AttentionKernel::FlashAttention3)
+            return "FP8 attention needs the cuDNN or FlashAttention 3 kernel";
+    }
     if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Mxfp8
         && m_family != AcceleratorFamily::Blackwell)
         return "MXFP8 needs Blackwell tensor cores (block-scaled FP8)";

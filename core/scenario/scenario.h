@@ -167,6 +167,9 @@ struct FrameworkFlags {
     bool fusedNormActivation = false;
     Fp8Recipe fp8Recipe = Fp8Recipe::Tensorwise; // BF16+FP8 runs only
     CudaGraphs cudaGraphs = CudaGraphs::None;
+    // The attention core in FP8 (Transformer Engine's FP8 dot-product attention on cuDNN, FlashAttention-3's FP8
+    // forward): needs an FP8 peak and a kernel that has it.
+    bool fp8Attention = false;
     unsigned recomputeModules = 0; // RecomputeModule bits; selective checkpointing only
     // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
     // --recompute-method block --recompute-num-layers); 0: every layer.

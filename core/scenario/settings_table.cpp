@@ -426,6 +426,16 @@ std::vector<Setting> buildTable()
                 { CudaGraphs::FullIteration, "Full iteration" } }),
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.cudaGraphs) });
+    t.push_back({ .key = "fp8_attention",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "fp8-attention",
+        .field = "fp8Attention",
+        .label = "FP8 attention",
+        .help = "Attention core in FP8 (Transformer Engine's FP8 dot-product attention, cuDNN; FlashAttention-3): "
+                "needs an FP8 peak and the cuDNN or FlashAttention 3 kernel",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.fp8Attention) });
     t.push_back({ .key = "fsdp_prefetch_layers",
         .section = S::Flags,
         .kind = K::Count,

@@ -609,6 +609,26 @@ private slots:
         QCOMPARE(launchOverheadTime(h.x), 0.0);
     }
 
+    // FP8 attention: the forward at FlashAttention-3's FP8 speed, the backward as it was; refused where no kernel or
+    // peak has FP8.
+    void fp8AttentionSpeedsTheForward()
+    {
+        Hand h;
+        const AttentionTime bf16 = attentionTime(h.x);
+        h.scenario.flags.fp8Attention = true;
+        const AttentionTime fp8 = attentionTime(h.x);
+        QVERIFY(std::abs(fp8.forward - bf16.forward / kFp8AttentionForwardSpeedup) < 1e-15);
+        QCOMPARE(fp8.backward, bf16.backward);
+
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        s.flags.fp8Attention = true;
+        QVERIFY(!CostModel(s).invalidReason(s)); // FlashAttention 3 on Hopper
+        Scenario ampere = scenarioFor(llama31_8b(), "a100-sxm-80gb", 8, 8192);
+        ampere.flags.fp8Attention = true;
+        QCOMPARE(std::string(CostModel(ampere).invalidReason(ampere)),
+            std::string("FP8 attention needs a dense FP8 peak for this hardware"));
+    }
+
     // A whole step with CUDA graphs is shorter by exactly the launch overhead they replay; the per-step overhead
     // (data loading, logging, clipping) stays.
     void cudaGraphsRemoveTheLaunchOverheadOfAStep()
