@@ -210,6 +210,8 @@ std::vector<ValidationRun> validationRunsFromJson(
         doc = json::parse(jsonText);
     } catch (const json::parse_error& e) {
         fail(std::string("not valid JSON: ") + e.what());
+    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+        fail("not valid JSON: a number is too large");
     }
     if (!doc.is_object())
         fail("expected a JSON object");

@@ -212,6 +212,8 @@ std::vector<DocumentLengthBin> parseDocumentLengths(std::string_view text, const
             j = nlohmann::json::parse(text);
         } catch (const nlohmann::json::parse_error& e) {
             throw InputError(source + ": not valid JSON (" + std::string(e.what()) + ")");
+        } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
+            throw InputError(source + ": not valid JSON: a number is too large");
         }
         return parseJsonLengths(j, source);
     }

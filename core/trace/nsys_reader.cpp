@@ -360,6 +360,10 @@ private:
             l.correlation = row.integer(1);
             l.startNs = row.integer(0);
             l.endNs = l.startNs;
+            // A schema without the calling thread has one unknown thread (-1), registered like any other so the index
+            // stays valid when the threads are renumbered.
+            if (!full)
+                l.thread = m_timeline.threadIndex(-1);
             if (full) {
                 l.endNs = std::max(l.startNs, row.isNull(2) ? l.startNs : row.integer(2));
                 l.thread = m_timeline.threadIndex(row.isNull(3) ? -1 : row.integer(3));

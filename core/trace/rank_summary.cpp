@@ -360,6 +360,8 @@ RunAnalysis mergeRankSummaries(
             j = readingInput(name, [&] { return json::parse(text); });
         } catch (const json::parse_error& e) {
             throw InputError(name + ": not valid JSON (" + e.what() + ")");
+        } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
+            throw InputError(name + ": not valid JSON: a number is too large");
         }
         AnalysisOptions options;
         RankAnalysis r = rankSummaryFromJson(j, name, options);
