@@ -26,11 +26,11 @@ std::optional<TraceCalibration> calibrationFlag(const QCommandLineParser& parser
     return readCalibrationFile(parser.value(QStringLiteral("calibration")).toStdString());
 }
 
-CalibratedPrediction calibratedFor(const Scenario& scenario, const TraceCalibration& calibration)
+CalibratedPrediction calibratedFor(
+    const Scenario& scenario, const TraceCalibration& calibration, const StepPrediction& uncalibrated)
 {
-    const StepPrediction p = evaluate(scenario);
-    const ErrorBand band = errorBandFor(scenario, p, app::shippedErrorBands());
-    return calibratedPrediction(scenario, calibration, relativeStepBandHalfWidth(band, p));
+    const ErrorBand band = errorBandFor(scenario, uncalibrated, app::shippedErrorBands());
+    return calibratedPrediction(scenario, calibration, uncalibrated, relativeStepBandHalfWidth(band, uncalibrated));
 }
 
 nlohmann::json calibratedJson(const CalibratedPrediction& p, const QString& file)
@@ -55,7 +55,7 @@ nlohmann::json calibratedJson(const CalibratedPrediction& p, const QString& file
 nlohmann::json calibratedSummaryJson(const Scenario& scenario, const TraceCalibration& calibration)
 {
     try {
-        const CalibratedPrediction p = calibratedFor(scenario, calibration);
+        const CalibratedPrediction p = calibratedFor(scenario, calibration, evaluate(scenario));
         return { { "mfu", p.calibrated.mfu }, { "mfu_low", p.mfuLow }, { "mfu_high", p.mfuHigh },
             { "tokens_per_sec_per_gpu", p.calibrated.tokensPerSecPerGpu },
             { "step_time_s", p.calibrated.stepTimeSeconds },

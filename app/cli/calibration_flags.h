@@ -15,8 +15,10 @@ namespace mfu::cli {
 void addCalibrationOption(QCommandLineParser& parser);
 // nullopt without the flag; throws InputError naming the file when it cannot be read.
 std::optional<TraceCalibration> calibrationFlag(const QCommandLineParser& parser);
-// The calibrated prediction of a scenario: its uncalibrated band's half-width from the shipped validation set.
-CalibratedPrediction calibratedFor(const Scenario& scenario, const TraceCalibration& calibration);
+// The calibrated prediction of a scenario beside its uncalibrated one (evaluate(scenario), which the caller has), the
+// uncalibrated band's half-width from the shipped validation set.
+CalibratedPrediction calibratedFor(
+    const Scenario& scenario, const TraceCalibration& calibration, const StepPrediction& uncalibrated);
 // predict --json's "calibrated" object: the calibrated figures with predict's keys, the band, the shares of the
 // step resting on measured, interpolated and extrapolated terms, and each term's basis.
 nlohmann::json calibratedJson(const CalibratedPrediction& p, const QString& file);

@@ -143,7 +143,7 @@ int runPredict(const QStringList& args)
         const ErrorBand band = errorBandFor(s, p, app::shippedErrorBands());
         const auto traceCalibration = calibrationFlag(parser);
         const QString calibrationFile = parser.value(QStringLiteral("calibration"));
-        const auto calibrated = traceCalibration ? std::optional(calibratedFor(s, *traceCalibration)) : std::nullopt;
+        const auto calibrated = traceCalibration ? std::optional(calibratedFor(s, *traceCalibration, p)) : std::nullopt;
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json out = predictionJson(p);
             out.update(errorBandJson(band));

@@ -100,12 +100,7 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
             if (const auto stored = f.optionalNumber("factor"); stored && std::abs(*stored / fit.factor - 1) > 1e-6)
                 throw FieldError(f.keyPath("factor"), "is not measured_s / predicted_s");
         }
-        TermScales& s = c.scales;
-        s.matmul = c.fits[static_cast<size_t>(CalibratedTerm::Matmul)].factor;
-        s.attention = c.fits[static_cast<size_t>(CalibratedTerm::Attention)].factor;
-        s.memoryBound = c.fits[static_cast<size_t>(CalibratedTerm::MemoryBound)].factor;
-        s.communication = c.fits[static_cast<size_t>(CalibratedTerm::Communication)].factor;
-        s.overhead = c.fits[static_cast<size_t>(CalibratedTerm::Overhead)].factor;
+        c.scales = termScalesOf(c.fits);
         return c;
     } catch (const InputError& e) {
         throw InputError(fileName + ": " + e.what());

@@ -68,28 +68,6 @@ std::array<double, 5> predictedTerms(const StepPrediction& p)
     return out;
 }
 
-double& scaleOf(TermScales& s, CalibratedTerm t)
-{
-    switch (t) {
-    case CalibratedTerm::Matmul:
-        return s.matmul;
-    case CalibratedTerm::Attention:
-        return s.attention;
-    case CalibratedTerm::MemoryBound:
-        return s.memoryBound;
-    case CalibratedTerm::Communication:
-        return s.communication;
-    case CalibratedTerm::Overhead:
-        return s.overhead;
-    }
-    return s.overhead;
-}
-
-std::string secondsText(double s)
-{
-    return formatMilliseconds(s);
-}
-
 // The trace must be of this scenario's GPU, and of its tokens per step when it recorded them.
 void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
 {
@@ -155,6 +133,31 @@ std::optional<CalibratedTerm> calibratedTermFromKey(std::string_view key)
         if (calibratedTermKey(t) == key)
             return t;
     return std::nullopt;
+}
+
+TermScales termScalesOf(const std::vector<TermFit>& fits)
+{
+    TermScales s;
+    for (const TermFit& f : fits) {
+        switch (f.term) {
+        case CalibratedTerm::Matmul:
+            s.matmul = f.factor;
+            break;
+        case CalibratedTerm::Attention:
+            s.attention = f.factor;
+            break;
+        case CalibratedTerm::MemoryBound:
+            s.memoryBound = f.factor;
+            break;
+        case CalibratedTerm::Communication:
+            s.communication = f.factor;
+            break;
+        case CalibratedTerm::Overhead:
+            s.overhead = f.factor;
+            break;
+        }
+    }
+    return s;
 }
 
 std::string_view termBasisKey(TermBasis b)
@@ -228,16 +231,16 @@ TraceCalibration calibrateFromTrace(
         f.factor = f.fitted ? f.measuredSeconds / f.predictedSeconds : 1.0;
         const std::string where = std::to_string(cal.steps) + " step(s) of " + std::to_string(cal.ranks) + " rank(s)";
         f.evidence = t == CalibratedTerm::Overhead
-            ? "GPU idle " + secondsText(f.measuredSeconds) + " per step (" + where + ")"
+            ? "GPU idle " + formatMilliseconds(f.measuredSeconds) + " per step (" + where + ")"
             : formatNumber(static_cast<double>(kernels[index(t)])) + " kernels in " + where + ", "
-                + secondsText(f.measuredSeconds) + " per step"
+                + formatMilliseconds(f.measuredSeconds) + " per step"
                 + (t == CalibratedTerm::Communication ? " not hidden under computation" : "");
         if (!f.fitted)
             f.evidence += f.measuredSeconds < floor ? "; too little in the trace to fit, the model's kept"
                                                     : "; the model predicts too little to fit, the model's kept";
-        scaleOf(cal.scales, t) = f.factor;
         cal.fits.push_back(f);
     }
+    cal.scales = termScalesOf(cal.fits);
     cal.replayStepSeconds = model.evaluate(traced, cal.scales).stepTimeSeconds;
     return cal;
 }
@@ -347,15 +350,14 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
 
 } // namespace
 
-CalibratedPrediction calibratedPrediction(
-    const Scenario& s, const TraceCalibration& cal, double uncalibratedBandHalfWidth)
+CalibratedPrediction calibratedPrediction(const Scenario& s, const TraceCalibration& cal,
+    const StepPrediction& uncalibrated, double uncalibratedBandHalfWidth)
 {
     if (const auto why = calibrationMismatch(s, cal))
         throw InputError(*why);
-    const CostModel model(s);
     CalibratedPrediction out;
-    out.uncalibrated = model.evaluate(s);
-    out.calibrated = model.evaluate(s, cal.scales);
+    out.uncalibrated = uncalibrated;
+    out.calibrated = CostModel(s).evaluate(s, cal.scales);
     const std::array<double, 5> seconds = predictedTerms(out.calibrated);
     double shares[3] = { 0, 0, 0 };
     for (const CalibratedTerm t : kAllCalibratedTerms) {

@@ -57,6 +57,10 @@ struct TraceCalibration {
     double replayError() const { return replayStepSeconds / measuredStepSeconds - 1.0; }
 };
 
+// The scales a calibration's fitted terms give (a term not fitted keeps the model's 1): the one mapping of the fits
+// to TermScales, for fitting and for reading a calibration file.
+TermScales termScalesOf(const std::vector<TermFit>& fits);
+
 // Fits the scales; throws InputError when the trace cannot describe this scenario (another GPU, no analysed step,
 // another number of tokens per step than it recorded).
 TraceCalibration calibrateFromTrace(
@@ -90,10 +94,11 @@ struct CalibratedPrediction {
 };
 
 // Throws InputError when the calibration is for another model or GPU, or the scenario is not valid.
-// uncalibratedBandHalfWidth: the relative half-width of the scenario's uncalibrated error band
-// (core/costmodel/error_band.h), what the extrapolated time is trusted to.
-CalibratedPrediction calibratedPrediction(
-    const Scenario& scenario, const TraceCalibration& calibration, double uncalibratedBandHalfWidth);
+// uncalibrated: the scenario's prediction as validated (the caller has it already; evaluate(scenario));
+// uncalibratedBandHalfWidth: the relative half-width of its error band (core/costmodel/error_band.h), what the
+// extrapolated time is trusted to.
+CalibratedPrediction calibratedPrediction(const Scenario& scenario, const TraceCalibration& calibration,
+    const StepPrediction& uncalibrated, double uncalibratedBandHalfWidth);
 
 // The calibration's check alone: why it cannot apply to this scenario, nullopt when it can.
 std::optional<std::string> calibrationMismatch(const Scenario& scenario, const TraceCalibration& calibration);

@@ -243,8 +243,8 @@ void PredictPanel::showCalibrated(const ErrorBand& band)
     }
     const QString source = m_model->traceCalibrationSource();
     try {
-        const CalibratedPrediction p
-            = calibratedPrediction(m_model->scenario(), *calibration, relativeStepBandHalfWidth(band, *m_current));
+        const CalibratedPrediction p = calibratedPrediction(
+            m_model->scenario(), *calibration, *m_current, relativeStepBandHalfWidth(band, *m_current));
         QStringList terms;
         for (const std::string& line : calibratedTermLines(p))
             terms << QString::fromStdString(line);

@@ -93,19 +93,19 @@ private slots:
     {
         const Scenario s = llamaOnH100(8, 1);
         const TraceCalibration c = calibrateFromTrace(s, syntheticTrace(s, 0.8, 1.1, 2.5, 0.5), { "synthetic" });
-        const CalibratedPrediction same = calibratedPrediction(s, c, 0.1);
+        const CalibratedPrediction same = calibratedPrediction(s, c, evaluate(s), 0.1);
         QVERIFY(std::abs(same.measuredShare - 1.0) < 1e-9);
         QVERIFY(same.bandHalfWidth < 0.05);
         QVERIFY(same.mfuLow <= same.calibrated.mfu && same.calibrated.mfu <= same.mfuHigh);
 
         Scenario longer = s;
         longer.workload.seqLen = 16384;
-        const CalibratedPrediction interpolated = calibratedPrediction(longer, c, 0.1);
+        const CalibratedPrediction interpolated = calibratedPrediction(longer, c, evaluate(longer), 0.1);
         QVERIFY(interpolated.interpolatedShare > 0.99);
         QVERIFY(interpolated.terms[0].why.find("sequence 16,384 (traced 8,192)") != std::string::npos);
 
         const Scenario split = llamaOnH100(8, 2);
-        const CalibratedPrediction tp = calibratedPrediction(split, c, 0.1);
+        const CalibratedPrediction tp = calibratedPrediction(split, c, evaluate(split), 0.1);
         QCOMPARE(tp.terms[static_cast<size_t>(CalibratedTerm::Matmul)].basis, TermBasis::Extrapolated);
         QVERIFY(tp.extrapolatedShare > 0.3);
         QVERIFY(tp.bandHalfWidth > same.bandHalfWidth);
@@ -119,7 +119,7 @@ private slots:
         const TraceCalibration c = calibrateFromTrace(s, syntheticTrace(s, 1, 1, 1, 1), { "synthetic" });
         Scenario other = s;
         other.cluster.hardware = *test::shippedPresets().findHardware("b200");
-        QVERIFY_THROWS_EXCEPTION(InputError, calibratedPrediction(other, c, 0.1));
+        QVERIFY_THROWS_EXCEPTION(InputError, calibratedPrediction(other, c, evaluate(other), 0.1));
         Scenario onB200 = other;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrateFromTrace(onB200, syntheticTrace(s, 1, 1, 1, 1), {}));
     }
@@ -136,8 +136,8 @@ private slots:
         QCOMPARE(back.scales.memoryBound, c.scales.memoryBound);
         QCOMPARE(back.tracePaths, c.tracePaths);
         QCOMPARE(back.traced.workload.seqLen, s.workload.seqLen);
-        QCOMPARE(calibratedPrediction(s, back, 0.1).calibrated.stepTimeSeconds,
-            calibratedPrediction(s, c, 0.1).calibrated.stepTimeSeconds);
+        QCOMPARE(calibratedPrediction(s, back, evaluate(s), 0.1).calibrated.stepTimeSeconds,
+            calibratedPrediction(s, c, evaluate(s), 0.1).calibrated.stepTimeSeconds);
         nlohmann::json edited = calibrationToJson(c);
         edited["terms"][0]["factor"] = 0.5;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(edited, "edited.json"));

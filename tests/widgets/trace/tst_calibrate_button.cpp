@@ -71,7 +71,7 @@ private slots:
         const StepPrediction p = evaluate(model.scenario());
         const ErrorBand band = errorBandFor(model.scenario(), p, app::shippedErrorBands());
         const CalibratedPrediction expected
-            = calibratedPrediction(model.scenario(), *model.traceCalibration(), relativeStepBandHalfWidth(band, p));
+            = calibratedPrediction(model.scenario(), *model.traceCalibration(), p, relativeStepBandHalfWidth(band, p));
         QVERIFY2(
             row->text().contains(QString::fromStdString(calibratedFiguresText(expected))), qPrintable(row->text()));
         QVERIFY(row->text().contains(QStringLiteral("measured 100%")));
