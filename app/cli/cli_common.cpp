@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "app/cli/cli_text.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
@@ -70,14 +71,13 @@ void addClusterOptions(QCommandLineParser& parser)
 
 void addSettingOption(QCommandLineParser& parser, const Setting& setting)
 {
-    const QString name = QString::fromUtf8(setting.flag.data(), static_cast<qsizetype>(setting.flag.size()));
-    const QString help = QString::fromUtf8(setting.help.data(), static_cast<qsizetype>(setting.help.size()));
+    const QString name = qs(setting.flag);
+    const QString help = qs(setting.help);
     if (setting.kind == SettingKind::Switch) {
         parser.addOption(QCommandLineOption(name, help));
         return;
     }
-    parser.addOption(QCommandLineOption(
-        name, help, QString::fromUtf8(setting.valueName.data(), static_cast<qsizetype>(setting.valueName.size()))));
+    parser.addOption(QCommandLineOption(name, help, qs(setting.valueName)));
 }
 
 void addWorkloadOptions(QCommandLineParser& parser)

@@ -4,6 +4,7 @@
 #include <QString>
 
 #include <string>
+#include <string_view>
 
 namespace mfu::cli {
 
@@ -15,6 +16,12 @@ inline QString qs(const std::string& s)
 inline QString qs(const char* text)
 {
     return QString::fromUtf8(text);
+}
+
+// A view into the core's tables (core/scenario/settings.h), which need not end in a NUL.
+inline QString qs(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 } // namespace mfu::cli

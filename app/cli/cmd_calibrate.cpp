@@ -6,6 +6,7 @@
 
 #include "app/cli/calibration_flags.h"
 #include "app/cli/cli_common.h"
+#include "app/cli/cli_text.h"
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
 #include "app/preset_store.h"
@@ -22,23 +23,37 @@ namespace mfu::cli {
 
 namespace {
 
-QString q(const std::string& s)
+// The options of both parses: the one the user gave, and the one with --gpu taken from the trace.
+void addCalibrateOptions(QCommandLineParser& parser)
 {
-    return QString::fromStdString(s);
+    addScenarioOptions(parser);
+    addJsonOption(parser);
+    parser.addOption(
+        { QStringLiteral("out"), QStringLiteral("Write the calibration to FILE (atomic)"), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("kernel-rules"),
+        QStringLiteral("Kernel classification rules (JSON), tried before the built-in ones; repeatable"),
+        QStringLiteral("FILE") });
 }
 
-trace::RunAnalysis readTraces(const QCommandLineParser& parser)
+// The trace files or folders, as given (what the calibration records).
+std::vector<std::string> tracePaths(const QCommandLineParser& parser)
+{
+    std::vector<std::string> paths;
+    for (const QString& p : parser.positionalArguments())
+        paths.push_back(p.toStdString());
+    if (paths.empty())
+        throw InputError("give the trace to calibrate from (a Kineto JSON/.gz, an Nsight Systems SQLite export, or a "
+                         "folder of ranks)");
+    return paths;
+}
+
+trace::RunAnalysis readTraces(const QCommandLineParser& parser, const std::vector<std::string>& paths)
 {
     std::vector<std::string> ruleFiles;
     for (const QString& f : parser.values(QStringLiteral("kernel-rules")))
         ruleFiles.push_back(f.toStdString());
-    std::vector<std::filesystem::path> paths;
-    for (const QString& p : parser.positionalArguments())
-        paths.emplace_back(p.toStdString());
-    if (paths.empty())
-        throw InputError("give the trace to calibrate from (a Kineto JSON/.gz, an Nsight Systems SQLite export, or a "
-                         "folder of ranks)");
-    return trace::readAndAnalyzeRun(trace::expandRunPaths(paths), trace::kernelRulesWithUserFiles(ruleFiles), {});
+    return trace::readAndAnalyzeRun(
+        trace::expandRunPaths({ paths.begin(), paths.end() }), trace::kernelRulesWithUserFiles(ruleFiles), {});
 }
 
 // The preset of the GPU the trace names, when --gpu is not given and exactly one preset matches it.
@@ -55,8 +70,8 @@ QString text(const TraceCalibration& c, const QString& out)
     QString t = QStringLiteral("Calibrated on %1 step(s) of %2 rank(s) (%3), %4 per step measured\n")
                     .arg(c.steps)
                     .arg(c.ranks)
-                    .arg(q(c.gpuName.empty() ? c.traced.cluster.hardware.name : c.gpuName))
-                    .arg(q(formatMilliseconds(c.measuredStepSeconds)));
+                    .arg(qs(c.gpuName.empty() ? c.traced.cluster.hardware.name : c.gpuName))
+                    .arg(qs(formatMilliseconds(c.measuredStepSeconds)));
     t += QStringLiteral("  %1 %2 %3 %4  %5\n")
              .arg(QStringLiteral("term"), -14)
              .arg(QStringLiteral("measured"), 12)
@@ -65,15 +80,15 @@ QString text(const TraceCalibration& c, const QString& out)
              .arg(QStringLiteral("evidence"));
     for (const TermFit& f : c.fits)
         t += QStringLiteral("  %1 %2 %3 %4  %5\n")
-                 .arg(q(std::string(calibratedTermKey(f.term))), -14)
-                 .arg(q(formatMilliseconds(f.measuredSeconds)), 12)
-                 .arg(q(formatMilliseconds(f.predictedSeconds)), 12)
+                 .arg(qs(calibratedTermKey(f.term)), -14)
+                 .arg(qs(formatMilliseconds(f.measuredSeconds)), 12)
+                 .arg(qs(formatMilliseconds(f.predictedSeconds)), 12)
                  .arg(f.fitted ? QString::number(f.factor, 'f', 3) : QStringLiteral("1 (-)"), 7)
-                 .arg(q(f.evidence));
+                 .arg(qs(f.evidence));
     t += QStringLiteral("  step: measured %1, predicted %2 uncalibrated, %3 calibrated (%4%5%)\n")
-             .arg(q(formatMilliseconds(c.measuredStepSeconds)))
-             .arg(q(formatMilliseconds(c.uncalibratedStepSeconds)))
-             .arg(q(formatMilliseconds(c.replayStepSeconds)))
+             .arg(qs(formatMilliseconds(c.measuredStepSeconds)))
+             .arg(qs(formatMilliseconds(c.uncalibratedStepSeconds)))
+             .arg(qs(formatMilliseconds(c.replayStepSeconds)))
              .arg(c.replayError() >= 0 ? QStringLiteral("+") : QString())
              .arg(100 * c.replayError(), 0, 'f', 1);
     if (!out.isEmpty())
@@ -90,32 +105,21 @@ int runCalibrate(const QStringList& args)
     parser.setApplicationDescription(QStringLiteral(
         "Fit the cost model's terms to a traced run. TRACE... the traced run's trace files or a folder of "
         "ranks; the scenario flags describe the traced run"));
-    addScenarioOptions(parser);
-    addJsonOption(parser);
-    parser.addOption(
-        { QStringLiteral("out"), QStringLiteral("Write the calibration to FILE (atomic)"), QStringLiteral("FILE") });
-    parser.addOption({ QStringLiteral("kernel-rules"),
-        QStringLiteral("Kernel classification rules (JSON), tried before the built-in ones; repeatable"),
-        QStringLiteral("FILE") });
+    addCalibrateOptions(parser);
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("Trace files or a folder of ranks"));
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
     return runSubcommand(cmd, [&] {
-        const trace::RunAnalysis run = readTraces(parser);
+        const std::vector<std::string> paths = tracePaths(parser);
+        const trace::RunAnalysis run = readTraces(parser, paths);
         QCommandLineParser described;
-        addScenarioOptions(described);
-        addJsonOption(described);
-        described.addOption({ QStringLiteral("out"), QString(), QStringLiteral("FILE") });
-        described.addOption({ QStringLiteral("kernel-rules"), QString(), QStringLiteral("FILE") });
+        addCalibrateOptions(described);
         QStringList words = args;
         if (!parser.isSet(QStringLiteral("gpu")) && !parser.isSet(QStringLiteral("scenario")))
             if (const auto preset = tracedGpuPreset(run))
-                words.insert(1, QStringLiteral("--gpu=") + q(*preset)); // before any "--" ending the options
+                words.insert(1, QStringLiteral("--gpu=") + qs(*preset)); // before any "--" ending the options
         if (!described.parse(words))
             throw InputError(described.errorText().toStdString());
-        std::vector<std::string> paths;
-        for (const QString& p : parser.positionalArguments())
-            paths.push_back(p.toStdString());
         const TraceCalibration c = calibrateFromTrace(scenarioFromFlags(described), run, paths);
         const QString out = parser.value(QStringLiteral("out"));
         if (!out.isEmpty())

@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/cli_text.h"
 #include "app/preset_store.h"
 #include "app/scenario_io.h"
 #include "core/costmodel/step_context.h"
@@ -49,34 +50,28 @@ void addScenarioOptions(QCommandLineParser& parser)
         if (!setting.flag.empty() && !inWorkloadGroup(setting))
             addSettingOption(parser, setting);
     for (const SettingShorthand& shorthand : settingShorthands())
-        parser.addOption(QCommandLineOption(QString::fromUtf8(shorthand.flag.data(), shorthand.flag.size()),
-            QString::fromUtf8(shorthand.help.data(), shorthand.help.size())));
+        parser.addOption(QCommandLineOption(qs(shorthand.flag), qs(shorthand.help)));
     parser.addOption(opt("stage-layers",
         "Transformer layers per virtual pipeline stage, torchtitan's split (e.g. 4,8,8,4; embedding first, loss last)",
         "LIST"));
 }
 
 namespace {
-QString flagName(std::string_view flag)
-{
-    return QString::fromUtf8(flag.data(), static_cast<qsizetype>(flag.size()));
-}
-
 // The table's settings whose flags are given, over `s`: shorthands first, so that a setting's own flag wins.
 void applySettingFlags(const QCommandLineParser& p, Scenario& s)
 {
     for (const SettingShorthand& shorthand : settingShorthands())
-        if (p.isSet(flagName(shorthand.flag)))
+        if (p.isSet(qs(shorthand.flag)))
             for (const auto& [key, value] : shorthand.sets)
                 applySettingValue(*findSetting(key), value, s);
     for (const Setting& setting : scenarioSettings()) {
-        if (setting.flag.empty() || inWorkloadGroup(setting) || !p.isSet(flagName(setting.flag)))
+        if (setting.flag.empty() || inWorkloadGroup(setting) || !p.isSet(qs(setting.flag)))
             continue;
         try {
             if (setting.kind == SettingKind::Switch)
                 applySettingValue(setting, setting.flagSets ? 1 : 0, s);
             else
-                applySettingText(setting, p.value(flagName(setting.flag)).toStdString(), s);
+                applySettingText(setting, p.value(qs(setting.flag)).toStdString(), s);
         } catch (const InputError& e) {
             throw InputError("--" + std::string(setting.flag) + ": " + e.what());
         }

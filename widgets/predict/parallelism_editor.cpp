@@ -24,6 +24,7 @@
 #include "core/scenario/scenario_facts.h"
 #include "core/scenario/settings.h"
 #include "widgets/predict/reason_label.h"
+#include "widgets/qt_text.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -93,27 +94,26 @@ void ParallelismEditor::buildUi()
 void ParallelismEditor::addSetting(QFormLayout* form, const Setting& setting)
 {
     const std::string name(setting.field);
-    const QString label = QString::fromUtf8(setting.label.data(), static_cast<qsizetype>(setting.label.size()));
-    const QString help = QString::fromUtf8(setting.help.data(), static_cast<qsizetype>(setting.help.size()));
+    const QString label = qs(setting.label);
+    const QString help = qs(setting.help);
     const Setting* s = &setting; // the table outlives the editor
     const Read read = [s](const Scenario& scenario) { return clampToInt(s->get(scenario)); };
     const Write write = [s](Scenario& scenario, int v) { s->set(scenario, v); };
-    const auto text = [](std::string_view v) { return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())); };
     switch (setting.kind) {
     case SettingKind::Count: {
         addSpin(form, name.c_str(), label + QLatin1Char(':'), help, clampToInt(setting.minimum),
             clampToInt(setting.maximum), read, write);
         auto* spin = static_cast<QSpinBox*>(m_fields[QString::fromStdString(name)].widget);
         if (!setting.zeroText.empty())
-            spin->setSpecialValueText(text(setting.zeroText));
+            spin->setSpecialValueText(qs(setting.zeroText));
         if (!setting.suffix.empty())
-            spin->setSuffix(text(setting.suffix));
+            spin->setSuffix(qs(setting.suffix));
         return;
     }
     case SettingKind::Switch:
         if (setting.choices.size() == 2) {
             addCombo(form, name.c_str(), label + QLatin1Char(':'), help,
-                { { text(setting.choices[0].label), 0 }, { text(setting.choices[1].label), 1 } }, read, write);
+                { { qs(setting.choices[0].label), 0 }, { qs(setting.choices[1].label), 1 } }, read, write);
             return;
         }
         addCheck(form, name.c_str(), label, help, read, write);
@@ -121,13 +121,13 @@ void ParallelismEditor::addSetting(QFormLayout* form, const Setting& setting)
     case SettingKind::Choice: {
         std::vector<std::pair<QString, int>> items;
         for (const SettingChoice& c : setting.choices)
-            items.emplace_back(text(c.label), c.value);
+            items.emplace_back(qs(c.label), c.value);
         addCombo(form, name.c_str(), label + QLatin1Char(':'), help, items, read, write);
         return;
     }
     case SettingKind::Text:
         addText(
-            form, name.c_str(), label + QLatin1Char(':'), help, text(setting.zeroText),
+            form, name.c_str(), label + QLatin1Char(':'), help, qs(setting.zeroText),
             [s](const Scenario& scenario) { return QString::fromStdString(s->getText(scenario)); },
             [s](Scenario& scenario, const QString& value) { s->setText(scenario, value.toStdString()); });
         return;

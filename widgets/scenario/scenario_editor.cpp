@@ -37,11 +37,6 @@ namespace {
 
 const QString kImportedPrefix = QStringLiteral("imported:");
 
-QString settingText(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
 QSpinBox* countSpin(int minimum, int maximum)
 {
     auto* spin = new QuantitySpinBox;
@@ -141,19 +136,19 @@ void ScenarioEditor::buildUi()
     m_precisionCombo->setObjectName(QStringLiteral("precision"));
     // The precision, sequence length and micro-batch as the settings table declares them (core/scenario/settings.h).
     const Setting& precision = *findSetting("precision");
-    m_precisionCombo->setAccessibleName(settingText(precision.help));
+    m_precisionCombo->setAccessibleName(qs(precision.help));
     for (const SettingChoice& c : precision.choices)
-        m_precisionCombo->addItem(settingText(c.label), c.value);
-    form->addRow(settingText(precision.label) + QLatin1Char(':'), m_precisionCombo);
+        m_precisionCombo->addItem(qs(c.label), c.value);
+    form->addRow(qs(precision.label) + QLatin1Char(':'), m_precisionCombo);
     m_precisionReason = reasonLabel("precisionReason");
     form->addRow(QString(), m_precisionReason);
 
     m_seqLen = new QLineEdit;
     m_seqLen->setObjectName(QStringLiteral("seqLen"));
     const Setting& seqLen = *findSetting("seq_len");
-    m_seqLen->setAccessibleName(settingText(seqLen.help));
+    m_seqLen->setAccessibleName(qs(seqLen.help));
     m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192 or 32k"));
-    form->addRow(settingText(seqLen.label) + QLatin1Char(':'), m_seqLen);
+    form->addRow(qs(seqLen.label) + QLatin1Char(':'), m_seqLen);
     m_seqLenReason = reasonLabel("seqLenReason");
     form->addRow(QString(), m_seqLenReason);
 

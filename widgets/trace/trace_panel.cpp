@@ -507,9 +507,10 @@ void TracePanel::calibratePredict()
     } catch (const std::exception& e) {
         // The scenario does not describe the traced run (another GPU, other tokens per step): the banner above
         // offers the trace's facts to adopt first.
-        emit statusMessage(tr("Cannot calibrate Predict to this trace: %1").arg(QString::fromUtf8(e.what())));
-        m_error->setText(tr("Cannot calibrate Predict to this trace: %1").arg(QString::fromUtf8(e.what())));
+        const QString why = tr("Cannot calibrate Predict to this trace: %1").arg(QString::fromUtf8(e.what()));
+        m_error->setText(why);
         m_error->setVisible(true);
+        emit statusMessage(why);
     }
 }
 
