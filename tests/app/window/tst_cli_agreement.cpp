@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/main_window.h"
+#include "b200_scaling_log.h"
 #include "cli_runner.h"
 #include "core/io/read_file.h"
 #include "core/number_format.h"
@@ -316,19 +317,7 @@ private slots:
         {
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-            file.write("  Device:                NVIDIA B200\n"
-                       "  GPUs:                  8\n"
-                       "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
-                       "  Batch size (micro):    24\n"
-                       "  Gradient accum steps:  64\n"
-                       "  Tokens per iteration:  25,165,824\n"
-                       "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
-                       "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
-                       "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
-                       "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
-                       "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
-                       "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
-                       "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n");
+            file.write(test::kB200ScalingLog);
         }
         Scenario s = generated("llama-1.36b", gpu.toLatin1().constData(), 8, 2048);
         MainWindow w;

@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "b200_scaling_log.h"
 #include "core/costmodel/cost_model.h"
 #include "core/diagnosis/log_diagnosis.h"
 #include "core/facts/shown_log_mfu.h"
@@ -170,19 +171,7 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string logPath = dir.filePath(QStringLiteral("b200-8gpu.log")).toStdString();
-        std::ofstream(logPath) << "  Device:                NVIDIA B200\n"
-                                  "  GPUs:                  8\n"
-                                  "  Hardware peak:         36000.0 TFLOPS (B200 bf16)\n"
-                                  "  Batch size (micro):    24\n"
-                                  "  Gradient accum steps:  64\n"
-                                  "  Tokens per iteration:  25,165,824\n"
-                                  "Iter 0: loss 10.8414, time 59848ms (warming up...)\n"
-                                  "Iter     10 | Loss: 10.7715 | Time: 29452ms | LR: 1.65e-06\n"
-                                  "MFU: 2.61% | Achieved: 938.2 TF | Peak: 36000.0 TF\n"
-                                  "   Tokens/s: 106809 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n"
-                                  "Iter     20 | Loss: 10.6000 | Time: 29460ms | LR: 3.30e-06\n"
-                                  "MFU: 2.61% | Achieved: 938.0 TF | Peak: 36000.0 TF\n"
-                                  "   Tokens/s: 106780 | FLOPs/token: 8.78 GF (6N+12LHQT: N=1.294B)\n";
+        std::ofstream(logPath) << test::kB200ScalingLog;
         ScenarioDocument d;
         d.scenario.model = *presets().findModel("llama-1.36b");
         d.scenario.cluster.hardware = *presets().findHardware("b200");
