@@ -90,21 +90,6 @@ void readOne(const FieldReader& r, const Setting& s, Scenario& scenario)
     }
 }
 
-bool isDefault(const Setting& s, const Scenario& scenario, const Scenario& defaults)
-{
-    switch (s.kind) {
-    case SettingKind::Count:
-    case SettingKind::Switch:
-    case SettingKind::Choice:
-        return s.get(scenario) == s.get(defaults);
-    case SettingKind::Number:
-        return s.getNumber(scenario) == s.getNumber(defaults);
-    case SettingKind::Text:
-        return s.getText(scenario) == s.getText(defaults);
-    }
-    return true;
-}
-
 json valueJson(const Setting& s, const Scenario& scenario)
 {
     switch (s.kind) {
@@ -229,7 +214,17 @@ std::string settingValueText(const Setting& s, const Scenario& scenario)
 bool isSettingDefault(const Setting& s, const Scenario& scenario)
 {
     static const Scenario defaults;
-    return isDefault(s, scenario, defaults);
+    switch (s.kind) {
+    case SettingKind::Count:
+    case SettingKind::Switch:
+    case SettingKind::Choice:
+        return s.get(scenario) == s.get(defaults);
+    case SettingKind::Number:
+        return s.getNumber(scenario) == s.getNumber(defaults);
+    case SettingKind::Text:
+        return s.getText(scenario) == s.getText(defaults);
+    }
+    return true;
 }
 
 std::string settingRangeText(const Setting& s)
@@ -339,9 +334,8 @@ void readSettings(const FieldReader& r, std::optional<SettingSection> section, S
 
 void writeSettings(const Scenario& scenario, SettingSection section, json& out)
 {
-    static const Scenario defaults;
     for (const Setting& s : scenarioSettings())
-        if (s.section == section && (s.writtenWhenDefault || !isDefault(s, scenario, defaults)))
+        if (s.section == section && (s.writtenWhenDefault || !isSettingDefault(s, scenario)))
             out[std::string(s.key)] = valueJson(s, scenario);
 }
 
