@@ -13,6 +13,7 @@ CostModelConstants scaledEfficiencies(const CostModelConstants& c, double k)
 {
     CostModelConstants out = c;
     out.gemmEfficiency = std::min(1.0, c.gemmEfficiency * k);
+    out.isolatedGemmEfficiency = std::min(1.0, c.isolatedGemmEfficiency * k);
     out.attentionForwardEfficiency = std::min(1.0, c.attentionForwardEfficiency * k);
     out.attentionBackwardEfficiency = std::min(1.0, c.attentionBackwardEfficiency * k);
     out.hbmEfficiency = std::min(1.0, c.hbmEfficiency * k);

@@ -10,4 +10,9 @@ struct Scenario;
 // The scenario's own constants when it carries them, otherwise the defaults for its hardware.
 CostModelConstants costModelConstantsFor(const Scenario& scenario);
 
+// The constants of a one-GPU run: its GEMMs at isolatedGemmEfficiency and isolatedGemmHalfSaturationDim. Published
+// runs share their GPUs' SMs, HBM and power with collectives and neighbours, and the GEMM figures fitted on them carry
+// that; a lone GPU has neither.
+CostModelConstants loneGpuConstants(const CostModelConstants& c);
+
 } // namespace mfu

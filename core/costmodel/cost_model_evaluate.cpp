@@ -2,6 +2,7 @@
 // one), then throughput, utilisation and memory. Everything is per GPU on the critical path: the slowest pipeline
 // stage, one data-parallel rank.
 #include <algorithm>
+#include <optional>
 
 #include "core/costmodel/attention_terms.h"
 #include "core/costmodel/compute_terms.h"
@@ -175,7 +176,11 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
 
 StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& scales) const
 {
-    const StepContext x = stepContextFor(s, m_shape, m_c, m_peakBf16, m_peakFp8, m_family);
+    // A one-GPU run's GEMMs at the lone-GPU figures where those were measured.
+    std::optional<CostModelConstants> lone;
+    if (s.cluster.gpuCount == 1 && m_c.isolatedGemmEfficiency > 0)
+        lone = loneGpuConstants(m_c);
+    const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family);
     const MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
     StepPrediction out;
     fillStepTime(x, terms, scales, out);

@@ -4,6 +4,44 @@
 
 namespace mfu {
 
+namespace {
+
+// Weights a rank casts to BF16 each micro-step under autocast: its layers' linear weights and the LM head (the
+// embedding lookup is not autocast).
+double autocastCastParams(const StepContext& x)
+{
+    const ModelShape& sh = *x.shape;
+    const double dense = (sh.paramsPerLayer - sh.expertParamsPerLayer) / x.tp;
+    const double experts = sh.expertParamsPerLayer / (x.ep * x.expertTp);
+    return x.layersPerStage * (dense + experts) + x.headPassesOnStage * sh.layer.hidden * sh.vocab / x.tp;
+}
+
+// torch.autocast over FP32 weights, eager or compiled, without fused norm kernels: the op-by-op byte count of
+// docs/cost-model.md, "Memory-bound work under autocast". Eager kernels move it at eagerHbmEfficiency.
+MemoryBoundTime autocastMemoryBoundTime(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const bool eager = !x.scenario->flags.compiled;
+    const double tokens = x.tokensPerMicroBatch;
+    const double perHidden = eager ? c.autocastEagerBytesPerHidden : c.autocastCompiledBytesPerHidden;
+    const double perFfn = eager ? c.autocastEagerBytesPerFfn : c.autocastCompiledBytesPerFfn;
+    const double perQuery = eager ? c.autocastEagerBytesPerQuery : c.autocastCompiledBytesPerQuery;
+    const double perLogit = x.scenario->flags.fusedLinearCrossEntropy ? c.lossBytesPerLogitCompiled
+        : eager                                                       ? c.autocastEagerLossBytesPerLogit
+                                                                      : c.autocastCompiledLossBytesPerLogit;
+    MemoryBoundTime m;
+    m.elementwiseBytes = tokens * x.layersPerStage
+        * (perHidden * sh.layer.hidden / x.sequenceParallelSplit() + perFfn * sh.layer.ffnDim / x.tp
+            + perQuery * sh.attnOut / x.tp);
+    m.lossBytes = tokens * sh.vocab / x.tp * perLogit * x.headPassesOnStage;
+    m.autocastCastBytes = c.autocastWeightCastBytesPerParam * autocastCastParams(x);
+    m.bytesPerSec = eager ? x.hbmBytesPerSec / c.hbmEfficiency * c.eagerHbmEfficiency : x.hbmBytesPerSec;
+    return m;
+}
+
+} // namespace
+
 MemoryBoundTime memoryBoundTime(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
@@ -12,6 +50,12 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     const double tp = x.tp, tokens = x.tokensPerMicroBatch, layers = x.layersPerStage, dModel = sh.layer.hidden;
     // torch.compile fuses the norms, SwiGLU and RoPE; an eager run may use Liger Kernel's fused ones instead.
     const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
+    if (flags.autocast && !fusedKernels) {
+        MemoryBoundTime m = autocastMemoryBoundTime(x);
+        m.fp8CastBytes = fp8CastBytes(x);
+        m.moeShuffleBytes = moeShuffleBytes(x);
+        return m;
+    }
     const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled
         : fusedKernels                         ? c.elementwiseHiddenPassesFusedKernels
                                                : c.elementwiseHiddenPassesEager;
@@ -32,22 +76,31 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     double lossBytes = tokens * sh.vocab / tp * (fusedLoss ? c.lossBytesPerLogitCompiled : c.lossBytesPerLogitEager);
     if (x.headPassesOnStage != 1.0)
         lossBytes *= x.headPassesOnStage; // each MTP layer has a loss of its own; a stage without the head has none
-    double castBytes = 0;
-    if (x.fp8) {
-        // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
-        // Blockwise and MXFP8 scales quantise in both orientations (the backward GEMMs read the transpose).
-        const double perElement
-            = flags.fp8Recipe == Fp8Recipe::Tensorwise ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
-        const double operands = 2.0 * dModel + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
-        castBytes = perElement * (tokens * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
-    }
     MemoryBoundTime m;
     m.elementwiseBytes = elementwiseBytes;
     m.lossBytes = lossBytes;
-    m.fp8CastBytes = castBytes;
+    m.fp8CastBytes = fp8CastBytes(x);
+    if (flags.autocast) // fused kernels: their passes, plus the weights' casts each micro-step
+        m.autocastCastBytes = c.autocastWeightCastBytesPerParam * autocastCastParams(x);
     m.moeShuffleBytes = moeShuffleBytes(x);
     m.bytesPerSec = x.hbmBytesPerSec;
     return m;
+}
+
+double fp8CastBytes(const StepContext& x)
+{
+    if (!x.fp8)
+        return 0;
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const double tp = x.tp, layers = x.layersPerStage;
+    // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
+    // Blockwise and MXFP8 scales quantise in both orientations (the backward GEMMs read the transpose).
+    const double perElement = x.scenario->flags.fp8Recipe == Fp8Recipe::Tensorwise ? c.fp8CastBytesPerElement
+                                                                                   : c.fp8BlockCastBytesPerElement;
+    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
+    return perElement
+        * (x.tokensPerMicroBatch * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
 }
 
 double moeShuffleBytes(const StepContext& x)

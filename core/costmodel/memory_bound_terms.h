@@ -13,10 +13,15 @@ struct MemoryBoundTime {
     double fp8CastBytes = 0;
     // MoE: routing (softmax or sigmoid, top-k) and the permutation of tokens into expert order and back.
     double moeShuffleBytes = 0;
+    // torch.autocast over FP32 weights: the BF16 cast of each weight and the FP32 cast of its gradient.
+    double autocastCastBytes = 0;
     double bytesPerSec = 1;
     double elementwise() const { return elementwiseBytes / bytesPerSec; } // seconds per micro-batch
     double moeShuffle() const { return moeShuffleBytes / bytesPerSec; }
-    double total() const { return (elementwiseBytes + lossBytes + fp8CastBytes + moeShuffleBytes) / bytesPerSec; }
+    double total() const
+    {
+        return (elementwiseBytes + lossBytes + fp8CastBytes + moeShuffleBytes + autocastCastBytes) / bytesPerSec;
+    }
 };
 
 MemoryBoundTime memoryBoundTime(const StepContext& x);
@@ -25,6 +30,9 @@ MemoryBoundTime memoryBoundTime(const StepContext& x);
 // moePermuteBytesPerElement x (k x expert load + 1) x the dispatched width (permute: read one vector, write k; the
 // unpermute the reverse; forward and backward), and moeRouterBytesPerExpert x the experts for the router's logits.
 double moeShuffleBytes(const StepContext& x);
+
+// BF16+FP8: the casts of each GEMM's operands and of the weights, bytes per micro-batch; 0 for a BF16 run.
+double fp8CastBytes(const StepContext& x);
 
 // Ranks the FP32 master weights and AdamW moments are sharded over: the FSDP group, every data-parallel and CP rank
 // under ZeRO-1, none under DDP.

@@ -46,6 +46,8 @@ CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware)
         c.basis = "NVIDIA Ampere defaults";
     } else if (startsWithAny(id, { "h100", "h200", "h800", "h20", "gh200" })) {
         c.gemmEfficiency = 0.71;
+        c.isolatedGemmEfficiency = 0.755;
+        c.isolatedGemmHalfSaturationDim = 32;
         c.attentionForwardEfficiency = 0.60;
         c.attentionBackwardEfficiency = 0.40;
         c.basis = "NVIDIA Hopper defaults";

@@ -17,6 +17,12 @@ struct CostModelConstants {
     // Shape penalty: a GEMM whose smaller weight dimension per GPU is d runs at d / (d + gemmHalfSaturationDim) of
     // gemmEfficiency (tile and wave quantisation, lower arithmetic intensity after TP slices the weights).
     double gemmHalfSaturationDim = 384;
+    // A lone GPU's GEMMs (a one-GPU run: no collective kernels sharing its SMs and HBM, no neighbours sharing the
+    // node's power budget), replacing the two figures above: measured on four traced single-H200 training steps
+    // (hidden sizes 1,024-4,096, 16k-32k tokens a micro-batch) at 70-79% of the dense peak with no shape penalty
+    // visible from a width of 1,024. 0 where no lone GPU was measured: the published runs' fit holds there.
+    double isolatedGemmEfficiency = 0;
+    double isolatedGemmHalfSaturationDim = 0;
     // FP8 GEMMs reach a lower fraction of their (doubled) peak than BF16 ones.
     double fp8GemmEfficiencyRatio = 0.80;
     // FP8 cast/scale passes: bytes moved per GEMM operand element (read bf16, write fp8, amax).
@@ -62,6 +68,26 @@ struct CostModelConstants {
     double lossBytesPerLogitEager = 20;
     double optimizerBytesPerParamFused = 28;
     double optimizerBytesPerParamUnfused = 56;
+    // torch.autocast over FP32 weights (FrameworkFlags::autocast), counted op by op for a TorchTitan-style decoder
+    // (docs/cost-model.md, "Memory-bound work under autocast"): bytes per token and layer, forward and backward, per
+    // element of the hidden vector (FP32 residual adds, norms, the BF16 casts of each linear layer's input and their
+    // FP32 gradients), of the FFN vector (SiLU and the gate product), and of the query heads (RoPE over FP32 tables,
+    // K and V expanded to the query heads, the attention output's layout copy, the attention backward's
+    // preprocessing); bytes per logit of the FP32 loss; bytes per parameter each micro-step (the weight's BF16 cast
+    // and its gradient's FP32 cast). Eager from the count; compiled from the kernels of a traced torch.compile step.
+    double autocastEagerBytesPerHidden = 196;
+    double autocastEagerBytesPerFfn = 28;
+    double autocastEagerBytesPerQuery = 150;
+    double autocastEagerLossBytesPerLogit = 36;
+    double autocastCompiledBytesPerHidden = 69;
+    double autocastCompiledBytesPerFfn = 14;
+    double autocastCompiledBytesPerQuery = 116;
+    double autocastCompiledLossBytesPerLogit = 11;
+    double autocastWeightCastBytesPerParam = 12;
+    // Achieved fraction of HBM bandwidth of eager PyTorch's many small elementwise kernels (broadcasts, strided
+    // slices, FP32 intermediates): measured on two traced eager steps on H200. The eager pass counts without
+    // autocast above were set against a published profile at hbmEfficiency and absorb the same inefficiency.
+    double eagerHbmEfficiency = 0.57;
 
     // Interconnect: achieved fraction of the link bandwidth by large collectives, and per-hop latency.
     double scaleUpEfficiency = 0.80;

@@ -11,7 +11,8 @@ namespace mfu {
 
 namespace {
 
-enum class Range { Fraction, NonNegative };
+// FractionOrUnset: a fraction, or 0 where nothing was measured (isolatedGemmEfficiency).
+enum class Range { Fraction, FractionOrUnset, NonNegative };
 
 struct NumberField {
     std::string_view key;
@@ -22,6 +23,8 @@ struct NumberField {
 constexpr NumberField kNumbers[] = {
     { "gemm_efficiency", &CostModelConstants::gemmEfficiency, Range::Fraction },
     { "gemm_half_saturation_dim", &CostModelConstants::gemmHalfSaturationDim, Range::NonNegative },
+    { "isolated_gemm_efficiency", &CostModelConstants::isolatedGemmEfficiency, Range::FractionOrUnset },
+    { "isolated_gemm_half_saturation_dim", &CostModelConstants::isolatedGemmHalfSaturationDim, Range::NonNegative },
     { "fp8_gemm_efficiency_ratio", &CostModelConstants::fp8GemmEfficiencyRatio, Range::Fraction },
     { "fp8_cast_bytes_per_element", &CostModelConstants::fp8CastBytesPerElement, Range::NonNegative },
     { "attention_forward_efficiency", &CostModelConstants::attentionForwardEfficiency, Range::Fraction },
@@ -45,6 +48,18 @@ constexpr NumberField kNumbers[] = {
     { "loss_bytes_per_logit_eager", &CostModelConstants::lossBytesPerLogitEager, Range::NonNegative },
     { "optimizer_bytes_per_param_fused", &CostModelConstants::optimizerBytesPerParamFused, Range::NonNegative },
     { "optimizer_bytes_per_param_unfused", &CostModelConstants::optimizerBytesPerParamUnfused, Range::NonNegative },
+    { "autocast_eager_bytes_per_hidden", &CostModelConstants::autocastEagerBytesPerHidden, Range::NonNegative },
+    { "autocast_eager_bytes_per_ffn", &CostModelConstants::autocastEagerBytesPerFfn, Range::NonNegative },
+    { "autocast_eager_bytes_per_query", &CostModelConstants::autocastEagerBytesPerQuery, Range::NonNegative },
+    { "autocast_eager_loss_bytes_per_logit", &CostModelConstants::autocastEagerLossBytesPerLogit, Range::NonNegative },
+    { "autocast_compiled_bytes_per_hidden", &CostModelConstants::autocastCompiledBytesPerHidden, Range::NonNegative },
+    { "autocast_compiled_bytes_per_ffn", &CostModelConstants::autocastCompiledBytesPerFfn, Range::NonNegative },
+    { "autocast_compiled_bytes_per_query", &CostModelConstants::autocastCompiledBytesPerQuery, Range::NonNegative },
+    { "autocast_compiled_loss_bytes_per_logit", &CostModelConstants::autocastCompiledLossBytesPerLogit,
+        Range::NonNegative },
+    { "autocast_weight_cast_bytes_per_param", &CostModelConstants::autocastWeightCastBytesPerParam,
+        Range::NonNegative },
+    { "eager_hbm_efficiency", &CostModelConstants::eagerHbmEfficiency, Range::Fraction },
     { "scale_up_efficiency", &CostModelConstants::scaleUpEfficiency, Range::Fraction },
     { "scale_out_efficiency", &CostModelConstants::scaleOutEfficiency, Range::Fraction },
     { "scale_up_latency_seconds", &CostModelConstants::scaleUpLatencySeconds, Range::NonNegative },
@@ -129,6 +144,8 @@ CostModelConstants costModelConstantsFromJson(
             const double v = it->get<double>();
             if (f.range == Range::Fraction && !(v > 0 && v <= 1))
                 throw InputError(where + ": must lie in (0, 1]");
+            if (f.range == Range::FractionOrUnset && !(v >= 0 && v <= 1))
+                throw InputError(where + ": must lie in [0, 1] (0: not measured)");
             if (f.range == Range::NonNegative && v < 0)
                 throw InputError(where + ": must not be negative");
             c.*(f.member) = v;

@@ -174,6 +174,11 @@ struct FrameworkFlags {
     // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
     // --recompute-method block --recompute-num-layers); 0: every layer.
     int recomputeLayers = 0;
+    // Mixed precision by torch.autocast over FP32 parameters (Hugging Face Trainer's bf16=True, Lightning's
+    // "bf16-mixed", plain PyTorch loops): the residual stream stays FP32 and every linear layer casts its input and
+    // weight to BF16 each micro-step. Off: BF16 working weights beside FP32 master weights in the optimizer
+    // (Megatron-Core, TorchTitan's FSDP2 mixed-precision policy, nanotron).
+    bool autocast = false;
 };
 
 // A throughput the user measured, overlaid on sweeps and used for calibration.

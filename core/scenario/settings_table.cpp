@@ -474,6 +474,17 @@ std::vector<Setting> buildTable()
         .help = "torch.compile fuses the elementwise ops (on by default; the flag runs eager, unfused)",
         .flagSets = false,
         MFU_SETTING_MEMBER(flags.compiled) });
+    t.push_back({ .key = "autocast",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "autocast",
+        .field = "autocast",
+        .label = "torch.autocast (FP32 weights)",
+        .help = "Mixed precision by torch.autocast over FP32 weights (Hugging Face Trainer's bf16, Lightning's "
+                "bf16-mixed): an FP32 residual stream and BF16 casts of every linear layer's input and weight each "
+                "micro-step (default: BF16 weights with FP32 master weights, as Megatron-Core and FSDP2 run)",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.autocast) });
     t.push_back({ .key = "attention_kernel",
         .section = S::Flags,
         .kind = K::Choice,

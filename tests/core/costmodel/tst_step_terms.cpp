@@ -273,6 +273,32 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    void memoryBoundWorkUnderAutocast()
+    {
+        Hand h;
+        h.scenario.flags.autocast = true;
+        h.shape.paramsPerLayer = 13.096e6; // the linear weights only (no norms), so the casts below stay round
+        // Compiled: 69 bytes per hidden element, 14 per FFN element, 116 per query element (1,024 wide) a token and
+        // layer: 1e4 x (69e3 + 42e3 + 118,784) = 2.29784e9 bytes; the loss at 11 bytes per logit: 1,000 x 3,000 x 11;
+        // each weight cast at 12 bytes a micro-step: 10 layers x 13.096e6 plus the 1,000 x 3,000 LM head.
+        const MemoryBoundTime m = memoryBoundTime(h.x);
+        QCOMPARE(m.elementwiseBytes, 2.29784e9);
+        QCOMPARE(m.lossBytes, 3.3e7);
+        QCOMPARE(m.autocastCastBytes, 12.0 * (10 * 13.096e6 + 3e6));
+        QCOMPARE(m.bytesPerSec, 1e12);
+        // Eager: 196, 28 and 150 bytes (1e4 x (196e3 + 84e3 + 153,600) = 4.336e9), the loss at 36 bytes per logit,
+        // all at the eager kernels' 0.57 of the HBM bandwidth instead of the constants' 0.8.
+        h.scenario.flags.compiled = false;
+        const MemoryBoundTime e = memoryBoundTime(h.x);
+        QCOMPARE(e.elementwiseBytes, 4.336e9);
+        QCOMPARE(e.lossBytes, 1.08e8);
+        QCOMPARE(e.bytesPerSec, 1e12 / 0.8 * 0.57);
+        // Liger's fused kernels keep their passes; the weights are still cast every micro-step.
+        h.scenario.flags.fusedNormActivation = true;
+        QCOMPARE(memoryBoundTime(h.x).autocastCastBytes, m.autocastCastBytes);
+        QCOMPARE(memoryBoundTime(h.x).elementwiseBytes, 2.0 * 1e4 * (24 * 1000.0 + 8 * 3000.0));
+    }
+
     void optimizer()
     {
         Hand h;
