@@ -46,7 +46,8 @@ const char* offloadProblem(const FrameworkFlags& f, std::string* figures)
 {
     if (!isOffloadFraction(f.optimizerOffloadFraction) || !isOffloadFraction(f.activationOffloadFraction))
         return refuse(figures, "offload fractions must lie between 0 (none) and 1 (all)", [&] {
-            return "optimizer " + n(f.optimizerOffloadFraction, 2) + ", activations " + n(f.activationOffloadFraction, 2);
+            return "optimizer " + n(f.optimizerOffloadFraction, 2) + ", activations "
+                + n(f.activationOffloadFraction, 2);
         });
     if (f.optimizerOffloadFraction > 0 && f.optimizerInBackward)
         return "optimizer offload runs the update on the CPU after backward: it cannot run inside backward "

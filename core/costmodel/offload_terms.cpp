@@ -39,7 +39,8 @@ OptimizerOffload optimizerOffload(const StepContext& x, double gpuOptimizerSecon
     // FP32 main gradients down, FP32 master weights back (Megatron-Core copies the updated FP32 shard to the GPU,
     // where it is cast to the BF16 model weights): 4 bytes each way per parameter, one direction after the other.
     const double link = 2.0 * params * 4.0 / hostLinkBytesPerSec(x);
-    const double cpu = c.cpuOptimizerBytesPerSec > 0 ? params * c.optimizerBytesPerParamFused / c.cpuOptimizerBytesPerSec : 0.0;
+    const double cpu
+        = c.cpuOptimizerBytesPerSec > 0 ? params * c.optimizerBytesPerParamFused / c.cpuOptimizerBytesPerSec : 0.0;
     o.hostSeconds = link + cpu;
     return o;
 }

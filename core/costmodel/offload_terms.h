@@ -21,8 +21,8 @@ double hostLinkBytesPerSec(const StepContext& x);
 
 // One micro-batch's activation traffic to the host and back: offloadedBytes each way (per GPU), each direction
 // overlapped with the micro-batch's forward and backward compute.
-CommTime activationOffloadComm(const StepContext& x, double offloadedBytes, double forwardSeconds,
-    double backwardSeconds);
+CommTime activationOffloadComm(
+    const StepContext& x, double offloadedBytes, double forwardSeconds, double backwardSeconds);
 
 struct OptimizerOffload {
     double gpuSeconds = 0; // the GPU's update of the share it keeps

@@ -86,8 +86,8 @@ double savedBytesPerTokenLayer(const StepMemoryInputs& in, const ActivationSetup
 
 } // namespace
 
-double offloadedModuleBytesPerToken(const ModelShape& sh, const ActivationLayout& layout, double expertLoad,
-    double expertTp, unsigned modules)
+double offloadedModuleBytesPerToken(
+    const ModelShape& sh, const ActivationLayout& layout, double expertLoad, double expertTp, unsigned modules)
 {
     if (modules == 0 || !(sh.experts > 0) || layout.recompute == ActivationRecompute::Full)
         return 0;

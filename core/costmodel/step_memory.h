@@ -47,8 +47,8 @@ double moeActivationBytesPerToken(
 // layer (averaged over the layers) that the named modules would keep on the GPU: expert_fc1 the dispatched copies
 // above, moe_act the routed experts' FC1 output (gate and up, 4F bytes in BF16; 2F for GELU). None under full
 // checkpointing or Megatron's moe module, which save nothing of the experts.
-double offloadedModuleBytesPerToken(const ModelShape& shape, const ActivationLayout& layout, double expertLoad,
-    double expertTp, unsigned modules);
+double offloadedModuleBytesPerToken(
+    const ModelShape& shape, const ActivationLayout& layout, double expertLoad, double expertTp, unsigned modules);
 
 // Bytes per token and layer of the saved activations that activation offload copies to the host in forward and back
 // in backward: the named modules' share, and the scenario's fraction of the rest.

@@ -42,8 +42,7 @@ unsigned parseModuleList(
                 std::string known = moduleListText(~0u, all, keyOf);
                 for (size_t i = known.find(','); i != std::string::npos; i = known.find(',', i + 2))
                     known.replace(i, 1, ", ");
-                throw InputError(
-                    std::string(what) + " '" + std::string(word) + "' is not one of " + known);
+                throw InputError(std::string(what) + " '" + std::string(word) + "' is not one of " + known);
             }
             bits |= *m;
         }

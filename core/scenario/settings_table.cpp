@@ -480,8 +480,8 @@ std::vector<Setting> buildTable()
         .writtenWhenDefault = false,
         .textAsList = true,
         .getText = [](const Scenario& s) { return offloadModulesText(s.flags.activationOffloadModules); },
-        .setText = [](Scenario& s,
-                       std::string_view text) { s.flags.activationOffloadModules = parseOffloadModules(text); } });
+        .setText
+        = [](Scenario& s, std::string_view text) { s.flags.activationOffloadModules = parseOffloadModules(text); } });
     t.push_back({ .key = "fsdp_prefetch_layers",
         .section = S::Flags,
         .kind = K::Count,
