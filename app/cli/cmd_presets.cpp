@@ -41,6 +41,8 @@ json hardwareJson(const HardwareSpec& hw)
         { "scale_up_domain_gpus", hw.scaleUpDomainGpus },
         { "scale_up_bandwidth_bytes_per_sec", hw.scaleUpBandwidthBytesPerSec },
         { "scale_out_bandwidth_bytes_per_sec", hw.scaleOutBandwidthBytesPerSec },
+        { "host_link_name", hw.hostLinkName },
+        { "host_link_bandwidth_bytes_per_sec", hw.hostLinkBytesPerSec },
         { "price_per_gpu_hour_usd", hw.pricePerGpuHourUsd },
         { "power_watts", hw.powerWatts ? json(*hw.powerWatts) : json(nullptr) },
         { "mfu_peak_format", std::string(numberFormatKey(hw.mfuPeakFormat())) },

@@ -39,6 +39,21 @@ double peakOf(const HardwareSpec& hw, NumberFormat f)
 {
     return hw.densePeak(f).value_or(0.0);
 }
+
+// Offload shares are fractions, and the CPU's update cannot run inside backward (optimizer-in-backward runs each
+// layer's update on the GPU as its gradients arrive).
+const char* offloadProblem(const FrameworkFlags& f, std::string* figures)
+{
+    if (!isOffloadFraction(f.optimizerOffloadFraction) || !isOffloadFraction(f.activationOffloadFraction))
+        return refuse(figures, "offload fractions must lie between 0 (none) and 1 (all)", [&] {
+            return "optimizer " + n(f.optimizerOffloadFraction, 2) + ", activations "
+                + n(f.activationOffloadFraction, 2);
+        });
+    if (f.optimizerOffloadFraction > 0 && f.optimizerInBackward)
+        return "optimizer offload runs the update on the CPU after backward: it cannot run inside backward "
+               "(turn one of them off)";
+    return nullptr;
+}
 } // namespace
 
 int fsdpShards(const Scenario& s)
@@ -157,6 +172,8 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
                 return "prefetch " + n(s.flags.fsdpPrefetchLayers) + ", "
                     + n(double(layersPerStageRoundedUp(m_shape.layers, p.pp))) + " layers per stage";
             });
+    if (const char* offload = offloadProblem(s.flags, figures))
+        return offload;
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
     if (p.expertTp < 0 || p.expertNodeLimit < 0)

@@ -11,6 +11,7 @@
 #include "core/costmodel/expert_parallel_comm.h"
 #include "core/costmodel/memory_bound_terms.h"
 #include "core/costmodel/model_parallel_comm.h"
+#include "core/costmodel/offload_terms.h"
 #include "core/costmodel/overhead_terms.h"
 #include "core/costmodel/pipeline_terms.h"
 #include "core/costmodel/recompute_terms.h"
@@ -32,11 +33,12 @@ struct MicroBatchTerms {
     double backwardCompute = 0; // what backward-side traffic (reduce-scatters, gradient sync) hides behind
     double compute = 0;
     CommTime tp, cp, ep, pp;
+    CommTime hostOffload; // activation offload's copies to the host and back
     FsdpComm fsdp;
     double overhead = 0;
     double exposedComm() const
     {
-        return tp.exposed + cp.exposed + ep.exposed + pp.exposed + fsdp.allGatherForwardExposed
+        return tp.exposed + cp.exposed + ep.exposed + pp.exposed + hostOffload.exposed + fsdp.allGatherForwardExposed
             + fsdp.allGatherBackwardExposed + fsdp.reduceScatterExposed;
     }
     double total() const { return compute + overhead + exposedComm(); }
@@ -100,6 +102,7 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
     t.comm(CommKind::Cp) = accum * m.cp.exposed;
     t.comm(CommKind::EpAllToAll) = accum * m.ep.exposed;
     t.comm(CommKind::PpP2p) = accum * m.pp.exposed;
+    t.comm(CommKind::HostOffload) = accum * m.hostOffload.exposed;
     t.comm(CommKind::FsdpAllGather)
         = accum * (m.fsdp.allGatherForwardExposed + m.fsdp.allGatherBackwardExposed) + m.fsdp.allGatherStepExposed;
     t.comm(CommKind::FsdpReduceScatter) = accum * m.fsdp.reduceScatterExposed + m.fsdp.reduceScatterStepExposed;
@@ -107,6 +110,7 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
     all[idx(CommKind::Cp)] = accum * m.cp.total;
     all[idx(CommKind::EpAllToAll)] = accum * m.ep.total;
     all[idx(CommKind::PpP2p)] = accum * m.pp.total;
+    all[idx(CommKind::HostOffload)] = accum * m.hostOffload.total;
     all[idx(CommKind::FsdpAllGather)]
         = m.fsdp.reshardEachMicroBatch ? accum * 2.0 * m.fsdp.allGather : m.fsdp.allGather;
     all[idx(CommKind::FsdpReduceScatter)]
@@ -122,8 +126,34 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
         all[idx(CommKind::FsdpAllGather)] = dp.weightGather.total * scales.communication;
         t.comm(CommKind::FsdpAllGather) = dp.weightGather.exposed * scales.communication;
     }
-    t.memoryBound += optimizerTime(x) * scales.memoryBound;
+    // The optimizer: on the GPU, or with a share on the CPU beside it; the step waits for the slower of the two, and
+    // what the host's part adds beyond the GPU's is the offload's cost.
+    const OptimizerOffload optimizer = optimizerOffload(x, optimizerTime(x) * scales.memoryBound);
+    t.memoryBound += optimizer.gpuSeconds;
+    t.comm(CommKind::HostOffload) += std::max(0.0, optimizer.hostSeconds - optimizer.gpuSeconds);
+    all[idx(CommKind::HostOffload)] += optimizer.hostSeconds;
     t.memoryBound += fp8WeightScaleTime(x) * scales.memoryBound;
+}
+
+// What the memory model reads of the step: the shard sizes, tokens and layers of one GPU.
+StepMemoryInputs memoryInputs(
+    const StepContext& x, const ModelShape& shape, const CostModelConstants& constants, bool unfusedAttention)
+{
+    StepMemoryInputs mi;
+    mi.shape = &shape;
+    mi.constants = &constants;
+    mi.scenario = x.scenario;
+    mi.modelParallelParams = x.modelParallelParams;
+    mi.fsdpGroup = x.fsdpGroup;
+    mi.optimizerGroup = optimizerGroupOf(x);
+    mi.tokensPerMicroBatch = x.tokensPerMicroBatch;
+    mi.layersPerStage = x.layersPerStage;
+    mi.microBatchesPerStep = x.microBatches;
+    mi.unfusedAttention = unfusedAttention;
+    mi.expertLoad = x.expertLoad;
+    mi.expertTp = x.expertTp;
+    mi.fullRecomputeShare = x.fullRecomputeShare;
+    return mi;
 }
 
 } // namespace
@@ -181,25 +211,15 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     if (s.cluster.gpuCount == 1 && m_c.isolatedGemmEfficiency > 0)
         lone = loneGpuConstants(m_c);
     const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family);
-    const MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
+    MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
+    StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
+    const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
+    terms.hostOffload = scaled(
+        activationOffloadComm(x, offloaded, terms.forwardCompute, terms.backwardCompute), scales.communication);
     StepPrediction out;
     fillStepTime(x, terms, scales, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 
-    StepMemoryInputs mi;
-    mi.shape = &m_shape;
-    mi.constants = &m_c;
-    mi.scenario = &s;
-    mi.modelParallelParams = x.modelParallelParams;
-    mi.fsdpGroup = x.fsdpGroup;
-    mi.optimizerGroup = optimizerGroupOf(x);
-    mi.tokensPerMicroBatch = x.tokensPerMicroBatch;
-    mi.layersPerStage = x.layersPerStage;
-    mi.microBatchesPerStep = x.microBatches;
-    mi.unfusedAttention = terms.attention.unfused;
-    mi.expertLoad = x.expertLoad;
-    mi.expertTp = x.expertTp;
-    mi.fullRecomputeShare = x.fullRecomputeShare;
     out.memory = stepMemory(mi);
     if (x.unevenPipeline) {
         // Uneven stages: the fullest of the first rank (the most micro-batches in flight, the embedding), the slowest

@@ -14,6 +14,25 @@ int expertShardGroup(const StepContext& x, int denseGroup)
     return expertBlock > 0 ? static_cast<int>(ranks / expertBlock) : denseGroup;
 }
 
+namespace {
+
+// Megatron-FSDP (Megatron-Core's megatron_fsdp: persistent double buffers, gathers and reduce-scatters on their own
+// streams) prefetches across the forward-backward boundary and lets the last buckets' reduce-scatter run under the
+// next micro-batch's forward, so a micro-batch's traffic hides behind all of its compute in one window, not forward
+// and backward apart; only the step's first gather and last reduce-scatter have nothing to hide behind.
+void megatronFsdpOverlap(FsdpComm& f, double units, double computeSeconds, double share)
+{
+    const double comm = 2.0 * f.allGather + f.reduceScatter;
+    const double exposed = exposedAfterOverlap(comm, computeSeconds, share);
+    f.allGatherForwardExposed = exposed * f.allGather / comm;
+    f.allGatherBackwardExposed = f.allGatherForwardExposed;
+    f.reduceScatterExposed = exposed - 2.0 * f.allGatherForwardExposed;
+    f.allGatherStepExposed = f.allGather / units;
+    f.reduceScatterStepExposed = f.reduceScatter / units;
+}
+
+} // namespace
+
 FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSeconds)
 {
     const Parallelism& par = x.scenario->parallelism;
@@ -38,6 +57,10 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     if (!(f.allGather > 0))
         return f;
     const double share = x.prefetchExposedShare;
+    if (f.reshardEachMicroBatch && x.scenario->parallelism.dataParallel == DataParallelKind::MegatronFsdp) {
+        megatronFsdpOverlap(f, units, forwardSeconds + backwardSeconds, share);
+        return f;
+    }
     // The first all-gather and the last reduce-scatter have nothing to hide behind: one unit of each is exposed.
     if (f.reshardEachMicroBatch) {
         f.allGatherForwardExposed = exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units;

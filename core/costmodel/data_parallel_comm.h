@@ -4,6 +4,8 @@
 //   and again before backward and a reduce-scatter of gradients after backward, every micro-batch; with PP the stage
 //   keeps weights and gradients unsharded across the step, so once per step. Experts are gathered over the ranks
 //   that share them.
+// - Megatron-FSDP: FSDP's traffic, overlapped with a micro-batch's whole compute in one window; the step's first
+//   gather and last reduce-scatter exposed once per step, not per micro-batch.
 // - HSDP: the gradient shard all-reduced across replicas once per step, bucketed behind the last backward.
 // - ZeRO-1 and DDP: gradients reduce-scattered (ZeRO-1) or all-reduced (DDP) once per step behind the last backward;
 //   ZeRO-1 all-gathers the updated weights, overlapped with the next forward like an FSDP prefetch.

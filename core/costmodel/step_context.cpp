@@ -97,7 +97,7 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
     const int shards = fsdpShards(s);
     x.fsdpGroup = shards * par.cp; // FSDP shards over data-parallel x context-parallel ranks
     x.dataParallel = static_cast<double>(shards) * par.hsdpReplicas;
-    x.fsdp = par.dataParallel == DataParallelKind::Fsdp;
+    x.fsdp = shardsWeights(par.dataParallel);
     x.sequenceParallel = par.sequenceParallel && par.tp > 1;
     x.fp8 = s.precision == TrainingPrecision::BF16_FP8;
 

@@ -32,6 +32,95 @@ double moeActivationBytesPerToken(
     return sh.moeLayerShare * perMoeLayer;
 }
 
+namespace {
+
+// How the layers save activations for backward in this scenario: the layout and the layer shape it applies to.
+struct ActivationSetup {
+    ActivationLayout layout;
+    LayerShape layer;
+};
+
+ActivationSetup activationSetup(const StepMemoryInputs& in)
+{
+    const Scenario& s = *in.scenario;
+    ActivationSetup a;
+    ActivationLayout& layout = a.layout;
+    layout.tp = s.parallelism.tp;
+    layout.sequenceParallel = s.parallelism.sequenceParallel;
+    layout.recompute = activationRecomputeFor(s.activationCheckpointing, s.flags.recomputeModules);
+    layout.recomputeModules = s.flags.recomputeModules;
+    // DeepSeek-V3's blockwise FP8 recipe caches the GEMM inputs it saves for backward in FP8 (report, 3.3.2).
+    if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Blockwise)
+        layout.linearInputBytes = 1.0;
+    layout.keptMatmulFraction = in.constants->selectiveKeptMatmulFraction;
+    layout.compiledRematerialisation = s.flags.compiled;
+    layout.unfusedPointwise = !s.flags.compiled && !s.flags.fusedNormActivation;
+    a.layer = in.shape->layer;
+    a.layer.flashAttention = !in.unfusedAttention;
+    // With Megatron's modules named, MLA keeps its full queries, keys and values unless mla_up_proj is one of them.
+    if (layout.recompute == ActivationRecompute::Modules && !(layout.recomputeModules & RecomputeMlaUpProjection))
+        a.layer.latentQkvWidth = 0;
+    return a;
+}
+
+// Bytes per token and layer saved for backward, MoE layers' dispatched copies included, with Megatron's block
+// method of full checkpointing blended in.
+double savedBytesPerTokenLayer(const StepMemoryInputs& in, const ActivationSetup& a)
+{
+    const ModelShape& sh = *in.shape;
+    const double seq = static_cast<double>(in.scenario->workload.seqLen);
+    double perTokenLayer = activationBytesPerTokenLayer(a.layer, seq, a.layout);
+    if (sh.experts > 0)
+        perTokenLayer += moeActivationBytesPerToken(sh, a.layout, in.expertLoad, in.expertTp);
+    if (a.layout.recompute == ActivationRecompute::Full && in.fullRecomputeShare < 1.0) {
+        // Megatron's block method: the other layers keep everything.
+        ActivationLayout kept = a.layout;
+        kept.recompute = ActivationRecompute::None;
+        double keptBytes = activationBytesPerTokenLayer(a.layer, seq, kept);
+        if (sh.experts > 0)
+            keptBytes += moeActivationBytesPerToken(sh, kept, in.expertLoad, in.expertTp);
+        perTokenLayer = in.fullRecomputeShare * perTokenLayer + (1.0 - in.fullRecomputeShare) * keptBytes;
+    }
+    return perTokenLayer;
+}
+
+} // namespace
+
+double offloadedModuleBytesPerToken(
+    const ModelShape& sh, const ActivationLayout& layout, double expertLoad, double expertTp, unsigned modules)
+{
+    if (modules == 0 || !(sh.experts > 0) || layout.recompute == ActivationRecompute::Full)
+        return 0;
+    if (layout.recompute == ActivationRecompute::Modules && (layout.recomputeModules & RecomputeMoe))
+        return 0; // the whole MoE layer is rebuilt in backward: nothing of it is saved
+    const double t = layout.tp > 1 ? static_cast<double>(layout.tp) : 1.0;
+    double bytes = 0;
+    if (modules & OffloadExpertFc1) {
+        // The dispatched copies each expert keeps for its FC1 weight gradient (moeActivationBytesPerToken).
+        const double copies = sh.expertsPerToken * expertLoad * expertTp / t;
+        bytes += sh.moeLayerShare * copies * layout.linearInputBytes * sh.expertDispatchWidth;
+    }
+    if (modules & OffloadMoeActivation) {
+        // The activation function's input, FC1's output: gate and up (4F bytes in BF16) or GELU's input (2F).
+        const double perWidth = sh.layer.gatedFfn ? 4.0 : 2.0;
+        bytes += layout.linearInputBytes / 2.0 * perWidth * sh.layer.routedFfnDim / t;
+    }
+    return bytes;
+}
+
+double offloadedActivationBytesPerTokenLayer(const StepMemoryInputs& in)
+{
+    const FrameworkFlags& flags = in.scenario->flags;
+    if (!(flags.activationOffloadFraction > 0) && flags.activationOffloadModules == 0)
+        return 0;
+    const ActivationSetup a = activationSetup(in);
+    const double saved = savedBytesPerTokenLayer(in, a);
+    const double modules = std::min(saved,
+        offloadedModuleBytesPerToken(*in.shape, a.layout, in.expertLoad, in.expertTp, flags.activationOffloadModules));
+    // The fraction applies to what the named modules leave on the GPU.
+    return modules + std::clamp(flags.activationOffloadFraction, 0.0, 1.0) * (saved - modules);
+}
+
 MemoryBreakdown stepMemory(const StepMemoryInputs& in)
 {
     const ModelShape& sh = *in.shape;
@@ -39,14 +128,16 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     const Scenario& s = *in.scenario;
     const auto& par = s.parallelism;
     const double tp = par.tp;
-    const bool fsdp = par.dataParallel == DataParallelKind::Fsdp;
+    const bool fsdp = shardsWeights(par.dataParallel);
     const double shard = in.modelParallelParams / std::max(1, fsdp ? in.fsdpGroup : in.optimizerGroup);
     const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
+    // Optimizer-state offload: this share of the FP32 master weights and the moments lives in host memory.
+    const double onDevice = 1.0 - std::clamp(s.flags.optimizerOffloadFraction, 0.0, 1.0);
 
     MemoryBreakdown m;
-    m.parameters = 4.0 * shard;
+    m.parameters = 4.0 * shard * onDevice;
     m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard;
-    m.optimizerState = 8.0 * shard;
+    m.optimizerState = 8.0 * shard * onDevice;
     if (!fsdp) {
         // Whole BF16 working weights and whole gradients on every data-parallel rank.
         m.parameters += 2.0 * in.modelParallelParams;
@@ -54,35 +145,11 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     }
     m.reserved = c.runtimeReservedBytes;
 
-    ActivationLayout layout;
-    layout.tp = par.tp;
-    layout.sequenceParallel = par.sequenceParallel;
-    layout.recompute = activationRecomputeFor(s.activationCheckpointing, s.flags.recomputeModules);
-    layout.recomputeModules = s.flags.recomputeModules;
-    // DeepSeek-V3's blockwise FP8 recipe caches the GEMM inputs it saves for backward in FP8 (report, 3.3.2).
-    if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Blockwise)
-        layout.linearInputBytes = 1.0;
-    layout.keptMatmulFraction = c.selectiveKeptMatmulFraction;
-    layout.compiledRematerialisation = s.flags.compiled;
-    layout.unfusedPointwise = !s.flags.compiled && !s.flags.fusedNormActivation;
+    const ActivationSetup setup = activationSetup(in);
+    const ActivationLayout& layout = setup.layout;
+    const LayerShape& layer = setup.layer;
     const double seq = static_cast<double>(s.workload.seqLen);
-    LayerShape layer = sh.layer;
-    layer.flashAttention = !in.unfusedAttention;
-    // With Megatron's modules named, MLA keeps its full queries, keys and values unless mla_up_proj is one of them.
-    if (layout.recompute == ActivationRecompute::Modules && !(layout.recomputeModules & RecomputeMlaUpProjection))
-        layer.latentQkvWidth = 0;
-    double perTokenLayer = activationBytesPerTokenLayer(layer, seq, layout);
-    if (sh.experts > 0)
-        perTokenLayer += moeActivationBytesPerToken(sh, layout, in.expertLoad, in.expertTp);
-    if (layout.recompute == ActivationRecompute::Full && in.fullRecomputeShare < 1.0) {
-        // Megatron's block method: the other layers keep everything.
-        ActivationLayout kept = layout;
-        kept.recompute = ActivationRecompute::None;
-        double keptBytes = activationBytesPerTokenLayer(layer, seq, kept);
-        if (sh.experts > 0)
-            keptBytes += moeActivationBytesPerToken(sh, kept, in.expertLoad, in.expertTp);
-        perTokenLayer = in.fullRecomputeShare * perTokenLayer + (1.0 - in.fullRecomputeShare) * keptBytes;
-    }
+    const double perTokenLayer = savedBytesPerTokenLayer(in, setup);
     double inFlight = 1.0;
     if (par.pp > 1) {
         inFlight = std::min(static_cast<double>(par.pp - in.pipelineRank), in.microBatchesPerStep);
@@ -90,6 +157,13 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
             inFlight *= 1.0 + (par.pp - 1.0) / (static_cast<double>(par.pp) * par.virtualStages);
     }
     m.activations = perTokenLayer * in.tokensPerMicroBatch * in.layersPerStage * inFlight;
+    // Activation offload: what goes to the host leaves the GPU but for the layer being copied out and the one being
+    // copied back ahead of its backward (a double buffer), never more than was saved.
+    if (const double offloaded = offloadedActivationBytesPerTokenLayer(in); offloaded > 0) {
+        const double buffers = 2.0 * offloaded * in.tokensPerMicroBatch;
+        m.activations = std::min(m.activations,
+            (perTokenLayer - offloaded) * in.tokensPerMicroBatch * in.layersPerStage * inFlight + buffers);
+    }
     // A vision-language run's encoder: its weights, gradients and optimizer state sharded like the model's, and the
     // activations its blocks save for the micro-batch's patches (merge^2 per vision token): per patch and block the
     // inputs of Q/K/V, the output projection and the MLP, Q/K/V themselves, the MLP interior and two norm inputs,

@@ -1,7 +1,8 @@
 #pragma once
 // Peak memory per GPU of a training step (FSDP2-style mixed precision, AdamW):
 //   parameters  4 B x local shard (FP32 master weights)      gradients 4 B x shard (none with optimizer-in-backward)
-//   optimizer   8 B x shard (two FP32 moments)
+//   optimizer   8 B x shard (two FP32 moments); optimizer offload keeps (1 - F) of these and the master weights
+//   activation offload: the offloaded bytes leave the GPU but for a double buffer of one layer's
 //   DDP and ZeRO-1 keep whole BF16 weights (2 B) and whole gradients (4 B, or 2 B reduced in BF16) on every rank;
 //   DDP does not shard the master weights and moments either (Megatron's 18 bytes per parameter).
 //   activations per token per layer (activation_memory.h) x tokens per micro-batch x layers per stage x micro-batches
@@ -41,6 +42,17 @@ struct StepMemoryInputs {
 // checkpointing keeps none, Megatron's moe module none.
 double moeActivationBytesPerToken(
     const ModelShape& shape, const ActivationLayout& layout, double expertLoad, double expertTp);
+
+// Megatron-Core's fine-grained activation offload (OffloadModule bits), bytes per token of the micro-batch and per
+// layer (averaged over the layers) that the named modules would keep on the GPU: expert_fc1 the dispatched copies
+// above, moe_act the routed experts' FC1 output (gate and up, 4F bytes in BF16; 2F for GELU). None under full
+// checkpointing or Megatron's moe module, which save nothing of the experts.
+double offloadedModuleBytesPerToken(
+    const ModelShape& shape, const ActivationLayout& layout, double expertLoad, double expertTp, unsigned modules);
+
+// Bytes per token and layer of the saved activations that activation offload copies to the host in forward and back
+// in backward: the named modules' share, and the scenario's fraction of the rest.
+double offloadedActivationBytesPerTokenLayer(const StepMemoryInputs& in);
 
 MemoryBreakdown stepMemory(const StepMemoryInputs& in);
 

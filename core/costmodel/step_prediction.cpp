@@ -20,6 +20,7 @@ constexpr CommName kCommNames[] = {
     { CommKind::Cp, "cp", "context-parallel ring" },
     { CommKind::DpAllReduce, "dp_allreduce", "data-parallel all-reduce" },
     { CommKind::EpAllToAll, "ep_alltoall", "expert-parallel all-to-all" },
+    { CommKind::HostOffload, "host_offload", "offload to host memory" },
 };
 
 // A round share of the step for the bottleneck sentence: "matmuls take 62% of the step".

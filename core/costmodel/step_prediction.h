@@ -10,11 +10,12 @@
 
 namespace mfu {
 
-enum class CommKind { FsdpAllGather, FsdpReduceScatter, Tp, PpP2p, Cp, DpAllReduce, EpAllToAll };
-inline constexpr int kCommKindCount = 7;
+// HostOffload: what offload to host memory adds, the host link's copies and the CPU's share of the optimizer step.
+enum class CommKind { FsdpAllGather, FsdpReduceScatter, Tp, PpP2p, Cp, DpAllReduce, EpAllToAll, HostOffload };
+inline constexpr int kCommKindCount = 8;
 inline constexpr CommKind kAllCommKinds[] = { CommKind::FsdpAllGather, CommKind::FsdpReduceScatter, CommKind::Tp,
-    CommKind::PpP2p, CommKind::Cp, CommKind::DpAllReduce, CommKind::EpAllToAll };
-// "fsdp_allgather", "fsdp_reducescatter", "tp", "pp_p2p", "cp", "dp_allreduce", "ep_alltoall"
+    CommKind::PpP2p, CommKind::Cp, CommKind::DpAllReduce, CommKind::EpAllToAll, CommKind::HostOffload };
+// "fsdp_allgather", "fsdp_reducescatter", "tp", "pp_p2p", "cp", "dp_allreduce", "ep_alltoall", "host_offload"
 std::string_view commKindKey(CommKind kind);
 std::string_view commKindLabel(CommKind kind); // "FSDP all-gather", ...
 

@@ -100,6 +100,19 @@ struct CostModelConstants {
     // Share of communication that stays exposed even when compute could hide it, with one layer of FSDP prefetch
     // (late issue, stream ordering, SM contention). Divided by the prefetch depth.
     double fsdpPrefetchExposedFraction = 0.12;
+    // Offload to host memory (docs/cost-model.md, "Offload to host memory"). The host link (HardwareSpec's
+    // hostLinkBytesPerSec: PCIe or NVLink-C2C) reaches this share of its figure with pinned buffers, like the other
+    // links.
+    double hostLinkEfficiency = 0.80;
+    // Share of the activation offload's copies that stays exposed where compute could hide them: the copy engines
+    // overlap the next layer's forward (and prefetch ahead of backward), but each layer's copy is waited on before its
+    // buffer is freed or used. A judgement, like fsdpPrefetchExposedFraction; not validated.
+    double hostOffloadExposedFraction = 0.15;
+    // The CPU optimizer's (DeepSpeed's CPU Adam, Megatron-Core's HybridDeviceOptimizer) host-memory bytes per second,
+    // per GPU, at optimizerBytesPerParamFused per parameter: about half the DRAM bandwidth a GPU's share of an HGX
+    // host has (two Xeon 8480C sockets with 8 channels of DDR5-4800 each, 614 GB/s for 8 GPUs: 77 GB/s). A
+    // judgement; a Grace host (512 GB/s for 2 GPUs) is faster: set it per preset.
+    double cpuOptimizerBytesPerSec = 40e9;
     // Share of TP communication left exposed by async TP (symmetric-memory collective matmuls).
     double asyncTpExposedFraction = 0.30;
     // Share of context-parallel K/V traffic that attention compute cannot hide. All of it: Llama 3's context

@@ -102,6 +102,7 @@ void validateHardwareSpec(const HardwareSpec& spec)
         throw FieldError("scale_up.domain_gpus", "must be at least 1");
     checkNonNegative(spec.scaleUpBandwidthBytesPerSec, "scale_up.bandwidth_gbps", kMinBandwidth, kMaxBandwidth, "GB/s");
     checkNonNegative(spec.scaleOutBandwidthBytesPerSec, "scale_out_gbitps", kMinBandwidth, kMaxBandwidth, "Gb/s");
+    checkNonNegative(spec.hostLinkBytesPerSec, "host_link.bandwidth_gbps", kMinBandwidth, kMaxBandwidth, "GB/s");
     // A price has no physical floor: $0.0001 an hour is odd but yields finite costs.
     checkNonNegative(spec.pricePerGpuHourUsd, "price_per_gpu_hour_usd", 0, 1e4, "USD per GPU-hour");
     if (spec.powerWatts)

@@ -26,6 +26,11 @@ struct HardwareSpec {
     double scaleUpBandwidthBytesPerSec = 0; // per GPU, one direction
     std::string scaleUpName; // "NVLink 5"
     double scaleOutBandwidthBytesPerSec = 0; // per GPU, one direction (400 Gb/s InfiniBand = 50e9 B/s)
+    // The GPU's link to host memory, per GPU and one direction, what offloaded optimizer state and activations
+    // cross: PCIe Gen5 x16 (64 GB/s) on HGX H100/H200/B200, NVLink-C2C on Grace superchips (900 GB/s both ways
+    // per superchip, shared by its GPUs). 0: not stated (the cost model then assumes PCIe Gen5 x16).
+    double hostLinkBytesPerSec = 0;
+    std::string hostLinkName; // "PCIe Gen5 x16", "NVLink-C2C"
     double pricePerGpuHourUsd = 0;
     std::optional<double> powerWatts; // board power per GPU, for energy estimates
     // The cost model's efficiency constants are not a datasheet figure: they live beside the scenario

@@ -103,8 +103,8 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
 {
     const FieldReader entry(entryJson, "");
     entry.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_tflops", "peak_sparse_tflops", "memory_gb",
-        "hbm_bandwidth_gbps", "scale_up", "scale_out_gbitps", "price_per_gpu_hour_usd", "power_watts", "sources",
-        "cost_model", "match" });
+        "hbm_bandwidth_gbps", "scale_up", "scale_out_gbitps", "host_link", "price_per_gpu_hour_usd", "power_watts",
+        "sources", "cost_model", "match" });
 
     HardwareSpec spec;
     spec.id = entry.requiredString("id");
@@ -137,6 +137,14 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
     if (const auto scaleOut = entry.optionalNumber("scale_out_gbitps")) {
         spec.scaleOutBandwidthBytesPerSec = *scaleOut * kGiga / kBitsPerByte; // 400 Gb/s -> 50e9 B/s
         figures.push_back("scale_out_gbitps");
+    }
+    if (const auto hostLink = entry.optionalObject("host_link")) {
+        hostLink->rejectUnknownKeys({ "name", "bandwidth_gbps" });
+        spec.hostLinkName = hostLink->optionalString("name").value_or("");
+        if (const auto bandwidth = hostLink->optionalNumber("bandwidth_gbps")) {
+            spec.hostLinkBytesPerSec = *bandwidth * kGiga;
+            figures.push_back("host_link.bandwidth_gbps");
+        }
     }
     if (const auto price = entry.optionalNumber("price_per_gpu_hour_usd")) {
         spec.pricePerGpuHourUsd = *price;

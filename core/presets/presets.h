@@ -8,7 +8,9 @@
 //          on a device without BF16 such as V100: it is then the MFU denominator; "fp16" is not given otherwise),
 //          peak_sparse_tflops {...} (the 2:4-sparsity headline; never below dense), memory_gb (decimal GB),
 //          hbm_bandwidth_gbps (GB/s), scale_up {name, domain_gpus, bandwidth_gbps (GB/s per GPU, one direction)},
-//          scale_out_gbitps (Gb/s per GPU), price_per_gpu_hour_usd, power_watts (optional),
+//          scale_out_gbitps (Gb/s per GPU), host_link {name, bandwidth_gbps (GB/s per GPU, one direction: the
+//          GPU's link to host memory, what offloads cross; optional, PCIe Gen5 x16's 64 assumed when absent)},
+//          price_per_gpu_hour_usd, power_watts (optional),
 //          match [ "GPU name or glob", ... ] (optional: the names traces and logs give this GPU, matched by
 //          core/presets/gpu_match.h; a user file adds names by overriding the entry or adding one),
 //          cost_model {...} (optional: the cost model's constants for this device, key by key over the defaults,

@@ -13,6 +13,43 @@ std::optional<Enum> fromKey(std::string_view key, const Enum (&all)[N], std::str
             return e;
     return std::nullopt;
 }
+
+template <typename Module, size_t N>
+std::string moduleListText(unsigned modules, const Module (&all)[N], std::string_view (*keyOf)(Module))
+{
+    std::string out;
+    for (const Module m : all)
+        if (modules & m)
+            out += (out.empty() ? "" : ",") + std::string(keyOf(m));
+    return out;
+}
+
+// A comma- or space-separated list of module names as bits; an unknown name is refused with the names known.
+template <typename Module, size_t N>
+unsigned parseModuleList(
+    std::string_view text, const Module (&all)[N], std::string_view (*keyOf)(Module), std::string_view what)
+{
+    unsigned bits = 0;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find_first_of(", ", pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::string_view word = text.substr(pos, end - pos);
+        if (!word.empty()) {
+            const auto m = fromKey(word, all, keyOf);
+            if (!m) {
+                std::string known = moduleListText(~0u, all, keyOf);
+                for (size_t i = known.find(','); i != std::string::npos; i = known.find(',', i + 2))
+                    known.replace(i, 1, ", ");
+                throw InputError(std::string(what) + " '" + std::string(word) + "' is not one of " + known);
+            }
+            bits |= *m;
+        }
+        pos = end + 1;
+    }
+    return bits;
+}
 } // namespace
 
 std::string_view expertDispatcherKey(ExpertDispatcher d)
@@ -127,32 +164,33 @@ std::optional<RecomputeModule> recomputeModuleFromKey(std::string_view key)
 
 unsigned parseRecomputeModules(std::string_view text)
 {
-    unsigned bits = 0;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find_first_of(", ", pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        const std::string_view word = text.substr(pos, end - pos);
-        if (!word.empty()) {
-            const auto m = recomputeModuleFromKey(word);
-            if (!m)
-                throw InputError("recompute module '" + std::string(word)
-                    + "' is not one of core_attn, mlp, moe, moe_act, layernorm, mla_up_proj, shared_experts");
-            bits |= *m;
-        }
-        pos = end + 1;
-    }
-    return bits;
+    return parseModuleList(text, kAllRecomputeModules, recomputeModuleKey, "recompute module");
 }
 
 std::string recomputeModulesText(unsigned modules)
 {
-    std::string out;
-    for (const RecomputeModule m : kAllRecomputeModules)
-        if (modules & m)
-            out += (out.empty() ? "" : ",") + std::string(recomputeModuleKey(m));
-    return out;
+    return moduleListText(modules, kAllRecomputeModules, recomputeModuleKey);
+}
+
+std::string_view offloadModuleKey(OffloadModule m)
+{
+    switch (m) {
+    case OffloadExpertFc1:
+        return "expert_fc1";
+    case OffloadMoeActivation:
+        return "moe_act";
+    }
+    return "";
+}
+
+unsigned parseOffloadModules(std::string_view text)
+{
+    return parseModuleList(text, kAllOffloadModules, offloadModuleKey, "offload module");
+}
+
+std::string offloadModulesText(unsigned modules)
+{
+    return moduleListText(modules, kAllOffloadModules, offloadModuleKey);
 }
 
 } // namespace mfu

@@ -28,4 +28,11 @@ inline constexpr RecomputeModule kAllRecomputeModules[] = { RecomputeCoreAttenti
 unsigned parseRecomputeModules(std::string_view commaSeparated);
 std::string recomputeModulesText(unsigned modules);
 
+// Megatron-Core's --offload-modules names the cost model sizes: "expert_fc1", "moe_act".
+std::string_view offloadModuleKey(OffloadModule m);
+inline constexpr OffloadModule kAllOffloadModules[] = { OffloadExpertFc1, OffloadMoeActivation };
+// "expert_fc1,moe_act" <-> bits; throws InputError naming an unknown module.
+unsigned parseOffloadModules(std::string_view commaSeparated);
+std::string offloadModulesText(unsigned modules);
+
 } // namespace mfu

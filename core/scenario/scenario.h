@@ -38,8 +38,16 @@ enum class PipelineSchedule { OneFOneB, Interleaved1F1B, ZeroBubble };
 // optimizer state and all-gathers weights per layer; ZeRO-1 (Megatron's distributed optimizer, DeepSpeed stage 1)
 // keeps whole BF16 weights and FP32 gradients on every rank, shards the FP32 master weights and optimizer state,
 // reduce-scatters gradients and all-gathers the updated weights once per step; DDP keeps everything whole and
-// all-reduces the gradients once per step.
-enum class DataParallelKind { Fsdp, Zero1, Ddp };
+// all-reduces the gradients once per step. Megatron-FSDP (Megatron-Core's own FSDP, --use-megatron-fsdp with
+// --data-parallel-sharding-strategy optim_grads_params) shards like FSDP but gathers and reduces in buckets of
+// several layers from persistent, NCCL-registered buffers (docs/cost-model.md, "Communication").
+enum class DataParallelKind { Fsdp, Zero1, Ddp, MegatronFsdp };
+
+// Whether the data-parallel ranks shard weights and gradients (ZeRO-3): torch FSDP and Megatron-FSDP.
+inline bool shardsWeights(DataParallelKind kind)
+{
+    return kind == DataParallelKind::Fsdp || kind == DataParallelKind::MegatronFsdp;
+}
 
 // The attention kernel (FlashAttention 3 on Hopper, 2 on Ampere and later, 1, cuDNN SDPA, or the unfused
 // scores-softmax-GEMM path of 2021-2022 Megatron-LM). Auto: the best one the GPU has.
@@ -148,6 +156,14 @@ enum RecomputeModule : unsigned {
     RecomputeSharedExperts = 1u << 6, // shared_experts
 };
 
+// Megatron-Core's fine-grained activation offloading (--fine-grained-activation-offloading --offload-modules), a
+// bit set: the saved tensors of these modules go to host memory. Those the cost model can size: the routed experts'
+// FC1 input (the dispatched tokens) and the input of their activation function (the FC1 output).
+enum OffloadModule : unsigned {
+    OffloadExpertFc1 = 1u << 0, // expert_fc1
+    OffloadMoeActivation = 1u << 1, // moe_act
+};
+
 // Framework switches Lambda's MFU paper names as levers.
 struct FrameworkFlags {
     int fsdpPrefetchLayers = 1; // layers all-gathered ahead of compute (FSDP default 1)
@@ -179,7 +195,24 @@ struct FrameworkFlags {
     // weight to BF16 each micro-step. Off: BF16 working weights beside FP32 master weights in the optimizer
     // (Megatron-Core, TorchTitan's FSDP2 mixed-precision policy, nanotron).
     bool autocast = false;
+    // Optimizer-state offload (Megatron-Core's --optimizer-cpu-offload with --optimizer-offload-fraction F; torch
+    // FSDP's CPUOffload at F = 1; DeepSpeed's ZeRO-Offload): this share of the FP32 master weights and Adam moments
+    // lives in host memory and its update runs on the CPU. 0 (default): none.
+    double optimizerOffloadFraction = 0;
+    // Activation offload (Megatron-Core's fine-grained activation offloading of named modules, torchao's and
+    // TorchTitan's activation offloading, FSDP with activations offloaded to the host): this share of the
+    // activations saved for backward is copied to host memory in forward and back in backward. 0 (default): none;
+    // 1: all of them.
+    double activationOffloadFraction = 0;
+    unsigned activationOffloadModules = 0; // OffloadModule bits: Megatron-Core's --offload-modules
 };
+
+// Offload shares are fractions: 0 (none) to 1 (all). Scenario files, the command line and the cost model check
+// with this.
+inline bool isOffloadFraction(double f)
+{
+    return f >= 0.0 && f <= 1.0;
+}
 
 // A throughput the user measured, overlaid on sweeps and used for calibration.
 struct MeasuredPoint {

@@ -287,13 +287,16 @@ std::string_view dataParallelKey(DataParallelKind kind)
         return "zero1";
     case DataParallelKind::Ddp:
         return "ddp";
+    case DataParallelKind::MegatronFsdp:
+        return "megatron_fsdp";
     }
     return "fsdp";
 }
 
 std::optional<DataParallelKind> dataParallelFromKey(std::string_view key)
 {
-    for (const auto k : { DataParallelKind::Fsdp, DataParallelKind::Zero1, DataParallelKind::Ddp })
+    for (const auto k :
+        { DataParallelKind::Fsdp, DataParallelKind::Zero1, DataParallelKind::Ddp, DataParallelKind::MegatronFsdp })
         if (key == dataParallelKey(k))
             return k;
     return std::nullopt;

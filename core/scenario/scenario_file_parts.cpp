@@ -60,6 +60,11 @@ json hardwareToScenarioJson(const HardwareSpec& h, const std::optional<CostModel
         { "price_per_gpu_hour_usd", h.pricePerGpuHourUsd }, { "sources", h.sources } };
     if (h.powerWatts)
         out["power_watts"] = *h.powerWatts;
+    // Written only when stated, so files without it stay readable by older builds.
+    if (h.hostLinkBytesPerSec > 0)
+        out["host_link_bandwidth_bytes_per_sec"] = h.hostLinkBytesPerSec;
+    if (!h.hostLinkName.empty())
+        out["host_link_name"] = h.hostLinkName;
     if (costModel)
         out["cost_model"] = costModelConstantsToJson(*costModel);
     return out;
@@ -71,7 +76,8 @@ HardwareSpec hardwareFromScenarioJson(
     const FieldReader r(object, path);
     r.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_flops", "peak_sparse_flops", "hbm_bytes",
         "hbm_bandwidth_bytes_per_sec", "scale_up_domain_gpus", "scale_up_bandwidth_bytes_per_sec", "scale_up_name",
-        "scale_out_bandwidth_bytes_per_sec", "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
+        "scale_out_bandwidth_bytes_per_sec", "host_link_bandwidth_bytes_per_sec", "host_link_name",
+        "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
     HardwareSpec h;
     h.id = r.requiredString("id");
     h.name = r.requiredString("name");
@@ -86,6 +92,8 @@ HardwareSpec hardwareFromScenarioJson(
     h.scaleUpBandwidthBytesPerSec = r.optionalNumber("scale_up_bandwidth_bytes_per_sec").value_or(0);
     h.scaleUpName = r.optionalString("scale_up_name").value_or("");
     h.scaleOutBandwidthBytesPerSec = r.optionalNumber("scale_out_bandwidth_bytes_per_sec").value_or(0);
+    h.hostLinkBytesPerSec = r.optionalNumber("host_link_bandwidth_bytes_per_sec").value_or(0);
+    h.hostLinkName = r.optionalString("host_link_name").value_or("");
     h.pricePerGpuHourUsd = r.optionalNumber("price_per_gpu_hour_usd").value_or(0);
     h.powerWatts = r.optionalNumber("power_watts");
     if (const auto sources = r.optionalObject("sources")) {

@@ -323,10 +323,11 @@ std::vector<Setting> buildTable()
         .valueName = "KIND",
         .field = "dataParallel",
         .label = "Data parallel",
-        .help = "How data-parallel ranks hold the state: fsdp|zero1|ddp (default fsdp)",
+        .help = "How data-parallel ranks hold the state: fsdp|zero1|ddp|megatron_fsdp (megatron_fsdp: Megatron-Core's "
+                "--use-megatron-fsdp, ZeRO-3 in buckets; default fsdp)",
         .choices = choices<DataParallelKind>(dataParallelKey,
             { { DataParallelKind::Fsdp, "FSDP (ZeRO-3)" }, { DataParallelKind::Zero1, "ZeRO-1" },
-                { DataParallelKind::Ddp, "DDP" } },
+                { DataParallelKind::Ddp, "DDP" }, { DataParallelKind::MegatronFsdp, "Megatron-FSDP" } },
             { { DataParallelKind::Fsdp, "hsdp" } }),
         MFU_SETTING_MEMBER(parallelism.dataParallel) });
     t.push_back({ .key = "micro_batch",
@@ -436,6 +437,51 @@ std::vector<Setting> buildTable()
                 "needs an FP8 peak and the cuDNN or FlashAttention 3 kernel",
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fp8Attention) });
+    t.push_back({ .key = "optimizer_offload_fraction",
+        .section = S::Flags,
+        .kind = K::Number,
+        .flag = "optimizer-offload-fraction",
+        .valueName = "F",
+        .help = "Share of the optimizer state (FP32 master weights, Adam moments) kept in host memory and updated on "
+                "the CPU: Megatron-Core's --optimizer-cpu-offload --optimizer-offload-fraction F, torch FSDP's "
+                "CPUOffload = 1; 0 to 1, default 0",
+        .minimumNumber = 0,
+        .maximumNumber = 1,
+        .valid = isOffloadFraction,
+        .rule = "a fraction from 0 (none) to 1 (all)",
+        .writtenWhenDefault = false,
+        .getNumber = [](const Scenario& s) { return s.flags.optimizerOffloadFraction; },
+        .setNumber = [](Scenario& s, double v) { s.flags.optimizerOffloadFraction = v; } });
+    t.push_back({ .key = "activation_offload",
+        .section = S::Flags,
+        .kind = K::Number,
+        .flag = "activation-offload",
+        .valueName = "F",
+        .help = "Share of the activations saved for backward copied to host memory in forward and back in backward "
+                "(1: all, torchao/TorchTitan activation offloading; Megatron-Core's fine-grained offload: the share "
+                "its modules hold); 0 to 1, default 0",
+        .minimumNumber = 0,
+        .maximumNumber = 1,
+        .valid = isOffloadFraction,
+        .rule = "a fraction from 0 (none) to 1 (all)",
+        .writtenWhenDefault = false,
+        .getNumber = [](const Scenario& s) { return s.flags.activationOffloadFraction; },
+        .setNumber = [](Scenario& s, double v) { s.flags.activationOffloadFraction = v; } });
+    t.push_back({ .key = "activation_offload_modules",
+        .section = S::Flags,
+        .kind = K::Text,
+        .flag = "activation-offload-modules",
+        .valueName = "LIST",
+        .field = "activationOffloadModules",
+        .label = "Offload modules",
+        .help = "Megatron-Core's fine-grained activation offload (--offload-modules): expert_fc1,moe_act, the routed "
+                "experts' saved inputs copied to host memory; default none",
+        .zeroText = "none",
+        .writtenWhenDefault = false,
+        .textAsList = true,
+        .getText = [](const Scenario& s) { return offloadModulesText(s.flags.activationOffloadModules); },
+        .setText
+        = [](Scenario& s, std::string_view text) { s.flags.activationOffloadModules = parseOffloadModules(text); } });
     t.push_back({ .key = "fsdp_prefetch_layers",
         .section = S::Flags,
         .kind = K::Count,

@@ -59,8 +59,9 @@ private slots:
         for (const auto& [k, v] : j["time_breakdown_s"].items())
             sum += v.get<double>();
         QVERIFY(qAbs(sum - j["step_time_s"].get<double>()) < 1e-9 * sum);
-        for (const char* kind : { "matmul", "attention", "memory_bound", "recompute", "fsdp_allgather",
-                 "fsdp_reducescatter", "tp", "pp_p2p", "cp", "dp_allreduce", "ep_alltoall", "pipeline_bubble" })
+        for (const char* kind :
+            { "matmul", "attention", "memory_bound", "recompute", "fsdp_allgather", "fsdp_reducescatter", "tp",
+                "pp_p2p", "cp", "dp_allreduce", "ep_alltoall", "host_offload", "pipeline_bubble" })
             QVERIFY2(j["time_breakdown_s"].contains(kind), kind);
     }
 

@@ -11,11 +11,13 @@
 #include "core/costmodel/expert_parallel_comm.h"
 #include "core/costmodel/memory_bound_terms.h"
 #include "core/costmodel/model_parallel_comm.h"
+#include "core/costmodel/offload_terms.h"
 #include "core/costmodel/overhead_terms.h"
 #include "core/costmodel/overlap.h"
 #include "core/costmodel/pipeline_terms.h"
 #include "core/costmodel/recompute_terms.h"
 #include "core/costmodel/step_context.h"
+#include "core/costmodel/step_memory.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -667,6 +669,160 @@ private slots:
         QVERIFY(std::abs((none.stepTimeSeconds - full.stepTimeSeconds) - (none.time.overhead - full.time.overhead))
             < 1e-12);
         QVERIFY(full.mfu > none.mfu);
+    }
+
+    // The host link: the preset's figure, or PCIe Gen5 x16 (64 GB/s a direction) where none is stated, at
+    // hostLinkEfficiency (0.8).
+    void hostLink()
+    {
+        Hand h;
+        QCOMPARE(hostLinkBytesPerSec(h.x), 64e9 * 0.8);
+        h.scenario.cluster.hardware.hostLinkBytesPerSec = 225e9; // NVLink-C2C's share of one GB200 GPU
+        QCOMPARE(hostLinkBytesPerSec(h.x), 180e9);
+    }
+
+    // Activation offload: 1e10 bytes each way over 100 GB/s is 0.1 s a direction. Behind a micro-batch of 0.6 s of
+    // compute 15% of each stays exposed (hostOffloadExposedFraction), 0.03 s in all; behind 0.05 s of compute the
+    // other 0.05 s of each direction shows as well: 2 x (0.05 + 0.05 x 0.15).
+    void activationOffloadTraffic()
+    {
+        Hand h;
+        h.scenario.cluster.hardware.hostLinkBytesPerSec = 125e9;
+        QCOMPARE(h.constants.hostOffloadExposedFraction, 0.15);
+        const CommTime hidden = activationOffloadComm(h.x, 1e10, 0.2, 0.4);
+        QCOMPARE(hidden.total, 0.2);
+        QCOMPARE(hidden.exposed, 0.03);
+        const CommTime bound = activationOffloadComm(h.x, 1e10, 0.05, 0.0);
+        QCOMPARE(bound.exposed, 2 * (0.05 + 0.05 * 0.15));
+        QCOMPARE(activationOffloadComm(h.x, 0, 0.2, 0.4).total, 0.0);
+    }
+
+    // Optimizer offload of half the 1.25e8-parameter shard (1e9 over 8): 6.25e7 parameters. FP32 gradients down and
+    // weights up over 100 GB/s, 2 x 6.25e7 x 4 bytes = 5e-3 s; the CPU's update at 40 GB/s of 28 bytes a parameter,
+    // 4.375e-2 s. The GPU updates the other half meanwhile (1.75e-3 s of optimizer() 's 3.5e-3), so the step waits
+    // for the host: 4.875e-2 s.
+    void optimizerOffloadStep()
+    {
+        Hand h;
+        h.scenario.cluster.hardware.hostLinkBytesPerSec = 125e9;
+        h.x.modelParallelParams = 1e9;
+        h.x.fsdpGroup = 8;
+        const OptimizerOffload none = optimizerOffload(h.x, 3.5e-3);
+        QCOMPARE(none.gpuSeconds, 3.5e-3);
+        QCOMPARE(none.hostSeconds, 0.0);
+        h.scenario.flags.optimizerOffloadFraction = 0.5;
+        QCOMPARE(h.constants.cpuOptimizerBytesPerSec, 40e9);
+        const OptimizerOffload half = optimizerOffload(h.x, 3.5e-3);
+        QCOMPARE(half.gpuSeconds, 1.75e-3);
+        QCOMPARE(half.hostSeconds, 5e-3 + 4.375e-2);
+        QCOMPARE(half.stepSeconds(), 4.875e-2);
+    }
+
+    // Megatron-FSDP moves FSDP's bytes (fsdp() above: 1.75e-2 s of all-gather, 3.5e-2 s of reduce-scatter per
+    // micro-batch) but hides the micro-batch's traffic, 2 x 1.75e-2 + 3.5e-2 = 7e-2 s, behind all of its 3 s of
+    // compute at once, 12% exposed, split in proportion; the first gathered and last reduced unit once per step.
+    void megatronFsdp()
+    {
+        Hand h;
+        h.scenario.parallelism.dataParallel = DataParallelKind::MegatronFsdp;
+        h.x.fsdpGroup = 8;
+        h.x.denseParams = 1e9;
+        h.x.denseStageParams = 1e9;
+        h.x.prefetchExposedShare = 0.12;
+        const FsdpComm f = fsdpComm(h.x, 1.0, 2.0);
+        QCOMPARE(f.allGather, 1.75e-2);
+        QCOMPARE(f.reduceScatter, 3.5e-2);
+        const double exposed = 7e-2 * 0.12;
+        QCOMPARE(f.allGatherForwardExposed, exposed / 4);
+        QCOMPARE(f.allGatherBackwardExposed, exposed / 4);
+        QCOMPARE(f.allGatherForwardExposed + f.allGatherBackwardExposed + f.reduceScatterExposed, exposed);
+        QCOMPARE(f.allGatherStepExposed, 1.75e-2 / 11);
+        QCOMPARE(f.reduceScatterStepExposed, 3.5e-2 / 11);
+        // Comm-bound: what 0.05 s of compute cannot hide shows, 7e-2 - 5e-2 + 5e-2 x 0.12.
+        const FsdpComm bound = fsdpComm(h.x, 0.02, 0.03);
+        QCOMPARE(bound.allGatherForwardExposed + bound.allGatherBackwardExposed + bound.reduceScatterExposed,
+            2e-2 + 5e-2 * 0.12);
+    }
+
+    // Memory freed by offload, on the hand model (1e9 parameters over 8, 1,000 tokens, 10 layers, one micro-batch in
+    // flight): the optimizer's offloaded share of the 12 bytes a parameter of master weights and moments, and the
+    // offloaded activations but for a double buffer of one layer's.
+    void offloadFreesMemory()
+    {
+        Hand h;
+        StepMemoryInputs in;
+        in.shape = &h.shape;
+        in.constants = &h.constants;
+        in.scenario = &h.scenario;
+        in.modelParallelParams = 1e9;
+        in.fsdpGroup = 8;
+        in.optimizerGroup = 8;
+        in.tokensPerMicroBatch = 1000;
+        in.layersPerStage = 10;
+        const MemoryBreakdown kept = stepMemory(in);
+        h.scenario.flags.optimizerOffloadFraction = 0.5;
+        const MemoryBreakdown half = stepMemory(in);
+        QCOMPARE((kept.parameters + kept.optimizerState) - (half.parameters + half.optimizerState), 0.5 * 12 * 1.25e8);
+        QCOMPARE(half.gradients, kept.gradients); // the GPU reduces the gradients before they go down
+        // All activations offloaded: 2 of the 10 layers' worth stay; half of them: 5 + 1 of 10.
+        h.scenario.flags.activationOffloadFraction = 1.0;
+        QCOMPARE(stepMemory(in).activations, kept.activations * 2 / 10);
+        h.scenario.flags.activationOffloadFraction = 0.5;
+        QCOMPARE(stepMemory(in).activations, kept.activations * 6 / 10);
+        QCOMPARE(offloadedActivationBytesPerTokenLayer(in), kept.activations / 1000 / 10 / 2);
+    }
+
+    // Megatron's offload modules on the MoE hand model (2 of 16 experts a token, expert load 1): expert_fc1 keeps the
+    // 2 dispatched copies of the 1,000-wide hidden vector, 2 x 2 x 1,000 bytes; moe_act the routed experts' FC1
+    // output, 4 x 3,000 bytes (gate and up). Full checkpointing saves neither.
+    void offloadModules()
+    {
+        Hand h;
+        h.makeMoe(1);
+        ActivationLayout layout;
+        const auto bytes
+            = [&](unsigned modules) { return offloadedModuleBytesPerToken(h.shape, layout, 1.0, 1.0, modules); };
+        QCOMPARE(bytes(0), 0.0);
+        QCOMPARE(bytes(OffloadExpertFc1), 4000.0);
+        QCOMPARE(bytes(OffloadMoeActivation), 12000.0);
+        QCOMPARE(bytes(OffloadExpertFc1 | OffloadMoeActivation), 16000.0);
+        layout.tp = 2; // each GPU holds half of the copies and of the FC1 output
+        QCOMPARE(bytes(OffloadExpertFc1 | OffloadMoeActivation), 8000.0);
+        layout.recompute = ActivationRecompute::Full;
+        QCOMPARE(bytes(OffloadExpertFc1 | OffloadMoeActivation), 0.0);
+    }
+
+    // A whole step: offload costs time on the host link and frees memory; nonsense is refused with the reason.
+    void offloadInAWholeStep()
+    {
+        Scenario s = scenarioFor(llama31_70b(), "h100-sxm", 64, 8192, 4, ActivationCheckpointing::Full, 2, 2);
+        const StepPrediction none = evaluate(s);
+        QCOMPARE(none.time.comm(CommKind::HostOffload), 0.0);
+        s.flags.activationOffloadFraction = 1.0;
+        s.flags.optimizerOffloadFraction = 1.0;
+        const StepPrediction both = evaluate(s);
+        QVERIFY(both.time.comm(CommKind::HostOffload) > 0);
+        QVERIFY(both.commSeconds[size_t(CommKind::HostOffload)] >= both.time.comm(CommKind::HostOffload));
+        QVERIFY(both.memory.total() < none.memory.total());
+        QVERIFY(both.stepTimeSeconds > none.stepTimeSeconds);
+        QCOMPARE(both.time.total(), both.stepTimeSeconds);
+        s.flags.optimizerOffloadFraction = 1.5;
+        QCOMPARE(QString(CostModel(s).invalidReason(s)),
+            QStringLiteral("offload fractions must lie between 0 (none) and 1 (all)"));
+        QVERIFY(CostModel(s).invalidReasonText(s)->find("optimizer 1.50") != std::string::npos);
+        s.flags.optimizerOffloadFraction = 0.5;
+        s.flags.activationOffloadFraction = -0.1;
+        QVERIFY(CostModel(s).invalidReason(s));
+        s.flags.activationOffloadFraction = 0;
+        s.flags.optimizerInBackward = true;
+        QVERIFY(QString(CostModel(s).invalidReason(s)).contains(QStringLiteral("cannot run inside backward")));
+        // Megatron-FSDP holds what torch FSDP holds.
+        s.flags = FrameworkFlags {};
+        const StepPrediction fsdp = evaluate(s);
+        s.parallelism.dataParallel = DataParallelKind::MegatronFsdp;
+        const StepPrediction megatron = evaluate(s);
+        QCOMPARE(megatron.memory.total(), fsdp.memory.total());
+        QVERIFY(megatron.commSeconds[size_t(CommKind::FsdpAllGather)] > 0);
     }
 
     // The terms add up to the step the cost model reports.

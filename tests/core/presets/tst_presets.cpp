@@ -157,6 +157,8 @@ private slots:
                 figures.push_back("scale_out_gbitps");
             if (hw.powerWatts)
                 figures.push_back("power_watts");
+            if (hw.hostLinkBytesPerSec > 0)
+                figures.push_back("host_link.bandwidth_gbps");
             for (const auto& figure : figures) {
                 const auto it = hw.sources.find(figure);
                 QVERIFY2(it != hw.sources.end() && it->second.size() > 5, (hw.id + ": " + figure).c_str());
@@ -258,6 +260,22 @@ private slots:
                                         << "scale_out" << 100e9;
         QTest::newRow("gb300 bf16 dense") << "gb300"
                                           << "dense.bf16" << 2500e12;
+        // Host links, per GPU and direction: PCIe Gen5 x16 on HGX, Gen4 on A100, NVLink-C2C's 900 GB/s both ways
+        // shared by a GB200 superchip's two GPUs, wholly one GH200's.
+        QTest::newRow("h100 pcie gen5 host link") << "h100-sxm"
+                                                  << "host_link" << 64e9;
+        QTest::newRow("b200 pcie gen5 host link") << "b200"
+                                                  << "host_link" << 64e9;
+        QTest::newRow("a100 pcie gen4 host link") << "a100-sxm-80gb"
+                                                  << "host_link" << 32e9;
+        QTest::newRow("gb200 c2c host link") << "gb200"
+                                             << "host_link" << 225e9;
+        QTest::newRow("gb300 c2c host link") << "gb300"
+                                             << "host_link" << 225e9;
+        QTest::newRow("gh200 c2c host link") << "gh200"
+                                             << "host_link" << 450e9;
+        QTest::newRow("l4 host link not stated") << "l4"
+                                                 << "host_link" << 0.0;
         QTest::newRow("mi300x bf16 dense") << "mi300x"
                                            << "dense.bf16" << 1307.4e12;
         QTest::newRow("tpu v5p bf16") << "tpu-v5p"
@@ -358,6 +376,8 @@ private slots:
             actual = hw->scaleUpBandwidthBytesPerSec;
         } else if (figure == "scale_out") {
             actual = hw->scaleOutBandwidthBytesPerSec;
+        } else if (figure == "host_link") {
+            actual = hw->hostLinkBytesPerSec;
         } else if (figure == "domain") {
             actual = hw->scaleUpDomainGpus;
         } else if (figure == "price") {
@@ -596,6 +616,26 @@ private slots:
         bad["memory_gb"] = 1e-300;
         QTest::newRow("memory near zero") << QString::fromStdString(hardwareFile(bad)) << "hardware[1].memory_gb"
                                           << "implausibly small" << true;
+        // The host link: one object like scale_up, its figure with a source, unknown keys and nonsense refused.
+        bad = goodGpu("bad");
+        bad["host_link"] = json { { "name", "PCIe Gen5 x16" }, { "bandwidth_gbps", 64 } };
+        QTest::newRow("host link without a source")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].host_link.bandwidth_gbps"
+            << "has no source" << true;
+        bad["sources"]["host_link"] = "sheet";
+        bad["host_link"]["lanes"] = 16;
+        QTest::newRow("host link unknown key")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].host_link.lanes"
+            << "unknown key" << true;
+        bad["host_link"].erase("lanes");
+        bad["host_link"]["bandwidth_gbps"] = -64;
+        QTest::newRow("host link negative")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].host_link.bandwidth_gbps"
+            << "must not be negative" << true;
+        bad["host_link"]["bandwidth_gbps"] = 64e9;
+        QTest::newRow("host link in bytes")
+            << QString::fromStdString(hardwareFile(bad)) << "hardware[1].host_link.bandwidth_gbps"
+            << "implausibly large" << true;
         QTest::newRow("duplicate id") << QString::fromStdString(hardwareFile(goodGpu("good"))) << "hardware[1].id"
                                       << "appears earlier" << true;
 

@@ -62,6 +62,9 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.flags.fp8Recipe = Fp8Recipe::Blockwise;
     s.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
     s.flags.recomputeLayers = 3;
+    s.flags.optimizerOffloadFraction = 0.25;
+    s.flags.activationOffloadFraction = 0.5;
+    s.flags.activationOffloadModules = OffloadExpertFc1 | OffloadMoeActivation;
     s.mfuFormula = FlopFormula::PerComponentCausal;
     s.measuredThroughput = Throughput { 1234.5678, ThroughputScope::PerGpu };
     s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
@@ -150,6 +153,8 @@ void compareHardware(const HardwareSpec& a, const HardwareSpec& b)
     SAME(scaleUpBandwidthBytesPerSec);
     SAME(scaleUpName);
     SAME(scaleOutBandwidthBytesPerSec);
+    SAME(hostLinkBytesPerSec);
+    SAME(hostLinkName);
     SAME(pricePerGpuHourUsd);
     SAME(powerWatts);
     SAME(sources);
@@ -217,6 +222,9 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(flags.fp8Recipe);
         SAME(flags.recomputeModules);
         SAME(flags.recomputeLayers);
+        SAME(flags.optimizerOffloadFraction);
+        SAME(flags.activationOffloadFraction);
+        SAME(flags.activationOffloadModules);
         SAME(activationCheckpointing);
         SAME(flags.fsdpPrefetchLayers);
         SAME(flags.reduceInBf16);

@@ -47,7 +47,11 @@ void setAwayFromDefault(const Setting& s, Scenario& scenario)
         applySettingNumber(s, s.maximumNumber, scenario);
         return;
     case SettingKind::Text:
-        applySettingText(s, s.key == "pipeline_layout" ? "Et*3|(tt|)*29m|L" : "moe_act,layernorm", scenario);
+        applySettingText(s,
+            s.key == "pipeline_layout"                  ? "Et*3|(tt|)*29m|L"
+                : s.key == "activation_offload_modules" ? "expert_fc1,moe_act"
+                                                        : "moe_act,layernorm",
+            scenario);
         return;
     }
 }
