@@ -175,7 +175,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s) const
 
 StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& scales) const
 {
-    const StepContext x = stepContextFor(s, m_shape, m_c, m_peakBf16, m_peakFp8, m_family);
+    const StepContext x = stepContextFor(s, m_shape, m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
     const MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
     StepPrediction out;
     fillStepTime(x, terms, scales, out);

@@ -40,6 +40,8 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
             = flags.fp8Recipe == Fp8Recipe::Tensorwise ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
         const double operands = 2.0 * dModel + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
         castBytes = perElement * (tokens * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
+    } else if (x.fp4) {
+        castBytes = fp4CastBytes(x);
     }
     MemoryBoundTime m;
     m.elementwiseBytes = elementwiseBytes;
@@ -48,6 +50,22 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     m.moeShuffleBytes = moeShuffleBytes(x);
     m.bytesPerSec = x.hbmBytesPerSec;
     return m;
+}
+
+double fp4CastBytes(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const FrameworkFlags& flags = x.scenario->flags;
+    // The same operands as FP8's: each GEMM's input (forward) and output gradient (backward) per token, the weights
+    // twice per micro-batch; every recipe writes both orientations (the backward GEMMs read the transpose). The
+    // layers kept in BF16 cast nothing. Stochastic rounding and the 16 x 16 Hadamard transform are arithmetic inside
+    // the same passes, not traffic.
+    const double perElement
+        = flags.fp4Recipe == Fp4Recipe::Mxfp4 ? c.mxfp4CastBytesPerElement : c.nvfp4CastBytesPerElement;
+    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
+    return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
+        * (x.tokensPerMicroBatch * operands / x.tp + 2.0 * sh.activeLinearParamsPerLayer / x.tp);
 }
 
 double moeShuffleBytes(const StepContext& x)

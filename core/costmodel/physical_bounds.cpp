@@ -11,9 +11,10 @@ constexpr double kSlack = 1e-9;
 
 double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)
 {
-    if (precision == TrainingPrecision::BF16_FP8)
-        if (const auto fp8 = hardware.densePeak(NumberFormat::FP8))
-            return *fp8;
+    // The linear layers' format bounds the run: FP8's peak for BF16+FP8, FP4's for BF16+FP4.
+    if (precision != TrainingPrecision::BF16)
+        if (const auto peak = hardware.densePeak(linearLayerFormat(precision)))
+            return *peak;
     return hardware.mfuPeak().value_or(0.0);
 }
 

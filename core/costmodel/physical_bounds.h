@@ -13,7 +13,8 @@
 
 namespace mfu {
 
-// The dense peak the run's FLOPs may reach per GPU: BF16 (FP16 on a GPU without BF16), FP8 for BF16+FP8 runs.
+// The dense peak the run's FLOPs may reach per GPU: BF16 (FP16 on a GPU without BF16), FP8 for BF16+FP8 runs, FP4 for
+// BF16+FP4 runs.
 double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision);
 
 // Why the prediction is beyond what the GPU can do, in a sentence naming the figures; nullopt when it is not.
