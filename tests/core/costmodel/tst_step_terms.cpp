@@ -660,6 +660,9 @@ private slots:
         fp8.precision = TrainingPrecision::BF16_FP8;
         QVERIFY(evaluate(b200).tokensPerSec > evaluate(fp8).tokensPerSec);
         QCOMPARE(precisionPeakFlops(b200.cluster.hardware, b200.precision), 9000e12);
+        // MFU against the BF16 peak may reach FP4's peak over BF16's (4x on B200); BF16+FP8 keeps its 100% ceiling.
+        QCOMPARE(utilisationCeiling(b200.cluster.hardware, b200.precision), 4.0);
+        QCOMPARE(utilisationCeiling(b200.cluster.hardware, TrainingPrecision::BF16_FP8), 1.0);
     }
 
     // FP8 attention: the forward at FlashAttention-3's FP8 speed, the backward as it was; refused where no kernel or
