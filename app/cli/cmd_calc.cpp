@@ -110,6 +110,8 @@ CalcResult compute(const QCommandLineParser& p)
         r.hardware = resolveHardware(p);
     if (r.hardware && r.precision == TrainingPrecision::BF16_FP8 && !r.hardware->densePeak(NumberFormat::FP8))
         throw InputError("--precision fp8: " + r.hardware->name + " has no dense FP8 peak (no FP8 tensor cores)");
+    if (r.hardware && r.precision == TrainingPrecision::BF16_FP4 && !r.hardware->densePeak(NumberFormat::FP4))
+        throw InputError("--precision fp4: " + r.hardware->name + " has no dense FP4 peak (no FP4 tensor cores)");
     if (throughput) {
         // The same MFU/HFU as the Calculator panel and the report: the scenario's facts (core/scenario).
         Scenario s;

@@ -45,8 +45,9 @@ int runSweep(const QStringList& args)
                 if (*axis == SweepAxis::Precision) {
                     const auto precision = trainingPrecisionFromKey(v.toStdString());
                     if (!precision)
-                        throw InputError("--values: '" + v.toStdString() + "' is not a training precision (bf16, fp8)");
-                    values.push_back(*precision == TrainingPrecision::BF16_FP8 ? 1.0 : 0.0);
+                        throw InputError(
+                            "--values: '" + v.toStdString() + "' is not a training precision (bf16, fp8, fp4)");
+                    values.push_back(sweepValueOf(*precision));
                 } else if (*axis == SweepAxis::SeqLen) {
                     values.push_back(double(parseSequenceLengthFlag(v, flag)));
                 } else {

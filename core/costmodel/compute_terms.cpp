@@ -15,6 +15,13 @@ double gemmShapeFactor(double d, const CostModelConstants& c)
 double linearGemmPeak(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
+    if (x.fp4) {
+        // The linear layers kept in BF16 take their share of the FLOPs at the BF16 peak, the rest at FP4's: the
+        // rate the linear FLOPs see is the harmonic mean of the two.
+        const double share = x.scenario->flags.fp4Bf16LayerShare;
+        const double fp4 = x.peakFp4 * c.fp4GemmEfficiencyRatio;
+        return c.gemmEfficiency / ((1.0 - share) / fp4 + share / x.peakBf16);
+    }
     double ratio = c.fp8GemmEfficiencyRatio;
     if (x.scenario->flags.fp8Recipe == Fp8Recipe::Blockwise)
         ratio *= c.fp8BlockwiseGemmRatio;

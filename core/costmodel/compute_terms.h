@@ -26,8 +26,9 @@ struct MatmulTime {
 
 MatmulTime matmulTime(const StepContext& x, const ModelSpec& model);
 
-// The peak linear layers run at: the format's dense peak (FP8 x the recipe's efficiency ratio in BF16+FP8 runs) x
-// gemmEfficiency, before the shape factor.
+// The peak linear layers run at: the format's dense peak (FP8 x the recipe's efficiency ratio in BF16+FP8 runs; FP4
+// x fp4GemmEfficiencyRatio in BF16+FP4 runs, the share kept in BF16 at the BF16 peak) x gemmEfficiency, before the
+// shape factor.
 double linearGemmPeak(const StepContext& x);
 
 // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per

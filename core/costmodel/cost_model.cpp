@@ -75,6 +75,7 @@ CostModel::CostModel(const ModelSpec& model, const HardwareSpec& hardware, const
     , m_c(constants)
     , m_peakBf16(hardware.mfuPeak().value_or(0.0)) // FP16 on a device without BF16
     , m_peakFp8(peakOf(hardware, NumberFormat::FP8))
+    , m_peakFp4(peakOf(hardware, NumberFormat::FP4))
     , m_family(acceleratorFamilyOf(hardware))
     , m_model(model)
 {
@@ -98,6 +99,21 @@ std::optional<std::string> CostModel::invalidReasonText(const Scenario& s) const
     if (!reason)
         return std::nullopt;
     return figures.empty() ? std::string(reason) : std::string(reason) + " (" + figures + ")";
+}
+
+const char* CostModel::fp4Unavailable(const Scenario& s) const
+{
+    if (s.precision != TrainingPrecision::BF16_FP4)
+        return nullptr;
+    if (m_peakFp4 <= 0)
+        return "BF16+FP4 needs a dense FP4 peak for this hardware (FP4 tensor cores: NVIDIA Blackwell, AMD MI350 "
+               "series); A100, H100, H200 and MI300X have none";
+    // NVFP4's E4M3 block scales are NVIDIA's (Blackwell's block-scaled MMA); AMD's CDNA 4 scales FP4 with E8M0 only.
+    if (s.flags.fp4Recipe == Fp4Recipe::Nvfp4 && m_family != AcceleratorFamily::Blackwell)
+        return "NVFP4 needs NVIDIA Blackwell tensor cores (E4M3 block scales): use the mxfp4 recipe";
+    if (!(s.flags.fp4Bf16LayerShare >= 0 && s.flags.fp4Bf16LayerShare <= 1))
+        return "the share of linear layers kept in BF16 must be between 0 and 1";
+    return nullptr;
 }
 
 const char* CostModel::firstProblem(const Scenario& s, std::string* figures) const
@@ -212,6 +228,8 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
     if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Mxfp8
         && m_family != AcceleratorFamily::Blackwell)
         return "MXFP8 needs Blackwell tensor cores (block-scaled FP8)";
+    if (const char* fp4 = fp4Unavailable(s))
+        return fp4;
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)
         return refuse(figures, "the GPUs span several scale-up domains but the hardware has no scale-out bandwidth",
             [&] { return n(gpus) + " GPUs, " + n(s.cluster.domainSize()) + " per domain"; });

@@ -104,6 +104,8 @@ public:
 private:
     // The one check behind both: the first problem, its figures written to `figures` when that is not null.
     const char* firstProblem(const Scenario& scenario, std::string* figures) const;
+    // A BF16+FP4 run on hardware without FP4 tensor cores, or with a recipe its tensor cores do not have.
+    const char* fp4Unavailable(const Scenario& scenario) const;
     // Throughput and utilisation from out.time: step time, tokens/s, TFLOPS, MFU and HFU.
     // fullRecomputeShare: the share of layers full checkpointing recomputes (HFU counts only those).
     void fillThroughput(const Scenario& scenario, double microBatches, double tokensPerMicroStep,
@@ -113,6 +115,7 @@ private:
     CostModelConstants m_c;
     double m_peakBf16 = 0;
     double m_peakFp8 = 0; // 0 when the device has none
+    double m_peakFp4 = 0; // 0 when the device has none
     AcceleratorFamily m_family = AcceleratorFamily::Other;
     ModelSpec m_model; // for FLOP/token under the scenario's formula
 };

@@ -210,7 +210,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     std::optional<CostModelConstants> lone;
     if (s.cluster.gpuCount == 1 && m_c.isolatedGemmEfficiency > 0)
         lone = loneGpuConstants(m_c);
-    const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family);
+    const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
     MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;

@@ -20,15 +20,17 @@ double percentile(std::vector<double> v, double q)
     const size_t j = std::min(v.size() - 1, i + 1);
     return v[i] + (v[j] - v[i]) * (pos - static_cast<double>(i));
 }
-// How much faster than predicted a run could be before the GPU's peak stops it: MFU and HFU at 100%, TFLOPS at the
-// dense peak of the precision. At least 1 (a prediction already refused as beyond physics is not banded further).
+// How much faster than predicted a run could be before the GPU's peak stops it: MFU and HFU at their ceiling (100%,
+// more for BF16+FP4: physical_bounds.h), TFLOPS at the dense peak of the precision. At least 1 (a prediction already
+// refused as beyond physics is not banded further).
 double physicalHeadroom(const Scenario& s, const StepPrediction& p)
 {
     double headroom = std::numeric_limits<double>::infinity();
+    const double ceiling = utilisationCeiling(s.cluster.hardware, s.precision);
     if (p.mfu > 0)
-        headroom = std::min(headroom, 1.0 / p.mfu);
+        headroom = std::min(headroom, ceiling / p.mfu);
     if (p.hfu > 0)
-        headroom = std::min(headroom, 1.0 / p.hfu);
+        headroom = std::min(headroom, ceiling / p.hfu);
     const double peak = precisionPeakFlops(s.cluster.hardware, s.precision);
     if (p.tflopsPerGpu > 0 && peak > 0)
         headroom = std::min(headroom, peak / (p.tflopsPerGpu * 1e12));

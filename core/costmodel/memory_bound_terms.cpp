@@ -52,7 +52,7 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
     if (flags.autocast && !fusedKernels) {
         MemoryBoundTime m = autocastMemoryBoundTime(x);
-        m.fp8CastBytes = fp8CastBytes(x);
+        m.fp8CastBytes = x.fp4 ? fp4CastBytes(x) : fp8CastBytes(x);
         m.moeShuffleBytes = moeShuffleBytes(x);
         return m;
     }
@@ -79,7 +79,7 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     MemoryBoundTime m;
     m.elementwiseBytes = elementwiseBytes;
     m.lossBytes = lossBytes;
-    m.fp8CastBytes = fp8CastBytes(x);
+    m.fp8CastBytes = x.fp4 ? fp4CastBytes(x) : fp8CastBytes(x);
     if (flags.autocast) // fused kernels: their passes, plus the weights' casts each micro-step
         m.autocastCastBytes = c.autocastWeightCastBytesPerParam * autocastCastParams(x);
     m.moeShuffleBytes = moeShuffleBytes(x);
@@ -101,6 +101,22 @@ double fp8CastBytes(const StepContext& x)
     const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
     return perElement
         * (x.tokensPerMicroBatch * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
+}
+
+double fp4CastBytes(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const ModelShape& sh = *x.shape;
+    const FrameworkFlags& flags = x.scenario->flags;
+    // The same operands as FP8's: each GEMM's input (forward) and output gradient (backward) per token, the weights
+    // twice per micro-batch; every recipe writes both orientations (the backward GEMMs read the transpose). The
+    // layers kept in BF16 cast nothing. Stochastic rounding and the 16 x 16 Hadamard transform are arithmetic inside
+    // the same passes, not traffic.
+    const double perElement
+        = flags.fp4Recipe == Fp4Recipe::Mxfp4 ? c.mxfp4CastBytesPerElement : c.nvfp4CastBytesPerElement;
+    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
+    return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
+        * (x.tokensPerMicroBatch * operands / x.tp + 2.0 * sh.activeLinearParamsPerLayer / x.tp);
 }
 
 double moeShuffleBytes(const StepContext& x)

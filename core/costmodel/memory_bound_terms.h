@@ -10,7 +10,7 @@ namespace mfu {
 struct MemoryBoundTime {
     double elementwiseBytes = 0; // norms, residual adds, SwiGLU, RoPE
     double lossBytes = 0;
-    double fp8CastBytes = 0;
+    double fp8CastBytes = 0; // quantisation of BF16+FP8 and BF16+FP4 runs
     // MoE: routing (softmax or sigmoid, top-k) and the permutation of tokens into expert order and back.
     double moeShuffleBytes = 0;
     // torch.autocast over FP32 weights: the BF16 cast of each weight and the FP32 cast of its gradient.
@@ -44,5 +44,9 @@ double optimizerTime(const StepContext& x);
 // BF16+FP8: the weight-scale pass over the local shard after backward, seconds per step; 0 when the scales are
 // precomputed in backward (Lambda's MFU paper, 3.4) or the run is BF16.
 double fp8WeightScaleTime(const StepContext& x);
+
+// BF16+FP4: the bytes one micro-batch's FP4 quantisation moves (NVFP4 or MXFP4 per operand element, both
+// orientations, the weights twice), counted in MemoryBoundTime::fp8CastBytes with the FP8 casts.
+double fp4CastBytes(const StepContext& x);
 
 } // namespace mfu

@@ -11,16 +11,27 @@ constexpr double kSlack = 1e-9;
 
 double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)
 {
-    if (precision == TrainingPrecision::BF16_FP8)
-        if (const auto fp8 = hardware.densePeak(NumberFormat::FP8))
-            return *fp8;
+    // The linear layers' format bounds the run: FP8's peak for BF16+FP8, FP4's for BF16+FP4.
+    if (precision != TrainingPrecision::BF16)
+        if (const auto peak = hardware.densePeak(linearLayerFormat(precision)))
+            return *peak;
     return hardware.mfuPeak().value_or(0.0);
+}
+
+double utilisationCeiling(const HardwareSpec& hardware, TrainingPrecision precision)
+{
+    if (precision != TrainingPrecision::BF16_FP4)
+        return 1.0;
+    const double bf16 = hardware.mfuPeak().value_or(0.0);
+    const double peak = precisionPeakFlops(hardware, precision);
+    return bf16 > 0 && peak > bf16 ? peak / bf16 : 1.0;
 }
 
 bool isBeyondPhysics(const StepPrediction& p, const Scenario& s)
 {
     const double peak = precisionPeakFlops(s.cluster.hardware, s.precision);
-    return p.mfu > 1.0 + kSlack || p.hfu > 1.0 + kSlack || (peak > 0 && p.tflopsPerGpu * 1e12 > peak * (1.0 + kSlack));
+    const double ceiling = utilisationCeiling(s.cluster.hardware, s.precision) + kSlack;
+    return p.mfu > ceiling || p.hfu > ceiling || (peak > 0 && p.tflopsPerGpu * 1e12 > peak * (1.0 + kSlack));
 }
 
 std::optional<std::string> beyondPhysics(const StepPrediction& p, const Scenario& s)
@@ -28,8 +39,9 @@ std::optional<std::string> beyondPhysics(const StepPrediction& p, const Scenario
     if (!isBeyondPhysics(p, s))
         return std::nullopt;
     const double peak = precisionPeakFlops(s.cluster.hardware, s.precision);
-    const bool mfu = p.mfu > 1.0 + kSlack;
-    const bool hfu = p.hfu > 1.0 + kSlack;
+    const double ceiling = utilisationCeiling(s.cluster.hardware, s.precision) + kSlack;
+    const bool mfu = p.mfu > ceiling;
+    const bool hfu = p.hfu > ceiling;
     const bool tflops = peak > 0 && p.tflopsPerGpu * 1e12 > peak * (1.0 + kSlack);
     const FlopFormula formula = flopFormulaFor(s.model, s.mfuFormula);
     std::string what = mfu ? "MFU " + formatPercent(p.mfu) : hfu ? "HFU " + formatPercent(p.hfu) : std::string();

@@ -75,7 +75,7 @@ RankShare criticalRank(const Scenario& s, const ModelShape& sh, double expertTp)
 }
 
 StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostModelConstants& c, double peakBf16,
-    double peakFp8, AcceleratorFamily family)
+    double peakFp8, AcceleratorFamily family, double peakFp4)
 {
     const auto& par = s.parallelism;
     StepContext x;
@@ -84,6 +84,7 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
     x.constants = &c;
     x.peakBf16 = peakBf16;
     x.peakFp8 = peakFp8;
+    x.peakFp4 = peakFp4;
     x.family = family;
     x.gpus = s.cluster.gpuCount;
     x.domain = s.cluster.domainSize();
@@ -100,6 +101,7 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
     x.fsdp = shardsWeights(par.dataParallel);
     x.sequenceParallel = par.sequenceParallel && par.tp > 1;
     x.fp8 = s.precision == TrainingPrecision::BF16_FP8;
+    x.fp4 = s.precision == TrainingPrecision::BF16_FP4;
 
     x.seq = static_cast<double>(s.workload.seqLen);
     x.tokensPerMicroBatch = static_cast<double>(s.workload.microBatch) * x.seq / x.cp;

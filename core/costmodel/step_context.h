@@ -18,6 +18,7 @@ struct StepContext {
     const CostModelConstants* constants = nullptr;
     double peakBf16 = 0; // dense BF16 peak, FLOP/s (FP16 on a device without BF16)
     double peakFp8 = 0; // dense FP8 peak, FLOP/s; 0 when the device has none
+    double peakFp4 = 0; // dense FP4 peak, FLOP/s; 0 when the device has none
     AcceleratorFamily family = AcceleratorFamily::Other;
     LinkTiers tiers;
 
@@ -29,6 +30,7 @@ struct StepContext {
     bool fsdp = true; // FSDP (or HSDP); false: ZeRO-1 or DDP
     bool sequenceParallel = false; // SP with TP > 1
     bool fp8 = false; // BF16+FP8: linear layers on the FP8 peak
+    bool fp4 = false; // BF16+FP4: linear layers on the FP4 peak (but the share kept in BF16)
     // Share of the stage's layers fully recomputed: 1 under full checkpointing, recomputeLayers / layers under
     // Megatron's block method, 0 otherwise.
     double fullRecomputeShare = 0;
@@ -67,7 +69,7 @@ struct StepContext {
 };
 
 StepContext stepContextFor(const Scenario& scenario, const ModelShape& shape, const CostModelConstants& constants,
-    double peakBf16, double peakFp8, AcceleratorFamily family);
+    double peakBf16, double peakFp8, AcceleratorFamily family, double peakFp4 = 0);
 
 // The expert TP degree a layout runs: Parallelism::expertTp when set, else 1 with EP (EP shards whole experts) and
 // the attention's TP without.

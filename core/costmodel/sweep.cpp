@@ -49,6 +49,16 @@ std::vector<double> defaultSweepValues(SweepAxis axis)
     return v;
 }
 
+TrainingPrecision precisionOnSweep(double x)
+{
+    return x > 1.5 ? TrainingPrecision::BF16_FP4 : x > 0.5 ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
+}
+
+double sweepValueOf(TrainingPrecision p)
+{
+    return static_cast<double>(static_cast<int>(p));
+}
+
 Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
 {
     Scenario s = scenario;
@@ -62,7 +72,7 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
         s.cluster.gpuCount = static_cast<int>(x);
         break;
     case SweepAxis::Precision:
-        s.precision = x > 0.5 ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
+        s.precision = precisionOnSweep(x);
         break;
     }
     return s;

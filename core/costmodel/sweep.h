@@ -28,7 +28,7 @@ struct SweepOptions {
 };
 
 struct SweepPoint {
-    double x = 0; // sequence length, GPU count, or 0 (BF16) / 1 (BF16+FP8)
+    double x = 0; // sequence length, GPU count, or 0 (BF16) / 1 (BF16+FP8) / 2 (BF16+FP4)
     TrainingPrecision precision = TrainingPrecision::BF16;
     bool currentValid = false; // the scenario's configuration can be laid out at this point
     std::string currentProblem; // why not, when it cannot
@@ -50,7 +50,12 @@ struct SweepResult {
 };
 
 // 2k..128k doubling; 1..16,384 doubling; {BF16, BF16+FP8}.
+// (BF16+FP4 is a point when asked for: `sweep --axis precision --values bf16,fp8,fp4`, or the Predict panel for an
+// FP4 scenario.)
 std::vector<double> defaultSweepValues(SweepAxis axis);
+// A precision sweep's x and back: 0 BF16, 1 BF16+FP8, 2 BF16+FP4 (the enum's order).
+TrainingPrecision precisionOnSweep(double x);
+double sweepValueOf(TrainingPrecision p);
 // The scenario moved to one point of the axis.
 Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x);
 

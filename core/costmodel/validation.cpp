@@ -348,7 +348,8 @@ ValidationClasses validationClassesOf(const Scenario& s)
         : span == "EP across nodes" ? "EP across domains"
                                     : "EP inside the NVLink domain";
     c.precision = s.precision == TrainingPrecision::BF16 ? std::string("bf16")
-                                                         : "fp8 " + std::string(fp8RecipeKey(s.flags.fp8Recipe));
+        : s.precision == TrainingPrecision::BF16_FP8     ? "fp8 " + std::string(fp8RecipeKey(s.flags.fp8Recipe))
+                                                         : "fp4 " + std::string(fp4RecipeKey(s.flags.fp4Recipe));
     c.tokenMixers = architectureOf(s.model) == "hybrid" ? "hybrid" : "attention only";
     c.experts = s.model.isMoe() ? "MoE" : "dense";
     return c;

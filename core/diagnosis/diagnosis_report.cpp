@@ -150,7 +150,7 @@ ReportedRun readRun(const json& object, const std::string& where, const PresetLi
     if (const auto p = r.text("precision")) {
         const auto precision = trainingPrecisionFromKey(*p);
         if (!precision)
-            r.fail("precision", "must be bf16 or fp8, got '" + *p + "'");
+            r.fail("precision", "must be bf16, fp8 or fp4, got '" + *p + "'");
         run.precision = *precision;
     }
     run.seqLen = r.count("seq_len");

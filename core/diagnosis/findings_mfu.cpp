@@ -68,6 +68,14 @@ std::string formulaInWords(const std::string& key)
 
 void checkPrecision(const ReportedRun& run, RunDiagnosis& d)
 {
+    if (run.precision == TrainingPrecision::BF16_FP4 && !run.hardware.densePeak(NumberFormat::FP4)) {
+        d.findings.push_back({ "fp4_without_fp4_peak", "warning",
+            "The run is stated as BF16+FP4, but " + run.hardware.name
+                + " has no dense FP4 peak (no FP4 tensor cores): its matmuls ran in a wider format. MFU is against the "
+                + std::string(numberFormatLabel(run.hardware.mfuPeakFormat())) + " peak either way.",
+            {} });
+        return;
+    }
     if (run.precision != TrainingPrecision::BF16_FP8)
         return;
     if (const auto fp8 = run.hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {

@@ -91,17 +91,22 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
     }
     if (!f.gpuCount && run.ranks.size() > 1)
         f.gpuCount = static_cast<int>(run.ranks.size());
-    // The precision its matrix operators ran in, when it recorded shapes: FP8 (or FP4) linear layers when they do a
-    // tenth of the matrix work or more, else the 16-bit mode (BF16, or FP16 on a GPU without BF16).
-    double all = 0, eightBit = 0;
+    // The precision its matrix operators ran in, when it recorded shapes: FP8 or FP4 linear layers when together they
+    // do a tenth of the matrix work or more (FP4 when it does more of it than FP8), else the 16-bit mode (BF16, or
+    // FP16 on a GPU without BF16).
+    double all = 0, eightBit = 0, fourBit = 0;
     for (const auto& r : run.ranks)
         for (const auto& p : r.opFlops.byPrecision) {
             all += p.flops;
-            if (p.known && (p.precision.format == NumberFormat::FP8 || p.precision.format == NumberFormat::FP4))
+            if (p.known && p.precision.format == NumberFormat::FP8)
                 eightBit += p.flops;
+            if (p.known && p.precision.format == NumberFormat::FP4)
+                fourBit += p.flops;
         }
     if (all > 0)
-        f.precision = eightBit >= 0.1 * all ? TrainingPrecision::BF16_FP8 : TrainingPrecision::BF16;
+        f.precision = eightBit + fourBit < 0.1 * all ? TrainingPrecision::BF16
+            : fourBit > eightBit                     ? TrainingPrecision::BF16_FP4
+                                                     : TrainingPrecision::BF16_FP8;
     const trace::TraceFacts recorded = trace::traceFacts(run);
     if (recorded.tokensPerStep)
         f.tokensPerStep = recorded.tokensPerStep;

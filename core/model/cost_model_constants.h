@@ -165,6 +165,17 @@ struct CostModelConstants {
     double fp8BlockwiseGemmRatio = 0.95;
     double fp8MxGemmRatio = 1.0;
     double fp8BlockCastBytesPerElement = 4.0;
+    // FP4 linear layers (BF16+FP4 runs): GEMMs at this share of the FP4 dense peak (x gemmEfficiency), the FP8
+    // recipe's 0.80 less again: the block-scaled MMA runs twice FP8's rate while the scale-factor loads, the main
+    // loop's prologue and the epilogue do not shrink (judgement; docs/cost-model.md checks it against MLPerf
+    // Training v5.1's NVFP4 rows without fitting it). MXFP4's GEMMs run at the same rate (one block-scaled MMA).
+    double fp4GemmEfficiencyRatio = 0.70;
+    // Bytes moved per GEMM operand element to quantise it. NVFP4: an amax pass (read BF16, 2; the Hadamard-transformed
+    // column copy's amax in the same read), then the cast (read 2, write the 4-bit values and an E4M3 scale per 16 in
+    // both orientations, 2 x (0.5 + 1/16)): 5.125. MXFP4: no per-tensor amax, an E8M0 scale per 32: 2 + 2 x (0.5 +
+    // 1/32) = 3.0625.
+    double nvfp4CastBytesPerElement = 5.125;
+    double mxfp4CastBytesPerElement = 3.0625;
     // Residual bubble of a zero-bubble schedule, as a fraction of the 1F1B bubble.
     double zeroBubbleResidual = 0.15;
 

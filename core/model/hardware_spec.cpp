@@ -112,7 +112,9 @@ void validateHardwareSpec(const HardwareSpec& spec)
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware)
 {
     const std::string sixteen(numberFormatLabel(hardware.mfuPeakFormat()));
-    return precision == TrainingPrecision::BF16 ? sixteen : sixteen + "+FP8";
+    if (precision == TrainingPrecision::BF16)
+        return sixteen;
+    return sixteen + "+" + std::string(numberFormatLabel(linearLayerFormat(precision)));
 }
 
 bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes)

@@ -76,6 +76,9 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.mfu = r.achievedFlopsPerGpu / r.peakFlopsPerGpu;
     r.hardwareFlopsPerToken = flopsPerToken + recomputeFlopsPerToken;
     r.hfu = r.hardwareFlopsPerToken * tokensPerSecPerGpu_ / r.peakFlopsPerGpu;
+    if (precision == TrainingPrecision::BF16_FP4)
+        if (const auto fp4 = hardware.densePeak(NumberFormat::FP4); fp4 && *fp4 > r.peakFlopsPerGpu)
+            r.mfuCeiling = *fp4 / r.peakFlopsPerGpu;
     if (precision == TrainingPrecision::BF16_FP8) {
         if (const auto fp8 = hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
             r.fp8PeakFlopsPerGpu = *fp8;
@@ -97,15 +100,18 @@ double mfuAtFlopsPerToken(const MfuResult& measured, double flopsPerToken)
 
 std::optional<std::string> impossibleMfuWarning(const MfuResult& r)
 {
-    if (!(r.mfu > 1.0))
+    if (!(r.mfu > r.mfuCeiling))
         return std::nullopt;
     return "MFU above 100% is impossible: the tokens per step (global, all ranks), the GPU count or the model do not "
            "describe this run";
 }
 
-std::string formatMeasuredMfu(double mfu)
+std::string formatMeasuredMfu(double mfu, double ceiling)
 {
-    return formatPercent(mfu) + (mfu > 1.0 ? " (above 100%: impossible)" : "");
+    if (!(mfu > ceiling))
+        return formatPercent(mfu);
+    return formatPercent(mfu) + " (above " + (ceiling == 1.0 ? std::string("100%") : formatPercent(ceiling))
+        + ": impossible)";
 }
 
 } // namespace mfu

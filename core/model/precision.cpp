@@ -35,12 +35,41 @@ std::optional<NumberFormat> numberFormatFromKey(std::string_view key)
 
 std::string_view trainingPrecisionKey(TrainingPrecision p)
 {
-    return p == TrainingPrecision::BF16 ? "bf16" : "fp8";
+    switch (p) {
+    case TrainingPrecision::BF16:
+        return "bf16";
+    case TrainingPrecision::BF16_FP8:
+        return "fp8";
+    case TrainingPrecision::BF16_FP4:
+        return "fp4";
+    }
+    return "bf16";
 }
 
 std::string_view trainingPrecisionLabel(TrainingPrecision p)
 {
-    return p == TrainingPrecision::BF16 ? "BF16" : "BF16+FP8";
+    switch (p) {
+    case TrainingPrecision::BF16:
+        return "BF16";
+    case TrainingPrecision::BF16_FP8:
+        return "BF16+FP8";
+    case TrainingPrecision::BF16_FP4:
+        return "BF16+FP4";
+    }
+    return "BF16";
+}
+
+NumberFormat linearLayerFormat(TrainingPrecision p)
+{
+    switch (p) {
+    case TrainingPrecision::BF16:
+        return NumberFormat::BF16;
+    case TrainingPrecision::BF16_FP8:
+        return NumberFormat::FP8;
+    case TrainingPrecision::BF16_FP4:
+        return NumberFormat::FP4;
+    }
+    return NumberFormat::BF16;
 }
 
 std::optional<TrainingPrecision> trainingPrecisionFromKey(std::string_view key)
@@ -50,6 +79,10 @@ std::optional<TrainingPrecision> trainingPrecisionFromKey(std::string_view key)
         return TrainingPrecision::BF16;
     if (k == "fp8" || k == "bf16+fp8" || k == "bf16_fp8")
         return TrainingPrecision::BF16_FP8;
+    // Not "nvfp4" or "mxfp4": the recipe is a setting of its own (fp4_recipe), and a word naming one here could
+    // contradict it.
+    if (k == "fp4" || k == "bf16+fp4" || k == "bf16_fp4")
+        return TrainingPrecision::BF16_FP4;
     return std::nullopt;
 }
 

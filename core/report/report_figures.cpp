@@ -88,11 +88,11 @@ ReportSection measuredSection(const MfuResult& m)
               formatNumber(m.tokensPerSecCluster, 0) + " tokens/s for the cluster" },
             { "Achieved", formatTflops(m.achievedFlopsPerGpu) + " per GPU", "FLOP/token x tokens/s per GPU" },
             // Above 100% no GPU can be: said beside the figure, as the Calculator and calc say it.
-            { "MFU", formatMeasuredMfu(m.mfu),
+            { "MFU", formatMeasuredMfu(m.mfu, m.mfuCeiling),
                 impossibleMfuWarning(m).value_or("achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu)) },
-            { "HFU", formatMeasuredMfu(m.hfu),
-                m.hfu > 1.0 ? "above 100%: impossible, the inputs describe no single run"
-                            : "counting activation recomputation" } } };
+            { "HFU", formatMeasuredMfu(m.hfu, m.mfuCeiling),
+                m.hfu > m.mfuCeiling ? "above 100%: impossible, the inputs describe no single run"
+                                     : "counting activation recomputation" } } };
 }
 
 ReportSection predictedSection(const StepPrediction& p)

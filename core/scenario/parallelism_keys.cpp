@@ -123,6 +123,11 @@ std::optional<Fp8Recipe> fp8RecipeFromKey(std::string_view key)
     return fromKey(key, all, fp8RecipeKey);
 }
 
+std::string_view fp4RecipeKey(Fp4Recipe r)
+{
+    return r == Fp4Recipe::Mxfp4 ? "mxfp4" : "nvfp4";
+}
+
 std::string_view cudaGraphsKey(CudaGraphs g)
 {
     switch (g) {

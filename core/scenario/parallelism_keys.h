@@ -17,6 +17,7 @@ std::string_view expertBalanceKey(ExpertBalance b); // "dropless", "forced"
 std::optional<ExpertBalance> expertBalanceFromKey(std::string_view key);
 std::string_view fp8RecipeKey(Fp8Recipe r); // "tensorwise", "blockwise", "mxfp8"
 std::optional<Fp8Recipe> fp8RecipeFromKey(std::string_view key);
+std::string_view fp4RecipeKey(Fp4Recipe r); // "nvfp4", "mxfp4"
 std::string_view cudaGraphsKey(CudaGraphs g); // "none", "modules", "full_iteration"
 
 // Megatron-Core's module names: "core_attn", "mlp", "moe", "moe_act", "layernorm", "mla_up_proj", "shared_experts".

@@ -144,6 +144,13 @@ enum class CudaGraphs { None, Modules, FullIteration };
 // activation tiles, 128 x 128 weight blocks), or MXFP8's 1 x 32 blocks with E8M0 scales (Blackwell tensor cores).
 enum class Fp8Recipe { Tensorwise, Blockwise, Mxfp8 };
 
+// FP4 recipes for the linear layers and grouped GEMMs of a BF16+FP4 run (Blackwell-class tensor cores). NVFP4
+// ("Pretraining Large Language Models with NVFP4", NVIDIA 2025; Transformer Engine's NVFP4BlockScaling): E2M1 values in
+// blocks of 16 with an E4M3 scale each and an FP32 scale per tensor, random Hadamard transforms on the weight-gradient
+// GEMM's inputs, stochastic rounding of the gradients. MXFP4 (OCP Microscaling Formats v1.0): blocks of 32 with an E8M0
+// scale and no per-tensor scale.
+enum class Fp4Recipe { Nvfp4, Mxfp4 };
+
 // Megatron-Core's --recompute-modules under selective checkpointing (a bit set): what is rebuilt in backward
 // instead of kept. None set: TorchTitan's op-level SAC (every other matmul output kept).
 enum RecomputeModule : unsigned {
@@ -182,6 +189,10 @@ struct FrameworkFlags {
     // saved for backward. torch.compile already fuses these, so compiled runs gain nothing more from them.
     bool fusedNormActivation = false;
     Fp8Recipe fp8Recipe = Fp8Recipe::Tensorwise; // BF16+FP8 runs only
+    Fp4Recipe fp4Recipe = Fp4Recipe::Nvfp4; // BF16+FP4 runs only
+    // BF16+FP4 runs: the share of the linear layers kept in BF16 (the NVFP4 paper keeps about 15%, the last blocks,
+    // for its 12B model); 0, the default, runs every linear layer in FP4.
+    double fp4Bf16LayerShare = 0;
     CudaGraphs cudaGraphs = CudaGraphs::None;
     // The attention core in FP8 (Transformer Engine's FP8 dot-product attention on cuDNN, FlashAttention-3's FP8
     // forward): needs an FP8 peak and a kernel that has it.

@@ -171,8 +171,8 @@ MeasuredPoint readPoint(const json& value, const std::string& path)
     p.label = r.optionalString("label").value_or("");
     p.seqLen = r.requiredInteger("seq_len", 1, kMaxFileTokens);
     p.gpuCount = static_cast<int>(r.requiredInteger("gpu_count", 1, kMaxFileCount));
-    p.precision
-        = readKey<TrainingPrecision>(r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8");
+    p.precision = readKey<TrainingPrecision>(
+        r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8, fp4");
     p.mfu = r.requiredNumber("mfu");
     optionalFraction(r, "mfu");
     return p;

@@ -74,11 +74,14 @@ std::vector<Setting> buildTable()
         .field = "precision",
         .editor = SettingEditor::Scenario,
         .label = "&Precision",
-        .help = "Training precision: bf16 (fp16 reads the same 16-bit peak) or fp8 (bf16 with FP8 linear layers)",
+        .help = "Training precision: bf16 (fp16 reads the same 16-bit peak), fp8 (bf16 with FP8 linear layers) or fp4 "
+                "(bf16 with FP4 linear layers: NVFP4 or MXFP4, --fp4-recipe)",
         .choices = choices<TrainingPrecision>(trainingPrecisionKey,
-            { { TrainingPrecision::BF16, "BF16" }, { TrainingPrecision::BF16_FP8, "BF16 + FP8 linear layers" } },
+            { { TrainingPrecision::BF16, "BF16" }, { TrainingPrecision::BF16_FP8, "BF16 + FP8 linear layers" },
+                { TrainingPrecision::BF16_FP4, "BF16 + FP4 linear layers" } },
             { { TrainingPrecision::BF16, "fp16" }, { TrainingPrecision::BF16_FP8, "bf16+fp8" },
-                { TrainingPrecision::BF16_FP8, "bf16_fp8" } }),
+                { TrainingPrecision::BF16_FP8, "bf16_fp8" }, { TrainingPrecision::BF16_FP4, "bf16+fp4" },
+                { TrainingPrecision::BF16_FP4, "bf16_fp4" } }),
         MFU_SETTING_MEMBER(precision) });
 
     // Parallelism.
@@ -413,6 +416,31 @@ std::vector<Setting> buildTable()
                 { Fp8Recipe::Mxfp8, "MXFP8" } }),
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fp8Recipe) });
+    t.push_back({ .key = "fp4_recipe",
+        .section = S::Flags,
+        .kind = K::Choice,
+        .flag = "fp4-recipe",
+        .valueName = "RECIPE",
+        .field = "fp4Recipe",
+        .label = "FP4 recipe",
+        .help = "FP4 format of a bf16+fp4 run: nvfp4 (16-element blocks, E4M3 scales and a per-tensor scale; NVIDIA "
+                "Blackwell) or mxfp4 (32-element blocks, E8M0 scales; OCP MX); default nvfp4",
+        .choices = choices<Fp4Recipe>(fp4RecipeKey, { { Fp4Recipe::Nvfp4, "NVFP4" }, { Fp4Recipe::Mxfp4, "MXFP4" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.fp4Recipe) });
+    t.push_back({ .key = "fp4_bf16_layer_share",
+        .section = S::Flags,
+        .kind = K::Number,
+        .flag = "fp4-bf16-layers",
+        .valueName = "SHARE",
+        .help = "Share of a bf16+fp4 run's linear layers kept in BF16, 0 to 1 (the NVFP4 paper keeps about 0.15, "
+                "the last blocks); default 0: every linear layer in FP4",
+        .minimumNumber = 0,
+        .maximumNumber = 1,
+        .rule = "a share from 0 to 1",
+        .writtenWhenDefault = false,
+        .getNumber = [](const Scenario& s) { return s.flags.fp4Bf16LayerShare; },
+        .setNumber = [](Scenario& s, double v) { s.flags.fp4Bf16LayerShare = v; } });
     t.push_back({ .key = "cuda_graphs",
         .section = S::Flags,
         .kind = K::Choice,

@@ -249,6 +249,26 @@ private slots:
         QVERIFY2(module.err.contains(QStringLiteral("--recompute-modules")), qPrintable(module.err));
     }
 
+    // FP4 through the flags: refused on an H100 (no FP4 peak), predicted on a B200 faster than FP8, and a third point
+    // of the precision sweep when asked for.
+    void predictFp4Flags()
+    {
+        const Run h100 = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --precision fp4").split(QLatin1Char(' ')));
+        QCOMPARE(h100.status, 2);
+        QVERIFY2(h100.err.contains(QStringLiteral("dense FP4 peak")), qPrintable(h100.err));
+        const auto fp4 = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --precision fp4 --fp4-recipe mxfp4"));
+        const auto fp8 = runJson(
+            QStringLiteral("predict"), QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --precision fp8"));
+        QVERIFY(fp4["tokens_per_sec_per_gpu"].get<double>() > fp8["tokens_per_sec_per_gpu"].get<double>());
+        const auto sweep = runJson(QStringLiteral("sweep"),
+            QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --axis precision --values bf16,fp8,fp4 "
+                           "--no-planner"));
+        QCOMPARE(sweep["points"].size(), size_t(3));
+        QCOMPARE(sweep["points"][2]["precision"].get<std::string>(), std::string("fp4"));
+    }
+
     // A packed, padded run on the reference's cluster: each lever's prediction with and without it, and --liger-kernel
     // as trainers enable it (the fused loss and the fused norm/activation kernels).
     void predictPackingLevers()
@@ -394,8 +414,8 @@ private slots:
                                     << "architecture";
         // A precision the sweep cannot draw was silently drawn as BF16.
         QTest::newRow("unknown precision point") << "sweep"
-                                                 << "--model llama-3.1-8b --gpu b200 --axis precision --values fp4"
-                                                 << "'fp4' is not a training precision";
+                                                 << "--model llama-3.1-8b --gpu b200 --axis precision --values int8"
+                                                 << "'int8' is not a training precision";
         QTest::newRow("prefetch beyond the layers") << "predict"
                                                     << "--model llama-3.1-8b --gpu b200 --gpus 8 --fsdp-prefetch 64"
                                                     << "FSDP prefetch";

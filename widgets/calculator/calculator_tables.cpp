@@ -106,8 +106,8 @@ void fillFormulaTable(
             if (!r)
                 return false;
             tflops = tflopsText(r->achievedFlopsPerGpu);
-            mfu = QString::fromStdString(formatMeasuredMfu(r->mfu));
-            return r->mfu > 1;
+            mfu = QString::fromStdString(formatMeasuredMfu(r->mfu, r->mfuCeiling));
+            return r->mfu > r->mfuCeiling;
         } catch (const InputError&) {
             return false; // the panel shows the reason once, above the tables
         }

@@ -83,7 +83,22 @@ void push(QVector<double>& xs, QVector<double>& ys, double x, double y)
 
 double precisionX(TrainingPrecision p)
 {
-    return p == TrainingPrecision::BF16_FP8 ? 1 : 0;
+    return sweepValueOf(p);
+}
+
+// The MFU chart's category of a run's MFU against the BF16 peak: BF16 0, FP8 1, FP4 3 (2 and 4: against their own
+// peaks).
+double mfuChartX(TrainingPrecision p)
+{
+    return p == TrainingPrecision::BF16_FP4 ? 3 : precisionX(p);
+}
+
+bool sweptFp4(const SweepResult& sweep)
+{
+    for (const SweepPoint& p : sweep.points)
+        if (p.precision == TrainingPrecision::BF16_FP4)
+            return true;
+    return false;
 }
 
 } // namespace
@@ -245,11 +260,16 @@ void showPrecisionTflops(
         }
     }
     chart->clearSeries();
-    chart->setTitle(QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8"));
+    const bool fp4 = sweptFp4(sweep);
+    chart->setTitle(fp4 ? QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8 vs BF16+FP4")
+                        : QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8"));
     chart->setXAxis(QObject::tr("Precision"), QString());
     // Per GPU on the left; per node is the same line read on the right-hand scale, never a second line on this axis.
     chart->setYAxis(QObject::tr("Per GPU"), QObject::tr("TFLOP/s"));
-    chart->setCategories({ QObject::tr("BF16"), QObject::tr("BF16+FP8") });
+    QStringList categories { QObject::tr("BF16"), QObject::tr("BF16+FP8") };
+    if (fp4)
+        categories << QObject::tr("BF16+FP4");
+    chart->setCategories(categories);
     QVector<double> x, gpu, bx, bestGpu, misX, misY;
     for (const SweepPoint& p : sweep.points) {
         const double px = precisionX(p.precision);
@@ -276,18 +296,22 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     chart->setTitle(QObject::tr("MFU against each dense peak"));
     chart->setXAxis(QObject::tr("Run / dense peak MFU is quoted against"), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
-    chart->setCategories({ QObject::tr("BF16 run\nvs BF16 peak"), QObject::tr("FP8 run\nvs BF16 peak"),
-        QObject::tr("FP8 run\nvs FP8 peak") });
+    QStringList categories { QObject::tr("BF16 run\nvs BF16 peak"), QObject::tr("FP8 run\nvs BF16 peak"),
+        QObject::tr("FP8 run\nvs FP8 peak") };
+    if (sweptFp4(sweep))
+        categories << QObject::tr("FP4 run\nvs BF16 peak") << QObject::tr("FP4 run\nvs FP4 peak");
+    chart->setCategories(categories);
+    // MFU against the FP4 peak is the same achieved FLOP/s over the FP4 dense peak.
+    const double fp4Peak = scenario.cluster.hardware.densePeak(NumberFormat::FP4).value_or(0.0);
     QVector<double> x, y, bx, by, misX, misY;
-    const auto place = [](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
-        if (p.precision == TrainingPrecision::BF16) {
-            push(xs, ys, 0, 100.0 * pred.mfu);
-            return;
-        }
-        push(xs, ys, 1, 100.0 * pred.mfu);
-        if (pred.mfuVsFp8Peak)
-            push(xs, ys, 2, 100.0 * *pred.mfuVsFp8Peak);
-    };
+    const auto place
+        = [fp4Peak](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
+              push(xs, ys, mfuChartX(p.precision), 100.0 * pred.mfu);
+              if (pred.mfuVsFp8Peak)
+                  push(xs, ys, 2, 100.0 * *pred.mfuVsFp8Peak);
+              if (p.precision == TrainingPrecision::BF16_FP4 && fp4Peak > 0)
+                  push(xs, ys, 4, 100.0 * pred.tflopsPerGpu * 1e12 / fp4Peak);
+          };
     for (const SweepPoint& p : sweep.points) {
         if (p.currentValid)
             place(p, p.current, p.current.fits ? x : misX, p.current.fits ? y : misY);
@@ -299,10 +323,10 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     QVector<double> mx, my;
     for (const MeasuredPoint& m : measuredOnAxis(scenario, SweepAxis::Precision))
-        push(mx, my, precisionX(m.precision), 100.0 * m.mfu);
+        push(mx, my, mfuChartX(m.precision), 100.0 * m.mfu);
     addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
     // The scenario itself, against the BF16 peak (the category its MFU is quoted in).
-    addOwnPrecisionPoint(chart, scenario, own, precisionX(scenario.precision), own ? 100.0 * own->mfu : 0.0);
+    addOwnPrecisionPoint(chart, scenario, own, mfuChartX(scenario.precision), own ? 100.0 * own->mfu : 0.0);
     chart->rescale();
 }
 

@@ -589,6 +589,8 @@ void ScenarioEditor::syncFromModel()
         m_precisionCombo->setItemText(m_precisionCombo->findData(static_cast<int>(TrainingPrecision::BF16)), sixteen);
         m_precisionCombo->setItemText(m_precisionCombo->findData(static_cast<int>(TrainingPrecision::BF16_FP8)),
             tr("%1 + FP8 linear layers").arg(sixteen));
+        m_precisionCombo->setItemText(m_precisionCombo->findData(static_cast<int>(TrainingPrecision::BF16_FP4)),
+            tr("%1 + FP4 linear layers").arg(sixteen));
         m_precisionCombo->setCurrentIndex(m_precisionCombo->findData(static_cast<int>(s.precision)));
         m_microBatch->setValue(static_cast<int>(s.workload.microBatch));
         m_gradAccum->setValue(static_cast<int>(m_model->gradAccum()));
@@ -654,12 +656,14 @@ void ScenarioEditor::updateDerivedTexts()
                                 .arg(locale.toString(static_cast<qlonglong>(s.workload.seqLen)))));
     }
 
-    const bool fp8 = s.precision == TrainingPrecision::BF16_FP8;
+    // FP8 or FP4 linear layers on a GPU without that format's tensor cores.
+    const NumberFormat linear = linearLayerFormat(s.precision);
     showReason(m_precisionReason, m_precisionCombo,
-        fp8 && !s.cluster.hardware.densePeak(NumberFormat::FP8)
-            ? tr("%1 has no FP8 dense peak: MFU is against its %2 peak only.")
+        s.precision != TrainingPrecision::BF16 && !s.cluster.hardware.densePeak(linear)
+            ? tr("%1 has no %3 dense peak: MFU is against its %2 peak only.")
                   .arg(qs(s.cluster.hardware.name),
-                      QString::fromStdString(trainingPrecisionLabel(TrainingPrecision::BF16, s.cluster.hardware)))
+                      QString::fromStdString(trainingPrecisionLabel(TrainingPrecision::BF16, s.cluster.hardware)),
+                      QString::fromStdString(std::string(numberFormatLabel(linear))))
             : QString());
     showReason(m_modelReason, m_modelCombo,
         s.model.isBare() ? tr("Known only by its parameter count: only the 6N formula applies.") : QString());

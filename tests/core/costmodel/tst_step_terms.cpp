@@ -14,6 +14,7 @@
 #include "core/costmodel/offload_terms.h"
 #include "core/costmodel/overhead_terms.h"
 #include "core/costmodel/overlap.h"
+#include "core/costmodel/physical_bounds.h"
 #include "core/costmodel/pipeline_terms.h"
 #include "core/costmodel/recompute_terms.h"
 #include "core/costmodel/step_context.h"
@@ -635,6 +636,61 @@ private slots:
         QCOMPARE(launchOverheadTime(h.x), (1 - kModuleGraphLaunchShare) * 3 * 10 * 60e-6);
         h.scenario.flags.cudaGraphs = CudaGraphs::FullIteration;
         QCOMPARE(launchOverheadTime(h.x), 0.0);
+    }
+
+    // BF16+FP4: the linear layers at the FP4 peak x fp4GemmEfficiencyRatio (the router and LM head stay BF16), the
+    // share kept in BF16 at the BF16 peak; the quantisation moves each recipe's bytes per operand element.
+    void fp4LinearLayers()
+    {
+        Hand h;
+        h.x.fp4 = true;
+        h.x.peakFp4 = 4e15;
+        h.constants.fp4GemmEfficiencyRatio = 0.5;
+        // 4e15 x 0.5 (ratio) x 0.5 (gemmEfficiency) = 1e15, four times BF16's 2.5e14 at the shape factor 0.5.
+        QCOMPARE(linearGemmPeak(h.x), 1e15);
+        const MatmulTime m = matmulTime(h.x, llama31_8b());
+        QCOMPARE(m.layerForwardPerToken, 26.192e6 / 5e14);
+        // 1,000 tokens, 10 layers, and the LM head still at BF16's 2.4e-8 s a token.
+        QCOMPARE(m.forward, 1000 * (10 * 26.192e6 / 5e14 + 2.4e-8));
+        // NVFP4: 5.125 bytes per operand element (amax pass, cast to both orientations with E4M3 scales per 16);
+        // 15,096 operand elements per token and layer, and the 13.096M weights of a layer twice per micro-batch.
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 5.125 * (1e4 * 15096.0 + 20 * 13.096e6));
+        h.scenario.flags.fp4Recipe = Fp4Recipe::Mxfp4;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6));
+        QCOMPARE(linearGemmPeak(h.x), 1e15); // the same block-scaled MMA
+        // A quarter of the linear layers kept in BF16: 0.5 / (0.75 / 2e15 + 0.25 / 1e15) = 8e14, and a quarter less
+        // to cast.
+        h.scenario.flags.fp4Bf16LayerShare = 0.25;
+        QCOMPARE(linearGemmPeak(h.x), 8e14);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 0.75 * 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6));
+    }
+
+    // A GPU without an FP4 peak refuses BF16+FP4; NVFP4 needs NVIDIA's Blackwell, MXFP4 runs on AMD's MI355X too.
+    void fp4RefusedWithoutItsTensorCores()
+    {
+        for (const char* gpu : { "a100-sxm-80gb", "h100-sxm", "h200", "mi300x" }) {
+            Scenario s = scenarioFor(llama31_8b(), gpu, 8, 8192);
+            s.precision = TrainingPrecision::BF16_FP4;
+            const char* why = CostModel(s).invalidReason(s);
+            QVERIFY2(why && std::string(why).find("BF16+FP4 needs a dense FP4 peak") == 0, gpu);
+        }
+        Scenario b200 = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        b200.precision = TrainingPrecision::BF16_FP4;
+        QVERIFY(!CostModel(b200).invalidReason(b200));
+        Scenario amd = scenarioFor(llama31_8b(), "mi355x", 8, 8192);
+        amd.precision = TrainingPrecision::BF16_FP4;
+        QCOMPARE(std::string(CostModel(amd).invalidReason(amd)),
+            std::string("NVFP4 needs NVIDIA Blackwell tensor cores (E4M3 block scales): use the mxfp4 recipe"));
+        amd.flags.fp4Recipe = Fp4Recipe::Mxfp4;
+        QVERIFY(!CostModel(amd).invalidReason(amd));
+        // On a B200 the FP4 run is faster than the FP8 one, and its TFLOPS are bounded by the FP4 peak, not FP8's.
+        Scenario fp8 = b200;
+        fp8.precision = TrainingPrecision::BF16_FP8;
+        QVERIFY(evaluate(b200).tokensPerSec > evaluate(fp8).tokensPerSec);
+        QCOMPARE(precisionPeakFlops(b200.cluster.hardware, b200.precision), 9000e12);
+        // MFU against the BF16 peak may reach FP4's peak over BF16's (4x on B200); BF16+FP8 keeps its 100% ceiling.
+        QCOMPARE(utilisationCeiling(b200.cluster.hardware, b200.precision), 4.0);
+        QCOMPARE(utilisationCeiling(b200.cluster.hardware, TrainingPrecision::BF16_FP8), 1.0);
     }
 
     // FP8 attention: the forward at FlashAttention-3's FP8 speed, the backward as it was; refused where no kernel or

@@ -255,6 +255,17 @@ private slots:
         for (const auto& f : a100.runs[0].findings)
             said = said || (f.code == "fp8_without_fp8_peak" && f.severity == "warning");
         QVERIFY(said);
+        // FP4 stated on an H100 (FP8 tensor cores, no FP4): said likewise; on a B200 it is not.
+        const Diagnosis h100 = diagnoseText(R"({"gpu":"h100-sxm","gpus":1,"model":"llama-3.1-8b",
+            "precision":"fp4","seq_len":8192,"tokens_per_sec":9000})");
+        bool saidFp4 = false;
+        for (const auto& f : h100.runs[0].findings)
+            saidFp4 = saidFp4 || (f.code == "fp4_without_fp4_peak" && f.severity == "warning");
+        QVERIFY(saidFp4);
+        const Diagnosis b200 = diagnoseText(R"({"gpu":"b200","gpus":1,"model":"llama-3.1-8b",
+            "precision":"fp4","seq_len":8192,"tokens_per_sec":21111})");
+        for (const auto& f : b200.runs[0].findings)
+            QVERIFY(f.code != "fp4_without_fp4_peak");
     }
 
     void consistentReportHasNoErrors()

@@ -79,6 +79,24 @@ private slots:
         QCOMPARE(*r.mfuVsFp8Peak, 1e15 / 4500e12);
     }
 
+    // FP4 linear layers can outrun the BF16 peak MFU is quoted against: MLPerf v5.1's Llama 3.1 405B on GB300 in NVFP4
+    // ran 3,682 TFLOPS per GPU, 147% of the 2,500 BF16 peak. That is no impossible MFU; beyond the FP4 peak it is.
+    void fp4CanPassTheBf16Peak()
+    {
+        HardwareSpec gb300 = gpu("gb300", 2500, 5000);
+        gb300.peakDenseFlops[size_t(NumberFormat::FP4)] = 15000e12;
+        const MfuResult r = computeMfu(3682e12 / 1e4, 0, 1e4, 512, gb300, TrainingPrecision::BF16_FP4);
+        QCOMPARE(r.mfuCeiling, 6.0);
+        QVERIFY(r.mfu > 1.4);
+        QVERIFY(!impossibleMfuWarning(r));
+        QCOMPARE(formatMeasuredMfu(r.mfu, r.mfuCeiling).find("impossible"), std::string::npos);
+        // The same throughput stated as BF16 is impossible.
+        const MfuResult bf16 = computeMfu(3682e12 / 1e4, 0, 1e4, 512, gb300, TrainingPrecision::BF16);
+        QCOMPARE(bf16.mfuCeiling, 1.0);
+        QVERIFY(impossibleMfuWarning(bf16));
+        QVERIFY(formatMeasuredMfu(bf16.mfu).find("(above 100%: impossible)") != std::string::npos);
+    }
+
     void badInputs()
     {
         const HardwareSpec h = gpu("b200", 2250, 4500);
