@@ -87,6 +87,8 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
     t += percentLine("MFU", p.mfu);
     if (p.mfuVsFp8Peak)
         t += percentLine("MFU vs FP8 peak", *p.mfuVsFp8Peak);
+    if (p.mfuVsFp4Peak)
+        t += percentLine("MFU vs FP4 peak", *p.mfuVsFp4Peak);
     t += percentLine("HFU", p.hfu);
     t += QStringLiteral("  %1 %2-%3% MFU, %4-%5 tokens/s per GPU (%6)\n")
              .arg(QStringLiteral("likely range"), -26)

@@ -148,6 +148,7 @@ nlohmann::json predictionJson(const StepPrediction& p)
         { "mfu", p.mfu },
         { "hfu", p.hfu },
         { "mfu_vs_fp8_peak", p.mfuVsFp8Peak ? nlohmann::json(*p.mfuVsFp8Peak) : nlohmann::json() },
+        { "mfu_vs_fp4_peak", p.mfuVsFp4Peak ? nlohmann::json(*p.mfuVsFp4Peak) : nlohmann::json() },
         { "mfu_palm_over_packing_length",
             p.mfuPalmOverPackingLength ? nlohmann::json(*p.mfuPalmOverPackingLength) : nlohmann::json() },
         { "tokens_per_sec", p.tokensPerSec },

@@ -197,6 +197,8 @@ void CostModel::fillThroughput(const Scenario& s, double microBatches, double to
     out.hfu = out.hardwareFlopsPerToken * out.tokensPerSecPerGpu / m_peakBf16;
     if (s.precision == TrainingPrecision::BF16_FP8)
         out.mfuVsFp8Peak = achieved / m_peakFp8;
+    if (s.precision == TrainingPrecision::BF16_FP4 && m_peakFp4 > 0)
+        out.mfuVsFp4Peak = achieved / m_peakFp4;
 }
 
 StepPrediction CostModel::evaluateValid(const Scenario& s) const

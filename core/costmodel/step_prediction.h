@@ -82,6 +82,9 @@ struct StepPrediction {
     double mfu = 0; // against the BF16 dense peak (also for BF16+FP8 runs)
     double hfu = 0;
     std::optional<double> mfuVsFp8Peak; // BF16+FP8 runs: against the FP8 dense peak
+    // BF16+FP4 runs: against the FP4 dense peak. Their MFU against the BF16 peak may pass 100%: the FP4 linear layers
+    // run above it.
+    std::optional<double> mfuVsFp4Peak;
     // Documents packed and masked apart: the MFU PaLM's formula as published gives, with attention counted over the
     // packing length (an over-count, labelled wherever it is shown); empty otherwise.
     std::optional<double> mfuPalmOverPackingLength;
