@@ -111,7 +111,7 @@ void validateHardwareSpec(const HardwareSpec& spec)
 
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware)
 {
-    const std::string sixteen(numberFormatLabel(hardware.mfuPeakFormat()));
+    std::string sixteen(numberFormatLabel(hardware.mfuPeakFormat())); // not const: returned by move
     if (precision == TrainingPrecision::BF16)
         return sixteen;
     return sixteen + "+" + std::string(numberFormatLabel(linearLayerFormat(precision)));
