@@ -16,9 +16,10 @@ double autocastCastParams(const StepContext& x)
     return x.layersPerStage * (dense + experts) + x.headPassesOnStage * sh.layer.hidden * sh.vocab / x.tp;
 }
 
-// torch.autocast over FP32 weights, eager or compiled, without fused norm kernels: the op-by-op byte count of
-// docs/cost-model.md, "Memory-bound work under autocast". Eager kernels move it at eagerHbmEfficiency.
-MemoryBoundTime autocastMemoryBoundTime(const StepContext& x)
+// Elementwise work and the loss under torch.autocast over FP32 weights, eager or compiled, without fused norm
+// kernels: the op-by-op byte count of docs/cost-model.md, "Memory-bound work under autocast". Eager kernels move it at
+// eagerHbmEfficiency.
+MemoryBoundTime autocastElementwiseAndLoss(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
     const ModelShape& sh = *x.shape;
@@ -35,27 +36,18 @@ MemoryBoundTime autocastMemoryBoundTime(const StepContext& x)
         * (perHidden * sh.layer.hidden / x.sequenceParallelSplit() + perFfn * sh.layer.ffnDim / x.tp
             + perQuery * sh.attnOut / x.tp);
     m.lossBytes = tokens * sh.vocab / x.tp * perLogit * x.headPassesOnStage;
-    m.autocastCastBytes = c.autocastWeightCastBytesPerParam * autocastCastParams(x);
     m.bytesPerSec = eager ? x.hbmBytesPerSec / c.hbmEfficiency * c.eagerHbmEfficiency : x.hbmBytesPerSec;
     return m;
 }
 
-} // namespace
-
-MemoryBoundTime memoryBoundTime(const StepContext& x)
+// Elementwise work and the loss in passes over the hidden and FFN vectors: compiled, eager, or eager with fused
+// kernels, BF16 working weights (or autocast with fused kernels, whose passes are the same).
+MemoryBoundTime passesElementwiseAndLoss(const StepContext& x, bool fusedKernels)
 {
     const CostModelConstants& c = *x.constants;
     const ModelShape& sh = *x.shape;
     const FrameworkFlags& flags = x.scenario->flags;
     const double tp = x.tp, tokens = x.tokensPerMicroBatch, layers = x.layersPerStage, dModel = sh.layer.hidden;
-    // torch.compile fuses the norms, SwiGLU and RoPE; an eager run may use Liger Kernel's fused ones instead.
-    const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
-    if (flags.autocast && !fusedKernels) {
-        MemoryBoundTime m = autocastMemoryBoundTime(x);
-        m.fp8CastBytes = x.fp4 ? fp4CastBytes(x) : fp8CastBytes(x);
-        m.moeShuffleBytes = moeShuffleBytes(x);
-        return m;
-    }
     const double hiddenPasses = flags.compiled ? c.elementwiseHiddenPassesCompiled
         : fusedKernels                         ? c.elementwiseHiddenPassesFusedKernels
                                                : c.elementwiseHiddenPassesEager;
@@ -79,11 +71,23 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     MemoryBoundTime m;
     m.elementwiseBytes = elementwiseBytes;
     m.lossBytes = lossBytes;
-    m.fp8CastBytes = x.fp4 ? fp4CastBytes(x) : fp8CastBytes(x);
-    if (flags.autocast) // fused kernels: their passes, plus the weights' casts each micro-step
-        m.autocastCastBytes = c.autocastWeightCastBytesPerParam * autocastCastParams(x);
-    m.moeShuffleBytes = moeShuffleBytes(x);
     m.bytesPerSec = x.hbmBytesPerSec;
+    return m;
+}
+
+} // namespace
+
+MemoryBoundTime memoryBoundTime(const StepContext& x)
+{
+    const FrameworkFlags& flags = x.scenario->flags;
+    // torch.compile fuses the norms, SwiGLU and RoPE; an eager run may use Liger Kernel's fused ones instead.
+    const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
+    MemoryBoundTime m
+        = flags.autocast && !fusedKernels ? autocastElementwiseAndLoss(x) : passesElementwiseAndLoss(x, fusedKernels);
+    m.fp8CastBytes = x.fp4 ? fp4CastBytes(x) : fp8CastBytes(x);
+    if (flags.autocast) // the weights' BF16 casts each micro-step, whichever kernels run the rest
+        m.autocastCastBytes = x.constants->autocastWeightCastBytesPerParam * autocastCastParams(x);
+    m.moeShuffleBytes = moeShuffleBytes(x);
     return m;
 }
 
