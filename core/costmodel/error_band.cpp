@@ -21,8 +21,8 @@ double percentile(std::vector<double> v, double q)
     return v[i] + (v[j] - v[i]) * (pos - static_cast<double>(i));
 }
 // How much faster than predicted a run could be before the GPU's peak stops it: MFU and HFU at their ceiling (100%,
-// more for BF16+FP4: physical_bounds.h), TFLOPS at the dense peak of the precision. At least 1 (a prediction already
-// refused as beyond physics is not banded further).
+// more for BF16+FP8 and BF16+FP4: utilisationCeiling), TFLOPS at the dense peak of the precision. At least 1 (a
+// prediction already refused as beyond physics is not banded further).
 double physicalHeadroom(const Scenario& s, const StepPrediction& p)
 {
     double headroom = std::numeric_limits<double>::infinity();

@@ -9,24 +9,6 @@ namespace {
 constexpr double kSlack = 1e-9;
 } // namespace
 
-double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)
-{
-    // The linear layers' format bounds the run: FP8's peak for BF16+FP8, FP4's for BF16+FP4.
-    if (precision != TrainingPrecision::BF16)
-        if (const auto peak = hardware.densePeak(linearLayerFormat(precision)))
-            return *peak;
-    return hardware.mfuPeak().value_or(0.0);
-}
-
-double utilisationCeiling(const HardwareSpec& hardware, TrainingPrecision precision)
-{
-    if (precision != TrainingPrecision::BF16_FP4)
-        return 1.0;
-    const double bf16 = hardware.mfuPeak().value_or(0.0);
-    const double peak = precisionPeakFlops(hardware, precision);
-    return bf16 > 0 && peak > bf16 ? peak / bf16 : 1.0;
-}
-
 bool isBeyondPhysics(const StepPrediction& p, const Scenario& s)
 {
     const double peak = precisionPeakFlops(s.cluster.hardware, s.precision);

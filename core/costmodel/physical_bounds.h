@@ -13,15 +13,7 @@
 
 namespace mfu {
 
-// The dense peak the run's FLOPs may reach per GPU: BF16 (FP16 on a GPU without BF16), FP8 for BF16+FP8 runs, FP4 for
-// BF16+FP4 runs.
-double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision);
-
-// The MFU and HFU a run can reach. They are against the BF16 dense peak (the convention), so a run whose linear
-// layers compute in FP4 can pass 100%: MLPerf Training v5.1's Llama 3.1 405B on 512 GB300 in NVFP4 ran 3,682 TFLOPS
-// per GPU, 147% of the BF16 peak. For BF16+FP4 the ceiling is the FP4 peak over the BF16 peak; BF16 and BF16+FP8 keep
-// 100% (the FP8 refusals and error bands were validated with it; the FP8 peak would allow 200%).
-double utilisationCeiling(const HardwareSpec& hardware, TrainingPrecision precision);
+// precisionPeakFlops and utilisationCeiling (core/model/hardware_spec.h) bound every prediction.
 
 // Why the prediction is beyond what the GPU can do, in a sentence naming the figures; nullopt when it is not.
 std::optional<std::string> beyondPhysics(const StepPrediction& prediction, const Scenario& scenario);

@@ -31,6 +31,8 @@ RunDiagnosis diagnoseRun(
     d.mfu = d.achievedFlopsPerGpu / f.densePeak;
     d.consistent = !allImpossible;
     d.maxTokensPerSecPerGpu = f.maxPerGpu;
+    d.boundPeakFlopsPerGpu = f.boundPeak;
+    d.boundPeakPrecision = f.boundPeakPrecision;
     checkPrecision(run, d);
     if (run.flopsPerToken && f.formula != "stated")
         d.mfuWithStatedFlops = chosen.perGpu * *run.flopsPerToken / f.densePeak;

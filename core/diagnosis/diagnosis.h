@@ -76,10 +76,13 @@ struct RunDiagnosis {
     double peakFlopsPerGpu = 0; // dense peak of the precision
     std::string peakPrecision = "BF16"; // that peak's number format: FP16 on a GPU without BF16 (V100)
     double mfu = 0; // corrected; meaningful only when consistent
-    // False when every stated throughput needs more than the GPU's dense peak: no reading of the figures fits the
-    // GPU, so there is no corrected MFU, only the bound maxTokensPerSecPerGpu (100% of the dense BF16 peak).
+    // False when every stated throughput needs more than the GPU's dense peak for the run's precision: no reading of
+    // the figures fits the GPU, so there is no corrected MFU, only the bound maxTokensPerSecPerGpu (100% of the dense
+    // BF16 peak for a BF16 run; the FP8 or FP4 peak, boundPeakPrecision, for a BF16+FP8 or BF16+FP4 run).
     bool consistent = true;
     double maxTokensPerSecPerGpu = 0;
+    double boundPeakFlopsPerGpu = 0;
+    std::string boundPeakPrecision = "BF16";
     // BF16+FP8 runs on a GPU with an FP8 peak: MFU against it as well, labelled (as calc does).
     std::optional<double> fp8PeakFlopsPerGpu;
     std::optional<double> mfuVsFp8Peak;

@@ -70,7 +70,11 @@ RunFacts gatherFacts(const ReportedRun& run)
         throw InputError("run '" + run.label + "': give a model (or params) or the FLOP/token the report used");
     }
     f.flopsStated = run.flopsPerToken.value_or(f.flopsCorrect);
-    f.maxPerGpu = f.densePeak / f.flopsCorrect;
+    f.boundPeak = precisionPeakFlops(run.hardware, run.precision);
+    f.mfuCeiling = utilisationCeiling(run.hardware, run.precision);
+    f.boundPeakPrecision
+        = f.mfuCeiling > 1.0 ? std::string(numberFormatLabel(linearLayerFormat(run.precision))) : f.peakPrecision;
+    f.maxPerGpu = f.boundPeak / f.flopsCorrect;
 
     if (run.tokensPerStep)
         f.stepTokens = run.tokensPerStep;

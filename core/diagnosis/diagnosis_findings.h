@@ -41,7 +41,12 @@ struct RunFacts {
     // another model (describesModel, core/model/flops.h).
     std::optional<FlopsPerToken> modelCounts;
     double palmFlops = 0; // PaLM's formula as published, 12LHQS on every layer (0 without an architecture)
-    double maxPerGpu = 0; // tokens/s per GPU at 100% MFU
+    // The fastest the run's precision allows (utilisationCeiling): the dense FP8 or FP4 peak of a BF16+FP8 or BF16+FP4
+    // run's linear layers, else densePeak; its format as the messages name it; and that peak over densePeak.
+    double boundPeak = 0;
+    std::string boundPeakPrecision = "BF16";
+    double mfuCeiling = 1.0;
+    double maxPerGpu = 0; // tokens/s per GPU at boundPeak (100% MFU for a BF16 run)
     std::optional<double> stepTokens; // global tokens per step, stated or computed
     // PaLM's formula over the packing length, when the run packs documents masked apart (the naive count).
     std::optional<double> flopsOverPackingLength;

@@ -32,8 +32,8 @@ std::string correctedMfuText(const RunDiagnosis& r)
                                                    : " (the figures describe another GPU)");
     if (!r.consistent)
         return "no consistent reading of the figures fits the GPU: at most " + formatNumber(r.maxTokensPerSecPerGpu)
-            + " tokens/s per GPU (100% of the dense " + r.peakPrecision + " peak of " + formatTflops(r.peakFlopsPerGpu)
-            + ")";
+            + " tokens/s per GPU (the dense " + r.boundPeakPrecision + " peak of "
+            + formatTflops(r.boundPeakFlopsPerGpu) + ")";
     if (r.mfuVsFp8Peak)
         return "corrected MFU " + formatPercent(r.mfu) + " vs the dense BF16 peak, " + formatPercent(*r.mfuVsFp8Peak)
             + " vs the dense FP8 peak";

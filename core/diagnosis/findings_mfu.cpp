@@ -43,13 +43,18 @@ void mfuOverPackingLength(const ReportedRun& run, const RunFacts& f, const Witne
             { "corrected_mfu", rightMfu } } });
 }
 
-void mfuAbove100(const ReportedRun& run, RunDiagnosis& d)
+// MFU is against the BF16 peak, so a BF16+FP8 or BF16+FP4 run may pass 100% up to its own peak (mfuCeiling).
+void mfuAbove100(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
 {
-    const bool stated = run.mfu && *run.mfu > 1.0;
-    if (!stated && !(d.hasCorrectedMfu() && d.mfu > 1.0))
+    const double ceiling = f.mfuCeiling * 1.0001;
+    const bool stated = run.mfu && *run.mfu > ceiling;
+    if (!stated && !(d.hasCorrectedMfu() && d.mfu > ceiling))
         return;
+    const std::string limit = f.mfuCeiling > 1.0 ? formatPercent(f.mfuCeiling) + " (the dense " + f.boundPeakPrecision
+            + " peak of a " + std::string(trainingPrecisionLabel(run.precision)) + " run over the BF16 one)"
+                                                 : std::string("100%");
     d.findings.push_back({ "mfu_above_100", "error",
-        "MFU above 100% is impossible: "
+        "MFU above " + limit + " is impossible: "
             + (stated ? "the report states " + formatPercent(*run.mfu) : "the figures imply " + formatPercent(d.mfu))
             + ". Look for a sparse or wrong-GPU peak, or a throughput counted on the wrong scope.",
         { { "mfu", d.mfu } } });
@@ -94,7 +99,7 @@ void checkStatedMfu(const ReportedRun& run, const RunFacts& f, const Witness& ch
 {
     mfuArithmetic(run, d);
     mfuOverPackingLength(run, f, chosen, d);
-    mfuAbove100(run, d);
+    mfuAbove100(run, f, d);
 }
 
 std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, const RunDiagnosis& d)
@@ -102,14 +107,16 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
     if (!d.consistent) {
         std::map<std::string, double> bound { { "max_tokens_per_sec_per_gpu", f.maxPerGpu },
             { "peak_dense_tflops_per_gpu", f.densePeak / 1e12 }, { "flops_per_token", f.flopsCorrect } };
+        if (f.mfuCeiling > 1.0)
+            bound["bound_peak_dense_tflops_per_gpu"] = f.boundPeak / 1e12;
         if (run.mfu)
             bound["stated_mfu"] = *run.mfu;
         return Finding { "no_consistent_reading", "error",
             "No consistent reading of the figures fits the "
                 + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
-                + formatGflop(f.flopsCorrect) + "/token its dense " + f.peakPrecision + " peak of "
-                + formatTflopsValue(f.densePeak) + " TFLOPS allows at most " + tok(f.maxPerGpu)
-                + " tokens/s per GPU (100% MFU), and every stated "
+                + formatGflop(f.flopsCorrect) + "/token its dense " + f.boundPeakPrecision + " peak of "
+                + formatTflopsValue(f.boundPeak) + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU ("
+                + formatPercent(f.mfuCeiling) + " MFU), and every stated "
                 + "throughput needs more. There is no corrected MFU; check the GPU, the GPU count and the model.",
             bound };
     }

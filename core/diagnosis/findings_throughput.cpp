@@ -35,7 +35,7 @@ void stepTimeAgainstThroughput(const ReportedRun& run, const RunFacts& f, const 
             + " per GPU)";
         if (!w.possible)
             message += ", which would need " + formatTflopsValue(w.perGpu * f.flopsCorrect) + " TFLOPS per GPU, "
-                + formatNumber(w.perGpu / f.maxPerGpu, 1) + "x the dense peak: impossible";
+                + formatNumber(w.perGpu / f.maxPerGpu, 1) + "x the dense " + f.boundPeakPrecision + " peak: impossible";
         message += ". The other figures imply " + formatNumber(impliedStep, 2) + " s per step ("
             + formatNumber(ratio, 1) + "x " + (ratio > 1 ? "longer" : "shorter") + " than stated)"
             + (cause.empty() ? "." : "; the factor matches " + cause + ".");
@@ -80,10 +80,10 @@ void checkThroughputReadings(
     tokensPerSecAgainstStep(run, f, chosen, d);
     if (allImpossible)
         d.findings.push_back({ "impossible_throughput", "error",
-            "Every stated throughput needs more than the GPU's dense peak: " + tok(chosen.perGpu)
-                + " tokens/s per GPU x " + formatGflop(f.flopsCorrect)
+            "Every stated throughput needs more than the GPU's dense " + f.boundPeakPrecision
+                + " peak: " + tok(chosen.perGpu) + " tokens/s per GPU x " + formatGflop(f.flopsCorrect)
                 + "/token = " + formatTflopsValue(d.achievedFlopsPerGpu) + " TFLOPS against "
-                + formatTflopsValue(f.densePeak) + " TFLOPS.",
+                + formatTflopsValue(f.boundPeak) + " TFLOPS.",
             { { "tokens_per_sec_per_gpu", chosen.perGpu }, { "max_tokens_per_sec_per_gpu", f.maxPerGpu } } });
 }
 

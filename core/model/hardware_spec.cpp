@@ -124,4 +124,19 @@ bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes)
     return std::abs(reportedBytes - hardware.hbmBytes) <= 0.15 * hardware.hbmBytes;
 }
 
+double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)
+{
+    if (precision != TrainingPrecision::BF16)
+        if (const auto peak = hardware.densePeak(linearLayerFormat(precision)); peak && *peak > 0)
+            return *peak;
+    return hardware.mfuPeak().value_or(0.0);
+}
+
+double utilisationCeiling(const HardwareSpec& hardware, TrainingPrecision precision)
+{
+    const double bf16 = hardware.mfuPeak().value_or(0.0);
+    const double peak = precisionPeakFlops(hardware, precision);
+    return bf16 > 0 && peak > bf16 ? peak / bf16 : 1.0;
+}
+
 } // namespace mfu

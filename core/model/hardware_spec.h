@@ -76,4 +76,16 @@ void validateHardwareSpec(const HardwareSpec& spec);
 // "BF16", "BF16+FP8" elsewhere.
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware);
 
+// The dense peak a run's FLOPs may reach per GPU: the MFU peak (BF16, FP16 on a GPU without BF16) for BF16 runs, the
+// FP8 peak for BF16+FP8 runs and the FP4 peak for BF16+FP4 runs, where the GPU has one (its linear layers compute in
+// that format); the MFU peak where it has none. 0 without any peak.
+double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision);
+
+// The highest MFU (and HFU) a run can reach. MFU is quoted against the BF16 dense peak (the convention), so a run
+// whose linear layers compute in FP8 or FP4 can pass 100%: MLPerf Training v5.1's Llama 3.1 405B on 512 GB300 in
+// NVFP4 ran 3,682 TFLOPS per GPU, 147% of the BF16 peak, and v5.0's FP8 run on 512 H200 reached 98% of it. The
+// ceiling is the precision's peak over the BF16 peak (2 for FP8 on Hopper, 4 for FP4 on GB300), 1 for BF16 runs.
+// One function for every surface: the cost model's physical bounds and bands, a measured MFU, a diagnosed report.
+double utilisationCeiling(const HardwareSpec& hardware, TrainingPrecision precision);
+
 } // namespace mfu

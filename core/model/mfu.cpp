@@ -76,9 +76,7 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.mfu = r.achievedFlopsPerGpu / r.peakFlopsPerGpu;
     r.hardwareFlopsPerToken = flopsPerToken + recomputeFlopsPerToken;
     r.hfu = r.hardwareFlopsPerToken * tokensPerSecPerGpu_ / r.peakFlopsPerGpu;
-    if (precision == TrainingPrecision::BF16_FP4)
-        if (const auto fp4 = hardware.densePeak(NumberFormat::FP4); fp4 && *fp4 > r.peakFlopsPerGpu)
-            r.mfuCeiling = *fp4 / r.peakFlopsPerGpu;
+    r.mfuCeiling = utilisationCeiling(hardware, precision);
     if (precision == TrainingPrecision::BF16_FP8) {
         if (const auto fp8 = hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
             r.fp8PeakFlopsPerGpu = *fp8;
@@ -102,8 +100,13 @@ std::optional<std::string> impossibleMfuWarning(const MfuResult& r)
 {
     if (!(r.mfu > r.mfuCeiling))
         return std::nullopt;
-    return "MFU above 100% is impossible: the tokens per step (global, all ranks), the GPU count or the model do not "
-           "describe this run";
+    const std::string limit = r.mfuCeiling == 1.0 ? std::string("MFU above 100%")
+                                                  : "MFU above " + formatPercent(r.mfuCeiling) + " (the "
+            + std::string(trainingPrecisionLabel(r.precision)) + " run's dense "
+            + std::string(numberFormatLabel(linearLayerFormat(r.precision))) + " peak over the BF16 one)";
+    return limit
+        + " is impossible: the tokens per step (global, all ranks), the GPU count or the model do not describe this "
+          "run";
 }
 
 std::string formatMeasuredMfu(double mfu, double ceiling)

@@ -48,8 +48,8 @@ struct MfuResult {
     TrainingPrecision precision = TrainingPrecision::BF16;
     std::optional<double> fp8PeakFlopsPerGpu; // BF16+FP8 runs on GPUs with an FP8 peak
     std::optional<double> mfuVsFp8Peak;
-    // The highest MFU (and HFU) the run can reach: 1, or for BF16+FP4 the FP4 dense peak over the BF16 one, since
-    // FP4 linear layers can outrun the BF16 peak MFU is quoted against (core/costmodel/physical_bounds.h).
+    // The highest MFU (and HFU) the run can reach: 1, or for BF16+FP8 and BF16+FP4 the FP8 or FP4 dense peak over
+    // the BF16 one, since such linear layers can outrun the BF16 peak MFU is quoted against (utilisationCeiling).
     double mfuCeiling = 1.0;
 };
 
@@ -66,8 +66,8 @@ double mfuAt(double flopsPerToken, double usefulTokensPerSecPerGpu, double peakF
 // The same measured run (its useful tokens/s per GPU and peak) under another FLOP/token.
 double mfuAtFlopsPerToken(const MfuResult& measured, double flopsPerToken);
 
-// Said wherever a measured MFU is printed: above 100% (r.mfuCeiling: more for BF16+FP4) no GPU can be, so the inputs
-// describe no single run. nullopt at or below it.
+// Said wherever a measured MFU is printed: above 100% (r.mfuCeiling: more for BF16+FP8 and BF16+FP4) no GPU can be, so
+// the inputs describe no single run. nullopt at or below it.
 std::optional<std::string> impossibleMfuWarning(const MfuResult& r);
 // A measured MFU as every surface prints it: above 100% marked beside the figure ("123.60% (above 100%: impossible)"),
 // so it is never read as a run's MFU (the Calculator's formula table, the report's Measured section).

@@ -30,7 +30,7 @@ private slots:
     void everyPresetAtEveryLengthStaysWithinPhysics()
     {
         const auto& presets = test::shippedPresets();
-        int predicted = 0, refused = 0;
+        int predicted = 0, refused = 0, aboveBf16Peak = 0;
         for (const ModelSpec& model : presets.models()) {
             if (model.isBare())
                 continue; // the cost model needs an architecture
@@ -50,10 +50,14 @@ private slots:
                             const StepPrediction p = evaluate(s);
                             ++predicted;
                             const double peak = precisionPeakFlops(*hw, precision);
-                            QVERIFY2(p.mfu <= 1.0 && p.hfu <= 1.0, where.c_str());
+                            // 100% for BF16; an FP8 run's linear layers may pass the BF16 peak, up to FP8's.
+                            const double ceiling = utilisationCeiling(*hw, precision) * (1 + 1e-9);
+                            QVERIFY2(p.mfu <= ceiling && p.hfu <= ceiling, where.c_str());
+                            if (p.mfu > 1.0)
+                                ++aboveBf16Peak;
                             QVERIFY2(p.tflopsPerGpu * 1e12 <= peak * (1 + 1e-9), where.c_str());
                             const ErrorBand band = errorBandFor(s, p, ErrorBandModel {});
-                            QVERIFY2(band.mfuHigh <= 1.0 && band.hfuHigh <= 1.0, where.c_str());
+                            QVERIFY2(band.mfuHigh <= ceiling && band.hfuHigh <= ceiling, where.c_str());
                             QVERIFY2(band.tflopsPerGpuHigh * 1e12 <= peak * (1 + 1e-9), where.c_str());
                         } catch (const InputError& e) {
                             // Refused, not printed: with the reason, which names what to count with.
@@ -71,7 +75,8 @@ private slots:
         // Most predictions are made; the refusals are the masked half of causal attention at very long sequences.
         QVERIFY2(predicted > 10 * refused,
             qPrintable(QStringLiteral("%1 predicted, %2 refused").arg(predicted).arg(refused)));
-        qInfo("%d predictions within physics, %d refused", predicted, refused);
+        qInfo("%d predictions within physics (%d FP8 ones above the BF16 peak), %d refused", predicted, aboveBf16Peak,
+            refused);
     }
 
     void palmOnSlidingWindowLayersIsRefusedWithTheReason()

@@ -688,9 +688,14 @@ private slots:
         fp8.precision = TrainingPrecision::BF16_FP8;
         QVERIFY(evaluate(b200).tokensPerSec > evaluate(fp8).tokensPerSec);
         QCOMPARE(precisionPeakFlops(b200.cluster.hardware, b200.precision), 9000e12);
-        // MFU against the BF16 peak may reach FP4's peak over BF16's (4x on B200); BF16+FP8 keeps its 100% ceiling.
+        // MFU against the BF16 peak may reach FP4's peak over BF16's (4x on B200), FP8's (2x) for BF16+FP8, 100% for
+        // BF16.
         QCOMPARE(utilisationCeiling(b200.cluster.hardware, b200.precision), 4.0);
-        QCOMPARE(utilisationCeiling(b200.cluster.hardware, TrainingPrecision::BF16_FP8), 1.0);
+        QCOMPARE(utilisationCeiling(b200.cluster.hardware, TrainingPrecision::BF16_FP8), 2.0);
+        QCOMPARE(utilisationCeiling(b200.cluster.hardware, TrainingPrecision::BF16), 1.0);
+        // A GPU without the precision's peak is bounded by its BF16 one.
+        const Scenario a100 = scenarioFor(llama31_8b(), "a100-sxm-80gb", 8, 8192);
+        QCOMPARE(utilisationCeiling(a100.cluster.hardware, TrainingPrecision::BF16_FP8), 1.0);
     }
 
     // FP8 attention: the forward at FlashAttention-3's FP8 speed, the backward as it was; refused where no kernel or

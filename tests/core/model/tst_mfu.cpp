@@ -97,6 +97,24 @@ private slots:
         QVERIFY(formatMeasuredMfu(bf16.mfu).find("(above 100%: impossible)") != std::string::npos);
     }
 
+    // FP8 linear layers can pass the BF16 peak too (MLPerf v5.0's FP8 Llama 3.1 405B on 512 H200 ran at 98% of it):
+    // the ceiling is the FP8 peak over the BF16 one, and the warning names it when a throughput passes even that.
+    void fp8CanPassTheBf16Peak()
+    {
+        const HardwareSpec h100 = gpu("h100", 989.5, 1979);
+        const MfuResult r = computeMfu(1.1 * 989.5e12 / 1e4, 0, 1e4, 8, h100, TrainingPrecision::BF16_FP8);
+        QCOMPARE(r.mfuCeiling, 2.0);
+        QVERIFY(r.mfu > 1.09);
+        QVERIFY(!impossibleMfuWarning(r));
+        QCOMPARE(*r.mfuVsFp8Peak, 0.55);
+        const MfuResult beyond = computeMfu(2.1 * 989.5e12 / 1e4, 0, 1e4, 8, h100, TrainingPrecision::BF16_FP8);
+        const auto warning = impossibleMfuWarning(beyond);
+        QVERIFY(warning);
+        QVERIFY2(warning->find("MFU above 200.00% (the BF16+FP8 run's dense FP8 peak over the BF16 one) is impossible")
+                != std::string::npos,
+            warning->c_str());
+    }
+
     void badInputs()
     {
         const HardwareSpec h = gpu("b200", 2250, 4500);
