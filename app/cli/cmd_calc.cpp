@@ -293,6 +293,9 @@ QString toText(const CalcResult& r)
         if (m.mfuVsFp8Peak)
             line(
                 "MFU vs dense FP8 peak", formatPercent(*m.mfuVsFp8Peak) + " of " + formatTflops(*m.fp8PeakFlopsPerGpu));
+        if (m.mfuVsFp4Peak)
+            line(
+                "MFU vs dense FP4 peak", formatPercent(*m.mfuVsFp4Peak) + " of " + formatTflops(*m.fp4PeakFlopsPerGpu));
         if (const auto warning = impossibleMfuWarning(m))
             out += QStringLiteral("warning: %1\n").arg(QString::fromStdString(*warning));
     } else {

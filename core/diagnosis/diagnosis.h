@@ -86,6 +86,9 @@ struct RunDiagnosis {
     // BF16+FP8 runs on a GPU with an FP8 peak: MFU against it as well, labelled (as calc does).
     std::optional<double> fp8PeakFlopsPerGpu;
     std::optional<double> mfuVsFp8Peak;
+    // BF16+FP4 runs on a GPU with an FP4 peak: MFU against it as well (as calc and predict do).
+    std::optional<double> fp4PeakFlopsPerGpu;
+    std::optional<double> mfuVsFp4Peak;
     std::optional<double> mfuWithStatedFlops; // corrected peak and scope, the report's own FLOP/token
     std::string throughputBasis; // which stated figures the throughput rests on
     // What the report's own figures imply (tokens/s with TFLOPS: FLOP/token; TFLOPS with MFU: the peak it divided

@@ -37,6 +37,9 @@ std::string correctedMfuText(const RunDiagnosis& r)
     if (r.mfuVsFp8Peak)
         return "corrected MFU " + formatPercent(r.mfu) + " vs the dense BF16 peak, " + formatPercent(*r.mfuVsFp8Peak)
             + " vs the dense FP8 peak";
+    if (r.mfuVsFp4Peak)
+        return "corrected MFU " + formatPercent(r.mfu) + " vs the dense BF16 peak, " + formatPercent(*r.mfuVsFp4Peak)
+            + " vs the dense FP4 peak";
     return "corrected MFU " + formatPercent(r.mfu);
 }
 
@@ -64,6 +67,9 @@ nlohmann::json diagnosisToJson(const Diagnosis& d)
                 { "peak_dense_fp8_tflops_per_gpu",
                     r.fp8PeakFlopsPerGpu ? nlohmann::json(*r.fp8PeakFlopsPerGpu / 1e12) : nlohmann::json() },
                 { "mfu_vs_fp8_peak", r.mfuVsFp8Peak ? nlohmann::json(*r.mfuVsFp8Peak) : nlohmann::json() },
+                { "peak_dense_fp4_tflops_per_gpu",
+                    r.fp4PeakFlopsPerGpu ? nlohmann::json(*r.fp4PeakFlopsPerGpu / 1e12) : nlohmann::json() },
+                { "mfu_vs_fp4_peak", r.mfuVsFp4Peak ? nlohmann::json(*r.mfuVsFp4Peak) : nlohmann::json() },
                 { "mfu_with_stated_flops_per_token",
                     r.mfuWithStatedFlops ? nlohmann::json(*r.mfuWithStatedFlops) : nlohmann::json() },
                 { "tokens_per_sec_per_gpu", r.tokensPerSecPerGpu }, { "tokens_per_sec", r.tokensPerSecCluster },

@@ -81,6 +81,11 @@ void checkPrecision(const ReportedRun& run, RunDiagnosis& d)
             {} });
         return;
     }
+    if (run.precision == TrainingPrecision::BF16_FP4) {
+        d.fp4PeakFlopsPerGpu = *run.hardware.densePeak(NumberFormat::FP4);
+        d.mfuVsFp4Peak = d.achievedFlopsPerGpu / *d.fp4PeakFlopsPerGpu;
+        return;
+    }
     if (run.precision != TrainingPrecision::BF16_FP8)
         return;
     if (const auto fp8 = run.hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
@@ -129,6 +134,9 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
     if (d.mfuVsFp8Peak)
         summary += " Against the dense FP8 peak of " + formatTflopsValue(*d.fp8PeakFlopsPerGpu)
             + " TFLOPS (BF16+FP8 run): " + formatPercent(*d.mfuVsFp8Peak) + ".";
+    if (d.mfuVsFp4Peak)
+        summary += " Against the dense FP4 peak of " + formatTflopsValue(*d.fp4PeakFlopsPerGpu)
+            + " TFLOPS (BF16+FP4 run): " + formatPercent(*d.mfuVsFp4Peak) + ".";
     if (d.mfuWithStatedFlops)
         summary += " With the report's own " + formatGflop(*run.flopsPerToken)
             + "/token: " + formatPercent(*d.mfuWithStatedFlops) + ".";
@@ -141,6 +149,10 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
     if (d.mfuVsFp8Peak) {
         figures["mfu_vs_fp8_peak"] = *d.mfuVsFp8Peak;
         figures["peak_dense_fp8_tflops_per_gpu"] = *d.fp8PeakFlopsPerGpu / 1e12;
+    }
+    if (d.mfuVsFp4Peak) {
+        figures["mfu_vs_fp4_peak"] = *d.mfuVsFp4Peak;
+        figures["peak_dense_fp4_tflops_per_gpu"] = *d.fp4PeakFlopsPerGpu / 1e12;
     }
     if (run.mfu)
         figures["stated_mfu"] = *run.mfu;

@@ -77,6 +77,12 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.hardwareFlopsPerToken = flopsPerToken + recomputeFlopsPerToken;
     r.hfu = r.hardwareFlopsPerToken * tokensPerSecPerGpu_ / r.peakFlopsPerGpu;
     r.mfuCeiling = utilisationCeiling(hardware, precision);
+    if (precision == TrainingPrecision::BF16_FP4) {
+        if (const auto fp4 = hardware.densePeak(NumberFormat::FP4); fp4 && *fp4 > 0) {
+            r.fp4PeakFlopsPerGpu = *fp4;
+            r.mfuVsFp4Peak = r.achievedFlopsPerGpu / *fp4;
+        }
+    }
     if (precision == TrainingPrecision::BF16_FP8) {
         if (const auto fp8 = hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
             r.fp8PeakFlopsPerGpu = *fp8;

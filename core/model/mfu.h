@@ -48,6 +48,8 @@ struct MfuResult {
     TrainingPrecision precision = TrainingPrecision::BF16;
     std::optional<double> fp8PeakFlopsPerGpu; // BF16+FP8 runs on GPUs with an FP8 peak
     std::optional<double> mfuVsFp8Peak;
+    std::optional<double> fp4PeakFlopsPerGpu; // BF16+FP4 runs on GPUs with an FP4 peak
+    std::optional<double> mfuVsFp4Peak; // as predict's mfu_vs_fp4_peak
     // The highest MFU (and HFU) the run can reach: 1, or for BF16+FP8 and BF16+FP4 the FP8 or FP4 dense peak over
     // the BF16 one, since such linear layers can outrun the BF16 peak MFU is quoted against (utilisationCeiling).
     double mfuCeiling = 1.0;

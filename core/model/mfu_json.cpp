@@ -29,7 +29,9 @@ nlohmann::json mfuResultToJson(const std::optional<MfuResult>& result)
             result ? nlohmann::json(std::string(numberFormatKey(result->peakFormat)) + "_dense") : nlohmann::json() },
         { "peak_format", result ? nlohmann::json(std::string(numberFormatKey(result->peakFormat))) : nlohmann::json() },
         { "peak_dense_fp8_tflops_per_gpu", orNull(result ? result->fp8PeakFlopsPerGpu : std::nullopt, 1e12) },
-        { "mfu_vs_fp8_peak", orNull(result ? result->mfuVsFp8Peak : std::nullopt) } };
+        { "mfu_vs_fp8_peak", orNull(result ? result->mfuVsFp8Peak : std::nullopt) },
+        { "peak_dense_fp4_tflops_per_gpu", orNull(result ? result->fp4PeakFlopsPerGpu : std::nullopt, 1e12) },
+        { "mfu_vs_fp4_peak", orNull(result ? result->mfuVsFp4Peak : std::nullopt) } };
 }
 
 } // namespace mfu

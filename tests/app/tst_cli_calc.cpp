@@ -144,6 +144,21 @@ private slots:
         QVERIFY(j["mfu_vs_fp8_peak"].toDouble() < j["mfu"].toDouble());
     }
 
+    // An NVFP4 run may pass the BF16 peak (MLPerf v5.1's 405B on GB300 ran at 147% of it): no warning, and its MFU
+    // against the FP4 peak beside it, as predict gives it.
+    void fp4PassesTheBf16Peak()
+    {
+        const auto r = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "gb300", "--seq", "8192", "--precision",
+            "fp4", "--tokens-per-sec-per-gpu", "60000", "--json" });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = r.json();
+        QVERIFY(j["mfu"].toDouble() > 1.0);
+        QVERIFY(j["warning"].isNull());
+        QCOMPARE(j["mfu_vs_fp4_peak"].toDouble(),
+            j["achieved_tflops_per_gpu"].toDouble() / j["peak_dense_fp4_tflops_per_gpu"].toDouble());
+        QVERIFY(j["mfu_vs_fp8_peak"].isNull());
+    }
+
     void hfuWithFullRecompute()
     {
         const auto r = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",

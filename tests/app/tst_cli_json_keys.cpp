@@ -169,9 +169,10 @@ private slots:
         const test::CliResult r = test::runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--json" });
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
-        for (const char* key : { "tokens_per_sec_per_gpu", "tokens_per_sec", "achieved_tflops_per_gpu",
-                 "achieved_tflops_cluster", "mfu", "hfu", "mfu_peak_basis", "mfu_by_formula", "mfu_vs_fp8_peak",
-                 "fp8_peak_tflops_per_gpu", "peak_dense_fp8_tflops_per_gpu" }) {
+        for (const char* key :
+            { "tokens_per_sec_per_gpu", "tokens_per_sec", "achieved_tflops_per_gpu", "achieved_tflops_cluster", "mfu",
+                "hfu", "mfu_peak_basis", "mfu_by_formula", "mfu_vs_fp8_peak", "fp8_peak_tflops_per_gpu",
+                "peak_dense_fp8_tflops_per_gpu", "mfu_vs_fp4_peak", "peak_dense_fp4_tflops_per_gpu" }) {
             QVERIFY2(j.contains(key), key);
             QVERIFY2(j[key].is_null(), key);
         }

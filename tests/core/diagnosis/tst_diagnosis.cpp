@@ -227,6 +227,23 @@ private slots:
         QVERIFY(bound->message.find("(200.10% MFU)") != std::string::npos); // 1,979 / 989 (the preset's BF16 peak)
     }
 
+    // An NVFP4 run on a GB300 at 147% of the BF16 peak (MLPerf v5.1's 405B ran 3,682 TFLOPS per GPU) is a corrected
+    // MFU like any other, with its MFU against the FP4 peak beside it, as calc and predict give it.
+    void fp4RunGetsItsFp4Peak()
+    {
+        const Diagnosis d = diagnoseText(R"({"gpu":"gb300","gpus":512,"model":"llama-3.1-8b","seq_len":8192,
+            "precision":"fp4","tokens_per_sec":60000,"tokens_per_sec_scope":"per_gpu"})");
+        const RunDiagnosis& run = d.runs[0];
+        QVERIFY2(run.consistent && !test::findFinding(run.findings, "mfu_above_100"), codes(run.findings).c_str());
+        QVERIFY(run.mfu > 1.0);
+        QVERIFY(run.fp4PeakFlopsPerGpu && run.mfuVsFp4Peak);
+        QCOMPARE(*run.mfuVsFp4Peak, run.achievedFlopsPerGpu / *run.fp4PeakFlopsPerGpu);
+        const nlohmann::json j = diagnosisToJson(d);
+        QCOMPARE(j["runs"][0]["mfu_vs_fp4_peak"].get<double>(), *run.mfuVsFp4Peak);
+        const Finding* corrected = test::findFinding(run.findings, "corrected_mfu");
+        QVERIFY(corrected && corrected->message.find("Against the dense FP4 peak") != std::string::npos);
+    }
+
     // 20,000 tokens/s of an 8B model on one A100 needs 1,158 TFLOPS against 312: no reading of the figures fits the
     // GPU. There is no corrected MFU (it used to print "corrected MFU 371.24%"), only the bound: 312e12 / 57.91e9 =
     // 5,387 tokens/s per GPU at 100% MFU.

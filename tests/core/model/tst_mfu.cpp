@@ -88,6 +88,8 @@ private slots:
         const MfuResult r = computeMfu(3682e12 / 1e4, 0, 1e4, 512, gb300, TrainingPrecision::BF16_FP4);
         QCOMPARE(r.mfuCeiling, 6.0);
         QVERIFY(r.mfu > 1.4);
+        QCOMPARE(*r.fp4PeakFlopsPerGpu, 15000e12);
+        QCOMPARE(*r.mfuVsFp4Peak, 3682e12 / 15000e12);
         QVERIFY(!impossibleMfuWarning(r));
         QCOMPARE(formatMeasuredMfu(r.mfu, r.mfuCeiling).find("impossible"), std::string::npos);
         // The same throughput stated as BF16 is impossible.
