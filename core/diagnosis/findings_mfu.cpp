@@ -46,15 +46,11 @@ void mfuOverPackingLength(const ReportedRun& run, const RunFacts& f, const Witne
 // MFU is against the BF16 peak, so a BF16+FP8 or BF16+FP4 run may pass 100% up to its own peak (mfuCeiling).
 void mfuAbove100(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
 {
-    const double ceiling = f.mfuCeiling * 1.0001;
-    const bool stated = run.mfu && *run.mfu > ceiling;
-    if (!stated && !(d.hasCorrectedMfu() && d.mfu > ceiling))
+    const bool stated = run.mfu && *run.mfu > f.mfuCeiling;
+    if (!stated && !(d.hasCorrectedMfu() && d.mfu > f.mfuCeiling))
         return;
-    const std::string limit = f.mfuCeiling > 1.0 ? formatPercent(f.mfuCeiling) + " (the dense " + f.boundPeakPrecision
-            + " peak of a " + std::string(trainingPrecisionLabel(run.precision)) + " run over the BF16 one)"
-                                                 : std::string("100%");
     d.findings.push_back({ "mfu_above_100", "error",
-        "MFU above " + limit + " is impossible: "
+        "MFU above " + mfuCeilingText(f.mfuCeiling, run.precision) + " is impossible: "
             + (stated ? "the report states " + formatPercent(*run.mfu) : "the figures imply " + formatPercent(d.mfu))
             + ". Look for a sparse or wrong-GPU peak, or a throughput counted on the wrong scope.",
         { { "mfu", d.mfu } } });
@@ -81,18 +77,14 @@ void checkPrecision(const ReportedRun& run, RunDiagnosis& d)
             {} });
         return;
     }
-    if (run.precision == TrainingPrecision::BF16_FP4) {
-        d.fp4PeakFlopsPerGpu = *run.hardware.densePeak(NumberFormat::FP4);
-        d.mfuVsFp4Peak = d.achievedFlopsPerGpu / *d.fp4PeakFlopsPerGpu;
+    if (const auto peak = linearLayerPeakFlops(run.hardware, run.precision)) {
+        const bool fp8 = run.precision == TrainingPrecision::BF16_FP8;
+        (fp8 ? d.fp8PeakFlopsPerGpu : d.fp4PeakFlopsPerGpu) = *peak;
+        (fp8 ? d.mfuVsFp8Peak : d.mfuVsFp4Peak) = d.achievedFlopsPerGpu / *peak;
         return;
     }
     if (run.precision != TrainingPrecision::BF16_FP8)
         return;
-    if (const auto fp8 = run.hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
-        d.fp8PeakFlopsPerGpu = *fp8;
-        d.mfuVsFp8Peak = d.achievedFlopsPerGpu / *fp8;
-        return;
-    }
     d.findings.push_back({ "fp8_without_fp8_peak", "warning",
         "The run is stated as BF16+FP8, but " + run.hardware.name
             + " has no dense FP8 peak (no FP8 tensor cores): its matmuls ran in 16 bits. MFU is against the "

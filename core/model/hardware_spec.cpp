@@ -124,12 +124,17 @@ bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes)
     return std::abs(reportedBytes - hardware.hbmBytes) <= 0.15 * hardware.hbmBytes;
 }
 
+std::optional<double> linearLayerPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)
+{
+    if (precision == TrainingPrecision::BF16)
+        return std::nullopt;
+    const auto peak = hardware.densePeak(linearLayerFormat(precision));
+    return peak && *peak > 0 ? peak : std::nullopt;
+}
+
 double precisionPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)
 {
-    if (precision != TrainingPrecision::BF16)
-        if (const auto peak = hardware.densePeak(linearLayerFormat(precision)); peak && *peak > 0)
-            return *peak;
-    return hardware.mfuPeak().value_or(0.0);
+    return linearLayerPeakFlops(hardware, precision).value_or(hardware.mfuPeak().value_or(0.0));
 }
 
 double utilisationCeiling(const HardwareSpec& hardware, TrainingPrecision precision)

@@ -76,6 +76,10 @@ void validateHardwareSpec(const HardwareSpec& spec);
 // "BF16", "BF16+FP8" elsewhere.
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware);
 
+// The dense peak of a BF16+FP8 or BF16+FP4 run's linear layers (FP8 or FP4), where the GPU has one; nullopt for BF16
+// runs and GPUs without it. The peak calc, predict and diagnose quote the run's second MFU against.
+std::optional<double> linearLayerPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision);
+
 // The dense peak a run's FLOPs may reach per GPU: the MFU peak (BF16, FP16 on a GPU without BF16) for BF16 runs, the
 // FP8 peak for BF16+FP8 runs and the FP4 peak for BF16+FP4 runs, where the GPU has one (its linear layers compute in
 // that format); the MFU peak where it has none. 0 without any peak.

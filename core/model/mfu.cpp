@@ -77,17 +77,10 @@ MfuResult computeMfu(double flopsPerToken, double recomputeFlopsPerToken, double
     r.hardwareFlopsPerToken = flopsPerToken + recomputeFlopsPerToken;
     r.hfu = r.hardwareFlopsPerToken * tokensPerSecPerGpu_ / r.peakFlopsPerGpu;
     r.mfuCeiling = utilisationCeiling(hardware, precision);
-    if (precision == TrainingPrecision::BF16_FP4) {
-        if (const auto fp4 = hardware.densePeak(NumberFormat::FP4); fp4 && *fp4 > 0) {
-            r.fp4PeakFlopsPerGpu = *fp4;
-            r.mfuVsFp4Peak = r.achievedFlopsPerGpu / *fp4;
-        }
-    }
-    if (precision == TrainingPrecision::BF16_FP8) {
-        if (const auto fp8 = hardware.densePeak(NumberFormat::FP8); fp8 && *fp8 > 0) {
-            r.fp8PeakFlopsPerGpu = *fp8;
-            r.mfuVsFp8Peak = r.achievedFlopsPerGpu / *fp8;
-        }
+    if (const auto peak = linearLayerPeakFlops(hardware, precision)) {
+        const bool fp8 = precision == TrainingPrecision::BF16_FP8;
+        (fp8 ? r.fp8PeakFlopsPerGpu : r.fp4PeakFlopsPerGpu) = *peak;
+        (fp8 ? r.mfuVsFp8Peak : r.mfuVsFp4Peak) = r.achievedFlopsPerGpu / *peak;
     }
     return r;
 }
@@ -106,13 +99,17 @@ std::optional<std::string> impossibleMfuWarning(const MfuResult& r)
 {
     if (!(r.mfu > r.mfuCeiling))
         return std::nullopt;
-    const std::string limit = r.mfuCeiling == 1.0 ? std::string("MFU above 100%")
-                                                  : "MFU above " + formatPercent(r.mfuCeiling) + " (the "
-            + std::string(trainingPrecisionLabel(r.precision)) + " run's dense "
-            + std::string(numberFormatLabel(linearLayerFormat(r.precision))) + " peak over the BF16 one)";
-    return limit
+    return "MFU above " + mfuCeilingText(r.mfuCeiling, r.precision)
         + " is impossible: the tokens per step (global, all ranks), the GPU count or the model do not describe this "
           "run";
+}
+
+std::string mfuCeilingText(double ceiling, TrainingPrecision precision)
+{
+    if (!(ceiling > 1.0))
+        return "100%";
+    return formatPercent(ceiling) + " (the " + std::string(trainingPrecisionLabel(precision)) + " run's dense "
+        + std::string(numberFormatLabel(linearLayerFormat(precision))) + " peak over the BF16 one)";
 }
 
 std::string formatMeasuredMfu(double mfu, double ceiling)

@@ -71,6 +71,9 @@ double mfuAtFlopsPerToken(const MfuResult& measured, double flopsPerToken);
 // Said wherever a measured MFU is printed: above 100% (r.mfuCeiling: more for BF16+FP8 and BF16+FP4) no GPU can be, so
 // the inputs describe no single run. nullopt at or below it.
 std::optional<std::string> impossibleMfuWarning(const MfuResult& r);
+// That ceiling in words, as every "MFU above ... is impossible" says it: "100%", or "200.00% (the BF16+FP8 run's
+// dense FP8 peak over the BF16 one)".
+std::string mfuCeilingText(double ceiling, TrainingPrecision precision);
 // A measured MFU as every surface prints it: above 100% marked beside the figure ("123.60% (above 100%: impossible)"),
 // so it is never read as a run's MFU (the Calculator's formula table, the report's Measured section).
 std::string formatMeasuredMfu(double mfu, double ceiling = 1.0);
