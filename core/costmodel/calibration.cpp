@@ -17,6 +17,7 @@ CostModelConstants scaledEfficiencies(const CostModelConstants& c, double k)
     out.attentionForwardEfficiency = std::min(1.0, c.attentionForwardEfficiency * k);
     out.attentionBackwardEfficiency = std::min(1.0, c.attentionBackwardEfficiency * k);
     out.hbmEfficiency = std::min(1.0, c.hbmEfficiency * k);
+    out.eagerHbmEfficiency = std::min(1.0, c.eagerHbmEfficiency * k); // eager kernels under autocast
     return out;
 }
 

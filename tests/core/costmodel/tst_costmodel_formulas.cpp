@@ -147,6 +147,18 @@ private slots:
         other.costModel = r.constants;
         QVERIFY((evaluate(other).mfu < uncalibrated) == (r.scale < 1.0));
     }
+    // Every HBM efficiency scales with k, the eager kernels' under autocast too: an eager autocast step's memory-bound
+    // work (elementwise, loss and optimizer alike) takes 1/k of its time once calibrated.
+    void calibrationScalesEagerAutocastBandwidth()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        s.flags.compiled = false;
+        s.flags.autocast = true;
+        const CalibrationResult r = calibrateToMfu(s, 0.8 * evaluate(s).mfu);
+        QVERIFY(r.scale < 1.0);
+        QVERIFY(qAbs(r.after.time.memoryBound * r.scale / r.before.time.memoryBound - 1.0) < 1e-9);
+    }
+
     void calibrationFromThroughputAndErrors()
     {
         const Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
