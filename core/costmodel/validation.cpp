@@ -215,9 +215,9 @@ std::vector<ValidationRun> validationRunsFromJson(
     }
     if (!doc.is_object())
         fail("expected a JSON object");
-    if (doc.value("format", std::string()) != "mfu-explorer-validation")
+    if (!doc.contains("format") || doc["format"] != "mfu-explorer-validation") // a non-string format is wrong too
         fail("format: expected \"mfu-explorer-validation\"");
-    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
+    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"] != 1)
         fail("version: expected 1");
 
     Library lib;

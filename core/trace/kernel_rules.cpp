@@ -39,9 +39,10 @@ KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::stri
     } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
         throw InputError(fileName + ": not valid JSON: a number is too large");
     }
-    if (!doc.is_object() || doc.value("format", "") != kKernelRulesFormat)
+    // Compared as JSON values, not through value("format", ""): that throws a type_error when "format" is a number.
+    if (!doc.is_object() || !doc.contains("format") || doc["format"] != kKernelRulesFormat)
         throw InputError(fileName + ": format: expected \"" + std::string(kKernelRulesFormat) + "\"");
-    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
+    if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"] != 1)
         throw InputError(fileName + ": version: expected 1");
     if (!doc.contains("rules") || !doc["rules"].is_array())
         throw InputError(fileName + ": rules: missing or not an array");

@@ -191,6 +191,10 @@ private slots:
                                   << "not valid JSON";
         QTest::newRow("format") << R"({"format":"x","version":1})"
                                 << "format";
+        QTest::newRow("format a number") << R"({"format":1,"version":1})"
+                                         << "format";
+        QTest::newRow("version beyond int") << R"({"format":"mfu-explorer-validation","version":4294967297})"
+                                            << "version: expected 1";
         QTest::newRow("no runs") << head + "]}"
                                  << "runs: no runs";
         QTest::newRow("model") << head + QString(run).replace("llama-3.1-8b", "nope")

@@ -276,6 +276,12 @@ private slots:
         QTest::newRow("wrong format") << QString::fromStdString(
             quoted("{'format': 'mfu-explorer-hardware', 'version': 1, 'rules': []}"))
                                       << "format";
+        // nlohmann's value("format", "") throws a type_error on a non-string format: the fuzzer's crash.
+        QTest::newRow("format a number") << QString::fromStdString(quoted("{'format': 1, 'version': 1, 'rules': []}"))
+                                         << "format";
+        QTest::newRow("version beyond int") << QString::fromStdString(
+            quoted("{'format': 'mfu-explorer-kernel-rules', 'version': 4294967297, 'rules': []}"))
+                                            << "version: expected 1";
         QTest::newRow("unknown category") << QString::fromStdString(
             quoted("{'format': 'mfu-explorer-kernel-rules', 'version': 1, 'rules': [{'category': 'matmul', 'contains': "
                    "['x']}]}")) << "rules[0].category: unknown category \"matmul\"";
