@@ -18,6 +18,15 @@ namespace mfu {
 
 namespace {
 
+// A size the window can offer as the scenario's model: a bare model takes 1 to 10^15 parameters, and a file that
+// implies more (a log's TFLOPS against a tiny tokens/s) still shows the difference, with nothing to adopt.
+std::optional<double> proposableModelSize(double params)
+{
+    if (params >= 1 && params <= static_cast<double>(kMaxBareModelParams))
+        return params;
+    return std::nullopt;
+}
+
 std::string upper(std::string_view s)
 {
     std::string out(s);
@@ -258,7 +267,7 @@ FactsCheck checkFacts(
             scenarioParams = 0; // a model without an architecture: its size cannot be compared, so it differs
         }
         if (!(scenarioParams > 0) || !within(*file.modelParams, scenarioParams, 0.10)) {
-            c.proposedModelParams = *file.modelParams;
+            c.proposedModelParams = proposableModelSize(*file.modelParams);
             c.differences.push_back({ Fact::ModelSize, billions(*file.modelParams),
                 scenarioParams > 0 ? billions(scenarioParams) : std::string("unknown") });
         }
@@ -273,9 +282,10 @@ FactsCheck checkFacts(
             describes = false;
         }
         if (!describes) {
-            c.proposedModelParams = *file.impliedFlopsPerToken / 6.0;
+            const double params = *file.impliedFlopsPerToken / 6.0;
+            c.proposedModelParams = proposableModelSize(params);
             c.differences.push_back({ Fact::ModelSize,
-                "about " + billions(*c.proposedModelParams) + " (" + formatGflop(*file.impliedFlopsPerToken)
+                "about " + billions(params) + " (" + formatGflop(*file.impliedFlopsPerToken)
                     + "/token by its TFLOPS and tokens/s)",
                 billions(static_cast<double>(countParameters(s.model).total)) });
         }

@@ -20,6 +20,7 @@ void validateModelSpec(const ModelSpec& spec)
 {
     if (spec.isBare()) {
         require(*spec.bareParams > 0, spec, "params must be greater than zero");
+        require(*spec.bareParams <= kMaxBareModelParams, spec, "params must be at most 10^15");
         return;
     }
     require(spec.layers > 0, spec, "layers must be greater than zero");

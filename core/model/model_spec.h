@@ -251,7 +251,12 @@ std::optional<ChannelMixer> channelMixerFromKey(std::string_view key);
 std::string_view qkNormKey(QkNorm n); // "none", "per_head", "full_width"
 std::optional<QkNorm> qkNormFromKey(std::string_view key);
 
-// A bare "N parameters" model, as in "a 7B model".
+// The largest parameter count a bare model may have: 10^15, a thousand times any model trained, and small enough that
+// FLOP/token x tokens stays within a double's exact range. Presets, scenario files and the CLI share it, so a model one
+// of them accepts the others read back.
+inline constexpr int64_t kMaxBareModelParams = 1'000'000'000'000'000;
+
+// A bare "N parameters" model, as in "a 7B model". Throws InputError outside 1 .. kMaxBareModelParams.
 ModelSpec bareModel(int64_t params, std::string name = {});
 
 } // namespace mfu

@@ -13,8 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int64_t kMaxParams = 1'000'000'000'000'000; // 10^15
-
 int readInt(const FieldReader& r, std::string_view key, int64_t minimum)
 {
     return static_cast<int>(r.requiredInteger(key, minimum, kMaxFileCount));
@@ -326,7 +324,7 @@ ModelSpec modelFromPresetJson(const json& entryJson)
     ModelSpec spec;
     if (entry.has("params")) {
         entry.rejectUnknownKeys({ "id", "name", "source", "params" });
-        spec = bareModel(entry.requiredInteger("params", 1, kMaxParams), name);
+        spec = bareModel(entry.requiredInteger("params", 1, kMaxBareModelParams), name);
     } else if (entry.has("hf_config")) {
         spec = readHfConfig(entry, source);
     } else {

@@ -6,13 +6,12 @@
 //   - measured points carry "mfu_percent" (38.5) instead of a fraction, and "seq"/"gpus" instead of seq_len/gpu_count;
 //   - loaded traces are one ';'-separated string "traces".
 // Everything version 0 had no field for keeps the Scenario defaults.
-#include <limits>
-
 #include <nlohmann/json.hpp>
 
 #include "core/io/field_reader.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
+#include "core/scenario/settings.h"
 
 namespace mfu {
 
@@ -31,6 +30,20 @@ std::vector<std::string> splitTraces(const std::string& text)
         start = end + 1;
     }
     return paths;
+}
+
+// A flat count read within the bounds version 1 reads its setting with (the settings table): an opened file is saved
+// as version 1, and must open again.
+std::optional<int64_t> optionalCount(const FieldReader& r, std::string_view key, std::string_view settingKey)
+{
+    const Setting* setting = findSetting(settingKey);
+    return r.optionalInteger(key, setting->minimum, setting->maximum);
+}
+
+int64_t requiredCount(const FieldReader& r, std::string_view key, std::string_view settingKey)
+{
+    const Setting* setting = findSetting(settingKey);
+    return r.requiredInteger(key, setting->minimum, setting->maximum);
 }
 
 } // namespace
@@ -54,7 +67,7 @@ ScenarioDocument scenarioFromJsonV0(const json& root, const PresetLibrary* prese
             throw FieldError("model", "\"" + *id + "\" is not a known model preset");
         s.model = *model;
     } else {
-        s.model = bareModel(r.requiredInteger("model_params", 1, std::numeric_limits<int64_t>::max()));
+        s.model = bareModel(r.requiredInteger("model_params", 1, kMaxBareModelParams));
     }
     const std::string gpu = r.requiredString("gpu");
     const HardwareSpec* hardware = presets->findHardware(gpu);
@@ -64,18 +77,18 @@ ScenarioDocument scenarioFromJsonV0(const json& root, const PresetLibrary* prese
     s.costModel = presets->costModelFor(gpu);
     s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxFileCount));
 
-    s.workload.seqLen = r.requiredInteger("seq", 1, kMaxFileTokens);
-    s.workload.microBatch = r.optionalInteger("micro_batch", 1, kMaxFileCount).value_or(1);
-    s.workload.globalBatchTokens = r.optionalInteger("global_batch_tokens", 0, kMaxFileTokens).value_or(0);
+    s.workload.seqLen = requiredCount(r, "seq", "seq_len");
+    s.workload.microBatch = optionalCount(r, "micro_batch", "micro_batch").value_or(1);
+    s.workload.globalBatchTokens = optionalCount(r, "global_batch_tokens", "global_batch_tokens").value_or(0);
     if (const auto precision = r.optionalString("precision")) {
         const auto p = trainingPrecisionFromKey(*precision);
         if (!p)
             throw FieldError("precision", "\"" + *precision + "\" is not one of bf16, fp8");
         s.precision = *p;
     }
-    s.parallelism.tp = static_cast<int>(r.optionalInteger("tp", 1, kMaxFileCount).value_or(1));
-    s.parallelism.pp = static_cast<int>(r.optionalInteger("pp", 1, kMaxFileCount).value_or(1));
-    s.parallelism.cp = static_cast<int>(r.optionalInteger("cp", 1, kMaxFileCount).value_or(1));
+    s.parallelism.tp = static_cast<int>(optionalCount(r, "tp", "tp").value_or(1));
+    s.parallelism.pp = static_cast<int>(optionalCount(r, "pp", "pp").value_or(1));
+    s.parallelism.cp = static_cast<int>(optionalCount(r, "cp", "cp").value_or(1));
     if (const auto ac = r.optionalString("activation_checkpointing")) {
         const auto a = activationCheckpointingFromKey(*ac);
         if (!a)
@@ -105,10 +118,11 @@ ScenarioDocument scenarioFromJsonV0(const json& root, const PresetLibrary* prese
                     throw FieldError(p.keyPath("precision"), "\"" + *precision + "\" is not one of bf16, fp8");
                 point.precision = *pr;
             }
-            const double percent = p.requiredNumber("mfu_percent");
-            if (!(percent > 0 && percent <= 100))
+            // Checked after the division: a percentage as small as 4e-324 becomes an MFU of 0, which no run has
+            // and which version 1 (what the file is saved as) refuses.
+            point.mfu = p.requiredNumber("mfu_percent") / 100.0;
+            if (!(point.mfu > 0 && point.mfu <= 1))
                 throw FieldError(p.keyPath("mfu_percent"), "must be a percentage in (0, 100]");
-            point.mfu = percent / 100.0;
             s.measuredPoints.push_back(point);
         }
     }

@@ -383,6 +383,44 @@ private slots:
         compareDocuments(d, scenarioFromText(upgraded, "upgraded.json"));
     }
 
+    // Whatever a version-0 file opens with is saved as version 1 and must open again: so version 0 refuses what
+    // version 1 refuses (the fuzzer found an MFU percentage that underflowed to 0, and counts past the table's bounds).
+    void versionZeroRefusesWhatVersionOneWould_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("mfu underflows to 0") << R"("measured":[{"seq":4096,"gpus":8,"mfu_percent":4e-324}])"
+                                             << "measured[0].mfu_percent";
+        QTest::newRow("params beyond 10^15") << R"("model_params":1000000000000001)"
+                                             << "model_params";
+        QTest::newRow("seq beyond 10^8") << R"("seq":100000001)"
+                                         << "seq";
+        QTest::newRow("tp beyond 10^6") << R"("tp":1000001)"
+                                        << "tp";
+        QTest::newRow("micro-batch beyond 10^6") << R"("micro_batch":1000001)"
+                                                 << "micro_batch";
+        QTest::newRow("global batch beyond 10^9") << R"("global_batch_tokens":1000000001)"
+                                                  << "global_batch_tokens";
+    }
+    void versionZeroRefusesWhatVersionOneWould()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, key);
+        auto root = nlohmann::json::parse(R"({"format":"mfu-explorer-scenario","version":0,"model":"llama-3.1-8b",)"
+                                          R"("gpu":"h100-sxm","gpus":8,"seq":4096})");
+        const auto extra = nlohmann::json::parse("{" + field.toStdString() + "}");
+        root.update(extra);
+        if (root.contains("model_params"))
+            root.erase("model");
+        const std::string text = root.dump();
+        try {
+            scenarioFromText(text, "v0.json", &presets());
+            QFAIL(qPrintable("opened: " + QString::fromStdString(text)));
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(key + ": "), e.what());
+        }
+    }
+
     void versionZeroNeedsPresets()
     {
         try {
