@@ -146,6 +146,8 @@ StepMemoryInputs memoryInputs(
     mi.modelParallelParams = x.modelParallelParams;
     mi.fsdpGroup = x.fsdpGroup;
     mi.optimizerGroup = optimizerGroupOf(x);
+    mi.expertParams = x.expertStageParams;
+    mi.expertOptimizerGroup = expertOptimizerGroupOf(x);
     mi.tokensPerMicroBatch = x.tokensPerMicroBatch;
     mi.layersPerStage = x.layersPerStage;
     mi.microBatchesPerStep = x.microBatches;
@@ -230,6 +232,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
         for (const int rank : { 0, s.parallelism.pp - 1, criticalRank(s, m_shape, x.expertTp).rank }) {
             const RankShare r = rankShare(s, m_shape, x.expertTp, rank);
             mi.modelParallelParams = r.params;
+            mi.expertParams = r.layers * m_shape.expertParamsPerLayer / (x.expertTp * x.ep);
             mi.layersPerStage = r.layers;
             mi.pipelineRank = rank;
             mi.holdsLogits = r.loss;

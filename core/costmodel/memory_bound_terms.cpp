@@ -1,6 +1,9 @@
 #include "core/costmodel/memory_bound_terms.h"
 
+#include <algorithm>
+
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/data_parallel_comm.h"
 
 namespace mfu {
 
@@ -143,11 +146,23 @@ int optimizerGroupOf(const StepContext& x)
     return x.fsdp ? x.fsdpGroup : static_cast<int>(x.dataParallel) * par.cp;
 }
 
+int expertOptimizerGroupOf(const StepContext& x)
+{
+    if (x.scenario->parallelism.dataParallel == DataParallelKind::Ddp)
+        return 1;
+    return std::max(1, expertShardGroup(x, optimizerGroupOf(x)));
+}
+
+double optimizerShardParams(const StepContext& x)
+{
+    return x.denseStageParams / optimizerGroupOf(x) + x.expertStageParams / expertOptimizerGroupOf(x);
+}
+
 double optimizerTime(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
     const FrameworkFlags& flags = x.scenario->flags;
-    const double shardParams = x.modelParallelParams / optimizerGroupOf(x);
+    const double shardParams = optimizerShardParams(x);
     const double optBytes
         = shardParams * (flags.fusedOptimizer ? c.optimizerBytesPerParamFused : c.optimizerBytesPerParamUnfused);
     const double optSeconds = optBytes / x.hbmBytesPerSec;
@@ -158,7 +173,7 @@ double fp8WeightScaleTime(const StepContext& x)
 {
     if (!x.fp8 || x.scenario->flags.fp8ScalesInBackward)
         return 0;
-    const double shardParams = x.modelParallelParams / optimizerGroupOf(x);
+    const double shardParams = optimizerShardParams(x);
     return shardParams * 4.0 / x.hbmBytesPerSec
         + static_cast<double>(ringSteps(Collective::AllReduce, x.fsdpGroup)) * x.tiers.scaleUpLatency;
 }

@@ -37,6 +37,14 @@ double fp8CastBytes(const StepContext& x);
 // Ranks the FP32 master weights and AdamW moments are sharded over: the FSDP group, every data-parallel and CP rank
 // under ZeRO-1, none under DDP.
 int optimizerGroupOf(const StepContext& x);
+// Ranks one GPU's experts' master weights and moments are sharded over: the ranks of that group (x TP, which MoE
+// parallel folding lends to the experts) that hold the same experts, ep x expert TP fewer (Megatron-Core's
+// expert-data-parallel group; TorchTitan's dp_shard_mod_ep); none under DDP.
+int expertOptimizerGroupOf(const StepContext& x);
+// The parameters whose FP32 master weights and moments one GPU updates: its dense weights over optimizerGroupOf, its
+// experts over expertOptimizerGroupOf. With EP, each expert has fewer copies than the dense weights, so one GPU's
+// share of the experts' optimizer state is ep x expert TP / TP times the dense share's rate.
+double optimizerShardParams(const StepContext& x);
 
 // The optimizer step over the local shard, seconds per step (hidden but for one unit's share when it runs inside
 // backward).

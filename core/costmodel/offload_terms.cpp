@@ -35,7 +35,7 @@ OptimizerOffload optimizerOffload(const StepContext& x, double gpuOptimizerSecon
     if (!(fraction > 0))
         return o;
     const CostModelConstants& c = *x.constants;
-    const double params = fraction * x.modelParallelParams / optimizerGroupOf(x);
+    const double params = fraction * optimizerShardParams(x);
     // FP32 main gradients down, FP32 master weights back (Megatron-Core copies the updated FP32 shard to the GPU,
     // where it is cast to the BF16 model weights): 4 bytes each way per parameter, one direction after the other.
     const double link = 2.0 * params * 4.0 / hostLinkBytesPerSec(x);

@@ -129,7 +129,9 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     const auto& par = s.parallelism;
     const double tp = par.tp;
     const bool fsdp = shardsWeights(par.dataParallel);
-    const double shard = in.modelParallelParams / std::max(1, fsdp ? in.fsdpGroup : in.optimizerGroup);
+    const double shard
+        = (in.modelParallelParams - in.expertParams) / std::max(1, fsdp ? in.fsdpGroup : in.optimizerGroup)
+        + in.expertParams / std::max(1, in.expertOptimizerGroup);
     const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
     // Optimizer-state offload: this share of the FP32 master weights and the moments lives in host memory.
     const double onDevice = 1.0 - std::clamp(s.flags.optimizerOffloadFraction, 0.0, 1.0);

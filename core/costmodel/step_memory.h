@@ -22,6 +22,10 @@ struct StepMemoryInputs {
     double modelParallelParams = 0; // weights of one TP x PP (x EP) rank before FSDP sharding
     int fsdpGroup = 1;
     int optimizerGroup = 1; // ranks the FP32 master weights and moments are sharded over (FSDP, ZeRO-1; DDP: 1)
+    // MoE: the experts' part of modelParallelParams, and the ranks its weights, gradients and optimizer state are
+    // sharded over (expertOptimizerGroupOf: ep x expert TP fewer copies than the dense weights).
+    double expertParams = 0;
+    int expertOptimizerGroup = 1;
     double tokensPerMicroBatch = 0; // per GPU
     double layersPerStage = 0;
     double microBatchesPerStep = 1;

@@ -307,6 +307,7 @@ private slots:
         Hand h;
         // Fused AdamW over a shard of 1e9 / 8 parameters: 1.25e8 x 28 bytes / 1e12 = 3.5e-3 s per step.
         h.x.modelParallelParams = 1e9;
+        h.x.denseStageParams = 1e9;
         h.x.fsdpGroup = 8;
         QCOMPARE(optimizerGroupOf(h.x), 8);
         QCOMPARE(optimizerTime(h.x), 3.5e-3);
@@ -325,6 +326,43 @@ private slots:
         QCOMPARE(fp8WeightScaleTime(h.x), 4e9 / 1e12);
         h.scenario.flags.fp8ScalesInBackward = true;
         QCOMPARE(fp8WeightScaleTime(h.x), 0.0);
+    }
+
+    // MoE: each GPU's experts have ep x expert TP fewer copies than the dense weights, so their master weights and
+    // moments shard over fewer ranks. DeepSeek-V3's layout on 256 GB200 (Megatron-Core MoE report: DP 64, EP 64, "EDP
+    // 1"): the experts are not sharded at all. Here FSDP over 8 ranks with EP 4: 1e9 dense over 8 and 4e9 expert
+    // parameters over 8 / 4 = 2, 1.25e8 + 2e9 parameters, 28 bytes each over 1e12 B/s: 5.95e-2 s. The memory: 12
+    // bytes of FP32 weights and moments per sharded parameter.
+    void expertOptimizerStateShardsOverTheExpertDataParallelGroup()
+    {
+        Hand h;
+        h.scenario.parallelism.ep = 4;
+        h.x.ep = 4;
+        h.x.fsdpGroup = 8;
+        h.x.denseStageParams = 1e9;
+        h.x.expertStageParams = 4e9;
+        h.x.modelParallelParams = 5e9;
+        QCOMPARE(optimizerGroupOf(h.x), 8);
+        QCOMPARE(expertOptimizerGroupOf(h.x), 2);
+        QCOMPARE(optimizerShardParams(h.x), 1.25e8 + 2e9);
+        QCOMPARE(optimizerTime(h.x), (1.25e8 + 2e9) * 28 / 1e12);
+        StepMemoryInputs in;
+        in.shape = &h.shape;
+        in.constants = &h.constants;
+        in.scenario = &h.scenario;
+        in.modelParallelParams = 5e9;
+        in.fsdpGroup = 8;
+        in.optimizerGroup = 8;
+        in.expertParams = 4e9;
+        in.expertOptimizerGroup = expertOptimizerGroupOf(h.x);
+        QCOMPARE(stepMemory(in).optimizerState, 8.0 * (1.25e8 + 2e9));
+        // EP over the whole group: one copy of each expert, nothing to shard (EDP 1); DDP shards nothing either.
+        h.scenario.parallelism.ep = 8;
+        h.x.ep = 8;
+        QCOMPARE(expertOptimizerGroupOf(h.x), 1);
+        h.scenario.parallelism.dataParallel = DataParallelKind::Ddp;
+        QCOMPARE(expertOptimizerGroupOf(h.x), 1);
+        QCOMPARE(optimizerShardParams(h.x), 5e9);
     }
 
     void recompute()
@@ -767,6 +805,7 @@ private slots:
         Hand h;
         h.scenario.cluster.hardware.hostLinkBytesPerSec = 125e9;
         h.x.modelParallelParams = 1e9;
+        h.x.denseStageParams = 1e9;
         h.x.fsdpGroup = 8;
         const OptimizerOffload none = optimizerOffload(h.x, 3.5e-3);
         QCOMPARE(none.gpuSeconds, 3.5e-3);
