@@ -9,15 +9,34 @@
 
 namespace mfu {
 
+namespace {
+
+// The efficiencies a calibration scales: one list for the scaling and for the scale past which nothing changes.
+constexpr double CostModelConstants::*kScaledEfficiencies[] = {
+    &CostModelConstants::gemmEfficiency,
+    &CostModelConstants::isolatedGemmEfficiency, // a lone GPU's GEMMs
+    &CostModelConstants::attentionForwardEfficiency, &CostModelConstants::attentionBackwardEfficiency,
+    &CostModelConstants::hbmEfficiency,
+    &CostModelConstants::eagerHbmEfficiency, // eager kernels under autocast
+};
+
+// The scale that lifts the least efficient of them to 1.
+double saturatingScale(const CostModelConstants& c)
+{
+    double least = 1.0;
+    for (const auto member : kScaledEfficiencies)
+        if (c.*member > 0)
+            least = std::min(least, c.*member);
+    return 1.0 / least;
+}
+
+} // namespace
+
 CostModelConstants scaledEfficiencies(const CostModelConstants& c, double k)
 {
     CostModelConstants out = c;
-    out.gemmEfficiency = std::min(1.0, c.gemmEfficiency * k);
-    out.isolatedGemmEfficiency = std::min(1.0, c.isolatedGemmEfficiency * k);
-    out.attentionForwardEfficiency = std::min(1.0, c.attentionForwardEfficiency * k);
-    out.attentionBackwardEfficiency = std::min(1.0, c.attentionBackwardEfficiency * k);
-    out.hbmEfficiency = std::min(1.0, c.hbmEfficiency * k);
-    out.eagerHbmEfficiency = std::min(1.0, c.eagerHbmEfficiency * k); // eager kernels under autocast
+    for (const auto member : kScaledEfficiencies)
+        out.*member = std::min(1.0, c.*member * k);
     return out;
 }
 
@@ -35,10 +54,7 @@ CalibrationResult calibrateToMfu(const Scenario& scenario, double measuredMfu)
     CalibrationResult r;
     r.before = CostModel(scenario.model, hw, base).evaluate(scenario);
     // Past the scale that lifts the least efficient constant to 1 nothing changes any more.
-    double lo = 0.02,
-           hi = 1.0
-        / std::min({ base.gemmEfficiency, base.attentionForwardEfficiency, base.attentionBackwardEfficiency,
-            base.hbmEfficiency });
+    double lo = 0.02, hi = saturatingScale(base);
     const double reachLo = mfuAt(lo), reachHi = mfuAt(hi);
     if (measuredMfu < reachLo || measuredMfu > reachHi)
         throw InputError("calibration: measured MFU " + formatPercent(measuredMfu)

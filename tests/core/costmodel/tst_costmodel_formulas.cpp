@@ -159,6 +159,31 @@ private slots:
         QVERIFY(qAbs(r.after.time.memoryBound * r.scale / r.before.time.memoryBound - 1.0) < 1e-9);
     }
 
+    // The reachable range ends where every scaled efficiency reaches 1, the eager autocast kernels' HBM efficiency
+    // included when it is the lowest; it ended where the GEMM, attention and compiled HBM ones did, and an eager run
+    // measured between the two was refused as unreachable.
+    void calibrationReachesTheLowestEfficiencysCeiling()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        s.flags.compiled = false;
+        s.flags.autocast = true;
+        CostModelConstants slowEager = costModelConstantsFor(s);
+        slowEager.eagerHbmEfficiency = 0.3; // below the others, as a slow framework's eager kernels may be
+        s.costModel = slowEager;
+        const CostModelConstants base = costModelConstantsFor(s);
+        const double others = std::min({ base.gemmEfficiency, base.attentionForwardEfficiency,
+            base.attentionBackwardEfficiency, base.hbmEfficiency });
+        QVERIFY(base.eagerHbmEfficiency < others);
+        const auto mfuAt = [&](double k) {
+            return CostModel(s.model, s.cluster.hardware, scaledEfficiencies(base, k)).evaluateValid(s).mfu;
+        };
+        const double ceiling = mfuAt(1.0 / base.eagerHbmEfficiency);
+        const double measured = 0.5 * (mfuAt(1.0 / others) + ceiling);
+        QVERIFY(measured > mfuAt(1.0 / others));
+        const CalibrationResult r = calibrateToMfu(s, measured);
+        QVERIFY(qAbs(r.after.mfu / measured - 1.0) < 1e-6);
+    }
+
     void calibrationFromThroughputAndErrors()
     {
         const Scenario s = scenarioFor(llama31_8b(), "b200", 8, 8192);
