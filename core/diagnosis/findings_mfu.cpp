@@ -69,26 +69,20 @@ std::string formulaInWords(const std::string& key)
 
 void checkPrecision(const ReportedRun& run, RunDiagnosis& d)
 {
-    if (run.precision == TrainingPrecision::BF16_FP4 && !run.hardware.densePeak(NumberFormat::FP4)) {
-        d.findings.push_back({ "fp4_without_fp4_peak", "warning",
-            "The run is stated as BF16+FP4, but " + run.hardware.name
-                + " has no dense FP4 peak (no FP4 tensor cores): its matmuls ran in a wider format. MFU is against the "
-                + std::string(numberFormatLabel(run.hardware.mfuPeakFormat())) + " peak either way.",
-            {} });
+    const bool fp8 = run.precision == TrainingPrecision::BF16_FP8;
+    if (!fp8 && run.precision != TrainingPrecision::BF16_FP4)
         return;
-    }
     if (const auto peak = linearLayerPeakFlops(run.hardware, run.precision)) {
-        const bool fp8 = run.precision == TrainingPrecision::BF16_FP8;
         (fp8 ? d.fp8PeakFlopsPerGpu : d.fp4PeakFlopsPerGpu) = *peak;
         (fp8 ? d.mfuVsFp8Peak : d.mfuVsFp4Peak) = d.achievedFlopsPerGpu / *peak;
         return;
     }
-    if (run.precision != TrainingPrecision::BF16_FP8)
-        return;
-    d.findings.push_back({ "fp8_without_fp8_peak", "warning",
-        "The run is stated as BF16+FP8, but " + run.hardware.name
-            + " has no dense FP8 peak (no FP8 tensor cores): its matmuls ran in 16 bits. MFU is against the "
-            + std::string(numberFormatLabel(run.hardware.mfuPeakFormat())) + " peak either way.",
+    const std::string format = fp8 ? "FP8" : "FP4";
+    d.findings.push_back({ fp8 ? "fp8_without_fp8_peak" : "fp4_without_fp4_peak", "warning",
+        "The run is stated as BF16+" + format + ", but " + run.hardware.name + " has no dense " + format + " peak (no "
+            + format + " tensor cores): its matmuls ran in " + (fp8 ? "16 bits" : "a wider format")
+            + ". MFU is against the " + std::string(numberFormatLabel(run.hardware.mfuPeakFormat()))
+            + " peak either way.",
         {} });
 }
 

@@ -332,6 +332,10 @@ void CalculatorPanel::updateResults()
         m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percentText(r.mfu), percentText(*r.mfuVsFp8Peak)));
         m_peak->setText(tr("%1 TFLOPS BF16, %2 TFLOPS FP8 per GPU (%3)")
                             .arg(tflopsText(r.peakFlopsPerGpu), tflopsText(*r.fp8PeakFlopsPerGpu), qs(gpu.name)));
+    } else if (r.mfuVsFp4Peak && r.fp4PeakFlopsPerGpu) {
+        m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP4 peak").arg(percentText(r.mfu), percentText(*r.mfuVsFp4Peak)));
+        m_peak->setText(tr("%1 TFLOPS BF16, %2 TFLOPS FP4 per GPU (%3)")
+                            .arg(tflopsText(r.peakFlopsPerGpu), tflopsText(*r.fp4PeakFlopsPerGpu), qs(gpu.name)));
     } else {
         m_mfu->setText(percentText(r.mfu));
     }

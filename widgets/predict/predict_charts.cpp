@@ -301,17 +301,14 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     if (sweptFp4(sweep))
         categories << QObject::tr("FP4 run\nvs BF16 peak") << QObject::tr("FP4 run\nvs FP4 peak");
     chart->setCategories(categories);
-    // MFU against the FP4 peak is the same achieved FLOP/s over the FP4 dense peak.
-    const double fp4Peak = scenario.cluster.hardware.densePeak(NumberFormat::FP4).value_or(0.0);
     QVector<double> x, y, bx, by, misX, misY;
-    const auto place
-        = [fp4Peak](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
-              push(xs, ys, mfuChartX(p.precision), 100.0 * pred.mfu);
-              if (pred.mfuVsFp8Peak)
-                  push(xs, ys, 2, 100.0 * *pred.mfuVsFp8Peak);
-              if (p.precision == TrainingPrecision::BF16_FP4 && fp4Peak > 0)
-                  push(xs, ys, 4, 100.0 * pred.tflopsPerGpu * 1e12 / fp4Peak);
-          };
+    const auto place = [](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
+        push(xs, ys, mfuChartX(p.precision), 100.0 * pred.mfu);
+        if (pred.mfuVsFp8Peak)
+            push(xs, ys, 2, 100.0 * *pred.mfuVsFp8Peak);
+        if (pred.mfuVsFp4Peak)
+            push(xs, ys, 4, 100.0 * *pred.mfuVsFp4Peak);
+    };
     for (const SweepPoint& p : sweep.points) {
         if (p.currentValid)
             place(p, p.current, p.current.fits ? x : misX, p.current.fits ? y : misY);

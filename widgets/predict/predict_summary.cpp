@@ -139,8 +139,9 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
     const QLocale locale;
     for (QLabel* l : { m_mfu, m_hfu, m_tokens, m_tflops, m_stepTime, m_fits })
         bandLabel(l)->clear();
-    m_mfu->setText(
-        percentText(p.mfu) + (p.mfuVsFp8Peak ? tr(" (%1 of FP8 peak)").arg(percentText(*p.mfuVsFp8Peak)) : QString()));
+    m_mfu->setText(percentText(p.mfu)
+        + (p.mfuVsFp8Peak ? tr(" (%1 of FP8 peak)").arg(percentText(*p.mfuVsFp8Peak)) : QString())
+        + (p.mfuVsFp4Peak ? tr(" (%1 of FP4 peak)").arg(percentText(*p.mfuVsFp4Peak)) : QString()));
     m_hfu->setText(percentText(p.hfu));
     m_tokens->setText(locale.toString(p.tokensPerSec, 'f', 0));
     m_tokens->setToolTip(tr("%1 tokens/s per GPU").arg(locale.toString(p.tokensPerSecPerGpu, 'f', 0)));

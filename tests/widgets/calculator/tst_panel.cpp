@@ -265,6 +265,22 @@ private slots:
         QVERIFY(f.text("peak").contains(QStringLiteral("FP8")));
     }
 
+    // BF16+FP4 on a GPU with FP4 tensor cores: both readings, as for FP8, from the core's MfuResult.
+    void fp4ShowsBothPeaksLabelled()
+    {
+        Fixture f;
+        f.chooseGpu(QStringLiteral("b200"));
+        auto* precision = f.editor.findChild<QComboBox*>(QStringLiteral("precision"));
+        precision->setCurrentIndex(precision->findData(static_cast<int>(mfu::TrainingPrecision::BF16_FP4)));
+        const mfu::MfuResult r = *mfu::scenarioMeasuredMfu(f.model.scenario());
+        QVERIFY(r.mfuVsFp4Peak);
+        QCOMPARE(f.text("mfu"),
+            QStringLiteral("%1 vs BF16 peak, %2 vs FP4 peak")
+                .arg(QString::fromStdString(mfu::formatPercent(r.mfu)),
+                    QString::fromStdString(mfu::formatPercent(*r.mfuVsFp4Peak))));
+        QVERIFY(f.text("peak").contains(QStringLiteral("TFLOPS FP4")));
+    }
+
     void clusterThroughputIsDividedByGpus()
     {
         Fixture f;

@@ -112,6 +112,18 @@ private slots:
         QVERIFY(app::presetLibrary().findHardware("b200"));
     }
 
+    // A BF16+FP4 run: the headline MFU against the BF16 peak, and beside it against the FP4 peak, both from the core's
+    // prediction.
+    void fp4PredictionShowsTheFp4Peak()
+    {
+        Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        s.precision = TrainingPrecision::BF16_FP4;
+        Fixture f(s);
+        QVERIFY(f.predicted().mfuVsFp4Peak);
+        QCOMPARE(f.text("predictedMfu"),
+            percent(f.predicted().mfu) + QStringLiteral(" (%1 of FP4 peak)").arg(percent(*f.predicted().mfuVsFp4Peak)));
+    }
+
     // 70B on 16 B200 at 8k: every step of the TP spin box (as while dragging) updates the summary at once.
     void tpStepUpdatesSummarySynchronously()
     {
