@@ -261,8 +261,8 @@ void showPrecisionTflops(
     }
     chart->clearSeries();
     const bool fp4 = sweptFp4(sweep);
-    chart->setTitle(fp4 ? QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8 vs BF16+FP4")
-                        : QObject::tr("Achieved TFLOPS: BF16 vs BF16+FP8"));
+    // Short: the chart shares the Predict column's width with the window's other half (clipped at 1280 x 720).
+    chart->setTitle(QObject::tr("Achieved TFLOPS per precision"));
     chart->setXAxis(QObject::tr("Precision"), QString());
     // Per GPU on the left; per node is the same line read on the right-hand scale, never a second line on this axis.
     chart->setYAxis(QObject::tr("Per GPU"), QObject::tr("TFLOP/s"));
@@ -280,8 +280,9 @@ void showPrecisionTflops(
         if (p.best)
             push(bx, bestGpu, px, p.best->prediction.tflopsPerGpu);
     }
-    markPoints(chart, chart->addLine(QObject::tr("Per GPU, this configuration"), x, gpu));
-    markPoints(chart, chart->addLine(QObject::tr("Per GPU, planner's best"), bx, bestGpu));
+    // The same names as every other sweep's lines (the axis says "per GPU").
+    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), x, gpu));
+    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bx, bestGpu));
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     addOwnPrecisionPoint(chart, scenario, own, precisionX(scenario.precision), own ? own->tflopsPerGpu : 0.0);
     chart->rescale();
@@ -296,10 +297,11 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     chart->setTitle(QObject::tr("MFU against each dense peak"));
     chart->setXAxis(QObject::tr("Run / dense peak MFU is quoted against"), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
-    QStringList categories { QObject::tr("BF16 run\nvs BF16 peak"), QObject::tr("FP8 run\nvs BF16 peak"),
-        QObject::tr("FP8 run\nvs FP8 peak") };
+    // Three short lines each: five categories of two lines overlapped their neighbours at 1920 x 1080.
+    QStringList categories { QObject::tr("BF16 run\nvs BF16\npeak"), QObject::tr("FP8 run\nvs BF16\npeak"),
+        QObject::tr("FP8 run\nvs FP8\npeak") };
     if (sweptFp4(sweep))
-        categories << QObject::tr("FP4 run\nvs BF16 peak") << QObject::tr("FP4 run\nvs FP4 peak");
+        categories << QObject::tr("FP4 run\nvs BF16\npeak") << QObject::tr("FP4 run\nvs FP4\npeak");
     chart->setCategories(categories);
     QVector<double> x, y, bx, by, misX, misY;
     const auto place = [](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
