@@ -634,10 +634,22 @@ private slots:
         h.x.fsdpGroup = 8;
         h.x.gpus = 16;
         h.x.modelParallelParams = 1e9;
+        h.x.denseStageParams = 1e9;
         DataParallelSync d = dataParallelSync(h.x, 1.0, 0.02);
         QCOMPARE(d.gradients.total, 0.05);
         QCOMPARE(d.gradients.exposed, 0.03 + 0.05 / 11);
         QCOMPARE(d.weightGather.total, 0.0);
+        // MoE with EP 4 in the group of 8: 1e9 more expert parameters shard over the 2 ranks that hold the same
+        // experts, so the shard grows by 5e8 parameters and the all-reduce by 5x: 0.25 s.
+        h.scenario.parallelism.ep = 4;
+        h.x.ep = 4;
+        h.x.expertStageParams = 1e9;
+        h.x.modelParallelParams = 2e9;
+        QCOMPARE(dataParallelSync(h.x, 1.0, 0.02).gradients.total, 0.25);
+        h.scenario.parallelism.ep = 1;
+        h.x.ep = 1;
+        h.x.expertStageParams = 0;
+        h.x.modelParallelParams = 1e9;
         // ZeRO-1 over 8 data-parallel ranks in the domain: reduce-scatter 7/8 of 4e9 bytes (3.5e-2 s) and all-gather
         // 7/8 of the 2e9 BF16 weights (1.75e-2 s), the gather hidden behind the forward but for 12%.
         h.scenario.parallelism.hsdpReplicas = 1;
