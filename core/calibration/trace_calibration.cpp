@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/physical_bounds.h"
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/number_format.h"
@@ -106,6 +108,32 @@ void checkTraceWorkFitsModel(const Scenario& s, const StepPrediction& p, const t
                 + formatNumber(predicted / 1e12, 1) + " TFLOP per GPU: describe the traced model and batch (--model, "
                 + "--seq, --micro-batch)");
     }
+}
+
+// "matmul x 0.99, attention x 0.98": each fitted term's factor, for messages.
+std::string fittedFactorsText(const TraceCalibration& cal)
+{
+    std::string text;
+    for (const TermFit& fit : cal.fits) {
+        if (!fit.fitted)
+            continue;
+        char factor[32];
+        std::snprintf(factor, sizeof factor, "%.3g", fit.factor); // 3 significant digits: 0.994, 2.92, 1e-09
+        text += (text.empty() ? "" : ", ") + std::string(calibratedTermKey(fit.term)) + " x " + factor;
+    }
+    return text.empty() ? std::string("none fitted") : text;
+}
+
+// A calibrated step beyond physics comes from the measured times, not from the FLOP count that physical_bounds.h
+// would blame (the uncalibrated step is within physics): refused with the factors that did it and the cause.
+void refuseFasterThanTheGpu(
+    const StepPrediction& calibrated, const Scenario& s, const TraceCalibration& cal, const char* cause)
+{
+    if (!isBeyondPhysics(calibrated, s))
+        return;
+    throw InputError("calibration: its fitted factors (" + fittedFactorsText(cal) + ") would make this step MFU "
+        + formatPercent(calibrated.mfu) + " at " + formatNumber(calibrated.tflopsPerGpu, 0)
+        + " TFLOPS per GPU, faster than the GPU can run it: " + cause);
 }
 
 } // namespace
@@ -241,7 +269,11 @@ TraceCalibration calibrateFromTrace(
         cal.fits.push_back(f);
     }
     cal.scales = termScalesOf(cal.fits);
-    cal.replayStepSeconds = model.evaluate(traced, cal.scales).stepTimeSeconds;
+    const StepPrediction replay = model.evaluateValid(traced, cal.scales);
+    refuseFasterThanTheGpu(replay, traced, cal,
+        "the trace took less time than this scenario's work needs, so the flags do not describe the traced run "
+        "(--model, --seq, --micro-batch, --gpus, the layout)");
+    cal.replayStepSeconds = replay.stepTimeSeconds;
     return cal;
 }
 
@@ -357,7 +389,10 @@ CalibratedPrediction calibratedPrediction(const Scenario& s, const TraceCalibrat
         throw InputError(*why);
     CalibratedPrediction out;
     out.uncalibrated = uncalibrated;
-    out.calibrated = CostModel(s).evaluate(s, cal.scales);
+    out.calibrated = CostModel(s).evaluateValid(s, cal.scales);
+    refuseFasterThanTheGpu(out.calibrated, s, cal,
+        "its measured times are not what a trace of this GPU can show (an edited file?); calibrate again from the "
+        "trace");
     const std::array<double, 5> seconds = predictedTerms(out.calibrated);
     double shares[3] = { 0, 0, 0 };
     for (const CalibratedTerm t : kAllCalibratedTerms) {

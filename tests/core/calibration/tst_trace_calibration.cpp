@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -143,6 +144,34 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(edited, "edited.json"));
         // A folder in the way is refused, never replaced.
         QVERIFY_THROWS_EXCEPTION(InputError, writeCalibrationFile(dir.path().toStdString(), c));
+    }
+
+    // A trace faster than the GPU can run the described scenario (the flags describe another run), or a calibration
+    // file edited to such factors, is refused naming the calibration, its factors and the cause, not blamed on the
+    // FLOP count as an uncalibrated prediction beyond physics would be.
+    void factorsBeyondPhysicsAreTheCalibrationsFault()
+    {
+        const Scenario s = llamaOnH100(8, 1);
+        const auto refusedFor = [](const std::function<void()>& run, const char* cause) {
+            try {
+                run();
+                QFAIL("a calibrated MFU beyond 100% was given");
+            } catch (const InputError& e) {
+                const QString what = QString::fromUtf8(e.what());
+                QVERIFY2(what.startsWith(QLatin1String("calibration: ")), e.what());
+                QVERIFY2(what.contains(QLatin1String("matmul x 0.1")), e.what());
+                QVERIFY2(what.contains(QLatin1String(cause)), e.what());
+                QVERIFY2(!what.contains(QLatin1String("per_component_causal")), e.what());
+            }
+        };
+        refusedFor([&] { calibrateFromTrace(s, syntheticTrace(s, 0.1, 1, 1, 1), { "synthetic" }); },
+            "the flags do not describe the traced run");
+        nlohmann::json edited
+            = calibrationToJson(calibrateFromTrace(s, syntheticTrace(s, 0.8, 1, 1, 1), { "synthetic" }));
+        edited["terms"][0]["measured_s"] = 0.1 * edited["terms"][0]["predicted_s"].get<double>();
+        edited["terms"][0].erase("factor");
+        const TraceCalibration c = calibrationFromJson(edited, "edited.json");
+        refusedFor([&] { calibratedPrediction(s, c, evaluate(s), 0.1); }, "an edited file?");
     }
 
     // The PyTorch 2.11 trace recorded on an H200 (Qwen3-0.6B shape, compiled, 32,768 tokens a step): measured
