@@ -107,16 +107,20 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
     }
 }
 
-TraceCalibration readCalibrationFile(const std::filesystem::path& path)
+TraceCalibration calibrationFromText(std::string_view text, const std::string& fileName)
 {
-    const std::string text = readWholeFile(path, "a calibration file");
     json root;
     try {
         root = json::parse(text);
     } catch (const json::exception&) {
-        throw InputError(path.string() + ": not valid JSON");
+        throw InputError(fileName + ": not valid JSON");
     }
-    return calibrationFromJson(root, path.string());
+    return calibrationFromJson(root, fileName);
+}
+
+TraceCalibration readCalibrationFile(const std::filesystem::path& path)
+{
+    return calibrationFromText(readWholeFile(path, "a calibration file"), path.string());
 }
 
 void writeCalibrationFile(const std::filesystem::path& path, const TraceCalibration& calibration)

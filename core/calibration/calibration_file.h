@@ -5,6 +5,7 @@
 // behind them; the scales are derived from those on reading, never stored apart from them.
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -18,6 +19,8 @@ inline constexpr int kCalibrationFileVersion = 1;
 nlohmann::json calibrationToJson(const TraceCalibration& calibration);
 // Throws InputError naming the file and the key at fault.
 TraceCalibration calibrationFromJson(const nlohmann::json& root, const std::string& fileName);
+// A file's text: JSON that does not parse (1e309 included) is an InputError as well.
+TraceCalibration calibrationFromText(std::string_view text, const std::string& fileName);
 TraceCalibration readCalibrationFile(const std::filesystem::path& path);
 // Atomic (core/io/atomic_file.h); throws InputError with the system's reason.
 void writeCalibrationFile(const std::filesystem::path& path, const TraceCalibration& calibration);
