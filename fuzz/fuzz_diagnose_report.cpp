@@ -6,26 +6,14 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
-#include "core/presets/presets.h"
-
-namespace {
-const mfu::PresetLibrary& presets()
-{
-    static const mfu::PresetLibrary library = [] {
-        mfu::PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets");
-        return l;
-    }();
-    return library;
-}
-} // namespace
+#include "fuzz/shipped_presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     try {
-        const auto runs = mfu::reportedRunsFromText(text, "report.json", presets());
-        (void)mfu::diagnose(runs, presets().hardware());
+        const auto runs = mfu::reportedRunsFromText(text, "report.json", mfu::fuzz::shippedPresets());
+        (void)mfu::diagnose(runs, mfu::fuzz::shippedPresets().hardware());
     } catch (const mfu::InputError&) {
     }
     return 0;

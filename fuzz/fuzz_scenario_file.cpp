@@ -5,32 +5,20 @@
 #include <string_view>
 
 #include "core/errors.h"
-#include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
-
-namespace {
-const mfu::PresetLibrary& presets()
-{
-    static const mfu::PresetLibrary library = [] {
-        mfu::PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets");
-        return l;
-    }();
-    return library;
-}
-} // namespace
+#include "fuzz/shipped_presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     mfu::ScenarioDocument document;
     try {
-        document = mfu::scenarioFromText(text, "fuzz.mfu.json", &presets());
+        document = mfu::scenarioFromText(text, "fuzz.mfu.json", &mfu::fuzz::shippedPresets());
     } catch (const mfu::InputError&) {
         return 0;
     }
     // What was accepted must save and reopen; an InputError here would be a round-trip bug, so it is not caught.
     const std::string saved = mfu::scenarioFileText(document);
-    (void)mfu::scenarioFromText(saved, "resaved.mfu.json", &presets());
+    (void)mfu::scenarioFromText(saved, "resaved.mfu.json", &mfu::fuzz::shippedPresets());
     return 0;
 }

@@ -8,26 +8,14 @@
 
 #include "core/costmodel/validation.h"
 #include "core/errors.h"
-#include "core/presets/presets.h"
-
-namespace {
-const mfu::PresetLibrary& presets()
-{
-    static const mfu::PresetLibrary library = [] {
-        mfu::PresetLibrary l;
-        l.loadDirectory(MFU_SOURCE_DIR "/presets");
-        return l;
-    }();
-    return library;
-}
-} // namespace
+#include "fuzz/shipped_presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::vector<mfu::ValidationRun> runs;
     try {
-        runs = mfu::validationRunsFromJson(text, presets(), "fuzz.runs.json");
+        runs = mfu::validationRunsFromJson(text, mfu::fuzz::shippedPresets(), "fuzz.runs.json");
     } catch (const mfu::InputError&) {
         return 0;
     }
