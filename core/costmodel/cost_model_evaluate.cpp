@@ -232,7 +232,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
         for (const int rank : { 0, s.parallelism.pp - 1, criticalRank(s, m_shape, x.expertTp).rank }) {
             const RankShare r = rankShare(s, m_shape, x.expertTp, rank);
             mi.modelParallelParams = r.params;
-            mi.expertParams = r.layers * m_shape.expertParamsPerLayer / (x.expertTp * x.ep);
+            mi.expertParams = r.expertParams;
             mi.layersPerStage = r.layers;
             mi.pipelineRank = rank;
             mi.holdsLogits = r.loss;

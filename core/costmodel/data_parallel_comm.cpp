@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/memory_bound_terms.h"
 
 namespace mfu {
 
@@ -81,13 +82,11 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
 {
     const Parallelism& par = x.scenario->parallelism;
     DataParallelSync d;
-    // HSDP: the gradient shard all-reduced across replicas; the last bucket is exposed. The experts' shard is over
-    // the ranks that hold the same experts, as in fsdpComm.
+    // HSDP: the gradient shard all-reduced across replicas; the last bucket is exposed. Under FSDP the gradients
+    // shard as the optimizer state does, the experts over the ranks that hold the same experts.
     if (x.fsdp && par.hsdpReplicas > 1) {
         const CommGroup g { par.hsdpReplicas, par.tp * x.fsdpGroup };
-        const double shard
-            = x.denseStageParams / x.fsdpGroup + x.expertStageParams / std::max(1, expertShardGroup(x, x.fsdpGroup));
-        const double buffer = shard * x.reduceBytes;
+        const double buffer = optimizerShardParams(x) * x.reduceBytes;
         const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, x.tiers);
         d.gradients = { ar, std::max(0.0, ar - backwardSeconds) + ar / x.fsdpUnits };
     }

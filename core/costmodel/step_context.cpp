@@ -44,7 +44,8 @@ RankShare rankShare(const Scenario& s, const ModelShape& sh, double expertTp, in
     const double expertPerLayer = sh.expertParamsPerLayer;
     const double densePerLayer = (sh.totalParams - expertPerLayer * L - sh.embeddingParams - sh.lmHeadParams) / L;
     const double tp = par.tp, ep = par.ep;
-    r.params = r.layers * (densePerLayer / tp + expertPerLayer / (expertTp * ep));
+    r.expertParams = r.layers * expertPerLayer / (expertTp * ep);
+    r.params = r.layers * densePerLayer / tp + r.expertParams;
     if (r.embedding)
         r.params += sh.embeddingParams / tp;
     if (r.loss)
@@ -144,7 +145,7 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
         x.mtpLayersOnStage = r.mtpLayers;
         x.headPassesOnStage = (r.loss ? 1.0 : 0.0) + r.mtpLayers;
         x.modelParallelParams = r.params;
-        x.expertStageParams = r.layers * sh.expertParamsPerLayer / (x.expertTp * x.ep);
+        x.expertStageParams = r.expertParams;
         x.denseStageParams = r.params - x.expertStageParams;
     }
     if (s.activationCheckpointing == ActivationCheckpointing::Full)

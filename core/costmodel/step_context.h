@@ -84,6 +84,7 @@ struct RankShare {
     bool embedding = false;
     bool loss = false;
     double params = 0;
+    double expertParams = 0; // the experts' part of params
 };
 // The rank of an uneven pipeline (hasUnevenPipeline) whose micro-batch takes longest.
 RankShare criticalRank(const Scenario& scenario, const ModelShape& shape, double expertTp);
