@@ -6,14 +6,14 @@
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
-#include "fuzz/shipped_presets.h"
+#include "tests/shipped_presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     try {
-        const auto runs = mfu::reportedRunsFromText(text, "report.json", mfu::fuzz::shippedPresets());
-        (void)mfu::diagnose(runs, mfu::fuzz::shippedPresets().hardware());
+        const auto runs = mfu::reportedRunsFromText(text, "report.json", mfu::test::shippedPresets());
+        (void)mfu::diagnose(runs, mfu::test::shippedPresets().hardware());
     } catch (const mfu::InputError&) {
     }
     return 0;

@@ -6,19 +6,19 @@
 
 #include "core/errors.h"
 #include "core/scenario/scenario_file.h"
-#include "fuzz/shipped_presets.h"
+#include "tests/shipped_presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     mfu::ScenarioDocument document;
     try {
-        document = mfu::scenarioFromText(text, "fuzz.mfu.json", &mfu::fuzz::shippedPresets());
+        document = mfu::scenarioFromText(text, "fuzz.mfu.json", &mfu::test::shippedPresets());
     } catch (const mfu::InputError&) {
         return 0;
     }
     // What was accepted must save and reopen; an InputError here would be a round-trip bug, so it is not caught.
     const std::string saved = mfu::scenarioFileText(document);
-    (void)mfu::scenarioFromText(saved, "resaved.mfu.json", &mfu::fuzz::shippedPresets());
+    (void)mfu::scenarioFromText(saved, "resaved.mfu.json", &mfu::test::shippedPresets());
     return 0;
 }

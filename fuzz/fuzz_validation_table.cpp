@@ -8,14 +8,14 @@
 
 #include "core/costmodel/validation.h"
 #include "core/errors.h"
-#include "fuzz/shipped_presets.h"
+#include "tests/shipped_presets.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     std::vector<mfu::ValidationRun> runs;
     try {
-        runs = mfu::validationRunsFromJson(text, mfu::fuzz::shippedPresets(), "fuzz.runs.json");
+        runs = mfu::validationRunsFromJson(text, mfu::test::shippedPresets(), "fuzz.runs.json");
     } catch (const mfu::InputError&) {
         return 0;
     }

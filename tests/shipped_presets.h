@@ -1,5 +1,5 @@
 #pragma once
-// The presets the binary ships (presets/ in the source tree), loaded once per test executable.
+// The presets the binary ships (presets/ in the source tree), loaded once per test or fuzzer executable.
 #include "core/presets/presets.h"
 
 namespace mfu::test {
