@@ -23,7 +23,7 @@ struct Family {
     FamilyReader read;
 };
 
-constexpr std::array<Family, 56> kFamilies { {
+constexpr std::array<Family, 57> kFamilies { {
     { "llama", "LlamaForCausalLM", hf::readLlama },
     { "mistral", "MistralForCausalLM", hf::readLlama },
     { "granite", "GraniteForCausalLM", hf::readLlama },
@@ -55,6 +55,7 @@ constexpr std::array<Family, 56> kFamilies { {
     { "kimi_k2", "", hf::readDeepSeek }, // Kimi K2: DeepSeek-V3's layout (architectures: DeepseekV3ForCausalLM)
     { "deepseek_v32", "DeepseekV32ForCausalLM", hf::readDeepSeekSparse },
     { "glm_moe_dsa", "GlmMoeDsaForCausalLM", hf::readDeepSeekSparse },
+    { "qwen3_next", "Qwen3NextForCausalLM", hf::readQwen35 },
     { "qwen3_5_text", "", hf::readQwen35 },
     { "qwen3_5_moe_text", "", hf::readQwen35 },
     { "nemotron_h", "NemotronHForCausalLM", hf::readNemotronH },

@@ -23,7 +23,24 @@ GatedDeltaNetSpec readGatedDeltaNet(const Reader& r)
 
 } // namespace
 
-// qwen3_5_text, qwen3_5_moe_text (Qwen3.5; the same layout as Qwen3-Next): layer_types names each layer
+namespace {
+
+// Qwen3-Next's configs name no layer_types: transformers' Qwen3NextConfig derives them from full_attention_interval
+// (every interval-th layer full attention, the rest Gated DeltaNet). Qwen3.5's configs list them.
+std::vector<std::string> qwen35LayerTypes(const Reader& r, int layers)
+{
+    std::vector<std::string> types = r.stringList("layer_types");
+    if (!types.empty() || !r.has("full_attention_interval"))
+        return types;
+    const int64_t interval = r.integer("full_attention_interval");
+    for (int i = 0; i < layers; ++i)
+        types.emplace_back((i + 1) % interval == 0 ? "full_attention" : "linear_attention");
+    return types;
+}
+
+} // namespace
+
+// qwen3_next (Qwen3-Next), qwen3_5_text and qwen3_5_moe_text (Qwen3.5, the same layout): each layer is
 // "linear_attention" (Gated DeltaNet) or "full_attention" (gated attention: q_proj is twice as wide and yields a
 // sigmoid gate on the output; q_norm and k_norm over head_dim). The channel mixer is a dense SwiGLU MLP, or for the
 // MoE models routed experts plus one shared expert with its sigmoid gate Linear(h, 1) on every layer.
@@ -48,14 +65,18 @@ void readQwen35(const Reader& r, ModelSpec& m)
         }
         if (!r.integerList("mlp_only_layers").empty())
             r.fail("mlp_only_layers", "dense layers inside a Qwen3.5 MoE model are not supported");
+        if (r.integerOr("decoder_sparse_step", 1) != 1)
+            r.fail("decoder_sparse_step", "dense layers between MoE layers (a step other than 1) are not supported");
         m.ffnDim = r.has("intermediate_size") ? r.integer("intermediate_size") : 0;
     } else {
         m.ffnDim = r.integer("intermediate_size");
     }
 
-    const std::vector<std::string> types = r.stringList("layer_types");
+    const std::vector<std::string> types = qwen35LayerTypes(r, m.layers);
     if (types.empty())
-        r.fail("layer_types", "missing: a Qwen3.5 model names each layer linear_attention or full_attention");
+        r.fail("layer_types",
+            "missing (and no full_attention_interval): a Qwen3.5 or Qwen3-Next model names each layer "
+            "linear_attention or full_attention");
     if (int(types.size()) != m.layers)
         r.fail("layer_types",
             "has " + std::to_string(types.size()) + " entries for " + std::to_string(m.layers) + " layers");

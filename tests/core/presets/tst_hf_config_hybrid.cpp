@@ -5,8 +5,11 @@
 #include "core/errors.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
+#include "core/model/token_mixers.h"
 #include "core/presets/hf_config.h"
 #include <QtTest>
+
+#include <cmath>
 
 using namespace mfu;
 
@@ -31,6 +34,15 @@ std::string qwen35_27BConfig()
       "mtp_num_hidden_layers":1,"num_attention_heads":24,"num_hidden_layers":64,"num_key_value_heads":4,
       "vocab_size":248320},"vision_config":{"depth":27}})";
 }
+
+// Qwen/Qwen3-Next-80B-A3B-Instruct's config.json: no layer_types, full_attention_interval instead.
+const char* kQwen3Next80B = R"({"architectures":["Qwen3NextForCausalLM"],"attention_bias":false,
+  "decoder_sparse_step":1,"full_attention_interval":4,"head_dim":256,"hidden_act":"silu","hidden_size":2048,
+  "intermediate_size":5120,"linear_conv_kernel_dim":4,"linear_key_head_dim":128,"linear_num_key_heads":16,
+  "linear_num_value_heads":32,"linear_value_head_dim":128,"mlp_only_layers":[],"model_type":"qwen3_next",
+  "moe_intermediate_size":512,"norm_topk_prob":true,"num_attention_heads":16,"num_experts":512,
+  "num_experts_per_tok":10,"num_hidden_layers":48,"num_key_value_heads":2,"partial_rotary_factor":0.25,
+  "shared_expert_intermediate_size":512,"tie_word_embeddings":false,"vocab_size":151936})";
 
 // nvidia/Nemotron-H-56B-Base-8K's config.json (its time_step_limit really is written [0.0, Infinity]).
 const char* kNemotronH56B = R"({"architectures":["NemotronHForCausalLM"],"attention_bias":false,
@@ -104,6 +116,31 @@ private slots:
         for (const std::string& n : m.notes)
             noted = noted || n.find("only 16 of 64 layers") != std::string::npos;
         QVERIFY(noted);
+    }
+
+    void qwen3Next80B()
+    {
+        const ModelSpec m = read(kQwen3Next80B);
+        QCOMPARE(m.layers, 48);
+        QCOMPARE(attentionLayerCount(m), 12); // every fourth layer, as full_attention_interval says
+        QCOMPARE(m.moe.experts, 512);
+        QCOMPARE(m.moe.expertsPerToken, 10);
+        QCOMPARE(m.moe.sharedExperts, 1);
+        // 12 gated-attention layers: q_proj 2048 x (16 x 256 x 2), k/v 2048 x 512 each, o_proj 4096 x 2048, q/k norms.
+        const int64_t attention = 2048LL * 8192 + 2 * 2048LL * 512 + 4096LL * 2048 + 512;
+        const int64_t linear = gatedDeltaNetParams(m.linearAttention, 2048);
+        // 512 experts and one shared expert of width 512, the router and the shared expert's gate.
+        const int64_t moe = 513 * 3 * 2048LL * 512 + 2048LL * 512 + 2048;
+        const int64_t expected = 12 * attention + 36 * linear + 48 * (moe + 2 * 2048) + 2048 + 2 * 151936LL * 2048;
+        QCOMPARE(countParameters(m).total, expected);
+        QVERIFY(std::abs(double(countParameters(m).total) / 80e9 - 1.0) < 0.01); // the card's "80B in total"
+
+        std::string step = kQwen3Next80B;
+        step.replace(step.find("\"decoder_sparse_step\":1"), 23, "\"decoder_sparse_step\":2");
+        QVERIFY(errorOf(step).contains("decoder_sparse_step"));
+        std::string noLayout = kQwen3Next80B;
+        noLayout.replace(noLayout.find("\"full_attention_interval\":4,"), 28, "");
+        QVERIFY(errorOf(noLayout).contains("full_attention_interval"));
     }
 
     void nemotronH56B()
