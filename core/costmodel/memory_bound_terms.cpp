@@ -19,6 +19,14 @@ double autocastCastParams(const StepContext& x)
     return x.layersPerStage * (dense + experts) + x.headPassesOnStage * sh.layer.hidden * sh.vocab / x.tp;
 }
 
+// The FFN width whose elementwise passes and quantisation run as kernels of their own: all of it, less the routed
+// experts' share when their activation and its quantisation are fused into the grouped GEMMs' epilogues.
+double unfusedFfnDim(const StepContext& x)
+{
+    const LayerShape& l = x.shape->layer;
+    return x.scenario->flags.fusedExpertMlp ? l.ffnDim - l.routedFfnDim : l.ffnDim;
+}
+
 // Elementwise work and the loss under torch.autocast over FP32 weights, eager or compiled, without fused norm
 // kernels: the op-by-op byte count of docs/cost-model.md, "Memory-bound work under autocast". Eager kernels move it at
 // eagerHbmEfficiency.
@@ -36,7 +44,7 @@ MemoryBoundTime autocastElementwiseAndLoss(const StepContext& x)
                                                                       : c.autocastCompiledLossBytesPerLogit;
     MemoryBoundTime m;
     m.elementwiseBytes = tokens * x.layersPerStage
-        * (perHidden * sh.layer.hidden / x.sequenceParallelSplit() + perFfn * sh.layer.ffnDim / x.tp
+        * (perHidden * sh.layer.hidden / x.sequenceParallelSplit() + perFfn * unfusedFfnDim(x) / x.tp
             + perQuery * sh.attnOut / x.tp);
     m.lossBytes = tokens * sh.vocab / x.tp * perLogit * x.headPassesOnStage;
     m.bytesPerSec = eager ? x.hbmBytesPerSec / c.hbmEfficiency * c.eagerHbmEfficiency : x.hbmBytesPerSec;
@@ -58,7 +66,7 @@ MemoryBoundTime passesElementwiseAndLoss(const StepContext& x, bool fusedKernels
         : fusedKernels                      ? c.elementwiseFfnPassesFusedKernels
                                             : c.elementwiseFfnPassesEager;
     double elementwiseBytes = 2.0 * tokens * layers
-        * (hiddenPasses * dModel / (x.sequenceParallel ? tp : 1.0) + ffnPasses * sh.layer.ffnDim / tp);
+        * (hiddenPasses * dModel / (x.sequenceParallel ? tp : 1.0) + ffnPasses * unfusedFfnDim(x) / tp);
     // Hyper-connections (DeepSeek-V4's mHC, n residual streams): around each of a layer's two sublayers the streams
     // are read and mixed into its input (n + 1 vectors), and its output and the streams mixed back (2n + 1): 3n + 2
     // hidden vectors in BF16 per sublayer, forward and twice that backward.
@@ -105,7 +113,7 @@ double fp8CastBytes(const StepContext& x)
     // Blockwise and MXFP8 scales quantise in both orientations (the backward GEMMs read the transpose).
     const double perElement = x.scenario->flags.fp8Recipe == Fp8Recipe::Tensorwise ? c.fp8CastBytesPerElement
                                                                                    : c.fp8BlockCastBytesPerElement;
-    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
+    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
     return perElement
         * (x.tokensPerMicroBatch * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
 }
@@ -121,7 +129,7 @@ double fp4CastBytes(const StepContext& x)
     // the same passes, not traffic.
     const double perElement
         = flags.fp4Recipe == Fp4Recipe::Mxfp4 ? c.mxfp4CastBytesPerElement : c.nvfp4CastBytesPerElement;
-    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * sh.layer.ffnDim;
+    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
     return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
         * (x.tokensPerMicroBatch * operands / x.tp + 2.0 * sh.activeLinearParamsPerLayer / x.tp);
 }

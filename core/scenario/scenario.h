@@ -197,6 +197,10 @@ struct FrameworkFlags {
     // The attention core in FP8 (Transformer Engine's FP8 dot-product attention on cuDNN, FlashAttention-3's FP8
     // forward): needs an FP8 peak and a kernel that has it.
     bool fp8Attention = false;
+    // The routed experts' MLP as fused grouped GEMMs (Megatron-Core with Transformer Engine's grouped MLP kernels on
+    // Blackwell, CUTLASS epilogue fusion): the SwiGLU activation, its gradient and the FP8/FP4 quantisation of what
+    // they produce run in the grouped GEMMs' epilogues, so those memory passes over the experts' width are gone.
+    bool fusedExpertMlp = false;
     unsigned recomputeModules = 0; // RecomputeModule bits; selective checkpointing only
     // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
     // --recompute-method block --recompute-num-layers); 0: every layer.

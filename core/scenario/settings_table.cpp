@@ -465,6 +465,16 @@ std::vector<Setting> buildTable()
                 "needs an FP8 peak and the cuDNN or FlashAttention 3 kernel",
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fp8Attention) });
+    t.push_back({ .key = "fused_expert_mlp",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "fused-expert-mlp",
+        .field = "fusedExpertMlp",
+        .label = "Fused expert MLP",
+        .help = "MoE only: the routed experts' SwiGLU and its FP8/FP4 quantisation fused into the grouped GEMMs "
+                "(Transformer Engine's grouped MLP kernels on Blackwell): no memory passes over the experts' width",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.fusedExpertMlp) });
     t.push_back({ .key = "optimizer_offload_fraction",
         .section = S::Flags,
         .kind = K::Number,

@@ -276,6 +276,29 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    void fusedExpertMlpDropsTheExpertsWidthPasses()
+    {
+        // The hand MoE model routes its whole 3,000-wide FFN through experts. Fused into the grouped GEMMs, their
+        // activation passes go: 2 x 1,000 x 10 x 16 x 1,000 = 3.2e8 bytes of the hidden vector's passes stay, the 8
+        // passes over the FFN width (4.8e8) go; the FP8 casts lose the experts' 3 x 3,000 operand elements a token:
+        // 3 x (1e4 x 6,096 + 20 x 13.096e6). The routing and permutation stay.
+        Hand h;
+        h.makeMoe(1);
+        h.x.fp8 = true;
+        const MemoryBoundTime before = memoryBoundTime(h.x);
+        QCOMPARE(before.elementwiseBytes, 8e8);
+        h.scenario.flags.fusedExpertMlp = true;
+        const MemoryBoundTime fused = memoryBoundTime(h.x);
+        QCOMPARE(fused.elementwiseBytes, 3.2e8);
+        QCOMPARE(fused.fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * 13.096e6));
+        QCOMPARE(fused.moeShuffleBytes, before.moeShuffleBytes);
+        QVERIFY(fused.moeShuffleBytes > 0);
+        // A dense model has no routed width: the switch changes nothing.
+        Hand dense;
+        dense.scenario.flags.fusedExpertMlp = true;
+        QCOMPARE(memoryBoundTime(dense.x).elementwiseBytes, 8e8);
+    }
+
     void memoryBoundWorkUnderAutocast()
     {
         Hand h;
