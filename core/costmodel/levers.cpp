@@ -27,6 +27,9 @@ void pull(Scenario& s, Lever lever, bool on)
     case Lever::FusedNormActivation:
         s.flags.fusedNormActivation = on;
         return;
+    case Lever::FusedExpertMlp:
+        s.flags.fusedExpertMlp = on;
+        return;
     }
 }
 
@@ -41,6 +44,8 @@ bool pulled(const Scenario& s, Lever lever)
         return s.flags.fusedLinearCrossEntropy;
     case Lever::FusedNormActivation:
         return s.flags.fusedNormActivation;
+    case Lever::FusedExpertMlp:
+        return s.flags.fusedExpertMlp;
     }
     return false;
 }
@@ -73,6 +78,8 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
         levers.push_back(Lever::DocumentMasking);
     levers.push_back(Lever::FusedLinearCrossEntropy);
     levers.push_back(Lever::FusedNormActivation);
+    if (scenario.model.isMoe())
+        levers.push_back(Lever::FusedExpertMlp);
 
     std::vector<LeverEffect> out;
     try {
@@ -108,6 +115,8 @@ std::string_view leverKey(Lever lever)
         return "fused_linear_cross_entropy";
     case Lever::FusedNormActivation:
         return "fused_norm_activation";
+    case Lever::FusedExpertMlp:
+        return "fused_expert_mlp";
     }
     return "";
 }
@@ -123,6 +132,8 @@ std::string_view leverLabel(Lever lever)
         return "Fused linear cross-entropy";
     case Lever::FusedNormActivation:
         return "Fused RMSNorm/SwiGLU/RoPE";
+    case Lever::FusedExpertMlp:
+        return "Fused expert MLP";
     }
     return "";
 }

@@ -1,6 +1,6 @@
 #pragma once
-// The levers a packed or padded run pulls to do more useful work per second (LMMs-Engine's "remove padding + Liger
-// kernel", flash-attention's varlen masking), and what each changes in the cost model's prediction: the scenario
+// The levers a packed or padded run (or a MoE) pulls to do more useful work per second (LMMs-Engine's "remove padding +
+// Liger kernel", flash-attention's varlen masking), and what each changes in the cost model's prediction: the scenario
 // evaluated with the lever on and with it off, everything else as it is.
 //
 // Useful tokens per second is the figure to compare: MFU can rise while training slows (attention over the whole
@@ -18,6 +18,7 @@ enum class Lever {
     DocumentMasking, // attention over the packed sequence -> per document (varlen / document masking)
     FusedLinearCrossEntropy, // LM head and loss fused in chunks (Liger Kernel): the logits are never held whole
     FusedNormActivation, // fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): fewer passes, less saved
+    FusedExpertMlp, // MoE: the experts' activation and its quantisation fused into the grouped GEMMs
 };
 
 struct LeverOutcome {
@@ -48,7 +49,8 @@ struct LeverEffect {
 
 // The levers that apply to the scenario, in the order above: padding removal when padding is kept (how much would be
 // kept otherwise is not known), document masking when documents are packed, the fused loss and the fused kernels
-// always. Empty when the cost model cannot evaluate the scenario (a bare model, an invalid layout).
+// always, the fused expert MLP for MoE models. Empty when the cost model cannot evaluate the scenario (a bare model, an
+// invalid layout).
 std::vector<LeverEffect> leverEffects(const Scenario& scenario);
 
 std::string_view leverKey(Lever lever); // "remove_padding", "document_masking", "fused_linear_cross_entropy", ...

@@ -166,6 +166,21 @@ private slots:
         const std::vector<LeverEffect> plain = leverEffects(scenarioFor(llama31_8b(), "b200", 8, 8192));
         QCOMPARE(plain.size(), size_t(2));
         QCOMPARE(plain[0].lever, Lever::FusedLinearCrossEntropy);
+        // A MoE adds the fused expert MLP: Qwen3-30B-A3B on 8 B200 with EP 8 and MXFP8, its experts' SwiGLU and casts
+        // gone from the memory-bound work; it trains faster and holds the same memory.
+        const ModelSpec* moe = shippedPresets().findModel("qwen3-30b-a3b");
+        QVERIFY(moe);
+        Scenario moeRun = scenarioFor(*moe, "b200", 8, 4096);
+        moeRun.parallelism.ep = 8;
+        moeRun.precision = TrainingPrecision::BF16_FP8;
+        moeRun.flags.fp8Recipe = Fp8Recipe::Mxfp8;
+        const std::vector<LeverEffect> moeLevers = leverEffects(moeRun);
+        QCOMPARE(moeLevers.size(), size_t(3));
+        QCOMPARE(moeLevers[2].lever, Lever::FusedExpertMlp);
+        QVERIFY(!moeLevers[2].inScenario);
+        QVERIFY(moeLevers[2].with.stepTimeSeconds < moeLevers[2].without.stepTimeSeconds);
+        QCOMPARE(moeLevers[2].with.peakMemoryBytes, moeLevers[2].without.peakMemoryBytes);
+        QCOMPARE(leverKey(Lever::FusedExpertMlp), std::string_view("fused_expert_mlp"));
         // A scenario the cost model cannot evaluate has no levers to show.
         Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);
         QVERIFY(leverEffects(bad).empty());
