@@ -87,30 +87,60 @@ std::string percentText(double v)
     return b;
 }
 
-// The widest of the scenario's class widths, and the sentence that says which class set it (header, second part).
-double classHalfWidth(const Scenario& scenario, const ErrorBandModel& model, std::string& why)
+// How far the scenario's classes widen the band: the model's errors it allows on the optimistic side (> 0) and
+// on the pessimistic side (< 0, as a magnitude), and the sentence that says which class set the wider one.
+struct ClassWidening {
+    double optimistic = 0;
+    double pessimistic = 0;
+    std::string why;
+    double widest() const { return std::max(optimistic, pessimistic); }
+};
+
+ClassWidening classWidening(const Scenario& scenario, const ErrorBandModel& model)
 {
     double widest = 0;
     for (const ValidationGroup& g : model.classes)
         if (g.runs >= kMinClassRuns)
             widest = std::max(widest, kClassBandFactor * g.meanAbsError);
     const ValidationClasses classes = validationClassesOf(scenario);
-    double width = 0;
+    ClassWidening out;
     for (size_t axis = 0; axis < std::size(kValidationClassAxes); ++axis) {
         const std::string& name = validationClassOnAxis(classes, axis);
         const auto it = std::find_if(model.classes.begin(), model.classes.end(),
             [&](const ValidationGroup& g) { return g.axis == kValidationClassAxes[axis] && g.name == name; });
         const int runs = it == model.classes.end() ? 0 : it->runs;
         // A well-covered class speaks through the similar runs' percentiles already; only one the table has barely
-        // seen widens the band, to the widest well-covered class's expected miss.
-        const double w = runs >= kMinClassRuns ? 0.0 : widest;
-        if (w > width) {
-            width = w;
-            why = "class " + name + ": " + std::to_string(runs) + " out-of-sample runs, fewer than "
-                + std::to_string(kMinClassRuns) + ", so the widest class's";
-        }
+        // seen widens the band: to the widest well-covered class's expected miss on both sides, and, when its own
+        // few runs missed by more, to their largest miss on the side they missed on (they are all there is to say
+        // how far such a run can be off, and in which direction).
+        if (runs >= kMinClassRuns)
+            continue;
+        const double own = runs > 0 ? it->maxAbsError : 0.0;
+        const bool ownOptimistic = runs > 0 && it->meanError > 0;
+        ClassWidening w;
+        w.optimistic = std::max(widest, ownOptimistic ? own : 0.0);
+        w.pessimistic = std::max(widest, ownOptimistic ? 0.0 : own);
+        if (w.widest() > out.widest())
+            out.why = "class " + name + ": " + std::to_string(runs) + " out-of-sample runs, fewer than "
+                + std::to_string(kMinClassRuns)
+                + (own > widest ? ", so their largest miss" : ", so the widest class's");
+        out.optimistic = std::max(out.optimistic, w.optimistic);
+        out.pessimistic = std::max(out.pessimistic, w.pessimistic);
     }
-    return width;
+    return out;
+}
+
+// What the validation table says of models with token mixers other than attention: their out-of-sample class.
+std::string hybridLayersNote(const ErrorBandModel& model)
+{
+    const auto it = std::find_if(model.classes.begin(), model.classes.end(),
+        [](const ValidationGroup& g) { return g.axis == "token mixers" && g.name == "hybrid"; });
+    if (it == model.classes.end() || it->runs == 0)
+        return "unvalidated for this model's linear-attention, Mamba or sparse-attention layers (no published run yet)";
+    return "barely validated for this model's linear-attention, Mamba or sparse-attention layers: "
+        + std::to_string(it->runs) + " published run" + (it->runs == 1 ? "" : "s") + " with such layers, missed by "
+        + percentText(it->meanAbsError) + " on average (the model " + (it->meanError > 0 ? "optimistic" : "pessimistic")
+        + ")";
 }
 
 } // namespace
@@ -133,25 +163,23 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     b.basis = similar.basis;
     double lo = similar.lo, hi = similar.hi;
     if (!model.classes.empty()) {
-        std::string why;
-        b.classHalfWidth = classHalfWidth(scenario, model, why);
-        if (b.classHalfWidth > std::max(-lo, hi))
-            b.basis += "; at least +-" + percentText(b.classHalfWidth) + " (" + why + ")";
-        lo = std::min(lo, -b.classHalfWidth);
-        hi = std::max(hi, b.classHalfWidth);
+        const ClassWidening w = classWidening(scenario, model);
+        b.classHalfWidth = w.widest();
+        if (w.widest() > std::max(-lo, hi)) {
+            // The model's miss either way: +-X, or X optimistic and Y pessimistic when the class's own runs missed
+            // on one side only.
+            const std::string width = w.optimistic == w.pessimistic
+                ? "+-" + percentText(w.optimistic)
+                : percentText(w.optimistic) + " optimistic, " + percentText(w.pessimistic) + " pessimistic";
+            b.basis += "; at least " + width + " (" + w.why + ")";
+        }
+        lo = std::min(lo, -w.pessimistic);
+        hi = std::max(hi, w.optimistic);
     }
-    // No published run validates the cost of linear-attention, Mamba or sparse-attention layers yet: say so beside
-    // the band, which only reflects the dense and MoE transformers it was measured on.
-    bool otherMixers = false;
-    forEachLayerRun(scenario.model, [&otherMixers](const LayerRun& run) {
-        otherMixers = otherMixers
-            || (run.kind.tokenMixer != TokenMixer::FullAttention
-                && run.kind.tokenMixer != TokenMixer::SlidingWindowAttention
-                && run.kind.tokenMixer != TokenMixer::ChunkedAttention);
-    });
-    if (otherMixers)
-        b.basis += "; unvalidated for this model's linear-attention, Mamba or sparse-attention layers (no published "
-                   "run yet)";
+    // Layers beyond attention (linear attention, Mamba, sparse or compressed attention): the band above comes from
+    // dense and MoE transformers; say beside it how few published runs measure such layers and how far they miss.
+    if (architectureOf(scenario.model) == "hybrid")
+        b.basis += "; " + hybridLayersNote(model);
     // The measurement is likely prediction / (1 + error): an optimistic model (error > 0) lowers the band.
     b.lowFactor = 1.0 / (1.0 + hi);
     b.highFactor = std::min(1.0 / std::max(0.05, 1.0 + lo), physicalHeadroom(scenario, p));

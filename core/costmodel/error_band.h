@@ -8,7 +8,7 @@
 // Then the band widens by the scenario's recipe classes (validationClassesOf: GPU class, EP span, precision, token
 // mixers, dense or MoE): a class the validation set holds fewer than kMinClassRuns out-of-sample runs of widens it to
 // at least +-the widest expected miss (kClassBandFactor x mean |error|) of any class it holds kMinClassRuns or more
-// of. A well-covered class does not widen it: the similar runs' percentiles already hold its error, and a class mean
+// of, or +-the largest miss of the class's own few runs when that is larger. A well-covered class does not widen it: the similar runs' percentiles already hold its error, and a class mean
 // applied to every scenario of one axis (all dense runs, say) would let one source's rows widen other GPUs' bands. So
 // a recipe the set has barely seen gets a wide band instead of a confident number. The planner's tie tolerance stays
 // the similar runs' band: the class width is common to every layout of one scenario's class, not a difference between

@@ -82,8 +82,8 @@ private slots:
         QVERIFY(std::abs(b.tokensPerSecPerGpuHigh - 100 / 0.95) < 1e-9);
         QCOMPARE(errorBandFor(s, p, ErrorBandModel {}).basis, std::string("no validation runs"));
     }
-    // A model with layers no published run has measured (Qwen3.5's Gated DeltaNet) gets the band of its dense peers,
-    // and the basis says it is unvalidated for those layers.
+    // A model with layers beyond attention (Qwen3.5's Gated DeltaNet) gets the band of its dense peers, and the basis
+    // says how few published runs measure such layers: none (unvalidated), or the hybrid class's count and miss.
     void hybridLayersAreMarkedUnvalidated()
     {
         ErrorBandModel m;
@@ -102,10 +102,21 @@ private slots:
         const ErrorBand dense = errorBandFor(scenarioFor(llama31_8b(), "h100-sxm", 8, 8192), p, m);
         QVERIFY(dense.basis.find("unvalidated") == std::string::npos);
         QCOMPARE(b.mfuLow, dense.mfuLow);
+        // Once the table has hybrid runs, the basis says how many and how far they missed, not "no published run".
+        m.classes.push_back({ "token mixers", "hybrid", 3, 0.49, 0.556, 0.49 });
+        const ErrorBand seen = errorBandFor(scenarioFor(hybrid, "h100-sxm", 8, 8192), p, m);
+        QVERIFY2(
+            seen.basis.find("barely validated for this model's linear-attention, Mamba or sparse-attention layers: "
+                            "3 published runs with such layers, missed by 49% on average (the model optimistic)")
+                != std::string::npos,
+            seen.basis.c_str());
+        QVERIFY(seen.basis.find("no published run") == std::string::npos);
+        QVERIFY(errorBandFor(scenarioFor(llama31_8b(), "h100-sxm", 8, 8192), p, m).basis.find("barely")
+            == std::string::npos);
     }
     // The class widening (error_band.h): Hopper dense residuals within +-2% give the 5% minimum; classes with enough
     // out-of-sample runs leave it there (the similar runs speak for them); a class with too few runs widens it to the
-    // widest expected miss of any class that has enough.
+    // widest expected miss of any class that has enough, or to its own runs' largest miss if that is larger.
     void classesWidenTheBand()
     {
         ErrorBandModel m;
@@ -133,6 +144,27 @@ private slots:
         QVERIFY2(few.basis.find("fewer than") != std::string::npos, few.basis.c_str());
         // The planner's tie tolerance stays the similar runs' band (5% here), whatever the classes say.
         QVERIFY(std::abs(plannerTieTolerance(s, m) - (1 - 1 / 1.05)) < 1e-12);
+
+        // When the few Hopper runs themselves missed by more (45% at worst, optimistic on average), their largest
+        // miss sets the width on the side they missed on; the other side keeps the widest class's 30%.
+        m.classes.front().maxAbsError = 0.45;
+        m.classes.front().meanError = 0.40;
+        const ErrorBand ownMiss = errorBandFor(s, p, m);
+        QVERIFY(std::abs(ownMiss.classHalfWidth - 0.45) < 1e-12);
+        QVERIFY(std::abs(ownMiss.tokensPerSecPerGpuLow - 1000 / 1.45) < 1e-9);
+        QVERIFY(std::abs(ownMiss.tokensPerSecPerGpuHigh - 1000 / 0.70) < 1e-9);
+        QVERIFY2(ownMiss.basis.find("at least 45% optimistic, 30% pessimistic (class Hopper: 4 out-of-sample runs, "
+                                    "fewer than 5, so their largest miss)")
+                != std::string::npos,
+            ownMiss.basis.c_str());
+        // Pessimistic runs widen the other side.
+        m.classes.front().meanError = -0.40;
+        const ErrorBand low = errorBandFor(s, p, m);
+        QVERIFY(std::abs(low.tokensPerSecPerGpuLow - 1000 / 1.30) < 1e-9);
+        QVERIFY(std::abs(low.tokensPerSecPerGpuHigh - 1000 / 0.55) < 1e-9);
+        // A class with no run at all has no miss of its own: the widest class's width, as before.
+        m.classes.front().runs = 0;
+        QVERIFY(std::abs(errorBandFor(s, p, m).classHalfWidth - kClassBandFactor * 0.30) < 1e-12);
     }
 
     // Widening only: every published run whose measurement the similar runs' band held is still held by the band with
