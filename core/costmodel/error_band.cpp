@@ -96,6 +96,20 @@ struct ClassWidening {
     double widest() const { return std::max(optimistic, pessimistic); }
 };
 
+// The model's miss either way: "+-X", or "X optimistic, Y pessimistic" when the class's own runs missed on one side
+// (a side of 0 is left out).
+std::string widthText(const ClassWidening& w)
+{
+    if (w.optimistic == w.pessimistic)
+        return "+-" + percentText(w.optimistic);
+    const auto side = [](double v, const char* name) { return v > 0 ? percentText(v) + " " + name : std::string(); };
+    const std::string optimistic = side(w.optimistic, "optimistic");
+    const std::string pessimistic = side(w.pessimistic, "pessimistic");
+    if (optimistic.empty() || pessimistic.empty())
+        return optimistic + pessimistic;
+    return optimistic + ", " + pessimistic;
+}
+
 ClassWidening classWidening(const Scenario& scenario, const ErrorBandModel& model)
 {
     double widest = 0;
@@ -137,10 +151,9 @@ std::string hybridLayersNote(const ErrorBandModel& model)
         [](const ValidationGroup& g) { return g.axis == "token mixers" && g.name == "hybrid"; });
     if (it == model.classes.end() || it->runs == 0)
         return "unvalidated for this model's linear-attention, Mamba or sparse-attention layers (no published run yet)";
-    return "barely validated for this model's linear-attention, Mamba or sparse-attention layers: "
-        + std::to_string(it->runs) + " published run" + (it->runs == 1 ? "" : "s") + " with such layers, missed by "
-        + percentText(it->meanAbsError) + " on average (the model " + (it->meanError > 0 ? "optimistic" : "pessimistic")
-        + ")";
+    return "linear-attention, Mamba or sparse-attention layers barely validated: " + std::to_string(it->runs)
+        + " published run" + (it->runs == 1 ? "" : "s") + ", missed by " + percentText(it->meanAbsError)
+        + " on average (" + (it->meanError > 0 ? "optimistic" : "pessimistic") + ")";
 }
 
 } // namespace
@@ -165,14 +178,8 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     if (!model.classes.empty()) {
         const ClassWidening w = classWidening(scenario, model);
         b.classHalfWidth = w.widest();
-        if (w.widest() > std::max(-lo, hi)) {
-            // The model's miss either way: +-X, or X optimistic and Y pessimistic when the class's own runs missed
-            // on one side only.
-            const std::string width = w.optimistic == w.pessimistic
-                ? "+-" + percentText(w.optimistic)
-                : percentText(w.optimistic) + " optimistic, " + percentText(w.pessimistic) + " pessimistic";
-            b.basis += "; at least " + width + " (" + w.why + ")";
-        }
+        if (w.widest() > std::max(-lo, hi))
+            b.basis += "; at least " + widthText(w) + " (" + w.why + ")";
         lo = std::min(lo, -w.pessimistic);
         hi = std::max(hi, w.optimistic);
     }
