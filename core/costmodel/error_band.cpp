@@ -43,28 +43,43 @@ struct SimilarRunsBand {
     std::string basis;
 };
 
+bool isHybrid(const Scenario& scenario)
+{
+    return validationClassesOf(scenario).tokenMixers == "hybrid";
+}
+
+// The scenario's out-of-sample class on one axis of kValidationClassAxes, or nullptr when the table has none.
+const ValidationGroup* outOfSampleClass(const ErrorBandModel& model, size_t axis, const std::string& name)
+{
+    const auto it = std::find_if(model.classes.begin(), model.classes.end(),
+        [&](const ValidationGroup& g) { return g.axis == kValidationClassAxes[axis] && g.name == name; });
+    return it == model.classes.end() ? nullptr : &*it;
+}
+
 // The 10th to 90th percentile of the similar runs' errors (the header's first paragraph).
 SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& model)
 {
     const std::string generation = gpuGenerationOf(scenario.cluster.hardware);
     const bool moe = scenario.model.isMoe();
+    const bool hybrid = isHybrid(scenario);
     std::vector<double> errors;
     std::string basis;
     for (const auto& r : model.residuals)
-        if (r.generation == generation && r.moe == moe)
+        if (r.generation == generation && r.moe == moe && (hybrid || !r.hybrid))
             errors.push_back(r.error);
     if (static_cast<int>(errors.size()) >= kMinSimilarRuns) {
         basis = generation + (moe ? " MoE" : " dense");
     } else {
         errors.clear();
         for (const auto& r : model.residuals)
-            if (r.moe == moe)
+            if (r.moe == moe && (hybrid || !r.hybrid))
                 errors.push_back(r.error);
         basis = moe ? "MoE" : "dense";
         if (static_cast<int>(errors.size()) < kMinSimilarRuns) {
             errors.clear();
             for (const auto& r : model.residuals)
-                errors.push_back(r.error);
+                if (hybrid || !r.hybrid)
+                    errors.push_back(r.error);
             basis = "all";
         }
     }
@@ -120,24 +135,24 @@ ClassWidening classWidening(const Scenario& scenario, const ErrorBandModel& mode
     ClassWidening out;
     for (size_t axis = 0; axis < std::size(kValidationClassAxes); ++axis) {
         const std::string& name = validationClassOnAxis(classes, axis);
-        const auto it = std::find_if(model.classes.begin(), model.classes.end(),
-            [&](const ValidationGroup& g) { return g.axis == kValidationClassAxes[axis] && g.name == name; });
-        const int runs = it == model.classes.end() ? 0 : it->runs;
+        const ValidationGroup* g = outOfSampleClass(model, axis, name);
+        const int runs = g ? g->runs : 0;
         // A well-covered class speaks through the similar runs' percentiles already; only one the table has barely
-        // seen widens the band: to the widest well-covered class's expected miss on both sides, and, when its own
+        // seen widens the band: to the widest well-covered class's expected miss on both sides, and where its own
         // few runs missed by more, to their largest miss on the side they missed on (they are all there is to say
         // how far such a run can be off, and in which direction).
         if (runs >= kMinClassRuns)
             continue;
-        const double own = runs > 0 ? it->maxAbsError : 0.0;
-        const bool ownOptimistic = runs > 0 && it->meanError > 0;
+        const double ownOptimistic = runs > 0 ? std::max(0.0, g->maxError) : 0.0;
+        const double ownPessimistic = runs > 0 ? std::max(0.0, -g->minError) : 0.0;
         ClassWidening w;
-        w.optimistic = std::max(widest, ownOptimistic ? own : 0.0);
-        w.pessimistic = std::max(widest, ownOptimistic ? 0.0 : own);
+        w.optimistic = std::max(widest, ownOptimistic);
+        w.pessimistic = std::max(widest, ownPessimistic);
         if (w.widest() > out.widest())
             out.why = "class " + name + ": " + std::to_string(runs) + " out-of-sample runs, fewer than "
                 + std::to_string(kMinClassRuns)
-                + (own > widest ? ", so their largest miss" : ", so the widest class's");
+                + (std::max(ownOptimistic, ownPessimistic) > widest ? ", so their largest miss"
+                                                                    : ", so the widest class's");
         out.optimistic = std::max(out.optimistic, w.optimistic);
         out.pessimistic = std::max(out.pessimistic, w.pessimistic);
     }
@@ -147,13 +162,13 @@ ClassWidening classWidening(const Scenario& scenario, const ErrorBandModel& mode
 // What the validation table says of models with token mixers other than attention: their out-of-sample class.
 std::string hybridLayersNote(const ErrorBandModel& model)
 {
-    const auto it = std::find_if(model.classes.begin(), model.classes.end(),
-        [](const ValidationGroup& g) { return g.axis == "token mixers" && g.name == "hybrid"; });
-    if (it == model.classes.end() || it->runs == 0)
+    const ValidationGroup* g = outOfSampleClass(model, kTokenMixersClassAxis, "hybrid");
+    if (!g || g->runs == 0)
         return "unvalidated for this model's linear-attention, Mamba or sparse-attention layers (no published run yet)";
-    return "linear-attention, Mamba or sparse-attention layers barely validated: " + std::to_string(it->runs)
-        + " published run" + (it->runs == 1 ? "" : "s") + ", missed by " + percentText(it->meanAbsError)
-        + " on average (" + (it->meanError > 0 ? "optimistic" : "pessimistic") + ")";
+    return std::string("linear-attention, Mamba or sparse-attention layers")
+        + (g->runs < kMinClassRuns ? " barely validated: " : ": ") + std::to_string(g->runs) + " out-of-sample run"
+        + (g->runs == 1 ? "" : "s") + ", missed by " + percentText(g->meanAbsError) + " on average ("
+        + (g->meanError > 0 ? "optimistic" : "pessimistic") + ")";
 }
 
 } // namespace
@@ -163,8 +178,8 @@ ErrorBandModel errorBandModelFrom(const ValidationReport& report)
     ErrorBandModel m;
     m.classes = report.outOfSampleByClass;
     for (const ValidationRow& row : report.rows)
-        m.residuals.push_back(
-            { gpuGenerationOf(row.run->scenario.cluster.hardware), row.run->scenario.model.isMoe(), row.error });
+        m.residuals.push_back({ gpuGenerationOf(row.run->scenario.cluster.hardware), row.run->scenario.model.isMoe(),
+            row.error, isHybrid(row.run->scenario) });
     return m;
 }
 
@@ -177,15 +192,16 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     double lo = similar.lo, hi = similar.hi;
     if (!model.classes.empty()) {
         const ClassWidening w = classWidening(scenario, model);
-        b.classHalfWidth = w.widest();
-        if (w.widest() > std::max(-lo, hi))
+        b.classOptimisticWidth = w.optimistic;
+        b.classPessimisticWidth = w.pessimistic;
+        if (w.optimistic > hi || w.pessimistic > -lo)
             b.basis += "; at least " + widthText(w) + " (" + w.why + ")";
         lo = std::min(lo, -w.pessimistic);
         hi = std::max(hi, w.optimistic);
     }
-    // Layers beyond attention (linear attention, Mamba, sparse or compressed attention): the band above comes from
-    // dense and MoE transformers; say beside it how few published runs measure such layers and how far they miss.
-    if (architectureOf(scenario.model) == "hybrid")
+    // Layers beyond attention (linear attention, Mamba, sparse or compressed attention): say beside the band how many
+    // published runs measure such layers and how far they miss.
+    if (isHybrid(scenario))
         b.basis += "; " + hybridLayersNote(model);
     // The measurement is likely prediction / (1 + error): an optimistic model (error > 0) lowers the band.
     b.lowFactor = 1.0 / (1.0 + hi);

@@ -8,11 +8,15 @@
 // Then the band widens by the scenario's recipe classes (validationClassesOf: GPU class, EP span, precision, token
 // mixers, dense or MoE): a class the validation set holds fewer than kMinClassRuns out-of-sample runs of widens it to
 // at least +-the widest expected miss (kClassBandFactor x mean |error|) of any class it holds kMinClassRuns or more
-// of, or +-the largest miss of the class's own few runs when that is larger. A well-covered class does not widen it: the similar runs' percentiles already hold its error, and a class mean
-// applied to every scenario of one axis (all dense runs, say) would let one source's rows widen other GPUs' bands. So
-// a recipe the set has barely seen gets a wide band instead of a confident number. The planner's tie tolerance stays
-// the similar runs' band: the class width is common to every layout of one scenario's class, not a difference between
-// them.
+// of; and where the class's own few runs missed by more, to their largest miss on the side they missed on (the most
+// optimistic run's error on the optimistic side, the most pessimistic's on the other). A well-covered class does not
+// widen it: the similar runs' percentiles already hold its error, and a class mean applied to every scenario of one
+// axis (all dense runs, say) would let one source's rows widen other GPUs' bands. So a recipe the set has barely seen
+// gets a wide band instead of a confident number. The planner's tie tolerance stays the similar runs' band: the
+// class width is common to every layout of one scenario's class, not a difference between them.
+//
+// Models with token mixers beyond attention (hybrid: linear attention, Mamba, sparse or compressed attention) are
+// left out of the similar runs of a transformer, whose band they would widen with misses of layers it does not have.
 #include <string>
 #include <vector>
 
@@ -33,6 +37,7 @@ struct ValidationResidual {
     std::string generation; // gpuGenerationOf
     bool moe = false;
     double error = 0; // predicted / measured - 1
+    bool hybrid = false; // token mixers beyond attention (architectureOf)
 };
 
 struct ErrorBandModel {
@@ -56,7 +61,10 @@ struct ErrorBand {
     double stepTimeSecondsLow = 0, stepTimeSecondsHigh = 0; // the short step is the fast end
     double lowFactor = 1, highFactor = 1; // multiply a prediction's rates by these for the band (capped, see above)
     int similarRuns = 0;
-    double classHalfWidth = 0; // the widest class width the band was held to (0: no class widening)
+    // The model's error the classes widened the band to on each side (0: no class widening on that side): optimistic
+    // (the measurement below the prediction) and pessimistic (above it), as magnitudes.
+    double classOptimisticWidth = 0;
+    double classPessimisticWidth = 0;
     std::string basis; // "6 published Blackwell dense runs"
 };
 

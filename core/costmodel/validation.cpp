@@ -167,6 +167,8 @@ void addGroup(std::vector<ValidationGroup>& groups, const std::string& axis, con
         groups.push_back({ axis, name, 0, 0, 0, 0 });
         it = groups.end() - 1;
     }
+    it->maxError = it->runs == 0 ? error : std::max(it->maxError, error);
+    it->minError = it->runs == 0 ? error : std::min(it->minError, error);
     it->runs += 1;
     it->meanAbsError += std::abs(error);
     it->meanError += error;

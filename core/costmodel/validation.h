@@ -74,6 +74,8 @@ struct ValidationGroup {
     double meanAbsError = 0;
     double maxAbsError = 0;
     double meanError = 0; // signed: > 0 the model is optimistic
+    double maxError = 0; // the most optimistic run's error (signed)
+    double minError = 0; // the most pessimistic run's error (signed)
 };
 
 struct ValidationReport {
@@ -128,6 +130,7 @@ ValidationClasses validationClassesOf(const Scenario& scenario);
 // The axis names of ValidationClasses, in its order, as ValidationReport::outOfSampleByClass uses them.
 inline constexpr const char* kValidationClassAxes[]
     = { "gpu class", "expert parallel span", "precision", "token mixers", "experts" };
+inline constexpr size_t kTokenMixersClassAxis = 3; // "token mixers": "hybrid" or "attention only"
 // The class of `classes` on axis i of kValidationClassAxes.
 const std::string& validationClassOnAxis(const ValidationClasses& classes, size_t axis);
 

@@ -45,7 +45,8 @@ nlohmann::json timeBreakdownJson(const TimeBreakdown& t)
 nlohmann::json groupJson(const ValidationGroup& g)
 {
     return { { "axis", g.axis }, { "group", g.name }, { "runs", g.runs }, { "mean_abs_error", g.meanAbsError },
-        { "max_abs_error", g.maxAbsError }, { "mean_error", g.meanError } };
+        { "max_abs_error", g.maxAbsError }, { "mean_error", g.meanError }, { "max_error", g.maxError },
+        { "min_error", g.minError } };
 }
 } // namespace
 

@@ -471,8 +471,9 @@ std::vector<Setting> buildTable()
         .flag = "fused-expert-mlp",
         .field = "fusedExpertMlp",
         .label = "Fused expert MLP",
-        .help = "MoE only: the routed experts' SwiGLU and its FP8/FP4 quantisation fused into the grouped GEMMs "
-                "(Transformer Engine's grouped MLP kernels on Blackwell): no memory passes over the experts' width",
+        .help = "MoE only: the routed experts' SwiGLU and its FP8/FP4 quantisation run in the grouped GEMMs' "
+                "epilogues (fused grouped-MLP kernels, as Transformer Engine's on Blackwell): no memory passes over "
+                "the experts' width",
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fusedExpertMlp) });
     t.push_back({ .key = "optimizer_offload_fraction",

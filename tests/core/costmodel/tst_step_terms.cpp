@@ -293,6 +293,16 @@ private slots:
         QCOMPARE(fused.fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * 13.096e6));
         QCOMPARE(fused.moeShuffleBytes, before.moeShuffleBytes);
         QVERIFY(fused.moeShuffleBytes > 0);
+        // Routed experts two thirds of the FFN width (2,000 of 3,000), TP 2 with sequence parallelism: the hidden
+        // passes 2 x 1e4 x 16 x 1,000 / 2 = 1.6e8 stay; the FFN passes go from 8 x 3,000 / 2 to 8 x 1,000 / 2 a
+        // token and layer (2.4e8 -> 8e7 bytes).
+        Hand partial;
+        partial.makeMoe(1);
+        partial.shape.layer.routedFfnDim = 2000;
+        partial.setTp(2);
+        QCOMPARE(memoryBoundTime(partial.x).elementwiseBytes, 1.6e8 + 2.4e8);
+        partial.scenario.flags.fusedExpertMlp = true;
+        QCOMPARE(memoryBoundTime(partial.x).elementwiseBytes, 1.6e8 + 8e7);
         // A dense model has no routed width: the switch changes nothing.
         Hand dense;
         dense.scenario.flags.fusedExpertMlp = true;

@@ -123,6 +123,14 @@ private slots:
         const ModelSpec m = read(kQwen3Next80B);
         QCOMPARE(m.layers, 48);
         QCOMPARE(attentionLayerCount(m), 12); // every fourth layer, as full_attention_interval says
+        std::vector<TokenMixer> mixers;
+        forEachLayerRun(m, [&mixers](const LayerRun& run) {
+            for (int i = 0; i < run.count; ++i)
+                mixers.push_back(run.kind.tokenMixer);
+        });
+        QCOMPARE(mixers.size(), size_t(48));
+        for (size_t i = 0; i < mixers.size(); ++i)
+            QCOMPARE(mixers[i], (i + 1) % 4 == 0 ? TokenMixer::FullAttention : TokenMixer::LinearAttention);
         QCOMPARE(m.moe.experts, 512);
         QCOMPARE(m.moe.expertsPerToken, 10);
         QCOMPARE(m.moe.sharedExperts, 1);
