@@ -45,7 +45,7 @@ struct SimilarRunsBand {
 
 bool isHybrid(const Scenario& scenario)
 {
-    return validationClassesOf(scenario).tokenMixers == "hybrid";
+    return architectureOf(scenario.model) == "hybrid";
 }
 
 // The scenario's out-of-sample class on one axis of kValidationClassAxes, or nullptr when the table has none.
@@ -61,24 +61,26 @@ SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& 
 {
     const std::string generation = gpuGenerationOf(scenario.cluster.hardware);
     const bool moe = scenario.model.isMoe();
+    // A transformer's band leaves out hybrid models' runs; a hybrid's takes every run.
     const bool hybrid = isHybrid(scenario);
+    const auto comparable = [hybrid](const ValidationResidual& r) { return hybrid || !r.hybrid; };
     std::vector<double> errors;
     std::string basis;
     for (const auto& r : model.residuals)
-        if (r.generation == generation && r.moe == moe && (hybrid || !r.hybrid))
+        if (r.generation == generation && r.moe == moe && comparable(r))
             errors.push_back(r.error);
     if (static_cast<int>(errors.size()) >= kMinSimilarRuns) {
         basis = generation + (moe ? " MoE" : " dense");
     } else {
         errors.clear();
         for (const auto& r : model.residuals)
-            if (r.moe == moe && (hybrid || !r.hybrid))
+            if (r.moe == moe && comparable(r))
                 errors.push_back(r.error);
         basis = moe ? "MoE" : "dense";
         if (static_cast<int>(errors.size()) < kMinSimilarRuns) {
             errors.clear();
             for (const auto& r : model.residuals)
-                if (hybrid || !r.hybrid)
+                if (comparable(r))
                     errors.push_back(r.error);
             basis = "all";
         }

@@ -37,7 +37,7 @@ struct ValidationResidual {
     std::string generation; // gpuGenerationOf
     bool moe = false;
     double error = 0; // predicted / measured - 1
-    bool hybrid = false; // token mixers beyond attention (architectureOf)
+    bool hybrid = false; // token mixers beyond attention (architectureOf: "hybrid")
 };
 
 struct ErrorBandModel {

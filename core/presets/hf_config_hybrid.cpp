@@ -21,21 +21,35 @@ GatedDeltaNetSpec readGatedDeltaNet(const Reader& r)
     return g;
 }
 
-} // namespace
-
-namespace {
-
-// Qwen3-Next's configs name no layer_types: transformers' Qwen3NextConfig derives them from full_attention_interval
-// (every interval-th layer full attention, the rest Gated DeltaNet). Qwen3.5's configs list them.
-std::vector<std::string> qwen35LayerTypes(const Reader& r, int layers)
+// Each layer's token mixer: layer_types names each "linear_attention" (Gated DeltaNet) or "full_attention".
+// Qwen3-Next's configs name none: transformers' Qwen3NextConfig derives them from full_attention_interval (every
+// interval-th layer full attention, the rest Gated DeltaNet). Qwen3.5's configs list them.
+std::vector<TokenMixer> qwen35TokenMixers(const Reader& r, int layers)
 {
-    std::vector<std::string> types = r.stringList("layer_types");
-    if (!types.empty() || !r.has("full_attention_interval"))
-        return types;
-    const int64_t interval = r.integer("full_attention_interval");
-    for (int i = 0; i < layers; ++i)
-        types.emplace_back((i + 1) % interval == 0 ? "full_attention" : "linear_attention");
-    return types;
+    std::vector<TokenMixer> mixers;
+    const std::vector<std::string> types = r.stringList("layer_types");
+    if (types.empty() && r.has("full_attention_interval")) {
+        const int64_t interval = r.integer("full_attention_interval");
+        for (int i = 0; i < layers; ++i)
+            mixers.push_back((i + 1) % interval == 0 ? TokenMixer::FullAttention : TokenMixer::LinearAttention);
+        return mixers;
+    }
+    if (types.empty())
+        r.fail("layer_types",
+            "missing (and no full_attention_interval): a Qwen3.5 or Qwen3-Next model names each layer "
+            "linear_attention or full_attention");
+    if (int(types.size()) != layers)
+        r.fail("layer_types",
+            "has " + std::to_string(types.size()) + " entries for " + std::to_string(layers) + " layers");
+    for (const std::string& t : types) {
+        if (t == "linear_attention")
+            mixers.push_back(TokenMixer::LinearAttention);
+        else if (t == "full_attention")
+            mixers.push_back(TokenMixer::FullAttention);
+        else
+            r.fail("layer_types", "layer type '" + t + "' is not supported (linear_attention, full_attention)");
+    }
+    return mixers;
 }
 
 } // namespace
@@ -72,26 +86,9 @@ void readQwen35(const Reader& r, ModelSpec& m)
         m.ffnDim = r.integer("intermediate_size");
     }
 
-    const std::vector<std::string> types = qwen35LayerTypes(r, m.layers);
-    if (types.empty())
-        r.fail("layer_types",
-            "missing (and no full_attention_interval): a Qwen3.5 or Qwen3-Next model names each layer "
-            "linear_attention or full_attention");
-    if (int(types.size()) != m.layers)
-        r.fail("layer_types",
-            "has " + std::to_string(types.size()) + " entries for " + std::to_string(m.layers) + " layers");
     std::vector<LayerKind> layers;
-    for (const std::string& t : types) {
-        LayerKind k;
-        k.channelMixer = moe ? ChannelMixer::Moe : ChannelMixer::DenseMlp;
-        if (t == "linear_attention")
-            k.tokenMixer = TokenMixer::LinearAttention;
-        else if (t == "full_attention")
-            k.tokenMixer = TokenMixer::FullAttention;
-        else
-            r.fail("layer_types", "layer type '" + t + "' is not supported (linear_attention, full_attention)");
-        layers.push_back(k);
-    }
+    for (const TokenMixer mixer : qwen35TokenMixers(r, m.layers))
+        layers.push_back({ mixer, moe ? ChannelMixer::Moe : ChannelMixer::DenseMlp, 0 });
     setLayers(m, layers);
     notePalmOverCount(m);
     // The multi-token-prediction layer (mtp_num_hidden_layers) is not part of the main model's per-token FLOPs.
