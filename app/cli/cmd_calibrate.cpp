@@ -11,6 +11,7 @@
 #include "app/cli/scenario_flags.h"
 #include "app/preset_store.h"
 #include "core/calibration/calibration_file.h"
+#include "core/calibration/calibration_text.h"
 #include "core/calibration/trace_calibration.h"
 #include "core/errors.h"
 #include "core/number_format.h"
@@ -91,6 +92,14 @@ QString text(const TraceCalibration& c, const QString& out)
              .arg(qs(formatMilliseconds(c.replayStepSeconds)))
              .arg(c.replayError() >= 0 ? QStringLiteral("+") : QString())
              .arg(100 * c.replayError(), 0, 'f', 1);
+    if (!c.gemmShapes.empty()) {
+        constexpr size_t kShown = 5;
+        t += QStringLiteral("  GEMM shapes (M x N x K), the longest %1 of %2 (all in the file):\n")
+                 .arg(std::min(kShown, c.gemmShapes.size()))
+                 .arg(c.gemmShapes.size());
+        for (const std::string& line : gemmShapeLines(c, kShown))
+            t += QStringLiteral("    ") + qs(line) + QLatin1Char('\n');
+    }
     if (!out.isEmpty())
         t += QStringLiteral("  written to %1: give it to predict, sweep or plan with --calibration\n").arg(out);
     return t;

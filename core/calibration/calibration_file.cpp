@@ -9,11 +9,58 @@
 #include "core/io/atomic_file.h"
 #include "core/io/field_reader.h"
 #include "core/io/read_file.h"
+#include "core/model/precision.h"
+#include "core/number_format.h"
 #include "core/scenario/scenario_file.h"
 
 namespace mfu {
 
 using nlohmann::json;
+
+namespace {
+
+// The traced GEMM shapes (gemm_shapes.h): dimensions, precision, and the time and work of each per step; the TFLOPS
+// shown beside them follow from those, and one that does not is an edited file.
+std::vector<GemmShapeBin> gemmShapesFromJson(const json& list)
+{
+    if (!list.is_array())
+        throw FieldError("gemm_shapes", "must be a list of GEMM shapes");
+    if (list.size() > kMostGemmShapes)
+        throw FieldError("gemm_shapes",
+            std::to_string(list.size()) + " shapes; a calibration keeps at most " + std::to_string(kMostGemmShapes));
+    std::vector<GemmShapeBin> out;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const FieldReader f(list[i], "gemm_shapes[" + std::to_string(i) + "]");
+        f.rejectUnknownKeys(
+            { "m", "n", "k", "precision", "calls_per_step", "seconds_per_step", "flops_per_step", "tflops" });
+        const auto positive = [&](std::string_view key, double most) {
+            const double v = f.requiredNumber(key);
+            if (!(v > 0 && v <= most))
+                throw FieldError(f.keyPath(key), "must be a positive number up to " + formatNumber(most));
+            return v;
+        };
+        GemmShapeBin b;
+        b.m = positive("m", 1e12);
+        b.n = positive("n", 1e12);
+        b.k = positive("k", 1e12);
+        b.precision = f.requiredString("precision");
+        const std::string_view format = std::string_view(b.precision).substr(b.precision.rfind("mx", 0) == 0 ? 2 : 0);
+        if (!numberFormatFromKey(format))
+            throw FieldError(f.keyPath("precision"), "'" + b.precision + "' is not a GEMM precision");
+        b.callsPerStep = positive("calls_per_step", 1e12);
+        b.secondsPerStep = positive("seconds_per_step", 1e6);
+        if (b.secondsPerStep < 1e-9) // under a nanosecond a step, its TFLOPS would not stay finite
+            throw FieldError(f.keyPath("seconds_per_step"), "is under a nanosecond");
+        b.flopsPerStep = positive("flops_per_step", 1e30);
+        if (const auto shown = f.optionalNumber("tflops");
+            shown && std::abs(*shown / (b.flopsPerSecond() / 1e12) - 1) > 1e-6)
+            throw FieldError(f.keyPath("tflops"), "is not flops_per_step / seconds_per_step");
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+} // namespace
 
 json calibrationToJson(const TraceCalibration& c)
 {
@@ -22,6 +69,11 @@ json calibrationToJson(const TraceCalibration& c)
         terms.push_back({ { "term", calibratedTermKey(f.term) }, { "measured_s", f.measuredSeconds },
             { "predicted_s", f.predictedSeconds }, { "factor", f.factor }, { "fitted", f.fitted },
             { "evidence", f.evidence } });
+    json shapes = json::array();
+    for (const GemmShapeBin& b : c.gemmShapes)
+        shapes.push_back({ { "m", b.m }, { "n", b.n }, { "k", b.k }, { "precision", b.precision },
+            { "calls_per_step", b.callsPerStep }, { "seconds_per_step", b.secondsPerStep },
+            { "flops_per_step", b.flopsPerStep }, { "tflops", b.flopsPerSecond() / 1e12 } });
     ScenarioDocument traced;
     traced.scenario = c.traced;
     return {
@@ -37,6 +89,7 @@ json calibrationToJson(const TraceCalibration& c)
         { "replay_step_s", c.replayStepSeconds },
         { "replay_error", c.replayError() },
         { "terms", terms },
+        { "gemm_shapes", shapes },
         { "scenario", scenarioToJson(traced) },
     };
 }
@@ -47,8 +100,9 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
         if (!root.is_object())
             throw FieldError("", "not a calibration file (expected a JSON object)");
         const FieldReader r(root, "");
-        r.rejectUnknownKeys({ "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s",
-            "step_spread_s", "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "scenario" });
+        r.rejectUnknownKeys(
+            { "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s", "step_spread_s",
+                "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "gemm_shapes", "scenario" });
         if (r.optionalString("format").value_or("") != kCalibrationFormat)
             throw FieldError("format", std::string("not an MFU Explorer calibration (\"") + kCalibrationFormat + "\")");
         const int64_t version = r.requiredInteger("version", 1, std::numeric_limits<int32_t>::max());
@@ -100,6 +154,8 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
             if (const auto stored = f.optionalNumber("factor"); stored && std::abs(*stored / fit.factor - 1) > 1e-6)
                 throw FieldError(f.keyPath("factor"), "is not measured_s / predicted_s");
         }
+        if (r.has("gemm_shapes"))
+            c.gemmShapes = gemmShapesFromJson(root.at("gemm_shapes"));
         c.scales = termScalesOf(c.fits);
         return c;
     } catch (const InputError& e) {

@@ -1,8 +1,22 @@
 #include "core/calibration/calibration_text.h"
 
+#include <cmath>
+
 #include "core/number_format.h"
 
 namespace mfu {
+
+namespace {
+
+std::string upperAscii(std::string text)
+{
+    for (char& ch : text)
+        if (ch >= 'a' && ch <= 'z')
+            ch = static_cast<char>(ch - 'a' + 'A');
+    return text;
+}
+
+} // namespace
 
 std::string calibratedFiguresText(const CalibratedPrediction& p)
 {
@@ -24,6 +38,21 @@ std::vector<std::string> calibratedTermLines(const CalibratedPrediction& p)
         if (t.seconds > 0)
             lines.push_back(std::string(calibratedTermKey(t.term)) + " " + formatSeconds(t.seconds) + " "
                 + std::string(termBasisKey(t.basis)) + (t.why.empty() ? "" : ": " + t.why));
+    return lines;
+}
+
+std::vector<std::string> gemmShapeLines(const TraceCalibration& c, size_t most)
+{
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < c.gemmShapes.size() && i < most; ++i) {
+        const GemmShapeBin& b = c.gemmShapes[i];
+        const double peak = peakOf(b, c.traced.cluster.hardware);
+        lines.push_back(formatNumber(b.m) + " x " + formatNumber(b.n) + " x " + formatNumber(b.k) + " "
+            + upperAscii(b.precision) + ": "
+            + formatNumber(b.callsPerStep, std::floor(b.callsPerStep) == b.callsPerStep ? 0 : 1) + " a step, "
+            + formatMilliseconds(b.secondsPerStep) + ", " + formatTflops(b.flopsPerSecond())
+            + (peak > 0 ? " (" + formatPercent(b.flopsPerSecond() / peak, 0) + " of the dense peak)" : ""));
+    }
     return lines;
 }
 

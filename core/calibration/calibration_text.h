@@ -13,6 +13,9 @@ std::string calibratedFiguresText(const CalibratedPrediction& p);
 std::string calibratedBasisText(const CalibratedPrediction& p);
 // One line per term with time in the step: "matmul 0.161 s interpolated: the trace's factor carried to ...".
 std::vector<std::string> calibratedTermLines(const CalibratedPrediction& p);
+// The traced GEMM shapes, the longest `most` of them, one line each: "32,768 x 3,072 x 1,024 BF16: 84 a step,
+// 25.00 ms, 693 TFLOPS (70% of the dense peak)".
+std::vector<std::string> gemmShapeLines(const TraceCalibration& c, size_t most);
 // What a calibration measured, in one line: "3 steps of 1 rank(s) on NVIDIA H200: replay 381.1 ms, measured 381.1 ms".
 std::string calibrationSummaryText(const TraceCalibration& c);
 

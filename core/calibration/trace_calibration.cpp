@@ -211,6 +211,7 @@ TraceCalibration calibrateFromTrace(
     cal.traced = traced;
     cal.tracePaths = tracePaths;
     cal.ranks = static_cast<int>(run.ranks.size());
+    cal.gemmShapes = gemmShapeBinsOf(run);
 
     // Measured: each rank's exclusive time per analysed step by term, averaged over ranks; the idle rest of the
     // step (its duration less the GPU's busy time) is the overhead side.
@@ -263,6 +264,8 @@ TraceCalibration calibrateFromTrace(
             : formatNumber(static_cast<double>(kernels[index(t)])) + " kernels in " + where + ", "
                 + formatMilliseconds(f.measuredSeconds) + " per step"
                 + (t == CalibratedTerm::Communication ? " not hidden under computation" : "");
+        if (t == CalibratedTerm::Matmul && !cal.gemmShapes.empty())
+            f.evidence += "; " + std::to_string(cal.gemmShapes.size()) + " GEMM shapes (gemm_shapes)";
         if (!f.fitted)
             f.evidence += f.measuredSeconds < floor ? "; too little in the trace to fit, the model's kept"
                                                     : "; the model predicts too little to fit, the model's kept";
@@ -318,7 +321,12 @@ std::string shapeDifferences(const Scenario& s, const Scenario& r)
 }
 
 // Which terms a scenario shares with the traced run, and how closely (see TermBasis).
-CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, const TraceCalibration& cal)
+// GEMM time beyond (or off) the trace's shapes up to this share still counts as measured (or interpolated).
+constexpr double kBeyondShare = 0.01;
+
+// shapes: how the scenario's GEMMs stand against the trace's (nullopt: not known, the layout decides).
+CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, const TraceCalibration& cal,
+    const std::optional<GemmShapeMatch>& shapes)
 {
     const Scenario& r = cal.traced;
     const Parallelism& p = s.parallelism;
@@ -341,7 +349,16 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
     const bool sameSplit = p.tp == q.tp && p.cp == q.cp && p.ep == q.ep && p.expertTp == q.expertTp;
     switch (t) {
     case CalibratedTerm::Matmul:
-        if (!sameSplit)
+        if (shapes) {
+            if (shapes->beyondShare > kBeyondShare)
+                extrapolated("GEMM shapes beyond the trace's (" + formatPercent(shapes->beyondShare, 0)
+                    + " of the GEMM time), e.g. " + shapes->beyond);
+            else if (shapes->exactShare < 1.0 - kBeyondShare) {
+                out.basis = TermBasis::Interpolated;
+                out.why = "GEMM shapes within the range the trace ran (" + formatPercent(shapes->exactShare, 0)
+                    + " of the GEMM time at shapes it ran as they are)";
+            }
+        } else if (!sameSplit)
             extrapolated("GEMM shapes the trace never ran: " + degrees(p) + " where it ran " + degrees(q));
         else if (s.precision != r.precision)
             extrapolated("another precision than the trace's");
@@ -370,7 +387,15 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
     case CalibratedTerm::Overhead:
         break;
     }
-    if (out.basis == TermBasis::Measured) {
+    if (out.basis == TermBasis::Measured && t == CalibratedTerm::Matmul && shapes) {
+        // GEMMs of the shapes the trace ran, whatever the sequence, batch or pipeline around them; on another number
+        // of GPUs they share the GPU with other collectives than the trace saw.
+        if (s.cluster.gpuCount != r.cluster.gpuCount) {
+            out.basis = TermBasis::Interpolated;
+            out.why = "GEMM shapes the trace ran, on " + formatNumber(s.cluster.gpuCount) + " GPUs (traced "
+                + formatNumber(r.cluster.gpuCount) + ")";
+        }
+    } else if (out.basis == TermBasis::Measured) {
         const std::string differs = shapeDifferences(s, r);
         if (!differs.empty()) {
             out.basis = TermBasis::Interpolated;
@@ -389,14 +414,21 @@ CalibratedPrediction calibratedPrediction(const Scenario& s, const TraceCalibrat
         throw InputError(*why);
     CalibratedPrediction out;
     out.uncalibrated = uncalibrated;
-    out.calibrated = CostModel(s).evaluateValid(s, cal.scales);
+    // The matmul factor carried to this scenario's GEMM shapes: the bins its GEMMs fall nearest ran at another
+    // measured-over-modelled ratio than the traced run's GEMMs as a whole.
+    TermScales scales = cal.scales;
+    const std::optional<GemmShapeMatch> shapes = matchGemmShapes(s, cal.gemmShapes);
+    if (shapes && cal.fits[index(CalibratedTerm::Matmul)].fitted)
+        if (const auto traced = matchGemmShapes(cal.traced, cal.gemmShapes))
+            scales.matmul *= shapes->measuredOverModel / traced->measuredOverModel;
+    out.calibrated = CostModel(s).evaluateValid(s, scales);
     refuseFasterThanTheGpu(out.calibrated, s, cal,
         "its measured times are not what a trace of this GPU can show (an edited file?); calibrate again from the "
         "trace");
     const std::array<double, 5> seconds = predictedTerms(out.calibrated);
     double shares[3] = { 0, 0, 0 };
     for (const CalibratedTerm t : kAllCalibratedTerms) {
-        out.terms.push_back(basisOf(t, seconds[index(t)], s, cal));
+        out.terms.push_back(basisOf(t, seconds[index(t)], s, cal, shapes));
         shares[static_cast<size_t>(out.terms.back().basis)] += seconds[index(t)];
     }
     // The bubble is not a term of its own: it follows the compute it waits on, measured or not, and is counted

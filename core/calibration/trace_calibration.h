@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/calibration/gemm_shapes.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/costmodel/term_scales.h"
 #include "core/scenario/scenario.h"
@@ -51,6 +52,9 @@ struct TraceCalibration {
     double measuredStepSeconds = 0;
     double stepSpreadSeconds = 0; // step-to-step standard deviation
     std::vector<TermFit> fits; // one per CalibratedTerm
+    // The traced GEMMs by shape: the matmul factor is carried to another scenario's GEMM shapes through them
+    // (gemm_shapes.h). Empty when the trace recorded no shapes.
+    std::vector<GemmShapeBin> gemmShapes;
     TermScales scales;
     double uncalibratedStepSeconds = 0; // the traced run predicted without calibration
     double replayStepSeconds = 0; // the traced run predicted with it
@@ -69,7 +73,9 @@ TraceCalibration calibrateFromTrace(
 // How a calibrated term stands for a scenario: the trace measured it as it is, measured it at other shapes (other
 // sequence length, micro-batch, batch or GPU count: the model carries the factor across), or never saw it (a term
 // the traced run did not have, another TP/CP/EP degree or attention kernel, another execution mode, a collective
-// across more scale-up domains than the trace spanned).
+// across more scale-up domains than the trace spanned). Where the trace recorded its GEMMs' shapes and the
+// scenario's are written out (gemm_shapes.h), the matmul term stands by its shapes instead: measured when every GEMM
+// ran in the trace as it is, interpolated when each dimension lies within what the trace ran, extrapolated beyond.
 enum class TermBasis { Measured, Interpolated, Extrapolated };
 std::string_view termBasisKey(TermBasis b); // "measured", "interpolated", "extrapolated"
 

@@ -17,4 +17,9 @@ CostModelConstants loneGpuConstants(const CostModelConstants& c)
     return out;
 }
 
+bool runsAsLoneGpu(const Scenario& scenario, const CostModelConstants& c)
+{
+    return scenario.cluster.gpuCount == 1 && c.isolatedGemmEfficiency > 0;
+}
+
 } // namespace mfu

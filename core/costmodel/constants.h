@@ -14,5 +14,7 @@ CostModelConstants costModelConstantsFor(const Scenario& scenario);
 // runs share their GPUs' SMs, HBM and power with collectives and neighbours, and the GEMM figures fitted on them carry
 // that; a lone GPU has neither.
 CostModelConstants loneGpuConstants(const CostModelConstants& c);
+// Whether a scenario's step runs with loneGpuConstants: one GPU, and the lone-GPU figures measured (non-zero).
+bool runsAsLoneGpu(const Scenario& scenario, const CostModelConstants& c);
 
 } // namespace mfu

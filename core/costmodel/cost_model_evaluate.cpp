@@ -212,7 +212,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
 {
     // A one-GPU run's GEMMs at the lone-GPU figures where those were measured.
     std::optional<CostModelConstants> lone;
-    if (s.cluster.gpuCount == 1 && m_c.isolatedGemmEfficiency > 0)
+    if (runsAsLoneGpu(s, m_c))
         lone = loneGpuConstants(m_c);
     const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
     MicroBatchTerms terms = microBatchTerms(x, m_model, scales);

@@ -291,6 +291,7 @@ bool matmulWork(const OpSpec& spec, const OpArgs& a, OpWork& w)
         const double m = product(A, 0, A.size() - 1);
         const double n = static_cast<double>(B.back());
         w.flops = 2 * m * n * k;
+        w.gemm = { m, n, k, 1 };
         outputElements = m * n;
         break;
     }
@@ -300,6 +301,7 @@ bool matmulWork(const OpSpec& spec, const OpArgs& a, OpWork& w)
             return false;
         const double batch = static_cast<double>(A[0]);
         w.flops = 2 * batch * static_cast<double>(A[1]) * static_cast<double>(B[2]) * k;
+        w.gemm = { static_cast<double>(A[1]), static_cast<double>(B[2]), k, batch };
         outputElements = batch * static_cast<double>(A[1]) * static_cast<double>(B[2]);
         break;
     }
@@ -417,6 +419,9 @@ bool inductorMatmulWork(const OpArgs& a, OpWork& w)
             continue;
         const auto A = a.shape(buffers[x]);
         w.flops = 2 * product(out) * static_cast<double>(A.back());
+        const bool batched = out.size() == 3;
+        w.gemm = { static_cast<double>(out[batched ? 1 : 0]), static_cast<double>(out.back()),
+            static_cast<double>(A.back()), batched ? static_cast<double>(out[0]) : 1.0 };
         for (size_t i : buffers)
             w.bytes += tensorBytes(a, i);
         setPrecision(w, a, buffers[x], buffers[x + 1]);

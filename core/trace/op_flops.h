@@ -52,6 +52,14 @@ bool needsConcreteInputs(OpKind kind);
 // bytes it can touch.
 bool isInductorKernel(std::string_view name);
 
+// The dimensions of one matrix product C[M, N] = A[M, K] x B[K, N], as the kernel ran it (an mm's 3-D A folded into
+// M; a bmm's batch beside). What calibration bins GEMM efficiency by (core/calibration/gemm_shapes.h).
+struct GemmDims {
+    double m = 0, n = 0, k = 0;
+    double batch = 1;
+    bool known() const { return m > 0 && n > 0 && k > 0; }
+};
+
 struct OpWork {
     OpKind kind = OpKind::None;
     bool known = false; // shapes recorded and readable: flops and bytes hold
@@ -61,6 +69,7 @@ struct OpWork {
     bool microscaled = false; // MX / NV block-scaled inputs (E8M0 or FP8 scales of an FP4/FP8 product)
     bool backward = false;
     bool causal = false;
+    GemmDims gemm; // matmul (mm, addmm, bmm, baddbmm, _scaled_mm, Inductor templates) only
 };
 
 OpWork opWork(std::string_view name, const OpArgs& args);

@@ -450,6 +450,7 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
             p.op = t.names.name(op.name);
             p.shapes = t.names.name(record.shapes);
             p.kind = record.work.kind;
+            p.gemm = record.work.gemm;
             p.precision = precision;
         }
         if (!callCounted[o]) {

@@ -62,6 +62,7 @@ struct OpProblem {
     KernelCategory category = KernelCategory::Other; // of that kernel
     OpKind kind = OpKind::None;
     std::optional<GemmPrecision> precision;
+    GemmDims gemm; // a matmul's M, N, K (OpWork::gemm)
     int64_t calls = 0;
     int64_t ns = 0; // summed duration of its kernels
     double flops = 0;

@@ -210,6 +210,36 @@ private slots:
         QVERIFY2(
             std::abs(a.replayStepSeconds / measuredOutside - 1) < 0.03, std::to_string(a.replayStepSeconds).c_str());
         QVERIFY(!c.fits[static_cast<size_t>(CalibratedTerm::Communication)].fitted); // one GPU: no collective
+        // Its 13 GEMM shapes, the longest the gate and up projections' forward and the down projection's input
+        // gradient, [32,768 x 1,024] x [1,024 x 3,072], 84 a step at 693 TFLOPS.
+        QCOMPARE(a.gemmShapes.size(), size_t(13));
+        const GemmShapeBin& longest = a.gemmShapes.front();
+        QVERIFY(longest.m == 32768 && longest.n == 3072 && longest.k == 1024 && longest.precision == "bf16");
+        QCOMPARE(longest.callsPerStep, 84.0);
+        QVERIFY2(std::abs(longest.flopsPerSecond() / 692.7e12 - 1) < 0.002,
+            std::to_string(longest.flopsPerSecond()).c_str());
+        const auto matmulBasis = [&](const Scenario& x) {
+            return calibratedPrediction(x, a, evaluate(x), 0.1).terms[static_cast<size_t>(CalibratedTerm::Matmul)];
+        };
+        QCOMPARE(matmulBasis(asRun).basis, TermBasis::Measured);
+        Scenario halfBatch = asRun;
+        halfBatch.workload.microBatch = 4;
+        QCOMPARE(matmulBasis(halfBatch).basis, TermBasis::Interpolated);
+        // The same shapes on two GPUs, data-parallel: the GEMMs take what the trace measured, not the published fit
+        // (fitted on GPUs shared with collectives) times the lone GPU's factor.
+        Scenario twoGpus = asRun;
+        twoGpus.cluster.gpuCount = 2;
+        const CalibratedTermTime sameShapes = matmulBasis(twoGpus);
+        QCOMPARE(sameShapes.basis, TermBasis::Interpolated);
+        const double tracedMatmul = a.fits[static_cast<size_t>(CalibratedTerm::Matmul)].measuredSeconds;
+        QVERIFY2(std::abs(sameShapes.seconds / tracedMatmul - 1) < 0.005, std::to_string(sameShapes.seconds).c_str());
+        // TP 2 halves the 8 key/value heads' projections to 512 wide, narrower than any GEMM the trace ran.
+        Scenario tp2 = asRun;
+        tp2.cluster.gpuCount = 2;
+        tp2.parallelism.tp = 2;
+        const CalibratedTermTime split = matmulBasis(tp2);
+        QCOMPARE(split.basis, TermBasis::Extrapolated);
+        QVERIFY2(split.why.find("k_proj forward N 512") != std::string::npos, split.why.c_str());
         // A scenario of another model is refused by the work the trace's operators did, not fitted into nonsense.
         Scenario wrongModel = s;
         wrongModel.model = *test::shippedPresets().findModel("llama-3.1-8b");

@@ -1,0 +1,71 @@
+#pragma once
+// GEMM efficiency by shape, from a trace (docs/cost-model.md, "Calibration from a trace"). GEMM efficiency depends on
+// the product's shape, so a layout that changes the shapes (TP splitting the weights, another micro-batch) cannot
+// take one factor measured on other shapes on trust. The trace's matrix products are kept per shape bin (M, N, K,
+// precision) with the time they took; a scenario's own linear-layer GEMMs are then looked up among them: each takes
+// the measured-over-modelled time ratio of its nearest bin, carried to its own shape by the model's shape law
+// (gemmShapeFactor), and the scenario is told whether its GEMMs ran in the trace as they are, lie within the range
+// of shapes the trace ran, or go beyond it.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+namespace trace {
+struct RunAnalysis;
+}
+
+// One GEMM shape of the traced steps: every 2-D matrix product of these dimensions and precision (aten::mm, addmm,
+// _scaled_mm, an Inductor GEMM template) that ran on GEMM kernels, per step and rank.
+struct GemmShapeBin {
+    double m = 0, n = 0, k = 0;
+    std::string precision; // trace::GemmPrecision::key(): "bf16", "fp8", "mxfp8", ...
+    double callsPerStep = 0;
+    double secondsPerStep = 0;
+    double flopsPerStep = 0;
+    double flopsPerSecond() const { return secondsPerStep > 0 ? flopsPerStep / secondsPerStep : 0.0; }
+};
+
+// The dense peak a bin's precision runs against on this GPU (0 when the GPU has none).
+double peakOf(const GemmShapeBin& bin, const HardwareSpec& hardware);
+
+// The bins of a run's analysed steps (averaged over its ranks), longest first; empty when the trace recorded no
+// shapes. Bins under 0.1% of the GEMMs' time are left out as noise, and at most kMostGemmShapes are kept (a
+// scenario's GEMMs are looked up among all of them for each prediction).
+inline constexpr size_t kMostGemmShapes = 1024;
+std::vector<GemmShapeBin> gemmShapeBinsOf(const trace::RunAnalysis& run);
+
+// One of a scenario's linear-layer GEMMs on one GPU for one micro-batch: a projection's forward pass
+// [T, in] x [in, out], its input gradient [T, out] x [out, in] or its weight gradient [out, T] x [T, in], as PyTorch's
+// nn.Linear runs them, T the micro-batch's tokens (after sequence-parallel gathers), in and out split by TP.
+struct LinearGemm {
+    double m = 0, n = 0, k = 0;
+    std::string precision; // as GemmShapeBin::precision
+    double flops = 0; // of this shape in one micro-batch, every layer
+    std::string what; // "q_proj forward", "lm_head weight gradient"
+};
+
+// The scenario's linear GEMMs, projections as separate matrices (q, k, v; gate, up; down), as TorchTitan and Hugging
+// Face models run them. Empty for a model whose GEMMs are not enumerated here: MoE, MLA, recurrent, sparse or
+// compressed token mixers, hyper-connections, a vision encoder, a bare parameter count.
+std::vector<LinearGemm> linearGemmsOf(const Scenario& s);
+
+// How a scenario's GEMMs stand against a trace's bins.
+struct GemmShapeMatch {
+    // The scenario's GEMM time carried from the bins over the model's, each GEMM weighted by its modelled time: a
+    // calibration scales its matmul term by this over the traced run's own.
+    double measuredOverModel = 1;
+    double exactShare = 0; // of the modelled GEMM time: shapes the trace ran as they are
+    double withinShare = 0; // each dimension within the range the trace ran at that precision
+    double beyondShare = 0; // a dimension or the precision beyond what the trace ran
+    std::string beyond; // the first GEMM beyond, said: "k_proj forward N 512: the trace's smallest is 1,024"
+};
+
+// nullopt when the scenario's GEMMs are not enumerated (linearGemmsOf) or the trace has no bins.
+std::optional<GemmShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins);
+
+} // namespace mfu
