@@ -100,6 +100,14 @@ QString text(const TraceCalibration& c, const QString& out)
         for (const std::string& line : gemmShapeLines(c, kShown))
             t += QStringLiteral("    ") + qs(line) + QLatin1Char('\n');
     }
+    if (!c.attentionShapes.empty()) {
+        constexpr size_t kShown = 4;
+        t += QStringLiteral("  attention shapes, the longest %1 of %2 (all in the file):\n")
+                 .arg(std::min(kShown, c.attentionShapes.size()))
+                 .arg(c.attentionShapes.size());
+        for (const std::string& line : attentionShapeLines(c, kShown))
+            t += QStringLiteral("    ") + qs(line) + QLatin1Char('\n');
+    }
     if (!out.isEmpty())
         t += QStringLiteral("  written to %1: give it to predict, sweep or plan with --calibration\n").arg(out);
     return t;

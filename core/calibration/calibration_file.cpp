@@ -19,43 +19,117 @@ using nlohmann::json;
 
 namespace {
 
-// The traced GEMM shapes (gemm_shapes.h): dimensions, precision, and the time and work of each per step; the TFLOPS
-// shown beside them follow from those, and one that does not is an edited file.
-std::vector<GemmShapeBin> gemmShapesFromJson(const json& list)
+// A positive number up to `most`, or a FieldError naming the key.
+double positiveNumber(const FieldReader& f, std::string_view key, double most)
 {
+    const double v = f.requiredNumber(key);
+    if (!(v > 0 && v <= most))
+        throw FieldError(f.keyPath(key), "must be a positive number up to " + formatNumber(most));
+    return v;
+}
+
+// A list of traced shapes under `key`, at most `most` long.
+const json& shapeList(const json& root, const char* key, size_t most)
+{
+    const json& list = root.at(key);
     if (!list.is_array())
-        throw FieldError("gemm_shapes", "must be a list of GEMM shapes");
-    if (list.size() > kMostGemmShapes)
-        throw FieldError("gemm_shapes",
-            std::to_string(list.size()) + " shapes; a calibration keeps at most " + std::to_string(kMostGemmShapes));
+        throw FieldError(key, "must be a list of traced shapes");
+    if (list.size() > most)
+        throw FieldError(
+            key, std::to_string(list.size()) + " shapes; a calibration keeps at most " + std::to_string(most));
+    return list;
+}
+
+// What every traced shape holds: its calls, time and work per step. The TFLOPS shown beside them follow from those,
+// and one that does not is an edited file.
+template <typename Bin> void readShapeTiming(const FieldReader& f, Bin& b)
+{
+    b.callsPerStep = positiveNumber(f, "calls_per_step", 1e12);
+    b.secondsPerStep = positiveNumber(f, "seconds_per_step", 1e6);
+    if (b.secondsPerStep < 1e-9) // under a nanosecond a step, its TFLOPS would not stay finite
+        throw FieldError(f.keyPath("seconds_per_step"), "is under a nanosecond");
+    b.flopsPerStep = positiveNumber(f, "flops_per_step", 1e30);
+    if (const auto shown = f.optionalNumber("tflops");
+        shown && std::abs(*shown / (b.flopsPerSecond() / 1e12) - 1) > 1e-6)
+        throw FieldError(f.keyPath("tflops"), "is not flops_per_step / seconds_per_step");
+}
+
+template <typename Bin> json shapeTimingJson(const Bin& b)
+{
+    return { { "calls_per_step", b.callsPerStep }, { "seconds_per_step", b.secondsPerStep },
+        { "flops_per_step", b.flopsPerStep }, { "tflops", b.flopsPerSecond() / 1e12 } };
+}
+
+// The traced GEMM shapes (gemm_shapes.h): dimensions, precision, and the time and work of each per step.
+std::vector<GemmShapeBin> gemmShapesFromJson(const json& root)
+{
+    const json& list = shapeList(root, "gemm_shapes", kMostGemmShapes);
     std::vector<GemmShapeBin> out;
     for (size_t i = 0; i < list.size(); ++i) {
         const FieldReader f(list[i], "gemm_shapes[" + std::to_string(i) + "]");
         f.rejectUnknownKeys(
             { "m", "n", "k", "precision", "calls_per_step", "seconds_per_step", "flops_per_step", "tflops" });
-        const auto positive = [&](std::string_view key, double most) {
-            const double v = f.requiredNumber(key);
-            if (!(v > 0 && v <= most))
-                throw FieldError(f.keyPath(key), "must be a positive number up to " + formatNumber(most));
-            return v;
-        };
         GemmShapeBin b;
-        b.m = positive("m", 1e12);
-        b.n = positive("n", 1e12);
-        b.k = positive("k", 1e12);
+        b.m = positiveNumber(f, "m", 1e12);
+        b.n = positiveNumber(f, "n", 1e12);
+        b.k = positiveNumber(f, "k", 1e12);
         b.precision = f.requiredString("precision");
         const std::string_view format = std::string_view(b.precision).substr(b.precision.rfind("mx", 0) == 0 ? 2 : 0);
         if (!numberFormatFromKey(format))
             throw FieldError(f.keyPath("precision"), "'" + b.precision + "' is not a GEMM precision");
-        b.callsPerStep = positive("calls_per_step", 1e12);
-        b.secondsPerStep = positive("seconds_per_step", 1e6);
-        if (b.secondsPerStep < 1e-9) // under a nanosecond a step, its TFLOPS would not stay finite
-            throw FieldError(f.keyPath("seconds_per_step"), "is under a nanosecond");
-        b.flopsPerStep = positive("flops_per_step", 1e30);
-        if (const auto shown = f.optionalNumber("tflops");
-            shown && std::abs(*shown / (b.flopsPerSecond() / 1e12) - 1) > 1e-6)
-            throw FieldError(f.keyPath("tflops"), "is not flops_per_step / seconds_per_step");
+        readShapeTiming(f, b);
         out.push_back(std::move(b));
+    }
+    return out;
+}
+
+json gemmShapesToJson(const std::vector<GemmShapeBin>& bins)
+{
+    json out = json::array();
+    for (const GemmShapeBin& b : bins) {
+        json j = { { "m", b.m }, { "n", b.n }, { "k", b.k }, { "precision", b.precision } };
+        j.update(shapeTimingJson(b));
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+// The traced attention calls (attention_shapes.h): their dimensions, pass and mask, and the time and work per step.
+std::vector<AttentionShapeBin> attentionShapesFromJson(const json& root)
+{
+    const json& list = shapeList(root, "attention_shapes", kMostAttentionShapes);
+    std::vector<AttentionShapeBin> out;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const FieldReader f(list[i], "attention_shapes[" + std::to_string(i) + "]");
+        f.rejectUnknownKeys({ "batch", "heads", "seq_q", "seq_k", "head_dim_qk", "head_dim_v", "causal", "pass",
+            "calls_per_step", "seconds_per_step", "flops_per_step", "tflops" });
+        AttentionShapeBin b;
+        b.batch = positiveNumber(f, "batch", 1e9);
+        b.heads = positiveNumber(f, "heads", 1e9);
+        b.seqQ = positiveNumber(f, "seq_q", 1e12);
+        b.seqK = positiveNumber(f, "seq_k", 1e12);
+        b.headDimQk = positiveNumber(f, "head_dim_qk", 1e9);
+        b.headDimV = positiveNumber(f, "head_dim_v", 1e9);
+        b.causal = f.optionalBool("causal", true);
+        const std::string pass = f.requiredString("pass");
+        if (pass != "forward" && pass != "backward")
+            throw FieldError(f.keyPath("pass"), "'" + pass + "' is not forward or backward");
+        b.backward = pass == "backward";
+        readShapeTiming(f, b);
+        out.push_back(b);
+    }
+    return out;
+}
+
+json attentionShapesToJson(const std::vector<AttentionShapeBin>& bins)
+{
+    json out = json::array();
+    for (const AttentionShapeBin& b : bins) {
+        json j = { { "batch", b.batch }, { "heads", b.heads }, { "seq_q", b.seqQ }, { "seq_k", b.seqK },
+            { "head_dim_qk", b.headDimQk }, { "head_dim_v", b.headDimV }, { "causal", b.causal },
+            { "pass", b.backward ? "backward" : "forward" } };
+        j.update(shapeTimingJson(b));
+        out.push_back(std::move(j));
     }
     return out;
 }
@@ -69,11 +143,6 @@ json calibrationToJson(const TraceCalibration& c)
         terms.push_back({ { "term", calibratedTermKey(f.term) }, { "measured_s", f.measuredSeconds },
             { "predicted_s", f.predictedSeconds }, { "factor", f.factor }, { "fitted", f.fitted },
             { "evidence", f.evidence } });
-    json shapes = json::array();
-    for (const GemmShapeBin& b : c.gemmShapes)
-        shapes.push_back({ { "m", b.m }, { "n", b.n }, { "k", b.k }, { "precision", b.precision },
-            { "calls_per_step", b.callsPerStep }, { "seconds_per_step", b.secondsPerStep },
-            { "flops_per_step", b.flopsPerStep }, { "tflops", b.flopsPerSecond() / 1e12 } });
     ScenarioDocument traced;
     traced.scenario = c.traced;
     return {
@@ -89,7 +158,8 @@ json calibrationToJson(const TraceCalibration& c)
         { "replay_step_s", c.replayStepSeconds },
         { "replay_error", c.replayError() },
         { "terms", terms },
-        { "gemm_shapes", shapes },
+        { "gemm_shapes", gemmShapesToJson(c.gemmShapes) },
+        { "attention_shapes", attentionShapesToJson(c.attentionShapes) },
         { "scenario", scenarioToJson(traced) },
     };
 }
@@ -100,9 +170,9 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
         if (!root.is_object())
             throw FieldError("", "not a calibration file (expected a JSON object)");
         const FieldReader r(root, "");
-        r.rejectUnknownKeys(
-            { "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s", "step_spread_s",
-                "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "gemm_shapes", "scenario" });
+        r.rejectUnknownKeys({ "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s",
+            "step_spread_s", "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "gemm_shapes",
+            "attention_shapes", "scenario" });
         if (r.optionalString("format").value_or("") != kCalibrationFormat)
             throw FieldError("format", std::string("not an MFU Explorer calibration (\"") + kCalibrationFormat + "\")");
         const int64_t version = r.requiredInteger("version", 1, std::numeric_limits<int32_t>::max());
@@ -155,7 +225,9 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
                 throw FieldError(f.keyPath("factor"), "is not measured_s / predicted_s");
         }
         if (r.has("gemm_shapes"))
-            c.gemmShapes = gemmShapesFromJson(root.at("gemm_shapes"));
+            c.gemmShapes = gemmShapesFromJson(root);
+        if (r.has("attention_shapes"))
+            c.attentionShapes = attentionShapesFromJson(root);
         c.scales = termScalesOf(c.fits);
         return c;
     } catch (const InputError& e) {

@@ -14,7 +14,7 @@
 namespace mfu {
 
 inline constexpr const char* kCalibrationFormat = "mfu-explorer-calibration";
-inline constexpr int kCalibrationFileVersion = 2; // 2: gemm_shapes
+inline constexpr int kCalibrationFileVersion = 2; // 2: gemm_shapes, attention_shapes
 
 nlohmann::json calibrationToJson(const TraceCalibration& calibration);
 // Throws InputError naming the file and the key at fault.

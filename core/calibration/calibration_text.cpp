@@ -56,6 +56,23 @@ std::vector<std::string> gemmShapeLines(const TraceCalibration& c, size_t most)
     return lines;
 }
 
+std::vector<std::string> attentionShapeLines(const TraceCalibration& c, size_t most)
+{
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < c.attentionShapes.size() && i < most; ++i) {
+        const AttentionShapeBin& b = c.attentionShapes[i];
+        const std::string seq
+            = b.seqQ == b.seqK ? formatNumber(b.seqK) : formatNumber(b.seqQ) + " x " + formatNumber(b.seqK);
+        const std::string dim = b.headDimQk == b.headDimV ? formatNumber(b.headDimQk)
+                                                          : formatNumber(b.headDimQk) + "/" + formatNumber(b.headDimV);
+        lines.push_back("sequence " + seq + ", head dim " + dim + ", " + formatNumber(b.batch) + " x "
+            + formatNumber(b.heads) + " heads, " + (b.causal ? "causal " : "") + (b.backward ? "backward" : "forward")
+            + ": " + formatNumber(b.callsPerStep, std::floor(b.callsPerStep) == b.callsPerStep ? 0 : 1) + " a step, "
+            + formatMilliseconds(b.secondsPerStep) + ", " + formatTflops(b.flopsPerSecond()));
+    }
+    return lines;
+}
+
 std::string calibrationSummaryText(const TraceCalibration& c)
 {
     return std::to_string(c.steps) + " step(s) of " + std::to_string(c.ranks) + " rank(s)"

@@ -16,6 +16,9 @@ std::vector<std::string> calibratedTermLines(const CalibratedPrediction& p);
 // The traced GEMM shapes, the longest `most` of them, one line each: "32,768 x 3,072 x 1,024 BF16: 84 a step,
 // 25.00 ms, 693 TFLOPS (70% of the dense peak)".
 std::vector<std::string> gemmShapeLines(const TraceCalibration& c, size_t most);
+// The traced attention calls, the longest `most` of them, one line each: "sequence 4,096, head dim 128, 8 x 16 heads,
+// causal backward: 28 a step, 86.290 ms, 446.0 TFLOPS".
+std::vector<std::string> attentionShapeLines(const TraceCalibration& c, size_t most);
 // What a calibration measured, in one line: "3 steps of 1 rank(s) on NVIDIA H200: replay 381.1 ms, measured 381.1 ms".
 std::string calibrationSummaryText(const TraceCalibration& c);
 

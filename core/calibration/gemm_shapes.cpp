@@ -1,8 +1,6 @@
 #include "core/calibration/gemm_shapes.h"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -82,32 +80,6 @@ double modelledSeconds(
     double m, double n, double k, double flops, double peak, double level, const CostModelConstants& c)
 {
     return peak > 0 && level > 0 ? flops / (peak * level * gemmShapeFactor(std::min({ m, n, k }), c)) : 0.0;
-}
-
-double logDistance(const LinearGemm& g, const GemmShapeBin& b)
-{
-    const double dm = std::log(g.m / b.m), dn = std::log(g.n / b.n), dk = std::log(g.k / b.k);
-    return dm * dm + dn * dn + dk * dk;
-}
-
-// "N 512: the trace's smallest is 1,024", "" when every dimension lies within the bins' range.
-std::string beyondRange(const LinearGemm& g, const std::vector<const GemmShapeBin*>& bins)
-{
-    const std::array<std::pair<const char*, double>, 3> dims { { { "M", g.m }, { "N", g.n }, { "K", g.k } } };
-    for (size_t d = 0; d < dims.size(); ++d) {
-        double lo = INFINITY, hi = 0;
-        for (const GemmShapeBin* b : bins) {
-            const double v = d == 0 ? b->m : d == 1 ? b->n : b->k;
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-        const double v = dims[d].second;
-        if (v < lo)
-            return std::string(dims[d].first) + " " + formatNumber(v) + ": the trace's smallest is " + formatNumber(lo);
-        if (v > hi)
-            return std::string(dims[d].first) + " " + formatNumber(v) + ": the trace's largest is " + formatNumber(hi);
-    }
-    return "";
 }
 
 // A projection's three GEMMs (forward, input gradient, weight gradient) for T tokens, `count` times.
@@ -205,7 +177,7 @@ std::vector<LinearGemm> linearGemmsOf(const Scenario& s)
     return out;
 }
 
-std::optional<GemmShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins)
+std::optional<ShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins)
 {
     const std::vector<LinearGemm> gemms = linearGemmsOf(s);
     if (gemms.empty() || bins.empty())
@@ -214,64 +186,17 @@ std::optional<GemmShapeMatch> matchGemmShapes(const Scenario& s, const std::vect
     if (runsAsLoneGpu(s, c))
         c = loneGpuConstants(c);
     const HardwareSpec& hw = s.cluster.hardware;
-    // Each bin's measured time over the model's: what its shape ran at against what the model's law expects.
-    std::vector<double> ratio(bins.size(), 0.0);
-    double measuredAll = 0, modelledAll = 0;
-    for (size_t i = 0; i < bins.size(); ++i) {
-        const GemmShapeBin& b = bins[i];
-        const double modelled = modelledSeconds(
-            b.m, b.n, b.k, b.flopsPerStep, peakOfKey(b.precision, hw), modelledLevel(b.precision, s, c), c);
-        ratio[i] = modelled > 0 ? b.secondsPerStep / modelled : 0.0;
-        if (modelled > 0) {
-            measuredAll += b.secondsPerStep;
-            modelledAll += modelled;
-        }
-    }
-    if (!(modelledAll > 0))
-        return std::nullopt;
-    const double overall = measuredAll / modelledAll; // for a precision the trace never ran
-
-    GemmShapeMatch out;
-    double modelled = 0, carried = 0, beyondWorst = 0;
-    for (const LinearGemm& g : gemms) {
-        std::vector<const GemmShapeBin*> same;
-        size_t nearest = bins.size();
-        double best = INFINITY;
-        for (size_t i = 0; i < bins.size(); ++i) {
-            if (bins[i].precision != g.precision || ratio[i] <= 0)
-                continue;
-            same.push_back(&bins[i]);
-            if (const double d = logDistance(g, bins[i]); d < best) {
-                best = d;
-                nearest = i;
-            }
-        }
-        const double t
-            = modelledSeconds(g.m, g.n, g.k, g.flops, peakOfKey(g.precision, hw), modelledLevel(g.precision, s, c), c);
-        modelled += t;
-        carried += t * (nearest < bins.size() ? ratio[nearest] : overall);
-        std::string beyond;
-        if (same.empty())
-            beyond = "(" + g.precision + "): the trace ran no " + g.precision + " GEMMs";
-        else if (best < 1e-12)
-            out.exactShare += t;
-        else if (beyond = beyondRange(g, same); beyond.empty())
-            out.withinShare += t;
-        if (beyond.empty())
-            continue;
-        out.beyondShare += t;
-        if (t > beyondWorst) { // the GEMM beyond with the most time names the reason
-            beyondWorst = t;
-            out.beyond = g.what + " " + beyond;
-        }
-    }
-    if (!(modelled > 0))
-        return std::nullopt;
-    out.measuredOverModel = carried / modelled;
-    out.exactShare /= modelled;
-    out.withinShare /= modelled;
-    out.beyondShare /= modelled;
-    return out;
+    const auto modelled = [&](double m, double n, double k, double flops, const std::string& precision) {
+        return modelledSeconds(m, n, k, flops, peakOfKey(precision, hw), modelledLevel(precision, s, c), c);
+    };
+    std::vector<MeasuredShape> measured;
+    for (const GemmShapeBin& b : bins)
+        measured.push_back(
+            { { b.m, b.n, b.k }, b.precision, b.secondsPerStep, modelled(b.m, b.n, b.k, b.flopsPerStep, b.precision) });
+    std::vector<WantedShape> wanted;
+    for (const LinearGemm& g : gemms)
+        wanted.push_back({ { g.m, g.n, g.k }, g.precision, modelled(g.m, g.n, g.k, g.flops, g.precision), g.what });
+    return matchShapes(measured, wanted, { { "M", "N", "K" }, "GEMMs" });
 }
 
 } // namespace mfu

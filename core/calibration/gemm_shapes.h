@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/calibration/shape_match.h"
 #include "core/scenario/scenario.h"
 
 namespace mfu {
@@ -54,18 +55,9 @@ struct LinearGemm {
 // compressed token mixers, hyper-connections, a vision encoder, a bare parameter count.
 std::vector<LinearGemm> linearGemmsOf(const Scenario& s);
 
-// How a scenario's GEMMs stand against a trace's bins.
-struct GemmShapeMatch {
-    // The scenario's GEMM time carried from the bins over the model's, each GEMM weighted by its modelled time: a
-    // calibration scales its matmul term by this over the traced run's own.
-    double measuredOverModel = 1;
-    double exactShare = 0; // of the modelled GEMM time: shapes the trace ran as they are
-    double withinShare = 0; // each dimension within the range the trace ran at that precision
-    double beyondShare = 0; // a dimension or the precision beyond what the trace ran
-    std::string beyond; // the first GEMM beyond, said: "k_proj forward N 512: the trace's smallest is 1,024"
-};
-
+// How a scenario's GEMMs stand against a trace's bins (shape_match.h): a calibration scales its matmul term by the
+// scenario's measuredOverModel over the traced run's own.
 // nullopt when the scenario's GEMMs are not enumerated (linearGemmsOf) or the trace has no bins.
-std::optional<GemmShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins);
+std::optional<ShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins);
 
 } // namespace mfu

@@ -212,6 +212,7 @@ TraceCalibration calibrateFromTrace(
     cal.tracePaths = tracePaths;
     cal.ranks = static_cast<int>(run.ranks.size());
     cal.gemmShapes = gemmShapeBinsOf(run);
+    cal.attentionShapes = attentionShapeBinsOf(run);
 
     // Measured: each rank's exclusive time per analysed step by term, averaged over ranks; the idle rest of the
     // step (its duration less the GPU's busy time) is the overhead side.
@@ -266,6 +267,8 @@ TraceCalibration calibrateFromTrace(
                 + (t == CalibratedTerm::Communication ? " not hidden under computation" : "");
         if (t == CalibratedTerm::Matmul && !cal.gemmShapes.empty())
             f.evidence += "; " + std::to_string(cal.gemmShapes.size()) + " GEMM shapes (gemm_shapes)";
+        if (t == CalibratedTerm::Attention && !cal.attentionShapes.empty())
+            f.evidence += "; " + std::to_string(cal.attentionShapes.size()) + " attention shapes (attention_shapes)";
         if (!f.fitted)
             f.evidence += f.measuredSeconds < floor ? "; too little in the trace to fit, the model's kept"
                                                     : "; the model predicts too little to fit, the model's kept";
@@ -320,13 +323,41 @@ std::string shapeDifferences(const Scenario& s, const Scenario& r)
     return out;
 }
 
-// Which terms a scenario shares with the traced run, and how closely (see TermBasis).
-// GEMM time beyond (or off) the trace's shapes up to this share still counts as measured (or interpolated).
+// Time beyond (or off) the trace's shapes up to this share still counts as measured (or interpolated).
 constexpr double kBeyondShare = 0.01;
 
-// shapes: how the scenario's GEMMs stand against the trace's (nullopt: not known, the layout decides).
-CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, const TraceCalibration& cal,
-    const std::optional<GemmShapeMatch>& shapes)
+// How the scenario's GEMMs and attention calls stand against the trace's shapes; nullopt where either side has none
+// (the layout then decides).
+struct ShapeMatches {
+    std::optional<ShapeMatch> gemms, attention;
+};
+
+// A term that the trace measured by shape (GEMMs, attention): its basis follows the shapes. `family`: "GEMM",
+// "attention"; `time`: "GEMM time", "attention time".
+void basisByShape(
+    CalibratedTermTime& out, const ShapeMatch& m, const char* family, const Scenario& s, const Scenario& traced)
+{
+    const std::string f(family);
+    if (m.beyondShare > kBeyondShare) {
+        out.basis = TermBasis::Extrapolated;
+        out.why = f + " shapes beyond the trace's (" + formatPercent(m.beyondShare, 0) + " of the " + f
+            + " time), e.g. " + m.beyond;
+    } else if (m.exactShare < 1.0 - kBeyondShare) {
+        out.basis = TermBasis::Interpolated;
+        out.why = f + " shapes within the range the trace ran (" + formatPercent(m.exactShare, 0) + " of the " + f
+            + " time at shapes it ran as they are)";
+    } else if (s.cluster.gpuCount != traced.cluster.gpuCount) {
+        // The shapes the trace ran, whatever the batch or pipeline around them; on another number of GPUs they share
+        // the GPU with other collectives than the trace saw.
+        out.basis = TermBasis::Interpolated;
+        out.why = f + " shapes the trace ran, on " + formatNumber(s.cluster.gpuCount) + " GPUs (traced "
+            + formatNumber(traced.cluster.gpuCount) + ")";
+    }
+}
+
+// Which terms a scenario shares with the traced run, and how closely (see TermBasis).
+CalibratedTermTime basisOf(
+    CalibratedTerm t, double seconds, const Scenario& s, const TraceCalibration& cal, const ShapeMatches& shapes)
 {
     const Scenario& r = cal.traced;
     const Parallelism& p = s.parallelism;
@@ -347,18 +378,12 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
         return "TP " + std::to_string(x.tp) + ", CP " + std::to_string(x.cp) + ", EP " + std::to_string(x.ep);
     };
     const bool sameSplit = p.tp == q.tp && p.cp == q.cp && p.ep == q.ep && p.expertTp == q.expertTp;
+    bool byShape = false;
     switch (t) {
     case CalibratedTerm::Matmul:
-        if (shapes) {
-            if (shapes->beyondShare > kBeyondShare)
-                extrapolated("GEMM shapes beyond the trace's (" + formatPercent(shapes->beyondShare, 0)
-                    + " of the GEMM time), e.g. " + shapes->beyond);
-            else if (shapes->exactShare < 1.0 - kBeyondShare) {
-                out.basis = TermBasis::Interpolated;
-                out.why = "GEMM shapes within the range the trace ran (" + formatPercent(shapes->exactShare, 0)
-                    + " of the GEMM time at shapes it ran as they are)";
-            }
-        } else if (!sameSplit)
+        if ((byShape = shapes.gemms.has_value()))
+            basisByShape(out, *shapes.gemms, "GEMM", s, r);
+        else if (!sameSplit)
             extrapolated("GEMM shapes the trace never ran: " + degrees(p) + " where it ran " + degrees(q));
         else if (s.precision != r.precision)
             extrapolated("another precision than the trace's");
@@ -366,6 +391,8 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
     case CalibratedTerm::Attention:
         if (p.cp != q.cp || s.flags.attentionKernel != r.flags.attentionKernel)
             extrapolated("another attention split or kernel than the trace's");
+        else if ((byShape = shapes.attention.has_value()))
+            basisByShape(out, *shapes.attention, "attention", s, r);
         break;
     case CalibratedTerm::MemoryBound:
         if (s.flags.compiled != r.flags.compiled)
@@ -387,15 +414,7 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
     case CalibratedTerm::Overhead:
         break;
     }
-    if (out.basis == TermBasis::Measured && t == CalibratedTerm::Matmul && shapes) {
-        // GEMMs of the shapes the trace ran, whatever the sequence, batch or pipeline around them; on another number
-        // of GPUs they share the GPU with other collectives than the trace saw.
-        if (s.cluster.gpuCount != r.cluster.gpuCount) {
-            out.basis = TermBasis::Interpolated;
-            out.why = "GEMM shapes the trace ran, on " + formatNumber(s.cluster.gpuCount) + " GPUs (traced "
-                + formatNumber(r.cluster.gpuCount) + ")";
-        }
-    } else if (out.basis == TermBasis::Measured) {
+    if (out.basis == TermBasis::Measured && !byShape) {
         const std::string differs = shapeDifferences(s, r);
         if (!differs.empty()) {
             out.basis = TermBasis::Interpolated;
@@ -403,6 +422,13 @@ CalibratedTermTime basisOf(CalibratedTerm t, double seconds, const Scenario& s, 
         }
     }
     return out;
+}
+
+// A term's factor carried to the scenario's shapes: the measured shapes its kernels fall nearest ran at another
+// measured-over-modelled ratio than the traced run's kernels as a whole.
+double carriedByShape(const std::optional<ShapeMatch>& scenario, const std::optional<ShapeMatch>& traced)
+{
+    return scenario && traced ? scenario->measuredOverModel / traced->measuredOverModel : 1.0;
 }
 
 } // namespace
@@ -414,13 +440,12 @@ CalibratedPrediction calibratedPrediction(const Scenario& s, const TraceCalibrat
         throw InputError(*why);
     CalibratedPrediction out;
     out.uncalibrated = uncalibrated;
-    // The matmul factor carried to this scenario's GEMM shapes: the bins its GEMMs fall nearest ran at another
-    // measured-over-modelled ratio than the traced run's GEMMs as a whole.
     TermScales scales = cal.scales;
-    const std::optional<GemmShapeMatch> shapes = matchGemmShapes(s, cal.gemmShapes);
-    if (shapes && cal.fits[index(CalibratedTerm::Matmul)].fitted)
-        if (const auto traced = matchGemmShapes(cal.traced, cal.gemmShapes))
-            scales.matmul *= shapes->measuredOverModel / traced->measuredOverModel;
+    const ShapeMatches shapes { matchGemmShapes(s, cal.gemmShapes), matchAttentionShapes(s, cal.attentionShapes) };
+    if (cal.fits[index(CalibratedTerm::Matmul)].fitted)
+        scales.matmul *= carriedByShape(shapes.gemms, matchGemmShapes(cal.traced, cal.gemmShapes));
+    if (cal.fits[index(CalibratedTerm::Attention)].fitted)
+        scales.attention *= carriedByShape(shapes.attention, matchAttentionShapes(cal.traced, cal.attentionShapes));
     out.calibrated = CostModel(s).evaluateValid(s, scales);
     refuseFasterThanTheGpu(out.calibrated, s, cal,
         "its measured times are not what a trace of this GPU can show (an edited file?); calibrate again from the "

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/calibration/attention_shapes.h"
 #include "core/calibration/gemm_shapes.h"
 #include "core/costmodel/step_prediction.h"
 #include "core/costmodel/term_scales.h"
@@ -55,6 +56,9 @@ struct TraceCalibration {
     // The traced GEMMs by shape: the matmul factor is carried to another scenario's GEMM shapes through them
     // (gemm_shapes.h). Empty when the trace recorded no shapes.
     std::vector<GemmShapeBin> gemmShapes;
+    // The traced attention calls by shape and pass, which carry the attention factor to another sequence or head size
+    // (attention_shapes.h).
+    std::vector<AttentionShapeBin> attentionShapes;
     TermScales scales;
     double uncalibratedStepSeconds = 0; // the traced run predicted without calibration
     double replayStepSeconds = 0; // the traced run predicted with it
@@ -75,7 +79,8 @@ TraceCalibration calibrateFromTrace(
 // the traced run did not have, another TP/CP/EP degree or attention kernel, another execution mode, a collective
 // across more scale-up domains than the trace spanned). Where the trace recorded its GEMMs' shapes and the
 // scenario's are written out (gemm_shapes.h), the matmul term stands by its shapes instead: measured when every GEMM
-// ran in the trace as it is, interpolated when each dimension lies within what the trace ran, extrapolated beyond.
+// ran in the trace as it is, interpolated when each dimension lies within what the trace ran, extrapolated beyond;
+// the attention term likewise by its sequence and head size (attention_shapes.h).
 enum class TermBasis { Measured, Interpolated, Extrapolated };
 std::string_view termBasisKey(TermBasis b); // "measured", "interpolated", "extrapolated"
 

@@ -459,6 +459,7 @@ bool attentionWork(const OpSpec& spec, const OpArgs& a, OpWork& w)
         forward /= 2;
     w.backward = s.backward;
     w.flops = s.backward ? 2.5 * forward : forward;
+    w.attention = { batch, heads, sq, sk, dqk, dv };
     const double qkv = tensorBytes(a, s.q) + tensorBytes(a, s.q + 1u) + tensorBytes(a, s.q + 2u);
     const double out = product(q, 0, 3) * dv * bytesPerElement(a.type(s.q));
     // Forward reads Q, K, V and writes O; backward reads them, O and dO, and writes dQ, dK, dV.

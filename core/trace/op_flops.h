@@ -60,6 +60,13 @@ struct GemmDims {
     bool known() const { return m > 0 && n > 0 && k > 0; }
 };
 
+// The dimensions of one attention call: query [batch, heads, seqQ, headDimQk] against keys [.., seqK, ..] and values
+// of headDimV. What calibration bins attention by (core/calibration/attention_shapes.h).
+struct AttentionDims {
+    double batch = 0, heads = 0, seqQ = 0, seqK = 0, headDimQk = 0, headDimV = 0;
+    bool known() const { return batch > 0 && heads > 0 && seqQ > 0 && seqK > 0 && headDimQk > 0 && headDimV > 0; }
+};
+
 struct OpWork {
     OpKind kind = OpKind::None;
     bool known = false; // shapes recorded and readable: flops and bytes hold
@@ -70,6 +77,7 @@ struct OpWork {
     bool backward = false;
     bool causal = false;
     GemmDims gemm; // matmul (mm, addmm, bmm, baddbmm, _scaled_mm, Inductor templates) only
+    AttentionDims attention; // attention only
 };
 
 OpWork opWork(std::string_view name, const OpArgs& args);

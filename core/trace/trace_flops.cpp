@@ -451,6 +451,9 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
             p.shapes = t.names.name(record.shapes);
             p.kind = record.work.kind;
             p.gemm = record.work.gemm;
+            p.attention = record.work.attention;
+            p.causal = record.work.causal;
+            p.backward = record.work.backward;
             p.precision = precision;
         }
         if (!callCounted[o]) {

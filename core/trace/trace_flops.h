@@ -63,6 +63,8 @@ struct OpProblem {
     OpKind kind = OpKind::None;
     std::optional<GemmPrecision> precision;
     GemmDims gemm; // a matmul's M, N, K (OpWork::gemm)
+    AttentionDims attention; // an attention call's (OpWork::attention)
+    bool causal = false, backward = false;
     int64_t calls = 0;
     int64_t ns = 0; // summed duration of its kernels
     double flops = 0;

@@ -249,9 +249,7 @@ def test_calibrate_then_predict_with_the_calibration(mfu, cli, tmp_path):
                             calibration=str(out))
     assert predicted == cli.json("predict", "--model", config, "--gpu", "h200", "--seq", "8192", "--micro-batch", "4",
                                  "--attention-kernel", "cudnn", "--calibration", out)
-    # As many tokens a micro-batch: the GEMMs are the shapes the trace ran, the rest is carried to the new sequence.
-    shares = predicted["calibrated"]["shares"]
-    assert shares["measured"] + shares["interpolated"] > 0.99 and shares["interpolated"] > 0.5
-    assert predicted["calibrated"]["terms"][0] == {**predicted["calibrated"]["terms"][0], "term": "matmul",
-                                                   "basis": "measured"}
-    assert len(got["gemm_shapes"]) == 13
+    # As many tokens a micro-batch: the GEMMs are the shapes the trace ran, the attention's sequence is beyond it.
+    bases = {t["term"]: t["basis"] for t in predicted["calibrated"]["terms"]}
+    assert bases["matmul"] == "measured" and bases["attention"] == "extrapolated"
+    assert len(got["gemm_shapes"]) == 13 and len(got["attention_shapes"]) == 2

@@ -225,6 +225,21 @@ private slots:
         Scenario halfBatch = asRun;
         halfBatch.workload.microBatch = 4;
         QCOMPARE(matmulBasis(halfBatch).basis, TermBasis::Interpolated);
+        // Attention: its forward and backward at 4,096 (cuDNN's flash kernels, 557 and 446 TFLOPS by the trace's
+        // count). Half the micro-batch at the same sequence runs the shapes it ran; twice the sequence goes beyond.
+        QCOMPARE(a.attentionShapes.size(), size_t(2));
+        const auto attention = [&](const Scenario& x) {
+            return calibratedPrediction(x, a, evaluate(x), 0.1).terms[static_cast<size_t>(CalibratedTerm::Attention)];
+        };
+        QCOMPARE(attention(halfBatch).basis, TermBasis::Measured);
+        Scenario longer = halfBatch;
+        longer.workload.seqLen = 8192;
+        longer.workload.microBatch = 4;
+        const CalibratedTermTime beyond = attention(longer);
+        QCOMPARE(beyond.basis, TermBasis::Extrapolated);
+        QVERIFY2(
+            beyond.why.find("sequence 8,192: the trace's largest is 4,096") != std::string::npos, beyond.why.c_str());
+        QCOMPARE(matmulBasis(longer).basis, TermBasis::Measured); // as many tokens: the GEMMs' shapes are the trace's
         // The same shapes on two GPUs, data-parallel: the GEMMs take what the trace measured, not the published fit
         // (fitted on GPUs shared with collectives) times the lone GPU's factor.
         Scenario twoGpus = asRun;

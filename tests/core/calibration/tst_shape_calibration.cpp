@@ -1,11 +1,13 @@
-// GEMM efficiency by shape (core/calibration/gemm_shapes.h): a scenario's linear GEMMs written out as nn.Linear runs
-// them, a trace's matrix products kept by shape, and a calibration that carries its matmul factor to another
-// scenario's shapes and says when they go beyond what the trace ran.
+// GEMM and attention efficiency by shape (core/calibration/gemm_shapes.h, attention_shapes.h): a scenario's linear
+// GEMMs written out as nn.Linear runs them, a trace's matrix products and attention calls kept by shape, and a
+// calibration that carries its matmul and attention factors to another scenario's shapes and says when they go
+// beyond what the trace ran.
 #include <QTest>
 
 #include <cmath>
 #include <functional>
 
+#include "core/calibration/attention_shapes.h"
 #include "core/calibration/gemm_shapes.h"
 #include "core/calibration/trace_calibration.h"
 #include "core/costmodel/compute_terms.h"
@@ -92,7 +94,7 @@ const CalibratedTermTime& matmulOf(const CalibratedPrediction& p)
 
 } // namespace
 
-class TestGemmShapes : public QObject {
+class TestShapeCalibration : public QObject {
     Q_OBJECT
 private slots:
     // Llama 3.1 8B (hidden 4,096, 32 query heads and 8 key/value heads of 128, SwiGLU 14,336, vocabulary 128,256) at
@@ -233,7 +235,60 @@ private slots:
         QCOMPARE(w.basis, TermBasis::Interpolated);
         QVERIFY2(w.why.find("on 16 GPUs (traced 8)") != std::string::npos, w.why.c_str());
     }
+
+    // Attention calls are kept per shape, pass and mask; a bin of another kernel category is not attention.
+    void attentionBinsAreKeptPerShapeAndPass()
+    {
+        const auto call = [](bool backward, double seq, double seconds, KernelCategory category) {
+            trace::OpProblem p;
+            p.op = backward ? "aten::_scaled_dot_product_flash_attention_backward"
+                            : "aten::_scaled_dot_product_flash_attention";
+            p.kind = trace::OpKind::Attention;
+            p.category = category;
+            p.attention = { 2, 32, seq, seq, 128, 128 };
+            p.causal = true;
+            p.backward = backward;
+            p.calls = 64;
+            p.flops = 2.0 * 2 * 32 * seq * seq * 256 / 2 * (backward ? 2.5 : 1.0) * 64;
+            p.ns = static_cast<int64_t>(seconds * 1e9);
+            return p;
+        };
+        trace::RankAnalysis r;
+        r.steps.resize(2);
+        r.opFlops.problems = { call(false, 8192, 0.4, KernelCategory::AttentionFwd),
+            call(true, 8192, 1.0, KernelCategory::AttentionBwd), call(false, 4096, 0.4, KernelCategory::Gemm) };
+        const std::vector<AttentionShapeBin> bins = attentionShapeBinsOf(trace::finishRun({ r }));
+        QCOMPARE(bins.size(), size_t(2));
+        QVERIFY(bins[0].backward && bins[0].seqK == 8192 && bins[0].heads == 32 && bins[0].causal);
+        QVERIFY(std::abs(bins[0].secondsPerStep - 0.5) < 1e-9);
+        QCOMPARE(bins[1].callsPerStep, 32.0);
+    }
+
+    // The scenario's attention calls against bins of Llama 3.1 8B at 8,192: the same sequence is exact whatever the
+    // micro-batch or TP, a longer one goes beyond; layers other than full attention and packed documents are not
+    // written out.
+    void attentionStandsBySequenceAndHeadSize()
+    {
+        const Scenario s = llamaOnH100(8, 1);
+        const std::vector<AttentionShapeBin> bins { { 1, 32, 8192, 8192, 128, 128, true, false, 32, 0.05, 1e15 },
+            { 1, 32, 8192, 8192, 128, 128, true, true, 32, 0.12, 2.5e15 } };
+        const auto same = matchAttentionShapes(s, bins);
+        QVERIFY(same && std::abs(same->exactShare - 1) < 1e-9);
+        QVERIFY(std::abs(matchAttentionShapes(llamaOnH100(8, 2, 4), bins)->exactShare - 1) < 1e-9);
+        Scenario longer = s;
+        longer.workload.seqLen = 32768;
+        const auto beyond = matchAttentionShapes(longer, bins);
+        QVERIFY(beyond->beyondShare > 0.99);
+        QVERIFY2(beyond->beyond.find("sequence 32,768: the trace's largest is 8,192") != std::string::npos,
+            beyond->beyond.c_str());
+        Scenario window = s;
+        window.model = *test::shippedPresets().findModel("gemma-3-27b");
+        QVERIFY(!matchAttentionShapes(window, bins));
+        Scenario packed = s;
+        packed.workload.packing.documents = { { 2048, 4 } };
+        QVERIFY(!matchAttentionShapes(packed, bins));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestGemmShapes)
-#include "tst_gemm_shapes.moc"
+QTEST_GUILESS_MAIN(TestShapeCalibration)
+#include "tst_shape_calibration.moc"

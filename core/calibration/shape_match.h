@@ -1,0 +1,50 @@
+#pragma once
+// How a scenario's kernels of one family (GEMMs, attention calls) stand against the shapes a trace measured them at
+// (docs/cost-model.md, "Calibration from a trace"). Each wanted shape takes the measured-over-modelled time of its
+// nearest measured shape of the same kind (in log space), carried to its own shape by the model; it ran in the trace
+// as it is (exact), each of its dimensions lies within the range the trace ran (within), or it goes beyond.
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mfu {
+
+inline constexpr size_t kShapeDims = 3;
+
+// A shape the trace ran: its dimensions, kind (a precision, a pass), and its time as measured and as the model has it.
+struct MeasuredShape {
+    std::array<double, kShapeDims> dims {};
+    std::string kind;
+    double measuredSeconds = 0;
+    double modelledSeconds = 0;
+};
+
+// A shape the scenario runs, with its modelled time and what it is ("k_proj forward").
+struct WantedShape {
+    std::array<double, kShapeDims> dims {};
+    std::string kind;
+    double modelledSeconds = 0;
+    std::string what;
+};
+
+struct ShapeMatch {
+    // The wanted shapes' time carried from the measured ones over the model's, each weighted by its modelled time.
+    double measuredOverModel = 1;
+    double exactShare = 0; // of the modelled time: shapes the trace ran as they are
+    double withinShare = 0; // each dimension within the range the trace ran for that kind
+    double beyondShare = 0; // a dimension or the kind beyond what the trace ran
+    std::string beyond; // the wanted shape beyond with the most time, said: "k_proj forward N 512: the trace's ..."
+};
+
+// How the dimensions and the kinds are named in `beyond`: { "M", "N", "K" } and "GEMMs".
+struct ShapeWords {
+    std::array<const char*, kShapeDims> dims {};
+    const char* family = "";
+};
+
+// nullopt when nothing is wanted or nothing was measured with a modelled time.
+std::optional<ShapeMatch> matchShapes(
+    const std::vector<MeasuredShape>& measured, const std::vector<WantedShape>& wanted, const ShapeWords& words);
+
+} // namespace mfu
