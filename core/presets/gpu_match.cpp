@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include <nlohmann/json.hpp>
+
+#include "core/io/field_reader.h"
+
 namespace mfu {
 
 namespace {
@@ -115,6 +119,24 @@ std::string unmatchedGpuHint(std::string_view gpuName, const GpuMatch& match, st
           "override of a "
         + "built-in, by id) whose \"match\" list contains \"" + name + "\" in a preset file in "
         + std::string(folderHint) + " (see docs/presets.md)";
+}
+
+std::vector<std::string> matchPatternsFromJson(const nlohmann::json& list, const std::string& key)
+{
+    if (!list.is_array())
+        throw FieldError(key, "must be an array of GPU name patterns, not " + jsonTypeName(list));
+    std::vector<std::string> patterns;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string item = key + "[" + std::to_string(i) + "]";
+        if (!list[i].is_string())
+            throw FieldError(
+                item, "must be a string (a GPU name or a glob such as \"*H100*SXM*\"), not " + jsonTypeName(list[i]));
+        const std::string pattern = list[i].get<std::string>();
+        if (pattern.find_first_not_of(" *?\t") == std::string::npos)
+            throw FieldError(item, "must name part of a GPU name (a pattern of only wildcards would match every GPU)");
+        patterns.push_back(pattern);
+    }
+    return patterns;
 }
 
 } // namespace mfu

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/model/hardware_spec.h"
 
 namespace mfu {
@@ -29,6 +31,10 @@ struct GpuMatch {
 
 // Whether a pattern matches the whole name (case-insensitive glob, see above).
 bool gpuPatternMatches(std::string_view pattern, std::string_view name);
+
+// "match": ["NVIDIA H100 80GB HBM3", "*H100*SXM*"]: a hardware entry's name patterns, in a preset or a scenario file;
+// not figures, so they need no source. Throws FieldError under `key` ("match[1]: must be a string ...").
+std::vector<std::string> matchPatternsFromJson(const nlohmann::json& list, const std::string& key);
 
 GpuMatch matchGpuName(std::string_view gpuName, const std::vector<HardwareSpec>& hardware);
 

@@ -6,6 +6,7 @@
 
 #include "core/io/field_reader.h"
 #include "core/model/cost_model_constants_json.h"
+#include "core/presets/gpu_match.h"
 #include "core/presets/presets.h"
 #include "core/units.h"
 
@@ -74,29 +75,6 @@ std::map<std::string, std::string> resolveSources(const FieldReader& entry, cons
     return resolved;
 }
 
-// "match": ["NVIDIA H100 80GB HBM3", "*H100*SXM*"]: GPU name patterns (core/presets/gpu_match.h); not figures,
-// so they need no source.
-std::vector<std::string> readMatchPatterns(const json& entryJson)
-{
-    std::vector<std::string> patterns;
-    if (!entryJson.contains("match"))
-        return patterns;
-    const json& list = entryJson["match"];
-    if (!list.is_array())
-        throw FieldError("match", "must be an array of GPU name patterns, not " + jsonTypeName(list));
-    for (size_t i = 0; i < list.size(); ++i) {
-        const std::string key = "match[" + std::to_string(i) + "]";
-        if (!list[i].is_string())
-            throw FieldError(
-                key, "must be a string (a GPU name or a glob such as \"*H100*SXM*\"), not " + jsonTypeName(list[i]));
-        const std::string pattern = list[i].get<std::string>();
-        if (pattern.find_first_not_of(" *?\t") == std::string::npos)
-            throw FieldError(key, "must name part of a GPU name (a pattern of only wildcards would match every GPU)");
-        patterns.push_back(pattern);
-    }
-    return patterns;
-}
-
 } // namespace
 
 HardwareSpec hardwareFromPresetJson(const json& entryJson)
@@ -111,7 +89,8 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
     checkPresetId(spec.id);
     spec.name = entry.requiredString("name");
     spec.vendor = entry.optionalString("vendor").value_or("");
-    spec.matchPatterns = readMatchPatterns(entryJson);
+    spec.matchPatterns = entryJson.contains("match") ? matchPatternsFromJson(entryJson["match"], "match")
+                                                     : std::vector<std::string> {};
 
     std::vector<std::string> figures;
     readPeaks(entry, "peak_dense_tflops", spec.peakDenseFlops, figures);

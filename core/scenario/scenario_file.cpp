@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/io/field_reader.h"
 #include "core/io/read_file.h"
+#include "core/presets/presets.h"
 #include "core/scenario/settings.h"
 
 namespace mfu {
@@ -204,7 +205,7 @@ std::vector<std::string> readPaths(const FieldReader& r, const char* key)
     return out;
 }
 
-ScenarioDocument readV1(const json& root)
+ScenarioDocument readV1(const json& root, const PresetLibrary* presets)
 {
     const FieldReader r(root, "");
     r.rejectUnknownKeys({ "format", "version", "model", "cluster", "workload", "precision", "parallelism",
@@ -223,6 +224,11 @@ ScenarioDocument readV1(const json& root)
     if (!cluster->has("hardware"))
         throw FieldError("cluster.hardware", "missing");
     s.cluster.hardware = hardwareFromScenarioJson(cluster->object().at("hardware"), "cluster.hardware", &s.costModel);
+    // A file saved before the names a trace gives its GPU were written: the library's preset of the same id knows
+    // them (its figures stay the file's).
+    if (s.cluster.hardware.matchPatterns.empty() && presets)
+        if (const HardwareSpec* preset = presets->findHardware(s.cluster.hardware.id))
+            s.cluster.hardware.matchPatterns = preset->matchPatterns;
     s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxFileCount));
     s.cluster.gpusPerScaleUpDomain
         = static_cast<int>(cluster->optionalInteger("gpus_per_scale_up_domain", 0, kMaxFileCount).value_or(0));
@@ -394,7 +400,7 @@ ScenarioDocument scenarioFromJson(const json& root, const std::string& fileName,
                     + std::to_string(kScenarioFileVersion) + "); open it with a newer release");
         if (version == 0)
             return scenarioFromJsonV0(root, presets);
-        return readV1(root);
+        return readV1(root, presets);
     } catch (const InputError& e) {
         throw InputError(fileName + ": " + e.what());
     }

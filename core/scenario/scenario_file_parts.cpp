@@ -6,6 +6,7 @@
 
 #include "core/io/field_reader.h"
 #include "core/model/cost_model_constants_json.h"
+#include "core/presets/gpu_match.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
 
@@ -65,6 +66,10 @@ json hardwareToScenarioJson(const HardwareSpec& h, const std::optional<CostModel
         out["host_link_bandwidth_bytes_per_sec"] = h.hostLinkBytesPerSec;
     if (!h.hostLinkName.empty())
         out["host_link_name"] = h.hostLinkName;
+    // The names a trace or a log gives this GPU (gpu_match.h), so that a calibration of the saved scenario knows its
+    // trace's GPU; written only when known.
+    if (!h.matchPatterns.empty())
+        out["match"] = h.matchPatterns;
     if (costModel)
         out["cost_model"] = costModelConstantsToJson(*costModel);
     return out;
@@ -77,7 +82,7 @@ HardwareSpec hardwareFromScenarioJson(
     r.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_flops", "peak_sparse_flops", "hbm_bytes",
         "hbm_bandwidth_bytes_per_sec", "scale_up_domain_gpus", "scale_up_bandwidth_bytes_per_sec", "scale_up_name",
         "scale_out_bandwidth_bytes_per_sec", "host_link_bandwidth_bytes_per_sec", "host_link_name",
-        "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model" });
+        "price_per_gpu_hour_usd", "power_watts", "sources", "cost_model", "match" });
     HardwareSpec h;
     h.id = r.requiredString("id");
     h.name = r.requiredString("name");
@@ -96,6 +101,8 @@ HardwareSpec hardwareFromScenarioJson(
     h.hostLinkName = r.optionalString("host_link_name").value_or("");
     h.pricePerGpuHourUsd = r.optionalNumber("price_per_gpu_hour_usd").value_or(0);
     h.powerWatts = r.optionalNumber("power_watts");
+    if (object.contains("match"))
+        h.matchPatterns = matchPatternsFromJson(object["match"], path + ".match");
     if (const auto sources = r.optionalObject("sources")) {
         for (auto it = sources->object().begin(); it != sources->object().end(); ++it)
             h.sources[it.key()] = sources->requiredString(it.key());

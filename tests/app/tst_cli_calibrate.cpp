@@ -1,6 +1,7 @@
 // mfu-explorer calibrate and --calibration, as scripts run them: the real PyTorch 2.11 H200 trace calibrated, the file
 // read back by predict, which prints the calibrated figures beside the uncalibrated ones with their basis.
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 
 #include "cli_runner.h"
@@ -84,6 +85,32 @@ private slots:
         const CliResult text = runCli(predict);
         QVERIFY(text.out.contains("calibrated on a trace"));
         QVERIFY(text.out.contains("interpolated: the trace's factor carried to sequence 8,192 (traced 4,096)"));
+    }
+
+    // A scenario saved before files carried the names a trace gives its GPU (no "match" under its hardware): the
+    // trace's "NVIDIA H200" is still known as the scenario's H200 preset, through the library's preset of that id.
+    void calibrateFromAnOlderScenarioFile()
+    {
+        if (!QFile::exists(trace()))
+            QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
+        QTemporaryDir dir;
+        const CliResult c = runCli({ QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
+            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
+            QStringLiteral("--json") });
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        QJsonObject scenario = c.json()[QStringLiteral("scenario")].toObject();
+        QJsonObject cluster = scenario[QStringLiteral("cluster")].toObject();
+        QJsonObject hardware = cluster[QStringLiteral("hardware")].toObject();
+        QVERIFY(hardware.contains(QStringLiteral("match")));
+        hardware.remove(QStringLiteral("match"));
+        cluster[QStringLiteral("hardware")] = hardware;
+        scenario[QStringLiteral("cluster")] = cluster;
+        const QString old = writeFile(dir, QStringLiteral("old.scenario.json"), QJsonDocument(scenario).toJson());
+        const CliResult again = runCli(
+            { QStringLiteral("calibrate"), trace(), QStringLiteral("--scenario"), old, QStringLiteral("--json") });
+        QVERIFY2(again.exitCode == 0, again.err.constData());
+        QCOMPARE(again.json()[QStringLiteral("replay_step_s")].toDouble(),
+            c.json()[QStringLiteral("replay_step_s")].toDouble());
     }
 
     void badCalibrationFilesAreOneLineErrors()

@@ -158,6 +158,7 @@ void compareHardware(const HardwareSpec& a, const HardwareSpec& b)
     SAME(pricePerGpuHourUsd);
     SAME(powerWatts);
     SAME(sources);
+    SAME(matchPatterns);
 }
 
 void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
@@ -526,6 +527,27 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, mentions);
         expectError(text.toStdString(), mentions);
+    }
+
+    // The names a trace gives the GPU travel with the file, so that a trace of the saved scenario's GPU is known as
+    // such (calibrate --scenario, the window's "Calibrate Predict to this trace"); a file saved before they were
+    // written takes them from the library's preset of the same id, and only with a library.
+    void gpuNamePatternsTravelWithTheFile()
+    {
+        ScenarioDocument d;
+        d.scenario.model = *presets().findModel("llama-3.1-8b");
+        d.scenario.cluster.hardware = *presets().findHardware("h200");
+        QVERIFY(!d.scenario.cluster.hardware.matchPatterns.empty());
+        nlohmann::json saved = nlohmann::json::parse(scenarioFileText(d));
+        QCOMPARE(saved["cluster"]["hardware"]["match"].size(), d.scenario.cluster.hardware.matchPatterns.size());
+        QCOMPARE(scenarioFromText(saved.dump(), "new.json").scenario.cluster.hardware.matchPatterns,
+            d.scenario.cluster.hardware.matchPatterns);
+        saved["cluster"]["hardware"].erase("match");
+        QVERIFY(scenarioFromText(saved.dump(), "old.json").scenario.cluster.hardware.matchPatterns.empty());
+        QCOMPARE(scenarioFromText(saved.dump(), "old.json", &presets()).scenario.cluster.hardware.matchPatterns,
+            d.scenario.cluster.hardware.matchPatterns);
+        saved["cluster"]["hardware"]["match"] = { "*" };
+        expectError(saved.dump(), QStringLiteral("cluster.hardware.match[0]: must name part of a GPU name"));
     }
 
     void missingFile()
