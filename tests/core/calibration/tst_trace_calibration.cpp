@@ -213,6 +213,12 @@ private slots:
         // Its 13 GEMM shapes, the longest the gate and up projections' forward and the down projection's input
         // gradient, [32,768 x 1,024] x [1,024 x 3,072], 84 a step at 693 TFLOPS.
         QCOMPARE(a.gemmShapes.size(), size_t(13));
+        // Memory-bound work by the bytes its operators' shapes say it moved: 95% of it, 237 GB a step at 2,495 GB/s.
+        const std::string& memory = a.fits[static_cast<size_t>(CalibratedTerm::MemoryBound)].evidence;
+        QVERIFY2(memory.find("95% of it by kernels whose operators recorded shapes: 237.2 GB a step at 2,495 GB/s (52% "
+                             "of HBM)")
+                != std::string::npos,
+            memory.c_str());
         const GemmShapeBin& longest = a.gemmShapes.front();
         QVERIFY(longest.m == 32768 && longest.n == 3072 && longest.k == 1024 && longest.precision == "bf16");
         QCOMPARE(longest.callsPerStep, 84.0);
