@@ -1,6 +1,8 @@
 #include "core/calibration/trace_calibration.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -164,6 +166,86 @@ std::string memoryBoundBytesText(const trace::RunAnalysis& run, double measuredS
                 : std::string());
 }
 
+// Per step and rank: each communication kind's time and the share of it not hidden under computation. "all-reduce
+// 12.30 ms a step, 40% exposed; all-gather ..."; "" without communication.
+std::string communicationKindsText(const trace::RunAnalysis& run)
+{
+    std::array<double, trace::kKernelCategoryCount> total {}, exposed {};
+    for (const trace::RankAnalysis& r : run.ranks) {
+        const double steps = static_cast<double>(std::max<size_t>(1, r.steps.size()));
+        for (int c = 0; c < trace::kKernelCategoryCount; ++c) {
+            total[static_cast<size_t>(c)]
+                += static_cast<double>(r.total.categoryNs[static_cast<size_t>(c)]) * 1e-9 / steps;
+            exposed[static_cast<size_t>(c)]
+                += static_cast<double>(r.total.exclusiveNs[static_cast<size_t>(c)]) * 1e-9 / steps;
+        }
+    }
+    const double ranks = static_cast<double>(std::max<size_t>(1, run.ranks.size()));
+    std::string text;
+    for (int c = 0; c < trace::kKernelCategoryCount; ++c) {
+        const auto category = static_cast<KernelCategory>(c);
+        const double t = total[static_cast<size_t>(c)] / ranks;
+        if (!trace::isCommunication(category) || !(t > 0))
+            continue;
+        std::string label(trace::categoryLabel(category));
+        for (char& ch : label)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        text += (text.empty() ? "" : ", ") + label + " " + formatMilliseconds(t) + " a step, "
+            + formatPercent(exposed[static_cast<size_t>(c)] / ranks / t, 0) + " exposed";
+    }
+    return text.empty() ? "" : "; " + text;
+}
+
+// The idle time's host-bound gaps per step and rank, and the predicted bubble taken out of it.
+std::string overheadDetailText(const trace::RunAnalysis& run, double bubble)
+{
+    double gaps = 0, gapSeconds = 0;
+    for (const trace::RankAnalysis& r : run.ranks) {
+        const double steps = static_cast<double>(std::max<size_t>(1, r.steps.size()));
+        gaps += static_cast<double>(r.total.idleGapCount) / steps;
+        gapSeconds += static_cast<double>(r.total.idleGapNs) * 1e-9 / steps;
+    }
+    const double ranks = static_cast<double>(std::max<size_t>(1, run.ranks.size()));
+    std::string text;
+    if (gaps > 0)
+        text += "; " + formatMilliseconds(gapSeconds / ranks) + " of it in " + formatNumber(gaps / ranks, 1)
+            + " gap(s) of 0.1 ms or more a step (waiting on the host)";
+    if (bubble > 0)
+        text += "; the predicted pipeline bubble, " + formatMilliseconds(bubble) + ", taken out";
+    return text;
+}
+
+// What a term's measurement rests on: kernels, steps, ranks, and per term what the trace says of it beyond its time.
+std::string evidenceOf(
+    const TermFit& f, const TraceCalibration& cal, const trace::RunAnalysis& run, int64_t kernels, double bubble)
+{
+    const std::string where = std::to_string(cal.steps) + " step(s) of " + std::to_string(cal.ranks) + " rank(s)";
+    if (f.term == CalibratedTerm::Overhead)
+        return "GPU idle " + formatMilliseconds(f.measuredSeconds) + " per step (" + where + ")"
+            + overheadDetailText(run, bubble);
+    std::string text = formatNumber(static_cast<double>(kernels)) + " kernels in " + where + ", "
+        + formatMilliseconds(f.measuredSeconds) + " per step";
+    switch (f.term) {
+    case CalibratedTerm::Matmul:
+        if (!cal.gemmShapes.empty())
+            text += "; " + std::to_string(cal.gemmShapes.size()) + " GEMM shapes (gemm_shapes)";
+        break;
+    case CalibratedTerm::Attention:
+        if (!cal.attentionShapes.empty())
+            text += "; " + std::to_string(cal.attentionShapes.size()) + " attention shapes (attention_shapes)";
+        break;
+    case CalibratedTerm::MemoryBound:
+        text += memoryBoundBytesText(run, f.measuredSeconds, cal.traced.cluster.hardware);
+        break;
+    case CalibratedTerm::Communication:
+        text += " not hidden under computation" + communicationKindsText(run);
+        break;
+    case CalibratedTerm::Overhead:
+        break;
+    }
+    return text;
+}
+
 } // namespace
 
 std::string_view calibratedTermKey(CalibratedTerm t)
@@ -287,18 +369,7 @@ TraceCalibration calibrateFromTrace(
         const double floor = std::max(kMinFitSeconds, kMinFitShare * cal.measuredStepSeconds);
         f.fitted = f.measuredSeconds >= floor && f.predictedSeconds >= floor;
         f.factor = f.fitted ? f.measuredSeconds / f.predictedSeconds : 1.0;
-        const std::string where = std::to_string(cal.steps) + " step(s) of " + std::to_string(cal.ranks) + " rank(s)";
-        f.evidence = t == CalibratedTerm::Overhead
-            ? "GPU idle " + formatMilliseconds(f.measuredSeconds) + " per step (" + where + ")"
-            : formatNumber(static_cast<double>(kernels[index(t)])) + " kernels in " + where + ", "
-                + formatMilliseconds(f.measuredSeconds) + " per step"
-                + (t == CalibratedTerm::Communication ? " not hidden under computation" : "");
-        if (t == CalibratedTerm::Matmul && !cal.gemmShapes.empty())
-            f.evidence += "; " + std::to_string(cal.gemmShapes.size()) + " GEMM shapes (gemm_shapes)";
-        if (t == CalibratedTerm::MemoryBound)
-            f.evidence += memoryBoundBytesText(run, f.measuredSeconds, traced.cluster.hardware);
-        if (t == CalibratedTerm::Attention && !cal.attentionShapes.empty())
-            f.evidence += "; " + std::to_string(cal.attentionShapes.size()) + " attention shapes (attention_shapes)";
+        f.evidence = evidenceOf(f, cal, run, kernels[index(t)], before.time.pipelineBubble);
         if (!f.fitted)
             f.evidence += f.measuredSeconds < floor ? "; too little in the trace to fit, the model's kept"
                                                     : "; the model predicts too little to fit, the model's kept";

@@ -61,6 +61,11 @@ trace::RunAnalysis syntheticTrace(const Scenario& s, double matmul, double atten
     e[static_cast<size_t>(KernelCategory::CommAllReduce)] = ns(steps * p.time.exposedCommTotal());
     for (const int64_t v : e)
         r.total.busyNs += v;
+    // Half the all-reduce hidden under computation; the idle time in one host-bound gap a step.
+    r.total.categoryNs[static_cast<size_t>(KernelCategory::CommAllReduce)]
+        = 2 * e[static_cast<size_t>(KernelCategory::CommAllReduce)];
+    r.total.idleGapCount = 2;
+    r.total.idleGapNs = ns(steps * idle * p.time.overhead);
     const double busy = static_cast<double>(r.total.busyNs) * 1e-9 / steps;
     r.meanStepSeconds = busy + idle * p.time.overhead + p.time.pipelineBubble;
     r.stepSpreadSeconds = 0.01 * r.meanStepSeconds;
@@ -88,6 +93,11 @@ private slots:
         QVERIFY2(std::abs(c.replayError()) < 0.01, std::to_string(c.replayError()).c_str());
         QCOMPARE(c.steps, 2);
         QVERIFY(c.fits[static_cast<size_t>(CalibratedTerm::Matmul)].evidence.find("per step") != std::string::npos);
+        // Each communication kind's time and exposed share; the idle time's host-bound gaps.
+        const std::string& comm = c.fits[static_cast<size_t>(CalibratedTerm::Communication)].evidence;
+        QVERIFY2(comm.find("a step, 50% exposed") != std::string::npos, comm.c_str());
+        const std::string& idle = c.fits[static_cast<size_t>(CalibratedTerm::Overhead)].evidence;
+        QVERIFY2(idle.find("in 1.0 gap(s) of 0.1 ms or more a step") != std::string::npos, idle.c_str());
     }
 
     void theSameRunIsMeasuredAndAnotherLayoutSaysWhatItNeverSaw()
