@@ -1,6 +1,8 @@
 // Calibration files (predict/sweep/plan --calibration): any bytes either read as a calibration or raise
 // mfu::InputError; one that reads must write back out and read again, and a calibrated prediction of its own traced
-// scenario either comes out within physics or is refused with an InputError (an edited file's factors).
+// scenario either comes out within physics, as finite numbers, or is refused with an InputError (an edited file's
+// factors).
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -25,7 +27,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     try {
         const mfu::Scenario& s = calibration.traced;
         const mfu::StepPrediction plain = mfu::evaluate(s);
-        (void)mfu::calibratedPrediction(s, calibration, plain, 0.1);
+        const mfu::CalibratedPrediction p = mfu::calibratedPrediction(s, calibration, plain, 0.1);
+        // A prediction that comes out must be a number: an accepted file never carries NaN or infinity into it.
+        if (!std::isfinite(p.calibrated.stepTimeSeconds) || !std::isfinite(p.calibrated.mfu) || !(p.bandHalfWidth >= 0))
+            __builtin_trap();
     } catch (const mfu::InputError&) {
     }
     return 0;

@@ -1,9 +1,11 @@
 #include "core/calibration/attention_shapes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
+#include "core/calibration/shape_bins.h"
 #include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/constants.h"
 #include "core/model/model_spec.h"
@@ -13,25 +15,34 @@ namespace mfu {
 
 namespace {
 
-// A bin under this share of the attention time is noise: left out.
-constexpr double kMinBinShare = 0.001;
 // The trace counts a backward pass at 2.5 times its forward's FLOPs (core/trace/op_flops.h).
 constexpr double kTraceBackwardFlops = 2.5;
 
-const char* passKey(bool backward)
+// Query tiles of 128 beyond which a call fills every SM of today's GPUs (132-148) seven times over or more, so that
+// its grid no longer changes its efficiency: a judgement, not a measurement. Fewer tiles are a shape of their own.
+constexpr double kSaturatingQueryTiles = 1024;
+
+// The pass and the mask: a causal forward is matched to causal forwards only.
+std::string kindOf(bool backward, bool causal)
 {
-    return backward ? "backward" : "forward";
+    return std::string(backward ? "backward" : "forward") + (causal ? "" : " (no mask)");
 }
 
-// The model's time for an attention pass of this forward work, at the kernel's efficiency for this head size and
-// sequence (attention_kernels.h: the backward's efficiency is against twice the forward FLOPs).
-double modelledSeconds(
-    const Scenario& s, const CostModelConstants& c, double forwardFlops, double headDim, double seq, bool backward)
+// A call's grid: 128-query tiles of every head of every sequence, up to where they saturate the GPU.
+double queryTiles(double batchHeads, double seqQ)
 {
-    const AcceleratorFamily family = acceleratorFamilyOf(s.cluster.hardware);
-    const AttentionKernel kernel = resolveAttentionKernel(s.flags.attentionKernel, family);
-    const AttentionEfficiency e = attentionEfficiency(c, kernel, family, headDim, seq);
-    const double peak = s.cluster.hardware.mfuPeak().value_or(0.0);
+    return std::min(kSaturatingQueryTiles, batchHeads * std::ceil(seqQ / 128.0));
+}
+
+// The model's time for an attention pass of this forward work, with this kernel, at the kernel's efficiency for the
+// head size and sequence (attention_kernels.h: the backward's efficiency is against twice the forward FLOPs).
+double modelledSeconds(const HardwareSpec& hw, const CostModelConstants& c, AttentionKernel requested,
+    double forwardFlops, double headDim, double seq, bool backward)
+{
+    const AcceleratorFamily family = acceleratorFamilyOf(hw);
+    const AttentionEfficiency e
+        = attentionEfficiency(c, resolveAttentionKernel(requested, family), family, headDim, seq);
+    const double peak = hw.mfuPeak().value_or(0.0);
     const double efficiency = backward ? e.backward : e.forward;
     if (e.unfused || !(peak > 0) || !(efficiency > 0))
         return 0.0;
@@ -57,11 +68,14 @@ std::vector<WantedShape> attentionCallsOf(const Scenario& s, const CostModelCons
         const double qk = static_cast<double>(a.qkHeadDim), v = static_cast<double>(a.vHeadDim);
         // Causal: half the square, on each rank's chunk of the sequence (CP splits the queries).
         const double forward = batch * heads * chunk * chunk * (qk + v) * run.count / std::max(1, p.pp);
-        for (const bool backward : { false, true })
-            out.push_back({ { chunk, qk, 1.0 }, passKey(backward), modelledSeconds(s, c, forward, qk, chunk, backward),
-                std::string("attention ") + passKey(backward) });
+        for (const bool backward : { false, true }) {
+            const double t
+                = modelledSeconds(s.cluster.hardware, c, s.flags.attentionKernel, forward, qk, chunk, backward);
+            out.push_back({ { chunk, qk, queryTiles(batch * heads, chunk) }, kindOf(backward, true), t, t,
+                std::string("attention ") + (backward ? "backward" : "forward") });
+        }
     }
-    if (std::any_of(out.begin(), out.end(), [](const WantedShape& w) { return !(w.modelledSeconds > 0); }))
+    if (std::any_of(out.begin(), out.end(), [](const WantedShape& w) { return !(w.lawSeconds > 0); }))
         return {};
     return out;
 }
@@ -97,29 +111,18 @@ std::vector<AttentionShapeBin> attentionShapeBinsOf(const trace::RunAnalysis& ru
             b.flopsPerStep += p.flops / steps;
         }
     }
-    const double ranks = static_cast<double>(std::max<size_t>(1, run.ranks.size()));
-    std::vector<AttentionShapeBin> out;
-    double total = 0;
-    for (auto& [key, b] : bins) {
-        b.callsPerStep /= ranks;
-        b.secondsPerStep /= ranks;
-        b.flopsPerStep /= ranks;
-        total += b.secondsPerStep;
-        out.push_back(b);
-    }
-    std::erase_if(out, [total](const AttentionShapeBin& b) { return b.secondsPerStep < kMinBinShare * total; });
-    std::sort(out.begin(), out.end(), [](const AttentionShapeBin& a, const AttentionShapeBin& b) {
-        return a.secondsPerStep != b.secondsPerStep
-            ? a.secondsPerStep > b.secondsPerStep
-            : std::tie(a.seqK, a.headDimQk, a.backward) < std::tie(b.seqK, b.headDimQk, b.backward);
-    });
-    if (out.size() > kMostAttentionShapes)
-        out.resize(kMostAttentionShapes);
-    return out;
+    return finishedShapeBins(
+        bins, run.ranks.size(), kMostAttentionShapes, [](const AttentionShapeBin& a, const AttentionShapeBin& b) {
+            return std::tie(a.seqK, a.headDimQk, a.batch, a.heads, a.backward, a.causal)
+                < std::tie(b.seqK, b.headDimQk, b.batch, b.heads, b.backward, b.causal);
+        });
 }
 
-std::optional<ShapeMatch> matchAttentionShapes(const Scenario& s, const std::vector<AttentionShapeBin>& bins)
+std::optional<ShapeMatch> matchAttentionShapes(
+    const Scenario& s, const Scenario& traced, const std::vector<AttentionShapeBin>& bins)
 {
+    // The scenario's constants on both sides (what they share with the traced run's cancels); the traced calls with
+    // the traced run's kernel, the scenario's with its own, so that a change of kernel stays in the prediction.
     CostModelConstants c = costModelConstantsFor(s);
     if (runsAsLoneGpu(s, c))
         c = loneGpuConstants(c);
@@ -129,10 +132,12 @@ std::optional<ShapeMatch> matchAttentionShapes(const Scenario& s, const std::vec
     std::vector<MeasuredShape> measured;
     for (const AttentionShapeBin& b : bins) {
         const double forward = b.backward ? b.flopsPerStep / kTraceBackwardFlops : b.flopsPerStep;
-        measured.push_back({ { b.seqK, b.headDimQk, 1.0 }, passKey(b.backward), b.secondsPerStep,
-            modelledSeconds(s, c, forward, b.headDimQk, b.seqK, b.backward) });
+        measured.push_back({ { b.seqK, b.headDimQk, queryTiles(b.batch * b.heads, b.seqQ) },
+            kindOf(b.backward, b.causal), b.secondsPerStep,
+            modelledSeconds(
+                s.cluster.hardware, c, traced.flags.attentionKernel, forward, b.headDimQk, b.seqK, b.backward) });
     }
-    return matchShapes(measured, calls, { { "sequence", "head dimension", "" }, "attention passes" });
+    return matchShapes(measured, calls, { { "sequence", "head dimension", "query tiles of 128" }, "attention passes" });
 }
 
 } // namespace mfu

@@ -38,9 +38,11 @@ inline constexpr size_t kMostAttentionShapes = 256;
 std::vector<AttentionShapeBin> attentionShapeBinsOf(const trace::RunAnalysis& run);
 
 // How a scenario's attention calls (one forward and one backward per layer and micro-batch: micro-batch x heads / TP,
-// over the sequence / CP) stand against a trace's bins, by sequence and head size. nullopt when the scenario's
-// attention is not written out here (layers other than full softmax attention, packed documents, an unfused kernel)
-// or the trace has no bins.
-std::optional<ShapeMatch> matchAttentionShapes(const Scenario& s, const std::vector<AttentionShapeBin>& bins);
+// over the sequence / CP) stand against a trace's bins of the traced run `traced`, by sequence, head size and grid
+// (128-query tiles, alike from 1,024 on) and matched by pass and mask. nullopt when the scenario's attention is not
+// written out here (layers other than full softmax attention, packed documents, an unfused kernel) or the trace has
+// no bins.
+std::optional<ShapeMatch> matchAttentionShapes(
+    const Scenario& s, const Scenario& traced, const std::vector<AttentionShapeBin>& bins);
 
 } // namespace mfu

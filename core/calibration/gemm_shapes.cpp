@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/calibration/shape_bins.h"
 #include "core/costmodel/compute_terms.h"
 #include "core/costmodel/constants.h"
 #include "core/model/model_spec.h"
@@ -14,9 +15,6 @@
 namespace mfu {
 
 namespace {
-
-// A bin under this share of the GEMMs' time is noise: left out.
-constexpr double kMinBinShare = 0.001;
 
 // Softmax-attention decoders with dense MLPs: the layers whose linear GEMMs linearGemmsOf writes out.
 bool enumerable(const ModelSpec& m, const Scenario& s)
@@ -49,47 +47,64 @@ std::string linearPrecisionKey(const Scenario& s)
     return "bf16";
 }
 
+std::optional<NumberFormat> formatOfKey(const std::string& key)
+{
+    return numberFormatFromKey(std::string_view(key).substr(key.rfind("mx", 0) == 0 ? 2 : 0));
+}
+
 // The dense peak a GEMM of this precision key runs against on the scenario's GPU.
 double peakOfKey(const std::string& key, const HardwareSpec& hardware)
 {
-    const std::string_view format = std::string_view(key).substr(key.rfind("mx", 0) == 0 ? 2 : 0);
-    const auto f = numberFormatFromKey(format);
-    return trace::densePeakAt(hardware, f.value_or(NumberFormat::BF16)).flopsPerSecond;
+    return trace::densePeakAt(hardware, formatOfKey(key).value_or(NumberFormat::BF16)).flopsPerSecond;
 }
 
-// The share of a precision's dense peak the model's GEMMs reach before the shape law, as compute_terms.h's
-// linearGemmPeak has it: gemmEfficiency, times the FP8 recipe's or FP4's ratio.
-double modelledLevel(const std::string& key, const Scenario& s, const CostModelConstants& c)
+// The rate the model gives a GEMM of this precision key before its shape factor: the format's peak x gemmEfficiency x
+// the format's ratio (compute_terms.h), FP8 by the run's recipe (MX when the key says so).
+double modelledRate(const std::string& key, Fp8Recipe recipe, const HardwareSpec& hw, const CostModelConstants& c)
 {
-    double level = c.gemmEfficiency;
-    if (key == "fp8" || key == "mxfp8") {
-        level *= c.fp8GemmEfficiencyRatio;
-        if (key == "mxfp8")
-            level *= c.fp8MxGemmRatio;
-        else if (s.flags.fp8Recipe == Fp8Recipe::Blockwise)
-            level *= c.fp8BlockwiseGemmRatio;
-    } else if (key == "fp4" || key == "mxfp4") {
-        level *= c.fp4GemmEfficiencyRatio;
-    }
-    return level;
+    const NumberFormat format = formatOfKey(key).value_or(NumberFormat::BF16);
+    if (key == "mxfp8")
+        recipe = Fp8Recipe::Mxfp8;
+    else if (recipe == Fp8Recipe::Mxfp8)
+        recipe = Fp8Recipe::Tensorwise; // a non-MX FP8 GEMM of an MX run: the plain FP8 ratio
+    return peakOfKey(key, hw) * c.gemmEfficiency * linearFormatRatio(format, recipe, c);
 }
 
-// The model's time for a GEMM: its FLOPs over the precision's peak, the model's level and the shape law's factor at
-// its limiting dimension.
-double modelledSeconds(
-    double m, double n, double k, double flops, double peak, double level, const CostModelConstants& c)
+// Seconds for `flops` of a GEMM at `rate` whose limiting dimension is d.
+double secondsAt(double flops, double rate, double d, const CostModelConstants& c)
 {
-    return peak > 0 && level > 0 ? flops / (peak * level * gemmShapeFactor(std::min({ m, n, k }), c)) : 0.0;
+    return rate > 0 ? flops / (rate * gemmShapeFactor(d, c)) : 0.0;
 }
 
-// A projection's three GEMMs (forward, input gradient, weight gradient) for T tokens, `count` times.
+// A projection's three GEMMs (forward, input gradient, weight gradient) for T tokens, `count` times; modelDim: the
+// limiting dimension the cost model takes for it (0: its own smallest).
 void addProjection(std::vector<LinearGemm>& out, const char* name, double tokens, double in, double outWidth,
-    double count, const std::string& precision)
+    double count, const std::string& precision, double modelDim = 0)
 {
     const double flops = 2.0 * tokens * in * outWidth * count;
-    out.push_back({ tokens, outWidth, in, precision, flops, std::string(name) + " forward" });
-    out.push_back({ tokens, in, outWidth, precision, flops, std::string(name) + " input gradient" });
-    out.push_back({ outWidth, in, tokens, precision, flops, std::string(name) + " weight gradient" });
+    const double d = modelDim > 0 ? modelDim : std::min({ tokens, in, outWidth });
+    out.push_back({ tokens, outWidth, in, precision, flops, d, std::string(name) + " forward" });
+    out.push_back({ tokens, in, outWidth, precision, flops, d, std::string(name) + " input gradient" });
+    out.push_back({ outWidth, in, tokens, precision, flops, d, std::string(name) + " weight gradient" });
+}
+
+// A BF16+FP4 run keeps a share of its linear layers in BF16 (fp4Bf16LayerShare): each GEMM split in two, as
+// linearGemmPeak counts them.
+void splitFp4(std::vector<LinearGemm>& gemms, const Scenario& s)
+{
+    const double share = s.flags.fp4Bf16LayerShare;
+    if (s.precision != TrainingPrecision::BF16_FP4 || !(share > 0))
+        return;
+    const size_t n = gemms.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (gemms[i].precision != "mxfp4")
+            continue;
+        LinearGemm bf16 = gemms[i];
+        bf16.precision = "bf16";
+        bf16.flops *= share;
+        gemms[i].flops *= 1.0 - share;
+        gemms.push_back(std::move(bf16));
+    }
 }
 
 } // namespace
@@ -121,24 +136,9 @@ std::vector<GemmShapeBin> gemmShapeBinsOf(const trace::RunAnalysis& run)
             b.flopsPerStep += p.flops / steps;
         }
     }
-    const double ranks = static_cast<double>(std::max<size_t>(1, run.ranks.size()));
-    std::vector<GemmShapeBin> out;
-    double total = 0;
-    for (auto& [key, b] : bins) {
-        b.callsPerStep /= ranks;
-        b.secondsPerStep /= ranks;
-        b.flopsPerStep /= ranks;
-        total += b.secondsPerStep;
-        out.push_back(b);
-    }
-    std::erase_if(out, [total](const GemmShapeBin& b) { return b.secondsPerStep < kMinBinShare * total; });
-    std::sort(out.begin(), out.end(), [](const GemmShapeBin& a, const GemmShapeBin& b) {
-        return a.secondsPerStep != b.secondsPerStep ? a.secondsPerStep > b.secondsPerStep
-                                                    : std::tie(a.m, a.n, a.k) < std::tie(b.m, b.n, b.k);
+    return finishedShapeBins(bins, run.ranks.size(), kMostGemmShapes, [](const GemmShapeBin& a, const GemmShapeBin& b) {
+        return std::tie(a.m, a.n, a.k, a.precision) < std::tie(b.m, b.n, b.k, b.precision);
     });
-    if (out.size() > kMostGemmShapes)
-        out.resize(kMostGemmShapes);
-    return out;
 }
 
 std::vector<LinearGemm> linearGemmsOf(const Scenario& s)
@@ -160,10 +160,13 @@ std::vector<LinearGemm> linearGemmsOf(const Scenario& s)
         const double qk = static_cast<double>(a.qkHeadDim), v = static_cast<double>(a.vHeadDim);
         // Key and value heads fewer than the TP degree are replicated: each rank keeps at least one.
         const double kvPerRank = std::max(1.0, a.kvHeads / tp);
-        addProjection(out, "q_proj", tokens, hidden, a.heads * qk / tp, count, linear);
-        addProjection(out, "k_proj", tokens, hidden, kvPerRank * qk, count, linear);
+        // The model takes one limiting dimension for the three: the fused projection's (compute_terms.cpp).
+        const double qkvOut = (a.heads * qk + a.kvHeads * qk + (a.keyIsValue ? 0.0 : a.kvHeads * v)) / tp;
+        const double qkvDim = std::min({ tokens, qkvOut, hidden });
+        addProjection(out, "q_proj", tokens, hidden, a.heads * qk / tp, count, linear, qkvDim);
+        addProjection(out, "k_proj", tokens, hidden, kvPerRank * qk, count, linear, qkvDim);
         if (!a.keyIsValue)
-            addProjection(out, "v_proj", tokens, hidden, kvPerRank * v, count, linear);
+            addProjection(out, "v_proj", tokens, hidden, kvPerRank * v, count, linear, qkvDim);
         addProjection(out, "o_proj", tokens, a.heads * v / tp, hidden, count, linear);
         const double ffn = static_cast<double>(run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim) / tp;
         if (m.activation == FfnActivation::SwiGLU)
@@ -173,29 +176,36 @@ std::vector<LinearGemm> linearGemmsOf(const Scenario& s)
     }
     // The LM head stays BF16 in FP8 and FP4 recipes.
     addProjection(out, "lm_head", tokens, hidden, static_cast<double>(m.vocab) / tp, 1.0, "bf16");
+    splitFp4(out, s);
     std::erase_if(out, [](const LinearGemm& g) { return !(g.m >= 1 && g.n >= 1 && g.k >= 1 && g.flops > 0); });
     return out;
 }
 
-std::optional<ShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins)
+std::optional<ShapeMatch> matchGemmShapes(
+    const Scenario& s, const Scenario& traced, const std::vector<GemmShapeBin>& bins)
 {
     const std::vector<LinearGemm> gemms = linearGemmsOf(s);
     if (gemms.empty() || bins.empty())
         return std::nullopt;
+    // The scenario's constants on both sides, so that what they share with the traced run's (gemmEfficiency, lone or
+    // published) cancels; the traced GEMMs at the traced run's FP8 recipe, the scenario's at its own, so that a change
+    // of recipe stays in the prediction.
     CostModelConstants c = costModelConstantsFor(s);
     if (runsAsLoneGpu(s, c))
         c = loneGpuConstants(c);
     const HardwareSpec& hw = s.cluster.hardware;
-    const auto modelled = [&](double m, double n, double k, double flops, const std::string& precision) {
-        return modelledSeconds(m, n, k, flops, peakOfKey(precision, hw), modelledLevel(precision, s, c), c);
-    };
     std::vector<MeasuredShape> measured;
-    for (const GemmShapeBin& b : bins)
-        measured.push_back(
-            { { b.m, b.n, b.k }, b.precision, b.secondsPerStep, modelled(b.m, b.n, b.k, b.flopsPerStep, b.precision) });
+    for (const GemmShapeBin& b : bins) {
+        const double rate = modelledRate(b.precision, traced.flags.fp8Recipe, hw, c);
+        measured.push_back({ { b.m, b.n, b.k }, b.precision, b.secondsPerStep,
+            secondsAt(b.flopsPerStep, rate, std::min({ b.m, b.n, b.k }), c) });
+    }
     std::vector<WantedShape> wanted;
-    for (const LinearGemm& g : gemms)
-        wanted.push_back({ { g.m, g.n, g.k }, g.precision, modelled(g.m, g.n, g.k, g.flops, g.precision), g.what });
+    for (const LinearGemm& g : gemms) {
+        const double rate = modelledRate(g.precision, s.flags.fp8Recipe, hw, c);
+        wanted.push_back({ { g.m, g.n, g.k }, g.precision, secondsAt(g.flops, rate, std::min({ g.m, g.n, g.k }), c),
+            secondsAt(g.flops, rate, g.modelDim, c), g.what });
+    }
     return matchShapes(measured, wanted, { { "M", "N", "K" }, "GEMMs" });
 }
 

@@ -47,6 +47,7 @@ struct LinearGemm {
     double m = 0, n = 0, k = 0;
     std::string precision; // as GemmShapeBin::precision
     double flops = 0; // of this shape in one micro-batch, every layer
+    double modelDim = 0; // the limiting dimension the cost model takes for it (q, k and v: the fused projection's)
     std::string what; // "q_proj forward", "lm_head weight gradient"
 };
 
@@ -55,9 +56,10 @@ struct LinearGemm {
 // compressed token mixers, hyper-connections, a vision encoder, a bare parameter count.
 std::vector<LinearGemm> linearGemmsOf(const Scenario& s);
 
-// How a scenario's GEMMs stand against a trace's bins (shape_match.h): a calibration scales its matmul term by the
-// scenario's measuredOverModel over the traced run's own.
-// nullopt when the scenario's GEMMs are not enumerated (linearGemmsOf) or the trace has no bins.
-std::optional<ShapeMatch> matchGemmShapes(const Scenario& s, const std::vector<GemmShapeBin>& bins);
+// How a scenario's GEMMs stand against a trace's bins (shape_match.h), the traced run being `traced`: a calibration
+// scales its matmul term by the scenario's measuredOverModel over the traced run's own (matchGemmShapes(traced,
+// traced, bins)). nullopt when the scenario's GEMMs are not enumerated (linearGemmsOf) or the trace has no bins.
+std::optional<ShapeMatch> matchGemmShapes(
+    const Scenario& s, const Scenario& traced, const std::vector<GemmShapeBin>& bins);
 
 } // namespace mfu

@@ -41,24 +41,24 @@ std::string beyondRange(const WantedShape& w, const std::vector<const MeasuredSh
 std::optional<ShapeMatch> matchShapes(
     const std::vector<MeasuredShape>& measured, const std::vector<WantedShape>& wanted, const ShapeWords& words)
 {
-    double measuredAll = 0, modelledAll = 0;
+    double measuredAll = 0, lawAll = 0;
     for (const MeasuredShape& m : measured)
-        if (m.modelledSeconds > 0) {
+        if (m.ratio() > 0) {
             measuredAll += m.measuredSeconds;
-            modelledAll += m.modelledSeconds;
+            lawAll += m.lawSeconds;
         }
-    if (wanted.empty() || !(modelledAll > 0))
+    if (wanted.empty() || !(lawAll > 0))
         return std::nullopt;
-    const double overall = measuredAll / modelledAll; // for a kind the trace never ran
+    const double overall = measuredAll / lawAll; // for a kind the trace never ran
 
     ShapeMatch out;
-    double modelled = 0, carried = 0, beyondWorst = 0;
+    double law = 0, model = 0, carried = 0, beyondWorst = 0;
     for (const WantedShape& w : wanted) {
         std::vector<const MeasuredShape*> same;
         const MeasuredShape* nearest = nullptr;
         double best = INFINITY;
         for (const MeasuredShape& m : measured) {
-            if (m.kind != w.kind || !(m.modelledSeconds > 0))
+            if (m.kind != w.kind || !(m.ratio() > 0))
                 continue;
             same.push_back(&m);
             if (const double d = logDistance(w.dims, m.dims); d < best) {
@@ -66,9 +66,10 @@ std::optional<ShapeMatch> matchShapes(
                 nearest = &m;
             }
         }
-        const double t = w.modelledSeconds;
-        modelled += t;
-        carried += t * (nearest ? nearest->measuredSeconds / nearest->modelledSeconds : overall);
+        const double t = w.lawSeconds;
+        law += t;
+        model += w.modelSeconds;
+        carried += t * (nearest ? nearest->ratio() : overall);
         std::string beyond;
         if (same.empty())
             beyond = "(" + w.kind + "): the trace ran no " + w.kind + " " + words.family;
@@ -84,12 +85,12 @@ std::optional<ShapeMatch> matchShapes(
             out.beyond = w.what + " " + beyond;
         }
     }
-    if (!(modelled > 0))
+    if (!(law > 0 && model > 0 && carried > 0) || !std::isfinite(carried / model))
         return std::nullopt;
-    out.measuredOverModel = carried / modelled;
-    out.exactShare /= modelled;
-    out.withinShare /= modelled;
-    out.beyondShare /= modelled;
+    out.measuredOverModel = carried / model;
+    out.exactShare /= law;
+    out.withinShare /= law;
+    out.beyondShare /= law;
     return out;
 }
 

@@ -430,11 +430,20 @@ constexpr double kBeyondShare = 0.01;
 // How the scenario's GEMMs and attention calls stand against the trace's shapes; nullopt where either side has none
 // (the layout then decides).
 struct ShapeMatches {
-    std::optional<ShapeMatch> gemms, attention;
+    std::optional<ShapeMatch> gemms, attention; // the scenario's
+    std::optional<ShapeMatch> tracedGemms, tracedAttention; // the traced run's own
 };
 
+// The scenario's match, when the trace's shapes can speak for it: the traced run's own shapes must be the ones the
+// trace ran (a trace of fused projections, Megatron's linear_qkv, leaves the traced run's own GEMMs unmatched, and
+// the layout then decides).
+const ShapeMatch* usableMatch(const std::optional<ShapeMatch>& scenario, const std::optional<ShapeMatch>& traced)
+{
+    return scenario && traced && traced->exactShare >= 1.0 - kBeyondShare ? &*scenario : nullptr;
+}
+
 // A term that the trace measured by shape (GEMMs, attention): its basis follows the shapes. `family`: "GEMM",
-// "attention"; `time`: "GEMM time", "attention time".
+// "attention".
 void basisByShape(
     CalibratedTermTime& out, const ShapeMatch& m, const char* family, const Scenario& s, const Scenario& traced)
 {
@@ -447,6 +456,12 @@ void basisByShape(
         out.basis = TermBasis::Interpolated;
         out.why = f + " shapes within the range the trace ran (" + formatPercent(m.exactShare, 0) + " of the " + f
             + " time at shapes it ran as they are)";
+    } else if (s.activationCheckpointing != traced.activationCheckpointing) {
+        // The shapes the trace ran, recomputed in another measure than it did.
+        out.basis = TermBasis::Interpolated;
+        out.why = f + " shapes the trace ran, under checkpointing "
+            + std::string(activationCheckpointingKey(s.activationCheckpointing)) + " (traced "
+            + std::string(activationCheckpointingKey(traced.activationCheckpointing)) + ")";
     } else if (s.cluster.gpuCount != traced.cluster.gpuCount) {
         // The shapes the trace ran, whatever the batch or pipeline around them; on another number of GPUs they share
         // the GPU with other collectives than the trace saw.
@@ -482,8 +497,11 @@ CalibratedTermTime basisOf(
     bool byShape = false;
     switch (t) {
     case CalibratedTerm::Matmul:
-        if ((byShape = shapes.gemms.has_value()))
-            basisByShape(out, *shapes.gemms, "GEMM", s, r);
+        if (s.precision == r.precision && s.precision == TrainingPrecision::BF16_FP8
+            && s.flags.fp8Recipe != r.flags.fp8Recipe)
+            extrapolated("another FP8 recipe than the trace's");
+        else if (const ShapeMatch* m = usableMatch(shapes.gemms, shapes.tracedGemms); (byShape = m != nullptr))
+            basisByShape(out, *m, "GEMM", s, r);
         else if (!sameSplit)
             extrapolated("GEMM shapes the trace never ran: " + degrees(p) + " where it ran " + degrees(q));
         else if (s.precision != r.precision)
@@ -492,8 +510,8 @@ CalibratedTermTime basisOf(
     case CalibratedTerm::Attention:
         if (p.cp != q.cp || s.flags.attentionKernel != r.flags.attentionKernel)
             extrapolated("another attention split or kernel than the trace's");
-        else if ((byShape = shapes.attention.has_value()))
-            basisByShape(out, *shapes.attention, "attention", s, r);
+        else if (const ShapeMatch* m = usableMatch(shapes.attention, shapes.tracedAttention); (byShape = m != nullptr))
+            basisByShape(out, *m, "attention", s, r);
         break;
     case CalibratedTerm::MemoryBound:
         if (s.flags.compiled != r.flags.compiled)
@@ -529,7 +547,8 @@ CalibratedTermTime basisOf(
 // measured-over-modelled ratio than the traced run's kernels as a whole.
 double carriedByShape(const std::optional<ShapeMatch>& scenario, const std::optional<ShapeMatch>& traced)
 {
-    return scenario && traced ? scenario->measuredOverModel / traced->measuredOverModel : 1.0;
+    const double carried = scenario && traced ? scenario->measuredOverModel / traced->measuredOverModel : 1.0;
+    return carried > 0 && std::isfinite(carried) ? carried : 1.0;
 }
 
 } // namespace
@@ -542,11 +561,13 @@ CalibratedPrediction calibratedPrediction(const Scenario& s, const TraceCalibrat
     CalibratedPrediction out;
     out.uncalibrated = uncalibrated;
     TermScales scales = cal.scales;
-    const ShapeMatches shapes { matchGemmShapes(s, cal.gemmShapes), matchAttentionShapes(s, cal.attentionShapes) };
+    const Scenario& r = cal.traced;
+    const ShapeMatches shapes { matchGemmShapes(s, r, cal.gemmShapes), matchAttentionShapes(s, r, cal.attentionShapes),
+        matchGemmShapes(r, r, cal.gemmShapes), matchAttentionShapes(r, r, cal.attentionShapes) };
     if (cal.fits[index(CalibratedTerm::Matmul)].fitted)
-        scales.matmul *= carriedByShape(shapes.gemms, matchGemmShapes(cal.traced, cal.gemmShapes));
+        scales.matmul *= carriedByShape(shapes.gemms, shapes.tracedGemms);
     if (cal.fits[index(CalibratedTerm::Attention)].fitted)
-        scales.attention *= carriedByShape(shapes.attention, matchAttentionShapes(cal.traced, cal.attentionShapes));
+        scales.attention *= carriedByShape(shapes.attention, shapes.tracedAttention);
     out.calibrated = CostModel(s).evaluateValid(s, scales);
     refuseFasterThanTheGpu(out.calibrated, s, cal,
         "its measured times are not what a trace of this GPU can show (an edited file?); calibrate again from the "

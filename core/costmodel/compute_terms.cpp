@@ -12,22 +12,33 @@ double gemmShapeFactor(double d, const CostModelConstants& c)
     return d / (d + c.gemmHalfSaturationDim);
 }
 
+double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelConstants& c)
+{
+    switch (format) {
+    case NumberFormat::FP8:
+        return c.fp8GemmEfficiencyRatio
+            * (recipe == Fp8Recipe::Blockwise    ? c.fp8BlockwiseGemmRatio
+                    : recipe == Fp8Recipe::Mxfp8 ? c.fp8MxGemmRatio
+                                                 : 1.0);
+    case NumberFormat::FP4:
+        return c.fp4GemmEfficiencyRatio;
+    default:
+        return 1.0;
+    }
+}
+
 double linearGemmPeak(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
+    const Fp8Recipe recipe = x.scenario->flags.fp8Recipe;
     if (x.fp4) {
         // The linear layers kept in BF16 take their share of the FLOPs at the BF16 peak, the rest at FP4's: the
         // rate the linear FLOPs see is the harmonic mean of the two.
         const double share = x.scenario->flags.fp4Bf16LayerShare;
-        const double fp4 = x.peakFp4 * c.fp4GemmEfficiencyRatio;
+        const double fp4 = x.peakFp4 * linearFormatRatio(NumberFormat::FP4, recipe, c);
         return c.gemmEfficiency / ((1.0 - share) / fp4 + share / x.peakBf16);
     }
-    double ratio = c.fp8GemmEfficiencyRatio;
-    if (x.scenario->flags.fp8Recipe == Fp8Recipe::Blockwise)
-        ratio *= c.fp8BlockwiseGemmRatio;
-    else if (x.scenario->flags.fp8Recipe == Fp8Recipe::Mxfp8)
-        ratio *= c.fp8MxGemmRatio;
-    const double linearPeak = x.fp8 ? x.peakFp8 * ratio : x.peakBf16;
+    const double linearPeak = x.fp8 ? x.peakFp8 * linearFormatRatio(NumberFormat::FP8, recipe, c) : x.peakBf16;
     return linearPeak * c.gemmEfficiency;
 }
 

@@ -30,6 +30,10 @@ MatmulTime matmulTime(const StepContext& x, const ModelSpec& model);
 // x fp4GemmEfficiencyRatio in BF16+FP4 runs, the share kept in BF16 at the BF16 peak) x gemmEfficiency, before the
 // shape factor.
 double linearGemmPeak(const StepContext& x);
+// A format's share of its dense peak that linear GEMMs reach relative to BF16's (before gemmEfficiency and the shape
+// factor): 1 for BF16, fp8GemmEfficiencyRatio (x the blockwise or MX recipe's ratio) for FP8, fp4GemmEfficiencyRatio
+// for FP4. linearGemmPeak's per-format figure; calibration models traced GEMMs of each format with it.
+double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelConstants& c);
 
 // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per
 // micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x

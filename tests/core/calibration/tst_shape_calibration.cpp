@@ -87,7 +87,7 @@ trace::RunAnalysis tracedGemms(const Scenario& s, const std::function<double(con
     return trace::finishRun({ r });
 }
 
-const CalibratedTermTime& matmulOf(const CalibratedPrediction& p)
+CalibratedTermTime matmulOf(const CalibratedPrediction& p) // a copy: the prediction is often a temporary
 {
     return p.terms[static_cast<size_t>(CalibratedTerm::Matmul)];
 }
@@ -182,27 +182,37 @@ private slots:
         std::vector<GemmShapeBin> bins;
         for (const LinearGemm& g : linearGemmsOf(s))
             bins.push_back({ g.m, g.n, g.k, g.precision, 1, lawSeconds(s, g.m, g.n, g.k, g.flops, 1.25), g.flops });
-        const auto same = matchGemmShapes(s, bins);
+        const auto same = matchGemmShapes(s, s, bins);
         QVERIFY(same);
-        QVERIFY(std::abs(same->measuredOverModel / matchGemmShapes(llamaOnH100(8, 1, 1), bins)->measuredOverModel - 1)
+        QVERIFY(
+            std::abs(same->measuredOverModel / matchGemmShapes(llamaOnH100(8, 1, 1), s, bins)->measuredOverModel - 1)
             < 1e-9);
         QVERIFY(std::abs(same->exactShare - 1) < 1e-9);
 
-        const auto smaller = matchGemmShapes(llamaOnH100(8, 1, 1), bins);
+        const auto smaller = matchGemmShapes(llamaOnH100(8, 1, 1), s, bins);
         QVERIFY(smaller->withinShare > 0.99);
         QVERIFY(smaller->beyondShare == 0);
 
-        const auto split = matchGemmShapes(llamaOnH100(8, 2, 2), bins);
+        const auto split = matchGemmShapes(llamaOnH100(8, 2, 2), s, bins);
         QVERIFY(split->beyondShare > 0.01);
         QVERIFY2(
             split->beyond.find("N 512: the trace's smallest is 1,024") != std::string::npos, split->beyond.c_str());
 
         Scenario fp8 = s;
         fp8.precision = TrainingPrecision::BF16_FP8;
-        const auto other = matchGemmShapes(fp8, bins);
+        const auto other = matchGemmShapes(fp8, s, bins);
+        // FP8 bins of a tensorwise trace carried to a blockwise run: the blockwise recipe's own ratio applies.
+        std::vector<GemmShapeBin> fp8Bins;
+        for (const LinearGemm& g : linearGemmsOf(fp8))
+            fp8Bins.push_back({ g.m, g.n, g.k, g.precision, 1, lawSeconds(s, g.m, g.n, g.k, g.flops, 0.5), g.flops });
+        Scenario blockwise = fp8;
+        blockwise.flags.fp8Recipe = Fp8Recipe::Blockwise;
+        const double recipe = matchGemmShapes(blockwise, fp8, fp8Bins)->measuredOverModel
+            / matchGemmShapes(fp8, fp8, fp8Bins)->measuredOverModel;
+        QVERIFY2(std::abs(recipe - 1) < 0.01, std::to_string(recipe).c_str()); // the recipe's ratio stays the model's
         QVERIFY(other->beyondShare > 0.8); // all but the LM head, which stays BF16
         QVERIFY2(other->beyond.find("the trace ran no fp8 GEMMs") != std::string::npos, other->beyond.c_str());
-        QVERIFY(!matchGemmShapes(s, {}));
+        QVERIFY(!matchGemmShapes(s, s, {}));
     }
 
     // The calibration carries its matmul factor by shape: a trace whose narrow GEMMs (a dimension of 1,024 or less)
@@ -231,9 +241,21 @@ private slots:
         QCOMPARE(matmulOf(calibratedPrediction(mb2, c, evaluate(mb2), 0.1)).basis, TermBasis::Interpolated);
         // The same shapes on more GPUs: the GEMMs are the trace's, the GPU's neighbours are not.
         const Scenario wider = llamaOnH100(16, 1);
-        const CalibratedTermTime& w = matmulOf(calibratedPrediction(wider, c, evaluate(wider), 0.1));
+        const CalibratedTermTime w = matmulOf(calibratedPrediction(wider, c, evaluate(wider), 0.1));
         QCOMPARE(w.basis, TermBasis::Interpolated);
         QVERIFY2(w.why.find("on 16 GPUs (traced 8)") != std::string::npos, w.why.c_str());
+        // The same shapes recomputed under full checkpointing: not what the trace ran.
+        Scenario recomputed = s;
+        recomputed.activationCheckpointing = ActivationCheckpointing::Full;
+        const CalibratedTermTime ac = matmulOf(calibratedPrediction(recomputed, c, evaluate(recomputed), 0.1));
+        QCOMPARE(ac.basis, TermBasis::Interpolated);
+        QVERIFY2(ac.why.find("under checkpointing full (traced none)") != std::string::npos, ac.why.c_str());
+        // The GEMM shapes carried by a law that follows the model's: more narrow GEMMs at TP 4, so slower per FLOP
+        // than the trace's as a whole, and the same shapes on 16 GPUs at the trace's speed.
+        const double perFlop = matmulOf(shaped).seconds / (c.fits[0].measuredSeconds / 4);
+        QVERIFY2(perFlop > 1.05, std::to_string(perFlop).c_str());
+        QVERIFY2(std::abs(w.seconds / c.fits[0].measuredSeconds - 1) < 0.01,
+            (std::to_string(w.seconds) + " vs " + std::to_string(c.fits[0].measuredSeconds)).c_str());
     }
 
     // Attention calls are kept per shape, pass and mask; a bin of another kernel category is not attention.
@@ -272,21 +294,21 @@ private slots:
         const Scenario s = llamaOnH100(8, 1);
         const std::vector<AttentionShapeBin> bins { { 1, 32, 8192, 8192, 128, 128, true, false, 32, 0.05, 1e15 },
             { 1, 32, 8192, 8192, 128, 128, true, true, 32, 0.12, 2.5e15 } };
-        const auto same = matchAttentionShapes(s, bins);
+        const auto same = matchAttentionShapes(s, s, bins);
         QVERIFY(same && std::abs(same->exactShare - 1) < 1e-9);
-        QVERIFY(std::abs(matchAttentionShapes(llamaOnH100(8, 2, 4), bins)->exactShare - 1) < 1e-9);
+        QVERIFY(std::abs(matchAttentionShapes(llamaOnH100(8, 2, 4), s, bins)->exactShare - 1) < 1e-9);
         Scenario longer = s;
         longer.workload.seqLen = 32768;
-        const auto beyond = matchAttentionShapes(longer, bins);
+        const auto beyond = matchAttentionShapes(longer, s, bins);
         QVERIFY(beyond->beyondShare > 0.99);
         QVERIFY2(beyond->beyond.find("sequence 32,768: the trace's largest is 8,192") != std::string::npos,
             beyond->beyond.c_str());
         Scenario window = s;
         window.model = *test::shippedPresets().findModel("gemma-3-27b");
-        QVERIFY(!matchAttentionShapes(window, bins));
+        QVERIFY(!matchAttentionShapes(window, s, bins));
         Scenario packed = s;
         packed.workload.packing.documents = { { 2048, 4 } };
-        QVERIFY(!matchAttentionShapes(packed, bins));
+        QVERIFY(!matchAttentionShapes(packed, s, bins));
     }
 };
 

@@ -152,6 +152,18 @@ private slots:
         nlohmann::json edited = calibrationToJson(c);
         edited["terms"][0]["factor"] = 0.5;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(edited, "edited.json"));
+        // A traced shape faster than the GPU's peak, or slower than 1 GFLOP/s, is an edited file, refused by key
+        // (its ratios would carry infinities into predictions).
+        TraceCalibration shaped = c;
+        shaped.gemmShapes = { { 8192, 4096, 4096, "bf16", 32, 0.2, 1e14 } };
+        nlohmann::json fast = calibrationToJson(shaped);
+        QVERIFY(calibrationFromJson(fast, "shaped.json").gemmShapes.size() == 1);
+        fast["gemm_shapes"][0]["seconds_per_step"] = 1e-9;
+        fast["gemm_shapes"][0].erase("tflops");
+        QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(fast, "fast.json"));
+        fast["gemm_shapes"][0]["seconds_per_step"] = 1e6;
+        fast["gemm_shapes"][0]["flops_per_step"] = 1e-290;
+        QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(fast, "slow.json"));
         // A folder in the way is refused, never replaced.
         QVERIFY_THROWS_EXCEPTION(InputError, writeCalibrationFile(dir.path().toStdString(), c));
     }
@@ -256,6 +268,15 @@ private slots:
         QVERIFY2(
             beyond.why.find("sequence 8,192: the trace's largest is 4,096") != std::string::npos, beyond.why.c_str());
         QCOMPARE(matmulBasis(longer).basis, TermBasis::Measured); // as many tokens: the GEMMs' shapes are the trace's
+        // Another attention kernel keeps its own speed: the trace's factor on it, not the traced kernel's time.
+        Scenario flash2 = asRun;
+        flash2.flags.attentionKernel = AttentionKernel::FlashAttention2;
+        const auto attentionRatio = [&](const Scenario& x) {
+            return calibratedPrediction(x, a, evaluate(x), 0.1).calibrated.time.attention / evaluate(x).time.attention;
+        };
+        QVERIFY2(std::abs(attentionRatio(flash2) / attentionRatio(asRun) - 1) < 1e-6,
+            std::to_string(attentionRatio(flash2)).c_str());
+        QCOMPARE(attention(flash2).basis, TermBasis::Extrapolated);
         // The same shapes on two GPUs, data-parallel: the GEMMs take what the trace measured, not the published fit
         // (fitted on GPUs shared with collectives) times the lone GPU's factor.
         Scenario twoGpus = asRun;
