@@ -122,8 +122,11 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     r.rankFromTrace = t.rank.has_value();
     for (size_t i = 0; i < t.activities.size(); ++i) {
         const GpuActivity& a = t.activities[i];
-        if (plan.activityStep[i] >= 0 && a.kind == ActivityKind::Kernel && isCommunication(a.category))
-            r.collectives.push_back({ a.category, t.timeOriginNs + a.startNs, a.durationNs() });
+        if (plan.activityStep[i] >= 0 && a.kind == ActivityKind::Kernel && isCommunication(a.category)) {
+            const CollectiveMessage* m = collectiveMessageOf(t, a);
+            r.collectives.push_back(
+                { a.category, t.timeOriginNs + a.startNs, a.durationNs(), m ? m->bytes : 0.0, m ? m->groupSize : 0 });
+        }
     }
     r.kernels = kernelStats(t, plan);
     r.opFlops = countOpFlops(t, plan);

@@ -39,6 +39,8 @@ struct CollectiveCall {
     KernelCategory category = KernelCategory::CommOther;
     int64_t startNsAbsolute = 0; // the file's time origin + start
     int64_t durationNs = 0;
+    double messageBytes = 0; // the message it moved (CollectiveMessage), 0 when not recorded
+    int32_t groupSize = 0; // ranks of its group, 0 when not recorded
 };
 
 struct RankAnalysis {

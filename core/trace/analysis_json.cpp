@@ -1,8 +1,10 @@
 #include "core/trace/analysis_json.h"
+
 #include "core/trace/trace_time.h"
 
 #include "core/model/mfu_json.h"
 #include "core/presets/gpu_match.h"
+#include "core/trace/collective_sizes.h"
 #include "core/trace/trace_mfu.h"
 #include "core/trace/work_json.h"
 
@@ -80,6 +82,14 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
     j["comm_s"] = nsToSeconds(b.commNs);
     j["comm_overlap_fraction"] = b.commOverlapFraction();
     j["exposed_comm_s"] = nsToSeconds(b.exposedCommNs());
+    j["collective_sizes"] = nlohmann::json::array();
+    for (const CollectiveSizeStat& c : collectiveSizeStats(r.collectives))
+        j["collective_sizes"].push_back({ { "kind", categoryKey(c.kind) },
+            { "group_size", c.groupSize > 0 ? nlohmann::json(c.groupSize) : nlohmann::json(nullptr) },
+            { "calls", c.calls }, { "bytes_min", c.bytesMin }, { "bytes_max", c.bytesMax },
+            { "bytes_total", c.bytesTotal }, { "seconds", c.seconds },
+            { "bus_bandwidth_median_bytes_per_sec", c.busBandwidthMedian },
+            { "bus_bandwidth_best_bytes_per_sec", c.busBandwidthBest } });
     j["tiny_kernel_count"] = b.tinyKernelCount;
     j["tiny_kernel_share"] = b.kernelCount > 0 ? static_cast<double>(b.tinyKernelCount) / b.kernelCount : 0.0;
     j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", nsToSeconds(b.idleGapNs) } };

@@ -84,6 +84,10 @@ struct Event {
     OpKind opKind = OpKind::None;
     bool opKindKnown = false;
     bool opEmbedding = false; // a forward embedding lookup (isEmbeddingLookup): its token ids' shape is kept
+    // A communication kernel's message (CollectiveMessage): elements in and out, bytes per element, group size.
+    int64_t inElements = -1, outElements = -1;
+    int32_t elementBytes = 0;
+    int64_t groupSize = 0;
 };
 
 struct OperatorName {
@@ -97,22 +101,58 @@ struct TransparentHash {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view> {}(s); }
 };
 
-enum class ArgKey : uint8_t { Device, Stream, Correlation, InputDims, InputType, ConcreteInputs, Other };
+enum class ArgKey : uint8_t {
+    Device,
+    Stream,
+    Correlation,
+    InputDims,
+    InputType,
+    ConcreteInputs,
+    InElements,
+    OutElements,
+    ElementType,
+    GroupSize,
+    Other
+};
 
 ArgKey argKey(std::string_view k)
 {
     switch (k.size()) {
+    case 5:
+        return k == "dtype" ? ArgKey::ElementType : ArgKey::Other;
     case 6:
         return k == "device" ? ArgKey::Device : k == "stream" ? ArgKey::Stream : ArgKey::Other;
     case 10:
-        return k == "Input Dims" ? ArgKey::InputDims : k == "Input type" ? ArgKey::InputType : ArgKey::Other;
+        return k == "Input Dims" ? ArgKey::InputDims
+            : k == "Input type"  ? ArgKey::InputType
+            : k == "Group size"  ? ArgKey::GroupSize
+                                 : ArgKey::Other;
     case 11:
         return k == "correlation" ? ArgKey::Correlation : ArgKey::Other;
+    case 13:
+        return k == "In msg nelems" ? ArgKey::InElements : ArgKey::Other;
+    case 14:
+        return k == "Out msg nelems" ? ArgKey::OutElements : ArgKey::Other;
     case 15:
         return k == "Concrete Inputs" ? ArgKey::ConcreteInputs : ArgKey::Other;
     default:
         return ArgKey::Other;
     }
+}
+
+// Bytes per element of a collective's dtype as PyTorch names it beside NCCL kernels ("Float", "BFloat16", ...); 0 when
+// not known.
+int32_t elementBytesOf(std::string_view dtype)
+{
+    if (dtype == "Float" || dtype == "Int" || dtype == "float" || dtype == "int")
+        return 4;
+    if (dtype == "BFloat16" || dtype == "Half" || dtype == "Short")
+        return 2;
+    if (dtype == "Double" || dtype == "Long" || dtype == "ComplexFloat")
+        return 8;
+    if (dtype == "Byte" || dtype == "Char" || dtype == "Bool" || dtype.starts_with("Float8"))
+        return 1;
+    return 0;
 }
 
 class KinetoReader {
@@ -326,6 +366,35 @@ private:
         }
     }
 
+    // A kernel's collective message arguments (Event::inElements, ...); false for any other key, or a value of another
+    // type, which the caller skips.
+    bool readCollectiveArg(ArgKey key, Event& e)
+    {
+        switch (key) {
+        case ArgKey::InElements:
+        case ArgKey::OutElements:
+        case ArgKey::GroupSize: {
+            if (!atNumber())
+                return false;
+            // Not an integer of 64 bits (E notation, a fraction, an overflow): not a message size, ignored.
+            const std::string_view text = m_in.number();
+            int64_t n = -1;
+            if (const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+                ec != std::errc() || ptr != text.data() + text.size() || n < 0)
+                n = -1;
+            (key == ArgKey::InElements ? e.inElements : key == ArgKey::OutElements ? e.outElements : e.groupSize) = n;
+            return true;
+        }
+        case ArgKey::ElementType:
+            if (m_in.peek() != '"')
+                return false;
+            e.elementBytes = elementBytesOf(m_in.string());
+            return true;
+        default:
+            return false;
+        }
+    }
+
     void readArgs(Event& e)
     {
         if (m_in.peek() != '{') {
@@ -354,6 +423,8 @@ private:
                 readConcreteInputs();
                 continue;
             }
+            if ((e.cat == EventCat::Kernel || !e.catKnown) && readCollectiveArg(key, e))
+                continue;
             int64_t* target = key == ArgKey::Device ? &e.device
                 : key == ArgKey::Stream             ? &e.stream
                 : key == ArgKey::Correlation        ? &e.correlation
@@ -378,6 +449,9 @@ private:
         e.opKind = OpKind::None;
         e.opKindKnown = false;
         e.opEmbedding = false;
+        e.inElements = e.outElements = -1;
+        e.elementBytes = 0;
+        e.groupSize = 0;
         m_args.clear();
         if (m_in.peek() != '{')
             m_in.fail("trace event must be an object");
@@ -475,6 +549,10 @@ private:
             : e.cat == EventCat::Memcpy    ? ActivityKind::Memcpy
                                            : ActivityKind::Memset;
         m_timeline.activities.push_back(a);
+        const int64_t elements = std::max(e.inElements, e.outElements);
+        if (a.kind == ActivityKind::Kernel && elements >= 0 && e.elementBytes > 0 && e.correlation >= 0)
+            m_timeline.collectiveMessages.push_back({ e.correlation, static_cast<double>(elements) * e.elementBytes,
+                static_cast<int32_t>(std::clamp<int64_t>(e.groupSize, 0, kMaxRanks)) });
     }
 
     void keepRuntime(const Event& e)
@@ -666,6 +744,8 @@ private:
         std::stable_sort(t.annotations.begin(), t.annotations.end(), byStart);
         std::sort(t.launches.begin(), t.launches.end(),
             [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
+        std::sort(t.collectiveMessages.begin(), t.collectiveMessages.end(),
+            [](const CollectiveMessage& a, const CollectiveMessage& b) { return a.correlation < b.correlation; });
         // An operator before the ones it holds: of two that start together, the longer first.
         std::stable_sort(t.cpuOps.begin(), t.cpuOps.end(), [](const CpuOp& a, const CpuOp& b) {
             return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;

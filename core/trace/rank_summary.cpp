@@ -1,6 +1,7 @@
 #include "core/trace/rank_summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -165,9 +166,17 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
         kernels.push_back({ { "name", k.name }, { "category", std::string(categoryKey(k.category)) },
             { "count", k.count }, { "total_ns", k.totalNs }, { "max_ns", k.maxNs }, { "share", k.shareOfKernelTime } });
     j["kernels"] = kernels;
-    json collectives = json::array(); // [category, start_ns_absolute, duration_ns]: compact, one per call
-    for (const auto& c : r.collectives)
-        collectives.push_back({ std::string(categoryKey(c.category)), c.startNsAbsolute, c.durationNs });
+    // [category, start_ns_absolute, duration_ns], and message_bytes and group_size where the trace recorded the
+    // message: compact, one per call.
+    json collectives = json::array();
+    for (const auto& c : r.collectives) {
+        json entry = { std::string(categoryKey(c.category)), c.startNsAbsolute, c.durationNs };
+        if (c.messageBytes > 0) {
+            entry.push_back(c.messageBytes);
+            entry.push_back(c.groupSize);
+        }
+        collectives.push_back(std::move(entry));
+    }
     j["collectives"] = collectives;
     j["work"] = workToJson(r);
     j["warnings"] = r.warnings;
@@ -290,11 +299,17 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
     r.topKernels.assign(r.kernels.begin(),
         r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
     for (const json& c : in.array(j, "collectives")) {
-        if (!c.is_array() || c.size() != 3 || !c[0].is_string() || !c[1].is_number_integer()
+        const bool message = c.is_array() && c.size() == 5 && c[3].is_number() && c[4].is_number_integer()
+            && c[3].get<double>() > 0 && std::isfinite(c[3].get<double>()) && c[4].get<int64_t>() >= 0
+            && c[4].get<int64_t>() <= 10'000'000; // the most GPUs the command line takes (--gpus)
+        if (!c.is_array() || (c.size() != 3 && !message) || !c[0].is_string() || !c[1].is_number_integer()
             || !c[2].is_number_integer())
-            in.fail("collectives", "each entry is [category, start_ns_absolute, duration_ns]");
+            in.fail("collectives",
+                "each entry is [category, start_ns_absolute, duration_ns] or the same with message_bytes and "
+                "group_size");
         r.collectives.push_back(
-            { summaryCategory(c[0].get<std::string>(), in), c[1].get<int64_t>(), c[2].get<int64_t>() });
+            { summaryCategory(c[0].get<std::string>(), in), c[1].get<int64_t>(), c[2].get<int64_t>(),
+                message ? c[3].get<double>() : 0.0, message ? static_cast<int32_t>(c[4].get<int64_t>()) : 0 });
     }
     if (version >= 2)
         workFromJson(in.at(j, "work"), in, r); // version 1 summaries were made before shapes were read

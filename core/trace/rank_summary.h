@@ -10,8 +10,8 @@
 //   "dropped_last_step", "step_selection", "gpu_step_annotations", "mean_step_s", "step_spread_s", "mean_gpu_work_s",
 //   "mean_gpu_busy_s", "steps": [{number, annotation_start_ns, annotation_end_ns, window_start_ns, window_end_ns,
 //   activity_count, work_start_ns, work_end_ns, start_ns_absolute, breakdown}], "total": breakdown, "kernels":
-//   [{name, category, count, total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns]],
-//   "work": {op_flops, critical_path} (rank_summary_work.h; version 2), "warnings" }
+//   [{name, category, count, total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns(,
+//   message_bytes, group_size)]], "work": {op_flops, critical_path} (rank_summary_work.h; version 2), "warnings" }
 // Version 3 adds the step selection and each step's GPU work window (steps follow the CPU ProfilerStep annotations).
 // Versions 1 and 2 are still read: version 1 has no figures from shapes and no critical path, neither has the GPU
 // work windows, and their steps may be the GPU-side annotations that PyTorch 2.11 writes over a fraction of a step.
@@ -29,7 +29,7 @@
 namespace mfu::trace {
 
 inline constexpr std::string_view kRankSummaryFormat = "mfu-explorer-trace-summary";
-inline constexpr int kRankSummaryVersion = 3;
+inline constexpr int kRankSummaryVersion = 4; // 4: collectives' messages
 
 nlohmann::json rankSummaryToJson(const RankAnalysis& rank, const AnalysisOptions& options);
 // Throws InputError "<fileName>: <key>: <what>" for a wrong format, version or key.

@@ -25,6 +25,15 @@ std::optional<int64_t> recordedLaunchTime(const Timeline& t, const GpuActivity& 
     return std::nullopt;
 }
 
+const CollectiveMessage* collectiveMessageOf(const Timeline& t, const GpuActivity& a)
+{
+    if (a.correlation < 0)
+        return nullptr;
+    auto it = std::lower_bound(t.collectiveMessages.begin(), t.collectiveMessages.end(), a.correlation,
+        [](const CollectiveMessage& m, int64_t c) { return m.correlation < c; });
+    return it != t.collectiveMessages.end() && it->correlation == a.correlation ? &*it : nullptr;
+}
+
 int64_t launchTime(const Timeline& t, const GpuActivity& a)
 {
     return recordedLaunchTime(t, a).value_or(a.startNs);

@@ -105,6 +105,15 @@ struct EmbeddingLookup {
     int64_t tableRows = 0; // aten::embedding's weight [rows, width]: its vocabulary; 0 when not recorded as such
 };
 
+// The message a communication kernel moved, as PyTorch records it beside NCCL kernels (args "In msg nelems", "Out
+// msg nelems", "dtype", "Group size"): the larger of its input and output buffers (the whole tensor of an all-gather
+// or a reduce-scatter), and the ranks of its group. Found by the kernel's correlation id.
+struct CollectiveMessage {
+    int64_t correlation = -1;
+    double bytes = 0;
+    int32_t groupSize = 0; // 0 when not recorded
+};
+
 struct Timeline {
     std::string sourceFile;
     std::string format; // "kineto-json"
@@ -116,6 +125,7 @@ struct Timeline {
     std::vector<OpWorkRecord> opWork; // one per distinct problem, referenced by CpuOp::work
     std::vector<int64_t> threads; // the tid of each thread index
     std::vector<EmbeddingLookup> embeddingLookups; // in reading order; only from operators with recorded shapes
+    std::vector<CollectiveMessage> collectiveMessages; // sorted by correlation after reading
     bool recordsShapes = false; // some cpu_op carries `Input Dims`
 
     // The index of a host thread id in `threads`, added when new (a file has a handful of threads).
@@ -127,6 +137,9 @@ struct Timeline {
     std::vector<std::string> warnings; // documented repairs, e.g. events dropped for a negative duration
     uint64_t bytesRead = 0; // of the file as stored (compressed size for gzip)
 };
+
+// The message a communication kernel moved (collectiveMessages, by its correlation id), nullptr when not recorded.
+const CollectiveMessage* collectiveMessageOf(const Timeline& t, const GpuActivity& a);
 
 // When the CPU launched an activity (its cudaLaunchKernel / cudaMemcpyAsync, matched by correlation id), or the
 // activity's own start when no launch is recorded. Steps and HTA's span both assign kernels by launch time.

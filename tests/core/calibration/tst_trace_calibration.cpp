@@ -65,6 +65,9 @@ trace::RunAnalysis syntheticTrace(const Scenario& s, double matmul, double atten
     r.total.categoryNs[static_cast<size_t>(KernelCategory::CommAllReduce)]
         = 2 * e[static_cast<size_t>(KernelCategory::CommAllReduce)];
     r.total.idleGapCount = 2;
+    // Two all-reduces of 64 MB over the 8 ranks, 1 ms each: 112 GB/s bus bandwidth (2 x 7/8 x 64 MB / 1 ms).
+    r.collectives = { { KernelCategory::CommAllReduce, 0, 1'000'000, 64e6, 8 },
+        { KernelCategory::CommAllReduce, 5'000'000, 1'000'000, 64e6, 8 } };
     r.total.idleGapNs = ns(steps * idle * p.time.overhead);
     const double busy = static_cast<double>(r.total.busyNs) * 1e-9 / steps;
     r.meanStepSeconds = busy + idle * p.time.overhead + p.time.pipelineBubble;
@@ -96,6 +99,9 @@ private slots:
         // Each communication kind's time and exposed share; the idle time's host-bound gaps.
         const std::string& comm = c.fits[static_cast<size_t>(CalibratedTerm::Communication)].evidence;
         QVERIFY2(comm.find("a step, 50% exposed") != std::string::npos, comm.c_str());
+        QVERIFY2(comm.find("all-reduce over 8 ranks: 2 calls of 64.0-64.0 MB, 112 GB/s bus bandwidth at best")
+                != std::string::npos,
+            comm.c_str());
         const std::string& idle = c.fits[static_cast<size_t>(CalibratedTerm::Overhead)].evidence;
         QVERIFY2(idle.find("in 1.0 gap(s) of 0.1 ms or more a step") != std::string::npos, idle.c_str());
     }

@@ -111,6 +111,28 @@ private slots:
         QCOMPARE(t.activities[0].correlation, int64_t(77));
     }
 
+    // NCCL kernels' message arguments: read where they are numbers and a known dtype, ignored (never an error)
+    // where they are not: E notation, a fraction, a negative, beyond 64 bits, a string, an unknown dtype.
+    void collectiveMessagesAndHostileOnes()
+    {
+        const auto nccl = [](long long correlation, const std::string& in, const std::string& dtype) {
+            std::string e
+                = kernel("ncclKernel_AllReduce_RING_LL_Sum_float", std::to_string(correlation), "5", 7, correlation);
+            e.insert(e.rfind('}') - 1,
+                ", \"In msg nelems\": " + in + ", \"Out msg nelems\": " + in
+                    + ", \"Group size\": 8, \"dtype\": " + dtype);
+            return e;
+        };
+        const Timeline t = read(traceOf({ nccl(1, "1048576", "\"BFloat16\""), nccl(2, "1e400", "\"Float\""),
+            nccl(3, "2.5", "\"Float\""), nccl(4, "-5", "\"Float\""), nccl(5, "99999999999999999999", "\"Float\""),
+            nccl(6, "\"many\"", "\"Float\""), nccl(7, "64", "\"Quaternion\""), nccl(8, "64", "3") }));
+        QCOMPARE(t.activities.size(), size_t(8));
+        QCOMPARE(t.collectiveMessages.size(), size_t(1));
+        const CollectiveMessage* m = collectiveMessageOf(t, t.activities[0]);
+        QVERIFY(m && m->bytes == 2097152.0 && m->groupSize == 8);
+        QVERIFY(!collectiveMessageOf(t, t.activities[1]));
+    }
+
     void namesAreInternedAndUnescaped()
     {
         const Timeline t = read(traceOf({ kernel("void f<\\\"x\\\">(\\u00e9)", "1", "1"),

@@ -10,6 +10,7 @@
 #include "core/presets/presets.h"
 #include "core/trace/analysis.h"
 #include "core/trace/analysis_json.h"
+#include "core/trace/collective_sizes.h"
 #include "core/trace/trace_loader.h"
 
 using namespace mfu::trace;
@@ -83,6 +84,24 @@ private slots:
         const nlohmann::json j = rankToJson(r, builtInGpus());
         QCOMPARE(j["proposed_gpu_preset"].get<std::string>(), std::string("a100-sxm-40gb"));
         QVERIFY(!j.contains("gpu_preset_hint"));
+        // The NCCL kernels' recorded messages: 15 FP32 all-reduces of 8.2-31.5 MB over 2 ranks, their bus bandwidth
+        // 5.76 GB/s median, 12.99 GB/s best (31,502,336 bytes in 2,424.4 us; waits for rank 1 included), and 6
+        // broadcasts, the smallest 53 int64 values (424 bytes).
+        const std::vector<CollectiveSizeStat> sizes = collectiveSizeStats(r.collectives);
+        QCOMPARE(sizes.size(), size_t(2));
+        QCOMPARE(sizes[0].kind, KernelCategory::CommAllReduce);
+        QCOMPARE(sizes[0].groupSize, 2);
+        QCOMPARE(sizes[0].calls, int64_t(15));
+        QCOMPARE(sizes[0].bytesMin, 8196000.0);
+        QCOMPARE(sizes[0].bytesMax, 31502336.0);
+        QVERIFY2(std::abs(sizes[0].busBandwidthMedian / 5.7554e9 - 1) < 1e-3,
+            std::to_string(sizes[0].busBandwidthMedian).c_str());
+        QVERIFY2(std::abs(sizes[0].busBandwidthBest / 12.9938e9 - 1) < 1e-3,
+            std::to_string(sizes[0].busBandwidthBest).c_str());
+        QCOMPARE(sizes[1].kind, KernelCategory::CommBroadcast);
+        QCOMPARE(sizes[1].calls, int64_t(6));
+        QCOMPARE(sizes[1].bytesMin, 424.0);
+        QCOMPARE(j["collective_sizes"][0]["calls"].get<int>(), 15);
     }
 
     // HTA's sampled recommendation-model pair: integer us, no deviceProperties, world 128.
