@@ -275,20 +275,6 @@ void printKernelDiff(const nlohmann::json& kernels)
     }
 }
 
-// "  All-reduce over 2 ranks: 15 calls of 8.2-31.5 MB, bus bandwidth 9.8 GB/s median, 13.0 GB/s best".
-std::string collectiveSizeLine(const nlohmann::json& c)
-{
-    const auto mb = [](double bytes) { return formatNumber(bytes / 1e6, bytes < 1e6 ? 3 : 1); };
-    const auto gbps = [](double bytesPerSec) { return formatNumber(bytesPerSec / 1e9, 1) + " GB/s"; };
-    const double lo = c["bytes_min"].get<double>(), hi = c["bytes_max"].get<double>();
-    const auto kind = trace::categoryFromKey(c["kind"].get<std::string>());
-    return "  " + (kind ? std::string(trace::categoryLabel(*kind)) : c["kind"].get<std::string>())
-        + (c["group_size"].is_null() ? "" : " over " + std::to_string(c["group_size"].get<int>()) + " ranks") + ": "
-        + formatNumber(c["calls"].get<double>()) + " calls of " + (lo == hi ? mb(lo) : mb(lo) + "-" + mb(hi))
-        + " MB, bus bandwidth " + gbps(c["bus_bandwidth_median_bytes_per_sec"].get<double>()) + " median, "
-        + gbps(c["bus_bandwidth_best_bytes_per_sec"].get<double>()) + " best (waits for other ranks included)";
-}
-
 QString teraflop(double flops)
 {
     return QString::fromStdString(formatNumber(flops / 1e12, 3)) + QStringLiteral(" TFLOP");
@@ -385,7 +371,7 @@ void printSummary(const nlohmann::json& run, const char* title)
             r["comm_s"].get<double>(), 100.0 * r["comm_overlap_fraction"].get<double>(),
             r["exposed_comm_s"].get<double>()));
         for (const auto& c : r["collective_sizes"])
-            printLine(QString::fromStdString(collectiveSizeLine(c)));
+            printLine(QStringLiteral("  ") + QString::fromStdString(c["summary"].get<std::string>()));
         if (!r["proposed_gpu_preset"].is_null())
             printLine(QString::fromStdString("  GPU preset " + r["proposed_gpu_preset"].get<std::string>()));
         else if (r.contains("gpu_preset_hint"))

@@ -82,6 +82,11 @@ std::vector<WantedShape> attentionCallsOf(const Scenario& s, const CostModelCons
 
 } // namespace
 
+double attentionPeakOf(const HardwareSpec& hardware)
+{
+    return hardware.densePeak(NumberFormat::FP8).value_or(hardware.mfuPeak().value_or(0.0));
+}
+
 std::vector<AttentionShapeBin> attentionShapeBinsOf(const trace::RunAnalysis& run)
 {
     using Key = std::tuple<double, double, double, double, double, double, bool, bool>;

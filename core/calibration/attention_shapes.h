@@ -32,6 +32,9 @@ struct AttentionShapeBin {
 
 inline constexpr size_t kMostAttentionShapes = 256;
 
+// The fastest an attention call can run on this GPU: its dense FP8 peak (FP8 attention), else the MFU peak's.
+double attentionPeakOf(const HardwareSpec& hardware);
+
 // The fused attention calls of a run's analysed steps (averaged over its ranks), longest first; empty when the trace
 // recorded no shapes (or ran attention unfused, or packed: variable-length calls have no recorded lengths). Bins under
 // 0.1% of their time are noise and left out; at most kMostAttentionShapes are kept.

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/calibration/shape_bins.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
 #include "core/io/field_reader.h"
@@ -134,27 +135,22 @@ json attentionShapesToJson(const std::vector<AttentionShapeBin>& bins)
     return out;
 }
 
-// A traced shape's speed must be one the traced GPU can run at: at most its dense peak (GEMMs at their precision's,
-// attention at the GPU's highest), at least 1 GFLOP/s. Beyond either, the file was edited, and its ratios would
-// carry infinities into predictions.
+// A traced shape's speed must be one the traced GPU can run at (impossibleShapeSpeed): beyond, the file was edited,
+// and its ratios would carry infinities into predictions.
 void refuseImpossibleShapes(const TraceCalibration& c)
 {
-    constexpr double kSlowest = 1e9;
-    constexpr double kPeakTolerance = 1.05; // datasheet peaks are rounded
     const HardwareSpec& hw = c.traced.cluster.hardware;
     const auto check = [](double rate, double peak, const std::string& key) {
-        if (rate < kSlowest || (peak > 0 && rate > kPeakTolerance * peak))
+        if (impossibleShapeSpeed(rate, peak))
             throw FieldError(key,
                 formatTflops(rate) + " is not a speed this GPU runs at (" + formatTflops(peak)
                     + " dense peak): not a trace's measurement");
     };
     for (size_t i = 0; i < c.gemmShapes.size(); ++i)
         check(c.gemmShapes[i].flopsPerSecond(), peakOf(c.gemmShapes[i], hw), "gemm_shapes[" + std::to_string(i) + "]");
-    double highest = 0;
-    for (const std::optional<double>& peak : hw.peakDenseFlops)
-        highest = std::max(highest, peak.value_or(0.0));
     for (size_t i = 0; i < c.attentionShapes.size(); ++i)
-        check(c.attentionShapes[i].flopsPerSecond(), highest, "attention_shapes[" + std::to_string(i) + "]");
+        check(
+            c.attentionShapes[i].flopsPerSecond(), attentionPeakOf(hw), "attention_shapes[" + std::to_string(i) + "]");
 }
 
 } // namespace

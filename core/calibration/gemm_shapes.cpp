@@ -78,14 +78,16 @@ double secondsAt(double flops, double rate, double d, const CostModelConstants& 
 
 // A projection's three GEMMs (forward, input gradient, weight gradient) for T tokens, `count` times; modelDim: the
 // limiting dimension the cost model takes for it (0: its own smallest).
+// modelShare: the share of its FLOPs the cost model counts (k and v: the heads TP replicates are not in the model's).
 void addProjection(std::vector<LinearGemm>& out, const char* name, double tokens, double in, double outWidth,
-    double count, const std::string& precision, double modelDim = 0)
+    double count, const std::string& precision, double modelDim = 0, double modelShare = 1)
 {
     const double flops = 2.0 * tokens * in * outWidth * count;
     const double d = modelDim > 0 ? modelDim : std::min({ tokens, in, outWidth });
-    out.push_back({ tokens, outWidth, in, precision, flops, d, std::string(name) + " forward" });
-    out.push_back({ tokens, in, outWidth, precision, flops, d, std::string(name) + " input gradient" });
-    out.push_back({ outWidth, in, tokens, precision, flops, d, std::string(name) + " weight gradient" });
+    const double m = flops * modelShare;
+    out.push_back({ tokens, outWidth, in, precision, flops, d, m, std::string(name) + " forward" });
+    out.push_back({ tokens, in, outWidth, precision, flops, d, m, std::string(name) + " input gradient" });
+    out.push_back({ outWidth, in, tokens, precision, flops, d, m, std::string(name) + " weight gradient" });
 }
 
 // A BF16+FP4 run keeps a share of its linear layers in BF16 (fp4Bf16LayerShare): each GEMM split in two, as
@@ -102,7 +104,9 @@ void splitFp4(std::vector<LinearGemm>& gemms, const Scenario& s)
         LinearGemm bf16 = gemms[i];
         bf16.precision = "bf16";
         bf16.flops *= share;
+        bf16.modelFlops *= share;
         gemms[i].flops *= 1.0 - share;
+        gemms[i].modelFlops *= 1.0 - share;
         gemms.push_back(std::move(bf16));
     }
 }
@@ -164,9 +168,10 @@ std::vector<LinearGemm> linearGemmsOf(const Scenario& s)
         const double qkvOut = (a.heads * qk + a.kvHeads * qk + (a.keyIsValue ? 0.0 : a.kvHeads * v)) / tp;
         const double qkvDim = std::min({ tokens, qkvOut, hidden });
         addProjection(out, "q_proj", tokens, hidden, a.heads * qk / tp, count, linear, qkvDim);
-        addProjection(out, "k_proj", tokens, hidden, kvPerRank * qk, count, linear, qkvDim);
+        const double kvModelShare = a.kvHeads / tp / kvPerRank;
+        addProjection(out, "k_proj", tokens, hidden, kvPerRank * qk, count, linear, qkvDim, kvModelShare);
         if (!a.keyIsValue)
-            addProjection(out, "v_proj", tokens, hidden, kvPerRank * v, count, linear, qkvDim);
+            addProjection(out, "v_proj", tokens, hidden, kvPerRank * v, count, linear, qkvDim, kvModelShare);
         addProjection(out, "o_proj", tokens, a.heads * v / tp, hidden, count, linear);
         const double ffn = static_cast<double>(run.kind.ffnDim > 0 ? run.kind.ffnDim : m.ffnDim) / tp;
         if (m.activation == FfnActivation::SwiGLU)
@@ -204,7 +209,7 @@ std::optional<ShapeMatch> matchGemmShapes(
     for (const LinearGemm& g : gemms) {
         const double rate = modelledRate(g.precision, s.flags.fp8Recipe, hw, c);
         wanted.push_back({ { g.m, g.n, g.k }, g.precision, secondsAt(g.flops, rate, std::min({ g.m, g.n, g.k }), c),
-            secondsAt(g.flops, rate, g.modelDim, c), g.what });
+            secondsAt(g.modelFlops, rate, g.modelDim, c), g.what });
     }
     return matchShapes(measured, wanted, { { "M", "N", "K" }, "GEMMs" });
 }

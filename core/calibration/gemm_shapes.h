@@ -48,6 +48,7 @@ struct LinearGemm {
     std::string precision; // as GemmShapeBin::precision
     double flops = 0; // of this shape in one micro-batch, every layer
     double modelDim = 0; // the limiting dimension the cost model takes for it (q, k and v: the fused projection's)
+    double modelFlops = 0; // the FLOPs the cost model counts for it (k and v: without the heads TP replicates)
     std::string what; // "q_proj forward", "lm_head weight gradient"
 };
 

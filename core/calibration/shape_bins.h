@@ -10,6 +10,14 @@ namespace mfu {
 
 inline constexpr double kMinShapeBinShare = 0.001;
 
+// A traced shape's speed no GPU kernel runs at: under 1 GFLOP/s, or more than 5% above the dense peak its kind runs
+// against (datasheet peaks are rounded; 0: the GPU states none, unchecked). Such a shape is a FLOP count that went
+// wrong, or an edited file: calibration drops it, a calibration file holding one is refused.
+inline bool impossibleShapeSpeed(double flopsPerSecond, double peak)
+{
+    return !(flopsPerSecond >= 1e9) || (peak > 0 && flopsPerSecond > 1.05 * peak);
+}
+
 // bins: summed over `ranks` ranks (each already per step); tieLess orders bins of equal time, so that the order does
 // not depend on the map's.
 template <typename Key, typename Bin, typename TieLess>

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/calibration/shape_bins.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
 #include "core/errors.h"
@@ -197,23 +198,16 @@ std::string communicationKindsText(const trace::RunAnalysis& run)
     return text.empty() ? "" : "; " + text;
 }
 
-// What the trace's collectives moved, from their recorded messages, over all ranks: "; all-reduce over 8 ranks: 96
-// calls of 2.1-67.1 MB, 182 GB/s bus bandwidth at best"; "" when no message was recorded.
+// What the trace's collectives moved, from their recorded messages, over all ranks and analysed steps: "; on all
+// ranks and steps, All-reduce over 8 ranks: 96 calls of 2.1-67.1 MB, ..."; "" when no message was recorded.
 std::string collectiveMessagesText(const trace::RunAnalysis& run)
 {
     std::vector<trace::CollectiveCall> calls;
     for (const trace::RankAnalysis& r : run.ranks)
         calls.insert(calls.end(), r.collectives.begin(), r.collectives.end());
     std::string text;
-    for (const trace::CollectiveSizeStat& c : trace::collectiveSizeStats(calls)) {
-        std::string label(trace::categoryLabel(c.kind));
-        for (char& ch : label)
-            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        text += "; " + label + (c.groupSize > 0 ? " over " + std::to_string(c.groupSize) + " ranks" : "") + ": "
-            + formatNumber(static_cast<double>(c.calls)) + " calls of " + formatNumber(c.bytesMin / 1e6, 1) + "-"
-            + formatNumber(c.bytesMax / 1e6, 1) + " MB, " + formatNumber(c.busBandwidthBest / 1e9, 0)
-            + " GB/s bus bandwidth at best";
-    }
+    for (const trace::CollectiveSizeStat& c : trace::collectiveSizeStats(calls))
+        text += (text.empty() ? "; on all ranks and steps, " : "; ") + trace::collectiveSizeText(c);
     return text;
 }
 
@@ -265,6 +259,17 @@ std::string evidenceOf(
         break;
     }
     return text;
+}
+
+// Traced shapes at speeds no kernel runs at (impossibleShapeSpeed) are left out: a FLOP count that went wrong must
+// not become a calibration that its own file would refuse.
+void dropImpossibleShapes(
+    std::vector<GemmShapeBin>& gemms, std::vector<AttentionShapeBin>& attention, const HardwareSpec& hw)
+{
+    std::erase_if(
+        gemms, [&](const GemmShapeBin& b) { return impossibleShapeSpeed(b.flopsPerSecond(), peakOf(b, hw)); });
+    std::erase_if(attention,
+        [&](const AttentionShapeBin& b) { return impossibleShapeSpeed(b.flopsPerSecond(), attentionPeakOf(hw)); });
 }
 
 } // namespace
@@ -344,6 +349,7 @@ TraceCalibration calibrateFromTrace(
     cal.ranks = static_cast<int>(run.ranks.size());
     cal.gemmShapes = gemmShapeBinsOf(run);
     cal.attentionShapes = attentionShapeBinsOf(run);
+    dropImpossibleShapes(cal.gemmShapes, cal.attentionShapes, traced.cluster.hardware);
 
     // Measured: each rank's exclusive time per analysed step by term, averaged over ranks; the idle rest of the
     // step (its duration less the GPU's busy time) is the overhead side.
@@ -566,9 +572,11 @@ CalibratedTermTime basisOf(
 
 // A term's factor carried to the scenario's shapes: the measured shapes its kernels fall nearest ran at another
 // measured-over-modelled ratio than the traced run's kernels as a whole.
+// 1 when the shapes cannot speak for the scenario (usableMatch).
 double carriedByShape(const std::optional<ShapeMatch>& scenario, const std::optional<ShapeMatch>& traced)
 {
-    const double carried = scenario && traced ? scenario->measuredOverModel / traced->measuredOverModel : 1.0;
+    const ShapeMatch* usable = usableMatch(scenario, traced);
+    const double carried = usable ? usable->measuredOverModel / traced->measuredOverModel : 1.0;
     return carried > 0 && std::isfinite(carried) ? carried : 1.0;
 }
 

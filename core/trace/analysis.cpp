@@ -124,8 +124,10 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
         const GpuActivity& a = t.activities[i];
         if (plan.activityStep[i] >= 0 && a.kind == ActivityKind::Kernel && isCommunication(a.category)) {
             const CollectiveMessage* m = collectiveMessageOf(t, a);
+            // The collective PyTorch says it ran where it says so: an all-to-all's kernels are NCCL send/receives.
+            const KernelCategory kind = m && m->kind != KernelCategory::CommOther ? m->kind : a.category;
             r.collectives.push_back(
-                { a.category, t.timeOriginNs + a.startNs, a.durationNs(), m ? m->bytes : 0.0, m ? m->groupSize : 0 });
+                { kind, t.timeOriginNs + a.startNs, a.durationNs(), m ? m->bytes : 0.0, m ? m->groupSize : 0 });
         }
     }
     r.kernels = kernelStats(t, plan);

@@ -89,7 +89,7 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
             { "calls", c.calls }, { "bytes_min", c.bytesMin }, { "bytes_max", c.bytesMax },
             { "bytes_total", c.bytesTotal }, { "seconds", c.seconds },
             { "bus_bandwidth_median_bytes_per_sec", c.busBandwidthMedian },
-            { "bus_bandwidth_best_bytes_per_sec", c.busBandwidthBest } });
+            { "bus_bandwidth_best_bytes_per_sec", c.busBandwidthBest }, { "summary", collectiveSizeText(c) } });
     j["tiny_kernel_count"] = b.tinyKernelCount;
     j["tiny_kernel_share"] = b.kernelCount > 0 ? static_cast<double>(b.tinyKernelCount) / b.kernelCount : 0.0;
     j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", nsToSeconds(b.idleGapNs) } };

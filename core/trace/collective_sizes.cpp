@@ -4,6 +4,8 @@
 #include <map>
 #include <utility>
 
+#include "core/number_format.h"
+
 namespace mfu::trace {
 
 double busBandwidthFactor(KernelCategory kind, int n)
@@ -57,6 +59,18 @@ std::vector<CollectiveSizeStat> collectiveSizeStats(const std::vector<Collective
             : std::pair(static_cast<int>(a.kind), a.groupSize) < std::pair(static_cast<int>(b.kind), b.groupSize);
     });
     return out;
+}
+
+std::string collectiveSizeText(const CollectiveSizeStat& c)
+{
+    const auto mb = [](double bytes) { return formatNumber(bytes / 1e6, bytes < 1e6 ? 3 : 1); };
+    const auto gbps = [](double bytesPerSec) { return formatNumber(bytesPerSec / 1e9, 1) + " GB/s"; };
+    return std::string(categoryLabel(c.kind))
+        + (c.groupSize > 0 ? " over " + std::to_string(c.groupSize) + " ranks" : std::string()) + ": "
+        + formatNumber(static_cast<double>(c.calls)) + (c.calls == 1 ? " call of " : " calls of ")
+        + (c.bytesMin == c.bytesMax ? mb(c.bytesMin) : mb(c.bytesMin) + "-" + mb(c.bytesMax)) + " MB, bus bandwidth "
+        + gbps(c.busBandwidthMedian) + " median, " + gbps(c.busBandwidthBest)
+        + " best (waits for other ranks included)";
 }
 
 } // namespace mfu::trace

@@ -88,6 +88,7 @@ struct Event {
     int64_t inElements = -1, outElements = -1;
     int32_t elementBytes = 0;
     int64_t groupSize = 0;
+    KernelCategory collectiveKind = KernelCategory::CommOther;
 };
 
 struct OperatorName {
@@ -112,6 +113,7 @@ enum class ArgKey : uint8_t {
     OutElements,
     ElementType,
     GroupSize,
+    CollectiveName,
     Other
 };
 
@@ -134,10 +136,33 @@ ArgKey argKey(std::string_view k)
     case 14:
         return k == "Out msg nelems" ? ArgKey::OutElements : ArgKey::Other;
     case 15:
-        return k == "Concrete Inputs" ? ArgKey::ConcreteInputs : ArgKey::Other;
+        return k == "Concrete Inputs" ? ArgKey::ConcreteInputs
+            : k == "Collective name"  ? ArgKey::CollectiveName
+                                      : ArgKey::Other;
     default:
         return ArgKey::Other;
     }
+}
+
+// The collective a "Collective name" names (PyTorch's record_param_comms names: "allreduce", "all_gather",
+// "_allgather_base", "reduce_scatter_tensor", "all_to_all", "all_to_allv", "alltoall_base", "broadcast", "send",
+// ...); CommOther when not known.
+KernelCategory collectiveKindOf(std::string_view name)
+{
+    const auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
+    if (has("all_to_all") || has("alltoall"))
+        return KernelCategory::CommAllToAll;
+    if (has("allreduce") || has("all_reduce"))
+        return KernelCategory::CommAllReduce;
+    if (has("allgather") || has("all_gather"))
+        return KernelCategory::CommAllGather;
+    if (has("reduce_scatter") || has("reducescatter"))
+        return KernelCategory::CommReduceScatter;
+    if (has("broadcast"))
+        return KernelCategory::CommBroadcast;
+    if (has("send") || has("recv"))
+        return KernelCategory::CommSendRecv;
+    return KernelCategory::CommOther;
 }
 
 // Bytes per element of a collective's dtype as PyTorch names it beside NCCL kernels ("Float", "BFloat16", ...); 0 when
@@ -153,6 +178,23 @@ int32_t elementBytesOf(std::string_view dtype)
     if (dtype == "Byte" || dtype == "Char" || dtype == "Bool" || dtype.starts_with("Float8"))
         return 1;
     return 0;
+}
+
+// Messages whose correlation id another message shares (kernels a CUDA graph replays share their launch's) cannot
+// say which kernel moved what: all of them are dropped. `messages` sorted by correlation.
+void dropSharedCorrelations(std::vector<CollectiveMessage>& messages)
+{
+    std::vector<CollectiveMessage> kept;
+    kept.reserve(messages.size());
+    for (size_t i = 0; i < messages.size();) {
+        size_t j = i + 1;
+        while (j < messages.size() && messages[j].correlation == messages[i].correlation)
+            ++j;
+        if (j == i + 1)
+            kept.push_back(messages[i]);
+        i = j;
+    }
+    messages.swap(kept);
 }
 
 class KinetoReader {
@@ -390,6 +432,11 @@ private:
                 return false;
             e.elementBytes = elementBytesOf(m_in.string());
             return true;
+        case ArgKey::CollectiveName:
+            if (m_in.peek() != '"')
+                return false;
+            e.collectiveKind = collectiveKindOf(m_in.string());
+            return true;
         default:
             return false;
         }
@@ -452,6 +499,7 @@ private:
         e.inElements = e.outElements = -1;
         e.elementBytes = 0;
         e.groupSize = 0;
+        e.collectiveKind = KernelCategory::CommOther;
         m_args.clear();
         if (m_in.peek() != '{')
             m_in.fail("trace event must be an object");
@@ -552,7 +600,7 @@ private:
         const int64_t elements = std::max(e.inElements, e.outElements);
         if (a.kind == ActivityKind::Kernel && elements >= 0 && e.elementBytes > 0 && e.correlation >= 0)
             m_timeline.collectiveMessages.push_back({ e.correlation, static_cast<double>(elements) * e.elementBytes,
-                static_cast<int32_t>(std::clamp<int64_t>(e.groupSize, 0, kMaxRanks)) });
+                static_cast<int32_t>(std::clamp<int64_t>(e.groupSize, 0, kMaxRanks)), e.collectiveKind });
     }
 
     void keepRuntime(const Event& e)
@@ -746,6 +794,7 @@ private:
             [](const Launch& a, const Launch& b) { return a.correlation < b.correlation; });
         std::sort(t.collectiveMessages.begin(), t.collectiveMessages.end(),
             [](const CollectiveMessage& a, const CollectiveMessage& b) { return a.correlation < b.correlation; });
+        dropSharedCorrelations(t.collectiveMessages);
         // An operator before the ones it holds: of two that start together, the longer first.
         std::stable_sort(t.cpuOps.begin(), t.cpuOps.end(), [](const CpuOp& a, const CpuOp& b) {
             return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;

@@ -12,7 +12,8 @@
 //   activity_count, work_start_ns, work_end_ns, start_ns_absolute, breakdown}], "total": breakdown, "kernels":
 //   [{name, category, count, total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns(,
 //   message_bytes, group_size)]], "work": {op_flops, critical_path} (rank_summary_work.h; version 2), "warnings" }
-// Version 3 adds the step selection and each step's GPU work window (steps follow the CPU ProfilerStep annotations).
+// Version 3 adds the step selection and each step's GPU work window (steps follow the CPU ProfilerStep annotations);
+// version 4 each collective's recorded message and group size (version 3 summaries read without them).
 // Versions 1 and 2 are still read: version 1 has no figures from shapes and no critical path, neither has the GPU
 // work windows, and their steps may be the GPU-side annotations that PyTorch 2.11 writes over a fraction of a step.
 // Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).

@@ -112,6 +112,9 @@ struct CollectiveMessage {
     int64_t correlation = -1;
     double bytes = 0;
     int32_t groupSize = 0; // 0 when not recorded
+    // The collective PyTorch says it ran ("Collective name"): an all-to-all runs as NCCL send/receive kernels, which
+    // the kernel's name alone would call a send/receive. CommOther when not recorded or not known.
+    KernelCategory kind = KernelCategory::CommOther;
 };
 
 struct Timeline {

@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include "core/presets/gpu_match.h"
+#include "core/trace/collective_sizes.h"
 #include "widgets/number_text.h"
 
 namespace mfu::widgets {
@@ -58,6 +59,7 @@ RankFigures::RankFigures(QWidget* parent)
     m_comm = addFigure(form, tr("Communication:"), "comm");
     m_overlap = addFigure(form, tr("Comm. hidden under compute:"), "overlap");
     m_exposed = addFigure(form, tr("Exposed communication:"), "exposedComm");
+    m_collectives = addFigure(form, tr("Collectives by size:"), "collectiveSizes");
     m_kernelCount = addFigure(form, tr("Kernels:"), "kernelCount");
     m_gpu = addFigure(form, tr("GPU:"), "gpu");
 }
@@ -65,7 +67,8 @@ RankFigures::RankFigures(QWidget* parent)
 void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<HardwareSpec>& known)
 {
     if (!rank) {
-        for (QLabel* l : { m_steps, m_stepTime, m_busy, m_idle, m_comm, m_overlap, m_exposed, m_kernelCount, m_gpu })
+        for (QLabel* l :
+            { m_steps, m_stepTime, m_busy, m_idle, m_comm, m_overlap, m_exposed, m_collectives, m_kernelCount, m_gpu })
             l->setText(QStringLiteral("–"));
         return;
     }
@@ -98,6 +101,13 @@ void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<Hardwa
     m_exposed->setText(b.commNs > 0 ? tr("%1 per step, %2 of the span")
                                           .arg(nsAsMs(b.exposedCommNs(), n), percentText(b.share(b.exposedCommNs())))
                                     : QStringLiteral("–"));
+    QStringList sizes;
+    for (const trace::CollectiveSizeStat& c : trace::collectiveSizeStats(r.collectives))
+        sizes << QString::fromStdString(trace::collectiveSizeText(c));
+    m_collectives->setText(sizes.isEmpty()
+            ? (b.commNs > 0 ? tr("not recorded (the trace has no message sizes beside its collectives)")
+                            : QStringLiteral("–"))
+            : sizes.join(QLatin1Char('\n')));
     m_kernelCount->setText(tr("%1 per step; %2 shorter than 10 µs (%3 of kernel time: launch overhead)")
                                .arg(locale.toString(static_cast<double>(b.kernelCount) / n, 'f', 0),
                                    locale.toString(static_cast<double>(b.tinyKernelCount) / n, 'f', 0),

@@ -28,6 +28,7 @@ private:
     QLabel* m_comm = nullptr;
     QLabel* m_overlap = nullptr;
     QLabel* m_exposed = nullptr;
+    QLabel* m_collectives = nullptr;
     QLabel* m_kernelCount = nullptr;
     QLabel* m_gpu = nullptr;
 };

@@ -133,6 +133,32 @@ private slots:
         QVERIFY(!collectiveMessageOf(t, t.activities[1]));
     }
 
+    // The collective PyTorch names beside the kernel decides its kind (an all-to-all runs as NCCL send/receive
+    // kernels); messages that share a correlation id (a CUDA graph's replayed kernels) say nothing; "args" before
+    // "cat" still reads.
+    void collectiveNamesAndSharedCorrelations()
+    {
+        const auto sendRecv = [](long long correlation, const std::string& extra) {
+            std::string e = kernel("ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)",
+                std::to_string(correlation), "5", 7, correlation);
+            e.insert(e.rfind('}') - 1,
+                ", \"In msg nelems\": 1024, \"Out msg nelems\": 1024, \"Group size\": 4, "
+                "\"dtype\": \"BFloat16\""
+                    + extra);
+            return e;
+        };
+        const std::string argsFirst = "{\"args\": {\"correlation\": 9, \"In msg nelems\": 8, \"dtype\": \"Float\"}, "
+                                      "\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllGather\", "
+                                      "\"pid\": 0, \"tid\": 7, \"ts\": 9, \"dur\": 1}";
+        const Timeline t = read(traceOf({ sendRecv(1, ", \"Collective name\": \"all_to_all\""),
+            sendRecv(2, ", \"Collective name\": \"send\""), sendRecv(3, ""), sendRecv(3, ""), argsFirst }));
+        QCOMPARE(t.collectiveMessages.size(), size_t(3)); // the two sharing correlation 3 are dropped
+        QCOMPARE(collectiveMessageOf(t, t.activities[0])->kind, KernelCategory::CommAllToAll);
+        QCOMPARE(collectiveMessageOf(t, t.activities[1])->kind, KernelCategory::CommSendRecv);
+        QVERIFY(!collectiveMessageOf(t, t.activities[2]));
+        QCOMPARE(collectiveMessageOf(t, t.activities[4])->bytes, 32.0);
+    }
+
     void namesAreInternedAndUnescaped()
     {
         const Timeline t = read(traceOf({ kernel("void f<\\\"x\\\">(\\u00e9)", "1", "1"),
