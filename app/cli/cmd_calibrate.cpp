@@ -66,6 +66,18 @@ std::optional<std::string> tracedGpuPreset(const trace::RunAnalysis& run)
     return std::nullopt;
 }
 
+// "  GEMM shapes (M x N x K), the longest 5 of 13 (all in the file):" and the lines shown; "" when none was traced.
+QString shapeListText(const QString& title, size_t total, const std::vector<std::string>& shown)
+{
+    if (shown.empty())
+        return {};
+    QString t
+        = QStringLiteral("  %1, the longest %2 of %3 (all in the file):\n").arg(title).arg(shown.size()).arg(total);
+    for (const std::string& line : shown)
+        t += QStringLiteral("    ") + qs(line) + QLatin1Char('\n');
+    return t;
+}
+
 QString text(const TraceCalibration& c, const QString& out)
 {
     QString t = QStringLiteral("Calibrated on %1 step(s) of %2 rank(s) (%3), %4 per step measured\n")
@@ -92,22 +104,8 @@ QString text(const TraceCalibration& c, const QString& out)
              .arg(qs(formatMilliseconds(c.replayStepSeconds)))
              .arg(c.replayError() >= 0 ? QStringLiteral("+") : QString())
              .arg(100 * c.replayError(), 0, 'f', 1);
-    if (!c.gemmShapes.empty()) {
-        constexpr size_t kShown = 5;
-        t += QStringLiteral("  GEMM shapes (M x N x K), the longest %1 of %2 (all in the file):\n")
-                 .arg(std::min(kShown, c.gemmShapes.size()))
-                 .arg(c.gemmShapes.size());
-        for (const std::string& line : gemmShapeLines(c, kShown))
-            t += QStringLiteral("    ") + qs(line) + QLatin1Char('\n');
-    }
-    if (!c.attentionShapes.empty()) {
-        constexpr size_t kShown = 4;
-        t += QStringLiteral("  attention shapes, the longest %1 of %2 (all in the file):\n")
-                 .arg(std::min(kShown, c.attentionShapes.size()))
-                 .arg(c.attentionShapes.size());
-        for (const std::string& line : attentionShapeLines(c, kShown))
-            t += QStringLiteral("    ") + qs(line) + QLatin1Char('\n');
-    }
+    t += shapeListText(QStringLiteral("GEMM shapes (M x N x K)"), c.gemmShapes.size(), gemmShapeLines(c, 5));
+    t += shapeListText(QStringLiteral("attention shapes"), c.attentionShapes.size(), attentionShapeLines(c, 4));
     if (!out.isEmpty())
         t += QStringLiteral("  written to %1: give it to predict, sweep or plan with --calibration\n").arg(out);
     return t;
