@@ -76,6 +76,8 @@ double secondsAt(double flops, double rate, double d, const CostModelConstants& 
     return rate > 0 ? flops / (rate * gemmShapeFactor(d, c)) : 0.0;
 }
 
+constexpr const char* kWeightGradient = " weight gradient";
+
 // A projection's three GEMMs (forward, input gradient, weight gradient) for T tokens, `count` times; modelDim: the
 // limiting dimension the cost model takes for it (0: its own smallest).
 // modelShare: the share of its FLOPs the cost model counts (k and v: the heads TP replicates are not in the model's).
@@ -87,7 +89,17 @@ void addProjection(std::vector<LinearGemm>& out, const char* name, double tokens
     const double m = flops * modelShare;
     out.push_back({ tokens, outWidth, in, precision, flops, d, m, std::string(name) + " forward" });
     out.push_back({ tokens, in, outWidth, precision, flops, d, m, std::string(name) + " input gradient" });
-    out.push_back({ outWidth, in, tokens, precision, flops, d, m, std::string(name) + " weight gradient" });
+    out.push_back({ outWidth, in, tokens, precision, flops, d, m, std::string(name) + kWeightGradient });
+}
+
+// TorchAO's rowwise_with_gw_hp runs each weight gradient's GEMM in BF16 (fp8Bf16GemmShare).
+void keepWeightGradientsInBf16(std::vector<LinearGemm>& gemms, const Scenario& s)
+{
+    if (s.precision != TrainingPrecision::BF16_FP8 || !(fp8Bf16GemmShare(s.flags.fp8Recipe) > 0))
+        return;
+    for (LinearGemm& g : gemms)
+        if (g.precision == "fp8" && g.what.ends_with(kWeightGradient))
+            g.precision = "bf16";
 }
 
 // A BF16+FP4 run keeps a share of its linear layers in BF16 (fp4Bf16LayerShare): each GEMM split in two, as
@@ -182,6 +194,7 @@ std::vector<LinearGemm> linearGemmsOf(const Scenario& s)
     // The LM head stays BF16 in FP8 and FP4 recipes.
     addProjection(out, "lm_head", tokens, hidden, static_cast<double>(m.vocab) / tp, 1.0, "bf16");
     splitFp4(out, s);
+    keepWeightGradientsInBf16(out, s);
     std::erase_if(out, [](const LinearGemm& g) { return !(g.m >= 1 && g.n >= 1 && g.k >= 1 && g.flops > 0); });
     return out;
 }

@@ -12,14 +12,33 @@ double gemmShapeFactor(double d, const CostModelConstants& c)
     return d / (d + c.gemmHalfSaturationDim);
 }
 
+double fp8RecipeGemmRatio(Fp8Recipe recipe, const CostModelConstants& c)
+{
+    switch (recipe) {
+    case Fp8Recipe::Tensorwise:
+        return 1.0;
+    case Fp8Recipe::Blockwise:
+        return c.fp8BlockwiseGemmRatio;
+    case Fp8Recipe::Mxfp8:
+        return c.fp8MxGemmRatio;
+    case Fp8Recipe::Rowwise:
+    case Fp8Recipe::RowwiseWithGwHp:
+        return c.fp8RowwiseGemmRatio;
+    }
+    return 1.0;
+}
+
+double fp8Bf16GemmShare(Fp8Recipe recipe)
+{
+    // Each linear layer runs three GEMMs of equal FLOPs (forward, input gradient, weight gradient).
+    return recipe == Fp8Recipe::RowwiseWithGwHp ? 1.0 / 3.0 : 0.0;
+}
+
 double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelConstants& c)
 {
     switch (format) {
     case NumberFormat::FP8:
-        return c.fp8GemmEfficiencyRatio
-            * (recipe == Fp8Recipe::Blockwise    ? c.fp8BlockwiseGemmRatio
-                    : recipe == Fp8Recipe::Mxfp8 ? c.fp8MxGemmRatio
-                                                 : 1.0);
+        return c.fp8GemmEfficiencyRatio * fp8RecipeGemmRatio(recipe, c);
     case NumberFormat::FP4:
         return c.fp4GemmEfficiencyRatio;
     default:
@@ -38,8 +57,12 @@ double linearGemmPeak(const StepContext& x)
         const double fp4 = x.peakFp4 * linearFormatRatio(NumberFormat::FP4, recipe, c);
         return c.gemmEfficiency / ((1.0 - share) / fp4 + share / x.peakBf16);
     }
-    const double linearPeak = x.fp8 ? x.peakFp8 * linearFormatRatio(NumberFormat::FP8, recipe, c) : x.peakBf16;
-    return linearPeak * c.gemmEfficiency;
+    if (!x.fp8)
+        return x.peakBf16 * c.gemmEfficiency;
+    // A recipe that keeps the weight gradients' GEMMs in BF16: the harmonic mean of the two rates, as for FP4.
+    const double bf16Share = fp8Bf16GemmShare(recipe);
+    const double fp8 = x.peakFp8 * linearFormatRatio(NumberFormat::FP8, recipe, c);
+    return c.gemmEfficiency / ((1.0 - bf16Share) / fp8 + bf16Share / x.peakBf16);
 }
 
 double tokensPerExpert(const StepContext& x)

@@ -26,14 +26,20 @@ struct MatmulTime {
 
 MatmulTime matmulTime(const StepContext& x, const ModelSpec& model);
 
-// The peak linear layers run at: the format's dense peak (FP8 x the recipe's efficiency ratio in BF16+FP8 runs; FP4
-// x fp4GemmEfficiencyRatio in BF16+FP4 runs, the share kept in BF16 at the BF16 peak) x gemmEfficiency, before the
-// shape factor.
+// The peak linear layers run at: the format's dense peak (FP8 x the recipe's efficiency ratio in BF16+FP8 runs, the
+// weight gradients of a recipe that keeps them in BF16 at the BF16 peak; FP4 x fp4GemmEfficiencyRatio in BF16+FP4
+// runs, the share kept in BF16 at the BF16 peak) x gemmEfficiency, before the shape factor.
 double linearGemmPeak(const StepContext& x);
 // A format's share of its dense peak that linear GEMMs reach relative to BF16's (before gemmEfficiency and the shape
-// factor): 1 for BF16, fp8GemmEfficiencyRatio (x the blockwise or MX recipe's ratio) for FP8, fp4GemmEfficiencyRatio
-// for FP4. linearGemmPeak's per-format figure; calibration models traced GEMMs of each format with it.
+// factor): 1 for BF16, fp8GemmEfficiencyRatio x fp8RecipeGemmRatio for FP8, fp4GemmEfficiencyRatio for FP4.
+// linearGemmPeak's per-format figure; calibration models traced GEMMs of each format with it.
 double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelConstants& c);
+// An FP8 recipe's GEMM speed relative to the per-tensor recipe's: blockwise, MX and rowwise scales cost the main loop
+// or the epilogue something.
+double fp8RecipeGemmRatio(Fp8Recipe recipe, const CostModelConstants& c);
+// The share of a BF16+FP8 run's linear-layer FLOPs its recipe keeps in BF16 (TorchAO's rowwise_with_gw_hp: the weight
+// gradients, a third).
+double fp8Bf16GemmShare(Fp8Recipe recipe);
 
 // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per
 // micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x

@@ -110,9 +110,12 @@ double fp8CastBytes(const StepContext& x)
     const ModelShape& sh = *x.shape;
     const double tp = x.tp, layers = x.layersPerStage;
     // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
-    // Blockwise and MXFP8 scales quantise in both orientations (the backward GEMMs read the transpose).
-    const double perElement = x.scenario->flags.fp8Recipe == Fp8Recipe::Tensorwise ? c.fp8CastBytesPerElement
-                                                                                   : c.fp8BlockCastBytesPerElement;
+    // Blockwise, MXFP8 and rowwise scales quantise in both orientations (the backward GEMMs read the transpose);
+    // rowwise with BF16 weight gradients casts the activations and their gradients in one (the GEMM that would read
+    // their transposes runs in BF16).
+    const Fp8Recipe recipe = x.scenario->flags.fp8Recipe;
+    const bool oneOrientation = recipe == Fp8Recipe::Tensorwise || recipe == Fp8Recipe::RowwiseWithGwHp;
+    const double perElement = oneOrientation ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
     const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
     return perElement
         * (x.tokensPerMicroBatch * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);

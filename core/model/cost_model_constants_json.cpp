@@ -89,6 +89,7 @@ constexpr NumberField kNumbers[] = {
     { "expert_1f1b_exposed_fraction", &CostModelConstants::expertOneFOneBExposedFraction, Range::Fraction },
     { "fp8_blockwise_gemm_ratio", &CostModelConstants::fp8BlockwiseGemmRatio, Range::Fraction },
     { "fp8_mx_gemm_ratio", &CostModelConstants::fp8MxGemmRatio, Range::Fraction },
+    { "fp8_rowwise_gemm_ratio", &CostModelConstants::fp8RowwiseGemmRatio, Range::Fraction },
     { "fp8_block_cast_bytes_per_element", &CostModelConstants::fp8BlockCastBytesPerElement, Range::NonNegative },
     { "fp4_gemm_efficiency_ratio", &CostModelConstants::fp4GemmEfficiencyRatio, Range::Fraction },
     { "nvfp4_cast_bytes_per_element", &CostModelConstants::nvfp4CastBytesPerElement, Range::NonNegative },

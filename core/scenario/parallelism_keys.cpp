@@ -113,13 +113,18 @@ std::string_view fp8RecipeKey(Fp8Recipe r)
         return "blockwise";
     case Fp8Recipe::Mxfp8:
         return "mxfp8";
+    case Fp8Recipe::Rowwise:
+        return "rowwise";
+    case Fp8Recipe::RowwiseWithGwHp:
+        return "rowwise_with_gw_hp"; // TorchAO's recipe name
     }
     return "tensorwise";
 }
 
 std::optional<Fp8Recipe> fp8RecipeFromKey(std::string_view key)
 {
-    static constexpr Fp8Recipe all[] = { Fp8Recipe::Tensorwise, Fp8Recipe::Blockwise, Fp8Recipe::Mxfp8 };
+    static constexpr Fp8Recipe all[] = { Fp8Recipe::Tensorwise, Fp8Recipe::Blockwise, Fp8Recipe::Mxfp8,
+        Fp8Recipe::Rowwise, Fp8Recipe::RowwiseWithGwHp };
     return fromKey(key, all, fp8RecipeKey);
 }
 

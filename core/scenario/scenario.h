@@ -140,9 +140,12 @@ inline bool isExpertCapacityFactor(double f)
 enum class CudaGraphs { None, Modules, FullIteration };
 
 // FP8 scaling recipes for the linear layers and grouped GEMMs of a BF16+FP8 run: one scale per tensor (Transformer
-// Engine's delayed and current scaling, TorchAO's tensorwise and rowwise), DeepSeek-V3's blockwise scales (1 x 128
-// activation tiles, 128 x 128 weight blocks), or MXFP8's 1 x 32 blocks with E8M0 scales (Blackwell tensor cores).
-enum class Fp8Recipe { Tensorwise, Blockwise, Mxfp8 };
+// Engine's delayed and current scaling, TorchAO's tensorwise), DeepSeek-V3's blockwise scales (1 x 128 activation
+// tiles, 128 x 128 weight blocks), MXFP8's 1 x 32 blocks with E8M0 scales (Blackwell tensor cores), or TorchAO's
+// rowwise scaling (Float8LinearRecipeName.ROWWISE: a scale per row of each operand, so every operand is cast again
+// along the other axis for the GEMM that reads its transpose) and ROWWISE_WITH_GW_HP (the same, with the weight
+// gradient's GEMM kept in BF16).
+enum class Fp8Recipe { Tensorwise, Blockwise, Mxfp8, Rowwise, RowwiseWithGwHp };
 
 // FP4 recipes for the linear layers and grouped GEMMs of a BF16+FP4 run (Blackwell-class tensor cores). NVFP4
 // ("Pretraining Large Language Models with NVFP4", NVIDIA 2025; Transformer Engine's NVFP4BlockScaling): E2M1 values in

@@ -410,10 +410,12 @@ std::vector<Setting> buildTable()
         .valueName = "RECIPE",
         .field = "fp8Recipe",
         .label = "FP8 rec&ipe",
-        .help = "FP8 scaling of a bf16+fp8 run: tensorwise|blockwise|mxfp8 (default tensorwise)",
+        .help = "FP8 scaling of a bf16+fp8 run: tensorwise|blockwise|mxfp8|rowwise|rowwise_with_gw_hp (default "
+                "tensorwise)",
         .choices = choices<Fp8Recipe>(fp8RecipeKey,
             { { Fp8Recipe::Tensorwise, "Per tensor" }, { Fp8Recipe::Blockwise, "Blockwise" },
-                { Fp8Recipe::Mxfp8, "MXFP8" } }),
+                { Fp8Recipe::Mxfp8, "MXFP8" }, { Fp8Recipe::Rowwise, "Per row" },
+                { Fp8Recipe::RowwiseWithGwHp, "Per row, BF16 weight gradients" } }),
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fp8Recipe) });
     t.push_back({ .key = "fp4_recipe",

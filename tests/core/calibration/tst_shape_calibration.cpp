@@ -125,6 +125,19 @@ private slots:
         QCOMPARE(find(split, "lm_head forward")->n, 64128.0);
         // TP 16 over 8 key/value heads: each rank keeps one head of 128.
         QCOMPARE(find(linearGemmsOf(llamaOnH100(16, 16)), "k_proj forward")->n, 128.0);
+
+        // FP8 linear layers; TorchAO's rowwise_with_gw_hp keeps the weight gradients' GEMMs in BF16, the LM head stays
+        // BF16 in every recipe.
+        Scenario fp8 = llamaOnH100(8, 1);
+        fp8.precision = TrainingPrecision::BF16_FP8;
+        fp8.flags.fp8Recipe = Fp8Recipe::RowwiseWithGwHp;
+        const std::vector<LinearGemm> gwHp = linearGemmsOf(fp8);
+        QCOMPARE(find(gwHp, "up_proj forward")->precision, std::string("fp8"));
+        QCOMPARE(find(gwHp, "up_proj input gradient")->precision, std::string("fp8"));
+        QCOMPARE(find(gwHp, "up_proj weight gradient")->precision, std::string("bf16"));
+        QCOMPARE(find(gwHp, "lm_head forward")->precision, std::string("bf16"));
+        fp8.flags.fp8Recipe = Fp8Recipe::Rowwise;
+        QCOMPARE(find(linearGemmsOf(fp8), "up_proj weight gradient")->precision, std::string("fp8"));
     }
 
     void modelsItDoesNotWriteOutGiveNone()

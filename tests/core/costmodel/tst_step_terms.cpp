@@ -583,6 +583,16 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 20 * 13.096e6));
         h.scenario.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         QCOMPARE(linearGemmPeak(h.x), 5e14);
+        // TorchAO's rowwise scales: the GEMMs at fp8RowwiseGemmRatio of per-tensor speed, cast in both orientations.
+        h.constants.fp8RowwiseGemmRatio = 0.8;
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Rowwise;
+        QCOMPARE(linearGemmPeak(h.x), 4e14);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+        // rowwise_with_gw_hp: a third of the FLOPs (the weight gradients) at the BF16 rate, 1e15 x 0.5, the rest at
+        // the rowwise rate; the harmonic mean is 1 / (2/3 / 4e14 + 1/3 / 5e14) = 4.2857e14. One orientation is cast.
+        h.scenario.flags.fp8Recipe = Fp8Recipe::RowwiseWithGwHp;
+        QCOMPARE(linearGemmPeak(h.x), 1.0 / (2.0 / 3.0 / 4e14 + 1.0 / 3.0 / 5e14));
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
     void multiTokenPrediction()
