@@ -34,6 +34,18 @@ double fp8Bf16GemmShare(Fp8Recipe recipe)
     return recipe == Fp8Recipe::RowwiseWithGwHp ? 1.0 / 3.0 : 0.0;
 }
 
+double workingWeightBytes(const ModelShape& sh, const Scenario& s, bool experts)
+{
+    if (s.precision != TrainingPrecision::BF16_FP8 || !s.flags.fp8ParamGather)
+        return 2.0;
+    if (experts)
+        return 1.0;
+    const double dense = sh.totalParams - sh.expertParamsPerLayer * sh.layers;
+    const double bf16 = sh.embeddingParams + sh.lmHeadParams;
+    const double linearShare = dense > 0 ? std::clamp(1.0 - bf16 / dense, 0.0, 1.0) : 0.0;
+    return 2.0 - linearShare;
+}
+
 double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelConstants& c)
 {
     switch (format) {

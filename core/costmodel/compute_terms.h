@@ -37,6 +37,10 @@ double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelC
 // An FP8 recipe's GEMM speed relative to the per-tensor recipe's: blockwise, MX and rowwise scales cost the main loop
 // or the epilogue something.
 double fp8RecipeGemmRatio(Fp8Recipe recipe, const CostModelConstants& c);
+// Bytes per parameter of the working weights a GPU gathers and computes with: 2 (BF16), or with FP8 parameters
+// (FrameworkFlags::fp8ParamGather in a BF16+FP8 run) 1 for the linear layers' weights, the embedding and the LM head
+// staying BF16. experts: the routed experts' weights (all linear); else the rest, whose linear share is the model's.
+double workingWeightBytes(const ModelShape& shape, const Scenario& scenario, bool experts);
 // The share of a BF16+FP8 run's linear-layer FLOPs its recipe keeps in BF16 (TorchAO's rowwise_with_gw_hp: the weight
 // gradients, a third).
 double fp8Bf16GemmShare(Fp8Recipe recipe);

@@ -218,6 +218,8 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return kernel;
     if (s.precision == TrainingPrecision::BF16_FP8 && m_peakFp8 <= 0)
         return "BF16+FP8 needs a dense FP8 peak for this hardware";
+    if (s.flags.fp8ParamGather && s.precision != TrainingPrecision::BF16_FP8)
+        return "FP8 parameters need BF16+FP8 linear layers";
     if (s.flags.fp8Attention && m_peakFp8 <= 0)
         return "FP8 attention needs a dense FP8 peak for this hardware";
     if (s.flags.fp8Attention) {

@@ -44,14 +44,15 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     const double units = x.fsdpUnits;
     const CommGroup g { x.fsdpGroup, par.tp };
     const double denseUnit = x.denseStageParams / units;
-    f.allGather = units * collectiveSeconds(Collective::AllGather, denseUnit * 2.0, g, x.tiers);
+    f.allGather = units * collectiveSeconds(Collective::AllGather, denseUnit * x.denseWeightBytes, g, x.tiers);
     f.reduceScatter = units * collectiveSeconds(Collective::ReduceScatter, denseUnit * x.reduceBytes, g, x.tiers);
     // Experts shard over the ranks that hold the same experts, ep x expert TP apart.
     const int expertGroup = expertShardGroup(x, x.fsdpGroup);
     if (x.expertParams > 0 && expertGroup > 1) {
         const CommGroup ge { expertGroup, par.ep * static_cast<int>(x.expertTp) };
         const double expertUnit = x.expertStageParams / x.layersPerStage;
-        f.allGather += x.layersPerStage * collectiveSeconds(Collective::AllGather, expertUnit * 2.0, ge, x.tiers);
+        f.allGather += x.layersPerStage
+            * collectiveSeconds(Collective::AllGather, expertUnit * x.expertWeightBytes, ge, x.tiers);
         f.reduceScatter
             += x.layersPerStage * collectiveSeconds(Collective::ReduceScatter, expertUnit * x.reduceBytes, ge, x.tiers);
     }
@@ -92,8 +93,9 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
     }
     // DDP and ZeRO-1 (Megatron's distributed optimizer): every data-parallel rank holds the whole model-parallel
     // shard. DDP all-reduces the gradients once per step; ZeRO-1 reduce-scatters them and all-gathers the updated
-    // BF16 weights, which Megatron overlaps with the next forward (--overlap-param-gather). The gradient bucket
-    // sync hides behind the last backward but for its last bucket. Experts reduce over the ranks that share them.
+    // BF16 (or FP8) weights, which Megatron overlaps with the next forward (--overlap-param-gather). The gradient
+    // bucket sync hides behind the last backward but for its last bucket. Experts reduce over the ranks that share
+    // them.
     if (!x.fsdp && x.dataParallel * x.cp > 1) {
         const int group = static_cast<int>(x.dataParallel) * par.cp;
         const CommGroup g { group, par.tp };
@@ -108,9 +110,9 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
             grad += collectiveSeconds(gradSync, expertRank * x.reduceBytes, ge, x.tiers);
         d.gradients = { grad, std::max(0.0, grad - backwardSeconds) + grad / x.fsdpUnits };
         if (zero1) {
-            double gather = collectiveSeconds(Collective::AllGather, denseRank * 2.0, g, x.tiers);
+            double gather = collectiveSeconds(Collective::AllGather, denseRank * x.denseWeightBytes, g, x.tiers);
             if (expertRank > 0 && expertGroup > 1)
-                gather += collectiveSeconds(Collective::AllGather, expertRank * 2.0, ge, x.tiers);
+                gather += collectiveSeconds(Collective::AllGather, expertRank * x.expertWeightBytes, ge, x.tiers);
             d.weightGather = { gather,
                 exposedAfterOverlap(gather, forwardSeconds, x.prefetchExposedShare) + gather / x.fsdpUnits };
         }

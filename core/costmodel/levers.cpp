@@ -30,6 +30,9 @@ void pull(Scenario& s, Lever lever, bool on)
     case Lever::FusedExpertMlp:
         s.flags.fusedExpertMlp = on;
         return;
+    case Lever::Fp8ParamGather:
+        s.flags.fp8ParamGather = on;
+        return;
     }
 }
 
@@ -46,6 +49,8 @@ bool pulled(const Scenario& s, Lever lever)
         return s.flags.fusedNormActivation;
     case Lever::FusedExpertMlp:
         return s.flags.fusedExpertMlp;
+    case Lever::Fp8ParamGather:
+        return s.flags.fp8ParamGather;
     }
     return false;
 }
@@ -80,6 +85,8 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
     levers.push_back(Lever::FusedNormActivation);
     if (scenario.model.isMoe())
         levers.push_back(Lever::FusedExpertMlp);
+    if (scenario.precision == TrainingPrecision::BF16_FP8)
+        levers.push_back(Lever::Fp8ParamGather);
 
     std::vector<LeverEffect> out;
     try {
@@ -117,6 +124,8 @@ std::string_view leverKey(Lever lever)
         return "fused_norm_activation";
     case Lever::FusedExpertMlp:
         return "fused_expert_mlp";
+    case Lever::Fp8ParamGather:
+        return "fp8_param_gather";
     }
     return "";
 }
@@ -134,6 +143,8 @@ std::string_view leverLabel(Lever lever)
         return "Fused RMSNorm/SwiGLU/RoPE";
     case Lever::FusedExpertMlp:
         return "Fused expert MLP";
+    case Lever::Fp8ParamGather:
+        return "FP8 parameters";
     }
     return "";
 }

@@ -19,6 +19,7 @@ enum class Lever {
     FusedLinearCrossEntropy, // LM head and loss fused in chunks (Liger Kernel): the logits are never held whole
     FusedNormActivation, // fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): fewer passes, less saved
     FusedExpertMlp, // MoE: the experts' activation and its quantisation fused into the grouped GEMMs
+    Fp8ParamGather, // BF16+FP8: the linear layers' weights held and all-gathered in FP8
 };
 
 struct LeverOutcome {

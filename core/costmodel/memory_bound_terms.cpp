@@ -117,8 +117,10 @@ double fp8CastBytes(const StepContext& x)
     const bool oneOrientation = recipe == Fp8Recipe::Tensorwise || recipe == Fp8Recipe::RowwiseWithGwHp;
     const double perElement = oneOrientation ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
     const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
+    // FP8 parameters are cast once a step, after the optimizer, on the data-parallel shard: not per micro-batch.
+    const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : 2.0;
     return perElement
-        * (x.tokensPerMicroBatch * layers * operands / tp + 2.0 * layers * sh.activeLinearParamsPerLayer / tp);
+        * (x.tokensPerMicroBatch * layers * operands / tp + weightCasts * layers * sh.activeLinearParamsPerLayer / tp);
 }
 
 double fp4CastBytes(const StepContext& x)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/costmodel/compute_terms.h"
 #include "core/costmodel/cost_model.h"
 #include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_facts.h"
@@ -153,6 +154,8 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
             ? s.flags.recomputeLayers / x.layersPerStage
             : 1.0;
     x.reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
+    x.denseWeightBytes = workingWeightBytes(*x.shape, s, false);
+    x.expertWeightBytes = workingWeightBytes(*x.shape, s, true);
     x.fsdpUnits = x.layersPerStage + 1.0;
     const double prefetch = std::max(1, s.flags.fsdpPrefetchLayers);
     x.prefetchExposedShare = c.fsdpPrefetchExposedFraction / prefetch;

@@ -61,6 +61,9 @@ struct StepContext {
     double modelParallelParams = 0; // one TP x PP (x EP) rank's weights before data-parallel sharding
     double denseStageParams = 0, expertStageParams = 0; // the two parts of it: by TP, and by expert TP x EP
     double reduceBytes = 4; // gradient reduction dtype: 4 (FP32) or 2 (BF16)
+    // Bytes per parameter of the working weights gathered and computed with (workingWeightBytes): 2 for BF16, less
+    // with FP8 parameters; the routed experts' apart.
+    double denseWeightBytes = 2, expertWeightBytes = 2;
     double fsdpUnits = 1; // FSDP units of a stage: one per layer, one for the embedding and LM head
     double prefetchExposedShare = 0; // share of overlapped FSDP traffic that stays exposed at this prefetch depth
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/costmodel/compute_terms.h"
+
 namespace mfu {
 
 double moeActivationBytesPerToken(
@@ -133,6 +135,11 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
         = (in.modelParallelParams - in.expertParams) / std::max(1, fsdp ? in.fsdpGroup : in.optimizerGroup)
         + in.expertParams / std::max(1, in.expertOptimizerGroup);
     const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
+    // The working weights' bytes per parameter: BF16, or FP8 for the linear layers with FP8 parameters.
+    const double denseWeightBytes = workingWeightBytes(sh, s, false);
+    const double expertWeightBytes = workingWeightBytes(sh, s, true);
+    const double workingWeights
+        = denseWeightBytes * (in.modelParallelParams - in.expertParams) + expertWeightBytes * in.expertParams;
     // Optimizer-state offload: this share of the FP32 master weights and the moments lives in host memory.
     const double onDevice = 1.0 - std::clamp(s.flags.optimizerOffloadFraction, 0.0, 1.0);
 
@@ -141,8 +148,8 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard;
     m.optimizerState = 8.0 * shard * onDevice;
     if (!fsdp) {
-        // Whole BF16 working weights and whole gradients on every data-parallel rank.
-        m.parameters += 2.0 * in.modelParallelParams;
+        // Whole working weights and whole gradients on every data-parallel rank.
+        m.parameters += workingWeights;
         m.gradients = reduceBytes * in.modelParallelParams;
     }
     m.reserved = c.runtimeReservedBytes;
@@ -197,9 +204,9 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
         // Nothing is gathered: the weights and gradients above are whole.
     } else if (in.fsdpGroup > 1 && par.pp > 1) {
         // PP keeps the stage's weights (BF16) and gradients unsharded across the step's micro-batches.
-        temp += in.modelParallelParams * (2.0 + reduceBytes);
+        temp += workingWeights + in.modelParallelParams * reduceBytes;
     } else if (in.fsdpGroup > 1) {
-        const double gathered = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * unitParams * 2.0;
+        const double gathered = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * unitParams * denseWeightBytes;
         // One unit's unsharded BF16 gradients, plus their FP32 copy when the reduction runs in FP32.
         const double reducing = unitParams * (2.0 + (reduceBytes > 2.0 ? reduceBytes : 0.0));
         temp += gathered + reducing;

@@ -204,6 +204,11 @@ struct FrameworkFlags {
     // Blackwell, CUTLASS epilogue fusion): the SwiGLU activation, its gradient and the FP8/FP4 quantisation of what
     // they produce run in the grouped GEMMs' epilogues, so those memory passes over the experts' width are gone.
     bool fusedExpertMlp = false;
+    // BF16+FP8 runs: the linear layers' working weights kept and all-gathered in FP8, quantised once per step after
+    // the optimizer (Megatron-Core's --fp8-param-gather with Transformer Engine's FP8 model weights, NeMo's
+    // fp8_params; TorchAO's enable_fsdp_float8_all_gather casts each FSDP shard before gathering it). The embedding
+    // and the LM head stay BF16.
+    bool fp8ParamGather = false;
     unsigned recomputeModules = 0; // RecomputeModule bits; selective checkpointing only
     // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
     // --recompute-method block --recompute-num-layers); 0: every layer.

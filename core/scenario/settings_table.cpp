@@ -478,6 +478,16 @@ std::vector<Setting> buildTable()
                 "the experts' width",
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fusedExpertMlp) });
+    t.push_back({ .key = "fp8_param_gather",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "fp8-param-gather",
+        .field = "fp8ParamGather",
+        .label = "FP8 parameters",
+        .help = "BF16+FP8 only: the linear layers' weights held and all-gathered in FP8, cast once a step "
+                "(Megatron's --fp8-param-gather, NeMo's fp8_params, TorchAO's float8 FSDP all-gather)",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.fp8ParamGather) });
     t.push_back({ .key = "optimizer_offload_fraction",
         .section = S::Flags,
         .kind = K::Number,

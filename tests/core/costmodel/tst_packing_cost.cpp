@@ -175,12 +175,19 @@ private slots:
         moeRun.precision = TrainingPrecision::BF16_FP8;
         moeRun.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         const std::vector<LeverEffect> moeLevers = leverEffects(moeRun);
-        QCOMPARE(moeLevers.size(), size_t(3));
+        QCOMPARE(moeLevers.size(), size_t(4));
         QCOMPARE(moeLevers[2].lever, Lever::FusedExpertMlp);
         QVERIFY(!moeLevers[2].inScenario);
         QVERIFY(moeLevers[2].with.stepTimeSeconds < moeLevers[2].without.stepTimeSeconds);
         QCOMPARE(moeLevers[2].with.peakMemoryBytes, moeLevers[2].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::FusedExpertMlp), std::string_view("fused_expert_mlp"));
+        // A BF16+FP8 run adds FP8 parameters: the weights FSDP gathers held in FP8, so less memory, and no weight
+        // cast each micro-batch, so no slower.
+        QCOMPARE(moeLevers[3].lever, Lever::Fp8ParamGather);
+        QVERIFY(!moeLevers[3].inScenario);
+        QVERIFY(moeLevers[3].with.stepTimeSeconds <= moeLevers[3].without.stepTimeSeconds);
+        QVERIFY(moeLevers[3].with.peakMemoryBytes < moeLevers[3].without.peakMemoryBytes);
+        QCOMPARE(leverKey(Lever::Fp8ParamGather), std::string_view("fp8_param_gather"));
         // A scenario the cost model cannot evaluate has no levers to show.
         Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);
         QVERIFY(leverEffects(bad).empty());

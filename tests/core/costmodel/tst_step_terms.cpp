@@ -595,6 +595,51 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    // FP8 parameters (Megatron's --fp8-param-gather, NeMo's fp8_params, TorchAO's float8 FSDP all-gather): the linear
+    // layers' working weights in FP8, the embedding and LM head in BF16; no weight cast per micro-batch.
+    void fp8Parameters()
+    {
+        Hand h;
+        h.shape.totalParams = 10e9;
+        h.shape.embeddingParams = 1e9;
+        h.shape.lmHeadParams = 1e9;
+        h.shape.expertParamsPerLayer = 0;
+        QCOMPARE(workingWeightBytes(h.shape, h.scenario, false), 2.0); // BF16 run: the flag is off
+        h.scenario.precision = TrainingPrecision::BF16_FP8;
+        h.scenario.flags.fp8ParamGather = true;
+        // 8e9 of the 10e9 parameters are linear: 0.8 x 1 + 0.2 x 2 bytes.
+        QCOMPARE(workingWeightBytes(h.shape, h.scenario, false), 1.2);
+        QCOMPARE(workingWeightBytes(h.shape, h.scenario, true), 1.0);
+        // MoE: 4 layers of 2e9 expert parameters leave 2e9 dense, all of it embedding and LM head.
+        h.shape.layers = 4;
+        h.shape.expertParamsPerLayer = 2e9;
+        QCOMPARE(workingWeightBytes(h.shape, h.scenario, false), 2.0);
+
+        h.x.fp8 = true;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * 1e4 * 15096.0); // activations only, no weight casts
+
+        // DDP-style replicas hold the whole working weights: 5e9 dense at 1.2 bytes (the 10e9 model above without
+        // experts), not 2.
+        h.shape.expertParamsPerLayer = 0;
+        h.scenario.parallelism.dataParallel = DataParallelKind::Zero1;
+        StepMemoryInputs in;
+        in.shape = &h.shape;
+        in.constants = &h.constants;
+        in.scenario = &h.scenario;
+        in.modelParallelParams = 5e9;
+        in.optimizerGroup = 8;
+        const double fp8Params = stepMemory(in).parameters;
+        h.scenario.flags.fp8ParamGather = false;
+        QCOMPARE(stepMemory(in).parameters - fp8Params, 0.8 * 5e9);
+
+        Scenario bf16 = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        bf16.flags.fp8ParamGather = true;
+        QCOMPARE(std::string(CostModel(bf16).invalidReason(bf16)),
+            std::string("FP8 parameters need BF16+FP8 linear layers"));
+        bf16.precision = TrainingPrecision::BF16_FP8;
+        QVERIFY(!CostModel(bf16).invalidReason(bf16));
+    }
+
     void multiTokenPrediction()
     {
         Hand h;
@@ -647,6 +692,12 @@ private slots:
         QVERIFY(f.reshardEachMicroBatch);
         QCOMPARE(f.allGather, 1.75e-2);
         QCOMPARE(f.reduceScatter, 3.5e-2);
+        // FP8 parameters gathered at 1.5 bytes a parameter on average: three quarters of the BF16 gather, the
+        // gradients' reduce-scatter unchanged.
+        h.x.denseWeightBytes = 1.5;
+        QCOMPARE(fsdpComm(h.x, 1.0, 2.0).allGather, 1.75e-2 * 0.75);
+        QCOMPARE(fsdpComm(h.x, 1.0, 2.0).reduceScatter, 3.5e-2);
+        h.x.denseWeightBytes = 2.0;
         // Forward: hidden behind 1 s but for 12% (prefetch depth 1: fsdpPrefetchExposedFraction) and the first unit.
         h.x.prefetchExposedShare = 0.12;
         const FsdpComm g = fsdpComm(h.x, 1.0, 2.0);
