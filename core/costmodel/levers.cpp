@@ -85,7 +85,9 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
     levers.push_back(Lever::FusedNormActivation);
     if (scenario.model.isMoe())
         levers.push_back(Lever::FusedExpertMlp);
-    if (scenario.precision == TrainingPrecision::BF16_FP8)
+    const Fp8Recipe recipe = scenario.flags.fp8Recipe;
+    if (scenario.precision == TrainingPrecision::BF16_FP8 && recipe != Fp8Recipe::Rowwise
+        && recipe != Fp8Recipe::RowwiseWithGwHp)
         levers.push_back(Lever::Fp8ParamGather);
 
     std::vector<LeverEffect> out;

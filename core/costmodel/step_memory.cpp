@@ -137,9 +137,9 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     const double reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
     // The working weights' bytes per parameter: BF16, or FP8 for the linear layers with FP8 parameters.
     const double denseWeightBytes = workingWeightBytes(sh, s, false);
-    const double expertWeightBytes = workingWeightBytes(sh, s, true);
+    const double linearWeightBytes = workingWeightBytes(sh, s, true); // all-linear weights: the experts, a layer
     const double workingWeights
-        = denseWeightBytes * (in.modelParallelParams - in.expertParams) + expertWeightBytes * in.expertParams;
+        = denseWeightBytes * (in.modelParallelParams - in.expertParams) + linearWeightBytes * in.expertParams;
     // Optimizer-state offload: this share of the FP32 master weights and the moments lives in host memory.
     const double onDevice = 1.0 - std::clamp(s.flags.optimizerOffloadFraction, 0.0, 1.0);
 
@@ -206,7 +206,11 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
         // PP keeps the stage's weights (BF16) and gradients unsharded across the step's micro-batches.
         temp += workingWeights + in.modelParallelParams * reduceBytes;
     } else if (in.fsdpGroup > 1) {
-        const double gathered = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * unitParams * denseWeightBytes;
+        // The largest unit gathered: a layer (all linear: FP8 with FP8 parameters) or the embedding and LM head (BF16).
+        const double layerUnitBytes = sh.paramsPerLayer / tp * linearWeightBytes;
+        const double edgeUnitBytes = (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0 * 2.0;
+        const double gathered
+            = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * std::max(layerUnitBytes, edgeUnitBytes);
         // One unit's unsharded BF16 gradients, plus their FP32 copy when the reduction runs in FP32.
         const double reducing = unitParams * (2.0 + (reduceBytes > 2.0 ? reduceBytes : 0.0));
         temp += gathered + reducing;

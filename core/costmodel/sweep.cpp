@@ -73,6 +73,9 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
         break;
     case SweepAxis::Precision:
         s.precision = precisionOnSweep(x);
+        // FP8 parameters belong to the FP8 point; the others hold their weights in BF16.
+        if (s.precision != TrainingPrecision::BF16_FP8)
+            s.flags.fp8ParamGather = false;
         break;
     }
     return s;
