@@ -34,16 +34,40 @@ double fp8Bf16GemmShare(Fp8Recipe recipe)
     return recipe == Fp8Recipe::RowwiseWithGwHp ? 1.0 / 3.0 : 0.0;
 }
 
+bool fp8RecipeGathersFp8Weights(Fp8Recipe recipe)
+{
+    return recipe != Fp8Recipe::Rowwise && recipe != Fp8Recipe::RowwiseWithGwHp;
+}
+
+double denseLinearShare(const ModelShape& sh)
+{
+    const double dense = sh.totalParams - sh.expertParamsPerLayer * sh.layers;
+    const double bf16 = sh.embeddingParams + sh.lmHeadParams;
+    return dense > 0 ? std::clamp(1.0 - bf16 / dense, 0.0, 1.0) : 0.0;
+}
+
 double workingWeightBytes(const ModelShape& sh, const Scenario& s, bool experts)
 {
     if (s.precision != TrainingPrecision::BF16_FP8 || !s.flags.fp8ParamGather)
         return 2.0;
     if (experts)
         return 1.0;
-    const double dense = sh.totalParams - sh.expertParamsPerLayer * sh.layers;
-    const double bf16 = sh.embeddingParams + sh.lmHeadParams;
-    const double linearShare = dense > 0 ? std::clamp(1.0 - bf16 / dense, 0.0, 1.0) : 0.0;
-    return 2.0 - linearShare;
+    return 2.0 - denseLinearShare(sh);
+}
+
+double cachedQuantizedWeightBytes(const ModelShape& sh, const Scenario& s, bool experts)
+{
+    const FrameworkFlags& f = s.flags;
+    if (!f.quantizedWeightCache)
+        return 0.0;
+    // Both orientations (the forward's and the transpose the backward reads), the scales not counted: 1/32 of an
+    // MXFP8 or MXFP4 element, 1/16 of an NVFP4 one, none per tensor.
+    double bytes = 0.0;
+    if (s.precision == TrainingPrecision::BF16_FP8 && !f.fp8ParamGather)
+        bytes = 2.0 * 1.0;
+    else if (s.precision == TrainingPrecision::BF16_FP4)
+        bytes = 2.0 * 0.5 * (1.0 - std::clamp(f.fp4Bf16LayerShare, 0.0, 1.0));
+    return experts ? bytes : bytes * denseLinearShare(sh);
 }
 
 double linearFormatRatio(NumberFormat format, Fp8Recipe recipe, const CostModelConstants& c)

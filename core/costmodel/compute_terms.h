@@ -41,9 +41,19 @@ double fp8RecipeGemmRatio(Fp8Recipe recipe, const CostModelConstants& c);
 // (FrameworkFlags::fp8ParamGather in a BF16+FP8 run) 1 for the linear layers' weights, the embedding and the LM head
 // staying BF16. experts: the routed experts' weights (all linear); else the rest, whose linear share is the model's.
 double workingWeightBytes(const ModelShape& shape, const Scenario& scenario, bool experts);
+// The share of the non-expert parameters in linear layers (all but the embedding and the LM head).
+double denseLinearShare(const ModelShape& shape);
+// Bytes per parameter of the quantised weight copies FrameworkFlags::quantizedWeightCache keeps for the step: both
+// orientations of each linear weight in FP8 (none with FP8 parameters, which are the FP8 copy) or FP4 (the layers
+// kept in BF16 none); experts as in workingWeightBytes.
+double cachedQuantizedWeightBytes(const ModelShape& shape, const Scenario& scenario, bool experts);
 // The share of a BF16+FP8 run's linear-layer FLOPs its recipe keeps in BF16 (TorchAO's rowwise_with_gw_hp: the weight
 // gradients, a third).
 double fp8Bf16GemmShare(Fp8Recipe recipe);
+// Whether a recipe can gather and hold FP8 weights (FrameworkFlags::fp8ParamGather). TorchAO gathers FP8 weights only
+// with per-tensor scales (Float8LinearConfig refuses enable_fsdp_float8_all_gather with rowwise scaling): its rowwise
+// recipes gather BF16.
+bool fp8RecipeGathersFp8Weights(Fp8Recipe recipe);
 
 // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per
 // micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/costmodel/collectives.h"
+#include "core/costmodel/compute_terms.h"
 #include "core/costmodel/step_context.h"
 #include "core/errors.h"
 #include "core/number_format.h"
@@ -220,10 +221,10 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return "BF16+FP8 needs a dense FP8 peak for this hardware";
     if (s.flags.fp8ParamGather && s.precision != TrainingPrecision::BF16_FP8)
         return "FP8 parameters need BF16+FP8 linear layers";
-    // TorchAO gathers FP8 weights only with per-tensor scales (Float8LinearConfig refuses
-    // enable_fsdp_float8_all_gather with rowwise scaling): its rowwise recipes gather BF16.
-    if (s.flags.fp8ParamGather
-        && (s.flags.fp8Recipe == Fp8Recipe::Rowwise || s.flags.fp8Recipe == Fp8Recipe::RowwiseWithGwHp))
+    if (s.flags.quantizedWeightCache && s.precision != TrainingPrecision::BF16_FP8
+        && s.precision != TrainingPrecision::BF16_FP4)
+        return "Cached quantised weights need BF16+FP8 or BF16+FP4 linear layers";
+    if (s.flags.fp8ParamGather && !fp8RecipeGathersFp8Weights(s.flags.fp8Recipe))
         return "FP8 parameters need a tensorwise, blockwise or MXFP8 recipe (rowwise scaling gathers BF16)";
     if (s.flags.fp8Attention && m_peakFp8 <= 0)
         return "FP8 attention needs a dense FP8 peak for this hardware";

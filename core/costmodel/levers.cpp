@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "core/costmodel/compute_terms.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
 #include "core/errors.h"
@@ -33,6 +34,9 @@ void pull(Scenario& s, Lever lever, bool on)
     case Lever::Fp8ParamGather:
         s.flags.fp8ParamGather = on;
         return;
+    case Lever::QuantizedWeightCache:
+        s.flags.quantizedWeightCache = on;
+        return;
     }
 }
 
@@ -51,6 +55,8 @@ bool pulled(const Scenario& s, Lever lever)
         return s.flags.fusedExpertMlp;
     case Lever::Fp8ParamGather:
         return s.flags.fp8ParamGather;
+    case Lever::QuantizedWeightCache:
+        return s.flags.quantizedWeightCache;
     }
     return false;
 }
@@ -85,10 +91,10 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
     levers.push_back(Lever::FusedNormActivation);
     if (scenario.model.isMoe())
         levers.push_back(Lever::FusedExpertMlp);
-    const Fp8Recipe recipe = scenario.flags.fp8Recipe;
-    if (scenario.precision == TrainingPrecision::BF16_FP8 && recipe != Fp8Recipe::Rowwise
-        && recipe != Fp8Recipe::RowwiseWithGwHp)
+    if (scenario.precision == TrainingPrecision::BF16_FP8 && fp8RecipeGathersFp8Weights(scenario.flags.fp8Recipe))
         levers.push_back(Lever::Fp8ParamGather);
+    if (scenario.precision == TrainingPrecision::BF16_FP8 || scenario.precision == TrainingPrecision::BF16_FP4)
+        levers.push_back(Lever::QuantizedWeightCache);
 
     std::vector<LeverEffect> out;
     try {
@@ -128,6 +134,8 @@ std::string_view leverKey(Lever lever)
         return "fused_expert_mlp";
     case Lever::Fp8ParamGather:
         return "fp8_param_gather";
+    case Lever::QuantizedWeightCache:
+        return "quantized_weight_cache";
     }
     return "";
 }
@@ -147,6 +155,8 @@ std::string_view leverLabel(Lever lever)
         return "Fused expert MLP";
     case Lever::Fp8ParamGather:
         return "FP8 parameters";
+    case Lever::QuantizedWeightCache:
+        return "Cached FP8/FP4 weights";
     }
     return "";
 }

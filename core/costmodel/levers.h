@@ -20,6 +20,7 @@ enum class Lever {
     FusedNormActivation, // fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): fewer passes, less saved
     FusedExpertMlp, // MoE: the experts' activation and its quantisation fused into the grouped GEMMs
     Fp8ParamGather, // BF16+FP8: the linear layers' weights held and all-gathered in FP8
+    QuantizedWeightCache, // BF16+FP8 and FP4: weights quantised once a step (Transformer Engine), not every micro-batch
 };
 
 struct LeverOutcome {
@@ -50,8 +51,8 @@ struct LeverEffect {
 
 // The levers that apply to the scenario, in the order above: padding removal when padding is kept (how much would be
 // kept otherwise is not known), document masking when documents are packed, the fused loss and the fused kernels
-// always, the fused expert MLP for MoE models. Empty when the cost model cannot evaluate the scenario (a bare model, an
-// invalid layout).
+// always, the fused expert MLP for MoE models, FP8 parameters for BF16+FP8 recipes that gather FP8, the weight cache
+// for BF16+FP8 and FP4 runs. Empty when the cost model cannot evaluate the scenario (a bare model, an invalid layout).
 std::vector<LeverEffect> leverEffects(const Scenario& scenario);
 
 std::string_view leverKey(Lever lever); // "remove_padding", "document_masking", "fused_linear_cross_entropy", ...

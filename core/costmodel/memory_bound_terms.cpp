@@ -118,9 +118,16 @@ double fp8CastBytes(const StepContext& x)
     const double perElement = oneOrientation ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
     const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
     // FP8 parameters are cast once a step, after the optimizer, on the data-parallel shard: not per micro-batch.
-    const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : 2.0;
+    const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : weightCastsPerMicroBatch(x);
     return perElement
         * (x.tokensPerMicroBatch * layers * operands / tp + weightCasts * layers * sh.activeLinearParamsPerLayer / tp);
+}
+
+double weightCastsPerMicroBatch(const StepContext& x)
+{
+    // Each weight is quantised in two orientations (or once with its transpose). Cached, that happens in the step's
+    // first micro-batch only: spread over the step's micro-batches.
+    return x.scenario->flags.quantizedWeightCache ? 2.0 / std::max(1.0, x.microBatches) : 2.0;
 }
 
 double fp4CastBytes(const StepContext& x)
@@ -129,14 +136,15 @@ double fp4CastBytes(const StepContext& x)
     const ModelShape& sh = *x.shape;
     const FrameworkFlags& flags = x.scenario->flags;
     // The same operands as FP8's: each GEMM's input (forward) and output gradient (backward) per token, the weights
-    // twice per micro-batch; every recipe writes both orientations (the backward GEMMs read the transpose). The
-    // layers kept in BF16 cast nothing. Stochastic rounding and the 16 x 16 Hadamard transform are arithmetic inside
-    // the same passes, not traffic.
+    // twice per micro-batch (or per step, cached); every recipe writes both orientations (the backward GEMMs read the
+    // transpose). The layers kept in BF16 cast nothing. Stochastic rounding and the 16 x 16 Hadamard transform are
+    // arithmetic inside the same passes, not traffic.
     const double perElement
         = flags.fp4Recipe == Fp4Recipe::Mxfp4 ? c.mxfp4CastBytesPerElement : c.nvfp4CastBytesPerElement;
     const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
     return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
-        * (x.tokensPerMicroBatch * operands / x.tp + 2.0 * sh.activeLinearParamsPerLayer / x.tp);
+        * (x.tokensPerMicroBatch * operands / x.tp
+            + weightCastsPerMicroBatch(x) * sh.activeLinearParamsPerLayer / x.tp);
 }
 
 double moeShuffleBytes(const StepContext& x)

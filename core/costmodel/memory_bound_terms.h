@@ -33,6 +33,9 @@ double moeShuffleBytes(const StepContext& x);
 
 // BF16+FP8: the casts of each GEMM's operands and of the weights, bytes per micro-batch; 0 for a BF16 run.
 double fp8CastBytes(const StepContext& x);
+// Weight quantisation passes per micro-batch: 2 (both orientations), or 2 / micro-batches with
+// FrameworkFlags::quantizedWeightCache.
+double weightCastsPerMicroBatch(const StepContext& x);
 
 // Ranks the FP32 master weights and AdamW moments are sharded over: the FSDP group, every data-parallel and CP rank
 // under ZeRO-1, none under DDP.

@@ -152,6 +152,9 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
         m.parameters += workingWeights;
         m.gradients = reduceBytes * in.modelParallelParams;
     }
+    // Cached FP8/FP4 weight copies live for the whole step, beside the BF16 ones.
+    m.parameters += cachedQuantizedWeightBytes(sh, s, false) * (in.modelParallelParams - in.expertParams)
+        + cachedQuantizedWeightBytes(sh, s, true) * in.expertParams;
     m.reserved = c.runtimeReservedBytes;
 
     const ActivationSetup setup = activationSetup(in);

@@ -73,9 +73,12 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
         break;
     case SweepAxis::Precision:
         s.precision = precisionOnSweep(x);
-        // FP8 parameters belong to the FP8 point; the others hold their weights in BF16.
+        // FP8 parameters belong to the FP8 point; the others hold their weights in BF16. A BF16 point quantises
+        // nothing, so it caches nothing either.
         if (s.precision != TrainingPrecision::BF16_FP8)
             s.flags.fp8ParamGather = false;
+        if (s.precision != TrainingPrecision::BF16_FP8 && s.precision != TrainingPrecision::BF16_FP4)
+            s.flags.quantizedWeightCache = false;
         break;
     }
     return s;

@@ -209,6 +209,11 @@ struct FrameworkFlags {
     // fp8_params; TorchAO's enable_fsdp_float8_all_gather casts each FSDP shard before gathering it). The embedding
     // and the LM head stay BF16.
     bool fp8ParamGather = false;
+    // BF16+FP8 and BF16+FP4 runs: each linear weight quantised once per step and the copy reused by every
+    // micro-batch, where TorchAO casts it every micro-batch. Transformer Engine does this when its caller passes
+    // is_first_microbatch ("allows caching of the FP8 versions of the weights", Transformer Engine's API reference),
+    // which Megatron-Core's schedules and NeMo do. The copies, in both orientations, stay resident for the step.
+    bool quantizedWeightCache = false;
     unsigned recomputeModules = 0; // RecomputeModule bits; selective checkpointing only
     // Full checkpointing of only this many layers a pipeline stage, the others keeping everything (Megatron's
     // --recompute-method block --recompute-num-layers); 0: every layer.

@@ -488,6 +488,17 @@ std::vector<Setting> buildTable()
                 "(Megatron's --fp8-param-gather, NeMo's fp8_params, TorchAO's float8 FSDP all-gather)",
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fp8ParamGather) });
+    t.push_back({ .key = "quantized_weight_cache",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "quantized-weight-cache",
+        .field = "quantizedWeightCache",
+        .label = "Cached FP8/FP4 weights",
+        .help = "BF16+FP8 and FP4 only: each linear weight quantised once per step and reused by every micro-batch "
+                "(Transformer Engine's is_first_microbatch, as Megatron-Core and NeMo pass it), not cast every "
+                "micro-batch (TorchAO); the copies in both orientations stay in memory",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.quantizedWeightCache) });
     t.push_back({ .key = "optimizer_offload_fraction",
         .section = S::Flags,
         .kind = K::Number,

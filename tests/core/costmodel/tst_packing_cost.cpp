@@ -175,7 +175,7 @@ private slots:
         moeRun.precision = TrainingPrecision::BF16_FP8;
         moeRun.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         const std::vector<LeverEffect> moeLevers = leverEffects(moeRun);
-        QCOMPARE(moeLevers.size(), size_t(4));
+        QCOMPARE(moeLevers.size(), size_t(5));
         QCOMPARE(moeLevers[2].lever, Lever::FusedExpertMlp);
         QVERIFY(!moeLevers[2].inScenario);
         QVERIFY(moeLevers[2].with.stepTimeSeconds < moeLevers[2].without.stepTimeSeconds);
@@ -188,6 +188,12 @@ private slots:
         QVERIFY(moeLevers[3].with.stepTimeSeconds <= moeLevers[3].without.stepTimeSeconds);
         QVERIFY(moeLevers[3].with.peakMemoryBytes < moeLevers[3].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::Fp8ParamGather), std::string_view("fp8_param_gather"));
+        // And the weight cache: the copies held for the step cost memory, the casts it saves never cost time.
+        QCOMPARE(moeLevers[4].lever, Lever::QuantizedWeightCache);
+        QVERIFY(!moeLevers[4].inScenario);
+        QVERIFY(moeLevers[4].with.stepTimeSeconds <= moeLevers[4].without.stepTimeSeconds);
+        QVERIFY(moeLevers[4].with.peakMemoryBytes > moeLevers[4].without.peakMemoryBytes);
+        QCOMPARE(leverKey(Lever::QuantizedWeightCache), std::string_view("quantized_weight_cache"));
         // A scenario the cost model cannot evaluate has no levers to show.
         Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);
         QVERIFY(leverEffects(bad).empty());

@@ -19,6 +19,7 @@
 #include "core/costmodel/recompute_terms.h"
 #include "core/costmodel/step_context.h"
 #include "core/costmodel/step_memory.h"
+#include "core/costmodel/sweep.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -643,6 +644,63 @@ private slots:
         bf16.flags.fp8Recipe = Fp8Recipe::Rowwise;
         QCOMPARE(std::string(CostModel(bf16).invalidReason(bf16)),
             std::string("FP8 parameters need a tensorwise, blockwise or MXFP8 recipe (rowwise scaling gathers BF16)"));
+    }
+
+    // Quantised weights cached per step (Transformer Engine's is_first_microbatch, as Megatron-Core and NeMo pass
+    // it): each weight is cast in the step's first micro-batch only, and the copies in both orientations stay.
+    void quantizedWeightCache()
+    {
+        Hand h;
+        h.scenario.precision = TrainingPrecision::BF16_FP8;
+        h.x.fp8 = true;
+        h.x.microBatches = 4;
+        const double perMicroBatch = memoryBoundTime(h.x).fp8CastBytes;
+        QCOMPARE(perMicroBatch, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6)); // two casts of each weight, every micro-batch
+        h.scenario.flags.quantizedWeightCache = true;
+        QCOMPARE(weightCastsPerMicroBatch(h.x), 0.5);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 5 * 13.096e6)); // 2 / 4 a micro-batch
+        h.x.microBatches = 1; // one micro-batch a step: nothing to reuse
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, perMicroBatch);
+
+        // The cached copies: 1 byte in each of two orientations per linear weight (8e9 of 10e9 dense parameters),
+        // half that in FP4 for the layers it quantises, none with FP8 parameters (they are the FP8 copy).
+        h.shape.totalParams = 10e9;
+        h.shape.embeddingParams = 1e9;
+        h.shape.lmHeadParams = 1e9;
+        h.shape.expertParamsPerLayer = 0;
+        QCOMPARE(cachedQuantizedWeightBytes(h.shape, h.scenario, false), 1.6);
+        QCOMPARE(cachedQuantizedWeightBytes(h.shape, h.scenario, true), 2.0);
+        h.scenario.precision = TrainingPrecision::BF16_FP4;
+        h.scenario.flags.fp4Bf16LayerShare = 0.25;
+        QCOMPARE(cachedQuantizedWeightBytes(h.shape, h.scenario, true), 0.75);
+        h.scenario.precision = TrainingPrecision::BF16_FP8;
+        h.scenario.flags.fp8ParamGather = true;
+        QCOMPARE(cachedQuantizedWeightBytes(h.shape, h.scenario, true), 0.0);
+        h.scenario.flags.fp8ParamGather = false;
+        StepMemoryInputs in;
+        in.shape = &h.shape;
+        in.constants = &h.constants;
+        in.scenario = &h.scenario;
+        in.modelParallelParams = 5e9;
+        in.optimizerGroup = 8;
+        const double cached = stepMemory(in).parameters;
+        h.scenario.flags.quantizedWeightCache = false;
+        QCOMPARE(cached - stepMemory(in).parameters, 1.6 * 5e9);
+
+        // Only runs that quantise can cache; a precision sweep's BF16 point drops it, its FP8 point keeps it.
+        Scenario bf16 = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        bf16.flags.quantizedWeightCache = true;
+        QCOMPARE(std::string(CostModel(bf16).invalidReason(bf16)),
+            std::string("Cached quantised weights need BF16+FP8 or BF16+FP4 linear layers"));
+        bf16.precision = TrainingPrecision::BF16_FP8;
+        QVERIFY(!CostModel(bf16).invalidReason(bf16));
+        bf16.precision = TrainingPrecision::BF16_FP4;
+        QVERIFY(!CostModel(bf16).invalidReason(bf16));
+        const SweepResult r = runSweep(bf16, SweepAxis::Precision);
+        QVERIFY(r.points.size() >= 2);
+        for (const auto& point : r.points)
+            QVERIFY2(point.currentValid, point.currentProblem.c_str()); // the BF16 point too
+        QVERIFY(!scenarioAt(bf16, SweepAxis::Precision, 0).flags.quantizedWeightCache);
     }
 
     void multiTokenPrediction()
