@@ -226,10 +226,11 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
 
     out.memory = stepMemory(mi);
     if (x.unevenPipeline) {
-        // Uneven stages: the fullest of the first rank (the most micro-batches in flight, the embedding), the slowest
-        // and the last (the logits).
+        // Uneven stages: the fullest rank, which may be none of the first (the most micro-batches in flight, the
+        // embedding), the slowest and the last (the logits): with the embedding and the loss in the split, a middle
+        // rank holds the most layers while the last, holding only the loss, sets the pace. Every rank is counted.
         out.memory = MemoryBreakdown {};
-        for (const int rank : { 0, s.parallelism.pp - 1, criticalRank(s, m_shape, x.expertTp).rank }) {
+        for (int rank = 0; rank < s.parallelism.pp; ++rank) {
             const RankShare r = rankShare(s, m_shape, x.expertTp, rank);
             mi.modelParallelParams = r.params;
             mi.expertParams = r.expertParams;

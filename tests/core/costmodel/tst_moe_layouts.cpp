@@ -238,6 +238,20 @@ private slots:
         d.parallelism.pipelineLayout = parsePipelineLayout("Et*3|(tt|)*29m|L");
         QVERIFY(evaluate(d).tokensPerSecPerGpu > even);
     }
+
+    // The fullest rank sets the memory, whichever it is. Llama 3.1 8B on PP 4 with the layout Et*3|t*10|t*10|t*9L and
+    // 8 micro-batches: the last rank (9 layers and the LM head) sets the pace, the first holds the most micro-batches
+    // in flight (4), but the second holds the most activations: 10 layers x 3 in flight, against 8 x 4 on the even
+    // split's first rank, so 30/32 of the even split's activations (the first rank's 3 x 4 would give 12/32).
+    void theFullestRankSetsTheMemory()
+    {
+        Scenario s = test::scenarioFor(*test::shippedPresets().findModel("llama-3.1-8b"), "h100-sxm", 8, 4096);
+        s.parallelism.pp = 4;
+        s.workload.globalBatchTokens = 65536;
+        const double even = evaluate(s).memory.activations;
+        s.parallelism.pipelineLayout = parsePipelineLayout("Et*3|t*10|t*10|t*9L");
+        QCOMPARE(evaluate(s).memory.activations, even * 30.0 / 32.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMoeLayouts)
