@@ -14,6 +14,7 @@
 #include "app/cli/log_input.h"
 #include "app/preset_store.h"
 #include "core/errors.h"
+#include "core/facts/file_facts.h"
 #include "core/facts/shown_mfu.h"
 #include "core/model/flops.h"
 #include "core/number_format.h"
@@ -62,19 +63,36 @@ struct MfuInputs {
     nlohmann::json description;
 };
 
-// --model/--params and --tokens-per-step together switch measured MFU on; the GPU comes from --gpu, else from the
-// trace's deviceProperties name.
+// --model/--params switches measured MFU on. What the flags leave out comes from what the trace records, as the
+// GPU comes from --gpu, else from the trace's deviceProperties name: the tokens per step from a single process's
+// embedding lookups (core/trace/trace_facts.h), the sequence length from their token ids (else 8192). A rank of a
+// larger job records only its own tokens, so --tokens-per-step is then required.
 std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace::RunAnalysis& run)
 {
     const auto model = resolveOptionalModel(parser);
     const bool tokens = parser.isSet(qs("tokens-per-step"));
     if (!model && !tokens)
         return std::nullopt;
-    if (!model || !tokens)
-        throw InputError("measured MFU needs both a model (--model or --params) and --tokens-per-step");
+    if (!model)
+        throw InputError("measured MFU needs a model (--model or --params) beside --tokens-per-step");
+    const FileFacts recorded = factsFromTrace(run);
     MfuInputs in;
-    in.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
-    const int64_t seq = resolveSeqLen(parser, 8192);
+    std::string tokensFrom = "flag", seqFrom = "flag";
+    if (tokens) {
+        in.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
+    } else if (recorded.tokensPerStep) {
+        in.tokensPerStep = *recorded.tokensPerStep;
+        tokensFrom = "trace";
+    } else {
+        throw InputError(run.ranks.size() > 1 || recorded.gpuCount.value_or(1) > 1
+                ? "measured MFU needs --tokens-per-step: each rank's trace records only its own tokens, not the "
+                  "run's"
+                : "measured MFU needs --tokens-per-step: the trace records no token ids (its embedding lookups need "
+                  "record_shapes=True)");
+    }
+    if (!parser.isSet(qs("seq")))
+        seqFrom = recorded.seqLen ? "trace" : "default";
+    const int64_t seq = resolveSeqLen(parser, recorded.seqLen.value_or(8192));
     const FlopFormula formula = resolveFormula(parser, *model);
     resolveFlopsPerToken(*model, seq, formula); // a formula the model cannot answer is an error now
     in.scenario.model = *model;
@@ -103,9 +121,26 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
     }
     in.scenario.cluster.hardware = resolveHardware(parser, gpuId);
     in.scenario.precision = resolvePrecision(parser);
-    in.description = { { "model", model->id }, { "seq", seq }, { "formula", std::string(flopFormulaKey(formula)) },
-        { "gpu", in.scenario.cluster.hardware.id }, { "tokens_per_step", in.tokensPerStep } };
+    in.description = { { "model", model->id }, { "seq", seq }, { "seq_from", seqFrom },
+        { "formula", std::string(flopFormulaKey(formula)) }, { "gpu", in.scenario.cluster.hardware.id },
+        { "tokens_per_step", in.tokensPerStep }, { "tokens_per_step_from", tokensFrom } };
     return in;
+}
+
+// "; sequence 4,096 and 32,768 tokens per step as the trace records them": the inputs no flag gave, or "".
+std::string recordedInputsText(const nlohmann::json& inputs)
+{
+    const bool seq = inputs["seq_from"] == "trace", tokens = inputs["tokens_per_step_from"] == "trace";
+    if (!seq && !tokens)
+        return "";
+    std::string text = "; ";
+    if (seq)
+        text += "sequence " + formatNumber(inputs["seq"].get<double>());
+    if (seq && tokens)
+        text += " and ";
+    if (tokens)
+        text += formatNumber(inputs["tokens_per_step"].get<double>()) + " tokens per step";
+    return text + (seq && tokens ? " as the trace records them" : " as the trace records it");
 }
 
 // The run's JSON, measured MFU included when the flags ask for it; `run` comes from the traces or from summaries.
@@ -490,9 +525,10 @@ int runTrace(const QStringList& args)
                 "measured MFU not shown: " + out["measured_mfu"]["withheld"].get<std::string>()));
         else if (out.contains("measured_mfu"))
             printLine(QString::asprintf("measured MFU %.2f%% (%.1f TFLOPS per GPU of %.1f dense peak)",
-                100.0 * out["measured_mfu"]["mfu"].get<double>(),
-                out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),
-                out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>()));
+                          100.0 * out["measured_mfu"]["mfu"].get<double>(),
+                          out["measured_mfu"]["achieved_tflops_per_gpu"].get<double>(),
+                          out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>())
+                + QString::fromStdString(recordedInputsText(out["measured_mfu"]["inputs"])));
         printLine(QString::fromStdString("trace MFU: " + out["trace_mfu_note"].get<std::string>()));
         if (out.contains("mfu_check")) {
             printLine(QString::fromStdString(out["mfu_check"]["summary"].get<std::string>()));

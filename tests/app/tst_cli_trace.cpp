@@ -134,6 +134,17 @@ private slots:
         QCOMPARE(j["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>(), 989.0);
         QVERIFY(qAbs(j["ranks"][0]["measured_mfu"].get<double>() - 3e14 / 989e12) < 1e-12);
         QVERIFY(qAbs(j["measured_mfu"]["mfu"].get<double>() - 3e14 / 989e12) < 1e-12);
+        QCOMPARE(j["measured_mfu"]["inputs"]["tokens_per_step_from"].get<std::string>(), std::string("flag"));
+        QCOMPARE(j["measured_mfu"]["inputs"]["seq_from"].get<std::string>(), std::string("default"));
+        // A model alone takes the tokens per step from the trace's token ids; this trace recorded none: the error says
+        // which flag to give and why.
+        const Run noTokens = runCli({ path, QStringLiteral("--params"), QStringLiteral("1e9") });
+        QCOMPARE(noTokens.exitCode, 2);
+        QVERIFY2(noTokens.err.contains("measured MFU needs --tokens-per-step: the trace records no token ids"),
+            noTokens.err.constData());
+        const Run noModel = runCli({ path, QStringLiteral("--tokens-per-step"), QStringLiteral("10") });
+        QCOMPARE(noModel.exitCode, 2);
+        QVERIFY2(noModel.err.contains("measured MFU needs a model (--model or --params)"), noModel.err.constData());
     }
 
     // The GPU name maps to a preset through the presets' "match" patterns.
@@ -535,6 +546,24 @@ private slots:
         QVERIFY2(out.contains(QStringLiteral("mean step 0.3811 s")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("measured MFU %1%").arg(mfu * 100, 0, 'f', 2)), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("steps: CPU ProfilerStep annotations")), qPrintable(out));
+        QCOMPARE(j["measured_mfu"]["inputs"]["seq_from"].get<std::string>(), std::string("flag"));
+
+        // Without --seq, --tokens-per-step and --gpu, the trace's own facts: its token ids (8 x 4,096 once a step),
+        // its deviceProperties. The same figure, and the text says where the inputs came from. (The default 8,192
+        // tokens would have counted attention twice over and read 72%.)
+        const Run bare = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--json") });
+        QVERIFY2(bare.exitCode == 0, bare.err.constData());
+        const auto b = nlohmann::json::parse(bare.out.toStdString());
+        QCOMPARE(b["measured_mfu"]["mfu"].get<double>(), mfu);
+        QCOMPARE(b["measured_mfu"]["inputs"]["seq"].get<int64_t>(), int64_t(4096));
+        QCOMPARE(b["measured_mfu"]["inputs"]["seq_from"].get<std::string>(), std::string("trace"));
+        QCOMPARE(b["measured_mfu"]["inputs"]["tokens_per_step"].get<double>(), 32768.0);
+        QCOMPARE(b["measured_mfu"]["inputs"]["tokens_per_step_from"].get<std::string>(), std::string("trace"));
+        QVERIFY(!b["measured_mfu"].contains("warning"));
+        const Run bareText = runCli({ trace, QStringLiteral("--model"), config });
+        QVERIFY2(QString::fromUtf8(bareText.out)
+                     .contains(QStringLiteral("; sequence 4,096 and 32,768 tokens per step as the trace records them")),
+            bareText.out.constData());
     }
 
     // --summary-out is atomic (docs/cluster-scale.md): on a full disk (the file-size limit) the previous summary is
