@@ -44,16 +44,19 @@ PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
     m_apply = new QPushButton(tr("&Apply selected configuration"));
     m_apply->setObjectName(QStringLiteral("applyPlan"));
     m_apply->setEnabled(false);
-    auto* row = new QHBoxLayout;
-    row->addWidget(m_status, 1);
-    row->addWidget(m_apply);
-    layout->addLayout(row);
+    // The status (the search's figures and the ranking rule, several lines) takes the page's whole width, and Apply
+    // sits beside the selected row's reason: beside the status it left the text a third of the width at 1280x720,
+    // more lines than the page had height for.
+    layout->addWidget(m_status);
     layout->addWidget(m_table, 1);
     m_reason = new QLabel;
     m_reason->setObjectName(QStringLiteral("plannerReason"));
     m_reason->setWordWrap(true);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_reason);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_reason, 1);
+    row->addWidget(m_apply, 0, Qt::AlignTop);
+    layout->addLayout(row);
     m_calibration = new CalibrationBox(m_model);
     layout->addWidget(m_calibration);
 

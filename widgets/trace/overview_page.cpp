@@ -40,8 +40,9 @@ OverviewPage::OverviewPage(ScenarioModel* scenario, QWidget* parent)
     comparisonLayout->setContentsMargins(0, 0, 0, 0);
     comparisonLayout->addWidget(m_verdict);
     comparisonLayout->addWidget(m_comparisonChart, 1);
-    m_comparisonHint = new QLabel(tr("Open a baseline for comparison to see its category shares beside this run's, "
-                                     "with the change in percentage points (as in Figure 3 of Lambda's MFU paper)."));
+    m_comparisonHint = new QLabel(tr("Open a baseline (Open baseline...) to see its category shares beside this "
+                                     "run's, with the change in percentage points (as in Figure 3 of Lambda's MFU "
+                                     "paper)."));
     m_comparisonHint->setObjectName(QStringLiteral("comparisonHint"));
     m_comparisonHint->setWordWrap(true);
     m_comparisonHint->setAlignment(Qt::AlignCenter);
@@ -49,8 +50,11 @@ OverviewPage::OverviewPage(ScenarioModel* scenario, QWidget* parent)
     charts->addWidget(m_stepChart);
     charts->addWidget(comparison);
     charts->addWidget(m_comparisonHint);
-    for (int i = 0; i < 3; ++i)
-        charts->setStretchFactor(i, 1);
+    // The step chart and the comparison share the height; the hint that stands in for the comparison takes only its
+    // lines, so that at 1280x720 the step chart's bars are not squeezed under its legend.
+    charts->setStretchFactor(0, 1);
+    charts->setStretchFactor(1, 1);
+    charts->setStretchFactor(2, 0);
     // The figures are sentences: at 1280x720 they need more height than the tab has, so they scroll instead of
     // being squeezed into clipped rows.
     auto* figuresScroll = new QScrollArea;

@@ -96,8 +96,12 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     open->setToolTip(
         tr("Kineto/PyTorch profiler traces (.json, .json.gz); select one file per rank for a multi-rank run"));
     connect(open, &QPushButton::clicked, this, &TracePanel::chooseTraces);
-    auto* openBase = new QPushButton(tr("Open baseline for comparison..."));
+    // A short label: the toolbar's row sets the panel's minimum width, and at 1280x720 a longer one squeezed the
+    // scenario dock to a strip of clipped fields once a trace was open.
+    auto* openBase = new QPushButton(tr("Open baseline..."));
     openBase->setObjectName(QStringLiteral("openBaseline"));
+    openBase->setToolTip(tr("Open a baseline trace (one file per rank) to compare this run with: category shares, "
+                            "kernels and step time side by side"));
     connect(openBase, &QPushButton::clicked, this, &TracePanel::chooseBaseline);
     m_calibrate = new QPushButton(tr("Calibrate Predict to this trace"));
     m_calibrate->setObjectName(QStringLiteral("calibrateToTrace"));
@@ -134,8 +138,6 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     toolbar->addWidget(open);
     toolbar->addWidget(openBase);
     toolbar->addWidget(m_calibrate);
-    toolbar->addWidget(m_progress, 1);
-    toolbar->addWidget(m_cancel);
     toolbar->addStretch();
     toolbar->addWidget(new QLabel(tr("Rank:")));
     toolbar->addWidget(m_rank);
@@ -205,6 +207,13 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(toolbar);
+    // The import's progress and Cancel on a row of their own, shown only while importing: in the toolbar's row they
+    // widened the panel's minimum for the import's duration, and the scenario dock, squeezed to make room, stayed
+    // squeezed after it.
+    auto* importRow = new QHBoxLayout;
+    importRow->addWidget(m_progress, 1);
+    importRow->addWidget(m_cancel);
+    layout->addLayout(importRow);
     layout->addWidget(m_rankProgress);
     layout->addWidget(m_source);
     auto* errorRow = new QHBoxLayout;

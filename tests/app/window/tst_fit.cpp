@@ -427,8 +427,16 @@ private slots:
         QStringList files { m_log };
         if (QFile::exists(m_trace))
             files << m_trace;
+        const QDockWidget* dock = w.findChild<QDockWidget*>();
+        QVERIFY(dock);
+        const int dockWidth = dock->width();
         QVERIFY(w.openFiles(files));
         settle(w);
+        // Opening files leaves the scenario dock as wide as it was: an import's progress bar and Cancel in the Trace
+        // panel's toolbar row once widened the panel's minimum while it ran, and at 1280x720 the dock stayed a strip
+        // of clipped fields (170 px of 357) afterwards.
+        QVERIFY2(dock->width() >= dockWidth,
+            qPrintable(QStringLiteral("the scenario dock went from %1 to %2 px").arg(dockWidth).arg(dock->width())));
         if (QFile::exists(m_qwen)) {
             QVERIFY2(w.openFiles({ m_qwen }), qPrintable(w.lastMessage()));
             w.scenarioModel()->setThroughput(mfu::widgets::ThroughputInput::TokensPerSecPerGpu, 5e6);
