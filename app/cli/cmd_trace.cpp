@@ -87,7 +87,8 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
         throw InputError(run.ranks.size() > 1 || recorded.gpuCount.value_or(1) > 1
                 ? "measured MFU needs --tokens-per-step: each rank's trace records only its own tokens, not the "
                   "run's"
-                : "measured MFU needs --tokens-per-step: the trace records no token ids (its embedding lookups need "
+                : "measured MFU needs --tokens-per-step: the trace records no usable token ids (its embedding lookups "
+                  "need "
                   "record_shapes=True)");
     }
     if (!parser.isSet(qs("seq")))

@@ -140,7 +140,7 @@ private slots:
         // which flag to give and why.
         const Run noTokens = runCli({ path, QStringLiteral("--params"), QStringLiteral("1e9") });
         QCOMPARE(noTokens.exitCode, 2);
-        QVERIFY2(noTokens.err.contains("measured MFU needs --tokens-per-step: the trace records no token ids"),
+        QVERIFY2(noTokens.err.contains("measured MFU needs --tokens-per-step: the trace records no usable token ids"),
             noTokens.err.constData());
         const Run noModel = runCli({ path, QStringLiteral("--tokens-per-step"), QStringLiteral("10") });
         QCOMPARE(noModel.exitCode, 2);
