@@ -10,6 +10,7 @@
 #include "core/costmodel/compute_terms.h"
 #include "core/costmodel/step_context.h"
 #include "core/errors.h"
+#include "core/model/precision.h"
 #include "core/number_format.h"
 #include "core/scenario/pipeline_layout.h"
 
@@ -221,8 +222,7 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return "BF16+FP8 needs a dense FP8 peak for this hardware";
     if (s.flags.fp8ParamGather && s.precision != TrainingPrecision::BF16_FP8)
         return "FP8 parameters need BF16+FP8 linear layers";
-    if (s.flags.quantizedWeightCache && s.precision != TrainingPrecision::BF16_FP8
-        && s.precision != TrainingPrecision::BF16_FP4)
+    if (s.flags.quantizedWeightCache && linearLayerFormat(s.precision) == NumberFormat::BF16)
         return "Cached quantised weights need BF16+FP8 or BF16+FP4 linear layers";
     if (s.flags.fp8ParamGather && !fp8RecipeGathersFp8Weights(s.flags.fp8Recipe))
         return "FP8 parameters need a tensorwise, blockwise or MXFP8 recipe (rowwise scaling gathers BF16)";

@@ -6,6 +6,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
 #include "core/errors.h"
+#include "core/model/precision.h"
 
 namespace mfu {
 
@@ -93,7 +94,7 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
         levers.push_back(Lever::FusedExpertMlp);
     if (scenario.precision == TrainingPrecision::BF16_FP8 && fp8RecipeGathersFp8Weights(scenario.flags.fp8Recipe))
         levers.push_back(Lever::Fp8ParamGather);
-    if (scenario.precision == TrainingPrecision::BF16_FP8 || scenario.precision == TrainingPrecision::BF16_FP4)
+    if (linearLayerFormat(scenario.precision) != NumberFormat::BF16)
         levers.push_back(Lever::QuantizedWeightCache);
 
     std::vector<LeverEffect> out;

@@ -5,6 +5,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
+#include "core/model/precision.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -77,7 +78,7 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
         // nothing, so it caches nothing either.
         if (s.precision != TrainingPrecision::BF16_FP8)
             s.flags.fp8ParamGather = false;
-        if (s.precision != TrainingPrecision::BF16_FP8 && s.precision != TrainingPrecision::BF16_FP4)
+        if (linearLayerFormat(s.precision) == NumberFormat::BF16)
             s.flags.quantizedWeightCache = false;
         break;
     }
