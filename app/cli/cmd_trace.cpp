@@ -59,6 +59,7 @@ std::vector<std::filesystem::path> paths(const QStringList& names)
 struct MfuInputs {
     Scenario scenario; // model, sequence, formula, GPU and precision; the GPU count is the run's
     std::optional<double> matmulFlopsPerToken; // training FLOP/token of the matmuls (attention core excluded)
+    FileFacts recorded; // what the trace states (its GPU, tokens, sequence), checked against the inputs
     double tokensPerStep = 0;
     nlohmann::json description;
 };
@@ -75,8 +76,9 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
         return std::nullopt;
     if (!model)
         throw InputError("measured MFU needs a model (--model or --params) beside --tokens-per-step");
-    const FileFacts recorded = factsFromTrace(run);
     MfuInputs in;
+    in.recorded = factsFromTrace(run);
+    const FileFacts& recorded = in.recorded;
     std::string tokensFrom = "flag", seqFrom = "flag";
     if (tokens) {
         in.tokensPerStep = parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step"));
@@ -87,9 +89,8 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
         throw InputError(run.ranks.size() > 1 || recorded.gpuCount.value_or(1) > 1
                 ? "measured MFU needs --tokens-per-step: each rank's trace records only its own tokens, not the "
                   "run's"
-                : "measured MFU needs --tokens-per-step: the trace records no usable token ids (its embedding lookups "
-                  "need "
-                  "record_shapes=True)");
+                : "measured MFU needs --tokens-per-step: the trace records no usable token ids (its embedding "
+                  "lookups need record_shapes=True)");
     }
     if (!parser.isSet(qs("seq")))
         seqFrom = recorded.seqLen ? "trace" : "default";
@@ -160,7 +161,7 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
         s.cluster.gpuCount = gpus;
         if (run.meanStepSeconds > 0) {
             overall = scenarioMfuAtStepTime(s, in->tokensPerStep, run.meanStepSeconds);
-            const FactsCheck facts = checkFacts(factsFromTrace(run), s, in->tokensPerStep, known.hardware);
+            const FactsCheck facts = checkFacts(in->recorded, s, in->tokensPerStep, known.hardware);
             shown = shownMeasuredMfu(*overall, facts);
         }
         // A rank's figure divides by the same peak: withheld with the run's.
