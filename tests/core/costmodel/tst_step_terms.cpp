@@ -105,6 +105,17 @@ struct Hand {
         x.hbmBytesPerSec = 1e12;
         x.fsdpUnits = 11;
     }
+    // Memory inputs of a rank that holds `params` parameters, its optimizer state sharded over 8 ranks.
+    StepMemoryInputs memoryInputs(double params)
+    {
+        StepMemoryInputs in;
+        in.shape = &shape;
+        in.constants = &constants;
+        in.scenario = &scenario;
+        in.modelParallelParams = params;
+        in.optimizerGroup = 8;
+        return in;
+    }
     void setTp(int tp)
     {
         scenario.parallelism.tp = tp;
@@ -380,13 +391,8 @@ private slots:
         QCOMPARE(expertOptimizerGroupOf(h.x), 2);
         QCOMPARE(optimizerShardParams(h.x), 1.25e8 + 2e9);
         QCOMPARE(optimizerTime(h.x), (1.25e8 + 2e9) * 28 / 1e12);
-        StepMemoryInputs in;
-        in.shape = &h.shape;
-        in.constants = &h.constants;
-        in.scenario = &h.scenario;
-        in.modelParallelParams = 5e9;
+        StepMemoryInputs in = h.memoryInputs(5e9);
         in.fsdpGroup = 8;
-        in.optimizerGroup = 8;
         in.expertParams = 4e9;
         in.expertOptimizerGroup = expertOptimizerGroupOf(h.x);
         QCOMPARE(stepMemory(in).optimizerState, 8.0 * (1.25e8 + 2e9));
@@ -624,12 +630,7 @@ private slots:
         // experts), not 2.
         h.shape.expertParamsPerLayer = 0;
         h.scenario.parallelism.dataParallel = DataParallelKind::Zero1;
-        StepMemoryInputs in;
-        in.shape = &h.shape;
-        in.constants = &h.constants;
-        in.scenario = &h.scenario;
-        in.modelParallelParams = 5e9;
-        in.optimizerGroup = 8;
+        StepMemoryInputs in = h.memoryInputs(5e9);
         const double fp8Params = stepMemory(in).parameters;
         h.scenario.flags.fp8ParamGather = false;
         QCOMPARE(stepMemory(in).parameters - fp8Params, 0.8 * 5e9);
@@ -677,12 +678,7 @@ private slots:
         h.scenario.flags.fp8ParamGather = true;
         QCOMPARE(cachedQuantizedWeightBytes(h.shape, h.scenario, true), 0.0);
         h.scenario.flags.fp8ParamGather = false;
-        StepMemoryInputs in;
-        in.shape = &h.shape;
-        in.constants = &h.constants;
-        in.scenario = &h.scenario;
-        in.modelParallelParams = 5e9;
-        in.optimizerGroup = 8;
+        StepMemoryInputs in = h.memoryInputs(5e9);
         const double cached = stepMemory(in).parameters;
         h.scenario.flags.quantizedWeightCache = false;
         QCOMPARE(cached - stepMemory(in).parameters, 1.6 * 5e9);
@@ -1030,13 +1026,8 @@ private slots:
     void offloadFreesMemory()
     {
         Hand h;
-        StepMemoryInputs in;
-        in.shape = &h.shape;
-        in.constants = &h.constants;
-        in.scenario = &h.scenario;
-        in.modelParallelParams = 1e9;
+        StepMemoryInputs in = h.memoryInputs(1e9);
         in.fsdpGroup = 8;
-        in.optimizerGroup = 8;
         in.tokensPerMicroBatch = 1000;
         in.layersPerStage = 10;
         const MemoryBreakdown kept = stepMemory(in);
