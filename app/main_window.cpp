@@ -142,6 +142,8 @@ MainWindow::MainWindow(QWidget* parent)
     activity->setObjectName(QStringLiteral("statusActivity"));
     activity->watch(tracePanel->activity());
     activity->watch(predictPanel->activity());
+    createReportJob();
+    activity->watch(m_reportActivity);
     statusBar()->addPermanentWidget(activity);
     for (const auto& problem : presetLibrary().problems())
         tell(tr("Preset problem: %1").arg(QString::fromStdString(problem.message())), true);

@@ -17,6 +17,8 @@ class QTabWidget;
 class QUndoStack;
 
 namespace mfu::widgets {
+class Activity;
+class BackgroundJob;
 class ChartView;
 class ScenarioEditor;
 class ScenarioModel;
@@ -57,7 +59,11 @@ public:
     QString lastMessage() const { return m_lastMessage; }
     // Edit > Undo/Redo act on this; it is clean when the scenario matches the file last opened or saved.
     QUndoStack* undoStack() const;
-    // Writes the report of the current scenario (app/report): PDF, or HTML when the name ends in .html/.htm.
+    // Writes the report of the current scenario (app/report): PDF, or HTML when the name ends in .html/.htm. Its
+    // figures (the planner and the sweeps up to 16,384 GPUs: seconds on a large model) are computed off the GUI
+    // thread, with progress and Cancel in the status bar; the file is written when they are done, then
+    // reportExported(written) is emitted. Returns false, with the reason in lastMessage(), when the path cannot be
+    // written (nothing is started); true when the report is under way.
     bool exportReport(const QString& path);
     // Asked on close, and before opening another scenario file, with unsaved changes: Save, Discard or Cancel. The
     // default shows a QMessageBox; tests set their own answer so closing does not block.
@@ -66,6 +72,10 @@ public:
     // Asked before a demo replaces unsaved changes or closes loaded files (filesLoaded): Save, Discard or Cancel.
     using DemoPrompt = std::function<QMessageBox::StandardButton(bool filesLoaded)>;
     void setDemoPrompt(DemoPrompt prompt) { m_demoPrompt = std::move(prompt); }
+
+signals:
+    // An export started by exportReport ended: written, or not (failed or cancelled; lastMessage() says which).
+    void reportExported(bool written);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -88,6 +98,9 @@ private:
     // Before a demo: Save, Discard or Cancel when the scenario has unsaved changes or files are loaded beside it.
     bool resolveWorkADemoReplaces(bool filesLoaded);
     void exportReportInteractively();
+    // The report job's status-bar activity, and what follows when the job ends.
+    void createReportJob();
+    void reportEnded(bool written, const QString& message);
     void updateTitle();
     bool openFile(const QString& path);
     // Loads the traces, baseline and training log a scenario file lists (relative paths from its folder); says which
@@ -111,6 +124,9 @@ private:
     ScenarioHistory* m_history = nullptr;
     UnsavedChangesPrompt m_unsavedChangesPrompt;
     DemoPrompt m_demoPrompt;
+    widgets::BackgroundJob* m_reportJob = nullptr;
+    widgets::Activity* m_reportActivity = nullptr;
+    bool m_warnWhenReportFails = false; // File > Export Report: a failure is also a message box
     bool m_fittedIntoScreen = false; // fitIntoScreen runs after the first show only: later sizes are the user's
 };
 

@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -10,29 +11,74 @@
 
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
+#include "core/io/atomic_file.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/jobs/activity.h"
+#include "widgets/jobs/background_job.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::app {
 
 bool MainWindow::exportReport(const QString& path)
 {
+    // Refused at once: a mistyped folder should not cost the seconds the figures take.
+    const std::string why = whyFileCannotBeWritten(QFile::encodeName(path).toStdString());
+    if (!why.empty()) {
+        tell(tr("Report not written: Could not write %1: %2")
+                 .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(why.c_str())),
+            true);
+        return false;
+    }
     const ScenarioDocument document = currentDocument();
     const QString title = m_scenarioPath.isEmpty()
         ? tr("MFU report")
         : tr("MFU report: %1").arg(QFileInfo(m_scenarioPath).completeBaseName());
-    const bool html = path.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
-        || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
-    ReportResult result;
-    QString error;
-    const bool written = html ? writeReportHtml(path, title, document, presetLibrary(), &result, &error)
-                              : writeReportPdf(path, title, document, presetLibrary(), &result, &error);
-    if (!written) {
-        tell(tr("Report not written: %1").arg(error), true);
-        return false;
-    }
-    tell(tr("Saved the report to %1.").arg(QDir::toNativeSeparators(path)));
+    // The worker reads only its own copies: the document and the GPU presets (a diagnosis names other GPUs' peaks).
+    std::function<ReportFigures(widgets::JobControl&)> figuresOf
+        = [document, hardware = presetLibrary().hardware()](widgets::JobControl& control) {
+              return reportFiguresFor(
+                  document, hardware, [&control](double f) { control.setProgress(f); }, &control.cancel);
+          };
+    std::function<void(ReportFigures&)> write = [this, document, title, path](ReportFigures& figures) {
+        const bool html = path.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
+            || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+        ReportResult result;
+        QString error;
+        const bool written = html ? writeReportHtml(path, title, document, figures, presetLibrary(), &result, &error)
+                                  : writeReportPdf(path, title, document, figures, presetLibrary(), &result, &error);
+        reportEnded(written,
+            written ? tr("Saved the report to %1.").arg(QDir::toNativeSeparators(path))
+                    : tr("Report not written: %1").arg(error));
+    };
+    m_reportJob->start(std::move(figuresOf), std::move(write));
+    tell(tr("Computing the report's figures for %1...").arg(QDir::toNativeSeparators(path)));
     return true;
+}
+
+void MainWindow::createReportJob()
+{
+    m_reportJob = new widgets::BackgroundJob(this);
+    m_reportActivity = new widgets::Activity([this] { m_reportJob->cancel(); }, this);
+    const auto show
+        = [this] { m_reportActivity->update(tr("Report"), m_reportJob->isRunning(), m_reportJob->progress()); };
+    connect(m_reportJob, &widgets::BackgroundJob::runningChanged, this, show);
+    connect(m_reportJob, &widgets::BackgroundJob::progressChanged, this, show);
+    connect(m_reportJob, &widgets::BackgroundJob::failed, this,
+        [this](int, const QString& message) { reportEnded(false, tr("Report not written: %1").arg(message)); });
+    connect(m_reportJob, &widgets::BackgroundJob::cancelled, this, [this](int) {
+        m_warnWhenReportFails = false; // the user's own choice needs no message box
+        reportEnded(false, tr("Report cancelled: nothing was written."));
+    });
+}
+
+void MainWindow::reportEnded(bool written, const QString& message)
+{
+    tell(message, !written);
+    const bool warn = m_warnWhenReportFails && !written;
+    m_warnWhenReportFails = false;
+    if (warn)
+        QMessageBox::warning(this, tr("Export failed"), message);
+    emit reportExported(written);
 }
 
 void MainWindow::exportReportInteractively()
@@ -44,8 +90,11 @@ void MainWindow::exportReportInteractively()
         this, tr("Export report"), start, tr("PDF report (*.pdf);;HTML report with PNG charts (*.html)"));
     if (path.isEmpty())
         return;
-    if (!exportReport(path))
+    m_warnWhenReportFails = true;
+    if (!exportReport(path)) {
+        m_warnWhenReportFails = false;
         QMessageBox::warning(this, tr("Export failed"), m_lastMessage);
+    }
 }
 
 widgets::ChartView* MainWindow::currentChart() const

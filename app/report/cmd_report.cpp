@@ -1,6 +1,7 @@
 // `mfu-explorer report --scenario FILE.json --out report.pdf [--html report.html]`: the scenario's report with no
 // window (the subcommand table runs it under an offscreen QApplication). --out ending in .html writes the HTML page
 // instead of a PDF; the PNGs go to <name>_files/ beside the page.
+#include <QFile>
 #include <QFileInfo>
 
 #include "app/cli/cli_common.h"
@@ -11,15 +12,25 @@
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
+#include "core/io/atomic_file.h"
 
 namespace mfu::cli {
 
 namespace {
-void write(bool pdf, const QString& path, const QString& title, const ScenarioDocument& doc, app::ReportResult* result)
+// Refuses an output that cannot be written before the seconds the report's figures take, in the writers' words.
+void refuseUnwritable(const QString& path)
+{
+    const std::string why = whyFileCannotBeWritten(QFile::encodeName(path).toStdString());
+    if (!why.empty())
+        throw InputError("Could not write " + path.toStdString() + ": " + why);
+}
+
+void write(bool pdf, const QString& path, const QString& title, const ScenarioDocument& doc,
+    const ReportFigures& figures, app::ReportResult* result)
 {
     QString error;
-    const bool ok = pdf ? app::writeReportPdf(path, title, doc, app::presetLibrary(), result, &error)
-                        : app::writeReportHtml(path, title, doc, app::presetLibrary(), result, &error);
+    const bool ok = pdf ? app::writeReportPdf(path, title, doc, figures, app::presetLibrary(), result, &error)
+                        : app::writeReportHtml(path, title, doc, figures, app::presetLibrary(), result, &error);
     if (!ok)
         throw InputError(error.toStdString());
 }
@@ -62,12 +73,17 @@ int runReport(const QStringList& args)
             refuseWritingOverInput(parser.value(qs("html")), inputs, qs("html"));
         const bool outIsHtml = out.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
             || out.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+        refuseUnwritable(out);
+        if (parser.isSet(qs("html")))
+            refuseUnwritable(parser.value(qs("html")));
+        // One computation for both files: the planner and the sweeps are most of a report's time.
+        const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
         // The HTML page first: it has more ways to fail (its images' folder), and a failure then replaces nothing.
         app::ReportResult html;
         if (parser.isSet(qs("html")))
-            write(false, parser.value(qs("html")), title, doc, &html);
+            write(false, parser.value(qs("html")), title, doc, figures, &html);
         app::ReportResult result;
-        write(!outIsHtml, out, title, doc, &result);
+        write(!outIsHtml, out, title, doc, figures, &result);
         result.files << html.files;
         if (parser.isSet(qs("json"))) {
             nlohmann::json files = nlohmann::json::array();

@@ -187,13 +187,16 @@ bool fail(QString* errorMessage, const QString& path, const QString& reason)
 
 } // namespace
 
-ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets)
+ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<HardwareSpec> knownHardware,
+    const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
 {
     ReportOptions options;
     options.plan = true;
     options.sweeps = true;
     options.errorBands = &shippedErrorBands();
-    options.knownHardware = presets.hardware();
+    options.knownHardware = std::move(knownHardware);
+    options.progress = progress;
+    options.cancel = cancel;
     std::optional<trace::KernelRules> rules;
     try {
         rules = trace::builtInKernelRules();
@@ -206,10 +209,26 @@ ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLib
     return reportFigures(document, options);
 }
 
+ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets)
+{
+    return reportFiguresFor(document, presets.hardware());
+}
+
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = reportFiguresFor(document, presets);
+    return writeReportPdf(path, title, document, reportFiguresFor(document, presets), presets, result, errorMessage);
+}
+
+bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
+    const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
+{
+    return writeReportHtml(path, title, document, reportFiguresFor(document, presets), presets, result, errorMessage);
+}
+
+bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
+    const ReportFigures& figures, const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
+{
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     // The PDF is built in memory and written in one atomic step: a full disk never leaves half a report.
@@ -261,9 +280,8 @@ bool writeReportPdf(const QString& path, const QString& title, const ScenarioDoc
 }
 
 bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
-    const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
+    const ReportFigures& figures, const PresetLibrary& presets, ReportResult* result, QString* errorMessage)
 {
-    const ReportFigures figures = reportFiguresFor(document, presets);
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     const QFileInfo info(path);

@@ -7,6 +7,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+#include <functional>
+#include <vector>
+
 #include "core/report/report_figures.h"
 #include "core/scenario/scenario_file.h"
 
@@ -24,10 +28,19 @@ struct ReportResult {
 
 // The figures both writers draw: the planner's best, the sweeps with their error bands, the scenario's traces read
 // with the built-in kernel rules, and the diagnosis against every GPU preset (a test reads the charts built from
-// these, buildReportCharts, to check them against the command line).
+// these, buildReportCharts, to check them against the command line). Seconds on a large cluster: the window runs it
+// on a worker thread, which is why it takes the GPU presets as a copy, with progress and cancel (throws
+// trace::Cancelled when cancelled). It needs no QApplication; the writers below do.
+ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<HardwareSpec> knownHardware,
+    const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
 ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets);
 
-// Each returns false with a message naming the file and the reason in *errorMessage.
+// Each returns false with a message naming the file and the reason in *errorMessage. Given the figures, they only
+// lay them out (a PDF and an HTML page of one document share one computation); without, they compute them first.
+bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
+    const ReportFigures& figures, const PresetLibrary& presets, ReportResult* result, QString* errorMessage);
+bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,
+    const ReportFigures& figures, const PresetLibrary& presets, ReportResult* result, QString* errorMessage);
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
     const PresetLibrary& presets, ReportResult* result, QString* errorMessage);
 bool writeReportHtml(const QString& path, const QString& title, const ScenarioDocument& document,

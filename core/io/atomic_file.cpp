@@ -39,6 +39,25 @@ std::string notRegularFile(const std::filesystem::path& path)
     return std::string("refusing to replace what is not a regular file (") + what + ")";
 }
 
+} // namespace
+
+std::string whyFileCannotBeWritten(const std::filesystem::path& path)
+{
+    if (std::string refusal = notRegularFile(path); !refusal.empty())
+        return refusal;
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    struct stat st { };
+    if (::stat(folder.c_str(), &st) != 0)
+        return errno == ENOENT ? "the folder " + folder.string() + " does not exist" : systemReason(errno);
+    if (!S_ISDIR(st.st_mode))
+        return folder.string() + " is not a folder";
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        return systemReason(errno);
+    return {};
+}
+
+namespace {
+
 // Opens a new temporary file beside the target: "<name>.<pid>.<n>.tmp", created exclusively (never another's file).
 // The name is cut to 200 bytes first, so that a target whose own name is near the 255-byte limit can still be saved.
 int openTemporary(const std::filesystem::path& target, std::string& tempPath)

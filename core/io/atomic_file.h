@@ -17,6 +17,11 @@ namespace mfu {
 // permissions (0666 less the umask); a replaced file keeps its own.
 bool writeFileAtomically(const std::filesystem::path& path, std::string_view bytes, std::string* reason);
 
+// Why a file could not be written at `path`, found before any work goes into producing it (a report takes seconds):
+// the target exists and is not a regular file, or its folder does not exist, is not a folder or cannot be written
+// into. Empty when the write may go ahead; it can still fail (a full disk), which writeFileAtomically then says.
+std::string whyFileCannotBeWritten(const std::filesystem::path& path);
+
 struct FileToWrite {
     std::filesystem::path path;
     std::string bytes;

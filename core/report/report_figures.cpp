@@ -8,6 +8,7 @@
 #include "core/model/param_count.h"
 #include "core/number_format.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/trace/byte_source.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -179,6 +180,27 @@ std::string parallelismSummary(const Parallelism& p)
     return out;
 }
 
+namespace {
+
+// The report's slow stages (the planner, then each sweep) as parts of one progress, and the cancel check after each.
+struct ReportStages {
+    const ReportOptions& options;
+
+    std::function<void(double)> part(double from, double to) const
+    {
+        if (!options.progress)
+            return {};
+        return [&report = options.progress, from, to](double f) { report(from + (to - from) * f); };
+    }
+    void stopWhenCancelled() const
+    {
+        if (options.cancel && options.cancel->load())
+            throw trace::Cancelled();
+    }
+};
+
+} // namespace
+
 void setAsideNonFiniteFigures(ReportFigures& out)
 {
     for (auto& section : out.sections)
@@ -194,6 +216,7 @@ void setAsideNonFiniteFigures(ReportFigures& out)
 ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& options)
 {
     const Scenario& s = doc.scenario;
+    const ReportStages stage { options };
     ReportFigures out;
     out.sections.push_back(scenarioSection(doc));
     out.flopsPerToken = scenarioFlopCounts(s); // packed documents counted per document, as everywhere
@@ -235,7 +258,8 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             Scenario atBatch = s;
             if (atBatch.workload.globalBatchTokens <= 0 && out.predicted)
                 atBatch.workload.globalBatchTokens = static_cast<int64_t>(out.predicted->tokensPerStep);
-            const PlanResult plan = planConfigurations(atBatch, planner);
+            const PlanResult plan = planConfigurations(atBatch, planner, stage.part(0.0, 0.1), options.cancel);
+            stage.stopWhenCancelled();
             if (plan.configs.empty()) {
                 out.notes.push_back("Planner, " + std::to_string(s.cluster.gpuCount) + " x " + s.cluster.hardware.id
                     + ": " + whyNothingPlanned(plan) + ".");
@@ -253,7 +277,10 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         // planner's best at each point, each with its own band.
         for (SweepAxis axis : { SweepAxis::SeqLen, SweepAxis::GpuCount }) {
             try {
-                out.sweeps.push_back(scenarioSweep(s, axis, options.errorBands));
+                // The GPU-count sweep plans up to 16,384 GPUs: most of the report's time.
+                const auto progress = axis == SweepAxis::SeqLen ? stage.part(0.1, 0.35) : stage.part(0.35, 0.95);
+                out.sweeps.push_back(scenarioSweep(s, axis, options.errorBands, {}, true, progress, options.cancel));
+                stage.stopWhenCancelled();
             } catch (const InputError& e) {
                 out.notes.push_back("Sweep over " + std::string(sweepAxisKey(axis)) + ": " + e.what());
             }
@@ -295,6 +322,8 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         out.notes.push_back(std::string("Cost: ") + e.what());
     }
     setAsideNonFiniteFigures(out);
+    if (options.progress)
+        options.progress(1.0);
     return out;
 }
 

@@ -8,6 +8,10 @@
 // configuration, and the breakdown of the traces whose paths the document holds (a path that no longer exists is
 // listed as missing, not an error). The diagnosis of the measured figures and the training logs the document lists
 // (its medians and diagnosis) are always there when the scenario has them.
+// The planner and the sweeps take seconds on a large cluster, so a caller off the GUI thread can follow them
+// (ReportOptions::progress) and stop them (ReportOptions::cancel: reportFigures then throws trace::Cancelled).
+#include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +67,10 @@ struct ReportOptions {
     const trace::KernelRules* traceRules = nullptr; // analyse the document's traces with these; null: skip them
     // Every GPU preset, so a diagnosis recognises a peak taken from another GPU; empty: the scenario's GPU only.
     std::vector<HardwareSpec> knownHardware;
+    // Called from the calling thread now and then with the share done (0..1); checked between the planner's and
+    // the sweeps' configurations.
+    std::function<void(double)> progress;
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ReportFigures {

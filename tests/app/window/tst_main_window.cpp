@@ -17,6 +17,7 @@
 #include "dark_palette.h"
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/jobs/activity.h"
 #include "widgets/scenario/scenario_model.h"
 
 using mfu::app::MainWindow;
@@ -288,16 +289,46 @@ private slots:
         QCOMPARE(reopened.scenarioModel()->scenario().cluster.gpuCount, 32);
     }
 
+    // The report's figures (the planner and its sweeps up to 16,384 GPUs) are computed off the GUI thread: the call
+    // returns before anything is written, and the file follows.
     void exportsTheReport()
     {
         MainWindow w;
+        QSignalSpy exported(&w, &MainWindow::reportExported);
         const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
         QVERIFY2(w.exportReport(pdf), qPrintable(w.lastMessage()));
+        QVERIFY(!QFile::exists(pdf)); // written on the GUI thread once the figures are in, not within the call
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.front().front().toBool(), qPrintable(w.lastMessage()));
         QFile file(pdf);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.read(5) == "%PDF-");
+        // A folder that does not exist is refused at once, naming the file and why, before any figure is computed.
         QVERIFY(!w.exportReport(m_dir.filePath(QStringLiteral("missing/dir/report.pdf"))));
-        QVERIFY2(w.lastMessage().contains(QStringLiteral("report.pdf")), qPrintable(w.lastMessage()));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("report.pdf"))
+                && w.lastMessage().contains(QStringLiteral("does not exist")),
+            qPrintable(w.lastMessage()));
+        QCOMPARE(exported.size(), 1);
+    }
+
+    // Cancel in the status bar stops the report's planner and sweeps; nothing is written.
+    void reportExportCanBeCancelled()
+    {
+        MainWindow w;
+        QSignalSpy exported(&w, &MainWindow::reportExported);
+        const QString pdf = m_dir.filePath(QStringLiteral("cancelled.pdf"));
+        QVERIFY2(w.exportReport(pdf), qPrintable(w.lastMessage()));
+        mfu::widgets::Activity* report = nullptr;
+        for (mfu::widgets::Activity* a : w.findChildren<mfu::widgets::Activity*>())
+            if (a->isBusy() && a->label() == QStringLiteral("Report"))
+                report = a;
+        QVERIFY(report);
+        report->cancel(); // what the status bar's Cancel button calls
+        QVERIFY(exported.wait(120000));
+        QCOMPARE(exported.front().front().toBool(), false);
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("cancelled")), qPrintable(w.lastMessage()));
+        QVERIFY(!QFile::exists(pdf));
+        QVERIFY(!report->isBusy());
     }
 
     void presetFileIsExplained()

@@ -208,7 +208,10 @@ private slots:
         MainWindow w;
         loadAll(w);
         const QString html = m_dir.filePath(QStringLiteral("session.html"));
+        QSignalSpy exported(&w, &MainWindow::reportExported);
         QVERIFY2(w.exportReport(html), qPrintable(w.lastMessage()));
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.front().front().toBool(), qPrintable(w.lastMessage()));
         QFile file(html);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString page = QString::fromUtf8(file.readAll());

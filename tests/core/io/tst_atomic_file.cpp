@@ -166,6 +166,32 @@ private slots:
         QCOMPARE(failed, (folder / "b.png").string());
     }
 
+    // Asked before the work that produces a file (a report's seconds of planning): the same refusals as the write,
+    // and a folder that is missing or is a file, each in words; a writable target is not refused.
+    void whyCannotBeWrittenBeforeAnyWork()
+    {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        QCOMPARE(whyFileCannotBeWritten(folder / "new.pdf"), std::string());
+        QVERIFY(writeFileAtomically(folder / "old.pdf", "old", nullptr));
+        QCOMPARE(whyFileCannotBeWritten(folder / "old.pdf"), std::string());
+        QCOMPARE(whyFileCannotBeWritten(folder / "no" / "such.pdf"),
+            "the folder " + (folder / "no").string() + " does not exist");
+        QCOMPARE(whyFileCannotBeWritten(folder / "old.pdf" / "inside.pdf"),
+            (folder / "old.pdf").string() + " is not a folder");
+        fs::create_symlink(folder / "old.pdf", folder / "link.pdf");
+        QCOMPARE(whyFileCannotBeWritten(folder / "link.pdf"),
+            std::string("refusing to replace what is not a regular file (a symbolic link)"));
+        QVERIFY(whyFileCannotBeWritten("relative-name.pdf").empty() || ::access(".", W_OK) != 0); // the working folder
+        if (::geteuid() != 0) {
+            fs::create_directory(folder / "locked");
+            fs::permissions(folder / "locked", fs::perms::owner_read | fs::perms::owner_exec);
+            const std::string why = whyFileCannotBeWritten(folder / "locked" / "x.pdf");
+            fs::permissions(folder / "locked", fs::perms::owner_all);
+            QCOMPARE(why, std::string("Permission denied"));
+        }
+    }
+
     void missingFolderSaysSo()
     {
         QTemporaryDir dir;

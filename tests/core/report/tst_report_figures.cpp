@@ -3,6 +3,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
 
 #include "b200_scaling_log.h"
@@ -14,6 +16,7 @@
 #include "core/report/hardware_options.h"
 #include "core/report/report_figures.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/trace/byte_source.h"
 #include "core/trace/kernel_rules.h"
 #include "core/units.h"
 #include "shipped_presets.h"
@@ -378,6 +381,33 @@ private slots:
         QCOMPARE(
             stepNote.find("steps of " + formatNumber(ub.tokensPerStep, 0) + " vs 262,144 tokens") != std::string::npos,
             ub.tokensPerStep != 262144.0);
+    }
+
+    // The planner and the sweeps report their progress, rising to 1, and stop when cancelled: what lets the window
+    // compute a report off its GUI thread with a Cancel button.
+    void progressRisesAndCancelStops()
+    {
+        ScenarioDocument d = vectorLabsJob();
+        d.scenario.cluster.gpuCount = 64;
+        ReportOptions options;
+        options.plan = true;
+        options.sweeps = true;
+        std::vector<double> seen;
+        options.progress = [&seen](double f) { seen.push_back(f); };
+        const ReportFigures f = reportFigures(d, options);
+        QCOMPARE(f.sweeps.size(), size_t(2));
+        QVERIFY(seen.size() > 10);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1.0);
+        QVERIFY(seen.front() >= 0.0);
+
+        std::atomic<bool> cancel { false };
+        options.progress = [&cancel](double done) {
+            if (done > 0.2)
+                cancel.store(true); // part-way through the first sweep
+        };
+        options.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(trace::Cancelled, reportFigures(d, options));
     }
 
     void plannerWithoutAnArchitectureIsANote()
