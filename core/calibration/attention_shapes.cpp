@@ -134,13 +134,15 @@ std::optional<ShapeMatch> matchAttentionShapes(
     const std::vector<WantedShape> calls = attentionCallsOf(s, c);
     if (calls.empty() || bins.empty())
         return std::nullopt;
+    const double clock = tracedClock(s, traced);
     std::vector<MeasuredShape> measured;
     for (const AttentionShapeBin& b : bins) {
         const double forward = b.backward ? b.flopsPerStep / kTraceBackwardFlops : b.flopsPerStep;
         measured.push_back({ { b.seqK, b.headDimQk, queryTiles(b.batch * b.heads, b.seqQ) },
             kindOf(b.backward, b.causal), b.secondsPerStep,
-            modelledSeconds(
-                s.cluster.hardware, c, traced.flags.attentionKernel, forward, b.headDimQk, b.seqK, b.backward) });
+            clock
+                * modelledSeconds(
+                    s.cluster.hardware, c, traced.flags.attentionKernel, forward, b.headDimQk, b.seqK, b.backward) });
     }
     return matchShapes(measured, calls, { { "sequence", "head dimension", "query tiles of 128" }, "attention passes" });
 }

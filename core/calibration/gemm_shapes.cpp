@@ -212,11 +212,12 @@ std::optional<ShapeMatch> matchGemmShapes(
     if (runsAsLoneGpu(s, c))
         c = loneGpuConstants(c);
     const HardwareSpec& hw = s.cluster.hardware;
+    const double clock = tracedClock(s, traced);
     std::vector<MeasuredShape> measured;
     for (const GemmShapeBin& b : bins) {
         const double rate = modelledRate(b.precision, traced.flags.fp8Recipe, hw, c);
         measured.push_back({ { b.m, b.n, b.k }, b.precision, b.secondsPerStep,
-            secondsAt(b.flopsPerStep, rate, std::min({ b.m, b.n, b.k }), c) });
+            clock * secondsAt(b.flopsPerStep, rate, std::min({ b.m, b.n, b.k }), c) });
     }
     std::vector<WantedShape> wanted;
     for (const LinearGemm& g : gemms) {

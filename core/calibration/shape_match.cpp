@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include "core/costmodel/constants.h"
+#include "core/costmodel/cost_model.h"
 #include "core/number_format.h"
+#include "core/scenario/scenario.h"
 
 namespace mfu {
 
@@ -37,6 +40,13 @@ std::string beyondRange(const WantedShape& w, const std::vector<const MeasuredSh
 }
 
 } // namespace
+
+double tracedClock(const Scenario& s, const Scenario& traced)
+{
+    if (!runsAsLoneGpu(s, costModelConstantsFor(s)))
+        return 1.0;
+    return CostModel(traced).tensorCoreSlowdown(traced);
+}
 
 std::optional<ShapeMatch> matchShapes(
     const std::vector<MeasuredShape>& measured, const std::vector<WantedShape>& wanted, const ShapeWords& words)

@@ -11,6 +11,8 @@
 
 namespace mfu {
 
+struct Scenario;
+
 inline constexpr size_t kShapeDims = 3;
 
 // A shape the trace ran: its dimensions, kind (a precision, a pass), its time as measured, and as the carrying law
@@ -54,6 +56,12 @@ struct ShapeWords {
     std::array<const char*, kShapeDims> dims {};
     const char* family = "";
 };
+
+// The clock the traced kernels are modelled at on the scenario's side: a lone-GPU scenario's model puts its
+// power-limited clock on GEMM and attention time (CostModel::tensorCoreSlowdown), so there the traced kernels are
+// modelled at the traced run's own clock, and the scenario's moves them from it to its own; on more GPUs the
+// published fit carries the clock, and the traced kernels' measured speed is taken as it is (1).
+double tracedClock(const Scenario& s, const Scenario& traced);
 
 // nullopt when nothing is wanted or nothing was measured with a modelled time.
 std::optional<ShapeMatch> matchShapes(

@@ -98,6 +98,11 @@ public:
     StepPrediction evaluate(const Scenario& scenario, const TermScales& scales) const;
     StepPrediction evaluateValid(const Scenario& scenario, const TermScales& scales) const;
 
+    // The multiplier a lone GPU's power-limited clock puts on its GEMM and attention time in this scenario
+    // (CostModelConstants::isolatedTensorCoreSlowdown); 1 on more GPUs or where it was not measured. A valid
+    // scenario; evaluateValid applies it, a calibration carries measured kernels from one clock to another with it.
+    double tensorCoreSlowdown(const Scenario& scenario) const;
+
     const ModelShape& shape() const { return m_shape; }
     const CostModelConstants& constants() const { return m_c; }
 

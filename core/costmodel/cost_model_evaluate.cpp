@@ -135,6 +135,23 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
     t.memoryBound += fp8WeightScaleTime(x) * scales.memoryBound;
 }
 
+// A lone GPU's clock under its power limit (CostModelConstants::isolatedTensorCoreSlowdown): the multiplier on its
+// tensor-core kernels' time, from the share of the step's busy time they fill. The share is the uncalibrated
+// model's, so that a calibration's factors (fitted over this multiplier) replay the traced run exactly.
+double loneGpuTensorCoreSlowdown(const StepContext& x, const ModelSpec& model)
+{
+    const CostModelConstants& c = *x.constants;
+    if (c.isolatedTensorCoreSlowdown <= 0)
+        return 1.0;
+    const MicroBatchTerms m = microBatchTerms(x, model, TermScales {});
+    const double tensor = m.matmul.total() + m.attention.forward + m.attention.backward + m.recompute;
+    const double memory = m.memoryBound.total() + (optimizerTime(x) + fp8WeightScaleTime(x)) / x.microBatches;
+    if (!(tensor + memory > 0))
+        return 1.0;
+    const double share = tensor / (tensor + memory);
+    return 1.0 + c.isolatedTensorCoreSlowdown * std::max(0.0, share - c.isolatedTensorCoreShareKnee);
+}
+
 // What the memory model reads of the step: the shard sizes, tokens and layers of one GPU.
 StepMemoryInputs memoryInputs(
     const StepContext& x, const ModelShape& shape, const CostModelConstants& constants, bool unfusedAttention)
@@ -203,6 +220,15 @@ void CostModel::fillThroughput(const Scenario& s, double microBatches, double to
         out.mfuVsFp4Peak = achieved / m_peakFp4;
 }
 
+double CostModel::tensorCoreSlowdown(const Scenario& s) const
+{
+    if (!runsAsLoneGpu(s, m_c))
+        return 1.0;
+    const CostModelConstants lone = loneGpuConstants(m_c);
+    return loneGpuTensorCoreSlowdown(
+        stepContextFor(s, m_shape, lone, m_peakBf16, m_peakFp8, m_family, m_peakFp4), m_model);
+}
+
 StepPrediction CostModel::evaluateValid(const Scenario& s) const
 {
     return evaluateValid(s, TermScales {});
@@ -215,13 +241,19 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     if (runsAsLoneGpu(s, m_c))
         lone = loneGpuConstants(m_c);
     const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
-    MicroBatchTerms terms = microBatchTerms(x, m_model, scales);
+    TermScales atClock = scales;
+    if (lone) {
+        const double slowdown = loneGpuTensorCoreSlowdown(x, m_model);
+        atClock.matmul *= slowdown;
+        atClock.attention *= slowdown;
+    }
+    MicroBatchTerms terms = microBatchTerms(x, m_model, atClock);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
     terms.hostOffload = scaled(
         activationOffloadComm(x, offloaded, terms.forwardCompute, terms.backwardCompute), scales.communication);
     StepPrediction out;
-    fillStepTime(x, terms, scales, out);
+    fillStepTime(x, terms, atClock, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 
     out.memory = stepMemory(mi);

@@ -46,8 +46,10 @@ CostModelConstants defaultCostModelConstants(const HardwareSpec& hardware)
         c.basis = "NVIDIA Ampere defaults";
     } else if (startsWithAny(id, { "h100", "h200", "h800", "h20", "gh200" })) {
         c.gemmEfficiency = 0.71;
-        c.isolatedGemmEfficiency = 0.755;
+        c.isolatedGemmEfficiency = 0.778;
         c.isolatedGemmHalfSaturationDim = 32;
+        c.isolatedTensorCoreSlowdown = 0.34;
+        c.isolatedTensorCoreShareKnee = 0.675;
         c.attentionForwardEfficiency = 0.60;
         c.attentionBackwardEfficiency = 0.40;
         c.basis = "NVIDIA Hopper defaults";

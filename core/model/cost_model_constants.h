@@ -23,6 +23,14 @@ struct CostModelConstants {
     // visible from a width of 1,024. 0 where no lone GPU was measured: the published runs' fit holds there.
     double isolatedGemmEfficiency = 0;
     double isolatedGemmHalfSaturationDim = 0;
+    // A lone GPU's tensor-core kernels (GEMMs and attention) slow down as they fill more of its busy time: the GPU
+    // holds its power limit by lowering its clock, and the memory-bound kernels between them draw less power. Their
+    // time is multiplied by 1 + slowdown x max(0, share - knee), share = (matmul + attention + recompute) over those
+    // plus the memory-bound work, from the step's own uncalibrated terms. Fitted on the same four traced steps
+    // (shares 0.66-0.85), where the compiled 8B step's GEMMs and attention both ran 4-5% slower than the eager step's
+    // on the same cuBLAS and cuDNN kernels. 0: not measured (the published runs' fit carries their clocks).
+    double isolatedTensorCoreSlowdown = 0;
+    double isolatedTensorCoreShareKnee = 0;
     // FP8 GEMMs reach a lower fraction of their (doubled) peak than BF16 ones.
     double fp8GemmEfficiencyRatio = 0.80;
     // FP8 cast/scale passes: bytes moved per GEMM operand element (read bf16, write fp8, amax).

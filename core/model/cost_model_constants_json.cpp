@@ -25,6 +25,8 @@ constexpr NumberField kNumbers[] = {
     { "gemm_half_saturation_dim", &CostModelConstants::gemmHalfSaturationDim, Range::NonNegative },
     { "isolated_gemm_efficiency", &CostModelConstants::isolatedGemmEfficiency, Range::FractionOrUnset },
     { "isolated_gemm_half_saturation_dim", &CostModelConstants::isolatedGemmHalfSaturationDim, Range::NonNegative },
+    { "isolated_tensor_core_slowdown", &CostModelConstants::isolatedTensorCoreSlowdown, Range::NonNegative },
+    { "isolated_tensor_core_share_knee", &CostModelConstants::isolatedTensorCoreShareKnee, Range::FractionOrUnset },
     { "fp8_gemm_efficiency_ratio", &CostModelConstants::fp8GemmEfficiencyRatio, Range::Fraction },
     { "fp8_cast_bytes_per_element", &CostModelConstants::fp8CastBytesPerElement, Range::NonNegative },
     { "attention_forward_efficiency", &CostModelConstants::attentionForwardEfficiency, Range::Fraction },

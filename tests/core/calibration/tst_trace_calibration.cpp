@@ -236,7 +236,8 @@ private slots:
         const TraceCalibration a = calibrateFromTrace(asRun, run, { trace });
         for (const CalibratedTerm term :
             { CalibratedTerm::Matmul, CalibratedTerm::Attention, CalibratedTerm::MemoryBound })
-            QVERIFY2(std::abs(factorOf(a, term) - 1) < 0.05, std::to_string(factorOf(a, term)).c_str());
+            QVERIFY2(std::abs(factorOf(a, term) - 1) < 0.05,
+                (std::to_string(static_cast<int>(term)) + ": " + std::to_string(factorOf(a, term))).c_str());
         QVERIFY2(
             std::abs(a.replayStepSeconds / measuredOutside - 1) < 0.03, std::to_string(a.replayStepSeconds).c_str());
         QVERIFY(!c.fits[static_cast<size_t>(CalibratedTerm::Communication)].fitted); // one GPU: no collective
@@ -292,7 +293,8 @@ private slots:
         const CalibratedTermTime sameShapes = matmulBasis(twoGpus);
         QCOMPARE(sameShapes.basis, TermBasis::Interpolated);
         const double tracedMatmul = a.fits[static_cast<size_t>(CalibratedTerm::Matmul)].measuredSeconds;
-        QVERIFY2(std::abs(sameShapes.seconds / tracedMatmul - 1) < 0.005, std::to_string(sameShapes.seconds).c_str());
+        QVERIFY2(std::abs(sameShapes.seconds / tracedMatmul - 1) < 0.005,
+            (std::to_string(sameShapes.seconds) + " against " + std::to_string(tracedMatmul)).c_str());
         // TP 2 halves the 8 key/value heads' projections to 512 wide, narrower than any GEMM the trace ran.
         Scenario tp2 = asRun;
         tp2.cluster.gpuCount = 2;

@@ -59,11 +59,14 @@ Scenario scenarioOf(const TracedStep& t)
     s.workload.microBatch = t.microBatch;
     s.flags.compiled = t.compiled;
     s.flags.autocast = true;
+    // PyTorch 2.11's scaled_dot_product_attention on an H200 runs cuDNN's fused flash attention (the shared trace's
+    // cudnn_generated_fort_native_sdpa_sm90_flash kernels); every step here was recorded by the same script.
+    s.flags.attentionKernel = AttentionKernel::Cudnn;
     return s;
 }
 
 // How far a term may be from the traced one, as a share of the traced term.
-constexpr double kTermTolerance = 0.08;
+constexpr double kTermTolerance = 0.05;
 
 const TracedStep kSteps[] = {
     { "Llama 3.2 1B shape, eager, seq 8,192, micro-batch 4", "llama-3.2-1b", 0, 8192, 4, false, false, 0.310, 0.153,
@@ -95,6 +98,7 @@ private slots:
         const StepPrediction p = evaluate(scenarioOf(t));
         const auto check = [](const char* term, double predicted, double traced) {
             const double error = predicted / traced - 1;
+            qInfo("%s: predicted %.1f ms, traced %.1f ms (%+.1f%%)", term, 1e3 * predicted, 1e3 * traced, 100 * error);
             QVERIFY2(std::abs(error) <= kTermTolerance,
                 (std::string(term) + ": predicted " + std::to_string(predicted) + " s, traced " + std::to_string(traced)
                     + " s")
@@ -115,6 +119,26 @@ private slots:
             s.flags.autocast = false;
             QVERIFY2(evaluate(s).time.memoryBound < 0.6 * withAutocast, t.name);
         }
+    }
+
+    // The same 8B step compiled ran its GEMMs 4.2% and its attention 4.8% slower than eager, on the same cuBLAS and
+    // cuDNN kernels: tensor-core kernels filling more of the step hold the GPU's power limit at a lower clock. The
+    // model slows both by one factor from the step's tensor-core share; on 8 GPUs the published fit carries the
+    // clock and compiling leaves attention's time as it was.
+    void aBusierStepRunsItsTensorCoresSlower()
+    {
+        Scenario eager = scenarioOf(kSteps[1]);
+        Scenario compiled = scenarioOf(kSteps[2]);
+        const CostModel model(eager);
+        const double slowEager = model.tensorCoreSlowdown(eager);
+        const double slowCompiled = model.tensorCoreSlowdown(compiled);
+        QVERIFY(slowEager >= 1.0);
+        const double attentionRatio = evaluate(compiled).time.attention / evaluate(eager).time.attention;
+        QVERIFY2(attentionRatio > 1.03 && attentionRatio < 1.06, std::to_string(attentionRatio).c_str()); // 1.048
+        QCOMPARE(attentionRatio, slowCompiled / slowEager);
+        eager.cluster.gpuCount = compiled.cluster.gpuCount = 8;
+        QCOMPARE(model.tensorCoreSlowdown(compiled), 1.0);
+        QCOMPARE(evaluate(compiled).time.attention, evaluate(eager).time.attention);
     }
 
     // The lone-GPU GEMM figures hold for one GPU only: the same step on 8 GPUs keeps the published runs' fit.
