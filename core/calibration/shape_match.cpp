@@ -43,7 +43,8 @@ std::string beyondRange(const WantedShape& w, const std::vector<const MeasuredSh
 
 double tracedClock(const Scenario& s, const Scenario& traced)
 {
-    if (!runsAsLoneGpu(s, costModelConstantsFor(s)))
+    // More GPUs first: the constants' lookup is most of this call, and most scenarios are not lone GPUs.
+    if (s.cluster.gpuCount != 1 || !runsAsLoneGpu(s, costModelConstantsFor(s)))
         return 1.0;
     return CostModel(traced).tensorCoreSlowdown(traced);
 }
