@@ -3,7 +3,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -11,7 +10,6 @@
 
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
-#include "core/io/atomic_file.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/activity.h"
 #include "widgets/jobs/background_job.h"
@@ -22,11 +20,8 @@ namespace mfu::app {
 bool MainWindow::exportReport(const QString& path)
 {
     // Refused at once: a mistyped folder should not cost the seconds the figures take.
-    const std::string why = whyFileCannotBeWritten(QFile::encodeName(path).toStdString());
-    if (!why.empty()) {
-        tell(tr("Report not written: Could not write %1: %2")
-                 .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(why.c_str())),
-            true);
+    if (QString error; !reportPathIsWritable(path, &error)) {
+        tell(tr("Report not written: %1").arg(error), true);
         return false;
     }
     const ScenarioDocument document = currentDocument();
@@ -40,12 +35,11 @@ bool MainWindow::exportReport(const QString& path)
                   document, hardware, [&control](double f) { control.setProgress(f); }, &control.cancel);
           };
     std::function<void(ReportFigures&)> write = [this, document, title, path](ReportFigures& figures) {
-        const bool html = path.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
-            || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
         ReportResult result;
         QString error;
-        const bool written = html ? writeReportHtml(path, title, document, figures, presetLibrary(), &result, &error)
-                                  : writeReportPdf(path, title, document, figures, presetLibrary(), &result, &error);
+        const bool written = isHtmlReportPath(path)
+            ? writeReportHtml(path, title, document, figures, presetLibrary(), &result, &error)
+            : writeReportPdf(path, title, document, figures, presetLibrary(), &result, &error);
         reportEnded(written,
             written ? tr("Saved the report to %1.").arg(QDir::toNativeSeparators(path))
                     : tr("Report not written: %1").arg(error));

@@ -1,7 +1,6 @@
 // `mfu-explorer report --scenario FILE.json --out report.pdf [--html report.html]`: the scenario's report with no
 // window (the subcommand table runs it under an offscreen QApplication). --out ending in .html writes the HTML page
 // instead of a PDF; the PNGs go to <name>_files/ beside the page.
-#include <QFile>
 #include <QFileInfo>
 
 #include "app/cli/cli_common.h"
@@ -12,7 +11,6 @@
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
-#include "core/io/atomic_file.h"
 
 namespace mfu::cli {
 
@@ -20,9 +18,9 @@ namespace {
 // Refuses an output that cannot be written before the seconds the report's figures take, in the writers' words.
 void refuseUnwritable(const QString& path)
 {
-    const std::string why = whyFileCannotBeWritten(QFile::encodeName(path).toStdString());
-    if (!why.empty())
-        throw InputError("Could not write " + path.toStdString() + ": " + why);
+    QString error;
+    if (!app::reportPathIsWritable(path, &error))
+        throw InputError(error.toStdString());
 }
 
 void write(bool pdf, const QString& path, const QString& title, const ScenarioDocument& doc,
@@ -71,8 +69,7 @@ int runReport(const QStringList& args)
         refuseWritingOverInput(out, inputs, qs("out"));
         if (parser.isSet(qs("html")))
             refuseWritingOverInput(parser.value(qs("html")), inputs, qs("html"));
-        const bool outIsHtml = out.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
-            || out.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+        const bool outIsHtml = app::isHtmlReportPath(out);
         refuseUnwritable(out);
         if (parser.isSet(qs("html")))
             refuseUnwritable(parser.value(qs("html")));

@@ -187,6 +187,18 @@ bool fail(QString* errorMessage, const QString& path, const QString& reason)
 
 } // namespace
 
+bool isHtmlReportPath(const QString& path)
+{
+    return path.endsWith(QStringLiteral(".html"), Qt::CaseInsensitive)
+        || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
+}
+
+bool reportPathIsWritable(const QString& path, QString* errorMessage)
+{
+    const std::string why = whyFileCannotBeWritten(QFile::encodeName(path).toStdString());
+    return why.empty() || fail(errorMessage, path, QString::fromLocal8Bit(why.c_str()));
+}
+
 ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<HardwareSpec> knownHardware,
     const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
 {

@@ -35,6 +35,12 @@ ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<Har
     const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
 ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets);
 
+// Whether a report at `path` is the HTML page (a name ending in .html or .htm) rather than a PDF.
+bool isHtmlReportPath(const QString& path);
+// Before the seconds the figures take: false, with the writers' own message ("Could not write PATH: REASON") in
+// *errorMessage, when the report could not be written at `path` (whyFileCannotBeWritten).
+bool reportPathIsWritable(const QString& path, QString* errorMessage);
+
 // Each returns false with a message naming the file and the reason in *errorMessage. Given the figures, they only
 // lay them out (a PDF and an HTML page of one document share one computation); without, they compute them first.
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,
