@@ -129,12 +129,13 @@ std::optional<ShapeMatch> matchAttentionShapes(
     // The scenario's constants on both sides (what they share with the traced run's cancels); the traced calls with
     // the traced run's kernel, the scenario's with its own, so that a change of kernel stays in the prediction.
     CostModelConstants c = costModelConstantsFor(s);
-    if (runsAsLoneGpu(s, c))
+    const bool alone = runsAsLoneGpu(s, c);
+    if (alone)
         c = loneGpuConstants(c);
     const std::vector<WantedShape> calls = attentionCallsOf(s, c);
     if (calls.empty() || bins.empty())
         return std::nullopt;
-    const double clock = tracedClock(s, traced);
+    const double clock = tracedClock(alone, traced);
     std::vector<MeasuredShape> measured;
     for (const AttentionShapeBin& b : bins) {
         const double forward = b.backward ? b.flopsPerStep / kTraceBackwardFlops : b.flopsPerStep;

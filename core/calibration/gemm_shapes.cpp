@@ -209,10 +209,11 @@ std::optional<ShapeMatch> matchGemmShapes(
     // published) cancels; the traced GEMMs at the traced run's FP8 recipe, the scenario's at its own, so that a change
     // of recipe stays in the prediction.
     CostModelConstants c = costModelConstantsFor(s);
-    if (runsAsLoneGpu(s, c))
+    const bool alone = runsAsLoneGpu(s, c);
+    if (alone)
         c = loneGpuConstants(c);
     const HardwareSpec& hw = s.cluster.hardware;
-    const double clock = tracedClock(s, traced);
+    const double clock = tracedClock(alone, traced);
     std::vector<MeasuredShape> measured;
     for (const GemmShapeBin& b : bins) {
         const double rate = modelledRate(b.precision, traced.flags.fp8Recipe, hw, c);

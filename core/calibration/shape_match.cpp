@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "core/costmodel/constants.h"
 #include "core/costmodel/cost_model.h"
 #include "core/number_format.h"
 #include "core/scenario/scenario.h"
@@ -41,12 +40,9 @@ std::string beyondRange(const WantedShape& w, const std::vector<const MeasuredSh
 
 } // namespace
 
-double tracedClock(const Scenario& s, const Scenario& traced)
+double tracedClock(bool scenarioRunsAlone, const Scenario& traced)
 {
-    // More GPUs first: the constants' lookup is most of this call, and most scenarios are not lone GPUs.
-    if (s.cluster.gpuCount != 1 || !runsAsLoneGpu(s, costModelConstantsFor(s)))
-        return 1.0;
-    return CostModel(traced).tensorCoreSlowdown(traced);
+    return scenarioRunsAlone ? CostModel(traced).tensorCoreSlowdown(traced) : 1.0;
 }
 
 std::optional<ShapeMatch> matchShapes(

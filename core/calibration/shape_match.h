@@ -58,10 +58,11 @@ struct ShapeWords {
 };
 
 // The clock the traced kernels are modelled at on the scenario's side: a lone-GPU scenario's model puts its
-// power-limited clock on GEMM and attention time (CostModel::tensorCoreSlowdown), so there the traced kernels are
-// modelled at the traced run's own clock, and the scenario's moves them from it to its own; on more GPUs the
-// published fit carries the clock, and the traced kernels' measured speed is taken as it is (1).
-double tracedClock(const Scenario& s, const Scenario& traced);
+// power-limited clock on GEMM and attention time (CostModel::tensorCoreSlowdown), so there (scenarioRunsAlone: the
+// runsAsLoneGpu its shape lookup already made) the traced kernels are modelled at the traced run's own clock, and the
+// scenario's moves them from it to its own; on more GPUs the published fit carries the clock, and the traced
+// kernels' measured speed is taken as it is (1).
+double tracedClock(bool scenarioRunsAlone, const Scenario& traced);
 
 // nullopt when nothing is wanted or nothing was measured with a modelled time.
 std::optional<ShapeMatch> matchShapes(
