@@ -34,7 +34,7 @@ double fp8Bf16GemmShare(Fp8Recipe recipe)
     return recipe == Fp8Recipe::RowwiseWithGwHp ? 1.0 / 3.0 : 0.0;
 }
 
-bool fp8RecipeGathersFp8Weights(Fp8Recipe recipe)
+bool fp8RecipeGathersFp8(Fp8Recipe recipe)
 {
     return recipe != Fp8Recipe::Rowwise && recipe != Fp8Recipe::RowwiseWithGwHp;
 }

@@ -50,10 +50,13 @@ double cachedQuantizedWeightBytes(const ModelShape& shape, const Scenario& scena
 // The share of a BF16+FP8 run's linear-layer FLOPs its recipe keeps in BF16 (TorchAO's rowwise_with_gw_hp: the weight
 // gradients, a third).
 double fp8Bf16GemmShare(Fp8Recipe recipe);
-// Whether a recipe can gather and hold FP8 weights (FrameworkFlags::fp8ParamGather). TorchAO gathers FP8 weights only
-// with per-tensor scales (Float8LinearConfig refuses enable_fsdp_float8_all_gather with rowwise scaling): its rowwise
-// recipes gather BF16.
-bool fp8RecipeGathersFp8Weights(Fp8Recipe recipe);
+// Whether a recipe's tensors can be cast before a gather and gathered in FP8: FSDP's weights
+// (FrameworkFlags::fp8ParamGather) and sequence parallelism's activations before the column-parallel GEMMs. TorchAO
+// gathers FP8 only with per-tensor scales: Float8LinearConfig refuses enable_fsdp_float8_all_gather with rowwise
+// scaling, and TorchTitan's apply_tp takes its Float8ColwiseParallel / Float8RowwiseParallel (cast, then gather) for
+// the tensorwise recipe only, the plain BF16 styles for the rowwise ones. Transformer Engine casts before its
+// sequence-parallel gathers (tensorwise, blockwise and MXFP8 alike).
+bool fp8RecipeGathersFp8(Fp8Recipe recipe);
 
 // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per
 // micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x

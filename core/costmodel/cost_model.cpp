@@ -224,7 +224,7 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return "FP8 parameters need BF16+FP8 linear layers";
     if (s.flags.quantizedWeightCache && linearLayerFormat(s.precision) == NumberFormat::BF16)
         return "Cached quantised weights need BF16+FP8 or BF16+FP4 linear layers";
-    if (s.flags.fp8ParamGather && !fp8RecipeGathersFp8Weights(s.flags.fp8Recipe))
+    if (s.flags.fp8ParamGather && !fp8RecipeGathersFp8(s.flags.fp8Recipe))
         return "FP8 parameters need a tensorwise, blockwise or MXFP8 recipe (rowwise scaling gathers BF16)";
     if (s.flags.fp8Attention && m_peakFp8 <= 0)
         return "FP8 attention needs a dense FP8 peak for this hardware";

@@ -92,7 +92,7 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
     levers.push_back(Lever::FusedNormActivation);
     if (scenario.model.isMoe())
         levers.push_back(Lever::FusedExpertMlp);
-    if (scenario.precision == TrainingPrecision::BF16_FP8 && fp8RecipeGathersFp8Weights(scenario.flags.fp8Recipe))
+    if (scenario.precision == TrainingPrecision::BF16_FP8 && fp8RecipeGathersFp8(scenario.flags.fp8Recipe))
         levers.push_back(Lever::Fp8ParamGather);
     if (linearLayerFormat(scenario.precision) != NumberFormat::BF16)
         levers.push_back(Lever::QuantizedWeightCache);

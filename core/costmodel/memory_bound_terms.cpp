@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/costmodel/compute_terms.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/data_parallel_comm.h"
 
@@ -116,11 +117,17 @@ double fp8CastBytes(const StepContext& x)
     const Fp8Recipe recipe = x.scenario->flags.fp8Recipe;
     const bool oneOrientation = recipe == Fp8Recipe::Tensorwise || recipe == Fp8Recipe::RowwiseWithGwHp;
     const double perElement = oneOrientation ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
-    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
+    // The hidden-wide operands (the column-parallel GEMMs' inputs, the row-parallel GEMMs' output gradients) are whole
+    // on every TP rank once sequence parallelism has gathered them, or always without it: only a recipe that casts
+    // its sequence shard and gathers FP8 casts a TP-th of them; TorchAO's rowwise recipes gather BF16 and every rank
+    // casts the whole tensor. The operands split over heads or the FFN are a TP-th on every rank.
+    const double hiddenSplit = x.sequenceParallel && fp8RecipeGathersFp8(recipe) ? tp : 1.0;
+    const double operands
+        = 2.0 * sh.layer.hidden / hiddenSplit + (sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x)) / tp;
     // FP8 parameters are cast once a step, after the optimizer, on the data-parallel shard: not per micro-batch.
     const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : weightCastsPerMicroBatch(x);
     return perElement
-        * (x.tokensPerMicroBatch * layers * operands / tp + weightCasts * layers * sh.activeLinearParamsPerLayer / tp);
+        * (x.tokensPerMicroBatch * layers * operands + weightCasts * layers * sh.activeLinearParamsPerLayer / tp);
 }
 
 double weightCastsPerMicroBatch(const StepContext& x)

@@ -602,6 +602,24 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    void fp8CastsUnderTensorParallelism()
+    {
+        Hand h;
+        h.x.fp8 = true;
+        h.setTp(4);
+        // Tensorwise with sequence parallelism: each rank casts its sequence shard and gathers FP8, so every operand is
+        // a quarter: 3 x (1e4 x 15,096 / 4 + 20 x 13.096e6 / 4).
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6) / 4.0);
+        // TorchAO's rowwise scales gather BF16: the two hidden-wide operands (2 x 1,000 per token and layer) are cast
+        // whole on every rank, the heads' and the FFN's (13,096) a quarter: 4 x (1e4 x (2,000 + 13,096 / 4) + ...).
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Rowwise;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * (2000.0 + 13096.0 / 4.0) + 20 * 13.096e6 / 4.0));
+        // Without sequence parallelism the hidden-wide operands are whole on every rank whatever the recipe.
+        h.scenario.flags.fp8Recipe = Fp8Recipe::Tensorwise;
+        h.x.sequenceParallel = false;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * (2000.0 + 13096.0 / 4.0) + 20 * 13.096e6 / 4.0));
+    }
+
     // FP8 parameters (Megatron's --fp8-param-gather, NeMo's fp8_params, TorchAO's float8 FSDP all-gather): the linear
     // layers' working weights in FP8, the embedding and LM head in BF16; no weight cast per micro-batch.
     void fp8Parameters()
