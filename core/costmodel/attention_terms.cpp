@@ -88,10 +88,13 @@ AttentionTime attentionTime(const StepContext& x)
         a.backward = 2.0 * flopsPerSpan * overDocuments(x, spanOverBackwardEfficiency) / (x.peakBf16 * cpEff);
     }
     // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).
-    const double recurrentForwardFlops = tokens * layers * sh.recurrentMixerFlops / tp;
+    // A recurrence's chunked kernels take their matmuls' time or their HBM traffic's, whichever is longer; at
+    // today's head and state sizes (25-35 FLOP per byte) the bytes bind on every GPU.
+    const double scanSeconds
+        = std::max(tokens * layers * sh.recurrentScanFlops / tp / (x.peakBf16 * c.recurrentMixerEfficiency),
+            tokens * layers * sh.recurrentScanBytes / tp / x.hbmBytesPerSec);
     const double indexerForwardFlops = tokens * layers * sh.indexerFlopsPerKey * attentionLength / 2.0 / tp;
-    const double mixerForward = recurrentForwardFlops / (x.peakBf16 * c.recurrentMixerEfficiency)
-        + indexerForwardFlops / (x.peakBf16 * c.sparseIndexerEfficiency * cpEff);
+    const double mixerForward = scanSeconds + indexerForwardFlops / (x.peakBf16 * c.sparseIndexerEfficiency * cpEff);
     a.forward += mixerForward;
     a.backward += 2.0 * mixerForward;
     return a;

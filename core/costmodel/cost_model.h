@@ -64,9 +64,11 @@ struct ModelShape {
     // Fraction of layers with full attention (the rest: local, or no attention), each weighted by its attention width
     // H·(d_qk + d_v) relative to the model's (layer.heads, layer.qkHeadDim, layer.vHeadDim).
     double fullAttentionShare = 1.0;
-    // Other token mixers, forward FLOP per token averaged over layers: recurrences (linear attention, Mamba-2) and the
-    // sparse-attention indexer per key it scores.
-    double recurrentMixerFlops = 0;
+    // Other token mixers, forward per token averaged over layers: what the recurrences' chunked kernels execute and
+    // move (linear attention, Kimi Delta Attention, Mamba-2; core/model/chunked_scans.h), and the sparse-attention
+    // indexer's FLOPs per key it scores.
+    double recurrentScanFlops = 0;
+    double recurrentScanBytes = 0;
     double indexerFlopsPerKey = 0;
     // Keys a query attends to under the causal mask, averaged over layers: S/2 on full-attention layers,
     // W - W^2/(2S) on sliding-window (and top-k sparse) layers of window W < S, none on layers without attention.

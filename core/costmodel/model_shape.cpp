@@ -1,6 +1,7 @@
 #include "core/costmodel/cost_model.h"
 
 #include "core/errors.h"
+#include "core/model/chunked_scans.h"
 #include "core/model/param_count.h"
 
 namespace mfu {
@@ -74,12 +75,16 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.fullAttentionShare = widthShare(TokenMixer::FullAttention);
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
+    const auto addScan = [&](int count, const ChunkedScanWork& w) {
+        s.recurrentScanFlops += count * w.matmulFlops / L;
+        s.recurrentScanBytes += count * w.hbmBytes / L;
+    };
     if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)
-        s.recurrentMixerFlops += kda * kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden).core / L;
+        addScan(kda, kimiDeltaAttentionChunkedScan(m.kimiDeltaAttention));
     if (recurrent > 0)
-        s.recurrentMixerFlops += recurrent * gatedDeltaNetForwardFlops(m.linearAttention, m.hidden).core / L;
+        addScan(recurrent, gatedDeltaNetChunkedScan(m.linearAttention));
     if (mamba > 0)
-        s.recurrentMixerFlops += mamba * mamba2ForwardFlops(m.mamba, m.hidden).core / L;
+        addScan(mamba, mamba2ChunkedScan(m.mamba));
     if (const int sparse = localAttentionLayerCount(m, TokenMixer::SparseAttention); sparse > 0)
         s.indexerFlopsPerKey
             = sparse * sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, 1.0).core / L;

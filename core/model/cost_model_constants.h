@@ -48,11 +48,12 @@ struct CostModelConstants {
     // layer, forward + backward: scores written, softmax read and written, read by the second batched GEMM (8 B
     // forward) and about twice that backward.
     double unfusedAttentionBytesPerScore = 24;
-    // Token mixers beyond attention (core/model/token_mixers.h), as a fraction of the BF16 dense peak on the FLOP
-    // count formulas.md gives them. Chunked linear-attention and Mamba-2 scans (flash-linear-attention, mamba_ssm)
-    // run small per-head matmuls between state updates; the sparse-attention indexer streams every key's index
-    // vector. Not yet validated against published runs: a guess that keeps these minor terms from costing nothing.
-    double recurrentMixerEfficiency = 0.15;
+    // Token mixers beyond attention (core/model/token_mixers.h), as a fraction of the BF16 dense peak. The chunked
+    // linear-attention and Mamba-2 kernels (flash-linear-attention, mamba_ssm: Triton, 64-wide tiles) on the matmul
+    // FLOPs they execute (core/model/chunked_scans.h); their HBM traffic, timed at hbmEfficiency, binds first at
+    // today's shapes, so this rate matters only past ~150 FLOP per byte. The sparse-attention indexer, on the FLOP
+    // count formulas.md gives it, streams every key's index vector. Judgement, not validated against published runs.
+    double recurrentMixerEfficiency = 0.40;
     double sparseIndexerEfficiency = 0.30;
 
     // Memory-bound kernels: achieved fraction of HBM bandwidth.

@@ -42,6 +42,7 @@ void validateMamba2(const Mamba2Spec& s, int64_t hidden)
     requirePositive(s.groups, "Mamba groups (n_groups)");
     requirePositive(s.stateSize, "Mamba state size (ssm_state_size)");
     requirePositive(s.convKernel, "Mamba convolution width (conv_kernel)");
+    requirePositive(s.chunkSize, "Mamba chunk size (chunk_size)");
     requirePositive(hidden, "hidden size");
     if (s.heads % s.groups != 0)
         throw InputError("Mamba heads (mamba_num_heads, " + std::to_string(s.heads)

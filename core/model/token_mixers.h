@@ -33,6 +33,7 @@ struct Mamba2Spec {
     int convKernel = 4; // conv_kernel
     bool projectionBias = false; // use_bias / mamba_proj_bias
     bool convBias = true; // use_conv_bias
+    int64_t chunkSize = 256; // chunk_size: tokens per chunk of the training kernels (mamba_ssm's Mamba2 default)
 };
 
 // The lightning indexer of DeepSeek Sparse Attention (DeepSeek-AI, "DeepSeek-V3.2-Exp: Boosting Long-Context

@@ -169,6 +169,7 @@ void readNemotronH(const Reader& r, ModelSpec& m)
         s.convKernel = int(r.integerOr("conv_kernel", 4));
         s.projectionBias = r.boolean("use_bias", false);
         s.convBias = r.boolean("use_conv_bias", true);
+        s.chunkSize = r.integerOr("chunk_size", s.chunkSize);
     }
     if (moe) { // NemotronHMOE: a DeepSeek-style router with its score-correction bias, one shared expert
         m.moe.experts = int(r.integer("n_routed_experts"));

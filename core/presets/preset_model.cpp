@@ -53,7 +53,8 @@ GatedDeltaNetSpec readLinearAttention(const FieldReader& r)
 
 Mamba2Spec readMamba(const FieldReader& r)
 {
-    r.rejectUnknownKeys({ "heads", "head_dim", "groups", "state_size", "conv_kernel", "projection_bias", "conv_bias" });
+    r.rejectUnknownKeys(
+        { "heads", "head_dim", "groups", "state_size", "conv_kernel", "projection_bias", "conv_bias", "chunk_size" });
     Mamba2Spec m;
     m.heads = readInt(r, "heads", 1);
     m.headDim = r.requiredInteger("head_dim", 1, kMaxFileCount);
@@ -62,6 +63,7 @@ Mamba2Spec readMamba(const FieldReader& r)
     m.convKernel = static_cast<int>(r.optionalInteger("conv_kernel", 1, 64).value_or(4));
     m.projectionBias = r.optionalBool("projection_bias", false);
     m.convBias = r.optionalBool("conv_bias", true);
+    m.chunkSize = r.optionalInteger("chunk_size", 1, kMaxFileCount).value_or(m.chunkSize);
     return m;
 }
 

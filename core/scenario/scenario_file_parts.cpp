@@ -224,7 +224,7 @@ json modelToScenarioJson(const ModelSpec& m)
         const auto& x = m.mamba;
         out["mamba"] = { { "heads", x.heads }, { "head_dim", x.headDim }, { "groups", x.groups },
             { "state_size", x.stateSize }, { "conv_kernel", x.convKernel }, { "projection_bias", x.projectionBias },
-            { "conv_bias", x.convBias } };
+            { "conv_bias", x.convBias }, { "chunk_size", x.chunkSize } };
     }
     if (sparse) {
         const auto& x = m.sparseIndexer;

@@ -71,7 +71,10 @@ private slots:
     void kimiK3Shape()
     {
         const ModelShape s = modelShapeOf(preset("kimi-k3"));
-        QCOMPARE(s.recurrentMixerFlops, 69 * 7.0 * 96 * 128 * 128 / 93);
+        // Each KDA layer's chunked kernels (96 heads of 128, chunks of 64): matmuls 3 C d + 2 C d + 6 d^2 + C^2/3 and
+        // 14 d + 12 d + 12 C + 4 d^2 / C bytes per head, plus its per-channel FP32 decay (20 d) and beta (6).
+        QCOMPARE(s.recurrentScanFlops, 69 * 96 * (5.0 * 64 * 128 + 6.0 * 128 * 128 + 64.0 * 64 / 3) / 93);
+        QCOMPARE(s.recurrentScanBytes, 69 * 96 * (26.0 * 128 + 12 * 64 + 4.0 * 128 * 128 / 64 + 20 * 128 + 6) / 93);
         QCOMPARE(s.fullAttentionShare, 24.0 / 93);
         QCOMPARE(s.causalAttentionSpan(8192), 24.0 / 93 * 4096);
     }

@@ -258,6 +258,27 @@ private slots:
         QCOMPARE(u.backward, 4 * 2.048e10 / bmm + 8e7 * 16.0 / 1e12);
     }
 
+    void recurrentMixersTakeTheirBytesOrTheirMatmuls()
+    {
+        Hand h;
+        const AttentionTime attention = attentionTime(h.x);
+        // A recurrence whose chunked kernels move 1e5 bytes and run 1e6 matmul FLOPs per token and layer: 1e4
+        // token-layers move 1e9 bytes, 1e-3 s at 1 TB/s, against 1e10 FLOPs at 0.5 of 1e15, 2e-5 s. The bytes bind;
+        // the backward takes twice the forward.
+        h.shape.recurrentScanBytes = 1e5;
+        h.shape.recurrentScanFlops = 1e6;
+        h.constants.recurrentMixerEfficiency = 0.5;
+        QCOMPARE(attentionTime(h.x).forward - attention.forward, 1e-3);
+        QCOMPARE(attentionTime(h.x).backward - attention.backward, 2e-3);
+        // At 1,000 FLOPs per byte the matmuls bind: 1e12 FLOPs, 2e-3 s. TP 2 splits the heads, and both, in half.
+        h.shape.recurrentScanFlops = 1e8;
+        QCOMPARE(attentionTime(h.x).forward - attention.forward, 2e-3);
+        h.setTp(2);
+        const double withScan = attentionTime(h.x).forward;
+        h.shape.recurrentScanFlops = h.shape.recurrentScanBytes = 0;
+        QCOMPARE(withScan - attentionTime(h.x).forward, 1e-3);
+    }
+
     void packedDocumentsAttendWithinThemselves()
     {
         Hand h;

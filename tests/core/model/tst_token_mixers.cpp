@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include "core/errors.h"
+#include "core/model/chunked_scans.h"
 #include "core/model/flops.h"
 #include "core/model/param_count.h"
 #include "core/model/token_mixers.h"
@@ -55,6 +56,44 @@ private slots:
         Mamba2Spec biased = s;
         biased.projectionBias = true;
         QCOMPARE(mamba2Params(biased, 8192), expected + inProjection + 8192);
+    }
+
+    // The chunked kernels of Nemotron 3 Nano's Mamba-2 layers (its config: 64 heads of 64, 8 groups, state 128,
+    // chunk_size 128): C B^T 8 x 2 x 128 x 128, the causal diagonal blocks 128 x 64 and the states 4 x 128 x 64 per
+    // head; x twice and y (24,576 bytes), B and C twice (8,192), C B^T in FP32 (8,192), the states in FP32 then BF16
+    // (64 x 64 x 128 / 128 x 12 = 49,152), dt and its decay (64 x 26).
+    void mamba2ChunkedKernels()
+    {
+        Mamba2Spec s { 64, 64, 8, 128, 4, false, true };
+        s.chunkSize = 128;
+        const ChunkedScanWork w = mamba2ChunkedScan(s);
+        QCOMPARE(w.matmulFlops, 262'144.0 + 64 * (8'192.0 + 32'768.0));
+        QCOMPARE(w.hbmBytes, 24'576.0 + 8'192 + 8'192 + 49'152 + 1'664);
+        QCOMPARE(w.hbmBytes, 91'776.0);
+        // Twice the chunk: the states cross HBM half as often, the chunk's own products grow with it.
+        s.chunkSize = 256;
+        const ChunkedScanWork wide = mamba2ChunkedScan(s);
+        QCOMPARE(wide.hbmBytes, 91'776.0 - 24'576 + 8'192);
+        QCOMPARE(wide.matmulFlops, 2 * 262'144.0 + 64 * (16'384.0 + 32'768.0));
+        // Far fewer bytes than FLOPs move: 31 FLOP per byte, below every GPU's ridge, so the bytes set the time.
+        QVERIFY(w.matmulFlops / w.hbmBytes > 30 && w.matmulFlops / w.hbmBytes < 35);
+    }
+
+    // Qwen3.5-27B's Gated DeltaNet (48 value heads of 128, keys of 128), chunks of 64: per head 3 x 64 x 128 +
+    // 2 x 64 x 128 + 6 x 128^2 + 64^2 / 3 matmul FLOPs; k read four times, q once, w written and read (14 x 128), v,
+    // u, v_new and o (12 x 128), A in FP32 and its inverse in BF16 (12 x 64), a state per chunk written and read
+    // (4 x 128^2 / 64), the decay and beta (26).
+    void gatedDeltaNetChunkedKernels()
+    {
+        const GatedDeltaNetSpec g { 16, 48, 128, 128, 4 };
+        const ChunkedScanWork w = gatedDeltaNetChunkedScan(g);
+        QCOMPARE(w.matmulFlops, 48 * (24'576.0 + 16'384 + 98'304 + 4'096.0 / 3));
+        QCOMPARE(w.hbmBytes, 48 * (1'792.0 + 1'536 + 768 + 1'024 + 26));
+        QCOMPARE(w.hbmBytes, 247'008.0);
+        // Kimi Delta Attention of the same size adds its per-channel FP32 decay: 20 x 128 bytes a head more.
+        const ChunkedScanWork kda = kimiDeltaAttentionChunkedScan(KimiDeltaAttentionSpec { 48, 128, 4, false });
+        QCOMPARE(kda.matmulFlops, w.matmulFlops);
+        QCOMPARE(kda.hbmBytes, w.hbmBytes + 48 * (20.0 * 128 - 20));
     }
 
     // A file may state up to INT_MAX heads or groups (kMaxFileCount): the counts are formed in 64 bits, so 2 x heads

@@ -46,7 +46,7 @@ const char* kQwen3Next80B = R"({"architectures":["Qwen3NextForCausalLM"],"attent
 
 // nvidia/Nemotron-H-56B-Base-8K's config.json (its time_step_limit really is written [0.0, Infinity]).
 const char* kNemotronH56B = R"({"architectures":["NemotronHForCausalLM"],"attention_bias":false,
-  "attention_head_dim":128,"conv_kernel":4,"expand":2,"hidden_size":8192,
+  "attention_head_dim":128,"chunk_size":128,"conv_kernel":4,"expand":2,"hidden_size":8192,
   "hybrid_override_pattern":"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
   "intermediate_size":32768,"mamba_head_dim":64,"mamba_num_heads":256,"mlp_bias":false,"mlp_hidden_act":"relu2",
   "model_type":"nemotron_h","n_groups":8,"num_attention_heads":64,"num_hidden_layers":118,"num_key_value_heads":8,
@@ -155,6 +155,10 @@ private slots:
     {
         const ModelSpec m = read(kNemotronH56B); // parses although the file has the non-JSON word Infinity
         QCOMPARE(m.layers, 118);
+        QCOMPARE(m.mamba.chunkSize, int64_t(128)); // chunk_size: the SSD kernels' chunk
+        std::string noChunk = kNemotronH56B;
+        noChunk.replace(noChunk.find("\"chunk_size\":128,"), 17, "");
+        QCOMPARE(read(noChunk).mamba.chunkSize, int64_t(256)); // mamba_ssm's Mamba2 default
         QCOMPARE(attentionLayerCount(m), 10);
         const ParameterCounts p = countParameters(m);
         // 54 Mamba-2 blocks, 10 attention blocks, 54 squared-ReLU MLP blocks, one RMSNorm each, final norm.
