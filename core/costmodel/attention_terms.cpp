@@ -89,7 +89,7 @@ AttentionTime attentionTime(const StepContext& x)
     }
     // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).
     // A recurrence's chunked kernels take their matmuls' time or their HBM traffic's, whichever is longer; at
-    // today's head and state sizes (25-35 FLOP per byte) the bytes bind on every GPU.
+    // today's head and state sizes (27-31 FLOP per byte) the bytes bind on every GPU.
     const double scanSeconds
         = std::max(tokens * layers * sh.recurrentScanFlops / tp / (x.peakBf16 * c.recurrentMixerEfficiency),
             tokens * layers * sh.recurrentScanBytes / tp / x.hbmBytesPerSec);

@@ -103,6 +103,22 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     return m;
 }
 
+namespace {
+
+// Elements each GEMM's quantised operands hold per token and layer on one rank: the input (forward) and the output
+// gradient (backward) of every linear layer. The hidden-wide ones (the column-parallel GEMMs' inputs, the
+// row-parallel GEMMs' output gradients) are whole on every TP rank once sequence parallelism has gathered them, or
+// always without it, so a recipe splits them by `hiddenSplit`: TP when it casts its sequence shard and gathers the
+// quantised tensor, 1 when every rank casts the whole gathered one. The operands split over heads or the FFN are a
+// TP-th on every rank.
+double castOperandsPerToken(const StepContext& x, double hiddenSplit)
+{
+    const ModelShape& sh = *x.shape;
+    return 2.0 * sh.layer.hidden / hiddenSplit + (sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x)) / x.tp;
+}
+
+} // namespace
+
 double fp8CastBytes(const StepContext& x)
 {
     if (!x.fp8)
@@ -117,13 +133,8 @@ double fp8CastBytes(const StepContext& x)
     const Fp8Recipe recipe = x.scenario->flags.fp8Recipe;
     const bool oneOrientation = recipe == Fp8Recipe::Tensorwise || recipe == Fp8Recipe::RowwiseWithGwHp;
     const double perElement = oneOrientation ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
-    // The hidden-wide operands (the column-parallel GEMMs' inputs, the row-parallel GEMMs' output gradients) are whole
-    // on every TP rank once sequence parallelism has gathered them, or always without it: only a recipe that casts
-    // its sequence shard and gathers FP8 casts a TP-th of them; TorchAO's rowwise recipes gather BF16 and every rank
-    // casts the whole tensor. The operands split over heads or the FFN are a TP-th on every rank.
-    const double hiddenSplit = x.sequenceParallel && fp8RecipeGathersFp8(recipe) ? tp : 1.0;
-    const double operands
-        = 2.0 * sh.layer.hidden / hiddenSplit + (sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x)) / tp;
+    // TorchAO's rowwise recipes gather BF16, and every rank casts the whole tensor.
+    const double operands = castOperandsPerToken(x, fp8RecipeGathersFp8(recipe) ? x.sequenceParallelSplit() : 1.0);
     // FP8 parameters are cast once a step, after the optimizer, on the data-parallel shard: not per micro-batch.
     const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : weightCastsPerMicroBatch(x);
     return perElement
@@ -148,10 +159,10 @@ double fp4CastBytes(const StepContext& x)
     // arithmetic inside the same passes, not traffic.
     const double perElement
         = flags.fp4Recipe == Fp4Recipe::Mxfp4 ? c.mxfp4CastBytesPerElement : c.nvfp4CastBytesPerElement;
-    const double operands = 2.0 * sh.layer.hidden + sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x);
+    // Transformer Engine's FP4 recipes: every operand a TP-th, as with sequence parallelism.
+    const double operands = castOperandsPerToken(x, x.tp);
     return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
-        * (x.tokensPerMicroBatch * operands / x.tp
-            + weightCastsPerMicroBatch(x) * sh.activeLinearParamsPerLayer / x.tp);
+        * (x.tokensPerMicroBatch * operands + weightCastsPerMicroBatch(x) * sh.activeLinearParamsPerLayer / x.tp);
 }
 
 double moeShuffleBytes(const StepContext& x)

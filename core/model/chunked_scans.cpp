@@ -7,6 +7,9 @@ namespace {
 constexpr double kBf16 = 2.0;
 constexpr double kFp32 = 4.0;
 
+// flash-linear-attention's chunked delta-rule kernels (chunk_gated_delta_rule, chunk_kda) take chunks of 64 tokens.
+constexpr double kDeltaRuleChunkTokens = 64;
+
 // The delta rule over chunks of C tokens (Yang, Kautz and Hatamizadeh, "Gated Delta Networks", ICLR 2025, section
 // 3.3; flash-linear-attention's chunk_gated_delta_rule_fwd), per head with keys of dk and values of dv:
 //   kkt      A = beta K K^T inside the chunk (lower triangle)           reads k, writes A (FP32, C per token)

@@ -14,9 +14,6 @@ struct ChunkedScanWork {
     double hbmBytes = 0; // every kernel's reads and writes of HBM
 };
 
-// flash-linear-attention's chunked delta-rule kernels (chunk_gated_delta_rule, chunk_kda) take chunks of 64 tokens.
-inline constexpr double kDeltaRuleChunkTokens = 64;
-
 // Mamba-2's SSD kernels (mamba_ssm, _mamba_chunk_scan_combined_fwd) over chunks of spec.chunkSize tokens.
 ChunkedScanWork mamba2ChunkedScan(const Mamba2Spec& spec);
 // Gated DeltaNet's chunked delta rule (chunk_gated_delta_rule_fwd), keys repeated to the value heads as Qwen3-Next
