@@ -159,8 +159,9 @@ double fp4CastBytes(const StepContext& x)
     // arithmetic inside the same passes, not traffic.
     const double perElement
         = flags.fp4Recipe == Fp4Recipe::Mxfp4 ? c.mxfp4CastBytesPerElement : c.nvfp4CastBytesPerElement;
-    // Transformer Engine's FP4 recipes: every operand a TP-th, as with sequence parallelism.
-    const double operands = castOperandsPerToken(x, x.tp);
+    // Transformer Engine's FP4 recipes quantise the sequence shard and gather the quantised tensor, as its FP8
+    // recipes do; without sequence parallelism every rank holds, and casts, the whole hidden-wide operands.
+    const double operands = castOperandsPerToken(x, x.sequenceParallelSplit());
     return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
         * (x.tokensPerMicroBatch * operands + weightCastsPerMicroBatch(x) * sh.activeLinearParamsPerLayer / x.tp);
 }

@@ -916,6 +916,13 @@ private slots:
         h.scenario.flags.fp4Bf16LayerShare = 0.25;
         QCOMPARE(linearGemmPeak(h.x), 8e14);
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 0.75 * 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6));
+        // Under TP 4 with sequence parallelism every operand is a quarter (the shard is cast, the FP4 tensor
+        // gathered); without it the two hidden-wide operands (2 x 1,000 a token and layer) are whole on every rank.
+        h.scenario.flags.fp4Bf16LayerShare = 0;
+        h.setTp(4);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6) / 4.0);
+        h.x.sequenceParallel = false;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * (2000.0 + 13096.0 / 4.0) + 20 * 13.096e6 / 4.0));
     }
 
     // A GPU without an FP4 peak refuses BF16+FP4; NVFP4 needs NVIDIA's Blackwell, MXFP4 runs on AMD's MI355X too.
