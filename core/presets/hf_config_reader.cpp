@@ -134,8 +134,9 @@ int64_t Reader::positive(const std::string& key) const
     } else {
         fail(key, "must be a positive integer, got " + v.dump());
     }
+    // The message quotes the file's own text: an unsigned 2^63 or 2^64 - 1 reads as negative once in int64.
     if (n <= 0 || n > (int64_t(1) << 40))
-        fail(key, "must be a positive integer below 2^40, got " + std::to_string(n));
+        fail(key, "must be a positive integer below 2^40, got " + v.dump());
     if (const int64_t limit = physicalLimit(key); n > limit)
         fail(key, std::to_string(n) + " is beyond any model (at most " + std::to_string(limit) + ")");
     return n;

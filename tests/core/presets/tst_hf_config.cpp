@@ -122,6 +122,14 @@ private slots:
         QTest::newRow("whole float beyond int64") << QByteArray(R"({"model_type":"llama","hidden_size":5.1e53,
             "num_hidden_layers":32,"num_attention_heads":32,"vocab_size":1,"intermediate_size":1})")
                                                   << QStringLiteral("'hidden_size': must be a positive integer");
+        // Unsigned integers beyond int64 are quoted as the file wrote them, not as their int64 wrap (2^63 read
+        // -9223372036854775808, 2^64 - 1 read -1).
+        QTest::newRow("2^63") << QByteArray(R"({"model_type":"llama","hidden_size":4096,
+            "num_hidden_layers":9223372036854775808,"num_attention_heads":32,"vocab_size":1,"intermediate_size":1})")
+                              << QStringLiteral("below 2^40, got 9223372036854775808");
+        QTest::newRow("2^64 - 1") << QByteArray(R"({"model_type":"llama","hidden_size":18446744073709551615,
+            "num_hidden_layers":32,"num_attention_heads":32,"vocab_size":1,"intermediate_size":1})")
+                                  << QStringLiteral("below 2^40, got 18446744073709551615");
         QTest::newRow("not JSON") << QByteArray(R"({"model_type": "llama",)")
                                   << QStringLiteral("not valid JSON at byte");
         QTest::newRow("not an object") << QByteArray("[1,2,3]") << QStringLiteral("must be a JSON object");
