@@ -7,13 +7,33 @@
 
 namespace mfu::app {
 
+namespace {
+QByteArray shippedTable()
+{
+    QFile file(QStringLiteral(":/presets/validation/runs.json"));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+} // namespace
+
+const PresetLibrary& shippedValidationDefinitions()
+{
+    static const PresetLibrary library = [] {
+        const QByteArray bytes = shippedTable();
+        try {
+            return validationTableDefinitions(std::string_view(bytes.constData(), size_t(bytes.size())), "runs.json");
+        } catch (const InputError&) {
+            return PresetLibrary {};
+        }
+    }();
+    return library;
+}
+
 const ErrorBandModel& shippedErrorBands()
 {
     static const ErrorBandModel model = [] {
-        QFile file(QStringLiteral(":/presets/validation/runs.json"));
-        if (!file.open(QIODevice::ReadOnly))
+        const QByteArray bytes = shippedTable();
+        if (bytes.isEmpty())
             return ErrorBandModel {};
-        const QByteArray bytes = file.readAll();
         try {
             const std::vector<ValidationRun> runs = validationRunsFromJson(
                 std::string_view(bytes.constData(), size_t(bytes.size())), presetLibrary(), "runs.json");

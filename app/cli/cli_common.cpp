@@ -11,6 +11,7 @@
 
 #include "app/cli/cli_text.h"
 #include "app/preset_store.h"
+#include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
 #include "core/number_parse.h"
@@ -59,13 +60,19 @@ std::string presetIdList(bool hardware)
 
 void addModelOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("model", "Model preset id, or the path of a Hugging Face config.json", "ID|FILE"));
+    parser.addOption(opt("model",
+        "Model preset id, a published run's own model ('mfu-explorer validate --json' gives each run's command), or "
+        "the path of a Hugging Face config.json",
+        "ID|FILE"));
     parser.addOption(opt("params", "Bare parameter count instead of --model (only 6N applies), e.g. 7e9 or 7B", "N"));
 }
 
 void addClusterOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("gpu", "Hardware preset id (see 'mfu-explorer presets')", "ID"));
+    parser.addOption(opt("gpu",
+        "Hardware preset id (see 'mfu-explorer presets'), or a published run's own GPU ('mfu-explorer validate "
+        "--json' gives each run's command)",
+        "ID"));
     parser.addOption(opt("gpus", "Number of GPUs in the run (default 1)", "N"));
 }
 
@@ -285,6 +292,9 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
     const QString value = parser.value(QStringLiteral("model"));
     if (const ModelSpec* preset = app::presetLibrary().findModel(s(value)))
         return *preset;
+    // A published run's own model (validate --json states each run with these flags).
+    if (const ModelSpec* run = app::shippedValidationDefinitions().findModel(s(value)))
+        return *run;
     QFileInfo file(value);
     // A downloaded model's folder (its config.json beside the weights) is as good as the file.
     if (file.isDir() && QFileInfo(file.absoluteFilePath() + QStringLiteral("/config.json")).isFile())
@@ -295,7 +305,7 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
         return modelFromHfConfigText(
             readWholeFile(file.absoluteFilePath().toStdString(), "a config.json"), s(file.absoluteFilePath()));
     throw InputError("--model: '" + s(value) + "' is neither a model preset (" + presetIdList(false)
-        + ") nor a readable config.json file");
+        + "), a published run's model ('mfu-explorer validate --json' names them) nor a readable config.json file");
 }
 
 ModelSpec resolveModel(const QCommandLineParser& parser)
@@ -312,7 +322,10 @@ HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& de
         throw InputError("--gpu is required (one of: " + presetIdList(true) + ")");
     if (const HardwareSpec* h = app::presetLibrary().findHardware(s(id)))
         return *h;
-    throw InputError("--gpu: unknown hardware preset '" + s(id) + "' (one of: " + presetIdList(true) + ")");
+    if (const HardwareSpec* h = app::shippedValidationDefinitions().findHardware(s(id)))
+        return *h; // a published run's own GPU (validate --json states each run with these flags)
+    throw InputError("--gpu: unknown hardware preset '" + s(id) + "' (one of: " + presetIdList(true)
+        + "; or a published run's GPU, as 'mfu-explorer validate --json' names them)");
 }
 
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)

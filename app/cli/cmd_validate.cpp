@@ -10,6 +10,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/preset_store.h"
+#include "app/validation_store.h"
 #include "core/costmodel/validation.h"
 #include "core/costmodel/validation_report.h"
 #include "core/errors.h"
@@ -45,8 +46,10 @@ int runValidate(const QStringList& args)
             bytes = file.readAll();
         }
         const std::string name = parser.isSet(QStringLiteral("runs")) ? path.toStdString() : "runs.json";
-        const std::vector<ValidationRun> runs = validationRunsFromJson(
-            std::string_view(bytes.constData(), size_t(bytes.size())), app::presetLibrary(), name);
+        // Each run's command names the presets and the built-in table's own models and GPUs, as --model and --gpu do.
+        const std::vector<ValidationRun> runs
+            = validationRunsFromJson(std::string_view(bytes.constData(), size_t(bytes.size())), app::presetLibrary(),
+                name, &app::shippedValidationDefinitions());
         const ValidationReport report = runValidation(runs);
         if (parser.isSet(QStringLiteral("json")))
             printJson(validationReportJson(report));

@@ -41,8 +41,8 @@ std::optional<ValidationFlopFormula> formulaFromKey(std::string_view key)
 
 struct Library {
     const PresetLibrary* presets = nullptr;
-    std::map<std::string, ModelSpec> models;
-    std::map<std::string, HardwareSpec> hardware;
+    PresetLibrary own; // the models and GPUs the table defines
+    const PresetLibrary* namedByFlags = nullptr; // what the command line names besides the presets
 };
 
 void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
@@ -64,17 +64,17 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
 
     Scenario& s = run.scenario;
     const std::string modelId = r.requiredString("model");
-    if (auto it = lib.models.find(modelId); it != lib.models.end())
-        s.model = it->second;
-    else if (const ModelSpec* m = lib.presets->findModel(modelId))
+    if (const ModelSpec* m = lib.own.findModel(modelId))
         s.model = *m;
+    else if (const ModelSpec* preset = lib.presets->findModel(modelId))
+        s.model = *preset;
     else
         throw FieldError(r.keyPath("model"), "no model '" + modelId + "' in this file or the presets");
     const std::string gpuId = r.requiredString("gpu");
-    if (auto it = lib.hardware.find(gpuId); it != lib.hardware.end())
-        s.cluster.hardware = it->second;
-    else if (const HardwareSpec* h = lib.presets->findHardware(gpuId))
+    if (const HardwareSpec* h = lib.own.findHardware(gpuId))
         s.cluster.hardware = *h;
+    else if (const HardwareSpec* preset = lib.presets->findHardware(gpuId))
+        s.cluster.hardware = *preset;
     else
         throw FieldError(r.keyPath("gpu"), "no hardware '" + gpuId + "' in this file or the presets");
     s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxCount));
@@ -108,6 +108,7 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
     CostModel model(s);
     if (const auto reason = model.invalidReasonText(s))
         throw FieldError("", "the layout is not valid for the cost model: " + *reason);
+    run.command = predictCommandFor(s, *lib.presets, lib.namedByFlags);
 
     const auto m = r.optionalObject("measured");
     if (!m)
@@ -203,8 +204,10 @@ double validationFlopsPerToken(const ModelSpec& model, int64_t seqLen, Validatio
     return f.sixN;
 }
 
-std::vector<ValidationRun> validationRunsFromJson(
-    std::string_view jsonText, const PresetLibrary& presets, const std::string& fileName)
+namespace {
+
+// The table's document, its format and version checked.
+json tableDocument(std::string_view jsonText, const std::string& fileName)
 {
     const auto fail = [&](const std::string& what) { throw InputError(fileName + ": " + what); };
     json doc;
@@ -221,36 +224,65 @@ std::vector<ValidationRun> validationRunsFromJson(
         fail("format: expected \"mfu-explorer-validation\"");
     if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"] != 1)
         fail("version: expected 1");
+    return doc;
+}
 
-    Library lib;
-    lib.presets = &presets;
-    const auto entries = [&](const char* key) -> const json& {
-        static const json empty = json::array();
-        if (!doc.contains(key))
-            return empty;
-        if (!doc[key].is_array())
-            fail(std::string(key) + ": expected an array");
-        return doc[key];
-    };
-    const auto where = [](const char* key, size_t i) { return std::string(key) + "[" + std::to_string(i) + "]"; };
-    const json& hw = entries("hardware");
+// The document's array `key` (empty when absent).
+const json& tableEntries(const json& doc, const char* key, const std::string& fileName)
+{
+    static const json empty = json::array();
+    if (!doc.contains(key))
+        return empty;
+    if (!doc[key].is_array())
+        throw InputError(fileName + ": " + key + ": expected an array");
+    return doc[key];
+}
+
+std::string entryPath(const char* key, size_t i)
+{
+    return std::string(key) + "[" + std::to_string(i) + "]";
+}
+
+PresetLibrary definitionsOf(const json& doc, const std::string& fileName)
+{
+    PresetLibrary own;
+    const json& hw = tableEntries(doc, "hardware", fileName);
     for (size_t i = 0; i < hw.size(); ++i) {
         try {
-            HardwareSpec h = hardwareFromPresetJson(hw[i]);
-            lib.hardware[h.id] = h;
+            own.addHardware(hardwareFromPresetJson(hw[i]));
         } catch (const InputError& e) {
-            fail(where("hardware", i) + "." + e.what());
+            throw InputError(fileName + ": " + entryPath("hardware", i) + "." + e.what());
         }
     }
-    const json& models = entries("models");
+    const json& models = tableEntries(doc, "models", fileName);
     for (size_t i = 0; i < models.size(); ++i) {
         try {
-            ModelSpec m = modelFromPresetJson(models[i]);
-            lib.models[m.id] = m;
+            own.addModel(modelFromPresetJson(models[i]));
         } catch (const InputError& e) {
-            fail(where("models", i) + "." + e.what());
+            throw InputError(fileName + ": " + entryPath("models", i) + "." + e.what());
         }
     }
+    return own;
+}
+
+} // namespace
+
+PresetLibrary validationTableDefinitions(std::string_view jsonText, const std::string& fileName)
+{
+    return definitionsOf(tableDocument(jsonText, fileName), fileName);
+}
+
+std::vector<ValidationRun> validationRunsFromJson(std::string_view jsonText, const PresetLibrary& presets,
+    const std::string& fileName, const PresetLibrary* namedByFlags)
+{
+    const auto fail = [&](const std::string& what) { throw InputError(fileName + ": " + what); };
+    const json doc = tableDocument(jsonText, fileName);
+    Library lib;
+    lib.presets = &presets;
+    lib.own = definitionsOf(doc, fileName);
+    lib.namedByFlags = namedByFlags;
+    const auto where = entryPath;
+    const auto entries = [&](const char* key) -> const json& { return tableEntries(doc, key, fileName); };
     const json& runsJson = entries("runs");
     if (runsJson.empty())
         fail("runs: no runs");

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "core/costmodel/step_prediction.h"
+#include "core/scenario/predict_command.h"
 #include "core/scenario/scenario.h"
 
 namespace mfu {
@@ -48,13 +49,21 @@ struct ValidationRun {
     std::string doubts; // where the source disagrees with itself or the row is uncertain
     bool inSample = false;
     Scenario scenario;
+    // The `mfu-explorer predict` command that states the run with the product's flags, or why none can (a model or
+    // GPU the command line does not name).
+    PredictCommand command;
     double measuredTokensPerSecPerGpu = 0; // the published figure converted under its own FLOP convention
     std::string measuredAs; // the figure as published, e.g. "430 TFLOPS/GPU (palm)"
 };
 
-// Throws InputError naming the file and the JSON path of the first problem.
-std::vector<ValidationRun> validationRunsFromJson(
-    std::string_view jsonText, const PresetLibrary& presets, const std::string& fileName);
+// Throws InputError naming the file and the JSON path of the first problem. `namedByFlags`: the models and GPUs the
+// command line names besides the presets (the built-in table's own), for each run's command.
+std::vector<ValidationRun> validationRunsFromJson(std::string_view jsonText, const PresetLibrary& presets,
+    const std::string& fileName, const PresetLibrary* namedByFlags = nullptr);
+
+// The models and GPUs a validation table defines for its runs (its "models" and "hardware" entries). Throws as
+// validationRunsFromJson.
+PresetLibrary validationTableDefinitions(std::string_view jsonText, const std::string& fileName);
 
 // FLOP per token of a GPT-style block stack under a paper's convention (Megatron's use layers, hidden, vocab).
 double validationFlopsPerToken(const ModelSpec& model, int64_t seqLen, ValidationFlopFormula formula);

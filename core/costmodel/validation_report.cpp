@@ -84,6 +84,12 @@ std::string validationReportText(const ValidationReport& r)
         100 * r.outOfSample.meanAbsError, 100 * kValidationMeanErrorBound, 100 * r.outOfSampleMoe.meanAbsError,
         100 * kValidationMoeMeanErrorBound, 100 * r.outOfSampleMoe.maxAbsError, 100 * r.all.meanAbsError, r.notFitting,
         r.rows.size());
+    size_t stated = 0;
+    for (const ValidationRow& row : r.rows)
+        stated += row.run->command.stated() ? 1 : 0;
+    t += format("%zu of %zu runs are stated with predict's flags (validate --json gives each its command, or why no "
+                "command states it).\n",
+        stated, r.rows.size());
     return t;
 }
 
@@ -109,7 +115,10 @@ nlohmann::json validationReportJson(const ValidationReport& r)
             { "expert_parallel_span", expertParallelSpanOf(run.scenario) }, { "stated", run.stated },
             { "doubts", run.doubts }, { "memory_gib", row.prediction.memory.total() / (1024.0 * 1024 * 1024) },
             { "predicted_step_time_s", row.prediction.stepTimeSeconds },
-            { "predicted_time_breakdown_s", timeBreakdownJson(row.prediction.time) }, { "in_band", measuredInBand } });
+            { "predicted_time_breakdown_s", timeBreakdownJson(row.prediction.time) }, { "in_band", measuredInBand },
+            { "command",
+                run.command.stated() ? nlohmann::json(shellCommandLine(run.command.arguments)) : nlohmann::json() },
+            { "command_unstatable", run.command.unstatable } });
     }
     nlohmann::json groups = nlohmann::json::array();
     for (const ValidationGroup& g : r.groups)

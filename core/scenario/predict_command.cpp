@@ -1,0 +1,122 @@
+#include "core/scenario/predict_command.h"
+
+#include <nlohmann/json.hpp>
+
+#include "core/presets/presets.h"
+#include "core/scenario/scenario_file.h"
+#include "core/scenario/settings.h"
+
+namespace mfu {
+
+namespace {
+
+// A setting's flag and value, or why the command line cannot give it.
+std::string appendSetting(const Setting& setting, const Scenario& scenario, std::vector<std::string>& args)
+{
+    const std::string flag = "--" + std::string(setting.flag);
+    if (setting.flag.empty())
+        return "the setting '" + std::string(setting.key) + "' has no flag";
+    if (setting.kind != SettingKind::Switch) {
+        args.push_back(flag);
+        args.push_back(settingValueText(setting, scenario));
+        return "";
+    }
+    // A switch's flag sets one value (--eager turns `compiled` off); the other value is the default.
+    if ((setting.get(scenario) != 0) != setting.flagSets)
+        return "the setting '" + std::string(setting.key) + "' is set to the value its flag cannot give";
+    args.push_back(flag);
+    return "";
+}
+
+// The entry an id names on the command line: a preset, else one of `alsoNamed`.
+template <typename Spec, typename Find>
+const Spec* named(const PresetLibrary& presets, const PresetLibrary* alsoNamed, Find find)
+{
+    if (const Spec* spec = find(presets))
+        return spec;
+    return alsoNamed ? find(*alsoNamed) : nullptr;
+}
+
+// Why `--model` and `--gpu` with the scenario's ids would not give its model and GPU ("" when they would). Figure
+// for figure: the scenario file's own writer, which holds everything a prediction reads.
+std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed)
+{
+    const std::string& modelId = scenario.model.id;
+    const ModelSpec* model
+        = named<ModelSpec>(presets, alsoNamed, [&](const PresetLibrary& lib) { return lib.findModel(modelId); });
+    if (!model)
+        return "no model preset is named '" + modelId + "'";
+    if (modelToScenarioJson(*model) != modelToScenarioJson(scenario.model))
+        return "the model preset '" + modelId + "' is not this run's model";
+    const std::string& gpuId = scenario.cluster.hardware.id;
+    const HardwareSpec* gpu
+        = named<HardwareSpec>(presets, alsoNamed, [&](const PresetLibrary& lib) { return lib.findHardware(gpuId); });
+    if (!gpu)
+        return "no hardware preset is named '" + gpuId + "'";
+    if (hardwareToScenarioJson(*gpu, std::nullopt) != hardwareToScenarioJson(scenario.cluster.hardware, std::nullopt))
+        return "the hardware preset '" + gpuId + "' is not this run's GPU";
+    if (scenario.cluster.gpusPerScaleUpDomain > 0)
+        return "a scale-up domain other than the preset's has no flag";
+    return "";
+}
+
+// Characters a POSIX shell reads literally outside quotes.
+bool shellSafe(const std::string& word)
+{
+    if (word.empty())
+        return false;
+    for (const char c : word) {
+        const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && c != '-' && c != '_' && c != '.' && c != '/' && c != ',' && c != '=' && c != '+' && c != ':')
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed)
+{
+    PredictCommand command;
+    const auto refuse = [&command](std::string why) {
+        command.arguments.clear();
+        command.unstatable = std::move(why);
+        return command;
+    };
+    if (std::string why = namedMismatch(scenario, presets, alsoNamed); !why.empty())
+        return refuse(why);
+    if (scenario.workload.packing.packed() || scenario.workload.packing.padded())
+        return refuse("packed or padded sequences are not written as flags");
+    if (scenario.workload.vision.tokensPerSequence > 0)
+        return refuse("vision tokens are not written as flags");
+    std::vector<std::string>& args = command.arguments;
+    args = { "predict", "--model", scenario.model.id, "--gpu", scenario.cluster.hardware.id, "--gpus",
+        std::to_string(scenario.cluster.gpuCount) };
+    for (const Setting& setting : scenarioSettings()) {
+        if (setting.key != "seq_len" && isSettingDefault(setting, scenario))
+            continue;
+        if (std::string why = appendSetting(setting, scenario, args); !why.empty())
+            return refuse(why);
+    }
+    return command;
+}
+
+std::string shellCommandLine(const std::vector<std::string>& arguments)
+{
+    std::string line = "mfu-explorer";
+    for (const std::string& word : arguments) {
+        line += ' ';
+        if (shellSafe(word)) {
+            line += word;
+            continue;
+        }
+        // Single quotes keep everything literal; a quote inside closes, escapes and reopens: ' -> '\''.
+        line += '\'';
+        for (const char c : word)
+            line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        line += '\'';
+    }
+    return line;
+}
+
+} // namespace mfu

@@ -1,0 +1,35 @@
+#pragma once
+// The `mfu-explorer predict` command that states a scenario with the product's own flags: the model and GPU by
+// preset id, the GPU count, the sequence length, the global batch, and every setting of the table
+// (core/scenario/settings.h) that differs from its default, by its flag. `validate` gives it for each published run,
+// so a user can rerun, and change, a run of the table from the command line, and a test holds the command's
+// prediction equal to the table's.
+#include <string>
+#include <vector>
+
+#include "core/scenario/scenario.h"
+
+namespace mfu {
+
+class PresetLibrary;
+
+struct PredictCommand {
+    std::vector<std::string> arguments; // after the program name: "predict", "--model", "llama-3.1-8b", ...
+    std::string unstatable; // why the flags cannot state the scenario ("" when they can; arguments are then empty)
+
+    bool stated() const { return unstatable.empty(); }
+};
+
+// The command for `scenario`. `--model` and `--gpu` name an entry of `presets` or, failing that, of `alsoNamed` (the
+// built-in validation table's own models and GPUs, which the command line names too), in that order, as the command
+// line resolves them; the entry must be the scenario's model or GPU, figure for figure, or no command states it.
+// Packed sequences and vision workloads, which the command line reads from files or several flags, are not written
+// and make the scenario unstatable.
+PredictCommand predictCommandFor(
+    const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed = nullptr);
+
+// The arguments as one line a POSIX shell reads back as the same words: "mfu-explorer predict --pipeline-layout
+// 'Et*3|(tt|)*29m|L' ...".
+std::string shellCommandLine(const std::vector<std::string>& arguments);
+
+} // namespace mfu
