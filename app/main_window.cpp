@@ -241,6 +241,8 @@ void MainWindow::createMenus()
     QAction* redo = m_history->stack()->createRedoAction(this, tr("&Redo"));
     setStandardShortcuts(redo, QKeySequence::Redo);
     edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Copy &Predict Command"), this, &MainWindow::copyPredictCommand);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -332,7 +334,14 @@ void MainWindow::updateTitle()
 void MainWindow::tell(const QString& message, bool persistent)
 {
     m_lastMessage = message;
-    statusBar()->showMessage(message, persistent ? 0 : 8000);
+    // A message longer than the bar (a path, a copied command) loses its middle, not its end at the window's edge.
+    QString shown = message;
+    if (statusBar()->isVisible()) {
+        const auto* activity = statusBar()->findChild<QWidget*>(QStringLiteral("statusActivity"));
+        const int room = statusBar()->width() - (activity && activity->isVisible() ? activity->width() : 0) - 24;
+        shown = statusBar()->fontMetrics().elidedText(message, Qt::ElideMiddle, std::max(room, 80));
+    }
+    statusBar()->showMessage(shown, persistent ? 0 : 8000);
 }
 
 void MainWindow::saveWindowState() const

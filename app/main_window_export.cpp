@@ -1,7 +1,9 @@
-// MainWindow's exports: File > Export Chart (the current panel's chart) and File > Export Report (app/report).
+// MainWindow's exports: File > Export Chart (the current panel's chart), File > Export Report (app/report) and
+// Edit > Copy Predict Command (the scenario as the command line states it).
 #include "app/main_window.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,12 +12,39 @@
 
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
+#include "app/validation_store.h"
+#include "core/errors.h"
+#include "core/io/read_file.h"
+#include "core/presets/hf_config.h"
+#include "core/scenario/predict_command.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/activity.h"
 #include "widgets/jobs/background_job.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::app {
+
+bool MainWindow::copyPredictCommand()
+{
+    // A model imported from a config.json is named by its path, as `--model PATH` reads it, while the file holds it.
+    const auto modelFile = [](const std::string& path) -> std::optional<ModelSpec> {
+        try {
+            return modelFromHfConfigText(readWholeFile(path, "a config.json"), path);
+        } catch (const InputError&) {
+            return std::nullopt;
+        }
+    };
+    const PredictCommand command
+        = predictCommandFor(m_scenario->scenario(), presetLibrary(), &shippedValidationDefinitions(), modelFile);
+    if (!command.stated()) {
+        tell(tr("No predict command states this scenario: %1.").arg(QString::fromStdString(command.unstatable)), true);
+        return false;
+    }
+    const QString line = QString::fromStdString(shellCommandLine(command.arguments));
+    QGuiApplication::clipboard()->setText(line);
+    tell(tr("Copied to the clipboard: %1").arg(line));
+    return true;
+}
 
 bool MainWindow::exportReport(const QString& path)
 {

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/cost_model_constants_json.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
 #include "core/scenario/settings.h"
@@ -39,22 +40,44 @@ const Spec* named(const PresetLibrary& presets, const PresetLibrary* alsoNamed, 
 
 // Why `--model` and `--gpu` with the scenario's ids would not give its model and GPU ("" when they would). Figure
 // for figure: the scenario file's own writer, which holds everything a prediction reads.
-std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed)
+// A model's figures, without the words that only describe it (its display name and source).
+nlohmann::json modelFigures(ModelSpec model)
+{
+    model.name.clear();
+    model.source.clear();
+    return modelToScenarioJson(model);
+}
+
+std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed,
+    const ModelFileReader& modelFile)
 {
     const std::string& modelId = scenario.model.id;
     const ModelSpec* model
         = named<ModelSpec>(presets, alsoNamed, [&](const PresetLibrary& lib) { return lib.findModel(modelId); });
+    std::optional<ModelSpec> fromFile;
+    if (!model && modelFile && (fromFile = modelFile(modelId)))
+        model = &*fromFile;
     if (!model)
-        return "no model preset is named '" + modelId + "'";
-    if (modelToScenarioJson(*model) != modelToScenarioJson(scenario.model))
-        return "the model preset '" + modelId + "' is not this run's model";
+        return "no model preset is named '" + modelId + "', nor does a config.json there hold it";
+    if (modelFigures(*model) != modelFigures(scenario.model))
+        return fromFile ? "the config.json '" + modelId + "' no longer holds this model"
+                        : "the model preset '" + modelId + "' is not this run's model";
     const std::string& gpuId = scenario.cluster.hardware.id;
     const HardwareSpec* gpu
         = named<HardwareSpec>(presets, alsoNamed, [&](const PresetLibrary& lib) { return lib.findHardware(gpuId); });
     if (!gpu)
         return "no hardware preset is named '" + gpuId + "'";
-    if (hardwareToScenarioJson(*gpu, std::nullopt) != hardwareToScenarioJson(scenario.cluster.hardware, std::nullopt))
+    if (hardwareToScenarioJson(*gpu) != hardwareToScenarioJson(scenario.cluster.hardware))
         return "the hardware preset '" + gpuId + "' is not this run's GPU";
+    // The command line takes the preset's cost-model constants (none: the defaults); calibrated or edited ones are
+    // a file of their own (--calibration).
+    const auto effective = [&](const std::optional<CostModelConstants>& c) {
+        return costModelConstantsToJson(c ? *c : defaultCostModelConstants(*gpu));
+    };
+    const std::optional<CostModelConstants> flagConstants
+        = presets.findHardware(gpuId) ? presets.costModelFor(gpuId) : std::nullopt;
+    if (effective(flagConstants) != effective(scenario.costModel))
+        return "the cost-model constants are calibrated or edited (predict takes them with --calibration FILE)";
     if (scenario.cluster.gpusPerScaleUpDomain > 0)
         return "a scale-up domain other than the preset's has no flag";
     return "";
@@ -75,7 +98,8 @@ bool shellSafe(const std::string& word)
 
 } // namespace
 
-PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed)
+PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed,
+    const ModelFileReader& modelFile)
 {
     PredictCommand command;
     const auto refuse = [&command](std::string why) {
@@ -83,7 +107,7 @@ PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& 
         command.unstatable = std::move(why);
         return command;
     };
-    if (std::string why = namedMismatch(scenario, presets, alsoNamed); !why.empty())
+    if (std::string why = namedMismatch(scenario, presets, alsoNamed, modelFile); !why.empty())
         return refuse(why);
     if (scenario.workload.packing.packed() || scenario.workload.packing.padded())
         return refuse("packed or padded sequences are not written as flags");
@@ -92,6 +116,10 @@ PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& 
     std::vector<std::string>& args = command.arguments;
     args = { "predict", "--model", scenario.model.id, "--gpu", scenario.cluster.hardware.id, "--gpus",
         std::to_string(scenario.cluster.gpuCount) };
+    if (scenario.mfuFormula != kDefaultFlopFormula) {
+        args.emplace_back("--flop-formula");
+        args.emplace_back(flopFormulaKey(scenario.mfuFormula));
+    }
     for (const Setting& setting : scenarioSettings()) {
         if (setting.key != "seq_len" && isSettingDefault(setting, scenario))
             continue;

@@ -4,6 +4,8 @@
 // (core/scenario/settings.h) that differs from its default, by its flag. `validate` gives it for each published run,
 // so a user can rerun, and change, a run of the table from the command line, and a test holds the command's
 // prediction equal to the table's.
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,11 @@ struct PredictCommand {
 // line resolves them; the entry must be the scenario's model or GPU, figure for figure, or no command states it.
 // Packed sequences and vision workloads, which the command line reads from files or several flags, are not written
 // and make the scenario unstatable.
-PredictCommand predictCommandFor(
-    const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed = nullptr);
+// `modelFile`: the model a config.json at the path `id` holds, as `--model PATH` would read it (nullopt when there is
+// no such file or it does not read); a model imported from a file is named by its path when the file still holds it.
+using ModelFileReader = std::function<std::optional<ModelSpec>(const std::string& id)>;
+PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& presets,
+    const PresetLibrary* alsoNamed = nullptr, const ModelFileReader& modelFile = {});
 
 // The arguments as one line a POSIX shell reads back as the same words: "mfu-explorer predict --pipeline-layout
 // 'Et*3|(tt|)*29m|L' ...".

@@ -99,7 +99,8 @@ private slots:
         table["runs"] = { run, shadowed, preset };
         const std::vector<ValidationRun> runs = validationRunsFromJson(
             table.dump(), app::presetLibrary(), "mine.json", &app::shippedValidationDefinitions());
-        QCOMPARE(runs[0].command.unstatable, "no model preset is named 'my-model'");
+        QCOMPARE(
+            runs[0].command.unstatable, "no model preset is named 'my-model', nor does a config.json there hold it");
         QVERIFY(runs[0].command.arguments.empty());
         QCOMPARE(runs[1].command.unstatable, "the model preset 'llama-3.1-8b' is not this run's model");
         QVERIFY2(runs[2].command.stated(), runs[2].command.unstatable.c_str());

@@ -1,5 +1,8 @@
 // MainWindow: starts on Lambda's worked example (8B on one B200), opens files through one path (config.json imports,
 // other kinds get a clear message), remembers recent files, exports the current chart, and renders (screenshot test).
+#include <QClipboard>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -14,6 +17,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
+#include "core/costmodel/cost_model.h"
 #include "dark_palette.h"
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/charts/chart_view.h"
@@ -126,6 +130,59 @@ private slots:
         QVERIFY(w.lastMessage().contains(QStringLiteral("Opened the scenario")));
         QVERIFY(!w.saveScenarioTo(m_dir.filePath(QStringLiteral("missing/dir/s.json"))));
         QVERIFY(w.lastMessage().contains(QStringLiteral("s.json")));
+    }
+
+    // The real command line, given the line the window copied, predicts what the window's scenario does.
+    static void copiedCommandPredictsTheScenario(const MainWindow& w)
+    {
+        const QString line = QGuiApplication::clipboard()->text();
+        QVERIFY2(line.startsWith(QStringLiteral("mfu-explorer predict --model ")), qPrintable(line));
+        QVERIFY(w.lastMessage().contains(line));
+        // Pasted into a POSIX shell, as a user would (the line's quoting is the shell's).
+        QProcess sh;
+        sh.start(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"),
+                QStringLiteral("'%1'%2 --json")
+                    .arg(QStringLiteral(MFU_CLI_BINARY), line.mid(int(strlen("mfu-explorer")))) });
+        QVERIFY(sh.waitForFinished(60000));
+        QVERIFY2(sh.exitCode() == 0, sh.readAllStandardError().constData());
+        const QByteArray out = sh.readAllStandardOutput();
+        const double stepTime = QJsonDocument::fromJson(out).object().value(QStringLiteral("step_time_s")).toDouble();
+        const mfu::StepPrediction p = mfu::evaluate(w.scenarioModel()->scenario());
+        QVERIFY2(std::abs(stepTime - p.stepTimeSeconds) <= 1e-9 * p.stepTimeSeconds, out.constData());
+    }
+
+    // Edit > Copy Predict Command, for a preset model and for one imported from a config.json (named by its path,
+    // in quotes where the path needs them); once the file holds another model, the refusal says so.
+    void copiesThePredictCommand()
+    {
+        MainWindow w;
+        w.scenarioModel()->setGpuCount(16);
+        w.scenarioModel()->setSeqLen(32768);
+        QVERIFY2(w.copyPredictCommand(), qPrintable(w.lastMessage()));
+        QVERIFY(QGuiApplication::clipboard()->text().contains(QStringLiteral("--gpus 16 --seq 32768")));
+        copiedCommandPredictsTheScenario(w);
+        if (QTest::currentTestFailed())
+            return;
+
+        const QByteArray llama = R"({
+            "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+            "intermediate_size": 8192, "num_hidden_layers": 16, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": true, "head_dim": 64 })";
+        const QString config = writeFile(QStringLiteral("my model's config.json"), llama);
+        QVERIFY2(w.openFiles({ config }), qPrintable(w.lastMessage()));
+        QVERIFY2(w.copyPredictCommand(), qPrintable(w.lastMessage()));
+        copiedCommandPredictsTheScenario(w);
+        if (QTest::currentTestFailed())
+            return;
+
+        QByteArray deeper = llama;
+        deeper.replace("\"num_hidden_layers\": 16", "\"num_hidden_layers\": 24");
+        QVERIFY(!writeFile(QStringLiteral("my model's config.json"), deeper).isEmpty());
+        QGuiApplication::clipboard()->clear();
+        QVERIFY(!w.copyPredictCommand());
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("no longer holds this model")), qPrintable(w.lastMessage()));
+        QVERIFY(QGuiApplication::clipboard()->text().isEmpty());
     }
 
     void undoRedoAndTheModifiedMarker()
