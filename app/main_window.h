@@ -67,7 +67,7 @@ public:
     bool exportReport(const QString& path);
     // Edit > Copy Predict Command: the `mfu-explorer predict` line that states the scenario (core/scenario/
     // predict_command.h) to the clipboard. False, with the reason in lastMessage(), when no command states it (a
-    // model imported from a config.json, calibrated constants, packed sequences).
+    // config.json that no longer holds the imported model, calibrated constants, a histogram of document lengths).
     bool copyPredictCommand();
     // Asked on close, and before opening another scenario file, with unsaved changes: Save, Discard or Cancel. The
     // default shows a QMessageBox; tests set their own answer so closing does not block.

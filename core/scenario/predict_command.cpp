@@ -38,8 +38,6 @@ const Spec* named(const PresetLibrary& presets, const PresetLibrary* alsoNamed, 
     return alsoNamed ? find(*alsoNamed) : nullptr;
 }
 
-// Why `--model` and `--gpu` with the scenario's ids would not give its model and GPU ("" when they would). Figure
-// for figure: the scenario file's own writer, which holds everything a prediction reads.
 // A model's figures, without the words that only describe it (its display name and source).
 nlohmann::json modelFigures(ModelSpec model)
 {
@@ -48,6 +46,8 @@ nlohmann::json modelFigures(ModelSpec model)
     return modelToScenarioJson(model);
 }
 
+// Why `--model` and `--gpu` with the scenario's ids would not give its model and GPU ("" when they would). Figure
+// for figure: the scenario file's own writer, which holds everything a prediction reads.
 std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed,
     const ModelFileReader& modelFile)
 {
@@ -83,6 +83,30 @@ std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets
     return "";
 }
 
+// The packing and vision inputs as their flags (the table leaves them to readers of their own), or why not.
+std::string appendWorkloadInputs(const Workload& w, std::vector<std::string>& args)
+{
+    const SequencePacking& p = w.packing;
+    if (p.packed()) {
+        if (!p.meanOnly || p.documents.size() != 1)
+            return "a histogram of document lengths is a file of its own (--doc-lengths FILE)";
+        args.insert(args.end(), { "--doc-length", std::to_string(p.documents.front().length) });
+    }
+    if (p.attention != PackedAttention::PerDocument)
+        args.insert(args.end(), { "--attention-mask", std::string(packedAttentionKey(p.attention)) });
+    if (p.padded())
+        args.insert(args.end(), { "--padding-fraction", nlohmann::json(p.paddingFraction).dump() });
+    const VisionWorkload& v = w.vision;
+    if (v.tokensPerSequence > 0) {
+        args.insert(args.end(), { "--vision-tokens", std::to_string(v.tokensPerSequence) });
+        if (v.tokensPerImage > 0)
+            args.insert(args.end(), { "--vision-tokens-per-image", std::to_string(v.tokensPerImage) });
+        if (!v.encoderTrained)
+            args.emplace_back("--vision-frozen");
+    }
+    return "";
+}
+
 // Characters a POSIX shell reads literally outside quotes.
 bool shellSafe(const std::string& word)
 {
@@ -109,10 +133,6 @@ PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& 
     };
     if (std::string why = namedMismatch(scenario, presets, alsoNamed, modelFile); !why.empty())
         return refuse(why);
-    if (scenario.workload.packing.packed() || scenario.workload.packing.padded())
-        return refuse("packed or padded sequences are not written as flags");
-    if (scenario.workload.vision.tokensPerSequence > 0)
-        return refuse("vision tokens are not written as flags");
     std::vector<std::string>& args = command.arguments;
     args = { "predict", "--model", scenario.model.id, "--gpu", scenario.cluster.hardware.id, "--gpus",
         std::to_string(scenario.cluster.gpuCount) };
@@ -126,6 +146,8 @@ PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& 
         if (std::string why = appendSetting(setting, scenario, args); !why.empty())
             return refuse(why);
     }
+    if (std::string why = appendWorkloadInputs(scenario.workload, args); !why.empty())
+        return refuse(why);
     return command;
 }
 

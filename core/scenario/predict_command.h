@@ -1,9 +1,9 @@
 #pragma once
 // The `mfu-explorer predict` command that states a scenario with the product's own flags: the model and GPU by
 // preset id, the GPU count, the sequence length, the global batch, and every setting of the table
-// (core/scenario/settings.h) that differs from its default, by its flag. `validate` gives it for each published run,
-// so a user can rerun, and change, a run of the table from the command line, and a test holds the command's
-// prediction equal to the table's.
+// (core/scenario/settings.h) that differs from its default, by its flag, then the packing and vision inputs. `validate`
+// gives it for each published run, so a user can rerun, and change, a run of the table from the command line, and a
+// test holds the command's prediction equal to the table's.
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,8 +25,8 @@ struct PredictCommand {
 // The command for `scenario`. `--model` and `--gpu` name an entry of `presets` or, failing that, of `alsoNamed` (the
 // built-in validation table's own models and GPUs, which the command line names too), in that order, as the command
 // line resolves them; the entry must be the scenario's model or GPU, figure for figure, or no command states it.
-// Packed sequences and vision workloads, which the command line reads from files or several flags, are not written
-// and make the scenario unstatable.
+// Packing (a mean document length, the mask, padding kept) and vision tokens are written as their flags; a histogram
+// of document lengths, which the command line reads from a file, makes the scenario unstatable.
 // `modelFile`: the model a config.json at the path `id` holds, as `--model PATH` would read it (nullopt when there is
 // no such file or it does not read); a model imported from a file is named by its path when the file still holds it.
 using ModelFileReader = std::function<std::optional<ModelSpec>(const std::string& id)>;

@@ -12,6 +12,7 @@
 #include "app/validation_store.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/validation.h"
+#include "core/presets/hf_config.h"
 #include "core/scenario/predict_command.h"
 
 using namespace mfu;
@@ -104,6 +105,62 @@ private slots:
         QVERIFY(runs[0].command.arguments.empty());
         QCOMPARE(runs[1].command.unstatable, "the model preset 'llama-3.1-8b' is not this run's model");
         QVERIFY2(runs[2].command.stated(), runs[2].command.unstatable.c_str());
+    }
+
+    // Flags -> scenario -> command -> scenario: the command states what the flags made (packing, padding, vision
+    // tokens, the formula and switches included), and states it again the same way.
+    void commandRestatesTheFlags_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::newRow("dense, packed, FP8 rowwise, eager")
+            << QStringList { "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "64", "--seq", "32k", "--tp",
+                   "4", "--pp", "2", "--virtual-stages", "2", "--ac", "selective", "--precision", "fp8", "--fp8-recipe",
+                   "rowwise", "--doc-length", "2048", "--padding-fraction", "0.1", "--flop-formula", "six_n", "--eager",
+                   "--autocast", "--no-sequence-parallel", "--micro-batch", "2", "--global-batch-tokens", "4194304" };
+        QTest::newRow("MoE with the 2026 levers") << QStringList { "--model", "qwen3-30b-a3b", "--gpu", "b200",
+            "--gpus", "16", "--ep", "8", "--expert-dispatcher", "deepep", "--expert-overlap-kind", "1f1b",
+            "--cuda-graphs", "full_iteration", "--fused-expert-mlp", "--optimizer-offload-fraction", "0.5",
+            "--precision", "fp8", "--fp8-recipe", "mxfp8", "--attention-mask", "packed", "--doc-length", "1000" };
+        QTest::newRow("a published run's own model and GPU")
+            << QStringList { "--model", "nanotron-llama-3b", "--gpu", "h100-sxm-96gb-hbm2e", "--gpus", "128" };
+        const QString vl = QStringLiteral(MFU_SOURCE_DIR "/../shared/models/Qwen--Qwen3-VL-8B-Instruct.config.json");
+        if (QFileInfo::exists(vl))
+            QTest::newRow("vision tokens, a config.json by path") << QStringList { "--model", vl, "--gpu", "h100-sxm",
+                "--gpus", "8", "--vision-tokens", "1024", "--vision-tokens-per-image", "256", "--vision-frozen" };
+        else
+            qInfo("../shared/models absent: the vision row is skipped");
+    }
+    void commandRestatesTheFlags()
+    {
+        QFETCH(QStringList, flags);
+        const auto scenarioOf = [](QStringList args) {
+            args.prepend(QStringLiteral("predict"));
+            QCommandLineParser parser;
+            cli::addScenarioOptions(parser);
+            if (!parser.parse(args))
+                qFatal("%s", qPrintable(parser.errorText()));
+            return cli::scenarioFromFlags(parser);
+        };
+        const auto modelFile = [](const std::string& path) -> std::optional<ModelSpec> {
+            QFile f(QString::fromStdString(path));
+            if (!f.open(QIODevice::ReadOnly))
+                return std::nullopt;
+            return modelFromHfConfigText(f.readAll().toStdString(), path);
+        };
+        const auto commandOf = [&](const Scenario& s) {
+            return predictCommandFor(s, app::presetLibrary(), &app::shippedValidationDefinitions(), modelFile);
+        };
+        const Scenario first = scenarioOf(flags);
+        const PredictCommand command = commandOf(first);
+        QVERIFY2(command.stated(), command.unstatable.c_str());
+        QStringList again;
+        for (size_t i = 1; i < command.arguments.size(); ++i) // after "predict"
+            again << QString::fromStdString(command.arguments[i]);
+        const Scenario second = scenarioOf(again);
+        const StepPrediction a = evaluate(first), b = evaluate(second);
+        QVERIFY2(sameNumber(a.stepTimeSeconds, b.stepTimeSeconds), shellCommandLine(command.arguments).c_str());
+        QVERIFY(sameNumber(a.mfu, b.mfu) && sameNumber(a.memory.total(), b.memory.total()));
+        QCOMPARE(commandOf(second).arguments, command.arguments);
     }
 
     void shellLineReadsBackAsTheSameWords()
