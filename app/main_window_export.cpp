@@ -12,11 +12,7 @@
 
 #include "app/preset_store.h"
 #include "app/report/report_writer.h"
-#include "app/validation_store.h"
-#include "core/errors.h"
-#include "core/io/read_file.h"
-#include "core/presets/hf_config.h"
-#include "core/scenario/predict_command.h"
+#include "app/scenario_io.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/activity.h"
 #include "widgets/jobs/background_job.h"
@@ -26,16 +22,7 @@ namespace mfu::app {
 
 bool MainWindow::copyPredictCommand()
 {
-    // A model imported from a config.json is named by its path, as `--model PATH` reads it, while the file holds it.
-    const auto modelFile = [](const std::string& path) -> std::optional<ModelSpec> {
-        try {
-            return modelFromHfConfigText(readWholeFile(path, "a config.json"), path);
-        } catch (const InputError&) {
-            return std::nullopt;
-        }
-    };
-    const PredictCommand command
-        = predictCommandFor(m_scenario->scenario(), presetLibrary(), &shippedValidationDefinitions(), modelFile);
+    const PredictCommand command = predictCommandOf(m_scenario->scenario());
     if (!command.stated()) {
         tell(tr("No predict command states this scenario: %1.").arg(QString::fromStdString(command.unstatable)), true);
         return false;

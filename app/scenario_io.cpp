@@ -3,7 +3,11 @@
 #include <QFile>
 
 #include "app/preset_store.h"
+#include "app/validation_store.h"
+#include "core/errors.h"
 #include "core/io/atomic_file.h"
+#include "core/io/read_file.h"
+#include "core/presets/hf_config.h"
 
 namespace mfu::app {
 
@@ -24,6 +28,20 @@ bool saveScenarioFile(const QString& path, const ScenarioDocument& document, QSt
 ScenarioDocument openScenarioFile(const QString& path)
 {
     return readScenarioFile(path.toStdString(), &presetLibrary());
+}
+
+PredictCommand predictCommandOf(const Scenario& scenario)
+{
+    // A model imported from a config.json is named by its path, as `--model PATH` reads it (not a FIFO, nor a file
+    // larger than the reader's limit: readWholeFile refuses both).
+    const auto modelFile = [](const std::string& path) -> std::optional<ModelSpec> {
+        try {
+            return modelFromHfConfigText(readWholeFile(path, "a config.json"), path);
+        } catch (const InputError&) {
+            return std::nullopt;
+        }
+    };
+    return predictCommandFor(scenario, presetLibrary(), &shippedValidationDefinitions(), modelFile);
 }
 
 } // namespace mfu::app

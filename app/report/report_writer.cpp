@@ -13,6 +13,7 @@
 #include <qcustomplot.h>
 
 #include "app/report/report_charts.h"
+#include "app/scenario_io.h"
 #include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
@@ -209,6 +210,7 @@ ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<Har
     options.knownHardware = std::move(knownHardware);
     options.progress = progress;
     options.cancel = cancel;
+    options.predictCommand = predictCommandOf(document.scenario);
     std::optional<trace::KernelRules> rules;
     try {
         rules = trace::builtInKernelRules();

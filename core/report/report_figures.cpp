@@ -28,7 +28,7 @@ std::string count(double v)
     return formatNumber(v, 0);
 }
 
-ReportSection scenarioSection(const ScenarioDocument& doc)
+ReportSection scenarioSection(const ScenarioDocument& doc, const std::optional<PredictCommand>& command)
 {
     const Scenario& s = doc.scenario;
     ReportSection out { "Scenario", {} };
@@ -62,6 +62,11 @@ ReportSection scenarioSection(const ScenarioDocument& doc)
         out.rows.push_back({ i == 0 ? "Baseline traces" : "", doc.baselineTracePaths[i], "" });
     for (size_t i = 0; i < doc.trainingLogPaths.size(); ++i)
         out.rows.push_back({ i == 0 ? "Training logs" : "", doc.trainingLogPaths[i], "" });
+    if (command)
+        out.rows.push_back(command->stated()
+                ? ReportRow { "Command", shellCommandLine(command->arguments),
+                    "the scenario as the command line states it" }
+                : ReportRow { "Command", "none", "no mfu-explorer predict command states it: " + command->unstatable });
     return out;
 }
 
@@ -218,7 +223,7 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     const Scenario& s = doc.scenario;
     const ReportStages stage { options };
     ReportFigures out;
-    out.sections.push_back(scenarioSection(doc));
+    out.sections.push_back(scenarioSection(doc, options.predictCommand));
     out.flopsPerToken = scenarioFlopCounts(s); // packed documents counted per document, as everywhere
     out.sections.push_back(flopsSection(s, out.flopsPerToken));
 

@@ -22,6 +22,7 @@
 #include "core/costmodel/sweep.h"
 #include "core/model/mfu.h"
 #include "core/money/scenario_cost.h"
+#include "core/scenario/predict_command.h"
 #include "core/scenario/scenario_file.h"
 #include "core/trace/analysis.h"
 #include "core/trace/trace_mfu.h"
@@ -71,6 +72,9 @@ struct ReportOptions {
     // the sweeps' configurations.
     std::function<void(double)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // The `mfu-explorer predict` line that states the scenario, or why none does (the application's
+    // predictCommandOf, which knows the presets): a row of the Scenario section. None: no row.
+    std::optional<PredictCommand> predictCommand;
 };
 
 struct ReportFigures {

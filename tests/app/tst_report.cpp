@@ -160,6 +160,8 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("<h2>Planner&#39;s best configuration</h2>"))
             || text.contains(QStringLiteral("<h2>Planner's best configuration</h2>")));
         QVERIFY(text.contains(QStringLiteral("<h2>Trace breakdown</h2>")));
+        // The scenario as the command line states it, to rerun or change it there.
+        QVERIFY2(text.contains(QStringLiteral("mfu-explorer predict --model ")), qPrintable(text.left(4000)));
         for (const auto& stem : charts) {
             const QString rel
                 = QStringLiteral("report_files/%1.png").arg(QString::fromStdString(stem.get<std::string>()));

@@ -168,6 +168,27 @@ private slots:
         QCOMPARE(row(section(eager, "Scenario"), "Execution")->note, std::string("attention kernel: FlashAttention 2"));
     }
 
+    // The Scenario section ends with the predict command the caller gives (the application's, which knows the
+    // presets), shell-quoted, or says why none states the scenario; without one, no row.
+    void scenarioEndsWithItsCommand()
+    {
+        const ScenarioDocument d = vectorLabsJob();
+        QVERIFY(!row(section(reportFigures(d), "Scenario"), "Command"));
+        ReportOptions options;
+        options.predictCommand
+            = PredictCommand { { "predict", "--model", "llama-3.1-8b", "--pipeline-layout", "Et|tL" }, "" };
+        const ReportFigures stated = reportFigures(d, options);
+        const ReportRow& last = section(stated, "Scenario")->rows.back();
+        QCOMPARE(last.label, std::string("Command"));
+        QCOMPARE(last.value, std::string("mfu-explorer predict --model llama-3.1-8b --pipeline-layout 'Et|tL'"));
+        options.predictCommand = PredictCommand { {}, "a histogram of document lengths is a file of its own" };
+        const ReportFigures unstated = reportFigures(d, options);
+        const ReportRow* none = row(section(unstated, "Scenario"), "Command");
+        QVERIFY(none);
+        QCOMPARE(none->value, std::string("none"));
+        QVERIFY(none->note.find("a histogram of document lengths") != std::string::npos);
+    }
+
     // A training log the document lists: its medians after warm-up and the diagnosis of the MFU it claims (the B200
     // scaling report's 8-GPU log: 2.61% claimed against a 36 PFLOPS "peak"; LLaMA 1.36B on B200 recomputes 39.6%).
     void trainingLogSection()
