@@ -3,6 +3,7 @@ what the command line refuses with the command line's own message."""
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -153,6 +154,26 @@ def test_validate_check_failure_keeps_the_report(mfu, tmp_path):
     with pytest.raises(mfu.CheckFailed) as e:
         mfu.validate(runs=table, check=True)
     assert e.value.result == mfu.validate(runs=table)
+
+
+def test_each_published_run_is_stated_by_its_command(mfu):
+    # validate gives each run the predict command that states it; the same flags, as Python keywords, predict it.
+    report = mfu.validate()
+    runs = [r for r in report["runs"] if r["id"] in ("playbook-3b-512xh100-tp4-pp1",
+                                                     "mcore-moe-deepseek-v3-1024xh100-fp8")]
+    assert len(runs) == 2
+    for run in runs:
+        words = shlex.split(run["command"])
+        assert words[:2] == ["mfu-explorer", "predict"]
+        kwargs, i = {}, 2
+        while i < len(words):
+            key = words[i][2:].replace("-", "_")
+            if i + 1 < len(words) and not words[i + 1].startswith("--"):
+                kwargs[key], i = words[i + 1], i + 2
+            else:
+                kwargs[key], i = True, i + 1
+        got = mfu.predict(**kwargs)
+        assert got["tokens_per_sec_per_gpu"] == pytest.approx(run["predicted_tokens_per_sec_per_gpu"], rel=1e-12)
 
 
 def test_docstrings_are_the_help(mfu, cli):
