@@ -1,5 +1,6 @@
 // Validation tables of the user's own (validate --runs FILE): any bytes either read as runs or raise
-// mfu::InputError; the first runs of an accepted table are then predicted and scored as validate does.
+// mfu::InputError; the first runs of an accepted table are then stated as predict commands, predicted and scored as
+// validate does.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +22,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     // A handful keeps each input fast; the reader above saw them all.
     runs.resize(std::min<size_t>(runs.size(), 6));
+    mfu::statePredictCommands(runs, mfu::test::shippedPresets()); // never throws: a run it cannot state says why
+    for (const mfu::ValidationRun& run : runs)
+        (void)mfu::shellCommandLine(run.command.arguments);
     try {
         const mfu::ValidationReport report = mfu::runValidation(runs);
         (void)mfu::validationBoundsBroken(report);

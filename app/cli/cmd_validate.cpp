@@ -46,10 +46,10 @@ int runValidate(const QStringList& args)
             bytes = file.readAll();
         }
         const std::string name = parser.isSet(QStringLiteral("runs")) ? path.toStdString() : "runs.json";
+        std::vector<ValidationRun> runs = validationRunsFromJson(
+            std::string_view(bytes.constData(), size_t(bytes.size())), app::presetLibrary(), name);
         // Each run's command names the presets and the built-in table's own models and GPUs, as --model and --gpu do.
-        const std::vector<ValidationRun> runs
-            = validationRunsFromJson(std::string_view(bytes.constData(), size_t(bytes.size())), app::presetLibrary(),
-                name, &app::shippedValidationDefinitions());
+        statePredictCommands(runs, app::presetLibrary(), &app::shippedValidationDefinitions());
         const ValidationReport report = runValidation(runs);
         if (parser.isSet(QStringLiteral("json")))
             printJson(validationReportJson(report));

@@ -42,7 +42,6 @@ std::optional<ValidationFlopFormula> formulaFromKey(std::string_view key)
 struct Library {
     const PresetLibrary* presets = nullptr;
     PresetLibrary own; // the models and GPUs the table defines
-    const PresetLibrary* namedByFlags = nullptr; // what the command line names besides the presets
 };
 
 void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
@@ -108,7 +107,6 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
     CostModel model(s);
     if (const auto reason = model.invalidReasonText(s))
         throw FieldError("", "the layout is not valid for the cost model: " + *reason);
-    run.command = predictCommandFor(s, *lib.presets, lib.namedByFlags);
 
     const auto m = r.optionalObject("measured");
     if (!m)
@@ -272,15 +270,14 @@ PresetLibrary validationTableDefinitions(std::string_view jsonText, const std::s
     return definitionsOf(tableDocument(jsonText, fileName), fileName);
 }
 
-std::vector<ValidationRun> validationRunsFromJson(std::string_view jsonText, const PresetLibrary& presets,
-    const std::string& fileName, const PresetLibrary* namedByFlags)
+std::vector<ValidationRun> validationRunsFromJson(
+    std::string_view jsonText, const PresetLibrary& presets, const std::string& fileName)
 {
     const auto fail = [&](const std::string& what) { throw InputError(fileName + ": " + what); };
     const json doc = tableDocument(jsonText, fileName);
     Library lib;
     lib.presets = &presets;
     lib.own = definitionsOf(doc, fileName);
-    lib.namedByFlags = namedByFlags;
     const auto where = entryPath;
     const auto entries = [&](const char* key) -> const json& { return tableEntries(doc, key, fileName); };
     const json& runsJson = entries("runs");
@@ -300,6 +297,13 @@ std::vector<ValidationRun> validationRunsFromJson(std::string_view jsonText, con
                 fail(where("runs", i) + ".id: '" + runs[i].id + "' appears twice");
     }
     return runs;
+}
+
+void statePredictCommands(
+    std::vector<ValidationRun>& runs, const PresetLibrary& presets, const PresetLibrary* alsoNamed)
+{
+    for (ValidationRun& run : runs)
+        run.command = predictCommandFor(run.scenario, presets, alsoNamed);
 }
 
 std::string gpuGenerationOf(const HardwareSpec& hardware)

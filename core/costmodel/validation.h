@@ -50,16 +50,21 @@ struct ValidationRun {
     bool inSample = false;
     Scenario scenario;
     // The `mfu-explorer predict` command that states the run with the product's flags, or why none can (a model or
-    // GPU the command line does not name).
+    // GPU the command line does not name); empty until statePredictCommands.
     PredictCommand command;
     double measuredTokensPerSecPerGpu = 0; // the published figure converted under its own FLOP convention
     std::string measuredAs; // the figure as published, e.g. "430 TFLOPS/GPU (palm)"
 };
 
-// Throws InputError naming the file and the JSON path of the first problem. `namedByFlags`: the models and GPUs the
-// command line names besides the presets (the built-in table's own), for each run's command.
-std::vector<ValidationRun> validationRunsFromJson(std::string_view jsonText, const PresetLibrary& presets,
-    const std::string& fileName, const PresetLibrary* namedByFlags = nullptr);
+// Throws InputError naming the file and the JSON path of the first problem.
+std::vector<ValidationRun> validationRunsFromJson(
+    std::string_view jsonText, const PresetLibrary& presets, const std::string& fileName);
+
+// Sets each run's `command` (core/scenario/predict_command.h) with the ids the command line names: `presets`, then
+// `alsoNamed` (the built-in table's own models and GPUs). Apart from the reading, as it costs about a millisecond a
+// run that the error bands, which read the same table at start-up, do not need.
+void statePredictCommands(
+    std::vector<ValidationRun>& runs, const PresetLibrary& presets, const PresetLibrary* alsoNamed = nullptr);
 
 // The models and GPUs a validation table defines for its runs (its "models" and "hardware" entries). Throws as
 // validationRunsFromJson.

@@ -17,9 +17,9 @@ class PresetLibrary;
 
 struct PredictCommand {
     std::vector<std::string> arguments; // after the program name: "predict", "--model", "llama-3.1-8b", ...
-    std::string unstatable; // why the flags cannot state the scenario ("" when they can; arguments are then empty)
+    std::string unstatable; // why the flags cannot state the scenario (arguments are then empty)
 
-    bool stated() const { return unstatable.empty(); }
+    bool stated() const { return !arguments.empty(); }
 };
 
 // The command for `scenario`. `--model` and `--gpu` name an entry of `presets` or, failing that, of `alsoNamed` (the

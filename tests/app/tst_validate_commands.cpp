@@ -27,10 +27,15 @@ std::string shippedTable()
     return file.readAll().toStdString();
 }
 
+std::vector<ValidationRun> withCommands(std::vector<ValidationRun> runs)
+{
+    statePredictCommands(runs, app::presetLibrary(), &app::shippedValidationDefinitions());
+    return runs;
+}
+
 std::vector<ValidationRun> shippedRuns()
 {
-    return validationRunsFromJson(
-        shippedTable(), app::presetLibrary(), "runs.json", &app::shippedValidationDefinitions());
+    return withCommands(validationRunsFromJson(shippedTable(), app::presetLibrary(), "runs.json"));
 }
 
 // Equal within rounding of the last bits of a sum.
@@ -98,8 +103,8 @@ private slots:
         preset["model"] = "llama-3.1-70b";
         preset["id"] = "preset";
         table["runs"] = { run, shadowed, preset };
-        const std::vector<ValidationRun> runs = validationRunsFromJson(
-            table.dump(), app::presetLibrary(), "mine.json", &app::shippedValidationDefinitions());
+        const std::vector<ValidationRun> runs
+            = withCommands(validationRunsFromJson(table.dump(), app::presetLibrary(), "mine.json"));
         QCOMPARE(
             runs[0].command.unstatable, "no model preset is named 'my-model', nor does a config.json there hold it");
         QVERIFY(runs[0].command.arguments.empty());
