@@ -144,6 +144,7 @@ private slots:
             { "trace", log, "--model", "gpt2", "--gpu", "a100-sxm-80gb", "--seq", "1024", "--tokens-per-step",
                 "12288" });
         row("report", { "report", "--scenario", scenario, "--out", m_dir.filePath(QStringLiteral("r.pdf")) });
+        row("validate", { "validate" });
     }
 
     void everyPrintedKeyIsInTheGlossary()
