@@ -6,7 +6,6 @@
 #include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
-#include "core/io/read_file.h"
 #include "core/presets/hf_config.h"
 
 namespace mfu::app {
@@ -32,11 +31,10 @@ ScenarioDocument openScenarioFile(const QString& path)
 
 PredictCommand predictCommandOf(const Scenario& scenario)
 {
-    // A model imported from a config.json is named by its path, as `--model PATH` reads it (not a FIFO, nor a file
-    // larger than the reader's limit: readWholeFile refuses both).
+    // A model imported from a config.json is named by its path, read as `--model PATH` reads it.
     const auto modelFile = [](const std::string& path) -> std::optional<ModelSpec> {
         try {
-            return modelFromHfConfigText(readWholeFile(path, "a config.json"), path);
+            return modelFromHfConfigFile(path);
         } catch (const InputError&) {
             return std::nullopt;
         }

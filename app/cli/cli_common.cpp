@@ -295,15 +295,10 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
     // A published run's own model (validate --json states each run with these flags).
     if (const ModelSpec* run = app::shippedValidationDefinitions().findModel(s(value)))
         return *run;
-    QFileInfo file(value);
-    // A downloaded model's folder (its config.json beside the weights) is as good as the file.
-    if (file.isDir() && QFileInfo(file.absoluteFilePath() + QStringLiteral("/config.json")).isFile())
-        file = QFileInfo(file.absoluteFilePath() + QStringLiteral("/config.json"));
-    else if (file.isDir())
-        throw InputError("--model: '" + s(value) + "' is a folder without a config.json");
-    if (file.isFile())
-        return modelFromHfConfigText(
-            readWholeFile(file.absoluteFilePath().toStdString(), "a config.json"), s(file.absoluteFilePath()));
+    // A config.json, or a downloaded model's folder with one (a FIFO there is refused by the reader, not taken for a
+    // missing file).
+    if (QFileInfo::exists(value) || QFileInfo(value).isSymLink())
+        return modelFromHfConfigFile(QFile::encodeName(value).toStdString());
     throw InputError("--model: '" + s(value) + "' is neither a model preset (" + presetIdList(false)
         + "), a published run's model ('mfu-explorer validate --json' names them) nor a readable config.json file");
 }

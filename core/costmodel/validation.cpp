@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
-#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -278,23 +277,21 @@ std::vector<ValidationRun> validationRunsFromJson(
     Library lib;
     lib.presets = &presets;
     lib.own = definitionsOf(doc, fileName);
-    const auto where = entryPath;
-    const auto entries = [&](const char* key) -> const json& { return tableEntries(doc, key, fileName); };
-    const json& runsJson = entries("runs");
+    const json& runsJson = tableEntries(doc, "runs", fileName);
     if (runsJson.empty())
         fail("runs: no runs");
     std::vector<ValidationRun> runs(runsJson.size());
     for (size_t i = 0; i < runsJson.size(); ++i) {
         if (!runsJson[i].is_object())
-            fail(where("runs", i) + ": expected an object");
+            fail(entryPath("runs", i) + ": expected an object");
         try {
             readRun(FieldReader(runsJson[i], ""), lib, runs[i]);
         } catch (const InputError& e) {
-            fail(where("runs", i) + (runs[i].id.empty() ? "" : " (" + runs[i].id + ")") + "." + e.what());
+            fail(entryPath("runs", i) + (runs[i].id.empty() ? "" : " (" + runs[i].id + ")") + "." + e.what());
         }
         for (size_t j = 0; j < i; ++j)
             if (runs[j].id == runs[i].id)
-                fail(where("runs", i) + ".id: '" + runs[i].id + "' appears twice");
+                fail(entryPath("runs", i) + ".id: '" + runs[i].id + "' appears twice");
     }
     return runs;
 }

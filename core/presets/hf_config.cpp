@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/presets/hf_config_families.h"
 #include "core/presets/hf_vision.h"
 
@@ -312,6 +313,20 @@ ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source
         throw InputError(source + ": not valid JSON: a number is too large");
     }
     return modelFromHfConfig(config, source);
+}
+
+ModelSpec modelFromHfConfigFile(const std::filesystem::path& path)
+{
+    std::error_code error;
+    std::filesystem::path file = std::filesystem::absolute(path, error).lexically_normal();
+    if (error)
+        file = path;
+    if (std::filesystem::is_directory(file, error)) {
+        if (!std::filesystem::exists(file / "config.json", error)) // a FIFO is left to readWholeFile to refuse
+            throw InputError(file.string() + ": is a folder without a config.json");
+        file /= "config.json";
+    }
+    return modelFromHfConfigText(readWholeFile(file, "a config.json"), file.string());
 }
 
 } // namespace mfu

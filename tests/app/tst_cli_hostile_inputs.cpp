@@ -55,6 +55,7 @@ private slots:
         QTest::newRow("predict --scenario") << QStringList { "predict", "--scenario", f };
         QTest::newRow("calc --doc-lengths") << QStringList { "calc", "--model", "llama-3.1-8b", "--gpu", "h100-sxm",
             "--seq", "8192", "--packing-length", "8192", "--doc-lengths", f, "--tokens-per-sec-per-gpu", "1000" };
+        QTest::newRow("calc --model") << QStringList { "calc", "--model", f };
         QTest::newRow("diagnose") << QStringList { "diagnose", f };
         QTest::newRow("diagnose --log") << QStringList { "diagnose", "--log", f };
         QTest::newRow("validate --runs") << QStringList { "validate", "--runs", f };

@@ -451,7 +451,7 @@ bool ScenarioEditor::loadDocumentLengths(const QString& path, QString* error)
         *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
         return false;
     }
-    constexpr qint64 kMaxBytes = 64 * 1024 * 1024;
+    constexpr qint64 kMaxBytes = qint64 { 64 } * 1024 * 1024;
     const QByteArray bytes = file.read(kMaxBytes + 1);
     if (bytes.size() > kMaxBytes) {
         *error = tr("%1 is larger than 64 MiB: give a histogram of lengths ([length, count] pairs)")
@@ -490,18 +490,8 @@ void ScenarioEditor::loadDocumentLengthsFromDialog()
 
 bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
 {
-    QByteArray bytes;
-    try { // not QFile: a FIFO would block its open, and a huge file would be read whole
-        bytes = QByteArray::fromStdString(readWholeFile(QFile::encodeName(path).toStdString(), "a config.json"));
-    } catch (const InputError& e) {
-        *error = QString::fromStdString(e.what());
-        return false;
-    }
     try {
-        ModelSpec spec = modelFromHfConfigText(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
-            QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath()).toStdString());
-        if (spec.name.empty())
-            spec.name = QFileInfo(path).fileName().toStdString();
+        const ModelSpec spec = modelFromHfConfigFile(QFile::encodeName(path).toStdString());
         m_imported.push_back(spec);
         const QString id = kImportedPrefix + QString::number(m_imported.size() - 1);
         m_modelCombo->addItem(tr("%1 (imported)").arg(qs(spec.name)), id);

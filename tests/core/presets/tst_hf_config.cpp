@@ -2,6 +2,8 @@
 // model's published parameter count; bad configs give an error naming the key.
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include "core/errors.h"
 #include "core/model/param_count.h"
 #include "core/presets/hf_config.h"
@@ -163,6 +165,53 @@ private slots:
         const QString message = errorOf(config.constData());
         QVERIFY2(message.contains(expected), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("config.json")), qPrintable(message)); // names the file
+    }
+
+    // From disk: the file, or a downloaded model's folder, read the same and are named by the file's absolute path;
+    // a folder without a config.json, a FIFO and a missing file are refused with their path.
+    void readsFilesAndFolders()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("Tiny-Llama")));
+        const QString configPath = dir.filePath(QStringLiteral("Tiny-Llama/config.json"));
+        QFile config(configPath);
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type":"llama","hidden_size":512,"num_hidden_layers":4,"num_attention_heads":8,
+            "vocab_size":1000,"intermediate_size":1376})");
+        config.close();
+        const std::string absolute = QFileInfo(configPath).absoluteFilePath().toStdString();
+
+        const ModelSpec fromFile = modelFromHfConfigFile(QFile::encodeName(configPath).toStdString());
+        const ModelSpec fromFolder = modelFromHfConfigFile(QFile::encodeName(dir.filePath("Tiny-Llama")).toStdString());
+        QCOMPARE(fromFile.id, absolute);
+        QCOMPARE(fromFolder.id, absolute);
+        QCOMPARE(fromFolder.name, std::string("Tiny-Llama"));
+        QCOMPARE(countParameters(fromFolder).total, countParameters(fromFile).total);
+        // A relative path with '..' in it is named by where it leads.
+        const QString before = QDir::currentPath();
+        QDir::setCurrent(dir.filePath(QStringLiteral("Tiny-Llama")));
+        const ModelSpec relative = modelFromHfConfigFile("../Tiny-Llama/./config.json");
+        QDir::setCurrent(before);
+        QCOMPARE(relative.id, absolute);
+
+        const auto refusal = [](const QString& path) {
+            try {
+                modelFromHfConfigFile(QFile::encodeName(path).toStdString());
+            } catch (const InputError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("empty")));
+        const QString empty = refusal(dir.filePath(QStringLiteral("empty")));
+        QVERIFY2(empty.contains(QStringLiteral("is a folder without a config.json")), qPrintable(empty));
+        QVERIFY2(empty.contains(dir.filePath(QStringLiteral("empty"))), qPrintable(empty));
+        const QString fifo = dir.filePath(QStringLiteral("fifo.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const QString fifoError = refusal(fifo);
+        QVERIFY2(fifoError.contains(fifo) && fifoError.contains(QStringLiteral("FIFO")), qPrintable(fifoError));
+        const QString missing = refusal(dir.filePath(QStringLiteral("missing.json")));
+        QVERIFY2(missing.contains(QStringLiteral("missing.json")), qPrintable(missing));
     }
 };
 
