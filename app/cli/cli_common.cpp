@@ -274,8 +274,10 @@ int64_t parseSequenceLengthFlag(const QString& text, const QString& flag)
 int64_t parsePositiveInteger(const QString& text, const QString& flag)
 {
     const double v = parsePositive(text, flag);
-    if (v != std::floor(v) || v > 9.0e15)
+    if (v != std::floor(v))
         throw InputError("--" + s(flag) + ": must be a whole number, got '" + s(text) + "'");
+    if (v > 9.0e15) // beyond it a double no longer holds every whole number, and 2^63 overflows int64
+        throw InputError("--" + s(flag) + ": '" + s(text) + "' is too large (at most 9e15)");
     return static_cast<int64_t>(v);
 }
 

@@ -1,6 +1,6 @@
 // Every numeric flag of every subcommand, each given each hostile value on its own: 0, -1, 1e308, nan, inf, '',
-// '1e', ' 8', '8 GPUs', '2,50'. Each must be refused cleanly (exit status 2, one line on stderr naming the flag) or
-// give an answer with no inf or NaN in it; the malformed ones must always be refused. The flags are read from each
+// '1e', ' 8', '8 GPUs', '2,50', 2^63. Each must be refused cleanly (exit status 2, one line on stderr naming the flag)
+// or give an answer with no inf or NaN in it; the malformed ones must always be refused. The flags are read from each
 // subcommand's --help, and a flag counts as numeric when "abc" is refused as "not a number": a flag added later is
 // swept without editing this file. The subcommands run in-process (app/cli/subcommand.h, as the Python module runs
 // them) so that the some 1,500 runs take seconds; a few run through the real binary as well.
@@ -180,7 +180,9 @@ bool printsNonFinite(const Outcome& r)
     return figure.match(r.out).hasMatch() || figure.match(r.err).hasMatch();
 }
 
-const QStringList kHostile { "0", "-1", "1e308", "nan", "inf", "", "1e", " 8", "8 GPUs", "2,50" };
+// 2^63: one past int64's largest, a whole number that must not be called anything else.
+const QString kTwoToThe63 = QStringLiteral("9223372036854775808");
+const QStringList kHostile { "0", "-1", "1e308", "nan", "inf", "", "1e", " 8", "8 GPUs", "2,50", kTwoToThe63 };
 const QStringList kMalformed { "nan", "inf", "", "1e", " 8", "8 GPUs", "2,50" };
 // A list flag reads "2,50" as the points 2 and 50, and " 8" as the point 8.
 const QStringList kListFlags { "values", "stage-layers" };
@@ -236,6 +238,8 @@ private slots:
                     if (r.status == 2
                         && (r.err.count(QLatin1Char('\n')) != 1 || !r.err.contains("--" + flag) || !r.out.isEmpty()))
                         problems << what + "unclear error: " + r.err;
+                    if (value == kTwoToThe63 && r.err.contains(QStringLiteral("whole number, got")))
+                        problems << what + "calls a whole number not whole: " + r.err;
                 }
             }
         }
