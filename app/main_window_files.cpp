@@ -32,16 +32,27 @@ namespace {
 constexpr int kMaxRecentFiles = 10;
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 
+// A downloaded model's folder: its config.json (beside tokenizer.json, generation_config.json and the weights' index,
+// all of them *.json a folder of traces would be read as) is a Hugging Face config. The command line's --model takes
+// such a folder too. Empty when the folder is not one.
+QString modelConfigInFolder(const QString& folder)
+{
+    const QString config = QDir(folder).filePath(QStringLiteral("config.json"));
+    return QFileInfo(config).isFile() && sniffFileKind(config) == FileKind::HfConfig ? config : QString();
+}
+
 } // namespace
 
 bool MainWindow::openFiles(const QStringList& paths)
 {
     bool allOpened = true;
     // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel; Nsight
-    // Systems SQLite exports are traces too.
+    // Systems SQLite exports are traces too. A downloaded model's folder imports the model instead.
     QStringList traces;
     for (const QString& path : paths)
-        if (QFileInfo(path).isDir()
+        if (const QString config = QFileInfo(path).isDir() ? modelConfigInFolder(path) : QString(); !config.isEmpty())
+            allOpened = openFile(config) && allOpened;
+        else if (QFileInfo(path).isDir()
             || (QFileInfo(path).isFile()
                 && (sniffFileKind(path) == FileKind::Trace || trace::isSqliteFile(path.toStdString()))))
             traces << path;

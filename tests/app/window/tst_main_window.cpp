@@ -89,6 +89,28 @@ private slots:
         QVERIFY(w.lastMessage().contains(QStringLiteral("Imported")));
     }
 
+    // A downloaded model's folder (config.json beside the tokenizer's and the weights' index, all *.json) imports the
+    // model, as `--model FOLDER` does, rather than being read as a folder of traces.
+    void opensADownloadedModelFolder()
+    {
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("Tiny-Llama")));
+        const QString config = writeFile(QStringLiteral("Tiny-Llama/config.json"), R"({
+            "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 2048,
+            "intermediate_size": 8192, "num_hidden_layers": 16, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": true, "head_dim": 64 })");
+        QVERIFY(
+            !writeFile(QStringLiteral("Tiny-Llama/tokenizer.json"), R"({"version": "1.0", "model": {}})").isEmpty());
+        QVERIFY(!writeFile(QStringLiteral("Tiny-Llama/generation_config.json"), R"({"bos_token_id": 1})").isEmpty());
+        QVERIFY(
+            !writeFile(QStringLiteral("Tiny-Llama/model.safetensors.index.json"), R"({"weight_map": {}})").isEmpty());
+        MainWindow w;
+        QVERIFY2(w.openFiles({ m_dir.filePath(QStringLiteral("Tiny-Llama")) }), qPrintable(w.lastMessage()));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("Imported")), qPrintable(w.lastMessage()));
+        QCOMPARE(QString::fromStdString(w.scenarioModel()->scenario().model.name), QStringLiteral("Tiny-Llama"));
+        QCOMPARE(w.recentFiles().value(0), QFileInfo(config).absoluteFilePath());
+        QCOMPARE(w.panels()->currentIndex(), 0); // not switched to the Trace panel
+    }
+
     void unsupportedFilesGiveClearMessages_data()
     {
         QTest::addColumn<QString>("name");
