@@ -329,10 +329,11 @@ int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
 {
     if (!parser.isSet(QStringLiteral("gpus")))
         return defaultCount;
-    const int64_t n = parsePositiveInteger(parser.value(QStringLiteral("gpus")), QStringLiteral("gpus"));
-    if (n > 10'000'000)
-        throw InputError("--gpus: " + std::to_string(n) + " GPUs is beyond any cluster (at most 10,000,000)");
-    return static_cast<int>(n);
+    const QString text = parser.value(QStringLiteral("gpus"));
+    // The cluster bound first: 2^63 GPUs is beyond any cluster before it is beyond a 64-bit count.
+    if (parsePositive(text, QStringLiteral("gpus")) > 10'000'000)
+        throw InputError("--gpus: " + s(text) + " GPUs is beyond any cluster (at most 10,000,000)");
+    return static_cast<int>(parsePositiveInteger(text, QStringLiteral("gpus")));
 }
 
 int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq)

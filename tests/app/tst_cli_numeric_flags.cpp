@@ -266,6 +266,11 @@ private slots:
         const auto wrapped = cost({ "--price-per-gpu-hour", "2", "--gpus=4294967304" });
         QCOMPARE(wrapped.exitCode, 2);
         QVERIFY2(wrapped.err.contains("--gpus"), wrapped.err.constData());
+        // 2^63 GPUs: the cluster's bound is the reason, not a 64-bit count's.
+        const auto int64Past = cost({ "--price-per-gpu-hour", "2", "--gpus", kTwoToThe63 });
+        QCOMPARE(int64Past.exitCode, 2);
+        QVERIFY2(int64Past.err.contains("--gpus: 9223372036854775808 GPUs is beyond any cluster"),
+            int64Past.err.constData());
         const auto grouped = cost({ "--price-per-gpu-hour", "1,000.50" });
         QCOMPARE(grouped.exitCode, 0);
         QCOMPARE(nlohmann::json::parse(grouped.out.toStdString())["price_per_gpu_hour_usd"].get<double>(), 1000.5);
