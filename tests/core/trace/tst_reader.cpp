@@ -281,6 +281,28 @@ private slots:
         }
     }
 
+    // A whole JSON object without traceEvents is not a trace, and not a cut-off one: the message says so without
+    // the truncation guess, and names a Hugging Face config.json for what it is.
+    void completeJsonWithoutEventsIsNotCalledTruncated()
+    {
+        const auto messageOf = [](const char* json) {
+            try {
+                read(json, "config.json");
+            } catch (const mfu::InputError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        const QString config = messageOf(R"({"model_type": "llama", "hidden_size": 4096})");
+        QCOMPARE(config,
+            QStringLiteral("config.json: no traceEvents array: not a Chrome/Kineto trace but a Hugging Face "
+                           "config.json (a model: --model, or open it in the window)"));
+        const QString other = messageOf(R"({"a": 1})");
+        QCOMPARE(other, QStringLiteral("config.json: no traceEvents array: not a Chrome/Kineto trace"));
+        // A cut-off object still says where the file ends.
+        QVERIFY(messageOf(R"({"a": )").contains(QStringLiteral("probably truncated")));
+    }
+
     void progressAndCancel()
     {
         QTemporaryDir dir;
