@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/io/document_kind.h"
 
 namespace mfu {
 
@@ -201,6 +202,8 @@ std::vector<ReportedRun> reportedRunsFromJson(const json& document, const Preset
 std::vector<ReportedRun> reportedRunsFromText(
     std::string_view text, const std::string& sourceName, const PresetLibrary& presets)
 {
+    if (isGzip(text))
+        throw InputError(sourceName + ": is gzip-compressed (a profiler trace?), not a report of training runs (JSON)");
     json document;
     try {
         document = json::parse(text.begin(), text.end());
@@ -209,6 +212,9 @@ std::vector<ReportedRun> reportedRunsFromText(
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
         throw InputError(sourceName + ": not valid JSON: a number is too large");
     }
+    // Another of the product's inputs, given here: named, rather than refused for its first key.
+    if (const DocumentKind kind = documentKindOf(document); kind != DocumentKind::None)
+        throw InputError(sourceName + ": is " + describeDocumentKind(kind) + ", not a report of training runs");
     try {
         return reportedRunsFromJson(document, presets);
     } catch (const InputError& e) {

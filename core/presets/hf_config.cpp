@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/io/document_kind.h"
 #include "core/io/read_file.h"
 #include "core/presets/hf_config_families.h"
 #include "core/presets/hf_vision.h"
@@ -303,6 +304,8 @@ std::string withoutNonFiniteLiterals(std::string_view text)
 
 ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source)
 {
+    if (isGzip(text))
+        throw InputError(source + ": is gzip-compressed (a profiler trace?), not a Hugging Face config.json");
     json config;
     try {
         const std::string cleaned = withoutNonFiniteLiterals(text);
@@ -312,6 +315,9 @@ ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
         throw InputError(source + ": not valid JSON: a number is too large");
     }
+    // Another of the product's inputs given as a model: named, rather than refused for a missing model_type.
+    if (const DocumentKind kind = documentKindOf(config); kind != DocumentKind::None && kind != DocumentKind::HfConfig)
+        throw InputError(source + ": is " + describeDocumentKind(kind) + ", not a Hugging Face config.json");
     return modelFromHfConfig(config, source);
 }
 

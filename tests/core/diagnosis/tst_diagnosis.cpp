@@ -352,6 +352,24 @@ private slots:
                                     << "non-empty array";
         QTest::newRow("broken") << R"({"gpu": )"
                                 << "report.json: not valid JSON at byte";
+        // Another of the product's inputs is named for what it is, not refused for its first key.
+        QTest::newRow("a config.json") << R"({"model_type":"llama","architectures":["LlamaForCausalLM"]})"
+                                       << "report.json: is a Hugging Face config.json, not a report of training runs";
+        QTest::newRow("a trace") << R"({"traceEvents":[]})"
+                                 << "report.json: is a profiler trace (Chrome/Kineto JSON), not a report";
+        QTest::newRow("a scenario") << R"({"format":"mfu-explorer-scenario","version":3})"
+                                    << "report.json: is an MFU Explorer scenario file, not a report";
+    }
+    void gzipIsNamed() // a .json.gz given where the report's JSON text belongs
+    {
+        try {
+            diagnoseText(std::string("\x1f\x8b\x08\x00", 4));
+            QFAIL("expected an InputError");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                QStringLiteral(
+                    "report.json: is gzip-compressed (a profiler trace?), not a report of training runs (JSON)"));
+        }
     }
     void badReports()
     {

@@ -167,6 +167,17 @@ private slots:
         QVERIFY2(message.contains(QStringLiteral("config.json")), qPrintable(message)); // names the file
     }
 
+    // Another of the product's inputs given as a model is named for what it is.
+    void otherInputsAreNamed()
+    {
+        QCOMPARE(errorOf(R"({"traceEvents": [], "deviceProperties": []})"),
+            QStringLiteral("config.json: is a profiler trace (Chrome/Kineto JSON), not a Hugging Face config.json"));
+        QCOMPARE(errorOf(R"({"format": "mfu-explorer-models", "models": []})"),
+            QStringLiteral("config.json: is a model preset file, not a Hugging Face config.json"));
+        QCOMPARE(errorOf("\x1f\x8b\x08\x00\x00"),
+            QStringLiteral("config.json: is gzip-compressed (a profiler trace?), not a Hugging Face config.json"));
+    }
+
     // From disk: the file, or a downloaded model's folder, read the same and are named by the file's absolute path;
     // a folder without a config.json, a FIFO and a missing file are refused with their path.
     void readsFilesAndFolders()

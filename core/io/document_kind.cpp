@@ -1,0 +1,70 @@
+#include "core/io/document_kind.h"
+
+#include <array>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+namespace mfu {
+
+DocumentKind documentKindOf(const nlohmann::json& document)
+{
+    // Chrome's JSON Array Format: a bare array of events, each with its phase.
+    if (document.is_array() && !document.empty() && document.front().is_object() && document.front().contains("ph"))
+        return DocumentKind::ProfilerTrace;
+    if (!document.is_object())
+        return DocumentKind::None;
+    if (document.contains("traceEvents"))
+        return DocumentKind::ProfilerTrace;
+    static const std::array<std::pair<const char*, DocumentKind>, 7> kFormats { {
+        { "mfu-explorer-scenario", DocumentKind::Scenario },
+        { "mfu-explorer-validation", DocumentKind::ValidationTable },
+        { "mfu-explorer-kernel-rules", DocumentKind::KernelRules },
+        { "mfu-explorer-calibration", DocumentKind::Calibration },
+        { "mfu-explorer-hardware", DocumentKind::HardwarePresets },
+        { "mfu-explorer-models", DocumentKind::ModelPresets },
+        { "mfu-explorer-trace-summary", DocumentKind::TraceSummary },
+    } };
+    if (const auto format = document.find("format"); format != document.end() && format->is_string())
+        for (const auto& [name, kind] : kFormats)
+            if (*format == name)
+                return kind;
+    if (document.contains("model_type") || document.contains("architectures"))
+        return DocumentKind::HfConfig;
+    return DocumentKind::None;
+}
+
+std::string describeDocumentKind(DocumentKind kind)
+{
+    switch (kind) {
+    case DocumentKind::None:
+        return {};
+    case DocumentKind::ProfilerTrace:
+        return "a profiler trace (Chrome/Kineto JSON)";
+    case DocumentKind::HfConfig:
+        return "a Hugging Face config.json";
+    case DocumentKind::Scenario:
+        return "an MFU Explorer scenario file";
+    case DocumentKind::ValidationTable:
+        return "a table of published runs (validate --runs)";
+    case DocumentKind::KernelRules:
+        return "a kernel rules file (--kernel-rules)";
+    case DocumentKind::Calibration:
+        return "a calibration (--calibration)";
+    case DocumentKind::HardwarePresets:
+        return "a hardware preset file";
+    case DocumentKind::ModelPresets:
+        return "a model preset file";
+    case DocumentKind::TraceSummary:
+        return "a per-rank trace summary (trace merge)";
+    }
+    return {};
+}
+
+bool isGzip(std::string_view bytes)
+{
+    return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f
+        && static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+} // namespace mfu

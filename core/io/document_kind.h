@@ -1,0 +1,33 @@
+#pragma once
+// What a file given in the wrong place is, so that a refusal can name it ("... is a profiler trace, not a report of
+// training runs") instead of tripping over its first unexpected key. Each kind this product reads is told apart by
+// the key or the "format" it carries.
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace mfu {
+
+enum class DocumentKind {
+    None, // none of the kinds below
+    ProfilerTrace,
+    HfConfig,
+    Scenario,
+    ValidationTable,
+    KernelRules,
+    Calibration,
+    HardwarePresets,
+    ModelPresets,
+    TraceSummary,
+};
+
+DocumentKind documentKindOf(const nlohmann::json& document);
+
+// "a profiler trace (Chrome/Kineto JSON)", "a Hugging Face config.json", ...; empty for None.
+std::string describeDocumentKind(DocumentKind kind);
+
+// The two bytes every gzip stream starts with: a .json.gz given where JSON text belongs.
+bool isGzip(std::string_view bytes);
+
+} // namespace mfu
