@@ -8,6 +8,7 @@
 #include "core/calibration/shape_bins.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
+#include "core/io/document_kind.h"
 #include "core/io/field_reader.h"
 #include "core/io/read_file.h"
 #include "core/model/precision.h"
@@ -188,6 +189,11 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
     try {
         if (!root.is_object())
             throw FieldError("", "not a calibration file (expected a JSON object)");
+        if (const DocumentKind kind = documentKindOf(root);
+            kind != DocumentKind::None && kind != DocumentKind::Calibration)
+            throw FieldError("",
+                "is " + describeDocumentKind(kind)
+                    + ", not a calibration (mfu-explorer calibrate TRACE... --out FILE writes one)");
         const FieldReader r(root, "");
         r.rejectUnknownKeys({ "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s",
             "step_spread_s", "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "gemm_shapes",
@@ -257,6 +263,8 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
 
 TraceCalibration calibrationFromText(std::string_view text, const std::string& fileName)
 {
+    if (isGzip(text))
+        throw InputError(fileName + ": is gzip-compressed (a profiler trace?), not a calibration");
     json root;
     try {
         root = json::parse(text);

@@ -1,5 +1,6 @@
 // mfu-explorer calibrate and --calibration, as scripts run them: the real PyTorch 2.11 H200 trace calibrated, the file
 // read back by predict, which prints the calibrated figures beside the uncalibrated ones with their basis.
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
@@ -123,6 +124,23 @@ private slots:
         QCOMPARE(r.exitCode, 2); // bad input, as every other refused flag
         QVERIFY(r.err.contains("bad.json: format: not an MFU Explorer calibration"));
         QCOMPARE(r.err.trimmed().count('\n'), 0);
+        // The trace itself, or a config.json, given where its calibration belongs: named for what it is.
+        const QString config = writeFile(dir, QStringLiteral("config.json"), "{\"model_type\": \"llama\"}");
+        const CliResult wrong
+            = runCli({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                QStringLiteral("--gpu"), QStringLiteral("h100-sxm"), QStringLiteral("--calibration"), config });
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(
+            wrong.err.contains("config.json: is a Hugging Face config.json, not a calibration"), wrong.err.constData());
+        const QString trace
+            = QStringLiteral(MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        if (QFileInfo::exists(trace)) {
+            const CliResult gz
+                = runCli({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
+                    QStringLiteral("--gpu"), QStringLiteral("h100-sxm"), QStringLiteral("--calibration"), trace });
+            QCOMPARE(gz.exitCode, 2);
+            QVERIFY2(gz.err.contains("is gzip-compressed (a profiler trace?), not a calibration"), gz.err.constData());
+        }
         const CliResult none = runCli({ QStringLiteral("calibrate"), QStringLiteral("--model"),
             QStringLiteral("llama-3.1-8b"), QStringLiteral("--gpu"), QStringLiteral("h100-sxm") });
         QCOMPARE(none.exitCode, 2);
