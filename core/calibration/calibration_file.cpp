@@ -186,14 +186,11 @@ json calibrationToJson(const TraceCalibration& c)
 
 TraceCalibration calibrationFromJson(const json& root, const std::string& fileName)
 {
+    refuseOtherDocument(root, DocumentKind::Calibration, fileName,
+        "a calibration (mfu-explorer calibrate TRACE... --out FILE writes one)");
     try {
         if (!root.is_object())
             throw FieldError("", "not a calibration file (expected a JSON object)");
-        if (const DocumentKind kind = documentKindOf(root);
-            kind != DocumentKind::None && kind != DocumentKind::Calibration)
-            throw FieldError("",
-                "is " + describeDocumentKind(kind)
-                    + ", not a calibration (mfu-explorer calibrate TRACE... --out FILE writes one)");
         const FieldReader r(root, "");
         r.rejectUnknownKeys({ "format", "version", "trace_paths", "gpu_name", "ranks", "steps", "measured_step_s",
             "step_spread_s", "uncalibrated_step_s", "replay_step_s", "replay_error", "terms", "gemm_shapes",
@@ -263,8 +260,7 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
 
 TraceCalibration calibrationFromText(std::string_view text, const std::string& fileName)
 {
-    if (isGzip(text))
-        throw InputError(fileName + ": is gzip-compressed (a profiler trace?), not a calibration");
+    refuseGzip(text, fileName, "a calibration");
     json root;
     try {
         root = json::parse(text);

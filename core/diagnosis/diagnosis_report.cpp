@@ -202,8 +202,7 @@ std::vector<ReportedRun> reportedRunsFromJson(const json& document, const Preset
 std::vector<ReportedRun> reportedRunsFromText(
     std::string_view text, const std::string& sourceName, const PresetLibrary& presets)
 {
-    if (isGzip(text))
-        throw InputError(sourceName + ": is gzip-compressed (a profiler trace?), not a report of training runs (JSON)");
+    refuseGzip(text, sourceName, "a report of training runs (JSON)");
     json document;
     try {
         document = json::parse(text.begin(), text.end());
@@ -213,8 +212,7 @@ std::vector<ReportedRun> reportedRunsFromText(
         throw InputError(sourceName + ": not valid JSON: a number is too large");
     }
     // Another of the product's inputs, given here: named, rather than refused for its first key.
-    if (const DocumentKind kind = documentKindOf(document); kind != DocumentKind::None)
-        throw InputError(sourceName + ": is " + describeDocumentKind(kind) + ", not a report of training runs");
+    refuseOtherDocument(document, DocumentKind::None, sourceName, "a report of training runs");
     try {
         return reportedRunsFromJson(document, presets);
     } catch (const InputError& e) {

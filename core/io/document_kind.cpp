@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/errors.h"
+
 namespace mfu {
 
 DocumentKind documentKindOf(const nlohmann::json& document)
@@ -61,10 +63,18 @@ std::string describeDocumentKind(DocumentKind kind)
     return {};
 }
 
-bool isGzip(std::string_view bytes)
+void refuseOtherDocument(
+    const nlohmann::json& document, DocumentKind own, const std::string& source, const std::string& expected)
 {
-    return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f
-        && static_cast<unsigned char>(bytes[1]) == 0x8b;
+    if (const DocumentKind kind = documentKindOf(document); kind != DocumentKind::None && kind != own)
+        throw InputError(source + ": is " + describeDocumentKind(kind) + ", not " + expected);
+}
+
+void refuseGzip(std::string_view bytes, const std::string& source, const std::string& expected)
+{
+    if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f
+        && static_cast<unsigned char>(bytes[1]) == 0x8b)
+        throw InputError(source + ": is gzip-compressed (a profiler trace?), not " + expected);
 }
 
 } // namespace mfu

@@ -27,7 +27,12 @@ DocumentKind documentKindOf(const nlohmann::json& document);
 // "a profiler trace (Chrome/Kineto JSON)", "a Hugging Face config.json", ...; empty for None.
 std::string describeDocumentKind(DocumentKind kind);
 
-// The two bytes every gzip stream starts with: a .json.gz given where JSON text belongs.
-bool isGzip(std::string_view bytes);
+// The readers' refusals, each worded once: InputError "<source>: is <kind>, not <expected>" when `document` is another
+// of the product's inputs than `own` (None: the reader's input has no kind of its own, so any of them is refused) ...
+void refuseOtherDocument(
+    const nlohmann::json& document, DocumentKind own, const std::string& source, const std::string& expected);
+// ... and "<source>: is gzip-compressed (a profiler trace?), not <expected>" when `bytes` start with the two bytes
+// every gzip stream starts with: a .json.gz given where JSON text belongs.
+void refuseGzip(std::string_view bytes, const std::string& source, const std::string& expected);
 
 } // namespace mfu

@@ -304,8 +304,7 @@ std::string withoutNonFiniteLiterals(std::string_view text)
 
 ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source)
 {
-    if (isGzip(text))
-        throw InputError(source + ": is gzip-compressed (a profiler trace?), not a Hugging Face config.json");
+    refuseGzip(text, source, "a Hugging Face config.json");
     json config;
     try {
         const std::string cleaned = withoutNonFiniteLiterals(text);
@@ -316,8 +315,7 @@ ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source
         throw InputError(source + ": not valid JSON: a number is too large");
     }
     // Another of the product's inputs given as a model: named, rather than refused for a missing model_type.
-    if (const DocumentKind kind = documentKindOf(config); kind != DocumentKind::None && kind != DocumentKind::HfConfig)
-        throw InputError(source + ": is " + describeDocumentKind(kind) + ", not a Hugging Face config.json");
+    refuseOtherDocument(config, DocumentKind::HfConfig, source, "a Hugging Face config.json");
     return modelFromHfConfig(config, source);
 }
 

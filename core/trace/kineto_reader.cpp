@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "core/errors.h"
+#include "core/io/document_kind.h"
 #include "core/trace/json_scanner.h"
 #include "core/trace/trace_facts.h"
 #include "core/trace/trace_time.h"
@@ -219,10 +220,13 @@ public:
         }
         if (!m_in.atEnd())
             m_in.fail("unexpected content after the end of the trace");
-        if (!m_sawEvents) // read to its end: whole JSON, not a cut-off trace
-            throw InputError(m_in.sourceName() + ": no traceEvents array: not a Chrome/Kineto trace"
-                + (m_sawModelType ? " but a Hugging Face config.json (a model: --model, or open it in the window)"
-                                  : ""));
+        if (!m_sawEvents) { // read to its end: whole JSON, not a cut-off trace
+            std::string isInstead;
+            if (m_sawHfConfigKey)
+                isInstead = " but " + describeDocumentKind(DocumentKind::HfConfig)
+                    + " (a model: --model, or open it in the window)";
+            throw InputError(m_in.sourceName() + ": no traceEvents array: not a Chrome/Kineto trace" + isInstead);
+        }
         finish();
         return std::move(m_timeline);
     }
@@ -238,7 +242,8 @@ private:
             const bool devices = key == "deviceProperties";
             const bool distributed = key == "distributedInfo";
             const bool baseTime = key == "baseTimeNanoseconds";
-            m_sawModelType = m_sawModelType || key == "model_type";
+            // The keys documentKindOf tells a config.json by (the reader streams: no document to give it).
+            m_sawHfConfigKey = m_sawHfConfigKey || key == "model_type" || key == "architectures";
             if (events)
                 readEvents(false);
             else if (devices && m_in.peek() == '[')
@@ -836,7 +841,7 @@ private:
     size_t m_endsPastClock = 0;
     static constexpr int64_t kMaxRanks = 10'000'000; // the most GPUs the command line takes (--gpus)
     bool m_sawEvents = false;
-    bool m_sawModelType = false; // a top-level "model_type": a Hugging Face config.json given as a trace
+    bool m_sawHfConfigKey = false; // a top-level "model_type" or "architectures": a config.json given as a trace
 };
 
 } // namespace
