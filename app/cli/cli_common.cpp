@@ -124,17 +124,10 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
     if (file) {
         const QString path = parser.value(QStringLiteral("doc-lengths"));
         try {
-            requireRegularFile(QFile::encodeName(path).toStdString(), "a file of document lengths");
+            p.documents = documentLengthsFromFile(QFile::encodeName(path).toStdString());
         } catch (const InputError& e) {
             throw InputError(std::string("--doc-lengths: ") + e.what());
         }
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            throw InputError("--doc-lengths: cannot read '" + s(path) + "': " + s(f.errorString()));
-        const QByteArray bytes = f.read(qint64 { 64 } * 1024 * 1024 + 1);
-        if (bytes.size() > qint64 { 64 } * 1024 * 1024)
-            throw InputError("--doc-lengths: '" + s(path) + "' is larger than 64 MiB; give a histogram of lengths");
-        p.documents = parseDocumentLengths(std::string_view(bytes.constData(), size_t(bytes.size())), s(path));
         p.meanOnly = false;
     }
     if (parser.isSet(QStringLiteral("attention-mask"))) {

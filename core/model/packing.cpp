@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/number_format.h"
 #include "core/number_parse.h"
 #include "core/text.h"
@@ -277,6 +278,15 @@ bool packedAttentionFromKey(std::string_view key, PackedAttention& out)
         return true;
     }
     return false;
+}
+
+std::vector<DocumentLengthBin> documentLengthsFromFile(const std::filesystem::path& path)
+{
+    InputFile file(path, "a file of document lengths");
+    if (file.size() > kMaxDocumentLengthsFileBytes)
+        throw InputError(
+            path.string() + ": is larger than 64 MiB; give a histogram of lengths ([length, count] pairs)");
+    return parseDocumentLengths(file.readAll(kMaxDocumentLengthsFileBytes), path.string());
 }
 
 } // namespace mfu

@@ -13,6 +13,7 @@
 //
 // Defaults keep an unpacked, unpadded run: one document per sequence.
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,13 @@ void validatePacking(const SequencePacking& packing, int64_t seqLen);
 // pairs, a JSON object {"length": count, ...}, or CSV/plain text with one length, or "length,count", per line (a
 // header line of words is skipped). `source` names the file in errors.
 std::vector<DocumentLengthBin> parseDocumentLengths(std::string_view text, const std::string& source);
+
+// The most a file of document lengths may hold: one length per line of 64 MiB is millions of documents; a larger corpus
+// is given as a histogram of [length, count] pairs.
+inline constexpr uint64_t kMaxDocumentLengthsFileBytes = uint64_t(64) << 20;
+// parseDocumentLengths on a file's bytes, for --doc-lengths and the window's "Read document lengths": a regular file
+// (a FIFO or folder is refused without blocking) of at most kMaxDocumentLengthsFileBytes; errors name the file.
+std::vector<DocumentLengthBin> documentLengthsFromFile(const std::filesystem::path& path);
 
 std::string_view packedAttentionKey(PackedAttention a); // "document", "packed"
 // Accepts "document", "per_document", "varlen", "packed", "whole_sequence", "none" (no document mask).

@@ -18,7 +18,6 @@
 #include <cmath>
 
 #include "core/errors.h"
-#include "core/io/read_file.h"
 #include "core/model/flops.h"
 #include "core/model/mfu.h"
 #include "core/number_parse.h"
@@ -442,26 +441,9 @@ void ScenarioEditor::commitPacking(const SequencePacking& candidate)
 
 bool ScenarioEditor::loadDocumentLengths(const QString& path, QString* error)
 {
-    if (QFileInfo::exists(path) && !isRegularFile(QFile::encodeName(path).toStdString())) { // a FIFO would block
-        *error = tr("%1 is not a regular file").arg(QDir::toNativeSeparators(path));
-        return false;
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    constexpr qint64 kMaxBytes = qint64 { 64 } * 1024 * 1024;
-    const QByteArray bytes = file.read(kMaxBytes + 1);
-    if (bytes.size() > kMaxBytes) {
-        *error = tr("%1 is larger than 64 MiB: give a histogram of lengths ([length, count] pairs)")
-                     .arg(QDir::toNativeSeparators(path));
-        return false;
-    }
     SequencePacking p = m_model->scenario().workload.packing;
     try {
-        p.documents = parseDocumentLengths(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())),
-            QDir::toNativeSeparators(path).toStdString());
+        p.documents = documentLengthsFromFile(QFile::encodeName(path).toStdString());
         p.meanOnly = false;
         validatePacking(p, m_model->scenario().workload.seqLen);
     } catch (const InputError& e) {

@@ -1,6 +1,7 @@
 // Packed sequences and padding: FLOP/token for a packed batch of known document lengths, derived by hand, the
 // effective attention length sum(d^2)/sum(d), padding in MFU and HFU, and the inputs that must be refused.
 #include <QtTest>
+#include <sys/stat.h>
 
 #include "core/errors.h"
 #include "core/model/flops.h"
@@ -153,6 +154,45 @@ private slots:
                 QFAIL(qPrintable(QStringLiteral("accepted: %1").arg(QString::fromLatin1(bad))));
             } catch (const InputError& e) {
                 QVERIFY(std::string(e.what()).find("lengths.txt") != std::string::npos);
+            }
+        }
+    }
+
+    // The file reader both the command line (--doc-lengths) and the window use: a regular file's lengths; a FIFO, a
+    // folder, a missing file and one above 64 MiB refused by name, without blocking or reading it whole.
+    void readsDocumentLengthFiles()
+    {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("lengths.csv"));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("length,count\n1024,16\n8192,2\n");
+        file.close();
+        const auto bins = documentLengthsFromFile(QFile::encodeName(csv).toStdString());
+        QCOMPARE(bins.size(), size_t(2));
+        QCOMPARE(bins[1].length, int64_t(8192));
+        QCOMPARE(bins[0].count, 16.0);
+
+        const QString fifo = dir.filePath(QStringLiteral("lengths.fifo"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        const QString large = dir.filePath(QStringLiteral("large.csv"));
+        QFile sparse(large);
+        QVERIFY(sparse.open(QIODevice::WriteOnly));
+        QVERIFY(sparse.resize(qint64(kMaxDocumentLengthsFileBytes) + 1)); // sparse: no disk used
+        sparse.close();
+        const struct {
+            QString path;
+            const char* says;
+        } refused[] = { { fifo, "FIFO" }, { dir.path(), "is a folder" },
+            { dir.filePath(QStringLiteral("missing.csv")), "cannot be opened" },
+            { large, "give a histogram of lengths" } };
+        for (const auto& r : refused) {
+            try {
+                documentLengthsFromFile(QFile::encodeName(r.path).toStdString());
+                QFAIL(qPrintable(QStringLiteral("accepted %1").arg(r.path)));
+            } catch (const InputError& e) {
+                const QString what = QString::fromStdString(e.what());
+                QVERIFY2(what.contains(r.path) && what.contains(QLatin1String(r.says)), qPrintable(what));
             }
         }
     }
