@@ -85,6 +85,14 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
     } else if (recorded.tokensPerStep) {
         in.tokensPerStep = *recorded.tokensPerStep;
         tokensFrom = "trace";
+        // The lookups are this process's tokens: a run of more GPUs than the trace holds read others it did not see.
+        const int processes = std::max<int>(1, static_cast<int>(run.ranks.size()));
+        if (parser.isSet(qs("gpus")) && resolveGpuCount(parser) > processes)
+            throw InputError("measured MFU needs --tokens-per-step: the trace records the "
+                + formatNumber(in.tokensPerStep) + " tokens a step of " + (processes == 1 ? "one process" : "its ranks")
+                + ", but --gpus " + std::to_string(resolveGpuCount(parser))
+                + " says the run had more GPUs, whose tokens it does not record (give the whole run's tokens per step: "
+                  "each data-parallel rank's times their number)");
     } else {
         throw InputError(run.ranks.size() > 1 || recorded.gpuCount.value_or(1) > 1
                 ? "measured MFU needs --tokens-per-step: each rank's trace records only its own tokens, not the "

@@ -564,6 +564,20 @@ private slots:
         QVERIFY2(QString::fromUtf8(bareText.out)
                      .contains(QStringLiteral("; sequence 4,096 and 32,768 tokens per step as the trace records them")),
             bareText.out.constData());
+
+        // Rank 0 of an 8-GPU run profiled alone: the lookups are that process's 32,768 tokens, not the run's. Dividing
+        // them over 8 GPUs read 5.94%; the run's tokens per step must be given.
+        const Run eight
+            = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--gpus"), QStringLiteral("8") });
+        QCOMPARE(eight.exitCode, 2);
+        QVERIFY2(eight.err.contains("measured MFU needs --tokens-per-step: the trace records the 32,768 tokens a step "
+                                    "of one process, but --gpus 8"),
+            eight.err.constData());
+        const Run stated
+            = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--gpus"), QStringLiteral("8"),
+                QStringLiteral("--tokens-per-step"), QStringLiteral("262144"), QStringLiteral("--json") });
+        QVERIFY2(stated.exitCode == 0, stated.err.constData());
+        QCOMPARE(nlohmann::json::parse(stated.out.toStdString())["measured_mfu"]["mfu"].get<double>(), mfu);
     }
 
     // --summary-out is atomic (docs/cluster-scale.md): on a full disk (the file-size limit) the previous summary is
