@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include <csignal>
 #include <cstdio>
@@ -22,6 +23,34 @@ void printTopLevelHelp()
         std::printf("  %-10s %s\n", s.name, s.summary);
     std::printf("\nRun 'mfu-explorer <subcommand> --help' for its options.\n"
                 "  -h, --help     Show this help\n  -v, --version  Show the version\n");
+}
+
+// Where X11 and Wayland are the only displays, none named and no Qt platform chosen means the window cannot open:
+// QApplication would abort ("could not connect to display") with a core dump. Over SSH that is a forgotten
+// subcommand (`mfu-explorer trace.json.gz`) or a typo with a dot in it (`mfu-explorer calc.`).
+bool noDisplayForTheWindow()
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS)
+    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+#else
+    return false;
+#endif
+}
+
+int refuseWindowWithoutDisplay(const QString& first)
+{
+    QString what;
+    if (!first.isEmpty() && !first.startsWith(QLatin1Char('-')) && !QFileInfo::exists(first))
+        what = QStringLiteral("'%1' is neither a subcommand nor an existing file, and ").arg(first);
+    std::fprintf(stderr, "%s\n",
+        QStringLiteral("mfu-explorer: %1there is no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+                       "unset). Without one, use a subcommand, e.g. 'mfu-explorer trace FILE' or 'mfu-explorer "
+                       "predict --model ID --gpu ID' (mfu-explorer --help), or QT_QPA_PLATFORM=offscreen.")
+            .arg(what)
+            .toLocal8Bit()
+            .constData());
+    return 2;
 }
 
 } // namespace
@@ -65,6 +94,8 @@ int main(int argc, char* argv[])
         }
     }
 
+    if (noDisplayForTheWindow())
+        return refuseWindowWithoutDisplay(argc >= 2 ? QString::fromLocal8Bit(argv[1]) : QString());
     QApplication app(argc, argv);
     QGuiApplication::setDesktopFileName(QStringLiteral("mfu-explorer")); // Wayland matches the installed .desktop
     QCommandLineParser parser;

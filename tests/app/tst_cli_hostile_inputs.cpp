@@ -122,6 +122,36 @@ private slots:
         }
     }
 
+    // Without a display the window cannot open: a forgotten subcommand, a missing file or a typo with a dot in it
+    // (`mfu-explorer calc.`) aborted with a core dump (exit 134) from QApplication; now exit 2 with what to do.
+    void windowWithoutDisplayIsRefused()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+            env.remove(QString::fromLatin1(name));
+        // The exit status (-1 for a crash) and stderr.
+        const auto run = [&env](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(MFU_CLI_BINARY), args);
+            const bool finished = p.waitForFinished(60000);
+            return std::pair { finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromLocal8Bit(p.readAllStandardError()) };
+        };
+        const QString existing = m_dir.filePath(QStringLiteral("present.json"));
+        writeFile(existing, "{}");
+        for (const QStringList& args :
+            { QStringList { QStringLiteral("calc.") }, QStringList { existing }, QStringList {} }) {
+            const auto [exitCode, err] = run(args);
+            QCOMPARE(exitCode, 2);
+            QVERIFY2(err.contains(QStringLiteral("there is no display to open the window on"))
+                    && err.contains(QStringLiteral("use a subcommand")),
+                qPrintable(err));
+            QCOMPARE(err.contains(QStringLiteral("is neither a subcommand nor an existing file")),
+                args.value(0) == QStringLiteral("calc."));
+        }
+    }
+
     // A command never writes over its own input: a summary over the trace it reads, a report over its scenario.
     void outputOverItsInputIsRefused()
     {
