@@ -405,11 +405,13 @@ RankFolderKind rankFolderKind(const std::filesystem::path& folder)
     if (!std::filesystem::is_directory(folder))
         throw InputError(folder.string() + ": not a folder");
     const auto summaries = summaryFilesInFolder(folder);
-    const auto traces = traceFilesInFolder(folder); // *.summary.json end in .json: they are among these
+    std::vector<OtherFileInFolder> others;
+    const auto traces = traceFilesInFolder(folder, &others); // *.summary.json end in .json: they are among these
     if (traces.empty())
         throw InputError(folder.string()
             + ": no trace files (*.json, *.json.gz, *.sqlite) or trace summaries "
-              "(*.summary.json) in this folder");
+              "(*.summary.json) in this folder"
+            + otherFilesText(others));
     if (summaries.empty())
         return RankFolderKind::Traces;
     if (summaries.size() == traces.size())

@@ -1,8 +1,14 @@
 #include "core/trace/trace_loader.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/io/document_kind.h"
 #include "core/io/read_file.h"
 #include "core/trace/kineto_reader.h"
 #include "core/trace/nsys_reader.h"
@@ -22,22 +28,71 @@ Timeline loadTrace(const std::filesystem::path& path, const ReadControl& control
     });
 }
 
-std::vector<std::filesystem::path> traceFilesInFolder(const std::filesystem::path& folder)
+namespace {
+
+bool endsWith(const std::string& name, std::string_view suffix)
+{
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// What a *.json file beside the traces is, when it is small, whole JSON and not a trace: a run's folder often holds
+// the model's config.json, the scenario or notes. Empty for a trace, or for anything that may be one (a large file, or
+// JSON cut short: the trace reader then says what is wrong with it). Only the head of a large file is read.
+std::string otherDocumentIn(const std::filesystem::path& file)
+{
+    constexpr std::streamsize kHead = 64 * 1024;
+    constexpr std::uintmax_t kMaxOtherDocument = 16u << 20;
+    std::ifstream in(file, std::ios::binary);
+    std::string head(static_cast<size_t>(kHead), '\0');
+    in.read(head.data(), kHead);
+    head.resize(static_cast<size_t>(in.gcount()));
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(file, error);
+    if (head.find("\"traceEvents\"") != std::string::npos || error || size > kMaxOtherDocument)
+        return {};
+    const std::string text = head.size() < kHead ? head : head + std::string(std::istreambuf_iterator<char>(in), {});
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (doc.is_discarded() || !(doc.is_object() || doc.is_array()))
+        return {};
+    const DocumentKind kind = documentKindOf(doc);
+    if (kind == DocumentKind::ProfilerTrace || kind == DocumentKind::TraceSummary)
+        return {};
+    return kind == DocumentKind::None ? std::string("JSON without trace events") : describeDocumentKind(kind);
+}
+
+} // namespace
+
+std::vector<std::filesystem::path> traceFilesInFolder(
+    const std::filesystem::path& folder, std::vector<OtherFileInFolder>* others)
 {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
         if (!entry.is_regular_file())
             continue;
         const std::string name = entry.path().filename().string();
-        auto endsWith = [&](std::string_view suffix) {
-            return name.size() >= suffix.size()
-                && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-        };
-        if (endsWith(".json") || endsWith(".json.gz") || endsWith(".sqlite"))
+        if (endsWith(name, ".json")) {
+            if (std::string what = otherDocumentIn(entry.path()); !what.empty()) {
+                if (others)
+                    others->push_back({ entry.path(), std::move(what) });
+                continue;
+            }
+        }
+        if (endsWith(name, ".json") || endsWith(name, ".json.gz") || endsWith(name, ".sqlite"))
             files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
+    if (others)
+        std::sort(others->begin(), others->end(),
+            [](const OtherFileInFolder& a, const OtherFileInFolder& b) { return a.path < b.path; });
     return files;
+}
+
+std::string otherFilesText(const std::vector<OtherFileInFolder>& others)
+{
+    std::string text;
+    for (const auto& o : others)
+        text += "; " + o.path.filename().string() + " is " + o.what;
+    return text;
 }
 
 std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::filesystem::path>& paths)
@@ -45,9 +100,12 @@ std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::files
     std::vector<std::filesystem::path> files;
     for (const auto& p : paths) {
         if (std::filesystem::is_directory(p)) {
-            const auto inFolder = traceFilesInFolder(p);
-            if (inFolder.empty())
-                throw InputError(p.string() + ": no trace files (*.json, *.json.gz, *.sqlite) in this folder");
+            std::vector<OtherFileInFolder> others;
+            const auto inFolder = traceFilesInFolder(p, &others);
+            if (inFolder.empty()) {
+                throw InputError(p.string() + ": no trace files (*.json, *.json.gz, *.sqlite) in this folder"
+                    + otherFilesText(others));
+            }
             files.insert(files.end(), inFolder.begin(), inFolder.end());
         } else {
             files.push_back(p);

@@ -350,6 +350,42 @@ private slots:
         QCOMPARE(expandTracePaths({ dir.path().toStdString() }).size(), size_t(1));
     }
 
+    // A run's folder often holds the model's config.json, a scenario or notes beside the ranks: they are not traces
+    // and are left out (the folder used to fail on the config.json); JSON cut short may be a broken trace and is kept,
+    // so the reader says what is wrong with it. A folder of only such files is refused with what each one is.
+    void otherJsonInARunsFolderIsLeftOut()
+    {
+        QTemporaryDir dir;
+        const auto write = [&dir](const char* name, const char* text) {
+            std::ofstream(dir.filePath(QString::fromLatin1(name)).toStdString()) << text;
+        };
+        write("config.json", R"({"model_type": "llama", "architectures": ["LlamaForCausalLM"]})");
+        write("notes.json", R"({"comment": "second try"})");
+        write("run.mfu.json", R"({"format": "mfu-explorer-scenario", "version": 1})");
+        try {
+            (void)expandTracePaths({ dir.path().toStdString() });
+            QFAIL("expected an InputError");
+        } catch (const mfu::InputError& e) {
+            const QString message = QString::fromUtf8(e.what());
+            QVERIFY2(message.contains(QStringLiteral("no trace files"))
+                    && message.contains(QStringLiteral("; config.json is a Hugging Face config.json"))
+                    && message.contains(QStringLiteral("; notes.json is JSON without trace events"))
+                    && message.contains(QStringLiteral("; run.mfu.json is an MFU Explorer scenario file")),
+                qPrintable(message));
+        }
+        write("rank0.json", R"({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7,
+            "ts": 0, "dur": 5, "args": {}}]})");
+        write("rank1.json", R"([{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 0, "dur": 5}])");
+        write("rank2.json", R"({"schemaVersion": 1, "deviceProperties": [)");
+        std::vector<OtherFileInFolder> others;
+        const auto files = traceFilesInFolder(dir.path().toStdString(), &others);
+        QCOMPARE(files.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(files[2].filename().string()), QStringLiteral("rank2.json"));
+        QCOMPARE(others.size(), size_t(3));
+        QCOMPARE(QString::fromStdString(others[0].path.filename().string()), QStringLiteral("config.json"));
+        QCOMPARE(expandTracePaths({ dir.path().toStdString() }).size(), size_t(3));
+    }
+
     void missingFileIsAnInputError()
     {
         QVERIFY_THROWS_EXCEPTION(mfu::InputError, loadTrace("/nonexistent/trace.json"));
