@@ -53,7 +53,8 @@ int runReport(const QStringList& args)
         if (!parser.isSet(qs("out")))
             throw InputError("--out report.pdf (or report.html) is required");
         const QString scenarioPath = parser.value(qs("scenario"));
-        ScenarioDocument doc = app::openScenarioFile(scenarioPath);
+        // Its traces are the scenario file's, wherever the command runs: relative paths are its folder's.
+        ScenarioDocument doc = withRunFilesResolved(app::openScenarioFile(scenarioPath), scenarioPath.toStdString());
         if (const auto formula = formulaFlag(parser)) // the file's formula unless the flag names another
             doc.scenario.mfuFormula = *formula;
         const QString title = parser.isSet(qs("title"))

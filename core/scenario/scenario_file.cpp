@@ -424,4 +424,16 @@ ScenarioDocument readScenarioFile(const std::filesystem::path& path, const Prese
     return scenarioFromText(readWholeFile(path, "a scenario file"), path.string(), presets);
 }
 
+ScenarioDocument withRunFilesResolved(ScenarioDocument document, const std::filesystem::path& scenarioFile)
+{
+    std::error_code error;
+    const std::filesystem::path absolute = std::filesystem::absolute(scenarioFile, error);
+    const std::filesystem::path folder = (error ? scenarioFile : absolute).parent_path();
+    for (auto* paths : { &document.tracePaths, &document.baselineTracePaths, &document.trainingLogPaths })
+        for (std::string& stored : *paths)
+            if (!stored.empty() && std::filesystem::path(stored).is_relative())
+                stored = (folder / stored).lexically_normal().string();
+    return document;
+}
+
 } // namespace mfu

@@ -45,6 +45,10 @@ ScenarioDocument scenarioFromJson(
 ScenarioDocument scenarioFromText(
     std::string_view text, const std::string& fileName, const PresetLibrary* presets = nullptr);
 ScenarioDocument readScenarioFile(const std::filesystem::path& path, const PresetLibrary* presets = nullptr);
+// The run's files (trace_paths, baseline_trace_paths, training_log_paths) where a reader of the file at `scenarioFile`
+// finds them: a relative path is the scenario file's folder's, wherever the reader runs (the window, `report`), and
+// an absolute one (as the window saves them) stays. The file's own text keeps what it stores.
+ScenarioDocument withRunFilesResolved(ScenarioDocument document, const std::filesystem::path& scenarioFile);
 
 // Parts, shared by the version readers.
 // The scenario's cost-model constants (Scenario::costModel) are stored inside the hardware object as "cost_model",

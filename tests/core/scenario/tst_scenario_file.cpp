@@ -3,6 +3,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -548,6 +549,25 @@ private slots:
             d.scenario.cluster.hardware.matchPatterns);
         saved["cluster"]["hardware"]["match"] = { "*" };
         expectError(saved.dump(), QStringLiteral("cluster.hardware.match[0]: must name part of a GPU name"));
+    }
+
+    // The run's files a scenario lists are its folder's when relative, wherever the reader runs: `report` in another
+    // working directory called a trace beside the scenario "no longer exists". Absolute paths stay.
+    void runFilesAreTheScenarioFilesFolders()
+    {
+        ScenarioDocument d;
+        d.tracePaths = { "traces/rank0.json.gz", "/data/run 1/rank1.json.gz" };
+        d.baselineTracePaths = { "../baseline" };
+        d.trainingLogPaths = { "train.log" };
+        const ScenarioDocument r = withRunFilesResolved(d, "/work/runs/a/run.mfu.json");
+        QCOMPARE(r.tracePaths,
+            (std::vector<std::string> { "/work/runs/a/traces/rank0.json.gz", "/data/run 1/rank1.json.gz" }));
+        QCOMPARE(r.baselineTracePaths, std::vector<std::string> { "/work/runs/baseline" });
+        QCOMPARE(r.trainingLogPaths, std::vector<std::string> { "/work/runs/a/train.log" });
+        // A scenario named relative to the working directory: its folder is taken from there.
+        const ScenarioDocument here = withRunFilesResolved(d, "run.mfu.json");
+        QCOMPARE(
+            here.tracePaths[0], (std::filesystem::current_path() / "traces/rank0.json.gz").lexically_normal().string());
     }
 
     void missingFile()
