@@ -1,9 +1,11 @@
 #include "app/file_kind.h"
 
 #include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QObject>
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include "core/io/read_file.h"
 #include "core/logs/training_log.h"
@@ -19,6 +21,25 @@ QString openFileFilter()
                        "All files (*)");
 }
 
+namespace {
+
+// Configs, scenarios and presets are small; anything big that is not a trace is not ours.
+constexpr qint64 kMaxSniffedJsonBytes = 16 * 1024 * 1024;
+
+// Which of the product's inputs the file's JSON is; nullopt when it is too large to be one, or not JSON.
+std::optional<DocumentKind> jsonDocumentKind(QFile& file)
+{
+    if (file.size() > kMaxSniffedJsonBytes)
+        return std::nullopt;
+    const QByteArray bytes = file.readAll();
+    const nlohmann::json doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+    if (doc.is_discarded() || !(doc.is_object() || doc.is_array()))
+        return std::nullopt;
+    return documentKindOf(doc);
+}
+
+} // namespace
+
 FileKind sniffFileKind(const QString& path)
 {
     QFile file(path);
@@ -30,21 +51,35 @@ FileKind sniffFileKind(const QString& path)
         return FileKind::Trace;
     if (trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size()))))
         return FileKind::TrainingLog;
-    // Configs, scenarios and presets are small; anything big that is not a trace is not ours.
-    if (file.size() > 16 * 1024 * 1024)
+    const std::optional<DocumentKind> kind = jsonDocumentKind(file);
+    if (!kind)
         return FileKind::Unknown;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
-    if (!doc.isObject())
-        return FileKind::Unknown;
-    const QJsonObject o = doc.object();
-    const QString format = o.value(QLatin1String("format")).toString();
-    if (format == QLatin1String("mfu-explorer-scenario"))
-        return FileKind::Scenario;
-    if (format == QLatin1String("mfu-explorer-hardware") || format == QLatin1String("mfu-explorer-models"))
-        return FileKind::Preset;
-    if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures")))
+    switch (*kind) {
+    case DocumentKind::ProfilerTrace: // Chrome's array format, which carries no "traceEvents" key
+        return FileKind::Trace;
+    case DocumentKind::HfConfig:
         return FileKind::HfConfig;
+    case DocumentKind::Scenario:
+        return FileKind::Scenario;
+    case DocumentKind::HardwarePresets:
+    case DocumentKind::ModelPresets:
+        return FileKind::Preset;
+    case DocumentKind::None:
+    case DocumentKind::ValidationTable:
+    case DocumentKind::KernelRules:
+    case DocumentKind::Calibration:
+    case DocumentKind::TraceSummary:
+        break;
+    }
     return FileKind::OtherJson;
+}
+
+DocumentKind sniffDocumentKind(const QString& path)
+{
+    QFile file(path);
+    if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
+        return DocumentKind::None;
+    return jsonDocumentKind(file).value_or(DocumentKind::None);
 }
 
 } // namespace mfu::app

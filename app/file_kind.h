@@ -3,6 +3,8 @@
 // scenarios and presets). MainWindow::openFiles routes on this; a new kind of file gets a value here and a case there.
 #include <QString>
 
+#include "core/io/document_kind.h"
+
 namespace mfu::app {
 
 enum class FileKind {
@@ -11,7 +13,7 @@ enum class FileKind {
     Preset, // "format": "mfu-explorer-hardware" / "mfu-explorer-models"
     Trace, // profiler trace ("traceEvents", *.pt.trace.json, *.json.gz)
     TrainingLog, // text with torchtitan / Megatron-LM / nanoGPT step lines (core/logs/training_log.h)
-    OtherJson, // a JSON object that is none of the above
+    OtherJson, // JSON that is none of the above (sniffDocumentKind may still name it: a calibration, ...)
     Unknown
 };
 
@@ -21,5 +23,8 @@ QString openFileFilter();
 
 // Reads at most the head of a large file; never throws.
 FileKind sniffFileKind(const QString& path);
+// Which of the product's JSON inputs a file of at most 16 MiB is (core/io/document_kind.h, the readers' own test), so
+// that the window can name one it does not open; None for anything else, larger or unreadable. Never throws.
+DocumentKind sniffDocumentKind(const QString& path);
 
 } // namespace mfu::app

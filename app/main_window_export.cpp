@@ -112,10 +112,17 @@ widgets::ChartView* MainWindow::currentChart() const
     QWidget* panel = m_tabs->currentWidget();
     if (!panel)
         return nullptr;
+    // Only a chart the user can see: the one with focus, else the first on screen. Focus stays on a chart whose tab
+    // was left, and the panel's first chart may sit on a hidden tab (Ctrl+E wrote Training log's empty chart while
+    // the Breakdown tab was showing).
+    const auto onScreen = [panel](const widgets::ChartView* chart) { return chart->isVisibleTo(panel); };
     for (QWidget* w = QApplication::focusWidget(); w; w = w->parentWidget())
-        if (auto* chart = qobject_cast<widgets::ChartView*>(w); chart && panel->isAncestorOf(chart))
+        if (auto* chart = qobject_cast<widgets::ChartView*>(w); chart && panel->isAncestorOf(chart) && onScreen(chart))
             return chart;
-    return panel->findChild<widgets::ChartView*>();
+    for (widgets::ChartView* chart : panel->findChildren<widgets::ChartView*>())
+        if (onScreen(chart))
+            return chart;
+    return nullptr;
 }
 
 bool MainWindow::exportCurrentChart(const QString& path)

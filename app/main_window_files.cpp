@@ -88,7 +88,8 @@ bool MainWindow::openFile(const QString& path)
     }
     case FileKind::Scenario:
         try {
-            const ScenarioDocument document = openScenarioFile(path);
+            // The run's files as paths from here: relative ones are the scenario file's folder's.
+            const ScenarioDocument document = withRunFilesResolved(openScenarioFile(path), path.toStdString());
             if (!resolveUnsavedChanges()) {
                 tell(tr("Did not open %1: the current scenario has unsaved changes.").arg(shown));
                 return false;
@@ -112,10 +113,16 @@ bool MainWindow::openFile(const QString& path)
             true);
         return false;
     case FileKind::OtherJson:
-        tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\" "
-                "(and it is not a scenario file). Run reports cannot be opened here yet.")
-                 .arg(shown),
-            true);
+        if (const DocumentKind kind = sniffDocumentKind(path); kind != DocumentKind::None)
+            tell(tr("%1 is %2, which the command line reads; the window opens Hugging Face config.json files, "
+                    "scenarios, profiler traces and training logs.")
+                     .arg(shown, QString::fromStdString(describeDocumentKind(kind))),
+                true);
+        else
+            tell(tr("%1 is not a Hugging Face config.json: it has neither \"model_type\" nor \"architectures\" "
+                    "(and it is not a scenario file or a profiler trace). Run reports cannot be opened here yet.")
+                     .arg(shown),
+                true);
         return false;
     case FileKind::TrainingLog:
         if (auto* panel = m_tabs->findChild<widgets::TracePanel*>()) {
@@ -146,12 +153,11 @@ void MainWindow::restoreLoadedFiles(const ScenarioDocument& document, const QStr
     if (!panel)
         return;
     panel->closeAll(); // the file's session replaces the one before, even where it lists nothing
-    const QDir folder = QFileInfo(scenarioPath).absoluteDir();
     QStringList missing;
     const auto present = [&](const std::vector<std::string>& paths) {
         QStringList out;
         for (const std::string& stored : paths) {
-            const QString path = folder.filePath(QString::fromStdString(stored)); // absolute paths stay as they are
+            const QString path = QString::fromStdString(stored); // withRunFilesResolved: from the file's folder
             if (QFileInfo::exists(path))
                 out << path;
             else

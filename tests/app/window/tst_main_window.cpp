@@ -23,6 +23,8 @@
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/activity.h"
 #include "widgets/scenario/scenario_model.h"
+#include "widgets/trace/trace_panel.h"
+#include "widgets/trace/training_log_view.h"
 
 using mfu::app::MainWindow;
 
@@ -119,6 +121,9 @@ private slots:
         QTest::newRow("json without model_type")
             << "run.json" << QByteArray(R"({"hidden_size": 4096})") << "neither \"model_type\" nor \"architectures\"";
         QTest::newRow("other") << "notes.txt" << QByteArray("hello") << "not supported yet";
+        QTest::newRow("calibration") << "cal.json"
+                                     << QByteArray(R"({"format": "mfu-explorer-calibration", "version": 1})")
+                                     << "is a calibration (--calibration), which the command line reads";
         QTest::newRow("broken config") << "bad.json" << QByteArray(R"({"model_type": "llama"})") << "config.json";
     }
 
@@ -470,6 +475,28 @@ private slots:
         QVERIFY(f.readLine().startsWith("Sequence length (tokens),6N (GFLOP/token)"));
         QVERIFY(!w.exportCurrentChart(m_dir.filePath(QStringLiteral("missing/dir/c.png"))));
         QVERIFY(!w.lastMessage().isEmpty());
+    }
+
+    // The chart on screen, not the panel's first: on the Trace panel's Breakdown tab, Ctrl+E wrote the empty "MFU per
+    // step" chart of the hidden Training log tab. Each tab of the panel exports its own chart.
+    void exportsTheChartOnScreen()
+    {
+        MainWindow w;
+        auto* trace = w.panels()->findChild<mfu::widgets::TracePanel*>();
+        QVERIFY(trace);
+        w.panels()->setCurrentWidget(trace);
+        auto* views = trace->findChild<QTabWidget*>();
+        QVERIFY(views);
+        auto* log = trace->findChild<mfu::widgets::TrainingLogView*>();
+        QVERIFY(log && log->findChild<mfu::widgets::ChartView*>());
+        for (int i = 0; i < views->count(); ++i) {
+            views->setCurrentIndex(i);
+            mfu::widgets::ChartView* chart = w.currentChart();
+            if (!chart)
+                continue; // a view without a chart (Top kernels)
+            QVERIFY2(views->currentWidget()->isAncestorOf(chart), qPrintable(views->tabText(i)));
+            QCOMPARE(log->isAncestorOf(chart), views->currentWidget()->isAncestorOf(log));
+        }
     }
 
     // Renders the whole window; MFU_SCREENSHOT_DIR=folder keeps PNGs (light and dark palette) to look at.
