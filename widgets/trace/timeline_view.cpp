@@ -41,20 +41,6 @@ QString displayName(const std::string& name)
     return n.startsWith(QLatin1String("void ")) ? n.mid(5) : n;
 }
 
-// ProfilerStep#N annotations: the GPU ones when the file has any, else the CPU ones.
-template <class Visit> void forEachProfilerStep(const trace::Timeline& t, Visit visit)
-{
-    const bool anyOnGpu = std::any_of(t.annotations.begin(), t.annotations.end(), [&t](const trace::Annotation& a) {
-        int64_t n = 0;
-        return a.onGpu && trace::profilerStepNumber(t.names.name(a.name), n);
-    });
-    for (const auto& a : t.annotations) {
-        int64_t n = 0;
-        if (a.onGpu == anyOnGpu && trace::profilerStepNumber(t.names.name(a.name), n))
-            visit(a, n);
-    }
-}
-
 } // namespace
 
 TimelineView::TimelineView(QWidget* parent)
@@ -138,11 +124,15 @@ void TimelineView::rebuild(std::vector<Track> tracks)
         }
         for (auto& [key, lane] : lanes)
             m_lanes.push_back(std::move(lane));
-        forEachProfilerStep(*track.timeline, [&](const trace::Annotation& a, int64_t n) {
-            track.stepStarts.push_back(a.startNs + track.offsetNs);
+        // The steps every other view analyses (core/trace/steps.h): the CPU ProfilerStep annotations' GPU windows
+        // where the loop wrote them. The GPU-side copies PyTorch 2.11 writes are 0 ms to a third of a step long, and
+        // the band drawn from them was empty.
+        for (const trace::Step& step : trace::planSteps(*track.timeline).steps) {
+            track.stepStarts.push_back(step.windowStartNs + track.offsetNs);
             if (k == 0)
-                m_steps.push_back({ a.startNs + track.offsetNs, a.endNs + track.offsetNs, n });
-        });
+                m_steps.push_back(
+                    { step.windowStartNs + track.offsetNs, step.windowEndNs + track.offsetNs, step.number });
+        }
     }
     const QFontMetrics fm(font());
     m_gutter = std::max(fm.horizontalAdvance(tr("Time (ms)")), fm.horizontalAdvance(tr("Steps, rank %1").arg(0)));

@@ -56,6 +56,12 @@ public:
     int laneHeight() const;
     int firstVisibleLane() const { return m_firstLane; }
     int stepCount() const { return static_cast<int>(m_steps.size()); }
+    // A step band's length: its GPU window (trace::Step::windowDurationNs), as the analysis times the step.
+    int64_t stepDurationNs(int step) const
+    {
+        const StepBand& b = m_steps.at(static_cast<size_t>(step));
+        return b.endNs - b.startNs;
+    }
     // The activity under a widget position: the rank (index in the ranks given) and the index into its activities.
     struct Hit {
         size_t track = 0;
@@ -129,7 +135,7 @@ private:
     std::vector<trace::KernelCategory> m_categories; // present in the tracks, in category order (the legend)
     int m_legendHeight = 0; // the legend's rows at the current width (updateLegendHeight)
     std::vector<Lane> m_lanes;
-    std::vector<StepBand> m_steps; // the first rank's ProfilerStep#N annotations (GPU ones when present, else CPU)
+    std::vector<StepBand> m_steps; // the first rank's steps, as the analysis plans them (trace::planSteps)
     QString m_placeholder;
     QScrollBar* m_scroll = nullptr;
     int m_firstLane = 0;

@@ -246,7 +246,7 @@ private slots:
         const QPixmap drawn = timeline->grab();
         QCOMPARE(drawn.size(), timeline->size());
         QVERIFY(timeline->lastRectCount() >= 2);
-        QCOMPARE(timeline->stepCount(), 3);
+        QCOMPARE(timeline->stepCount(), 2); // the analysed steps: the third, cut short by the profiler, is left out
         const QRect lane = timeline->laneRect(0);
         const int x = lane.left() + lane.width() * 2 / 5; // 1.28 ms: inside the GEMM at 1.0-1.6 ms
         const auto hit = timeline->activityAt(QPoint(x, lane.center().y()));
