@@ -37,6 +37,12 @@ void ScenarioModel::setScenario(const Scenario& scenario)
 void ScenarioModel::setModel(const ModelSpec& model)
 {
     m_scenario.model = model;
+    // Expert parallelism belongs to the model that had experts: carried over to a dense one, every prediction was
+    // refused ("ep and expert TP need a mixture-of-experts model") until the user found the field.
+    if (!model.isMoe()) {
+        m_scenario.parallelism.ep = Parallelism {}.ep;
+        m_scenario.parallelism.expertTp = Parallelism {}.expertTp;
+    }
     deriveAndNotify();
 }
 

@@ -46,6 +46,26 @@ private:
 private slots:
     // In a narrow dock the GPU's name keeps its end ("... 32GB" tells it from "... 16GB"): elided in the middle, the
     // whole name its tooltip, and the list opens wide enough for every name.
+    // A dense model after an MoE at EP 64: the expert parallelism goes with the experts (it was kept, and every
+    // prediction refused "ep and expert TP need a mixture-of-experts model"); another MoE keeps it.
+    void aDenseModelDropsExpertParallelism()
+    {
+        Fixture f;
+        const auto& presets = mfu::app::presetLibrary();
+        f.model.setModel(*presets.findModel("deepseek-v3"));
+        mfu::Parallelism p = f.model.scenario().parallelism;
+        p.ep = 64;
+        p.expertTp = 1;
+        f.model.setConfiguration(p, f.model.scenario().activationCheckpointing, f.model.scenario().flags,
+            f.model.scenario().workload.microBatch);
+        QCOMPARE(f.model.scenario().parallelism.ep, 64);
+        f.model.setModel(*presets.findModel("qwen3-30b-a3b"));
+        QCOMPARE(f.model.scenario().parallelism.ep, 64);
+        f.model.setModel(*presets.findModel("llama-3.1-8b"));
+        QCOMPARE(f.model.scenario().parallelism.ep, 1);
+        QCOMPARE(f.model.scenario().parallelism.expertTp, mfu::Parallelism {}.expertTp);
+    }
+
     void longGpuNamesKeepTheirEnd()
     {
         Fixture f;
