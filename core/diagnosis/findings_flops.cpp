@@ -41,6 +41,24 @@ Finding palmEveryLayerFinding(const ReportedRun& run, const RunFacts& f, double 
             { "full_attention_layers", double(full) }, { "layers", double(m.layers) } } };
 }
 
+// Tied embeddings: the input embedding is also the LM head, a matmul of 2 x hidden x vocab FLOP a token forward. 6N
+// then counts that matmul, not a table lookup (TorchTitan counts it for tied embeddings, as the per_component formula
+// does); PaLM's 6(N - N_emb), which this product's figures use, leaves it out with the embedding. A convention, not
+// an error in the report.
+Finding tiedLmHeadFinding(const ParameterCounts& p, double stated, double correct)
+{
+    return { "flops_count_tied_lm_head", "info",
+        "The stated " + formatGflop(stated) + "/token is 6N + 12LHQS with N = " + formatNumber(double(p.active))
+            + " parameters, the tied embedding included. Tied, the " + formatNumber(double(p.embedding))
+            + " embedding weights are also the LM head, a real matmul, which TorchTitan counts for tied embeddings "
+              "(and the per_component formula counts too); PaLM's 6(N - N_emb) + 12LHQS, which the corrected MFU "
+              "uses, leaves it out with the embedding: "
+            + formatGflop(correct) + "/token, and the stated count is " + formatPercent(stated / correct - 1.0)
+            + " higher. The two MFUs differ by that convention, not by an error in the report.",
+        { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", correct },
+            { "embedding_params", double(p.embedding) } } };
+}
+
 } // namespace
 
 void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out)
@@ -61,6 +79,10 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
     }
     if (f.palmFlops > 0 && !agree(f.palmFlops, correct, 0.01) && agree(stated, f.palmFlops, 0.01)) {
         out.push_back(palmEveryLayerFinding(run, f, stated));
+        return;
+    }
+    if (agree(stated, sixNTotal + attention, 0.01) && run.model->tiedEmbeddings) {
+        out.push_back(tiedLmHeadFinding(p, stated, correct));
         return;
     }
     if (agree(stated, sixNTotal + attention, 0.01)) {

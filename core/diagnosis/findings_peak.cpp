@@ -1,5 +1,7 @@
 // The denominator a report divided by: the dense peak of its precision, or a sparse figure, another precision's,
 // another GPU's, or all GPUs' together under one GPU's numerator.
+#include <algorithm>
+
 #include "core/diagnosis/diagnosis_findings.h"
 #include "core/number_format.h"
 
@@ -14,7 +16,11 @@ struct NamedPeak {
     std::string code;
 };
 
-std::vector<NamedPeak> candidatePeaks(const ReportedRun& run, const std::vector<HardwareSpec>& known)
+// `linearPrecision` names the format of the run's linear layers (RunFacts::boundPeakPrecision): a BF16+FP8 or BF16+FP4
+// run's report may divide by that format's dense peak, as the corrected MFU's second figure does, and is not wrong to.
+// The right peaks come first, so that H100's 1,979 TFLOPS in an FP8 run is its dense FP8 peak, not BF16's sparse one.
+std::vector<NamedPeak> candidatePeaks(
+    const ReportedRun& run, const std::string& linearPrecision, const std::vector<HardwareSpec>& known)
 {
     std::vector<NamedPeak> out;
     const std::string& name = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
@@ -23,9 +29,11 @@ std::vector<NamedPeak> candidatePeaks(const ReportedRun& run, const std::vector<
               { NumberFormat::TF32, "TF32" }, { NumberFormat::FP32, "FP32" }, { NumberFormat::FP4, "FP4" } };
     const NumberFormat right = run.hardware.mfuPeakFormat();
     for (const auto& [format, label] : formats) {
-        if (const auto d = run.hardware.densePeak(format))
-            out.push_back({ "the " + name + "'s dense " + label + " peak", *d, format == right,
-                format == right ? "" : "peak_wrong_precision" });
+        if (const auto d = run.hardware.densePeak(format)) {
+            const bool correct = format == right || label == linearPrecision;
+            out.push_back(
+                { "the " + name + "'s dense " + label + " peak", *d, correct, correct ? "" : "peak_wrong_precision" });
+        }
         if (const auto s = run.hardware.sparsePeak(format))
             out.push_back({ "the " + name + "'s " + label + " figure with 2:4 structured sparsity", *s, false,
                 "peak_is_sparse" });
@@ -36,6 +44,7 @@ std::vector<NamedPeak> candidatePeaks(const ReportedRun& run, const std::vector<
                 out.push_back({ "the " + h.name + "'s dense " + std::string(numberFormatLabel(h.mfuPeakFormat()))
                         + " peak (another GPU)",
                     *d, false, "peak_wrong_gpu" });
+    std::stable_partition(out.begin(), out.end(), [](const NamedPeak& p) { return p.correct; });
     return out;
 }
 
@@ -81,7 +90,8 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
         return;
     const double stated = *run.peakFlops;
     bool clusterWide = false;
-    const std::vector<NamedPeak> peaks = candidatePeaks(run, known); // outlives `match`, which points into it
+    const std::vector<NamedPeak> peaks
+        = candidatePeaks(run, f.boundPeakPrecision, known); // outlives `match`, which points into it
     const NamedPeak* match = identifyPeak(run, stated, peaks, clusterWide);
     const std::string right = formatTflopsValue(f.densePeak) + " TFLOPS";
     if (!match) {

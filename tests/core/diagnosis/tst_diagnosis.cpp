@@ -5,11 +5,14 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "core/diagnosis/diagnosis.h"
 #include "core/diagnosis/diagnosis_json.h"
 #include "core/diagnosis/diagnosis_report.h"
 #include "core/errors.h"
+#include "core/model/flops.h"
+#include "core/model/param_count.h"
 #include "core/presets/presets.h"
 #include "diagnosis_test_support.h"
 #include "shipped_presets.h"
@@ -83,6 +86,27 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(std::string(e.what()).find("document_lengths") != std::string::npos, e.what());
         }
+    }
+
+    // Llama 3.2 1B ties its embedding to the LM head: 6N + 12LHQS then counts the head's matmul (TorchTitan's count
+    // for tied embeddings), which is a convention beside PaLM's 6(N - N_emb), not embeddings "counted as matmuls".
+    void tiedEmbeddingsCountTheLmHead()
+    {
+        const ModelSpec model = *presets().findModel("llama-3.2-1b");
+        QVERIFY(model.tiedEmbeddings);
+        const ParameterCounts p = countParameters(model);
+        const double palm = *countFlopsPerToken(model, 8192).palm;
+        const double stated = palm + 6.0 * double(p.embedding);
+        const nlohmann::json report
+            = { { "gpu", "h100-sxm" }, { "gpus", 8 }, { "model", "llama-3.2-1b" }, { "seq_len", 8192 },
+                  { "tokens_per_sec", 40000 }, { "tokens_per_sec_scope", "per_gpu" }, { "flops_per_token", stated } };
+        const std::vector<Finding> findings = diagnoseText(report.dump()).runs[0].findings;
+        QVERIFY2(!test::findFinding(findings, "flops_include_embeddings"), codes(findings).c_str());
+        const Finding* tied = test::findFinding(findings, "flops_count_tied_lm_head");
+        QVERIFY2(tied && tied->severity == "info", codes(findings).c_str());
+        QVERIFY2(
+            tied->message.find("TorchTitan counts for tied embeddings") != std::string::npos, tied->message.c_str());
+        QVERIFY(tied->message.find("table lookups") == std::string::npos);
     }
 
     void b200ScalingReport()
@@ -225,6 +249,29 @@ private slots:
         QVERIFY2(bound && bound->message.find("its dense FP8 peak of 1,979") != std::string::npos,
             bound ? bound->message.c_str() : codes(twice.findings).c_str());
         QVERIFY(bound->message.find("(200.10% MFU)") != std::string::npos); // 1,979 / 989 (the preset's BF16 peak)
+    }
+
+    // H100's dense FP8 peak, 1,979 TFLOPS, is also its sparse BF16 figure, and B200's dense FP4 peak (9,000) its
+    // sparse FP8 one: a BF16+FP8 or BF16+FP4 run that divides by its linear layers' dense peak is not wrong (the
+    // corrected MFU gives that figure too), while a BF16 run dividing by the same number used a sparse figure.
+    void lowPrecisionRunsMayDivideByTheirDensePeak()
+    {
+        const auto peakFindings = [](const char* gpu, const char* precision, double peak) {
+            const nlohmann::json run = { { "gpu", gpu }, { "gpus", 8 }, { "model", "llama-3.1-8b" },
+                { "seq_len", 8192 }, { "tokens_per_sec", 12000 }, { "tokens_per_sec_scope", "per_gpu" },
+                { "precision", precision }, { "peak_tflops", peak } };
+            return diagnoseText(run.dump()).runs[0].findings;
+        };
+        for (const auto& [gpu, precision, peak] : { std::tuple { "h100-sxm", "fp8", 1979.0 },
+                 std::tuple { "b200", "fp8", 4500.0 }, std::tuple { "b200", "fp4", 9000.0 } }) {
+            const std::vector<Finding> findings = peakFindings(gpu, precision, peak);
+            for (const char* code : { "peak_is_sparse", "peak_wrong_precision", "peak_unrecognised" })
+                QVERIFY2(!test::findFinding(findings, code), (std::string(gpu) + " " + codes(findings)).c_str());
+        }
+        const std::vector<Finding> bf16 = peakFindings("h100-sxm", "bf16", 1979.0);
+        const Finding* sparse = test::findFinding(bf16, "peak_is_sparse");
+        QVERIFY2(sparse, codes(bf16).c_str());
+        QCOMPARE(qRound(sparse->figures.at("dense_peak_tflops_per_gpu")), 989);
     }
 
     // An NVFP4 run on a GB300 at 147% of the BF16 peak (MLPerf v5.1's 405B ran 3,682 TFLOPS per GPU) is a corrected
