@@ -48,6 +48,10 @@ PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
     // sits beside the selected row's reason: beside the status it left the text a third of the width at 1280x720,
     // more lines than the page had height for.
     layout->addWidget(m_status);
+    // At least the header and five rows: on a 720-line screen the table was one row high and the calibration's
+    // buttons squashed to slivers; the panel scrolls the page instead (PredictPanel).
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()
+        + 5 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     layout->addWidget(m_table, 1);
     m_reason = new QLabel;
     m_reason->setObjectName(QStringLiteral("plannerReason"));

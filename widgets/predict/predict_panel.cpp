@@ -140,7 +140,7 @@ void PredictPanel::buildUi()
     m_levers = new LeverTable;
     m_views->addTab(m_levers, tr("Le&vers"));
     m_plannerPage = new PlannerPage(m_model);
-    m_views->addTab(m_plannerPage, tr("P&lanner"));
+    m_views->addTab(scrolled(m_plannerPage, tr("Planner")), tr("P&lanner"));
     // Two charts share a tab: each keeps the height its axes, labels and legend need to be read, and a short
     // window scrolls the tab instead of squeezing them (1280x720).
     for (ChartView* chart : { m_seqChart, m_gpuChart })
