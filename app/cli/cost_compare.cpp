@@ -5,6 +5,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/cli_text.h"
 #include "app/preset_store.h"
+#include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/number_format.h"
 #include "core/presets/presets.h"
@@ -74,7 +75,7 @@ std::optional<CostComparison> costComparison(
             = static_cast<int64_t>(parsePositive(parser.value(qs("tokens-per-step")), qs("tokens-per-step")));
 
     CostComparison out;
-    out.planned = plannedHardwareOptions(s, comparedDevices(parser), &app::presetLibrary());
+    out.planned = plannedHardwareOptions(s, comparedDevices(parser), &app::presetLibrary(), &app::shippedErrorBands());
     if (out.planned.options.empty())
         throw InputError("--compare: the planner finds no layout on any GPU compared at " + std::to_string(gpus)
             + " GPUs (" + out.planned.leftOut.front().hardwareId + " " + out.planned.leftOut.front().reason + ")");

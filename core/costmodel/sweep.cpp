@@ -121,7 +121,12 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
             Scenario planned = s;
             if (p.currentValid)
                 planned.workload.globalBatchTokens = static_cast<int64_t>(std::llround(p.current.tokensPerStep));
-            const PlanResult plan = planConfigurations(planned, options.planner, {}, cancel);
+            // "The planner's best" is one fact: with bands, the layout `plan` ranks first, ties within the band
+            // ranked simplest first (plannerTieTolerance), not the fastest alone.
+            PlannerOptions planner = options.planner;
+            if (options.errorBands)
+                planner.tieTolerance = plannerTieTolerance(s, *options.errorBands);
+            const PlanResult plan = planConfigurations(planned, planner, {}, cancel);
             result.evaluated += plan.evaluated;
             p.bestProblem = whyNothingPlanned(plan);
             if (!plan.configs.empty()) {

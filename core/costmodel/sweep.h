@@ -23,7 +23,8 @@ struct SweepOptions {
     std::vector<double> values; // empty: defaultSweepValues()
     bool includePlannerBest = true;
     PlannerOptions planner { .topN = 1 };
-    // The validation residuals to draw each point's error band from (error_band.h); none: no bands.
+    // The validation residuals to draw each point's error band from (error_band.h), and the planner's tie tolerance
+    // at each point (plannerTieTolerance: its best is the layout `plan` ranks first); none: no bands, the fastest.
     const ErrorBandModel* errorBands = nullptr;
 };
 

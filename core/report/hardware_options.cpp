@@ -59,8 +59,8 @@ PredictedHardware predictedHardwareOptionsExplained(
     return out;
 }
 
-PlannedHardware plannedHardwareOptions(
-    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets)
+PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices,
+    const PresetLibrary* presets, const ErrorBandModel* bands)
 {
     PlannedHardware out;
     PlannerOptions planner;
@@ -74,6 +74,8 @@ PlannedHardware plannedHardwareOptions(
         }
         Scenario s = onDevice(scenario, h, presets);
         s.cluster.hardware = h; // the preset's figures, also for the scenario's own GPU
+        if (bands)
+            planner.tieTolerance = plannerTieTolerance(s, *bands);
         try {
             const PlanResult plan = planConfigurations(s, planner);
             if (plan.configs.empty()) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/costmodel/error_band.h"
 #include "core/money/hardware_comparison.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario.h"
@@ -43,8 +44,10 @@ struct PlannedHardware {
     };
     std::vector<LeftOut> leftOut;
 };
-// The scenario's own GPU (by id) keeps the scenario's price; the others cost their preset's typical price.
-PlannedHardware plannedHardwareOptions(
-    const Scenario& scenario, const std::vector<HardwareSpec>& devices, const PresetLibrary* presets = nullptr);
+// The scenario's own GPU (by id) keeps the scenario's price; the others cost their preset's typical price. With
+// `bands`, each GPU's configuration is the one `plan` ranks first (ties within the error band ranked simplest first,
+// plannerTieTolerance); without, the fastest.
+PlannedHardware plannedHardwareOptions(const Scenario& scenario, const std::vector<HardwareSpec>& devices,
+    const PresetLibrary* presets = nullptr, const ErrorBandModel* bands = nullptr);
 
 } // namespace mfu

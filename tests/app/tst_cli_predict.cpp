@@ -272,6 +272,23 @@ private slots:
         QCOMPARE(sweep["points"][2]["precision"].get<std::string>(), std::string("fp4"));
     }
 
+    // "The planner's best" is one configuration in every subcommand: `plan` ranks layouts within the error band as
+    // ties, simplest first, and `sweep` and `cost --compare` named the fastest instead (FSDP 128 x TP 2 at 59% against
+    // plan's FSDP 256 with full checkpointing at 49%, for the same job).
+    void thePlannersBestIsOneConfiguration()
+    {
+        const QString job = QStringLiteral("--model llama-3.1-70b --gpu h100-sxm --gpus 256");
+        const auto plan = runJson(QStringLiteral("plan"), job + QStringLiteral(" --top 1"));
+        const auto sweep = runJson(QStringLiteral("sweep"), job + QStringLiteral(" --axis gpus --values 256"));
+        const auto cost
+            = runJson(QStringLiteral("cost"), job + QStringLiteral(" --days 90 --baseline-mfu 40 --compare h100-sxm"));
+        QVERIFY(plan.is_object() && sweep.is_object() && cost.is_object());
+        const std::string best = plan["configs"][0]["description"].get<std::string>();
+        QCOMPARE(sweep["points"][0]["best"]["description"].get<std::string>(), best);
+        QCOMPARE(cost["hardware_comparison"][0]["configuration"].get<std::string>(), best);
+        QCOMPARE(sweep["points"][0]["best"]["mfu"].get<double>(), plan["configs"][0]["mfu"].get<double>());
+    }
+
     // A packed, padded run on the reference's cluster: each lever's prediction with and without it, and --liger-kernel
     // as trainers enable it (the fused loss and the fused norm/activation kernels).
     void predictPackingLevers()
