@@ -295,12 +295,14 @@ void printCrossRank(const nlohmann::json& cross)
     }
 }
 
-// The kernels whose summed time changed most (comparison.kernels is sorted by |delta|).
+// The kernels whose time per step changed most (comparison.kernels is sorted by |delta per step|): per step, so that
+// runs profiled over different step counts compare, as the verdict line's categories do.
 void printKernelDiff(const nlohmann::json& kernels)
 {
     constexpr size_t kShown = 10;
     constexpr int kNameWidth = 100;
-    printLine(QString::asprintf("top kernel changes (all ranks, summed over the analysed steps; %zu of %zu kernels):",
+    printLine(QString::asprintf("top kernel changes (per analysed step, all ranks; calls over all analysed steps; %zu "
+                                "of %zu kernels):",
         std::min(kShown, kernels.size()), kernels.size()));
     printLine(QString::asprintf("  %12s %13s %13s %17s  %-18s %s", "change (ms)", "baseline (ms)", "optimised (ms)",
         "calls", "category", "kernel"));
@@ -315,8 +317,9 @@ void printKernelDiff(const nlohmann::json& kernels)
         const QString calls = QStringLiteral("%1 -> %2")
                                   .arg(k["baseline_count"].get<int64_t>())
                                   .arg(k["optimised_count"].get<int64_t>());
-        printLine(QString::asprintf("  %+12.3f %13.3f %13.3f %17s  %-18s %s", ms(k["delta_s"]), ms(k["baseline_s"]),
-            ms(k["optimised_s"]), qPrintable(calls), k["category"].get<std::string>().c_str(), qPrintable(name)));
+        printLine(QString::asprintf("  %+12.3f %13.3f %13.3f %17s  %-18s %s", ms(k["delta_s_per_step"]),
+            ms(k["baseline_s_per_step"]), ms(k["optimised_s_per_step"]), qPrintable(calls),
+            k["category"].get<std::string>().c_str(), qPrintable(name)));
     }
 }
 

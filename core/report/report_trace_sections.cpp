@@ -121,11 +121,11 @@ std::optional<ReportSection> baselineComparisonSection(const TraceFigures& f)
     constexpr size_t kShown = 5;
     for (size_t i = 0; i < kernels.size() && i < kShown; ++i) {
         const auto& k = kernels[i];
-        const double delta = static_cast<double>(k.deltaNs()) / 1e9;
-        out.rows.push_back(
-            { i == 0 ? "Largest kernel changes" : "", std::string(delta >= 0 ? "+" : "") + formatMilliseconds(delta),
-                k.name.substr(0, 120)
-                    + (k.baselineName.empty() ? "" : " (in the baseline: " + k.baselineName.substr(0, 80) + ")") });
+        const double delta = k.deltaNsPerStep() / 1e9;
+        out.rows.push_back({ i == 0 ? "Largest kernel changes per step" : "",
+            std::string(delta >= 0 ? "+" : "") + formatMilliseconds(delta),
+            k.name.substr(0, 120)
+                + (k.baselineName.empty() ? "" : " (in the baseline: " + k.baselineName.substr(0, 80) + ")") });
     }
     return out;
 }

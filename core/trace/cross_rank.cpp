@@ -2,6 +2,7 @@
 #include "core/trace/trace_time.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -143,6 +144,7 @@ void pair(KernelDiffRow& into, KernelDiffRow& from)
     into.baselineName = from.name;
     into.baselineCount = from.baselineCount;
     into.baselineNs = from.baselineNs;
+    into.baselineNsPerStep = from.baselineNsPerStep;
     from = KernelDiffRow {};
 }
 
@@ -211,14 +213,17 @@ std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnal
 {
     std::map<std::string, KernelDiffRow> rows;
     auto add = [&rows](const RunAnalysis& run, bool isBaseline) {
-        for (const auto& r : run.ranks)
+        for (const auto& r : run.ranks) {
+            const double steps = static_cast<double>(std::max<size_t>(1, r.steps.size()));
             for (const auto& k : r.kernels) {
                 KernelDiffRow& row = rows[k.name];
                 row.name = k.name;
                 row.category = std::string(categoryKey(k.category));
                 (isBaseline ? row.baselineCount : row.optimisedCount) += k.count;
                 (isBaseline ? row.baselineNs : row.optimisedNs) += k.totalNs;
+                (isBaseline ? row.baselineNsPerStep : row.optimisedNsPerStep) += static_cast<double>(k.totalNs) / steps;
             }
+        }
     };
     add(baseline, true);
     add(optimised, false);
@@ -228,9 +233,7 @@ std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnal
         out.push_back(std::move(row));
     pairRenamedKernels(out);
     std::stable_sort(out.begin(), out.end(), [](const KernelDiffRow& a, const KernelDiffRow& b) {
-        const int64_t da = a.deltaNs() < 0 ? -a.deltaNs() : a.deltaNs();
-        const int64_t db = b.deltaNs() < 0 ? -b.deltaNs() : b.deltaNs();
-        return da > db; // ties keep name order
+        return std::abs(a.deltaNsPerStep()) > std::abs(b.deltaNsPerStep()); // ties keep name order
     });
     return out;
 }
@@ -272,7 +275,10 @@ nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows)
     for (const auto& r : rows) {
         nlohmann::json j = { { "name", r.name }, { "category", r.category }, { "baseline_count", r.baselineCount },
             { "optimised_count", r.optimisedCount }, { "baseline_s", nsToSeconds(r.baselineNs) },
-            { "optimised_s", nsToSeconds(r.optimisedNs) }, { "delta_s", nsToSeconds(r.deltaNs()) } };
+            { "optimised_s", nsToSeconds(r.optimisedNs) }, { "delta_s", nsToSeconds(r.deltaNs()) },
+            { "baseline_s_per_step", r.baselineNsPerStep * 1e-9 },
+            { "optimised_s_per_step", r.optimisedNsPerStep * 1e-9 },
+            { "delta_s_per_step", r.deltaNsPerStep() * 1e-9 } };
         if (!r.baselineName.empty())
             j["baseline_name"] = r.baselineName;
         out.push_back(j);

@@ -78,14 +78,19 @@ struct KernelDiffRow {
     int64_t optimisedCount = 0;
     int64_t baselineNs = 0;
     int64_t optimisedNs = 0;
+    // Per analysed step: each rank's time over its analysed steps, summed over the ranks. Runs profiled over different
+    // step counts (1 against 3) compare only so; the sums above grow with the steps.
+    double baselineNsPerStep = 0;
+    double optimisedNsPerStep = 0;
     int64_t deltaNs() const { return optimisedNs - baselineNs; }
+    double deltaNsPerStep() const { return optimisedNsPerStep - baselineNsPerStep; }
 };
 
 // Rows of kernels only one run has are paired when they are one kernel renamed: first those whose names are the same
 // function (the name without `void `, template arguments and parameters: ncclDevKernel_AllReduce_Sum_f32_RING_LL
 // with other template arguments), then, per communication category, the single unpaired kernel of each run (an
 // all-reduce named by two NCCL versions). A paired row keeps the optimised run's name and the baseline's in
-// baselineName.
+// baselineName. Rows are in order of their change per step, the largest first.
 std::vector<KernelDiffRow> kernelDiff(const RunAnalysis& baseline, const RunAnalysis& optimised);
 // The function a kernel name calls: "ncclDevKernel_AllReduce_Sum_f32_RING_LL" for
 // "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)".
@@ -96,7 +101,8 @@ std::string kernelFunctionName(std::string_view kernelName);
 //   "collective_wait": {"ranks": [{rank, wait_s, times_slowest}], "collectives": [{index, category, slowest_rank,
 //   max_wait_s, mean_wait_s}], "unmatched_calls"} (with two or more ranks) }
 nlohmann::json crossRankToJson(const RunAnalysis& run);
-// [{name, category, baseline_count, optimised_count, baseline_s, optimised_s, delta_s, baseline_name (paired rows)}]
+// [{name, category, baseline_count, optimised_count, baseline_s, optimised_s, delta_s, baseline_s_per_step,
+// optimised_s_per_step, delta_s_per_step, baseline_name (paired rows)}]
 nlohmann::json kernelDiffToJson(const std::vector<KernelDiffRow>& rows);
 
 } // namespace mfu::trace

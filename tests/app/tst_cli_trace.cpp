@@ -359,7 +359,8 @@ private slots:
         QVERIFY2(c.exitCode == 0, c.err.constData());
         const QString text = QString::fromUtf8(c.out);
         QVERIFY2(text.contains(
-                     QStringLiteral("top kernel changes (all ranks, summed over the analysed steps; 2 of 2 kernels):")),
+                     QStringLiteral("top kernel changes (per analysed step, all ranks; calls over all analysed steps; "
+                                    "2 of 2 kernels):")),
             qPrintable(text));
         QVERIFY2(QRegularExpression(QStringLiteral("\\n +-0\\.040 +0\\.100 +0\\.060 +1 -> 1 +gemm +sm90_xmma_gemm"))
                      .match(text)

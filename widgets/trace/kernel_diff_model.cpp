@@ -2,6 +2,7 @@
 
 #include <QLocale>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "widgets/charts/category_palette.h"
@@ -11,9 +12,10 @@ namespace mfu::widgets {
 
 namespace {
 
-double milliseconds(int64_t ns)
+// Per analysed step (trace::KernelDiffRow): runs profiled over different step counts compare only so.
+double milliseconds(double ns)
 {
-    return static_cast<double>(ns) / 1e6;
+    return ns / 1e6;
 }
 
 } // namespace
@@ -57,11 +59,11 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const
         case Calls:
             return static_cast<qlonglong>(k.optimisedCount);
         case BaselineMs:
-            return milliseconds(k.baselineNs);
+            return milliseconds(k.baselineNsPerStep);
         case Ms:
-            return milliseconds(k.optimisedNs);
+            return milliseconds(k.optimisedNsPerStep);
         case ChangeMs:
-            return milliseconds(std::llabs(k.deltaNs()));
+            return milliseconds(std::abs(k.deltaNsPerStep()));
         }
     }
     if (role == Qt::DisplayRole) {
@@ -78,12 +80,12 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const
         case Calls:
             return locale.toString(static_cast<qlonglong>(k.optimisedCount));
         case BaselineMs:
-            return locale.toString(milliseconds(k.baselineNs), 'f', 3);
+            return locale.toString(milliseconds(k.baselineNsPerStep), 'f', 3);
         case Ms:
-            return locale.toString(milliseconds(k.optimisedNs), 'f', 3);
+            return locale.toString(milliseconds(k.optimisedNsPerStep), 'f', 3);
         case ChangeMs: {
-            const QString text = locale.toString(milliseconds(k.deltaNs()), 'f', 3);
-            return k.deltaNs() > 0 ? QLatin1Char('+') + text : text;
+            const QString text = locale.toString(milliseconds(k.deltaNsPerStep()), 'f', 3);
+            return k.deltaNsPerStep() > 0 ? QLatin1Char('+') + text : text;
         }
         }
     }
@@ -98,7 +100,7 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const
         if (index.column() == ChangeMs)
             return k.baselineCount == 0 ? tr("Not run in the baseline")
                 : k.optimisedCount == 0 ? tr("Not run in this run")
-                                        : tr("This run's time minus the baseline's");
+                                        : tr("This run's time per step minus the baseline's");
     }
     if (role == Qt::TextAlignmentRole && index.column() >= BaselineCalls)
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
@@ -119,11 +121,11 @@ QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, i
     case Calls:
         return tr("Calls");
     case BaselineMs:
-        return tr("Baseline (ms)");
+        return tr("Baseline (ms/step)");
     case Ms:
-        return tr("This run (ms)");
+        return tr("This run (ms/step)");
     case ChangeMs:
-        return tr("Change (ms)");
+        return tr("Change (ms/step)");
     }
     return {};
 }

@@ -1,9 +1,10 @@
 #pragma once
 // The kernel-level baseline diff (after HTA's TraceDiff) as a table: one row per kernel (or memcpy/memset) name of
-// either run, all ranks pooled, summed over each run's analysed steps: calls and time in the baseline and in this
-// run, and the change. The rows are core's trace::kernelDiff(), the same the CLI's `trace --compare` prints, already
-// sorted by |change|. Display text is formatted; SortRole holds the raw number (the change sorts by its magnitude,
-// so the largest changes either way come first, as in core's order).
+// either run, all ranks pooled: calls over each run's analysed steps, time per analysed step (each rank's over its
+// steps, summed over the ranks) in the baseline and in this run, and the change. The rows are core's
+// trace::kernelDiff(), the same the CLI's `trace --compare` prints, already sorted by |change|. Display text is
+// formatted; SortRole holds the raw number (the change sorts by its magnitude, so the largest changes either way come
+// first, as in core's order).
 #include <QAbstractTableModel>
 
 #include <vector>

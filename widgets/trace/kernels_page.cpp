@@ -96,9 +96,10 @@ void KernelsPage::show(const TraceSelection& selection)
                 + tr("%n analysed step(s) in all", nullptr, static_cast<int>(steps));
         };
         m_note->setText(tr("Kernel diff against the baseline, all ranks pooled, as `trace --compare` prints it: "
-                           "times summed over every rank's analysed steps (baseline: %1; this run: %2), largest "
-                           "change first; a kernel renamed between the runs is one row naming both. It does not "
-                           "follow the selected rank.")
+                           "times per analysed step, each rank's over its steps, summed over the ranks (baseline: "
+                           "%1; this run: %2), so runs profiled over different step counts compare; calls over all "
+                           "the steps; largest change first; a kernel renamed between the runs is one row naming "
+                           "both. It does not follow the selected rank.")
                             .arg(extent(selection.baseline->analysis), extent(selection.run->analysis)));
     } else if (rank) {
         m_note->setText(tr("Kernels of rank %1 over its analysed steps. Open a baseline for comparison to see the "

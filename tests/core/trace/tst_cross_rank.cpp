@@ -131,6 +131,37 @@ private slots:
         QCOMPARE(kernelDiffToJson(rows)[0]["delta_s"].get<double>(), -0.02);
     }
 
+    // A baseline profiled over one step against a run of three: the same 84 ms attention backward a step is no change
+    // (the sums differed 3x: "+168 ms"), and a kernel 10 ms a step faster leads the table. Per step per rank, summed
+    // over the ranks: two ranks of 2 steps each give 2 x 20 / 2 ms.
+    void kernelDiffIsPerStep()
+    {
+        RunAnalysis base;
+        base.ranks.push_back(RankAnalysis {});
+        base.ranks[0].steps.resize(1);
+        base.ranks[0].kernels = { kernel("attention_bwd", 1, 84'000'000), kernel("gemm", 1, 50'000'000) };
+        RunAnalysis opt;
+        opt.ranks.push_back(RankAnalysis {});
+        opt.ranks[0].steps.resize(3);
+        opt.ranks[0].kernels = { kernel("attention_bwd", 3, 252'000'000), kernel("gemm", 3, 120'000'000) };
+        const auto rows = kernelDiff(base, opt);
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(rows[0].name, std::string("gemm"));
+        QCOMPARE(rows[0].deltaNsPerStep(), -10'000'000.0);
+        QCOMPARE(rows[1].deltaNsPerStep(), 0.0);
+        QCOMPARE(rows[1].deltaNs(), int64_t(168'000'000)); // the sums, still in the JSON
+        const auto j = kernelDiffToJson(rows);
+        QCOMPARE(j[0]["delta_s_per_step"].get<double>(), -0.01);
+        QCOMPARE(j[0]["baseline_s_per_step"].get<double>(), 0.05);
+        RunAnalysis two;
+        for (int r = 0; r < 2; ++r) {
+            two.ranks.push_back(RankAnalysis {});
+            two.ranks[r].steps.resize(2);
+            two.ranks[r].kernels = { kernel("gemm", 2, 20'000'000) };
+        }
+        QCOMPARE(kernelDiff(two, two)[0].baselineNsPerStep, 20'000'000.0);
+    }
+
     // A kernel under another name in the baseline is one row, not a +163 ms and a -105 ms row: the same function
     // with other template arguments, or the one all-reduce of each run under two NCCL versions' naming.
     void renamedKernelsArePaired()

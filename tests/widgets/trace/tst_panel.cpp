@@ -339,22 +339,22 @@ private slots:
         QCOMPARE(elem->y, QVector<double>({ 25, 15 }));
         QVERIFY2(elem->name.contains(QStringLiteral("-10.0 pp")), qPrintable(elem->name));
 
-        // Top kernels become core's kernel diff (all ranks pooled, summed over the analysed steps): GEMM 0.4 + 0.6
-        // = 1.0 ms -> 0.6 + 0.6 = 1.2 ms (+0.2), elementwise 0.4 + 0.1 = 0.5 -> 0.2 + 0.1 = 0.3 ms (-0.2), the
-        // all-reduce unchanged; largest change first (a tie keeps core's name order).
+        // Top kernels become core's kernel diff (all ranks pooled, per analysed step: two each): GEMM 0.4 + 0.6
+        // = 1.0 ms -> 0.6 + 0.6 = 1.2 ms over the two steps, 0.5 -> 0.6 ms a step (+0.1), elementwise 0.25 -> 0.15
+        // ms a step (-0.1), the all-reduce unchanged; largest change first (a tie keeps core's name order).
         QSortFilterProxyModel* proxy = panel.kernelProxy();
         QCOMPARE(proxy->sourceModel(), panel.kernelDiffModel());
         QAbstractItemModelTester tester(
             panel.kernelDiffModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(proxy->rowCount(), 3);
-        QCOMPARE(
-            proxy->headerData(KernelDiffModel::ChangeMs, Qt::Horizontal).toString(), QStringLiteral("Change (ms)"));
+        QCOMPARE(proxy->headerData(KernelDiffModel::ChangeMs, Qt::Horizontal).toString(),
+            QStringLiteral("Change (ms/step)"));
         QCOMPARE(proxy->index(0, KernelDiffModel::Name).data().toString(), QString::fromStdString(kGemm));
-        QCOMPARE(proxy->index(0, KernelDiffModel::BaselineMs).data().toString(), QStringLiteral("1.000"));
-        QCOMPARE(proxy->index(0, KernelDiffModel::Ms).data().toString(), QStringLiteral("1.200"));
-        QCOMPARE(proxy->index(0, KernelDiffModel::ChangeMs).data().toString(), QStringLiteral("+0.200"));
+        QCOMPARE(proxy->index(0, KernelDiffModel::BaselineMs).data().toString(), QStringLiteral("0.500"));
+        QCOMPARE(proxy->index(0, KernelDiffModel::Ms).data().toString(), QStringLiteral("0.600"));
+        QCOMPARE(proxy->index(0, KernelDiffModel::ChangeMs).data().toString(), QStringLiteral("+0.100"));
         QCOMPARE(proxy->index(1, KernelDiffModel::Name).data().toString(), QString::fromStdString(kElementwise));
-        QCOMPARE(proxy->index(1, KernelDiffModel::ChangeMs).data().toString(), QStringLiteral("-0.200"));
+        QCOMPARE(proxy->index(1, KernelDiffModel::ChangeMs).data().toString(), QStringLiteral("-0.100"));
         QCOMPARE(proxy->index(2, KernelDiffModel::ChangeMs).data().toString(), QStringLiteral("0.000"));
         QCOMPARE(proxy->index(0, KernelDiffModel::BaselineCalls).data().toString(), QStringLiteral("2"));
         QCOMPARE(proxy->index(0, KernelDiffModel::Category).data(Qt::DecorationRole).value<QColor>(),
