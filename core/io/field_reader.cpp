@@ -113,7 +113,12 @@ std::optional<int64_t> FieldReader::optionalInteger(std::string_view key, int64_
     if (!value->is_number())
         throw FieldError(keyPath(key), "expected a whole number, found " + jsonTypeName(*value));
     int64_t whole = 0;
-    if (value->is_number_integer()) {
+    if (value->is_number_unsigned() && value->get<uint64_t>() > static_cast<uint64_t>(maximum)) {
+        // 2^63 and above parse as unsigned: read as int64 they wrapped to a negative "found" figure.
+        throw FieldError(keyPath(key),
+            "must be between " + std::to_string(minimum) + " and " + std::to_string(maximum) + ", found "
+                + value->dump());
+    } else if (value->is_number_integer()) {
         whole = value->get<int64_t>();
     } else {
         const double number = value->get<double>();
