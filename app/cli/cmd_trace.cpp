@@ -380,17 +380,24 @@ void printWork(const nlohmann::json& r)
     }
     const auto& marks = r["roofline"]["marks"];
     constexpr size_t kShown = 5;
+    const bool roofs = !r["roofline"]["ceilings"].empty();
     if (!marks.empty())
-        printLine(QStringLiteral("  roofline, the %1 longest operator problems (achieved / attainable TFLOPS at "
-                                 "FLOP per byte):")
-                      .arg(std::min(kShown, marks.size())));
+        printLine(
+            (roofs ? QStringLiteral("  roofline, the %1 longest operator problems (achieved / attainable TFLOPS at "
+                                    "FLOP per byte):")
+                   : QStringLiteral("  roofline, the %1 longest operator problems (achieved TFLOPS at FLOP per "
+                                    "byte; no roof: the trace names no GPU the presets know):"))
+                .arg(std::min(kShown, marks.size())));
     for (size_t i = 0; i < std::min(kShown, marks.size()); ++i) {
         const auto& m = marks[i];
         QString label = QString::fromStdString(m["op"].get<std::string>() + " " + m["shapes"].get<std::string>());
         if (label.size() > 70)
             label = label.left(67) + QStringLiteral("...");
-        printLine(QString::asprintf("    %9.3f ms  %9.1f / %9.1f TFLOPS at %8.2f  %s", ms(m["seconds"]),
-            m["tflops"].get<double>(), m["attainable_tflops"].get<double>(), m["arithmetic_intensity"].get<double>(),
+        const QString attainable = m["attainable_tflops"].is_null()
+            ? QStringLiteral("%1").arg(QStringLiteral("-"), 9)
+            : QString::asprintf("%9.1f", m["attainable_tflops"].get<double>());
+        printLine(QString::asprintf("    %9.3f ms  %9.1f / %s TFLOPS at %8.2f  %s", ms(m["seconds"]),
+            m["tflops"].get<double>(), qPrintable(attainable), m["arithmetic_intensity"].get<double>(),
             qPrintable(label)));
     }
 }

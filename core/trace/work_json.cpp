@@ -83,6 +83,18 @@ nlohmann::json opFlopsToJson(const RankAnalysis& r, const std::optional<Hardware
     return j;
 }
 
+namespace {
+
+// TFLOPS the roofline allows a problem, or null without a GPU: no roof to read (it printed "attainable 0.0" beside an
+// achieved 54.9).
+nlohmann::json attainable(const Roofline& r, const OpProblem& m, const std::string& precision)
+{
+    const double flops = r.attainableFlops(m.intensity(), precision);
+    return r.ceilings.empty() || !(flops > 0) ? nlohmann::json(nullptr) : nlohmann::json(flops / 1e12);
+}
+
+} // namespace
+
 nlohmann::json rooflineToJson(const OpFlops& f, const std::optional<HardwareSpec>& gpu)
 {
     const Roofline r = rooflineOf(f, gpu ? &*gpu : nullptr);
@@ -99,8 +111,7 @@ nlohmann::json rooflineToJson(const OpFlops& f, const std::optional<HardwareSpec
             { "category", std::string(categoryKey(m.category)) }, { "kind", std::string(opKindKey(m.kind)) },
             { "precision", precisionJson(m.precision) }, { "calls", m.calls }, { "seconds", nsToSeconds(m.ns) },
             { "flops", m.flops }, { "bytes", m.bytes }, { "tflops", m.tflops() },
-            { "arithmetic_intensity", m.intensity() },
-            { "attainable_tflops", r.attainableFlops(m.intensity(), precision) / 1e12 } });
+            { "arithmetic_intensity", m.intensity() }, { "attainable_tflops", attainable(r, m, precision) } });
     }
     return { { "gpu", r.gpu ? nlohmann::json(*r.gpu) : nlohmann::json(nullptr) },
         { "hbm_bandwidth_bytes_per_sec", r.hbmBytesPerSecond }, { "ceilings", ceilings }, { "marks", marks },

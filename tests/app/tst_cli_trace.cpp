@@ -295,6 +295,14 @@ private slots:
             QVERIFY(rank["gpu_name"].is_null());
             QVERIFY(rank["proposed_gpu_preset"].is_null());
             QVERIFY(!rank.contains("gpu_preset_hint"));
+            // No GPU, no roof: the marks' attainable TFLOPS were 0.0 beside an achieved 54.9.
+            QVERIFY(rank["roofline"]["ceilings"].empty() && !rank["roofline"]["marks"].empty());
+            for (const auto& mark : rank["roofline"]["marks"])
+                QVERIFY(mark["attainable_tflops"].is_null());
+            const QString text = QString::fromUtf8(runCli({ path }).out);
+            QVERIFY2(
+                text.contains(QStringLiteral("no roof: the trace names no GPU")) && !text.contains(" /       0.0 "),
+                qPrintable(text));
         } else {
             QCOMPARE(QString::fromStdString(rank["proposed_gpu_preset"].get<std::string>()), preset);
         }
