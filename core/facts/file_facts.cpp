@@ -100,6 +100,11 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
     }
     if (!f.gpuCount && run.ranks.size() > 1)
         f.gpuCount = static_cast<int>(run.ranks.size());
+    // One process in no process group (no distributedInfo) ran on one GPU: its embedding lookups' tokens are the
+    // whole run's. Compared with a scenario of 1,024 GPUs, the trace's one-GPU tokens per step were offered as that
+    // cluster's global batch; the GPU count now differs with them, and adopting takes both.
+    if (!f.gpuCount && run.ranks.size() == 1)
+        f.gpuCount = 1;
     // The precision its matrix operators ran in, when it recorded shapes: FP8 or FP4 linear layers when together they
     // do a tenth of the matrix work or more (FP4 when it does more of it than FP8), else the 16-bit mode (BF16, or
     // FP16 on a GPU without BF16).

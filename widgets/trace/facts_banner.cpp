@@ -119,7 +119,7 @@ void FactsBanner::refresh()
     const Scenario& s = m_scenario->scenario();
     const bool count = m_facts->gpuCount && *m_facts->gpuCount != s.cluster.gpuCount;
     QStringList parts;
-    if (hardware && (count || m_facts->gpuCount))
+    if (hardware && count)
         parts << tr("%1 x %2").arg(hardwareName(*hardware)).arg(*m_facts->gpuCount);
     else if (hardware)
         parts << hardwareName(*hardware);

@@ -247,7 +247,9 @@ private slots:
         trace::RunAnalysis run;
         run.ranks.resize(1);
         run.ranks[0].gpuName = "NVIDIA A100-SXM4-80GB";
-        QVERIFY(!factsFromTrace(run).gpuCount); // one file, no distributedInfo: no count stated
+        // One process in no process group (no distributedInfo) ran on one GPU: a scenario of 1,024 GPUs differs from
+        // it, rather than comparing its one GPU's tokens per step with their global batch.
+        QCOMPARE(factsFromTrace(run).gpuCount.value_or(0), 1);
         QCOMPARE(factsFromTrace(run).gpuName.value_or(""), std::string("NVIDIA A100-SXM4-80GB"));
         run.ranks[0].worldSize = 8;
         QCOMPARE(factsFromTrace(run).gpuCount.value_or(0), 8);

@@ -126,6 +126,30 @@ private slots:
         QVERIFY(!banner->isHidden());
     }
 
+    // One process's trace beside a scenario of 1,024 GPUs: the banner compared its 32,768 tokens per step with the
+    // cluster's global batch, never named the GPU count, and its button set a 32,768-token batch on 1,024 GPUs. The
+    // trace ran on one GPU: the count differs, and adopting takes the count with the tokens.
+    void oneProcessTraceIsOneGpu()
+    {
+        const QString path
+            = QStringLiteral(MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        if (!QFileInfo::exists(path))
+            QSKIP("real traces not present (../shared/traces)");
+        app::MainWindow w;
+        w.scenarioModel()->setGpuCount(1024);
+        auto* panel = w.findChild<TracePanel*>();
+        QVERIFY(open(w, panel, path));
+        FactsBanner* banner = panel->factsBanner();
+        QVERIFY(!banner->isHidden());
+        QVERIFY2(
+            banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
+        QVERIFY2(
+            banner->useButton()->text().contains(QStringLiteral(" x 1,")), qPrintable(banner->useButton()->text()));
+        banner->useButton()->click();
+        QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 1);
+        QCOMPARE(w.scenarioModel()->tokensPerStep(), int64_t(32768));
+    }
+
     // The case: a V100 (no preset) Nsight export with a 100 ns step against a B200 would read 1e5 %.
     void unknownGpuNamesItselfInsteadOfAFigure()
     {
