@@ -40,7 +40,7 @@ bool endsWith(const std::string& name, std::string_view suffix)
 // JSON cut short: the trace reader then says what is wrong with it). Only the head of a large file is read.
 std::string otherDocumentIn(const std::filesystem::path& file)
 {
-    constexpr std::streamsize kHead = 64 * 1024;
+    constexpr std::streamsize kHead = std::streamsize { 64 } * 1024;
     constexpr std::uintmax_t kMaxOtherDocument = 16u << 20;
     std::ifstream in(file, std::ios::binary);
     std::string head(static_cast<size_t>(kHead), '\0');
