@@ -164,9 +164,19 @@ LogFormat customLogFormat(const LogPattern& p, const std::string& name)
         = { { p.stepTimeGroup, { LogField::StepSeconds, p.stepTimeScaleToSeconds } },
               { p.tokensPerSecGroup, { LogField::TokensPerSec, 1.0 } }, { p.tflopsGroup, { LogField::Tflops, 1.0 } },
               { p.mfuPercentGroup, { LogField::MfuPercent, 1.0 } }, { p.lossGroup, { LogField::Loss, 1.0 } } };
+    // A group the pattern does not have matched nothing, and the figure vanished from every line without a word.
+    const auto groupsInPattern = static_cast<int>(regex->mark_count());
+    const auto refuseMissingGroup = [&](int group) {
+        if (group > groupsInPattern)
+            throw InputError(name + ": log groups: group " + std::to_string(group)
+                + " is not in the pattern, which has " + std::to_string(groupsInPattern) + " capture group(s)");
+    };
+    refuseMissingGroup(p.stepGroup);
     for (const auto& [group, target] : groups)
-        if (group > 0)
+        if (group > 0) {
+            refuseMissingGroup(group);
             f.fields.push_back({ "", regex, target.first, static_cast<size_t>(group), target.second });
+        }
     return f;
 }
 

@@ -202,6 +202,10 @@ private slots:
         expectOneLineError(
             runCli({ "trace", nano, "--log-pattern", "(", "--log-groups", "step=1" }), "trace", "invalid log pattern");
         expectOneLineError(runCli({ "trace", nano, "--log-pattern", "x" }), "trace", "--log-groups");
+        // A group the pattern does not have: the figure vanished from the output with exit status 0.
+        expectOneLineError(runCli({ "trace", nano, "--log-pattern", "iter (\\d+): loss ([0-9.]+), time ([0-9.]+)ms",
+                               "--log-groups", "step=1,time_ms=3,tokens_per_sec=9" }),
+            "trace", "group 9 is not in the pattern, which has 3 capture group(s)");
         expectOneLineError(runCli({ "diagnose", "--log", writeFile(dir, "notes.txt", "no steps here\n"), "--gpu",
                                "b200", "--model", "llama-1.36b" }),
             "diagnose", "no training-step lines");
