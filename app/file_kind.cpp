@@ -5,8 +5,6 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
 #include "core/io/read_file.h"
 #include "core/logs/training_log.h"
 
@@ -21,26 +19,7 @@ QString openFileFilter()
                        "All files (*)");
 }
 
-namespace {
-
-// Configs, scenarios and presets are small; anything big that is not a trace is not ours.
-constexpr qint64 kMaxSniffedJsonBytes = 16 * 1024 * 1024;
-
-// Which of the product's inputs the file's JSON is; nullopt when it is too large to be one, or not JSON.
-std::optional<DocumentKind> jsonDocumentKind(QFile& file)
-{
-    if (file.size() > kMaxSniffedJsonBytes)
-        return std::nullopt;
-    const QByteArray bytes = file.readAll();
-    const nlohmann::json doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
-    if (doc.is_discarded() || !(doc.is_object() || doc.is_array()))
-        return std::nullopt;
-    return documentKindOf(doc);
-}
-
-} // namespace
-
-FileKind sniffFileKind(const QString& path)
+FileKind sniffFileKind(const QString& path, DocumentKind* document)
 {
     QFile file(path);
     if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
@@ -51,9 +30,11 @@ FileKind sniffFileKind(const QString& path)
         return FileKind::Trace;
     if (trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size()))))
         return FileKind::TrainingLog;
-    const std::optional<DocumentKind> kind = jsonDocumentKind(file);
+    const std::optional<DocumentKind> kind = documentKindOfFile(QFile::encodeName(path).toStdString());
     if (!kind)
         return FileKind::Unknown;
+    if (document)
+        *document = *kind;
     switch (*kind) {
     case DocumentKind::ProfilerTrace: // Chrome's array format, which carries no "traceEvents" key
         return FileKind::Trace;
@@ -72,14 +53,6 @@ FileKind sniffFileKind(const QString& path)
         break;
     }
     return FileKind::OtherJson;
-}
-
-DocumentKind sniffDocumentKind(const QString& path)
-{
-    QFile file(path);
-    if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
-        return DocumentKind::None;
-    return jsonDocumentKind(file).value_or(DocumentKind::None);
 }
 
 } // namespace mfu::app

@@ -13,7 +13,7 @@ enum class FileKind {
     Preset, // "format": "mfu-explorer-hardware" / "mfu-explorer-models"
     Trace, // profiler trace ("traceEvents", *.pt.trace.json, *.json.gz)
     TrainingLog, // text with torchtitan / Megatron-LM / nanoGPT step lines (core/logs/training_log.h)
-    OtherJson, // JSON that is none of the above (sniffDocumentKind may still name it: a calibration, ...)
+    OtherJson, // JSON that is none of the above (sniffFileKind's `document` may still name it: a calibration, ...)
     Unknown
 };
 
@@ -21,10 +21,9 @@ enum class FileKind {
 // SQLite exports, training logs), then each kind alone.
 QString openFileFilter();
 
-// Reads at most the head of a large file; never throws.
-FileKind sniffFileKind(const QString& path);
-// Which of the product's JSON inputs a file of at most 16 MiB is (core/io/document_kind.h, the readers' own test), so
-// that the window can name one it does not open; None for anything else, larger or unreadable. Never throws.
-DocumentKind sniffDocumentKind(const QString& path);
+// Reads at most the head of a large file; never throws. `document`, when given, receives which of the product's JSON
+// inputs the file is (core/io/document_kind.h: documentKindOfFile), so that the window can name one it does not open
+// (OtherJson: a calibration, kernel rules, ...); it is left as it is for a file that is not JSON.
+FileKind sniffFileKind(const QString& path, DocumentKind* document = nullptr);
 
 } // namespace mfu::app

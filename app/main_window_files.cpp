@@ -75,7 +75,8 @@ bool MainWindow::openFile(const QString& path)
         tell(tr("Cannot open %1: no such file.").arg(shown), true);
         return false;
     }
-    switch (sniffFileKind(path)) {
+    DocumentKind kind = DocumentKind::None;
+    switch (sniffFileKind(path, &kind)) {
     case FileKind::HfConfig: {
         QString error;
         if (!m_editor->importModelConfig(path, &error)) {
@@ -113,7 +114,7 @@ bool MainWindow::openFile(const QString& path)
             true);
         return false;
     case FileKind::OtherJson:
-        if (const DocumentKind kind = sniffDocumentKind(path); kind != DocumentKind::None)
+        if (kind != DocumentKind::None)
             tell(tr("%1 is %2, which the command line reads; the window opens Hugging Face config.json files, "
                     "scenarios, profiler traces and training logs.")
                      .arg(shown, QString::fromStdString(describeDocumentKind(kind))),

@@ -67,8 +67,9 @@ struct MfuInputs {
 // --model/--params switches measured MFU on. What the flags leave out comes from what the trace records, as the
 // GPU comes from --gpu, else from the trace's deviceProperties name: the tokens per step from a single process's
 // embedding lookups (core/trace/trace_facts.h), the sequence length from their token ids (else 8192). A rank of a
-// larger job records only its own tokens, so --tokens-per-step is then required.
-std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace::RunAnalysis& run)
+// larger job records only its own tokens, so --tokens-per-step is then required. `gpus` is the run's GPU count
+// (--gpus, else the trace's).
+std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace::RunAnalysis& run, int gpus)
 {
     const auto model = resolveOptionalModel(parser);
     const bool tokens = parser.isSet(qs("tokens-per-step"));
@@ -87,10 +88,10 @@ std::optional<MfuInputs> mfuInputs(const QCommandLineParser& parser, const trace
         tokensFrom = "trace";
         // The lookups are this process's tokens: a run of more GPUs than the trace holds read others it did not see.
         const int processes = std::max<int>(1, static_cast<int>(run.ranks.size()));
-        if (parser.isSet(qs("gpus")) && resolveGpuCount(parser) > processes)
+        if (parser.isSet(qs("gpus")) && gpus > processes)
             throw InputError("measured MFU needs --tokens-per-step: the trace records the "
                 + formatNumber(in.tokensPerStep) + " tokens a step of " + (processes == 1 ? "one process" : "its ranks")
-                + ", but --gpus " + std::to_string(resolveGpuCount(parser))
+                + ", but --gpus " + std::to_string(gpus)
                 + " says the run had more GPUs, whose tokens it does not record (give the whole run's tokens per step: "
                   "each data-parallel rank's times their number)");
     } else {
@@ -156,10 +157,10 @@ std::string recordedInputsText(const nlohmann::json& inputs)
 // The run's JSON, measured MFU included when the flags ask for it; `run` comes from the traces or from summaries.
 nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysis& run)
 {
-    const auto in = mfuInputs(parser, run);
+    const int gpus = parser.isSet(qs("gpus")) ? resolveGpuCount(parser) : run.gpuCount();
+    const auto in = mfuInputs(parser, run, gpus);
     std::vector<std::optional<MfuResult>> perRank;
     std::optional<MfuResult> overall;
-    const int gpus = parser.isSet(qs("gpus")) ? resolveGpuCount(parser) : run.gpuCount();
     const trace::GpuPresetContext known { app::presetLibrary().hardware(), app::userPresetFolder().toStdString() };
     std::optional<ShownMfu> shown;
     if (in) {

@@ -81,11 +81,11 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
         out.push_back(palmEveryLayerFinding(run, f, stated));
         return;
     }
-    if (agree(stated, sixNTotal + attention, 0.01) && run.model->tiedEmbeddings) {
-        out.push_back(tiedLmHeadFinding(p, stated, correct));
-        return;
-    }
     if (agree(stated, sixNTotal + attention, 0.01)) {
+        if (run.model->tiedEmbeddings) {
+            out.push_back(tiedLmHeadFinding(p, stated, correct));
+            return;
+        }
         out.push_back({ "flops_include_embeddings", "warning",
             "The stated " + formatGflop(stated) + "/token is 6N + 12LHQS with N = " + formatNumber(double(p.active))
                 + " parameters, embeddings included. The " + formatNumber(double(p.embedding))

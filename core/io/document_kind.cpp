@@ -1,11 +1,14 @@
 #include "core/io/document_kind.h"
 
 #include <array>
+#include <cstdio>
+#include <memory>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.h"
+#include "core/io/read_file.h"
 
 namespace mfu {
 
@@ -34,6 +37,34 @@ DocumentKind documentKindOf(const nlohmann::json& document)
     if (document.contains("model_type") || document.contains("architectures"))
         return DocumentKind::HfConfig;
     return DocumentKind::None;
+}
+
+std::optional<DocumentKind> documentKindOfFile(const std::filesystem::path& path)
+{
+    constexpr size_t kHead = 64 * 1024;
+    constexpr uint64_t kMaxDocument = uint64_t(16) << 20; // configs, scenarios and presets are kilobytes
+    try {
+        InputFile file(path, "a file to sniff");
+        const bool small = file.size() <= kMaxDocument;
+        std::string text;
+        if (small) {
+            text = file.readAll(kMaxDocument);
+        } else {
+            const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(file.releaseAsStream(), &std::fclose);
+            text.resize(kHead);
+            text.resize(std::fread(text.data(), 1, kHead, stream.get()));
+        }
+        if (text.find("\"traceEvents\"") < kHead)
+            return DocumentKind::ProfilerTrace;
+        if (!small)
+            return std::nullopt;
+        const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+        if (document.is_discarded() || !(document.is_object() || document.is_array()))
+            return std::nullopt;
+        return documentKindOf(document);
+    } catch (const InputError&) {
+        return std::nullopt; // not a regular file, or unreadable: nothing to name
+    }
 }
 
 std::string describeDocumentKind(DocumentKind kind)

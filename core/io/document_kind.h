@@ -2,6 +2,8 @@
 // What a file given in the wrong place is, so that a refusal can name it ("... is a profiler trace, not a report of
 // training runs") instead of tripping over its first unexpected key. Each kind this product reads is told apart by
 // the key or the "format" it carries.
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +25,12 @@ enum class DocumentKind {
 };
 
 DocumentKind documentKindOf(const nlohmann::json& document);
+
+// Which of them the file at `path` is, for sniffing (the window's Open, a run's folder): ProfilerTrace when its first
+// 64 KiB name "traceEvents" (a trace of any size), else the kind of its whole JSON when the file is at most 16 MiB;
+// nullopt for anything else: larger, not whole JSON (a trace cut short, a log), or not a regular file it can open
+// (opened without blocking). Never throws.
+std::optional<DocumentKind> documentKindOfFile(const std::filesystem::path& path);
 
 // "a profiler trace (Chrome/Kineto JSON)", "a Hugging Face config.json", ...; empty for None.
 std::string describeDocumentKind(DocumentKind kind);

@@ -1,11 +1,8 @@
 #include "core/trace/trace_loader.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
+#include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "core/errors.h"
 #include "core/io/document_kind.h"
@@ -37,27 +34,13 @@ bool endsWith(const std::string& name, std::string_view suffix)
 
 // What a *.json file beside the traces is, when it is small, whole JSON and not a trace: a run's folder often holds
 // the model's config.json, the scenario or notes. Empty for a trace, or for anything that may be one (a large file, or
-// JSON cut short: the trace reader then says what is wrong with it). Only the head of a large file is read.
+// JSON cut short: the trace reader then says what is wrong with it).
 std::string otherDocumentIn(const std::filesystem::path& file)
 {
-    constexpr std::streamsize kHead = std::streamsize { 64 } * 1024;
-    constexpr std::uintmax_t kMaxOtherDocument = 16u << 20;
-    std::ifstream in(file, std::ios::binary);
-    std::string head(static_cast<size_t>(kHead), '\0');
-    in.read(head.data(), kHead);
-    head.resize(static_cast<size_t>(in.gcount()));
-    std::error_code error;
-    const std::uintmax_t size = std::filesystem::file_size(file, error);
-    if (head.find("\"traceEvents\"") != std::string::npos || error || size > kMaxOtherDocument)
+    const std::optional<DocumentKind> kind = documentKindOfFile(file);
+    if (!kind || *kind == DocumentKind::ProfilerTrace || *kind == DocumentKind::TraceSummary)
         return {};
-    const std::string text = head.size() < kHead ? head : head + std::string(std::istreambuf_iterator<char>(in), {});
-    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !(doc.is_object() || doc.is_array()))
-        return {};
-    const DocumentKind kind = documentKindOf(doc);
-    if (kind == DocumentKind::ProfilerTrace || kind == DocumentKind::TraceSummary)
-        return {};
-    return kind == DocumentKind::None ? std::string("JSON without trace events") : describeDocumentKind(kind);
+    return *kind == DocumentKind::None ? std::string("JSON without trace events") : describeDocumentKind(*kind);
 }
 
 } // namespace
