@@ -41,7 +41,7 @@ DocumentKind documentKindOf(const nlohmann::json& document)
 
 std::optional<DocumentKind> documentKindOfFile(const std::filesystem::path& path)
 {
-    constexpr size_t kHead = 64 * 1024;
+    constexpr size_t kHead = size_t { 64 } * 1024;
     constexpr uint64_t kMaxDocument = uint64_t(16) << 20; // configs, scenarios and presets are kilobytes
     try {
         InputFile file(path, "a file to sniff");

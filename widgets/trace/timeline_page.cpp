@@ -49,16 +49,24 @@ void TimelinePage::refresh()
     }
     // Aliasing: the view keeps the whole run alive while it shows its timelines.
     auto timelineOf = [&run](size_t i) { return std::shared_ptr<const trace::Timeline>(run, &run->timelines[i]); };
+    // The steps the analysis timed, as every other view shows them: not planned again on the GUI thread.
+    auto stepsOf = [&run](size_t i) {
+        std::vector<trace::Step> steps;
+        for (const trace::StepFigures& f : run->analysis.ranks[i].steps)
+            steps.push_back(f.step);
+        return steps;
+    };
     const auto selected = static_cast<size_t>(index);
     if (m_ranks->currentIndex() == 1 && run->timelines.size() > 1) {
         // The selected rank first (its steps label the band), then the others in run order.
-        std::vector<TimelineView::RankTimeline> ranks { { run->analysis.ranks[selected].rank, timelineOf(selected) } };
+        std::vector<TimelineView::RankTimeline> ranks { { run->analysis.ranks[selected].rank, timelineOf(selected),
+            stepsOf(selected) } };
         for (size_t i = 0; i < run->timelines.size(); ++i)
             if (i != selected)
-                ranks.push_back({ run->analysis.ranks[i].rank, timelineOf(i) });
+                ranks.push_back({ run->analysis.ranks[i].rank, timelineOf(i), stepsOf(i) });
         m_timeline->setRankTimelines(std::move(ranks));
     } else {
-        m_timeline->setTimeline(timelineOf(selected));
+        m_timeline->setTimeline(timelineOf(selected), stepsOf(selected));
     }
 }
 

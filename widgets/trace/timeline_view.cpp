@@ -13,7 +13,6 @@
 #include <cmath>
 #include <map>
 
-#include "core/trace/steps.h"
 #include "widgets/trace/trace_charts.h"
 
 namespace mfu::widgets {
@@ -60,13 +59,14 @@ TimelineView::TimelineView(QWidget* parent)
     updateLegendHeight();
 }
 
-void TimelineView::setTimeline(std::shared_ptr<const trace::Timeline> timeline)
+void TimelineView::setTimeline(std::shared_ptr<const trace::Timeline> timeline, std::vector<trace::Step> steps)
 {
     std::vector<Track> tracks;
     if (timeline) {
         Track t;
         t.rank = timeline->rank.value_or(0);
         t.timeline = std::move(timeline);
+        t.steps = std::move(steps);
         tracks.push_back(std::move(t));
     }
     rebuild(std::move(tracks));
@@ -81,6 +81,7 @@ void TimelineView::setRankTimelines(std::vector<RankTimeline> ranks)
         Track t;
         t.rank = r.rank;
         t.timeline = std::move(r.timeline);
+        t.steps = std::move(r.steps);
         tracks.push_back(std::move(t));
     }
     // One rank keeps its file's clock (times read as in the file); several share the absolute clock.
@@ -127,7 +128,7 @@ void TimelineView::rebuild(std::vector<Track> tracks)
         // The steps every other view analyses (core/trace/steps.h): the CPU ProfilerStep annotations' GPU windows
         // where the loop wrote them. The GPU-side copies PyTorch 2.11 writes are 0 ms to a third of a step long, and
         // the band drawn from them was empty.
-        for (const trace::Step& step : trace::planSteps(*track.timeline).steps) {
+        for (const trace::Step& step : track.steps) {
             track.stepStarts.push_back(step.windowStartNs + track.offsetNs);
             if (k == 0)
                 m_steps.push_back(

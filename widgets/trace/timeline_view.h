@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/trace/steps.h"
 #include "core/trace/timeline.h"
 
 class QScrollBar;
@@ -28,11 +29,14 @@ public:
     struct RankTimeline {
         int rank = 0;
         std::shared_ptr<const trace::Timeline> timeline;
+        std::vector<trace::Step> steps; // its analysed steps (trace::RankAnalysis::steps), drawn in the step band
     };
 
     // One rank on its file's own clock. The timeline must outlive this view's use of it; shared so the panel can
     // swap runs safely.
-    void setTimeline(std::shared_ptr<const trace::Timeline> timeline);
+    // `steps` are its analysed steps (trace::RankAnalysis::steps: the steps every other view times), taken from the
+    // analysis rather than planned again on the GUI thread.
+    void setTimeline(std::shared_ptr<const trace::Timeline> timeline, std::vector<trace::Step> steps = {});
     // Several ranks on the absolute clock, stacked in the order given; the first one's steps label the step band.
     void setRankTimelines(std::vector<RankTimeline> ranks);
     void clear();
@@ -100,6 +104,7 @@ private:
         int rank = 0;
         std::shared_ptr<const trace::Timeline> timeline;
         int64_t offsetNs = 0; // added to the file's timestamps: 0 for one rank, the time origin for several
+        std::vector<trace::Step> steps; // the analysed steps, on the file's clock
         std::vector<int64_t> stepStarts; // on the view's clock
     };
     struct Lane {
@@ -135,7 +140,7 @@ private:
     std::vector<trace::KernelCategory> m_categories; // present in the tracks, in category order (the legend)
     int m_legendHeight = 0; // the legend's rows at the current width (updateLegendHeight)
     std::vector<Lane> m_lanes;
-    std::vector<StepBand> m_steps; // the first rank's steps, as the analysis plans them (trace::planSteps)
+    std::vector<StepBand> m_steps; // the first rank's analysed steps (RankTimeline::steps)
     QString m_placeholder;
     QScrollBar* m_scroll = nullptr;
     int m_firstLane = 0;

@@ -17,6 +17,7 @@
 #include <qcustomplot.h>
 
 #include "app/main_window.h"
+#include "core/trace/analysis.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/cross_rank.h"
 #include "core/trace/rank_summary.h"
@@ -234,8 +235,14 @@ private slots:
         const std::string path = MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz";
         if (!QFile::exists(QString::fromStdString(path)))
             QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
+        std::vector<mfu::trace::Timeline> timelines;
+        timelines.push_back(mfu::trace::loadTrace(path));
+        const mfu::trace::RunAnalysis run = mfu::trace::analyzeRun(timelines, mfu::trace::builtInKernelRules());
+        std::vector<mfu::trace::Step> steps;
+        for (const auto& f : run.ranks[0].steps)
+            steps.push_back(f.step);
         TimelineView view;
-        view.setTimeline(std::make_shared<const mfu::trace::Timeline>(mfu::trace::loadTrace(path)));
+        view.setTimeline(std::make_shared<const mfu::trace::Timeline>(std::move(timelines[0])), steps);
         QCOMPARE(view.stepCount(), 3);
         for (int i = 0; i < view.stepCount(); ++i)
             QVERIFY2(view.stepDurationNs(i) > 340'000'000 && view.stepDurationNs(i) < 420'000'000,
@@ -250,7 +257,7 @@ private slots:
         for (int r = 0; r < 16; ++r) {
             auto t = std::make_shared<mfu::trace::Timeline>(trace_test::read(rankTrace(r % 2)));
             kept.push_back(t);
-            ranks.push_back({ r, t });
+            ranks.push_back({ r, t, {} }); // no steps: lanes only
         }
         TimelineView view;
         view.resize(900, 400);
