@@ -60,6 +60,15 @@ double overDocuments(const StepContext& x, double (*f)(const StepContext&, doubl
     return weighted;
 }
 
+double contextParallelAttentionEfficiency(const StepContext& x)
+{
+    if (x.cp <= 1)
+        return 1.0;
+    const CostModelConstants& c = *x.constants;
+    return x.scenario->parallelism.cpComm == ContextParallelComm::P2p ? c.contextParallelRingAttentionEfficiency
+                                                                      : c.contextParallelAttentionEfficiency;
+}
+
 AttentionTime attentionTime(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
@@ -68,7 +77,7 @@ AttentionTime attentionTime(const StepContext& x)
     const double tp = x.tp, tokens = x.tokensPerMicroBatch, layers = x.layersPerStage;
     const double attentionLength = overDocuments(x, length); // sum(d^2)/sum(d)
     const double span = overDocuments(x, causalSpan);
-    const double cpEff = x.cp > 1 ? c.contextParallelAttentionEfficiency : 1.0;
+    const double cpEff = contextParallelAttentionEfficiency(x);
     const AttentionEfficiency ae = efficiencyAt(x, attentionLength);
     AttentionTime a;
     a.unfused = ae.unfused;

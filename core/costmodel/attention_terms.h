@@ -22,6 +22,11 @@ inline constexpr double kFp8AttentionForwardSpeedup = 1.6;
 
 AttentionTime attentionTime(const StepContext& x);
 
+// The share of unsplit attention's speed that context-parallel chunks keep, by how the ranks exchange keys and
+// values (Parallelism::cpComm): an all-gather and a kernel call per gathered chunk, or Transformer Engine's P2P ring.
+// 1 without context parallelism.
+double contextParallelAttentionEfficiency(const StepContext& x);
+
 // A length-weighted average over the packed documents of f(document length), or f(sequence) when the sequence is
 // one document (or attends over the whole packed sequence).
 double overDocuments(const StepContext& x, double (*f)(const StepContext&, double));

@@ -36,7 +36,9 @@ CommTime contextParallelComm(const StepContext& x, double attentionSeconds)
         = x.cp * x.tokensPerMicroBatch * (l.kvHeads * (l.qkHeadDim + l.vHeadDim)) / std::min(x.tp, l.kvHeads) * 2.0;
     const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, x.tiers);
     t.total = x.layersPerStage * (3.0 * one);
-    t.exposed = exposedAfterOverlap(t.total, attentionSeconds, x.constants->contextParallelExposedFraction);
+    const bool ring = s.parallelism.cpComm == ContextParallelComm::P2p;
+    t.exposed = exposedAfterOverlap(t.total, attentionSeconds,
+        ring ? x.constants->contextParallelRingExposedFraction : x.constants->contextParallelExposedFraction);
     return t;
 }
 

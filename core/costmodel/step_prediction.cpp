@@ -17,7 +17,7 @@ constexpr CommName kCommNames[] = {
     { CommKind::FsdpReduceScatter, "fsdp_reducescatter", "FSDP reduce-scatter" },
     { CommKind::Tp, "tp", "tensor-parallel collectives" },
     { CommKind::PpP2p, "pp_p2p", "pipeline point-to-point" },
-    { CommKind::Cp, "cp", "context-parallel ring" },
+    { CommKind::Cp, "cp", "context-parallel exchange" },
     { CommKind::DpAllReduce, "dp_allreduce", "data-parallel all-reduce" },
     { CommKind::EpAllToAll, "ep_alltoall", "expert-parallel all-to-all" },
     { CommKind::HostOffload, "host_offload", "offload to host memory" },

@@ -35,6 +35,8 @@ std::optional<ValidationFlopFormula> formulaFromKey(std::string_view key)
         return ValidationFlopFormula::Megatron;
     if (key == "megatron_recompute")
         return ValidationFlopFormula::MegatronRecompute;
+    if (key == "per_component_causal")
+        return ValidationFlopFormula::PerComponentCausal;
     return std::nullopt;
 }
 
@@ -126,8 +128,8 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
         const std::string key = m->requiredString("flop_formula");
         const auto f = formulaFromKey(key);
         if (!f)
-            throw FieldError(
-                m->keyPath("flop_formula"), "'" + key + "' is not one of palm, six_n, megatron, megatron_recompute");
+            throw FieldError(m->keyPath("flop_formula"),
+                "'" + key + "' is not one of palm, six_n, megatron, megatron_recompute, per_component_causal");
         return *f;
     };
     const auto formulaKey = [&] { return m->requiredString("flop_formula"); };
@@ -197,6 +199,8 @@ double validationFlopsPerToken(const ModelSpec& model, int64_t seqLen, Validatio
         return 72.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (12.0 * l * h));
     case ValidationFlopFormula::MegatronRecompute:
         return 96.0 * l * h * h * (1.0 + s / (6.0 * h) + v / (16.0 * l * h));
+    case ValidationFlopFormula::PerComponentCausal:
+        return f.perComponentCausal.value_or(f.palm.value_or(f.sixN));
     }
     return f.sixN;
 }

@@ -9,18 +9,19 @@
 //         "runs": [ {run}, ... ] }
 // run: id, source (paper, table, row), stated (the fields the source states), assumed (what it leaves unstated and how
 //      the row infers it), doubts, model (id: the file's own models first, then the presets), gpu (id, the same way),
-//      gpus, tp, pp, virtual_stages, cp, ep (default 1), expert_tp, expert_dispatcher, expert_overlap (true | false |
-//      none | 1f1b | dualpipe), expert_balance, expert_capacity_factor, expert_node_limit, schedule (1f1b |
-//      interleaved | zero_bubble; default interleaved when virtual_stages > 1), pipeline_layout (Megatron's string)
-//      or stage_layers (layers per virtual stage), first_stage_layers, last_stage_layers, embedding_stage,
-//      loss_stage, mtp_layers, data_parallel (ddp | zero1 | fsdp | hsdp), hsdp_replicas (hsdp only),
-//      sequence_parallel (default true when tp > 1), async_tp, micro_batch, global_batch (sequences; default one
-//      micro-batch per data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe, checkpointing (none |
-//      selective | full), recompute_modules ("moe_act,layernorm"), recompute_layers, attention_kernel (auto | flash3 |
-//      flash2 | flash1 | cudnn | unfused), compiled (default true: fused elementwise kernels), fused_optimizer
-//      (default true), reduce_in_bf16, in_sample (default false: the constants were set on this run), measured:
-//      exactly one of tokens_per_sec_per_gpu, iteration_seconds (with global_batch), tflops_per_gpu or mfu (both with
-//      flop_formula: palm | six_n | megatron | megatron_recompute; mfu against the hardware's BF16 dense peak).
+//      gpus, tp, pp, virtual_stages, cp, cp_comm (allgather | p2p), ep (default 1), expert_tp, expert_dispatcher,
+//      expert_overlap (true | false | none | 1f1b | dualpipe), expert_balance, expert_capacity_factor,
+//      expert_node_limit, schedule (1f1b | interleaved | zero_bubble; default interleaved when virtual_stages > 1),
+//      pipeline_layout (Megatron's string) or stage_layers (layers per virtual stage), first_stage_layers,
+//      last_stage_layers, embedding_stage, loss_stage, mtp_layers, data_parallel (ddp | zero1 | fsdp | hsdp),
+//      hsdp_replicas (hsdp only), sequence_parallel (default true when tp > 1), async_tp, micro_batch, global_batch
+//      (sequences; default one micro-batch per data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe,
+//      checkpointing (none | selective | full), recompute_modules ("moe_act,layernorm"), recompute_layers,
+//      attention_kernel (auto | flash3 | flash2 | flash1 | cudnn | unfused), compiled (default true: fused elementwise
+//      kernels), fused_optimizer (default true), reduce_in_bf16, in_sample (default false: the constants were set on
+//      this run), measured: exactly one of tokens_per_sec_per_gpu, iteration_seconds (with global_batch),
+//      tflops_per_gpu or mfu (both with flop_formula: palm | six_n | megatron | megatron_recompute |
+//      per_component_causal; mfu against the hardware's BF16 dense peak).
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,10 @@ enum class ValidationFlopFormula {
     SixN,
     Megatron, // 72 l h^2 (1 + s / 6h + V / 12 l h): Korthikanti et al. 2022, model FLOPs, GPT blocks
     MegatronRecompute, // 96 l h^2 (1 + s / 6h + V / 16 l h): Narayanan et al. 2021, eq. 3, counts full recompute
+    // Every matmul of the architecture and the causal half of the attention square: what Megatron-Core's FLOP
+    // counter (num_floating_point_operations, which halves the score and value terms for the causal mask) reports
+    // for the models it knows (docs/cost-model.md, "Context parallelism in Megatron-Core").
+    PerComponentCausal,
 };
 
 struct ValidationRun {

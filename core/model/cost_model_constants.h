@@ -40,8 +40,15 @@ struct CostModelConstants {
     // against 2x the forward FLOPs and absorbs the kernel's internal recomputation of Q.K^T.
     double attentionForwardEfficiency = 0.55;
     double attentionBackwardEfficiency = 0.35;
-    // Attention split into context-parallel chunks runs less efficiently (smaller tiles, ring steps).
+    // Attention split into context-parallel chunks, K and V all-gathered first (Parallelism::cpComm allgather): each
+    // rank's kernel calls over its chunks and the merge of their partial outputs run at this share of unsplit
+    // attention (fitted on TorchTitan's Llama 3.1 8B at 128k on 8 H100 with CP 4; docs/cost-model.md, Validation).
     double contextParallelAttentionEfficiency = 0.70;
+    // ... and in a P2P ring (Transformer Engine's context parallelism under Megatron-Core: one fused kernel per ring
+    // step over load-balanced chunks, the exchange asynchronous): fitted on MoE Parallel Folding's Mixtral 8x22B at
+    // 32k with CP 8, the ring's exposure at its judged contextParallelRingExposedFraction (docs/cost-model.md,
+    // "Context parallelism in Megatron-Core").
+    double contextParallelRingAttentionEfficiency = 0.88;
     // Fused attention kernels approach their plateau as the keys per call grow: s / (s + this) of it.
     double attentionHalfSaturationSeq = 256;
     // Unfused attention (scores materialised in HBM, Megatron-LM before 2022): bytes moved per score element and
@@ -130,6 +137,11 @@ struct CostModelConstants {
     // validation table. A ring that overlaps each step's exchange with the previous step's attention (Megatron-Core's
     // P2P context parallelism) hides more: set it lower for one.
     double contextParallelExposedFraction = 1.0;
+    // The P2P ring's share: each step's send and receive run while the previous chunk's attention computes
+    // (Megatron-Core's --cp-comm-type help: "P2P is async and can be overlapped with attention compute"); what shows
+    // is the first step's exchange and the SMs the copies take. A judgement, as for the other overlapped streams
+    // (asyncTpExposedFraction, pipelineP2pExposedFraction).
+    double contextParallelRingExposedFraction = 0.30;
     // Share of pipeline point-to-point traffic left exposed.
     double pipelineP2pExposedFraction = 0.30;
     // Share of MoE all-to-all left exposed (dispatch/combine sit on the critical path).

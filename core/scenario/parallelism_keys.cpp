@@ -74,6 +74,11 @@ std::optional<ExpertDispatcher> expertDispatcherFromKey(std::string_view key)
     return fromKey(key, all, expertDispatcherKey);
 }
 
+std::string_view contextParallelCommKey(ContextParallelComm c)
+{
+    return c == ContextParallelComm::P2p ? "p2p" : "allgather";
+}
+
 std::string_view expertOverlapKey(ExpertOverlap o)
 {
     switch (o) {

@@ -64,6 +64,12 @@ enum class AttentionKernel { Auto, FlashAttention3, FlashAttention2, FlashAttent
 //   NVLink domains.
 enum class ExpertDispatcher { AllToAll, AllGather, DeepEp, HybridEp };
 
+// How context parallelism exchanges keys and values (Megatron-Core's --cp-comm-type): all-gathered before attention,
+// the gather on the critical path (Llama 3's context parallelism, TorchTitan's default allgather rotation); or a
+// ring of point-to-point exchanges, each overlapped with the attention of the chunk already received
+// (Transformer Engine's P2P context parallelism, Megatron-Core's and NeMo's default).
+enum class ContextParallelComm { AllGather, P2p };
+
 // How the MoE all-to-alls are hidden: not at all; behind the other micro-batch of a 1F1B steady state
 // (Megatron-Core's --overlap-moe-expert-parallel-comm, "EP A2A overlap"); or DeepSeek's DualPipe, whose forward and
 // backward chunks run side by side.
@@ -95,6 +101,7 @@ struct Parallelism {
     int virtualStages = 1; // interleaved pipeline chunks per rank
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;
     int cp = 1;
+    ContextParallelComm cpComm = ContextParallelComm::AllGather;
     int ep = 1;
     // Tensor-parallel degree of the experts (Megatron-Core's --expert-tensor-parallel-size); 0: 1 with EP, else TP.
     int expertTp = 0;

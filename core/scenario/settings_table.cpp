@@ -153,6 +153,20 @@ std::vector<Setting> buildTable()
         .minimum = 1,
         .maximum = kMaxDegree,
         MFU_SETTING_MEMBER(parallelism.cp) });
+    t.push_back({ .key = "cp_comm",
+        .kind = K::Choice,
+        .flag = "cp-comm",
+        .valueName = "KIND",
+        .field = "cpComm",
+        .label = "CP exchange",
+        .help = "How context parallelism exchanges keys and values: allgather|p2p (allgather: gathered before "
+                "attention, exposed, as Llama 3 and TorchTitan; p2p: Megatron-Core's ring, each exchange overlapped "
+                "with attention; default allgather)",
+        .choices = choices<ContextParallelComm>(contextParallelCommKey,
+            { { ContextParallelComm::AllGather, "All-gather" }, { ContextParallelComm::P2p, "P2P ring" } },
+            { { ContextParallelComm::AllGather, "all_gather" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.cpComm) });
     t.push_back({ .key = "ep",
         .kind = K::Count,
         .flag = "ep",

@@ -245,6 +245,13 @@ private slots:
         h.scenario.parallelism.cp = 2;
         h.x.cp = 2;
         QCOMPARE(attentionTime(h.x).forward, 8.192e-5);
+        // Megatron-Core's P2P ring at its own efficiency (here 0.8): forward 4.096e-5 / 0.8, backward 1.6384e-4 / 0.8.
+        h.constants.contextParallelRingAttentionEfficiency = 0.8;
+        h.scenario.parallelism.cpComm = ContextParallelComm::P2p;
+        QCOMPARE(contextParallelAttentionEfficiency(h.x), 0.8);
+        QCOMPARE(attentionTime(h.x).forward, 5.12e-5);
+        QCOMPARE(attentionTime(h.x).backward, 2.048e-4);
+        h.scenario.parallelism.cpComm = ContextParallelComm::AllGather;
         // Unfused (Megatron-LM before 2022): the full square at GEMM speed with the head-dimension factor 128 / 1,128,
         // plus 24 bytes per score over HBM (8 forward, 16 backward): forward 2 x 2.048e10 / (1e15 x 0.5 x 128/1128)
         // + 1e3 x 10 x 1e3 x 8 scores x 8 B / 1e12.
@@ -493,6 +500,13 @@ private slots:
         QCOMPARE(t.exposed, 1.2288e-3);
         h.constants.contextParallelExposedFraction = 0.25;
         QCOMPARE(contextParallelComm(h.x, 1.0).exposed, 1.2288e-3 * 0.25);
+        // The P2P ring moves the same bytes, each step's exchange under the previous chunk's attention: its own share
+        // shows, and what the attention cannot cover all of it.
+        h.scenario.parallelism.cpComm = ContextParallelComm::P2p;
+        h.constants.contextParallelRingExposedFraction = 0.1;
+        QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3);
+        QCOMPARE(contextParallelComm(h.x, 1.0).exposed, 1.2288e-3 * 0.1);
+        QCOMPARE(contextParallelComm(h.x, 1e-3).exposed, (1.2288e-3 - 1e-3) + 1e-3 * 0.1);
     }
 
     void expertParallel()
