@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -25,19 +27,29 @@ using nlohmann::json;
 
 constexpr int64_t kMaxCount = 1'000'000'000;
 
+// The table's words for the FLOP conventions: read here, and listed in the refusal of any other word.
+constexpr std::pair<std::string_view, ValidationFlopFormula> kFormulaKeys[] = {
+    { "palm", ValidationFlopFormula::PaLM },
+    { "six_n", ValidationFlopFormula::SixN },
+    { "megatron", ValidationFlopFormula::Megatron },
+    { "megatron_recompute", ValidationFlopFormula::MegatronRecompute },
+    { "per_component_causal", ValidationFlopFormula::PerComponentCausal },
+};
+
 std::optional<ValidationFlopFormula> formulaFromKey(std::string_view key)
 {
-    if (key == "palm")
-        return ValidationFlopFormula::PaLM;
-    if (key == "six_n")
-        return ValidationFlopFormula::SixN;
-    if (key == "megatron")
-        return ValidationFlopFormula::Megatron;
-    if (key == "megatron_recompute")
-        return ValidationFlopFormula::MegatronRecompute;
-    if (key == "per_component_causal")
-        return ValidationFlopFormula::PerComponentCausal;
+    for (const auto& [word, formula] : kFormulaKeys)
+        if (word == key)
+            return formula;
     return std::nullopt;
+}
+
+std::string formulaKeysText()
+{
+    std::string text;
+    for (const auto& [word, formula] : kFormulaKeys)
+        text += (text.empty() ? "" : ", ") + std::string(word);
+    return text;
 }
 
 struct Library {
@@ -128,8 +140,7 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
         const std::string key = m->requiredString("flop_formula");
         const auto f = formulaFromKey(key);
         if (!f)
-            throw FieldError(m->keyPath("flop_formula"),
-                "'" + key + "' is not one of palm, six_n, megatron, megatron_recompute, per_component_causal");
+            throw FieldError(m->keyPath("flop_formula"), "'" + key + "' is not one of " + formulaKeysText());
         return *f;
     };
     const auto formulaKey = [&] { return m->requiredString("flop_formula"); };

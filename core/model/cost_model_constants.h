@@ -133,9 +133,8 @@ struct CostModelConstants {
     double asyncTpExposedFraction = 0.30;
     // Share of context-parallel K/V traffic that attention compute cannot hide. All of it: Llama 3's context
     // parallelism all-gathers K and V before attention and "the all-gather communication latency is exposed in the
-    // critical path" (Llama Team 2024, The Llama 3 Herd of Models, 3.3.2), the one published long-context run in the
-    // validation table. A ring that overlaps each step's exchange with the previous step's attention (Megatron-Core's
-    // P2P context parallelism) hides more: set it lower for one.
+    // critical path" (Llama Team 2024, The Llama 3 Herd of Models, 3.3.2); TorchTitan gathers the same way. The P2P
+    // ring (Parallelism::cpComm p2p) has its own share, below.
     double contextParallelExposedFraction = 1.0;
     // The P2P ring's share: each step's send and receive run while the previous chunk's attention computes
     // (Megatron-Core's --cp-comm-type help: "P2P is async and can be overlapped with attention compute"); what shows
