@@ -18,9 +18,13 @@ CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
         + collectiveSeconds(Collective::ReduceScatter, buffer, g, x.tiers);
     const double passes = 2.0 + x.fullRecomputeShare;
     t.total = x.layersPerStage * 2.0 * pair * passes;
-    t.exposed = s.parallelism.asyncTp && x.sequenceParallel
-        ? exposedAfterOverlap(t.total, matmulSeconds, x.constants->asyncTpExposedFraction)
-        : t.total;
+    if (!(s.parallelism.asyncTp && x.sequenceParallel)) {
+        t.exposed = t.total;
+        return t;
+    }
+    const bool userbuffers = s.parallelism.tpOverlap == TpOverlap::Userbuffers;
+    t.exposed = exposedAfterOverlap(t.total, matmulSeconds,
+        userbuffers ? x.constants->tpCommOverlapExposedFraction : x.constants->asyncTpExposedFraction);
     return t;
 }
 

@@ -14,14 +14,15 @@
 //      expert_node_limit, schedule (1f1b | interleaved | zero_bubble; default interleaved when virtual_stages > 1),
 //      pipeline_layout (Megatron's string) or stage_layers (layers per virtual stage), first_stage_layers,
 //      last_stage_layers, embedding_stage, loss_stage, mtp_layers, data_parallel (ddp | zero1 | fsdp | hsdp),
-//      hsdp_replicas (hsdp only), sequence_parallel (default true when tp > 1), async_tp, micro_batch, global_batch
-//      (sequences; default one micro-batch per data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe,
-//      checkpointing (none | selective | full), recompute_modules ("moe_act,layernorm"), recompute_layers,
-//      attention_kernel (auto | flash3 | flash2 | flash1 | cudnn | unfused), compiled (default true: fused elementwise
-//      kernels), fused_optimizer (default true), reduce_in_bf16, in_sample (default false: the constants were set on
-//      this run), measured: exactly one of tokens_per_sec_per_gpu, iteration_seconds (with global_batch),
-//      tflops_per_gpu or mfu (both with flop_formula: palm | six_n | megatron | megatron_recompute |
-//      per_component_causal; mfu against the hardware's BF16 dense peak).
+//      hsdp_replicas (hsdp only), sequence_parallel (default true when tp > 1), async_tp, tp_overlap_kind
+//      (symmetric_memory | userbuffers), micro_batch, global_batch (sequences; default one micro-batch per
+//      data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe, checkpointing (none | selective | full),
+//      recompute_modules ("moe_act,layernorm"), recompute_layers, attention_kernel (auto | flash3 | flash2 | flash1 |
+//      cudnn | unfused), compiled (default true: fused elementwise kernels), fused_optimizer (default true),
+//      reduce_in_bf16, in_sample (default false: the constants were set on this run), measured: exactly one of
+//      tokens_per_sec_per_gpu, iteration_seconds (with global_batch), tflops_per_gpu or mfu (both with flop_formula:
+//      palm | six_n | megatron | megatron_recompute | per_component_causal; mfu against the hardware's BF16 dense
+//      peak).
 #include <string>
 #include <string_view>
 #include <vector>

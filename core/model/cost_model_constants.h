@@ -129,8 +129,13 @@ struct CostModelConstants {
     // host has (two Xeon 8480C sockets with 8 channels of DDR5-4800 each, 614 GB/s for 8 GPUs: 77 GB/s). A
     // judgement; a Grace host (512 GB/s for 2 GPUs) is faster: set it per preset.
     double cpuOptimizerBytesPerSec = 40e9;
-    // Share of TP communication left exposed by async TP (symmetric-memory collective matmuls).
+    // Share of TP communication left exposed by PyTorch's async TP (TpOverlap::SymmetricMemory: each collective and
+    // its matmul split into TP chunks on SymmetricMemory). A judgement: async TP hides most, not all.
     double asyncTpExposedFraction = 0.30;
+    // The same share for Transformer Engine's userbuffers overlap (TpOverlap::Userbuffers, Megatron-Core's and
+    // NeMo's --tp-comm-overlap). A judgement, as the other overlapped streams: "hides most, not all"; NeMo's MLPerf
+    // rows run it and are not fitted.
+    double tpCommOverlapExposedFraction = 0.30;
     // Share of context-parallel K/V traffic that attention compute cannot hide. All of it: Llama 3's context
     // parallelism all-gathers K and V before attention and "the all-gather communication latency is exposed in the
     // critical path" (Llama Team 2024, The Llama 3 Herd of Models, 3.3.2); TorchTitan gathers the same way. The P2P

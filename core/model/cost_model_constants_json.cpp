@@ -73,6 +73,7 @@ constexpr NumberField kNumbers[] = {
     { "host_offload_exposed_fraction", &CostModelConstants::hostOffloadExposedFraction, Range::Fraction },
     { "cpu_optimizer_bytes_per_sec", &CostModelConstants::cpuOptimizerBytesPerSec, Range::NonNegative },
     { "async_tp_exposed_fraction", &CostModelConstants::asyncTpExposedFraction, Range::Fraction },
+    { "tp_comm_overlap_exposed_fraction", &CostModelConstants::tpCommOverlapExposedFraction, Range::Fraction },
     { "context_parallel_exposed_fraction", &CostModelConstants::contextParallelExposedFraction, Range::Fraction },
     { "context_parallel_ring_exposed_fraction", &CostModelConstants::contextParallelRingExposedFraction,
         Range::Fraction },

@@ -79,6 +79,11 @@ std::string_view contextParallelCommKey(ContextParallelComm c)
     return c == ContextParallelComm::P2p ? "p2p" : "allgather";
 }
 
+std::string_view tpOverlapKey(TpOverlap o)
+{
+    return o == TpOverlap::Userbuffers ? "userbuffers" : "symmetric_memory";
+}
+
 std::string_view expertOverlapKey(ExpertOverlap o)
 {
     switch (o) {

@@ -12,6 +12,7 @@ namespace mfu {
 std::string_view expertDispatcherKey(ExpertDispatcher d); // "alltoall", "allgather", "deepep", "hybridep"
 std::optional<ExpertDispatcher> expertDispatcherFromKey(std::string_view key);
 std::string_view contextParallelCommKey(ContextParallelComm c); // "allgather", "p2p"
+std::string_view tpOverlapKey(TpOverlap o); // "symmetric_memory", "userbuffers"
 std::string_view expertOverlapKey(ExpertOverlap o); // "none", "1f1b", "dualpipe"
 std::optional<ExpertOverlap> expertOverlapFromKey(std::string_view key);
 std::string_view expertBalanceKey(ExpertBalance b); // "dropless", "forced"

@@ -70,6 +70,12 @@ enum class ExpertDispatcher { AllToAll, AllGather, DeepEp, HybridEp };
 // (Transformer Engine's P2P context parallelism, Megatron-Core's and NeMo's default).
 enum class ContextParallelComm { AllGather, P2p };
 
+// How asynchronous tensor parallelism hides its collectives (Parallelism::asyncTp): PyTorch's async TP (TorchTitan's
+// enable_async_tensor_parallel: torch.compile splits each all-gather or reduce-scatter and its matmul into TP chunks
+// that run against SymmetricMemory copies); or Transformer Engine's userbuffers overlap (Megatron-Core's and NeMo's
+// --tp-comm-overlap: the GEMM and its chunked ring exchange share the SMs by design).
+enum class TpOverlap { SymmetricMemory, Userbuffers };
+
 // How the MoE all-to-alls are hidden: not at all; behind the other micro-batch of a 1F1B steady state
 // (Megatron-Core's --overlap-moe-expert-parallel-comm, "EP A2A overlap"); or DeepSeek's DualPipe, whose forward and
 // backward chunks run side by side.
@@ -96,7 +102,8 @@ struct PipelineChunk {
 struct Parallelism {
     int tp = 1;
     bool sequenceParallel = true; // Megatron-style SP alongside TP
-    bool asyncTp = false; // overlap TP collectives with the matmuls (PyTorch symmetric memory)
+    bool asyncTp = false; // overlap TP collectives with the matmuls
+    TpOverlap tpOverlap = TpOverlap::SymmetricMemory; // how, when asyncTp is on
     int pp = 1;
     int virtualStages = 1; // interleaved pipeline chunks per rank
     PipelineSchedule schedule = PipelineSchedule::OneFOneB;

@@ -110,6 +110,20 @@ std::vector<Setting> buildTable()
         .label = "Async TP",
         .help = "Overlap TP collectives with the matmuls (asynchronous tensor parallelism)",
         MFU_SETTING_MEMBER(parallelism.asyncTp) });
+    t.push_back({ .key = "tp_overlap_kind",
+        .kind = K::Choice,
+        .flag = "tp-overlap-kind",
+        .valueName = "KIND",
+        .field = "tpOverlap",
+        .label = "TP overlap",
+        .help = "How async TP hides its collectives: symmetric_memory|userbuffers (symmetric_memory: PyTorch's async "
+                "TP, as TorchTitan enables it; userbuffers: Transformer Engine's, Megatron-Core's and NeMo's "
+                "--tp-comm-overlap; default symmetric_memory)",
+        .choices = choices<TpOverlap>(tpOverlapKey,
+            { { TpOverlap::SymmetricMemory, "PyTorch async TP" }, { TpOverlap::Userbuffers, "TE userbuffers" } },
+            { { TpOverlap::SymmetricMemory, "pytorch" }, { TpOverlap::Userbuffers, "tp_comm_overlap" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.tpOverlap) });
     t.push_back({ .key = "pp",
         .kind = K::Count,
         .flag = "pp",
@@ -673,6 +687,10 @@ std::span<const SettingShorthand> settingShorthands()
     static const std::vector<SettingShorthand> shorthands = {
         { "expert-overlap", "Overlap MoE all-to-alls with another micro-batch's compute (DualPipe)",
             { { "expert_overlap", static_cast<int64_t>(ExpertOverlap::DualPipe) } } },
+        { "tp-comm-overlap",
+            "Transformer Engine's TP communication overlap as Megatron-Core and NeMo enable it (--tp-comm-overlap): "
+            "--async-tp and --tp-overlap-kind userbuffers",
+            { { "async_tp", 1 }, { "tp_overlap_kind", static_cast<int64_t>(TpOverlap::Userbuffers) } } },
         { "liger-kernel",
             "Liger Kernel as trainers enable it (use_liger_kernel): --fused-linear-cross-entropy and "
             "--fused-norm-activation",

@@ -5,6 +5,8 @@
 #include <QTest>
 
 #include <set>
+#include <stdexcept>
+#include <utility>
 
 #include "app/cli/scenario_flags.h"
 #include "core/scenario/settings.h"
@@ -41,7 +43,7 @@ private slots:
             if (!line.startsWith(QLatin1String("  --"))) // a wrapped description is indented further
                 continue;
             const QString names = line.trimmed().section(QStringLiteral("  "), 0, 0);
-            for (QString name : names.split(QStringLiteral(", "))) {
+            for (const QString& name : names.split(QStringLiteral(", "))) {
                 const std::string flag = name.section(QLatin1Char(' '), 0, 0).mid(2).toStdString();
                 offered.insert(flag);
                 QVERIFY2(tableFlags.count(flag) || outside.count(flag),
@@ -65,6 +67,22 @@ private slots:
         QCOMPARE(s.parallelism.schedule, PipelineSchedule::Interleaved1F1B);
         QCOMPARE(s.flags.compiled, false);
         QVERIFY(s.flags.fusedLinearCrossEntropy && s.flags.fusedNormActivation);
+
+        // Megatron's --tp-comm-overlap is async TP by Transformer Engine's userbuffers; --async-tp alone is PyTorch's.
+        const auto tpOverlapOf = [](const QStringList& extra) {
+            QCommandLineParser p;
+            cli::addScenarioOptions(p);
+            const QStringList base { "predict", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--tp", "8" };
+            if (!p.parse(base + extra))
+                throw std::runtime_error(p.errorText().toStdString());
+            const Scenario sc = cli::scenarioFromFlags(p);
+            return std::make_pair(sc.parallelism.asyncTp, sc.parallelism.tpOverlap);
+        };
+        QVERIFY(tpOverlapOf({ "--tp-comm-overlap" }) == std::make_pair(true, TpOverlap::Userbuffers));
+        QVERIFY(tpOverlapOf({ "--async-tp" }) == std::make_pair(true, TpOverlap::SymmetricMemory));
+        QVERIFY(tpOverlapOf({ "--async-tp", "--tp-overlap-kind", "tp_comm_overlap" })
+            == std::make_pair(true, TpOverlap::Userbuffers));
+        QVERIFY(tpOverlapOf({}) == std::make_pair(false, TpOverlap::SymmetricMemory));
 
         QCommandLineParser refused;
         cli::addScenarioOptions(refused);

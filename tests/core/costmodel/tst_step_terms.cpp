@@ -480,11 +480,21 @@ private slots:
         QCOMPARE(tensorParallelComm(h.x, 1.0).total, 1.2e-3);
         h.x.fullRecomputeShare = 0.5;
         QCOMPARE(tensorParallelComm(h.x, 1.0).total, 1.0e-3);
-        // Async TP behind 1 s of matmuls: all hidden but asyncTpExposedFraction (0.3).
+        // Async TP behind 1 s of matmuls: all hidden but the implementation's share, PyTorch's (the default) or
+        // Transformer Engine's userbuffers; what the matmuls cannot cover shows whole. Without sequence parallelism
+        // there is nothing to overlap.
         h.scenario.activationCheckpointing = ActivationCheckpointing::None;
         h.x.fullRecomputeShare = 0;
         h.scenario.parallelism.asyncTp = true;
-        QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4 * 0.3);
+        h.constants.asyncTpExposedFraction = 0.5;
+        h.constants.tpCommOverlapExposedFraction = 0.25;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4 * 0.5);
+        QCOMPARE(tensorParallelComm(h.x, 5e-4).exposed, (8e-4 - 5e-4) + 5e-4 * 0.5);
+        h.scenario.parallelism.tpOverlap = TpOverlap::Userbuffers;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 8e-4);
+        QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4 * 0.25);
+        h.x.sequenceParallel = false;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, tensorParallelComm(h.x, 1.0).total);
     }
 
     void contextParallel()
