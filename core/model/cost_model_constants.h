@@ -135,8 +135,8 @@ struct CostModelConstants {
     // 0.30 had predicted 1.17x and 1.15x (docs/cost-model.md, "Async TP by its implementation").
     double asyncTpExposedFraction = 0.55;
     // The same share for Transformer Engine's userbuffers overlap (TpOverlap::Userbuffers, Megatron-Core's and
-    // NeMo's --tp-comm-overlap). A judgement, as the other overlapped streams: "hides most, not all"; NeMo's MLPerf
-    // rows run it and are not fitted.
+    // NeMo's --tp-comm-overlap). A judgement, as the other overlapped streams: it hides most of the traffic, not
+    // all; NeMo's MLPerf rows run it and were not fitted.
     double tpCommOverlapExposedFraction = 0.30;
     // Share of context-parallel K/V traffic that attention compute cannot hide. All of it: Llama 3's context
     // parallelism all-gathers K and V before attention and "the all-gather communication latency is exposed in the
@@ -146,7 +146,7 @@ struct CostModelConstants {
     // The P2P ring's share: each step's send and receive run while the previous chunk's attention computes
     // (Megatron-Core's --cp-comm-type help: "P2P is async and can be overlapped with attention compute"); what shows
     // is the first step's exchange and the SMs the copies take. A judgement, as for the other overlapped streams
-    // (asyncTpExposedFraction, pipelineP2pExposedFraction).
+    // (tpCommOverlapExposedFraction, pipelineP2pExposedFraction).
     double contextParallelRingExposedFraction = 0.30;
     // Share of pipeline point-to-point traffic left exposed.
     double pipelineP2pExposedFraction = 0.30;

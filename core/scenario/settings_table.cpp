@@ -108,7 +108,8 @@ std::vector<Setting> buildTable()
         .flag = "async-tp",
         .field = "asyncTp",
         .label = "Async TP",
-        .help = "Overlap TP collectives with the matmuls (asynchronous tensor parallelism)",
+        .help = "Overlap TP collectives with the matmuls (asynchronous tensor parallelism; how: --tp-overlap-kind, "
+                "PyTorch's by default)",
         MFU_SETTING_MEMBER(parallelism.asyncTp) });
     t.push_back({ .key = "tp_overlap_kind",
         .kind = K::Choice,

@@ -6,7 +6,6 @@
 
 #include <set>
 #include <stdexcept>
-#include <utility>
 
 #include "app/cli/scenario_flags.h"
 #include "core/scenario/settings.h"
@@ -68,21 +67,29 @@ private slots:
         QCOMPARE(s.flags.compiled, false);
         QVERIFY(s.flags.fusedLinearCrossEntropy && s.flags.fusedNormActivation);
 
-        // Megatron's --tp-comm-overlap is async TP by Transformer Engine's userbuffers; --async-tp alone is PyTorch's.
-        const auto tpOverlapOf = [](const QStringList& extra) {
+        // Megatron's --tp-comm-overlap is async TP by Transformer Engine's userbuffers; --async-tp alone is PyTorch's;
+        // a setting's own flag wins over a shorthand's.
+        const auto parallelismOf = [](const QStringList& extra) {
             QCommandLineParser p;
             cli::addScenarioOptions(p);
             const QStringList base { "predict", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--tp", "8" };
             if (!p.parse(base + extra))
                 throw std::runtime_error(p.errorText().toStdString());
-            const Scenario sc = cli::scenarioFromFlags(p);
-            return std::make_pair(sc.parallelism.asyncTp, sc.parallelism.tpOverlap);
+            return cli::scenarioFromFlags(p).parallelism;
         };
-        QVERIFY(tpOverlapOf({ "--tp-comm-overlap" }) == std::make_pair(true, TpOverlap::Userbuffers));
-        QVERIFY(tpOverlapOf({ "--async-tp" }) == std::make_pair(true, TpOverlap::SymmetricMemory));
-        QVERIFY(tpOverlapOf({ "--async-tp", "--tp-overlap-kind", "tp_comm_overlap" })
-            == std::make_pair(true, TpOverlap::Userbuffers));
-        QVERIFY(tpOverlapOf({}) == std::make_pair(false, TpOverlap::SymmetricMemory));
+        const Parallelism comm = parallelismOf({ "--tp-comm-overlap" });
+        QVERIFY(comm.asyncTp);
+        QCOMPARE(comm.tpOverlap, TpOverlap::Userbuffers);
+        const Parallelism async = parallelismOf({ "--async-tp" });
+        QVERIFY(async.asyncTp);
+        QCOMPARE(async.tpOverlap, TpOverlap::SymmetricMemory);
+        QCOMPARE(
+            parallelismOf({ "--async-tp", "--tp-overlap-kind", "tp_comm_overlap" }).tpOverlap, TpOverlap::Userbuffers);
+        QCOMPARE(parallelismOf({ "--tp-comm-overlap", "--tp-overlap-kind", "symmetric_memory" }).tpOverlap,
+            TpOverlap::SymmetricMemory);
+        const Parallelism none = parallelismOf({});
+        QVERIFY(!none.asyncTp);
+        QCOMPARE(none.tpOverlap, TpOverlap::SymmetricMemory);
 
         QCommandLineParser refused;
         cli::addScenarioOptions(refused);

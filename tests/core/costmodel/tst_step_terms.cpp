@@ -495,6 +495,10 @@ private slots:
         QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4 * 0.25);
         h.x.sequenceParallel = false;
         QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, tensorParallelComm(h.x, 1.0).total);
+        // The kind says how, not whether: without async TP nothing hides, whichever kind is named.
+        h.x.sequenceParallel = true;
+        h.scenario.parallelism.asyncTp = false;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4);
     }
 
     void contextParallel()

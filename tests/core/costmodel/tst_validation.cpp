@@ -156,7 +156,7 @@ private slots:
         m.layers = 128;
         m.hidden = 25600;
         m.heads = 160;
-        m.ffnDim = 4 * 25600;
+        m.ffnDim = int64_t { 4 } * 25600;
         m.vocab = 51200;
         const double recompute = validationFlopsPerToken(m, 2048, ValidationFlopFormula::MegatronRecompute);
         QVERIFY(std::abs(recompute / 8.1683e12 - 1) < 1e-4);
@@ -188,6 +188,28 @@ private slots:
             = validationFlopsPerToken(it->scenario.model, 131072, ValidationFlopFormula::PerComponentCausal);
         QVERIFY(std::abs(it->measuredTokensPerSecPerGpu - 0.429 * 989e12 / causal) < 1e-6);
         QCOMPARE(it->scenario.parallelism.cpComm, ContextParallelComm::P2p);
+    }
+
+    // Async TP by its implementation: NeMo's MLPerf configs run Transformer Engine's userbuffers overlap, TorchTitan
+    // PyTorch's symmetric-memory async TP; the table says which, and the reader keeps it.
+    void asyncTpByImplementation()
+    {
+        const auto runs = validationRunsFromJson(readText(kRunsPath), shippedPresets(), "runs.json");
+        int mlperf = 0, torchtitan = 0;
+        for (const auto& r : runs) {
+            const Parallelism& p = r.scenario.parallelism;
+            if (!p.asyncTp)
+                continue;
+            if (r.id.rfind("mlperf-", 0) == 0) {
+                QVERIFY2(p.tpOverlap == TpOverlap::Userbuffers, r.id.c_str());
+                ++mlperf;
+            } else if (r.id.rfind("torchtitan-", 0) == 0) {
+                QVERIFY2(p.tpOverlap == TpOverlap::SymmetricMemory, r.id.c_str());
+                ++torchtitan;
+            }
+        }
+        QCOMPARE(mlperf, 25);
+        QCOMPARE(torchtitan, 11);
     }
 
     // Megatron-Turing NLG 530B on 280 nodes: 1,920 x 2,048 tokens in 60.1 s over 2,240 GPUs = 29.21 tokens/s per
@@ -241,6 +263,11 @@ private slots:
                 + QString(run).replace("\"gpus\":8", "\"gpus\":8,\"cp\":2,\"cp_comm\":\"ring\"")
                 + R"("measured":{"mfu":0.4,"flop_formula":"per_component_causal"}}]})"
                                      << "cp_comm: 'ring' is not one of allgather or p2p";
+        QTest::newRow("tp overlap") << head
+                + QString(run).replace(
+                    "\"gpus\":8", "\"gpus\":8,\"tp\":2,\"async_tp\":true,\"tp_overlap_kind\":\"nccl\"")
+                + R"("measured":{"mfu":0.4,"flop_formula":"palm"}}]})"
+                                    << "tp_overlap_kind: 'nccl' is not one of symmetric_memory or userbuffers";
         QTest::newRow("typo") << head + run + R"("micro_bach":2,"measured":{"mfu":0.4,"flop_formula":"palm"}}]})"
                               << "micro_bach";
     }
