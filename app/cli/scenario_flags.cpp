@@ -201,12 +201,17 @@ nlohmann::json plannedConfigJson(const PlannedConfig& c)
 
 nlohmann::json errorBandJson(const ErrorBand& band)
 {
-    return { { "mfu_low", band.mfuLow }, { "mfu_high", band.mfuHigh }, { "hfu_low", band.hfuLow },
+    nlohmann::json j = { { "mfu_low", band.mfuLow }, { "mfu_high", band.mfuHigh }, { "hfu_low", band.hfuLow },
         { "hfu_high", band.hfuHigh }, { "tflops_per_gpu_low", band.tflopsPerGpuLow },
         { "tflops_per_gpu_high", band.tflopsPerGpuHigh }, { "tokens_per_sec_low", band.tokensPerSecLow },
         { "tokens_per_sec_high", band.tokensPerSecHigh }, { "tokens_per_sec_per_gpu_low", band.tokensPerSecPerGpuLow },
         { "tokens_per_sec_per_gpu_high", band.tokensPerSecPerGpuHigh }, { "step_time_s_low", band.stepTimeSecondsLow },
         { "step_time_s_high", band.stepTimeSecondsHigh }, { "error_band_basis", band.basis } };
+    // Precedent (PaLM's count): the best MFU the similar published runs measured, null when none is known.
+    j["published_best_mfu"] = band.publishedBestMfu > 0 ? nlohmann::json(band.publishedBestMfu) : nlohmann::json();
+    j["published_best_run"] = band.publishedBestRun.empty() ? nlohmann::json() : nlohmann::json(band.publishedBestRun);
+    j["above_published_best"] = band.abovePublishedBest;
+    return j;
 }
 
 } // namespace mfu::cli

@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "core/costmodel/physical_bounds.h"
+#include "core/model/flops.h"
+#include "core/model/packing.h"
 
 namespace mfu {
 
@@ -64,28 +66,26 @@ SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& 
     // A transformer's band leaves out hybrid models' runs; a hybrid's takes every run.
     const bool hybrid = isHybrid(scenario);
     const auto comparable = [hybrid](const ValidationResidual& r) { return hybrid || !r.hybrid; };
-    std::vector<double> errors;
-    std::string basis;
-    for (const auto& r : model.residuals)
-        if (r.generation == generation && r.moe == moe && comparable(r))
-            errors.push_back(r.error);
-    if (static_cast<int>(errors.size()) >= kMinSimilarRuns) {
-        basis = generation + (moe ? " MoE" : " dense");
-    } else {
-        errors.clear();
+    std::vector<const ValidationResidual*> similar;
+    const auto collect = [&](auto&& like) {
+        similar.clear();
         for (const auto& r : model.residuals)
-            if (r.moe == moe && comparable(r))
-                errors.push_back(r.error);
+            if (comparable(r) && like(r))
+                similar.push_back(&r);
+        return static_cast<int>(similar.size()) >= kMinSimilarRuns;
+    };
+    std::string basis = generation + (moe ? " MoE" : " dense");
+    if (!collect([&](const ValidationResidual& r) { return r.generation == generation && r.moe == moe; })) {
         basis = moe ? "MoE" : "dense";
-        if (static_cast<int>(errors.size()) < kMinSimilarRuns) {
-            errors.clear();
-            for (const auto& r : model.residuals)
-                if (comparable(r))
-                    errors.push_back(r.error);
+        if (!collect([&](const ValidationResidual& r) { return r.moe == moe; })) {
+            collect([](const ValidationResidual&) { return true; });
             basis = "all";
         }
     }
     SimilarRunsBand b;
+    std::vector<double> errors;
+    for (const ValidationResidual* r : similar)
+        errors.push_back(r->error);
     b.runs = static_cast<int>(errors.size());
     if (!errors.empty()) {
         b.lo = std::min(b.lo, percentile(errors, 0.10));
@@ -97,11 +97,38 @@ SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& 
     return b;
 }
 
-std::string percentText(double v)
+std::string percentText(double v, int decimals = 0)
 {
     char b[32];
-    std::snprintf(b, sizeof b, "%.0f%%", 100 * v);
+    std::snprintf(b, sizeof b, "%.*f%%", decimals, 100 * v);
     return b;
+}
+
+// The published run of the scenario's GPU generation, architecture and training precision that measured the highest
+// MFU (executedMfuOf), or nullptr. Hybrid models' runs stand beside a hybrid only, as in the band.
+const ValidationResidual* bestPublishedRun(const Scenario& scenario, const ErrorBandModel& model)
+{
+    const std::string generation = gpuGenerationOf(scenario.cluster.hardware);
+    const bool moe = scenario.model.isMoe();
+    const bool hybrid = isHybrid(scenario);
+    const ValidationResidual* best = nullptr;
+    for (const auto& r : model.residuals)
+        if (r.generation == generation && r.moe == moe && r.hybrid == hybrid && r.precision == scenario.precision
+            && r.executedMfu > 0 && (!best || r.executedMfu > best->executedMfu))
+            best = &r;
+    return best;
+}
+
+// Beside the basis, when the prediction is above every such run: the best of them and the prediction by the same
+// count (the scenario may report another formula's MFU).
+std::string precedentNote(const ErrorBand& b, const Scenario& scenario, double predictedMfu)
+{
+    const std::string precision(trainingPrecisionLabel(scenario.precision));
+    const std::string architecture
+        = std::string(isHybrid(scenario) ? "hybrid " : "") + (scenario.model.isMoe() ? "MoE" : "dense");
+    return "above every " + gpuGenerationOf(scenario.cluster.hardware) + " " + architecture + " " + precision
+        + " run in the validation table, counting the FLOPs executed: " + percentText(predictedMfu, 1)
+        + " predicted, where the best, " + b.publishedBestRun + ", measured " + percentText(b.publishedBestMfu, 1);
 }
 
 // How far the scenario's classes widen the band: the model's errors it allows on the optimistic side (> 0) and
@@ -175,13 +202,27 @@ std::string hybridLayersNote(const ErrorBandModel& model)
 
 } // namespace
 
+double executedMfuOf(const Scenario& scenario, double tokensPerSecPerGpu)
+{
+    const double peak = scenario.cluster.hardware.densePeak(NumberFormat::BF16).value_or(0.0);
+    if (!(peak > 0) || !(tokensPerSecPerGpu > 0) || scenario.model.isBare())
+        return 0;
+    const SequencePacking& packing = scenario.workload.packing;
+    const double executed = countFlopsPerToken(scenario.model, scenario.workload.seqLen, packing)
+                                .get(FlopFormula::PerComponentCausal)
+                                .value_or(0.0);
+    return executed * tokensPerSecPerGpu * usefulTokenFraction(packing) / peak;
+}
+
 ErrorBandModel errorBandModelFrom(const ValidationReport& report)
 {
     ErrorBandModel m;
     m.classes = report.outOfSampleByClass;
-    for (const ValidationRow& row : report.rows)
-        m.residuals.push_back({ gpuGenerationOf(row.run->scenario.cluster.hardware), row.run->scenario.model.isMoe(),
-            row.error, isHybrid(row.run->scenario) });
+    for (const ValidationRow& row : report.rows) {
+        const Scenario& s = row.run->scenario;
+        m.residuals.push_back({ gpuGenerationOf(s.cluster.hardware), s.model.isMoe(), row.error, isHybrid(s),
+            executedMfuOf(s, row.run->measuredTokensPerSecPerGpu), row.run->id, s.precision });
+    }
     return m;
 }
 
@@ -205,6 +246,14 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     // published runs measure such layers and how far they miss.
     if (isHybrid(scenario))
         b.basis += "; " + hybridLayersNote(model);
+    if (const ValidationResidual* best = bestPublishedRun(scenario, model)) {
+        b.publishedBestMfu = best->executedMfu;
+        b.publishedBestRun = best->run;
+        const double predicted = executedMfuOf(scenario, p.tokensPerSecPerGpu);
+        b.abovePublishedBest = predicted > b.publishedBestMfu;
+        if (b.abovePublishedBest)
+            b.basis += "; " + precedentNote(b, scenario, predicted);
+    }
     // The measurement is likely prediction / (1 + error): an optimistic model (error > 0) lowers the band.
     b.lowFactor = 1.0 / (1.0 + hi);
     b.highFactor = std::min(1.0 / std::max(0.05, 1.0 + lo), physicalHeadroom(scenario, p));

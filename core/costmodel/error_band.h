@@ -38,7 +38,17 @@ struct ValidationResidual {
     bool moe = false;
     double error = 0; // predicted / measured - 1
     bool hybrid = false; // token mixers beyond attention (architectureOf: "hybrid")
+    double executedMfu = 0; // executedMfuOf the published throughput; 0: not known
+    std::string run = {}; // the validation run's id
+    TrainingPrecision precision = TrainingPrecision::BF16;
 };
+
+// MFU counting the FLOPs a step executes (every forward matmul x 3, attention halved by the causal mask and limited
+// to each layer's window: the per_component_causal formula) over the BF16 dense peak, useful tokens only. The one
+// convention in which a published run's measurement and a scenario's prediction compare at any sequence length,
+// whatever formula the scenario reports (PaLM's full square counts masked work, which grows with the sequence). 0 when
+// the model has no architecture to count or the GPU no BF16 peak.
+double executedMfuOf(const Scenario& scenario, double tokensPerSecPerGpu);
 
 struct ErrorBandModel {
     std::vector<ValidationResidual> residuals;
@@ -65,6 +75,13 @@ struct ErrorBand {
     // (the measurement below the prediction) and pessimistic (above it), as magnitudes.
     double classOptimisticWidth = 0;
     double classPessimisticWidth = 0;
+    // Precedent: the highest MFU (executedMfuOf) measured by a published run of the same GPU generation,
+    // architecture (dense or MoE) and training precision, that run, and whether the prediction, by the same count, is
+    // above it (0 and empty: no such run). A prediction above every published run like it says so in the basis: no
+    // measurement confirms that level yet, whatever the band's width.
+    double publishedBestMfu = 0;
+    std::string publishedBestRun;
+    bool abovePublishedBest = false;
     std::string basis; // "6 published Blackwell dense runs"
 };
 

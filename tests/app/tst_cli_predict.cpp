@@ -176,6 +176,18 @@ private slots:
         QVERIFY(j["tokens_per_sec_per_gpu_low"].get<double>() < perGpu);
         QVERIFY(j["tokens_per_sec_per_gpu_high"].get<double>() > perGpu);
         QVERIFY(QString::fromStdString(j["error_band_basis"].get<std::string>()).contains("Blackwell dense"));
+        // Precedent: the best MFU a similar published run measured, and whether this prediction is above it.
+        QVERIFY(j["published_best_mfu"].get<double>() > 0);
+        QVERIFY(!j["published_best_run"].get<std::string>().empty());
+        QVERIFY(j["above_published_best"].is_boolean());
+        // Counted as executed (the formula the precedent is counted in), the prediction is above the best it names.
+        const auto ampere = runJson(QStringLiteral("predict"),
+            QStringLiteral(
+                "--model llama-3.1-8b --gpu a100-sxm-80gb --gpus 16 --seq 8192 --formula per_component_causal"));
+        QVERIFY(ampere["above_published_best"].get<bool>());
+        QVERIFY(ampere["mfu"].get<double>() > ampere["published_best_mfu"].get<double>());
+        QVERIFY(QString::fromStdString(ampere["error_band_basis"].get<std::string>())
+                    .contains(QString::fromStdString(ampere["published_best_run"].get<std::string>())));
     }
 
     void predictKernelAndDataParallelFlags()

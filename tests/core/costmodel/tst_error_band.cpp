@@ -231,6 +231,72 @@ private slots:
         QVERIFY(b.tokensPerSecPerGpuLow < p.tokensPerSecPerGpu && p.tokensPerSecPerGpu < b.tokensPerSecPerGpuHigh);
     }
 
+    // Precedent: the highest MFU a published run of the same generation, architecture and precision measured, and
+    // whether the prediction (by the same count) is above it. Hand residuals: the best Hopper dense BF16 run measured
+    // 0.60; an Ampere run, an FP8 run and a MoE run measured more but are not like it.
+    void precedentOfTheSimilarRuns()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        ErrorBandModel m;
+        m.residuals.push_back({ "Hopper", false, 0.0, false, 0.40, "a" });
+        m.residuals.push_back({ "Hopper", false, 0.1, false, 0.60, "run-b" });
+        m.residuals.push_back({ "Hopper", false, -0.1, false, 0.0, "unknown" }); // no measurement known: never best
+        m.residuals.push_back({ "Ampere", false, 0.0, false, 0.95, "other generation" });
+        m.residuals.push_back({ "Hopper", false, 0.0, false, 0.90, "fp8", TrainingPrecision::BF16_FP8 });
+        m.residuals.push_back({ "Hopper", true, 0.0, false, 0.90, "moe" });
+        StepPrediction p;
+        const double perThousand = executedMfuOf(s, 1000);
+        QVERIFY(perThousand > 0);
+        p.tokensPerSecPerGpu = 1000 * 0.55 / perThousand; // 55% of the peak executed: below the best
+        ErrorBand b = errorBandFor(s, p, m);
+        QCOMPARE(b.publishedBestRun, std::string("run-b"));
+        QCOMPARE(b.publishedBestMfu, 0.60);
+        QVERIFY(!b.abovePublishedBest);
+        QCOMPARE(b.basis, std::string("4 published Hopper dense runs"));
+        p.tokensPerSecPerGpu = 1000 * 0.65 / perThousand; // 65%: above every one of them
+        b = errorBandFor(s, p, m);
+        QVERIFY(b.abovePublishedBest);
+        QCOMPARE(b.basis,
+            std::string("4 published Hopper dense runs; above every Hopper dense BF16 run in the validation table, "
+                        "counting the FLOPs executed: 65.0% predicted, where the best, run-b, measured 60.0%"));
+
+        // Residuals without measurements (a hand-made model): no precedent, nothing said.
+        ErrorBandModel bare;
+        for (double e : { 0.0, 0.1, -0.1 })
+            bare.residuals.push_back({ "Hopper", false, e });
+        b = errorBandFor(s, p, bare);
+        QCOMPARE(b.publishedBestMfu, 0.0);
+        QVERIFY(!b.abovePublishedBest);
+        QVERIFY(b.publishedBestRun.empty());
+    }
+
+    // executedMfuOf is the prediction's own MFU when the scenario reports the executed count: one figure, one function.
+    void executedMfuIsThePredictionsUnderTheCausalCount()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "b200", 8, 32768);
+        s.mfuFormula = FlopFormula::PerComponentCausal;
+        const StepPrediction p = evaluate(s);
+        QVERIFY(std::abs(executedMfuOf(s, p.tokensPerSecPerGpu) - p.mfu) < 1e-12 * p.mfu);
+    }
+
+    // Llama 3.1 8B on 16 A100 at 8k with torch.compile reads above every published Ampere dense BF16 run, and the
+    // band's basis says so; eager, it reads below the best of them.
+    void shippedPrecedentOnAmpere()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "a100-sxm-80gb", 16, 8192);
+        const StepPrediction compiledPrediction = evaluate(s);
+        const ErrorBand compiled = errorBandFor(s, compiledPrediction, shippedBands());
+        QVERIFY(!compiled.publishedBestRun.empty());
+        QVERIFY(compiled.publishedBestMfu > 0.5 && compiled.publishedBestMfu < 0.7);
+        QVERIFY(compiled.abovePublishedBest);
+        QVERIFY(compiled.basis.find("above every Ampere dense BF16 run in the validation table") != std::string::npos);
+        s.flags.compiled = false;
+        const ErrorBand eager = errorBandFor(s, evaluate(s), shippedBands());
+        QCOMPARE(eager.publishedBestRun, compiled.publishedBestRun);
+        QVERIFY(!eager.abovePublishedBest);
+        QVERIFY(eager.basis.find("above every") == std::string::npos);
+    }
+
     // Lambda's MFU paper (Llama 3.1 70B on 16 HGX B200): plain FSDP (TP 1) with selective checkpointing measured
     // best. Within the error band of the fastest predicted layout it ties, and as the simplest it ranks first.
     void plannerPrefersTheSimplerLayoutInsideTheBand()
