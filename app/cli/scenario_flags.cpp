@@ -207,7 +207,8 @@ nlohmann::json errorBandJson(const ErrorBand& band)
         { "tokens_per_sec_high", band.tokensPerSecHigh }, { "tokens_per_sec_per_gpu_low", band.tokensPerSecPerGpuLow },
         { "tokens_per_sec_per_gpu_high", band.tokensPerSecPerGpuHigh }, { "step_time_s_low", band.stepTimeSecondsLow },
         { "step_time_s_high", band.stepTimeSecondsHigh }, { "error_band_basis", band.basis } };
-    // Precedent (PaLM's count): the best MFU the similar published runs measured, null when none is known.
+    // Precedent (counted as executed, executedMfuOf): the best MFU a published run like this one measured, null when
+    // there is none.
     j["published_best_mfu"] = band.publishedBestMfu > 0 ? nlohmann::json(band.publishedBestMfu) : nlohmann::json();
     j["published_best_run"] = band.publishedBestRun.empty() ? nlohmann::json() : nlohmann::json(band.publishedBestRun);
     j["above_published_best"] = band.abovePublishedBest;

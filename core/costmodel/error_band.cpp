@@ -8,6 +8,7 @@
 
 #include "core/costmodel/physical_bounds.h"
 #include "core/model/flops.h"
+#include "core/model/mfu.h"
 #include "core/model/packing.h"
 
 namespace mfu {
@@ -66,13 +67,13 @@ SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& 
     // A transformer's band leaves out hybrid models' runs; a hybrid's takes every run.
     const bool hybrid = isHybrid(scenario);
     const auto comparable = [hybrid](const ValidationResidual& r) { return hybrid || !r.hybrid; };
-    std::vector<const ValidationResidual*> similar;
+    std::vector<double> errors;
     const auto collect = [&](auto&& like) {
-        similar.clear();
+        errors.clear();
         for (const auto& r : model.residuals)
             if (comparable(r) && like(r))
-                similar.push_back(&r);
-        return static_cast<int>(similar.size()) >= kMinSimilarRuns;
+                errors.push_back(r.error);
+        return static_cast<int>(errors.size()) >= kMinSimilarRuns;
     };
     std::string basis = generation + (moe ? " MoE" : " dense");
     if (!collect([&](const ValidationResidual& r) { return r.generation == generation && r.moe == moe; })) {
@@ -83,9 +84,6 @@ SimilarRunsBand similarRunsBand(const Scenario& scenario, const ErrorBandModel& 
         }
     }
     SimilarRunsBand b;
-    std::vector<double> errors;
-    for (const ValidationResidual* r : similar)
-        errors.push_back(r->error);
     b.runs = static_cast<int>(errors.size());
     if (!errors.empty()) {
         b.lo = std::min(b.lo, percentile(errors, 0.10));
@@ -211,7 +209,7 @@ double executedMfuOf(const Scenario& scenario, double tokensPerSecPerGpu)
     const double executed = countFlopsPerToken(scenario.model, scenario.workload.seqLen, packing)
                                 .get(FlopFormula::PerComponentCausal)
                                 .value_or(0.0);
-    return executed * tokensPerSecPerGpu * usefulTokenFraction(packing) / peak;
+    return mfuAt(executed, tokensPerSecPerGpu * usefulTokenFraction(packing), peak);
 }
 
 ErrorBandModel errorBandModelFrom(const ValidationReport& report)

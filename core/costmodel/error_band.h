@@ -76,9 +76,9 @@ struct ErrorBand {
     double classOptimisticWidth = 0;
     double classPessimisticWidth = 0;
     // Precedent: the highest MFU (executedMfuOf) measured by a published run of the same GPU generation,
-    // architecture (dense or MoE) and training precision, that run, and whether the prediction, by the same count, is
-    // above it (0 and empty: no such run). A prediction above every published run like it says so in the basis: no
-    // measurement confirms that level yet, whatever the band's width.
+    // architecture (dense, MoE, hybrid) and training precision, that run, and whether the prediction, by the same
+    // count, is above it (0 and empty: no such run). A prediction above every published run like it says so in the
+    // basis: no measurement confirms that level yet, whatever the band's width.
     double publishedBestMfu = 0;
     std::string publishedBestRun;
     bool abovePublishedBest = false;
