@@ -1,6 +1,7 @@
 #include "core/costmodel/compute_terms.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/costmodel/cost_model.h"
 #include "core/model/vision_encoder.h"
@@ -118,8 +119,26 @@ double groupedGemmShapeFactor(const StepContext& x)
     const double width = std::min(sh.ffnWidth / x.expertTp, sh.expertDispatchWidth);
     const double m = tokensPerExpert(x);
     const double pflops = x.peakBf16 / 1e15; // the tensor cores' generation: FP8 halves the MMA time, not the rest
-    return width / (width + c.groupedGemmHalfSaturationDimPerPflops * pflops)
-        * (m / (m + c.groupedGemmHalfSaturationTokensPerPflops * pflops));
+    return width / (width + c.groupedGemmHalfSaturationDimPerPflops * pflops) * groupedGemmTokenFactor(x, m);
+}
+
+double groupedGemmRidgeTokens(const StepContext& x)
+{
+    const CostModelConstants& c = *x.constants;
+    const double weightBytesPerSec = x.hbmBytesPerSec * c.groupedGemmWeightStreamShare;
+    // An expert's GEMM does 2 m FLOPs per BF16 weight element (2 bytes) it reads: m FLOPs per byte. FP8 halves both
+    // the bytes and the MMA time, so the ridge stays.
+    return weightBytesPerSec > 0 ? x.peakBf16 * c.gemmEfficiency / weightBytesPerSec : 0.0;
+}
+
+double groupedGemmTokenFactor(const StepContext& x, double tokens)
+{
+    if (!(tokens > 0))
+        return 0.0;
+    // The smooth minimum of the compute roof (1) and the weight-streaming roof (tokens / ridge), the shape torch's
+    // grouped GEMM traced on an H200 (docs/cost-model.md, "Grouped GEMMs").
+    const double r = groupedGemmRidgeTokens(x) / tokens;
+    return 1.0 / std::sqrt(1.0 + r * r);
 }
 
 MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)

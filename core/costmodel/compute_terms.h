@@ -58,11 +58,15 @@ double fp8Bf16GemmShare(Fp8Recipe recipe);
 // sequence-parallel gathers (tensorwise, blockwise and MXFP8 alike).
 bool fp8RecipeGathersFp8(Fp8Recipe recipe);
 
-// Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): the tokens each local expert receives per
-// micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x
-// (tokens / (tokens + groupedGemmHalfSaturationTokens)), width the expert's per expert-TP rank or the dispatched
-// vector's, whichever is smaller.
+// Grouped GEMMs of the routed experts (docs/cost-model.md, "Grouped GEMMs"): the tokens each local expert receives
+// per micro-batch, and the efficiency factor of its GEMMs, (width / (width + groupedGemmHalfSaturationDim)) x the
+// token factor, width the expert's per expert-TP rank or the dispatched vector's, whichever is smaller.
 double tokensPerExpert(const StepContext& x);
 double groupedGemmShapeFactor(const StepContext& x);
+// The tokens per expert at which an expert's GEMMs read their weights as fast as they can do the FLOPs: below it
+// they stream weights (gemm peak x gemmEfficiency / (achieved HBM x groupedGemmWeightStreamShare)).
+double groupedGemmRidgeTokens(const StepContext& x);
+// 1 / sqrt(1 + (ridge / tokens)^2): the compute roof far above the ridge, tokens / ridge of it far below.
+double groupedGemmTokenFactor(const StepContext& x, double tokens);
 
 } // namespace mfu

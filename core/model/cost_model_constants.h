@@ -158,13 +158,17 @@ struct CostModelConstants {
     // Dropless routing: the busiest expert group of a micro-batch receives this many times the mean tokens, and the
     // others wait for it at the combine (grouped GEMMs and the all-to-all alike).
     double expertLoadImbalance = 1.10;
-    // Grouped GEMMs of the routed experts (docs/cost-model.md, "MoE"): a narrow expert (its width per expert-TP rank,
-    // or the hidden size, whichever is smaller: the K of the down projection, the N of the up projections) runs at
-    // width / (width + W) of gemmEfficiency, and an expert that receives m tokens at m / (m + M). W and M grow with
-    // the tensor cores' speed: a short main loop amortises the same prologue, epilogue and per-group scheduling over
-    // less work the faster the MMAs run. Both are per PFLOP/s of the format's dense peak.
+    // Grouped GEMMs of the routed experts (docs/cost-model.md, "Grouped GEMMs"): a narrow expert (its width per
+    // expert-TP rank, or the hidden size, whichever is smaller: the K of the down projection, the N of the up
+    // projections) runs at width / (width + W) of gemmEfficiency. W grows with the tensor cores' speed: a short main
+    // loop amortises the same prologue, epilogue and per-group scheduling over less work the faster the MMAs run;
+    // per PFLOP/s of the BF16 dense peak.
     double groupedGemmHalfSaturationDimPerPflops = 1100;
-    double groupedGemmHalfSaturationTokensPerPflops = 64;
+    // An expert that receives few tokens streams its weights: m tokens do m FLOPs per weight byte read. Measured on
+    // an H200 (torch._grouped_mm, forward and backward, bench/gpu/gemm_shape_laws.py, 2026-11-30): the rate follows
+    // 1 / sqrt(1 + (m* / m)^2) of its plateau with m* = 300-320 tokens for experts 1,536-2,880 wide, i.e. weights
+    // read at about 2.2 TB/s, this share of the achieved HBM rate (4.8 TB/s x hbmEfficiency).
+    double groupedGemmWeightStreamShare = 0.58;
     // Token permutation and unpermutation around the experts, memory-bound: bytes per element of the (k + 1) hidden
     // vectors a token becomes (permute: read 1, write k; unpermute: read k, write 1; BF16; forward and backward).
     double moePermuteBytesPerElement = 8;

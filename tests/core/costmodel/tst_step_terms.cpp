@@ -4,6 +4,8 @@
 // scale-up links in domains of 8 GPUs and 10 GB/s to the next domain, no latency unless a test sets it.
 #include <QtTest>
 
+#include <cmath>
+
 #include "core/costmodel/attention_terms.h"
 #include "core/costmodel/compute_terms.h"
 #include "core/costmodel/cost_model.h"
@@ -65,9 +67,10 @@ CostModelConstants handConstants()
     c.attentionBackwardEfficiency = 0.25;
     c.attentionHalfSaturationSeq = 0;
     c.contextParallelAttentionEfficiency = 0.5;
-    // Grouped GEMMs at a 1 PFLOP/s peak: half efficiency at a width of 500 and at 500 tokens per expert.
+    // Grouped GEMMs at a 1 PFLOP/s peak: half efficiency at a width of 500; weights streamed at the full 1 TB/s of
+    // the hand context's HBM, so the ridge is 5e14 / 1e12 = 500 tokens per expert.
     c.groupedGemmHalfSaturationDimPerPflops = 500;
-    c.groupedGemmHalfSaturationTokensPerPflops = 500;
+    c.groupedGemmWeightStreamShare = 1.0;
     c.expertDispatchLatencySeconds = 0;
     return c;
 }
@@ -210,26 +213,37 @@ private slots:
     {
         Hand h;
         h.makeMoe(4);
-        // EP 4: each expert sees 1,000 x 2 x 4 / 16 = 500 tokens; grouped-GEMM factor (500 / (500 + 500)) x (500 /
-        // (500 + 500)) = 0.25 at a 1 PFLOP/s peak; the busiest expert runs at 1.1x the mean.
+        // EP 4: each expert sees 1,000 x 2 x 4 / 16 = 500 tokens, at the ridge: grouped-GEMM factor (500 / (500 +
+        // 500)) x 1 / sqrt(1 + 1) at a 1 PFLOP/s peak; the busiest expert runs at 1.1x the mean.
+        const double atRidge = 1.0 / std::sqrt(2.0), halfRidge = 1.0 / std::sqrt(5.0);
         QCOMPARE(tokensPerExpert(h.x), 500.0);
-        QCOMPARE(groupedGemmShapeFactor(h.x), 0.25);
+        QCOMPARE(groupedGemmRidgeTokens(h.x), 500.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), 0.5 * atRidge);
         const MatmulTime m = matmulTime(h.x, llama31_8b());
-        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5 + 1.1 * 18e6 / 0.25) / 5e14);
-        QCOMPARE(m.routedExpertsPerToken, 1.1 * 18e6 / 0.25 / 5e14);
-        // TP 2 folded with expert TP 1: a GPU routes its 500 sequence-parallel tokens, so each expert sees 250 (factor
-        // 0.5 x 250/750); expert TP 2 splits the width to 250 and every expert-TP rank sees all 500 of the expert's.
+        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5 + 1.1 * 18e6 / (0.5 * atRidge)) / 5e14);
+        QCOMPARE(m.routedExpertsPerToken, 1.1 * 18e6 / (0.5 * atRidge) / 5e14);
+        // TP 2 folded with expert TP 1: a GPU routes its 500 sequence-parallel tokens, so each expert sees 250, half
+        // the ridge (1 / sqrt(1 + 2^2)); expert TP 2 splits the width to 250 and every expert-TP rank sees all 500 of
+        // the expert's.
         h.setTp(2);
         QCOMPARE(tokensPerExpert(h.x), 250.0);
-        QCOMPARE(groupedGemmShapeFactor(h.x), 0.5 * (250.0 / 750.0));
+        QCOMPARE(groupedGemmShapeFactor(h.x), 0.5 * halfRidge);
         h.x.expertTp = 2;
         QCOMPARE(tokensPerExpert(h.x), 500.0);
-        QCOMPARE(groupedGemmShapeFactor(h.x), (250.0 / 750.0) * 0.5);
-        // The half-saturation scales with the BF16 peak: at 2 PFLOP/s it is 1,000 wide and 1,000 tokens.
+        QCOMPARE(groupedGemmShapeFactor(h.x), (250.0 / 750.0) * atRidge);
+        // The width's half-saturation and the ridge scale with the BF16 peak: at 2 PFLOP/s they are 1,000 wide and
+        // 1,000 tokens, so 500 tokens sit at half the ridge.
         h.x.expertTp = 1;
         h.setTp(1);
         h.x.peakBf16 = 2e15;
-        QCOMPARE(groupedGemmShapeFactor(h.x), (500.0 / 1500.0) * (500.0 / 1500.0));
+        QCOMPARE(groupedGemmRidgeTokens(h.x), 1000.0);
+        QCOMPARE(groupedGemmShapeFactor(h.x), (500.0 / 1500.0) * halfRidge);
+        // Twice the HBM rate halves the ridge again; far above it the factor tends to 1, far below to tokens / ridge.
+        h.x.hbmBytesPerSec = 2e12;
+        QCOMPARE(groupedGemmRidgeTokens(h.x), 500.0);
+        QVERIFY(std::abs(groupedGemmTokenFactor(h.x, 5e5) - 1.0) < 1e-6);
+        QVERIFY(std::abs(groupedGemmTokenFactor(h.x, 5.0) - 0.01) < 1e-6);
+        QCOMPARE(groupedGemmTokenFactor(h.x, 0.0), 0.0);
     }
 
     void attention()
