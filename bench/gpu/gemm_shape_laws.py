@@ -21,43 +21,17 @@ import time
 
 import torch
 
+from cuda_timing import log, time_ms
+
 OUT = os.environ.get("OUT", "/tmp")
 QUICK = "--quick" in sys.argv
 DEV = "cuda"
 RESULTS = {"env": {}, "dense": [], "grouped": [], "launch": {}, "sustained": {}}
-T0 = time.time()
-
-
-def log(msg):
-    print(f"[{time.time() - T0:6.1f}s] {msg}", flush=True)
 
 
 def save():
     with open(os.path.join(OUT, "gemm_shape_laws.json"), "w") as f:
         json.dump(RESULTS, f, indent=1)
-
-
-def time_ms(fn, reps=None, target_ms=100.0):
-    """Median milliseconds of fn() over repetitions sized to about target_ms, after three warm-ups."""
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    fn()
-    e.record()
-    torch.cuda.synchronize()
-    one = max(s.elapsed_time(e), 1e-3)
-    n = reps or int(min(50, max(5, target_ms / one)))
-    times = []
-    for _ in range(n):
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e))
-    times.sort()
-    return times[len(times) // 2]
 
 
 def tflops(flops, ms):
