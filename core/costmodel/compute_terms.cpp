@@ -102,6 +102,17 @@ double linearGemmPeak(const StepContext& x)
     return c.gemmEfficiency / ((1.0 - bf16Share) / fp8 + bf16Share / x.peakBf16);
 }
 
+double linearShapeFactor(double d, const StepContext& x, double gemmPeak)
+{
+    const CostModelConstants& c = *x.constants;
+    const double base = gemmShapeFactor(d, c);
+    // The linear layers' speed-up over BF16 (1 in BF16 runs): the same per-tile prologue, epilogue and wave tail
+    // take the same time while the MMAs run this much faster, so a narrow layer loses more.
+    const double speedup = gemmPeak / (x.peakBf16 * c.gemmEfficiency);
+    const double extra = c.fastFormatGemmHalfSaturationDim * std::max(0.0, speedup - 1.0);
+    return extra > 0 && d > 0 ? base * d / (d + extra) : base;
+}
+
 double tokensPerExpert(const StepContext& x)
 {
     const ModelShape& sh = *x.shape;
@@ -149,15 +160,15 @@ MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)
     const double tp = x.tp, tokens = x.tokensPerMicroBatch, dModel = sh.layer.hidden;
     // Linear layers run on the FP8 peak in BF16+FP8 runs; the router and the LM head stay BF16.
     const double gemmPeak = linearGemmPeak(x);
-    const double fQkv = gemmShapeFactor(std::min({ tokens, sh.qkvOut / tp, dModel }), c);
-    const double fOut = gemmShapeFactor(std::min({ tokens, dModel, sh.attnOut / tp }), c);
+    const double fQkv = linearShapeFactor(std::min({ tokens, sh.qkvOut / tp, dModel }), x, gemmPeak);
+    const double fOut = linearShapeFactor(std::min({ tokens, dModel, sh.attnOut / tp }), x, gemmPeak);
 
     MatmulTime m;
     m.qkvShapeFactor = fQkv;
     if (sh.experts > 0) {
         // Shared experts and dense layers split by TP; the routed experts as grouped GEMMs at the busiest expert's
         // load.
-        const double fDense = gemmShapeFactor(std::min({ tokens, sh.denseFfnWidth / tp, dModel }), c);
+        const double fDense = linearShapeFactor(std::min({ tokens, sh.denseFfnWidth / tp, dModel }), x, gemmPeak);
         const double routed = sh.routedFfnShare * sh.ffnFlops;
         const double dense = sh.ffnFlops - routed;
         m.layerForwardPerToken = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + (dense > 0 ? dense / fDense : 0.0)
@@ -170,7 +181,7 @@ MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)
         m.sharedExpertsPerToken = shared > 0 ? shared / fDense / (tp * gemmPeak) : 0.0;
         m.routedExpertsPerToken = x.expertLoad * routed / groupedGemmShapeFactor(x) / (tp * gemmPeak);
     } else {
-        const double fFfn = gemmShapeFactor(std::min({ tokens, sh.ffnWidth / tp, dModel }), c);
+        const double fFfn = linearShapeFactor(std::min({ tokens, sh.ffnWidth / tp, dModel }), x, gemmPeak);
         m.layerForwardPerToken = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + sh.ffnFlops / fFfn) / (tp * gemmPeak)
             + sh.routerFlops / (x.peakBf16 * c.gemmEfficiency);
         m.denseMlpPerToken = sh.ffnFlops / fFfn / (tp * gemmPeak);

@@ -11,6 +11,9 @@ struct ModelSpec;
 // Efficiency factor of a GEMM whose limiting dimension (the smallest of tokens, out and in per GPU) is d:
 // d / (d + gemmHalfSaturationDim).
 double gemmShapeFactor(double d, const CostModelConstants& c);
+// A linear layer's shape factor at the rate its format runs (gemmPeak, linearGemmPeak's): gemmShapeFactor, and in
+// an FP8 or FP4 run d / (d + fastFormatGemmHalfSaturationDim x (speed-up over BF16 - 1)) on top.
+double linearShapeFactor(double d, const StepContext& x, double gemmPeak);
 
 struct MatmulTime {
     double layerForwardPerToken = 0; // one layer's GEMMs, seconds per token (forward)

@@ -33,6 +33,11 @@ struct CostModelConstants {
     double isolatedTensorCoreShareKnee = 0;
     // FP8 GEMMs reach a lower fraction of their (doubled) peak than BF16 ones.
     double fp8GemmEfficiencyRatio = 0.80;
+    // FP8 and FP4 linear layers lose more to a narrow weight dimension d than BF16 ones, by d / (d + this x (s - 1)),
+    // s their rate over BF16's (linearGemmPeak): the per-tile fixed time stays while the MMAs speed up. Measured on an
+    // H200 (bench/gpu/gemm_shape_laws.py, 2026-11-30): per-tensor FP8 over BF16 at d = 256-1,024 follows d / (d +
+    // 110); at the model's FP8 speed-up of 1.6, 110 / 0.6.
+    double fastFormatGemmHalfSaturationDim = 183;
     // FP8 cast/scale passes: bytes moved per GEMM operand element (read bf16, write fp8, amax).
     double fp8CastBytesPerElement = 3.0;
 
@@ -166,9 +171,10 @@ struct CostModelConstants {
     double groupedGemmHalfSaturationDimPerPflops = 1100;
     // An expert that receives few tokens streams its weights: m tokens do m FLOPs per weight byte read. Measured on
     // an H200 (torch._grouped_mm, forward and backward, bench/gpu/gemm_shape_laws.py, 2026-11-30): the rate follows
-    // 1 / sqrt(1 + (m* / m)^2) of its plateau with m* = 300-320 tokens for experts 1,536-2,880 wide, i.e. weights
-    // read at about 2.2 TB/s, this share of the achieved HBM rate (4.8 TB/s x hbmEfficiency).
-    double groupedGemmWeightStreamShare = 0.58;
+    // 1 / sqrt(1 + (m* / m)^2) of its plateau with m* = 300-320 tokens for experts 1,536-2,880 wide. The ridge is
+    // the GEMM rate over the weight-streaming rate; at Hopper's gemmEfficiency this share of the achieved HBM rate
+    // (4.8 TB/s x hbmEfficiency) puts it at 305 tokens on the H200.
+    double groupedGemmWeightStreamShare = 0.60;
     // Token permutation and unpermutation around the experts, memory-bound: bytes per element of the (k + 1) hidden
     // vectors a token becomes (permute: read 1, write k; unpermute: read k, write 1; BF16; forward and backward).
     double moePermuteBytesPerElement = 8;

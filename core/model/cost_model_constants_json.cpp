@@ -1,6 +1,8 @@
 #include "core/model/cost_model_constants_json.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +25,8 @@ struct NumberField {
 constexpr NumberField kNumbers[] = {
     { "gemm_efficiency", &CostModelConstants::gemmEfficiency, Range::Fraction },
     { "gemm_half_saturation_dim", &CostModelConstants::gemmHalfSaturationDim, Range::NonNegative },
+    { "fast_format_gemm_half_saturation_dim", &CostModelConstants::fastFormatGemmHalfSaturationDim,
+        Range::NonNegative },
     { "isolated_gemm_efficiency", &CostModelConstants::isolatedGemmEfficiency, Range::FractionOrUnset },
     { "isolated_gemm_half_saturation_dim", &CostModelConstants::isolatedGemmHalfSaturationDim, Range::NonNegative },
     { "isolated_tensor_core_slowdown", &CostModelConstants::isolatedTensorCoreSlowdown, Range::NonNegative },
@@ -119,6 +123,18 @@ constexpr IntegerField kIntegers[] = {
     { "gpus_per_node", &CostModelConstants::gpusPerNode },
 };
 
+// Keys of constants whose law has since been replaced. A scenario or preset saved before carries them (the writer
+// puts every constant in): it still opens, the retired value read and dropped, the current law's constant at its
+// base value.
+constexpr std::string_view kRetired[] = {
+    "grouped_gemm_half_saturation_tokens_per_pflops", // m / (m + M): now the weight-streaming ridge
+};
+
+bool isRetired(const std::string& key)
+{
+    return std::find(std::begin(kRetired), std::end(kRetired), key) != std::end(kRetired);
+}
+
 } // namespace
 
 nlohmann::json costModelConstantsToJson(const CostModelConstants& c)
@@ -147,6 +163,8 @@ CostModelConstants costModelConstantsFromJson(
             c.basis = it->get<std::string>();
             continue;
         }
+        if (isRetired(it.key()))
+            continue;
         bool known = false;
         for (const auto& f : kNumbers) {
             if (f.key != it.key())

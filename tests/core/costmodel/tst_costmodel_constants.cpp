@@ -119,6 +119,19 @@ private slots:
         }
     }
 
+    void retiredKeysStillOpen()
+    {
+        // A file saved before the grouped-GEMM token law was measured carries its old constant: it opens, the value
+        // dropped, and the keys beside it still read.
+        const CostModelConstants base = defaultCostModelConstants(presetHardware("h100-sxm"));
+        const CostModelConstants c = costModelConstantsFromJson(
+            nlohmann::json::parse(R"({"grouped_gemm_half_saturation_tokens_per_pflops": 64, "gemm_efficiency": 0.6})"),
+            base, "cost_model");
+        QCOMPARE(c.gemmEfficiency, 0.6);
+        QCOMPARE(c.groupedGemmWeightStreamShare, base.groupedGemmWeightStreamShare);
+        QVERIFY(!costModelConstantsToJson(c).contains("grouped_gemm_half_saturation_tokens_per_pflops"));
+    }
+
     void scenarioFileKeepsCalibratedConstants()
     {
         ScenarioDocument doc;

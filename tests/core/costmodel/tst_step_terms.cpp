@@ -63,6 +63,7 @@ CostModelConstants handConstants()
     c.gemmEfficiency = 0.5;
     c.gemmHalfSaturationDim = 1000;
     c.fp8GemmEfficiencyRatio = 0.5;
+    c.fastFormatGemmHalfSaturationDim = 0; // fastFormatsLoseMoreToNarrowLayers sets it
     c.attentionForwardEfficiency = 0.5;
     c.attentionBackwardEfficiency = 0.25;
     c.attentionHalfSaturationSeq = 0;
@@ -207,6 +208,28 @@ private slots:
         h.setTp(1);
         h.x.fp8 = true;
         QCOMPARE(matmulTime(h.x, llama31_8b()).layerForwardPerToken, m.layerForwardPerToken);
+    }
+
+    void fastFormatsLoseMoreToNarrowLayers()
+    {
+        Hand h;
+        h.constants.fastFormatGemmHalfSaturationDim = 1000;
+        // BF16: the linear layers' factor is the GEMM law's, whatever the constant.
+        QCOMPARE(linearShapeFactor(1000, h.x, linearGemmPeak(h.x)), 0.5);
+        // FP8 at 4e15 x 0.5 (fp8GemmEfficiencyRatio) x 0.5 = 1e15 FLOP/s, twice BF16's 5e14: an extra d / (d + 1,000 x
+        // (2 - 1)), so 0.5 x 0.5 at 1,000 and 0.75 x 0.75 at 3,000.
+        h.x.fp8 = true;
+        h.x.peakFp8 = 4e15;
+        const double fp8Peak = linearGemmPeak(h.x);
+        QCOMPARE(fp8Peak, 1e15);
+        QCOMPARE(linearShapeFactor(1000, h.x, fp8Peak), 0.25);
+        QCOMPARE(linearShapeFactor(3000, h.x, fp8Peak), 0.5625);
+        // Every limiting dimension of the hand layer is 1,000: twice the rate at half the factor, so the layer takes
+        // as long as in BF16 (26.192e6 FLOP / (1e15 x 0.25)); the LM head stays BF16.
+        QCOMPARE(matmulTime(h.x, llama31_8b()).layerForwardPerToken, 26.192e6 / 2.5e14);
+        // With the constant at 0 the FP8 layer runs at its full speed-up.
+        h.constants.fastFormatGemmHalfSaturationDim = 0;
+        QCOMPARE(matmulTime(h.x, llama31_8b()).layerForwardPerToken, 26.192e6 / 5e14);
     }
 
     void expertMatmuls()
