@@ -117,6 +117,30 @@ std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<Hard
     return traceMfuOfRun(run, presets).mfu;
 }
 
+namespace {
+
+// The scenario's FLOPs per step over the trace's operators'. The two MFUs divide by different times: the measured
+// one by the loop's mean step, the trace's by the steps' GPU windows, which are longer when the host ran ahead. Their
+// ratio is the FLOPs' only once each is multiplied back by its own time (the peaks cancel).
+double flopsPerStepRatio(const RunAnalysis& run, double traceMfu, double measuredMfu)
+{
+    double windowSeconds = 0;
+    int ranks = 0;
+    for (const auto& r : run.ranks) {
+        if (!r.opFlops.recordsShapes || r.steps.empty())
+            continue;
+        windowSeconds += static_cast<double>(r.stepWindowsNs()) / 1e9 / static_cast<double>(r.steps.size());
+        ++ranks;
+    }
+    if (!(traceMfu > 0))
+        return 0.0;
+    if (ranks == 0 || !(windowSeconds > 0) || !(run.meanStepSeconds > 0))
+        return measuredMfu / traceMfu;
+    return measuredMfu * run.meanStepSeconds / (traceMfu * windowSeconds / ranks);
+}
+
+} // namespace
+
 MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu)
 {
     MfuCrossCheck c;
@@ -165,7 +189,7 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
         c.explanations.push_back(formatPercent(outside / flops)
             + " of the operators' FLOPs ran outside the analysed steps (before the first, in a step left out as "
               "incomplete, or with no kernel found): work the step time does not include");
-    const double ratio = traceMfu > 0 ? measuredMfu / traceMfu : 0;
+    const double ratio = flopsPerStepRatio(run, traceMfu, measuredMfu);
     if (!backward && ratio > 2)
         c.explanations.push_back("the trace records no backward pass (inference, or a forward-only window) while the "
                                  "scenario's FLOP/token counts training: forward and backward, 3x the forward");

@@ -36,7 +36,7 @@ Run runCli(const QStringList& args, const QString& presetsDir = QStringLiteral("
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
 {
-    const QString path = dir.filePath(name);
+    QString path = dir.filePath(name);
     QFile f(path);
     f.open(QIODevice::WriteOnly);
     f.write(text);
@@ -459,6 +459,42 @@ private slots:
         const Run text = runCli({ h100 });
         QVERIFY2(text.out.contains("trace MFU"), text.out.constData());
         QVERIFY2(text.out.contains("critical path"), text.out.constData());
+    }
+
+    // A Qwen3-MoE-style training step PyTorch 2.11 recorded on an H200 (bench/gpu/moe_training_step.py, kept beside
+    // it): 12 layers, 64 experts of 768 (top 8) through torch._grouped_mm, 4 x 4,096 tokens, one CPU step annotation
+    // that ends before the GPU finishes the work it launched. The operators' FLOPs are the config's, and the
+    // explanation of the two MFUs' difference gives the FLOPs' ratio, not the MFUs' (which also differ in time).
+    void moeStepFromPyTorch211()
+    {
+        const QString trace
+            = QStringLiteral(MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-moe-qwen3-12l-64e-768-s4096-mb4.json.gz");
+        const QString config
+            = QStringLiteral(MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-moe-qwen3-12l-64e-768.config.json");
+        const Run r = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"),
+            QStringLiteral("h200"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto out = nlohmann::json::parse(r.out.toStdString());
+        const auto& f = out["ranks"][0]["op_flops"];
+        const double tokens = 4 * 4096;
+        // Dense GEMMs: 6 x tokens x (12 x (QKV 2,048 x 5,120 + output 4,096 x 2,048 + router 2,048 x 64) + the LM head
+        // 2,048 x 32,000).
+        const double matmul = 6 * tokens * (12 * (2048.0 * 5120 + 4096.0 * 2048 + 2048.0 * 64) + 2048.0 * 32000);
+        QVERIFY2(std::abs(f["matmul_flops"].get<double>() / matmul - 1) < 1e-3, f.dump().c_str());
+        // Grouped GEMMs: 6 x 3 x 2,048 x 768 per routed row and layer, 8 x tokens rows, each expert's padded to a
+        // multiple of 16 (up to 64 x 15 more a layer).
+        const double perRow = 6 * 3 * 2048.0 * 768;
+        const double grouped = f["grouped_gemm_flops"].get<double>();
+        QVERIFY2(
+            grouped >= 12 * perRow * 8 * tokens && grouped <= 12 * perRow * (8 * tokens + 64 * 15), f.dump().c_str());
+        // Causal attention, the backward at 2.5x the forward: 12 x 3.5 x 2 x 4 x 32 x 4,096^2 x 256 / 2.
+        QCOMPARE(f["attention_flops"].get<double>(), 12 * 3.5 * 2 * 4 * 32 * 4096.0 * 4096 * 256 / 2);
+        // The scenario's MFU counts PaLM's full attention square; the trace's, the causal half that ran. Their FLOPs
+        // differ by (6 N + PaLM's attention) / (6 N + causal attention executed) = 1.17x, whatever the step times.
+        const auto& check = out["mfu_check"];
+        QVERIFY(!check["agrees"].get<bool>());
+        QVERIFY2(
+            check["explanations"].dump().find("1.17x the FLOPs per step") != std::string::npos, check.dump().c_str());
     }
 
     void badFileIsOneLineError()
