@@ -45,6 +45,26 @@ std::optional<TraceMfu> possible(std::optional<TraceMfu> m)
     return m && m->mfu <= 1.0 ? m : std::nullopt;
 }
 
+// The scenario's FLOPs per step over the trace's operators'. The two MFUs divide by different times: the measured
+// one by the loop's mean step, the trace's by the steps' GPU windows, which are longer when the host ran ahead. Their
+// ratio is the FLOPs' only once each is multiplied back by its own time (the peaks cancel).
+double flopsPerStepRatio(const RunAnalysis& run, double traceMfu, double measuredMfu)
+{
+    double windowSeconds = 0;
+    int ranks = 0;
+    for (const auto& r : run.ranks) {
+        if (!r.opFlops.recordsShapes || r.steps.empty())
+            continue;
+        windowSeconds += static_cast<double>(r.stepWindowsNs()) / 1e9 / static_cast<double>(r.steps.size());
+        ++ranks;
+    }
+    if (!(traceMfu > 0))
+        return 0.0;
+    if (ranks == 0 || !(windowSeconds > 0) || !(run.meanStepSeconds > 0))
+        return measuredMfu / traceMfu;
+    return measuredMfu * run.meanStepSeconds / (traceMfu * windowSeconds / ranks);
+}
+
 } // namespace
 
 std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware)
@@ -116,30 +136,6 @@ std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<Hard
 {
     return traceMfuOfRun(run, presets).mfu;
 }
-
-namespace {
-
-// The scenario's FLOPs per step over the trace's operators'. The two MFUs divide by different times: the measured
-// one by the loop's mean step, the trace's by the steps' GPU windows, which are longer when the host ran ahead. Their
-// ratio is the FLOPs' only once each is multiplied back by its own time (the peaks cancel).
-double flopsPerStepRatio(const RunAnalysis& run, double traceMfu, double measuredMfu)
-{
-    double windowSeconds = 0;
-    int ranks = 0;
-    for (const auto& r : run.ranks) {
-        if (!r.opFlops.recordsShapes || r.steps.empty())
-            continue;
-        windowSeconds += static_cast<double>(r.stepWindowsNs()) / 1e9 / static_cast<double>(r.steps.size());
-        ++ranks;
-    }
-    if (!(traceMfu > 0))
-        return 0.0;
-    if (ranks == 0 || !(windowSeconds > 0) || !(run.meanStepSeconds > 0))
-        return measuredMfu / traceMfu;
-    return measuredMfu * run.meanStepSeconds / (traceMfu * windowSeconds / ranks);
-}
-
-} // namespace
 
 MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu)
 {

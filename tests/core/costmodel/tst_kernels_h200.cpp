@@ -25,8 +25,19 @@ using namespace mfu;
 
 namespace {
 
-constexpr const char* kMeasurement = MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-gemm-shape-laws.json";
+constexpr const char* kGemmShapes = MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-gemm-shape-laws.json";
 constexpr const char* kAttention = MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-attention-rates.json";
+
+nlohmann::json readMeasurement(const char* path)
+{
+    std::ifstream in(path);
+    return nlohmann::json::parse(in);
+}
+
+const HardwareSpec& h200()
+{
+    return *test::shippedPresets().findHardware("h200");
+}
 
 struct ExpertShape {
     double hidden = 0, width = 0;
@@ -36,8 +47,7 @@ struct ExpertShape {
 // One expert MLP's rate: gate and up fused (2 x width outputs) and down (width inputs) do 2 : 1 of its FLOPs.
 std::map<std::string, ExpertShape> measuredExperts()
 {
-    std::ifstream in(kMeasurement);
-    const nlohmann::json j = nlohmann::json::parse(in);
+    const nlohmann::json j = readMeasurement(kGemmShapes);
     std::map<std::string, ExpertShape> out;
     for (const auto& r : j.at("grouped")) {
         ExpertShape& e = out[r.at("label").get<std::string>()];
@@ -53,9 +63,7 @@ std::map<std::string, ExpertShape> measuredExperts()
 // The constants a scenario on the H200 preset runs with: its preset's, else the Hopper defaults.
 CostModelConstants h200Constants()
 {
-    const PresetLibrary& presets = test::shippedPresets();
-    const HardwareSpec* hw = presets.findHardware("h200");
-    return presets.costModelFor("h200").value_or(defaultCostModelConstants(*hw));
+    return test::shippedPresets().costModelFor("h200").value_or(defaultCostModelConstants(h200()));
 }
 
 // The H200's context as the cost model builds it, for one expert of `width` whose GEMMs see `tokens` tokens.
@@ -66,8 +74,6 @@ struct H200Expert {
     StepContext x;
     H200Expert(double hidden, double width, double tokens)
     {
-        const PresetLibrary& presets = test::shippedPresets();
-        const HardwareSpec* hw = presets.findHardware("h200");
         constants = h200Constants();
         shape.experts = 1;
         shape.expertsPerToken = 1;
@@ -76,8 +82,8 @@ struct H200Expert {
         x.scenario = &scenario;
         x.shape = &shape;
         x.constants = &constants;
-        x.peakBf16 = hw->densePeak(NumberFormat::BF16).value_or(0.0);
-        x.hbmBytesPerSec = hw->hbmBandwidthBytesPerSec * constants.hbmEfficiency;
+        x.peakBf16 = h200().densePeak(NumberFormat::BF16).value_or(0.0);
+        x.hbmBytesPerSec = h200().hbmBandwidthBytesPerSec * constants.hbmEfficiency;
         x.moeTokensPerMicroBatch = tokens;
     }
 };
@@ -89,7 +95,7 @@ class TestKernelsH200 : public QObject {
 private slots:
     void initTestCase()
     {
-        if (!std::ifstream(kMeasurement))
+        if (!std::ifstream(kGemmShapes))
             QFAIL("the H200 measurement bench/gpu/h200-2026-11-30-gemm-shape-laws.json is missing");
         if (!std::ifstream(kAttention))
             QFAIL("the H200 measurement bench/gpu/h200-2026-11-30-attention-rates.json is missing");
@@ -145,8 +151,7 @@ private slots:
 
     void fp8LosesMoreToNarrowLayersAsTheKernelDoes()
     {
-        std::ifstream in(kMeasurement);
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const nlohmann::json j = readMeasurement(kGemmShapes);
         // Each layout's rate over its three GEMMs (forward, input gradient, weight gradient), per format.
         std::map<std::string, std::map<std::string, std::pair<double, double>>> sums; // label -> format -> flops, s
         for (const auto& r : j.at("dense")) {
@@ -164,7 +169,7 @@ private slots:
         };
         H200Expert h(8192, 8192, 8192); // the H200's context; only the dense law is read here
         h.x.fp8 = true;
-        h.x.peakFp8 = test::shippedPresets().findHardware("h200")->densePeak(NumberFormat::FP8).value_or(0.0);
+        h.x.peakFp8 = h200().densePeak(NumberFormat::FP8).value_or(0.0);
         const double fp8Peak = linearGemmPeak(h.x);
         int checked = 0;
         for (const char* side : { "narrow-N ", "narrow-K " }) {
@@ -195,11 +200,9 @@ private slots:
         // one sequence half-saturation has flattened: it reads 10-12% under them from 32k (docs/cost-model.md,
         // "Kernels measured on an H200").
         const CostModelConstants constants = h200Constants();
-        const double peak
-            = test::shippedPresets().findHardware("h200")->densePeak(NumberFormat::BF16).value_or(0.0) / 1e12;
+        const double peak = h200().densePeak(NumberFormat::BF16).value_or(0.0) / 1e12;
         QVERIFY(peak > 0);
-        std::ifstream in(kAttention);
-        const nlohmann::json j = nlohmann::json::parse(in);
+        const nlohmann::json j = readMeasurement(kAttention);
         int checked = 0;
         for (const auto& r : j.at("attention")) {
             if (r.contains("error"))
