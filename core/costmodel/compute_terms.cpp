@@ -133,6 +133,11 @@ double groupedGemmShapeFactor(const StepContext& x)
     return width / (width + c.groupedGemmHalfSaturationDimPerPflops * pflops) * groupedGemmTokenFactor(x, m);
 }
 
+double groupedGemmKernelFactor(const StepContext& x)
+{
+    return x.constants->groupedGemmKernelPlateauShare * groupedGemmTokenFactor(x, tokensPerExpert(x));
+}
+
 double groupedGemmRidgeTokens(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
@@ -171,15 +176,22 @@ MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)
         const double fDense = linearShapeFactor(std::min({ tokens, sh.denseFfnWidth / tp, dModel }), x, gemmPeak);
         const double routed = sh.routedFfnShare * sh.ffnFlops;
         const double dense = sh.ffnFlops - routed;
-        m.layerForwardPerToken = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + (dense > 0 ? dense / fDense : 0.0)
-                                     + x.expertLoad * routed / groupedGemmShapeFactor(x))
-                / (tp * gemmPeak)
-            + sh.routerFlops / (x.peakBf16 * c.gemmEfficiency);
+        // The width law's time for the routed experts, split: their GEMMs at the kernels' rate (never more than the
+        // law's whole time), the rest their routing work.
+        const double routedLaw = x.expertLoad * routed / groupedGemmShapeFactor(x) / (tp * gemmPeak);
+        const double kernel = groupedGemmKernelFactor(x);
+        const double routedGemms
+            = kernel > 0 ? std::min(routedLaw, x.expertLoad * routed / kernel / (tp * gemmPeak)) : routedLaw;
+        m.layerForwardPerToken
+            = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + (dense > 0 ? dense / fDense : 0.0)) / (tp * gemmPeak)
+            + routedGemms + sh.routerFlops / (x.peakBf16 * c.gemmEfficiency);
         const double denseMlpShare = sh.layer.ffnDim > 0 ? sh.layer.denseMlpFfnDim / sh.layer.ffnDim : 0.0;
         m.denseMlpPerToken = denseMlpShare > 0 ? denseMlpShare * sh.ffnFlops / fDense / (tp * gemmPeak) : 0.0;
         const double shared = dense - denseMlpShare * sh.ffnFlops;
         m.sharedExpertsPerToken = shared > 0 ? shared / fDense / (tp * gemmPeak) : 0.0;
-        m.routedExpertsPerToken = x.expertLoad * routed / groupedGemmShapeFactor(x) / (tp * gemmPeak);
+        m.routedExpertsPerToken = routedGemms;
+        m.moeRoutingPerToken = routedLaw - routedGemms;
+        m.moeRoutingForward = tokens * x.layersPerStage * m.moeRoutingPerToken;
     } else {
         const double fFfn = linearShapeFactor(std::min({ tokens, sh.ffnWidth / tp, dModel }), x, gemmPeak);
         m.layerForwardPerToken = (sh.qkvFlops / fQkv + sh.outProjFlops / fOut + sh.ffnFlops / fFfn) / (tp * gemmPeak)

@@ -21,10 +21,16 @@ struct MatmulTime {
     // Parts of layerForwardPerToken that selective recompute of Megatron's modules repeats: dense layers' MLPs, shared
     // experts, and routed experts (at the busiest expert's load).
     double denseMlpPerToken = 0, sharedExpertsPerToken = 0, routedExpertsPerToken = 0;
+    // The routed experts' routing work one layer costs per token beyond their grouped GEMMs at the kernels' rate
+    // (groupedGemmKernelPlateauShare): what the width law charges on top. Not in layerForwardPerToken or forward;
+    // the step books it as memory-bound work, forward once and backward twice, as the GEMMs it rides on.
+    double moeRoutingPerToken = 0;
+    double moeRoutingForward = 0; // the stage's layers, seconds per micro-batch (forward)
     double forward = 0; // the stage's layers and the LM head, seconds per micro-batch
     double visionTraining = 0; // a vision-language run's encoder, forward and backward (0 without one)
     double visionForward = 0; // its forward alone, what full checkpointing repeats
     double total() const { return 3.0 * forward + visionTraining; } // forward, and backward at twice the forward
+    double moeRoutingTotal() const { return 3.0 * moeRoutingForward; }
 };
 
 MatmulTime matmulTime(const StepContext& x, const ModelSpec& model);
@@ -71,5 +77,8 @@ double groupedGemmShapeFactor(const StepContext& x);
 double groupedGemmRidgeTokens(const StepContext& x);
 // 1 / sqrt(1 + (ridge / tokens)^2): the compute roof far above the ridge, tokens / ridge of it far below.
 double groupedGemmTokenFactor(const StepContext& x, double tokens);
+// The grouped GEMM kernels' own factor: groupedGemmKernelPlateauShare x the token factor. The time the width law
+// charges beyond it is the MoE layer's routing work (MatmulTime::moeRoutingPerToken).
+double groupedGemmKernelFactor(const StepContext& x);
 
 } // namespace mfu

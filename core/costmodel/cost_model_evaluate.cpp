@@ -59,6 +59,7 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     // communication hides behind follow the calibrated compute.
     m.matmul = matmulTime(x, model);
     m.matmul.forward *= scales.matmul;
+    m.matmul.moeRoutingForward *= scales.memoryBound; // a trace shows it as memory-bound kernels
     m.matmul.visionTraining *= scales.matmul;
     m.matmul.visionForward *= scales.matmul;
     m.attention = attentionTime(x);
@@ -68,10 +69,14 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     m.memoryBound.bytesPerSec /= scales.memoryBound;
     m.recompute = recomputeTime(x, m.matmul, m.attention, m.memoryBound);
     const double elementwise = m.memoryBound.elementwise();
-    m.forwardCompute = m.matmul.forward + m.attention.forward + elementwise / 3.0;
-    m.backwardCompute = 2.0 * m.matmul.forward + m.attention.backward + 2.0 * elementwise / 3.0 + m.recompute;
-    m.compute = m.matmul.total() + m.attention.forward + m.attention.backward + m.memoryBound.total() + m.recompute;
-    m.tp = scaled(tensorParallelComm(x, m.matmul.total()), scales.communication);
+    // The MoE layers' routing work runs beside their GEMMs, forward once and backward twice, and what overlaps the
+    // GEMMs (TP's collectives, the gathers and reduce-scatters) overlaps it too.
+    const double layers = m.matmul.forward + m.matmul.moeRoutingForward;
+    m.forwardCompute = layers + m.attention.forward + elementwise / 3.0;
+    m.backwardCompute = 2.0 * layers + m.attention.backward + 2.0 * elementwise / 3.0 + m.recompute;
+    m.compute = m.matmul.total() + m.matmul.moeRoutingTotal() + m.attention.forward + m.attention.backward
+        + m.memoryBound.total() + m.recompute;
+    m.tp = scaled(tensorParallelComm(x, m.matmul.total() + m.matmul.moeRoutingTotal()), scales.communication);
     m.cp = scaled(contextParallelComm(x, m.attention.total()), scales.communication);
     m.ep = scaled(expertParallelComm(x, m.compute), scales.communication);
     m.pp = scaled(pipelineP2pComm(x), scales.communication);
@@ -95,7 +100,8 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
     const auto idx = [](CommKind k) { return static_cast<size_t>(k); };
     t.matmul = accum * m.matmul.total();
     t.attention = accum * (m.attention.forward + m.attention.backward);
-    t.memoryBound = accum * m.memoryBound.total();
+    t.moeRouting = accum * m.matmul.moeRoutingTotal();
+    t.memoryBound = accum * m.memoryBound.total() + t.moeRouting;
     t.recompute = accum * m.recompute;
     t.overhead = accum * m.overhead + x.constants->perStepOverheadSeconds * scales.overhead;
     t.comm(CommKind::Tp) = accum * m.tp.exposed;
@@ -145,7 +151,8 @@ double loneGpuTensorCoreSlowdown(const StepContext& x, const ModelSpec& model)
         return 1.0;
     const MicroBatchTerms m = microBatchTerms(x, model, TermScales {});
     const double tensor = m.matmul.total() + m.attention.forward + m.attention.backward + m.recompute;
-    const double memory = m.memoryBound.total() + (optimizerTime(x) + fp8WeightScaleTime(x)) / x.microBatches;
+    const double memory = m.memoryBound.total() + m.matmul.moeRoutingTotal()
+        + (optimizerTime(x) + fp8WeightScaleTime(x)) / x.microBatches;
     if (!(tensor + memory > 0))
         return 1.0;
     const double share = tensor / (tensor + memory);

@@ -20,7 +20,7 @@ double moduleRecomputeTime(const StepContext& x, const MatmulTime& matmul, const
     if (modules & RecomputeMlp)
         r += tokenLayers * matmul.denseMlpPerToken;
     if (modules & RecomputeMoe)
-        r += tokenLayers * (matmul.routedExpertsPerToken + matmul.sharedExpertsPerToken)
+        r += tokenLayers * (matmul.routedExpertsPerToken + matmul.moeRoutingPerToken + matmul.sharedExpertsPerToken)
             + memoryBound.moeShuffle() / 3.0;
     else {
         if (modules & RecomputeSharedExperts)
@@ -39,7 +39,9 @@ double recomputeTime(
     const Scenario& s = *x.scenario;
     const unsigned modules = s.flags.recomputeModules;
     const bool byModule = s.activationCheckpointing == ActivationCheckpointing::Selective && modules != 0;
-    const double layerMatmuls = x.tokensPerMicroBatch * x.layersPerStage * matmul.layerForwardPerToken;
+    // The layers' GEMMs and, in MoE layers, the routing work around the experts' (repeated with them).
+    const double layerMatmuls
+        = x.tokensPerMicroBatch * x.layersPerStage * (matmul.layerForwardPerToken + matmul.moeRoutingPerToken);
     double r = 0;
     if (s.activationCheckpointing == ActivationCheckpointing::Full) {
         r = layerMatmuls + attention.forward + memoryBound.elementwise() / 3.0
@@ -49,9 +51,7 @@ double recomputeTime(
     } else if (byModule)
         r = moduleRecomputeTime(x, matmul, attention, memoryBound, modules);
     else if (s.activationCheckpointing == ActivationCheckpointing::Selective)
-        r = (1.0 - x.constants->selectiveKeptMatmulFraction) * x.tokensPerMicroBatch * x.layersPerStage
-                * matmul.layerForwardPerToken
-            + memoryBound.elementwise() / 3.0;
+        r = (1.0 - x.constants->selectiveKeptMatmulFraction) * layerMatmuls + memoryBound.elementwise() / 3.0;
     // Under full checkpointing the MoE layers' routing and permutation run again too.
     if (s.activationCheckpointing == ActivationCheckpointing::Full && memoryBound.moeShuffleBytes > 0)
         r += x.fullRecomputeShare * memoryBound.moeShuffle() / 3.0;

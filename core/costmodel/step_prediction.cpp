@@ -54,6 +54,11 @@ std::string bottleneckSentence(const StepPrediction& p)
         return "Attention-bound: the attention core takes " + percentOf(t.attention, step)
             + " of the step at this sequence length.";
     case Bottleneck::MemoryBandwidth:
+        if (t.moeRouting > 0.25 * t.memoryBound)
+            return "Memory-bandwidth work takes " + percentOf(t.memoryBound, step)
+                + " of the step (the MoE layers' routing around the grouped GEMMs, permutation, gathers and scatters: "
+                + percentOf(t.moeRouting, step)
+                + "); fuse it (fused permutation and grouped-MLP kernels, torch.compile, fused optimizer).";
         return "Memory-bandwidth work (norms, elementwise, loss, optimizer, casts) takes "
             + percentOf(t.memoryBound, step) + " of the step; fuse it (torch.compile, fused optimizer).";
     case Bottleneck::Recompute:

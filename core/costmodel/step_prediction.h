@@ -23,7 +23,8 @@ std::string_view commKindLabel(CommKind kind); // "FSDP all-gather", ...
 struct TimeBreakdown {
     double matmul = 0; // linear layers (BF16 or FP8), forward + backward
     double attention = 0; // attention core (flash attention), forward + backward
-    double memoryBound = 0; // norms, elementwise, loss, optimizer, FP8 casts
+    double memoryBound = 0; // norms, elementwise, loss, optimizer, FP8 casts, MoE routing
+    double moeRouting = 0; // of memoryBound: the MoE layers' routing work around the grouped GEMMs (not summed again)
     double recompute = 0; // activation checkpointing's extra forward work
     std::array<double, kCommKindCount> exposedComm {}; // communication not hidden behind compute, by kind
     double pipelineBubble = 0;

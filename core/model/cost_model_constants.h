@@ -175,6 +175,14 @@ struct CostModelConstants {
     // the GEMM rate over the weight-streaming rate; at Hopper's gemmEfficiency this share of the achieved HBM rate
     // (4.8 TB/s x hbmEfficiency) puts it at 305 tokens on the H200.
     double groupedGemmWeightStreamShare = 0.60;
+    // The grouped GEMM kernels' own plateau as a share of the dense rate (BF16 peak x gemmEfficiency): on an H200,
+    // torch._grouped_mm ran the experts of five MoE models at 591-642 TFLOP/s with 4,096-8,192 tokens each, 0.85-0.91
+    // of Hopper's 0.71 x 989 (bench/gpu/gemm_shape_laws.py, 2026-11-30); the lowest is taken. The GEMM term charges
+    // the routed experts at this share x the token factor; what the width law charges beyond that is the MoE layer's
+    // routing work (the permutation's gathers and scatters, the routing weights' multiply, padding, per-expert
+    // launches), which a trace shows as memory-bound kernels, and the step books it there (docs/cost-model.md,
+    // "Grouped GEMMs").
+    double groupedGemmKernelPlateauShare = 0.85;
     // Token permutation and unpermutation around the experts, memory-bound: bytes per element of the (k + 1) hidden
     // vectors a token becomes (permute: read 1, write k; unpermute: read k, write 1; BF16; forward and backward).
     double moePermuteBytesPerElement = 8;

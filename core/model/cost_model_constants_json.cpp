@@ -88,6 +88,7 @@ constexpr NumberField kNumbers[] = {
     { "grouped_gemm_half_saturation_dim_per_pflops", &CostModelConstants::groupedGemmHalfSaturationDimPerPflops,
         Range::NonNegative },
     { "grouped_gemm_weight_stream_share", &CostModelConstants::groupedGemmWeightStreamShare, Range::NonNegative },
+    { "grouped_gemm_kernel_plateau_share", &CostModelConstants::groupedGemmKernelPlateauShare, Range::Fraction },
     { "all_to_all_max_bytes_per_sec", &CostModelConstants::allToAllMaxBytesPerSec, Range::NonNegative },
     { "moe_permute_bytes_per_element", &CostModelConstants::moePermuteBytesPerElement, Range::NonNegative },
     { "moe_router_bytes_per_expert", &CostModelConstants::moeRouterBytesPerExpert, Range::NonNegative },

@@ -243,8 +243,21 @@ private slots:
         QCOMPARE(groupedGemmRidgeTokens(h.x), 500.0);
         QCOMPARE(groupedGemmShapeFactor(h.x), 0.5 * atRidge);
         const MatmulTime m = matmulTime(h.x, llama31_8b());
-        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5 + 1.1 * 18e6 / (0.5 * atRidge)) / 5e14);
-        QCOMPARE(m.routedExpertsPerToken, 1.1 * 18e6 / (0.5 * atRidge) / 5e14);
+        // The width law's time splits: the grouped GEMMs at the kernels' plateau share (0.85) x the token factor,
+        // the rest the experts' routing work, which the step books as memory-bound.
+        const double routedGemms = 1.1 * 18e6 / (0.85 * atRidge) / 5e14;
+        const double routedLaw = 1.1 * 18e6 / (0.5 * atRidge) / 5e14;
+        QCOMPARE(groupedGemmKernelFactor(h.x), 0.85 * atRidge);
+        QCOMPARE(m.layerForwardPerToken, (6.144e6 / 0.5 + 2.048e6 / 0.5) / 5e14 + routedGemms);
+        QCOMPARE(m.routedExpertsPerToken, routedGemms);
+        QCOMPARE(m.moeRoutingPerToken, routedLaw - routedGemms);
+        QCOMPARE(m.moeRoutingForward, 1000.0 * 10 * (routedLaw - routedGemms));
+        // A kernel share below the law's factor (never measured) leaves nothing to routing: the GEMMs take the law's
+        // whole time.
+        h.constants.groupedGemmKernelPlateauShare = 0.4;
+        QCOMPARE(matmulTime(h.x, llama31_8b()).routedExpertsPerToken, routedLaw);
+        QCOMPARE(matmulTime(h.x, llama31_8b()).moeRoutingPerToken, 0.0);
+        h.constants.groupedGemmKernelPlateauShare = 0.85;
         // TP 2 folded with expert TP 1: a GPU routes its 500 sequence-parallel tokens, so each expert sees 250, half
         // the ridge (1 / sqrt(1 + 2^2)); expert TP 2 splits the width to 250 and every expert-TP rank sees all 500 of
         // the expert's.
@@ -657,9 +670,12 @@ private slots:
         // 3,000 x 1.1 per token and layer); layernorm: two norms reading and writing 1,000-wide vectors (8 B each).
         h.scenario.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
         QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * (1.1 * 6.0 * 3000 + 8.0 * 1000) / 1e12);
-        // moe: the experts' matmuls and a third of the permutation again; core_attn: the attention forward.
+        // moe: the experts' matmuls with the routing work around them and a third of the permutation again;
+        // core_attn: the attention forward.
         h.scenario.flags.recomputeModules = RecomputeMoe | RecomputeCoreAttention;
-        QCOMPARE(recomputeTime(h.x, m, a, e), 1e4 * m.routedExpertsPerToken + e.moeShuffle() / 3 + a.forward);
+        QVERIFY(m.moeRoutingPerToken > 0);
+        QCOMPARE(recomputeTime(h.x, m, a, e),
+            1e4 * (m.routedExpertsPerToken + m.moeRoutingPerToken) + e.moeShuffle() / 3 + a.forward);
         // ... and the moe module repeats the dispatch and combine.
         QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 12 / 8);
     }
