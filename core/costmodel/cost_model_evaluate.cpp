@@ -72,11 +72,11 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     // The MoE layers' routing work runs beside their GEMMs, forward once and backward twice, and what overlaps the
     // GEMMs (TP's collectives, the gathers and reduce-scatters) overlaps it too.
     const double layers = m.matmul.forward + m.matmul.moeRoutingForward;
+    const double gemmsAndRouting = m.matmul.total() + m.matmul.moeRoutingTotal();
     m.forwardCompute = layers + m.attention.forward + elementwise / 3.0;
     m.backwardCompute = 2.0 * layers + m.attention.backward + 2.0 * elementwise / 3.0 + m.recompute;
-    m.compute = m.matmul.total() + m.matmul.moeRoutingTotal() + m.attention.forward + m.attention.backward
-        + m.memoryBound.total() + m.recompute;
-    m.tp = scaled(tensorParallelComm(x, m.matmul.total() + m.matmul.moeRoutingTotal()), scales.communication);
+    m.compute = gemmsAndRouting + m.attention.forward + m.attention.backward + m.memoryBound.total() + m.recompute;
+    m.tp = scaled(tensorParallelComm(x, gemmsAndRouting), scales.communication);
     m.cp = scaled(contextParallelComm(x, m.attention.total()), scales.communication);
     m.ep = scaled(expertParallelComm(x, m.compute), scales.communication);
     m.pp = scaled(pipelineP2pComm(x), scales.communication);
