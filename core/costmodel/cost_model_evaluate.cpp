@@ -36,6 +36,7 @@ struct MicroBatchTerms {
     CommTime hostOffload; // activation offload's copies to the host and back
     FsdpComm fsdp;
     double overhead = 0;
+    double moeHostStall = 0; // of overhead
     double exposedComm() const
     {
         return tp.exposed + cp.exposed + ep.exposed + pp.exposed + hostOffload.exposed + fsdp.allGatherForwardExposed
@@ -87,7 +88,11 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
                  &m.fsdp.reduceScatterStepExposed })
             *t *= scales.communication;
     }
-    m.overhead = launchOverheadTime(x) * scales.overhead;
+    // The forward pass the GPU runs after each MoE dispatch: its compute and the half of the exposed TP and expert
+    // traffic that belongs to the forward.
+    const double forwardGpu = m.forwardCompute + (m.tp.exposed + m.ep.exposed) / 2.0;
+    m.moeHostStall = moeHostStallTime(x, forwardGpu) * scales.overhead;
+    m.overhead = launchOverheadTime(x) * scales.overhead + m.moeHostStall;
     return m;
 }
 
@@ -104,6 +109,7 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
     t.memoryBound = accum * m.memoryBound.total() + t.moeRouting;
     t.recompute = accum * m.recompute;
     t.overhead = accum * m.overhead + x.constants->perStepOverheadSeconds * scales.overhead;
+    t.moeHostStall = accum * m.moeHostStall;
     t.comm(CommKind::Tp) = accum * m.tp.exposed;
     t.comm(CommKind::Cp) = accum * m.cp.exposed;
     t.comm(CommKind::EpAllToAll) = accum * m.ep.exposed;

@@ -1,5 +1,9 @@
 #include "core/costmodel/overhead_terms.h"
 
+#include <algorithm>
+
+#include "core/costmodel/cost_model.h"
+
 namespace mfu {
 
 double graphedLaunchShare(CudaGraphs graphs)
@@ -25,6 +29,38 @@ double launchOverheadTime(const StepContext& x)
                                                                                      : 3.0;
     return launched * passes * x.layersPerStage
         * (s.flags.compiled ? c.perLayerOverheadSecondsCompiled : c.perLayerOverheadSecondsEager);
+}
+
+bool moeDispatchWaitsForHost(const Scenario& s)
+{
+    const Parallelism& par = s.parallelism;
+    switch (par.expertHostSync) {
+    case ExpertHostSync::PerLayer:
+        return true;
+    case ExpertHostSync::None:
+        return false;
+    case ExpertHostSync::Auto:
+        break;
+    }
+    return par.ep > 1 && par.expertCapacityFactor <= 0 && par.expertDispatcher != ExpertDispatcher::HybridEp
+        && s.flags.cudaGraphs != CudaGraphs::FullIteration;
+}
+
+double moeHostStallTime(const StepContext& x, double forwardGpuSeconds)
+{
+    const Scenario& s = *x.scenario;
+    if (!(x.shape->experts > 0) || !moeDispatchWaitsForHost(s))
+        return 0.0;
+    const double moeLayers = x.layersPerStage * x.shape->moeLayerShare;
+    const double hostSeconds
+        = (1.0 - graphedLaunchShare(s.flags.cudaGraphs)) * x.constants->moeLayerHostSeconds * moeLayers;
+    double passes = 1.0;
+    if (s.activationCheckpointing == ActivationCheckpointing::Full)
+        passes += x.fullRecomputeShare;
+    else if (s.activationCheckpointing == ActivationCheckpointing::Selective
+        && (s.flags.recomputeModules & (RecomputeMoe | RecomputeMlp)) != 0)
+        passes += 1.0;
+    return passes * std::max(0.0, hostSeconds - forwardGpuSeconds);
 }
 
 } // namespace mfu

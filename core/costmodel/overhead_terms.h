@@ -16,4 +16,14 @@ double graphedLaunchShare(CudaGraphs graphs);
 // checkpointing, less what CUDA graphs replay.
 double launchOverheadTime(const StepContext& x);
 
+// Whether the scenario's MoE layers wait for the host at each dispatch (ExpertHostSync, Auto resolved).
+bool moeDispatchWaitsForHost(const Scenario& s);
+// Per micro-batch: how long the GPU waits for the CPU in the forward passes of the stage's MoE layers. After each
+// dispatch synchronises, the CPU issues the layer's kernels at moeLayerHostSeconds a layer (less what CUDA graphs
+// replay) and the GPU runs them no faster, so a forward pass takes the longer of the two; the recomputed forward of
+// full checkpointing, or of Megatron's moe and mlp modules, dispatches again. Backward needs no copy to the host (its
+// sizes are the forward's), and the CPU runs ahead. forwardGpuSeconds: the stage's forward pass on the GPU, compute
+// and exposed communication, per micro-batch.
+double moeHostStallTime(const StepContext& x, double forwardGpuSeconds);
+
 } // namespace mfu

@@ -71,6 +71,12 @@ std::string bottleneckSentence(const StepPrediction& p)
         return "The pipeline bubble takes " + percentOf(t.pipelineBubble, step)
             + " of the step; more micro-batches or virtual stages would shrink it.";
     case Bottleneck::Overhead:
+        if (t.moeHostStall > 0.5 * t.overhead)
+            return "The host sets the pace: after each MoE layer's dispatch copies its token counts to the CPU, the "
+                   "GPU waits for the CPU to issue the layer's kernels ("
+                + percentOf(t.moeHostStall, step)
+                + " of the step); CUDA graphs, a sync-free dispatcher (HybridEP, padded capacity) or more tokens per "
+                  "micro-batch (less TP, a larger micro-batch) hide it.";
         return "Fixed overheads (launches, host work, per-step costs) take " + percentOf(t.overhead, step)
             + " of the step; larger micro-batches amortise them.";
     }

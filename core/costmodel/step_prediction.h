@@ -29,6 +29,7 @@ struct TimeBreakdown {
     std::array<double, kCommKindCount> exposedComm {}; // communication not hidden behind compute, by kind
     double pipelineBubble = 0;
     double overhead = 0; // kernel launches and host work per layer, fixed per-step costs
+    double moeHostStall = 0; // of overhead: the GPU waiting for the CPU after MoE dispatches (not summed again)
 
     double& comm(CommKind k) { return exposedComm[static_cast<size_t>(k)]; }
     double comm(CommKind k) const { return exposedComm[static_cast<size_t>(k)]; }

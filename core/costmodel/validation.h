@@ -11,12 +11,12 @@
 //      the row infers it), doubts, model (id: the file's own models first, then the presets), gpu (id, the same way),
 //      gpus, tp, pp, virtual_stages, cp, cp_comm (allgather | p2p), ep (default 1), expert_tp, expert_dispatcher,
 //      expert_overlap (true | false | none | 1f1b | dualpipe), expert_balance, expert_capacity_factor,
-//      expert_node_limit, schedule (1f1b | interleaved | zero_bubble; default interleaved when virtual_stages > 1),
-//      pipeline_layout (Megatron's string) or stage_layers (layers per virtual stage), first_stage_layers,
-//      last_stage_layers, embedding_stage, loss_stage, mtp_layers, data_parallel (ddp | zero1 | fsdp | hsdp),
-//      hsdp_replicas (hsdp only), sequence_parallel (default true when tp > 1), async_tp, tp_overlap_kind
-//      (symmetric_memory | userbuffers), micro_batch, global_batch (sequences; default one micro-batch per
-//      data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe, checkpointing (none | selective | full),
+//      expert_host_sync (auto | per_layer | none), expert_node_limit, schedule (1f1b | interleaved | zero_bubble;
+//      default interleaved when virtual_stages > 1), pipeline_layout (Megatron's string) or stage_layers (layers per
+//      virtual stage), first_stage_layers, last_stage_layers, embedding_stage, loss_stage, mtp_layers, data_parallel
+//      (ddp | zero1 | fsdp | hsdp), hsdp_replicas (hsdp only), sequence_parallel (default true when tp > 1), async_tp,
+//      tp_overlap_kind (symmetric_memory | userbuffers), micro_batch, global_batch (sequences; default one micro-batch
+//      per data-parallel rank), seq, precision (bf16 | bf16_fp8), fp8_recipe, checkpointing (none | selective | full),
 //      recompute_modules ("moe_act,layernorm"), recompute_layers, attention_kernel (auto | flash3 | flash2 | flash1 |
 //      cudnn | unfused), compiled (default true: fused elementwise kernels), fused_optimizer (default true),
 //      reduce_in_bf16, in_sample (default false: the constants were set on this run), measured: exactly one of

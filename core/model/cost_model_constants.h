@@ -234,6 +234,11 @@ struct CostModelConstants {
     double perLayerOverheadSecondsCompiled = 15e-6; // launches and host work per layer per micro-batch pass
     double perLayerOverheadSecondsEager = 60e-6;
     double perStepOverheadSeconds = 0.02; // data loading, logging, grad-norm clipping, synchronisation
+    // The CPU's time to issue one MoE transformer layer's forward after its dispatch has synchronised with the host
+    // (ExpertHostSync): the GPU runs that layer no faster. Eager Megatron-Core with Transformer Engine and DeepEP on
+    // an x86 host; fitted on one published row, the Megatron-MoE-ModelZoo's Qwen3-235B-A22B with TP 4 and EP 8 on 256
+    // H100 (docs/cost-model.md, "The host after each MoE dispatch").
+    double moeLayerHostSeconds = 5.8e-3;
 
     // Memory.
     double runtimeReservedBytes = 4e9; // CUDA context, NCCL buffers, cuBLAS workspaces

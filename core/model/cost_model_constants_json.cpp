@@ -108,6 +108,7 @@ constexpr NumberField kNumbers[] = {
     { "zero_bubble_residual", &CostModelConstants::zeroBubbleResidual, Range::Fraction },
     { "per_layer_overhead_seconds_compiled", &CostModelConstants::perLayerOverheadSecondsCompiled, Range::NonNegative },
     { "per_layer_overhead_seconds_eager", &CostModelConstants::perLayerOverheadSecondsEager, Range::NonNegative },
+    { "moe_layer_host_seconds", &CostModelConstants::moeLayerHostSeconds, Range::NonNegative },
     { "per_step_overhead_seconds", &CostModelConstants::perStepOverheadSeconds, Range::NonNegative },
     { "runtime_reserved_bytes", &CostModelConstants::runtimeReservedBytes, Range::NonNegative },
     { "allocator_fragmentation", &CostModelConstants::allocatorFragmentation, Range::Fraction },

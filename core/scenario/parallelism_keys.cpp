@@ -114,6 +114,19 @@ std::optional<ExpertBalance> expertBalanceFromKey(std::string_view key)
     return fromKey(key, all, expertBalanceKey);
 }
 
+std::string_view expertHostSyncKey(ExpertHostSync h)
+{
+    switch (h) {
+    case ExpertHostSync::Auto:
+        return "auto";
+    case ExpertHostSync::PerLayer:
+        return "per_layer";
+    case ExpertHostSync::None:
+        return "none";
+    }
+    return "auto";
+}
+
 std::string_view fp8RecipeKey(Fp8Recipe r)
 {
     switch (r) {

@@ -17,6 +17,7 @@ std::string_view expertOverlapKey(ExpertOverlap o); // "none", "1f1b", "dualpipe
 std::optional<ExpertOverlap> expertOverlapFromKey(std::string_view key);
 std::string_view expertBalanceKey(ExpertBalance b); // "dropless", "forced"
 std::optional<ExpertBalance> expertBalanceFromKey(std::string_view key);
+std::string_view expertHostSyncKey(ExpertHostSync h); // "auto", "per_layer", "none"
 std::string_view fp8RecipeKey(Fp8Recipe r); // "tensorwise", "blockwise", "mxfp8", "rowwise", "rowwise_with_gw_hp"
 std::optional<Fp8Recipe> fp8RecipeFromKey(std::string_view key);
 std::string_view fp4RecipeKey(Fp4Recipe r); // "nvfp4", "mxfp4"

@@ -85,6 +85,17 @@ enum class ExpertOverlap { None, OneFOneB, DualPipe };
 // TorchTitan's debug_moe_force_load_balance); token dropping at a capacity factor (Parallelism::expertCapacityFactor).
 enum class ExpertBalance { Dropless, Forced };
 
+// Whether each MoE layer's dispatch waits for the host. Dropless dispatchers that size their receive buffers and
+// grouped GEMMs from token counts copied to the CPU (Megatron-Core's alltoall and allgather dispatchers and
+// Transformer Engine's GroupedLinear m_splits, DeepEP's normal kernels, TorchTitan's all-to-all split sizes) stop the
+// CPU's run-ahead once a layer; the GPU then runs no faster than the CPU issues that layer's kernels. Auto: PerLayer
+// for dropless routing across EP ranks with those dispatchers; None without EP (torch._grouped_mm takes its group
+// offsets on the device, as TorchTitan and Hugging Face run it), with a capacity factor (padded buffers of a known
+// size), with HybridEP (taken as sync-free: every published configuration graphs the MoE preprocessing with it) or
+// under full-iteration CUDA graphs. PerLayer states a run the default would miss (Megatron-Core without EP: its
+// GroupedLinear still takes host-side splits).
+enum class ExpertHostSync { Auto, PerLayer, None };
+
 // One virtual pipeline stage of an explicit pipeline layout (Megatron's pipeline_model_parallel_layout, torchtitan's
 // per-stage splits): its transformer layers, multi-token-prediction layers, and whether it holds the embedding or
 // the LM head and loss. Virtual stage c runs on pipeline rank c mod pp.
@@ -126,6 +137,7 @@ struct Parallelism {
     // (GShard, Switch Transformer, Megatron-Core with --moe-pad-expert-input-to-capacity); tokens beyond it skip the
     // expert. 0: dropless routing, where the busiest expert sets the pace.
     double expertCapacityFactor = 0;
+    ExpertHostSync expertHostSync = ExpertHostSync::Auto;
 
     // Uneven pipeline stages. Megatron's --decoder-first/last-pipeline-num-layers: the first and last pipeline ranks
     // hold these many transformer layers, the others split the rest (0: an even split). Megatron's

@@ -255,6 +255,21 @@ std::vector<Setting> buildTable()
         .rule = "0 (dropless) or a capacity factor between 1 and 16",
         .getNumber = [](const Scenario& s) { return s.parallelism.expertCapacityFactor; },
         .setNumber = [](Scenario& s, double v) { s.parallelism.expertCapacityFactor = v; } });
+    t.push_back({ .key = "expert_host_sync",
+        .kind = K::Choice,
+        .flag = "expert-host-sync",
+        .valueName = "KIND",
+        .field = "expertHostSync",
+        .label = "Host s&ync",
+        .help = "Whether each MoE layer's dispatch waits for the host (token counts copied to the CPU): "
+                "auto|per_layer|none (auto, the default: per_layer for dropless routing across EP ranks with the "
+                "alltoall, allgather or DeepEP dispatchers; none without EP, with a capacity factor, HybridEP or "
+                "full-iteration CUDA graphs)",
+        .choices = choices<ExpertHostSync>(expertHostSyncKey,
+            { { ExpertHostSync::Auto, "Auto" }, { ExpertHostSync::PerLayer, "Every MoE layer" },
+                { ExpertHostSync::None, "Sync-free" } }),
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(parallelism.expertHostSync) });
     t.push_back({ .key = "expert_node_limit",
         .kind = K::Count,
         .flag = "expert-node-limit",

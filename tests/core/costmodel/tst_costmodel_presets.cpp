@@ -95,17 +95,23 @@ private slots:
     }
 
     // Token dropping pads every expert's buffer to its capacity: the routed FFN and the all-to-all grow with the
-    // capacity factor (1.25 costs more than dropless routing's 1.10 imbalance, 1.0 less), and the MFU follows.
+    // capacity factor (1.25 costs more than dropless routing's 1.10 imbalance, 1.0 less), and the MFU follows. The
+    // padded buffers' size is known, so dropping spares the host synchronisation dropless routing pays; with the
+    // same sync-free dispatch stated for both, the padding's own cost shows.
     void tokenDroppingPadsToCapacity()
     {
         Scenario s = bigCluster(preset("gpt-oss-120b"), 8192);
         QCOMPARE(s.parallelism.ep, 8);
-        const auto at = [&](double capacityFactor) {
+        const auto at = [&](double capacityFactor, ExpertHostSync sync) {
             Scenario t = s;
             t.parallelism.expertCapacityFactor = capacityFactor;
+            t.parallelism.expertHostSync = sync;
             return evaluate(t);
         };
-        const StepPrediction dropless = at(0), padded = at(1.25), exact = at(1.0);
+        QVERIFY(at(0, ExpertHostSync::Auto).time.moeHostStall > 0);
+        QCOMPARE(at(1.25, ExpertHostSync::Auto).time.moeHostStall, 0.0);
+        const StepPrediction dropless = at(0, ExpertHostSync::None), padded = at(1.25, ExpertHostSync::None),
+                             exact = at(1.0, ExpertHostSync::None);
         const auto a2a
             = [](const StepPrediction& p) { return p.commSeconds[static_cast<size_t>(CommKind::EpAllToAll)]; };
         QVERIFY(a2a(padded) > a2a(dropless) && a2a(dropless) > a2a(exact));

@@ -972,6 +972,61 @@ private slots:
         QCOMPARE(launchOverheadTime(h.x), 0.0);
     }
 
+    // After each MoE dispatch the CPU issues the layer at moeLayerHostSeconds (5.8 ms) and the GPU runs it no
+    // faster: 10 MoE layers take 58 ms a forward pass however little the GPU has to do. With 20 ms of forward work
+    // on the GPU the stall is 38 ms; with 70 ms the GPU sets the pace and nothing is added.
+    void moeHostStall()
+    {
+        Hand h;
+        h.makeMoe(4);
+        QCOMPARE(h.constants.moeLayerHostSeconds, 5.8e-3);
+        QVERIFY(moeDispatchWaitsForHost(h.scenario));
+        QCOMPARE(moeHostStallTime(h.x, 0.0), 10 * 5.8e-3);
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.038) < 1e-15);
+        QCOMPARE(moeHostStallTime(h.x, 0.070), 0.0);
+        // Half the layers routed (DeepSeek's leading dense layers, hybrid stacks): half the host time.
+        h.shape.moeLayerShare = 0.5;
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.009) < 1e-15);
+        h.shape.moeLayerShare = 1.0;
+        // The recomputed forward dispatches again: full checkpointing, or Megatron's moe and mlp modules; moe_act
+        // and layernorm do not.
+        h.setFullCheckpointing();
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 2 * 0.038) < 1e-15);
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
+        h.scenario.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.038) < 1e-15);
+        h.scenario.flags.recomputeModules = RecomputeMoe;
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 2 * 0.038) < 1e-15);
+        h.scenario.activationCheckpointing = ActivationCheckpointing::None;
+        // CUDA graphs of Megatron's modules issue half of the layer's launches in one: 29 ms of host time.
+        h.scenario.flags.cudaGraphs = CudaGraphs::Modules;
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.009) < 1e-15);
+        h.scenario.flags.cudaGraphs = CudaGraphs::FullIteration;
+        QVERIFY(!moeDispatchWaitsForHost(h.scenario));
+        QCOMPARE(moeHostStallTime(h.x, 0.0), 0.0);
+        h.scenario.flags.cudaGraphs = CudaGraphs::None;
+        // Sync-free by default: padded capacity, HybridEP, no EP. Stated otherwise, the statement wins.
+        h.scenario.parallelism.expertCapacityFactor = 1.25;
+        QVERIFY(!moeDispatchWaitsForHost(h.scenario));
+        h.scenario.parallelism.expertHostSync = ExpertHostSync::PerLayer;
+        QVERIFY(moeDispatchWaitsForHost(h.scenario));
+        h.scenario.parallelism.expertHostSync = ExpertHostSync::Auto;
+        h.scenario.parallelism.expertCapacityFactor = 0;
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::HybridEp;
+        QVERIFY(!moeDispatchWaitsForHost(h.scenario));
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::DeepEp;
+        QVERIFY(moeDispatchWaitsForHost(h.scenario));
+        h.scenario.parallelism.expertHostSync = ExpertHostSync::None;
+        QCOMPARE(moeHostStallTime(h.x, 0.0), 0.0);
+        h.scenario.parallelism.expertHostSync = ExpertHostSync::Auto;
+        h.makeMoe(1);
+        QVERIFY(!moeDispatchWaitsForHost(h.scenario));
+        // A dense model has no dispatch, whatever is stated.
+        Hand dense;
+        dense.scenario.parallelism.expertHostSync = ExpertHostSync::PerLayer;
+        QCOMPARE(moeHostStallTime(dense.x, 0.0), 0.0);
+    }
+
     // BF16+FP4: the linear layers at the FP4 peak x fp4GemmEfficiencyRatio (the router and LM head stay BF16), the
     // share kept in BF16 at the BF16 peak; the quantisation moves each recipe's bytes per operand element.
     void fp4LinearLayers()
