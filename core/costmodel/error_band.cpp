@@ -152,13 +152,13 @@ std::string widthText(const ClassWidening& w)
     return optimistic + ", " + pessimistic;
 }
 
-ClassWidening classWidening(const Scenario& scenario, const ErrorBandModel& model)
+ClassWidening classWidening(const Scenario& scenario, const StepPrediction& prediction, const ErrorBandModel& model)
 {
     double widest = 0;
     for (const ValidationGroup& g : model.classes)
         if (g.runs >= kMinClassRuns)
             widest = std::max(widest, kClassBandFactor * g.meanAbsError);
-    const ValidationClasses classes = validationClassesOf(scenario);
+    const ValidationClasses classes = validationClassesOf(scenario, prediction);
     ClassWidening out;
     for (size_t axis = 0; axis < std::size(kValidationClassAxes); ++axis) {
         const std::string& name = validationClassOnAxis(classes, axis);
@@ -232,7 +232,7 @@ ErrorBand errorBandFor(const Scenario& scenario, const StepPrediction& p, const 
     b.basis = similar.basis;
     double lo = similar.lo, hi = similar.hi;
     if (!model.classes.empty()) {
-        const ClassWidening w = classWidening(scenario, model);
+        const ClassWidening w = classWidening(scenario, p, model);
         b.classOptimisticWidth = w.optimistic;
         b.classPessimisticWidth = w.pessimistic;
         if (w.optimistic > hi || w.pessimistic > -lo)

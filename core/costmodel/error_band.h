@@ -6,14 +6,15 @@
 // says the measurement is likely prediction / (1 + e).
 //
 // Then the band widens by the scenario's recipe classes (validationClassesOf: GPU class, EP span, precision, token
-// mixers, dense or MoE): a class the validation set holds fewer than kMinClassRuns out-of-sample runs of widens it to
-// at least +-the widest expected miss (kClassBandFactor x mean |error|) of any class it holds kMinClassRuns or more
-// of; and where the class's own few runs missed by more, to their largest miss on the side they missed on (the most
-// optimistic run's error on the optimistic side, the most pessimistic's on the other). A well-covered class does not
-// widen it: the similar runs' percentiles already hold its error, and a class mean applied to every scenario of one
-// axis (all dense runs, say) would let one source's rows widen other GPUs' bands. So a recipe the set has barely seen
-// gets a wide band instead of a confident number. The planner's tie tolerance stays the similar runs' band: the
-// class width is common to every layout of one scenario's class, not a difference between them.
+// mixers, dense or MoE, and whether the prediction waits on the host after its MoE dispatches): a class the validation
+// set holds fewer than kMinClassRuns out-of-sample runs of widens it to at least +-the widest expected miss
+// (kClassBandFactor x mean |error|) of any class it holds kMinClassRuns or more of; and where the class's own few runs
+// missed by more, to their largest miss on the side they missed on (the most optimistic run's error on the optimistic
+// side, the most pessimistic's on the other). A well-covered class does not widen it: the similar runs' percentiles
+// already hold its error, and a class mean applied to every scenario of one axis (all dense runs, say) would let one
+// source's rows widen other GPUs' bands. So a recipe the set has barely seen gets a wide band instead of a confident
+// number. The planner's tie tolerance stays the similar runs' band: the class width is common to every layout of one
+// scenario's class, not a difference between them.
 //
 // Models with token mixers beyond attention (hybrid: linear attention, Mamba, sparse or compressed attention) are
 // left out of the similar runs of a transformer, whose band they would widen with misses of layers it does not have.

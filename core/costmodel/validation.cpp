@@ -387,7 +387,7 @@ std::string expertParallelSpanOf(const Scenario& s)
     return group.crossesDomain(s.cluster.domainSize()) ? "EP across nodes" : "EP inside a node";
 }
 
-ValidationClasses validationClassesOf(const Scenario& s)
+ValidationClasses validationClassesOf(const Scenario& s, const StepPrediction& p)
 {
     ValidationClasses c;
     c.gpu = gpuGenerationOf(s.cluster.hardware);
@@ -402,6 +402,9 @@ ValidationClasses validationClassesOf(const Scenario& s)
                                                          : "fp4 " + std::string(fp4RecipeKey(s.flags.fp4Recipe));
     c.tokenMixers = architectureOf(s.model) == "hybrid" ? "hybrid" : "attention only";
     c.experts = s.model.isMoe() ? "MoE" : "dense";
+    c.host = p.time.moeHostStall >= kHostBoundStepShare * p.stepTimeSeconds && p.time.moeHostStall > 0
+        ? "host-bound MoE"
+        : "GPU-bound";
     return c;
 }
 
@@ -416,8 +419,10 @@ const std::string& validationClassOnAxis(const ValidationClasses& c, size_t axis
         return c.precision;
     case 3:
         return c.tokenMixers;
-    default:
+    case 4:
         return c.experts;
+    default:
+        return c.host;
     }
 }
 
@@ -459,7 +464,7 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs)
         addGroup(groups, "sample", run.inSample ? "in sample" : "out of sample", e);
         if (!run.inSample) {
             addGroup(groups, "out of sample", architecture, e);
-            const ValidationClasses classes = validationClassesOf(run.scenario);
+            const ValidationClasses classes = validationClassesOf(run.scenario, row.prediction);
             for (size_t axis = 0; axis < std::size(kValidationClassAxes); ++axis)
                 addGroup(
                     report.outOfSampleByClass, kValidationClassAxes[axis], validationClassOnAxis(classes, axis), e);

@@ -105,7 +105,7 @@ struct ValidationReport {
     ValidationGroup outOfSample; // rows not used to set the constants: the headline figure
     ValidationGroup outOfSampleMoe; // the MoE rows among them (MoE models with plain attention)
     // The out-of-sample rows by class (validationClassesOf): axes "gpu class", "expert parallel span", "precision",
-    // "token mixers", "experts". The error band widens on these (error_band.h).
+    // "token mixers", "experts", "host". The error band widens on these (error_band.h).
     std::vector<ValidationGroup> outOfSampleByClass;
     int notFitting = 0;
 };
@@ -145,11 +145,16 @@ struct ValidationClasses {
     std::string precision; // "bf16", "fp8 tensorwise", "fp8 blockwise", "fp8 mxfp8"
     std::string tokenMixers; // "hybrid" (architectureOf) or "attention only"
     std::string experts; // "MoE" or "dense"
+    // "host-bound MoE" when the GPU waits for the CPU after the MoE dispatches for at least kHostBoundStepShare of the
+    // predicted step (TimeBreakdown::moeHostStall), else "GPU-bound": a regime of the prediction, not of the recipe
+    // alone, and one that a single fitted constant sets.
+    std::string host;
 };
-ValidationClasses validationClassesOf(const Scenario& scenario);
+inline constexpr double kHostBoundStepShare = 0.10;
+ValidationClasses validationClassesOf(const Scenario& scenario, const StepPrediction& prediction);
 // The axis names of ValidationClasses, in its order, as ValidationReport::outOfSampleByClass uses them.
 inline constexpr const char* kValidationClassAxes[]
-    = { "gpu class", "expert parallel span", "precision", "token mixers", "experts" };
+    = { "gpu class", "expert parallel span", "precision", "token mixers", "experts", "host" };
 inline constexpr size_t kTokenMixersClassAxis = 3; // "token mixers": "hybrid" or "attention only"
 // The class of `classes` on axis i of kValidationClassAxes.
 const std::string& validationClassOnAxis(const ValidationClasses& classes, size_t axis);

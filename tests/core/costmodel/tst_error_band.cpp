@@ -134,11 +134,26 @@ private slots:
         };
         m.classes = { group("gpu class", "Hopper", 40, 0.12), group("expert parallel span", "no EP", 60, 0.08),
             group("precision", "bf16", 50, 0.10), group("token mixers", "attention only", 90, 0.09),
-            group("experts", "dense", 45, 0.11), group("experts", "MoE", 30, 0.30) };
+            group("experts", "dense", 45, 0.11), group("experts", "MoE", 30, 0.30),
+            group("host", "GPU-bound", 200, 0.1), group("host", "host-bound MoE", 1, 0.06) };
         const ErrorBand covered = errorBandFor(s, p, m); // every class of the scenario well covered: no widening
         QCOMPARE(covered.classOptimisticWidth, 0.0);
         QCOMPARE(covered.classPessimisticWidth, 0.0);
         QCOMPARE(covered.tokensPerSecPerGpuLow, 1000 / 1.05);
+        // The same scenario predicted to wait on the host after its MoE dispatches for a fifth of the step is of the
+        // host-bound class, which one run measures: the widest well-covered class's 30% on both sides.
+        StepPrediction hostBound = p;
+        hostBound.stepTimeSeconds = 1.0;
+        hostBound.time.moeHostStall = 0.2;
+        QCOMPARE(validationClassesOf(s, hostBound).host, std::string("host-bound MoE"));
+        QCOMPARE(validationClassesOf(s, p).host, std::string("GPU-bound"));
+        const ErrorBand waits = errorBandFor(s, hostBound, m);
+        QVERIFY(std::abs(waits.classOptimisticWidth - 0.30) < 1e-12);
+        QVERIFY(std::abs(waits.classPessimisticWidth - 0.30) < 1e-12);
+        QVERIFY2(
+            waits.basis.find("class host-bound MoE: 1 out-of-sample runs") != std::string::npos, waits.basis.c_str());
+        hostBound.time.moeHostStall = 0.05; // a twentieth: GPU-bound
+        QCOMPARE(errorBandFor(s, hostBound, m).classOptimisticWidth, 0.0);
 
         m.classes.front().runs = kMinClassRuns - 1; // too few Hopper runs: the widest class with enough, MoE's 30%
         const ErrorBand few = errorBandFor(s, p, m);
