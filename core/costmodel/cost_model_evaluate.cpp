@@ -2,6 +2,8 @@
 // one), then throughput, utilisation and memory. Everything is per GPU on the critical path: the slowest pipeline
 // stage, one data-parallel rank.
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <optional>
 
 #include "core/costmodel/attention_terms.h"
@@ -94,6 +96,37 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     m.moeHostStall = moeHostStallTime(x, forwardGpu) * scales.overhead;
     m.overhead = launchOverheadTime(x) * scales.overhead + m.moeHostStall;
     return m;
+}
+
+// An uneven pipeline runs at the pace of its slowest rank. Each distinct rank's micro-batch is timed with every term
+// (its MoE layers' dispatches and waits on the host, the LM head and the loss), since counting FLOPs alone weighs a
+// dense LM head against MoE layers whose time is mostly not FLOPs. Ranks alike in what they hold are timed once.
+void placeOnSlowestRank(StepContext& x, MicroBatchTerms& terms, const ModelSpec& model, const TermScales& scales)
+{
+    const Scenario& s = *x.scenario;
+    const StepContext start = x;
+    double longest = -1;
+    std::array<RankShare, 8> timed {};
+    size_t timedCount = 0;
+    const auto alike = [](const RankShare& a, const RankShare& b) {
+        return a.layers == b.layers && a.mtpLayers == b.mtpLayers && a.embedding == b.embedding && a.loss == b.loss;
+    };
+    for (int rank = 0; rank < s.parallelism.pp; ++rank) {
+        const RankShare r = rankShare(s, *start.shape, start.expertTp, rank);
+        const auto seenEnd = timed.begin() + static_cast<std::ptrdiff_t>(timedCount);
+        if (std::any_of(timed.begin(), seenEnd, [&](const RankShare& t) { return alike(t, r); }))
+            continue;
+        if (timedCount < timed.size())
+            timed[timedCount++] = r;
+        StepContext candidate = start;
+        placeOnRank(candidate, r);
+        const MicroBatchTerms m = microBatchTerms(candidate, model, scales);
+        if (m.total() > longest) {
+            longest = m.total();
+            x = candidate;
+            terms = m;
+        }
+    }
 }
 
 // The step's time by part: the micro-batches, the bubble, the once-per-step traffic and the optimizer.
@@ -253,14 +286,18 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     std::optional<CostModelConstants> lone;
     if (runsAsLoneGpu(s, m_c))
         lone = loneGpuConstants(m_c);
-    const StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
+    StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
     TermScales atClock = scales;
     if (lone) {
         const double slowdown = loneGpuTensorCoreSlowdown(x, m_model);
         atClock.matmul *= slowdown;
         atClock.attention *= slowdown;
     }
-    MicroBatchTerms terms = microBatchTerms(x, m_model, atClock);
+    MicroBatchTerms terms;
+    if (x.unevenPipeline)
+        placeOnSlowestRank(x, terms, m_model, atClock);
+    else
+        terms = microBatchTerms(x, m_model, atClock);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
     terms.hostOffload = scaled(

@@ -76,6 +76,32 @@ RankShare criticalRank(const Scenario& s, const ModelShape& sh, double expertTp)
     return best;
 }
 
+namespace {
+
+// What follows from a stage's layer count: the share of them full checkpointing recomputes (Megatron's block method
+// names a count) and the FSDP units (one per layer, one for the embedding and LM head).
+void setStageLayers(StepContext& x, double layers)
+{
+    const Scenario& s = *x.scenario;
+    x.layersPerStage = layers;
+    if (s.activationCheckpointing == ActivationCheckpointing::Full)
+        x.fullRecomputeShare
+            = s.flags.recomputeLayers > 0 && s.flags.recomputeLayers < layers ? s.flags.recomputeLayers / layers : 1.0;
+    x.fsdpUnits = layers + 1.0;
+}
+
+} // namespace
+
+void placeOnRank(StepContext& x, const RankShare& r)
+{
+    setStageLayers(x, r.layers);
+    x.mtpLayersOnStage = r.mtpLayers;
+    x.headPassesOnStage = (r.loss ? 1.0 : 0.0) + r.mtpLayers;
+    x.modelParallelParams = r.params;
+    x.expertStageParams = r.expertParams;
+    x.denseStageParams = r.params - x.expertStageParams;
+}
+
 StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostModelConstants& c, double peakBf16,
     double peakFp8, AcceleratorFamily family, double peakFp4)
 {
@@ -140,23 +166,13 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
     x.modelParallelParams = (x.denseParams / x.tp + x.expertParams / (x.expertTp * x.ep)) / x.pp;
     x.denseStageParams = x.denseParams / x.tp / x.pp;
     x.expertStageParams = x.expertParams / (x.expertTp * x.ep) / x.pp;
-    if (x.unevenPipeline) {
-        const RankShare r = criticalRank(s, sh, x.expertTp);
-        x.layersPerStage = r.layers;
-        x.mtpLayersOnStage = r.mtpLayers;
-        x.headPassesOnStage = (r.loss ? 1.0 : 0.0) + r.mtpLayers;
-        x.modelParallelParams = r.params;
-        x.expertStageParams = r.expertParams;
-        x.denseStageParams = r.params - x.expertStageParams;
-    }
-    if (s.activationCheckpointing == ActivationCheckpointing::Full)
-        x.fullRecomputeShare = s.flags.recomputeLayers > 0 && s.flags.recomputeLayers < x.layersPerStage
-            ? s.flags.recomputeLayers / x.layersPerStage
-            : 1.0;
     x.reduceBytes = s.flags.reduceInBf16 ? 2.0 : 4.0;
     x.denseWeightBytes = workingWeightBytes(*x.shape, s, false);
     x.expertWeightBytes = workingWeightBytes(*x.shape, s, true);
-    x.fsdpUnits = x.layersPerStage + 1.0;
+    if (x.unevenPipeline)
+        placeOnRank(x, criticalRank(s, sh, x.expertTp));
+    else
+        setStageLayers(x, x.layersPerStage);
     const double prefetch = std::max(1, s.flags.fsdpPrefetchLayers);
     x.prefetchExposedShare = c.fsdpPrefetchExposedFraction / prefetch;
     return x;

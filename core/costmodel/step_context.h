@@ -89,8 +89,12 @@ struct RankShare {
     double params = 0;
     double expertParams = 0; // the experts' part of params
 };
-// The rank of an uneven pipeline (hasUnevenPipeline) whose micro-batch takes longest.
+// The rank of an uneven pipeline (hasUnevenPipeline) whose forward pass has the most FLOPs: layers, the LM head and
+// MTP projections weighed by their FLOPs. The cost model times every rank (CostModel::evaluateValid) and keeps the
+// slowest; this is the rank a step context starts on.
 RankShare criticalRank(const Scenario& scenario, const ModelShape& shape, double expertTp);
+// Puts a step context on one pipeline rank: its layers, LM head and MTP passes, and the weights it holds.
+void placeOnRank(StepContext& x, const RankShare& r);
 RankShare rankShare(const Scenario& scenario, const ModelShape& shape, double expertTp, int rank);
 
 // The cost model's view of the interconnect: the hardware's links at the constants' achieved efficiency and latency.

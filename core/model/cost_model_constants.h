@@ -238,7 +238,7 @@ struct CostModelConstants {
     // (ExpertHostSync): the GPU runs that layer no faster. Eager Megatron-Core with Transformer Engine and DeepEP on
     // an x86 host; fitted on one published row, the Megatron-MoE-ModelZoo's Qwen3-235B-A22B with TP 4 and EP 8 on 256
     // H100 (docs/cost-model.md, "The host after each MoE dispatch").
-    double moeLayerHostSeconds = 5.8e-3;
+    double moeLayerHostSeconds = 5.4e-3;
 
     // Memory.
     double runtimeReservedBytes = 4e9; // CUDA context, NCCL buffers, cuBLAS workspaces

@@ -9,7 +9,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
+#include "core/costmodel/step_context.h"
 #include "core/costmodel/validation.h"
 #include "core/errors.h"
 #include "core/presets/presets.h"
@@ -218,6 +220,28 @@ private slots:
         QVERIFY(thin.prediction.time.moeHostStall > 0.25 * thin.prediction.stepTimeSeconds);
         const std::string why = bottleneckSentence(thin.prediction);
         QVERIFY2(why.find("The host sets the pace") == 0, why.c_str());
+    }
+
+    // Z4 (the same model on PP 32 x 3 virtual stages, one layer a chunk, NCCL's all-to-all): the loss rank holds two
+    // MoE layers and the LM head, the most forward FLOPs (the head's GEMM weighs 2.4 layers); the other ranks hold
+    // three MoE layers each and wait on the host after each dispatch. Picked by FLOPs, the loss rank set the pace and
+    // no rank waited (+30%); timing every rank finds the three-layer ranks slower.
+    void slowestPipelineRankSetsThePace()
+    {
+        const auto runs = validationRunsFromJson(readText(kRunsPath), shippedPresets(), "runs.json");
+        const auto it = std::find_if(runs.begin(), runs.end(),
+            [](const auto& r) { return r.id == "modelzoo-qwen3-235b-256xh100-pp32-alltoall"; });
+        QVERIFY(it != runs.end() && !it->inSample);
+        const Scenario& s = it->scenario;
+        const CostModel model(s);
+        QVERIFY(criticalRank(s, model.shape(), resolvedExpertTp(s.parallelism)).loss);
+        const StepPrediction p = model.evaluate(s);
+        QVERIFY(p.time.moeHostStall > 0.05 * p.stepTimeSeconds);
+        Scenario noWait = s;
+        noWait.parallelism.expertHostSync = ExpertHostSync::None;
+        QVERIFY(p.stepTimeSeconds > 1.05 * CostModel(noWait).evaluate(noWait).stepTimeSeconds);
+        const double error = p.tokensPerSecPerGpu / it->measuredTokensPerSecPerGpu - 1.0;
+        QVERIFY2(std::abs(error) < 0.25, qPrintable(QString::number(error)));
     }
 
     // Async TP by its implementation: NeMo's MLPerf configs run Transformer Engine's userbuffers overlap, TorchTitan
