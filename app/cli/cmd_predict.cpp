@@ -100,6 +100,10 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
     t += line("tokens/s", p.tokensPerSec, "", 0);
     t += line("TFLOPS per GPU", p.tflopsPerGpu, "", 1);
     t += line("step time", p.stepTimeSeconds, "s", 3);
+    if (p.pacingRank)
+        t += QStringLiteral("  %1 %2\n")
+                 .arg(QStringLiteral("pace set by"), -26)
+                 .arg(QString::fromStdString(pacingRankText(*p.pacingRank, s.parallelism.pp)));
     t += QStringLiteral("  time per step:\n");
     t += line("  matmul", p.time.matmul, "s", 3);
     t += line("  attention", p.time.attention, "s", 3);

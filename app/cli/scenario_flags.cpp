@@ -121,6 +121,18 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     return s;
 }
 
+namespace {
+// The pipeline rank an uneven layout runs at the pace of, and what it holds; null for an even layout.
+nlohmann::json pacingRankJson(const StepPrediction& p)
+{
+    if (!p.pacingRank)
+        return nullptr;
+    const PacingRank& r = *p.pacingRank;
+    return { { "pipeline_rank", r.rank }, { "rank_layers", r.layers }, { "rank_mtp_layers", r.mtpLayers },
+        { "holds_embedding", r.embedding }, { "holds_loss", r.loss } };
+}
+} // namespace
+
 nlohmann::json predictionJson(const StepPrediction& p)
 {
     nlohmann::json breakdown = {
@@ -166,6 +178,7 @@ nlohmann::json predictionJson(const StepPrediction& p)
         { "time_breakdown_s", breakdown },
         { "communication_total_s", commTotal },
         { "bottleneck", bottleneckSentence(p) },
+        { "pacing_rank", pacingRankJson(p) },
     };
 }
 

@@ -101,11 +101,12 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
 // An uneven pipeline runs at the pace of its slowest rank. Each distinct rank's micro-batch is timed with every term
 // (its MoE layers' dispatches and waits on the host, the LM head and the loss), since counting FLOPs alone weighs a
 // dense LM head against MoE layers whose time is mostly not FLOPs. Ranks alike in what they hold are timed once.
-void placeOnSlowestRank(StepContext& x, MicroBatchTerms& terms, const ModelSpec& model, const TermScales& scales)
+RankShare placeOnSlowestRank(StepContext& x, MicroBatchTerms& terms, const ModelSpec& model, const TermScales& scales)
 {
     const Scenario& s = *x.scenario;
     const StepContext start = x;
     double longest = -1;
+    RankShare slowest;
     std::array<RankShare, 8> timed {};
     size_t timedCount = 0;
     const auto alike = [](const RankShare& a, const RankShare& b) {
@@ -125,8 +126,10 @@ void placeOnSlowestRank(StepContext& x, MicroBatchTerms& terms, const ModelSpec&
             longest = m.total();
             x = candidate;
             terms = m;
+            slowest = r;
         }
     }
+    return slowest;
 }
 
 // The step's time by part: the micro-batches, the bubble, the once-per-step traffic and the optimizer.
@@ -294,8 +297,9 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
         atClock.attention *= slowdown;
     }
     MicroBatchTerms terms;
+    std::optional<RankShare> pacing;
     if (x.unevenPipeline)
-        placeOnSlowestRank(x, terms, m_model, atClock);
+        pacing = placeOnSlowestRank(x, terms, m_model, atClock);
     else
         terms = microBatchTerms(x, m_model, atClock);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
@@ -303,6 +307,9 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     terms.hostOffload = scaled(
         activationOffloadComm(x, offloaded, terms.forwardCompute, terms.backwardCompute), scales.communication);
     StepPrediction out;
+    if (pacing)
+        out.pacingRank
+            = PacingRank { pacing->rank, pacing->layers, pacing->mtpLayers, pacing->embedding, pacing->loss };
     fillStepTime(x, terms, atClock, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 

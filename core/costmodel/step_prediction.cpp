@@ -39,6 +39,24 @@ std::string_view commKindLabel(CommKind kind)
     return kCommNames[static_cast<size_t>(kind)].label;
 }
 
+std::string pacingRankText(const PacingRank& r, int pipelineRanks)
+{
+    std::string t = "pipeline rank " + std::to_string(r.rank) + " (of 0-" + std::to_string(pipelineRanks - 1)
+        + "): " + formatNumber(r.layers, 0) + (r.layers == 1 ? " layer" : " layers");
+    if (r.mtpLayers > 0)
+        t += " (" + formatNumber(r.mtpLayers, 0) + " MTP)";
+    if (r.embedding)
+        t += ", the embedding";
+    if (r.loss)
+        t += ", the LM head and the loss";
+    return t;
+}
+
+std::string pacingRankSentence(const StepPrediction& p, int pipelineRanks)
+{
+    return p.pacingRank ? "The pace is set by " + pacingRankText(*p.pacingRank, pipelineRanks) + "." : std::string();
+}
+
 std::string bottleneckSentence(const StepPrediction& p)
 {
     const TimeBreakdown& t = p.time;

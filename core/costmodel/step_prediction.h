@@ -57,6 +57,16 @@ struct MemoryBreakdown {
     double total() const { return parameters + gradients + optimizerState + activations + temporary + reserved; }
 };
 
+// The pipeline rank that sets the pace of an uneven layout (the slowest micro-batch of every rank's, timed with every
+// term) and what it holds; an even layout's pace is its last rank's, the one with the LM head.
+struct PacingRank {
+    int rank = 0; // 0-based pipeline rank
+    double layers = 0; // transformer layers, MTP layers included
+    double mtpLayers = 0;
+    bool embedding = false;
+    bool loss = false; // the LM head and the loss
+};
+
 enum class Bottleneck {
     Memory,
     Compute,
@@ -95,7 +105,15 @@ struct StepPrediction {
     bool fits = false;
     Bottleneck bottleneck = Bottleneck::Compute;
     CommKind worstComm = CommKind::FsdpAllGather; // the largest exposed communication, when that is the bottleneck
+    std::optional<PacingRank> pacingRank; // uneven pipeline layouts only
 };
+
+// "pipeline rank 5 (of 0-31): 3 layers", "pipeline rank 31 (of 0-31): 2 layers, the LM head and the loss": the rank
+// that sets the pace of an uneven layout, for the predict command's text.
+std::string pacingRankText(const PacingRank& rank, int pipelineRanks);
+// The same as a sentence beside the bottleneck's, for the Predict panel: "The pace is set by pipeline rank 1 (of
+// 0-31): 3 layers."; empty for an even layout.
+std::string pacingRankSentence(const StepPrediction& p, int pipelineRanks);
 
 // One sentence naming what limits the step ("Compute-bound: matmuls take 68% of the step.").
 std::string bottleneckSentence(const StepPrediction& p);

@@ -261,6 +261,32 @@ private slots:
         QVERIFY2(module.err.contains(QStringLiteral("--recompute-modules")), qPrintable(module.err));
     }
 
+    // An uneven layout says which pipeline rank sets its pace: Qwen3-235B on PP 32 x 3 virtual stages (one layer a
+    // chunk, the embedding and the loss in the split) waits on the host after each dispatch, so a rank with three MoE
+    // layers is slower than the last, with two and the LM head; without the wait the last rank sets the pace. An even
+    // layout names none.
+    void predictNamesThePacingRank()
+    {
+        const QString z4 = QStringLiteral(
+            "--model qwen3-235b-a22b --gpu h100-sxm --gpus 256 --seq 4096 --tp 2 --pp 32 --virtual-stages 3 --schedule "
+            "interleaved_1f1b --ep 8 --expert-tp 1 --pipeline-layout E|(t|)*94L --data-parallel zero1 "
+            "--global-batch-tokens 8388608 --ac selective --recompute-modules moe_act,layernorm");
+        const auto waits = runJson(QStringLiteral("predict"), z4);
+        QVERIFY2(waits["pacing_rank"].is_object(), qPrintable(QString::fromStdString(waits.dump())));
+        QCOMPARE(waits["pacing_rank"]["rank_layers"].get<double>(), 3.0);
+        QVERIFY(!waits["pacing_rank"]["holds_loss"].get<bool>());
+        QVERIFY(waits["pacing_rank"]["pipeline_rank"].get<int>() < 31);
+        const auto noWait = runJson(QStringLiteral("predict"), z4 + QStringLiteral(" --expert-host-sync none"));
+        QCOMPARE(noWait["pacing_rank"]["pipeline_rank"].get<int>(), 31);
+        QVERIFY(noWait["pacing_rank"]["holds_loss"].get<bool>());
+        const Run text = runCli(QStringLiteral("predict"), z4.split(QLatin1Char(' ')));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("pace set by                pipeline rank ")), qPrintable(text.out));
+        const QString even = QStringLiteral("--model llama-3.1-70b --gpu h100-sxm --gpus 64 --tp 8 --pp 2 --seq 4096");
+        QVERIFY(runJson(QStringLiteral("predict"), even)["pacing_rank"].is_null());
+        QVERIFY(!runCli(QStringLiteral("predict"), even.split(QLatin1Char(' '))).out.contains(QStringLiteral("pace")));
+    }
+
     // FP4 through the flags: refused on an H100 (no FP4 peak), predicted on a B200 faster than FP8, and a third point
     // of the precision sweep when asked for.
     void predictFp4Flags()

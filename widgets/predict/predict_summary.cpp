@@ -183,7 +183,8 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
     m_band->setVisible(p.fits);
     // A layout that does not fit: the sentence above says so with what to change; the core's bottleneck sentence
     // would repeat it.
-    m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p)));
+    const std::string pace = pacingRankSentence(p, s.parallelism.pp);
+    m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p) + (pace.empty() ? "" : " " + pace)));
     m_bottleneck->setVisible(p.fits);
     m_overPacking->setVisible(p.mfuPalmOverPackingLength.has_value());
     if (p.mfuPalmOverPackingLength)

@@ -237,9 +237,15 @@ private slots:
         QVERIFY(criticalRank(s, model.shape(), resolvedExpertTp(s.parallelism)).loss);
         const StepPrediction p = model.evaluate(s);
         QVERIFY(p.time.moeHostStall > 0.05 * p.stepTimeSeconds);
+        QVERIFY(p.pacingRank && !p.pacingRank->loss && p.pacingRank->layers == 3);
         Scenario noWait = s;
         noWait.parallelism.expertHostSync = ExpertHostSync::None;
-        QVERIFY(p.stepTimeSeconds > 1.05 * CostModel(noWait).evaluate(noWait).stepTimeSeconds);
+        const StepPrediction eager = CostModel(noWait).evaluate(noWait);
+        QVERIFY(p.stepTimeSeconds > 1.05 * eager.stepTimeSeconds);
+        QVERIFY(eager.pacingRank && eager.pacingRank->loss && eager.pacingRank->rank == 31);
+        QCOMPARE(pacingRankText(*eager.pacingRank, 32),
+            std::string("pipeline rank 31 (of 0-31): 2 layers, the LM head "
+                        "and the loss"));
         const double error = p.tokensPerSecPerGpu / it->measuredTokensPerSecPerGpu - 1.0;
         QVERIFY2(std::abs(error) < 0.25, qPrintable(QString::number(error)));
     }

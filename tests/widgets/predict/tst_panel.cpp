@@ -142,6 +142,25 @@ private slots:
         QVERIFY(f.text("fits").contains(QLatin1String("GiB")));
     }
 
+    // An uneven layout (the embedding and the loss counted as layers of PP 2) names the rank that sets its pace beside
+    // the bottleneck, the sentence the core writes; an even one does not.
+    void unevenLayoutNamesThePacingRank()
+    {
+        Scenario s = scenarioOn("llama-3.1-70b", "b200", 16, 8192);
+        s.parallelism.pp = 2;
+        s.parallelism.embeddingStage = true;
+        s.parallelism.lossStage = true;
+        Fixture f(s);
+        const StepPrediction p = f.predicted();
+        QVERIFY(p.pacingRank);
+        const std::string pace = pacingRankSentence(p, 2);
+        QCOMPARE(f.text("bottleneck"), QString::fromStdString(bottleneckSentence(p) + " " + pace));
+        QVERIFY2(pace.find("The pace is set by pipeline rank ") == 0, pace.c_str());
+        s.parallelism.embeddingStage = s.parallelism.lossStage = false;
+        f.model.setScenario(s);
+        QCOMPARE(f.text("bottleneck"), QString::fromStdString(bottleneckSentence(f.predicted())));
+    }
+
     // A price edit changes nothing the sweeps or the planner read: they are not restarted. A sequence edit does.
     void priceEditDoesNotRestartBackgroundWork()
     {
