@@ -127,7 +127,7 @@ nlohmann::json pacingRankJson(const StepPrediction& p)
 {
     if (!p.pacingRank)
         return nullptr;
-    const PacingRank& r = *p.pacingRank;
+    const RankShare& r = *p.pacingRank;
     return { { "pipeline_rank", r.rank }, { "rank_layers", r.layers }, { "rank_mtp_layers", r.mtpLayers },
         { "holds_embedding", r.embedding }, { "holds_loss", r.loss } };
 }

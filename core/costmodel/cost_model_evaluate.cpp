@@ -297,19 +297,15 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
         atClock.attention *= slowdown;
     }
     MicroBatchTerms terms;
-    std::optional<RankShare> pacing;
+    StepPrediction out;
     if (x.unevenPipeline)
-        pacing = placeOnSlowestRank(x, terms, m_model, atClock);
+        out.pacingRank = placeOnSlowestRank(x, terms, m_model, atClock);
     else
         terms = microBatchTerms(x, m_model, atClock);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
     terms.hostOffload = scaled(
         activationOffloadComm(x, offloaded, terms.forwardCompute, terms.backwardCompute), scales.communication);
-    StepPrediction out;
-    if (pacing)
-        out.pacingRank
-            = PacingRank { pacing->rank, pacing->layers, pacing->mtpLayers, pacing->embedding, pacing->loss };
     fillStepTime(x, terms, atClock, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 

@@ -6,6 +6,7 @@
 #include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/collectives.h"
 #include "core/costmodel/constants.h"
+#include "core/costmodel/step_prediction.h"
 #include "core/scenario/scenario.h"
 
 namespace mfu {
@@ -78,17 +79,8 @@ StepContext stepContextFor(const Scenario& scenario, const ModelShape& shape, co
 // the attention's TP without.
 int resolvedExpertTp(const Parallelism& p);
 
-// One pipeline rank's share of the model: its transformer and MTP layers, the embedding and the LM head, and the
-// weights they hold on one TP (x EP) rank before data-parallel sharding.
-struct RankShare {
-    int rank = 0;
-    double layers = 0; // transformer layers, MTP layers included
-    double mtpLayers = 0;
-    bool embedding = false;
-    bool loss = false;
-    double params = 0;
-    double expertParams = 0; // the experts' part of params
-};
+// RankShare, one pipeline rank's share of the model, is declared in step_prediction.h, which reports the slowest.
+
 // The rank of an uneven pipeline (hasUnevenPipeline) whose forward pass has the most FLOPs: layers, the LM head and
 // MTP projections weighed by their FLOPs. The cost model times every rank (CostModel::evaluateValid) and keeps the
 // slowest; this is the rank a step context starts on.

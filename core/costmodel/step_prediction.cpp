@@ -39,7 +39,7 @@ std::string_view commKindLabel(CommKind kind)
     return kCommNames[static_cast<size_t>(kind)].label;
 }
 
-std::string pacingRankText(const PacingRank& r, int pipelineRanks)
+std::string pacingRankText(const RankShare& r, int pipelineRanks)
 {
     std::string t = "pipeline rank " + std::to_string(r.rank) + " (of 0-" + std::to_string(pipelineRanks - 1)
         + "): " + formatNumber(r.layers, 0) + (r.layers == 1 ? " layer" : " layers");

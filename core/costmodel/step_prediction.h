@@ -57,14 +57,16 @@ struct MemoryBreakdown {
     double total() const { return parameters + gradients + optimizerState + activations + temporary + reserved; }
 };
 
-// The pipeline rank that sets the pace of an uneven layout (the slowest micro-batch of every rank's, timed with every
-// term) and what it holds; an even layout's pace is its last rank's, the one with the LM head.
-struct PacingRank {
+// One pipeline rank's share of the model: its transformer and MTP layers, the embedding and the LM head, and the
+// weights they hold on one TP (x EP) rank before data-parallel sharding.
+struct RankShare {
     int rank = 0; // 0-based pipeline rank
     double layers = 0; // transformer layers, MTP layers included
     double mtpLayers = 0;
     bool embedding = false;
     bool loss = false; // the LM head and the loss
+    double params = 0;
+    double expertParams = 0; // the experts' part of params
 };
 
 enum class Bottleneck {
@@ -105,12 +107,14 @@ struct StepPrediction {
     bool fits = false;
     Bottleneck bottleneck = Bottleneck::Compute;
     CommKind worstComm = CommKind::FsdpAllGather; // the largest exposed communication, when that is the bottleneck
-    std::optional<PacingRank> pacingRank; // uneven pipeline layouts only
+    // The rank an uneven layout runs at the pace of (every rank's micro-batch timed with every term, the slowest kept);
+    // empty for an even layout, whose last rank, with the LM head, sets the pace.
+    std::optional<RankShare> pacingRank;
 };
 
 // "pipeline rank 5 (of 0-31): 3 layers", "pipeline rank 31 (of 0-31): 2 layers, the LM head and the loss": the rank
 // that sets the pace of an uneven layout, for the predict command's text.
-std::string pacingRankText(const PacingRank& rank, int pipelineRanks);
+std::string pacingRankText(const RankShare& rank, int pipelineRanks);
 // The same as a sentence beside the bottleneck's, for the Predict panel: "The pace is set by pipeline rank 1 (of
 // 0-31): 3 layers."; empty for an even layout.
 std::string pacingRankSentence(const StepPrediction& p, int pipelineRanks);
