@@ -157,6 +157,16 @@ double groupedGemmTokenFactor(const StepContext& x, double tokens)
     return 1.0 / std::sqrt(1.0 + r * r);
 }
 
+double unfusedPermutationPerToken(const StepContext& x)
+{
+    const ModelShape& sh = *x.shape;
+    if (!(sh.experts > 0) || !(x.tokensPerMicroBatch > 0) || !(x.hbmBytesPerSec > 0))
+        return 0.0;
+    const double routedElements = x.moeTokensPerMicroBatch / x.tokensPerMicroBatch * sh.moeLayerShare
+        * sh.expertsPerToken * x.expertLoad * sh.expertDispatchWidth;
+    return x.constants->unfusedPermutationBytesPerRoutedElement / 3.0 * routedElements / x.hbmBytesPerSec;
+}
+
 MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)
 {
     const CostModelConstants& c = *x.constants;
@@ -190,7 +200,10 @@ MatmulTime matmulTime(const StepContext& x, const ModelSpec& model)
         const double shared = dense - denseMlpShare * sh.ffnFlops;
         m.sharedExpertsPerToken = shared > 0 ? shared / fDense / (tp * gemmPeak) : 0.0;
         m.routedExpertsPerToken = routedGemms;
-        m.moeRoutingPerToken = routedLaw - routedGemms;
+        // A fused permutation leaves the rest of the law's time: what the index kernels took beyond the bytes
+        // (charged in the memory-bound moeShuffleBytes either way) is gone, never more than the whole.
+        const double fused = s.flags.moePermuteFusion ? unfusedPermutationPerToken(x) : 0.0;
+        m.moeRoutingPerToken = std::max(0.0, routedLaw - routedGemms - fused);
         m.moeRoutingForward = tokens * x.layersPerStage * m.moeRoutingPerToken;
     } else {
         const double fFfn = linearShapeFactor(std::min({ tokens, sh.ffnWidth / tp, dModel }), x, gemmPeak);

@@ -80,5 +80,10 @@ double groupedGemmTokenFactor(const StepContext& x, double tokens);
 // The grouped GEMM kernels' own factor: groupedGemmKernelPlateauShare x the token factor. The time the width law
 // charges beyond it is the MoE layer's routing work (MatmulTime::moeRoutingPerToken).
 double groupedGemmKernelFactor(const StepContext& x);
+// What PyTorch's index kernels spend on the permutation beyond its bytes, seconds per token and layer (forward; the
+// step charges the backward twice, like all routing work): unfusedPermutationBytesPerRoutedElement / 3 per routed
+// hidden element (the tokens a GPU routes x k x the busiest expert's load x the dispatched width, in MoE layers), at
+// the achieved HBM rate. A fused permutation (FrameworkFlags::moePermuteFusion) takes it off the routing work.
+double unfusedPermutationPerToken(const StepContext& x);
 
 } // namespace mfu

@@ -32,6 +32,9 @@ void pull(Scenario& s, Lever lever, bool on)
     case Lever::FusedExpertMlp:
         s.flags.fusedExpertMlp = on;
         return;
+    case Lever::MoePermuteFusion:
+        s.flags.moePermuteFusion = on;
+        return;
     case Lever::Fp8ParamGather:
         s.flags.fp8ParamGather = on;
         return;
@@ -54,6 +57,8 @@ bool pulled(const Scenario& s, Lever lever)
         return s.flags.fusedNormActivation;
     case Lever::FusedExpertMlp:
         return s.flags.fusedExpertMlp;
+    case Lever::MoePermuteFusion:
+        return s.flags.moePermuteFusion;
     case Lever::Fp8ParamGather:
         return s.flags.fp8ParamGather;
     case Lever::QuantizedWeightCache:
@@ -90,8 +95,10 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
         levers.push_back(Lever::DocumentMasking);
     levers.push_back(Lever::FusedLinearCrossEntropy);
     levers.push_back(Lever::FusedNormActivation);
-    if (scenario.model.isMoe())
+    if (scenario.model.isMoe()) {
         levers.push_back(Lever::FusedExpertMlp);
+        levers.push_back(Lever::MoePermuteFusion);
+    }
     if (scenario.precision == TrainingPrecision::BF16_FP8 && fp8RecipeGathersFp8(scenario.flags.fp8Recipe))
         levers.push_back(Lever::Fp8ParamGather);
     if (linearLayerFormat(scenario.precision) != NumberFormat::BF16)
@@ -133,6 +140,8 @@ std::string_view leverKey(Lever lever)
         return "fused_norm_activation";
     case Lever::FusedExpertMlp:
         return "fused_expert_mlp";
+    case Lever::MoePermuteFusion:
+        return "moe_permute_fusion";
     case Lever::Fp8ParamGather:
         return "fp8_param_gather";
     case Lever::QuantizedWeightCache:
@@ -154,6 +163,8 @@ std::string_view leverLabel(Lever lever)
         return "Fused RMSNorm/SwiGLU/RoPE";
     case Lever::FusedExpertMlp:
         return "Fused expert MLP";
+    case Lever::MoePermuteFusion:
+        return "Fused MoE permutation";
     case Lever::Fp8ParamGather:
         return "FP8 parameters";
     case Lever::QuantizedWeightCache:

@@ -19,6 +19,7 @@ enum class Lever {
     FusedLinearCrossEntropy, // LM head and loss fused in chunks (Liger Kernel): the logits are never held whole
     FusedNormActivation, // fused RMSNorm, SwiGLU and RoPE kernels (Liger Kernel): fewer passes, less saved
     FusedExpertMlp, // MoE: the experts' activation and its quantisation fused into the grouped GEMMs
+    MoePermuteFusion, // MoE: the permutation into expert order and back as fused kernels, not PyTorch's index kernels
     Fp8ParamGather, // BF16+FP8: the linear layers' weights held and all-gathered in FP8
     QuantizedWeightCache, // BF16+FP8 and FP4: weights quantised once a step (Transformer Engine), not every micro-batch
 };

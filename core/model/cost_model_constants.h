@@ -186,6 +186,14 @@ struct CostModelConstants {
     // Token permutation and unpermutation around the experts, memory-bound: bytes per element of the (k + 1) hidden
     // vectors a token becomes (permute: read 1, write k; unpermute: read k, write 1; BF16; forward and backward).
     double moePermuteBytesPerElement = 8;
+    // What PyTorch's index kernels spend on the permutation beyond those bytes, per routed hidden element (a token's
+    // k copies x the dispatched width), forward and backward, in bytes at the achieved HBM rate: the part of the MoE
+    // routing work (MatmulTime::moeRoutingPerToken) a fused permutation (FrameworkFlags::moePermuteFusion) removes.
+    // Measured on a traced H200 step of TorchTitan-style experts (bench/gpu/moe_training_step.py, 12 layers of 64
+    // experts, top 8, hidden 2,048, 16,384 tokens): index_put, the gathers, index_add and the indexing backward took
+    // 70.9 ms where the fused kernels' bytes (moePermuteBytesPerElement) take 8.2 ms; 62.6 ms over 3.54e9 routed
+    // elements (the model's busiest-expert load 1.1 included) at 4.8 TB/s x hbmEfficiency.
+    double unfusedPermutationBytesPerRoutedElement = 68;
     // The router's softmax / sigmoid, top-k and their backward over FP32 logits: bytes per token and expert.
     double moeRouterBytesPerExpert = 32;
     // All-to-all dispatchers, achieved fraction of the link bandwidth (replacing scaleUp/scaleOutEfficiency for the

@@ -92,6 +92,8 @@ constexpr NumberField kNumbers[] = {
     { "all_to_all_max_bytes_per_sec", &CostModelConstants::allToAllMaxBytesPerSec, Range::NonNegative },
     { "moe_permute_bytes_per_element", &CostModelConstants::moePermuteBytesPerElement, Range::NonNegative },
     { "moe_router_bytes_per_expert", &CostModelConstants::moeRouterBytesPerExpert, Range::NonNegative },
+    { "unfused_permutation_bytes_per_routed_element", &CostModelConstants::unfusedPermutationBytesPerRoutedElement,
+        Range::NonNegative },
     { "all_to_all_scale_up_efficiency", &CostModelConstants::allToAllScaleUpEfficiency, Range::Fraction },
     { "all_to_all_scale_out_efficiency", &CostModelConstants::allToAllScaleOutEfficiency, Range::Fraction },
     { "deep_ep_scale_up_efficiency", &CostModelConstants::deepEpScaleUpEfficiency, Range::Fraction },

@@ -230,6 +230,11 @@ struct FrameworkFlags {
     // Blackwell, CUTLASS epilogue fusion): the SwiGLU activation, its gradient and the FP8/FP4 quantisation of what
     // they produce run in the grouped GEMMs' epilogues, so those memory passes over the experts' width are gone.
     bool fusedExpertMlp = false;
+    // MoE: the tokens' permutation into expert order and back as fused kernels (Megatron-Core's
+    // --moe-permute-fusion, Transformer Engine's moe_permute / moe_unpermute with the routing weights): one gather
+    // and one weighted scatter at their bytes, where PyTorch's index kernels (index_put, gathers, index_add and their
+    // sort-based backward) take several times as long (costmodel/compute_terms.cpp, unfusedPermutationPerToken).
+    bool moePermuteFusion = false;
     // BF16+FP8 runs: the linear layers' working weights kept and all-gathered in FP8, quantised once per step after
     // the optimizer (Megatron-Core's --fp8-param-gather with Transformer Engine's FP8 model weights, NeMo's
     // fp8_params; TorchAO's enable_fsdp_float8_all_gather casts each FSDP shard before gathering it). The embedding

@@ -522,6 +522,16 @@ std::vector<Setting> buildTable()
                 "the experts' width",
         .writtenWhenDefault = false,
         MFU_SETTING_MEMBER(flags.fusedExpertMlp) });
+    t.push_back({ .key = "moe_permute_fusion",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "moe-permute-fusion",
+        .field = "moePermuteFusion",
+        .label = "Fused MoE permutation",
+        .help = "MoE only: tokens permuted into expert order and back by fused kernels (Megatron-Core's "
+                "--moe-permute-fusion, Transformer Engine's moe_permute/moe_unpermute), not PyTorch's index kernels",
+        .writtenWhenDefault = false,
+        MFU_SETTING_MEMBER(flags.moePermuteFusion) });
     t.push_back({ .key = "fp8_param_gather",
         .section = S::Flags,
         .kind = K::Switch,

@@ -166,8 +166,8 @@ private slots:
         const std::vector<LeverEffect> plain = leverEffects(scenarioFor(llama31_8b(), "b200", 8, 8192));
         QCOMPARE(plain.size(), size_t(2));
         QCOMPARE(plain[0].lever, Lever::FusedLinearCrossEntropy);
-        // A MoE adds the fused expert MLP: Qwen3-30B-A3B on 8 B200 with EP 8 and MXFP8, its experts' SwiGLU and casts
-        // gone from the memory-bound work; it trains faster and holds the same memory.
+        // A MoE adds the fused expert MLP and permutation: Qwen3-30B-A3B on 8 B200 with EP 8 and MXFP8, its experts'
+        // SwiGLU and casts gone from the memory-bound work; it trains faster and holds the same memory.
         const ModelSpec* moe = shippedPresets().findModel("qwen3-30b-a3b");
         QVERIFY(moe);
         Scenario moeRun = scenarioFor(*moe, "b200", 8, 4096);
@@ -175,24 +175,30 @@ private slots:
         moeRun.precision = TrainingPrecision::BF16_FP8;
         moeRun.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         const std::vector<LeverEffect> moeLevers = leverEffects(moeRun);
-        QCOMPARE(moeLevers.size(), size_t(5));
+        QCOMPARE(moeLevers.size(), size_t(6));
         QCOMPARE(moeLevers[2].lever, Lever::FusedExpertMlp);
         QVERIFY(!moeLevers[2].inScenario);
         QVERIFY(moeLevers[2].with.stepTimeSeconds < moeLevers[2].without.stepTimeSeconds);
         QCOMPARE(moeLevers[2].with.peakMemoryBytes, moeLevers[2].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::FusedExpertMlp), std::string_view("fused_expert_mlp"));
+        // And the fused permutation: PyTorch's index kernels gone from the routing work, faster, the same memory.
+        QCOMPARE(moeLevers[3].lever, Lever::MoePermuteFusion);
+        QVERIFY(!moeLevers[3].inScenario);
+        QVERIFY(moeLevers[3].with.stepTimeSeconds < moeLevers[3].without.stepTimeSeconds);
+        QCOMPARE(moeLevers[3].with.peakMemoryBytes, moeLevers[3].without.peakMemoryBytes);
+        QCOMPARE(leverKey(Lever::MoePermuteFusion), std::string_view("moe_permute_fusion"));
         // A BF16+FP8 run adds FP8 parameters: the weights FSDP gathers held in FP8, so less memory, and no weight
         // cast each micro-batch, so no slower.
-        QCOMPARE(moeLevers[3].lever, Lever::Fp8ParamGather);
-        QVERIFY(!moeLevers[3].inScenario);
-        QVERIFY(moeLevers[3].with.stepTimeSeconds <= moeLevers[3].without.stepTimeSeconds);
-        QVERIFY(moeLevers[3].with.peakMemoryBytes < moeLevers[3].without.peakMemoryBytes);
-        QCOMPARE(leverKey(Lever::Fp8ParamGather), std::string_view("fp8_param_gather"));
-        // And the weight cache: the copies held for the step cost memory, the casts it saves never cost time.
-        QCOMPARE(moeLevers[4].lever, Lever::QuantizedWeightCache);
+        QCOMPARE(moeLevers[4].lever, Lever::Fp8ParamGather);
         QVERIFY(!moeLevers[4].inScenario);
         QVERIFY(moeLevers[4].with.stepTimeSeconds <= moeLevers[4].without.stepTimeSeconds);
-        QVERIFY(moeLevers[4].with.peakMemoryBytes > moeLevers[4].without.peakMemoryBytes);
+        QVERIFY(moeLevers[4].with.peakMemoryBytes < moeLevers[4].without.peakMemoryBytes);
+        QCOMPARE(leverKey(Lever::Fp8ParamGather), std::string_view("fp8_param_gather"));
+        // And the weight cache: the copies held for the step cost memory, the casts it saves never cost time.
+        QCOMPARE(moeLevers[5].lever, Lever::QuantizedWeightCache);
+        QVERIFY(!moeLevers[5].inScenario);
+        QVERIFY(moeLevers[5].with.stepTimeSeconds <= moeLevers[5].without.stepTimeSeconds);
+        QVERIFY(moeLevers[5].with.peakMemoryBytes > moeLevers[5].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::QuantizedWeightCache), std::string_view("quantized_weight_cache"));
         // A scenario the cost model cannot evaluate has no levers to show.
         Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);

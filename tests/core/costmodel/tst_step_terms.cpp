@@ -399,6 +399,42 @@ private slots:
         QCOMPARE(memoryBoundTime(dense.x).elementwiseBytes, 8e8);
     }
 
+    void fusedPermutationTakesTheIndexKernelsOffTheRouting()
+    {
+        // EP 4 as in expertMatmuls: routing work 1.1 x 18e6 / 5e14 x (1 / (0.5 x a) - 1 / (0.85 x a)) a token and
+        // layer, a = 1 / sqrt(2). Each token becomes k x load x width = 2 x 1.1 x 1,000 = 2,200 routed elements; at
+        // 30 bytes each (10 a pass, forward; the backward's two passes are charged with the routing), 2.2e4 bytes at
+        // 1 TB/s.
+        Hand h;
+        h.makeMoe(4);
+        h.constants.unfusedPermutationBytesPerRoutedElement = 30;
+        const double a = 1.0 / std::sqrt(2.0);
+        const double routing = 1.1 * 18e6 / 5e14 * (1.0 / (0.5 * a) - 1.0 / (0.85 * a));
+        QCOMPARE(unfusedPermutationPerToken(h.x), 2.2e-8);
+        const MatmulTime unfused = matmulTime(h.x, llama31_8b());
+        QCOMPARE(unfused.moeRoutingPerToken, routing);
+        h.scenario.flags.moePermuteFusion = true;
+        const MatmulTime fused = matmulTime(h.x, llama31_8b());
+        QCOMPARE(fused.moeRoutingPerToken, routing - 2.2e-8);
+        // The grouped GEMMs and the permutation's own bytes stay.
+        QCOMPARE(fused.routedExpertsPerToken, unfused.routedExpertsPerToken);
+        QCOMPARE(fused.layerForwardPerToken, unfused.layerForwardPerToken);
+        QCOMPARE(memoryBoundTime(h.x).moeShuffleBytes, 8.0 * (2 * 1.1 + 1) * 1000 * 1000 * 10 + 32.0 * 16 * 1000 * 10);
+        // At the shipped 68 bytes (4.99e-8 s) the saving would pass the routing work (4.61e-8 s): nothing is left,
+        // and nothing is given back.
+        h.constants.unfusedPermutationBytesPerRoutedElement = 68;
+        QVERIFY(unfusedPermutationPerToken(h.x) > routing);
+        QCOMPARE(matmulTime(h.x, llama31_8b()).moeRoutingPerToken, 0.0);
+        // TP 2 with sequence parallelism: a GPU routes half the tokens.
+        h.constants.unfusedPermutationBytesPerRoutedElement = 30;
+        h.setTp(2);
+        QCOMPARE(unfusedPermutationPerToken(h.x), 1.1e-8);
+        // A dense model has no permutation.
+        Hand dense;
+        dense.scenario.flags.moePermuteFusion = true;
+        QCOMPARE(unfusedPermutationPerToken(dense.x), 0.0);
+    }
+
     void memoryBoundWorkUnderAutocast()
     {
         Hand h;
