@@ -329,6 +329,10 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     }
     out.memoryCapacityBytes = s.cluster.hardware.hbmBytes;
     out.fits = out.memory.total() <= s.cluster.hardware.hbmBytes;
+    out.fusions = { .permutation = !s.model.isMoe() || s.flags.moePermuteFusion,
+        .expertMlp = !s.model.isMoe() || s.flags.fusedExpertMlp,
+        .compiled = s.flags.compiled,
+        .optimizer = s.flags.fusedOptimizer };
     classifyBottleneck(out);
     return out;
 }

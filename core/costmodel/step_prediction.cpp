@@ -1,6 +1,8 @@
 #include "core/costmodel/step_prediction.h"
 
 #include <cmath>
+#include <string_view>
+#include <vector>
 
 #include "core/number_format.h"
 
@@ -27,6 +29,28 @@ constexpr CommName kCommNames[] = {
 std::string percentOf(double part, double whole)
 {
     return formatPercent(whole > 0 ? part / whole : 0.0, 0);
+}
+
+// The advice for memory-bandwidth work: the fusions that would cut it and that the scenario does not run yet. A
+// scenario that runs them all is told that what remains is bytes at the HBM's rate, not sent after a switch it has
+// already set.
+std::string fusionAdvice(const Fusions& f)
+{
+    std::vector<std::string_view> missing;
+    if (!f.permutation)
+        missing.push_back("fused permutation");
+    if (!f.expertMlp)
+        missing.push_back("fused grouped-MLP kernels");
+    if (!f.compiled)
+        missing.push_back("torch.compile");
+    if (!f.optimizer)
+        missing.push_back("fused optimizer");
+    if (missing.empty())
+        return "; every fusion the model counts is on, so what remains moves at the memory's bandwidth.";
+    std::string list;
+    for (size_t i = 0; i < missing.size(); ++i)
+        list += std::string(i == 0 ? "" : ", ") + std::string(missing[i]);
+    return "; fuse it (" + list + ").";
 }
 } // namespace
 
@@ -75,10 +99,9 @@ std::string bottleneckSentence(const StepPrediction& p)
         if (t.moeRouting > 0.25 * t.memoryBound)
             return "Memory-bandwidth work takes " + percentOf(t.memoryBound, step)
                 + " of the step (the MoE layers' routing around the grouped GEMMs, permutation, gathers and scatters: "
-                + percentOf(t.moeRouting, step)
-                + "); fuse it (fused permutation and grouped-MLP kernels, torch.compile, fused optimizer).";
+                + percentOf(t.moeRouting, step) + ")" + fusionAdvice(p.fusions);
         return "Memory-bandwidth work (norms, elementwise, loss, optimizer, casts) takes "
-            + percentOf(t.memoryBound, step) + " of the step; fuse it (torch.compile, fused optimizer).";
+            + percentOf(t.memoryBound, step) + " of the step" + fusionAdvice(p.fusions);
     case Bottleneck::Recompute:
         return "Activation recomputation takes " + percentOf(t.recompute, step)
             + " of the step; lighter checkpointing would pay if memory allows.";

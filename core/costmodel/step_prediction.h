@@ -80,6 +80,15 @@ enum class Bottleneck {
     Overhead
 };
 
+// The fusions of memory-bandwidth work a scenario runs, so that the bottleneck's advice names only the others; each
+// also true where the scenario has nothing that fusion would take (a dense model routes no tokens).
+struct Fusions {
+    bool permutation = false; // MoE tokens permuted by fused kernels
+    bool expertMlp = false; // fused grouped-MLP kernels
+    bool compiled = false; // torch.compile's elementwise fusion
+    bool optimizer = false; // fused AdamW
+};
+
 struct StepPrediction {
     TimeBreakdown time;
     std::array<double, kCommKindCount> commSeconds {}; // all communication per step, hidden or not
@@ -110,6 +119,7 @@ struct StepPrediction {
     // The rank an uneven layout runs at the pace of (every rank's micro-batch timed with every term, the slowest kept);
     // empty for an even layout, whose last rank, with the LM head, sets the pace.
     std::optional<RankShare> pacingRank;
+    Fusions fusions;
 };
 
 // "pipeline rank 5 (of 0-31): 3 layers", "pipeline rank 31 (of 0-31): 2 layers, the LM head and the loss": the rank

@@ -241,6 +241,32 @@ private slots:
         QVERIFY(fused.time.moeRouting > 0);
     }
 
+    // The bottleneck's advice names the fusions the scenario does not run: the traced step (eager, PyTorch's index
+    // kernels, a fused optimizer) is sent to the permutation, the grouped-MLP kernels and torch.compile; compiled and
+    // permuted by fused kernels, its routing no longer leads and the grouped-MLP kernels are what is left; with every
+    // fusion on, it is told none, and that the rest is bandwidth.
+    void bottleneckAdviceNamesOnlyTheFusionsNotRun()
+    {
+        Scenario s = moeScenarioOf(kMoeRuns[0]);
+        s.flags.fusedOptimizer = true;
+        const std::string traced = bottleneckSentence(evaluate(s));
+        QVERIFY2(
+            traced.find("fuse it (fused permutation, fused grouped-MLP kernels, torch.compile).") != std::string::npos,
+            traced.c_str());
+        s.flags.moePermuteFusion = true;
+        s.flags.compiled = true;
+        const StepPrediction someFused = evaluate(s);
+        QVERIFY(someFused.bottleneck == Bottleneck::MemoryBandwidth);
+        const std::string some = bottleneckSentence(someFused);
+        QVERIFY2(some.find("fuse it (fused grouped-MLP kernels).") != std::string::npos, some.c_str());
+        s.flags.fusedExpertMlp = true;
+        const StepPrediction allFused = evaluate(s);
+        QVERIFY(allFused.bottleneck == Bottleneck::MemoryBandwidth);
+        const std::string none = bottleneckSentence(allFused);
+        QVERIFY2(none.find("fuse it") == std::string::npos, none.c_str());
+        QVERIFY2(none.find("every fusion the model counts is on") != std::string::npos, none.c_str());
+    }
+
     // The lone-GPU GEMM figures hold for one GPU only: the same step on 8 GPUs keeps the published runs' fit.
     void loneGpuGemmsOnlyOnOneGpu()
     {
