@@ -94,8 +94,8 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
     // DDP and ZeRO-1 (Megatron's distributed optimizer): every data-parallel rank holds the whole model-parallel
     // shard. DDP all-reduces the gradients once per step; ZeRO-1 reduce-scatters them and all-gathers the updated
     // BF16 (or FP8) weights, which Megatron overlaps with the next forward (--overlap-param-gather). The gradient
-    // bucket sync hides behind the last backward but for its last bucket. Experts reduce over the ranks that share
-    // them.
+    // bucket sync hides behind the last backward but for its last bucket (--overlap-grad-reduce). Either overlap
+    // switched off leaves its collective wholly exposed. Experts reduce over the ranks that share them.
     if (!x.fsdp && x.dataParallel * x.cp > 1) {
         const int group = static_cast<int>(x.dataParallel) * par.cp;
         const CommGroup g { group, par.tp };
@@ -108,13 +108,17 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
         double grad = collectiveSeconds(gradSync, denseRank * x.reduceBytes, g, x.tiers);
         if (expertRank > 0 && expertGroup > 1)
             grad += collectiveSeconds(gradSync, expertRank * x.reduceBytes, ge, x.tiers);
-        d.gradients = { grad, std::max(0.0, grad - backwardSeconds) + grad / x.fsdpUnits };
+        const FrameworkFlags& flags = x.scenario->flags;
+        d.gradients
+            = { grad, flags.overlapGradReduce ? std::max(0.0, grad - backwardSeconds) + grad / x.fsdpUnits : grad };
         if (zero1) {
             double gather = collectiveSeconds(Collective::AllGather, denseRank * x.denseWeightBytes, g, x.tiers);
             if (expertRank > 0 && expertGroup > 1)
                 gather += collectiveSeconds(Collective::AllGather, expertRank * x.expertWeightBytes, ge, x.tiers);
             d.weightGather = { gather,
-                exposedAfterOverlap(gather, forwardSeconds, x.prefetchExposedShare) + gather / x.fsdpUnits };
+                flags.overlapParamGather
+                    ? exposedAfterOverlap(gather, forwardSeconds, x.prefetchExposedShare) + gather / x.fsdpUnits
+                    : gather };
         }
     }
     return d;

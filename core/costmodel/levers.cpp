@@ -7,6 +7,7 @@
 #include "core/costmodel/physical_bounds.h"
 #include "core/errors.h"
 #include "core/model/precision.h"
+#include "core/scenario/scenario_facts.h"
 
 namespace mfu {
 
@@ -41,6 +42,12 @@ void pull(Scenario& s, Lever lever, bool on)
     case Lever::QuantizedWeightCache:
         s.flags.quantizedWeightCache = on;
         return;
+    case Lever::OverlapGradReduce:
+        s.flags.overlapGradReduce = on;
+        return;
+    case Lever::OverlapParamGather:
+        s.flags.overlapParamGather = on;
+        return;
     }
 }
 
@@ -63,8 +70,21 @@ bool pulled(const Scenario& s, Lever lever)
         return s.flags.fp8ParamGather;
     case Lever::QuantizedWeightCache:
         return s.flags.quantizedWeightCache;
+    case Lever::OverlapGradReduce:
+        return s.flags.overlapGradReduce;
+    case Lever::OverlapParamGather:
+        return s.flags.overlapParamGather;
     }
     return false;
+}
+
+// DDP and ZeRO-1 over more than one data-parallel rank (context-parallel ranks reduce with them): the whole
+// gradients synchronised once a step, which the overlap levers hide.
+bool syncsWholeGradients(const Scenario& s)
+{
+    if (shardsWeights(s.parallelism.dataParallel) || parallelLayoutError(s))
+        return false;
+    return static_cast<long long>(dataParallelRanks(s)) * s.parallelism.cp > 1;
 }
 
 LeverOutcome outcomeOf(const CostModel& model, const Scenario& s)
@@ -103,6 +123,11 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
         levers.push_back(Lever::Fp8ParamGather);
     if (linearLayerFormat(scenario.precision) != NumberFormat::BF16)
         levers.push_back(Lever::QuantizedWeightCache);
+    if (syncsWholeGradients(scenario)) {
+        levers.push_back(Lever::OverlapGradReduce);
+        if (scenario.parallelism.dataParallel == DataParallelKind::Zero1)
+            levers.push_back(Lever::OverlapParamGather);
+    }
 
     std::vector<LeverEffect> out;
     try {
@@ -146,6 +171,10 @@ std::string_view leverKey(Lever lever)
         return "fp8_param_gather";
     case Lever::QuantizedWeightCache:
         return "quantized_weight_cache";
+    case Lever::OverlapGradReduce:
+        return "overlap_grad_reduce";
+    case Lever::OverlapParamGather:
+        return "overlap_param_gather";
     }
     return "";
 }
@@ -169,6 +198,10 @@ std::string_view leverLabel(Lever lever)
         return "FP8 parameters";
     case Lever::QuantizedWeightCache:
         return "Cached FP8/FP4 weights";
+    case Lever::OverlapGradReduce:
+        return "Overlapped gradient reduce";
+    case Lever::OverlapParamGather:
+        return "Overlapped parameter gather";
     }
     return "";
 }

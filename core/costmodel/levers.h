@@ -22,6 +22,8 @@ enum class Lever {
     MoePermuteFusion, // MoE: the permutation into expert order and back as fused kernels, not PyTorch's index kernels
     Fp8ParamGather, // BF16+FP8: the linear layers' weights held and all-gathered in FP8
     QuantizedWeightCache, // BF16+FP8 and FP4: weights quantised once a step (Transformer Engine), not every micro-batch
+    OverlapGradReduce, // DDP and ZeRO-1: the gradient sync in buckets under the backward, not after it
+    OverlapParamGather, // ZeRO-1: the updated weights gathered under the next forward, not before it
 };
 
 struct LeverOutcome {
@@ -53,7 +55,9 @@ struct LeverEffect {
 // The levers that apply to the scenario, in the order above: padding removal when padding is kept (how much would be
 // kept otherwise is not known), document masking when documents are packed, the fused loss and the fused kernels
 // always, the fused expert MLP for MoE models, FP8 parameters for BF16+FP8 recipes that gather FP8, the weight cache
-// for BF16+FP8 and FP4 runs. Empty when the cost model cannot evaluate the scenario (a bare model, an invalid layout).
+// for BF16+FP8 and FP4 runs, the overlapped gradient sync for DDP and ZeRO-1 over more than one data-parallel rank
+// and the overlapped weight gather for ZeRO-1 there. Empty when the cost model cannot evaluate the scenario (a bare
+// model, an invalid layout).
 std::vector<LeverEffect> leverEffects(const Scenario& scenario);
 
 std::string_view leverKey(Lever lever); // "remove_padding", "document_masking", "fused_linear_cross_entropy", ...

@@ -264,6 +264,12 @@ struct FrameworkFlags {
     // 1: all of them.
     double activationOffloadFraction = 0;
     unsigned activationOffloadModules = 0; // OffloadModule bits: Megatron-Core's --offload-modules
+    // DDP and ZeRO-1: the gradients reduced in buckets while the backward pass still runs (PyTorch DDP's default,
+    // Megatron-LM's --overlap-grad-reduce, which is off unless asked); off, the whole sync waits for the backward.
+    bool overlapGradReduce = true;
+    // ZeRO-1: the updated weights all-gathered under the next step's forward (Megatron-LM's --overlap-param-gather,
+    // off unless asked); off, the gather runs between the optimizer and the next forward.
+    bool overlapParamGather = true;
 };
 
 // Offload shares are fractions: 0 (none) to 1 (all). Scenario files, the command line and the cost model check

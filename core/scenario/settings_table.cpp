@@ -618,6 +618,26 @@ std::vector<Setting> buildTable()
         .help = "Reduce gradients in BF16 (default FP32)",
         .choices = { { 0, "fp32", "FP32" }, { 1, "bf16", "BF16" } },
         MFU_SETTING_MEMBER(flags.reduceInBf16) });
+    t.push_back({ .key = "overlap_grad_reduce",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "no-overlap-grad-reduce",
+        .field = "overlapGradReduce",
+        .label = "Overlap gradient reduce",
+        .help = "DDP and ZeRO-1: gradients reduced in buckets under the backward pass (on by default; the flag "
+                "syncs them after it, as Megatron-LM does without --overlap-grad-reduce)",
+        .flagSets = false,
+        MFU_SETTING_MEMBER(flags.overlapGradReduce) });
+    t.push_back({ .key = "overlap_param_gather",
+        .section = S::Flags,
+        .kind = K::Switch,
+        .flag = "no-overlap-param-gather",
+        .field = "overlapParamGather",
+        .label = "Overlap parameter gather",
+        .help = "ZeRO-1: the updated weights all-gathered under the next forward (on by default; the flag gathers "
+                "them before it, as Megatron-LM does without --overlap-param-gather)",
+        .flagSets = false,
+        MFU_SETTING_MEMBER(flags.overlapParamGather) });
     t.push_back({ .key = "fused_optimizer",
         .section = S::Flags,
         .kind = K::Switch,

@@ -200,6 +200,25 @@ private slots:
         QVERIFY(moeLevers[5].with.stepTimeSeconds <= moeLevers[5].without.stepTimeSeconds);
         QVERIFY(moeLevers[5].with.peakMemoryBytes > moeLevers[5].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::QuantizedWeightCache), std::string_view("quantized_weight_cache"));
+        // DDP and ZeRO-1 add the overlapped gradient sync, ZeRO-1 the overlapped weight gather: both on by default,
+        // both faster than the sync after the backward and the gather before the forward, neither changing memory.
+        Scenario zero1 = scenarioFor(llama31_8b(), "h100-sxm", 64, 4096);
+        zero1.parallelism.dataParallel = DataParallelKind::Zero1;
+        const std::vector<LeverEffect> dpLevers = leverEffects(zero1);
+        QCOMPARE(dpLevers.size(), size_t(4));
+        QCOMPARE(dpLevers[2].lever, Lever::OverlapGradReduce);
+        QCOMPARE(dpLevers[3].lever, Lever::OverlapParamGather);
+        for (const LeverEffect& e : { dpLevers[2], dpLevers[3] }) {
+            QVERIFY(e.inScenario);
+            QVERIFY(e.with.stepTimeSeconds < e.without.stepTimeSeconds);
+            QCOMPARE(e.with.peakMemoryBytes, e.without.peakMemoryBytes);
+        }
+        QCOMPARE(leverKey(Lever::OverlapGradReduce), std::string_view("overlap_grad_reduce"));
+        QCOMPARE(leverKey(Lever::OverlapParamGather), std::string_view("overlap_param_gather"));
+        zero1.parallelism.dataParallel = DataParallelKind::Ddp;
+        QCOMPARE(leverEffects(zero1).back().lever, Lever::OverlapGradReduce);
+        zero1.cluster.gpuCount = 1; // one rank syncs nothing
+        QCOMPARE(leverEffects(zero1).size(), size_t(2));
         // A scenario the cost model cannot evaluate has no levers to show.
         Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);
         QVERIFY(leverEffects(bad).empty());

@@ -971,6 +971,17 @@ private slots:
         QCOMPARE(d.gradients.exposed, 3.5e-2 / 11);
         QCOMPARE(d.weightGather.total, 1.75e-2);
         QCOMPARE(d.weightGather.exposed, 1.75e-2 * 0.12 + 1.75e-2 / 11);
+        // Megatron-LM without --overlap-grad-reduce and --overlap-param-gather: both collectives wholly exposed, the
+        // same bytes moved.
+        h.scenario.flags.overlapGradReduce = false;
+        d = dataParallelSync(h.x, 1.0, 1.0);
+        QCOMPARE(d.gradients.exposed, 3.5e-2);
+        QCOMPARE(d.weightGather.exposed, 1.75e-2 * 0.12 + 1.75e-2 / 11);
+        h.scenario.flags.overlapParamGather = false;
+        d = dataParallelSync(h.x, 1.0, 1.0);
+        QCOMPARE(d.gradients.total, 3.5e-2);
+        QCOMPARE(d.weightGather.exposed, 1.75e-2);
+        h.scenario.flags.overlapGradReduce = h.scenario.flags.overlapParamGather = true;
         // FP8 parameters: the dense weights gathered at 1.2 bytes, the experts' at 1 (EP 2 of the 8 ranks: the 1e9
         // expert parameters over the 4 that share them, 3/4 of 1e9 bytes at 100 GB/s); the gradients unchanged.
         h.x.denseWeightBytes = 1.2;

@@ -67,6 +67,8 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     s.flags.optimizerOffloadFraction = 0.25;
     s.flags.activationOffloadFraction = 0.5;
     s.flags.activationOffloadModules = OffloadExpertFc1 | OffloadMoeActivation;
+    s.flags.overlapGradReduce = false;
+    s.flags.overlapParamGather = false;
     s.mfuFormula = FlopFormula::PerComponentCausal;
     s.measuredThroughput = Throughput { 1234.5678, ThroughputScope::PerGpu };
     s.measuredPoints = { { "baseline", 8192, 256, TrainingPrecision::BF16, 0.385 },
@@ -232,6 +234,8 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(activationCheckpointing);
         SAME(flags.fsdpPrefetchLayers);
         SAME(flags.reduceInBf16);
+        SAME(flags.overlapGradReduce);
+        SAME(flags.overlapParamGather);
         SAME(flags.fusedOptimizer);
         SAME(flags.compiled);
         SAME(flags.optimizerInBackward);
