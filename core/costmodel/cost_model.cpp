@@ -194,6 +194,13 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return offload;
     if (!isExpertCapacityFactor(p.expertCapacityFactor))
         return "the expert capacity factor must be 0 (dropless) or between 1 and 16";
+    if (!isExpertLoadImbalance(p.expertLoadImbalance))
+        return "the busiest expert's load must be 0 (the model's own) or between 1 and 16 times the mean";
+    // A stated load contradicts a router that is forced to balance or a capacity that pads every expert: refused,
+    // not silently ignored.
+    if (p.expertLoadImbalance > 0 && (p.expertBalance == ExpertBalance::Forced || p.expertCapacityFactor > 0))
+        return "the busiest expert's load applies to dropless routing only (forced balance runs every expert at "
+               "the mean; a capacity factor pads every expert to it)";
     if (p.expertTp < 0 || p.expertNodeLimit < 0)
         return "the expert TP degree and the expert node limit cannot be negative";
     if (p.ep > 1 || p.expertTp > 1) {

@@ -147,11 +147,12 @@ StepContext stepContextFor(const Scenario& s, const ModelShape& sh, const CostMo
     x.microBatches = static_cast<double>(microStepsForBatch(s.workload.globalBatchTokens, perMicroStep));
     x.hbmBytesPerSec = s.cluster.hardware.hbmBandwidthBytesPerSec * c.hbmEfficiency;
 
-    // MoE layers wait for their busiest expert. Dropless: the imbalance factor; forced balance (benchmark mode): the
-    // mean. Token dropping: every expert computes (and exchanges) its padded capacity, the capacity factor x the
-    // mean, however the router spread the tokens.
+    // MoE layers wait for their busiest expert. Dropless: the imbalance factor, the scenario's where it states one;
+    // forced balance (benchmark mode): the mean. Token dropping: every expert computes (and exchanges) its padded
+    // capacity, the capacity factor x the mean, however the router spread the tokens.
     x.expertLoad = par.expertCapacityFactor > 0      ? par.expertCapacityFactor
         : par.expertBalance == ExpertBalance::Forced ? 1.0
+        : par.expertLoadImbalance > 0                ? par.expertLoadImbalance
                                                      : c.expertLoadImbalance;
     const int etp = resolvedExpertTp(par);
     x.expertTp = etp;

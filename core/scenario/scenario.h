@@ -138,6 +138,11 @@ struct Parallelism {
     // expert. 0: dropless routing, where the busiest expert sets the pace.
     double expertCapacityFactor = 0;
     ExpertHostSync expertHostSync = ExpertHostSync::Auto;
+    // Dropless routing: the busiest expert group's tokens over the mean, which the other groups wait for at the
+    // combine; 0: the cost model's own (CostModelConstants::expertLoadImbalance, judged for a trained router). A
+    // router early in training or a benchmark from scratch runs higher: the Megatron-MoE ModelZoo's forced-balance
+    // and dropless pairs of Qwen3-235B imply about 1.5.
+    double expertLoadImbalance = 0;
 
     // Uneven pipeline stages. Megatron's --decoder-first/last-pipeline-num-layers: the first and last pipeline ranks
     // hold these many transformer layers, the others split the rest (0: an even split). Megatron's
@@ -152,11 +157,24 @@ struct Parallelism {
     std::vector<PipelineChunk> pipelineLayout;
 };
 
+// An expert's tokens as a multiple of the mean share, or 0 for none stated: at least 1, at most 16.
+inline bool isUnsetOrExpertLoadMultiple(double f)
+{
+    return f == 0 || (f >= 1.0 && f <= 16.0);
+}
+
 // 0 (dropless) or a capacity factor in [1, 16]: below 1 drops tokens even when routing is even; beyond 16 it caps
 // nothing. Scenario files, the command line and the cost model all check with this.
 inline bool isExpertCapacityFactor(double f)
 {
-    return f == 0 || (f >= 1.0 && f <= 16.0);
+    return isUnsetOrExpertLoadMultiple(f);
+}
+
+// 0 (the cost model's own) or a busiest-expert load in [1, 16]: no expert group's busiest can run below the mean,
+// and beyond 16 the router sends nearly every token to one group. Checked where the capacity factor is.
+inline bool isExpertLoadImbalance(double f)
+{
+    return isUnsetOrExpertLoadMultiple(f);
 }
 
 // CUDA graphs: kernels captured once and replayed by one launch, so the host no longer launches them one by one.

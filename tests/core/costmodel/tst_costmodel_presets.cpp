@@ -4,6 +4,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <functional>
+#include <vector>
 
 #include "core/costmodel/cost_model.h"
 #include "core/model/flops.h"
@@ -125,6 +127,38 @@ private slots:
         Scenario bad = s;
         bad.parallelism.expertCapacityFactor = 0.5;
         QVERIFY(CostModel(bad).invalidReason(bad) != nullptr);
+    }
+
+    // A stated busiest-expert load replaces the model's 1.10 for dropless routing: the ModelZoo's forced/dropless
+    // pairs imply about 1.5 for a router trained from scratch. The routed FFN and the all-to-all's buffer grow with
+    // it, the FLOP count does not; it is refused where the router is forced to balance or pads to a capacity, and
+    // outside [1, 16].
+    void statedExpertLoadReplacesTheModelsOwn()
+    {
+        Scenario s = bigCluster(preset("gpt-oss-120b"), 8192);
+        s.parallelism.expertHostSync = ExpertHostSync::None;
+        const StepPrediction own = evaluate(s);
+        s.parallelism.expertLoadImbalance = 1.10; // the model's own, stated
+        const StepPrediction same = evaluate(s);
+        QCOMPARE(same.stepTimeSeconds, own.stepTimeSeconds);
+        s.parallelism.expertLoadImbalance = 1.5;
+        const StepPrediction busy = evaluate(s);
+        QVERIFY(busy.time.matmul > own.time.matmul);
+        const auto a2a
+            = [](const StepPrediction& p) { return p.commSeconds[static_cast<size_t>(CommKind::EpAllToAll)]; };
+        QVERIFY(a2a(busy) > a2a(own) && a2a(busy) / a2a(own) <= 1.5 / 1.10 + 1e-12);
+        QVERIFY(busy.mfu < own.mfu);
+        QCOMPARE(busy.flopsPerToken, own.flopsPerToken);
+        // The same load forced to balance or padded to a capacity contradicts itself; 0.9 or 20 is no load.
+        for (const auto& change : std::vector<std::function<void(Scenario&)>> {
+                 [](Scenario& t) { t.parallelism.expertBalance = ExpertBalance::Forced; },
+                 [](Scenario& t) { t.parallelism.expertCapacityFactor = 1.25; },
+                 [](Scenario& t) { t.parallelism.expertLoadImbalance = 0.9; },
+                 [](Scenario& t) { t.parallelism.expertLoadImbalance = 20; } }) {
+            Scenario bad = s;
+            change(bad);
+            QVERIFY(CostModel(bad).invalidReason(bad) != nullptr);
+        }
     }
 
     // DeepSeek-V4-Pro: every layer sees the 128-token window plus its compressed keys, so the attention span stays

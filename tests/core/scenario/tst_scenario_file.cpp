@@ -55,6 +55,7 @@ ScenarioDocument fullDocument(const ModelSpec& model)
     p.expertBalance = ExpertBalance::Forced;
     p.expertNodeLimit = 4;
     p.expertCapacityFactor = 1.25;
+    p.expertLoadImbalance = 1.5;
     p.expertHostSync = ExpertHostSync::PerLayer;
     // DeepSeek-V3's published layout, as Megatron writes it (the round trip does not check it against the model).
     p.pipelineLayout = parsePipelineLayout("Et*3|(tt|)*29m|L");
@@ -214,6 +215,7 @@ void compareDocuments(const ScenarioDocument& da, const ScenarioDocument& db)
         SAME(parallelism.dataParallel);
         SAME(parallelism.expertOverlap);
         SAME(parallelism.expertCapacityFactor);
+        SAME(parallelism.expertLoadImbalance);
         SAME(parallelism.expertHostSync);
         SAME(parallelism.expertTp);
         SAME(parallelism.expertDispatcher);
