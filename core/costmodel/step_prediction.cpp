@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <string_view>
-#include <vector>
 
 #include "core/number_format.h"
 
@@ -36,21 +35,18 @@ std::string percentOf(double part, double whole)
 // already set.
 std::string fusionAdvice(const Fusions& f)
 {
-    std::vector<std::string_view> missing;
-    if (!f.permutation)
-        missing.push_back("fused permutation");
-    if (!f.expertMlp)
-        missing.push_back("fused grouped-MLP kernels");
-    if (!f.compiled)
-        missing.push_back("torch.compile");
-    if (!f.optimizer)
-        missing.push_back("fused optimizer");
+    std::string missing;
+    const auto unless = [&](bool runs, std::string_view fusion) {
+        if (!runs)
+            missing += (missing.empty() ? "" : ", ") + std::string(fusion);
+    };
+    unless(f.permutation, "fused permutation");
+    unless(f.expertMlp, "fused grouped-MLP kernels");
+    unless(f.compiled, "torch.compile");
+    unless(f.optimizer, "fused optimizer");
     if (missing.empty())
         return "; every fusion the model counts is on, so what remains moves at the memory's bandwidth.";
-    std::string list;
-    for (size_t i = 0; i < missing.size(); ++i)
-        list += std::string(i == 0 ? "" : ", ") + std::string(missing[i]);
-    return "; fuse it (" + list + ").";
+    return "; fuse it (" + missing + ").";
 }
 } // namespace
 
