@@ -109,14 +109,13 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
         return;
     std::vector<const HardwareSpec*> others;
     const HardwareSpec* otherMemory = nullptr; // a GPU of that peak the log's device memory rules out
-    for (const auto& h : known)
-        if (h.id != run.hardware.id)
-            if (const auto dense = h.mfuPeak(); dense && agree(*peak, *dense, kPeakTolerance)) {
-                if (run.deviceMemoryBytes && !deviceMemoryAgrees(h, *run.deviceMemoryBytes))
-                    otherMemory = otherMemory ? otherMemory : &h;
-                else
-                    others.push_back(&h);
-            }
+    for (const HardwareSpec* h : gpusOfDensePeak(*peak, known, kPeakTolerance))
+        if (h->id != run.hardware.id) {
+            if (run.deviceMemoryBytes && !deviceMemoryAgrees(*h, *run.deviceMemoryBytes))
+                otherMemory = otherMemory ? otherMemory : h;
+            else
+                others.push_back(h);
+        }
     if (others.empty() && otherMemory && agree(*peak, trace::kTorchtitanFallbackPeakFlops, kPeakTolerance)) {
         // torchtitan divides by the A100's 312 TFLOPS on a GPU it does not know: the peak names no GPU here.
         d.findings.push_back({ "log_peak_fallback", "warning",

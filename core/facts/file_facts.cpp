@@ -52,7 +52,7 @@ std::string billions(double params)
 }
 
 // A log that names no GPU but divided by a peak: the scenario's GPU when it is its dense peak (within the 3% the
-// log's rounding allows), else the first preset whose dense peak it is and whose memory the log's device can have,
+// log's rounding allows), else the preset whose dense peak is nearest to it and whose memory the log's device can have,
 // proposed in its place. A peak that only GPUs of another memory have is no GPU's: said, not proposed.
 void checkImpliedGpu(double peak, std::optional<double> memory, const HardwareSpec& scenarioGpu,
     const std::vector<HardwareSpec>& known, FactsCheck& c)
@@ -61,20 +61,19 @@ void checkImpliedGpu(double peak, std::optional<double> memory, const HardwareSp
     if (const auto own = scenarioGpu.mfuPeak(); own && within(peak, *own, 0.03) && fits(scenarioGpu))
         return;
     const HardwareSpec* refused = nullptr;
-    for (const HardwareSpec& h : known)
-        if (const auto dense = h.mfuPeak(); dense && within(peak, *dense, 0.03)) {
-            if (!fits(h)) {
-                refused = refused ? refused : &h;
-                continue;
-            }
-            c.gpuDiffers = true;
-            c.hardwarePresetId = h.id;
-            c.differences.push_back({ Fact::Gpu,
-                hardwareName(h) + " (its TFLOPS / MFU is that GPU's " + formatNumber(*dense / 1e12, 0)
-                    + " TFLOPS peak)",
-                hardwareName(scenarioGpu) });
-            return;
+    for (const HardwareSpec* h : gpusOfDensePeak(peak, known, 0.03)) {
+        if (!fits(*h)) {
+            refused = refused ? refused : h;
+            continue;
         }
+        c.gpuDiffers = true;
+        c.hardwarePresetId = h->id;
+        c.differences.push_back({ Fact::Gpu,
+            hardwareName(*h) + " (its TFLOPS / MFU is that GPU's " + formatNumber(*h->mfuPeak() / 1e12, 0)
+                + " TFLOPS peak)",
+            hardwareName(scenarioGpu) });
+        return;
+    }
     if (refused && memory) {
         const std::string tflops = formatNumber(peak / 1e12, 0) + " TFLOPS";
         const std::string device = "its device has " + formatGiB(*memory) + " of memory, not the "

@@ -1,7 +1,9 @@
 #include "core/model/hardware_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "core/io/field_reader.h"
 #include "core/units.h"
@@ -122,6 +124,23 @@ bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes)
     if (!(hardware.hbmBytes > 0) || !(reportedBytes > 0))
         return true;
     return std::abs(reportedBytes - hardware.hbmBytes) <= 0.15 * hardware.hbmBytes;
+}
+
+std::vector<const HardwareSpec*> gpusOfDensePeak(double peak, const std::vector<HardwareSpec>& known, double tolerance)
+{
+    std::vector<std::pair<double, const HardwareSpec*>> near;
+    for (const HardwareSpec& h : known)
+        if (const auto dense = h.mfuPeak(); dense && *dense > 0) {
+            const double apart = std::abs(peak - *dense) / std::max(std::abs(peak), *dense);
+            if (apart <= tolerance)
+                near.emplace_back(apart, &h);
+        }
+    std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<const HardwareSpec*> gpus;
+    gpus.reserve(near.size());
+    for (const auto& [apart, h] : near)
+        gpus.push_back(h);
+    return gpus;
 }
 
 std::optional<double> linearLayerPeakFlops(const HardwareSpec& hardware, TrainingPrecision precision)

@@ -60,6 +60,12 @@ struct HardwareSpec {
 // vs A100's). A GPU without a stated memory never contradicts.
 bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes);
 
+// The GPUs of `known` whose dense MFU peak a figure is (a log's TFLOPS / MFU: the peak its logger divided by), within
+// `tolerance` of the larger of the two, nearest first. Peaks of different GPUs can lie within a log's rounding of each
+// other (B200 2,250 and MI350X 2,300 TFLOPS): the nearest is the likelier, whichever file lists it first. GPUs of one
+// peak keep their file order.
+std::vector<const HardwareSpec*> gpusOfDensePeak(double peak, const std::vector<HardwareSpec>& known, double tolerance);
+
 struct ClusterSpec {
     HardwareSpec hardware;
     int gpuCount = 1;

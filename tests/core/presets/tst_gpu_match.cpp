@@ -3,6 +3,7 @@
 // names propose none and say why; a user preset file adds a name without code.
 #include <QtTest>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -68,6 +69,8 @@ private slots:
                                 << "mi325x";
         QTest::newRow("MI355X") << "AMD Instinct MI355X"
                                 << "mi355x";
+        QTest::newRow("MI350X") << "AMD Instinct MI350X"
+                                << "mi350x";
         QTest::newRow("H100 SXM") << "NVIDIA H100 80GB HBM3"
                                   << "h100-sxm";
         QTest::newRow("H100 PCIe") << "NVIDIA H100 PCIe"
@@ -183,6 +186,33 @@ private slots:
         const std::string hint = mfu::unmatchedGpuHint("NVIDIA RTX A6000", match, "/home/me/presets");
         for (const char* part : { "NVIDIA RTX A6000", "\"match\"", "/home/me/presets", "--gpu" })
             QVERIFY2(hint.find(part) != std::string::npos, hint.c_str());
+    }
+
+    // A log's TFLOPS / MFU names a GPU by its peak, good to the log's rounding (3%). B200's 2,250 and MI350X's 2,300
+    // TFLOPS lie within it of each other, and amd.json loads before nvidia.json: the nearest peak must lead, not the
+    // first file's.
+    void peakNamesTheNearestGpuFirst()
+    {
+        const auto library = builtIns();
+        const auto idsOf = [&](double peakTflops) {
+            std::vector<std::string> ids;
+            for (const mfu::HardwareSpec* h : mfu::gpusOfDensePeak(peakTflops * 1e12, library.hardware(), 0.03))
+                ids.push_back(h->id);
+            return ids;
+        };
+        const auto b200 = idsOf(2250);
+        QVERIFY(b200.size() >= 2);
+        QCOMPARE(b200.front(), std::string("b200"));
+        QCOMPARE(b200.back(), std::string("mi350x")); // 2.2% away, after every GPU of exactly 2,250
+        const auto mi350x = idsOf(2300);
+        QCOMPARE(mi350x.front(), std::string("mi350x"));
+        QVERIFY(std::find(mi350x.begin(), mi350x.end(), "b200") != mi350x.end());
+        // GPUs of one peak keep their file order (the memory the log's device has tells them apart).
+        const auto cdna3 = idsOf(1307.4);
+        QVERIFY(cdna3.size() >= 2);
+        QCOMPARE(cdna3[0], std::string("mi300x"));
+        QCOMPARE(cdna3[1], std::string("mi325x"));
+        QVERIFY(idsOf(1650).empty()); // no GPU's peak within 3%
     }
 
     // Every built-in pattern is reachable: each preset's exact names (no wildcard) map back to that preset.

@@ -103,10 +103,10 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::addColumn<bool>("isHardware");
         for (const char* id : { "a100-sxm-80gb", "a800-sxm-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "b300",
-                 "gb200", "gb300", "mi300x", "mi325x", "mi355x", "gaudi3", "tpu-v5p", "tpu-v6e", "v100-sxm2-16gb",
-                 "v100-sxm2-32gb", "a100-sxm-40gb", "a100-pcie-40gb", "a10g", "l4", "l40s", "rtx-3090", "rtx-4090",
-                 "rtx-5090", "rtx-6000-ada", "h800", "h20", "h100-nvl", "gh200", "mi250x", "mi210", "mi300a", "tpu-v4",
-                 "tpu-v5e", "trainium2", "gaudi2" })
+                 "gb200", "gb300", "mi300x", "mi325x", "mi350x", "mi355x", "gaudi3", "tpu-v5p", "tpu-v6e",
+                 "v100-sxm2-16gb", "v100-sxm2-32gb", "a100-sxm-40gb", "a100-pcie-40gb", "a10g", "l4", "l40s",
+                 "rtx-3090", "rtx-4090", "rtx-5090", "rtx-6000-ada", "h800", "h20", "h100-nvl", "gh200", "mi250x",
+                 "mi210", "mi300a", "tpu-v4", "tpu-v5e", "trainium2", "gaudi2" })
             QTest::newRow(id) << QString(id) << true;
         for (const char* id : { "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b",
                  "qwen2.5-7b", "qwen2.5-72b", "mistral-7b", "mixtral-8x7b", "mixtral-8x22b", "deepseek-v3",
