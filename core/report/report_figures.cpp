@@ -53,9 +53,14 @@ ReportSection scenarioSection(const ScenarioDocument& doc, const std::optional<P
     out.rows.push_back({ "Execution", s.flags.compiled ? "compiled (torch.compile)" : "eager (no torch.compile)",
         "attention kernel: " + attentionKernelLabel(s.flags.attentionKernel) });
     out.rows.push_back({ "MFU formula", std::string(flopFormulaLabel(s.mfuFormula)), "" });
-    const double price = s.effectivePricePerGpuHourUsd();
-    out.rows.push_back({ "Price", "$" + formatNumber(price, 2) + " per GPU-hour",
-        s.pricePerGpuHourUsd ? "set in the scenario" : "the preset's typical price" });
+    // A preset with no published price (MI350X, MI250X, ...) prices nothing: "$0.00" would read as a free GPU.
+    if (const double price = s.effectivePricePerGpuHourUsd(); price > 0)
+        out.rows.push_back({ "Price", "$" + formatNumber(price, 2) + " per GPU-hour",
+            s.pricePerGpuHourUsd ? "set in the scenario" : "the preset's typical price" });
+    else
+        out.rows.push_back({ "Price", "none",
+            "the " + s.cluster.hardware.id
+                + " preset states no price; set price_per_gpu_hour_usd in the scenario to cost the job" });
     for (size_t i = 0; i < doc.tracePaths.size(); ++i)
         out.rows.push_back({ i == 0 ? "Traces" : "", doc.tracePaths[i], "" });
     for (size_t i = 0; i < doc.baselineTracePaths.size(); ++i)

@@ -168,6 +168,28 @@ private slots:
         QCOMPARE(row(section(eager, "Scenario"), "Execution")->note, std::string("attention kernel: FlashAttention 2"));
     }
 
+    // A GPU whose preset states no price (no public list price: MI350X) shows none, not "$0.00" as if it were free,
+    // and the cost section is left out with a note saying what to set; the scenario's own price is shown as set.
+    void scenarioWithoutAPriceShowsNone()
+    {
+        ScenarioDocument d = vectorLabsJob();
+        d.scenario.cluster.hardware = *presets().findHardware("mi350x");
+        QVERIFY(!(d.scenario.cluster.hardware.pricePerGpuHourUsd > 0));
+        d.scenario.pricePerGpuHourUsd.reset();
+        const ReportFigures unpriced = reportFigures(d);
+        const ReportRow* price = row(section(unpriced, "Scenario"), "Price");
+        QVERIFY(price);
+        QCOMPARE(price->value, std::string("none"));
+        QVERIFY2(price->note.find("price_per_gpu_hour_usd") != std::string::npos, price->note.c_str());
+        QVERIFY(!section(unpriced, "Cost of the job"));
+        QVERIFY(hasNote(unpriced, "Cost: no price per GPU-hour"));
+        d.scenario.pricePerGpuHourUsd = 3.0;
+        const ReportFigures priced = reportFigures(d);
+        QCOMPARE(row(section(priced, "Scenario"), "Price")->value, std::string("$3.00 per GPU-hour"));
+        QCOMPARE(row(section(priced, "Scenario"), "Price")->note, std::string("set in the scenario"));
+        QVERIFY(section(priced, "Cost of the job"));
+    }
+
     // The Scenario section ends with the predict command the caller gives (the application's, which knows the
     // presets), shell-quoted, or says why none states the scenario; without one, no row.
     void scenarioEndsWithItsCommand()
