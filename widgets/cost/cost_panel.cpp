@@ -61,7 +61,10 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     m_baseline->setSpecialValueText(tr("measured or predicted"));
     m_target = spin(0, 100, 1, 60, QStringLiteral(" %"));
     m_target->setSpecialValueText(tr("none"));
-    m_price = spin(0.01, 1000, 2, 2.0, tr(" $/GPU-hour"));
+    // 0 shows "none": a GPU whose preset states no price (MI350X, MI250X, ...) until the user types one, rather than
+    // the previous GPU's price beside the "no price" error.
+    m_price = spin(0, 1000, 2, 2.0, tr(" $/GPU-hour"));
+    m_price->setSpecialValueText(tr("none"));
 
     auto* inputs = new QGroupBox(tr("Job"));
     auto* inputForm = new QFormLayout(inputs);
@@ -145,6 +148,10 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double price) {
         if (m_syncing)
             return;
+        if (!(price > 0)) { // "none": back to the preset's price, if it has one
+            m_model->setPricePerGpuHour(std::nullopt);
+            return;
+        }
         rememberPrice(m_model->scenario().cluster.hardware.id, price);
         m_model->setPricePerGpuHour(price);
     });
@@ -204,8 +211,7 @@ void CostPanel::syncInputs()
     m_baseline->setValue(in.baselineMfu ? *in.baselineMfu * 100.0 : 0);
     m_target->setValue(in.targetMfu ? *in.targetMfu * 100.0 : 0);
     const double price = s.effectivePricePerGpuHourUsd();
-    if (price > 0)
-        m_price->setValue(price);
+    m_price->setValue(price > 0 ? price : 0.0);
     m_tokens->setEnabled(m_jobKind->currentIndex() == 0);
     m_days->setEnabled(m_jobKind->currentIndex() == 1);
     m_syncing = false;

@@ -262,6 +262,29 @@ private slots:
         QCOMPARE(again.pricePerGpuHour()->value(), 3.1);
     }
 
+    // A GPU whose preset states no price (MI350X) shows "none", not the previous GPU's price beside the "no price"
+    // error; a typed price then costs the job, and is that GPU's next time.
+    void gpuWithoutAPriceShowsNone()
+    {
+        ScenarioModel model;
+        model.setScenario(vectorLabsJob());
+        CostPanel panel(&model, app::presetLibrary());
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("40"));
+        QCOMPARE(panel.pricePerGpuHour()->value(), 2.5);
+        model.setHardware(*app::presetLibrary().findHardware("mi350x"));
+        QCOMPARE(panel.pricePerGpuHour()->value(), 0.0);
+        QCOMPARE(panel.pricePerGpuHour()->text(), panel.pricePerGpuHour()->specialValueText());
+        QVERIFY(!panel.cost());
+        const auto* error = panel.findChild<QLabel*>(QStringLiteral("costError"));
+        QVERIFY(error && error->text().contains(QStringLiteral("no price per GPU-hour")));
+        typeInto(panel.pricePerGpuHour(), QStringLiteral("2.90"));
+        QVERIFY(panel.cost());
+        QCOMPARE(panel.cost()->rate.pricePerGpuHourUsd, 2.9);
+        model.setHardware(*app::presetLibrary().findHardware("h100-sxm"));
+        model.setHardware(*app::presetLibrary().findHardware("mi350x"));
+        QCOMPARE(panel.pricePerGpuHour()->value(), 2.9);
+    }
+
     void inputsLiveInTheScenarioAndUndo()
     {
         ScenarioModel model;
