@@ -148,12 +148,9 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this](double price) {
         if (m_syncing)
             return;
-        if (!(price > 0)) { // "none": back to the preset's price, if it has one
-            m_model->setPricePerGpuHour(std::nullopt);
-            return;
-        }
+        // "none" (0) forgets the typed price: the preset's again, if it has one.
         rememberPrice(m_model->scenario().cluster.hardware.id, price);
-        m_model->setPricePerGpuHour(price);
+        m_model->setPricePerGpuHour(price > 0 ? std::optional(price) : std::nullopt);
     });
     connect(m_model, &ScenarioModel::changed, this, [this] {
         syncInputs();

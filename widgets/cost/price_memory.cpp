@@ -24,8 +24,12 @@ std::optional<double> rememberedPrice(const std::string& hardwareId)
 
 void rememberPrice(const std::string& hardwareId, double pricePerGpuHourUsd)
 {
-    if (!hardwareId.empty() && pricePerGpuHourUsd > 0)
+    if (hardwareId.empty())
+        return;
+    if (pricePerGpuHourUsd > 0)
         QSettings().setValue(key(hardwareId), pricePerGpuHourUsd);
+    else
+        QSettings().remove(key(hardwareId));
 }
 
 } // namespace mfu::widgets

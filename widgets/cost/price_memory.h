@@ -7,6 +7,7 @@
 namespace mfu::widgets {
 
 std::optional<double> rememberedPrice(const std::string& hardwareId);
+// A price of 0 or less (the Cost panel's "none") forgets the GPU's price: it starts at its preset's again.
 void rememberPrice(const std::string& hardwareId, double pricePerGpuHourUsd);
 
 } // namespace mfu::widgets

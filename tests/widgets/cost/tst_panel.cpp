@@ -283,6 +283,13 @@ private slots:
         model.setHardware(*app::presetLibrary().findHardware("h100-sxm"));
         model.setHardware(*app::presetLibrary().findHardware("mi350x"));
         QCOMPARE(panel.pricePerGpuHour()->value(), 2.9);
+        // "none" again forgets it, also for the next time the GPU is chosen.
+        typeInto(panel.pricePerGpuHour(), QStringLiteral("0"));
+        QVERIFY(!model.scenario().pricePerGpuHourUsd);
+        QVERIFY(!panel.cost());
+        model.setHardware(*app::presetLibrary().findHardware("h100-sxm"));
+        model.setHardware(*app::presetLibrary().findHardware("mi350x"));
+        QCOMPARE(panel.pricePerGpuHour()->value(), 0.0);
     }
 
     void inputsLiveInTheScenarioAndUndo()
