@@ -119,6 +119,13 @@ ChartView::ChartView(QWidget* parent)
     m_tracer->setSize(9);
     m_tracer->setVisible(false);
 
+    m_emptyReason = new QCPItemText(m_plot);
+    m_emptyReason->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_emptyReason->position->setCoords(0.5, 0.5);
+    m_emptyReason->setPositionAlignment(Qt::AlignCenter);
+    m_emptyReason->setTextAlignment(Qt::AlignCenter);
+    m_emptyReason->setVisible(false);
+
     m_plot->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_plot, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
     connect(m_plot, &QCustomPlot::mouseMove, this, &ChartView::onMouseMove);
@@ -201,10 +208,44 @@ void ChartView::setIntegerX()
 void ChartView::clearAll()
 {
     clearSeries();
+    setEmptyReason({});
     setXAxis({}, {});
     setYAxis({}, {});
     m_plot->xAxis->setRange(0, 1);
     m_plot->yAxis->setRange(0, 1);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::showEmpty(const QString& why)
+{
+    clearAll();
+    setEmptyReason(why);
+}
+
+QString ChartView::emptyReason() const
+{
+    return m_emptyReason->visible() ? m_emptyReason->text() : QString();
+}
+
+void ChartView::setEmptyReason(const QString& why)
+{
+    // Wrapped by words to about 44 characters a line: the narrowest chart (the Cost panel's at 1280x720) is about
+    // 300 px wide inside its axes.
+    QStringList lines;
+    for (const QString& word : why.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (lines.isEmpty() || lines.back().size() + 1 + word.size() > 44)
+            lines << word;
+        else
+            lines.back() += QLatin1Char(' ') + word;
+    }
+    m_emptyReason->setText(lines.join(QLatin1Char('\n')));
+    const bool empty = !lines.isEmpty();
+    m_emptyReason->setVisible(empty);
+    for (QCPAxis* axis : { m_plot->xAxis, m_plot->yAxis }) {
+        axis->setTicks(!empty);
+        axis->setTickLabels(!empty);
+        axis->grid()->setVisible(!empty);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -387,6 +428,8 @@ int ChartView::addSeries(ChartSeries series)
 {
     series.y.resize(series.x.size());
     sortByX(series.x, series.y, series.labels);
+    if (m_emptyReason->visible())
+        setEmptyReason({});
     const int index = static_cast<int>(m_data.series.size());
     m_data.series << series;
     m_plottables << createPlottable(series, index);
@@ -562,6 +605,7 @@ void ChartView::applyPalette()
     m_plot->legend->setBrush(QBrush(base));
     m_plot->legend->setBorderPen(QPen(blendColors(base, text, 0.35)));
     m_plot->legend->setTextColor(text);
+    m_emptyReason->setColor(text);
     m_tracer->setPen(QPen(text, 1.5));
     m_tracer->setBrush(Qt::NoBrush);
     for (int i = 0; i < m_plottables.size(); ++i)

@@ -11,6 +11,7 @@
 
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QCPItemText;
 class QCPItemTracer;
 class QCPTextElement;
 class QMouseEvent;
@@ -36,6 +37,10 @@ public:
     void setIntegerX();
     // No series, no axis labels, the axes back to 0-1: an emptied chart shows nothing of what it drew before.
     void clearAll();
+    // An emptied chart that says why it is empty, in the middle of the plot: clearAll(), the axes' ticks, numbers and
+    // grid hidden (they would be a scale of nothing), and `why` shown until the next series is added.
+    void showEmpty(const QString& why);
+    QString emptyReason() const;
     // Named x positions 0..n-1 (bar charts of components, runs, ...).
     void setCategories(const QStringList& categories);
     // Legend outside the plot (default: never covers data; right of it, or below it in columns when the chart is
@@ -104,6 +109,7 @@ private:
     QCPAbstractPlottable* createPlottable(const ChartSeries& series, int index);
     void applyPalette();
     void placeLegend(int width = -1); // -1: the widget's width
+    void setEmptyReason(const QString& why); // empty: the axes' numbers back, no reason shown
     void styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& series, int index) const;
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
@@ -117,6 +123,7 @@ private:
     QCustomPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;
     QCPItemTracer* m_tracer = nullptr;
+    QCPItemText* m_emptyReason = nullptr;
     ChartData m_data;
     QVector<QCPAbstractPlottable*> m_plottables; // parallel to m_data.series
     double m_logBase = 10;

@@ -31,6 +31,12 @@ namespace mfu::widgets {
 
 namespace {
 
+// The Savings chart's title while there is nothing to save from: the filled chart names its two MFUs.
+QString savingsTitleWithoutATarget()
+{
+    return QStringLiteral("Savings from the baseline to a target MFU");
+}
+
 QDoubleSpinBox* spin(double minimum, double maximum, int decimals, double value, const QString& suffix)
 {
     auto* box = new BoundedSpinBox; // "150" in an MFU field stays as typed, with the reason beside it
@@ -293,6 +299,14 @@ void CostPanel::showResults()
     for (auto* chart : { m_costChart, m_daysChart, m_savingsChart, m_hardwareChart })
         chart->clearSeries();
     if (!c) {
+        // Axes without a job would be a scale of nothing: each chart says what is missing instead.
+        const QString why = error.isEmpty() ? tr("No job to cost: give a token budget, or days of the cluster.")
+                                            : error.mid(QStringLiteral("Cost: ").size());
+        const QString reason = why.left(1).toUpper() + why.mid(1);
+        for (auto* chart : { m_costChart, m_daysChart, m_savingsChart })
+            chart->showEmpty(reason);
+        m_savingsChart->setTitle(savingsTitleWithoutATarget()); // not the last target's figures
+        m_hardwareChart->showEmpty(tr("No job to compare across GPUs: the note above says what is missing."));
         showHardwareNote();
         return;
     }
@@ -334,9 +348,18 @@ void CostPanel::showResults()
                 ? qs("$" + formatNumber(-w.costSavedUsd, 0)) + tr(" more: the target MFU is below the baseline")
                 : qs("$" + formatNumber(w.costSavedUsd, 0)));
         fillSavings(*m_savingsChart, *c->savings);
+    } else {
+        m_savingsChart->showEmpty(tr("Set a target MFU to see what reaching it saves."));
+        m_savingsChart->setTitle(savingsTitleWithoutATarget());
     }
     if (m_comparison)
         fillHardwareCost(*m_hardwareChart, *m_comparison);
+    else if (m_hardwarePending)
+        m_hardwareChart->showEmpty(tr("Predicting the job on every GPU..."));
+    else if (!j.tokens)
+        m_hardwareChart->showEmpty(tr("No job to compare across GPUs: the note above says what is missing."));
+    else
+        m_hardwareChart->showEmpty(tr("No GPU can run this job: the note above says why."));
     showHardwareNote();
 }
 

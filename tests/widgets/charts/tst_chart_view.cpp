@@ -201,6 +201,34 @@ private slots:
         QVERIFY(!chart.plot()->legend->visible());
     }
 
+    // An emptied chart that says why shows no scale of nothing: no ticks, numbers or grid, and the reason wrapped
+    // in the middle; the first series brings the axes back and hides the reason, as clearAll() does.
+    void showEmptySaysWhyInsteadOfAxes()
+    {
+        ChartView chart;
+        chart.resize(600, 400);
+        fillSequenceChart(chart);
+        const QString why = QStringLiteral("No price per GPU-hour: set one for mi350x to cost the job on it");
+        chart.showEmpty(why);
+        chart.plot()->replot();
+        QVERIFY(chart.data().series.isEmpty());
+        QCOMPARE(chart.emptyReason().simplified(), why);
+        QVERIFY(chart.emptyReason().contains(QLatin1Char('\n'))); // wrapped for a narrow chart
+        for (QCPAxis* axis : { chart.plot()->xAxis, chart.plot()->yAxis }) {
+            QVERIFY(!axis->tickLabels());
+            QVERIFY(!axis->ticks());
+            QVERIFY(!axis->grid()->visible());
+            QVERIFY(axis->label().isEmpty());
+        }
+        fillSequenceChart(chart);
+        QVERIFY(chart.emptyReason().isEmpty());
+        QVERIFY(chart.plot()->xAxis->tickLabels() && chart.plot()->yAxis->grid()->visible());
+        chart.showEmpty(why);
+        chart.clearAll();
+        QVERIFY(chart.emptyReason().isEmpty());
+        QVERIFY(chart.plot()->yAxis->ticks());
+    }
+
     void hoverReadoutNamesSeriesAndUnits()
     {
         ChartView chart;

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 
+#include <qcustomplot.h>
+
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
 #include "core/costmodel/cost_model.h"
@@ -277,9 +279,20 @@ private slots:
         QVERIFY(!panel.cost());
         const auto* error = panel.findChild<QLabel*>(QStringLiteral("costError"));
         QVERIFY(error && error->text().contains(QStringLiteral("no price per GPU-hour")));
+        // No axes of a job that cannot be costed: each chart says what is missing instead.
+        for (auto* chart : { panel.costChart(), panel.daysChart(), panel.savingsChart() }) {
+            QVERIFY(chart->data().series.isEmpty());
+            QVERIFY2(chart->emptyReason().startsWith(QStringLiteral("No price per GPU-hour")),
+                qPrintable(chart->emptyReason()));
+        }
+        QVERIFY(panel.hardwareChart()->emptyReason().startsWith(QStringLiteral("No job to compare")));
+        QVERIFY(!panel.savingsChart()->data().title.contains(QLatin1Char('%'))); // not the last target's figures
         typeInto(panel.pricePerGpuHour(), QStringLiteral("2.90"));
         QVERIFY(panel.cost());
         QCOMPARE(panel.cost()->rate.pricePerGpuHourUsd, 2.9);
+        QVERIFY(!panel.costChart()->data().series.isEmpty());
+        QVERIFY(panel.costChart()->emptyReason().isEmpty());
+        QVERIFY(panel.costChart()->plot()->xAxis->tickLabels());
         model.setHardware(*app::presetLibrary().findHardware("h100-sxm"));
         model.setHardware(*app::presetLibrary().findHardware("mi350x"));
         QCOMPARE(panel.pricePerGpuHour()->value(), 2.9);
