@@ -7,12 +7,13 @@
 #include "core/diagnosis/diagnosis_findings.h"
 #include "core/errors.h"
 #include "core/number_format.h"
+#include "core/relative_gap.h"
 
 namespace mfu::diagnosis_detail {
 
 bool agree(double a, double b, double tolerance)
 {
-    return std::fabs(a - b) <= tolerance * std::max(std::fabs(a), std::fabs(b));
+    return agreeWithin(a, b, tolerance);
 }
 
 std::string tok(double v)

@@ -10,6 +10,7 @@
 #include "core/model/param_count.h"
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
+#include "core/relative_gap.h"
 #include "core/trace/analysis.h"
 #include "core/trace/attention_implementation.h"
 #include "core/trace/trace_facts.h"
@@ -41,11 +42,6 @@ std::string hardwareName(const HardwareSpec& h)
     return h.name.empty() ? h.id : h.name;
 }
 
-bool within(double a, double b, double relative)
-{
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
-}
-
 std::string billions(double params)
 {
     return formatNumber(params / 1e9, 2) + " B parameters";
@@ -58,7 +54,7 @@ void checkImpliedGpu(double peak, std::optional<double> memory, const HardwareSp
     const std::vector<HardwareSpec>& known, FactsCheck& c)
 {
     const auto fits = [memory](const HardwareSpec& h) { return !memory || deviceMemoryAgrees(h, *memory); };
-    if (const auto own = scenarioGpu.mfuPeak(); own && within(peak, *own, 0.03) && fits(scenarioGpu))
+    if (const auto own = scenarioGpu.mfuPeak(); own && agreeWithin(peak, *own, 0.03) && fits(scenarioGpu))
         return;
     const HardwareSpec* refused = nullptr;
     for (const HardwareSpec* h : gpusOfDensePeak(peak, known, 0.03)) {
@@ -78,7 +74,7 @@ void checkImpliedGpu(double peak, std::optional<double> memory, const HardwareSp
         const std::string tflops = formatNumber(peak / 1e12, 0) + " TFLOPS";
         const std::string device = "its device has " + formatGiB(*memory) + " of memory, not the "
             + hardwareName(*refused) + "'s " + formatGiB(refused->hbmBytes);
-        c.impliedGpuRefused = within(peak, trace::kTorchtitanFallbackPeakFlops, 0.03)
+        c.impliedGpuRefused = agreeWithin(peak, trace::kTorchtitanFallbackPeakFlops, 0.03)
             ? "Its TFLOPS / MFU, " + tflops + ", is torchtitan's fallback peak ("
                 + formatNumber(trace::kTorchtitanFallbackPeakFlops / 1e12, 0)
                 + " TFLOPS) for a GPU it does not know: " + device + "."
@@ -251,12 +247,12 @@ FactsCheck checkFacts(
     }
     if (file.gpuCount && *file.gpuCount != s.cluster.gpuCount)
         c.differences.push_back({ Fact::GpuCount, formatNumber(*file.gpuCount), formatNumber(s.cluster.gpuCount) });
-    if (file.tokensPerStep && !within(*file.tokensPerStep, scenarioTokensPerStep, 0.005))
+    if (file.tokensPerStep && !agreeWithin(*file.tokensPerStep, scenarioTokensPerStep, 0.005))
         c.differences.push_back(
             { Fact::TokensPerStep, formatNumber(*file.tokensPerStep), formatNumber(scenarioTokensPerStep) });
     if (file.tokensPerSecPerGpu) {
         const double stated = s.measuredThroughput ? tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount) : 0;
-        if (!within(*file.tokensPerSecPerGpu, stated, 0.005))
+        if (!agreeWithin(*file.tokensPerSecPerGpu, stated, 0.005))
             c.differences.push_back({ Fact::Throughput, formatNumber(*file.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
                 stated > 0 ? formatNumber(stated, 0) + " tokens/s per GPU" : std::string("none") });
     }
@@ -270,7 +266,7 @@ FactsCheck checkFacts(
         } catch (const std::exception&) {
             scenarioParams = 0; // a model without an architecture: its size cannot be compared, so it differs
         }
-        if (!(scenarioParams > 0) || !within(*file.modelParams, scenarioParams, 0.10)) {
+        if (!(scenarioParams > 0) || !agreeWithin(*file.modelParams, scenarioParams, 0.10)) {
             c.proposedModelParams = proposableModelSize(*file.modelParams);
             c.differences.push_back({ Fact::ModelSize, billions(*file.modelParams),
                 scenarioParams > 0 ? billions(scenarioParams) : std::string("unknown") });

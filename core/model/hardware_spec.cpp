@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/io/field_reader.h"
+#include "core/relative_gap.h"
 #include "core/units.h"
 
 // Messages name the figure by its preset-file key ("peak_dense_tflops.bf16: ..."), so a problem found here in a
@@ -131,7 +132,7 @@ std::vector<const HardwareSpec*> gpusOfDensePeak(double peak, const std::vector<
     std::vector<std::pair<double, const HardwareSpec*>> near;
     for (const HardwareSpec& h : known)
         if (const auto dense = h.mfuPeak(); dense && *dense > 0) {
-            const double apart = std::abs(peak - *dense) / std::max(std::abs(peak), *dense);
+            const double apart = relativeGap(peak, *dense);
             if (apart <= tolerance)
                 near.emplace_back(apart, &h);
         }

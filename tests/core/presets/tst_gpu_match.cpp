@@ -10,6 +10,7 @@
 
 #include "core/presets/gpu_match.h"
 #include "core/presets/presets.h"
+#include "core/relative_gap.h"
 
 using nlohmann::json;
 
@@ -186,6 +187,23 @@ private slots:
         const std::string hint = mfu::unmatchedGpuHint("NVIDIA RTX A6000", match, "/home/me/presets");
         for (const char* part : { "NVIDIA RTX A6000", "\"match\"", "/home/me/presets", "--gpu" })
             QVERIFY2(hint.find(part) != std::string::npos, hint.c_str());
+    }
+
+    // The gap every agreement check measures: a share of the larger figure, symmetric, and nothing agrees with a NaN
+    // or an infinity (a log's "inf" TFLOPS names no GPU).
+    void relativeGapIsAShareOfTheLarger()
+    {
+        QCOMPARE(mfu::relativeGap(2250, 2300), 50.0 / 2300);
+        QCOMPARE(mfu::relativeGap(2300, 2250), 50.0 / 2300);
+        QCOMPARE(mfu::relativeGap(-1, 1), 2.0); // opposite signs: apart by twice the larger
+        QCOMPARE(mfu::relativeGap(0, 0), 0.0);
+        QCOMPARE(mfu::relativeGap(0, 5), 1.0);
+        QVERIFY(mfu::agreeWithin(989.4, 989.5, 0.0005));
+        QVERIFY(!mfu::agreeWithin(2250, 2300, 0.02));
+        QVERIFY(mfu::agreeWithin(2250, 2300, 0.03));
+        QVERIFY(!mfu::agreeWithin(std::nan(""), std::nan(""), 1.0));
+        QVERIFY(!mfu::agreeWithin(INFINITY, INFINITY, 1.0));
+        QVERIFY(!mfu::agreeWithin(1e308, INFINITY, 1.0));
     }
 
     // A log's TFLOPS / MFU names a GPU by its peak, good to the log's rounding (3%). B200's 2,250 and MI350X's 2,300
