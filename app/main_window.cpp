@@ -58,7 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_tabs(new QTabWidget)
 {
     setAcceptDrops(true);
-    m_scenario->setScenario(widgets::defaultScenario(presetLibrary()));
+    m_scenario->setScenario(widgets::defaultScenario(presetLibrary()), true);
     m_history = new ScenarioHistory(m_scenario, this);
     connect(m_history->stack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
     updateTitle();

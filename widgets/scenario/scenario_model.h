@@ -25,6 +25,7 @@ struct ScenarioModelState {
     Scenario scenario;
     ThroughputInput throughputInput = ThroughputInput::TokensPerSecPerGpu;
     double throughputValue = 0;
+    bool builtInExample = false;
 };
 
 class ScenarioModel : public QObject {
@@ -33,9 +34,16 @@ public:
     explicit ScenarioModel(QObject* parent = nullptr);
 
     const Scenario& scenario() const { return m_scenario; }
-    // Replaces everything (a loaded scenario file, a reset); its global batch is kept as stated.
-    void setScenario(const Scenario& scenario);
+    // Replaces everything (a loaded scenario file, a reset); its global batch is kept as stated. `builtInExample`:
+    // the window's own example (defaultScenario), which describes no run of the user's until they change it.
+    void setScenario(const Scenario& scenario, bool builtInExample = false);
+    // Whether the scenario is still the window's example, untouched: a trace that records nothing of its run (no GPU)
+    // has its measured MFU withheld then, since nothing says the example's model ran it.
+    bool isBuiltInExample() const { return m_builtInExample; }
 
+    // The example's measured throughput is a fact about its run: the model it trained, on the GPU it ran on. While
+    // the scenario is the example, another model (by id) or another GPU clears it (Undo brings it back) rather than
+    // read as that model's or GPU's MFU; a measurement the user gave stays.
     void setModel(const ModelSpec& model);
     // The hardware and the cost-model constants that go with it (its preset's "cost_model"; none: the defaults).
     void setHardware(const HardwareSpec& hardware, const std::optional<CostModelConstants>& costModel = std::nullopt);
@@ -119,6 +127,8 @@ private:
     QString m_traceCalibrationSource;
     ThroughputInput m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
     double m_throughputValue = 0;
+    bool m_builtInExample = false;
+    bool m_nextIsBuiltInExample = false; // what deriveAndNotify sets m_builtInExample to; every other change: false
 };
 
 // What the window starts on (Lambda's MFU paper's worked example): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111

@@ -89,7 +89,7 @@ bool StartPanel::runDemo(Demo demo)
     emit demoStarting();
     switch (demo) {
     case Demo::Llama8BOnOneB200:
-        m_scenario.setScenario(defaultScenario(m_presets));
+        m_scenario.setScenario(defaultScenario(m_presets), true);
         emit showPanel(Panel::Calculator);
         break;
     case Demo::SevenBOnEightH100: {

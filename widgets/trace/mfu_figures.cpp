@@ -135,6 +135,17 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
                   s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name));
     m_note->setText(tr("Measured MFU uses the scenario's model, FLOP/token formula, tokens per step, GPU count and GPU "
                        "with the trace's mean step time; the trace's own MFU counts what its operators did."));
+    // A trace that records no GPU says nothing of the run either; the window's untouched example (Llama 3.1 8B on a
+    // B200) is then no more its model than any other, and a recommender trace read 34% MFU as that example.
+    if (run && !check.gpuRecorded && m_scenario->isBuiltInExample()) {
+        m_measured->setText(tr("not shown: the trace records no GPU and the scenario is still the window's example "
+                               "(%1 on %2); set the model, GPU and tokens per step this trace ran")
+                                .arg(QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name),
+                                    QString::fromStdString(s.cluster.hardware.name.empty() ? s.cluster.hardware.id
+                                                                                           : s.cluster.hardware.name)));
+        m_measured->setStyleSheet(errorStyleSheet());
+        return;
+    }
     if (!run || !(run->analysis.meanStepSeconds > 0)) {
         m_measured->setText((run ? tr("needs a measured step time (steps from annotations or the kernel sequence)")
                                  : QStringLiteral("–"))

@@ -216,6 +216,32 @@ private slots:
             qPrintable(QString::number(byType) + " vs " + QString::number(total)));
     }
 
+    // The window's example measured Llama 3.1 8B on a B200 (21,111 tokens/s): a model imported or chosen while the
+    // scenario is still that example starts without a measurement (it read 1,028% MFU for a 70B on 16 H100), and so
+    // does another GPU; Undo would bring it back. A measurement the user gave stays through either change.
+    void theExamplesMeasurementGoesWithItsRun()
+    {
+        Fixture f;
+        f.model.setScenario(defaultScenario(mfu::app::presetLibrary()), true);
+        QVERIFY(f.model.isBuiltInExample());
+        QCOMPARE(f.text("mfu"), QStringLiteral("54.34%"));
+        f.model.setModel(*mfu::app::presetLibrary().findModel("llama-3.1-70b"));
+        QVERIFY(!f.model.scenario().measuredThroughput);
+        QCOMPARE(f.text("mfu"), QStringLiteral("no measurement"));
+
+        f.model.setScenario(defaultScenario(mfu::app::presetLibrary()), true);
+        f.chooseGpu(QStringLiteral("h100-sxm"));
+        QVERIFY(!f.model.scenario().measuredThroughput);
+
+        f.model.setScenario(defaultScenario(mfu::app::presetLibrary()), true);
+        f.model.setThroughput(ThroughputInput::TokensPerSecPerGpu, 5000); // the user's own figure
+        QVERIFY(!f.model.isBuiltInExample());
+        f.model.setModel(*mfu::app::presetLibrary().findModel("llama-3.1-70b"));
+        f.chooseGpu(QStringLiteral("h100-sxm"));
+        QVERIFY(f.model.scenario().measuredThroughput);
+        QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 5000.0);
+    }
+
     void followsTheGpu_data()
     {
         QTest::addColumn<QString>("gpu");

@@ -254,6 +254,17 @@ private slots:
         QVERIFY(open(w, panel, path));
         const QString measured = label(*panel, "measuredMfu");
         QVERIFY2(measured.contains(QStringLiteral("the trace records no GPU")), qPrintable(measured));
+        // The window's untouched example is no more this recommender trace's model than any other: withheld.
+        QVERIFY2(measured.startsWith(QStringLiteral("not shown")) && measured.contains(QStringLiteral("example")),
+            qPrintable(measured));
+        // Once the user states the run (here only its GPU count), the figure is theirs, the GPU still assumed.
+        auto* scenario = w.findChild<widgets::ScenarioModel*>();
+        QVERIFY(scenario && scenario->isBuiltInExample());
+        scenario->setGpuCount(8);
+        QVERIFY(!scenario->isBuiltInExample());
+        const QString stated = label(*panel, "measuredMfu");
+        QVERIFY2(
+            stated.contains(QLatin1Char('%')) && stated.contains(QStringLiteral("is assumed")), qPrintable(stated));
         // World 128 in distributedInfo against one GPU: the banner names the count.
         QVERIFY2(panel->factsBanner()->message()->text().contains(QStringLiteral("128")),
             qPrintable(panel->factsBanner()->message()->text()));
