@@ -32,12 +32,6 @@ ReportChart makeChart(const QString& stem, const QString& title, const QString& 
     return chart;
 }
 
-// Category names longer than a bar is wide are tilted so they do not run into each other.
-void tiltCategoryLabels(ChartView& view)
-{
-    view.plot()->xAxis->setTickLabelRotation(-40);
-}
-
 QVector<double> indices(int n)
 {
     QVector<double> x;
@@ -98,7 +92,7 @@ ReportChart stepTimeChart(const StepPrediction& p)
     chart.view->setXAxis(QStringLiteral("Part of the step"), {});
     chart.view->setYAxis(QStringLiteral("Time per step"), QStringLiteral("ms"));
     chart.view->addBars(QStringLiteral("Step time"), indices(int(names.size())), msValues);
-    tiltCategoryLabels(*chart.view);
+    chart.view->setCategoryLabelsTilted(true);
     return chart;
 }
 
@@ -116,7 +110,7 @@ ReportChart memoryChart(const StepPrediction& p)
     chart.view->setXAxis(QStringLiteral("Memory"), {});
     chart.view->setYAxis(QStringLiteral("Per GPU"), QStringLiteral("GiB"));
     chart.view->addBars(QStringLiteral("Memory"), indices(int(names.size())), gib);
-    tiltCategoryLabels(*chart.view);
+    chart.view->setCategoryLabelsTilted(true);
     return chart;
 }
 

@@ -70,7 +70,7 @@ const char* attentionKernelUnavailable(AttentionKernel requested, AcceleratorFam
         return "FlashAttention 3 runs on Hopper GPUs only";
     if (requested == AttentionKernel::Cudnn && family != AcceleratorFamily::Ampere
         && family != AcceleratorFamily::Hopper && family != AcceleratorFamily::Blackwell)
-        return "cuDNN attention needs an NVIDIA GPU";
+        return "cuDNN attention is modelled on NVIDIA's Ampere, Hopper and Blackwell data-centre GPUs only";
     return nullptr;
 }
 

@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/io/document_kind.h"
 #include "core/io/read_file.h"
+#include "core/number_format.h"
 #include "core/presets/hf_config_families.h"
 #include "core/presets/hf_vision.h"
 
@@ -254,7 +255,7 @@ ModelSpec modelFromHfConfig(const json& outer, const std::string& source)
         m.notes.push_back("multimodal model (" + outerType
             + "): parameters and FLOPs are the language model's; the vision encoder's FLOPs are excluded from MFU"
             + (m.vision ? std::string(" and given beside it, labelled (its ")
-                        + std::to_string(visionParameters(*m.vision)) + " parameters)"
+                        + formatNumber(visionParameters(*m.vision), 0) + " parameters)"
                         : std::string(" (the encoder is not counted: ") + why + ")"));
     }
     try {

@@ -144,7 +144,10 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
     c.measuredMfu = measuredMfu;
     c.relativeDifference = traceMfu > 0 ? (measuredMfu - traceMfu) / traceMfu : 0.0;
     c.agrees = std::abs(c.relativeDifference) <= kMfuDisagreement;
-    std::string how = "they agree within " + formatPercent(kMfuDisagreement);
+    // The gap itself, and the tolerance it is within: "within 15%" alone read as if they were 15% apart.
+    std::string how = "they agree: the scenario's figure is " + formatPercent(std::abs(c.relativeDifference))
+        + (c.relativeDifference >= 0 ? " higher" : " lower") + ", within the " + formatNumber(kMfuDisagreement * 100, 0)
+        + "% the two readings may differ by";
     if (!c.agrees && std::abs(c.relativeDifference) > 1)
         how = "the scenario's figure is " + formatNumber(measuredMfu / traceMfu, 2) + "x the trace's";
     else if (!c.agrees)

@@ -23,6 +23,8 @@ namespace {
 const QColor kSeriesColours[] = { QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
     QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0x99, 0x99, 0x99), QColor(0x66, 0x44, 0x00) };
 const QColor kMisfitColour(0xD5, 0x5E, 0x00);
+// Category names tilted this far read along the axis and still leave a narrow bar's neighbour room.
+constexpr double kCategoryTiltDegrees = 40;
 
 bool isDark(const QPalette& palette)
 {
@@ -102,6 +104,7 @@ ChartView::ChartView(QWidget* parent)
     , m_plot(new QCustomPlot(this))
 {
     m_title = installPlot(this, m_plot);
+    m_baseMinimumLeftMargin = m_plot->axisRect()->minimumMargins().left();
 
     // One polyline per graph instead of a segment per point: much faster for long series, and with our 2 px solid
     // pens the rare join artefacts it allows do not show.
@@ -111,8 +114,10 @@ ChartView::ChartView(QWidget* parent)
     m_plot->legend->setVisible(true);
     setLegendOutside(true);
     // An empty chart (cleared, or waiting for its data) draws no legend: an empty legend frame reads as a missing key.
-    connect(m_plot, &QCustomPlot::beforeReplot, this,
-        [this] { m_plot->legend->setVisible(m_plot->legend->itemCount() > 0); });
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
+        m_plot->legend->setVisible(m_plot->legend->itemCount() > 0);
+        fitCategoryLabels();
+    });
 
     m_tracer = new QCPItemTracer(m_plot);
     m_tracer->setStyle(QCPItemTracer::tsCircle);
@@ -275,6 +280,51 @@ void ChartView::setCategories(const QStringList& categories)
     m_plot->xAxis->setTicker(ticker);
     m_plot->xAxis->setScaleType(QCPAxis::stLinear);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setCategoryLabelsTilted(bool tilted)
+{
+    m_tiltCategoryLabels = tilted;
+    if (!tilted)
+        m_plot->xAxis->setTickLabelRotation(0);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+// Tilted category names, laid out for the plot's width on every replot:
+// - adjacent labels tilted by a stand a category's width x sin(a) apart across their lines; under a line's height
+//   they run into each other (14 GPUs in the Cost panel's By GPU chart at 1280x720), and upright gives the most room;
+// - QCustomPlot leaves out a tick label that would cross the widget's edge, and a tilted one hangs left of its tick by
+//   its width x cos(a): the first (the cheapest GPU) went missing and the rest read one bar off. The plot's left
+//   margin grows to hold it.
+void ChartView::fitCategoryLabels()
+{
+    QCPAxis* axis = m_plot->xAxis;
+    QMargins minimum = m_plot->axisRect()->minimumMargins();
+    minimum.setLeft(m_baseMinimumLeftMargin);
+    const double categories = axis->range().size();
+    if (m_tiltCategoryLabels && !m_data.categories.isEmpty() && categories > 0) {
+        const QFontMetricsF metrics(axis->tickLabelFont());
+        const double first = metrics.horizontalAdvance(m_data.categories.front());
+        // The plot's width with the base margin: the same whichever tilt the last layout used, so the choice does not
+        // flip between replots (a hover replots).
+        const double baseWidth
+            = m_plot->axisRect()->width() + m_plot->axisRect()->margins().left() - m_baseMinimumLeftMargin;
+        const double firstTick = baseWidth * (0.0 - axis->range().lower) / categories;
+        const auto leftMargin = [&](double degrees) {
+            const double radians = degrees * M_PI / 180.0;
+            const double hang = first * std::cos(radians) + metrics.height() * std::sin(radians) / 2;
+            return std::max(static_cast<double>(m_baseMinimumLeftMargin),
+                std::ceil(hang - firstTick + axis->tickLabelPadding() + 4));
+        };
+        const double tiltedWidth = baseWidth + m_baseMinimumLeftMargin - leftMargin(kCategoryTiltDegrees);
+        const double degrees
+            = tiltedWidth / categories * std::sin(kCategoryTiltDegrees * M_PI / 180.0) >= metrics.height()
+            ? kCategoryTiltDegrees
+            : 90.0;
+        axis->setTickLabelRotation(-degrees);
+        minimum.setLeft(static_cast<int>(leftMargin(degrees)));
+    }
+    m_plot->axisRect()->setMinimumMargins(minimum);
 }
 
 void ChartView::setLegendOutside(bool outside)

@@ -43,6 +43,9 @@ public:
     QString emptyReason() const;
     // Named x positions 0..n-1 (bar charts of components, runs, ...).
     void setCategories(const QStringList& categories);
+    // Category names longer than a bar is wide, tilted so they do not run into each other: 40 degrees, upright when
+    // the bars are too narrow even for that, with room left of the plot for the first name.
+    void setCategoryLabelsTilted(bool tilted);
     // Legend outside the plot (default: never covers data; right of it, or below it in columns when the chart is
     // too narrow to give it a column) or inside its top-left corner.
     void setLegendOutside(bool outside);
@@ -110,6 +113,7 @@ private:
     void applyPalette();
     void placeLegend(int width = -1); // -1: the widget's width
     void setEmptyReason(const QString& why); // empty: the axes' numbers back, no reason shown
+    void fitCategoryLabels();
     void styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& series, int index) const;
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
@@ -124,6 +128,8 @@ private:
     QCPTextElement* m_title = nullptr;
     QCPItemTracer* m_tracer = nullptr;
     QCPItemText* m_emptyReason = nullptr;
+    int m_baseMinimumLeftMargin = 0; // QCustomPlot's own, before fitCategoryLabels widens it
+    bool m_tiltCategoryLabels = false;
     ChartData m_data;
     QVector<QCPAbstractPlottable*> m_plottables; // parallel to m_data.series
     double m_logBase = 10;

@@ -18,12 +18,6 @@ QVector<double> indices(int n)
     return x;
 }
 
-// Category names longer than a bar is wide are tilted so they do not run into each other.
-void tiltCategoryLabels(ChartView& chart)
-{
-    chart.plot()->xAxis->setTickLabelRotation(-40);
-}
-
 template <typename Value>
 void fillVsMfu(ChartView& chart, const ScenarioCost& c, const QString& title, const QString& label, const QString& unit,
     Value value)
@@ -63,7 +57,7 @@ void fillHardware(ChartView& chart, const HardwareComparison& cmp, const QString
     chart.setXAxis(QStringLiteral("GPU (predicted MFU)"), {});
     chart.setYAxis(label, unit);
     chart.addBars(label, indices(int(y.size())), y);
-    tiltCategoryLabels(chart);
+    chart.setCategoryLabelsTilted(true);
     chart.rescale();
 }
 
@@ -100,7 +94,7 @@ void fillSavings(ChartView& chart, const MfuSavings& s)
     chart.setXAxis(QStringLiteral("Reading"), {});
     chart.setYAxis(QStringLiteral("Dollars"), QStringLiteral("k$"));
     chart.addBars(QStringLiteral("Dollars"), indices(int(y.size())), y);
-    tiltCategoryLabels(chart);
+    chart.setCategoryLabelsTilted(true);
     chart.rescale();
 }
 

@@ -144,7 +144,7 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
     chart->setCategories(categories);
     const int base = chart->addBars(QObject::tr("MFU left"), x, left);
     chart->addBars(QObject::tr("Lost here"), x, lost, base);
-    chart->plot()->xAxis->setTickLabelRotation(35); // long component names stay readable side by side
+    chart->setCategoryLabelsTilted(true); // long component names stay readable side by side
     chart->rescale();
 }
 

@@ -183,7 +183,7 @@ private slots:
         // + 4 x 4096 x 1152) = 1,333,103,616; per token 4 x that + projector 2 x (21,233,664 + 33,030,144)
         // = 5,440,942,080; trained 3x.
         QCOMPARE(visionTrainingFlopsPerToken(v, 1024), 16'322'826'240.0);
-        QVERIFY(m.notes.front().find("471143920 parameters") != std::string::npos);
+        QVERIFY(m.notes.front().find("471,143,920 parameters") != std::string::npos);
     }
 
     // An encoder layout the reader does not know is refused by the key that says so, never approximated: Kimi K3's

@@ -229,6 +229,58 @@ private slots:
         QVERIFY(chart.plot()->yAxis->ticks());
     }
 
+    // A tilted category label hangs left of its tick; QCustomPlot drops one that would cross the widget's edge, so the
+    // first bar (the Cost panel's cheapest GPU at 1280x720) lost its name and the rest read one bar off. Bars too
+    // narrow for 40 degrees stand their names upright, a line's height apart at least.
+    void tiltedCategoryLabelsFit()
+    {
+        ChartView chart;
+        chart.resize(420, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QStringList names { QStringLiteral("a100-sxm-80gb (60%)"), QStringLiteral("b200 (39%)"),
+            QStringLiteral("gb200 (38%)"), QStringLiteral("b300 (39%)"), QStringLiteral("h200 (52%)"),
+            QStringLiteral("gb300 (38%)"), QStringLiteral("h100-pcie (50%)"), QStringLiteral("a800 (60%)") };
+        const auto draw = [&chart](const QStringList& categories) {
+            QVector<double> x, y;
+            for (int i = 0; i < categories.size(); ++i) {
+                x << i;
+                y << 5 + i;
+            }
+            chart.clearSeries();
+            chart.setCategories(categories);
+            chart.setCategoryLabelsTilted(true);
+            chart.addBars(QStringLiteral("Cost"), x, y);
+            chart.rescale();
+            chart.plot()->replot();
+            chart.plot()->replot(); // the margin settles on the second layout
+        };
+        draw(names);
+        QCPAxis* x = chart.plot()->xAxis;
+        const QFontMetricsF metrics(x->tickLabelFont());
+        QVERIFY2(x->tickLabelRotation() == -40.0,
+            qPrintable(QStringLiteral("%1 px a category, %2 px a line")
+                           .arg(x->coordToPixel(1) - x->coordToPixel(0))
+                           .arg(metrics.height())));
+        chart.plot()->replot(); // a hover replots: the tilt stays
+        QCOMPARE(x->tickLabelRotation(), -40.0);
+        const double hang = metrics.horizontalAdvance(names.front()) * std::cos(40 * M_PI / 180);
+        QVERIFY2(x->coordToPixel(0) - hang >= 0,
+            qPrintable(QStringLiteral("first tick at %1 px, label hangs %2 px").arg(x->coordToPixel(0)).arg(hang)));
+        for (int i = 0; i < 12; ++i)
+            names << QStringLiteral("gpu-%1 (40%)").arg(i);
+        draw(names);
+        QCOMPARE(x->tickLabelRotation(), -90.0);
+        chart.plot()->replot();
+        QCOMPARE(x->tickLabelRotation(), -90.0);
+        QVERIFY(x->coordToPixel(1) - x->coordToPixel(0) >= metrics.height() * 0.9);
+        // Without tilted categories the margin is QCustomPlot's own again.
+        chart.setCategoryLabelsTilted(false);
+        chart.plot()->replot();
+        QCOMPARE(x->tickLabelRotation(), 0.0);
+        QCOMPARE(chart.plot()->axisRect()->minimumMargins().left(), 15);
+    }
+
     void hoverReadoutNamesSeriesAndUnits()
     {
         ChartView chart;
