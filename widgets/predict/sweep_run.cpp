@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/costmodel/cost_model.h"
+#include "widgets/charts/chart_view.h"
 #include "widgets/jobs/background_job.h"
 #include "widgets/predict/predict_charts.h"
 
@@ -24,6 +25,10 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
         SweepResult sweep;
         std::optional<StepPrediction> own; // the scenario's own point, wherever it falls on the axis
     };
+    // The first sweep has nothing to show while it runs: say so rather than draw a scale of nothing.
+    for (ChartView* chart : { m_chart, m_second })
+        if (chart && chart->data().series.isEmpty())
+            chart->showEmpty(tr("Predicting each point of the sweep..."));
     const SweepAxis axis = m_axis;
     m_job->start<Drawn>(
         [s, axis, values = std::move(values), bands](JobControl& control) mutable {

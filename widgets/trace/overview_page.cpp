@@ -88,8 +88,9 @@ void OverviewPage::show(const TraceSelection& selection, BreakdownUnit unit)
     if (rank) {
         fillStepChart(m_stepChart, *rank, unit);
     } else {
-        m_stepChart->clearSeries();
-        m_stepChart->setTitle(tr("Step time by kernel category (open a trace)"));
+        m_stepChart->showEmpty(tr("Open a profiler trace (Kineto JSON or .json.gz, Nsight Systems SQLite) to see "
+                                  "where its step time goes."));
+        m_stepChart->setTitle(tr("Step time by kernel category"));
     }
     m_figures->show(rank, m_known);
     m_mfu->show(selection);

@@ -97,7 +97,8 @@ void StragglerView::setRun(const trace::RunAnalysis& run)
                 ? tr("Open a run of several ranks (File > Open Folder of Ranks..., or one file per rank) to see who "
                      "waits for whom.")
                 : tr("One rank: collective wait compares ranks; open one file per rank, or a folder of them."));
-        m_waitChart->rescale();
+        m_waitChart->showEmpty(run.ranks.empty() ? tr("Open a run of several ranks to see who waits for whom.")
+                                                 : tr("One rank waits for no other: open one file per rank."));
         return;
     }
     const trace::CollectiveWaits w = trace::collectiveWaits(run);

@@ -59,6 +59,12 @@ namespace mfu::widgets {
 
 namespace {
 
+QString noTraceOpenText()
+{
+    return QObject::tr("No trace open. Open a PyTorch profiler trace (Kineto JSON, plain or gzip), an Nsight Systems "
+                       "export (.sqlite), several per-rank files, or drop them on the window.");
+}
+
 QString fileNames(const QStringList& paths)
 {
     QStringList names;
@@ -144,8 +150,7 @@ TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     toolbar->addWidget(new QLabel(tr("Bars:")));
     toolbar->addWidget(m_unit);
 
-    m_source = new QLabel(tr("No trace open. Open a PyTorch profiler trace (Kineto JSON, plain or gzip), "
-                             "several per-rank files, or drop them on the window."));
+    m_source = new QLabel(noTraceOpenText());
     m_source->setObjectName(QStringLiteral("traceSource"));
     m_source->setWordWrap(true);
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -470,8 +475,7 @@ void TracePanel::closeAll()
     m_logFacts.reset();
     showFactsOfCurrentView();
     m_error->setVisible(false);
-    m_source->setText(tr("No trace open. Open a PyTorch profiler trace (Kineto JSON, plain or gzip), several "
-                         "per-rank files, or drop them on the window."));
+    m_source->setText(noTraceOpenText());
     showRun();
 }
 

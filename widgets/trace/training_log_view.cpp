@@ -137,10 +137,10 @@ void TrainingLogView::refresh()
     m_mfu->clearSeries();
     if (!m_log) {
         // Nothing of the last log's axes either: an empty view says no log is open.
-        m_throughput->clearAll();
-        m_mfu->clearAll();
-        m_throughput->setTitle(tr("Throughput per step (open a training log)"));
-        m_mfu->setTitle(tr("MFU per step (open a training log)"));
+        m_throughput->showEmpty(tr("Open a training log to see its throughput per step."));
+        m_mfu->showEmpty(tr("Open a training log to see the MFU it claims per step."));
+        m_throughput->setTitle(tr("Throughput per step"));
+        m_mfu->setTitle(tr("MFU per step"));
         m_summary->setText(tr("No training log open. Open a torchtitan, Megatron-LM or nanoGPT log (or one in "
                               "the iteration-block format of the B200 scaling report) to check the MFU it claims."));
         m_findings->clear();

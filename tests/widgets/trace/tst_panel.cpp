@@ -39,6 +39,7 @@
 #include "widgets/trace/top_kernels_model.h"
 #include "widgets/trace/trace_import.h"
 #include "widgets/trace/trace_panel.h"
+#include "widgets/trace/training_log_view.h"
 
 using namespace mfu::widgets;
 using trace_test::annotation;
@@ -172,6 +173,21 @@ private slots:
         job.cancel();
         QTRY_COMPARE(cancelled.count(), 1);
         QVERIFY(!job.isRunning());
+    }
+
+    // With nothing open, the charts say what to open instead of drawing a scale of nothing; a trace replaces that.
+    void emptyChartsSayWhatToOpen()
+    {
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        QVERIFY2(panel.stepChart()->emptyReason().startsWith(QStringLiteral("Open a profiler trace")),
+            qPrintable(panel.stepChart()->emptyReason()));
+        QVERIFY(panel.trainingLogView()->throughputChart()->emptyReason().startsWith(
+            QStringLiteral("Open a training log")));
+        QVERIFY(panel.trainingLogView()->mfuChart()->emptyReason().startsWith(QStringLiteral("Open a training log")));
+        QVERIFY(imports(panel, { m_trace }));
+        QVERIFY(panel.stepChart()->emptyReason().isEmpty());
+        QVERIFY(!panel.stepChart()->data().series.isEmpty());
     }
 
     void showsTheSyntheticRun()
