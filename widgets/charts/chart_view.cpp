@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -110,6 +111,9 @@ ChartView::ChartView(QWidget* parent)
     // pens the rare join artefacts it allows do not show.
     m_plot->setPlottingHint(QCP::phFastPolylines, true);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    // The wheel zooms only with Ctrl held: charts sit in scrolling pages (Predict's Precision tab), where the wheel
+    // meant to scroll the page zoomed the chart out instead, below 0 and off its categories.
+    m_plot->installEventFilter(this);
 
     m_plot->legend->setVisible(true);
     setLegendOutside(true);
@@ -144,6 +148,16 @@ ChartView::ChartView(QWidget* parent)
 }
 
 ChartView::~ChartView() = default;
+
+bool ChartView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_plot && event->type() == QEvent::Wheel
+        && !(static_cast<QWheelEvent*>(event)->modifiers() & Qt::ControlModifier)) {
+        event->ignore(); // not the plot's: Qt passes it on to the scrolling page around the chart
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
 
 void ChartView::setTitle(const QString& title)
 {

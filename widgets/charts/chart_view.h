@@ -1,8 +1,8 @@
 #pragma once
 // ChartView: the one chart component every panel uses. It wraps QCustomPlot (title, axes with units, legend, hover
-// read-out, zoom and pan, palette-aware colours, log x axis, line / scatter / bar / misfit series) and exports the
-// chart to PNG, SVG and PDF and its data to CSV. The plotted numbers live in a plain ChartData, so the CSV holds
-// exactly what is drawn. Every export returns bool; lastError() says why one failed.
+// read-out, zoom (Ctrl+wheel) and pan, palette-aware colours, log x axis, line / scatter / bar / misfit series) and
+// exports the chart to PNG, SVG and PDF and its data to CSV. The plotted numbers live in a plain ChartData, so the CSV
+// holds exactly what is drawn. Every export returns bool; lastError() says why one failed.
 #include <QHash>
 #include <QPointer>
 #include <QWidget>
@@ -104,6 +104,7 @@ signals:
     void hovered(const QString& readout);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 

@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QXmlStreamReader>
 #include <QtTest>
 
@@ -279,6 +280,30 @@ private slots:
         chart.plot()->replot();
         QCOMPARE(x->tickLabelRotation(), 0.0);
         QCOMPARE(chart.plot()->axisRect()->minimumMargins().left(), 15);
+    }
+
+    // The wheel over a chart scrolls the page it sits in; only Ctrl+wheel zooms the chart.
+    void wheelZoomsOnlyWithControl()
+    {
+        ChartView chart;
+        chart.resize(600, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        fillSequenceChart(chart);
+        chart.plot()->replot();
+        const QCPRange before = chart.plot()->yAxis->range();
+        const QPointF centre(300, 200);
+        const auto wheel = [&](Qt::KeyboardModifiers modifiers) {
+            QWheelEvent event(centre, chart.plot()->mapToGlobal(centre), QPoint(), QPoint(0, -240), Qt::NoButton,
+                modifiers, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(chart.plot(), &event);
+            return event.isAccepted();
+        };
+        QVERIFY(!wheel(Qt::NoModifier)); // left for the page around the chart
+        QCOMPARE(chart.plot()->yAxis->range().lower, before.lower);
+        QCOMPARE(chart.plot()->yAxis->range().upper, before.upper);
+        wheel(Qt::ControlModifier);
+        QVERIFY(chart.plot()->yAxis->range().size() != before.size());
     }
 
     void hoverReadoutNamesSeriesAndUnits()
