@@ -57,7 +57,14 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
         now(current ? formatNumber(current->tokensPerSecPerGpu, 0) : "") });
     out.rows.push_back({ "Memory per GPU", memoryUseText(p),
         now(current ? formatGiB(current->memory.total()) + (current->fits ? "" : " (does not fit)") : "") });
-    if (current && current->mfu > 0)
+    // Layouts within the error band of the fastest are ties, the simpler first: the current configuration can then
+    // be a little faster than the one ranked best, and "0.98x, -0.9 points" read as advice to slow down.
+    if (current && current->fits && current->mfu > 0 && p.mfu <= current->mfu)
+        out.rows.push_back({ "Uplift", "none",
+            "the current configuration predicts " + formatPercent(current->mfu) + ", at least this one's "
+                + formatPercent(p.mfu) + ": layouts within the error band of the fastest are ties, ranked simpler "
+                + "first" });
+    else if (current && current->mfu > 0)
         out.rows.push_back({ "Uplift", formatNumber(p.mfu / current->mfu, 2) + "x the current MFU",
             formatNumber((p.mfu - current->mfu) * 100.0, 1) + " points" });
     if (!best.reason.empty())

@@ -393,6 +393,14 @@ private slots:
         QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
         QCOMPARE(row(s, "Memory per GPU")->value, memoryUseText(best)); // with its headroom, as `plan` prints it
         QCOMPARE(row(s, "Step time")->value, formatMilliseconds(best.stepTimeSeconds));
+        if (best.mfu > f.predicted->mfu)
+            QCOMPARE(row(s, "Uplift")->value, formatNumber(best.mfu / f.predicted->mfu, 2) + "x the current MFU");
+        // Ranked among ties, the best can be a little slower than the current configuration: no uplift, and why.
+        PlannedConfig tie = *f.bestConfig;
+        tie.prediction.mfu = f.predicted->mfu * 0.98;
+        const ReportSection slower = plannerSection(tie, d.scenario, f.predicted, PlanResult {});
+        QCOMPARE(row(&slower, "Uplift")->value, std::string("none"));
+        QVERIFY2(row(&slower, "Uplift")->note.find("ties") != std::string::npos, row(&slower, "Uplift")->note.c_str());
 
         // With error bands, the best is the planner's #1 under the rule `plan` and the window use, and says the rule.
         ErrorBandModel bands;
