@@ -277,9 +277,14 @@ void ChartView::setLogY(bool logY)
         ticker->setSubTickCount(8);
         m_plot->yAxis->setTicker(ticker);
         m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        // Every decade as a power of ten: the default format mixed "100", "0.01" and "10^-6" on one roofline axis.
+        m_plot->yAxis->setNumberFormat(QStringLiteral("eb"));
+        m_plot->yAxis->setNumberPrecision(0);
     } else {
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+        m_plot->yAxis->setNumberFormat(QStringLiteral("gbd")); // QCustomPlot's own
+        m_plot->yAxis->setNumberPrecision(6);
     }
     m_plot->yAxis->grid()->setSubGridVisible(logY);
     m_plot->replot(QCustomPlot::rpQueuedReplot);

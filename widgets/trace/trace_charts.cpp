@@ -151,7 +151,10 @@ void fillRooflineChart(ChartView* chart, const trace::Roofline& roof, const QStr
         const QString name = QObject::tr("%1 roof: %2 TFLOPS%3")
                                  .arg(QString::fromStdString(c.label), tflopsText(c.peakFlops),
                                      c.fallback ? QObject::tr(" (another format's peak)") : QString());
-        chart->addLine(name, x, y, QStringLiteral("TFLOPS"));
+        // In the text's colour, each roof its own dash: the palette's first colour is GEMM's blue, and a roof
+        // drawn in it read as one more GEMM kernel (one colour, one meaning).
+        const int index = chart->addLine(name, x, y, QStringLiteral("TFLOPS"));
+        chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
     }
     // Marks by category and size: three sizes by their share of the marks' time, one legend entry per category.
     struct Group {

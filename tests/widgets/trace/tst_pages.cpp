@@ -108,6 +108,12 @@ private slots:
         for (const auto& s : chart.series)
             labelled = labelled || (!s.labels.isEmpty() && s.labels.front().contains(QStringLiteral("aten::")));
         QVERIFY(labelled);
+        // A roof is not a kernel: its colour is none of the kernel categories' (the palette's blue was GEMM's).
+        const QColor roofColour = chart.series.front().colour;
+        QVERIFY(roofColour.isValid());
+        for (const auto& s : chart.series)
+            if (!s.name.contains(QStringLiteral("roof")))
+                QVERIFY2(s.colour != roofColour, qPrintable(s.name));
 
         const CriticalPathPage* path = panel.criticalPathPage();
         QVERIFY2(path->summary().contains(QStringLiteral("GPU compute")), qPrintable(path->summary()));
