@@ -298,6 +298,7 @@ void CostPanel::showResults()
         label->setText(none);
     for (auto* chart : { m_costChart, m_daysChart, m_savingsChart, m_hardwareChart })
         chart->clearSeries();
+    showDerivedJobSide();
     if (!c) {
         // Axes without a job would be a scale of nothing: each chart says what is missing instead.
         const QString why = error.isEmpty() ? tr("No job to cost: give a token budget, or days of the cluster.")
@@ -361,6 +362,19 @@ void CostPanel::showResults()
     else
         m_hardwareChart->showEmpty(tr("No GPU can run this job: the note above says why."));
     showHardwareNote();
+}
+
+// The side of the job that is not given, greyed: the tokens the days train, or the days the tokens take ("none" while
+// there is no job). It kept its last typed value (1,000 B tokens beside a job of 668.6 B).
+void CostPanel::showDerivedJobSide()
+{
+    const auto& c = m_figures.cost;
+    const QSignalBlocker blockTokens(m_tokens);
+    const QSignalBlocker blockDays(m_days);
+    if (!m_tokens->isEnabled())
+        m_tokens->setValue(c && c->job.tokens ? *c->job.tokens / kGiga : 0.0);
+    if (!m_days->isEnabled())
+        m_days->setValue(c ? c->job.wallClockDays() : 0.0);
 }
 
 QString CostPanel::hardwareNote() const

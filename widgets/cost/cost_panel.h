@@ -62,6 +62,7 @@ private:
     void syncInputs(); // scenario -> widgets
     void writeInputs(); // widgets -> scenario
     void recompute();
+    void showDerivedJobSide();
     void showResults();
     void showHardwareNote();
     ScenarioDocument document() const;

@@ -319,6 +319,10 @@ private slots:
         QCOMPARE(*model.scenario().cost.baselineMfu, 0.4);
         QCOMPARE(*model.scenario().pricePerGpuHourUsd, 2.75);
         QCOMPARE(panel.cost()->job.costUsd, 256 * 90 * 24 * 2.75);
+        // The greyed tokens field shows what the 90 days train, not its last typed value.
+        QVERIFY(!panel.tokensBillions()->isEnabled());
+        QVERIFY(panel.cost()->job.tokens);
+        QVERIFY(std::abs(panel.tokensBillions()->value() - *panel.cost()->job.tokens / 1e9) <= 0.05);
         panel.jobKind()->setCurrentIndex(0);
         typeInto(panel.tokensBillions(), QStringLiteral("500"));
         QCOMPARE(*model.scenario().cost.tokenBudget, 500e9);
