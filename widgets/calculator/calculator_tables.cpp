@@ -197,8 +197,12 @@ void fillComponentTable(QStandardItemModel* table, const ForwardComponents& forw
     table->setHorizontalHeaderLabels({ QStringLiteral("Component"), QStringLiteral("Forward GFLOP/token"),
         QStringLiteral("Training GFLOP/token (x3)"), QStringLiteral("Share") });
     const double total = forward.total();
+    // On a hybrid model the row also holds the recurrent layers' input projections (Mamba's in_proj, Gated DeltaNet's
+    // q/k/v/gates): on Nemotron 3 Nano, 23 Mamba layers against 6 attention ones, "Q/K/V" alone misnamed most of it.
+    const QString projections = forward.mixerCore > 0 ? QStringLiteral("Q/K/V and recurrent-layer input projections")
+                                                      : QStringLiteral("Q/K/V projections");
     const std::pair<QString, double> parts[] = {
-        { QStringLiteral("Q/K/V projections"), forward.qkvProjection },
+        { projections, forward.qkvProjection },
         { QStringLiteral("Attention scores (Q.K^T)"), forward.attentionScores },
         { QStringLiteral("Attention x V"), forward.attentionValues },
         { QStringLiteral("Output projection"), forward.outputProjection },

@@ -197,6 +197,8 @@ private slots:
             recurrence = recurrence || c->item(r, 0)->text().startsWith(QStringLiteral("Linear-attention"));
         }
         QVERIFY(recurrence);
+        // The projections row names the recurrent layers' input projections it holds too.
+        QCOMPARE(c->item(0, 0)->text(), QStringLiteral("Q/K/V and recurrent-layer input projections"));
         const double total = QLocale().toDouble(c->item(totalAt, 1)->text());
         QVERIFY2(std::abs(sum - total) <= 0.05 * totalAt,
             qPrintable(QString::number(sum) + " vs " + QString::number(total)));
