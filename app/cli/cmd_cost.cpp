@@ -118,7 +118,7 @@ QString costText(const HardwareSpec& hw, const ClusterRate& rate, const JobCost&
 {
     QString t = QStringLiteral("Job on %1 x %2 at $%3 per GPU-hour\n")
                     .arg(rate.gpuCount)
-                    .arg(QString::fromStdString(hw.name.empty() ? hw.id : hw.name))
+                    .arg(QString::fromStdString(hw.displayName()))
                     .arg(number(rate.pricePerGpuHourUsd, 2));
     t += QStringLiteral("  GPU-hours        %1\n").arg(number(c.gpuHours));
     t += QStringLiteral("  Wall-clock       %1 days\n").arg(number(c.wallClockDays(), 1));

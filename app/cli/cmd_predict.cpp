@@ -79,7 +79,7 @@ QString leversText(const std::vector<LeverEffect>& levers)
 QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
 {
     QString t = QStringLiteral("%1 on %2 x %3, %4 tokens, %5\n")
-                    .arg(QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name))
+                    .arg(QString::fromStdString(s.model.displayName()))
                     .arg(s.cluster.gpuCount)
                     .arg(QString::fromStdString(s.cluster.hardware.id))
                     .arg(s.workload.seqLen)

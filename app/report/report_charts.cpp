@@ -176,7 +176,7 @@ std::optional<ReportChart> rooflineChart(const TraceFigures& t)
                        "analysed steps) at its arithmetic intensity and achieved TFLOPS, sized by its time, under the "
                        "GPU's roofs: dense peak per precision and HBM bandwidth.")
             .arg(rank.rank));
-    widgets::fillRooflineChart(chart.view.get(), roof, gpu ? qs(gpu->name.empty() ? gpu->id : gpu->name) : QString());
+    widgets::fillRooflineChart(chart.view.get(), roof, gpu ? qs(gpu->displayName()) : QString());
     return chart;
 }
 

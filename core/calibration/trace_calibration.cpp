@@ -417,8 +417,8 @@ std::optional<std::string> calibrationMismatch(const Scenario& s, const TraceCal
     const ModelSpec& b = cal.traced.model;
     if (a.layers != b.layers || a.hidden != b.hidden || a.heads != b.heads || a.vocab != b.vocab || a.ffnDim != b.ffnDim
         || a.moe.experts != b.moe.experts)
-        return "the calibration was fitted on " + (b.name.empty() ? b.id : b.name) + ", the scenario's model is "
-            + (a.name.empty() ? a.id : a.name) + ": calibrate on a trace of this model";
+        return "the calibration was fitted on " + b.displayName() + ", the scenario's model is " + a.displayName()
+            + ": calibrate on a trace of this model";
     if (s.cluster.hardware.id != cal.traced.cluster.hardware.id)
         return "the calibration was fitted on " + cal.traced.cluster.hardware.name + ", the scenario's GPU is "
             + s.cluster.hardware.name + ": calibrate on a trace of this GPU";

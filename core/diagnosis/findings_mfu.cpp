@@ -103,8 +103,7 @@ std::optional<Finding> conclusion(const ReportedRun& run, const RunFacts& f, con
         if (run.mfu)
             bound["stated_mfu"] = *run.mfu;
         return Finding { "no_consistent_reading", "error",
-            "No consistent reading of the figures fits the "
-                + (run.hardware.name.empty() ? run.hardware.id : run.hardware.name) + ": at "
+            "No consistent reading of the figures fits the " + run.hardware.displayName() + ": at "
                 + formatGflop(f.flopsCorrect) + "/token its dense " + f.boundPeakPrecision + " peak of "
                 + formatTflopsValue(f.boundPeak) + " TFLOPS allows at most " + tok(f.maxPerGpu) + " tokens/s per GPU ("
                 + formatPercent(f.mfuCeiling) + " MFU), and every stated "

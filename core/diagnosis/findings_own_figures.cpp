@@ -62,7 +62,7 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
     d.impliedParams = implied->flopsPerToken / 6.0;
     if (describesModel(*f.modelCounts, implied->flopsPerToken))
         return;
-    const std::string model = run.model->name.empty() ? run.model->id : run.model->name;
+    const std::string model = run.model->displayName();
     const double ratio = implied->flopsPerToken / f.flopsCorrect;
     const std::string factor
         = ratio < 1 ? formatNumber(1 / ratio, 0) + " times fewer" : formatNumber(ratio, 1) + " times more";
@@ -135,7 +135,7 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     std::string names;
     for (size_t i = 0; i < others.size(); ++i)
         names += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i]->name;
-    const std::string gpu = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    const std::string gpu = run.hardware.displayName();
     // The MFU on that GPU counts with the model's FLOP/token: none when the figures describe another model
     // (modelMismatch ran first), or it would be a figure of the wrong model.
     const bool modelMatches = d.withheld != "log_model_mismatch";
@@ -165,7 +165,7 @@ void memoryMismatch(const ReportedRun& run, RunDiagnosis& d)
 {
     if (!run.deviceMemoryBytes || deviceMemoryAgrees(run.hardware, *run.deviceMemoryBytes))
         return;
-    const std::string gpu = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    const std::string gpu = run.hardware.displayName();
     if (!d.withheld)
         d.withheld = "log_memory_mismatch";
     d.findings.push_back({ "log_memory_mismatch", "error",

@@ -23,7 +23,7 @@ std::vector<NamedPeak> candidatePeaks(
     const ReportedRun& run, const std::string& linearPrecision, const std::vector<HardwareSpec>& known)
 {
     std::vector<NamedPeak> out;
-    const std::string& name = run.hardware.name.empty() ? run.hardware.id : run.hardware.name;
+    const std::string& name = run.hardware.displayName();
     static const std::pair<NumberFormat, const char*> formats[]
         = { { NumberFormat::BF16, "BF16" }, { NumberFormat::FP16, "FP16" }, { NumberFormat::FP8, "FP8" },
               { NumberFormat::TF32, "TF32" }, { NumberFormat::FP32, "FP32" }, { NumberFormat::FP4, "FP4" } };

@@ -7,7 +7,7 @@ namespace mfu {
 ReportedRun reportedRunFromScenario(const Scenario& s, std::optional<double> stepTimeSeconds)
 {
     ReportedRun run;
-    run.label = s.model.name.empty() ? s.model.id : s.model.name;
+    run.label = s.model.displayName();
     run.hardware = s.cluster.hardware;
     run.gpus = s.cluster.gpuCount;
     run.model = s.model; // a bare parameter count too: the diagnosis then counts 6N

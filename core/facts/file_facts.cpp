@@ -37,11 +37,6 @@ std::string upper(std::string_view s)
     return out;
 }
 
-std::string hardwareName(const HardwareSpec& h)
-{
-    return h.name.empty() ? h.id : h.name;
-}
-
 std::string billions(double params)
 {
     return formatNumber(params / 1e9, 2) + " B parameters";
@@ -65,20 +60,20 @@ void checkImpliedGpu(double peak, std::optional<double> memory, const HardwareSp
         c.gpuDiffers = true;
         c.hardwarePresetId = h->id;
         c.differences.push_back({ Fact::Gpu,
-            hardwareName(*h) + " (its TFLOPS / MFU is that GPU's " + formatNumber(*h->mfuPeak() / 1e12, 0)
+            h->displayName() + " (its TFLOPS / MFU is that GPU's " + formatNumber(*h->mfuPeak() / 1e12, 0)
                 + " TFLOPS peak)",
-            hardwareName(scenarioGpu) });
+            scenarioGpu.displayName() });
         return;
     }
     if (refused && memory) {
         const std::string tflops = formatNumber(peak / 1e12, 0) + " TFLOPS";
         const std::string device = "its device has " + formatGiB(*memory) + " of memory, not the "
-            + hardwareName(*refused) + "'s " + formatGiB(refused->hbmBytes);
+            + refused->displayName() + "'s " + formatGiB(refused->hbmBytes);
         c.impliedGpuRefused = agreeWithin(peak, trace::kTorchtitanFallbackPeakFlops, 0.03)
             ? "Its TFLOPS / MFU, " + tflops + ", is torchtitan's fallback peak ("
                 + formatNumber(trace::kTorchtitanFallbackPeakFlops / 1e12, 0)
                 + " TFLOPS) for a GPU it does not know: " + device + "."
-            : "Its TFLOPS / MFU, " + tflops + ", is the " + hardwareName(*refused) + "'s peak, but " + device + ".";
+            : "Its TFLOPS / MFU, " + tflops + ", is the " + refused->displayName() + "'s peak, but " + device + ".";
     }
 }
 
@@ -223,7 +218,7 @@ FactsCheck checkFileGpu(const FileFacts& file, const HardwareSpec& hw, const std
         else
             c.gpuDiffers = hw.id.empty() || upper(*file.gpuName).find(upper(hw.id)) == std::string::npos;
         if (c.gpuDiffers)
-            c.differences.push_back({ Fact::Gpu, *file.gpuName, hardwareName(hw) });
+            c.differences.push_back({ Fact::Gpu, *file.gpuName, hw.displayName() });
     }
     if (!file.gpuName && file.impliedPeakFlops)
         checkImpliedGpu(*file.impliedPeakFlops, file.deviceMemoryBytes, hw, hardware, c);
@@ -243,7 +238,7 @@ FactsCheck checkFacts(
                 gpu = &h;
         if (!deviceMemoryAgrees(*gpu, *file.deviceMemoryBytes))
             c.differences.push_back({ Fact::DeviceMemory, formatGiB(*file.deviceMemoryBytes),
-                formatGiB(gpu->hbmBytes) + " (" + hardwareName(*gpu) + ")" });
+                formatGiB(gpu->hbmBytes) + " (" + gpu->displayName() + ")" });
     }
     if (file.gpuCount && *file.gpuCount != s.cluster.gpuCount)
         c.differences.push_back({ Fact::GpuCount, formatNumber(*file.gpuCount), formatNumber(s.cluster.gpuCount) });

@@ -52,6 +52,8 @@ struct HardwareSpec {
                                                                                : NumberFormat::FP16;
     }
     std::optional<double> mfuPeak() const { return densePeak(mfuPeakFormat()); }
+    // What to call this GPU in a sentence: its name, or its preset id where the file gave none.
+    const std::string& displayName() const { return name.empty() ? id : name; }
 };
 
 // Whether a device memory a program reports (PyTorch's total_memory, bytes) can be this GPU's: within 15% of its

@@ -176,6 +176,8 @@ struct ModelSpec {
     std::optional<int64_t> bareParams;
 
     bool isBare() const { return bareParams.has_value(); }
+    // What to call this model in a sentence: its name, or its id (preset id or config file name) where it has none.
+    const std::string& displayName() const { return name.empty() ? id : name; }
     bool isMoe() const { return moe.experts > 0; }
     // Query/key and value head dimensions (they differ under MLA).
     int64_t qkHeadDim() const { return mla.enabled ? mla.qkNopeHeadDim + mla.qkRopeHeadDim : headDim; }

@@ -34,7 +34,7 @@ ReportSection scenarioSection(const ScenarioDocument& doc, const std::optional<P
     ReportSection out { "Scenario", {} };
     const auto params = countParameters(s.model);
     std::string modelNote = s.model.source;
-    out.rows.push_back({ "Model", s.model.name.empty() ? s.model.id : s.model.name, modelNote });
+    out.rows.push_back({ "Model", s.model.displayName(), modelNote });
     out.rows.push_back({ "Parameters", formatParameters(double(params.total)),
         s.model.isMoe() ? "active per token: " + formatParameters(double(params.active)) : "" });
     const auto peak = s.cluster.hardware.mfuPeak();

@@ -23,7 +23,7 @@ QString q(const std::string& s)
 
 QString hardwareName(const HardwareSpec& h)
 {
-    return q(h.name.empty() ? h.id : h.name);
+    return q(h.displayName());
 }
 
 } // namespace

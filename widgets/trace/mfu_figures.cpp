@@ -131,8 +131,7 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
     const QString noGpu = !run || check.gpuRecorded
         ? QString()
         : tr(" (the trace records no GPU: the scenario's %1 is assumed)")
-              .arg(QString::fromStdString(
-                  s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name));
+              .arg(QString::fromStdString(s.cluster.hardware.displayName()));
     m_note->setText(tr("Measured MFU uses the scenario's model, FLOP/token formula, tokens per step, GPU count and GPU "
                        "with the trace's mean step time; the trace's own MFU counts what its operators did."));
     // A trace that records no GPU says nothing of the run either; the window's untouched example (Llama 3.1 8B on a
@@ -140,9 +139,8 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
     if (run && !check.gpuRecorded && m_scenario->isBuiltInExample()) {
         m_measured->setText(tr("not shown: the trace records no GPU and the scenario is still the window's example "
                                "(%1 on %2); set the model, GPU and tokens per step this trace ran")
-                                .arg(QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name),
-                                    QString::fromStdString(s.cluster.hardware.name.empty() ? s.cluster.hardware.id
-                                                                                           : s.cluster.hardware.name)));
+                                .arg(QString::fromStdString(s.model.displayName()),
+                                    QString::fromStdString(s.cluster.hardware.displayName())));
         m_measured->setStyleSheet(errorStyleSheet());
         return;
     }
@@ -182,14 +180,12 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens)
         m_measured->setText(tr("not available: %1").arg(QString::fromUtf8(e.what())) + noGpu);
         return;
     }
-    m_note->setText(tr("Measured MFU: the trace's mean step time %1 with the scenario's %2 (%3 tokens per step on %n "
-                       "GPU(s), %4). The trace's own MFU counts what its operators did, with no model.",
-        nullptr, s.cluster.gpuCount)
-                        .arg(millisecondsText(run->analysis.meanStepSeconds),
-                            QString::fromStdString(s.model.name.empty() ? s.model.id : s.model.name),
-                            QLocale().toString(tokens, 'f', 0),
-                            QString::fromStdString(
-                                s.cluster.hardware.name.empty() ? s.cluster.hardware.id : s.cluster.hardware.name)));
+    m_note->setText(
+        tr("Measured MFU: the trace's mean step time %1 with the scenario's %2 (%3 tokens per step on %n "
+           "GPU(s), %4). The trace's own MFU counts what its operators did, with no model.",
+            nullptr, s.cluster.gpuCount)
+            .arg(millisecondsText(run->analysis.meanStepSeconds), QString::fromStdString(s.model.displayName()),
+                QLocale().toString(tokens, 'f', 0), QString::fromStdString(s.cluster.hardware.displayName())));
 }
 
 void MfuFigures::showCheck()

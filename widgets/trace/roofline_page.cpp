@@ -59,7 +59,7 @@ void RooflinePage::show(const TraceSelection& selection)
     }
     const auto gpu = traceHardware(*rank, m_known);
     const trace::Roofline roof = trace::rooflineOf(rank->opFlops, gpu ? &*gpu : nullptr);
-    fillRooflineChart(m_chart, roof, gpu ? QString::fromStdString(gpu->name.empty() ? gpu->id : gpu->name) : QString());
+    fillRooflineChart(m_chart, roof, gpu ? QString::fromStdString(gpu->displayName()) : QString());
     for (const auto& m : roof.marks) {
         const std::string precision = m.precision ? m.precision->key() : std::string();
         const double attainable = roof.attainableFlops(m.intensity(), precision);
@@ -112,8 +112,8 @@ void RooflinePage::show(const TraceSelection& selection)
         const auto& top = roof.ceilings.front();
         head = tr("Rank %1 on %2: %3 roof %4, HBM %5 TB/s, ridge at %6 FLOP/byte.")
                    .arg(rank->rank)
-                   .arg(QString::fromStdString(gpu->name.empty() ? gpu->id : gpu->name),
-                       QString::fromStdString(top.label), tflopsText(top.peakFlops) + QStringLiteral(" TFLOPS"),
+                   .arg(QString::fromStdString(gpu->displayName()), QString::fromStdString(top.label),
+                       tflopsText(top.peakFlops) + QStringLiteral(" TFLOPS"),
                        QLocale().toString(roof.hbmBytesPerSecond / 1e12, 'f', 2),
                        QLocale().toString(top.ridgeIntensity, 'f', 0));
     } else {

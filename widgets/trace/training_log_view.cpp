@@ -273,11 +273,8 @@ void TrainingLogView::refresh()
             + tr("<b>MFU recomputed: %1</b> (%2 on %3: %4 tokens/s per GPU x %5 GFLOP/token / %6 TFLOPS dense "
                  "peak)")
                   .arg(QString::fromStdString(run.hasCorrectedMfu() ? formatPercent(run.mfu) : correctedMfuText(run)),
-                      QString::fromStdString(scenario.model.name.empty() ? scenario.model.id : scenario.model.name)
-                          .toHtmlEscaped(),
-                      QString::fromStdString(scenario.cluster.hardware.name.empty() ? scenario.cluster.hardware.id
-                                                                                    : scenario.cluster.hardware.name)
-                          .toHtmlEscaped(),
+                      QString::fromStdString(scenario.model.displayName()).toHtmlEscaped(),
+                      QString::fromStdString(scenario.cluster.hardware.displayName()).toHtmlEscaped(),
                       QString::fromStdString(formatNumber(run.tokensPerSecPerGpu, 0)),
                       QString::fromStdString(formatNumber(run.flopsPerToken / 1e9, 2)),
                       QString::fromStdString(formatNumber(run.peakFlopsPerGpu / 1e12, 0)))
