@@ -23,7 +23,6 @@ void ScenarioModel::setTraceCalibration(std::optional<TraceCalibration> calibrat
 void ScenarioModel::setScenario(const Scenario& scenario, bool builtInExample)
 {
     m_scenario = scenario;
-    m_nextIsBuiltInExample = builtInExample;
     if (scenario.measuredThroughput) {
         m_throughputInput = scenario.measuredThroughput->scope == ThroughputScope::PerGpu
             ? ThroughputInput::TokensPerSecPerGpu
@@ -32,7 +31,7 @@ void ScenarioModel::setScenario(const Scenario& scenario, bool builtInExample)
     } else {
         m_throughputValue = 0;
     }
-    deriveAndNotify();
+    deriveAndNotify(builtInExample);
 }
 
 void ScenarioModel::setModel(const ModelSpec& model)
@@ -261,8 +260,7 @@ void ScenarioModel::restore(const ScenarioModelState& state)
     m_scenario = state.scenario;
     m_throughputInput = state.throughputInput;
     m_throughputValue = state.throughputValue;
-    m_nextIsBuiltInExample = state.builtInExample;
-    deriveAndNotify();
+    deriveAndNotify(state.builtInExample);
 }
 
 QString ScenarioModel::layoutError() const
@@ -286,11 +284,12 @@ int64_t ScenarioModel::tokensPerStep() const
 }
 
 // The batch and the measurement follow from the editor inputs; invalid inputs (zero or negative) leave the
-// measurement empty so panels show "no measurement" instead of a wrong number.
-void ScenarioModel::deriveAndNotify()
+// measurement empty so panels show "no measurement" instead of a wrong number. Every change but setting or
+// restoring the example itself ends the example (builtInExample false): set before changed() fires, so listeners
+// read the new state.
+void ScenarioModel::deriveAndNotify(bool builtInExample)
 {
-    m_builtInExample = m_nextIsBuiltInExample;
-    m_nextIsBuiltInExample = false;
+    m_builtInExample = builtInExample;
     m_scenario.measuredThroughput.reset();
     if (m_throughputValue > 0) {
         switch (m_throughputInput) {

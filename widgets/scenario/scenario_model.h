@@ -117,7 +117,7 @@ signals:
     void traceCalibrationChanged();
 
 private:
-    void deriveAndNotify();
+    void deriveAndNotify(bool builtInExample = false);
     // Before a change to the micro-step's shape: the accumulation to keep across it.
     int64_t accumulationToKeep() const;
     void keepAccumulation(int64_t gradAccum);
@@ -128,7 +128,6 @@ private:
     ThroughputInput m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
     double m_throughputValue = 0;
     bool m_builtInExample = false;
-    bool m_nextIsBuiltInExample = false; // what deriveAndNotify sets m_builtInExample to; every other change: false
 };
 
 // What the window starts on (Lambda's MFU paper's worked example): Llama 3.1 8B on one B200, BF16, S = 8192, 21,111
