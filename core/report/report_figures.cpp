@@ -325,11 +325,11 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
                                                     + memoryUseText(*out.predicted) + " per GPU)");
         out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt, predicted);
         if (out.cost->measuredSetAside)
-            out.notes.push_back("Cost: " + *out.cost->measuredSetAside + ".");
+            out.notes.push_back(std::string(kCostNotePrefix) + *out.cost->measuredSetAside + ".");
         for (auto& section : costSections(*out.cost))
             out.sections.push_back(std::move(section));
     } catch (const InputError& e) {
-        out.notes.push_back(std::string("Cost: ") + e.what());
+        out.notes.push_back(std::string(kCostNotePrefix) + e.what());
     }
     setAsideNonFiniteFigures(out);
     if (options.progress)

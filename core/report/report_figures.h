@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/costmodel/error_band.h"
@@ -76,6 +77,10 @@ struct ReportOptions {
     // predictCommandOf, which knows the presets): a row of the Scenario section. None: no row.
     std::optional<PredictCommand> predictCommand;
 };
+
+// Begins each note about the cost section (a job that could not be costed, a measurement set aside), so a panel
+// that shows only the cost can pick its notes out of `notes`.
+inline constexpr std::string_view kCostNotePrefix = "Cost: ";
 
 struct ReportFigures {
     std::vector<ReportSection> sections;

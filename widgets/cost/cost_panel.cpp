@@ -285,9 +285,12 @@ void CostPanel::recompute()
 void CostPanel::showResults()
 {
     QString error;
+    QString errorAfterPrefix;
     for (const auto& note : m_figures.notes)
-        if (note.rfind("Cost: ", 0) == 0)
+        if (note.rfind(kCostNotePrefix, 0) == 0) {
             error = qs(note);
+            errorAfterPrefix = qs(note.substr(kCostNotePrefix.size()));
+        }
     m_error->setText(error);
     m_error->setVisible(!error.isEmpty());
 
@@ -301,8 +304,8 @@ void CostPanel::showResults()
     showDerivedJobSide();
     if (!c) {
         // Axes without a job would be a scale of nothing: each chart says what is missing instead.
-        const QString why = error.isEmpty() ? tr("No job to cost: give a token budget, or days of the cluster.")
-                                            : error.mid(QStringLiteral("Cost: ").size());
+        const QString why
+            = error.isEmpty() ? tr("No job to cost: give a token budget, or days of the cluster.") : errorAfterPrefix;
         const QString reason = why.left(1).toUpper() + why.mid(1);
         for (auto* chart : { m_costChart, m_daysChart, m_savingsChart })
             chart->showEmpty(reason);
