@@ -484,6 +484,15 @@ void ChartView::setSeriesColour(int index, const QColor& colour)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setSeriesInTextColour(int index)
+{
+    if (index < 0 || index >= m_data.series.size())
+        return;
+    m_data.series[index].inTextColour = true;
+    styleSeries(m_plottables[index], m_data.series[index], index);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ChartView::setSeriesMarker(int index, Marker marker)
 {
     if (index < 0 || index >= m_data.series.size())
@@ -541,6 +550,8 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
         colour = colour.lighter(135); // the Okabe-Ito blues are too dark on a dark background
     if (series.colour.isValid())
         colour = series.colour; // a category's own colour: the same in every view and both palettes
+    if (series.inTextColour)
+        colour = palette().color(QPalette::Text);
     if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
         bars->setPen(QPen(colour.darker(120), 1));
         bars->setBrush(colour);

@@ -67,6 +67,8 @@ public:
         const QString& unit = {});
     // A fixed colour for one series (a kernel category's own), kept through palette changes and exports.
     void setSeriesColour(int index, const QColor& colour);
+    // The palette's text colour for one series (a reference drawn over the data), followed through palette changes.
+    void setSeriesInTextColour(int index);
     // A marker of its own for one series (each kind of point a symbol of its own, as the legend shows it).
     void setSeriesMarker(int index, Marker marker);
     void clearSeries();

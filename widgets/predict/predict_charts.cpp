@@ -71,7 +71,7 @@ void addOwnPrecisionPoint(ChartView* chart, const Scenario& scenario, const Step
               .arg(QString::fromStdString(std::string(trainingPrecisionLabel(scenario.precision))))
         : QObject::tr("This scenario: cannot be laid out");
     const int index = chart->addScatter(name, { x }, { own ? y : 0.0 });
-    chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
+    chart->setSeriesInTextColour(index);
     chart->setSeriesMarker(index, Marker::Star);
 }
 
@@ -241,7 +241,7 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     if (ownX > 0) {
         const int index
             = chart->addScatter(ownPointName(scenario, sweep.axis, own), { ownX }, { own ? 100.0 * own->mfu : 0.0 });
-        chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
+        chart->setSeriesInTextColour(index);
         chart->setSeriesMarker(index, Marker::Star);
     }
     chart->rescale();

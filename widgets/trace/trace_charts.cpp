@@ -154,7 +154,7 @@ void fillRooflineChart(ChartView* chart, const trace::Roofline& roof, const QStr
         // In the text's colour, each roof its own dash: the palette's first colour is GEMM's blue, and a roof
         // drawn in it read as one more GEMM kernel (one colour, one meaning).
         const int index = chart->addLine(name, x, y, QStringLiteral("TFLOPS"));
-        chart->setSeriesColour(index, chart->palette().color(QPalette::Text));
+        chart->setSeriesInTextColour(index);
     }
     // Marks by category and size: three sizes by their share of the marks' time, one legend entry per category.
     struct Group {

@@ -373,6 +373,29 @@ private slots:
         chart.setPalette(light);
         QCOMPARE(chart.plot()->xAxis->labelColor(), QColor(Qt::black));
     }
+
+    // A reference line in the text's colour (a roofline's roof) follows the palette, as the axes do; a series given
+    // a fixed colour keeps it.
+    void textColouredSeriesFollowsThePalette()
+    {
+        ChartView chart;
+        QPalette light;
+        light.setColor(QPalette::Base, Qt::white);
+        light.setColor(QPalette::Text, Qt::black);
+        chart.setPalette(light);
+        const int roof = chart.addLine(QStringLiteral("roof"), { 1, 10 }, { 5, 50 });
+        chart.setSeriesInTextColour(roof);
+        const int fixed = chart.addLine(QStringLiteral("fixed"), { 1, 10 }, { 2, 20 });
+        chart.setSeriesColour(fixed, QColor(0x00, 0x72, 0xb2));
+        const auto penOf = [&chart](int i) { return chart.plot()->graph(i)->pen().color(); };
+        QCOMPARE(penOf(roof), QColor(Qt::black));
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        chart.setPalette(dark);
+        QCOMPARE(penOf(roof), QColor(0xee, 0xee, 0xee));
+        QCOMPARE(penOf(fixed), QColor(0x00, 0x72, 0xb2));
+    }
 };
 
 QTEST_MAIN(TestChartView)

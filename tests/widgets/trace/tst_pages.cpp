@@ -108,9 +108,10 @@ private slots:
         for (const auto& s : chart.series)
             labelled = labelled || (!s.labels.isEmpty() && s.labels.front().contains(QStringLiteral("aten::")));
         QVERIFY(labelled);
-        // A roof is not a kernel: its colour is none of the kernel categories' (the palette's blue was GEMM's).
-        const QColor roofColour = chart.series.front().colour;
-        QVERIFY(roofColour.isValid());
+        // A roof is not a kernel: drawn in the text's colour, which is none of the kernel categories' (the palette's
+        // blue was GEMM's), and follows the palette.
+        QVERIFY(chart.series.front().inTextColour);
+        const QColor roofColour = roof->chart()->palette().color(QPalette::Text);
         for (const auto& s : chart.series)
             if (!s.name.contains(QStringLiteral("roof")))
                 QVERIFY2(s.colour != roofColour, qPrintable(s.name));
