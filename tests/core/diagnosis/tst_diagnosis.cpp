@@ -191,6 +191,31 @@ private slots:
         QCOMPARE(d.runs[0].peakPrecision, std::string("FP16"));
     }
 
+    // The run's MFU is "corrected" only where the report stated another; one that states none, or the same within
+    // 3%, is checked.
+    void correctedOnlyWhereTheStatedMfuDeparts()
+    {
+        const std::string run = R"({"runs": [{"label": "b200", "gpu": "b200", "gpus": 8, "model": "llama-3.1-8b",
+            "seq_len": 8192, "tokens_per_sec": 10000, "tokens_per_sec_scope": "per_gpu")";
+        const auto summary = [](const Diagnosis& d) {
+            const Finding* f = test::findFinding(d.runs[0].findings, "corrected_mfu");
+            return f ? f->message : "no corrected_mfu: " + codes(d.runs[0].findings);
+        };
+        const Diagnosis none = diagnoseText(run + "}]}");
+        QVERIFY2(summary(none).rfind("MFU from the figures: ", 0) == 0, summary(none).c_str());
+        const double mfu = none.runs[0].mfu;
+        QVERIFY(mfu > 0.2 && mfu < 0.3);
+
+        const Diagnosis same = diagnoseText(run + R"(, "mfu": )" + std::to_string(mfu * 1.01) + "}]}");
+        QVERIFY2(summary(same).rfind("MFU from the figures: ", 0) == 0, summary(same).c_str());
+        QVERIFY2(summary(same).find(": it holds.") != std::string::npos, summary(same).c_str());
+
+        const Diagnosis other = diagnoseText(run + R"(, "mfu": 0.40}]})");
+        QVERIFY2(summary(other).rfind("Corrected MFU: ", 0) == 0, summary(other).c_str());
+        QVERIFY2(summary(other).find("The report said 40.00%.") != std::string::npos, summary(other).c_str());
+        QCOMPARE(other.runs[0].mfu, mfu);
+    }
+
     void tokensPerSecIgnoringGradAccum()
     {
         // Logger computed micro_batch x seq / step time: 8 x 4096 x 8 GPUs / 2.0 s = 131,072, forgetting 16
