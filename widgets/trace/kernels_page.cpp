@@ -40,6 +40,9 @@ KernelsPage::KernelsPage(QWidget* parent)
     m_view->sortByColumn(TopKernelsModel::TotalMs, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setWordWrap(false);
+    // Kernel names share long prefixes (nvjet_sm90_tst_..., cutlass::...) and differ at the end: elided in the middle,
+    // two GEMMs of different tiles stay two names. The whole name is the tooltip.
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->verticalHeader()->setVisible(false);
     // The name takes what the numbers leave; numbers and categories are never elided.
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

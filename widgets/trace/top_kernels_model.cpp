@@ -87,6 +87,8 @@ QVariant TopKernelsModel::data(const QModelIndex& index, int role) const
 
 QVariant TopKernelsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Share)
+        return tr("Share of the rank's kernel time over its analysed steps, per cent");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -103,7 +105,7 @@ QVariant TopKernelsModel::headerData(int section, Qt::Orientation orientation, i
     case MaxUs:
         return tr("Max (µs)");
     case Share:
-        return tr("Share of kernel time (%)");
+        return tr("Share (%)"); // short: a long header took the width the kernel names need
     }
     return {};
 }
