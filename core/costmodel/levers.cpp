@@ -114,7 +114,10 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
     if (scenario.workload.packing.packed())
         levers.push_back(Lever::DocumentMasking);
     levers.push_back(Lever::FusedLinearCrossEntropy);
-    levers.push_back(Lever::FusedNormActivation);
+    // torch.compile fuses the norms, SwiGLU and RoPE itself: the same prediction with and without the lever, a row
+    // that would only say so.
+    if (!scenario.flags.compiled)
+        levers.push_back(Lever::FusedNormActivation);
     if (scenario.model.isMoe()) {
         levers.push_back(Lever::FusedExpertMlp);
         levers.push_back(Lever::MoePermuteFusion);

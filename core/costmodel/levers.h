@@ -53,11 +53,11 @@ struct LeverEffect {
 };
 
 // The levers that apply to the scenario, in the order above: padding removal when padding is kept (how much would be
-// kept otherwise is not known), document masking when documents are packed, the fused loss and the fused kernels
-// always, the fused expert MLP for MoE models, FP8 parameters for BF16+FP8 recipes that gather FP8, the weight cache
-// for BF16+FP8 and FP4 runs, the overlapped gradient sync for DDP and ZeRO-1 over more than one data-parallel rank
-// and the overlapped weight gather for ZeRO-1 there. Empty when the cost model cannot evaluate the scenario (a bare
-// model, an invalid layout).
+// kept otherwise is not known), document masking when documents are packed, the fused loss always, the fused kernels
+// in an eager run (a compiled one fuses them already), the fused expert MLP for MoE models, FP8 parameters for BF16+FP8
+// recipes that gather FP8, the weight cache for BF16+FP8 and FP4 runs, the overlapped gradient sync for DDP and ZeRO-1
+// over more than one data-parallel rank and the overlapped weight gather for ZeRO-1 there. Empty when the cost model
+// cannot evaluate the scenario (a bare model, an invalid layout).
 std::vector<LeverEffect> leverEffects(const Scenario& scenario);
 
 std::string_view leverKey(Lever lever); // "remove_padding", "document_masking", "fused_linear_cross_entropy", ...

@@ -162,10 +162,18 @@ private slots:
         QVERIFY(levers[3].with.usefulTokensPerSecPerGpu > levers[3].without.usefulTokensPerSecPerGpu);
         QVERIFY(levers[3].with.peakMemoryBytes < levers[3].without.peakMemoryBytes);
 
-        // Nothing packed or padded: only the fused kernels apply.
-        const std::vector<LeverEffect> plain = leverEffects(scenarioFor(llama31_8b(), "b200", 8, 8192));
-        QCOMPARE(plain.size(), size_t(2));
+        // Nothing packed or padded: only the fused kernels apply, and in a compiled run (the default) only the fused
+        // loss: torch.compile fuses the norms and activations already, so that lever would change nothing.
+        Scenario plainRun = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        QVERIFY(plainRun.flags.compiled);
+        const std::vector<LeverEffect> plain = leverEffects(plainRun);
+        QCOMPARE(plain.size(), size_t(1));
         QCOMPARE(plain[0].lever, Lever::FusedLinearCrossEntropy);
+        plainRun.flags.compiled = false;
+        const std::vector<LeverEffect> eager = leverEffects(plainRun);
+        QCOMPARE(eager.size(), size_t(2));
+        QCOMPARE(eager[1].lever, Lever::FusedNormActivation);
+        QVERIFY(eager[1].with.usefulTokensPerSecPerGpu > eager[1].without.usefulTokensPerSecPerGpu);
         // A MoE adds the fused expert MLP and permutation: Qwen3-30B-A3B on 8 B200 with EP 8 and MXFP8, its experts'
         // SwiGLU and casts gone from the memory-bound work; it trains faster and holds the same memory.
         const ModelSpec* moe = shippedPresets().findModel("qwen3-30b-a3b");
@@ -175,40 +183,40 @@ private slots:
         moeRun.precision = TrainingPrecision::BF16_FP8;
         moeRun.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         const std::vector<LeverEffect> moeLevers = leverEffects(moeRun);
-        QCOMPARE(moeLevers.size(), size_t(6));
-        QCOMPARE(moeLevers[2].lever, Lever::FusedExpertMlp);
+        QCOMPARE(moeLevers.size(), size_t(5)); // compiled: no fused norm/activation row
+        QCOMPARE(moeLevers[1].lever, Lever::FusedExpertMlp);
+        QVERIFY(!moeLevers[1].inScenario);
+        QVERIFY(moeLevers[1].with.stepTimeSeconds < moeLevers[1].without.stepTimeSeconds);
+        QCOMPARE(moeLevers[1].with.peakMemoryBytes, moeLevers[1].without.peakMemoryBytes);
+        QCOMPARE(leverKey(Lever::FusedExpertMlp), std::string_view("fused_expert_mlp"));
+        // And the fused permutation: PyTorch's index kernels gone from the routing work, faster, the same memory.
+        QCOMPARE(moeLevers[2].lever, Lever::MoePermuteFusion);
         QVERIFY(!moeLevers[2].inScenario);
         QVERIFY(moeLevers[2].with.stepTimeSeconds < moeLevers[2].without.stepTimeSeconds);
         QCOMPARE(moeLevers[2].with.peakMemoryBytes, moeLevers[2].without.peakMemoryBytes);
-        QCOMPARE(leverKey(Lever::FusedExpertMlp), std::string_view("fused_expert_mlp"));
-        // And the fused permutation: PyTorch's index kernels gone from the routing work, faster, the same memory.
-        QCOMPARE(moeLevers[3].lever, Lever::MoePermuteFusion);
-        QVERIFY(!moeLevers[3].inScenario);
-        QVERIFY(moeLevers[3].with.stepTimeSeconds < moeLevers[3].without.stepTimeSeconds);
-        QCOMPARE(moeLevers[3].with.peakMemoryBytes, moeLevers[3].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::MoePermuteFusion), std::string_view("moe_permute_fusion"));
         // A BF16+FP8 run adds FP8 parameters: the weights FSDP gathers held in FP8, so less memory, and no weight
         // cast each micro-batch, so no slower.
-        QCOMPARE(moeLevers[4].lever, Lever::Fp8ParamGather);
-        QVERIFY(!moeLevers[4].inScenario);
-        QVERIFY(moeLevers[4].with.stepTimeSeconds <= moeLevers[4].without.stepTimeSeconds);
-        QVERIFY(moeLevers[4].with.peakMemoryBytes < moeLevers[4].without.peakMemoryBytes);
+        QCOMPARE(moeLevers[3].lever, Lever::Fp8ParamGather);
+        QVERIFY(!moeLevers[3].inScenario);
+        QVERIFY(moeLevers[3].with.stepTimeSeconds <= moeLevers[3].without.stepTimeSeconds);
+        QVERIFY(moeLevers[3].with.peakMemoryBytes < moeLevers[3].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::Fp8ParamGather), std::string_view("fp8_param_gather"));
         // And the weight cache: the copies held for the step cost memory, the casts it saves never cost time.
-        QCOMPARE(moeLevers[5].lever, Lever::QuantizedWeightCache);
-        QVERIFY(!moeLevers[5].inScenario);
-        QVERIFY(moeLevers[5].with.stepTimeSeconds <= moeLevers[5].without.stepTimeSeconds);
-        QVERIFY(moeLevers[5].with.peakMemoryBytes > moeLevers[5].without.peakMemoryBytes);
+        QCOMPARE(moeLevers[4].lever, Lever::QuantizedWeightCache);
+        QVERIFY(!moeLevers[4].inScenario);
+        QVERIFY(moeLevers[4].with.stepTimeSeconds <= moeLevers[4].without.stepTimeSeconds);
+        QVERIFY(moeLevers[4].with.peakMemoryBytes > moeLevers[4].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::QuantizedWeightCache), std::string_view("quantized_weight_cache"));
         // DDP and ZeRO-1 add the overlapped gradient sync, ZeRO-1 the overlapped weight gather: both on by default,
         // both faster than the sync after the backward and the gather before the forward, neither changing memory.
         Scenario zero1 = scenarioFor(llama31_8b(), "h100-sxm", 64, 4096);
         zero1.parallelism.dataParallel = DataParallelKind::Zero1;
         const std::vector<LeverEffect> dpLevers = leverEffects(zero1);
-        QCOMPARE(dpLevers.size(), size_t(4));
-        QCOMPARE(dpLevers[2].lever, Lever::OverlapGradReduce);
-        QCOMPARE(dpLevers[3].lever, Lever::OverlapParamGather);
-        for (const LeverEffect& e : { dpLevers[2], dpLevers[3] }) {
+        QCOMPARE(dpLevers.size(), size_t(3));
+        QCOMPARE(dpLevers[1].lever, Lever::OverlapGradReduce);
+        QCOMPARE(dpLevers[2].lever, Lever::OverlapParamGather);
+        for (const LeverEffect& e : { dpLevers[1], dpLevers[2] }) {
             QVERIFY(e.inScenario);
             QVERIFY(e.with.stepTimeSeconds < e.without.stepTimeSeconds);
             QCOMPARE(e.with.peakMemoryBytes, e.without.peakMemoryBytes);
@@ -218,7 +226,7 @@ private slots:
         zero1.parallelism.dataParallel = DataParallelKind::Ddp;
         QCOMPARE(leverEffects(zero1).back().lever, Lever::OverlapGradReduce);
         zero1.cluster.gpuCount = 1; // one rank syncs nothing
-        QCOMPARE(leverEffects(zero1).size(), size_t(2));
+        QCOMPARE(leverEffects(zero1).size(), size_t(1));
         // A scenario the cost model cannot evaluate has no levers to show.
         Scenario bad = scenarioFor(llama31_8b(), "b200", 8, 8192, 3);
         QVERIFY(leverEffects(bad).empty());

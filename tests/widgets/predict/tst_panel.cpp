@@ -254,7 +254,7 @@ private slots:
         QVERIFY(table);
         const std::vector<LeverEffect> levers = leverEffects(f.model.scenario());
         QCOMPARE(table->rowCount(), int(levers.size()));
-        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->rowCount(), 3); // compiled: torch.compile fuses the norms already, no row for that lever
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Remove padding"));
         QCOMPARE(table->item(0, 1)->text(), QStringLiteral("off"));
         QVERIFY(levers[0].with.mfu);
@@ -265,6 +265,9 @@ private slots:
             qPrintable(table->item(0, 2)->text()));
         QCOMPARE(table->item(1, 0)->text(), QStringLiteral("Attention per document"));
         QCOMPARE(table->item(1, 1)->text(), QStringLiteral("on"));
+        f.field<QCheckBox>("compiled")->setChecked(false); // eager: the fused kernels are a lever
+        QCOMPARE(f.panel.leverTable()->rowCount(), 4);
+        QCOMPARE(f.panel.leverTable()->item(3, 1)->text(), QStringLiteral("off"));
         f.field<QCheckBox>("fusedNormActivation")->setChecked(true);
         QVERIFY(f.model.scenario().flags.fusedNormActivation);
         QCOMPARE(f.panel.leverTable()->item(3, 1)->text(), QStringLiteral("on"));
