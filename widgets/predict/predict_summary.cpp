@@ -145,11 +145,22 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
     m_hfu->setText(percentText(p.hfu));
     m_tokens->setText(locale.toString(p.tokensPerSec, 'f', 0));
     m_tokens->setToolTip(tr("%1 tokens/s per GPU").arg(locale.toString(p.tokensPerSecPerGpu, 'f', 0)));
-    // How far to trust the figures: the error of published runs like this one (validation table).
-    m_band->setText(tr("Likely: MFU %1\u2013%2, %3\u2013%4 tokens/s per GPU (error band from %5)")
-                        .arg(percentText(band.mfuLow), percentText(band.mfuHigh),
-                            locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
-                            locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0), QString::fromStdString(band.basis)));
+    // How far to trust the figures: the error of published runs like this one (validation table). Where the run fits
+    // each figure carries its own range below it, so this line gives only where the ranges come from (and the per-GPU
+    // throughput, which no figure shows); where it does not fit, the figures are greyed and this line has the ranges.
+    const QString basis = QString::fromStdString(band.basis);
+    if (p.fits) {
+        const QString perGpu = s.cluster.gpuCount > 1 ? tr(" (per GPU %1\u2013%2 tokens/s)")
+                                                            .arg(locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
+                                                                locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0))
+                                                      : QString();
+        m_band->setText(tr("Likely ranges%1: the error band from %2").arg(perGpu, basis));
+    } else {
+        m_band->setText(tr("Likely: MFU %1\u2013%2, %3\u2013%4 tokens/s per GPU (error band from %5)")
+                            .arg(percentText(band.mfuLow), percentText(band.mfuHigh),
+                                locale.toString(band.tokensPerSecPerGpuLow, 'f', 0),
+                                locale.toString(band.tokensPerSecPerGpuHigh, 'f', 0), basis));
+    }
     m_tflops->setText(tflopsText(p.tflopsPerGpu * 1e12)); // the one TFLOPS rule (core/number_format.h)
     m_stepTime->setText(tr("%1 s").arg(p.stepTimeSeconds, 0, 'f', 3));
     m_fits->setText((p.fits ? tr("fits: %1 of %2 GiB") : tr("does not fit: %1 of %2 GiB"))

@@ -435,9 +435,11 @@ private slots:
         f.panel.setErrorBandModel(bands);
         const StepPrediction p = f.predicted();
         const ErrorBand band = errorBandFor(f.model.scenario(), p, bands);
-        QVERIFY(f.text("predictedBand").contains(percent(band.mfuLow)));
-        QVERIFY(f.text("predictedBand").contains(percent(band.mfuHigh)));
+        // The line under the figures says where their ranges come from, and the per-GPU range no figure shows; the
+        // MFU range is under the MFU, not repeated.
         QVERIFY(f.text("predictedBand").contains(QLatin1String("5 published Blackwell dense runs")));
+        QVERIFY(f.text("predictedBand").contains(QLocale().toString(band.tokensPerSecPerGpuHigh, 'f', 0)));
+        QVERIFY(!f.text("predictedBand").contains(percent(band.mfuLow)));
         // On the headline figures themselves, under each one the band scales.
         QVERIFY(f.text("predictedMfuBand").contains(percent(band.mfuLow)));
         QVERIFY(f.text("predictedMfuBand").contains(percent(band.mfuHigh)));
