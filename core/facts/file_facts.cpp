@@ -11,8 +11,10 @@
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/relative_gap.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/trace/analysis.h"
 #include "core/trace/attention_implementation.h"
+#include "core/trace/step_work.h"
 #include "core/trace/trace_facts.h"
 
 namespace mfu {
@@ -35,6 +37,34 @@ std::string upper(std::string_view s)
         if (c >= 'a' && c <= 'z')
             c = static_cast<char>(c - 'a' + 'A');
     return out;
+}
+
+// The trace's matrix work per step against the scenario model's per GPU (its MFU formula's FLOP/token x the tokens per
+// step / the GPUs): the sentence when they are more than kSameRunMatrixWorkFactor apart.
+std::optional<std::string> matrixWorkMismatch(const FileFacts& file, const Scenario& s, double scenarioTokensPerStep)
+{
+    if (!file.matrixFlopsPerStepPerGpu || !(*file.matrixFlopsPerStepPerGpu > 0) || !(scenarioTokensPerStep > 0)
+        || s.cluster.gpuCount < 1)
+        return std::nullopt;
+    double perToken = 0;
+    try {
+        perToken = scenarioFlopsPerToken(s);
+    } catch (const std::exception&) {
+        return std::nullopt; // no model to compare with: said elsewhere
+    }
+    if (!(perToken > 0))
+        return std::nullopt;
+    const double traced = *file.matrixFlopsPerStepPerGpu;
+    const double modelled = perToken * scenarioTokensPerStep / s.cluster.gpuCount;
+    const double ratio = modelled / traced;
+    if (ratio <= kSameRunMatrixWorkFactor && ratio >= 1.0 / kSameRunMatrixWorkFactor)
+        return std::nullopt;
+    const std::string factor = ratio >= 1 ? formatNumber(ratio, ratio < 10 ? 1 : 0) + "x more"
+                                          : formatNumber(1 / ratio, ratio > 0.1 ? 1 : 0) + "x less";
+    return "the trace's operators did " + formatNumber(traced / 1e12, 2) + " TFLOP of matrix work a step per GPU, "
+        + "where the scenario's " + s.model.displayName() + " at " + formatNumber(scenarioTokensPerStep)
+        + " tokens per step on " + formatCount(s.cluster.gpuCount, "GPU") + " does " + formatNumber(modelled / 1e12, 2)
+        + " (" + factor + "): the trace is not a step of this model and batch";
 }
 
 std::string billions(double params)
@@ -122,6 +152,19 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
         f.compiled = recorded.execution->compiled;
     if (f.tokensPerStep && run.meanStepSeconds > 0)
         f.tokensPerSecPerGpu = *f.tokensPerStep / run.meanStepSeconds / std::max(1, f.gpuCount.value_or(1));
+    // Ranks whose recorded shapes reach at least 80% of their GEMM and attention kernels' time: a CUDA graph's
+    // replay or operators without shapes would make the work look smaller than it was.
+    double work = 0;
+    int ranksWithWork = 0;
+    for (const auto& r : run.ranks) {
+        const double perStep = trace::stepMatrixWork(r).flopsPerStep;
+        if (r.opFlops.recordsShapes && perStep > 0 && r.opFlops.unattributedMatrixShare() < 0.2) {
+            work += perStep;
+            ++ranksWithWork;
+        }
+    }
+    if (ranksWithWork > 0)
+        f.matrixFlopsPerStepPerGpu = work / ranksWithWork;
     for (const auto& r : run.ranks)
         if (r.attention && !f.attentionRan) {
             f.attentionRan = std::string(trace::attentionImplementationLabel(r.attention->implementation));
@@ -302,6 +345,7 @@ FactsCheck checkFacts(
     if (file.compiled && *file.compiled != s.flags.compiled)
         c.differences.push_back(
             { Fact::Compiled, trace::executionModeLabel(*file.compiled), trace::executionModeLabel(s.flags.compiled) });
+    c.workMismatch = matrixWorkMismatch(file, s, scenarioTokensPerStep);
     return c;
 }
 
@@ -322,6 +366,8 @@ std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double m
             if (d.fact == Fact::Gpu)
                 return "the file ran on " + d.inFile + " but the scenario's GPU is " + d.inScenario
                     + ": its peak does not apply";
+    if (check.workMismatch)
+        return check.workMismatch;
     if (!(mfu <= 1.0)) {
         std::string why = "above 100% (" + formatPercent(mfu) + ")";
         if (check.differences.empty())

@@ -42,7 +42,20 @@ struct FileFacts {
     // What one rank's trace measured: its recorded tokens per step over its mean step time, per GPU. Adopted, it
     // becomes the scenario's measured throughput, so the Calculator and Cost value the run the trace measured.
     std::optional<double> tokensPerSecPerGpu;
+    // The matrix work a trace's operators did per step (matmuls, attention, grouped GEMMs, convolutions from their
+    // recorded shapes; trace::stepMatrixWork), mean over the ranks whose shapes reach most of their matrix kernels'
+    // time (not a CUDA graph's replay): about what the scenario's model must do per GPU a step for the trace to be a
+    // run of it.
+    std::optional<double> matrixFlopsPerStepPerGpu;
 };
+
+// How far a trace's matrix work per step may be from the scenario model's per GPU before the trace is taken for a
+// run of another model or batch. A run of the model differs from its formula by recomputation (up to 1.33x) and by
+// an attention square counted in full against a causal kernel (up to 2x where attention dominates, at long
+// sequences): 2.7x together, 3.3x with the fifth of the matrix kernels' time whose shapes a trace may miss (the
+// ranks counted reach 80% of it). Four times is beyond all of them; a forward-only trace of the model (a third of a
+// training step, less the missed operators) may cross it, and is no training step to measure.
+inline constexpr double kSameRunMatrixWorkFactor = 4.0;
 
 // A trace states its GPU (deviceProperties) and world size (distributedInfo, or the number of per-rank files when
 // there are several); one file without distributedInfo states no GPU count. Its embedding lookups state the
@@ -88,6 +101,10 @@ struct FactsCheck {
     // Why no GPU is proposed for the peak a log divided by, when one has it but not the log's device memory:
     // "306 TFLOPS is torchtitan's fallback peak (312 TFLOPS) for a GPU it does not know; ...".
     std::optional<std::string> impliedGpuRefused;
+    // The trace's matrix work per step is more than kSameRunMatrixWorkFactor from what the scenario's model does per
+    // GPU at its tokens per step: the sentence that says so (both figures), which withholds a measured MFU. Not a
+    // difference to adopt: no value of the file's makes the scenario describe it.
+    std::optional<std::string> workMismatch;
     bool empty() const { return differences.empty(); }
 };
 
@@ -114,8 +131,9 @@ FactsCheck checkFileGpu(const FileFacts& file, const HardwareSpec& gpu, const st
 std::string factDifferencesText(const std::vector<FactDifference>& differences, bool (*include)(Fact) = nullptr);
 
 // Why a measured MFU cannot be shown as a number for this file and scenario, or nullopt when it can: the GPU
-// differs (the peak it is divided by is another GPU's), or the figure exceeds 100% (then the differing facts, or
-// the scenario's model and tokens per step, are named).
+// differs (the peak it is divided by is another GPU's), the trace's matrix work is not the scenario model's
+// (workMismatch), or the figure exceeds 100% (then the differing facts, or the scenario's model and tokens per step,
+// are named).
 std::optional<std::string> measuredMfuWithheld(const FactsCheck& check, double mfu);
 
 } // namespace mfu

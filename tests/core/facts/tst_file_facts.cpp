@@ -7,6 +7,7 @@
 #include "core/facts/file_facts.h"
 #include "core/logs/training_log.h"
 #include "core/presets/presets.h"
+#include "core/scenario/scenario_facts.h"
 #include "core/trace/analysis.h"
 #include "core/trace/attention_implementation.h"
 #include "shipped_presets.h"
@@ -167,6 +168,42 @@ private slots:
         Scenario h100 = b200Scenario();
         h100.cluster.hardware = *test::shippedPresets().findHardware("h100-sxm");
         QVERIFY(!checkFacts(f, h100, 8192, hardware()).gpuDiffers);
+    }
+
+    // A trace whose operators did far less (or more) matrix work a step than the scenario's model does per GPU is
+    // not a run of it: HTA's recommender pair read 34% MFU as Llama 3.1 8B on 128 B200 with 562x less work. Within
+    // kSameRunMatrixWorkFactor (recomputation, a causal square, missed operators) the figure stands.
+    void otherModelsWorkWithholdsMfu()
+    {
+        const Scenario s = b200Scenario();
+        const double modelled = scenarioFlopsPerToken(s) * 8192; // one GPU, one sequence of 8,192 tokens
+        FileFacts f;
+        f.gpuName = "NVIDIA B200";
+        f.matrixFlopsPerStepPerGpu = modelled / 3.9;
+        QVERIFY(!checkFacts(f, s, 8192, hardware()).workMismatch);
+        f.matrixFlopsPerStepPerGpu = modelled * 3.9;
+        QVERIFY(!checkFacts(f, s, 8192, hardware()).workMismatch);
+
+        f.matrixFlopsPerStepPerGpu = modelled / 4.1;
+        const FactsCheck less = checkFacts(f, s, 8192, hardware());
+        QVERIFY(less.workMismatch);
+        QVERIFY2(less.workMismatch->find("(4.1x more)") != std::string::npos, less.workMismatch->c_str());
+        QVERIFY2(less.workMismatch->find("Llama 3.1 8B at 8,192 tokens per step on 1 GPU") != std::string::npos,
+            less.workMismatch->c_str());
+        QVERIFY(less.empty()); // nothing to adopt: no fact of the file's makes the scenario describe it
+        const auto why = measuredMfuWithheld(less, 0.4);
+        QVERIFY(why);
+        QCOMPARE(*why, *less.workMismatch);
+
+        f.matrixFlopsPerStepPerGpu = modelled * 562;
+        const FactsCheck more = checkFacts(f, s, 8192, hardware());
+        QVERIFY(more.workMismatch);
+        QVERIFY2(more.workMismatch->find("(562x less)") != std::string::npos, more.workMismatch->c_str());
+
+        // A GPU of another peak is named first: it is the fact the figure divides by.
+        f.gpuName = "NVIDIA H100 80GB HBM3";
+        const auto otherGpu = measuredMfuWithheld(checkFacts(f, s, 8192, hardware()), 0.4);
+        QVERIFY(otherGpu && otherGpu->find("NVIDIA H100") != std::string::npos);
     }
 
     void unknownGpuDiffersUnlessNamed()

@@ -257,14 +257,17 @@ private slots:
         // The window's untouched example is no more this recommender trace's model than any other: withheld.
         QVERIFY2(measured.startsWith(QStringLiteral("not shown")) && measured.contains(QStringLiteral("example")),
             qPrintable(measured));
-        // Once the user states the run (here only its GPU count), the figure is theirs, the GPU still assumed.
+        // Once the user states the run (here only its GPU count) the example no longer withholds it; the work does:
+        // the recommender's operators did under a TFLOP a step, Llama 3.1 8B's 65,536 tokens on 8 GPUs 474 TFLOP per
+        // GPU. Still said: the GPU is assumed.
         auto* scenario = w.findChild<widgets::ScenarioModel*>();
         QVERIFY(scenario && scenario->isBuiltInExample());
         scenario->setGpuCount(8);
         QVERIFY(!scenario->isBuiltInExample());
         const QString stated = label(*panel, "measuredMfu");
-        QVERIFY2(
-            stated.contains(QLatin1Char('%')) && stated.contains(QStringLiteral("is assumed")), qPrintable(stated));
+        QVERIFY2(stated.startsWith(QStringLiteral("not shown: the trace's operators did 0."))
+                && !stated.contains(QStringLiteral("example")) && stated.contains(QStringLiteral("is assumed")),
+            qPrintable(stated));
         // World 128 in distributedInfo against one GPU: the banner names the count.
         QVERIFY2(panel->factsBanner()->message()->text().contains(QStringLiteral("128")),
             qPrintable(panel->factsBanner()->message()->text()));
