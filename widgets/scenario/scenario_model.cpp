@@ -222,10 +222,14 @@ void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<i
     std::optional<AttentionKernel> attentionKernel, std::optional<bool> compiled, std::optional<int64_t> microBatch,
     std::optional<double> tokensPerSecPerGpu)
 {
-    // The file's measured throughput becomes the scenario's measurement, stated per GPU as the file measured it.
+    // The file's measured throughput becomes the scenario's measurement, stated per GPU as the file measured it. A
+    // file that measured none leaves the user's, but not the window's example's: Lambda's 21,111 tokens/s on a B200
+    // is no measurement of the file's run (kept, a report of HTA's traces costed its job at that example's MFU).
     if (tokensPerSecPerGpu && *tokensPerSecPerGpu > 0) {
         m_throughputInput = ThroughputInput::TokensPerSecPerGpu;
         m_throughputValue = *tokensPerSecPerGpu;
+    } else if (m_builtInExample) {
+        m_throughputValue = 0;
     }
     if (compiled)
         m_scenario.flags.compiled = *compiled;

@@ -235,11 +235,21 @@ private slots:
         f.chooseGpu(QStringLiteral("h100-sxm"));
         QVERIFY(!f.model.scenario().measuredThroughput);
 
+        // Adopting what a file states that measured no throughput (HTA's traces: 128 GPUs, no tokens) ends the
+        // example with its measurement.
+        f.model.setScenario(defaultScenario(mfu::app::presetLibrary()), true);
+        f.model.adoptFileFacts(nullptr, 128, std::nullopt, std::nullopt);
+        QVERIFY(!f.model.isBuiltInExample());
+        QVERIFY(!f.model.scenario().measuredThroughput);
+
         f.model.setScenario(defaultScenario(mfu::app::presetLibrary()), true);
         f.model.setThroughput(ThroughputInput::TokensPerSecPerGpu, 5000); // the user's own figure
         QVERIFY(!f.model.isBuiltInExample());
         f.model.setModel(*mfu::app::presetLibrary().findModel("llama-3.1-70b"));
         f.chooseGpu(QStringLiteral("h100-sxm"));
+        QVERIFY(f.model.scenario().measuredThroughput);
+        QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 5000.0);
+        f.model.adoptFileFacts(nullptr, 128, std::nullopt, std::nullopt);
         QVERIFY(f.model.scenario().measuredThroughput);
         QCOMPARE(f.model.scenario().measuredThroughput->tokensPerSec, 5000.0);
     }
