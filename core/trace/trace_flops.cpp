@@ -358,6 +358,22 @@ void tallyKernelsWithoutWork(const Timeline& t, const StepPlan& plan, OpFlops& o
 
 } // namespace
 
+namespace {
+
+// The autograd engine's own ranges ("autograd::engine::evaluate_function: MmBackward0") mark a backward pass
+// whatever it ran: a model of plain GEMMs (a recommender's MLPs: HTA's sampled traces, whose fbgemm kernels are
+// named split_embedding_backward_...) has no backward operator of its own to show it, and read as inference.
+bool recordsAutogradBackward(const Timeline& t)
+{
+    constexpr std::string_view kEngine = "autograd::engine::evaluate_function";
+    for (NameId id = 0; id < t.names.size(); ++id)
+        if (t.names.name(id).starts_with(kEngine))
+            return true;
+    return false;
+}
+
+} // namespace
+
 OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems)
 {
     OpFlops out;
@@ -370,6 +386,7 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
     }
     const OpTree tree(t);
     const std::vector<uint8_t> counted = decideCounted(t, tree.parent, out);
+    out.backward = out.backward || recordsAutogradBackward(t);
     const std::vector<int32_t> owner = ownersOf(t, tree, counted);
     const Attribution at = attribute(t, owner, counted, out);
     tallyMatrixTime(t, plan, &at.modelFlops, out);

@@ -85,7 +85,9 @@ struct OpFlops {
     int64_t opsWithShapes = 0; // model-work operators counted from their shapes
     int64_t opsWithoutShapes = 0; // innermost model-work operators whose shapes are missing or unreadable
     int64_t opsWithoutKernels = 0; // counted model-work operators with no kernel found
-    bool backward = false; // some counted operator is a backward pass (training, not inference)
+    // A backward pass ran: some counted operator is one, or the autograd engine's ranges are recorded (training, not
+    // inference).
+    bool backward = false;
     FlopsByPrecision byPrecision; // model FLOPs, whole file
     // Inside the analysed steps (their kernels' share).
     FlopsByPrecision inSteps;

@@ -150,6 +150,17 @@ private slots:
         // The Triton kernels' FLOPs are no model FLOPs: the matrix work is the aten::mm and attention operators'.
         QCOMPARE(r.opFlops.opsWithoutShapes, int64_t { 0 });
         QVERIFY(r.opFlops.matmulFlops > 0 && r.opFlops.attentionFlops > 0);
+        QVERIFY(r.opFlops.backward);
+    }
+
+    // HTA's sampled recommender rank trains (fbgemm's split_embedding_backward_..._adagrad kernels, the autograd
+    // engine's MmBackward0 ranges) with plain GEMMs and no backward operator of a counted family: still a training
+    // trace, not "no backward operators (inference)" as the report had it.
+    void recommenderTrainsWithPlainGemms()
+    {
+        const RankAnalysis r = analyse("hta__trace_filter__sampled_rank-0.json.gz");
+        QVERIFY(r.opFlops.matmulFlops > 0 && r.opFlops.attentionFlops == 0);
+        QVERIFY(r.opFlops.backward);
     }
 };
 
