@@ -358,6 +358,18 @@ void ChartView::setLegendOutside(bool outside)
 void ChartView::layoutLegendFor(const QSize& size)
 {
     placeLegend(size.width());
+    // Tilted category names fitted to the size drawn at: an export draws without a replot, so the fit beforeReplot
+    // makes had seen the widget's own size, or nothing at all in a report drawn headless, and the report's 13 GPU
+    // names ran into each other level. The layout is run once at that size for the fit to read its plot width.
+    if (m_tiltCategoryLabels) {
+        const QRect shown = m_plot->viewport();
+        m_plot->setViewport(QRect(QPoint(0, 0), size));
+        for (const auto phase :
+            { QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout })
+            m_plot->plotLayout()->update(phase);
+        fitCategoryLabels();
+        m_plot->setViewport(shown);
+    }
 }
 
 void ChartView::placeLegend(int width)

@@ -83,7 +83,8 @@ public:
     // Places the legend for a render at `size` (right of the plot or below it, in as many columns as fit) instead of
     // for the widget's own width: a chart that is never shown (the report's) has QWidget's default 640 px, and its
     // legend, placed for that, ran off the page's margin or under its foot when drawn at another size. Every export
-    // calls it for the size it renders at; the report calls it before drawing a chart into the PDF.
+    // calls it for the size it renders at; the report calls it before drawing a chart into the PDF. Tilted category
+    // names are fitted to that size too.
     void layoutLegendFor(const QSize& size);
     bool exportPng(const QString& path, double scale = 2.0);
     // The PNG exportPng writes, in memory (a report writes its images and page together: core/io/atomic_file.h).

@@ -282,6 +282,30 @@ private slots:
         QCOMPARE(chart.plot()->axisRect()->minimumMargins().left(), 15);
     }
 
+    // A chart drawn for a file without ever being shown (the report's) fits its tilted names to the size it is drawn
+    // at: the report's "Cost of the same job by GPU" had 13 names level and run together.
+    void tiltedCategoryLabelsFitAnExportNeverShown()
+    {
+        ChartView chart;
+        QStringList names;
+        QVector<double> x, y;
+        for (int i = 0; i < 13; ++i) {
+            names << QStringLiteral("a100-sxm-80gb-%1 (60%)").arg(i);
+            x << i;
+            y << 5 + i;
+        }
+        chart.setCategories(names);
+        chart.setCategoryLabelsTilted(true);
+        chart.addBars(QStringLiteral("Cost"), x, y);
+        QCOMPARE(chart.plot()->xAxis->tickLabelRotation(), 0.0); // no replot yet: nothing has fitted them
+        chart.layoutLegendFor(QSize(1120, 616));
+        QCOMPARE(chart.plot()->xAxis->tickLabelRotation(), -40.0);
+        chart.layoutLegendFor(QSize(260, 300)); // too narrow for 13 names at 40 degrees
+        QCOMPARE(chart.plot()->xAxis->tickLabelRotation(), -90.0);
+        QTemporaryDir dir;
+        QVERIFY(chart.exportPng(dir.filePath(QStringLiteral("by-gpu.png")), 1.0));
+    }
+
     // The wheel over a chart scrolls the page it sits in; only Ctrl+wheel zooms the chart.
     void wheelZoomsOnlyWithControl()
     {
