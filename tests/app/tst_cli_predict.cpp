@@ -101,6 +101,30 @@ private slots:
         QCOMPARE(j["points"][1]["x"].get<double>(), 16384.0);
     }
 
+    // A layout that does not fit has no MFU: the sweep's text says so where it printed "74.5% (no fit)" and the
+    // charts drew that figure; --json keeps the model's figure beside "fits": false.
+    void sweepShowsNoMfuForALayoutThatDoesNotFit()
+    {
+        const QString args
+            = QStringLiteral("--model llama-3.1-8b --gpu b200 --gpus 8 --no-planner --axis seq --values 8k,128k");
+        const Run text = runCli(QStringLiteral("sweep"), args.split(QLatin1Char(' ')));
+        QCOMPARE(text.status, 0);
+        const QStringList lines = text.out.split(QLatin1Char('\n'));
+        const auto line = [&lines](const QString& x) {
+            for (const QString& l : lines)
+                if (l.trimmed().startsWith(x + QLatin1Char(' ')))
+                    return l;
+            return QString();
+        };
+        QVERIFY2(line(QStringLiteral("8192")).contains(QLatin1Char('%')), qPrintable(text.out));
+        const QString misfit = line(QStringLiteral("131072"));
+        QVERIFY2(
+            misfit.contains(QStringLiteral("does not fit")) && !misfit.contains(QLatin1Char('%')), qPrintable(misfit));
+        const auto j = runJson(QStringLiteral("sweep"), args + QStringLiteral(" --json"));
+        QVERIFY(!j["points"][1]["current"]["fits"].get<bool>());
+        QVERIFY(j["points"][1]["current"]["mfu"].get<double>() > 0);
+    }
+
     // A global batch that is not a whole number of micro-steps is predicted rounded up, and says so.
     void predictSaysWhenTheBatchIsRounded()
     {

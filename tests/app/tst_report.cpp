@@ -211,7 +211,7 @@ private slots:
                         expected[widgets::series::kBandHigh].push_back({ x, 100 * cur.at("mfu_high").get<double>() });
                     }
                 } else {
-                    expected[widgets::series::kCurrentMisfit].push_back({ x, 100 * cur.at("mfu").get<double>() });
+                    expected[widgets::series::kCurrentMisfit].push_back({ x, 0.0 }); // no MFU: marked at 0
                 }
                 if (!p.at("best").is_null())
                     expected[widgets::series::kBest].push_back({ x, 100 * p.at("best").at("mfu").get<double>() });

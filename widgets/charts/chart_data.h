@@ -31,6 +31,9 @@ struct ChartSeries {
     // Drawn in the palette's text colour (a reference, not a category of data: a roof, "this scenario"), taken
     // again at each palette change, where `colour` would keep the old palette's.
     bool inTextColour = false;
+    // Markers that stand for no figure (a configuration that does not fit in memory, cannot be laid out, or for which
+    // nothing fits), drawn at 0 on the axis: the read-out says "none" instead of 0.
+    bool withoutValue = false;
     Marker marker = Marker::Auto;
     QStringList labels {}; // optional, one per point: what the hover read-out names (a roofline mark's operator)
     double markerSize = 0; // points; 0: the kind's own

@@ -505,6 +505,12 @@ void ChartView::setSeriesInTextColour(int index)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setSeriesWithoutValue(int index)
+{
+    if (index >= 0 && index < m_data.series.size())
+        m_data.series[index].withoutValue = true;
+}
+
 void ChartView::setSeriesMarker(int index, Marker marker)
 {
     if (index < 0 || index >= m_data.series.size())

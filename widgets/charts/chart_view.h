@@ -69,6 +69,8 @@ public:
     void setSeriesColour(int index, const QColor& colour);
     // The palette's text colour for one series (a reference drawn over the data), followed through palette changes.
     void setSeriesInTextColour(int index);
+    // Markers at 0 that stand for no figure: the hover read-out says "none" (ChartSeries::withoutValue).
+    void setSeriesWithoutValue(int index);
     // A marker of its own for one series (each kind of point a symbol of its own, as the legend shows it).
     void setSeriesMarker(int index, Marker marker);
     void clearSeries();

@@ -217,6 +217,8 @@ QString ChartView::readoutAt(const QPointF& pos) const
         : formatReadable(x) + (m_data.xAxis.unit.isEmpty() ? QString() : QLatin1Char(' ') + m_data.xAxis.unit);
     const QString unit = m_data.unitOf(s);
     const QString name = hit.point < s.labels.size() ? s.labels[hit.point] + QLatin1Char('\n') + s.name : s.name;
+    if (s.withoutValue)
+        return QStringLiteral("%1\n%2: %3\n%4: none").arg(name, m_data.xAxis.label, xText, m_data.yAxis.label);
     return QStringLiteral("%1\n%2: %3\n%4: %5%6")
         .arg(name, m_data.xAxis.label, xText, m_data.yAxis.label, formatReadable(s.y[hit.point]),
             unit.isEmpty() ? QString() : QLatin1Char(' ') + unit);

@@ -31,8 +31,11 @@ int addIfAny(ChartView* chart, SeriesKind kind, const char* name, const QVector<
 {
     if (x.isEmpty())
         return -1;
-    if (kind == SeriesKind::Misfit)
-        return chart->addMisfits(QLatin1String(name), x, y);
+    if (kind == SeriesKind::Misfit) {
+        const int index = chart->addMisfits(QLatin1String(name), x, y);
+        chart->setSeriesWithoutValue(index); // every misfit here is a configuration without a figure, at 0
+        return index;
+    }
     return chart->addScatter(QLatin1String(name), x, y);
 }
 
@@ -213,7 +216,7 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
         else if (p.current.fits)
             push(cx, cy, p.x, 100.0 * p.current.mfu);
         else
-            push(misX, misY, p.x, 100.0 * p.current.mfu);
+            push(misX, misY, p.x, 0.0); // no MFU: a layout that does not fit has none (the headline says the same)
         if (const auto b = bandAt(p)) {
             push(bandX, low, p.x, 100.0 * b->first);
             high << 100.0 * b->second;
@@ -276,7 +279,7 @@ void showPrecisionTflops(
         if (p.currentValid && p.current.fits)
             push(x, gpu, px, p.current.tflopsPerGpu);
         else if (p.currentValid)
-            push(misX, misY, px, p.current.tflopsPerGpu);
+            push(misX, misY, px, 0.0); // no TFLOPS for a layout that does not fit
         if (p.best)
             push(bx, bestGpu, px, p.best->prediction.tflopsPerGpu);
     }
@@ -312,8 +315,10 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
             push(xs, ys, 4, 100.0 * *pred.mfuVsFp4Peak);
     };
     for (const SweepPoint& p : sweep.points) {
-        if (p.currentValid)
-            place(p, p.current, p.current.fits ? x : misX, p.current.fits ? y : misY);
+        if (p.currentValid && p.current.fits)
+            place(p, p.current, x, y);
+        else if (p.currentValid) // no MFU for a layout that does not fit: marked at 0 in its run's category
+            push(misX, misY, mfuChartX(p.precision), 0.0);
         if (p.best)
             place(p, p.best->prediction, bx, by);
     }

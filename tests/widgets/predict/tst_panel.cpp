@@ -402,6 +402,10 @@ private slots:
         QVERIFY(misfit);
         QCOMPARE(misfit->kind, SeriesKind::Misfit);
         QVERIFY(misfit->x.contains(131072.0));
+        // No MFU for a layout that does not fit (the headline has none either): marked at 0, read out as none.
+        QVERIFY(misfit->withoutValue);
+        for (double mfu : misfit->y)
+            QCOMPARE(mfu, 0.0);
         QCOMPARE(seriesNamed(seq, series::kBest)->x.size(), 7);
         const ChartSeries* measured = seriesNamed(seq, series::kMeasured);
         QVERIFY(measured);
