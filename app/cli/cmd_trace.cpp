@@ -436,10 +436,17 @@ void printSummary(const nlohmann::json& run, const char* title)
             printLine(QString::asprintf("  measured MFU %.2f%%", 100.0 * r["measured_mfu"].get<double>()));
         printWork(r);
     }
-    if (run.contains("straggler"))
-        printLine(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median",
-            run["straggler"]["rank"].get<int>(), run["straggler"]["cause"].get<std::string>().c_str(),
-            run["straggler"]["excess_s_per_step"].get<double>()));
+    if (run.contains("straggler")) {
+        const auto& s = run["straggler"];
+        if (s.value("stands_out", true))
+            printLine(QString::asprintf("slowest rank %d: %s +%.6f s per step over the median", s["rank"].get<int>(),
+                s["cause"].get<std::string>().c_str(), s["excess_s_per_step"].get<double>()));
+        else
+            printLine(QString::asprintf("no rank stands out: rank %d does the most computation, %s +%.6f s per step "
+                                        "over the median, within its steps' spread of %.6f s",
+                s["rank"].get<int>(), s["cause"].get<std::string>().c_str(), s["excess_s_per_step"].get<double>(),
+                s.value("rank_step_spread_s", 0.0)));
+    }
     if (run["ranks"].size() >= 2)
         printCrossRank(run["cross_rank"]);
 }

@@ -74,6 +74,8 @@ Straggler findStraggler(const std::vector<RankAnalysis>& ranks)
         consider(std::string(categoryKey(static_cast<KernelCategory>(c))),
             [c](const RankAnalysis& r) { return r.total.exclusiveNs[static_cast<size_t>(c)]; });
     consider("idle", [](const RankAnalysis& r) { return r.total.idleNs(); });
+    s.rankSpreadSeconds = ranks[slowest].stepSpreadSeconds;
+    s.standsOut = s.excessSecondsPerStep > s.rankSpreadSeconds;
     return s;
 }
 

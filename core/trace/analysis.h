@@ -99,6 +99,10 @@ struct Straggler {
     // Category (or "idle") whose seconds per step exceed the median over ranks the most, and by how much.
     std::string cause;
     double excessSecondsPerStep = 0;
+    // Whether the excess is more than the rank's own step-to-step spread (its steps' standard deviation): HTA's two
+    // sampled ranks differ by 4 ms a step where each rank's steps spread by 8-11 ms, no straggler to name.
+    bool standsOut = false;
+    double rankSpreadSeconds = 0;
 };
 
 struct RunAnalysis {

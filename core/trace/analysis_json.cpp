@@ -121,7 +121,8 @@ nlohmann::json runToJson(
     addRunTraceFactsJson(j, run);
     if (run.straggler)
         j["straggler"] = { { "rank", run.straggler->rank }, { "cause", run.straggler->cause },
-            { "excess_s_per_step", run.straggler->excessSecondsPerStep } };
+            { "excess_s_per_step", run.straggler->excessSecondsPerStep }, { "stands_out", run.straggler->standsOut },
+            { "rank_step_spread_s", run.straggler->rankSpreadSeconds } };
     return j;
 }
 

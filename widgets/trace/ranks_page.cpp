@@ -40,8 +40,8 @@ RanksPage::RanksPage(QWidget* parent)
 void RanksPage::show(const TraceSelection& selection)
 {
     m_ranks->clear();
-    m_ranks->setHorizontalHeaderLabels({ tr("Rank"), tr("GPU"), tr("Steps"), tr("Mean step (ms)"), tr("Spread (ms)"),
-        tr("Busy (%)"), tr("Idle (%)"), tr("Exposed comm. (ms/step)"), tr("File") });
+    m_ranks->setHorizontalHeaderLabels({ tr("Rank"), tr("GPU"), tr("Steps"), tr("Mean step (ms)"),
+        tr("Step std. dev. (ms)"), tr("Busy (%)"), tr("Idle (%)"), tr("Exposed comm. (ms/step)"), tr("File") });
     m_slowest->clear();
     if (!selection.run)
         return;
@@ -66,12 +66,25 @@ void RanksPage::show(const TraceSelection& selection)
         m_ranks->appendRow(row);
     }
     const auto& a = selection.run->analysis;
-    if (a.straggler)
+    // Of a larger job, only the ranks open are compared: said, since the slowest of 2 is not the job's.
+    const int ranksOpen = static_cast<int>(a.ranks.size());
+    const QString ofTheJob = ranksOpen < a.gpuCount()
+        ? QLatin1Char(' ') + tr("Compared among the %1 open of the job's %2 ranks.").arg(ranksOpen).arg(a.gpuCount())
+        : QString();
+    if (a.straggler && a.straggler->standsOut)
         m_slowest->setText(
             tr("Slowest rank: %1, with %2 per step more %3 than the median rank (mean step over ranks %4).")
                 .arg(a.straggler->rank)
                 .arg(millisecondsText(a.straggler->excessSecondsPerStep), categoryLabel(a.straggler->cause),
-                    millisecondsText(a.meanStepSeconds)));
+                    millisecondsText(a.meanStepSeconds))
+            + ofTheJob);
+    else if (a.straggler)
+        m_slowest->setText(tr("No rank stands out: rank %1 does the most computation, %2 per step more %3 than the "
+                              "median rank, within its own steps' standard deviation (%4).")
+                               .arg(a.straggler->rank)
+                               .arg(millisecondsText(a.straggler->excessSecondsPerStep),
+                                   categoryLabel(a.straggler->cause), millisecondsText(a.straggler->rankSpreadSeconds))
+            + ofTheJob);
     else
         m_slowest->setText(tr("One rank: open one file per rank (or a folder of them) to compare ranks."));
 }

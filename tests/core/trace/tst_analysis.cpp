@@ -192,6 +192,30 @@ private slots:
         QCOMPARE(run.straggler->rank, 1);
         QCOMPARE(run.straggler->cause, std::string("gemm"));
         QCOMPARE(run.straggler->excessSecondsPerStep, 25e-6); // 150 us against the median 125 us
+        // One step each: no spread, so the 25 us stand out.
+        QCOMPARE(run.straggler->rankSpreadSeconds, 0.0);
+        QVERIFY(run.straggler->standsOut);
+    }
+
+    // Steps of 1 and 3 ms (standard deviation 1 ms) on both ranks, rank 1's GEMM 10 us longer a step: 5 us over
+    // the median is no straggler.
+    void noRankStandsOutWithinTheSpread()
+    {
+        std::vector<Timeline> ranks;
+        for (const char* gemm : { "100", "110" }) {
+            const std::string rank = ranks.empty() ? "0" : "1";
+            ranks.push_back(read(
+                traceOf({ annotation("ProfilerStep#1", "0", "1000", false),
+                            annotation("ProfilerStep#2", "1000", "3000", false), launch(1, "10"), launch(2, "1010"),
+                            kernel(kGemm, "50", gemm, 7, 1), kernel(kGemm, "1050", gemm, 7, 2) },
+                    "\"distributedInfo\": {\"rank\": " + rank + ", \"world_size\": 2}")));
+        }
+        const RunAnalysis run = analyzeRun(ranks, builtInRules());
+        QVERIFY(run.straggler);
+        QCOMPARE(run.straggler->rank, 1);
+        QCOMPARE(run.straggler->rankSpreadSeconds, 1e-3);
+        QVERIFY(run.straggler->excessSecondsPerStep < 1e-5);
+        QVERIFY(!run.straggler->standsOut);
     }
 
     // The overlap trace's GEMM ran 100 us in its one step. 2e9 matmul FLOP/token x 1e4 tokens on 2 GPUs =

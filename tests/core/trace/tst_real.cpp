@@ -136,6 +136,11 @@ private slots:
             QVERIFY(!rank.contains("gpu_preset_hint"));
         }
         QVERIFY(run.straggler);
+        // Rank 1's elementwise work exceeds the median by more than its own steps' standard deviation: it stands out.
+        QVERIFY(run.straggler->standsOut);
+        QVERIFY(run.straggler->excessSecondsPerStep > run.straggler->rankSpreadSeconds);
+        QVERIFY(run.straggler->rankSpreadSeconds > 0);
+        QCOMPARE(j["straggler"]["stands_out"].get<bool>(), true);
     }
 
     // TraceLens's H100 inference trace: ProfilerStep on the CPU (47.151 ms) and the GPU stream (34.892 ms): the CPU
