@@ -171,11 +171,16 @@ std::optional<ReportChart> rooflineChart(const TraceFigures& t)
         return std::nullopt;
     const auto gpu = trace::traceHardware(rank, t.knownHardware);
     const trace::Roofline roof = trace::rooflineOf(rank.opFlops, gpu ? &*gpu : nullptr);
+    // The roofs only where the trace names a GPU the presets know: the caption said "under the GPU's roofs" beneath
+    // a chart titled "no roofs" for HTA's traces, which record no GPU.
+    const QString under = roof.ceilings.empty()
+        ? QStringLiteral("; no roofs: the trace names no GPU the presets know.")
+        : QStringLiteral(", under the GPU's roofs: dense peak per precision and HBM bandwidth.");
     ReportChart chart = makeChart(QStringLiteral("trace_roofline"), {},
         QStringLiteral("Each operator problem of rank %1 (an operator on one set of shapes, every call of it in the "
-                       "analysed steps) at its arithmetic intensity and achieved TFLOPS, sized by its time, under the "
-                       "GPU's roofs: dense peak per precision and HBM bandwidth.")
-            .arg(rank.rank));
+                       "analysed steps) at its arithmetic intensity and achieved TFLOPS, sized by its time%2")
+            .arg(rank.rank)
+            .arg(under));
     widgets::fillRooflineChart(chart.view.get(), roof, gpu ? qs(gpu->displayName()) : QString());
     return chart;
 }
