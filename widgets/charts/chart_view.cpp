@@ -487,22 +487,23 @@ int ChartView::addBars(
     return addSeries({ name, unit, SeriesKind::Bars, x, y, validBase ? stackedOn : -1, QColor() });
 }
 
-void ChartView::setSeriesColour(int index, const QColor& colour)
+template <typename Change> void ChartView::restyleSeries(int index, Change change)
 {
     if (index < 0 || index >= m_data.series.size())
         return;
-    m_data.series[index].colour = colour;
+    change(m_data.series[index]);
     styleSeries(m_plottables[index], m_data.series[index], index);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setSeriesColour(int index, const QColor& colour)
+{
+    restyleSeries(index, [&colour](ChartSeries& s) { s.colour = colour; });
+}
+
 void ChartView::setSeriesInTextColour(int index)
 {
-    if (index < 0 || index >= m_data.series.size())
-        return;
-    m_data.series[index].inTextColour = true;
-    styleSeries(m_plottables[index], m_data.series[index], index);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    restyleSeries(index, [](ChartSeries& s) { s.inTextColour = true; });
 }
 
 void ChartView::setSeriesWithoutValue(int index)
@@ -513,11 +514,7 @@ void ChartView::setSeriesWithoutValue(int index)
 
 void ChartView::setSeriesMarker(int index, Marker marker)
 {
-    if (index < 0 || index >= m_data.series.size())
-        return;
-    m_data.series[index].marker = marker;
-    styleSeries(m_plottables[index], m_data.series[index], index);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    restyleSeries(index, [marker](ChartSeries& s) { s.marker = marker; });
 }
 
 int ChartView::addSeries(ChartSeries series)

@@ -121,6 +121,8 @@ private:
     void setEmptyReason(const QString& why); // empty: the axes' numbers back, no reason shown
     void fitCategoryLabels();
     void styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& series, int index) const;
+    // One series' look changed by `change` (an index out of range changes nothing), restyled and redrawn.
+    template <typename Change> void restyleSeries(int index, Change change);
     void onMouseMove(QMouseEvent* event);
     void showContextMenu(const QPoint& pos);
     bool fail(const QString& message);
