@@ -378,6 +378,8 @@ void printWork(const nlohmann::json& r)
             if (share.get<double>() > 0)
                 shares << QString::fromStdString(key + " " + formatPercent(share.get<double>()));
         printLine(QStringLiteral("  critical path (all analysed steps): %1").arg(shares.join(QStringLiteral(", "))));
+        if (p["host_time_note"].is_string())
+            printLine(QStringLiteral("    %1").arg(QString::fromStdString(p["host_time_note"].get<std::string>())));
     }
     const auto& marks = r["roofline"]["marks"];
     constexpr size_t kShown = 5;

@@ -79,6 +79,8 @@ std::optional<ReportSection> criticalPathSection(const TraceFigures& f)
             out.rows.push_back({ std::string(trace::pathShareLabel(share)), formatPercent(path.total.share(share)),
                 "of rank " + std::to_string(rank->rank) + "'s analysed steps: what held the step while it ran" });
     }
+    if (const std::string caveat = trace::hostTimeCaveat(path); !caveat.empty())
+        out.rows.push_back({ "Host time", "as recorded", caveat });
     // The longest stretches of the median step's chain, by what held them.
     std::map<std::string, int64_t> byLabel;
     for (const auto& seg : path.chain)

@@ -1,5 +1,6 @@
 #include "core/trace/critical_path.h"
 
+#include "core/number_format.h"
 #include "core/trace/sorted_search.h"
 
 #include <algorithm>
@@ -352,7 +353,53 @@ void keepChain(const std::vector<RawSegment>& reversed, int64_t timeOriginNs, Cr
     }
 }
 
+// The analysed steps' synchronisations and how long their launched work queued.
+HostLead hostLeadOf(const Timeline& t, const StepPlan& plan)
+{
+    HostLead lead;
+    for (const Launch& l : t.launches) {
+        if (l.kind != RuntimeKind::Sync)
+            continue;
+        for (const Step& s : plan.steps)
+            if (l.startNs >= s.windowStartNs && l.startNs < s.windowEndNs) {
+                ++lead.synchronisations;
+                break;
+            }
+    }
+    SortedSearch<std::vector<Launch>, int64_t (*)(const Launch&)> launches(
+        t.launches, [](const Launch& l) { return l.correlation; });
+    std::vector<int64_t> leads;
+    for (size_t i = 0; i < t.activities.size(); ++i) {
+        const GpuActivity& a = t.activities[i];
+        if (i >= plan.activityStep.size() || plan.activityStep[i] < 0 || a.correlation < 0)
+            continue;
+        const size_t found = launches.lowerBound(a.correlation);
+        if (found < t.launches.size() && t.launches[found].correlation == a.correlation)
+            leads.push_back(a.startNs - t.launches[found].endNs);
+    }
+    lead.launchesTimed = static_cast<int64_t>(leads.size());
+    if (!leads.empty()) {
+        const auto middle = leads.begin() + static_cast<std::ptrdiff_t>(leads.size() / 2);
+        std::nth_element(leads.begin(), middle, leads.end());
+        lead.medianLaunchLeadNs = *middle;
+    }
+    return lead;
+}
+
 } // namespace
+
+std::string hostTimeCaveat(const CriticalPath& path)
+{
+    const HostLead& lead = path.hostLead;
+    if (path.total.share(PathShare::LaunchHost) < 0.5 || lead.synchronisations > 0 || lead.launchesTimed == 0
+        || lead.medianLaunchLeadNs < kHostAheadLeadNs)
+        return {};
+    return "Host time on this path is as recorded, not what held the steps: the trace records no synchronisation "
+           "with the GPU in them, yet launched work waited a median "
+        + formatMilliseconds(static_cast<double>(lead.medianLaunchLeadNs) / 1e9)
+        + " before it ran, so the host was ahead of its GPU. Sampled or filtered traces leave out the waits that made "
+          "such a host slow; the GPU's own time (Breakdown) is the firmer figure.";
+}
 
 std::string_view pathKindKey(PathKind k)
 {
@@ -415,6 +462,7 @@ CriticalPath criticalPath(const Timeline& t, const StepPlan& plan)
     CriticalPath path;
     if (plan.steps.empty())
         return path;
+    path.hostLead = hostLeadOf(t, plan);
     const PathIndex index(t);
     // The step's activity that ends last.
     std::vector<size_t> last(plan.steps.size(), kNoIndex);

@@ -21,7 +21,9 @@
 // latency, the wake-up after a synchronisation) and idle.
 //
 // Limits: one host thread per path (the launching thread; work handed between threads is not followed), and the
-// cross-stream rule is a guess where cudaStreamWaitEvent is not in the trace.
+// cross-stream rule is a guess where cudaStreamWaitEvent is not in the trace. A trace that records no
+// synchronisation (filters and samplers drop them) keeps the walk on the host back to the step's start; the path
+// then says so (hostTimeCaveat) when the host evidently ran ahead of its GPU.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -63,14 +65,30 @@ struct StepPath {
     }
 };
 
+// How far the host ran ahead of its GPU in the analysed steps, and whether the trace shows it ever waited.
+struct HostLead {
+    int64_t synchronisations = 0; // synchronising runtime calls (cudaStreamSynchronize, ...) in the analysed steps
+    int64_t launchesTimed = 0; // activities of the analysed steps whose launch is recorded
+    int64_t medianLaunchLeadNs = 0; // median of (start - launch end) over them: how long launched work queued
+};
+
 struct CriticalPath {
     std::vector<StepPath> steps; // every analysed step
+    HostLead hostLead;
     StepPath total; // summed over them
     int64_t chainStep = 0; // the step whose chain is kept: the one of median duration
     std::vector<PathSegment> chain; // in time order
     std::vector<std::string> labels; // each distinct label of the chain once (kernel names are long)
     const std::string& labelOf(const PathSegment& s) const { return labels[s.label]; }
 };
+
+// A host whose kernels queued this long after their launch (median) was ahead of its GPU, not holding it.
+inline constexpr int64_t kHostAheadLeadNs = 1'000'000;
+
+// Empty, or why the path's host time is not what held the steps: the path is mostly host time, the trace records no
+// synchronisation in its steps, and launched work queued a median of kHostAheadLeadNs or more. Sampled and filtered
+// traces (Holistic Trace Analysis's trace filter) drop the waits that made such a host slow.
+std::string hostTimeCaveat(const CriticalPath& path);
 
 // Needs the activities classified and the plan's steps.
 CriticalPath criticalPath(const Timeline& timeline, const StepPlan& plan);

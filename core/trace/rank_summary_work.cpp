@@ -207,7 +207,10 @@ json criticalPathToSummary(const CriticalPath& p)
             { { "kind", std::string(pathKindKey(s.kind)) }, { "category", std::string(categoryKey(s.category)) },
                 { "start_ns", s.startNs }, { "end_ns", s.endNs }, { "label", s.label }, { "count", s.count } });
     return { { "steps", steps }, { "total", stepPathToJson(p.total) }, { "chain_step", p.chainStep },
-        { "chain", chain }, { "labels", p.labels } };
+        { "chain", chain }, { "labels", p.labels },
+        { "host_lead",
+            { { "synchronisations", p.hostLead.synchronisations }, { "launches_timed", p.hostLead.launchesTimed },
+                { "median_launch_lead_ns", p.hostLead.medianLaunchLeadNs } } } };
 }
 
 CriticalPath criticalPathFromSummary(const json& j, const Reader& in)
@@ -217,6 +220,12 @@ CriticalPath criticalPathFromSummary(const json& j, const Reader& in)
         p.steps.push_back(stepPathFromJson(s, in));
     p.total = stepPathFromJson(in.at(j, "total"), in);
     p.chainStep = in.get<int64_t>(j, "chain_step");
+    if (j.contains("host_lead")) { // added within version 3: absent from the summaries made before
+        const json& lead = in.at(j, "host_lead");
+        p.hostLead.synchronisations = in.get<int64_t>(lead, "synchronisations");
+        p.hostLead.launchesTimed = in.get<int64_t>(lead, "launches_timed");
+        p.hostLead.medianLaunchLeadNs = in.get<int64_t>(lead, "median_launch_lead_ns");
+    }
     for (const json& c : in.array(j, "chain")) {
         PathSegment s;
         s.kind = pathKindFromKey(in.get<std::string>(c, "kind"), in);

@@ -144,8 +144,12 @@ nlohmann::json criticalPathToJson(const CriticalPath& p)
             j["category"] = std::string(categoryKey(seg.category));
         chain.push_back(j);
     }
+    const std::string caveat = hostTimeCaveat(p);
     return { { "span_s", nsToSeconds(p.total.spanNs) }, { "shares", shares(p.total) }, { "seconds", secondsPerKind },
-        { "steps", steps }, { "chain_step", p.chainStep }, { "chain", chain } };
+        { "steps", steps }, { "chain_step", p.chainStep }, { "chain", chain },
+        { "synchronisations", p.hostLead.synchronisations }, { "launches_timed", p.hostLead.launchesTimed },
+        { "median_launch_lead_s", nsToSeconds(p.hostLead.medianLaunchLeadNs) },
+        { "host_time_note", caveat.empty() ? nlohmann::json(nullptr) : nlohmann::json(caveat) } };
 }
 
 } // namespace mfu::trace

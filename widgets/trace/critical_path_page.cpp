@@ -95,13 +95,16 @@ void CriticalPathPage::show(const TraceSelection& selection)
             shares << QStringLiteral("%1 %2").arg(
                 label(trace::pathShareLabel(share)), QString::fromStdString(formatPercent(path.total.share(share))));
     }
+    const std::string hostCaveat = trace::hostTimeCaveat(path);
+    const QString caveat = hostCaveat.empty() ? QString() : QStringLiteral("\n") + QString::fromStdString(hostCaveat);
     m_summary->setText(tr("Rank %1, %n analysed step(s): %2. The table is the chain of step #%3, the median one: "
                           "each stretch of its time and what held it (a kernel, its launch, host work between "
                           "launches, a synchronisation's wake-up, or nothing); sort by duration for the longest.",
-        nullptr, static_cast<int>(path.steps.size()))
+                           nullptr, static_cast<int>(path.steps.size()))
                            .arg(rank->rank)
                            .arg(shares.join(QStringLiteral(", ")))
-                           .arg(path.chainStep));
+                           .arg(path.chainStep)
+        + caveat);
 }
 
 } // namespace mfu::widgets

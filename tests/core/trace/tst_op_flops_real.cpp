@@ -162,6 +162,22 @@ private slots:
         QVERIFY(r.opFlops.matmulFlops > 0 && r.opFlops.attentionFlops == 0);
         QVERIFY(r.opFlops.backward);
     }
+
+    // HTA's sampled traces keep no synchronisation: the path stays on the host, whose kernels yet queued a median
+    // 10.8 ms after their launch, so the path's host time is said to be as recorded. The H200 trace, GPU-bound
+    // with its synchronisations recorded, has no such caveat.
+    void sampledTraceHostTimeIsCaveated()
+    {
+        const RankAnalysis sampled = analyse("hta__trace_filter__sampled_rank-0.json.gz");
+        QCOMPARE(sampled.criticalPath.hostLead.synchronisations, int64_t { 0 });
+        QVERIFY(sampled.criticalPath.hostLead.medianLaunchLeadNs > 10'000'000);
+        QVERIFY(sampled.criticalPath.total.share(PathShare::LaunchHost) > 0.9);
+        QVERIFY(hostTimeCaveat(sampled.criticalPath).find("median 10.8") != std::string::npos);
+        const RankAnalysis h200 = analyse("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        QVERIFY(h200.criticalPath.hostLead.synchronisations > 0);
+        QVERIFY(h200.criticalPath.total.share(PathShare::GpuCompute) > 0.9);
+        QVERIFY(hostTimeCaveat(h200.criticalPath).empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOpFlopsReal)

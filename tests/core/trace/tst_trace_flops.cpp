@@ -269,6 +269,34 @@ private slots:
         QCOMPARE(launchSeg.kind, PathKind::Launch);
         QCOMPARE(p.labelOf(launchSeg), std::string("cudaLaunchKernel"));
         QCOMPARE(p.chain[p.chain.size() - 2].kind, PathKind::Kernel);
+        // A host that launched each kernel 3 us before it ran held the step: no caveat.
+        QCOMPARE(p.hostLead.medianLaunchLeadNs, int64_t { 3'000 });
+        QVERIFY(hostTimeCaveat(p).empty());
+    }
+
+    // The same host, but its kernels queued milliseconds behind work the trace left out and no synchronisation is
+    // recorded: the walk still runs along the host, and the path says its host time is only as recorded.
+    void hostAheadOfItsGpuWithoutSynchronisation()
+    {
+        std::vector<std::string> events { trace_test::annotation("ProfilerStep#1", "0", "9000", true),
+            trace_test::annotation("ProfilerStep#2", "9000", "10", true) };
+        for (int k = 0; k < 3; ++k) {
+            events.push_back(op("aten::add", std::to_string(100 * k), "50", 10 + k, "[[8], [8]]", bf16x2));
+            events.push_back(launch(k + 1, std::to_string(100 * k + 40), 10 + k));
+            events.push_back(kernel(kAdd, std::to_string(2000 * (k + 1)), "5", 7, k + 1));
+        }
+        events.push_back(op("aten::add", "8000", "50", 20, "[[8], [8]]", bf16x2));
+        events.push_back(launch(4, "8040", 20));
+        events.push_back(kernel(kAdd, "8045", "5", 7, 4));
+        events.push_back(kernel(kAdd, "9000", "5", 7, 99));
+        const CriticalPath p = analyse(trace_test::traceOf(events)).criticalPath;
+        QCOMPARE(p.hostLead.synchronisations, int64_t { 0 });
+        QCOMPARE(p.hostLead.launchesTimed, int64_t { 4 });
+        // Leads 1958, 3858, 5758 and 3 us: the median of four is the upper middle one.
+        QCOMPARE(p.hostLead.medianLaunchLeadNs, int64_t { 3'858'000 });
+        QVERIFY(p.total.share(PathShare::LaunchHost) > 0.5);
+        const std::string caveat = hostTimeCaveat(p);
+        QVERIFY2(caveat.find("median 3.858 ms") != std::string::npos, caveat.c_str());
     }
 
     // GPU-bound, then a synchronisation: the host waits for a long kernel, then launches the next one.
@@ -296,6 +324,8 @@ private slots:
         QCOMPARE(p.chain[1].durationNs(), int64_t { 500'000 });
         QCOMPARE(p.labelOf(p.chain[2]), std::string("cudaDeviceSynchronize"));
         QCOMPARE(p.steps.front().shareNs[static_cast<size_t>(PathShare::GpuCompute)], int64_t { 520'000 });
+        QCOMPARE(p.hostLead.synchronisations, int64_t { 1 });
+        QVERIFY(hostTimeCaveat(p).empty());
     }
 
     void summaryKeepsTheWork()
@@ -309,6 +339,8 @@ private slots:
         QCOMPARE(back.opFlops.kernels.front().precision->key(), r.opFlops.kernels.front().precision->key());
         QCOMPARE(back.criticalPath.chain.size(), r.criticalPath.chain.size());
         QCOMPARE(back.criticalPath.total.shareNs, r.criticalPath.total.shareNs);
+        QCOMPARE(back.criticalPath.hostLead.medianLaunchLeadNs, r.criticalPath.hostLead.medianLaunchLeadNs);
+        QCOMPARE(back.criticalPath.hostLead.launchesTimed, r.criticalPath.hostLead.launchesTimed);
     }
 };
 
