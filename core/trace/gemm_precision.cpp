@@ -54,14 +54,18 @@ std::optional<GemmPrecision> gemmPrecisionFromKernelName(std::string_view kernel
         return p;
     }
     p.microscaled = false;
-    if (has(n, "tf32"))
+    // CUTLASS names a tensor-core GEMM by its accumulator and instruction shape, then its operands' type:
+    // `tensorop_s1688gemm_f16` takes FP16 operands; with none named the operands are FP32, which the 16x8x8
+    // tensor-core instruction of Ampere and later takes only as TF32 (CUTLASS's `OpMultiplyAdd` on `tfloat32_t`).
+    const bool tensorOpS1688 = has(n, "tensorop_s1688gemm");
+    if (has(n, "tf32") || (tensorOpS1688 && !has(n, "s1688gemm_f16") && !has(n, "s1688gemm_bf16")))
         p.format = NumberFormat::TF32;
     else if (has(n, "bf16") || has(n, "bfloat16"))
         p.format = NumberFormat::BF16;
     else if (has(n, "fp16") || has(n, "f16f16") || has(n, "h884") || has(n, "h1688") || has(n, "h16816")
-        || has(n, "hgemm") || has(n, "_half"))
+        || has(n, "hgemm") || has(n, "_half") || has(n, "s1688gemm_f16"))
         p.format = NumberFormat::FP16;
-    else if (has(n, "sgemm") || has(n, "s1688gemm") || has(n, "f32f32_f32"))
+    else if (has(n, "sgemm") || has(n, "f32f32_f32"))
         p.format = NumberFormat::FP32;
     else
         return std::nullopt;

@@ -3,7 +3,8 @@
 // dense peak of a GPU at that precision.
 //
 // Kernel names carry the types where the libraries write them: cuBLAS `sm90_xmma_gemm_bf16bf16_...`,
-// `ampere_fp16_s16816gemm`, `volta_h884gemm` (FP16), `cutlass_80_simt_sgemm` (FP32, no tensor cores), `*tf32*`;
+// `ampere_fp16_s16816gemm`, `volta_h884gemm` (FP16), `cutlass_80_simt_sgemm` (FP32, no tensor cores), `*tf32*`,
+// CUTLASS `tensorop_s1688gemm` without an operand type (FP32 operands on tensor cores: TF32);
 // TensorRT-LLM's generated Blackwell kernels `bmm_E4m3_...`, `bmm_MxE4m3_MxE2m1...` (MX block-scaled FP8 and
 // FP4), DeepGEMM `fp8_gemm`. Input types win where an operator recorded them, except that FP32 inputs run at TF32
 // when the kernel says so (torch.backends.cuda.matmul.allow_tf32).

@@ -273,6 +273,12 @@ private slots:
         // A malformed shape is not a count.
         QVERIFY(!opWork("aten::mm", args({ { { 4096 }, bf16, "" }, { { 4096, 8 }, bf16, "" } })).known);
         QVERIFY(!opWork("aten::mm", args({ { { -1, 8 }, bf16, "" }, { { 8, 8 }, bf16, "" } })).known);
+        // A tensor list the profiler recorded as [] (HTA's recommender traces' aten::cat) has no elements to count,
+        // where a recorded list of two [4, 8] tensors has 64 (read twice over as 16-bit: read and written).
+        QVERIFY(!opWork("aten::cat", args({ { {}, "TensorList", "" }, { {}, scalar, "0" } })).known);
+        const OpWork listed = opWork("aten::cat", args({ { { 64 }, "TensorList", "" }, { {}, scalar, "0" } }));
+        QVERIFY(listed.known);
+        QVERIFY(listed.bytes > 0);
     }
 
     void precisionFromKernelNames()
