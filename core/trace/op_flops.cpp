@@ -586,6 +586,8 @@ bool bytesWork(const OpSpec& spec, const OpArgs& a, OpWork& w)
         const auto s = a.shape(i);
         const double elements = product(s);
         if (t == ScalarType::TensorList) {
+            if (s.empty()) // the profiler recorded the list as [] (HTA's recommender traces' aten::cat): unknown
+                return false;
             listElements += elements;
             read += elements * 2; // the list's element type is not recorded: 16-bit assumed
             continue;

@@ -292,6 +292,12 @@ private slots:
         QCOMPARE(
             key("void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(Params)"), QStringLiteral("fp32"));
         QCOMPARE(key("sm80_xmma_gemm_tf32f32_tf32f32_f32_nt_n"), QStringLiteral("tf32"));
+        // CUTLASS tensor-core GEMMs: FP32 operands on the 16x8x8 instruction are TF32 (HTA's recommender traces);
+        // a named operand type wins.
+        QCOMPARE(key("void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(Params)"),
+            QStringLiteral("tf32"));
+        QCOMPARE(key("cutlass_75_tensorop_s1688gemm_f16_256x128_32x2_nn_align8"), QStringLiteral("fp16"));
+        QCOMPARE(key("cutlass_80_tensorop_s1688gemm_bf16_128x128_32x3_tn_align8"), QStringLiteral("bf16"));
         QCOMPARE(key("bmm_E4m3_E4m3E4m3_Fp32_t128x128x128_s4_sm100a"), QStringLiteral("fp8"));
         const auto mixed = gemmPrecisionFromKernelName("bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x256u2_s6_sm100f");
         QVERIFY(mixed);
