@@ -1,6 +1,7 @@
 #include "widgets/trace/step_time_box_plot.h"
 
 #include <cmath>
+#include <limits>
 
 #include <qcustomplot.h>
 
@@ -65,6 +66,19 @@ StepTimeBoxPlot::StepTimeBoxPlot(QWidget* parent)
     clear();
 }
 
+std::pair<double, double> StepTimeBoxPlot::spreadRange(double lowest, double highest)
+{
+    if (!(highest > 0) || !std::isfinite(lowest))
+        return { 0, 1 };
+    // Steps of 600 ms that differ by 10 ms are what a straggler view is for: the axis spans the step times, not
+    // zero up. A spread too small to draw still gets 2% of the step around it; an axis that would start below a
+    // third of the longest step starts at zero.
+    const double span = std::max(highest - lowest, 0.02 * highest);
+    const double margin = 0.15 * span;
+    const double lower = lowest - margin;
+    return { lower < highest / 3 ? 0.0 : lower, highest + margin };
+}
+
 void StepTimeBoxPlot::clear()
 {
     setStepTimes({});
@@ -76,6 +90,7 @@ void StepTimeBoxPlot::setStepTimes(std::vector<trace::RankStepTimes> times)
     m_boxes->data()->clear();
     QVector<double> dotX, dotY, meanX, meanY;
     double top = 0;
+    double bottom = std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < m_times.size(); ++i) {
         const trace::RankStepTimes& t = m_times[i];
         if (t.steps == 0)
@@ -92,12 +107,14 @@ void StepTimeBoxPlot::setStepTimes(std::vector<trace::RankStepTimes> times)
         meanX << x;
         meanY << t.meanSeconds * 1e3;
         top = std::max(top, t.maxSeconds * 1e3);
+        bottom = std::min(bottom, t.minSeconds * 1e3);
     }
     m_dots->setData(dotX, dotY);
     m_means->setData(meanX, meanY);
     m_plot->xAxis->setTicker(sparseTextTicker(rankLabels(m_times), 32));
     m_plot->xAxis->setRange(-0.6, std::max<double>(0.6, static_cast<double>(m_times.size()) - 0.4));
-    m_plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    const auto [lower, upper] = spreadRange(bottom, top);
+    m_plot->yAxis->setRange(lower, upper);
     m_title->setText(m_times.empty() ? tr("Step time per rank (open a trace)")
             : m_times.size() == 1    ? tr("Step time of the one rank")
                                      : tr("Step time per rank (%n ranks)", nullptr, static_cast<int>(m_times.size())));

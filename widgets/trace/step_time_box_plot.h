@@ -3,6 +3,7 @@
 // fastest to the slowest step) with every analysed step drawn over it as a dot (spread sideways so equal times stay
 // apart) and the mean as a diamond: a slow rank sits higher, a jittery rank is taller. The numbers are core's
 // trace::stepTimesPerRank(); hovering a rank reads them out.
+#include <utility>
 #include <vector>
 
 #include "core/trace/cross_rank.h"
@@ -27,6 +28,8 @@ public:
     QCPGraph* means() const { return m_means; }
     // The read-out for the rank under a position in plot pixels; empty when none.
     QString readoutAt(const QPointF& pos) const override;
+    // The step-time axis for step times from `lowest` to `highest` ms: their spread, not zero up.
+    static std::pair<double, double> spreadRange(double lowest, double highest);
 
 private:
     QCPStatisticalBox* m_boxes = nullptr;

@@ -138,6 +138,15 @@ private slots:
         const QCPStatisticalBoxData box = *s->boxPlot()->boxes()->data()->at(1);
         QCOMPARE(qRound(box.median * 1e4), 11000); // ms on the axis
         QCOMPARE(qRound(box.maximum * 1e4), 12000);
+        // The axis spans the step times (1.0 to 1.2 ms, 15% of the spread either side), not zero up.
+        QCOMPARE(qRound(s->boxPlot()->plot()->yAxis->range().lower * 1e4), 9700);
+        QCOMPARE(qRound(s->boxPlot()->plot()->yAxis->range().upper * 1e4), 12300);
+        // Steps of 600 ms differing by 20 ms keep their spread visible; a spread nearly as large as the step, or
+        // none at all, starts at zero or gets 2% of the step around it.
+        QCOMPARE(StepTimeBoxPlot::spreadRange(600, 620), std::make_pair(597.0, 623.0));
+        QCOMPARE(StepTimeBoxPlot::spreadRange(100, 610), std::make_pair(0.0, 686.5));
+        QCOMPARE(StepTimeBoxPlot::spreadRange(500, 500), std::make_pair(498.5, 501.5));
+        QCOMPARE(StepTimeBoxPlot::spreadRange(std::numeric_limits<double>::infinity(), 0), std::make_pair(0.0, 1.0));
 
         // Wait per rank: rank 0 waited 0.1 + 0.2 ms for rank 1, rank 1 never waited.
         const ChartData& wait = s->waitChart()->data();
