@@ -211,20 +211,21 @@ std::string collectiveMessagesText(const trace::RunAnalysis& run)
     return text;
 }
 
-// The idle time's host-bound gaps per step and rank, and the predicted bubble taken out of it.
+// The idle time's gaps per step and rank, by what they waited on, and the predicted bubble taken out of it.
 std::string overheadDetailText(const trace::RunAnalysis& run, double bubble)
 {
-    double gaps = 0, gapSeconds = 0;
-    for (const trace::RankAnalysis& r : run.ranks) {
-        const double steps = static_cast<double>(std::max<size_t>(1, r.steps.size()));
-        gaps += static_cast<double>(r.total.idleGapCount) / steps;
-        gapSeconds += static_cast<double>(r.total.idleGapNs) * 1e-9 / steps;
-    }
+    trace::IdleGapsPerStep mean;
     const double ranks = static_cast<double>(std::max<size_t>(1, run.ranks.size()));
+    for (const trace::RankAnalysis& r : run.ranks) {
+        const trace::IdleGapsPerStep g = trace::idleGapsPerStep(r.total, r.steps.size());
+        mean.count += g.count / ranks;
+        mean.seconds += g.seconds / ranks;
+        mean.hostSeconds += g.hostSeconds / ranks;
+        mean.queuedSeconds += g.queuedSeconds / ranks;
+    }
     std::string text;
-    if (gaps > 0)
-        text += "; " + formatMilliseconds(gapSeconds / ranks) + " of it in " + formatNumber(gaps / ranks, 1)
-            + " gap(s) of 0.1 ms or more a step (waiting on the host)";
+    if (mean.count > 0)
+        text += "; of it " + trace::idleGapText(mean);
     if (bubble > 0)
         text += "; the predicted pipeline bubble, " + formatMilliseconds(bubble) + ", taken out";
     return text;

@@ -159,9 +159,7 @@ ReportSection traceSection(const TraceFigures& f)
     if (const std::string note = trace::stepTimingNote(first); !note.empty())
         out.rows.push_back({ "GPU per step", formatMilliseconds(first.meanGpuWorkSeconds), note });
     out.rows.push_back({ "Busy", share(b, b.busyNs), "of the step windows: GPU running anything" });
-    out.rows.push_back({ "Idle", share(b, b.idleNs()),
-        formatNumber(static_cast<double>(b.idleGapCount), 0) + (b.idleGapCount == 1 ? " gap" : " gaps")
-            + " of 100 us or more" });
+    out.rows.push_back({ "Idle", share(b, b.idleNs()), trace::idleGapText(trace::idleGapsPerStep(b, steps)) });
     for (int c = 0; c < trace::kKernelCategoryCount; ++c)
         if (b.exclusiveNs[static_cast<size_t>(c)] > 0)
             out.rows.push_back({ std::string(trace::categoryLabel(static_cast<trace::KernelCategory>(c))),

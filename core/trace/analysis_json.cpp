@@ -92,7 +92,8 @@ nlohmann::json rankToJson(const RankAnalysis& r, const GpuPresetContext& gpus, c
             { "bus_bandwidth_best_bytes_per_sec", c.busBandwidthBest }, { "summary", collectiveSizeText(c) } });
     j["tiny_kernel_count"] = b.tinyKernelCount;
     j["tiny_kernel_share"] = b.kernelCount > 0 ? static_cast<double>(b.tinyKernelCount) / b.kernelCount : 0.0;
-    j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", nsToSeconds(b.idleGapNs) } };
+    j["idle_gaps"] = { { "count", b.idleGapCount }, { "seconds", nsToSeconds(b.idleGapNs) },
+        { "waiting_on_host_s", nsToSeconds(b.idleGapHostNs) }, { "work_queued_s", nsToSeconds(b.idleGapQueuedNs) } };
     nlohmann::json top = nlohmann::json::array();
     for (const auto& k : r.topKernels)
         top.push_back({ { "name", k.name }, { "category", std::string(categoryKey(k.category)) }, { "count", k.count },

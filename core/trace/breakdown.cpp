@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/number_format.h"
+#include "core/trace/sorted_search.h"
+
 namespace mfu::trace {
 
 namespace {
@@ -14,10 +17,13 @@ constexpr std::array<KernelCategory, kKernelCategoryCount> kPriority { KernelCat
     KernelCategory::CommReduceScatter, KernelCategory::CommAllToAll, KernelCategory::CommSendRecv,
     KernelCategory::CommBroadcast, KernelCategory::CommOther };
 
+constexpr int64_t kNoLaunch = INT64_MIN;
+
 struct Point {
     int64_t t;
     int delta;
     KernelCategory category;
+    int64_t launchEndNs = kNoLaunch; // for a start: when its launch returned on the host
 };
 
 class Sweep {
@@ -33,6 +39,10 @@ public:
     void apply(const Point& p)
     {
         advanceTo(p.t);
+        if (p.delta > 0 && m_active == 0 && m_gap > 0 && !m_gapEnded) {
+            m_gapEnded = true;
+            m_gapEndLaunchNs = p.launchEndNs;
+        }
         const auto c = static_cast<size_t>(p.category);
         m_count[c] += p.delta;
         m_active += p.delta;
@@ -60,18 +70,20 @@ private:
                 continue;
             }
             const int64_t pieceEnd = std::min(t, windowEnd);
-            addPiece(pieceEnd - m_prev);
+            addPiece(m_prev, pieceEnd - m_prev);
             m_prev = pieceEnd;
         }
         m_prev = std::max(m_prev, t);
     }
 
-    void addPiece(int64_t dt)
+    void addPiece(int64_t start, int64_t dt)
     {
         Breakdown& b = m_out[m_window];
         if (m_active == 0) {
-            if (m_gapWindow != m_window)
+            if (m_gapWindow != m_window) {
                 closeGap();
+                m_gapStart = start;
+            }
             m_gapWindow = m_window;
             m_gap += dt;
             return;
@@ -99,11 +111,15 @@ private:
     void closeGap()
     {
         if (m_gap > 0 && m_gap >= m_gapThreshold && m_gapWindow < m_out.size()) {
-            ++m_out[m_gapWindow].idleGapCount;
-            m_out[m_gapWindow].idleGapNs += m_gap;
+            Breakdown& b = m_out[m_gapWindow];
+            ++b.idleGapCount;
+            b.idleGapNs += m_gap;
+            if (m_gapEnded && m_gapEndLaunchNs != kNoLaunch)
+                (m_gapEndLaunchNs > m_gapStart ? b.idleGapHostNs : b.idleGapQueuedNs) += m_gap;
         }
         m_gap = 0;
         m_gapWindow = SIZE_MAX;
+        m_gapEnded = false;
     }
 
     const std::vector<Step>& m_steps;
@@ -118,6 +134,9 @@ private:
     int m_memory = 0;
     int64_t m_gap = 0;
     size_t m_gapWindow = SIZE_MAX;
+    int64_t m_gapStart = 0;
+    bool m_gapEnded = false; // an activity started at the gap's end
+    int64_t m_gapEndLaunchNs = kNoLaunch; // and its launch returned then
 };
 
 } // namespace
@@ -136,11 +155,37 @@ Breakdown& Breakdown::operator+=(const Breakdown& o)
     overlapNs += o.overlapNs;
     idleGapCount += o.idleGapCount;
     idleGapNs += o.idleGapNs;
+    idleGapHostNs += o.idleGapHostNs;
+    idleGapQueuedNs += o.idleGapQueuedNs;
     kernelCount += o.kernelCount;
     kernelTimeNs += o.kernelTimeNs;
     tinyKernelCount += o.tinyKernelCount;
     tinyKernelTimeNs += o.tinyKernelTimeNs;
     return *this;
+}
+
+IdleGapsPerStep idleGapsPerStep(const Breakdown& total, size_t steps)
+{
+    const double n = static_cast<double>(std::max<size_t>(1, steps));
+    return { static_cast<double>(total.idleGapCount) / n, static_cast<double>(total.idleGapNs) * 1e-9 / n,
+        static_cast<double>(total.idleGapHostNs) * 1e-9 / n, static_cast<double>(total.idleGapQueuedNs) * 1e-9 / n };
+}
+
+std::string idleGapText(const IdleGapsPerStep& g)
+{
+    if (g.count <= 0)
+        return "no gap of 0.1 ms or more";
+    const bool whole = g.count == static_cast<double>(static_cast<int64_t>(g.count));
+    std::string text = formatNumber(g.count, whole ? 0 : 1) + (g.count == 1 ? " gap" : " gaps")
+        + " of 0.1 ms or more a step, " + formatMilliseconds(g.seconds);
+    std::string parts;
+    if (g.hostSeconds > 0)
+        parts = formatMilliseconds(g.hostSeconds) + " waiting on a launch from the host";
+    if (g.queuedSeconds > 0)
+        parts += (parts.empty() ? "" : ", ") + formatMilliseconds(g.queuedSeconds)
+            + " with the next work already launched (waiting on another stream, a peer rank or a wait the trace "
+              "does not show)";
+    return parts.empty() ? text : text + ": " + parts;
 }
 
 std::vector<Breakdown> breakdownPerStep(const Timeline& t, const StepPlan& plan, const BreakdownOptions& options)
@@ -155,6 +200,15 @@ std::vector<Breakdown> breakdownPerStep(const Timeline& t, const StepPlan& plan,
     const int64_t spanEnd = plan.steps.back().windowEndNs;
     std::vector<Point> points;
     points.reserve(t.activities.size() * 2);
+    SortedSearch<std::vector<Launch>, int64_t (*)(const Launch&)> launches(
+        t.launches, [](const Launch& l) { return l.correlation; });
+    auto launchEnd = [&](const GpuActivity& a) {
+        if (a.correlation < 0)
+            return kNoLaunch;
+        const size_t found = launches.lowerBound(a.correlation);
+        return found < t.launches.size() && t.launches[found].correlation == a.correlation ? t.launches[found].endNs
+                                                                                           : kNoLaunch;
+    };
     for (size_t i = 0; i < t.activities.size(); ++i) {
         const GpuActivity& a = t.activities[i];
         if (plan.activityStep[i] >= 0 && a.kind == ActivityKind::Kernel) {
@@ -170,7 +224,7 @@ std::vector<Breakdown> breakdownPerStep(const Timeline& t, const StepPlan& plan,
         const int64_t end = std::min(a.endNs, spanEnd);
         if (start >= end)
             continue;
-        points.push_back({ start, +1, a.category });
+        points.push_back({ start, +1, a.category, launchEnd(a) });
         points.push_back({ end, -1, a.category });
     }
     std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.t < b.t; });

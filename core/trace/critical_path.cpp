@@ -394,11 +394,11 @@ std::string hostTimeCaveat(const CriticalPath& path)
     if (path.total.share(PathShare::LaunchHost) < 0.5 || lead.synchronisations > 0 || lead.launchesTimed == 0
         || lead.medianLaunchLeadNs < kHostAheadLeadNs)
         return {};
-    return "Host time on this path is as recorded, not what held the steps: the trace records no synchronisation "
-           "with the GPU in them, yet launched work waited a median "
+    return "Host time on this path is only as recorded: the analysed steps hold no synchronisation, so the walk never "
+           "leaves the host thread, though launched work waited a median "
         + formatMilliseconds(static_cast<double>(lead.medianLaunchLeadNs) / 1e9)
-        + " before it ran, so the host was ahead of its GPU. Sampled or filtered traces leave out the waits that made "
-          "such a host slow; the GPU's own time (Breakdown) is the firmer figure.";
+        + " before it ran (the host was often ahead of its GPU). Sampled or filtered traces leave out the waits that "
+          "made such a host slow; the GPU's idle gaps (Breakdown) say what it waited on.";
 }
 
 std::string_view pathKindKey(PathKind k)

@@ -85,7 +85,7 @@ struct CriticalPath {
 // A host whose kernels queued this long after their launch (median) was ahead of its GPU, not holding it.
 inline constexpr int64_t kHostAheadLeadNs = 1'000'000;
 
-// Empty, or why the path's host time is not what held the steps: the path is mostly host time, the trace records no
+// Empty, or why the path's host time is only as recorded: the path is mostly host time, the trace records no
 // synchronisation in its steps, and launched work queued a median of kHostAheadLeadNs or more. Sampled and filtered
 // traces (Holistic Trace Analysis's trace filter) drop the waits that made such a host slow.
 std::string hostTimeCaveat(const CriticalPath& path);

@@ -33,8 +33,10 @@ json breakdownToJson(const Breakdown& b)
     return { { "span_ns", b.spanNs }, { "busy_ns", b.busyNs }, { "category_ns", categories },
         { "exclusive_ns", exclusive }, { "compute_ns", b.computeNs }, { "comm_ns", b.commNs },
         { "memory_ns", b.memoryNs }, { "overlap_ns", b.overlapNs }, { "idle_gap_count", b.idleGapCount },
-        { "idle_gap_ns", b.idleGapNs }, { "kernel_count", b.kernelCount }, { "kernel_time_ns", b.kernelTimeNs },
-        { "tiny_kernel_count", b.tinyKernelCount }, { "tiny_kernel_time_ns", b.tinyKernelTimeNs } };
+        { "idle_gap_ns", b.idleGapNs }, { "idle_gap_host_ns", b.idleGapHostNs },
+        { "idle_gap_queued_ns", b.idleGapQueuedNs }, { "kernel_count", b.kernelCount },
+        { "kernel_time_ns", b.kernelTimeNs }, { "tiny_kernel_count", b.tinyKernelCount },
+        { "tiny_kernel_time_ns", b.tinyKernelTimeNs } };
 }
 
 // What this build writes always holds together: nothing negative, no part of a window longer than the window. A
@@ -59,6 +61,8 @@ void checkBreakdown(const Breakdown& b, const Reader& in)
     atMost("memory_ns", b.memoryNs, b.spanNs, "the span");
     atMost("overlap_ns", b.overlapNs, std::min(b.computeNs, b.commNs), "the compute or communication time");
     atMost("idle_gap_ns", b.idleGapNs, b.idleNs(), "the idle time");
+    atMost("idle_gap_host_ns", b.idleGapHostNs, b.idleGapNs - b.idleGapQueuedNs, "the gaps' time");
+    atMost("idle_gap_queued_ns", b.idleGapQueuedNs, b.idleGapNs, "the gaps' time");
     atMost("idle_gap_count", b.idleGapCount, kTraceTimeLimitNs, "any trace holds");
     atMost("kernel_count", b.kernelCount, kTraceTimeLimitNs, "any trace holds");
     atMost("tiny_kernel_count", b.tinyKernelCount, b.kernelCount, "the kernel count");
@@ -87,6 +91,10 @@ Breakdown breakdownFromJson(const json& j, const Reader& in)
     b.overlapNs = in.get<int64_t>(j, "overlap_ns");
     b.idleGapCount = in.get<int64_t>(j, "idle_gap_count");
     b.idleGapNs = in.get<int64_t>(j, "idle_gap_ns");
+    if (j.contains("idle_gap_host_ns")) { // added within version 3: absent from the summaries made before
+        b.idleGapHostNs = in.get<int64_t>(j, "idle_gap_host_ns");
+        b.idleGapQueuedNs = in.get<int64_t>(j, "idle_gap_queued_ns");
+    }
     b.kernelCount = in.get<int64_t>(j, "kernel_count");
     b.kernelTimeNs = in.get<int64_t>(j, "kernel_time_ns");
     b.tinyKernelCount = in.get<int64_t>(j, "tiny_kernel_count");

@@ -88,10 +88,9 @@ void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<Hardwa
     m_stepTime->setText(stepTime);
     m_busy->setText(
         tr("%1 per step, %2 of the analysed span").arg(nsAsMs(b.busyNs, n), percentText(b.share(b.busyNs))));
-    m_idle->setText(tr("%1 per step, %2; %3 gap(s) of 0.1 ms or more waiting on the host (%4 per step)")
-                        .arg(nsAsMs(b.idleNs(), n), percentText(b.share(b.idleNs())))
-                        .arg(b.idleGapCount)
-                        .arg(nsAsMs(b.idleGapNs, n)));
+    m_idle->setText(tr("%1 per step, %2; %3")
+                        .arg(nsAsMs(b.idleNs(), n), percentText(b.share(b.idleNs())),
+                            QString::fromStdString(trace::idleGapText(trace::idleGapsPerStep(b, r.steps.size())))));
     m_comm->setText(b.commNs > 0
             ? tr("%1 per step, %2 of the span").arg(nsAsMs(b.commNs, n), percentText(b.share(b.commNs)))
             : tr("none (no collective kernels)"));

@@ -39,6 +39,26 @@ class TestTraceAnalysis : public QObject {
     Q_OBJECT
 
 private slots:
+    // Two gaps of 200 us: the first ends with a kernel launched 100 us into it (the GPU waited on the host), the
+    // second with one launched before the GPU went idle (queued behind something the trace does not show).
+    void idleGapsByWhatTheyWaitedOn()
+    {
+        Timeline t = read(traceOf({ launch(1, "0"), kernel(kGemm, "5", "95", 7, 1), launch(2, "200"),
+            kernel(kGemm, "300", "100", 7, 2), launch(3, "350"), kernel(kGemm, "600", "100", 7, 3) }));
+        const RankAnalysis r = analyzeRank(t, builtInRules(), {});
+        const Breakdown& b = r.total;
+        QCOMPARE(b.idleGapCount, int64_t { 2 });
+        QCOMPARE(b.idleGapNs, 400 * us);
+        QCOMPARE(b.idleGapHostNs, 200 * us);
+        QCOMPARE(b.idleGapQueuedNs, 200 * us);
+        const std::string text = idleGapText(idleGapsPerStep(b, r.steps.size()));
+        QCOMPARE(text,
+            std::string("2 gaps of 0.1 ms or more a step, 0.400 ms: 0.200 ms waiting on a launch from the host, "
+                        "0.200 ms with the next work already launched (waiting on another stream, a peer rank or a "
+                        "wait the trace does not show)"));
+        QCOMPARE(idleGapText({}), std::string("no gap of 0.1 ms or more"));
+    }
+
     void busyIdleOverlapAndCategories()
     {
         Timeline t = read(overlapTrace());
@@ -74,6 +94,8 @@ private slots:
         QCOMPARE(b.tinyKernelCount, int64_t(1)); // the 5 us elementwise kernel (< 10 us)
         QCOMPARE(b.idleGapCount, int64_t(1)); // [205,300) = 95 us >= 50 us; [180,200) is shorter
         QCOMPARE(b.idleGapNs, 95 * us);
+        // No launch is recorded: the gap waited on nothing the trace can name.
+        QCOMPARE(b.idleGapHostNs + b.idleGapQueuedNs, int64_t { 0 });
         // GEMM and all-reduce tie at 100 us; name order breaks the tie ("nccl..." < "sm90...").
         QCOMPARE(r.topKernels.size(), size_t(5));
         QCOMPARE(r.topKernels[0].name, kAllReduce);
