@@ -213,11 +213,10 @@ Attribution attribute(
             continue;
         const std::span<const size_t> acts(grouped.data() + firstOf[o], firstOf[o + 1] - firstOf[o]);
         const bool model = isModelWork(w->kind);
-        int64_t matrixNs = 0, allNs = 0;
+        int64_t matrixNs = 0;
         size_t longestMatrix = SIZE_MAX;
         for (size_t i : acts) {
             const GpuActivity& a = t.activities[i];
-            allNs += a.durationNs();
             if (isMatrixKernel(a.category)) {
                 matrixNs += a.durationNs();
                 if (longestMatrix == SIZE_MAX || a.durationNs() > t.activities[longestMatrix].durationNs())
@@ -230,16 +229,27 @@ Attribution attribute(
         at.opPrecision[o] = precision;
         if (model)
             addFlops(out.byPrecision, precision, w->flops);
-        // Matrix work goes to the operator's matrix kernels (not the memset that clears a workspace), the rest to
-        // all of its activities; weighted by time, equally among activities of no recorded length.
-        const bool toMatrix = model && matrixNs > 0;
-        const int64_t poolNs = toMatrix ? matrixNs : allNs;
+        // Matrix work goes to the operator's matrix kernels (not the memset that clears a workspace); without one
+        // (a kernel of a name no rule knows) to its kernels that are not copies or fills, never to a memset alone
+        // (a sampled trace that kept an aten::mm's memset but not its GEMM made a memset of 158 TFLOPS). Other
+        // work goes to all of its activities; weighted by time, equally among activities of no recorded length.
+        auto takes = [&](const GpuActivity& a) {
+            if (!model)
+                return true;
+            return matrixNs > 0 ? isMatrixKernel(a.category) : !isMemory(a.category);
+        };
+        int64_t poolNs = 0;
         size_t poolSize = 0;
         for (size_t i : acts)
-            poolSize += !toMatrix || isMatrixKernel(t.activities[i].category) ? 1 : 0;
+            if (takes(t.activities[i])) {
+                poolNs += t.activities[i].durationNs();
+                ++poolSize;
+            }
+        if (model && poolSize == 0 && !acts.empty())
+            ++out.opsWithoutKernels;
         for (size_t i : acts) {
             const GpuActivity& a = t.activities[i];
-            if (toMatrix && !isMatrixKernel(a.category))
+            if (!takes(a))
                 continue;
             const double part = poolNs > 0 ? static_cast<double>(a.durationNs()) / static_cast<double>(poolNs)
                                            : 1.0 / static_cast<double>(poolSize);

@@ -205,6 +205,22 @@ private slots:
         QCOMPARE(fallback->fallbacks.size(), size_t { 1 });
     }
 
+    // A sampled trace kept an aten::mm's workspace memset but not its GEMM: the memset is no 2 TFLOPS GEMM, the
+    // operator has no kernel to give its FLOPs to. Its FLOPs still count for the step (they ran).
+    void matrixWorkNeverGoesToAFillAlone()
+    {
+        const RankAnalysis r
+            = analyse(trace_test::traceOf({ trace_test::annotation("ProfilerStep#1", "0", "100", false),
+                trace_test::annotation("ProfilerStep#2", "100", "100", false),
+                op("aten::mm", "10", "20", 1, "[[64, 64], [64, 64]]", bf16x2), launch(1, "12", 1),
+                kernel("Memset (Device)", "20", "1", 7, 1, "gpu_memset"), kernel(kAdd, "150", "5", 7, 99) }));
+        const OpFlops& f = r.opFlops;
+        QCOMPARE(f.matmulFlops, 2.0 * 64 * 64 * 64);
+        QCOMPARE(f.opsWithoutKernels, int64_t { 1 });
+        for (const KernelWork& k : f.categories)
+            QVERIFY2(k.category != KernelCategory::Memset || k.flops == 0, qPrintable(QString::number(k.flops)));
+    }
+
     void noShapesNoTraceMfu()
     {
         const RankAnalysis r
