@@ -105,7 +105,8 @@ void RooflinePage::show(const TraceSelection& selection)
                         tflopsText(c.tflops() * 1e12) + QStringLiteral(" TFLOPS"))
                            : tr("%1 %2 GB/s")
                                  .arg(categoryLabel(trace::categoryKey(c.category)),
-                                     QLocale().toString(c.bandwidthGBps(), 'f', 0)));
+                                     QLocale().toString(c.bandwidthGBps(), c.bandwidthGBps() >= 10 ? 'f' : 'g',
+                                         c.bandwidthGBps() >= 10 ? 0 : 3)));
     }
     QString head;
     if (gpu && !roof.ceilings.empty()) {
