@@ -111,11 +111,8 @@ int runSweep(const QStringList& args)
             const QString x = *axis == SweepAxis::Precision
                 ? QString::fromStdString(std::string(trainingPrecisionLabel(p.precision)))
                 : QString::number(p.x, 'f', 0);
-            // A layout that does not fit has no MFU or TFLOPS to show, here as on the charts (--json keeps what the
-            // model computes beside "fits": false).
-            const bool shown = p.currentValid && p.current.fits;
             QString cur = !p.currentValid ? QStringLiteral("invalid")
-                : shown                   ? QStringLiteral("%1%").arg(100 * p.current.mfu, 0, 'f', 1)
+                : p.currentShown()        ? QStringLiteral("%1%").arg(100 * p.current.mfu, 0, 'f', 1)
                                           : QStringLiteral("does not fit");
             QString best = p.best ? QStringLiteral("%1% (%2)")
                                         .arg(100 * p.best->prediction.mfu, 0, 'f', 1)
@@ -133,7 +130,7 @@ int runSweep(const QStringList& args)
             t += QStringLiteral("%1  %2  %3  %4%5\n")
                      .arg(x, 10)
                      .arg(cur, 14)
-                     .arg(shown ? QString::number(p.current.tflopsPerGpu, 'f', 1) : QStringLiteral("-"), 11)
+                     .arg(p.currentShown() ? QString::number(p.current.tflopsPerGpu, 'f', 1) : QStringLiteral("-"), 11)
                      .arg(calibrated)
                      .arg(best);
         }

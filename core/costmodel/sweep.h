@@ -40,6 +40,11 @@ struct SweepPoint {
     // (when currentValid) and around `best` (when there is one).
     std::optional<ErrorBand> currentBand;
     std::optional<ErrorBand> bestBand;
+    // The current configuration has an MFU and TFLOPS to show: laid out, and fitting in memory. One that does not
+    // fit has none, in the headline, `sweep`'s text and the sweep charts alike (--json keeps the model's figures
+    // beside "fits": false).
+    bool currentShown() const { return currentValid && current.fits; }
+    bool currentMisfits() const { return currentValid && !current.fits; }
 };
 
 struct SweepResult {

@@ -61,7 +61,7 @@ void addNothingFits(ChartView* chart, const QVector<double>& x)
 // computed it (SweepPoint::currentBand, capped where the GPU stops); none for a sweep run without error bands.
 std::optional<std::pair<double, double>> bandAt(const SweepPoint& point)
 {
-    if (!point.currentValid || !point.current.fits || !point.currentBand)
+    if (!point.currentShown() || !point.currentBand)
         return std::nullopt;
     return std::pair { point.currentBand->mfuLow, point.currentBand->mfuHigh };
 }
@@ -211,12 +211,12 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     chart->setLogX(true, bySeq ? 2 : 10);
     QVector<double> cx, cy, misX, misY, badX, bestX, bestY, noneX, bandX, low, high;
     for (const SweepPoint& p : sweep.points) {
-        if (!p.currentValid)
-            badX << p.x;
-        else if (p.current.fits)
+        if (p.currentShown())
             push(cx, cy, p.x, 100.0 * p.current.mfu);
+        else if (p.currentMisfits())
+            push(misX, misY, p.x, 0.0); // at 0: no MFU to stand at
         else
-            push(misX, misY, p.x, 0.0); // no MFU: a layout that does not fit has none (the headline says the same)
+            badX << p.x;
         if (const auto b = bandAt(p)) {
             push(bandX, low, p.x, 100.0 * b->first);
             high << 100.0 * b->second;
@@ -276,10 +276,10 @@ void showPrecisionTflops(
     QVector<double> x, gpu, bx, bestGpu, misX, misY;
     for (const SweepPoint& p : sweep.points) {
         const double px = precisionX(p.precision);
-        if (p.currentValid && p.current.fits)
+        if (p.currentShown())
             push(x, gpu, px, p.current.tflopsPerGpu);
-        else if (p.currentValid)
-            push(misX, misY, px, 0.0); // no TFLOPS for a layout that does not fit
+        else if (p.currentMisfits())
+            push(misX, misY, px, 0.0); // at 0: no TFLOPS to stand at
         if (p.best)
             push(bx, bestGpu, px, p.best->prediction.tflopsPerGpu);
     }
@@ -315,9 +315,9 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
             push(xs, ys, 4, 100.0 * *pred.mfuVsFp4Peak);
     };
     for (const SweepPoint& p : sweep.points) {
-        if (p.currentValid && p.current.fits)
+        if (p.currentShown())
             place(p, p.current, x, y);
-        else if (p.currentValid) // no MFU for a layout that does not fit: marked at 0 in its run's category
+        else if (p.currentMisfits()) // marked at 0 in its run's category: no MFU to stand at
             push(misX, misY, mfuChartX(p.precision), 0.0);
         if (p.best)
             place(p, p.best->prediction, bx, by);

@@ -30,6 +30,9 @@ private slots:
         QCOMPARE(int(r.points.size()), 7);
         QVERIFY(r.points.front().current.fits);
         QVERIFY(!r.points.back().current.fits); // 128k without AC or sharding of activations
+        // Shown where it fits, never where it does not: the headline, `sweep` and the charts ask the same.
+        QVERIFY(r.points.front().currentShown() && !r.points.front().currentMisfits());
+        QVERIFY(!r.points.back().currentShown() && r.points.back().currentMisfits());
         for (size_t i = 1; i < r.points.size(); ++i) {
             QVERIFY(r.points[i].current.mfu > r.points[i - 1].current.mfu);
             QVERIFY(r.points[i].best.has_value());
