@@ -1,6 +1,5 @@
 #include "widgets/trace/ranks_page.h"
 
-#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -8,6 +7,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "core/trace/rank_file_labels.h"
 #include "widgets/number_text.h"
 #include "widgets/trace/trace_charts.h"
 
@@ -28,6 +28,10 @@ RanksPage::RanksPage(QWidget* parent)
     view->verticalHeader()->setVisible(false);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The file names are long and alike: the File column names each by what tells it apart (distinctFileLabels),
+    // takes the width left and elides in the middle; the full path is its tooltip.
+    view->setTextElideMode(Qt::ElideMiddle);
+    m_view = view;
     m_slowest = new QLabel;
     m_slowest->setObjectName(QStringLiteral("slowestRank"));
     m_slowest->setWordWrap(true);
@@ -42,10 +46,16 @@ void RanksPage::show(const TraceSelection& selection)
     m_ranks->clear();
     m_ranks->setHorizontalHeaderLabels({ tr("Rank"), tr("GPU"), tr("Steps"), tr("Mean step (ms)"),
         tr("Step std. dev. (ms)"), tr("Busy (%)"), tr("Idle (%)"), tr("Exposed comm. (ms/step)"), tr("File") });
+    m_view->horizontalHeader()->setSectionResizeMode(kFileColumn, QHeaderView::Stretch);
     m_slowest->clear();
     if (!selection.run)
         return;
     const QLocale locale;
+    std::vector<std::string> files;
+    for (const auto& r : selection.run->analysis.ranks)
+        files.push_back(r.sourceFile);
+    const std::vector<std::string> fileLabels = trace::distinctFileLabels(files);
+    size_t index = 0;
     for (const auto& r : selection.run->analysis.ranks) {
         const double n = std::max<double>(1, static_cast<double>(r.steps.size()));
         QList<QStandardItem*> row;
@@ -60,11 +70,13 @@ void RanksPage::show(const TraceSelection& selection)
             << number(r.stepSpreadSeconds * 1e3, 3) << number(100 * r.total.share(r.total.busyNs), 1)
             << number(100 * r.total.share(r.total.idleNs()), 1)
             << number(static_cast<double>(r.total.exposedCommNs()) / 1e6 / n, 3)
-            << new QStandardItem(QFileInfo(QString::fromStdString(r.sourceFile)).fileName());
+            << new QStandardItem(QString::fromStdString(fileLabels[index++]));
+        row.back()->setToolTip(QString::fromStdString(r.sourceFile));
         for (QStandardItem* item : row)
             item->setEditable(false);
         m_ranks->appendRow(row);
     }
+    m_view->horizontalHeader()->setSectionResizeMode(kFileColumn, QHeaderView::Stretch);
     const auto& a = selection.run->analysis;
     // Of a larger job, only the ranks open are compared: said, since the slowest of 2 is not the job's.
     const int ranksOpen = static_cast<int>(a.ranks.size());

@@ -7,6 +7,7 @@
 
 class QLabel;
 class QStandardItemModel;
+class QTableView;
 
 namespace mfu::widgets {
 
@@ -20,6 +21,8 @@ public:
 private:
     QStandardItemModel* m_ranks = nullptr;
     QLabel* m_slowest = nullptr;
+    QTableView* m_view = nullptr;
+    static constexpr int kFileColumn = 8;
 };
 
 } // namespace mfu::widgets

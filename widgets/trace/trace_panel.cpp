@@ -34,6 +34,7 @@
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/byte_source.h"
 #include "core/trace/cross_rank.h"
+#include "core/trace/rank_file_labels.h"
 #include "core/trace/run_consistency.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/jobs/activity.h"
@@ -617,10 +618,18 @@ void TracePanel::showRun()
     {
         const QSignalBlocker block(m_rank);
         m_rank->clear();
-        if (m_run)
+        if (m_run) {
+            // The combo is kept narrow: each file by what tells it apart from the others, in full as its tooltip.
+            std::vector<std::string> files;
             for (const auto& r : m_run->analysis.ranks)
+                files.push_back(r.sourceFile);
+            const auto labels = trace::distinctFileLabels(files);
+            for (size_t i = 0; i < labels.size(); ++i) {
                 m_rank->addItem(
-                    tr("%1 (%2)").arg(r.rank).arg(QFileInfo(QString::fromStdString(r.sourceFile)).fileName()));
+                    tr("%1 (%2)").arg(m_run->analysis.ranks[i].rank).arg(QString::fromStdString(labels[i])));
+                m_rank->setItemData(m_rank->count() - 1, QString::fromStdString(files[i]), Qt::ToolTipRole);
+            }
+        }
         m_rank->setEnabled(m_rank->count() > 1);
     }
     if (m_run) {

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "core/trace/cross_rank.h"
+#include "core/trace/rank_file_labels.h"
 
 using namespace mfu::trace;
 
@@ -48,6 +49,20 @@ class TestCrossRank : public QObject {
 
 private slots:
     // Rank 0: steps 1-3 of 1, 3, 2 s (median 2). Rank 1: steps 2-3 only, 4 s each, half busy.
+    void fileLabelsSayWhatTellsRanksApart()
+    {
+        const std::vector<std::string> hta { "/t/hta__trace_filter__sampled_rank-0.json.gz",
+            "/t/hta__trace_filter__sampled_rank-1.json.gz" };
+        QCOMPARE(distinctFileLabels(hta), std::vector<std::string>({ "\u2026rank-0.json.gz", "\u2026rank-1.json.gz" }));
+        // A short shared prefix, one file, or names that share nothing are kept whole.
+        QCOMPARE(distinctFileLabels({ "a/rank0.json", "a/rank1.json" }),
+            std::vector<std::string>({ "rank0.json", "rank1.json" }));
+        QCOMPARE(distinctFileLabels({ hta.front() }),
+            std::vector<std::string>({ "hta__trace_filter__sampled_rank-0.json.gz" }));
+        QCOMPARE(distinctFileLabels({ "x/run_long_name_a.json", "y\\other.json" }),
+            std::vector<std::string>({ "run_long_name_a.json", "other.json" }));
+    }
+
     void stepTimesAndBusyShare()
     {
         RunAnalysis run;

@@ -5,12 +5,14 @@
 // them. MFU_SCREENSHOT_DIR=folder saves the main window with each new view at 1280x720 and 1920x1080.
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
 #include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -123,6 +125,22 @@ private slots:
         // Per-rank progress: both cells full once read.
         QCOMPARE(panel.rankProgress()->summary(), QStringLiteral("2 of 2 rank(s) read"));
         QVERIFY(panel.rankProgress()->isHidden()); // shown only while importing
+
+        // The Ranks table's File column takes the width left (elided in the middle) and tooltips the full path; the
+        // Rank combo tooltips it too.
+        auto* table = panel.findChild<QTableView*>(QStringLiteral("rankTable"));
+        QVERIFY(table);
+        QCOMPARE(table->horizontalHeader()->sectionResizeMode(8), QHeaderView::Stretch);
+        QCOMPARE(table->textElideMode(), Qt::ElideMiddle);
+        const QString rank1 = m_ranks + QStringLiteral("/rank1.json");
+        QCOMPARE(table->model()->index(1, 8).data(Qt::ToolTipRole).toString(), rank1);
+        QComboBox* rankCombo = nullptr;
+        for (auto* combo : panel.findChildren<QComboBox*>())
+            if (combo->accessibleName() == QStringLiteral("Rank"))
+                rankCombo = combo;
+        QVERIFY(rankCombo);
+        QCOMPARE(rankCombo->itemText(1), QStringLiteral("1 (rank1.json)"));
+        QCOMPARE(rankCombo->itemData(1, Qt::ToolTipRole).toString(), rank1);
 
         StragglerView* s = panel.stragglers();
         const auto& times = s->boxPlot()->stepTimes();
