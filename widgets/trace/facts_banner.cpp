@@ -95,7 +95,7 @@ void FactsBanner::refresh()
     }
     const FactsCheck check
         = checkFacts(*m_facts, m_scenario->scenario(), static_cast<double>(m_scenario->tokensPerStep()), m_known);
-    if (check.empty()) {
+    if (check.empty() && !check.workMismatch) {
         setVisible(false);
         return;
     }
@@ -103,6 +103,10 @@ void FactsBanner::refresh()
     for (const FactDifference& d : check.differences)
         rows << tr("%1: <b>%2</b> in %3, %4 in the scenario")
                     .arg(q(factLabel(d.fact)), q(d.inFile).toHtmlEscaped(), m_source, q(d.inScenario).toHtmlEscaped());
+    // A trace of another model differs in no fact the button can adopt, but the user is told before reading its
+    // figures against this model (the measured MFU is withheld for the same reason).
+    if (check.workMismatch)
+        rows << tr("Model: %1").arg(q(*check.workMismatch).toHtmlEscaped());
     QString text = tr("The scenario does not describe %1. %2.").arg(m_source, rows.join(QStringLiteral("; ")));
     const HardwareSpec* hardware = proposedHardware(check);
     if (check.gpuDiffers && !hardware)
