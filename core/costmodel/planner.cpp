@@ -399,8 +399,11 @@ std::string plannerRankingRule(double tolerance)
 {
     if (!(tolerance > 0))
         return "Ranked by predicted tokens/s alone.";
+    // The tolerance is the similar runs' band (plannerTieTolerance), not the one a barely validated class widens it
+    // to: a class's bias moves every layout alike, so it is said apart from the ranking (e.g. "+-47%" beside 13%).
     return "Layouts within " + formatPercent(tolerance, 0)
-        + " of the fastest (the error band) are ties, ranked simplest first: those that leave at least "
+        + " of the fastest (the error band of similar published runs; a class's wider band moves every layout alike) "
+          "are ties, ranked simplest first: those that leave at least "
         + formatPercent(kTightMemoryFraction, 0)
         + " of the GPU's memory free, then the fewest GPUs in the model-parallel group "
           "(TP x PP x CP), then the least activation recomputation (none, selective, full), then the fewest "
