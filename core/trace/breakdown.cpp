@@ -178,13 +178,19 @@ std::string idleGapText(const IdleGapsPerStep& g)
     const bool whole = g.count == static_cast<double>(static_cast<int64_t>(g.count));
     std::string text = formatNumber(g.count, whole ? 0 : 1) + (g.count == 1 ? " gap" : " gaps")
         + " of 0.1 ms or more a step, " + formatMilliseconds(g.seconds);
+    const std::string host = "waiting on a launch from the host";
+    const std::string queued = "with the next work already launched (waiting on another stream, a peer rank or a "
+                               "wait the trace does not show)";
+    // All of it one way: said once, not as a part equal to the whole.
+    if (g.hostSeconds > 0 && g.hostSeconds >= g.seconds)
+        return text + ", all " + host;
+    if (g.queuedSeconds > 0 && g.queuedSeconds >= g.seconds)
+        return text + ", all " + queued;
     std::string parts;
     if (g.hostSeconds > 0)
-        parts = formatMilliseconds(g.hostSeconds) + " waiting on a launch from the host";
+        parts = formatMilliseconds(g.hostSeconds) + " " + host;
     if (g.queuedSeconds > 0)
-        parts += (parts.empty() ? "" : ", ") + formatMilliseconds(g.queuedSeconds)
-            + " with the next work already launched (waiting on another stream, a peer rank or a wait the trace "
-              "does not show)";
+        parts += (parts.empty() ? "" : ", ") + formatMilliseconds(g.queuedSeconds) + " " + queued;
     return parts.empty() ? text : text + ": " + parts;
 }
 

@@ -57,6 +57,8 @@ private slots:
                         "0.200 ms with the next work already launched (waiting on another stream, a peer rank or a "
                         "wait the trace does not show)"));
         QCOMPARE(idleGapText({}), std::string("no gap of 0.1 ms or more"));
+        QCOMPARE(idleGapText({ 1.5, 2e-3, 2e-3, 0 }),
+            std::string("1.5 gaps of 0.1 ms or more a step, 2.000 ms, all waiting on a launch from the host"));
     }
 
     void busyIdleOverlapAndCategories()
