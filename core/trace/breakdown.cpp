@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/number_format.h"
-#include "core/trace/sorted_search.h"
+#include "core/trace/launch_finder.h"
 
 namespace mfu::trace {
 
@@ -206,14 +206,10 @@ std::vector<Breakdown> breakdownPerStep(const Timeline& t, const StepPlan& plan,
     const int64_t spanEnd = plan.steps.back().windowEndNs;
     std::vector<Point> points;
     points.reserve(t.activities.size() * 2);
-    SortedSearch<std::vector<Launch>, int64_t (*)(const Launch&)> launches(
-        t.launches, [](const Launch& l) { return l.correlation; });
+    LaunchFinder launches(t.launches);
     auto launchEnd = [&](const GpuActivity& a) {
-        if (a.correlation < 0)
-            return kNoLaunch;
-        const size_t found = launches.lowerBound(a.correlation);
-        return found < t.launches.size() && t.launches[found].correlation == a.correlation ? t.launches[found].endNs
-                                                                                           : kNoLaunch;
+        const Launch* l = launches.of(a);
+        return l ? l->endNs : kNoLaunch;
     };
     for (size_t i = 0; i < t.activities.size(); ++i) {
         const GpuActivity& a = t.activities[i];

@@ -1,7 +1,7 @@
 #include "core/trace/critical_path.h"
 
 #include "core/number_format.h"
-#include "core/trace/sorted_search.h"
+#include "core/trace/launch_finder.h"
 
 #include <algorithm>
 #include <map>
@@ -172,7 +172,7 @@ public:
         : m_t(t)
         , m_index(index)
         , m_visited(visited)
-        , m_launches(t.launches, [](const Launch& l) { return l.correlation; })
+        , m_launches(t.launches)
     {
     }
 
@@ -308,20 +308,12 @@ private:
     }
 
     // The launch of activity i, or nullptr. The walk goes back in time: the search gallops back from the last one.
-    const Launch* launchOf(size_t i)
-    {
-        const int64_t c = m_t.activities[i].correlation;
-        if (c < 0)
-            return nullptr;
-        const size_t found = m_launches.lowerBound(c);
-        return found < m_t.launches.size() && m_t.launches[found].correlation == c ? &m_t.launches[found] : nullptr;
-    }
+    const Launch* launchOf(size_t i) { return m_launches.of(m_t.activities[i]); }
 
-    using LaunchKey = int64_t (*)(const Launch&);
     const Timeline& m_t;
     const PathIndex& m_index;
     std::vector<uint8_t>& m_visited;
-    SortedSearch<std::vector<Launch>, LaunchKey> m_launches;
+    LaunchFinder m_launches;
     int64_t m_start = 0;
     std::vector<RawSegment> m_out;
 };
@@ -366,16 +358,13 @@ HostLead hostLeadOf(const Timeline& t, const StepPlan& plan)
                 break;
             }
     }
-    SortedSearch<std::vector<Launch>, int64_t (*)(const Launch&)> launches(
-        t.launches, [](const Launch& l) { return l.correlation; });
+    LaunchFinder launches(t.launches);
     std::vector<int64_t> leads;
     for (size_t i = 0; i < t.activities.size(); ++i) {
-        const GpuActivity& a = t.activities[i];
-        if (i >= plan.activityStep.size() || plan.activityStep[i] < 0 || a.correlation < 0)
+        if (i >= plan.activityStep.size() || plan.activityStep[i] < 0)
             continue;
-        const size_t found = launches.lowerBound(a.correlation);
-        if (found < t.launches.size() && t.launches[found].correlation == a.correlation)
-            leads.push_back(a.startNs - t.launches[found].endNs);
+        if (const Launch* l = launches.of(t.activities[i]))
+            leads.push_back(t.activities[i].startNs - l->endNs);
     }
     lead.launchesTimed = static_cast<int64_t>(leads.size());
     if (!leads.empty()) {

@@ -1,5 +1,6 @@
 #include "core/trace/trace_flops.h"
 
+#include "core/trace/launch_finder.h"
 #include "core/trace/sorted_search.h"
 
 #include <algorithm>
@@ -137,20 +138,14 @@ std::vector<int32_t> ownersOf(const Timeline& t, const OpTree& tree, const std::
 {
     std::vector<int32_t> owner(t.activities.size(), kNone);
     // Kernels in start order launch in nearly rising correlation order.
-    SortedSearch launches(t.launches, [](const Launch& l) { return l.correlation; });
+    LaunchFinder launches(t.launches);
     const auto startOf = [&t](int32_t o) { return t.cpuOps[static_cast<size_t>(o)].startNs; };
     std::vector<SortedSearch<std::vector<int32_t>, decltype(startOf)>> threadSearch;
     for (const auto& list : tree.byThread)
         threadSearch.emplace_back(list, startOf);
     for (size_t i = 0; i < t.activities.size(); ++i) {
-        const GpuActivity& a = t.activities[i];
-        if (a.correlation < 0)
-            continue;
-        const size_t found = launches.lowerBound(a.correlation);
-        if (found == t.launches.size() || t.launches[found].correlation != a.correlation)
-            continue;
-        const Launch* launch = &t.launches[found];
-        if (launch->thread < 0 || static_cast<size_t>(launch->thread) >= threadSearch.size())
+        const Launch* launch = launches.of(t.activities[i]);
+        if (!launch || launch->thread < 0 || static_cast<size_t>(launch->thread) >= threadSearch.size())
             continue;
         for (int32_t o
              = tree.holding(t, launch->thread, launch->startNs, threadSearch[static_cast<size_t>(launch->thread)]);
