@@ -2,6 +2,7 @@
 // checked with poppler (pdfinfo, pdftotext, pdftoppm) when it is installed.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QStandardPaths>
@@ -328,6 +329,29 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("under the GPU's roofs"))); // the H100 is named: its roofs are drawn
         QVERIFY(text.contains(QStringLiteral("They ran on different GPUs")) || text.contains(QStringLiteral("slower"))
             || text.contains(QStringLiteral("faster")));
+    }
+
+    // HTA's sampled recommender traces record no synchronisation: the report's critical path says its host time is
+    // only as recorded, and the idle row splits the gaps by what they waited on.
+    void sampledTraceHostTimeAsRecorded()
+    {
+        const QString rank0 = QStringLiteral(MFU_SHARED_TRACES_DIR "/hta__trace_filter__sampled_rank-0.json.gz");
+        if (!QFileInfo::exists(rank0))
+            QSKIP("real traces not found at " MFU_SHARED_TRACES_DIR " (shared/traces is absent in this checkout)");
+        ScenarioDocument doc = vectorLabsJob();
+        doc.tracePaths = { rank0.toStdString() };
+        const QString scenario = m_dir.filePath(QStringLiteral("sampled.json"));
+        QString error;
+        QVERIFY2(app::saveScenarioFile(scenario, doc, &error), qPrintable(error));
+        const QString html = m_dir.filePath(QStringLiteral("sampled.html"));
+        const Run r = report({ QStringLiteral("--scenario"), scenario, QStringLiteral("--out"), html });
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(page.readAll());
+        QVERIFY(text.contains(QStringLiteral("Host time on this path is only as recorded")));
+        QVERIFY(text.contains(QStringLiteral("waiting on a launch from the host")));
+        QVERIFY(text.contains(QStringLiteral("with the next work already launched")));
     }
 
     void pdfPages()
