@@ -61,8 +61,8 @@ void checkBreakdown(const Breakdown& b, const Reader& in)
     atMost("memory_ns", b.memoryNs, b.spanNs, "the span");
     atMost("overlap_ns", b.overlapNs, std::min(b.computeNs, b.commNs), "the compute or communication time");
     atMost("idle_gap_ns", b.idleGapNs, b.idleNs(), "the idle time");
+    atMost("idle_gap_queued_ns", b.idleGapQueuedNs, b.idleGapNs, "the gaps' time"); // first: the next cannot overflow
     atMost("idle_gap_host_ns", b.idleGapHostNs, b.idleGapNs - b.idleGapQueuedNs, "the gaps' time");
-    atMost("idle_gap_queued_ns", b.idleGapQueuedNs, b.idleGapNs, "the gaps' time");
     atMost("idle_gap_count", b.idleGapCount, kTraceTimeLimitNs, "any trace holds");
     atMost("kernel_count", b.kernelCount, kTraceTimeLimitNs, "any trace holds");
     atMost("tiny_kernel_count", b.tinyKernelCount, b.kernelCount, "the kernel count");

@@ -1,5 +1,7 @@
 #include "core/trace/rank_summary_work.h"
 
+#include "core/trace/trace_time.h"
+
 namespace mfu::trace {
 
 namespace {
@@ -225,6 +227,10 @@ CriticalPath criticalPathFromSummary(const json& j, const Reader& in)
         p.hostLead.synchronisations = in.get<int64_t>(lead, "synchronisations");
         p.hostLead.launchesTimed = in.get<int64_t>(lead, "launches_timed");
         p.hostLead.medianLaunchLeadNs = in.get<int64_t>(lead, "median_launch_lead_ns");
+        if (p.hostLead.synchronisations < 0 || p.hostLead.launchesTimed < 0
+            || !isTraceTime(p.hostLead.medianLaunchLeadNs))
+            in.fail(
+                "host_lead", "a negative count or a lead beyond any trace's clock: not a summary this program wrote");
     }
     for (const json& c : in.array(j, "chain")) {
         PathSegment s;

@@ -133,6 +133,14 @@ private slots:
             j["steps"][0]["window_end_ns"] = INT64_MAX;
         }).contains("beyond any trace's clock"));
         QVERIFY(refusal([](nlohmann::json& j) { j["steps"][0]["window_end_ns"] = -5; }).contains("steps[]"));
+        // The idle gaps' parts are no more than the gaps: a part beyond them, or negative, is refused.
+        QVERIFY(refusal([](nlohmann::json& j) {
+            j["total"]["idle_gap_queued_ns"] = INT64_MAX;
+        }).contains("idle_gap_queued_ns"));
+        QVERIFY(refusal([](nlohmann::json& j) { j["total"]["idle_gap_host_ns"] = -1; }).contains("idle_gap_host_ns"));
+        QVERIFY(refusal([](nlohmann::json& j) {
+            j["work"]["critical_path"]["host_lead"]["median_launch_lead_ns"] = INT64_MIN;
+        }).contains("host_lead"));
     }
 
     // A rule of many alternatives recursed deeper per character than the name window allows on an 8 MiB stack: a
