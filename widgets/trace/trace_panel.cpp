@@ -79,7 +79,7 @@ bool isTrainingLog(const QString& path)
     QFile file(path);
     if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
         return false; // a FIFO would block the open
-    const QByteArray head = file.read(256 * 1024);
+    const QByteArray head = file.read(qint64 { 256 } * 1024);
     return trace::looksLikeTrainingLog(std::string_view(head.constData(), static_cast<size_t>(head.size())));
 }
 
@@ -390,7 +390,7 @@ void TracePanel::analyseAsOneRun()
     adoptRun(held, m_heldIsBaseline);
 }
 
-void TracePanel::adoptRun(std::shared_ptr<const TraceRun> result, bool baseline)
+void TracePanel::adoptRun(const std::shared_ptr<const TraceRun>& result, bool baseline)
 {
     (baseline ? m_baseline : m_run) = result;
     if (!baseline)

@@ -150,7 +150,7 @@ private:
     void chooseTraces();
     void chooseBaseline();
     void startImport(const QStringList& paths, bool baseline);
-    void adoptRun(std::shared_ptr<const TraceRun> result, bool baseline);
+    void adoptRun(const std::shared_ptr<const TraceRun>& result, bool baseline);
     void showError(const QString& message, bool trainingLog = false);
     void showFactsOfCurrentView();
     void showRun();
