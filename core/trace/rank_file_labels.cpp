@@ -1,5 +1,7 @@
 #include "core/trace/rank_file_labels.h"
 
+#include "core/trace/analysis.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -45,6 +47,15 @@ std::vector<std::string> distinctFileLabels(const std::vector<std::string>& path
         labels.push_back(
             shared >= kElidedAtLeast && shared < n.size() ? "\u2026" + std::string(n.substr(shared)) : std::string(n));
     return labels;
+}
+
+std::vector<std::string> rankFileLabels(const RunAnalysis& run)
+{
+    std::vector<std::string> files;
+    files.reserve(run.ranks.size());
+    for (const RankAnalysis& r : run.ranks)
+        files.push_back(r.sourceFile);
+    return distinctFileLabels(files);
 }
 
 } // namespace mfu::trace

@@ -12,4 +12,9 @@ namespace mfu::trace {
 // more and share 8 characters or more up to a separator ('_', '-', '.', ' '). Labels are UTF-8.
 std::vector<std::string> distinctFileLabels(const std::vector<std::string>& paths);
 
+struct RunAnalysis;
+// The labels of a run's ranks' files (RankAnalysis::sourceFile), in rank order: what the Ranks table and the Rank
+// combo show.
+std::vector<std::string> rankFileLabels(const RunAnalysis& run);
+
 } // namespace mfu::trace

@@ -1,5 +1,7 @@
 #include "core/trace/timeline.h"
 
+#include "core/trace/launch_finder.h"
+
 #include <algorithm>
 
 namespace mfu::trace {
@@ -16,12 +18,8 @@ NameId NameTable::intern(std::string_view name)
 
 std::optional<int64_t> recordedLaunchTime(const Timeline& t, const GpuActivity& a)
 {
-    if (a.correlation >= 0) {
-        auto it = std::lower_bound(t.launches.begin(), t.launches.end(), a.correlation,
-            [](const Launch& l, int64_t c) { return l.correlation < c; });
-        if (it != t.launches.end() && it->correlation == a.correlation)
-            return it->startNs;
-    }
+    if (const Launch* l = LaunchFinder(t.launches).of(a))
+        return l->startNs;
     return std::nullopt;
 }
 

@@ -51,10 +51,7 @@ void RanksPage::show(const TraceSelection& selection)
     if (!selection.run)
         return;
     const QLocale locale;
-    std::vector<std::string> files;
-    for (const auto& r : selection.run->analysis.ranks)
-        files.push_back(r.sourceFile);
-    const std::vector<std::string> fileLabels = trace::distinctFileLabels(files);
+    const std::vector<std::string> fileLabels = trace::rankFileLabels(selection.run->analysis);
     size_t index = 0;
     for (const auto& r : selection.run->analysis.ranks) {
         const double n = std::max<double>(1, static_cast<double>(r.steps.size()));
@@ -76,7 +73,6 @@ void RanksPage::show(const TraceSelection& selection)
             item->setEditable(false);
         m_ranks->appendRow(row);
     }
-    m_view->horizontalHeader()->setSectionResizeMode(kFileColumn, QHeaderView::Stretch);
     const auto& a = selection.run->analysis;
     // Of a larger job, only the ranks open are compared: said, since the slowest of 2 is not the job's.
     const int ranksOpen = static_cast<int>(a.ranks.size());

@@ -620,14 +620,11 @@ void TracePanel::showRun()
         m_rank->clear();
         if (m_run) {
             // The combo is kept narrow: each file by what tells it apart from the others, in full as its tooltip.
-            std::vector<std::string> files;
-            for (const auto& r : m_run->analysis.ranks)
-                files.push_back(r.sourceFile);
-            const auto labels = trace::distinctFileLabels(files);
+            const auto labels = trace::rankFileLabels(m_run->analysis);
             for (size_t i = 0; i < labels.size(); ++i) {
-                m_rank->addItem(
-                    tr("%1 (%2)").arg(m_run->analysis.ranks[i].rank).arg(QString::fromStdString(labels[i])));
-                m_rank->setItemData(m_rank->count() - 1, QString::fromStdString(files[i]), Qt::ToolTipRole);
+                const auto& r = m_run->analysis.ranks[i];
+                m_rank->addItem(tr("%1 (%2)").arg(r.rank).arg(QString::fromStdString(labels[i])));
+                m_rank->setItemData(m_rank->count() - 1, QString::fromStdString(r.sourceFile), Qt::ToolTipRole);
             }
         }
         m_rank->setEnabled(m_rank->count() > 1);

@@ -55,6 +55,12 @@ private slots:
             "/t/hta__trace_filter__sampled_rank-1.json.gz" };
         QCOMPARE(distinctFileLabels(hta), std::vector<std::string>({ "\u2026rank-0.json.gz", "\u2026rank-1.json.gz" }));
         // A short shared prefix, one file, or names that share nothing are kept whole.
+        // A run's ranks, in rank order, as the Ranks table and the Rank combo name them.
+        RunAnalysis run;
+        run.ranks.resize(2);
+        run.ranks[0].sourceFile = hta[0];
+        run.ranks[1].sourceFile = hta[1];
+        QCOMPARE(rankFileLabels(run), distinctFileLabels(hta));
         QCOMPARE(distinctFileLabels({ "a/rank0.json", "a/rank1.json" }),
             std::vector<std::string>({ "rank0.json", "rank1.json" }));
         QCOMPARE(distinctFileLabels({ hta.front() }),
