@@ -1,5 +1,6 @@
 #include "app/cli/calibration_flags.h"
 
+#include "app/cli/cli_common.h"
 #include "app/cli/scenario_flags.h"
 #include "app/validation_store.h"
 #include "core/calibration/calibration_file.h"
@@ -13,10 +14,10 @@ namespace mfu::cli {
 
 void addCalibrationOption(QCommandLineParser& parser)
 {
-    parser.addOption({ QStringLiteral("calibration"),
+    parser.addOption(option(QStringLiteral("calibration"),
         QStringLiteral("A calibration written by 'calibrate': also print the prediction with each term as that trace "
                        "measured it, and how much of it rests on measured, interpolated and extrapolated terms"),
-        QStringLiteral("FILE") });
+        QStringLiteral("FILE")));
 }
 
 std::optional<TraceCalibration> calibrationFlag(const QCommandLineParser& parser)

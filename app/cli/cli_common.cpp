@@ -19,18 +19,23 @@
 
 namespace mfu::cli {
 
+QCommandLineOption option(const QStringList& names, const QString& description, const QString& valueName)
+{
+    // Qt 6.4's help wrapper loses a description's last word when that word fills the line's last column (it breaks
+    // at the space before it and then ends the loop). A trailing space gives it a break after the word instead.
+    const QString padded = description + QLatin1Char(' ');
+    return valueName.isEmpty() ? QCommandLineOption(names, padded) : QCommandLineOption(names, padded, valueName);
+}
+
+QCommandLineOption option(const QString& name, const QString& description, const QString& valueName)
+{
+    return option(QStringList { name }, description, valueName);
+}
+
 namespace {
 std::string s(const QString& q)
 {
     return q.toStdString();
-}
-
-QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
-{
-    if (valueName)
-        return QCommandLineOption(
-            QString::fromLatin1(name), QString::fromLatin1(description), QString::fromLatin1(valueName));
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
 }
 
 // "2,500" reads as 2500 where a ',' groups digits and as 2.5 where it is the decimal point: say so, rather than the
@@ -60,31 +65,27 @@ std::string presetIdList(bool hardware)
 
 void addModelOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("model",
+    parser.addOption(option("model",
         "Model preset id, a published run's own model ('mfu-explorer validate --json' gives each run's command), or "
         "the path of a Hugging Face config.json",
         "ID|FILE"));
-    parser.addOption(opt("params", "Bare parameter count instead of --model (only 6N applies), e.g. 7e9 or 7B", "N"));
+    parser.addOption(
+        option("params", "Bare parameter count instead of --model (only 6N applies), e.g. 7e9 or 7B", "N"));
 }
 
 void addClusterOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("gpu",
+    parser.addOption(option("gpu",
         "Hardware preset id (see 'mfu-explorer presets'), or a published run's own GPU ('mfu-explorer validate "
         "--json' gives each run's command)",
         "ID"));
-    parser.addOption(opt("gpus", "Number of GPUs in the run (default 1)", "N"));
+    parser.addOption(option("gpus", "Number of GPUs in the run (default 1)", "N"));
 }
 
 void addSettingOption(QCommandLineParser& parser, const Setting& setting)
 {
-    const QString name = qs(setting.flag);
-    const QString help = qs(setting.help);
-    if (setting.kind == SettingKind::Switch) {
-        parser.addOption(QCommandLineOption(name, help));
-        return;
-    }
-    parser.addOption(QCommandLineOption(name, help, qs(setting.valueName)));
+    parser.addOption(option(
+        qs(setting.flag), qs(setting.help), setting.kind == SettingKind::Switch ? QString() : qs(setting.valueName)));
 }
 
 void addWorkloadOptions(QCommandLineParser& parser)
@@ -95,16 +96,17 @@ void addWorkloadOptions(QCommandLineParser& parser)
 
 void addPackingOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("packing-length", "Packed sequence length in tokens (the same as --seq)", "S"));
-    parser.addOption(opt("doc-length", "Mean document length in a packed sequence, tokens (taken as all equal)", "N"));
-    parser.addOption(opt("doc-lengths",
+    parser.addOption(option("packing-length", "Packed sequence length in tokens (the same as --seq)", "S"));
+    parser.addOption(
+        option("doc-length", "Mean document length in a packed sequence, tokens (taken as all equal)", "N"));
+    parser.addOption(option("doc-lengths",
         "File of document lengths: a JSON array of lengths or [length, count] pairs, or one 'length[,count]' per line",
         "FILE"));
-    parser.addOption(opt("attention-mask",
+    parser.addOption(option("attention-mask",
         "Attention in a packed sequence: document (per-document masking, varlen; default) or packed (spans the "
         "whole sequence)",
         "MASK"));
-    parser.addOption(opt("padding-fraction",
+    parser.addOption(option("padding-fraction",
         "Share of processed tokens that are padding kept in the batch, in [0, 1) (default 0: removed)", "F"));
 }
 
@@ -152,10 +154,11 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
 
 void addVisionOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("vision-tokens",
+    parser.addOption(option("vision-tokens",
         "Vision tokens per sequence (a vision-language model): the vision encoder's FLOPs are given beside MFU", "N"));
-    parser.addOption(opt("vision-tokens-per-image", "Vision tokens per image (default: one image per sequence)", "N"));
-    parser.addOption(opt("vision-frozen", "The vision encoder is frozen: its forward only"));
+    parser.addOption(
+        option("vision-tokens-per-image", "Vision tokens per image (default: one image per sequence)", "N"));
+    parser.addOption(option("vision-frozen", "The vision encoder is frozen: its forward only"));
 }
 
 VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, VisionWorkload base)
@@ -183,15 +186,17 @@ VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, V
 
 void addThroughputOptions(QCommandLineParser& parser)
 {
-    parser.addOption(opt("tokens-per-sec", "Measured throughput of the whole cluster, tokens/s", "X"));
-    parser.addOption(opt("tokens-per-sec-per-gpu", "Measured throughput per GPU, tokens/s", "X"));
-    parser.addOption(opt("step-time", "Measured time per optimizer step, seconds (with --tokens-per-step)", "SECONDS"));
-    parser.addOption(opt("tokens-per-step", "Global tokens per step: micro-batch x seq x grad-accum x DP ranks", "N"));
+    parser.addOption(option("tokens-per-sec", "Measured throughput of the whole cluster, tokens/s", "X"));
+    parser.addOption(option("tokens-per-sec-per-gpu", "Measured throughput per GPU, tokens/s", "X"));
+    parser.addOption(
+        option("step-time", "Measured time per optimizer step, seconds (with --tokens-per-step)", "SECONDS"));
+    parser.addOption(
+        option("tokens-per-step", "Global tokens per step: micro-batch x seq x grad-accum x DP ranks", "N"));
 }
 
 void addJsonOption(QCommandLineParser& parser)
 {
-    parser.addOption(opt("json", "Print machine-readable JSON instead of text"));
+    parser.addOption(option("json", "Print machine-readable JSON instead of text"));
 }
 
 double parseNumber(const QString& text, const QString& flag)
@@ -365,10 +370,10 @@ TrainingPrecision resolvePrecision(const QCommandLineParser& parser)
 
 void addFlopFormulaOption(QCommandLineParser& parser)
 {
-    parser.addOption({ { QStringLiteral("flop-formula"), QStringLiteral("formula") },
+    parser.addOption(option(QStringList { QStringLiteral("flop-formula"), QStringLiteral("formula") },
         QString::fromStdString("FLOP/token formula for MFU: " + flopFormulaKeyList()
             + " (default per_layer: PaLM's 6(N-N_emb) + 12HQ x the keys each layer attends; docs/formulas.md)"),
-        QStringLiteral("F") });
+        QStringLiteral("F")));
 }
 
 std::optional<FlopFormula> formulaFlag(const QCommandLineParser& parser)
@@ -419,6 +424,18 @@ std::optional<Throughput> resolveThroughput(const QCommandLineParser& parser)
     return std::nullopt;
 }
 
+namespace {
+// The help text without the spaces option() gives each description to end its last line with.
+QString withoutTrailingSpaces(const QString& text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString& line : lines)
+        while (line.endsWith(QLatin1Char(' ')))
+            line.chop(1);
+    return lines.join(QLatin1Char('\n'));
+}
+} // namespace
+
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& command)
 {
     parser.setApplicationDescription(QStringLiteral("mfu-explorer ") + command);
@@ -439,7 +456,7 @@ std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList&
             if (end > 0)
                 text.replace(7, end - 7, QStringLiteral("mfu-explorer ") + command);
         }
-        writeOut(text.toLocal8Bit().toStdString());
+        writeOut(withoutTrailingSpaces(text).toLocal8Bit().toStdString());
         return 0;
     }
     return std::nullopt;

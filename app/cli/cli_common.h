@@ -25,6 +25,9 @@
 
 namespace mfu::cli {
 
+// A flag and its help (and its value's name; none for a switch), worded for --help. Every option is made here.
+QCommandLineOption option(const QString& name, const QString& description, const QString& valueName = {});
+QCommandLineOption option(const QStringList& names, const QString& description, const QString& valueName = {});
 // --model ID|config.json, --params N
 void addModelOptions(QCommandLineParser& parser);
 // --gpu ID, --gpus N

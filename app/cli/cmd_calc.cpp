@@ -316,19 +316,19 @@ int runCalc(const QStringList& args)
     addPackingOptions(parser);
     addVisionOptions(parser);
     addThroughputOptions(parser);
-    parser.addOption({ QStringLiteral("micro-batch"),
-        QStringLiteral("Sequences per GPU per micro-step (with --step-time)"), QStringLiteral("N") });
-    parser.addOption({ QStringLiteral("grad-accum"), QStringLiteral("Gradient accumulation micro-steps (default 1)"),
-        QStringLiteral("N") });
+    parser.addOption(option(QStringLiteral("micro-batch"),
+        QStringLiteral("Sequences per GPU per micro-step (with --step-time)"), QStringLiteral("N")));
+    parser.addOption(option(QStringLiteral("grad-accum"),
+        QStringLiteral("Gradient accumulation micro-steps (default 1)"), QStringLiteral("N")));
     parser.addOption(
         { QStringLiteral("dp"), QStringLiteral("Data-parallel ranks (default: --gpus)"), QStringLiteral("N") });
-    parser.addOption({ QStringLiteral("ac"), QStringLiteral("Activation checkpointing for HFU: none|selective|full"),
-        QStringLiteral("MODE") });
+    parser.addOption(option(QStringLiteral("ac"),
+        QStringLiteral("Activation checkpointing for HFU: none|selective|full"), QStringLiteral("MODE")));
     addFlopFormulaOption(parser);
-    parser.addOption({ QStringLiteral("scenario"),
+    parser.addOption(option(QStringLiteral("scenario"),
         QStringLiteral("Start from a saved scenario file: its model, GPU, count, sequence, packing, precision, "
                        "checkpointing, formula and measured throughput (flags override them)"),
-        QStringLiteral("FILE") });
+        QStringLiteral("FILE")));
     addJsonOption(parser);
     if (const auto exit = parseArguments(parser, args, command))
         return *exit;

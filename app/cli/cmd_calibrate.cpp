@@ -31,9 +31,9 @@ void addCalibrateOptions(QCommandLineParser& parser)
     addJsonOption(parser);
     parser.addOption(
         { QStringLiteral("out"), QStringLiteral("Write the calibration to FILE (atomic)"), QStringLiteral("FILE") });
-    parser.addOption({ QStringLiteral("kernel-rules"),
+    parser.addOption(option(QStringLiteral("kernel-rules"),
         QStringLiteral("Kernel classification rules (JSON), tried before the built-in ones; repeatable"),
-        QStringLiteral("FILE") });
+        QStringLiteral("FILE")));
 }
 
 // The trace files or folders, as given (what the calibration records).

@@ -162,18 +162,19 @@ int runCost(const QStringList& args)
     QCommandLineParser parser;
     addClusterOptions(parser);
     addModelOptions(parser);
-    parser.addOption({ qs("seq"), qs("Sequence length for the model's FLOP/token (default 8192)"), qs("S") });
+    parser.addOption(option(qs("seq"), qs("Sequence length for the model's FLOP/token (default 8192)"), qs("S")));
     addFlopFormulaOption(parser);
-    parser.addOption({ qs("flops-per-token"), qs("Training FLOP per token, instead of a model"), qs("F") });
-    parser.addOption({ qs("days"), qs("Job as a reservation of --gpus GPUs for D days"), qs("D") });
-    parser.addOption({ qs("tokens"), qs("Job as a token budget, e.g. 15T (needs a model)"), qs("T") });
-    parser.addOption({ qs("steps"), qs("Job as optimizer steps (with --tokens-per-step; needs a model)"), qs("N") });
-    parser.addOption({ qs("tokens-per-step"), qs("Global tokens per optimizer step"), qs("N") });
+    parser.addOption(option(qs("flops-per-token"), qs("Training FLOP per token, instead of a model"), qs("F")));
+    parser.addOption(option(qs("days"), qs("Job as a reservation of --gpus GPUs for D days"), qs("D")));
+    parser.addOption(option(qs("tokens"), qs("Job as a token budget, e.g. 15T (needs a model)"), qs("T")));
+    parser.addOption(
+        option(qs("steps"), qs("Job as optimizer steps (with --tokens-per-step; needs a model)"), qs("N")));
+    parser.addOption(option(qs("tokens-per-step"), qs("Global tokens per optimizer step"), qs("N")));
     parser.addOption(
         { qs("price-per-gpu-hour"), qs("Dollars per GPU-hour (default: the preset's typical price)"), qs("P") });
     parser.addOption(
         { qs("baseline-mfu"), qs("MFU the job runs at: 0.4, 40 or 40% (a value <= 1 is a fraction)"), qs("A") });
-    parser.addOption({ qs("target-mfu"), qs("MFU after tuning, same forms: prints the savings"), qs("B") });
+    parser.addOption(option(qs("target-mfu"), qs("MFU after tuning, same forms: prints the savings"), qs("B")));
     addCompareOptions(parser);
     addJsonOption(parser);
     if (auto status = parseArguments(parser, args, command))

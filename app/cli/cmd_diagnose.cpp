@@ -22,17 +22,17 @@ int runDiagnose(const QStringList& args)
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("FILE.json"),
         QStringLiteral("What the run(s) reported; keys documented in docs/cli.md (see examples/)"));
-    parser.addOption({ QStringLiteral("log"),
+    parser.addOption(option(QStringLiteral("log"),
         QStringLiteral("A training log to check instead of FILE.json; repeat for runs to compare (e.g. 2 and 8 GPUs)"),
-        QStringLiteral("FILE") });
+        QStringLiteral("FILE")));
     addLogOptions(parser);
     addModelOptions(parser);
     addClusterOptions(parser);
     addWorkloadOptions(parser);
     addPackingOptions(parser);
     addFlopFormulaOption(parser);
-    parser.addOption({ QStringLiteral("tokens-per-step"),
-        QStringLiteral("With --log: global tokens per step, when the log does not print it"), QStringLiteral("N") });
+    parser.addOption(option(QStringLiteral("tokens-per-step"),
+        QStringLiteral("With --log: global tokens per step, when the log does not print it"), QStringLiteral("N")));
     addJsonOption(parser);
     if (const auto exit = parseArguments(parser, args, command))
         return *exit;

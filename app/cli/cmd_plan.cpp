@@ -19,15 +19,15 @@ int runPlan(const QStringList& args)
     QCommandLineParser parser;
     addScenarioOptions(parser);
     addJsonOption(parser);
-    parser.addOption({ QStringLiteral("top"), QStringLiteral("How many configurations to print (default 10)"),
-        QStringLiteral("N") });
-    parser.addOption({ QStringLiteral("max-micro-batch"), QStringLiteral("Largest micro-batch searched (default 8)"),
-        QStringLiteral("N") });
-    parser.addOption({ QStringLiteral("strict"),
+    parser.addOption(option(
+        QStringLiteral("top"), QStringLiteral("How many configurations to print (default 10)"), QStringLiteral("N")));
+    parser.addOption(option(QStringLiteral("max-micro-batch"),
+        QStringLiteral("Largest micro-batch searched (default 8)"), QStringLiteral("N")));
+    parser.addOption(option(QStringLiteral("strict"),
         QStringLiteral("Rank by predicted throughput alone (default: layouts within the error band of the fastest "
-                       "tie, and the simpler one ranks first)") });
-    parser.addOption({ QStringLiteral("allow-tp-across-domains"),
-        QStringLiteral("Also search TP groups that leave the NVLink domain") });
+                       "tie, and the simpler one ranks first)")));
+    parser.addOption(option(QStringLiteral("allow-tp-across-domains"),
+        QStringLiteral("Also search TP groups that leave the NVLink domain")));
     addCalibrationOption(parser);
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;

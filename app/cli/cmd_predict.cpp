@@ -128,10 +128,10 @@ int runPredict(const QStringList& args)
     QCommandLineParser parser;
     addScenarioOptions(parser);
     addJsonOption(parser);
-    parser.addOption({ QStringLiteral("calibrate-mfu"),
+    parser.addOption(option(QStringLiteral("calibrate-mfu"),
         QStringLiteral("Fit the efficiency constants so the model reproduces this measured MFU: 0.4, 40 or 40% (a "
                        "value <= 1 is a fraction)"),
-        QStringLiteral("MFU") });
+        QStringLiteral("MFU")));
     addCalibrationOption(parser);
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;

@@ -142,8 +142,8 @@ int runPresets(const QStringList& args)
     const QString command = QStringLiteral("presets");
     QCommandLineParser parser;
     addJsonOption(parser);
-    parser.addOption({ QStringLiteral("hardware-only"), QStringLiteral("List only the hardware presets") });
-    parser.addOption({ QStringLiteral("models-only"), QStringLiteral("List only the model presets") });
+    parser.addOption(option(QStringLiteral("hardware-only"), QStringLiteral("List only the hardware presets")));
+    parser.addOption(option(QStringLiteral("models-only"), QStringLiteral("List only the model presets")));
     if (const auto status = parseArguments(parser, args, command))
         return *status;
     if (!parser.positionalArguments().isEmpty()) {

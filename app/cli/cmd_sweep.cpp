@@ -18,14 +18,14 @@ int runSweep(const QStringList& args)
     QCommandLineParser parser;
     addScenarioOptions(parser);
     addJsonOption(parser);
-    parser.addOption({ QStringLiteral("axis"),
-        QStringLiteral("What to sweep: seq (2k-128k), gpus (1-16,384) or precision"), QStringLiteral("AXIS") });
-    parser.addOption({ QStringLiteral("values"), QStringLiteral("Comma-separated points instead of the default grid"),
-        QStringLiteral("LIST") });
-    parser.addOption({ QStringLiteral("csv"), QStringLiteral("Print CSV") });
+    parser.addOption(option(QStringLiteral("axis"),
+        QStringLiteral("What to sweep: seq (2k-128k), gpus (1-16,384) or precision"), QStringLiteral("AXIS")));
+    parser.addOption(option(QStringLiteral("values"),
+        QStringLiteral("Comma-separated points instead of the default grid"), QStringLiteral("LIST")));
+    parser.addOption(option(QStringLiteral("csv"), QStringLiteral("Print CSV")));
     addCalibrationOption(parser);
-    parser.addOption({ QStringLiteral("no-planner"),
-        QStringLiteral("Only the current configuration (skip the planner's best per point)") });
+    parser.addOption(option(QStringLiteral("no-planner"),
+        QStringLiteral("Only the current configuration (skip the planner's best per point)")));
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
     return runSubcommand(cmd, [&] {

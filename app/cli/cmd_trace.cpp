@@ -463,27 +463,28 @@ int runTrace(const QStringList& args)
         parser.addPositionalArgument(qs("files"),
             qs("Trace files (Kineto .json/.json.gz, Nsight SQLite); a folder is a multi-rank run; or one training log"),
             qs("FILE..."));
-        parser.addOption({ qs("compare"),
+        parser.addOption(option(qs("compare"),
             qs("Baseline-vs-optimised: the positional FILEs are the baseline, these "
                "(repeat the option) the optimised run"),
-            qs("FILE") });
-        parser.addOption({ qs("kernel-rules"),
+            qs("FILE")));
+        parser.addOption(option(qs("kernel-rules"),
             qs("Extra kernel classification rules (JSON), tried before the "
                "built-in ones; repeatable"),
-            qs("FILE") });
+            qs("FILE")));
         addFlopFormulaOption(parser);
-        parser.addOption({ qs("span"),
+        parser.addOption(option(qs("span"),
             qs("What a rank's totals cover: steps (default: the kept steps' GPU windows) or hta (as Holistic Trace "
                "Analysis: every activity launched before the last step starts, those before the first included)"),
-            qs("DEF") });
-        parser.addOption({ qs("summary-out"),
+            qs("DEF")));
+        parser.addOption(option(qs("summary-out"),
             qs("Map step of a cluster-scale run: also write this one trace's per-rank summary here "
                "(reduce with `trace merge SUMMARY...`)"),
-            qs("FILE") });
-        parser.addOption({ qs("tokens-per-step"), qs("Global tokens per step (all data-parallel ranks)"), qs("N") });
-        parser.addOption({ qs("as-one-run"),
+            qs("FILE")));
+        parser.addOption(
+            option(qs("tokens-per-step"), qs("Global tokens per step (all data-parallel ranks)"), qs("N")));
+        parser.addOption(option(qs("as-one-run"),
             qs("Analyse the files as one run even when they look like different jobs (world sizes, GPUs or clocks "
-               "that differ, a rank number twice)") });
+               "that differ, a rank number twice)")));
         addModelOptions(parser);
         addClusterOptions(parser);
         addWorkloadOptions(parser);

@@ -23,13 +23,13 @@ int runValidate(const QStringList& args)
     const QString cmd = QStringLiteral("validate");
     QCommandLineParser parser;
     addJsonOption(parser);
-    parser.addOption({ QStringLiteral("runs"),
+    parser.addOption(option(QStringLiteral("runs"),
         QStringLiteral("A validation table of your own (format: docs/cost-model.md, Validation)"),
-        QStringLiteral("FILE") });
-    parser.addOption({ QStringLiteral("check"),
+        QStringLiteral("FILE")));
+    parser.addOption(option(QStringLiteral("check"),
         QStringLiteral(
             "Exit 1 when an error bound of docs/cost-model.md is exceeded (out-of-sample mean 21%, out-of-sample MoE "
-            "mean 12%, any MoE run 65%, all runs 20%) or a published layout does not fit") });
+            "mean 12%, any MoE run 65%, all runs 20%) or a published layout does not fit")));
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
     return runSubcommand(cmd, [&] {

@@ -41,11 +41,11 @@ std::vector<HardwareSpec> comparedDevices(const QCommandLineParser& parser)
 
 void addCompareOptions(QCommandLineParser& parser)
 {
-    parser.addOption({ qs("compare"),
+    parser.addOption(option(qs("compare"),
         qs("Cost the same job (its tokens) on these GPU presets, each at the MFU of the planner's best "
            "configuration on --gpus of it (needs --model)"),
-        qs("ID,ID,...") });
-    parser.addOption({ qs("compare-all"), qs("Like --compare, over every GPU preset") });
+        qs("ID,ID,...")));
+    parser.addOption(option(qs("compare-all"), qs("Like --compare, over every GPU preset")));
 }
 
 std::optional<CostComparison> costComparison(

@@ -17,12 +17,12 @@ namespace {
 
 void addLogOptions(QCommandLineParser& parser)
 {
-    parser.addOption({ qs("log-pattern"),
-        qs("Training logs: an ECMAScript regex for a step line of your own format (with --log-groups)"), qs("REGEX") });
-    parser.addOption({ qs("log-groups"),
+    parser.addOption(option(qs("log-pattern"),
+        qs("Training logs: an ECMAScript regex for a step line of your own format (with --log-groups)"), qs("REGEX")));
+    parser.addOption(option(qs("log-groups"),
         qs("Capture groups of --log-pattern: KEY=N,... with keys step, time_s, time_ms, tokens_per_sec, tflops, "
            "mfu_percent, loss"),
-        qs("SPEC") });
+        qs("SPEC")));
     parser.addOption(
         { qs("warmup-steps"), qs("Training logs: leading steps left out of the medians (default 1)"), qs("N") });
 }

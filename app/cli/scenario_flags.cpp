@@ -15,14 +15,6 @@
 namespace mfu::cli {
 
 namespace {
-QCommandLineOption opt(const char* name, const char* description, const char* valueName = nullptr)
-{
-    if (valueName)
-        return QCommandLineOption(
-            QString::fromLatin1(name), QString::fromLatin1(description), QString::fromLatin1(valueName));
-    return QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(description));
-}
-
 // The settings calc's workload group adds and resolves (cli_common.h: the sequence length with the packing flags).
 bool inWorkloadGroup(const Setting& setting)
 {
@@ -43,15 +35,15 @@ void addScenarioOptions(QCommandLineParser& parser)
     addWorkloadOptions(parser);
     addPackingOptions(parser);
     addVisionOptions(parser);
-    parser.addOption(opt("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
+    parser.addOption(option("scenario", "Start from a saved scenario file (flags override its values)", "FILE"));
     addFlopFormulaOption(parser);
     // Every setting of the table (core/scenario/settings.h) that the groups above did not add, then the shorthands.
     for (const Setting& setting : scenarioSettings())
         if (!setting.flag.empty() && !inWorkloadGroup(setting))
             addSettingOption(parser, setting);
     for (const SettingShorthand& shorthand : settingShorthands())
-        parser.addOption(QCommandLineOption(qs(shorthand.flag), qs(shorthand.help)));
-    parser.addOption(opt("stage-layers",
+        parser.addOption(option(qs(shorthand.flag), qs(shorthand.help)));
+    parser.addOption(option("stage-layers",
         "Transformer layers per virtual pipeline stage, torchtitan's split (e.g. 4,8,8,4; embedding first, loss last)",
         "LIST"));
 }

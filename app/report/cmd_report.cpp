@@ -38,10 +38,10 @@ int runReport(const QStringList& args)
 {
     const QString command = QStringLiteral("report");
     QCommandLineParser parser;
-    parser.addOption({ qs("scenario"), qs("Scenario file (.json) to report on"), qs("FILE") });
-    parser.addOption({ qs("out"), qs("Report to write: a .pdf, or a .html page with PNGs beside it"), qs("FILE") });
-    parser.addOption({ qs("html"), qs("Also write this HTML page (with its PNGs) next to the PDF"), qs("FILE") });
-    parser.addOption({ qs("title"), qs("Report title (default: the scenario file's name)"), qs("TEXT") });
+    parser.addOption(option(qs("scenario"), qs("Scenario file (.json) to report on"), qs("FILE")));
+    parser.addOption(option(qs("out"), qs("Report to write: a .pdf, or a .html page with PNGs beside it"), qs("FILE")));
+    parser.addOption(option(qs("html"), qs("Also write this HTML page (with its PNGs) next to the PDF"), qs("FILE")));
+    parser.addOption(option(qs("title"), qs("Report title (default: the scenario file's name)"), qs("TEXT")));
     addFlopFormulaOption(parser);
     addJsonOption(parser);
     if (auto status = parseArguments(parser, args, command))
