@@ -247,24 +247,30 @@ std::vector<Setting> buildTable()
         .kind = K::Number,
         .flag = "expert-capacity-factor",
         .valueName = "F",
+        .field = "expertCapacityFactor",
+        .label = "Capacity factor",
         .help = "MoE token dropping: expert buffers padded to F x the mean share (GShard, Switch); 0 = dropless "
                 "(default)",
         .minimumNumber = 0,
         .maximumNumber = 16,
         .valid = isExpertCapacityFactor,
         .rule = "0 (dropless) or a capacity factor between 1 and 16",
+        .zeroText = "dropless",
         .getNumber = [](const Scenario& s) { return s.parallelism.expertCapacityFactor; },
         .setNumber = [](Scenario& s, double v) { s.parallelism.expertCapacityFactor = v; } });
     t.push_back({ .key = "expert_load_imbalance",
         .kind = K::Number,
         .flag = "expert-load-imbalance",
         .valueName = "F",
+        .field = "expertLoadImbalance",
+        .label = "Expert load",
         .help = "Dropless MoE routing: the busiest expert group's tokens over the mean, which the others wait for; "
                 "0 = the model's own, 1.10 for a trained router (default); a from-scratch benchmark runs about 1.5",
         .minimumNumber = 0,
         .maximumNumber = 16,
         .valid = isExpertLoadImbalance,
         .rule = "0 (the model's own) or a load between 1 and 16 times the mean",
+        .zeroText = "model's own",
         .writtenWhenDefault = false,
         .getNumber = [](const Scenario& s) { return s.parallelism.expertLoadImbalance; },
         .setNumber = [](Scenario& s, double v) { s.parallelism.expertLoadImbalance = v; } });
@@ -492,11 +498,14 @@ std::vector<Setting> buildTable()
         .kind = K::Number,
         .flag = "fp4-bf16-layers",
         .valueName = "SHARE",
+        .field = "fp4Bf16Layers",
+        .label = "BF16 share (FP4)",
         .help = "Share of a bf16+fp4 run's linear layers kept in BF16, 0 to 1 (the NVFP4 paper keeps about 0.15, "
                 "the last blocks); default 0: every linear layer in FP4",
         .minimumNumber = 0,
         .maximumNumber = 1,
         .rule = "a share from 0 to 1",
+        .zeroText = "none",
         .writtenWhenDefault = false,
         .getNumber = [](const Scenario& s) { return s.flags.fp4Bf16LayerShare; },
         .setNumber = [](Scenario& s, double v) { s.flags.fp4Bf16LayerShare = v; } });
@@ -571,6 +580,8 @@ std::vector<Setting> buildTable()
         .kind = K::Number,
         .flag = "optimizer-offload-fraction",
         .valueName = "F",
+        .field = "optimizerOffload",
+        .label = "Optimizer offload",
         .help = "Share of the optimizer state (FP32 master weights, Adam moments) kept in host memory and updated on "
                 "the CPU: Megatron-Core's --optimizer-cpu-offload --optimizer-offload-fraction F, torch FSDP's "
                 "CPUOffload = 1; 0 to 1, default 0",
@@ -578,6 +589,7 @@ std::vector<Setting> buildTable()
         .maximumNumber = 1,
         .valid = isOffloadFraction,
         .rule = "a fraction from 0 (none) to 1 (all)",
+        .zeroText = "none",
         .writtenWhenDefault = false,
         .getNumber = [](const Scenario& s) { return s.flags.optimizerOffloadFraction; },
         .setNumber = [](Scenario& s, double v) { s.flags.optimizerOffloadFraction = v; } });
@@ -586,6 +598,8 @@ std::vector<Setting> buildTable()
         .kind = K::Number,
         .flag = "activation-offload",
         .valueName = "F",
+        .field = "activationOffload",
+        .label = "Activation offload",
         .help = "Share of the activations saved for backward copied to host memory in forward and back in backward "
                 "(1: all, torchao/TorchTitan activation offloading; Megatron-Core's fine-grained offload: the share "
                 "its modules hold); 0 to 1, default 0",
@@ -593,6 +607,7 @@ std::vector<Setting> buildTable()
         .maximumNumber = 1,
         .valid = isOffloadFraction,
         .rule = "a fraction from 0 (none) to 1 (all)",
+        .zeroText = "none",
         .writtenWhenDefault = false,
         .getNumber = [](const Scenario& s) { return s.flags.activationOffloadFraction; },
         .setNumber = [](Scenario& s, double v) { s.flags.activationOffloadFraction = v; } });

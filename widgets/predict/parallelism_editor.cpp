@@ -3,6 +3,7 @@
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -132,7 +133,23 @@ void ParallelismEditor::addSetting(QFormLayout* form, const Setting& setting)
             [s](Scenario& scenario, const QString& value) { s->setText(scenario, value.toStdString()); });
         return;
     case SettingKind::Number:
-        return; // no field yet: set from a file or the command line
+        // A real number (a share, a factor) typed as text and read by the table's own parser and bounds, so the
+        // field takes what the flag takes ("0.5", "5e-1") and refuses what it refuses, in the same words. An empty
+        // field is the setting's default, shown by its zero text ("none", "dropless").
+        addText(
+            form, name.c_str(), label + QLatin1Char(':'), help, qs(setting.zeroText),
+            [s](const Scenario& scenario) {
+                const bool atDefault = s->getNumber(scenario) == s->getNumber(Scenario {});
+                return atDefault && !s->zeroText.empty() ? QString()
+                                                         : QString::fromStdString(settingValueText(*s, scenario));
+            },
+            [s](Scenario& scenario, const QString& value) {
+                if (value.trimmed().isEmpty())
+                    s->setNumber(scenario, s->getNumber(Scenario {}));
+                else
+                    applySettingText(*s, value.trimmed().toStdString(), scenario);
+            });
+        return;
     }
 }
 
@@ -203,8 +220,13 @@ ParallelismEditor::Field& ParallelismEditor::addField(
     reason->setObjectName(key + QStringLiteral("Reason"));
     // Spin boxes and combo boxes may shrink to their minimum (Qt's default makes a spin box's size hint its minimum,
     // and a spin box of a large range would set the editor's width).
-    if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget))
+    if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget)) {
         widget->setSizePolicy(QSizePolicy::Preferred, widget->sizePolicy().verticalPolicy());
+        // The wheel scrolls the column until the field is clicked or tabbed into (eventFilter): a user scrolling
+        // down the list must not turn every field the pointer passes over.
+        widget->setFocusPolicy(Qt::StrongFocus);
+        widget->installEventFilter(this);
+    }
     // A check box is its own label: it spans the row, so the editor stays narrow enough for a 1280-pixel window.
     if (label.isEmpty() && qobject_cast<QCheckBox*>(widget))
         form->addRow(widget);
@@ -261,6 +283,13 @@ QString ParallelismEditor::outOfRangeReason(const QuantitySpinBox* spin, const Q
 
 bool ParallelismEditor::eventFilter(QObject* watched, QEvent* event)
 {
+    // A wheel over a field without focus goes to the column's scroll area (through this editor, which passes it up).
+    if (event->type() == QEvent::Wheel)
+        if (auto* w = qobject_cast<QWidget*>(watched);
+            w && !w->hasFocus() && (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w))) {
+            QCoreApplication::sendEvent(this, event);
+            return true;
+        }
     // Escape gives up the edit: the field shows the scenario's value again and its reason goes.
     if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape)
         for (auto it = m_fields.begin(); it != m_fields.end(); ++it)

@@ -3,12 +3,14 @@
 // table's bounds, choices and help.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QTest>
 
 #include <climits>
 #include <set>
 
+#include "app/preset_store.h"
 #include "core/scenario/settings.h"
 #include "widgets/predict/parallelism_editor.h"
 #include "widgets/scenario/scenario_model.h"
@@ -53,8 +55,50 @@ private slots:
                 QCOMPARE(size_t(combo->count()), s->choices.size());
         }
         for (const Setting& s : scenarioSettings())
-            if (s.editor == SettingEditor::Predict && !s.field.empty() && s.kind != SettingKind::Number)
+            if (s.editor == SettingEditor::Predict && !s.field.empty())
                 QVERIFY2(fields.count(QString::fromUtf8(s.field.data(), qsizetype(s.field.size()))), s.field.data());
+    }
+
+    // A number setting (a share, a factor) is typed as text and read by the table's parser and bounds: the same
+    // words as the flag, a refusal beside the field, and an empty field back at the default.
+    void numberFieldsTakeWhatTheFlagTakes()
+    {
+        ScenarioModel model;
+        const PresetLibrary& presets = app::presetLibrary();
+        Scenario s;
+        s.model = *presets.findModel("llama-3.1-70b");
+        s.cluster.hardware = *presets.findHardware("b200");
+        s.cluster.gpuCount = 16;
+        model.setScenario(s);
+        ParallelismEditor editor(&model);
+        auto* offload = editor.findChild<QLineEdit*>(QStringLiteral("optimizerOffload"));
+        QVERIFY(offload);
+        QCOMPARE(offload->text(), QString()); // at the default: the placeholder says "none"
+        QCOMPARE(offload->placeholderText(), QStringLiteral("none"));
+        const auto type = [](QLineEdit* field, const QString& text) {
+            field->setText(text);
+            emit field->editingFinished();
+        };
+        type(offload, QStringLiteral("5e-1"));
+        QCOMPARE(model.scenario().flags.optimizerOffloadFraction, 0.5);
+        QCOMPARE(offload->text(), QStringLiteral("0.5"));
+        QVERIFY(editor.validationReason(QStringLiteral("optimizerOffload")).isEmpty());
+
+        type(offload, QStringLiteral("1.5"));
+        QCOMPARE(model.scenario().flags.optimizerOffloadFraction, 0.5); // refused: the scenario keeps its value
+        QVERIFY2(editor.validationReason(QStringLiteral("optimizerOffload")).contains(QStringLiteral("0 (none) to 1")),
+            qPrintable(editor.validationReason(QStringLiteral("optimizerOffload"))));
+        type(offload, QStringLiteral("half"));
+        QVERIFY(editor.validationReason(QStringLiteral("optimizerOffload")).contains(QStringLiteral("not a number")));
+
+        type(offload, QString());
+        QCOMPARE(model.scenario().flags.optimizerOffloadFraction, 0.0);
+
+        auto* capacity = editor.findChild<QLineEdit*>(QStringLiteral("expertCapacityFactor"));
+        QVERIFY(capacity);
+        type(capacity, QStringLiteral("0.5")); // between dropless and 1: no capacity factor
+        QVERIFY(!editor.validationReason(QStringLiteral("expertCapacityFactor")).isEmpty());
+        QCOMPARE(model.scenario().parallelism.expertCapacityFactor, 0.0);
     }
 };
 
