@@ -323,17 +323,25 @@ void ChartView::fitCategoryLabels()
     const double categories = axis->range().size();
     if (m_tiltCategoryLabels && !m_data.categories.isEmpty() && categories > 0) {
         const QFontMetricsF metrics(axis->tickLabelFont());
-        const double first = metrics.horizontalAdvance(m_data.categories.front());
-        // The plot's width with the base margin: the same whichever tilt the last layout used, so the choice does not
-        // flip between replots (a hover replots).
-        const double baseWidth
-            = m_plot->axisRect()->width() + m_plot->axisRect()->margins().left() - m_baseMinimumLeftMargin;
-        const double firstTick = baseWidth * (0.0 - axis->range().lower) / categories;
+        // From the widget's left edge to the plot's right edge: the same whichever margin the last layout used, so
+        // the choice does not flip between replots (a hover replots).
+        const double span = m_plot->axisRect()->width() + m_plot->axisRect()->margins().left();
+        const double baseWidth = span - m_baseMinimumLeftMargin;
+        // Every name, not only the first: a long second one (the MFU waterfall's "Matmul/attention below peak") hangs
+        // further left past its tick than a short first one does. Category i's tick sits at a fraction f of the plot,
+        // which narrows as the margin m grows: m + (span - m) f must reach its hang, so m >= (hang - span f) / (1 - f).
         const auto leftMargin = [&](double degrees) {
             const double radians = degrees * M_PI / 180.0;
-            const double hang = first * std::cos(radians) + metrics.height() * std::sin(radians) / 2;
-            return std::max(static_cast<double>(m_baseMinimumLeftMargin),
-                std::ceil(hang - firstTick + axis->tickLabelPadding() + 4));
+            double margin = m_baseMinimumLeftMargin;
+            for (qsizetype i = 0; i < m_data.categories.size(); ++i) {
+                const double f = (static_cast<double>(i) - axis->range().lower) / categories;
+                if (f <= 0 || f >= 1)
+                    continue;
+                const double hang = metrics.horizontalAdvance(m_data.categories[i]) * std::cos(radians)
+                    + metrics.height() * std::sin(radians) / 2 + axis->tickLabelPadding() + 4;
+                margin = std::max(margin, std::ceil((hang - span * f) / (1 - f)));
+            }
+            return margin;
         };
         const double tiltedWidth = baseWidth + m_baseMinimumLeftMargin - leftMargin(kCategoryTiltDegrees);
         const double degrees

@@ -130,23 +130,27 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
     chart->setXAxis(QString(), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%")); // of the BF16 dense peak, the first bar
     QStringList categories { QObject::tr("BF16 dense peak") };
-    QVector<double> x { 0 }, left { w.peakPoints }, lost { 0 };
+    QVector<double> x { 0 }, left { w.peakPoints }, lost { 0 }, gained { 0 };
     double level = w.peakPoints;
     for (const MfuLoss& loss : w.losses) {
         const double after = level - loss.points;
         categories << qs(loss.label) + (loss.points < 0 ? QObject::tr(" (gain)") : QString());
         x << static_cast<double>(x.size());
         left << std::min(level, after);
-        lost << std::abs(loss.points);
+        lost << std::max(loss.points, 0.0);
+        gained << std::max(-loss.points, 0.0); // FP8 or FP4 matmuls above the BF16 peak: a gain, not a loss
         level = after;
     }
     categories << QObject::tr("Achieved MFU");
     x << static_cast<double>(x.size());
     left << w.achievedPoints;
     lost << 0;
+    gained << 0;
     chart->setCategories(categories);
     const int base = chart->addBars(QObject::tr("MFU left"), x, left);
-    chart->addBars(QObject::tr("Lost here"), x, lost, base);
+    const int lostBars = chart->addBars(QObject::tr("Lost here"), x, lost, base);
+    if (std::any_of(gained.begin(), gained.end(), [](double g) { return g > 0; }))
+        chart->addBars(QObject::tr("Gained here"), x, gained, lostBars);
     chart->setCategoryLabelsTilted(true); // long component names stay readable side by side
     chart->rescale();
 }

@@ -26,6 +26,9 @@ QLabel* addMetric(QGridLayout* grid, int column, const QString& caption, const c
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
     value->setFont(big);
+    // A long figure ("77.84% (19.46% of FP4 peak)") wraps rather than widening the panel, which would squeeze the
+    // scenario dock beside it until its fields were cut at 1280x720.
+    value->setWordWrap(true);
     // Under the figure, where a measurement of it likely lies (the error band); empty for figures it does not scale.
     auto* band = new QLabel;
     band->setObjectName(QLatin1String(name) + QStringLiteral("Band"));

@@ -382,6 +382,20 @@ private slots:
             if (s.kind == SeriesKind::Bars)
                 stacked += s.y.front();
         QVERIFY(std::abs(stacked - p.memory.total() / kGiB) < 1e-6);
+
+        // FP4 matmuls beat the BF16 peak: their bar is a gain, drawn in its own series, not as a loss.
+        Scenario fp4 = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        fp4.precision = TrainingPrecision::BF16_FP4;
+        f.model.setScenario(fp4);
+        const ChartData& g = f.panel.waterfallChart()->data();
+        QCOMPARE(g.series.size(), 3);
+        QCOMPARE(g.series[2].name, QStringLiteral("Gained here"));
+        for (qsizetype i = 0; i < g.categories.size(); ++i) {
+            const bool gain = g.categories[i].endsWith(QStringLiteral("(gain)"));
+            QCOMPARE(g.series[2].y[i] > 0, gain);
+            if (gain)
+                QCOMPARE(g.series[1].y[i], 0.0);
+        }
     }
 
     // 8B on 8 B200 without checkpointing: 128k does not fit (marked, not dropped); the planner's best is drawn for
