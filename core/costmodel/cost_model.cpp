@@ -240,9 +240,18 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         if (kernel != AttentionKernel::Cudnn && kernel != AttentionKernel::FlashAttention3)
             return "FP8 attention needs the cuDNN or FlashAttention 3 kernel";
     }
-    if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Mxfp8
-        && m_family != AcceleratorFamily::Blackwell)
-        return "MXFP8 needs Blackwell tensor cores (block-scaled FP8)";
+    // Block-scaled MX formats: NVIDIA Blackwell's tensor cores, and AMD's CDNA 4 (MI350 series), whose scaled MFMA
+    // instructions came with its FP4 (AMD CDNA 4 Instruction Set Architecture): an AMD preset with a dense FP4 peak.
+    const bool mxFormats
+        = m_family == AcceleratorFamily::Blackwell || (m_family == AcceleratorFamily::Amd && m_peakFp4 > 0);
+    if (s.precision == TrainingPrecision::BF16_FP8 && s.flags.fp8Recipe == Fp8Recipe::Mxfp8 && !mxFormats)
+        return "MXFP8 needs block-scaled FP8 tensor cores (NVIDIA Blackwell, AMD MI350 series)";
+    // A graph replays what it captured: a dispatch that copies its token counts to the host cannot be in it.
+    if (s.flags.cudaGraphs == CudaGraphs::FullIteration && p.expertHostSync == ExpertHostSync::PerLayer
+        && m_shape.experts > 0)
+        return "a full-iteration CUDA graph cannot capture an expert dispatch that copies its token counts to the "
+               "host (expert host sync per_layer): graph per module, or use a sync-free dispatch (HybridEP, a "
+               "capacity factor)";
     if (const char* fp4 = fp4Unavailable(s))
         return fp4;
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)

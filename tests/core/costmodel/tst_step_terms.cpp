@@ -740,6 +740,31 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    // Block-scaled MX formats run where the tensor cores scale blocks: Blackwell and AMD's CDNA 4 (MI355X), not
+    // Hopper or CDNA 3 (MI300X). A full-iteration CUDA graph holds no dispatch that copies its counts to the host.
+    void refusalsOfWhatTheHardwareOrAGraphCannotDo()
+    {
+        const auto refusal = [](const Scenario& s) {
+            const char* reason = CostModel(s).invalidReason(s);
+            return std::string(reason ? reason : "");
+        };
+        for (const auto& [gpu, runs] :
+            { std::pair { "b200", true }, { "mi355x", true }, { "h100-sxm", false }, { "mi300x", false } }) {
+            Scenario s = scenarioFor(llama31_8b(), gpu, 8, 4096);
+            s.precision = TrainingPrecision::BF16_FP8;
+            s.flags.fp8Recipe = Fp8Recipe::Mxfp8;
+            QVERIFY2(refusal(s).empty() == runs, gpu);
+        }
+        Scenario moe = scenarioFor(mixtral_8x7b(), "b200", 16, 4096);
+        moe.parallelism.ep = 8;
+        moe.flags.cudaGraphs = CudaGraphs::FullIteration;
+        QCOMPARE(refusal(moe), std::string()); // auto: a graphed step is taken as a sync-free dispatch
+        moe.parallelism.expertHostSync = ExpertHostSync::PerLayer;
+        QVERIFY2(refusal(moe).find("cannot capture") != std::string::npos, refusal(moe).c_str());
+        moe.flags.cudaGraphs = CudaGraphs::Modules;
+        QCOMPARE(refusal(moe), std::string());
+    }
+
     void fp8CastsUnderTensorParallelism()
     {
         Hand h;
