@@ -80,6 +80,10 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
 {
     PlannerOptions options;
     options.tieTolerance = tieTolerance;
+    // The last scenario's best layout is not this one's: gone while the plan runs, so the memory chart and the
+    // calibration box do not show it as "Planner's best" meanwhile.
+    m_best.reset();
+    m_calibration->setBestConfig(m_best);
     m_job->start<PlanResult>(
         [s, options](JobControl& control) {
             return planConfigurations(

@@ -288,6 +288,7 @@ void PredictPanel::restartBackground()
     // Layouts within the error band of the fastest are ties; the simpler one ranks first.
     const Scenario& s = m_model->scenario();
     m_plannerPage->start(s, plannerTieTolerance(s, m_bands));
+    showMemory(); // without the last scenario's best, until the plan is shown
 }
 
 void PredictPanel::startSweep(SweepAxis axis)

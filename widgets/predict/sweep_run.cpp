@@ -25,9 +25,10 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
         SweepResult sweep;
         std::optional<StepPrediction> own; // the scenario's own point, wherever it falls on the axis
     };
-    // The first sweep has nothing to show while it runs: say so rather than draw a scale of nothing.
+    // While it runs the chart says so: the last sweep's curves were another scenario's, and its "This scenario"
+    // point would name a configuration no longer on screen.
     for (ChartView* chart : { m_chart, m_second })
-        if (chart && chart->data().series.isEmpty())
+        if (chart)
             chart->showEmpty(tr("Predicting each point of the sweep..."));
     const SweepAxis axis = m_axis;
     m_job->start<Drawn>(
