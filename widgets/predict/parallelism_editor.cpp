@@ -57,6 +57,12 @@ QString scenarioProblem(const Scenario& scenario)
     return {};
 }
 
+QString problemIntroduced(const Scenario& before, const Scenario& after)
+{
+    QString problem = scenarioProblem(after);
+    return problem.isEmpty() || !scenarioProblem(before).isEmpty() ? QString() : problem;
+}
+
 ParallelismEditor::ParallelismEditor(ScenarioModel* model, QWidget* parent)
     : QWidget(parent)
     , m_model(model)
@@ -371,7 +377,7 @@ void ParallelismEditor::editText(const QString& name, const QString& text)
         problem = QString::fromStdString(e.what());
     }
     if (problem.isEmpty())
-        problem = scenarioProblem(candidate);
+        problem = problemIntroduced(m_model->scenario(), candidate);
     showReason(field, problem);
     if (!problem.isEmpty())
         return;
@@ -396,7 +402,7 @@ void ParallelismEditor::edit(const QString& name, int value)
     Field& field = m_fields[name];
     Scenario candidate = m_model->scenario();
     field.write(candidate, value);
-    QString problem = scenarioProblem(candidate);
+    QString problem = problemIntroduced(m_model->scenario(), candidate);
     if (problem.isEmpty() && name == kGlobalBatch && value != 0) { // 0: one micro-step
         const int64_t perMicroStep = tokensPerMicroStep(candidate);
         if (value < perMicroStep || value % perMicroStep != 0)

@@ -84,5 +84,9 @@ private:
 
 // Why a scenario cannot be evaluated, "" when it can (the cost model's own check, or why the model is unusable).
 QString scenarioProblem(const Scenario& scenario);
+// Why an edit from `before` to `after` cannot be taken: after's problem, when before had none. A layout broken
+// elsewhere (a GPU count that PP x CP no longer divides, a file) does not block the edits that mend it in steps, nor
+// the others; the panel says why it cannot be laid out meanwhile.
+QString problemIntroduced(const Scenario& before, const Scenario& after);
 
 } // namespace mfu::widgets

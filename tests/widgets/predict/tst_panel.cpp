@@ -298,6 +298,29 @@ private slots:
         QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("globalBatchTokens")).isEmpty());
     }
 
+    // A layout broken outside the editor (fewer GPUs than PP x CP, set in the scenario dock or a file) does not
+    // block the edits that mend it in steps, nor unrelated ones; from a valid layout a breaking edit is refused.
+    void aLayoutBrokenElsewhereDoesNotBlockEdits()
+    {
+        Scenario s = scenarioOn("llama-3.1-8b", "b200", 16, 8192);
+        s.parallelism.pp = 4;
+        s.parallelism.cp = 4;
+        Fixture f(s);
+        QVERIFY(scenarioProblem(f.model.scenario()).isEmpty());
+        s.cluster.gpuCount = 8;
+        f.model.setScenario(s);
+        QVERIFY(!scenarioProblem(f.model.scenario()).isEmpty());
+        f.field<QSpinBox>("microBatch")->setValue(2);
+        QCOMPARE(f.model.scenario().workload.microBatch, int64_t(2));
+        QVERIFY(f.panel.editor()->validationReason(QStringLiteral("microBatch")).isEmpty());
+        f.field<QSpinBox>("pp")->setValue(2);
+        QCOMPARE(f.model.scenario().parallelism.pp, 2);
+        QVERIFY(scenarioProblem(f.model.scenario()).isEmpty());
+        f.field<QSpinBox>("tp")->setValue(3);
+        QCOMPARE(f.model.scenario().parallelism.tp, 1);
+        QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("tp")).isEmpty());
+    }
+
     // Issue 35. The global batch reads in tokens, the same after every edit: one micro-step of 8 ranks x 8,192
     // before any batch is given (not "1"), and what is given after.
     void globalBatchReadsInTokens()
