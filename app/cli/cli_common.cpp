@@ -329,8 +329,9 @@ int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
         return defaultCount;
     const QString text = parser.value(QStringLiteral("gpus"));
     // The cluster bound first: 2^63 GPUs is beyond any cluster before it is beyond a 64-bit count.
-    if (parsePositive(text, QStringLiteral("gpus")) > 10'000'000)
-        throw InputError("--gpus: " + s(text) + " GPUs is beyond any cluster (at most 10,000,000)");
+    if (parsePositive(text, QStringLiteral("gpus")) > kMaxClusterGpus)
+        throw InputError("--gpus: " + s(text) + " GPUs is beyond any cluster (at most "
+            + formatNumber(kMaxClusterGpus) + ")");
     return static_cast<int>(parsePositiveInteger(text, QStringLiteral("gpus")));
 }
 

@@ -68,6 +68,10 @@ bool deviceMemoryAgrees(const HardwareSpec& hardware, double reportedBytes);
 // peak keep their file order.
 std::vector<const HardwareSpec*> gpusOfDensePeak(double peak, const std::vector<HardwareSpec>& known, double tolerance);
 
+// The most GPUs a run may have, in every editor, flag and file: ten times the largest cluster announced (about a
+// million GPUs), and beyond it a count is a typing error, not a cluster.
+inline constexpr int kMaxClusterGpus = 10'000'000;
+
 struct ClusterSpec {
     HardwareSpec hardware;
     int gpuCount = 1;

@@ -171,7 +171,7 @@ MeasuredPoint readPoint(const json& value, const std::string& path)
     MeasuredPoint p;
     p.label = r.optionalString("label").value_or("");
     p.seqLen = r.requiredInteger("seq_len", 1, kMaxFileTokens);
-    p.gpuCount = static_cast<int>(r.requiredInteger("gpu_count", 1, kMaxFileCount));
+    p.gpuCount = static_cast<int>(r.requiredInteger("gpu_count", 1, kMaxClusterGpus));
     p.precision = readKey<TrainingPrecision>(
         r, "precision", trainingPrecisionFromKey, TrainingPrecision::BF16, "bf16, fp8, fp4");
     p.mfu = r.requiredNumber("mfu");
@@ -229,7 +229,7 @@ ScenarioDocument readV1(const json& root, const PresetLibrary* presets)
     if (s.cluster.hardware.matchPatterns.empty() && presets)
         if (const HardwareSpec* preset = presets->findHardware(s.cluster.hardware.id))
             s.cluster.hardware.matchPatterns = preset->matchPatterns;
-    s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxFileCount));
+    s.cluster.gpuCount = static_cast<int>(cluster->requiredInteger("gpu_count", 1, kMaxClusterGpus));
     s.cluster.gpusPerScaleUpDomain
         = static_cast<int>(cluster->optionalInteger("gpus_per_scale_up_domain", 0, kMaxFileCount).value_or(0));
 

@@ -19,7 +19,9 @@
 
 #include "core/errors.h"
 #include "core/model/flops.h"
+#include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
+#include "core/number_format.h"
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 #include "core/scenario/scenario_facts.h"
@@ -121,14 +123,20 @@ void ScenarioEditor::buildUi()
         connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, quantity, label, reason] {
             showReason(label, quantity, quantity->typedValue() ? QString() : reason);
         });
+        // Leaving the field puts the kept count back on screen: the hint has nothing left to say.
+        connect(spin, &QAbstractSpinBox::editingFinished, this, [this, quantity, label] {
+            if (quantity->typedValue())
+                showReason(label, quantity, QString());
+        });
     };
 
-    m_gpuCount = countSpin(1, 1'000'000);
+    m_gpuCount = countSpin(1, kMaxClusterGpus);
     m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
     m_gpuCount->setAccessibleName(tr("GPU count"));
     form->addRow(tr("GPU &count:"), m_gpuCount);
     explainBadCount(m_gpuCount, "gpuCountReason",
-        tr("Enter a whole number of GPUs from 1 to 1,000,000 (2k = 2,000); until then the scenario keeps its count."));
+        tr("Enter a whole number of GPUs from 1 to %1 (2k = 2,000); until then the scenario keeps its count.")
+            .arg(QString::fromStdString(formatNumber(kMaxClusterGpus))));
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);

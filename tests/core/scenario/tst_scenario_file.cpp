@@ -470,7 +470,7 @@ private slots:
                                        << "cluster.gpu_count";
         // 2^63 parses as an unsigned integer: it was said back wrapped, "found -9223372036854775808".
         QTest::newRow("2^63 GPUs") << edited([](auto& j) { j["cluster"]["gpu_count"] = uint64_t(1) << 63; })
-                                   << "cluster.gpu_count: must be between 1 and 2147483647, found 9223372036854775808";
+                                   << "cluster.gpu_count: must be between 1 and 10000000, found 9223372036854775808";
         QTest::newRow("no BF16 peak") << edited([](auto& j) {
             j["cluster"]["hardware"]["peak_dense_flops"].erase("bf16");
         }) << "cluster.hardware";

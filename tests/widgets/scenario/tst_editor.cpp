@@ -186,7 +186,7 @@ private slots:
                                              << "whole number";
             QTest::addRow("%s negative", field) << field << "-3"
                                                 << "whole number";
-            QTest::addRow("%s past a million", field) << field << "2000000"
+            QTest::addRow("%s past its bound", field) << field << "20000000"
                                                       << "whole number";
             QTest::addRow("%s words", field) << field << "many"
                                              << "whole number";
@@ -219,6 +219,15 @@ private slots:
         QVERIFY(f.editor.validationReason(field).isEmpty());
         QTest::keyClick(spin, Qt::Key_Return);
         QCOMPARE(spin->value(), 4);
+        // Left with a refused text, the field shows the kept count again, and the hint goes with it.
+        spin->selectAll();
+        QTest::keyClick(spin, Qt::Key_Backspace);
+        QTest::keyClicks(spin, text);
+        QVERIFY(!f.editor.validationReason(field).isEmpty());
+        spin->interpretText(); // what leaving the field does first: the refused text gives way to the kept count
+        QCOMPARE(spin->findChild<QLineEdit*>()->text(), spin->prefix() + QStringLiteral("4") + spin->suffix());
+        emit spin->editingFinished();
+        QVERIFY(f.editor.validationReason(field).isEmpty());
     }
 
     void stepTimeGivesClusterThroughput()
