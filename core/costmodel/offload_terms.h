@@ -2,8 +2,9 @@
 // Offload to host memory (docs/cost-model.md, "Offload to host memory"): what crosses the GPU's host link (PCIe,
 // NVLink-C2C) and what the CPU computes, per step.
 // - Activation offload: the offloaded share of each micro-batch's saved activations goes to the host during forward
-//   and comes back ahead of backward, on the copy engines beside the compute; each direction of the full-duplex link
-//   overlaps the micro-batch's whole compute (exposedAfterOverlap with hostOffloadExposedFraction).
+//   and comes back ahead of backward, on the copy engines beside the compute: the copies out overlap the forward and
+//   the copies back the backward (exposedAfterOverlap with hostOffloadExposedFraction); under 1F1B both directions
+//   of the full-duplex link run at once beside a forward and a backward.
 // - Optimizer offload (Megatron-Core's HybridDeviceOptimizer, torch FSDP's CPUOffload): the offloaded share's FP32
 //   gradients go down, the CPU updates its master weights and moments at cpuOptimizerBytesPerSec, and the FP32
 //   weights come back; the GPU updates the rest meanwhile, so the step waits for the slower of the two.
@@ -19,8 +20,8 @@ inline constexpr double kDefaultHostLinkBytesPerSec = 64e9;
 // The host link's bytes per second, per GPU and direction, at hostLinkEfficiency.
 double hostLinkBytesPerSec(const StepContext& x);
 
-// One micro-batch's activation traffic to the host and back: offloadedBytes each way (per GPU), each direction
-// overlapped with the micro-batch's forward and backward compute.
+// One micro-batch's activation traffic to the host and back: offloadedBytes each way (per GPU), the copies out
+// overlapped with the forward, the copies back with the backward (under 1F1B, both with both).
 CommTime activationOffloadComm(
     const StepContext& x, double offloadedBytes, double forwardSeconds, double backwardSeconds);
 
