@@ -52,8 +52,9 @@ int runSweep(const QStringList& args)
                     values.push_back(double(parseSequenceLengthFlag(v, flag)));
                 } else {
                     const int64_t gpus = parsePositiveInteger(v, flag);
-                    if (gpus > 10'000'000)
-                        throw InputError("--values: " + std::to_string(gpus) + " GPUs is beyond any cluster");
+                    if (gpus > kMaxClusterGpus)
+                        throw InputError("--values: " + std::to_string(gpus) + " GPUs is beyond any cluster (at most "
+                            + formatNumber(kMaxClusterGpus) + ")");
                     values.push_back(double(gpus));
                 }
             }

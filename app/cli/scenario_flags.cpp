@@ -193,6 +193,7 @@ nlohmann::json plannedConfigJson(const PlannedConfig& c)
         { "mfu", c.prediction.mfu },
         { "hfu", c.prediction.hfu },
         { "tokens_per_sec", c.prediction.tokensPerSec },
+        { "tokens_per_sec_per_gpu", c.prediction.tokensPerSecPerGpu }, // beside its band's _low and _high
         { "tflops_per_gpu", c.prediction.tflopsPerGpu },
         { "step_time_s", c.prediction.stepTimeSeconds },
         { "peak_memory_bytes", c.prediction.memory.total() },

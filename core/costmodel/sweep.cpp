@@ -31,7 +31,7 @@ std::optional<SweepAxis> sweepAxisFromKey(std::string_view key)
     return std::nullopt;
 }
 
-std::vector<double> defaultSweepValues(SweepAxis axis)
+std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own)
 {
     std::vector<double> v;
     switch (axis) {
@@ -45,6 +45,8 @@ std::vector<double> defaultSweepValues(SweepAxis axis)
         break;
     case SweepAxis::Precision:
         v = { 0, 1 };
+        if (own == TrainingPrecision::BF16_FP4)
+            v.push_back(sweepValueOf(own)); // the run's own precision is always a point
         break;
     }
     return v;
@@ -92,7 +94,8 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
     SweepResult result;
     result.axis = axis;
     result.plannerRan = options.includePlannerBest;
-    const std::vector<double> values = options.values.empty() ? defaultSweepValues(axis) : options.values;
+    const std::vector<double> values
+        = options.values.empty() ? defaultSweepValues(axis, scenario.precision) : options.values;
     for (size_t i = 0; i < values.size(); ++i) {
         if (cancel && cancel->load()) {
             result.cancelled = true;

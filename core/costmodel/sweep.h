@@ -55,10 +55,9 @@ struct SweepResult {
     bool cancelled = false;
 };
 
-// 2k..128k doubling; 1..16,384 doubling; {BF16, BF16+FP8}.
-// (BF16+FP4 is a point when asked for: `sweep --axis precision --values bf16,fp8,fp4`, or the Predict panel for an
-// FP4 scenario.)
-std::vector<double> defaultSweepValues(SweepAxis axis);
+// 2k..128k doubling; 1..16,384 doubling; {BF16, BF16+FP8}, and BF16+FP4 when it is the run's own precision (`own`),
+// so every surface's precision sweep of an FP4 run shows it. Other points: `sweep --axis precision --values ...`.
+std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own = TrainingPrecision::BF16);
 // A precision sweep's x and back: 0 BF16, 1 BF16+FP8, 2 BF16+FP4 (the enum's order).
 TrainingPrecision precisionOnSweep(double x);
 double sweepValueOf(TrainingPrecision p);

@@ -302,10 +302,7 @@ void PredictPanel::startSweep(SweepAxis axis)
         m_gpuSweep->start(s, m_gpuValues, m_bands);
         break;
     case SweepAxis::Precision:
-        // An FP4 scenario is swept over all three precisions; the others over BF16 and BF16+FP8, as before.
-        m_precisionSweep->start(s,
-            s.precision == TrainingPrecision::BF16_FP4 ? std::vector<double> { 0, 1, 2 } : std::vector<double> {},
-            m_bands);
+        m_precisionSweep->start(s, {}, m_bands); // the core's points: an FP4 run's own precision among them
         break;
     }
 }

@@ -20,6 +20,16 @@ private slots:
         QCOMPARE(defaultSweepValues(SweepAxis::SeqLen).front(), 2048.0);
         QCOMPARE(defaultSweepValues(SweepAxis::SeqLen).back(), 131072.0);
         QCOMPARE(defaultSweepValues(SweepAxis::GpuCount).back(), 16384.0);
+        // The run's own precision is a point of its precision sweep, on every surface (the CLI's `sweep`, the Predict
+        // panel and the report all leave the values to this default).
+        QCOMPARE(defaultSweepValues(SweepAxis::Precision), (std::vector<double> { 0, 1 }));
+        QCOMPARE(
+            defaultSweepValues(SweepAxis::Precision, TrainingPrecision::BF16_FP4), (std::vector<double> { 0, 1, 2 }));
+        Scenario fp4 = scenarioFor(llama31_8b(), "b200", 8, 8192);
+        fp4.precision = TrainingPrecision::BF16_FP4;
+        const SweepResult r = runSweep(fp4, SweepAxis::Precision);
+        QCOMPARE(int(r.points.size()), 3);
+        QCOMPARE(r.points.back().precision, TrainingPrecision::BF16_FP4);
     }
 
     // 8B on 8 B200 without checkpointing: MFU rises with sequence length until memory runs out; the points that
