@@ -168,7 +168,7 @@ VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, V
         // 0 is a text-only run: accepted, so a script can sweep from it.
         const double n = parseNumber(parser.value(QStringLiteral("vision-tokens")), QStringLiteral("vision-tokens"));
         if (!(n >= 0) || n != std::floor(n) || n > 1e9)
-            throw InputError("--vision-tokens: must be a whole number of tokens, zero or more");
+            throw InputError("--vision-tokens: must be a whole number of tokens from 0 to 1,000,000,000");
         v.tokensPerSequence = static_cast<int64_t>(n);
     }
     if (parser.isSet(QStringLiteral("vision-tokens-per-image")))
@@ -179,7 +179,10 @@ VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, V
     try {
         validateVisionWorkload(v, seqLen);
     } catch (const InputError& e) {
-        throw InputError(std::string("--vision-tokens: ") + e.what());
+        // Named by the flag whose figure is beyond its bound: per image beyond per sequence is the per-image flag's.
+        const bool perImage = v.tokensPerImage > v.tokensPerSequence && v.tokensPerSequence > 0
+            && v.tokensPerSequence <= seqLen && parser.isSet(QStringLiteral("vision-tokens-per-image"));
+        throw InputError(std::string(perImage ? "--vision-tokens-per-image: " : "--vision-tokens: ") + e.what());
     }
     return v;
 }
@@ -330,8 +333,8 @@ int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
     const QString text = parser.value(QStringLiteral("gpus"));
     // The cluster bound first: 2^63 GPUs is beyond any cluster before it is beyond a 64-bit count.
     if (parsePositive(text, QStringLiteral("gpus")) > kMaxClusterGpus)
-        throw InputError("--gpus: " + s(text) + " GPUs is beyond any cluster (at most "
-            + formatNumber(kMaxClusterGpus) + ")");
+        throw InputError(
+            "--gpus: " + s(text) + " GPUs is beyond any cluster (at most " + formatNumber(kMaxClusterGpus) + ")");
     return static_cast<int>(parsePositiveInteger(text, QStringLiteral("gpus")));
 }
 

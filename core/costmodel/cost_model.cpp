@@ -236,6 +236,11 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
     if (s.flags.fp8Attention && m_peakFp8 <= 0)
         return "FP8 attention needs a dense FP8 peak for this hardware";
     if (s.flags.fp8Attention) {
+        // The FP8 attention kernels modelled are cuDNN's (NVIDIA Hopper and Blackwell) and FlashAttention 3's
+        // (Hopper): off those GPUs no kernel choice helps, so the refusal says so rather than naming kernels the GPU
+        // then refuses in turn.
+        if (m_family != AcceleratorFamily::Hopper && m_family != AcceleratorFamily::Blackwell)
+            return "FP8 attention is modelled for NVIDIA Hopper and Blackwell GPUs only (cuDNN, FlashAttention 3)";
         const AttentionKernel kernel = resolveAttentionKernel(s.flags.attentionKernel, m_family);
         if (kernel != AttentionKernel::Cudnn && kernel != AttentionKernel::FlashAttention3)
             return "FP8 attention needs the cuDNN or FlashAttention 3 kernel";

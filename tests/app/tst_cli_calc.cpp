@@ -118,6 +118,13 @@ private slots:
         const auto tooMany = runCli(base + QStringList { "--vision-tokens", "9000" });
         QVERIFY(tooMany.exitCode != 0);
         QVERIFY(QString::fromUtf8(tooMany.err).contains(QLatin1String("--vision-tokens")));
+        // Per image beyond per sequence is the per-image flag's error; a count past the bound names the bound.
+        const auto perImage
+            = runCli(base + QStringList { "--vision-tokens", "256", "--vision-tokens-per-image", "512" });
+        QVERIFY(perImage.exitCode != 0);
+        QVERIFY2(QString::fromUtf8(perImage.err).contains(QLatin1String("--vision-tokens-per-image:")), perImage.err);
+        const auto huge = runCli(base + QStringList { "--vision-tokens", "4294967297" });
+        QVERIFY2(QString::fromUtf8(huge.err).contains(QLatin1String("1,000,000,000")), huge.err);
     }
 
     void clusterThroughputAndStepTime()

@@ -755,6 +755,11 @@ private slots:
             s.flags.fp8Recipe = Fp8Recipe::Mxfp8;
             QVERIFY2(refusal(s).empty() == runs, gpu);
         }
+        // FP8 attention on a GPU where no modelled kernel runs says so, rather than naming kernels it then refuses.
+        Scenario amd = scenarioFor(llama31_8b(), "mi355x", 8, 4096);
+        amd.precision = TrainingPrecision::BF16_FP8;
+        amd.flags.fp8Attention = true;
+        QVERIFY2(refusal(amd).find("Hopper and Blackwell") != std::string::npos, refusal(amd).c_str());
         Scenario moe = scenarioFor(mixtral_8x7b(), "b200", 16, 4096);
         moe.parallelism.ep = 8;
         moe.flags.cudaGraphs = CudaGraphs::FullIteration;
