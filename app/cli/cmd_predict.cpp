@@ -12,6 +12,7 @@
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/levers.h"
 #include "core/number_format.h"
+#include "core/scenario/ignored_settings.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
 
@@ -162,11 +163,18 @@ int runPredict(const QStringList& args)
             out["global_batch_note"] = rounding ? nlohmann::json(*rounding) : nlohmann::json();
             if (calibrated)
                 out["calibrated"] = calibratedJson(*calibrated, calibrationFile);
+            out["ignored_settings"] = nlohmann::json::array();
+            for (const IgnoredSetting& i : ignoredSettings(s))
+                out["ignored_settings"].push_back({ { "flag", "--" + std::string(i.flag) },
+                    { "setting", std::string(i.key) }, { "why", std::string(i.why) } });
             printJson(out);
         } else {
             QString t = text(s, p, band);
             if (const auto rounding = globalBatchRoundingNote(s))
                 t += QStringLiteral("  note: %1\n").arg(QString::fromStdString(*rounding));
+            // Stated but without effect here: said, so the same figures are not read as the setting's outcome.
+            if (const std::string ignored = ignoredSettingsText(ignoredSettings(s)); !ignored.empty())
+                t += QStringLiteral("  ignored: %1\n").arg(QString::fromStdString(ignored));
             if (!calibration.is_null())
                 t += QStringLiteral("  calibrated: efficiencies x%1 (uncalibrated MFU %2%)\n")
                          .arg(calibration["scale"].get<double>(), 0, 'f', 3)

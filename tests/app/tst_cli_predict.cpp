@@ -46,6 +46,25 @@ nlohmann::json runJson(const QString& command, const QString& args)
 class TestCliPredict : public QObject {
     Q_OBJECT
 private slots:
+    // A setting stated without effect on the run is named, with why, beside the unchanged prediction.
+    void ignoredSettingsAreNamed()
+    {
+        const auto plain
+            = runJson(QStringLiteral("predict"), QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8"));
+        QVERIFY(plain["ignored_settings"].is_array() && plain["ignored_settings"].empty());
+        const auto moeFlag = runJson(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --moe-permute-fusion"));
+        QCOMPARE(moeFlag["mfu"].get<double>(), plain["mfu"].get<double>());
+        QCOMPARE(moeFlag["ignored_settings"].size(), size_t(1));
+        QCOMPARE(moeFlag["ignored_settings"][0]["flag"].get<std::string>(), std::string("--moe-permute-fusion"));
+        QCOMPARE(moeFlag["ignored_settings"][0]["setting"].get<std::string>(), std::string("moe_permute_fusion"));
+        const Run text = runCli(QStringLiteral("predict"),
+            QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --moe-permute-fusion")
+                .split(QLatin1Char(' ')));
+        QVERIFY2(text.out.contains(QStringLiteral("ignored: --moe-permute-fusion (the model has no experts)")),
+            qPrintable(text.out));
+    }
+
     // --help says every setting's help whole (Qt 6.4's wrapper dropped "0" from "--activation-offload ... default 0"
     // when it filled a line's last column) and leaves no line ending in a space.
     void helpKeepsEveryDescriptionWhole()

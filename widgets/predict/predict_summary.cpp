@@ -7,9 +7,12 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include "core/scenario/ignored_settings.h"
+#include "core/scenario/settings.h"
 #include "core/units.h"
 #include "widgets/charts/category_palette.h"
 #include "widgets/number_text.h"
+#include "widgets/qt_text.h"
 
 namespace mfu::widgets {
 
@@ -102,6 +105,11 @@ PredictSummary::PredictSummary(QWidget* parent)
     outer->addWidget(m_overPacking);
     m_bottleneck = sentence("bottleneck");
     outer->addWidget(m_bottleneck);
+    m_ignored = sentence("ignoredSettings");
+    m_ignored->setToolTip(tr("Settings this scenario states that the run does not use: the figures above are the "
+                             "same with or without them"));
+    m_ignored->setVisible(false);
+    outer->addWidget(m_ignored);
     m_calibratedRow = new QWidget;
     auto* row = new QHBoxLayout(m_calibratedRow);
     row->setContentsMargins(0, 0, 0, 0);
@@ -135,6 +143,7 @@ void PredictSummary::showNoPrediction(const QString& reason)
     m_overPacking->setVisible(false);
     m_bottleneck->setText(reason);
     m_bottleneck->setVisible(true);
+    m_ignored->setVisible(false);
 }
 
 void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
@@ -200,6 +209,16 @@ void PredictSummary::showPrediction(const Scenario& s, const StepPrediction& p, 
     const std::string pace = pacingRankSentence(p, s.parallelism.pp);
     m_bottleneck->setText(QString::fromStdString(bottleneckSentence(p) + (pace.empty() ? "" : " " + pace)));
     m_bottleneck->setVisible(p.fits);
+    // Named by their fields' labels, with why (the same list `predict` prints with the flags).
+    QStringList ignored;
+    for (const IgnoredSetting& i : ignoredSettings(s)) {
+        const Setting* setting = findSetting(i.key);
+        QString label = setting && !setting->label.empty() ? qs(setting->label) : qs(i.flag);
+        label.remove(QLatin1Char('&'));
+        ignored << tr("%1 (%2)").arg(label, qs(i.why));
+    }
+    m_ignored->setText(tr("Without effect here: %1.").arg(ignored.join(QStringLiteral("; "))));
+    m_ignored->setVisible(!ignored.isEmpty());
     m_overPacking->setVisible(p.mfuPalmOverPackingLength.has_value());
     if (p.mfuPalmOverPackingLength)
         m_overPacking->setText(tr("PaLM as published, attention over the packing length (%1 tokens): %2 MFU, an "

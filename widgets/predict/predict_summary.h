@@ -39,6 +39,7 @@ private:
     QLabel* m_misfit = nullptr; // why the figures are greyed: the layout does not fit
     QLabel* m_overPacking = nullptr; // the MFU attention over the packing length would claim, labelled
     QLabel* m_bottleneck = nullptr;
+    QLabel* m_ignored = nullptr; // settings stated that do nothing for this run (core/scenario/ignored_settings.h)
     QWidget* m_calibratedRow = nullptr;
     QLabel* m_calibrated = nullptr;
 };

@@ -298,6 +298,20 @@ private slots:
         QVERIFY(!f.panel.editor()->validationReason(QStringLiteral("globalBatchTokens")).isEmpty());
     }
 
+    // A setting stated without effect on the run is said under the figures, by its field's label, with why.
+    void ignoredSettingsAreSaid()
+    {
+        Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        Fixture f(s);
+        auto* ignored = f.panel.findChild<QLabel*>(QStringLiteral("ignoredSettings"));
+        QVERIFY(ignored);
+        QVERIFY(ignored->isHidden());
+        s.flags.fusedExpertMlp = true;
+        f.model.setScenario(s);
+        QVERIFY(!ignored->isHidden());
+        QCOMPARE(ignored->text(), QStringLiteral("Without effect here: Fused expert MLP (the model has no experts)."));
+    }
+
     // A layout broken outside the editor (fewer GPUs than PP x CP, set in the scenario dock or a file) does not
     // block the edits that mend it in steps, nor unrelated ones; from a valid layout a breaking edit is refused.
     void aLayoutBrokenElsewhereDoesNotBlockEdits()
