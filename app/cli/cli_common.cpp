@@ -176,14 +176,18 @@ VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, V
             parser.value(QStringLiteral("vision-tokens-per-image")), QStringLiteral("vision-tokens-per-image"));
     if (parser.isSet(QStringLiteral("vision-frozen")))
         v.encoderTrained = false;
-    try {
-        validateVisionWorkload(v, seqLen);
-    } catch (const InputError& e) {
-        // Named by the flag whose figure is beyond its bound: per image beyond per sequence is the per-image flag's.
-        const bool perImage = v.tokensPerImage > v.tokensPerSequence && v.tokensPerSequence > 0
-            && v.tokensPerSequence <= seqLen && parser.isSet(QStringLiteral("vision-tokens-per-image"));
-        throw InputError(std::string(perImage ? "--vision-tokens-per-image: " : "--vision-tokens: ") + e.what());
-    }
+    // Each figure's check under the flag that gave it (a base scenario's per-image count, not given here, stays
+    // the per-sequence flag's concern, as before).
+    const auto underFlag = [](const char* flag, const auto& check) {
+        try {
+            check();
+        } catch (const InputError& e) {
+            throw InputError(std::string(flag) + ": " + e.what());
+        }
+    };
+    underFlag("--vision-tokens", [&] { validateVisionTokensPerSequence(v, seqLen); });
+    underFlag(parser.isSet(QStringLiteral("vision-tokens-per-image")) ? "--vision-tokens-per-image" : "--vision-tokens",
+        [&] { validateVisionTokensPerImage(v); });
     return v;
 }
 
@@ -330,12 +334,16 @@ int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
 {
     if (!parser.isSet(QStringLiteral("gpus")))
         return defaultCount;
-    const QString text = parser.value(QStringLiteral("gpus"));
+    return parseGpuCount(parser.value(QStringLiteral("gpus")), QStringLiteral("gpus"));
+}
+
+int parseGpuCount(const QString& text, const QString& flag)
+{
     // The cluster bound first: 2^63 GPUs is beyond any cluster before it is beyond a 64-bit count.
-    if (parsePositive(text, QStringLiteral("gpus")) > kMaxClusterGpus)
-        throw InputError(
-            "--gpus: " + s(text) + " GPUs is beyond any cluster (at most " + formatNumber(kMaxClusterGpus) + ")");
-    return static_cast<int>(parsePositiveInteger(text, QStringLiteral("gpus")));
+    if (parsePositive(text, flag) > kMaxClusterGpus)
+        throw InputError("--" + s(flag) + ": " + s(text) + " GPUs is beyond any cluster (at most "
+            + formatNumber(kMaxClusterGpus) + ")");
+    return static_cast<int>(parsePositiveInteger(text, flag));
 }
 
 int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq)

@@ -48,6 +48,8 @@ ModelSpec resolveModel(const QCommandLineParser& parser);
 std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser);
 HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& defaultId = {});
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount = 1);
+// A GPU count typed for `flag`: a whole number from 1 to kMaxClusterGpus, else InputError naming the flag.
+int parseGpuCount(const QString& text, const QString& flag);
 int64_t resolveSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);
 // The packing flags applied over `base` (a scenario file's packing, or none) for sequences of seqLen tokens (the
 // packing length); validated.

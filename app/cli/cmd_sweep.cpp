@@ -51,11 +51,7 @@ int runSweep(const QStringList& args)
                 } else if (*axis == SweepAxis::SeqLen) {
                     values.push_back(double(parseSequenceLengthFlag(v, flag)));
                 } else {
-                    const int64_t gpus = parsePositiveInteger(v, flag);
-                    if (gpus > kMaxClusterGpus)
-                        throw InputError("--values: " + std::to_string(gpus) + " GPUs is beyond any cluster (at most "
-                            + formatNumber(kMaxClusterGpus) + ")");
-                    values.push_back(double(gpus));
+                    values.push_back(double(parseGpuCount(v, flag)));
                 }
             }
             if (values.empty())

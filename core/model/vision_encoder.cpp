@@ -58,16 +58,28 @@ double visionTrainingFlopsPerToken(const VisionEncoderSpec& v, double llmTokensP
     return (trained ? 3.0 : 1.0) * forward;
 }
 
-void validateVisionWorkload(const VisionWorkload& w, int64_t seqLen)
+void validateVisionTokensPerSequence(const VisionWorkload& w, int64_t seqLen)
 {
-    if (w.tokensPerSequence < 0 || w.tokensPerImage < 0)
+    if (w.tokensPerSequence < 0)
         throw InputError("vision tokens must be zero or more");
     if (w.tokensPerSequence > seqLen)
         throw InputError("vision tokens per sequence (" + std::to_string(w.tokensPerSequence)
             + ") exceed the sequence length " + std::to_string(seqLen));
+}
+
+void validateVisionTokensPerImage(const VisionWorkload& w)
+{
+    if (w.tokensPerImage < 0)
+        throw InputError("vision tokens must be zero or more");
     if (w.tokensPerImage > w.tokensPerSequence && w.tokensPerSequence > 0)
         throw InputError("vision tokens per image (" + std::to_string(w.tokensPerImage)
             + ") exceed the vision tokens per sequence (" + std::to_string(w.tokensPerSequence) + ")");
+}
+
+void validateVisionWorkload(const VisionWorkload& w, int64_t seqLen)
+{
+    validateVisionTokensPerSequence(w, seqLen);
+    validateVisionTokensPerImage(w);
 }
 
 double visionFlopsPerSequenceToken(const VisionEncoderSpec& v, const VisionWorkload& w, int64_t seqLen)

@@ -74,5 +74,9 @@ struct VisionWorkload {
 // sequence or an image exceeds the sequence's vision tokens.
 double visionFlopsPerSequenceToken(const VisionEncoderSpec& v, const VisionWorkload& w, int64_t seqLen);
 void validateVisionWorkload(const VisionWorkload& w, int64_t seqLen);
+// Its two halves, each the check of one figure (for a message naming the flag that gave it): the vision tokens per
+// sequence against the sequence, and the tokens per image against those per sequence.
+void validateVisionTokensPerSequence(const VisionWorkload& w, int64_t seqLen);
+void validateVisionTokensPerImage(const VisionWorkload& w);
 
 } // namespace mfu

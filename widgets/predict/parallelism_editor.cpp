@@ -145,9 +145,9 @@ void ParallelismEditor::addSetting(QFormLayout* form, const Setting& setting)
         addText(
             form, name.c_str(), label + QLatin1Char(':'), help, qs(setting.zeroText),
             [s](const Scenario& scenario) {
-                const bool atDefault = s->getNumber(scenario) == s->getNumber(Scenario {});
-                return atDefault && !s->zeroText.empty() ? QString()
-                                                         : QString::fromStdString(settingValueText(*s, scenario));
+                return isSettingDefault(*s, scenario) && !s->zeroText.empty()
+                    ? QString()
+                    : QString::fromStdString(settingValueText(*s, scenario));
             },
             [s](Scenario& scenario, const QString& value) {
                 if (value.trimmed().isEmpty())
