@@ -31,8 +31,11 @@ struct MicroBatchTerms {
     AttentionTime attention;
     MemoryBoundTime memoryBound;
     double recompute = 0;
-    double forwardCompute = 0; // what forward-side traffic (FSDP and ZeRO-1 all-gathers) hides behind
-    double backwardCompute = 0; // what backward-side traffic (reduce-scatters, gradient sync) hides behind
+    double forwardCompute = 0; // every kernel of the forward pass
+    double backwardCompute = 0; // every kernel of the backward pass, the recomputed forward included
+    // Each pass as the streams beside its kernels fill it (overlap.h): what a stream added later hides behind.
+    PassAccount forwardPass;
+    PassAccount backwardPass;
     double compute = 0;
     CommTime tp, cp, ep, pp;
     CommTime hostOffload; // activation offload's copies to the host and back
@@ -71,30 +74,54 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     m.memoryBound = memoryBoundTime(x);
     m.memoryBound.bytesPerSec /= scales.memoryBound;
     m.recompute = recomputeTime(x, m.matmul, m.attention, m.memoryBound);
-    const double elementwise = m.memoryBound.elementwise();
+    const double memoryBound = m.memoryBound.total();
     // The MoE layers' routing work runs beside their GEMMs, forward once and backward twice, and what overlaps the
-    // GEMMs (TP's collectives, the gathers and reduce-scatters) overlaps it too.
+    // GEMMs (TP's collectives, the gathers and reduce-scatters) overlaps it too. The memory-bound kernels (norms,
+    // casts, the loss, the permutation) split the same way: the network and the host link run beside them as beside
+    // a GEMM.
     const double layers = m.matmul.forward + m.matmul.moeRoutingForward;
     const double gemmsAndRouting = m.matmul.total() + m.matmul.moeRoutingTotal();
-    m.forwardCompute = layers + m.attention.forward + elementwise / 3.0;
-    m.backwardCompute = 2.0 * layers + m.attention.backward + 2.0 * elementwise / 3.0 + m.recompute;
-    m.compute = gemmsAndRouting + m.attention.forward + m.attention.backward + m.memoryBound.total() + m.recompute;
+    m.forwardCompute = layers + m.attention.forward + memoryBound / 3.0;
+    m.backwardCompute = 2.0 * layers + m.attention.backward + 2.0 * memoryBound / 3.0 + m.recompute;
+    m.compute = gemmsAndRouting + m.attention.forward + m.attention.backward + memoryBound + m.recompute;
     m.tp = scaled(tensorParallelComm(x, gemmsAndRouting), scales.communication);
     m.cp = scaled(contextParallelComm(x, m.attention.total()), scales.communication);
     m.ep = scaled(expertParallelComm(x, m.compute), scales.communication);
     m.pp = scaled(pipelineP2pComm(x), scales.communication);
-    m.fsdp = fsdpComm(x, m.forwardCompute, m.backwardCompute);
+    // The model-parallel exchanges, each against the kernels it overlaps, then in the passes: TP's and EP's evenly
+    // (forward and backward each gather and scatter, dispatch and combine once), CP's key-value exchange one
+    // all-gather forward, an all-gather and a reduce-scatter backward.
+    m.forwardPass = PassAccount(m.forwardCompute);
+    m.backwardPass = PassAccount(m.backwardCompute);
+    const auto inBothPasses = [&m](Link link, const CommTime& t, double forwardShare) {
+        m.forwardPass.add(link, t.total * forwardShare, t.exposed * forwardShare);
+        m.backwardPass.add(link, t.total * (1.0 - forwardShare), t.exposed * (1.0 - forwardShare));
+    };
+    inBothPasses(tensorParallelLink(x), m.tp, 0.5);
+    inBothPasses(expertParallelLink(x), m.ep, 0.5);
+    inBothPasses(contextParallelLink(x), m.cp, 1.0 / 3.0);
+    // The host after each MoE dispatch: the GPU's forward, its waits on the collectives included, against the CPU's
+    // issue. The recomputed forwards wait inside the backward.
+    m.moeHostStall = moeHostStallTime(x, m.forwardPass.span()) * scales.overhead;
+    m.overhead = launchOverheadTime(x) * scales.overhead + m.moeHostStall;
+    if (const double passes = moeHostStallPasses(x); passes > 0) {
+        const double forwardStall = m.moeHostStall / passes;
+        m.forwardPass.add(Link::Cpu, forwardStall, forwardStall);
+        m.backwardPass.add(Link::Cpu, m.moeHostStall - forwardStall, m.moeHostStall - forwardStall);
+    }
+    const Link fsdpOn = fsdpLink(x);
+    m.fsdp = fsdpComm(x, m.forwardPass.windowOn(fsdpOn), m.backwardPass.windowOn(fsdpOn));
     if (scales.communication != 1) {
         for (double* t : { &m.fsdp.allGather, &m.fsdp.reduceScatter, &m.fsdp.allGatherForwardExposed,
                  &m.fsdp.allGatherBackwardExposed, &m.fsdp.allGatherStepExposed, &m.fsdp.reduceScatterExposed,
                  &m.fsdp.reduceScatterStepExposed })
             *t *= scales.communication;
     }
-    // The forward pass the GPU runs after each MoE dispatch: its compute and the half of the exposed TP and expert
-    // traffic that belongs to the forward.
-    const double forwardGpu = m.forwardCompute + (m.tp.exposed + m.ep.exposed) / 2.0;
-    m.moeHostStall = moeHostStallTime(x, forwardGpu) * scales.overhead;
-    m.overhead = launchOverheadTime(x) * scales.overhead + m.moeHostStall;
+    // With PP the stage gathers once a step, not in each micro-batch's passes.
+    const double perMicroBatch = m.fsdp.reshardEachMicroBatch ? 1.0 : 0.0;
+    m.forwardPass.add(fsdpOn, perMicroBatch * m.fsdp.allGather, m.fsdp.allGatherForwardExposed);
+    m.backwardPass.add(fsdpOn, perMicroBatch * (m.fsdp.allGather + m.fsdp.reduceScatter),
+        m.fsdp.allGatherBackwardExposed + m.fsdp.reduceScatterExposed);
     return m;
 }
 
@@ -165,7 +192,8 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
         = m.fsdp.reshardEachMicroBatch ? accum * m.fsdp.reduceScatter : m.fsdp.reduceScatter;
     t.pipelineBubble = pipelineBubble(x, m.total());
 
-    const DataParallelSync dp = dataParallelSync(x, m.forwardCompute, m.backwardCompute);
+    const Link dpOn = dataParallelLink(x);
+    const DataParallelSync dp = dataParallelSync(x, m.forwardPass.windowOn(dpOn), m.backwardPass.windowOn(dpOn));
     if (dp.gradients.total > 0) {
         all[idx(CommKind::DpAllReduce)] = dp.gradients.total * scales.communication;
         t.comm(CommKind::DpAllReduce) = dp.gradients.exposed * scales.communication;
@@ -304,8 +332,11 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
         terms = microBatchTerms(x, m_model, atClock);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
-    terms.hostOffload = scaled(
-        activationOffloadComm(x, offloaded, terms.forwardCompute, terms.backwardCompute), scales.communication);
+    terms.hostOffload = scaled(activationOffloadComm(x, offloaded, terms.forwardPass.windowOn(Link::HostLink),
+                                   terms.backwardPass.windowOn(Link::HostLink)),
+        scales.communication);
+    terms.forwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, terms.hostOffload.exposed / 2.0);
+    terms.backwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, terms.hostOffload.exposed / 2.0);
     fillStepTime(x, terms, atClock, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 

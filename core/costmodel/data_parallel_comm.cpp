@@ -17,6 +17,22 @@ int expertShardGroup(const StepContext& x, int denseGroup)
 
 namespace {
 
+// FSDP's group: the shard ranks, TP apart.
+CommGroup fsdpGroup(const StepContext& x)
+{
+    return { x.fsdpGroup, x.scenario->parallelism.tp };
+}
+
+// The once-a-step gradient sync's group: HSDP's replicas (one member per FSDP group), or every data-parallel and CP
+// rank under ZeRO-1 and DDP.
+CommGroup gradientSyncGroup(const StepContext& x)
+{
+    const Parallelism& par = x.scenario->parallelism;
+    if (x.fsdp)
+        return { par.hsdpReplicas, par.tp * x.fsdpGroup };
+    return { static_cast<int>(x.dataParallel) * par.cp, par.tp };
+}
+
 // Megatron-FSDP (Megatron-Core's megatron_fsdp: persistent double buffers, gathers and reduce-scatters on their own
 // streams) prefetches across the forward-backward boundary and lets the last buckets' reduce-scatter run under the
 // next micro-batch's forward, so a micro-batch's traffic hides behind all of its compute in one window, not forward
@@ -42,7 +58,7 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     if (!x.fsdp || x.fsdpGroup <= 1)
         return f;
     const double units = x.fsdpUnits;
-    const CommGroup g { x.fsdpGroup, par.tp };
+    const CommGroup g = fsdpGroup(x);
     const double denseUnit = x.denseStageParams / units;
     f.allGather = units * collectiveSeconds(Collective::AllGather, denseUnit * x.denseWeightBytes, g, x.tiers);
     f.reduceScatter = units * collectiveSeconds(Collective::ReduceScatter, denseUnit * x.reduceBytes, g, x.tiers);
@@ -79,6 +95,16 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     return f;
 }
 
+Link fsdpLink(const StepContext& x)
+{
+    return linkOf(fsdpGroup(x), x.tiers);
+}
+
+Link dataParallelLink(const StepContext& x)
+{
+    return linkOf(gradientSyncGroup(x), x.tiers);
+}
+
 DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, double backwardSeconds)
 {
     const Parallelism& par = x.scenario->parallelism;
@@ -86,7 +112,7 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
     // HSDP: the gradient shard all-reduced across replicas; the last bucket is exposed. Under FSDP the gradients
     // shard as the optimizer state does, the experts over the ranks that hold the same experts.
     if (x.fsdp && par.hsdpReplicas > 1) {
-        const CommGroup g { par.hsdpReplicas, par.tp * x.fsdpGroup };
+        const CommGroup g = gradientSyncGroup(x);
         const double buffer = optimizerShardParams(x) * x.reduceBytes;
         const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, x.tiers);
         d.gradients = { ar, std::max(0.0, ar - backwardSeconds) + ar / x.fsdpUnits };
@@ -97,8 +123,8 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
     // bucket sync hides behind the last backward but for its last bucket (--overlap-grad-reduce). Either overlap
     // switched off leaves its collective wholly exposed. Experts reduce over the ranks that share them.
     if (!x.fsdp && x.dataParallel * x.cp > 1) {
-        const int group = static_cast<int>(x.dataParallel) * par.cp;
-        const CommGroup g { group, par.tp };
+        const CommGroup g = gradientSyncGroup(x);
+        const int group = g.size;
         const double denseRank = x.denseStageParams;
         const double expertRank = x.expertStageParams;
         const int expertGroup = std::max(1, expertShardGroup(x, group));

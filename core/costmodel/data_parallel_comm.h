@@ -28,7 +28,8 @@ struct FsdpComm {
 // data-parallel and CP rank under ZeRO-1 and DDP): its ranks times TP, over EP x expert TP.
 int expertShardGroup(const StepContext& x, int denseGroup);
 
-// forwardSeconds, backwardSeconds: one micro-batch's forward and backward compute, what the traffic overlaps with.
+// forwardSeconds, backwardSeconds: what the traffic can hide behind in one micro-batch's forward and backward, its
+// kernels and the GPU's waits on other links (PassAccount::windowOn).
 FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSeconds);
 
 struct DataParallelSync {
@@ -37,5 +38,10 @@ struct DataParallelSync {
 };
 
 DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, double backwardSeconds);
+
+// The link FSDP's traffic runs on (its dense group's), and the link of the once-a-step sync (HSDP's all-reduce,
+// ZeRO-1's reduce-scatter and all-gather, DDP's all-reduce): the NICs when the group spans scale-up domains.
+Link fsdpLink(const StepContext& x);
+Link dataParallelLink(const StepContext& x);
 
 } // namespace mfu

@@ -30,7 +30,17 @@ double moeForwardRepeated(const StepContext& x)
     return x.fullRecomputeShare;
 }
 
+CommGroup expertParallelGroup(const StepContext& x)
+{
+    return { x.scenario->parallelism.ep, x.expertGroupStride };
+}
+
 } // namespace
+
+Link expertParallelLink(const StepContext& x)
+{
+    return linkOf(expertParallelGroup(x), x.tiers);
+}
 
 DispatchBytes dispatchBytes(const StepContext& x, double bytesPerElement)
 {
@@ -44,7 +54,7 @@ DispatchBytes dispatchBytes(const StepContext& x, double bytesPerElement)
     const double vector = sh.expertDispatchWidth * bytesPerElement;
     const double k = sh.expertsPerToken;
     // Members of the EP group per scale-up domain, and the domains it spans.
-    const CommGroup g { n, x.expertGroupStride };
+    const CommGroup g = expertParallelGroup(x);
     const int local = g.crossesDomain(x.tiers.domainGpus) ? g.membersPerDomain(x.tiers.domainGpus) : n;
     const double domains = std::ceil(static_cast<double>(n) / local);
     const double localShare = static_cast<double>(local - 1) / static_cast<double>(n - 1);

@@ -24,5 +24,8 @@ double dispatchSeconds(const StepContext& x, double bytesPerElement);
 
 // computeSeconds: the micro-batch's compute, what an overlapped schedule hides the traffic behind.
 CommTime expertParallelComm(const StepContext& x, double computeSeconds);
+// The link the EP group's exchange runs on: NVLink, or the NICs when the group spans scale-up domains (DeepEP
+// forwards over NVLink inside them, but the NICs set its pace).
+Link expertParallelLink(const StepContext& x);
 
 } // namespace mfu

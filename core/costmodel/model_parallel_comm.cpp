@@ -6,13 +6,34 @@
 
 namespace mfu {
 
+namespace {
+CommGroup tensorParallelGroup(const StepContext& x)
+{
+    return { x.scenario->parallelism.tp, 1 };
+}
+CommGroup contextParallelGroup(const StepContext& x)
+{
+    return { x.scenario->parallelism.cp, x.scenario->parallelism.tp };
+}
+} // namespace
+
+Link tensorParallelLink(const StepContext& x)
+{
+    return linkOf(tensorParallelGroup(x), x.tiers);
+}
+
+Link contextParallelLink(const StepContext& x)
+{
+    return linkOf(contextParallelGroup(x), x.tiers);
+}
+
 CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
 {
     const Scenario& s = *x.scenario;
     CommTime t;
     if (s.parallelism.tp <= 1)
         return t;
-    const CommGroup g { s.parallelism.tp, 1 };
+    const CommGroup g = tensorParallelGroup(x);
     const double buffer = x.tokensPerMicroBatch * x.shape->layer.hidden * 2.0;
     const double pair = collectiveSeconds(Collective::AllGather, buffer, g, x.tiers)
         + collectiveSeconds(Collective::ReduceScatter, buffer, g, x.tiers);
@@ -35,7 +56,7 @@ CommTime contextParallelComm(const StepContext& x, double attentionSeconds)
     if (s.parallelism.cp <= 1)
         return t;
     const LayerShape& l = x.shape->layer;
-    const CommGroup g { s.parallelism.cp, s.parallelism.tp };
+    const CommGroup g = contextParallelGroup(x);
     const double kvBuffer
         = x.cp * x.tokensPerMicroBatch * (l.kvHeads * (l.qkHeadDim + l.vHeadDim)) / std::min(x.tp, l.kvHeads) * 2.0;
     const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, x.tiers);

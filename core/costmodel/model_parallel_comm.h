@@ -15,4 +15,8 @@ CommTime tensorParallelComm(const StepContext& x, double matmulSeconds);
 // attentionSeconds: the micro-batch's attention time (forward and backward), what the ring overlaps with.
 CommTime contextParallelComm(const StepContext& x, double attentionSeconds);
 
+// The links their groups run on: NVLink, or the NICs when the group spans scale-up domains.
+Link tensorParallelLink(const StepContext& x);
+Link contextParallelLink(const StepContext& x);
+
 } // namespace mfu

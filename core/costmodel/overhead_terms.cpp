@@ -46,20 +46,28 @@ bool moeDispatchWaitsForHost(const Scenario& s)
         && s.flags.cudaGraphs != CudaGraphs::FullIteration;
 }
 
-double moeHostStallTime(const StepContext& x, double forwardGpuSeconds)
+double moeHostStallPasses(const StepContext& x)
 {
     const Scenario& s = *x.scenario;
     if (!(x.shape->experts > 0) || !moeDispatchWaitsForHost(s))
         return 0.0;
-    const double moeLayers = x.layersPerStage * x.shape->moeLayerShare;
-    const double hostSeconds
-        = (1.0 - graphedLaunchShare(s.flags.cudaGraphs)) * x.constants->moeLayerHostSeconds * moeLayers;
     double passes = 1.0;
     if (s.activationCheckpointing == ActivationCheckpointing::Full)
         passes += x.fullRecomputeShare;
     else if (s.activationCheckpointing == ActivationCheckpointing::Selective
         && (s.flags.recomputeModules & (RecomputeMoe | RecomputeMlp)) != 0)
         passes += 1.0;
+    return passes;
+}
+
+double moeHostStallTime(const StepContext& x, double forwardGpuSeconds)
+{
+    const double passes = moeHostStallPasses(x);
+    if (!(passes > 0))
+        return 0.0;
+    const double moeLayers = x.layersPerStage * x.shape->moeLayerShare;
+    const double hostSeconds
+        = (1.0 - graphedLaunchShare(x.scenario->flags.cudaGraphs)) * x.constants->moeLayerHostSeconds * moeLayers;
     return passes * std::max(0.0, hostSeconds - forwardGpuSeconds);
 }
 

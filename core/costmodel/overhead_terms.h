@@ -25,5 +25,8 @@ bool moeDispatchWaitsForHost(const Scenario& s);
 // sizes are the forward's), and the CPU runs ahead. forwardGpuSeconds: the stage's forward pass on the GPU, compute
 // and exposed communication, per micro-batch.
 double moeHostStallTime(const StepContext& x, double forwardGpuSeconds);
+// The forward passes a micro-batch waits for the host in: 1 and the recomputed ones (0 when its MoE layers never
+// wait). The first is the forward's; the recomputed ones run inside the backward.
+double moeHostStallPasses(const StepContext& x);
 
 } // namespace mfu

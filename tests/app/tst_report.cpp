@@ -376,9 +376,12 @@ private slots:
             { "MFU report: vector_labs_job", "Llama 3.1 70B", "FLOP per token", "$1,382,400", "552,960",
                 "102.4 -> 153.6", "51.2 GPU-equivalents", "worth $276,480", "33.33%", "Cost of the job vs MFU",
                 "Predicted step time breakdown", "Cost of the same job by GPU", "Savings from 40.00% to 60.00% MFU",
-                "Planner's best", "now 4", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.00%",
+                "Planner's best", "Trace breakdown", "traces/rank0.json.gz", "no longer exists", "60.00%",
                 "overlapped with compute", "Measured MFU", "Step time by kernel category" })
             QVERIFY2(text.out.contains(QString::fromUtf8(expected)), expected);
+        // The planner's rows give the current configuration's figure beside the best's.
+        QVERIFY2(
+            text.out.contains(QRegularExpression(QStringLiteral("now \\d"))), "the current configuration's figure");
 
         const QString prefix = m_dir.filePath(QStringLiteral("page"));
         QCOMPARE(

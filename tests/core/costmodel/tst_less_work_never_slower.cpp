@@ -1,0 +1,157 @@
+// Less GPU work never lengthens a step. Each shipped model preset on 64 GPUs of four generations, under the
+// data-parallel kinds, expert overlaps and precisions users run, is timed as it is and with one term's work halved
+// (the GEMMs, attention, memory-bound kernels, host overheads, communication: core/costmodel/term_scales.h). However
+// the step's terms overlap, the faster kernels can only shorten it: communication and host work that hid behind the
+// old compute are still there, and at worst now set the pace alone.
+#include <QtTest>
+
+#include <optional>
+#include <string>
+
+#include "core/costmodel/cost_model.h"
+#include "core/errors.h"
+#include "costmodel_fixtures.h"
+#include "shipped_presets.h"
+
+using namespace mfu;
+
+namespace {
+
+constexpr const char* kGpus[] = { "a100-sxm-80gb", "h100-sxm", "gb300", "mi355x" };
+
+// A layout users run, on 64 GPUs at 4k: FSDP (EP 8 for MoE), ZeRO-1 over async TP 2, Megatron-FSDP, for MoE the
+// expert all-to-all overlapped under 1F1B with DeepEP, activations offloaded to the host, HSDP over two replicas
+// with full checkpointing, a pipeline of 2 stages over FSDP, and 32k tokens over a CP 4 ring.
+enum class Layout {
+    Fsdp,
+    Zero1Tp2,
+    MegatronFsdp,
+    MoeOverlapped,
+    OffloadedActivations,
+    HsdpRecomputed,
+    PipelineOverFsdp,
+    ContextRing
+};
+constexpr Layout kLayouts[] = { Layout::Fsdp, Layout::Zero1Tp2, Layout::MegatronFsdp, Layout::MoeOverlapped,
+    Layout::OffloadedActivations, Layout::HsdpRecomputed, Layout::PipelineOverFsdp, Layout::ContextRing };
+
+Scenario scenarioOf(const ModelSpec& model, const char* gpu, Layout layout, TrainingPrecision precision)
+{
+    Scenario s = test::scenarioFor(model, gpu, 64, 4096);
+    s.costModel = test::shippedPresets().costModelFor(gpu);
+    s.precision = precision;
+    if (model.isMoe())
+        s.parallelism.ep = 8;
+    switch (layout) {
+    case Layout::Fsdp:
+        break;
+    case Layout::Zero1Tp2:
+        s.parallelism.dataParallel = DataParallelKind::Zero1;
+        s.parallelism.tp = 2;
+        s.parallelism.asyncTp = true;
+        break;
+    case Layout::MegatronFsdp:
+        s.parallelism.dataParallel = DataParallelKind::MegatronFsdp;
+        break;
+    case Layout::MoeOverlapped:
+        s.parallelism.expertOverlap = ExpertOverlap::OneFOneB;
+        s.parallelism.expertDispatcher = ExpertDispatcher::DeepEp;
+        break;
+    case Layout::OffloadedActivations:
+        s.flags.activationOffloadFraction = 1.0;
+        break;
+    case Layout::HsdpRecomputed:
+        s.parallelism.hsdpReplicas = 2;
+        s.activationCheckpointing = ActivationCheckpointing::Full;
+        break;
+    case Layout::PipelineOverFsdp:
+        s.parallelism.pp = 2;
+        s.workload.globalBatchTokens = int64_t { 64 } * 4 * 4096; // 8 micro-batches per step on each of 32 pipelines
+        break;
+    case Layout::ContextRing:
+        s.workload.seqLen = 32768;
+        s.parallelism.cp = 4;
+        s.parallelism.cpComm = ContextParallelComm::P2p;
+        break;
+    }
+    return s;
+}
+
+struct Halved {
+    const char* term;
+    TermScales scales;
+};
+const Halved kHalved[] = {
+    { "matmul", { .matmul = 0.5 } },
+    { "attention", { .attention = 0.5 } },
+    { "memory-bound", { .memoryBound = 0.5 } },
+    { "overhead", { .overhead = 0.5 } },
+    { "communication", { .communication = 0.5 } },
+};
+
+} // namespace
+
+class TestLessWorkNeverSlower : public QObject {
+    Q_OBJECT
+private slots:
+    void halvingATermNeverLengthensTheStep()
+    {
+        const auto& presets = test::shippedPresets();
+        int compared = 0;
+        QStringList slower;
+        for (const ModelSpec& model : presets.models()) {
+            if (model.isBare())
+                continue;
+            for (const char* gpu : kGpus) {
+                const HardwareSpec* hw = presets.findHardware(gpu);
+                QVERIFY2(hw, gpu);
+                for (TrainingPrecision precision :
+                    { TrainingPrecision::BF16, TrainingPrecision::BF16_FP8, TrainingPrecision::BF16_FP4 }) {
+                    if (precision == TrainingPrecision::BF16_FP8 && !hw->densePeak(NumberFormat::FP8))
+                        continue;
+                    if (precision == TrainingPrecision::BF16_FP4 && !hw->densePeak(NumberFormat::FP4))
+                        continue;
+                    for (Layout layout : kLayouts) {
+                        if (layout == Layout::MoeOverlapped && !model.isMoe())
+                            continue;
+                        Scenario s = scenarioOf(model, gpu, layout, precision);
+                        if (precision == TrainingPrecision::BF16_FP4 && hw->vendor == "AMD")
+                            s.flags.fp4Recipe = Fp4Recipe::Mxfp4;
+                        StepPrediction base;
+                        std::optional<CostModel> cost;
+                        try {
+                            cost.emplace(s);
+                            if (cost->invalidReason(s))
+                                continue;
+                            base = cost->evaluateValid(s);
+                        } catch (const InputError&) {
+                            continue; // a precision or layout this GPU or model does not run
+                        }
+                        for (const Halved& h : kHalved) {
+                            const StepPrediction faster = cost->evaluateValid(s, h.scales);
+                            ++compared;
+                            if (faster.stepTimeSeconds > base.stepTimeSeconds * (1 + 1e-9))
+                                slower << QStringLiteral("%1 on %2 (%3, layout %4), %5 halved: %6 s -> %7 s")
+                                              .arg(QString::fromStdString(model.id), gpu,
+                                                  QString::fromUtf8(trainingPrecisionKey(precision).data()))
+                                              .arg(static_cast<int>(layout))
+                                              .arg(h.term)
+                                              .arg(base.stepTimeSeconds, 0, 'f', 4)
+                                              .arg(faster.stepTimeSeconds, 0, 'f', 4);
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY2(compared > 1000, qPrintable(QString::number(compared)));
+        QVERIFY2(slower.isEmpty(),
+            qPrintable(QStringLiteral("%1 of %2 slower with less work, e.g.\n%3")
+                           .arg(slower.size())
+                           .arg(compared)
+                           .arg(slower.mid(0, 12).join('\n'))));
+        qInfo("%d halved terms, none lengthening its step", compared);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLessWorkNeverSlower)
+#include "tst_less_work_never_slower.moc"
