@@ -191,6 +191,19 @@ VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, V
     return v;
 }
 
+void requireVisionEncoder(const QCommandLineParser& parser, const ModelSpec& model, const VisionWorkload& vision)
+{
+    if (model.vision)
+        return;
+    const char* flag = vision.tokensPerSequence > 0     ? "--vision-tokens"
+        : parser.isSet(QStringLiteral("vision-frozen")) ? "--vision-frozen"
+                                                        : nullptr;
+    if (flag)
+        throw InputError(std::string(flag)
+            + ": the model has no vision encoder this application counts (a Qwen2-VL, Qwen2.5-VL, Qwen3-VL or "
+              "Qwen3.5 config.json has one)");
+}
+
 void addThroughputOptions(QCommandLineParser& parser)
 {
     parser.addOption(option("tokens-per-sec", "Measured throughput of the whole cluster, tokens/s", "X"));

@@ -57,6 +57,9 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
 // --vision-tokens, --vision-tokens-per-image, --vision-frozen (core/model/vision_encoder.h).
 void addVisionOptions(QCommandLineParser& parser);
 VisionWorkload resolveVision(const QCommandLineParser& parser, int64_t seqLen, VisionWorkload base = {});
+// Vision tokens, or a frozen encoder, need a model with a vision encoder: refused under the flag that stated it
+// (--vision-tokens, --vision-frozen) rather than counted as a text-only run.
+void requireVisionEncoder(const QCommandLineParser& parser, const ModelSpec& model, const VisionWorkload& vision);
 // resolveSeqLen, with --packing-length read as the sequence length (both given and different is an error); for the
 // subcommands that took addPackingOptions.
 int64_t resolvePackedSeqLen(const QCommandLineParser& parser, int64_t defaultSeq);

@@ -94,9 +94,7 @@ CalcResult compute(const QCommandLineParser& p)
     r.params = countParameters(r.model);
     r.flops = countFlopsPerToken(r.model, r.seq, r.packing);
     r.byLayerType = forwardFlopsByLayerType(r.model, r.seq, r.packing);
-    if (r.vision.tokensPerSequence > 0 && !r.model.vision)
-        throw InputError("--vision-tokens: the model has no vision encoder this application counts (a Qwen2-VL, "
-                         "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
+    requireVisionEncoder(p, r.model, r.vision);
     if (r.model.vision && r.vision.tokensPerSequence > 0)
         r.visionFlopsPerToken = visionFlopsPerSequenceToken(*r.model.vision, r.vision, r.seq);
     r.formula = formulaFlag(p).value_or(flopFormulaFor(r.model, file ? file->mfuFormula : kDefaultFlopFormula));

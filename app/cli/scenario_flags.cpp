@@ -90,9 +90,7 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     s.workload.seqLen = resolvePackedSeqLen(p, s.workload.seqLen);
     s.workload.packing = resolvePacking(p, s.workload.seqLen, s.workload.packing);
     s.workload.vision = resolveVision(p, s.workload.seqLen, s.workload.vision);
-    if (s.workload.vision.tokensPerSequence > 0 && !s.model.vision)
-        throw InputError("--vision-tokens: the model has no vision encoder this application counts (a Qwen2-VL, "
-                         "Qwen2.5-VL, Qwen3-VL or Qwen3.5 config.json has one)");
+    requireVisionEncoder(p, s.model, s.workload.vision);
     if (isSet(p, "precision"))
         s.precision = resolvePrecision(p);
     if (const auto formula = formulaFlag(p))

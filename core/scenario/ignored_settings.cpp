@@ -106,6 +106,14 @@ std::vector<IgnoredSetting> ignoredSettings(const Scenario& scenario)
     return out;
 }
 
+std::vector<std::string_view> settingsSomeRunsIgnore()
+{
+    std::vector<std::string_view> keys;
+    for (const Rule& rule : kRules)
+        keys.push_back(rule.key);
+    return keys;
+}
+
 std::string ignoredSettingsText(const std::vector<IgnoredSetting>& ignored)
 {
     std::string text;

@@ -20,6 +20,9 @@ struct IgnoredSetting {
 // The settings that differ from their default and have no effect on this scenario, in the settings table's order.
 std::vector<IgnoredSetting> ignoredSettings(const Scenario& scenario);
 
+// The keys of the settings some runs ignore, whichever run this is: each a key of the settings table.
+std::vector<std::string_view> settingsSomeRunsIgnore();
+
 // "--fused-expert-mlp (the model has no experts); --schedule (no pipeline: pp 1)"; "" when none.
 std::string ignoredSettingsText(const std::vector<IgnoredSetting>& ignored);
 

@@ -115,6 +115,15 @@ private slots:
         const auto noEncoder = runCli({ "calc", "--model", "llama-3.1-8b", "--vision-tokens", "100" });
         QVERIFY(noEncoder.exitCode != 0);
         QVERIFY(QString::fromUtf8(noEncoder.err).contains(QLatin1String("vision encoder")));
+        // A frozen encoder the model does not have is refused too, by calc and predict alike, under its own flag.
+        for (const char* command : { "calc", "predict" }) {
+            const auto frozenText
+                = runCli({ command, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--vision-frozen" });
+            QVERIFY(frozenText.exitCode != 0);
+            QVERIFY2(
+                QString::fromUtf8(frozenText.err).contains(QLatin1String("--vision-frozen: the model has no vision")),
+                frozenText.err);
+        }
         const auto tooMany = runCli(base + QStringList { "--vision-tokens", "9000" });
         QVERIFY(tooMany.exitCode != 0);
         QVERIFY(QString::fromUtf8(tooMany.err).contains(QLatin1String("--vision-tokens")));

@@ -2,7 +2,11 @@
 // ones that act, or sit at their default, are not.
 #include <QTest>
 
+#include <algorithm>
+#include <string_view>
+
 #include "core/scenario/ignored_settings.h"
+#include "core/scenario/settings.h"
 #include "costmodel_fixtures.h"
 #include "model_fixtures.h"
 
@@ -10,6 +14,41 @@ using namespace mfu;
 using namespace mfu::test;
 
 namespace {
+
+// The setting moved off its default, by its own kind: a switch flipped, another choice, a count or number within
+// its bounds, a module list for the text settings.
+void setOffDefault(const Setting& setting, Scenario& s)
+{
+    switch (setting.kind) {
+    case SettingKind::Switch:
+        setting.set(s, 1 - setting.get(s));
+        return;
+    case SettingKind::Choice:
+        for (const SettingChoice& c : setting.choices)
+            if (c.value != setting.get(s)) {
+                setting.set(s, c.value);
+                return;
+            }
+        return;
+    case SettingKind::Count:
+        setting.set(s, setting.get(s) == setting.maximum ? setting.minimum : setting.maximum);
+        return;
+    case SettingKind::Number: {
+        const double current = setting.getNumber(s);
+        for (double v : { setting.maximumNumber, 1.0, 0.5, setting.minimumNumber })
+            if (v != current && v >= setting.minimumNumber && v <= setting.maximumNumber
+                && (!setting.valid || setting.valid(v))) {
+                setting.setNumber(s, v);
+                return;
+            }
+        return;
+    }
+    case SettingKind::Text:
+        setting.setText(s, setting.key == "activation_offload_modules" ? "expert_fc1" : "mlp");
+        return;
+    }
+}
+
 std::vector<std::string> flagsOf(const std::vector<IgnoredSetting>& ignored)
 {
     std::vector<std::string> flags;
@@ -49,6 +88,28 @@ private slots:
         s.parallelism.pp = 2;
         s.activationCheckpointing = ActivationCheckpointing::Full;
         QVERIFY(ignoredSettings(s).empty());
+    }
+
+    void everyRuleNamesATableSettingAndFires()
+    {
+        // A dense BF16 run without TP, a pipeline, CP or checkpointing, its data parallelism DDP: every setting some
+        // runs ignore, moved off its default, is ignored here, under its own key. A rule keyed by a word the table
+        // does not have would never fire.
+        const auto keys = settingsSomeRunsIgnore();
+        QVERIFY(keys.size() >= 20);
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        s.parallelism.dataParallel = DataParallelKind::Ddp;
+        for (std::string_view key : keys) {
+            const Setting* setting = findSetting(key);
+            QVERIFY2(setting, std::string(key).c_str());
+            setOffDefault(*setting, s);
+            QVERIFY2(!isSettingDefault(*setting, s), std::string(key).c_str());
+        }
+        const auto ignored = ignoredSettings(s);
+        for (std::string_view key : keys)
+            QVERIFY2(std::any_of(ignored.begin(), ignored.end(), [&](const IgnoredSetting& i) { return i.key == key; }),
+                std::string(key).c_str());
+        QCOMPARE(ignored.size(), keys.size());
     }
 };
 
