@@ -28,6 +28,9 @@ struct ChartSeries {
     QVector<double> y;
     int stackedOn = -1; // Bars: index of the bars series this one sits on; Band: the edge it is shaded to
     QColor colour; // fixed colour (a kernel category's); invalid: the chart's palette by series index
+    // `colour` is a meaning's (meaning_palette.h): lightened on a dark background, as the index palette is, where a
+    // kernel category keeps its colour in both.
+    bool lighterOnDark = false;
     // Drawn in the palette's text colour (a reference, not a category of data: a roof, "this scenario"), taken
     // again at each palette change, where `colour` would keep the old palette's.
     bool inTextColour = false;

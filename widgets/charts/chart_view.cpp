@@ -23,7 +23,6 @@ namespace {
 // of the rotation so "does not fit" always looks the same.
 const QColor kSeriesColours[] = { QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
     QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0x99, 0x99, 0x99), QColor(0x66, 0x44, 0x00) };
-const QColor kMisfitColour(0xD5, 0x5E, 0x00);
 // Category names tilted this far read along the axis and still leave a narrow bar's neighbour room.
 constexpr double kCategoryTiltDegrees = 40;
 
@@ -509,6 +508,14 @@ void ChartView::setSeriesColour(int index, const QColor& colour)
     restyleSeries(index, [&colour](ChartSeries& s) { s.colour = colour; });
 }
 
+void ChartView::setSeriesMeaning(int index, Meaning meaning)
+{
+    restyleSeries(index, [meaning](ChartSeries& s) {
+        s.colour = meaningColour(meaning);
+        s.lighterOnDark = true;
+    });
+}
+
 void ChartView::setSeriesInTextColour(int index)
 {
     restyleSeries(index, [](ChartSeries& s) { s.inTextColour = true; });
@@ -567,12 +574,12 @@ QCPAbstractPlottable* ChartView::createPlottable(const ChartSeries& series, int 
 
 void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& series, int index) const
 {
-    QColor colour
-        = series.kind == SeriesKind::Misfit ? kMisfitColour : kSeriesColours[index % std::size(kSeriesColours)];
+    QColor colour = series.kind == SeriesKind::Misfit ? meaningColour(Meaning::DoesNotFit)
+                                                      : kSeriesColours[index % std::size(kSeriesColours)];
     if (isDark(palette()))
         colour = colour.lighter(135); // the Okabe-Ito blues are too dark on a dark background
-    if (series.colour.isValid())
-        colour = series.colour; // a category's own colour: the same in every view and both palettes
+    if (series.colour.isValid()) // a category's own colour, the same in both palettes, or a meaning's
+        colour = series.lighterOnDark && isDark(palette()) ? series.colour.lighter(135) : series.colour;
     if (series.inTextColour)
         colour = palette().color(QPalette::Text);
     if (auto* bars = qobject_cast<QCPBars*>(plottable)) {
@@ -615,7 +622,7 @@ void ChartView::styleSeries(QCPAbstractPlottable* plottable, const ChartSeries& 
         break;
     case SeriesKind::Band: {
         // A band surrounds a chart's first series (its main prediction) and shares its colour.
-        QColor edge = kSeriesColours[0];
+        QColor edge = meaningColour(Meaning::ThisConfiguration);
         if (isDark(palette()))
             edge = edge.lighter(135);
         edge.setAlpha(110);

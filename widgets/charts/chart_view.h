@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include "widgets/charts/chart_data.h"
+#include "widgets/charts/meaning_palette.h"
 
 class QCustomPlot;
 class QCPAbstractPlottable;
@@ -67,6 +68,8 @@ public:
         const QString& unit = {});
     // A fixed colour for one series (a kernel category's own), kept through palette changes and exports.
     void setSeriesColour(int index, const QColor& colour);
+    // The colour of what the series means (meaning_palette.h), the same in every chart.
+    void setSeriesMeaning(int index, Meaning meaning);
     // The palette's text colour for one series (a reference drawn over the data), followed through palette changes.
     void setSeriesInTextColour(int index);
     // Markers at 0 that stand for no figure: the hover read-out says "none" (ChartSeries::withoutValue).

@@ -33,11 +33,16 @@ void fillVsMfu(ChartView& chart, const ScenarioCost& c, const QString& title, co
         x << p.mfu * 100;
         y << value(p.cost);
     }
-    chart.addLine(label, x, y);
-    chart.addScatter(QStringLiteral("Baseline"), { c.baselineMfu * 100 }, { value(c.job) });
+    // The job's curve in this configuration's colour; the baseline the user stated in the text's colour, the target
+    // as a gain, or a loss when it is below the baseline (meaning_palette.h).
+    chart.setSeriesMeaning(chart.addLine(label, x, y), Meaning::ThisConfiguration);
+    const int baseline = chart.addScatter(QStringLiteral("Baseline"), { c.baselineMfu * 100 }, { value(c.job) });
+    chart.setSeriesInTextColour(baseline);
+    chart.setSeriesMarker(baseline, Marker::Diamond);
     if (c.savings)
-        chart.addScatter(
-            QStringLiteral("Target"), { c.savings->uplift.targetMfu * 100 }, { value(c.savings->fixedWork.target) });
+        chart.setSeriesMeaning(chart.addScatter(QStringLiteral("Target"), { c.savings->uplift.targetMfu * 100 },
+                                   { value(c.savings->fixedWork.target) }),
+            c.savings->uplift.targetMfu < c.savings->uplift.baselineMfu ? Meaning::Lost : Meaning::Gained);
     chart.rescale();
 }
 

@@ -23,9 +23,12 @@ void markPoints(ChartView* chart, int index)
     chart->setSeriesMarker(index, Marker::Circle);
 }
 
-// One colour and one symbol per kind of point, the same on every sweep (the legend shows both).
-const QColor kInvalidColour(0x77, 0x77, 0x77); // cannot be laid out: grey, an X
-const QColor kNothingColour(0xCC, 0x79, 0xA7); // the planner found nothing: reddish purple, a triangle down
+// One colour (meaning_palette.h) and one symbol per kind of point, the same on every sweep (the legend shows both).
+void markAs(ChartView* chart, int index, Meaning meaning)
+{
+    chart->setSeriesMeaning(index, meaning);
+    markPoints(chart, index);
+}
 
 int addIfAny(ChartView* chart, SeriesKind kind, const char* name, const QVector<double>& x, const QVector<double>& y)
 {
@@ -34,16 +37,27 @@ int addIfAny(ChartView* chart, SeriesKind kind, const char* name, const QVector<
     if (kind == SeriesKind::Misfit) {
         const int index = chart->addMisfits(QLatin1String(name), x, y);
         chart->setSeriesWithoutValue(index); // every misfit here is a configuration without a figure, at 0
+        chart->setSeriesMeaning(index, Meaning::DoesNotFit);
         return index;
     }
     return chart->addScatter(QLatin1String(name), x, y);
+}
+
+// Measured runs, as the user stated them: in the text's colour, diamonds.
+void addMeasured(ChartView* chart, const QVector<double>& x, const QVector<double>& y)
+{
+    const int index = addIfAny(chart, SeriesKind::Scatter, series::kMeasured, x, y);
+    if (index >= 0) {
+        chart->setSeriesInTextColour(index);
+        chart->setSeriesMarker(index, Marker::Diamond);
+    }
 }
 
 void addInvalid(ChartView* chart, const QVector<double>& x)
 {
     const int index = addIfAny(chart, SeriesKind::Misfit, series::kCurrentInvalid, x, QVector<double>(x.size(), 0.0));
     if (index >= 0) {
-        chart->setSeriesColour(index, kInvalidColour);
+        chart->setSeriesMeaning(index, Meaning::CannotBeLaidOut);
         chart->setSeriesMarker(index, Marker::Cross);
     }
 }
@@ -52,7 +66,7 @@ void addNothingFits(ChartView* chart, const QVector<double>& x)
 {
     const int index = addIfAny(chart, SeriesKind::Misfit, series::kBestNone, x, QVector<double>(x.size(), 0.0));
     if (index >= 0) {
-        chart->setSeriesColour(index, kNothingColour);
+        chart->setSeriesMeaning(index, Meaning::NothingFits);
         chart->setSeriesMarker(index, Marker::TriangleDown);
     }
 }
@@ -148,9 +162,11 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction)
     gained << 0;
     chart->setCategories(categories);
     const int base = chart->addBars(QObject::tr("MFU left"), x, left);
+    chart->setSeriesMeaning(base, Meaning::ThisConfiguration);
     const int lostBars = chart->addBars(QObject::tr("Lost here"), x, lost, base);
+    chart->setSeriesMeaning(lostBars, Meaning::Lost);
     if (std::any_of(gained.begin(), gained.end(), [](double g) { return g > 0; }))
-        chart->addBars(QObject::tr("Gained here"), x, gained, lostBars);
+        chart->setSeriesMeaning(chart->addBars(QObject::tr("Gained here"), x, gained, lostBars), Meaning::Gained);
     chart->setCategoryLabelsTilted(true); // long component names stay readable side by side
     chart->rescale();
 }
@@ -170,26 +186,34 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
     }
     chart->setCategories(categories);
     using Part = double MemoryBreakdown::*;
-    const std::pair<QString, Part> parts[] = {
-        { QObject::tr("Parameters"), &MemoryBreakdown::parameters },
-        { QObject::tr("Gradients"), &MemoryBreakdown::gradients },
-        { QObject::tr("Optimizer state"), &MemoryBreakdown::optimizerState },
-        { QObject::tr("Activations"), &MemoryBreakdown::activations },
-        { QObject::tr("Temporary buffers"), &MemoryBreakdown::temporary },
-        { QObject::tr("Reserved (runtime)"), &MemoryBreakdown::reserved },
+    struct MemoryPart {
+        QString name;
+        Part part;
+        Meaning meaning;
+    };
+    const MemoryPart parts[] = {
+        { QObject::tr("Parameters"), &MemoryBreakdown::parameters, Meaning::Parameters },
+        { QObject::tr("Gradients"), &MemoryBreakdown::gradients, Meaning::Gradients },
+        { QObject::tr("Optimizer state"), &MemoryBreakdown::optimizerState, Meaning::OptimizerState },
+        { QObject::tr("Activations"), &MemoryBreakdown::activations, Meaning::Activations },
+        { QObject::tr("Temporary buffers"), &MemoryBreakdown::temporary, Meaning::TemporaryBuffers },
+        { QObject::tr("Reserved (runtime)"), &MemoryBreakdown::reserved, Meaning::Reserved },
     };
     int below = -1;
-    for (const auto& [name, part] : parts) {
+    for (const MemoryPart& p : parts) {
         QVector<double> x, y;
         for (size_t i = 0; i < columns.size(); ++i) {
             x << static_cast<double>(i);
-            y << columns[i]->*part / kGiB;
+            y << columns[i]->*p.part / kGiB;
         }
-        below = chart->addBars(name, x, y, below);
+        below = chart->addBars(p.name, x, y, below);
+        chart->setSeriesMeaning(below, p.meaning);
     }
     const double capacity = current.memoryCapacityBytes / kGiB;
     const double right = static_cast<double>(columns.size()) - 0.4;
-    chart->addLine(QLatin1String(series::kCapacity), { -0.6, right }, { capacity, capacity });
+    // A limit, not a part: in the text's colour, as a roof is.
+    chart->setSeriesInTextColour(
+        chart->addLine(QLatin1String(series::kCapacity), { -0.6, right }, { capacity, capacity }));
     chart->rescale();
 }
 
@@ -230,8 +254,8 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
         else if (sweep.plannerRan) // a sweep without the planner sought no best: no point says "nothing fits"
             noneX << p.x;
     }
-    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), cx, cy));
-    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bestX, bestY));
+    markAs(chart, chart->addLine(QLatin1String(series::kCurrent), cx, cy), Meaning::ThisConfiguration);
+    markAs(chart, chart->addLine(QLatin1String(series::kBest), bestX, bestY), Meaning::PlannersBest);
     if (!bandX.isEmpty()) {
         const int lowIndex = chart->addBandEdge(QLatin1String(series::kBandLow), bandX, low);
         chart->addBandEdge(QLatin1String(series::kBandHigh), bandX, high, lowIndex);
@@ -242,7 +266,7 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     QVector<double> mx, my;
     for (const MeasuredPoint& m : measuredOnAxis(scenario, sweep.axis))
         push(mx, my, (bySeq ? static_cast<double>(m.seqLen) : m.gpuCount), 100.0 * m.mfu);
-    addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
+    addMeasured(chart, mx, my);
     // The scenario's own point, wherever it falls between the sweep's points: a star, in the text's colour.
     const double ownX = bySeq ? static_cast<double>(scenario.workload.seqLen) : scenario.cluster.gpuCount;
     if (ownX > 0) {
@@ -288,8 +312,8 @@ void showPrecisionTflops(
             push(bx, bestGpu, px, p.best->prediction.tflopsPerGpu);
     }
     // The same names as every other sweep's lines (the axis says "per GPU").
-    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), x, gpu));
-    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bx, bestGpu));
+    markAs(chart, chart->addLine(QLatin1String(series::kCurrent), x, gpu), Meaning::ThisConfiguration);
+    markAs(chart, chart->addLine(QLatin1String(series::kBest), bx, bestGpu), Meaning::PlannersBest);
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     addOwnPrecisionPoint(chart, scenario, own, precisionX(scenario.precision), own ? own->tflopsPerGpu : 0.0);
     chart->rescale();
@@ -326,13 +350,13 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
         if (p.best)
             place(p, p.best->prediction, bx, by);
     }
-    markPoints(chart, chart->addLine(QLatin1String(series::kCurrent), x, y));
-    markPoints(chart, chart->addLine(QLatin1String(series::kBest), bx, by));
+    markAs(chart, chart->addLine(QLatin1String(series::kCurrent), x, y), Meaning::ThisConfiguration);
+    markAs(chart, chart->addLine(QLatin1String(series::kBest), bx, by), Meaning::PlannersBest);
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     QVector<double> mx, my;
     for (const MeasuredPoint& m : measuredOnAxis(scenario, SweepAxis::Precision))
         push(mx, my, mfuChartX(m.precision), 100.0 * m.mfu);
-    addIfAny(chart, SeriesKind::Scatter, series::kMeasured, mx, my);
+    addMeasured(chart, mx, my);
     // The scenario itself, against the BF16 peak (the category its MFU is quoted in).
     addOwnPrecisionPoint(chart, scenario, own, mfuChartX(scenario.precision), own ? 100.0 * own->mfu : 0.0);
     chart->rescale();

@@ -26,6 +26,7 @@
 #include "core/scenario/settings.h"
 #include "core/units.h"
 #include "widgets/charts/chart_view.h"
+#include "widgets/charts/meaning_palette.h"
 #include "widgets/jobs/activity.h"
 #include "widgets/predict/calibration_box.h"
 #include "widgets/predict/lever_table.h"
@@ -555,6 +556,50 @@ private slots:
         QCOMPARE(star->x, QVector<double>({ 16.0 }));
         QVERIFY(std::abs(star->y.front() - 100.0 * own.mfu) < 1e-9);
         QVERIFY(ownName.contains(QLatin1String("16 GPUs")));
+    }
+
+    // One colour per meaning across every chart of the panel: each series (but the band's edges, shaded in their
+    // line's colour) has the colour of what it means or the text's; a colour never names two things, but this
+    // configuration's line and the MFU its waterfall keeps; the palette gives no two meanings one colour.
+    void oneColourPerMeaning()
+    {
+        QSet<QRgb> palette;
+        for (int m = 0; m <= static_cast<int>(Meaning::Reserved); ++m)
+            palette << meaningColour(static_cast<Meaning>(m)).rgb();
+        QCOMPARE(palette.size(), static_cast<int>(Meaning::Reserved) + 1);
+
+        Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        s.precision = TrainingPrecision::BF16_FP4; // a gain in the waterfall
+        s.measuredPoints.push_back({ "my run", 8192, 8, TrainingPrecision::BF16_FP4, 0.52 });
+        s.parallelism.tp = 2; // cannot be laid out on one GPU
+        Fixture f(s);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !f.panel.gpuChart()->data().series.isEmpty()
+                && f.panel.memoryChart()->data().categories.size() == 2,
+            kBackgroundTimeoutMs);
+        QHash<QRgb, QSet<QString>> namesByColour;
+        QHash<QString, QRgb> colourByName;
+        for (const ChartView* chart : { f.panel.waterfallChart(), f.panel.memoryChart(), f.panel.seqChart(),
+                 f.panel.gpuChart(), f.panel.precisionTflopsChart(), f.panel.precisionMfuChart() }) {
+            for (const ChartSeries& one : chart->data().series) {
+                if (one.kind == SeriesKind::Band)
+                    continue;
+                QVERIFY2(one.colour.isValid() || one.inTextColour, qPrintable(one.name));
+                if (!one.colour.isValid())
+                    continue;
+                namesByColour[one.colour.rgb()] << one.name;
+                QVERIFY2(!colourByName.contains(one.name) || colourByName[one.name] == one.colour.rgb(),
+                    qPrintable(one.name));
+                colourByName[one.name] = one.colour.rgb();
+            }
+        }
+        QVERIFY(colourByName.contains(QStringLiteral("Gained here")));
+        QVERIFY(colourByName.contains(QLatin1String(series::kCurrentInvalid)));
+        for (auto it = namesByColour.begin(); it != namesByColour.end(); ++it) {
+            QSet<QString> names = it.value();
+            if (names.contains(QLatin1String(series::kCurrent)))
+                names.remove(QStringLiteral("MFU left"));
+            QVERIFY2(names.size() == 1, qPrintable(QStringList(names.begin(), names.end()).join(QStringLiteral(", "))));
+        }
     }
 
     // A sweep where a single point is valid still shows it: a line of one point gets a marker.
