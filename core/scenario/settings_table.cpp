@@ -442,8 +442,10 @@ std::vector<Setting> buildTable()
         .valueName = "LIST",
         .field = "recomputeModules",
         .label = "Recompute",
-        .help = "Selective checkpointing of Megatron's modules: core_attn,mlp,moe,moe_act,layernorm,mla_up_proj,"
-                "shared_experts (with selective checkpointing; none: TorchTitan's op-level SAC)",
+        .help
+        = "Selective checkpointing of Megatron's modules, a comma-separated list of core_attn, mlp, moe, moe_act, "
+          "layernorm, mla_up_proj, shared_experts (with selective checkpointing; none: TorchTitan's op-level "
+          "SAC)",
         .zeroText = "op-level SAC",
         .writtenWhenDefault = false,
         .textAsList = true,
@@ -473,8 +475,8 @@ std::vector<Setting> buildTable()
         .valueName = "RECIPE",
         .field = "fp8Recipe",
         .label = "FP8 rec&ipe",
-        .help = "FP8 scaling of a bf16+fp8 run: tensorwise|blockwise|mxfp8|rowwise|rowwise_with_gw_hp (default "
-                "tensorwise)",
+        .help = "FP8 scaling of a bf16+fp8 run: tensorwise, blockwise, mxfp8, rowwise or rowwise_with_gw_hp "
+                "(default tensorwise)",
         .choices = choices<Fp8Recipe>(fp8RecipeKey,
             { { Fp8Recipe::Tensorwise, "Per tensor" }, { Fp8Recipe::Blockwise, "Blockwise" },
                 { Fp8Recipe::Mxfp8, "MXFP8" }, { Fp8Recipe::Rowwise, "Per row" },
@@ -618,8 +620,8 @@ std::vector<Setting> buildTable()
         .valueName = "LIST",
         .field = "activationOffloadModules",
         .label = "Offload modules",
-        .help = "Megatron-Core's fine-grained activation offload (--offload-modules): expert_fc1,moe_act, the routed "
-                "experts' saved inputs copied to host memory; default none",
+        .help = "Megatron-Core's fine-grained activation offload (--offload-modules), a comma-separated list of "
+                "expert_fc1, moe_act: the routed experts' saved inputs copied to host memory; default none",
         .zeroText = "none",
         .writtenWhenDefault = false,
         .textAsList = true,
