@@ -81,34 +81,44 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     // a GEMM.
     const double layers = m.matmul.forward + m.matmul.moeRoutingForward;
     const double gemmsAndRouting = m.matmul.total() + m.matmul.moeRoutingTotal();
-    m.forwardCompute = layers + m.attention.forward + memoryBound / 3.0;
-    m.backwardCompute = 2.0 * layers + m.attention.backward + 2.0 * memoryBound / 3.0 + m.recompute;
+    const double visionBackward = m.matmul.visionTraining - m.matmul.visionForward;
+    m.forwardCompute = layers + m.matmul.visionForward + m.attention.forward + memoryBound / 3.0;
+    m.backwardCompute = 2.0 * layers + visionBackward + m.attention.backward + 2.0 * memoryBound / 3.0 + m.recompute;
     m.compute = gemmsAndRouting + m.attention.forward + m.attention.backward + memoryBound + m.recompute;
-    m.tp = scaled(tensorParallelComm(x, gemmsAndRouting), scales.communication);
-    m.cp = scaled(contextParallelComm(x, m.attention.total()), scales.communication);
+    // TP's collectives and CP's exchange, each pass's against that pass's own kernels (TP one pass of 2 + the
+    // recomputed share forward, CP's all-gather a third of its exchange), so that a pass's waits never grow when
+    // the other pass's kernels shrink.
+    const double tpForward = tensorParallelForwardShare(x);
+    const CommTime tpF = scaled(tensorParallelComm(x, layers, tpForward), scales.communication);
+    const CommTime tpB = scaled(tensorParallelComm(x, gemmsAndRouting - layers, 1.0 - tpForward), scales.communication);
+    const CommTime cpF = scaled(contextParallelComm(x, m.attention.forward, 1.0 / 3.0), scales.communication);
+    const CommTime cpB = scaled(contextParallelComm(x, m.attention.backward, 2.0 / 3.0), scales.communication);
+    m.tp = { tpF.total + tpB.total, tpF.exposed + tpB.exposed };
+    m.cp = { cpF.total + cpB.total, cpF.exposed + cpB.exposed };
     m.ep = scaled(expertParallelComm(x, m.compute), scales.communication);
     m.pp = scaled(pipelineP2pComm(x), scales.communication);
-    // The model-parallel exchanges, each against the kernels it overlaps, then in the passes: TP's and EP's evenly
-    // (forward and backward each gather and scatter, dispatch and combine once), CP's key-value exchange one
-    // all-gather forward, an all-gather and a reduce-scatter backward.
+    // Then in the passes: TP's and CP's as they ran; EP's evenly (dispatch and combine forward, their gradients
+    // backward). An overlapped all-to-all (1F1B, DualPipe) hides behind a merged forward and backward of two
+    // micro-batches, so it has no pass of its own: its waits are split evenly, which is monotone in each pass's
+    // kernels but for one corner (docs/cost-model.md, "Streams that share a pass").
     m.forwardPass = PassAccount(m.forwardCompute);
     m.backwardPass = PassAccount(m.backwardCompute);
-    const auto inBothPasses = [&m](Link link, const CommTime& t, double forwardShare) {
-        m.forwardPass.add(link, t.total * forwardShare, t.exposed * forwardShare);
-        m.backwardPass.add(link, t.total * (1.0 - forwardShare), t.exposed * (1.0 - forwardShare));
-    };
-    inBothPasses(tensorParallelLink(x), m.tp, 0.5);
-    inBothPasses(expertParallelLink(x), m.ep, 0.5);
-    inBothPasses(contextParallelLink(x), m.cp, 1.0 / 3.0);
-    // The host after each MoE dispatch: the GPU's forward, its waits on the collectives included, against the CPU's
-    // issue. The recomputed forwards wait inside the backward.
-    m.moeHostStall = moeHostStallTime(x, m.forwardPass.span()) * scales.overhead;
+    const Link tpOn = tensorParallelLink(x), cpOn = contextParallelLink(x), epOn = expertParallelLink(x);
+    m.forwardPass.add(tpOn, tpF.total, tpF.exposed);
+    m.backwardPass.add(tpOn, tpB.total, tpB.exposed);
+    m.forwardPass.add(cpOn, cpF.total, cpF.exposed);
+    m.backwardPass.add(cpOn, cpB.total, cpB.exposed);
+    m.forwardPass.add(epOn, m.ep.total / 2.0, m.ep.exposed / 2.0);
+    m.backwardPass.add(epOn, m.ep.total / 2.0, m.ep.exposed / 2.0);
+    // The host after each MoE dispatch: each forward on the GPU, its waits on the collectives included, against the
+    // CPU's issue; the recomputed forwards inside the backward against the kernels they repeat and those waits.
+    const double recomputedPasses = std::max(0.0, moeHostStallPasses(x) - 1.0);
+    const double forwardWaits = m.forwardPass.span() - m.forwardCompute;
+    const MoeHostStall stall = moeHostStall(x, m.forwardPass.span(), m.recompute + recomputedPasses * forwardWaits);
+    m.moeHostStall = stall.total() * scales.overhead;
     m.overhead = launchOverheadTime(x) * scales.overhead + m.moeHostStall;
-    if (const double passes = moeHostStallPasses(x); passes > 0) {
-        const double forwardStall = m.moeHostStall / passes;
-        m.forwardPass.add(Link::Cpu, forwardStall, forwardStall);
-        m.backwardPass.add(Link::Cpu, m.moeHostStall - forwardStall, m.moeHostStall - forwardStall);
-    }
+    m.forwardPass.add(Link::Cpu, stall.forward * scales.overhead, stall.forward * scales.overhead);
+    m.backwardPass.add(Link::Cpu, stall.recompute * scales.overhead, stall.recompute * scales.overhead);
     const Link fsdpOn = fsdpLink(x);
     m.fsdp = fsdpComm(x, m.forwardPass.windowOn(fsdpOn), m.backwardPass.windowOn(fsdpOn));
     if (scales.communication != 1) {
@@ -332,11 +342,12 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
         terms = microBatchTerms(x, m_model, atClock);
     StepMemoryInputs mi = memoryInputs(x, m_shape, m_c, terms.attention.unfused);
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
-    terms.hostOffload = scaled(activationOffloadComm(x, offloaded, terms.forwardPass.windowOn(Link::HostLink),
-                                   terms.backwardPass.windowOn(Link::HostLink)),
-        scales.communication);
-    terms.forwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, terms.hostOffload.exposed / 2.0);
-    terms.backwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, terms.hostOffload.exposed / 2.0);
+    const HostOffloadComm offload = activationOffloadComm(
+        x, offloaded, terms.forwardPass.windowOn(Link::HostLink), terms.backwardPass.windowOn(Link::HostLink));
+    terms.hostOffload = scaled(offload, scales.communication);
+    const double forwardCopies = offload.forwardExposed * scales.communication;
+    terms.forwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, forwardCopies);
+    terms.backwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, terms.hostOffload.exposed - forwardCopies);
     fillStepTime(x, terms, atClock, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 

@@ -27,7 +27,12 @@ Link contextParallelLink(const StepContext& x)
     return linkOf(contextParallelGroup(x), x.tiers);
 }
 
-CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
+double tensorParallelForwardShare(const StepContext& x)
+{
+    return 1.0 / (2.0 + x.fullRecomputeShare);
+}
+
+CommTime tensorParallelComm(const StepContext& x, double matmulSeconds, double trafficShare)
 {
     const Scenario& s = *x.scenario;
     CommTime t;
@@ -38,7 +43,7 @@ CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
     const double pair = collectiveSeconds(Collective::AllGather, buffer, g, x.tiers)
         + collectiveSeconds(Collective::ReduceScatter, buffer, g, x.tiers);
     const double passes = 2.0 + x.fullRecomputeShare;
-    t.total = x.layersPerStage * 2.0 * pair * passes;
+    t.total = trafficShare * x.layersPerStage * 2.0 * pair * passes;
     if (!(s.parallelism.asyncTp && x.sequenceParallel)) {
         t.exposed = t.total;
         return t;
@@ -49,7 +54,7 @@ CommTime tensorParallelComm(const StepContext& x, double matmulSeconds)
     return t;
 }
 
-CommTime contextParallelComm(const StepContext& x, double attentionSeconds)
+CommTime contextParallelComm(const StepContext& x, double attentionSeconds, double trafficShare)
 {
     const Scenario& s = *x.scenario;
     CommTime t;
@@ -60,7 +65,7 @@ CommTime contextParallelComm(const StepContext& x, double attentionSeconds)
     const double kvBuffer
         = x.cp * x.tokensPerMicroBatch * (l.kvHeads * (l.qkHeadDim + l.vHeadDim)) / std::min(x.tp, l.kvHeads) * 2.0;
     const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, x.tiers);
-    t.total = x.layersPerStage * (3.0 * one);
+    t.total = trafficShare * x.layersPerStage * (3.0 * one);
     const bool ring = s.parallelism.cpComm == ContextParallelComm::P2p;
     t.exposed = exposedAfterOverlap(t.total, attentionSeconds,
         ring ? x.constants->contextParallelRingExposedFraction : x.constants->contextParallelExposedFraction);

@@ -10,10 +10,15 @@
 
 namespace mfu {
 
-// matmulSeconds: the micro-batch's matmul time, what async TP overlaps the collectives with.
-CommTime tensorParallelComm(const StepContext& x, double matmulSeconds);
-// attentionSeconds: the micro-batch's attention time (forward and backward), what the ring overlaps with.
-CommTime contextParallelComm(const StepContext& x, double attentionSeconds);
+// matmulSeconds: the matmul time async TP overlaps the collectives with; trafficShare: the share of the
+// micro-batch's collectives that run beside it (one pass's: the forward's, or the backward's with the recomputed
+// forward's), 1 for all of them.
+CommTime tensorParallelComm(const StepContext& x, double matmulSeconds, double trafficShare = 1.0);
+// The share of TP's collectives the forward pass runs: one pass of 2 + the recomputed share.
+double tensorParallelForwardShare(const StepContext& x);
+// attentionSeconds: the attention time the ring overlaps with; trafficShare as above (the forward's all-gather is a
+// third of the exchange).
+CommTime contextParallelComm(const StepContext& x, double attentionSeconds, double trafficShare = 1.0);
 
 // The links their groups run on: NVLink, or the NICs when the group spans scale-up domains.
 Link tensorParallelLink(const StepContext& x);

@@ -12,7 +12,7 @@ double hostLinkBytesPerSec(const StepContext& x)
     return (stated > 0 ? stated : kDefaultHostLinkBytesPerSec) * x.constants->hostLinkEfficiency;
 }
 
-CommTime activationOffloadComm(
+HostOffloadComm activationOffloadComm(
     const StepContext& x, double offloadedBytes, double forwardSeconds, double backwardSeconds)
 {
     if (!(offloadedBytes > 0))
@@ -24,14 +24,20 @@ CommTime activationOffloadComm(
     // the other's. Charging each direction against the whole micro-batch had let the step run faster than the link
     // (Llama 3.1 8B on 64 B200 at 32k, everything offloaded: 2.72 s against 2.90 s of copies at the full link) and
     // made less compute a slower step.
-    if (x.scenario->parallelism.pp <= 1)
-        return { 2.0 * oneWay,
-            exposedAfterOverlap(oneWay, forwardSeconds, share) + exposedAfterOverlap(oneWay, backwardSeconds, share) };
+    HostOffloadComm c;
+    c.total = 2.0 * oneWay;
+    if (x.scenario->parallelism.pp <= 1) {
+        c.forwardExposed = exposedAfterOverlap(oneWay, forwardSeconds, share);
+        c.exposed = c.forwardExposed + exposedAfterOverlap(oneWay, backwardSeconds, share);
+        return c;
+    }
     // Under 1F1B one micro-batch's forward runs beside another's backward: both directions copy at once on the
     // full-duplex link, under the same forward and backward, so the slower of them (the same bytes) sets the wait
     // beyond that window, and each waits at its layer boundaries.
     const double window = forwardSeconds + backwardSeconds;
-    return { 2.0 * oneWay, std::max(0.0, oneWay - window) + 2.0 * share * std::min(oneWay, window) };
+    c.exposed = std::max(0.0, oneWay - window) + 2.0 * share * std::min(oneWay, window);
+    c.forwardExposed = c.exposed / 2.0;
+    return c;
 }
 
 OptimizerOffload optimizerOffload(const StepContext& x, double gpuOptimizerSeconds)

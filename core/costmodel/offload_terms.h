@@ -22,7 +22,10 @@ double hostLinkBytesPerSec(const StepContext& x);
 
 // One micro-batch's activation traffic to the host and back: offloadedBytes each way (per GPU), the copies out
 // overlapped with the forward, the copies back with the backward (under 1F1B, both with both).
-CommTime activationOffloadComm(
+struct HostOffloadComm : CommTime {
+    double forwardExposed = 0; // of exposed: what the copies out add to the forward
+};
+HostOffloadComm activationOffloadComm(
     const StepContext& x, double offloadedBytes, double forwardSeconds, double backwardSeconds);
 
 struct OptimizerOffload {

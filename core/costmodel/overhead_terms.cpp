@@ -55,20 +55,27 @@ double moeHostStallPasses(const StepContext& x)
     if (s.activationCheckpointing == ActivationCheckpointing::Full)
         passes += x.fullRecomputeShare;
     else if (s.activationCheckpointing == ActivationCheckpointing::Selective
-        && (s.flags.recomputeModules & (RecomputeMoe | RecomputeMlp)) != 0)
-        passes += 1.0;
+        && (s.flags.recomputeModules & RecomputeMoe))
+        passes += 1.0; // Megatron's mlp module is the dense MLP: it repeats no dispatch (expert_parallel_comm.cpp)
     return passes;
+}
+
+MoeHostStall moeHostStall(const StepContext& x, double forwardGpuSeconds, double recomputeGpuSeconds)
+{
+    const double passes = moeHostStallPasses(x);
+    if (!(passes > 0))
+        return {};
+    const double moeLayers = x.layersPerStage * x.shape->moeLayerShare;
+    const double hostSeconds
+        = (1.0 - graphedLaunchShare(x.scenario->flags.cudaGraphs)) * x.constants->moeLayerHostSeconds * moeLayers;
+    return { std::max(0.0, hostSeconds - forwardGpuSeconds),
+        std::max(0.0, (passes - 1.0) * hostSeconds - recomputeGpuSeconds) };
 }
 
 double moeHostStallTime(const StepContext& x, double forwardGpuSeconds)
 {
-    const double passes = moeHostStallPasses(x);
-    if (!(passes > 0))
-        return 0.0;
-    const double moeLayers = x.layersPerStage * x.shape->moeLayerShare;
-    const double hostSeconds
-        = (1.0 - graphedLaunchShare(x.scenario->flags.cudaGraphs)) * x.constants->moeLayerHostSeconds * moeLayers;
-    return passes * std::max(0.0, hostSeconds - forwardGpuSeconds);
+    const double recomputed = std::max(0.0, moeHostStallPasses(x) - 1.0);
+    return moeHostStall(x, forwardGpuSeconds, recomputed * forwardGpuSeconds).total();
 }
 
 } // namespace mfu

@@ -29,4 +29,16 @@ double moeHostStallTime(const StepContext& x, double forwardGpuSeconds);
 // wait). The first is the forward's; the recomputed ones run inside the backward.
 double moeHostStallPasses(const StepContext& x);
 
+// The same wait, each forward against the GPU time it issues: the forward pass (forwardGpuSeconds, as above) and the
+// recomputed forwards inside the backward (recomputeGpuSeconds: the kernels they repeat and their own waits). The
+// recomputed modules of selective checkpointing are not the whole forward: a faster attention shortens the forward,
+// not what the host waits beside when it recomputes the MoE layers. moeHostStallTime is this with the recomputed
+// forwards as long as the first.
+struct MoeHostStall {
+    double forward = 0;
+    double recompute = 0;
+    double total() const { return forward + recompute; }
+};
+MoeHostStall moeHostStall(const StepContext& x, double forwardGpuSeconds, double recomputeGpuSeconds);
+
 } // namespace mfu

@@ -1065,15 +1065,22 @@ private slots:
         h.shape.moeLayerShare = 0.5;
         QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.007) < 1e-15);
         h.shape.moeLayerShare = 1.0;
-        // The recomputed forward dispatches again: full checkpointing, or Megatron's moe and mlp modules; moe_act
-        // and layernorm do not.
+        // The recomputed forward dispatches again: full checkpointing, or Megatron's moe module; moe_act, layernorm
+        // and mlp (the dense MLP) do not.
         h.setFullCheckpointing();
         QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 2 * 0.034) < 1e-15);
         h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
         h.scenario.flags.recomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
         QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.034) < 1e-15);
+        h.scenario.flags.recomputeModules = RecomputeMlp;
+        QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.034) < 1e-15);
         h.scenario.flags.recomputeModules = RecomputeMoe;
         QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 2 * 0.034) < 1e-15);
+        // Each forward against the GPU time it issues: the recomputed MoE layers beside 10 ms of recomputed kernels
+        // wait 44 ms, whatever the first forward's attention took.
+        const MoeHostStall split = mfu::moeHostStall(h.x, 0.020, 0.010);
+        QVERIFY(std::abs(split.forward - 0.034) < 1e-15);
+        QVERIFY(std::abs(split.recompute - 0.044) < 1e-15);
         h.scenario.activationCheckpointing = ActivationCheckpointing::None;
         // CUDA graphs of Megatron's modules issue half of the layer's launches in one: 27 ms of host time.
         h.scenario.flags.cudaGraphs = CudaGraphs::Modules;
