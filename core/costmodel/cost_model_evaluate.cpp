@@ -202,8 +202,13 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
         = m.fsdp.reshardEachMicroBatch ? accum * m.fsdp.reduceScatter : m.fsdp.reduceScatter;
     t.pipelineBubble = pipelineBubble(x, m.total());
 
+    // The once-a-step sync runs in the step's last backward, beside FSDP's once-a-step reduce-scatter when PP keeps
+    // the stage unsharded (HSDP's all-reduce, on the same NICs, waits for what that leaves of them).
     const Link dpOn = dataParallelLink(x);
-    const DataParallelSync dp = dataParallelSync(x, m.forwardPass.windowOn(dpOn), m.backwardPass.windowOn(dpOn));
+    PassAccount lastBackward = m.backwardPass;
+    if (!m.fsdp.reshardEachMicroBatch)
+        lastBackward.add(fsdpLink(x), m.fsdp.reduceScatter, m.fsdp.reduceScatterStepExposed);
+    const DataParallelSync dp = dataParallelSync(x, m.forwardPass.windowOn(dpOn), lastBackward.windowOn(dpOn));
     if (dp.gradients.total > 0) {
         all[idx(CommKind::DpAllReduce)] = dp.gradients.total * scales.communication;
         t.comm(CommKind::DpAllReduce) = dp.gradients.exposed * scales.communication;

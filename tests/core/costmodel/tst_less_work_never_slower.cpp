@@ -21,7 +21,8 @@ constexpr const char* kGpus[] = { "a100-sxm-80gb", "h100-sxm", "gb300", "mi355x"
 
 // A layout users run, on 64 GPUs at 4k: FSDP (EP 8 for MoE), ZeRO-1 over async TP 2, Megatron-FSDP, for MoE the
 // expert all-to-all overlapped under 1F1B with DeepEP, activations offloaded to the host, HSDP over two replicas
-// with full checkpointing, a pipeline of 2 stages over FSDP, and 32k tokens over a CP 4 ring.
+// with full checkpointing, a pipeline of 2 stages over HSDP, 32k tokens over a CP 4 ring, userbuffers TP 2 over FSDP,
+// DualPipe's all-to-all over FSDP, and Megatron's moe, mlp and layernorm modules recomputed.
 enum class Layout {
     Fsdp,
     Zero1Tp2,
@@ -29,14 +30,14 @@ enum class Layout {
     MoeOverlapped,
     OffloadedActivations,
     HsdpRecomputed,
-    PipelineOverFsdp,
+    PipelineOverHsdp,
     ContextRing,
     AsyncTpOverFsdp,
     DualPipeOverFsdp,
     MoeModulesRecomputed
 };
 constexpr Layout kLayouts[] = { Layout::Fsdp, Layout::Zero1Tp2, Layout::MegatronFsdp, Layout::MoeOverlapped,
-    Layout::OffloadedActivations, Layout::HsdpRecomputed, Layout::PipelineOverFsdp, Layout::ContextRing,
+    Layout::OffloadedActivations, Layout::HsdpRecomputed, Layout::PipelineOverHsdp, Layout::ContextRing,
     Layout::AsyncTpOverFsdp, Layout::DualPipeOverFsdp, Layout::MoeModulesRecomputed };
 
 Scenario scenarioOf(const ModelSpec& model, const char* gpu, Layout layout, TrainingPrecision precision)
@@ -68,8 +69,9 @@ Scenario scenarioOf(const ModelSpec& model, const char* gpu, Layout layout, Trai
         s.parallelism.hsdpReplicas = 2;
         s.activationCheckpointing = ActivationCheckpointing::Full;
         break;
-    case Layout::PipelineOverFsdp:
+    case Layout::PipelineOverHsdp: // over HSDP: the once-a-step reduce-scatter and all-reduce share the last backward
         s.parallelism.pp = 2;
+        s.parallelism.hsdpReplicas = 2;
         s.workload.globalBatchTokens = int64_t { 64 } * 4 * 4096; // 8 micro-batches per step on each of 32 pipelines
         break;
     case Layout::ContextRing:
