@@ -108,6 +108,30 @@ const Halved kHalved[] = {
     { "communication", { .communication = 0.5 } },
 };
 
+// The MoE layouts apply to MoE models only.
+bool appliesTo(Layout layout, const ModelSpec& model)
+{
+    const bool moeOnly = layout == Layout::MoeOverlapped || layout == Layout::DualPipeOverFsdp
+        || layout == Layout::MoeModulesRecomputed;
+    return model.isMoe() || !moeOnly;
+}
+
+// One run that got slower, for the failure message: "<run>: 1.2345 s -> 1.3456 s".
+QString slowerRun(const QString& run, double before, double after)
+{
+    return QStringLiteral("%1: %2 s -> %3 s").arg(run).arg(before, 0, 'f', 4).arg(after, 0, 'f', 4);
+}
+
+// Fails with the first dozen of them, or says how many runs were compared.
+void verifyNoneSlower(const QStringList& slower, int compared, const char* what)
+{
+    QVERIFY2(slower.isEmpty(),
+        qPrintable(QStringLiteral("%1 of %2 slower %3, e.g.\n%4")
+                       .arg(slower.size())
+                       .arg(compared)
+                       .arg(QLatin1String(what), slower.mid(0, 12).join('\n'))));
+}
+
 } // namespace
 
 class TestLessWorkNeverSlower : public QObject {
@@ -131,9 +155,7 @@ private slots:
                     if (precision == TrainingPrecision::BF16_FP4 && !hw->densePeak(NumberFormat::FP4))
                         continue;
                     for (Layout layout : kLayouts) {
-                        if ((layout == Layout::MoeOverlapped || layout == Layout::DualPipeOverFsdp
-                                || layout == Layout::MoeModulesRecomputed)
-                            && !model.isMoe())
+                        if (!appliesTo(layout, model))
                             continue;
                         Scenario s = scenarioOf(model, gpu, layout, precision);
                         if (precision == TrainingPrecision::BF16_FP4 && hw->vendor == "AMD")
@@ -152,24 +174,19 @@ private slots:
                             const StepPrediction faster = cost->evaluateValid(s, h.scales);
                             ++compared;
                             if (faster.stepTimeSeconds > base.stepTimeSeconds * (1 + 1e-9))
-                                slower << QStringLiteral("%1 on %2 (%3, layout %4), %5 halved: %6 s -> %7 s")
-                                              .arg(QString::fromStdString(model.id), gpu,
-                                                  QString::fromUtf8(trainingPrecisionKey(precision).data()))
-                                              .arg(static_cast<int>(layout))
-                                              .arg(h.term)
-                                              .arg(base.stepTimeSeconds, 0, 'f', 4)
-                                              .arg(faster.stepTimeSeconds, 0, 'f', 4);
+                                slower << slowerRun(QStringLiteral("%1 on %2 (%3, layout %4), %5 halved")
+                                                        .arg(QString::fromStdString(model.id), gpu,
+                                                            QString::fromUtf8(trainingPrecisionKey(precision).data()))
+                                                        .arg(static_cast<int>(layout))
+                                                        .arg(h.term),
+                                    base.stepTimeSeconds, faster.stepTimeSeconds);
                         }
                     }
                 }
             }
         }
         QVERIFY2(compared > 1000, qPrintable(QString::number(compared)));
-        QVERIFY2(slower.isEmpty(),
-            qPrintable(QStringLiteral("%1 of %2 slower with less work, e.g.\n%3")
-                           .arg(slower.size())
-                           .arg(compared)
-                           .arg(slower.mid(0, 12).join('\n'))));
+        verifyNoneSlower(slower, compared, "with less work");
         qInfo("%d halved terms, none lengthening its step", compared);
     }
 
@@ -186,9 +203,7 @@ private slots:
                 continue;
             for (const char* gpu : { "h100-sxm", "gb300" })
                 for (Layout layout : kLayouts) {
-                    if (!model.isMoe()
-                        && (layout == Layout::MoeOverlapped || layout == Layout::DualPipeOverFsdp
-                            || layout == Layout::MoeModulesRecomputed))
+                    if (!appliesTo(layout, model))
                         continue;
                     Scenario s = scenarioOf(model, gpu, layout, TrainingPrecision::BF16_FP8);
                     StepPrediction without;
@@ -203,22 +218,17 @@ private slots:
                         const StepPrediction with = cost.evaluateValid(s);
                         ++compared;
                         if (with.stepTimeSeconds > without.stepTimeSeconds * (1 + 1e-9))
-                            slower << QStringLiteral("%1 on %2 (layout %3): %4 s -> %5 s")
-                                          .arg(QString::fromStdString(model.id), gpu)
-                                          .arg(static_cast<int>(layout))
-                                          .arg(without.stepTimeSeconds, 0, 'f', 4)
-                                          .arg(with.stepTimeSeconds, 0, 'f', 4);
+                            slower << slowerRun(QStringLiteral("%1 on %2 (layout %3)")
+                                                    .arg(QString::fromStdString(model.id), gpu)
+                                                    .arg(static_cast<int>(layout)),
+                                without.stepTimeSeconds, with.stepTimeSeconds);
                     } catch (const InputError&) {
                         continue;
                     }
                 }
         }
         QVERIFY2(compared > 300, qPrintable(QString::number(compared)));
-        QVERIFY2(slower.isEmpty(),
-            qPrintable(QStringLiteral("%1 of %2 slower with FP8 attention, e.g.\n%3")
-                           .arg(slower.size())
-                           .arg(compared)
-                           .arg(slower.mid(0, 12).join('\n'))));
+        verifyNoneSlower(slower, compared, "with FP8 attention");
         qInfo("%d runs with FP8 attention, none slower", compared);
     }
 };
