@@ -5,17 +5,13 @@
 
 #include "core/number_format.h"
 #include "core/units.h"
+#include "widgets/number_text.h"
 
 namespace mfu::widgets {
 
 namespace {
 
 enum Column { Name, Now, Tokens, Mfu, Memory, ColumnCount };
-
-QString percentText(double fraction)
-{
-    return QString::fromStdString(formatPercent(fraction));
-}
 
 QTableWidgetItem* cell(const QString& text, const QString& tip = {})
 {
