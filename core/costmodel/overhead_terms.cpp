@@ -72,10 +72,4 @@ MoeHostStall moeHostStall(const StepContext& x, double forwardGpuSeconds, double
         std::max(0.0, (passes - 1.0) * hostSeconds - recomputeGpuSeconds) };
 }
 
-double moeHostStallTime(const StepContext& x, double forwardGpuSeconds)
-{
-    const double recomputed = std::max(0.0, moeHostStallPasses(x) - 1.0);
-    return moeHostStall(x, forwardGpuSeconds, recomputed * forwardGpuSeconds).total();
-}
-
 } // namespace mfu

@@ -18,22 +18,19 @@ double launchOverheadTime(const StepContext& x);
 
 // Whether the scenario's MoE layers wait for the host at each dispatch (ExpertHostSync, Auto resolved).
 bool moeDispatchWaitsForHost(const Scenario& s);
-// Per micro-batch: how long the GPU waits for the CPU in the forward passes of the stage's MoE layers. After each
-// dispatch synchronises, the CPU issues the layer's kernels at moeLayerHostSeconds a layer (less what CUDA graphs
-// replay) and the GPU runs them no faster, so a forward pass takes the longer of the two; the recomputed forward of
-// full checkpointing, or of Megatron's moe and mlp modules, dispatches again. Backward needs no copy to the host (its
-// sizes are the forward's), and the CPU runs ahead. forwardGpuSeconds: the stage's forward pass on the GPU, compute
-// and exposed communication, per micro-batch.
-double moeHostStallTime(const StepContext& x, double forwardGpuSeconds);
 // The forward passes a micro-batch waits for the host in: 1 and the recomputed ones (0 when its MoE layers never
-// wait). The first is the forward's; the recomputed ones run inside the backward.
+// wait): the recomputed forward of full checkpointing, or of Megatron's moe module, dispatches again (its mlp module,
+// the dense MLP, does not). The first is the forward's; the recomputed ones run inside the backward.
 double moeHostStallPasses(const StepContext& x);
 
-// The same wait, each forward against the GPU time it issues: the forward pass (forwardGpuSeconds, as above) and the
-// recomputed forwards inside the backward (recomputeGpuSeconds: the kernels they repeat and their own waits). The
-// recomputed modules of selective checkpointing are not the whole forward: a faster attention shortens the forward,
-// not what the host waits beside when it recomputes the MoE layers. moeHostStallTime is this with the recomputed
-// forwards as long as the first.
+// Per micro-batch: how long the GPU waits for the CPU in the forward passes of the stage's MoE layers. After each
+// dispatch synchronises, the CPU issues the layer's kernels at moeLayerHostSeconds a layer (less what CUDA graphs
+// replay) and the GPU runs them no faster, so a forward pass takes the longer of the two. Backward needs no copy to
+// the host (its sizes are the forward's), and the CPU runs ahead. Each forward is set against the GPU time it
+// issues: forwardGpuSeconds, the stage's forward pass on the GPU (its kernels and its waits on exposed
+// communication), and recomputeGpuSeconds, the recomputed forwards inside the backward (the kernels they repeat and
+// their own waits). The recomputed modules of selective checkpointing are not the whole forward: a faster attention
+// shortens the forward, not what the host waits beside when it recomputes the MoE layers.
 struct MoeHostStall {
     double forward = 0;
     double recompute = 0;

@@ -1058,6 +1058,11 @@ private slots:
         h.makeMoe(4);
         QCOMPARE(h.constants.moeLayerHostSeconds, 5.4e-3);
         QVERIFY(moeDispatchWaitsForHost(h.scenario));
+        // The whole wait when every forward, the recomputed ones too, runs `forwardGpu` seconds on the GPU.
+        const auto moeHostStallTime = [](const StepContext& x, double forwardGpu) {
+            const double recomputed = std::max(0.0, moeHostStallPasses(x) - 1.0);
+            return mfu::moeHostStall(x, forwardGpu, recomputed * forwardGpu).total();
+        };
         QCOMPARE(moeHostStallTime(h.x, 0.0), 10 * 5.4e-3);
         QVERIFY(std::abs(moeHostStallTime(h.x, 0.020) - 0.034) < 1e-15);
         QCOMPARE(moeHostStallTime(h.x, 0.070), 0.0);
