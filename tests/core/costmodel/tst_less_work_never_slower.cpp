@@ -5,6 +5,7 @@
 // old compute are still there, and at worst now set the pace alone.
 #include <QtTest>
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -16,8 +17,6 @@
 using namespace mfu;
 
 namespace {
-
-constexpr const char* kGpus[] = { "a100-sxm-80gb", "h100-sxm", "gb300", "mi355x" };
 
 // A layout users run, on 64 GPUs at 4k: FSDP (EP 8 for MoE), ZeRO-1 over async TP 2, Megatron-FSDP, for MoE the
 // expert all-to-all overlapped under 1F1B with DeepEP, activations offloaded to the host, HSDP over two replicas
@@ -132,6 +131,49 @@ void verifyNoneSlower(const QStringList& slower, int compared, const char* what)
                        .arg(QLatin1String(what), slower.mid(0, 12).join('\n'))));
 }
 
+// Every run of the shipped model presets on `gpus` in `precisions` (those the GPU has a peak for) and each layout
+// that applies, which the cost model lays out: the scenario, its cost model, its prediction and a name for messages.
+template <typename Visit>
+void forEachRun(
+    std::initializer_list<const char*> gpus, std::initializer_list<TrainingPrecision> precisions, const Visit& visit)
+{
+    for (const ModelSpec& model : test::shippedPresets().models()) {
+        if (model.isBare())
+            continue;
+        for (const char* gpu : gpus) {
+            const HardwareSpec hw = test::presetHardware(gpu);
+            for (TrainingPrecision precision : precisions) {
+                if (precision == TrainingPrecision::BF16_FP8 && !hw.densePeak(NumberFormat::FP8))
+                    continue;
+                if (precision == TrainingPrecision::BF16_FP4 && !hw.densePeak(NumberFormat::FP4))
+                    continue;
+                for (Layout layout : kLayouts) {
+                    if (!appliesTo(layout, model))
+                        continue;
+                    Scenario s = scenarioOf(model, gpu, layout, precision);
+                    if (precision == TrainingPrecision::BF16_FP4 && hw.vendor == "AMD")
+                        s.flags.fp4Recipe = Fp4Recipe::Mxfp4;
+                    std::optional<CostModel> cost;
+                    StepPrediction base;
+                    try {
+                        cost.emplace(s);
+                        if (cost->invalidReason(s))
+                            continue;
+                        base = cost->evaluateValid(s);
+                    } catch (const InputError&) {
+                        continue; // a precision or layout this GPU or model does not run
+                    }
+                    const QString run = QStringLiteral("%1 on %2 (%3, layout %4)")
+                                            .arg(QString::fromStdString(model.id), gpu,
+                                                QString::fromUtf8(trainingPrecisionKey(precision).data()))
+                                            .arg(static_cast<int>(layout));
+                    visit(s, *cost, base, run);
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 
 class TestLessWorkNeverSlower : public QObject {
@@ -139,52 +181,19 @@ class TestLessWorkNeverSlower : public QObject {
 private slots:
     void halvingATermNeverLengthensTheStep()
     {
-        const auto& presets = test::shippedPresets();
         int compared = 0;
         QStringList slower;
-        for (const ModelSpec& model : presets.models()) {
-            if (model.isBare())
-                continue;
-            for (const char* gpu : kGpus) {
-                const HardwareSpec* hw = presets.findHardware(gpu);
-                QVERIFY2(hw, gpu);
-                for (TrainingPrecision precision :
-                    { TrainingPrecision::BF16, TrainingPrecision::BF16_FP8, TrainingPrecision::BF16_FP4 }) {
-                    if (precision == TrainingPrecision::BF16_FP8 && !hw->densePeak(NumberFormat::FP8))
-                        continue;
-                    if (precision == TrainingPrecision::BF16_FP4 && !hw->densePeak(NumberFormat::FP4))
-                        continue;
-                    for (Layout layout : kLayouts) {
-                        if (!appliesTo(layout, model))
-                            continue;
-                        Scenario s = scenarioOf(model, gpu, layout, precision);
-                        if (precision == TrainingPrecision::BF16_FP4 && hw->vendor == "AMD")
-                            s.flags.fp4Recipe = Fp4Recipe::Mxfp4;
-                        StepPrediction base;
-                        std::optional<CostModel> cost;
-                        try {
-                            cost.emplace(s);
-                            if (cost->invalidReason(s))
-                                continue;
-                            base = cost->evaluateValid(s);
-                        } catch (const InputError&) {
-                            continue; // a precision or layout this GPU or model does not run
-                        }
-                        for (const Halved& h : kHalved) {
-                            const StepPrediction faster = cost->evaluateValid(s, h.scales);
-                            ++compared;
-                            if (faster.stepTimeSeconds > base.stepTimeSeconds * (1 + 1e-9))
-                                slower << slowerRun(QStringLiteral("%1 on %2 (%3, layout %4), %5 halved")
-                                                        .arg(QString::fromStdString(model.id), gpu,
-                                                            QString::fromUtf8(trainingPrecisionKey(precision).data()))
-                                                        .arg(static_cast<int>(layout))
-                                                        .arg(h.term),
-                                    base.stepTimeSeconds, faster.stepTimeSeconds);
-                        }
-                    }
+        forEachRun({ "a100-sxm-80gb", "h100-sxm", "gb300", "mi355x" },
+            { TrainingPrecision::BF16, TrainingPrecision::BF16_FP8, TrainingPrecision::BF16_FP4 },
+            [&](const Scenario& s, const CostModel& cost, const StepPrediction& base, const QString& run) {
+                for (const Halved& h : kHalved) {
+                    const StepPrediction faster = cost.evaluateValid(s, h.scales);
+                    ++compared;
+                    if (faster.stepTimeSeconds > base.stepTimeSeconds * (1 + 1e-9))
+                        slower << slowerRun(run + QStringLiteral(", %1 halved").arg(QLatin1String(h.term)),
+                            base.stepTimeSeconds, faster.stepTimeSeconds);
                 }
-            }
-        }
+            });
         QVERIFY2(compared > 1000, qPrintable(QString::number(compared)));
         verifyNoneSlower(slower, compared, "with less work");
         qInfo("%d halved terms, none lengthening its step", compared);
@@ -195,38 +204,19 @@ private slots:
     // forward, and a faster attention lengthened it).
     void fp8AttentionNeverSlowsAStep()
     {
-        const auto& presets = test::shippedPresets();
         int compared = 0;
         QStringList slower;
-        for (const ModelSpec& model : presets.models()) {
-            if (model.isBare())
-                continue;
-            for (const char* gpu : { "h100-sxm", "gb300" })
-                for (Layout layout : kLayouts) {
-                    if (!appliesTo(layout, model))
-                        continue;
-                    Scenario s = scenarioOf(model, gpu, layout, TrainingPrecision::BF16_FP8);
-                    StepPrediction without;
-                    try {
-                        const CostModel cost(s);
-                        if (cost.invalidReason(s))
-                            continue;
-                        without = cost.evaluateValid(s);
-                        s.flags.fp8Attention = true;
-                        if (cost.invalidReason(s))
-                            continue;
-                        const StepPrediction with = cost.evaluateValid(s);
-                        ++compared;
-                        if (with.stepTimeSeconds > without.stepTimeSeconds * (1 + 1e-9))
-                            slower << slowerRun(QStringLiteral("%1 on %2 (layout %3)")
-                                                    .arg(QString::fromStdString(model.id), gpu)
-                                                    .arg(static_cast<int>(layout)),
-                                without.stepTimeSeconds, with.stepTimeSeconds);
-                    } catch (const InputError&) {
-                        continue;
-                    }
-                }
-        }
+        forEachRun({ "h100-sxm", "gb300" }, { TrainingPrecision::BF16_FP8 },
+            [&](const Scenario& s, const CostModel& cost, const StepPrediction& without, const QString& run) {
+                Scenario withFp8Attention = s;
+                withFp8Attention.flags.fp8Attention = true;
+                if (cost.invalidReason(withFp8Attention))
+                    return;
+                const StepPrediction with = cost.evaluateValid(withFp8Attention);
+                ++compared;
+                if (with.stepTimeSeconds > without.stepTimeSeconds * (1 + 1e-9))
+                    slower << slowerRun(run, without.stepTimeSeconds, with.stepTimeSeconds);
+            });
         QVERIFY2(compared > 300, qPrintable(QString::number(compared)));
         verifyNoneSlower(slower, compared, "with FP8 attention");
         qInfo("%d runs with FP8 attention, none slower", compared);
