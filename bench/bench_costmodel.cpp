@@ -40,7 +40,7 @@ TraceCalibration calibrationOf(const Scenario& traced)
     const double seq = static_cast<double>(traced.workload.seqLen);
     for (const bool backward : { false, true })
         c.attentionShapes.push_back({ 1, 32, seq, seq, 128, 128, true, backward, 32, 0.05, 2.25e13 });
-    c.scales = termScalesOf(c.fits);
+    c.scales = termScalesOf(c.fits, traced);
     c.measuredStepSeconds = c.uncalibratedStepSeconds = c.replayStepSeconds = p.stepTimeSeconds;
     return c;
 }

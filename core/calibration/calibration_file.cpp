@@ -251,7 +251,7 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
         if (r.has("attention_shapes"))
             c.attentionShapes = attentionShapesFromJson(root);
         refuseImpossibleShapes(c);
-        c.scales = termScalesOf(c.fits);
+        c.scales = termScalesOf(c.fits, c.traced);
         return c;
     } catch (const InputError& e) {
         throw InputError(fileName + ": " + e.what());

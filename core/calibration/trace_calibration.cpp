@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "core/calibration/shape_bins.h"
 #include "core/costmodel/cost_model.h"
@@ -300,7 +301,58 @@ std::optional<CalibratedTerm> calibratedTermFromKey(std::string_view key)
     return std::nullopt;
 }
 
-TermScales termScalesOf(const std::vector<TermFit>& fits)
+namespace {
+
+// The factor of a stretched term (communication, overhead) at which the traced run, every other factor applied, leaves
+// the step `measured` seconds of it: by bisection over 1/1000 to 1000, since the time the step waits grows with the
+// stretch but not in proportion (what the compute beside it hides does not grow). The nearer bound when out of reach.
+double stretchToMeasured(const CostModel& model, const Scenario& traced, TermScales scales, double TermScales::*stretch,
+    CalibratedTerm term, double measured)
+{
+    const auto waited = [&](double factor) {
+        scales.*stretch = factor;
+        return predictedTerms(model.evaluateValid(traced, scales))[index(term)];
+    };
+    double low = std::log(1e-3), high = std::log(1e3);
+    if (waited(std::exp(high)) <= measured)
+        return std::exp(high);
+    if (waited(std::exp(low)) >= measured)
+        return std::exp(low);
+    for (int i = 0; i < 48; ++i) { // 48 halvings of a 1e6 range: a relative step below 1e-13
+        const double mid = 0.5 * (low + high);
+        (waited(std::exp(mid)) < measured ? low : high) = mid;
+    }
+    return std::exp(0.5 * (low + high));
+}
+
+} // namespace
+
+TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced)
+{
+    TermScales s = measuredOverPredicted(fits);
+    const auto fitOf = [&](CalibratedTerm t) {
+        const auto f = std::find_if(fits.begin(), fits.end(), [t](const TermFit& x) { return x.term == t; });
+        return f != fits.end() && f->fitted ? std::optional<TermFit>(*f) : std::nullopt;
+    };
+    const std::optional<TermFit> comm = fitOf(CalibratedTerm::Communication);
+    const std::optional<TermFit> host = fitOf(CalibratedTerm::Overhead);
+    if (!comm && !host)
+        return s;
+    // The two meet in the step (the host's waits sit in the passes the collectives hide behind): each fitted with the
+    // other's last value, three rounds, which settles them to well within a trace's own step-to-step spread.
+    const CostModel model(traced);
+    for (int round = 0; round < 3; ++round) {
+        if (comm)
+            s.communication = stretchToMeasured(
+                model, traced, s, &TermScales::communication, CalibratedTerm::Communication, comm->measuredSeconds);
+        if (host)
+            s.overhead = stretchToMeasured(
+                model, traced, s, &TermScales::overhead, CalibratedTerm::Overhead, host->measuredSeconds);
+    }
+    return s;
+}
+
+TermScales measuredOverPredicted(const std::vector<TermFit>& fits)
 {
     TermScales s;
     for (const TermFit& f : fits) {
@@ -403,7 +455,7 @@ TraceCalibration calibrateFromTrace(
                                                     : "; the model predicts too little to fit, the model's kept";
         cal.fits.push_back(f);
     }
-    cal.scales = termScalesOf(cal.fits);
+    cal.scales = termScalesOf(cal.fits, traced);
     const StepPrediction replay = model.evaluateValid(traced, cal.scales);
     refuseFasterThanTheGpu(replay, traced, cal,
         "the trace took less time than this scenario's work needs, so the flags do not describe the traced run "

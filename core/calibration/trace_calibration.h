@@ -66,8 +66,15 @@ struct TraceCalibration {
 };
 
 // The scales a calibration's fitted terms give (a term not fitted keeps the model's 1): the one mapping of the fits
-// to TermScales, for fitting and for reading a calibration file.
-TermScales termScalesOf(const std::vector<TermFit>& fits);
+// to TermScales, for fitting and for reading a calibration file. Matmul, attention and memory-bound work scale as
+// measured over predicted. Communication and overhead are stretches of what the links carry and the host issues
+// (term_scales.h): the stretch at which the traced run, with the other factors, waits what the trace measured.
+// That keeps a calibrated step monotone in its compute (less compute never waits longer: the collectives it hid are
+// still there), where scaling the exposed time itself made a faster GEMM a slower step under a factor above 1.
+TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced);
+// Each fitted term's measured / predicted, communication and overhead included (what the fits say, before the stretch
+// is solved for).
+TermScales measuredOverPredicted(const std::vector<TermFit>& fits);
 
 // Fits the scales; throws InputError when the trace cannot describe this scenario (another GPU, no analysed step,
 // another number of tokens per step than it recorded).

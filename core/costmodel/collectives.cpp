@@ -26,11 +26,12 @@ int CommGroup::membersPerDomain(int domainGpus) const
     return std::max(1, std::min(size, domainGpus / std::max(1, stride)));
 }
 
-double collectiveSeconds(Collective c, double bufferBytes, const CommGroup& group, const LinkTiers& tiers)
+namespace {
+
+// At the model's own links (trafficScale 1).
+double modelledSeconds(Collective c, double bufferBytes, const CommGroup& group, const LinkTiers& tiers)
 {
     const int n = group.size;
-    if (n <= 1 || bufferBytes <= 0)
-        return 0.0;
     const double bytes = ringBytesPerGpu(c, bufferBytes, n);
     const int steps = ringSteps(c, n);
     if (!group.crossesDomain(tiers.domainGpus))
@@ -48,6 +49,16 @@ double collectiveSeconds(Collective c, double bufferBytes, const CommGroup& grou
     const int rings = std::max(1, std::min(local, tiers.crossDomainRings));
     const double bandwidth = std::min(tiers.scaleUpBytesPerSec, tiers.scaleOutBytesPerSec * rings);
     return bytes / bandwidth + steps * tiers.scaleOutLatency;
+}
+
+} // namespace
+
+double collectiveSeconds(Collective c, double bufferBytes, const CommGroup& group, const LinkTiers& tiers)
+{
+    const int n = group.size;
+    if (n <= 1 || bufferBytes <= 0)
+        return 0.0;
+    return tiers.trafficScale * modelledSeconds(c, bufferBytes, group, tiers);
 }
 
 } // namespace mfu

@@ -26,6 +26,10 @@ struct LinkTiers {
     double scaleOutLatency = 0;
     int domainGpus = 1;
     int crossDomainRings = 8;
+    // What a calibration from a trace measured the collectives to take over what the model gives them (its
+    // communication factor, fitted as traffic: core/calibration/trace_calibration.h): every collective's time,
+    // bandwidth and latency alike, is stretched by it before the overlap decides what stays exposed. 1: the model.
+    double trafficScale = 1;
 };
 
 // A communication group: n ranks, consecutive members `stride` ranks apart (ranks are laid out TP innermost).

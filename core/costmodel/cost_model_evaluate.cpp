@@ -50,14 +50,6 @@ struct MicroBatchTerms {
     double total() const { return compute + overhead + exposedComm(); }
 };
 
-// A communication term as a trace measured it: what was sent and what stayed exposed, both scaled.
-CommTime scaled(CommTime t, double scale)
-{
-    t.total *= scale;
-    t.exposed *= scale;
-    return t;
-}
-
 MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, const TermScales& scales)
 {
     MicroBatchTerms m;
@@ -89,14 +81,16 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     // recomputed share forward, CP's all-gather a third of its exchange), so that a pass's waits never grow when
     // the other pass's kernels shrink.
     const double tpForward = tensorParallelForwardShare(x);
-    const CommTime tpF = scaled(tensorParallelComm(x, layers, tpForward), scales.communication);
-    const CommTime tpB = scaled(tensorParallelComm(x, gemmsAndRouting - layers, 1.0 - tpForward), scales.communication);
-    const CommTime cpF = scaled(contextParallelComm(x, m.attention.forward, 1.0 / 3.0), scales.communication);
-    const CommTime cpB = scaled(contextParallelComm(x, m.attention.backward, 2.0 / 3.0), scales.communication);
+    // (A calibration's communication factor is in the links, x.tiers.trafficScale: each collective takes longer and
+    // the overlap then decides what of it is exposed.)
+    const CommTime tpF = tensorParallelComm(x, layers, tpForward);
+    const CommTime tpB = tensorParallelComm(x, gemmsAndRouting - layers, 1.0 - tpForward);
+    const CommTime cpF = contextParallelComm(x, m.attention.forward, 1.0 / 3.0);
+    const CommTime cpB = contextParallelComm(x, m.attention.backward, 2.0 / 3.0);
     m.tp = { tpF.total + tpB.total, tpF.exposed + tpB.exposed };
     m.cp = { cpF.total + cpB.total, cpF.exposed + cpB.exposed };
-    m.ep = scaled(expertParallelComm(x, m.compute), scales.communication);
-    m.pp = scaled(pipelineP2pComm(x), scales.communication);
+    m.ep = expertParallelComm(x, m.compute);
+    m.pp = pipelineP2pComm(x);
     // Then in the passes: TP's and CP's as they ran; EP's evenly (dispatch and combine forward, their gradients
     // backward). An overlapped all-to-all (1F1B, DualPipe) hides behind a merged forward and backward of two
     // micro-batches, so it has no pass of its own: its waits are split evenly, which is monotone in each pass's
@@ -114,19 +108,16 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     // CPU's issue; the recomputed forwards inside the backward against the kernels they repeat and those waits.
     const double recomputedPasses = std::max(0.0, moeHostStallPasses(x) - 1.0);
     const double forwardWaits = m.forwardPass.span() - m.forwardCompute;
-    const MoeHostStall stall = moeHostStall(x, m.forwardPass.span(), m.recompute + recomputedPasses * forwardWaits);
-    m.moeHostStall = stall.total() * scales.overhead;
+    // A calibration's overhead factor stretches the host's issue time, then the GPU's passes decide what of it the
+    // step waits for.
+    const MoeHostStall stall
+        = moeHostStall(x, m.forwardPass.span(), m.recompute + recomputedPasses * forwardWaits, scales.overhead);
+    m.moeHostStall = stall.total();
     m.overhead = launchOverheadTime(x) * scales.overhead + m.moeHostStall;
-    m.forwardPass.add(Link::Cpu, stall.forward * scales.overhead, stall.forward * scales.overhead);
-    m.backwardPass.add(Link::Cpu, stall.recompute * scales.overhead, stall.recompute * scales.overhead);
+    m.forwardPass.add(Link::Cpu, stall.forward, stall.forward);
+    m.backwardPass.add(Link::Cpu, stall.recompute, stall.recompute);
     const Link fsdpOn = fsdpLink(x);
     m.fsdp = fsdpComm(x, m.forwardPass.windowOn(fsdpOn), m.backwardPass.windowOn(fsdpOn));
-    if (scales.communication != 1) {
-        for (double* t : { &m.fsdp.allGather, &m.fsdp.reduceScatter, &m.fsdp.allGatherForwardExposed,
-                 &m.fsdp.allGatherBackwardExposed, &m.fsdp.allGatherStepExposed, &m.fsdp.reduceScatterExposed,
-                 &m.fsdp.reduceScatterStepExposed })
-            *t *= scales.communication;
-    }
     // With PP the stage gathers once a step, not in each micro-batch's passes.
     const double perMicroBatch = m.fsdp.reshardEachMicroBatch ? 1.0 : 0.0;
     m.forwardPass.add(fsdpOn, perMicroBatch * m.fsdp.allGather, m.fsdp.allGatherForwardExposed);
@@ -210,12 +201,12 @@ void fillStepTime(const StepContext& x, const MicroBatchTerms& m, const TermScal
         lastBackward.add(fsdpLink(x), m.fsdp.reduceScatter, m.fsdp.reduceScatterStepExposed);
     const DataParallelSync dp = dataParallelSync(x, m.forwardPass.windowOn(dpOn), lastBackward.windowOn(dpOn));
     if (dp.gradients.total > 0) {
-        all[idx(CommKind::DpAllReduce)] = dp.gradients.total * scales.communication;
-        t.comm(CommKind::DpAllReduce) = dp.gradients.exposed * scales.communication;
+        all[idx(CommKind::DpAllReduce)] = dp.gradients.total;
+        t.comm(CommKind::DpAllReduce) = dp.gradients.exposed;
     }
     if (dp.weightGather.total > 0) {
-        all[idx(CommKind::FsdpAllGather)] = dp.weightGather.total * scales.communication;
-        t.comm(CommKind::FsdpAllGather) = dp.weightGather.exposed * scales.communication;
+        all[idx(CommKind::FsdpAllGather)] = dp.weightGather.total;
+        t.comm(CommKind::FsdpAllGather) = dp.weightGather.exposed;
     }
     // The optimizer: on the GPU, or with a share on the CPU beside it; the step waits for the slower of the two, and
     // what the host's part adds beyond the GPU's is the offload's cost.
@@ -333,6 +324,7 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     if (runsAsLoneGpu(s, m_c))
         lone = loneGpuConstants(m_c);
     StepContext x = stepContextFor(s, m_shape, lone ? *lone : m_c, m_peakBf16, m_peakFp8, m_family, m_peakFp4);
+    x.tiers.trafficScale = scales.communication;
     TermScales atClock = scales;
     if (lone) {
         const double slowdown = loneGpuTensorCoreSlowdown(x, m_model);
@@ -349,10 +341,10 @@ StepPrediction CostModel::evaluateValid(const Scenario& s, const TermScales& sca
     const double offloaded = offloadedActivationBytesPerTokenLayer(mi) * x.tokensPerMicroBatch * x.layersPerStage;
     const HostOffloadComm offload = activationOffloadComm(
         x, offloaded, terms.forwardPass.windowOn(Link::HostLink), terms.backwardPass.windowOn(Link::HostLink));
-    terms.hostOffload = scaled(offload, scales.communication);
-    const double forwardCopies = offload.forwardExposed * scales.communication;
-    terms.forwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, forwardCopies);
-    terms.backwardPass.add(Link::HostLink, terms.hostOffload.total / 2.0, terms.hostOffload.exposed - forwardCopies);
+    // The host link's copies are not collectives (a trace shows them as memcpy): the communication factor leaves them.
+    terms.hostOffload = offload;
+    terms.forwardPass.add(Link::HostLink, offload.total / 2.0, offload.forwardExposed);
+    terms.backwardPass.add(Link::HostLink, offload.total / 2.0, offload.exposed - offload.forwardExposed);
     fillStepTime(x, terms, atClock, out);
     fillThroughput(s, x.microBatches, x.tokensPerMicroStep, x.fullRecomputeShare, out);
 

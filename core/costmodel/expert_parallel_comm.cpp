@@ -104,7 +104,7 @@ double dispatchSeconds(const StepContext& x, double bytesPerElement)
     const double out = std::max(hw.scaleOutBandwidthBytesPerSec, 1.0)
         * (deepEp ? c.deepEpScaleOutEfficiency : c.allToAllScaleOutEfficiency);
     // NVLink and the NIC move their shares at once.
-    return std::max(b.scaleUp / up, b.scaleOut / out) + c.expertDispatchLatencySeconds;
+    return x.tiers.trafficScale * (std::max(b.scaleUp / up, b.scaleOut / out) + c.expertDispatchLatencySeconds);
 }
 
 CommTime expertParallelComm(const StepContext& x, double computeSeconds)

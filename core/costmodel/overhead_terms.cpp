@@ -60,14 +60,14 @@ double moeHostStallPasses(const StepContext& x)
     return passes;
 }
 
-MoeHostStall moeHostStall(const StepContext& x, double forwardGpuSeconds, double recomputeGpuSeconds)
+MoeHostStall moeHostStall(const StepContext& x, double forwardGpuSeconds, double recomputeGpuSeconds, double hostScale)
 {
     const double passes = moeHostStallPasses(x);
     if (!(passes > 0))
         return {};
     const double moeLayers = x.layersPerStage * x.shape->moeLayerShare;
-    const double hostSeconds
-        = (1.0 - graphedLaunchShare(x.scenario->flags.cudaGraphs)) * x.constants->moeLayerHostSeconds * moeLayers;
+    const double hostSeconds = hostScale * (1.0 - graphedLaunchShare(x.scenario->flags.cudaGraphs))
+        * x.constants->moeLayerHostSeconds * moeLayers;
     return { std::max(0.0, hostSeconds - forwardGpuSeconds),
         std::max(0.0, (passes - 1.0) * hostSeconds - recomputeGpuSeconds) };
 }

@@ -36,6 +36,8 @@ struct MoeHostStall {
     double recompute = 0;
     double total() const { return forward + recompute; }
 };
-MoeHostStall moeHostStall(const StepContext& x, double forwardGpuSeconds, double recomputeGpuSeconds);
+// hostScale: a calibration's overhead factor, which stretches the host's issue time (1: the model's).
+MoeHostStall moeHostStall(
+    const StepContext& x, double forwardGpuSeconds, double recomputeGpuSeconds, double hostScale = 1.0);
 
 } // namespace mfu

@@ -13,7 +13,7 @@ CommTime pipelineP2pComm(const StepContext& x)
     const double bandwidth = cross ? x.tiers.scaleOutBytesPerSec : x.tiers.scaleUpBytesPerSec;
     const double latency = cross ? x.tiers.scaleOutLatency : x.tiers.scaleUpLatency;
     const double bytes = x.tokensPerMicroBatch * x.shape->layer.hidden * 2.0 / (x.sequenceParallel ? x.tp : 1.0);
-    t.total = 2.0 * x.virtualStages * (bytes / bandwidth + latency);
+    t.total = 2.0 * x.virtualStages * (bytes / bandwidth + latency) * x.tiers.trafficScale;
     t.exposed = t.total * x.constants->pipelineP2pExposedFraction;
     return t;
 }

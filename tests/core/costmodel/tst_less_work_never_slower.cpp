@@ -199,6 +199,42 @@ private slots:
         qInfo("%d halved terms, none lengthening its step", compared);
     }
 
+    // A calibration from a trace can find the links or the host slower than the published runs (a communication or
+    // overhead factor above 1). Its factors stretch what the links carry and what the host issues, not what was left
+    // exposed at the traced run's compute: less compute under them still never lengthens the step.
+    void lessComputeNeverSlowerUnderSlowerLinksOrHost()
+    {
+        const TermScales calibrated[] = { { .communication = 1.5 }, { .communication = 4 }, { .overhead = 3 } };
+        int compared = 0;
+        QStringList slower;
+        forEachRun({ "h100-sxm", "gb300" }, { TrainingPrecision::BF16 },
+            [&](const Scenario& s, const CostModel& cost, const StepPrediction&, const QString& run) {
+                for (const TermScales& at : calibrated) {
+                    const double before = cost.evaluateValid(s, at).stepTimeSeconds;
+                    for (const Halved& h : kHalved) {
+                        if (h.scales.communication != 1 || h.scales.overhead != 1)
+                            continue; // compute terms only
+                        TermScales less = at;
+                        less.matmul *= h.scales.matmul;
+                        less.attention *= h.scales.attention;
+                        less.memoryBound *= h.scales.memoryBound;
+                        const double after = cost.evaluateValid(s, less).stepTimeSeconds;
+                        ++compared;
+                        if (after > before * (1 + 1e-9))
+                            slower << slowerRun(run
+                                    + QStringLiteral(", %1 halved, communication x%2, overhead x%3")
+                                          .arg(QLatin1String(h.term))
+                                          .arg(at.communication)
+                                          .arg(at.overhead),
+                                before, after);
+                    }
+                }
+            });
+        QVERIFY2(compared > 1000, qPrintable(QString::number(compared)));
+        verifyNoneSlower(slower, compared, "with less compute under calibrated links or host");
+        qInfo("%d calibrated runs with less compute, none slower", compared);
+    }
+
     // FP8 attention speeds up the attention forward alone: the other pass and the host's waits stay as they were, so
     // the step cannot grow (the recomputed MoE layers' wait on the host was once measured against the whole
     // forward, and a faster attention lengthened it).
