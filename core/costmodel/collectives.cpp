@@ -45,9 +45,12 @@ double modelledSeconds(Collective c, double bufferBytes, const CommGroup& group,
         const double outside = bytes * (1.0 - localShare) / tiers.scaleOutBytesPerSec;
         return std::max(inside, outside) + tiers.scaleOutLatency * (n - 1);
     }
-    // Rings: each ring crosses every domain boundary through one NIC; `local` members can run one ring each.
+    // Rings: each ring crosses every domain boundary through one NIC; `local` members can run one ring each, and
+    // their hops inside the domain ride the scale-up link. With one member per domain every hop is a NIC's (a GPU
+    // without NVLink, such as L40S, is a domain of its own and has no scale-up link to cap it).
     const int rings = std::max(1, std::min(local, tiers.crossDomainRings));
-    const double bandwidth = std::min(tiers.scaleUpBytesPerSec, tiers.scaleOutBytesPerSec * rings);
+    const double bandwidth
+        = local > 1 ? std::min(tiers.scaleUpBytesPerSec, tiers.scaleOutBytesPerSec * rings) : tiers.scaleOutBytesPerSec;
     return bytes / bandwidth + steps * tiers.scaleOutLatency;
 }
 

@@ -123,6 +123,17 @@ private slots:
         t.scaleOutLatency = 1e-5;
         QCOMPARE(collectiveSeconds(Collective::AllReduce, 0.0, { 16, 1 }, t), 0.0);
         QVERIFY(qFuzzyCompare(collectiveSeconds(Collective::AllReduce, 16e9, { 16, 1 }, t), 30e9 / 320e9 + 30 * 1e-5));
+        // A calibration's traffic stretch: the whole collective, bandwidth and latency alike.
+        t.trafficScale = 1.5;
+        QVERIFY(qFuzzyCompare(
+            collectiveSeconds(Collective::AllReduce, 16e9, { 16, 1 }, t), 1.5 * (30e9 / 320e9 + 30 * 1e-5)));
+        // GPUs without NVLink (L40S): each a domain of its own, no scale-up link; a ring over 16 of them runs at the
+        // NIC (it had been capped by the absent link, 1 B/s: billions of seconds).
+        LinkTiers pcie;
+        pcie.scaleUpBytesPerSec = 1.0;
+        pcie.scaleOutBytesPerSec = 12.5e9;
+        pcie.domainGpus = 1;
+        QCOMPARE(collectiveSeconds(Collective::AllGather, 16e9, { 16, 1 }, pcie), 15e9 / 12.5e9);
     }
 
     void calibrationRoundTrip_data()
