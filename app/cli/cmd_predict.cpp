@@ -79,10 +79,15 @@ QString leversText(const std::vector<LeverEffect>& levers)
 
 QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
 {
-    QString t = QStringLiteral("%1 on %2 x %3, %4 tokens, %5\n")
+    // A network stated for the cluster (--scale-out-gbps) is named beside the GPU: the preset's is not the run's.
+    const QString network = scaleOutStated(s.cluster.hardware)
+        ? QStringLiteral(" (%1 Gb/s network per GPU)")
+              .arg(QString::fromStdString(formatNumber(scaleOutGbitPerSec(s.cluster.hardware))))
+        : QString();
+    QString t = QStringLiteral("%1 on %2 x %3%4, %5 tokens, %6\n")
                     .arg(QString::fromStdString(s.model.displayName()))
                     .arg(s.cluster.gpuCount)
-                    .arg(QString::fromStdString(s.cluster.hardware.id))
+                    .arg(QString::fromStdString(s.cluster.hardware.id), network)
                     .arg(s.workload.seqLen)
                     .arg(QString::fromStdString(std::string(trainingPrecisionLabel(s.precision))));
     // Beside an FP8 or FP4 peak the headline says its own: against the BF16 peak a BF16+FP4 run can pass 100%.

@@ -32,6 +32,11 @@ void addScenarioOptions(QCommandLineParser& parser)
 {
     addModelOptions(parser);
     addClusterOptions(parser);
+    parser.addOption(option("scale-out-gbps",
+        "The cluster's network per GPU, Gb/s one way: what each GPU's NICs move to other nodes or racks (default: "
+        "the GPU preset's typical one, e.g. 400 for HGX H100, 200 for HGX A100, 800 for B300; 'mfu-explorer "
+        "presets' lists them)",
+        "GBPS"));
     addWorkloadOptions(parser);
     addPackingOptions(parser);
     addVisionOptions(parser);
@@ -85,6 +90,15 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     if (!fromFile || isSet(p, "gpu")) {
         s.cluster.hardware = resolveHardware(p);
         s.costModel = app::presetLibrary().costModelFor(s.cluster.hardware.id);
+    }
+    if (isSet(p, "scale-out-gbps")) {
+        const QString flag = QStringLiteral("scale-out-gbps");
+        try {
+            setStatedScaleOut(s.cluster.hardware, parsePositive(p.value(flag), flag));
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            throw InputError(what.rfind("--", 0) == 0 ? what : "--scale-out-gbps: " + what);
+        }
     }
     s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);
     s.workload.seqLen = resolvePackedSeqLen(p, s.workload.seqLen);

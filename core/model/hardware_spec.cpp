@@ -5,7 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "core/errors.h"
 #include "core/io/field_reader.h"
+#include "core/number_format.h"
 #include "core/relative_gap.h"
 #include "core/units.h"
 
@@ -110,6 +112,26 @@ void validateHardwareSpec(const HardwareSpec& spec)
     checkNonNegative(spec.pricePerGpuHourUsd, "price_per_gpu_hour_usd", 0, 1e4, "USD per GPU-hour");
     if (spec.powerWatts)
         checkPositive(*spec.powerWatts, "power_watts", kMinPowerWatts, 1e5, "watts");
+}
+
+namespace {
+constexpr const char* kStatedScaleOutSource = "stated for this cluster (--scale-out-gbps)";
+}
+
+void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec)
+{
+    // 1 Gb/s (the slowest Ethernet) to kMaxBandwidth (100 TB/s = 800,000 Gb/s).
+    if (!(gbitPerSec >= 1 && gbitPerSec * 1e9 / 8.0 <= kMaxBandwidth))
+        throw InputError(formatNumber(gbitPerSec, gbitPerSec < 1 ? 3 : 0)
+            + " Gb/s is not a network per GPU (from 1 to 800,000 Gb/s)");
+    hardware.scaleOutBandwidthBytesPerSec = gbitPerSec * 1e9 / 8.0;
+    hardware.sources["scale_out_gbitps"] = kStatedScaleOutSource;
+}
+
+bool scaleOutStated(const HardwareSpec& hardware)
+{
+    const auto source = hardware.sources.find("scale_out_gbitps");
+    return source != hardware.sources.end() && source->second == kStatedScaleOutSource;
 }
 
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware)

@@ -83,6 +83,17 @@ struct ClusterSpec {
 // Throws InputError naming the first figure that is missing or absurd.
 void validateHardwareSpec(const HardwareSpec& spec);
 
+// The cluster's own network in place of the preset's typical one (a preset's "one 400 Gb/s NIC per GPU; depends on
+// the cluster"): per GPU, one direction, in Gb/s as NICs are sold. Its source then says it was stated. Throws
+// InputError when the figure is not a network (below 1 Gb/s or beyond 800,000).
+void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec);
+// Whether the network was stated so (its source says setStatedScaleOut's words).
+bool scaleOutStated(const HardwareSpec& hardware);
+inline double scaleOutGbitPerSec(const HardwareSpec& hardware)
+{
+    return hardware.scaleOutBandwidthBytesPerSec * 8.0 / 1e9;
+}
+
 // A training precision as it runs on this GPU: the 16-bit mode is FP16 on a GPU without BF16 (V100), whose FP16 peak
 // is then its MFU denominator, so every surface that names the mode says "FP16" there ("FP16", "FP16+FP8"), and
 // "BF16", "BF16+FP8" elsewhere.

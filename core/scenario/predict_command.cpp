@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/errors.h"
 #include "core/model/cost_model_constants_json.h"
 #include "core/presets/presets.h"
 #include "core/scenario/scenario_file.h"
@@ -67,6 +68,16 @@ std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets
         = named<HardwareSpec>(presets, alsoNamed, [&](const PresetLibrary& lib) { return lib.findHardware(gpuId); });
     if (!gpu)
         return "no hardware preset is named '" + gpuId + "'";
+    // The preset with the cluster's own network, as --scale-out-gbps states it.
+    HardwareSpec stated = *gpu;
+    if (scaleOutStated(scenario.cluster.hardware)) {
+        try {
+            setStatedScaleOut(stated, scaleOutGbitPerSec(scenario.cluster.hardware));
+        } catch (const InputError& e) {
+            return std::string("its network: ") + e.what();
+        }
+        gpu = &stated;
+    }
     if (hardwareToScenarioJson(*gpu) != hardwareToScenarioJson(scenario.cluster.hardware))
         return "the hardware preset '" + gpuId + "' is not this run's GPU";
     // The command line takes the preset's cost-model constants (none: the defaults); calibrated or edited ones are
@@ -136,6 +147,10 @@ PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& 
     std::vector<std::string>& args = command.arguments;
     args = { "predict", "--model", scenario.model.id, "--gpu", scenario.cluster.hardware.id, "--gpus",
         std::to_string(scenario.cluster.gpuCount) };
+    if (scaleOutStated(scenario.cluster.hardware)) {
+        args.emplace_back("--scale-out-gbps");
+        args.emplace_back(nlohmann::json(scaleOutGbitPerSec(scenario.cluster.hardware)).dump());
+    }
     if (scenario.mfuFormula != kDefaultFlopFormula) {
         args.emplace_back("--flop-formula");
         args.emplace_back(flopFormulaKey(scenario.mfuFormula));

@@ -6,9 +6,9 @@
 // this table, so a bound or a word is the same on every surface. Adding a lever is one entry here, its cost term
 // and a test (docs/architecture.md, "Adding a lever").
 //
-// Not in the table: what identifies the run rather than configures it (the model, the hardware, the GPU count), the
-// composite workload inputs with readers of their own (sequence packing, vision tokens), the measured figures and
-// the money inputs.
+// Not in the table: what identifies the run rather than configures it (the model, the hardware and the cluster's
+// network, which a scenario holds in its hardware, the GPU count), the composite workload inputs with readers of
+// their own (sequence packing, vision tokens), the measured figures and the money inputs.
 #include <cstdint>
 #include <optional>
 #include <span>

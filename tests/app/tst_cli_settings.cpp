@@ -20,7 +20,7 @@ private slots:
         // What identifies the run or has its own reader (core/scenario/settings.h, "Not in the table").
         const std::set<std::string> outside = {
             "model", "params", // the model
-            "gpu", "gpus", // the hardware and its count
+            "gpu", "gpus", "scale-out-gbps", // the hardware, its count and the cluster's network (held in the hardware)
             "packing-length", "doc-length", "doc-lengths", "attention-mask", "padding-fraction", // packing
             "vision-tokens", "vision-tokens-per-image", "vision-frozen", // vision inputs
             "scenario", // a saved scenario to start from

@@ -126,6 +126,8 @@ private slots:
             "--gpus", "16", "--ep", "8", "--expert-dispatcher", "deepep", "--expert-overlap-kind", "1f1b",
             "--cuda-graphs", "full_iteration", "--fused-expert-mlp", "--optimizer-offload-fraction", "0.5",
             "--precision", "fp8", "--fp8-recipe", "mxfp8", "--attention-mask", "packed", "--doc-length", "1000" };
+        QTest::newRow("the cluster's own network") << QStringList { "--model", "qwen3-30b-a3b", "--gpu", "h100-sxm",
+            "--gpus", "32", "--ep", "16", "--scale-out-gbps", "200" };
         QTest::newRow("a published run's own model and GPU")
             << QStringList { "--model", "nanotron-llama-3b", "--gpu", "h100-sxm-96gb-hbm2e", "--gpus", "128" };
         const QString vl = QStringLiteral(MFU_SOURCE_DIR "/../shared/models/Qwen--Qwen3-VL-8B-Instruct.config.json");

@@ -235,6 +235,31 @@ private slots:
         qInfo("%d calibrated runs with less compute, none slower", compared);
     }
 
+    // The cluster's own network (--scale-out-gbps), half the preset's: no step gets shorter, and a layout whose
+    // collectives cross nodes waits longer somewhere.
+    void aSlowerNetworkNeverShortensAStep()
+    {
+        int compared = 0, longer = 0;
+        QStringList shorter;
+        forEachRun({ "h100-sxm", "gb300" }, { TrainingPrecision::BF16 },
+            [&](const Scenario& s, const CostModel& cost, const StepPrediction& base, const QString& run) {
+                Scenario slower = s;
+                setStatedScaleOut(slower.cluster.hardware, scaleOutGbitPerSec(s.cluster.hardware) / 2);
+                const StepPrediction after = cost.evaluateValid(slower);
+                ++compared;
+                if (after.stepTimeSeconds < base.stepTimeSeconds * (1 - 1e-9))
+                    shorter << slowerRun(run, base.stepTimeSeconds, after.stepTimeSeconds);
+                longer += after.stepTimeSeconds > base.stepTimeSeconds * (1 + 1e-6) ? 1 : 0;
+            });
+        QVERIFY2(shorter.isEmpty(),
+            qPrintable(QStringLiteral("%1 of %2 shorter on half the network, e.g.\n%3")
+                           .arg(shorter.size())
+                           .arg(compared)
+                           .arg(shorter.mid(0, 12).join('\n'))));
+        QVERIFY2(longer > compared / 4, qPrintable(QStringLiteral("%1 of %2 longer").arg(longer).arg(compared)));
+        qInfo("%d runs on half the network: %d longer, none shorter", compared, longer);
+    }
+
     // FP8 attention speeds up the attention forward alone: the other pass and the host's waits stay as they were, so
     // the step cannot grow (the recomputed MoE layers' wait on the host was once measured against the whole
     // forward, and a faster attention lengthened it).
