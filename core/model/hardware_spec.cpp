@@ -121,9 +121,10 @@ constexpr const char* kStatedScaleOutSource = "stated for this cluster (--scale-
 void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec)
 {
     // 1 Gb/s (the slowest Ethernet) to kMaxBandwidth (100 TB/s = 800,000 Gb/s).
-    if (!(gbitPerSec >= 1 && gbitPerSec * 1e9 / 8.0 <= kMaxBandwidth))
-        throw InputError(formatNumber(gbitPerSec, gbitPerSec < 1 ? 3 : 0)
-            + " Gb/s is not a network per GPU (from 1 to 800,000 Gb/s)");
+    static_assert(kMaxNetworkGbitPerSec * 1e9 / 8.0 == kMaxBandwidth);
+    if (!(gbitPerSec >= 1 && gbitPerSec <= kMaxNetworkGbitPerSec))
+        throw InputError(formatNumber(gbitPerSec, gbitPerSec < 1 ? 3 : 0) + " Gb/s is not a network per GPU (from 1 to "
+            + formatNumber(kMaxNetworkGbitPerSec) + " Gb/s)");
     hardware.scaleOutBandwidthBytesPerSec = gbitPerSec * 1e9 / 8.0;
     hardware.sources["scale_out_gbitps"] = kStatedScaleOutSource;
 }

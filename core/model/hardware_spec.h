@@ -86,6 +86,7 @@ void validateHardwareSpec(const HardwareSpec& spec);
 // The cluster's own network in place of the preset's typical one (a preset's "one 400 Gb/s NIC per GPU; depends on
 // the cluster"): per GPU, one direction, in Gb/s as NICs are sold. Its source then says it was stated. Throws
 // InputError when the figure is not a network (below 1 Gb/s or beyond 800,000).
+inline constexpr int kMaxNetworkGbitPerSec = 800'000;
 void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec);
 // Whether the network was stated so (its source says setStatedScaleOut's words).
 bool scaleOutStated(const HardwareSpec& hardware);

@@ -138,6 +138,17 @@ void ScenarioEditor::buildUi()
         tr("Enter a whole number of GPUs from 1 to %1 (2k = 2,000); until then the scenario keeps its count.")
             .arg(QString::fromStdString(formatNumber(kMaxClusterGpus))));
 
+    // The preset's network is the typical one ("depends on the cluster"): the cluster's own is typed here.
+    m_network = countSpin(0, kMaxNetworkGbitPerSec);
+    m_network->setObjectName(QStringLiteral("scaleOutGbps"));
+    m_network->setAccessibleName(tr("Network per GPU"));
+    m_network->setSuffix(tr(" Gb/s"));
+    m_network->setSpecialValueText(tr("none stated"));
+    form->addRow(tr("Net&work per GPU:"), m_network);
+    explainBadCount(m_network, "scaleOutGbpsReason",
+        tr("Enter the network per GPU in Gb/s, from 1 to %1; until then the scenario keeps its network.")
+            .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
+
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
     m_precisionCombo->setObjectName(QStringLiteral("precision"));
@@ -249,7 +260,8 @@ void ScenarioEditor::buildUi()
     setTabOrder(m_modelCombo, m_importButton);
     setTabOrder(m_importButton, m_hardwareCombo);
     setTabOrder(m_hardwareCombo, m_gpuCount);
-    setTabOrder(m_gpuCount, m_precisionCombo);
+    setTabOrder(m_gpuCount, m_network);
+    setTabOrder(m_network, m_precisionCombo);
     setTabOrder(m_precisionCombo, m_seqLen);
     setTabOrder(m_seqLen, m_documentLength);
     setTabOrder(m_documentLength, m_documentFile);
@@ -264,6 +276,10 @@ void ScenarioEditor::buildUi()
     connect(m_importButton, &QPushButton::clicked, this, &ScenarioEditor::importFromDialog);
     connect(m_hardwareCombo, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onHardwareChosen);
     connect(m_gpuCount, &QSpinBox::valueChanged, m_model, &ScenarioModel::setGpuCount);
+    connect(m_network, &QSpinBox::valueChanged, this, [this](int gbitPerSec) {
+        if (gbitPerSec >= 1) // 0 is "none stated": a GPU without a preset network until one is typed
+            m_model->setNetworkGbitPerSec(gbitPerSec);
+    });
     connect(m_precisionCombo, &QComboBox::currentIndexChanged, this,
         [this] { m_model->setPrecision(static_cast<TrainingPrecision>(m_precisionCombo->currentData().toInt())); });
     connect(m_seqLen, &QLineEdit::textEdited, this, &ScenarioEditor::checkSeqLen);
@@ -553,7 +569,7 @@ void ScenarioEditor::syncFromModel()
     {
         const QSignalBlocker b1(m_modelCombo), b2(m_hardwareCombo), b3(m_gpuCount), b4(m_precisionCombo),
             b5(m_microBatch), b6(m_gradAccum), b7(m_throughputMode), b8(m_documentLength), b9(m_attentionMask),
-            b10(m_padding);
+            b10(m_padding), b11(m_network);
         const QString currentId = m_modelCombo->currentData().toString();
         const bool currentMatches = currentId.startsWith(kImportedPrefix)
             ? m_imported.at(currentId.mid(kImportedPrefix.size()).toULongLong()).id == s.model.id
@@ -562,6 +578,14 @@ void ScenarioEditor::syncFromModel()
             selectModelById(qs(s.model.id));
         syncHardware(s.cluster.hardware);
         m_gpuCount->setValue(s.cluster.gpuCount);
+        // "none stated" only for a GPU without a preset network, until one is typed.
+        const int network = static_cast<int>(std::lround(scaleOutGbitPerSec(s.cluster.hardware)));
+        m_network->setMinimum(network > 0 ? 1 : 0);
+        m_network->setValue(network);
+        const auto source = s.cluster.hardware.sources.find("scale_out_gbitps");
+        m_network->setToolTip(source != s.cluster.hardware.sources.end()
+                ? qs(source->second)
+                : tr("No network stated for this GPU: a run across several of its scale-up domains needs one"));
         // The 16-bit mode is named as it runs on the GPU: FP16 on one without BF16 (V100), as the Calculator's
         // peak and the trace's operators say.
         const QString sixteen

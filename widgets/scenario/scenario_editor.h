@@ -76,6 +76,7 @@ private:
     QPushButton* m_importButton = nullptr;
     QComboBox* m_hardwareCombo = nullptr;
     QSpinBox* m_gpuCount = nullptr;
+    QSpinBox* m_network = nullptr; // the cluster's network per GPU, Gb/s ("none" where the GPU has no preset one)
     QComboBox* m_precisionCombo = nullptr;
     QLineEdit* m_seqLen = nullptr;
     QSpinBox* m_documentLength = nullptr;

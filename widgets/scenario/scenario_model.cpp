@@ -79,6 +79,12 @@ void ScenarioModel::setGpuCount(int gpus)
     deriveAndNotify();
 }
 
+void ScenarioModel::setNetworkGbitPerSec(int gbitPerSec)
+{
+    setStatedScaleOut(m_scenario.cluster.hardware, gbitPerSec); // the editor's range is the function's
+    deriveAndNotify();
+}
+
 void ScenarioModel::setMfuFormula(FlopFormula formula)
 {
     m_scenario.mfuFormula = formula;

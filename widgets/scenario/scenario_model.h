@@ -52,6 +52,9 @@ public:
     // GPU count, sequence length and micro-batch change the tokens of a micro-step; the gradient accumulation is kept
     // (the global batch follows), as a framework's config keeps its accumulation steps.
     void setGpuCount(int gpus);
+    // The cluster's own network per GPU, Gb/s one way, in place of the GPU preset's typical one (the command line's
+    // --scale-out-gbps; core/model/hardware_spec.h, setStatedScaleOut). Another GPU brings its preset's back.
+    void setNetworkGbitPerSec(int gbitPerSec);
     void setPrecision(TrainingPrecision precision);
     void setSeqLen(int64_t seqLen);
     void setMicroBatch(int64_t microBatch);

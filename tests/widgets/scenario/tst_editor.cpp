@@ -174,6 +174,35 @@ private slots:
         QCOMPARE(f.model.scenario().cluster.gpuCount, 64);
     }
 
+    // The preset's network is the typical cluster's; the user's own is typed beside the GPU count and reaches the
+    // scenario's hardware as the command line's --scale-out-gbps does. Another GPU brings its preset's back; a GPU
+    // without one reads "none stated".
+    void typingTheNetworkStatesTheClusters()
+    {
+        Fixture f;
+        auto* gpu = f.field<QComboBox>("hardware");
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("a100-sxm-80gb")));
+        auto* network = f.field<QSpinBox>("scaleOutGbps");
+        QCOMPARE(network->value(), 200);
+        QVERIFY(network->toolTip().contains(QStringLiteral("HDR")));
+        network->selectAll();
+        QTest::keyClicks(network, QStringLiteral("100"));
+        QTest::keyClick(network, Qt::Key_Return);
+        const mfu::HardwareSpec& stated = f.model.scenario().cluster.hardware;
+        QCOMPARE(stated.scaleOutBandwidthBytesPerSec, 12.5e9);
+        QVERIFY(mfu::scaleOutStated(stated));
+        QCOMPARE(network->toolTip(), QString::fromStdString(stated.sources.at("scale_out_gbitps")));
+        network->selectAll();
+        QTest::keyClicks(network, QStringLiteral("0"));
+        QVERIFY(f.editor.validationReason(QStringLiteral("scaleOutGbps")).contains(QStringLiteral("Gb/s")));
+        QCOMPARE(f.model.scenario().cluster.hardware.scaleOutBandwidthBytesPerSec, 12.5e9);
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("b300")));
+        QCOMPARE(network->value(), 800);
+        QVERIFY(!mfu::scaleOutStated(f.model.scenario().cluster.hardware));
+        gpu->setCurrentIndex(gpu->findData(QStringLiteral("l40s")));
+        QCOMPARE(network->text(), QStringLiteral("none stated"));
+    }
+
     void invalidCountIsExplainedAndIgnored_data()
     {
         QTest::addColumn<QString>("field");
@@ -465,9 +494,9 @@ private slots:
         f.editor.activateWindow();
         if (!QTest::qWaitForWindowActive(&f.editor))
             QSKIP("this platform plugin cannot activate windows, so keyboard focus cannot be checked");
-        const QStringList order { "model", "importConfig", "hardware", "gpuCount", "precision", "seqLen",
-            "documentLength", "documentLengthsFile", "attentionMask", "paddingPercent", "microBatch", "gradAccum",
-            "throughputMode", "throughputValue" };
+        const QStringList order { "model", "importConfig", "hardware", "gpuCount", "scaleOutGbps", "precision",
+            "seqLen", "documentLength", "documentLengthsFile", "attentionMask", "paddingPercent", "microBatch",
+            "gradAccum", "throughputMode", "throughputValue" };
         f.field<QWidget>("model")->setFocus();
         for (int i = 1; i < order.size(); ++i) {
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
