@@ -98,6 +98,19 @@ QString text(const TraceCalibration& c, const QString& out)
                  .arg(qs(formatMilliseconds(f.predictedSeconds)), 12)
                  .arg(f.fitted ? QString::number(f.factor, 'f', 3) : QStringLiteral("1 (-)"), 7)
                  .arg(qs(f.evidence));
+    // Communication and overhead are applied as stretches of what the links carry and the host issues, solved so
+    // that the traced run waits what the trace measured (termScalesOf): their factor above is measured over
+    // predicted waiting, the stretch is what other layouts get.
+    QStringList stretches;
+    const auto stretch = [&](CalibratedTerm term, const char* what, double applied) {
+        if (c.fits[static_cast<size_t>(term)].fitted)
+            stretches << QStringLiteral("%1 x %2").arg(QLatin1String(what)).arg(applied, 0, 'f', 3);
+    };
+    stretch(CalibratedTerm::Communication, "links", c.scales.communication);
+    stretch(CalibratedTerm::Overhead, "host", c.scales.overhead);
+    if (!stretches.isEmpty())
+        t += QStringLiteral("  applied as stretches of what the links carry and the host issues: %1\n")
+                 .arg(stretches.join(QStringLiteral(", ")));
     t += QStringLiteral("  step: measured %1, predicted %2 uncalibrated, %3 calibrated (%4%5%)\n")
              .arg(qs(formatMilliseconds(c.measuredStepSeconds)))
              .arg(qs(formatMilliseconds(c.uncalibratedStepSeconds)))
