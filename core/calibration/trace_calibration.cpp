@@ -341,6 +341,8 @@ TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced
     // The two meet in the step (the host's waits sit in the passes the collectives hide behind): each fitted with the
     // other's last value, three rounds, which settles them to well within a trace's own step-to-step spread.
     const CostModel model(traced);
+    if (const auto why = model.invalidReasonText(traced)) // a calibration file's scenario edited out of shape
+        throw InputError("the traced run's scenario cannot be predicted: " + *why);
     for (int round = 0; round < 3; ++round) {
         if (comm)
             s.communication = stretchToMeasured(

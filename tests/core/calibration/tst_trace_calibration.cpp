@@ -187,6 +187,10 @@ private slots:
         nlohmann::json edited = calibrationToJson(c);
         edited["terms"][0]["factor"] = 0.5;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(edited, "edited.json"));
+        // The host's stretch is solved on the traced run: a scenario edited so that none can be predicted is refused.
+        nlohmann::json unshaped = calibrationToJson(c);
+        unshaped["scenario"]["parallelism"]["tp"] = 3; // 32 heads do not split 3 ways
+        QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(unshaped, "unshaped.json"));
         // A traced shape faster than the GPU's peak, or slower than 1 GFLOP/s, is an edited file, refused by key
         // (its ratios would carry infinities into predictions).
         TraceCalibration shaped = c;
