@@ -512,7 +512,9 @@ void ChartView::setSeriesMeaning(int index, Meaning meaning)
 {
     restyleSeries(index, [meaning](ChartSeries& s) {
         s.colour = meaningColour(meaning);
-        s.lighterOnDark = true;
+        // Lightened on a dark background only where it would sink into it: a light colour (the memory chart's
+        // reserved grey, sand, cyan) lightened turned near white, the grid's and the text's colour.
+        s.lighterOnDark = s.colour.lightness() < 128;
     });
 }
 
