@@ -717,6 +717,21 @@ private slots:
         QVERIFY(expectError(memory, "memory_gb: must be positive"));
     }
 
+    // The cluster's own network in place of the preset's typical one: stored per GPU in bytes/s, said stated, and
+    // refused outside 1 to 800,000 Gb/s.
+    void aStatedNetwork()
+    {
+        mfu::HardwareSpec h = *builtIns().findHardware("a100-sxm-80gb");
+        QVERIFY(!mfu::scaleOutStated(h));
+        mfu::setStatedScaleOut(h, 12.5);
+        QCOMPARE(h.scaleOutBandwidthBytesPerSec, 12.5e9 / 8);
+        QVERIFY(mfu::scaleOutStated(h));
+        QCOMPARE(mfu::scaleOutGbitPerSec(h), 12.5);
+        for (const double bad : { 0.5, 0.0, -100.0, 1e6, std::nan("") })
+            QVERIFY_THROWS_EXCEPTION(mfu::InputError, mfu::setStatedScaleOut(h, bad));
+        QCOMPARE(mfu::scaleOutGbitPerSec(h), 12.5); // a refused figure leaves the last
+    }
+
     void singleEntryParsersThrowWithKey()
     {
         auto bad = goodGpu("bad");
