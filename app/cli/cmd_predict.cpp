@@ -77,22 +77,13 @@ QString leversText(const std::vector<LeverEffect>& levers)
     return t;
 }
 
-// "400 Gb/s", "12.5 Gb/s": a stated network with the decimals it has (to two), never rounded to a whole figure.
-QString networkText(double gbitPerSec)
-{
-    QString t = QString::number(gbitPerSec, 'f', 2);
-    while (t.endsWith(QLatin1Char('0')))
-        t.chop(1);
-    if (t.endsWith(QLatin1Char('.')))
-        t.chop(1);
-    return t + QStringLiteral(" Gb/s");
-}
-
 QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
 {
-    // A network stated for the cluster (--scale-out-gbps) is named beside the GPU: the preset's is not the run's.
+    // A network stated for the cluster (--scale-out-gbps) is named beside the GPU: the preset's is not the run's. With
+    // the decimals it has ("12.5 Gb/s"), never rounded to a whole figure.
     const QString network = scaleOutStated(s.cluster.hardware)
-        ? QStringLiteral(" (%1 network per GPU)").arg(networkText(scaleOutGbitPerSec(s.cluster.hardware)))
+        ? QStringLiteral(" (%1 Gb/s network per GPU)")
+              .arg(QString::number(scaleOutGbitPerSec(s.cluster.hardware), 'g', 6))
         : QString();
     QString t = QStringLiteral("%1 on %2 x %3%4, %5 tokens, %6\n")
                     .arg(QString::fromStdString(s.model.displayName()))

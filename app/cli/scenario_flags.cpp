@@ -93,11 +93,11 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     }
     if (isSet(p, "scale-out-gbps")) {
         const QString flag = QStringLiteral("scale-out-gbps");
+        const double gbitPerSec = parsePositive(p.value(flag), flag); // its errors name the flag
         try {
-            setStatedScaleOut(s.cluster.hardware, parsePositive(p.value(flag), flag));
+            setStatedScaleOut(s.cluster.hardware, gbitPerSec);
         } catch (const InputError& e) {
-            const std::string what = e.what();
-            throw InputError(what.rfind("--", 0) == 0 ? what : "--scale-out-gbps: " + what);
+            throw InputError("--scale-out-gbps: " + std::string(e.what()));
         }
     }
     s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <optional>
 
 #include "core/calibration/shape_bins.h"
 #include "core/costmodel/cost_model.h"
@@ -325,35 +324,8 @@ double stretchToMeasured(const CostModel& model, const Scenario& traced, TermSca
     return std::exp(0.5 * (low + high));
 }
 
-} // namespace
-
-TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced)
-{
-    TermScales s = measuredOverPredicted(fits);
-    const auto fitOf = [&](CalibratedTerm t) {
-        const auto f = std::find_if(fits.begin(), fits.end(), [t](const TermFit& x) { return x.term == t; });
-        return f != fits.end() && f->fitted ? std::optional<TermFit>(*f) : std::nullopt;
-    };
-    const std::optional<TermFit> comm = fitOf(CalibratedTerm::Communication);
-    const std::optional<TermFit> host = fitOf(CalibratedTerm::Overhead);
-    if (!comm && !host)
-        return s;
-    // The two meet in the step (the host's waits sit in the passes the collectives hide behind): each fitted with the
-    // other's last value, three rounds, which settles them to well within a trace's own step-to-step spread.
-    const CostModel model(traced);
-    if (const auto why = model.invalidReasonText(traced)) // a calibration file's scenario edited out of shape
-        throw InputError("the traced run's scenario cannot be predicted: " + *why);
-    for (int round = 0; round < 3; ++round) {
-        if (comm)
-            s.communication = stretchToMeasured(
-                model, traced, s, &TermScales::communication, CalibratedTerm::Communication, comm->measuredSeconds);
-        if (host)
-            s.overhead = stretchToMeasured(
-                model, traced, s, &TermScales::overhead, CalibratedTerm::Overhead, host->measuredSeconds);
-    }
-    return s;
-}
-
+// Each fitted term's measured / predicted, communication and overhead included: what the fits say, before the
+// stretches are solved for.
 TermScales measuredOverPredicted(const std::vector<TermFit>& fits)
 {
     TermScales s;
@@ -375,6 +347,35 @@ TermScales measuredOverPredicted(const std::vector<TermFit>& fits)
             s.overhead = f.factor;
             break;
         }
+    }
+    return s;
+}
+
+} // namespace
+
+TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced)
+{
+    TermScales s = measuredOverPredicted(fits);
+    const auto fitOf = [&](CalibratedTerm t) -> const TermFit* {
+        const auto f = std::find_if(fits.begin(), fits.end(), [t](const TermFit& x) { return x.term == t; });
+        return f != fits.end() && f->fitted ? &*f : nullptr;
+    };
+    const TermFit* comm = fitOf(CalibratedTerm::Communication);
+    const TermFit* host = fitOf(CalibratedTerm::Overhead);
+    if (!comm && !host)
+        return s;
+    // The two meet in the step (the host's waits sit in the passes the collectives hide behind): each fitted with the
+    // other's last value, three rounds, which settles them to well within a trace's own step-to-step spread.
+    const CostModel model(traced);
+    if (const auto why = model.invalidReasonText(traced)) // a calibration file's scenario edited out of shape
+        throw InputError("the traced run's scenario cannot be predicted: " + *why);
+    for (int round = 0; round < 3; ++round) {
+        if (comm)
+            s.communication = stretchToMeasured(
+                model, traced, s, &TermScales::communication, CalibratedTerm::Communication, comm->measuredSeconds);
+        if (host)
+            s.overhead = stretchToMeasured(
+                model, traced, s, &TermScales::overhead, CalibratedTerm::Overhead, host->measuredSeconds);
     }
     return s;
 }

@@ -72,9 +72,6 @@ struct TraceCalibration {
 // That keeps a calibrated step monotone in its compute (less compute never waits longer: the collectives it hid are
 // still there), where scaling the exposed time itself made a faster GEMM a slower step under a factor above 1.
 TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced);
-// Each fitted term's measured / predicted, communication and overhead included (what the fits say, before the stretch
-// is solved for).
-TermScales measuredOverPredicted(const std::vector<TermFit>& fits);
 
 // Fits the scales; throws InputError when the trace cannot describe this scenario (another GPU, no analysed step,
 // another number of tokens per step than it recorded).
