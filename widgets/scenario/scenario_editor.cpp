@@ -114,40 +114,44 @@ void ScenarioEditor::buildUi()
         m_hardwareCombo->addItem(qs(h.name), qs(h.id));
     form->addRow(tr("&GPU:"), m_hardwareCombo);
 
-    // A spin box silently refuses 0 or an empty field and puts its last value back when it loses focus; say why,
-    // next to the field, while the typed text is not a count it accepts.
-    auto explainBadCount = [this, form, &reasonLabel](QSpinBox* spin, const char* reasonName, const QString& reason) {
-        QLabel* label = reasonLabel(reasonName);
+    // A count's row: its spin box (objectName `name`, its reason label `name` + "Reason"), label and unit. A spin box
+    // silently refuses 0 or an empty field and puts its last value back when it loses focus; the row says why, next
+    // to the field, while the typed text is not a count it accepts.
+    struct CountRow {
+        const char* name;
+        QString accessibleName, label, suffix;
+        int minimum, maximum;
+        QString reason;
+    };
+    auto addCountRow = [this, form, &reasonLabel](const CountRow& row) -> QSpinBox* {
+        auto* spin = static_cast<QuantitySpinBox*>(countSpin(row.minimum, row.maximum));
+        spin->setObjectName(QLatin1String(row.name));
+        spin->setAccessibleName(row.accessibleName);
+        spin->setSuffix(row.suffix);
+        form->addRow(row.label, spin);
+        QLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str());
         form->addRow(QString(), label);
-        auto* quantity = static_cast<QuantitySpinBox*>(spin);
-        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, quantity, label, reason] {
-            showReason(label, quantity, quantity->typedValue() ? QString() : reason);
+        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, spin, label, reason = row.reason] {
+            showReason(label, spin, spin->typedValue() ? QString() : reason);
         });
         // Leaving the field puts the kept count back on screen: the hint has nothing left to say.
-        connect(spin, &QAbstractSpinBox::editingFinished, this, [this, quantity, label] {
-            if (quantity->typedValue())
-                showReason(label, quantity, QString());
+        connect(spin, &QAbstractSpinBox::editingFinished, this, [this, spin, label] {
+            if (spin->typedValue())
+                showReason(label, spin, QString());
         });
+        return spin;
     };
 
-    m_gpuCount = countSpin(1, kMaxClusterGpus);
-    m_gpuCount->setObjectName(QStringLiteral("gpuCount"));
-    m_gpuCount->setAccessibleName(tr("GPU count"));
-    form->addRow(tr("GPU &count:"), m_gpuCount);
-    explainBadCount(m_gpuCount, "gpuCountReason",
+    m_gpuCount = addCountRow({ "gpuCount", tr("GPU count"), tr("GPU &count:"), QString(), 1, kMaxClusterGpus,
         tr("Enter a whole number of GPUs from 1 to %1 (2k = 2,000); until then the scenario keeps its count.")
-            .arg(QString::fromStdString(formatNumber(kMaxClusterGpus))));
+            .arg(QString::fromStdString(formatNumber(kMaxClusterGpus))) });
 
     // The preset's network is the typical one ("depends on the cluster"): the cluster's own is typed here.
-    m_network = countSpin(0, kMaxNetworkGbitPerSec);
-    m_network->setObjectName(QStringLiteral("scaleOutGbps"));
-    m_network->setAccessibleName(tr("Network per GPU"));
-    m_network->setSuffix(tr(" Gb/s"));
+    m_network = addCountRow(
+        { "scaleOutGbps", tr("Network per GPU"), tr("Net&work per GPU:"), tr(" Gb/s"), 0, kMaxNetworkGbitPerSec,
+            tr("Enter the network per GPU in Gb/s, from 1 to %1; until then the scenario keeps its network.")
+                .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))) });
     m_network->setSpecialValueText(tr("none stated"));
-    form->addRow(tr("Net&work per GPU:"), m_network);
-    explainBadCount(m_network, "scaleOutGbpsReason",
-        tr("Enter the network per GPU in Gb/s, from 1 to %1; until then the scenario keeps its network.")
-            .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
@@ -220,21 +224,15 @@ void ScenarioEditor::buildUi()
     form->addRow(QString(), m_packingReason);
 
     const Setting& microBatch = *findSetting("micro_batch");
-    m_microBatch = countSpin(static_cast<int>(microBatch.minimum), static_cast<int>(microBatch.maximum));
-    m_microBatch->setObjectName(QStringLiteral("microBatch"));
-    m_microBatch->setAccessibleName(tr("Micro-batch size in sequences per GPU"));
-    m_microBatch->setSuffix(tr(" seq/GPU"));
-    form->addRow(tr("M&icro-batch:"), m_microBatch);
-    explainBadCount(m_microBatch, "microBatchReason",
+    m_microBatch = addCountRow({ "microBatch", tr("Micro-batch size in sequences per GPU"), tr("M&icro-batch:"),
+        tr(" seq/GPU"), static_cast<int>(microBatch.minimum), static_cast<int>(microBatch.maximum),
         tr("Enter %1 sequences per GPU; until then the scenario keeps its value.")
-            .arg(QString::fromStdString(settingRangeText(microBatch))));
+            .arg(QString::fromStdString(settingRangeText(microBatch))) });
 
-    m_gradAccum = countSpin(1, 1'000'000);
-    m_gradAccum->setObjectName(QStringLiteral("gradAccum"));
-    m_gradAccum->setAccessibleName(tr("Gradient accumulation steps"));
-    form->addRow(tr("Gradient &accumulation:"), m_gradAccum);
-    explainBadCount(m_gradAccum, "gradAccumReason",
-        tr("Enter a whole number of accumulation steps from 1 to 1,000,000; until then the scenario keeps its value."));
+    m_gradAccum = addCountRow(
+        { "gradAccum", tr("Gradient accumulation steps"), tr("Gradient &accumulation:"), QString(), 1, 1'000'000,
+            tr("Enter a whole number of accumulation steps from 1 to 1,000,000; until then the scenario keeps its "
+               "value.") });
 
     m_tokensPerStep = new QLabel;
     m_tokensPerStep->setObjectName(QStringLiteral("tokensPerStep"));
