@@ -14,6 +14,7 @@
 #include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/model/hardware_spec.h"
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 
@@ -258,6 +259,18 @@ double parsePositive(const QString& text, const QString& flag)
             throw InputError("--" + s(flag) + ": '" + s(text) + "' is beyond any real job (at most "
                 + s(QString::number(c.most, 'g', 6)) + " " + c.why + ")");
     return v;
+}
+
+double statedNetworkFlag(const QString& text, const QString& flag)
+{
+    const double gbitPerSec = parsePositive(text, flag); // its errors name the flag
+    HardwareSpec probe;
+    try {
+        setStatedScaleOut(probe, gbitPerSec); // the one range check, the window's and the sweep's too
+    } catch (const InputError& e) {
+        throw InputError("--" + s(flag) + ": " + e.what());
+    }
+    return gbitPerSec;
 }
 
 double parseMfuFlag(const QString& text, const QString& flag)

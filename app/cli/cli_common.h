@@ -87,6 +87,9 @@ double parseMfuFlag(const QString& text, const QString& flag);
 // A sequence length flag: a whole number of tokens from 1 to 1e8, where "32k" is 32,768 (core/number_parse.h).
 int64_t parseSequenceLengthFlag(const QString& text, const QString& flag);
 int64_t parsePositiveInteger(const QString& text, const QString& flag);
+// A network per GPU in Gb/s (--scale-out-gbps, sweep --axis network --values): a number setStatedScaleOut takes (1 to
+// kMaxNetworkGbitPerSec), else InputError naming the flag.
+double statedNetworkFlag(const QString& text, const QString& flag);
 
 // Parses args (args[0] = subcommand name). Returns nullopt to continue, or the exit status to return now (after --help,
 // or a one-line error for unknown options / stray arguments).

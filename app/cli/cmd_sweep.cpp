@@ -1,5 +1,5 @@
-// mfu-explorer sweep --axis seq|gpus|precision: the prediction along one axis for the scenario's configuration and
-// the planner's best at each point; points that do not fit are marked. Text, --json or --csv.
+// mfu-explorer sweep --axis seq|gpus|precision|network: the prediction along one axis for the scenario's configuration
+// and the planner's best at each point; points that do not fit are marked. Text, --json or --csv.
 #include <QCommandLineParser>
 
 #include "app/cli/calibration_flags.h"
@@ -19,7 +19,8 @@ int runSweep(const QStringList& args)
     addScenarioOptions(parser);
     addJsonOption(parser);
     parser.addOption(option(QStringLiteral("axis"),
-        QStringLiteral("What to sweep: seq (2k-128k), gpus (1-16,384) or precision"), QStringLiteral("AXIS")));
+        QStringLiteral("What to sweep: seq (2k-128k), gpus (1-16,384), precision, or network (Gb/s per GPU, 25-3,200)"),
+        QStringLiteral("AXIS")));
     parser.addOption(option(QStringLiteral("values"),
         QStringLiteral("Comma-separated points instead of the default grid"), QStringLiteral("LIST")));
     parser.addOption(option(QStringLiteral("csv"), QStringLiteral("Print CSV")));
@@ -30,11 +31,11 @@ int runSweep(const QStringList& args)
         return *exit;
     return runSubcommand(cmd, [&] {
         if (!parser.isSet(QStringLiteral("axis")))
-            throw InputError("--axis is required: seq, gpus or precision");
+            throw InputError("--axis is required: seq, gpus, precision or network");
         const auto axis = sweepAxisFromKey(parser.value(QStringLiteral("axis")).toStdString());
         if (!axis)
             throw InputError("--axis: '" + parser.value(QStringLiteral("axis")).toStdString()
-                + "' is not one of seq, gpus, precision");
+                + "' is not one of seq, gpus, precision, network");
         const Scenario s = scenarioFromFlags(parser);
         std::vector<double> values; // the points; the sweep is the one every surface draws (scenarioSweep)
         if (parser.isSet(QStringLiteral("values"))) {
@@ -50,6 +51,8 @@ int runSweep(const QStringList& args)
                     values.push_back(sweepValueOf(*precision));
                 } else if (*axis == SweepAxis::SeqLen) {
                     values.push_back(double(parseSequenceLengthFlag(v, flag)));
+                } else if (*axis == SweepAxis::Network) {
+                    values.push_back(statedNetworkFlag(v, flag));
                 } else {
                     values.push_back(double(parseGpuCount(v, flag)));
                 }
@@ -107,7 +110,7 @@ int runSweep(const QStringList& args)
         for (const auto& p : r.points) {
             const QString x = *axis == SweepAxis::Precision
                 ? QString::fromStdString(std::string(trainingPrecisionLabel(p.precision)))
-                : QString::number(p.x, 'f', 0);
+                : QString::number(p.x, 'g', 10); // whole tokens and GPUs; a network may be 12.5 Gb/s
             QString cur = !p.currentValid ? QStringLiteral("invalid")
                 : p.currentShown()        ? QStringLiteral("%1%").arg(100 * p.current.mfu, 0, 'f', 1)
                                           : QStringLiteral("does not fit");

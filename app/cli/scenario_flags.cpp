@@ -93,12 +93,7 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
     }
     if (isSet(p, "scale-out-gbps")) {
         const QString flag = QStringLiteral("scale-out-gbps");
-        const double gbitPerSec = parsePositive(p.value(flag), flag); // its errors name the flag
-        try {
-            setStatedScaleOut(s.cluster.hardware, gbitPerSec);
-        } catch (const InputError& e) {
-            throw InputError("--scale-out-gbps: " + std::string(e.what()));
-        }
+        setStatedScaleOut(s.cluster.hardware, statedNetworkFlag(p.value(flag), flag));
     }
     s.cluster.gpuCount = resolveGpuCount(p, fromFile ? s.cluster.gpuCount : 1);
     s.workload.seqLen = resolvePackedSeqLen(p, s.workload.seqLen);

@@ -5,6 +5,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/physical_bounds.h"
+#include "core/model/hardware_spec.h"
 #include "core/model/precision.h"
 #include "core/units.h"
 
@@ -19,13 +20,15 @@ std::string_view sweepAxisKey(SweepAxis axis)
         return "gpus";
     case SweepAxis::Precision:
         return "precision";
+    case SweepAxis::Network:
+        return "network";
     }
     return {};
 }
 
 std::optional<SweepAxis> sweepAxisFromKey(std::string_view key)
 {
-    for (SweepAxis a : { SweepAxis::SeqLen, SweepAxis::GpuCount, SweepAxis::Precision })
+    for (SweepAxis a : { SweepAxis::SeqLen, SweepAxis::GpuCount, SweepAxis::Precision, SweepAxis::Network })
         if (sweepAxisKey(a) == key)
             return a;
     return std::nullopt;
@@ -47,6 +50,10 @@ std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own)
         v = { 0, 1 };
         if (own == TrainingPrecision::BF16_FP4)
             v.push_back(sweepValueOf(own)); // the run's own precision is always a point
+        break;
+    case SweepAxis::Network:
+        for (double gbps = 25; gbps <= 3200; gbps *= 2)
+            v.push_back(gbps);
         break;
     }
     return v;
@@ -83,6 +90,9 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
         if (linearLayerFormat(s.precision) == NumberFormat::BF16)
             s.flags.quantizedWeightCache = false;
         break;
+    case SweepAxis::Network:
+        setStatedScaleOut(s.cluster.hardware, x);
+        break;
     }
     return s;
 }
@@ -90,7 +100,7 @@ Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
 SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOptions& options,
     const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
 {
-    const CostModel model(scenario);
+    const CostModel scenarioModel(scenario);
     SweepResult result;
     result.axis = axis;
     result.plannerRan = options.includePlannerBest;
@@ -104,6 +114,9 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
         if (progress)
             progress(static_cast<double>(i) / static_cast<double>(values.size()));
         const Scenario s = scenarioAt(scenario, axis, values[i]);
+        // A cost model holds its hardware: a network point needs its own (CostModel::evaluate).
+        std::optional<CostModel> otherHardware;
+        const CostModel& model = axis == SweepAxis::Network ? otherHardware.emplace(s) : scenarioModel;
         SweepPoint p;
         p.x = values[i];
         p.precision = s.precision;
@@ -182,7 +195,7 @@ std::string sweepToCsv(const SweepResult& r)
     for (const SweepPoint& p : r.points) {
         if (!byPrecision) {
             char x[32];
-            std::snprintf(x, sizeof x, "%.0f,", p.x);
+            std::snprintf(x, sizeof x, "%.10g,", p.x); // whole tokens and GPUs; a network may be 12.5 Gb/s
             out += x;
         }
         out += std::string(trainingPrecisionKey(p.precision));

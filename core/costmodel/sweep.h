@@ -1,8 +1,9 @@
 #pragma once
-// Sweeps: the cost model's prediction along one axis - sequence length (2k-128k), GPU count (1 to 16,384) or
-// precision (BF16 vs BF16+FP8) - for the scenario's own configuration and for the planner's best configuration at
-// each point. Points where the configuration does not fit (or cannot be laid out) are kept and marked, never dropped.
-// Runs in the caller's thread with progress and cancel, so a panel can run it in the background.
+// Sweeps: the cost model's prediction along one axis - sequence length (2k-128k), GPU count (1 to 16,384),
+// precision (BF16 vs BF16+FP8) or the network per GPU (25 to 3,200 Gb/s: what a faster fabric buys) - for the
+// scenario's own configuration and for the planner's best configuration at each point. Points where the configuration
+// does not fit (or cannot be laid out) are kept and marked, never dropped. Runs in the caller's thread with progress
+// and cancel, so a panel can run it in the background.
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -15,8 +16,8 @@
 
 namespace mfu {
 
-enum class SweepAxis { SeqLen, GpuCount, Precision };
-std::string_view sweepAxisKey(SweepAxis axis); // "seq", "gpus", "precision"
+enum class SweepAxis { SeqLen, GpuCount, Precision, Network };
+std::string_view sweepAxisKey(SweepAxis axis); // "seq", "gpus", "precision", "network"
 std::optional<SweepAxis> sweepAxisFromKey(std::string_view key);
 
 struct SweepOptions {
@@ -29,7 +30,7 @@ struct SweepOptions {
 };
 
 struct SweepPoint {
-    double x = 0; // sequence length, GPU count, or 0 (BF16) / 1 (BF16+FP8) / 2 (BF16+FP4)
+    double x = 0; // sequence length, GPU count, 0 (BF16) / 1 (BF16+FP8) / 2 (BF16+FP4), or Gb/s per GPU
     TrainingPrecision precision = TrainingPrecision::BF16;
     bool currentValid = false; // the scenario's configuration can be laid out at this point
     std::string currentProblem; // why not, when it cannot
@@ -56,12 +57,14 @@ struct SweepResult {
 };
 
 // 2k..128k doubling; 1..16,384 doubling; {BF16, BF16+FP8}, and BF16+FP4 when it is the run's own precision (`own`),
-// so every surface's precision sweep of an FP4 run shows it. Other points: `sweep --axis precision --values ...`.
+// so every surface's precision sweep of an FP4 run shows it; 25..3,200 Gb/s doubling (a 25G cloud NIC to two 1.6T
+// NICs per GPU). Other points: `sweep --axis precision --values ...`.
 std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own = TrainingPrecision::BF16);
 // A precision sweep's x and back: 0 BF16, 1 BF16+FP8, 2 BF16+FP4 (the enum's order).
 TrainingPrecision precisionOnSweep(double x);
 double sweepValueOf(TrainingPrecision p);
-// The scenario moved to one point of the axis.
+// The scenario moved to one point of the axis. A network point states the cluster's network (setStatedScaleOut:
+// throws InputError outside 1..800,000 Gb/s).
 Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x);
 
 SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOptions& options = {},

@@ -397,6 +397,25 @@ private slots:
         QCOMPARE(sweep["points"][0]["best"]["mfu"].get<double>(), plan["configs"][0]["mfu"].get<double>());
     }
 
+    // A network sweep's point is predict with that network stated: one core call (scenarioAt, setStatedScaleOut),
+    // and Llama 3.1 8B with FSDP over 8 H100 nodes is slower on 100 Gb/s NICs than on 800.
+    void networkSweepPointIsPredictWithThatNetwork()
+    {
+        const QString job = QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 64");
+        const auto sweep
+            = runJson(QStringLiteral("sweep"), job + QStringLiteral(" --axis network --values 100,800 --no-planner"));
+        QCOMPARE(QString::fromStdString(sweep["axis"].get<std::string>()), QStringLiteral("network"));
+        const auto at100 = runJson(QStringLiteral("predict"), job + QStringLiteral(" --scale-out-gbps 100"));
+        QCOMPARE(sweep["points"][0]["x"].get<double>(), 100.0);
+        QCOMPARE(sweep["points"][0]["current"]["mfu"].get<double>(), at100["mfu"].get<double>());
+        QVERIFY(
+            sweep["points"][0]["current"]["mfu"].get<double>() < sweep["points"][1]["current"]["mfu"].get<double>());
+        const Run text = runCli(QStringLiteral("sweep"),
+            (job + QStringLiteral(" --axis network --values 12.5 --no-planner")).split(QLatin1Char(' ')));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("      12.5  ")), qPrintable(text.out));
+    }
+
     // A packed, padded run on the reference's cluster: each lever's prediction with and without it, and --liger-kernel
     // as trainers enable it (the fused loss and the fused norm/activation kernels).
     void predictPackingLevers()
@@ -479,6 +498,7 @@ private slots:
         QTest::newRow("seq") << "seq" << 7;
         QTest::newRow("gpus") << "gpus" << 15;
         QTest::newRow("precision") << "precision" << 2;
+        QTest::newRow("network") << "network" << 8;
     }
     void sweepCsvAndJson()
     {
@@ -544,6 +564,10 @@ private slots:
         QTest::newRow("unknown precision point") << "sweep"
                                                  << "--model llama-3.1-8b --gpu b200 --axis precision --values int8"
                                                  << "'int8' is not a training precision";
+        QTest::newRow("network point beyond any fabric")
+            << "sweep"
+            << "--model llama-3.1-8b --gpu b200 --axis network --values 0.5"
+            << "--values: 0.500 Gb/s is not a network per GPU";
         QTest::newRow("prefetch beyond the layers") << "predict"
                                                     << "--model llama-3.1-8b --gpu b200 --gpus 8 --fsdp-prefetch 64"
                                                     << "FSDP prefetch";

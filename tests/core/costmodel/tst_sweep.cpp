@@ -1,8 +1,11 @@
-// Sweeps along sequence length, GPU count and precision: the current configuration and the planner's best per
-// point, with points that do not fit kept and marked.
+// Sweeps along sequence length, GPU count, precision and the network: the current configuration and the planner's best
+// per point, with points that do not fit kept and marked.
 #include <QtTest>
 
+#include "core/costmodel/cost_model.h"
 #include "core/costmodel/sweep.h"
+#include "core/errors.h"
+#include "core/model/hardware_spec.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -16,6 +19,9 @@ private slots:
         QCOMPARE(sweepAxisFromKey("seq"), std::optional<SweepAxis>(SweepAxis::SeqLen));
         QCOMPARE(sweepAxisFromKey("gpus"), std::optional<SweepAxis>(SweepAxis::GpuCount));
         QCOMPARE(sweepAxisFromKey("precision"), std::optional<SweepAxis>(SweepAxis::Precision));
+        QCOMPARE(sweepAxisFromKey("network"), std::optional<SweepAxis>(SweepAxis::Network));
+        QCOMPARE(defaultSweepValues(SweepAxis::Network),
+            (std::vector<double> { 25, 50, 100, 200, 400, 800, 1600, 3200 })); // a cloud NIC to two 1.6T per GPU
         QVERIFY(!sweepAxisFromKey("batch"));
         QCOMPARE(defaultSweepValues(SweepAxis::SeqLen).front(), 2048.0);
         QCOMPARE(defaultSweepValues(SweepAxis::SeqLen).back(), 131072.0);
@@ -81,6 +87,40 @@ private slots:
         QVERIFY(r.points[2].currentValid);
         QVERIFY(r.points[5].best.has_value());
         QVERIFY(r.evaluated > 1000);
+    }
+
+    // The network per GPU: Llama 3.1 8B with FSDP over 8 H100 nodes waits on the fabric at 25 Gb/s and not at
+    // 3,200; each point is the prediction of the scenario with that network stated (one fact, one function), a
+    // faster network never slows the step, and a run inside one NVLink domain reads the same at every point.
+    void networkStatesEachPointsFabric()
+    {
+        const Scenario across = scenarioFor(llama31_8b(), "h100-sxm", 64, 8192);
+        SweepOptions o;
+        o.values = { 12.5, 25, 100, 400, 3200 };
+        const SweepResult r = runSweep(across, SweepAxis::Network, o);
+        QCOMPARE(int(r.points.size()), 5);
+        for (size_t i = 0; i < r.points.size(); ++i) {
+            const SweepPoint& p = r.points[i];
+            QVERIFY2(p.currentValid, p.currentProblem.c_str());
+            Scenario stated = across;
+            setStatedScaleOut(stated.cluster.hardware, p.x);
+            QCOMPARE(p.current.mfu, evaluate(stated).mfu);
+            QVERIFY(p.best && p.best->prediction.tokensPerSec >= p.current.tokensPerSec * (1 - 1e-12));
+            if (i > 0)
+                QVERIFY(p.current.stepTimeSeconds <= r.points[i - 1].current.stepTimeSeconds * (1 + 1e-12));
+        }
+        QVERIFY(r.points.front().current.mfu < 0.9 * r.points.back().current.mfu);
+        // The scenario's own preset network is not what the points read.
+        QCOMPARE(scaleOutGbitPerSec(across.cluster.hardware), 400.0);
+        QVERIFY(!scaleOutStated(across.cluster.hardware));
+        QVERIFY(sweepToCsv(r).find("\n12.5,bf16,") != std::string::npos);
+
+        const SweepResult inside = runSweep(scenarioFor(llama31_8b(), "h100-sxm", 8, 8192), SweepAxis::Network, o);
+        for (const SweepPoint& p : inside.points)
+            QCOMPARE(p.current.mfu, inside.points.front().current.mfu);
+        // A point outside what setStatedScaleOut takes is refused, not drawn.
+        o.values = { 0.5 };
+        QVERIFY_THROWS_EXCEPTION(InputError, runSweep(across, SweepAxis::Network, o));
     }
 
     // Precision: BF16+FP8 raises TFLOPS per GPU and per node; MFU against the FP8 peak is labelled apart.
