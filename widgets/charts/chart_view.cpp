@@ -211,6 +211,15 @@ void ChartView::setLogX(bool logX, double base)
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setXTicksAt(const QVector<double>& ticks)
+{
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (double x : ticks)
+        ticker->addTick(x, formatReadable(x));
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ChartView::setIntegerX()
 {
     m_data.logX = false;

@@ -32,6 +32,9 @@ public:
     void setSecondaryYScale(const QString& label, const QString& unit, double factor);
     // Logarithmic x axis; base 2 labels powers of two as "1k", "8k", "128k" (sequence lengths).
     void setLogX(bool logX, double base = 10);
+    // Ticks at these x values alone, labelled as read ("25", "3,200"): a log axis whose points are not powers of its
+    // base (a network sweep's 25 to 3,200 Gb/s). Call after setLogX.
+    void setXTicksAt(const QVector<double>& ticks);
     // Logarithmic y axis, base 10 (a roofline's TFLOPS).
     void setLogY(bool logY);
     // An x axis of whole things (training steps): ticks only at integers, never "4.2" or "15.5".

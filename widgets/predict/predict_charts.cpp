@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/costmodel/mfu_waterfall.h"
+#include "core/model/hardware_spec.h"
 #include "core/number_format.h"
 #include "core/units.h"
 #include "widgets/charts/chart_view.h"
@@ -108,6 +109,32 @@ double precisionX(TrainingPrecision p)
 double mfuChartX(TrainingPrecision p)
 {
     return p == TrainingPrecision::BF16_FP4 ? 3 : precisionX(p);
+}
+
+// A line sweep's x axis: its chart title, label, unit and log base, and where the scenario itself stands on it.
+struct LineAxis {
+    QString title;
+    QString label;
+    QString unit;
+    double logBase = 10;
+    double own = 0; // 0: the scenario has no point on it (a GPU without a stated network)
+};
+
+LineAxis lineAxisOf(SweepAxis axis, const Scenario& s)
+{
+    switch (axis) {
+    case SweepAxis::SeqLen:
+        return { QObject::tr("MFU vs sequence length"), QObject::tr("Sequence length"), QObject::tr("tokens"), 2,
+            static_cast<double>(s.workload.seqLen) };
+    case SweepAxis::Network:
+        return { QObject::tr("MFU vs network per GPU"), QObject::tr("Network per GPU"), QObject::tr("Gb/s"), 2,
+            scaleOutGbitPerSec(s.cluster.hardware) };
+    case SweepAxis::GpuCount:
+    case SweepAxis::Precision: // drawn by showPrecisionTflops and showPrecisionMfu
+        break;
+    }
+    return { QObject::tr("MFU vs GPU count"), QObject::tr("GPU count"), QObject::tr("GPUs"), 10,
+        static_cast<double>(s.cluster.gpuCount) };
 }
 
 bool sweptFp4(const SweepResult& sweep)
@@ -219,8 +246,9 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
 
 QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own)
 {
-    const QString at = axis == SweepAxis::SeqLen
-        ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
+    const QString at = axis == SweepAxis::SeqLen ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
+        : axis == SweepAxis::Network
+        ? QObject::tr("%1 Gb/s").arg(QString::number(scaleOutGbitPerSec(scenario.cluster.hardware), 'g', 6))
         : QString::fromStdString(formatCount(scenario.cluster.gpuCount, "GPU"));
     if (!own)
         return QObject::tr("This scenario (%1): cannot be laid out").arg(at);
@@ -231,12 +259,18 @@ QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPredict
 void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
 {
     const bool bySeq = sweep.axis == SweepAxis::SeqLen;
+    const LineAxis axis = lineAxisOf(sweep.axis, scenario);
     chart->clearSeries();
-    chart->setTitle(bySeq ? QObject::tr("MFU vs sequence length") : QObject::tr("MFU vs GPU count"));
-    chart->setXAxis(bySeq ? QObject::tr("Sequence length") : QObject::tr("GPU count"),
-        bySeq ? QObject::tr("tokens") : QObject::tr("GPUs"));
+    chart->setTitle(axis.title);
+    chart->setXAxis(axis.label, axis.unit);
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
-    chart->setLogX(true, bySeq ? 2 : 10);
+    chart->setLogX(true, axis.logBase);
+    if (sweep.axis == SweepAxis::Network) { // 25, 50, ... 3,200 Gb/s: read at the points, not at powers of two
+        QVector<double> ticks;
+        for (const SweepPoint& p : sweep.points)
+            ticks << p.x;
+        chart->setXTicksAt(ticks);
+    }
     QVector<double> cx, cy, misX, misY, badX, bestX, bestY, noneX, bandX, low, high;
     for (const SweepPoint& p : sweep.points) {
         if (p.currentShown())
@@ -263,15 +297,14 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     addInvalid(chart, badX);
     addNothingFits(chart, noneX);
-    QVector<double> mx, my;
+    QVector<double> mx, my; // a measured point states no network: none lies on that axis
     for (const MeasuredPoint& m : measuredOnAxis(scenario, sweep.axis))
         push(mx, my, (bySeq ? static_cast<double>(m.seqLen) : m.gpuCount), 100.0 * m.mfu);
     addMeasured(chart, mx, my);
     // The scenario's own point, wherever it falls between the sweep's points: a star, in the text's colour.
-    const double ownX = bySeq ? static_cast<double>(scenario.workload.seqLen) : scenario.cluster.gpuCount;
-    if (ownX > 0) {
-        const int index
-            = chart->addScatter(ownPointName(scenario, sweep.axis, own), { ownX }, { own ? 100.0 * own->mfu : 0.0 });
+    if (axis.own > 0) {
+        const int index = chart->addScatter(
+            ownPointName(scenario, sweep.axis, own), { axis.own }, { own ? 100.0 * own->mfu : 0.0 });
         chart->setSeriesInTextColour(index);
         chart->setSeriesMarker(index, Marker::Star);
     }

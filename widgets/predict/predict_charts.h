@@ -33,14 +33,15 @@ void showMfuWaterfall(ChartView* chart, const StepPrediction& prediction);
 // Stacked GiB per GPU (parameters, gradients, optimizer state, activations, temporary buffers, reserved) for the
 // current configuration and, when known, the planner's best, against the capacity line.
 void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const PlannedConfig* best);
-// MFU (%) along sequence length (log2 x) or GPU count (log x); the current configuration's fitting points carry their
-// own error band (SweepPoint::currentBand, from the core sweep) as a shaded region. Each kind of point has its own
-// symbol and legend entry: does not fit (crossed circle), cannot be laid out (grey X, at 0), the planner found
-// nothing (triangle, at 0). `own` is the scenario's own prediction, drawn as a star at its sequence length or GPU
-// count (null: it cannot be laid out, drawn at 0).
+// MFU (%) along sequence length (log2 x), GPU count (log x) or the network per GPU (log2 x); the current
+// configuration's fitting points carry their own error band (SweepPoint::currentBand, from the core sweep) as a shaded
+// region. Each kind of point has its own symbol and legend entry: does not fit (crossed circle), cannot be laid out
+// (grey X, at 0), the planner found nothing (triangle, at 0). `own` is the scenario's own prediction, drawn as a star
+// at its sequence length, GPU count or network (null: it cannot be laid out, drawn at 0).
 void showMfuSweep(
     ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own = nullptr);
-// The own point's legend entry: "This scenario (8,192 tokens)", "... : does not fit", "... : cannot be laid out".
+// The own point's legend entry: "This scenario (8,192 tokens)", "(400 Gb/s)", "... : does not fit", "... : cannot be
+// laid out".
 QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own);
 // BF16 vs BF16+FP8: achieved TFLOPS per GPU (left axis; a right-hand scale reads the same lines per node, never a
 // second set of lines on the per-GPU axis), and MFU against the BF16 and the FP8 dense peak; the scenario's own
@@ -50,7 +51,8 @@ void showPrecisionTflops(
 void showPrecisionMfu(
     ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own = nullptr);
 
-// The measured points that belong on a sweep of the scenario along an axis (the other coordinates match).
+// The measured points that belong on a sweep of the scenario along an axis (the other coordinates match); none on the
+// network axis, as a measured point states no network.
 std::vector<MeasuredPoint> measuredOnAxis(const Scenario& scenario, SweepAxis axis);
 
 } // namespace mfu::widgets

@@ -12,6 +12,8 @@
 
 #include <exception>
 
+#include <nlohmann/json.hpp>
+
 #include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/levers.h"
@@ -126,15 +128,19 @@ void PredictPanel::buildUi()
     m_memory = namedChart("memoryBreakdown");
     m_views->addTab(scrolled(stacked({ { m_waterfall, 3 }, { m_memory, 2 } }), tr("Breakdown")), tr("&Breakdown"));
     m_seqChart = namedChart("mfuVsSeqLen");
-    m_views->addTab(m_seqChart, tr("&Sequence length"));
+    m_views->addTab(m_seqChart, tr("&Sequence"));
     m_gpuChart = namedChart("mfuVsGpuCount");
-    m_views->addTab(m_gpuChart, tr("&GPU count"));
+    m_views->addTab(m_gpuChart, tr("&GPUs"));
+    // What a faster or slower fabric buys this run: 400G against 800G NICs, before they are bought.
+    m_networkChart = namedChart("mfuVsNetwork");
+    m_views->addTab(m_networkChart, tr("&Network"));
     m_precisionTflops = namedChart("precisionTflops");
     m_precisionMfu = namedChart("precisionMfu");
     m_views->addTab(
         scrolled(stacked({ { m_precisionTflops, 0 }, { m_precisionMfu, 0 } }), tr("Precision")), tr("P&recision"));
     m_seqSweep = new SweepRun(SweepAxis::SeqLen, m_seqChart, nullptr, this);
     m_gpuSweep = new SweepRun(SweepAxis::GpuCount, m_gpuChart, nullptr, this);
+    m_networkSweep = new SweepRun(SweepAxis::Network, m_networkChart, nullptr, this);
     m_precisionSweep = new SweepRun(SweepAxis::Precision, m_precisionTflops, m_precisionMfu, this);
     // Packing, padding and fused kernels: what each lever buys this scenario (core/costmodel/levers.h).
     m_levers = new LeverTable;
@@ -143,7 +149,7 @@ void PredictPanel::buildUi()
     m_views->addTab(scrolled(m_plannerPage, tr("Planner")), tr("P&lanner"));
     // Two charts share a tab: each keeps the height its axes, labels and legend need to be read, and a short
     // window scrolls the tab instead of squeezing them (1280x720).
-    for (ChartView* chart : { m_seqChart, m_gpuChart })
+    for (ChartView* chart : { m_seqChart, m_gpuChart, m_networkChart })
         chart->setMinimumSize(200, 140);
     for (ChartView* chart : { m_waterfall, m_memory, m_precisionTflops, m_precisionMfu })
         chart->setMinimumSize(200, 280);
@@ -180,7 +186,8 @@ QWidget* PredictPanel::buildProgressRow()
 
 std::vector<BackgroundJob*> PredictPanel::jobs() const
 {
-    return { m_seqSweep->job(), m_gpuSweep->job(), m_precisionSweep->job(), m_plannerPage->job() };
+    return { m_seqSweep->job(), m_gpuSweep->job(), m_networkSweep->job(), m_precisionSweep->job(),
+        m_plannerPage->job() };
 }
 
 PlannerTableModel* PredictPanel::plannerModel() const
@@ -284,6 +291,7 @@ void PredictPanel::restartBackground()
     m_backgroundStatus->setText(tr("Updating the sweeps and the planner..."));
     startSweep(SweepAxis::SeqLen);
     startSweep(SweepAxis::GpuCount);
+    startSweep(SweepAxis::Network);
     startSweep(SweepAxis::Precision);
     // Layouts within the error band of the fastest are ties; the simpler one ranks first.
     const Scenario& s = m_model->scenario();
@@ -300,6 +308,9 @@ void PredictPanel::startSweep(SweepAxis axis)
         break;
     case SweepAxis::GpuCount:
         m_gpuSweep->start(s, m_gpuValues, m_bands);
+        break;
+    case SweepAxis::Network:
+        m_networkSweep->start(s, m_networkValues, m_bands);
         break;
     case SweepAxis::Precision:
         m_precisionSweep->start(s, {}, m_bands); // the core's points: an FP4 run's own precision among them
@@ -356,6 +367,8 @@ void PredictPanel::setSweepValues(SweepAxis axis, std::vector<double> values)
         m_seqValues = std::move(values);
     else if (axis == SweepAxis::GpuCount)
         m_gpuValues = std::move(values);
+    else if (axis == SweepAxis::Network)
+        m_networkValues = std::move(values);
     startSweep(axis);
 }
 

@@ -48,6 +48,7 @@ public:
     ChartView* memoryChart() const { return m_memory; }
     ChartView* seqChart() const { return m_seqChart; }
     ChartView* gpuChart() const { return m_gpuChart; }
+    ChartView* networkChart() const { return m_networkChart; }
     ChartView* precisionTflopsChart() const { return m_precisionTflops; }
     ChartView* precisionMfuChart() const { return m_precisionMfu; }
     PlannerTableModel* plannerModel() const;
@@ -63,7 +64,8 @@ public:
     bool isComputing() const;
     // True when the headline figures (MFU, HFU, tokens/s, TFLOPS, step time, band) are those of the newest scenario.
     bool headlineCurrent() const;
-    // Sweep points for an axis (empty: the core's defaults: 2k-128k, 1-16,384 GPUs). Restarts that sweep.
+    // Sweep points for an axis (empty: the core's defaults: 2k-128k, 1-16,384 GPUs, 25-3,200 Gb/s). Restarts that
+    // sweep (not the precision sweep, whose points are the core's).
     void setSweepValues(SweepAxis axis, std::vector<double> values);
     // Residuals of the published runs the error bands come from (the application passes the shipped validation
     // table's); without them the band is +-5%.
@@ -92,10 +94,12 @@ private:
     ChartView* m_memory = nullptr;
     ChartView* m_seqChart = nullptr;
     ChartView* m_gpuChart = nullptr;
+    ChartView* m_networkChart = nullptr;
     ChartView* m_precisionTflops = nullptr;
     ChartView* m_precisionMfu = nullptr;
     SweepRun* m_seqSweep = nullptr;
     SweepRun* m_gpuSweep = nullptr;
+    SweepRun* m_networkSweep = nullptr;
     SweepRun* m_precisionSweep = nullptr;
     PlannerPage* m_plannerPage = nullptr;
 
@@ -104,7 +108,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QLabel* m_backgroundStatus = nullptr;
 
-    std::vector<double> m_seqValues, m_gpuValues;
+    std::vector<double> m_seqValues, m_gpuValues, m_networkValues;
     std::optional<StepPrediction> m_current; // empty when the scenario cannot be evaluated
     ErrorBandModel m_bands;
     bool m_restartQueued = false;

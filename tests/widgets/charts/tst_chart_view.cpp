@@ -187,6 +187,24 @@ private slots:
         QVERIFY(chart.plot()->yAxis->range().upper >= 18); // stacked total fits
     }
 
+    // A log axis read at its points, not at powers of its base: a network sweep's 25 ... 3,200 Gb/s are the ticks,
+    // labelled as people write them, and the axis stays logarithmic.
+    void ticksAtTheGivenPoints()
+    {
+        ChartView chart;
+        chart.resize(600, 400);
+        chart.setLogX(true, 2);
+        chart.setXTicksAt({ 25, 400, 3200 });
+        chart.addLine(QStringLiteral("MFU"), { 25, 400, 3200 }, { 10, 50, 55 });
+        chart.rescale();
+        chart.plot()->replot();
+        QCOMPARE(chart.plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        const auto ticker = chart.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().keys(), QList<double>({ 25, 400, 3200 }));
+        QCOMPARE(ticker->ticks().value(3200), QStringLiteral("3,200"));
+    }
+
     // A chart without series (cleared: the Cost panel with no job) draws no empty legend frame; data brings it back.
     void emptyChartHasNoLegend()
     {

@@ -22,6 +22,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/levers.h"
+#include "core/model/hardware_spec.h"
 #include "core/number_format.h"
 #include "core/scenario/settings.h"
 #include "core/units.h"
@@ -558,6 +559,34 @@ private slots:
         QVERIFY(ownName.contains(QLatin1String("16 GPUs")));
     }
 
+    // The network tab: Llama 3.1 8B with FSDP over 8 H100 nodes, each point the scenario with that network per GPU
+    // stated (the editor's field and --scale-out-gbps set the same), slower at 25 Gb/s than at 3,200, and the
+    // scenario's own star at its preset's 400 Gb/s with the headline's MFU.
+    void networkTabShowsWhatAFasterFabricBuys()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "h100-sxm", 64, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.settled() && seriesNamed(f.panel.networkChart(), series::kCurrent), kBackgroundTimeoutMs);
+        const ChartView* network = f.panel.networkChart();
+        QCOMPARE(network->data().xAxis.unit, QStringLiteral("Gb/s"));
+        QVERIFY(network->data().logX);
+        const ChartSeries* current = seriesNamed(network, series::kCurrent);
+        QCOMPARE(current->x, QVector<double>({ 25, 50, 100, 200, 400, 800, 1600, 3200 }));
+        QVERIFY(yAt(*current, 25) < yAt(*current, 3200));
+        Scenario stated = f.model.scenario();
+        setStatedScaleOut(stated.cluster.hardware, 100);
+        QVERIFY(std::abs(yAt(*current, 100) - 100.0 * evaluate(stated).mfu) < 1e-9);
+        QCOMPARE(seriesNamed(network, series::kBest)->x.size(), 8);
+        const StepPrediction own = f.predicted();
+        const QString ownName = ownPointName(f.model.scenario(), SweepAxis::Network, &own);
+        QCOMPARE(ownName, QStringLiteral("This scenario (400 Gb/s)"));
+        const ChartSeries* star = seriesNamed(network, ownName.toLatin1().constData());
+        QVERIFY2(star, qPrintable(ownName));
+        QCOMPARE(star->x, QVector<double>({ 400.0 }));
+        QVERIFY(std::abs(star->y.front() - 100.0 * own.mfu) < 1e-9);
+        QVERIFY(std::abs(yAt(*current, 400) - 100.0 * own.mfu) < 1e-9); // the preset's network is a point
+    }
+
     // One colour per meaning across every chart of the panel: each series (but the band's edges, shaded in their
     // line's colour) has the colour of what it means or the text's; a colour never names two things, but this
     // configuration's line and the MFU its waterfall keeps; the palette gives no two meanings one colour.
@@ -578,8 +607,9 @@ private slots:
             kBackgroundTimeoutMs);
         QHash<QRgb, QSet<QString>> namesByColour;
         QHash<QString, QRgb> colourByName;
-        for (const ChartView* chart : { f.panel.waterfallChart(), f.panel.memoryChart(), f.panel.seqChart(),
-                 f.panel.gpuChart(), f.panel.precisionTflopsChart(), f.panel.precisionMfuChart() }) {
+        for (const ChartView* chart :
+            { f.panel.waterfallChart(), f.panel.memoryChart(), f.panel.seqChart(), f.panel.gpuChart(),
+                f.panel.networkChart(), f.panel.precisionTflopsChart(), f.panel.precisionMfuChart() }) {
             for (const ChartSeries& one : chart->data().series) {
                 if (one.kind == SeriesKind::Band)
                     continue;
