@@ -64,13 +64,17 @@ ReportChart flopsChart(const ReportFigures& f)
 // The Predict panel's sweep chart (widgets/predict/predict_charts.h), the scenario's point marked.
 ReportChart sweepChart(const Scenario& scenario, const SweepResult& sweep, const std::optional<StepPrediction>& own)
 {
-    const bool bySeq = sweep.axis == SweepAxis::SeqLen;
-    ReportChart chart = makeChart(bySeq ? QStringLiteral("mfu_vs_sequence_length") : QStringLiteral("mfu_vs_gpu_count"),
-        {},
-        bySeq ? QStringLiteral("Predicted MFU of this configuration across sequence lengths, with the error band of "
-                               "published runs like each point; the star is this scenario.")
-              : QStringLiteral("Predicted MFU of this configuration across GPU counts, with the error band of "
-                               "published runs like each point; the star is this scenario."));
+    const QString across = sweep.axis == SweepAxis::SeqLen ? QStringLiteral("sequence lengths")
+        : sweep.axis == SweepAxis::Network
+        ? QStringLiteral("networks per GPU (each stated as --scale-out-gbps states it)")
+        : QStringLiteral("GPU counts");
+    const QString stem = sweep.axis == SweepAxis::SeqLen ? QStringLiteral("mfu_vs_sequence_length")
+        : sweep.axis == SweepAxis::Network               ? QStringLiteral("mfu_vs_network")
+                                                         : QStringLiteral("mfu_vs_gpu_count");
+    ReportChart chart = makeChart(stem, {},
+        QStringLiteral("Predicted MFU of this configuration across %1, with the error band of published runs like "
+                       "each point; the star is this scenario.")
+            .arg(across));
     widgets::showMfuSweep(chart.view.get(), sweep, scenario, own ? &*own : nullptr);
     return chart;
 }

@@ -1,5 +1,6 @@
 #include "core/report/report_figures.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/costmodel/cost_model.h"
@@ -200,7 +201,8 @@ struct ReportStages {
     {
         if (!options.progress)
             return {};
-        return [&report = options.progress, from, to](double f) { report(from + (to - from) * f); };
+        // Never past `to`: 0.3 + 0.55 x 1 is 0.8500000000000001, ahead of the next part's 0.85 start.
+        return [&report = options.progress, from, to](double f) { report(std::min(to, from + (to - from) * f)); };
     }
     void stopWhenCancelled() const
     {
@@ -285,10 +287,17 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     if (options.sweeps && out.predicted) {
         // The Predict panel's sweeps, from the same core call as the panel and `sweep`: this configuration and the
         // planner's best at each point, each with its own band.
-        for (SweepAxis axis : { SweepAxis::SeqLen, SweepAxis::GpuCount }) {
+        // The network's, when the run crosses scale-up domains: inside one, the network carries none of its traffic
+        // and the chart would be a flat line.
+        std::vector<SweepAxis> axes { SweepAxis::SeqLen, SweepAxis::GpuCount };
+        if (s.cluster.gpuCount > s.cluster.domainSize())
+            axes.push_back(SweepAxis::Network);
+        for (SweepAxis axis : axes) {
             try {
                 // The GPU-count sweep plans up to 16,384 GPUs: most of the report's time.
-                const auto progress = axis == SweepAxis::SeqLen ? stage.part(0.1, 0.35) : stage.part(0.35, 0.95);
+                const auto progress = axis == SweepAxis::SeqLen ? stage.part(0.1, 0.3)
+                    : axis == SweepAxis::GpuCount               ? stage.part(0.3, 0.85)
+                                                                : stage.part(0.85, 0.95);
                 out.sweeps.push_back(scenarioSweep(s, axis, options.errorBands, {}, true, progress, options.cancel));
                 stage.stopWhenCancelled();
             } catch (const InputError& e) {

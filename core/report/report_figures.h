@@ -62,7 +62,8 @@ struct TraceFigures {
 
 struct ReportOptions {
     bool plan = false; // run the planner for the best configuration (seconds on a large cluster)
-    // The Predict panel's sweeps of the current configuration over sequence length and GPU count, each point with
+    // The Predict panel's sweeps of the current configuration over sequence length, GPU count and (for a run across
+    // scale-up domains) the network, each point with
     // its error band from these residuals (the shipped validation table's; null: no bands).
     bool sweeps = false;
     const ErrorBandModel* errorBands = nullptr;
@@ -91,7 +92,9 @@ struct ReportFigures {
     std::optional<ScenarioCost> cost;
     std::optional<PlannedConfig> bestConfig; // the planner's first, when options.plan
     std::optional<TraceFigures> trace; // when options.traceRules and the document has trace paths
-    std::vector<SweepResult> sweeps; // sequence length, then GPU count, when options.sweeps
+    // Sequence length, then GPU count, then the network per GPU for a run across scale-up domains, when
+    // options.sweeps.
+    std::vector<SweepResult> sweeps;
 };
 
 ReportFigures reportFigures(const ScenarioDocument& document, const ReportOptions& options = {});

@@ -138,15 +138,16 @@ private slots:
         const int pages = j.at("pages").get<int>();
         QVERIFY2(pages >= 3, qPrintable(r.out));
         // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU, the Predict
-        // panel's sweeps over sequence length and GPU count (the report lacked them), the trace and its critical
-        // path (no roofline: this trace records no shapes).
+        // panel's sweeps over sequence length, GPU count and the network (256 H100 cross NVLink domains), the trace
+        // and its critical path (no roofline: this trace records no shapes).
         const auto charts = j.at("charts");
-        QCOMPARE(charts.size(), size_t(12));
-        QCOMPARE(charts[11].get<std::string>(), std::string("trace_critical_path"));
+        QCOMPARE(charts.size(), size_t(13));
+        QCOMPARE(charts[12].get<std::string>(), std::string("trace_critical_path"));
         QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
         QCOMPARE(charts[8].get<std::string>(), std::string("mfu_vs_sequence_length"));
         QCOMPARE(charts[9].get<std::string>(), std::string("mfu_vs_gpu_count"));
-        QCOMPARE(charts[10].get<std::string>(), std::string("trace_breakdown"));
+        QCOMPARE(charts[10].get<std::string>(), std::string("mfu_vs_network"));
+        QCOMPARE(charts[11].get<std::string>(), std::string("trace_breakdown"));
 
         QFile pdfFile(pdf);
         QVERIFY(pdfFile.open(QIODevice::ReadOnly));
@@ -189,8 +190,8 @@ private slots:
         const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
         const auto charts = app::buildReportCharts(doc, figures, app::presetLibrary());
         int compared = 0;
-        for (const auto& [stem, axis] :
-            { std::pair { "mfu_vs_sequence_length", "seq" }, { "mfu_vs_gpu_count", "gpus" } }) {
+        for (const auto& [stem, axis] : { std::pair { "mfu_vs_sequence_length", "seq" }, { "mfu_vs_gpu_count", "gpus" },
+                 { "mfu_vs_network", "network" } }) {
             const auto chart = std::find_if(charts.begin(), charts.end(),
                 [stem = stem](const app::ReportChart& c) { return c.stem == QLatin1String(stem); });
             QVERIFY2(chart != charts.end(), stem);

@@ -446,7 +446,8 @@ private slots:
         std::vector<double> seen;
         options.progress = [&seen](double f) { seen.push_back(f); };
         const ReportFigures f = reportFigures(d, options);
-        QCOMPARE(f.sweeps.size(), size_t(2));
+        QCOMPARE(f.sweeps.size(), size_t(3)); // 64 H100 cross NVLink domains: the network's sweep too
+        QCOMPARE(f.sweeps.back().axis, SweepAxis::Network);
         QVERIFY(seen.size() > 10);
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
         QCOMPARE(seen.back(), 1.0);
