@@ -134,6 +134,9 @@ int runSweep(const QStringList& args)
                      .arg(calibrated)
                      .arg(best);
         }
+        if (*axis == SweepAxis::Network)
+            if (const std::string note = networkSweepNote(s); !note.empty())
+                t += QString::fromStdString(note) + QLatin1Char('\n');
         printText(t);
         return 0;
     });

@@ -69,6 +69,22 @@ double sweepValueOf(TrainingPrecision p)
     return static_cast<double>(static_cast<int>(p));
 }
 
+bool crossesScaleUpDomains(const Scenario& scenario)
+{
+    return scenario.cluster.gpuCount > scenario.cluster.domainSize();
+}
+
+std::string networkSweepNote(const Scenario& scenario)
+{
+    if (crossesScaleUpDomains(scenario))
+        return {};
+    const std::string& link = scenario.cluster.hardware.scaleUpName;
+    const std::string where = scenario.cluster.gpuCount == 1 ? "The run is on one GPU"
+                                                             : "All " + std::to_string(scenario.cluster.gpuCount)
+            + " GPUs share one scale-up domain" + (link.empty() ? std::string() : " (" + link + ")");
+    return where + ": the network carries none of its traffic, and a faster or slower one changes nothing.";
+}
+
 Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x)
 {
     Scenario s = scenario;

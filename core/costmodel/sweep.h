@@ -63,6 +63,12 @@ std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own = T
 // A precision sweep's x and back: 0 BF16, 1 BF16+FP8, 2 BF16+FP4 (the enum's order).
 TrainingPrecision precisionOnSweep(double x);
 double sweepValueOf(TrainingPrecision p);
+// Whether the run's GPUs span more than one scale-up domain, so that the network carries some of its traffic: a
+// network sweep of a run inside one domain reads the same at every point, and the surfaces say why instead.
+bool crossesScaleUpDomains(const Scenario& scenario);
+// What `sweep --axis network` and the Predict panel's Network tab say of a run inside one domain ("All 8 GPUs share
+// one scale-up domain (NVLink 5): ..."); empty for a run across domains.
+std::string networkSweepNote(const Scenario& scenario);
 // The scenario moved to one point of the axis. A network point states the cluster's network (setStatedScaleOut:
 // throws InputError outside 1..800,000 Gb/s).
 Scenario scenarioAt(const Scenario& scenario, SweepAxis axis, double x);

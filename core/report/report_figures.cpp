@@ -290,7 +290,7 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
         // The network's, when the run crosses scale-up domains: inside one, the network carries none of its traffic
         // and the chart would be a flat line.
         std::vector<SweepAxis> axes { SweepAxis::SeqLen, SweepAxis::GpuCount };
-        if (s.cluster.gpuCount > s.cluster.domainSize())
+        if (crossesScaleUpDomains(s))
             axes.push_back(SweepAxis::Network);
         for (SweepAxis axis : axes) {
             try {

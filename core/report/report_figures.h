@@ -63,8 +63,8 @@ struct TraceFigures {
 struct ReportOptions {
     bool plan = false; // run the planner for the best configuration (seconds on a large cluster)
     // The Predict panel's sweeps of the current configuration over sequence length, GPU count and (for a run across
-    // scale-up domains) the network, each point with
-    // its error band from these residuals (the shipped validation table's; null: no bands).
+    // scale-up domains) the network, each point with its error band from these residuals (the shipped validation
+    // table's; null: no bands).
     bool sweeps = false;
     const ErrorBandModel* errorBands = nullptr;
     const trace::KernelRules* traceRules = nullptr; // analyse the document's traces with these; null: skip them

@@ -414,6 +414,12 @@ private slots:
             (job + QStringLiteral(" --axis network --values 12.5 --no-planner")).split(QLatin1Char(' ')));
         QCOMPARE(text.status, 0);
         QVERIFY2(text.out.contains(QStringLiteral("      12.5  ")), qPrintable(text.out));
+        QVERIFY(!text.out.contains(QStringLiteral("scale-up domain")));
+        // Inside one NVLink domain the text says why every row reads the same.
+        const Run inside = runCli(QStringLiteral("sweep"),
+            QStringLiteral("--model llama-3.1-8b --gpu h100-sxm --gpus 8 --axis network --values 100,800 --no-planner")
+                .split(QLatin1Char(' ')));
+        QVERIFY2(inside.out.contains(QStringLiteral("All 8 GPUs share one scale-up domain")), qPrintable(inside.out));
     }
 
     // A packed, padded run on the reference's cluster: each lever's prediction with and without it, and --liger-kernel

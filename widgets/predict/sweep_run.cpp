@@ -52,6 +52,9 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
                 showPrecisionTflops(m_chart, d.sweep, s, own);
                 if (m_second)
                     showPrecisionMfu(m_second, d.sweep, s, own);
+            } else if (const std::string note = m_axis == SweepAxis::Network ? networkSweepNote(s) : std::string();
+                       !note.empty()) {
+                m_chart->showEmpty(QString::fromStdString(note)); // a flat line would say the same, unexplained
             } else {
                 showMfuSweep(m_chart, d.sweep, s, own);
             }

@@ -118,6 +118,14 @@ private slots:
         const SweepResult inside = runSweep(scenarioFor(llama31_8b(), "h100-sxm", 8, 8192), SweepAxis::Network, o);
         for (const SweepPoint& p : inside.points)
             QCOMPARE(p.current.mfu, inside.points.front().current.mfu);
+        // Which the surfaces say in words, for that run alone.
+        const Scenario node = scenarioFor(llama31_8b(), "h100-sxm", 8, 8192);
+        QVERIFY(!crossesScaleUpDomains(node));
+        const std::string note = networkSweepNote(node);
+        QVERIFY2(note.rfind("All 8 GPUs share one scale-up domain (NVLink 4", 0) == 0, note.c_str());
+        const std::string one = networkSweepNote(scenarioFor(llama31_8b(), "h100-sxm", 1, 8192));
+        QVERIFY2(one.rfind("The run is on one GPU:", 0) == 0, one.c_str());
+        QVERIFY(crossesScaleUpDomains(across) && networkSweepNote(across).empty());
         // A point outside what setStatedScaleOut takes is refused, not drawn.
         o.values = { 0.5 };
         QVERIFY_THROWS_EXCEPTION(InputError, runSweep(across, SweepAxis::Network, o));

@@ -585,6 +585,16 @@ private slots:
         QCOMPARE(star->x, QVector<double>({ 400.0 }));
         QVERIFY(std::abs(star->y.front() - 100.0 * own.mfu) < 1e-9);
         QVERIFY(std::abs(yAt(*current, 400) - 100.0 * own.mfu) < 1e-9); // the preset's network is a point
+        QVERIFY(network->emptyReason().isEmpty());
+
+        // Inside one NVLink domain the tab says why the network changes nothing, instead of a flat line.
+        Fixture node(scenarioOn("llama-3.1-8b", "h100-sxm", 8, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            node.settled() && !node.panel.networkChart()->emptyReason().startsWith(QLatin1String("Predicting")),
+            kBackgroundTimeoutMs);
+        const QString reason = node.panel.networkChart()->emptyReason().simplified(); // wrapped to the chart
+        QCOMPARE(reason, QString::fromStdString(networkSweepNote(node.model.scenario())));
+        QVERIFY(reason.startsWith(QLatin1String("All 8 GPUs share")));
     }
 
     // One colour per meaning across every chart of the panel: each series (but the band's edges, shaded in their
