@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -106,7 +107,7 @@ void validateHardwareSpec(const HardwareSpec& spec)
     if (spec.scaleUpDomainGpus < 1)
         throw FieldError("scale_up.domain_gpus", "must be at least 1");
     checkNonNegative(spec.scaleUpBandwidthBytesPerSec, "scale_up.bandwidth_gbps", kMinBandwidth, kMaxBandwidth, "GB/s");
-    checkNonNegative(spec.scaleOutBandwidthBytesPerSec, "scale_out_gbitps", kMinBandwidth, kMaxBandwidth, "Gb/s");
+    checkNonNegative(spec.scaleOutBandwidthBytesPerSec, kScaleOutKey, kMinBandwidth, kMaxBandwidth, "Gb/s");
     checkNonNegative(spec.hostLinkBytesPerSec, "host_link.bandwidth_gbps", kMinBandwidth, kMaxBandwidth, "GB/s");
     // A price has no physical floor: $0.0001 an hour is odd but yields finite costs.
     checkNonNegative(spec.pricePerGpuHourUsd, "price_per_gpu_hour_usd", 0, 1e4, "USD per GPU-hour");
@@ -122,17 +123,27 @@ void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec)
 {
     // 1 Gb/s (the slowest Ethernet) to kMaxBandwidth (100 TB/s = 800,000 Gb/s).
     static_assert(kMaxNetworkGbitPerSec * 1e9 / 8.0 == kMaxBandwidth);
-    if (!(gbitPerSec >= 1 && gbitPerSec <= kMaxNetworkGbitPerSec))
-        throw InputError(formatNumber(gbitPerSec, gbitPerSec < 1 ? 3 : 0) + " Gb/s is not a network per GPU (from 1 to "
+    if (!(gbitPerSec >= 1 && gbitPerSec <= kMaxNetworkGbitPerSec)) {
+        // Six significant digits, as the figure was typed: 1e30 in full is 31 digits of float noise, and 0.0004 at
+        // three decimals reads 0.000.
+        char refused[32];
+        std::snprintf(refused, sizeof refused, "%.6g", gbitPerSec);
+        throw InputError(std::string(refused) + " Gb/s is not a network per GPU (from 1 to "
             + formatNumber(kMaxNetworkGbitPerSec) + " Gb/s)");
+    }
     hardware.scaleOutBandwidthBytesPerSec = gbitPerSec * 1e9 / 8.0;
-    hardware.sources["scale_out_gbitps"] = kStatedScaleOutSource;
+    hardware.sources[kScaleOutKey] = kStatedScaleOutSource;
 }
 
 bool scaleOutStated(const HardwareSpec& hardware)
 {
-    const auto source = hardware.sources.find("scale_out_gbitps");
-    return source != hardware.sources.end() && source->second == kStatedScaleOutSource;
+    return scaleOutSource(hardware) == kStatedScaleOutSource;
+}
+
+std::string scaleOutSource(const HardwareSpec& hardware)
+{
+    const auto source = hardware.sources.find(kScaleOutKey);
+    return source != hardware.sources.end() ? source->second : std::string();
 }
 
 std::string trainingPrecisionLabel(TrainingPrecision precision, const HardwareSpec& hardware)

@@ -573,7 +573,12 @@ private slots:
         QTest::newRow("network point beyond any fabric")
             << "sweep"
             << "--model llama-3.1-8b --gpu b200 --axis network --values 0.5"
-            << "--values: 0.500 Gb/s is not a network per GPU";
+            << "--values: 0.5 Gb/s is not a network per GPU";
+        // A figure beyond any fabric is written as typed, not as 31 digits.
+        QTest::newRow("network far beyond any fabric")
+            << "predict"
+            << "--model llama-3.1-8b --gpu b200 --scale-out-gbps 1e30"
+            << "--scale-out-gbps: 1e+30 Gb/s is not a network per GPU (from 1 to 800,000 Gb/s)";
         QTest::newRow("prefetch beyond the layers") << "predict"
                                                     << "--model llama-3.1-8b --gpu b200 --gpus 8 --fsdp-prefetch 64"
                                                     << "FSDP prefetch";
