@@ -25,17 +25,23 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
         SweepResult sweep;
         std::optional<StepPrediction> own; // the scenario's own point, wherever it falls on the axis
     };
+    // A run inside one scale-up domain has no network sweep to draw: the network carries none of its traffic. Its
+    // chart says why at once, and the job below computes nothing; it still starts, so that an older sweep still
+    // running is superseded and cannot draw over the sentence.
+    const std::string note = m_axis == SweepAxis::Network ? networkSweepNote(s) : std::string();
     // While it runs the chart says so: the last sweep's curves were another scenario's, and its "This scenario"
     // point would name a configuration no longer on screen.
     for (ChartView* chart : { m_chart, m_second })
         if (chart)
-            chart->showEmpty(tr("Predicting each point of the sweep..."));
+            chart->showEmpty(note.empty() ? tr("Predicting each point of the sweep...") : QString::fromStdString(note));
     const SweepAxis axis = m_axis;
     m_job->start<Drawn>(
-        [s, axis, values = std::move(values), bands](JobControl& control) mutable {
+        [s, axis, values = std::move(values), bands, flat = !note.empty()](JobControl& control) mutable {
+            Drawn d;
+            if (flat)
+                return d;
             // Each point's own error band (its sequence range, its GPU count's tier), from a copy of the residuals
             // this job owns; the same core call as the report's sweeps and `sweep`.
-            Drawn d;
             d.sweep = scenarioSweep(
                 s, axis, &bands, std::move(values), true, [&control](double f) { control.setProgress(f); },
                 &control.cancel);
@@ -46,15 +52,14 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
             }
             return d;
         },
-        [this, s](Drawn& d) {
+        [this, s, note](Drawn& d) {
             const StepPrediction* own = d.own ? &*d.own : nullptr;
-            if (m_axis == SweepAxis::Precision) {
+            if (!note.empty()) {
+                m_chart->showEmpty(QString::fromStdString(note)); // a flat line would say the same, unexplained
+            } else if (m_axis == SweepAxis::Precision) {
                 showPrecisionTflops(m_chart, d.sweep, s, own);
                 if (m_second)
                     showPrecisionMfu(m_second, d.sweep, s, own);
-            } else if (const std::string note = m_axis == SweepAxis::Network ? networkSweepNote(s) : std::string();
-                       !note.empty()) {
-                m_chart->showEmpty(QString::fromStdString(note)); // a flat line would say the same, unexplained
             } else {
                 showMfuSweep(m_chart, d.sweep, s, own);
             }

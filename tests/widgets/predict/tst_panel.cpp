@@ -587,14 +587,20 @@ private slots:
         QVERIFY(std::abs(yAt(*current, 400) - 100.0 * own.mfu) < 1e-9); // the preset's network is a point
         QVERIFY(network->emptyReason().isEmpty());
 
-        // Inside one NVLink domain the tab says why the network changes nothing, instead of a flat line.
-        Fixture node(scenarioOn("llama-3.1-8b", "h100-sxm", 8, 8192));
+        // Inside one NVLink domain the tab says why the network changes nothing, instead of a flat line. The edit
+        // lands while the 8-node sweep still runs: the sentence shows at once, and that older sweep, superseded,
+        // never draws over it.
+        Fixture node(scenarioOn("llama-3.1-8b", "h100-sxm", 64, 8192));
         QTRY_VERIFY_WITH_TIMEOUT(
-            node.settled() && !node.panel.networkChart()->emptyReason().startsWith(QLatin1String("Predicting")),
-            kBackgroundTimeoutMs);
-        const QString reason = node.panel.networkChart()->emptyReason().simplified(); // wrapped to the chart
-        QCOMPARE(reason, QString::fromStdString(networkSweepNote(node.model.scenario())));
-        QVERIFY(reason.startsWith(QLatin1String("All 8 GPUs share")));
+            node.panel.networkChart()->emptyReason().startsWith(QLatin1String("Predicting")), kBackgroundTimeoutMs);
+        node.model.setScenario(scenarioOn("llama-3.1-8b", "h100-sxm", 8, 8192));
+        const QString note = QString::fromStdString(networkSweepNote(node.model.scenario()));
+        QVERIFY(note.startsWith(QLatin1String("All 8 GPUs share")));
+        // wrapped to the chart
+        QTRY_COMPARE_WITH_TIMEOUT(node.panel.networkChart()->emptyReason().simplified(), note, kBackgroundTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(node.settled(), kBackgroundTimeoutMs);
+        QCOMPARE(node.panel.networkChart()->emptyReason().simplified(), note);
+        QVERIFY(!seriesNamed(node.panel.networkChart(), series::kCurrent));
     }
 
     // One colour per meaning across every chart of the panel: each series (but the band's edges, shaded in their
