@@ -64,17 +64,11 @@ ReportChart flopsChart(const ReportFigures& f)
 // The Predict panel's sweep chart (widgets/predict/predict_charts.h), the scenario's point marked.
 ReportChart sweepChart(const Scenario& scenario, const SweepResult& sweep, const std::optional<StepPrediction>& own)
 {
-    const QString across = sweep.axis == SweepAxis::SeqLen ? QStringLiteral("sequence lengths")
-        : sweep.axis == SweepAxis::Network
-        ? QStringLiteral("networks per GPU (each stated as --scale-out-gbps states it)")
-        : QStringLiteral("GPU counts");
-    const QString stem = sweep.axis == SweepAxis::SeqLen ? QStringLiteral("mfu_vs_sequence_length")
-        : sweep.axis == SweepAxis::Network               ? QStringLiteral("mfu_vs_network")
-                                                         : QStringLiteral("mfu_vs_gpu_count");
-    ReportChart chart = makeChart(stem, {},
+    const widgets::LineSweepAxis axis = widgets::lineSweepAxis(sweep.axis, scenario);
+    ReportChart chart = makeChart(axis.stem, {},
         QStringLiteral("Predicted MFU of this configuration across %1, with the error band of published runs like "
                        "each point; the star is this scenario.")
-            .arg(across));
+            .arg(axis.across));
     widgets::showMfuSweep(chart.view.get(), sweep, scenario, own ? &*own : nullptr);
     return chart;
 }

@@ -111,32 +111,6 @@ double mfuChartX(TrainingPrecision p)
     return p == TrainingPrecision::BF16_FP4 ? 3 : precisionX(p);
 }
 
-// A line sweep's x axis: its chart title, label, unit and log base, and where the scenario itself stands on it.
-struct LineAxis {
-    QString title;
-    QString label;
-    QString unit;
-    double logBase = 10;
-    double own = 0; // 0: the scenario has no point on it (a GPU without a stated network)
-};
-
-LineAxis lineAxisOf(SweepAxis axis, const Scenario& s)
-{
-    switch (axis) {
-    case SweepAxis::SeqLen:
-        return { QObject::tr("MFU vs sequence length"), QObject::tr("Sequence length"), QObject::tr("tokens"), 2,
-            static_cast<double>(s.workload.seqLen) };
-    case SweepAxis::Network:
-        return { QObject::tr("MFU vs network per GPU"), QObject::tr("Network per GPU"), QObject::tr("Gb/s"), 2,
-            scaleOutGbitPerSec(s.cluster.hardware) };
-    case SweepAxis::GpuCount:
-    case SweepAxis::Precision: // drawn by showPrecisionTflops and showPrecisionMfu
-        break;
-    }
-    return { QObject::tr("MFU vs GPU count"), QObject::tr("GPU count"), QObject::tr("GPUs"), 10,
-        static_cast<double>(s.cluster.gpuCount) };
-}
-
 bool sweptFp4(const SweepResult& sweep)
 {
     for (const SweepPoint& p : sweep.points)
@@ -244,12 +218,32 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
     chart->rescale();
 }
 
+LineSweepAxis lineSweepAxis(SweepAxis axis, const Scenario& s)
+{
+    switch (axis) {
+    case SweepAxis::SeqLen:
+        return { QObject::tr("MFU vs sequence length"), QObject::tr("Sequence length"), QObject::tr("tokens"), 2,
+            QObject::tr("sequence lengths"), QStringLiteral("mfu_vs_sequence_length"),
+            static_cast<double>(s.workload.seqLen), QObject::tr("%L1 tokens").arg(s.workload.seqLen) };
+    case SweepAxis::Network: {
+        const double gbitPerSec = scaleOutGbitPerSec(s.cluster.hardware);
+        return { QObject::tr("MFU vs network per GPU"), QObject::tr("Network per GPU"), QObject::tr("Gb/s"), 2,
+            QObject::tr("networks per GPU (each stated as --scale-out-gbps states it)"),
+            QStringLiteral("mfu_vs_network"), gbitPerSec,
+            QObject::tr("%1 Gb/s").arg(QString::number(gbitPerSec, 'g', 6)) };
+    }
+    case SweepAxis::GpuCount:
+    case SweepAxis::Precision:
+        break;
+    }
+    return { QObject::tr("MFU vs GPU count"), QObject::tr("GPU count"), QObject::tr("GPUs"), 10,
+        QObject::tr("GPU counts"), QStringLiteral("mfu_vs_gpu_count"), static_cast<double>(s.cluster.gpuCount),
+        QString::fromStdString(formatCount(s.cluster.gpuCount, "GPU")) };
+}
+
 QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own)
 {
-    const QString at = axis == SweepAxis::SeqLen ? QObject::tr("%L1 tokens").arg(scenario.workload.seqLen)
-        : axis == SweepAxis::Network
-        ? QObject::tr("%1 Gb/s").arg(QString::number(scaleOutGbitPerSec(scenario.cluster.hardware), 'g', 6))
-        : QString::fromStdString(formatCount(scenario.cluster.gpuCount, "GPU"));
+    const QString at = lineSweepAxis(axis, scenario).ownAt;
     if (!own)
         return QObject::tr("This scenario (%1): cannot be laid out").arg(at);
     return own->fits ? QObject::tr("This scenario (%1)").arg(at)
@@ -259,7 +253,7 @@ QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPredict
 void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
 {
     const bool bySeq = sweep.axis == SweepAxis::SeqLen;
-    const LineAxis axis = lineAxisOf(sweep.axis, scenario);
+    const LineSweepAxis axis = lineSweepAxis(sweep.axis, scenario);
     chart->clearSeries();
     chart->setTitle(axis.title);
     chart->setXAxis(axis.label, axis.unit);

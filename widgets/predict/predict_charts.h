@@ -40,6 +40,20 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
 // at its sequence length, GPU count or network (null: it cannot be laid out, drawn at 0).
 void showMfuSweep(
     ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own = nullptr);
+// A line sweep's axis (sequence length, GPU count or network per GPU), as the panel and the report name it, and where
+// the scenario stands on it: one table, so that a chart, its star and the report's caption cannot disagree.
+struct LineSweepAxis {
+    QString title; // "MFU vs network per GPU"
+    QString label; // the x axis: "Network per GPU"
+    QString unit; // "Gb/s"
+    double logBase = 10;
+    QString across; // the report's caption: "Predicted MFU ... across <networks per GPU ...>"
+    QString stem; // the report's file name: "mfu_vs_network"
+    double own = 0; // the scenario's x; 0: it has no point on the axis
+    QString ownAt; // the scenario's x as its star names it: "8,192 tokens", "400 Gb/s", "16 GPUs"
+};
+// The precision axis is drawn by showPrecisionTflops and showPrecisionMfu, not as a line: it reads as GPU count.
+LineSweepAxis lineSweepAxis(SweepAxis axis, const Scenario& scenario);
 // The own point's legend entry: "This scenario (8,192 tokens)", "(400 Gb/s)", "... : does not fit", "... : cannot be
 // laid out".
 QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPrediction* own);
