@@ -87,9 +87,13 @@ void validateHardwareSpec(const HardwareSpec& spec);
 // the cluster"): per GPU, one direction, in Gb/s as NICs are sold. Its source then says it was stated. Throws
 // InputError when the figure is not a network (below 1 Gb/s or beyond 800,000).
 inline constexpr int kMaxNetworkGbitPerSec = 800'000;
+// The network's preset key (Gb/s per GPU), under which HardwareSpec::sources keeps where its figure came from.
+inline constexpr const char* kScaleOutKey = "scale_out_gbitps";
 void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec);
 // Whether the network was stated so (its source says setStatedScaleOut's words).
 bool scaleOutStated(const HardwareSpec& hardware);
+// Where the network's figure came from (the preset's source, or that it was stated); empty when the GPU has none.
+std::string scaleOutSource(const HardwareSpec& hardware);
 inline double scaleOutGbitPerSec(const HardwareSpec& hardware)
 {
     return hardware.scaleOutBandwidthBytesPerSec * 8.0 / 1e9;

@@ -81,8 +81,8 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
 {
     const FieldReader entry(entryJson, "");
     entry.rejectUnknownKeys({ "id", "name", "vendor", "peak_dense_tflops", "peak_sparse_tflops", "memory_gb",
-        "hbm_bandwidth_gbps", "scale_up", "scale_out_gbitps", "host_link", "price_per_gpu_hour_usd", "power_watts",
-        "sources", "cost_model", "match" });
+        "hbm_bandwidth_gbps", "scale_up", kScaleOutKey, "host_link", "price_per_gpu_hour_usd", "power_watts", "sources",
+        "cost_model", "match" });
 
     HardwareSpec spec;
     spec.id = entry.requiredString("id");
@@ -113,9 +113,9 @@ HardwareSpec hardwareFromPresetJson(const json& entryJson)
             figures.push_back("scale_up.bandwidth_gbps");
         }
     }
-    if (const auto scaleOut = entry.optionalNumber("scale_out_gbitps")) {
+    if (const auto scaleOut = entry.optionalNumber(kScaleOutKey)) {
         spec.scaleOutBandwidthBytesPerSec = *scaleOut * kGiga / kBitsPerByte; // 400 Gb/s -> 50e9 B/s
-        figures.push_back("scale_out_gbitps");
+        figures.push_back(kScaleOutKey);
     }
     if (const auto hostLink = entry.optionalObject("host_link")) {
         hostLink->rejectUnknownKeys({ "name", "bandwidth_gbps" });

@@ -580,9 +580,9 @@ void ScenarioEditor::syncFromModel()
         const int network = static_cast<int>(std::lround(scaleOutGbitPerSec(s.cluster.hardware)));
         m_network->setMinimum(network > 0 ? 1 : 0);
         m_network->setValue(network);
-        const auto source = s.cluster.hardware.sources.find("scale_out_gbitps");
-        m_network->setToolTip(source != s.cluster.hardware.sources.end()
-                ? qs(source->second)
+        const std::string source = scaleOutSource(s.cluster.hardware);
+        m_network->setToolTip(!source.empty()
+                ? qs(source)
                 : tr("No network stated for this GPU: a run across several of its scale-up domains needs one"));
         // The 16-bit mode is named as it runs on the GPU: FP16 on one without BF16 (V100), as the Calculator's
         // peak and the trace's operators say.
