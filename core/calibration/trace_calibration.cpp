@@ -351,22 +351,28 @@ TermScales measuredOverPredicted(const std::vector<TermFit>& fits)
     return s;
 }
 
-} // namespace
+const TermFit* fittedTerm(const std::vector<TermFit>& fits, CalibratedTerm t)
+{
+    const auto f = std::find_if(fits.begin(), fits.end(), [t](const TermFit& x) { return x.term == t; });
+    return f != fits.end() && f->fitted ? &*f : nullptr;
+}
 
-TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced)
+// Whether a term is fitted whose seconds meet others' in the step, so that its scale needs the traced run's model.
+bool fitsMeetInTheStep(const std::vector<TermFit>& fits)
+{
+    return fittedTerm(fits, CalibratedTerm::Communication) || fittedTerm(fits, CalibratedTerm::Overhead);
+}
+
+// termScalesOf with the traced run's cost model already built (calibrateFromTrace has one).
+TermScales termScalesWith(const std::vector<TermFit>& fits, const Scenario& traced, const CostModel& model)
 {
     TermScales s = measuredOverPredicted(fits);
-    const auto fitOf = [&](CalibratedTerm t) -> const TermFit* {
-        const auto f = std::find_if(fits.begin(), fits.end(), [t](const TermFit& x) { return x.term == t; });
-        return f != fits.end() && f->fitted ? &*f : nullptr;
-    };
-    const TermFit* comm = fitOf(CalibratedTerm::Communication);
-    const TermFit* host = fitOf(CalibratedTerm::Overhead);
+    const TermFit* comm = fittedTerm(fits, CalibratedTerm::Communication);
+    const TermFit* host = fittedTerm(fits, CalibratedTerm::Overhead);
     if (!comm && !host)
         return s;
     // The two meet in the step (the host's waits sit in the passes the collectives hide behind): each fitted with the
     // other's last value, three rounds, which settles them to well within a trace's own step-to-step spread.
-    const CostModel model(traced);
     if (const auto why = model.invalidReasonText(traced)) // a calibration file's scenario edited out of shape
         throw InputError("the traced run's scenario cannot be predicted: " + *why);
     for (int round = 0; round < 3; ++round) {
@@ -378,6 +384,15 @@ TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced
                 model, traced, s, &TermScales::overhead, CalibratedTerm::Overhead, host->measuredSeconds);
     }
     return s;
+}
+
+} // namespace
+
+TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced)
+{
+    if (!fitsMeetInTheStep(fits)) // the ratios alone: no model to build
+        return measuredOverPredicted(fits);
+    return termScalesWith(fits, traced, CostModel(traced));
 }
 
 std::string_view termBasisKey(TermBasis b)
@@ -458,7 +473,7 @@ TraceCalibration calibrateFromTrace(
                                                     : "; the model predicts too little to fit, the model's kept";
         cal.fits.push_back(f);
     }
-    cal.scales = termScalesOf(cal.fits, traced);
+    cal.scales = termScalesWith(cal.fits, traced, model);
     const StepPrediction replay = model.evaluateValid(traced, cal.scales);
     refuseFasterThanTheGpu(replay, traced, cal,
         "the trace took less time than this scenario's work needs, so the flags do not describe the traced run "
