@@ -46,4 +46,17 @@ QValidator::State BoundedSpinBox::validate(QString& input, int& pos) const
     return base;
 }
 
+QString BoundedSpinBox::textFromValue(double value) const
+{
+    QString text = QDoubleSpinBox::textFromValue(value);
+    const QString point = locale().decimalPoint();
+    if (!m_trimsTrailingZeros || !text.contains(point))
+        return text;
+    while (text.endsWith(QLatin1Char('0')))
+        text.chop(1);
+    if (text.endsWith(point))
+        text.chop(point.size());
+    return text;
+}
+
 } // namespace mfu::widgets

@@ -19,6 +19,9 @@ public:
     std::optional<double> typedNumber() const;
     // True while the text is a number outside [minimum, maximum].
     bool outOfRange() const;
+    // Shows a value with no trailing zeros ("400 Gb/s", "6.25 Gb/s"), for a field whose decimals are there for the
+    // odd value rather than for every one.
+    void setTrimsTrailingZeros(bool on) { m_trimsTrailingZeros = on; }
 
 signals:
     // Emitted as the user types: whether the text is now a number out of range (it stays so after Enter or
@@ -27,9 +30,11 @@ signals:
 
 protected:
     QValidator::State validate(QString& input, int& pos) const override;
+    QString textFromValue(double value) const override;
 
 private:
     std::optional<double> parse(const QString& text) const;
+    bool m_trimsTrailingZeros = false;
 };
 
 } // namespace mfu::widgets

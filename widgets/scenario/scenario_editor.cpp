@@ -28,6 +28,7 @@
 #include "core/scenario/settings.h"
 #include "widgets/charts/chart_data.h"
 #include "widgets/qt_text.h"
+#include "widgets/scenario/bounded_spin_box.h"
 #include "widgets/scenario/eliding_combo_box.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
@@ -146,12 +147,34 @@ void ScenarioEditor::buildUi()
         tr("Enter a whole number of GPUs from 1 to %1 (2k = 2,000); until then the scenario keeps its count.")
             .arg(QString::fromStdString(formatNumber(kMaxClusterGpus))) });
 
-    // The preset's network is the typical one ("depends on the cluster"): the cluster's own is typed here.
-    m_network = addCountRow(
-        { "scaleOutGbps", tr("Network per GPU"), tr("Net&work per GPU:"), tr(" Gb/s"), 0, kMaxNetworkGbitPerSec,
-            tr("Enter the network per GPU in Gb/s, from 1 to %1; until then the scenario keeps its network.")
-                .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))) });
+    // The preset's network is the typical one ("depends on the cluster"): the cluster's own is typed here, in
+    // fractions too, as --scale-out-gbps takes it: a 100 Gb/s NIC shared by 16 GPUs is 6.25 Gb/s each.
+    m_network = new BoundedSpinBox;
+    m_network->setObjectName(QStringLiteral("scaleOutGbps"));
+    m_network->setAccessibleName(tr("Network per GPU"));
+    m_network->setMinimumWidth(90);
+    m_network->setDecimals(3);
+    m_network->setRange(0, kMaxNetworkGbitPerSec);
+    m_network->setGroupSeparatorShown(true);
+    m_network->setTrimsTrailingZeros(true);
+    m_network->setSuffix(tr(" Gb/s"));
     m_network->setSpecialValueText(tr("none stated"));
+    form->addRow(tr("Net&work per GPU:"), m_network);
+    QLabel* networkReason = reasonLabel("scaleOutGbpsReason");
+    form->addRow(QString(), networkReason);
+    connect(m_network->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, networkReason] {
+        const auto typed = m_network->typedNumber();
+        const bool taken = typed && *typed >= m_network->minimum() && *typed <= m_network->maximum();
+        showReason(networkReason, m_network,
+            taken ? QString()
+                  : tr("Enter the network per GPU in Gb/s, from 1 to %1; until then the scenario keeps its network.")
+                        .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
+    });
+    // Leaving the field puts the kept network back on screen: the hint has nothing left to say.
+    connect(m_network, &QAbstractSpinBox::editingFinished, this, [this, networkReason] {
+        if (!m_network->outOfRange() && m_network->typedNumber())
+            showReason(networkReason, m_network, QString());
+    });
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
@@ -274,7 +297,7 @@ void ScenarioEditor::buildUi()
     connect(m_importButton, &QPushButton::clicked, this, &ScenarioEditor::importFromDialog);
     connect(m_hardwareCombo, &QComboBox::currentIndexChanged, this, &ScenarioEditor::onHardwareChosen);
     connect(m_gpuCount, &QSpinBox::valueChanged, m_model, &ScenarioModel::setGpuCount);
-    connect(m_network, &QSpinBox::valueChanged, this, [this](int gbitPerSec) {
+    connect(m_network, &QDoubleSpinBox::valueChanged, this, [this](double gbitPerSec) {
         if (gbitPerSec >= 1) // 0 is "none stated": a GPU without a preset network until one is typed
             m_model->setNetworkGbitPerSec(gbitPerSec);
     });
@@ -577,7 +600,7 @@ void ScenarioEditor::syncFromModel()
         syncHardware(s.cluster.hardware);
         m_gpuCount->setValue(s.cluster.gpuCount);
         // "none stated" only for a GPU without a preset network, until one is typed.
-        const int network = static_cast<int>(std::lround(scaleOutGbitPerSec(s.cluster.hardware)));
+        const double network = scaleOutGbitPerSec(s.cluster.hardware);
         m_network->setMinimum(network > 0 ? 1 : 0);
         m_network->setValue(network);
         const std::string source = scaleOutSource(s.cluster.hardware);
@@ -645,10 +668,12 @@ void ScenarioEditor::updateDerivedTexts()
     if (packing.packed()) {
         const double perSequence
             = static_cast<double>(s.workload.seqLen) / std::max(1.0, meanDocumentLength(packing, s.workload.seqLen));
-        m_packingSummary->setText((packing.meanOnly ? tr("%1 documents per sequence, all of the mean")
-                                                    : tr("%1 documents per sequence, %2 lengths"))
-                                      .arg(locale.toString(perSequence, 'f', 1))
-                                      .arg(packing.documents.size())
+        const QString documents = locale.toString(perSequence, 'f', 1);
+        // A mean has no histogram to count: its sentence takes one argument (a second .arg() warns and is lost).
+        m_packingSummary->setText(
+            (packing.meanOnly
+                    ? tr("%1 documents per sequence, all of the mean").arg(documents)
+                    : tr("%1 documents per sequence, %2 lengths").arg(documents).arg(packing.documents.size()))
             + tr("; attention %1")
                   .arg(packing.attention == PackedAttention::PerDocument
                           ? tr("over %1 tokens (sum d%2/sum d)")

@@ -24,6 +24,7 @@ class QPushButton;
 
 namespace mfu::widgets {
 
+class BoundedSpinBox;
 class ScenarioModel;
 
 class ScenarioEditor : public QWidget {
@@ -76,7 +77,8 @@ private:
     QPushButton* m_importButton = nullptr;
     QComboBox* m_hardwareCombo = nullptr;
     QSpinBox* m_gpuCount = nullptr;
-    QSpinBox* m_network = nullptr; // the cluster's network per GPU, Gb/s ("none" where the GPU has no preset one)
+    // The cluster's network per GPU in Gb/s, fractions too ("none stated" where the GPU has no preset one).
+    BoundedSpinBox* m_network = nullptr;
     QComboBox* m_precisionCombo = nullptr;
     QLineEdit* m_seqLen = nullptr;
     QSpinBox* m_documentLength = nullptr;

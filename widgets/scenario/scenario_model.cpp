@@ -79,7 +79,7 @@ void ScenarioModel::setGpuCount(int gpus)
     deriveAndNotify();
 }
 
-void ScenarioModel::setNetworkGbitPerSec(int gbitPerSec)
+void ScenarioModel::setNetworkGbitPerSec(double gbitPerSec)
 {
     setStatedScaleOut(m_scenario.cluster.hardware, gbitPerSec); // the editor's range is the function's
     deriveAndNotify();

@@ -54,7 +54,7 @@ public:
     void setGpuCount(int gpus);
     // The cluster's own network per GPU, Gb/s one way, in place of the GPU preset's typical one (the command line's
     // --scale-out-gbps; core/model/hardware_spec.h, setStatedScaleOut). Another GPU brings its preset's back.
-    void setNetworkGbitPerSec(int gbitPerSec);
+    void setNetworkGbitPerSec(double gbitPerSec);
     void setPrecision(TrainingPrecision precision);
     void setSeqLen(int64_t seqLen);
     void setMicroBatch(int64_t microBatch);
