@@ -37,6 +37,13 @@ bool BoundedSpinBox::outOfRange() const
     return v && (*v < minimum() || *v > maximum());
 }
 
+bool BoundedSpinBox::typedAcceptable() const
+{
+    QString text = lineEdit()->text();
+    int pos = 0;
+    return QDoubleSpinBox::validate(text, pos) == QValidator::Acceptable;
+}
+
 QValidator::State BoundedSpinBox::validate(QString& input, int& pos) const
 {
     const QValidator::State base = QDoubleSpinBox::validate(input, pos);

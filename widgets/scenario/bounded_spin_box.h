@@ -19,6 +19,9 @@ public:
     std::optional<double> typedNumber() const;
     // True while the text is a number outside [minimum, maximum].
     bool outOfRange() const;
+    // Whether the text as it stands would be applied: a number in range with at most decimals() decimals (or the
+    // special value's text). Not so for "6.2505" in a three-decimal field, which stays in the field unapplied.
+    bool typedAcceptable() const;
     // Shows a value with no trailing zeros ("400 Gb/s", "6.25 Gb/s"), for a field whose decimals are there for the
     // odd value rather than for every one.
     void setTrimsTrailingZeros(bool on) { m_trimsTrailingZeros = on; }

@@ -163,16 +163,16 @@ void ScenarioEditor::buildUi()
     QLabel* networkReason = reasonLabel("scaleOutGbpsReason");
     form->addRow(QString(), networkReason);
     connect(m_network->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, networkReason] {
-        const auto typed = m_network->typedNumber();
-        const bool taken = typed && *typed >= m_network->minimum() && *typed <= m_network->maximum();
         showReason(networkReason, m_network,
-            taken ? QString()
-                  : tr("Enter the network per GPU in Gb/s, from 1 to %1; until then the scenario keeps its network.")
-                        .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
+            m_network->typedAcceptable()
+                ? QString()
+                : tr("Enter the network per GPU in Gb/s, from 1 to %1, at most three decimals; until then the "
+                     "scenario keeps its network.")
+                      .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
     });
     // Leaving the field puts the kept network back on screen: the hint has nothing left to say.
     connect(m_network, &QAbstractSpinBox::editingFinished, this, [this, networkReason] {
-        if (!m_network->outOfRange() && m_network->typedNumber())
+        if (m_network->typedAcceptable())
             showReason(networkReason, m_network, QString());
     });
 

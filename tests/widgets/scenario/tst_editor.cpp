@@ -212,6 +212,13 @@ private slots:
         QVERIFY(f.editor.validationReason(QStringLiteral("scaleOutGbps")).contains(QStringLiteral("from 1 to")));
         QTest::keyClick(network, Qt::Key_Return);
         QCOMPARE(f.model.scenario().cluster.hardware.scaleOutBandwidthBytesPerSec, 6.25e9 / 8);
+        // A figure the field keeps but cannot apply, a fourth decimal, says so too.
+        network->selectAll();
+        QTest::keyClicks(network, QStringLiteral("6.2505"));
+        QCOMPARE(network->text(), QStringLiteral("6.2505 Gb/s"));
+        QVERIFY(f.editor.validationReason(QStringLiteral("scaleOutGbps")).contains(QStringLiteral("three decimals")));
+        QTest::keyClick(network, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().cluster.hardware.scaleOutBandwidthBytesPerSec, 6.25e9 / 8);
         gpu->setCurrentIndex(gpu->findData(QStringLiteral("b300")));
         QCOMPARE(network->value(), 800);
         QVERIFY(!mfu::scaleOutStated(f.model.scenario().cluster.hardware));
