@@ -82,8 +82,8 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
     // A network stated for the cluster (--scale-out-gbps) is named beside the GPU: the preset's is not the run's. With
     // the decimals it has ("12.5 Gb/s"), never rounded to a whole figure.
     const QString network = scaleOutStated(s.cluster.hardware)
-        ? QStringLiteral(" (%1 Gb/s network per GPU)")
-              .arg(QString::number(scaleOutGbitPerSec(s.cluster.hardware), 'g', 6))
+        ? QStringLiteral(" (%1 network per GPU)")
+              .arg(QString::fromStdString(formatGbitPerSec(scaleOutGbitPerSec(s.cluster.hardware))))
         : QString();
     QString t = QStringLiteral("%1 on %2 x %3%4, %5 tokens, %6\n")
                     .arg(QString::fromStdString(s.model.displayName()))

@@ -123,16 +123,18 @@ void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec)
 {
     // 1 Gb/s (the slowest Ethernet) to kMaxBandwidth (100 TB/s = 800,000 Gb/s).
     static_assert(kMaxNetworkGbitPerSec * 1e9 / 8.0 == kMaxBandwidth);
-    if (!(gbitPerSec >= 1 && gbitPerSec <= kMaxNetworkGbitPerSec)) {
-        // Six significant digits, as the figure was typed: 1e30 in full is 31 digits of float noise, and 0.0004 at
-        // three decimals reads 0.000.
-        char refused[32];
-        std::snprintf(refused, sizeof refused, "%.6g", gbitPerSec);
-        throw InputError(std::string(refused) + " Gb/s is not a network per GPU (from 1 to "
+    if (!(gbitPerSec >= 1 && gbitPerSec <= kMaxNetworkGbitPerSec))
+        throw InputError(formatGbitPerSec(gbitPerSec) + " is not a network per GPU (from 1 to "
             + formatNumber(kMaxNetworkGbitPerSec) + " Gb/s)");
-    }
     hardware.scaleOutBandwidthBytesPerSec = gbitPerSec * 1e9 / 8.0;
     hardware.sources[kScaleOutKey] = kStatedScaleOutSource;
+}
+
+std::string formatGbitPerSec(double gbitPerSec)
+{
+    char figure[32];
+    std::snprintf(figure, sizeof figure, "%.6g", gbitPerSec);
+    return std::string(figure) + " Gb/s";
 }
 
 bool scaleOutStated(const HardwareSpec& hardware)

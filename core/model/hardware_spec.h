@@ -94,6 +94,9 @@ void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec);
 bool scaleOutStated(const HardwareSpec& hardware);
 // Where the network's figure came from (the preset's source, or that it was stated); empty when the GPU has none.
 std::string scaleOutSource(const HardwareSpec& hardware);
+// A network figure as typed, six significant digits and its unit: "6.25 Gb/s", "1e+30 Gb/s" (never 31 digits of float
+// noise, nor 0.0004 rounded to 0.000). The refusal, the text output and the sweep's star all name it so.
+std::string formatGbitPerSec(double gbitPerSec);
 inline double scaleOutGbitPerSec(const HardwareSpec& hardware)
 {
     return hardware.scaleOutBandwidthBytesPerSec * 8.0 / 1e9;

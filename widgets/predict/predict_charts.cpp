@@ -229,8 +229,7 @@ LineSweepAxis lineSweepAxis(SweepAxis axis, const Scenario& s)
         const double gbitPerSec = scaleOutGbitPerSec(s.cluster.hardware);
         return { QObject::tr("MFU vs network per GPU"), QObject::tr("Network per GPU"), QObject::tr("Gb/s"), 2,
             QObject::tr("networks per GPU (each stated as --scale-out-gbps states it)"),
-            QStringLiteral("mfu_vs_network"), gbitPerSec,
-            QObject::tr("%1 Gb/s").arg(QString::number(gbitPerSec, 'g', 6)) };
+            QStringLiteral("mfu_vs_network"), gbitPerSec, QString::fromStdString(formatGbitPerSec(gbitPerSec)) };
     }
     case SweepAxis::GpuCount:
     case SweepAxis::Precision:
