@@ -356,6 +356,13 @@ HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& de
         + "; or a published run's GPU, as 'mfu-explorer validate --json' names them)");
 }
 
+std::optional<CostModelConstants> resolvedCostModel(const std::string& id)
+{
+    if (app::presetLibrary().findHardware(id))
+        return app::presetLibrary().costModelFor(id);
+    return app::shippedValidationDefinitions().costModelFor(id);
+}
+
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)
 {
     if (!parser.isSet(QStringLiteral("gpus")))

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/cost_model_constants.h"
 #include "core/model/flops.h"
 #include "core/model/hardware_spec.h"
 #include "core/model/mfu.h"
@@ -47,6 +48,9 @@ void addJsonOption(QCommandLineParser& parser);
 ModelSpec resolveModel(const QCommandLineParser& parser);
 std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser);
 HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& defaultId = {});
+// The cost-model constants of the GPU resolveHardware names by `id`: its preset's "cost_model", or a published run's
+// own GPU's (a cluster's fabric, for one); none means the defaults.
+std::optional<CostModelConstants> resolvedCostModel(const std::string& id);
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount = 1);
 // A GPU count typed for `flag`: a whole number from 1 to kMaxClusterGpus, else InputError naming the flag.
 int parseGpuCount(const QString& text, const QString& flag);

@@ -65,7 +65,7 @@ std::optional<CostComparison> costComparison(
     Scenario s;
     s.model = *model;
     s.cluster.hardware = hardware;
-    s.costModel = app::presetLibrary().costModelFor(hardware.id);
+    s.costModel = resolvedCostModel(hardware.id);
     s.cluster.gpuCount = gpus;
     s.pricePerGpuHourUsd = price;
     s.workload.seqLen = resolveSeqLen(parser, 8192);

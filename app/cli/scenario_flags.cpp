@@ -89,7 +89,7 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         s.model = resolveModel(p);
     if (!fromFile || isSet(p, "gpu")) {
         s.cluster.hardware = resolveHardware(p);
-        s.costModel = app::presetLibrary().costModelFor(s.cluster.hardware.id);
+        s.costModel = resolvedCostModel(s.cluster.hardware.id);
     }
     if (isSet(p, "scale-out-gbps")) {
         const QString flag = QStringLiteral("scale-out-gbps");

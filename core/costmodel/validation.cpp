@@ -83,11 +83,14 @@ void readRun(const FieldReader& r, const Library& lib, ValidationRun& run)
     else
         throw FieldError(r.keyPath("model"), "no model '" + modelId + "' in this file or the presets");
     const std::string gpuId = r.requiredString("gpu");
-    if (const HardwareSpec* h = lib.own.findHardware(gpuId))
+    // The GPU with its cost-model constants (a cluster's own, e.g. its fabric's achieved bandwidth), as --gpu takes it.
+    if (const HardwareSpec* h = lib.own.findHardware(gpuId)) {
         s.cluster.hardware = *h;
-    else if (const HardwareSpec* preset = lib.presets->findHardware(gpuId))
+        s.costModel = lib.own.costModelFor(gpuId);
+    } else if (const HardwareSpec* preset = lib.presets->findHardware(gpuId)) {
         s.cluster.hardware = *preset;
-    else
+        s.costModel = lib.presets->costModelFor(gpuId);
+    } else
         throw FieldError(r.keyPath("gpu"), "no hardware '" + gpuId + "' in this file or the presets");
     s.cluster.gpuCount = static_cast<int>(r.requiredInteger("gpus", 1, kMaxCount));
 
@@ -261,7 +264,9 @@ PresetLibrary definitionsOf(const json& doc, const std::string& fileName)
     const json& hw = tableEntries(doc, "hardware", fileName);
     for (size_t i = 0; i < hw.size(); ++i) {
         try {
-            own.addHardware(hardwareFromPresetJson(hw[i]));
+            HardwareSpec spec = hardwareFromPresetJson(hw[i]);
+            std::optional<CostModelConstants> costModel = costModelFromPresetJson(hw[i], spec);
+            own.addHardware(std::move(spec), std::move(costModel));
         } catch (const InputError& e) {
             throw InputError(fileName + ": " + entryPath("hardware", i) + "." + e.what());
         }

@@ -80,13 +80,13 @@ std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets
     }
     if (hardwareToScenarioJson(*gpu) != hardwareToScenarioJson(scenario.cluster.hardware))
         return "the hardware preset '" + gpuId + "' is not this run's GPU";
-    // The command line takes the preset's cost-model constants (none: the defaults); calibrated or edited ones are
-    // a file of their own (--calibration).
+    // The command line takes the cost-model constants of the entry --gpu names (none: the defaults); calibrated or
+    // edited ones are a file of their own (--calibration).
     const auto effective = [&](const std::optional<CostModelConstants>& c) {
         return costModelConstantsToJson(c ? *c : defaultCostModelConstants(*gpu));
     };
-    const std::optional<CostModelConstants> flagConstants
-        = presets.findHardware(gpuId) ? presets.costModelFor(gpuId) : std::nullopt;
+    const PresetLibrary* holder = presets.findHardware(gpuId) ? &presets : alsoNamed;
+    const std::optional<CostModelConstants> flagConstants = holder ? holder->costModelFor(gpuId) : std::nullopt;
     if (effective(flagConstants) != effective(scenario.costModel))
         return "the cost-model constants are calibrated or edited (predict takes them with --calibration FILE)";
     if (scenario.cluster.gpusPerScaleUpDomain > 0)

@@ -286,6 +286,50 @@ private slots:
         QVERIFY2(std::abs(tflops - 126) < 1.5, qPrintable(QString::number(tflops)));
     }
 
+    // A table's own GPU may carry its cluster's cost-model constants (the playbook's EFA cluster does): the run
+    // predicts with them, and the same GPU entry without them predicts as the defaults do.
+    void ownGpuCarriesItsClusterConstants()
+    {
+        const std::string gpu = R"("peak_dense_tflops":{"bf16":989},"memory_gb":80,"hbm_bandwidth_gbps":3350,)"
+                                R"("scale_up":{"domain_gpus":8,"bandwidth_gbps":450},"scale_out_gbitps":400,)"
+                                R"("sources":{"peak_dense_tflops":"s","memory_gb":"s","hbm_bandwidth_gbps":"s",)"
+                                R"("scale_up.domain_gpus":"s","scale_up.bandwidth_gbps":"s","scale_out_gbitps":"s"})";
+        const std::string run = R"("source":"s","model":"llama-3.1-8b","gpus":64,"data_parallel":"ddp",)"
+                                R"("micro_batch":1,"global_batch":64,"seq":8192,)"
+                                R"("measured":{"tokens_per_sec_per_gpu":9000}})";
+        const std::string table = R"({"format":"mfu-explorer-validation","version":1,"hardware":[)"
+                                  R"({"id":"ib","name":"IB cluster",)"
+            + gpu + "}," + R"({"id":"slow","name":"slow fabric","cost_model":{"scale_out_efficiency":0.2},)" + gpu
+            + "}]," + R"("runs":[{"id":"on-ib","gpu":"ib",)" + run + R"(,{"id":"on-slow","gpu":"slow",)" + run + "]}";
+        const auto runs = validationRunsFromJson(table, shippedPresets(), "runs.json");
+        QCOMPARE(runs.size(), size_t(2));
+        QVERIFY(!runs[0].scenario.costModel);
+        QVERIFY(runs[1].scenario.costModel);
+        QCOMPARE(runs[1].scenario.costModel->scaleOutEfficiency, 0.2);
+        const PresetLibrary own = validationTableDefinitions(table, "runs.json");
+        QCOMPARE(own.costModelFor("slow")->scaleOutEfficiency, 0.2);
+        QVERIFY(!own.costModelFor("ib"));
+        // DDP over 8 nodes: the gradient all-reduce crosses the fabric, 4x slower at 0.2 than at the default 0.8.
+        const StepPrediction ib = evaluate(runs[0].scenario);
+        const StepPrediction slow = evaluate(runs[1].scenario);
+        const auto allReduce = static_cast<size_t>(CommKind::DpAllReduce);
+        QVERIFY(ib.commSeconds[allReduce] > 0);
+        QVERIFY2(std::abs(slow.commSeconds[allReduce] / ib.commSeconds[allReduce] - 4.0) < 0.05,
+            qPrintable(QString::number(slow.commSeconds[allReduce] / ib.commSeconds[allReduce])));
+        QVERIFY(slow.stepTimeSeconds > ib.stepTimeSeconds);
+        // A constant the product does not know is refused with its place.
+        std::string bad = table;
+        bad.replace(bad.find("scale_out_efficiency"), 20, "scale_out_efficiencx");
+        try {
+            validationRunsFromJson(bad, shippedPresets(), "runs.json");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            const QString message = QString::fromStdString(e.what());
+            QVERIFY2(message.contains("hardware[1].cost_model") && message.contains("scale_out_efficiencx"),
+                qPrintable(message));
+        }
+    }
+
     void badInputNamesTheKey_data()
     {
         QTest::addColumn<QString>("json");
