@@ -75,15 +75,26 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     auto* inputs = new QGroupBox(tr("Job"));
     auto* inputForm = new QFormLayout(inputs);
     inputForm->addRow(tr("Job given as:"), m_jobKind);
+    // Each input says why what is typed is not applied (beyond its range, or a decimal more than it keeps).
     inputForm->addRow(tr("Tokens:"), m_tokens);
+    addEntryReason(inputForm, m_tokens, "tokensReason",
+        tr("Enter the tokens in billions, from 0 to 1,000,000, with at most one decimal. The job keeps its tokens "
+           "until then."));
     inputForm->addRow(tr("Duration:"), m_days);
+    addEntryReason(inputForm, m_days, "daysReason",
+        tr("Enter the days from 0 to 100,000, with at most one decimal. The job keeps its duration until then."));
     inputForm->addRow(tr("Baseline MFU:"), m_baseline);
-    addRangeReason(inputForm, m_baseline, "baselineMfuReason",
-        tr("An MFU lies between 0 and 100%: no GPU computes above its dense peak. The baseline stays as it was."));
+    addEntryReason(inputForm, m_baseline, "baselineMfuReason",
+        tr("Enter an MFU from 0 to 100% with at most one decimal: no GPU computes above its dense peak. The "
+           "baseline stays as it was until then."));
     inputForm->addRow(tr("Target MFU:"), m_target);
-    addRangeReason(inputForm, m_target, "targetMfuReason",
-        tr("An MFU lies between 0 and 100%: no GPU computes above its dense peak. The target stays as it was."));
+    addEntryReason(inputForm, m_target, "targetMfuReason",
+        tr("Enter an MFU from 0 to 100% with at most one decimal: no GPU computes above its dense peak. The "
+           "target stays as it was until then."));
     inputForm->addRow(tr("Price:"), m_price);
+    addEntryReason(inputForm, m_price, "priceReason",
+        tr("Enter a price from 0 to 1,000 $/GPU-hour, with at most two decimals (0: none). The job keeps its price "
+           "until then."));
 
     auto* results = new QGroupBox(tr("Cost and savings"));
     auto* resultForm = new QFormLayout(results);
@@ -166,7 +177,7 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     recompute();
 }
 
-void CostPanel::addRangeReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason)
+void CostPanel::addEntryReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason)
 {
     auto* label = new QLabel(reason);
     label->setObjectName(QString::fromLatin1(objectName));
@@ -174,9 +185,9 @@ void CostPanel::addRangeReason(QFormLayout* form, QDoubleSpinBox* box, const cha
     label->setStyleSheet(errorStyleSheet());
     label->setVisible(false);
     form->addRow(QString(), label);
-    connect(static_cast<BoundedSpinBox*>(box), &BoundedSpinBox::rangeChecked, label, [box, label](bool out) {
-        label->setVisible(out);
-        box->setAccessibleDescription(out ? label->text() : QString());
+    connect(static_cast<BoundedSpinBox*>(box), &BoundedSpinBox::typedChecked, label, [box, label](bool acceptable) {
+        label->setVisible(!acceptable);
+        box->setAccessibleDescription(acceptable ? QString() : label->text());
     });
 }
 
@@ -410,8 +421,9 @@ void CostPanel::showHardwareNote()
         // Grouped by reason: one line however many GPUs share it.
         std::vector<std::pair<std::string, QStringList>> byReason;
         for (const auto& [id, reason] : m_hardwareLeftOut) {
-            auto it = std::find_if(
-                byReason.begin(), byReason.end(), [&reason](const auto& group) { return group.first == reason; });
+            // Captured by name: clang 14 (clang-tidy's) cannot capture a structured binding.
+            auto it = std::find_if(byReason.begin(), byReason.end(),
+                [&wanted = reason](const auto& group) { return group.first == wanted; });
             if (it == byReason.end())
                 it = byReason.insert(byReason.end(), { reason, {} });
             it->second << qs(id);

@@ -66,8 +66,8 @@ private:
     void showResults();
     void showHardwareNote();
     ScenarioDocument document() const;
-    // A reason under an input, shown while it holds a number out of its range (BoundedSpinBox).
-    void addRangeReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason);
+    // A reason under an input, shown while what it holds would not be applied (BoundedSpinBox::typedChecked).
+    void addEntryReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason);
     QLabel* addValue(QFormLayout* form, const QString& label, const char* objectName);
 
     ScenarioModel* m_model;

@@ -10,7 +10,7 @@ BoundedSpinBox::BoundedSpinBox(QWidget* parent)
     setKeyboardTracking(false);
     // Said while typing; the reason stays after Enter or focus-out brings the last valid value back, until the next
     // edit, so the field never changes without a word.
-    connect(lineEdit(), &QLineEdit::textEdited, this, [this] { emit rangeChecked(outOfRange()); });
+    connect(lineEdit(), &QLineEdit::textEdited, this, [this] { emit typedChecked(typedAcceptable()); });
 }
 
 std::optional<double> BoundedSpinBox::parse(const QString& text) const

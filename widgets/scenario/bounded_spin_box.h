@@ -1,8 +1,8 @@
 #pragma once
-// A decimal spin box that never drops a keystroke: a number beyond its range ("150" in a 0-100% field) is kept in the
-// field as typed (Intermediate, not Invalid, so Qt does not eat the "0"), is not applied, and outOfRange() says so,
-// for a reason label beside it; on focus-out the last valid value comes back. Keyboard tracking is off, as for
-// QuantitySpinBox: the value changes on Enter, focus-out or the arrows.
+// A decimal spin box that never drops a keystroke: a number beyond its range ("150" in a 0-100% field), or with a
+// decimal more than the field keeps, is kept in the field as typed (Intermediate, not Invalid, so Qt does not eat the
+// "0"), is not applied, and typedChecked() says so, for a reason label beside it; on focus-out the last valid value
+// comes back. Keyboard tracking is off, as for QuantitySpinBox: the value changes on Enter, focus-out or the arrows.
 #include <QDoubleSpinBox>
 
 #include <optional>
@@ -27,9 +27,10 @@ public:
     void setTrimsTrailingZeros(bool on) { m_trimsTrailingZeros = on; }
 
 signals:
-    // Emitted as the user types: whether the text is now a number out of range (it stays so after Enter or
-    // focus-out restore the last valid value, until the next edit).
-    void rangeChecked(bool outOfRange);
+    // Emitted as the user types: whether the text as it stands would be applied (typedAcceptable: in range, with
+    // no more decimals than the field keeps). A reason shown on false stays after Enter or focus-out restore the
+    // last valid value, until the next edit.
+    void typedChecked(bool acceptable);
 
 protected:
     QValidator::State validate(QString& input, int& pos) const override;

@@ -162,13 +162,12 @@ void ScenarioEditor::buildUi()
     form->addRow(tr("Net&work per GPU:"), m_network);
     QLabel* networkReason = reasonLabel("scaleOutGbpsReason");
     form->addRow(QString(), networkReason);
-    connect(m_network->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, networkReason] {
+    connect(m_network, &BoundedSpinBox::typedChecked, this, [this, networkReason](bool acceptable) {
         showReason(networkReason, m_network,
-            m_network->typedAcceptable()
-                ? QString()
-                : tr("Enter the network per GPU in Gb/s, from 1 to %1, at most three decimals; until then the "
-                     "scenario keeps its network.")
-                      .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
+            acceptable ? QString()
+                       : tr("Enter the network per GPU in Gb/s, from 1 to %1, at most three decimals; until then the "
+                            "scenario keeps its network.")
+                             .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
     });
     // Leaving the field puts the kept network back on screen: the hint has nothing left to say.
     connect(m_network, &QAbstractSpinBox::editingFinished, this, [this, networkReason] {

@@ -188,6 +188,85 @@ private slots:
         QVERIFY(model.scenario().cost.targetMfu && qAbs(*model.scenario().cost.targetMfu - 0.7) < 1e-12);
     }
 
+    // Every input says why what is typed is not applied: beyond its range, or a decimal more than it keeps ("45.55"
+    // in a one-decimal MFU field was kept in the field, unapplied, without a word). A figure it takes hides the reason.
+    void everyInputExplainsWhatItDoesNotApply_data()
+    {
+        QTest::addColumn<int>("jobKind");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("reasonName");
+        QTest::addColumn<QString>("refused");
+        QTest::addColumn<QString>("mentions");
+        QTest::addColumn<QString>("taken");
+        QTest::newRow("baseline, two decimals") << 1 << "baseline"
+                                                << "baselineMfuReason"
+                                                << "45.55"
+                                                << "one decimal"
+                                                << "45.5";
+        QTest::newRow("target, beyond 100%") << 1 << "target"
+                                             << "targetMfuReason"
+                                             << "150"
+                                             << "100%"
+                                             << "70";
+        QTest::newRow("target, two decimals") << 1 << "target"
+                                              << "targetMfuReason"
+                                              << "60.25"
+                                              << "one decimal"
+                                              << "60.2";
+        QTest::newRow("tokens, beyond range") << 0 << "tokens"
+                                              << "tokensReason"
+                                              << "2000000"
+                                              << "1,000,000"
+                                              << "2000";
+        QTest::newRow("days, two decimals") << 1 << "days"
+                                            << "daysReason"
+                                            << "30.25"
+                                            << "one decimal"
+                                            << "30";
+        QTest::newRow("price, three decimals") << 1 << "price"
+                                               << "priceReason"
+                                               << "2.505"
+                                               << "two decimals"
+                                               << "2.5";
+    }
+    void everyInputExplainsWhatItDoesNotApply()
+    {
+        QFETCH(int, jobKind);
+        QFETCH(QString, field);
+        QFETCH(QString, reasonName);
+        QFETCH(QString, refused);
+        QFETCH(QString, mentions);
+        QFETCH(QString, taken);
+        ScenarioModel model;
+        model.setScenario(vectorLabsJob());
+        CostPanel panel(&model, app::presetLibrary());
+        panel.jobKind()->setCurrentIndex(jobKind);
+        QDoubleSpinBox* box = field == "baseline" ? panel.baselineMfuPercent()
+            : field == "target"                   ? panel.targetMfuPercent()
+            : field == "tokens"                   ? panel.tokensBillions()
+            : field == "days"                     ? panel.days()
+                                                  : panel.pricePerGpuHour();
+        QVERIFY(box->isEnabled());
+        const double before = box->value();
+        auto* reason = panel.findChild<QLabel*>(reasonName);
+        QVERIFY(reason);
+        QVERIFY(!reason->isVisibleTo(&panel));
+        auto* edit = box->findChild<QLineEdit*>();
+        edit->selectAll();
+        QTest::keyClicks(edit, refused);
+        QVERIFY2(edit->text().startsWith(refused), qPrintable(edit->text())); // every keystroke kept
+        QVERIFY(reason->isVisibleTo(&panel));
+        QVERIFY2(reason->text().contains(mentions), qPrintable(reason->text()));
+        QCOMPARE(box->accessibleDescription(), reason->text());
+        QTest::keyClick(edit, Qt::Key_Enter);
+        QCOMPARE(box->value(), before); // not applied, not rounded
+        QVERIFY(reason->isVisibleTo(&panel)); // the kept figure came back: still said why
+        typeInto(box, taken);
+        QVERIFY(!reason->isVisibleTo(&panel));
+        QVERIFY(box->accessibleDescription().isEmpty());
+        QCOMPARE(box->value(), taken.toDouble());
+    }
+
     // "By GPU" says which MFU each GPU is costed at (the cost model's prediction there, not the baseline on the
     // left), accounts for every GPU preset (a bar, or left out with the reason), and explains an empty chart.
     void byGpuExplainsItself()
