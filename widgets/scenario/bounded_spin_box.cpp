@@ -2,6 +2,9 @@
 
 #include <QLineEdit>
 
+#include <algorithm>
+#include <cmath>
+
 namespace mfu::widgets {
 
 BoundedSpinBox::BoundedSpinBox(QWidget* parent)
@@ -41,16 +44,34 @@ bool BoundedSpinBox::typedAcceptable() const
 {
     QString text = lineEdit()->text();
     int pos = 0;
-    return QDoubleSpinBox::validate(text, pos) == QValidator::Acceptable;
+    return validate(text, pos) == QValidator::Acceptable;
+}
+
+bool BoundedSpinBox::keepsAllDecimalsOf(double value) const
+{
+    const double scaled = value * std::pow(10.0, decimals());
+    return std::abs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, std::abs(scaled));
 }
 
 QValidator::State BoundedSpinBox::validate(QString& input, int& pos) const
 {
     const QValidator::State base = QDoubleSpinBox::validate(input, pos);
-    // A number beyond the range stays in the field (the reason label says why) instead of losing its last digit.
-    if (base == QValidator::Invalid && parse(input))
-        return QValidator::Intermediate;
-    return base;
+    if (base == QValidator::Acceptable)
+        return base;
+    // E notation ("2e3"), which Qt's validator refuses, is taken like the figure written out.
+    const std::optional<double> typed = parse(input);
+    if (typed && *typed >= minimum() && *typed <= maximum() && keepsAllDecimalsOf(*typed))
+        return QValidator::Acceptable;
+    // Anything else stays in the field as typed, unapplied (typedChecked says why), instead of losing the keystroke:
+    // a number beyond the range, a decimal more than the field keeps, a letter. Leaving the field brings the last
+    // valid value back.
+    return QValidator::Intermediate;
+}
+
+double BoundedSpinBox::valueFromText(const QString& text) const
+{
+    const std::optional<double> typed = parse(text);
+    return typed ? *typed : QDoubleSpinBox::valueFromText(text);
 }
 
 QString BoundedSpinBox::textFromValue(double value) const

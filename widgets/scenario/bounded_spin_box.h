@@ -1,8 +1,9 @@
 #pragma once
-// A decimal spin box that never drops a keystroke: a number beyond its range ("150" in a 0-100% field), or with a
-// decimal more than the field keeps, is kept in the field as typed (Intermediate, not Invalid, so Qt does not eat the
-// "0"), is not applied, and typedChecked() says so, for a reason label beside it; on focus-out the last valid value
-// comes back. Keyboard tracking is off, as for QuantitySpinBox: the value changes on Enter, focus-out or the arrows.
+// A decimal spin box that never drops a keystroke and reads E notation ("2e3" is 2,000): a number beyond its range
+// ("150" in a 0-100% field), a decimal more than the field keeps, or a letter stays in the field as typed
+// (Intermediate, not Invalid, so Qt does not eat the "0"), is not applied, and typedChecked() says so, for a reason
+// label beside it; on focus-out the last valid value comes back. Keyboard tracking is off, as for QuantitySpinBox: the
+// value changes on Enter, focus-out or the arrows.
 #include <QDoubleSpinBox>
 
 #include <optional>
@@ -34,10 +35,13 @@ signals:
 
 protected:
     QValidator::State validate(QString& input, int& pos) const override;
+    double valueFromText(const QString& text) const override;
     QString textFromValue(double value) const override;
 
 private:
     std::optional<double> parse(const QString& text) const;
+    // Whether `value` needs no more than decimals() decimals (6.25 in a three-decimal field; not 6.2505).
+    bool keepsAllDecimalsOf(double value) const;
     bool m_trimsTrailingZeros = false;
 };
 

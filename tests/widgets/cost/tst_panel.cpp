@@ -228,6 +228,17 @@ private slots:
                                                << "2.505"
                                                << "two decimals"
                                                << "2.5";
+        // A letter stays in the field rather than vanishing, and E notation is a figure like any other.
+        QTest::newRow("days, a letter") << 1 << "days"
+                                        << "daysReason"
+                                        << "9x"
+                                        << "100,000"
+                                        << "45";
+        QTest::newRow("tokens, E notation") << 0 << "tokens"
+                                            << "tokensReason"
+                                            << "2e7"
+                                            << "1,000,000"
+                                            << "2e3";
     }
     void everyInputExplainsWhatItDoesNotApply()
     {
@@ -264,7 +275,7 @@ private slots:
         typeInto(box, taken);
         QVERIFY(!reason->isVisibleTo(&panel));
         QVERIFY(box->accessibleDescription().isEmpty());
-        QCOMPARE(box->value(), taken.toDouble());
+        QCOMPARE(box->value(), taken.toDouble()); // "2e3" reads 2,000
     }
 
     // "By GPU" says which MFU each GPU is costed at (the cost model's prediction there, not the baseline on the

@@ -219,6 +219,19 @@ private slots:
         QVERIFY(f.editor.validationReason(QStringLiteral("scaleOutGbps")).contains(QStringLiteral("three decimals")));
         QTest::keyClick(network, Qt::Key_Return);
         QCOMPARE(f.model.scenario().cluster.hardware.scaleOutBandwidthBytesPerSec, 6.25e9 / 8);
+        // A letter is kept and explained, not dropped; E notation is a figure: 4e2 is 400 Gb/s.
+        network->selectAll();
+        QTest::keyClicks(network, QStringLiteral("4o0"));
+        QCOMPARE(network->text(), QStringLiteral("4o0 Gb/s"));
+        QVERIFY(!f.editor.validationReason(QStringLiteral("scaleOutGbps")).isEmpty());
+        QTest::keyClick(network, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().cluster.hardware.scaleOutBandwidthBytesPerSec, 6.25e9 / 8);
+        network->selectAll();
+        QTest::keyClicks(network, QStringLiteral("4e2"));
+        QVERIFY(f.editor.validationReason(QStringLiteral("scaleOutGbps")).isEmpty());
+        QTest::keyClick(network, Qt::Key_Return);
+        QCOMPARE(f.model.scenario().cluster.hardware.scaleOutBandwidthBytesPerSec, 50e9);
+        QCOMPARE(network->text(), QStringLiteral("400 Gb/s"));
         gpu->setCurrentIndex(gpu->findData(QStringLiteral("b300")));
         QCOMPARE(network->value(), 800);
         QVERIFY(!mfu::scaleOutStated(f.model.scenario().cluster.hardware));
