@@ -27,9 +27,12 @@ int runValidate(const QStringList& args)
         QStringLiteral("A validation table of your own (format: docs/cost-model.md, Validation)"),
         QStringLiteral("FILE")));
     parser.addOption(option(QStringLiteral("check"),
-        QStringLiteral(
-            "Exit 1 when an error bound of docs/cost-model.md is exceeded (out-of-sample mean 21%, out-of-sample MoE "
-            "mean 12%, any MoE run 65%, all runs 20%) or a published layout does not fit")));
+        QStringLiteral("Exit 1 when an error bound of docs/cost-model.md is exceeded (out-of-sample mean %1%, "
+                       "out-of-sample MoE mean %2%, any MoE run %3%, all runs %4%) or a published layout does not fit")
+            .arg(100 * kValidationMeanErrorBound)
+            .arg(100 * kValidationMoeMeanErrorBound)
+            .arg(100 * kValidationMoeMaxErrorBound)
+            .arg(100 * kValidationAllRunsMeanErrorBound)));
     if (auto exit = parseArguments(parser, args, cmd))
         return *exit;
     return runSubcommand(cmd, [&] {

@@ -115,13 +115,13 @@ ValidationReport runValidation(const std::vector<ValidationRun>& runs);
 
 // The bounds docs/cost-model.md states (regression guards, set just above the figures of the table they guard, not
 // targets): the out-of-sample mean absolute error, that of the MoE rows among them and the largest of any MoE row,
-// and the mean over every run. The 2026 rows of issue 33 (the Megatron-Core MoE report, MLPerf, the Ultra-Scale
-// Playbook, TorchTitan) raised the first from 9.0% to 20.0%, the largest MoE error from 29.2% to 64.5% and the mean
-// over all runs from 8.8% to 19.1%, without a constant refitted: the guards moved with them.
-inline constexpr double kValidationMeanErrorBound = 0.21;
-inline constexpr double kValidationMoeMeanErrorBound = 0.12;
-inline constexpr double kValidationMoeMaxErrorBound = 0.65;
-inline constexpr double kValidationAllRunsMeanErrorBound = 0.20;
+// and the mean over every run. The 2026 rows (the Megatron-Core MoE report, MLPerf, the Ultra-Scale Playbook,
+// TorchTitan) raised the first from 9.0% to 20.0% without a constant refitted, and the guards moved with them; the
+// levers and fits since brought the figures to 13.9%, 8.1%, 37.9% and 13.3%, and the guards followed them down.
+inline constexpr double kValidationMeanErrorBound = 0.15;
+inline constexpr double kValidationMoeMeanErrorBound = 0.10;
+inline constexpr double kValidationMoeMaxErrorBound = 0.45;
+inline constexpr double kValidationAllRunsMeanErrorBound = 0.15;
 
 // Which of the bounds above the report breaks, one sentence each ("the out-of-sample MoE mean |error| 13.1% exceeds
 // 12%", "2 published layouts are predicted not to fit"); empty when it keeps them all (validate --check).
