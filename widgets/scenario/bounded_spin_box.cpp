@@ -29,17 +29,6 @@ std::optional<double> BoundedSpinBox::parse(const QString& text) const
     return ok ? std::optional(v) : std::nullopt;
 }
 
-std::optional<double> BoundedSpinBox::typedNumber() const
-{
-    return parse(lineEdit()->text());
-}
-
-bool BoundedSpinBox::outOfRange() const
-{
-    const auto v = typedNumber();
-    return v && (*v < minimum() || *v > maximum());
-}
-
 bool BoundedSpinBox::typedAcceptable() const
 {
     QString text = lineEdit()->text();

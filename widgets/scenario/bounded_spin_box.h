@@ -15,13 +15,9 @@ class BoundedSpinBox : public QDoubleSpinBox {
 public:
     explicit BoundedSpinBox(QWidget* parent = nullptr);
 
-    // The typed number, whether or not it is in range (prefix, suffix and group separators ignored); nullopt when
-    // the text is no number.
-    std::optional<double> typedNumber() const;
-    // True while the text is a number outside [minimum, maximum].
-    bool outOfRange() const;
-    // Whether the text as it stands would be applied: a number in range with at most decimals() decimals (or the
-    // special value's text). Not so for "6.2505" in a three-decimal field, which stays in the field unapplied.
+    // Whether the text as it stands would be applied: a number in range, written out or in E notation, with at most
+    // decimals() decimals (or the special value's text). Not so for "6.2505" in a three-decimal field, which stays in
+    // the field unapplied.
     bool typedAcceptable() const;
     // Shows a value with no trailing zeros ("400 Gb/s", "6.25 Gb/s"), for a field whose decimals are there for the
     // odd value rather than for every one.
