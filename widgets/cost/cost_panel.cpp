@@ -78,23 +78,24 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
     // Each input says why what is typed is not applied (beyond its range, or a decimal more than it keeps).
     inputForm->addRow(tr("Tokens:"), m_tokens);
     addEntryReason(inputForm, m_tokens, "tokensReason",
-        tr("Enter the tokens in billions, from 0 to 1,000,000, with at most one decimal. The job keeps its tokens "
-           "until then."));
+        tr("Enter the tokens in billions, %1. The job keeps its tokens until then.")
+            .arg(static_cast<BoundedSpinBox*>(m_tokens)->entryRule()));
     inputForm->addRow(tr("Duration:"), m_days);
     addEntryReason(inputForm, m_days, "daysReason",
-        tr("Enter the days from 0 to 100,000, with at most one decimal. The job keeps its duration until then."));
+        tr("Enter the days %1. The job keeps its duration until then.")
+            .arg(static_cast<BoundedSpinBox*>(m_days)->entryRule()));
     inputForm->addRow(tr("Baseline MFU:"), m_baseline);
     addEntryReason(inputForm, m_baseline, "baselineMfuReason",
-        tr("Enter an MFU from 0 to 100% with at most one decimal: no GPU computes above its dense peak. The "
-           "baseline stays as it was until then."));
+        tr("Enter an MFU %1: no GPU computes above its dense peak. The baseline stays as it was until then.")
+            .arg(static_cast<BoundedSpinBox*>(m_baseline)->entryRule(QStringLiteral("%"))));
     inputForm->addRow(tr("Target MFU:"), m_target);
     addEntryReason(inputForm, m_target, "targetMfuReason",
-        tr("Enter an MFU from 0 to 100% with at most one decimal: no GPU computes above its dense peak. The "
-           "target stays as it was until then."));
+        tr("Enter an MFU %1: no GPU computes above its dense peak. The target stays as it was until then.")
+            .arg(static_cast<BoundedSpinBox*>(m_target)->entryRule(QStringLiteral("%"))));
     inputForm->addRow(tr("Price:"), m_price);
     addEntryReason(inputForm, m_price, "priceReason",
-        tr("Enter a price from 0 to 1,000 $/GPU-hour, with at most two decimals (0: none). The job keeps its price "
-           "until then."));
+        tr("Enter a price %1 (0: none). The job keeps its price until then.")
+            .arg(static_cast<BoundedSpinBox*>(m_price)->entryRule(tr(" $/GPU-hour"))));
 
     auto* results = new QGroupBox(tr("Cost and savings"));
     auto* resultForm = new QFormLayout(results);

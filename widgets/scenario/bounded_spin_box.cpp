@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/number_format.h"
+#include "widgets/qt_text.h"
+
 namespace mfu::widgets {
 
 BoundedSpinBox::BoundedSpinBox(QWidget* parent)
@@ -34,6 +37,15 @@ bool BoundedSpinBox::typedAcceptable() const
     QString text = lineEdit()->text();
     int pos = 0;
     return validate(text, pos) == QValidator::Acceptable;
+}
+
+QString BoundedSpinBox::entryRule(const QString& unit) const
+{
+    static const char* const kDecimals[] = { "no decimals", "one decimal", "two decimals", "three decimals" };
+    const int d = decimals();
+    const QString kept = d < static_cast<int>(std::size(kDecimals)) ? tr(kDecimals[d]) : tr("%1 decimals").arg(d);
+    return tr("from %1 to %2%3, with at most %4")
+        .arg(qs(formatNumber(minimum())), qs(formatNumber(maximum())), unit, kept);
 }
 
 bool BoundedSpinBox::keepsAllDecimalsOf(double value) const

@@ -19,6 +19,9 @@ public:
     // decimals() decimals (or the special value's text). Not so for "6.2505" in a three-decimal field, which stays in
     // the field unapplied.
     bool typedAcceptable() const;
+    // The rule typedAcceptable holds the text to, from the field's own range and decimals, for a reason label:
+    // "from 0 to 1,000,000, with at most one decimal"; `unit` follows the maximum ("%", " $/GPU-hour").
+    QString entryRule(const QString& unit = {}) const;
     // Shows a value with no trailing zeros ("400 Gb/s", "6.25 Gb/s"), for a field whose decimals are there for the
     // odd value rather than for every one.
     void setTrimsTrailingZeros(bool on) { m_trimsTrailingZeros = on; }

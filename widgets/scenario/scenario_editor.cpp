@@ -165,9 +165,8 @@ void ScenarioEditor::buildUi()
     connect(m_network, &BoundedSpinBox::typedChecked, this, [this, networkReason](bool acceptable) {
         showReason(networkReason, m_network,
             acceptable ? QString()
-                       : tr("Enter the network per GPU in Gb/s, from 1 to %1, at most three decimals; until then the "
-                            "scenario keeps its network.")
-                             .arg(QString::fromStdString(formatNumber(kMaxNetworkGbitPerSec))));
+                       : tr("Enter the network per GPU in Gb/s, %1; until then the scenario keeps its network.")
+                             .arg(m_network->entryRule()));
     });
     // Leaving the field puts the kept network back on screen: the hint has nothing left to say.
     connect(m_network, &QAbstractSpinBox::editingFinished, this, [this, networkReason] {
