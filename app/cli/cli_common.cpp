@@ -17,6 +17,7 @@
 #include "core/model/hardware_spec.h"
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
+#include "core/scenario/predict_command.h"
 
 namespace mfu::cli {
 
@@ -358,9 +359,7 @@ HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& de
 
 std::optional<CostModelConstants> resolvedCostModel(const std::string& id)
 {
-    if (app::presetLibrary().findHardware(id))
-        return app::presetLibrary().costModelFor(id);
-    return app::shippedValidationDefinitions().costModelFor(id);
+    return costModelNamedBy(id, app::presetLibrary(), &app::shippedValidationDefinitions());
 }
 
 int resolveGpuCount(const QCommandLineParser& parser, int defaultCount)

@@ -85,9 +85,7 @@ std::string namedMismatch(const Scenario& scenario, const PresetLibrary& presets
     const auto effective = [&](const std::optional<CostModelConstants>& c) {
         return costModelConstantsToJson(c ? *c : defaultCostModelConstants(*gpu));
     };
-    const PresetLibrary* holder = presets.findHardware(gpuId) ? &presets : alsoNamed;
-    const std::optional<CostModelConstants> flagConstants = holder ? holder->costModelFor(gpuId) : std::nullopt;
-    if (effective(flagConstants) != effective(scenario.costModel))
+    if (effective(costModelNamedBy(gpuId, presets, alsoNamed)) != effective(scenario.costModel))
         return "the cost-model constants are calibrated or edited (predict takes them with --calibration FILE)";
     if (scenario.cluster.gpusPerScaleUpDomain > 0)
         return "a scale-up domain other than the preset's has no flag";
@@ -132,6 +130,14 @@ bool shellSafe(const std::string& word)
 }
 
 } // namespace
+
+std::optional<CostModelConstants> costModelNamedBy(
+    const std::string& gpuId, const PresetLibrary& presets, const PresetLibrary* alsoNamed)
+{
+    if (presets.findHardware(gpuId))
+        return presets.costModelFor(gpuId);
+    return alsoNamed ? alsoNamed->costModelFor(gpuId) : std::nullopt;
+}
 
 PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& presets, const PresetLibrary* alsoNamed,
     const ModelFileReader& modelFile)

@@ -33,6 +33,12 @@ using ModelFileReader = std::function<std::optional<ModelSpec>(const std::string
 PredictCommand predictCommandFor(const Scenario& scenario, const PresetLibrary& presets,
     const PresetLibrary* alsoNamed = nullptr, const ModelFileReader& modelFile = {});
 
+// The cost-model constants `--gpu gpuId` predicts with: those the preset named gpuId carries or, when no preset has
+// that id, those of the `alsoNamed` entry (a published run's own GPU, whose cluster may have fitted constants). Empty
+// means the defaults. The command line resolves --gpu with this, and predictCommandFor holds a run's constants to it.
+std::optional<CostModelConstants> costModelNamedBy(
+    const std::string& gpuId, const PresetLibrary& presets, const PresetLibrary* alsoNamed);
+
 // The arguments as one line a POSIX shell reads back as the same words: "mfu-explorer predict --pipeline-layout
 // 'Et*3|(tt|)*29m|L' ...".
 std::string shellCommandLine(const std::vector<std::string>& arguments);

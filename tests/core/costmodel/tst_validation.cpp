@@ -309,6 +309,16 @@ private slots:
         const PresetLibrary own = validationTableDefinitions(table, "runs.json");
         QCOMPARE(own.costModelFor("slow")->scaleOutEfficiency, 0.2);
         QVERIFY(!own.costModelFor("ib"));
+        // `--gpu slow` takes the table GPU's constants; a preset's id is the preset's, whatever a table names it.
+        QCOMPARE(costModelNamedBy("slow", shippedPresets(), &own)->scaleOutEfficiency, 0.2);
+        QVERIFY(!costModelNamedBy("ib", shippedPresets(), &own));
+        QVERIFY(!costModelNamedBy("slow", shippedPresets(), nullptr));
+        PresetLibrary shadowing;
+        CostModelConstants fitted;
+        fitted.scaleOutEfficiency = 0.2;
+        shadowing.addHardware(*shippedPresets().findHardware("h100-sxm"), fitted);
+        QVERIFY(!shippedPresets().costModelFor("h100-sxm")); // the preset keeps the defaults
+        QVERIFY(!costModelNamedBy("h100-sxm", shippedPresets(), &shadowing));
         // DDP over 8 nodes: the gradient all-reduce crosses the fabric, 4x slower at 0.2 than at the default 0.8.
         const StepPrediction ib = evaluate(runs[0].scenario);
         const StepPrediction slow = evaluate(runs[1].scenario);
