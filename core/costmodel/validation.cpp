@@ -399,9 +399,11 @@ ValidationClasses validationClassesOf(const Scenario& s, const StepPrediction& p
     if (c.gpu.rfind("CDNA", 0) == 0)
         c.gpu = "AMD";
     const std::string span = expertParallelSpanOf(s);
-    c.expertParallel = span.empty() ? "no EP"
-        : span == "EP across nodes" ? "EP across domains"
-                                    : "EP inside the NVLink domain";
+    // A MoE whose every rank computes all its experts (FSDP or ZeRO over the experts, no all-to-all) is not a dense
+    // run without EP: its experts' GEMMs, memory and gradient traffic are what it has the table has no run of.
+    c.expertParallel = !span.empty() ? (span == "EP across nodes" ? "EP across domains" : "EP inside the NVLink domain")
+        : s.model.isMoe()            ? "MoE without EP"
+                                     : "no EP";
     c.precision = s.precision == TrainingPrecision::BF16 ? std::string("bf16")
         : s.precision == TrainingPrecision::BF16_FP8     ? "fp8 " + std::string(fp8RecipeKey(s.flags.fp8Recipe))
                                                          : "fp4 " + std::string(fp4RecipeKey(s.flags.fp4Recipe));

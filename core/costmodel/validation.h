@@ -141,7 +141,7 @@ std::string sequenceRangeOf(int64_t seqLen);
 // The recipe features a run's out-of-sample error is reported by and its error band widens on, one name per axis.
 struct ValidationClasses {
     std::string gpu; // "Ampere", "Hopper", "Blackwell", "AMD" (every CDNA generation), "TPU", or the vendor
-    std::string expertParallel; // "no EP", "EP inside the NVLink domain", "EP across domains"
+    std::string expertParallel; // "no EP" (dense), "MoE without EP", "EP inside the NVLink domain", "EP across domains"
     std::string precision; // "bf16", "fp8 tensorwise", "fp8 blockwise", "fp8 mxfp8"
     std::string tokenMixers; // "hybrid" (architectureOf) or "attention only"
     std::string experts; // "MoE" or "dense"

@@ -246,6 +246,33 @@ private slots:
         QVERIFY(b.tokensPerSecPerGpuLow < p.tokensPerSecPerGpu && p.tokensPerSecPerGpu < b.tokensPerSecPerGpuHigh);
     }
 
+    // A MoE that every rank computes whole (FSDP over its experts, no all-to-all) is a class of its own on the EP axis,
+    // not the dense runs' "no EP": the table has no such run, so its band is the widest class's, where the MoE runs
+    // with EP, all of them, would have set a narrow one. With EP it joins the runs that have it.
+    void moeWithoutExpertParallelismIsItsOwnClass()
+    {
+        const ErrorBandModel shipped = shippedBands();
+        Scenario s = scenarioFor(mixtral_8x7b(), "b200", 8, 4096);
+        QCOMPARE(validationClassesOf(s, evaluate(s)).expertParallel, std::string("MoE without EP"));
+        const ErrorBand whole = errorBandFor(s, evaluate(s), shipped);
+        QVERIFY2(whole.basis.find("class MoE without EP: 0 out-of-sample runs") != std::string::npos,
+            whole.basis.c_str());
+        double widest = 0;
+        for (const ValidationGroup& g : shipped.classes)
+            if (g.runs >= kMinClassRuns)
+                widest = std::max(widest, kClassBandFactor * g.meanAbsError);
+        QVERIFY(widest > 0.2);
+        QVERIFY(whole.classOptimisticWidth >= widest && whole.classPessimisticWidth >= widest);
+
+        s.parallelism.ep = 8;
+        const StepPrediction withEp = evaluate(s);
+        QCOMPARE(validationClassesOf(s, withEp).expertParallel, std::string("EP inside the NVLink domain"));
+        QVERIFY2(errorBandFor(s, withEp, shipped).basis.find("MoE without EP") == std::string::npos,
+            errorBandFor(s, withEp, shipped).basis.c_str());
+        const Scenario dense = scenarioFor(llama31_8b(), "b200", 8, 4096);
+        QCOMPARE(validationClassesOf(dense, evaluate(dense)).expertParallel, std::string("no EP"));
+    }
+
     // Precedent: the highest MFU a published run of the same generation, architecture and precision measured, and
     // whether the prediction (by the same count) is above it. Hand residuals: the best Hopper dense BF16 run measured
     // 0.60; an Ampere run, an FP8 run and a MoE run measured more but are not like it.
