@@ -255,8 +255,8 @@ private slots:
         Scenario s = scenarioFor(mixtral_8x7b(), "b200", 8, 4096);
         QCOMPARE(validationClassesOf(s, evaluate(s)).expertParallel, std::string("MoE without EP"));
         const ErrorBand whole = errorBandFor(s, evaluate(s), shipped);
-        QVERIFY2(whole.basis.find("class MoE without EP: 0 out-of-sample runs") != std::string::npos,
-            whole.basis.c_str());
+        QVERIFY2(
+            whole.basis.find("class MoE without EP: 0 out-of-sample runs") != std::string::npos, whole.basis.c_str());
         double widest = 0;
         for (const ValidationGroup& g : shipped.classes)
             if (g.runs >= kMinClassRuns)
