@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "core/errors.h"
 #include "core/model/flops.h"
@@ -91,6 +92,15 @@ void ScenarioEditor::buildUi()
         return label;
     };
 
+    // Leaving a spin box puts the kept figure back on screen (a count's spin box its last value, a decimal one the
+    // typed figure once it is acceptable): the reason under it has nothing left to say.
+    auto clearReasonOnceKept = [this](QAbstractSpinBox* spin, QLabel* label, std::function<bool()> kept) {
+        connect(spin, &QAbstractSpinBox::editingFinished, this, [this, spin, label, kept = std::move(kept)] {
+            if (kept())
+                showReason(label, spin, QString());
+        });
+    };
+
     m_modelCombo = new ElidingComboBox;
     shrinkable(m_modelCombo);
     m_modelCombo->setObjectName(QStringLiteral("model"));
@@ -124,7 +134,7 @@ void ScenarioEditor::buildUi()
         int minimum, maximum;
         QString reason;
     };
-    auto addCountRow = [this, form, &reasonLabel](const CountRow& row) -> QSpinBox* {
+    auto addCountRow = [this, form, &reasonLabel, &clearReasonOnceKept](const CountRow& row) -> QSpinBox* {
         auto* spin = static_cast<QuantitySpinBox*>(countSpin(row.minimum, row.maximum));
         spin->setObjectName(QLatin1String(row.name));
         spin->setAccessibleName(row.accessibleName);
@@ -135,11 +145,7 @@ void ScenarioEditor::buildUi()
         connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, spin, label, reason = row.reason] {
             showReason(label, spin, spin->typedValue() ? QString() : reason);
         });
-        // Leaving the field puts the kept count back on screen: the hint has nothing left to say.
-        connect(spin, &QAbstractSpinBox::editingFinished, this, [this, spin, label] {
-            if (spin->typedValue())
-                showReason(label, spin, QString());
-        });
+        clearReasonOnceKept(spin, label, [spin] { return spin->typedValue().has_value(); });
         return spin;
     };
 
@@ -168,11 +174,7 @@ void ScenarioEditor::buildUi()
                        : tr("Enter the network per GPU in Gb/s, %1; until then the scenario keeps its network.")
                              .arg(m_network->entryRule()));
     });
-    // Leaving the field puts the kept network back on screen: the hint has nothing left to say.
-    connect(m_network, &QAbstractSpinBox::editingFinished, this, [this, networkReason] {
-        if (m_network->typedAcceptable())
-            showReason(networkReason, m_network, QString());
-    });
+    clearReasonOnceKept(m_network, networkReason, [this] { return m_network->typedAcceptable(); });
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);
