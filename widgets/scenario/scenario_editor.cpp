@@ -92,8 +92,9 @@ void ScenarioEditor::buildUi()
         return label;
     };
 
-    // Leaving a spin box puts the kept figure back on screen (a count's spin box its last value, a decimal one the
-    // typed figure once it is acceptable): the reason under it has nothing left to say.
+    // Leaving a spin box puts a kept figure on screen (the typed one if acceptable, else the last valid value): the
+    // reason under it has nothing left to say. The dock's own rule: BoundedSpinBox alone (the Cost panel) keeps its
+    // reason after focus-out until the next edit.
     auto clearReasonOnceKept = [this](QAbstractSpinBox* spin, QLabel* label, std::function<bool()> kept) {
         connect(spin, &QAbstractSpinBox::editingFinished, this, [this, spin, label, kept = std::move(kept)] {
             if (kept())
