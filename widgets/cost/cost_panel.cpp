@@ -25,6 +25,7 @@
 #include "widgets/jobs/background_job.h"
 #include "widgets/qt_text.h"
 #include "widgets/scenario/bounded_spin_box.h"
+#include "widgets/scenario/entry_reason.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
@@ -186,10 +187,9 @@ void CostPanel::addEntryReason(QFormLayout* form, QDoubleSpinBox* box, const cha
     label->setStyleSheet(errorStyleSheet());
     label->setVisible(false);
     form->addRow(QString(), label);
-    connect(static_cast<BoundedSpinBox*>(box), &BoundedSpinBox::typedChecked, label, [box, label](bool acceptable) {
-        label->setVisible(!acceptable);
-        box->setAccessibleDescription(acceptable ? QString() : label->text());
-    });
+    auto* bounded = static_cast<BoundedSpinBox*>(box);
+    attachEntryReason(
+        bounded, label, [bounded] { return bounded->typedAcceptable(); }, [reason] { return reason; });
 }
 
 QLabel* CostPanel::addValue(QFormLayout* form, const QString& label, const char* objectName)

@@ -66,7 +66,7 @@ private:
     void showResults();
     void showHardwareNote();
     ScenarioDocument document() const;
-    // A reason under an input, shown while what it holds would not be applied (BoundedSpinBox::typedChecked).
+    // A reason under an input, shown while what it holds would not be applied (attachEntryReason).
     void addEntryReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason);
     QLabel* addValue(QFormLayout* form, const QString& label, const char* objectName);
 

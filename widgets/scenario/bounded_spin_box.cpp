@@ -14,9 +14,6 @@ BoundedSpinBox::BoundedSpinBox(QWidget* parent)
     : QDoubleSpinBox(parent)
 {
     setKeyboardTracking(false);
-    // Said while typing; the reason stays after Enter or focus-out brings the last valid value back, until the next
-    // edit, so the field never changes without a word.
-    connect(lineEdit(), &QLineEdit::textEdited, this, [this] { emit typedChecked(typedAcceptable()); });
 }
 
 std::optional<double> BoundedSpinBox::parse(const QString& text) const
@@ -63,7 +60,7 @@ QValidator::State BoundedSpinBox::validate(QString& input, int& pos) const
     const std::optional<double> typed = parse(input);
     if (typed && *typed >= minimum() && *typed <= maximum() && keepsAllDecimalsOf(*typed))
         return QValidator::Acceptable;
-    // Anything else stays in the field as typed, unapplied (typedChecked says why), instead of losing the keystroke:
+    // Anything else stays in the field as typed, unapplied (typedAcceptable says so), instead of losing the keystroke:
     // a number beyond the range, a decimal more than the field keeps, a letter. Leaving the field brings the last
     // valid value back.
     return QValidator::Intermediate;

@@ -1,9 +1,9 @@
 #pragma once
 // A decimal spin box that never drops a keystroke and reads E notation ("2e3" is 2,000): a number beyond its range
 // ("150" in a 0-100% field), a decimal more than the field keeps, or a letter stays in the field as typed
-// (Intermediate, not Invalid, so Qt does not eat the "0"), is not applied, and typedChecked() says so, for a reason
-// label beside it; on focus-out the last valid value comes back. Keyboard tracking is off, as for QuantitySpinBox: the
-// value changes on Enter, focus-out or the arrows.
+// (Intermediate, not Invalid, so Qt does not eat the "0"), is not applied, and typedAcceptable() says so, for a reason
+// label beside it (attachEntryReason); on focus-out the last valid value comes back. Keyboard tracking is off, as for
+// QuantitySpinBox: the value changes on Enter, focus-out or the arrows.
 #include <QDoubleSpinBox>
 
 #include <optional>
@@ -25,12 +25,6 @@ public:
     // Shows a value with no trailing zeros ("400 Gb/s", "6.25 Gb/s"), for a field whose decimals are there for the
     // odd value rather than for every one.
     void setTrimsTrailingZeros(bool on) { m_trimsTrailingZeros = on; }
-
-signals:
-    // Emitted as the user types: whether the text as it stands would be applied (typedAcceptable: in range, with
-    // no more decimals than the field keeps). A reason shown on false stays after Enter or focus-out restore the
-    // last valid value, until the next edit.
-    void typedChecked(bool acceptable);
 
 protected:
     QValidator::State validate(QString& input, int& pos) const override;

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 
 #include "core/errors.h"
 #include "core/model/flops.h"
@@ -31,6 +30,7 @@
 #include "widgets/qt_text.h"
 #include "widgets/scenario/bounded_spin_box.h"
 #include "widgets/scenario/eliding_combo_box.h"
+#include "widgets/scenario/entry_reason.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -92,16 +92,6 @@ void ScenarioEditor::buildUi()
         return label;
     };
 
-    // Leaving a spin box puts a kept figure on screen (the typed one if acceptable, else the last valid value): the
-    // reason under it has nothing left to say. The dock's own rule: BoundedSpinBox alone (the Cost panel) keeps its
-    // reason after focus-out until the next edit.
-    auto clearReasonOnceKept = [this](QAbstractSpinBox* spin, QLabel* label, std::function<bool()> kept) {
-        connect(spin, &QAbstractSpinBox::editingFinished, this, [this, spin, label, kept = std::move(kept)] {
-            if (kept())
-                showReason(label, spin, QString());
-        });
-    };
-
     m_modelCombo = new ElidingComboBox;
     shrinkable(m_modelCombo);
     m_modelCombo->setObjectName(QStringLiteral("model"));
@@ -135,7 +125,7 @@ void ScenarioEditor::buildUi()
         int minimum, maximum;
         QString reason;
     };
-    auto addCountRow = [this, form, &reasonLabel, &clearReasonOnceKept](const CountRow& row) -> QSpinBox* {
+    auto addCountRow = [form, &reasonLabel](const CountRow& row) -> QSpinBox* {
         auto* spin = static_cast<QuantitySpinBox*>(countSpin(row.minimum, row.maximum));
         spin->setObjectName(QLatin1String(row.name));
         spin->setAccessibleName(row.accessibleName);
@@ -143,10 +133,8 @@ void ScenarioEditor::buildUi()
         form->addRow(row.label, spin);
         QLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str());
         form->addRow(QString(), label);
-        connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, [this, spin, label, reason = row.reason] {
-            showReason(label, spin, spin->typedValue() ? QString() : reason);
-        });
-        clearReasonOnceKept(spin, label, [spin] { return spin->typedValue().has_value(); });
+        attachEntryReason(
+            spin, label, [spin] { return spin->typedValue().has_value(); }, [reason = row.reason] { return reason; });
         return spin;
     };
 
@@ -169,13 +157,12 @@ void ScenarioEditor::buildUi()
     form->addRow(tr("Net&work per GPU:"), m_network);
     QLabel* networkReason = reasonLabel("scaleOutGbpsReason");
     form->addRow(QString(), networkReason);
-    connect(m_network, &BoundedSpinBox::typedChecked, this, [this, networkReason](bool acceptable) {
-        showReason(networkReason, m_network,
-            acceptable ? QString()
-                       : tr("Enter the network per GPU in Gb/s, %1; until then the scenario keeps its network.")
-                             .arg(m_network->entryRule()));
-    });
-    clearReasonOnceKept(m_network, networkReason, [this] { return m_network->typedAcceptable(); });
+    attachEntryReason(
+        m_network, networkReason, [this] { return m_network->typedAcceptable(); },
+        [this] {
+            return tr("Enter the network per GPU in Gb/s, %1; until then the scenario keeps its network.")
+                .arg(m_network->entryRule());
+        });
 
     m_precisionCombo = new QComboBox;
     shrinkable(m_precisionCombo);

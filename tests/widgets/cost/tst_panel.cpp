@@ -22,6 +22,7 @@
 #include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/cost/cost_panel.h"
+#include "widgets/scenario/entry_reason.h"
 #include "widgets/scenario/scenario_model.h"
 
 using namespace mfu;
@@ -180,9 +181,11 @@ private slots:
         auto* reason = panel.findChild<QLabel*>(QStringLiteral("targetMfuReason"));
         QVERIFY(reason && reason->isVisibleTo(&panel));
         QVERIFY(reason->text().contains(QStringLiteral("100%")));
+        const QString typing = reason->text();
         QTest::keyClick(edit, Qt::Key_Enter);
         QCOMPARE(model.scenario().cost.targetMfu, before); // not 15%, not 150%
-        QVERIFY(reason->isVisibleTo(&panel)); // the field went back to 60%: still said why
+        QVERIFY(reason->isVisibleTo(&panel)); // the field went back to 60%: still said why, naming what it refused
+        QCOMPARE(reason->text(), mfu::widgets::notAppliedReason(QStringLiteral("150"), typing));
         typeInto(panel.targetMfuPercent(), QStringLiteral("70"));
         QVERIFY(!reason->isVisibleTo(&panel));
         QVERIFY(model.scenario().cost.targetMfu && qAbs(*model.scenario().cost.targetMfu - 0.7) < 1e-12);
@@ -269,10 +272,14 @@ private slots:
         QVERIFY(reason->isVisibleTo(&panel));
         QVERIFY2(reason->text().contains(mentions), qPrintable(reason->text()));
         QCOMPARE(box->accessibleDescription(), reason->text());
+        const QString typing = reason->text();
         QTest::keyClick(edit, Qt::Key_Enter);
         QCOMPARE(box->value(), before); // not applied, not rounded
         QVERIFY(reason->isVisibleTo(&panel)); // the kept figure came back: still said why
+        QCOMPARE(reason->text(), mfu::widgets::notAppliedReason(refused, typing));
+        QCOMPARE(box->accessibleDescription(), reason->text());
         typeInto(box, taken);
+        QVERIFY(!reason->isVisibleTo(&panel));
         QVERIFY(!reason->isVisibleTo(&panel));
         QVERIFY(box->accessibleDescription().isEmpty());
         QCOMPARE(box->value(), taken.toDouble()); // "2e3" reads 2,000

@@ -16,6 +16,7 @@
 
 #include "app/preset_store.h"
 #include "widgets/scenario/eliding_combo_box.h"
+#include "widgets/scenario/entry_reason.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -284,7 +285,8 @@ private slots:
         QVERIFY(f.editor.validationReason(field).isEmpty());
         QTest::keyClick(spin, Qt::Key_Return);
         QCOMPARE(spin->value(), 4);
-        // Left with a refused text, the field shows the kept count again, and the hint goes with it.
+        // Left with a refused text, the field shows the kept count again, and the reason says what was not applied
+        // (the Cost panel's rule too: attachEntryReason) until the next edit.
         spin->selectAll();
         QTest::keyClick(spin, Qt::Key_Backspace);
         QTest::keyClicks(spin, text);
@@ -292,7 +294,18 @@ private slots:
         spin->interpretText(); // what leaving the field does first: the refused text gives way to the kept count
         QCOMPARE(spin->findChild<QLineEdit*>()->text(), spin->prefix() + QStringLiteral("4") + spin->suffix());
         emit spin->editingFinished();
+        const QString after = f.editor.validationReason(field);
+        QCOMPARE(after, mfu::widgets::notAppliedReason(text, reason));
+        QVERIFY2(
+            after.startsWith(text.isEmpty() ? QStringLiteral("Not applied: an empty field")
+                                            : QStringLiteral("Not applied: \u201C") + text + QStringLiteral("\u201D")),
+            qPrintable(after));
+        QCOMPARE(spin->accessibleDescription(), after);
+        QCOMPARE(spin->value(), 4);
+        // A new count in the field has nothing left to explain.
+        spin->setValue(5);
         QVERIFY(f.editor.validationReason(field).isEmpty());
+        QVERIFY(spin->accessibleDescription().isEmpty());
     }
 
     void stepTimeGivesClusterThroughput()

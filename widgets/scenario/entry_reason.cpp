@@ -1,0 +1,78 @@
+#include "widgets/scenario/entry_reason.h"
+
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace mfu::widgets {
+
+namespace {
+
+// The typed text without the field's prefix and suffix ("150", not "150 %").
+QString cleanTextOf(const QAbstractSpinBox* field)
+{
+    if (const auto* whole = qobject_cast<const QSpinBox*>(field))
+        return whole->cleanText();
+    if (const auto* decimal = qobject_cast<const QDoubleSpinBox*>(field))
+        return decimal->cleanText();
+    return field->text().trimmed();
+}
+
+void show(QAbstractSpinBox* field, QLabel* label, const QString& text)
+{
+    label->setText(text);
+    label->setVisible(!text.isEmpty());
+    field->setAccessibleDescription(text);
+}
+
+} // namespace
+
+QString notAppliedReason(const QString& refusedText, const QString& reason)
+{
+    const QString what
+        = refusedText.isEmpty() ? QObject::tr("an empty field") : QStringLiteral("\u201C%1\u201D").arg(refusedText);
+    return QObject::tr("Not applied: %1. %2").arg(what, reason);
+}
+
+void attachEntryReason(
+    QAbstractSpinBox* field, QLabel* label, std::function<bool()> acceptable, std::function<QString()> reason)
+{
+    // The text refused at the last edit and the reason given for it; none once a figure is taken.
+    struct Refusal {
+        QString text;
+        QString reason;
+    };
+    auto refused = std::make_shared<std::optional<Refusal>>();
+    auto* edit = field->findChild<QLineEdit*>();
+    QObject::connect(edit, &QLineEdit::textEdited, label,
+        [field, label, acceptable = std::move(acceptable), reason = std::move(reason), refused] {
+            if (acceptable()) {
+                refused->reset();
+                show(field, label, QString());
+            } else {
+                *refused = Refusal { cleanTextOf(field), reason() };
+                show(field, label, (*refused)->reason);
+            }
+        });
+    // By editingFinished the spin box has already put its last valid value back in place of refused text.
+    QObject::connect(field, &QAbstractSpinBox::editingFinished, label, [field, label, refused] {
+        if (*refused)
+            show(field, label, notAppliedReason((*refused)->text, (*refused)->reason));
+    });
+    // A new figure in the field (the scenario changed, a step of the arrows) has nothing left to explain.
+    auto cleared = [field, label, refused] {
+        refused->reset();
+        show(field, label, QString());
+    };
+    if (auto* whole = qobject_cast<QSpinBox*>(field))
+        QObject::connect(whole, &QSpinBox::valueChanged, label, cleared);
+    else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(field))
+        QObject::connect(decimal, &QDoubleSpinBox::valueChanged, label, cleared);
+}
+
+} // namespace mfu::widgets
