@@ -47,9 +47,13 @@ nlohmann::json outcomeJson(const LeverOutcome& o)
 nlohmann::json leversJson(const std::vector<LeverEffect>& levers)
 {
     nlohmann::json out = nlohmann::json::array();
-    for (const LeverEffect& e : levers)
-        out.push_back({ { "lever", std::string(leverKey(e.lever)) }, { "in_scenario", e.inScenario },
-            { "with", outcomeJson(e.with) }, { "without", outcomeJson(e.without) } });
+    for (const LeverEffect& e : levers) {
+        nlohmann::json lever = { { "lever", std::string(leverKey(e.lever)) }, { "name", leverName(e) },
+            { "in_scenario", e.inScenario }, { "with", outcomeJson(e.with) }, { "without", outcomeJson(e.without) } };
+        if (e.degree > 0)
+            lever["degree"] = e.degree; // the EP expert parallelism sets when pulled
+        out.push_back(std::move(lever));
+    }
     return out;
 }
 
@@ -62,7 +66,7 @@ QString leversText(const std::vector<LeverEffect>& levers)
     for (const LeverEffect& e : levers) {
         const auto gib = [](double bytes) { return bytes / kGiB; };
         t += QStringLiteral("    %1 %2 %3 vs %4 tokens/s, MFU %5 vs %6, %7 vs %8 GiB%9\n")
-                 .arg(QString::fromLatin1(std::string(leverLabel(e.lever)).c_str()), -28)
+                 .arg(QString::fromStdString(leverName(e)), -28)
                  .arg(e.inScenario ? QStringLiteral("(on) ") : QStringLiteral("(off)"))
                  .arg(QString::fromStdString(formatNumber(e.with.usefulTokensPerSecPerGpu)))
                  .arg(QString::fromStdString(formatNumber(e.without.usefulTokensPerSecPerGpu)))

@@ -254,6 +254,7 @@ StepMemoryInputs memoryInputs(
     mi.unfusedAttention = unfusedAttention;
     mi.expertLoad = x.expertLoad;
     mi.expertTp = x.expertTp;
+    mi.ep = x.ep;
     mi.fullRecomputeShare = x.fullRecomputeShare;
     return mi;
 }

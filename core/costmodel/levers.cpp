@@ -1,5 +1,6 @@
 #include "core/costmodel/levers.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "core/costmodel/compute_terms.h"
@@ -13,7 +14,8 @@ namespace mfu {
 
 namespace {
 
-void pull(Scenario& s, Lever lever, bool on)
+// `degree`: the EP the expert-parallelism lever sets when pulled.
+void pull(Scenario& s, Lever lever, bool on, int degree)
 {
     switch (lever) {
     case Lever::RemovePadding:
@@ -48,6 +50,11 @@ void pull(Scenario& s, Lever lever, bool on)
     case Lever::OverlapParamGather:
         s.flags.overlapParamGather = on;
         return;
+    case Lever::ExpertParallelism:
+        s.parallelism.ep = on ? degree : 1;
+        if (!on && s.parallelism.expertTp > 1)
+            s.parallelism.expertTp = 0; // the experts then follow the dense layers' TP, as without EP
+        return;
     }
 }
 
@@ -74,6 +81,8 @@ bool pulled(const Scenario& s, Lever lever)
         return s.flags.overlapGradReduce;
     case Lever::OverlapParamGather:
         return s.flags.overlapParamGather;
+    case Lever::ExpertParallelism:
+        return s.parallelism.ep > 1;
     }
     return false;
 }
@@ -104,7 +113,36 @@ LeverOutcome outcomeOf(const CostModel& model, const Scenario& s)
     return o;
 }
 
+// Whether the cost model evaluates `s` (a layout it admits), without throwing.
+bool evaluable(const CostModel& model, const Scenario& s)
+{
+    return !parallelLayoutError(s) && !model.invalidReason(s);
+}
+
 } // namespace
+
+int expertParallelismToTry(const Scenario& scenario)
+{
+    const int experts = scenario.model.moe.experts;
+    if (experts <= 0)
+        return 0;
+    const int expertTp = std::max(1, scenario.parallelism.expertTp);
+    const int domain = scenario.cluster.domainSize();
+    try {
+        const CostModel model(scenario);
+        for (int ep = std::min(experts, domain / expertTp); ep >= 2; --ep) {
+            if (experts % ep != 0)
+                continue;
+            Scenario s = scenario;
+            s.parallelism.ep = ep;
+            if (evaluable(model, s))
+                return ep;
+        }
+    } catch (const std::exception&) {
+        return 0; // the prediction itself says why the scenario cannot be evaluated
+    }
+    return 0;
+}
 
 std::vector<LeverEffect> leverEffects(const Scenario& scenario)
 {
@@ -131,6 +169,10 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
         if (scenario.parallelism.dataParallel == DataParallelKind::Zero1)
             levers.push_back(Lever::OverlapParamGather);
     }
+    const int expertParallelism
+        = scenario.parallelism.ep > 1 ? scenario.parallelism.ep : expertParallelismToTry(scenario);
+    if (scenario.model.isMoe() && expertParallelism > 1)
+        levers.push_back(Lever::ExpertParallelism);
 
     std::vector<LeverEffect> out;
     try {
@@ -141,12 +183,17 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
             LeverEffect e;
             e.lever = lever;
             e.inScenario = pulled(scenario, lever);
-            Scenario s = scenario;
-            pull(s, lever, true);
-            e.with = outcomeOf(model, s);
-            s = scenario;
-            pull(s, lever, false);
-            e.without = outcomeOf(model, s);
+            e.degree = lever == Lever::ExpertParallelism ? expertParallelism : 0;
+            Scenario with = scenario;
+            pull(with, lever, true, e.degree);
+            Scenario without = scenario;
+            pull(without, lever, false, e.degree);
+            // A layout change may leave one side unevaluable (EP 1 where the expert TP does not divide the dense
+            // ranks): that lever says nothing rather than taking the others with it.
+            if (lever == Lever::ExpertParallelism && (!evaluable(model, with) || !evaluable(model, without)))
+                continue;
+            e.with = outcomeOf(model, with);
+            e.without = outcomeOf(model, without);
             out.push_back(e);
         }
     } catch (const std::exception&) {
@@ -178,6 +225,8 @@ std::string_view leverKey(Lever lever)
         return "overlap_grad_reduce";
     case Lever::OverlapParamGather:
         return "overlap_param_gather";
+    case Lever::ExpertParallelism:
+        return "expert_parallelism";
     }
     return "";
 }
@@ -205,8 +254,18 @@ std::string_view leverLabel(Lever lever)
         return "Overlapped gradient reduce";
     case Lever::OverlapParamGather:
         return "Overlapped parameter gather";
+    case Lever::ExpertParallelism:
+        return "Expert parallelism";
     }
     return "";
+}
+
+std::string leverName(const LeverEffect& effect)
+{
+    std::string name(leverLabel(effect.lever));
+    if (effect.degree > 0 && effect.lever == Lever::ExpertParallelism)
+        name += " (EP " + std::to_string(effect.degree) + ")";
+    return name;
 }
 
 } // namespace mfu

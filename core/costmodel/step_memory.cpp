@@ -34,6 +34,19 @@ double moeActivationBytesPerToken(
     return sh.moeLayerShare * perMoeLayer;
 }
 
+double largestLayerParamsOnRank(const StepMemoryInputs& in)
+{
+    const ModelShape& sh = *in.shape;
+    const double tp = std::max(1, in.scenario->parallelism.tp);
+    if (!(sh.experts > 0) || !(sh.moeLayerShare > 0))
+        return sh.paramsPerLayer / tp;
+    // A MoE block: its attention, norms, router and shared experts split by TP, and the routed experts of one MoE
+    // layer (the average over all layers divided by their share) by the EP x expert-TP ranks that hold them.
+    const double routed = sh.expertParamsPerLayer / sh.moeLayerShare;
+    const double rest = sh.paramsPerLayer - sh.expertParamsPerLayer;
+    return rest / tp + routed / (std::max(1.0, in.ep) * std::max(1.0, in.expertTp));
+}
+
 namespace {
 
 // How the layers save activations for backward in this scenario: the layout and the layer shape it applies to.
@@ -202,7 +215,8 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
 
     // Temporary buffers.
     double temp = 0;
-    const double unitParams = std::max(sh.paramsPerLayer / tp, (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0);
+    const double layerParams = largestLayerParamsOnRank(in);
+    const double unitParams = std::max(layerParams, (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0);
     if (!fsdp) {
         // Nothing is gathered: the weights and gradients above are whole.
     } else if (in.fsdpGroup > 1 && par.pp > 1) {
@@ -210,7 +224,7 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
         temp += workingWeights + in.modelParallelParams * reduceBytes;
     } else if (in.fsdpGroup > 1) {
         // The largest unit gathered: a layer (all linear: FP8 with FP8 parameters) or the embedding and LM head (BF16).
-        const double layerUnitBytes = sh.paramsPerLayer / tp * linearWeightBytes;
+        const double layerUnitBytes = layerParams * linearWeightBytes;
         const double edgeUnitBytes = (sh.embeddingParams + sh.lmHeadParams) / tp / 2.0 * 2.0;
         const double gathered
             = (std::max(1, s.flags.fsdpPrefetchLayers) + 1.0) * std::max(layerUnitBytes, edgeUnitBytes);

@@ -36,8 +36,14 @@ struct StepMemoryInputs {
     // MoE: what the layers' experts hold per token beyond the dense layer (moeActivationBytesPerToken).
     double expertLoad = 1;
     double expertTp = 1;
+    double ep = 1; // expert-parallel degree: a rank gathers (FSDP) only its own experts of a layer
     double fullRecomputeShare = 1; // full checkpointing: the share of layers recomputed (Megatron's block method)
 };
+
+// Parameters of the largest transformer block one rank holds whole while FSDP has it gathered (and reduces its
+// gradients from): a layer's weights over TP; for a MoE block, its routed experts over EP x expert TP instead, since
+// a rank gathers only the experts it computes.
+double largestLayerParamsOnRank(const StepMemoryInputs& in);
 
 // MoE layers, bytes per token of the micro-batch and per layer (averaged over the layers) beyond what
 // activationBytesPerTokenLayer counts: the dispatched copies each expert receives and keeps for its weight gradient

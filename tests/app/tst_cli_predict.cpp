@@ -456,6 +456,31 @@ private slots:
         QVERIFY2(text.out.contains(QStringLiteral("fits only with it")), qPrintable(text.out));
     }
 
+    // A MoE named with model, GPU and count runs as FSDP without EP: the levers show what the EP inside the rack
+    // buys, named as the window names it, and the scenario's own prediction is its `without` side.
+    void predictExpertParallelismLever()
+    {
+        const QString args = QStringLiteral("--model deepseek-v3 --gpu gb300 --gpus 256 --seq 4096");
+        const auto j = runJson(QStringLiteral("predict"), args);
+        QVERIFY(j.is_object());
+        const auto& levers = j["levers"];
+        QVERIFY(!levers.empty());
+        const auto& ep = levers.back();
+        QCOMPARE(ep["lever"].get<std::string>(), std::string("expert_parallelism"));
+        QCOMPARE(ep["degree"].get<int>(), 64);
+        QCOMPARE(ep["name"].get<std::string>(), std::string("Expert parallelism (EP 64)"));
+        QVERIFY(!ep["in_scenario"].get<bool>());
+        QCOMPARE(ep["without"]["mfu"].get<double>(), j["mfu"].get<double>());
+        // Its `with` side is the prediction with --ep 64.
+        const auto withEp = runJson(QStringLiteral("predict"), args + QStringLiteral(" --ep 64"));
+        QCOMPARE(ep["with"]["mfu"].get<double>(), withEp["mfu"].get<double>());
+        QVERIFY(ep["with"]["peak_memory_bytes"].get<double>() < ep["without"]["peak_memory_bytes"].get<double>());
+        QVERIFY(!levers.front().contains("degree")); // a switch has no degree
+        const Run text = runCli(QStringLiteral("predict"), args.split(QLatin1Char(' ')));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("Expert parallelism (EP 64)   (off)")), qPrintable(text.out));
+    }
+
     // mfu-explorer validate: every published run, its error, and the groups; --check holds the documented bound.
     void validateTable()
     {

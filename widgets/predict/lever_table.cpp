@@ -54,7 +54,7 @@ void LeverTable::showLevers(const std::vector<LeverEffect>& levers)
         const LeverEffect& e = levers[static_cast<size_t>(row)];
         const LeverOutcome& on = e.with;
         const LeverOutcome& off = e.without;
-        setItem(row, Name, cell(QString::fromStdString(std::string(leverLabel(e.lever)))));
+        setItem(row, Name, cell(QString::fromStdString(leverName(e))));
         setItem(row, Now, cell(e.inScenario ? tr("on") : tr("off")));
         const double gain = e.usefulTokensGain();
         setItem(row, Tokens,
@@ -65,7 +65,7 @@ void LeverTable::showLevers(const std::vector<LeverEffect>& levers)
                 tr("Tokens that train the model: processed tokens less the padding kept")));
         // An MFU the FLOP count would put above the peak is not shown (core/costmodel/physical_bounds.h).
         const auto mfuText
-            = [this](const std::optional<double>& m) { return m ? percentText(*m) : tr("\u2014 (above the peak)"); };
+            = [](const std::optional<double>& m) { return m ? percentText(*m) : tr("\u2014 (above the peak)"); };
         setItem(row, Mfu, cell(tr("%1 / %2").arg(mfuText(on.mfu), mfuText(off.mfu))));
         QString memory
             = tr("%1 / %2 GiB").arg(on.peakMemoryBytes / kGiB, 0, 'f', 1).arg(off.peakMemoryBytes / kGiB, 0, 'f', 1);

@@ -7,6 +7,7 @@
 #include "core/costmodel/attention_kernels.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/levers.h"
+#include "core/costmodel/step_memory.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -183,7 +184,7 @@ private slots:
         moeRun.precision = TrainingPrecision::BF16_FP8;
         moeRun.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         const std::vector<LeverEffect> moeLevers = leverEffects(moeRun);
-        QCOMPARE(moeLevers.size(), size_t(5)); // compiled: no fused norm/activation row
+        QCOMPARE(moeLevers.size(), size_t(6)); // compiled: no fused norm/activation row; expert parallelism last
         QCOMPARE(moeLevers[1].lever, Lever::FusedExpertMlp);
         QVERIFY(!moeLevers[1].inScenario);
         QVERIFY(moeLevers[1].with.stepTimeSeconds < moeLevers[1].without.stepTimeSeconds);
@@ -195,12 +196,19 @@ private slots:
         QVERIFY(moeLevers[2].with.stepTimeSeconds < moeLevers[2].without.stepTimeSeconds);
         QCOMPARE(moeLevers[2].with.peakMemoryBytes, moeLevers[2].without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::MoePermuteFusion), std::string_view("moe_permute_fusion"));
-        // A BF16+FP8 run adds FP8 parameters: the weights FSDP gathers held in FP8, so less memory, and no weight
-        // cast each micro-batch, so no slower.
+        // A BF16+FP8 run adds FP8 parameters: the weights FSDP gathers held in FP8, and no weight cast each
+        // micro-batch, so no slower. With EP 8 a rank gathers 16 of the 128 experts of a layer, fewer weights than
+        // the embedding and LM head (gathered in BF16 either way): the peak does not move. Without EP a layer's
+        // 128 experts are the largest unit gathered, and FP8 halves it.
         QCOMPARE(moeLevers[3].lever, Lever::Fp8ParamGather);
         QVERIFY(!moeLevers[3].inScenario);
         QVERIFY(moeLevers[3].with.stepTimeSeconds <= moeLevers[3].without.stepTimeSeconds);
-        QVERIFY(moeLevers[3].with.peakMemoryBytes < moeLevers[3].without.peakMemoryBytes);
+        QCOMPARE(moeLevers[3].with.peakMemoryBytes, moeLevers[3].without.peakMemoryBytes);
+        Scenario gathersEveryExpert = moeRun;
+        gathersEveryExpert.parallelism.ep = 1;
+        const LeverEffect everyExpert = leverEffects(gathersEveryExpert)[3];
+        QCOMPARE(everyExpert.lever, Lever::Fp8ParamGather);
+        QVERIFY(everyExpert.with.peakMemoryBytes < everyExpert.without.peakMemoryBytes);
         QCOMPARE(leverKey(Lever::Fp8ParamGather), std::string_view("fp8_param_gather"));
         // And the weight cache: the copies held for the step cost memory, the casts it saves never cost time.
         QCOMPARE(moeLevers[4].lever, Lever::QuantizedWeightCache);
@@ -232,6 +240,77 @@ private slots:
         QVERIFY(leverEffects(bad).empty());
         QCOMPARE(leverKey(Lever::RemovePadding), std::string_view("remove_padding"));
         QCOMPARE(leverKey(Lever::FusedNormActivation), std::string_view("fused_norm_activation"));
+    }
+
+    // Expert parallelism as a lever: DeepSeek-V3 on 256 GB300 (NVL72) run as torch FSDP without EP gathers every
+    // expert's weights each layer, 4.6% MFU; the lever names the EP that spreads them inside the rack, the largest
+    // divisor of its 256 experts within 72 GPUs (64), and what it buys. A run with its own EP compares it with EP 1.
+    void expertParallelismLever()
+    {
+        const ModelSpec* deepseek = shippedPresets().findModel("deepseek-v3");
+        QVERIFY(deepseek);
+        Scenario noEp = scenarioFor(*deepseek, "gb300", 256, 4096);
+        QCOMPARE(expertParallelismToTry(noEp), 64);
+        const std::vector<LeverEffect> levers = leverEffects(noEp);
+        QVERIFY(!levers.empty());
+        const LeverEffect& ep = levers.back();
+        QCOMPARE(ep.lever, Lever::ExpertParallelism);
+        QVERIFY(!ep.inScenario);
+        QCOMPARE(ep.degree, 64);
+        QCOMPARE(leverName(ep), std::string("Expert parallelism (EP 64)"));
+        QCOMPARE(leverKey(Lever::ExpertParallelism), std::string_view("expert_parallelism"));
+        // The lever's two sides are the predictions of the two layouts, not a figure of its own.
+        Scenario withEp = noEp;
+        withEp.parallelism.ep = 64;
+        const CostModel model(noEp);
+        QCOMPARE(ep.with.stepTimeSeconds, model.evaluateValid(withEp).stepTimeSeconds);
+        QCOMPARE(ep.without.stepTimeSeconds, model.evaluateValid(noEp).stepTimeSeconds);
+        QVERIFY2(ep.with.usefulTokensPerSecPerGpu > 3 * ep.without.usefulTokensPerSecPerGpu,
+            qPrintable(QStringLiteral("%1 vs %2")
+                           .arg(ep.with.usefulTokensPerSecPerGpu)
+                           .arg(ep.without.usefulTokensPerSecPerGpu)));
+
+        // FSDP gathers a layer at a time, and with EP a rank gathers only its experts: DeepSeek-V3's MoE block holds
+        // 256 routed experts of 3 x 7,168 x 2,048 weights (11.27 B), of which EP 64 leaves 4 on a rank (176 M);
+        // everything else in the block (attention, norms, router, shared expert) stays whole at TP 1.
+        const ModelShape shape = modelShapeOf(*deepseek);
+        StepMemoryInputs in;
+        in.shape = &shape;
+        in.scenario = &withEp;
+        in.ep = 64;
+        in.expertTp = 1;
+        const double routedBlock = 256.0 * 3 * 7168 * 2048;
+        QVERIFY(near(shape.expertParamsPerLayer / shape.moeLayerShare, routedBlock));
+        const double rest = shape.paramsPerLayer - shape.expertParamsPerLayer;
+        QVERIFY(near(largestLayerParamsOnRank(in), rest + routedBlock / 64));
+        in.ep = 1;
+        QVERIFY(near(largestLayerParamsOnRank(in), rest + routedBlock));
+        // So the lever's EP side holds 11 B fewer gathered weights (BF16) and gradients: about 100 GB less.
+        QVERIFY2(ep.without.peakMemoryBytes - ep.with.peakMemoryBytes > 90e9,
+            qPrintable(QStringLiteral("%1 vs %2 GB")
+                           .arg(ep.with.peakMemoryBytes / 1e9)
+                           .arg(ep.without.peakMemoryBytes / 1e9)));
+
+        // On an HGX node the domain is 8 GPUs: EP 8.
+        QCOMPARE(expertParallelismToTry(scenarioFor(*deepseek, "h100-sxm", 256, 4096)), 8);
+        // A run with EP 8 of its own: on, and compared with EP 1; its expert TP goes with it.
+        Scenario own = noEp;
+        own.parallelism.ep = 8;
+        own.parallelism.expertTp = 2;
+        const LeverEffect mine = leverEffects(own).back();
+        QCOMPARE(mine.lever, Lever::ExpertParallelism);
+        QVERIFY(mine.inScenario);
+        QCOMPARE(mine.degree, 8);
+        QCOMPARE(mine.with.stepTimeSeconds, model.evaluateValid(own).stepTimeSeconds);
+        // Released: EP 1 and the experts at the dense layers' TP, the scenario without EP.
+        QCOMPARE(mine.without.stepTimeSeconds, model.evaluateValid(noEp).stepTimeSeconds);
+
+        // Nothing to spread: a dense model, and a MoE on GPUs without a scale-up domain (one GPU a domain).
+        for (const LeverEffect& e : leverEffects(scenarioFor(llama31_8b(), "h100-sxm", 64, 4096)))
+            QVERIFY(e.lever != Lever::ExpertParallelism);
+        Scenario lone = noEp;
+        lone.cluster.gpusPerScaleUpDomain = 1;
+        QCOMPARE(expertParallelismToTry(lone), 0);
     }
 
     // LMMs-Engine's reference: 50-55% MFU. With attention per document (as its FLOP counter counts it) the cost model

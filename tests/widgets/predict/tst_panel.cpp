@@ -244,6 +244,25 @@ private slots:
         QVERIFY(!f.model.scenario().workload.packing.packed());
     }
 
+    // A MoE without EP: the lever row names the EP core picks, in the words `predict` prints (leverName), with the
+    // same figures.
+    void expertParallelismLeverRow()
+    {
+        Fixture f(scenarioOn("deepseek-v3", "gb300", 256, 4096));
+        const std::vector<LeverEffect> levers = leverEffects(f.model.scenario());
+        QVERIFY(!levers.empty());
+        QCOMPARE(levers.back().lever, Lever::ExpertParallelism);
+        auto* table = f.panel.leverTable();
+        const int last = table->rowCount() - 1;
+        QCOMPARE(table->rowCount(), int(levers.size()));
+        QCOMPARE(table->item(last, 0)->text(), QString::fromStdString(leverName(levers.back())));
+        QCOMPARE(table->item(last, 0)->text(), QStringLiteral("Expert parallelism (EP 64)"));
+        QCOMPARE(table->item(last, 1)->text(), QStringLiteral("off"));
+        QVERIFY(levers.back().with.mfu);
+        QVERIFY2(table->item(last, 3)->text().startsWith(percent(*levers.back().with.mfu)),
+            qPrintable(table->item(last, 3)->text()));
+    }
+
     // The levers of a packed, padded run, each with and without, as core computes them; and PaLM's count over the
     // packing length beside the predicted MFU, labelled as the over-count it is.
     void leversAndThePackingLengthCount()
