@@ -42,11 +42,14 @@ int runPlan(const QStringList& args)
                 parsePositiveInteger(
                     parser.value(QStringLiteral("max-micro-batch")), QStringLiteral("max-micro-batch"))));
         o.tpWithinDomain = !parser.isSet(QStringLiteral("allow-tp-across-domains"));
-        // The band's width does not depend on the prediction: the error of similar published runs.
-        const ErrorBand band = errorBandFor(s, StepPrediction {}, app::shippedErrorBands());
         if (!parser.isSet(QStringLiteral("strict")))
             o.tieTolerance = plannerTieTolerance(s, app::shippedErrorBands());
         const PlanResult r = planConfigurations(s, o);
+        // The band's width does not depend on the prediction, but its classes do depend on the layout (a MoE given
+        // without EP is the barely validated 'MoE without EP' class; the layouts planned for it mostly have EP): the
+        // first layout's band, else the scenario's.
+        const ErrorBand band = errorBandFor(
+            r.configs.empty() ? s : withConfig(s, r.configs.front()), StepPrediction {}, app::shippedErrorBands());
         // With --calibration each layout is also predicted with the traced run's terms; the ranking stays the
         // validated model's (a calibration that extrapolates must not reorder what it never measured).
         const auto calibration = calibrationFlag(parser);
@@ -75,8 +78,9 @@ int runPlan(const QStringList& args)
         // The rule in the words every surface uses (planner.h), then where the band comes from.
         t += QString::fromStdString(plannerRankingRule(o.tieTolerance));
         if (o.tieTolerance > 0)
-            t += QStringLiteral(" Error band from %1; --strict ranks by throughput alone.")
-                     .arg(QString::fromStdString(band.basis));
+            t += QStringLiteral(" Error band%1 from %2; --strict ranks by throughput alone.")
+                     .arg(r.configs.empty() ? QString() : QStringLiteral(" of the first layout"),
+                         QString::fromStdString(band.basis));
         t += QLatin1Char('\n');
         if (const std::string note = planOrderNote(r, o.tieTolerance); !note.empty())
             t += QString::fromStdString(note) + QStringLiteral(".\n");

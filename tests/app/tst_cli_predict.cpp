@@ -222,6 +222,23 @@ private slots:
         }
     }
 
+    // A MoE given without EP is the barely validated 'MoE without EP' class; the layouts planned for it have EP, so
+    // the band the plan names is the first layout's, not the input's.
+    void planNamesTheFirstLayoutsBand()
+    {
+        const auto j = runJson(
+            QStringLiteral("plan"), QStringLiteral("--model deepseek-v3 --gpu gb300 --gpus 256 --seq 4096 --top 3"));
+        QVERIFY(j.is_object());
+        QVERIFY(!j["configs"].empty());
+        QVERIFY(j["configs"][0]["ep"].get<int>() > 1);
+        const std::string basis = j["error_band_basis"].get<std::string>();
+        QVERIFY2(basis.find("MoE without EP") == std::string::npos, basis.c_str());
+        const auto given = runJson(
+            QStringLiteral("predict"), QStringLiteral("--model deepseek-v3 --gpu gb300 --gpus 256 --seq 4096"));
+        QVERIFY2(given["error_band_basis"].get<std::string>().find("MoE without EP") != std::string::npos,
+            given["error_band_basis"].get<std::string>().c_str());
+    }
+
     void planStrictRanksByThroughput()
     {
         const auto j = runJson(QStringLiteral("plan"),
