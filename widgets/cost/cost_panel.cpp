@@ -26,6 +26,7 @@
 #include "widgets/qt_text.h"
 #include "widgets/scenario/bounded_spin_box.h"
 #include "widgets/scenario/entry_reason.h"
+#include "widgets/scenario/reason_label.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
@@ -181,11 +182,8 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
 
 void CostPanel::addEntryReason(QFormLayout* form, QDoubleSpinBox* box, const char* objectName, const QString& reason)
 {
-    auto* label = new QLabel(reason);
+    auto* label = new ReasonLabel;
     label->setObjectName(QString::fromLatin1(objectName));
-    label->setWordWrap(true);
-    label->setStyleSheet(errorStyleSheet());
-    label->setVisible(false);
     form->addRow(QString(), label);
     auto* bounded = static_cast<BoundedSpinBox*>(box);
     attachEntryReason(

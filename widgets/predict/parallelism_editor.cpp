@@ -24,9 +24,9 @@
 #include "core/scenario/pipeline_layout.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/scenario/settings.h"
-#include "widgets/predict/reason_label.h"
 #include "widgets/qt_text.h"
 #include "widgets/scenario/quantity_spin_box.h"
+#include "widgets/scenario/reason_label.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {

@@ -1,7 +1,8 @@
 #include "widgets/scenario/entry_reason.h"
 
+#include "widgets/scenario/reason_label.h"
+
 #include <QDoubleSpinBox>
-#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 
@@ -23,10 +24,9 @@ QString cleanTextOf(const QAbstractSpinBox* field)
     return field->text().trimmed();
 }
 
-void show(QAbstractSpinBox* field, QLabel* label, const QString& text)
+void show(QAbstractSpinBox* field, ReasonLabel* label, const QString& text)
 {
-    label->setText(text);
-    label->setVisible(!text.isEmpty());
+    label->showReason(text);
     field->setAccessibleDescription(text);
 }
 
@@ -40,7 +40,7 @@ QString notAppliedReason(const QString& refusedText, const QString& reason)
 }
 
 void attachEntryReason(
-    QAbstractSpinBox* field, QLabel* label, std::function<bool()> acceptable, std::function<QString()> reason)
+    QAbstractSpinBox* field, ReasonLabel* label, std::function<bool()> acceptable, std::function<QString()> reason)
 {
     // The text refused at the last edit and the reason given for it; none once a figure is taken.
     struct Refusal {

@@ -10,15 +10,16 @@
 #include <functional>
 
 class QAbstractSpinBox;
-class QLabel;
 
 namespace mfu::widgets {
+
+class ReasonLabel;
 
 // `acceptable`: whether the field's text as it stands would be applied (BoundedSpinBox::typedAcceptable, a
 // QuantitySpinBox's typedValue). `reason`: what to enter instead, as shown while typing, asked at each refusal (a
 // field's range may have moved since it was built).
 void attachEntryReason(
-    QAbstractSpinBox* field, QLabel* label, std::function<bool()> acceptable, std::function<QString()> reason);
+    QAbstractSpinBox* field, ReasonLabel* label, std::function<bool()> acceptable, std::function<QString()> reason);
 
 // The label's text once leaving a field has put back its last valid value instead of `refusedText` (the typed text
 // without prefix or suffix): "Not applied: “150”." followed by the reason.

@@ -32,6 +32,7 @@
 #include "widgets/scenario/eliding_combo_box.h"
 #include "widgets/scenario/entry_reason.h"
 #include "widgets/scenario/quantity_spin_box.h"
+#include "widgets/scenario/reason_label.h"
 #include "widgets/scenario/scenario_model.h"
 
 namespace mfu::widgets {
@@ -85,10 +86,8 @@ void ScenarioEditor::buildUi()
         combo->setMinimumContentsLength(14);
     };
     auto reasonLabel = [this](const char* name) {
-        auto* label = new QLabel(this);
+        auto* label = new ReasonLabel(this);
         label->setObjectName(QLatin1String(name));
-        label->setWordWrap(true);
-        label->setVisible(false);
         return label;
     };
 
@@ -131,7 +130,7 @@ void ScenarioEditor::buildUi()
         spin->setAccessibleName(row.accessibleName);
         spin->setSuffix(row.suffix);
         form->addRow(row.label, spin);
-        QLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str());
+        ReasonLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str());
         form->addRow(QString(), label);
         attachEntryReason(
             spin, label, [spin] { return spin->typedValue().has_value(); }, [reason = row.reason] { return reason; });
@@ -155,7 +154,7 @@ void ScenarioEditor::buildUi()
     m_network->setSuffix(tr(" Gb/s"));
     m_network->setSpecialValueText(tr("none stated"));
     form->addRow(tr("Net&work per GPU:"), m_network);
-    QLabel* networkReason = reasonLabel("scaleOutGbpsReason");
+    ReasonLabel* networkReason = reasonLabel("scaleOutGbpsReason");
     form->addRow(QString(), networkReason);
     attachEntryReason(
         m_network, networkReason, [this] { return m_network->typedAcceptable(); },
@@ -442,10 +441,9 @@ void ScenarioEditor::onThroughputModeChosen()
     m_model->setThroughputInput(static_cast<ThroughputInput>(m_throughputMode->currentData().toInt()));
 }
 
-void ScenarioEditor::showReason(QLabel* reason, QWidget* field, const QString& text)
+void ScenarioEditor::showReason(ReasonLabel* reason, QWidget* field, const QString& text)
 {
-    reason->setText(text);
-    reason->setVisible(!text.isEmpty());
+    reason->showReason(text);
     // Read by screen readers with the field, so the reason is not only a colour and a position.
     field->setAccessibleDescription(text);
 }

@@ -25,6 +25,7 @@ class QPushButton;
 namespace mfu::widgets {
 
 class BoundedSpinBox;
+class ReasonLabel;
 class ScenarioModel;
 
 class ScenarioEditor : public QWidget {
@@ -64,7 +65,7 @@ private:
     void loadDocumentLengthsFromDialog();
     // Packing edits: a candidate checked against the sequence length before it reaches the model.
     void commitPacking(const SequencePacking& candidate);
-    void showReason(QLabel* reason, QWidget* field, const QString& text);
+    void showReason(ReasonLabel* reason, QWidget* field, const QString& text);
     void updateDerivedTexts();
 
     ScenarioModel* m_model;
@@ -86,16 +87,16 @@ private:
     QComboBox* m_attentionMask = nullptr;
     QSpinBox* m_padding = nullptr;
     QLabel* m_packingSummary = nullptr;
-    QLabel* m_packingReason = nullptr;
+    ReasonLabel* m_packingReason = nullptr;
     QSpinBox* m_microBatch = nullptr;
     QSpinBox* m_gradAccum = nullptr;
     QComboBox* m_throughputMode = nullptr;
     QLineEdit* m_throughputValue = nullptr;
     QLabel* m_tokensPerStep = nullptr;
-    QLabel* m_modelReason = nullptr;
-    QLabel* m_precisionReason = nullptr;
-    QLabel* m_seqLenReason = nullptr;
-    QLabel* m_throughputReason = nullptr;
+    ReasonLabel* m_modelReason = nullptr;
+    ReasonLabel* m_precisionReason = nullptr;
+    ReasonLabel* m_seqLenReason = nullptr;
+    ReasonLabel* m_throughputReason = nullptr;
 };
 
 // Reads "21111", "21,111", "21 111", "2.1e4", "32k" or "1.5M" (core/number_parse.h); nullopt when not a number.

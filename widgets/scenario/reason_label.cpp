@@ -1,4 +1,4 @@
-#include "widgets/predict/reason_label.h"
+#include "widgets/scenario/reason_label.h"
 
 #include <QResizeEvent>
 
