@@ -3,12 +3,14 @@
 // copies the scenario for every configuration, as a straightforward implementation would. Calculon (Isaev et al.,
 // SC'23) evaluates about 70 configurations per second per core on a machine like this one. Last, a prediction
 // calibrated to a trace (its GEMM and attention shapes looked up for each scenario) against the same prediction
-// uncalibrated.
+// uncalibrated; and the levers a prediction shows (each scenario evaluated with and without each) against the one
+// prediction.
 #include <chrono>
 #include <cstdio>
 
 #include "core/calibration/trace_calibration.h"
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/levers.h"
 #include "core/costmodel/planner.h"
 #include "core/errors.h"
 #include "core/presets/presets.h"
@@ -172,5 +174,40 @@ int main()
     std::printf("  uncalibrated evaluation:    %8.1f us\n", plainUs);
     std::printf("  calibrated, with it:        %8.1f us  (%.1fx)\n", calibratedUs, calibratedUs / plainUs);
     std::printf("  target: < 1,000 us (milliseconds per prediction) -> %s\n", calibratedUs < 1000 ? "met" : "MISSED");
+
+    // 4. The levers the Predict panel shows beside each prediction, on the GUI thread: DeepSeek-V3 on 256 GB300 as
+    // FSDP without EP, where expert parallelism's lever first searches the EP degrees of the rack (72 down to 2)
+    // for the largest one the layout admits. Baseline: the same scenario's one prediction, evaluate(Scenario).
+    const ModelSpec* deepseek = presets.findModel("deepseek-v3");
+    const HardwareSpec* gb300 = presets.findHardware("gb300");
+    if (!deepseek || !gb300) {
+        std::fprintf(stderr, "bench_costmodel: deepseek-v3 or gb300 missing from %s/presets\n", MFU_SOURCE_DIR);
+        return 1;
+    }
+    Scenario moe;
+    moe.model = *deepseek;
+    moe.cluster.hardware = *gb300;
+    moe.cluster.gpuCount = 256;
+    moe.workload.seqLen = 4096;
+    const int nLevers = 200;
+    t0 = Clock::now();
+    for (int i = 0; i < nLevers; ++i)
+        g_sink = g_sink + evaluate(moe).mfu;
+    const double predictUs = secondsSince(t0) / nLevers * 1e6;
+    t0 = Clock::now();
+    size_t leverRows = 0;
+    for (int i = 0; i < nLevers; ++i)
+        leverRows = leverEffects(moe).size();
+    const double leversUs = secondsSince(t0) / nLevers * 1e6;
+    t0 = Clock::now();
+    for (int i = 0; i < nLevers; ++i)
+        g_sink = g_sink + expertParallelismToTry(moe);
+    const double searchUs = secondsSince(t0) / nLevers * 1e6;
+    std::printf("\nlevers (DeepSeek-V3, 256 GB300, FSDP without EP; %zu rows, expert parallelism EP %d):\n", leverRows,
+        expertParallelismToTry(moe));
+    std::printf("  one prediction, evaluate:   %8.1f us\n", predictUs);
+    std::printf("  every lever, both sides:    %8.1f us  (%.1fx)\n", leversUs, leversUs / predictUs);
+    std::printf("  of which the EP search:     %8.1f us\n", searchUs);
+    std::printf("  target: < 16,000 us (one frame of the window) -> %s\n", leversUs < 16000 ? "met" : "MISSED");
     return g_sink > 0 ? 0 : 1;
 }
