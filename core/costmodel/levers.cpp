@@ -119,29 +119,33 @@ bool evaluable(const CostModel& model, const Scenario& s)
     return !parallelLayoutError(s) && !model.invalidReason(s);
 }
 
+// expertParallelismToTry with the scenario's cost model already built.
+int largestExpertParallelism(const CostModel& model, const Scenario& scenario)
+{
+    const int experts = scenario.model.moe.experts;
+    const int expertTp = std::max(1, scenario.parallelism.expertTp);
+    for (int ep = std::min(experts, scenario.cluster.domainSize() / expertTp); ep >= 2; --ep) {
+        if (experts % ep != 0)
+            continue;
+        Scenario s = scenario;
+        s.parallelism.ep = ep;
+        if (evaluable(model, s))
+            return ep;
+    }
+    return 0;
+}
+
 } // namespace
 
 int expertParallelismToTry(const Scenario& scenario)
 {
-    const int experts = scenario.model.moe.experts;
-    if (experts <= 0)
+    if (scenario.model.moe.experts <= 0)
         return 0;
-    const int expertTp = std::max(1, scenario.parallelism.expertTp);
-    const int domain = scenario.cluster.domainSize();
     try {
-        const CostModel model(scenario);
-        for (int ep = std::min(experts, domain / expertTp); ep >= 2; --ep) {
-            if (experts % ep != 0)
-                continue;
-            Scenario s = scenario;
-            s.parallelism.ep = ep;
-            if (evaluable(model, s))
-                return ep;
-        }
+        return largestExpertParallelism(CostModel(scenario), scenario);
     } catch (const std::exception&) {
         return 0; // the prediction itself says why the scenario cannot be evaluated
     }
-    return 0;
 }
 
 std::vector<LeverEffect> leverEffects(const Scenario& scenario)
@@ -169,16 +173,17 @@ std::vector<LeverEffect> leverEffects(const Scenario& scenario)
         if (scenario.parallelism.dataParallel == DataParallelKind::Zero1)
             levers.push_back(Lever::OverlapParamGather);
     }
-    const int expertParallelism
-        = scenario.parallelism.ep > 1 ? scenario.parallelism.ep : expertParallelismToTry(scenario);
-    if (scenario.model.isMoe() && expertParallelism > 1)
-        levers.push_back(Lever::ExpertParallelism);
 
     std::vector<LeverEffect> out;
     try {
         const CostModel model(scenario);
         if (model.invalidReason(scenario))
             return {};
+        const int expertParallelism = !scenario.model.isMoe() ? 0
+            : scenario.parallelism.ep > 1                     ? scenario.parallelism.ep
+                                                              : largestExpertParallelism(model, scenario);
+        if (expertParallelism > 1)
+            levers.push_back(Lever::ExpertParallelism);
         for (Lever lever : levers) {
             LeverEffect e;
             e.lever = lever;
