@@ -224,6 +224,7 @@ ParallelismEditor::Field& ParallelismEditor::addField(
     widget->setObjectName(key);
     auto* reason = new ReasonLabel;
     reason->setObjectName(key + QStringLiteral("Reason"));
+    reason->setField(widget);
     // Spin boxes and combo boxes may shrink to their minimum (Qt's default makes a spin box's size hint its minimum,
     // and a spin box of a large range would set the editor's width).
     if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget)) {
@@ -264,13 +265,13 @@ void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QStri
         Field& field = m_fields[key];
         field.outOfRange = outOfRangeReason(spin, text);
         if (!field.outOfRange.isEmpty() || field.reason->text() == field.shownOutOfRange)
-            showReason(field, field.outOfRange);
+            field.reason->showReason(field.outOfRange);
         field.shownOutOfRange = field.outOfRange;
     });
     connect(spin, &QAbstractSpinBox::editingFinished, this, [this, key] {
         Field& field = m_fields[key];
         if (!field.outOfRange.isEmpty())
-            showReason(field, field.outOfRange);
+            field.reason->showReason(field.outOfRange);
     });
     spin->installEventFilter(this);
     line->installEventFilter(this); // whichever of the two the key reaches
@@ -320,7 +321,7 @@ void ParallelismEditor::restore(Field& field)
         check->setChecked(field.read(s) != 0);
     field.outOfRange.clear();
     field.shownOutOfRange.clear();
-    showReason(field, {});
+    field.reason->showReason({});
 }
 
 void ParallelismEditor::addCombo(QFormLayout* form, const char* name, const QString& label, const QString& accessible,
@@ -378,7 +379,7 @@ void ParallelismEditor::editText(const QString& name, const QString& text)
     }
     if (problem.isEmpty())
         problem = problemIntroduced(m_model->scenario(), candidate);
-    showReason(field, problem);
+    field.reason->showReason(problem);
     if (!problem.isEmpty())
         return;
     m_model->setConfiguration(
@@ -389,12 +390,6 @@ QString ParallelismEditor::validationReason(const QString& fieldName) const
 {
     const auto it = m_fields.constFind(fieldName);
     return it == m_fields.constEnd() ? QString() : it->reason->text();
-}
-
-void ParallelismEditor::showReason(Field& field, const QString& text)
-{
-    field.reason->showReason(text);
-    field.widget->setAccessibleDescription(text); // read with the field, not only seen next to it
 }
 
 void ParallelismEditor::edit(const QString& name, int value)
@@ -431,7 +426,7 @@ void ParallelismEditor::edit(const QString& name, int value)
                 problem = QString::fromStdString(e.what());
             }
     }
-    showReason(field, problem);
+    field.reason->showReason(problem);
     if (!problem.isEmpty())
         return;
     if (name == kVisionTokens) {
@@ -463,7 +458,7 @@ void ParallelismEditor::syncFromModel()
         if (auto* edit = qobject_cast<QLineEdit*>(f.widget)) {
             if (!edit->hasFocus())
                 edit->setText(f.readText(s));
-            showReason(f, {});
+            f.reason->showReason({});
             continue;
         }
         const int v = f.read(s);
@@ -475,7 +470,7 @@ void ParallelismEditor::syncFromModel()
             check->setChecked(v != 0);
         f.outOfRange.clear();
         f.shownOutOfRange.clear();
-        showReason(f, {});
+        f.reason->showReason({});
     }
     // The global batch moves in whole micro-steps.
     int64_t perMicroStep = 1;

@@ -67,7 +67,6 @@ private:
     void editText(const QString& name, const QString& text);
     Field& addField(QFormLayout* form, const char* name, const QString& label, QWidget* widget, Read read, Write write);
     void edit(const QString& name, int value);
-    void showReason(Field& field, const QString& text);
     void syncFromModel();
     // The field back to the scenario's value, its reason cleared (Escape).
     void restore(Field& field);

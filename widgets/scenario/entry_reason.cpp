@@ -24,12 +24,6 @@ QString cleanTextOf(const QAbstractSpinBox* field)
     return field->text().trimmed();
 }
 
-void show(QAbstractSpinBox* field, ReasonLabel* label, const QString& text)
-{
-    label->showReason(text);
-    field->setAccessibleDescription(text);
-}
-
 } // namespace
 
 QString notAppliedReason(const QString& refusedText, const QString& reason)
@@ -48,26 +42,27 @@ void attachEntryReason(
         QString reason;
     };
     auto refused = std::make_shared<std::optional<Refusal>>();
+    label->setField(field);
     auto* edit = field->findChild<QLineEdit*>();
     QObject::connect(edit, &QLineEdit::textEdited, label,
         [field, label, acceptable = std::move(acceptable), reason = std::move(reason), refused] {
             if (acceptable()) {
                 refused->reset();
-                show(field, label, QString());
+                label->showReason(QString());
             } else {
                 *refused = Refusal { cleanTextOf(field), reason() };
-                show(field, label, (*refused)->reason);
+                label->showReason((*refused)->reason);
             }
         });
     // By editingFinished the spin box has already put its last valid value back in place of refused text.
-    QObject::connect(field, &QAbstractSpinBox::editingFinished, label, [field, label, refused] {
+    QObject::connect(field, &QAbstractSpinBox::editingFinished, label, [label, refused] {
         if (*refused)
-            show(field, label, notAppliedReason((*refused)->text, (*refused)->reason));
+            label->showReason(notAppliedReason((*refused)->text, (*refused)->reason));
     });
     // A new figure in the field (the scenario changed, a step of the arrows) has nothing left to explain.
-    auto cleared = [field, label, refused] {
+    auto cleared = [label, refused] {
         refused->reset();
-        show(field, label, QString());
+        label->showReason(QString());
     };
     if (auto* whole = qobject_cast<QSpinBox*>(field))
         QObject::connect(whole, &QSpinBox::valueChanged, label, cleared);

@@ -17,6 +17,8 @@ void ReasonLabel::showReason(const QString& text)
     setText(text);
     setVisible(!text.isEmpty());
     fitHeight();
+    if (m_field)
+        m_field->setAccessibleDescription(text);
 }
 
 void ReasonLabel::resizeEvent(QResizeEvent* event)

@@ -6,6 +6,7 @@
 // from the label's height for the width the label had when it was laid out first, so a reason that wraps to three lines
 // at the editor's real width was cut to two, its first and last lines half shown.
 #include <QLabel>
+#include <QPointer>
 
 namespace mfu::widgets {
 
@@ -14,7 +15,10 @@ class ReasonLabel : public QLabel {
 
 public:
     explicit ReasonLabel(QWidget* parent = nullptr);
-    // Shows the reason (hides the label for an empty one) and makes room for all of its lines.
+    // The field the reason is about: showReason makes the reason its accessible description too, read by screen
+    // readers with the field, so the reason is not only a colour and a position.
+    void setField(QWidget* field) { m_field = field; }
+    // Shows the reason (hides the label for an empty one), makes room for all of its lines and describes the field.
     void showReason(const QString& text);
 
 protected:
@@ -22,6 +26,7 @@ protected:
 
 private:
     void fitHeight();
+    QPointer<QWidget> m_field;
 };
 
 } // namespace mfu::widgets

@@ -85,9 +85,10 @@ void ScenarioEditor::buildUi()
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(14);
     };
-    auto reasonLabel = [this](const char* name) {
+    auto reasonLabel = [this](const char* name, QWidget* field) {
         auto* label = new ReasonLabel(this);
         label->setObjectName(QLatin1String(name));
+        label->setField(field);
         return label;
     };
 
@@ -104,7 +105,7 @@ void ScenarioEditor::buildUi()
     m_importButton->setAccessibleName(tr("Import a Hugging Face config.json"));
     form->addRow(tr("&Model:"), m_modelCombo);
     form->addRow(QString(), m_importButton);
-    m_modelReason = reasonLabel("modelReason");
+    m_modelReason = reasonLabel("modelReason", m_modelCombo);
     form->addRow(QString(), m_modelReason);
 
     m_hardwareCombo = new ElidingComboBox;
@@ -130,7 +131,7 @@ void ScenarioEditor::buildUi()
         spin->setAccessibleName(row.accessibleName);
         spin->setSuffix(row.suffix);
         form->addRow(row.label, spin);
-        ReasonLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str());
+        ReasonLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str(), spin);
         form->addRow(QString(), label);
         attachEntryReason(
             spin, label, [spin] { return spin->typedValue().has_value(); }, [reason = row.reason] { return reason; });
@@ -154,7 +155,7 @@ void ScenarioEditor::buildUi()
     m_network->setSuffix(tr(" Gb/s"));
     m_network->setSpecialValueText(tr("none stated"));
     form->addRow(tr("Net&work per GPU:"), m_network);
-    ReasonLabel* networkReason = reasonLabel("scaleOutGbpsReason");
+    ReasonLabel* networkReason = reasonLabel("scaleOutGbpsReason", m_network);
     form->addRow(QString(), networkReason);
     attachEntryReason(
         m_network, networkReason, [this] { return m_network->typedAcceptable(); },
@@ -172,7 +173,7 @@ void ScenarioEditor::buildUi()
     for (const SettingChoice& c : precision.choices)
         m_precisionCombo->addItem(qs(c.label), c.value);
     form->addRow(qs(precision.label) + QLatin1Char(':'), m_precisionCombo);
-    m_precisionReason = reasonLabel("precisionReason");
+    m_precisionReason = reasonLabel("precisionReason", m_precisionCombo);
     form->addRow(QString(), m_precisionReason);
 
     m_seqLen = new QLineEdit;
@@ -181,7 +182,7 @@ void ScenarioEditor::buildUi()
     m_seqLen->setAccessibleName(qs(seqLen.help));
     m_seqLen->setPlaceholderText(tr("tokens, e.g. 8192 or 32k"));
     form->addRow(qs(seqLen.label) + QLatin1Char(':'), m_seqLen);
-    m_seqLenReason = reasonLabel("seqLenReason");
+    m_seqLenReason = reasonLabel("seqLenReason", m_seqLen);
     form->addRow(QString(), m_seqLenReason);
 
     // Packed sequences (core/model/packing.h): the documents in each sequence as a mean or a file of lengths, whether
@@ -230,7 +231,7 @@ void ScenarioEditor::buildUi()
     m_padding->setSuffix(tr(" %"));
     m_padding->setKeyboardTracking(false);
     form->addRow(tr("Pa&dding kept:"), m_padding);
-    m_packingReason = reasonLabel("packingReason");
+    m_packingReason = reasonLabel("packingReason", m_documentLength);
     form->addRow(QString(), m_packingReason);
 
     const Setting& microBatch = *findSetting("micro_batch");
@@ -262,7 +263,7 @@ void ScenarioEditor::buildUi()
     m_throughputValue->setObjectName(QStringLiteral("throughputValue"));
     m_throughputValue->setAccessibleName(tr("Measured throughput"));
     form->addRow(tr("Measured &value:"), m_throughputValue);
-    m_throughputReason = reasonLabel("throughputReason");
+    m_throughputReason = reasonLabel("throughputReason", m_throughputValue);
     form->addRow(QString(), m_throughputReason);
 
     setTabOrder(m_modelCombo, m_importButton);
@@ -347,7 +348,7 @@ std::optional<int64_t> ScenarioEditor::checkSeqLen()
     const Setting& seq = *findSetting("seq_len");
     if (!value || *value != std::floor(*value) || *value < static_cast<double>(seq.minimum)
         || *value > static_cast<double>(seq.maximum)) {
-        showReason(m_seqLenReason, m_seqLen,
+        m_seqLenReason->showReason(
             tr("Enter %1. Until then the scenario keeps %2.")
                 .arg(QString::fromStdString(settingRangeText(seq)),
                     QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
@@ -358,14 +359,14 @@ std::optional<int64_t> ScenarioEditor::checkSeqLen()
         validatePacking(m_model->scenario().workload.packing, static_cast<int64_t>(*value));
         validateVisionWorkload(m_model->scenario().workload.vision, static_cast<int64_t>(*value));
     } catch (const InputError& e) {
-        showReason(m_seqLenReason, m_seqLen,
+        m_seqLenReason->showReason(
             tr("%1. Shorten the documents or the vision tokens (Predict panel) first; until then the scenario keeps "
                "%2.")
                 .arg(QString::fromStdString(e.what()))
                 .arg(QLocale().toString(static_cast<qlonglong>(m_model->scenario().workload.seqLen))));
         return std::nullopt;
     }
-    showReason(m_seqLenReason, m_seqLen, {});
+    m_seqLenReason->showReason({});
     return static_cast<int64_t>(*value);
 }
 
@@ -380,14 +381,14 @@ std::optional<double> ScenarioEditor::checkThroughput()
     const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
     const QString text = m_throughputValue->text().trimmed();
     if (text.isEmpty()) {
-        showReason(m_throughputReason, m_throughputValue, tr("No measurement: enter one to get TFLOPS and MFU."));
+        m_throughputReason->showReason(tr("No measurement: enter one to get TFLOPS and MFU."));
         return 0.0;
     }
     const auto value = parseGroupedNumber(text);
     if (!value || *value <= 0) {
-        showReason(m_throughputReason, m_throughputValue,
-            input == ThroughputInput::StepTime ? tr("Enter the step time as a positive number of seconds.")
-                                               : tr("Enter the throughput as a positive number of tokens per second."));
+        m_throughputReason->showReason(input == ThroughputInput::StepTime
+                ? tr("Enter the step time as a positive number of seconds.")
+                : tr("Enter the throughput as a positive number of tokens per second."));
         return std::nullopt;
     }
     // Physically possible: no GPU computes more than its dense peak. The scenario's FLOP/token turns the value into
@@ -413,7 +414,7 @@ std::optional<double> ScenarioEditor::checkThroughput()
                     : input == ThroughputInput::TokensPerSecCluster
                     ? tr("at most %1 tokens/s for the cluster").arg(locale.toString(maxPerGpu * gpus, 'f', 0))
                     : tr("at most %1 tokens/s per GPU").arg(locale.toString(maxPerGpu, 'f', 0));
-                showReason(m_throughputReason, m_throughputValue,
+                m_throughputReason->showReason(
                     tr("Not possible: that is %1% MFU, more than %2 can compute. At 100% of its dense peak this "
                        "model needs %3. The scenario keeps its last value.")
                         .arg(locale.toString(m.mfu * 100, 'g', 3), qs(s.cluster.hardware.name), limit));
@@ -423,7 +424,7 @@ std::optional<double> ScenarioEditor::checkThroughput()
     } catch (const std::exception&) {
         // No FLOP/token or no peak for this scenario: nothing to bound against; the panels say why.
     }
-    showReason(m_throughputReason, m_throughputValue, {});
+    m_throughputReason->showReason({});
     return *value;
 }
 
@@ -441,13 +442,6 @@ void ScenarioEditor::onThroughputModeChosen()
     m_model->setThroughputInput(static_cast<ThroughputInput>(m_throughputMode->currentData().toInt()));
 }
 
-void ScenarioEditor::showReason(ReasonLabel* reason, QWidget* field, const QString& text)
-{
-    reason->showReason(text);
-    // Read by screen readers with the field, so the reason is not only a colour and a position.
-    field->setAccessibleDescription(text);
-}
-
 QString ScenarioEditor::validationReason(const QString& fieldName) const
 {
     if (auto* label = findChild<QLabel*>(fieldName + QStringLiteral("Reason")))
@@ -460,13 +454,12 @@ void ScenarioEditor::commitPacking(const SequencePacking& candidate)
     try {
         validatePacking(candidate, m_model->scenario().workload.seqLen);
     } catch (const InputError& e) {
-        showReason(m_packingReason, m_documentLength,
-            tr("%1; the scenario keeps its packing.").arg(QString::fromStdString(e.what())));
+        m_packingReason->showReason(tr("%1; the scenario keeps its packing.").arg(QString::fromStdString(e.what())));
         syncFromModel(); // the fields show what the scenario holds
         m_packingReason->setVisible(true);
         return;
     }
-    showReason(m_packingReason, m_documentLength, {});
+    m_packingReason->showReason({});
     m_model->setPacking(candidate);
 }
 
@@ -481,7 +474,7 @@ bool ScenarioEditor::loadDocumentLengths(const QString& path, QString* error)
         *error = QString::fromStdString(e.what());
         return false;
     }
-    showReason(m_packingReason, m_documentLength, {});
+    m_packingReason->showReason({});
     m_model->setPacking(p);
     return true;
 }
@@ -496,7 +489,7 @@ void ScenarioEditor::loadDocumentLengthsFromDialog()
     if (loadDocumentLengths(path, &error)) {
         emit statusMessage(tr("Read document lengths from %1").arg(QDir::toNativeSeparators(path)));
     } else {
-        showReason(m_packingReason, m_documentLength, error);
+        m_packingReason->showReason(error);
         emit statusMessage(error);
     }
 }
@@ -510,7 +503,7 @@ bool ScenarioEditor::importModelConfig(const QString& path, QString* error)
         m_modelCombo->addItem(tr("%1 (imported)").arg(qs(spec.name)), id);
         m_modelCombo->setItemData(m_modelCombo->count() - 1, QDir::toNativeSeparators(path), Qt::ToolTipRole);
         m_modelCombo->setCurrentIndex(m_modelCombo->count() - 1); // emits -> model updated
-        showReason(m_modelReason, m_modelCombo, {});
+        m_modelReason->showReason({});
         return true;
     } catch (const InputError& e) {
         *error = tr("Cannot import %1 as a Hugging Face config.json: %2")
@@ -529,7 +522,7 @@ void ScenarioEditor::importFromDialog()
     if (importModelConfig(path, &error)) {
         emit statusMessage(tr("Imported %1").arg(m_modelCombo->currentText()));
     } else {
-        showReason(m_modelReason, m_modelCombo, error);
+        m_modelReason->showReason(error);
         emit statusMessage(error);
     }
 }
@@ -671,14 +664,13 @@ void ScenarioEditor::updateDerivedTexts()
 
     // FP8 or FP4 linear layers on a GPU without that format's tensor cores.
     const NumberFormat linear = linearLayerFormat(s.precision);
-    showReason(m_precisionReason, m_precisionCombo,
-        s.precision != TrainingPrecision::BF16 && !s.cluster.hardware.densePeak(linear)
+    m_precisionReason->showReason(s.precision != TrainingPrecision::BF16 && !s.cluster.hardware.densePeak(linear)
             ? tr("%1 has no %3 dense peak: MFU is against its %2 peak only.")
                   .arg(qs(s.cluster.hardware.name),
                       QString::fromStdString(trainingPrecisionLabel(TrainingPrecision::BF16, s.cluster.hardware)),
                       QString::fromStdString(std::string(numberFormatLabel(linear))))
             : QString());
-    showReason(m_modelReason, m_modelCombo,
+    m_modelReason->showReason(
         s.model.isBare() ? tr("Known only by its parameter count: only the 6N formula applies.") : QString());
 }
 

@@ -65,7 +65,6 @@ private:
     void loadDocumentLengthsFromDialog();
     // Packing edits: a candidate checked against the sequence length before it reaches the model.
     void commitPacking(const SequencePacking& candidate);
-    void showReason(ReasonLabel* reason, QWidget* field, const QString& text);
     void updateDerivedTexts();
 
     ScenarioModel* m_model;
