@@ -7,6 +7,7 @@
 // prediction.
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "core/calibration/trace_calibration.h"
 #include "core/costmodel/cost_model.h"
@@ -27,6 +28,33 @@ double secondsSince(Clock::time_point t)
 }
 
 volatile double g_sink = 0; // keeps the optimiser from dropping the evaluations
+
+// Microseconds per call of `call`, over n calls.
+template <class Call> double microsecondsPerCall(int n, Call&& call)
+{
+    const auto t0 = Clock::now();
+    for (int i = 0; i < n; ++i)
+        call(i);
+    return secondsSince(t0) / n * 1e6;
+}
+
+// The shipped presets `model` on `gpus` x `gpu` at `seq` tokens, else nullopt (said on stderr).
+std::optional<Scenario> presetScenario(
+    const PresetLibrary& presets, const char* model, const char* gpu, int gpus, int64_t seq)
+{
+    const ModelSpec* m = presets.findModel(model);
+    const HardwareSpec* h = presets.findHardware(gpu);
+    if (!m || !h) {
+        std::fprintf(stderr, "bench_costmodel: %s or %s missing from %s/presets\n", model, gpu, MFU_SOURCE_DIR);
+        return std::nullopt;
+    }
+    Scenario s;
+    s.model = *m;
+    s.cluster.hardware = *h;
+    s.cluster.gpuCount = gpus;
+    s.workload.seqLen = seq;
+    return s;
+}
 
 // A calibration of `traced` as a trace of it would give one: every term fitted at the model's own time, its GEMM
 // shapes at 700 TFLOPS and its attention at 450 (what the shapes cost to look up does not depend on the figures).
@@ -54,17 +82,10 @@ int main()
     // Llama 3.1 405B and the H100 SXM as the app ships them (presets/, figures with their sources).
     PresetLibrary presets;
     presets.loadDirectory(MFU_SOURCE_DIR "/presets");
-    const ModelSpec* llama405b = presets.findModel("llama-3.1-405b");
-    const HardwareSpec* h100 = presets.findHardware("h100-sxm");
-    if (!llama405b || !h100) {
-        std::fprintf(stderr, "bench_costmodel: llama-3.1-405b or h100-sxm missing from %s/presets\n", MFU_SOURCE_DIR);
+    const std::optional<Scenario> big = presetScenario(presets, "llama-3.1-405b", "h100-sxm", 16384, 8192);
+    if (!big)
         return 1;
-    }
-    Scenario s;
-    s.model = *llama405b;
-    s.cluster.hardware = *h100;
-    s.cluster.gpuCount = 16384;
-    s.workload.seqLen = 8192;
+    Scenario s = *big;
     s.workload.globalBatchTokens = 16 * 1024 * 1024;
     s.parallelism.tp = 8;
     s.parallelism.pp = 16;
@@ -75,20 +96,16 @@ int main()
     // 1. One evaluation.
     const CostModel model(s);
     const int n = 200000;
-    auto t0 = Clock::now();
-    for (int i = 0; i < n; ++i) {
+    const double fastNs = 1e3 * microsecondsPerCall(n, [&](int i) {
         s.workload.microBatch = 1 + (i & 1);
         g_sink = g_sink + model.evaluateValid(s).mfu;
-    }
-    const double fastNs = secondsSince(t0) / n * 1e9;
+    });
     const int nNaive = 20000;
-    t0 = Clock::now();
-    for (int i = 0; i < nNaive; ++i) {
+    const double naiveNs = 1e3 * microsecondsPerCall(nNaive, [&](int i) {
         Scenario copy = s; // a naive caller: copy the scenario, rebuild the model facts, validate, evaluate
         copy.workload.microBatch = 1 + (i & 1);
         g_sink = g_sink + evaluate(copy).mfu;
-    }
-    const double naiveNs = secondsSince(t0) / nNaive * 1e9;
+    });
     std::printf("single evaluation (405B, 16,384 H100, TP8 PP16 v4, selective AC):\n");
     std::printf("  cost model, prepared:       %8.0f ns  (%.0f evaluations/s)\n", fastNs, 1e9 / fastNs);
     std::printf("  naive (copy + rebuild):     %8.0f ns  (%.1fx slower)\n", naiveNs, naiveNs / fastNs);
@@ -107,7 +124,7 @@ int main()
 
     // Naive baseline over the same space, through the public evaluate(Scenario): a scenario copy, the model facts
     // rebuilt and an exception for every layout that cannot be built.
-    t0 = Clock::now();
+    const auto t0 = Clock::now();
     long long naiveCount = 0;
     const AC modes[] = { AC::None, AC::Selective, AC::Full };
     for (int tp = 1; tp <= 8; tp *= 2)
@@ -141,34 +158,26 @@ int main()
 
     // 3. A calibrated prediction: Llama 3.1 8B on 8 H100, calibrated to a trace of itself, predicted at other
     // micro-batches and TP degrees (each looks its GEMM and attention shapes up among the trace's).
-    const ModelSpec* llama8b = presets.findModel("llama-3.1-8b");
-    if (!llama8b) {
-        std::fprintf(stderr, "bench_costmodel: llama-3.1-8b missing from %s/presets\n", MFU_SOURCE_DIR);
+    const std::optional<Scenario> eightB = presetScenario(presets, "llama-3.1-8b", "h100-sxm", 8, 8192);
+    if (!eightB)
         return 1;
-    }
-    Scenario small;
-    small.model = *llama8b;
-    small.cluster.hardware = *h100;
-    small.cluster.gpuCount = 8;
-    small.workload.seqLen = 8192;
+    Scenario small = *eightB;
     const TraceCalibration calibration = calibrationOf(small);
     const CostModel smallModel(small);
     const int nCalibrated = 2000;
-    t0 = Clock::now();
-    for (int i = 0; i < nCalibrated; ++i) {
+    const auto vary = [&small](int i) {
         small.workload.microBatch = 1 + (i & 1);
         small.parallelism.tp = 1 << (i % 3);
+    };
+    const double plainUs = microsecondsPerCall(nCalibrated, [&](int i) {
+        vary(i);
         g_sink = g_sink + smallModel.evaluateValid(small).mfu;
-    }
-    const double plainUs = secondsSince(t0) / nCalibrated * 1e6;
-    t0 = Clock::now();
-    for (int i = 0; i < nCalibrated; ++i) {
-        small.workload.microBatch = 1 + (i & 1);
-        small.parallelism.tp = 1 << (i % 3);
+    });
+    const double calibratedUs = microsecondsPerCall(nCalibrated, [&](int i) {
+        vary(i);
         const StepPrediction plain = smallModel.evaluateValid(small);
         g_sink = g_sink + calibratedPrediction(small, calibration, plain, 0.1).calibrated.mfu;
-    }
-    const double calibratedUs = secondsSince(t0) / nCalibrated * 1e6;
+    });
     std::printf("\ncalibrated prediction (Llama 3.1 8B, 8 H100, %zu GEMM and %zu attention shapes traced):\n",
         calibration.gemmShapes.size(), calibration.attentionShapes.size());
     std::printf("  uncalibrated evaluation:    %8.1f us\n", plainUs);
@@ -178,33 +187,16 @@ int main()
     // 4. The levers the Predict panel shows beside each prediction, on the GUI thread: DeepSeek-V3 on 256 GB300 as
     // FSDP without EP, where expert parallelism's lever first searches the EP degrees of the rack (72 down to 2)
     // for the largest one the layout admits. Baseline: the same scenario's one prediction, evaluate(Scenario).
-    const ModelSpec* deepseek = presets.findModel("deepseek-v3");
-    const HardwareSpec* gb300 = presets.findHardware("gb300");
-    if (!deepseek || !gb300) {
-        std::fprintf(stderr, "bench_costmodel: deepseek-v3 or gb300 missing from %s/presets\n", MFU_SOURCE_DIR);
+    const std::optional<Scenario> moe = presetScenario(presets, "deepseek-v3", "gb300", 256, 4096);
+    if (!moe)
         return 1;
-    }
-    Scenario moe;
-    moe.model = *deepseek;
-    moe.cluster.hardware = *gb300;
-    moe.cluster.gpuCount = 256;
-    moe.workload.seqLen = 4096;
     const int nLevers = 200;
-    t0 = Clock::now();
-    for (int i = 0; i < nLevers; ++i)
-        g_sink = g_sink + evaluate(moe).mfu;
-    const double predictUs = secondsSince(t0) / nLevers * 1e6;
-    t0 = Clock::now();
+    const double predictUs = microsecondsPerCall(nLevers, [&](int) { g_sink = g_sink + evaluate(*moe).mfu; });
     size_t leverRows = 0;
-    for (int i = 0; i < nLevers; ++i)
-        leverRows = leverEffects(moe).size();
-    const double leversUs = secondsSince(t0) / nLevers * 1e6;
-    t0 = Clock::now();
-    for (int i = 0; i < nLevers; ++i)
-        g_sink = g_sink + expertParallelismToTry(moe);
-    const double searchUs = secondsSince(t0) / nLevers * 1e6;
+    const double leversUs = microsecondsPerCall(nLevers, [&](int) { leverRows = leverEffects(*moe).size(); });
+    const double searchUs = microsecondsPerCall(nLevers, [&](int) { g_sink = g_sink + expertParallelismToTry(*moe); });
     std::printf("\nlevers (DeepSeek-V3, 256 GB300, FSDP without EP; %zu rows, expert parallelism EP %d):\n", leverRows,
-        expertParallelismToTry(moe));
+        expertParallelismToTry(*moe));
     std::printf("  one prediction, evaluate:   %8.1f us\n", predictUs);
     std::printf("  every lever, both sides:    %8.1f us  (%.1fx)\n", leversUs, leversUs / predictUs);
     std::printf("  of which the EP search:     %8.1f us\n", searchUs);
