@@ -86,7 +86,7 @@ int main()
     if (!big)
         return 1;
     Scenario s = *big;
-    s.workload.globalBatchTokens = 16 * 1024 * 1024;
+    s.workload.globalBatchTokens = int64_t { 16 } * 1024 * 1024;
     s.parallelism.tp = 8;
     s.parallelism.pp = 16;
     s.parallelism.virtualStages = 4;
