@@ -25,6 +25,7 @@
 #include "core/scenario/scenario_facts.h"
 #include "core/scenario/settings.h"
 #include "widgets/qt_text.h"
+#include "widgets/scenario/entry_reason.h"
 #include "widgets/scenario/quantity_spin_box.h"
 #include "widgets/scenario/reason_label.h"
 #include "widgets/scenario/scenario_model.h"
@@ -242,7 +243,7 @@ ParallelismEditor::Field& ParallelismEditor::addField(
     form->addRow(QString(), reason);
     m_order << key;
     Field& f = m_fields[key];
-    f = { widget, reason, std::move(read), std::move(write), {}, {}, {}, {} };
+    f = { widget, reason, nullptr, std::move(read), std::move(write), {}, {} };
     return f;
 }
 
@@ -258,34 +259,21 @@ void ParallelismEditor::addSpin(QFormLayout* form, const char* name, const QStri
     addField(form, name, label, spin, std::move(read), std::move(write));
     const QString key = QLatin1String(name);
     connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) { edit(key, v); });
-    // A number beyond the field's range ("150" in the 0-99 % padding field) is refused aloud: Qt would put the last
-    // value back on Enter without a word. Said while typing and kept after Enter; a number in range clears it.
-    QLineEdit* line = spin->findChild<QLineEdit*>();
-    connect(line, &QLineEdit::textEdited, this, [this, key, spin](const QString& text) {
-        Field& field = m_fields[key];
-        field.outOfRange = outOfRangeReason(spin, text);
-        if (!field.outOfRange.isEmpty() || field.reason->text() == field.shownOutOfRange)
-            field.reason->showReason(field.outOfRange);
-        field.shownOutOfRange = field.outOfRange;
-    });
-    connect(spin, &QAbstractSpinBox::editingFinished, this, [this, key] {
-        Field& field = m_fields[key];
-        if (!field.outOfRange.isEmpty())
-            field.reason->showReason(field.outOfRange);
-    });
+    // Text the field cannot take ("150" in the 0-99 % padding field, "abc") is refused aloud by the rule every
+    // editor follows (attachEntryReason): Qt would put the last value back on Enter without a word.
+    m_fields[key].entry = attachEntryReason(
+        spin, m_fields[key].reason, [spin] { return spin->typedValue().has_value(); },
+        [this, spin] { return rangeRule(spin); });
     spin->installEventFilter(this);
-    line->installEventFilter(this); // whichever of the two the key reaches
+    spin->findChild<QLineEdit*>()->installEventFilter(this); // whichever of the two the key reaches
 }
 
-QString ParallelismEditor::outOfRangeReason(const QuantitySpinBox* spin, const QString& text) const
+QString ParallelismEditor::rangeRule(const QuantitySpinBox* spin) const
 {
-    const auto v = spin->numberIn(text);
-    if (!v || (*v >= spin->minimum() && *v <= spin->maximum()))
-        return {};
     const QLocale locale = spin->locale();
-    const auto shown = [&](double n) { return locale.toString(n, 'g', 12) + spin->suffix(); };
-    return tr("%1 refused: the field takes %2 to %3; it keeps %4 (Escape puts it back)")
-        .arg(shown(*v), shown(spin->minimum()), shown(spin->maximum()), shown(spin->value()));
+    const auto shown = [&](int n) { return locale.toString(n) + spin->suffix(); };
+    return tr("Enter a whole number from %1 to %2; until then the scenario keeps %3.")
+        .arg(shown(spin->minimum()), shown(spin->maximum()), shown(spin->value()));
 }
 
 bool ParallelismEditor::eventFilter(QObject* watched, QEvent* event)
@@ -319,8 +307,8 @@ void ParallelismEditor::restore(Field& field)
         combo->setCurrentIndex(combo->findData(field.read(s)));
     else if (auto* check = qobject_cast<QCheckBox*>(field.widget))
         check->setChecked(field.read(s) != 0);
-    field.outOfRange.clear();
-    field.shownOutOfRange.clear();
+    if (field.entry)
+        field.entry->clear();
     field.reason->showReason({});
 }
 
@@ -468,8 +456,8 @@ void ParallelismEditor::syncFromModel()
             combo->setCurrentIndex(combo->findData(v));
         else if (auto* check = qobject_cast<QCheckBox*>(f.widget))
             check->setChecked(v != 0);
-        f.outOfRange.clear();
-        f.shownOutOfRange.clear();
+        if (f.entry)
+            f.entry->clear();
         f.reason->showReason({});
     }
     // The global batch moves in whole micro-steps.

@@ -21,6 +21,7 @@ class QLabel;
 
 namespace mfu::widgets {
 
+class EntryReason;
 class QuantitySpinBox;
 class ReasonLabel;
 class ScenarioModel;
@@ -43,12 +44,11 @@ private:
     struct Field {
         QWidget* widget = nullptr;
         ReasonLabel* reason = nullptr;
+        EntryReason* entry = nullptr; // a spin box's refused text (attachEntryReason), on the same label
         Read read;
         Write write;
         ReadText readText;
         WriteText writeText;
-        QString outOfRange; // why the typed number is refused (beyond the field's range), "" when it is not
-        QString shownOutOfRange; // that reason as last shown, so a number back in range clears only it
     };
 
     void buildUi();
@@ -70,7 +70,8 @@ private:
     void syncFromModel();
     // The field back to the scenario's value, its reason cleared (Escape).
     void restore(Field& field);
-    QString outOfRangeReason(const QuantitySpinBox* spin, const QString& text) const;
+    // What a spin box takes, as its refusal says: its range and the value the scenario keeps meanwhile.
+    QString rangeRule(const QuantitySpinBox* spin) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -6,8 +6,6 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
-#include <memory>
-#include <optional>
 #include <utility>
 
 namespace mfu::widgets {
@@ -33,41 +31,62 @@ QString notAppliedReason(const QString& refusedText, const QString& reason)
     return QObject::tr("Not applied: %1. %2").arg(what, reason);
 }
 
-void attachEntryReason(
+EntryReason::EntryReason(
+    QAbstractSpinBox* field, ReasonLabel* label, std::function<bool()> acceptable, std::function<QString()> reason)
+    : QObject(label)
+    , m_field(field)
+    , m_label(label)
+    , m_acceptable(std::move(acceptable))
+    , m_reason(std::move(reason))
+{
+    label->setField(field);
+    connect(field->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &EntryReason::onTextEdited);
+    // By editingFinished the spin box has already put its last valid value back in place of refused text.
+    connect(field, &QAbstractSpinBox::editingFinished, this, &EntryReason::onEditingFinished);
+    // A new figure in the field (the scenario changed, a step of the arrows) has nothing left to explain.
+    if (auto* whole = qobject_cast<QSpinBox*>(field))
+        connect(whole, &QSpinBox::valueChanged, this, &EntryReason::clear);
+    else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(field))
+        connect(decimal, &QDoubleSpinBox::valueChanged, this, &EntryReason::clear);
+}
+
+void EntryReason::clear()
+{
+    m_refused.reset();
+    show(QString());
+}
+
+void EntryReason::onTextEdited()
+{
+    if (m_acceptable()) {
+        clear();
+        return;
+    }
+    m_refused = Refusal { cleanTextOf(m_field), m_reason() };
+    show(m_refused->reason);
+}
+
+void EntryReason::onEditingFinished()
+{
+    if (m_refused)
+        show(notAppliedReason(m_refused->text, m_refused->reason));
+}
+
+// Text another rule put on the label since (a layout problem) is left alone when this one has nothing to say.
+void EntryReason::show(const QString& text)
+{
+    if (text.isEmpty() && m_label->text() != m_shown) {
+        m_shown.clear(); // what this rule showed is gone already
+        return;
+    }
+    m_label->showReason(text);
+    m_shown = text;
+}
+
+EntryReason* attachEntryReason(
     QAbstractSpinBox* field, ReasonLabel* label, std::function<bool()> acceptable, std::function<QString()> reason)
 {
-    // The text refused at the last edit and the reason given for it; none once a figure is taken.
-    struct Refusal {
-        QString text;
-        QString reason;
-    };
-    auto refused = std::make_shared<std::optional<Refusal>>();
-    label->setField(field);
-    auto* edit = field->findChild<QLineEdit*>();
-    QObject::connect(edit, &QLineEdit::textEdited, label,
-        [field, label, acceptable = std::move(acceptable), reason = std::move(reason), refused] {
-            if (acceptable()) {
-                refused->reset();
-                label->showReason(QString());
-            } else {
-                *refused = Refusal { cleanTextOf(field), reason() };
-                label->showReason((*refused)->reason);
-            }
-        });
-    // By editingFinished the spin box has already put its last valid value back in place of refused text.
-    QObject::connect(field, &QAbstractSpinBox::editingFinished, label, [label, refused] {
-        if (*refused)
-            label->showReason(notAppliedReason((*refused)->text, (*refused)->reason));
-    });
-    // A new figure in the field (the scenario changed, a step of the arrows) has nothing left to explain.
-    auto cleared = [label, refused] {
-        refused->reset();
-        label->showReason(QString());
-    };
-    if (auto* whole = qobject_cast<QSpinBox*>(field))
-        QObject::connect(whole, &QSpinBox::valueChanged, label, cleared);
-    else if (auto* decimal = qobject_cast<QDoubleSpinBox*>(field))
-        QObject::connect(decimal, &QDoubleSpinBox::valueChanged, label, cleared);
+    return new EntryReason(field, label, std::move(acceptable), std::move(reason));
 }
 
 } // namespace mfu::widgets
