@@ -28,12 +28,14 @@ void ReasonLabel::resizeEvent(QResizeEvent* event)
         fitHeight();
 }
 
-// Only the height follows the width, so the layout settles after one more pass.
+// Only the height follows the width, so the layout settles after one more pass. The height is fixed, not only a
+// minimum: a form estimates a wrapping row at a narrower width than it then gives the label (one line more than the
+// text needs, drawn as a blank line under the reason), and a widget's maximum height caps that estimate.
 void ReasonLabel::fitHeight()
 {
     const int needed = text().isEmpty() ? 0 : heightForWidth(width());
-    if (needed > 0 && needed != minimumHeight())
-        setMinimumHeight(needed);
+    if (needed > 0 && (needed != minimumHeight() || needed != maximumHeight()))
+        setFixedHeight(needed);
 }
 
 } // namespace mfu::widgets

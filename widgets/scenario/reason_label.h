@@ -2,7 +2,7 @@
 // The reason shown under a field that refused an edit, in every editor (the Scenario dock, the Predict panel's
 // parallelism fields, the Cost panel's job): one colour for "not applied, and why" (the palette's link colour, which
 // stands out in light and dark palettes and is not the red of a figure that cannot be right), and a word-wrapped
-// label whose minimum height follows its text at the width it was given. A QFormLayout inside a QScrollArea sizes a row
+// label whose height follows its text at the width it was given. A QFormLayout inside a QScrollArea sizes a row
 // from the label's height for the width the label had when it was laid out first, so a reason that wraps to three lines
 // at the editor's real width was cut to two, its first and last lines half shown.
 #include <QLabel>

@@ -9,6 +9,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -306,6 +307,35 @@ private slots:
         spin->setValue(5);
         QVERIFY(f.editor.validationReason(field).isEmpty());
         QVERIFY(spin->accessibleDescription().isEmpty());
+    }
+
+    // A refusal's reason takes the lines its text needs at the width it is given, no more and no fewer: the dock's
+    // form, in its scroll area, had laid the row out one line taller than the text (a blank line under the reason),
+    // and before that one line shorter (its first and last lines cut).
+    void refusalReasonRowFitsItsText()
+    {
+        ScenarioModel model;
+        model.setScenario(mfu::widgets::defaultScenario(mfu::app::presetLibrary()));
+        QScrollArea scroll; // as the window holds the dock's editor
+        auto* editor = new ScenarioEditor(&model, mfu::app::presetLibrary());
+        scroll.setWidget(editor);
+        scroll.setWidgetResizable(true);
+        scroll.resize(430, 650);
+        scroll.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&scroll));
+        auto* spin = editor->findChild<QSpinBox*>(QStringLiteral("gpuCount"));
+        auto* label = editor->findChild<QLabel*>(QStringLiteral("gpuCountReason"));
+        QVERIFY(spin && label);
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("0"));
+        QTest::keyClick(spin, Qt::Key_Tab);
+        QVERIFY(label->text().startsWith(QStringLiteral("Not applied")));
+        for (int width : { 430, 330, 600 }) { // narrower wraps to more lines, wider to fewer
+            scroll.resize(width, 650);
+            QTRY_COMPARE(label->height(), label->heightForWidth(label->width()));
+            QVERIFY2(label->height() >= 2 * label->fontMetrics().lineSpacing(), qPrintable(QString::number(width)));
+        }
     }
 
     void stepTimeGivesClusterThroughput()
