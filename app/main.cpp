@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/application_info.h"
+#include "app/cli/cli_common.h"
 #include "app/cli/subcommand.h"
 #include "app/main_window.h"
 #include "app/report/report_subcommand.h"
@@ -60,6 +61,7 @@ int main(int argc, char* argv[])
     // Past a file-size limit (ulimit -f) a write would kill the process with SIGXFSZ, leaving a temporary behind
     // and no message; ignored, the write fails with EFBIG and the save says so and cleans up.
     std::signal(SIGXFSZ, SIG_IGN);
+    mfu::cli::occupyClosedStandardStreams();
     mfu::app::setApplicationInfo();
     mfu::cli::registerReportSubcommand();
     if (argc >= 2) {
@@ -77,7 +79,12 @@ int main(int argc, char* argv[])
             }
             QStringList args = QCoreApplication::arguments();
             args.removeFirst(); // program name
-            return sub->run(args);
+            const int status = sub->run(args);
+            if (const auto error = mfu::cli::standardOutputError()) {
+                std::fprintf(stderr, "mfu-explorer %s: %s\n", sub->name, error->c_str());
+                return status != 0 ? status : 2;
+            }
+            return status;
         }
         if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
             printTopLevelHelp();

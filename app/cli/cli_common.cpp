@@ -4,10 +4,15 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "app/cli/cli_text.h"
 #include "app/preset_store.h"
@@ -565,14 +570,48 @@ std::optional<std::string> nonFiniteKey(const nlohmann::json& value, const std::
 
 namespace {
 OutputCapture* g_capture = nullptr;
+bool g_stdoutClosed = false; // fd 1 was closed at start-up and is held by /dev/null
+bool g_wroteOut = false;
+int g_stdoutErrno = 0; // the first failed write's error
 } // namespace
 
 void writeOut(std::string_view text)
 {
-    if (g_capture)
+    if (g_capture) {
         g_capture->out += text;
-    else
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        return;
+    }
+    g_wroteOut = g_wroteOut || !text.empty();
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() && g_stdoutErrno == 0)
+        g_stdoutErrno = errno != 0 ? errno : EIO;
+}
+
+void occupyClosedStandardStreams()
+{
+    for (int fd = 0; fd <= 2; ++fd) {
+        if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        // open() takes the lowest free descriptor: this one, as the lower ones are open by now.
+        const int taken = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (taken != fd && taken >= 0)
+            ::close(taken);
+        if (fd == 1)
+            g_stdoutClosed = true;
+    }
+}
+
+std::optional<std::string> standardOutputError()
+{
+    if (g_stdoutClosed && g_wroteOut)
+        return std::string("stdout: it is closed, and the answer went nowhere");
+    errno = 0;
+    if (std::fflush(stdout) != 0 && g_stdoutErrno == 0)
+        g_stdoutErrno = errno != 0 ? errno : EIO;
+    if (g_stdoutErrno == 0 && std::ferror(stdout))
+        g_stdoutErrno = EIO;
+    if (g_stdoutErrno == 0)
+        return std::nullopt;
+    return "stdout: " + std::string(std::strerror(g_stdoutErrno)) + "; the answer is incomplete";
 }
 
 void writeErr(std::string_view text)

@@ -121,6 +121,15 @@ using mfu::nonFiniteFigure;
 void writeOut(std::string_view text);
 void writeErr(std::string_view text);
 
+// At start-up, before anything is opened: a standard stream the caller closed (`>&-`) is taken by /dev/null, so the
+// next file opened (a report being saved) cannot become fd 1 and receive the answer. What a subcommand then prints
+// to a closed stdout is an error, not silence.
+void occupyClosedStandardStreams();
+// After a subcommand: what kept its answer from reaching stdout (a full disk, a closed pipe, a closed stdout),
+// flushed first, as "stdout: No space left on device"; nullopt when all of it got there. A script that redirects
+// --json must not get a truncated file and exit status 0.
+std::optional<std::string> standardOutputError();
+
 // One capture at a time (a second one throws std::logic_error); not thread-safe: its user serialises the calls.
 class OutputCapture {
 public:

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -218,6 +219,30 @@ private slots:
         QVERIFY(kept.open(QIODevice::ReadOnly));
         QCOMPARE(kept.readAll(), QByteArray("old"));
         QCOMPARE(QDir(folder.path()).entryList(QDir::Files | QDir::Hidden).size(), qsizetype(2)); // no temporary
+    }
+
+    // An answer that cannot reach stdout (a full disk, a closed stdout) had exited 0 with the file cut short and no
+    // word: a script redirecting --json took the truncated file for the answer.
+    void answerThatCannotBeWrittenIsAnError()
+    {
+        if (!QFileInfo::exists(QStringLiteral("/dev/full")))
+            QSKIP("no /dev/full on this system");
+        QProcess full;
+        full.setStandardOutputFile(QStringLiteral("/dev/full"));
+        full.start(QStringLiteral(MFU_CLI_BINARY), { QStringLiteral("presets"), QStringLiteral("--json") });
+        QVERIFY(full.waitForFinished(60000));
+        QCOMPARE(full.exitCode(), 2);
+        const QByteArray fullErr = full.readAllStandardError();
+        QVERIFY2(fullErr.contains("stdout: No space left on device"), fullErr.constData());
+
+        // Closed by the shell (`>&-`): the answer goes nowhere, and the exit status says so.
+        QProcess closed;
+        closed.start(QStringLiteral("sh"),
+            { QStringLiteral("-c"), QStringLiteral("exec \"$0\" presets >&-"), QStringLiteral(MFU_CLI_BINARY) });
+        QVERIFY(closed.waitForFinished(60000));
+        QCOMPARE(closed.exitCode(), 2);
+        const QByteArray closedErr = closed.readAllStandardError();
+        QVERIFY2(closedErr.contains("stdout: it is closed"), closedErr.constData());
     }
 
     void presetWithInvalidUtf8()
