@@ -170,6 +170,20 @@ int64_t RankAnalysis::stepWindowsNs() const
     return ns;
 }
 
+int64_t RankAnalysis::stepWallNs(size_t step) const
+{
+    const Step& s = steps.at(step).step;
+    return std::max(s.annotationDurationNs(), s.windowDurationNs());
+}
+
+int64_t RankAnalysis::stepWallNs() const
+{
+    int64_t ns = 0;
+    for (size_t i = 0; i < steps.size(); ++i)
+        ns += stepWallNs(i);
+    return ns;
+}
+
 int RunAnalysis::gpuCount() const
 {
     for (const auto& r : ranks)

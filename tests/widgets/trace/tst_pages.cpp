@@ -124,7 +124,7 @@ private slots:
         // The trace's own MFU, no model needed: the percent of core's trace MFU.
         const QString own = label(panel, "traceMfu");
         QVERIFY2(own.contains(QStringLiteral("from the operators' recorded shapes")), qPrintable(own));
-        QVERIFY2(own.startsWith(QStringLiteral("16.")), qPrintable(own));
+        QVERIFY2(own.startsWith(QStringLiteral("12.35%")), qPrintable(own)); // over the loop's 47.2 ms step
     }
 
     // The trace PyTorch 2.11 wrote on an H200, opened with a scenario that describes it (its config, the H200,
