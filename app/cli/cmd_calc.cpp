@@ -215,6 +215,17 @@ nlohmann::json toJson(const CalcResult& r)
     j["mfu_by_formula"] = r.mfu ? nlohmann::json(r.mfuByFormula) : nlohmann::json();
     const auto warning = r.mfu ? impossibleMfuWarning(*r.mfu) : std::nullopt;
     j["warning"] = warning ? nlohmann::json(*warning) : nlohmann::json();
+    // An impossible MFU is no run's: null, as trace --json withholds one, with the figure on record beside its reason.
+    j["withheld"] = warning ? nlohmann::json(*warning) : nlohmann::json();
+    j["withheld_mfu"] = warning ? nlohmann::json(r.mfu->mfu) : nlohmann::json();
+    if (warning) {
+        for (const char* key : { "mfu", "hfu", "mfu_vs_fp8_peak", "mfu_vs_fp4_peak", "achieved_tflops_per_gpu",
+                 "achieved_tflops_cluster", "mfu_by_formula" })
+            j[key] = nullptr;
+        j["vision"]["mfu_with_vision"] = nullptr;
+    } else if (r.mfu && r.mfu->hfu > r.mfu->mfuCeiling) {
+        j["hfu"] = nullptr;
+    }
     const bool fp8 = r.mfu && r.mfu->mfuVsFp8Peak;
     // The fixed earlier name of peak_dense_fp8_tflops_per_gpu; null unless BF16+FP8, like it.
     j["fp8_peak_tflops_per_gpu"] = fp8 ? nlohmann::json(*r.mfu->fp8PeakFlopsPerGpu / 1e12) : nlohmann::json();
@@ -277,21 +288,23 @@ QString toText(const CalcResult& r)
                    .arg(QString::fromStdString(std::string(trainingPrecisionLabel(r.precision))));
         line("tokens/s per GPU", formatNumber(m.tokensPerSecPerGpu));
         line("tokens/s whole run", formatNumber(m.tokensPerSecCluster));
-        line("achieved per GPU", formatTflops(m.achievedFlopsPerGpu));
-        line("achieved whole run", formatTflops(m.achievedFlopsCluster));
+        const bool impossible = impossibleMfu(m);
+        line("achieved per GPU", formatMeasuredTflops(m));
+        if (!impossible)
+            line("achieved whole run", formatTflops(m.achievedFlopsCluster));
         const std::string peakLabel(numberFormatLabel(m.peakFormat)); // FP16 on a GPU without BF16 (V100)
         line("dense " + peakLabel + " peak per GPU", formatTflops(m.peakFlopsPerGpu));
-        line("MFU (* formula, " + peakLabel + " peak)", formatPercent(m.mfu));
-        if (r.mfuWithVision)
+        line("MFU (* formula, " + peakLabel + " peak)", formatMeasuredMfu(m.mfu, m.mfuCeiling));
+        if (r.mfuWithVision && !impossible)
             line("MFU including the vision encoder", formatPercent(*r.mfuWithVision));
-        if (r.flops.palmOverPackingLength)
+        if (r.flops.palmOverPackingLength && !impossible)
             line("MFU, attention over packing length",
                 formatPercent(mfuAtFlopsPerToken(m, *r.flops.palmOverPackingLength)));
-        line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatPercent(m.hfu));
-        if (m.mfuVsFp8Peak)
+        line("HFU (AC " + std::string(activationCheckpointingKey(r.ac)) + ")", formatMeasuredMfu(m.hfu, m.mfuCeiling));
+        if (m.mfuVsFp8Peak && !impossible)
             line(
                 "MFU vs dense FP8 peak", formatPercent(*m.mfuVsFp8Peak) + " of " + formatTflops(*m.fp8PeakFlopsPerGpu));
-        if (m.mfuVsFp4Peak)
+        if (m.mfuVsFp4Peak && !impossible)
             line(
                 "MFU vs dense FP4 peak", formatPercent(*m.mfuVsFp4Peak) + " of " + formatTflops(*m.fp4PeakFlopsPerGpu));
         if (const auto warning = impossibleMfuWarning(m))

@@ -116,8 +116,19 @@ std::string formatMeasuredMfu(double mfu, double ceiling)
 {
     if (!(mfu > ceiling))
         return formatPercent(mfu);
-    return formatPercent(mfu) + " (above " + (ceiling == 1.0 ? std::string("100%") : formatPercent(ceiling))
-        + ": impossible)";
+    return "not shown: " + formatNumber(mfu / ceiling, 2) + "x what the GPU can compute";
+}
+
+bool impossibleMfu(const MfuResult& r)
+{
+    return r.mfu > r.mfuCeiling;
+}
+
+std::string formatMeasuredTflops(const MfuResult& r)
+{
+    if (!impossibleMfu(r))
+        return formatTflops(r.achievedFlopsPerGpu);
+    return "not shown: " + formatNumber(r.mfu / r.mfuCeiling, 2) + "x what the GPU can compute";
 }
 
 } // namespace mfu

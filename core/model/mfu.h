@@ -74,8 +74,15 @@ std::optional<std::string> impossibleMfuWarning(const MfuResult& r);
 // That ceiling in words, as every "MFU above ... is impossible" says it: "100%", or "200.00% (the BF16+FP8 run's
 // dense FP8 peak over the BF16 one)".
 std::string mfuCeilingText(double ceiling, TrainingPrecision precision);
-// A measured MFU as every surface prints it: above 100% marked beside the figure ("123.60% (above 100%: impossible)"),
-// so it is never read as a run's MFU (the Calculator's formula table, the report's Measured section).
+// A measured MFU (or HFU) as every surface prints it: the percentage up to the ceiling; above it no figure, only how
+// far past the ceiling the inputs go ("not shown: 1.24x what the GPU can compute"), so an impossible figure is never
+// read as a run's MFU (calc, the Calculator and its formula table, the report's Measured section; a trace withholds
+// its own as core/facts/shown_mfu.h says).
 std::string formatMeasuredMfu(double mfu, double ceiling = 1.0);
+// Achieved TFLOPS per GPU as every surface prints it: withheld, as the MFU it gives, when that MFU is impossible.
+std::string formatMeasuredTflops(const MfuResult& r);
+// Whether a measured MFU passes what its GPU can compute (r.mfuCeiling): its MFU, HFU and TFLOPS are then withheld
+// (an HFU alone past it is withheld by formatMeasuredMfu).
+bool impossibleMfu(const MfuResult& r);
 
 } // namespace mfu

@@ -98,12 +98,13 @@ ReportSection measuredSection(const MfuResult& m)
     return { "Measured",
         { { "Throughput", formatNumber(m.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
               formatNumber(m.tokensPerSecCluster, 0) + " tokens/s for the cluster" },
-            { "Achieved", formatTflops(m.achievedFlopsPerGpu) + " per GPU", "FLOP/token x tokens/s per GPU" },
+            { "Achieved", impossibleMfu(m) ? formatMeasuredTflops(m) : formatTflops(m.achievedFlopsPerGpu) + " per GPU",
+                "FLOP/token x tokens/s per GPU" },
             // Above 100% no GPU can be: said beside the figure, as the Calculator and calc say it.
             { "MFU", formatMeasuredMfu(m.mfu, m.mfuCeiling),
                 impossibleMfuWarning(m).value_or("achieved / BF16 dense peak " + formatTflops(m.peakFlopsPerGpu)) },
             { "HFU", formatMeasuredMfu(m.hfu, m.mfuCeiling),
-                m.hfu > m.mfuCeiling ? "above 100%: impossible, the inputs describe no single run"
+                m.hfu > m.mfuCeiling ? "above what the GPU can compute: the inputs describe no single run"
                                      : "counting activation recomputation" } } };
 }
 

@@ -2,6 +2,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -183,18 +184,29 @@ private slots:
         QCOMPARE(r.json()["hfu"].toDouble() / r.json()["mfu"].toDouble(), 4.0 / 3.0);
     }
 
-    // Above 100% the figure is printed (it is what the inputs give) with the reason it cannot be a run, in both forms.
+    // Above 100% no figure is the run's: MFU, HFU and TFLOPS are withheld (null in JSON, as trace --json withholds
+    // one), the figure kept on record as withheld_mfu, and the reason said in both forms. They had been printed
+    // ("MFU 585.59%") beside a warning, where diagnose withheld the same run.
     void impossibleMfuIsWarned()
     {
         const QStringList args { "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",
             "--tokens-per-sec-per-gpu", "40000" };
         const auto j = runCli(args + QStringList { "--json" });
         QCOMPARE(j.exitCode, 0);
-        QVERIFY(j.json()["mfu"].toDouble() > 1.0);
+        for (const char* key : { "mfu", "hfu", "achieved_tflops_per_gpu", "achieved_tflops_cluster" })
+            QVERIFY2(j.json()[QLatin1String(key)].isNull(), key);
+        QVERIFY(j.json()["withheld_mfu"].toDouble() > 1.0);
         QVERIFY(j.json()["warning"].toString().contains(QStringLiteral("above 100%")));
+        QCOMPARE(j.json()["withheld"].toString(), j.json()["warning"].toString());
         const auto text = runCli(args);
         QVERIFY2(QString::fromUtf8(text.out).contains(QStringLiteral("warning: MFU above 100% is impossible")),
             text.out.constData());
+        QVERIFY2(QString::fromUtf8(text.out).contains(QStringLiteral("not shown: ")), text.out.constData());
+        static const QRegularExpression percent(QStringLiteral("([0-9][0-9,]*(\\.[0-9]+)?)%"));
+        for (auto it = percent.globalMatch(QString::fromUtf8(text.out)); it.hasNext();) {
+            const QString figure = it.next().captured(1);
+            QVERIFY2(QString(figure).remove(QLatin1Char(',')).toDouble() <= 100.0, qPrintable(figure));
+        }
         const auto fine = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--seq", "8192",
             "--tokens-per-sec-per-gpu", "20000", "--json" });
         QVERIFY(fine.json()["warning"].isNull());

@@ -323,10 +323,18 @@ void CalculatorPanel::updateResults()
                               .arg(roundedGrouped(r.tokensPerSecPerGpu), roundedGrouped(r.tokensPerSecCluster))
                               .arg(s.cluster.gpuCount)
                               .arg(s.cluster.gpuCount == 1 ? tr("GPU") : tr("GPUs")));
-    m_tflops->setText(
-        tr("%1 TFLOPS per GPU, %2 PFLOPS cluster")
-            .arg(tflopsText(r.achievedFlopsPerGpu), QLocale().toString(r.achievedFlopsCluster / kPeta, 'f', 2)));
-    if (r.mfuVsFp8Peak && r.fp8PeakFlopsPerGpu) {
+    // Above what the GPU can compute no figure is the run's: not shown, with the reason under it (core's formatting,
+    // as calc and the report print it).
+    const bool impossible = impossibleMfu(r);
+    if (impossible)
+        m_tflops->setText(qs(formatMeasuredTflops(r)));
+    else
+        m_tflops->setText(
+            tr("%1 TFLOPS per GPU, %2 PFLOPS cluster")
+                .arg(tflopsText(r.achievedFlopsPerGpu), QLocale().toString(r.achievedFlopsCluster / kPeta, 'f', 2)));
+    if (impossible) {
+        m_mfu->setText(qs(formatMeasuredMfu(r.mfu, r.mfuCeiling)));
+    } else if (r.mfuVsFp8Peak && r.fp8PeakFlopsPerGpu) {
         // BF16+FP8: one number would mislead; both readings, labelled (Lambda's MFU paper gives TFLOPS for this
         // reason).
         m_mfu->setText(tr("%1 vs BF16 peak, %2 vs FP8 peak").arg(percentText(r.mfu), percentText(*r.mfuVsFp8Peak)));
@@ -340,14 +348,13 @@ void CalculatorPanel::updateResults()
         m_mfu->setText(percentText(r.mfu));
     }
     // Above 100% no GPU can be: the inputs describe no single run. Said in the error colour, with the reason.
-    const bool impossible = r.mfu > 1;
     m_mfuReason->setText(impossible ? tr("Above 100%: no GPU computes above its dense peak, so the measured "
                                          "throughput, the GPU count or the model do not describe one run.")
                                     : QString());
     m_resultsForm->setRowVisible(m_mfuReason, impossible);
     // Documents masked apart: the MFU that counting attention over the packing length would claim, labelled.
     const auto naive = scenarioFlopCounts(s).palmOverPackingLength;
-    m_resultsForm->setRowVisible(m_mfuOverPacking, naive.has_value());
+    m_resultsForm->setRowVisible(m_mfuOverPacking, naive.has_value() && !impossible);
     if (naive) {
         const double naiveMfu = mfuAtFlopsPerToken(r, *naive);
         m_mfuOverPacking->setText(tr("%1 MFU if attention is counted over the packed sequence: an over-count%2")
@@ -355,7 +362,7 @@ void CalculatorPanel::updateResults()
         m_mfuOverPacking->setStyleSheet(naiveMfu > 1 ? errorStyleSheet() : QString());
     }
     const auto withVision = scenarioMfuWithVision(s);
-    m_resultsForm->setRowVisible(m_mfuWithVision, withVision.has_value());
+    m_resultsForm->setRowVisible(m_mfuWithVision, withVision.has_value() && !impossible);
     if (withVision)
         m_mfuWithVision->setText(
             tr("%1 MFU including the vision encoder (%2 GFLOP per sequence token for %3 vision "
@@ -372,9 +379,9 @@ void CalculatorPanel::updateResults()
     m_hfu->setText(recompute > 0 ? tr("%1 (with %2 GFLOP/token of activation recompute)")
                                        .arg(percentText(r.hfu), QLocale().toString(recompute / kGiga, 'f', 1))
                                  : tr("%1 (no activation recompute: HFU = MFU)").arg(percentText(r.hfu)));
-    if (r.hfu > 1) // the hardware cannot do more than its peak either
-        m_hfu->setText(m_hfu->text() + tr(": above 100%, impossible"));
-    m_hfu->setStyleSheet(r.hfu > 1 ? errorStyleSheet() : QString());
+    if (r.hfu > r.mfuCeiling) // the hardware cannot do more than its peak either
+        m_hfu->setText(qs(formatMeasuredMfu(r.hfu, r.mfuCeiling)));
+    m_hfu->setStyleSheet(r.hfu > r.mfuCeiling ? errorStyleSheet() : QString());
 }
 
 void CalculatorPanel::updateChart()

@@ -272,7 +272,7 @@ private slots:
         QCOMPARE(QString::fromStdString(s.cluster.hardware.id), gpu);
         const double perToken = *mfu::countFlopsPerToken(s.model, s.workload.seqLen).palm;
         const auto r = mfu::computeMfu(perToken, 0, 21111, 1, s.cluster.hardware, s.precision);
-        const QString expected = QString::fromStdString(mfu::formatPercent(r.mfu));
+        const QString expected = QString::fromStdString(mfu::formatMeasuredMfu(r.mfu, r.mfuCeiling));
         QCOMPARE(f.text("mfu"), expected);
         if (r.mfu > 1) // above any peak: the reason under the figure (in the error colour)
             QVERIFY2(f.text("mfuReason").startsWith(QStringLiteral("Above 100%")), qPrintable(f.text("mfuReason")));
@@ -286,7 +286,10 @@ private slots:
         f.chooseGpu(QStringLiteral("a100-sxm-80gb")); // 21,111 tok/s of an 8B model is ~4x an A100's peak
         QVERIFY2(f.findingCodes().contains(QStringLiteral("impossible_throughput")),
             qPrintable(f.findingCodes().join(QLatin1Char(','))));
-        // The MFU above 100% is in the error colour with its reason, in the figure and in the formula table.
+        // The MFU above 100% is not shown: in its place how far past the peak the inputs go, in the error colour with
+        // the reason, in the figure and in the formula table; no TFLOPS above the peak either.
+        QVERIFY2(f.text("mfu").startsWith(QStringLiteral("not shown: ")), qPrintable(f.text("mfu")));
+        QVERIFY2(f.text("tflops").startsWith(QStringLiteral("not shown: ")), qPrintable(f.text("tflops")));
         QVERIFY2(f.text("mfuReason").contains(QStringLiteral("Above 100%")), qPrintable(f.text("mfuReason")));
         QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfu"))->styleSheet().contains(QStringLiteral("color")));
         QVERIFY(
@@ -295,13 +298,13 @@ private slots:
         bool coloured = false;
         for (int r = 0; r < f.panel.formulaTable()->rowCount(); ++r) {
             const QModelIndex cell = f.panel.formulaTable()->index(r, f.panel.formulaTable()->columnCount() - 1);
-            if (cell.data().toString().contains(QStringLiteral("above 100%")))
+            if (cell.data().toString().startsWith(QStringLiteral("not shown")))
                 coloured = cell.data(Qt::ForegroundRole).value<QBrush>().color() == errorColour();
         }
         QVERIFY(coloured);
         // Back on the B200 (about 60%): plain again.
         f.chooseGpu(QStringLiteral("b200"));
-        QVERIFY(!f.text("mfu").contains(QStringLiteral("above 100%")));
+        QVERIFY(!f.text("mfu").contains(QStringLiteral("not shown")));
         QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfu"))->styleSheet().isEmpty());
         QVERIFY(f.panel.findChild<QLabel*>(QStringLiteral("mfuReason"))->isHidden());
     }
