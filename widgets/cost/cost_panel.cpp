@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/number_format.h"
@@ -186,7 +187,7 @@ void CostPanel::addEntryReason(QFormLayout* form, QDoubleSpinBox* box, const cha
     label->setObjectName(QString::fromLatin1(objectName));
     form->addRow(QString(), label);
     auto* bounded = static_cast<BoundedSpinBox*>(box);
-    attachEntryReason(
+    m_entryReasons << attachEntryReason(
         bounded, label, [bounded] { return bounded->typedAcceptable(); }, [reason] { return reason; });
 }
 
@@ -227,6 +228,8 @@ void CostPanel::syncInputs()
     m_price->setValue(price > 0 ? price : 0.0);
     m_tokens->setEnabled(m_jobKind->currentIndex() == 0);
     m_days->setEnabled(m_jobKind->currentIndex() == 1);
+    for (EntryReason* entry : std::as_const(m_entryReasons)) // a new figure ends a refusal said beside it
+        entry->fieldSet();
     m_syncing = false;
 }
 

@@ -7,6 +7,7 @@
 // (reportFigures -> scenarioCost, compareHardware). The inputs are the scenario's (Scenario::cost and its price):
 // edits go through the ScenarioModel, so they undo and save like any other; a price typed for a GPU is also
 // remembered for that GPU across sessions (price_memory.h).
+#include <QList>
 #include <QWidget>
 
 #include <optional>
@@ -29,6 +30,7 @@ class PresetLibrary;
 namespace mfu::widgets {
 
 class ChartView;
+class EntryReason;
 class ScenarioModel;
 
 class CostPanel : public QWidget {
@@ -73,6 +75,7 @@ private:
     ScenarioModel* m_model;
     const PresetLibrary& m_presets;
     bool m_syncing = false;
+    QList<EntryReason*> m_entryReasons; // the inputs' refusals (addEntryReason)
 
     QComboBox* m_jobKind = nullptr;
     QDoubleSpinBox* m_tokens = nullptr;

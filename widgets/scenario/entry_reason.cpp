@@ -12,6 +12,15 @@ namespace mfu::widgets {
 
 namespace {
 
+double valueOf(const QAbstractSpinBox* field)
+{
+    if (const auto* whole = qobject_cast<const QSpinBox*>(field))
+        return whole->value();
+    if (const auto* decimal = qobject_cast<const QDoubleSpinBox*>(field))
+        return decimal->value();
+    return 0;
+}
+
 // The typed text without the field's prefix and suffix ("150", not "150 %").
 QString cleanTextOf(const QAbstractSpinBox* field)
 {
@@ -63,7 +72,15 @@ void EntryReason::onTextEdited()
         return;
     }
     m_refused = Refusal { cleanTextOf(m_field), m_reason() };
+    m_keptValue = valueOf(m_field);
     show(m_refused->reason);
+}
+
+// Leaving the field puts the kept value back, which is no new figure: the refusal then stays said.
+void EntryReason::fieldSet()
+{
+    if (m_refused && valueOf(m_field) != m_keptValue)
+        clear();
 }
 
 void EntryReason::onEditingFinished()

@@ -3,8 +3,9 @@
 // panel: while the text would not be applied the label says why; leaving the field (Enter or focus-out) brings the
 // last valid value back, and the label then names the text that was not applied, beside the same reason, so the
 // field never changes without a word and the word never contradicts the figure the field shows. The next edit, or
-// a new figure in the field, replaces it. The reason is also the field's accessible description, read with it rather
-// than only seen beside it.
+// a new figure in the field, replaces it, also one an editor sets with the field's signals blocked (the scenario
+// changed elsewhere: a trace's micro-batch adopted; EntryReason::fieldSet). The reason is also the field's
+// accessible description, read with it rather than only seen beside it.
 #include <QObject>
 #include <QString>
 
@@ -26,6 +27,9 @@ public:
         QAbstractSpinBox* field, ReasonLabel* label, std::function<bool()> acceptable, std::function<QString()> reason);
     // Forgets the refused text and takes its reason off the label (an editor that put the scenario's value back).
     void clear();
+    // An editor set the field from the scenario with its signals blocked (QSpinBox then says nothing, to the field's
+    // line edit neither): a value other than the one the refusal kept is a new figure, and ends the refusal.
+    void fieldSet();
 
 private:
     void onTextEdited();
@@ -41,6 +45,7 @@ private:
     std::function<bool()> m_acceptable;
     std::function<QString()> m_reason;
     std::optional<Refusal> m_refused; // the text refused at the last edit and its reason; none once a figure is taken
+    double m_keptValue = 0; // the field's value when the text was refused: the one put back
     QString m_shown; // what this rule last put on the label
 };
 

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/model/flops.h"
@@ -49,6 +50,22 @@ QSpinBox* countSpin(int minimum, int maximum)
     spin->setGroupSeparatorShown(true);
     spin->setAccelerated(true);
     return spin;
+}
+
+// A measured throughput or step time as the field shows one the scenario brought (a trace's tokens over its step
+// time): six significant digits, never in E notation ("85986.4", "0.381123"), where twelve had shown
+// "85986.4309539", more than the measurement supports.
+QString measuredValueText(double value)
+{
+    const int magnitude = value > 0 ? static_cast<int>(std::floor(std::log10(value))) : 0;
+    QString text = QLocale::c().toString(value, 'f', std::clamp(5 - magnitude, 0, 9));
+    if (text.contains(QLatin1Char('.'))) { // "21111", not "21111.0"
+        while (text.endsWith(QLatin1Char('0')))
+            text.chop(1);
+        if (text.endsWith(QLatin1Char('.')))
+            text.chop(1);
+    }
+    return text;
 }
 
 } // namespace
@@ -125,7 +142,7 @@ void ScenarioEditor::buildUi()
         int minimum, maximum;
         QString reason;
     };
-    auto addCountRow = [form, &reasonLabel](const CountRow& row) -> QSpinBox* {
+    auto addCountRow = [this, form, &reasonLabel](const CountRow& row) -> QSpinBox* {
         auto* spin = static_cast<QuantitySpinBox*>(countSpin(row.minimum, row.maximum));
         spin->setObjectName(QLatin1String(row.name));
         spin->setAccessibleName(row.accessibleName);
@@ -133,7 +150,7 @@ void ScenarioEditor::buildUi()
         form->addRow(row.label, spin);
         ReasonLabel* label = reasonLabel((std::string(row.name) + "Reason").c_str(), spin);
         form->addRow(QString(), label);
-        attachEntryReason(
+        m_entryReasons << attachEntryReason(
             spin, label, [spin] { return spin->typedValue().has_value(); }, [reason = row.reason] { return reason; });
         return spin;
     };
@@ -157,7 +174,7 @@ void ScenarioEditor::buildUi()
     form->addRow(tr("Net&work per GPU:"), m_network);
     ReasonLabel* networkReason = reasonLabel("scaleOutGbpsReason", m_network);
     form->addRow(QString(), networkReason);
-    attachEntryReason(
+    m_entryReasons << attachEntryReason(
         m_network, networkReason, [this] { return m_network->typedAcceptable(); },
         [this] {
             return tr("Enter the network per GPU in Gb/s, %1; until then the scenario keeps its network.")
@@ -231,8 +248,23 @@ void ScenarioEditor::buildUi()
     m_padding->setSuffix(tr(" %"));
     m_padding->setKeyboardTracking(false);
     form->addRow(tr("Pa&dding kept:"), m_padding);
+    // Refused text in the padding and document fields is said as in every count field (attachEntryReason): "150 %"
+    // had been put back to 0 without a word. The document field's reason shares the packing's label.
+    ReasonLabel* paddingReason = reasonLabel("paddingPercentReason", m_padding);
+    form->addRow(QString(), paddingReason);
+    auto* padding = static_cast<QuantitySpinBox*>(m_padding);
+    m_entryReasons << attachEntryReason(
+        padding, paddingReason, [padding] { return padding->typedValue().has_value(); },
+        [] { return tr("Enter a whole percent of padding from 0 to 99; until then the scenario keeps its padding."); });
     m_packingReason = reasonLabel("packingReason", m_documentLength);
     form->addRow(QString(), m_packingReason);
+    auto* documents = static_cast<QuantitySpinBox*>(m_documentLength);
+    m_entryReasons << attachEntryReason(
+        documents, m_packingReason, [documents] { return documents->typedValue().has_value(); },
+        [] {
+            return tr("Enter a mean document length in tokens from 0 (unpacked) to 100,000,000 (2k = 2,048); until "
+                      "then the scenario keeps its packing.");
+        });
 
     const Setting& microBatch = *findSetting("micro_batch");
     m_microBatch = addCountRow({ "microBatch", tr("Micro-batch size in sequences per GPU"), tr("M&icro-batch:"),
@@ -431,6 +463,10 @@ std::optional<double> ScenarioEditor::checkThroughput()
 void ScenarioEditor::commitThroughput()
 {
     const auto input = static_cast<ThroughputInput>(m_throughputMode->currentData().toInt());
+    // The field still shows the scenario's figure, rounded: leaving it changes nothing.
+    if (input == m_model->throughputInput() && m_model->throughputValue() > 0
+        && m_throughputValue->text() == measuredValueText(m_model->throughputValue()))
+        return;
     if (const auto value = checkThroughput();
         value && (*value != m_model->throughputValue() || input != m_model->throughputInput()))
         m_model->setThroughput(input, *value);
@@ -607,6 +643,8 @@ void ScenarioEditor::syncFromModel()
         m_attentionMask->setCurrentIndex(m_attentionMask->findData(static_cast<int>(packing.attention)));
         m_padding->setValue(static_cast<int>(std::lround(packing.paddingFraction * 100.0)));
     }
+    for (EntryReason* entry : std::as_const(m_entryReasons)) // a new figure ends a refusal said beside it
+        entry->fieldSet();
     m_packingReason->setVisible(false);
     const auto seq
         = parseSequenceLength(m_seqLen->text().toStdString(), NumberText::Lenient); // a typed "32k" stays as typed
@@ -615,7 +653,7 @@ void ScenarioEditor::syncFromModel()
     const auto tput = parseGroupedNumber(m_throughputValue->text());
     if (m_model->throughputValue() > 0 && (!tput || *tput != m_model->throughputValue())
         && !m_throughputValue->hasFocus())
-        m_throughputValue->setText(QLocale::c().toString(m_model->throughputValue(), 'g', 12));
+        m_throughputValue->setText(measuredValueText(m_model->throughputValue()));
     else if (m_model->throughputValue() <= 0 && tput && !m_throughputValue->hasFocus())
         m_throughputValue->clear();
     updateDerivedTexts();

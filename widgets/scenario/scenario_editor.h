@@ -5,6 +5,7 @@
 // take the units people type ("32k", "1.5M"); sequence length and measured throughput are bounded to what is
 // physically possible, and switching "Measured as" converts the value. Presets come from the PresetLibrary it is given
 // (the application's embedded + user presets); imported config.json models join the model list.
+#include <QList>
 #include <QString>
 #include <QWidget>
 
@@ -25,6 +26,7 @@ class QPushButton;
 namespace mfu::widgets {
 
 class BoundedSpinBox;
+class EntryReason;
 class ReasonLabel;
 class ScenarioModel;
 
@@ -87,6 +89,7 @@ private:
     QSpinBox* m_padding = nullptr;
     QLabel* m_packingSummary = nullptr;
     ReasonLabel* m_packingReason = nullptr;
+    QList<EntryReason*> m_entryReasons; // the count, network, padding and document fields' refusals
     QSpinBox* m_microBatch = nullptr;
     QSpinBox* m_gradAccum = nullptr;
     QComboBox* m_throughputMode = nullptr;

@@ -258,6 +258,13 @@ private slots:
             QTest::addRow("%s words", field) << field << "many"
                                              << "whole number";
         }
+        // The padding had put 0 back for "150" without a word.
+        QTest::addRow("paddingPercent past its bound") << "paddingPercent"
+                                                       << "150"
+                                                       << "whole percent";
+        QTest::addRow("paddingPercent words") << "paddingPercent"
+                                              << "some"
+                                              << "whole percent";
     }
 
     void invalidCountIsExplainedAndIgnored()
@@ -336,6 +343,46 @@ private slots:
             QTRY_COMPARE(label->height(), label->heightForWidth(label->width()));
             QVERIFY2(label->height() >= 2 * label->fontMetrics().lineSpacing(), qPrintable(QString::number(width)));
         }
+    }
+
+    // A refusal is said until a new figure is in the field, also one the scenario brings from elsewhere (the trace's
+    // micro-batch adopted, another panel's edit) while the editor syncs with the field's signals blocked: the note
+    // had stayed, saying the scenario kept a value it no longer had. Leaving the field, which puts the kept value
+    // back, keeps it.
+    void refusalGoesWhenTheScenarioChangesTheField()
+    {
+        Fixture f;
+        auto* spin = f.field<QSpinBox>("microBatch");
+        const int kept = spin->value();
+        spin->selectAll();
+        QTest::keyClick(spin, Qt::Key_Backspace);
+        QTest::keyClicks(spin, QStringLiteral("0"));
+        spin->interpretText();
+        emit spin->editingFinished();
+        QVERIFY(f.editor.validationReason(QStringLiteral("microBatch")).startsWith(QStringLiteral("Not applied")));
+        QCOMPARE(spin->value(), kept);
+        f.model.setGpuCount(8); // another field's change: this one's refusal still holds
+        QVERIFY(f.editor.validationReason(QStringLiteral("microBatch")).startsWith(QStringLiteral("Not applied")));
+        f.model.setMicroBatch(kept + 7);
+        QCOMPARE(spin->value(), kept + 7);
+        QVERIFY2(f.editor.validationReason(QStringLiteral("microBatch")).isEmpty(),
+            qPrintable(f.editor.validationReason(QStringLiteral("microBatch"))));
+    }
+
+    // A throughput the scenario brings (a trace's tokens over its step time) shows six significant digits, where twelve
+    // had shown "85986.4309539"; leaving the field untouched keeps the exact figure, not the rounded one.
+    void broughtThroughputIsRoundedForShowOnly()
+    {
+        Fixture f;
+        f.model.setThroughput(f.model.throughputInput(), 85986.4309539);
+        auto* field = f.field<QLineEdit>("throughputValue");
+        QCOMPARE(field->text(), QStringLiteral("85986.4"));
+        QSignalSpy changes(&f.model, &ScenarioModel::changed);
+        emit field->editingFinished();
+        QCOMPARE(changes.count(), 0);
+        QCOMPARE(f.model.throughputValue(), 85986.4309539);
+        f.model.setThroughput(f.model.throughputInput(), 0.381123456);
+        QCOMPARE(field->text(), QStringLiteral("0.381123"));
     }
 
     void stepTimeGivesClusterThroughput()
