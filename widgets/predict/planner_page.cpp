@@ -65,15 +65,27 @@ PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
     layout->addWidget(m_calibration);
 
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        m_apply->setEnabled(m_table->selectionModel()->hasSelection());
+        m_apply->setEnabled(!m_stale && m_table->selectionModel()->hasSelection());
         showReason();
+    });
+    // Cancelled, the rows stay what they are: another scenario's plan, said so, and not to be applied to this one.
+    connect(m_job, &BackgroundJob::cancelled, this, [this] {
+        if (m_planner->rowCount() > 0)
+            m_status->setText(tr("Cancelled: the rows are the plan of the scenario before (%1), not of this one; "
+                                 "change the scenario to plan it again.")
+                                  .arg(m_staleScenario));
+        else
+            m_status->setText(tr("Cancelled before this scenario's plan finished; change the scenario to plan it."));
     });
     connect(m_apply, &QPushButton::clicked, this, [this] {
         const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-        if (!rows.isEmpty())
+        if (!rows.isEmpty() && !m_stale)
             apply(rows.front().row());
     });
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { apply(index.row()); });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (!m_stale)
+            apply(index.row());
+    });
 }
 
 void PlannerPage::start(const Scenario& s, double tieTolerance)
@@ -84,13 +96,27 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
     // calibration box do not show it as "Planner's best" meanwhile.
     m_best.reset();
     m_calibration->setBestConfig(m_best);
+    // Until this plan is in, the rows are the last scenario's: kept on screen (no flicker while a field steps), but
+    // not applied to this one.
+    m_stale = true;
+    m_apply->setEnabled(false);
+    if (m_planner->rowCount() > 0)
+        m_status->setText(tr("Planning this scenario; the rows below are the last plan's (%1) until it is in.")
+                              .arg(m_plannedScenario));
+    m_staleScenario = m_plannedScenario;
+    const QString planning = tr("%1 on %L2 x %3")
+                                 .arg(QString::fromStdString(s.model.name))
+                                 .arg(s.cluster.gpuCount)
+                                 .arg(QString::fromStdString(s.cluster.hardware.name));
     m_job->start<PlanResult>(
         [s, options](JobControl& control) {
             return planConfigurations(
                 s, options, [&control](double f) { control.setProgress(f); }, &control.cancel);
         },
-        [this, tieTolerance](PlanResult& r) {
+        [this, tieTolerance, planning](PlanResult& r) {
             m_planner->setPlan(r);
+            m_stale = false;
+            m_plannedScenario = planning;
             m_best.reset();
             if (!r.configs.empty())
                 m_best = r.configs.front();

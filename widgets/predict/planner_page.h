@@ -2,6 +2,7 @@
 // The Predict panel's Planner tab: the planner's top layouts for the scenario, searched in a BackgroundJob (a newer
 // scenario cancels the older search and only the newest result is shown), the reason each ranks where it does, Apply
 // (hands the selected layout to the scenario), and the calibration box, which shows the best layout moving too.
+#include <QString>
 #include <QWidget>
 
 #include <optional>
@@ -56,6 +57,11 @@ private:
     QLabel* m_reason = nullptr; // the selected (or top) row's reason, in full
     CalibrationBox* m_calibration = nullptr;
     std::optional<PlannedConfig> m_best;
+    // The rows are another scenario's plan (the one before, while this one's runs or after it was cancelled): shown,
+    // never applied.
+    bool m_stale = false;
+    QString m_plannedScenario; // what the rows plan ("Llama 3.1 8B on 8 x NVIDIA B200")
+    QString m_staleScenario; // the same, for the rows kept while a newer plan runs
 };
 
 } // namespace mfu::widgets

@@ -179,7 +179,7 @@ QWidget* PredictPanel::buildProgressRow()
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         for (BackgroundJob* job : jobs())
             job->cancel();
-        m_backgroundStatus->setText(tr("Cancelled: the sweeps and the planner show their last finished results."));
+        m_backgroundStatus->setText(tr("Cancelled: each sweep and the planner say what they show."));
     });
     return row;
 }
@@ -320,18 +320,21 @@ void PredictPanel::startSweep(SweepAxis axis)
 
 void PredictPanel::updateProgress()
 {
+    // The batch's progress: a job that is done counts as done. Averaged over the running jobs alone, it fell each
+    // time one finished ahead of the others (35% -> 23% -> 0%).
     double sum = 0;
     int running = 0;
-    for (BackgroundJob* job : jobs())
-        if (job->isRunning()) {
-            sum += job->progress();
-            ++running;
-        }
+    const std::vector<BackgroundJob*> all = jobs();
+    for (BackgroundJob* job : all) {
+        sum += job->isRunning() ? job->progress() : 1.0;
+        running += job->isRunning() ? 1 : 0;
+    }
+    const double done = all.empty() ? 0.0 : sum / static_cast<double>(all.size());
     m_progress->setVisible(running > 0);
     m_cancel->setVisible(running > 0);
-    m_activity->update(tr("Sweeps and planner"), running > 0, running > 0 ? sum / running : 0.0);
+    m_activity->update(tr("Sweeps and planner"), running > 0, running > 0 ? done : 0.0);
     if (running > 0) {
-        m_progress->setValue(static_cast<int>(100.0 * sum / running));
+        m_progress->setValue(static_cast<int>(100.0 * done));
     } else if (m_backgroundStatus->text() == tr("Updating the sweeps and the planner...")) {
         m_backgroundStatus->setText(tr("Sweeps and planner are up to date."));
     }

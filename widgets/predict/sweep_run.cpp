@@ -17,6 +17,12 @@ SweepRun::SweepRun(SweepAxis axis, ChartView* chart, ChartView* second, QObject*
     , m_second(second)
     , m_job(new BackgroundJob(this))
 {
+    // Cancelled, the chart would say "Predicting..." for good: it says the sweep was stopped, and how to run it.
+    connect(m_job, &BackgroundJob::cancelled, this, [this] {
+        for (ChartView* c : { m_chart, m_second })
+            if (c)
+                c->showEmpty(tr("Cancelled before this sweep finished; change the scenario to run it again."));
+    });
 }
 
 void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorBandModel& bands)

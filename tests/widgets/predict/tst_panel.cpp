@@ -784,6 +784,36 @@ private slots:
         QCOMPARE(f.text("predictedMfu"), percent(f.predicted().mfu));
     }
 
+    // Cancelled while the plan of a new scenario runs, the planner kept the last scenario's rows as if they were this
+    // one's, Apply enabled: Llama 3.1 8B layouts offered to a DeepSeek scenario. They stay on screen, named as the
+    // scenario before's, and are not applied; the sweeps say they were stopped instead of "Predicting..." for good.
+    void cancelledPlanKeepsItsRowsFromBeingApplied()
+    {
+        Fixture f(scenarioOn("llama-3.1-8b", "b200", 8, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && f.panel.plannerModel()->rowCount() > 0, kBackgroundTimeoutMs);
+        f.panel.plannerTable()->selectRow(0);
+        auto* apply = f.panel.findChild<QPushButton*>(QStringLiteral("applyPlan"));
+        QVERIFY(apply->isEnabled());
+        f.model.setScenario(scenarioOn("llama-3.1-70b", "b200", 16, 8192));
+        QTRY_VERIFY_WITH_TIMEOUT(!apply->isEnabled(), 5000); // the background restarts on the next turn of the loop
+        QTest::mouseClick(f.panel.findChild<QPushButton*>(QStringLiteral("cancelBackground")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+        if (f.panel.plannerModel()->rowCount() == 0 || !f.text("plannerStatus").startsWith(QStringLiteral("Cancel")))
+            QSKIP("the plan finished before Cancel reached it");
+        QVERIFY2(f.text("plannerStatus").contains(QStringLiteral("Llama 3.1 8B on 8 x")),
+            qPrintable(f.text("plannerStatus")));
+        f.panel.plannerTable()->selectRow(0);
+        QVERIFY(!apply->isEnabled());
+        const Scenario before = f.model.scenario();
+        QTest::mouseDClick(f.panel.plannerTable()->viewport(), Qt::LeftButton, {},
+            f.panel.plannerTable()->visualRect(f.panel.plannerView()->index(0, 0)).center());
+        QCOMPARE(f.model.scenario().parallelism.tp, before.parallelism.tp);
+        QCOMPARE(f.model.scenario().workload.microBatch, before.workload.microBatch);
+        QVERIFY2(f.panel.seqChart()->emptyReason().startsWith(QStringLiteral("Cancelled"))
+                || !f.panel.seqChart()->data().series.isEmpty(),
+            qPrintable(f.panel.seqChart()->emptyReason()));
+    }
+
     // The window's planner ranks by the rule `plan` states and prints (planner.h): the same sentence, the same order,
     // the memory as "peak of capacity, headroom free", and the note when the band ties every row.
     void plannerStatesAndObeysTheRule()
