@@ -23,8 +23,19 @@ QThreadPool* jobThreadPool()
     return pool;
 }
 
-BackgroundJob::BackgroundJob(QObject* parent)
+QThreadPool* requestedJobThreadPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool(QCoreApplication::instance());
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        return p;
+    }();
+    return pool;
+}
+
+BackgroundJob::BackgroundJob(QObject* parent, JobKind kind)
     : QObject(parent)
+    , m_pool(kind == JobKind::Requested ? requestedJobThreadPool() : jobThreadPool())
     , m_progressTimer(new QTimer(this))
 {
     m_progressTimer->setInterval(kProgressPollMs);

@@ -88,9 +88,9 @@ bool isTrainingLog(const QString& path)
 TracePanel::TracePanel(ScenarioModel* scenario, QWidget* parent)
     : QWidget(parent)
     , m_scenario(scenario)
-    , m_runJob(new BackgroundJob(this))
-    , m_baselineJob(new BackgroundJob(this))
-    , m_logJob(new BackgroundJob(this))
+    , m_runJob(new BackgroundJob(this, JobKind::Requested))
+    , m_baselineJob(new BackgroundJob(this, JobKind::Requested))
+    , m_logJob(new BackgroundJob(this, JobKind::Requested))
 {
     try {
         m_rules = std::make_unique<trace::KernelRules>(trace::builtInKernelRules());

@@ -1,4 +1,5 @@
 // The Kineto reader across format eras, gzip, documented repairs, and malformed input (each a clear error).
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -328,6 +329,28 @@ private slots:
         ReadControl cancelling;
         cancelling.cancel = &cancel;
         QVERIFY_THROWS_EXCEPTION(Cancelled, loadTrace(path, cancelling));
+    }
+
+    // A trace of about a megabyte gzipped (PyTorch 2.11's H200 trace: 0.99 MB, tens of MB inflated) reports its
+    // progress as it goes: read a megabyte at a time, it went from nothing to all in one report, and the window's
+    // bar sat at 0% for the whole import.
+    void smallGzipTraceReportsProgressAsItGoes()
+    {
+        const QString trace
+            = QStringLiteral(MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+        if (!QFile::exists(trace))
+            QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
+        int reports = 0;
+        uint64_t lastDone = 0, lastTotal = 0;
+        ReadControl control;
+        control.onProgress = [&](uint64_t done, uint64_t total) {
+            ++reports;
+            lastDone = done;
+            lastTotal = total;
+        };
+        (void)loadTrace(trace.toStdString(), control);
+        QCOMPARE(lastDone, lastTotal);
+        QVERIFY2(reports >= 10, qPrintable(QString::number(reports)));
     }
 
     void emptyFolderNamesEveryFormatRead()

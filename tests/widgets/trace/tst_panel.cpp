@@ -19,8 +19,12 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QThread>
+#include <QThreadPool>
 #include <QTranslator>
 #include <QtTest>
+
+#include <atomic>
 
 #include <qcustomplot.h>
 #include <sqlite3.h>
@@ -419,6 +423,26 @@ private slots:
         QVERIFY(panel.errorText().isEmpty());
     }
 
+    // An import the user asked for does not queue behind the sweeps and the planner (which restart on every edit and
+    // can hold every thread of their pool for minutes): it runs in its own pool while that one is full.
+    void importDoesNotWaitForTheSweeps()
+    {
+        QThreadPool* background = jobThreadPool();
+        const int threads = background->maxThreadCount();
+        std::atomic<bool> release { false };
+        for (int i = 0; i < threads; ++i)
+            background->start([&release] {
+                while (!release.load())
+                    QThread::msleep(5);
+            });
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        const bool done = imports(panel, { m_trace });
+        release = true;
+        QVERIFY(background->waitForDone(30000));
+        QVERIFY2(done, "the import waited behind the busy background pool");
+    }
+
     void closingThePanelMidImportIsSafe()
     {
         ScenarioModel scenario;
@@ -428,9 +452,9 @@ private slots:
         delete panel; // the worker stops at its next chunk and nothing is delivered to the deleted panel
         // The reader was told to stop: the job pool drains (a reader left running would hold it for the whole file,
         // and a result delivered to the deleted panel would crash here or under ASan).
-        QVERIFY(jobThreadPool()->waitForDone(30000));
+        QVERIFY(requestedJobThreadPool()->waitForDone(30000));
         QCoreApplication::processEvents(); // deliver whatever the finished job queued
-        QCOMPARE(jobThreadPool()->activeThreadCount(), 0);
+        QCOMPARE(requestedJobThreadPool()->activeThreadCount(), 0);
     }
 
     void realTraces_data()
