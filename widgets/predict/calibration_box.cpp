@@ -11,6 +11,7 @@
 #include "core/costmodel/cost_model.h"
 #include "core/model/mfu.h"
 #include "core/number_format.h"
+#include "widgets/scenario/reason_label.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 
@@ -46,6 +47,9 @@ CalibrationBox::CalibrationBox(ScenarioModel* model, QWidget* parent)
     m_apply->setObjectName(QStringLiteral("applyCalibration"));
     m_undoButton = new QPushButton(tr("Undo calibration"));
     m_undoButton->setObjectName(QStringLiteral("undoCalibration"));
+    m_reason = new ReasonLabel;
+    m_reason->setObjectName(QStringLiteral("calibrationReason"));
+    m_reason->setField(m_measured);
     m_resultLabel = new QLabel;
     m_resultLabel->setObjectName(QStringLiteral("calibrationResult"));
     m_resultLabel->setWordWrap(true);
@@ -56,9 +60,10 @@ CalibrationBox::CalibrationBox(ScenarioModel* model, QWidget* parent)
     grid->addWidget(m_measured, 0, 1);
     grid->addWidget(m_fromMfu, 0, 2);
     grid->addWidget(m_fromThroughput, 1, 1, 1, 2);
-    grid->addWidget(m_resultLabel, 2, 0, 1, 3);
-    grid->addWidget(m_apply, 3, 1);
-    grid->addWidget(m_undoButton, 3, 2);
+    grid->addWidget(m_reason, 2, 0, 1, 3);
+    grid->addWidget(m_resultLabel, 3, 0, 1, 3);
+    grid->addWidget(m_apply, 4, 1);
+    grid->addWidget(m_undoButton, 4, 2);
     grid->setColumnStretch(1, 1);
 
     connect(m_fromMfu, &QPushButton::clicked, this, [this] {
@@ -67,9 +72,7 @@ CalibrationBox::CalibrationBox(ScenarioModel* model, QWidget* parent)
             typed.chop(1);
         const auto value = parseGroupedNumber(typed);
         if (!value || *value <= 0 || *value >= 100) { // core's range message speaks of fractions; this is percent
-            m_result.reset();
-            m_resultLabel->setText(tr("Enter the measured MFU as a percentage above 0 and below 100, e.g. 45."));
-            updateButtons();
+            refuse(tr("Enter the measured MFU as a percentage above 0 and below 100, e.g. 45."));
             return;
         }
         calibrateToMfu(*value);
@@ -91,10 +94,8 @@ bool CalibrationBox::calibrateToMfu(double measuredMfuPercent)
 bool CalibrationBox::calibrateToMeasuredThroughput()
 {
     const Scenario s = m_model->scenario();
-    if (!s.measuredThroughput) {
-        m_resultLabel->setText(tr("The scenario has no measured throughput: enter one in the scenario editor."));
-        return false;
-    }
+    if (!s.measuredThroughput)
+        return refuse(tr("The scenario has no measured throughput: enter one in the scenario editor."));
     const double perGpu = tokensPerSecPerGpu(*s.measuredThroughput, s.cluster.gpuCount);
     return show([s, perGpu] { return mfu::calibrateToTokensPerSecPerGpu(s, perGpu); });
 }
@@ -104,11 +105,9 @@ bool CalibrationBox::show(const std::function<CalibrationResult()>& calibrate)
     try {
         m_result = calibrate();
     } catch (const std::exception& e) {
-        m_result.reset();
-        m_resultLabel->setText(QString::fromUtf8(e.what()));
-        updateButtons();
-        return false;
+        return refuse(QString::fromUtf8(e.what()));
     }
+    m_reason->showReason({});
     const CalibrationResult& r = *m_result;
     const CostModelConstants before = costModelConstantsFor(m_model->scenario());
     QString text = tr("Efficiencies x %1: GEMM %2, attention forward %3, backward %4, HBM %5.")
@@ -164,6 +163,21 @@ void CalibrationBox::undoCalibration()
 QString CalibrationBox::resultText() const
 {
     return m_resultLabel->text();
+}
+
+QString CalibrationBox::reasonText() const
+{
+    return m_reason->text();
+}
+
+// Not calibrated: the reason in the colour of every refused entry (ReasonLabel), no result beside it.
+bool CalibrationBox::refuse(const QString& reason)
+{
+    m_result.reset();
+    m_resultLabel->clear();
+    m_reason->showReason(reason);
+    updateButtons();
+    return false;
 }
 
 void CalibrationBox::updateButtons()

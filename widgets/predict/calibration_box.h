@@ -17,6 +17,7 @@ class QPushButton;
 
 namespace mfu::widgets {
 
+class ReasonLabel;
 class ScenarioModel;
 
 class CalibrationBox : public QGroupBox {
@@ -32,10 +33,13 @@ public:
     void applyCalibration();
     void undoCalibration();
     QString resultText() const;
+    // Why the last calibration was not made (what the field holds, a measurement nothing reaches), "" when it was.
+    QString reasonText() const;
     const std::optional<CalibrationResult>& result() const { return m_result; }
 
 private:
     bool show(const std::function<CalibrationResult()>& calibrate);
+    bool refuse(const QString& reason);
     void updateButtons();
 
     ScenarioModel* m_model;
@@ -50,6 +54,7 @@ private:
     QPushButton* m_apply = nullptr;
     QPushButton* m_undoButton = nullptr;
     QLabel* m_resultLabel = nullptr;
+    ReasonLabel* m_reason = nullptr; // under the field, in the colour of every refused entry
 };
 
 } // namespace mfu::widgets

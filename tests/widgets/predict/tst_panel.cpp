@@ -35,6 +35,7 @@
 #include "widgets/predict/planner_table.h"
 #include "widgets/predict/predict_charts.h"
 #include "widgets/predict/predict_panel.h"
+#include "widgets/scenario/reason_label.h"
 #include "widgets/scenario/scenario_model.h"
 #include <qcustomplot.h>
 
@@ -859,7 +860,8 @@ private slots:
         QVERIFY(f.text("predictedMfu") != QStringLiteral("40.00%"));
         // A measurement nothing can reach is explained, not applied.
         QVERIFY(!box->calibrateToMfu(99.5));
-        QVERIFY(box->resultText().contains(QLatin1String("outside")));
+        QVERIFY(box->reasonText().contains(QLatin1String("outside")));
+        QVERIFY(box->resultText().isEmpty());
     }
 
     void badCalibrationInputIsExplainedAndNotApplied_data()
@@ -878,8 +880,10 @@ private slots:
         QTest::keyClicks(box->findChild<QLineEdit*>(QStringLiteral("calibrationMfu")), text);
         QTest::mouseClick(box->findChild<QPushButton*>(QStringLiteral("calibrateMfu")), Qt::LeftButton);
         QVERIFY(!box->result().has_value());
-        QVERIFY2(box->resultText().contains(QLatin1String("percentage above 0 and below 100")),
-            qPrintable(box->resultText())); // in the box, under the field
+        // In the box, under the field, as every refused entry is said (ReasonLabel: one colour for it).
+        QVERIFY2(box->reasonText().contains(QLatin1String("percentage above 0 and below 100")),
+            qPrintable(box->reasonText()));
+        QVERIFY(box->findChild<ReasonLabel*>(QStringLiteral("calibrationReason")));
         QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
         QVERIFY(!f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), predictedBefore);
