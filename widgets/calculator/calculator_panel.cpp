@@ -152,6 +152,16 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     formulaView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* componentView = tableFor(m_components, tr("Forward FLOP per token by component"));
     componentView->setObjectName(QStringLiteral("componentTable"));
+    // The component column takes the width that is left and wraps, as the formula table's terms do: DeepSeek-V4's
+    // layer types ("30 compressed attention layers (1 key per 4 tokens, top 1,024)") made the table, laid out as
+    // wide as its columns, wider than the page at 1280x720, and the whole page scrolled sideways, its Share and MFU
+    // columns cut.
+    componentView->setWordWrap(true);
+    connect(m_components, &QAbstractItemModel::columnsInserted, componentView, [componentView] {
+        if (componentView->horizontalHeader()->count() > 1)
+            componentView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    });
+    componentView->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* findingsView = new QListView;
     findingsView->setObjectName(QStringLiteral("findings"));
     findingsView->setAccessibleName(tr("Diagnosis findings"));
@@ -169,9 +179,7 @@ CalculatorPanel::CalculatorPanel(ScenarioModel* model, const PresetLibrary& pres
     findingsLayout->addWidget(findingsView);
 
     auto* tables = new QHBoxLayout;
-    componentView->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred); // as wide as its columns
     tables->addWidget(componentView);
-    tables->addStretch(1);
 
     m_chart = new ChartView;
     m_chart->setObjectName(QStringLiteral("flopsBySequenceChart"));

@@ -7,6 +7,8 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QtTest>
@@ -278,6 +280,30 @@ private slots:
             QVERIFY2(f.text("mfuReason").startsWith(QStringLiteral("Above 100%")), qPrintable(f.text("mfuReason")));
         QVERIFY(f.text("mfu") != before);
         QVERIFY(f.text("peak").contains(QString::fromStdString(s.cluster.hardware.name)));
+    }
+
+    // DeepSeek-V4-Pro's layer types are the longest component names ("30 compressed sparse attention layers (1 key
+    // per 4 tokens, top 1,024)"): laid out as wide as its columns, the component table made the page wider than the
+    // 850 px a 1280-pixel window leaves the panel, and the whole page scrolled sideways with its MFU column cut.
+    void longComponentNamesWrapInsteadOfWideningThePage()
+    {
+        Fixture f;
+        mfu::Scenario s = f.model.scenario();
+        const mfu::ModelSpec* model = mfu::app::presetLibrary().findModel("deepseek-v4-pro");
+        QVERIFY(model);
+        s.model = *model;
+        f.model.setScenario(s);
+        f.panel.resize(850, 500);
+        f.panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.panel));
+        QCoreApplication::processEvents();
+        auto* scroll = f.panel.findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QTRY_VERIFY2(scroll->widget()->minimumSizeHint().width() <= scroll->viewport()->width(),
+            qPrintable(QStringLiteral("figures need %1 px of %2")
+                           .arg(scroll->widget()->minimumSizeHint().width())
+                           .arg(scroll->viewport()->width())));
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
     }
 
     void impossibleThroughputIsDiagnosed()
