@@ -295,6 +295,26 @@ double parseMfuFlag(const QString& text, const QString& flag)
     return fraction;
 }
 
+void refuseMixedMfuUnits(
+    const QString& firstText, const QString& firstFlag, const QString& secondText, const QString& secondFlag)
+{
+    if (firstText.endsWith(QLatin1Char('%')) || secondText.endsWith(QLatin1Char('%')))
+        return;
+    const double first = parseMfuFlag(firstText, firstFlag);
+    const double second = parseMfuFlag(secondText, secondFlag);
+    const bool firstIsFraction = parsePositive(firstText, firstFlag) <= 1;
+    const bool secondIsFraction = parsePositive(secondText, secondFlag) <= 1;
+    if (firstIsFraction == secondIsFraction)
+        return;
+    auto reads = [](const QString& text, const QString& flag, double fraction, bool asFraction) {
+        return "--" + s(flag) + " " + s(text) + " reads as a " + (asFraction ? "fraction" : "percentage") + " ("
+            + formatPercent(fraction) + ")";
+    };
+    throw InputError(reads(firstText, firstFlag, first, firstIsFraction) + " and "
+        + reads(secondText, secondFlag, second, secondIsFraction)
+        + ": give both as fractions (0.4) or both as percentages (40, or 40%)");
+}
+
 int64_t parseSequenceLengthFlag(const QString& text, const QString& flag)
 {
     const auto v = parseSequenceLength(text.toStdString()); // a 32k context is 32,768 tokens (core/number_parse.h)

@@ -88,6 +88,11 @@ double parsePositive(const QString& text, const QString& flag);
 // An MFU flag, the one rule of every subcommand: "0.4" (a value <= 1 is a fraction), "40" or "40%"; above 100% is an
 // error. Returns the fraction.
 double parseMfuFlag(const QString& text, const QString& flag);
+// Two MFU flags of one command written as bare numbers in different units ("--baseline-mfu 0.8 --target-mfu 1.2":
+// 80% and 1.2%) are refused, naming how each reads: a typo of one unit is likelier than a job that loses 98.5% of
+// its MFU. A '%' makes a figure explicit and may sit beside a bare fraction.
+void refuseMixedMfuUnits(
+    const QString& firstText, const QString& firstFlag, const QString& secondText, const QString& secondFlag);
 // A sequence length flag: a whole number of tokens from 1 to 1e8, where "32k" is 32,768 (core/number_parse.h).
 int64_t parseSequenceLengthFlag(const QString& text, const QString& flag);
 int64_t parsePositiveInteger(const QString& text, const QString& flag);

@@ -193,6 +193,9 @@ int runCost(const QStringList& args)
         const auto target = optionalMfu(parser, "target-mfu");
         if (target && !baseline)
             throw InputError("--target-mfu needs --baseline-mfu");
+        if (target)
+            refuseMixedMfuUnits(
+                parser.value(qs("baseline-mfu")), qs("baseline-mfu"), parser.value(qs("target-mfu")), qs("target-mfu"));
 
         nlohmann::json job;
         const JobCost cost = costJob(parser, rate, baseline, job);

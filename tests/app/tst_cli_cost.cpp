@@ -210,6 +210,9 @@ private slots:
                                             << "--baseline-mfu";
         QTest::newRow("target without baseline") << "--gpu h100-sxm --days 1 --target-mfu 0.6"
                                                  << "--baseline-mfu";
+        // 80% -> 1.2% had been costed as a loss of 6,567% more time; a typo of one unit is likelier.
+        QTest::newRow("MFUs in two units") << "--gpu h100-sxm --gpus 8 --days 1 --baseline-mfu 0.8 --target-mfu 1.2"
+                                           << "--target-mfu 1.2 reads as a percentage (1.20%)";
         QTest::newRow("steps without size") << "--gpu h100-sxm --steps 10 --params 7B --baseline-mfu 0.4"
                                             << "--tokens-per-step";
         QTest::newRow("palm on a bare model") << "--gpu h100-sxm --tokens 1T --params 7B --formula palm "
