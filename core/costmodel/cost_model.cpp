@@ -262,8 +262,7 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)
         return refuse(figures,
             "the GPUs span several scale-up domains but the hardware has no scale-out bandwidth (state the cluster's "
-            "network "
-            "per GPU: --scale-out-gbps)",
+            "network per GPU: Network per GPU in the window, --scale-out-gbps on the command line)",
             [&] { return n(gpus) + " GPUs, " + n(s.cluster.domainSize()) + " per domain"; });
     if (s.cluster.hardware.hbmBytes <= 0)
         return "hardware memory capacity is missing";

@@ -138,12 +138,12 @@ struct ClassWidening {
     double widest() const { return std::max(optimistic, pessimistic); }
 };
 
-// The model's miss either way: "+-X", or "X optimistic, Y pessimistic" when the class's own runs missed on one side
+// The model's miss either way: "±X", or "X optimistic, Y pessimistic" when the class's own runs missed on one side
 // (a side of 0 is left out).
 std::string widthText(const ClassWidening& w)
 {
     if (w.optimistic == w.pessimistic)
-        return "+-" + percentText(w.optimistic);
+        return "\u00B1" + percentText(w.optimistic);
     const auto side = [](double v, const char* name) { return v > 0 ? percentText(v) + " " + name : std::string(); };
     const std::string optimistic = side(w.optimistic, "optimistic");
     const std::string pessimistic = side(w.pessimistic, "pessimistic");

@@ -116,7 +116,8 @@ void validateHardwareSpec(const HardwareSpec& spec)
 }
 
 namespace {
-constexpr const char* kStatedScaleOutSource = "stated for this cluster (--scale-out-gbps)";
+constexpr const char* kStatedScaleOutSource
+    = "stated for this cluster (Network per GPU in the window, --scale-out-gbps on the command line)";
 }
 
 void setStatedScaleOut(HardwareSpec& hardware, double gbitPerSec)

@@ -204,7 +204,7 @@ private slots:
             if (g.name == "MoE")
                 g.meanAbsError = 0.31;
         const ErrorBand named = errorBandFor(s, p, skewed);
-        QVERIFY2(named.basis.find("at least +-31%") != std::string::npos, named.basis.c_str());
+        QVERIFY2(named.basis.find("at least \u00B131%") != std::string::npos, named.basis.c_str());
     }
 
     // Widening only: every published run whose measurement the similar runs' band held is still held by the band with
