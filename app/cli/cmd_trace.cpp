@@ -362,7 +362,8 @@ void printWork(const nlohmann::json& r)
                               QString::fromStdString(formatNumber(f["trace_mfu_peak_tflops"].get<double>(), 1))));
         else if (f.contains("trace_mfu_above_peak"))
             printLine(QStringLiteral("  trace MFU: not shown (%1 of the peak is impossible: the steps found are "
-                                     "shorter than the work they launched, or the trace's GPU is not the one named)")
+                                     "shorter than the work they launched, the operators' recorded shapes are not "
+                                     "what ran, or the trace's GPU is not the one named)")
                           .arg(QString::fromStdString(formatPercent(f["trace_mfu_above_peak"].get<double>()))));
         else
             printLine(QStringLiteral("  trace MFU: not available (%1)")
@@ -405,6 +406,8 @@ void printWork(const nlohmann::json& r)
             m["tflops"].get<double>(), qPrintable(attainable), m["arithmetic_intensity"].get<double>(),
             qPrintable(label)));
     }
+    if (const auto& above = r["roofline"]["above_peak"]; above["problem_count"].get<int64_t>() > 0)
+        printLine(QStringLiteral("  ") + QString::fromStdString(above["note"].get<std::string>()));
 }
 
 void printSummary(const nlohmann::json& run, const char* title)

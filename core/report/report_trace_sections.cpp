@@ -63,6 +63,9 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
     if (roof.leftOutKernels > 0)
         out.rows.push_back(
             { "Not on the roofline", formatPercent(roof.leftOutShare) + " of kernel time", roof.leftOutNote() });
+    if (roof.abovePeakProblems > 0)
+        out.rows.push_back({ "Above the peak",
+            formatCount(static_cast<double>(roof.abovePeakProblems), "operator problem"), roof.abovePeakNote() });
     return out;
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
+#include "core/number_format.h"
 #include "core/trace/gemm_precision.h"
 
 namespace mfu::trace {
@@ -31,6 +33,55 @@ std::string Roofline::leftOutNote() const
         + (leftOutKernels == 1 ? "it" : "them") + ") and " + (leftOutKernels == 1 ? "is" : "are")
         + " not on the roofline; the longest: " + longest + ".";
 }
+
+std::string Roofline::abovePeakNote() const
+{
+    if (abovePeakProblems <= 0)
+        return {};
+    const bool one = abovePeakProblems == 1;
+    std::string fastest = abovePeakFastest;
+    if (fastest.size() > 120)
+        fastest = fastest.substr(0, 117) + "...";
+    return std::to_string(abovePeakProblems) + (one ? " operator problem ran" : " operator problems ran")
+        + " faster than its precision's dense peak allows (the fastest: " + fastest + " at "
+        + formatTflops(abovePeakFastestFlops) + ", where the peak is " + formatTflops(abovePeakFastestPeak)
+        + "): " + (one ? "its" : "their") + " recorded shapes or the kernels found for " + (one ? "it" : "them")
+        + " are not what ran, and " + (one ? "it is" : "they are") + " not on the roofline.";
+}
+
+namespace {
+
+// A GPU may run a little above its rated clock, and a kernel's time is rounded to the microsecond in a trace.
+constexpr double kAbovePeakMargin = 1.05;
+
+void leaveOutAbovePeak(Roofline& r)
+{
+    auto peakOf = [&r](const OpProblem& m) {
+        const std::string key = m.precision ? m.precision->key() : r.mfuPrecision;
+        for (const auto& c : r.ceilings)
+            if (c.precision == key)
+                return c.peakFlops;
+        return 0.0;
+    };
+    std::vector<OpProblem> kept;
+    for (auto& m : r.marks) {
+        const double peak = peakOf(m);
+        const double achieved = m.flops / (static_cast<double>(m.ns) * 1e-9);
+        if (!(peak > 0) || achieved <= kAbovePeakMargin * peak) {
+            kept.push_back(std::move(m));
+            continue;
+        }
+        ++r.abovePeakProblems;
+        if (achieved / peak > r.abovePeakFastestFlops / std::max(r.abovePeakFastestPeak, 1.0)) {
+            r.abovePeakFastest = m.op + " " + m.shapes;
+            r.abovePeakFastestFlops = achieved;
+            r.abovePeakFastestPeak = peak;
+        }
+    }
+    r.marks = std::move(kept);
+}
+
+} // namespace
 
 Roofline rooflineOf(const OpFlops& flops, const HardwareSpec* hardware)
 {
@@ -71,6 +122,7 @@ Roofline rooflineOf(const OpFlops& flops, const HardwareSpec* hardware)
     }
     std::sort(r.ceilings.begin(), r.ceilings.end(),
         [](const RooflineCeiling& a, const RooflineCeiling& b) { return a.peakFlops > b.peakFlops; });
+    leaveOutAbovePeak(r);
     return r;
 }
 

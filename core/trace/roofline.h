@@ -36,6 +36,18 @@ struct Roofline {
     // "12 computation kernels (3.1% of their time) have no FLOPs or bytes in the trace and are not on the roofline
     // (the longest: ...)."; empty when none is left out.
     std::string leftOutNote() const;
+    // Operator problems whose FLOPs over their kernels' time pass their precision's dense peak (beyond a 5% margin for
+    // clocks above the rated one): no GPU does that, so their recorded shapes or the kernels found for them are not
+    // what ran (a 4096^3 matmul attributed a 50 us kernel; dims of 2^63). They are left off the roofline, counted
+    // and named, never drawn above the roof.
+    int64_t abovePeakProblems = 0;
+    std::string abovePeakFastest; // "aten::mm [4096, 4096], [4096, 4096]"
+    double abovePeakFastestFlops = 0; // its FLOP/s
+    double abovePeakFastestPeak = 0; // its precision's peak
+    // "1 operator problem ran faster than its precision's peak allows (the fastest: ... at 2,748.8 TFLOPS, where the
+    // peak is 989.0): its recorded shapes or kernels are not what ran, and it is not on the roofline."; empty when
+    // none.
+    std::string abovePeakNote() const;
     // The most a mark at this intensity and precision ("" for none) could reach: min(peak, intensity x
     // bandwidth). 0 when unknown.
     double attainableFlops(double intensity, const std::string& precision) const;

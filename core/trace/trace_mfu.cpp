@@ -120,8 +120,8 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
     } else if (nAbove > 0) {
         out.abovePeak = above / nAbove;
         out.note = "not shown: the operators' FLOPs over the analysed steps give " + formatPercent(*out.abovePeak)
-            + " of the GPU's peak, which is impossible: the steps found are shorter than the work they launched, or "
-              "the GPU the trace names is not the one it ran on";
+            + " of the GPU's peak, which is impossible: the steps found are shorter than the work they launched, the "
+              "operators' recorded shapes are not what ran, or the GPU the trace names is not the one it ran on";
     } else {
         out.mfu = sum / n;
         out.lowerBound = out.unattributedShare > kUnattributedTolerance;

@@ -117,7 +117,11 @@ nlohmann::json rooflineToJson(const OpFlops& f, const std::optional<HardwareSpec
         { "hbm_bandwidth_bytes_per_sec", r.hbmBytesPerSecond }, { "ceilings", ceilings }, { "marks", marks },
         { "left_out",
             { { "kernel_count", r.leftOutKernels }, { "seconds", nsToSeconds(r.leftOutNs) },
-                { "share", r.leftOutShare }, { "longest_kernel", r.leftOutLongest }, { "note", r.leftOutNote() } } } };
+                { "share", r.leftOutShare }, { "longest_kernel", r.leftOutLongest }, { "note", r.leftOutNote() } } },
+        { "above_peak",
+            { { "problem_count", r.abovePeakProblems }, { "fastest", r.abovePeakFastest },
+                { "fastest_tflops", r.abovePeakFastestFlops / 1e12 }, { "peak_tflops", r.abovePeakFastestPeak / 1e12 },
+                { "note", r.abovePeakNote() } } } };
 }
 
 nlohmann::json criticalPathToJson(const CriticalPath& p)

@@ -124,7 +124,8 @@ void RooflinePage::show(const TraceSelection& selection)
         + tr("Achieved over their kernels' time: %1. Marks are operator problems (an operator on one set of shapes, "
              "all its calls in the analysed steps), sized by their time; hover one to name it.")
               .arg(reached.join(QStringLiteral(", ")))
-        + (roof.leftOutKernels > 0 ? QLatin1Char(' ') + QString::fromStdString(roof.leftOutNote()) : QString()));
+        + (roof.leftOutKernels > 0 ? QLatin1Char(' ') + QString::fromStdString(roof.leftOutNote()) : QString())
+        + (roof.abovePeakProblems > 0 ? QLatin1Char(' ') + QString::fromStdString(roof.abovePeakNote()) : QString()));
 }
 
 } // namespace mfu::widgets

@@ -251,6 +251,22 @@ private slots:
         QVERIFY(mm != roof.marks.end());
         QCOMPARE(mm->calls, int64_t { 2 });
         QCOMPARE(mm->flops, 256.0);
+        QCOMPARE(roof.abovePeakProblems, int64_t { 0 });
+        QVERIFY(roof.abovePeakNote().empty());
+
+        // On a GPU whose BF16 peak the same marks pass (1 MFLOP/s), those marks ran faster than any GPU can: their
+        // shapes or kernels are not what ran. They are left off the roofline, counted and named; the FP32 mark,
+        // under its own peak, stays. (A 4096^3 matmul given a 50 us kernel had been drawn at 2,748.8 TFLOPS under
+        // H100's 989.)
+        const HardwareSpec slow = gpu(1e6, 1e11, 2e9);
+        const Roofline low = rooflineOf(r.opFlops, &slow);
+        QVERIFY(low.abovePeakProblems > 0);
+        QCOMPARE(low.marks.size() + static_cast<size_t>(low.abovePeakProblems), roof.marks.size());
+        for (const OpProblem& kept : low.marks)
+            QVERIFY2(kept.precision && kept.precision->key() == "fp32", kept.op.c_str());
+        QCOMPARE(low.abovePeakFastestPeak, 1e6);
+        QVERIFY(low.abovePeakFastestFlops > 1.05e6);
+        QVERIFY2(low.abovePeakNote().find("not on the roofline") != std::string::npos, low.abovePeakNote().c_str());
     }
 
     // Launch-bound: each kernel waits for a launch issued long after the previous kernel ended, so the host's time
