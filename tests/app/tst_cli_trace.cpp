@@ -66,6 +66,17 @@ QByteArray syntheticTrace(const QByteArray& gpuName = "NVIDIA H100 80GB HBM3")
           "\"ts\": 200, \"dur\": 200}]}";
 }
 
+// The trace PyTorch 2.11 wrote on an H200 and the config of the model it ran (shared/traces).
+QString pytorch211Trace()
+{
+    return QStringLiteral(MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
+}
+
+QString pytorch211Config()
+{
+    return QStringLiteral(MFU_SHARED_TRACES_DIR "/pytorch211__h200__qwen3-0.6b-shape.config.json");
+}
+
 } // namespace
 
 class TestCliTrace : public QObject {
@@ -489,9 +500,8 @@ private slots:
     // the trace's own figure names the ratio, never the impossible figure (it had printed 1,449.06%).
     void withheldMfuIsNotPrintedByTheCheck()
     {
-        const QString dir = QStringLiteral(MFU_SHARED_TRACES_DIR "/");
-        const QString trace = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
-        const QString config = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape.config.json");
+        const QString trace = pytorch211Trace();
+        const QString config = pytorch211Config();
         if (!QFile::exists(trace) || !QFile::exists(config))
             QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
         const QStringList args { trace, QStringLiteral("--model"), config, QStringLiteral("--seq"),
@@ -602,9 +612,8 @@ private slots:
     // loop's, the measured MFU the one timed outside, the trace's own MFU present, and the text says the same.
     void pytorch211TraceMeasuresTheLoopsStep()
     {
-        const QString dir = QStringLiteral(MFU_SHARED_TRACES_DIR "/");
-        const QString trace = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape_compiled_s4096_mb8.json.gz");
-        const QString config = dir + QStringLiteral("pytorch211__h200__qwen3-0.6b-shape.config.json");
+        const QString trace = pytorch211Trace();
+        const QString config = pytorch211Config();
         if (!QFile::exists(trace) || !QFile::exists(config))
             QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
         const QStringList args { trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"),

@@ -11,25 +11,26 @@ namespace mfu::widgets {
 
 namespace {
 constexpr int kProgressPollMs = 50; // fast enough for a progress bar, cheap for the GUI thread
+
+// As many threads as cores, owned by the application object.
+QThreadPool* newJobPool()
+{
+    auto* p = new QThreadPool(QCoreApplication::instance());
+    p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+    return p;
 }
+
+} // namespace
 
 QThreadPool* jobThreadPool()
 {
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool(QCoreApplication::instance());
-        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
-        return p;
-    }();
+    static QThreadPool* pool = newJobPool();
     return pool;
 }
 
 QThreadPool* requestedJobThreadPool()
 {
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool(QCoreApplication::instance());
-        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
-        return p;
-    }();
+    static QThreadPool* pool = newJobPool();
     return pool;
 }
 
