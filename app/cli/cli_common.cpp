@@ -279,39 +279,52 @@ double statedNetworkFlag(const QString& text, const QString& flag)
     return gbitPerSec;
 }
 
-double parseMfuFlag(const QString& text, const QString& flag)
+namespace {
+
+// An MFU flag as read: its fraction, and in which unit (a '%' states it; a bare value above 1 is a percentage).
+struct MfuFlagReading {
+    double fraction = 0;
+    bool percentSign = false;
+    bool asPercentage = false;
+};
+
+MfuFlagReading readMfuFlag(const QString& text, const QString& flag)
 {
     QString t = text;
-    const bool percent = t.endsWith(QLatin1Char('%'));
-    if (percent)
+    MfuFlagReading r;
+    r.percentSign = t.endsWith(QLatin1Char('%'));
+    if (r.percentSign)
         t.chop(1);
     const double v = parsePositive(t, flag);
-    const double fraction = (percent || v > 1) ? v / 100.0 : v;
-    if (fraction > 1)
+    r.asPercentage = r.percentSign || v > 1;
+    r.fraction = r.asPercentage ? v / 100.0 : v;
+    if (r.fraction > 1)
         throw InputError("--" + s(flag) + ": '" + s(text) + "' is above 100%");
     // Below 0.01% no job runs; a time divided by 1e-300 would be inf.
-    if (fraction < 1e-4)
+    if (r.fraction < 1e-4)
         throw InputError("--" + s(flag) + ": '" + s(text) + "' is below 0.01%, the least MFU of any real job");
-    return fraction;
+    return r;
+}
+
+} // namespace
+
+double parseMfuFlag(const QString& text, const QString& flag)
+{
+    return readMfuFlag(text, flag).fraction;
 }
 
 void refuseMixedMfuUnits(
     const QString& firstText, const QString& firstFlag, const QString& secondText, const QString& secondFlag)
 {
-    if (firstText.endsWith(QLatin1Char('%')) || secondText.endsWith(QLatin1Char('%')))
+    const MfuFlagReading first = readMfuFlag(firstText, firstFlag);
+    const MfuFlagReading second = readMfuFlag(secondText, secondFlag);
+    if (first.percentSign || second.percentSign || first.asPercentage == second.asPercentage)
         return;
-    const double first = parseMfuFlag(firstText, firstFlag);
-    const double second = parseMfuFlag(secondText, secondFlag);
-    const bool firstIsFraction = parsePositive(firstText, firstFlag) <= 1;
-    const bool secondIsFraction = parsePositive(secondText, secondFlag) <= 1;
-    if (firstIsFraction == secondIsFraction)
-        return;
-    auto reads = [](const QString& text, const QString& flag, double fraction, bool asFraction) {
-        return "--" + s(flag) + " " + s(text) + " reads as a " + (asFraction ? "fraction" : "percentage") + " ("
-            + formatPercent(fraction) + ")";
+    auto reads = [](const QString& text, const QString& flag, const MfuFlagReading& r) {
+        return "--" + s(flag) + " " + s(text) + " reads as a " + (r.asPercentage ? "percentage" : "fraction") + " ("
+            + formatPercent(r.fraction) + ")";
     };
-    throw InputError(reads(firstText, firstFlag, first, firstIsFraction) + " and "
-        + reads(secondText, secondFlag, second, secondIsFraction)
+    throw InputError(reads(firstText, firstFlag, first) + " and " + reads(secondText, secondFlag, second)
         + ": give both as fractions (0.4) or both as percentages (40, or 40%)");
 }
 

@@ -112,11 +112,21 @@ std::string mfuCeilingText(double ceiling, TrainingPrecision precision)
         + std::string(numberFormatLabel(linearLayerFormat(precision))) + " peak over the BF16 one)";
 }
 
+namespace {
+
+// What every surface prints in place of a figure past the ceiling: how far past it the inputs go.
+std::string notShownPastCeiling(double utilisation, double ceiling)
+{
+    return "not shown: " + formatNumber(utilisation / ceiling, 2) + "x what the GPU can compute";
+}
+
+} // namespace
+
 std::string formatMeasuredMfu(double mfu, double ceiling)
 {
     if (!(mfu > ceiling))
         return formatPercent(mfu);
-    return "not shown: " + formatNumber(mfu / ceiling, 2) + "x what the GPU can compute";
+    return notShownPastCeiling(mfu, ceiling);
 }
 
 bool impossibleMfu(const MfuResult& r)
@@ -128,7 +138,7 @@ std::string formatMeasuredTflops(const MfuResult& r)
 {
     if (!impossibleMfu(r))
         return formatTflops(r.achievedFlopsPerGpu);
-    return "not shown: " + formatNumber(r.mfu / r.mfuCeiling, 2) + "x what the GPU can compute";
+    return notShownPastCeiling(r.mfu, r.mfuCeiling);
 }
 
 } // namespace mfu

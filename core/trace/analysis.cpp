@@ -162,14 +162,6 @@ std::string stepTimingNote(const RankAnalysis& r)
         + " step: for the rest it waited on the host (data loading, launches, synchronisation).";
 }
 
-int64_t RankAnalysis::stepWindowsNs() const
-{
-    int64_t ns = 0;
-    for (const auto& s : steps)
-        ns += s.step.windowDurationNs();
-    return ns;
-}
-
 int64_t RankAnalysis::stepWallNs(size_t step) const
 {
     const Step& s = steps.at(step).step;

@@ -69,8 +69,6 @@ struct RankAnalysis {
     std::optional<RecordedTokens> recordedTokens; // what its embedding lookups were given (trace_facts.h)
     std::vector<std::string> warnings;
 
-    // The analysed steps' GPU windows added up.
-    int64_t stepWindowsNs() const;
     // The time trace MFU divides by: each analysed step's wall-clock time, the longer of the loop's step (its
     // annotation) and its GPU window. A host-bound step's window ends with its last kernel, short of the loop's step
     // (TraceLens's one-step H100 trace: 34.9 ms of GPU window in a 47.2 ms step); a step whose host ran ahead has a

@@ -9,13 +9,19 @@
 
 namespace mfu::trace {
 
-double Roofline::attainableFlops(double intensity, const std::string& precision) const
+double Roofline::peakFlopsFor(const std::string& precision) const
 {
     const std::string& key = precision.empty() ? mfuPrecision : precision;
     for (const auto& c : ceilings)
         if (c.precision == key)
-            return hbmBytesPerSecond > 0 ? std::min(c.peakFlops, intensity * hbmBytesPerSecond) : c.peakFlops;
+            return c.peakFlops;
     return 0;
+}
+
+double Roofline::attainableFlops(double intensity, const std::string& precision) const
+{
+    const double peak = peakFlopsFor(precision);
+    return peak > 0 && hbmBytesPerSecond > 0 ? std::min(peak, intensity * hbmBytesPerSecond) : peak;
 }
 
 std::string Roofline::leftOutNote() const
@@ -56,17 +62,10 @@ constexpr double kAbovePeakMargin = 1.05;
 
 void leaveOutAbovePeak(Roofline& r)
 {
-    auto peakOf = [&r](const OpProblem& m) {
-        const std::string key = m.precision ? m.precision->key() : r.mfuPrecision;
-        for (const auto& c : r.ceilings)
-            if (c.precision == key)
-                return c.peakFlops;
-        return 0.0;
-    };
     std::vector<OpProblem> kept;
     for (auto& m : r.marks) {
-        const double peak = peakOf(m);
-        const double achieved = m.flops / (static_cast<double>(m.ns) * 1e-9);
+        const double peak = r.peakFlopsFor(m.precision ? m.precision->key() : std::string());
+        const double achieved = m.tflops() * 1e12;
         if (!(peak > 0) || achieved <= kAbovePeakMargin * peak) {
             kept.push_back(std::move(m));
             continue;

@@ -51,6 +51,9 @@ struct Roofline {
     // The most a mark at this intensity and precision ("" for none) could reach: min(peak, intensity x
     // bandwidth). 0 when unknown.
     double attainableFlops(double intensity, const std::string& precision) const;
+    // The dense peak of a precision's ceiling ("" for the MFU peak's, under which elementwise marks sit); 0 when the
+    // roofline has no such ceiling.
+    double peakFlopsFor(const std::string& precision) const;
 };
 
 Roofline rooflineOf(const OpFlops& flops, const HardwareSpec* hardware);

@@ -73,7 +73,7 @@ PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
         if (m_planner->rowCount() > 0)
             m_status->setText(tr("Cancelled: the rows are the plan of the scenario before (%1), not of this one; "
                                  "change the scenario to plan it again.")
-                                  .arg(m_staleScenario));
+                                  .arg(m_plannedScenario));
         else
             m_status->setText(tr("Cancelled before this scenario's plan finished; change the scenario to plan it."));
     });
@@ -103,7 +103,6 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
     if (m_planner->rowCount() > 0)
         m_status->setText(tr("Planning this scenario; the rows below are the last plan's (%1) until it is in.")
                               .arg(m_plannedScenario));
-    m_staleScenario = m_plannedScenario;
     const QString planning = tr("%1 on %L2 x %3")
                                  .arg(QString::fromStdString(s.model.name))
                                  .arg(s.cluster.gpuCount)

@@ -60,8 +60,7 @@ private:
     // The rows are another scenario's plan (the one before, while this one's runs or after it was cancelled): shown,
     // never applied.
     bool m_stale = false;
-    QString m_plannedScenario; // what the rows plan ("Llama 3.1 8B on 8 x NVIDIA B200")
-    QString m_staleScenario; // the same, for the rows kept while a newer plan runs
+    QString m_plannedScenario; // what the rows plan ("Llama 3.1 8B on 8 x NVIDIA B200"), set when a plan is in
 };
 
 } // namespace mfu::widgets
