@@ -563,6 +563,38 @@ private slots:
             check["explanations"].dump().find("1.17x the FLOPs per step") != std::string::npos, check.dump().c_str());
     }
 
+    // A step PyTorch 2.11 replayed through CUDA graphs (torch.compile's reduce-overhead mode) on an H200, recorded with
+    // ../shared/tools/record_training_traces.py: each step's 1,951 kernels carry one cudaGraphLaunch's correlation
+    // id and no operator shapes. Timed outside the profiler (bench/gpu/h200-2026-12-04-cuda-graph-step.json):
+    // 169.8 ms per step, 391.1 TFLOPS by PaLM's formula = 39.55% of the H200's 989. The steps are the CPU
+    // annotations, every replayed kernel lands in its own step, the measured MFU is the outside figure within the
+    // profiler's own cost, and the trace MFU is refused rather than counted from nothing.
+    void cudaGraphStepFromPyTorch211()
+    {
+        const QString trace
+            = QStringLiteral(MFU_SOURCE_DIR "/bench/gpu/h200-2026-12-04-qwen3-0.6b-graphs-s2048-mb8.json.gz");
+        const QString config = QStringLiteral(MFU_SOURCE_DIR "/bench/gpu/h200-2026-12-04-qwen3-0.6b.config.json");
+        const Run r = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"),
+            QStringLiteral("h200"), QStringLiteral("--seq"), QStringLiteral("2048"),
+            QStringLiteral("--tokens-per-step"), QStringLiteral("16384"), QStringLiteral("--flop-formula"),
+            QStringLiteral("palm"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto out = nlohmann::json::parse(r.out.toStdString());
+        const auto& rank = out["ranks"][0];
+        QCOMPARE(rank["step_source"].get<std::string>(), std::string("cpu_annotation"));
+        QCOMPARE(rank["steps"].size(), std::size_t { 3 });
+        for (const auto& step : rank["steps"])
+            QCOMPARE(step["kernel_count"].get<int>(), 1951);
+        const double stepS = out["mean_step_s"].get<double>();
+        QVERIFY2(stepS > 0.1698 && stepS < 0.1698 * 1.03, out["mean_step_s"].dump().c_str());
+        const double mfu = out["measured_mfu"]["mfu"].get<double>();
+        QVERIFY2(mfu < 391.1 / 989.0 && mfu > 391.1 / 989.0 / 1.03, out["measured_mfu"].dump().c_str());
+        QVERIFY(out["trace_mfu"].is_null());
+        QCOMPARE(out["trace_mfu_unattributed_share"].get<double>(), 1.0);
+        QVERIFY2(out["trace_mfu_note"].get<std::string>().find("CUDA graph") != std::string::npos,
+            out["trace_mfu_note"].dump().c_str());
+    }
+
     void badFileIsOneLineError()
     {
         QTemporaryDir dir;
