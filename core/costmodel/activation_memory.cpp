@@ -21,6 +21,7 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
         = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0) + (eagerOps && x.gatedFfn ? 2.0 * f : 0.0);
     // GEMM inputs cached in FP8 take half the bytes (the parts above, the norm outputs below).
     const double r = layout.linearInputBytes / 2.0;
+    const double qkNorm = layout.qkNormSavedBytes * x.qkNormWidth;
     double scores = 0;
     if (x.flashAttention)
         scores = 4.0 * x.heads; // FP32 log-sum-exp per head
@@ -33,9 +34,10 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
 
     switch (layout.recompute) {
     case ActivationRecompute::None:
-        return replicated / replicatedDiv + (r * (qkv + outProjInput + ffnInterior) + scores) / t;
+        return replicated / replicatedDiv + (r * (qkv + outProjInput + ffnInterior) + scores + qkNorm) / t;
     case ActivationRecompute::AttentionCore:
-        return replicated / replicatedDiv + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0)) / t;
+        return replicated / replicatedDiv
+            + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0) + qkNorm) / t;
     case ActivationRecompute::OpLevel: {
         // Matmul outputs: Q, K, V, output projection (h), FFN up/gate (F each) and down (h).
         const double matmulOutputs = qkv + 2.0 * h + (x.gatedFfn ? 4.0 * f : 2.0 * f) + 2.0 * h;
@@ -50,7 +52,7 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
         const double routed = x.routedFfnDim, dense = x.denseMlpFfnDim, shared = f - routed - dense;
         const auto interior
             = [&](double width) { return (x.gatedFfn ? 6.0 : 4.0) * width - (remat ? 2.0 * width : 0.0); };
-        double split = r * (qkv + outProjInput + ffnInterior) + scores;
+        double split = r * (qkv + outProjInput + ffnInterior) + scores + qkNorm;
         double whole = replicated;
         if ((m & RecomputeCoreAttention) && !x.flashAttention)
             split -= scores;

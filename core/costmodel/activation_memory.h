@@ -41,6 +41,8 @@ struct LayerShape {
     // of dense layers' MLPs; the rest of ffnDim is shared experts.
     double routedFfnDim = 0;
     double denseMlpFfnDim = 0;
+    // Query and key elements per token that a q/k RMSNorm (Qwen3, OLMo 2) normalises; 0 without one.
+    double qkNormWidth = 0;
 };
 
 // Megatron-Core's module-level selective recompute (RecomputeModule bits, core/scenario/scenario.h) is Modules.
@@ -58,6 +60,10 @@ struct ActivationLayout {
     // (DeepSeek-V3's blockwise recipe, report section 3.3.2): the QKV, output-projection and MLP inputs and the FFN
     // interior; block inputs and norm inputs stay BF16.
     double linearInputBytes = 2.0;
+    // Bytes per query and key element a q/k RMSNorm keeps for backward where its forward is saved (no checkpointing,
+    // attention-core or module recompute): 0 compiled (rebuilt in backward), 2 for a fused kernel (its BF16 input),
+    // 6 for PyTorch's composite form under autocast (the FP32 upcast and the normalised BF16 values).
+    double qkNormSavedBytes = 0.0;
 };
 
 // Bytes per token per layer saved for backward, on one GPU, for a sequence of seqLen tokens.

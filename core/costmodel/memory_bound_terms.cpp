@@ -40,13 +40,15 @@ MemoryBoundTime autocastElementwiseAndLoss(const StepContext& x)
     const double perHidden = eager ? c.autocastEagerBytesPerHidden : c.autocastCompiledBytesPerHidden;
     const double perFfn = eager ? c.autocastEagerBytesPerFfn : c.autocastCompiledBytesPerFfn;
     const double perQuery = eager ? c.autocastEagerBytesPerQuery : c.autocastCompiledBytesPerQuery;
+    // Compiled, Inductor fuses a q/k RMSNorm with RoPE (in perQuery); eager, PyTorch runs its composite form.
+    const double perQkNormElement = eager ? c.autocastEagerBytesPerQkNormElement : 0.0;
     const double perLogit = x.scenario->flags.fusedLinearCrossEntropy ? c.lossBytesPerLogitCompiled
         : eager                                                       ? c.autocastEagerLossBytesPerLogit
                                                                       : c.autocastCompiledLossBytesPerLogit;
     MemoryBoundTime m;
     m.elementwiseBytes = tokens * x.layersPerStage
         * (perHidden * sh.layer.hidden / x.sequenceParallelSplit() + perFfn * unfusedFfnDim(x) / x.tp
-            + perQuery * sh.attnOut / x.tp);
+            + perQuery * sh.attnOut / x.tp + perQkNormElement * sh.layer.qkNormWidth / x.tp);
     m.lossBytes = tokens * sh.vocab / x.tp * perLogit * x.headPassesOnStage;
     m.bytesPerSec = eager ? x.hbmBytesPerSec / c.hbmEfficiency * c.eagerHbmEfficiency : x.hbmBytesPerSec;
     return m;

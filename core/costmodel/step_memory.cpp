@@ -70,6 +70,7 @@ ActivationSetup activationSetup(const StepMemoryInputs& in)
     layout.keptMatmulFraction = in.constants->selectiveKeptMatmulFraction;
     layout.compiledRematerialisation = s.flags.compiled;
     layout.unfusedPointwise = !s.flags.compiled && !s.flags.fusedNormActivation;
+    layout.qkNormSavedBytes = s.flags.compiled ? 0.0 : layout.unfusedPointwise && s.flags.autocast ? 6.0 : 2.0;
     a.layer = in.shape->layer;
     a.layer.flashAttention = !in.unfusedAttention;
     // With Megatron's modules named, MLA keeps its full queries, keys and values unless mla_up_proj is one of them.

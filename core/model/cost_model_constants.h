@@ -104,6 +104,11 @@ struct CostModelConstants {
     double autocastCompiledBytesPerFfn = 14;
     double autocastCompiledBytesPerQuery = 116;
     double autocastCompiledLossBytesPerLogit = 11;
+    // Eager only: a per-head q/k RMSNorm (Qwen3, OLMo 2) gets the BF16 output of its linear layer and an FP32 weight,
+    // so PyTorch runs its composite form (FP32 upcast, pow, mean, rsqrt, two multiplies, a cast back) instead of the
+    // fused kernel, forward and backward: bytes per query and key element, at eagerHbmEfficiency, measured on a traced
+    // eager Qwen3-0.6B-shaped step on an H200 (docs/cost-model.md, "Memory-bound work under autocast").
+    double autocastEagerBytesPerQkNormElement = 143;
     double autocastWeightCastBytesPerParam = 12;
     // Achieved fraction of HBM bandwidth of eager PyTorch's many small elementwise kernels (broadcasts, strided
     // slices, FP32 intermediates): measured on two traced eager steps on H200. The eager pass counts without

@@ -65,6 +65,8 @@ constexpr NumberField kNumbers[] = {
     { "autocast_compiled_bytes_per_query", &CostModelConstants::autocastCompiledBytesPerQuery, Range::NonNegative },
     { "autocast_compiled_loss_bytes_per_logit", &CostModelConstants::autocastCompiledLossBytesPerLogit,
         Range::NonNegative },
+    { "autocast_eager_bytes_per_qk_norm_element", &CostModelConstants::autocastEagerBytesPerQkNormElement,
+        Range::NonNegative },
     { "autocast_weight_cast_bytes_per_param", &CostModelConstants::autocastWeightCastBytesPerParam,
         Range::NonNegative },
     { "eager_hbm_efficiency", &CostModelConstants::eagerHbmEfficiency, Range::Fraction },
