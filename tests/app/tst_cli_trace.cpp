@@ -565,7 +565,7 @@ private slots:
 
     // A step PyTorch 2.11 replayed through CUDA graphs (torch.compile's reduce-overhead mode) on an H200, recorded with
     // ../shared/tools/record_training_traces.py: each step's 1,951 kernels carry one cudaGraphLaunch's correlation
-    // id and no operator shapes. Timed outside the profiler (bench/gpu/h200-2026-12-04-qwen3-0.6b-steps.json):
+    // id and no operator shapes. Timed outside the profiler (bench/gpu/h200-2026-12-04-qwen3-steps.json):
     // 169.8 ms per step, 391.1 TFLOPS by PaLM's formula = 39.55% of the H200's 989. The steps are the CPU
     // annotations, every replayed kernel lands in its own step, the measured MFU is the outside figure within the
     // profiler's own cost, and the trace MFU is refused rather than counted from nothing.

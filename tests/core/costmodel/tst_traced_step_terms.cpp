@@ -203,37 +203,46 @@ private slots:
         }
     }
 
-    // Qwen3-0.6B's shape at 2,048 x 8 tokens on one H200, eager and compiled with CUDA graphs
-    // (bench/gpu/h200-2026-12-04-qwen3-0.6b-steps.json). Eager under autocast its q/k RMSNorms get the BF16 output of
-    // their linear layers and FP32 weights, so PyTorch runs their composite form: the traced kernels of those two
-    // norms, forward and backward, took 73.6 ms of the step's 222.9 ms of memory-bound work, which the model had at
-    // 139 ms without them. Compiled, Inductor fuses them and the term holds as it was. The eager step's peak memory
-    // grows by what the composite keeps for backward (60.9 GiB predicted before, 71.7 GiB allocated at most).
+    // Qwen3-0.6B- and 1.7B-shaped steps of 16,384 tokens on one H200, eager and compiled with CUDA graphs
+    // (bench/gpu/h200-2026-12-04-qwen3-steps.json). Eager under autocast their q/k RMSNorms get the BF16 output of
+    // their linear layers and FP32 weights, so PyTorch runs their composite form: in the 0.6B step at 2,048 x 8 the
+    // kernels of those two norms, forward and backward, took 73.6 ms of 222.9 ms of memory-bound work, which the model
+    // had at 139 ms without them (the step 19% fast). Compiled, Inductor fuses them and the term holds as it was. The
+    // runs marked held out were recorded after the constant was set from that one: the 1.7B step's norms took 74.9 ms.
     void qkNormsRunUnfusedInAnEagerAutocastStep()
     {
-        std::ifstream in(MFU_SOURCE_DIR "/bench/gpu/h200-2026-12-04-qwen3-0.6b-steps.json");
+        const std::string dir = MFU_SOURCE_DIR "/bench/gpu/";
+        std::ifstream in(dir + "h200-2026-12-04-qwen3-steps.json");
         QVERIFY(in);
         const nlohmann::json record = nlohmann::json::parse(in);
         for (const auto& run : record.at("runs")) {
-            const bool eager = run.at("name").get<std::string>() == "eager";
-            Scenario s = scenarioOf({ "", nullptr, 0, 2048, 8, !eager, true, 0, 0, 0 });
-            if (!eager)
+            qInfo("%s", run.at("name").get<std::string>().c_str());
+            Scenario s = scenarioOf({ "", nullptr, 0, run.at("seq").get<int>(), run.at("micro_batch").get<int>(),
+                run.at("compiled").get<bool>(), true, 0, 0, 0 }); // the model comes from the run's config below
+            s.model = modelFromHfConfigFile(
+                dir + record.at("configs").at(run.at("model").get<std::string>()).get<std::string>());
+            QVERIFY(s.model.qkNorm == QkNorm::PerHead);
+            if (s.flags.compiled)
                 s.flags.cudaGraphs = CudaGraphs::FullIteration;
             const StepPrediction p = evaluate(s);
-            const auto& traced = run.at("traced_terms_s");
-            checkTerm("memory-bound", p.time.memoryBound, traced.at("memory_bound").get<double>(), kTermTolerance);
-            checkTerm("matmul", p.time.matmul, traced.at("matmul").get<double>(), 0.08);
-            checkTerm("attention", p.time.attention, traced.at("attention").get<double>(), 0.08);
-            if (!eager)
-                continue;
+            if (run.contains("traced_terms_s")) {
+                const auto& traced = run.at("traced_terms_s");
+                checkTerm("memory-bound", p.time.memoryBound, traced.at("memory_bound").get<double>(), kTermTolerance);
+                checkTerm("matmul", p.time.matmul, traced.at("matmul").get<double>(), 0.08);
+                checkTerm("attention", p.time.attention, traced.at("attention").get<double>(), 0.08);
+                if (traced.contains("q_k_norm")) {
+                    Scenario without = s;
+                    without.model.qkNorm = QkNorm::None;
+                    checkTerm("q/k norms", p.time.memoryBound - evaluate(without).time.memoryBound,
+                        traced.at("q_k_norm").get<double>(), kTermTolerance);
+                }
+            }
+            if (s.flags.compiled)
+                continue; // the model's 20 ms of per-step host work is not in a bare loop under CUDA graphs
             checkTerm("step", p.stepTimeSeconds, run.at("median_step_s").get<double>(), kTermTolerance);
             const double gib = p.memory.total() / (1ull << 30), measuredGib = run.at("peak_memory_gib").get<double>();
             qInfo("peak memory: predicted %.1f GiB, at most %.1f GiB allocated", gib, measuredGib);
             QVERIFY2(std::abs(gib / measuredGib - 1) <= 0.06, std::to_string(gib).c_str());
-            s.model.qkNorm = QkNorm::None;
-            const StepPrediction without = evaluate(s);
-            checkTerm("q/k norms", p.time.memoryBound - without.time.memoryBound, traced.at("q_k_norm").get<double>(),
-                kTermTolerance);
         }
     }
 
