@@ -19,6 +19,7 @@
 #include "app/validation_store.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/job_ceilings.h"
 #include "core/model/hardware_spec.h"
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
@@ -234,24 +235,23 @@ double parseNumber(const QString& text, const QString& flag)
     return *v;
 }
 
-// The figures past which no real job lies, by flag: a value beyond one is a typo or a unit slip, and carried on it
-// would overflow a product into inf (1e308 dollars an hour, 1e308 tokens a step). Documented in docs/cli.md.
+// The figures past which no real job lies, by flag (core/job_ceilings.h). Documented in docs/cli.md.
 struct Ceiling {
     const char* flag;
     double most;
     const char* why;
 };
 constexpr Ceiling kCeilings[] = {
-    { "tokens-per-sec", 1e13, "tokens/s for a whole cluster" },
-    { "tokens-per-sec-per-gpu", 1e8, "tokens/s on one GPU" },
-    { "step-time", 1e7, "seconds a step (116 days)" },
-    { "tokens-per-step", 1e12, "tokens a step" },
-    { "global-batch-tokens", 1e12, "tokens a step" },
+    { "tokens-per-sec", ceiling::kClusterTokensPerSec, "tokens/s for a whole cluster" },
+    { "tokens-per-sec-per-gpu", ceiling::kGpuTokensPerSec, "tokens/s on one GPU" },
+    { "step-time", ceiling::kStepSeconds, "seconds a step (116 days)" },
+    { "tokens-per-step", ceiling::kTokensPerStep, "tokens a step" },
+    { "global-batch-tokens", ceiling::kTokensPerStep, "tokens a step" },
     { "tokens", 1e18, "tokens of training" },
     { "days", 36500, "days (100 years)" },
     { "steps", 1e12, "steps" },
     { "price-per-gpu-hour", 1e4, "dollars per GPU-hour, as in a preset" },
-    { "flops-per-token", 1e17, "FLOP per token" },
+    { "flops-per-token", ceiling::kFlopsPerToken, "FLOP per token" },
     { "params", 1e15, "parameters" },
 };
 

@@ -41,6 +41,9 @@ void printLogText(const nlohmann::json& out, const std::optional<Diagnosis>& dia
     if (const size_t zeros = s["zero_figures_left_out"].get<size_t>(); zeros > 0)
         text += "; " + std::to_string(zeros) + " figure" + (zeros == 1 ? "" : "s")
             + " stated as 0 (a stalled step or a placeholder) left out of the medians";
+    if (const size_t dropped = log["implausible_figures_dropped"].get<size_t>(); dropped > 0)
+        text += "; " + std::to_string(dropped) + " figure" + (dropped == 1 ? "" : "s")
+            + " beyond any real job (a logger's overflow or a unit slip) left out";
     text += "\n";
     const char* scope = log["scope"] == "per_gpu" ? " per GPU" : " (scope not stated)";
     text += "  step time   " + figure(s["median_step_time_s"], 1, 3, " s") + "\n";

@@ -27,6 +27,7 @@ nlohmann::json logToJson(const TrainingLog& log, const LogSummary& summary, size
     return { { "format", log.format }, { "scope", log.scope == LogScope::PerGpu ? "per_gpu" : "unknown" },
         { "warmup_steps", warmupSteps }, { "rank_copies_merged", log.rankCopiesMerged },
         { "long_lines_skipped", log.longLinesSkipped },
+        { "implausible_figures_dropped", log.implausibleFiguresDropped },
         { "facts",
             { { "gpus", orNull(f.gpus) }, { "tokens_per_step", orNull(f.tokensPerStep) },
                 { "global_batch_samples", orNull(f.globalBatchSamples) }, { "micro_batch", orNull(f.microBatch) },

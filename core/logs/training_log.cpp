@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/job_ceilings.h"
 #include "core/large_stack.h"
 #include "core/logs/log_facts.h"
 #include "core/logs/log_formats.h"
@@ -183,6 +184,27 @@ TrainingLog parseTrainingLog(std::istream& in, const std::string& name, const st
 
 namespace {
 
+// Drops each step figure beyond any real job (a logger's integer overflow printing 2^63 tokens/s, a unit slip) and
+// returns how many. A claimed MFU is kept whatever it says: one above 100% is the diagnosis' finding to make.
+size_t dropImplausibleFigures(std::vector<LogStep>& steps)
+{
+    size_t dropped = 0;
+    const auto drop = [&dropped](std::optional<double>& figure, double most) {
+        if (figure && *figure > most) {
+            figure.reset();
+            ++dropped;
+        }
+    };
+    for (LogStep& s : steps) {
+        drop(s.stepSeconds, ceiling::kStepSeconds);
+        drop(s.tokensPerSec, ceiling::kClusterTokensPerSec);
+        drop(s.tflops, ceiling::kClusterTflops);
+        drop(s.peakTflops, ceiling::kClusterTflops);
+        drop(s.flopsPerToken, ceiling::kFlopsPerToken);
+    }
+    return dropped;
+}
+
 TrainingLog readLog(
     std::istream& in, const std::string& name, const std::optional<LogPattern>& pattern, const ReadControl& control)
 {
@@ -236,6 +258,7 @@ TrainingLog readLog(
     if (pendingCopy)
         copies.add(pendingCopy->first, pendingCopy->second);
     log.rankCopiesMerged = copies.mergeInto(log.steps);
+    log.implausibleFiguresDropped = dropImplausibleFigures(log.steps);
     report(control, total, total);
     // Says how to give a pattern, not only that one is needed (a MaxText log, say): the command line's flags; the
     // window adds its pattern row under this message (widgets/trace/log_pattern_row.h).

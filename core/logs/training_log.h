@@ -83,6 +83,9 @@ struct TrainingLog {
     LogFacts facts;
     size_t rankCopiesMerged = 0; // step lines that repeated a step another rank had printed
     size_t longLinesSkipped = 0; // lines over a mebibyte, which no logger's step line is: not read
+    // Step figures beyond any real job (core/job_ceilings.h: tokens/s, TFLOPS, step time, FLOP/token), a logger's
+    // overflow or a unit slip: dropped from their steps, so no median, chart or check counts them.
+    size_t implausibleFiguresDropped = 0;
 };
 
 // Throws InputError "<name>: ..." when no line matches, or for an invalid custom pattern.

@@ -258,6 +258,25 @@ private slots:
         QVERIFY(!zeros.medianTokensPerSec);
     }
 
+    // A logger whose counter overflowed prints 2^63 tokens/s: beyond any real job, so the figure leaves its step and
+    // is counted; the step's other figures and a claimed MFU above 100% (the diagnosis' finding) stay.
+    void figuresBeyondAnyJobAreDropped()
+    {
+        const TrainingLog log = parse("step: 1  tps: 4,000  tflops: 200.0\n"
+                                      "step: 2  tps: 9223372036854775808  tflops: 210.0  mfu: 120.0%\n"
+                                      "step: 3  tps: 4,200  tflops: 2e10\nstep: 4  tps: 4,400  tflops: 220.0\n");
+        QCOMPARE(log.implausibleFiguresDropped, size_t(2));
+        QVERIFY(!log.steps[1].tokensPerSec);
+        QCOMPARE(*log.steps[1].tflops, 210.0);
+        QCOMPARE(*log.steps[1].mfu, 1.2);
+        QVERIFY(!log.steps[2].tflops);
+        const LogSummary s = summarizeLog(log, 1);
+        QCOMPARE(*s.medianTokensPerSec, 4300.0);
+        QCOMPARE(*s.medianTflops, 215.0);
+        QCOMPARE(s.zeroFiguresLeftOut, size_t(0));
+        QCOMPARE(parse("step: 1  tps: 10000000000000\n").implausibleFiguresDropped, size_t(0)); // the ceiling itself
+    }
+
     void patternFromGroups()
     {
         const LogPattern p
