@@ -72,8 +72,12 @@ int runReport(const QStringList& args)
             refuseWritingOverInput(parser.value(qs("html")), inputs, qs("html"));
         const bool outIsHtml = app::isHtmlReportPath(out);
         refuseUnwritable(out);
-        if (parser.isSet(qs("html")))
+        if (parser.isSet(qs("html"))) {
+            if (!app::isHtmlReportPath(parser.value(qs("html"))))
+                throw InputError("--html: '" + parser.value(qs("html")).toStdString()
+                    + "' is not an HTML page's name (end it in .html or .htm)");
             refuseUnwritable(parser.value(qs("html")));
+        }
         // One computation for both files: the planner and the sweeps are most of a report's time.
         const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
         // The HTML page first: it has more ways to fail (its images' folder), and a failure then replaces nothing.
@@ -94,11 +98,20 @@ int runReport(const QStringList& args)
                 { "pages", outIsHtml ? nlohmann::json() : nlohmann::json(result.pages) }, { "charts", charts },
                 { "files", files } });
         } else {
-            printText(
-                QStringLiteral("Wrote %1 (%2)\n")
-                    .arg(out,
-                        outIsHtml ? QStringLiteral("%1 charts").arg(result.charts.size())
-                                  : QStringLiteral("%1 pages, %2 charts").arg(result.pages).arg(result.charts.size())));
+            // Every file written is named: the page beside the PDF too, with the folder of its PNGs.
+            const auto page = [](const QString& path, const app::ReportResult& r) {
+                const QFileInfo info(path);
+                return QStringLiteral("%1 (%2 charts, their PNGs in %3_files)")
+                    .arg(path)
+                    .arg(r.charts.size())
+                    .arg(info.completeBaseName());
+            };
+            QString wrote = outIsHtml
+                ? page(out, result)
+                : QStringLiteral("%1 (%2 pages, %3 charts)").arg(out).arg(result.pages).arg(result.charts.size());
+            if (parser.isSet(qs("html")))
+                wrote += QStringLiteral(" and ") + page(parser.value(qs("html")), html);
+            printText(QStringLiteral("Wrote %1\n").arg(wrote));
         }
         return 0;
     });

@@ -196,6 +196,10 @@ bool isHtmlReportPath(const QString& path)
 
 bool reportPathIsWritable(const QString& path, QString* errorMessage)
 {
+    // The format follows the name: a PDF under a .txt name would open as neither.
+    if (!isHtmlReportPath(path) && !path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
+        return fail(errorMessage, path,
+            QStringLiteral("a report is a PDF (.pdf) or an HTML page (.html, .htm); end the name with one of those"));
     const std::string why = whyFileCannotBeWritten(QFile::encodeName(path).toStdString());
     return why.empty() || fail(errorMessage, path, QString::fromLocal8Bit(why.c_str()));
 }

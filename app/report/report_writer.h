@@ -38,7 +38,8 @@ ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLib
 // Whether a report at `path` is the HTML page (a name ending in .html or .htm) rather than a PDF.
 bool isHtmlReportPath(const QString& path);
 // Before the seconds the figures take: false, with the writers' own message ("Could not write PATH: REASON") in
-// *errorMessage, when the report could not be written at `path` (whyFileCannotBeWritten).
+// *errorMessage, when the report could not be written at `path` (whyFileCannotBeWritten), or when its name ends in
+// neither .pdf nor .html/.htm (the format follows the name).
 bool reportPathIsWritable(const QString& path, QString* errorMessage);
 
 // Each returns false with a message naming the file and the reason in *errorMessage. Given the figures, they only

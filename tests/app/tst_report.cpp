@@ -532,6 +532,21 @@ private slots:
         QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("only_files/cost_vs_mfu.png"))));
     }
 
+    // The text names every file written: the PDF, and the page beside it with the folder of its PNGs.
+    void wroteNamesEveryFile()
+    {
+        const QString pdf = m_dir.filePath(QStringLiteral("v0.pdf"));
+        const QString html = m_dir.filePath(QStringLiteral("v0.html"));
+        const Run r
+            = report({ QStringLiteral("--scenario"), QStringLiteral(MFU_SOURCE_DIR "/tests/data/scenario_v0.json"),
+                QStringLiteral("--out"), pdf, QStringLiteral("--html"), html });
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(QStringLiteral("Wrote ") + pdf + QStringLiteral(" (")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral(" and ") + html + QStringLiteral(" (")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("their PNGs in v0_files")), qPrintable(r.out));
+        QVERIFY(QFile::exists(pdf) && QFile::exists(html));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -546,6 +561,14 @@ private slots:
             QStringLiteral(MFU_SOURCE_DIR "/tests/data/scenario_v0.json"), QStringLiteral("--out"),
             QStringLiteral("/nonexistent/dir/r.pdf") }
                                         << "Could not write";
+        // The format follows the name: a PDF written under r.txt would open as neither.
+        QTest::newRow("out neither pdf nor html") << QStringList { QStringLiteral("--scenario"),
+            QStringLiteral(MFU_SOURCE_DIR "/tests/data/scenario_v0.json"), QStringLiteral("--out"),
+            QStringLiteral("r.txt") } << "end the name with";
+        QTest::newRow("html not an html name") << QStringList { QStringLiteral("--scenario"),
+            QStringLiteral(MFU_SOURCE_DIR "/tests/data/scenario_v0.json"), QStringLiteral("--out"),
+            QStringLiteral("r.pdf"), QStringLiteral("--html"), QStringLiteral("r2.pdf") }
+                                               << "--html: 'r2.pdf' is not an HTML page's name";
     }
     void badInput()
     {
