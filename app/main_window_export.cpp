@@ -96,10 +96,16 @@ void MainWindow::exportReportInteractively()
     const QString start = m_scenarioPath.isEmpty()
         ? QDir::home().filePath(QStringLiteral("mfu-report.pdf"))
         : QFileInfo(m_scenarioPath).dir().filePath(QFileInfo(m_scenarioPath).completeBaseName() + ".pdf");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export report"), start, tr("PDF report (*.pdf);;HTML report with PNG charts (*.html)"));
+    const QString html = tr("HTML report with PNG charts (*.html)");
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export report"), start, tr("PDF report (*.pdf)") + QStringLiteral(";;") + html, &filter);
     if (path.isEmpty())
         return;
+    // The format follows the name (reportPathIsWritable refuses any other): a name typed without one takes the
+    // chosen filter's.
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter == html ? QStringLiteral(".html") : QStringLiteral(".pdf");
     m_warnWhenReportFails = true;
     if (!exportReport(path)) {
         m_warnWhenReportFails = false;

@@ -392,6 +392,11 @@ private slots:
         QVERIFY2(w.lastMessage().contains(QStringLiteral("report.pdf"))
                 && w.lastMessage().contains(QStringLiteral("does not exist")),
             qPrintable(w.lastMessage()));
+        // So is a name whose format is neither: a PDF under report.txt would open as neither.
+        QVERIFY(!w.exportReport(m_dir.filePath(QStringLiteral("report.txt"))));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("a report is a PDF (.pdf) or an HTML page")),
+            qPrintable(w.lastMessage()));
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report.txt"))));
         QCOMPARE(exported.size(), 1);
     }
 
