@@ -165,7 +165,9 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
     const int domain = s.cluster.domainSize();
     std::string r;
     if (p.tp == 1 && p.pp == 1 && p.cp == 1)
-        r += "no tensor, pipeline or context parallelism: every GPU runs whole-width GEMMs as a data-parallel rank";
+        r += s.cluster.gpuCount == 1
+            ? "no parallelism: the one GPU runs whole-width GEMMs"
+            : "no tensor, pipeline or context parallelism: every GPU runs whole-width GEMMs as a data-parallel rank";
     else {
         r += "model parallelism";
         if (p.tp > 1)
@@ -191,7 +193,9 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
     }
     if (p.embeddingStage)
         r += "; the embedding and the loss count as a layer of the first and last stages";
-    r += "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
+    r += c.activationCheckpointing == ActivationCheckpointing::None
+        ? std::string("; no activation checkpointing")
+        : "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
     if (c.recomputeModules)
         r += " of " + recomputeModulesText(c.recomputeModules);
     r += "; uses " + memoryUseText(c.prediction);
@@ -480,21 +484,28 @@ std::string describeConfig(const PlannedConfig& c)
 {
     const auto& p = c.parallelism;
     std::string d;
+    const auto join = [&d](const std::string& part) { d += (d.empty() ? "" : " x ") + part; };
     if (p.hsdpReplicas > 1)
         d += std::to_string(p.hsdpReplicas) + " HSDP replicas x ";
-    d += "FSDP " + std::to_string(c.fsdpShards);
+    // One shard is no sharding: "FSDP 1" named a data parallelism a lone GPU or an all-TP group does not run.
+    if (c.fsdpShards > 1 || p.hsdpReplicas > 1)
+        d += "FSDP " + std::to_string(c.fsdpShards);
     if (p.tp > 1)
-        d += " x TP " + std::to_string(p.tp);
+        join("TP " + std::to_string(p.tp));
     if (p.pp > 1)
-        d += " x PP " + std::to_string(p.pp)
-            + (p.virtualStages > 1 ? " (" + std::to_string(p.virtualStages) + " virtual)" : "");
+        join("PP " + std::to_string(p.pp)
+            + (p.virtualStages > 1 ? " (" + std::to_string(p.virtualStages) + " virtual)" : ""));
     if (p.cp > 1)
-        d += " x CP " + std::to_string(p.cp);
+        join("CP " + std::to_string(p.cp));
+    if (d.empty())
+        d = "one GPU, no parallelism";
     if (p.ep > 1)
         d += ", EP " + std::to_string(p.ep) + (p.expertTp > 1 ? " x expert TP " + std::to_string(p.expertTp) : "");
     if (p.embeddingStage)
         d += ", embedding and loss in the split";
-    d += ", " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " AC";
+    d += c.activationCheckpointing == ActivationCheckpointing::None
+        ? std::string(", no AC")
+        : ", " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " AC";
     if (c.recomputeModules)
         d += " (" + recomputeModulesText(c.recomputeModules) + ")";
     d += ", micro-batch " + std::to_string(c.microBatch);

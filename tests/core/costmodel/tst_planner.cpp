@@ -28,6 +28,27 @@ PlannedConfig best(const Scenario& s, const PlannerOptions& o = {})
 class TestPlanner : public QObject {
     Q_OBJECT
 private slots:
+    // A layout is named by the parallelism it runs: one shard is no FSDP ("FSDP 1" on one GPU, or in front of an
+    // all-TP group, named a data parallelism that does not run), and no checkpointing is "no AC", not "none AC".
+    void configNamesOnlyTheParallelismThatRuns()
+    {
+        PlannedConfig one;
+        one.fsdpShards = 1;
+        one.microBatch = 1;
+        QCOMPARE(describeConfig(one), std::string("one GPU, no parallelism, no AC, micro-batch 1"));
+        PlannedConfig tp = one;
+        tp.parallelism.tp = 8;
+        tp.parallelism.pp = 2;
+        tp.activationCheckpointing = ActivationCheckpointing::Full;
+        QCOMPARE(describeConfig(tp), std::string("TP 8 x PP 2, full AC, micro-batch 1"));
+        PlannedConfig sharded = tp;
+        sharded.fsdpShards = 2;
+        QCOMPARE(describeConfig(sharded), std::string("FSDP 2 x TP 8 x PP 2, full AC, micro-batch 1"));
+        PlannedConfig replicas = one;
+        replicas.parallelism.hsdpReplicas = 4;
+        QCOMPARE(describeConfig(replicas), std::string("4 HSDP replicas x FSDP 1, no AC, micro-batch 1"));
+    }
+
     // Rule 1: prefer no AC, no TP/CP/PP, maximise data parallelism - while memory allows.
     void noModelParallelismWhileMemoryAllows_data()
     {
