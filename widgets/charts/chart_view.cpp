@@ -676,7 +676,10 @@ void ChartView::rescale()
         markersAtZero
             = markersAtZero || ((s.kind == SeriesKind::Misfit || s.kind == SeriesKind::Scatter) && s.y.contains(0.0));
     const QCPRange y = m_plot->yAxis->range();
-    const double headroom = y.size() > 0 ? 0.08 * y.size() : std::max(1.0, std::abs(y.upper) * 0.1);
+    // Headroom from the span shown: an axis of positive figures starts at 0, so the data's own spread (1,190 to 1,430
+    // TFLOPS on the precision chart) would leave its top marker half above the plot.
+    const double span = nonNegative ? y.upper : y.size();
+    const double headroom = span > 0 ? 0.08 * span : std::max(1.0, std::abs(y.upper) * 0.1);
     if (m_data.logY)
         m_plot->yAxis->setRange(y.lower / 1.5, y.upper * 1.5); // a log axis has no 0 to start from
     else
