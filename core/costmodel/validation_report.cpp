@@ -62,6 +62,10 @@ std::string validationReportText(const ValidationReport& r)
             run.measuredTokensPerSecPerGpu, row.prediction.tokensPerSecPerGpu, 100 * row.error, 100 * row.measuredMfu,
             100 * row.prediction.mfu, row.prediction.fits ? "yes" : "NO", run.inSample ? "  (in sample)" : "");
     }
+    // An FP8 or FP4 run's MFU against the BF16 peak passes 100% (MLPerf's NVFP4 405B on GB300: 147%); the column
+    // says its basis, as predict's "MFU vs BF16 peak" line does.
+    t += "MFU columns: against the GPU's dense BF16 peak, so an FP8 or FP4 run can pass 100% (predict also gives the "
+         "MFU against the run's own precision's peak)\n";
     t += "\nError of the predicted tokens/s per GPU (> 0: the model is optimistic)\n";
     t += format("%-15s %-17s %5s %12s %10s %8s\n", "group by", "group", "runs", "mean |error|", "max |error|", "bias");
     const auto groupLine = [&](const ValidationGroup& g) {
