@@ -100,11 +100,10 @@ int runReport(const QStringList& args)
         } else {
             // Every file written is named: the page beside the PDF too, with the folder of its PNGs.
             const auto page = [](const QString& path, const app::ReportResult& r) {
-                const QFileInfo info(path);
-                return QStringLiteral("%1 (%2 charts, their PNGs in %3_files)")
+                return QStringLiteral("%1 (%2 charts, their PNGs in %3)")
                     .arg(path)
                     .arg(r.charts.size())
-                    .arg(info.completeBaseName());
+                    .arg(app::htmlReportImagesFolderName(path));
             };
             QString wrote = outIsHtml
                 ? page(out, result)

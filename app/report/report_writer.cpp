@@ -194,6 +194,11 @@ bool isHtmlReportPath(const QString& path)
         || path.endsWith(QStringLiteral(".htm"), Qt::CaseInsensitive);
 }
 
+QString htmlReportImagesFolderName(const QString& htmlPath)
+{
+    return QFileInfo(htmlPath).completeBaseName() + QStringLiteral("_files");
+}
+
 bool reportPathIsWritable(const QString& path, QString* errorMessage)
 {
     // The format follows the name: a PDF under a .txt name would open as neither.
@@ -303,7 +308,7 @@ bool writeReportHtml(const QString& path, const QString& title, const ScenarioDo
     const std::vector<ReportChart> charts = buildReportCharts(document, figures, presets);
 
     const QFileInfo info(path);
-    const QString folderName = info.completeBaseName() + QStringLiteral("_files");
+    const QString folderName = htmlReportImagesFolderName(path);
     const QString folder = info.absoluteDir().filePath(folderName);
     const bool folderExisted = QFileInfo(folder).isDir();
     if (!QDir().mkpath(folder))

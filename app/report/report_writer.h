@@ -37,6 +37,8 @@ ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLib
 
 // Whether a report at `path` is the HTML page (a name ending in .html or .htm) rather than a PDF.
 bool isHtmlReportPath(const QString& path);
+// The folder beside an HTML report that holds its chart PNGs: "<name>_files" (report.html: report_files).
+QString htmlReportImagesFolderName(const QString& htmlPath);
 // Before the seconds the figures take: false, with the writers' own message ("Could not write PATH: REASON") in
 // *errorMessage, when the report could not be written at `path` (whyFileCannotBeWritten), or when its name ends in
 // neither .pdf nor .html/.htm (the format follows the name).

@@ -157,6 +157,13 @@ Scenario withLayout(const Scenario& s, const Parallelism& p)
 // SAC: Megatron-Core's moe_act and layernorm, the cheap ones that free the most (docs/cost-model.md, "MoE").
 constexpr unsigned kPlannedMoeRecomputeModules = RecomputeMoeActivation | RecomputeLayernorm;
 
+// How a layout's checkpointing reads, after `noun` ("AC", "activation checkpointing"): "no AC", "selective AC".
+std::string checkpointingPhrase(ActivationCheckpointing ac, const char* noun)
+{
+    return (ac == ActivationCheckpointing::None ? std::string("no") : std::string(activationCheckpointingKey(ac))) + " "
+        + noun;
+}
+
 // dataParallelFits: some layout without TP, PP or CP fits, so model parallelism is there for speed, not memory.
 std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double fastestTokensPerSec, const Scenario& s,
     double tolerance, bool dataParallelFits)
@@ -193,9 +200,7 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
     }
     if (p.embeddingStage)
         r += "; the embedding and the loss count as a layer of the first and last stages";
-    r += c.activationCheckpointing == ActivationCheckpointing::None
-        ? std::string("; no activation checkpointing")
-        : "; " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " activation checkpointing";
+    r += "; " + checkpointingPhrase(c.activationCheckpointing, "activation checkpointing");
     if (c.recomputeModules)
         r += " of " + recomputeModulesText(c.recomputeModules);
     r += "; uses " + memoryUseText(c.prediction);
@@ -503,9 +508,7 @@ std::string describeConfig(const PlannedConfig& c)
         d += ", EP " + std::to_string(p.ep) + (p.expertTp > 1 ? " x expert TP " + std::to_string(p.expertTp) : "");
     if (p.embeddingStage)
         d += ", embedding and loss in the split";
-    d += c.activationCheckpointing == ActivationCheckpointing::None
-        ? std::string(", no AC")
-        : ", " + std::string(activationCheckpointingKey(c.activationCheckpointing)) + " AC";
+    d += ", " + checkpointingPhrase(c.activationCheckpointing, "AC");
     if (c.recomputeModules)
         d += " (" + recomputeModulesText(c.recomputeModules) + ")";
     d += ", micro-batch " + std::to_string(c.microBatch);

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "core/costmodel/cost_model.h"
 #include "core/presets/hf_config.h"
@@ -50,22 +51,29 @@ ModelSpec qwen3SmallShape()
     return m;
 }
 
-Scenario scenarioOf(const TracedStep& t)
+// A step as ../shared/tools/record_training_traces.py runs it on one H200: FP32 weights under BF16 autocast.
+Scenario recordedStep(ModelSpec model, int seq, int microBatch, bool compiled)
 {
     Scenario s;
-    s.model = t.qkNormShape ? qwen3SmallShape() : *test::shippedPresets().findModel(t.model);
-    if (t.layers > 0)
-        s.model.layers = t.layers;
+    s.model = std::move(model);
     s.cluster.hardware = *test::shippedPresets().findHardware("h200");
     s.cluster.gpuCount = 1;
-    s.workload.seqLen = t.seq;
-    s.workload.microBatch = t.microBatch;
-    s.flags.compiled = t.compiled;
+    s.workload.seqLen = seq;
+    s.workload.microBatch = microBatch;
+    s.flags.compiled = compiled;
     s.flags.autocast = true;
     // PyTorch 2.11's scaled_dot_product_attention on an H200 runs cuDNN's fused flash attention (the shared trace's
     // cudnn_generated_fort_native_sdpa_sm90_flash kernels); every step here was recorded by the same script.
     s.flags.attentionKernel = AttentionKernel::Cudnn;
     return s;
+}
+
+Scenario scenarioOf(const TracedStep& t)
+{
+    ModelSpec model = t.qkNormShape ? qwen3SmallShape() : *test::shippedPresets().findModel(t.model);
+    if (t.layers > 0)
+        model.layers = t.layers;
+    return recordedStep(std::move(model), t.seq, t.microBatch, t.compiled);
 }
 
 // How far a term may be from the traced one, as a share of the traced term.
@@ -217,10 +225,10 @@ private slots:
         const nlohmann::json record = nlohmann::json::parse(in);
         for (const auto& run : record.at("runs")) {
             qInfo("%s", run.at("name").get<std::string>().c_str());
-            Scenario s = scenarioOf({ "", nullptr, 0, run.at("seq").get<int>(), run.at("micro_batch").get<int>(),
-                run.at("compiled").get<bool>(), true, 0, 0, 0 }); // the model comes from the run's config below
-            s.model = modelFromHfConfigFile(
-                dir + record.at("configs").at(run.at("model").get<std::string>()).get<std::string>());
+            Scenario s
+                = recordedStep(modelFromHfConfigFile(dir
+                                   + record.at("configs").at(run.at("model").get<std::string>()).get<std::string>()),
+                    run.at("seq").get<int>(), run.at("micro_batch").get<int>(), run.at("compiled").get<bool>());
             QVERIFY(s.model.qkNorm == QkNorm::PerHead);
             if (s.flags.compiled)
                 s.flags.cudaGraphs = CudaGraphs::FullIteration;
