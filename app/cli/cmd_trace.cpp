@@ -27,6 +27,7 @@
 #include "core/trace/rank_summary.h"
 #include "core/trace/run_consistency.h"
 #include "core/trace/run_reader.h"
+#include "core/trace/step_work.h"
 #include "core/trace/trace_loader.h"
 #include "core/trace/trace_mfu.h"
 
@@ -340,17 +341,20 @@ void printWork(const nlohmann::json& r)
                                  "record_shapes=True)"));
     } else {
         QStringList precisions;
+        trace::OpFlops shapeless;
+        shapeless.opsWithoutShapes = f["ops_without_shapes"].get<int64_t>();
+        shapeless.opsWithImpossibleShapes = f["ops_with_impossible_shapes"].get<int64_t>();
         const double model = f["model_flops"].get<double>();
         for (const auto& [key, flops] : f["by_precision"].items())
             if (model > 0)
                 precisions << QString::fromStdString(key + " " + formatPercent(flops.get<double>() / model));
         printLine(
             QStringLiteral("  FLOPs from shapes (whole file): matmul %1, attention %2, grouped GEMM %3, "
-                           "convolution %4; %5 operators counted, %6 without shapes; by precision: %7")
+                           "convolution %4; %5 operators counted, %6; by precision: %7")
                 .arg(teraflop(f["matmul_flops"].get<double>()), teraflop(f["attention_flops"].get<double>()),
                     teraflop(f["grouped_gemm_flops"].get<double>()), teraflop(f["convolution_flops"].get<double>()))
                 .arg(f["ops_with_shapes"].get<int64_t>())
-                .arg(f["ops_without_shapes"].get<int64_t>())
+                .arg(QString::fromStdString(trace::shapelessOperatorsText(shapeless)))
                 .arg(precisions.isEmpty() ? QStringLiteral("-") : precisions.join(QStringLiteral(", "))));
         if (!f["trace_mfu"].is_null())
             printLine(QStringLiteral("  trace MFU %1 (%2 in the analysed steps over %3 s against %4's peak at "

@@ -40,7 +40,7 @@ std::optional<ReportSection> traceWorkSection(const TraceFigures& f)
             + "analysed steps; " + trace::precisionSharesText(work) });
     out.rows.push_back(
         { "Operators", formatCount(static_cast<double>(w.opsWithShapes), "matrix operator") + " counted from shapes",
-            formatNumber(static_cast<double>(w.opsWithoutShapes)) + " without readable shapes"
+            trace::shapelessOperatorsText(w)
                 + (w.backward ? "; a training trace (backward operators)" : "; no backward operators (inference)") });
     const auto gpu = trace::traceHardware(*rank, f.knownHardware);
     const trace::Roofline roof = trace::rooflineOf(w, gpu ? &*gpu : nullptr);

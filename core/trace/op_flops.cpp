@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <system_error>
 #include <unordered_map>
 #include <vector>
@@ -771,6 +772,10 @@ OpWork opWork(std::string_view name, const OpArgs& args)
         break;
     case OpKind::None:
         break;
+    }
+    if (w.known && !(std::isfinite(w.flops) && w.bytes >= 0 && w.bytes <= kLargestOperatorBytes)) {
+        w.known = false;
+        w.impossible = true;
     }
     if (!w.known) {
         w.flops = 0;

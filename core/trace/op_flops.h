@@ -67,9 +67,15 @@ struct AttentionDims {
     bool known() const { return batch > 0 && heads > 0 && seqQ > 0 && seqK > 0 && headDimQk > 0 && headDimV > 0; }
 };
 
+// More bytes than one operator can touch: ten terabytes, 35 times the largest accelerator memory of 2026 (AMD
+// MI355X, 288 GB) and more than a host's. An operator whose recorded inputs and output add up to more ran on other
+// shapes than those recorded (a logger's overflow, a corrupted or hand-edited trace), and its FLOPs are not counted.
+inline constexpr double kLargestOperatorBytes = 1e13;
+
 struct OpWork {
     OpKind kind = OpKind::None;
     bool known = false; // shapes recorded and readable: flops and bytes hold
+    bool impossible = false; // shapes recorded, but of tensors no device could hold (kLargestOperatorBytes): not known
     double flops = 0;
     double bytes = 0;
     std::optional<NumberFormat> precision; // of the matrix inputs (FP32 for float, FP16, BF16, FP8, FP4)

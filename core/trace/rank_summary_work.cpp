@@ -100,14 +100,14 @@ json opFlopsToSummary(const OpFlops& f)
         { "grouped_gemm_flops", f.groupedGemmFlops }, { "attention_flops", f.attentionFlops },
         { "convolution_flops", f.convolutionFlops }, { "elementwise_bytes", f.elementwiseBytes },
         { "normalization_bytes", f.normalizationBytes }, { "ops_with_shapes", f.opsWithShapes },
-        { "ops_without_shapes", f.opsWithoutShapes }, { "ops_without_kernels", f.opsWithoutKernels },
-        { "backward", f.backward }, { "by_precision", flopsToJson(f.byPrecision) },
-        { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps }, { "outside_steps_flops", f.outsideStepsFlops },
-        { "matrix_kernel_ns", f.matrixKernelNs }, { "unattributed_matrix_ns", f.unattributedMatrixNs },
-        { "categories", categories }, { "kernels", kernels }, { "problems", problems },
-        { "computation_kernels", f.computationKernels }, { "computation_ns", f.computationNs },
-        { "kernels_without_work", f.kernelsWithoutWork }, { "ns_without_work", f.nsWithoutWork },
-        { "longest_without_work", f.longestWithoutWork } };
+        { "ops_without_shapes", f.opsWithoutShapes }, { "ops_with_impossible_shapes", f.opsWithImpossibleShapes },
+        { "ops_without_kernels", f.opsWithoutKernels }, { "backward", f.backward },
+        { "by_precision", flopsToJson(f.byPrecision) }, { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps },
+        { "outside_steps_flops", f.outsideStepsFlops }, { "matrix_kernel_ns", f.matrixKernelNs },
+        { "unattributed_matrix_ns", f.unattributedMatrixNs }, { "categories", categories }, { "kernels", kernels },
+        { "problems", problems }, { "computation_kernels", f.computationKernels },
+        { "computation_ns", f.computationNs }, { "kernels_without_work", f.kernelsWithoutWork },
+        { "ns_without_work", f.nsWithoutWork }, { "longest_without_work", f.longestWithoutWork } };
 }
 
 OpKind opKindFromKey(const std::string& key, const Reader& in)
@@ -130,6 +130,8 @@ OpFlops opFlopsFromSummary(const json& j, const Reader& in)
     f.normalizationBytes = in.get<double>(j, "normalization_bytes");
     f.opsWithShapes = in.get<int64_t>(j, "ops_with_shapes");
     f.opsWithoutShapes = in.get<int64_t>(j, "ops_without_shapes");
+    if (j.contains("ops_with_impossible_shapes")) // added within version 3: absent from the summaries made before
+        f.opsWithImpossibleShapes = in.get<int64_t>(j, "ops_with_impossible_shapes");
     f.opsWithoutKernels = in.get<int64_t>(j, "ops_without_kernels");
     f.backward = in.get<bool>(j, "backward");
     f.byPrecision = flopsFromJson(in.at(j, "by_precision"), in);

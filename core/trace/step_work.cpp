@@ -25,4 +25,14 @@ std::string precisionSharesText(const StepMatrixWork& work)
     return text;
 }
 
+std::string shapelessOperatorsText(const OpFlops& flops)
+{
+    std::string text = formatNumber(static_cast<double>(flops.opsWithoutShapes)) + " without readable shapes";
+    if (flops.opsWithImpossibleShapes > 0)
+        text += " (" + formatNumber(static_cast<double>(flops.opsWithImpossibleShapes))
+            + " with tensors no device could hold: more than " + formatNumber(kLargestOperatorBytes / 1e12, 0)
+            + " TB an operator)";
+    return text;
+}
+
 } // namespace mfu::trace

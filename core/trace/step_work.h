@@ -24,5 +24,8 @@ struct StepMatrixWork {
 StepMatrixWork stepMatrixWork(const RankAnalysis& rank);
 // "BF16 99.80%, FP8 (E4M3) 0.20%": the shares as both surfaces write them.
 std::string precisionSharesText(const StepMatrixWork& work);
+// "3 without readable shapes (2 with tensors no device could hold: more than 10 TB an operator)": the matrix operators
+// whose FLOPs are missing, as the command line and the report write them.
+std::string shapelessOperatorsText(const OpFlops& flops);
 
 } // namespace mfu::trace

@@ -103,6 +103,7 @@ std::vector<uint8_t> decideCounted(const Timeline& t, const std::vector<int32_t>
                 continue; // counted through the operators inside it
             if (!w->known) {
                 ++out.opsWithoutShapes;
+                out.opsWithImpossibleShapes += w->impossible ? 1 : 0;
                 continue;
             }
             counted[i] = 1;

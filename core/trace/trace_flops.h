@@ -84,6 +84,7 @@ struct OpFlops {
     double normalizationBytes = 0;
     int64_t opsWithShapes = 0; // model-work operators counted from their shapes
     int64_t opsWithoutShapes = 0; // innermost model-work operators whose shapes are missing or unreadable
+    int64_t opsWithImpossibleShapes = 0; // of those, the ones whose shapes name tensors no device could hold
     int64_t opsWithoutKernels = 0; // counted model-work operators with no kernel found, or only copies and fills
     // A backward pass ran: some counted operator is one, or the autograd engine's ranges are recorded (training, not
     // inference).

@@ -469,6 +469,7 @@ private slots:
         QVERIFY(f["matmul_flops"].get<double>() > 5e12); // the Python count: tests/core/trace/tst_op_flops_real.cpp
         QCOMPARE(f["ops_with_shapes"].get<int64_t>(), int64_t { 193 });
         QCOMPARE(f["ops_without_shapes"].get<int64_t>(), int64_t { 0 });
+        QCOMPARE(f["ops_with_impossible_shapes"].get<int64_t>(), int64_t { 0 });
         const double mfu = f["trace_mfu"].get<double>();
         // 5.760 TFLOP over the loop's 47.151 ms step (ProfilerStep#6) at 989 TFLOPS: 12.35%. Over the step's GPU
         // window alone (34.892 ms: the host kept the GPU waiting for the rest) it had read 16.69%.
@@ -593,6 +594,49 @@ private slots:
         QCOMPARE(out["trace_mfu_unattributed_share"].get<double>(), 1.0);
         QVERIFY2(out["trace_mfu_note"].get<std::string>().find("CUDA graph") != std::string::npos,
             out["trace_mfu_note"].dump().c_str());
+    }
+
+    // A trace whose aten::mm records int64's largest dim (a logger's overflow, a hand-edited file) beside two real
+    // steps: the text says the operator's shapes are impossible, and no figure of it reaches the output (it had printed
+    // "matmul 928,455,029,464,035 TFLOP", a trace MFU of 3e16% and a roofline mark at 6e17 TFLOPS).
+    void impossibleShapesAreNotCounted()
+    {
+        QByteArray events;
+        for (int step = 0; step < 3; ++step) {
+            const QByteArray base = QByteArray::number(step * 1000);
+            const QByteArray id = QByteArray::number(100 + step);
+            const QByteArray at = QByteArray::number(step * 1000 + 100);
+            events += "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#"
+                + QByteArray::number(step + 1) + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + base
+                + ", \"dur\": 1000, \"args\": {}},"
+                + "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": " + base
+                + ", \"dur\": 50, \"args\": {\"External id\": " + id
+                + ", \"Input Dims\": [[9223372036854775807, 4096], [4096, 4096]], \"Input type\": "
+                  "[\"c10::BFloat16\", \"c10::BFloat16\"]}},"
+                + "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+                  "\"tid\": 1, \"ts\": "
+                + base + ", \"dur\": 2, \"args\": {\"correlation\": " + id + ", \"External id\": " + id + "}},"
+                + "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n\", "
+                  "\"pid\": 0, \"tid\": 7, \"ts\": "
+                + at + ", \"dur\": 500, \"args\": {\"correlation\": " + id + ", \"device\": 0, \"stream\": 7}}"
+                + (step < 2 ? "," : "");
+        }
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("overflow.json"),
+            "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}], \"traceEvents\": [" + events
+                + "]}");
+        const Run text = runCli({ path });
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("0 operators counted, 3 without readable shapes (3 with tensors no device "
+                                             "could hold: more than 10 TB an operator)")),
+            qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("928,455")), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("faster than its precision's dense peak")), qPrintable(out));
+        const Run json = runCli({ path, QStringLiteral("--json") });
+        const auto f = nlohmann::json::parse(json.out.toStdString())["ranks"][0]["op_flops"];
+        QCOMPARE(f["ops_with_impossible_shapes"].get<int64_t>(), int64_t { 3 });
+        QCOMPARE(f["matmul_flops"].get<double>(), 0.0);
     }
 
     void badFileIsOneLineError()

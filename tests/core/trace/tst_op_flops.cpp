@@ -281,6 +281,38 @@ private slots:
         QVERIFY(listed.bytes > 0);
     }
 
+    // Shapes no device could hold (int64's largest dim, a logger's overflow) are not counted: an aten::mm of
+    // [2^63 - 1, 4096] x [4096, 4096] would otherwise add 6.9e22 TFLOP to the trace. The bound is ten terabytes an
+    // operator: a 1M-token logits matmul ([1,048,576, 8,192] x [8,192, 131,072] in BF16, 0.29 TB) still counts, and
+    // so does an aten::add moving 4.8 TB; one moving 10.2 TB does not.
+    void shapesNoDeviceCouldHold()
+    {
+        const int64_t largest = std::numeric_limits<int64_t>::max();
+        const OpWork overflow
+            = opWork("aten::mm", args({ { { largest, 4096 }, bf16, "" }, { { 4096, 4096 }, bf16, "" } }));
+        QCOMPARE(overflow.kind, OpKind::Matmul);
+        QVERIFY(!overflow.known);
+        QVERIFY(overflow.impossible);
+        QCOMPARE(overflow.flops, 0.0);
+        const OpWork squared
+            = opWork("aten::mm", args({ { { 1LL << 31, 1LL << 31 }, bf16, "" }, { { 1LL << 31, 8 }, bf16, "" } }));
+        QVERIFY(squared.impossible);
+        const OpWork logits
+            = opWork("aten::mm", args({ { { 1 << 20, 8192 }, bf16, "" }, { { 8192, 131072 }, bf16, "" } }));
+        QVERIFY(logits.known);
+        QVERIFY(!logits.impossible);
+        QCOMPARE(logits.flops, 2.0 * (1 << 20) * 131072.0 * 8192.0);
+        // aten::add reads two inputs and writes one: 3 x 2 bytes x elements.
+        const auto add = [](int64_t elements) {
+            return opWork(
+                "aten::add", args({ { { elements }, bf16, "" }, { { elements }, bf16, "" }, { {}, scalar, "1" } }));
+        };
+        QVERIFY(add(800'000'000'000LL).known); // 4.8 TB
+        QVERIFY(add(1'700'000'000'000LL).impossible); // 10.2 TB
+        // Unreadable shapes are not impossible ones: the two counts say different things.
+        QVERIFY(!opWork("aten::mm", args({ { { -1, 8 }, bf16, "" }, { { 8, 8 }, bf16, "" } })).impossible);
+    }
+
     void precisionFromKernelNames()
     {
         auto key = [](const char* name) {

@@ -7,6 +7,7 @@
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/rank_summary.h"
 #include "core/trace/roofline.h"
+#include "core/trace/step_work.h"
 #include "core/trace/trace_mfu.h"
 #include "trace_test_support.h"
 
@@ -230,6 +231,41 @@ private slots:
         QVERIFY(!r.opFlops.recordsShapes);
         QCOMPARE(r.opFlops.opsWithoutShapes, int64_t { 1 });
         QVERIFY(!rankTraceMfu(r, gpu(1e12)));
+    }
+
+    // An aten::mm recorded with int64's largest dim (a logger's overflow, a hand-edited trace) beside a real one: the
+    // impossible one is counted among the operators without shapes, and said to be impossible; the real one's FLOPs
+    // and the trace MFU stand on their own, with no roofline mark for the impossible problem.
+    void shapesNoDeviceCouldHoldAreLeftOut()
+    {
+        const RankAnalysis r = analyse(trace_test::traceOf({
+            trace_test::annotation("ProfilerStep#1", "0", "100", false),
+            trace_test::annotation("ProfilerStep#2", "100", "100", false),
+            op("aten::mm", "10", "10", 1, "[[9223372036854775807, 64], [64, 64]]", bf16x2),
+            launch(1, "12", 1),
+            kernel(kGemm, "20", "10", 7, 1),
+            op("aten::mm", "40", "10", 2, "[[64, 64], [64, 64]]", bf16x2),
+            launch(2, "42", 2),
+            kernel(kGemm, "50", "10", 7, 2),
+            kernel(kAdd, "150", "5", 7, 99),
+        }));
+        const OpFlops& f = r.opFlops;
+        QCOMPARE(f.matmulFlops, 2.0 * 64 * 64 * 64);
+        QCOMPARE(f.opsWithShapes, int64_t { 1 });
+        QCOMPARE(f.opsWithoutShapes, int64_t { 1 });
+        QCOMPARE(f.opsWithImpossibleShapes, int64_t { 1 });
+        QCOMPARE(shapelessOperatorsText(f),
+            std::string(
+                "1 without readable shapes (1 with tensors no device could hold: more than 10 TB an operator)"));
+        QVERIFY(rankTraceMfu(r, gpu(1e12)));
+        const HardwareSpec h = gpu(1e12, 1e11, 2e9);
+        for (const OpProblem& m : rooflineOf(f, &h).marks)
+            QVERIFY2(m.shapes.find("9223372036854775807") == std::string::npos, m.shapes.c_str());
+        // A rank's summary keeps the count.
+        AnalysisOptions options;
+        QCOMPARE(rankSummaryFromJson(rankSummaryToJson(r, options), "rank0.summary.json", options)
+                     .opFlops.opsWithImpossibleShapes,
+            int64_t { 1 });
     }
 
     void rooflineMarksAndCeilings()
