@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -620,10 +621,18 @@ void TracePanel::showRun()
         m_rank->clear();
         if (m_run) {
             // The combo is kept narrow: each file by what tells it apart from the others, in full as its tooltip.
+            // A label longer than the combo's room (a single file's whole name) is cut in its middle, so that
+            // its start and its distinctive end both show and the cut says it is one. The room is what
+            // QComboBox sizes itself to: minimumContentsLength letters 'X'.
             const auto labels = trace::rankFileLabels(m_run->analysis);
+            const QFontMetrics metrics = m_rank->fontMetrics();
+            const int room = metrics.horizontalAdvance(QLatin1Char('X')) * m_rank->minimumContentsLength();
             for (size_t i = 0; i < labels.size(); ++i) {
                 const auto& r = m_run->analysis.ranks[i];
-                m_rank->addItem(tr("%1 (%2)").arg(r.rank).arg(QString::fromStdString(labels[i])));
+                const QString rank = QString::number(r.rank);
+                const QString label = metrics.elidedText(QString::fromStdString(labels[i]), Qt::ElideMiddle,
+                    room - metrics.horizontalAdvance(tr("%1 ()").arg(rank)));
+                m_rank->addItem(tr("%1 (%2)").arg(rank, label));
                 m_rank->setItemData(m_rank->count() - 1, QString::fromStdString(r.sourceFile), Qt::ToolTipRole);
             }
         }

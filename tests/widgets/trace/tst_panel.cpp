@@ -481,6 +481,21 @@ private slots:
         QVERIFY(panel.kernelModel()->rowCount() > 3);
         QVERIFY(!panel.stepChart()->data().series.isEmpty());
         QVERIFY(panel.timeline()->laneCount() >= 1);
+        // The Rank combo's items fit its room: a single file's long name is cut in the middle, not at the edge.
+        QComboBox* rankCombo = nullptr;
+        for (auto* combo : panel.findChildren<QComboBox*>())
+            if (combo->accessibleName() == QStringLiteral("Rank"))
+                rankCombo = combo;
+        QVERIFY(rankCombo);
+        const QFontMetrics metrics = rankCombo->fontMetrics();
+        const int room = metrics.horizontalAdvance(QLatin1Char('X')) * rankCombo->minimumContentsLength();
+        for (int i = 0; i < rankCombo->count(); ++i) {
+            const QString item = rankCombo->itemText(i);
+            QVERIFY2(metrics.horizontalAdvance(item) <= room, qPrintable(item));
+            QVERIFY2(item.endsWith(QStringLiteral("json.gz)")), qPrintable(item));
+        }
+        if (ranks == 1)
+            QVERIFY2(rankCombo->itemText(0).contains(QChar(0x2026)), qPrintable(rankCombo->itemText(0)));
         // HTA's rank 1 does 15 ms more elementwise work a step than the median, more than its steps' standard
         // deviation: named, with the two open of the job's 128 ranks said.
         if (ranks > 1)
