@@ -46,6 +46,30 @@ private slots:
         QCOMPARE(log.facts.gpus.value_or(0), 64);
     }
 
+    // Step figures no number type holds or no job reaches, in a torchtitan log: E notation past a double's range,
+    // nan and inf, a tokens/s of 100,000 digits, negative throughput. None becomes a figure (an inf tokens/s would
+    // make every product of it inf), the step itself stays, and the one plain line keeps its figures.
+    void figuresBeyondAnyNumber()
+    {
+        const TrainingLog log = parse("step: 1  loss: 2.0  tps: 1e400  tflops: 300  mfu: 30%\n"
+                                      "step: 2  loss: 2.0  tps: nan  tflops: inf  mfu: 30%\n"
+                                      "step: 3  loss: 2.0  tps: "
+            + std::string(kLong, '9')
+            + "  tflops: 300  mfu: 30%\n"
+              "step: 4  loss: 2.0  tps: -5000  tflops: -1e3  mfu: -30%\n"
+              "step: 5  loss: 2.0  tps: 5000  tflops: 300  mfu: 30%\n");
+        QCOMPARE(log.steps.size(), size_t(5));
+        for (size_t i = 0; i < 4; ++i) {
+            QVERIFY2(!log.steps[i].tokensPerSec, qPrintable(QString::number(log.steps[i].tokensPerSec.value_or(0))));
+            QVERIFY(!log.steps[i].tflops || *log.steps[i].tflops == 300.0);
+        }
+        QVERIFY(!log.steps[1].tflops);
+        QVERIFY(!log.steps[3].tflops);
+        QVERIFY(!log.steps[3].mfu);
+        QCOMPARE(log.steps[4].tokensPerSec.value_or(0), 5000.0);
+        QCOMPARE(log.steps[4].mfu.value_or(0), 0.3);
+    }
+
     void longIterationBlockLines()
     {
         const std::string text = "Iter     10 | Loss: 10.7652 | Time: 1838ms | " + std::string(kLong, '-') + "\n"
