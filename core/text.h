@@ -1,6 +1,7 @@
 #pragma once
 // Small text helpers the readers and the preset lookups share: ASCII lower case for matching names and keys that
-// are ASCII by definition (kernel names, preset ids, precision keys), and a prefix test over a list.
+// are ASCII by definition (kernel names, preset ids, precision keys), a prefix test over a list, and a user's value
+// quoted for an error message.
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -24,5 +25,11 @@ inline bool startsWithAny(std::string_view text, std::initializer_list<const cha
             return true;
     return false;
 }
+
+// A value a user gave, quoted for an error message: whole up to 80 bytes; past that its first and last 36 bytes
+// (never splitting a UTF-8 character) around an ellipsis, and its length: "'aaaa…aaaa' (100,000 characters)". A
+// pasted file or a 100,000-character argument would otherwise become the message, and the advice after it scroll
+// out of sight.
+std::string quotedForMessage(std::string_view value);
 
 } // namespace mfu

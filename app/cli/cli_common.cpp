@@ -24,6 +24,7 @@
 #include "core/number_parse.h"
 #include "core/presets/hf_config.h"
 #include "core/scenario/predict_command.h"
+#include "core/text.h"
 
 namespace mfu::cli {
 
@@ -53,6 +54,13 @@ std::string whyNotANumber(const QString& text)
     if (text.count(QLatin1Char(',')) == 1 && !text.contains(QLatin1Char('.'))
         && parseQuantity(text.toStdString(), NumberText::Lenient))
         return "a single ',' could be a decimal comma: write it without the ',', or with '.' as the decimal point";
+    // "1e400" is written well and still no number: past a double's range, which the syntax hint would not explain.
+    const std::string whole = text.toStdString();
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(whole.c_str(), &end);
+    if (end != whole.c_str() && *end == '\0' && errno == ERANGE && std::isinf(value))
+        return "past the largest number a double holds, about 1.8e308";
     return kNumberSyntaxHint;
 }
 
@@ -143,7 +151,7 @@ SequencePacking resolvePacking(const QCommandLineParser& parser, int64_t seqLen,
     if (parser.isSet(QStringLiteral("attention-mask"))) {
         const QString v = parser.value(QStringLiteral("attention-mask"));
         if (!packedAttentionFromKey(s(v), p.attention))
-            throw InputError("--attention-mask: '" + s(v) + "' is not one of document, packed");
+            throw InputError("--attention-mask: " + quotedForMessage(s(v)) + " is not one of document, packed");
     }
     if (parser.isSet(QStringLiteral("padding-fraction"))) {
         const double f
@@ -231,7 +239,8 @@ double parseNumber(const QString& text, const QString& flag)
 {
     const auto v = parseQuantity(text.toStdString()); // core/number_parse.h: one reader for flags, files and logs
     if (!v)
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number (" + whyNotANumber(text) + ")");
+        throw InputError(
+            "--" + s(flag) + ": " + quotedForMessage(s(text)) + " is not a number (" + whyNotANumber(text) + ")");
     return *v;
 }
 
@@ -259,10 +268,10 @@ double parsePositive(const QString& text, const QString& flag)
 {
     const double v = parseNumber(text, flag);
     if (!(v > 0))
-        throw InputError("--" + s(flag) + ": must be greater than zero, got '" + s(text) + "'");
+        throw InputError("--" + s(flag) + ": must be greater than zero, got " + quotedForMessage(s(text)));
     for (const Ceiling& c : kCeilings)
         if (flag == QLatin1String(c.flag) && v > c.most)
-            throw InputError("--" + s(flag) + ": '" + s(text) + "' is beyond any real job (at most "
+            throw InputError("--" + s(flag) + ": " + quotedForMessage(s(text)) + " is beyond any real job (at most "
                 + s(QString::number(c.most, 'g', 6)) + " " + c.why + ")");
     return v;
 }
@@ -299,10 +308,11 @@ MfuFlagReading readMfuFlag(const QString& text, const QString& flag)
     r.asPercentage = r.percentSign || v > 1;
     r.fraction = r.asPercentage ? v / 100.0 : v;
     if (r.fraction > 1)
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is above 100%");
+        throw InputError("--" + s(flag) + ": " + quotedForMessage(s(text)) + " is above 100%");
     // Below 0.01% no job runs; a time divided by 1e-300 would be inf.
     if (r.fraction < 1e-4)
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is below 0.01%, the least MFU of any real job");
+        throw InputError(
+            "--" + s(flag) + ": " + quotedForMessage(s(text)) + " is below 0.01%, the least MFU of any real job");
     return r;
 }
 
@@ -332,10 +342,11 @@ int64_t parseSequenceLengthFlag(const QString& text, const QString& flag)
 {
     const auto v = parseSequenceLength(text.toStdString()); // a 32k context is 32,768 tokens (core/number_parse.h)
     if (!v)
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is not a number of tokens (" + whyNotANumber(text)
-            + "; 32k is 32,768)");
+        throw InputError("--" + s(flag) + ": " + quotedForMessage(s(text)) + " is not a number of tokens ("
+            + whyNotANumber(text) + "; 32k is 32,768)");
     if (!(*v >= 1) || *v != std::floor(*v))
-        throw InputError("--" + s(flag) + ": must be a whole number of tokens, at least 1, got '" + s(text) + "'");
+        throw InputError(
+            "--" + s(flag) + ": must be a whole number of tokens, at least 1, got " + quotedForMessage(s(text)));
     if (const Setting& seq = *findSetting("seq_len"); *v > static_cast<double>(seq.maximum))
         throw InputError("--" + s(flag) + ": " + s(text) + " tokens is refused: must be " + settingRangeText(seq));
     return static_cast<int64_t>(*v);
@@ -345,9 +356,9 @@ int64_t parsePositiveInteger(const QString& text, const QString& flag)
 {
     const double v = parsePositive(text, flag);
     if (v != std::floor(v))
-        throw InputError("--" + s(flag) + ": must be a whole number, got '" + s(text) + "'");
+        throw InputError("--" + s(flag) + ": must be a whole number, got " + quotedForMessage(s(text)));
     if (v > 9.0e15) // beyond it a double no longer holds every whole number, and 2^63 overflows int64
-        throw InputError("--" + s(flag) + ": '" + s(text) + "' is too large (at most 9e15)");
+        throw InputError("--" + s(flag) + ": " + quotedForMessage(s(text)) + " is too large (at most 9e15)");
     return static_cast<int64_t>(v);
 }
 
@@ -371,7 +382,7 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
     // missing file).
     if (QFileInfo::exists(value) || QFileInfo(value).isSymLink())
         return modelFromHfConfigFile(QFile::encodeName(value).toStdString());
-    throw InputError("--model: '" + s(value) + "' is neither a model preset (" + presetIdList(false)
+    throw InputError("--model: " + quotedForMessage(s(value)) + " is neither a model preset (" + presetIdList(false)
         + "), a published run's model ('mfu-explorer validate --json' names them) nor a readable config.json file");
 }
 
@@ -391,7 +402,7 @@ HardwareSpec resolveHardware(const QCommandLineParser& parser, const QString& de
         return *h;
     if (const HardwareSpec* h = app::shippedValidationDefinitions().findHardware(s(id)))
         return *h; // a published run's own GPU (validate --json states each run with these flags)
-    throw InputError("--gpu: unknown hardware preset '" + s(id) + "' (one of: " + presetIdList(true)
+    throw InputError("--gpu: unknown hardware preset " + quotedForMessage(s(id)) + " (one of: " + presetIdList(true)
         + "; or a published run's GPU, as 'mfu-explorer validate --json' names them)");
 }
 
@@ -465,7 +476,7 @@ std::optional<FlopFormula> formulaFlag(const QCommandLineParser& parser)
     const QString value = parser.value(QStringLiteral("flop-formula"));
     if (const auto f = flopFormulaFromKey(s(value)))
         return *f;
-    throw InputError("--flop-formula: '" + s(value) + "' is not one of " + flopFormulaKeyList());
+    throw InputError("--flop-formula: " + quotedForMessage(s(value)) + " is not one of " + flopFormulaKeyList());
 }
 
 FlopFormula resolveFormula(const QCommandLineParser& parser, const ModelSpec& model)

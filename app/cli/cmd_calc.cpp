@@ -12,6 +12,7 @@
 #include "core/model/param_count.h"
 #include "core/number_format.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/text.h"
 
 namespace mfu::cli {
 
@@ -345,7 +346,8 @@ int runCalc(const QStringList& args)
         return *exit;
     return runSubcommand(command, [&] {
         if (!parser.positionalArguments().isEmpty())
-            throw InputError("unexpected argument '" + parser.positionalArguments().first().toStdString() + "'");
+            throw InputError(
+                "unexpected argument " + quotedForMessage(parser.positionalArguments().first().toStdString()));
         const CalcResult r = compute(parser);
         if (parser.isSet(QStringLiteral("json")))
             printJson(toJson(r));

@@ -9,6 +9,7 @@
 #include "app/validation_store.h"
 #include "core/costmodel/sweep.h"
 #include "core/errors.h"
+#include "core/text.h"
 
 namespace mfu::cli {
 
@@ -34,8 +35,8 @@ int runSweep(const QStringList& args)
             throw InputError("--axis is required: seq, gpus, precision or network");
         const auto axis = sweepAxisFromKey(parser.value(QStringLiteral("axis")).toStdString());
         if (!axis)
-            throw InputError("--axis: '" + parser.value(QStringLiteral("axis")).toStdString()
-                + "' is not one of seq, gpus, precision, network");
+            throw InputError("--axis: " + quotedForMessage(parser.value(QStringLiteral("axis")).toStdString())
+                + " is not one of seq, gpus, precision, network");
         const Scenario s = scenarioFromFlags(parser);
         std::vector<double> values; // the points; the sweep is the one every surface draws (scenarioSweep)
         if (parser.isSet(QStringLiteral("values"))) {
@@ -46,8 +47,8 @@ int runSweep(const QStringList& args)
                 if (*axis == SweepAxis::Precision) {
                     const auto precision = trainingPrecisionFromKey(v.toStdString());
                     if (!precision)
-                        throw InputError(
-                            "--values: '" + v.toStdString() + "' is not a training precision (bf16, fp8, fp4)");
+                        throw InputError("--values: " + quotedForMessage(v.toStdString())
+                            + " is not a training precision (bf16, fp8, fp4)");
                     values.push_back(sweepValueOf(*precision));
                 } else if (*axis == SweepAxis::SeqLen) {
                     values.push_back(double(parseSequenceLengthFlag(v, flag)));

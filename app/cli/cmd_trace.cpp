@@ -20,6 +20,7 @@
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/text.h"
 #include "core/trace/analysis_json.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/comparison.h"
@@ -520,7 +521,7 @@ int runTrace(const QStringList& args)
         if (parser.isSet(qs("span"))) {
             const QString span = parser.value(qs("span"));
             if (span != qs("steps") && span != qs("hta"))
-                throw InputError("--span: '" + span.toStdString() + "' is neither steps nor hta");
+                throw InputError("--span: " + quotedForMessage(span.toStdString()) + " is neither steps nor hta");
             if (merge)
                 throw InputError("trace merge: --span belongs to the map step (trace FILE ... --span hta)");
             options.span = span == qs("hta") ? trace::SpanDefinition::Hta : trace::SpanDefinition::Steps;

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/number_format.h"
 #include "core/presets/presets.h"
+#include "core/text.h"
 
 namespace mfu::cli {
 
@@ -28,8 +29,8 @@ std::vector<HardwareSpec> comparedDevices(const QCommandLineParser& parser)
     for (const QString& id : parser.value(qs("compare")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const HardwareSpec* h = presets.findHardware(id.trimmed().toStdString());
         if (!h)
-            throw InputError(
-                "--compare: unknown hardware preset '" + id.trimmed().toStdString() + "' (see 'mfu-explorer presets')");
+            throw InputError("--compare: unknown hardware preset " + quotedForMessage(id.trimmed().toStdString())
+                + " (see 'mfu-explorer presets')");
         out.push_back(*h);
     }
     if (out.empty())

@@ -105,6 +105,28 @@ private slots:
         QCOMPARE(nlohmann::json::parse(custom.out.toStdString())["log"]["steps"].size(), size_t(2));
     }
 
+    // A 100,000-character value is not echoed whole: the message quotes its two ends and its length, and the advice
+    // after it (the presets to choose from) stays in view. 1e400 is E notation written well, past a double's range.
+    void longValuesAreQuotedByTheirEnds()
+    {
+        const QString longModel = QString(100000, QLatin1Char('a'));
+        const CliResult model = runCli({ "predict", "--model", longModel, "--gpu", "h100-sxm" });
+        QCOMPARE(model.exitCode, 2);
+        QVERIFY2(model.err.size() < 4000, QByteArray::number(model.err.size()).constData());
+        QVERIFY2(model.err.contains("aaaa' (100,000 characters) is neither a model preset"),
+            model.err.left(400).constData());
+        QVERIFY2(model.err.contains(("--model: '" + QString(36, QLatin1Char('a')) + QChar(0x2026)).toUtf8()),
+            model.err.left(400).constData());
+        QVERIFY2(model.err.contains("llama-3.1-8b"), model.err.left(400).constData());
+        const CliResult gpu = runCli({ "predict", "--model", "llama-3.1-8b", "--gpu", longModel });
+        QCOMPARE(gpu.exitCode, 2);
+        QVERIFY2(gpu.err.size() < 4000, QByteArray::number(gpu.err.size()).constData());
+        const CliResult seq = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--seq", "1e400" });
+        QCOMPARE(seq.exitCode, 2);
+        QVERIFY2(seq.err.contains("'1e400' is not a number of tokens (past the largest number a double holds"),
+            seq.err.constData());
+    }
+
     void unknownSubcommand()
     {
         const CliResult r = runCli({ "calibrat", "--model", "llama-3.1-8b" });

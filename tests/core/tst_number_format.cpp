@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/number_format.h"
+#include "core/text.h"
 
 using namespace mfu;
 
@@ -67,6 +68,23 @@ private slots:
         QCOMPARE(formatTflops(4.254e12), std::string("4.25 TFLOPS"));
         QCOMPARE(formatTflopsValue(312e12), std::string("312.0"));
         QCOMPARE(formatTflopsValue(0.5e12), std::string("0.50"));
+    }
+
+    // A user's value in an error message: whole up to 80 bytes, else its two ends and its length in characters,
+    // never cutting a UTF-8 character (the 2-byte 'é' either side of the cut).
+    void quotedForMessages()
+    {
+        QCOMPARE(quotedForMessage("llama"), std::string("'llama'"));
+        QCOMPARE(quotedForMessage(std::string(80, 'x')), "'" + std::string(80, 'x') + "'");
+        QCOMPARE(quotedForMessage(std::string(100000, 'a')),
+            "'" + std::string(36, 'a') + "\u2026" + std::string(36, 'a') + "' (100,000 characters)");
+        std::string accents = "a";
+        for (int i = 0; i < 50; ++i)
+            accents += "\u00e9";
+        accents += "b"; // 102 bytes: byte 36 and byte 66 are each the second byte of an 'é'
+        const std::string quoted = quotedForMessage(accents);
+        QVERIFY(QString::fromUtf8(quoted.c_str()).toUtf8() == QByteArray(quoted.c_str())); // valid UTF-8
+        QCOMPARE(quoted, "'" + accents.substr(0, 35) + "\u2026" + accents.substr(67) + "' (52 characters)");
     }
 };
 
