@@ -120,10 +120,13 @@ void RooflinePage::show(const TraceSelection& selection)
     } else {
         head = tr("Rank %1: the trace names no GPU a preset matches, so no roofs are drawn.").arg(rank->rank);
     }
-    m_summary->setText(head + QLatin1Char(' ')
-        + tr("Achieved over their kernels' time: %1. Marks are operator problems (an operator on one set of shapes, "
-             "all its calls in the analysed steps), sized by their time; hover one to name it.")
-              .arg(reached.join(QStringLiteral(", ")))
+    // No category with work (no operator's shapes reached a kernel): say so rather than list nothing.
+    const QString achieved = reached.isEmpty()
+        ? tr("Nothing achieved is measurable: no kernel in the analysed steps has FLOPs or bytes from recorded shapes.")
+        : tr("Achieved over their kernels' time: %1.").arg(reached.join(QStringLiteral(", ")));
+    m_summary->setText(head + QLatin1Char(' ') + achieved + QLatin1Char(' ')
+        + tr("Marks are operator problems (an operator on one set of shapes, all its calls in the analysed steps), "
+             "sized by their time; hover one to name it.")
         + (roof.leftOutKernels > 0 ? QLatin1Char(' ') + QString::fromStdString(roof.leftOutNote()) : QString())
         + (roof.abovePeakProblems > 0 ? QLatin1Char(' ') + QString::fromStdString(roof.abovePeakNote()) : QString()));
 }

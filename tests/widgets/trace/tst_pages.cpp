@@ -127,6 +127,32 @@ private slots:
         QVERIFY2(own.startsWith(QStringLiteral("12.35%")), qPrintable(own)); // over the loop's 47.2 ms step
     }
 
+    // A trace whose only operator's shapes no device could hold (int64's largest dim): it records shapes, so the
+    // Roofline tab stands, but no kernel has work; the summary says nothing achieved is measurable instead of
+    // "Achieved over their kernels' time: ." over an empty list.
+    void rooflineWithNothingMeasurable()
+    {
+        const std::string mm = "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+                               "\"ts\": 10, \"dur\": 50, \"args\": {\"External id\": 1, \"Input Dims\": "
+                               "[[9223372036854775807, 64], [64, 64]], \"Input type\": [\"c10::BFloat16\", "
+                               "\"c10::BFloat16\"]}}";
+        const std::string launch = "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                                   "\"pid\": 1, \"tid\": 1, \"ts\": 20, \"dur\": 2, \"args\": {\"correlation\": 1, "
+                                   "\"External id\": 1}}";
+        const QString path = write(QStringLiteral("impossible.json"),
+            traceOf(
+                { annotation("ProfilerStep#1", "0", "100", false), annotation("ProfilerStep#2", "100", "100", false),
+                    mm, launch, kernel(kGemm, "30", "50", 7, 1), kernel(kGemm, "130", "50") },
+                "\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\"}]"));
+        ScenarioModel scenario;
+        TracePanel panel(&scenario);
+        panel.setKnownHardware(mfu::app::presetLibrary().hardware());
+        QVERIFY(imports(panel, { path }));
+        const QString summary = panel.rooflinePage()->summary();
+        QVERIFY2(summary.contains(QStringLiteral("Nothing achieved is measurable")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("time: .")), qPrintable(summary));
+    }
+
     // The trace PyTorch 2.11 wrote on an H200, opened with a scenario that describes it (its config, the H200,
     // 32,768 tokens per step): the window shows the loop's step (CPU ProfilerStep, 381.1 ms), the measured MFU and
     // the trace's own MFU that `trace --json` prints for the same inputs.
