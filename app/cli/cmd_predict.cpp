@@ -110,7 +110,9 @@ QString text(const Scenario& s, const StepPrediction& p, const ErrorBand& band)
              .arg(QString::fromStdString(formatNumber(band.tokensPerSecPerGpuLow)))
              .arg(QString::fromStdString(formatNumber(band.tokensPerSecPerGpuHigh)))
              .arg(QString::fromStdString("error band from " + band.basis));
-    t += line("tokens/s", p.tokensPerSec, "", 0);
+    // Both scopes, labelled: the likely range above is per GPU, and a bare "tokens/s" beside it read as one too.
+    t += line("tokens/s per GPU", p.tokensPerSecPerGpu, "", 0);
+    t += line("tokens/s, whole cluster", p.tokensPerSec, "", 0);
     t += line("TFLOPS per GPU", p.tflopsPerGpu, "", 1);
     t += line("step time", p.stepTimeSeconds, "s", 3);
     if (p.pacingRank)
