@@ -20,6 +20,7 @@
 #include "app/scenario_history.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
+#include "core/io/read_file.h"
 #include "core/trace/nsys_reader.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
@@ -71,9 +72,18 @@ bool MainWindow::openFiles(const QStringList& paths)
 bool MainWindow::openFile(const QString& path)
 {
     const QString shown = QDir::toNativeSeparators(path);
-    if (!QFileInfo(path).isFile()) {
+    if (!QFileInfo::exists(path)) {
         tell(tr("Cannot open %1: no such file.").arg(shown), true);
         return false;
+    }
+    if (!QFileInfo(path).isFile()) {
+        // A FIFO, a device or a socket: the readers' own words for what it is ("is a FIFO (named pipe), not ...").
+        try {
+            requireRegularFile(path.toStdString(), "a file the window opens");
+        } catch (const InputError& e) {
+            tell(QString::fromUtf8(e.what()), true);
+            return false;
+        }
     }
     DocumentKind kind = DocumentKind::None;
     switch (sniffFileKind(path, &kind)) {

@@ -16,6 +16,8 @@
 
 #include <qcustomplot.h>
 
+#include <sys/stat.h>
+
 #include "app/main_window.h"
 #include "core/costmodel/cost_model.h"
 #include "dark_palette.h"
@@ -453,6 +455,20 @@ private slots:
         MainWindow w;
         QVERIFY(!w.openFiles({ m_dir.filePath(QStringLiteral("nope.json")) }));
         QVERIFY(w.lastMessage().contains(QStringLiteral("nope.json")));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("no such file")), qPrintable(w.lastMessage()));
+    }
+
+    // A FIFO given to the window is refused at once, in the readers' words for what it is: it had been called
+    // "no such file", which sent the user looking for a file that is there.
+    void fifoIsNamedForWhatItIs()
+    {
+        const QString fifo = m_dir.filePath(QStringLiteral("pipe.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        MainWindow w;
+        QVERIFY(!w.openFiles({ fifo }));
+        QVERIFY2(
+            w.lastMessage().contains(QStringLiteral("pipe.json: is a FIFO (named pipe)")), qPrintable(w.lastMessage()));
+        QVERIFY2(!w.lastMessage().contains(QStringLiteral("no such file")), qPrintable(w.lastMessage()));
     }
 
     void dropOpensThroughTheSamePath()
