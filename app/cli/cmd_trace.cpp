@@ -376,8 +376,12 @@ void printWork(const nlohmann::json& r)
                                                             : QStringLiteral("no matrix FLOPs in the analysed steps")));
         if (const double share = f["trace_mfu_unattributed_share"].get<double>(); share > trace::kUnattributedTolerance)
             printLine(QStringLiteral("  %1 of the GEMM and attention kernel time has no operator shapes (CUDA graph "
-                                     "replays record none): the trace MFU leaves it out and is a lower bound")
-                          .arg(QString::fromStdString(formatPercent(share))));
+                                     "replays record none, nor do operators profiled without shapes%2): the trace "
+                                     "MFU leaves it out and is a lower bound")
+                          .arg(QString::fromStdString(formatPercent(share)),
+                              shapeless.opsWithImpossibleShapes > 0
+                                  ? QStringLiteral("; some recorded shapes no device could hold")
+                                  : QString()));
     }
     const auto& p = r["critical_path"];
     if (!p["steps"].empty()) {

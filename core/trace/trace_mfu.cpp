@@ -106,9 +106,18 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
         }
     }
     out.unattributedShare = pooledUnattributedShare(run);
+    int64_t impossible = 0;
+    for (const RankAnalysis& r : run.ranks)
+        impossible += r.opFlops.opsWithImpossibleShapes;
+    // Shapes that were recorded but name tensors no device could hold are a cause the trace's own kernels do not
+    // show: said beside the two usual ones when a rank had any.
     const std::string uncounted = formatPercent(out.unattributedShare)
         + " of the GEMM and attention kernel time has no operator shapes (kernels a CUDA graph replays record none, "
-          "nor do operators profiled without shapes)";
+          "nor do operators profiled without shapes"
+        + (impossible > 0 ? "; " + formatCount(static_cast<double>(impossible), "operator")
+                    + " recorded shapes no device could hold, and are not counted"
+                          : std::string())
+        + ")";
     if (!shapes) {
         out.note = "not available: the trace records no operator shapes (profile with record_shapes=True)";
     } else if (!gpu) {

@@ -632,6 +632,12 @@ private slots:
                                              "could hold: more than 10 TB an operator)")),
             qPrintable(out));
         QVERIFY2(!out.contains(QStringLiteral("928,455")), qPrintable(out));
+        // Why the GEMMs' time has no FLOPs: the impossible shapes, beside CUDA graphs and unrecorded shapes.
+        QVERIFY2(out.contains(QStringLiteral("3 operators recorded shapes no device could hold, and are not counted")),
+            qPrintable(out));
+        QVERIFY2(
+            out.contains(QStringLiteral("; some recorded shapes no device could hold): the trace MFU leaves it out")),
+            qPrintable(out));
         QVERIFY2(!out.contains(QStringLiteral("faster than its precision's dense peak")), qPrintable(out));
         const Run json = runCli({ path, QStringLiteral("--json") });
         const auto f = nlohmann::json::parse(json.out.toStdString())["ranks"][0]["op_flops"];
