@@ -91,8 +91,10 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
     bool shapes = false, gpu = false;
     double sum = 0, above = 0;
     int n = 0, nAbove = 0;
+    int64_t impossible = 0;
     for (const auto& r : run.ranks) {
         shapes = shapes || r.opFlops.recordsShapes;
+        impossible += r.opFlops.opsWithImpossibleShapes;
         const auto hw = traceHardware(r, presets);
         gpu = gpu || hw.has_value();
         const auto m = hw ? anyRankTraceMfu(r, *hw) : std::nullopt;
@@ -106,9 +108,6 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
         }
     }
     out.unattributedShare = pooledUnattributedShare(run);
-    int64_t impossible = 0;
-    for (const RankAnalysis& r : run.ranks)
-        impossible += r.opFlops.opsWithImpossibleShapes;
     // Shapes that were recorded but name tensors no device could hold are a cause the trace's own kernels do not
     // show: said beside the two usual ones when a rank had any.
     const std::string uncounted = formatPercent(out.unattributedShare)
