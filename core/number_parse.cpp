@@ -94,7 +94,9 @@ std::optional<size_t> integerPart(std::string_view text, size_t i, NumberText st
 }
 
 // The number at the start of `text`, separators removed, and where it ends; nullopt when it is not one.
-std::optional<double> leadingNumber(std::string_view text, NumberText style, size_t& end)
+// `pastRange`, when given, is set when the text is a number written well whose value lies past a double's range
+// (1e400, or 2e308 with a suffix): the one refusal the syntax hint would not explain.
+std::optional<double> leadingNumber(std::string_view text, NumberText style, size_t& end, bool* pastRange)
 {
     std::string plain;
     size_t i = 0;
@@ -127,8 +129,15 @@ std::optional<double> leadingNumber(std::string_view text, NumberText style, siz
     }
     double value = 0;
     const auto [stop, error] = std::from_chars(plain.data(), plain.data() + plain.size(), value);
-    if (error != std::errc() || stop != plain.data() + plain.size() || !std::isfinite(value))
-        return std::nullopt; // out of range (1e400) or, defensively, anything the grammar above let through
+    if (error != std::errc() || stop != plain.data() + plain.size() || !std::isfinite(value)) {
+        // Out of range (1e400; 1e-400 is out of range too, but below, not past) or, defensively, anything the
+        // grammar above let through.
+        const size_t e = plain.find('e');
+        if (pastRange && error == std::errc::result_out_of_range && e != std::string::npos && e + 1 < plain.size()
+            && plain[e + 1] != '-')
+            *pastRange = true;
+        return std::nullopt;
+    }
     end = i;
     return value;
 }
@@ -156,12 +165,13 @@ double suffixScale(char c)
 }
 
 // The number and, when `suffixes` gives a scale for it, one trailing suffix letter.
-template <typename Scale> std::optional<double> readNumber(std::string_view text, NumberText style, Scale suffixes)
+template <typename Scale>
+std::optional<double> readNumber(std::string_view text, NumberText style, Scale suffixes, bool* pastRange = nullptr)
 {
     if (style == NumberText::Lenient)
         text = trimmedBlanks(text);
     size_t end = 0;
-    const auto value = leadingNumber(text, style, end);
+    const auto value = leadingNumber(text, style, end, pastRange);
     if (!value)
         return std::nullopt;
     std::string_view rest = text.substr(end);
@@ -173,7 +183,11 @@ template <typename Scale> std::optional<double> readNumber(std::string_view text
     if (scale == 0)
         return std::nullopt;
     const double scaled = *value * scale;
-    return std::isfinite(scaled) ? std::optional(scaled) : std::nullopt;
+    if (std::isfinite(scaled))
+        return scaled;
+    if (pastRange)
+        *pastRange = true;
+    return std::nullopt;
 }
 
 } // namespace
@@ -193,6 +207,13 @@ std::optional<double> parseSequenceLength(std::string_view text, NumberText styl
     return readNumber(text, style, [](char c) {
         return c == 'k' || c == 'K' ? 1024.0 : c == 'm' || c == 'M' ? 1048576.0 : suffixScale(c);
     });
+}
+
+std::string numberRefusalReason(std::string_view text, NumberText style)
+{
+    bool pastRange = false;
+    readNumber(text, style, suffixScale, &pastRange);
+    return pastRange ? "past the largest number a double holds, about 1.8e308" : kNumberSyntaxHint;
 }
 
 } // namespace mfu

@@ -6,6 +6,7 @@
 // ("1,000,000", "1_000"); a ',' that could be a decimal comma ("2,50" or, on the command line, "2,500") is refused
 // rather than guessed. A value past the range of a double (1e400) is refused, never read as infinity.
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace mfu {
@@ -34,5 +35,9 @@ std::optional<double> parseSequenceLength(std::string_view text, NumberText styl
 // Why a text was refused, for messages: the rules above in one line.
 inline constexpr const char* kNumberSyntaxHint
     = "the decimal point is '.', digits group in threes (1,000,000), and E notation is fine (2.5e9)";
+
+// Why parseQuantity refused `text`, for messages: "past the largest number a double holds, about 1.8e308" for a
+// number written well beyond a double's range (1e400), else kNumberSyntaxHint.
+std::string numberRefusalReason(std::string_view text, NumberText style = NumberText::Strict);
 
 } // namespace mfu

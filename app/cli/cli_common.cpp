@@ -54,14 +54,7 @@ std::string whyNotANumber(const QString& text)
     if (text.count(QLatin1Char(',')) == 1 && !text.contains(QLatin1Char('.'))
         && parseQuantity(text.toStdString(), NumberText::Lenient))
         return "a single ',' could be a decimal comma: write it without the ',', or with '.' as the decimal point";
-    // "1e400" is written well and still no number: past a double's range, which the syntax hint would not explain.
-    const std::string whole = text.toStdString();
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(whole.c_str(), &end);
-    if (end != whole.c_str() && *end == '\0' && errno == ERANGE && std::isinf(value))
-        return "past the largest number a double holds, about 1.8e308";
-    return kNumberSyntaxHint;
+    return numberRefusalReason(text.toStdString());
 }
 
 std::string presetIdList(bool hardware)

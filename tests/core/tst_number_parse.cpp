@@ -99,6 +99,20 @@ private slots:
         for (const char* bad : { "2,50", "8 GPUs", "1,000 000", "1e", "12 tokens" })
             QVERIFY2(!parseQuantity(bad, NumberText::Lenient), bad);
     }
+
+    // Why a text is no number: past a double's range only for one written well (the parser's own grammar, so a hex
+    // float or an underflow is not called that), the syntax rules otherwise.
+    void refusalReasons()
+    {
+        const std::string past = "past the largest number a double holds, about 1.8e308";
+        QCOMPARE(numberRefusalReason("1e400"), past);
+        QCOMPARE(numberRefusalReason("-1E+400"), past);
+        QCOMPARE(numberRefusalReason("2e308k"), past); // finite, then past the range once scaled
+        QCOMPARE(numberRefusalReason("1e-400"), std::string(kNumberSyntaxHint));
+        QCOMPARE(numberRefusalReason("0x1p99999"), std::string(kNumberSyntaxHint));
+        QCOMPARE(numberRefusalReason("abc"), std::string(kNumberSyntaxHint));
+        QVERIFY(!parseQuantity("1e400"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNumberParse)
