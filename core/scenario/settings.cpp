@@ -17,11 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string quoted(std::string_view text)
-{
-    return "'" + std::string(text) + "'";
-}
-
 // The word or number a file holds for `s`, found under its key or an alias; nullptr when absent (or null).
 const json* findValue(const FieldReader& r, const Setting& s, std::string& foundKey)
 {
@@ -287,9 +282,9 @@ void applySettingText(const Setting& s, std::string_view text, Scenario& scenari
     case SettingKind::Count: {
         const auto v = s.sequenceLength ? parseSequenceLength(text) : parseQuantity(text);
         if (!v)
-            throw InputError(quoted(text) + " is not a number (" + kNumberSyntaxHint + ")");
+            throw InputError(quotedForMessage(text) + " is not a number (" + numberRefusalReason(text) + ")");
         if (*v != std::floor(*v) || *v < static_cast<double>(s.minimum) || *v > static_cast<double>(s.maximum))
-            throw InputError(quoted(text) + " is refused: must be " + settingRangeText(s));
+            throw InputError(quotedForMessage(text) + " is refused: must be " + settingRangeText(s));
         s.set(scenario, static_cast<int64_t>(*v));
         return;
     }
@@ -302,20 +297,20 @@ void applySettingText(const Setting& s, std::string_view text, Scenario& scenari
         else if (const SettingChoice* c = findChoice(s, text))
             s.set(scenario, c->value);
         else
-            throw InputError(quoted(text) + " is not on or off");
+            throw InputError(quotedForMessage(text) + " is not on or off");
         return;
     }
     case SettingKind::Choice: {
         const SettingChoice* c = findChoice(s, text);
         if (!c)
-            throw InputError(quoted(text) + " is not one of " + choiceList(s));
+            throw InputError(quotedForMessage(text) + " is not one of " + choiceList(s));
         s.set(scenario, c->value);
         return;
     }
     case SettingKind::Number: {
         const auto v = parseQuantity(text);
         if (!v)
-            throw InputError(quoted(text) + " is not a number (" + kNumberSyntaxHint + ")");
+            throw InputError(quotedForMessage(text) + " is not a number (" + numberRefusalReason(text) + ")");
         applySettingNumber(s, *v, scenario);
         return;
     }
