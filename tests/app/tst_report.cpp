@@ -140,7 +140,7 @@ private slots:
         // Charts: FLOP/token, step time, memory, cost and days vs MFU, savings, cost and days by GPU, the Predict
         // panel's sweeps over sequence length, GPU count and the network (256 H100 cross NVLink domains), the trace
         // and its critical path (no roofline: this trace records no shapes).
-        const auto charts = j.at("charts");
+        const auto& charts = j.at("charts");
         QCOMPARE(charts.size(), size_t(13));
         QCOMPARE(charts[12].get<std::string>(), std::string("trace_critical_path"));
         QCOMPARE(charts[3].get<std::string>(), std::string("cost_vs_mfu"));
@@ -274,7 +274,8 @@ private slots:
         QCOMPARE(flops->view->data().categories, names);
         QVERIFY(!flops->caption.contains(QStringLiteral("six_n")));
         const int pageWidth = qRound((210 - 2 * 18) / 25.4 * 72); // points
-        const QSize drawn(int(pageWidth * 1.4), int(pageWidth * 55 / 100 * 1.4));
+        const int chartHeight = pageWidth * 55 / 100; // whole points, as the report writer's chart()
+        const QSize drawn(int(pageWidth * 1.4), int(chartHeight * 1.4));
         for (const auto& chart : charts) {
             QCustomPlot* plot = chart.view->plot();
             chart.view->layoutLegendFor(drawn);
