@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <vector>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -373,8 +374,11 @@ std::optional<ModelSpec> resolveOptionalModel(const QCommandLineParser& parser)
         return *run;
     // A config.json, or a downloaded model's folder with one (a FIFO there is refused by the reader, not taken for a
     // missing file).
-    if (QFileInfo::exists(value) || QFileInfo(value).isSymLink())
-        return modelFromHfConfigFile(QFile::encodeName(value).toStdString());
+    if (QFileInfo::exists(value) || QFileInfo(value).isSymLink()) {
+        ModelSpec model = modelFromHfConfigFile(QFile::encodeName(value).toStdString());
+        noteEchoedName(model.name);
+        return model;
+    }
     throw InputError("--model: " + quotedForMessage(s(value)) + " is neither a model preset (" + presetIdList(false)
         + "), a published run's model ('mfu-explorer validate --json' names them) nor a readable config.json file");
 }
@@ -522,8 +526,26 @@ QString withoutTrailingSpaces(const QString& text)
 }
 } // namespace
 
+namespace {
+std::vector<std::string>& echoedNames()
+{
+    static std::vector<std::string> names;
+    return names;
+}
+
+// `text` with every echoed name blanked out, as the non-finite guard is to read it.
+std::string withoutEchoedNames(std::string text)
+{
+    for (const std::string& name : echoedNames())
+        for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + name.size()))
+            text.replace(at, name.size(), name.size(), '#');
+    return text;
+}
+} // namespace
+
 std::optional<int> parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& command)
 {
+    echoedNames().clear(); // a subcommand run in-process (the Python module, tests) starts without the last one's
     parser.setApplicationDescription(QStringLiteral("mfu-explorer ") + command);
     const QCommandLineOption help = parser.addHelpOption();
     QStringList argv = args;
@@ -581,10 +603,16 @@ void printJson(const nlohmann::json& value)
     writeOut(value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
+void noteEchoedName(const std::string& name)
+{
+    if (!name.empty() && nonFiniteFigure(name))
+        echoedNames().push_back(name);
+}
+
 void printText(const QString& text)
 {
     const std::string bytes = text.toUtf8().toStdString();
-    if (const auto figure = nonFiniteFigure(bytes))
+    if (const auto figure = nonFiniteFigure(echoedNames().empty() ? bytes : withoutEchoedNames(bytes)))
         throw InputError("a result is not a finite number ('" + *figure + "'): an input is beyond any real job");
     writeOut(bytes);
 }

@@ -115,6 +115,10 @@ void refuseWritingOverInput(const QString& out, const QStringList& inputs, const
 
 void printJson(const nlohmann::json& value);
 void printText(const QString& text);
+// A name the user gave that a command may print (a model read from a folder called "inf", a run labelled "NaN", a
+// trace's path): printText's guard passes over it, so a name is not refused as a non-finite figure. Only a name that
+// would read as one is kept; a figure written exactly as such a name is then left to the JSON guard and the core.
+void noteEchoedName(const std::string& name);
 // The path of the first non-finite number in `value` ("fixed_work.cost_saved_usd"), if any.
 std::optional<std::string> nonFiniteKey(const nlohmann::json& value, const std::string& path = {});
 // core/number_format.h's: the first "inf", "-nan", "NaN" ... standing as a figure in a text.

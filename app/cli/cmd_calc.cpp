@@ -79,6 +79,7 @@ CalcResult compute(const QCommandLineParser& p)
         : std::nullopt;
     const bool modelFlag = p.isSet(QStringLiteral("model")) || p.isSet(QStringLiteral("params"));
     r.model = file && !modelFlag ? file->model : resolveModel(p);
+    noteEchoedName(r.model.name);
     r.gpus = resolveGpuCount(p, file ? file->cluster.gpuCount : 1);
     r.seq = resolvePackedSeqLen(p, file ? file->workload.seqLen : 8192);
     r.packing = resolvePacking(p, r.seq, file ? file->workload.packing : SequencePacking {});

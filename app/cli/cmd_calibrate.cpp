@@ -40,8 +40,10 @@ void addCalibrateOptions(QCommandLineParser& parser)
 std::vector<std::string> tracePaths(const QCommandLineParser& parser)
 {
     std::vector<std::string> paths;
-    for (const QString& p : parser.positionalArguments())
+    for (const QString& p : parser.positionalArguments()) {
         paths.push_back(p.toStdString());
+        noteEchoedName(paths.back()); // printed as given
+    }
     if (paths.empty())
         throw InputError("give the trace to calibrate from (a Kineto JSON/.gz, an Nsight Systems SQLite export, or a "
                          "folder of ranks)");

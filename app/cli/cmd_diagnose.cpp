@@ -71,6 +71,12 @@ int runDiagnose(const QStringList& args)
         if (const auto formula = formulaFlag(parser)) // the corrected MFU's formula, over FILE.json's own
             for (ReportedRun& run : runs)
                 run.formula = *formula;
+        for (const ReportedRun& run : runs) { // names the report or log gave, printed as given
+            noteEchoedName(run.label);
+            noteEchoedName(run.hardware.name);
+            if (run.model)
+                noteEchoedName(run.model->name);
+        }
         const Diagnosis d = diagnose(runs, presets.hardware());
         if (parser.isSet(QStringLiteral("json")))
             printJson(diagnosisToJson(d));

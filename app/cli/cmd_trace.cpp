@@ -2,6 +2,8 @@
 // Reads profiler traces (a folder = one multi-rank run), breaks the step time into kernel categories, overlap and
 // idle (core/trace), and with a model and tokens per step gives the measured MFU. The JSON keys listed in
 // core/trace/analysis_json.h are FIXED (a contract). A training log (detected by content) goes to cmd_trace_log.cpp.
+#include <QFileInfo>
+
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -509,6 +511,10 @@ int runTrace(const QStringList& args)
         const QStringList files = parser.positionalArguments();
         if (files.isEmpty())
             throw InputError("give at least one trace file or folder");
+        for (const QString& file : files) { // printed as given, and by their names
+            noteEchoedName(file.toStdString());
+            noteEchoedName(QFileInfo(file).fileName().toStdString());
+        }
         if (parser.isSet(qs("log-pattern")) || std::any_of(files.begin(), files.end(), isTrainingLogFile)) {
             if (!parser.isSet(qs("log-pattern")) && !std::all_of(files.begin(), files.end(), isTrainingLogFile))
                 throw InputError("give profiler traces or one training log, not both");

@@ -91,6 +91,8 @@ Scenario scenarioFromFlags(const QCommandLineParser& p)
         s.cluster.hardware = resolveHardware(p);
         s.costModel = resolvedCostModel(s.cluster.hardware.id);
     }
+    noteEchoedName(s.model.name); // a scenario file's own names are printed as given
+    noteEchoedName(s.cluster.hardware.name);
     if (isSet(p, "scale-out-gbps")) {
         const QString flag = QStringLiteral("scale-out-gbps");
         setStatedScaleOut(s.cluster.hardware, statedNetworkFlag(p.value(flag), flag));

@@ -127,6 +127,29 @@ private slots:
             seq.err.constData());
     }
 
+    // A model read from a folder called "inf", a run labelled "NaN": names, printed as given, not figures beyond any
+    // real job (the guard against non-finite figures in the text refused them).
+    void namesThatReadAsNonFiniteFigures()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("inf"));
+        QVERIFY(QDir().mkpath(folder));
+        writeFile(folder + QStringLiteral("/config.json"),
+            R"({"model_type": "llama", "hidden_size": 2048, "intermediate_size": 8192, "num_hidden_layers": 16,
+                "num_attention_heads": 16, "num_key_value_heads": 8, "vocab_size": 32000})");
+        for (const char* command : { "calc", "predict" }) {
+            const CliResult r = runCli({ command, "--model", folder, "--gpu", "h100-sxm", "--gpus", "8" });
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY2(r.out.startsWith("inf"), r.out.left(200).constData());
+        }
+        const QString report = m_dir.filePath(QStringLiteral("nan_label.json"));
+        writeFile(report,
+            R"({"label": "NaN", "gpu": "h100-sxm", "gpus": 8, "model": "llama-3.1-8b", "seq_len": 8192,
+                "tokens_per_sec": 7000, "tokens_per_sec_scope": "gpu", "mfu": 0.4})");
+        const CliResult d = runCli({ "diagnose", report });
+        QVERIFY2(d.exitCode == 0, d.err.constData());
+        QVERIFY2(d.out.contains("NaN"), d.out.left(400).constData());
+    }
+
     void unknownSubcommand()
     {
         const CliResult r = runCli({ "calibrat", "--model", "llama-3.1-8b" });
