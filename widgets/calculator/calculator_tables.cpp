@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "core/errors.h"
+#include "core/model/mfu.h"
 #include "core/number_format.h"
 #include "core/scenario/scenario_facts.h"
 #include "core/units.h"
@@ -105,7 +106,9 @@ void fillFormulaTable(
             const std::optional<MfuResult> r = compute();
             if (!r)
                 return false;
-            tflops = tflopsText(r->achievedFlopsPerGpu);
+            // Past the GPU's peak no TFLOPS figure is the run's either (core's wording, as calc prints it).
+            tflops = impossibleMfu(*r) ? QString::fromStdString(formatMeasuredTflops(*r))
+                                       : tflopsText(r->achievedFlopsPerGpu);
             mfu = QString::fromStdString(formatMeasuredMfu(r->mfu, r->mfuCeiling));
             return r->mfu > r->mfuCeiling;
         } catch (const InputError&) {
@@ -125,8 +128,10 @@ void fillFormulaTable(
         QList<QStandardItem*> row { cell(formulaShortName(f), Qt::AlignLeft | Qt::AlignVCenter),
             cell(terms, Qt::AlignLeft | Qt::AlignVCenter), cell(perToken ? gflops(*perToken) : QStringLiteral("-")),
             cell(tflops), cell(mfu) };
-        if (impossible)
+        if (impossible) {
+            row[3]->setForeground(errorColour());
             row.last()->setForeground(errorColour());
+        }
         row[0]->setToolTip(
             QString::fromUtf8(flopFormulaLabel(f).data(), static_cast<qsizetype>(flopFormulaLabel(f).size())));
         if (f == scenario.mfuFormula) {
