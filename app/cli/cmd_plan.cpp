@@ -62,6 +62,9 @@ int runPlan(const QStringList& args)
             }
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
                 { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens }, { "off_batch", r.offBatch },
+                { "beyond_physics", r.beyondPhysics },
+                { "beyond_physics_note",
+                    r.beyondPhysics > 0 ? nlohmann::json(beyondPhysicsLeftOutNote(r)) : nlohmann::json() },
                 { "nothing_planned", r.configs.empty() ? nlohmann::json(whyNothingPlanned(r)) : nlohmann::json() },
                 { "tie_tolerance", o.tieTolerance }, { "error_band_basis", band.basis },
                 { "ranking_rule", plannerRankingRule(o.tieTolerance) },
@@ -84,6 +87,9 @@ int runPlan(const QStringList& args)
         t += QLatin1Char('\n');
         if (const std::string note = planOrderNote(r, o.tieTolerance); !note.empty())
             t += QString::fromStdString(note) + QStringLiteral(".\n");
+        if (!r.configs.empty())
+            if (const std::string note = beyondPhysicsLeftOutNote(r); !note.empty())
+                t += QString::fromStdString(note) + QStringLiteral(".\n");
         if (r.configs.empty()) {
             t += QString::fromStdString(whyNothingPlanned(r)) + QStringLiteral(".\n");
         }

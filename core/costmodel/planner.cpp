@@ -241,6 +241,7 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
         : tokensPerStep(std::max<int64_t>(1, scenario.workload.microBatch), seq, 1, gpus);
     s.workload.globalBatchTokens = result.globalBatchTokens;
     result.seqLen = seq;
+    result.formula = flopFormulaFor(scenario.model, scenario.mfuFormula);
     result.gpuCount = gpus;
     const int keep = o.topN;
     result.configs.reserve(static_cast<size_t>(keep) + 1);
@@ -358,8 +359,12 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
                                         }
                                         ++result.evaluated;
                                         candidate.prediction = model.evaluateValid(s);
-                                        if (!candidate.prediction.fits || isBeyondPhysics(candidate.prediction, s))
+                                        if (!candidate.prediction.fits)
                                             continue;
+                                        if (isBeyondPhysics(candidate.prediction, s)) {
+                                            ++result.beyondPhysics;
+                                            continue;
+                                        }
                                         ++result.fitting;
                                         dataParallelFits = dataParallelFits || (tp == 1 && pp == 1 && cp == 1);
                                         candidate.parallelism = p;
@@ -458,6 +463,17 @@ bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep)
         <= static_cast<double>(globalBatchTokens) * (1.0 + kPlannedBatchTolerance);
 }
 
+std::string beyondPhysicsLeftOutNote(const PlanResult& plan)
+{
+    if (plan.beyondPhysics == 0)
+        return {};
+    return formatNumber(double(plan.beyondPhysics))
+        + (plan.beyondPhysics == 1 ? " layout that fits was" : " layouts that fit were") + " left out: under "
+        + std::string(flopFormulaShortName(plan.formula))
+        + " their MFU would pass 100% (the count charges attention the kernels skip), so the fastest may be among "
+          "them; count with per_layer or per_component_causal to rank every layout";
+}
+
 std::string whyNothingPlanned(const PlanResult& plan)
 {
     if (!plan.configs.empty())
@@ -472,6 +488,8 @@ std::string whyNothingPlanned(const PlanResult& plan)
     if (plan.evaluated == 0 && plan.firstInvalidReason)
         return "No layout can be laid out: "
             + (plan.firstInvalidText.empty() ? std::string(plan.firstInvalidReason) : plan.firstInvalidText);
+    if (plan.beyondPhysics > 0)
+        return beyondPhysicsLeftOutNote(plan);
     return "Nothing fits in memory: add GPUs, shorten the sequence or pick a GPU with more memory";
 }
 

@@ -58,6 +58,11 @@ struct PlanResult {
     // Layouts left out because they cannot run the global batch: it is not within kPlannedBatchTolerance of a whole
     // number of their micro-steps (micro-batch x sequence x data-parallel ranks).
     int64_t offBatch = 0;
+    // Layouts that fit but are left out because their MFU, HFU or TFLOPS under the scenario's FLOP count would pass
+    // the GPU's peak (core/costmodel/physical_bounds.h): the count charges work the kernels skip. Counted so that a
+    // surface says so: the fastest layouts are the first to be left out.
+    int64_t beyondPhysics = 0;
+    FlopFormula formula = kDefaultFlopFormula; // the count the plan's MFU figures are in
     // Why the first layout that could not be laid out could not (CostModel::invalidReason); null when all could.
     const char* firstInvalidReason = nullptr;
     // The same with its figures (CostModel::invalidReasonText), written once, for the first: what people read.
@@ -98,6 +103,9 @@ bool runsBatch(int64_t globalBatchTokens, int64_t tokensPerMicroStep);
 // global batch in whole micro-steps, or nothing fits in memory (a capitalised sentence without its full stop). Empty
 // when the plan has configurations.
 std::string whyNothingPlanned(const PlanResult& plan);
+// When layouts that fit were left out as beyond physics, the sentence that says how many and why, for every surface
+// (a capitalised sentence without its full stop); empty when none was.
+std::string beyondPhysicsLeftOutNote(const PlanResult& plan);
 
 // The scenario with a planned configuration applied (what "Apply" in the GUI does).
 Scenario withConfig(const Scenario& scenario, const PlannedConfig& config);

@@ -122,7 +122,9 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
             m_calibration->setBestConfig(m_best);
             m_apply->setEnabled(m_table->selectionModel()->hasSelection());
             // The ranking rule and, when the band ties them all, what the order means: the words `plan` prints.
-            const std::string note = planOrderNote(r, tieTolerance);
+            std::string note = planOrderNote(r, tieTolerance);
+            if (const std::string left = beyondPhysicsLeftOutNote(r); !left.empty() && !r.configs.empty())
+                note += (note.empty() ? "" : ". ") + left;
             m_status->setText(
                 tr("%L1 configurations evaluated, %L2 fit, in %3 s, at a global batch of %L4 tokens. %5 %6%7")
                     .arg(r.evaluated)

@@ -353,6 +353,31 @@ private slots:
     }
 
     // A fitting layout never reads as over its capacity: both figures to 0.1 GiB, the headroom rounded down.
+    // A FLOP count that charges attention the kernels skip (PaLM's full attention on Qwen3.5's linear-attention layers
+    // at 128k) puts the fastest layouts' MFU past 100%: they are left out, counted, and the plan says so and how to
+    // rank them all. The count the plan reports in changes which layouts are shown, never the speed of the first.
+    void layoutsBeyondPhysicsAreCountedAndSaid()
+    {
+        const ModelSpec* model = shippedPresets().findModel("qwen3.5-397b-a17b");
+        QVERIFY(model);
+        Scenario s = scenarioFor(*model, "gb200", 64, 131072);
+        s.mfuFormula = FlopFormula::PerLayer;
+        const PlanResult executed = planConfigurations(s);
+        QVERIFY(!executed.configs.empty());
+        QCOMPARE(executed.beyondPhysics, int64_t(0));
+        QVERIFY(beyondPhysicsLeftOutNote(executed).empty());
+        s.mfuFormula = FlopFormula::PaLM;
+        const PlanResult palm = planConfigurations(s);
+        QVERIFY2(palm.beyondPhysics > 0, qPrintable(QString::number(palm.beyondPhysics)));
+        QCOMPARE(palm.fitting + palm.beyondPhysics, executed.fitting);
+        const std::string note = beyondPhysicsLeftOutNote(palm);
+        QVERIFY2(note.find("under PaLM their MFU would pass 100%") != std::string::npos, note.c_str());
+        QVERIFY2(note.find("per_layer") != std::string::npos, note.c_str());
+        if (!palm.configs.empty())
+            QVERIFY(palm.configs.front().prediction.tokensPerSec
+                <= executed.configs.front().prediction.tokensPerSec * (1 + 1e-9));
+    }
+
     void memoryReadsWithItsHeadroom()
     {
         StepPrediction p;
