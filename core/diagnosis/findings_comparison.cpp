@@ -1,6 +1,10 @@
 // Findings across the runs of one report: scaling from one GPU count to another, different work per step, a reported
 // MFU change that the corrected figures do not show.
 #include "core/diagnosis/diagnosis_findings.h"
+
+#include <map>
+#include <string>
+
 #include "core/number_format.h"
 
 namespace mfu::diagnosis_detail {
@@ -24,17 +28,24 @@ std::vector<Finding> compareRuns(const std::vector<ReportedRun>& runs, const std
         const double efficiency = run.tokensPerSecPerGpu / base.tokensPerSecPerGpu;
         const double clusterRatio = run.tokensPerSecCluster / base.tokensPerSecCluster;
         const bool scaled = efficiency >= 0.9;
+        // A run whose corrected MFU is withheld (its figures describe another model or GPU, or none is possible) has
+        // no MFU to compare: the throughput still does.
+        const bool bothCorrected = base.hasCorrectedMfu() && run.hasCorrectedMfu();
+        std::map<std::string, double> scalingFigures { { "scaling_efficiency", efficiency },
+            { "throughput_ratio", clusterRatio }, { "gpu_ratio", gpuRatio } };
+        if (bothCorrected)
+            scalingFigures.insert({ { "mfu_baseline", base.mfu }, { "mfu", run.mfu } });
         out.push_back({ "scaling", scaled ? "info" : "warning",
             "From " + std::to_string(runs[0].gpus) + " to " + std::to_string(runs[i].gpus)
                 + " GPUs, tokens/s per GPU went from " + tok(base.tokensPerSecPerGpu) + " to "
                 + tok(run.tokensPerSecPerGpu) + " (" + formatPercent(efficiency)
                 + " scaling efficiency) and the whole run from " + tok(base.tokensPerSecCluster) + " to "
                 + tok(run.tokensPerSecCluster) + " tokens/s (" + formatNumber(clusterRatio, 2) + "x on "
-                + formatNumber(gpuRatio, 2) + "x the GPUs): " + (scaled ? "it scaled. " : "it did not scale well. ")
-                + "Corrected MFU " + formatPercent(base.mfu) + " -> " + formatPercent(run.mfu) + ".",
-            { { "scaling_efficiency", efficiency }, { "throughput_ratio", clusterRatio }, { "gpu_ratio", gpuRatio },
-                { "mfu_baseline", base.mfu }, { "mfu", run.mfu } } });
-        if (runs[0].mfu && runs[i].mfu) {
+                + formatNumber(gpuRatio, 2) + "x the GPUs): " + (scaled ? "it scaled." : "it did not scale well.")
+                + (bothCorrected ? " Corrected MFU " + formatPercent(base.mfu) + " -> " + formatPercent(run.mfu) + "."
+                                 : std::string()),
+            scalingFigures });
+        if (bothCorrected && runs[0].mfu && runs[i].mfu) {
             const double statedRatio = *runs[i].mfu / *runs[0].mfu;
             const double correctedRatio = run.mfu / base.mfu;
             if (!agree(statedRatio, correctedRatio, 0.1))
