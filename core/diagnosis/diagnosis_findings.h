@@ -66,6 +66,11 @@ std::string causeOfRatio(double ratio, const ReportedRun& run);
 
 // --- Finding families. Each appends to d.findings (or returns them) and may set what it alone decides.
 void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out);
+// A MoE's FLOP/token counted with every expert's parameters (6 x total, with or without the embeddings and the
+// attention term), where a token runs only its routed and shared experts: the finding ("moe_total_parameters"), said
+// of `what` ("The stated 4,026 GFLOP/token"); nullopt when `flops` is no such count or the model is dense.
+std::optional<Finding> moeTotalParametersFinding(
+    const ReportedRun& run, const RunFacts& f, double flops, const std::string& what);
 void checkThroughputReadings(
     const ReportedRun& run, const RunFacts& f, const Witness& chosen, bool allImpossible, RunDiagnosis& d);
 void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen, const std::vector<HardwareSpec>& known,

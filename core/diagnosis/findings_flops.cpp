@@ -1,8 +1,10 @@
 // The stated FLOP/token against the model's: embeddings counted, attention left out, PaLM's full attention charged to
 // layers that do not attend the whole sequence, attention over the packing length, or no formula at all.
 #include "core/diagnosis/diagnosis_findings.h"
+
 #include "core/model/param_count.h"
 #include "core/number_format.h"
+#include <algorithm>
 
 namespace mfu::diagnosis_detail {
 
@@ -61,6 +63,33 @@ Finding tiedLmHeadFinding(const ParameterCounts& p, double stated, double correc
 
 } // namespace
 
+std::optional<Finding> moeTotalParametersFinding(
+    const ReportedRun& run, const RunFacts& f, double flops, const std::string& what)
+{
+    if (!run.model || run.model->isBare() || !run.model->isMoe() || !(f.flopsCorrect > 0))
+        return std::nullopt;
+    const ParameterCounts p = countParameters(*run.model);
+    if (!(p.total > p.active * 1.2)) // too few inactive experts to tell the counts apart
+        return std::nullopt;
+    const double attention = std::max(0.0, f.flopsCorrect - 6.0 * double(p.activeNonEmbedding));
+    const double total = 6.0 * double(p.total);
+    const double totalNonEmbedding = 6.0 * double(p.nonEmbedding);
+    bool matches = false;
+    for (const double count : { total, totalNonEmbedding, total + attention, totalNonEmbedding + attention })
+        matches = matches || agree(flops, count, 0.02);
+    if (!matches)
+        return std::nullopt;
+    const double ratio = flops / f.flopsCorrect;
+    return Finding { "moe_total_parameters", "error",
+        what + "/token: 6N with N = the MoE's " + formatParameters(double(p.total))
+            + " total parameters (every expert's weights), where a token runs only its routed and shared experts, "
+            + formatParameters(double(p.active))
+            + " active parameters. Counted with those: " + formatGflop(f.flopsCorrect)
+            + "/token, so FLOP/token and MFU are overstated " + formatNumber(ratio, 2) + "x.",
+        { { "stated_flops_per_token", flops }, { "corrected_flops_per_token", f.flopsCorrect },
+            { "total_params", double(p.total) }, { "active_params", double(p.active) }, { "ratio", ratio } } };
+}
+
 void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<Finding>& out)
 {
     if (!run.model || run.model->isBare() || !run.flopsPerToken || !run.seqLen)
@@ -73,6 +102,10 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
     const std::string seq = formatNumber(double(*run.seqLen));
     if (agree(stated, correct, 0.01))
         return;
+    if (auto total = moeTotalParametersFinding(run, f, stated, "The stated " + formatGflop(stated))) {
+        out.push_back(std::move(*total));
+        return;
+    }
     if (f.flopsOverPackingLength && agree(stated, *f.flopsOverPackingLength, 0.01)) {
         out.push_back(packingLengthFinding(f, "The stated " + formatGflop(stated) + "/token", stated));
         return;

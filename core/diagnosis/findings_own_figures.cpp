@@ -2,6 +2,7 @@
 // tokens/s with TFLOPS imply the FLOP/token its logger counted, TFLOPS with MFU the peak it divided by. A torchtitan
 // log of a model 800 times smaller than the scenario's, or one recorded on a B200 and read against an H100, would
 // otherwise be "corrected" into a figure that looks right and is not.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -62,6 +63,16 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
     d.impliedParams = implied->flopsPerToken / 6.0;
     if (describesModel(*f.modelCounts, implied->flopsPerToken))
         return;
+    // 6 x a MoE's total parameters is the same model counted wrongly, not another model: said (once, when the stated
+    // FLOP/token already said it), and the corrected MFU given.
+    if (auto total = moeTotalParametersFinding(run, f, implied->flopsPerToken,
+            "The report's own figures (" + implied->how + ") imply " + formatGflop(implied->flopsPerToken))) {
+        const bool said = std::any_of(
+            d.findings.begin(), d.findings.end(), [](const Finding& x) { return x.code == "moe_total_parameters"; });
+        if (!said)
+            d.findings.push_back(std::move(*total));
+        return;
+    }
     const std::string model = run.model->displayName();
     const double ratio = implied->flopsPerToken / f.flopsCorrect;
     const std::string factor

@@ -2,6 +2,7 @@
 // numbers, each run's real MFU given, and the 8-GPU run's scaling judged.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -107,6 +108,66 @@ private slots:
         QVERIFY2(
             tied->message.find("TorchTitan counts for tied embeddings") != std::string::npos, tied->message.c_str());
         QVERIFY(tied->message.find("table lookups") == std::string::npos);
+    }
+
+    // A MoE's FLOP/token as 6 x its total parameters (every expert counted) is the typical MoE mistake: the same model
+    // counted wrongly, named, with the corrected MFU given; whether the report states the count or its own TFLOPS and
+    // tokens/s imply it. DeepSeek-V3: 6 x 671B = 4,026 GFLOP/token against about 281 counted with its 37B active.
+    void moeCountedWithTotalParameters_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("statedCount"); // else implied by the stated TFLOPS / tokens/s
+        QTest::newRow("deepseek-v3, stated") << QStringLiteral("deepseek-v3") << true;
+        QTest::newRow("qwen3-30b-a3b, stated") << QStringLiteral("qwen3-30b-a3b") << true;
+        QTest::newRow("qwen3-30b-a3b, implied") << QStringLiteral("qwen3-30b-a3b") << false;
+    }
+    void moeCountedWithTotalParameters()
+    {
+        QFETCH(QString, model);
+        QFETCH(bool, statedCount);
+        const ModelSpec* spec = presets().findModel(model.toStdString());
+        QVERIFY(spec);
+        const ParameterCounts p = countParameters(*spec);
+        const double total = 6.0 * double(p.total);
+        nlohmann::json report = { { "gpu", "h100-sxm" }, { "gpus", 64 }, { "model", model.toStdString() },
+            { "seq_len", 4096 }, { "tokens_per_sec", 1000 }, { "tokens_per_sec_scope", "per_gpu" } };
+        if (statedCount)
+            report["flops_per_token"] = total;
+        else
+            report.update({ { "achieved_tflops", total * 1000 / 1e12 }, { "achieved_tflops_scope", "per_gpu" } });
+        const RunDiagnosis run = diagnoseText(report.dump()).runs[0];
+        const Finding* moe = test::findFinding(run.findings, "moe_total_parameters");
+        QVERIFY2(moe && moe->severity == "error", codes(run.findings).c_str());
+        QVERIFY2(!test::findFinding(run.findings, "log_model_mismatch"), codes(run.findings).c_str());
+        QVERIFY2(!run.withheld, run.withheld.value_or("").c_str());
+        QCOMPARE(moe->figures.at("total_params"), double(p.total));
+        QVERIFY(moe->figures.at("ratio") > 5);
+        // The corrected MFU counts the active parameters: 1,000 tokens/s x the model's own count.
+        QVERIFY(qAbs(run.mfu - 1000 * run.flopsPerToken / 989e12) < 1e-9);
+        // Once, though both the stated count and the report's own figures say it.
+        QCOMPARE(std::count_if(run.findings.begin(), run.findings.end(),
+                     [](const Finding& f) { return f.code == "moe_total_parameters"; }),
+            std::ptrdiff_t(1));
+    }
+
+    // Across runs, a run whose corrected MFU is withheld (its FLOP/token describes a 1.7B model, not Qwen3-30B-A3B)
+    // has no MFU to compare: the scaling finding keeps the throughput and says no MFU, and no MFU change is judged.
+    void withheldMfuIsNotComparedAcrossRuns()
+    {
+        const Diagnosis d = diagnoseText(R"({"runs": [
+            {"label": "base", "gpu": "h100-sxm", "gpus": 64, "model": "qwen3-30b-a3b", "seq_len": 32768,
+             "tokens_per_sec": 300000, "tokens_per_sec_scope": "cluster", "mfu": 0.2264},
+            {"label": "opt", "gpu": "h100-sxm", "gpus": 128, "model": "qwen3-30b-a3b", "seq_len": 32768,
+             "tokens_per_sec": 500000, "tokens_per_sec_scope": "cluster", "flops_per_token": 1.0e10, "mfu": 0.3}]})");
+        QVERIFY(d.runs[1].withheld);
+        const auto scaling = std::find_if(
+            d.comparison.begin(), d.comparison.end(), [](const Finding& f) { return f.code == "scaling"; });
+        QVERIFY(scaling != d.comparison.end());
+        QVERIFY2(scaling->message.find("Corrected MFU") == std::string::npos, scaling->message.c_str());
+        QVERIFY(!scaling->figures.contains("mfu"));
+        QVERIFY(scaling->figures.contains("scaling_efficiency"));
+        QVERIFY(std::none_of(d.comparison.begin(), d.comparison.end(),
+            [](const Finding& f) { return f.code == "reported_mfu_change_artifact"; }));
     }
 
     void b200ScalingReport()
