@@ -57,6 +57,21 @@ const char* withoutShardedWeights(const Scenario& s)
                                                      : "HSDP replicates weight-sharded data parallelism (FSDP) only";
 }
 
+const char* withoutZero1(const Scenario& s)
+{
+    return s.parallelism.dataParallel == DataParallelKind::Zero1
+        ? nullptr
+        : "only ZeRO-1 all-gathers the updated weights once a step; FSDP gathers them layer by layer, DDP keeps them "
+          "whole";
+}
+
+const char* withoutStepGradientSync(const Scenario& s)
+{
+    return shardsWeights(s.parallelism.dataParallel)
+        ? "FSDP reduce-scatters the gradients layer by layer under the backward; the setting is DDP's and ZeRO-1's"
+        : nullptr;
+}
+
 struct Rule {
     std::string_view key;
     WhyIgnored why;
@@ -91,6 +106,8 @@ constexpr Rule kRules[] = {
     { "moe_permute_fusion", withoutExperts },
     { "activation_offload_modules", withoutExperts },
     { "fp8_scales_in_backward", withoutFp8 },
+    { "overlap_param_gather", withoutZero1 },
+    { "overlap_grad_reduce", withoutStepGradientSync },
 };
 
 } // namespace

@@ -105,11 +105,33 @@ private slots:
             setOffDefault(*setting, s);
             QVERIFY2(!isSettingDefault(*setting, s), std::string(key).c_str());
         }
+        // The gradient sync's overlap is DDP's and ZeRO-1's: it is ignored once the data parallelism shards weights.
         const auto ignored = ignoredSettings(s);
+        s.parallelism.dataParallel = DataParallelKind::Fsdp;
+        const auto ignoredUnderFsdp = ignoredSettings(s);
+        const auto has = [](const std::vector<IgnoredSetting>& list, std::string_view key) {
+            return std::any_of(list.begin(), list.end(), [&](const IgnoredSetting& i) { return i.key == key; });
+        };
         for (std::string_view key : keys)
-            QVERIFY2(std::any_of(ignored.begin(), ignored.end(), [&](const IgnoredSetting& i) { return i.key == key; }),
-                std::string(key).c_str());
-        QCOMPARE(ignored.size(), keys.size());
+            QVERIFY2(has(ignored, key) || has(ignoredUnderFsdp, key), std::string(key).c_str());
+        QCOMPARE(ignored.size(), keys.size() - 1);
+        QVERIFY(!has(ignored, "overlap_grad_reduce") && has(ignoredUnderFsdp, "overlap_grad_reduce"));
+        QVERIFY(has(ignoredUnderFsdp, "overlap_param_gather"));
+    }
+
+    // The two overlap switches of DDP and ZeRO-1 under the default FSDP: stated, without effect, and said.
+    void overlapSwitchesUnderFsdp()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 64, 8192);
+        s.parallelism.dataParallel = DataParallelKind::Fsdp;
+        s.flags.overlapParamGather = false;
+        s.flags.overlapGradReduce = false;
+        QCOMPARE(flagsOf(ignoredSettings(s)),
+            (std::vector<std::string> { "no-overlap-grad-reduce", "no-overlap-param-gather" }));
+        s.parallelism.dataParallel = DataParallelKind::Zero1;
+        QVERIFY(ignoredSettings(s).empty());
+        s.parallelism.dataParallel = DataParallelKind::Ddp;
+        QCOMPARE(flagsOf(ignoredSettings(s)), (std::vector<std::string> { "no-overlap-param-gather" }));
     }
 };
 
