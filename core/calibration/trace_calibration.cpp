@@ -80,7 +80,7 @@ void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
     for (const trace::RankAnalysis& r : run.ranks) {
         if (r.gpuName && !matchGpuName(*r.gpuName, { s.cluster.hardware }).presetId)
             throw InputError("the trace ran on " + *r.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name
-                + ": give --gpu for the GPU the trace ran on");
+                + ": set the GPU the trace ran on (--gpu on the command line)");
         if (r.recordedTokens && r.recordedTokens->perStep > 0 && !r.recordedTokens->varies) {
             const double perRankTokens = r.recordedTokens->perStep;
             // The lookups of one rank: its data-parallel share of the global batch (TP and CP ranks see all of it).
@@ -89,7 +89,9 @@ void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
             if (std::abs(perRankTokens / scenarioPerRank - 1.0) > 0.01)
                 throw InputError("the trace looked up " + formatNumber(perRankTokens) + " tokens per step on rank "
                     + std::to_string(r.rank) + ", the scenario " + formatNumber(scenarioPerRank)
-                    + " per data-parallel rank: describe the traced run (--seq, --micro-batch, --global-batch-tokens)");
+                    + " per data-parallel rank: set the traced run's sequence length, micro-batch and global batch "
+                      "(--seq, "
+                      "--micro-batch, --global-batch-tokens on the command line)");
         }
     }
 }
@@ -109,8 +111,9 @@ void checkTraceWorkFitsModel(const Scenario& s, const StepPrediction& p, const t
         if (traced > 0 && predicted > 0 && std::abs(traced / predicted - 1.0) > kTolerance)
             throw InputError("rank " + std::to_string(r.rank) + "'s operators did " + formatNumber(traced / 1e12, 1)
                 + " TFLOP a step (from their recorded shapes); the scenario's model would do "
-                + formatNumber(predicted / 1e12, 1) + " TFLOP per GPU: describe the traced model and batch (--model, "
-                + "--seq, --micro-batch)");
+                + formatNumber(predicted / 1e12, 1)
+                + " TFLOP per GPU: set the traced model, sequence length and micro-batch (--model, --seq, "
+                  "--micro-batch on the command line)");
     }
 }
 
@@ -476,8 +479,9 @@ TraceCalibration calibrateFromTrace(
     cal.scales = termScalesWith(cal.fits, traced, model);
     const StepPrediction replay = model.evaluateValid(traced, cal.scales);
     refuseFasterThanTheGpu(replay, traced, cal,
-        "the trace took less time than this scenario's work needs, so the flags do not describe the traced run "
-        "(--model, --seq, --micro-batch, --gpus, the layout)");
+        "the trace took less time than this scenario's work needs, so the scenario does not describe the traced run: "
+        "set its model, sequence length, micro-batch, GPU count and layout (--model, --seq, --micro-batch, --gpus "
+        "and the layout's flags on the command line)");
     cal.replayStepSeconds = replay.stepTimeSeconds;
     return cal;
 }

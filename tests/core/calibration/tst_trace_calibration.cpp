@@ -226,7 +226,7 @@ private slots:
             }
         };
         refusedFor([&] { calibrateFromTrace(s, syntheticTrace(s, 0.1, 1, 1, 1), { "synthetic" }); },
-            "the flags do not describe the traced run");
+            "the scenario does not describe the traced run");
         nlohmann::json edited
             = calibrationToJson(calibrateFromTrace(s, syntheticTrace(s, 0.8, 1, 1, 1), { "synthetic" }));
         edited["terms"][0]["measured_s"] = 0.1 * edited["terms"][0]["predicted_s"].get<double>();
@@ -336,7 +336,17 @@ private slots:
         // A scenario of another model is refused by the work the trace's operators did, not fitted into nonsense.
         Scenario wrongModel = s;
         wrongModel.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        QVERIFY_THROWS_EXCEPTION(InputError, calibrateFromTrace(wrongModel, run, { trace }));
+        // In words the window's user can act on (its fields), the command line's flags beside them.
+        try {
+            calibrateFromTrace(wrongModel, run, { trace });
+            QFAIL("a trace of another model was calibrated");
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("set the traced model, sequence length and micro-batch (--model, --seq, --micro-batch "
+                               "on the command line)")
+                    != std::string::npos,
+                e.what());
+        }
     }
 };
 
