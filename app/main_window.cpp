@@ -101,6 +101,8 @@ MainWindow::MainWindow(QWidget* parent)
         presetLibrary().hardware()); // GPU name matching, adopting a file's GPU; another GPU's peak in logs
     addPanel(tracePanel, tr("Trace"));
     connect(tracePanel, &widgets::TracePanel::statusMessage, this, [this](const QString& m) { tell(m); });
+    // A failed import stays in the status bar until the next message (the panel shows it too).
+    connect(tracePanel, &widgets::TracePanel::importFailed, this, [this](const QString& m) { tell(m, true); });
     connect(tracePanel, &widgets::TracePanel::trainingLogOpened, this, [this](const QString& path) {
         if (path == m_pendingTrainingLog) { // opened through this window, and now loaded
             m_pendingTrainingLog.clear();

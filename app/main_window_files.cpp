@@ -21,6 +21,7 @@
 #include "app/scenario_io.h"
 #include "core/errors.h"
 #include "core/io/read_file.h"
+#include "core/presets/hf_config.h"
 #include "core/trace/nsys_reader.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
@@ -46,27 +47,38 @@ QString modelConfigInFolder(const QString& folder)
 
 bool MainWindow::openFiles(const QStringList& paths)
 {
-    bool allOpened = true;
+    // Each file that could not be opened says why; with several, every reason stays in the status bar, not only the
+    // last one's (a later file's "Imported ..." would hide an earlier failure).
+    QStringList failures;
+    const auto open = [&](const QString& path) {
+        if (!openFile(path))
+            failures << m_lastMessage;
+    };
     // Traces given together (one file per rank) or a folder of them open as one run in the Trace panel; Nsight
     // Systems SQLite exports are traces too. A downloaded model's folder imports the model instead.
     QStringList traces;
     for (const QString& path : paths)
         if (const QString config = QFileInfo(path).isDir() ? modelConfigInFolder(path) : QString(); !config.isEmpty())
-            allOpened = openFile(config) && allOpened;
+            open(config);
         else if (QFileInfo(path).isDir()
             || (QFileInfo(path).isFile()
                 && (sniffFileKind(path) == FileKind::Trace || trace::isSqliteFile(path.toStdString()))))
             traces << path;
         else
-            allOpened = openFile(path) && allOpened;
+            open(path);
     if (auto* panel = m_tabs->findChild<widgets::TracePanel*>(); panel && !traces.isEmpty()) {
         m_tabs->setCurrentWidget(panel);
+        // The panel says "Importing ..." itself, and why when it cannot (a folder without traces): its words stand.
         panel->openTraces(traces);
-        for (const QString& path : traces)
-            addRecentFile(path);
-        tell(tr("Importing %1 in the Trace panel...").arg(QDir::toNativeSeparators(traces.join(QStringLiteral(", ")))));
+        if (!panel->isImporting()) // refused at once (a folder without traces): its reason joins the others
+            failures << m_lastMessage;
+        else
+            for (const QString& path : traces)
+                addRecentFile(path);
     }
-    return allOpened;
+    if (failures.size() > 1)
+        tell(failures.join(QStringLiteral("  |  ")), true);
+    return failures.isEmpty();
 }
 
 bool MainWindow::openFile(const QString& path)
@@ -151,6 +163,15 @@ bool MainWindow::openFile(const QString& path)
         tell(tr("%1 looks like a profiler trace: opening traces is not supported yet.").arg(shown), true);
         return false;
     case FileKind::Unknown:
+        // A .json that is not JSON (empty, cut off): the config reader's words for where and why.
+        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+            try {
+                modelFromHfConfigFile(QFile::encodeName(path).toStdString());
+            } catch (const InputError& e) {
+                tell(QString::fromUtf8(e.what()), true);
+                return false;
+            }
+        }
         break;
     }
     tell(

@@ -1,4 +1,5 @@
 #include "core/calibration/calibration_file.h"
+#include "core/io/json_errors.h"
 
 #include <cmath>
 #include <limits>
@@ -264,8 +265,10 @@ TraceCalibration calibrationFromText(std::string_view text, const std::string& f
     json root;
     try {
         root = json::parse(text);
-    } catch (const json::exception&) {
-        throw InputError(fileName + ": not valid JSON");
+    } catch (const json::parse_error& e) {
+        throw InputError(fileName + ": " + jsonParseProblem(e, text.size()));
+    } catch (const json::exception&) { // a number beyond a double's range, e.g. 1e309
+        throw InputError(fileName + ": " + kJsonNumberTooLarge);
     }
     return calibrationFromJson(root, fileName);
 }

@@ -1,4 +1,5 @@
 #include "core/costmodel/validation.h"
+#include "core/io/json_errors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -229,9 +230,9 @@ json tableDocument(std::string_view jsonText, const std::string& fileName)
     try {
         doc = json::parse(jsonText);
     } catch (const json::parse_error& e) {
-        fail(std::string("not valid JSON: ") + e.what());
+        fail(jsonParseProblem(e, jsonText.size()));
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        fail("not valid JSON: a number is too large");
+        fail(kJsonNumberTooLarge);
     }
     if (!doc.is_object())
         fail("expected a JSON object");

@@ -1,4 +1,5 @@
 #include "core/diagnosis/diagnosis_report.h"
+#include "core/io/json_errors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -207,9 +208,9 @@ std::vector<ReportedRun> reportedRunsFromText(
     try {
         document = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
-        throw InputError(sourceName + ": not valid JSON at byte " + std::to_string(e.byte));
+        throw InputError(sourceName + ": " + jsonParseProblem(e, text.size()));
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(sourceName + ": not valid JSON: a number is too large");
+        throw InputError(sourceName + ": " + kJsonNumberTooLarge);
     }
     // Another of the product's inputs, given here: named, rather than refused for its first key.
     refuseOtherDocument(document, DocumentKind::None, sourceName, "a report of training runs");

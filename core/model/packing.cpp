@@ -1,4 +1,5 @@
 #include "core/model/packing.h"
+#include "core/io/json_errors.h"
 
 #include <cctype>
 #include <cmath>
@@ -212,9 +213,9 @@ std::vector<DocumentLengthBin> parseDocumentLengths(std::string_view text, const
         try {
             j = nlohmann::json::parse(text);
         } catch (const nlohmann::json::parse_error& e) {
-            throw InputError(source + ": not valid JSON (" + std::string(e.what()) + ")");
+            throw InputError(source + ": " + jsonParseProblem(e, text.size()));
         } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
-            throw InputError(source + ": not valid JSON: a number is too large");
+            throw InputError(source + ": " + kJsonNumberTooLarge);
         }
         return parseJsonLengths(j, source);
     }

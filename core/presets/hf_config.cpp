@@ -1,4 +1,5 @@
 #include "core/presets/hf_config.h"
+#include "core/io/json_errors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -307,13 +308,13 @@ ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source
 {
     refuseGzip(text, source, "a Hugging Face config.json");
     json config;
+    const std::string cleaned = withoutNonFiniteLiterals(text);
     try {
-        const std::string cleaned = withoutNonFiniteLiterals(text);
         config = json::parse(cleaned.begin(), cleaned.end());
     } catch (const json::parse_error& e) {
-        throw InputError(source + ": not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+        throw InputError(source + ": " + jsonParseProblem(e, cleaned.size()));
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(source + ": not valid JSON: a number is too large");
+        throw InputError(source + ": " + kJsonNumberTooLarge);
     }
     // Another of the product's inputs given as a model: named, rather than refused for a missing model_type.
     refuseOtherDocument(config, DocumentKind::HfConfig, source, "a Hugging Face config.json");

@@ -1,4 +1,5 @@
 #include "core/presets/presets.h"
+#include "core/io/json_errors.h"
 
 #include <algorithm>
 #include <fstream>
@@ -21,17 +22,6 @@ namespace {
 constexpr std::string_view kHardwareFormat = "mfu-explorer-hardware";
 constexpr std::string_view kModelsFormat = "mfu-explorer-models";
 constexpr int64_t kFormatVersion = 1;
-
-// nlohmann prefixes its messages with "[json.exception.parse_error.101] "; readers need only the rest.
-std::string withoutExceptionTag(const std::string& what)
-{
-    if (what.starts_with("[json.exception.")) {
-        const auto end = what.find("] ");
-        if (end != std::string::npos)
-            return what.substr(end + 2);
-    }
-    return what;
-}
 
 std::string joinKey(const std::string& prefix, const std::string& key)
 {
@@ -99,10 +89,10 @@ void PresetLibrary::loadText(const std::string& fileName, std::string_view jsonT
     try {
         document = json::parse(jsonText);
     } catch (const json::parse_error& e) {
-        problem("", "not valid JSON at byte " + std::to_string(e.byte) + ": " + withoutExceptionTag(e.what()));
+        problem("", jsonParseProblem(e, jsonText.size()));
         return;
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        problem("", "not valid JSON: a number is too large");
+        problem("", kJsonNumberTooLarge);
         return;
     }
 

@@ -1,5 +1,6 @@
 // Version-1 scenario files: writer, reader, and the dispatch on "format"/"version" (older versions: _v0.cpp).
 #include "core/scenario/scenario_file.h"
+#include "core/io/json_errors.h"
 
 #include <limits>
 
@@ -412,9 +413,9 @@ ScenarioDocument scenarioFromText(std::string_view text, const std::string& file
     try {
         root = json::parse(text);
     } catch (const json::parse_error& e) {
-        throw InputError(fileName + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
+        throw InputError(fileName + ": " + jsonParseProblem(e, text.size()));
     } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(fileName + ": not valid JSON: a number is too large");
+        throw InputError(fileName + ": " + kJsonNumberTooLarge);
     }
     return scenarioFromJson(root, fileName, presets);
 }

@@ -1,4 +1,5 @@
 #include "core/trace/kernel_rules.h"
+#include "core/io/json_errors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,9 +36,9 @@ KernelRules KernelRules::fromJsonText(std::string_view jsonText, const std::stri
     try {
         doc = nlohmann::json::parse(jsonText);
     } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(fileName + ": not valid JSON at byte " + std::to_string(e.byte));
+        throw InputError(fileName + ": " + jsonParseProblem(e, jsonText.size()));
     } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(fileName + ": not valid JSON: a number is too large");
+        throw InputError(fileName + ": " + kJsonNumberTooLarge);
     }
     // Compared as JSON values, not through value("format", ""): that throws a type_error when "format" is a number.
     if (!doc.is_object() || !doc.contains("format") || doc["format"] != kKernelRulesFormat)

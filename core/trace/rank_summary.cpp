@@ -1,4 +1,5 @@
 #include "core/trace/rank_summary.h"
+#include "core/io/json_errors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -382,9 +383,9 @@ RunAnalysis mergeRankSummaries(
         try {
             j = readingInput(name, [&] { return json::parse(text); });
         } catch (const json::parse_error& e) {
-            throw InputError(name + ": not valid JSON (" + e.what() + ")");
+            throw InputError(name + ": " + jsonParseProblem(e, text.size()));
         } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-            throw InputError(name + ": not valid JSON: a number is too large");
+            throw InputError(name + ": " + kJsonNumberTooLarge);
         }
         AnalysisOptions options;
         RankAnalysis r = rankSummaryFromJson(j, name, options);

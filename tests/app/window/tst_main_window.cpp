@@ -471,6 +471,29 @@ private slots:
         QVERIFY2(!w.lastMessage().contains(QStringLiteral("no such file")), qPrintable(w.lastMessage()));
     }
 
+    // An empty or cut-off .json says so (the readers' words), not "not supported yet"; with several files given
+    // together, every one that failed keeps its reason in the status bar, a folder without traces among them.
+    void brokenFilesSayWhyEachOne()
+    {
+        const QString empty = writeFile(QStringLiteral("empty.json"), "");
+        const QString cut
+            = writeFile(QStringLiteral("cut.json"), "{\"model_type\": \"llama\", \"hidden_si"); // cut off mid-key
+        const QString folder = m_dir.filePath(QStringLiteral("no-traces"));
+        QVERIFY(QDir().mkpath(folder));
+        MainWindow w;
+        QVERIFY(!w.openFiles({ empty }));
+        QVERIFY2(
+            w.lastMessage().contains(QStringLiteral("empty.json: not valid JSON: the file is empty (0 bytes)")), qPrintable(w.lastMessage()));
+        QVERIFY(!w.openFiles({ cut }));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("probably truncated")), qPrintable(w.lastMessage()));
+        QVERIFY(!w.openFiles({ folder, empty, cut }));
+        const QString all = w.lastMessage();
+        QVERIFY2(all.contains(QStringLiteral("no-traces")) && all.contains(QStringLiteral("empty.json"))
+                && all.contains(QStringLiteral("cut.json")),
+            qPrintable(all));
+        QVERIFY2(!all.contains(QStringLiteral("Importing")), qPrintable(all));
+    }
+
     void dropOpensThroughTheSamePath()
     {
         MainWindow w;
