@@ -234,11 +234,31 @@ nlohmann::json toJson(const CalcResult& r)
     return j;
 }
 
+// Ends a label in toText's lines until withLabelsAligned pads it.
+const QChar kLabelEnd(0x1f);
+
+// Every "label<kLabelEnd>value" line with its value in one column: after 34 characters of label, or after the longest
+// (a long formula's name, "61 sparse-attention layers (top 2,048 keys)") with a space to spare, never running into it.
+QString withLabelsAligned(const QString& text)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    qsizetype width = 34;
+    for (const QString& l : lines)
+        if (const qsizetype end = l.indexOf(kLabelEnd); end >= 0)
+            width = std::max(width, end - 2); // the two spaces of indent are not the label's
+    for (QString& l : lines)
+        if (const qsizetype end = l.indexOf(kLabelEnd); end >= 0)
+            l = l.left(end).leftJustified(width + 2) + QLatin1Char(' ') + l.mid(end + 1);
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString toText(const CalcResult& r)
 {
     QString out;
+    // Label and value apart by a separator for now: the labels are aligned at the end, to the longest one.
     auto line = [&out](const std::string& label, const std::string& value) {
-        out += QStringLiteral("  %1 %2\n").arg(QString::fromStdString(label), -34).arg(QString::fromStdString(value));
+        out += QStringLiteral("  %1%2%3\n")
+                   .arg(QString::fromStdString(label), kLabelEnd, QString::fromStdString(value));
     };
     out += QStringLiteral("%1, S = %2\n").arg(QString::fromStdString(r.model.name)).arg(r.seq);
     for (const std::string& note : r.model.notes)
@@ -256,7 +276,11 @@ QString toText(const CalcResult& r)
     if (r.flops.palmOverPackingLength)
         line("PaLM, S = packing length (naive)", formatGflop(*r.flops.palmOverPackingLength));
     if (!r.byLayerType.empty()) {
-        out += QStringLiteral("Forward FLOP per token by layer type (full S x S attention)\n");
+        out += r.packing.packed() && r.packing.attention == PackedAttention::PerDocument
+            ? QStringLiteral(
+                "Forward FLOP per token by layer type (each document's attention, not halved by the causal "
+                "mask)\n")
+            : QStringLiteral("Forward FLOP per token by layer type (full S x S attention)\n");
         for (const LayerTypeFlops& t : r.byLayerType)
             line(t.label, formatGflop(t.forward));
     }
@@ -314,7 +338,7 @@ QString toText(const CalcResult& r)
     } else {
         out += QStringLiteral("(give --tokens-per-sec, --tokens-per-sec-per-gpu or --step-time for MFU)\n");
     }
-    return out;
+    return withLabelsAligned(out);
 }
 
 } // namespace

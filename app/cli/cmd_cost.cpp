@@ -7,6 +7,7 @@
 // --compare ID,ID,... / --compare-all add the same job on other GPUs (app/cli/cost_compare.h): "hardware_comparison".
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -109,6 +110,22 @@ QString number(double v, int decimals = 0)
 {
     return QLocale(QLocale::English).toString(v, 'f', decimals);
 }
+
+// An amount (GPU-hours, dollars, kWh) in whole units, or to three significant digits below one: a job of minutes
+// costs cents, not "$0".
+QString amount(double v)
+{
+    const double magnitude = std::fabs(v);
+    if (!(magnitude > 0) || magnitude >= 1)
+        return number(v);
+    return number(v, std::min(12, 2 - static_cast<int>(std::floor(std::log10(magnitude)))));
+}
+
+// A token count with separators and in words: "15,000,000,000,000 (15.0T)".
+QString tokenCount(double tokens)
+{
+    return QString::fromStdString(formatNumber(tokens, 0) + " (" + formatParameters(tokens) + ")");
+}
 QString percent(double fraction)
 {
     return QString::fromStdString(formatPercent(fraction)); // the one percent format (core/number_format.h)
@@ -120,14 +137,14 @@ QString costText(const HardwareSpec& hw, const ClusterRate& rate, const JobCost&
                     .arg(rate.gpuCount)
                     .arg(QString::fromStdString(hw.displayName()))
                     .arg(number(rate.pricePerGpuHourUsd, 2));
-    t += QStringLiteral("  GPU-hours        %1\n").arg(number(c.gpuHours));
-    t += QStringLiteral("  Wall-clock       %1 days\n").arg(number(c.wallClockDays(), 1));
-    t += QStringLiteral("  Cost             $%1\n").arg(number(c.costUsd));
+    t += QStringLiteral("  GPU-hours        %1\n").arg(amount(c.gpuHours));
+    t += QStringLiteral("  Wall-clock       %1 days\n")
+             .arg(c.wallClockDays() >= 0.1 ? number(c.wallClockDays(), 1) : amount(c.wallClockDays()));
+    t += QStringLiteral("  Cost             $%1\n").arg(amount(c.costUsd));
     if (c.energyKwh)
-        t += QStringLiteral("  Energy           %1 kWh (GPU boards only, before PUE)\n").arg(number(*c.energyKwh));
+        t += QStringLiteral("  Energy           %1 kWh (GPU boards only, before PUE)\n").arg(amount(*c.energyKwh));
     if (c.tokens)
-        t += QStringLiteral("  Tokens           %1 at %2 MFU\n")
-                 .arg(QString::number(*c.tokens, 'g', 4), percent(*c.mfu));
+        t += QStringLiteral("  Tokens           %1 at %2 MFU\n").arg(tokenCount(*c.tokens), percent(*c.mfu));
     return t;
 }
 

@@ -9,6 +9,7 @@
 #include "app/validation_store.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
+#include "core/number_format.h"
 #include "core/units.h"
 
 namespace mfu::cli {
@@ -74,10 +75,10 @@ int runPlan(const QStringList& args)
             return 0;
         }
         QString t = QStringLiteral("%1 configurations evaluated in %2 s, %3 fit (global batch %4 tokens)\n")
-                        .arg(r.evaluated)
+                        .arg(QString::fromStdString(formatNumber(double(r.evaluated), 0)))
                         .arg(r.seconds, 0, 'f', 3)
-                        .arg(r.fitting)
-                        .arg(r.globalBatchTokens);
+                        .arg(QString::fromStdString(formatNumber(double(r.fitting), 0)))
+                        .arg(QString::fromStdString(formatNumber(double(r.globalBatchTokens), 0)));
         // The rule in the words every surface uses (planner.h), then where the band comes from.
         t += QString::fromStdString(plannerRankingRule(o.tieTolerance));
         if (o.tieTolerance > 0)

@@ -5,6 +5,8 @@
 // named by the key. Preset files that failed validation are warnings on stderr; the exit status is still 0.
 #include <QString>
 
+#include <algorithm>
+
 #include "app/cli/cli_common.h"
 #include "app/cli/commands.h"
 #include "app/preset_store.h"
@@ -89,12 +91,24 @@ QString paramsText(int64_t params)
     return QString::number(p / 1e6, 'f', 1) + QLatin1Char('M');
 }
 
+// A text column's width: its usual one, or the longest entry's (a user's preset may be longer): the columns after
+// it stay in line.
+template <typename Entries, typename Field> int columnWidth(const Entries& entries, int usual, Field field)
+{
+    qsizetype width = usual;
+    for (const auto& e : entries)
+        width = std::max(width, QString::fromStdString(field(e)).size());
+    return static_cast<int>(width);
+}
+
 QString hardwareTable(const std::vector<HardwareSpec>& hardware)
 {
+    const int idWidth = columnWidth(hardware, 15, [](const HardwareSpec& h) { return h.id; });
+    const int nameWidth = columnWidth(hardware, 42, [](const HardwareSpec& h) { return h.name; });
     QString out = QStringLiteral("Hardware (%1), per GPU, dense peaks:\n").arg(hardware.size());
     out += QStringLiteral("  %1 %2 %3 %4 %5 %6 %7\n")
-               .arg(QStringLiteral("ID"), -15)
-               .arg(QStringLiteral("NAME"), -42)
+               .arg(QStringLiteral("ID"), -idWidth)
+               .arg(QStringLiteral("NAME"), -nameWidth)
                .arg(QStringLiteral("BF16 TFLOPS"), 11)
                .arg(QStringLiteral("FP8 TFLOPS"), 10)
                .arg(QStringLiteral("MEMORY GB"), 9)
@@ -102,8 +116,8 @@ QString hardwareTable(const std::vector<HardwareSpec>& hardware)
                .arg(QStringLiteral("USD/GPU-H"), 9);
     for (const auto& hw : hardware)
         out += QStringLiteral("  %1 %2 %3 %4 %5 %6 %7\n")
-                   .arg(QString::fromStdString(hw.id), -15)
-                   .arg(QString::fromStdString(hw.name), -42)
+                   .arg(QString::fromStdString(hw.id), -idWidth)
+                   .arg(QString::fromStdString(hw.name), -nameWidth)
                    .arg(optionalTflops(hw.mfuPeak())
                            + (hw.mfuPeakFormat() == NumberFormat::FP16 ? QStringLiteral(" fp16") : QString()),
                        11)
@@ -118,17 +132,19 @@ QString hardwareTable(const std::vector<HardwareSpec>& hardware)
 
 QString modelTable(const std::vector<ModelSpec>& models)
 {
+    const int idWidth = columnWidth(models, 16, [](const ModelSpec& m) { return m.id; });
+    const int nameWidth = columnWidth(models, 36, [](const ModelSpec& m) { return m.name; });
     QString out = QStringLiteral("Models (%1):\n").arg(models.size());
     out += QStringLiteral("  %1 %2 %3 %4\n")
-               .arg(QStringLiteral("ID"), -16)
-               .arg(QStringLiteral("NAME"), -36)
+               .arg(QStringLiteral("ID"), -idWidth)
+               .arg(QStringLiteral("NAME"), -nameWidth)
                .arg(QStringLiteral("PARAMS"), 9)
                .arg(QStringLiteral("ACTIVE"), 9);
     for (const auto& model : models) {
         const ParameterCounts counts = countParameters(model);
         out += QStringLiteral("  %1 %2 %3 %4\n")
-                   .arg(QString::fromStdString(model.id), -16)
-                   .arg(QString::fromStdString(model.name), -36)
+                   .arg(QString::fromStdString(model.id), -idWidth)
+                   .arg(QString::fromStdString(model.name), -nameWidth)
                    .arg(paramsText(counts.total), 9)
                    .arg(model.isMoe() ? paramsText(counts.active) : QStringLiteral("-"), 9);
     }

@@ -102,8 +102,11 @@ int runSweep(const QStringList& args)
                 { { "axis", std::string(sweepAxisKey(r.axis)) }, { "points", points }, { "evaluated", r.evaluated } });
             return 0;
         }
+        // The axis with its unit where it has one: the network's values are Gb/s per GPU, one way.
+        const QString axisHeader = QString::fromStdString(std::string(sweepAxisKey(r.axis)))
+            + (*axis == SweepAxis::Network ? QStringLiteral(" Gb/s") : QString());
         QString t = QStringLiteral("%1  %2  %3  %4%5\n")
-                        .arg(QString::fromStdString(std::string(sweepAxisKey(r.axis))), 10)
+                        .arg(axisHeader, 12)
                         .arg(QStringLiteral("current MFU"), 14)
                         .arg(QStringLiteral("TFLOPS/GPU"), 11)
                         .arg(calibration ? QStringLiteral("%1  ").arg(QStringLiteral("calibrated"), 10) : QString())
@@ -129,7 +132,7 @@ int runSweep(const QStringList& args)
                     10);
             }
             t += QStringLiteral("%1  %2  %3  %4%5\n")
-                     .arg(x, 10)
+                     .arg(x, 12)
                      .arg(cur, 14)
                      .arg(p.currentShown() ? QString::number(p.current.tflopsPerGpu, 'f', 1) : QStringLiteral("-"), 11)
                      .arg(calibrated)

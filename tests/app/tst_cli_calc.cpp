@@ -13,6 +13,30 @@ using mfu::test::runCli;
 class TestCliCalc : public QObject {
     Q_OBJECT
 private slots:
+    // Every value in one column, after the longest label and a space: DeepSeek-V3.2's "61 sparse-attention layers
+    // (top 2,048 keys)" and the PaLM formula's name are longer than the usual 34 characters and pushed their values
+    // out of the column.
+    void valuesStandInOneColumn()
+    {
+        const auto r = runCli({ "calc", "--model", "deepseek-v3.2", "--seq", "131072" });
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
+        qsizetype column = -1;
+        int figures = 0;
+        for (const QString& line : lines) {
+            const qsizetype at = line.indexOf(QStringLiteral(" GFLOP"));
+            if (!line.startsWith(QStringLiteral("  ")) || at < 0)
+                continue;
+            const qsizetype value = line.lastIndexOf(QLatin1Char(' '), at - 1) + 1;
+            QVERIFY2(line.at(value - 1) == QLatin1Char(' '), qPrintable(line));
+            QVERIFY2(column < 0 || value == column, qPrintable(line));
+            column = value;
+            ++figures;
+        }
+        QVERIFY2(figures >= 8, r.out.constData());
+        QVERIFY(r.out.contains("  6N                                          230.42 GFLOP"));
+    }
+
     void lambdaWorkedExample()
     {
         const auto r = runCli({ "calc", "--model", "llama-3.1-8b", "--gpu", "b200", "--gpus", "1", "--seq", "8192",
