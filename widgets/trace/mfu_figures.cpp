@@ -80,8 +80,9 @@ void MfuFigures::showPredicted(const Scenario& s)
             return tr("not available: %1").arg(QString::fromUtf8(e.what()));
         }
     };
+    const QString differs = scenarioDiffersFromTrace(s);
     if (!traceCompiled || *traceCompiled == s.flags.compiled) {
-        m_predicted->setText(predicted(s));
+        m_predicted->setText(predicted(s) + differs);
         return;
     }
     Scenario asRun = s;
@@ -89,12 +90,34 @@ void MfuFigures::showPredicted(const Scenario& s)
     const QString traceMode = predicted(asRun);
     const QString scenarioMode = predicted(s);
     if (traceMode == scenarioMode) { // refused for a reason the mode does not change (no model): said once
-        m_predicted->setText(scenarioMode);
+        m_predicted->setText(scenarioMode + differs);
         return;
     }
     m_predicted->setText(tr("As the trace ran (%1): %2\nThe scenario (%3): %4")
                              .arg(QString::fromStdString(trace::executionModeLabel(*traceCompiled)), traceMode,
-                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), scenarioMode));
+                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), scenarioMode)
+        + differs);
+}
+
+QString MfuFigures::scenarioDiffersFromTrace(const Scenario& s) const
+{
+    // A prediction beside a trace reads as the traced run's: where the scenario is another run (another GPU, batch or
+    // model, as the banner lists them), it is said, so its step is not compared with the trace's. Eager or compiled
+    // is handled above, by predicting the run as the trace ran it.
+    if (!m_selection.run)
+        return {};
+    const FactsCheck check = checkFacts(
+        factsFromTrace(m_selection.run->analysis), s, static_cast<double>(m_scenario->tokensPerStep()), m_known);
+    QStringList differ;
+    for (const FactDifference& d : check.differences)
+        if (d.fact != Fact::Compiled)
+            differ << QString::fromStdString(factLabel(d.fact));
+    if (check.workMismatch)
+        differ << tr("model");
+    if (differ.isEmpty())
+        return {};
+    return tr("\nFor the scenario, not this trace's run: they differ in %1 (the banner above names the trace's values)")
+        .arg(differ.join(QStringLiteral(", ")));
 }
 
 void MfuFigures::showTraceMfu()

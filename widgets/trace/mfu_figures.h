@@ -30,6 +30,8 @@ public:
 private:
     void showMeasured(const Scenario& s, double tokens);
     void showTraceMfu();
+    // "\nFor the scenario, not this trace's run: they differ in GPU, tokens per step (...)"; empty when they agree.
+    QString scenarioDiffersFromTrace(const Scenario& s) const;
     void showPredicted(const Scenario& s);
     void showCheck();
 

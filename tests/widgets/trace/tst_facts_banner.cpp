@@ -97,6 +97,9 @@ private slots:
         QVERIFY2(predicted.startsWith(QStringLiteral("As the trace ran (eager): "))
                 && predicted.contains(QStringLiteral("\nThe scenario (compiled (torch.compile)): ")),
             qPrintable(predicted));
+        // A B200 prediction is not this H100 run's: said beside it, with what differs.
+        QVERIFY2(predicted.contains(QStringLiteral("\nFor the scenario, not this trace's run: they differ in GPU")),
+            qPrintable(predicted));
         const QString measured = label(*panel, "measuredMfu");
         QVERIFY2(measured.startsWith(QStringLiteral("not shown")), qPrintable(measured));
         QVERIFY2(!measured.contains(kPercentFigure), qPrintable(measured));
@@ -125,6 +128,10 @@ private slots:
                 && !left.contains(QStringLiteral("H100")),
             qPrintable(left));
         QVERIFY(banner->useButton()->isHidden());
+        QVERIFY2(label(*panel, "predictedMfu")
+                     .endsWith(QStringLiteral("they differ in model (the banner above names "
+                                              "the trace's values)")),
+            qPrintable(label(*panel, "predictedMfu")));
         QVERIFY2(!label(*panel, "measuredMfu").startsWith(QStringLiteral("not shown: the file ran on")),
             qPrintable(label(*panel, "measuredMfu")));
         w.undoStack()->undo();
