@@ -35,7 +35,7 @@ struct ImpliedFlops {
 };
 
 // The FLOP/token the report's own figures imply, from the most direct pair it states.
-std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run)
+std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run, const RunFacts& f)
 {
     if (run.tokensPerSec && run.achievedFlops && *run.tokensPerSec > 0) {
         const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
@@ -44,6 +44,15 @@ std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run)
     }
     if (run.flopsPerToken)
         return ImpliedFlops { *run.flopsPerToken, "the FLOP/token it states" };
+    // A log that prints TFLOPS and a step time but no tokens/s (Megatron's): the tokens a step over the step time
+    // are its tokens/s. The step time is per iteration, so the tokens are the whole run's.
+    if (run.achievedFlops && run.stepTimeSeconds && f.stepTokens && *run.stepTimeSeconds > 0 && *f.stepTokens > 0) {
+        const double tps = *f.stepTokens / *run.stepTimeSeconds / run.gpus;
+        const double flops = perGpu(*run.achievedFlops, run.achievedScope, run.gpus);
+        return ImpliedFlops { flops / tps,
+            "its " + formatTflopsValue(flops) + " TFLOPS / (" + tok(*f.stepTokens) + " tokens a step / "
+                + formatNumber(*run.stepTimeSeconds, 3) + " s a step / " + std::to_string(run.gpus) + " GPUs)" };
+    }
     if (run.tokensPerSec && run.mfu && run.peakFlops && *run.tokensPerSec > 0) {
         const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
         return ImpliedFlops { *run.mfu * *run.peakFlops / tps,
@@ -56,7 +65,7 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
 {
     if (!run.model || !f.modelCounts)
         return;
-    const auto implied = impliedFlopsPerToken(run);
+    const auto implied = impliedFlopsPerToken(run, f);
     if (!implied || !(implied->flopsPerToken > 0) || !std::isfinite(implied->flopsPerToken))
         return;
     d.impliedFlopsPerToken = implied->flopsPerToken;
@@ -75,8 +84,8 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
     }
     const std::string model = run.model->displayName();
     const double ratio = implied->flopsPerToken / f.flopsCorrect;
-    const std::string factor
-        = ratio < 1 ? formatNumber(1 / ratio, 0) + " times fewer" : formatNumber(ratio, 1) + " times more";
+    const std::string factor = ratio < 1 ? formatNumber(1 / ratio, 1 / ratio < 10 ? 1 : 0) + " times fewer"
+                                         : formatNumber(ratio, 1) + " times more";
     d.withheld = "log_model_mismatch";
     d.findings.push_back({ "log_model_mismatch", "error",
         "The report's own figures imply " + flopText(implied->flopsPerToken) + "/token (" + implied->how + "), "

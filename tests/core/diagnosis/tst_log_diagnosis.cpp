@@ -241,6 +241,46 @@ private slots:
         QCOMPARE(qRound(j["runs"][0]["implied_params"].get<double>() / 1e6), 12);
     }
 
+    // Megatron prints TFLOP/s and the iteration time, not tokens/s: the global batch over the step time is its
+    // tokens/s, and with its TFLOP/s it implies the FLOP/token its logger counted. 128 x 8,192 tokens in 12.346 s on 64
+    // GPUs is 1,327 tokens/s per GPU; 401.2 TFLOP/s of it is 302 GFLOP/token, 1.6 times fewer than Llama 3.1 70B's 481
+    // at 8,192 and below even its 6N: the log is not of this model (or not at this sequence length). At 639 TFLOP/s
+    // it is: nothing said, and the corrected MFU given.
+    void megatronTflopsWithTheStepTimeImplyTheModel_data()
+    {
+        QTest::addColumn<double>("tflops");
+        QTest::addColumn<bool>("mismatch");
+        QTest::newRow("another model") << 401.2 << true;
+        QTest::newRow("this model") << 639.0 << false;
+    }
+    void megatronTflopsWithTheStepTimeImplyTheModel()
+    {
+        QFETCH(double, tflops);
+        QFETCH(bool, mismatch);
+        LogRunContext c;
+        c.label = "megatron.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-70b");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.gpus = 64;
+        c.seqLen = 8192;
+        std::string log;
+        for (int step = 10; step <= 50; step += 10)
+            log += " iteration " + std::to_string(step)
+                + "/ 100 | consumed samples: 2560 | elapsed time per iteration (ms): 12345.6 | throughput per GPU "
+                  "(TFLOP/s/GPU): "
+                + QString::number(tflops, 'f', 1).toStdString()
+                + " | learning rate: 3.000000E-04 | global batch size: 128 | lm loss: 5.123456E+00 |\n";
+        const Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        const RunDiagnosis& run = d.runs.front();
+        const Finding* found = test::findFinding(run.findings, "log_model_mismatch");
+        QCOMPARE(found != nullptr, mismatch);
+        QCOMPARE(run.hasCorrectedMfu(), !mismatch);
+        if (mismatch) {
+            QCOMPARE(qRound(found->figures.at("implied_flops_per_token") / 1e9), 302);
+            QVERIFY2(found->message.find("1.6 times fewer") != std::string::npos, found->message.c_str());
+        }
+    }
+
     void logOfAnotherGpuIsNotCorrected()
     {
         // 253.41 TFLOPS at 11.26% MFU: the log divided by 2,250 TFLOPS, a B200's (or B300's) dense BF16 peak, while
