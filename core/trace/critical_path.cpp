@@ -432,7 +432,7 @@ std::string_view pathShareLabel(PathShare s)
     case PathShare::Communication:
         return "Communication";
     case PathShare::Memory:
-        return "Memory copies";
+        return "Memory copies and sets";
     case PathShare::LaunchHost:
         return "Launch and host";
     case PathShare::Idle:

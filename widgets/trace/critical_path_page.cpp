@@ -7,6 +7,7 @@
 #include <QTableView>
 
 #include "core/number_format.h"
+#include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/trace/chart_table_page.h"
 #include "widgets/trace/trace_charts.h"
@@ -80,7 +81,11 @@ void CriticalPathPage::show(const TraceSelection& selection)
             sortableText(label(trace::pathShareLabel(seg.share()))), sortableText(kindLabel(seg.kind)),
             sortableNumber(static_cast<double>(seg.count), 0),
             sortableText(QString::fromStdString(path.labelOf(seg))) };
-        row[2]->setData(pathShareColour(seg.share()), Qt::DecorationRole);
+        // A kernel's swatch is its own category's, as in every other view (a Triton elementwise kernel is not a GEMM
+        // though both are GPU compute); launches, host work and idle keep their share's.
+        row[2]->setData(
+            seg.kind == trace::PathKind::Kernel ? categoryColour(seg.category) : pathShareColour(seg.share()),
+            Qt::DecorationRole);
         for (auto* item : row)
             item->setEditable(false);
         m_chain->appendRow(row);

@@ -20,6 +20,7 @@
 #include "core/number_format.h"
 #include "core/presets/hf_config.h"
 #include "trace_test_support.h"
+#include "widgets/charts/category_palette.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
@@ -120,6 +121,21 @@ private slots:
         QVERIFY2(path->summary().contains(QStringLiteral("GPU compute")), qPrintable(path->summary()));
         QVERIFY(path->chain()->rowCount() > 100);
         QCOMPARE(path->chart()->data().categories, QStringList { QStringLiteral("#6") });
+        // A kernel's swatch in the chain is its own category's (a flash kernel is not a GEMM though both are GPU
+        // compute): GEMM's blue only where the kernel is a GEMM.
+        bool sawOtherCompute = false;
+        for (int r = 0; r < path->chain()->rowCount(); ++r) {
+            const QStandardItem* share = path->chain()->item(r, 2);
+            const QString kernel = path->chain()->item(r, 5)->text();
+            if (share->text() != QStringLiteral("GPU compute") || kernel.contains(QStringLiteral("gemm"))
+                || kernel.contains(QStringLiteral("xmma")) || kernel.contains(QStringLiteral("nvjet")))
+                continue;
+            sawOtherCompute = true;
+            QVERIFY2(
+                share->data(Qt::DecorationRole).value<QColor>() != categoryColour(mfu::trace::KernelCategory::Gemm),
+                qPrintable(kernel));
+        }
+        QVERIFY(sawOtherCompute);
 
         // The trace's own MFU, no model needed: the percent of core's trace MFU.
         const QString own = label(panel, "traceMfu");
