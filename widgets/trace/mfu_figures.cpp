@@ -110,7 +110,7 @@ QString MfuFigures::scenarioDiffersFromTrace(const Scenario& s) const
         factsFromTrace(m_selection.run->analysis), s, static_cast<double>(m_scenario->tokensPerStep()), m_known);
     QStringList differ;
     for (const FactDifference& d : check.differences)
-        if (d.fact != Fact::Compiled)
+        if (d.fact != Fact::Compiled && d.fact != Fact::Throughput) // a measurement, not what the run is
             differ << QString::fromStdString(factLabel(d.fact));
     if (check.workMismatch)
         differ << tr("model");
