@@ -482,8 +482,8 @@ private slots:
         QVERIFY(QDir().mkpath(folder));
         MainWindow w;
         QVERIFY(!w.openFiles({ empty }));
-        QVERIFY2(
-            w.lastMessage().contains(QStringLiteral("empty.json: not valid JSON: the file is empty (0 bytes)")), qPrintable(w.lastMessage()));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("empty.json: not valid JSON: the file is empty (0 bytes)")),
+            qPrintable(w.lastMessage()));
         QVERIFY(!w.openFiles({ cut }));
         QVERIFY2(w.lastMessage().contains(QStringLiteral("probably truncated")), qPrintable(w.lastMessage()));
         QVERIFY(!w.openFiles({ folder, empty, cut }));
