@@ -176,13 +176,16 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
             ? "no parallelism: the one GPU runs whole-width GEMMs"
             : "no tensor, pipeline or context parallelism: every GPU runs whole-width GEMMs as a data-parallel rank";
     else {
-        r += "model parallelism";
+        std::vector<std::string> parts;
         if (p.tp > 1)
-            r += ": TP " + std::to_string(p.tp) + " inside one " + std::to_string(domain) + "-GPU domain";
+            parts.push_back("TP " + std::to_string(p.tp) + " inside one " + std::to_string(domain) + "-GPU domain");
         if (p.pp > 1)
-            r += ", PP " + std::to_string(p.pp);
+            parts.push_back("PP " + std::to_string(p.pp));
         if (p.cp > 1)
-            r += ", CP " + std::to_string(p.cp);
+            parts.push_back("CP " + std::to_string(p.cp));
+        r += "model parallelism:";
+        for (size_t i = 0; i < parts.size(); ++i)
+            r += (i == 0 ? " " : ", ") + parts[i];
         r += dataParallelFits ? " for speed, not memory (a layout without them fits too)" : " to fit memory";
     }
     const long long fsdpBlock = static_cast<long long>(c.fsdpShards) * p.cp * p.tp;

@@ -378,6 +378,25 @@ private slots:
                 <= executed.configs.front().prediction.tokensPerSec * (1 + 1e-9));
     }
 
+    // On GPUs without NVLink (an L40S is a domain of its own) TP stays inside the one-GPU domain, so the planner's
+    // layouts split by pipeline: their reason names the model parallelism after a colon, as it does when TP leads
+    // ("model parallelism: PP 4 ...", not "model parallelism, PP 4").
+    void reasonNamesPipelineOnlyParallelism()
+    {
+        Scenario s = scenarioFor(llama31_8b(), "l40s", 16, 4096);
+        setStatedScaleOut(s.cluster.hardware, 200);
+        const PlanResult r = planConfigurations(s);
+        QVERIFY(!r.configs.empty());
+        bool sawPipeline = false;
+        for (const PlannedConfig& c : r.configs) {
+            if (c.parallelism.pp == 1 && c.parallelism.cp == 1 && c.parallelism.tp == 1)
+                continue;
+            QVERIFY2(c.reason.starts_with("model parallelism: "), c.reason.c_str());
+            sawPipeline = sawPipeline || (c.parallelism.tp == 1 && c.parallelism.pp > 1);
+        }
+        QVERIFY(sawPipeline);
+    }
+
     void memoryReadsWithItsHeadroom()
     {
         StepPrediction p;
