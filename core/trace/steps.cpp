@@ -271,9 +271,11 @@ StepPlan wholeTracePlan(const Timeline& t)
     StepPlan plan;
     plan.source = StepSource::WholeTrace;
     plan.activityStep.assign(t.activities.size(), -1);
-    plan.selection = "no ProfilerStep annotations and no recurring kernel sequence: the whole trace is one step";
-    if (t.activities.empty())
+    if (t.activities.empty()) { // nothing ran on a GPU: no step to measure, not one step of nothing
+        plan.selection = "no ProfilerStep annotations and no GPU activity: no step to measure";
         return plan;
+    }
+    plan.selection = "no ProfilerStep annotations and no recurring kernel sequence: the whole trace is one step";
     Step whole;
     whole.annotationStartNs = whole.windowStartNs = t.activities.front().startNs;
     int64_t end = whole.annotationStartNs;

@@ -225,6 +225,15 @@ private slots:
         QCOMPARE(plan.activityStep[3], 0);
     }
 
+    // A trace with nothing on its GPUs has no step: not "the whole trace is one step" beside "steps 0".
+    void noGpuActivityIsNoStep()
+    {
+        TimelineBuilder b;
+        const StepPlan plan = planSteps(b.timeline());
+        QVERIFY(plan.steps.empty());
+        QCOMPARE(plan.selection, std::string("no ProfilerStep annotations and no GPU activity: no step to measure"));
+    }
+
     // Gradient accumulation: two micro-batches (forward + backward) then one optimizer step. The micro-batch
     // repeats too, but a training step holds the optimizer: three optimizer periods, three steps.
     void gradientAccumulationStepsAreOptimizerSteps()
