@@ -20,6 +20,7 @@
 #include "app/scenario_history.h"
 #include "app/scenario_io.h"
 #include "core/errors.h"
+#include "core/io/document_kind.h"
 #include "core/io/read_file.h"
 #include "core/presets/hf_config.h"
 #include "core/trace/nsys_reader.h"
@@ -163,8 +164,10 @@ bool MainWindow::openFile(const QString& path)
         tell(tr("%1 looks like a profiler trace: opening traces is not supported yet.").arg(shown), true);
         return false;
     case FileKind::Unknown:
-        // A .json that is not JSON (empty, cut off): the config reader's words for where and why.
-        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        // A .json that is not JSON (empty, cut off): the config reader's words for where and why. Only one the
+        // sniffer read whole: a larger file is no config, and is not read on the GUI thread to say so.
+        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)
+            && static_cast<uint64_t>(QFileInfo(path).size()) <= kMaxSniffedDocumentBytes) {
             try {
                 modelFromHfConfigFile(QFile::encodeName(path).toStdString());
             } catch (const InputError& e) {

@@ -42,13 +42,12 @@ DocumentKind documentKindOf(const nlohmann::json& document)
 std::optional<DocumentKind> documentKindOfFile(const std::filesystem::path& path)
 {
     constexpr size_t kHead = size_t { 64 } * 1024;
-    constexpr uint64_t kMaxDocument = uint64_t(16) << 20; // configs, scenarios and presets are kilobytes
     try {
         InputFile file(path, "a file to sniff");
-        const bool small = file.size() <= kMaxDocument;
+        const bool small = file.size() <= kMaxSniffedDocumentBytes;
         std::string text;
         if (small) {
-            text = file.readAll(kMaxDocument);
+            text = file.readAll(kMaxSniffedDocumentBytes);
         } else {
             const std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream(file.releaseAsStream(), &std::fclose);
             text.resize(kHead);

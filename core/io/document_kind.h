@@ -2,6 +2,7 @@
 // What a file given in the wrong place is, so that a refusal can name it ("... is a profiler trace, not a report of
 // training runs") instead of tripping over its first unexpected key. Each kind this product reads is told apart by
 // the key or the "format" it carries.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,6 +32,8 @@ DocumentKind documentKindOf(const nlohmann::json& document);
 // nullopt for anything else: larger, not whole JSON (a trace cut short, a log), or not a regular file it can open
 // (opened without blocking). Never throws.
 std::optional<DocumentKind> documentKindOfFile(const std::filesystem::path& path);
+// The 16 MiB above which a file is not read whole to be sniffed: configs, scenarios and presets are kilobytes.
+inline constexpr uint64_t kMaxSniffedDocumentBytes = uint64_t(16) << 20;
 
 // "a profiler trace (Chrome/Kineto JSON)", "a Hugging Face config.json", ...; empty for None.
 std::string describeDocumentKind(DocumentKind kind);
