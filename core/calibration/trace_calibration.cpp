@@ -90,8 +90,7 @@ void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
                 throw InputError("the trace looked up " + formatNumber(perRankTokens) + " tokens per step on rank "
                     + std::to_string(r.rank) + ", the scenario " + formatNumber(scenarioPerRank)
                     + " per data-parallel rank: set the traced run's sequence length, micro-batch and global batch "
-                      "(--seq, "
-                      "--micro-batch, --global-batch-tokens on the command line)");
+                      "(--seq, --micro-batch, --global-batch-tokens on the command line)");
         }
     }
 }

@@ -52,13 +52,17 @@ void MfuFigures::show(const TraceSelection& selection)
 void MfuFigures::refresh()
 {
     const Scenario& s = m_scenario->scenario();
-    showPredicted(s);
+    const double tokens = static_cast<double>(m_scenario->tokensPerStep());
+    // The trace's facts against the scenario, once: the prediction and the measured MFU both say what differs.
+    const FactsCheck check
+        = m_selection.run ? checkFacts(factsFromTrace(m_selection.run->analysis), s, tokens, m_known) : FactsCheck {};
+    showPredicted(s, check);
     showTraceMfu();
-    showMeasured(s, static_cast<double>(m_scenario->tokensPerStep()));
+    showMeasured(s, tokens, check);
     showCheck();
 }
 
-void MfuFigures::showPredicted(const Scenario& s)
+void MfuFigures::showPredicted(const Scenario& s, const FactsCheck& check)
 {
     // The cost model for the same scenario, whether or not a trace is open; a layout that does not fit in memory
     // has no MFU to predict (the Predict panel says the same). Beside a trace it predicts the run as the trace ran
@@ -80,7 +84,7 @@ void MfuFigures::showPredicted(const Scenario& s)
             return tr("not available: %1").arg(QString::fromUtf8(e.what()));
         }
     };
-    const QString differs = scenarioDiffersFromTrace(s);
+    const QString differs = scenarioDiffersFromTrace(check);
     if (!traceCompiled || *traceCompiled == s.flags.compiled) {
         m_predicted->setText(predicted(s) + differs);
         return;
@@ -99,15 +103,13 @@ void MfuFigures::showPredicted(const Scenario& s)
         + differs);
 }
 
-QString MfuFigures::scenarioDiffersFromTrace(const Scenario& s) const
+QString MfuFigures::scenarioDiffersFromTrace(const FactsCheck& check) const
 {
     // A prediction beside a trace reads as the traced run's: where the scenario is another run (another GPU, batch or
     // model, as the banner lists them), it is said, so its step is not compared with the trace's. Eager or compiled
     // is handled above, by predicting the run as the trace ran it.
     if (!m_selection.run)
         return {};
-    const FactsCheck check = checkFacts(
-        factsFromTrace(m_selection.run->analysis), s, static_cast<double>(m_scenario->tokensPerStep()), m_known);
     QStringList differ;
     for (const FactDifference& d : check.differences)
         if (d.fact != Fact::Compiled && d.fact != Fact::Throughput) // a measurement, not what the run is
@@ -144,12 +146,11 @@ void MfuFigures::showTraceMfu()
     m_trace->setStyleSheet(traceMfu.abovePeak ? errorStyleSheet() : QString());
 }
 
-void MfuFigures::showMeasured(const Scenario& s, double tokens)
+void MfuFigures::showMeasured(const Scenario& s, double tokens, const FactsCheck& check)
 {
     m_measuredMfu.reset();
     m_measured->setStyleSheet(QString());
     const auto& run = m_selection.run;
-    const FactsCheck check = run ? checkFacts(factsFromTrace(run->analysis), s, tokens, m_known) : FactsCheck {};
     // Said beside measured MFU whatever it shows: the peak it divides by is then the scenario's guess.
     const QString noGpu = !run || check.gpuRecorded
         ? QString()

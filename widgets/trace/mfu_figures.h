@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "core/facts/file_facts.h"
 #include "core/model/hardware_spec.h"
 #include "core/scenario/scenario.h"
 #include "widgets/trace/trace_selection.h"
@@ -28,11 +29,11 @@ public:
     void refresh();
 
 private:
-    void showMeasured(const Scenario& s, double tokens);
+    void showMeasured(const Scenario& s, double tokens, const FactsCheck& check);
     void showTraceMfu();
     // "\nFor the scenario, not this trace's run: they differ in GPU, tokens per step (...)"; empty when they agree.
-    QString scenarioDiffersFromTrace(const Scenario& s) const;
-    void showPredicted(const Scenario& s);
+    QString scenarioDiffersFromTrace(const FactsCheck& check) const;
+    void showPredicted(const Scenario& s, const FactsCheck& check);
     void showCheck();
 
     ScenarioModel* m_scenario;
