@@ -10,6 +10,8 @@ inline constexpr double kGpuTokensPerSec = 1e8; // tokens/s on one GPU
 inline constexpr double kStepSeconds = 1e7; // seconds a step (116 days)
 inline constexpr double kTokensPerStep = 1e12;
 inline constexpr double kFlopsPerToken = 1e17;
+// Tokens of a whole training job: 1e18 is over 20 times the largest published pre-training corpus (36T tokens).
+inline constexpr double kTrainingTokens = 1e18;
 // TFLOPS of a whole cluster: 1e22 FLOP/s, a million GPUs at 10 PFLOPS each.
 inline constexpr double kClusterTflops = 1e10;
 

@@ -250,7 +250,7 @@ constexpr Ceiling kCeilings[] = {
     { "step-time", ceiling::kStepSeconds, "seconds a step (116 days)" },
     { "tokens-per-step", ceiling::kTokensPerStep, "tokens a step" },
     { "global-batch-tokens", ceiling::kTokensPerStep, "tokens a step" },
-    { "tokens", 1e18, "tokens of training" },
+    { "tokens", ceiling::kTrainingTokens, "tokens of training" },
     { "days", 36500, "days (100 years)" },
     { "steps", 1e12, "steps" },
     { "price-per-gpu-hour", 1e4, "dollars per GPU-hour, as in a preset" },

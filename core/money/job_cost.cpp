@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/errors.h"
+#include "core/job_ceilings.h"
 #include "core/units.h"
 
 namespace mfu {
@@ -74,6 +75,12 @@ JobCost fromGpuSeconds(double gpuSeconds, const ClusterRate& rate)
 JobCost costForTokens(double tokens, double flopsPerToken, double mfu, const ClusterRate& rate)
 {
     requirePositive(tokens, "token budget");
+    if (tokens > ceiling::kTrainingTokens) {
+        std::ostringstream msg;
+        msg << "a token budget of " << tokens << " is beyond any real job (at most " << ceiling::kTrainingTokens
+            << " tokens of training)";
+        throw InputError(msg.str());
+    }
     requirePositive(flopsPerToken, "FLOP per token");
     requireMfu(mfu, "MFU");
     requireRate(rate);
@@ -90,7 +97,15 @@ JobCost costForSteps(int64_t steps, double tokensPerStep, double flopsPerToken, 
     if (steps <= 0)
         throw InputError("number of steps must be positive (got " + std::to_string(steps) + ")");
     requirePositive(tokensPerStep, "tokens per step");
-    return costForTokens(static_cast<double>(steps) * tokensPerStep, flopsPerToken, mfu, rate);
+    // Each factor can be within its own ceiling and their product past the job's: say which product it is.
+    const double tokens = static_cast<double>(steps) * tokensPerStep;
+    if (tokens > ceiling::kTrainingTokens) {
+        std::ostringstream msg;
+        msg << steps << " steps x " << tokensPerStep << " tokens a step = " << tokens
+            << " tokens, beyond any real job (at most " << ceiling::kTrainingTokens << " tokens of training)";
+        throw InputError(msg.str());
+    }
+    return costForTokens(tokens, flopsPerToken, mfu, rate);
 }
 
 JobCost costForReservation(double days, const ClusterRate& rate)

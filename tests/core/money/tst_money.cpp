@@ -342,6 +342,10 @@ private slots:
         QTest::newRow("option without price") << 17 << "nopeak-price: price per GPU-hour";
         QTest::newRow("curve of one point") << 18 << "at least 2 points";
         QTest::newRow("negative power") << 19 << "power per GPU";
+        // Steps and tokens a step each within their own ceiling, their product far past any job's.
+        QTest::newRow("steps x tokens past any job")
+            << 20 << "1000000000000 steps x 1e+12 tokens a step = 1e+24 tokens";
+        QTest::newRow("token budget past any job") << 21 << "at most 1e+18 tokens";
     }
     void badInput()
     {
@@ -417,6 +421,12 @@ private slots:
                 costForReservation(1, bad);
                 break;
             }
+            case 20:
+                costForSteps(1'000'000'000'000, 1e12, 1e10, 0.4, rate);
+                break;
+            case 21:
+                costForTokens(2e18, 1e10, 0.4, rate);
+                break;
             }
         };
         try {
