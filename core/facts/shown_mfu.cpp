@@ -14,15 +14,17 @@ bool countedFact(Fact fact)
 
 ShownMfu shownMeasuredMfu(const MfuResult& computed, const FactsCheck& check)
 {
-    ShownMfu out { computed, measuredMfuWithheld(check, computed.mfu), std::nullopt, std::nullopt };
+    ShownMfu out { computed, measuredMfuWithheld(check, computed.mfu), std::nullopt, std::nullopt,
+        factDifferencesText(check.differences, countedFact) };
     // The peak is the file's GPU's: the figure can be set against the trace's own MFU even when it is withheld for
     // being impossible, which is where the check's explanations help most.
     if (!check.gpuDiffers)
         out.crossCheckable = computed.mfu;
     if (out.withheld)
         return out;
-    if (const std::string facts = factDifferencesText(check.differences, countedFact); !facts.empty())
-        out.warning = "computed with the scenario's values where the file states others (" + facts + ")";
+    if (!out.countedDifferences.empty())
+        out.warning
+            = "computed with the scenario's values where the file states others (" + out.countedDifferences + ")";
     return out;
 }
 

@@ -23,6 +23,10 @@ struct ShownMfu {
     // is the scenario's, shown or withheld as impossible; nullopt when the peak is another GPU's. The window, the
     // command line and the report all cross-check this, never computed.mfu directly.
     std::optional<double> crossCheckable;
+    // The facts the figure counts with the scenario's values where the file states others ("sequence length 4,096
+    // in the file vs 8,192 in the scenario"), whether shown or withheld: what the cross-check names first when the
+    // two MFUs disagree. Empty when the scenario states every counted fact as the file does.
+    std::string countedDifferences;
     bool shown() const { return !withheld.has_value(); }
 };
 

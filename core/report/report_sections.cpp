@@ -97,6 +97,7 @@ TraceFigures traceFigures(
     const Scenario& s = document.scenario;
     const auto tokens = tokensPerStep(s);
     std::optional<double> checkable; // the measured MFU the cross-check may use
+    std::string countedDifferences; // and the facts it counted with the scenario's values
     if (!tokens) {
         out.measuredNote = "no tokens per step in the scenario to turn the step time into MFU";
     } else if (!(out.run.meanStepSeconds > 0)) {
@@ -107,6 +108,7 @@ TraceFigures traceFigures(
             const FactsCheck facts = checkFacts(factsFromTrace(out.run), s, *tokens, out.knownHardware);
             const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, *tokens, out.run.meanStepSeconds), facts);
             checkable = shown.crossCheckable; // the policy's, as the Trace panel and `trace --json` take it
+            countedDifferences = shown.countedDifferences;
             if (shown.withheld) {
                 out.measuredNote = "not shown: " + *shown.withheld;
             } else {
@@ -121,7 +123,7 @@ TraceFigures traceFigures(
     out.traceMfu = traceMfu.mfu;
     out.traceMfuNote = traceMfu.note;
     if (out.traceMfu && checkable)
-        out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, *checkable);
+        out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, *checkable, countedDifferences);
     std::vector<std::filesystem::path> baseline;
     for (const std::string& path : document.baselineTracePaths) {
         std::error_code error;

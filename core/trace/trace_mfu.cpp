@@ -144,7 +144,8 @@ std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<Hard
     return traceMfuOfRun(run, presets).mfu;
 }
 
-MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu)
+MfuCrossCheck crossCheckMfu(
+    const RunAnalysis& run, double traceMfu, double measuredMfu, const std::string& scenarioDifferences)
 {
     MfuCrossCheck c;
     c.traceMfu = traceMfu;
@@ -202,8 +203,13 @@ MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double meas
     if (!backward && ratio > 2)
         c.explanations.push_back("the trace records no backward pass (inference, or a forward-only window) while the "
                                  "scenario's FLOP/token counts training: forward and backward, 3x the forward");
-    c.explanations.push_back("the scenario's model or tokens per step may not describe this trace: they give "
-        + formatNumber(ratio, 2) + "x the FLOPs per step that the trace's operators did");
+    const std::string perStep = formatNumber(ratio, 2) + "x the FLOPs per step that the trace's operators did";
+    if (!scenarioDifferences.empty())
+        c.explanations.push_back("the scenario does not state this trace's run (" + scenarioDifferences
+            + "): its model and tokens per step give " + perStep);
+    else
+        c.explanations.push_back(
+            "the scenario's model or tokens per step may not describe this trace: they give " + perStep);
     return c;
 }
 

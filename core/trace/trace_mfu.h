@@ -52,7 +52,10 @@ struct MfuCrossCheck {
     std::string summary; // one sentence: both figures and whether they agree
 };
 
-// `run`: the analysed run whose mean step time the measured MFU used.
-MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu);
+// `run`: the analysed run whose mean step time the measured MFU used. `scenarioDifferences`: the counted facts the
+// file states otherwise than the scenario (ShownMfu::countedDifferences), named as the first suspect of a disagreement
+// the FLOPs per step explain.
+MfuCrossCheck crossCheckMfu(
+    const RunAnalysis& run, double traceMfu, double measuredMfu, const std::string& scenarioDifferences = {});
 
 } // namespace mfu::trace

@@ -528,6 +528,27 @@ private slots:
         }
     }
 
+    // The H200 trace read at --seq 8192 where it recorded 4,096: the two MFUs disagree, and the check names the
+    // sequence length the user stated against the one the trace recorded, not only "the model or tokens per step".
+    void statedSequenceAgainstTheRecordedOne()
+    {
+        const QString trace = pytorch211Trace();
+        const QString config = pytorch211Config();
+        if (!QFile::exists(trace) || !QFile::exists(config))
+            QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
+        const Run r = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--seq"),
+            QStringLiteral("8192"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& check = j["mfu_check"];
+        QVERIFY(!check["agrees"].get<bool>());
+        const std::string why = check["explanations"].back().get<std::string>();
+        QVERIFY2(
+            why.find("sequence length 4,096 in the file vs 8,192 in the scenario") != std::string::npos, why.c_str());
+        QVERIFY2(why.find("x the FLOPs per step that the trace's operators did") != std::string::npos, why.c_str());
+        // At the length it recorded, nothing differs and the two agree (pytorch211TraceMeasuresTheLoopsStep).
+    }
+
     // A Qwen3-MoE-style training step PyTorch 2.11 recorded on an H200 (bench/gpu/moe_training_step.py, kept beside
     // it): 12 layers, 64 experts of 768 (top 8) through torch._grouped_mm, 4 x 4,096 tokens, one CPU step annotation
     // that ends before the GPU finishes the work it launched. The operators' FLOPs are the config's, and the

@@ -72,7 +72,7 @@ void MfuFigures::showPredicted(const Scenario& s, const FactsCheck& check)
     if (m_selection.run)
         if (const auto mode = trace::executionModeOf(m_selection.run->analysis.ranks))
             traceCompiled = mode->compiled;
-    const auto predicted = [this](const Scenario& scenario) -> QString {
+    const auto predicted = [](const Scenario& scenario) -> QString {
         try {
             const StepPrediction p = evaluate(scenario);
             if (!p.fits)
@@ -149,6 +149,7 @@ void MfuFigures::showTraceMfu()
 void MfuFigures::showMeasured(const Scenario& s, double tokens, const FactsCheck& check)
 {
     m_measuredMfu.reset();
+    m_countedDifferences.clear();
     m_measured->setStyleSheet(QString());
     const auto& run = m_selection.run;
     // Said beside measured MFU whatever it shows: the peak it divides by is then the scenario's guess.
@@ -192,6 +193,7 @@ void MfuFigures::showMeasured(const Scenario& s, double tokens, const FactsCheck
         const ShownMfu shown = shownMeasuredMfu(scenarioMfuAtStepTime(s, tokens, run->analysis.meanStepSeconds), check);
         // Checked against the trace's own MFU when the policy allows it (core/facts/shown_mfu.h).
         m_measuredMfu = shown.crossCheckable;
+        m_countedDifferences = shown.countedDifferences;
         if (shown.withheld) {
             // Never a number the scenario cannot stand behind: name the fact that disagrees instead.
             m_measured->setText(tr("not shown: %1").arg(QString::fromStdString(*shown.withheld)) + noGpu);
@@ -219,7 +221,8 @@ void MfuFigures::showCheck()
         m_check->setText(QStringLiteral("–"));
         return;
     }
-    const trace::MfuCrossCheck c = trace::crossCheckMfu(m_selection.run->analysis, *m_traceMfu, *m_measuredMfu);
+    const trace::MfuCrossCheck c
+        = trace::crossCheckMfu(m_selection.run->analysis, *m_traceMfu, *m_measuredMfu, m_countedDifferences);
     QString text = QString::fromStdString(c.summary) + QLatin1Char('.');
     if (!c.agrees) {
         text += QLatin1Char(' ') + tr("What may explain it:");

@@ -45,6 +45,7 @@ private:
     QLabel* m_predicted = nullptr;
     QLabel* m_note = nullptr;
     std::optional<double> m_measuredMfu; // on the trace's GPU (shown, or withheld only as impossible)
+    std::string m_countedDifferences; // the facts it counted with the scenario's values (ShownMfu)
     std::optional<double> m_traceMfu;
 };
 
