@@ -96,6 +96,8 @@ int runSweep(const QStringList& args)
                                            : nlohmann::json("not run");
                 if (p.best)
                     addBand(j["best"], p.bestBand);
+                // A best that is the best of the layouts whose MFU stays within 100%: how many others were left out.
+                j["best_left_out"] = p.bestLeftOut.empty() ? nlohmann::json() : nlohmann::json(p.bestLeftOut);
                 points.push_back(j);
             }
             printJson(
@@ -111,16 +113,20 @@ int runSweep(const QStringList& args)
                         .arg(QStringLiteral("TFLOPS/GPU"), 11)
                         .arg(calibration ? QStringLiteral("%1  ").arg(QStringLiteral("calibrated"), 10) : QString())
                         .arg(QStringLiteral("best MFU (layout)"));
-        for (const auto& p : r.points) {
-            const QString x = *axis == SweepAxis::Precision
+        const auto pointLabel = [&axis](const SweepPoint& p) {
+            return *axis == SweepAxis::Precision
                 ? QString::fromStdString(std::string(trainingPrecisionLabel(p.precision)))
                 : QString::number(p.x, 'g', 10); // whole tokens and GPUs; a network may be 12.5 Gb/s
+        };
+        for (const auto& p : r.points) {
+            const QString x = pointLabel(p);
             QString cur = !p.currentValid ? QStringLiteral("invalid")
                 : p.currentShown()        ? QStringLiteral("%1%").arg(100 * p.current.mfu, 0, 'f', 1)
                                           : QStringLiteral("does not fit");
-            QString best = p.best ? QStringLiteral("%1% (%2)")
+            QString best = p.best ? QStringLiteral("%1% (%2)%3")
                                         .arg(100 * p.best->prediction.mfu, 0, 'f', 1)
-                                        .arg(QString::fromStdString(describeConfig(*p.best)))
+                                        .arg(QString::fromStdString(describeConfig(*p.best)),
+                                            p.bestLeftOut.empty() ? QString() : QStringLiteral(" *"))
                 : r.plannerRan ? QString::fromStdString(p.bestProblem)
                                : QStringLiteral("not run (--no-planner)");
             QString calibrated;
@@ -138,6 +144,10 @@ int runSweep(const QStringList& args)
                      .arg(calibrated)
                      .arg(best);
         }
+        // The points whose best is the best of the rest: which, and how many layouts were left out there.
+        for (const auto& p : r.points)
+            if (p.best && !p.bestLeftOut.empty())
+                t += QStringLiteral("* at %1: %2\n").arg(pointLabel(p), QString::fromStdString(p.bestLeftOut));
         if (*axis == SweepAxis::Network)
             if (const std::string note = networkSweepNote(s); !note.empty())
                 t += QString::fromStdString(note) + QLatin1Char('\n');

@@ -470,11 +470,12 @@ std::string beyondPhysicsLeftOutNote(const PlanResult& plan)
 {
     if (plan.beyondPhysics == 0)
         return {};
-    return formatNumber(double(plan.beyondPhysics))
-        + (plan.beyondPhysics == 1 ? " layout that fits was" : " layouts that fit were") + " left out: under "
-        + std::string(flopFormulaShortName(plan.formula))
-        + " their MFU would pass 100% (the count charges attention the kernels skip), so the fastest may be among "
-          "them; count with per_layer or per_component_causal to rank every layout";
+    const bool one = plan.beyondPhysics == 1;
+    return formatNumber(double(plan.beyondPhysics)) + (one ? " layout that fits was" : " layouts that fit were")
+        + " left out: under " + std::string(flopFormulaShortName(plan.formula)) + (one ? " its" : " their")
+        + " MFU would pass 100% (the count charges attention the kernels skip), so "
+        + (one ? "it may be the fastest" : "the fastest may be among them")
+        + "; count with per_layer or per_component_causal to rank every layout";
 }
 
 std::string whyNothingPlanned(const PlanResult& plan)

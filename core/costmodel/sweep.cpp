@@ -163,6 +163,7 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
             p.bestProblem = whyNothingPlanned(plan);
             if (!plan.configs.empty()) {
                 p.best = plan.configs.front();
+                p.bestLeftOut = beyondPhysicsLeftOutNote(plan);
                 // The band depends on the GPU generation and the architecture, which the planner does not change.
                 if (options.errorBands)
                     p.bestBand = errorBandFor(s, p.best->prediction, *options.errorBands);

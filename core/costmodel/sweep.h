@@ -37,6 +37,10 @@ struct SweepPoint {
     StepPrediction current; // meaningful when currentValid; current.fits says whether it fits
     std::optional<PlannedConfig> best; // the planner's best fitting configuration; empty when nothing fits
     std::string bestProblem; // why there is no best (whyNothingPlanned); empty when there is one or the planner was off
+    // When there is a best but the planner left out layouts that fit as beyond physics (the formula's MFU would pass
+    // 100%), the sentence that says how many and why (beyondPhysicsLeftOutNote): the best is then the best of the
+    // rest, and a faster layout may be among those left out. Empty otherwise.
+    std::string bestLeftOut;
     // Where the measurement likely lies (error_band.h), when SweepOptions::errorBands is given: around `current`
     // (when currentValid) and around `best` (when there is one).
     std::optional<ErrorBand> currentBand;

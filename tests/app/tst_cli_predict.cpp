@@ -171,6 +171,25 @@ private slots:
         QVERIFY(j["points"][1]["current"]["mfu"].get<double>() > 0);
     }
 
+    // Under PaLM's full square, Qwen3.5's linear-attention layers at 128k put many layouts past 100% MFU: the
+    // planner leaves them out, and the sweep's best at that point says how many and why (text and JSON), where it
+    // had shown the best of the rest as the best. At 32k none is left out and nothing is said.
+    void sweepBestSaysWhatWasLeftOut()
+    {
+        const QString args = QStringLiteral(
+            "--model qwen3.5-397b-a17b --gpu gb200 --gpus 64 --seq 32768 --formula palm --axis seq --values 32k,128k");
+        const auto j = runJson(QStringLiteral("sweep"), args + QStringLiteral(" --json"));
+        QVERIFY(j["points"][0]["best_left_out"].is_null());
+        QVERIFY2(j["points"][1]["best"].is_object(), j.dump().c_str());
+        const std::string leftOut = j["points"][1]["best_left_out"].get<std::string>();
+        QVERIFY2(leftOut.find("left out: under PaLM") != std::string::npos, leftOut.c_str());
+        QVERIFY2(leftOut.find("MFU would pass 100%") != std::string::npos, leftOut.c_str());
+        const Run text = runCli(QStringLiteral("sweep"), args.split(QLatin1Char(' ')));
+        QCOMPARE(text.status, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("* at 131072: ")), qPrintable(text.out));
+        QVERIFY2(!text.out.contains(QStringLiteral("* at 32768")), qPrintable(text.out));
+    }
+
     // A global batch that is not a whole number of micro-steps is predicted rounded up, and says so.
     void predictSaysWhenTheBatchIsRounded()
     {
