@@ -52,6 +52,10 @@ struct ReportedRun {
     std::optional<double> achievedFlops; // as stated, FLOP/s
     StatedScope achievedScope = StatedScope::Unknown;
     std::optional<double> peakFlops; // the denominator the report used, FLOP/s
+    // The peak was printed by a logger that takes it from the device it runs on (torchtitan's "Peak FLOPS used for
+    // computing MFU"): another GPU's peak then says the run was on that GPU, as a TFLOPS / MFU ratio would
+    // (log_peak_mismatch), rather than that the report divided by the wrong GPU's peak (peak_wrong_gpu).
+    bool peakFromDevice = false;
     std::optional<double> mfu; // as stated, fraction of 1
     // The device memory the log establishes (LogFacts::deviceMemoryBytes), bytes: a GPU whose memory contradicts it
     // is not proposed for the peak the report divided by.

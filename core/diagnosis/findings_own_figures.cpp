@@ -17,6 +17,14 @@ namespace {
 
 // TFLOPS and MFU are printed rounded; the peak they imply is good to about this.
 constexpr double kPeakTolerance = 0.03;
+// A peak the log prints itself (torchtitan's "9.890e+14", four figures) is good to this: tight enough that the
+// MI300A's 980.6 TFLOPS is not read as H100's 989.
+constexpr double kPrintedPeakTolerance = 0.002;
+
+double peakTolerance(const ReportedRun& run)
+{
+    return run.peakFromDevice ? kPrintedPeakTolerance : kPeakTolerance;
+}
 
 // FLOP per token in the unit that keeps three figures: "71.06 MFLOP", "57.91 GFLOP".
 std::string flopText(double flop)
@@ -99,21 +107,24 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
             { "implied_params", *d.impliedParams }, { "ratio", ratio } } });
 }
 
-// The peak the report divided by, from its TFLOPS and MFU (per GPU).
+// The peak the report divided by, from its TFLOPS and MFU (per GPU), or as a logger that takes it from its own
+// device printed it.
 std::optional<double> impliedPeak(const ReportedRun& run)
 {
+    if (run.peakFlops && run.peakFromDevice)
+        return run.peakFlops;
     if (run.peakFlops || !run.achievedFlops || !run.mfu || !(*run.mfu > 0))
         return std::nullopt; // a stated peak is checked as stated (findings_peak.cpp)
     return perGpu(*run.achievedFlops, run.achievedScope, run.gpus) / *run.mfu;
 }
 
-bool isOneOfThisGpusPeaks(double peak, const HardwareSpec& gpu)
+bool isOneOfThisGpusPeaks(double peak, const HardwareSpec& gpu, double tolerance)
 {
     for (NumberFormat format : { NumberFormat::BF16, NumberFormat::FP16, NumberFormat::FP8, NumberFormat::TF32,
              NumberFormat::FP32, NumberFormat::FP4 }) {
-        if (const auto dense = gpu.densePeak(format); dense && agree(peak, *dense, kPeakTolerance))
+        if (const auto dense = gpu.densePeak(format); dense && agree(peak, *dense, tolerance))
             return true;
-        if (const auto sparse = gpu.sparsePeak(format); sparse && agree(peak, *sparse, kPeakTolerance))
+        if (const auto sparse = gpu.sparsePeak(format); sparse && agree(peak, *sparse, tolerance))
             return true;
     }
     return false;
@@ -125,23 +136,26 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     if (!peak || !std::isfinite(*peak))
         return;
     d.impliedPeakFlops = *peak;
-    if (isOneOfThisGpusPeaks(*peak, run.hardware))
+    const double tolerance = peakTolerance(run);
+    if (isOneOfThisGpusPeaks(*peak, run.hardware, tolerance))
         return;
+    // Where the figure comes from, as the sentences below begin with it.
+    const std::string source = run.peakFromDevice
+        ? "The peak the log prints for its device, " + formatTflopsValue(*peak) + " TFLOPS per GPU,"
+        : "The report's TFLOPS / MFU = " + formatTflopsValue(*peak) + " TFLOPS per GPU";
     std::vector<const HardwareSpec*> others;
     const HardwareSpec* otherMemory = nullptr; // a GPU of that peak the log's device memory rules out
-    for (const HardwareSpec* h : gpusOfDensePeak(*peak, known, kPeakTolerance))
+    for (const HardwareSpec* h : gpusOfDensePeak(*peak, known, tolerance))
         if (h->id != run.hardware.id) {
             if (run.deviceMemoryBytes && !deviceMemoryAgrees(*h, *run.deviceMemoryBytes))
                 otherMemory = otherMemory ? otherMemory : h;
             else
                 others.push_back(h);
         }
-    if (others.empty() && otherMemory && agree(*peak, trace::kTorchtitanFallbackPeakFlops, kPeakTolerance)) {
+    if (others.empty() && otherMemory && agree(*peak, trace::kTorchtitanFallbackPeakFlops, tolerance)) {
         // torchtitan divides by the A100's 312 TFLOPS on a GPU it does not know: the peak names no GPU here.
         d.findings.push_back({ "log_peak_fallback", "warning",
-            "The report's TFLOPS / MFU = " + formatTflopsValue(*peak)
-                + " TFLOPS per GPU is torchtitan's fallback peak ("
-                + formatTflopsValue(trace::kTorchtitanFallbackPeakFlops)
+            source + " is torchtitan's fallback peak (" + formatTflopsValue(trace::kTorchtitanFallbackPeakFlops)
                 + " TFLOPS) for a GPU it does not know, not the " + otherMemory->name + "'s: the log's device has "
                 + formatGiB(*run.deviceMemoryBytes) + " of memory, the " + otherMemory->name + " "
                 + formatGiB(otherMemory->hbmBytes)
@@ -168,9 +182,8 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     if (modelMatches)
         figures["corrected_mfu_on_implied_gpu"] = mfuThere;
     d.findings.push_back({ "log_peak_mismatch", "error",
-        "The report's TFLOPS / MFU = " + formatTflopsValue(*peak) + " TFLOPS per GPU: the dense peak of the " + names
-            + ", not the " + gpu + "'s " + formatTflopsValue(f.densePeak)
-            + " TFLOPS. The run was most likely recorded on that GPU (torchtitan "
+        source + (run.peakFromDevice ? " is" : ":") + " the dense peak of the " + names + ", not the " + gpu + "'s "
+            + formatTflopsValue(f.densePeak) + " TFLOPS. The run was most likely recorded on that GPU (torchtitan "
             + "divides by its own device's peak), while this diagnosis counts with the " + gpu
             + ". The corrected MFU is withheld: set the GPU"
             + (modelMatches ? " (on the " + others.front()->name + " it would be " + formatPercent(mfuThere) + ")"

@@ -71,8 +71,10 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
     if (summary.medianTflops)
         run.achievedFlops = *summary.medianTflops * 1e12;
     run.achievedScope = statedScope(log.scope);
-    if (const auto peak = summary.medianPeakTflops ? summary.medianPeakTflops : facts.peakTflops)
+    if (const auto peak = summary.medianPeakTflops ? summary.medianPeakTflops : facts.peakTflops) {
         run.peakFlops = *peak * 1e12;
+        run.peakFromDevice = true;
+    }
     run.flopsPerToken = summary.medianFlopsPerToken;
     run.mfu = summary.medianMfu;
     run.deviceMemoryBytes = facts.deviceMemoryBytes;

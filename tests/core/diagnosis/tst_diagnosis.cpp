@@ -234,6 +234,30 @@ private slots:
         QCOMPARE(percent(d.mfu), percent(400000 * 6.0 * 124439808 / 989e12));
     }
 
+    // A stated peak is the closest figure within 1%, and every GPU that has it: 989 TFLOPS on an A100 is the
+    // Hoppers' BF16 peak (the MI300A's 980.6 is within 1% and had been named), and 1,979 TFLOPS is both their sparse
+    // BF16 figure and their dense FP8 peak (it had matched "no known GPU").
+    void statedPeakOfAnotherGpuIsTheClosest()
+    {
+        const auto wrongGpu = [](const char* peak) {
+            const Diagnosis d = diagnoseText(std::string(R"({"gpu":"a100-sxm-80gb","model":"llama-3.1-8b",)")
+                + R"("seq_len":8192,"tokens_per_sec":3000,"tokens_per_sec_scope":"per_gpu","peak_tflops":)" + peak
+                + "}");
+            const Finding* f = test::findFinding(d.runs[0].findings, "peak_wrong_gpu");
+            return f ? f->message : "no peak_wrong_gpu: " + codes(d.runs[0].findings);
+        };
+        const std::string hopper = wrongGpu("989");
+        QVERIFY2(hopper.find("dense BF16 peak") != std::string::npos, hopper.c_str());
+        QVERIFY2(hopper.find("H100") != std::string::npos && hopper.find("H200") != std::string::npos, hopper.c_str());
+        QVERIFY2(hopper.find("MI300A") == std::string::npos, hopper.c_str());
+        const std::string fp8 = wrongGpu("1979");
+        QVERIFY2(fp8.find("dense FP8 peak") != std::string::npos, fp8.c_str());
+        QVERIFY2(fp8.find("2:4 structured sparsity") != std::string::npos, fp8.c_str());
+        const std::string mi300a = wrongGpu("980.6");
+        QVERIFY2(
+            mi300a.find("MI300A") != std::string::npos && mi300a.find("H100") == std::string::npos, mi300a.c_str());
+    }
+
     // A V100 has no BF16: its MFU is against the dense FP16 peak, and the diagnosis says so (issue 35: "BF16 peak"
     // of an FP16 GPU), in the corrected MFU, a stated peak it does not recognise and the bound alike.
     void v100PeakIsNamedFp16()

@@ -310,6 +310,36 @@ private slots:
         QCOMPARE(percent(d.mfu), 11.3);
     }
 
+    // torchtitan prints the peak it divides by, its own device's ("Peak FLOPS used for computing MFU: 9.890e+14").
+    // Read against a B200, that line says the run was on a Hopper, as the TFLOPS / MFU ratio says without it: the
+    // correction is withheld and the GPUs of that peak named, never the MI300A's 980.6 TFLOPS (within 1% of 989),
+    // and no "wrong peak" is charged to the log. On an H100 the same log holds.
+    void printedPeakOfAnotherGpuNamesThatGpu()
+    {
+        LogRunContext c;
+        c.label = "h100.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("b200");
+        c.seqLen = 8192;
+        std::string log = "[rank0]:[titan] 2025-06-01 10:00:04,000 - root - INFO - Peak FLOPS used for computing MFU: "
+                          "9.890e+14\n";
+        for (int step = 1; step <= 4; ++step)
+            log += "[rank0]:[titan] 2025-06-01 10:00:05,000 - root - INFO - step: " + std::to_string(step)
+                + "  loss:  9.1000  tps: 6,000  tflops: 347.48  mfu: 35.13%\n";
+        Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        const Finding* mismatch = test::findFinding(d.runs[0].findings, "log_peak_mismatch");
+        QVERIFY(mismatch);
+        QVERIFY2(mismatch->message.find("H100") != std::string::npos, mismatch->message.c_str());
+        QVERIFY2(mismatch->message.find("MI300A") == std::string::npos, mismatch->message.c_str());
+        QVERIFY(!test::findFinding(d.runs[0].findings, "peak_wrong_gpu"));
+        QVERIFY(!d.runs[0].hasCorrectedMfu());
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(!test::findFinding(d.runs[0].findings, "log_peak_mismatch"));
+        QVERIFY(!test::findFinding(d.runs[0].findings, "peak_wrong_gpu"));
+        QCOMPARE(percent(d.mfu), 35.1);
+    }
+
     // Issue 35: TFLOPS / MFU = 306 on a device of 14.6 GiB. The A100 has that peak but not that memory: the finding
     // says torchtitan's fallback, names no GPU, and the report offers no "on the A100 it would be".
     void fallbackPeakWithAContradictingMemoryNamesNoGpu()
