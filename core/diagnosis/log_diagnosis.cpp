@@ -63,8 +63,10 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
     run.microBatch = facts.microBatch;
     run.gradAccum = facts.gradAccum;
     run.tokensPerStep = context.tokensPerStep ? context.tokensPerStep : facts.tokensPerStep;
-    if (!run.tokensPerStep && facts.globalBatchSamples && run.seqLen) // Megatron and torchtitan count samples
-        run.tokensPerStep = double(*facts.globalBatchSamples) * double(*run.seqLen);
+    // Megatron and torchtitan count samples; after a ramp-up, the batch of the steps the medians keep.
+    if (const auto batch = summary.globalBatchSamples ? summary.globalBatchSamples : facts.globalBatchSamples;
+        !run.tokensPerStep && batch && run.seqLen)
+        run.tokensPerStep = double(*batch) * double(*run.seqLen);
     run.stepTimeSeconds = summary.medianStepSeconds;
     run.tokensPerSec = summary.medianTokensPerSec;
     run.tokensPerSecScope = statedScope(log.scope);

@@ -81,8 +81,8 @@ template <typename T> void setOnce(std::optional<T>& slot, const std::optional<d
     slot = static_cast<T>(*v);
 }
 
-// Whether the slot a fact rule fills is already set: then the rule can change nothing and its regex is skipped
-// (Megatron repeats its global batch size on every iteration line).
+// Whether the slot a fact rule fills is already set: then the rule can change nothing and its regex is skipped.
+// Megatron repeats its global batch size on every iteration line, and it is read each time: a ramp-up changes it.
 bool known(const LogFacts& facts, Fact fact)
 {
     switch (fact) {
@@ -91,7 +91,7 @@ bool known(const LogFacts& facts, Fact fact)
     case Fact::TokensPerStep:
         return facts.tokensPerStep.has_value();
     case Fact::GlobalBatch:
-        return facts.globalBatchSamples.has_value();
+        return false; // read on every line: a ramp-up changes it (LogStep::globalBatchSamples)
     case Fact::MicroBatch:
         return facts.microBatch.has_value();
     case Fact::GradAccum:
@@ -132,9 +132,13 @@ void readFacts(const std::string& line, LogFacts& facts)
         case Fact::TokensPerStep:
             setOnce(facts.tokensPerStep, value);
             break;
-        case Fact::GlobalBatch:
-            setOnce(facts.globalBatchSamples, value);
+        case Fact::GlobalBatch: {
+            std::optional<int64_t> latest;
+            setOnce(latest, value);
+            if (latest)
+                facts.globalBatchSamples = latest;
             break;
+        }
         case Fact::MicroBatch:
             setOnce(facts.microBatch, value);
             break;

@@ -38,6 +38,7 @@ nlohmann::json logToJson(const TrainingLog& log, const LogSummary& summary, size
         { "summary",
             { { "steps_used", summary.stepsUsed }, { "warmup_steps_left_out", summary.warmupStepsLeftOut },
                 { "zero_figures_left_out", summary.zeroFiguresLeftOut },
+                { "other_batch_steps_left_out", summary.otherBatchStepsLeftOut },
                 { "median_step_time_s", orNull(summary.medianStepSeconds) },
                 { "median_tokens_per_sec", orNull(summary.medianTokensPerSec) },
                 { "median_tflops", orNull(summary.medianTflops) }, { "median_mfu_claimed", orNull(summary.medianMfu) },

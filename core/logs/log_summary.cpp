@@ -25,8 +25,15 @@ LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps)
     std::vector<double> times, tps, tflops, mfu, peak, fpt;
     const size_t first = std::min(warmupSteps, log.steps.empty() ? 0 : log.steps.size() - 1);
     s.warmupStepsLeftOut = first;
+    // A ramp-up's steps run other batches: their times are not the run's, so the medians keep the last step's batch.
+    if (!log.steps.empty())
+        s.globalBatchSamples = log.steps.back().globalBatchSamples;
     for (size_t i = first; i < log.steps.size(); ++i) {
         const LogStep& st = log.steps[i];
+        if (s.globalBatchSamples && st.globalBatchSamples && *st.globalBatchSamples != *s.globalBatchSamples) {
+            ++s.otherBatchStepsLeftOut;
+            continue;
+        }
         ++s.stepsUsed;
         const std::pair<const std::optional<double>*, std::vector<double>*> pairs[]
             = { { &st.stepSeconds, &times }, { &st.tokensPerSec, &tps }, { &st.tflops, &tflops }, { &st.mfu, &mfu },

@@ -244,6 +244,7 @@ TrainingLog readLog(
                 }
         }
         if (step) {
+            step->globalBatchSamples = log.facts.globalBatchSamples; // this line's, when it prints one
             if (pendingCopy)
                 copies.add(pendingCopy->first, pendingCopy->second);
             pendingCopy.reset();

@@ -37,13 +37,16 @@ struct LogStep {
     std::optional<double> loss;
     std::optional<double> peakTflops; // the denominator the logger's MFU used
     std::optional<double> flopsPerToken; // the logger's own FLOP/token
+    // The global batch (sequences) in force at this step, as the log last printed it: Megatron prints it on every
+    // iteration line, and a batch-size ramp-up changes it.
+    std::optional<int64_t> globalBatchSamples;
 };
 
 // Run settings the log states once (header lines, argument dumps, Megatron's per-line global batch size).
 struct LogFacts {
     std::optional<int> gpus;
     std::optional<double> tokensPerStep; // global
-    std::optional<int64_t> globalBatchSamples;
+    std::optional<int64_t> globalBatchSamples; // the last printed (a ramp-up's last stage)
     std::optional<int64_t> microBatch;
     std::optional<int64_t> gradAccum;
     std::optional<int64_t> seqLen;
@@ -109,11 +112,15 @@ struct LogSummary {
     std::optional<double> medianMfu;
     std::optional<double> medianPeakTflops;
     std::optional<double> medianFlopsPerToken;
+    // A global batch that changed during the log (Megatron's --rampup-batch-size): the medians count only the steps
+    // at the batch of the last step, the batch is that one, and the steps at other batches are counted here.
+    std::optional<int64_t> globalBatchSamples;
+    size_t otherBatchStepsLeftOut = 0;
 };
 
-// Medians over the steps after the first `warmupSteps` (compilation, allocator warm-up); a log with no more steps
-// than that keeps its last step. Only positive figures count: a step that states 0 tokens/s or 0 TFLOPS (a stalled
-// step, a logger's placeholder) measured nothing.
+// Medians over the steps after the first `warmupSteps` (compilation, allocator warm-up), at the last step's global
+// batch when the log's batch changed; a log with no more steps than that keeps its last step. Only positive figures
+// count: a step that states 0 tokens/s or 0 TFLOPS (a stalled step, a logger's placeholder) measured nothing.
 LogSummary summarizeLog(const TrainingLog& log, size_t warmupSteps = 1);
 
 } // namespace mfu::trace

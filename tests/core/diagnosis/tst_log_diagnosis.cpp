@@ -281,6 +281,39 @@ private slots:
         }
     }
 
+    // Megatron's batch-size ramp-up: 32 sequences a step for ten iterations, then 128. The batch had been read once,
+    // from the first line, and the log's 8,192 tokens/s per GPU at the full batch read as "another model" four times
+    // smaller. The medians keep the steps at the last step's batch, the tokens a step are that batch's, and the
+    // ramp's steps are counted as left out.
+    void batchRampUpCountsTheFinalBatch()
+    {
+        LogRunContext c;
+        c.label = "ramp.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.gpus = 8;
+        c.seqLen = 8192;
+        std::string log;
+        for (int step = 1; step <= 30; ++step) {
+            const int batch = step <= 10 ? 32 : 128;
+            const double ms = batch * 8192.0 / (8192.0 * 8) * 1000; // 8,192 tokens/s per GPU at either batch
+            log += " iteration " + std::to_string(step)
+                + "/ 100 | elapsed time per iteration (ms): " + QString::number(ms, 'f', 1).toStdString()
+                + " | throughput per GPU (TFLOP/s/GPU): 474.4 | global batch size: " + std::to_string(batch)
+                + " | lm loss: 5.0E+00 |\n";
+        }
+        const TrainingLog parsed = parse(log);
+        const LogSummary summary = summarizeLog(parsed, 1);
+        QCOMPARE(summary.globalBatchSamples, std::optional<int64_t>(128));
+        QCOMPARE(summary.otherBatchStepsLeftOut, size_t(9)); // the first step is warm-up
+        QCOMPARE(summary.stepsUsed, size_t(20));
+        QCOMPARE(summary.medianStepSeconds, std::optional<double>(16.0));
+        const Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(!test::findFinding(d.runs[0].findings, "log_model_mismatch"));
+        QVERIFY(d.runs[0].hasCorrectedMfu());
+        QCOMPARE(percent(d.mfu), 48.0);
+    }
+
     void logOfAnotherGpuIsNotCorrected()
     {
         // 253.41 TFLOPS at 11.26% MFU: the log divided by 2,250 TFLOPS, a B200's (or B300's) dense BF16 peak, while
