@@ -56,6 +56,9 @@ struct ReportedRun {
     // computing MFU"): another GPU's peak then says the run was on that GPU, as a TFLOPS / MFU ratio would
     // (log_peak_mismatch), rather than that the report divided by the wrong GPU's peak (peak_wrong_gpu).
     bool peakFromDevice = false;
+    // False when neither the report nor the user gave the GPU count and 1 was assumed: a figure per GPU derived
+    // from the whole run's (tokens a step over the step time) is then the whole run's.
+    bool gpusStated = true;
     std::optional<double> mfu; // as stated, fraction of 1
     // The device memory the log establishes (LogFacts::deviceMemoryBytes), bytes: a GPU whose memory contradicts it
     // is not proposed for the peak the report divided by.

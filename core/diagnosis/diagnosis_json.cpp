@@ -28,8 +28,9 @@ std::string correctedMfuText(const RunDiagnosis& r)
 {
     if (r.withheld)
         return "no corrected MFU: " + *r.withheld
-            + (*r.withheld == "log_model_mismatch" ? " (the figures describe another model)"
-                                                   : " (the figures describe another GPU)");
+            + (*r.withheld == "log_model_mismatch"           ? " (the figures describe another model)"
+                    : *r.withheld == "log_gpu_count_missing" ? " (the log states no GPU count)"
+                                                             : " (the figures describe another GPU)");
     if (!r.consistent)
         return "no consistent reading of the figures fits the GPU: at most " + formatNumber(r.maxTokensPerSecPerGpu)
             + " tokens/s per GPU (the dense " + r.boundPeakPrecision + " peak of "

@@ -40,6 +40,7 @@ double perGpu(double value, StatedScope scope, int gpus)
 struct ImpliedFlops {
     double flopsPerToken = 0;
     std::string how; // "its TFLOPS / tokens/s", ...
+    bool perGpuFromWholeRun = false; // a whole run's figure divided by the GPU count: it scales with that count
 };
 
 // The FLOP/token the report's own figures imply, from the most direct pair it states.
@@ -59,7 +60,9 @@ std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run, const R
         const double flops = perGpu(*run.achievedFlops, run.achievedScope, run.gpus);
         return ImpliedFlops { flops / tps,
             "its " + formatTflopsValue(flops) + " TFLOPS / (" + tok(*f.stepTokens) + " tokens a step / "
-                + formatNumber(*run.stepTimeSeconds, 3) + " s a step / " + std::to_string(run.gpus) + " GPUs)" };
+                + formatNumber(*run.stepTimeSeconds, 3) + " s a step / " + std::to_string(run.gpus)
+                + (run.gpus == 1 ? " GPU)" : " GPUs)"),
+            true };
     }
     if (run.tokensPerSec && run.mfu && run.peakFlops && *run.tokensPerSec > 0) {
         const double tps = perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus);
@@ -67,6 +70,41 @@ std::optional<ImpliedFlops> impliedFlopsPerToken(const ReportedRun& run, const R
             "its MFU x its " + formatTflopsValue(*run.peakFlops) + " TFLOPS peak / " + tok(tps) + " tokens/s" };
     }
     return std::nullopt;
+}
+
+// The GPU counts at which a FLOP/token that scales with the count describes the model, when 1 was assumed: the
+// range (the FLOP formulas differ by tens of percent, so several counts can), and the likeliest in it, a power of
+// two, else a multiple of a node's 8, else the nearest to the ratio. Nullopt when no count from 2 does.
+struct FittingGpuCounts {
+    int likeliest = 0;
+    int fewest = 0;
+    int most = 0;
+};
+
+std::optional<FittingGpuCounts> gpuCountsThatFit(const ReportedRun& run, const RunFacts& f, const ImpliedFlops& implied)
+{
+    if (run.gpusStated || !implied.perGpuFromWholeRun || run.gpus != 1 || !(implied.flopsPerToken > 0))
+        return std::nullopt;
+    const double ratio = f.flopsCorrect / implied.flopsPerToken;
+    if (!(ratio >= 1.5) || ratio > 1e6)
+        return std::nullopt;
+    std::optional<FittingGpuCounts> out;
+    const auto score = [ratio](int k) {
+        const bool powerOfTwo = (k & (k - 1)) == 0;
+        return std::pair { powerOfTwo ? 0 : k % 8 == 0 ? 1 : 2, std::abs(k - ratio) };
+    };
+    for (int k = std::max(2, static_cast<int>(ratio / 2)); k <= static_cast<int>(ratio * 2) + 1; ++k) {
+        if (!describesModel(*f.modelCounts, implied.flopsPerToken * k))
+            continue;
+        if (!out) {
+            out = FittingGpuCounts { k, k, k };
+            continue;
+        }
+        out->most = k;
+        if (score(k) < score(out->likeliest))
+            out->likeliest = k;
+    }
+    return out;
 }
 
 void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
@@ -91,6 +129,21 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
         return;
     }
     const std::string model = run.model->displayName();
+    if (const auto gpus = gpuCountsThatFit(run, f, *implied)) {
+        const std::string range = gpus->fewest == gpus->most ? std::string()
+                                                             : " (any count from " + std::to_string(gpus->fewest)
+                + " to " + std::to_string(gpus->most) + " would, by one FLOP formula or another)";
+        d.withheld = "log_gpu_count_missing";
+        d.findings.push_back({ "log_gpu_count_missing", "error",
+            "The log states no GPU count and none was given, so 1 GPU was assumed: the report's own figures ("
+                + implied->how + ") then imply " + flopText(implied->flopsPerToken) + "/token, where " + model
+                + " counts " + flopText(f.flopsCorrect) + ". On " + std::to_string(gpus->likeliest)
+                + " GPUs they describe it" + range
+                + ". The corrected MFU is withheld: give the GPU count the run used.",
+            { { "implied_flops_per_token", implied->flopsPerToken }, { "model_flops_per_token", f.flopsCorrect },
+                { "gpu_count_that_fits", gpus->likeliest } } });
+        return;
+    }
     const double ratio = implied->flopsPerToken / f.flopsCorrect;
     const std::string factor = ratio < 1 ? formatNumber(1 / ratio, 1 / ratio < 10 ? 1 : 0) + " times fewer"
                                          : formatNumber(ratio, 1) + " times more";
@@ -102,7 +155,8 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
               "of about "
             + formatParameters(*d.impliedParams)
             + " parameters by 6N. The corrected MFU is withheld: set the model the run trained (or its parameter "
-              "count).",
+              "count)"
+            + (!run.gpusStated ? ", and the GPU count: the log states none and 1 was assumed." : "."),
         { { "implied_flops_per_token", implied->flopsPerToken }, { "model_flops_per_token", f.flopsCorrect },
             { "implied_params", *d.impliedParams }, { "ratio", ratio } } });
 }
@@ -217,6 +271,13 @@ void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vecto
     modelMismatch(run, f, d);
     peakMismatch(run, f, known, d);
     memoryMismatch(run, d);
+    // Without a stated tokens/s, the throughput the step time was held against is the report's TFLOPS over the
+    // model's FLOP/token: once the figures say another model (or another GPU count), their disagreement is that, not
+    // a wrong step time, and "the other figures imply 149.68 s per step" would point at the one right figure.
+    const bool modelOrCountWrong
+        = d.withheld && (*d.withheld == "log_model_mismatch" || *d.withheld == "log_gpu_count_missing");
+    if (modelOrCountWrong && !run.tokensPerSec)
+        std::erase_if(d.findings, [](const Finding& x) { return x.code == "step_time_inconsistent"; });
 }
 
 } // namespace mfu::diagnosis_detail

@@ -56,6 +56,7 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
         throw InputError(context.label + ": the log names no GPU with a known preset"
             + (facts.device ? " ('" + *facts.device + "')" : std::string()) + "; give the GPU");
     run.gpus = context.gpus.value_or(facts.gpus.value_or(1));
+    run.gpusStated = context.gpus || facts.gpus;
     run.model = context.model;
     run.precision = context.precision;
     run.formula = context.formula;

@@ -314,6 +314,39 @@ private slots:
         QCOMPARE(percent(d.mfu), 48.0);
     }
 
+    // A Megatron log without its arguments block states no GPU count: 1 was assumed silently, and its figures read
+    // as "another model, of about 1.07B parameters" beside a step time "3.8x the dense BF16 peak". The count is named
+    // as the missing fact, with the count at which the figures fit; given it, the log holds. Read against the wrong
+    // model, the step time is no longer blamed for the model's disagreement.
+    void missingGpuCountIsNamedNotAnotherModel()
+    {
+        LogRunContext c;
+        c.label = "megatron.log";
+        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
+        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        c.seqLen = 8192;
+        std::string log;
+        for (int step = 1; step <= 5; ++step)
+            log += " iteration " + std::to_string(step)
+                + "/ 100 | elapsed time per iteration (ms): 16000.0 | throughput per GPU (TFLOP/s/GPU): 421.6 | "
+                  "global batch size: 128 | lm loss: 5.0E+00 |\n";
+        Diagnosis d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        const Finding* missing = test::findFinding(d.runs[0].findings, "log_gpu_count_missing");
+        QVERIFY(missing);
+        QCOMPARE(missing->figures.at("gpu_count_that_fits"), 8.0);
+        QVERIFY(!test::findFinding(d.runs[0].findings, "log_model_mismatch"));
+        QVERIFY(!test::findFinding(d.runs[0].findings, "step_time_inconsistent"));
+        QCOMPARE(d.runs[0].withheld, std::optional<std::string>("log_gpu_count_missing"));
+        c.gpus = 8;
+        d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(d.runs[0].hasCorrectedMfu());
+        QCOMPARE(percent(d.mfu), 48.0);
+        c.model = *test::shippedPresets().findModel("llama-3.1-70b");
+        d = diagnose({ runFrom(log, c) }, test::shippedPresets().hardware());
+        QVERIFY(test::findFinding(d.runs[0].findings, "log_model_mismatch"));
+        QVERIFY(!test::findFinding(d.runs[0].findings, "step_time_inconsistent"));
+    }
+
     void logOfAnotherGpuIsNotCorrected()
     {
         // 253.41 TFLOPS at 11.26% MFU: the log divided by 2,250 TFLOPS, a B200's (or B300's) dense BF16 peak, while
