@@ -54,6 +54,10 @@ const std::vector<FactRule>& factRules()
         { "Peak FLOPS used for computing MFU:", re(R"(Peak FLOPS used for computing MFU:\s*([\d.eE+]+))"),
             Fact::PeakFlops },
         { "Device:", re(R"(\bDevice:\s*(\S.*\S))"), Fact::Device },
+        // torchtitan's device line: "GPU capacity: NVIDIA H100 80GB HBM3 (0) with 79.10GiB memory" (2024), and since
+        // 2025 "CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory" (the device type, no index; ROCm too).
+        { " capacity:", re(R"(\b(?:GPU|CUDA|XPU) capacity:\s*(.+?)\s*(?:\(\d+\)\s*)?with\s+[\d.]+\s*GiB memory)"),
+            Fact::Device },
         { "GPU capacity:", re(R"(GPU capacity:\s*(.+?)\s*\(\d+\))"), Fact::Device },
         // Total parameters: torchtitan's "Model llama3 8B size: 8,030,261,248 total parameters", nanoGPT's "number of
         // parameters: 123.69M", and "N=1.294B" beside a FLOP formula. Megatron's "number of parameters on (tensor,

@@ -165,6 +165,13 @@ private slots:
         QCOMPARE(*titan.facts.globalBatchSamples, int64_t(16));
         QCOMPARE(*titan.facts.microBatch, int64_t(2));
         QCOMPARE(*titan.facts.seqLen, int64_t(8192));
+        // torchtitan since 2025: the device type instead of "GPU", no device index.
+        for (const char* line : { "CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n",
+                 "[rank0]:[titan] 2025-06-01 10:00:02,000 - root - INFO - CUDA capacity: NVIDIA H100 80GB HBM3 with "
+                 "79.11GiB memory\n",
+                 "GPU capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory\n" })
+            QCOMPARE(parse(std::string(line) + "step:  1  loss: 12.0  tps: 7,000  mfu: 38.00%\n").facts.device,
+                std::optional<std::string>("NVIDIA H100 80GB HBM3"));
         const TrainingLog megatron = parse("    seq_length ...................................... 4096\n"
                                            "    world_size ...................................... 64\n"
                                            " iteration       10/     100 | elapsed time per iteration (ms): 900.0 | "
