@@ -11,6 +11,7 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include "core/errors.h"
 
@@ -21,6 +22,13 @@ namespace mfu {
 inline constexpr uint64_t kMaxWholeFileBytes = uint64_t(256) << 20;
 
 std::string outOfMemoryWhileReading();
+
+// Text without the UTF-8 byte-order mark Windows editors put first: read as text, its three bytes would be taken
+// for the first line's (a header to skip, or not a number).
+inline std::string_view withoutByteOrderMark(std::string_view text)
+{
+    return text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+}
 
 // An input file opened for reading: a regular file, opened with O_NONBLOCK (so opening a FIFO cannot block) which
 // is cleared once fstat has said it is regular. Throws InputError "<path>: is a folder, not <what>", "<path>: is a

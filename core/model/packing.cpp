@@ -203,6 +203,7 @@ std::vector<DocumentLengthBin> parseJsonLengths(const nlohmann::json& j, const s
 
 std::vector<DocumentLengthBin> parseDocumentLengths(std::string_view text, const std::string& source)
 {
+    text = withoutByteOrderMark(text);
     size_t first = 0;
     while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first])))
         ++first;

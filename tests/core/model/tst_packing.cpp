@@ -145,6 +145,14 @@ private slots:
         bins = parseDocumentLengths("1.024e3, 2\n4096 ; 1\n", "e.csv"); // E notation, spaces around cells
         QCOMPARE(bins[0].length, int64_t(1024));
         QCOMPARE(bins[0].count, 2.0);
+        // A UTF-8 byte-order mark first (a Windows editor's): the first length was taken for a header and skipped.
+        bins = parseDocumentLengths("\xEF\xBB\xBF"
+                                    "1000\n2000\n3000\n",
+            "bom.txt");
+        QCOMPARE(bins.size(), size_t(3));
+        QCOMPARE(bins[0].length, int64_t(1000));
+        bins = parseDocumentLengths("\xEF\xBB\xBF[1000, 2000]", "bom.json");
+        QCOMPARE(bins.size(), size_t(2));
         for (const char* bad : { "", "   ", "[]", "[1.5]", "[-3]", "[[1, 2, 3]]", "{\"x\": 1}", "1024\nabc\n",
                  "1024,2,3\n", "[1024", "\"text\"", "1024,-1\n", "[1e300]", "[[1000000000000, 1e300]]",
                  // strtod's forms are not numbers here: infinities, hex, a trailing exponent marker
