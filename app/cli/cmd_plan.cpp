@@ -99,7 +99,7 @@ int runPlan(const QStringList& args)
             t += QStringLiteral("%1. MFU %2%  %3 tokens/s  %4  %5\n   %6\n")
                      .arg(rank++)
                      .arg(100 * c.prediction.mfu, 0, 'f', 1)
-                     .arg(c.prediction.tokensPerSec, 0, 'f', 0)
+                     .arg(QString::fromStdString(formatNumber(c.prediction.tokensPerSec, 0)))
                      .arg(QString::fromStdString(memoryUseText(c.prediction)))
                      .arg(QString::fromStdString(describeConfig(c)), QString::fromStdString(c.reason));
             if (calibration) {

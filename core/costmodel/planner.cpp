@@ -198,8 +198,10 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
         r += "; experts sharded " + std::to_string(p.ep) + "-way (EP)";
         r += p.expertTp > 1 ? ", each split over " + std::to_string(p.expertTp) + " expert-TP ranks"
                             : ", folded over the attention's ranks (expert TP 1)";
-        r += std::string(
-            expertParallelSpanOf(withLayout(s, p)) == "EP across nodes" ? ", across nodes" : ", inside a node");
+        // The scale-up domain, not "a node": a GB200 NVL72's 72 GPUs are one domain of 18 nodes.
+        r += expertParallelSpanOf(withLayout(s, p)) == "EP across nodes"
+            ? ", across " + std::to_string(domain) + "-GPU domains"
+            : ", inside one " + std::to_string(domain) + "-GPU domain";
     }
     if (p.embeddingStage)
         r += "; the embedding and the loss count as a layer of the first and last stages";

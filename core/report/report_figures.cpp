@@ -112,8 +112,10 @@ ReportSection predictedSection(const StepPrediction& p)
 {
     ReportSection out { "Predicted by the cost model",
         { { "Step time", formatMilliseconds(p.stepTimeSeconds),
-              std::to_string(p.gradAccumSteps) + (p.gradAccumSteps == 1 ? " micro-batch" : " micro-batches")
-                  + " per rank, " + count(p.tokensPerStep) + " tokens per step" },
+              // Micro-steps (gradient accumulation), not the micro-batch's size: "1 micro-batch per rank" beside a
+              // micro-batch of 8 sequences read as a contradiction.
+              std::to_string(p.gradAccumSteps) + (p.gradAccumSteps == 1 ? " micro-step" : " micro-steps")
+                  + " per rank (gradient accumulation), " + count(p.tokensPerStep) + " tokens per step" },
             { "Throughput", formatNumber(p.tokensPerSecPerGpu, 0) + " tokens/s per GPU",
                 formatNumber(p.tokensPerSec, 0) + " tokens/s for the cluster" },
             { "Achieved", formatTflops(p.tflopsPerGpu * 1e12) + " per GPU", "" }, { "MFU", formatPercent(p.mfu), "" },

@@ -79,7 +79,7 @@ void RankFigures::show(const trace::RankAnalysis* rank, const std::vector<Hardwa
     // Which steps and why, and what the GPU did in them: the core's sentences (the CLI prints the same).
     m_steps->setText(QString::fromStdString(r.stepSelection));
     QString stepTime = r.meanStepSeconds > 0
-        ? tr("%1 mean, %2 spread (%3)")
+        ? tr("%1 mean, %2 standard deviation (%3)")
               .arg(millisecondsText(r.meanStepSeconds), millisecondsText(r.stepSpreadSeconds),
                   stepTimeSource(r.stepSource))
         : tr("%1 per step (GPU window; no annotation)").arg(nsAsMs(b.spanNs, n));

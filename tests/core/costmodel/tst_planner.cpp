@@ -400,6 +400,24 @@ private slots:
         QVERIFY(sawPipeline);
     }
 
+    // Expert parallelism's span is the scale-up domain's: on GB200 NVL72 an EP group of 8 is inside one 72-GPU
+    // domain (it had read "inside a node", where a node holds 4 of those GPUs).
+    void expertSpanNamesTheDomain()
+    {
+        const ModelSpec* model = shippedPresets().findModel("deepseek-v3");
+        QVERIFY(model);
+        const PlanResult r = planConfigurations(scenarioFor(*model, "gb200", 144, 4096));
+        bool sawEp = false;
+        for (const PlannedConfig& c : r.configs) {
+            if (c.parallelism.ep <= 1)
+                continue;
+            sawEp = true;
+            QVERIFY2(c.reason.find("inside a node") == std::string::npos, c.reason.c_str());
+            QVERIFY2(c.reason.find("-GPU domain") != std::string::npos, c.reason.c_str());
+        }
+        QVERIFY(sawEp);
+    }
+
     void memoryReadsWithItsHeadroom()
     {
         StepPrediction p;

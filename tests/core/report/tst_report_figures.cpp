@@ -122,6 +122,9 @@ private slots:
         // A dense 70B on 256 H100 with TP 8: the cost model predicts, and its MFU row matches its own number.
         QVERIFY(f.predicted);
         QCOMPARE(row(section(f, "Predicted"), "MFU")->value, formatPercent(f.predicted->mfu));
+        // The step's micro-steps (gradient accumulation), never "micro-batches", which the micro-batch size also is.
+        const std::string steps = row(section(f, "Predicted"), "Step time")->note;
+        QVERIFY2(steps.find(std::to_string(f.predicted->gradAccumSteps) + " micro-step") == 0, steps.c_str());
         QVERIFY(hasNote(f, "Measured MFU: no measured throughput"));
     }
 
