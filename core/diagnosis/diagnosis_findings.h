@@ -71,6 +71,12 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
 // of `what` ("The stated 4,026 GFLOP/token"); nullopt when `flops` is no such count or the model is dense.
 std::optional<Finding> moeTotalParametersFinding(
     const ReportedRun& run, const RunFacts& f, double flops, const std::string& what);
+// A FLOP/token that is PaLM's formula as published (12LHQS on every layer) for a model some of whose layers attend
+// fewer keys or none: the finding ("palm_counts_every_layer_as_full_attention"), said of `what` ("The stated 103.12
+// GFLOP"), within `tolerance` of the PaLM count; nullopt when `flops` is not that count or PaLM's count is the
+// model's own.
+std::optional<Finding> palmEveryLayerFinding(
+    const ReportedRun& run, const RunFacts& f, double flops, const std::string& what, double tolerance);
 void checkThroughputReadings(
     const ReportedRun& run, const RunFacts& f, const Witness& chosen, bool allImpossible, RunDiagnosis& d);
 void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen, const std::vector<HardwareSpec>& known,

@@ -25,24 +25,6 @@ Finding packingLengthFinding(const RunFacts& f, const std::string& what, double 
             { "effective_attention_length", f.effectiveAttentionLength } } };
 }
 
-// PaLM's formula as published charges 12LHQS to every layer; sliding-window, chunked, sparse, linear-attention and
-// Mamba layers attend fewer keys (or none), which the per-layer count gives them.
-Finding palmEveryLayerFinding(const ReportedRun& run, const RunFacts& f, double stated)
-{
-    const ModelSpec& m = *run.model;
-    const int full = localAttentionLayerCount(m, TokenMixer::FullAttention);
-    const double ratio = stated / f.flopsCorrect;
-    return { "palm_counts_every_layer_as_full_attention", ratio > 1.1 ? "error" : "warning",
-        "The stated " + formatGflop(stated) + "/token is PaLM's formula as published, 12LHQS on every layer, but "
-            + std::to_string(full) + " of the model's " + std::to_string(m.layers)
-            + " layers attend the whole sequence; the others attend their window, chunk, top-k or compressed keys, "
-              "or none. Counted layer by layer: "
-            + formatGflop(f.flopsCorrect) + "/token, so FLOP/token and MFU are overstated " + formatNumber(ratio, 2)
-            + "x.",
-        { { "stated_flops_per_token", stated }, { "corrected_flops_per_token", f.flopsCorrect },
-            { "full_attention_layers", double(full) }, { "layers", double(m.layers) } } };
-}
-
 // Tied embeddings: the input embedding is also the LM head, a matmul of 2 x hidden x vocab FLOP a token forward. 6N
 // then counts that matmul, not a table lookup (TorchTitan counts it for tied embeddings, as the per_component formula
 // does); PaLM's 6(N - N_emb), which this product's figures use, leaves it out with the embedding. A convention, not
@@ -62,6 +44,28 @@ Finding tiedLmHeadFinding(const ParameterCounts& p, double stated, double correc
 }
 
 } // namespace
+
+// PaLM's formula as published charges 12LHQS to every layer; sliding-window, chunked, sparse, linear-attention and
+// Mamba layers attend fewer keys (or none), which the per-layer count gives them.
+std::optional<Finding> palmEveryLayerFinding(
+    const ReportedRun& run, const RunFacts& f, double flops, const std::string& what, double tolerance)
+{
+    if (!run.model || !(f.palmFlops > 0) || agree(f.palmFlops, f.flopsCorrect, 0.01)
+        || !agree(flops, f.palmFlops, tolerance))
+        return std::nullopt;
+    const ModelSpec& m = *run.model;
+    const int full = localAttentionLayerCount(m, TokenMixer::FullAttention);
+    const double ratio = flops / f.flopsCorrect;
+    return Finding { "palm_counts_every_layer_as_full_attention", ratio > 1.1 ? "error" : "warning",
+        what + "/token: that is PaLM's formula as published, 12LHQS on every layer, but " + std::to_string(full)
+            + " of the model's " + std::to_string(m.layers)
+            + " layers attend the whole sequence; the others attend their window, chunk, top-k or compressed keys, "
+              "or none. Counted layer by layer: "
+            + formatGflop(f.flopsCorrect) + "/token, so FLOP/token and MFU are overstated " + formatNumber(ratio, 2)
+            + "x.",
+        { { "stated_flops_per_token", flops }, { "corrected_flops_per_token", f.flopsCorrect },
+            { "full_attention_layers", double(full) }, { "layers", double(m.layers) } } };
+}
 
 std::optional<Finding> moeTotalParametersFinding(
     const ReportedRun& run, const RunFacts& f, double flops, const std::string& what)
@@ -110,8 +114,8 @@ void checkFlopsPerToken(const ReportedRun& run, const RunFacts& f, std::vector<F
         out.push_back(packingLengthFinding(f, "The stated " + formatGflop(stated) + "/token", stated));
         return;
     }
-    if (f.palmFlops > 0 && !agree(f.palmFlops, correct, 0.01) && agree(stated, f.palmFlops, 0.01)) {
-        out.push_back(palmEveryLayerFinding(run, f, stated));
+    if (auto palm = palmEveryLayerFinding(run, f, stated, "The stated " + formatGflop(stated), 0.01)) {
+        out.push_back(std::move(*palm));
         return;
     }
     if (agree(stated, sixNTotal + attention, 0.01)) {

@@ -116,8 +116,16 @@ void modelMismatch(const ReportedRun& run, const RunFacts& f, RunDiagnosis& d)
         return;
     d.impliedFlopsPerToken = implied->flopsPerToken;
     d.impliedParams = implied->flopsPerToken / 6.0;
-    if (describesModel(*f.modelCounts, implied->flopsPerToken))
+    if (describesModel(*f.modelCounts, implied->flopsPerToken)) {
+        // The same model, counted with PaLM's full attention on every layer of a hybrid or windowed model: said as
+        // a stated count is (checkFlopsPerToken), to the rounding of the figures that imply it.
+        if (!run.flopsPerToken)
+            if (auto palm = palmEveryLayerFinding(run, f, implied->flopsPerToken,
+                    "The report's own figures (" + implied->how + ") imply " + formatGflop(implied->flopsPerToken),
+                    kPeakTolerance))
+                d.findings.push_back(std::move(*palm));
         return;
+    }
     // 6 x a MoE's total parameters is the same model counted wrongly, not another model: said (once, when the stated
     // FLOP/token already said it), and the corrected MFU given.
     if (auto total = moeTotalParametersFinding(run, f, implied->flopsPerToken,
