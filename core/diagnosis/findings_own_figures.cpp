@@ -279,12 +279,19 @@ void checkOwnFigures(const ReportedRun& run, const RunFacts& f, const std::vecto
     modelMismatch(run, f, d);
     peakMismatch(run, f, known, d);
     memoryMismatch(run, d);
-    // Without a stated tokens/s, the throughput the step time was held against is the report's TFLOPS over the
-    // model's FLOP/token: once the figures say another model (or another GPU count), their disagreement is that, not
-    // a wrong step time, and "the other figures imply 149.68 s per step" would point at the one right figure.
+    // Once the figures say another model (or another GPU count), a step time held against the report's TFLOPS over
+    // the model's FLOP/token disagrees because of that, not because it is wrong: "the other figures imply 149.68 s
+    // per step" would point at the one right figure. So when no tokens/s is stated, or the stated one agrees with
+    // the step time, that finding goes.
     const bool modelOrCountWrong
         = d.withheld && (*d.withheld == "log_model_mismatch" || *d.withheld == "log_gpu_count_missing");
-    if (modelOrCountWrong && !run.tokensPerSec)
+    const auto stepAgreesWithTokensPerSec = [&run, &f] {
+        if (!run.tokensPerSec || !run.stepTimeSeconds || !f.stepTokens || !(*run.stepTimeSeconds > 0))
+            return false;
+        const double fromStep = *f.stepTokens / *run.stepTimeSeconds / run.gpus;
+        return agree(fromStep, perGpu(*run.tokensPerSec, run.tokensPerSecScope, run.gpus), kPeakTolerance);
+    };
+    if (modelOrCountWrong && (!run.tokensPerSec || stepAgreesWithTokensPerSec()))
         std::erase_if(d.findings, [](const Finding& x) { return x.code == "step_time_inconsistent"; });
 }
 

@@ -89,6 +89,16 @@ const std::vector<LogFormat>& builtInLogFormats()
                 scanned("mfu:", true, true, Chars::Decimal, LogField::MfuPercent, 1.0, true,
                     "%"), // \bmfu:\s*(-?[\d.]+)%
                 scanned("loss:", true, true, Chars::Exponent, LogField::Loss) } }, // \bloss:\s*([-\d.eE+]+)
+        // nanotron (Hugging Face; the Ultra-Scale Playbook's runs): "iteration: 10 / 100 | consumed_tokens: 1.05M |
+        // elapsed_time_per_iteration_ms: 1.23K | tokens_per_sec: 853K | tokens_per_sec_per_gpu: 107K | ... |
+        // lm_loss: 5.6 | ... | model_tflops_per_gpu: 441 | ...", its figures in human_format (K, M, G).
+        { "nanotron", "iteration:", re(R"(\biteration:\s*(\d+)\s*/\s*\d+.*\|)"), 1, LogScope::PerGpu, false,
+            { rule("elapsed_time_per_iteration_ms:", R"(elapsed_time_per_iteration_ms:\s*([\d.]+[KMG]?))",
+                  LogField::StepSeconds, 1e-3),
+                rule("tokens_per_sec_per_gpu:", R"(tokens_per_sec_per_gpu:\s*([\d.]+[KMG]?))", LogField::TokensPerSec),
+                rule("model_tflops_per_gpu:", R"(model_tflops_per_gpu:\s*([\d.]+[KMG]?))", LogField::Tflops),
+                rule("lm_loss:", R"(\blm_loss:\s*([-\d.eE+]+))", LogField::Loss) },
+            nullptr, {} },
         { "iter_block", "Iter", re(R"(\bIter\s+(\d+)\b)"), 1, LogScope::Unknown, true,
             { rule("oss", R"(\b[Ll]oss:?\s+([-\d.eE+]+))", LogField::Loss),
                 rule("ime", R"(\b[Tt]ime:?\s+([\d.]+(?:[eE][-+]?\d+)?)\s*ms)", LogField::StepSeconds, 1e-3),

@@ -35,7 +35,8 @@ std::optional<double> number(std::string_view text)
         text.remove_suffix(1);
     if (text.size() > 64 || text.find(' ') != std::string_view::npos)
         return std::nullopt; // no number a log prints is this long; a captured field holds no spaces
-    return parseDecimal(text, NumberText::Lenient);
+    // With the quantity suffixes every other reader takes (k, M, B/G, T): nanotron prints "853K tokens/s".
+    return parseQuantity(text, NumberText::Lenient);
 }
 
 std::optional<double> numberAt(std::string_view line, size_t begin, size_t end)

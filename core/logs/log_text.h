@@ -14,8 +14,8 @@ namespace mfu::trace::logtext {
 // itself when it has none, else `out` (reused from line to line, so no allocation per line).
 const std::string& withoutAnsi(const std::string& line, std::string& out);
 
-// The whole text as a number (core/number_parse.h's parseDecimal, as a program prints it: "3,456", "1.9185E+04",
-// a leading '+'), one trailing '%' ignored; nothing when any of it is not part of the number, its digits are
+// The whole text as a number (core/number_parse.h's parseQuantity, as a program prints it: "3,456", "1.9185E+04",
+// a leading '+', "853K"), one trailing '%' ignored; nothing when any of it is not part of the number, its digits are
 // grouped wrongly ("1,9185") or it is out of range.
 std::optional<double> number(std::string_view text);
 

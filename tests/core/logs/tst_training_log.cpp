@@ -64,6 +64,33 @@ private slots:
         QCOMPARE(*log.steps[0].mfu, 0.125);
     }
 
+    // nanotron's step line, its figures in human_format ("1.23K" ms, "107K" tokens/s per GPU), and a user's
+    // pattern whose capture carries a suffix: read as every other reader reads "853K", where they had been dropped.
+    void nanotronAndSuffixedFigures()
+    {
+        const TrainingLog log
+            = parse("[default0]:07/18/2024 12:00:01 [INFO|DP=0|PP=0|TP=0|ip-26-0-160-225]: iteration: 2 / 100 | "
+                    "consumed_tokens: 2.1M | elapsed_time_per_iteration_ms: 1.23K | tokens_per_sec: 853K | "
+                    "tokens_per_sec_per_gpu: 107K | global_batch_size: 256 | lm_loss: 5.6 | lr: 0.0003 | "
+                    "model_tflops_per_gpu: 441 | hardware_tflops_per_gpu: 441 | grad_norm: 0.5\n");
+        QCOMPARE(log.format, std::string("nanotron"));
+        QCOMPARE(log.scope, LogScope::PerGpu);
+        QCOMPARE(log.steps.size(), size_t(1));
+        QCOMPARE(log.steps[0].step, int64_t(2));
+        QCOMPARE(*log.steps[0].stepSeconds, 1.23);
+        QCOMPARE(*log.steps[0].tokensPerSec, 107000.0);
+        QCOMPARE(*log.steps[0].tflops, 441.0);
+        QCOMPARE(*log.steps[0].loss, 5.6);
+        QCOMPARE(*log.facts.globalBatchSamples, int64_t(256));
+        LogPattern p;
+        p.regex = R"(it (\d+) t (\S+))";
+        p.stepGroup = 1;
+        p.tokensPerSecGroup = 2;
+        const TrainingLog custom = parse("it 1 t 853K\nit 2 t 1.5M\n", p);
+        QCOMPARE(*custom.steps[0].tokensPerSec, 853000.0);
+        QCOMPARE(*custom.steps[1].tokensPerSec, 1.5e6);
+    }
+
     void megatron()
     {
         const TrainingLog log = parse(
