@@ -77,6 +77,9 @@ ReportedRun reportedRunFromLog(const TrainingLog& log, const LogSummary& summary
     if (const auto peak = summary.medianPeakTflops ? summary.medianPeakTflops : facts.peakTflops) {
         run.peakFlops = *peak * 1e12;
         run.peakFromDevice = true;
+    } else if (log.format == "nanogpt" && summary.medianMfu) {
+        // nanoGPT prints no peak: it always divides by the A100's, which the diagnosis then checks as stated.
+        run.peakFlops = kNanoGptPeakFlops;
     }
     run.flopsPerToken = summary.medianFlopsPerToken;
     run.mfu = summary.medianMfu;

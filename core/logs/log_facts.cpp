@@ -42,6 +42,8 @@ const std::vector<FactRule>& factRules()
         { "GPUs:", re(R"(\bGPUs:\s*(\d+))"), Fact::Gpus },
         { "world_size", re(R"(\bworld_size\s*[.:=]*\s*(\d+))"), Fact::Gpus },
         { "Tokens per iteration:", re(R"(Tokens per iteration:\s*([\d,]+))"), Fact::TokensPerStep },
+        // nanoGPT's train.py: "tokens per iteration will be: 491,520" (all ranks' tokens an optimizer step).
+        { "tokens per iteration will be:", re(R"(tokens per iteration will be:\s*([\d,]+))"), Fact::TokensPerStep },
         { "lobal batch size", re(R"([Gg]lobal batch size:?\s*(\d+))"), Fact::GlobalBatch },
         { "global_batch_size", re(R"(\bglobal_batch_size\s*[.:=]*\s*(\d+))"), Fact::GlobalBatch },
         { "Batch size (micro):", re(R"(Batch size \(micro\):\s*(\d+))"), Fact::MicroBatch },

@@ -61,6 +61,9 @@ struct LogFacts {
 // The peak torchtitan divides by on a GPU it does not know (get_peak_flops falls back to the A100's 312 TFLOPS
 // BF16): a log's TFLOPS / MFU equal to it names no GPU by itself.
 inline constexpr double kTorchtitanFallbackPeakFlops = 312e12;
+// The peak nanoGPT's estimate_mfu divides by on every GPU ("A100 GPU bfloat16 peak flops is 312 TFLOPS"): a nanoGPT
+// log's MFU is against it whatever the device.
+inline constexpr double kNanoGptPeakFlops = 312e12;
 
 // A user-defined line pattern: an ECMAScript regex and the 1-based capture group of each field (0 = absent).
 // Step time is read in the unit given by stepTimeScaleToSeconds (1e-3 for milliseconds); mfu may carry a '%'.
