@@ -177,6 +177,20 @@ private slots:
         QVERIFY2(device.contains(QStringLiteral("/dev/zero: is a character device")), qPrintable(device));
     }
 
+    // A Hugging Face Trainer's log given as a trace: "byte 0: not a JSON trace" said what it is not; it now also
+    // says how a log of another format is read.
+    void textThatIsNoTraceSaysHowLogsAreRead()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("hf.log")).toStdString();
+        writeFile(path, "***** Running training *****\n  Num examples = 10,000\n");
+        const QString error = errorOf([&] { loadTrace(path); });
+        QVERIFY2(error.contains(QStringLiteral("not a JSON trace")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("--log-pattern")), qPrintable(error));
+        writeFile(path, std::string("\x01\x02binary"));
+        QVERIFY(!errorOf([&] { loadTrace(path); }).contains(QStringLiteral("--log-pattern")));
+    }
+
     void hugeStringKeptIsRefusedAndSkippedIsNotKept()
     {
         // 20 MiB of 'x' compresses to some 20 KB: a small file that inflates to a string beyond the scanner's cap.
