@@ -4,10 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "core/errors.h"
 #include "core/io/document_kind.h"
+#include "core/job_ceilings.h"
 
 namespace mfu {
 
@@ -42,6 +44,18 @@ public:
         const double d = v.get<double>();
         if (!std::isfinite(d) || d <= 0)
             fail(key, "must be greater than zero, got " + v.dump());
+        return d;
+    }
+    // A figure past which no real job lies (core/job_ceilings.h, as the command line's flags): a typo or a logger's
+    // overflow, refused with the key rather than carried into a 200-digit TFLOPS or an inf.
+    std::optional<double> positiveAtMost(const char* key, double most, const char* what) const
+    {
+        const auto d = positive(key);
+        if (d && *d > most) {
+            char ceiling[32];
+            std::snprintf(ceiling, sizeof ceiling, "%g", most);
+            fail(key, m_object.at(key).dump() + " is beyond any real job (at most " + ceiling + " " + what + ")");
+        }
         return d;
     }
     std::optional<int64_t> count(const char* key) const
@@ -165,15 +179,15 @@ ReportedRun readRun(const json& object, const std::string& where, const PresetLi
     readPacking(r, object, run);
     run.microBatch = r.count("micro_batch");
     run.gradAccum = r.count("grad_accum");
-    run.tokensPerStep = r.positive("tokens_per_step");
-    run.stepTimeSeconds = r.positive("step_time_s");
-    run.tokensPerSec = r.positive("tokens_per_sec");
+    run.tokensPerStep = r.positiveAtMost("tokens_per_step", ceiling::kTokensPerStep, "tokens a step");
+    run.stepTimeSeconds = r.positiveAtMost("step_time_s", ceiling::kStepSeconds, "seconds a step");
+    run.tokensPerSec = r.positiveAtMost("tokens_per_sec", ceiling::kClusterTokensPerSec, "tokens/s");
     run.tokensPerSecScope = r.scope("tokens_per_sec_scope");
-    run.flopsPerToken = r.positive("flops_per_token");
-    if (const auto a = r.positive("achieved_tflops"))
+    run.flopsPerToken = r.positiveAtMost("flops_per_token", ceiling::kFlopsPerToken, "FLOP per token");
+    if (const auto a = r.positiveAtMost("achieved_tflops", ceiling::kClusterTflops, "TFLOPS"))
         run.achievedFlops = *a * 1e12;
     run.achievedScope = r.scope("achieved_tflops_scope");
-    if (const auto p = r.positive("peak_tflops"))
+    if (const auto p = r.positiveAtMost("peak_tflops", ceiling::kClusterTflops, "TFLOPS"))
         run.peakFlops = *p * 1e12;
     if (r.has("mfu") && r.has("mfu_percent"))
         r.fail("mfu_percent", "give either mfu (fraction) or mfu_percent, not both");

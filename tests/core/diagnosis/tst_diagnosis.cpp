@@ -497,6 +497,11 @@ private slots:
                                   << "run.tokens_per_secs: unknown key";
         QTest::newRow("negative") << R"({"gpu":"b200","params":1,"tokens_per_sec":-3})"
                                   << "greater than zero";
+        // Past any real job, with the key named (1e200 tokens/s had printed a 200-digit TFLOPS, 1e300 an inf).
+        QTest::newRow("tokens/s past any job") << R"({"gpu":"b200","params":1,"tokens_per_sec":1e200})"
+                                               << "run.tokens_per_sec: 1e+200 is beyond any real job";
+        QTest::newRow("TFLOPS past any job") << R"({"gpu":"b200","params":1,"achieved_tflops":1e300})"
+                                             << "run.achieved_tflops: 1e+300 is beyond any real job";
         QTest::newRow("string number") << R"({"gpu":"b200","params":1,"gpus":"8"})"
                                        << "must be a number";
         QTest::newRow("no throughput") << R"({"gpu":"b200","params":1000})"
