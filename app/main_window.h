@@ -91,6 +91,9 @@ private:
     void createMenus();
     void chooseAndOpenFiles();
     void exportChartInteractively();
+    // Says so (status bar) and returns true when the chart shows a sentence instead of data (still computing, or
+    // nothing to draw): no file is written then.
+    bool chartHasNothingToExport(const widgets::ChartView& chart);
     bool saveScenarioInteractively(bool askForName); // false when cancelled or failed
     // Asks about unsaved changes (if any); true when the caller may go on (saved or discarded).
     bool resolveUnsavedChanges();

@@ -131,6 +131,18 @@ widgets::ChartView* MainWindow::currentChart() const
     return nullptr;
 }
 
+bool MainWindow::chartHasNothingToExport(const widgets::ChartView& chart)
+{
+    // A chart still computing (or with nothing to draw) shows a sentence in place of its data: exported, that
+    // sentence would be saved as the chart ("Predicting each point of the sweep..." as a PNG), silently.
+    const QString why = chart.emptyReason();
+    if (why.isEmpty())
+        return false;
+    tell(tr("The chart has nothing to export yet: %1").arg(QString(why).replace(QLatin1Char('\n'), QLatin1Char(' '))),
+        true);
+    return true;
+}
+
 bool MainWindow::exportCurrentChart(const QString& path)
 {
     widgets::ChartView* chart = currentChart();
@@ -138,6 +150,8 @@ bool MainWindow::exportCurrentChart(const QString& path)
         tell(tr("The %1 panel has no chart to export.").arg(m_tabs->tabText(m_tabs->currentIndex())), true);
         return false;
     }
+    if (chartHasNothingToExport(*chart))
+        return false;
     if (!chart->exportTo(path)) {
         tell(chart->lastError(), true);
         return false;
@@ -149,6 +163,8 @@ bool MainWindow::exportCurrentChart(const QString& path)
 void MainWindow::exportChartInteractively()
 {
     if (widgets::ChartView* chart = currentChart()) {
+        if (chartHasNothingToExport(*chart))
+            return;
         if (chart->exportInteractively())
             tell(tr("Chart saved."));
         return;

@@ -176,10 +176,14 @@ bool ChartView::exportInteractively(const QString& suggestedSuffix)
     for (const QString& f : filters)
         if (f.contains(QStringLiteral("*.") + suggestedSuffix))
             selectedFilter = f;
+    // The folder of the last chart exported in this session: exporting several charts, one after another, to the
+    // same folder should not start from the home folder each time.
+    static QString lastFolder = QDir::homePath();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
-        QDir::home().filePath(base + QLatin1Char('.') + suggestedSuffix), exportFileFilter(), &selectedFilter);
+        QDir(lastFolder).filePath(base + QLatin1Char('.') + suggestedSuffix), exportFileFilter(), &selectedFilter);
     if (path.isEmpty())
         return false;
+    lastFolder = QFileInfo(path).absolutePath();
     if (exportTo(path))
         return true;
     QMessageBox::warning(this, tr("Export failed"), m_lastError);

@@ -519,6 +519,17 @@ private slots:
         QVERIFY(f.readLine().startsWith("Sequence length (tokens),6N (GFLOP/token)"));
         QVERIFY(!w.exportCurrentChart(m_dir.filePath(QStringLiteral("missing/dir/c.png"))));
         QVERIFY(!w.lastMessage().isEmpty());
+        // A chart showing a sentence instead of data (here the Trace panel's, with no trace open; a sweep while it
+        // runs) is not written as an image of that sentence.
+        auto* trace = w.panels()->findChild<mfu::widgets::TracePanel*>();
+        QVERIFY(trace);
+        w.panels()->setCurrentWidget(trace);
+        mfu::widgets::ChartView* empty = w.currentChart();
+        QVERIFY(empty && !empty->emptyReason().isEmpty());
+        const QString placeholder = m_dir.filePath(QStringLiteral("placeholder.png"));
+        QVERIFY(!w.exportCurrentChart(placeholder));
+        QVERIFY(!QFile::exists(placeholder));
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("nothing to export yet")), qPrintable(w.lastMessage()));
     }
 
     // The chart on screen, not the panel's first: on the Trace panel's Breakdown tab, Ctrl+E wrote the empty "MFU per
