@@ -88,7 +88,10 @@ void addOwnPrecisionPoint(ChartView* chart, const Scenario& scenario, const Step
         ? (own->fits ? QObject::tr("This scenario (%1)") : QObject::tr("This scenario (%1): does not fit"))
               .arg(QString::fromStdString(std::string(trainingPrecisionLabel(scenario.precision))))
         : QObject::tr("This scenario: cannot be laid out");
-    const int index = chart->addScatter(name, { x }, { own ? y : 0.0 });
+    // One that does not fit has no figure to stand at: at 0, as the configuration's misfit points are.
+    const int index = chart->addScatter(name, { x }, { own && own->fits ? y : 0.0 });
+    if (!own || !own->fits)
+        chart->setSeriesWithoutValue(index);
     chart->setSeriesInTextColour(index);
     chart->setSeriesMarker(index, Marker::Star);
 }
@@ -297,7 +300,9 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     // The scenario's own point, wherever it falls between the sweep's points: a star, in the text's colour.
     if (axis.own > 0) {
         const int index = chart->addScatter(
-            ownPointName(scenario, sweep.axis, own), { axis.own }, { own ? 100.0 * own->mfu : 0.0 });
+            ownPointName(scenario, sweep.axis, own), { axis.own }, { own && own->fits ? 100.0 * own->mfu : 0.0 });
+        if (!own || !own->fits)
+            chart->setSeriesWithoutValue(index); // read out as none, as the misfit points are
         chart->setSeriesInTextColour(index);
         chart->setSeriesMarker(index, Marker::Star);
     }

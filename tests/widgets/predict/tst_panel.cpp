@@ -491,6 +491,23 @@ private slots:
         // The chart shows the current scenario's own prediction at its sequence length.
         QVERIFY(std::abs(yAt(*seriesNamed(seq, series::kCurrent), 8192) - 100.0 * f.predicted().mfu) < 1e-9);
 
+        // The scenario's own point where it does not fit stands at 0 with no value, as the configuration's misfit
+        // points do; it had been drawn at its predicted MFU beside the misfit mark at 0.
+        {
+            Scenario longer = scenarioOn("llama-3.1-8b", "b200", 8, 131072);
+            Fixture g(longer);
+            QTRY_VERIFY_WITH_TIMEOUT(g.settled() && !g.panel.seqChart()->data().series.isEmpty(), kBackgroundTimeoutMs);
+            QVERIFY(!g.predicted().fits);
+            const ChartSeries* own = nullptr;
+            for (const ChartSeries& c : g.panel.seqChart()->data().series)
+                if (c.name.startsWith(QStringLiteral("This scenario")))
+                    own = &c;
+            QVERIFY(own);
+            QVERIFY2(own->name.contains(QStringLiteral("does not fit")), qPrintable(own->name));
+            QCOMPARE(own->y.value(0), 0.0);
+            QVERIFY(own->withoutValue);
+        }
+
         const ChartView* gpus = f.panel.gpuChart();
         const ChartSeries* invalid = seriesNamed(gpus, series::kCurrentInvalid);
         QVERIFY(invalid);
