@@ -381,8 +381,10 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
         if (p.best)
             place(p, p.best->prediction, bx, by);
     }
-    markAs(chart, chart->addLine(QLatin1String(series::kCurrent), x, y), Meaning::ThisConfiguration);
-    markAs(chart, chart->addLine(QLatin1String(series::kBest), bx, by), Meaning::PlannersBest);
+    // Points, not lines: the categories are different quantities (an MFU against the BF16 peak beside one against
+    // the FP8 peak), and a line through them drew a zig-zag that means nothing.
+    markAs(chart, chart->addScatter(QLatin1String(series::kCurrent), x, y), Meaning::ThisConfiguration);
+    markAs(chart, chart->addScatter(QLatin1String(series::kBest), bx, by), Meaning::PlannersBest);
     addIfAny(chart, SeriesKind::Misfit, series::kCurrentMisfit, misX, misY);
     QVector<double> mx, my;
     for (const MeasuredPoint& m : measuredOnAxis(scenario, SweepAxis::Precision))
