@@ -280,7 +280,7 @@ QString toText(const CalcResult& r)
             ? QStringLiteral(
                 "Forward FLOP per token by layer type (each document's attention, not halved by the causal "
                 "mask)\n")
-            : QStringLiteral("Forward FLOP per token by layer type (full S x S attention)\n");
+            : QStringLiteral("Forward FLOP per token by layer type (attention not halved by the causal mask)\n");
         for (const LayerTypeFlops& t : r.byLayerType)
             line(t.label, formatGflop(t.forward));
     }

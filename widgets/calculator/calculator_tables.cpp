@@ -87,7 +87,9 @@ QString formulaWithTerms(FlopFormula formula, const ModelSpec& model, const Para
             .arg(grouped(std::round(seqLen)));
     }
     case FlopFormula::PerComponent:
-        return QStringLiteral("3 x sum of forward matmuls, full S x S attention");
+        // Each layer's attention over the keys it attends (the whole sequence, or its window, chunk or top-k), not
+        // halved: "full S x S" misread DeepSeek-V4's compressed and sparse layers, which it does not charge S x S.
+        return QStringLiteral("3 x sum of forward matmuls, attention not halved by the causal mask");
     case FlopFormula::PerComponentCausal:
         return QStringLiteral("3 x sum of forward matmuls, attention halved by the causal mask");
     }

@@ -100,13 +100,17 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
     // not applied to this one.
     m_stale = true;
     m_apply->setEnabled(false);
-    if (m_planner->rowCount() > 0)
-        m_status->setText(tr("Planning this scenario; the rows below are the last plan's (%1) until it is in.")
-                              .arg(m_plannedScenario));
     const QString planning = tr("%1 on %L2 x %3")
                                  .arg(QString::fromStdString(s.model.name))
                                  .arg(s.cluster.gpuCount)
                                  .arg(QString::fromStdString(s.cluster.hardware.name));
+    // Never the last plan's summary as this one's: "0 fit ... Nothing fits in memory" stayed on screen while a
+    // scenario that fits was being planned.
+    if (m_planner->rowCount() > 0)
+        m_status->setText(tr("Planning this scenario; the rows below are the last plan's (%1) until it is in.")
+                              .arg(m_plannedScenario));
+    else
+        m_status->setText(tr("Planning %1...").arg(planning));
     m_job->start<PlanResult>(
         [s, options](JobControl& control) {
             return planConfigurations(
