@@ -262,15 +262,7 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
 TraceCalibration calibrationFromText(std::string_view text, const std::string& fileName)
 {
     refuseGzip(text, fileName, "a calibration");
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(fileName + ": " + jsonParseProblem(e, text.size()));
-    } catch (const json::exception&) { // a number beyond a double's range, e.g. 1e309
-        throw InputError(fileName + ": " + kJsonNumberTooLarge);
-    }
-    return calibrationFromJson(root, fileName);
+    return calibrationFromJson(parseJsonDocument(text, fileName), fileName);
 }
 
 TraceCalibration readCalibrationFile(const std::filesystem::path& path)

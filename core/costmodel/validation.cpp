@@ -226,14 +226,7 @@ namespace {
 json tableDocument(std::string_view jsonText, const std::string& fileName)
 {
     const auto fail = [&](const std::string& what) { throw InputError(fileName + ": " + what); };
-    json doc;
-    try {
-        doc = json::parse(jsonText);
-    } catch (const json::parse_error& e) {
-        fail(jsonParseProblem(e, jsonText.size()));
-    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        fail(kJsonNumberTooLarge);
-    }
+    json doc = parseJsonDocument(jsonText, fileName);
     if (!doc.is_object())
         fail("expected a JSON object");
     if (!doc.contains("format") || doc["format"] != "mfu-explorer-validation") // a non-string format is wrong too

@@ -218,14 +218,7 @@ std::vector<ReportedRun> reportedRunsFromText(
     std::string_view text, const std::string& sourceName, const PresetLibrary& presets)
 {
     refuseGzip(text, sourceName, "a report of training runs (JSON)");
-    json document;
-    try {
-        document = json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        throw InputError(sourceName + ": " + jsonParseProblem(e, text.size()));
-    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(sourceName + ": " + kJsonNumberTooLarge);
-    }
+    const json document = parseJsonDocument(text, sourceName);
     // Another of the product's inputs, given here: named, rather than refused for its first key.
     refuseOtherDocument(document, DocumentKind::None, sourceName, "a report of training runs");
     try {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace mfu {
 
@@ -15,5 +16,11 @@ std::string jsonParseProblem(const nlohmann::json::parse_error& error, size_t te
 
 // A number beyond a double's range (1e309), which nlohmann reports as out_of_range.
 inline constexpr const char* kJsonNumberTooLarge = "not valid JSON: a number is too large";
+
+// A JSON document as the product's readers take it: InputError "<source>: <why>" when it is not JSON
+// (jsonParseProblem, kJsonNumberTooLarge) or when an object names a key twice. nlohmann keeps the last of two
+// values silently ({"gpu": "h100-sxm", "gpu": "a100-sxm-80gb"} was diagnosed on the A100, a config with
+// num_hidden_layers twice read as the second), and which one the writer meant cannot be told.
+nlohmann::json parseJsonDocument(std::string_view text, const std::string& source);
 
 } // namespace mfu

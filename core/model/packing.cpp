@@ -210,15 +210,7 @@ std::vector<DocumentLengthBin> parseDocumentLengths(std::string_view text, const
     if (first == text.size())
         throw InputError(source + ": empty: give document lengths (a JSON array, or one length per line)");
     if (text[first] == '[' || text[first] == '{') {
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(text);
-        } catch (const nlohmann::json::parse_error& e) {
-            throw InputError(source + ": " + jsonParseProblem(e, text.size()));
-        } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
-            throw InputError(source + ": " + kJsonNumberTooLarge);
-        }
-        return parseJsonLengths(j, source);
+        return parseJsonLengths(parseJsonDocument(text, source), source);
     }
     std::map<int64_t, double> bins;
     std::istringstream in { std::string(text) };

@@ -309,13 +309,7 @@ ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source
     refuseGzip(text, source, "a Hugging Face config.json");
     json config;
     const std::string cleaned = withoutNonFiniteLiterals(text);
-    try {
-        config = json::parse(cleaned.begin(), cleaned.end());
-    } catch (const json::parse_error& e) {
-        throw InputError(source + ": " + jsonParseProblem(e, cleaned.size()));
-    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(source + ": " + kJsonNumberTooLarge);
-    }
+    config = parseJsonDocument(cleaned, source);
     // Another of the product's inputs given as a model: named, rather than refused for a missing model_type.
     refuseOtherDocument(config, DocumentKind::HfConfig, source, "a Hugging Face config.json");
     return modelFromHfConfig(config, source);

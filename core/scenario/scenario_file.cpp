@@ -409,15 +409,7 @@ ScenarioDocument scenarioFromJson(const json& root, const std::string& fileName,
 
 ScenarioDocument scenarioFromText(std::string_view text, const std::string& fileName, const PresetLibrary* presets)
 {
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(fileName + ": " + jsonParseProblem(e, text.size()));
-    } catch (const json::out_of_range&) { // a number beyond double range, e.g. 1e309
-        throw InputError(fileName + ": " + kJsonNumberTooLarge);
-    }
-    return scenarioFromJson(root, fileName, presets);
+    return scenarioFromJson(parseJsonDocument(text, fileName), fileName, presets);
 }
 
 ScenarioDocument readScenarioFile(const std::filesystem::path& path, const PresetLibrary* presets)
