@@ -188,7 +188,9 @@ QColor pathShareColour(trace::PathShare share)
 {
     switch (share) {
     case trace::PathShare::GpuCompute:
-        return categoryColour(KernelCategory::Gemm);
+        // All computation together, in a dark blue of its own: GEMM's blue means "GEMM" on every other chart, and
+        // the table below colours each kernel by its category.
+        return QColor(0x22, 0x55, 0x88);
     case trace::PathShare::Communication:
         return categoryColour(KernelCategory::CommAllReduce);
     case trace::PathShare::Memory:

@@ -39,7 +39,8 @@ void fillRooflineChart(ChartView* chart, const trace::Roofline& roofline, const 
 // One stacked bar per analysed step: what bounded it on its critical path (GPU compute, communication, memory,
 // launch and host, idle), as % of the step.
 void fillCriticalPathChart(ChartView* chart, const trace::CriticalPath& path);
-// The colour of a critical-path share: the categories' own for GPU work, idle's for idle, a brown for the host.
+// The colour of a critical-path share: a dark blue of its own for GPU compute (no category's), the categories' own
+// for communication and memory, idle's for idle, a brown for the host.
 QColor pathShareColour(trace::PathShare share);
 
 } // namespace mfu::widgets

@@ -92,6 +92,19 @@ private slots:
             }
     }
 
+    // The critical path's "GPU compute" is every computation kernel at once: a colour of its own, apart from each
+    // category's (it had been GEMM's blue, which means GEMM on every other chart).
+    void gpuComputeShareHasItsOwnColour()
+    {
+        const QColor compute = pathShareColour(trace::PathShare::GpuCompute);
+        for (const std::string& k : allKeys()) {
+            const QColor c = categoryColour(k);
+            const int distance = std::max({ std::abs(compute.red() - c.red()), std::abs(compute.green() - c.green()),
+                std::abs(compute.blue() - c.blue()) });
+            QVERIFY2(distance >= 40, k.c_str());
+        }
+    }
+
     void familiesReadAtAGlance()
     {
         for (const std::string& k : allKeys()) {
