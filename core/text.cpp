@@ -33,4 +33,15 @@ std::string quotedForMessage(std::string_view value)
         + formatNumber(static_cast<double>(characters), 0) + " characters)";
 }
 
+std::string listInWords(const std::vector<std::string>& items, std::string_view conjunction)
+{
+    std::string text;
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (i > 0)
+            text += i + 1 == items.size() ? " " + std::string(conjunction) + " " : std::string(", ");
+        text += items[i];
+    }
+    return text;
+}
+
 } // namespace mfu

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mfu {
 
@@ -31,5 +32,9 @@ inline bool startsWithAny(std::string_view text, std::initializer_list<const cha
 // pasted file or a 100,000-character argument would otherwise become the message, and the advice after it scroll
 // out of sight.
 std::string quotedForMessage(std::string_view value);
+
+// A list as a sentence says it: "a, b and c" (or, with conjunction "or", "a, b or c"); the item alone for one, empty
+// for none.
+std::string listInWords(const std::vector<std::string>& items, std::string_view conjunction = "and");
 
 } // namespace mfu

@@ -27,6 +27,11 @@ struct Witness {
     StatedScope scope = StatedScope::Unknown;
     bool possible = true;
 };
+// The number formats whose peaks a report may have divided by, in the order a tie between two of a GPU's figures is
+// read: BF16 first (a 2-GPU B200's 9,000 TFLOPS is 2 x 4,500 sparse BF16 before it is one GPU's dense FP4).
+inline constexpr NumberFormat kPeakFormats[] = { NumberFormat::BF16, NumberFormat::FP16, NumberFormat::FP8,
+    NumberFormat::TF32, NumberFormat::FP32, NumberFormat::FP4 };
+
 inline constexpr int kGroupTokensPerSec = 0;
 inline constexpr int kGroupStep = 1;
 

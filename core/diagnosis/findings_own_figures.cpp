@@ -10,6 +10,7 @@
 #include "core/diagnosis/diagnosis_findings.h"
 #include "core/logs/training_log.h"
 #include "core/number_format.h"
+#include "core/text.h"
 
 namespace mfu::diagnosis_detail {
 
@@ -182,8 +183,7 @@ std::optional<double> impliedPeak(const ReportedRun& run)
 
 bool isOneOfThisGpusPeaks(double peak, const HardwareSpec& gpu, double tolerance)
 {
-    for (NumberFormat format : { NumberFormat::BF16, NumberFormat::FP16, NumberFormat::FP8, NumberFormat::TF32,
-             NumberFormat::FP32, NumberFormat::FP4 }) {
+    for (NumberFormat format : kPeakFormats) {
         if (const auto dense = gpu.densePeak(format); dense && agree(peak, *dense, tolerance))
             return true;
         if (const auto sparse = gpu.sparsePeak(format); sparse && agree(peak, *sparse, tolerance))
@@ -228,9 +228,10 @@ void peakMismatch(const ReportedRun& run, const RunFacts& f, const std::vector<H
     }
     if (others.empty())
         return;
-    std::string names;
-    for (size_t i = 0; i < others.size(); ++i)
-        names += (i == 0 ? "" : i + 1 == others.size() ? " or " : ", ") + others[i]->name;
+    std::vector<std::string> otherNames;
+    for (const HardwareSpec* h : others)
+        otherNames.push_back(h->name);
+    const std::string names = listInWords(otherNames, "or");
     const std::string gpu = run.hardware.displayName();
     // The MFU on that GPU counts with the model's FLOP/token: none when the figures describe another model
     // (modelMismatch ran first), or it would be a figure of the wrong model.

@@ -6,6 +6,7 @@
 #include "core/diagnosis/diagnosis_findings.h"
 #include "core/number_format.h"
 #include "core/relative_gap.h"
+#include "core/text.h"
 
 namespace mfu::diagnosis_detail {
 
@@ -18,14 +19,9 @@ enum class PeakTier { Right, ThisGpu, OtherGpu };
 struct NamedPeak {
     std::string what;
     double flops = 0;
-    bool correct = false;
-    std::string code;
+    std::string code; // the finding a report that divided by it gets; empty for a right peak
     PeakTier tier;
 };
-
-constexpr std::pair<NumberFormat, const char*> kPeakFormats[]
-    = { { NumberFormat::BF16, "BF16" }, { NumberFormat::FP16, "FP16" }, { NumberFormat::FP8, "FP8" },
-          { NumberFormat::TF32, "TF32" }, { NumberFormat::FP32, "FP32" }, { NumberFormat::FP4, "FP4" } };
 
 // The figures of other GPUs, each value once with every GPU and format it is ("the dense BF16 peak of the H100 SXM,
 // H200 and H800"; 1,979 TFLOPS is both Hopper's sparse BF16 figure and its dense FP8 peak): several GPUs share a
@@ -56,19 +52,14 @@ void addOtherGpuPeaks(const ReportedRun& run, const std::vector<HardwareSpec>& k
     for (const auto& h : known) {
         if (h.id == run.hardware.id)
             continue;
-        for (const auto& [format, label] : kPeakFormats) {
+        for (NumberFormat format : kPeakFormats) {
+            const std::string label(numberFormatLabel(format));
             if (const auto d = h.densePeak(format))
-                add(*d, "dense " + std::string(label) + " peak", h.name);
+                add(*d, "dense " + label + " peak", h.name);
             if (const auto sp = h.sparsePeak(format))
-                add(*sp, std::string(label) + " figure with 2:4 structured sparsity", h.name);
+                add(*sp, label + " figure with 2:4 structured sparsity", h.name);
         }
     }
-    const auto listed = [](const std::vector<std::string>& items) {
-        std::string text;
-        for (size_t i = 0; i < items.size(); ++i)
-            text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-        return text;
-    };
     for (const Figure& f : figures) {
         // Kinds the same GPUs share are said once: "the dense BF16 peak and TF32 figure with 2:4 structured
         // sparsity of the H100 ...".
@@ -83,32 +74,33 @@ void addOtherGpuPeaks(const ReportedRun& run, const std::vector<HardwareSpec>& k
         std::string what;
         for (size_t i = 0; i < byGpus.size(); ++i)
             what += (i == 0 ? "" : "; also ")
-                + ("the " + listed(byGpus[i].second) + " of the " + listed(byGpus[i].first));
-        out.push_back({ what + " (another GPU)", f.flops, false, "peak_wrong_gpu", PeakTier::OtherGpu });
+                + ("the " + listInWords(byGpus[i].second) + " of the " + listInWords(byGpus[i].first));
+        out.push_back({ what + " (another GPU)", f.flops, "peak_wrong_gpu", PeakTier::OtherGpu });
     }
 }
 
 // `linearPrecision` names the format of the run's linear layers (RunFacts::boundPeakPrecision): a BF16+FP8 or BF16+FP4
 // run's report may divide by that format's dense peak, as the corrected MFU's second figure does, and is not wrong to.
-// The right peaks come first, so that H100's 1,979 TFLOPS in an FP8 run is its dense FP8 peak, not BF16's sparse one.
+// The right peaks are the first tier, so that H100's 1,979 TFLOPS in an FP8 run is its dense FP8 peak, not BF16's
+// sparse one.
 std::vector<NamedPeak> candidatePeaks(
     const ReportedRun& run, const std::string& linearPrecision, const std::vector<HardwareSpec>& known)
 {
     std::vector<NamedPeak> out;
     const std::string& name = run.hardware.displayName();
     const NumberFormat right = run.hardware.mfuPeakFormat();
-    for (const auto& [format, label] : kPeakFormats) {
+    for (NumberFormat format : kPeakFormats) {
+        const std::string label(numberFormatLabel(format));
         if (const auto d = run.hardware.densePeak(format)) {
             const bool correct = format == right || label == linearPrecision;
-            out.push_back({ "the " + name + "'s dense " + label + " peak", *d, correct,
-                correct ? "" : "peak_wrong_precision", correct ? PeakTier::Right : PeakTier::ThisGpu });
+            out.push_back({ "the " + name + "'s dense " + label + " peak", *d, correct ? "" : "peak_wrong_precision",
+                correct ? PeakTier::Right : PeakTier::ThisGpu });
         }
         if (const auto s = run.hardware.sparsePeak(format))
-            out.push_back({ "the " + name + "'s " + label + " figure with 2:4 structured sparsity", *s, false,
+            out.push_back({ "the " + name + "'s " + label + " figure with 2:4 structured sparsity", *s,
                 "peak_is_sparse", PeakTier::ThisGpu });
     }
     addOtherGpuPeaks(run, known, out);
-    std::stable_partition(out.begin(), out.end(), [](const NamedPeak& p) { return p.correct; });
     return out;
 }
 
@@ -120,16 +112,16 @@ const NamedPeak* identifyPeak(
     // Candidates in order of likelihood (the run's own precision first), each read per GPU or summed over the GPUs:
     // a 2-GPU B200 report's 9,000 TFLOPS is 2 x 4,500 (sparse BF16) before it is one GPU's dense FP4 (a tie keeps
     // the first).
+    constexpr double kTolerance = 0.01;
     for (PeakTier tier : { PeakTier::Right, PeakTier::ThisGpu, PeakTier::OtherGpu }) {
         const NamedPeak* best = nullptr;
-        double bestGap = 0.01;
+        double bestGap = kTolerance;
         for (const auto& p : peaks) {
             if (p.tier != tier)
                 continue;
             for (int scope = 0; scope < (run.gpus > 1 ? 2 : 1); ++scope) {
-                const double value = scope == 0 ? stated : stated / run.gpus;
-                const double gap = relativeGap(value, p.flops);
-                if (gap <= bestGap && (!best || gap < bestGap)) {
+                const double gap = relativeGap(scope == 0 ? stated : stated / run.gpus, p.flops);
+                if (best ? gap < bestGap : gap <= kTolerance) {
                     best = &p;
                     bestGap = gap;
                     clusterWide = scope == 1;
@@ -189,7 +181,7 @@ void checkPeak(const ReportedRun& run, const RunFacts& f, const Witness& chosen,
     const std::string asStated = clusterWide ? formatTflopsValue(stated) + " TFLOPS is " + std::to_string(run.gpus)
             + " x " + formatTflopsValue(match->flops) + " TFLOPS, "
                                              : formatTflopsValue(stated) + " TFLOPS is ";
-    if (!match->correct)
+    if (match->tier != PeakTier::Right)
         d.findings.push_back({ match->code, "error",
             "Wrong peak: " + asStated + match->what
                 + ". MFU is measured against the dense peak of the precision the "

@@ -48,7 +48,7 @@ nlohmann::json parseJsonDocument(std::string_view text, const std::string& sourc
         document = nlohmann::json::parse(text, noteKeys);
     } catch (const nlohmann::json::parse_error& e) {
         throw InputError(source + ": " + jsonParseProblem(e, text.size()));
-    } catch (const nlohmann::json::exception&) { // out_of_range: a number beyond double range, e.g. 1e309
+    } catch (const nlohmann::json::out_of_range&) { // a number beyond double range, e.g. 1e309
         throw InputError(source + ": " + kJsonNumberTooLarge);
     }
     if (twice)

@@ -60,7 +60,6 @@ const std::vector<FactRule>& factRules()
         // 2025 "CUDA capacity: NVIDIA H100 80GB HBM3 with 79.11GiB memory" (the device type, no index; ROCm too).
         { " capacity:", re(R"(\b(?:GPU|CUDA|XPU) capacity:\s*(.+?)\s*(?:\(\d+\)\s*)?with\s+[\d.]+\s*GiB memory)"),
             Fact::Device },
-        { "GPU capacity:", re(R"(GPU capacity:\s*(.+?)\s*\(\d+\))"), Fact::Device },
         // Total parameters: torchtitan's "Model llama3 8B size: 8,030,261,248 total parameters", nanoGPT's "number of
         // parameters: 123.69M", and "N=1.294B" beside a FLOP formula. Megatron's "number of parameters on (tensor,
         // pipeline) model parallel rank" is one rank's share, not the model's, and does not match.

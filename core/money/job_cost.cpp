@@ -72,15 +72,31 @@ JobCost fromGpuSeconds(double gpuSeconds, const ClusterRate& rate)
 
 } // namespace
 
+namespace {
+
+// `what` ("a token budget of 2e+18") past the tokens any real training job has (core/job_ceilings.h).
+void requireWithinTrainingTokens(double tokens, const std::string& what)
+{
+    if (tokens <= ceiling::kTrainingTokens)
+        return;
+    std::ostringstream msg;
+    msg << what << " is beyond any real job (at most " << ceiling::kTrainingTokens << " tokens of training)";
+    throw InputError(msg.str());
+}
+
+std::string figure(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+} // namespace
+
 JobCost costForTokens(double tokens, double flopsPerToken, double mfu, const ClusterRate& rate)
 {
     requirePositive(tokens, "token budget");
-    if (tokens > ceiling::kTrainingTokens) {
-        std::ostringstream msg;
-        msg << "a token budget of " << tokens << " is beyond any real job (at most " << ceiling::kTrainingTokens
-            << " tokens of training)";
-        throw InputError(msg.str());
-    }
+    requireWithinTrainingTokens(tokens, "a token budget of " + figure(tokens));
     requirePositive(flopsPerToken, "FLOP per token");
     requireMfu(mfu, "MFU");
     requireRate(rate);
@@ -99,12 +115,8 @@ JobCost costForSteps(int64_t steps, double tokensPerStep, double flopsPerToken, 
     requirePositive(tokensPerStep, "tokens per step");
     // Each factor can be within its own ceiling and their product past the job's: say which product it is.
     const double tokens = static_cast<double>(steps) * tokensPerStep;
-    if (tokens > ceiling::kTrainingTokens) {
-        std::ostringstream msg;
-        msg << steps << " steps x " << tokensPerStep << " tokens a step = " << tokens
-            << " tokens, beyond any real job (at most " << ceiling::kTrainingTokens << " tokens of training)";
-        throw InputError(msg.str());
-    }
+    requireWithinTrainingTokens(tokens,
+        std::to_string(steps) + " steps x " + figure(tokensPerStep) + " tokens a step = " + figure(tokens) + " tokens");
     return costForTokens(tokens, flopsPerToken, mfu, rate);
 }
 

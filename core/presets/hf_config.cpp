@@ -307,9 +307,8 @@ std::string withoutNonFiniteLiterals(std::string_view text)
 ModelSpec modelFromHfConfigText(std::string_view text, const std::string& source)
 {
     refuseGzip(text, source, "a Hugging Face config.json");
-    json config;
     const std::string cleaned = withoutNonFiniteLiterals(text);
-    config = parseJsonDocument(cleaned, source);
+    const json config = parseJsonDocument(cleaned, source);
     // Another of the product's inputs given as a model: named, rather than refused for a missing model_type.
     refuseOtherDocument(config, DocumentKind::HfConfig, source, "a Hugging Face config.json");
     return modelFromHfConfig(config, source);

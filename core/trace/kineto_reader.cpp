@@ -216,17 +216,18 @@ public:
         } else if (first == '{') {
             readTopObject();
         } else {
+            if (first == 0)
+                m_in.fail("empty file");
             // Text that is no JSON is most often a training log of a format the log reader does not know (a
             // Hugging Face Trainer's, say): say how such a log is read, not only what a trace would begin with.
             const bool text
                 = first == '*' || first == '#' || (first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z');
-            m_in.fail(first == 0 ? "empty file"
-                    : text
-                    ? "not a JSON trace (expected '{' or '['), and not a training log of a format this "
-                      "product recognises (torchtitan, Megatron-LM, nanoGPT, nanotron): read another "
-                      "log with a line pattern (--log-pattern and --log-groups on the command line, the log pattern "
-                      "row in the window's Trace panel)"
-                    : "not a JSON trace (expected '{' or '[')");
+            if (text)
+                m_in.fail("not a JSON trace (expected '{' or '['), and not a training log of a format this product "
+                          "recognises (torchtitan, Megatron-LM, nanoGPT, nanotron): read another log with a line "
+                          "pattern (--log-pattern and --log-groups on the command line, the log pattern row in the "
+                          "window's Trace panel)");
+            m_in.fail("not a JSON trace (expected '{' or '[')");
         }
         if (!m_in.atEnd())
             m_in.fail("unexpected content after the end of the trace");

@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include "core/text.h"
+
 namespace mfu::trace {
 
 namespace {
@@ -40,15 +42,6 @@ bool recordsProcessGroup(const RankAnalysis& r)
     return r.rankFromTrace || r.worldSize.has_value();
 }
 
-// "a.json, b.json and c.json"
-std::string filesInWords(const std::vector<std::string>& files)
-{
-    std::string s;
-    for (size_t i = 0; i < files.size(); ++i)
-        s += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i];
-    return s;
-}
-
 // PyTorch files without distributedInfo: each a single-process job (none when fewer than two files are given).
 std::optional<std::string> singleProcessJobs(const std::vector<RankAnalysis>& ranks)
 {
@@ -58,7 +51,7 @@ std::optional<std::string> singleProcessJobs(const std::vector<RankAnalysis>& ra
             files.push_back(fileOf(r));
     if (files.empty())
         return std::nullopt;
-    return filesInWords(files) + (files.size() == 1 ? " records" : " record")
+    return listInWords(files) + (files.size() == 1 ? " records" : " record")
         + " no process group (PyTorch writes distributedInfo for every process of a torch.distributed job): "
         + (files.size() == 1 ? "a single-process job" : "single-process jobs");
 }

@@ -70,6 +70,15 @@ private slots:
         QCOMPARE(formatTflopsValue(0.5e12), std::string("0.50"));
     }
 
+    // A list as a sentence says it, the one wording the diagnosis and the rank checks share.
+    void listsInWords()
+    {
+        QCOMPARE(listInWords({}), std::string());
+        QCOMPARE(listInWords({ "a.json" }), std::string("a.json"));
+        QCOMPARE(listInWords({ "a.json", "b.json" }), std::string("a.json and b.json"));
+        QCOMPARE(listInWords({ "H100", "H200", "H800" }, "or"), std::string("H100, H200 or H800"));
+    }
+
     // A user's value in an error message: whole up to 80 bytes, else its two ends and its length in characters,
     // never cutting a UTF-8 character (the 2-byte 'é' either side of the cut).
     void quotedForMessages()

@@ -81,19 +81,26 @@ std::optional<std::pair<double, double>> bandAt(const SweepPoint& point)
     return std::pair { point.currentBand->mfuLow, point.currentBand->mfuHigh };
 }
 
-// The scenario's own point on a precision chart: a star in the text's colour at its precision, as on the sweeps.
+// The scenario's own point: a star in the text's colour at `y`. One that cannot be laid out or does not fit has no
+// figure to stand at: at 0 and read out as none, as the configuration's misfit points are.
+void addOwnStar(ChartView* chart, const QString& name, double x, const StepPrediction* own, double y)
+{
+    const bool shown = own && own->fits;
+    const int index = chart->addScatter(name, { x }, { shown ? y : 0.0 });
+    if (!shown)
+        chart->setSeriesWithoutValue(index);
+    chart->setSeriesInTextColour(index);
+    chart->setSeriesMarker(index, Marker::Star);
+}
+
+// The scenario's own point on a precision chart, at its precision, as on the sweeps.
 void addOwnPrecisionPoint(ChartView* chart, const Scenario& scenario, const StepPrediction* own, double x, double y)
 {
     const QString name = own
         ? (own->fits ? QObject::tr("This scenario (%1)") : QObject::tr("This scenario (%1): does not fit"))
               .arg(QString::fromStdString(std::string(trainingPrecisionLabel(scenario.precision))))
         : QObject::tr("This scenario: cannot be laid out");
-    // One that does not fit has no figure to stand at: at 0, as the configuration's misfit points are.
-    const int index = chart->addScatter(name, { x }, { own && own->fits ? y : 0.0 });
-    if (!own || !own->fits)
-        chart->setSeriesWithoutValue(index);
-    chart->setSeriesInTextColour(index);
-    chart->setSeriesMarker(index, Marker::Star);
+    addOwnStar(chart, name, x, own, y);
 }
 
 void push(QVector<double>& xs, QVector<double>& ys, double x, double y)
@@ -298,14 +305,8 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
         push(mx, my, (bySeq ? static_cast<double>(m.seqLen) : m.gpuCount), 100.0 * m.mfu);
     addMeasured(chart, mx, my);
     // The scenario's own point, wherever it falls between the sweep's points: a star, in the text's colour.
-    if (axis.own > 0) {
-        const int index = chart->addScatter(
-            ownPointName(scenario, sweep.axis, own), { axis.own }, { own && own->fits ? 100.0 * own->mfu : 0.0 });
-        if (!own || !own->fits)
-            chart->setSeriesWithoutValue(index); // read out as none, as the misfit points are
-        chart->setSeriesInTextColour(index);
-        chart->setSeriesMarker(index, Marker::Star);
-    }
+    if (axis.own > 0)
+        addOwnStar(chart, ownPointName(scenario, sweep.axis, own), axis.own, own, own ? 100.0 * own->mfu : 0.0);
     chart->rescale();
 }
 
