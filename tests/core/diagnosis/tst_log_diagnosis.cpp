@@ -78,6 +78,17 @@ ReportedRun runFrom(const std::string& text, LogRunContext context)
     return reportedRunFromLog(log, summarizeLog(log, 1), context, test::shippedPresets().hardware());
 }
 
+// A log read against a scenario's model, GPU and sequence length (the GPU count from the log, unless set after).
+LogRunContext logContext(const char* label, const char* model, const char* gpu, int64_t seqLen)
+{
+    LogRunContext c;
+    c.label = label;
+    c.model = *test::shippedPresets().findModel(model);
+    c.hardware = *test::shippedPresets().findHardware(gpu);
+    c.seqLen = seqLen;
+    return c;
+}
+
 LogRunContext reportContext(const char* label)
 {
     LogRunContext c;
@@ -216,11 +227,7 @@ private slots:
     {
         // tps 7,318 with 0.52 TFLOPS: 71 MFLOP/token, a model ~800 times smaller than Llama 3.1 8B (57.9 GFLOP/token
         // at 8,192). Corrected against Llama 3.1 8B it would read 42.85%.
-        LogRunContext c;
-        c.label = "tiny.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
-        c.seqLen = 8192;
+        LogRunContext c = logContext("tiny.log", "llama-3.1-8b", "h100-sxm", 8192);
         const std::string line = "step: %1  loss: 7.1  memory: 1.2GiB(1.5%)  tps: 7,318  tflops: 0.52  mfu: 0.05%\n";
         std::string log;
         for (int step = 1; step <= 4; ++step)
@@ -257,12 +264,8 @@ private slots:
     {
         QFETCH(double, tflops);
         QFETCH(bool, mismatch);
-        LogRunContext c;
-        c.label = "megatron.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-70b");
-        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        LogRunContext c = logContext("megatron.log", "llama-3.1-70b", "h100-sxm", 8192);
         c.gpus = 64;
-        c.seqLen = 8192;
         std::string log;
         for (int step = 10; step <= 50; step += 10)
             log += " iteration " + std::to_string(step)
@@ -287,12 +290,8 @@ private slots:
     // ramp's steps are counted as left out.
     void batchRampUpCountsTheFinalBatch()
     {
-        LogRunContext c;
-        c.label = "ramp.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
+        LogRunContext c = logContext("ramp.log", "llama-3.1-8b", "h100-sxm", 8192);
         c.gpus = 8;
-        c.seqLen = 8192;
         std::string log;
         for (int step = 1; step <= 30; ++step) {
             const int batch = step <= 10 ? 32 : 128;
@@ -320,11 +319,7 @@ private slots:
     // model, the step time is no longer blamed for the model's disagreement.
     void missingGpuCountIsNamedNotAnotherModel()
     {
-        LogRunContext c;
-        c.label = "megatron.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
-        c.seqLen = 8192;
+        LogRunContext c = logContext("megatron.log", "llama-3.1-8b", "h100-sxm", 8192);
         std::string log;
         for (int step = 1; step <= 5; ++step)
             log += " iteration " + std::to_string(step)
@@ -404,11 +399,7 @@ private slots:
     {
         // 253.41 TFLOPS at 11.26% MFU: the log divided by 2,250 TFLOPS, a B200's (or B300's) dense BF16 peak, while
         // the scenario says H100. Its FLOP/token (253.41e12 / 4,376 = 57.9 G) is Llama 3.1 8B's: only the GPU differs.
-        LogRunContext c;
-        c.label = "b200.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
-        c.seqLen = 8192;
+        LogRunContext c = logContext("b200.log", "llama-3.1-8b", "h100-sxm", 8192);
         std::string log;
         for (int step = 1; step <= 4; ++step)
             log += "step: " + std::to_string(step)
@@ -435,11 +426,7 @@ private slots:
     // and no "wrong peak" is charged to the log. On an H100 the same log holds.
     void printedPeakOfAnotherGpuNamesThatGpu()
     {
-        LogRunContext c;
-        c.label = "h100.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("b200");
-        c.seqLen = 8192;
+        LogRunContext c = logContext("h100.log", "llama-3.1-8b", "b200", 8192);
         std::string log = "[rank0]:[titan] 2025-06-01 10:00:04,000 - root - INFO - Peak FLOPS used for computing MFU: "
                           "9.890e+14\n";
         for (int step = 1; step <= 4; ++step)
@@ -463,11 +450,7 @@ private slots:
     // says torchtitan's fallback, names no GPU, and the report offers no "on the A100 it would be".
     void fallbackPeakWithAContradictingMemoryNamesNoGpu()
     {
-        LogRunContext c;
-        c.label = "t4.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("b200");
-        c.seqLen = 8192;
+        LogRunContext c = logContext("t4.log", "llama-3.1-8b", "b200", 8192);
         std::string log;
         for (int step = 1; step <= 4; ++step)
             log += "step: " + std::to_string(step)
@@ -499,11 +482,7 @@ private slots:
     // the GPU it implies with that model.
     void noMfuOnTheImpliedGpuWhenTheModelDoesNotMatch()
     {
-        LogRunContext c;
-        c.label = "tiny.log";
-        c.model = *test::shippedPresets().findModel("llama-3.1-8b");
-        c.hardware = *test::shippedPresets().findHardware("h100-sxm");
-        c.seqLen = 8192;
+        LogRunContext c = logContext("tiny.log", "llama-3.1-8b", "h100-sxm", 8192);
         std::string log;
         // 0.52 TFLOPS at 7,318 tokens/s: 71 MFLOP/token (not Llama 3.1 8B's 57.9 G); / 0.0231% = 2,250 TFLOPS (B200)
         for (int step = 1; step <= 4; ++step)
