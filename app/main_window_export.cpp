@@ -44,11 +44,16 @@ bool MainWindow::exportReport(const QString& path)
     const QString title = m_scenarioPath.isEmpty()
         ? tr("MFU report")
         : tr("MFU report: %1").arg(QFileInfo(m_scenarioPath).completeBaseName());
-    // The worker reads only its own copies: the document and the GPU presets (a diagnosis names other GPUs' peaks).
+    // The calibration Predict shows (the Trace panel's) is reported beside the prediction, as Predict shows it.
+    std::optional<ReportCalibration> calibration;
+    if (const auto& c = m_scenario->traceCalibration())
+        calibration = ReportCalibration { *c, m_scenario->traceCalibrationSource().toStdString() };
+    // The worker reads only its own copies: the document, the GPU presets (a diagnosis names other GPUs' peaks) and
+    // the calibration.
     std::function<ReportFigures(widgets::JobControl&)> figuresOf
-        = [document, hardware = presetLibrary().hardware()](widgets::JobControl& control) {
+        = [document, hardware = presetLibrary().hardware(), calibration](widgets::JobControl& control) {
               return reportFiguresFor(
-                  document, hardware, [&control](double f) { control.setProgress(f); }, &control.cancel);
+                  document, hardware, [&control](double f) { control.setProgress(f); }, &control.cancel, calibration);
           };
     std::function<void(ReportFigures&)> write = [this, document, title, path](ReportFigures& figures) {
         ReportResult result;

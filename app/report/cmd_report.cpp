@@ -1,6 +1,6 @@
-// `mfu-explorer report --scenario FILE.json --out report.pdf [--html report.html]`: the scenario's report with no
-// window (the subcommand table runs it under an offscreen QApplication). --out ending in .html writes the HTML page
-// instead of a PDF; the PNGs go to <name>_files/ beside the page.
+// `mfu-explorer report --scenario FILE.json --out report.pdf [--html report.html] [--calibration FILE]`: the
+// scenario's report with no window (the subcommand table runs it under an offscreen QApplication). --out ending in
+// .html writes the HTML page instead of a PDF; the PNGs go to <name>_files/ beside the page.
 #include <QFileInfo>
 
 #include "app/cli/cli_common.h"
@@ -10,6 +10,7 @@
 #include "app/report/report_subcommand.h"
 #include "app/report/report_writer.h"
 #include "app/scenario_io.h"
+#include "core/calibration/calibration_file.h"
 #include "core/errors.h"
 
 namespace mfu::cli {
@@ -42,6 +43,10 @@ int runReport(const QStringList& args)
     parser.addOption(option(qs("out"), qs("Report to write: a .pdf, or a .html page with PNGs beside it"), qs("FILE")));
     parser.addOption(option(qs("html"), qs("Also write this HTML page (with its PNGs) next to the PDF"), qs("FILE")));
     parser.addOption(option(qs("title"), qs("Report title (default: the scenario file's name)"), qs("TEXT")));
+    parser.addOption(option(qs("calibration"),
+        qs("A calibration written by 'calibrate': add the prediction with each term as that trace measured it, beside "
+           "the uncalibrated one"),
+        qs("FILE")));
     addFlopFormulaOption(parser);
     addJsonOption(parser);
     if (auto status = parseArguments(parser, args, command))
@@ -67,6 +72,8 @@ int runReport(const QStringList& args)
             inputs << QString::fromStdString(p);
         for (const auto& p : doc.baselineTracePaths)
             inputs << QString::fromStdString(p);
+        if (parser.isSet(qs("calibration")))
+            inputs << parser.value(qs("calibration"));
         refuseWritingOverInput(out, inputs, qs("out"));
         if (parser.isSet(qs("html")))
             refuseWritingOverInput(parser.value(qs("html")), inputs, qs("html"));
@@ -78,8 +85,14 @@ int runReport(const QStringList& args)
                     + "' is not an HTML page's name (end it in .html or .htm)");
             refuseUnwritable(parser.value(qs("html")));
         }
+        // Read before the figures' seconds, as the output paths are checked: a wrong file fails at once.
+        std::optional<ReportCalibration> calibration;
+        if (parser.isSet(qs("calibration"))) {
+            const QString file = parser.value(qs("calibration"));
+            calibration = ReportCalibration { readCalibrationFile(file.toStdString()), file.toStdString() };
+        }
         // One computation for both files: the planner and the sweeps are most of a report's time.
-        const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary());
+        const ReportFigures figures = app::reportFiguresFor(doc, app::presetLibrary(), std::move(calibration));
         // The HTML page first: it has more ways to fail (its images' folder), and a failure then replaces nothing.
         app::ReportResult html;
         if (parser.isSet(qs("html")))

@@ -210,9 +210,11 @@ bool reportPathIsWritable(const QString& path, QString* errorMessage)
 }
 
 ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<HardwareSpec> knownHardware,
-    const std::function<void(double)>& progress, const std::atomic<bool>* cancel)
+    const std::function<void(double)>& progress, const std::atomic<bool>* cancel,
+    std::optional<ReportCalibration> calibration)
 {
     ReportOptions options;
+    options.calibration = std::move(calibration);
     options.plan = true;
     options.sweeps = true;
     options.errorBands = &shippedErrorBands();
@@ -232,9 +234,10 @@ ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<Har
     return reportFigures(document, options);
 }
 
-ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets)
+ReportFigures reportFiguresFor(
+    const ScenarioDocument& document, const PresetLibrary& presets, std::optional<ReportCalibration> calibration)
 {
-    return reportFiguresFor(document, presets.hardware());
+    return reportFiguresFor(document, presets.hardware(), {}, nullptr, std::move(calibration));
 }
 
 bool writeReportPdf(const QString& path, const QString& title, const ScenarioDocument& document,

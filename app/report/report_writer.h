@@ -1,14 +1,16 @@
 #pragma once
 // The report of a scenario: one PDF (QPdfWriter, charts drawn as vectors by the shared ChartView's plot), and an
 // HTML page with the charts as PNGs in a folder beside it (<name>_files/). Both hold the same sections (the
-// scenario, FLOP/token, measured and predicted MFU, step-time breakdown, the planner's best configuration, cost and
-// savings, and the breakdown of the scenario's traces with their chart) and the same charts.
+// scenario, FLOP/token, measured and predicted MFU, step-time breakdown, the prediction calibrated to a trace when one
+// is given, the planner's best configuration, cost and savings, and the breakdown of the scenario's traces with their
+// chart) and the same charts.
 // Needs a QApplication (charts are widgets); the `report` subcommand runs one offscreen.
 #include <QString>
 #include <QStringList>
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/report/report_figures.h"
@@ -31,9 +33,12 @@ struct ReportResult {
 // these, buildReportCharts, to check them against the command line). Seconds on a large cluster: the window runs it
 // on a worker thread, which is why it takes the GPU presets as a copy, with progress and cancel (throws
 // trace::Cancelled when cancelled). It needs no QApplication; the writers below do.
+// `calibration`: a trace calibration to show beside the prediction (the window's, or `report --calibration`'s).
 ReportFigures reportFiguresFor(const ScenarioDocument& document, std::vector<HardwareSpec> knownHardware,
-    const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
-ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets);
+    const std::function<void(double)>& progress = {}, const std::atomic<bool>* cancel = nullptr,
+    std::optional<ReportCalibration> calibration = std::nullopt);
+ReportFigures reportFiguresFor(const ScenarioDocument& document, const PresetLibrary& presets,
+    std::optional<ReportCalibration> calibration = std::nullopt);
 
 // Whether a report at `path` is the HTML page (a name ending in .html or .htm) rather than a PDF.
 bool isHtmlReportPath(const QString& path);

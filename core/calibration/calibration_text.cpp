@@ -18,6 +18,23 @@ std::string upperAscii(std::string text)
 
 } // namespace
 
+std::string_view calibratedTermLabel(CalibratedTerm t)
+{
+    switch (t) {
+    case CalibratedTerm::Matmul:
+        return "Matmuls";
+    case CalibratedTerm::Attention:
+        return "Attention";
+    case CalibratedTerm::MemoryBound:
+        return "Memory-bound";
+    case CalibratedTerm::Communication:
+        return "Exposed communication";
+    case CalibratedTerm::Overhead:
+        return "Overhead";
+    }
+    return "?";
+}
+
 std::string calibratedFiguresText(const CalibratedPrediction& p)
 {
     return "MFU " + formatPercent(p.calibrated.mfu) + " (likely " + formatPercent(p.mfuLow) + "-"

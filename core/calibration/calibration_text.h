@@ -7,6 +7,9 @@
 
 namespace mfu {
 
+// The term as a reader names it, as the report's prediction rows do: "Matmuls", "Attention", "Memory-bound",
+// "Exposed communication", "Overhead" (calibratedTermKey is the file's and the JSON's key).
+std::string_view calibratedTermLabel(CalibratedTerm t);
 // "MFU 56.19% (likely 53.47%-59.19%), step 0.488 s (uncalibrated 53.81%, 0.510 s)".
 std::string calibratedFiguresText(const CalibratedPrediction& p);
 // "measured 0%, interpolated 100%, extrapolated 0% of the step".

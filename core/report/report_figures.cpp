@@ -179,6 +179,22 @@ std::vector<ReportSection> costSections(const ScenarioCost& c)
     return out;
 }
 
+// The calibrated prediction after the uncalibrated one, or a note saying why the calibration does not describe the
+// scenario. The extrapolated time is trusted as far as the published runs' band (errorBandFor's narrowest without the
+// validation table), as the Predict panel and `predict --calibration` trust it.
+void addCalibration(
+    ReportFigures& out, const Scenario& s, const ReportCalibration& calibration, const ErrorBandModel* errorBands)
+{
+    const ErrorBand band = errorBandFor(s, *out.predicted, errorBands ? *errorBands : ErrorBandModel {});
+    const double bandHalfWidth = relativeStepBandHalfWidth(band, *out.predicted);
+    try {
+        out.calibrated = calibratedPrediction(s, calibration.calibration, *out.predicted, bandHalfWidth);
+        out.sections.push_back(calibrationSection(*out.calibrated, calibration));
+    } catch (const InputError& e) {
+        out.notes.push_back("Calibration (" + calibration.source + "): not for this scenario: " + e.what());
+    }
+}
+
 } // namespace
 
 std::string parallelismSummary(const Parallelism& p)
@@ -262,6 +278,8 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
             why.erase(0, std::string_view("cost model: ").size());
         out.notes.push_back("Cost model: " + why);
     }
+    if (options.calibration && out.predicted)
+        addCalibration(out, s, *options.calibration, options.errorBands);
     if (options.plan) {
         try {
             PlannerOptions planner;

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/calibration/trace_calibration.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
 #include "core/costmodel/step_prediction.h"
@@ -60,6 +61,13 @@ struct TraceFigures {
     std::vector<std::string> missingBaselinePaths;
 };
 
+// A trace calibration the report shows beside the cost model's prediction (never instead of it). Not part of the
+// scenario file: the window's Trace panel or `report --calibration FILE` gives it.
+struct ReportCalibration {
+    TraceCalibration calibration;
+    std::string source; // where it came from, as the reader knows it: the calibration file or the traces' names
+};
+
 struct ReportOptions {
     bool plan = false; // run the planner for the best configuration (seconds on a large cluster)
     // The Predict panel's sweeps of the current configuration over sequence length, GPU count and (for a run across
@@ -77,6 +85,9 @@ struct ReportOptions {
     // The `mfu-explorer predict` line that states the scenario, or why none does (the application's
     // predictCommandOf, which knows the presets): a row of the Scenario section. None: no row.
     std::optional<PredictCommand> predictCommand;
+    // The scenario predicted with these terms, in a section after the uncalibrated prediction; a calibration that
+    // cannot describe the scenario (another model or GPU) is a note saying why.
+    std::optional<ReportCalibration> calibration;
 };
 
 // Begins each note about the cost section (a job that could not be costed, a measurement set aside), so a panel
@@ -89,6 +100,7 @@ struct ReportFigures {
     FlopsPerToken flopsPerToken;
     std::optional<MfuResult> measured;
     std::optional<StepPrediction> predicted;
+    std::optional<CalibratedPrediction> calibrated; // when options.calibration applies to the scenario
     std::optional<ScenarioCost> cost;
     std::optional<PlannedConfig> bestConfig; // the planner's first, when options.plan
     std::optional<TraceFigures> trace; // when options.traceRules and the document has trace paths
@@ -125,6 +137,9 @@ std::optional<ReportSection> diagnosisSection(const Scenario& scenario, const st
 // states them). A file that no longer exists is a "Missing" row; one that is not a training log throws InputError.
 ReportSection trainingLogSection(
     const std::string& path, const Scenario& scenario, const std::vector<HardwareSpec>& knownHardware);
+// The calibrated prediction beside the uncalibrated one: where the calibration came from and what it measured, the
+// calibrated figures with their band and basis, then each term as the trace fitted it and as it stands here.
+ReportSection calibrationSection(const CalibratedPrediction& prediction, const ReportCalibration& calibration);
 ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario,
     const std::optional<StepPrediction>& current, const PlanResult& plan);
 

@@ -114,6 +114,63 @@ private slots:
             c.json()[QStringLiteral("replay_step_s")].toDouble());
     }
 
+    // report --calibration: the report's section shows the calibrated MFU predict --calibration prints for the same
+    // scenario (another sequence than the trace's), and a calibration of another model is said, not shown.
+    void reportShowsTheCalibratedPrediction()
+    {
+        if (!QFile::exists(trace()))
+            QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
+        QTemporaryDir dir;
+        const QString calibration = dir.filePath(QStringLiteral("h200.calibration.json"));
+        const CliResult c = runCli({ QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
+            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
+            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), calibration,
+            QStringLiteral("--json") });
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        QJsonObject scenario = c.json()[QStringLiteral("scenario")].toObject();
+        QJsonObject workload = scenario[QStringLiteral("workload")].toObject();
+        workload[QStringLiteral("seq_len")] = 8192;
+        scenario[QStringLiteral("workload")] = workload;
+        const QString file = writeFile(dir, QStringLiteral("s8k.json"), QJsonDocument(scenario).toJson());
+
+        const CliResult p = runCli({ QStringLiteral("predict"), QStringLiteral("--scenario"), file,
+            QStringLiteral("--calibration"), calibration, QStringLiteral("--json") });
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        const double mfu = p.json()[QStringLiteral("calibrated")].toObject()[QStringLiteral("mfu")].toDouble();
+        QVERIFY(mfu > 0);
+        const QString page = dir.filePath(QStringLiteral("r.html"));
+        const CliResult r = runCli({ QStringLiteral("report"), QStringLiteral("--scenario"), file,
+            QStringLiteral("--calibration"), calibration, QStringLiteral("--out"), page });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile html(page);
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(html.readAll());
+        QVERIFY(text.contains(QStringLiteral("Calibrated to a trace")));
+        const QString figure = QStringLiteral("MFU %1%").arg(100 * mfu, 0, 'f', 2);
+        QVERIFY2(text.contains(figure), qPrintable(figure));
+
+        // The calibration file written over by the report: refused before anything is written.
+        const CliResult over = runCli({ QStringLiteral("report"), QStringLiteral("--scenario"), file,
+            QStringLiteral("--calibration"), calibration, QStringLiteral("--out"), calibration });
+        QCOMPARE(over.exitCode, 2);
+        QVERIFY(QFileInfo(calibration).size() > 0);
+
+        // Another model (half the layers): the report is written, the calibration is a note saying why it does not
+        // apply.
+        QJsonObject model = scenario[QStringLiteral("model")].toObject();
+        model[QStringLiteral("layers")] = model[QStringLiteral("layers")].toInt() / 2;
+        scenario[QStringLiteral("model")] = model;
+        const QString other = writeFile(dir, QStringLiteral("other.json"), QJsonDocument(scenario).toJson());
+        const CliResult o = runCli({ QStringLiteral("report"), QStringLiteral("--scenario"), other,
+            QStringLiteral("--calibration"), calibration, QStringLiteral("--out"), page });
+        QVERIFY2(o.exitCode == 0, o.err.constData());
+        QFile again(page);
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        const QString otherText = QString::fromUtf8(again.readAll());
+        QVERIFY(!otherText.contains(QStringLiteral("<h2>Calibrated to a trace")));
+        QVERIFY(otherText.contains(QStringLiteral("not for this scenario")));
+    }
+
     void badCalibrationFilesAreOneLineErrors()
     {
         QTemporaryDir dir;

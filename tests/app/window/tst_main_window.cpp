@@ -19,7 +19,11 @@
 #include <sys/stat.h>
 
 #include "app/main_window.h"
+#include "app/validation_store.h"
+#include "calibration_test_support.h"
+#include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
 #include "dark_palette.h"
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/charts/chart_view.h"
@@ -400,6 +404,32 @@ private slots:
             qPrintable(w.lastMessage()));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report.txt"))));
         QCOMPARE(exported.size(), 1);
+    }
+
+    // The calibration Predict shows is in the exported report too, beside the uncalibrated prediction, with the
+    // figures Predict's calibrated line gives.
+    void exportedReportHasPredictsCalibration()
+    {
+        MainWindow w;
+        mfu::widgets::ScenarioModel* model = w.scenarioModel();
+        const mfu::TraceCalibration calibration = mfu::test::matmulsFasterThanPredicted(model->scenario());
+        model->setTraceCalibration(calibration, QStringLiteral("synthetic.calibration.json"));
+        QSignalSpy exported(&w, &MainWindow::reportExported);
+        const QString html = m_dir.filePath(QStringLiteral("calibrated.html"));
+        QVERIFY2(w.exportReport(html), qPrintable(w.lastMessage()));
+        QVERIFY(exported.wait(120000));
+        QVERIFY2(exported.front().front().toBool(), qPrintable(w.lastMessage()));
+        QFile page(html);
+        QVERIFY(page.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(page.readAll());
+        QVERIFY(text.contains(QStringLiteral("<h2>Calibrated to a trace</h2>")));
+        QVERIFY(text.contains(QStringLiteral("synthetic.calibration.json")));
+        const mfu::StepPrediction p = mfu::evaluate(model->scenario());
+        const mfu::ErrorBand band = mfu::errorBandFor(model->scenario(), p, mfu::app::shippedErrorBands());
+        const mfu::CalibratedPrediction c
+            = mfu::calibratedPrediction(model->scenario(), calibration, p, mfu::relativeStepBandHalfWidth(band, p));
+        const QString figures = QString::fromStdString(mfu::calibratedFiguresText(c)).toHtmlEscaped();
+        QVERIFY2(text.contains(figures), qPrintable(figures));
     }
 
     // Cancel in the status bar stops the report's planner and sweeps; nothing is written.

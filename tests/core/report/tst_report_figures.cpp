@@ -8,6 +8,8 @@
 #include <fstream>
 
 #include "b200_scaling_log.h"
+#include "calibration_test_support.h"
+#include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
 #include "core/diagnosis/log_diagnosis.h"
 #include "core/facts/shown_log_mfu.h"
@@ -126,6 +128,47 @@ private slots:
         const std::string steps = row(section(f, "Predicted"), "Step time")->note;
         QVERIFY2(steps.find(std::to_string(f.predicted->gradAccumSteps) + " micro-step") == 0, steps.c_str());
         QVERIFY(hasNote(f, "Measured MFU: no measured throughput"));
+    }
+
+    // A calibration comes right after the prediction it stands beside, with the figures the Predict panel and
+    // `predict --calibration` compute for it (one call: calibratedPrediction at the scenario's uncalibrated band);
+    // one for another model is a note, never a section of wrong figures.
+    void calibratedPredictionBesideTheUncalibrated()
+    {
+        const ScenarioDocument d = vectorLabsJob();
+        ReportOptions options;
+        options.calibration
+            = ReportCalibration { test::matmulsFasterThanPredicted(d.scenario), "h100.calibration.json" };
+        const ReportFigures f = reportFigures(d, options);
+        const auto predicted = std::find_if(f.sections.begin(), f.sections.end(),
+            [](const ReportSection& s) { return s.title == "Predicted by the cost model"; });
+        QVERIFY(predicted != f.sections.end() && predicted + 1 != f.sections.end());
+        QCOMPARE((predicted + 1)->title, std::string("Calibrated to a trace"));
+        QVERIFY(f.predicted && f.calibrated);
+        const StepPrediction p = evaluate(d.scenario);
+        const CalibratedPrediction expected = calibratedPrediction(d.scenario, options.calibration->calibration, p,
+            relativeStepBandHalfWidth(errorBandFor(d.scenario, p, {}), p));
+        QCOMPARE(f.calibrated->calibrated.mfu, expected.calibrated.mfu);
+        QVERIFY(f.calibrated->calibrated.mfu > f.predicted->mfu); // matmuls 20% faster than modelled
+        const ReportSection* s = section(f, "Calibrated to a trace");
+        QCOMPARE(row(s, "Calibration")->value, std::string("h100.calibration.json"));
+        QCOMPARE(row(s, "Calibrated")->value, calibratedFiguresText(expected));
+        QVERIFY(
+            row(s, "Calibrated")->value.find("(uncalibrated " + formatPercent(f.predicted->mfu)) != std::string::npos);
+        QVERIFY2(row(s, "Traced matmuls")->value.find("factor 0.800") != std::string::npos,
+            row(s, "Traced matmuls")->value.c_str());
+        // The traced run itself: every term as the trace measured it.
+        QCOMPARE(expected.terms.front().term, CalibratedTerm::Matmul);
+        QCOMPARE(row(s, "Matmuls in this scenario")->value,
+            formatMilliseconds(expected.terms.front().seconds) + ", measured");
+        QVERIFY(!row(s, "Traced exposed communication") || f.predicted->time.exposedCommTotal() > 0);
+
+        ScenarioDocument other = d;
+        other.scenario.model = *presets().findModel("llama-3.1-8b");
+        const ReportFigures o = reportFigures(other, options);
+        QVERIFY(!section(o, "Calibrated to a trace"));
+        QVERIFY(!o.calibrated);
+        QVERIFY(hasNote(o, "Calibration (h100.calibration.json): not for this scenario: "));
     }
 
     void measuredMfu()

@@ -1,0 +1,43 @@
+// The report's calibration section: the scenario predicted with the terms a trace measured, beside the cost model's
+// own prediction (the section before it), with what the calibration rests on.
+#include "core/calibration/calibration_text.h"
+#include "core/number_format.h"
+#include "core/report/report_figures.h"
+#include "core/text.h"
+
+namespace mfu {
+
+namespace {
+
+// "measured 161.0 ms, predicted 230.0 ms a step: factor 0.700", or why the term kept the model's own time.
+std::string fitText(const TermFit& f)
+{
+    const std::string times = "measured " + formatMilliseconds(f.measuredSeconds) + ", predicted "
+        + formatMilliseconds(f.predictedSeconds) + " a step";
+    return f.fitted ? times + ": factor " + formatNumber(f.factor, 3) : times + ": not fitted (the model's own)";
+}
+
+} // namespace
+
+ReportSection calibrationSection(const CalibratedPrediction& p, const ReportCalibration& source)
+{
+    const TraceCalibration& c = source.calibration;
+    ReportSection out { "Calibrated to a trace", {} };
+    out.rows.push_back({ "Calibration", source.source, calibrationSummaryText(c) });
+    out.rows.push_back({ "Calibrated", calibratedFiguresText(p),
+        "beside the cost model's prediction above, never instead of it; the band is the trace's step-to-step spread "
+        "and replay error on what it measured, the published runs' band on what it extrapolates" });
+    out.rows.push_back({ "Rests on", calibratedBasisText(p), "" });
+    // The traced run first (what the factors are), then this scenario's terms (how far each is carried).
+    // A term neither side has (communication on one GPU) says nothing.
+    for (const TermFit& f : c.fits)
+        if (f.measuredSeconds > 0 || f.predictedSeconds > 0)
+            out.rows.push_back({ "Traced " + asciiLowered(calibratedTermLabel(f.term)), fitText(f), f.evidence });
+    for (const CalibratedTermTime& t : p.terms)
+        if (t.seconds > 0)
+            out.rows.push_back({ std::string(calibratedTermLabel(t.term)) + " in this scenario",
+                formatMilliseconds(t.seconds) + ", " + std::string(termBasisKey(t.basis)), t.why });
+    return out;
+}
+
+} // namespace mfu
