@@ -75,8 +75,43 @@ std::array<double, 5> predictedTerms(const StepPrediction& p)
 }
 
 // The trace must be of this scenario's GPU, and of its tokens per step when it recorded them.
+// Whether any rank's trace holds a collective: a rank of a multi-GPU run waits on one every step (its gradients at
+// least), a lone GPU never does.
+bool recordsACollective(const trace::RunAnalysis& run)
+{
+    for (const trace::RankAnalysis& r : run.ranks) {
+        if (!r.collectives.empty())
+            return true;
+        for (int c = 0; c < trace::kKernelCategoryCount; ++c)
+            if (trace::isCommunication(static_cast<KernelCategory>(c))
+                && (r.total.categoryNs[c] > 0 || r.total.exclusiveNs[c] > 0))
+                return true;
+    }
+    return false;
+}
+
+// The traced run's GPU count against the scenario's. A trace of one GPU calibrated as one rank of eight fits its
+// factors to the wrong prediction: the lone GPU's GEMMs run at its own constants (runsAsLoneGpu), so the matmul
+// factor took in that difference (0.70 where the same trace as the one GPU it ran on gives 0.95), and the
+// collectives the model predicts were never there to fit.
+void checkTraceGpuCount(const Scenario& s, const trace::RunAnalysis& run)
+{
+    const int gpus = s.cluster.gpuCount;
+    for (const trace::RankAnalysis& r : run.ranks)
+        if (r.worldSize && *r.worldSize > 0 && *r.worldSize != gpus)
+            throw InputError("the trace ran on " + formatNumber(*r.worldSize) + " GPUs (the world size " + r.sourceFile
+                + " records), the scenario on " + formatNumber(gpus) + ": set the traced run's GPU count (--gpus "
+                + std::to_string(*r.worldSize)
+                + " on the command line), then predict other counts with the calibration");
+    if (gpus > 1 && run.gpuCount() == 1 && !recordsACollective(run))
+        throw InputError("the trace records one GPU (no world size, no collective), the scenario " + formatNumber(gpus)
+            + " GPUs: calibrate as the run that was traced (--gpus 1 on the command line), then predict "
+            + formatNumber(gpus) + " GPUs with the calibration (what the trace never saw is said to be extrapolated)");
+}
+
 void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
 {
+    checkTraceGpuCount(s, run);
     for (const trace::RankAnalysis& r : run.ranks) {
         if (r.gpuName && !matchGpuName(*r.gpuName, { s.cluster.hardware }).presetId)
             throw InputError("the trace ran on " + *r.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name

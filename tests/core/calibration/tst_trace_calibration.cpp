@@ -20,6 +20,7 @@
 #include "core/trace/analysis.h"
 #include "core/trace/builtin_kernel_rules.h"
 #include "core/trace/run_reader.h"
+#include "input_error_of.h"
 #include "shipped_presets.h"
 
 using namespace mfu;
@@ -167,6 +168,35 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, calibratedPrediction(other, c, evaluate(other), 0.1));
         Scenario onB200 = other;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrateFromTrace(onB200, syntheticTrace(s, 1, 1, 1, 1), {}));
+    }
+
+    // A trace of another GPU count than the scenario's: one that records its world size is refused with that count;
+    // one of a lone GPU (no world size, no collective) given for eight is refused, where its matmul factor would have
+    // taken in the difference between the model's lone-GPU and multi-GPU constants. A rank of eight without a
+    // recorded world size but with its all-reduces is still one rank of the scenario's eight.
+    void anotherGpuCountIsRefused()
+    {
+        const Scenario s = llamaOnH100(8, 1);
+        trace::RunAnalysis sixteen = syntheticTrace(s, 1, 1, 1, 1);
+        sixteen.ranks.front().worldSize = 16;
+        const QString world = test::errorOf([&] { calibrateFromTrace(s, sixteen, { "synthetic" }); });
+        QVERIFY2(world.startsWith(QStringLiteral("the trace ran on 16 GPUs (the world size synthetic records), the "
+                                                 "scenario on 8: set the traced run's GPU count (--gpus 16")),
+            qPrintable(world));
+
+        trace::RunAnalysis lone = syntheticTrace(s, 1, 1, 1, 1, 0);
+        lone.ranks.front().collectives.clear();
+        lone.ranks.front().total.categoryNs = {};
+        const QString one = test::errorOf([&] { calibrateFromTrace(s, lone, { "synthetic" }); });
+        QVERIFY2(one.startsWith(QStringLiteral("the trace records one GPU (no world size, no collective), the scenario "
+                                               "8 GPUs: calibrate as the run that was traced (--gpus 1")),
+            qPrintable(one));
+
+        trace::RunAnalysis rankOfEight = syntheticTrace(s, 1, 1, 1, 1);
+        QVERIFY(!rankOfEight.ranks.front().worldSize);
+        QCOMPARE(calibrateFromTrace(s, rankOfEight, { "synthetic" }).ranks, 1);
+        rankOfEight.ranks.front().worldSize = 8;
+        QCOMPARE(calibrateFromTrace(s, rankOfEight, { "synthetic" }).ranks, 1);
     }
 
     void theFileRoundTripsAndRefusesAnEditedFactor()
