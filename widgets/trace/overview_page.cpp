@@ -21,8 +21,10 @@ OverviewPage::OverviewPage(ScenarioModel* scenario, QWidget* parent)
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_figures);
+    // MFU first: the figure a user opened the trace for, in view at 1280x720 without scrolling past the rank's
+    // sentences.
     leftLayout->addWidget(m_mfu);
+    leftLayout->addWidget(m_figures);
     leftLayout->addStretch();
 
     m_stepChart = new ChartView;
