@@ -35,8 +35,11 @@ PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setVisible(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The figures keep their width and the configuration takes what is left, elided (its tooltip has it whole): sized
+    // to its contents it pushed MFU and tokens/s out of view at 1280x720.
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(PlannerTableModel::Layout, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(PlannerTableModel::Reason, QHeaderView::Stretch);
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("plannerStatus"));
@@ -142,6 +145,30 @@ void PlannerPage::start(const Scenario& s, double tieTolerance)
             showReason();
             emit planShown();
         });
+}
+
+void PlannerPage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitColumns();
+}
+
+void PlannerPage::fitColumns()
+{
+    // Pixels for every column whole: the figures, a configuration and a readable preview of the reason. Narrower
+    // (the Predict tab at 1280x720 leaves about 500), the step time (tokens/s ranks, from the same batch) and the
+    // reason give way, and the memory shows its peak and capacity with the headroom in its tooltip, so that the
+    // configuration keeps room beside MFU and tokens/s.
+    constexpr int kWidthForEveryColumn = 1000;
+    const bool narrow = width() < kWidthForEveryColumn;
+    m_table->setColumnHidden(PlannerTableModel::Reason, narrow);
+    m_table->setColumnHidden(PlannerTableModel::StepTime, narrow);
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setSectionResizeMode(
+        PlannerTableModel::Memory, narrow ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
+    if (narrow)
+        m_table->setColumnWidth(PlannerTableModel::Memory,
+            m_table->fontMetrics().horizontalAdvance(QStringLiteral("000.0 of 000.0 GiB...")) + 12);
 }
 
 void PlannerPage::showReason()

@@ -44,8 +44,14 @@ signals:
     void planShown(); // a new plan (and best) is on screen
     void applied(const QString& description);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void showReason();
+    // The "Why" column only where the table has room for it beside the figures (the selected row's reason is shown
+    // in full under the table at any width).
+    void fitColumns();
 
     ScenarioModel* m_model;
     BackgroundJob* m_job = nullptr;

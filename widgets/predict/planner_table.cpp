@@ -72,8 +72,9 @@ QVariant PlannerTableModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(c.reason);
         }
     }
-    if (role == Qt::ToolTipRole && index.column() == Reason)
-        return QString::fromStdString(c.reason);
+    // Whole in the tooltip: the configuration, the memory and the reason are elided where the table is narrow.
+    if (role == Qt::ToolTipRole && (index.column() == Reason || index.column() == Layout || index.column() == Memory))
+        return data(index, Qt::DisplayRole);
     if (role == Qt::TextAlignmentRole && index.column() != Layout && index.column() != Reason)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};

@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -29,9 +30,11 @@
 #include "widgets/charts/chart_view.h"
 #include "widgets/charts/meaning_palette.h"
 #include "widgets/jobs/activity.h"
+#include "widgets/jobs/background_job.h"
 #include "widgets/predict/calibration_box.h"
 #include "widgets/predict/lever_table.h"
 #include "widgets/predict/parallelism_editor.h"
+#include "widgets/predict/planner_page.h"
 #include "widgets/predict/planner_table.h"
 #include "widgets/predict/predict_charts.h"
 #include "widgets/predict/predict_panel.h"
@@ -904,6 +907,40 @@ private slots:
         QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
         QVERIFY(!f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), predictedBefore);
+    }
+
+    // The Planner tab at 1280x720 leaves about 500 pixels: sized to its contents, the configuration pushed MFU and
+    // tokens/s out of view. Narrow, the figures that rank stay in view beside the configuration, the step time and
+    // the reason (shown whole under the table) give way; wide, every column is back.
+    void plannerKeepsItsFiguresInViewWhenNarrow()
+    {
+        ScenarioModel model;
+        model.setScenario(scenarioOn("llama-3.1-8b", "b200", 64, 8192));
+        QWidget host; // a child's width, unlike a window's, is not held to the offscreen screen's 800 pixels
+        auto* page = new PlannerPage(&model, &host);
+        page->setGeometry(0, 0, 500, 600); // the width the tab has at 1280x720
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        page->start(model.scenario(), 0.1);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !page->job()->isRunning() && page->plannerModel()->rowCount() > 0, kBackgroundTimeoutMs);
+        QTableView* table = page->table();
+        QVERIFY(table->isColumnHidden(PlannerTableModel::Reason));
+        QVERIFY(table->isColumnHidden(PlannerTableModel::StepTime));
+        const QHeaderView* header = table->horizontalHeader();
+        for (const int column : { PlannerTableModel::Mfu, PlannerTableModel::TokensPerSec })
+            QVERIFY2(
+                header->sectionViewportPosition(column) + header->sectionSize(column) <= table->viewport()->width(),
+                qPrintable(QStringLiteral("column %1 ends at %2 of %3")
+                               .arg(column)
+                               .arg(header->sectionViewportPosition(column) + header->sectionSize(column))
+                               .arg(table->viewport()->width())));
+        QVERIFY(header->sectionSize(PlannerTableModel::Layout) >= 100);
+        const QModelIndex layout = page->plannerView()->index(0, PlannerTableModel::Layout);
+        QCOMPARE(layout.data(Qt::ToolTipRole).toString(), layout.data().toString()); // whole where elided
+        page->setGeometry(0, 0, 1400, 600);
+        QTRY_VERIFY(!table->isColumnHidden(PlannerTableModel::Reason));
+        QVERIFY(!table->isColumnHidden(PlannerTableModel::StepTime));
     }
 
     // The main window at a typical 1440x900 with the Predict tab and each of its views; saved as PNGs when
