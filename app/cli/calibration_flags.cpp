@@ -53,16 +53,19 @@ nlohmann::json calibratedJson(const CalibratedPrediction& p, const QString& file
     return out;
 }
 
+nlohmann::json calibratedSummaryJson(const CalibratedPrediction& p)
+{
+    return { { "mfu", p.calibrated.mfu }, { "mfu_low", p.mfuLow }, { "mfu_high", p.mfuHigh },
+        { "tokens_per_sec_per_gpu", p.calibrated.tokensPerSecPerGpu }, { "step_time_s", p.calibrated.stepTimeSeconds },
+        { "shares",
+            { { "measured", p.measuredShare }, { "interpolated", p.interpolatedShare },
+                { "extrapolated", p.extrapolatedShare } } } };
+}
+
 nlohmann::json calibratedSummaryJson(const Scenario& scenario, const TraceCalibration& calibration)
 {
     try {
-        const CalibratedPrediction p = calibratedFor(scenario, calibration, evaluate(scenario));
-        return { { "mfu", p.calibrated.mfu }, { "mfu_low", p.mfuLow }, { "mfu_high", p.mfuHigh },
-            { "tokens_per_sec_per_gpu", p.calibrated.tokensPerSecPerGpu },
-            { "step_time_s", p.calibrated.stepTimeSeconds },
-            { "shares",
-                { { "measured", p.measuredShare }, { "interpolated", p.interpolatedShare },
-                    { "extrapolated", p.extrapolatedShare } } } };
+        return calibratedSummaryJson(calibratedFor(scenario, calibration, evaluate(scenario)));
     } catch (const InputError& e) {
         return { { "invalid", e.what() } };
     }

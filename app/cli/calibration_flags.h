@@ -25,6 +25,8 @@ nlohmann::json calibratedJson(const CalibratedPrediction& p, const QString& file
 // The calibrated figures of one sweep point or planned layout: mfu, mfu_low, mfu_high, tokens_per_sec_per_gpu,
 // step_time_s and shares; or {"invalid": why} when the calibration cannot apply there.
 nlohmann::json calibratedSummaryJson(const Scenario& scenario, const TraceCalibration& calibration);
+// The same object for a prediction the caller has calibrated (a sweep's point: calibratedAtPoint).
+nlohmann::json calibratedSummaryJson(const CalibratedPrediction& prediction);
 // The lines predict prints under the uncalibrated figures.
 QString calibratedText(const CalibratedPrediction& p, const QString& file);
 

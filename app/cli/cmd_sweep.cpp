@@ -7,6 +7,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/scenario_flags.h"
 #include "app/validation_store.h"
+#include "core/calibration/calibrated_sweep.h"
 #include "core/costmodel/sweep.h"
 #include "core/errors.h"
 #include "core/text.h"
@@ -65,8 +66,13 @@ int runSweep(const QStringList& args)
             = scenarioSweep(s, *axis, &app::shippedErrorBands(), values, !parser.isSet(QStringLiteral("no-planner")));
         // With --calibration, each point's own configuration also as the traced run's terms would have it.
         const auto calibration = calibrationFlag(parser);
-        const auto calibratedAt
-            = [&](const SweepPoint& p) { return calibratedSummaryJson(scenarioAt(s, *axis, p.x), *calibration); };
+        const auto calibratedAt = [&](const SweepPoint& p) -> nlohmann::json {
+            try {
+                return calibratedSummaryJson(calibratedAtPoint(s, *axis, p, *calibration));
+            } catch (const InputError& e) {
+                return { { "invalid", e.what() } };
+            }
+        };
         if (parser.isSet(QStringLiteral("csv"))) {
             const std::string csv = sweepToCsv(r);
             if (const auto figure = nonFiniteFigure(csv))

@@ -61,15 +61,22 @@ ReportChart flopsChart(const ReportFigures& f)
     return chart;
 }
 
-// The Predict panel's sweep chart (widgets/predict/predict_charts.h), the scenario's point marked.
-ReportChart sweepChart(const Scenario& scenario, const SweepResult& sweep, const std::optional<StepPrediction>& own)
+// The Predict panel's sweep chart (widgets/predict/predict_charts.h), the scenario's point marked, and the line
+// calibrated to a trace when the report has one.
+ReportChart sweepChart(const Scenario& scenario, const SweepResult& sweep, const std::optional<StepPrediction>& own,
+    const std::vector<std::optional<double>>& calibratedMfu)
 {
     const widgets::LineSweepAxis axis = widgets::lineSweepAxis(sweep.axis, scenario);
+    const bool calibrated = std::any_of(calibratedMfu.begin(), calibratedMfu.end(), [](const auto& v) { return v; });
     ReportChart chart = makeChart(axis.stem, {},
         QStringLiteral("Predicted MFU of this configuration across %1, with the error band of published runs like "
-                       "each point; the star is this scenario.")
-            .arg(axis.across));
-    widgets::showMfuSweep(chart.view.get(), sweep, scenario, own ? &*own : nullptr);
+                       "each point; the star is this scenario.%2")
+            .arg(axis.across,
+                calibrated
+                    ? QStringLiteral(" The calibrated line predicts each point with the terms the trace measured "
+                                     "(\"Calibrated to a trace\").")
+                    : QString()));
+    widgets::showMfuSweep(chart.view.get(), sweep, scenario, own ? &*own : nullptr, calibratedMfu);
     return chart;
 }
 
@@ -223,8 +230,10 @@ std::vector<ReportChart> buildReportCharts(
         for (auto& chart : moneyCharts(document, *figures.cost, presets))
             charts.push_back(std::move(chart));
     }
-    for (const SweepResult& sweep : figures.sweeps)
-        charts.push_back(sweepChart(document.scenario, sweep, figures.predicted));
+    for (size_t i = 0; i < figures.sweeps.size(); ++i)
+        charts.push_back(sweepChart(document.scenario, figures.sweeps[i], figures.predicted,
+            i < figures.calibratedSweepMfu.size() ? figures.calibratedSweepMfu[i]
+                                                  : std::vector<std::optional<double>> {}));
     if (figures.trace && !figures.trace->run.ranks.empty() && !figures.trace->run.ranks.front().steps.empty()) {
         charts.push_back(traceChart(*figures.trace));
         if (auto roofline = rooflineChart(*figures.trace))

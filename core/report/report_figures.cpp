@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/calibration/calibrated_sweep.h"
 #include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/facts/file_facts.h"
@@ -321,6 +322,9 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
                                                                 : stage.part(0.85, 0.95);
                 out.sweeps.push_back(scenarioSweep(s, axis, options.errorBands, {}, true, progress, options.cancel));
                 stage.stopWhenCancelled();
+                if (out.calibrated)
+                    out.calibratedSweepMfu.push_back(
+                        calibratedSweepMfu(s, out.sweeps.back(), options.calibration->calibration));
             } catch (const InputError& e) {
                 out.notes.push_back("Sweep over " + std::string(sweepAxisKey(axis)) + ": " + e.what());
             }

@@ -107,6 +107,8 @@ struct ReportFigures {
     // Sequence length, then GPU count, then the network per GPU for a run across scale-up domains, when
     // options.sweeps.
     std::vector<SweepResult> sweeps;
+    // Per sweep, each point's MFU calibrated to the trace (calibratedSweepMfu), when the calibration applies.
+    std::vector<std::vector<std::optional<double>>> calibratedSweepMfu;
 };
 
 ReportFigures reportFigures(const ScenarioDocument& document, const ReportOptions& options = {});

@@ -31,6 +31,8 @@ QColor meaningColour(Meaning meaning)
         return QColor(0x88, 0xCC, 0xEE); // Tol cyan
     case Meaning::Reserved:
         return QColor(0xBB, 0xBB, 0xBB); // light grey
+    case Meaning::CalibratedToTrace:
+        return QColor(0x11, 0x77, 0x33); // Tol green
     }
     return QColor(0x40, 0x40, 0x40);
 }

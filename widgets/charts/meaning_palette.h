@@ -24,7 +24,9 @@ enum class Meaning {
     Activations,
     TemporaryBuffers,
     Reserved,
+    CalibratedToTrace, // a prediction made with the terms a trace measured (core/calibration/)
 };
+inline constexpr Meaning kLastMeaning = Meaning::CalibratedToTrace;
 
 QColor meaningColour(Meaning meaning);
 

@@ -259,7 +259,8 @@ QString ownPointName(const Scenario& scenario, SweepAxis axis, const StepPredict
                      : QObject::tr("This scenario (%1): does not fit").arg(at);
 }
 
-void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own)
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own,
+    const std::vector<std::optional<double>>& calibratedMfu)
 {
     const bool bySeq = sweep.axis == SweepAxis::SeqLen;
     const LineSweepAxis axis = lineSweepAxis(sweep.axis, scenario);
@@ -293,6 +294,12 @@ void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& sc
     }
     markAs(chart, chart->addLine(QLatin1String(series::kCurrent), cx, cy), Meaning::ThisConfiguration);
     markAs(chart, chart->addLine(QLatin1String(series::kBest), bestX, bestY), Meaning::PlannersBest);
+    QVector<double> calX, calY;
+    for (size_t i = 0; i < calibratedMfu.size() && i < sweep.points.size(); ++i)
+        if (calibratedMfu[i] && sweep.points[i].currentShown())
+            push(calX, calY, sweep.points[i].x, 100.0 * *calibratedMfu[i]);
+    if (!calX.isEmpty())
+        markAs(chart, chart->addLine(QLatin1String(series::kCalibrated), calX, calY), Meaning::CalibratedToTrace);
     if (!bandX.isEmpty()) {
         const int lowIndex = chart->addBandEdge(QLatin1String(series::kBandLow), bandX, low);
         chart->addBandEdge(QLatin1String(series::kBandHigh), bandX, high, lowIndex);

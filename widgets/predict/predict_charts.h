@@ -5,6 +5,7 @@
 // Every number comes from core (StepPrediction, mfuWaterfall, runSweep); these only choose series and labels.
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 #include "core/costmodel/error_band.h"
@@ -23,6 +24,7 @@ inline constexpr const char* kCurrentInvalid = "This configuration: cannot be la
 inline constexpr const char* kBest = "Planner's best";
 inline constexpr const char* kBestNone = "Planner: no layout fits or runs the batch (shown at 0)";
 inline constexpr const char* kMeasured = "Measured";
+inline constexpr const char* kCalibrated = "This configuration, calibrated to the trace";
 inline constexpr const char* kCapacity = "GPU memory capacity";
 inline constexpr const char* kBandLow = "This configuration: error band, low edge"; // not in the legend
 inline constexpr const char* kBandHigh = "This configuration: likely range (error band)";
@@ -38,8 +40,10 @@ void showMemoryBreakdown(ChartView* chart, const StepPrediction& current, const 
 // region. Each kind of point has its own symbol and legend entry: does not fit (crossed circle), cannot be laid out
 // (grey X, at 0), the planner found nothing (triangle, at 0). `own` is the scenario's own prediction, drawn as a star
 // at its sequence length, GPU count or network (null: it cannot be laid out, drawn at 0).
-void showMfuSweep(
-    ChartView* chart, const SweepResult& sweep, const Scenario& scenario, const StepPrediction* own = nullptr);
+// `calibratedMfu`: each point's MFU calibrated to a trace (calibratedAtPoint; nullopt where it has none), drawn as a
+// line of its own beside the uncalibrated one; empty: none.
+void showMfuSweep(ChartView* chart, const SweepResult& sweep, const Scenario& scenario,
+    const StepPrediction* own = nullptr, const std::vector<std::optional<double>>& calibratedMfu = {});
 // A line sweep's axis (sequence length, GPU count or network per GPU), as the panel and the report name it, and where
 // the scenario stands on it: one table, so that a chart, its star and the report's caption cannot disagree.
 struct LineSweepAxis {

@@ -78,8 +78,14 @@ PredictPanel::PredictPanel(ScenarioModel* model, QWidget* parent)
         });
     }
     connect(m_plannerPage, &PlannerPage::planShown, this, &PredictPanel::showMemory);
-    // A calibration set or dropped in the Trace panel: the headline again, with or without its calibrated row.
-    connect(m_model, &ScenarioModel::traceCalibrationChanged, this, &PredictPanel::recompute);
+    // A calibration set or dropped in the Trace panel: the headline again, with or without its calibrated row, and
+    // the line sweeps with or without their calibrated line (the planner's ranking stays the validated model's).
+    connect(m_model, &ScenarioModel::traceCalibrationChanged, this, [this] {
+        recompute();
+        m_backgroundStatus->setText(tr("Updating the sweeps and the planner..."));
+        for (const SweepAxis axis : { SweepAxis::SeqLen, SweepAxis::GpuCount, SweepAxis::Network })
+            startSweep(axis);
+    });
     connect(m_summary, &PredictSummary::forgetCalibration, this,
         [this] { m_model->setTraceCalibration(std::nullopt, {}); });
     connect(m_plannerPage, &PlannerPage::applied, this,
@@ -304,13 +310,13 @@ void PredictPanel::startSweep(SweepAxis axis)
     const Scenario& s = m_model->scenario();
     switch (axis) {
     case SweepAxis::SeqLen:
-        m_seqSweep->start(s, m_seqValues, m_bands);
+        m_seqSweep->start(s, m_seqValues, m_bands, m_model->traceCalibration());
         break;
     case SweepAxis::GpuCount:
-        m_gpuSweep->start(s, m_gpuValues, m_bands);
+        m_gpuSweep->start(s, m_gpuValues, m_bands, m_model->traceCalibration());
         break;
     case SweepAxis::Network:
-        m_networkSweep->start(s, m_networkValues, m_bands);
+        m_networkSweep->start(s, m_networkValues, m_bands, m_model->traceCalibration());
         break;
     case SweepAxis::Precision:
         m_precisionSweep->start(s, {}, m_bands); // the core's points: an FP4 run's own precision among them

@@ -3,6 +3,7 @@
 #include <exception>
 #include <optional>
 
+#include "core/calibration/calibrated_sweep.h"
 #include "core/costmodel/cost_model.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/background_job.h"
@@ -25,11 +26,13 @@ SweepRun::SweepRun(SweepAxis axis, ChartView* chart, ChartView* second, QObject*
     });
 }
 
-void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorBandModel& bands)
+void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorBandModel& bands,
+    std::optional<TraceCalibration> calibration)
 {
     struct Drawn {
         SweepResult sweep;
         std::optional<StepPrediction> own; // the scenario's own point, wherever it falls on the axis
+        std::vector<std::optional<double>> calibratedMfu; // per point, with a calibration
     };
     // A run inside one scale-up domain has no network sweep to draw: the network carries none of its traffic. Its
     // chart says why at once, and the job below computes nothing; it still starts, so that an older sweep still
@@ -42,7 +45,8 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
             chart->showEmpty(note.empty() ? tr("Predicting each point of the sweep...") : QString::fromStdString(note));
     const SweepAxis axis = m_axis;
     m_job->start<Drawn>(
-        [s, axis, values = std::move(values), bands, flat = !note.empty()](JobControl& control) mutable {
+        [s, axis, values = std::move(values), bands, flat = !note.empty(), calibration = std::move(calibration)](
+            JobControl& control) mutable {
             Drawn d;
             if (flat)
                 return d;
@@ -56,6 +60,9 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
             } catch (const std::exception&) {
                 d.own.reset(); // drawn as "cannot be laid out"
             }
+            // The calibrated line: the same call as `sweep --calibration` and the report.
+            if (calibration)
+                d.calibratedMfu = calibratedSweepMfu(s, d.sweep, *calibration);
             return d;
         },
         [this, s, note](Drawn& d) {
@@ -67,7 +74,7 @@ void SweepRun::start(const Scenario& s, std::vector<double> values, const ErrorB
                 if (m_second)
                     showPrecisionMfu(m_second, d.sweep, s, own);
             } else {
-                showMfuSweep(m_chart, d.sweep, s, own);
+                showMfuSweep(m_chart, d.sweep, s, own, d.calibratedMfu);
             }
         });
 }

@@ -5,8 +5,10 @@
 // point marked.
 #include <QObject>
 
+#include <optional>
 #include <vector>
 
+#include "core/calibration/trace_calibration.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/sweep.h"
 #include "core/scenario/scenario.h"
@@ -22,8 +24,11 @@ public:
     // A precision sweep draws into both charts; the others into the first.
     SweepRun(SweepAxis axis, ChartView* chart, ChartView* second = nullptr, QObject* parent = nullptr);
 
-    // values: the points (empty: the core's defaults); bands: the residuals each point's band comes from.
-    void start(const Scenario& scenario, std::vector<double> values, const ErrorBandModel& bands);
+    // values: the points (empty: the core's defaults); bands: the residuals each point's band comes from;
+    // calibration: a trace calibration whose prediction of each point a sequence, GPU-count or network sweep draws
+    // beside the uncalibrated line (none where it cannot apply).
+    void start(const Scenario& scenario, std::vector<double> values, const ErrorBandModel& bands,
+        std::optional<TraceCalibration> calibration = std::nullopt);
     BackgroundJob* job() const { return m_job; }
 
 private:

@@ -12,9 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/calibration/calibrated_sweep.h"
 #include "core/calibration/calibration_file.h"
 #include "core/calibration/trace_calibration.h"
 #include "core/costmodel/cost_model.h"
+#include "core/costmodel/error_band.h"
+#include "core/costmodel/sweep.h"
 #include "core/errors.h"
 #include "core/presets/hf_config.h"
 #include "core/trace/analysis.h"
@@ -197,6 +200,39 @@ private slots:
         QCOMPARE(calibrateFromTrace(s, rankOfEight, { "synthetic" }).ranks, 1);
         rankOfEight.ranks.front().worldSize = 8;
         QCOMPARE(calibrateFromTrace(s, rankOfEight, { "synthetic" }).ranks, 1);
+    }
+
+    // A sweep's point calibrated (sweep --calibration, the Predict panel's calibrated line) is the prediction of that
+    // point's scenario calibrated at its own uncalibrated band, as predict --calibration makes it; the traced
+    // sequence is measured; a point that cannot be laid out has none.
+    void aSweepsPointsAreCalibratedAsPredictCalibratesThem()
+    {
+        const Scenario s = llamaOnH100(8, 1);
+        const TraceCalibration c = calibrateFromTrace(s, syntheticTrace(s, 0.8, 1.1, 2.5, 0.5), { "synthetic" });
+        ErrorBandModel bands;
+        for (const double e : { -0.2, -0.1, 0.0, 0.1, 0.3 })
+            bands.residuals.push_back({ "Hopper", false, e });
+        const SweepResult r = scenarioSweep(s, SweepAxis::SeqLen, &bands, { 4096, 8192, 16384 }, false);
+        QCOMPARE(r.points.size(), size_t(3));
+        for (const SweepPoint& p : r.points) {
+            QVERIFY(p.currentValid && p.currentBand);
+            const Scenario at = scenarioAt(s, SweepAxis::SeqLen, p.x);
+            const StepPrediction uncalibrated = evaluate(at);
+            const CalibratedPrediction expected = calibratedPrediction(
+                at, c, uncalibrated, relativeStepBandHalfWidth(errorBandFor(at, uncalibrated, bands), uncalibrated));
+            const CalibratedPrediction got = calibratedAtPoint(s, SweepAxis::SeqLen, p, c);
+            QCOMPARE(got.calibrated.mfu, expected.calibrated.mfu);
+            QCOMPARE(got.mfuLow, expected.mfuLow);
+            QCOMPARE(got.mfuHigh, expected.mfuHigh);
+        }
+        QVERIFY(calibratedAtPoint(s, SweepAxis::SeqLen, r.points[1], c).measuredShare > 0.99);
+        QVERIFY(calibratedAtPoint(s, SweepAxis::SeqLen, r.points[2], c).measuredShare < 0.01);
+
+        const SweepResult tp = scenarioSweep(llamaOnH100(8, 8), SweepAxis::GpuCount, nullptr, { 4 }, false);
+        QVERIFY(!tp.points.front().currentValid); // TP 8 on 4 GPUs
+        QVERIFY(!test::errorOf([&] {
+            calibratedAtPoint(llamaOnH100(8, 8), SweepAxis::GpuCount, tp.points.front(), c);
+        }).startsWith(QLatin1Char('<')));
     }
 
     void theFileRoundTripsAndRefusesAnEditedFactor()

@@ -9,6 +9,7 @@
 
 #include "b200_scaling_log.h"
 #include "calibration_test_support.h"
+#include "core/calibration/calibrated_sweep.h"
 #include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
 #include "core/diagnosis/log_diagnosis.h"
@@ -162,6 +163,18 @@ private slots:
         QCOMPARE(row(s, "Matmuls in this scenario")->value,
             formatMilliseconds(expected.terms.front().seconds) + ", measured");
         QVERIFY(!row(s, "Traced exposed communication") || f.predicted->time.exposedCommTotal() > 0);
+
+        // The sweeps' calibrated lines: each point as calibratedSweepMfu gives it, beside the uncalibrated one.
+        ReportOptions withSweeps = options;
+        withSweeps.sweeps = true;
+        const ReportFigures swept = reportFigures(d, withSweeps);
+        QVERIFY(!swept.sweeps.empty());
+        QCOMPARE(swept.calibratedSweepMfu.size(), swept.sweeps.size());
+        const SweepResult& seq = swept.sweeps.front();
+        QCOMPARE(seq.axis, SweepAxis::SeqLen);
+        const auto line = calibratedSweepMfu(d.scenario, seq, options.calibration->calibration);
+        QCOMPARE(swept.calibratedSweepMfu.front(), line);
+        QVERIFY(std::count_if(line.begin(), line.end(), [](const auto& v) { return v.has_value(); }) >= 2);
 
         ScenarioDocument other = d;
         other.scenario.model = *presets().findModel("llama-3.1-8b");

@@ -20,6 +20,9 @@
 
 #include "app/main_window.h"
 #include "app/preset_store.h"
+#include "app/validation_store.h"
+#include "calibration_test_support.h"
+#include "core/calibration/calibrated_sweep.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/levers.h"
@@ -654,9 +657,9 @@ private slots:
     void oneColourPerMeaning()
     {
         QSet<QRgb> palette;
-        for (int m = 0; m <= static_cast<int>(Meaning::Reserved); ++m)
+        for (int m = 0; m <= static_cast<int>(kLastMeaning); ++m)
             palette << meaningColour(static_cast<Meaning>(m)).rgb();
-        QCOMPARE(palette.size(), static_cast<int>(Meaning::Reserved) + 1);
+        QCOMPARE(palette.size(), static_cast<int>(kLastMeaning) + 1);
 
         Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
         s.precision = TrainingPrecision::BF16_FP4; // a gain in the waterfall
@@ -907,6 +910,36 @@ private slots:
         QVERIFY(!box->findChild<QPushButton*>(QStringLiteral("applyCalibration"))->isEnabled());
         QVERIFY(!f.model.scenario().costModel.has_value());
         QCOMPARE(f.text("predictedMfu"), predictedBefore);
+    }
+
+    // A calibration from the Trace panel draws its line on the sequence and GPU-count sweeps, each point the figure
+    // `sweep --calibration` gives (calibratedAtPoint); forgetting it takes the line away.
+    void calibratedSweepLines()
+    {
+        const Scenario s = scenarioOn("llama-3.1-8b", "b200", 8, 8192);
+        Fixture f(s);
+        f.panel.setErrorBandModel(app::shippedErrorBands()); // as the window gives it
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled(), kBackgroundTimeoutMs);
+        QVERIFY(!seriesNamed(f.panel.seqChart(), series::kCalibrated));
+        const TraceCalibration calibration = test::matmulsFasterThanPredicted(f.model.scenario());
+        f.model.setTraceCalibration(calibration, QStringLiteral("synthetic.json"));
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && seriesNamed(f.panel.seqChart(), series::kCalibrated)
+                && seriesNamed(f.panel.gpuChart(), series::kCalibrated),
+            kBackgroundTimeoutMs);
+        const ChartSeries* line = seriesNamed(f.panel.seqChart(), series::kCalibrated);
+        QCOMPARE(line->colour, meaningColour(Meaning::CalibratedToTrace));
+        const SweepResult r = scenarioSweep(f.model.scenario(), SweepAxis::SeqLen, &app::shippedErrorBands(),
+            std::vector<double>(line->x.begin(), line->x.end()), false);
+        QCOMPARE(r.points.size(), size_t(line->x.size()));
+        for (size_t i = 0; i < r.points.size(); ++i)
+            QCOMPARE(line->y[qsizetype(i)],
+                100.0
+                    * calibratedAtPoint(f.model.scenario(), SweepAxis::SeqLen, r.points[i], calibration)
+                          .calibrated.mfu);
+        f.model.setTraceCalibration(std::nullopt, {});
+        QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !seriesNamed(f.panel.seqChart(), series::kCalibrated)
+                && seriesNamed(f.panel.seqChart(), series::kCurrent),
+            kBackgroundTimeoutMs);
     }
 
     // The Planner tab at 1280x720 leaves about 500 pixels: sized to its contents, the configuration pushed MFU and

@@ -1,0 +1,38 @@
+#include "core/calibration/calibrated_sweep.h"
+
+#include "core/costmodel/error_band.h"
+#include "core/errors.h"
+
+namespace mfu {
+
+CalibratedPrediction calibratedAtPoint(
+    const Scenario& scenario, SweepAxis axis, const SweepPoint& point, const TraceCalibration& calibration)
+{
+    if (!point.currentValid)
+        throw InputError(point.currentProblem);
+    const ErrorBand band = point.currentBand
+        ? *point.currentBand
+        : errorBandFor(scenarioAt(scenario, axis, point.x), point.current, ErrorBandModel {});
+    return calibratedPrediction(scenarioAt(scenario, axis, point.x), calibration, point.current,
+        relativeStepBandHalfWidth(band, point.current));
+}
+
+std::vector<std::optional<double>> calibratedSweepMfu(
+    const Scenario& scenario, const SweepResult& sweep, const TraceCalibration& calibration)
+{
+    std::vector<std::optional<double>> out;
+    if (sweep.axis == SweepAxis::Precision)
+        return out;
+    for (const SweepPoint& p : sweep.points) {
+        out.emplace_back();
+        try {
+            if (p.currentShown())
+                out.back() = calibratedAtPoint(scenario, sweep.axis, p, calibration).calibrated.mfu;
+        } catch (const InputError&) {
+            // another model or GPU: no line (the prediction's calibrated figures say why)
+        }
+    }
+    return out;
+}
+
+} // namespace mfu
