@@ -19,6 +19,13 @@ QString config()
 {
     return kTraces + QStringLiteral("/pytorch211__h200__qwen3-0.6b-shape.config.json");
 }
+// `calibrate` of the H200 trace as it ran (one GPU: the trace names its H200, so no --gpu), writing `out`.
+QStringList calibrateTheH200Trace(const QString& out)
+{
+    return { QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(), QStringLiteral("--seq"),
+        QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
+        QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), out };
+}
 } // namespace
 
 class TestCliCalibrate : public QObject {
@@ -30,11 +37,7 @@ private slots:
             QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("h200.calibration.json"));
-        // No --gpu: the trace names its H200.
-        const CliResult c = runCli({ QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
-            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
-            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), out,
-            QStringLiteral("--json") });
+        const CliResult c = runCli(calibrateTheH200Trace(out) + QStringList { QStringLiteral("--json") });
         QVERIFY2(c.exitCode == 0, c.err.constData());
         const QJsonObject j = c.json();
         QCOMPARE(j[QStringLiteral("terms")].toArray().size(), 5);
@@ -122,10 +125,7 @@ private slots:
             QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
         QTemporaryDir dir;
         const QString calibration = dir.filePath(QStringLiteral("h200.calibration.json"));
-        const CliResult c = runCli({ QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
-            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
-            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), calibration,
-            QStringLiteral("--json") });
+        const CliResult c = runCli(calibrateTheH200Trace(calibration) + QStringList { QStringLiteral("--json") });
         QVERIFY2(c.exitCode == 0, c.err.constData());
         QJsonObject scenario = c.json()[QStringLiteral("scenario")].toObject();
         QJsonObject workload = scenario[QStringLiteral("workload")].toObject();
@@ -180,9 +180,7 @@ private slots:
             QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("h200.calibration.json"));
-        const QStringList calibrate { QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
-            QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
-            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), out };
+        const QStringList calibrate = calibrateTheH200Trace(out);
         const CliResult eight = runCli(calibrate + QStringList { QStringLiteral("--gpus"), QStringLiteral("8") });
         QCOMPARE(eight.exitCode, 2);
         QVERIFY2(eight.err.contains("the trace records one GPU (no world size, no collective), the scenario 8 GPUs"),
