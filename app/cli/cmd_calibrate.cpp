@@ -50,6 +50,20 @@ std::vector<std::string> tracePaths(const QCommandLineParser& parser)
     return paths;
 }
 
+// Every file the command reads: the traces as given and as read (a folder's ranks), and the files its flags name.
+// `--out` over one of them replaced the trace with its own calibration.
+QStringList inputFiles(const QCommandLineParser& parser, const trace::RunAnalysis& run)
+{
+    QStringList files = parser.positionalArguments();
+    for (const trace::RankAnalysis& r : run.ranks)
+        files << qs(r.sourceFile);
+    const QStringList named = parser.optionNames();
+    for (const char* flag : { "scenario", "model", "kernel-rules", "doc-lengths" })
+        if (named.contains(QLatin1String(flag)))
+            files << parser.values(QLatin1String(flag));
+    return files;
+}
+
 trace::RunAnalysis readTraces(const QCommandLineParser& parser, const std::vector<std::string>& paths)
 {
     std::vector<std::string> ruleFiles;
@@ -142,6 +156,8 @@ int runCalibrate(const QStringList& args)
     return runSubcommand(cmd, [&] {
         const std::vector<std::string> paths = tracePaths(parser);
         const trace::RunAnalysis run = readTraces(parser, paths);
+        if (parser.isSet(QStringLiteral("out")))
+            refuseWritingOverInput(parser.value(QStringLiteral("out")), inputFiles(parser, run), QStringLiteral("out"));
         QCommandLineParser described;
         addCalibrateOptions(described);
         QStringList words = args;

@@ -9,6 +9,7 @@
 #include "app/validation_store.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
+#include "core/errors.h"
 #include "core/number_format.h"
 #include "core/units.h"
 
@@ -45,6 +46,11 @@ int runPlan(const QStringList& args)
         o.tpWithinDomain = !parser.isSet(QStringLiteral("allow-tp-across-domains"));
         if (!parser.isSet(QStringLiteral("strict")))
             o.tieTolerance = plannerTieTolerance(s, app::shippedErrorBands());
+        // Read and checked before the search: another model or GPU is refused as predict refuses it.
+        const auto calibration = calibrationFlag(parser);
+        if (calibration)
+            if (const auto why = calibrationMismatch(s, *calibration))
+                throw InputError("--calibration: " + *why);
         const PlanResult r = planConfigurations(s, o);
         // The band's width does not depend on the prediction, but its classes do depend on the layout (a MoE given
         // without EP is the barely validated 'MoE without EP' class; the layouts planned for it mostly have EP): the
@@ -52,14 +58,21 @@ int runPlan(const QStringList& args)
         const ErrorBand band = errorBandFor(
             r.configs.empty() ? s : withConfig(s, r.configs.front()), StepPrediction {}, app::shippedErrorBands());
         // With --calibration each layout is also predicted with the traced run's terms; the ranking stays the
-        // validated model's (a calibration that extrapolates must not reorder what it never measured).
-        const auto calibration = calibrationFlag(parser);
+        // validated model's (a calibration that extrapolates must not reorder what it never measured). Each layout
+        // calibrated at the batch the planner compared it at: a scenario without a global batch is planned at the batch
+        // its own layout runs (PlanResult::globalBatchTokens), and withConfig alone gave each layout one micro-batch
+        // per rank (a 0.06 s step beside the planned 0.35 s).
+        Scenario atBatch = s;
+        if (atBatch.workload.globalBatchTokens <= 0)
+            atBatch.workload.globalBatchTokens = r.globalBatchTokens;
+        const auto calibratedOf
+            = [&](const PlannedConfig& c) { return calibratedSummaryJson(withConfig(atBatch, c), *calibration); };
         if (parser.isSet(QStringLiteral("json"))) {
             nlohmann::json configs = nlohmann::json::array();
             for (const auto& c : r.configs) {
                 configs.push_back(plannedConfigJson(c));
                 if (calibration)
-                    configs.back()["calibrated"] = calibratedSummaryJson(withConfig(s, c), *calibration);
+                    configs.back()["calibrated"] = calibratedOf(c);
             }
             printJson({ { "configs", configs }, { "evaluated", r.evaluated }, { "fitting", r.fitting },
                 { "seconds", r.seconds }, { "global_batch_tokens", r.globalBatchTokens }, { "off_batch", r.offBatch },
@@ -103,7 +116,7 @@ int runPlan(const QStringList& args)
                      .arg(QString::fromStdString(memoryUseText(c.prediction)))
                      .arg(QString::fromStdString(describeConfig(c)), QString::fromStdString(c.reason));
             if (calibration) {
-                const nlohmann::json k = calibratedSummaryJson(withConfig(s, c), *calibration);
+                const nlohmann::json k = calibratedOf(c);
                 t += k.contains("mfu")
                     ? QStringLiteral("   calibrated: MFU %1 (likely %2-%3), %4 of the step extrapolated\n")
                           .arg(QString::fromStdString(formatPercent(k["mfu"].get<double>(), 1)))

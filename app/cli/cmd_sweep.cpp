@@ -62,10 +62,14 @@ int runSweep(const QStringList& args)
             if (values.empty())
                 throw InputError("--values: no points given");
         }
-        const SweepResult r
-            = scenarioSweep(s, *axis, &app::shippedErrorBands(), values, !parser.isSet(QStringLiteral("no-planner")));
         // With --calibration, each point's own configuration also as the traced run's terms would have it.
         const auto calibration = calibrationFlag(parser);
+        // Another model or GPU is refused as predict refuses it: a column of "-" said nothing of why.
+        if (calibration)
+            if (const auto why = calibrationMismatch(s, *calibration))
+                throw InputError("--calibration: " + *why);
+        const SweepResult r
+            = scenarioSweep(s, *axis, &app::shippedErrorBands(), values, !parser.isSet(QStringLiteral("no-planner")));
         const auto calibratedAt = [&](const SweepPoint& p) -> nlohmann::json {
             try {
                 return calibratedSummaryJson(calibratedAtPoint(s, *axis, p, *calibration));

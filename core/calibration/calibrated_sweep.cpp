@@ -1,6 +1,7 @@
 #include "core/calibration/calibrated_sweep.h"
 
 #include "core/costmodel/error_band.h"
+#include "core/costmodel/planner.h"
 #include "core/errors.h"
 
 namespace mfu {
@@ -10,6 +11,10 @@ CalibratedPrediction calibratedAtPoint(
 {
     if (!point.currentValid)
         throw InputError(point.currentProblem);
+    // A configuration that does not fit has no MFU, uncalibrated or calibrated (`sweep`'s text had printed
+    // "does not fit" beside a calibrated 65.9%).
+    if (!point.current.fits)
+        throw InputError("does not fit in memory (" + memoryUseText(point.current) + " per GPU)");
     const ErrorBand band = point.currentBand
         ? *point.currentBand
         : errorBandFor(scenarioAt(scenario, axis, point.x), point.current, ErrorBandModel {});

@@ -12,7 +12,8 @@ namespace mfu {
 
 // The calibrated prediction of the current configuration at one point of a sweep of `scenario` along `axis`, its
 // extrapolated time trusted as far as the point's own band (SweepPoint::currentBand; the narrowest band without
-// one). Throws InputError when the point cannot be laid out or the calibration cannot apply (another model or GPU).
+// one). Throws InputError when the point cannot be laid out or does not fit in memory, or the calibration cannot apply
+// (another model or GPU).
 CalibratedPrediction calibratedAtPoint(
     const Scenario& scenario, SweepAxis axis, const SweepPoint& point, const TraceCalibration& calibration);
 

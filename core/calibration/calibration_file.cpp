@@ -220,14 +220,22 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
         };
         c.measuredStepSeconds = positive("measured_step_s");
         c.stepSpreadSeconds = r.optionalNumber("step_spread_s").value_or(0.0);
+        // The spread widens every calibrated band: a negative one, or one as long as the step itself (no steady run
+        // has that), gave bands below 0% MFU.
+        if (!(c.stepSpreadSeconds >= 0) || !(c.stepSpreadSeconds < c.measuredStepSeconds))
+            throw FieldError("step_spread_s", "must be at least 0 and shorter than measured_step_s");
         c.uncalibratedStepSeconds = positive("uncalibrated_step_s");
         c.replayStepSeconds = positive("replay_step_s");
+        // Derived from the two steps, as the factors are from their times: a stored one that is not is an edit.
+        if (const auto stored = r.optionalNumber("replay_error"); stored && std::abs(*stored - c.replayError()) > 1e-6)
+            throw FieldError("replay_error", "is not replay_step_s / measured_step_s - 1");
         if (!r.has("terms") || !root.at("terms").is_array())
             throw FieldError("terms", "missing: a list of the fitted terms");
         const json& terms = root.at("terms");
         c.fits.resize(std::size(kAllCalibratedTerms));
         for (const CalibratedTerm t : kAllCalibratedTerms)
             c.fits[static_cast<size_t>(t)].term = t;
+        std::vector<bool> listed(c.fits.size(), false);
         for (size_t i = 0; i < terms.size(); ++i) {
             const FieldReader f(terms[i], "terms[" + std::to_string(i) + "]");
             f.rejectUnknownKeys({ "term", "measured_s", "predicted_s", "factor", "fitted", "evidence" });
@@ -235,6 +243,9 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
             const auto term = calibratedTermFromKey(key);
             if (!term)
                 throw FieldError(f.keyPath("term"), "'" + key + "' is not a calibrated term");
+            if (listed[static_cast<size_t>(*term)])
+                throw FieldError(f.keyPath("term"), "'" + key + "' is listed twice");
+            listed[static_cast<size_t>(*term)] = true;
             TermFit& fit = c.fits[static_cast<size_t>(*term)];
             fit.measuredSeconds = f.requiredNumber("measured_s");
             fit.predictedSeconds = f.requiredNumber("predicted_s");

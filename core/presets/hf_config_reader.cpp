@@ -264,8 +264,10 @@ void notePalmOverCount(ModelSpec& m)
     for (const LayerRun& run : layerRuns(m))
         full += run.kind.tokenMixer == TokenMixer::FullAttention ? run.count : 0;
     if (full < m.layers)
-        m.notes.push_back("only " + std::to_string(full) + " of " + std::to_string(m.layers)
-            + " layers attend over the whole sequence: the PaLM formula (12·L·H·Q·S over all layers, as published) "
+        m.notes.push_back(
+            (full == 0 ? "none of the " + std::to_string(m.layers) + " layers attends"
+                       : "only " + std::to_string(full) + " of " + std::to_string(m.layers) + " layers attend")
+            + " over the whole sequence: the PaLM formula (12·L·H·Q·S over all layers, as published) "
               "over-counts; the per-component formulas count each layer's own mixer");
 }
 

@@ -1,6 +1,8 @@
 #include "core/trace/trace_loader.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -78,6 +80,27 @@ std::string otherFilesText(const std::vector<OtherFileInFolder>& others)
     return text;
 }
 
+namespace {
+
+// One file given twice (a path and its folder, the same name twice) read as two ranks: a lone GPU's trace given
+// twice became "2 rank(s)" of one run, with a doubled GPU count the calibration and the rank views took as real.
+void refuseAFileTwice(const std::vector<std::filesystem::path>& files)
+{
+    std::map<std::filesystem::path, const std::filesystem::path*> seen;
+    for (const auto& f : files) {
+        std::error_code error;
+        std::filesystem::path key = std::filesystem::weakly_canonical(f, error);
+        if (error)
+            key = f.lexically_normal();
+        const auto [at, added] = seen.emplace(key, &f);
+        if (!added)
+            throw InputError(f.string() + ": the same file as " + at->second->string()
+                + ", given twice: give each rank's trace once");
+    }
+}
+
+} // namespace
+
 std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::filesystem::path>& paths)
 {
     std::vector<std::filesystem::path> files;
@@ -94,6 +117,7 @@ std::vector<std::filesystem::path> expandTracePaths(const std::vector<std::files
             files.push_back(p);
         }
     }
+    refuseAFileTwice(files);
     return files;
 }
 

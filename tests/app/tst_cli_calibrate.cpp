@@ -203,6 +203,95 @@ private slots:
         QVERIFY(calibrated[QStringLiteral("shares")].toObject()[QStringLiteral("extrapolated")].toDouble() > 0);
     }
 
+    // The files calibrate reads are never its --out (the trace had been replaced by its own calibration), a trace
+    // whose attention ran another sequence than --seq says is refused, and plan and sweep refuse another GPU's
+    // calibration as predict does.
+    void inputsAreNeverOverwrittenNorMisdescribed()
+    {
+        if (!QFile::exists(trace()))
+            QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("t.json.gz"));
+        QVERIFY(QFile::copy(trace(), copy));
+        const qint64 size = QFileInfo(copy).size();
+        QStringList overTrace = calibrateTheH200Trace(copy);
+        overTrace[1] = copy;
+        const CliResult r = runCli(overTrace);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("is also an input of this command; refusing to write over it"), r.err.constData());
+        QCOMPARE(QFileInfo(copy).size(), size);
+        const QString config = dir.filePath(QStringLiteral("config.json"));
+        QVERIFY(QFile::copy(::config(), config));
+        QStringList overConfig = calibrateTheH200Trace(config);
+        overConfig[3] = config;
+        QCOMPARE(runCli(overConfig).exitCode, 2);
+
+        // As many tokens a step as the trace's 4,096 x 8, over half the sequence.
+        QStringList halfSequence = calibrateTheH200Trace(dir.filePath(QStringLiteral("c.json")));
+        halfSequence[5] = QStringLiteral("2048");
+        halfSequence[7] = QStringLiteral("16");
+        const CliResult half = runCli(halfSequence);
+        QCOMPARE(half.exitCode, 2);
+        QVERIFY2(
+            half.err.contains("the trace's attention ran over sequences of 4,096 tokens, the scenario's sequence is "
+                              "2,048"),
+            half.err.constData());
+
+        const QString out = dir.filePath(QStringLiteral("h200.calibration.json"));
+        QVERIFY(runCli(calibrateTheH200Trace(out)).exitCode == 0);
+        for (const QStringList& command :
+            { QStringList { QStringLiteral("sweep"), QStringLiteral("--axis"), QStringLiteral("seq") },
+                QStringList { QStringLiteral("plan") } }) {
+            const CliResult h100 = runCli(command
+                + QStringList { QStringLiteral("--model"), ::config(), QStringLiteral("--gpu"),
+                    QStringLiteral("h100-sxm"), QStringLiteral("--calibration"), out });
+            QCOMPARE(h100.exitCode, 2);
+            QVERIFY2(
+                h100.err.contains("--calibration: the calibration was fitted on NVIDIA H200"), h100.err.constData());
+        }
+    }
+
+    // plan --calibration of a scenario without a global batch: each layout calibrated at the batch it was planned at
+    // (it had been given one micro-batch per rank: a 0.06 s step beside the planned 0.35 s), so a row's calibrated
+    // MFU is predict --calibration's for that layout at that batch.
+    void planCalibratesEachLayoutAtThePlannedBatch()
+    {
+        if (!QFile::exists(trace()))
+            QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("h200.calibration.json"));
+        QVERIFY(runCli(calibrateTheH200Trace(out)).exitCode == 0);
+        const QStringList scenario { QStringLiteral("--model"), config(), QStringLiteral("--gpu"),
+            QStringLiteral("h200"), QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"),
+            QStringLiteral("8"), QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"),
+            QStringLiteral("--calibration"), out, QStringLiteral("--json") };
+        const CliResult plan = runCli(QStringList { QStringLiteral("plan") } + scenario);
+        QVERIFY2(plan.exitCode == 0, plan.err.constData());
+        const QJsonObject j = plan.json();
+        const QString batch = QString::number(j[QStringLiteral("global_batch_tokens")].toInteger());
+        QCOMPARE(batch, QStringLiteral("32768"));
+        const QJsonArray configs = j[QStringLiteral("configs")].toArray();
+        QVERIFY(!configs.isEmpty());
+        for (const QJsonValue& v : configs) {
+            const QJsonObject c = v.toObject();
+            const QJsonObject calibrated = c[QStringLiteral("calibrated")].toObject();
+            const double step = c[QStringLiteral("step_time_s")].toDouble();
+            QVERIFY2(std::abs(calibrated[QStringLiteral("step_time_s")].toDouble() / step - 1) < 0.25,
+                qPrintable(QStringLiteral("calibrated %1 s against %2 s")
+                               .arg(calibrated[QStringLiteral("step_time_s")].toDouble())
+                               .arg(step)));
+        }
+        const QJsonObject first = configs.first().toObject();
+        QStringList predict = QStringList { QStringLiteral("predict") } + scenario;
+        predict[predict.indexOf(QStringLiteral("--micro-batch")) + 1]
+            = QString::number(first[QStringLiteral("micro_batch")].toInt());
+        predict << QStringLiteral("--global-batch-tokens") << batch;
+        const CliResult p = runCli(predict);
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        QCOMPARE(first[QStringLiteral("calibrated")].toObject()[QStringLiteral("mfu")].toDouble(),
+            p.json()[QStringLiteral("calibrated")].toObject()[QStringLiteral("mfu")].toDouble());
+    }
+
     void badCalibrationFilesAreOneLineErrors()
     {
         QTemporaryDir dir;

@@ -327,6 +327,9 @@ private slots:
         for (const char* heading : { "Work from recorded shapes", "Critical path", "Baseline comparison" })
             QVERIFY2(text.contains(QStringLiteral("<h2>%1</h2>").arg(QLatin1String(heading))), heading);
         QVERIFY(text.contains(QStringLiteral("MFU from the trace alone")));
+        // What held the step longest is a sum over stretches, and says how many: never one kernel's "Longest".
+        QVERIFY(text.contains(QStringLiteral("Most time on step #")));
+        QVERIFY(text.contains(QStringLiteral(" stretches of ")) || text.contains(QStringLiteral(" stretch of ")));
         QVERIFY(text.contains(QStringLiteral("12.35%"))); // over the loop's step, not the GPU window (16.69%)
         QVERIFY(text.contains(QStringLiteral("under the GPU's roofs"))); // the H100 is named: its roofs are drawn
         QVERIFY(text.contains(QStringLiteral("They ran on different GPUs")) || text.contains(QStringLiteral("slower"))

@@ -166,6 +166,12 @@ void PlannerPage::fitColumns()
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(
         PlannerTableModel::Memory, narrow ? QHeaderView::Interactive : QHeaderView::ResizeToContents);
+    // Wide, the configuration is whole and the reason preview takes what is left; narrow, the configuration takes
+    // what is left, elided in the middle: layouts differ most at their ends (checkpointing, micro-batch), and
+    // "one GPU, no parallelism..." four times over told the rows apart by nothing.
+    header->setSectionResizeMode(
+        PlannerTableModel::Layout, narrow ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+    m_table->setTextElideMode(narrow ? Qt::ElideMiddle : Qt::ElideRight);
     if (narrow)
         m_table->setColumnWidth(PlannerTableModel::Memory,
             m_table->fontMetrics().horizontalAdvance(QStringLiteral("000.0 of 000.0 GiB...")) + 12);

@@ -19,6 +19,7 @@
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/sweep.h"
 #include "core/errors.h"
+#include "core/model/hardware_spec.h"
 #include "core/presets/hf_config.h"
 #include "core/trace/analysis.h"
 #include "core/trace/builtin_kernel_rules.h"
@@ -171,6 +172,11 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, calibratedPrediction(other, c, evaluate(other), 0.1));
         Scenario onB200 = other;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrateFromTrace(onB200, syntheticTrace(s, 1, 1, 1, 1), {}));
+        // A model of the same name with another shape (an edited copy of a config): the dimension is named.
+        Scenario halfDepth = s;
+        halfDepth.model.layers /= 2;
+        const QString why = test::errorOf([&] { calibratedPrediction(halfDepth, c, evaluate(halfDepth), 0.1); });
+        QVERIFY2(why.contains(QStringLiteral("(layers 16, traced 32)")), qPrintable(why));
     }
 
     // A trace of another GPU count than the scenario's: one that records its world size is refused with that count;
@@ -202,6 +208,22 @@ private slots:
         QCOMPARE(calibrateFromTrace(s, rankOfEight, { "synthetic" }).ranks, 1);
     }
 
+    // However wide the band, its short end is a step the GPU can run: MFU and HFU at the short end stay within the
+    // utilisation ceiling, and the band's MFU is the step's.
+    void theBandsShortEndStopsWhereTheGpuDoes()
+    {
+        const Scenario s = llamaOnH100(8, 1);
+        const TraceCalibration c = calibrateFromTrace(s, syntheticTrace(s, 0.7, 0.7, 0.7, 0.7), { "synthetic" });
+        const CalibratedPrediction p = calibratedPrediction(s, c, evaluate(s), 0.9);
+        const double ceiling = utilisationCeiling(s.cluster.hardware, s.precision);
+        const double atShortEnd = p.calibrated.stepTimeSeconds / p.stepSecondsLow;
+        QVERIFY2(p.calibrated.mfu * atShortEnd <= ceiling * (1 + 1e-12),
+            std::to_string(p.calibrated.mfu * atShortEnd).c_str());
+        QVERIFY(p.calibrated.hfu * atShortEnd <= ceiling * (1 + 1e-12));
+        QCOMPARE(p.mfuHigh, p.calibrated.mfu * atShortEnd);
+        QVERIFY(p.mfuLow > 0);
+    }
+
     // A sweep's point calibrated (sweep --calibration, the Predict panel's calibrated line) is the prediction of that
     // point's scenario calibrated at its own uncalibrated band, as predict --calibration makes it; the traced
     // sequence is measured; a point that cannot be laid out has none.
@@ -212,7 +234,7 @@ private slots:
         ErrorBandModel bands;
         for (const double e : { -0.2, -0.1, 0.0, 0.1, 0.3 })
             bands.residuals.push_back({ "Hopper", false, e });
-        const SweepResult r = scenarioSweep(s, SweepAxis::SeqLen, &bands, { 4096, 8192, 16384 }, false);
+        const SweepResult r = scenarioSweep(s, SweepAxis::SeqLen, &bands, { 4096, 8192, 2048 }, false);
         QCOMPARE(r.points.size(), size_t(3));
         for (const SweepPoint& p : r.points) {
             QVERIFY(p.currentValid && p.currentBand);
@@ -227,6 +249,12 @@ private slots:
         }
         QVERIFY(calibratedAtPoint(s, SweepAxis::SeqLen, r.points[1], c).measuredShare > 0.99);
         QVERIFY(calibratedAtPoint(s, SweepAxis::SeqLen, r.points[2], c).measuredShare < 0.01);
+        // A point that does not fit has no MFU, calibrated or not.
+        const SweepResult longer = scenarioSweep(s, SweepAxis::SeqLen, &bands, { 32768 }, false);
+        QVERIFY(longer.points.front().currentMisfits());
+        QVERIFY(test::errorOf([&] {
+            calibratedAtPoint(s, SweepAxis::SeqLen, longer.points.front(), c);
+        }).startsWith(QStringLiteral("does not fit in memory")));
 
         const SweepResult tp = scenarioSweep(llamaOnH100(8, 8), SweepAxis::GpuCount, nullptr, { 4 }, false);
         QVERIFY(!tp.points.front().currentValid); // TP 8 on 4 GPUs
@@ -253,6 +281,25 @@ private slots:
         nlohmann::json edited = calibrationToJson(c);
         edited["terms"][0]["factor"] = 0.5;
         QVERIFY_THROWS_EXCEPTION(InputError, calibrationFromJson(edited, "edited.json"));
+        // The figures a band is built of: a spread below 0 or as long as the step, a replay error that is not the
+        // two steps', a term listed twice (each gave bands below 0% MFU or a second factor in silence).
+        const auto refusedAt = [&](const std::function<void(nlohmann::json&)>& edit) {
+            nlohmann::json j = calibrationToJson(c);
+            edit(j);
+            return test::errorOf([&] { (void)calibrationFromJson(j, "edited.json"); });
+        };
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["step_spread_s"] = -1;
+        }).startsWith(QStringLiteral("edited.json: step_spread_s: must be at least 0")));
+        QVERIFY(refusedAt([&](nlohmann::json& j) {
+            j["step_spread_s"] = c.measuredStepSeconds;
+        }).startsWith(QStringLiteral("edited.json: step_spread_s:")));
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["replay_error"] = -0.47;
+        }).startsWith(QStringLiteral("edited.json: replay_error: is not replay_step_s / measured_step_s - 1")));
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["terms"].push_back(j["terms"][0]);
+        }).contains(QStringLiteral("'matmul' is listed twice")));
         // The host's stretch is solved on the traced run: a scenario edited so that none can be predicted is refused.
         nlohmann::json unshaped = calibrationToJson(c);
         unshaped["scenario"]["parallelism"]["tp"] = 3; // 32 heads do not split 3 ways

@@ -153,6 +153,11 @@ private slots:
             const double tolerance = e.active > 0 ? e.activeTolerance : e.totalTolerance;
             QVERIFY2(std::abs(active - wanted) <= tolerance, qPrintable(what));
             QVERIFY2(m.name != "config.json" && !m.name.empty(), qPrintable(what));
+            // The PaLM note counts the layers that attend the whole sequence in words: "none of the 78" for GLM-5's
+            // sparse attention on every layer, never "only 0 of 78".
+            for (const std::string& note : m.notes)
+                QVERIFY2(note.find("only 0 of") == std::string::npos,
+                    qPrintable(file + ": " + QString::fromStdString(note)));
             ++read;
         }
         QCOMPARE(read, int(kExpected.size())); // every expected file is there and was read

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/trace/json_scanner.h"
 #include "core/trace/trace_loader.h"
+#include "input_error_of.h"
 #include "trace_test_support.h"
 
 using namespace mfu::trace;
@@ -407,6 +408,18 @@ private slots:
         QCOMPARE(others.size(), size_t(3));
         QCOMPARE(QString::fromStdString(others[0].path.filename().string()), QStringLiteral("config.json"));
         QCOMPARE(expandTracePaths({ dir.path().toStdString() }).size(), size_t(3));
+        // One file twice (by name, through "..", or in its folder and by name) is refused naming both: it read as two
+        // ranks of one run.
+        const std::string one = files.front().string();
+        const std::string viaParent
+            = (files.front().parent_path() / ".." / files.front().parent_path().filename() / files.front().filename())
+                  .string();
+        for (const auto& twice :
+            { std::vector<std::filesystem::path> { one, one }, std::vector<std::filesystem::path> { one, viaParent },
+                std::vector<std::filesystem::path> { dir.path().toStdString(), one } }) {
+            const QString error = mfu::test::errorOf([&] { (void)expandTracePaths(twice); });
+            QVERIFY2(error.contains(QStringLiteral(", given twice: give each rank's trace once")), qPrintable(error));
+        }
     }
 
     void missingFileIsAnInputError()
