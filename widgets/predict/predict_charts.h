@@ -21,7 +21,9 @@ namespace series {
 inline constexpr const char* kCurrent = "This configuration";
 inline constexpr const char* kCurrentMisfit = "This configuration: does not fit in memory";
 inline constexpr const char* kCurrentInvalid = "This configuration: cannot be laid out (shown at 0)";
-inline constexpr const char* kBest = "Planner's best";
+// Layouts within the error band of the fastest are ties ranked simplest first (planner.h): the line can run below
+// this configuration's, which the legend says rather than leave to read as a contradiction.
+inline constexpr const char* kBest = "Planner's best (simplest of the ties)";
 inline constexpr const char* kBestNone = "Planner: no layout fits or runs the batch (shown at 0)";
 inline constexpr const char* kMeasured = "Measured";
 inline constexpr const char* kCalibrated = "This configuration, calibrated to the trace";
