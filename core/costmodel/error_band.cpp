@@ -125,8 +125,10 @@ std::string precedentNote(const ErrorBand& b, const Scenario& scenario, double p
     const std::string architecture
         = std::string(isHybrid(scenario) ? "hybrid " : "") + (scenario.model.isMoe() ? "MoE" : "dense");
     return "above every " + gpuGenerationOf(scenario.cluster.hardware) + " " + architecture + " " + precision
-        + " run in the validation table, counting the FLOPs executed: " + percentText(predictedMfu, 1)
-        + " predicted, where the best, " + b.publishedBestRun + ", measured " + percentText(b.publishedBestMfu, 1);
+        + " run in the validation table, counting the FLOPs executed (attention halved by the causal mask, as the "
+          "table compares runs): "
+        + percentText(predictedMfu, 1) + " predicted, where the best, " + b.publishedBestRun + ", measured "
+        + percentText(b.publishedBestMfu, 1);
 }
 
 // How far the scenario's classes widen the band: the model's errors it allows on the optimistic side (> 0) and
