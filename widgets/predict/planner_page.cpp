@@ -51,6 +51,15 @@ PlannerPage::PlannerPage(ScenarioModel* model, QWidget* parent)
     // sits beside the selected row's reason: beside the status it left the text a third of the width at 1280x720,
     // more lines than the page had height for.
     layout->addWidget(m_status);
+    m_uncalibrated = new QLabel(tr("The layouts are ranked and shown as the validated model predicts them, not "
+                                   "calibrated to the trace: a calibration that extrapolates does not reorder what it "
+                                   "never measured (plan --calibration gives each layout's calibrated figures)."));
+    m_uncalibrated->setObjectName(QStringLiteral("plannerUncalibrated"));
+    m_uncalibrated->setWordWrap(true);
+    m_uncalibrated->setVisible(m_model->traceCalibration().has_value());
+    layout->addWidget(m_uncalibrated);
+    connect(m_model, &ScenarioModel::traceCalibrationChanged, this,
+        [this] { m_uncalibrated->setVisible(m_model->traceCalibration().has_value()); });
     // At least the header and five rows: on a 720-line screen the table was one row high and the calibration's
     // buttons squashed to slivers; the panel scrolls the page instead (PredictPanel).
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height()

@@ -60,6 +60,8 @@ private:
     QTableView* m_table = nullptr;
     QPushButton* m_apply = nullptr;
     QLabel* m_status = nullptr;
+    // Shown while Predict has a trace calibration: the rows stay the validated model's.
+    QLabel* m_uncalibrated = nullptr;
     QLabel* m_reason = nullptr; // the selected (or top) row's reason, in full
     CalibrationBox* m_calibration = nullptr;
     std::optional<PlannedConfig> m_best;

@@ -936,7 +936,11 @@ private slots:
                 100.0
                     * calibratedAtPoint(f.model.scenario(), SweepAxis::SeqLen, r.points[i], calibration)
                           .calibrated.mfu);
+        // The planner's rows stay the validated model's, and say so while a calibration is set.
+        auto* uncalibrated = f.panel.findChild<QLabel*>(QStringLiteral("plannerUncalibrated"));
+        QVERIFY(uncalibrated && !uncalibrated->isHidden());
         f.model.setTraceCalibration(std::nullopt, {});
+        QVERIFY(uncalibrated->isHidden());
         QTRY_VERIFY_WITH_TIMEOUT(f.settled() && !seriesNamed(f.panel.seqChart(), series::kCalibrated)
                 && seriesNamed(f.panel.seqChart(), series::kCurrent),
             kBackgroundTimeoutMs);
