@@ -156,6 +156,11 @@ int runCalibrate(const QStringList& args)
     return runSubcommand(cmd, [&] {
         const std::vector<std::string> paths = tracePaths(parser);
         const trace::RunAnalysis run = readTraces(parser, paths);
+        // A trace with no step to fit says so first: the scenario's flags (--gpu, which an empty trace cannot name)
+        // were otherwise the error, and no flag would have made it calibrate.
+        for (const trace::RankAnalysis& r : run.ranks)
+            if (r.steps.empty())
+                throw InputError(r.sourceFile + ": no step to calibrate from (" + r.stepSelection + ")");
         if (parser.isSet(QStringLiteral("out")))
             refuseWritingOverInput(parser.value(QStringLiteral("out")), inputFiles(parser, run), QStringLiteral("out"));
         QCommandLineParser described;

@@ -295,6 +295,14 @@ private slots:
     void badCalibrationFilesAreOneLineErrors()
     {
         QTemporaryDir dir;
+        // A trace with no step: said before any scenario flag (an empty trace names no GPU, and --gpu was the error).
+        const QString empty = writeFile(dir, QStringLiteral("empty.json"), "{\"traceEvents\": []}");
+        const CliResult stepless
+            = runCli({ QStringLiteral("calibrate"), empty, QStringLiteral("--model"), QStringLiteral("llama-3.1-8b") });
+        QCOMPARE(stepless.exitCode, 2);
+        QVERIFY2(stepless.err.contains("empty.json: no step to calibrate from (no ProfilerStep annotations and no GPU "
+                                       "activity"),
+            stepless.err.constData());
         const QString garbage = writeFile(dir, QStringLiteral("bad.json"), "{\"format\": \"something else\"}");
         const CliResult r
             = runCli({ QStringLiteral("predict"), QStringLiteral("--model"), QStringLiteral("llama-3.1-8b"),
