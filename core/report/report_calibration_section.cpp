@@ -9,6 +9,8 @@ namespace mfu {
 
 namespace {
 
+constexpr size_t kShapesShown = 5;
+
 // "measured 161.0 ms, predicted 230.0 ms a step: factor 0.700", or why the term kept the model's own time.
 std::string fitText(const TermFit& f)
 {
@@ -37,6 +39,16 @@ ReportSection calibrationSection(const CalibratedPrediction& p, const ReportCali
         if (t.seconds > 0)
             out.rows.push_back({ std::string(calibratedTermLabel(t.term)) + " in this scenario",
                 formatMilliseconds(t.seconds) + ", " + std::string(termBasisKey(t.basis)), t.why });
+    // The shapes the matmul and attention factors are carried by, the longest as `calibrate` prints them.
+    const auto shapeRows = [&](const char* label, const std::vector<std::string>& lines, size_t all) {
+        for (size_t i = 0; i < lines.size(); ++i)
+            out.rows.push_back({ i == 0 ? label : "", lines[i],
+                i == 0 ? "the longest " + std::to_string(lines.size()) + " of " + std::to_string(all)
+                        + " traced shapes (all in the calibration file)"
+                       : "" });
+    };
+    shapeRows("Traced GEMM shapes", gemmShapeLines(c, kShapesShown), c.gemmShapes.size());
+    shapeRows("Traced attention", attentionShapeLines(c, kShapesShown), c.attentionShapes.size());
     return out;
 }
 

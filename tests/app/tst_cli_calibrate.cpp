@@ -148,6 +148,9 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("Calibrated to a trace")));
         const QString figure = QStringLiteral("MFU %1%").arg(100 * mfu, 0, 'f', 2);
         QVERIFY2(text.contains(figure), qPrintable(figure));
+        // The shapes the factors are carried by, as calibrate prints them: the trace's longest GEMM first.
+        QVERIFY(text.contains(QStringLiteral("the longest 5 of 13 traced shapes")));
+        QVERIFY(text.contains(QStringLiteral("32,768 x 3,072 x 1,024 BF16: 84 a step")));
 
         // The calibration file written over by the report: refused before anything is written.
         const CliResult over = runCli({ QStringLiteral("report"), QStringLiteral("--scenario"), file,

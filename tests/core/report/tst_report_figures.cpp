@@ -163,6 +163,7 @@ private slots:
         QCOMPARE(row(s, "Matmuls in this scenario")->value,
             formatMilliseconds(expected.terms.front().seconds) + ", measured");
         QVERIFY(!row(s, "Traced exposed communication") || f.predicted->time.exposedCommTotal() > 0);
+        QVERIFY(!row(s, "Traced GEMM shapes")); // the synthetic calibration recorded none
 
         // The sweeps' calibrated lines: each point as calibratedSweepMfu gives it, beside the uncalibrated one.
         ReportOptions withSweeps = options;
