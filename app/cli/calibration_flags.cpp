@@ -27,6 +27,15 @@ std::optional<TraceCalibration> calibrationFlag(const QCommandLineParser& parser
     return readCalibrationFile(parser.value(QStringLiteral("calibration")).toStdString());
 }
 
+std::optional<TraceCalibration> calibrationFlagFor(const QCommandLineParser& parser, const Scenario& scenario)
+{
+    auto calibration = calibrationFlag(parser);
+    if (calibration)
+        if (const auto why = calibrationMismatch(scenario, *calibration))
+            throw InputError("--calibration: " + *why);
+    return calibration;
+}
+
 CalibratedPrediction calibratedFor(
     const Scenario& scenario, const TraceCalibration& calibration, const StepPrediction& uncalibrated)
 {

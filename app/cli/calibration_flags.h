@@ -15,6 +15,9 @@ namespace mfu::cli {
 void addCalibrationOption(QCommandLineParser& parser);
 // nullopt without the flag; throws InputError naming the file when it cannot be read.
 std::optional<TraceCalibration> calibrationFlag(const QCommandLineParser& parser);
+// The same, refused ("--calibration: ...") when it cannot apply to `scenario` (another model or GPU), as predict
+// refuses it: for the commands that calibrate many layouts of one scenario (sweep, plan), before their search.
+std::optional<TraceCalibration> calibrationFlagFor(const QCommandLineParser& parser, const Scenario& scenario);
 // The calibrated prediction of a scenario beside its uncalibrated one (evaluate(scenario), which the caller has), the
 // uncalibrated band's half-width from the shipped validation set.
 CalibratedPrediction calibratedFor(

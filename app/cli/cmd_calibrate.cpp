@@ -158,9 +158,7 @@ int runCalibrate(const QStringList& args)
         const trace::RunAnalysis run = readTraces(parser, paths);
         // A trace with no step to fit says so first: the scenario's flags (--gpu, which an empty trace cannot name)
         // were otherwise the error, and no flag would have made it calibrate.
-        for (const trace::RankAnalysis& r : run.ranks)
-            if (r.steps.empty())
-                throw InputError(r.sourceFile + ": no step to calibrate from (" + r.stepSelection + ")");
+        refuseRanksWithoutSteps(run);
         if (parser.isSet(QStringLiteral("out")))
             refuseWritingOverInput(parser.value(QStringLiteral("out")), inputFiles(parser, run), QStringLiteral("out"));
         QCommandLineParser described;

@@ -9,7 +9,6 @@
 #include "app/validation_store.h"
 #include "core/costmodel/error_band.h"
 #include "core/costmodel/planner.h"
-#include "core/errors.h"
 #include "core/number_format.h"
 #include "core/units.h"
 
@@ -47,10 +46,7 @@ int runPlan(const QStringList& args)
         if (!parser.isSet(QStringLiteral("strict")))
             o.tieTolerance = plannerTieTolerance(s, app::shippedErrorBands());
         // Read and checked before the search: another model or GPU is refused as predict refuses it.
-        const auto calibration = calibrationFlag(parser);
-        if (calibration)
-            if (const auto why = calibrationMismatch(s, *calibration))
-                throw InputError("--calibration: " + *why);
+        const auto calibration = calibrationFlagFor(parser, s);
         const PlanResult r = planConfigurations(s, o);
         // The band's width does not depend on the prediction, but its classes do depend on the layout (a MoE given
         // without EP is the barely validated 'MoE without EP' class; the layouts planned for it mostly have EP): the

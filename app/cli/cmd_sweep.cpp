@@ -63,11 +63,8 @@ int runSweep(const QStringList& args)
                 throw InputError("--values: no points given");
         }
         // With --calibration, each point's own configuration also as the traced run's terms would have it.
-        const auto calibration = calibrationFlag(parser);
         // Another model or GPU is refused as predict refuses it: a column of "-" said nothing of why.
-        if (calibration)
-            if (const auto why = calibrationMismatch(s, *calibration))
-                throw InputError("--calibration: " + *why);
+        const auto calibration = calibrationFlagFor(parser, s);
         const SweepResult r
             = scenarioSweep(s, *axis, &app::shippedErrorBands(), values, !parser.isSet(QStringLiteral("no-planner")));
         const auto calibratedAt = [&](const SweepPoint& p) -> nlohmann::json {

@@ -15,11 +15,9 @@ CalibratedPrediction calibratedAtPoint(
     // "does not fit" beside a calibrated 65.9%).
     if (!point.current.fits)
         throw InputError("does not fit in memory (" + memoryUseText(point.current) + " per GPU)");
-    const ErrorBand band = point.currentBand
-        ? *point.currentBand
-        : errorBandFor(scenarioAt(scenario, axis, point.x), point.current, ErrorBandModel {});
-    return calibratedPrediction(scenarioAt(scenario, axis, point.x), calibration, point.current,
-        relativeStepBandHalfWidth(band, point.current));
+    const Scenario at = scenarioAt(scenario, axis, point.x);
+    const ErrorBand band = point.currentBand ? *point.currentBand : errorBandFor(at, point.current, ErrorBandModel {});
+    return calibratedPrediction(at, calibration, point.current, relativeStepBandHalfWidth(band, point.current));
 }
 
 std::vector<std::optional<double>> calibratedSweepMfu(

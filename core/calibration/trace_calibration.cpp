@@ -74,20 +74,12 @@ std::array<double, 5> predictedTerms(const StepPrediction& p)
     return out;
 }
 
-// The trace must be of this scenario's GPU, and of its tokens per step when it recorded them.
-// Whether any rank's trace holds a collective: a rank of a multi-GPU run waits on one every step (its gradients at
-// least), a lone GPU never does.
+// Whether any rank's trace holds a collective (its communication time, core/trace/breakdown.h): a rank of a
+// multi-GPU run waits on one every step (its gradients at least), a lone GPU never does.
 bool recordsACollective(const trace::RunAnalysis& run)
 {
-    for (const trace::RankAnalysis& r : run.ranks) {
-        if (!r.collectives.empty())
-            return true;
-        for (int c = 0; c < trace::kKernelCategoryCount; ++c)
-            if (trace::isCommunication(static_cast<KernelCategory>(c))
-                && (r.total.categoryNs[c] > 0 || r.total.exclusiveNs[c] > 0))
-                return true;
-    }
-    return false;
+    return std::any_of(run.ranks.begin(), run.ranks.end(),
+        [](const trace::RankAnalysis& r) { return r.total.commNs > 0 || !r.collectives.empty(); });
 }
 
 // The traced run's GPU count against the scenario's. A trace of one GPU calibrated as one rank of eight fits its
@@ -131,6 +123,7 @@ void checkTracedSequence(const Scenario& s, const std::vector<AttentionShapeBin>
             + ": set the traced run's sequence length and micro-batch (--seq, --micro-batch on the command line)");
 }
 
+// The trace must be of this scenario's GPU and GPU count, and of its tokens per step when it recorded them.
 void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
 {
     checkTraceGpuCount(s, run);
@@ -470,11 +463,19 @@ std::string_view termBasisKey(TermBasis b)
     return "extrapolated";
 }
 
-TraceCalibration calibrateFromTrace(
-    const Scenario& traced, const trace::RunAnalysis& run, const std::vector<std::string>& tracePaths)
+void refuseRanksWithoutSteps(const trace::RunAnalysis& run)
 {
     if (run.ranks.empty())
         throw InputError("no trace to calibrate from");
+    for (const trace::RankAnalysis& r : run.ranks)
+        if (r.steps.empty())
+            throw InputError(r.sourceFile + ": no step to calibrate from (" + r.stepSelection + ")");
+}
+
+TraceCalibration calibrateFromTrace(
+    const Scenario& traced, const trace::RunAnalysis& run, const std::vector<std::string>& tracePaths)
+{
+    refuseRanksWithoutSteps(run);
     checkTraceFitsScenario(traced, run);
     TraceCalibration cal;
     cal.traced = traced;
@@ -492,8 +493,6 @@ TraceCalibration calibrateFromTrace(
     double step = 0, spread = 0;
     for (const trace::RankAnalysis& r : run.ranks) {
         const double steps = static_cast<double>(r.steps.size());
-        if (steps < 1)
-            throw InputError(r.sourceFile + ": no step to calibrate from (the trace's steps were not analysed)");
         cal.steps = static_cast<int>(r.steps.size());
         for (int c = 0; c < trace::kKernelCategoryCount; ++c) {
             const auto category = static_cast<KernelCategory>(c);

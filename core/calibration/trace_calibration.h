@@ -73,6 +73,11 @@ struct TraceCalibration {
 // still there), where scaling the exposed time itself made a faster GEMM a slower step under a factor above 1.
 TermScales termScalesOf(const std::vector<TermFit>& fits, const Scenario& traced);
 
+// Throws InputError naming the first rank with no analysed step (and the step analysis's reason), or when there is
+// no rank: nothing to fit, whatever the scenario says. calibrateFromTrace checks it first; a caller that must
+// describe the scenario from the trace (the command line's --gpu) checks it before that.
+void refuseRanksWithoutSteps(const trace::RunAnalysis& run);
+
 // Fits the scales; throws InputError when the trace cannot describe this scenario (another GPU, no analysed step,
 // another number of tokens per step than it recorded).
 TraceCalibration calibrateFromTrace(

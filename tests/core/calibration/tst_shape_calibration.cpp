@@ -80,6 +80,7 @@ trace::RunAnalysis tracedGemms(const Scenario& s, const std::function<double(con
     e[static_cast<size_t>(KernelCategory::AttentionFwd)] = static_cast<int64_t>(p.time.attention * 1e9);
     e[static_cast<size_t>(KernelCategory::Elementwise)] = static_cast<int64_t>(p.time.memoryBound * 1e9);
     e[static_cast<size_t>(KernelCategory::CommAllReduce)] = static_cast<int64_t>(p.time.exposedCommTotal() * 1e9);
+    r.total.commNs = e[static_cast<size_t>(KernelCategory::CommAllReduce)]; // all of it exposed
     for (const int64_t v : e)
         r.total.busyNs += v;
     r.meanStepSeconds = static_cast<double>(r.total.busyNs) * 1e-9 + p.time.overhead + p.time.pipelineBubble;

@@ -70,6 +70,7 @@ trace::RunAnalysis syntheticTrace(
     // Half the all-reduce hidden under computation; the idle time in one host-bound gap a step.
     r.total.categoryNs[static_cast<size_t>(KernelCategory::CommAllReduce)]
         = 2 * e[static_cast<size_t>(KernelCategory::CommAllReduce)];
+    r.total.commNs = r.total.categoryNs[static_cast<size_t>(KernelCategory::CommAllReduce)];
     r.total.idleGapCount = 2;
     // Two all-reduces of 64 MB over the 8 ranks, 1 ms each: 112 GB/s bus bandwidth (2 x 7/8 x 64 MB / 1 ms).
     r.collectives = { { KernelCategory::CommAllReduce, 0, 1'000'000, 64e6, 8 },
@@ -196,6 +197,7 @@ private slots:
         trace::RunAnalysis lone = syntheticTrace(s, 1, 1, 1, 1, 0);
         lone.ranks.front().collectives.clear();
         lone.ranks.front().total.categoryNs = {};
+        lone.ranks.front().total.commNs = 0;
         const QString one = test::errorOf([&] { calibrateFromTrace(s, lone, { "synthetic" }); });
         QVERIFY2(one.startsWith(QStringLiteral("the trace records one GPU (no world size, no collective), the scenario "
                                                "8 GPUs: calibrate as the run that was traced (--gpus 1")),
