@@ -123,10 +123,33 @@ void checkTracedSequence(const Scenario& s, const std::vector<AttentionShapeBin>
             + ": set the traced run's sequence length and micro-batch (--seq, --micro-batch on the command line)");
 }
 
+// The weights the traced matrices read against the scenario's (core/trace/weight_casts.h). A trace that cast FP32
+// weights to 16 bits every step ran under torch.autocast: calibrated as a 16-bit run, its memory-bound factor took
+// in the casts and the FP32 traffic around them (2.92 on the PyTorch 2.11 H200 trace, about 1.0 as run) and
+// carried them into every scenario. The other way, the factor would take out costs the run never had.
+void checkTracedWeights(const Scenario& s, const trace::RunAnalysis& run)
+{
+    const trace::TraceFacts facts = trace::traceFacts(run);
+    if (!facts.autocast || *facts.autocast == s.flags.autocast || !facts.casts)
+        return;
+    const trace::Fp32MatrixCasts& c = *facts.casts;
+    if (*facts.autocast)
+        throw InputError("the trace casts FP32 weights to 16 bits every step (" + formatNumber(c.perStep)
+            + " matrices a step, such as " + formatNumber(static_cast<double>(c.rows)) + " x "
+            + formatNumber(static_cast<double>(c.columns))
+            + "): it ran under torch.autocast over FP32 weights; calibrate as it ran (torch.autocast (FP32 weights) "
+              "on, or --autocast on the command line)");
+    throw InputError(std::string("the trace casts ")
+        + (c.perStep > 0 ? "only " + formatNumber(c.perStep) + " FP32 matrices" : std::string("no FP32 weight"))
+        + " to 16 bits a step, where autocast over FP32 weights casts every one: its weights were 16-bit; calibrate "
+          "as it ran (torch.autocast (FP32 weights) off, or no --autocast on the command line)");
+}
+
 // The trace must be of this scenario's GPU and GPU count, and of its tokens per step when it recorded them.
 void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
 {
     checkTraceGpuCount(s, run);
+    checkTracedWeights(s, run);
     for (const trace::RankAnalysis& r : run.ranks) {
         if (r.gpuName && !matchGpuName(*r.gpuName, { s.cluster.hardware }).presetId)
             throw InputError("the trace ran on " + *r.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name

@@ -150,6 +150,7 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
     }
     if (recorded.execution)
         f.compiled = recorded.execution->compiled;
+    f.autocast = recorded.autocast;
     if (f.tokensPerStep && run.meanStepSeconds > 0)
         f.tokensPerSecPerGpu = *f.tokensPerStep / run.meanStepSeconds / std::max(1, f.gpuCount.value_or(1));
     // Ranks whose recorded shapes reach at least 80% of their GEMM and attention kernels' time: a CUDA graph's
@@ -158,7 +159,7 @@ FileFacts factsFromTrace(const trace::RunAnalysis& run)
     int ranksWithWork = 0;
     for (const auto& r : run.ranks) {
         const double perStep = trace::stepMatrixWork(r).flopsPerStep;
-        if (r.opFlops.recordsShapes && perStep > 0 && r.opFlops.unattributedMatrixShare() < 0.2) {
+        if (perStep > 0 && r.opFlops.shapesReachMatrixKernels()) {
             work += perStep;
             ++ranksWithWork;
         }
@@ -220,12 +221,44 @@ std::string factLabel(Fact fact)
         return "attention kernel";
     case Fact::Compiled:
         return "eager or compiled";
+    case Fact::Autocast:
+        return "weights";
     case Fact::DeviceMemory:
         return "device memory";
     case Fact::Throughput:
         return "measured throughput";
     }
     return "fact";
+}
+
+std::string weightsLabel(bool autocast)
+{
+    return autocast ? "FP32 under autocast" : "16-bit";
+}
+
+std::string weightsPhrase(bool autocast)
+{
+    return autocast ? "FP32 weights under autocast" : "16-bit weights";
+}
+
+std::optional<AsTraced> scenarioAsTraced(const Scenario& s, const FileFacts& file)
+{
+    AsTraced out { s, {}, {} };
+    const auto add = [&out](const std::string& traced, const std::string& scenario) {
+        out.how += (out.how.empty() ? "" : ", ") + traced;
+        out.scenarioHow += (out.scenarioHow.empty() ? "" : ", ") + scenario;
+    };
+    if (file.compiled && *file.compiled != s.flags.compiled) {
+        out.scenario.flags.compiled = *file.compiled;
+        add(trace::executionModeLabel(*file.compiled), trace::executionModeLabel(s.flags.compiled));
+    }
+    if (file.autocast && *file.autocast != s.flags.autocast) {
+        out.scenario.flags.autocast = *file.autocast;
+        add(weightsPhrase(*file.autocast), weightsPhrase(s.flags.autocast));
+    }
+    if (out.how.empty())
+        return std::nullopt;
+    return out;
 }
 
 std::string attentionKernelLabel(AttentionKernel kernel)
@@ -345,6 +378,8 @@ FactsCheck checkFacts(
     if (file.compiled && *file.compiled != s.flags.compiled)
         c.differences.push_back(
             { Fact::Compiled, trace::executionModeLabel(*file.compiled), trace::executionModeLabel(s.flags.compiled) });
+    if (file.autocast && *file.autocast != s.flags.autocast)
+        c.differences.push_back({ Fact::Autocast, weightsLabel(*file.autocast), weightsLabel(s.flags.autocast) });
     c.workMismatch = matrixWorkMismatch(file, s, scenarioTokensPerStep);
     return c;
 }

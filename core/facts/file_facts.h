@@ -33,6 +33,8 @@ struct FileFacts {
     // were given (core/trace/trace_facts.h); the banner adopts the micro-batch with the tokens per step.
     std::optional<bool> compiled;
     std::optional<int64_t> microBatch;
+    // FP32 weights cast to 16 bits every step: torch.autocast over an FP32 model (core/trace/weight_casts.h).
+    std::optional<bool> autocast;
     // What a log's own figures imply where it states nothing: the peak it divided by (TFLOPS / MFU; checkFacts names
     // the GPU whose dense peak that is), and the FLOP/token of its TFLOPS / tokens/s.
     std::optional<double> impliedPeakFlops;
@@ -77,12 +79,29 @@ enum class Fact {
     Precision,
     AttentionKernel,
     Compiled,
+    Autocast,
     DeviceMemory,
     Throughput
 };
 std::string factLabel(Fact fact); // "GPU", "GPU count", ...
 // "FlashAttention 3", "cuDNN SDPA", ...: the attention kernels as the banner names them.
 std::string attentionKernelLabel(AttentionKernel kernel);
+// The scenario as a trace ran it: eager or compiled, and its weights (autocast over FP32 or 16-bit), where the
+// trace states them and the scenario differs, for a prediction beside the trace to predict the run it recorded
+// (the scenario's other values are the user's). `how` names them: "compiled (torch.compile), FP32 weights under
+// autocast", and `scenarioHow` the scenario's own for the same facts. nullopt when the trace states neither or the
+// scenario agrees.
+struct AsTraced {
+    Scenario scenario;
+    std::string how;
+    std::string scenarioHow;
+};
+std::optional<AsTraced> scenarioAsTraced(const Scenario& s, const FileFacts& file);
+
+// The weights a step's matrices read, as Fact::Autocast's values: "FP32 under autocast" or "16-bit"; and as a phrase
+// of its own: "FP32 weights under autocast" or "16-bit weights".
+std::string weightsLabel(bool autocast);
+std::string weightsPhrase(bool autocast);
 
 struct FactDifference {
     Fact fact;

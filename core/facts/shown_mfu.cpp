@@ -7,7 +7,8 @@ namespace {
 // How the step ran, not what it counts; the trace's figure uses its own step time.
 bool countedFact(Fact fact)
 {
-    return fact != Fact::AttentionKernel && fact != Fact::Compiled && fact != Fact::Throughput;
+    return fact != Fact::AttentionKernel && fact != Fact::Compiled && fact != Fact::Autocast
+        && fact != Fact::Throughput;
 }
 
 } // namespace

@@ -137,6 +137,7 @@ RankAnalysis analyzeRank(Timeline& t, const KernelRules& rules, const AnalysisOp
     r.criticalPath = criticalPath(t, plan);
     r.attention = detectAttentionImplementation(t);
     r.recordedTokens = recordedTokens(t, plan);
+    r.fp32MatrixCasts = fp32MatrixCasts(t, plan);
     r.topKernels.assign(r.kernels.begin(),
         r.kernels.begin() + static_cast<std::ptrdiff_t>(std::min(options.topKernelCount, r.kernels.size())));
     if (t.activities.empty())

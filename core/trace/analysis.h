@@ -16,6 +16,7 @@
 #include "core/trace/timeline.h"
 #include "core/trace/trace_facts.h"
 #include "core/trace/trace_flops.h"
+#include "core/trace/weight_casts.h"
 
 namespace mfu::trace {
 
@@ -67,6 +68,7 @@ struct RankAnalysis {
     CriticalPath criticalPath; // per analysed step (critical_path.h)
     std::optional<DetectedAttention> attention; // which attention implementation ran (attention_implementation.h)
     std::optional<RecordedTokens> recordedTokens; // what its embedding lookups were given (trace_facts.h)
+    std::optional<Fp32MatrixCasts> fp32MatrixCasts; // FP32 matrices cast to 16 bits a step (weight_casts.h)
     std::vector<std::string> warnings;
 
     // The time trace MFU divides by: each analysed step's wall-clock time, the longer of the loop's step (its

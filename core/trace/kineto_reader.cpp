@@ -10,6 +10,7 @@
 #include "core/trace/json_scanner.h"
 #include "core/trace/trace_facts.h"
 #include "core/trace/trace_time.h"
+#include "core/trace/weight_casts.h"
 
 namespace mfu::trace {
 
@@ -86,6 +87,7 @@ struct Event {
     OpKind opKind = OpKind::None;
     bool opKindKnown = false;
     bool opEmbedding = false; // a forward embedding lookup (isEmbeddingLookup): its token ids' shape is kept
+    bool opCast = false; // a cast (isCastOperator): an FP32 matrix it casts to 16 bits is kept
     // A communication kernel's message (CollectiveMessage): elements in and out, bytes per element, group size.
     int64_t inElements = -1, outElements = -1;
     int32_t elementBytes = 0;
@@ -97,6 +99,7 @@ struct OperatorName {
     NameId id = 0;
     OpKind kind = OpKind::None;
     bool embedding = false;
+    bool cast = false;
 };
 
 struct TransparentHash {
@@ -472,9 +475,10 @@ private:
         // so an event whose category is not known yet may still be an operator.
         const bool op = e.cat == EventCat::CpuOp || !e.catKnown;
         // Shapes are read for operators of a counted family, or when the name is not known yet (args first).
-        const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None || e.opEmbedding);
+        const bool shapes = op && (!e.opKindKnown || e.opKind != OpKind::None || e.opEmbedding || e.opCast);
         const bool concrete = op
-            && (!e.opKindKnown || needsConcreteInputs(e.opKind) || isInductorKernel(m_timeline.names.name(e.opName)));
+            && (!e.opKindKnown || needsConcreteInputs(e.opKind) || e.opCast
+                || isInductorKernel(m_timeline.names.name(e.opName)));
         m_in.beginObject();
         while (m_in.nextMember()) {
             const ArgKey key = argKey(m_in.key());
@@ -516,6 +520,7 @@ private:
         e.opKind = OpKind::None;
         e.opKindKnown = false;
         e.opEmbedding = false;
+        e.opCast = false;
         e.inElements = e.outElements = -1;
         e.elementBytes = 0;
         e.groupSize = 0;
@@ -656,6 +661,11 @@ private:
             op.work = problemOf(op.name);
         if (e.opEmbedding && m_args.hasDims)
             keepEmbeddingLookup(op);
+        if (e.opCast)
+            if (auto cast = castOfFp32Matrix(m_timeline.names.name(op.name), m_args)) {
+                cast->startNs = op.startNs;
+                m_timeline.fp32MatrixCasts.push_back(*cast);
+            }
         m_timeline.cpuOps.push_back(op);
     }
 
@@ -699,11 +709,13 @@ private:
         if (it == m_operators.end())
             it = m_operators
                      .emplace(std::string(name),
-                         OperatorName { m_timeline.names.intern(name), opKindOf(name), isEmbeddingLookup(name) })
+                         OperatorName { m_timeline.names.intern(name), opKindOf(name), isEmbeddingLookup(name),
+                             isCastOperator(name) })
                      .first;
         e.opName = it->second.id;
         e.opKind = it->second.kind;
         e.opEmbedding = it->second.embedding;
+        e.opCast = it->second.cast;
         e.opKindKnown = true;
     }
 
@@ -819,6 +831,7 @@ private:
         std::stable_sort(t.cpuOps.begin(), t.cpuOps.end(), [](const CpuOp& a, const CpuOp& b) {
             return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
         });
+        std::stable_sort(t.fp32MatrixCasts.begin(), t.fp32MatrixCasts.end(), byStart);
         if (!m_deviceNames.empty()) {
             // The device this process ran on: the one most activities name; files list every visible GPU.
             std::map<int32_t, size_t> perDevice;

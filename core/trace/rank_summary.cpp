@@ -153,6 +153,7 @@ json rankSummaryToJson(const RankAnalysis& r, const AnalysisOptions& options)
         { "share", r.attention->shareOfAttentionTime ? json(*r.attention->shareOfAttentionTime) : json(nullptr) } }
                                  : json(nullptr);
     j["recorded_tokens"] = recordedTokensToJson(r.recordedTokens);
+    j["fp32_matrix_casts"] = fp32MatrixCastsToJson(r.fp32MatrixCasts);
     j["step_source"] = std::string(stepSourceKey(r.stepSource));
     j["dropped_last_step"] = r.droppedLastStep;
     j["step_selection"] = r.stepSelection;
@@ -246,6 +247,20 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         if (!(tokens.perStep > 0) || tokens.perMicroStep <= 0 || tokens.microSteps <= 0)
             in.fail("recorded_tokens", "not a positive token count: not a summary this program wrote");
         r.recordedTokens = tokens;
+    }
+    // Added within version 3, after recorded_tokens: absent from the summaries made before.
+    if (j.contains("fp32_matrix_casts") && !j["fp32_matrix_casts"].is_null()) {
+        const json& c = j["fp32_matrix_casts"];
+        Fp32MatrixCasts casts;
+        casts.perStep = in.get<double>(c, "per_step");
+        casts.shapes = in.get<int64_t>(c, "shapes");
+        casts.rows = in.get<int64_t>(c, "rows");
+        casts.columns = in.get<int64_t>(c, "columns");
+        casts.stepsCounted = in.get<int>(c, "steps_counted");
+        if (!(casts.perStep >= 0 && casts.perStep < 1e12) || casts.shapes < 0 || casts.rows < 0 || casts.columns < 0
+            || casts.stepsCounted < 1)
+            in.fail("fp32_matrix_casts", "not a count of casts: not a summary this program wrote");
+        r.fp32MatrixCasts = casts;
     }
     r.stepSource = stepSourceFromKey(in.get<std::string>(j, "step_source"), in);
     r.droppedLastStep = in.get<bool>(j, "dropped_last_step");

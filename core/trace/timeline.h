@@ -14,6 +14,7 @@
 
 #include "core/trace/kernel_category.h"
 #include "core/trace/op_flops.h"
+#include "core/trace/weight_casts.h"
 
 namespace mfu::trace {
 
@@ -128,6 +129,7 @@ struct Timeline {
     std::vector<OpWorkRecord> opWork; // one per distinct problem, referenced by CpuOp::work
     std::vector<int64_t> threads; // the tid of each thread index
     std::vector<EmbeddingLookup> embeddingLookups; // in reading order; only from operators with recorded shapes
+    std::vector<MatrixCast> fp32MatrixCasts; // sorted by startNs after reading (weight_casts.h)
     std::vector<CollectiveMessage> collectiveMessages; // sorted by correlation after reading
     bool recordsShapes = false; // some cpu_op carries `Input Dims`
 

@@ -138,6 +138,17 @@ std::string executionModeLabel(bool compiled)
     return compiled ? "compiled (torch.compile)" : "eager";
 }
 
+std::optional<bool> ranUnderAutocast(const RankAnalysis& r)
+{
+    if (!r.fp32MatrixCasts)
+        return std::nullopt;
+    if (castsWeightsEveryStep(*r.fp32MatrixCasts))
+        return true;
+    if (r.opFlops.shapesReachMatrixKernels())
+        return false;
+    return std::nullopt;
+}
+
 TraceFacts traceFacts(const RunAnalysis& run)
 {
     TraceFacts f;
@@ -150,6 +161,12 @@ TraceFacts traceFacts(const RunAnalysis& run)
     if (f.tokens && singleProcess)
         f.tokensPerStep = f.tokens->perStep;
     f.execution = executionModeOf(run.ranks);
+    for (const RankAnalysis& r : run.ranks)
+        if (const auto autocast = ranUnderAutocast(r)) {
+            f.casts = r.fp32MatrixCasts;
+            f.autocast = autocast;
+            break;
+        }
     return f;
 }
 
@@ -173,6 +190,10 @@ void addTraceFactsJson(nlohmann::json& j, const RankAnalysis& r)
     const auto mode = executionModeOf({ r });
     j["compiled"] = mode ? nlohmann::json(mode->compiled) : nlohmann::json(nullptr);
     j["compiled_share"] = mode ? nlohmann::json(mode->inductorShare) : nlohmann::json(nullptr);
+    const auto& casts = r.fp32MatrixCasts;
+    j["fp32_matrix_casts_per_step"] = casts ? nlohmann::json(casts->perStep) : nlohmann::json(nullptr);
+    const auto autocast = ranUnderAutocast(r);
+    j["autocast"] = autocast ? nlohmann::json(*autocast) : nlohmann::json(nullptr);
 }
 
 void addRunTraceFactsJson(nlohmann::json& j, const RunAnalysis& run)
@@ -180,6 +201,7 @@ void addRunTraceFactsJson(nlohmann::json& j, const RunAnalysis& run)
     const TraceFacts f = traceFacts(run);
     j["tokens_per_step_recorded"] = f.tokensPerStep ? nlohmann::json(*f.tokensPerStep) : nlohmann::json(nullptr);
     j["compiled"] = f.execution ? nlohmann::json(f.execution->compiled) : nlohmann::json(nullptr);
+    j["autocast"] = f.autocast ? nlohmann::json(*f.autocast) : nlohmann::json(nullptr);
 }
 
 nlohmann::json recordedTokensToJson(const std::optional<RecordedTokens>& t)
@@ -189,6 +211,14 @@ nlohmann::json recordedTokensToJson(const std::optional<RecordedTokens>& t)
     return { { "per_step", t->perStep }, { "per_micro_step", t->perMicroStep }, { "micro_steps", t->microSteps },
         { "seq_len", t->seqLen }, { "micro_batch", t->microBatch }, { "steps_counted", t->stepsCounted },
         { "varies", t->varies } };
+}
+
+nlohmann::json fp32MatrixCastsToJson(const std::optional<Fp32MatrixCasts>& c)
+{
+    if (!c)
+        return nullptr;
+    return { { "per_step", c->perStep }, { "shapes", c->shapes }, { "rows", c->rows }, { "columns", c->columns },
+        { "steps_counted", c->stepsCounted } };
 }
 
 } // namespace mfu::trace

@@ -23,6 +23,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/trace/weight_casts.h"
+
 namespace mfu::trace {
 
 struct Timeline;
@@ -67,17 +69,28 @@ struct TraceFacts {
     // embeds its data-parallel group's share, and the trace does not record how many groups there are.
     std::optional<double> tokensPerStep;
     std::optional<ExecutionMode> execution;
+    // Autocast over FP32 weights (ranUnderAutocast), from the first rank that can tell; nullopt when none can.
+    std::optional<bool> autocast;
+    std::optional<Fp32MatrixCasts> casts; // what it was read from
 };
 TraceFacts traceFacts(const RunAnalysis& run);
 
+// Whether the rank cast FP32 weights to 16 bits every step (weight_casts.h): true when its CPU-annotated steps show
+// it; false when they do not and its recorded shapes reach its matrix kernels (no CUDA graph replaying casts the
+// trace cannot see); nullopt when it cannot tell (no shapes, no CPU steps, a summary written before).
+std::optional<bool> ranUnderAutocast(const RankAnalysis& r);
+
 // The rank's `tokens_per_step_recorded`, `tokens_per_micro_step_recorded`, `micro_steps_recorded`,
 // `seq_len_recorded`, `micro_batch_recorded` (null when none), `compiled` and `compiled_share` (null when no
-// elementwise kernel ran) into its `trace --json` object.
+// elementwise kernel ran), `fp32_matrix_casts_per_step` and `autocast` (null when it recorded no shapes in
+// CPU-annotated steps) into its `trace --json` object.
 void addTraceFactsJson(nlohmann::json& rank, const RankAnalysis& r);
-// The run's `tokens_per_step_recorded` (TraceFacts::tokensPerStep or null) and `compiled` (or null).
+// The run's `tokens_per_step_recorded` (TraceFacts::tokensPerStep or null), `compiled` and `autocast` (or null).
 void addRunTraceFactsJson(nlohmann::json& run, const RunAnalysis& analysis);
 
 // A rank summary's `recorded_tokens` object (or null); read back by rank_summary.cpp.
 nlohmann::json recordedTokensToJson(const std::optional<RecordedTokens>& tokens);
+// A rank summary's `fp32_matrix_casts` object (or null).
+nlohmann::json fp32MatrixCastsToJson(const std::optional<Fp32MatrixCasts>& casts);
 
 } // namespace mfu::trace

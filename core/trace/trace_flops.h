@@ -103,6 +103,12 @@ struct OpFlops {
         return matrixKernelNs > 0 ? static_cast<double>(unattributedMatrixNs) / static_cast<double>(matrixKernelNs)
                                   : 0.0;
     }
+    // The recorded shapes reach at least 80% of the matrix kernels' time: the operators describe the step's work (a
+    // CUDA graph's replay or operators without shapes would hide part of it).
+    bool shapesReachMatrixKernels() const
+    {
+        return recordsShapes && matrixKernelNs > 0 && unattributedMatrixShare() < 0.2;
+    }
     std::vector<KernelWork> categories; // per kernel category with attributed work (key in `name`)
     std::vector<KernelWork> kernels; // per kernel name with attributed work, most FLOPs first
     std::vector<OpProblem> problems; // roofline marks, longest first

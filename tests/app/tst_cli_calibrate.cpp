@@ -19,12 +19,14 @@ QString config()
 {
     return kTraces + QStringLiteral("/pytorch211__h200__qwen3-0.6b-shape.config.json");
 }
-// `calibrate` of the H200 trace as it ran (one GPU: the trace names its H200, so no --gpu), writing `out`.
+// `calibrate` of the H200 trace as it ran (one GPU: the trace names its H200, so no --gpu; FP32 weights under
+// autocast), writing `out`.
 QStringList calibrateTheH200Trace(const QString& out)
 {
     return { QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(), QStringLiteral("--seq"),
         QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
-        QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--out"), out };
+        QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--autocast"),
+        QStringLiteral("--out"), out };
 }
 } // namespace
 
@@ -100,7 +102,7 @@ private slots:
         QTemporaryDir dir;
         const CliResult c = runCli({ QStringLiteral("calibrate"), trace(), QStringLiteral("--model"), config(),
             QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
-            QStringLiteral("--json") });
+            QStringLiteral("--autocast"), QStringLiteral("--json") });
         QVERIFY2(c.exitCode == 0, c.err.constData());
         QJsonObject scenario = c.json()[QStringLiteral("scenario")].toObject();
         QJsonObject cluster = scenario[QStringLiteral("cluster")].toObject();
@@ -174,8 +176,32 @@ private slots:
         QVERIFY(otherText.contains(QStringLiteral("not for this scenario")));
     }
 
+    // The H200 trace cast its FP32 weights to BF16 every step (autocast): stated with 16-bit weights it is refused,
+    // and nothing is written, where it had fitted a memory-bound factor of 2.92 and carried it to every scenario.
+    void weightsAsTheTraceRanThem()
+    {
+        if (!QFile::exists(trace()))
+            QSKIP("the PyTorch 2.11 H200 trace is not in ../shared/traces in this checkout");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("h200.calibration.json"));
+        QStringList sixteenBit = calibrateTheH200Trace(out);
+        sixteenBit.removeAll(QStringLiteral("--autocast"));
+        const CliResult refused = runCli(sixteenBit);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("the trace casts FP32 weights to 16 bits every step (197 matrices a step"),
+            refused.err.constData());
+        QVERIFY(refused.err.contains("(torch.autocast (FP32 weights) on, or --autocast on the command line)"));
+        QVERIFY(!QFile::exists(out));
+        // trace --json says what it read.
+        const CliResult t = runCli({ QStringLiteral("trace"), trace(), QStringLiteral("--json") });
+        QVERIFY2(t.exitCode == 0, t.err.constData());
+        QCOMPARE(t.json()[QStringLiteral("autocast")].toBool(), true);
+        const QJsonObject rank = t.json()[QStringLiteral("ranks")].toArray()[0].toObject();
+        QCOMPARE(rank[QStringLiteral("fp32_matrix_casts_per_step")].toDouble(), 197.0);
+    }
+
     // The H200 trace is of one GPU: given as one rank of eight it is refused (its matmul factor read 0.70 there,
-    // taking in the model's lone-GPU constants, against 0.955 as the GPU it ran on); calibrated as it ran, its
+    // taking in the model's lone-GPU constants, against 1.007 as the GPU it ran on); calibrated as it ran, its
     // calibration predicts the eight.
     void aLoneGpuTraceIsCalibratedAsOne()
     {
@@ -194,7 +220,7 @@ private slots:
         QVERIFY2(one.exitCode == 0, one.err.constData());
         const double matmul
             = one.json()[QStringLiteral("terms")].toArray()[0].toObject()[QStringLiteral("factor")].toDouble();
-        QVERIFY2(matmul > 0.9 && matmul < 1.0, QByteArray::number(matmul).constData());
+        QVERIFY2(matmul > 0.95 && matmul < 1.05, QByteArray::number(matmul).constData());
         const CliResult p = runCli({ QStringLiteral("predict"), QStringLiteral("--model"), config(),
             QStringLiteral("--gpu"), QStringLiteral("h200"), QStringLiteral("--gpus"), QStringLiteral("8"),
             QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--micro-batch"), QStringLiteral("8"),

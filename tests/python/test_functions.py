@@ -267,7 +267,8 @@ def test_calibrate_then_predict_with_the_calibration(mfu, cli, tmp_path):
     if not trace.exists() or not config.exists():
         pytest.skip("the PyTorch 2.11 H200 trace is not in ../shared/traces")
     out = tmp_path / "h200.calibration.json"
-    got = mfu.calibrate(str(trace), model=str(config), seq=4096, micro_batch=8, attention_kernel="cudnn", out=str(out))
+    got = mfu.calibrate(str(trace), model=str(config), seq=4096, micro_batch=8, attention_kernel="cudnn", autocast=True,
+                        out=str(out))
     assert got["written_to"] == str(out)
     assert abs(got["replay_error"]) < 0.01
     predicted = mfu.predict(model=str(config), gpu="h200", seq=8192, micro_batch=4, attention_kernel="cudnn",

@@ -226,7 +226,7 @@ void ScenarioModel::setCostInputs(const CostInputs& inputs)
 void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
     std::optional<int64_t> tokensPerStep, const ModelSpec* model, std::optional<TrainingPrecision> precision,
     std::optional<AttentionKernel> attentionKernel, std::optional<bool> compiled, std::optional<int64_t> microBatch,
-    std::optional<double> tokensPerSecPerGpu)
+    std::optional<double> tokensPerSecPerGpu, std::optional<bool> autocast)
 {
     // The file's measured throughput becomes the scenario's measurement, stated per GPU as the file measured it. A
     // file that measured none leaves the user's, but not the window's example's: Lambda's 21,111 tokens/s on a B200
@@ -239,6 +239,8 @@ void ScenarioModel::adoptFileFacts(const HardwareSpec* hardware, std::optional<i
     }
     if (compiled)
         m_scenario.flags.compiled = *compiled;
+    if (autocast)
+        m_scenario.flags.autocast = *autocast;
     if (microBatch && *microBatch > 0)
         m_scenario.workload.microBatch = *microBatch;
     if (model)

@@ -88,12 +88,14 @@ public:
     // setHardware; a GPU without BF16 trains in FP16, so a BF16 run on it becomes FP16's 16-bit one), GPU count,
     // sequence length, tokens per step (the global batch) and, when given, a model (a log's implied size).
     // `attentionKernel`: the kernel the trace's attention ran on, for the cost model (Predict) to model that one;
-    // `compiled`: whether it ran under torch.compile; `microBatch`: the sequences per GPU of its micro-steps.
+    // `compiled`: whether it ran under torch.compile; `microBatch`: the sequences per GPU of its micro-steps;
+    // `autocast`: whether it cast FP32 weights to 16 bits every step (torch.autocast over an FP32 model).
     void adoptFileFacts(const HardwareSpec* hardware, std::optional<int> gpus, std::optional<int64_t> seqLen,
         std::optional<int64_t> tokensPerStep, const ModelSpec* model = nullptr,
         std::optional<TrainingPrecision> precision = std::nullopt,
         std::optional<AttentionKernel> attentionKernel = std::nullopt, std::optional<bool> compiled = std::nullopt,
-        std::optional<int64_t> microBatch = std::nullopt, std::optional<double> tokensPerSecPerGpu = std::nullopt);
+        std::optional<int64_t> microBatch = std::nullopt, std::optional<double> tokensPerSecPerGpu = std::nullopt,
+        std::optional<bool> autocast = std::nullopt);
 
     ScenarioModelState state() const;
     void restore(const ScenarioModelState& state);

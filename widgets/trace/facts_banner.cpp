@@ -149,6 +149,8 @@ void FactsBanner::refresh()
             parts << tr("%1 attention").arg(q(d.inFile));
         } else if (d.fact == Fact::Compiled) {
             parts << q(d.inFile);
+        } else if (d.fact == Fact::Autocast && m_facts->autocast) {
+            parts << QString::fromStdString(weightsPhrase(*m_facts->autocast));
         } else if (d.fact == Fact::Throughput) {
             parts << tr("its measured %1").arg(q(d.inFile));
         }
@@ -207,7 +209,8 @@ void FactsBanner::adopt()
         model ? &*model : nullptr, differs(Fact::Precision) ? m_facts->precision : std::nullopt,
         differs(Fact::AttentionKernel) ? m_facts->attentionKernel : std::nullopt,
         differs(Fact::Compiled) ? m_facts->compiled : std::nullopt, batchShape ? m_facts->microBatch : std::nullopt,
-        differs(Fact::Throughput) ? m_facts->tokensPerSecPerGpu : std::nullopt);
+        differs(Fact::Throughput) ? m_facts->tokensPerSecPerGpu : std::nullopt,
+        differs(Fact::Autocast) ? m_facts->autocast : std::nullopt);
 }
 
 } // namespace mfu::widgets

@@ -54,24 +54,20 @@ void MfuFigures::refresh()
     const Scenario& s = m_scenario->scenario();
     const double tokens = static_cast<double>(m_scenario->tokensPerStep());
     // The trace's facts against the scenario, once: the prediction and the measured MFU both say what differs.
-    const FactsCheck check
-        = m_selection.run ? checkFacts(factsFromTrace(m_selection.run->analysis), s, tokens, m_known) : FactsCheck {};
-    showPredicted(s, check);
+    const FileFacts facts = m_selection.run ? factsFromTrace(m_selection.run->analysis) : FileFacts {};
+    const FactsCheck check = m_selection.run ? checkFacts(facts, s, tokens, m_known) : FactsCheck {};
+    showPredicted(s, facts, check);
     showTraceMfu();
     showMeasured(s, tokens, check);
     showCheck();
 }
 
-void MfuFigures::showPredicted(const Scenario& s, const FactsCheck& check)
+void MfuFigures::showPredicted(const Scenario& s, const FileFacts& facts, const FactsCheck& check)
 {
     // The cost model for the same scenario, whether or not a trace is open; a layout that does not fit in memory
     // has no MFU to predict (the Predict panel says the same). Beside a trace it predicts the run as the trace ran
-    // it, eager or compiled (core/trace/trace_facts.h): a compiled prediction beside an eager trace compares two
-    // different programs. The scenario's own figure follows, named as such.
-    std::optional<bool> traceCompiled;
-    if (m_selection.run)
-        if (const auto mode = trace::executionModeOf(m_selection.run->analysis.ranks))
-            traceCompiled = mode->compiled;
+    // it, eager or compiled, its weights FP32 under autocast or 16-bit (scenarioAsTraced): a compiled prediction
+    // beside an eager trace compares two different programs. The scenario's own figure follows, named as such.
     const auto predicted = [](const Scenario& scenario) -> QString {
         try {
             const StepPrediction p = evaluate(scenario);
@@ -85,21 +81,20 @@ void MfuFigures::showPredicted(const Scenario& s, const FactsCheck& check)
         }
     };
     const QString differs = scenarioDiffersFromTrace(check);
-    if (!traceCompiled || *traceCompiled == s.flags.compiled) {
+    const std::optional<AsTraced> asTraced = m_selection.run ? scenarioAsTraced(s, facts) : std::nullopt;
+    if (!asTraced) {
         m_predicted->setText(predicted(s) + differs);
         return;
     }
-    Scenario asRun = s;
-    asRun.flags.compiled = *traceCompiled;
-    const QString traceMode = predicted(asRun);
+    const QString traceMode = predicted(asTraced->scenario);
     const QString scenarioMode = predicted(s);
     if (traceMode == scenarioMode) { // refused for a reason the mode does not change (no model): said once
         m_predicted->setText(scenarioMode + differs);
         return;
     }
     m_predicted->setText(tr("As the trace ran (%1): %2\nThe scenario (%3): %4")
-                             .arg(QString::fromStdString(trace::executionModeLabel(*traceCompiled)), traceMode,
-                                 QString::fromStdString(trace::executionModeLabel(s.flags.compiled)), scenarioMode)
+                             .arg(QString::fromStdString(asTraced->how), traceMode,
+                                 QString::fromStdString(asTraced->scenarioHow), scenarioMode)
         + differs);
 }
 
@@ -112,7 +107,8 @@ QString MfuFigures::scenarioDiffersFromTrace(const FactsCheck& check) const
         return {};
     QStringList differ;
     for (const FactDifference& d : check.differences)
-        if (d.fact != Fact::Compiled && d.fact != Fact::Throughput) // a measurement, not what the run is
+        if (d.fact != Fact::Compiled && d.fact != Fact::Autocast // predicted as the trace ran, above
+            && d.fact != Fact::Throughput) // a measurement, not what the run is
             differ << QString::fromStdString(factLabel(d.fact));
     if (check.workMismatch)
         differ << tr("model");

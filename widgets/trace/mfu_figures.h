@@ -33,7 +33,7 @@ private:
     void showTraceMfu();
     // "\nFor the scenario, not this trace's run: they differ in GPU, tokens per step (...)"; empty when they agree.
     QString scenarioDiffersFromTrace(const FactsCheck& check) const;
-    void showPredicted(const Scenario& s, const FactsCheck& check);
+    void showPredicted(const Scenario& s, const FileFacts& facts, const FactsCheck& check);
     void showCheck();
 
     ScenarioModel* m_scenario;

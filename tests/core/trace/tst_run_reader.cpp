@@ -256,6 +256,15 @@ private slots:
         nlohmann::json t = j;
         t["mean_step_s"] = "slow";
         expectError(t, "mean_step_s");
+        // The FP32 matrices cast a step (autocast's evidence) survive the summary, and an impossible count is refused.
+        RankAnalysis casting;
+        casting.fp32MatrixCasts = Fp32MatrixCasts { 197, 6, 1024, 1024, 3 };
+        const nlohmann::json c = rankSummaryToJson(casting, {});
+        const RankAnalysis back = rankSummaryFromJson(c, "x.summary.json", o);
+        QVERIFY(back.fp32MatrixCasts && back.fp32MatrixCasts->perStep == 197 && back.fp32MatrixCasts->shapes == 6);
+        nlohmann::json negative = c;
+        negative["fp32_matrix_casts"]["per_step"] = -1;
+        expectError(negative, "fp32_matrix_casts");
         nlohmann::json w = j; // an int's low 32 bits of 2^32 + 8 are 8 ranks: refused, not wrapped
         w["world_size"] = 4294967304LL;
         expectError(w, "world_size: out of range: 4294967304");

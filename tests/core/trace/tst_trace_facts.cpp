@@ -28,6 +28,23 @@ std::string op(const std::string& name, const std::string& ts, const std::string
         + ", \"args\": {\"Input Dims\": " + dims + ", \"Input type\": " + types + "}}";
 }
 
+// An operator with its Concrete Inputs (aten::_to_copy's dtype: 15 BFloat16, 5 Half, 4 Long).
+std::string opWithConcrete(const std::string& name, const std::string& ts, const std::string& dims,
+    const std::string& types, const std::string& concrete)
+{
+    return "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"" + name + "\", \"pid\": 1, \"tid\": 1, \"ts\": " + ts
+        + ", \"dur\": 2, \"args\": {\"Input Dims\": " + dims + ", \"Input type\": " + types
+        + ", \"Concrete Inputs\": " + concrete + "}}";
+}
+
+// aten::_to_copy(self, dtype, ...) of a tensor of `dims` and `type` to the dtype code `dtype`.
+std::string toCopy(const std::string& ts, const std::string& dims, const std::string& type, const std::string& dtype)
+{
+    return opWithConcrete("aten::_to_copy", ts, "[" + dims + ", [], [], [], [], [], []]",
+        "[\"" + type + "\", \"Scalar\", \"\", \"\", \"\", \"Scalar\", \"\"]",
+        "[\"\", \"" + dtype + "\", \"\", \"\", \"\", \"False\", \"\"]");
+}
+
 // aten::embedding(weight [vocab, 4096], ids [rows, columns]).
 std::string embedding(const std::string& ts, int64_t vocab, const std::string& ids, int tid = 1)
 {
@@ -203,6 +220,73 @@ private slots:
         QVERIFY(!factsFromTrace(run).compiled);
     }
 
+    // Autocast over FP32 weights casts each weight matrix to BF16 every step: eager as aten::_to_copy with dtype 15
+    // (or 5, FP16), compiled as an Inductor kernel fusing only the cast and a transpose. What is not such a cast:
+    // a 3-D activation, a cast to another type, a gradient cast back to FP32 (16-bit buffer first), a kernel that
+    // fuses more than the cast.
+    void autocastFromWeightCasts()
+    {
+        std::vector<std::string> e;
+        for (int s = 0; s < 2; ++s) {
+            const int base = 1000 + s * 1000;
+            const auto at = [base](int offset) { return std::to_string(base + offset); };
+            e.push_back(annotation("ProfilerStep#" + std::to_string(s + 1), at(0), "1000", false));
+            e.push_back(toCopy(at(10), "[4096, 4096]", "float", "15"));
+            e.push_back(toCopy(at(20), "[4096, 4096]", "float", "15"));
+            e.push_back(toCopy(at(30), "[14336, 4096]", "float", "5"));
+            e.push_back(opWithConcrete("triton_poi_fused__to_copy_t_11", at(40), "[[4096, 14336], [14336, 4096], []]",
+                R"(["float", "c10::BFloat16", "Scalar"])", R"(["", "", "1"])"));
+            // Not weights cast to 16 bits:
+            e.push_back(toCopy(at(50), "[2, 8192, 4096]", "float", "15")); // an activation
+            e.push_back(toCopy(at(60), "[4096, 4096]", "float", "4")); // to int64
+            e.push_back(toCopy(at(70), "[4096, 4096]", "c10::BFloat16", "6")); // BF16 to FP32
+            e.push_back(opWithConcrete("triton_poi_fused__to_copy_3", at(80), "[[4096, 14336], [4096, 14336], []]",
+                R"(["c10::BFloat16", "float", "Scalar"])", R"(["", "", "1"])")); // a gradient to FP32
+            e.push_back(opWithConcrete("triton_poi_fused__to_copy_add_t_9", at(90),
+                "[[4096, 4096], [4096, 4096], [4096, 4096], []]", R"(["float", "float", "c10::BFloat16", "Scalar"])",
+                R"(["", "", "", "1"])")); // fuses an add
+            e.push_back(opWithConcrete("triton_poi_fused__to_copy_t_12", at(95),
+                "[[4611686018427387904, 4611686018427387904], [1, 1], []]", R"(["float", "c10::BFloat16", "Scalar"])",
+                R"(["", "", "1"])")); // a corrupt shape past int64: no cast, no overflow
+        }
+        const RunAnalysis run = analyse(e);
+        const auto& casts = run.ranks[0].fp32MatrixCasts;
+        QVERIFY(casts);
+        QCOMPARE(casts->perStep, 4.0);
+        QCOMPARE(casts->shapes, int64_t(3));
+        QCOMPARE(casts->stepsCounted, 2);
+        QCOMPARE(casts->rows, int64_t(4096)); // the shape cast most: twice a step
+        QCOMPARE(ranUnderAutocast(run.ranks[0]), std::optional<bool>(true));
+        const FileFacts file = factsFromTrace(run);
+        QCOMPARE(file.autocast, std::optional<bool>(true));
+        // Against a scenario of 16-bit weights: a difference the banner names, and the run as the trace ran it.
+        Scenario s;
+        s.model = mfu::test::llama31_8b();
+        s.workload.seqLen = 8192;
+        const FactsCheck c = checkFacts(file, s, 8192, {});
+        const auto weights = std::find_if(c.differences.begin(), c.differences.end(),
+            [](const FactDifference& d) { return d.fact == Fact::Autocast; });
+        QVERIFY(weights != c.differences.end());
+        QCOMPARE(factDifferencesText({ *weights }),
+            std::string("weights FP32 under autocast in the file vs 16-bit in the scenario"));
+        const std::optional<AsTraced> asTraced = scenarioAsTraced(s, file);
+        QVERIFY(asTraced && asTraced->scenario.flags.autocast);
+        QCOMPARE(asTraced->how, std::string("FP32 weights under autocast"));
+        QCOMPARE(asTraced->scenarioHow, std::string("16-bit weights"));
+        s.flags.autocast = true;
+        s.flags.compiled = false;
+        QVERIFY(!scenarioAsTraced(s, file));
+        // One FP32 table cast a step (rotary frequencies) is not every weight.
+        const RunAnalysis lone = analyse(
+            { annotation("ProfilerStep#1", "1000", "1000", false), toCopy("1010", "[8192, 64]", "float", "15"),
+                annotation("ProfilerStep#2", "2000", "1000", false), toCopy("2010", "[8192, 64]", "float", "15") });
+        QCOMPARE(lone.ranks[0].fp32MatrixCasts->perStep, 1.0);
+        QVERIFY(!castsWeightsEveryStep(*lone.ranks[0].fp32MatrixCasts));
+        // ... and with no GEMM whose shapes it records, the trace cannot say its weights were 16-bit.
+        QVERIFY(!ranUnderAutocast(lone.ranks[0]));
+        QVERIFY(!factsFromTrace(lone).autocast);
+    }
+
     void realCompiledTrace()
     {
         if (!QDir(QStringLiteral(MFU_SHARED_TRACES_DIR)).exists())
@@ -233,6 +317,10 @@ private slots:
         QCOMPARE(file.tokensPerStep.value_or(0), 32768.0);
         QCOMPARE(file.compiled, std::optional<bool>(true));
         QCOMPARE(file.attentionKernel, std::optional<AttentionKernel>(AttentionKernel::Cudnn));
+        // FP32 weights under autocast: each of the 28 layers' 7 projections and the tied embedding cast to BF16 once a
+        // step by Inductor's triton_poi_fused__to_copy_t_* kernels.
+        QCOMPARE(run.ranks[0].fp32MatrixCasts->perStep, 197.0);
+        QCOMPARE(file.autocast, std::optional<bool>(true));
         // The eager inference trace of TraceLens: one [16, 559] lookup, PyTorch's own kernels.
         std::vector<Timeline> inference;
         inference.push_back(loadTrace(realTrace("tracelens__h100__qwen1.5-0.5b-chat.json.gz")));
@@ -240,6 +328,9 @@ private slots:
         QVERIFY(eager.ranks[0].recordedTokens);
         QCOMPARE(eager.ranks[0].recordedTokens->perStep, 16.0 * 559);
         QVERIFY(!executionModeOf(eager.ranks)->compiled);
+        // Its BF16 weights are cast nowhere, and its shapes reach its GEMMs: 16-bit weights.
+        QCOMPARE(eager.ranks[0].fp32MatrixCasts->perStep, 0.0);
+        QCOMPARE(factsFromTrace(eager).autocast, std::optional<bool>(false));
     }
 };
 

@@ -39,6 +39,7 @@ Scenario tracedRun()
     s.workload.seqLen = 4096;
     s.workload.microBatch = 8;
     s.flags.attentionKernel = AttentionKernel::Cudnn;
+    s.flags.autocast = true; // FP32 weights cast every step, as the trace shows
     return s;
 }
 } // namespace

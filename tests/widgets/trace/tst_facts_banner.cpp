@@ -158,9 +158,20 @@ private slots:
             banner->message()->text().contains(QStringLiteral("GPU count")), qPrintable(banner->message()->text()));
         QVERIFY2(
             banner->useButton()->text().contains(QStringLiteral(" x 1,")), qPrintable(banner->useButton()->text()));
+        // It cast its FP32 weights to BF16 every step (autocast): offered, and predicted as it ran beside the
+        // scenario's 16-bit weights.
+        QVERIFY2(banner->useButton()->text().contains(QStringLiteral("FP32 weights under autocast")),
+            qPrintable(banner->useButton()->text()));
+        const QString predicted = label(*panel, "predictedMfu");
+        QVERIFY2(predicted.startsWith(QStringLiteral("As the trace ran (FP32 weights under autocast): "))
+                && predicted.contains(QStringLiteral("\nThe scenario (16-bit weights): ")),
+            qPrintable(predicted));
         banner->useButton()->click();
         QCOMPARE(w.scenarioModel()->scenario().cluster.gpuCount, 1);
         QCOMPARE(w.scenarioModel()->tokensPerStep(), int64_t(32768));
+        QVERIFY(w.scenarioModel()->scenario().flags.autocast);
+        QVERIFY2(!label(*panel, "predictedMfu").startsWith(QStringLiteral("As the trace ran")),
+            qPrintable(label(*panel, "predictedMfu")));
     }
 
     // The case: a V100 (no preset) Nsight export with a 100 ns step against a B200 would read 1e5 %.
