@@ -19,17 +19,19 @@ class ChartView;
 // Series names the panel and its tests share.
 namespace series {
 inline constexpr const char* kCurrent = "This configuration";
-inline constexpr const char* kCurrentMisfit = "This configuration: does not fit in memory";
-inline constexpr const char* kCurrentInvalid = "This configuration: cannot be laid out (shown at 0)";
+// Short enough for a sweep's six entries to sit in two columns below a chart at 1280x720; the markers are this
+// configuration's, beside its line.
+inline constexpr const char* kCurrentMisfit = "Does not fit in memory";
+inline constexpr const char* kCurrentInvalid = "Cannot be laid out (shown at 0)";
 // Layouts within the error band of the fastest are ties ranked simplest first (planner.h): the line can run below
 // this configuration's, which the legend says rather than leave to read as a contradiction.
 inline constexpr const char* kBest = "Planner's best (simplest of the ties)";
 inline constexpr const char* kBestNone = "Planner: no layout fits or runs the batch (shown at 0)";
 inline constexpr const char* kMeasured = "Measured";
-inline constexpr const char* kCalibrated = "This configuration, calibrated to the trace";
+inline constexpr const char* kCalibrated = "This configuration, calibrated";
 inline constexpr const char* kCapacity = "GPU memory capacity";
 inline constexpr const char* kBandLow = "This configuration: error band, low edge"; // not in the legend
-inline constexpr const char* kBandHigh = "This configuration: likely range (error band)";
+inline constexpr const char* kBandHigh = "Likely range (error band)";
 } // namespace series
 
 // Peak 100% -> each loss in MFU points -> achieved MFU, as stacked bars (MFU left + points lost at each step).

@@ -220,6 +220,30 @@ private slots:
         QVERIFY(!chart.plot()->legend->visible());
     }
 
+    // Below a narrow chart the legend takes as many columns as its entries' own widths allow: one long entry and
+    // five short ones sit in two columns (three rows), where columns as wide as the longest gave one column of six
+    // rows and squeezed the plot at 1280x720.
+    void legendBelowFitsColumnsToItsEntries()
+    {
+        ChartView chart;
+        chart.setLegendOutside(true);
+        const QVector<double> x { 1, 2 };
+        const QVector<double> y { 1, 2 };
+        chart.addLine(QStringLiteral("Planner's best (simplest of the ties)"), x, y);
+        for (const char* name : { "A", "B", "C", "D", "E" })
+            chart.addLine(QString::fromLatin1(name), x, y);
+        int widest = 0;
+        for (int i = 0; i < chart.plot()->legend->itemCount(); ++i)
+            widest = std::max(widest, chart.plot()->legend->item(i)->minimumOuterSizeHint().width());
+        // Narrower than the legend on the right needs, wider than two columns of the longest entry.
+        chart.layoutLegendFor(QSize(static_cast<int>(1.9 * widest), 400));
+        QVERIFY2(chart.plot()->legend->wrap() >= 2, qPrintable(QString::number(chart.plot()->legend->wrap())));
+        QVERIFY2(chart.plot()->legend->rowCount() <= 3, qPrintable(QString::number(chart.plot()->legend->rowCount())));
+        // Too narrow for two: one column.
+        chart.layoutLegendFor(QSize(widest + 30, 400));
+        QCOMPARE(chart.plot()->legend->wrap(), 1);
+    }
+
     // An emptied chart that says why shows no scale of nothing: no ticks, numbers or grid, and the reason wrapped
     // in the middle; the first series brings the axes back and hides the reason, as clearAll() does.
     void showEmptySaysWhyInsteadOfAxes()
