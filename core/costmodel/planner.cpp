@@ -303,7 +303,10 @@ PlanResult planConfigurations(const Scenario& scenario, const PlannerOptions& o,
             for (int cp : divisorsOf(rest, rest)) {
                 if (seq % cp != 0 || (cp > 1 && seq / cp < o.minTokensPerCpRank))
                     continue;
-                for (int replicas : divisorsOf(rest / cp, rest / cp)) {
+                // HSDP replicates a sharded group; ranks that hold whole weights (DDP, ZeRO-1) have no group to
+                // replicate, and searching replicas for them listed one layout under several names.
+                const bool sharded = shardsWeights(scenario.parallelism.dataParallel);
+                for (int replicas : sharded ? divisorsOf(rest / cp, rest / cp) : std::vector<int> { 1 }) {
                     if (o.fixedHsdpReplicas > 0 && replicas != o.fixedHsdpReplicas)
                         continue;
                     const int shards = rest / cp / replicas;
@@ -509,16 +512,32 @@ Scenario withConfig(const Scenario& scenario, const PlannedConfig& config)
     return s;
 }
 
+namespace {
+
+// The data-parallel ranks of a layout as its kind runs them: "FSDP 8", "2 HSDP replicas x FSDP 4", "ZeRO-1 8",
+// "DDP 8"; empty for one rank. One shard is no sharding: "FSDP 1" named a data parallelism a lone GPU or an all-TP
+// group does not run.
+std::string dataParallelPhrase(DataParallelKind kind, int shards, int replicas)
+{
+    if (!shardsWeights(kind)) {
+        const int ranks = shards * replicas;
+        if (ranks <= 1)
+            return {};
+        return (kind == DataParallelKind::Zero1 ? "ZeRO-1 " : "DDP ") + std::to_string(ranks);
+    }
+    const std::string name = kind == DataParallelKind::MegatronFsdp ? "Megatron-FSDP " : "FSDP ";
+    if (replicas > 1)
+        return std::to_string(replicas) + " HSDP replicas x " + name + std::to_string(shards);
+    return shards > 1 ? name + std::to_string(shards) : std::string();
+}
+
+} // namespace
+
 std::string describeConfig(const PlannedConfig& c)
 {
     const auto& p = c.parallelism;
-    std::string d;
+    std::string d = dataParallelPhrase(p.dataParallel, c.fsdpShards, p.hsdpReplicas);
     const auto join = [&d](const std::string& part) { d += (d.empty() ? "" : " x ") + part; };
-    if (p.hsdpReplicas > 1)
-        d += std::to_string(p.hsdpReplicas) + " HSDP replicas x ";
-    // One shard is no sharding: "FSDP 1" named a data parallelism a lone GPU or an all-TP group does not run.
-    if (c.fsdpShards > 1 || p.hsdpReplicas > 1)
-        d += "FSDP " + std::to_string(c.fsdpShards);
     if (p.tp > 1)
         join("TP " + std::to_string(p.tp));
     if (p.pp > 1)
@@ -537,6 +556,18 @@ std::string describeConfig(const PlannedConfig& c)
         d += " (" + recomputeModulesText(c.recomputeModules) + ")";
     d += ", micro-batch " + std::to_string(c.microBatch);
     return d;
+}
+
+std::string describeLayout(const Scenario& s)
+{
+    PlannedConfig c;
+    c.parallelism = s.parallelism;
+    c.microBatch = s.workload.microBatch;
+    c.activationCheckpointing = s.activationCheckpointing;
+    c.recomputeModules
+        = s.activationCheckpointing == ActivationCheckpointing::Selective ? s.flags.recomputeModules : 0u;
+    c.fsdpShards = std::max(1, dataParallelRanks(s) / std::max(1, s.parallelism.hsdpReplicas));
+    return describeConfig(c);
 }
 
 } // namespace mfu

@@ -110,7 +110,11 @@ std::string beyondPhysicsLeftOutNote(const PlanResult& plan);
 // The scenario with a planned configuration applied (what "Apply" in the GUI does).
 Scenario withConfig(const Scenario& scenario, const PlannedConfig& config);
 
-// "TP 2 x FSDP 64 x 2 HSDP replicas, selective AC, micro-batch 2"
+// "2 HSDP replicas x FSDP 64 x TP 2, selective AC, micro-batch 2"; the data-parallel ranks named by the kind the
+// scenario runs ("DDP 8", "ZeRO-1 8", "Megatron-FSDP 8").
 std::string describeConfig(const PlannedConfig& config);
+// A scenario's own layout in the same words (the report's current configuration beside the planner's best); throws
+// InputError for a layout the GPU count does not divide.
+std::string describeLayout(const Scenario& s);
 
 } // namespace mfu

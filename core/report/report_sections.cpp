@@ -28,6 +28,16 @@ std::optional<double> tokensPerStep(const Scenario& s)
     return tokens > 0 ? std::optional(static_cast<double>(tokens)) : std::nullopt;
 }
 
+// The scenario's layout as the planner names its rows, or its parallel degrees where it cannot be laid out.
+std::string currentLayout(const Scenario& s)
+{
+    try {
+        return describeLayout(s);
+    } catch (const InputError&) {
+        return parallelismSummary(s.parallelism);
+    }
+}
+
 } // namespace
 
 ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario,
@@ -43,9 +53,7 @@ ReportSection plannerSection(const PlannedConfig& best, const Scenario& scenario
               formatNumber(static_cast<double>(plan.evaluated), 0) + " configurations evaluated, "
                   + formatNumber(static_cast<double>(plan.fitting), 0) + " fit; " + "compared at a global batch of "
                   + formatNumber(static_cast<double>(plan.globalBatchTokens), 0) + " tokens" },
-            { "Current", parallelismSummary(scenario.parallelism),
-                "activation checkpointing " + std::string(activationCheckpointingKey(scenario.activationCheckpointing))
-                    + ", micro-batch " + std::to_string(scenario.workload.microBatch) } } };
+            { "Current", currentLayout(scenario), "the scenario's layout, in the planner's words" } } };
     out.rows.push_back({ "MFU", formatPercent(p.mfu), now(current ? formatPercent(current->mfu) : "") });
     // More data-parallel ranks than the batch has micro-batches for take a larger step: say so beside the times.
     std::string stepNote = now(current ? formatMilliseconds(current->stepTimeSeconds) : "");

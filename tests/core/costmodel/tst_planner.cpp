@@ -47,6 +47,32 @@ private slots:
         PlannedConfig replicas = one;
         replicas.parallelism.hsdpReplicas = 4;
         QCOMPARE(describeConfig(replicas), std::string("4 HSDP replicas x FSDP 1, no AC, micro-batch 1"));
+        // Ranks that hold whole weights are named by their kind, never as FSDP.
+        PlannedConfig ddp = sharded;
+        ddp.parallelism.dataParallel = DataParallelKind::Ddp;
+        QCOMPARE(describeConfig(ddp), std::string("DDP 2 x TP 8 x PP 2, full AC, micro-batch 1"));
+        ddp.parallelism.dataParallel = DataParallelKind::Zero1;
+        QCOMPARE(describeConfig(ddp), std::string("ZeRO-1 2 x TP 8 x PP 2, full AC, micro-batch 1"));
+        ddp.parallelism.dataParallel = DataParallelKind::MegatronFsdp;
+        QCOMPARE(describeConfig(ddp), std::string("Megatron-FSDP 2 x TP 8 x PP 2, full AC, micro-batch 1"));
+    }
+
+    // DDP and ZeRO-1 replicate or shard no weight group: the planner searches no HSDP replicas for them (a DDP plan
+    // listed one layout three times, as "2 HSDP replicas x FSDP 2", "4 HSDP replicas x FSDP 1" and "FSDP 4", each
+    // at the same MFU), and the scenario's own layout reads in the same words.
+    void ranksWithWholeWeightsHaveNoReplicas()
+    {
+        for (const DataParallelKind kind : { DataParallelKind::Ddp, DataParallelKind::Zero1 }) {
+            Scenario s = scenarioFor(llama31_8b(), "h100-sxm", 16, 8192);
+            s.parallelism.dataParallel = kind;
+            const PlanResult r = planConfigurations(s);
+            QVERIFY(!r.configs.empty());
+            for (const PlannedConfig& c : r.configs) {
+                QCOMPARE(c.parallelism.hsdpReplicas, 1);
+                QVERIFY2(describeConfig(c).find("FSDP") == std::string::npos, describeConfig(c).c_str());
+            }
+            QCOMPARE(describeLayout(s).substr(0, 6), std::string(kind == DataParallelKind::Ddp ? "DDP 16" : "ZeRO-1"));
+        }
     }
 
     // Rule 1: prefer no AC, no TP/CP/PP, maximise data parallelism - while memory allows.

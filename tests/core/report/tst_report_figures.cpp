@@ -451,7 +451,7 @@ private slots:
         const ReportSection* s = section(f, "Planner's best configuration");
         QVERIFY(s);
         QCOMPARE(row(s, "Best")->value, describeConfig(*f.bestConfig));
-        QCOMPARE(row(s, "Current")->value, parallelismSummary(d.scenario.parallelism));
+        QCOMPARE(row(s, "Current")->value, describeLayout(d.scenario)); // in the words of the planner's rows
         QCOMPARE(row(s, "MFU")->value, formatPercent(best.mfu));
         QCOMPARE(row(s, "MFU")->note, "now " + formatPercent(f.predicted->mfu));
         QCOMPARE(row(s, "Memory per GPU")->value, memoryUseText(best)); // with its headroom, as `plan` prints it
