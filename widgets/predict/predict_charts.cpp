@@ -367,11 +367,12 @@ void showPrecisionMfu(ChartView* chart, const SweepResult& sweep, const Scenario
     chart->setTitle(QObject::tr("MFU against each dense peak"));
     chart->setXAxis(QObject::tr("Run / dense peak MFU is quoted against"), QString());
     chart->setYAxis(QObject::tr("MFU"), QObject::tr("%"));
-    // Three short lines each: five categories of two lines overlapped their neighbours at 1920 x 1080.
-    QStringList categories { QObject::tr("BF16 run\nvs BF16\npeak"), QObject::tr("FP8 run\nvs BF16\npeak"),
-        QObject::tr("FP8 run\nvs FP8\npeak") };
+    // Three short lines each: five categories of two lines overlapped their neighbours at 1920 x 1080. The runs are
+    // named as the TFLOPS chart beside this one and the Precision field name them (BF16+FP8: FP8 linear layers).
+    QStringList categories { QObject::tr("BF16\nvs BF16\npeak"), QObject::tr("BF16+FP8\nvs BF16\npeak"),
+        QObject::tr("BF16+FP8\nvs FP8\npeak") };
     if (sweptFp4(sweep))
-        categories << QObject::tr("FP4 run\nvs BF16\npeak") << QObject::tr("FP4 run\nvs FP4\npeak");
+        categories << QObject::tr("BF16+FP4\nvs BF16\npeak") << QObject::tr("BF16+FP4\nvs FP4\npeak");
     chart->setCategories(categories);
     QVector<double> x, y, bx, by, misX, misY;
     const auto place = [](const SweepPoint& p, const StepPrediction& pred, QVector<double>& xs, QVector<double>& ys) {
