@@ -137,12 +137,11 @@ void checkTracedWeights(const Scenario& s, const trace::RunAnalysis& run)
         throw InputError("the trace casts FP32 weights to 16 bits every step (" + formatNumber(c.perStep)
             + " matrices a step, such as " + formatNumber(static_cast<double>(c.rows)) + " x "
             + formatNumber(static_cast<double>(c.columns))
-            + "): it ran under torch.autocast over FP32 weights; calibrate as it ran (torch.autocast (FP32 weights) "
-              "on, or --autocast on the command line)");
-    throw InputError(std::string("the trace casts ")
-        + (c.perStep > 0 ? "only " + formatNumber(c.perStep) + " FP32 matrices" : std::string("no FP32 weight"))
-        + " to 16 bits a step, where autocast over FP32 weights casts every one: its weights were 16-bit; calibrate "
-          "as it ran (torch.autocast (FP32 weights) off, or no --autocast on the command line)");
+            + "): it ran under torch.autocast over FP32 weights; calibrate as it ran: turn on torch.autocast "
+              "(FP32 weights), or give --autocast on the command line");
+    throw InputError("the trace records its casts and casts no FP32 weight to 16 bits, where autocast over FP32 "
+                     "weights casts every one each step: its weights were 16-bit; calibrate as it ran: turn off "
+                     "torch.autocast (FP32 weights), or leave out --autocast on the command line");
 }
 
 // The trace must be of this scenario's GPU and GPU count, and of its tokens per step when it recorded them.
@@ -715,6 +714,9 @@ CalibratedTermTime basisOf(
         if (s.flags.compiled != r.flags.compiled)
             extrapolated(std::string(s.flags.compiled ? "compiled" : "eager") + " where the trace ran "
                 + (r.flags.compiled ? "compiled" : "eager"));
+        else if (s.flags.autocast != r.flags.autocast) // the casts and FP32 traffic the trace measured, or none
+            extrapolated(std::string(s.flags.autocast ? "FP32 weights under autocast" : "16-bit weights")
+                + " where the trace ran " + (r.flags.autocast ? "FP32 weights under autocast" : "16-bit weights"));
         break;
     case CalibratedTerm::Communication: {
         const int domain = std::max(1, s.cluster.domainSize());

@@ -18,6 +18,22 @@ namespace mfu {
 
 namespace {
 
+// The data-parallel ranks' kind as a planner row names it.
+std::string dataParallelName(DataParallelKind kind)
+{
+    switch (kind) {
+    case DataParallelKind::Fsdp:
+        return "FSDP";
+    case DataParallelKind::MegatronFsdp:
+        return "Megatron-FSDP";
+    case DataParallelKind::Zero1:
+        return "ZeRO-1";
+    case DataParallelKind::Ddp:
+        return "DDP";
+    }
+    return "FSDP";
+}
+
 std::vector<int> divisorsOf(int n, int limit)
 {
     std::vector<int> out;
@@ -193,7 +209,8 @@ std::string reasonFor(const PlannedConfig& c, const PlannedConfig& best, double 
         r += "; HSDP keeps FSDP all-gathers inside each domain and only all-reduces gradients across "
             + std::to_string(p.hsdpReplicas) + " replicas";
     else if (c.fsdpShards * p.cp > 1 && fsdpBlock > domain)
-        r += "; FSDP spans " + std::to_string((fsdpBlock + domain - 1) / std::max(1, domain)) + " domains";
+        r += "; " + dataParallelName(p.dataParallel) + " spans "
+            + std::to_string((fsdpBlock + domain - 1) / std::max(1, domain)) + " domains";
     if (p.ep > 1) {
         r += "; experts sharded " + std::to_string(p.ep) + "-way (EP)";
         r += p.expertTp > 1 ? ", each split over " + std::to_string(p.expertTp) + " expert-TP ranks"
@@ -519,13 +536,11 @@ namespace {
 // group does not run.
 std::string dataParallelPhrase(DataParallelKind kind, int shards, int replicas)
 {
+    const std::string name = dataParallelName(kind) + " ";
     if (!shardsWeights(kind)) {
         const int ranks = shards * replicas;
-        if (ranks <= 1)
-            return {};
-        return (kind == DataParallelKind::Zero1 ? "ZeRO-1 " : "DDP ") + std::to_string(ranks);
+        return ranks > 1 ? name + std::to_string(ranks) : std::string();
     }
-    const std::string name = kind == DataParallelKind::MegatronFsdp ? "Megatron-FSDP " : "FSDP ";
     if (replicas > 1)
         return std::to_string(replicas) + " HSDP replicas x " + name + std::to_string(shards);
     return shards > 1 ? name + std::to_string(shards) : std::string();

@@ -658,14 +658,16 @@ private:
         if (m_args.hasDims)
             m_timeline.recordsShapes = true;
         if (e.opKind != OpKind::None)
-            op.work = problemOf(op.name);
+            op.work = problemOf(op.name, e.opKind);
         if (e.opEmbedding && m_args.hasDims)
             keepEmbeddingLookup(op);
-        if (e.opCast)
+        if (e.opCast && castRecordsItsTypes(m_timeline.names.name(op.name), m_args)) {
+            ++m_timeline.castsRead;
             if (auto cast = castOfFp32Matrix(m_timeline.names.name(op.name), m_args)) {
                 cast->startNs = op.startNs;
                 m_timeline.fp32MatrixCasts.push_back(*cast);
             }
+        }
         m_timeline.cpuOps.push_back(op);
     }
 
@@ -722,7 +724,7 @@ private:
     // The work record of the operator being read: one per distinct problem (operator, dims, types and concrete
     // inputs), found by a hash of them, so the FLOP count and the shapes text are made once per problem, not per
     // call (a model's layers repeat the same few problems thousands of times).
-    uint32_t problemOf(NameId name)
+    uint32_t problemOf(NameId name, OpKind kind)
     {
         uint64_t h = 1469598103934665603ull; // FNV-1a
         auto mix = [&h](uint64_t v) {
@@ -744,8 +746,19 @@ private:
         if (added) {
             it->second = static_cast<uint32_t>(m_timeline.opWork.size());
             m_timeline.opWork.push_back({ opWork(m_timeline.names.name(name), m_args), shapesText() });
+            if (kind == OpKind::Matmul)
+                keepMatmulOperands();
         }
         return it->second;
+    }
+
+    // A matrix product's 2-D operands (a weight among them): what a cast must produce to be a weight's
+    // (weight_casts.h). Once per distinct problem, so a few dozen shapes.
+    void keepMatmulOperands()
+    {
+        for (size_t i = 0; i < m_args.inputs(); ++i)
+            if (const auto dims = m_args.shape(i); dims.size() == 2 && dims[0] > 0 && dims[1] > 0)
+                m_timeline.matmulOperands.push_back({ dims[0], dims[1] });
     }
 
     // "[8944, 1024], [1024, 1024]": the tensor inputs' dims, to tell the problems of one operator apart.
@@ -832,6 +845,8 @@ private:
             return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
         });
         std::stable_sort(t.fp32MatrixCasts.begin(), t.fp32MatrixCasts.end(), byStart);
+        std::sort(t.matmulOperands.begin(), t.matmulOperands.end());
+        t.matmulOperands.erase(std::unique(t.matmulOperands.begin(), t.matmulOperands.end()), t.matmulOperands.end());
         if (!m_deviceNames.empty()) {
             // The device this process ran on: the one most activities name; files list every visible GPU.
             std::map<int32_t, size_t> perDevice;

@@ -257,6 +257,7 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
         casts.rows = in.get<int64_t>(c, "rows");
         casts.columns = in.get<int64_t>(c, "columns");
         casts.stepsCounted = in.get<int>(c, "steps_counted");
+        casts.castsRead = in.get<bool>(c, "casts_read");
         if (!(casts.perStep >= 0 && casts.perStep < 1e12) || casts.shapes < 0 || casts.rows < 0 || casts.columns < 0
             || casts.stepsCounted < 1)
             in.fail("fp32_matrix_casts", "not a count of casts: not a summary this program wrote");

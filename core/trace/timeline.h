@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/trace/kernel_category.h"
@@ -130,6 +131,9 @@ struct Timeline {
     std::vector<int64_t> threads; // the tid of each thread index
     std::vector<EmbeddingLookup> embeddingLookups; // in reading order; only from operators with recorded shapes
     std::vector<MatrixCast> fp32MatrixCasts; // sorted by startNs after reading (weight_casts.h)
+    int64_t castsRead = 0; // cast operators whose types (and an eager cast's dtype) were recorded
+    // The 2-D operands of the matrix products (aten::mm, addmm, ...), [rows, columns], sorted and unique.
+    std::vector<std::pair<int64_t, int64_t>> matmulOperands;
     std::vector<CollectiveMessage> collectiveMessages; // sorted by correlation after reading
     bool recordsShapes = false; // some cpu_op carries `Input Dims`
 

@@ -138,13 +138,30 @@ std::string executionModeLabel(bool compiled)
     return compiled ? "compiled (torch.compile)" : "eager";
 }
 
+namespace {
+
+// Half or more of the matrix work the shapes count ran in BF16 or FP16: a run whose weights could be 16-bit (an FP32
+// or TF32 run casts nothing and is no 16-bit one; an FP8 run's weights are another question).
+bool sixteenBitGemms(const OpFlops& f)
+{
+    double all = 0, sixteen = 0;
+    for (const PrecisionFlops& p : f.byPrecision) {
+        all += p.flops;
+        if (p.known && (p.precision.format == NumberFormat::BF16 || p.precision.format == NumberFormat::FP16))
+            sixteen += p.flops;
+    }
+    return all > 0 && sixteen >= 0.5 * all;
+}
+
+} // namespace
+
 std::optional<bool> ranUnderAutocast(const RankAnalysis& r)
 {
     if (!r.fp32MatrixCasts)
         return std::nullopt;
     if (castsWeightsEveryStep(*r.fp32MatrixCasts))
         return true;
-    if (r.opFlops.shapesReachMatrixKernels())
+    if (castsNoWeight(*r.fp32MatrixCasts) && r.opFlops.shapesReachMatrixKernels() && sixteenBitGemms(r.opFlops))
         return false;
     return std::nullopt;
 }
@@ -161,12 +178,21 @@ TraceFacts traceFacts(const RunAnalysis& run)
     if (f.tokens && singleProcess)
         f.tokensPerStep = f.tokens->perStep;
     f.execution = executionModeOf(run.ranks);
+    // Every rank that can tell must agree: ranks of one job run one program, and two answers mean the trace cannot
+    // say which the scenario should state.
+    bool disagree = false;
     for (const RankAnalysis& r : run.ranks)
         if (const auto autocast = ranUnderAutocast(r)) {
-            f.casts = r.fp32MatrixCasts;
-            f.autocast = autocast;
-            break;
+            disagree = disagree || (f.autocast && *f.autocast != *autocast);
+            if (!f.autocast) {
+                f.casts = r.fp32MatrixCasts;
+                f.autocast = autocast;
+            }
         }
+    if (disagree) {
+        f.autocast.reset();
+        f.casts.reset();
+    }
     return f;
 }
 
@@ -218,7 +244,7 @@ nlohmann::json fp32MatrixCastsToJson(const std::optional<Fp32MatrixCasts>& c)
     if (!c)
         return nullptr;
     return { { "per_step", c->perStep }, { "shapes", c->shapes }, { "rows", c->rows }, { "columns", c->columns },
-        { "steps_counted", c->stepsCounted } };
+        { "steps_counted", c->stepsCounted }, { "casts_read", c->castsRead } };
 }
 
 } // namespace mfu::trace

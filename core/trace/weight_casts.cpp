@@ -89,6 +89,13 @@ bool isCastOperator(std::string_view name)
     return ops.substr(0, kCast.size()) == kCast && onlyLayoutAfter(ops.substr(kCast.size()));
 }
 
+bool castRecordsItsTypes(std::string_view name, const OpArgs& args)
+{
+    if (!args.hasDims || args.inputs() == 0 || args.types.empty())
+        return false;
+    return name != kToCopy || !args.concreteText(1).empty();
+}
+
 std::optional<MatrixCast> castOfFp32Matrix(std::string_view name, const OpArgs& args)
 {
     if (!args.hasDims || !isCastOperator(name))
@@ -97,7 +104,7 @@ std::optional<MatrixCast> castOfFp32Matrix(std::string_view name, const OpArgs& 
         // aten::_to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_format)
         const auto matrix = fp32Matrix(args, 0);
         const std::string_view dtype = args.concreteText(1);
-        if (!matrix || (dtype != kBFloat16Code && dtype != kHalfCode))
+        if (!matrix || elements(args.shape(0)) < 0 || (dtype != kBFloat16Code && dtype != kHalfCode))
             return std::nullopt;
         return MatrixCast { 0, matrix->first, matrix->second };
     }
@@ -117,8 +124,12 @@ std::optional<MatrixCast> castOfFp32Matrix(std::string_view name, const OpArgs& 
 
 std::optional<Fp32MatrixCasts> fp32MatrixCasts(const Timeline& t, const StepPlan& plan)
 {
-    if (!t.recordsShapes || plan.source != StepSource::CpuAnnotation || plan.steps.empty())
+    if (!t.recordsShapes || t.matmulOperands.empty() || plan.source != StepSource::CpuAnnotation || plan.steps.empty())
         return std::nullopt;
+    const auto isOperand = [&t](int64_t rows, int64_t columns) {
+        return std::binary_search(t.matmulOperands.begin(), t.matmulOperands.end(), std::make_pair(rows, columns))
+            || std::binary_search(t.matmulOperands.begin(), t.matmulOperands.end(), std::make_pair(columns, rows));
+    };
     struct StepCasts {
         int64_t casts = 0;
         std::map<std::pair<int64_t, int64_t>, int64_t> byShape;
@@ -131,7 +142,7 @@ std::optional<Fp32MatrixCasts> fp32MatrixCasts(const Timeline& t, const StepPlan
             ++step;
         if (step == plan.steps.size())
             break;
-        if (c.startNs < plan.steps[step].annotationStartNs)
+        if (c.startNs < plan.steps[step].annotationStartNs || !isOperand(c.rows, c.columns))
             continue;
         ++perStep[step].casts;
         ++perStep[step].byShape[{ c.rows, c.columns }];
@@ -142,6 +153,7 @@ std::optional<Fp32MatrixCasts> fp32MatrixCasts(const Timeline& t, const StepPlan
     out.perStep = static_cast<double>(median.casts);
     out.shapes = static_cast<int64_t>(median.byShape.size());
     out.stepsCounted = static_cast<int>(perStep.size());
+    out.castsRead = t.castsRead > 0;
     int64_t most = 0;
     for (const auto& [shape, count] : median.byShape)
         if (count > most) {
@@ -155,6 +167,11 @@ std::optional<Fp32MatrixCasts> fp32MatrixCasts(const Timeline& t, const StepPlan
 bool castsWeightsEveryStep(const Fp32MatrixCasts& casts)
 {
     return casts.perStep >= kAutocastCastsPerStep && casts.shapes >= 2;
+}
+
+bool castsNoWeight(const Fp32MatrixCasts& casts)
+{
+    return casts.castsRead && casts.perStep == 0;
 }
 
 } // namespace mfu::trace

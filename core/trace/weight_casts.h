@@ -11,9 +11,11 @@
 //  - torch.compile: an Inductor kernel that fuses nothing but the cast and layout views
 //    (`triton_poi_fused__to_copy_t_11`), given the FP32 weight [3072, 1024] and its 16-bit buffer of as many
 //    elements. Inductor records such kernels as operators with their buffers' shapes.
-// Activations under autocast are cast too, but as [batch, sequence, hidden] tensors; a 2-D FP32 matrix cast to 16
-// bits every step is a weight. FSDP's mixed precision casts in its all-gather (flat 1-D buffers) and Megatron's
-// FP32 main parameters are copied into BF16 ones (aten::copy_, not a cast), so neither reads as autocast.
+// A cast counts as a weight's when the 2-D matrix it casts is, in either orientation, an operand of one of the
+// trace's matrix products (aten::mm and its kin record their operands' shapes): activations under autocast are cast
+// too, and a 16-bit MoE model casts its FP32 routing weights [tokens, top-k], but neither is a GEMM's operand in that
+// shape. FSDP's mixed precision casts in its all-gather (flat 1-D buffers) and Megatron's FP32 main parameters are
+// copied into BF16 ones (aten::copy_, not a cast), so neither reads as autocast.
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -35,19 +37,24 @@ struct MatrixCast {
 // clone, _unsafe_view): the operators whose shapes castOfFp32Matrix reads.
 bool isCastOperator(std::string_view opName);
 
+// Whether a cast operator's record says what it casts: its inputs' dims and types and, for aten::_to_copy, the
+// dtype it casts to. A trace without them (older PyTorch writes no Concrete Inputs) cannot show a cast's absence.
+bool castRecordsItsTypes(std::string_view opName, const OpArgs& args);
+
 // The FP32 matrix an operator of isCastOperator casts to BF16 or FP16, from its recorded arguments; nullopt when it
 // casts something else (another type, a vector, a 3-D activation) or its arguments say too little.
 std::optional<MatrixCast> castOfFp32Matrix(std::string_view opName, const OpArgs& args);
 
 struct Fp32MatrixCasts {
-    double perStep = 0; // casts in the median analysed step
+    double perStep = 0; // casts of GEMM operands in the median analysed step
     int64_t shapes = 0; // distinct [rows, columns] among them
     int64_t rows = 0, columns = 0; // the shape cast most often (an example to name)
     int stepsCounted = 0;
+    bool castsRead = false; // the trace records at least one cast operator with its types (castRecordsItsTypes)
 };
 
 // Over the steps the CPU's ProfilerStep annotations delimit (a cast is a host operator); nullopt when the trace
-// records no shapes or has no such steps: it cannot say. Zero casts in a trace that records shapes is an answer.
+// records no shapes, no matrix product's operands or has no such steps: it cannot say.
 std::optional<Fp32MatrixCasts> fp32MatrixCasts(const Timeline& timeline, const StepPlan& plan);
 
 // Autocast over FP32 weights: every linear layer's weight is cast each micro-step, so a step casts several matrices
@@ -55,5 +62,8 @@ std::optional<Fp32MatrixCasts> fp32MatrixCasts(const Timeline& timeline, const S
 // position table) is not it.
 inline constexpr double kAutocastCastsPerStep = 4;
 bool castsWeightsEveryStep(const Fp32MatrixCasts& casts);
+// No weight cast in a trace that records its casts: the weights were 16-bit (given that its GEMMs ran in 16 bits
+// and its shapes reach them: ranUnderAutocast). Between the two (a cast or a few, one shape) it cannot tell.
+bool castsNoWeight(const Fp32MatrixCasts& casts);
 
 } // namespace mfu::trace

@@ -74,9 +74,10 @@ private slots:
         const CliResult sweep = runCli({ QStringLiteral("sweep"), QStringLiteral("--axis"), QStringLiteral("seq"),
             QStringLiteral("--values"), QStringLiteral("4096,8192"), QStringLiteral("--model"), config(),
             QStringLiteral("--gpu"), QStringLiteral("h200"), QStringLiteral("--micro-batch"), QStringLiteral("8"),
-            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--no-planner"),
-            QStringLiteral("--calibration"), out, QStringLiteral("--json") });
+            QStringLiteral("--attention-kernel"), QStringLiteral("cudnn"), QStringLiteral("--autocast"),
+            QStringLiteral("--no-planner"), QStringLiteral("--calibration"), out, QStringLiteral("--json") });
         QVERIFY2(sweep.exitCode == 0, sweep.err.constData());
+        // At the traced point as it ran (FP32 weights under autocast) every term is the trace's.
         const QJsonObject first = sweep.json()[QStringLiteral("points")].toArray()[0].toObject();
         const QJsonObject atTraced
             = first[QStringLiteral("current")].toObject()[QStringLiteral("calibrated")].toObject();
@@ -190,7 +191,7 @@ private slots:
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains("the trace casts FP32 weights to 16 bits every step (197 matrices a step"),
             refused.err.constData());
-        QVERIFY(refused.err.contains("(torch.autocast (FP32 weights) on, or --autocast on the command line)"));
+        QVERIFY(refused.err.contains("turn on torch.autocast (FP32 weights), or give --autocast on the command line"));
         QVERIFY(!QFile::exists(out));
         // trace --json says what it read.
         const CliResult t = runCli({ QStringLiteral("trace"), trace(), QStringLiteral("--json") });

@@ -119,7 +119,8 @@ void FactsBanner::refresh()
     // The button adopts what can be adopted: GPU, count, sequence, tokens per step, a model size the log implies or
     // states (as a bare parameter count, 6N: the log names no architecture), and the precision a trace's operators
     // ran in (a V100 trace's FP16 with its GPU, FP8 linear layers), so the scenario names them as the trace does;
-    // and the attention kernel the trace ran (cuDNN SDPA, FlashAttention 2), so Predict models that one.
+    // the attention kernel the trace ran (cuDNN SDPA, FlashAttention 2), so Predict models that one; eager or
+    // compiled, and its weights (FP32 under autocast or 16-bit), so the memory-bound work is the run's.
     const Scenario& s = m_scenario->scenario();
     const bool count = m_facts->gpuCount && *m_facts->gpuCount != s.cluster.gpuCount;
     QStringList parts;

@@ -70,6 +70,7 @@ private slots:
             for (const PlannedConfig& c : r.configs) {
                 QCOMPARE(c.parallelism.hsdpReplicas, 1);
                 QVERIFY2(describeConfig(c).find("FSDP") == std::string::npos, describeConfig(c).c_str());
+                QVERIFY2(c.reason.find("FSDP") == std::string::npos, c.reason.c_str()); // "DDP spans 2 domains"
             }
             QCOMPARE(describeLayout(s).substr(0, 6), std::string(kind == DataParallelKind::Ddp ? "DDP 16" : "ZeRO-1"));
         }

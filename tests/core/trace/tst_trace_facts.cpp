@@ -28,6 +28,8 @@ std::string op(const std::string& name, const std::string& ts, const std::string
         + ", \"args\": {\"Input Dims\": " + dims + ", \"Input type\": " + types + "}}";
 }
 
+constexpr const char* kBf16Pair = R"(["c10::BFloat16", "c10::BFloat16"])";
+
 // An operator with its Concrete Inputs (aten::_to_copy's dtype: 15 BFloat16, 5 Half, 4 Long).
 std::string opWithConcrete(const std::string& name, const std::string& ts, const std::string& dims,
     const std::string& types, const std::string& concrete)
@@ -231,6 +233,9 @@ private slots:
             const int base = 1000 + s * 1000;
             const auto at = [base](int offset) { return std::to_string(base + offset); };
             e.push_back(annotation("ProfilerStep#" + std::to_string(s + 1), at(0), "1000", false));
+            // The GEMMs whose operands the casts produce (the weights, as nn.Linear passes them transposed).
+            e.push_back(op("aten::mm", at(5), "1", "[[8192, 4096], [4096, 4096]]", kBf16Pair));
+            e.push_back(op("aten::mm", at(6), "1", "[[8192, 4096], [4096, 14336]]", kBf16Pair));
             e.push_back(toCopy(at(10), "[4096, 4096]", "float", "15"));
             e.push_back(toCopy(at(20), "[4096, 4096]", "float", "15"));
             e.push_back(toCopy(at(30), "[14336, 4096]", "float", "5"));
@@ -245,6 +250,7 @@ private slots:
             e.push_back(opWithConcrete("triton_poi_fused__to_copy_add_t_9", at(90),
                 "[[4096, 4096], [4096, 4096], [4096, 4096], []]", R"(["float", "float", "c10::BFloat16", "Scalar"])",
                 R"(["", "", "", "1"])")); // fuses an add
+            e.push_back(toCopy(at(92), "[8192, 2]", "float", "15")); // routing weights [tokens, top-k]: no operand
             e.push_back(opWithConcrete("triton_poi_fused__to_copy_t_12", at(95),
                 "[[4611686018427387904, 4611686018427387904], [1, 1], []]", R"(["float", "c10::BFloat16", "Scalar"])",
                 R"(["", "", "1"])")); // a corrupt shape past int64: no cast, no overflow
@@ -276,15 +282,55 @@ private slots:
         s.flags.autocast = true;
         s.flags.compiled = false;
         QVERIFY(!scenarioAsTraced(s, file));
-        // One FP32 table cast a step (rotary frequencies) is not every weight.
-        const RunAnalysis lone = analyse(
-            { annotation("ProfilerStep#1", "1000", "1000", false), toCopy("1010", "[8192, 64]", "float", "15"),
-                annotation("ProfilerStep#2", "2000", "1000", false), toCopy("2010", "[8192, 64]", "float", "15") });
+        // One FP32 matrix cast a step is not every weight, and not proof of none: it cannot tell.
+        const auto oneCast = []() {
+            std::vector<std::string> steps;
+            for (const std::string step : { "1", "2" }) {
+                steps.push_back(annotation("ProfilerStep#" + step, step + "000", "1000", false));
+                steps.push_back(op("aten::mm", step + "005", "1", "[[8192, 64], [64, 64]]", kBf16Pair));
+                steps.push_back(toCopy(step + "010", "[64, 64]", "float", "15"));
+            }
+            return steps;
+        };
+        const RunAnalysis lone = analyse(oneCast());
         QCOMPARE(lone.ranks[0].fp32MatrixCasts->perStep, 1.0);
         QVERIFY(!castsWeightsEveryStep(*lone.ranks[0].fp32MatrixCasts));
-        // ... and with no GEMM whose shapes it records, the trace cannot say its weights were 16-bit.
+        QVERIFY(!castsNoWeight(*lone.ranks[0].fp32MatrixCasts));
         QVERIFY(!ranUnderAutocast(lone.ranks[0]));
         QVERIFY(!factsFromTrace(lone).autocast);
+        // A cast recorded without the dtype it casts to (no Concrete Inputs, as older PyTorch writes) is unread:
+        // the trace cannot show a weight cast's absence either.
+        std::vector<std::string> unread = oneCast();
+        for (std::string& event : unread)
+            if (const auto at = event.find(", \"Concrete Inputs\""); at != std::string::npos)
+                event = event.substr(0, at) + "}}";
+        const RunAnalysis blind = analyse(unread);
+        QVERIFY(blind.ranks[0].fp32MatrixCasts && !blind.ranks[0].fp32MatrixCasts->castsRead);
+        QVERIFY(!castsNoWeight(*blind.ranks[0].fp32MatrixCasts));
+        // Without any matrix product's operands it cannot match a cast to a weight at all.
+        const RunAnalysis noGemm = analyse(
+            { annotation("ProfilerStep#1", "1000", "1000", false), toCopy("1010", "[64, 64]", "float", "15") });
+        QVERIFY(!noGemm.ranks[0].fp32MatrixCasts);
+    }
+
+    // Ranks of one job run one program: two ranks that answer differently leave the run's answer open.
+    void ranksThatDisagreeTellNothing()
+    {
+        RankAnalysis casting;
+        casting.fp32MatrixCasts = Fp32MatrixCasts { 197, 7, 1024, 1024, 3, true };
+        RankAnalysis sixteenBit;
+        sixteenBit.fp32MatrixCasts = Fp32MatrixCasts { 0, 0, 0, 0, 3, true };
+        sixteenBit.opFlops.recordsShapes = true;
+        sixteenBit.opFlops.matrixKernelNs = 1'000'000;
+        sixteenBit.opFlops.byPrecision = { { "bf16", GemmPrecision {}, true, 1e15 } };
+        QCOMPARE(ranUnderAutocast(casting), std::optional<bool>(true));
+        QCOMPARE(ranUnderAutocast(sixteenBit), std::optional<bool>(false));
+        QCOMPARE(traceFacts(finishRun({ casting, casting })).autocast, std::optional<bool>(true));
+        QVERIFY(!traceFacts(finishRun({ sixteenBit, casting })).autocast);
+        QVERIFY(!traceFacts(finishRun({ sixteenBit, casting })).casts);
+        // An FP32 run's GEMMs: its weights are no 16-bit ones to call so.
+        sixteenBit.opFlops.byPrecision = { { "fp32", GemmPrecision { NumberFormat::FP32 }, true, 1e15 } };
+        QVERIFY(!ranUnderAutocast(sixteenBit));
     }
 
     void realCompiledTrace()
