@@ -105,8 +105,6 @@ std::optional<std::string> CostModel::invalidReasonText(const Scenario& s) const
 
 const char* CostModel::fp4Unavailable(const Scenario& s) const
 {
-    if (s.precision != TrainingPrecision::BF16_FP4)
-        return nullptr;
     if (m_peakFp4 <= 0)
         return "BF16+FP4 needs a dense FP4 peak for this hardware (FP4 tensor cores: NVIDIA Blackwell, AMD MI350 "
                "series); A100, H100, H200 and MI300X have none";
@@ -257,7 +255,7 @@ const char* CostModel::firstProblem(const Scenario& s, std::string* figures) con
         return "a full-iteration CUDA graph cannot capture an expert dispatch that copies its token counts to the "
                "host (expert host sync per_layer): graph per module, or use a sync-free dispatch (HybridEP, a "
                "capacity factor)";
-    if (const char* fp4 = fp4Unavailable(s))
+    if (const char* fp4 = s.precision == TrainingPrecision::BF16_FP4 ? fp4Unavailable(s) : nullptr)
         return fp4;
     if (gpus > s.cluster.domainSize() && s.cluster.hardware.scaleOutBandwidthBytesPerSec <= 0)
         return refuse(figures,

@@ -108,11 +108,13 @@ public:
     const ModelShape& shape() const { return m_shape; }
     const CostModelConstants& constants() const { return m_c; }
 
+    // A BF16+FP4 run on hardware without FP4 tensor cores, or with a recipe its tensor cores do not have: why, or
+    // nullptr where the scenario can train in BF16+FP4 (a BF16 or FP8 scenario is asked as if it were one).
+    const char* fp4Unavailable(const Scenario& scenario) const;
+
 private:
     // The one check behind both: the first problem, its figures written to `figures` when that is not null.
     const char* firstProblem(const Scenario& scenario, std::string* figures) const;
-    // A BF16+FP4 run on hardware without FP4 tensor cores, or with a recipe its tensor cores do not have.
-    const char* fp4Unavailable(const Scenario& scenario) const;
     // Throughput and utilisation from out.time: step time, tokens/s, TFLOPS, MFU and HFU.
     // fullRecomputeShare: the share of layers full checkpointing recomputes (HFU counts only those).
     void fillThroughput(const Scenario& scenario, double microBatches, double tokensPerMicroStep,

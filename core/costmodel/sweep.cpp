@@ -1,5 +1,6 @@
 #include "core/costmodel/sweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -56,6 +57,16 @@ std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own)
             v.push_back(gbps);
         break;
     }
+    return v;
+}
+
+std::vector<double> defaultSweepValues(SweepAxis axis, const Scenario& scenario, const CostModel& model)
+{
+    std::vector<double> v = defaultSweepValues(axis, scenario.precision);
+    const double fp4 = sweepValueOf(TrainingPrecision::BF16_FP4);
+    if (axis == SweepAxis::Precision && std::find(v.begin(), v.end(), fp4) == v.end()
+        && !model.fp4Unavailable(scenario))
+        v.push_back(fp4);
     return v;
 }
 
@@ -121,7 +132,7 @@ SweepResult runSweep(const Scenario& scenario, SweepAxis axis, const SweepOption
     result.axis = axis;
     result.plannerRan = options.includePlannerBest;
     const std::vector<double> values
-        = options.values.empty() ? defaultSweepValues(axis, scenario.precision) : options.values;
+        = options.values.empty() ? defaultSweepValues(axis, scenario, scenarioModel) : options.values;
     for (size_t i = 0; i < values.size(); ++i) {
         if (cancel && cancel->load()) {
             result.cancelled = true;

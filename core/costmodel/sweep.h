@@ -16,6 +16,8 @@
 
 namespace mfu {
 
+class CostModel;
+
 enum class SweepAxis { SeqLen, GpuCount, Precision, Network };
 std::string_view sweepAxisKey(SweepAxis axis); // "seq", "gpus", "precision", "network"
 std::optional<SweepAxis> sweepAxisFromKey(std::string_view key);
@@ -64,6 +66,9 @@ struct SweepResult {
 // so every surface's precision sweep of an FP4 run shows it; 25..3,200 Gb/s doubling (a 25G cloud NIC to two 1.6T
 // NICs per GPU). Other points: `sweep --axis precision --values ...`.
 std::vector<double> defaultSweepValues(SweepAxis axis, TrainingPrecision own = TrainingPrecision::BF16);
+// The scenario's: as above, and BF16+FP4 on every GPU that trains in it with the scenario's FP4 recipe (Blackwell;
+// the MI350 series with MXFP4), since NVFP4 is the 2026 recipe a Blackwell user weighs against FP8.
+std::vector<double> defaultSweepValues(SweepAxis axis, const Scenario& scenario, const CostModel& model);
 // A precision sweep's x and back: 0 BF16, 1 BF16+FP8, 2 BF16+FP4 (the enum's order).
 TrainingPrecision precisionOnSweep(double x);
 double sweepValueOf(TrainingPrecision p);

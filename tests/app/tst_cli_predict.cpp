@@ -564,7 +564,7 @@ private slots:
         QTest::addColumn<int>("rows");
         QTest::newRow("seq") << "seq" << 7;
         QTest::newRow("gpus") << "gpus" << 15;
-        QTest::newRow("precision") << "precision" << 2;
+        QTest::newRow("precision") << "precision" << 3; // BF16, BF16+FP8 and, on a B200, BF16+FP4
         QTest::newRow("network") << "network" << 8;
     }
     void sweepCsvAndJson()

@@ -135,7 +135,17 @@ private slots:
     void precisionComparesTflops()
     {
         const SweepResult r = runSweep(scenarioFor(llama31_8b(), "b200", 8, 8192), SweepAxis::Precision);
-        QCOMPARE(int(r.points.size()), 2);
+        // A B200 trains in NVFP4 too: the 2026 recipe is a point beside FP8 on every GPU that has it; an H100 has
+        // no FP4 tensor cores, and an MI355X none for NVFP4 (its MXFP4 recipe brings the point back).
+        QCOMPARE(int(r.points.size()), 3);
+        QCOMPARE(r.points[2].precision, TrainingPrecision::BF16_FP4);
+        QVERIFY(r.points[2].current.tflopsPerGpu > r.points[1].current.tflopsPerGpu);
+        QCOMPARE(
+            runSweep(scenarioFor(llama31_8b(), "h100-sxm", 8, 8192), SweepAxis::Precision).points.size(), size_t(2));
+        Scenario mi355x = scenarioFor(llama31_8b(), "mi355x", 8, 8192);
+        QCOMPARE(runSweep(mi355x, SweepAxis::Precision).points.size(), size_t(2));
+        mi355x.flags.fp4Recipe = Fp4Recipe::Mxfp4;
+        QCOMPARE(runSweep(mi355x, SweepAxis::Precision).points.size(), size_t(3));
         const auto& bf16 = r.points[0].current;
         const auto& fp8 = r.points[1].current;
         QCOMPARE(r.points[1].precision, TrainingPrecision::BF16_FP8);

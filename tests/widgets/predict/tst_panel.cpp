@@ -521,11 +521,13 @@ private slots:
         QVERIFY(seriesNamed(gpus, series::kCurrent)->x.contains(16.0));
 
         const ChartView* tflops = f.panel.precisionTflopsChart();
-        QCOMPARE(tflops->data().categories, QStringList({ "BF16", "BF16+FP8" }));
-        QCOMPARE(tflops->data().series.front().x.size(), 2);
+        // A B200 trains in NVFP4 too: its point stands beside FP8's.
+        QCOMPARE(tflops->data().categories, QStringList({ "BF16", "BF16+FP8", "BF16+FP4" }));
+        QCOMPARE(tflops->data().series.front().x.size(), 3);
         const ChartView* mfuChart = f.panel.precisionMfuChart();
-        QCOMPARE(mfuChart->data().categories.size(), 3);
-        QCOMPARE(seriesNamed(mfuChart, series::kCurrent)->x.size(), 3); // BF16, FP8 vs BF16 peak, FP8 vs FP8 peak
+        QCOMPARE(mfuChart->data().categories.size(), 5);
+        // BF16; FP8 vs the BF16 and the FP8 peak; FP4 vs the BF16 and the FP4 peak
+        QCOMPARE(seriesNamed(mfuChart, series::kCurrent)->x.size(), 5);
     }
 
     // The error band: without validation residuals +-5% ("no validation runs"); with residuals of similar runs
