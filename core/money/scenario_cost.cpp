@@ -15,6 +15,8 @@ std::string_view mfuOriginLabel(MfuOrigin origin)
         return "measured";
     case MfuOrigin::Predicted:
         return "predicted by the cost model";
+    case MfuOrigin::Calibrated:
+        return "predicted by the cost model, calibrated to a trace";
     }
     return "given";
 }
@@ -41,9 +43,10 @@ ScenarioCost scenarioCost(
         out.baselineOrigin = MfuOrigin::Measured;
     } else if (predictedMfu) {
         out.baselineMfu = *predictedMfu;
-        out.baselineOrigin = MfuOrigin::Predicted;
+        out.baselineOrigin = predicted->calibrated ? MfuOrigin::Calibrated : MfuOrigin::Predicted;
         if (!impossible.empty())
-            out.measuredSetAside = impossible + "; the job is costed at the cost model's predicted MFU instead";
+            out.measuredSetAside = impossible + "; the job is costed at the cost model's "
+                + (predicted->calibrated ? "calibrated" : "predicted") + " MFU instead";
     } else if (predicted && predicted->refused) {
         throw InputError("the cost model's " + formatPercent(predicted->mfu) + " MFU prices nothing: "
             + *predicted->refused + "; give a baseline MFU, or a configuration, GPU count or GPU on which it fits");

@@ -1,7 +1,8 @@
 #pragma once
 // The money figures of a scenario document (what the Cost panel and the report show): the cluster's rate at the
 // scenario's price, the job from the cost inputs (a token budget, else days of the cluster), the MFU it runs at
-// (the one the user gave, else the measured one, else the cost model's prediction) and the savings for a target.
+// (the one the user gave, else the measured one, else the cost model's prediction, calibrated to a trace when one
+// describes the scenario) and the savings for a target.
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,8 +12,9 @@
 
 namespace mfu {
 
-enum class MfuOrigin { Given, Measured, Predicted };
-std::string_view mfuOriginLabel(MfuOrigin origin); // "given", "measured", "predicted by the cost model"
+enum class MfuOrigin { Given, Measured, Predicted, Calibrated };
+// "given", "measured", "predicted by the cost model", "predicted by the cost model, calibrated to a trace"
+std::string_view mfuOriginLabel(MfuOrigin origin);
 
 struct ScenarioCost {
     ClusterRate rate;
@@ -39,7 +41,17 @@ struct PredictedMfu {
         , refused(std::move(whyNot))
     {
     }
+    // The prediction with the terms a trace of the run measured (core/calibration/): what the job is costed at
+    // when the calibration describes the scenario, so the Cost panel and the report's cost section agree with the
+    // calibrated MFU beside them.
+    static PredictedMfu calibratedToTrace(double m)
+    {
+        PredictedMfu p(m);
+        p.calibrated = true;
+        return p;
+    }
     double mfu = 0;
+    bool calibrated = false;
     std::optional<std::string> refused; // set: not used, and said when it would have been the job's MFU
 };
 

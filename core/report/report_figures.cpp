@@ -351,12 +351,15 @@ ReportFigures reportFigures(const ScenarioDocument& doc, const ReportOptions& op
     }
     try {
         // A configuration that does not fit runs no job: its MFU prices nothing (scenarioCost says why).
+        // A calibration that describes the scenario is the better prediction of the job: the Calibrated section
+        // above shows it, and the job is costed at it.
         std::optional<PredictedMfu> predicted;
         if (out.predicted)
-            predicted = out.predicted->fits ? PredictedMfu(out.predicted->mfu)
-                                            : PredictedMfu(out.predicted->mfu,
-                                                "the scenario's configuration does not fit in memory ("
-                                                    + memoryUseText(*out.predicted) + " per GPU)");
+            predicted = !out.predicted->fits ? PredictedMfu(out.predicted->mfu,
+                            "the scenario's configuration does not fit in memory (" + memoryUseText(*out.predicted)
+                                + " per GPU)")
+                : out.calibrated             ? PredictedMfu::calibratedToTrace(out.calibrated->calibrated.mfu)
+                                             : PredictedMfu(out.predicted->mfu);
         out.cost = scenarioCost(doc, out.measured ? std::optional(out.measured->mfu) : std::nullopt, predicted);
         if (out.cost->measuredSetAside)
             out.notes.push_back(std::string(kCostNotePrefix) + *out.cost->measuredSetAside + ".");

@@ -177,6 +177,8 @@ CostPanel::CostPanel(ScenarioModel* model, const PresetLibrary& presets, QWidget
         syncInputs();
         recompute();
     });
+    // A calibration from the Trace panel changes the MFU a predicted job is costed at.
+    connect(m_model, &ScenarioModel::traceCalibrationChanged, this, &CostPanel::recompute);
     syncInputs();
     recompute();
 }
@@ -258,7 +260,12 @@ ScenarioDocument CostPanel::document() const
 void CostPanel::recompute()
 {
     const ScenarioDocument doc = document();
-    m_figures = reportFigures(doc);
+    // With the window's calibration, as the report costs the job (one call: reportFigures), so the MFU here is
+    // the calibrated one Predict shows when the calibration describes the scenario.
+    ReportOptions options;
+    if (const auto& calibration = m_model->traceCalibration())
+        options.calibration = ReportCalibration { *calibration, m_model->traceCalibrationSource().toStdString() };
+    m_figures = reportFigures(doc, options);
     m_comparison.reset();
     m_hardwareLeftOut.clear();
     m_hardwarePending = m_figures.cost && m_figures.cost->job.tokens;

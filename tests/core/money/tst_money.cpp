@@ -277,6 +277,17 @@ private slots:
         QCOMPARE(c.savings->fixedBudget.recoveredValueUsd, 276480.0);
         QCOMPARE(scenarioCost(doc, {}, 0.4).baselineOrigin, MfuOrigin::Predicted);
         QVERIFY(!c.measuredSetAside);
+        // A prediction calibrated to a trace is still a prediction: below a measurement, and said as calibrated.
+        const ScenarioCost calibrated = scenarioCost(doc, {}, PredictedMfu::calibratedToTrace(0.45));
+        QCOMPARE(calibrated.baselineOrigin, MfuOrigin::Calibrated);
+        QCOMPARE(calibrated.baselineMfu, 0.45);
+        QCOMPARE(mfuOriginLabel(calibrated.baselineOrigin),
+            std::string_view("predicted by the cost model, calibrated to a trace"));
+        QCOMPARE(scenarioCost(doc, 0.4, PredictedMfu::calibratedToTrace(0.45)).baselineOrigin, MfuOrigin::Measured);
+        QVERIFY2(scenarioCost(doc, 1.236, PredictedMfu::calibratedToTrace(0.45))
+                     .measuredSetAside->find("costed at the cost model's calibrated MFU")
+                != std::string::npos,
+            "a measurement set aside for a calibrated prediction says so");
         // A measured MFU above 100% (a B200's throughput typed against an H100 scenario) describes no run: the job
         // is costed at the prediction, and the reason is kept for the panel and the report.
         const ScenarioCost impossible = scenarioCost(doc, 1.236, 0.55);

@@ -136,7 +136,8 @@ private slots:
     // one for another model is a note, never a section of wrong figures.
     void calibratedPredictionBesideTheUncalibrated()
     {
-        const ScenarioDocument d = vectorLabsJob();
+        ScenarioDocument d = vectorLabsJob();
+        d.scenario.cost.baselineMfu.reset(); // the job is costed at the prediction
         ReportOptions options;
         options.calibration
             = ReportCalibration { test::matmulsFasterThanPredicted(d.scenario), "h100.calibration.json" };
@@ -164,6 +165,13 @@ private slots:
             formatMilliseconds(expected.terms.front().seconds) + ", measured");
         QVERIFY(!row(s, "Traced exposed communication") || f.predicted->time.exposedCommTotal() > 0);
         QVERIFY(!row(s, "Traced GEMM shapes")); // the synthetic calibration recorded none
+        // The job is costed at the calibrated MFU the section above shows, and says so.
+        QVERIFY(f.cost);
+        QCOMPARE(f.cost->baselineOrigin, MfuOrigin::Calibrated);
+        QCOMPARE(f.cost->baselineMfu, f.calibrated->calibrated.mfu);
+        QCOMPARE(row(section(f, "Cost of the job"), "MFU")->value, formatPercent(f.calibrated->calibrated.mfu));
+        QCOMPARE(row(section(f, "Cost of the job"), "MFU")->note,
+            std::string("predicted by the cost model, calibrated to a trace"));
 
         // The sweeps' calibrated lines: each point as calibratedSweepMfu gives it, beside the uncalibrated one.
         ReportOptions withSweeps = options;
@@ -183,6 +191,7 @@ private slots:
         QVERIFY(!section(o, "Calibrated to a trace"));
         QVERIFY(!o.calibrated);
         QVERIFY(hasNote(o, "Calibration (h100.calibration.json): not for this scenario: "));
+        QVERIFY(o.cost && o.cost->baselineOrigin != MfuOrigin::Calibrated); // not for this model: not its price
     }
 
     void measuredMfu()

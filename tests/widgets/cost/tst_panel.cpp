@@ -17,6 +17,7 @@
 
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
+#include "calibration_test_support.h"
 #include "core/costmodel/cost_model.h"
 #include "core/number_format.h"
 #include "widgets/charts/category_palette.h"
@@ -341,6 +342,35 @@ private slots:
         QVERIFY(valueOf(panel, "costMfu").endsWith(QStringLiteral("(predicted by the cost model)")));
         QCOMPARE(*panel.cost()->job.tokens, 1e12);
         QCOMPARE(valueOf(panel, "costTokens"), QStringLiteral("1,000.0 B"));
+    }
+
+    // A calibration from the Trace panel prices the job at the calibrated MFU Predict shows beside the
+    // uncalibrated one (reportFigures' call), and taking it away prices it at the uncalibrated prediction again.
+    void calibratedPredictionPricesTheJob()
+    {
+        ScenarioModel model;
+        model.setScenario(vectorLabsJob());
+        CostPanel panel(&model, app::presetLibrary());
+        typeInto(panel.baselineMfuPercent(), QStringLiteral("0")); // no MFU given, no throughput: predicted
+        QVERIFY(panel.cost());
+        const double uncalibrated = panel.cost()->baselineMfu;
+        QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Predicted);
+
+        const TraceCalibration calibration = test::matmulsFasterThanPredicted(model.scenario());
+        model.setTraceCalibration(calibration, QStringLiteral("rank0.json"));
+        QVERIFY(panel.cost());
+        QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Calibrated);
+        const StepPrediction p = evaluate(model.scenario());
+        const double expected = calibratedPrediction(model.scenario(), calibration, p, 0.1).calibrated.mfu;
+        QCOMPARE(panel.cost()->baselineMfu, expected);
+        QVERIFY(expected > uncalibrated); // matmuls 20% faster than modelled
+        QCOMPARE(valueOf(panel, "costMfu"),
+            QString::fromStdString(formatPercent(expected))
+                + QStringLiteral(" (predicted by the cost model, calibrated to a trace)"));
+
+        model.setTraceCalibration(std::nullopt, {});
+        QCOMPARE(panel.cost()->baselineOrigin, MfuOrigin::Predicted);
+        QCOMPARE(panel.cost()->baselineMfu, uncalibrated);
     }
 
     void priceRemembered()
