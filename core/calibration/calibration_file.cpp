@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/calibration/shape_bins.h"
+#include "core/costmodel/cost_model.h"
 #include "core/errors.h"
 #include "core/io/atomic_file.h"
 #include "core/io/document_kind.h"
@@ -14,6 +15,7 @@
 #include "core/io/read_file.h"
 #include "core/model/precision.h"
 #include "core/number_format.h"
+#include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_file.h"
 
 namespace mfu {
@@ -155,6 +157,43 @@ void refuseImpossibleShapes(const TraceCalibration& c)
             c.attentionShapes[i].flopsPerSecond(), attentionPeakOf(hw), "attention_shapes[" + std::to_string(i) + "]");
 }
 
+// The file's figures against its own scenario: `calibrate` fitted each term's measured time against the model's
+// prediction of that scenario, on the trace's GPU, from at most one trace per GPU. A scenario edited afterwards (its
+// GPU, GPU count, batch or layout) keeps measured times of another run, which every factor would then carry in
+// silence; so does a file written by a version of the cost model that predicts the run otherwise.
+void refuseAnotherRunsScenario(const TraceCalibration& c)
+{
+    const Scenario& s = c.traced;
+    if (c.ranks > s.cluster.gpuCount)
+        throw FieldError("ranks",
+            std::to_string(c.ranks) + " traced ranks, more than the scenario's " + std::to_string(s.cluster.gpuCount)
+                + " GPUs: the scenario was edited after calibrate wrote it; run calibrate on the traces again");
+    if (!c.gpuName.empty() && !matchGpuName(c.gpuName, { s.cluster.hardware }).presetId)
+        throw FieldError("gpu_name",
+            "the trace ran on " + c.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name
+                + ": the scenario was edited after calibrate wrote it; run calibrate on the traces again");
+    StepPrediction p;
+    try {
+        p = evaluate(s);
+    } catch (const InputError& e) {
+        throw FieldError("scenario", std::string("the cost model cannot predict it: ") + e.what());
+    }
+    const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)); };
+    const auto differs = [](double now, double then) {
+        return "the scenario in the file predicts " + formatMilliseconds(now) + " where the calibration was fitted "
+            + "against " + formatMilliseconds(then)
+            + ": its scenario was edited after calibrate wrote it, or another version of MFU Explorer wrote it; run "
+              "calibrate on the traces again";
+    };
+    if (!same(p.stepTimeSeconds, c.uncalibratedStepSeconds))
+        throw FieldError("uncalibrated_step_s", differs(p.stepTimeSeconds, c.uncalibratedStepSeconds) + " (a step)");
+    const std::array<double, 5> predicted = predictedTermSeconds(p);
+    for (size_t i = 0; i < c.fits.size(); ++i)
+        if (!same(predicted[i], c.fits[i].predictedSeconds))
+            throw FieldError("terms[" + std::string(calibratedTermKey(c.fits[i].term)) + "].predicted_s",
+                differs(predicted[i], c.fits[i].predictedSeconds));
+}
+
 } // namespace
 
 json calibrationToJson(const TraceCalibration& c)
@@ -262,6 +301,7 @@ TraceCalibration calibrationFromJson(const json& root, const std::string& fileNa
             c.gemmShapes = gemmShapesFromJson(root);
         if (r.has("attention_shapes"))
             c.attentionShapes = attentionShapesFromJson(root);
+        refuseAnotherRunsScenario(c);
         refuseImpossibleShapes(c);
         c.scales = termScalesOf(c.fits, c.traced);
         return c;

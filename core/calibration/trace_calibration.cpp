@@ -62,8 +62,10 @@ size_t index(CalibratedTerm t)
     return static_cast<size_t>(t);
 }
 
+} // namespace
+
 // The model's time for each term of a prediction, as the trace's categories see it.
-std::array<double, 5> predictedTerms(const StepPrediction& p)
+std::array<double, 5> predictedTermSeconds(const StepPrediction& p)
 {
     std::array<double, 5> out {};
     out[index(CalibratedTerm::Matmul)] = p.time.matmul + p.time.recompute;
@@ -73,6 +75,8 @@ std::array<double, 5> predictedTerms(const StepPrediction& p)
     out[index(CalibratedTerm::Overhead)] = p.time.overhead;
     return out;
 }
+
+namespace {
 
 // Whether any rank's trace holds a collective (its communication time, core/trace/breakdown.h): a rank of a
 // multi-GPU run waits on one every step (its gradients at least), a lone GPU never does.
@@ -387,7 +391,7 @@ double stretchToMeasured(const CostModel& model, const Scenario& traced, TermSca
 {
     const auto waited = [&](double factor) {
         scales.*stretch = factor;
-        return predictedTerms(model.evaluateValid(traced, scales))[index(term)];
+        return predictedTermSeconds(model.evaluateValid(traced, scales))[index(term)];
     };
     double low = std::log(1e-3), high = std::log(1e3);
     if (waited(std::exp(high)) <= measured)
@@ -540,7 +544,7 @@ TraceCalibration calibrateFromTrace(
     const StepPrediction before = model.evaluate(traced);
     checkTraceWorkFitsModel(traced, before, run);
     cal.uncalibratedStepSeconds = before.stepTimeSeconds;
-    const std::array<double, 5> predicted = predictedTerms(before);
+    const std::array<double, 5> predicted = predictedTermSeconds(before);
     for (const CalibratedTerm t : kAllCalibratedTerms) {
         TermFit f;
         f.term = t;
@@ -774,7 +778,7 @@ CalibratedPrediction calibratedPrediction(const Scenario& s, const TraceCalibrat
     refuseFasterThanTheGpu(out.calibrated, s, cal,
         "its measured times are not what a trace of this GPU can show (an edited file?); calibrate again from the "
         "trace");
-    const std::array<double, 5> seconds = predictedTerms(out.calibrated);
+    const std::array<double, 5> seconds = predictedTermSeconds(out.calibrated);
     double shares[3] = { 0, 0, 0 };
     for (const CalibratedTerm t : kAllCalibratedTerms) {
         out.terms.push_back(basisOf(t, seconds[index(t)], s, cal, shapes));

@@ -12,6 +12,7 @@
 //   memory-bound   elementwise, normalization, softmax_loss, optimizer, other computation, memcpy, memset
 //   communication  every comm_* category not hidden under computation (exposed)
 //   overhead       the step's idle GPU time (launch gaps, host work, data loading) less the predicted pipeline bubble
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -119,6 +120,10 @@ struct CalibratedPrediction {
 // extrapolated time is trusted to.
 CalibratedPrediction calibratedPrediction(const Scenario& scenario, const TraceCalibration& calibration,
     const StepPrediction& uncalibrated, double uncalibratedBandHalfWidth);
+
+// The model's seconds a step for each calibrated term of a prediction (indexed by CalibratedTerm), as the trace's
+// kernel categories see them: what each term's factor divides.
+std::array<double, 5> predictedTermSeconds(const StepPrediction& p);
 
 // The calibration's check alone: why it cannot apply to this scenario, nullopt when it can.
 std::optional<std::string> calibrationMismatch(const Scenario& scenario, const TraceCalibration& calibration);

@@ -343,6 +343,24 @@ private slots:
         QVERIFY(refusedAt([](nlohmann::json& j) {
             j["terms"].push_back(j["terms"][0]);
         }).contains(QStringLiteral("'matmul' is listed twice")));
+        // The scenario the terms were measured on, edited afterwards: the measured times are another run's, and
+        // each edit is refused by its key, never carried into the factors.
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["scenario"]["cluster"]["gpu_count"] = 64;
+        }).startsWith(QStringLiteral("edited.json: uncalibrated_step_s: the scenario in the file predicts")));
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["scenario"]["workload"]["micro_batch"] = 2;
+        }).contains(QStringLiteral("edited after calibrate wrote it")));
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["terms"][1]["predicted_s"] = 2 * j["terms"][1]["predicted_s"].get<double>();
+            j["terms"][1].erase("factor");
+        }).startsWith(QStringLiteral("edited.json: terms[attention].predicted_s: the scenario in the file predicts")));
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["ranks"] = 9;
+        }).startsWith(QStringLiteral("edited.json: ranks: 9 traced ranks, more than the scenario's 8 GPUs")));
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["gpu_name"] = "NVIDIA H200";
+        }).startsWith(QStringLiteral("edited.json: gpu_name: the trace ran on NVIDIA H200, the scenario's GPU is")));
         // The host's stretch is solved on the traced run: a scenario edited so that none can be predicted is refused.
         nlohmann::json unshaped = calibrationToJson(c);
         unshaped["scenario"]["parallelism"]["tp"] = 3; // 32 heads do not split 3 ways
