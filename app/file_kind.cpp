@@ -15,7 +15,7 @@ QString openFileFilter()
     return QObject::tr("Everything MFU Explorer opens (*.json *.json.gz *.sqlite *.log *.txt *.out);;"
                        "Profiler traces (*.json *.json.gz *.sqlite);;"
                        "Training logs (*.log *.txt *.out);;"
-                       "Configs and scenarios (*.json);;"
+                       "Configs, scenarios and calibrations (*.json);;"
                        "All files (*)");
 }
 
@@ -24,7 +24,7 @@ FileKind sniffFileKind(const QString& path, DocumentKind* document)
     QFile file(path);
     if (!isRegularFile(QFile::encodeName(path).toStdString()) || !file.open(QIODevice::ReadOnly))
         return FileKind::Unknown; // a FIFO or a device would block the read
-    const QByteArray head = file.peek(64 * 1024);
+    const QByteArray head = file.peek(qint64 { 64 } * 1024);
     if (head.contains("\"traceEvents\"") || path.endsWith(QLatin1String(".json.gz"), Qt::CaseInsensitive)
         || path.endsWith(QLatin1String(".pt.trace.json"), Qt::CaseInsensitive))
         return FileKind::Trace;
@@ -45,10 +45,11 @@ FileKind sniffFileKind(const QString& path, DocumentKind* document)
     case DocumentKind::HardwarePresets:
     case DocumentKind::ModelPresets:
         return FileKind::Preset;
+    case DocumentKind::Calibration:
+        return FileKind::Calibration;
     case DocumentKind::None:
     case DocumentKind::ValidationTable:
     case DocumentKind::KernelRules:
-    case DocumentKind::Calibration:
     case DocumentKind::TraceSummary:
         break;
     }

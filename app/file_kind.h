@@ -11,9 +11,10 @@ enum class FileKind {
     HfConfig, // Hugging Face config.json: has "model_type" or "architectures"
     Scenario, // "format": "mfu-explorer-scenario"
     Preset, // "format": "mfu-explorer-hardware" / "mfu-explorer-models"
+    Calibration, // "format": "mfu-explorer-calibration" (what `calibrate --out` writes)
     Trace, // profiler trace ("traceEvents", *.pt.trace.json, *.json.gz)
     TrainingLog, // text with torchtitan / Megatron-LM / nanoGPT step lines (core/logs/training_log.h)
-    OtherJson, // JSON that is none of the above (sniffFileKind's `document` may still name it: a calibration, ...)
+    OtherJson, // JSON that is none of the above (sniffFileKind's `document` may still name it: kernel rules, ...)
     Unknown
 };
 
@@ -23,7 +24,7 @@ QString openFileFilter();
 
 // Reads at most the head of a large file; never throws. `document`, when given, receives which of the product's JSON
 // inputs the file is (core/io/document_kind.h: documentKindOfFile), so that the window can name one it does not open
-// (OtherJson: a calibration, kernel rules, ...); it is left as it is for a file that is not JSON.
+// (OtherJson: kernel rules, a validation table, ...); it is left as it is for a file that is not JSON.
 FileKind sniffFileKind(const QString& path, DocumentKind* document = nullptr);
 
 } // namespace mfu::app

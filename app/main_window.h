@@ -110,6 +110,7 @@ private:
     void reportEnded(bool written, const QString& message);
     void updateTitle();
     bool openFile(const QString& path);
+    bool openCalibration(const QString& path);
     // Loads the traces, baseline and training log a scenario file lists (relative paths from its folder); says which
     // no longer exist.
     void restoreLoadedFiles(const ScenarioDocument& document, const QString& scenarioPath);

@@ -19,11 +19,13 @@
 #include "app/preset_store.h"
 #include "app/scenario_history.h"
 #include "app/scenario_io.h"
+#include "core/calibration/calibration_file.h"
 #include "core/errors.h"
 #include "core/io/document_kind.h"
 #include "core/io/read_file.h"
 #include "core/presets/hf_config.h"
 #include "core/trace/nsys_reader.h"
+#include "widgets/predict/predict_panel.h"
 #include "widgets/scenario/scenario_editor.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/trace/trace_panel.h"
@@ -131,6 +133,8 @@ bool MainWindow::openFile(const QString& path)
             tell(QString::fromUtf8(e.what()), true);
             return false;
         }
+    case FileKind::Calibration:
+        return openCalibration(path);
     case FileKind::Preset:
         tell(tr("%1 is a preset file: copy it into %2 to add its entries at the next start.")
                  .arg(shown, QDir::toNativeSeparators(userPresetFolder())),
@@ -180,6 +184,44 @@ bool MainWindow::openFile(const QString& path)
     tell(
         tr("Cannot open %1: not supported yet (open a Hugging Face config.json or a scenario file).").arg(shown), true);
     return false;
+}
+
+// A calibration `calibrate --out` wrote: Predict shows it beside the uncalibrated prediction, as one fitted in the
+// Trace panel, and the Cost panel and the report use it. A calibration applies to its own model and GPU only: when the
+// scenario has others, the window takes the traced run's scenario from the file (one undo step brings the user's
+// back), since the calibration could describe nothing else.
+bool MainWindow::openCalibration(const QString& path)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    try {
+        TraceCalibration calibration = readCalibrationFile(QFile::encodeName(path).toStdString());
+        const std::optional<std::string> mismatch = calibrationMismatch(m_scenario->scenario(), calibration);
+        const Scenario& traced = calibration.traced;
+        const QString tracedRun = tr("%1 on %2 x %3")
+                                      .arg(QString::fromStdString(traced.model.displayName()))
+                                      .arg(traced.cluster.gpuCount)
+                                      .arg(QString::fromStdString(traced.cluster.hardware.displayName()));
+        if (mismatch) {
+            // The job the Cost panel prices stays the user's: the file's scenario states the traced run, no job.
+            Scenario adopted = traced;
+            adopted.cost = m_scenario->scenario().cost;
+            m_scenario->setScenario(adopted);
+        }
+        m_scenario->setTraceCalibration(std::move(calibration), QFileInfo(path).fileName());
+        if (auto* predict = m_tabs->findChild<widgets::PredictPanel*>())
+            m_tabs->setCurrentWidget(predict);
+        addRecentFile(path);
+        const QString name = QFileInfo(path).fileName();
+        if (mismatch)
+            tell(tr("Calibrated Predict to %1 and took its traced run, %2 (Undo brings back your scenario).")
+                     .arg(name, tracedRun));
+        else
+            tell(tr("Calibrated Predict to %1, beside the uncalibrated prediction.").arg(name));
+        return true;
+    } catch (const InputError& e) {
+        tell(QString::fromUtf8(e.what()), true);
+        return false;
+    }
 }
 
 void MainWindow::restoreLoadedFiles(const ScenarioDocument& document, const QString& scenarioPath)

@@ -21,13 +21,16 @@
 #include "app/main_window.h"
 #include "app/validation_store.h"
 #include "calibration_test_support.h"
+#include "core/calibration/calibration_file.h"
 #include "core/calibration/calibration_text.h"
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/error_band.h"
 #include "dark_palette.h"
+#include "shipped_presets.h"
 #include "widgets/calculator/calculator_panel.h"
 #include "widgets/charts/chart_view.h"
 #include "widgets/jobs/activity.h"
+#include "widgets/predict/predict_panel.h"
 #include "widgets/scenario/scenario_model.h"
 #include "widgets/trace/trace_panel.h"
 #include "widgets/trace/training_log_view.h"
@@ -48,6 +51,14 @@ private:
             return {};
         f.write(bytes);
         return path;
+    }
+
+    // Predict's calibrated line (widgets/predict/predict_summary.h).
+    static QString predictCalibratedLine(const MainWindow& w)
+    {
+        auto* label
+            = w.findChild<mfu::widgets::PredictPanel*>()->findChild<QLabel*>(QStringLiteral("calibratedPrediction"));
+        return label ? label->text() : QStringLiteral("<no calibrated line>");
     }
 
     static QString labelText(const MainWindow& w, const char* name)
@@ -127,9 +138,11 @@ private slots:
         QTest::newRow("json without model_type")
             << "run.json" << QByteArray(R"({"hidden_size": 4096})") << "neither \"model_type\" nor \"architectures\"";
         QTest::newRow("other") << "notes.txt" << QByteArray("hello") << "not supported yet";
-        QTest::newRow("calibration") << "cal.json"
-                                     << QByteArray(R"({"format": "mfu-explorer-calibration", "version": 1})")
-                                     << "is a calibration (--calibration), which the command line reads";
+        QTest::newRow("kernel rules") << "rules.json"
+                                      << QByteArray(R"({"format": "mfu-explorer-kernel-rules", "rules": []})")
+                                      << "which the command line reads";
+        QTest::newRow("broken calibration")
+            << "cal.json" << QByteArray(R"({"format": "mfu-explorer-calibration", "version": 1})") << "cal.json: ";
         QTest::newRow("broken config") << "bad.json" << QByteArray(R"({"model_type": "llama"})") << "config.json";
     }
 
@@ -404,6 +417,45 @@ private slots:
             qPrintable(w.lastMessage()));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report.txt"))));
         QCOMPARE(exported.size(), 1);
+    }
+
+    // A calibration `calibrate --out` wrote opens in the window as one fitted in the Trace panel: Predict shows it.
+    // One of another model or GPU brings its traced run's scenario with it, as one undo step.
+    void calibrationFilesOpen()
+    {
+        MainWindow w;
+        mfu::widgets::ScenarioModel* model = w.scenarioModel();
+        const mfu::Scenario before = model->scenario();
+        const QString path = m_dir.filePath(QStringLiteral("own.calibration.json"));
+        mfu::writeCalibrationFile(
+            QFile::encodeName(path).toStdString(), mfu::test::matmulsFasterThanPredicted(model->scenario()));
+        QVERIFY2(w.openFiles({ path }), qPrintable(w.lastMessage()));
+        QVERIFY(model->traceCalibration());
+        QCOMPARE(model->traceCalibrationSource(), QStringLiteral("own.calibration.json"));
+        QVERIFY2(w.lastMessage().startsWith(QStringLiteral("Calibrated Predict to")), qPrintable(w.lastMessage()));
+        QVERIFY(qobject_cast<mfu::widgets::PredictPanel*>(w.panels()->currentWidget()));
+        QVERIFY2(predictCalibratedLine(w).startsWith(QStringLiteral("Calibrated to own.calibration.json: MFU")),
+            qPrintable(predictCalibratedLine(w)));
+        QCOMPARE(w.recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+
+        mfu::Scenario other = before;
+        other.model = *mfu::test::shippedPresets().findModel("qwen3-8b");
+        other.cluster.gpuCount = 8;
+        const QString otherPath = m_dir.filePath(QStringLiteral("other.calibration.json"));
+        mfu::writeCalibrationFile(
+            QFile::encodeName(otherPath).toStdString(), mfu::test::matmulsFasterThanPredicted(other));
+        const int undoSteps = w.undoStack()->count();
+        QVERIFY2(w.openFiles({ otherPath }), qPrintable(w.lastMessage()));
+        QCOMPARE(model->scenario().model.id, std::string("qwen3-8b"));
+        QCOMPARE(model->scenario().cluster.gpuCount, 8);
+        QVERIFY2(w.lastMessage().contains(QStringLiteral("and took its traced run, Qwen3 8B on 8 x ")),
+            qPrintable(w.lastMessage()));
+        QVERIFY2(predictCalibratedLine(w).startsWith(QStringLiteral("Calibrated to other.calibration.json: MFU")),
+            qPrintable(predictCalibratedLine(w)));
+        QCOMPARE(w.undoStack()->count(), undoSteps + 1);
+        QCOMPARE(model->scenario().cost.days, before.cost.days); // the user's job, priced at the calibrated MFU
+        w.undoStack()->undo();
+        QCOMPARE(model->scenario().model.id, before.model.id);
     }
 
     // The calibration Predict shows is in the exported report too, beside the uncalibrated prediction, with the
