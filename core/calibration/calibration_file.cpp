@@ -179,19 +179,21 @@ void refuseAnotherRunsScenario(const TraceCalibration& c)
         throw FieldError("scenario", std::string("the cost model cannot predict it: ") + e.what());
     }
     const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)); };
-    const auto differs = [](double now, double then) {
-        return "the scenario in the file predicts " + formatMilliseconds(now) + " where the calibration was fitted "
-            + "against " + formatMilliseconds(then)
+    const auto differs = [](const std::string& what, double now, double then) {
+        return "the scenario in the file predicts " + formatMilliseconds(now) + " " + what
+            + " where the calibration was fitted against " + formatMilliseconds(then)
             + ": its scenario was edited after calibrate wrote it, or another version of MFU Explorer wrote it; run "
               "calibrate on the traces again";
     };
     if (!same(p.stepTimeSeconds, c.uncalibratedStepSeconds))
-        throw FieldError("uncalibrated_step_s", differs(p.stepTimeSeconds, c.uncalibratedStepSeconds) + " (a step)");
+        throw FieldError("uncalibrated_step_s", differs("a step", p.stepTimeSeconds, c.uncalibratedStepSeconds));
     const std::array<double, 5> predicted = predictedTermSeconds(p);
-    for (size_t i = 0; i < c.fits.size(); ++i)
+    for (size_t i = 0; i < c.fits.size(); ++i) {
+        const std::string key(calibratedTermKey(c.fits[i].term));
         if (!same(predicted[i], c.fits[i].predictedSeconds))
-            throw FieldError("terms[" + std::string(calibratedTermKey(c.fits[i].term)) + "].predicted_s",
-                differs(predicted[i], c.fits[i].predictedSeconds));
+            throw FieldError("terms[" + key + "].predicted_s",
+                differs("of " + key + " a step", predicted[i], c.fits[i].predictedSeconds));
+    }
 }
 
 } // namespace
