@@ -192,31 +192,27 @@ bool MainWindow::openFile(const QString& path)
 // back), since the calibration could describe nothing else.
 bool MainWindow::openCalibration(const QString& path)
 {
-    const QString shown = QDir::toNativeSeparators(path);
+    const QString name = QFileInfo(path).fileName();
     try {
         TraceCalibration calibration = readCalibrationFile(QFile::encodeName(path).toStdString());
-        const std::optional<std::string> mismatch = calibrationMismatch(m_scenario->scenario(), calibration);
-        const Scenario& traced = calibration.traced;
-        const QString tracedRun = tr("%1 on %2 x %3")
-                                      .arg(QString::fromStdString(traced.model.displayName()))
-                                      .arg(traced.cluster.gpuCount)
-                                      .arg(QString::fromStdString(traced.cluster.hardware.displayName()));
-        if (mismatch) {
+        QString message = tr("Calibrated Predict to %1, beside the uncalibrated prediction.").arg(name);
+        if (calibrationMismatch(m_scenario->scenario(), calibration)) {
+            const Scenario& traced = calibration.traced;
+            message = tr("Calibrated Predict to %1 and took its traced run, %2 on %3 x %4 (Undo brings back your "
+                         "scenario).")
+                          .arg(name, QString::fromStdString(traced.model.displayName()),
+                              QString::number(traced.cluster.gpuCount),
+                              QString::fromStdString(traced.cluster.hardware.displayName()));
             // The job the Cost panel prices stays the user's: the file's scenario states the traced run, no job.
             Scenario adopted = traced;
             adopted.cost = m_scenario->scenario().cost;
             m_scenario->setScenario(adopted);
         }
-        m_scenario->setTraceCalibration(std::move(calibration), QFileInfo(path).fileName());
+        m_scenario->setTraceCalibration(std::move(calibration), name);
         if (auto* predict = m_tabs->findChild<widgets::PredictPanel*>())
             m_tabs->setCurrentWidget(predict);
         addRecentFile(path);
-        const QString name = QFileInfo(path).fileName();
-        if (mismatch)
-            tell(tr("Calibrated Predict to %1 and took its traced run, %2 (Undo brings back your scenario).")
-                     .arg(name, tracedRun));
-        else
-            tell(tr("Calibrated Predict to %1, beside the uncalibrated prediction.").arg(name));
+        tell(message);
         return true;
     } catch (const InputError& e) {
         tell(QString::fromUtf8(e.what()), true);

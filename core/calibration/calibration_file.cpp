@@ -15,7 +15,6 @@
 #include "core/io/read_file.h"
 #include "core/model/precision.h"
 #include "core/number_format.h"
-#include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_file.h"
 
 namespace mfu {
@@ -164,14 +163,13 @@ void refuseImpossibleShapes(const TraceCalibration& c)
 void refuseAnotherRunsScenario(const TraceCalibration& c)
 {
     const Scenario& s = c.traced;
+    const std::string edited = ": the scenario was edited after calibrate wrote it; run calibrate on the traces again";
     if (c.ranks > s.cluster.gpuCount)
         throw FieldError("ranks",
             std::to_string(c.ranks) + " traced ranks, more than the scenario's " + std::to_string(s.cluster.gpuCount)
-                + " GPUs: the scenario was edited after calibrate wrote it; run calibrate on the traces again");
-    if (!c.gpuName.empty() && !matchGpuName(c.gpuName, { s.cluster.hardware }).presetId)
-        throw FieldError("gpu_name",
-            "the trace ran on " + c.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name
-                + ": the scenario was edited after calibrate wrote it; run calibrate on the traces again");
+                + " GPUs" + edited);
+    if (const auto other = c.gpuName.empty() ? std::nullopt : tracedOnAnotherGpu(c.gpuName, s.cluster.hardware))
+        throw FieldError("gpu_name", *other + edited);
     StepPrediction p;
     try {
         p = evaluate(s);

@@ -154,9 +154,8 @@ void checkTraceFitsScenario(const Scenario& s, const trace::RunAnalysis& run)
     checkTraceGpuCount(s, run);
     checkTracedWeights(s, run);
     for (const trace::RankAnalysis& r : run.ranks) {
-        if (r.gpuName && !matchGpuName(*r.gpuName, { s.cluster.hardware }).presetId)
-            throw InputError("the trace ran on " + *r.gpuName + ", the scenario's GPU is " + s.cluster.hardware.name
-                + ": set the GPU the trace ran on (--gpu on the command line)");
+        if (const auto other = r.gpuName ? tracedOnAnotherGpu(*r.gpuName, s.cluster.hardware) : std::nullopt)
+            throw InputError(*other + ": set the GPU the trace ran on (--gpu on the command line)");
         if (r.recordedTokens && r.recordedTokens->perStep > 0 && !r.recordedTokens->varies) {
             const double perRankTokens = r.recordedTokens->perStep;
             // The lookups of one rank: its data-parallel share of the global batch (TP and CP ranks see all of it).
@@ -569,6 +568,13 @@ TraceCalibration calibrateFromTrace(
         "and the layout's flags on the command line)");
     cal.replayStepSeconds = replay.stepTimeSeconds;
     return cal;
+}
+
+std::optional<std::string> tracedOnAnotherGpu(const std::string& tracedGpuName, const HardwareSpec& scenarioGpu)
+{
+    if (matchGpuName(tracedGpuName, { scenarioGpu }).presetId)
+        return std::nullopt;
+    return "the trace ran on " + tracedGpuName + ", the scenario's GPU is " + scenarioGpu.name;
 }
 
 std::optional<std::string> calibrationMismatch(const Scenario& s, const TraceCalibration& cal)

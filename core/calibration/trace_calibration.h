@@ -125,6 +125,10 @@ CalibratedPrediction calibratedPrediction(const Scenario& scenario, const TraceC
 // kernel categories see them: what each term's factor divides.
 std::array<double, 5> predictedTermSeconds(const StepPrediction& p);
 
+// "the trace ran on NVIDIA H200, the scenario's GPU is NVIDIA H100 SXM" when the GPU a trace recorded is not the
+// scenario's (core/presets/gpu_match.h); nullopt when it is. Calibrating and reading a calibration file check alike.
+std::optional<std::string> tracedOnAnotherGpu(const std::string& tracedGpuName, const HardwareSpec& scenarioGpu);
+
 // The calibration's check alone: why it cannot apply to this scenario, nullopt when it can.
 std::optional<std::string> calibrationMismatch(const Scenario& scenario, const TraceCalibration& calibration);
 
