@@ -14,6 +14,7 @@
 #include "core/number_format.h"
 #include "core/presets/gpu_match.h"
 #include "core/scenario/scenario_facts.h"
+#include "core/text.h"
 #include "core/trace/analysis.h"
 #include "core/trace/collective_sizes.h"
 #include "core/trace/kernel_category.h"
@@ -574,7 +575,8 @@ std::optional<std::string> tracedOnAnotherGpu(const std::string& tracedGpuName, 
 {
     if (matchGpuName(tracedGpuName, { scenarioGpu }).presetId)
         return std::nullopt;
-    return "the trace ran on " + tracedGpuName + ", the scenario's GPU is " + scenarioGpu.name;
+    // Quoted as read: a trace's device name is the file's text, of any length.
+    return "the trace ran on " + quotedForMessage(tracedGpuName) + ", the scenario's GPU is " + scenarioGpu.name;
 }
 
 std::optional<std::string> calibrationMismatch(const Scenario& s, const TraceCalibration& cal)

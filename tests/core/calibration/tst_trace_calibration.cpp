@@ -360,7 +360,11 @@ private slots:
         }).startsWith(QStringLiteral("edited.json: ranks: 9 traced ranks, more than the scenario's 8 GPUs")));
         QVERIFY(refusedAt([](nlohmann::json& j) {
             j["gpu_name"] = "NVIDIA H200";
-        }).startsWith(QStringLiteral("edited.json: gpu_name: the trace ran on NVIDIA H200, the scenario's GPU is")));
+        }).startsWith(QStringLiteral("edited.json: gpu_name: the trace ran on 'NVIDIA H200', the scenario's GPU is")));
+        // A device name of any length is quoted short, not made the message.
+        QVERIFY(refusedAt([](nlohmann::json& j) {
+            j["gpu_name"] = std::string(100000, 'X');
+        }).contains(QStringLiteral("(100,000 characters), the scenario's GPU is")));
         // The host's stretch is solved on the traced run: a scenario edited so that none can be predicted is refused.
         nlohmann::json unshaped = calibrationToJson(c);
         unshaped["scenario"]["parallelism"]["tp"] = 3; // 32 heads do not split 3 ways

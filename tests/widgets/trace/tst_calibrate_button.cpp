@@ -111,7 +111,7 @@ private slots:
         trace.findChild<QPushButton*>(QStringLiteral("calibrateToTrace"))->click();
         QVERIFY(!model.traceCalibration());
         QVERIFY(status.count() == 1);
-        QVERIFY2(status.takeFirst().at(0).toString().contains(QStringLiteral("the trace ran on NVIDIA H200")),
+        QVERIFY2(status.takeFirst().at(0).toString().contains(QStringLiteral("the trace ran on 'NVIDIA H200'")),
             "the refusal names the trace's GPU");
     }
 };
