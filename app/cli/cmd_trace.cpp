@@ -352,10 +352,15 @@ void printWork(const nlohmann::json& r)
         for (const auto& [key, flops] : f["by_precision"].items())
             if (model > 0)
                 precisions << QString::fromStdString(key + " " + formatPercent(flops.get<double>() / model));
+        const double recomputed = f["attention_recomputed_flops"].get<double>();
+        const QString attention = teraflop(f["attention_flops"].get<double>())
+            + (recomputed > 0 ? QStringLiteral(" (and %1 its backward kernels recompute, no model FLOPs)")
+                                    .arg(teraflop(recomputed))
+                              : QString());
         printLine(
-            QStringLiteral("  FLOPs from shapes (whole file): matmul %1, attention %2, grouped GEMM %3, "
+            QStringLiteral("  model FLOPs from shapes (whole file): matmul %1, attention %2, grouped GEMM %3, "
                            "convolution %4; %5 operators counted, %6; by precision: %7")
-                .arg(teraflop(f["matmul_flops"].get<double>()), teraflop(f["attention_flops"].get<double>()),
+                .arg(teraflop(f["matmul_flops"].get<double>()), attention,
                     teraflop(f["grouped_gemm_flops"].get<double>()), teraflop(f["convolution_flops"].get<double>()))
                 .arg(f["ops_with_shapes"].get<int64_t>())
                 .arg(QString::fromStdString(trace::shapelessOperatorsText(shapeless)))

@@ -455,11 +455,14 @@ bool attentionWork(const OpSpec& spec, const OpArgs& a, OpWork& w)
     const double dv = static_cast<double>(v[3]);
     const std::string_view flag = a.concreteText(s.causal);
     w.causal = s.flag == CausalFlag::Bool ? isTrue(flag) : (flag == "1" || flag == "2");
-    double forward = 2 * batch * heads * sq * sk * (dqk + dv);
-    if (w.causal)
-        forward /= 2;
+    // One product of [Sq, D] by [D, Sk] (or back) per head: 2·Sq·Sk·D, half of it under a causal mask.
+    const double perDim = 2 * batch * heads * sq * sk * (w.causal ? 0.5 : 1.0);
     w.backward = s.backward;
-    w.flops = s.backward ? 2.5 * forward : forward;
+    // Forward: Q·Kᵀ and P·V. Backward (Dao, "FlashAttention-2", 2023, section 3.1.2): dV = Pᵀ·dO and dP = dO·Vᵀ over
+    // the values' width, dQ = dS·K and dK = dSᵀ·Q over the keys', and Q·Kᵀ again to rebuild P: 2.5x the forward when
+    // both widths agree. The model's backward is the four gradients, twice the forward; the fifth is recomputed.
+    w.flops = s.backward ? perDim * (3 * dqk + 2 * dv) : perDim * (dqk + dv);
+    w.recomputedFlops = s.backward ? perDim * dqk : 0.0;
     w.attention = { batch, heads, sq, sk, dqk, dv };
     const double qkv = tensorBytes(a, s.q) + tensorBytes(a, s.q + 1u) + tensorBytes(a, s.q + 2u);
     const double out = product(q, 0, 3) * dv * bytesPerElement(a.type(s.q));
@@ -779,6 +782,7 @@ OpWork opWork(std::string_view name, const OpArgs& args)
     }
     if (!w.known) {
         w.flops = 0;
+        w.recomputedFlops = 0;
         w.bytes = 0;
     }
     return w;

@@ -76,7 +76,12 @@ struct OpWork {
     OpKind kind = OpKind::None;
     bool known = false; // shapes recorded and readable: flops and bytes hold
     bool impossible = false; // shapes recorded, but of tensors no device could hold (kLargestOperatorBytes): not known
-    double flops = 0;
+    double flops = 0; // what the kernels execute
+    // Of flops, the work a kernel repeats that the model does not need: a fused attention backward computes Q·Kᵀ
+    // again, since its forward kept no probabilities. Rematerialisation: hardware FLOPs, not model FLOPs (MFU leaves
+    // it out; Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways", 2022, appendix B).
+    double recomputedFlops = 0;
+    double modelFlops() const { return flops - recomputedFlops; }
     double bytes = 0;
     std::optional<NumberFormat> precision; // of the matrix inputs (FP32 for float, FP16, BF16, FP8, FP4)
     bool microscaled = false; // MX / NV block-scaled inputs (E8M0 or FP8 scales of an FP4/FP8 product)

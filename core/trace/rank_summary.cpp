@@ -343,6 +343,10 @@ RankAnalysis rankSummaryFromJson(const json& j, const std::string& fileName, Ana
             in.fail("warnings", "not a string");
         r.warnings.push_back(w.get<std::string>());
     }
+    if (version >= 2 && version < 5 && r.opFlops.attentionFlops > 0 && r.opFlops.backward)
+        r.warnings.push_back("a summary of version " + std::to_string(version)
+            + " counts the Q·Kᵀ that fused attention backward kernels recompute among its model FLOPs (a fifth of "
+              "their work): its trace MFU reads high; make it again with this build");
     return r;
 }
 

@@ -13,7 +13,9 @@
 //   [{name, category, count, total_ns, max_ns, share}], "collectives": [[category, start_ns_absolute, duration_ns(,
 //   message_bytes, group_size)]], "work": {op_flops, critical_path} (rank_summary_work.h; version 2), "warnings" }
 // Version 3 adds the step selection and each step's GPU work window (steps follow the CPU ProfilerStep annotations);
-// version 4 each collective's recorded message and group size (version 3 summaries read without them).
+// version 4 each collective's recorded message and group size (version 3 summaries read without them); version 5
+// leaves what fused attention backward kernels recompute out of the model FLOPs (attention_recomputed_flops): a
+// summary of versions 2 to 4 with attention counted it, and reads with a warning.
 // Versions 1 and 2 are still read: version 1 has no figures from shapes and no critical path, neither has the GPU
 // work windows, and their steps may be the GPU-side annotations that PyTorch 2.11 writes over a fraction of a step.
 // Times are integer nanoseconds; the two doubles are written with 17 significant digits (exact round trip).
@@ -30,7 +32,7 @@
 namespace mfu::trace {
 
 inline constexpr std::string_view kRankSummaryFormat = "mfu-explorer-trace-summary";
-inline constexpr int kRankSummaryVersion = 4; // 4: collectives' messages
+inline constexpr int kRankSummaryVersion = 5; // 5: attention's recomputation out of the model FLOPs
 
 nlohmann::json rankSummaryToJson(const RankAnalysis& rank, const AnalysisOptions& options);
 // Throws InputError "<fileName>: <key>: <what>" for a wrong format, version or key.

@@ -98,16 +98,17 @@ json opFlopsToSummary(const OpFlops& f)
             { "bytes", p.bytes } });
     return { { "records_shapes", f.recordsShapes }, { "matmul_flops", f.matmulFlops },
         { "grouped_gemm_flops", f.groupedGemmFlops }, { "attention_flops", f.attentionFlops },
-        { "convolution_flops", f.convolutionFlops }, { "elementwise_bytes", f.elementwiseBytes },
-        { "normalization_bytes", f.normalizationBytes }, { "ops_with_shapes", f.opsWithShapes },
-        { "ops_without_shapes", f.opsWithoutShapes }, { "ops_with_impossible_shapes", f.opsWithImpossibleShapes },
-        { "ops_without_kernels", f.opsWithoutKernels }, { "backward", f.backward },
-        { "by_precision", flopsToJson(f.byPrecision) }, { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps },
-        { "outside_steps_flops", f.outsideStepsFlops }, { "matrix_kernel_ns", f.matrixKernelNs },
-        { "unattributed_matrix_ns", f.unattributedMatrixNs }, { "categories", categories }, { "kernels", kernels },
-        { "problems", problems }, { "computation_kernels", f.computationKernels },
-        { "computation_ns", f.computationNs }, { "kernels_without_work", f.kernelsWithoutWork },
-        { "ns_without_work", f.nsWithoutWork }, { "longest_without_work", f.longestWithoutWork } };
+        { "attention_recomputed_flops", f.attentionRecomputedFlops }, { "convolution_flops", f.convolutionFlops },
+        { "elementwise_bytes", f.elementwiseBytes }, { "normalization_bytes", f.normalizationBytes },
+        { "ops_with_shapes", f.opsWithShapes }, { "ops_without_shapes", f.opsWithoutShapes },
+        { "ops_with_impossible_shapes", f.opsWithImpossibleShapes }, { "ops_without_kernels", f.opsWithoutKernels },
+        { "backward", f.backward }, { "by_precision", flopsToJson(f.byPrecision) },
+        { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps }, { "outside_steps_flops", f.outsideStepsFlops },
+        { "matrix_kernel_ns", f.matrixKernelNs }, { "unattributed_matrix_ns", f.unattributedMatrixNs },
+        { "categories", categories }, { "kernels", kernels }, { "problems", problems },
+        { "computation_kernels", f.computationKernels }, { "computation_ns", f.computationNs },
+        { "kernels_without_work", f.kernelsWithoutWork }, { "ns_without_work", f.nsWithoutWork },
+        { "longest_without_work", f.longestWithoutWork } };
 }
 
 OpKind opKindFromKey(const std::string& key, const Reader& in)
@@ -125,6 +126,8 @@ OpFlops opFlopsFromSummary(const json& j, const Reader& in)
     f.matmulFlops = in.get<double>(j, "matmul_flops");
     f.groupedGemmFlops = in.get<double>(j, "grouped_gemm_flops");
     f.attentionFlops = in.get<double>(j, "attention_flops");
+    if (j.contains("attention_recomputed_flops")) // version 5: counted among attention_flops before
+        f.attentionRecomputedFlops = in.get<double>(j, "attention_recomputed_flops");
     f.convolutionFlops = in.get<double>(j, "convolution_flops");
     f.elementwiseBytes = in.get<double>(j, "elementwise_bytes");
     f.normalizationBytes = in.get<double>(j, "normalization_bytes");

@@ -117,7 +117,8 @@ std::vector<uint8_t> decideCounted(const Timeline& t, const std::vector<int32_t>
                 out.groupedGemmFlops += w->flops;
                 break;
             case OpKind::Attention:
-                out.attentionFlops += w->flops;
+                out.attentionFlops += w->modelFlops();
+                out.attentionRecomputedFlops += w->recomputedFlops;
                 break;
             case OpKind::Convolution:
                 out.convolutionFlops += w->flops;
@@ -168,8 +169,8 @@ bool isMatrixKernel(KernelCategory c)
 
 // Per counted operator: its activities, its precision refined by its main matrix kernel.
 struct Attribution {
-    std::vector<double> flops; // per activity
-    std::vector<double> modelFlops; // per activity: the part that is model work
+    std::vector<double> flops; // per activity: what its kernels executed
+    std::vector<double> modelFlops; // per activity: the part that is model work (no recomputation)
     std::vector<double> bytes;
     std::vector<std::optional<GemmPrecision>> opPrecision; // per op
 };
@@ -224,7 +225,7 @@ Attribution attribute(
             precision = refineGemmPrecision(precision, kernelPrecision(t.activities[longestMatrix].name));
         at.opPrecision[o] = precision;
         if (model)
-            addFlops(out.byPrecision, precision, w->flops);
+            addFlops(out.byPrecision, precision, w->modelFlops());
         // Matrix work goes to the operator's matrix kernels (not the memset that clears a workspace); without one
         // (a kernel of a name no rule knows) to its kernels that are not copies or fills, never to a memset alone
         // (a sampled trace that kept an aten::mm's memset but not its GEMM made a memset of 158 TFLOPS). Other
@@ -251,7 +252,7 @@ Attribution attribute(
                                            : 1.0 / static_cast<double>(poolSize);
             at.flops[i] += w->flops * part;
             if (model)
-                at.modelFlops[i] += w->flops * part;
+                at.modelFlops[i] += w->modelFlops() * part;
             at.bytes[i] += w->bytes * part;
         }
         if (model && acts.empty())

@@ -15,6 +15,10 @@
 // time, its bytes to all its kernels the same way. An operator's work is inside the analysed steps as far as its
 // kernels are: an operator none of whose kernels was found (a trace without launches, work outside the profiled
 // window) is counted over the whole file but in no step.
+//
+// Two counts: what the kernels executed (per kernel, category and operator problem: their achieved TFLOPS), and the
+// model FLOPs (the totals, per precision and step: the trace MFU), which leave out what a kernel recomputes (a fused
+// attention backward's second Q·Kᵀ, OpWork::recomputedFlops).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -39,7 +43,8 @@ using FlopsByPrecision = std::vector<PrecisionFlops>; // sorted by key
 void addFlops(FlopsByPrecision& into, std::optional<GemmPrecision> precision, double flops);
 double totalFlops(const FlopsByPrecision& f);
 
-// The work attributed to the kernels of one name (or one category), over the analysed steps.
+// The work attributed to the kernels of one name (or one category), over the analysed steps. Its FLOPs are those
+// the kernels executed, recomputation included, so that its TFLOPS are their achieved rate (a roofline's mark).
 struct KernelWork {
     std::string name; // the kernel name, or the category key
     KernelCategory category = KernelCategory::Other;
@@ -78,7 +83,8 @@ struct OpFlops {
     // Over the whole file, each operator once.
     double matmulFlops = 0; // aten::mm, addmm, bmm, baddbmm, _scaled_mm (the contract's key)
     double groupedGemmFlops = 0;
-    double attentionFlops = 0;
+    double attentionFlops = 0; // model FLOPs: the backward's four gradient products, not its recomputed Q·Kᵀ
+    double attentionRecomputedFlops = 0; // the Q·Kᵀ the fused backward kernels compute again (OpWork::recomputedFlops)
     double convolutionFlops = 0;
     double elementwiseBytes = 0;
     double normalizationBytes = 0;
@@ -131,7 +137,7 @@ OpFlops countOpFlops(const Timeline& timeline, const StepPlan& plan, size_t maxP
 // it: what a per-kernel table shows beside each kernel. Needs the activities classified; zero for an activity no
 // counted operator launched (a collective, a kernel of a trace without shapes).
 struct ActivityWork {
-    double flops = 0; // all counted work: model FLOPs and the FLOPs of elementwise operators
+    double flops = 0; // all counted work it executed: model FLOPs, recomputation and elementwise operators' FLOPs
     double modelFlops = 0; // matrix multiplies, grouped GEMMs, attention, convolutions
     double bytes = 0;
     std::optional<GemmPrecision> precision; // of the operator whose model FLOPs ran on it

@@ -45,15 +45,15 @@ nlohmann::json opFlopsToJson(const RankAnalysis& r, const std::optional<Hardware
     const OpFlops& f = r.opFlops;
     const auto mfu = gpu ? rankTraceMfu(r, *gpu) : std::nullopt;
     nlohmann::json j = { { "matmul_flops", f.matmulFlops }, { "attention_flops", f.attentionFlops },
-        { "grouped_gemm_flops", f.groupedGemmFlops }, { "convolution_flops", f.convolutionFlops },
-        { "model_flops", f.modelFlops() }, { "ops_with_shapes", f.opsWithShapes },
-        { "ops_without_shapes", f.opsWithoutShapes }, { "ops_with_impossible_shapes", f.opsWithImpossibleShapes },
-        { "ops_without_kernels", f.opsWithoutKernels }, { "records_shapes", f.recordsShapes },
-        { "backward", f.backward }, { "by_precision", byPrecision(f.byPrecision) },
-        { "flops_in_steps", totalFlops(f.inSteps) }, { "by_precision_in_steps", byPrecision(f.inSteps) },
-        { "flops_outside_steps", f.outsideStepsFlops }, { "elementwise_bytes", f.elementwiseBytes },
-        { "normalization_bytes", f.normalizationBytes }, { "trace_mfu", mfuOrNull(mfu) },
-        { "trace_mfu_gpu", gpu ? nlohmann::json(gpu->id) : nlohmann::json(nullptr) } };
+        { "attention_recomputed_flops", f.attentionRecomputedFlops }, { "grouped_gemm_flops", f.groupedGemmFlops },
+        { "convolution_flops", f.convolutionFlops }, { "model_flops", f.modelFlops() },
+        { "ops_with_shapes", f.opsWithShapes }, { "ops_without_shapes", f.opsWithoutShapes },
+        { "ops_with_impossible_shapes", f.opsWithImpossibleShapes }, { "ops_without_kernels", f.opsWithoutKernels },
+        { "records_shapes", f.recordsShapes }, { "backward", f.backward },
+        { "by_precision", byPrecision(f.byPrecision) }, { "flops_in_steps", totalFlops(f.inSteps) },
+        { "by_precision_in_steps", byPrecision(f.inSteps) }, { "flops_outside_steps", f.outsideStepsFlops },
+        { "elementwise_bytes", f.elementwiseBytes }, { "normalization_bytes", f.normalizationBytes },
+        { "trace_mfu", mfuOrNull(mfu) }, { "trace_mfu_gpu", gpu ? nlohmann::json(gpu->id) : nlohmann::json(nullptr) } };
     j["trace_mfu_unattributed_share"] = f.unattributedMatrixShare();
     if (const auto above = gpu ? traceMfuAbovePeak(r, *gpu) : std::nullopt)
         j["trace_mfu_above_peak"] = *above; // withheld as impossible: trace_mfu is null

@@ -174,7 +174,8 @@ private slots:
         QCOMPARE(weightGrad.flops, 2.0 * 2048 * 1408 * 65536);
     }
 
-    // Forward 2·B·H·Sq·Sk·(Dqk + Dv), halved when causal; backward 2.5x.
+    // Forward 2·B·H·Sq·Sk·(Dqk + Dv), halved when causal; backward executes 2.5x, of which the model's is 2x (the
+    // fifth product recomputes Q·Kᵀ).
     void attention()
     {
         // The TraceLens H100 trace's _flash_attention_forward: [16, 559, 16, 64] BSHD, is_causal "True" at index 8.
@@ -202,6 +203,24 @@ private slots:
                 { {}, scalar, "4096" }, { {}, scalar, "4096" }, { {}, scalar, "0." }, { {}, scalar, "True" } }));
         QVERIFY(backward.backward);
         QCOMPARE(backward.flops, 2.5 * forward);
+        QCOMPARE(backward.modelFlops(), 2.0 * forward);
+        QCOMPARE(backward.recomputedFlops, 0.5 * forward);
+        QCOMPARE(sdpa.recomputedFlops, 0.0);
+        QCOMPARE(sdpa.modelFlops(), forward);
+
+        // Multi-head latent attention (DeepSeek-V3: keys 192 wide, values 128): the backward's products over the
+        // keys' width (Q·Kᵀ again, dQ, dK) and the values' (dV, dP) are not 2.5x the forward; the model's are still
+        // 2x, the recomputed Q·Kᵀ over the keys' width.
+        const OpWork mla = opWork("aten::_scaled_dot_product_flash_attention_backward",
+            args({ { { 1, 16, 4096, 128 }, bf16, "" }, { { 1, 16, 4096, 192 }, bf16, "" },
+                { { 1, 16, 4096, 192 }, bf16, "" }, { { 1, 16, 4096, 128 }, bf16, "" },
+                { { 1, 16, 4096, 128 }, bf16, "" }, { { 1, 16, 4096 }, "float", "" }, { {}, "", "" }, { {}, "", "" },
+                { {}, scalar, "4096" }, { {}, scalar, "4096" }, { {}, scalar, "0." }, { {}, scalar, "True" } }));
+        const double perWidth = 2.0 * 16 * 4096 * 4096 / 2;
+        QVERIFY(mla.known);
+        QCOMPARE(mla.flops, perWidth * (3 * 192 + 2 * 128));
+        QCOMPARE(mla.modelFlops(), 2 * perWidth * (192 + 128));
+        QCOMPARE(mla.recomputedFlops, perWidth * 192);
 
         // Memory-efficient attention's custom_mask_type: 1 and 2 are causal.
         std::vector<Input> eff { { { 4, 1024, 16, 64 }, bf16, "" }, { { 4, 1024, 16, 64 }, bf16, "" },

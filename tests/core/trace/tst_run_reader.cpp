@@ -265,6 +265,26 @@ private slots:
         nlohmann::json negative = c;
         negative["fp32_matrix_casts"]["per_step"] = -1;
         expectError(negative, "fp32_matrix_casts");
+        // Before version 5 a summary's attention FLOPs held the Q·Kᵀ its backward kernels recompute: still read, with
+        // a warning that its trace MFU reads high; the recomputation itself survives a version 5 round trip.
+        RankAnalysis training;
+        training.opFlops.recordsShapes = true;
+        training.opFlops.backward = true;
+        training.opFlops.attentionFlops = 3e12;
+        training.opFlops.attentionRecomputedFlops = 0.5e12;
+        const nlohmann::json current = rankSummaryToJson(training, {});
+        const RankAnalysis read = rankSummaryFromJson(current, "x.summary.json", o);
+        QCOMPARE(read.opFlops.attentionRecomputedFlops, 0.5e12);
+        QVERIFY(read.warnings.empty());
+        nlohmann::json older = current;
+        older["version"] = 4;
+        older["work"]["op_flops"].erase("attention_recomputed_flops");
+        const RankAnalysis old = rankSummaryFromJson(older, "x.summary.json", o);
+        QCOMPARE(old.opFlops.attentionRecomputedFlops, 0.0);
+        QCOMPARE(old.warnings.size(), size_t { 1 });
+        QVERIFY2(old.warnings[0].find("version 4") != std::string::npos
+                && old.warnings[0].find("trace MFU reads high") != std::string::npos,
+            old.warnings[0].c_str());
         nlohmann::json w = j; // an int's low 32 bits of 2^32 + 8 are 8 ranks: refused, not wrapped
         w["world_size"] = 4294967304LL;
         expectError(w, "world_size: out of range: 4294967304");
