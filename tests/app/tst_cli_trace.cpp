@@ -549,6 +549,33 @@ private slots:
         // At the length it recorded, nothing differs and the two agree (pytorch211TraceMeasuresTheLoopsStep).
     }
 
+    // Two readings of one run's work, counted the same way, must agree. The trace's operators give the model's
+    // FLOPs with causal attention as it ran and the backward's recomputed Q·Kᵀ left out; the per-component causal
+    // formula counts the config's work the same way. Over the same steps the two MFUs meet within 0.1% (43.32%
+    // both); counting the fused backward at the 2.5x it executes had read 45.37%, 4.7% above the model's.
+    void traceMfuEqualsTheCausalFormulasOnPyTorch211()
+    {
+        const QString trace = pytorch211Trace();
+        const QString config = pytorch211Config();
+        if (!QFile::exists(trace) || !QFile::exists(config))
+            QSKIP("the PyTorch 2.11 trace is not in shared/traces in this checkout");
+        const Run r = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"),
+            QStringLiteral("h200"), QStringLiteral("--seq"), QStringLiteral("4096"), QStringLiteral("--formula"),
+            QStringLiteral("per_component_causal"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& check = j["mfu_check"];
+        QVERIFY2(check["agrees"].get<bool>(), check.dump().c_str());
+        const double traceMfu = check["trace_mfu"].get<double>();
+        const double measuredMfu = check["measured_mfu"].get<double>();
+        QVERIFY2(std::abs(measuredMfu / traceMfu - 1) < 1e-3, check.dump().c_str());
+        const auto& f = j["ranks"][0]["op_flops"];
+        const double recomputed = f["attention_recomputed_flops"].get<double>();
+        // Half a forward recomputed against three forwards' worth of model work (forward and backward): a sixth.
+        QVERIFY2(recomputed > 0.16 * f["attention_flops"].get<double>(), f.dump().c_str());
+        QVERIFY2(recomputed < 0.17 * f["attention_flops"].get<double>(), f.dump().c_str());
+    }
+
     // A Qwen3-MoE-style training step PyTorch 2.11 recorded on an H200 (bench/gpu/moe_training_step.py, kept beside
     // it): 12 layers, 64 experts of 768 (top 8) through torch._grouped_mm, 4 x 4,096 tokens, one CPU step annotation
     // that ends before the GPU finishes the work it launched. The operators' FLOPs are the config's, and the
