@@ -216,8 +216,8 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
         j["trace_mfu_above_peak"] = *runTraceMfu.abovePeak;
     // Checked against the trace's own MFU when the policy allows it (the peak is the trace GPU's), as the window does.
     if (traceMfu && shown && shown->crossCheckable) {
-        const trace::MfuCrossCheck check
-            = trace::crossCheckMfu(run, *traceMfu, *shown->crossCheckable, shown->countedDifferences);
+        const trace::MfuCrossCheck check = trace::crossCheckMfu(
+            run, *traceMfu, *shown->crossCheckable, scenarioFlopFormula(in->scenario), shown->countedDifferences);
         j["mfu_check"] = { { "trace_mfu", check.traceMfu }, { "measured_mfu", check.measuredMfu },
             { "relative_difference", check.relativeDifference }, { "agrees", check.agrees },
             { "explanations", check.explanations }, { "summary", check.summary } };

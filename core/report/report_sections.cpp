@@ -131,7 +131,8 @@ TraceFigures traceFigures(
     out.traceMfu = traceMfu.mfu;
     out.traceMfuNote = traceMfu.note;
     if (out.traceMfu && checkable)
-        out.mfuCheck = trace::crossCheckMfu(out.run, *out.traceMfu, *checkable, countedDifferences);
+        out.mfuCheck
+            = trace::crossCheckMfu(out.run, *out.traceMfu, *checkable, scenarioFlopFormula(s), countedDifferences);
     std::vector<std::filesystem::path> baseline;
     for (const std::string& path : document.baselineTracePaths) {
         std::error_code error;

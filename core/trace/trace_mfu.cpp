@@ -144,8 +144,25 @@ std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<Hard
     return traceMfuOfRun(run, presets).mfu;
 }
 
-MfuCrossCheck crossCheckMfu(
-    const RunAnalysis& run, double traceMfu, double measuredMfu, const std::string& scenarioDifferences)
+std::string attentionCountNote(const RunAnalysis& run, FlopFormula formula)
+{
+    // 6N counts no attention (its figure is the lower), the causal formula counts it as the operators ran.
+    if (formula == FlopFormula::SixN || formula == FlopFormula::PerComponentCausal)
+        return "";
+    bool causal = false;
+    for (const auto& r : run.ranks)
+        for (const OpProblem& p : r.opFlops.problems)
+            causal = causal || (p.kind == OpKind::Attention && p.causal);
+    if (!causal)
+        return "";
+    return "the scenario's formula (" + std::string(flopFormulaKey(formula))
+        + ") counts each attention layer over the whole square of keys, the trace's operators the causal half that "
+          "ran (without the Q·Kᵀ their backward recomputes): "
+        + std::string(flopFormulaKey(FlopFormula::PerComponentCausal)) + " counts as the trace does";
+}
+
+MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu, FlopFormula formula,
+    const std::string& scenarioDifferences)
 {
     MfuCrossCheck c;
     c.traceMfu = traceMfu;
@@ -203,6 +220,8 @@ MfuCrossCheck crossCheckMfu(
     if (!backward && ratio > 2)
         c.explanations.push_back("the trace records no backward pass (inference, or a forward-only window) while the "
                                  "scenario's FLOP/token counts training: forward and backward, 3x the forward");
+    if (const std::string count = attentionCountNote(run, formula); !count.empty() && ratio > 1)
+        c.explanations.push_back(count);
     const std::string perStep = formatNumber(ratio, 2) + "x the FLOPs per step that the trace's operators did";
     if (!scenarioDifferences.empty())
         c.explanations.push_back("the scenario does not state this trace's run (" + scenarioDifferences

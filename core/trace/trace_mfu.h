@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/flops.h"
 #include "core/trace/analysis.h"
 
 namespace mfu::trace {
@@ -52,10 +53,16 @@ struct MfuCrossCheck {
     std::string summary; // one sentence: both figures and whether they agree
 };
 
-// `run`: the analysed run whose mean step time the measured MFU used. `scenarioDifferences`: the counted facts the
-// file states otherwise than the scenario (ShownMfu::countedDifferences), named as the first suspect of a disagreement
-// the FLOPs per step explain.
-MfuCrossCheck crossCheckMfu(
-    const RunAnalysis& run, double traceMfu, double measuredMfu, const std::string& scenarioDifferences = {});
+// `run`: the analysed run whose mean step time the measured MFU used. `formula`: the FLOP/token formula the measured
+// MFU counted with (scenarioFlopFormula): one that counts attention over the whole square of keys is named when the
+// trace's attention ran causal and the scenario's figure is the higher. `scenarioDifferences`: the counted facts the
+// file states otherwise than the scenario (ShownMfu::countedDifferences), named as the first suspect of a
+// disagreement the FLOPs per step explain.
+MfuCrossCheck crossCheckMfu(const RunAnalysis& run, double traceMfu, double measuredMfu, FlopFormula formula,
+    const std::string& scenarioDifferences = {});
+
+// "the scenario's formula (...) counts ... : per_component_causal counts as the trace does", or "" when the formula
+// counts attention as the trace's operators ran it (causal, or no causal attention recorded) or counts none (6N).
+std::string attentionCountNote(const RunAnalysis& run, FlopFormula formula);
 
 } // namespace mfu::trace

@@ -613,6 +613,19 @@ private slots:
         QVERIFY(!check["agrees"].get<bool>());
         QVERIFY2(
             check["explanations"].dump().find("1.21x the FLOPs per step") != std::string::npos, check.dump().c_str());
+        // That count is named, with the formula that counts as the trace does; under it, it is not named again.
+        QVERIFY2(check["explanations"].dump().find("(per_layer) counts each attention layer over the whole square")
+                != std::string::npos,
+            check.dump().c_str());
+        const Run causal
+            = runCli({ trace, QStringLiteral("--model"), config, QStringLiteral("--gpu"), QStringLiteral("h200"),
+                QStringLiteral("--formula"), QStringLiteral("per_component_causal"), QStringLiteral("--json") });
+        QVERIFY2(causal.exitCode == 0, causal.err.constData());
+        const auto causalOut = nlohmann::json::parse(causal.out.toStdString());
+        const auto& causalCheck = causalOut["mfu_check"];
+        QVERIFY(causalCheck["measured_mfu"].get<double>() < check["measured_mfu"].get<double>());
+        QVERIFY2(
+            causalCheck["explanations"].dump().find("whole square") == std::string::npos, causalCheck.dump().c_str());
     }
 
     // A step PyTorch 2.11 replayed through CUDA graphs (torch.compile's reduce-overhead mode) on an H200, recorded with

@@ -217,8 +217,8 @@ void MfuFigures::showCheck()
         m_check->setText(QStringLiteral("–"));
         return;
     }
-    const trace::MfuCrossCheck c
-        = trace::crossCheckMfu(m_selection.run->analysis, *m_traceMfu, *m_measuredMfu, m_countedDifferences);
+    const trace::MfuCrossCheck c = trace::crossCheckMfu(m_selection.run->analysis, *m_traceMfu, *m_measuredMfu,
+        scenarioFlopFormula(m_scenario->scenario()), m_countedDifferences);
     QString text = QString::fromStdString(c.summary) + QLatin1Char('.');
     if (!c.agrees) {
         text += QLatin1Char(' ') + tr("What may explain it:");
