@@ -1,8 +1,8 @@
 #include "widgets/trace/mfu_figures.h"
 
-#include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -29,10 +29,7 @@ MfuFigures::MfuFigures(ScenarioModel* scenario, QWidget* parent)
     : QGroupBox(tr("MFU"), parent)
     , m_scenario(scenario)
 {
-    auto* form = new QFormLayout(this);
-    // Each figure under its name, across the box's whole width: the figures are sentences, and beside their names
-    // they wrapped into a 148 px column whose height QFormLayout under-estimated, cutting each one's last line.
-    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    auto* form = new QVBoxLayout(this);
     m_measured = addFigure(form, tr("Measured MFU:"), "measuredMfu");
     m_trace = addFigure(form, tr("From the trace alone:"), "traceMfu");
     m_check = addFigure(form, tr("Trace vs model:"), "mfuCheck");
@@ -40,7 +37,8 @@ MfuFigures::MfuFigures(ScenarioModel* scenario, QWidget* parent)
     m_note = new QLabel;
     m_note->setObjectName(QStringLiteral("mfuNote"));
     m_note->setWordWrap(true);
-    form->addRow(m_note);
+    form->addSpacing(kFigureGap);
+    form->addWidget(m_note);
 }
 
 void MfuFigures::show(const TraceSelection& selection)

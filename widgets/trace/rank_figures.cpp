@@ -1,8 +1,8 @@
 #include "widgets/trace/rank_figures.h"
 
-#include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QVBoxLayout>
 
 #include "core/presets/gpu_match.h"
 #include "core/trace/collective_sizes.h"
@@ -35,23 +35,25 @@ QString stepTimeSource(trace::StepSource source)
 
 } // namespace
 
-QLabel* addFigure(QFormLayout* form, const QString& label, const char* objectName)
+QLabel* addFigure(QVBoxLayout* list, const QString& label, const char* objectName)
 {
+    auto* name = new QLabel(label);
     auto* value = new QLabel(QStringLiteral("–"));
     value->setObjectName(QLatin1String(objectName));
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
     value->setWordWrap(true);
-    form->addRow(label, value);
+    name->setBuddy(value);
+    if (list->count() > 0)
+        list->addSpacing(kFigureGap);
+    list->addWidget(name);
+    list->addWidget(value);
     return value;
 }
 
 RankFigures::RankFigures(QWidget* parent)
     : QGroupBox(tr("Figures (selected rank, per analysed step)"), parent)
 {
-    auto* form = new QFormLayout(this);
-    // Each figure under its name, across the box's whole width: the figures are sentences, and beside their names
-    // they wrapped into a 148 px column whose height QFormLayout under-estimated, cutting each one's last line.
-    form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    auto* form = new QVBoxLayout(this);
     m_steps = addFigure(form, tr("Steps:"), "steps");
     m_stepTime = addFigure(form, tr("Step time:"), "stepTime");
     m_busy = addFigure(form, tr("GPU busy:"), "busy");

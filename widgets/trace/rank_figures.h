@@ -8,7 +8,7 @@
 #include "core/model/hardware_spec.h"
 #include "core/trace/analysis.h"
 
-class QFormLayout;
+class QVBoxLayout;
 class QLabel;
 
 namespace mfu::widgets {
@@ -33,7 +33,11 @@ private:
     QLabel* m_gpu = nullptr;
 };
 
-// A selectable, wrapping value label added to a form under `label`, named for tests and accessibility.
-QLabel* addFigure(QFormLayout* form, const QString& label, const char* objectName);
+// A selectable, wrapping value label added to a list of figures under its name `label`, named for tests and
+// accessibility. The figures are sentences across the box's whole width; a box layout gives each wrapped label the
+// height its width needs (QFormLayout, even wrapping all rows, under-estimated it and cut the last lines of a long
+// figure, drawing the next row over them).
+QLabel* addFigure(QVBoxLayout* list, const QString& label, const char* objectName);
+inline constexpr int kFigureGap = 6; // px between one figure's value and the next figure's name
 
 } // namespace mfu::widgets

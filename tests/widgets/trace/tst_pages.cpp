@@ -59,6 +59,26 @@ bool imports(TracePanel& panel, const QStringList& paths, bool baseline = false)
     return done.wait(20000) || done.count() > 0;
 }
 
+// The scenario of a one-H200 run of the model `config` describes, at sequence 4,096 and `microBatch`, one
+// micro-batch a step (as the recorded H200 traces ran). False when the config cannot be read.
+bool setOneH200Run(ScenarioModel& scenario, const QString& config, int microBatch)
+{
+    mfu::Scenario s = scenario.scenario();
+    QFile file(config);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    s.model = mfu::modelFromHfConfigText(file.readAll().toStdString(), "config.json");
+    for (const auto& h : mfu::app::presetLibrary().hardware())
+        if (h.id == "h200")
+            s.cluster.hardware = h;
+    s.cluster.gpuCount = 1;
+    s.workload.seqLen = 4096;
+    s.workload.microBatch = microBatch;
+    s.workload.globalBatchTokens = 4096LL * microBatch;
+    scenario.setScenario(s);
+    return true;
+}
+
 } // namespace
 
 class TestTracePages : public QObject {
@@ -68,7 +88,7 @@ class TestTracePages : public QObject {
 
     QString write(const QString& name, const std::string& bytes)
     {
-        const QString path = m_dir.filePath(name);
+        QString path = m_dir.filePath(name);
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly))
             return {};
@@ -188,18 +208,7 @@ private slots:
         const nlohmann::json j = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
 
         ScenarioModel scenario;
-        mfu::Scenario s = scenario.scenario();
-        QFile file(config);
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        s.model = mfu::modelFromHfConfigText(file.readAll().toStdString(), "config.json");
-        for (const auto& h : mfu::app::presetLibrary().hardware())
-            if (h.id == "h200")
-                s.cluster.hardware = h;
-        s.cluster.gpuCount = 1;
-        s.workload.seqLen = 4096;
-        s.workload.microBatch = 8;
-        s.workload.globalBatchTokens = 32768;
-        scenario.setScenario(s);
+        QVERIFY(setOneH200Run(scenario, config, 8));
         QCOMPARE(scenario.tokensPerStep(), int64_t(32768));
         TracePanel panel(&scenario);
         panel.setKnownHardware(mfu::app::presetLibrary().hardware());
@@ -227,6 +236,39 @@ private slots:
         use->click();
         QCOMPARE(scenario.scenario().flags.attentionKernel, mfu::AttentionKernel::Cudnn);
         QVERIFY(!use->isVisibleTo(&panel));
+    }
+
+    // A long cross-check is drawn whole. On the MoE step PyTorch 2.11 recorded on an H200, read with its own config,
+    // the two MFUs disagree for three reasons; a form layout had cut the last of them and drawn the next figure over
+    // it. Every label of the MFU box gets the height its width needs, and none overlaps the next.
+    void longFiguresAreDrawnWhole()
+    {
+        const QString trace
+            = QStringLiteral(MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-moe-qwen3-12l-64e-768-s4096-mb4.json.gz");
+        const QString config
+            = QStringLiteral(MFU_SOURCE_DIR "/bench/gpu/h200-2026-11-30-moe-qwen3-12l-64e-768.config.json");
+        ScenarioModel scenario;
+        QVERIFY(setOneH200Run(scenario, config, 4));
+        TracePanel panel(&scenario);
+        panel.setKnownHardware(mfu::app::presetLibrary().hardware());
+        panel.resize(835, 560); // the Trace tab at 1280x720
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(imports(panel, { trace }));
+        auto* check = panel.findChild<QLabel*>(QStringLiteral("mfuCheck"));
+        QVERIFY(check);
+        QVERIFY2(check->text().count(QStringLiteral("\n•")) == 3, qPrintable(check->text()));
+        QTest::qWait(50); // the layout settles on the event loop
+        QList<QLabel*> labels = check->parentWidget()->findChildren<QLabel*>(Qt::FindDirectChildrenOnly);
+        std::sort(labels.begin(), labels.end(), [](const QLabel* a, const QLabel* b) { return a->y() < b->y(); });
+        QVERIFY(labels.size() >= 9);
+        for (qsizetype i = 0; i < labels.size(); ++i) {
+            const QLabel* l = labels[i];
+            const QString what = l->objectName() + QStringLiteral(": ") + l->text().left(60);
+            QVERIFY2(l->height() >= l->heightForWidth(l->width()), qPrintable(what));
+            if (i + 1 < labels.size())
+                QVERIFY2(labels[i + 1]->y() >= l->y() + l->height(), qPrintable(what));
+        }
     }
 
     // Four files of four jobs: said, not analysed as one run; the button analyses them anyway.
@@ -313,14 +355,15 @@ private slots:
     void adoptingAV100AdoptsFp16()
     {
         const std::string half = "[\"c10::Half\", \"c10::Half\"]";
+        const std::string mm = "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+                               "\"ts\": 0, \"dur\": 10, \"args\": {\"Input Dims\": [[1024, 1024], [1024, 1024]], "
+                               "\"Input type\": "
+            + half + "}}";
+        const std::string launch = "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                                   "\"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 2, \"args\": {\"correlation\": 1}}";
         const std::string v100 = traceOf(
-            { annotation("ProfilerStep#1", "0", "100", true), annotation("ProfilerStep#2", "100", "100", true),
-                "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
-                "\"ts\": 0, \"dur\": 10, \"args\": {\"Input Dims\": [[1024, 1024], [1024, 1024]], \"Input type\": "
-                    + half + "}}",
-                "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
-                "\"tid\": 1, \"ts\": 2, \"dur\": 2, \"args\": {\"correlation\": 1}}",
-                kernel("volta_h884gemm_64x64_ldg8_nn", "5", "80", 7, 1),
+            { annotation("ProfilerStep#1", "0", "100", true), annotation("ProfilerStep#2", "100", "100", true), mm,
+                launch, kernel("volta_h884gemm_64x64_ldg8_nn", "5", "80", 7, 1),
                 kernel("volta_h884gemm_64x64_ldg8_nn", "100", "80") },
             "\"deviceProperties\": [{\"id\": 0, \"name\": \"Tesla V100-SXM2-32GB\"}]");
         ScenarioModel scenario;
