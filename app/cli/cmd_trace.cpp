@@ -210,6 +210,8 @@ nlohmann::json runJson(const QCommandLineParser& parser, const trace::RunAnalysi
     const auto& traceMfu = runTraceMfu.mfu;
     j["trace_mfu"] = traceMfu ? nlohmann::json(*traceMfu) : nlohmann::json(nullptr);
     j["trace_mfu_note"] = runTraceMfu.note;
+    j["trace_hfu"] = runTraceMfu.hfu ? nlohmann::json(*runTraceMfu.hfu) : nlohmann::json(nullptr);
+    j["trace_hfu_note"] = trace::traceHfuText(runTraceMfu, run);
     j["trace_mfu_lower_bound"] = runTraceMfu.lowerBound;
     j["trace_mfu_unattributed_share"] = runTraceMfu.unattributedShare;
     if (runTraceMfu.abovePeak)
@@ -587,6 +589,8 @@ int runTrace(const QStringList& args)
                           out["measured_mfu"]["peak_dense_tflops_per_gpu"].get<double>())
                 + QString::fromStdString(recordedInputsText(out["measured_mfu"]["inputs"])));
         printLine(QString::fromStdString("trace MFU: " + out["trace_mfu_note"].get<std::string>()));
+        if (!out["trace_hfu"].is_null())
+            printLine(QString::fromStdString("trace HFU: " + out["trace_hfu_note"].get<std::string>()));
         if (out.contains("mfu_check")) {
             printLine(QString::fromStdString(out["mfu_check"]["summary"].get<std::string>()));
             for (const auto& why : out["mfu_check"]["explanations"])

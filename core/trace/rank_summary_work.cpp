@@ -103,12 +103,12 @@ json opFlopsToSummary(const OpFlops& f)
         { "ops_with_shapes", f.opsWithShapes }, { "ops_without_shapes", f.opsWithoutShapes },
         { "ops_with_impossible_shapes", f.opsWithImpossibleShapes }, { "ops_without_kernels", f.opsWithoutKernels },
         { "backward", f.backward }, { "by_precision", flopsToJson(f.byPrecision) },
-        { "in_steps", flopsToJson(f.inSteps) }, { "per_step", steps }, { "outside_steps_flops", f.outsideStepsFlops },
-        { "matrix_kernel_ns", f.matrixKernelNs }, { "unattributed_matrix_ns", f.unattributedMatrixNs },
-        { "categories", categories }, { "kernels", kernels }, { "problems", problems },
-        { "computation_kernels", f.computationKernels }, { "computation_ns", f.computationNs },
-        { "kernels_without_work", f.kernelsWithoutWork }, { "ns_without_work", f.nsWithoutWork },
-        { "longest_without_work", f.longestWithoutWork } };
+        { "in_steps", flopsToJson(f.inSteps) }, { "in_steps_executed", flopsToJson(f.inStepsExecuted) },
+        { "per_step", steps }, { "outside_steps_flops", f.outsideStepsFlops }, { "matrix_kernel_ns", f.matrixKernelNs },
+        { "unattributed_matrix_ns", f.unattributedMatrixNs }, { "categories", categories }, { "kernels", kernels },
+        { "problems", problems }, { "computation_kernels", f.computationKernels },
+        { "computation_ns", f.computationNs }, { "kernels_without_work", f.kernelsWithoutWork },
+        { "ns_without_work", f.nsWithoutWork }, { "longest_without_work", f.longestWithoutWork } };
 }
 
 OpKind opKindFromKey(const std::string& key, const Reader& in)
@@ -139,6 +139,8 @@ OpFlops opFlopsFromSummary(const json& j, const Reader& in)
     f.backward = in.get<bool>(j, "backward");
     f.byPrecision = flopsFromJson(in.at(j, "by_precision"), in);
     f.inSteps = flopsFromJson(in.at(j, "in_steps"), in);
+    // Version 5; before it the steps' model FLOPs counted what the kernels executed, recomputation included.
+    f.inStepsExecuted = j.contains("in_steps_executed") ? flopsFromJson(in.at(j, "in_steps_executed"), in) : f.inSteps;
     for (const json& s : in.array(j, "per_step"))
         f.perStep.push_back(flopsFromJson(s, in));
     f.outsideStepsFlops = in.get<double>(j, "outside_steps_flops");

@@ -416,6 +416,7 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
     std::array<KernelWork, kKernelCategoryCount> byCategory {};
     std::array<PrecisionTally, kKernelCategoryCount> categoryPrecisions {};
     PrecisionTally inSteps;
+    PrecisionTally inStepsExecuted;
     std::vector<PrecisionTally> perStep(plan.steps.size());
     // Problems by (operator name, shapes, precision code; 255 for none).
     struct ProblemKey {
@@ -457,6 +458,7 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
             kernelPrecisions[kernelSlot].add(precision, at.modelFlops[i]);
             categoryPrecisions[static_cast<size_t>(a.category)].add(precision, at.modelFlops[i]);
             inStepsModel += at.modelFlops[i];
+            inStepsExecuted.add(precision, at.flops[i]); // a matrix operator's: all it executed
         }
         KernelWork& k = byKernel[kernelSlot];
         k.category = a.category;
@@ -496,6 +498,7 @@ OpFlops countOpFlops(const Timeline& t, const StepPlan& plan, size_t maxProblems
     }
     out.outsideStepsFlops = std::max(0.0, out.modelFlops() - inStepsModel);
     out.inSteps = inSteps.flops();
+    out.inStepsExecuted = inStepsExecuted.flops();
     for (size_t step = 0; step < perStep.size(); ++step)
         out.perStep[step] = perStep[step].flops();
 

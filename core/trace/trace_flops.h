@@ -98,6 +98,10 @@ struct OpFlops {
     FlopsByPrecision byPrecision; // model FLOPs, whole file
     // Inside the analysed steps (their kernels' share).
     FlopsByPrecision inSteps;
+    // The matrix FLOPs the kernels executed in the analysed steps, recomputation included (a fused attention
+    // backward's second Q·Kᵀ; the forward that activation checkpointing runs again is among the operators anyway):
+    // the hardware FLOPs of the trace HFU.
+    FlopsByPrecision inStepsExecuted;
     std::vector<FlopsByPrecision> perStep; // per analysed step, same order as the plan's steps
     double outsideStepsFlops = 0; // model FLOPs of the whole file not in the analysed steps
     // GEMM and attention kernel time in the analysed steps, and the part of it no counted operator's shapes reach

@@ -72,6 +72,13 @@ std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpe
     return possible(anyRankTraceMfu(rank, hardware));
 }
 
+std::optional<TraceMfu> rankTraceHfu(const RankAnalysis& rank, const HardwareSpec& hardware)
+{
+    if (!rankTraceMfu(rank, hardware))
+        return std::nullopt;
+    return possible(traceMfu(rank.opFlops.inStepsExecuted, static_cast<double>(rank.stepWallNs()) / 1e9, hardware));
+}
+
 std::optional<double> traceMfuAbovePeak(const RankAnalysis& rank, const HardwareSpec& hardware)
 {
     const auto m = anyRankTraceMfu(rank, hardware);
@@ -89,8 +96,8 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
 {
     RunTraceMfu out;
     bool shapes = false, gpu = false;
-    double sum = 0, above = 0;
-    int n = 0, nAbove = 0;
+    double sum = 0, above = 0, hfuSum = 0;
+    int n = 0, nAbove = 0, nHfu = 0;
     int64_t impossible = 0;
     for (const auto& r : run.ranks) {
         shapes = shapes || r.opFlops.recordsShapes;
@@ -102,6 +109,10 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
             continue;
         sum += m->mfu;
         ++n;
+        if (const auto h = rankTraceHfu(r, *hw)) {
+            hfuSum += h->mfu;
+            ++nHfu;
+        }
         if (m->mfu > 1.0) {
             above += m->mfu;
             ++nAbove;
@@ -132,11 +143,27 @@ RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec
               "operators' recorded shapes are not what ran, or the GPU the trace names is not the one it ran on";
     } else {
         out.mfu = sum / n;
+        if (nHfu == n)
+            out.hfu = hfuSum / nHfu;
         out.lowerBound = out.unattributedShare > kUnattributedTolerance;
         out.note = out.lowerBound ? "at least " + formatPercent(*out.mfu) + ": " + uncounted + ", and is not counted"
                                   : formatPercent(*out.mfu) + " from the operators' recorded shapes, no model needed";
     }
     return out;
+}
+
+std::string traceHfuText(const RunTraceMfu& m, const RunAnalysis& run)
+{
+    if (!m.hfu)
+        return "";
+    double recomputed = 0;
+    for (const auto& r : run.ranks)
+        recomputed += r.opFlops.attentionRecomputedFlops;
+    const std::string what = recomputed > 0
+        ? "recomputation included: the Q·Kᵀ the attention backward kernels compute again, "
+            + formatNumber(recomputed / 1e12, 1) + " TFLOP over the file"
+        : "no fused attention backward recomputed any";
+    return formatPercent(*m.hfu) + ", the matrix FLOPs the kernels executed (" + what + ")";
 }
 
 std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<HardwareSpec>& presets)

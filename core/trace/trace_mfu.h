@@ -21,6 +21,9 @@ std::optional<HardwareSpec> traceHardware(const RankAnalysis& rank, const std::v
 // would be above 100% (impossible: traceMfuAbovePeak says it).
 std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware);
 std::optional<TraceMfu> stepTraceMfu(const RankAnalysis& rank, size_t step, const HardwareSpec& hardware);
+// The same over the matrix FLOPs the kernels executed (OpFlops::inStepsExecuted): the trace HFU, which counts what
+// they recompute. nullopt where rankTraceMfu is, or above 100%.
+std::optional<TraceMfu> rankTraceHfu(const RankAnalysis& rank, const HardwareSpec& hardware);
 // The figure rankTraceMfu refuses because it is above 100%, or nullopt when there is none or it is possible.
 std::optional<double> traceMfuAbovePeak(const RankAnalysis& rank, const HardwareSpec& hardware);
 
@@ -32,12 +35,17 @@ inline constexpr double kUnattributedTolerance = 0.02;
 // counts or why there is none. Never a figure above 100%.
 struct RunTraceMfu {
     std::optional<double> mfu;
+    // The mean trace HFU over the same ranks, when mfu is shown: what the kernels executed, recomputation included.
+    std::optional<double> hfu;
     double unattributedShare = 0; // of the GEMM and attention kernel time of the analysed steps, pooled over ranks
     bool lowerBound = false; // unattributedShare above kUnattributedTolerance: the uncounted work would add to it
     std::optional<double> abovePeak; // the impossible figure withheld, when that is why mfu is empty
     std::string note;
 };
 RunTraceMfu traceMfuOfRun(const RunAnalysis& run, const std::vector<HardwareSpec>& presets);
+// "45.37%, the matrix FLOPs the kernels executed (recomputation included: the Q·Kᵀ ...)": the trace HFU as every
+// surface words it, "" when there is none.
+std::string traceHfuText(const RunTraceMfu& m, const RunAnalysis& run);
 // traceMfuOfRun(...).mfu.
 std::optional<double> runTraceMfu(const RunAnalysis& run, const std::vector<HardwareSpec>& presets);
 

@@ -44,6 +44,7 @@ nlohmann::json opFlopsToJson(const RankAnalysis& r, const std::optional<Hardware
 {
     const OpFlops& f = r.opFlops;
     const auto mfu = gpu ? rankTraceMfu(r, *gpu) : std::nullopt;
+    const auto hfu = gpu ? rankTraceHfu(r, *gpu) : std::nullopt;
     nlohmann::json j = { { "matmul_flops", f.matmulFlops }, { "attention_flops", f.attentionFlops },
         { "attention_recomputed_flops", f.attentionRecomputedFlops }, { "grouped_gemm_flops", f.groupedGemmFlops },
         { "convolution_flops", f.convolutionFlops }, { "model_flops", f.modelFlops() },
@@ -55,6 +56,8 @@ nlohmann::json opFlopsToJson(const RankAnalysis& r, const std::optional<Hardware
         { "elementwise_bytes", f.elementwiseBytes }, { "normalization_bytes", f.normalizationBytes },
         { "trace_mfu", mfuOrNull(mfu) }, { "trace_mfu_gpu", gpu ? nlohmann::json(gpu->id) : nlohmann::json(nullptr) } };
     j["trace_mfu_unattributed_share"] = f.unattributedMatrixShare();
+    j["trace_hfu"] = mfuOrNull(hfu);
+    j["flops_executed_in_steps"] = totalFlops(f.inStepsExecuted);
     if (const auto above = gpu ? traceMfuAbovePeak(r, *gpu) : std::nullopt)
         j["trace_mfu_above_peak"] = *above; // withheld as impossible: trace_mfu is null
     if (mfu) {

@@ -571,6 +571,14 @@ private slots:
         QVERIFY2(std::abs(measuredMfu / traceMfu - 1) < 1e-3, check.dump().c_str());
         const auto& f = j["ranks"][0]["op_flops"];
         const double recomputed = f["attention_recomputed_flops"].get<double>();
+        // The trace HFU counts what the kernels executed over the same steps: the recomputed Q·Kᵀ too.
+        const double traceHfu = j["trace_hfu"].get<double>();
+        const double executed = f["flops_executed_in_steps"].get<double>();
+        QVERIFY2(std::abs(traceHfu / traceMfu - executed / f["flops_in_steps"].get<double>()) < 1e-9, f.dump().c_str());
+        QVERIFY2(traceHfu > 1.04 * traceMfu && traceHfu < 1.05 * traceMfu, j.dump().c_str()); // 45.37% / 43.32%
+        QVERIFY2(j["trace_hfu_note"].get<std::string>().find("Q·Kᵀ the attention backward kernels compute again")
+                != std::string::npos,
+            j["trace_hfu_note"].dump().c_str());
         // Half a forward recomputed against three forwards' worth of model work (forward and backward): a sixth.
         QVERIFY2(recomputed > 0.16 * f["attention_flops"].get<double>(), f.dump().c_str());
         QVERIFY2(recomputed < 0.17 * f["attention_flops"].get<double>(), f.dump().c_str());

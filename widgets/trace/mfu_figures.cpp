@@ -136,6 +136,8 @@ void MfuFigures::showTraceMfu()
                      .arg(QLocale().toString(work.flopsPerStep / 1e12, 'f', 2),
                          QString::fromStdString(trace::precisionSharesText(work)));
     }
+    if (const std::string hfu = trace::traceHfuText(traceMfu, run->analysis); !hfu.empty())
+        detail += tr(". HFU %1").arg(QString::fromStdString(hfu));
     m_trace->setText(QString::fromStdString(traceMfu.note) + detail);
     m_trace->setStyleSheet(traceMfu.abovePeak ? errorStyleSheet() : QString());
 }
