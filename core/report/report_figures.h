@@ -54,6 +54,8 @@ struct TraceFigures {
     // against the measured one.
     std::optional<double> traceMfu;
     std::string traceMfuNote; // what the trace MFU counts, or why there is none (trace::traceMfuOfRun)
+    std::optional<double> traceHfu; // the same over the FLOPs the kernels executed, recomputation included
+    std::string traceHfuNote; // trace::traceHfuText
     std::optional<trace::MfuCrossCheck> mfuCheck;
     std::vector<HardwareSpec> knownHardware; // what the traces' GPU names were matched against
     // The run the document compares against (baseline_trace_paths), when its files are there.

@@ -130,6 +130,8 @@ TraceFigures traceFigures(
     const trace::RunTraceMfu traceMfu = trace::traceMfuOfRun(out.run, out.knownHardware);
     out.traceMfu = traceMfu.mfu;
     out.traceMfuNote = traceMfu.note;
+    out.traceHfu = traceMfu.hfu;
+    out.traceHfuNote = trace::traceHfuText(traceMfu, out.run);
     if (out.traceMfu && checkable)
         out.mfuCheck
             = trace::crossCheckMfu(out.run, *out.traceMfu, *checkable, scenarioFlopFormula(s), countedDifferences);
@@ -184,6 +186,8 @@ ReportSection traceSection(const TraceFigures& f)
                 + (f.traceMfu ? "; the FLOPs its operators' recorded shapes give over the analysed steps, against "
                                 "the trace GPU's dense peak at their precision"
                               : "") });
+    if (f.traceHfu)
+        out.rows.push_back({ "HFU from the trace alone", formatPercent(*f.traceHfu), f.traceHfuNote });
     if (f.mfuCheck) {
         out.rows.push_back({ "Trace vs model", f.mfuCheck->agrees ? "agree" : "disagree", f.mfuCheck->summary });
         for (const auto& why : f.mfuCheck->explanations)

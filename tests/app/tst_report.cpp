@@ -327,6 +327,9 @@ private slots:
         for (const char* heading : { "Work from recorded shapes", "Critical path", "Baseline comparison" })
             QVERIFY2(text.contains(QStringLiteral("<h2>%1</h2>").arg(QLatin1String(heading))), heading);
         QVERIFY(text.contains(QStringLiteral("MFU from the trace alone")));
+        // Inference recomputes nothing: its trace HFU is its MFU, said as the CLI and the window say it.
+        QVERIFY(text.contains(QStringLiteral("HFU from the trace alone")));
+        QVERIFY(text.contains(QStringLiteral("the matrix FLOPs the kernels executed (no fused attention backward")));
         // What held the step longest is a sum over stretches, and says how many: never one kernel's "Longest".
         QVERIFY(text.contains(QStringLiteral("Most time on step #")));
         QVERIFY(text.contains(QStringLiteral(" stretches of ")) || text.contains(QStringLiteral(" stretch of ")));
