@@ -22,11 +22,17 @@ std::optional<HardwareSpec> traceHardware(const RankAnalysis& rank, const std::v
 
 namespace {
 
-std::optional<TraceMfu> anyRankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware)
+// `flops` over the rank's analysed steps (the model's, or what the kernels executed), possible or not.
+std::optional<TraceMfu> anyRankFigure(const RankAnalysis& rank, const FlopsByPrecision& flops, const HardwareSpec& hw)
 {
     if (!rank.opFlops.recordsShapes)
         return std::nullopt;
-    return traceMfu(rank.opFlops.inSteps, static_cast<double>(rank.stepWallNs()) / 1e9, hardware);
+    return traceMfu(flops, static_cast<double>(rank.stepWallNs()) / 1e9, hw);
+}
+
+std::optional<TraceMfu> anyRankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware)
+{
+    return anyRankFigure(rank, rank.opFlops.inSteps, hardware);
 }
 
 // The share of the ranks' GEMM and attention kernel time that no operator's shapes reach, pooled over the ranks.
@@ -74,9 +80,8 @@ std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpe
 
 std::optional<TraceMfu> rankTraceHfu(const RankAnalysis& rank, const HardwareSpec& hardware)
 {
-    if (!rankTraceMfu(rank, hardware))
-        return std::nullopt;
-    return possible(traceMfu(rank.opFlops.inStepsExecuted, static_cast<double>(rank.stepWallNs()) / 1e9, hardware));
+    // The executed FLOPs hold the model's (tallied together), so there is an HFU wherever there is a trace MFU.
+    return possible(anyRankFigure(rank, rank.opFlops.inStepsExecuted, hardware));
 }
 
 std::optional<double> traceMfuAbovePeak(const RankAnalysis& rank, const HardwareSpec& hardware)

@@ -22,7 +22,7 @@ std::optional<HardwareSpec> traceHardware(const RankAnalysis& rank, const std::v
 std::optional<TraceMfu> rankTraceMfu(const RankAnalysis& rank, const HardwareSpec& hardware);
 std::optional<TraceMfu> stepTraceMfu(const RankAnalysis& rank, size_t step, const HardwareSpec& hardware);
 // The same over the matrix FLOPs the kernels executed (OpFlops::inStepsExecuted): the trace HFU, which counts what
-// they recompute. nullopt where rankTraceMfu is, or above 100%.
+// they recompute. nullopt without shapes, FLOPs or a peak, or above 100%.
 std::optional<TraceMfu> rankTraceHfu(const RankAnalysis& rank, const HardwareSpec& hardware);
 // The figure rankTraceMfu refuses because it is above 100%, or nullopt when there is none or it is possible.
 std::optional<double> traceMfuAbovePeak(const RankAnalysis& rank, const HardwareSpec& hardware);
