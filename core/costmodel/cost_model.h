@@ -69,6 +69,9 @@ struct ModelShape {
     // indexer's FLOPs per key it scores.
     double recurrentScanFlops = 0;
     double recurrentScanBytes = 0;
+    // The elementwise kernels around those recurrences (convolutions, L2 norms, gates, gated norms), forward and
+    // backward together, bytes per token averaged over layers (core/model/chunked_scans.h, MixerElementwiseBytes).
+    double recurrentElementwiseBytes = 0;
     double indexerFlopsPerKey = 0;
     // Keys a query attends to under the causal mask, averaged over layers: S/2 on full-attention layers,
     // W - W^2/(2S) on sliding-window (and top-k sparse) layers of window W < S, none on layers without attention.

@@ -98,6 +98,9 @@ MemoryBoundTime memoryBoundTime(const StepContext& x)
     const bool fusedKernels = !flags.compiled && flags.fusedNormActivation;
     MemoryBoundTime m
         = flags.autocast && !fusedKernels ? autocastElementwiseAndLoss(x) : passesElementwiseAndLoss(x, fusedKernels);
+    // A recurrence's convolutions, norms and gates run as kernels of their own, compiled or not, split over TP with
+    // its heads.
+    m.elementwiseBytes += x.tokensPerMicroBatch * x.layersPerStage * x.shape->recurrentElementwiseBytes / x.tp;
     m.fp8CastBytes = x.fp4 ? fp4CastBytes(x) : fp8CastBytes(x);
     if (flags.autocast) // the weights' BF16 casts each micro-step, whichever kernels run the rest
         m.autocastCastBytes = x.constants->autocastWeightCastBytesPerParam * autocastCastParams(x);

@@ -8,7 +8,7 @@ namespace mfu {
 
 // Bytes per micro-batch, and the achieved HBM bandwidth they move at.
 struct MemoryBoundTime {
-    double elementwiseBytes = 0; // norms, residual adds, SwiGLU, RoPE
+    double elementwiseBytes = 0; // norms, residual adds, SwiGLU, RoPE, the kernels around recurrences
     double lossBytes = 0;
     double fp8CastBytes = 0; // quantisation of BF16+FP8 and BF16+FP4 runs
     // MoE: routing (softmax or sigmoid, top-k) and the permutation of tokens into expert order and back.

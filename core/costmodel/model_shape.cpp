@@ -75,16 +75,18 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.fullAttentionShare = widthShare(TokenMixer::FullAttention);
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
-    const auto addScan = [&](int count, const ChunkedScanWork& w) {
+    const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around) {
         s.recurrentScanFlops += count * w.matmulFlops / L;
         s.recurrentScanBytes += count * w.hbmBytes / L;
+        s.recurrentElementwiseBytes += count * around.total() / L;
     };
     if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)
-        addScan(kda, kimiDeltaAttentionChunkedScan(m.kimiDeltaAttention));
+        addScan(kda, kimiDeltaAttentionChunkedScan(m.kimiDeltaAttention),
+            kimiDeltaAttentionElementwise(m.kimiDeltaAttention));
     if (recurrent > 0)
-        addScan(recurrent, gatedDeltaNetChunkedScan(m.linearAttention));
+        addScan(recurrent, gatedDeltaNetChunkedScan(m.linearAttention), gatedDeltaNetElementwise(m.linearAttention));
     if (mamba > 0)
-        addScan(mamba, mamba2ChunkedScan(m.mamba));
+        addScan(mamba, mamba2ChunkedScan(m.mamba), mamba2Elementwise(m.mamba));
     if (const int sparse = localAttentionLayerCount(m, TokenMixer::SparseAttention); sparse > 0)
         s.indexerFlopsPerKey
             = sparse * sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, 1.0).core / L;

@@ -35,6 +35,18 @@ ChunkedScanWork deltaRuleChunked(double heads, double dk, double dv, double gate
 // three).
 constexpr double kScalarGateBytes = 5.0 * kFp32 + 3.0 * kBf16;
 
+// BF16 vectors each elementwise kernel around a recurrence reads and writes, per channel:
+// - causal_conv1d with SiLU (Dao-AILab causal-conv1d): forward reads x and writes y; backward reads x and dy and
+//   writes dx, recomputing the activation's input inside the kernel.
+constexpr double kConvForward = 2, kConvBackward = 3;
+// - a gated RMSNorm (mamba_ssm's and flash-linear-attention's fused kernels): forward reads the output and its gate
+//   and writes the normed product; backward reads dout, the output and the gate and writes both gradients. The
+//   per-row FP32 statistics are a few bytes per head.
+constexpr double kGatedNormForward = 3, kGatedNormBackward = 5;
+// - flash-linear-attention's l2norm: forward reads and writes; backward reads the normed vector and its gradient and
+//   writes the input's.
+constexpr double kL2NormForward = 2, kL2NormBackward = 3;
+
 } // namespace
 
 // Mamba-2's state space duality (Dao and Gu, "Transformers are SSMs", ICML 2024, section 6 and its listing 1) as
@@ -58,6 +70,53 @@ ChunkedScanWork mamba2ChunkedScan(const Mamba2Spec& s)
         + h * p * n / q * (kFp32 + kFp32 + kBf16 + kBf16) // the chunk states through state_passing
         + h * (kBf16 + 6.0 * kFp32); // dt read; dt and its cumulative decay written, each read twice
     return w;
+}
+
+// mamba_split_conv1d_scan_combined over d_inner = H x P channels: the convolution runs over x, B and C (d_inner + 2 G
+// N channels), the gated RMSNorm over d_inner with z as its gate. Its backward first recomputes the convolution's
+// output (for the scan's backward) and the normed output (for the output projection's weight gradient).
+MixerElementwiseBytes mamba2Elementwise(const Mamba2Spec& s)
+{
+    const double inner = double(s.heads) * double(s.headDim);
+    const double conv = inner + 2.0 * double(s.groups) * double(s.stateSize);
+    MixerElementwiseBytes b;
+    b.forward = kBf16 * (kConvForward * conv + kGatedNormForward * inner);
+    b.backward = kBf16
+        * (kConvForward * conv + kGatedNormForward * inner // recomputed
+            + kConvBackward * conv + kGatedNormBackward * inner);
+    return b;
+}
+
+// One convolution over q, k and v (2 keyHeads x dk + valueHeads x dv channels), before q and k are repeated to the
+// value heads; the repeat reads the key heads and writes the value heads' copies (its backward sums them back); the
+// L2 norm of q and k runs on the repeated copies (use_qk_l2norm_in_kernel); the gated RMSNorm on valueHeads x dv.
+MixerElementwiseBytes gatedDeltaNetElementwise(const GatedDeltaNetSpec& s)
+{
+    const double keys = double(s.keyHeads) * double(s.keyHeadDim);
+    const double repeatedKeys = double(s.valueHeads) * double(s.keyHeadDim);
+    const double values = double(s.valueHeads) * double(s.valueHeadDim);
+    const double conv = 2.0 * keys + values;
+    const double repeat = s.valueHeads > s.keyHeads ? 2.0 * keys + 2.0 * repeatedKeys : 0.0;
+    MixerElementwiseBytes b;
+    b.forward
+        = kBf16 * (kConvForward * conv + repeat + 2.0 * kL2NormForward * repeatedKeys + kGatedNormForward * values);
+    b.backward
+        = kBf16 * (kConvBackward * conv + repeat + 2.0 * kL2NormBackward * repeatedKeys + kGatedNormBackward * values);
+    return b;
+}
+
+// Three convolutions of H x d channels (q, k, v), the L2 norm of q and k, the gated RMSNorm of the output (H x d), and
+// fused_kda_gate, which activates the low-rank forget gate into an FP32 decay per channel (forward reads it in BF16
+// and writes FP32; backward reads it and the FP32 gradient and writes a BF16 one).
+MixerElementwiseBytes kimiDeltaAttentionElementwise(const KimiDeltaAttentionSpec& s)
+{
+    const double width = double(s.heads) * double(s.headDim);
+    MixerElementwiseBytes b;
+    b.forward
+        = kBf16 * width * (3.0 * kConvForward + 2.0 * kL2NormForward + kGatedNormForward) + width * (kBf16 + kFp32);
+    b.backward = kBf16 * width * (3.0 * kConvBackward + 2.0 * kL2NormBackward + kGatedNormBackward)
+        + width * (kBf16 + kFp32 + kBf16);
+    return b;
 }
 
 ChunkedScanWork gatedDeltaNetChunkedScan(const GatedDeltaNetSpec& s)

@@ -22,4 +22,24 @@ ChunkedScanWork gatedDeltaNetChunkedScan(const GatedDeltaNetSpec& spec);
 // Kimi Delta Attention's (chunk_kda): the delta rule's kernels plus its per-channel decay, read by each of them.
 ChunkedScanWork kimiDeltaAttentionChunkedScan(const KimiDeltaAttentionSpec& spec);
 
+// The elementwise kernels around a recurrence: its short depthwise convolution (with SiLU), the L2 norm of its
+// queries and keys, its gates and the gated RMSNorm of its output, as the training code runs them. Bytes of HBM per
+// token of one layer, all heads, forward and backward apart. The framework's own layout copies (splits, cats,
+// transposes) differ between implementations and are left out.
+struct MixerElementwiseBytes {
+    double forward = 0;
+    double backward = 0;
+    double total() const { return forward + backward; }
+};
+
+// mamba_ssm's mamba_split_conv1d_scan_combined (Mamba2's and Megatron-Core's MambaMixer's training path), which
+// recomputes the convolution and the normed output in its backward instead of keeping them.
+MixerElementwiseBytes mamba2Elementwise(const Mamba2Spec& spec);
+// Gated DeltaNet as Qwen3-Next and Qwen3.5 run it: one convolution over q, k and v, q and k repeated to the value
+// heads and L2-normed, a gated RMSNorm on the output.
+MixerElementwiseBytes gatedDeltaNetElementwise(const GatedDeltaNetSpec& spec);
+// Kimi Delta Attention: three convolutions (q, k, v), q and k L2-normed, its per-channel forget gate activated in
+// FP32, a sigmoid-gated RMSNorm on the output.
+MixerElementwiseBytes kimiDeltaAttentionElementwise(const KimiDeltaAttentionSpec& spec);
+
 } // namespace mfu

@@ -366,6 +366,25 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    // A recurrence's convolutions, norms and gates are elementwise kernels of their own: 1e5 bytes per token and layer
+    // add 1e4 token-layers x 1e5 = 1e9 bytes (1e-3 s at 1 TB/s), compiled or eager; TP 2 splits them with the heads.
+    void recurrentMixersAddTheirElementwiseKernels()
+    {
+        Hand h;
+        const double without = memoryBoundTime(h.x).elementwiseBytes;
+        h.shape.recurrentElementwiseBytes = 1e5;
+        QCOMPARE(memoryBoundTime(h.x).elementwiseBytes - without, 1e9);
+        h.scenario.flags.compiled = false;
+        const double eager = memoryBoundTime(h.x).elementwiseBytes;
+        h.shape.recurrentElementwiseBytes = 0;
+        QCOMPARE(eager - memoryBoundTime(h.x).elementwiseBytes, 1e9);
+        h.scenario.flags.compiled = true;
+        h.setTp(2);
+        const double tp2 = memoryBoundTime(h.x).elementwiseBytes;
+        h.shape.recurrentElementwiseBytes = 1e5;
+        QCOMPARE(memoryBoundTime(h.x).elementwiseBytes - tp2, 5e8);
+    }
+
     void fusedExpertMlpDropsTheExpertsWidthPasses()
     {
         // The hand MoE model routes its whole 3,000-wide FFN through experts. Fused into the grouped GEMMs, their

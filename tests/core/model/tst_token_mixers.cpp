@@ -77,6 +77,16 @@ private slots:
         QCOMPARE(wide.matmulFlops, 2 * 262'144.0 + 64 * (16'384.0 + 32'768.0));
         // Far fewer bytes than FLOPs move: 31 FLOP per byte, below every GPU's ridge, so the bytes set the time.
         QVERIFY(w.matmulFlops / w.hbmBytes > 30 && w.matmulFlops / w.hbmBytes < 35);
+
+        // Around the scan: the convolution over x, B and C (4,096 + 2 x 8 x 128 = 6,144 channels) and the gated
+        // RMSNorm over 4,096, BF16. Forward 2 x (2 x 6,144 + 3 x 4,096); backward recomputes both (the same again),
+        // then 3 passes of the convolution's and 5 of the norm's.
+        const MixerElementwiseBytes around = mamba2Elementwise(s);
+        QCOMPARE(around.forward, 2.0 * (12'288 + 12'288));
+        QCOMPARE(around.backward, 2.0 * (12'288 + 12'288 + 18'432 + 20'480));
+        QCOMPARE(around.total(), 176'128.0);
+        // Nearly twice the scan's forward bytes: not a rounding error beside the recurrence.
+        QVERIFY(around.total() > 1.9 * w.hbmBytes);
     }
 
     // Qwen3.5-27B's Gated DeltaNet (48 value heads of 128, keys of 128), chunks of 64: per head 3 x 64 x 128 +
@@ -94,6 +104,23 @@ private slots:
         const ChunkedScanWork kda = kimiDeltaAttentionChunkedScan(KimiDeltaAttentionSpec { 48, 128, 4, false });
         QCOMPARE(kda.matmulFlops, w.matmulFlops);
         QCOMPARE(kda.hbmBytes, w.hbmBytes + 48 * (20.0 * 128 - 20));
+
+        // Around the delta rule: the convolution over q, k and v (2 x 16 x 128 + 48 x 128 = 10,240 channels); q and k
+        // repeated from 16 to 48 heads (reads 2 x 2,048, writes 2 x 6,144; the backward sums them back); their L2
+        // norms on 6,144 channels each; the gated RMSNorm on 6,144. BF16.
+        const MixerElementwiseBytes around = gatedDeltaNetElementwise(g);
+        QCOMPARE(around.forward, 2.0 * (2 * 10'240 + 16'384 + 2 * 2 * 6'144 + 3 * 6'144));
+        QCOMPARE(around.backward, 2.0 * (3 * 10'240 + 16'384 + 2 * 3 * 6'144 + 5 * 6'144));
+        QCOMPARE(around.total(), 389'120.0);
+        // With as many key heads as value heads nothing is repeated.
+        const GatedDeltaNetSpec even { 48, 48, 128, 128, 4 };
+        QCOMPARE(gatedDeltaNetElementwise(even).total(), 2.0 * (5 * 18'432 + 10 * 6'144 + 8 * 6'144));
+        // KDA (48 heads of 128, 6,144 channels): three convolutions, two L2 norms and the gated norm (13 passes
+        // forward, 20 backward), and its FP32 forget gate (6 bytes forward, 8 backward): 80 bytes per channel.
+        const MixerElementwiseBytes kdaAround
+            = kimiDeltaAttentionElementwise(KimiDeltaAttentionSpec { 48, 128, 4, false });
+        QCOMPARE(kdaAround.forward, 32.0 * 6'144);
+        QCOMPARE(kdaAround.total(), 491'520.0);
     }
 
     // A file may state up to INT_MAX heads or groups (kMaxFileCount): the counts are formed in 64 bits, so 2 x heads
