@@ -177,7 +177,7 @@ private slots:
     void sweepBestSaysWhatWasLeftOut()
     {
         const QString args = QStringLiteral(
-            "--model qwen3.5-397b-a17b --gpu gb200 --gpus 64 --seq 32768 --formula palm --axis seq --values 32k,128k");
+            "--model qwen3.5-397b-a17b --gpu gb200 --gpus 64 --seq 32768 --formula palm --axis seq --values 32k,256k");
         const auto j = runJson(QStringLiteral("sweep"), args + QStringLiteral(" --json"));
         QVERIFY(j["points"][0]["best_left_out"].is_null());
         QVERIFY2(j["points"][1]["best"].is_object(), j.dump().c_str());
@@ -186,7 +186,7 @@ private slots:
         QVERIFY2(leftOut.find("MFU would pass 100%") != std::string::npos, leftOut.c_str());
         const Run text = runCli(QStringLiteral("sweep"), args.split(QLatin1Char(' ')));
         QCOMPARE(text.status, 0);
-        QVERIFY2(text.out.contains(QStringLiteral("* at 131072: ")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("* at 262144: ")), qPrintable(text.out));
         QVERIFY2(!text.out.contains(QStringLiteral("* at 32768")), qPrintable(text.out));
     }
 

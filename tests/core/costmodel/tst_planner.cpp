@@ -381,13 +381,13 @@ private slots:
 
     // A fitting layout never reads as over its capacity: both figures to 0.1 GiB, the headroom rounded down.
     // A FLOP count that charges attention the kernels skip (PaLM's full attention on Qwen3.5's linear-attention layers
-    // at 128k) puts the fastest layouts' MFU past 100%: they are left out, counted, and the plan says so and how to
+    // at 256k) puts the fastest layouts' MFU past 100%: they are left out, counted, and the plan says so and how to
     // rank them all. The count the plan reports in changes which layouts are shown, never the speed of the first.
     void layoutsBeyondPhysicsAreCountedAndSaid()
     {
         const ModelSpec* model = shippedPresets().findModel("qwen3.5-397b-a17b");
         QVERIFY(model);
-        Scenario s = scenarioFor(*model, "gb200", 64, 131072);
+        Scenario s = scenarioFor(*model, "gb200", 64, 262144);
         s.mfuFormula = FlopFormula::PerLayer;
         const PlanResult executed = planConfigurations(s);
         QVERIFY(!executed.configs.empty());
