@@ -28,6 +28,13 @@ double unfusedFfnDim(const StepContext& x)
     return x.scenario->flags.fusedExpertMlp ? l.ffnDim - l.routedFfnDim : l.ffnDim;
 }
 
+// The hidden vector's passes (norms, residual adds) are counted for a transformer layer's two sublayers; a layer of
+// one sublayer (a Nemotron-H block) makes half of them.
+double sublayerShare(const ModelShape& sh)
+{
+    return sh.sublayersPerLayer / 2.0;
+}
+
 // Elementwise work and the loss under torch.autocast over FP32 weights, eager or compiled, without fused norm
 // kernels: the op-by-op byte count of docs/cost-model.md, "Memory-bound work under autocast". Eager kernels move it at
 // eagerHbmEfficiency.
@@ -47,8 +54,9 @@ MemoryBoundTime autocastElementwiseAndLoss(const StepContext& x)
                                                                       : c.autocastCompiledLossBytesPerLogit;
     MemoryBoundTime m;
     m.elementwiseBytes = tokens * x.layersPerStage
-        * (perHidden * sh.layer.hidden / x.sequenceParallelSplit() + perFfn * unfusedFfnDim(x) / x.tp
-            + perQuery * sh.attnOut / x.tp + perQkNormElement * sh.layer.qkNormWidth / x.tp);
+        * (perHidden * sublayerShare(sh) * sh.layer.hidden / x.sequenceParallelSplit()
+            + perFfn * unfusedFfnDim(x) / x.tp + perQuery * sh.attnOut / x.tp
+            + perQkNormElement * sh.layer.qkNormWidth / x.tp);
     m.lossBytes = tokens * sh.vocab / x.tp * perLogit * x.headPassesOnStage;
     m.bytesPerSec = eager ? x.hbmBytesPerSec / c.hbmEfficiency * c.eagerHbmEfficiency : x.hbmBytesPerSec;
     return m;
@@ -69,13 +77,14 @@ MemoryBoundTime passesElementwiseAndLoss(const StepContext& x, bool fusedKernels
         : fusedKernels                      ? c.elementwiseFfnPassesFusedKernels
                                             : c.elementwiseFfnPassesEager;
     double elementwiseBytes = 2.0 * tokens * layers
-        * (hiddenPasses * dModel / (x.sequenceParallel ? tp : 1.0) + ffnPasses * unfusedFfnDim(x) / tp);
-    // Hyper-connections (DeepSeek-V4's mHC, n residual streams): around each of a layer's two sublayers the streams
-    // are read and mixed into its input (n + 1 vectors), and its output and the streams mixed back (2n + 1): 3n + 2
+        * (hiddenPasses * sublayerShare(sh) * dModel / (x.sequenceParallel ? tp : 1.0)
+            + ffnPasses * unfusedFfnDim(x) / tp);
+    // Hyper-connections (DeepSeek-V4's mHC, n residual streams): around each of a layer's sublayers the streams are
+    // read and mixed into its input (n + 1 vectors), and its output and the streams mixed back (2n + 1): 3n + 2
     // hidden vectors in BF16 per sublayer, forward and twice that backward.
     if (sh.hyperConnections > 0)
-        elementwiseBytes += 2.0 * tokens * layers * 3.0 * 2.0 * (3.0 * sh.hyperConnections + 2.0) * dModel
-            / (x.sequenceParallel ? tp : 1.0);
+        elementwiseBytes += 2.0 * tokens * layers * 3.0 * sh.sublayersPerLayer * (3.0 * sh.hyperConnections + 2.0)
+            * dModel / (x.sequenceParallel ? tp : 1.0);
     // A fused linear cross-entropy computes the softmax and its gradient in one kernel per chunk of BF16 logits, the
     // traffic of a compiled loss.
     const bool fusedLoss = flags.compiled || flags.fusedLinearCrossEntropy;

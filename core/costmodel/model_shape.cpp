@@ -37,6 +37,15 @@ ModelShape modelShapeOf(const ModelSpec& m)
             * static_cast<double>(m.moe.expertFfnDim) / L
                                        : 0.0;
 
+    double sublayers = 0;
+    forEachLayerRun(m, [&](const LayerRun& run) {
+        const int mixers
+            = (run.kind.tokenMixer != TokenMixer::None ? 1 : 0) + (run.kind.channelMixer != ChannelMixer::None ? 1 : 0);
+        sublayers += static_cast<double>(run.count) * mixers;
+    });
+    s.sublayersPerLayer = sublayers / L;
+    s.keyValueLayerShare = static_cast<double>(attentionLayerCount(m)) / L;
+
     s.qkvFlops = fwd.qkvProjection / L;
     s.outProjFlops = fwd.outputProjection / L;
     s.ffnFlops = fwd.ffn / L;

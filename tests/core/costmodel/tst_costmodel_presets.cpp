@@ -82,6 +82,26 @@ private slots:
         QCOMPARE(s.recurrentElementwiseBytes, 69 * (2.0 * 13 + 6 + 2.0 * 20 + 8) * 96 * 128 / 93);
         QCOMPARE(s.fullAttentionShare, 24.0 / 93);
         QCOMPARE(s.causalAttentionSpan(8192), 24.0 / 93 * 4096);
+        // Every layer a token mixer and a channel mixer; only the 24 MLA layers exchange keys and values under CP.
+        QCOMPARE(s.sublayersPerLayer, 2.0);
+        QCOMPARE(s.keyValueLayerShare, 24.0 / 93);
+    }
+
+    // Nemotron-H's blocks hold one sublayer each (23 Mamba-2, 23 MoE, 6 attention in Nemotron 3 Nano's 52): one norm,
+    // one TP all-gather and reduce-scatter a block, and only the 6 attention blocks exchange keys and values under CP.
+    // A transformer layer holds two, every layer with attention.
+    void sublayersOfHybridBlocks()
+    {
+        const ModelShape nano = modelShapeOf(preset("nemotron-3-nano-30b-a3b"));
+        QCOMPARE(nano.sublayersPerLayer, 1.0);
+        QCOMPARE(nano.keyValueLayerShare, 6.0 / 52);
+        const ModelShape llama = modelShapeOf(preset("llama-3.1-8b"));
+        QCOMPARE(llama.sublayersPerLayer, 2.0);
+        QCOMPARE(llama.keyValueLayerShare, 1.0);
+        // Qwen3.5: each Gated DeltaNet layer has its MLP (two sublayers); one layer in four attends.
+        const ModelShape qwen = modelShapeOf(preset("qwen3.5-27b"));
+        QCOMPARE(qwen.sublayersPerLayer, 2.0);
+        QCOMPARE(qwen.keyValueLayerShare, 0.25);
     }
 
     // Latent MoE (Kimi K3): the experts read and write latent-wide vectors, so their weights and the all-to-all's

@@ -366,6 +366,16 @@ private slots:
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
     }
 
+    // A layer of one sublayer has one norm and one residual add: half the hidden vector's passes (16 compiled: 2 x
+    // 1,000 x 10 x 8 x 1,000 = 1.6e8 of the 8e8 bytes), the FFN's unchanged.
+    void oneSublayerBlocksMakeHalfTheHiddenPasses()
+    {
+        Hand h;
+        const double both = memoryBoundTime(h.x).elementwiseBytes;
+        h.shape.sublayersPerLayer = 1.0;
+        QCOMPARE(both - memoryBoundTime(h.x).elementwiseBytes, 1.6e8);
+    }
+
     // A recurrence's convolutions, norms and gates are elementwise kernels of their own: 1e5 bytes per token and layer
     // add 1e4 token-layers x 1e5 = 1e9 bytes (1e-3 s at 1 TB/s), compiled or eager; TP 2 splits them with the heads.
     void recurrentMixersAddTheirElementwiseKernels()
@@ -604,6 +614,12 @@ private slots:
         h.x.sequenceParallel = true;
         h.scenario.parallelism.asyncTp = false;
         QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4);
+        // Blocks of one sublayer (Nemotron-H: a Mamba-2 mixer, attention, an MLP or a MoE alone) have one pair each:
+        // half the traffic; a model whose layers average 1.5 sublayers, three quarters.
+        h.shape.sublayersPerLayer = 1.0;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 4e-4);
+        h.shape.sublayersPerLayer = 1.5;
+        QCOMPARE(tensorParallelComm(h.x, 1.0).total, 6e-4);
     }
 
     void contextParallel()
@@ -626,6 +642,10 @@ private slots:
         QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3);
         QCOMPARE(contextParallelComm(h.x, 1.0).exposed, 1.2288e-3 * 0.1);
         QCOMPARE(contextParallelComm(h.x, 1e-3).exposed, (1.2288e-3 - 1e-3) + 1e-3 * 0.1);
+        // Only the layers with softmax attention exchange keys and values: a quarter of them (Qwen3.5's one in four),
+        // a quarter of the traffic.
+        h.shape.keyValueLayerShare = 0.25;
+        QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3 / 4);
     }
 
     void expertParallel()
