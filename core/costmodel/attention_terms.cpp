@@ -98,14 +98,17 @@ AttentionTime attentionTime(const StepContext& x)
     }
     // Other token mixers, split over TP heads like attention: recurrences, and the indexer scoring S/2 keys (causal).
     // A recurrence's chunked kernels take their matmuls' time or their HBM traffic's, whichever is longer; at
-    // today's head and state sizes (27-31 FLOP per byte) the bytes bind on every GPU.
-    const double scanSeconds
-        = std::max(tokens * layers * sh.recurrentScanFlops / tp / (x.peakBf16 * c.recurrentMixerEfficiency),
-            tokens * layers * sh.recurrentScanBytes / tp / x.hbmBytesPerSec);
+    // today's head and state sizes (27-31 FLOP per byte) the bytes bind on every GPU. The backward runs twice the
+    // matmuls over its own kernels' bytes.
+    const double scanMatmulSeconds
+        = tokens * layers * sh.recurrentScanFlops / tp / (x.peakBf16 * c.recurrentMixerEfficiency);
+    const auto scanBytesSeconds = [&](double bytes) { return tokens * layers * bytes / tp / x.hbmBytesPerSec; };
+    const double scanForward = std::max(scanMatmulSeconds, scanBytesSeconds(sh.recurrentScanBytes));
+    const double scanBackward = std::max(2.0 * scanMatmulSeconds, scanBytesSeconds(sh.recurrentScanBackwardBytes));
     const double indexerForwardFlops = tokens * layers * sh.indexerFlopsPerKey * attentionLength / 2.0 / tp;
-    const double mixerForward = scanSeconds + indexerForwardFlops / (x.peakBf16 * c.sparseIndexerEfficiency * cpEff);
-    a.forward += mixerForward;
-    a.backward += 2.0 * mixerForward;
+    const double indexerForward = indexerForwardFlops / (x.peakBf16 * c.sparseIndexerEfficiency * cpEff);
+    a.forward += scanForward + indexerForward;
+    a.backward += scanBackward + 2.0 * indexerForward;
     return a;
 }
 

@@ -76,6 +76,7 @@ struct ModelShape {
     // indexer's FLOPs per key it scores.
     double recurrentScanFlops = 0;
     double recurrentScanBytes = 0;
+    double recurrentScanBackwardBytes = 0; // the backward's kernels (ChunkedScanWork::backwardHbmBytes)
     // The elementwise kernels around those recurrences (convolutions, L2 norms, gates, gated norms), forward and
     // backward together, bytes per token averaged over layers (core/model/chunked_scans.h, MixerElementwiseBytes).
     double recurrentElementwiseBytes = 0;

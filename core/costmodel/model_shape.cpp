@@ -87,6 +87,7 @@ ModelShape modelShapeOf(const ModelSpec& m)
     const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around) {
         s.recurrentScanFlops += count * w.matmulFlops / L;
         s.recurrentScanBytes += count * w.hbmBytes / L;
+        s.recurrentScanBackwardBytes += count * w.backwardHbmBytes / L;
         s.recurrentElementwiseBytes += count * around.total() / L;
     };
     if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)

@@ -19,7 +19,21 @@ constexpr double kDeltaRuleChunkTokens = 64;
 //   fwd_o    O = Q h + (Q K^T, masked) v_new                             reads q, k, v_new, h; writes o
 // k is read by four kernels, q once; w, u, v_new and the chunk states are written and read once each; the gates
 // (FP32 cumulative decay) and beta are a few bytes more per head.
-ChunkedScanWork deltaRuleChunked(double heads, double dk, double dv, double gateBytesPerHead)
+//
+// The backward (chunk_gated_delta_rule_bwd) keeps A^-1 from the forward and runs, per head:
+//   w_u        recomputed: reads k, v, A^-1; writes w, u
+//   fwd_h      recomputed: reads k, w, u; writes h per chunk, v_new
+//   dv_local   reads q, k, do; writes dv
+//   bwd_dhu    the state's gradient chunk by chunk: reads q, k, w, do, dv; writes dh per chunk, dv
+//   dqkwg      reads q, k, w, v_new, do, dv, h, dh; writes dq, dk, dw
+//   wy_bwd     through A^-1: reads k, v, A^-1, dw, du; writes dk, dv
+// then adds the two key gradients (read both, write one): 42 dk + 30 dv bytes of BF16 vectors, A^-1 read twice (4 C),
+// the states four times (8 dk dv / C), and the gates' share: about 2.25 times the forward's bytes.
+struct DeltaRuleGate {
+    double forward = 0; // bytes per head and token the forward's kernels move for the decay and beta
+    double backward = 0;
+};
+ChunkedScanWork deltaRuleChunked(double heads, double dk, double dv, const DeltaRuleGate& gate)
 {
     const double c = kDeltaRuleChunkTokens;
     const double flops = 3.0 * c * dk + 2.0 * c * dv + 6.0 * dk * dv + c * c / 3.0;
@@ -27,13 +41,16 @@ ChunkedScanWork deltaRuleChunked(double heads, double dk, double dv, double gate
         + kBf16 * (dv + 2.0 * dv + 2.0 * dv + dv) // v, u and v_new written and read, o
         + c * (kFp32 + kFp32 + kBf16 + kBf16) // A written, read; A^-1 written, read
         + 2.0 * kBf16 * dk * dv / c // chunk states written and read
-        + gateBytesPerHead;
-    return { heads * flops, heads * bytes };
+        + gate.forward;
+    const double backward
+        = kBf16 * (21.0 * dk + 15.0 * dv) + 2.0 * kBf16 * c + 4.0 * kBf16 * dk * dv / c + gate.backward;
+    return { heads * flops, heads * bytes, heads * backward };
 }
 
 // A scalar decay per head and token, cumulated in FP32 (written and read by four kernels), and beta in BF16 (read by
-// three).
-constexpr double kScalarGateBytes = 5.0 * kFp32 + 3.0 * kBf16;
+// three). Backward: the decay read by six kernels, its gradient written by two, added and cumulated back (about 15
+// FP32 values), beta read twice and its gradient written.
+constexpr DeltaRuleGate kScalarGate { 5.0 * kFp32 + 3.0 * kBf16, 13.0 * kFp32 + 3.0 * kBf16 };
 
 // BF16 vectors each elementwise kernel around a recurrence reads and writes, per channel:
 // - causal_conv1d with SiLU (Dao-AILab causal-conv1d): forward reads x and writes y; backward reads x and dy and
@@ -58,6 +75,16 @@ constexpr double kL2NormForward = 2, kL2NormBackward = 3;
 //   chunk_scan     (C B^T, masked) X over the causal half (Q P) and     reads x, C, C B^T, the states; writes y
 //                  C times the carried state (2 N P)
 // The gated RMSNorm and the depthwise convolution around it are elementwise work, counted apart.
+//
+// The backward (_mamba_chunk_scan_combined_bwd) recomputes chunk_cumsum, bmm_chunk, chunk_state and state_passing in
+// FP32, then: chunk_scan_bwd_dstates (reads C and dy; writes the states' gradient in FP32), state_passing_bwd (reads
+// the states and their gradients in FP32, writes both in BF16), chunk_scan_chunk_state_bwd_dx (reads x, B, C B^T, dy,
+// the states' gradient; writes dx), chunk_state_bwd_db (reads x and the states' gradient; writes dB),
+// chunk_scan_bwd_dC (reads the states, dy and C; writes dC), chunk_scan_bwd_dcb (reads x and dy; writes the gradient
+// of C B^T in FP32), two bmm_chunk_bwd (dB and dC from it), chunk_scan_bwd_ddAcs_stable (reads x, dy, C B^T) and
+// chunk_cumsum_bwd. Per token: 22 H P + 28 G N bytes of x, dy, B, C and their gradients, 24 G Q of C B^T and its
+// gradient, 34 H P N / Q of the chunk states and their gradients, and about 94 H of dt, its decay and their
+// gradients: about three times the forward's bytes, where attention's backward is counted at twice.
 ChunkedScanWork mamba2ChunkedScan(const Mamba2Spec& s)
 {
     const double h = double(s.heads), p = double(s.headDim), g = double(s.groups), n = double(s.stateSize);
@@ -69,6 +96,7 @@ ChunkedScanWork mamba2ChunkedScan(const Mamba2Spec& s)
         + g * 2.0 * q * kFp32 // C B^T written and read
         + h * p * n / q * (kFp32 + kFp32 + kBf16 + kBf16) // the chunk states through state_passing
         + h * (kBf16 + 6.0 * kFp32); // dt read; dt and its cumulative decay written, each read twice
+    w.backwardHbmBytes = 22.0 * h * p + 28.0 * g * n + 24.0 * g * q + 34.0 * h * p * n / q + 94.0 * h;
     return w;
 }
 
@@ -121,15 +149,16 @@ MixerElementwiseBytes kimiDeltaAttentionElementwise(const KimiDeltaAttentionSpec
 
 ChunkedScanWork gatedDeltaNetChunkedScan(const GatedDeltaNetSpec& s)
 {
-    return deltaRuleChunked(double(s.valueHeads), double(s.keyHeadDim), double(s.valueHeadDim), kScalarGateBytes);
+    return deltaRuleChunked(double(s.valueHeads), double(s.keyHeadDim), double(s.valueHeadDim), kScalarGate);
 }
 
 // KDA decays each key channel: its FP32 cumulative gate is dk wide, written once and read by the four kernels that
-// read k.
+// read k; in the backward read by six, its gradient written by two, added and cumulated back (13 dk FP32 values).
 ChunkedScanWork kimiDeltaAttentionChunkedScan(const KimiDeltaAttentionSpec& s)
 {
     const double d = double(s.headDim);
-    return deltaRuleChunked(double(s.heads), d, d, 5.0 * kFp32 * d + 3.0 * kBf16);
+    return deltaRuleChunked(
+        double(s.heads), d, d, DeltaRuleGate { 5.0 * kFp32 * d + 3.0 * kBf16, 13.0 * kFp32 * d + 3.0 * kBf16 });
 }
 
 } // namespace mfu

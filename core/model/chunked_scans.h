@@ -12,6 +12,9 @@ namespace mfu {
 struct ChunkedScanWork {
     double matmulFlops = 0; // tensor-core matmuls inside and between chunks, 2 FLOP per multiply-add
     double hbmBytes = 0; // every kernel's reads and writes of HBM
+    // The backward's kernels: they first recompute the forward's chunk states (the forward keeps none), then read the
+    // inputs and the output's gradient again for each gradient they write.
+    double backwardHbmBytes = 0;
 };
 
 // Mamba-2's SSD kernels (mamba_ssm, _mamba_chunk_scan_combined_fwd) over chunks of spec.chunkSize tokens.

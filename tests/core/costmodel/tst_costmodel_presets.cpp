@@ -77,6 +77,10 @@ private slots:
         // 14 d + 12 d + 12 C + 4 d^2 / C bytes per head, plus its per-channel FP32 decay (20 d) and beta (6).
         QCOMPARE(s.recurrentScanFlops, 69 * 96 * (5.0 * 64 * 128 + 6.0 * 128 * 128 + 64.0 * 64 / 3) / 93);
         QCOMPARE(s.recurrentScanBytes, 69 * 96 * (26.0 * 128 + 12 * 64 + 4.0 * 128 * 128 / 64 + 20 * 128 + 6) / 93);
+        // Backward: 72 d of BF16 vectors, A^-1 read twice (4 C), the states four times (8 d^2 / C), the decay 52 d and
+        // beta 6 bytes a head.
+        QCOMPARE(
+            s.recurrentScanBackwardBytes, 69 * 96 * (72.0 * 128 + 4 * 64 + 8.0 * 128 * 128 / 64 + 52 * 128 + 6) / 93);
         // Around each recurrence (12,288 channels): three convolutions, two L2 norms and the gated norm, 13 BF16
         // passes forward and 20 backward, and the forget gate read in BF16 and written in FP32 (6, then 8 backward).
         QCOMPARE(s.recurrentElementwiseBytes, 69 * (2.0 * 13 + 6 + 2.0 * 20 + 8) * 96 * 128 / 93);

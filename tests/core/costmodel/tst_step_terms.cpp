@@ -326,13 +326,17 @@ private slots:
         h.shape.recurrentScanFlops = 1e6;
         h.constants.recurrentMixerEfficiency = 0.5;
         QCOMPARE(attentionTime(h.x).forward - attention.forward, 1e-3);
-        QCOMPARE(attentionTime(h.x).backward - attention.backward, 2e-3);
-        // At 1,000 FLOPs per byte the matmuls bind: 1e12 FLOPs, 2e-3 s. TP 2 splits the heads, and both, in half.
+        // The backward's own kernels, recomputing the states first: 3e5 bytes, 3e-3 s (twice the matmuls, 4e-5 s).
+        h.shape.recurrentScanBackwardBytes = 3e5;
+        QCOMPARE(attentionTime(h.x).backward - attention.backward, 3e-3);
+        // At 1,000 FLOPs per byte the matmuls bind: 1e12 FLOPs, 2e-3 s forward, twice that backward. TP 2 splits the
+        // heads, and both, in half.
         h.shape.recurrentScanFlops = 1e8;
         QCOMPARE(attentionTime(h.x).forward - attention.forward, 2e-3);
+        QCOMPARE(attentionTime(h.x).backward - attention.backward, 4e-3);
         h.setTp(2);
         const double withScan = attentionTime(h.x).forward;
-        h.shape.recurrentScanFlops = h.shape.recurrentScanBytes = 0;
+        h.shape.recurrentScanFlops = h.shape.recurrentScanBytes = h.shape.recurrentScanBackwardBytes = 0;
         QCOMPARE(withScan - attentionTime(h.x).forward, 1e-3);
     }
 

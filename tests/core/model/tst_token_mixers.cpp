@@ -77,6 +77,11 @@ private slots:
         QCOMPARE(wide.matmulFlops, 2 * 262'144.0 + 64 * (16'384.0 + 32'768.0));
         // Far fewer bytes than FLOPs move: 31 FLOP per byte, below every GPU's ridge, so the bytes set the time.
         QVERIFY(w.matmulFlops / w.hbmBytes > 30 && w.matmulFlops / w.hbmBytes < 35);
+        // Backward: 22 x 4,096 of x, dy and dx, 28 x 1,024 of B, C and their gradients, 24 x 1,024 of C B^T and its
+        // gradient, 34 x 4,096 of the chunk states and their gradients, 94 x 64 of dt and its decay: 3.1 times the
+        // forward's bytes.
+        QCOMPARE(w.backwardHbmBytes, 90'112.0 + 28'672 + 24'576 + 139'264 + 6'016);
+        QCOMPARE(w.backwardHbmBytes, 288'640.0);
 
         // Around the scan: the convolution over x, B and C (4,096 + 2 x 8 x 128 = 6,144 channels) and the gated
         // RMSNorm over 4,096, BF16. Forward 2 x (2 x 6,144 + 3 x 4,096); backward recomputes both (the same again),
@@ -100,10 +105,15 @@ private slots:
         QCOMPARE(w.matmulFlops, 48 * (24'576.0 + 16'384 + 98'304 + 4'096.0 / 3));
         QCOMPARE(w.hbmBytes, 48 * (1'792.0 + 1'536 + 768 + 1'024 + 26));
         QCOMPARE(w.hbmBytes, 247'008.0);
+        // Backward: 42 x 128 + 30 x 128 bytes of vectors, A^-1 read twice (4 x 64), the states four times
+        // (8 x 128^2 / 64), the decay and beta (58): 2.25 times the forward's bytes.
+        QCOMPARE(w.backwardHbmBytes, 48 * (5'376.0 + 3'840 + 256 + 2'048 + 58));
+        QCOMPARE(w.backwardHbmBytes, 555'744.0);
         // Kimi Delta Attention of the same size adds its per-channel FP32 decay: 20 x 128 bytes a head more.
         const ChunkedScanWork kda = kimiDeltaAttentionChunkedScan(KimiDeltaAttentionSpec { 48, 128, 4, false });
         QCOMPARE(kda.matmulFlops, w.matmulFlops);
         QCOMPARE(kda.hbmBytes, w.hbmBytes + 48 * (20.0 * 128 - 20));
+        QCOMPARE(kda.backwardHbmBytes, w.backwardHbmBytes + 48 * (52.0 * 128 - 52));
 
         // Around the delta rule: the convolution over q, k and v (2 x 16 x 128 + 48 x 128 = 10,240 channels); q and k
         // repeated from 16 to 48 heads (reads 2 x 2,048, writes 2 x 6,144; the backward sums them back); their L2
