@@ -48,8 +48,8 @@ ChunkedScanWork deltaRuleChunked(double heads, double dk, double dv, const Delta
 }
 
 // A scalar decay per head and token, cumulated in FP32 (written and read by four kernels), and beta in BF16 (read by
-// three). Backward: the decay read by six kernels, its gradient written by two, added and cumulated back (about 15
-// FP32 values), beta read twice and its gradient written.
+// three). Backward: the decay read by six kernels, its gradient written by two, added and cumulated back (13 FP32
+// values), beta read twice and its gradient written.
 constexpr DeltaRuleGate kScalarGate { 5.0 * kFp32 + 3.0 * kBf16, 13.0 * kFp32 + 3.0 * kBf16 };
 
 // BF16 vectors each elementwise kernel around a recurrence reads and writes, per channel:
@@ -74,7 +74,7 @@ constexpr double kL2NormForward = 2, kL2NormBackward = 3;
 //   bmm_chunk      C B^T inside the chunk (2 Q N per token, group)      reads C, B; writes Q x Q in FP32
 //   chunk_scan     (C B^T, masked) X over the causal half (Q P) and     reads x, C, C B^T, the states; writes y
 //                  C times the carried state (2 N P)
-// The gated RMSNorm and the depthwise convolution around it are elementwise work, counted apart.
+// The gated RMSNorm and the depthwise convolution around it are elementwise work, counted apart (mamba2Elementwise).
 //
 // The backward (_mamba_chunk_scan_combined_bwd) recomputes chunk_cumsum, bmm_chunk, chunk_state and state_passing in
 // FP32, then: chunk_scan_bwd_dstates (reads C and dy; writes the states' gradient in FP32), state_passing_bwd (reads
