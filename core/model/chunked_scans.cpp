@@ -109,9 +109,7 @@ MixerElementwiseBytes mamba2Elementwise(const Mamba2Spec& s)
     const double conv = inner + 2.0 * double(s.groups) * double(s.stateSize);
     MixerElementwiseBytes b;
     b.forward = kBf16 * (kConvForward * conv + kGatedNormForward * inner);
-    b.backward = kBf16
-        * (kConvForward * conv + kGatedNormForward * inner // recomputed
-            + kConvBackward * conv + kGatedNormBackward * inner);
+    b.backward = b.forward /* recomputed */ + kBf16 * (kConvBackward * conv + kGatedNormBackward * inner);
     return b;
 }
 
