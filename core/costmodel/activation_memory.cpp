@@ -12,37 +12,44 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
     const double kv = x.kvHeads * (x.qkHeadDim + x.vHeadDim);
     const double o = x.heads * x.vHeadDim;
     const double f = x.ffnDim;
+    // Attention's terms are kept by the layers that attend (all of them in a transformer), the recurrences' by theirs;
+    // the FFN width is already an average over the layers.
+    const double a = x.keyValueLayerShare;
     // Parts split by TP even without SP (they live in the column/row-parallel interior)...
-    const double qkv = x.latentQkvWidth > 0 ? 2.0 * x.latentQkvWidth : 2.0 * (q + kv);
-    const double outProjInput = 2.0 * o;
+    const double qkv = a * (x.latentQkvWidth > 0 ? 2.0 * x.latentQkvWidth : 2.0 * (q + kv));
+    const double outProjInput = a * 2.0 * o;
     const bool remat = layout.compiledRematerialisation;
     const bool eagerOps = layout.unfusedPointwise && !remat;
     const double ffnInterior
         = (x.gatedFfn ? 6.0 * f : 4.0 * f) - (remat ? 2.0 * f : 0.0) + (eagerOps && x.gatedFfn ? 2.0 * f : 0.0);
     // GEMM inputs cached in FP8 take half the bytes (the parts above, the norm outputs below).
     const double r = layout.linearInputBytes / 2.0;
-    const double qkNorm = layout.qkNormSavedBytes * x.qkNormWidth;
+    const double qkNorm = a * layout.qkNormSavedBytes * x.qkNormWidth;
+    const double recurrent = x.recurrentSavedBytes;
     double scores = 0;
     if (x.flashAttention)
-        scores = 4.0 * x.heads; // FP32 log-sum-exp per head
+        scores = a * 4.0 * x.heads; // FP32 log-sum-exp per head
     else
-        scores = (x.dropout ? 5.0 : 2.0) * x.heads * seqLen;
-    // ...and parts that are whole on every TP rank unless SP splits them: norm inputs, block inputs, dropout masks.
-    const double masks = x.dropout ? 2.0 * h : 0.0;
-    const double replicated = 4.0 * h + (remat ? 0.0 : 4.0 * h * r) + (eagerOps ? 8.0 * h : 0.0) + masks;
+        scores = a * (x.dropout ? 5.0 : 2.0) * x.heads * seqLen;
+    // ...and parts that are whole on every TP rank unless SP splits them, per sublayer: its norm's input (the block's
+    // or the residual stream's), its norm's output, and a dropout mask.
+    const double perSublayer
+        = 2.0 * h + (remat ? 0.0 : 2.0 * h * r) + (eagerOps ? 4.0 * h : 0.0) + (x.dropout ? h : 0.0);
+    const double replicated = x.sublayersPerLayer * perSublayer;
     const double replicatedDiv = layout.sequenceParallel ? t : 1.0;
 
     switch (layout.recompute) {
     case ActivationRecompute::None:
-        return replicated / replicatedDiv + (r * (qkv + outProjInput + ffnInterior) + scores + qkNorm) / t;
+        return replicated / replicatedDiv + (r * (qkv + outProjInput + ffnInterior) + scores + qkNorm + recurrent) / t;
     case ActivationRecompute::AttentionCore:
         return replicated / replicatedDiv
-            + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0) + qkNorm) / t;
+            + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0) + qkNorm + recurrent) / t;
     case ActivationRecompute::OpLevel: {
-        // Matmul outputs: Q, K, V, output projection (h), FFN up/gate (F each) and down (h).
-        const double matmulOutputs = qkv + 2.0 * h + (x.gatedFfn ? 4.0 * f : 2.0 * f) + 2.0 * h;
+        // Matmul outputs: Q, K, V, each sublayer's output projection (h), FFN up/gate (F each). A recurrence's
+        // saved tensors grow from its in-projection's output: the policy keeps the same fraction of them.
+        const double matmulOutputs = qkv + x.sublayersPerLayer * 2.0 * h + (x.gatedFfn ? 4.0 * f : 2.0 * f);
         const double attentionOut = outProjInput + (x.flashAttention ? scores : 0.0);
-        return 2.0 * h / replicatedDiv + (attentionOut + layout.keptMatmulFraction * matmulOutputs) / t;
+        return 2.0 * h / replicatedDiv + (attentionOut + layout.keptMatmulFraction * (matmulOutputs + recurrent)) / t;
     }
     case ActivationRecompute::Full:
         return 2.0 * h / replicatedDiv;
@@ -52,12 +59,12 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
         const double routed = x.routedFfnDim, dense = x.denseMlpFfnDim, shared = f - routed - dense;
         const auto interior
             = [&](double width) { return (x.gatedFfn ? 6.0 : 4.0) * width - (remat ? 2.0 * width : 0.0); };
-        double split = r * (qkv + outProjInput + ffnInterior) + scores + qkNorm;
+        double split = r * (qkv + outProjInput + ffnInterior) + scores + qkNorm + recurrent;
         double whole = replicated;
         if ((m & RecomputeCoreAttention) && !x.flashAttention)
             split -= scores;
         if ((m & RecomputeLayernorm) && !remat)
-            whole -= 4.0 * h * r; // the norm outputs (QKV and MLP inputs)
+            whole -= x.sublayersPerLayer * 2.0 * h * r; // the norm outputs (QKV and MLP inputs)
         if (m & RecomputeMlp)
             split -= r * interior(dense);
         if (m & RecomputeMoe)

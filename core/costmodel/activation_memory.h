@@ -7,6 +7,10 @@
 //                    attention (which keeps only the log-sum-exp, 4a bytes)
 //   MLP block:       input 2h + GELU: 2F in + 2F out | SwiGLU: 2F gate + 2F up + 2F product [+ dropout mask h]
 //   norms:           2h each, two per layer
+// A hybrid model's layers differ: a Nemotron-H block holds one sublayer (a Mamba-2 mixer, attention, an MLP or a MoE
+// alone), a Qwen3.5 layer a Gated DeltaNet or attention beside its MLP. The norm terms count per sublayer, the
+// attention's per attending layer, a recurrence's own saved tensors (core/model/chunked_scans.h) per recurrent layer,
+// all averaged over the layers.
 // For GPT this is 34h + 5as per token: the paper's s b h (34 + 5 a s / h). With TP t and sequence parallelism every
 // term is divided by t; without SP the 10h of norms, block inputs and dropout masks stay whole (the paper's
 // 10 + 24/t). Context parallelism divides the tokens each GPU holds. Checkpointing keeps:
@@ -41,6 +45,18 @@ struct LayerShape {
     // of dense layers' MLPs; the rest of ffnDim is shared experts.
     double routedFfnDim = 0;
     double denseMlpFfnDim = 0;
+    // Sublayers (a token mixer, a channel mixer) per layer, averaged over layers: 2 in a transformer layer, 1 in a
+    // Nemotron-H block (a Mamba-2 mixer, attention, an MLP or a MoE alone) or a Nemotron-NAS layer without attention.
+    // Each sublayer has its own norm and residual add (and keeps their inputs for backward), and under TP its own
+    // all-gather and reduce-scatter.
+    double sublayersPerLayer = 2.0;
+    // Share of layers with softmax attention: those that keep queries, keys, values and the attention's output for
+    // backward, and whose keys and values context parallelism exchanges (recurrent mixers pass a small state instead,
+    // and MLP blocks nothing).
+    double keyValueLayerShare = 1.0;
+    // Bytes per token the recurrent token mixers keep for backward between their in- and out-projections, averaged
+    // over layers (core/model/chunked_scans.h, the *SavedBytes functions); split by TP with the heads.
+    double recurrentSavedBytes = 0;
     // Query and key elements per token that a q/k RMSNorm (Qwen3, OLMo 2) normalises; 0 without one.
     double qkNormWidth = 0;
 };

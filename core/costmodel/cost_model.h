@@ -49,13 +49,6 @@ struct ModelShape {
     // Width of the vectors an MoE layer's all-to-all moves: the hidden size, or the latent size under latent MoE (the
     // tokens are projected down before dispatch and up after combine: Kimi K3, Nemotron 3).
     double expertDispatchWidth = 0;
-    // Sublayers (a token mixer, a channel mixer) per layer, averaged over layers: 2 in a transformer layer, 1 in a
-    // Nemotron-H block (a Mamba-2 mixer, attention, an MLP or a MoE alone) or a Nemotron-NAS layer without attention.
-    // Each sublayer has its own norm and residual add, and under TP its own all-gather and reduce-scatter.
-    double sublayersPerLayer = 2.0;
-    // Share of layers with softmax attention, whose keys and values context parallelism exchanges (recurrent mixers
-    // pass a small state instead, and MLP blocks nothing).
-    double keyValueLayerShare = 1.0;
     double routedFfnShare = 0; // MoE: share of the FFN FLOPs that routed experts (not shared ones) do
     double latentUpProjFlops = 0; // MLA: forward FLOP per token of one layer's latent up-projections (recomputed)
     struct LocalAttention {

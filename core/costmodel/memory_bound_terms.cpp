@@ -32,7 +32,7 @@ double unfusedFfnDim(const StepContext& x)
 // one sublayer (a Nemotron-H block) makes half of them.
 double sublayerShare(const ModelShape& sh)
 {
-    return sh.sublayersPerLayer / 2.0;
+    return sh.layer.sublayersPerLayer / 2.0;
 }
 
 // Elementwise work and the loss under torch.autocast over FP32 weights, eager or compiled, without fused norm
@@ -83,7 +83,7 @@ MemoryBoundTime passesElementwiseAndLoss(const StepContext& x, bool fusedKernels
     // read and mixed into its input (n + 1 vectors), and its output and the streams mixed back (2n + 1): 3n + 2
     // hidden vectors in BF16 per sublayer, forward and twice that backward.
     if (sh.hyperConnections > 0)
-        elementwiseBytes += 2.0 * tokens * layers * 3.0 * sh.sublayersPerLayer * (3.0 * sh.hyperConnections + 2.0)
+        elementwiseBytes += 2.0 * tokens * layers * 3.0 * sh.layer.sublayersPerLayer * (3.0 * sh.hyperConnections + 2.0)
             * dModel / (x.sequenceParallel ? tp : 1.0);
     // A fused linear cross-entropy computes the softmax and its gradient in one kernel per chunk of BF16 logits, the
     // traffic of a compiled loss.

@@ -45,7 +45,7 @@ CommTime tensorParallelComm(const StepContext& x, double matmulSeconds, double t
     // One all-gather and one reduce-scatter around each sublayer (sequence parallelism), forward, backward and
     // recompute.
     const double passes = 2.0 + x.fullRecomputeShare;
-    t.total = trafficShare * x.layersPerStage * x.shape->sublayersPerLayer * pair * passes;
+    t.total = trafficShare * x.layersPerStage * x.shape->layer.sublayersPerLayer * pair * passes;
     if (!(s.parallelism.asyncTp && x.sequenceParallel)) {
         t.exposed = t.total;
         return t;
@@ -67,7 +67,7 @@ CommTime contextParallelComm(const StepContext& x, double attentionSeconds, doub
     const double kvBuffer
         = x.cp * x.tokensPerMicroBatch * (l.kvHeads * (l.qkHeadDim + l.vHeadDim)) / std::min(x.tp, l.kvHeads) * 2.0;
     const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, x.tiers);
-    t.total = trafficShare * x.layersPerStage * x.shape->keyValueLayerShare * (3.0 * one);
+    t.total = trafficShare * x.layersPerStage * x.shape->layer.keyValueLayerShare * (3.0 * one);
     const bool ring = s.parallelism.cpComm == ContextParallelComm::P2p;
     t.exposed = exposedAfterOverlap(t.total, attentionSeconds,
         ring ? x.constants->contextParallelRingExposedFraction : x.constants->contextParallelExposedFraction);

@@ -43,8 +43,8 @@ ModelShape modelShapeOf(const ModelSpec& m)
             = (run.kind.tokenMixer != TokenMixer::None ? 1 : 0) + (run.kind.channelMixer != ChannelMixer::None ? 1 : 0);
         sublayers += static_cast<double>(run.count) * mixers;
     });
-    s.sublayersPerLayer = sublayers / L;
-    s.keyValueLayerShare = static_cast<double>(attentionLayerCount(m)) / L;
+    s.layer.sublayersPerLayer = sublayers / L;
+    s.layer.keyValueLayerShare = static_cast<double>(attentionLayerCount(m)) / L;
 
     s.qkvFlops = fwd.qkvProjection / L;
     s.outProjFlops = fwd.outputProjection / L;
@@ -84,7 +84,8 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.fullAttentionShare = widthShare(TokenMixer::FullAttention);
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
-    const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around) {
+    const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around, double saved) {
+        s.layer.recurrentSavedBytes += count * saved / L;
         s.recurrentScanFlops += count * w.matmulFlops / L;
         s.recurrentScanBytes += count * w.hbmBytes / L;
         s.recurrentScanBackwardBytes += count * w.backwardHbmBytes / L;
@@ -92,11 +93,12 @@ ModelShape modelShapeOf(const ModelSpec& m)
     };
     if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)
         addScan(kda, kimiDeltaAttentionChunkedScan(m.kimiDeltaAttention),
-            kimiDeltaAttentionElementwise(m.kimiDeltaAttention));
+            kimiDeltaAttentionElementwise(m.kimiDeltaAttention), kimiDeltaAttentionSavedBytes(m.kimiDeltaAttention));
     if (recurrent > 0)
-        addScan(recurrent, gatedDeltaNetChunkedScan(m.linearAttention), gatedDeltaNetElementwise(m.linearAttention));
+        addScan(recurrent, gatedDeltaNetChunkedScan(m.linearAttention), gatedDeltaNetElementwise(m.linearAttention),
+            gatedDeltaNetSavedBytes(m.linearAttention));
     if (mamba > 0)
-        addScan(mamba, mamba2ChunkedScan(m.mamba), mamba2Elementwise(m.mamba));
+        addScan(mamba, mamba2ChunkedScan(m.mamba), mamba2Elementwise(m.mamba), mamba2SavedBytes(m.mamba));
     if (const int sparse = localAttentionLayerCount(m, TokenMixer::SparseAttention); sparse > 0)
         s.indexerFlopsPerKey
             = sparse * sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, 1.0).core / L;

@@ -159,4 +159,35 @@ ChunkedScanWork kimiDeltaAttentionChunkedScan(const KimiDeltaAttentionSpec& s)
         double(s.heads), d, d, DeltaRuleGate { 5.0 * kFp32 * d + 3.0 * kBf16, 13.0 * kFp32 * d + 3.0 * kBf16 });
 }
 
+double mamba2SavedBytes(const Mamba2Spec& s)
+{
+    const double h = double(s.heads), inner = h * double(s.headDim), g = double(s.groups);
+    const double zxbcdt = 2.0 * inner + 2.0 * g * double(s.stateSize) + h; // z, x, B, C and dt
+    return kBf16 * (zxbcdt + inner) + kFp32 * g;
+}
+
+double gatedDeltaNetSavedBytes(const GatedDeltaNetSpec& s)
+{
+    const double heads = double(s.valueHeads);
+    const double keys = double(s.keyHeads) * double(s.keyHeadDim);
+    const double repeatedKeys = heads * double(s.keyHeadDim);
+    const double values = heads * double(s.valueHeadDim);
+    const double convInput = 2.0 * keys + values;
+    // q and k normed, v; the output, its gate z and the normed product the out-projection reads.
+    const double vectors = 2.0 * repeatedKeys + values + 3.0 * values;
+    // Per head: q's and k's norms and the decay in FP32, beta and its logit, the norm's statistics, A^-1.
+    const double perHead = 2.0 * kFp32 + kFp32 + 2.0 * kBf16 + kFp32 + kBf16 * kDeltaRuleChunkTokens;
+    return kBf16 * (convInput + vectors) + heads * perHead;
+}
+
+double kimiDeltaAttentionSavedBytes(const KimiDeltaAttentionSpec& s)
+{
+    const double heads = double(s.heads), width = heads * double(s.headDim);
+    // Three convolutions' inputs, the gate's input, q and k normed, v, the output, its gate, the out-projection's
+    // input: BF16; the cumulative decay per channel: FP32.
+    const double vectors = kBf16 * width * (3.0 + 1.0 + 2.0 + 1.0 + 3.0) + kFp32 * width;
+    const double perHead = 2.0 * kFp32 + kBf16 + kFp32 + 2.0 * kBf16 * kDeltaRuleChunkTokens;
+    return vectors + heads * perHead;
+}
+
 } // namespace mfu

@@ -45,4 +45,21 @@ MixerElementwiseBytes gatedDeltaNetElementwise(const GatedDeltaNetSpec& spec);
 // FP32, a sigmoid-gated RMSNorm on the output.
 MixerElementwiseBytes kimiDeltaAttentionElementwise(const KimiDeltaAttentionSpec& spec);
 
+// What a recurrent token mixer keeps for backward, bytes per token of one layer, all heads: the tensors its training
+// code saves between the block's norm (whose output, the in-projection's input, the layer counts per sublayer) and
+// the out-projection, its input included where the framework keeps it. Each is counted once as the kernel saves it;
+// where a saved tensor is a view that keeps a larger buffer alive, the buffer is not counted (that depends on the
+// framework's splits, not the mixer).
+// mamba_split_conv1d_scan_combined: the in-projection's output zxbcdt, the scan's output before the gated norm and the
+// norm's FP32 statistics per group; it recomputes the convolution, the normed output and the out-projection's input.
+double mamba2SavedBytes(const Mamba2Spec& spec);
+// Gated DeltaNet as flash-linear-attention's layer and Qwen3-Next's and Qwen3.5's run it: the convolution's input,
+// the L2-normed q and k on the value heads with their FP32 norms, v, the FP32 cumulative decay, beta and its logit,
+// A^-1 (C BF16 values a head), the output and its gate for the gated norm, and the out-projection's input.
+double gatedDeltaNetSavedBytes(const GatedDeltaNetSpec& spec);
+// Kimi Delta Attention: three convolutions' inputs, the forget gate's input, q and k L2-normed, v, the per-channel FP32
+// decay, beta, the two C x C chunk matrices chunk_kda keeps (A_qk and A_kk^-1), the output, its gate and the
+// out-projection's input.
+double kimiDeltaAttentionSavedBytes(const KimiDeltaAttentionSpec& spec);
+
 } // namespace mfu

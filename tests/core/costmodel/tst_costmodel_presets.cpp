@@ -87,8 +87,8 @@ private slots:
         QCOMPARE(s.fullAttentionShare, 24.0 / 93);
         QCOMPARE(s.causalAttentionSpan(8192), 24.0 / 93 * 4096);
         // Every layer a token mixer and a channel mixer; only the 24 MLA layers exchange keys and values under CP.
-        QCOMPARE(s.sublayersPerLayer, 2.0);
-        QCOMPARE(s.keyValueLayerShare, 24.0 / 93);
+        QCOMPARE(s.layer.sublayersPerLayer, 2.0);
+        QCOMPARE(s.layer.keyValueLayerShare, 24.0 / 93);
     }
 
     // Nemotron-H's blocks hold one sublayer each (23 Mamba-2, 23 MoE, 6 attention in Nemotron 3 Nano's 52): one norm,
@@ -97,15 +97,47 @@ private slots:
     void sublayersOfHybridBlocks()
     {
         const ModelShape nano = modelShapeOf(preset("nemotron-3-nano-30b-a3b"));
-        QCOMPARE(nano.sublayersPerLayer, 1.0);
-        QCOMPARE(nano.keyValueLayerShare, 6.0 / 52);
+        QCOMPARE(nano.layer.sublayersPerLayer, 1.0);
+        QCOMPARE(nano.layer.keyValueLayerShare, 6.0 / 52);
         const ModelShape llama = modelShapeOf(preset("llama-3.1-8b"));
-        QCOMPARE(llama.sublayersPerLayer, 2.0);
-        QCOMPARE(llama.keyValueLayerShare, 1.0);
+        QCOMPARE(llama.layer.sublayersPerLayer, 2.0);
+        QCOMPARE(llama.layer.keyValueLayerShare, 1.0);
         // Qwen3.5: each Gated DeltaNet layer has its MLP (two sublayers); one layer in four attends.
         const ModelShape qwen = modelShapeOf(preset("qwen3.5-27b"));
-        QCOMPARE(qwen.sublayersPerLayer, 2.0);
-        QCOMPARE(qwen.keyValueLayerShare, 0.25);
+        QCOMPARE(qwen.layer.sublayersPerLayer, 2.0);
+        QCOMPARE(qwen.layer.keyValueLayerShare, 0.25);
+    }
+
+    // What Nemotron 3 Nano's blocks keep for backward, one GPU, fused norms, bytes per token averaged over its 52
+    // blocks: each block its norm's input and output (2 x 2 x 2,688); the 6 attention blocks Q (32 x 128), K and V
+    // (2 x 2 x 128), the attention's output and the log-sum-exp (17,536); the 23 Mamba-2 blocks zxbcdt, the scan's
+    // output and the norm's statistics (28,832); the 23 MoE blocks 6 routed experts and the shared one of relu2 (no
+    // gate: 4 bytes per channel of 6 x 1,856 + 3,712). A transformer layer's formula had charged every block two
+    // norms and the attention's tensors, and none the Mamba's: 26% more.
+    void activationsOfHybridBlocks()
+    {
+        const ModelShape nano = modelShapeOf(preset("nemotron-3-nano-30b-a3b"));
+        QCOMPARE(nano.layer.recurrentSavedBytes, 23.0 / 52 * 28'832);
+        ActivationLayout fused;
+        const double attention = 2.0 * (4'096 + 512) + 2.0 * 4'096 + 4 * 32;
+        const double perBlock = 4.0 * 2'688 + (6 * attention + 23 * 28'832 + 23 * 4.0 * (6 * 1'856 + 3'712)) / 52;
+        QCOMPARE(activationBytesPerTokenLayer(nano.layer, 8192, fused), perBlock);
+        LayerShape asTransformer = nano.layer;
+        asTransformer.sublayersPerLayer = 2;
+        asTransformer.keyValueLayerShare = 1;
+        asTransformer.recurrentSavedBytes = 0;
+        const double before = activationBytesPerTokenLayer(asTransformer, 8192, fused);
+        QVERIFY(before > 1.25 * perBlock && before < 1.27 * perBlock);
+        // TP 2 with SP splits all of it; full recompute keeps the block's input alone.
+        fused.tp = 2;
+        QCOMPARE(activationBytesPerTokenLayer(nano.layer, 8192, fused), perBlock / 2);
+        fused.recompute = ActivationRecompute::Full;
+        QCOMPARE(activationBytesPerTokenLayer(nano.layer, 8192, fused), 2.0 * 2'688 / 2);
+
+        // Qwen3.5-27B: every layer two sublayers; the 16 full-attention layers of 64 keep their attention's tensors,
+        // the 48 Gated DeltaNet layers their own (101,312 bytes, tst_token_mixers).
+        const ModelShape qwen = modelShapeOf(preset("qwen3.5-27b"));
+        QCOMPARE(qwen.layer.recurrentSavedBytes, 48.0 / 64 * 101'312);
     }
 
     // Latent MoE (Kimi K3): the experts read and write latent-wide vectors, so their weights and the all-to-all's

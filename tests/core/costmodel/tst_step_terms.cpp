@@ -376,7 +376,7 @@ private slots:
     {
         Hand h;
         const double both = memoryBoundTime(h.x).elementwiseBytes;
-        h.shape.sublayersPerLayer = 1.0;
+        h.shape.layer.sublayersPerLayer = 1.0;
         QCOMPARE(both - memoryBoundTime(h.x).elementwiseBytes, 1.6e8);
     }
 
@@ -620,9 +620,9 @@ private slots:
         QCOMPARE(tensorParallelComm(h.x, 1.0).exposed, 8e-4);
         // Blocks of one sublayer (Nemotron-H: a Mamba-2 mixer, attention, an MLP or a MoE alone) have one pair each:
         // half the traffic; a model whose layers average 1.5 sublayers, three quarters.
-        h.shape.sublayersPerLayer = 1.0;
+        h.shape.layer.sublayersPerLayer = 1.0;
         QCOMPARE(tensorParallelComm(h.x, 1.0).total, 4e-4);
-        h.shape.sublayersPerLayer = 1.5;
+        h.shape.layer.sublayersPerLayer = 1.5;
         QCOMPARE(tensorParallelComm(h.x, 1.0).total, 6e-4);
     }
 
@@ -648,7 +648,7 @@ private slots:
         QCOMPARE(contextParallelComm(h.x, 1e-3).exposed, (1.2288e-3 - 1e-3) + 1e-3 * 0.1);
         // Only the layers with softmax attention exchange keys and values: a quarter of them (Qwen3.5's one in four),
         // a quarter of the traffic.
-        h.shape.keyValueLayerShare = 0.25;
+        h.shape.layer.keyValueLayerShare = 0.25;
         QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3 / 4);
     }
 

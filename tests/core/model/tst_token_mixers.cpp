@@ -133,6 +133,31 @@ private slots:
         QCOMPARE(kdaAround.total(), 491'520.0);
     }
 
+    // What each recurrence keeps for backward, BF16 unless named, bytes per token of one layer.
+    void recurrencesSavedForBackward()
+    {
+        // Nemotron 3 Nano's Mamba-2 (64 heads of 64, 8 groups, state 128): zxbcdt (2 x 4,096 + 2 x 8 x 128 + 64),
+        // the scan's output (4,096) and the gated norm's FP32 statistics per group (8).
+        QCOMPARE(mamba2SavedBytes(Mamba2Spec { 64, 64, 8, 128, 4, false, true }), 2.0 * (10'304 + 4'096) + 4 * 8);
+        QCOMPARE(mamba2SavedBytes(Mamba2Spec { 64, 64, 8, 128, 4, false, true }), 28'832.0);
+        // Qwen3.5-27B's Gated DeltaNet (16 key heads, 48 value heads, 128 wide): the convolution's input (10,240), q
+        // and k normed on the value heads (2 x 6,144), v, the output, its gate and the normed product (4 x 6,144);
+        // per head the FP32 norms of q and k, the FP32 decay, beta and its logit, the norm's FP32 statistics and
+        // A^-1's 64 BF16 values (148 bytes).
+        const GatedDeltaNetSpec g { 16, 48, 128, 128, 4 };
+        QCOMPARE(gatedDeltaNetSavedBytes(g), 2.0 * (10'240 + 12'288 + 24'576) + 48 * 148);
+        QCOMPARE(gatedDeltaNetSavedBytes(g), 101'312.0);
+        // Two and a half times what one of its attention layers keeps (24 query heads of 256 with their gate, 4
+        // key-value heads, the output: 2 x (12,288 + 2,048 + 6,144) bytes), the reason a hybrid's memory is not a
+        // transformer's.
+        QVERIFY(gatedDeltaNetSavedBytes(g) > 2.4 * 2.0 * (12'288 + 2'048 + 6'144));
+        // Kimi Delta Attention (48 heads of 128, 6,144 channels): three convolutions' inputs, the gate's input, q and
+        // k, v, the output, its gate and the normed product (10 BF16 vectors), the FP32 decay per channel; per head
+        // the FP32 norms of q and k, beta, the norm's statistics and two 64-wide chunk matrices (270 bytes).
+        QCOMPARE(kimiDeltaAttentionSavedBytes(KimiDeltaAttentionSpec { 48, 128, 4, false }),
+            (2.0 * 10 + 4) * 6'144 + 48 * 270);
+    }
+
     // A file may state up to INT_MAX heads or groups (kMaxFileCount): the counts are formed in 64 bits, so 2 x heads
     // does not overflow an int (undefined behaviour the sanitizer build stops on) and the sum keeps every term.
     void headCountsNearIntMaxStayIn64Bits()
