@@ -121,14 +121,19 @@ namespace {
 
 // Elements each GEMM's quantised operands hold per token and layer on one rank: the input (forward) and the output
 // gradient (backward) of every linear layer. The hidden-wide ones (the column-parallel GEMMs' inputs, the
-// row-parallel GEMMs' output gradients) are whole on every TP rank once sequence parallelism has gathered them, or
-// always without it, so a recipe splits them by `hiddenSplit`: TP when it casts its sequence shard and gathers the
-// quantised tensor, 1 when every rank casts the whole gathered one. The operands split over heads or the FFN are a
-// TP-th on every rank.
+// row-parallel GEMMs' output gradients), counted h per sublayer as a transformer layer's 2h, are whole on every TP
+// rank once sequence parallelism has gathered them, or always without it, so a recipe splits them by `hiddenSplit`:
+// TP when it casts its sequence shard and gathers the quantised tensor, 1 when every rank casts the whole gathered
+// one. The operands split over heads or the FFN are a TP-th on every rank: attention's on the layers that attend,
+// the recurrences' projections on theirs, and the FFN's up-projection output gradient (2F gated, F not) and
+// down-projection input (F).
 double castOperandsPerToken(const StepContext& x, double hiddenSplit)
 {
     const ModelShape& sh = *x.shape;
-    return 2.0 * sh.layer.hidden / hiddenSplit + (sh.qkvOut + sh.attnOut + 3.0 * unfusedFfnDim(x)) / x.tp;
+    const LayerShape& l = sh.layer;
+    const double ffn = (l.gatedFfn ? 3.0 : 2.0) * unfusedFfnDim(x);
+    return l.sublayersPerLayer * l.hidden / hiddenSplit
+        + (l.keyValueLayerShare * (sh.qkvOut + sh.attnOut) + sh.recurrentProjectionWidth + ffn) / x.tp;
 }
 
 } // namespace

@@ -84,8 +84,13 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.fullAttentionShare = widthShare(TokenMixer::FullAttention);
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
-    const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around, double saved) {
+    const double hidden = static_cast<double>(m.hidden);
+    const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around, double saved,
+                             const MixerForwardFlops& projections) {
         s.layer.recurrentSavedBytes += count * saved / L;
+        // Both projections have the hidden size on one side: their other side's width is FLOPs / 2h.
+        s.recurrentProjectionWidth
+            += count * (projections.inputProjection + projections.outputProjection) / (2.0 * hidden) / L;
         s.recurrentScanFlops += count * w.matmulFlops / L;
         s.recurrentScanBytes += count * w.hbmBytes / L;
         s.recurrentScanBackwardBytes += count * w.backwardHbmBytes / L;
@@ -93,12 +98,14 @@ ModelShape modelShapeOf(const ModelSpec& m)
     };
     if (const int kda = localAttentionLayerCount(m, TokenMixer::KimiDeltaAttention); kda > 0)
         addScan(kda, kimiDeltaAttentionChunkedScan(m.kimiDeltaAttention),
-            kimiDeltaAttentionElementwise(m.kimiDeltaAttention), kimiDeltaAttentionSavedBytes(m.kimiDeltaAttention));
+            kimiDeltaAttentionElementwise(m.kimiDeltaAttention), kimiDeltaAttentionSavedBytes(m.kimiDeltaAttention),
+            kimiDeltaAttentionForwardFlops(m.kimiDeltaAttention, m.hidden));
     if (recurrent > 0)
         addScan(recurrent, gatedDeltaNetChunkedScan(m.linearAttention), gatedDeltaNetElementwise(m.linearAttention),
-            gatedDeltaNetSavedBytes(m.linearAttention));
+            gatedDeltaNetSavedBytes(m.linearAttention), gatedDeltaNetForwardFlops(m.linearAttention, m.hidden));
     if (mamba > 0)
-        addScan(mamba, mamba2ChunkedScan(m.mamba), mamba2Elementwise(m.mamba), mamba2SavedBytes(m.mamba));
+        addScan(mamba, mamba2ChunkedScan(m.mamba), mamba2Elementwise(m.mamba), mamba2SavedBytes(m.mamba),
+            mamba2ForwardFlops(m.mamba, m.hidden));
     if (const int sparse = localAttentionLayerCount(m, TokenMixer::SparseAttention); sparse > 0)
         s.indexerFlopsPerKey
             = sparse * sparseIndexerForwardFlops(m.sparseIndexer, m.hidden, m.mla.qLoraRank, 1.0).core / L;

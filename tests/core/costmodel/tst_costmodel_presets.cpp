@@ -118,6 +118,9 @@ private slots:
     {
         const ModelShape nano = modelShapeOf(preset("nemotron-3-nano-30b-a3b"));
         QCOMPARE(nano.layer.recurrentSavedBytes, 23.0 / 52 * 28'832);
+        // Its Mamba-2 in-projection writes zxbcdt (10,304 wide) and its out-projection reads 4,096: the operands an
+        // FP8 recipe casts beside attention's.
+        QCOMPARE(nano.recurrentProjectionWidth, 23.0 / 52 * (10'304 + 4'096));
         ActivationLayout fused;
         const double attention = 2.0 * (4'096 + 512) + 2.0 * 4'096 + 4 * 32;
         const double perBlock = 4.0 * 2'688 + (6 * attention + 23 * 28'832 + 23 * 4.0 * (6 * 1'856 + 3'712)) / 52;

@@ -368,6 +368,14 @@ private slots:
         h.scenario.flags.compiled = true;
         h.x.fp8 = true;
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+        // Blocks of one sublayer, one in four attending, the others' recurrences projecting 2,000 elements in and out:
+        // 1,000 + 4,096 / 4 + 2,000 + 9,000 = 13,024; an FFN without a gate casts 2 x 3,000 of its own, not 3 x.
+        h.shape.layer.sublayersPerLayer = 1.0;
+        h.shape.layer.keyValueLayerShare = 0.25;
+        h.shape.recurrentProjectionWidth = 2000;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 13024.0 + 20 * 13.096e6));
+        h.shape.layer.gatedFfn = false;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 10024.0 + 20 * 13.096e6));
     }
 
     // A layer of one sublayer has one norm and one residual add: half the hidden vector's passes (16 compiled: 2 x
