@@ -18,6 +18,8 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
     // Parts split by TP even without SP (they live in the column/row-parallel interior)...
     const double qkv = a * (x.latentQkvWidth > 0 ? 2.0 * x.latentQkvWidth : 2.0 * (q + kv));
     const double outProjInput = a * 2.0 * o;
+    // With an output gate the out-projection reads the gated product; the attention's output and the gate stay too.
+    const double outputGate = x.attentionOutputGate ? a * 4.0 * o : 0.0;
     const bool remat = layout.compiledRematerialisation;
     const bool eagerOps = layout.unfusedPointwise && !remat;
     const double ffnInterior
@@ -40,14 +42,17 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
 
     switch (layout.recompute) {
     case ActivationRecompute::None:
-        return replicated / replicatedDiv + (r * (qkv + outProjInput + ffnInterior) + scores + qkNorm + recurrent) / t;
+        return replicated / replicatedDiv
+            + (r * (qkv + outProjInput + ffnInterior) + scores + qkNorm + outputGate + recurrent) / t;
     case ActivationRecompute::AttentionCore:
         return replicated / replicatedDiv
-            + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0) + qkNorm + recurrent) / t;
+            + (qkv + outProjInput + ffnInterior + (x.flashAttention ? scores : 0.0) + qkNorm + outputGate + recurrent)
+            / t;
     case ActivationRecompute::OpLevel: {
         // Matmul outputs: Q, K, V, each sublayer's output projection (h), FFN up/gate (F each). A recurrence's
         // saved tensors grow from its in-projection's output: the policy keeps the same fraction of them.
-        const double matmulOutputs = qkv + x.sublayersPerLayer * 2.0 * h + (x.gatedFfn ? 4.0 * f : 2.0 * f);
+        const double gate = x.attentionOutputGate ? a * 2.0 * o : 0.0; // q_proj's gate half
+        const double matmulOutputs = qkv + gate + x.sublayersPerLayer * 2.0 * h + (x.gatedFfn ? 4.0 * f : 2.0 * f);
         const double attentionOut = outProjInput + (x.flashAttention ? scores : 0.0);
         return 2.0 * h / replicatedDiv + (attentionOut + layout.keptMatmulFraction * (matmulOutputs + recurrent)) / t;
     }
@@ -59,7 +64,7 @@ double activationBytesPerTokenLayer(const LayerShape& x, double seqLen, const Ac
         const double routed = x.routedFfnDim, dense = x.denseMlpFfnDim, shared = f - routed - dense;
         const auto interior
             = [&](double width) { return (x.gatedFfn ? 6.0 : 4.0) * width - (remat ? 2.0 * width : 0.0); };
-        double split = r * (qkv + outProjInput + ffnInterior) + scores + qkNorm + recurrent;
+        double split = r * (qkv + outProjInput + ffnInterior) + scores + qkNorm + outputGate + recurrent;
         double whole = replicated;
         if ((m & RecomputeCoreAttention) && !x.flashAttention)
             split -= scores;

@@ -3,6 +3,7 @@
 // Large Transformer Models"), generalised from GPT (MHA, 4h GELU FFN, dropout) to GQA, SwiGLU, flash attention and
 // no dropout. 16-bit activations; bytes per token of one layer (multiply by tokens per GPU):
 //   attention block: QKV input 2h + Q 2(a dqk) + K 2(kv dqk) + V 2(kv dv) + out-proj input 2(a dv) [+ dropout mask h]
+//                    [+ an output gate and the gated product 4(a dv)]
 //                    + score terms: 5 a s with dropout (softmax 2, mask 1, dropout out 2), 2 a s without, 0 with flash
 //                    attention (which keeps only the log-sum-exp, 4a bytes)
 //   MLP block:       input 2h + GELU: 2F in + 2F out | SwiGLU: 2F gate + 2F up + 2F product [+ dropout mask h]
@@ -54,6 +55,9 @@ struct LayerShape {
     // backward, and whose keys and values context parallelism exchanges (recurrent mixers pass a small state instead,
     // and MLP blocks nothing).
     double keyValueLayerShare = 1.0;
+    // The attention's output passes a sigmoid gate from q_proj before the out-projection (Qwen3-Next, Qwen3.5): the
+    // gate and the gated product are kept beside the attention's own output, 2 x 2 (a dv) bytes more.
+    bool attentionOutputGate = false;
     // Bytes per token the recurrent token mixers keep for backward between their in- and out-projections, averaged
     // over layers (core/model/chunked_scans.h, the *SavedBytes functions); split by TP with the heads.
     double recurrentSavedBytes = 0;

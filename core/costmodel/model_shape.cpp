@@ -136,6 +136,7 @@ ModelShape modelShapeOf(const ModelSpec& m)
     x.denseMlpFfnDim = m.isMoe() ? (1.0 - s.moeLayerShare) * static_cast<double>(m.ffnDim) : x.ffnDim;
     x.dropout = false; // modern LLM pre-training runs without dropout
     x.flashAttention = true;
+    x.attentionOutputGate = m.attentionOutputGate;
     x.qkNormWidth = m.qkNorm == QkNorm::None ? 0.0 : (x.heads + x.kvHeads) * x.qkHeadDim;
     if (m.mla.enabled) {
         const double rope = static_cast<double>(m.mla.qkRopeHeadDim);

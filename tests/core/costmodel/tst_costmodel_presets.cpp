@@ -141,6 +141,14 @@ private slots:
         // the 48 Gated DeltaNet layers their own (101,312 bytes, tst_token_mixers).
         const ModelShape qwen = modelShapeOf(preset("qwen3.5-27b"));
         QCOMPARE(qwen.layer.recurrentSavedBytes, 48.0 / 64 * 101'312);
+        // Its attention gates its output (24 heads of 256): the gate and the gated product are kept beside the
+        // attention's output, 2 x 2 x 6,144 bytes on each of the 16 attention layers.
+        QVERIFY(qwen.layer.attentionOutputGate);
+        LayerShape ungated = qwen.layer;
+        ungated.attentionOutputGate = false;
+        QCOMPARE(activationBytesPerTokenLayer(qwen.layer, 8192, ActivationLayout {})
+                - activationBytesPerTokenLayer(ungated, 8192, ActivationLayout {}),
+            16.0 / 64 * 4 * 6'144);
     }
 
     // Latent MoE (Kimi K3): the experts read and write latent-wide vectors, so their weights and the all-to-all's
