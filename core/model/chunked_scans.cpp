@@ -175,8 +175,9 @@ double gatedDeltaNetSavedBytes(const GatedDeltaNetSpec& s)
     const double convInput = 2.0 * keys + values;
     // q and k normed, v; the output, its gate z and the normed product the out-projection reads.
     const double vectors = 2.0 * repeatedKeys + values + 3.0 * values;
-    // Per head: q's and k's norms and the decay in FP32, beta and its logit, the norm's statistics, A^-1.
-    const double perHead = 2.0 * kFp32 + kFp32 + 2.0 * kBf16 + kFp32 + kBf16 * kDeltaRuleChunkTokens;
+    // Per head: q's and k's norms and the cumulative decay in FP32, beta, the decay's softplus input and output (the
+    // gate is computed in FP32), the norm's statistics, A^-1.
+    const double perHead = 2.0 * kFp32 + kFp32 + kBf16 + 2.0 * kFp32 + kFp32 + kBf16 * kDeltaRuleChunkTokens;
     return kBf16 * (convInput + vectors) + heads * perHead;
 }
 

@@ -54,8 +54,9 @@ MixerElementwiseBytes kimiDeltaAttentionElementwise(const KimiDeltaAttentionSpec
 // norm's FP32 statistics per group; it recomputes the convolution, the normed output and the out-projection's input.
 double mamba2SavedBytes(const Mamba2Spec& spec);
 // Gated DeltaNet as flash-linear-attention's layer and Qwen3-Next's and Qwen3.5's run it: the convolution's input,
-// the L2-normed q and k on the value heads with their FP32 norms, v, the FP32 cumulative decay, beta and its logit,
-// A^-1 (C BF16 values a head), the output and its gate for the gated norm, and the out-projection's input.
+// the L2-normed q and k on the value heads with their FP32 norms, v, the FP32 cumulative decay, beta, the decay's
+// FP32 softplus input and output, A^-1 (C BF16 values a head), the output and its gate for the gated norm, and the
+// out-projection's input.
 double gatedDeltaNetSavedBytes(const GatedDeltaNetSpec& spec);
 // Kimi Delta Attention: three convolutions' inputs, the forget gate's input, q and k L2-normed, v, the per-channel FP32
 // decay, beta, the two C x C chunk matrices chunk_kda keeps (A_qk and A_kk^-1), the output, its gate and the
