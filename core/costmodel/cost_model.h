@@ -73,8 +73,8 @@ struct ModelShape {
     // The elementwise kernels around those recurrences (convolutions, L2 norms, gates, gated norms), forward and
     // backward together, bytes per token averaged over layers (core/model/chunked_scans.h, MixerElementwiseBytes).
     double recurrentElementwiseBytes = 0;
-    // Elements per token of the recurrent mixers' in-projection outputs and out-projection inputs, averaged over
-    // layers: what those GEMMs' output gradients and inputs hold, beside attention's qkvOut and attnOut.
+    // Elements per token of the recurrent mixers' projection operands other than the hidden state, averaged over
+    // layers (MixerForwardFlops::projectionOperands): what an FP8 recipe casts beside attention's qkvOut and attnOut.
     double recurrentProjectionWidth = 0;
     double indexerFlopsPerKey = 0;
     // Keys a query attends to under the causal mask, averaged over layers: S/2 on full-attention layers,

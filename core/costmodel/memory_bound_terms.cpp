@@ -132,8 +132,9 @@ double castOperandsPerToken(const StepContext& x, double hiddenSplit)
     const ModelShape& sh = *x.shape;
     const LayerShape& l = sh.layer;
     const double ffn = (l.gatedFfn ? 3.0 : 2.0) * unfusedFfnDim(x);
+    const double attentionGate = l.attentionOutputGate ? sh.attnOut : 0.0; // q_proj's gate half, one per channel
     return l.sublayersPerLayer * l.hidden / hiddenSplit
-        + (l.keyValueLayerShare * (sh.qkvOut + sh.attnOut) + sh.recurrentProjectionWidth + ffn) / x.tp;
+        + (l.keyValueLayerShare * (sh.qkvOut + attentionGate + sh.attnOut) + sh.recurrentProjectionWidth + ffn) / x.tp;
 }
 
 } // namespace

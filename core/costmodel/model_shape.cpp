@@ -84,13 +84,10 @@ ModelShape modelShapeOf(const ModelSpec& m)
     s.fullAttentionShare = widthShare(TokenMixer::FullAttention);
     const int recurrent = localAttentionLayerCount(m, TokenMixer::LinearAttention);
     const int mamba = localAttentionLayerCount(m, TokenMixer::Mamba2);
-    const double hidden = static_cast<double>(m.hidden);
     const auto addScan = [&](int count, const ChunkedScanWork& w, const MixerElementwiseBytes& around, double saved,
                              const MixerForwardFlops& projections) {
         s.layer.recurrentSavedBytes += count * saved / L;
-        // Both projections have the hidden size on one side: their other side's width is FLOPs / 2h.
-        s.recurrentProjectionWidth
-            += count * (projections.inputProjection + projections.outputProjection) / (2.0 * hidden) / L;
+        s.recurrentProjectionWidth += count * projections.projectionOperands / L;
         s.recurrentScanFlops += count * w.matmulFlops / L;
         s.recurrentScanBytes += count * w.hbmBytes / L;
         s.recurrentScanBackwardBytes += count * w.backwardHbmBytes / L;

@@ -102,14 +102,16 @@ ChunkedScanWork mamba2ChunkedScan(const Mamba2Spec& s)
 
 // mamba_split_conv1d_scan_combined over d_inner = H x P channels: the convolution runs over x, B and C (d_inner + 2 G
 // N channels), the gated RMSNorm over d_inner with z as its gate. Its backward first recomputes the convolution's
-// output (for the scan's backward) and the normed output (for the output projection's weight gradient).
+// output (for the scan's backward). Megatron-Core's MambaMixer runs the out-projection as its own row-parallel layer,
+// which keeps the normed output; mamba_ssm's Mamba2 fuses it and recomputes the normed output instead (a gated
+// norm's forward more here, its input fewer in mamba2SavedBytes).
 MixerElementwiseBytes mamba2Elementwise(const Mamba2Spec& s)
 {
     const double inner = double(s.heads) * double(s.headDim);
     const double conv = inner + 2.0 * double(s.groups) * double(s.stateSize);
     MixerElementwiseBytes b;
     b.forward = kBf16 * (kConvForward * conv + kGatedNormForward * inner);
-    b.backward = b.forward /* recomputed */ + kBf16 * (kConvBackward * conv + kGatedNormBackward * inner);
+    b.backward = kBf16 * (kConvForward /* recomputed */ * conv + kConvBackward * conv + kGatedNormBackward * inner);
     return b;
 }
 
@@ -163,7 +165,8 @@ double mamba2SavedBytes(const Mamba2Spec& s)
 {
     const double h = double(s.heads), inner = h * double(s.headDim), g = double(s.groups);
     const double zxbcdt = 2.0 * inner + 2.0 * g * double(s.stateSize) + h; // z, x, B, C and dt
-    return kBf16 * (zxbcdt + inner) + kFp32 * g;
+    // zxbcdt, the scan's output, the normed output the out-projection keeps; the norm's statistics per group.
+    return kBf16 * (zxbcdt + inner + inner) + kFp32 * g;
 }
 
 double gatedDeltaNetSavedBytes(const GatedDeltaNetSpec& s)
@@ -187,7 +190,8 @@ double kimiDeltaAttentionSavedBytes(const KimiDeltaAttentionSpec& s)
     // Three convolutions' inputs, the gate's input, q and k normed, v, the output, its gate, the out-projection's
     // input: BF16; the cumulative decay per channel: FP32.
     const double vectors = kBf16 * width * (3.0 + 1.0 + 2.0 + 1.0 + 3.0) + kFp32 * width;
-    const double perHead = 2.0 * kFp32 + kBf16 + kFp32 + 2.0 * kBf16 * kDeltaRuleChunkTokens;
+    // Per head: q's and k's norms, beta, the norm's statistics, A_qk in FP32 and A_kk^-1 in BF16 (chunk_kda).
+    const double perHead = 2.0 * kFp32 + kBf16 + kFp32 + (kFp32 + kBf16) * kDeltaRuleChunkTokens;
     return vectors + heads * perHead;
 }
 

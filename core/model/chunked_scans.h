@@ -35,8 +35,8 @@ struct MixerElementwiseBytes {
     double total() const { return forward + backward; }
 };
 
-// mamba_ssm's mamba_split_conv1d_scan_combined (Mamba2's and Megatron-Core's MambaMixer's training path), which
-// recomputes the convolution and the normed output in its backward instead of keeping them.
+// mamba_ssm's mamba_split_conv1d_scan_combined as Megatron-Core's MambaMixer trains with it (the out-projection its own
+// layer): its backward recomputes the convolution instead of keeping it.
 MixerElementwiseBytes mamba2Elementwise(const Mamba2Spec& spec);
 // Gated DeltaNet as Qwen3-Next and Qwen3.5 run it: one convolution over q, k and v, q and k repeated to the value
 // heads and L2-normed, a gated RMSNorm on the output.
@@ -50,17 +50,18 @@ MixerElementwiseBytes kimiDeltaAttentionElementwise(const KimiDeltaAttentionSpec
 // the out-projection, its input included where the framework keeps it. Each is counted once as the kernel saves it;
 // where a saved tensor is a view that keeps a larger buffer alive, the buffer is not counted (that depends on the
 // framework's splits, not the mixer).
-// mamba_split_conv1d_scan_combined: the in-projection's output zxbcdt, the scan's output before the gated norm and the
-// norm's FP32 statistics per group; it recomputes the convolution, the normed output and the out-projection's input.
+// Mamba-2 as Megatron-Core's MambaMixer trains it: mamba_split_conv1d_scan_combined keeps the in-projection's output
+// zxbcdt, the scan's output before the gated norm and the norm's FP32 statistics per group, and recomputes the
+// convolution; the out-projection, a row-parallel layer of its own, keeps its input (the normed output).
 double mamba2SavedBytes(const Mamba2Spec& spec);
 // Gated DeltaNet as flash-linear-attention's layer and Qwen3-Next's and Qwen3.5's run it: the convolution's input,
 // the L2-normed q and k on the value heads with their FP32 norms, v, the FP32 cumulative decay, beta, the decay's
-// FP32 softplus input and output, A^-1 (C BF16 values a head), the output and its gate for the gated norm, and the
-// out-projection's input.
+// FP32 softplus input and output, A^-1 (C BF16 values a head), the output and its gate for the gated norm with its
+// FP32 statistics, and the out-projection's input.
 double gatedDeltaNetSavedBytes(const GatedDeltaNetSpec& spec);
 // Kimi Delta Attention: three convolutions' inputs, the forget gate's input, q and k L2-normed, v, the per-channel FP32
-// decay, beta, the two C x C chunk matrices chunk_kda keeps (A_qk and A_kk^-1), the output, its gate and the
-// out-projection's input.
+// decay, beta, the two C x C chunk matrices chunk_kda keeps (A_qk in FP32, A_kk^-1 in BF16), the output, its gate and
+// the out-projection's input.
 double kimiDeltaAttentionSavedBytes(const KimiDeltaAttentionSpec& spec);
 
 } // namespace mfu

@@ -84,6 +84,7 @@ MixerForwardFlops gatedDeltaNetForwardFlops(const GatedDeltaNetSpec& s, int64_t 
     // One keyHeadDim x valueHeadDim state per value head (keys are shared across valueHeads / keyHeads heads).
     f.core = kRecurrenceFlopsPerStateElement * double(s.valueHeads) * double(s.keyHeadDim) * double(s.valueHeadDim);
     f.outputProjection = 2.0 * valueDim * h;
+    f.projectionOperands = 2.0 * keyDim + 2.0 * valueDim + 2.0 * double(s.valueHeads) + valueDim;
     return f;
 }
 
@@ -108,6 +109,7 @@ MixerForwardFlops mamba2ForwardFlops(const Mamba2Spec& s, int64_t hidden)
     f.inputProjection = 2.0 * h * (2.0 * inner + 2.0 * double(s.groups) * double(s.stateSize) + double(s.heads));
     f.core = kRecurrenceFlopsPerStateElement * inner * double(s.stateSize);
     f.outputProjection = 2.0 * inner * h;
+    f.projectionOperands = 2.0 * inner + 2.0 * double(s.groups) * double(s.stateSize) + double(s.heads) + inner;
     return f;
 }
 
@@ -169,6 +171,11 @@ MixerForwardFlops kimiDeltaAttentionForwardFlops(const KimiDeltaAttentionSpec& s
     // as Gated DeltaNet's scalar decay does: the same 7 FLOP per element.
     f.core = kRecurrenceFlopsPerStateElement * double(s.heads) * d * d;
     f.outputProjection = 2.0 * width * h;
+    // q, k, v; the forget gate (full rank: W; low rank: its d-wide middle twice and W); beta; the output gate's low
+    // rank likewise; the output projection's input.
+    const double lowRankGate = 2.0 * d + width;
+    f.projectionOperands
+        = 3.0 * width + (s.fullRankForgetGate ? width : lowRankGate) + double(s.heads) + lowRankGate + width;
     return f;
 }
 

@@ -94,6 +94,10 @@ struct MixerForwardFlops {
     double inputProjection = 0; // projections from the hidden state (q/k/v/gates, Mamba's in_proj)
     double core = 0; // the state recurrence, or the indexer's scoring of keys
     double outputProjection = 0;
+    // Recurrent mixers: elements per token of their projections' operands other than the hidden state: the input
+    // projections' outputs, the output projection's input, and both sides of a low-rank projection's inner matmul.
+    // What an FP8 recipe casts beside the hidden-wide ones (each GEMM's input forward, its output gradient backward).
+    double projectionOperands = 0;
     double total() const { return inputProjection + core + outputProjection; }
 };
 
