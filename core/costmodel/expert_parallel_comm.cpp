@@ -50,7 +50,10 @@ DispatchBytes dispatchBytes(const StepContext& x, double bytesPerElement)
     const int n = par.ep;
     if (n <= 1)
         return b;
-    const double tokens = x.moeTokensPerMicroBatch * x.expertLoad; // the busiest rank's
+    // The busiest rank's tokens, for the dispatchers that route: an all-gather sends every token whatever the router
+    // chose, before any padding to capacity (Megatron-Core's MoEAllGatherTokenDispatcher gathers the hidden states).
+    const bool routed = par.expertDispatcher != ExpertDispatcher::AllGather;
+    const double tokens = x.moeTokensPerMicroBatch * (routed ? x.expertLoad : 1.0);
     const double vector = sh.expertDispatchWidth * bytesPerElement;
     const double k = sh.expertsPerToken;
     // Members of the EP group per scale-up domain, and the domains it spans.
@@ -97,10 +100,14 @@ double dispatchSeconds(const StepContext& x, double bytesPerElement)
     const CostModelConstants& c = *x.constants;
     const HardwareSpec& hw = x.scenario->cluster.hardware;
     const DispatchBytes b = dispatchBytes(x, bytesPerElement);
-    const bool deepEp = deepEpLike(x.scenario->parallelism.expertDispatcher);
-    const double up = deepEp ? std::max(hw.scaleUpBandwidthBytesPerSec, 1.0) * c.deepEpScaleUpEfficiency
-                             : std::min(std::max(hw.scaleUpBandwidthBytesPerSec, 1.0) * c.allToAllScaleUpEfficiency,
-                                 c.allToAllMaxBytesPerSec);
+    const ExpertDispatcher dispatcher = x.scenario->parallelism.expertDispatcher;
+    const bool deepEp = deepEpLike(dispatcher);
+    const double link = std::max(hw.scaleUpBandwidthBytesPerSec, 1.0);
+    // NCCL's channel cap is all-to-all's; the all-gather dispatcher's rings run at the link's rate.
+    const double up = deepEp ? link * c.deepEpScaleUpEfficiency
+        : dispatcher == ExpertDispatcher::AllGather
+        ? link * c.allToAllScaleUpEfficiency
+        : std::min(link * c.allToAllScaleUpEfficiency, c.allToAllMaxBytesPerSec);
     const double out = std::max(hw.scaleOutBandwidthBytesPerSec, 1.0)
         * (deepEp ? c.deepEpScaleOutEfficiency : c.allToAllScaleOutEfficiency);
     // NVLink and the NIC move their shares at once.
@@ -113,15 +120,20 @@ CommTime expertParallelComm(const StepContext& x, double computeSeconds)
     const ModelShape& sh = *x.shape;
     const CostModelConstants& c = *x.constants;
     CommTime t;
-    if (par.ep <= 1)
+    if (par.ep <= 1 && x.expertTp <= 1)
         return t;
     const double moeLayers = x.layersPerStage * sh.moeLayerShare;
-    // Dispatch forward in FP8 for BF16+FP8 runs (DeepSeek-V3 section 3.3.2), everything else in BF16: dispatch and
-    // combine forward, the combine's and the dispatch's gradients backward, the forward again under recompute.
-    const double dispatch = x.fp8 ? 1.0 : 2.0;
+    // Four transfers a layer: the dispatch and the combine forward, and backward the combine's gradient (sent to the
+    // experts, as a dispatch) and the dispatch's (sent back, as a combine); the forward's again under recompute.
+    // DeepSeek-V3 (section 3.3.2) quantises what goes to the experts in BF16+FP8 runs, the activations forward and
+    // the gradients entering the down-projections backward, and keeps both combines in BF16; DeepEP's dispatch takes
+    // FP8, and HybridEP is taken to match. NCCL's all-to-all and all-gather dispatchers (Megatron-Core's, TorchTitan's)
+    // move the BF16 hidden states: the grouped GEMMs quantise after them.
+    const double toExperts = x.fp8 && deepEpLike(par.expertDispatcher) ? 1.0 : 2.0;
     const double repeated = moeForwardRepeated(x);
-    double perLayer = dispatchSeconds(x, dispatch) + 3.0 * dispatchSeconds(x, 2.0)
-        + repeated * (dispatchSeconds(x, dispatch) + dispatchSeconds(x, 2.0));
+    double perLayer = par.ep <= 1
+        ? 0.0
+        : (2.0 + repeated) * dispatchSeconds(x, toExperts) + (2.0 + repeated) * dispatchSeconds(x, 2.0);
     // Expert TP: the received tokens all-gathered over the expert-TP group before the experts, their outputs
     // reduce-scattered after (and the reverse backward).
     if (x.expertTp > 1) {

@@ -117,12 +117,32 @@ double offloadedModuleBytesPerToken(
         bytes += sh.moeLayerShare * copies * layout.linearInputBytes * sh.expertDispatchWidth;
     }
     if (modules & OffloadMoeActivation) {
-        // The activation function's input, FC1's output: gate and up (4F bytes in BF16) or GELU's input (2F).
+        // The activation function's input, FC1's output: gate and up (4F bytes in BF16) or GELU's input (2F), at the
+        // busiest expert rank's load as the saved activations count it; TorchTitan's op-level policy keeps only its
+        // share of the matmul outputs (activation_memory.cpp), and only that can leave.
         const double perWidth = sh.layer.gatedFfn ? 4.0 : 2.0;
-        bytes += layout.linearInputBytes / 2.0 * perWidth * sh.layer.routedFfnDim / t;
+        const double kept = layout.recompute == ActivationRecompute::OpLevel ? layout.keptMatmulFraction : 1.0;
+        bytes += kept * expertLoad * layout.linearInputBytes / 2.0 * perWidth * sh.layer.routedFfnDim / t;
     }
     return bytes;
 }
+
+namespace {
+
+// What the named modules hold per token and layer. Under Megatron's block method of full checkpointing the layers it
+// does not recompute keep every tensor, the modules' among them, and offload those.
+double namedModuleBytesPerTokenLayer(const StepMemoryInputs& in, const ActivationSetup& a)
+{
+    const unsigned modules = in.scenario->flags.activationOffloadModules;
+    if (a.layout.recompute != ActivationRecompute::Full)
+        return offloadedModuleBytesPerToken(*in.shape, a.layout, in.expertLoad, in.expertTp, modules);
+    ActivationLayout kept = a.layout;
+    kept.recompute = ActivationRecompute::None;
+    return (1.0 - in.fullRecomputeShare)
+        * offloadedModuleBytesPerToken(*in.shape, kept, in.expertLoad, in.expertTp, modules);
+}
+
+} // namespace
 
 double offloadedActivationBytesPerTokenLayer(const StepMemoryInputs& in)
 {
@@ -131,8 +151,7 @@ double offloadedActivationBytesPerTokenLayer(const StepMemoryInputs& in)
         return 0;
     const ActivationSetup a = activationSetup(in);
     const double saved = savedBytesPerTokenLayer(in, a);
-    const double modules = std::min(saved,
-        offloadedModuleBytesPerToken(*in.shape, a.layout, in.expertLoad, in.expertTp, flags.activationOffloadModules));
+    const double modules = std::min(saved, namedModuleBytesPerTokenLayer(in, a));
     // The fraction applies to what the named modules leave on the GPU.
     return modules + std::clamp(flags.activationOffloadFraction, 0.0, 1.0) * (saved - modules);
 }

@@ -55,8 +55,9 @@ double moeActivationBytesPerToken(
 
 // Megatron-Core's fine-grained activation offload (OffloadModule bits), bytes per token of the micro-batch and per
 // layer (averaged over the layers) that the named modules would keep on the GPU: expert_fc1 the dispatched copies
-// above, moe_act the routed experts' FC1 output (gate and up, 4F bytes in BF16; 2F for GELU). None under full
-// checkpointing or Megatron's moe module, which save nothing of the experts.
+// above, moe_act the routed experts' FC1 output (gate and up, 4F bytes in BF16; 2F for GELU) at the busiest rank's
+// load, of which TorchTitan's op-level policy keeps its matmul share. None under full checkpointing or Megatron's moe
+// module, which save nothing of the experts (the block method's kept layers count as unrecomputed ones).
 double offloadedModuleBytesPerToken(
     const ModelShape& shape, const ActivationLayout& layout, double expertLoad, double expertTp, unsigned modules);
 

@@ -51,6 +51,19 @@ const char* withoutCheckpointing(const Scenario& s)
     return s.activationCheckpointing != ActivationCheckpointing::None ? nullptr : "no activation checkpointing";
 }
 
+// Megatron's offload modules name the experts' saved tensors: none are saved when every layer is recomputed whole
+// (full checkpointing of all layers) or the moe module rebuilds the MoE layer.
+const char* withoutSavedExpertTensors(const Scenario& s)
+{
+    if (const char* why = withoutExperts(s))
+        return why;
+    if (s.activationCheckpointing == ActivationCheckpointing::Full && s.flags.recomputeLayers <= 0)
+        return "full checkpointing recomputes every layer: no expert tensor is saved to offload";
+    if (s.activationCheckpointing == ActivationCheckpointing::Selective && (s.flags.recomputeModules & RecomputeMoe))
+        return "the moe recompute module rebuilds the MoE layer in backward: no expert tensor is saved to offload";
+    return nullptr;
+}
+
 const char* withoutShardedWeights(const Scenario& s)
 {
     return shardsWeights(s.parallelism.dataParallel) ? nullptr
@@ -104,7 +117,7 @@ constexpr Rule kRules[] = {
     { "fp4_bf16_layer_share", withoutFp4 },
     { "fused_expert_mlp", withoutExperts },
     { "moe_permute_fusion", withoutExperts },
-    { "activation_offload_modules", withoutExperts },
+    { "activation_offload_modules", withoutSavedExpertTensors },
     { "fp8_scales_in_backward", withoutFp8 },
     { "overlap_param_gather", withoutZero1 },
     { "overlap_grad_reduce", withoutStepGradientSync },

@@ -22,6 +22,7 @@
 #include "core/costmodel/step_context.h"
 #include "core/costmodel/step_memory.h"
 #include "core/costmodel/sweep.h"
+#include "core/scenario/ignored_settings.h"
 #include "costmodel_fixtures.h"
 
 using namespace mfu;
@@ -679,10 +680,18 @@ private slots:
         QCOMPARE(expertParallelComm(h.x, 1.0).exposed, 1.32e-3 * 0.1);
         h.scenario.parallelism.expertOverlap = ExpertOverlap::OneFOneB;
         QCOMPARE(expertParallelComm(h.x, 1.0).exposed, 1.32e-3 * 0.3);
-        // BF16+FP8 dispatches in FP8: 7 bytes instead of 8.
+        // BF16+FP8: NCCL's all-to-all moves the BF16 hidden states (the grouped GEMMs quantise after it)...
+        h.scenario.parallelism.expertOverlap = ExpertOverlap::None;
         h.x.fp8 = true;
-        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 7 / 8);
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3);
+        // ...DeepEP sends what goes to the experts in FP8, the activations forward and the gradients entering the
+        // down-projections backward (DeepSeek-V3, 3.3.2), the combines in BF16: 6 bytes of 8. DeepEP's bytes are
+        // one copy per destination GPU (1.75 of 2 copies) at the same 100 GB/s.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::DeepEp;
+        const double deepEpBf16 = 10 * 4 * (1100.0 * 2000 * 1.75 * 0.75) / 100e9;
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, deepEpBf16 * 6 / 8);
         // Full checkpointing repeats the forward's dispatch and combine: 8 + 4 bytes of 8.
+        h.scenario.parallelism.expertDispatcher = ExpertDispatcher::AllToAll;
         h.x.fp8 = false;
         h.setFullCheckpointing();
         QCOMPARE(expertParallelComm(h.x, 1.0).total, 1.32e-3 * 12 / 8);
@@ -696,9 +705,17 @@ private slots:
         h.constants.allToAllMaxBytesPerSec = 50e9;
         QCOMPARE(dispatchSeconds(h.x, 2.0), 3.3e6 / 50e9);
         h.constants.allToAllMaxBytesPerSec = 1e12;
-        // The all-gather dispatcher sends a GPU's 1,100 tokens to the 3 others, whatever k: 1,100 x 2,000 x 3 bytes.
+        // The all-gather dispatcher sends a GPU's 1,000 tokens to the 3 others, whatever k and whatever the router's
+        // load (1.1 here) or a capacity factor: every token goes everywhere, 1,000 x 2,000 x 3 bytes...
         h.scenario.parallelism.expertDispatcher = ExpertDispatcher::AllGather;
-        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1100.0 * 2000 * 3);
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1000.0 * 2000 * 3);
+        h.x.expertLoad = 2.0;
+        QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1000.0 * 2000 * 3);
+        h.x.expertLoad = 1.1;
+        // ...over rings at the link's rate, not all-to-all's channel cap.
+        h.constants.allToAllMaxBytesPerSec = 50e9;
+        QCOMPARE(dispatchSeconds(h.x, 2.0), 1000.0 * 2000 * 3 / (125e9 * 0.8));
+        h.constants.allToAllMaxBytesPerSec = 1e12;
         // DeepEP sends one copy per destination GPU: 2 picks among 4 GPUs reach 4 (1 - (3/4)^2) = 1.75 of them.
         h.scenario.parallelism.expertDispatcher = ExpertDispatcher::DeepEp;
         QCOMPARE(dispatchBytes(h.x, 2.0).scaleUp, 1100.0 * 2000 * 1.75 * 0.75);
@@ -732,6 +749,12 @@ private slots:
         h.x.expertTp = 1;
         const CommTime without = expertParallelComm(h.x, 1.0);
         QCOMPARE(with.total - without.total, 10 * 4 * (4.4e6 / 2) / 100e9);
+        // Without EP the expert-TP ranks still gather their tokens and reduce-scatter the outputs: the 1,000 tokens
+        // of TP 2's two ranks (2 x 500 x 1.1 x 2 copies x 2,000 bytes), nothing dispatched.
+        h.makeMoe(1);
+        h.setTp(2);
+        h.x.expertTp = 2;
+        QCOMPARE(expertParallelComm(h.x, 1.0).total, 10 * 4 * (4.4e6 / 2) / 100e9);
     }
 
     void moeRoutingAndPermutation()
@@ -1394,8 +1417,40 @@ private slots:
         QCOMPARE(bytes(OffloadExpertFc1 | OffloadMoeActivation), 16000.0);
         layout.tp = 2; // each GPU holds half of the copies and of the FC1 output
         QCOMPARE(bytes(OffloadExpertFc1 | OffloadMoeActivation), 8000.0);
+        // moe_act follows the busiest rank's load, as the saved FC1 output does: 1.1 x 12,000 / 2.
+        QCOMPARE(offloadedModuleBytesPerToken(h.shape, layout, 1.1, 1.0, OffloadMoeActivation), 6600.0);
+        // TorchTitan's op-level policy keeps half the matmul outputs (selectiveKeptMatmulFraction): only those leave.
+        layout.recompute = ActivationRecompute::OpLevel;
+        layout.keptMatmulFraction = 0.5;
+        QCOMPARE(bytes(OffloadMoeActivation), 3000.0);
+        QCOMPARE(bytes(OffloadExpertFc1), 2000.0); // its policy saves the all-to-all's output whole
         layout.recompute = ActivationRecompute::Full;
         QCOMPARE(bytes(OffloadExpertFc1 | OffloadMoeActivation), 0.0);
+    }
+
+    // Megatron's block method of full checkpointing: the layers it does not recompute keep their experts' tensors,
+    // and the named modules offload them; with every layer recomputed nothing is left, and the setting says so.
+    void offloadModulesUnderPartialFullCheckpointing()
+    {
+        Scenario s = scenarioFor(mixtral_8x7b(), "h100-sxm", 8, 4096, 1, ActivationCheckpointing::Full);
+        s.parallelism.ep = 8;
+        s.flags.recomputeLayers = 16; // of 32
+        const auto offloadTime
+            = [](const Scenario& sc) { return evaluate(sc).commSeconds[size_t(CommKind::HostOffload)]; };
+        QCOMPARE(offloadTime(s), 0.0);
+        s.flags.activationOffloadModules = OffloadExpertFc1 | OffloadMoeActivation;
+        QVERIFY(offloadTime(s) > 0);
+        const double memoryHalf = evaluate(s).memory.activations;
+        s.flags.activationOffloadModules = 0;
+        QVERIFY(evaluate(s).memory.activations > memoryHalf);
+        QVERIFY(ignoredSettings(s).empty());
+        s.flags.activationOffloadModules = OffloadExpertFc1 | OffloadMoeActivation;
+        s.flags.recomputeLayers = 0;
+        QCOMPARE(offloadTime(s), 0.0);
+        const std::vector<IgnoredSetting> ignored = ignoredSettings(s);
+        QCOMPARE(ignored.size(), size_t(1));
+        QCOMPARE(QString::fromUtf8(ignored[0].key.data(), qsizetype(ignored[0].key.size())),
+            QStringLiteral("activation_offload_modules"));
     }
 
     // A whole step: offload costs time on the host link and frees memory; nonsense is refused with the reason.
