@@ -144,8 +144,7 @@ double fp8CastBytes(const StepContext& x)
     if (!x.fp8)
         return 0;
     const CostModelConstants& c = *x.constants;
-    const ModelShape& sh = *x.shape;
-    const double tp = x.tp, layers = x.layersPerStage;
+    const double layers = x.layersPerStage;
     // Each GEMM casts its input (forward) and output gradient (backward); weights are cast every micro-batch.
     // Blockwise, MXFP8 and rowwise scales quantise in both orientations (the backward GEMMs read the transpose);
     // rowwise with BF16 weight gradients casts the activations and their gradients in one (the GEMM that would read
@@ -155,26 +154,38 @@ double fp8CastBytes(const StepContext& x)
     const double perElement = oneOrientation ? c.fp8CastBytesPerElement : c.fp8BlockCastBytesPerElement;
     // TorchAO's rowwise recipes gather BF16, and every rank casts the whole tensor.
     const double operands = castOperandsPerToken(x, fp8RecipeGathersFp8(recipe) ? x.sequenceParallelSplit() : 1.0);
-    // FP8 parameters are cast once a step, after the optimizer, on the data-parallel shard: not per micro-batch.
-    const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : weightCastsPerMicroBatch(x);
-    return perElement
-        * (x.tokensPerMicroBatch * layers * operands + weightCasts * layers * sh.activeLinearParamsPerLayer / tp);
+    // FP8 parameters are cast once a step, after the optimizer, on the data-parallel shard: not per micro-batch. A
+    // per-tensor cast writes one orientation, so each weight is cast twice (itself and its transpose); the block
+    // recipes' bytes per element already write both.
+    const double passes = oneOrientation ? 2.0 : 1.0;
+    const double weightCasts = x.scenario->flags.fp8ParamGather ? 0.0 : passes * weightCastsPerMicroBatch(x);
+    return perElement * layers * (x.tokensPerMicroBatch * operands + weightCasts * quantisedLinearParamsPerLayer(x));
 }
 
 double weightCastsPerMicroBatch(const StepContext& x)
 {
-    // Each weight is quantised in two orientations (or once with its transpose). Cached, that happens in the step's
-    // first micro-batch only: spread over the step's micro-batches.
-    return x.scenario->flags.quantizedWeightCache ? 2.0 / std::max(1.0, x.microBatches) : 2.0;
+    // Every micro-batch quantises the weights again; cached, only the step's first does: spread over the step's
+    // micro-batches.
+    return x.scenario->flags.quantizedWeightCache ? 1.0 / std::max(1.0, x.microBatches) : 1.0;
+}
+
+double quantisedLinearParamsPerLayer(const StepContext& x)
+{
+    // Every linear weight the rank holds, each of its local experts included whether or not a token picks it: the
+    // layers' linear weights less the router (it stays BF16) and the routed experts a token activates, split by TP,
+    // and the routed experts themselves over the EP x expert-TP ranks that hold them.
+    const ModelShape& sh = *x.shape;
+    const double activeRouted = sh.routedFfnShare * sh.ffnFlops / 2.0;
+    const double dense = sh.activeLinearParamsPerLayer - sh.routerFlops / 2.0 - activeRouted;
+    return dense / x.tp + sh.expertParamsPerLayer / (x.ep * x.expertTp);
 }
 
 double fp4CastBytes(const StepContext& x)
 {
     const CostModelConstants& c = *x.constants;
-    const ModelShape& sh = *x.shape;
     const FrameworkFlags& flags = x.scenario->flags;
     // The same operands as FP8's: each GEMM's input (forward) and output gradient (backward) per token, the weights
-    // twice per micro-batch (or per step, cached); every recipe writes both orientations (the backward GEMMs read the
+    // once per micro-batch (or per step, cached); every recipe writes both orientations (the backward GEMMs read the
     // transpose). The layers kept in BF16 cast nothing. Stochastic rounding and the 16 x 16 Hadamard transform are
     // arithmetic inside the same passes, not traffic.
     const double perElement
@@ -183,7 +194,7 @@ double fp4CastBytes(const StepContext& x)
     // recipes do; without sequence parallelism every rank holds, and casts, the whole hidden-wide operands.
     const double operands = castOperandsPerToken(x, x.sequenceParallelSplit());
     return perElement * (1.0 - flags.fp4Bf16LayerShare) * x.layersPerStage
-        * (x.tokensPerMicroBatch * operands + weightCastsPerMicroBatch(x) * sh.activeLinearParamsPerLayer / x.tp);
+        * (x.tokensPerMicroBatch * operands + weightCastsPerMicroBatch(x) * quantisedLinearParamsPerLayer(x));
 }
 
 double moeShuffleBytes(const StepContext& x)

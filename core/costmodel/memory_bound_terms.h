@@ -33,9 +33,13 @@ double moeShuffleBytes(const StepContext& x);
 
 // BF16+FP8: the casts of each GEMM's operands and of the weights, bytes per micro-batch; 0 for a BF16 run.
 double fp8CastBytes(const StepContext& x);
-// Weight quantisation passes per micro-batch: 2 (both orientations), or 2 / micro-batches with
-// FrameworkFlags::quantizedWeightCache.
+// How often a micro-batch quantises the weights: 1, or 1 / micro-batches with FrameworkFlags::quantizedWeightCache.
+// A per-tensor FP8 cast writes one orientation and runs twice (the weight and its transpose); the block and FP4
+// recipes write both in one.
 double weightCastsPerMicroBatch(const StepContext& x);
+// The linear weights one rank quantises per layer: the dense ones split by TP (the router stays BF16) and all its
+// local routed experts, E / (EP x expert TP) of them, whether a token picks them or not.
+double quantisedLinearParamsPerLayer(const StepContext& x);
 
 // Ranks the FP32 master weights and AdamW moments are sharded over: the FSDP group, every data-parallel and CP rank
 // under ZeRO-1, none under DDP.

@@ -144,6 +144,7 @@ struct Hand {
         shape.moeLayerShare = 1.0;
         shape.expertDispatchWidth = 1000;
         shape.layer.routedFfnDim = 3000;
+        shape.expertParamsPerLayer = 72e6; // 16 experts of 3 x 1,000 x 1,500: 8 times the 2 a token activates
         scenario.parallelism.ep = ep;
         x.ep = ep;
         x.expertLoad = 1.1;
@@ -413,7 +414,8 @@ private slots:
         // The hand MoE model routes its whole 3,000-wide FFN through experts. Fused into the grouped GEMMs, their
         // activation passes go: 2 x 1,000 x 10 x 16 x 1,000 = 3.2e8 bytes of the hidden vector's passes stay, the 8
         // passes over the FFN width (4.8e8) go; the FP8 casts lose the experts' 3 x 3,000 operand elements a token:
-        // 3 x (1e4 x 6,096 + 20 x 13.096e6). The routing and permutation stay.
+        // 3 x (1e4 x 6,096 + 20 x 76.096e6), the weights those of attention (4.096e6) and of all 16 local experts
+        // (72e6), not the 2 a token picks. The routing and permutation stay.
         Hand h;
         h.makeMoe(1);
         h.x.fp8 = true;
@@ -422,7 +424,11 @@ private slots:
         h.scenario.flags.fusedExpertMlp = true;
         const MemoryBoundTime fused = memoryBoundTime(h.x);
         QCOMPARE(fused.elementwiseBytes, 3.2e8);
-        QCOMPARE(fused.fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * 13.096e6));
+        QCOMPARE(fused.fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * 76.096e6));
+        // With EP 4 a GPU holds, and casts, 4 of the 16 experts.
+        h.makeMoe(4);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * (4.096e6 + 18e6)));
+        h.makeMoe(1);
         QCOMPARE(fused.moeShuffleBytes, before.moeShuffleBytes);
         QVERIFY(fused.moeShuffleBytes > 0);
         // Routed experts two thirds of the FFN width (2,000 of 3,000), TP 2 with sequence parallelism: the hidden
@@ -798,15 +804,16 @@ private slots:
         QCOMPARE(linearGemmPeak(h.x), 5e14);
         h.scenario.flags.fp8Recipe = Fp8Recipe::Blockwise;
         QCOMPARE(linearGemmPeak(h.x), 5e14 * 0.95);
-        // Block scales quantise in both orientations: 4 bytes per operand element instead of 3.
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+        // Block scales quantise in both orientations: 4 bytes per operand element instead of 3, and each weight once
+        // (its bytes write both orientations) where a per-tensor cast runs twice.
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 10 * 13.096e6));
         h.scenario.flags.fp8Recipe = Fp8Recipe::Mxfp8;
         QCOMPARE(linearGemmPeak(h.x), 5e14);
         // TorchAO's rowwise scales: the GEMMs at fp8RowwiseGemmRatio of per-tensor speed, cast in both orientations.
         h.constants.fp8RowwiseGemmRatio = 0.7;
         h.scenario.flags.fp8Recipe = Fp8Recipe::Rowwise;
         QCOMPARE(linearGemmPeak(h.x), 3.5e14);
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 20 * 13.096e6));
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * 15096.0 + 10 * 13.096e6));
         // rowwise_with_gw_hp: a third of the FLOPs (the weight gradients) at the BF16 rate, 1e15 x 0.5, the rest at
         // the rowwise rate; the harmonic mean is 1 / (2/3 / 3.5e14 + 1/3 / 5e14). One orientation is cast.
         h.scenario.flags.fp8Recipe = Fp8Recipe::RowwiseWithGwHp;
@@ -855,7 +862,7 @@ private slots:
         // TorchAO's rowwise scales gather BF16: the two hidden-wide operands (2 x 1,000 per token and layer) are cast
         // whole on every rank, the heads' and the FFN's (13,096) a quarter: 4 x (1e4 x (2,000 + 13,096 / 4) + ...).
         h.scenario.flags.fp8Recipe = Fp8Recipe::Rowwise;
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * (2000.0 + 13096.0 / 4.0) + 20 * 13.096e6 / 4.0));
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 4.0 * (1e4 * (2000.0 + 13096.0 / 4.0) + 10 * 13.096e6 / 4.0));
         // Without sequence parallelism the hidden-wide operands are whole on every rank whatever the recipe.
         h.scenario.flags.fp8Recipe = Fp8Recipe::Tensorwise;
         h.x.sequenceParallel = false;
@@ -918,8 +925,8 @@ private slots:
         const double perMicroBatch = memoryBoundTime(h.x).fp8CastBytes;
         QCOMPARE(perMicroBatch, 3.0 * (1e4 * 15096.0 + 20 * 13.096e6)); // two casts of each weight, every micro-batch
         h.scenario.flags.quantizedWeightCache = true;
-        QCOMPARE(weightCastsPerMicroBatch(h.x), 0.5);
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 5 * 13.096e6)); // 2 / 4 a micro-batch
+        QCOMPARE(weightCastsPerMicroBatch(h.x), 0.25);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 15096.0 + 5 * 13.096e6)); // 2 casts / 4 a micro-batch
         h.x.microBatches = 1; // one micro-batch a step: nothing to reuse
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, perMicroBatch);
 
@@ -1205,23 +1212,24 @@ private slots:
         // 1,000 tokens, 10 layers, and the LM head still at BF16's 2.4e-8 s a token.
         QCOMPARE(m.forward, 1000 * (10 * 26.192e6 / 5e14 + 2.4e-8));
         // NVFP4: 5.125 bytes per operand element (amax pass, cast to both orientations with E4M3 scales per 16);
-        // 15,096 operand elements per token and layer, and the 13.096M weights of a layer twice per micro-batch.
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 5.125 * (1e4 * 15096.0 + 20 * 13.096e6));
+        // 15,096 operand elements per token and layer, and the 13.096M weights of a layer once per micro-batch (the
+        // same pass writes both orientations).
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 5.125 * (1e4 * 15096.0 + 10 * 13.096e6));
         h.scenario.flags.fp4Recipe = Fp4Recipe::Mxfp4;
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6));
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * 15096.0 + 10 * 13.096e6));
         QCOMPARE(linearGemmPeak(h.x), 1e15); // the same block-scaled MMA
         // A quarter of the linear layers kept in BF16: 0.5 / (0.75 / 2e15 + 0.25 / 1e15) = 8e14, and a quarter less
         // to cast.
         h.scenario.flags.fp4Bf16LayerShare = 0.25;
         QCOMPARE(linearGemmPeak(h.x), 8e14);
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 0.75 * 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6));
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 0.75 * 3.0625 * (1e4 * 15096.0 + 10 * 13.096e6));
         // Under TP 4 with sequence parallelism every operand is a quarter (the shard is cast, the FP4 tensor
         // gathered); without it the two hidden-wide operands (2 x 1,000 a token and layer) are whole on every rank.
         h.scenario.flags.fp4Bf16LayerShare = 0;
         h.setTp(4);
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * 15096.0 + 20 * 13.096e6) / 4.0);
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * 15096.0 + 10 * 13.096e6) / 4.0);
         h.x.sequenceParallel = false;
-        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * (2000.0 + 13096.0 / 4.0) + 20 * 13.096e6 / 4.0));
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0625 * (1e4 * (2000.0 + 13096.0 / 4.0) + 10 * 13.096e6 / 4.0));
     }
 
     // A GPU without an FP4 peak refuses BF16+FP4; NVFP4 needs NVIDIA's Blackwell, MXFP4 runs on AMD's MI355X too.
