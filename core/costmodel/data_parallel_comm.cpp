@@ -4,6 +4,7 @@
 
 #include "core/costmodel/cost_model.h"
 #include "core/costmodel/memory_bound_terms.h"
+#include "core/costmodel/offload_terms.h"
 
 namespace mfu {
 
@@ -55,7 +56,8 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     const Parallelism& par = x.scenario->parallelism;
     FsdpComm f;
     f.reshardEachMicroBatch = par.pp == 1;
-    if (!x.fsdp || x.fsdpGroup <= 1)
+    const double hostShare = fsdpHostShardShare(x);
+    if (!x.fsdp || (x.fsdpGroup <= 1 && !(hostShare > 0)))
         return f;
     const double units = x.fsdpUnits;
     const CommGroup g = fsdpGroup(x);
@@ -71,6 +73,16 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
             * collectiveSeconds(Collective::AllGather, expertUnit * x.expertWeightBytes, ge, x.tiers);
         f.reduceScatter
             += x.layersPerStage * collectiveSeconds(Collective::ReduceScatter, expertUnit * x.reduceBytes, ge, x.tiers);
+    }
+    // torch FSDP's CPUOffload: before each pass of all-gathers the rank's FP32 shard of every unit comes in over the
+    // host link, and after each pass of reduce-scatters its gradient shard goes out (FSDP2's FSDPParam copies the
+    // sharded parameter to the device for the all-gather's input and the reduced gradient back to the CPU), one
+    // after the other with the collective it feeds; with one GPU, nothing to gather, the copies are all there is.
+    if (hostShare > 0) {
+        const double link = hostLinkBytesPerSec(x);
+        const double shard = hostShare * optimizerShardParams(x);
+        f.allGather += shard * 4.0 / link;
+        f.reduceScatter += shard * x.reduceBytes / link;
     }
     if (!(f.allGather > 0))
         return f;

@@ -6,6 +6,8 @@
 //   that share them.
 // - Megatron-FSDP: FSDP's traffic, overlapped with a micro-batch's whole compute in one window; the step's first
 //   gather and last reduce-scatter exposed once per step, not per micro-batch.
+// - torch FSDP's CPUOffload (optimizer offload under torch FSDP): each all-gather and reduce-scatter also copies the
+//   rank's FP32 shard over the host link, in and out (fsdpHostShardShare).
 // - HSDP: the gradient shard all-reduced across replicas once per step, bucketed behind the last backward.
 // - ZeRO-1 and DDP: gradients reduce-scattered (ZeRO-1) or all-reduced (DDP) once per step behind the last backward;
 //   ZeRO-1 all-gathers the updated weights, overlapped with the next forward like an FSDP prefetch.

@@ -7,7 +7,10 @@
 //   of the full-duplex link run at once beside a forward and a backward.
 // - Optimizer offload (Megatron-Core's HybridDeviceOptimizer, torch FSDP's CPUOffload): the offloaded share's FP32
 //   gradients go down, the CPU updates its master weights and moments at cpuOptimizerBytesPerSec, and the FP32
-//   weights come back; the GPU updates the rest meanwhile, so the step waits for the slower of the two.
+//   weights come back; the GPU updates the rest meanwhile, so the step waits for the slower of the two. Under torch
+//   FSDP the FP32 parameter and gradient shards live in host memory: each all-gather copies the rank's shard of the
+//   unit in and each reduce-scatter copies its gradient shard out (fsdpHostShardShare, data_parallel_comm), so the
+//   step's own copy is not charged again.
 #include "core/costmodel/overlap.h"
 #include "core/costmodel/step_context.h"
 
@@ -33,6 +36,12 @@ struct OptimizerOffload {
     double hostSeconds = 0; // gradients down, the CPU update, weights up
     double stepSeconds() const { return gpuSeconds > hostSeconds ? gpuSeconds : hostSeconds; }
 };
+
+// torch FSDP's CPUOffload (optimizer_offload_fraction under torch FSDP; FSDP2's CPUOffloadPolicy moves the whole
+// shard, 1): the share of each rank's FP32 parameter and gradient shards kept in host memory and copied over the host
+// link at every all-gather and reduce-scatter. 0 under Megatron-FSDP, ZeRO-1 and DDP, whose optimizer copies its
+// offloaded shard once a step.
+double fsdpHostShardShare(const StepContext& x);
 
 // The optimizer step with optimizerOffloadFraction of it on the CPU; gpuOptimizerSeconds is the whole update on
 // the GPU (optimizerTime).

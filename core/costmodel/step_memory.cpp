@@ -178,7 +178,10 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
 
     MemoryBreakdown m;
     m.parameters = 4.0 * shard * onDevice;
-    m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard;
+    // torch FSDP's CPUOffload keeps the reduced gradient shard in host memory too (the unit's unsharded gradients
+    // being reduced are among the temporaries); Megatron's offloaded optimizer reduces on the GPU and keeps them.
+    const bool torchFsdpOffload = s.parallelism.dataParallel == DataParallelKind::Fsdp;
+    m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard * (torchFsdpOffload ? onDevice : 1.0);
     m.optimizerState = 8.0 * shard * onDevice;
     if (!fsdp) {
         // Whole working weights and whole gradients on every data-parallel rank.

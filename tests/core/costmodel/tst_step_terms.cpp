@@ -1349,6 +1349,7 @@ private slots:
         h.x.modelParallelParams = 1e9;
         h.x.denseStageParams = 1e9;
         h.x.fsdpGroup = 8;
+        h.scenario.parallelism.dataParallel = DataParallelKind::MegatronFsdp;
         const OptimizerOffload none = optimizerOffload(h.x, 3.5e-3);
         QCOMPARE(none.gpuSeconds, 3.5e-3);
         QCOMPARE(none.hostSeconds, 0.0);
@@ -1358,6 +1359,21 @@ private slots:
         QCOMPARE(half.gpuSeconds, 1.75e-3);
         QCOMPARE(half.hostSeconds, 5e-3 + 4.375e-2);
         QCOMPARE(half.stepSeconds(), 4.875e-2);
+        QCOMPARE(fsdpHostShardShare(h.x), 0.0);
+        // torch FSDP's CPUOffload keeps the FP32 shards on the host: the optimizer copies nothing of its own...
+        h.scenario.parallelism.dataParallel = DataParallelKind::Fsdp;
+        h.scenario.flags.optimizerOffloadFraction = 1.0;
+        QCOMPARE(fsdpHostShardShare(h.x), 1.0);
+        QCOMPARE(optimizerOffload(h.x, 3.5e-3).hostSeconds, 8.75e-2);
+        // ...while every pass of all-gathers first copies the rank's 1.25e8-parameter FP32 shard in (5e8 bytes at
+        // 100 GB/s, beside the 1.75e-2 s the gathers take: fsdp() below) and every pass of reduce-scatters copies
+        // its FP32 gradient shard out.
+        const FsdpComm f = fsdpComm(h.x, 1.0, 2.0);
+        QCOMPARE(f.allGather, 1.75e-2 + 5e-3);
+        QCOMPARE(f.reduceScatter, 3.5e-2 + 5e-3);
+        // With one GPU there is nothing to gather, and the copies are all there is: the whole 1e9 in FP32, 4e-2 s.
+        h.x.fsdpGroup = 1;
+        QCOMPARE(fsdpComm(h.x, 1.0, 2.0).allGather, 4e-2);
     }
 
     // Megatron-FSDP moves FSDP's bytes (fsdp() above: 1.75e-2 s of all-gather, 3.5e-2 s of reduce-scatter per
@@ -1396,11 +1412,15 @@ private slots:
         in.fsdpGroup = 8;
         in.tokensPerMicroBatch = 1000;
         in.layersPerStage = 10;
+        h.scenario.parallelism.dataParallel = DataParallelKind::MegatronFsdp;
         const MemoryBreakdown kept = stepMemory(in);
         h.scenario.flags.optimizerOffloadFraction = 0.5;
         const MemoryBreakdown half = stepMemory(in);
         QCOMPARE((kept.parameters + kept.optimizerState) - (half.parameters + half.optimizerState), 0.5 * 12 * 1.25e8);
         QCOMPARE(half.gradients, kept.gradients); // the GPU reduces the gradients before they go down
+        // torch FSDP's CPUOffload keeps the reduced FP32 gradient shard on the host as well.
+        h.scenario.parallelism.dataParallel = DataParallelKind::Fsdp;
+        QCOMPARE(kept.gradients - stepMemory(in).gradients, 0.5 * 4 * 1.25e8);
         // All activations offloaded: 2 of the 10 layers' worth stay; half of them: 5 + 1 of 10.
         h.scenario.flags.activationOffloadFraction = 1.0;
         QCOMPARE(stepMemory(in).activations, kept.activations * 2 / 10);
