@@ -75,14 +75,14 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
             += x.layersPerStage * collectiveSeconds(Collective::ReduceScatter, expertUnit * x.reduceBytes, ge, x.tiers);
     }
     // torch FSDP's CPUOffload: before each pass of all-gathers the rank's FP32 shard of every unit comes in over the
-    // host link, and after each pass of reduce-scatters its gradient shard goes out (FSDP2's FSDPParam copies the
-    // sharded parameter to the device for the all-gather's input and the reduced gradient back to the CPU), one
+    // host link, and after each pass of reduce-scatters its FP32 gradient shard goes out (FSDP2's FSDPParam copies
+    // the sharded parameter to the device for the all-gather's input and the reduced gradient back to the CPU), one
     // after the other with the collective it feeds; with one GPU, nothing to gather, the copies are all there is.
     if (hostShare > 0) {
         const double link = hostLinkBytesPerSec(x);
         const double shard = hostShare * optimizerShardParams(x);
         f.allGather += shard * 4.0 / link;
-        f.reduceScatter += shard * x.reduceBytes / link;
+        f.reduceScatter += shard * 4.0 / link; // cast back to the FP32 parameters' dtype before it leaves
     }
     if (!(f.allGather > 0))
         return f;

@@ -120,20 +120,20 @@ CommTime expertParallelComm(const StepContext& x, double computeSeconds)
     const ModelShape& sh = *x.shape;
     const CostModelConstants& c = *x.constants;
     CommTime t;
-    if (par.ep <= 1 && x.expertTp <= 1)
+    if (par.ep <= 1)
         return t;
     const double moeLayers = x.layersPerStage * sh.moeLayerShare;
     // Four transfers a layer: the dispatch and the combine forward, and backward the combine's gradient (sent to the
     // experts, as a dispatch) and the dispatch's (sent back, as a combine); the forward's again under recompute.
     // DeepSeek-V3 (section 3.3.2) quantises what goes to the experts in BF16+FP8 runs, the activations forward and
     // the gradients entering the down-projections backward, and keeps both combines in BF16; DeepEP's dispatch takes
-    // FP8, and HybridEP is taken to match. NCCL's all-to-all and all-gather dispatchers (Megatron-Core's, TorchTitan's)
-    // move the BF16 hidden states: the grouped GEMMs quantise after them.
+    // FP8, and HybridEP is taken to match, whatever the GEMMs' recipe (whether Megatron-Core's flex dispatcher sends
+    // MXFP8 runs' tokens in FP8 no source says; its six MXFP8 rows read 1-3 points further off in BF16). NCCL's
+    // all-to-all and all-gather dispatchers (Megatron-Core's, TorchTitan's) move the BF16 hidden states: the grouped
+    // GEMMs quantise after them.
     const double toExperts = x.fp8 && deepEpLike(par.expertDispatcher) ? 1.0 : 2.0;
     const double repeated = moeForwardRepeated(x);
-    double perLayer = par.ep <= 1
-        ? 0.0
-        : (2.0 + repeated) * dispatchSeconds(x, toExperts) + (2.0 + repeated) * dispatchSeconds(x, 2.0);
+    double perLayer = (2.0 + repeated) * dispatchSeconds(x, toExperts) + (2.0 + repeated) * dispatchSeconds(x, 2.0);
     // Expert TP: the received tokens all-gathered over the expert-TP group before the experts, their outputs
     // reduce-scattered after (and the reverse backward).
     if (x.expertTp > 1) {

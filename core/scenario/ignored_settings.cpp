@@ -1,5 +1,7 @@
 #include "core/scenario/ignored_settings.h"
 
+#include <algorithm>
+
 #include "core/scenario/settings.h"
 
 namespace mfu {
@@ -57,7 +59,12 @@ const char* withoutSavedExpertTensors(const Scenario& s)
 {
     if (const char* why = withoutExperts(s))
         return why;
-    if (s.activationCheckpointing == ActivationCheckpointing::Full && s.flags.recomputeLayers <= 0)
+    // Megatron's block method recomputes recompute_layers of a stage's layers; none named, or as many as it holds,
+    // is every layer.
+    const int pp = std::max(1, s.parallelism.pp);
+    const int stageLayers = (s.model.layers + pp - 1) / pp;
+    if (s.activationCheckpointing == ActivationCheckpointing::Full
+        && (s.flags.recomputeLayers <= 0 || s.flags.recomputeLayers >= stageLayers))
         return "full checkpointing recomputes every layer: no expert tensor is saved to offload";
     if (s.activationCheckpointing == ActivationCheckpointing::Selective && (s.flags.recomputeModules & RecomputeMoe))
         return "the moe recompute module rebuilds the MoE layer in backward: no expert tensor is saved to offload";

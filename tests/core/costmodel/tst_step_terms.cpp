@@ -428,6 +428,12 @@ private slots:
         // With EP 4 a GPU holds, and casts, 4 of the 16 experts.
         h.makeMoe(4);
         QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * (4.096e6 + 18e6)));
+        // The router (1,000 x 16 weights) is among a layer's linear weights but stays BF16: nothing more to cast.
+        h.shape.routerFlops = 2.0 * 1000 * 16;
+        h.shape.activeLinearParamsPerLayer += 1000 * 16;
+        QCOMPARE(memoryBoundTime(h.x).fp8CastBytes, 3.0 * (1e4 * 6096.0 + 20 * (4.096e6 + 18e6)));
+        h.shape.routerFlops = 0;
+        h.shape.activeLinearParamsPerLayer -= 1000 * 16;
         h.makeMoe(1);
         QCOMPARE(fused.moeShuffleBytes, before.moeShuffleBytes);
         QVERIFY(fused.moeShuffleBytes > 0);
@@ -755,12 +761,6 @@ private slots:
         h.x.expertTp = 1;
         const CommTime without = expertParallelComm(h.x, 1.0);
         QCOMPARE(with.total - without.total, 10 * 4 * (4.4e6 / 2) / 100e9);
-        // Without EP the expert-TP ranks still gather their tokens and reduce-scatter the outputs: the 1,000 tokens
-        // of TP 2's two ranks (2 x 500 x 1.1 x 2 copies x 2,000 bytes), nothing dispatched.
-        h.makeMoe(1);
-        h.setTp(2);
-        h.x.expertTp = 2;
-        QCOMPARE(expertParallelComm(h.x, 1.0).total, 10 * 4 * (4.4e6 / 2) / 100e9);
     }
 
     void moeRoutingAndPermutation()
@@ -1371,6 +1371,10 @@ private slots:
         const FsdpComm f = fsdpComm(h.x, 1.0, 2.0);
         QCOMPARE(f.allGather, 1.75e-2 + 5e-3);
         QCOMPARE(f.reduceScatter, 3.5e-2 + 5e-3);
+        // Reduced in BF16, the collective halves; the gradient goes to the host in its FP32 parameters' dtype.
+        h.x.reduceBytes = 2.0;
+        QCOMPARE(fsdpComm(h.x, 1.0, 2.0).reduceScatter, 1.75e-2 + 5e-3);
+        h.x.reduceBytes = 4.0;
         // With one GPU there is nothing to gather, and the copies are all there is: the whole 1e9 in FP32, 4e-2 s.
         h.x.fsdpGroup = 1;
         QCOMPARE(fsdpComm(h.x, 1.0, 2.0).allGather, 4e-2);
@@ -1473,6 +1477,9 @@ private slots:
         QVERIFY(evaluate(s).memory.activations > memoryHalf);
         QVERIFY(ignoredSettings(s).empty());
         s.flags.activationOffloadModules = OffloadExpertFc1 | OffloadMoeActivation;
+        s.flags.recomputeLayers = 32; // all of them, as recompute_layers 0 says
+        QCOMPARE(offloadTime(s), 0.0);
+        QCOMPARE(ignoredSettings(s).size(), size_t(1));
         s.flags.recomputeLayers = 0;
         QCOMPARE(offloadTime(s), 0.0);
         const std::vector<IgnoredSetting> ignored = ignoredSettings(s);
