@@ -56,7 +56,7 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     const Parallelism& par = x.scenario->parallelism;
     FsdpComm f;
     f.reshardEachMicroBatch = par.pp == 1;
-    const double hostShare = fsdpHostShardShare(x);
+    const double hostShare = fsdpHostShardShare(*x.scenario);
     if (!x.fsdp || (x.fsdpGroup <= 1 && !(hostShare > 0)))
         return f;
     const double units = x.fsdpUnits;

@@ -133,7 +133,7 @@ CommTime expertParallelComm(const StepContext& x, double computeSeconds)
     // GEMMs quantise after them.
     const double toExperts = x.fp8 && deepEpLike(par.expertDispatcher) ? 1.0 : 2.0;
     const double repeated = moeForwardRepeated(x);
-    double perLayer = (2.0 + repeated) * dispatchSeconds(x, toExperts) + (2.0 + repeated) * dispatchSeconds(x, 2.0);
+    double perLayer = (2.0 + repeated) * (dispatchSeconds(x, toExperts) + dispatchSeconds(x, 2.0));
     // Expert TP: the received tokens all-gathered over the expert-TP group before the experts, their outputs
     // reduce-scattered after (and the reverse backward).
     if (x.expertTp > 1) {

@@ -40,11 +40,11 @@ HostOffloadComm activationOffloadComm(
     return c;
 }
 
-double fsdpHostShardShare(const StepContext& x)
+double fsdpHostShardShare(const Scenario& s)
 {
-    if (x.scenario->parallelism.dataParallel != DataParallelKind::Fsdp)
+    if (s.parallelism.dataParallel != DataParallelKind::Fsdp)
         return 0.0;
-    return std::clamp(x.scenario->flags.optimizerOffloadFraction, 0.0, 1.0);
+    return std::clamp(s.flags.optimizerOffloadFraction, 0.0, 1.0);
 }
 
 OptimizerOffload optimizerOffload(const StepContext& x, double gpuOptimizerSeconds)
@@ -59,7 +59,7 @@ OptimizerOffload optimizerOffload(const StepContext& x, double gpuOptimizerSecon
     // FP32 main gradients down, FP32 master weights back (Megatron-Core copies the updated FP32 shard to the GPU,
     // where it is cast to the BF16 model weights): 4 bytes each way per parameter, one direction after the other.
     // Under torch FSDP the shards already live on the host: FSDP's own gathers and reduce-scatters copy them.
-    const double link = fsdpHostShardShare(x) > 0 ? 0.0 : 2.0 * params * 4.0 / hostLinkBytesPerSec(x);
+    const double link = fsdpHostShardShare(*x.scenario) > 0 ? 0.0 : 2.0 * params * 4.0 / hostLinkBytesPerSec(x);
     const double cpu
         = c.cpuOptimizerBytesPerSec > 0 ? params * c.optimizerBytesPerParamFused / c.cpuOptimizerBytesPerSec : 0.0;
     o.hostSeconds = link + cpu;

@@ -9,8 +9,8 @@
 //   gradients go down, the CPU updates its master weights and moments at cpuOptimizerBytesPerSec, and the FP32
 //   weights come back; the GPU updates the rest meanwhile, so the step waits for the slower of the two. Under torch
 //   FSDP the FP32 parameter and gradient shards live in host memory: each all-gather copies the rank's shard of the
-//   unit in and each reduce-scatter copies its gradient shard out (fsdpHostShardShare, data_parallel_comm), so the
-//   step's own copy is not charged again.
+//   unit in and each reduce-scatter copies its gradient shard out (fsdpHostShardShare, data_parallel_comm,
+//   step_memory), so the step's own copy is not charged again.
 #include "core/costmodel/overlap.h"
 #include "core/costmodel/step_context.h"
 
@@ -41,7 +41,7 @@ struct OptimizerOffload {
 // shard, 1): the share of each rank's FP32 parameter and gradient shards kept in host memory and copied over the host
 // link at every all-gather and reduce-scatter. 0 under Megatron-FSDP, ZeRO-1 and DDP, whose optimizer copies its
 // offloaded shard once a step.
-double fsdpHostShardShare(const StepContext& x);
+double fsdpHostShardShare(const Scenario& s);
 
 // The optimizer step with optimizerOffloadFraction of it on the CPU; gpuOptimizerSeconds is the whole update on
 // the GPU (optimizerTime).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/costmodel/compute_terms.h"
+#include "core/costmodel/offload_terms.h"
 
 namespace mfu {
 
@@ -180,8 +181,7 @@ MemoryBreakdown stepMemory(const StepMemoryInputs& in)
     m.parameters = 4.0 * shard * onDevice;
     // torch FSDP's CPUOffload keeps the reduced gradient shard in host memory too (the unit's unsharded gradients
     // being reduced are among the temporaries); Megatron's offloaded optimizer reduces on the GPU and keeps them.
-    const bool torchFsdpOffload = s.parallelism.dataParallel == DataParallelKind::Fsdp;
-    m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard * (torchFsdpOffload ? onDevice : 1.0);
+    m.gradients = s.flags.optimizerInBackward ? 0.0 : 4.0 * shard * (1.0 - fsdpHostShardShare(s));
     m.optimizerState = 8.0 * shard * onDevice;
     if (!fsdp) {
         // Whole working weights and whole gradients on every data-parallel rank.

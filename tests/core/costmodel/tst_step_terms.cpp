@@ -1359,11 +1359,11 @@ private slots:
         QCOMPARE(half.gpuSeconds, 1.75e-3);
         QCOMPARE(half.hostSeconds, 5e-3 + 4.375e-2);
         QCOMPARE(half.stepSeconds(), 4.875e-2);
-        QCOMPARE(fsdpHostShardShare(h.x), 0.0);
+        QCOMPARE(fsdpHostShardShare(h.scenario), 0.0);
         // torch FSDP's CPUOffload keeps the FP32 shards on the host: the optimizer copies nothing of its own...
         h.scenario.parallelism.dataParallel = DataParallelKind::Fsdp;
         h.scenario.flags.optimizerOffloadFraction = 1.0;
-        QCOMPARE(fsdpHostShardShare(h.x), 1.0);
+        QCOMPARE(fsdpHostShardShare(h.scenario), 1.0);
         QCOMPARE(optimizerOffload(h.x, 3.5e-3).hostSeconds, 8.75e-2);
         // ...while every pass of all-gathers first copies the rank's 1.25e8-parameter FP32 shard in (5e8 bytes at
         // 100 GB/s, beside the 1.75e-2 s the gathers take: fsdp() below) and every pass of reduce-scatters copies
