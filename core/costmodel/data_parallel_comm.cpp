@@ -49,6 +49,63 @@ void megatronFsdpOverlap(FsdpComm& f, double units, double computeSeconds, doubl
     f.reduceScatterStepExposed = f.reduceScatter / units;
 }
 
+// Megatron-Core's interleaved schedule (forward_backward_pipelining_with_interleaving) syncs each model chunk's
+// gradients once the chunk's last micro-batch has gone backward (grad_sync_func per chunk), and gathers each
+// chunk's updated weights one chunk ahead of its first forward (param_sync_func). The rank runs a chunk's
+// micro-batches in groups of min(PP, micro-batches), so that much of one chunk's work lies between two chunks'
+// syncs. Without virtual stages there is one chunk: the whole sync behind the last backward, bucket by bucket.
+struct ChunkedWindow {
+    int chunks = 1;
+    double chunkPass = 0; // one micro-batch through one chunk
+    double gap = 0; // from one chunk's last (or first) micro-batch to the next chunk's
+    double buckets = 1; // of the whole sync
+};
+
+ChunkedWindow chunkedWindow(const StepContext& x, double passSeconds)
+{
+    ChunkedWindow w;
+    w.chunks = std::max(1, static_cast<int>(x.virtualStages));
+    w.chunkPass = passSeconds / w.chunks;
+    w.gap = std::min(x.pp, x.microBatches) * w.chunkPass;
+    w.buckets = std::max(1.0, x.fsdpUnits);
+    return w;
+}
+
+// The gradient sync: each chunk's buckets issued as its last backward produces them, one after another on the
+// stream; the GPU waits for what is still in flight when its last kernel ends, never more than the sync takes.
+double chunkedGradientSyncExposed(double sync, const ChunkedWindow& w)
+{
+    const double perChunk = sync / w.chunks;
+    const double bucketsPerChunk = std::max(1.0, w.buckets / w.chunks);
+    const double lastBucket = sync / w.buckets;
+    double streamFree = 0;
+    for (int i = 0; i < w.chunks; ++i) {
+        const double start = i * w.gap; // the chunk's last backward begins
+        const double firstReady = start + w.chunkPass / bucketsPerChunk;
+        streamFree = std::max(std::max(streamFree, firstReady) + perChunk, start + w.chunkPass + lastBucket);
+    }
+    const double computeEnd = (w.chunks - 1) * w.gap + w.chunkPass;
+    return std::min(sync, std::max(0.0, streamFree - computeEnd));
+}
+
+// The weight gather: the first chunk's buckets prefetched under its own first forward (its first bucket waited
+// for), every later chunk's issued when the chunk before it starts, so that it hides behind that chunk's group of
+// forwards unless the stream is still busy.
+double chunkedWeightGatherExposed(double gather, const ChunkedWindow& w, double exposedShare)
+{
+    const double perChunk = gather / w.chunks;
+    double stall = exposedAfterOverlap(perChunk, w.chunkPass, exposedShare) + gather / w.buckets;
+    double streamFree = perChunk;
+    for (int i = 1; i < w.chunks; ++i) {
+        const double issued = (i - 1) * w.gap + stall;
+        const double end = std::max(streamFree, issued) + perChunk;
+        const double needed = i * w.gap + stall;
+        stall += std::max(0.0, end - needed) + std::min(perChunk, w.gap) * exposedShare;
+        streamFree = end;
+    }
+    return std::min(gather, stall);
+}
+
 } // namespace
 
 FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSeconds)
@@ -57,7 +114,9 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     FsdpComm f;
     f.reshardEachMicroBatch = par.pp == 1;
     const double hostShare = fsdpHostShardShare(*x.scenario);
-    if (!x.fsdp || (x.fsdpGroup <= 1 && !(hostShare > 0)))
+    // Nothing to gather unless the dense weights, the experts (replicated where EP x expert TP spans fewer ranks
+    // than TP x the FSDP group) or the host copies need it.
+    if (!x.fsdp || (x.fsdpGroup <= 1 && expertShardGroup(x, x.fsdpGroup) <= 1 && !(hostShare > 0)))
         return f;
     const double units = x.fsdpUnits;
     const CommGroup g = fsdpGroup(x);
@@ -127,14 +186,17 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
         const CommGroup g = gradientSyncGroup(x);
         const double buffer = optimizerShardParams(x) * x.reduceBytes;
         const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, x.tiers);
-        d.gradients = { ar, std::max(0.0, ar - backwardSeconds) + ar / x.fsdpUnits };
+        d.gradients = { ar, std::min(ar, std::max(0.0, ar - backwardSeconds) + ar / x.fsdpUnits) };
     }
     // DDP and ZeRO-1 (Megatron's distributed optimizer): every data-parallel rank holds the whole model-parallel
     // shard. DDP all-reduces the gradients once per step; ZeRO-1 reduce-scatters them and all-gathers the updated
     // BF16 (or FP8) weights, which Megatron overlaps with the next forward (--overlap-param-gather). The gradient
-    // bucket sync hides behind the last backward but for its last bucket (--overlap-grad-reduce). Either overlap
-    // switched off leaves its collective wholly exposed. Experts reduce over the ranks that share them.
-    if (!x.fsdp && x.dataParallel * x.cp > 1) {
+    // bucket sync hides behind the last backward but for its last bucket (--overlap-grad-reduce); with virtual
+    // stages, chunk by chunk behind the backwards of the chunks still running (chunkedGradientSyncExposed). Either
+    // overlap switched off leaves its collective wholly exposed. Experts reduce over the ranks that share them, also
+    // where the dense weights have no data-parallel replica (MoE Parallel Folding's expert data parallelism).
+    const int syncGroup = gradientSyncGroup(x).size;
+    if (!x.fsdp && (syncGroup > 1 || expertShardGroup(x, syncGroup) > 1)) {
         const CommGroup g = gradientSyncGroup(x);
         const int group = g.size;
         const double denseRank = x.denseStageParams;
@@ -147,15 +209,15 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
         if (expertRank > 0 && expertGroup > 1)
             grad += collectiveSeconds(gradSync, expertRank * x.reduceBytes, ge, x.tiers);
         const FrameworkFlags& flags = x.scenario->flags;
-        d.gradients
-            = { grad, flags.overlapGradReduce ? std::max(0.0, grad - backwardSeconds) + grad / x.fsdpUnits : grad };
+        d.gradients = { grad,
+            flags.overlapGradReduce ? chunkedGradientSyncExposed(grad, chunkedWindow(x, backwardSeconds)) : grad };
         if (zero1) {
             double gather = collectiveSeconds(Collective::AllGather, denseRank * x.denseWeightBytes, g, x.tiers);
             if (expertRank > 0 && expertGroup > 1)
                 gather += collectiveSeconds(Collective::AllGather, expertRank * x.expertWeightBytes, ge, x.tiers);
             d.weightGather = { gather,
                 flags.overlapParamGather
-                    ? exposedAfterOverlap(gather, forwardSeconds, x.prefetchExposedShare) + gather / x.fsdpUnits
+                    ? chunkedWeightGatherExposed(gather, chunkedWindow(x, forwardSeconds), x.prefetchExposedShare)
                     : gather };
         }
     }

@@ -10,7 +10,9 @@
 //   rank's FP32 shard over the host link, in and out (fsdpHostShardShare).
 // - HSDP: the gradient shard all-reduced across replicas once per step, bucketed behind the last backward.
 // - ZeRO-1 and DDP: gradients reduce-scattered (ZeRO-1) or all-reduced (DDP) once per step behind the last backward;
-//   ZeRO-1 all-gathers the updated weights, overlapped with the next forward like an FSDP prefetch.
+//   ZeRO-1 all-gathers the updated weights, overlapped with the next forward like an FSDP prefetch. With virtual
+//   pipeline stages both go chunk by chunk, as Megatron-Core's interleaved schedule issues them, and hide behind
+//   the other chunks' micro-batches.
 #include "core/costmodel/overlap.h"
 #include "core/costmodel/step_context.h"
 

@@ -1,5 +1,7 @@
 #include "core/costmodel/pipeline_terms.h"
 
+#include <algorithm>
+
 #include "core/costmodel/cost_model.h"
 
 namespace mfu {
@@ -23,7 +25,11 @@ double pipelineBubble(const StepContext& x, double microBatchSeconds)
     const Parallelism& par = x.scenario->parallelism;
     if (par.pp <= 1)
         return 0;
-    double bubble = (x.pp - 1.0) / x.virtualStages * microBatchSeconds;
+    // Narayanan et al. 2021: (p - 1) / v of a micro-batch's time with interleaving, for m >= p micro-batches. With
+    // fewer, each of the v rounds through the stages waits for its first micro-batch to come back around the p
+    // stages, and p - m chunk slots of every round but the last stand idle.
+    const double idleRoundSlots = (x.virtualStages - 1.0) * std::max(0.0, x.pp - x.microBatches);
+    double bubble = (x.pp - 1.0 + idleRoundSlots) / x.virtualStages * microBatchSeconds;
     if (par.schedule == PipelineSchedule::ZeroBubble)
         bubble *= x.constants->zeroBubbleResidual;
     return bubble;

@@ -1,7 +1,8 @@
 #pragma once
 // Pipeline parallelism (docs/cost-model.md, "Communication", PP): activations forward and gradients backward at every
 // stage boundary of every virtual chunk, per micro-batch; and the bubble, (pp - 1) / v micro-batch slots of idle time
-// per step under 1F1B and interleaved 1F1B, a residual of it under a zero-bubble schedule.
+// per step under 1F1B and interleaved 1F1B (with fewer micro-batches than stages, (v - 1)(pp - m) / v slots more), a
+// residual of it under a zero-bubble schedule.
 #include "core/costmodel/overlap.h"
 #include "core/costmodel/step_context.h"
 

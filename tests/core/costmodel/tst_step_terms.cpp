@@ -994,11 +994,19 @@ private slots:
         QCOMPARE(p.total, 4e-5);
         QCOMPARE(p.exposed, 4e-5 * 0.3);
         QCOMPARE(pipelineBubble(h.x, 2.0), 6.0);
-        // Interleaved with 3 virtual stages: a third of the bubble, three times the boundaries; zero bubble: 15% of it.
+        // Interleaved with 3 virtual stages and 8 micro-batches: a third of the bubble, three times the boundaries.
         h.scenario.parallelism.virtualStages = 3;
         h.x.virtualStages = 3;
+        h.x.microBatches = 8;
         QCOMPARE(pipelineP2pComm(h.x).total, 1.2e-4);
         QCOMPARE(pipelineBubble(h.x, 2.0), 2.0);
+        // With 2 micro-batches, fewer than the 4 stages, each of the first two rounds also waits 4 - 2 chunk slots for
+        // its first micro-batch to come back: (3 + 2 x 2) / 3 of a micro-batch, where 1F1B waits 3 (the schedule never
+        // beats running the first micro-batch through every stage).
+        h.x.microBatches = 2;
+        QCOMPARE(pipelineBubble(h.x, 2.0), 2.0 * 7.0 / 3.0);
+        h.x.microBatches = 8;
+        // Zero bubble: 15% of it.
         h.scenario.parallelism.schedule = PipelineSchedule::ZeroBubble;
         QCOMPARE(pipelineBubble(h.x, 2.0), 2.0 * 0.15);
         // Across domains the boundary runs at the NIC's 10 GB/s.
@@ -1111,6 +1119,69 @@ private slots:
         d = dataParallelSync(h.x, 1.0, 1.0);
         QCOMPARE(d.gradients.total, 7e-2);
         QCOMPARE(d.weightGather.total, 0.0);
+        h.scenario.parallelism.dataParallel = DataParallelKind::Zero1;
+        // A sync longer than the backward it hides behind: 0.035 s behind 0.02 s; the first of 11 buckets is ready
+        // after 1/11 of the backward, and from then on the stream never waits.
+        d = dataParallelSync(h.x, 1.0, 0.02);
+        QCOMPARE(d.gradients.exposed, 3.5e-2 - 0.02 + 0.02 / 11);
+        QVERIFY(d.gradients.exposed <= d.gradients.total);
+        d = dataParallelSync(h.x, 1.0, 1e-4);
+        QVERIFY(d.gradients.exposed <= d.gradients.total);
+        QVERIFY(d.weightGather.exposed <= d.weightGather.total);
+    }
+
+    // Megatron-Core's interleaved schedule syncs and gathers chunk by chunk: with PP 4, 4 virtual stages and 8
+    // micro-batches, a chunk's micro-batch takes a quarter of the pass and 4 of them separate two chunks' last
+    // backwards (or first forwards).
+    void dataParallelSyncByChunk()
+    {
+        Hand h;
+        h.scenario.parallelism.dataParallel = DataParallelKind::Zero1;
+        h.x.fsdp = false;
+        h.x.dataParallel = 8;
+        h.x.denseParams = h.x.denseStageParams = h.x.modelParallelParams = 1e9;
+        h.x.denseWeightBytes = h.x.expertWeightBytes = 2.0;
+        h.x.prefetchExposedShare = 0.12;
+        h.scenario.parallelism.pp = 4;
+        h.x.pp = 4;
+        h.x.microBatches = 8;
+        const DataParallelSync one = dataParallelSync(h.x, 0.01, 0.02);
+        QCOMPARE(one.gradients.exposed, 3.5e-2 - 0.02 + 0.02 / 11);
+        h.scenario.parallelism.virtualStages = 4;
+        h.x.virtualStages = 4;
+        const DataParallelSync d = dataParallelSync(h.x, 0.01, 0.02);
+        QCOMPARE(d.gradients.total, one.gradients.total);
+        QCOMPARE(d.weightGather.total, one.weightGather.total);
+        // Gradients: each chunk's 0.035 / 4 s sync finishes within the 0.02 s of other chunks' backwards before the
+        // next chunk's is ready; the last chunk's is left, less its 0.005 s backward after its first of 2.75 buckets.
+        QCOMPARE(d.gradients.exposed, 3.5e-2 / 4 - 0.005 + 0.005 / 2.75);
+        // Weights: the first chunk's 0.0175 / 4 s gather behind its own 0.0025 s forward (12% of what hides shows)
+        // and its first bucket; the other three hide behind the chunk before them, 12% of each showing.
+        const double chunk = 1.75e-2 / 4;
+        QCOMPARE(d.weightGather.exposed, (chunk - 0.0025) + 0.0025 * 0.12 + 1.75e-2 / 11 + 3 * chunk * 0.12);
+        // With 2 micro-batches a chunk group is 2 micro-batches long: more of each sync shows.
+        h.x.microBatches = 2;
+        QVERIFY(dataParallelSync(h.x, 0.01, 0.02).gradients.exposed > d.gradients.exposed);
+    }
+
+    // MoE Parallel Folding without dense data parallelism: TP 8 x EP 4 on 8 GPUs leaves each expert on 2 ranks, whose
+    // gradients still reduce (and, under ZeRO-1, whose updated weights still gather) once a step.
+    void expertDataParallelWithoutDenseReplicas()
+    {
+        Hand h;
+        h.setTp(8);
+        h.scenario.parallelism.dataParallel = DataParallelKind::Zero1;
+        h.x.dataParallel = 1;
+        h.x.fsdp = false;
+        h.scenario.parallelism.ep = 4;
+        h.x.ep = 4;
+        h.x.expertTp = 1;
+        h.x.expertStageParams = 1e9;
+        h.x.denseStageParams = 1e8;
+        // The 1e9 expert parameters over the 2 ranks that share them: half of 4e9 FP32 bytes at 100 GB/s.
+        const DataParallelSync d = dataParallelSync(h.x, 1.0, 1.0);
+        QCOMPARE(d.gradients.total, 2e9 / 100e9);
+        QCOMPARE(d.weightGather.total, 1e9 / 100e9);
     }
 
     void launchOverhead()
