@@ -15,6 +15,17 @@ CommGroup contextParallelGroup(const StepContext& x)
 {
     return { x.scenario->parallelism.cp, x.scenario->parallelism.tp };
 }
+// Checkpointing that repeats the attention core's forward repeats its KV exchange (Transformer Engine's context-
+// parallel attention and PyTorch's ring attention run inside the checkpointed region): the share of the stage's
+// layers it repeats.
+double attentionForwardRepeated(const StepContext& x)
+{
+    const Scenario& s = *x.scenario;
+    if (s.activationCheckpointing == ActivationCheckpointing::Selective
+        && (s.flags.recomputeModules & RecomputeCoreAttention))
+        return 1.0;
+    return x.fullRecomputeShare;
+}
 } // namespace
 
 Link tensorParallelLink(const StepContext& x)
@@ -66,9 +77,17 @@ CommTime contextParallelComm(const StepContext& x, double attentionSeconds, doub
     const CommGroup g = contextParallelGroup(x);
     const double kvBuffer
         = x.cp * x.tokensPerMicroBatch * (l.kvHeads * (l.qkHeadDim + l.vHeadDim)) / std::min(x.tp, l.kvHeads) * 2.0;
-    const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, x.tiers);
-    t.total = trafficShare * x.layersPerStage * x.shape->layer.keyValueLayerShare * (3.0 * one);
     const bool ring = s.parallelism.cpComm == ContextParallelComm::P2p;
+    // Transformer Engine's P2P ring is one ring of send/receive pairs, each step waiting for all of its hops: where it
+    // crosses a domain, one GPU's NIC carries that hop, however many of the ring's members share a domain (NCCL's
+    // all-gather runs a ring per NIC instead).
+    LinkTiers tiers = x.tiers;
+    if (ring)
+        tiers.crossDomainRings = 1;
+    const double one = collectiveSeconds(Collective::AllGather, kvBuffer, g, tiers);
+    // Forward the keys and values go round (or are gathered), backward again with their gradients coming back.
+    const double passes = 3.0 + attentionForwardRepeated(x);
+    t.total = trafficShare * x.layersPerStage * x.shape->layer.keyValueLayerShare * (passes * one);
     t.exposed = exposedAfterOverlap(t.total, attentionSeconds,
         ring ? x.constants->contextParallelRingExposedFraction : x.constants->contextParallelExposedFraction);
     return t;

@@ -51,9 +51,10 @@ struct CostModelConstants {
     double contextParallelAttentionEfficiency = 0.70;
     // ... and in a P2P ring (Transformer Engine's context parallelism under Megatron-Core: one fused kernel per ring
     // step over load-balanced chunks, the exchange asynchronous): fitted on MoE Parallel Folding's Mixtral 8x22B at
-    // 32k with CP 8, the ring's exposure at its judged contextParallelRingExposedFraction (docs/cost-model.md,
-    // "Context parallelism in Megatron-Core").
-    double contextParallelRingAttentionEfficiency = 0.88;
+    // 32k with CP 8, the ring's exposure at its judged contextParallelRingExposedFraction and its hop across nodes at
+    // one NIC; the grid's best is its bound, 1 (docs/cost-model.md, "Interleaved schedules, CP rings and recompute"):
+    // the shorter kernels of the ring's steps cost what the kernel-length curve says, nothing more.
+    double contextParallelRingAttentionEfficiency = 1.0;
     // Fused attention kernels approach their plateau as the keys per call grow: s / (s + this) of it.
     double attentionHalfSaturationSeq = 256;
     // Unfused attention (scores materialised in HBM, Megatron-LM before 2022): bytes moved per score element and

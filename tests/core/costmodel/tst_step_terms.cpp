@@ -671,6 +671,30 @@ private slots:
         // a quarter of the traffic.
         h.shape.layer.keyValueLayerShare = 0.25;
         QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3 / 4);
+        h.shape.layer.keyValueLayerShare = 1.0;
+        // Checkpointing that repeats the attention's forward repeats its exchange: a fourth pass under full
+        // recompute of every layer, half of one when half the layers are recomputed, a whole one with Megatron's
+        // core_attn module; per-op selective checkpointing keeps the attention's output and exchanges nothing again.
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Full;
+        h.x.fullRecomputeShare = 1.0;
+        QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3 * 4.0 / 3.0);
+        h.x.fullRecomputeShare = 0.5;
+        QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3 * 3.5 / 3.0);
+        h.x.fullRecomputeShare = 0;
+        h.scenario.activationCheckpointing = ActivationCheckpointing::Selective;
+        QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3);
+        h.scenario.flags.recomputeModules = RecomputeCoreAttention;
+        QCOMPARE(contextParallelComm(h.x, 1.0).total, 1.2288e-3 * 4.0 / 3.0);
+        h.scenario.flags.recomputeModules = 0;
+        // CP 16 over two 8-GPU domains, NCCL free to run 8 rings: the all-gather crosses at 8 NICs (80 GB/s), the
+        // P2P ring, one ring of send/receive pairs, at one (10 GB/s): 8 times as long.
+        h.scenario.parallelism.cp = 16;
+        h.x.cp = 16;
+        h.x.gpus = 16;
+        h.x.tiers.crossDomainRings = 8;
+        const double ring = contextParallelComm(h.x, 1.0).total;
+        h.scenario.parallelism.cpComm = ContextParallelComm::AllGather;
+        QCOMPARE(ring, 8.0 * contextParallelComm(h.x, 1.0).total);
     }
 
     void expertParallel()
