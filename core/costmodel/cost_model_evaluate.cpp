@@ -57,6 +57,12 @@ MicroBatchTerms microBatchTerms(const StepContext& x, const ModelSpec& model, co
     // communication hides behind follow the calibrated compute.
     m.matmul = matmulTime(x, model);
     m.matmul.forward *= scales.matmul;
+    // The per-token parts recomputation repeats, at the same scales as the passes they come from.
+    m.matmul.layerForwardPerToken *= scales.matmul;
+    m.matmul.denseMlpPerToken *= scales.matmul;
+    m.matmul.sharedExpertsPerToken *= scales.matmul;
+    m.matmul.routedExpertsPerToken *= scales.matmul;
+    m.matmul.moeRoutingPerToken *= scales.memoryBound;
     m.matmul.moeRoutingForward *= scales.memoryBound; // a trace shows it as memory-bound kernels
     m.matmul.visionTraining *= scales.matmul;
     m.matmul.visionForward *= scales.matmul;
