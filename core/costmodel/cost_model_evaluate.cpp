@@ -277,6 +277,7 @@ void CostModel::fillThroughput(const Scenario& s, double microBatches, double to
     const SequencePacking& packing = s.workload.packing;
     out.stepTimeSeconds = out.time.total();
     out.gradAccumSteps = static_cast<int64_t>(microBatches);
+    out.pipelineStages = s.parallelism.pp;
     out.tokensPerStep = microBatches * tokensPerMicroStep;
     out.tokensPerSec = out.tokensPerStep / out.stepTimeSeconds;
     out.tokensPerSecPerGpu = out.tokensPerSec / gpus;

@@ -77,7 +77,7 @@ double chunkedGradientSyncExposed(double sync, const ChunkedWindow& w)
 {
     const double perChunk = sync / w.chunks;
     const double bucketsPerChunk = std::max(1.0, w.buckets / w.chunks);
-    const double lastBucket = sync / w.buckets;
+    const double lastBucket = perChunk / bucketsPerChunk; // a chunk holds at least one bucket
     double streamFree = 0;
     for (int i = 0; i < w.chunks; ++i) {
         const double start = i * w.gap; // the chunk's last backward begins
@@ -90,7 +90,7 @@ double chunkedGradientSyncExposed(double sync, const ChunkedWindow& w)
 
 // The weight gather: the first chunk's buckets prefetched under its own first forward (its first bucket waited
 // for), every later chunk's issued when the chunk before it starts, so that it hides behind that chunk's group of
-// forwards unless the stream is still busy.
+// forwards and, bucket by bucket as the first chunk's does, its own first forward, unless the stream is still busy.
 double chunkedWeightGatherExposed(double gather, const ChunkedWindow& w, double exposedShare)
 {
     const double perChunk = gather / w.chunks;
@@ -99,7 +99,7 @@ double chunkedWeightGatherExposed(double gather, const ChunkedWindow& w, double 
     for (int i = 1; i < w.chunks; ++i) {
         const double issued = (i - 1) * w.gap + stall;
         const double end = std::max(streamFree, issued) + perChunk;
-        const double needed = i * w.gap + stall;
+        const double needed = i * w.gap + stall + w.chunkPass;
         stall += std::max(0.0, end - needed) + std::min(perChunk, w.gap) * exposedShare;
         streamFree = end;
     }
@@ -152,16 +152,18 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     }
     // The first all-gather and the last reduce-scatter have nothing to hide behind: one unit of each is exposed.
     if (f.reshardEachMicroBatch) {
-        f.allGatherForwardExposed = exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units;
+        f.allGatherForwardExposed
+            = std::min(f.allGather, exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units);
         const double backwardComm = f.allGather + f.reduceScatter;
-        const double backwardExposed
-            = exposedAfterOverlap(backwardComm, backwardSeconds, share) + f.reduceScatter / units;
+        const double backwardExposed = std::min(
+            backwardComm, exposedAfterOverlap(backwardComm, backwardSeconds, share) + f.reduceScatter / units);
         f.allGatherBackwardExposed = backwardExposed * f.allGather / backwardComm;
         f.reduceScatterExposed = backwardExposed - f.allGatherBackwardExposed;
     } else {
-        f.allGatherStepExposed = exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units;
-        f.reduceScatterStepExposed
-            = exposedAfterOverlap(f.reduceScatter, backwardSeconds, share) + f.reduceScatter / units;
+        f.allGatherStepExposed
+            = std::min(f.allGather, exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units);
+        f.reduceScatterStepExposed = std::min(
+            f.reduceScatter, exposedAfterOverlap(f.reduceScatter, backwardSeconds, share) + f.reduceScatter / units);
     }
     return f;
 }

@@ -1,6 +1,7 @@
 #include "core/costmodel/step_prediction.h"
 
 #include <cmath>
+#include <string>
 #include <string_view>
 
 #include "core/number_format.h"
@@ -105,6 +106,13 @@ std::string bottleneckSentence(const StepPrediction& p)
         return "Exposed " + std::string(commKindLabel(p.worstComm)) + " takes " + percentOf(t.comm(p.worstComm), step)
             + " of the step (all exposed communication " + percentOf(t.exposedCommTotal(), step) + ").";
     case Bottleneck::PipelineBubble:
+        // With fewer micro-batches than stages the first micro-batch's trip through every stage is the bubble, and
+        // virtual stages only cut it into more pieces.
+        if (p.gradAccumSteps < p.pipelineStages)
+            return "The pipeline bubble takes " + percentOf(t.pipelineBubble, step) + " of the step: "
+                + std::to_string(p.gradAccumSteps) + (p.gradAccumSteps == 1 ? " micro-batch" : " micro-batches")
+                + " for " + std::to_string(p.pipelineStages)
+                + " stages; more micro-batches (or fewer stages) would shrink it, virtual stages would not.";
         return "The pipeline bubble takes " + percentOf(t.pipelineBubble, step)
             + " of the step; more micro-batches or virtual stages would shrink it.";
     case Bottleneck::Overhead:

@@ -94,6 +94,7 @@ struct StepPrediction {
     std::array<double, kCommKindCount> commSeconds {}; // all communication per step, hidden or not
     double stepTimeSeconds = 0;
     int64_t gradAccumSteps = 1; // micro-batches per data-parallel rank per step
+    int pipelineStages = 1; // PP
     double tokensPerStep = 0;
     double tokensPerSec = 0; // whole cluster
     double tokensPerSecPerGpu = 0;

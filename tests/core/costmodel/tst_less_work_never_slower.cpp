@@ -5,6 +5,7 @@
 // old compute are still there, and at worst now set the pace alone.
 #include <QtTest>
 
+#include <cmath>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -179,6 +180,49 @@ void forEachRun(
 class TestLessWorkNeverSlower : public QObject {
     Q_OBJECT
 private slots:
+    // A calibration's matmul factor (and a lone GPU's clock) reaches the GEMMs full checkpointing repeats, as it
+    // reaches the forward and backward: doubling it adds the layers' forward GEMMs once more to the recompute, which
+    // is all of the forward's GEMMs but the LM head's (Llama 3.1 8B's head is about 7% of them).
+    void recomputationFollowsTheMatmulScale()
+    {
+        Scenario s = test::scenarioFor(test::llama31_8b(), "h100-sxm", 8, 4096, 1, ActivationCheckpointing::Full);
+        s.costModel = test::shippedPresets().costModelFor("h100-sxm");
+        const CostModel cost(s);
+        const StepPrediction base = cost.evaluateValid(s);
+        const StepPrediction slower = cost.evaluateValid(s, { .matmul = 2 });
+        const double addedRecompute = slower.time.recompute - base.time.recompute;
+        const double addedForward = (slower.time.matmul - base.time.matmul) / 3;
+        QVERIFY2(addedRecompute > 0.85 * addedForward && addedRecompute < addedForward,
+            qPrintable(QStringLiteral("%1 s recomputed, %2 s forward").arg(addedRecompute).arg(addedForward)));
+    }
+
+    // With fewer micro-batches than stages the bubble is the first micro-batch's trip through every stage, which
+    // virtual stages do not shorten: the advice says so.
+    void bubbleAdviceWithFewerMicroBatchesThanStages()
+    {
+        Scenario s = test::scenarioFor(test::llama31_70b(), "h100-sxm", 1024, 8192, 8);
+        s.costModel = test::shippedPresets().costModelFor("h100-sxm");
+        s.parallelism.pp = 4;
+        s.parallelism.virtualStages = 4;
+        s.parallelism.schedule = PipelineSchedule::Interleaved1F1B;
+        s.parallelism.dataParallel = DataParallelKind::Zero1;
+        s.workload.globalBatchTokens = 262144; // 32 data-parallel ranks, one 8,192-token micro-batch each
+        const CostModel cost(s);
+        const StepPrediction p = cost.evaluateValid(s);
+        QCOMPARE(p.gradAccumSteps, int64_t { 1 });
+        QCOMPARE(p.pipelineStages, 4);
+        QVERIFY(p.bottleneck == Bottleneck::PipelineBubble);
+        const std::string advice = bottleneckSentence(p);
+        QVERIFY2(advice.find("virtual stages would not") != std::string::npos, advice.c_str());
+        s.parallelism.virtualStages = 1;
+        s.parallelism.schedule = PipelineSchedule::OneFOneB;
+        // The same bubble as 1F1B's p - 1 micro-batches (each micro-batch's time differs only by the 4x more, but
+        // mostly hidden, stage boundaries).
+        const double oneFOneB = cost.evaluateValid(s).time.pipelineBubble;
+        QVERIFY2(std::abs(p.time.pipelineBubble / oneFOneB - 1) < 0.02,
+            qPrintable(QStringLiteral("%1 s against %2 s").arg(p.time.pipelineBubble).arg(oneFOneB)));
+    }
+
     void halvingATermNeverLengthensTheStep()
     {
         int compared = 0;

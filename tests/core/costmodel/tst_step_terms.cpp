@@ -1186,6 +1186,19 @@ private slots:
         // With 2 micro-batches a chunk group is 2 micro-batches long: more of each sync shows.
         h.x.microBatches = 2;
         QVERIFY(dataParallelSync(h.x, 0.01, 0.02).gradients.exposed > d.gradients.exposed);
+        // With one micro-batch a step, chunks change nothing a bucket-by-bucket prefetch did not already give: never
+        // more exposed than without virtual stages.
+        h.x.microBatches = 1;
+        for (int v : { 2, 3, 4, 8 }) {
+            h.scenario.parallelism.virtualStages = v;
+            h.x.virtualStages = v;
+            const DataParallelSync chunked = dataParallelSync(h.x, 0.01, 0.02);
+            h.scenario.parallelism.virtualStages = 1;
+            h.x.virtualStages = 1;
+            const DataParallelSync whole = dataParallelSync(h.x, 0.01, 0.02);
+            QVERIFY(chunked.weightGather.exposed <= whole.weightGather.exposed * (1 + 1e-12));
+            QVERIFY(chunked.gradients.exposed <= whole.gradients.exposed * (1 + 1e-12));
+        }
     }
 
     // MoE Parallel Folding without dense data parallelism: TP 8 x EP 4 on 8 GPUs leaves each expert on 2 ranks, whose
