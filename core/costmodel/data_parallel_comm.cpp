@@ -49,6 +49,13 @@ void megatronFsdpOverlap(FsdpComm& f, double units, double computeSeconds, doubl
     f.reduceScatterStepExposed = f.reduceScatter / units;
 }
 
+// What stays exposed of a collective issued in pieces behind `window` of compute: what the window cannot hide, a
+// share of what it can, and the last piece, which has nothing after it to hide behind; never more than the whole.
+double exposedWithLastPiece(double comm, double window, double share, double lastPiece)
+{
+    return std::min(comm, exposedAfterOverlap(comm, window, share) + lastPiece);
+}
+
 // Megatron-Core's interleaved schedule (forward_backward_pipelining_with_interleaving) syncs each model chunk's
 // gradients once the chunk's last micro-batch has gone backward (grad_sync_func per chunk), and gathers each
 // chunk's updated weights one chunk ahead of its first forward (param_sync_func). The rank runs a chunk's
@@ -152,18 +159,16 @@ FsdpComm fsdpComm(const StepContext& x, double forwardSeconds, double backwardSe
     }
     // The first all-gather and the last reduce-scatter have nothing to hide behind: one unit of each is exposed.
     if (f.reshardEachMicroBatch) {
-        f.allGatherForwardExposed
-            = std::min(f.allGather, exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units);
+        f.allGatherForwardExposed = exposedWithLastPiece(f.allGather, forwardSeconds, share, f.allGather / units);
         const double backwardComm = f.allGather + f.reduceScatter;
-        const double backwardExposed = std::min(
-            backwardComm, exposedAfterOverlap(backwardComm, backwardSeconds, share) + f.reduceScatter / units);
+        const double backwardExposed
+            = exposedWithLastPiece(backwardComm, backwardSeconds, share, f.reduceScatter / units);
         f.allGatherBackwardExposed = backwardExposed * f.allGather / backwardComm;
         f.reduceScatterExposed = backwardExposed - f.allGatherBackwardExposed;
     } else {
-        f.allGatherStepExposed
-            = std::min(f.allGather, exposedAfterOverlap(f.allGather, forwardSeconds, share) + f.allGather / units);
-        f.reduceScatterStepExposed = std::min(
-            f.reduceScatter, exposedAfterOverlap(f.reduceScatter, backwardSeconds, share) + f.reduceScatter / units);
+        f.allGatherStepExposed = exposedWithLastPiece(f.allGather, forwardSeconds, share, f.allGather / units);
+        f.reduceScatterStepExposed
+            = exposedWithLastPiece(f.reduceScatter, backwardSeconds, share, f.reduceScatter / units);
     }
     return f;
 }
@@ -188,7 +193,7 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
         const CommGroup g = gradientSyncGroup(x);
         const double buffer = optimizerShardParams(x) * x.reduceBytes;
         const double ar = collectiveSeconds(Collective::AllReduce, buffer, g, x.tiers);
-        d.gradients = { ar, std::min(ar, std::max(0.0, ar - backwardSeconds) + ar / x.fsdpUnits) };
+        d.gradients = { ar, exposedWithLastPiece(ar, backwardSeconds, 0.0, ar / x.fsdpUnits) };
     }
     // DDP and ZeRO-1 (Megatron's distributed optimizer): every data-parallel rank holds the whole model-parallel
     // shard. DDP all-reduces the gradients once per step; ZeRO-1 reduce-scatters them and all-gathers the updated
@@ -197,10 +202,9 @@ DataParallelSync dataParallelSync(const StepContext& x, double forwardSeconds, d
     // stages, chunk by chunk behind the backwards of the chunks still running (chunkedGradientSyncExposed). Either
     // overlap switched off leaves its collective wholly exposed. Experts reduce over the ranks that share them, also
     // where the dense weights have no data-parallel replica (MoE Parallel Folding's expert data parallelism).
-    const int syncGroup = gradientSyncGroup(x).size;
-    if (!x.fsdp && (syncGroup > 1 || expertShardGroup(x, syncGroup) > 1)) {
-        const CommGroup g = gradientSyncGroup(x);
-        const int group = g.size;
+    const CommGroup g = gradientSyncGroup(x);
+    const int group = g.size;
+    if (!x.fsdp && (group > 1 || expertShardGroup(x, group) > 1)) {
         const double denseRank = x.denseStageParams;
         const double expertRank = x.expertStageParams;
         const int expertGroup = std::max(1, expertShardGroup(x, group));
